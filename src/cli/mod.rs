@@ -1,0 +1,89 @@
+//! The headless command line. Each subcommand lives in its own file with its `Args` and a `run`
+//! that returns the process exit code. Errors a user can cause are printed as one sentence on
+//! stderr with exit code 2.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+pub mod events;
+pub mod history;
+pub mod profile;
+pub mod send;
+pub mod serve;
+pub mod sign;
+pub mod verify;
+
+/// Exit code for unusable input (missing file, unreadable key, bad flag value).
+pub const EXIT_USAGE: u8 = 2;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "signscope",
+    version,
+    about = "A workbench for HMAC-SHA384 signed indexing requests and recommendation events",
+    long_about = "Without a subcommand, opens the interactive workbench (TUI) on the last used \
+                  profile, or on the built-in demo profile backed by an in-process local server."
+)]
+pub struct Cli {
+    /// Profile to open in the workbench.
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Sign a request and print the signing text, the signature and the headers.
+    Sign(sign::SignArgs),
+    /// Verify a captured raw HTTP request and explain a failing signature.
+    Verify(verify::VerifyArgs),
+    /// Send a signed indexing request using a profile.
+    Send(send::SendArgs),
+    /// Compose, validate and send recommendation event batches.
+    Events(events::EventsArgs),
+    /// Run the local verifying server.
+    Serve(serve::ServeArgs),
+    /// Manage saved profiles.
+    Profile(profile::ProfileArgs),
+    /// Show past sends.
+    History(history::HistoryArgs),
+    /// Print shell completions.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+/// Run the parsed command line and turn the outcome into an exit code.
+pub fn run(cli: Cli) -> ExitCode {
+    let result = match cli.command {
+        None => crate::tui::run(cli.profile),
+        Some(Command::Sign(a)) => sign::run(a),
+        Some(Command::Verify(a)) => verify::run(a),
+        Some(Command::Send(a)) => send::run(a),
+        Some(Command::Events(a)) => events::run(a),
+        Some(Command::Serve(a)) => serve::run(a),
+        Some(Command::Profile(a)) => profile::run(a),
+        Some(Command::History(a)) => history::run(a),
+        Some(Command::Completions { shell }) => {
+            use clap::CommandFactory;
+            clap_complete::generate(shell, &mut Cli::command(), "signscope", &mut std::io::stdout());
+            Ok(0)
+        }
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(err) => {
+            eprintln!("signscope: {}", one_sentence(&err));
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+/// An error chain as one line: "outer: inner: root".
+pub fn one_sentence(err: &anyhow::Error) -> String {
+    format!("{err:#}")
+}

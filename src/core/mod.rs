@@ -1,0 +1,23 @@
+//! The pure core: signing, verification, diagnosis, and the recommendation-event model.
+//!
+//! Nothing in here touches the file system, the network, the clock, tokio or the terminal:
+//! time comes in as an argument, bytes come in as slices. The TUI, the CLI and the local server
+//! all call these functions, so what the workbench shows is what the server checks.
+//!
+//! The life of a signature:
+//! ```text
+//! SignableRequest --canonical()--> CanonicalText --sign()--> Signed { digest, signature, headers }
+//! ```
+
+pub mod canonical;
+pub mod events;
+pub mod request;
+pub mod secret;
+pub mod sign;
+pub mod time;
+pub mod visible;
+
+pub use canonical::{CanonicalLine, CanonicalText, LineLabel};
+pub use request::{HeaderNames, SignableRequest, AUTH_ALGO, CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX};
+pub use secret::Secret;
+pub use sign::{sign, SignError, Signed};

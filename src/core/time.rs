@@ -1,0 +1,61 @@
+//! Timestamps: the project's own format (decisions.md rule 9) and the lenient RFC 3339 parsing
+//! the verifier uses (rule 11). Time is always an input here; nothing reads the clock.
+
+use chrono::{DateTime, SecondsFormat, Utc};
+
+/// Format a time the way the project produces timestamps: `YYYY-MM-DDThh:mm:ss.mmmZ`.
+pub fn format_timestamp(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+/// A timestamp read from a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParsedTimestamp {
+    pub time: DateTime<Utc>,
+    /// True when the text is exactly in the rule-9 form (`...T..:..:...mmmZ`).
+    pub canonical_form: bool,
+}
+
+/// Parse any RFC 3339 timestamp. Returns `None` when the text is not RFC 3339.
+pub fn parse_timestamp(text: &str) -> Option<ParsedTimestamp> {
+    let time = DateTime::parse_from_rfc3339(text).ok()?.with_timezone(&Utc);
+    Some(ParsedTimestamp {
+        time,
+        canonical_form: is_canonical_form(text),
+    })
+}
+
+/// Whether `text` has exactly the shape `YYYY-MM-DDThh:mm:ss.mmmZ`.
+pub fn is_canonical_form(text: &str) -> bool {
+    let b = text.as_bytes();
+    const SHAPE: &[u8] = b"dddd-dd-ddTdd:dd:dd.dddZ";
+    b.len() == SHAPE.len()
+        && b.iter().zip(SHAPE).all(|(c, s)| match s {
+            b'd' => c.is_ascii_digit(),
+            other => c == other,
+        })
+        && DateTime::parse_from_rfc3339(text).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    #[test]
+    fn formats_with_millis_and_z() {
+        let t = Utc.with_ymd_and_hms(2026, 11, 22, 10, 0, 0).unwrap()
+            + chrono::Duration::milliseconds(7);
+        assert_eq!(format_timestamp(t), "2026-11-22T10:00:00.007Z");
+    }
+
+    #[test]
+    fn parses_other_rfc3339_forms_but_flags_them() {
+        let p = parse_timestamp("2024-01-01T12:00:00+00:00").unwrap();
+        assert!(!p.canonical_form);
+        assert_eq!(p.time, Utc.with_ymd_and_hms(2024, 1, 1, 12, 0, 0).unwrap());
+        assert!(parse_timestamp("2024-01-01T12:00:00.000Z").unwrap().canonical_form);
+        assert!(parse_timestamp("yesterday").is_none());
+        assert!(parse_timestamp("2024-13-01T12:00:00.000Z").is_none());
+    }
+}

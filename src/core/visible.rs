@@ -1,0 +1,77 @@
+//! Making invisible bytes visible, for every view of the canonical text (TUI, CLI, server debug).
+
+/// Render bytes as one line of text in which nothing is invisible:
+/// LF as `\n`, CR as `\r`, tab as `\t`, other control bytes as `\xNN`, a backslash as `\\`,
+/// non-ASCII whitespace as `\u{XXXX}`, trailing spaces as `·`, and bytes that are not UTF-8 as
+/// `\xNN`. Ordinary text (including non-ASCII letters) is left as it is.
+pub fn escape_visible(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() + 8);
+    let trailing_spaces = bytes.iter().rev().take_while(|&&b| b == b' ').count();
+    let (main, tail) = bytes.split_at(bytes.len() - trailing_spaces);
+    for chunk in main.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            push_char(&mut out, c);
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02X}"));
+        }
+    }
+    for _ in tail {
+        out.push('·');
+    }
+    out
+}
+
+fn push_char(out: &mut String, c: char) {
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        '\\' => out.push_str("\\\\"),
+        c if c.is_ascii_control() => out.push_str(&format!("\\x{:02X}", c as u32)),
+        c if !c.is_ascii() && (c.is_whitespace() || is_invisible(c)) => {
+            out.push_str(&format!("\\u{{{:04X}}}", c as u32))
+        }
+        c => out.push(c),
+    }
+}
+
+/// Zero-width and format characters that render as nothing.
+fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{200B}'..='\u{200F}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{00AD}')
+        || ('\u{0080}'..='\u{009F}').contains(&c)
+}
+
+/// The canonical text made visible line by line: each LF ends a line and is shown as `\n` at its
+/// end; the last line has no marker when the text does not end in LF.
+pub fn visible_lines(bytes: &[u8]) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut rest = bytes;
+    while let Some(i) = rest.iter().position(|&b| b == b'\n') {
+        lines.push(format!("{}\\n", escape_visible(&rest[..i])));
+        rest = &rest[i + 1..];
+    }
+    lines.push(escape_visible(rest));
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_what_cannot_be_seen() {
+        assert_eq!(escape_visible(b"a\r\nb"), "a\\r\\nb");
+        assert_eq!(escape_visible(b"a\tb  "), "a\\tb··");
+        assert_eq!(escape_visible("x\u{00A0}y\u{200B}".as_bytes()), "x\\u{00A0}y\\u{200B}");
+        assert_eq!(escape_visible(b"\xff ok"), "\\xFF ok");
+        assert_eq!(escape_visible("café".as_bytes()), "café");
+        assert_eq!(escape_visible(b"a\\n"), "a\\\\n");
+    }
+
+    #[test]
+    fn lines_mark_their_ends() {
+        assert_eq!(visible_lines(b"PUT\n\nx"), ["PUT\\n", "\\n", "x"]);
+        assert_eq!(visible_lines(b"a\n"), ["a\\n", ""]);
+    }
+}

@@ -1,0 +1,19 @@
+//! signscope: a terminal workbench for a signed indexing API (HMAC-SHA384 request signing) and
+//! its recommendation-analytics collector.
+//!
+//! The crate is a pure core surrounded by rooms for each kind of I/O:
+//!
+//! - [`core`]: signing, verification, diagnosis, and the event model. Pure functions and types:
+//!   no I/O, no clock reads, no tokio.
+//! - [`store`]: profiles, secrets and history on disk.
+//! - [`client`]: sending signed requests and event batches (reqwest).
+//! - [`server`]: the local verifying server (axum), usable in-process.
+//! - [`cli`]: the headless commands (clap).
+//! - [`tui`]: the interactive workbench (ratatui, Elm-style `update`).
+
+pub mod cli;
+pub mod client;
+pub mod core;
+pub mod server;
+pub mod store;
+pub mod tui;

@@ -1,0 +1,1 @@
+//! server (placeholder; see the issues).

@@ -1,0 +1,1 @@
+//! store (placeholder; see the issues).

@@ -1,0 +1,5 @@
+//! The interactive workbench (placeholder until its issue lands).
+
+pub fn run(_profile: Option<String>) -> anyhow::Result<u8> {
+    anyhow::bail!("the workbench is not implemented yet")
+}
