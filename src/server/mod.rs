@@ -1,1 +1,7 @@
-//! server (placeholder; see the issues).
+//! The local verifying server (placeholder until its issue lands).
+
+/// The demo account's public API key (printed by `signscope serve --demo`).
+pub const DEMO_API_KEY: &str = "demo-public-key";
+/// The demo account's REST key. It is a demo-only secret, published on purpose so the offline
+/// demo works with no setup; never use it for a real account.
+pub const DEMO_REST_KEY: &str = "demo-rest-key-0123456789";
