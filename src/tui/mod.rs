@@ -5,4 +5,5 @@ pub fn run(_profile: Option<String>) -> anyhow::Result<u8> {
 }
 
 pub mod events_view;
+pub mod history_view;
 mod line_input;
