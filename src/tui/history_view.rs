@@ -124,7 +124,7 @@ pub enum HistoryMsg {
         warnings: Vec<String>,
     },
     /// A send just finished.
-    Appended(HistoryRow),
+    Appended(Box<HistoryRow>),
 }
 
 /// I/O the history view asks for.
@@ -223,7 +223,7 @@ pub fn update(state: &mut HistoryState, msg: HistoryMsg) -> Vec<HistoryEffect> {
         HistoryMsg::Appended(row) => {
             let mut rows = std::mem::take(&mut state.rows);
             rows.reverse(); // back to recorded order
-            rows.push(row);
+            rows.push(*row);
             state.set_rows(rows);
             state.selected = 0;
             Vec::new()
@@ -508,7 +508,12 @@ pub(crate) mod tests {
         );
         update(
             &mut s,
-            HistoryMsg::Appended(row("2026-11-22T11:00:00.000Z", "x", RowKind::Events, None)),
+            HistoryMsg::Appended(Box::new(row(
+                "2026-11-22T11:00:00.000Z",
+                "x",
+                RowKind::Events,
+                None,
+            ))),
         );
         assert_eq!(s.visible()[0].profile, "x");
         assert_eq!(s.selected, 0);
