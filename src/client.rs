@@ -279,7 +279,10 @@ pub enum ClientError {
 }
 
 /// Send a request and read the whole response.
-pub async fn send(client: &reqwest::Client, req: &OutgoingRequest) -> Result<Response, ClientError> {
+pub async fn send(
+    client: &reqwest::Client,
+    req: &OutgoingRequest,
+) -> Result<Response, ClientError> {
     send_with(client, req, &ClientOptions::default()).await
 }
 
@@ -289,11 +292,10 @@ pub async fn send_with(
     req: &OutgoingRequest,
     opts: &ClientOptions,
 ) -> Result<Response, ClientError> {
-    let method = reqwest::Method::from_bytes(req.method.as_bytes()).map_err(|_| {
-        ClientError::Other {
+    let method =
+        reqwest::Method::from_bytes(req.method.as_bytes()).map_err(|_| ClientError::Other {
             detail: format!("the method \"{}\" is not a valid HTTP method", req.method),
-        }
-    })?;
+        })?;
     let url = reqwest::Url::parse(&req.url).map_err(|e| ClientError::Other {
         detail: format!("the URL {} is not valid: {e}", req.url),
     })?;
@@ -318,7 +320,12 @@ pub async fn send_with(
     let headers: Vec<(String, String)> = response
         .headers()
         .iter()
-        .map(|(n, v)| (n.as_str().to_string(), String::from_utf8_lossy(v.as_bytes()).into_owned()))
+        .map(|(n, v)| {
+            (
+                n.as_str().to_string(),
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            )
+        })
         .collect();
     let body = response
         .bytes()
@@ -353,7 +360,9 @@ pub async fn send_events(
 
 /// A warning when an HTTP `Date` header is more than 60 s away from `local`.
 pub fn clock_skew_warning(date_header: &str, local: DateTime<Utc>) -> Option<String> {
-    let server = DateTime::parse_from_rfc2822(date_header.trim()).ok()?.with_timezone(&Utc);
+    let server = DateTime::parse_from_rfc2822(date_header.trim())
+        .ok()?
+        .with_timezone(&Utc);
     let skew = (server - local).num_seconds();
     if skew.abs() <= CLOCK_SKEW_WARNING_SECONDS {
         return None;
@@ -431,13 +440,21 @@ fn classify_parts(
             }
         };
     }
-    if io_kinds.contains(&std::io::ErrorKind::ConnectionRefused) || lower.contains("connection refused") {
+    if io_kinds.contains(&std::io::ErrorKind::ConnectionRefused)
+        || lower.contains("connection refused")
+    {
         return ClientError::Refused { host };
     }
     if lower.contains("dns error") || lower.contains("failed to lookup address") {
         return ClientError::Dns { host };
     }
-    let tls_markers = ["tls", "certificate", "handshake", "corrupt message", "invalid peer"];
+    let tls_markers = [
+        "tls",
+        "certificate",
+        "handshake",
+        "corrupt message",
+        "invalid peer",
+    ];
     if tls_markers.iter().any(|m| lower.contains(m)) {
         // The last part of the chain is the most specific.
         let detail = chain.rsplit(": ").next().unwrap_or(chain).to_string();
@@ -481,8 +498,15 @@ mod tests {
         let out = build_signed(&p, &Secret::new("k"), now()).unwrap();
         assert_eq!(out.url, "http://127.0.0.1:9/v2/batch?test=1");
         assert_eq!(out.method, "PUT");
-        assert_eq!(out.body.as_ptr(), p.body.as_ptr(), "body shares the same buffer");
-        assert_eq!(out.headers[0], ("X-SVC-TIMESTAMP".into(), "2026-11-22T10:00:00.000Z".into()));
+        assert_eq!(
+            out.body.as_ptr(),
+            p.body.as_ptr(),
+            "body shares the same buffer"
+        );
+        assert_eq!(
+            out.headers[0],
+            ("X-SVC-TIMESTAMP".into(), "2026-11-22T10:00:00.000Z".into())
+        );
         let req = SignableRequest {
             method: "PUT",
             path: "/v2/batch",
@@ -503,7 +527,10 @@ mod tests {
         let mut p = parts(b"[]");
         p.query = "q=a b";
         let e = build_signed(&p, &Secret::new("k"), now()).unwrap_err();
-        assert!(matches!(e, BuildError::WouldBeReencoded { part: "query", .. }), "{e}");
+        assert!(
+            matches!(e, BuildError::WouldBeReencoded { part: "query", .. }),
+            "{e}"
+        );
         let mut p = parts(b"[]");
         p.path = "/v2/bätch";
         assert!(matches!(
@@ -512,16 +539,28 @@ mod tests {
         ));
         let mut p = parts(b"[]");
         p.base_url = "http://127.0.0.1:9/api";
-        assert!(matches!(build_signed(&p, &Secret::new("k"), now()), Err(BuildError::PathInBaseUrl { .. })));
+        assert!(matches!(
+            build_signed(&p, &Secret::new("k"), now()),
+            Err(BuildError::PathInBaseUrl { .. })
+        ));
         let mut p = parts(b"[]");
         p.base_url = "ftp://127.0.0.1";
-        assert!(matches!(build_signed(&p, &Secret::new("k"), now()), Err(BuildError::BadScheme { .. })));
+        assert!(matches!(
+            build_signed(&p, &Secret::new("k"), now()),
+            Err(BuildError::BadScheme { .. })
+        ));
         let mut p = parts(b"[]");
         p.base_url = "not a url";
-        assert!(matches!(build_signed(&p, &Secret::new("k"), now()), Err(BuildError::BadUrl { .. })));
+        assert!(matches!(
+            build_signed(&p, &Secret::new("k"), now()),
+            Err(BuildError::BadUrl { .. })
+        ));
         let mut p = parts(b"[]");
         p.path = "v2/batch";
-        assert!(matches!(build_signed(&p, &Secret::new("k"), now()), Err(BuildError::PathWithoutSlash { .. })));
+        assert!(matches!(
+            build_signed(&p, &Secret::new("k"), now()),
+            Err(BuildError::PathWithoutSlash { .. })
+        ));
         assert_eq!(
             build_signed(&parts(b"[]"), &Secret::new(""), now()),
             Err(BuildError::Sign(SignError::EmptyKey))
@@ -530,7 +569,10 @@ mod tests {
 
     #[test]
     fn clock_skew() {
-        assert_eq!(clock_skew_warning("Sun, 22 Nov 2026 10:01:00 GMT", now()), None);
+        assert_eq!(
+            clock_skew_warning("Sun, 22 Nov 2026 10:01:00 GMT", now()),
+            None
+        );
         let w = clock_skew_warning("Sun, 22 Nov 2026 10:01:01 GMT", now()).unwrap();
         assert!(w.contains("61 s ahead"), "{w}");
         let w = clock_skew_warning("Sun, 22 Nov 2026 09:50:00 GMT", now()).unwrap();
@@ -558,10 +600,20 @@ mod tests {
             "h",
             &o,
         );
-        assert_eq!(tls.to_string(), "the TLS handshake with h failed: UnknownIssuer");
+        assert_eq!(
+            tls.to_string(),
+            "the TLS handshake with h failed: UnknownIssuer"
+        );
         let ct = classify_parts("x", &[], true, true, "h", &o);
         assert!(matches!(ct, ClientError::ConnectTimeout { .. }));
-        let refused = classify_parts("x", &[std::io::ErrorKind::ConnectionRefused], false, true, "h", &o);
+        let refused = classify_parts(
+            "x",
+            &[std::io::ErrorKind::ConnectionRefused],
+            false,
+            true,
+            "h",
+            &o,
+        );
         assert!(matches!(refused, ClientError::Refused { .. }));
     }
 }

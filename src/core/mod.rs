@@ -18,6 +18,8 @@ pub mod time;
 pub mod visible;
 
 pub use canonical::{CanonicalLine, CanonicalText, LineLabel};
-pub use request::{HeaderNames, SignableRequest, AUTH_ALGO, CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX};
+pub use request::{
+    HeaderNames, SignableRequest, AUTH_ALGO, CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX,
+};
 pub use secret::Secret;
 pub use sign::{sign, SignError, Signed};

@@ -313,7 +313,10 @@ mod tests {
         }
         let (got, warnings) = h.load(3);
         assert!(warnings.is_empty());
-        let urls: Vec<_> = got.iter().map(|e| e.request.url.rsplit('=').next().unwrap().to_string()).collect();
+        let urls: Vec<_> = got
+            .iter()
+            .map(|e| e.request.url.rsplit('=').next().unwrap().to_string())
+            .collect();
         assert_eq!(urls, ["2", "3", "4"]);
         assert_eq!(got[0], entry(2));
     }
@@ -351,7 +354,9 @@ mod tests {
     fn redact_removes_the_key_everywhere() {
         let mut e = entry(1);
         e.request.body = "{\"k\":\"rest-KEY-1\"}".into();
-        e.request.headers.push(("X-Debug".into(), "rest-KEY-1".into()));
+        e.request
+            .headers
+            .push(("X-Debug".into(), "rest-KEY-1".into()));
         e.error = Some("bad key rest-KEY-1".into());
         e.redact(&Secret::new("rest-KEY-1"));
         let text = serde_json::to_string(&e).unwrap();

@@ -21,7 +21,9 @@ pub struct Paths {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PathsError {
-    #[error("no home directory was found to keep profiles in; set {CONFIG_DIR_ENV} and {DATA_DIR_ENV}")]
+    #[error(
+        "no home directory was found to keep profiles in; set {CONFIG_DIR_ENV} and {DATA_DIR_ENV}"
+    )]
     NoHome,
     #[error("{var} is set but empty; give it a directory path or unset it")]
     EmptyOverride { var: &'static str },
@@ -43,8 +45,7 @@ impl Paths {
         if let (Some(c), Some(d)) = (&config, &data) {
             return Ok(Paths::new(c, d));
         }
-        let dirs =
-            directories::ProjectDirs::from("", "", "signscope").ok_or(PathsError::NoHome)?;
+        let dirs = directories::ProjectDirs::from("", "", "signscope").ok_or(PathsError::NoHome)?;
         Ok(Paths {
             config_dir: config.unwrap_or_else(|| dirs.config_dir().to_path_buf()),
             data_dir: data.unwrap_or_else(|| dirs.data_dir().to_path_buf()),
@@ -87,7 +88,10 @@ mod tests {
     #[test]
     fn file_locations() {
         let p = Paths::new("/c", "/d");
-        assert_eq!(p.profile_file("work"), PathBuf::from("/c/profiles/work.toml"));
+        assert_eq!(
+            p.profile_file("work"),
+            PathBuf::from("/c/profiles/work.toml")
+        );
         assert_eq!(p.history_file(), PathBuf::from("/d/history.jsonl"));
         assert_eq!(p.state_file(), PathBuf::from("/d/state.toml"));
     }

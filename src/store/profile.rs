@@ -570,7 +570,8 @@ impl ProfileStore {
                 (Err(_), _) => {}
             }
         }
-        fs::create_dir_all(&dir).map_err(|e| StoreError::io("create the profile directory", &dir, &e))?;
+        fs::create_dir_all(&dir)
+            .map_err(|e| StoreError::io("create the profile directory", &dir, &e))?;
         let stored_secret = p.rest_key.is_stored();
         let mode = if stored_secret { 0o600 } else { 0o644 };
         write_atomic(&path, to_toml(p).as_bytes(), mode)?;
@@ -624,7 +625,8 @@ impl ProfileStore {
 
     fn write_state(&self, state: &State) -> Result<(), StoreError> {
         let dir = &self.paths.data_dir;
-        fs::create_dir_all(dir).map_err(|e| StoreError::io("create the data directory", dir, &e))?;
+        fs::create_dir_all(dir)
+            .map_err(|e| StoreError::io("create the data directory", dir, &e))?;
         let text = toml::to_string(state).expect("state serializes");
         write_atomic(&self.paths.state_file(), text.as_bytes(), 0o644)
     }
@@ -736,7 +738,11 @@ mod tests {
         p.body = "[1]".into();
         let err = s.save(&p).unwrap_err();
         assert!(matches!(err, StoreError::Conflict { .. }), "{err}");
-        assert_eq!(fs::read_to_string(&path).unwrap(), text, "conflicting save touched the file");
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            text,
+            "conflicting save touched the file"
+        );
         s.save_with(&p, SaveOptions { force: true }).unwrap();
         assert_eq!(s.load("shop").unwrap().body, "[1]");
         // A fresh profile with the same name as an existing file is not silently overwritten.
@@ -755,7 +761,11 @@ mod tests {
         assert_eq!(report.profiles.len(), 2, "demo and good still load");
         assert_eq!(report.errors.len(), 1);
         let e = &report.errors[0];
-        assert_eq!((e.path.as_path(), e.line, e.column), (bad.as_path(), 3, 11), "{e}");
+        assert_eq!(
+            (e.path.as_path(), e.line, e.column),
+            (bad.as_path(), 3, 11),
+            "{e}"
+        );
         assert!(e.to_string().contains("bad.toml line 3 column 11"), "{e}");
         assert_eq!(fs::read_to_string(&bad).unwrap(), text);
     }
@@ -766,10 +776,15 @@ mod tests {
         let p = sample("typo");
         s.save(&p).unwrap();
         let path = s.paths().profile_file("typo");
-        let text = fs::read_to_string(&path).unwrap().replace("indexing_url", "indexing_ulr");
+        let text = fs::read_to_string(&path)
+            .unwrap()
+            .replace("indexing_url", "indexing_ulr");
         fs::write(&path, &text).unwrap();
         let err = s.load("typo").unwrap_err().to_string();
-        assert!(err.contains("indexing_ulr") && err.contains("line "), "{err}");
+        assert!(
+            err.contains("indexing_ulr") && err.contains("line "),
+            "{err}"
+        );
     }
 
     #[test]
@@ -777,18 +792,25 @@ mod tests {
         let (_d, s) = store();
         fs::create_dir_all(s.dir()).unwrap();
         let path = s.paths().profile_file("old");
-        let text = "base_url = \"http://127.0.0.1:7\"\napi_key = \"k\"\nrest_key_env = \"OLD_KEY\"\n";
+        let text =
+            "base_url = \"http://127.0.0.1:7\"\napi_key = \"k\"\nrest_key_env = \"OLD_KEY\"\n";
         fs::write(&path, text).unwrap();
         let mut p = s.load("old").unwrap();
         assert_eq!(p.schema_version, 1);
         assert_eq!(p.indexing_url, "http://127.0.0.1:7");
         assert_eq!(p.analytics_url, "http://127.0.0.1:7");
         assert_eq!(p.rest_key, KeySource::Env("OLD_KEY".into()));
-        assert_eq!(fs::read_to_string(&path).unwrap(), text, "file untouched by loading");
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            text,
+            "file untouched by loading"
+        );
         let out = s.save(&p).unwrap();
         p.mark_saved(&out);
         assert_eq!(p.schema_version, SCHEMA_VERSION);
-        assert!(fs::read_to_string(&path).unwrap().contains("schema_version = 2"));
+        assert!(fs::read_to_string(&path)
+            .unwrap()
+            .contains("schema_version = 2"));
         assert_eq!(s.load("old").unwrap().indexing_url, "http://127.0.0.1:7");
     }
 
@@ -804,17 +826,26 @@ mod tests {
         assert!(out.stored_secret && out.message().contains("0600"));
         let mode = fs::metadata(&out.path).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600);
-        assert_eq!(s.load("kept").unwrap().rest_key.resolve().unwrap().expose(), "stored-key-xyz");
+        assert_eq!(
+            s.load("kept").unwrap().rest_key.resolve().unwrap().expose(),
+            "stored-key-xyz"
+        );
         assert!(!format!("{p:?}").contains("stored-key-xyz"));
         let plain = s.save(&sample("plain")).unwrap();
-        assert_eq!(fs::metadata(&plain.path).unwrap().permissions().mode() & 0o777, 0o644);
+        assert_eq!(
+            fs::metadata(&plain.path).unwrap().permissions().mode() & 0o777,
+            0o644
+        );
     }
 
     #[test]
     fn names_and_last_used() {
         let (_d, s) = store();
         for bad in ["", ".hidden", "a/b", "x y", "../up"] {
-            assert!(matches!(validate_name(bad), Err(StoreError::BadName { .. })), "{bad}");
+            assert!(
+                matches!(validate_name(bad), Err(StoreError::BadName { .. })),
+                "{bad}"
+            );
         }
         assert_eq!(s.last_used(), None);
         s.save(&sample("one")).unwrap();
@@ -832,7 +863,10 @@ mod tests {
         fs::write(&blocker, "a file where the config dir should be").unwrap();
         let s = ProfileStore::open(&Paths::new(&blocker, dir.path().join("data")));
         let err = s.save(&sample("x")).unwrap_err().to_string();
-        assert!(err.starts_with("cannot create the profile directory"), "{err}");
+        assert!(
+            err.starts_with("cannot create the profile directory"),
+            "{err}"
+        );
         assert!(!err.contains('\n'));
     }
 }

@@ -227,7 +227,9 @@ mod tests {
 
     #[test]
     fn command_failure_shows_stderr_and_status() {
-        let e = sh("echo 'entry not found' >&2; exit 3").resolve().unwrap_err();
+        let e = sh("echo 'entry not found' >&2; exit 3")
+            .resolve()
+            .unwrap_err();
         let msg = e.to_string();
         assert!(msg.contains("exit status 3"), "{msg}");
         assert!(msg.contains("entry not found"), "{msg}");
@@ -255,7 +257,10 @@ mod tests {
         let e = KeySource::Command(vec!["/nonexistent/signscope-pass".into()])
             .resolve()
             .unwrap_err();
-        assert!(e.to_string().starts_with("cannot run the REST key command"), "{e}");
+        assert!(
+            e.to_string().starts_with("cannot run the REST key command"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -263,10 +268,18 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("key");
         std::fs::write(&f, "file-key\r\n").unwrap();
-        assert_eq!(KeySource::File(f.clone()).resolve().unwrap().expose(), "file-key");
+        assert_eq!(
+            KeySource::File(f.clone()).resolve().unwrap().expose(),
+            "file-key"
+        );
         std::fs::write(&f, "\n").unwrap();
-        assert!(matches!(KeySource::File(f.clone()).resolve(), Err(KeyError::Empty { .. })));
-        let missing = KeySource::File(dir.path().join("nope")).resolve().unwrap_err();
+        assert!(matches!(
+            KeySource::File(f.clone()).resolve(),
+            Err(KeyError::Empty { .. })
+        ));
+        let missing = KeySource::File(dir.path().join("nope"))
+            .resolve()
+            .unwrap_err();
         assert!(missing.to_string().contains("nope"), "{missing}");
         let env = KeySource::Env("SIGNSCOPE_TEST_SURELY_UNSET_VAR".into())
             .resolve()
@@ -279,7 +292,10 @@ mod tests {
 
     #[test]
     fn demo_and_debug_never_show_a_key() {
-        assert_eq!(KeySource::Demo.resolve().unwrap().expose(), crate::server::DEMO_REST_KEY);
+        assert_eq!(
+            KeySource::Demo.resolve().unwrap().expose(),
+            crate::server::DEMO_REST_KEY
+        );
         let stored = KeySource::Stored(Secret::new("very-secret-value-42"));
         assert!(!format!("{stored:?}").contains("very-secret"));
         assert!(!stored.describe().contains("very-secret"));
