@@ -15,7 +15,10 @@ use tokio::net::TcpListener;
 const KEY: &str = "fixture-rest-key";
 
 #[derive(Clone, Default)]
-struct Seen(Arc<Mutex<Vec<(String, String, Vec<(String, String)>, Bytes)>>>);
+struct Seen(Arc<Mutex<Vec<SeenRequest>>>);
+
+/// Method, URI, headers, body.
+type SeenRequest = (String, String, Vec<(String, String)>, Bytes);
 
 /// A fixture that verifies signatures with KEY and records every request.
 async fn verifying_fixture(date: Option<&'static str>) -> (String, Seen) {
