@@ -621,6 +621,11 @@ impl EventsState {
         } else {
             (pos + 1) % n
         }];
+        self.raw.set_cursor_style(if self.focus == Focus::Raw {
+            focused_style()
+        } else {
+            Style::new()
+        });
     }
 
     fn enter_raw(&mut self) {
@@ -1621,15 +1626,15 @@ fn draw_items(frame: &mut Frame, area: Rect, state: &EventsState) {
 }
 
 fn draw_raw(frame: &mut Frame, area: Rect, state: &EventsState) {
-    let mut ta = state.raw.clone();
-    ta.set_block(block(
+    // The block is drawn around the editor rather than set on it, so drawing never clones
+    // the text.
+    let blk = block(
         " Batch JSON (raw, Ctrl-R: form) ",
         state.focus == Focus::Raw,
-    ));
-    if state.focus != Focus::Raw {
-        ta.set_cursor_style(Style::new());
-    }
-    frame.render_widget(&ta, area);
+    );
+    let inner = blk.inner(area);
+    frame.render_widget(blk, area);
+    frame.render_widget(&state.raw, inner);
 }
 
 fn draw_preview(frame: &mut Frame, area: Rect, state: &EventsState) {
