@@ -401,6 +401,8 @@ pub struct EventsState {
     prompt: Option<(PromptKind, LineInput)>,
     pub last_path: Option<PathBuf>,
     pub sending: bool,
+    /// Number of events in the batch last sent.
+    sent_events: usize,
     pub response: Option<Result<SendReport, String>>,
     pub stored: Option<Result<String, String>>,
     pub status: String,
@@ -457,6 +459,7 @@ impl EventsState {
             prompt: None,
             last_path: None,
             sending: false,
+            sent_events: 0,
             response: None,
             stored: None,
             status: String::new(),
@@ -1055,10 +1058,12 @@ pub fn update(state: &mut EventsState, msg: EventsMsg) -> Vec<EventsEffect> {
             state.response = Some(result);
             state.stored = None;
             if state.local && (ok || matches!(state.response, Some(Ok(_)))) {
+                // The last events the collector kept: the ones just sent.
                 vec![EventsEffect::FetchStored {
                     url: format!(
-                        "{}/_inspect/events",
-                        state.analytics_url.text().trim_end_matches('/')
+                        "{}/_inspect/events?limit={}",
+                        state.analytics_url.text().trim_end_matches('/'),
+                        state.sent_events.max(1)
                     ),
                 }]
             } else {
@@ -1329,6 +1334,10 @@ fn send(state: &mut EventsState) -> Vec<EventsEffect> {
         .filter(|p| p.level == Level::Error)
         .count();
     state.sending = true;
+    state.sent_events = serde_json::from_str::<Value>(&state.preview)
+        .ok()
+        .and_then(|v| v.as_array().map(|a| a.len()))
+        .unwrap_or(0);
     state.status = if errors > 0 {
         format!(
             "Sending a batch with {errors} problem(s) to {}…",
@@ -2050,7 +2059,7 @@ mod tests {
         assert_eq!(
             effects,
             vec![EventsEffect::FetchStored {
-                url: "http://127.0.0.1:4000/_inspect/events".into()
+                url: "http://127.0.0.1:4000/_inspect/events?limit=1".into()
             }]
         );
         assert!(s.status.contains("200"));
