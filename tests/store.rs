@@ -106,7 +106,10 @@ fn kill_9_during_saves_never_leaves_an_unreadable_profile() {
     let dir = tempfile::tempdir().unwrap();
     let store = ProfileStore::open(&paths_in(dir.path()));
     // A first complete save, so there is always an old version to fall back to.
-    assert!(spawn_child(dir.path(), "victim", 1).wait().unwrap().success());
+    assert!(spawn_child(dir.path(), "victim", 1)
+        .wait()
+        .unwrap()
+        .success());
     assert_profile_whole(&store, "victim");
     let mut killed_while_running = 0;
     for round in 0..12 {
