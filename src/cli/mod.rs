@@ -70,7 +70,12 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::History(a)) => history::run(a),
         Some(Command::Completions { shell }) => {
             use clap::CommandFactory;
-            clap_complete::generate(shell, &mut Cli::command(), "signscope", &mut std::io::stdout());
+            clap_complete::generate(
+                shell,
+                &mut Cli::command(),
+                "signscope",
+                &mut std::io::stdout(),
+            );
             Ok(0)
         }
     };

@@ -51,3 +51,7 @@ fn demo_app() -> anyhow::Result<(App, Option<String>)> {
         Some("demo profile: the local server is not available in this build yet".into()),
     ))
 }
+
+pub mod events_view;
+pub mod history_view;
+mod line_input;
