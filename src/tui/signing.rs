@@ -5,16 +5,14 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::thread;
 
-use hmac::Mac;
-
-use crate::core::sign::{encode_signature, headers_to_send, new_mac, HmacSha384};
+use crate::core::incremental::IncrementalSigner;
 use crate::core::{Secret, SignableRequest};
 
 use super::app::SignedView;
 use super::message::Message;
 
-/// Distance between saved MAC states in the body.
-pub const CHECKPOINT_EVERY: usize = 256 * 1024;
+/// Distance between saved MAC states in the body (the core's default chunk).
+pub const CHECKPOINT_EVERY: usize = crate::core::incremental::DEFAULT_CHUNK;
 
 /// One request to sign. Small fields are owned; the body is a shared snapshot.
 #[derive(Clone, Debug)]
@@ -53,60 +51,34 @@ impl SignJob {
     }
 }
 
-/// Incremental HMAC-SHA384 over head + body, keeping MAC states every [`CHECKPOINT_EVERY`] bytes
-/// of the body so an edit re-hashes only from the checkpoint before it.
+/// The core's [`IncrementalSigner`] fed with the change points the editor reports: typing at
+/// the end of a 16 MB body re-hashes only the last chunk.
 #[derive(Default)]
 pub struct Incremental {
-    head: String,
-    key: Option<Secret>,
-    /// `checkpoints[i]` is the MAC after head + body[..i * CHECKPOINT_EVERY].
-    checkpoints: Vec<HmacSha384>,
+    signer: IncrementalSigner,
 }
 
 impl Incremental {
-    /// Forget every body state from `from` on.
-    pub fn invalidate_from(&mut self, from: usize) {
-        let keep = from / CHECKPOINT_EVERY + 1; // checkpoint k covers bytes < k*CHUNK <= from
-        self.checkpoints.truncate(keep);
-    }
-
     /// Sign the job, reusing saved states when the head and key are unchanged.
     pub fn sign(&mut self, job: &SignJob) -> Result<SignedView, String> {
         let req = job.request();
-        let canonical = req.canonical();
-        let head = canonical.head();
-        if self.key.as_ref() != Some(&job.key) || self.head != head {
-            self.checkpoints.clear();
-            self.head = head.to_string();
-            self.key = Some(job.key.clone());
-        } else if let Some(from) = job.changed_from {
-            self.invalidate_from(from);
-        }
-        if self.checkpoints.is_empty() {
-            let mut mac = new_mac(&job.key).map_err(|e| e.to_string())?;
-            mac.update(head.as_bytes());
-            self.checkpoints.push(mac);
-        }
-        let body: &[u8] = &job.body;
-        // Saved states beyond the body (it got shorter) are useless.
-        let max_cp = body.len() / CHECKPOINT_EVERY + 1;
-        self.checkpoints.truncate(max_cp);
-        let mut k = self.checkpoints.len() - 1;
-        let mut mac = self.checkpoints[k].clone();
-        while (k + 1) * CHECKPOINT_EVERY <= body.len() {
-            mac.update(&body[k * CHECKPOINT_EVERY..(k + 1) * CHECKPOINT_EVERY]);
-            k += 1;
-            self.checkpoints.push(mac.clone());
-        }
-        mac.update(&body[k * CHECKPOINT_EVERY..]);
-        let digest: [u8; 48] = mac.finalize().into_bytes().into();
-        let signature = encode_signature(&digest);
+        // Bytes before the first change are the same as in the previous job.
+        let unchanged = job.changed_from.unwrap_or(job.body.len());
+        let signed = self
+            .signer
+            .sign(&req, &job.key, unchanged)
+            .map_err(|e| e.to_string())?;
         Ok(SignedView {
-            digest_hex: hex::encode(digest),
-            headers: headers_to_send(&req, &signature),
-            signature,
-            canonical_len: canonical.len(),
+            digest_hex: signed.digest_hex(),
+            signature: signed.signature,
+            headers: signed.headers,
+            canonical_len: req.canonical().len(),
         })
+    }
+
+    /// How many bytes the last signature fed into the MAC.
+    pub fn last_rehashed(&self) -> usize {
+        self.signer.last_rehashed()
     }
 }
 
@@ -203,10 +175,13 @@ mod tests {
         let mut body = vec![b'x'; 3 * CHECKPOINT_EVERY + 17];
         let j = job(body.clone(), None);
         assert_eq!(inc.sign(&j).unwrap().signature, from_scratch(&j));
-        assert_eq!(inc.checkpoints.len(), 4);
         body.push(b'y');
         let j = job(body.clone(), Some(body.len() - 1));
         assert_eq!(inc.sign(&j).unwrap().signature, from_scratch(&j));
+        assert!(
+            inc.last_rehashed() <= CHECKPOINT_EVERY + 18,
+            "only the last chunk re-hashed"
+        );
         body[CHECKPOINT_EVERY + 3] = b'z';
         let j = job(body.clone(), Some(CHECKPOINT_EVERY + 3));
         assert_eq!(inc.sign(&j).unwrap().signature, from_scratch(&j));
