@@ -7,3 +7,4 @@ pub fn run(_profile: Option<String>) -> anyhow::Result<u8> {
 pub mod events_view;
 pub mod history_view;
 mod line_input;
+pub mod profiles_view;
