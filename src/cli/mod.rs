@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 pub mod events;
 pub mod history;
+pub mod keys;
 pub mod profile;
 pub mod send;
 pub mod serve;

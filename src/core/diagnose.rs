@@ -186,9 +186,12 @@ impl Diagnosis {
     /// A multi-line report: the summary, the signatures, each finding, and when nothing matched
     /// the expected signing text with invisible characters made visible.
     pub fn report(&self) -> String {
+        format!("{}\n{}", self.summary(), self.details())
+    }
+
+    /// The report without its summary line.
+    pub fn details(&self) -> String {
         let mut out = String::new();
-        out.push_str(&self.summary());
-        out.push('\n');
         out.push_str(&format!(
             "expected signature: {}\n",
             self.expected_signature

@@ -55,3 +55,4 @@ fn demo_app() -> anyhow::Result<(App, Option<String>)> {
 pub mod events_view;
 pub mod history_view;
 mod line_input;
+pub mod profiles_view;
