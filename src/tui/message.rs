@@ -54,8 +54,11 @@ pub enum Message {
         ok: bool,
         lines: Vec<String>,
     },
-    /// A captured request parsed for loading into the editor.
-    LoadRequest(Box<RequestFields>),
+    /// A captured request parsed for loading into the editor, with its timestamp.
+    LoadRequest {
+        fields: Box<RequestFields>,
+        timestamp: String,
+    },
     /// SIGTERM or SIGHUP: leave now, restoring the terminal.
     Terminate,
 }
@@ -74,7 +77,10 @@ pub struct LoadedProfile {
 #[derive(Clone, Debug)]
 pub struct SendJob {
     pub id: u64,
+    /// The full URL (for messages).
     pub url: String,
+    /// The base URL the profile names (scheme://host:port).
+    pub base_url: String,
     /// Sign with the clock at send time (live) or with `sign.timestamp` (frozen).
     pub live_timestamp: bool,
     pub sign: SignJob,
@@ -92,14 +98,20 @@ pub enum Command {
     SaveProfile {
         name: String,
         fields: Box<RequestFields>,
-        key_source: String,
+        /// A key typed in the workbench (stored in the profile file, mode 0600); None keeps the
+        /// profile's key source.
+        typed_key: Option<Secret>,
     },
     /// Run verify + diagnose on a pasted capture.
     Diagnose {
         text: String,
-        key: Option<Secret>,
+        key: Secret,
+        prefix: String,
     },
     /// Parse a pasted capture and load it into the request editor.
-    ParseCapture(String),
+    ParseCapture {
+        text: String,
+        prefix: String,
+    },
     Quit,
 }

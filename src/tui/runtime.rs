@@ -4,7 +4,7 @@
 
 use std::io::Write;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::Context;
 use chrono::Utc;
@@ -12,13 +12,17 @@ use crossterm::event::{Event, EventStream};
 use futures::{FutureExt, StreamExt};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
-use super::app::{App, FormattedBody, MismatchView, ResponseView};
-use super::message::{Command, Message, SendJob};
+use super::app::{App, FormattedBody, MismatchView, RequestFields, ResponseView};
+use super::message::{Command, LoadedProfile, Message, SendJob};
 use super::signing::SignWorker;
 use super::terminal::{self, Term};
 use super::update::update;
 use crate::core::time::format_timestamp;
 use crate::core::visible::visible_lines;
+use crate::store::{
+    History, HistoryEntry, KeySource, Profile, ProfileStore, RecordedRequest, RecordedResponse,
+    RecordedTimings, EMBEDDED_URL,
+};
 
 /// Responses up to this size are formatted before they are shown; larger ones are shown raw
 /// first and formatted on a blocking thread.
@@ -30,6 +34,73 @@ pub struct Effects {
     pub signer: SignWorker,
     pub http: reqwest::Client,
     pub clipboard: Option<arboard::Clipboard>,
+    /// Profiles, history and the embedded server (None in tests that need no disk).
+    pub session: Option<Session>,
+}
+
+/// The on-disk side of a run: where profiles and history live, the profile being edited, and
+/// the in-process local server when a profile uses it.
+pub struct Session {
+    pub store: ProfileStore,
+    pub history: History,
+    /// The profile as loaded or last saved (its key source, events, file state).
+    pub current: Profile,
+    pub server: Option<Embedded>,
+}
+
+impl Session {
+    /// The URL of the embedded server, starting it on first use.
+    pub fn embedded_url(&mut self) -> Result<String, String> {
+        if self.server.is_none() {
+            self.server = Some(Embedded::start()?);
+        }
+        Ok(self.server.as_ref().expect("started").url.clone())
+    }
+
+    /// The base URL a profile's indexing URL stands for.
+    pub fn base_url(&mut self, p: &Profile) -> Result<String, String> {
+        if p.indexing_url == EMBEDDED_URL {
+            self.embedded_url()
+        } else {
+            Ok(p.indexing_url.clone())
+        }
+    }
+}
+
+/// The in-process local server on 127.0.0.1:0.
+pub struct Embedded {
+    pub url: String,
+}
+
+impl Embedded {
+    pub fn start() -> Result<Embedded, String> {
+        Err("the local server is not available in this build yet".into())
+    }
+}
+
+/// A profile as the workbench shows it (its REST key resolved).
+pub fn loaded_profile(p: &Profile, base_url: String) -> LoadedProfile {
+    let (key, key_source) = match p.rest_key.resolve() {
+        Ok(k) => (Some(k), p.rest_key.describe()),
+        Err(e) => (None, format!("{} — {e}", p.rest_key.describe())),
+    };
+    LoadedProfile {
+        name: p.name.clone(),
+        is_demo: p.is_demo(),
+        fields: RequestFields {
+            url: base_url,
+            method: p.method.clone(),
+            path: p.path.clone(),
+            query: p.query.clone(),
+            prefix: p.header_prefix.clone(),
+            api_key: p.api_key.clone(),
+            content_type: p.content_type.clone(),
+            auth_algo: p.auth_algo.clone(),
+            body: p.body.clone(),
+        },
+        key,
+        key_source,
+    }
 }
 
 impl Effects {
@@ -38,17 +109,14 @@ impl Effects {
         let signer = SignWorker::spawn(move |m| {
             let _ = out.send(m);
         });
-        let http = reqwest::Client::builder()
-            .connect_timeout(Duration::from_secs(10))
-            .timeout(Duration::from_secs(60))
-            .no_proxy()
-            .build()
-            .expect("build the HTTP client");
+        let http = crate::client::build_client(&crate::client::ClientOptions::default())
+            .unwrap_or_else(|_| reqwest::Client::new());
         Effects {
             tx,
             signer,
             http,
             clipboard: None,
+            session: None,
         }
     }
 
@@ -59,9 +127,13 @@ impl Effects {
             Command::Send(job) => {
                 let tx = self.tx.clone();
                 let http = self.http.clone();
+                let record = self.session.as_ref().map(|s| HistoryTarget {
+                    history: s.history.clone(),
+                    profile: s.current.name.clone(),
+                });
                 tokio::spawn(async move {
                     let id = job.id;
-                    let result = send(&http, *job, tx.clone()).await;
+                    let result = send(&http, *job, tx.clone(), record).await;
                     let _ = tx.send(Message::SendDone { id, result });
                 });
             }
@@ -70,28 +142,103 @@ impl Effects {
                 let _ = self.tx.send(Message::Copied(result));
             }
             Command::ListProfiles => {
-                let _ = self.tx.send(Message::ProfileList(Err(
-                    "saved profiles are not available in this build yet".into(),
-                )));
+                let msg = match &self.session {
+                    Some(sess) => {
+                        let mut names = vec![crate::store::DEMO_PROFILE.to_string()];
+                        names.extend(sess.store.saved_names());
+                        Ok(names)
+                    }
+                    None => Err("profiles are not available (no config directory)".into()),
+                };
+                let _ = self.tx.send(Message::ProfileList(msg));
             }
             Command::LoadProfile(name) => {
-                let _ = self.tx.send(Message::ProfileLoaded(Err(format!(
-                    "cannot load profile {name}: saved profiles are not available in this build yet"
-                ))));
+                let msg = self.load_profile(&name);
+                let _ = self.tx.send(Message::ProfileLoaded(msg));
             }
-            Command::SaveProfile { name, .. } => {
-                let _ = self.tx.send(Message::ProfileSaved(Err(format!(
-                    "cannot save profile {name}: saved profiles are not available in this build yet"
-                ))));
+            Command::SaveProfile {
+                name,
+                fields,
+                typed_key,
+            } => {
+                let msg = self.save_profile(name, &fields, typed_key);
+                let _ = self.tx.send(Message::ProfileSaved(msg));
             }
-            Command::Diagnose { .. } | Command::ParseCapture(_) => {
-                let _ = self.tx.send(Message::Diagnosed {
-                    ok: false,
-                    lines: vec!["Diagnosis is not available in this build yet.".into()],
-                });
+            Command::Diagnose { text, key, prefix } => {
+                let (ok, lines) = diagnose_capture(&text, &key, &prefix, Utc::now());
+                let _ = self.tx.send(Message::Diagnosed { ok, lines });
+            }
+            Command::ParseCapture { text, prefix } => {
+                let msg = match parse_capture(&text) {
+                    Ok(req) => {
+                        let (fields, timestamp) = capture_fields(&req, &prefix);
+                        Message::LoadRequest {
+                            fields: Box::new(fields),
+                            timestamp,
+                        }
+                    }
+                    Err(e) => Message::Diagnosed {
+                        ok: false,
+                        lines: vec![e],
+                    },
+                };
+                let _ = self.tx.send(msg);
             }
             Command::EditBody(_) | Command::Quit => {}
         }
+    }
+
+    fn load_profile(&mut self, name: &str) -> Result<LoadedProfile, String> {
+        let sess = self
+            .session
+            .as_mut()
+            .ok_or("profiles are not available (no config directory)")?;
+        let p = sess.store.load(name).map_err(|e| e.to_string())?;
+        let base = sess.base_url(&p)?;
+        let loaded = loaded_profile(&p, base);
+        let _ = sess.store.set_last_used(&p.name);
+        sess.current = p;
+        Ok(loaded)
+    }
+
+    fn save_profile(
+        &mut self,
+        name: String,
+        fields: &RequestFields,
+        typed_key: Option<crate::core::Secret>,
+    ) -> Result<String, String> {
+        let sess = self
+            .session
+            .as_mut()
+            .ok_or("profiles are not available (no config directory)")?;
+        let mut p = sess.current.clone();
+        if p.name != name {
+            p.origin = None; // a new file
+        }
+        p.name = name;
+        let embedded = sess.server.as_ref().map(|s| s.url.clone());
+        p.indexing_url = if Some(&fields.url) == embedded.as_ref() {
+            EMBEDDED_URL.to_string()
+        } else {
+            fields.url.clone()
+        };
+        p.method = fields.method.clone();
+        p.path = fields.path.clone();
+        p.query = fields.query.clone();
+        p.header_prefix = fields.prefix.clone();
+        p.api_key = fields.api_key.clone();
+        p.content_type = fields.content_type.clone();
+        p.auth_algo = fields.auth_algo.clone();
+        p.body = fields.body.clone();
+        if let Some(k) = typed_key {
+            p.rest_key = KeySource::Stored(k);
+        }
+        let outcome = sess.store.save(&p).map_err(|e| e.to_string())?;
+        p.mark_saved(&outcome);
+        let _ = sess.store.set_last_used(&p.name);
+        let name = p.name.clone();
+        sess.current = p;
+        Ok(name)
     }
 
     /// Copy to the system clipboard, or with an OSC 52 escape (works over SSH in most terminals).
@@ -132,61 +279,77 @@ impl AsRef<[u8]> for ArcBody {
     }
 }
 
-/// Sign (at send time when the timestamp is live) and send; build the response view.
+/// What the send task records in the history file.
+pub struct HistoryTarget {
+    pub history: History,
+    pub profile: String,
+}
+
+/// Sign (at send time when the timestamp is live) and send with the client; build the response
+/// view; record the exchange in the history (the key redacted).
 pub async fn send(
     http: &reqwest::Client,
     job: SendJob,
     tx: UnboundedSender<Message>,
+    record: Option<HistoryTarget>,
 ) -> Result<ResponseView, String> {
-    let mut sign = job.sign;
-    if job.live_timestamp {
-        sign.timestamp = format_timestamp(Utc::now());
-    }
-    let (sign, signed, canonical) = tokio::task::spawn_blocking(move || {
-        let req = sign.request();
-        let signed = crate::core::sign(&req, &sign.key).map_err(|e| e.to_string());
+    let sign = job.sign;
+    let base_url = job.base_url;
+    let live = job.live_timestamp;
+    let (out, canonical, key) = tokio::task::spawn_blocking(move || {
+        let now = Utc::now();
+        let parts = crate::client::RequestParts {
+            base_url: &base_url,
+            method: &sign.method,
+            path: &sign.path,
+            query: &sign.query,
+            header_prefix: &sign.prefix,
+            api_key: &sign.api_key,
+            auth_algo: &sign.auth_algo,
+            content_type: &sign.content_type,
+            body: bytes::Bytes::from_owner(ArcBody(Arc::clone(&sign.body))),
+        };
+        // The client checks the URL (no re-encoding) and signs with the clock...
+        let mut out =
+            crate::client::build_signed(&parts, &sign.key, now).map_err(|e| e.to_string())?;
+        let mut req = sign.request();
+        let ts = format_timestamp(now);
+        if live {
+            req.timestamp = &ts;
+        } else {
+            // ...or with the frozen timestamp exactly as typed.
+            out.headers = crate::core::sign(&req, &sign.key)
+                .map_err(|e| e.to_string())?
+                .headers;
+        }
         let canonical = visible_lines(&req.canonical().to_bytes());
-        (sign, signed, canonical)
+        Ok::<_, String>((out, canonical, sign.key.clone()))
     })
     .await
-    .map_err(|e| format!("signing failed: {e}"))?;
-    let signed = signed?;
-    let method = reqwest::Method::from_bytes(sign.method.to_ascii_uppercase().as_bytes())
-        .map_err(|_| format!("the method {:?} is not a valid HTTP method", sign.method))?;
-    let url = reqwest::Url::parse(&job.url)
-        .map_err(|e| format!("the URL {:?} is not valid: {e}", job.url))?;
-    let mut rb = http.request(method, url);
-    for (n, v) in &signed.headers {
-        rb = rb.header(n, v);
+    .map_err(|e| format!("signing failed: {e}"))??;
+    let result = crate::client::send(http, &out).await;
+    if let Some(rec) = record {
+        let entry = history_entry(&rec.profile, &out, &result, &key);
+        tokio::task::spawn_blocking(move || {
+            let _ = rec.history.append(&entry);
+        });
     }
-    let body = bytes::Bytes::from_owner(ArcBody(Arc::clone(&sign.body)));
-    let started = Instant::now();
-    let resp = rb
-        .body(body)
-        .send()
-        .await
-        .map_err(|e| format!("could not reach {}: {}", job.url, error_chain(&e)))?;
-    let status = resp.status().as_u16();
-    let headers: Vec<(String, String)> = resp
-        .headers()
-        .iter()
-        .map(|(n, v)| {
-            (
-                n.to_string(),
-                String::from_utf8_lossy(v.as_bytes()).into_owned(),
-            )
-        })
-        .collect();
-    let body = resp
-        .bytes()
-        .await
-        .map_err(|e| format!("the response body was cut off: {}", error_chain(&e)))?;
-    let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let resp = result.map_err(|e| e.to_string())?;
+    let elapsed_ms = resp.timings.total.as_secs_f64() * 1000.0;
     let id = job.id;
-    let big = body.len() > FORMAT_INLINE_LIMIT;
-    let body2 = body.clone();
-    let mut view = tokio::task::spawn_blocking(move || {
-        response_view(id, status, headers, &body2, elapsed_ms, !big, canonical)
+    let big = resp.body.len() > FORMAT_INLINE_LIMIT;
+    let body = resp.body.clone();
+    let headers = resp.headers.clone();
+    let view = tokio::task::spawn_blocking(move || {
+        response_view(
+            id,
+            resp.status,
+            headers,
+            &resp.body,
+            elapsed_ms,
+            !big,
+            canonical,
+        )
     })
     .await
     .map_err(|e| format!("reading the response failed: {e}"))?;
@@ -201,19 +364,55 @@ pub async fn send(
             }
         });
     }
-    view.elapsed_ms = elapsed_ms;
     Ok(view)
 }
 
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut src = e.source();
-    while let Some(inner) = src {
-        s.push_str(": ");
-        s.push_str(&inner.to_string());
-        src = inner.source();
+/// Most body bytes kept in a history entry.
+const HISTORY_BODY_CAP: usize = 64 * 1024;
+
+fn history_entry(
+    profile: &str,
+    out: &crate::client::OutgoingRequest,
+    result: &Result<crate::client::Response, crate::client::ClientError>,
+    key: &crate::core::Secret,
+) -> HistoryEntry {
+    let (body, truncated) = crate::store::history::capped_body(&out.body, HISTORY_BODY_CAP);
+    let mut e = HistoryEntry {
+        time: format_timestamp(Utc::now()),
+        profile: profile.to_string(),
+        kind: "request".into(),
+        request: RecordedRequest {
+            method: out.method.clone(),
+            url: out.url.clone(),
+            headers: out.headers.clone(),
+            body,
+            body_len: out.body.len(),
+            body_truncated: truncated,
+        },
+        response: None,
+        error: None,
+        timings: None,
+    };
+    match result {
+        Ok(r) => {
+            let (body, truncated) = crate::store::history::capped_body(&r.body, HISTORY_BODY_CAP);
+            e.response = Some(RecordedResponse {
+                status: r.status,
+                headers: r.headers.clone(),
+                body,
+                body_len: r.body.len(),
+                body_truncated: truncated,
+            });
+            e.timings = Some(RecordedTimings {
+                connect_ms: r.timings.connect.map(|d| d.as_secs_f64() * 1000.0),
+                first_byte_ms: r.timings.first_byte.as_secs_f64() * 1000.0,
+                total_ms: r.timings.total.as_secs_f64() * 1000.0,
+            });
+        }
+        Err(err) => e.error = Some(err.to_string()),
     }
-    s
+    e.redact(key);
+    e
 }
 
 /// Pretty-print a JSON body into lines (None when it is not JSON).
@@ -330,7 +529,11 @@ pub fn split_canonical(s: &str) -> Vec<String> {
 }
 
 /// Run the workbench until the user quits. Returns the process exit code.
-pub fn run_app(mut app: App, server_note: Option<String>) -> anyhow::Result<u8> {
+pub fn run_app(
+    mut app: App,
+    session: Option<Session>,
+    server_note: Option<String>,
+) -> anyhow::Result<u8> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -341,7 +544,7 @@ pub fn run_app(mut app: App, server_note: Option<String>) -> anyhow::Result<u8> 
         app.status = note;
     }
     let (mut term, _guard) = terminal::init().context("could not set up the terminal")?;
-    let result = rt.block_on(event_loop(&mut term, &mut app, tx, rx));
+    let result = rt.block_on(event_loop(&mut term, &mut app, session, tx, rx));
     terminal::restore();
     result.map(|_| 0)
 }
@@ -349,10 +552,12 @@ pub fn run_app(mut app: App, server_note: Option<String>) -> anyhow::Result<u8> 
 async fn event_loop(
     term: &mut Term,
     app: &mut App,
+    session: Option<Session>,
     tx: UnboundedSender<Message>,
     mut rx: UnboundedReceiver<Message>,
 ) -> anyhow::Result<()> {
     let mut fx = Effects::new(tx.clone());
+    fx.session = session;
     let size = term.size()?;
     let mut pending: Vec<Message> = vec![
         Message::Resize(size.width, size.height),
@@ -477,5 +682,95 @@ fn edit_externally(term: &mut Term, text: &str) -> Result<String, String> {
             "the editor {program} exited with {s}; the body is unchanged"
         )),
         Err(e) => Err(format!("could not start the editor {program}: {e}")),
+    }
+}
+
+/// Read a pasted capture: a curl command line or raw HTTP.
+pub fn parse_capture(text: &str) -> Result<crate::core::verify::ReceivedRequest, String> {
+    let t = text.trim_start();
+    if t.is_empty() {
+        return Err("paste a raw HTTP request or a curl command first".into());
+    }
+    if t.starts_with("curl ") || t.starts_with("curl\t") {
+        crate::core::curl::parse_curl(t)
+            .map_err(|e| format!("could not read the curl command: {e}"))
+    } else {
+        crate::core::http_text::parse_raw_request(t.as_bytes())
+            .map_err(|e| format!("could not read the raw HTTP request: {e}"))
+    }
+}
+
+/// The request fields (and timestamp) of a captured request.
+pub fn capture_fields(
+    req: &crate::core::verify::ReceivedRequest,
+    prefix: &str,
+) -> (RequestFields, String) {
+    let names = crate::core::HeaderNames::for_prefix(prefix);
+    let fields = RequestFields {
+        url: String::new(),
+        method: req.method.clone(),
+        path: req.path.clone(),
+        query: req.query.clone(),
+        prefix: prefix.to_string(),
+        api_key: req.header_text(&names.api_key),
+        content_type: req.header_text("Content-Type"),
+        auth_algo: req.header_text(&names.auth_algo),
+        body: String::from_utf8_lossy(&req.body).into_owned(),
+    };
+    (fields, req.header_text(&names.timestamp))
+}
+
+/// Verify a capture with one key and explain the verdict: (accepted?, report lines).
+pub fn diagnose_capture(
+    text: &str,
+    key: &crate::core::Secret,
+    prefix: &str,
+    now: chrono::DateTime<Utc>,
+) -> (bool, Vec<String>) {
+    use crate::core::verify::{verify, SingleKey, VerifyOptions};
+    let req = match parse_capture(text) {
+        Ok(r) => r,
+        Err(e) => return (false, vec![e]),
+    };
+    if key.is_empty() {
+        return (
+            false,
+            vec![
+                "the REST key is empty: set it in the request view or pick the demo key (Alt-K)"
+                    .into(),
+            ],
+        );
+    }
+    let keys = SingleKey {
+        api_key: None,
+        secret: key.clone(),
+    };
+    let opts = VerifyOptions {
+        header_prefix: prefix.to_string(),
+        window_seconds: 600,
+    };
+    match verify(&req, &keys, &opts, now) {
+        Ok(acc) => {
+            let mut lines = vec![format!(
+                "accepted: the signature matches (API key {})",
+                acc.api_key
+            )];
+            lines.extend(acc.warnings.iter().map(|w| format!("warning: {w}")));
+            (true, lines)
+        }
+        Err(rej) => {
+            let mut lines = vec![format!("{} ({}): {rej}", rej.code(), rej.status())];
+            let diagnosis = match rej.mismatch() {
+                Some(m) => Some(m.diagnosis.clone()),
+                None => crate::core::diagnose::provided_signature(&req)
+                    .map(|sig| crate::core::diagnose::diagnose(&req, prefix, key, &sig))
+                    .filter(|d| !d.signature_matches()),
+            };
+            if let Some(d) = diagnosis {
+                lines.push(String::new());
+                lines.extend(d.report().lines().map(str::to_string));
+            }
+            (false, lines)
+        }
     }
 }

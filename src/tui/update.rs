@@ -171,12 +171,13 @@ pub fn update(app: &mut App, msg: Message) -> Vec<Command> {
             app.diagnose.report = lines;
             vec![]
         }
-        Message::LoadRequest(fields) => {
+        Message::LoadRequest { fields, timestamp } => {
             let url = app.url.text.clone();
             app.set_fields(&fields);
             if app.url.text.is_empty() {
                 app.url.set(url);
             }
+            app.timestamp.set(timestamp);
             app.dirty = true;
             app.ts_live = false;
             app.view = View::Request;
@@ -263,7 +264,7 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
             }
             KeyCode::Char('s') => {
                 app.quit_after_save = true;
-                vec![save_command(app, app.profile_name.clone())]
+                save_current(app)
             }
             _ => vec![],
         },
@@ -345,12 +346,25 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
     }
 }
 
+/// The key source label of a key typed in the workbench.
+pub const TYPED_KEY: &str = "typed (not saved)";
+
 fn save_command(app: &mut App, name: String) -> Command {
     Command::SaveProfile {
         name,
         fields: Box::new(app.fields()),
-        key_source: app.key_info.source.clone(),
+        typed_key: (app.key_info.source == TYPED_KEY).then(|| app.key_info.secret.clone()),
     }
+}
+
+/// Save under the current name; the built-in demo profile can only be saved as a new name.
+fn save_current(app: &mut App) -> Vec<Command> {
+    if app.is_demo {
+        app.status = "the demo profile is built in: save it under a new name".into();
+        app.popup = Some(Popup::SaveAs(LineEdit::default()));
+        return vec![];
+    }
+    vec![save_command(app, app.profile_name.clone())]
 }
 
 /// Edit a one-line field. Returns true when the text changed.
@@ -410,7 +424,7 @@ fn request_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
         return vec![Command::EditBody(app.fields().body)];
     }
     if ctrl(&key, 's') {
-        return vec![save_command(app, app.profile_name.clone())];
+        return save_current(app);
     }
     if alt(&key, 's') {
         app.popup = Some(Popup::SaveAs(LineEdit::new(app.profile_name.clone())));
@@ -486,7 +500,7 @@ fn normal_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
         KeyCode::Char('t') => return toggle_timestamp(app),
         KeyCode::Char('e') => return vec![Command::EditBody(app.fields().body)],
         KeyCode::Char('p') => return vec![Command::ListProfiles],
-        KeyCode::Char('w') => return vec![save_command(app, app.profile_name.clone())],
+        KeyCode::Char('w') => return save_current(app),
         KeyCode::Char('W') => {
             app.popup = Some(Popup::SaveAs(LineEdit::new(app.profile_name.clone())))
         }
@@ -560,7 +574,7 @@ fn field_changed(app: &mut App, focus: Field) -> Vec<Command> {
         Field::Timestamp => app.ts_live = false,
         Field::RestKey => {
             app.key_info.secret = Secret::new(app.rest_key.text.clone());
-            app.key_info.source = "typed (not saved)".into();
+            app.key_info.source = TYPED_KEY.into();
         }
         _ => {}
     }
@@ -668,6 +682,7 @@ fn send(app: &mut App) -> Vec<Command> {
     vec![Command::Send(Box::new(SendJob {
         id,
         url: target_url(app),
+        base_url: app.url.text.trim().to_string(),
         live_timestamp: app.ts_live,
         sign: job,
     }))]
@@ -845,20 +860,27 @@ fn diagnose_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
     if ctrl(&key, 'g') || key.code == KeyCode::F(9) {
         let text = app.diagnose.input.lines().join("\n");
         let key = match app.diagnose.key {
-            DiagKey::Profile => Some(app.key_info.secret.clone()),
-            DiagKey::Demo => Some(Secret::new(crate::server::DEMO_REST_KEY)),
+            DiagKey::Profile => app.key_info.secret.clone(),
+            DiagKey::Demo => Secret::new(crate::server::DEMO_REST_KEY),
         };
-        return vec![Command::Diagnose { text, key }];
+        return vec![Command::Diagnose {
+            text,
+            key,
+            prefix: app.prefix.text.clone(),
+        }];
     }
-    if ctrl(&key, 'k') && key.modifiers.contains(KeyModifiers::ALT) || alt(&key, 'k') {
+    if alt(&key, 'k') {
         app.diagnose.key = match app.diagnose.key {
             DiagKey::Profile => DiagKey::Demo,
             DiagKey::Demo => DiagKey::Profile,
         };
         return vec![];
     }
-    if ctrl(&key, 'e') && key.modifiers.contains(KeyModifiers::ALT) || alt(&key, 'l') {
-        return vec![Command::ParseCapture(app.diagnose.input.lines().join("\n"))];
+    if alt(&key, 'l') {
+        return vec![Command::ParseCapture {
+            text: app.diagnose.input.lines().join("\n"),
+            prefix: app.prefix.text.clone(),
+        }];
     }
     if key.code == KeyCode::Esc {
         app.normal_mode = !app.normal_mode;

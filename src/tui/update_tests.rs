@@ -444,6 +444,7 @@ fn quit_asks_only_with_unsaved_edits() {
 #[test]
 fn save_then_quit_from_the_quit_popup() {
     let mut a = app();
+    a.is_demo = false;
     a.dirty = true;
     update(&mut a, ctrl_key('c'));
     let cmds = update(&mut a, key(KeyCode::Char('s')));
@@ -501,10 +502,16 @@ fn function_keys_switch_views_and_help() {
 fn rest_key_edit_and_reveal() {
     let mut a = app();
     focus(&mut a, Field::RestKey);
-    let cmds = type_str(&mut a, "X");
+    let typed = type_str(&mut a, "X");
     assert_eq!(a.key_info.secret.expose(), "rest-keyX");
-    assert_eq!(a.key_info.source, "typed (not saved)");
-    assert_eq!(last_sign_job(&cmds).key.expose(), "rest-keyX");
+    assert_eq!(a.key_info.source, TYPED_KEY);
+    update(&mut a, Message::Resize(80, 24));
+    a.is_demo = false;
+    let cmds = update(&mut a, ctrl_key('s'));
+    assert!(
+        matches!(cmds.as_slice(), [Command::SaveProfile { typed_key: Some(k), .. }] if k.expose() == "rest-keyX")
+    );
+    assert_eq!(last_sign_job(&typed).key.expose(), "rest-keyX");
     update(&mut a, ctrl_key('r'));
     assert!(a.key_info.revealed);
     update(&mut a, alt_key('r'));
@@ -592,6 +599,13 @@ fn profile_switch_popup_loads_the_chosen_profile() {
 }
 
 #[test]
+fn saving_the_demo_asks_for_a_name() {
+    let mut a = app();
+    assert!(update(&mut a, ctrl_key('s')).is_empty());
+    assert!(matches!(a.popup, Some(Popup::SaveAs(ref e)) if e.text.is_empty()));
+}
+
+#[test]
 fn save_as_popup_asks_for_a_name() {
     let mut a = app();
     update(&mut a, alt_key('s'));
@@ -635,7 +649,7 @@ fn diagnose_view_asks_for_a_diagnosis_and_shows_it() {
     assert_eq!(a.diagnose.key, DiagKey::Demo);
     assert!(matches!(
         update(&mut a, alt_key('l')).as_slice(),
-        [Command::ParseCapture(_)]
+        [Command::ParseCapture { prefix, .. }] if prefix == "SVC"
     ));
     update(
         &mut a,
@@ -654,7 +668,14 @@ fn load_request_fills_the_editor_and_freezes_the_timestamp() {
     a.view = View::Diagnose;
     let mut f = RequestFields::demo("");
     f.query = "q=1".into();
-    let cmds = update(&mut a, Message::LoadRequest(Box::new(f)));
+    let cmds = update(
+        &mut a,
+        Message::LoadRequest {
+            fields: Box::new(f),
+            timestamp: "2024-01-01T12:00:00+00:00".into(),
+        },
+    );
+    assert_eq!(a.timestamp.text, "2024-01-01T12:00:00+00:00");
     assert_eq!(a.view, View::Request);
     assert_eq!(a.query.text, "q=1");
     assert_eq!(a.url.text, "http://127.0.0.1:9");
