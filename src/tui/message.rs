@@ -7,6 +7,9 @@ use chrono::{DateTime, Utc};
 use crossterm::event::{KeyEvent, MouseEvent};
 
 use super::app::{FormattedBody, RequestFields, ResponseView, SignedView};
+use super::events_view::{EventsEffect, EventsMsg};
+use super::history_view::{HistoryEffect, HistoryMsg};
+use super::profiles_view::{ProfilesEffect, ProfilesMsg};
 use super::signing::SignJob;
 use crate::core::Secret;
 
@@ -61,6 +64,10 @@ pub enum Message {
     },
     /// SIGTERM or SIGHUP: leave now, restoring the terminal.
     Terminate,
+    /// Messages of the issue-7 components.
+    Events(EventsMsg),
+    History(HistoryMsg),
+    Profiles(ProfilesMsg),
 }
 
 /// A profile loaded by the runtime.
@@ -68,6 +75,13 @@ pub enum Message {
 pub struct LoadedProfile {
     pub name: String,
     pub is_demo: bool,
+    /// The collector base URL (the embedded server's for the demo) and whether it is local.
+    pub analytics_url: String,
+    pub local: bool,
+    /// The last edited event batch.
+    pub events: Option<String>,
+    /// The profile itself (for the profile manager).
+    pub profile: Option<Box<crate::store::Profile>>,
     pub fields: RequestFields,
     pub key: Option<Secret>,
     pub key_source: String,
@@ -113,5 +127,11 @@ pub enum Command {
         text: String,
         prefix: String,
     },
+    /// Effects of the issue-7 components.
+    Events(EventsEffect),
+    History(HistoryEffect),
+    Profiles(ProfilesEffect),
+    ReloadHistory,
+    ReloadProfiles,
     Quit,
 }

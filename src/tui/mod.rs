@@ -59,13 +59,22 @@ pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
             String::new()
         }
     };
-    let loaded = runtime::loaded_profile(&p, base);
+    let embedded = session.server.as_ref().map(|s| s.url.clone());
+    let loaded = runtime::loaded_profile(&p, base, embedded.as_deref());
     let key = KeyInfo {
         secret: loaded.key.clone().unwrap_or_else(|| Secret::new("")),
         source: loaded.key_source.clone(),
         revealed: false,
     };
-    let mut app = App::new(&loaded.name, loaded.is_demo, loaded.fields, key, Utc::now());
+    let mut app = App::new(
+        &loaded.name,
+        loaded.is_demo,
+        loaded.fields.clone(),
+        key,
+        Utc::now(),
+    );
+    // Fill the components too (events target, profile manager); the signing starts in the loop.
+    let _ = update::update(&mut app, message::Message::ProfileLoaded(Ok(loaded)));
     app.no_color = theme::Theme::no_color_from_env();
     if note.is_none() && p.is_demo() {
         note = Some("demo profile: Ctrl-G sends to the local server · F1 help".into());

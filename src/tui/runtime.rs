@@ -9,11 +9,14 @@ use std::time::Duration;
 use anyhow::Context;
 use chrono::Utc;
 use crossterm::event::{Event, EventStream};
-use futures::{FutureExt, StreamExt};
+use futures::StreamExt;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
 use super::app::{App, FormattedBody, MismatchView, RequestFields, ResponseView};
+use super::events_view::{EventsEffect, EventsMsg, SendReport};
+use super::history_view::{HistoryEffect, HistoryMsg, HistoryRow};
 use super::message::{Command, LoadedProfile, Message, SendJob};
+use super::profiles_view::{ProfilesEffect, ProfilesMsg};
 use super::signing::SignWorker;
 use super::terminal::{self, Term};
 use super::update::update;
@@ -78,8 +81,15 @@ impl Embedded {
     }
 }
 
-/// A profile as the workbench shows it (its REST key resolved).
-pub fn loaded_profile(p: &Profile, base_url: String) -> LoadedProfile {
+/// A profile as the workbench shows it (its REST key resolved). `embedded` is the URL of the
+/// in-process server (for profiles whose URLs say "embedded").
+pub fn loaded_profile(p: &Profile, base_url: String, embedded: Option<&str>) -> LoadedProfile {
+    let local = p.analytics_url == EMBEDDED_URL;
+    let analytics_url = if local {
+        embedded.unwrap_or_default().to_string()
+    } else {
+        p.analytics_url.clone()
+    };
     let (key, key_source) = match p.rest_key.resolve() {
         Ok(k) => (Some(k), p.rest_key.describe()),
         Err(e) => (None, format!("{} — {e}", p.rest_key.describe())),
@@ -87,6 +97,10 @@ pub fn loaded_profile(p: &Profile, base_url: String) -> LoadedProfile {
     LoadedProfile {
         name: p.name.clone(),
         is_demo: p.is_demo(),
+        analytics_url,
+        local,
+        events: p.events.clone(),
+        profile: Some(Box::new(p.clone())),
         fields: RequestFields {
             url: base_url,
             method: p.method.clone(),
@@ -184,8 +198,156 @@ impl Effects {
                 };
                 let _ = self.tx.send(msg);
             }
+            Command::Events(e) => self.events_effect(e),
+            Command::History(HistoryEffect::CopyText(t)) => {
+                let result = self.copy(&t);
+                let _ = self.tx.send(Message::Copied(result));
+            }
+            Command::History(_) | Command::ReloadHistory => self.reload_history(),
+            Command::Profiles(e) => self.profiles_effect(e),
+            Command::ReloadProfiles => self.reload_profiles(),
             Command::EditBody(_) | Command::Quit => {}
         }
+    }
+
+    fn events_effect(&mut self, e: EventsEffect) {
+        let tx = self.tx.clone();
+        match e {
+            EventsEffect::SendEvents { url, body } => {
+                let http = self.http.clone();
+                let record = self.session.as_ref().map(|s| HistoryTarget {
+                    history: s.history.clone(),
+                    profile: s.current.name.clone(),
+                });
+                tokio::spawn(async move {
+                    let out = crate::client::OutgoingRequest {
+                        method: "POST".into(),
+                        url,
+                        headers: vec![(
+                            "Content-Type".into(),
+                            crate::core::CONTENT_TYPE_JSON.into(),
+                        )],
+                        body,
+                    };
+                    let result = crate::client::send(&http, &out).await;
+                    if let Some(rec) = record {
+                        let entry = history_entry(&rec.profile, "events", &out, &result, None);
+                        let row = HistoryRow::from(&entry);
+                        let _ = tx.send(Message::History(HistoryMsg::Appended(Box::new(row))));
+                        tokio::task::spawn_blocking(move || {
+                            let _ = rec.history.append(&entry);
+                        });
+                    }
+                    let msg = result
+                        .map(|r| SendReport {
+                            status: r.status,
+                            body: String::from_utf8_lossy(&r.body).into_owned(),
+                            elapsed_ms: r.timings.total.as_millis() as u64,
+                        })
+                        .map_err(|e| e.to_string());
+                    let _ = tx.send(Message::Events(EventsMsg::Sent(msg)));
+                });
+            }
+            EventsEffect::FetchStored { url } => {
+                let http = self.http.clone();
+                tokio::spawn(async move {
+                    let result = async {
+                        let r = http.get(&url).send().await.map_err(|e| {
+                            format!("could not read what the collector stored from {url}: {e}")
+                        })?;
+                        r.text()
+                            .await
+                            .map_err(|e| format!("the answer from {url} was cut off: {e}"))
+                    }
+                    .await;
+                    let _ = tx.send(Message::Events(EventsMsg::Stored(result)));
+                });
+            }
+            EventsEffect::LoadFile(path) => {
+                tokio::task::spawn_blocking(move || {
+                    let msg = match std::fs::read_to_string(&path) {
+                        Ok(text) => EventsMsg::FileLoaded { path, text },
+                        Err(e) => {
+                            EventsMsg::FileError(format!("cannot read {}: {e}", path.display()))
+                        }
+                    };
+                    let _ = tx.send(Message::Events(msg));
+                });
+            }
+            EventsEffect::SaveFile(path, text) => {
+                tokio::task::spawn_blocking(move || {
+                    let msg = match std::fs::write(&path, text) {
+                        Ok(()) => EventsMsg::FileSaved(path),
+                        Err(e) => {
+                            EventsMsg::FileError(format!("cannot write {}: {e}", path.display()))
+                        }
+                    };
+                    let _ = tx.send(Message::Events(msg));
+                });
+            }
+            EventsEffect::CopyText(t) => {
+                let result = self.copy(&t);
+                let _ = tx.send(Message::Copied(result));
+            }
+            EventsEffect::Status(_) => {}
+        }
+    }
+
+    fn reload_history(&mut self) {
+        let Some(sess) = &self.session else { return };
+        let history = sess.history.clone();
+        let tx = self.tx.clone();
+        tokio::task::spawn_blocking(move || {
+            let (entries, warnings) = history.load(1000);
+            let rows = entries.iter().map(HistoryRow::from).collect();
+            let _ = tx.send(Message::History(HistoryMsg::Loaded { rows, warnings }));
+        });
+    }
+
+    fn reload_profiles(&mut self) {
+        let Some(sess) = &self.session else { return };
+        let report = sess.store.list();
+        let msg = ProfilesMsg::Loaded {
+            profiles: report.profiles,
+            errors: report.errors.iter().map(|e| e.to_string()).collect(),
+            dir: sess.store.dir(),
+            current: sess.current.name.clone(),
+        };
+        let _ = self.tx.send(Message::Profiles(msg));
+    }
+
+    fn profiles_effect(&mut self, e: ProfilesEffect) {
+        let Some(sess) = self.session.as_mut() else {
+            let _ = self.tx.send(Message::Profiles(ProfilesMsg::Failed(
+                "profiles are not available (no config directory)".into(),
+            )));
+            return;
+        };
+        let result = match e {
+            ProfilesEffect::SaveProfile(p) => sess
+                .store
+                .save(&p)
+                .map(|o| o.message())
+                .map_err(|e| e.to_string()),
+            ProfilesEffect::DeleteProfile(name) => sess
+                .store
+                .delete(&name)
+                .map(|path| format!("deleted profile {name} ({})", path.display()))
+                .map_err(|e| e.to_string()),
+            ProfilesEffect::RenameProfile { from, profile } => sess
+                .store
+                .save(&profile)
+                .and_then(|_| sess.store.delete(&from))
+                .map(|_| format!("renamed {from} to {}", profile.name))
+                .map_err(|e| e.to_string()),
+            ProfilesEffect::Activate(_) | ProfilesEffect::Status(_) => return,
+        };
+        let msg = match result {
+            Ok(m) => ProfilesMsg::Done(m),
+            Err(e) => ProfilesMsg::Failed(e),
+        };
+        let _ = self.tx.send(Message::Profiles(msg));
+        self.reload_profiles();
     }
 
     fn load_profile(&mut self, name: &str) -> Result<LoadedProfile, String> {
@@ -195,7 +357,8 @@ impl Effects {
             .ok_or("profiles are not available (no config directory)")?;
         let p = sess.store.load(name).map_err(|e| e.to_string())?;
         let base = sess.base_url(&p)?;
-        let loaded = loaded_profile(&p, base);
+        let embedded = sess.server.as_ref().map(|s| s.url.clone());
+        let loaded = loaded_profile(&p, base, embedded.as_deref());
         let _ = sess.store.set_last_used(&p.name);
         sess.current = p;
         Ok(loaded)
@@ -329,7 +492,9 @@ pub async fn send(
     .map_err(|e| format!("signing failed: {e}"))??;
     let result = crate::client::send(http, &out).await;
     if let Some(rec) = record {
-        let entry = history_entry(&rec.profile, &out, &result, &key);
+        let entry = history_entry(&rec.profile, "request", &out, &result, Some(&key));
+        let row = HistoryRow::from(&entry);
+        let _ = tx.send(Message::History(HistoryMsg::Appended(Box::new(row))));
         tokio::task::spawn_blocking(move || {
             let _ = rec.history.append(&entry);
         });
@@ -372,15 +537,16 @@ const HISTORY_BODY_CAP: usize = 64 * 1024;
 
 fn history_entry(
     profile: &str,
+    kind: &str,
     out: &crate::client::OutgoingRequest,
     result: &Result<crate::client::Response, crate::client::ClientError>,
-    key: &crate::core::Secret,
+    key: Option<&crate::core::Secret>,
 ) -> HistoryEntry {
     let (body, truncated) = crate::store::history::capped_body(&out.body, HISTORY_BODY_CAP);
     let mut e = HistoryEntry {
         time: format_timestamp(Utc::now()),
         profile: profile.to_string(),
-        kind: "request".into(),
+        kind: kind.into(),
         request: RecordedRequest {
             method: out.method.clone(),
             url: out.url.clone(),
@@ -411,7 +577,9 @@ fn history_entry(
         }
         Err(err) => e.error = Some(err.to_string()),
     }
-    e.redact(key);
+    if let Some(key) = key {
+        e.redact(key);
+    }
     e
 }
 
@@ -614,17 +782,11 @@ async fn event_loop(
             _ = sigterm.recv() => pending.push(Message::Terminate),
             _ = sighup.recv() => pending.push(Message::Terminate),
         }
-        // Coalesce bursts (fast typing, paste, worker answers) into one frame.
+        // Coalesce bursts of internal results (worker answers, responses) into one frame.
+        // (Terminal input is not drained with a no-op waker: crossterm's EventStream would then
+        // wake that waker instead of this task, and keys would arrive one event late.)
         while let Ok(m) = rx.try_recv() {
             pending.push(m);
-        }
-        while let Some(Some(Ok(e))) = ev.next().now_or_never() {
-            if let Some(m) = event_message(e) {
-                pending.push(m);
-            }
-            if pending.len() > 256 {
-                break;
-            }
         }
     }
 }

@@ -11,7 +11,10 @@ use ratatui::layout::{Position, Rect};
 use super::app::{
     new_body_editor, App, Detail, DiagKey, Field, KeyInfo, LineEdit, Popup, View, METHODS,
 };
+use super::events_view::{self, EventsEffect, EventsMsg};
+use super::history_view::{self, HistoryEffect, HistoryMsg};
 use super::message::{Command, Message, SendJob};
+use super::profiles_view::{self, ProfilesEffect, ProfilesMsg};
 use super::signing::SignJob;
 use super::view;
 use crate::core::time::format_timestamp;
@@ -147,7 +150,25 @@ pub fn update(app: &mut App, msg: Message) -> Vec<Command> {
             }
             app.response = None;
             app.status = format!("profile {} loaded", p.name);
-            resign(app)
+            let mut cmds = update(
+                app,
+                Message::Events(EventsMsg::SetTarget {
+                    analytics_url: p.analytics_url.clone(),
+                    api_key: p.fields.api_key.clone(),
+                    local: p.local,
+                }),
+            );
+            if let Some(batch) = p.events.clone() {
+                cmds.extend(update(app, Message::Events(EventsMsg::LoadBatch(batch))));
+            }
+            if let Some(profile) = p.profile.clone() {
+                cmds.extend(update(
+                    app,
+                    Message::Profiles(ProfilesMsg::Current(profile)),
+                ));
+            }
+            cmds.extend(resign(app));
+            cmds
         }
         Message::ProfileSaved(Ok(name)) => {
             app.profile_name = name.clone();
@@ -188,7 +209,129 @@ pub fn update(app: &mut App, msg: Message) -> Vec<Command> {
             app.quit = true;
             vec![Command::Quit]
         }
+        Message::Events(m) => {
+            let effects = events_view::update(&mut app.events, m);
+            events_effects(app, effects)
+        }
+        Message::History(m) => {
+            let effects = history_view::update(&mut app.history, m);
+            history_effects(app, effects)
+        }
+        Message::Profiles(m) => {
+            let effects = profiles_view::update(&mut app.profiles, m);
+            profiles_effects(app, effects)
+        }
     }
+}
+
+/// Switch to a view; the history and profile views re-read their files when opened.
+fn switch_view(app: &mut App, v: View) -> Vec<Command> {
+    app.view = v;
+    match v {
+        View::History => vec![Command::ReloadHistory],
+        View::Profiles => vec![Command::ReloadProfiles],
+        _ => vec![],
+    }
+}
+
+fn events_effects(app: &mut App, effects: Vec<EventsEffect>) -> Vec<Command> {
+    let mut out = vec![];
+    for e in effects {
+        match e {
+            EventsEffect::Status(s) => app.status = s,
+            EventsEffect::CopyText(t) => out.push(Command::Copy(t)),
+            other => out.push(Command::Events(other)),
+        }
+    }
+    out
+}
+
+fn history_effects(app: &mut App, effects: Vec<HistoryEffect>) -> Vec<Command> {
+    let mut out = vec![];
+    for e in effects {
+        match e {
+            HistoryEffect::Status(s) => app.status = s,
+            HistoryEffect::CopyText(t) => out.push(Command::Copy(t)),
+            HistoryEffect::Reload => out.push(Command::ReloadHistory),
+            HistoryEffect::LoadIntoEvents { body } => {
+                let fx = events_view::update(&mut app.events, EventsMsg::LoadBatch(body));
+                app.view = View::Events;
+                out.extend(events_effects(app, fx));
+            }
+            HistoryEffect::LoadIntoRequest(row) => {
+                let (fields, timestamp) = row_fields(&row, &app.prefix.text);
+                out.extend(update(
+                    app,
+                    Message::LoadRequest {
+                        fields: Box::new(fields),
+                        timestamp,
+                    },
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn profiles_effects(app: &mut App, effects: Vec<ProfilesEffect>) -> Vec<Command> {
+    let mut out = vec![];
+    for e in effects {
+        match e {
+            ProfilesEffect::Status(s) => app.status = s,
+            ProfilesEffect::Activate(name) => {
+                app.view = View::Request;
+                out.push(Command::LoadProfile(name));
+            }
+            other => out.push(Command::Profiles(other)),
+        }
+    }
+    out
+}
+
+/// The request fields of a past send: base URL, path and query split from its URL; the prefix
+/// read from its `X-...-TIMESTAMP` header.
+pub fn row_fields(
+    row: &history_view::HistoryRow,
+    prefix: &str,
+) -> (super::app::RequestFields, String) {
+    let (base, target) = match row.url.find("://") {
+        Some(i) => match row.url[i + 3..].find('/') {
+            Some(j) => row.url.split_at(i + 3 + j),
+            None => (row.url.as_str(), "/"),
+        },
+        None => ("", row.url.as_str()),
+    };
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    let header = |name: &str| {
+        row.request_headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    let prefix = row
+        .request_headers
+        .iter()
+        .find_map(|(n, _)| {
+            let u = n.to_ascii_uppercase();
+            u.strip_prefix("X-")
+                .and_then(|r| r.strip_suffix("-TIMESTAMP"))
+                .map(str::to_string)
+        })
+        .unwrap_or_else(|| prefix.to_string());
+    let names = crate::core::HeaderNames::for_prefix(&prefix);
+    let fields = super::app::RequestFields {
+        url: base.to_string(),
+        method: row.method.clone(),
+        path: path.to_string(),
+        query: query.to_string(),
+        prefix: prefix.clone(),
+        api_key: header(&names.api_key),
+        content_type: header("Content-Type"),
+        auth_algo: header(&names.auth_algo),
+        body: row.request_body.clone(),
+    };
+    (fields, header(&names.timestamp))
 }
 
 fn ctrl(key: &KeyEvent, c: char) -> bool {
@@ -222,18 +365,14 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
             app.popup = Some(Popup::Help);
             return vec![];
         }
-        KeyCode::F(n @ 2..=6) => {
-            app.view = View::ALL[(n - 2) as usize];
-            return vec![];
-        }
+        KeyCode::F(n @ 2..=6) => return switch_view(app, View::ALL[(n - 2) as usize]),
         // Alt-1..Alt-6 mirror F1..F6 (for terminals that take the function keys).
         KeyCode::Char('1') if key.modifiers.contains(KeyModifiers::ALT) => {
             app.popup = Some(Popup::Help);
             return vec![];
         }
         KeyCode::Char(c @ '2'..='6') if key.modifiers.contains(KeyModifiers::ALT) => {
-            app.view = View::ALL[(c as u8 - b'2') as usize];
-            return vec![];
+            return switch_view(app, View::ALL[(c as u8 - b'2') as usize]);
         }
         _ => {}
     }
@@ -250,7 +389,9 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
     match app.view {
         View::Request => request_key(app, key),
         View::Diagnose => diagnose_key(app, key),
-        _ => vec![],
+        View::Events => update(app, Message::Events(EventsMsg::Key(key))),
+        View::History => update(app, Message::History(HistoryMsg::Key(key))),
+        View::Profiles => update(app, Message::Profiles(ProfilesMsg::Key(key))),
     }
 }
 
@@ -798,6 +939,18 @@ fn reformat_body(app: &mut App, pretty: bool) -> Vec<Command> {
 }
 
 fn on_mouse(app: &mut App, m: crossterm::event::MouseEvent) -> Vec<Command> {
+    match app.view {
+        View::Events if app.popup.is_none() => {
+            return update(app, Message::Events(EventsMsg::Mouse(m)))
+        }
+        View::History if app.popup.is_none() => {
+            return update(app, Message::History(HistoryMsg::Mouse(m)))
+        }
+        View::Profiles if app.popup.is_none() => {
+            return update(app, Message::Profiles(ProfilesMsg::Mouse(m)))
+        }
+        _ => {}
+    }
     if app.popup.is_some() || app.view != View::Request {
         if app.view == View::Diagnose {
             let input = ratatui_textarea::Input::from(m);

@@ -579,10 +579,18 @@ fn profile_switch_popup_loads_the_chosen_profile() {
         Message::ProfileLoaded(Ok(LoadedProfile {
             name: "prod".into(),
             is_demo: false,
+            analytics_url: "https://collect.example".into(),
+            local: false,
+            events: Some("[]".into()),
+            profile: None,
             fields,
             key: Some(Secret::new("k2")),
             key_source: "env PROD_KEY".into(),
         })),
+    );
+    assert_eq!(
+        a.events.collect_url(),
+        "https://collect.example/analytics/collect"
     );
     assert_eq!(a.profile_name, "prod");
     assert_eq!(a.prefix.text, "KLEVU");
@@ -702,4 +710,73 @@ fn key_release_events_are_ignored() {
     k.kind = crossterm::event::KeyEventKind::Release;
     assert!(update(&mut a, Message::Key(k)).is_empty());
     assert_eq!(a.path.text, "/v2/batch");
+}
+
+#[test]
+fn component_views_get_keys_and_their_effects_become_commands() {
+    let mut a = app();
+    // F4 opens the history and asks to read it.
+    assert!(matches!(
+        update(&mut a, key(KeyCode::F(4))).as_slice(),
+        [Command::ReloadHistory]
+    ));
+    assert!(matches!(
+        update(&mut a, key(KeyCode::F(5))).as_slice(),
+        [Command::ReloadProfiles]
+    ));
+    // The history view loads a past request back into the request view.
+    let row = history_view::HistoryRow {
+        time: "2026-11-22T10:00:00.000Z".into(),
+        profile: "demo".into(),
+        kind: history_view::RowKind::Request,
+        method: "PUT".into(),
+        url: "http://127.0.0.1:5/v2/batch?x=1".into(),
+        event_kinds: vec![],
+        request_headers: vec![
+            (
+                "X-KLEVU-TIMESTAMP".into(),
+                "2026-11-22T09:59:59.000Z".into(),
+            ),
+            ("X-KLEVU-APIKEY".into(), "pk".into()),
+            ("X-KLEVU-AUTH-ALGO".into(), "HmacSHA384".into()),
+            ("Content-Type".into(), "application/json".into()),
+        ],
+        request_body: "[2]".into(),
+        status: Some(200),
+        duration_ms: Some(3),
+        response_headers: vec![],
+        response_body: String::new(),
+        error: None,
+    };
+    let (f, ts) = row_fields(&row, "SVC");
+    assert_eq!(
+        (f.url.as_str(), f.path.as_str(), f.query.as_str()),
+        ("http://127.0.0.1:5", "/v2/batch", "x=1")
+    );
+    assert_eq!(
+        (f.prefix.as_str(), f.api_key.as_str(), ts.as_str()),
+        ("KLEVU", "pk", "2026-11-22T09:59:59.000Z")
+    );
+    let cmds = history_effects(&mut a, vec![HistoryEffect::LoadIntoRequest(Box::new(row))]);
+    assert_eq!(a.view, View::Request);
+    assert_eq!(a.prefix.text, "KLEVU");
+    assert_eq!(&last_sign_job(&cmds).body[..], b"[2]");
+    // Profile manager: activating a profile loads it.
+    let cmds = profiles_effects(&mut a, vec![ProfilesEffect::Activate("prod".into())]);
+    assert!(matches!(cmds.as_slice(), [Command::LoadProfile(n)] if n == "prod"));
+    // Events: status effects go to the status line, I/O to the runtime.
+    let cmds = events_effects(
+        &mut a,
+        vec![
+            EventsEffect::Status("sending".into()),
+            EventsEffect::FetchStored {
+                url: "http://127.0.0.1:5/_inspect/events".into(),
+            },
+        ],
+    );
+    assert_eq!(a.status, "sending");
+    assert!(matches!(
+        cmds.as_slice(),
+        [Command::Events(EventsEffect::FetchStored { .. })]
+    ));
 }
