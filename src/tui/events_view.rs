@@ -22,140 +22,9 @@ use ratatui_textarea::{CursorMove, TextArea};
 use serde_json::{Map, Value};
 
 use super::line_input::LineInput;
-use ev::{ItemDraft, Level, ListDraft, Problem, KNOWN_LIST_LOGICS, KNOWN_PAGE_TYPES};
-
-/// Until `core::events` lands on main: the contract's names with the least behaviour the view
-/// needs. Deleted once the EVENTS helper's module is merged (no validation rules live here).
-mod ev {
-    use serde::Serialize;
-    use serde_json::{json, Value};
-
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-    #[serde(rename_all = "lowercase")]
-    pub enum Level {
-        Error,
-        #[allow(dead_code)]
-        Warning,
-    }
-
-    #[derive(Clone, Debug, Serialize)]
-    pub struct Problem {
-        pub level: Level,
-        pub path: String,
-        pub code: String,
-        pub value: Option<Value>,
-        pub message: String,
-    }
-
-    #[derive(Clone, Debug, Default)]
-    pub struct Report {
-        pub problems: Vec<Problem>,
-        #[allow(dead_code)]
-        pub events: usize,
-    }
-
-    pub const KNOWN_LIST_LOGICS: &[&str] = &[
-        "TRENDING",
-        "TRENDING_PERSONALIZED",
-        "NEWEST_ARRIVALS",
-        "RECENTLY_VIEWED",
-        "HAND_PICKED",
-        "OTHER_ALSO_VIEWED",
-        "SIMILAR",
-        "BOUGHT_TOGETHER",
-        "BOUGHT_TOGETHER_PDP",
-        "VISUALLY_SIMILAR",
-        "CUSTOM_LOGIC",
-    ];
-    pub const KNOWN_PAGE_TYPES: &[&str] = &["HOME", "CATEGORY", "PRODUCT", "CHECKOUT"];
-
-    pub fn validate(batch: &Value) -> Report {
-        Report {
-            problems: Vec::new(),
-            events: batch.as_array().map_or(0, |a| a.len()),
-        }
-    }
-
-    pub fn validate_bytes(body: &[u8]) -> Report {
-        match serde_json::from_slice::<Value>(body) {
-            Ok(v) => validate(&v),
-            Err(e) => Report {
-                problems: vec![Problem {
-                    level: Level::Error,
-                    path: String::new(),
-                    code: "JSON_SYNTAX".into(),
-                    value: None,
-                    message: format!(
-                        "the batch is not valid JSON at line {} column {}: {}",
-                        e.line(),
-                        e.column(),
-                        e
-                    ),
-                }],
-                events: 0,
-            },
-        }
-    }
-
-    #[derive(Clone, Debug, Default, PartialEq)]
-    pub struct ItemDraft {
-        pub group_id: String,
-        pub variant_id: String,
-        pub name: String,
-        pub price: String,
-        pub currency: String,
-        pub brand: String,
-        pub category: String,
-        pub clicked: bool,
-    }
-
-    #[derive(Clone, Debug, Default, PartialEq)]
-    pub struct ListDraft {
-        pub api_key: String,
-        pub list_id: String,
-        pub list_name: String,
-        pub list_logic: String,
-        pub tags: Vec<String>,
-        pub user_ip: Option<String>,
-        pub items: Vec<ItemDraft>,
-    }
-
-    impl ListDraft {
-        pub fn to_batch(&self) -> Value {
-            let item = |i: usize, it: &ItemDraft| {
-                json!({
-                    "item_id": format!("{}-{}", it.group_id, it.variant_id),
-                    "item_group_id": it.group_id, "item_variant_id": it.variant_id,
-                    "item_name": it.name, "price": it.price, "currency": it.currency,
-                    "item_brand": it.brand, "item_category": it.category, "index": i + 1,
-                })
-            };
-            let event = |kind: &str, items: Vec<Value>| {
-                json!({
-                    "event": kind, "event_apikey": self.api_key, "event_list_id": self.list_id,
-                    "event_tags": self.tags, "event_list_name": self.list_name,
-                    "event_list_logic": self.list_logic, "items": items,
-                })
-            };
-            let mut view = event(
-                "view_recs_list",
-                self.items
-                    .iter()
-                    .enumerate()
-                    .map(|(i, it)| item(i, it))
-                    .collect(),
-            );
-            if let Some(ip) = &self.user_ip {
-                view["user_profile"] = json!({ "ip_address": ip });
-            }
-            let mut out = vec![view];
-            for (i, it) in self.items.iter().enumerate().filter(|(_, it)| it.clicked) {
-                out.push(event("select_recs_list", vec![item(i, it)]));
-            }
-            Value::Array(out)
-        }
-    }
-}
+use crate::core::events::{
+    self as ev, ItemDraft, Level, ListDraft, Problem, KNOWN_LIST_LOGICS, KNOWN_PAGE_TYPES,
+};
 
 fn draft_to_value(draft: &ListDraft) -> Value {
     serde_json::to_value(draft.to_batch()).unwrap_or(Value::Array(Vec::new()))
@@ -401,6 +270,8 @@ pub struct EventsState {
     prompt: Option<(PromptKind, LineInput)>,
     pub last_path: Option<PathBuf>,
     pub sending: bool,
+    /// Number of events in the batch last sent.
+    sent_events: usize,
     pub response: Option<Result<SendReport, String>>,
     pub stored: Option<Result<String, String>>,
     pub status: String,
@@ -457,6 +328,7 @@ impl EventsState {
             prompt: None,
             last_path: None,
             sending: false,
+            sent_events: 0,
             response: None,
             stored: None,
             status: String::new(),
@@ -621,6 +493,11 @@ impl EventsState {
         } else {
             (pos + 1) % n
         }];
+        self.raw.set_cursor_style(if self.focus == Focus::Raw {
+            focused_style()
+        } else {
+            Style::new()
+        });
     }
 
     fn enter_raw(&mut self) {
@@ -684,7 +561,7 @@ impl EventsState {
             return;
         };
         if self.mode == Mode::Raw {
-            if let Some((line, col)) = line_col_in(&problem.message) {
+            if let (Some(line), Some(col)) = (problem.line, problem.column) {
                 self.raw.move_cursor(CursorMove::Jump(
                     line.saturating_sub(1) as u16,
                     col.saturating_sub(1) as u16,
@@ -709,24 +586,6 @@ impl EventsState {
             None => self.status = format!("No form field shows {path}."),
         }
     }
-}
-
-/// Parse "line N column M" out of a message.
-fn line_col_in(message: &str) -> Option<(usize, usize)> {
-    let words: Vec<&str> = message
-        .split(|c: char| c.is_whitespace() || c == ',' || c == ':' || c == '(' || c == ')')
-        .filter(|w| !w.is_empty())
-        .collect();
-    let num_after = |key: &str| {
-        words
-            .windows(2)
-            .find(|w| w[0].eq_ignore_ascii_case(key))
-            .and_then(|w| w[1].parse::<usize>().ok())
-    };
-    Some((
-        num_after("line")?,
-        num_after("column").or(num_after("col"))?,
-    ))
 }
 
 enum Target {
@@ -1050,10 +909,12 @@ pub fn update(state: &mut EventsState, msg: EventsMsg) -> Vec<EventsEffect> {
             state.response = Some(result);
             state.stored = None;
             if state.local && (ok || matches!(state.response, Some(Ok(_)))) {
+                // The last events the collector kept: the ones just sent.
                 vec![EventsEffect::FetchStored {
                     url: format!(
-                        "{}/_inspect/events",
-                        state.analytics_url.text().trim_end_matches('/')
+                        "{}/_inspect/events?limit={}",
+                        state.analytics_url.text().trim_end_matches('/'),
+                        state.sent_events.max(1)
                     ),
                 }]
             } else {
@@ -1324,6 +1185,10 @@ fn send(state: &mut EventsState) -> Vec<EventsEffect> {
         .filter(|p| p.level == Level::Error)
         .count();
     state.sending = true;
+    state.sent_events = serde_json::from_str::<Value>(&state.preview)
+        .ok()
+        .and_then(|v| v.as_array().map(|a| a.len()))
+        .unwrap_or(0);
     state.status = if errors > 0 {
         format!(
             "Sending a batch with {errors} problem(s) to {}…",
@@ -1621,15 +1486,15 @@ fn draw_items(frame: &mut Frame, area: Rect, state: &EventsState) {
 }
 
 fn draw_raw(frame: &mut Frame, area: Rect, state: &EventsState) {
-    let mut ta = state.raw.clone();
-    ta.set_block(block(
+    // The block is drawn around the editor rather than set on it, so drawing never clones
+    // the text.
+    let blk = block(
         " Batch JSON (raw, Ctrl-R: form) ",
         state.focus == Focus::Raw,
-    ));
-    if state.focus != Focus::Raw {
-        ta.set_cursor_style(Style::new());
-    }
-    frame.render_widget(&ta, area);
+    );
+    let inner = blk.inner(area);
+    frame.render_widget(blk, area);
+    frame.render_widget(&state.raw, inner);
 }
 
 fn draw_preview(frame: &mut Frame, area: Rect, state: &EventsState) {
@@ -1940,6 +1805,8 @@ mod tests {
             code: "FORMAT".into(),
             value: None,
             message: "currency must be three upper-case letters".into(),
+            line: None,
+            column: None,
         }];
         s.focus = Focus::Problems;
         update(&mut s, key(KeyCode::Enter));
@@ -2045,7 +1912,7 @@ mod tests {
         assert_eq!(
             effects,
             vec![EventsEffect::FetchStored {
-                url: "http://127.0.0.1:4000/_inspect/events".into()
+                url: "http://127.0.0.1:4000/_inspect/events?limit=1".into()
             }]
         );
         assert!(s.status.contains("200"));
@@ -2146,5 +2013,49 @@ mod tests {
             assert!(screen.contains("{\"event\": }"), "{w}x{h}\n{screen}");
             assert!(screen.contains("1 error(s)"), "{w}x{h}\n{screen}");
         }
+    }
+}
+
+#[cfg(test)]
+mod validator_tests {
+    use super::*;
+
+    fn key(code: KeyCode) -> EventsMsg {
+        EventsMsg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+    }
+
+    #[test]
+    fn the_starter_list_is_valid_and_a_bad_currency_is_reported_and_jumped_to() {
+        let mut s = EventsState::new("http://127.0.0.1:9", "demo-public-key");
+        let errors: Vec<_> = s
+            .problems
+            .iter()
+            .filter(|p| p.level == Level::Error)
+            .collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        s.focus = Focus::Items;
+        update(&mut s, key(KeyCode::Char('y'))); // duplicate row 0 -> row 1
+        s.col = Column::Currency;
+        update(&mut s, key(KeyCode::Enter));
+        update(&mut s, key(KeyCode::Backspace));
+        update(&mut s, key(KeyCode::Backspace));
+        update(&mut s, key(KeyCode::Backspace));
+        for c in "eu".chars() {
+            update(&mut s, key(KeyCode::Char(c)));
+        }
+        update(&mut s, key(KeyCode::Enter));
+        let idx = s
+            .problems
+            .iter()
+            .position(|p| p.path == "[0].items[1].currency")
+            .unwrap_or_else(|| panic!("{:?}", s.problems));
+        s.focus = Focus::Problems;
+        s.row = 0;
+        s.col = Column::GroupId;
+        for _ in 0..idx {
+            update(&mut s, key(KeyCode::Down));
+        }
+        update(&mut s, key(KeyCode::Enter));
+        assert_eq!((s.focus, s.row, s.col), (Focus::Items, 1, Column::Currency));
     }
 }
