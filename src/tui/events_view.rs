@@ -22,6 +22,7 @@ use ratatui_textarea::{CursorMove, TextArea};
 use serde_json::{Map, Value};
 
 use super::line_input::LineInput;
+use super::theme::Theme;
 use crate::core::events::{
     self as ev, ItemDraft, Level, ListDraft, Problem, KNOWN_LIST_LOGICS, KNOWN_PAGE_TYPES,
 };
@@ -276,6 +277,8 @@ pub struct EventsState {
     pub stored: Option<Result<String, String>>,
     pub status: String,
     preview_scroll: u16,
+    /// Draw without colours (NO_COLOR).
+    pub no_color: bool,
 }
 
 impl Default for EventsState {
@@ -333,6 +336,7 @@ impl EventsState {
             stored: None,
             status: String::new(),
             preview_scroll: 0,
+            no_color: Theme::no_color_from_env(),
         };
         state.set_draft(draft, Extras::default());
         state
@@ -1528,8 +1532,8 @@ fn draw_problems(frame: &mut Frame, area: Rect, state: &EventsState) {
         .enumerate()
         .map(|(i, p)| {
             let (tag, style) = match p.level {
-                Level::Error => ("error", Style::new().red()),
-                Level::Warning => ("warn ", Style::new().yellow()),
+                Level::Error => ("error", Theme::new(state.no_color).error()),
+                Level::Warning => ("warn ", Theme::new(state.no_color).warn()),
             };
             let line = Line::from(vec![
                 Span::styled(format!("{tag} "), style),
@@ -1572,9 +1576,9 @@ fn draw_response_or_stored(frame: &mut Frame, area: Rect, state: &EventsState, _
     match &state.response {
         Some(Ok(r)) => {
             let style = if (200..300).contains(&r.status) {
-                Style::new().green().bold()
+                Theme::new(state.no_color).ok()
             } else {
-                Style::new().red().bold()
+                Theme::new(state.no_color).error()
             };
             let mut head = vec![Span::styled(format!("HTTP {}", r.status), style)];
             if let Ok(v) = serde_json::from_str::<Value>(&r.body) {
@@ -1587,7 +1591,10 @@ fn draw_response_or_stored(frame: &mut Frame, area: Rect, state: &EventsState, _
             lines.push(Line::from(head));
             lines.extend(pretty(&r.body).lines().map(|l| Line::from(l.to_string())));
         }
-        Some(Err(why)) => lines.push(Line::styled(why.clone(), Style::new().red())),
+        Some(Err(why)) => lines.push(Line::styled(
+            why.clone(),
+            Theme::new(state.no_color).error(),
+        )),
         None => {}
     }
     match &state.stored {

@@ -15,6 +15,7 @@ use ratatui::widgets::{Block, Borders, List, ListItem, ListState, Paragraph, Wra
 use ratatui::Frame;
 
 use super::line_input::LineInput;
+use super::theme::Theme;
 use crate::core::Secret;
 use crate::store::profile::validate_name;
 use crate::store::{KeySource, Profile};
@@ -244,6 +245,8 @@ pub struct ProfilesState {
     /// Show stored REST keys in clear.
     pub revealed: bool,
     pub status: String,
+    /// Draw without colours (NO_COLOR).
+    pub no_color: bool,
 }
 
 impl Default for ProfilesState {
@@ -257,6 +260,7 @@ impl Default for ProfilesState {
             mode: Mode::Browse,
             revealed: false,
             status: String::new(),
+            no_color: Theme::no_color_from_env(),
         }
     }
 }
@@ -575,6 +579,7 @@ fn masked_key(source: &KeySource, revealed: bool) -> String {
 
 /// Draw the profile manager into `area`.
 pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState) {
+    let theme = Theme::new(state.no_color);
     let [main, footer] = Layout::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(area);
     let list_w = if main.width >= 110 { 32 } else { 24 };
     let [list_area, detail_area] =
@@ -688,12 +693,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState) {
             }
             if !state.errors.is_empty() {
                 lines.push(Line::from(""));
-                lines.push(Line::styled(
-                    "Files that did not load:",
-                    Style::new().yellow().bold(),
-                ));
+                lines.push(Line::styled("Files that did not load:", theme.warn()));
                 for e in &state.errors {
-                    lines.push(Line::styled(e.clone(), Style::new().yellow()));
+                    lines.push(Line::styled(e.clone(), theme.warn()));
                 }
             }
             lines.push(Line::from(""));
@@ -731,7 +733,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState) {
         }
         Mode::ConfirmDelete(name) => Line::styled(
             format!("Delete profile {name} and its file? y to confirm, any other key keeps it."),
-            Style::new().red().bold(),
+            theme.error(),
         ),
         _ => Line::from(state.status.clone()),
     };
