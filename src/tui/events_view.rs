@@ -266,6 +266,8 @@ pub struct EventsState {
     raw: TextArea<'static>,
     /// The batch as it will be sent (pretty JSON in form mode, the raw text in raw mode).
     preview: String,
+    /// Number of events in the preview (0 when it is not a JSON array).
+    preview_events: usize,
     pub problems: Vec<Problem>,
     pub problem_sel: usize,
     prompt: Option<(PromptKind, LineInput)>,
@@ -326,6 +328,7 @@ impl EventsState {
             editing: None,
             raw: TextArea::default(),
             preview: String::new(),
+            preview_events: 0,
             problems: Vec::new(),
             problem_sel: 0,
             prompt: None,
@@ -467,11 +470,14 @@ impl EventsState {
                 self.sync_fields();
                 let batch = self.form_batch();
                 self.preview = serde_json::to_string_pretty(&batch).unwrap_or_default();
+                self.preview_events = batch.as_array().map_or(0, Vec::len);
                 self.problems = ev::validate(&batch).problems;
             }
             Mode::Raw => {
                 self.preview = self.raw.lines().join("\n");
-                self.problems = ev::validate_bytes(self.preview.as_bytes()).problems;
+                let report = ev::validate_bytes(self.preview.as_bytes());
+                self.preview_events = report.events;
+                self.problems = report.problems;
             }
         }
         self.problem_sel = self.problem_sel.min(self.problems.len().saturating_sub(1));
@@ -1189,10 +1195,7 @@ fn send(state: &mut EventsState) -> Vec<EventsEffect> {
         .filter(|p| p.level == Level::Error)
         .count();
     state.sending = true;
-    state.sent_events = serde_json::from_str::<Value>(&state.preview)
-        .ok()
-        .and_then(|v| v.as_array().map(|a| a.len()))
-        .unwrap_or(0);
+    state.sent_events = state.preview_events;
     state.status = if errors > 0 {
         format!(
             "Sending a batch with {errors} problem(s) to {}…",
@@ -1502,11 +1505,7 @@ fn draw_raw(frame: &mut Frame, area: Rect, state: &EventsState) {
 }
 
 fn draw_preview(frame: &mut Frame, area: Rect, state: &EventsState) {
-    let events = serde_json::from_str::<Value>(&state.preview)
-        .ok()
-        .and_then(|v| v.as_array().map(|a| a.len()))
-        .unwrap_or(0);
-    let title = format!(" Batch preview ({events} events) ");
+    let title = format!(" Batch preview ({} events) ", state.preview_events);
     let p = Paragraph::new(state.preview.as_str())
         .block(block(title, false))
         .scroll((state.preview_scroll, 0));

@@ -104,14 +104,17 @@ pub enum KeyKind {
     File,
     Command,
     Stored,
+    /// The demo account's published key (for copies of the demo profile).
+    Demo,
 }
 
 impl KeyKind {
-    const ALL: [KeyKind; 4] = [
+    const ALL: [KeyKind; 5] = [
         KeyKind::Env,
         KeyKind::File,
         KeyKind::Command,
         KeyKind::Stored,
+        KeyKind::Demo,
     ];
     fn label(self) -> &'static str {
         match self {
@@ -119,6 +122,7 @@ impl KeyKind {
             KeyKind::File => "file",
             KeyKind::Command => "command",
             KeyKind::Stored => "stored in the profile file",
+            KeyKind::Demo => "the demo account's published key",
         }
     }
     fn value_label(self) -> &'static str {
@@ -127,6 +131,7 @@ impl KeyKind {
             KeyKind::File => "file path",
             KeyKind::Command => "program and arguments",
             KeyKind::Stored => "the key (masked)",
+            KeyKind::Demo => "(nothing to set)",
         }
     }
 }
@@ -153,7 +158,7 @@ impl EditForm {
             KeySource::File(path) => (KeyKind::File, path.display().to_string()),
             KeySource::Command(argv) => (KeyKind::Command, argv.join(" ")),
             KeySource::Stored(s) => (KeyKind::Stored, s.expose().to_string()),
-            KeySource::Demo => (KeyKind::Env, String::new()),
+            KeySource::Demo => (KeyKind::Demo, String::new()),
         };
         EditForm {
             name: p.name.clone(),
@@ -212,6 +217,7 @@ impl EditForm {
                 }
                 KeySource::Stored(Secret::new(value))
             }
+            KeyKind::Demo => KeySource::Demo,
         };
         Ok(Profile {
             indexing_url: self.indexing_url.text().trim().to_string(),
@@ -900,7 +906,8 @@ mod tests {
         update(&mut s, key(KeyCode::Tab));
         update(&mut s, key(KeyCode::Tab)); // key kind
         assert!(!s.is_text_input_focused());
-        update(&mut s, key(KeyCode::Right)); // Stored -> Env (wraps)
+        update(&mut s, key(KeyCode::Right)); // Stored -> Demo
+        update(&mut s, key(KeyCode::Right)); // Demo -> Env (wraps)
         update(&mut s, key(KeyCode::Tab));
         type_text(&mut s, "SHOP_REST_KEY");
         let effects = update(&mut s, key(KeyCode::Enter));
@@ -911,6 +918,24 @@ mod tests {
                 assert_eq!(p.analytics_url, "http://127.0.0.1:7002");
                 assert_eq!(p.header_prefix, "KLEVX");
                 assert_eq!(p.rest_key, KeySource::Env("SHOP_REST_KEY".into()));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_copy_of_the_demo_keeps_the_demo_key_source_when_edited() {
+        let mut s = loaded();
+        let mut copy = Profile::demo();
+        copy.name = "learn".into();
+        s.profiles.push(copy);
+        s.selected = 2;
+        update(&mut s, key(KeyCode::Char('e')));
+        update(&mut s, key(KeyCode::Char('/')));
+        match &update(&mut s, key(KeyCode::Enter))[..] {
+            [ProfilesEffect::SaveProfile(p)] => {
+                assert_eq!(p.rest_key, KeySource::Demo);
+                assert!(p.indexing_url.ends_with('/'));
             }
             other => panic!("{other:?}"),
         }
