@@ -120,6 +120,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<u8> {
 }
 
 async fn serve(args: ServeArgs, cfg: ServerConfig) -> anyhow::Result<u8> {
+    // Listen for the stop signals before announcing the address, so that a script that reads
+    // the first line and sends SIGTERM at once always gets a clean stop.
+    let stop = stop_signal()?;
     let no_accounts = cfg.accounts.is_empty();
     let prefix = cfg.header_prefix.clone();
     let server = server::start(cfg, args.addr)
@@ -149,28 +152,30 @@ async fn serve(args: ServeArgs, cfg: ServerConfig) -> anyhow::Result<u8> {
             server.addr
         );
     }
-    wait_for_stop_signal().await?;
+    stop.await;
     server.shutdown().await;
     Ok(0)
 }
 
+/// A future that completes on SIGTERM or SIGINT (Ctrl-C); the handlers are installed now.
 #[cfg(unix)]
-async fn wait_for_stop_signal() -> anyhow::Result<()> {
+fn stop_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
     use tokio::signal::unix::{signal, SignalKind};
     let mut term = signal(SignalKind::terminate()).context("could not listen for SIGTERM")?;
     let mut int = signal(SignalKind::interrupt()).context("could not listen for SIGINT")?;
-    tokio::select! {
-        _ = term.recv() => {}
-        _ = int.recv() => {}
-    }
-    Ok(())
+    Ok(async move {
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+        }
+    })
 }
 
 #[cfg(not(unix))]
-async fn wait_for_stop_signal() -> anyhow::Result<()> {
-    tokio::signal::ctrl_c()
-        .await
-        .context("could not listen for Ctrl-C")
+fn stop_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
 }
 
 #[cfg(test)]
