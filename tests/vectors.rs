@@ -17,7 +17,11 @@ fn cases() -> Vec<Value> {
 #[test]
 fn every_vector_matches_byte_for_byte() {
     let cases = cases();
-    assert!(cases.len() >= 5, "expected the shipped vectors, got {}", cases.len());
+    assert!(
+        cases.len() >= 5,
+        "expected the shipped vectors, got {}",
+        cases.len()
+    );
     for c in cases {
         let s = |k: &str| c[k].as_str().unwrap().to_string();
         let body = STANDARD.decode(s("body_b64")).unwrap();
@@ -43,18 +47,34 @@ fn every_vector_matches_byte_for_byte() {
             body: &body,
         };
         let want_canonical = STANDARD.decode(s("canonical_b64")).unwrap();
-        assert_eq!(req.canonical().to_bytes(), want_canonical, "canonical text of {}", s("name"));
+        assert_eq!(
+            req.canonical().to_bytes(),
+            want_canonical,
+            "canonical text of {}",
+            s("name")
+        );
         let signed = sign(&req, &Secret::new(s("rest_key"))).unwrap();
-        assert_eq!(signed.signature, s("signature"), "signature of {}", s("name"));
+        assert_eq!(
+            signed.signature,
+            s("signature"),
+            "signature of {}",
+            s("name")
+        );
     }
 }
 
 #[test]
 fn shipped_copy_equals_shared_vectors_when_present() {
-    let shared = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/vectors/signing.json");
+    let shared =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/vectors/signing.json");
     if let Ok(text) = std::fs::read_to_string(&shared) {
         let a: Value = serde_json::from_str(&text).unwrap();
         let b: Value = serde_json::from_str(VECTORS).unwrap();
-        assert_eq!(a, b, "tests/data/signing.json is out of date with {}", shared.display());
+        assert_eq!(
+            a,
+            b,
+            "tests/data/signing.json is out of date with {}",
+            shared.display()
+        );
     }
 }

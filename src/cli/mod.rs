@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 pub mod events;
 pub mod history;
+pub mod keys;
 pub mod profile;
 pub mod send;
 pub mod serve;
@@ -70,7 +71,12 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::History(a)) => history::run(a),
         Some(Command::Completions { shell }) => {
             use clap::CommandFactory;
-            clap_complete::generate(shell, &mut Cli::command(), "signscope", &mut std::io::stdout());
+            clap_complete::generate(
+                shell,
+                &mut Cli::command(),
+                "signscope",
+                &mut std::io::stdout(),
+            );
             Ok(0)
         }
     };

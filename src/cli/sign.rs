@@ -1,8 +1,280 @@
-//! `signscope sign` (placeholder until its issue lands).
+//! `signscope sign`: sign a request and print the signing text, the signature and the headers
+//! (or a curl command, the raw HTTP request, or only the signature).
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+use anyhow::{bail, Context};
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
+
+use crate::core::curl::{to_curl, CurlBody};
+use crate::core::http_text::{target, to_raw_request};
+use crate::core::incremental::StreamingSigner;
+use crate::core::time::{format_timestamp, parse_timestamp};
+use crate::core::visible::{escape_visible, visible_lines};
+use crate::core::{sign, LineLabel, SignableRequest, Signed};
+
+use super::keys::rest_key_from_env_or_file;
+
+/// Where printed curl commands and raw requests send to: the local server's default address
+/// (`signscope serve`); edit the URL for a real account.
+pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Output {
+    /// The labelled signing text with visible line ends, then the signature and headers.
+    Text,
+    /// One JSON object: canonical, canonical_b64, signature, headers.
+    Json,
+    /// A curl command that sends the exact body.
+    Curl,
+    /// The raw HTTP/1.1 request.
+    Http,
+    /// Only the signature.
+    Signature,
+}
 
 #[derive(Debug, clap::Args)]
-pub struct SignArgs {}
+#[command(group(clap::ArgGroup::new("rest_key").required(true).args(["rest_key_env", "rest_key_file"])))]
+#[command(group(clap::ArgGroup::new("body_source").required(true).args(["body_file", "body"])))]
+pub struct SignArgs {
+    /// HTTP method (signed upper-cased).
+    #[arg(long, value_name = "M")]
+    pub method: String,
+    /// URL path, signed exactly as given.
+    #[arg(long, value_name = "P")]
+    pub path: String,
+    /// Query string without the leading '?', signed exactly as given.
+    #[arg(long, value_name = "Q", default_value = "")]
+    pub query: String,
+    /// Timestamp to sign (default: now, as YYYY-MM-DDThh:mm:ss.mmmZ).
+    #[arg(long, value_name = "TS")]
+    pub timestamp: Option<String>,
+    /// The public API key.
+    #[arg(long, value_name = "K")]
+    pub api_key: String,
+    /// Read the REST key from this environment variable.
+    #[arg(long, value_name = "VAR")]
+    pub rest_key_env: Option<String>,
+    /// Read the REST key from this file (one trailing newline is ignored).
+    #[arg(long, value_name = "FILE")]
+    pub rest_key_file: Option<PathBuf>,
+    /// Read the body from this file, byte for byte ('-' reads stdin).
+    #[arg(long, value_name = "FILE")]
+    pub body_file: Option<PathBuf>,
+    /// The body as text.
+    #[arg(long, value_name = "TEXT")]
+    pub body: Option<String>,
+    /// Content-Type value to sign and send.
+    #[arg(long, value_name = "CT", default_value = crate::core::CONTENT_TYPE_JSON)]
+    pub content_type: String,
+    /// Algorithm name to sign and send.
+    #[arg(long, value_name = "A", default_value = crate::core::AUTH_ALGO)]
+    pub auth_algo: String,
+    /// Vendor prefix of the header names (X-<PREFIX>-TIMESTAMP...).
+    #[arg(long, value_name = "X", default_value = crate::core::DEFAULT_HEADER_PREFIX)]
+    pub header_prefix: String,
+    /// What to print.
+    #[arg(long, value_enum, default_value_t = Output::Text)]
+    pub output: Output,
+}
 
-pub fn run(_args: SignArgs) -> anyhow::Result<u8> {
-    anyhow::bail!("`signscope sign` is not implemented yet")
+enum BodySource {
+    File(PathBuf),
+    Stdin,
+    Text(String),
+}
+
+impl BodySource {
+    fn describe(&self) -> String {
+        match self {
+            BodySource::File(p) => format!("the body file {}", p.display()),
+            BodySource::Stdin => "the body from stdin".to_string(),
+            BodySource::Text(_) => "--body".to_string(),
+        }
+    }
+
+    fn read_all(&self) -> anyhow::Result<Vec<u8>> {
+        match self {
+            BodySource::File(p) => std::fs::read(p)
+                .with_context(|| format!("cannot read the body file {}", p.display())),
+            BodySource::Stdin => {
+                let mut v = Vec::new();
+                std::io::stdin()
+                    .read_to_end(&mut v)
+                    .context("cannot read the body from stdin")?;
+                Ok(v)
+            }
+            BodySource::Text(t) => Ok(t.clone().into_bytes()),
+        }
+    }
+
+    /// Feed the body through the MAC in 1 MiB pieces, never holding it whole.
+    fn stream_into(&self, signer: &mut StreamingSigner<'_>) -> anyhow::Result<()> {
+        let mut reader: Box<dyn Read> = match self {
+            BodySource::File(p) => Box::new(
+                std::fs::File::open(p)
+                    .with_context(|| format!("cannot read the body file {}", p.display()))?,
+            ),
+            BodySource::Stdin => Box::new(std::io::stdin().lock()),
+            BodySource::Text(t) => {
+                signer.update(t.as_bytes());
+                return Ok(());
+            }
+        };
+        let mut buf = vec![0u8; 1 << 20];
+        loop {
+            let n = match reader.read(&mut buf) {
+                Ok(0) => return Ok(()),
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    return Err(e).with_context(|| format!("cannot read {}", self.describe()))
+                }
+            };
+            signer.update(&buf[..n]);
+        }
+    }
+}
+
+/// Check a timestamp given on the command line: any RFC 3339 time is signed exactly as typed;
+/// a form other than YYYY-MM-DDThh:mm:ss.mmmZ gets a warning.
+fn checked_timestamp(ts: Option<&str>) -> anyhow::Result<(String, Option<String>)> {
+    let Some(ts) = ts else {
+        return Ok((format_timestamp(chrono::Utc::now()), None));
+    };
+    let Some(parsed) = parse_timestamp(ts) else {
+        bail!(
+            "the --timestamp value \"{}\" is not an RFC 3339 time such as 2026-11-22T10:00:00.000Z",
+            escape_visible(ts.as_bytes())
+        );
+    };
+    let warning = (!parsed.canonical_form).then(|| {
+        format!(
+            "warning: the timestamp {ts} is signed as given, but the usual form is {}",
+            format_timestamp(parsed.time)
+        )
+    });
+    Ok((ts.to_string(), warning))
+}
+
+pub fn run(args: SignArgs) -> anyhow::Result<u8> {
+    let (timestamp, warning) = checked_timestamp(args.timestamp.as_deref())?;
+    let key =
+        rest_key_from_env_or_file(args.rest_key_env.as_deref(), args.rest_key_file.as_deref())?;
+    let source = match (&args.body_file, &args.body) {
+        (Some(p), None) if p.as_os_str() == "-" => BodySource::Stdin,
+        (Some(p), None) => BodySource::File(p.clone()),
+        (None, Some(t)) => BodySource::Text(t.clone()),
+        _ => bail!("give the body with exactly one of --body-file FILE or --body TEXT"),
+    };
+    if let Some(w) = warning {
+        eprintln!("{w}");
+    }
+    let head = SignableRequest {
+        method: &args.method,
+        path: &args.path,
+        query: &args.query,
+        header_prefix: &args.header_prefix,
+        timestamp: &timestamp,
+        api_key: &args.api_key,
+        auth_algo: &args.auth_algo,
+        content_type: &args.content_type,
+        body: b"",
+    };
+    let url = format!("{DEFAULT_BASE_URL}{}", target(&args.path, &args.query));
+    let mut out = std::io::stdout().lock();
+
+    // Outputs that do not print the body stream it through the MAC.
+    let streams = matches!(args.output, Output::Signature)
+        || (matches!(args.output, Output::Curl) && matches!(source, BodySource::File(_)));
+    if streams {
+        let mut signer = StreamingSigner::new(&head, &key)?;
+        source.stream_into(&mut signer)?;
+        let signed = signer.finish();
+        match (&args.output, &source) {
+            (Output::Curl, BodySource::File(p)) => {
+                let path = p.to_str().with_context(|| {
+                    format!("the body file path {} is not valid UTF-8", p.display())
+                })?;
+                writeln!(
+                    out,
+                    "{}",
+                    to_curl(&args.method, &url, &signed.headers, CurlBody::File(path))
+                )?;
+            }
+            _ => writeln!(out, "{}", signed.signature)?,
+        }
+        return Ok(0);
+    }
+
+    let body = source.read_all()?;
+    let req = SignableRequest {
+        body: &body,
+        ..head
+    };
+    let signed = sign(&req, &key)?;
+    match args.output {
+        Output::Text => out.write_all(text_output(&req, &signed).as_bytes())?,
+        Output::Json => writeln!(out, "{}", json_output(&req, &signed))?,
+        Output::Curl => writeln!(
+            out,
+            "{}",
+            to_curl(&args.method, &url, &signed.headers, CurlBody::Inline(&body))
+        )?,
+        Output::Http => out.write_all(&to_raw_request(&req, &signed, host_of(DEFAULT_BASE_URL)))?,
+        Output::Signature => writeln!(out, "{}", signed.signature)?,
+    }
+    out.flush()?;
+    Ok(0)
+}
+
+fn host_of(url: &str) -> &str {
+    url.split_once("://").map(|(_, h)| h).unwrap_or(url)
+}
+
+/// The labelled signing text, each line made visible, then the signature and the headers.
+pub fn text_output(req: &SignableRequest<'_>, signed: &Signed) -> String {
+    let canonical = req.canonical();
+    let mut s = String::from("Signing text (\\n marks each LF; nothing follows the body):\n");
+    for line in canonical.lines() {
+        let label = line.label.as_str();
+        if line.label == LineLabel::Body {
+            let lines = visible_lines(line.bytes);
+            for (i, l) in lines.iter().enumerate() {
+                let shown_label = if i == 0 { label } else { "" };
+                s.push_str(&format!("  {shown_label:<13}{l}\n"));
+            }
+            if line.bytes.is_empty() {
+                s.push_str("  (the body is empty)\n");
+            }
+        } else {
+            s.push_str(&format!("  {label:<13}{}\\n\n", escape_visible(line.bytes)));
+        }
+    }
+    s.push_str(&format!(
+        "\nSignature (HMAC-SHA384, base64): {}\n",
+        signed.signature
+    ));
+    s.push_str("\nHeaders:\n");
+    for (n, v) in &signed.headers {
+        s.push_str(&format!("  {n}: {v}\n"));
+    }
+    s
+}
+
+/// `{"canonical", "canonical_b64", "signature", "headers": {...}}` with headers in order.
+pub fn json_output(req: &SignableRequest<'_>, signed: &Signed) -> serde_json::Value {
+    let bytes = req.canonical().to_bytes();
+    let mut headers = serde_json::Map::new();
+    for (n, v) in &signed.headers {
+        headers.insert(n.clone(), serde_json::Value::String(v.clone()));
+    }
+    serde_json::json!({
+        "canonical": String::from_utf8_lossy(&bytes),
+        "canonical_b64": STANDARD.encode(&bytes),
+        "signature": signed.signature,
+        "headers": headers,
+    })
 }

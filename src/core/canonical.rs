@@ -197,7 +197,14 @@ mod tests {
     use super::*;
 
     fn req(body: &[u8]) -> SignableRequest<'_> {
-        SignableRequest::new("put", "/v2/batch", "", "2026-11-22T10:00:00.000Z", "k", body)
+        SignableRequest::new(
+            "put",
+            "/v2/batch",
+            "",
+            "2026-11-22T10:00:00.000Z",
+            "k",
+            body,
+        )
     }
 
     #[test]

@@ -10,14 +10,23 @@
 //! ```
 
 pub mod canonical;
+pub mod curl;
+pub mod diagnose;
 pub mod events;
+pub mod http_text;
+pub mod incremental;
 pub mod request;
 pub mod secret;
 pub mod sign;
 pub mod time;
+pub mod verify;
 pub mod visible;
 
 pub use canonical::{CanonicalLine, CanonicalText, LineLabel};
-pub use request::{HeaderNames, SignableRequest, AUTH_ALGO, CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX};
+pub use diagnose::{diagnose, Diagnosis, Mistake};
+pub use request::{
+    HeaderNames, SignableRequest, AUTH_ALGO, CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX,
+};
 pub use secret::Secret;
 pub use sign::{sign, SignError, Signed};
+pub use verify::{verify, Accepted, KeyStore, Mismatch, ReceivedRequest, Rejection, VerifyOptions};

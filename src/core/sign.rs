@@ -86,8 +86,14 @@ pub fn headers_to_send(req: &SignableRequest<'_>, signature: &str) -> Vec<(Strin
         (names.timestamp, req.timestamp.to_string()),
         (names.api_key, req.api_key.to_string()),
         (names.auth_algo, req.auth_algo.to_string()),
-        (CONTENT_TYPE_HEADER.to_string(), req.content_type.to_string()),
-        (AUTHORIZATION_HEADER.to_string(), format!("Bearer {signature}")),
+        (
+            CONTENT_TYPE_HEADER.to_string(),
+            req.content_type.to_string(),
+        ),
+        (
+            AUTHORIZATION_HEADER.to_string(),
+            format!("Bearer {signature}"),
+        ),
     ]
 }
 
@@ -146,7 +152,13 @@ mod tests {
         let names: Vec<&str> = s.headers.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(
             names,
-            ["X-KLEVU-TIMESTAMP", "X-KLEVU-APIKEY", "X-KLEVU-AUTH-ALGO", "Content-Type", "Authorization"]
+            [
+                "X-KLEVU-TIMESTAMP",
+                "X-KLEVU-APIKEY",
+                "X-KLEVU-AUTH-ALGO",
+                "Content-Type",
+                "Authorization"
+            ]
         );
         assert_eq!(s.headers[4].1, format!("Bearer {}", s.signature));
         assert_eq!(s.signature.len(), 64);

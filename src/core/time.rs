@@ -54,7 +54,11 @@ mod tests {
         let p = parse_timestamp("2024-01-01T12:00:00+00:00").unwrap();
         assert!(!p.canonical_form);
         assert_eq!(p.time, Utc.with_ymd_and_hms(2024, 1, 1, 12, 0, 0).unwrap());
-        assert!(parse_timestamp("2024-01-01T12:00:00.000Z").unwrap().canonical_form);
+        assert!(
+            parse_timestamp("2024-01-01T12:00:00.000Z")
+                .unwrap()
+                .canonical_form
+        );
         assert!(parse_timestamp("yesterday").is_none());
         assert!(parse_timestamp("2024-13-01T12:00:00.000Z").is_none());
     }

@@ -63,7 +63,10 @@ mod tests {
     fn escapes_what_cannot_be_seen() {
         assert_eq!(escape_visible(b"a\r\nb"), "a\\r\\nb");
         assert_eq!(escape_visible(b"a\tb  "), "a\\tb··");
-        assert_eq!(escape_visible("x\u{00A0}y\u{200B}".as_bytes()), "x\\u{00A0}y\\u{200B}");
+        assert_eq!(
+            escape_visible("x\u{00A0}y\u{200B}".as_bytes()),
+            "x\\u{00A0}y\\u{200B}"
+        );
         assert_eq!(escape_visible(b"\xff ok"), "\\xFF ok");
         assert_eq!(escape_visible("café".as_bytes()), "café");
         assert_eq!(escape_visible(b"a\\n"), "a\\\\n");

@@ -1,5 +1,88 @@
-//! The interactive workbench (placeholder until its issue lands).
+//! The interactive workbench (ratatui + crossterm), built the Elm way:
+//!
+//! ```text
+//! terminal input, signals, results of I/O ──> Message ──> update(&mut App, Message) ──> Vec<Command>
+//!        ^                                                   |                            |
+//!        └──────────── runtime executes Commands (signing worker, HTTP, clipboard) <──────┘
+//! view::draw(&App) runs only after something changed.
+//! ```
+//!
+//! - [`app`]: the state; [`message`]: Messages and Commands; [`update`]: the pure transition;
+//! - [`runtime`]: the event loop and effects; [`signing`]: the signing worker (incremental);
+//! - [`view`]: drawing only; [`terminal`]: setup and restoration; [`theme`]: styles, NO_COLOR.
 
-pub fn run(_profile: Option<String>) -> anyhow::Result<u8> {
-    anyhow::bail!("the workbench is not implemented yet")
+pub mod app;
+pub mod message;
+pub mod runtime;
+pub mod signing;
+pub mod terminal;
+pub mod theme;
+pub mod update;
+pub mod view;
+
+use chrono::Utc;
+
+use self::app::{App, KeyInfo};
+use crate::core::Secret;
+
+/// Open the workbench on a profile: the one named, else the last used, else the demo (with the
+/// local server in-process on a free loopback port). Returns the exit code.
+pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
+    let paths = crate::store::Paths::discover().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let store = crate::store::ProfileStore::open(&paths);
+    let history = crate::store::History::open(&paths);
+    let mut note = None;
+    let p = match profile {
+        Some(name) => store
+            .load(&name)
+            .map_err(|e| anyhow::anyhow!("cannot open profile {name}: {e}"))?,
+        None => match store.last_used() {
+            Some(name) => store.load(&name).unwrap_or_else(|e| {
+                note = Some(format!(
+                    "last used profile {name} not loaded ({e}); using the demo"
+                ));
+                crate::store::Profile::demo()
+            }),
+            None => crate::store::Profile::demo(),
+        },
+    };
+    let mut session = runtime::Session {
+        store,
+        history,
+        current: p.clone(),
+        server: None,
+    };
+    let base = match session.base_url(&p) {
+        Ok(u) => u,
+        Err(e) => {
+            note = Some(format!("{e}; sending will fail until a URL is set"));
+            String::new()
+        }
+    };
+    let embedded = session.server.as_ref().map(|s| s.url.clone());
+    let loaded = runtime::loaded_profile(&p, base, embedded.as_deref());
+    let key = KeyInfo {
+        secret: loaded.key.clone().unwrap_or_else(|| Secret::new("")),
+        source: loaded.key_source.clone(),
+        revealed: false,
+    };
+    let mut app = App::new(
+        &loaded.name,
+        loaded.is_demo,
+        loaded.fields.clone(),
+        key,
+        Utc::now(),
+    );
+    // Fill the components too (events target, profile manager); the signing starts in the loop.
+    let _ = update::update(&mut app, message::Message::ProfileLoaded(Ok(loaded)));
+    app.no_color = theme::Theme::no_color_from_env();
+    if note.is_none() && p.is_demo() {
+        note = Some("demo profile: Ctrl-G sends to the local server · F1 help".into());
+    }
+    runtime::run_app(app, Some(session), note)
 }
+
+pub mod events_view;
+pub mod history_view;
+mod line_input;
+pub mod profiles_view;

@@ -1,0 +1,645 @@
+//! Verification of a received request, as the local server and `signscope verify` do it.
+//!
+//! Order of the checks (decisions.md rules 11-12):
+//! 1. each required header present exactly once (names matched case-insensitively);
+//! 2. `Authorization: Bearer <token>` well-formed;
+//! 3. the API key known, the algorithm exactly `HmacSHA384`, the Content-Type exactly
+//!    `application/json`, the timestamp RFC 3339;
+//! 4. the signature, compared in constant time (a mismatch carries a [`Diagnosis`]);
+//! 5. only then the time window (±600 s inclusive), so that a clock error is reported only for an
+//!    otherwise valid request.
+//!
+//! The signing text always uses the canonical upper-case names (`X-SVC-TIMESTAMP=...`), whatever
+//! case the client used on the wire. Time is an argument: nothing here reads the clock.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
+use chrono::{DateTime, Utc};
+use subtle::ConstantTimeEq;
+
+use super::diagnose::{diagnose, Diagnosis};
+use super::request::{
+    HeaderNames, SignableRequest, AUTHORIZATION_HEADER, AUTH_ALGO, CONTENT_TYPE_HEADER,
+    CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX,
+};
+use super::secret::Secret;
+use super::sign::{digest_canonical, DIGEST_LEN};
+use super::time::{format_timestamp, parse_timestamp};
+use super::visible::escape_visible;
+
+/// A request as it arrived: everything the verifier needs, nothing interpreted yet.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReceivedRequest {
+    pub method: String,
+    pub path: String,
+    /// Without the leading `?`, exactly as received; empty when there is none.
+    pub query: String,
+    /// Names as received (any case), raw values, in order.
+    pub headers: Vec<(String, Vec<u8>)>,
+    pub body: bytes::Bytes,
+}
+
+impl ReceivedRequest {
+    /// All values of a header, its name matched case-insensitively, in order.
+    pub fn header_values<'s>(&'s self, name: &'s str) -> impl Iterator<Item = &'s [u8]> + 's {
+        self.headers
+            .iter()
+            .filter(move |(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_slice())
+    }
+
+    /// The first value of a header (case-insensitive name), if any.
+    pub fn header(&self, name: &str) -> Option<&[u8]> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_slice())
+    }
+
+    /// The first value of a header as text (lossy for non-UTF-8 bytes), or "" when absent.
+    pub fn header_text(&self, name: &str) -> String {
+        self.header(name)
+            .map(|v| String::from_utf8_lossy(v).into_owned())
+            .unwrap_or_default()
+    }
+
+    /// Build a received request from a signed one, exactly as a correct client would send it.
+    pub fn from_signed(req: &SignableRequest<'_>, headers: &[(String, String)]) -> Self {
+        ReceivedRequest {
+            method: req.method.to_string(),
+            path: req.path.to_string(),
+            query: req.query.to_string(),
+            headers: headers
+                .iter()
+                .map(|(n, v)| (n.clone(), v.as_bytes().to_vec()))
+                .collect(),
+            body: bytes::Bytes::copy_from_slice(req.body),
+        }
+    }
+}
+
+/// Where the verifier finds the REST key of a public API key.
+pub trait KeyStore {
+    fn rest_key(&self, api_key: &str) -> Option<Secret>;
+}
+
+impl KeyStore for HashMap<String, Secret> {
+    fn rest_key(&self, api_key: &str) -> Option<Secret> {
+        self.get(api_key).cloned()
+    }
+}
+
+/// One REST key, for `signscope verify`: bound to one API key, or (when `api_key` is `None`) used
+/// for whatever API key the request names.
+#[derive(Clone, Debug)]
+pub struct SingleKey {
+    pub api_key: Option<String>,
+    pub secret: Secret,
+}
+
+impl KeyStore for SingleKey {
+    fn rest_key(&self, api_key: &str) -> Option<Secret> {
+        match &self.api_key {
+            Some(k) if k != api_key => None,
+            _ => Some(self.secret.clone()),
+        }
+    }
+}
+
+/// Settings of the verifier.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyOptions {
+    /// The vendor prefix of the header names (`SVC`, or `KLEVU` for a real account).
+    pub header_prefix: String,
+    /// Accepted clock difference in seconds, inclusive (600 = ten minutes each way).
+    pub window_seconds: i64,
+}
+
+impl Default for VerifyOptions {
+    fn default() -> Self {
+        VerifyOptions {
+            header_prefix: DEFAULT_HEADER_PREFIX.to_string(),
+            window_seconds: 600,
+        }
+    }
+}
+
+/// A request that passed every check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accepted {
+    pub api_key: String,
+    /// Things that were accepted but deserve a remark (e.g. a timestamp not in the rule-9 form).
+    pub warnings: Vec<String>,
+}
+
+/// What the verifier signed when the signature did not match, and why it may differ.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The exact bytes the verifier signed.
+    pub canonical: Vec<u8>,
+    /// The signature the client sent (the token after `Bearer `).
+    pub provided: String,
+    /// Which known client mistakes reproduce the provided signature.
+    pub diagnosis: Diagnosis,
+}
+
+/// Why a request was refused. `Display` is one sentence; [`Rejection::code`] is stable.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Rejection {
+    #[error("the required header {name} is missing")]
+    MissingHeader { name: String },
+    #[error("the header {name} appears {count} times; send it exactly once")]
+    DuplicateHeader { name: String, count: usize },
+    #[error("the Authorization header must be `Bearer <base64 signature>`, got {shown}: {reason}")]
+    MalformedAuthorization { shown: String, reason: String },
+    #[error("the API key {api_key} in {header} is not known to this server")]
+    UnknownApiKey { header: String, api_key: String },
+    #[error("the algorithm in {header} must be exactly HmacSHA384, got {got}")]
+    WrongAlgorithm { header: String, got: String },
+    #[error("the timestamp in {header} is not an RFC 3339 time such as 2026-11-22T10:00:00.000Z: got {got}")]
+    InvalidTimestamp { header: String, got: String },
+    #[error("{}", window_sentence(*skew_ms, server_time, *window_seconds))]
+    TimestampOutOfWindow {
+        /// Request time minus server time, in whole seconds rounded away from zero.
+        skew_seconds: i64,
+        /// The same difference in milliseconds.
+        skew_ms: i64,
+        server_time: DateTime<Utc>,
+        window_seconds: i64,
+    },
+    #[error("the Content-Type must be exactly application/json, got {got}")]
+    UnsupportedContentType { got: String },
+    #[error("{}", mismatch_sentence(.0))]
+    SignatureMismatch(Box<Mismatch>),
+}
+
+fn window_sentence(skew_ms: i64, server_time: &DateTime<Utc>, window: i64) -> String {
+    let dir = if skew_ms > 0 { "ahead of" } else { "behind" };
+    let abs = skew_ms.unsigned_abs();
+    format!(
+        "the timestamp is {}.{:03} s {dir} the server time {} (allowed: ±{window} s)",
+        abs / 1000,
+        abs % 1000,
+        format_timestamp(*server_time)
+    )
+}
+
+fn mismatch_sentence(m: &Mismatch) -> String {
+    format!(
+        "the signature does not match the request: {}",
+        m.diagnosis.summary()
+    )
+}
+
+impl Rejection {
+    /// The stable error code (used in the server's error body and by scripts).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Rejection::MissingHeader { .. } => "MISSING_HEADER",
+            Rejection::DuplicateHeader { .. } => "DUPLICATE_HEADER",
+            Rejection::MalformedAuthorization { .. } => "MALFORMED_AUTHORIZATION",
+            Rejection::UnknownApiKey { .. } => "UNKNOWN_API_KEY",
+            Rejection::WrongAlgorithm { .. } => "INVALID_ALGORITHM",
+            Rejection::InvalidTimestamp { .. } => "INVALID_TIMESTAMP",
+            Rejection::TimestampOutOfWindow { .. } => "TIMESTAMP_OUT_OF_WINDOW",
+            Rejection::UnsupportedContentType { .. } => "UNSUPPORTED_CONTENT_TYPE",
+            Rejection::SignatureMismatch(_) => "SIGNATURE_MISMATCH",
+        }
+    }
+
+    /// The HTTP status for this rejection: 400 for a missing or malformed header or timestamp,
+    /// 401 for unknown key, bad algorithm, mismatch, or out-of-window, 415 for the content type.
+    pub fn status(&self) -> u16 {
+        match self {
+            Rejection::MissingHeader { .. }
+            | Rejection::DuplicateHeader { .. }
+            | Rejection::MalformedAuthorization { .. }
+            | Rejection::InvalidTimestamp { .. } => 400,
+            Rejection::UnknownApiKey { .. }
+            | Rejection::WrongAlgorithm { .. }
+            | Rejection::TimestampOutOfWindow { .. }
+            | Rejection::SignatureMismatch(_) => 401,
+            Rejection::UnsupportedContentType { .. } => 415,
+        }
+    }
+
+    /// The mismatch details, when this is a signature mismatch.
+    pub fn mismatch(&self) -> Option<&Mismatch> {
+        match self {
+            Rejection::SignatureMismatch(m) => Some(m),
+            _ => None,
+        }
+    }
+}
+
+/// A header value as visible text, short enough for one sentence.
+fn shown(value: &[u8]) -> String {
+    const MAX: usize = 80;
+    let cut = &value[..value.len().min(MAX)];
+    let mut s = format!("\"{}\"", escape_visible(cut));
+    if value.len() > MAX {
+        s.push_str(&format!(" (… {} bytes in all)", value.len()));
+    }
+    s
+}
+
+fn exactly_one<'r>(req: &'r ReceivedRequest, name: &'r str) -> Result<&'r [u8], Rejection> {
+    let mut values = req.header_values(name);
+    let first = values.next().ok_or_else(|| Rejection::MissingHeader {
+        name: name.to_string(),
+    })?;
+    let more = values.count();
+    if more > 0 {
+        return Err(Rejection::DuplicateHeader {
+            name: name.to_string(),
+            count: more + 1,
+        });
+    }
+    Ok(first)
+}
+
+/// Split `Bearer <token>` and check the token looks like a base64 signature (standard or
+/// URL-safe alphabet, so that a URL-safe signature reaches the diagnosis instead of being
+/// refused as malformed).
+pub fn bearer_token(value: &[u8]) -> Result<&str, Rejection> {
+    let bad = |reason: &str| Rejection::MalformedAuthorization {
+        shown: shown(value),
+        reason: reason.to_string(),
+    };
+    let text = std::str::from_utf8(value).map_err(|_| bad("it is not valid UTF-8"))?;
+    let (scheme, token) = text
+        .split_once(' ')
+        .ok_or_else(|| bad("there is no space between `Bearer` and the signature"))?;
+    if !scheme.eq_ignore_ascii_case("Bearer") {
+        return Err(bad("the scheme must be `Bearer`"));
+    }
+    if token.is_empty() {
+        return Err(bad("the signature is empty"));
+    }
+    if !token
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_'))
+    {
+        return Err(bad("the signature contains characters that are not base64"));
+    }
+    Ok(token)
+}
+
+/// Verify a received request against the key store at time `now`.
+pub fn verify(
+    req: &ReceivedRequest,
+    keys: &dyn KeyStore,
+    opts: &VerifyOptions,
+    now: DateTime<Utc>,
+) -> Result<Accepted, Rejection> {
+    let names = HeaderNames::for_prefix(&opts.header_prefix);
+    // 1. presence, exactly once, in a fixed order so the first problem reported is stable.
+    let ts_raw = exactly_one(req, &names.timestamp)?;
+    let api_raw = exactly_one(req, &names.api_key)?;
+    let algo_raw = exactly_one(req, &names.auth_algo)?;
+    let ct_raw = exactly_one(req, CONTENT_TYPE_HEADER)?;
+    let auth_raw = exactly_one(req, AUTHORIZATION_HEADER)?;
+
+    // 2. Authorization shape.
+    let token = bearer_token(auth_raw)?;
+
+    // 3. values.
+    let api_key = std::str::from_utf8(api_raw).map_err(|_| Rejection::UnknownApiKey {
+        header: names.api_key.clone(),
+        api_key: shown(api_raw),
+    })?;
+    let secret = keys
+        .rest_key(api_key)
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| Rejection::UnknownApiKey {
+            header: names.api_key.clone(),
+            api_key: shown(api_raw),
+        })?;
+    if algo_raw != AUTH_ALGO.as_bytes() {
+        return Err(Rejection::WrongAlgorithm {
+            header: names.auth_algo.clone(),
+            got: shown(algo_raw),
+        });
+    }
+    if ct_raw != CONTENT_TYPE_JSON.as_bytes() {
+        return Err(Rejection::UnsupportedContentType { got: shown(ct_raw) });
+    }
+    let invalid_ts = || Rejection::InvalidTimestamp {
+        header: names.timestamp.clone(),
+        got: shown(ts_raw),
+    };
+    let ts_text = std::str::from_utf8(ts_raw).map_err(|_| invalid_ts())?;
+    let ts = parse_timestamp(ts_text).ok_or_else(invalid_ts)?;
+
+    // 4. signature, constant-time.
+    let signable = SignableRequest {
+        method: &req.method,
+        path: &req.path,
+        query: &req.query,
+        header_prefix: &opts.header_prefix,
+        timestamp: ts_text,
+        api_key,
+        auth_algo: AUTH_ALGO,
+        content_type: CONTENT_TYPE_JSON,
+        body: &req.body,
+    };
+    let canonical = signable.canonical();
+    let digest =
+        digest_canonical(&canonical, &secret).expect("the key was checked to be non-empty");
+    if !signature_matches(&digest, token) {
+        let diagnosis = diagnose(req, &opts.header_prefix, &secret, token);
+        return Err(Rejection::SignatureMismatch(Box::new(Mismatch {
+            canonical: canonical.to_bytes(),
+            provided: token.to_string(),
+            diagnosis,
+        })));
+    }
+
+    // 5. time window (inclusive at ±window seconds).
+    let skew_ms = (ts.time - now).num_milliseconds();
+    if skew_ms.abs() > opts.window_seconds.saturating_mul(1000) {
+        let secs = skew_ms.abs() / 1000 + i64::from(skew_ms.abs() % 1000 != 0);
+        return Err(Rejection::TimestampOutOfWindow {
+            skew_seconds: secs * skew_ms.signum(),
+            skew_ms,
+            server_time: now,
+            window_seconds: opts.window_seconds,
+        });
+    }
+
+    let mut warnings = Vec::new();
+    if !ts.canonical_form {
+        warnings.push(format!(
+            "the timestamp {} is valid RFC 3339 but not in the form YYYY-MM-DDThh:mm:ss.mmmZ (e.g. {})",
+            shown(ts_raw),
+            format_timestamp(ts.time)
+        ));
+    }
+    Ok(Accepted {
+        api_key: api_key.to_string(),
+        warnings,
+    })
+}
+
+/// Compare a provided base64 token with the expected digest in constant time. The expected
+/// signature is encoded and the two byte strings are compared with `subtle` (the length is not
+/// secret).
+pub fn signature_matches(expected: &[u8; DIGEST_LEN], provided: &str) -> bool {
+    let want = STANDARD.encode(expected);
+    want.as_bytes().ct_eq(provided.as_bytes()).into()
+}
+
+impl fmt::Display for Accepted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "accepted: the signature is valid for API key {}",
+            self.api_key
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::sign::sign;
+    use chrono::TimeZone;
+
+    const TS: &str = "2026-11-22T10:00:00.000Z";
+    const REST: &str = "rest-key-0123";
+
+    fn now() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 11, 22, 10, 0, 0).unwrap()
+    }
+
+    fn keys() -> HashMap<String, Secret> {
+        HashMap::from([("pub-key".to_string(), Secret::new(REST))])
+    }
+
+    fn signed_with(ts: &str, key: &str) -> ReceivedRequest {
+        let req = SignableRequest::new(
+            "PUT",
+            "/v2/batch",
+            "test=1",
+            ts,
+            "pub-key",
+            br#"[{"id":"1"}]"#,
+        );
+        let s = sign(&req, &Secret::new(key)).unwrap();
+        ReceivedRequest::from_signed(&req, &s.headers)
+    }
+
+    fn good() -> ReceivedRequest {
+        signed_with(TS, REST)
+    }
+
+    fn check(req: &ReceivedRequest) -> Result<Accepted, Rejection> {
+        verify(req, &keys(), &VerifyOptions::default(), now())
+    }
+
+    fn set_header(req: &mut ReceivedRequest, name: &str, value: &str) {
+        for (n, v) in req.headers.iter_mut() {
+            if n.eq_ignore_ascii_case(name) {
+                *v = value.as_bytes().to_vec();
+            }
+        }
+    }
+
+    #[test]
+    fn a_correct_request_is_accepted_without_warnings() {
+        let a = check(&good()).unwrap();
+        assert_eq!(a.api_key, "pub-key");
+        assert!(a.warnings.is_empty());
+    }
+
+    #[test]
+    fn header_names_are_matched_case_insensitively() {
+        let mut r = good();
+        for (n, _) in r.headers.iter_mut() {
+            *n = n.to_ascii_lowercase();
+        }
+        assert!(check(&r).is_ok());
+    }
+
+    fn expect_mismatch(r: &ReceivedRequest, what: &str) {
+        let err = check(r).expect_err(what);
+        assert_eq!(err.code(), "SIGNATURE_MISMATCH", "{what}: {err}");
+        assert_eq!(err.status(), 401);
+    }
+
+    #[test]
+    fn every_tampered_part_is_rejected() {
+        let mut r = good();
+        r.body = bytes::Bytes::from_static(br#"[{"id":"2"}]"#);
+        expect_mismatch(&r, "body");
+
+        let mut r = good();
+        r.method = "POST".into();
+        expect_mismatch(&r, "method");
+
+        let mut r = good();
+        r.path = "/v2/batch2".into();
+        expect_mismatch(&r, "path");
+
+        let mut r = good();
+        r.query = "test=2".into();
+        expect_mismatch(&r, "query");
+
+        let mut r = good();
+        set_header(&mut r, "X-SVC-TIMESTAMP", "2026-11-22T10:00:00.001Z");
+        expect_mismatch(&r, "timestamp");
+
+        // A different but known API key: the signature was made for the other one.
+        let mut r = good();
+        set_header(&mut r, "X-SVC-APIKEY", "other-key");
+        let mut ks = keys();
+        ks.insert("other-key".into(), Secret::new(REST));
+        let err = verify(&r, &ks, &VerifyOptions::default(), now()).unwrap_err();
+        assert_eq!(err.code(), "SIGNATURE_MISMATCH", "api key");
+
+        // The algorithm and content type headers are checked for their exact value before the
+        // signature, so tampering with them is refused too (with their own codes).
+        let mut r = good();
+        set_header(&mut r, "X-SVC-AUTH-ALGO", "hmacsha384");
+        assert_eq!(check(&r).unwrap_err().code(), "INVALID_ALGORITHM");
+        let mut r = good();
+        set_header(&mut r, "Content-Type", "application/json; charset=utf-8");
+        let err = check(&r).unwrap_err();
+        assert_eq!(err.code(), "UNSUPPORTED_CONTENT_TYPE");
+        assert_eq!(err.status(), 415);
+
+        // Signed with another key.
+        expect_mismatch(&signed_with(TS, "another-rest-key"), "key");
+    }
+
+    #[test]
+    fn window_edges_are_inclusive_at_600_seconds() {
+        let at = |offset_ms: i64| {
+            let t = now() + chrono::Duration::milliseconds(offset_ms);
+            check(&signed_with(&format_timestamp(t), REST))
+        };
+        assert!(at(600_000).is_ok());
+        assert!(at(-600_000).is_ok());
+        for off in [601_000, -601_000, 600_001, -600_001] {
+            let err = at(off).unwrap_err();
+            assert_eq!(err.code(), "TIMESTAMP_OUT_OF_WINDOW", "{off}");
+            assert_eq!(err.status(), 401);
+        }
+        match at(-601_000).unwrap_err() {
+            Rejection::TimestampOutOfWindow {
+                skew_seconds,
+                server_time,
+                ..
+            } => {
+                assert_eq!(skew_seconds, -601);
+                assert_eq!(server_time, now());
+            }
+            other => panic!("{other:?}"),
+        }
+        let msg = at(601_000).unwrap_err().to_string();
+        assert!(msg.contains("601.000 s ahead of"), "{msg}");
+        assert!(msg.contains("2026-11-22T10:00:00.000Z"), "{msg}");
+    }
+
+    #[test]
+    fn signature_is_checked_before_the_window() {
+        let old = format_timestamp(now() - chrono::Duration::hours(2));
+        let r = signed_with(&old, "wrong-key");
+        assert_eq!(check(&r).unwrap_err().code(), "SIGNATURE_MISMATCH");
+    }
+
+    #[test]
+    fn other_rfc3339_forms_are_accepted_with_a_warning() {
+        let a = check(&signed_with("2026-11-22T10:00:00+00:00", REST)).unwrap();
+        assert_eq!(a.warnings.len(), 1);
+        assert!(a.warnings[0].contains("2026-11-22T10:00:00.000Z"));
+    }
+
+    #[test]
+    fn missing_and_duplicate_headers_are_named() {
+        for name in [
+            "X-SVC-TIMESTAMP",
+            "X-SVC-APIKEY",
+            "X-SVC-AUTH-ALGO",
+            "Content-Type",
+            "Authorization",
+        ] {
+            let mut r = good();
+            r.headers.retain(|(n, _)| n != name);
+            let err = check(&r).unwrap_err();
+            assert_eq!(err.code(), "MISSING_HEADER");
+            assert_eq!(err.status(), 400);
+            assert!(err.to_string().contains(name), "{err}");
+
+            let mut r = good();
+            let dup = r.headers.iter().find(|(n, _)| n == name).unwrap().clone();
+            r.headers.push((dup.0.to_ascii_lowercase(), dup.1));
+            let err = check(&r).unwrap_err();
+            assert_eq!(err.code(), "DUPLICATE_HEADER");
+            assert!(err.to_string().contains(name), "{err}");
+        }
+    }
+
+    #[test]
+    fn malformed_authorization_unknown_key_and_bad_timestamp() {
+        for bad in ["Basic abc", "Bearer", "Bearer ", "Bearer a b", "Bearer ***"] {
+            let mut r = good();
+            set_header(&mut r, "Authorization", bad);
+            let err = check(&r).unwrap_err();
+            assert_eq!(err.code(), "MALFORMED_AUTHORIZATION", "{bad}");
+            assert_eq!(err.status(), 400);
+        }
+        let mut r = good();
+        set_header(&mut r, "X-SVC-APIKEY", "nobody");
+        let err = check(&r).unwrap_err();
+        assert_eq!(err.code(), "UNKNOWN_API_KEY");
+        assert!(err.to_string().contains("nobody"));
+
+        let mut r = good();
+        set_header(&mut r, "X-SVC-TIMESTAMP", "yesterday");
+        let err = check(&r).unwrap_err();
+        assert_eq!(err.code(), "INVALID_TIMESTAMP");
+        assert_eq!(err.status(), 400);
+    }
+
+    #[test]
+    fn prefix_is_a_setting() {
+        let req = SignableRequest {
+            header_prefix: "klevu",
+            ..SignableRequest::new("PUT", "/v2/batch", "", TS, "pub-key", b"[]")
+        };
+        let s = sign(&req, &Secret::new(REST)).unwrap();
+        let r = ReceivedRequest::from_signed(&req, &s.headers);
+        let opts = VerifyOptions {
+            header_prefix: "KLEVU".into(),
+            ..Default::default()
+        };
+        assert!(verify(&r, &keys(), &opts, now()).is_ok());
+        assert_eq!(check(&r).unwrap_err().code(), "MISSING_HEADER");
+    }
+
+    #[test]
+    fn single_key_store_binds_an_api_key_when_given() {
+        let any = SingleKey {
+            api_key: None,
+            secret: Secret::new(REST),
+        };
+        assert!(verify(&good(), &any, &VerifyOptions::default(), now()).is_ok());
+        let other = SingleKey {
+            api_key: Some("someone-else".into()),
+            secret: Secret::new(REST),
+        };
+        let err = verify(&good(), &other, &VerifyOptions::default(), now()).unwrap_err();
+        assert_eq!(err.code(), "UNKNOWN_API_KEY");
+    }
+
+    #[test]
+    fn rejection_text_never_contains_the_key() {
+        let err = check(&signed_with(TS, "wrong-key")).unwrap_err();
+        let text = format!("{err} {err:?}");
+        assert!(!text.contains(REST));
+    }
+}

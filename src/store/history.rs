@@ -1,0 +1,372 @@
+//! History of sends: JSON lines in `<data_dir>/history.jsonl`.
+//!
+//! Appends take an advisory lock (`flock` on `history.lock`), so concurrent signscope processes
+//! never interleave lines or lose an entry to a compaction. The file is bounded: when it holds
+//! more than `max_entries` plus 10 %, it is compacted atomically to the last `max_entries`.
+//! A line that does not parse is skipped with a warning; the others still load.
+//!
+//! Bodies are capped. The Authorization header is kept (it is a signature, not a key), but
+//! [`HistoryEntry::redact`] removes every occurrence of the REST key, wherever a user put it.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use super::paths::Paths;
+use super::profile::{write_atomic, StoreError};
+use crate::core::Secret;
+
+/// Entries kept by default.
+pub const DEFAULT_MAX_ENTRIES: usize = 500;
+/// Bytes of a request or response body kept by default.
+pub const DEFAULT_BODY_CAP: usize = 64 * 1024;
+
+/// What replaces a redacted secret.
+pub const REDACTED: &str = "***";
+
+/// One send.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HistoryEntry {
+    /// When it was sent (`YYYY-MM-DDThh:mm:ss.mmmZ`).
+    pub time: String,
+    pub profile: String,
+    /// `request` (signed indexing request) or `events` (analytics batch).
+    pub kind: String,
+    pub request: RecordedRequest,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<RecordedResponse>,
+    /// The one-sentence error when nothing came back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timings: Option<RecordedTimings>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecordedRequest {
+    pub method: String,
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+    /// Full body length in bytes (the recorded body may be cut).
+    pub body_len: usize,
+    #[serde(default)]
+    pub body_truncated: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecordedResponse {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+    pub body_len: usize,
+    #[serde(default)]
+    pub body_truncated: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecordedTimings {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connect_ms: Option<f64>,
+    pub first_byte_ms: f64,
+    pub total_ms: f64,
+}
+
+/// Cut a body to `cap` bytes (at a char boundary) as lossy UTF-8 text.
+pub fn capped_body(body: &[u8], cap: usize) -> (String, bool) {
+    if body.len() <= cap {
+        return (String::from_utf8_lossy(body).into_owned(), false);
+    }
+    let mut text = String::from_utf8_lossy(&body[..cap]).into_owned();
+    // A cut in the middle of a multi-byte char leaves U+FFFD; drop it.
+    if text.ends_with('\u{FFFD}') {
+        text.pop();
+    }
+    (text, true)
+}
+
+impl HistoryEntry {
+    /// Replace every occurrence of `secret` in every recorded string by `***`.
+    pub fn redact(&mut self, secret: &Secret) {
+        let key = secret.expose();
+        if key.is_empty() {
+            return;
+        }
+        let fix = |s: &mut String| {
+            if s.contains(key) {
+                *s = s.replace(key, REDACTED);
+            }
+        };
+        fix(&mut self.profile);
+        fix(&mut self.request.url);
+        fix(&mut self.request.body);
+        for (n, v) in &mut self.request.headers {
+            fix(n);
+            fix(v);
+        }
+        if let Some(r) = &mut self.response {
+            fix(&mut r.body);
+            for (n, v) in &mut r.headers {
+                fix(n);
+                fix(v);
+            }
+        }
+        if let Some(e) = &mut self.error {
+            fix(e);
+        }
+    }
+}
+
+/// The history file of one data dir.
+#[derive(Clone, Debug)]
+pub struct History {
+    file: PathBuf,
+    lock: PathBuf,
+    max_entries: usize,
+}
+
+impl History {
+    pub fn open(paths: &Paths) -> Self {
+        History {
+            file: paths.history_file(),
+            lock: paths.data_dir.join("history.lock"),
+            max_entries: DEFAULT_MAX_ENTRIES,
+        }
+    }
+
+    /// Keep at most `n` entries (at least 1).
+    pub fn with_max_entries(mut self, n: usize) -> Self {
+        self.max_entries = n.max(1);
+        self
+    }
+
+    pub fn path(&self) -> &std::path::Path {
+        &self.file
+    }
+
+    /// Append one entry (compacting the file when it grew past the bound).
+    pub fn append(&self, e: &HistoryEntry) -> Result<(), StoreError> {
+        let dir = self.file.parent().unwrap_or(std::path::Path::new("."));
+        fs::create_dir_all(dir).map_err(|err| io("create the data directory", dir, &err))?;
+        let _guard = Lock::acquire(&self.lock)?;
+        let mut line = serde_json::to_string(e).expect("history entries serialize");
+        line.push('\n');
+        let mut f = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.file)
+            .map_err(|err| io("open the history file", &self.file, &err))?;
+        f.write_all(line.as_bytes())
+            .and_then(|_| f.sync_data())
+            .map_err(|err| io("append to the history file", &self.file, &err))?;
+        drop(f);
+        self.compact_if_needed()
+    }
+
+    /// The last `last` entries (oldest first) and warnings about lines that were skipped.
+    pub fn load(&self, last: usize) -> (Vec<HistoryEntry>, Vec<String>) {
+        let mut warnings = Vec::new();
+        let file = match File::open(&self.file) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Vec::new(), warnings),
+            Err(e) => {
+                warnings.push(format!(
+                    "cannot read the history file {}: {}",
+                    self.file.display(),
+                    super::io_reason(&e)
+                ));
+                return (Vec::new(), warnings);
+            }
+        };
+        let mut entries = Vec::new();
+        for (i, line) in BufReader::new(file).split(b'\n').enumerate() {
+            let line = match line {
+                Ok(l) => l,
+                Err(e) => {
+                    warnings.push(format!(
+                        "reading the history file {} stopped at line {}: {}",
+                        self.file.display(),
+                        i + 1,
+                        super::io_reason(&e)
+                    ));
+                    break;
+                }
+            };
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            match serde_json::from_slice::<HistoryEntry>(&line) {
+                Ok(e) => entries.push(e),
+                Err(e) => warnings.push(format!(
+                    "skipped line {} of the history file {}: it is not a valid entry ({e})",
+                    i + 1,
+                    self.file.display()
+                )),
+            }
+        }
+        let skip = entries.len().saturating_sub(last);
+        entries.drain(..skip);
+        (entries, warnings)
+    }
+
+    fn compact_if_needed(&self) -> Result<(), StoreError> {
+        let text = match fs::read(&self.file) {
+            Ok(t) => t,
+            Err(err) => return Err(io("read the history file", &self.file, &err)),
+        };
+        let lines: Vec<&[u8]> = text
+            .split(|b| *b == b'\n')
+            .filter(|l| !l.iter().all(u8::is_ascii_whitespace))
+            .collect();
+        let bound = self.max_entries + self.max_entries / 10;
+        if lines.len() <= bound {
+            return Ok(());
+        }
+        let mut kept = Vec::with_capacity(text.len());
+        for l in &lines[lines.len() - self.max_entries..] {
+            kept.extend_from_slice(l);
+            kept.push(b'\n');
+        }
+        write_atomic(&self.file, &kept, 0o600)
+    }
+}
+
+fn io(action: &'static str, path: &std::path::Path, e: &std::io::Error) -> StoreError {
+    StoreError::Io {
+        action,
+        path: path.to_path_buf(),
+        reason: super::io_reason(e),
+    }
+}
+
+/// An exclusive `flock` held until drop.
+struct Lock(File);
+
+impl Lock {
+    fn acquire(path: &std::path::Path) -> Result<Lock, StoreError> {
+        let f = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path)
+            .map_err(|e| io("open the history lock", path, &e))?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::io::AsRawFd;
+            // SAFETY: flock on a file descriptor we own; released when the file closes.
+            let rc = unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) };
+            if rc != 0 {
+                return Err(io("lock", path, &std::io::Error::last_os_error()));
+            }
+        }
+        Ok(Lock(f))
+    }
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        {
+            use std::os::unix::io::AsRawFd;
+            // SAFETY: unlocking our own descriptor.
+            unsafe { libc::flock(self.0.as_raw_fd(), libc::LOCK_UN) };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(i: usize) -> HistoryEntry {
+        HistoryEntry {
+            time: format!("2026-11-22T10:00:{:02}.000Z", i % 60),
+            profile: "shop".into(),
+            kind: "request".into(),
+            request: RecordedRequest {
+                method: "PUT".into(),
+                url: format!("http://127.0.0.1:9/v2/batch?n={i}"),
+                headers: vec![("Authorization".into(), "Bearer sig==".into())],
+                body: "[]".into(),
+                body_len: 2,
+                body_truncated: false,
+            },
+            response: None,
+            error: Some("refused".into()),
+            timings: None,
+        }
+    }
+
+    fn history() -> (tempfile::TempDir, History) {
+        let d = tempfile::tempdir().unwrap();
+        let h = History::open(&Paths::new(d.path().join("c"), d.path().join("d")));
+        (d, h)
+    }
+
+    #[test]
+    fn append_and_load_last() {
+        let (_d, h) = history();
+        for i in 0..5 {
+            h.append(&entry(i)).unwrap();
+        }
+        let (got, warnings) = h.load(3);
+        assert!(warnings.is_empty());
+        let urls: Vec<_> = got
+            .iter()
+            .map(|e| e.request.url.rsplit('=').next().unwrap().to_string())
+            .collect();
+        assert_eq!(urls, ["2", "3", "4"]);
+        assert_eq!(got[0], entry(2));
+    }
+
+    #[test]
+    fn bounded_and_compacted() {
+        let (_d, h) = history();
+        let h = h.with_max_entries(10);
+        for i in 0..35 {
+            h.append(&entry(i)).unwrap();
+        }
+        let text = fs::read_to_string(h.path()).unwrap();
+        let n = text.lines().count();
+        assert!((10..=11).contains(&n), "{n} lines");
+        let (got, _) = h.load(usize::MAX);
+        assert_eq!(got.last().unwrap(), &entry(34));
+        assert_eq!(got.len(), n);
+    }
+
+    #[test]
+    fn corrupt_line_skipped_with_warning() {
+        let (_d, h) = history();
+        h.append(&entry(1)).unwrap();
+        let mut f = OpenOptions::new().append(true).open(h.path()).unwrap();
+        f.write_all(b"{\"time\": truncated\n").unwrap();
+        drop(f);
+        h.append(&entry(2)).unwrap();
+        let (got, warnings) = h.load(10);
+        assert_eq!(got, vec![entry(1), entry(2)]);
+        assert_eq!(warnings.len(), 1);
+        assert!(warnings[0].contains("line 2"), "{}", warnings[0]);
+    }
+
+    #[test]
+    fn redact_removes_the_key_everywhere() {
+        let mut e = entry(1);
+        e.request.body = "{\"k\":\"rest-KEY-1\"}".into();
+        e.request
+            .headers
+            .push(("X-Debug".into(), "rest-KEY-1".into()));
+        e.error = Some("bad key rest-KEY-1".into());
+        e.redact(&Secret::new("rest-KEY-1"));
+        let text = serde_json::to_string(&e).unwrap();
+        assert!(!text.contains("rest-KEY-1"), "{text}");
+        assert!(text.contains("Bearer sig=="), "authorization is kept");
+    }
+
+    #[test]
+    fn caps_bodies_at_char_boundaries() {
+        assert_eq!(capped_body(b"abc", 5), ("abc".to_string(), false));
+        assert_eq!(capped_body("aé".as_bytes(), 2), ("a".to_string(), true));
+    }
+}

@@ -1,0 +1,303 @@
+//! Where a profile's REST key comes from, and how it is read.
+//!
+//! Every value read (environment, file, command output, stored text) goes through
+//! [`Secret::from_read_text`], so one trailing LF/CRLF is dropped and nothing else is touched
+//! (decisions.md rule 8). A key is never part of an error message or of [`KeySource::describe`].
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::core::Secret;
+
+/// How long a key command (`pass show ...`, `op read ...`) may run before it is killed.
+pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Most bytes of a failing command's stderr shown to the user.
+const STDERR_SHOWN: usize = 2000;
+
+/// Where the REST key comes from.
+#[derive(Clone, PartialEq, Eq)]
+pub enum KeySource {
+    /// The name of an environment variable holding the key.
+    Env(String),
+    /// A file whose content is the key.
+    File(PathBuf),
+    /// A program and its arguments (run directly, no shell); its stdout is the key.
+    Command(Vec<String>),
+    /// The key itself, kept in the profile file (only when the user asked; the file is 0600).
+    Stored(Secret),
+    /// The demo account's published key (the built-in `demo` profile).
+    Demo,
+}
+
+impl std::fmt::Debug for KeySource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // `describe` never contains the key; Stored's Secret prints *** anyway.
+        write!(f, "KeySource({})", self.describe())
+    }
+}
+
+/// Why a key could not be read. Each reads as one sentence and never contains the key.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KeyError {
+    #[error("the environment variable {var} that should hold the REST key is not set")]
+    EnvMissing { var: String },
+    #[error("the environment variable {var} that should hold the REST key is not valid UTF-8")]
+    EnvNotUnicode { var: String },
+    #[error("cannot read the REST key file {path}: {reason}")]
+    FileRead { path: PathBuf, reason: String },
+    #[error("the REST key file {path} is not valid UTF-8 text")]
+    FileNotUnicode { path: PathBuf },
+    #[error("the REST key command is empty; give a program and its arguments")]
+    EmptyCommand,
+    #[error("cannot run the REST key command `{program}`: {reason}")]
+    CommandSpawn { program: String, reason: String },
+    #[error("the REST key command `{program}` failed ({status}){}", stderr_suffix(.stderr))]
+    CommandFailed {
+        program: String,
+        status: String,
+        stderr: String,
+    },
+    #[error("the REST key command `{program}` did not finish within {seconds} s and was stopped")]
+    CommandTimeout { program: String, seconds: u64 },
+    #[error("the REST key command `{program}` printed something that is not UTF-8 text")]
+    CommandNotUnicode { program: String },
+    #[error("the REST key from {source_desc} is empty")]
+    Empty { source_desc: String },
+}
+
+fn stderr_suffix(stderr: &str) -> String {
+    if stderr.is_empty() {
+        String::new()
+    } else {
+        format!("; it said: {stderr}")
+    }
+}
+
+impl KeySource {
+    /// Read the key. Commands get [`DEFAULT_COMMAND_TIMEOUT`].
+    pub fn resolve(&self) -> Result<Secret, KeyError> {
+        self.resolve_with_timeout(DEFAULT_COMMAND_TIMEOUT)
+    }
+
+    /// Read the key, giving a command at most `timeout`.
+    pub fn resolve_with_timeout(&self, timeout: Duration) -> Result<Secret, KeyError> {
+        let secret = match self {
+            KeySource::Env(var) => match std::env::var(var) {
+                Ok(v) => Secret::from_read_text(v),
+                Err(std::env::VarError::NotPresent) => {
+                    return Err(KeyError::EnvMissing { var: var.clone() })
+                }
+                Err(std::env::VarError::NotUnicode(_)) => {
+                    return Err(KeyError::EnvNotUnicode { var: var.clone() })
+                }
+            },
+            KeySource::File(path) => {
+                let bytes = std::fs::read(path).map_err(|e| KeyError::FileRead {
+                    path: path.clone(),
+                    reason: super::io_reason(&e),
+                })?;
+                let text = String::from_utf8(bytes)
+                    .map_err(|_| KeyError::FileNotUnicode { path: path.clone() })?;
+                Secret::from_read_text(text)
+            }
+            KeySource::Command(argv) => run_key_command(argv, timeout)?,
+            KeySource::Stored(s) => Secret::from_read_text(s.expose().to_string()),
+            KeySource::Demo => Secret::new(crate::server::DEMO_REST_KEY),
+        };
+        if secret.is_empty() {
+            return Err(KeyError::Empty {
+                source_desc: self.describe(),
+            });
+        }
+        Ok(secret)
+    }
+
+    /// A human description of the source, e.g. `environment variable SHOP_KEY`. Never the key.
+    pub fn describe(&self) -> String {
+        match self {
+            KeySource::Env(var) => format!("environment variable {var}"),
+            KeySource::File(p) => format!("file {}", p.display()),
+            KeySource::Command(argv) => format!("command `{}`", argv.join(" ")),
+            KeySource::Stored(_) => "stored in the profile file (***)".to_string(),
+            KeySource::Demo => "the demo account's published key".to_string(),
+        }
+    }
+
+    /// Whether the key itself is written into the profile file.
+    pub fn is_stored(&self) -> bool {
+        matches!(self, KeySource::Stored(_))
+    }
+}
+
+/// Run `argv` directly (no shell); stdout is the key. stderr is shown if it fails.
+fn run_key_command(argv: &[String], timeout: Duration) -> Result<Secret, KeyError> {
+    let (program, args) = argv.split_first().ok_or(KeyError::EmptyCommand)?;
+    if program.is_empty() {
+        return Err(KeyError::EmptyCommand);
+    }
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| KeyError::CommandSpawn {
+            program: program.clone(),
+            reason: super::io_reason(&e),
+        })?;
+    // Drain both pipes on threads so a chatty command cannot block on a full pipe.
+    let mut out = child.stdout.take().expect("stdout is piped");
+    let mut err = child.stderr.take().expect("stderr is piped");
+    let out_thread = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = out.read_to_end(&mut buf);
+        buf
+    });
+    let err_thread = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = err.read_to_end(&mut buf);
+        buf
+    });
+    let deadline = Instant::now() + timeout;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if Instant::now() >= deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(KeyError::CommandTimeout {
+                    program: program.clone(),
+                    seconds: timeout.as_secs().max(1),
+                });
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
+            Err(e) => {
+                let _ = child.kill();
+                return Err(KeyError::CommandSpawn {
+                    program: program.clone(),
+                    reason: super::io_reason(&e),
+                });
+            }
+        }
+    };
+    let stdout = out_thread.join().unwrap_or_default();
+    let stderr = err_thread.join().unwrap_or_default();
+    if !status.success() {
+        let mut text = String::from_utf8_lossy(&stderr).trim().to_string();
+        if text.len() > STDERR_SHOWN {
+            let mut cut = STDERR_SHOWN;
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            text.truncate(cut);
+            text.push_str("...");
+        }
+        let status = match status.code() {
+            Some(c) => format!("exit status {c}"),
+            None => "killed by a signal".to_string(),
+        };
+        return Err(KeyError::CommandFailed {
+            program: program.clone(),
+            status,
+            stderr: text,
+        });
+    }
+    let text = String::from_utf8(stdout).map_err(|_| KeyError::CommandNotUnicode {
+        program: program.clone(),
+    })?;
+    Ok(Secret::from_read_text(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> KeySource {
+        KeySource::Command(vec!["sh".into(), "-c".into(), script.into()])
+    }
+
+    #[test]
+    fn command_stdout_is_the_key_minus_one_newline() {
+        let k = sh("printf 'abc \\n'").resolve().unwrap();
+        assert_eq!(k.expose(), "abc ");
+    }
+
+    #[test]
+    fn command_failure_shows_stderr_and_status() {
+        let e = sh("echo 'entry not found' >&2; exit 3")
+            .resolve()
+            .unwrap_err();
+        let msg = e.to_string();
+        assert!(msg.contains("exit status 3"), "{msg}");
+        assert!(msg.contains("entry not found"), "{msg}");
+    }
+
+    #[test]
+    fn command_is_not_run_through_a_shell() {
+        // With a shell, `$HOME` would expand; echo must receive it literally.
+        let k = KeySource::Command(vec!["echo".into(), "$HOME;x".into()])
+            .resolve()
+            .unwrap();
+        assert_eq!(k.expose(), "$HOME;x");
+    }
+
+    #[test]
+    fn command_timeout_stops_it() {
+        let e = sh("sleep 5")
+            .resolve_with_timeout(Duration::from_millis(200))
+            .unwrap_err();
+        assert!(matches!(e, KeyError::CommandTimeout { .. }), "{e}");
+    }
+
+    #[test]
+    fn missing_program_is_one_sentence() {
+        let e = KeySource::Command(vec!["/nonexistent/signscope-pass".into()])
+            .resolve()
+            .unwrap_err();
+        assert!(
+            e.to_string().starts_with("cannot run the REST key command"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn file_and_empty_and_missing() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("key");
+        std::fs::write(&f, "file-key\r\n").unwrap();
+        assert_eq!(
+            KeySource::File(f.clone()).resolve().unwrap().expose(),
+            "file-key"
+        );
+        std::fs::write(&f, "\n").unwrap();
+        assert!(matches!(
+            KeySource::File(f.clone()).resolve(),
+            Err(KeyError::Empty { .. })
+        ));
+        let missing = KeySource::File(dir.path().join("nope"))
+            .resolve()
+            .unwrap_err();
+        assert!(missing.to_string().contains("nope"), "{missing}");
+        let env = KeySource::Env("SIGNSCOPE_TEST_SURELY_UNSET_VAR".into())
+            .resolve()
+            .unwrap_err();
+        assert_eq!(
+            env.to_string(),
+            "the environment variable SIGNSCOPE_TEST_SURELY_UNSET_VAR that should hold the REST key is not set"
+        );
+    }
+
+    #[test]
+    fn demo_and_debug_never_show_a_key() {
+        assert_eq!(
+            KeySource::Demo.resolve().unwrap().expose(),
+            crate::server::DEMO_REST_KEY
+        );
+        let stored = KeySource::Stored(Secret::new("very-secret-value-42"));
+        assert!(!format!("{stored:?}").contains("very-secret"));
+        assert!(!stored.describe().contains("very-secret"));
+    }
+}

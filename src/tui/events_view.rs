@@ -1,0 +1,2061 @@
+//! The events view: compose a recommendation list, preview the batch it becomes, validate it
+//! live, edit it as raw JSON, and send it to the collector.
+//!
+//! Self-contained component (see notes/CONTRACTS.md, TUI section): [`EventsState`] holds all
+//! state, [`update`] is pure and returns [`EventsEffect`]s for the runtime to execute, [`draw`]
+//! only draws.
+//!
+//! The form is a [`ListDraft`] plus what the form cannot show: fields of the batch it does not
+//! know (kept from a loaded file or from the raw JSON mode), so switching from raw JSON to the
+//! form and back loses nothing.
+
+use std::path::PathBuf;
+
+use bytes::Bytes;
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style, Stylize};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Wrap};
+use ratatui::Frame;
+use ratatui_textarea::{CursorMove, TextArea};
+use serde_json::{Map, Value};
+
+use super::line_input::LineInput;
+use crate::core::events::{
+    self as ev, ItemDraft, Level, ListDraft, Problem, KNOWN_LIST_LOGICS, KNOWN_PAGE_TYPES,
+};
+
+fn draft_to_value(draft: &ListDraft) -> Value {
+    serde_json::to_value(draft.to_batch()).unwrap_or(Value::Array(Vec::new()))
+}
+
+/// Members of an event the form knows; any other member is kept as-is.
+const EVENT_KEYS: &[&str] = &[
+    "event",
+    "event_apikey",
+    "event_list_id",
+    "event_tags",
+    "event_list_name",
+    "event_list_logic",
+    "user_profile",
+    "items",
+];
+/// Members of an item the form knows (item_id and index are derived).
+const ITEM_KEYS: &[&str] = &[
+    "item_id",
+    "item_group_id",
+    "item_variant_id",
+    "item_name",
+    "price",
+    "currency",
+    "item_brand",
+    "item_category",
+    "index",
+];
+
+/// The top fields of the form, in Tab order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    AnalyticsUrl,
+    ApiKey,
+    ListId,
+    ListName,
+    ListLogic,
+    Tags,
+    UserIp,
+}
+
+impl Field {
+    pub const ALL: [Field; 7] = [
+        Field::AnalyticsUrl,
+        Field::ApiKey,
+        Field::ListId,
+        Field::ListName,
+        Field::ListLogic,
+        Field::Tags,
+        Field::UserIp,
+    ];
+    pub fn label(self) -> &'static str {
+        match self {
+            Field::AnalyticsUrl => "Analytics URL",
+            Field::ApiKey => "API key",
+            Field::ListId => "List id",
+            Field::ListName => "List name",
+            Field::ListLogic => "List logic",
+            Field::Tags => "Tags",
+            Field::UserIp => "User IP",
+        }
+    }
+}
+
+/// The editable columns of the items table (item_id and index are derived, read-only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Column {
+    GroupId,
+    VariantId,
+    Name,
+    Price,
+    Currency,
+    Brand,
+    Category,
+}
+
+impl Column {
+    pub const ALL: [Column; 7] = [
+        Column::GroupId,
+        Column::VariantId,
+        Column::Name,
+        Column::Price,
+        Column::Currency,
+        Column::Brand,
+        Column::Category,
+    ];
+    pub fn title(self) -> &'static str {
+        match self {
+            Column::GroupId => "group",
+            Column::VariantId => "variant",
+            Column::Name => "name",
+            Column::Price => "price",
+            Column::Currency => "cur",
+            Column::Brand => "brand",
+            Column::Category => "category",
+        }
+    }
+    fn from_json_key(key: &str) -> Option<Column> {
+        Some(match key {
+            "item_group_id" | "item_id" | "index" => Column::GroupId,
+            "item_variant_id" => Column::VariantId,
+            "item_name" => Column::Name,
+            "price" => Column::Price,
+            "currency" => Column::Currency,
+            "item_brand" => Column::Brand,
+            "item_category" => Column::Category,
+            _ => return None,
+        })
+    }
+    fn index(self) -> usize {
+        Column::ALL.iter().position(|c| *c == self).unwrap_or(0)
+    }
+}
+
+fn cell_mut(item: &mut ItemDraft, col: Column) -> &mut String {
+    match col {
+        Column::GroupId => &mut item.group_id,
+        Column::VariantId => &mut item.variant_id,
+        Column::Name => &mut item.name,
+        Column::Price => &mut item.price,
+        Column::Currency => &mut item.currency,
+        Column::Brand => &mut item.brand,
+        Column::Category => &mut item.category,
+    }
+}
+
+fn cell(item: &ItemDraft, col: Column) -> &str {
+    match col {
+        Column::GroupId => &item.group_id,
+        Column::VariantId => &item.variant_id,
+        Column::Name => &item.name,
+        Column::Price => &item.price,
+        Column::Currency => &item.currency,
+        Column::Brand => &item.brand,
+        Column::Category => &item.category,
+    }
+}
+
+/// Where the keyboard goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Focus {
+    Field(Field),
+    Items,
+    Problems,
+    /// The raw JSON editor (raw mode only).
+    Raw,
+}
+
+/// Form or raw JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Form,
+    Raw,
+}
+
+/// What a path prompt will do with the path typed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PromptKind {
+    Load,
+    Save,
+}
+
+/// The result of a send, as the runtime reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SendReport {
+    pub status: u16,
+    pub body: String,
+    pub elapsed_ms: u64,
+}
+
+/// Messages of the events view: input, and the results of its effects.
+#[derive(Clone, Debug)]
+pub enum EventsMsg {
+    Key(KeyEvent),
+    Mouse(MouseEvent),
+    /// The active profile's collector and public key (`local`: the embedded server, whose
+    /// inspection API shows what was stored).
+    SetTarget {
+        analytics_url: String,
+        api_key: String,
+        local: bool,
+    },
+    /// Put a batch (JSON text) into the view, e.g. from history or a profile.
+    LoadBatch(String),
+    FileLoaded {
+        path: PathBuf,
+        text: String,
+    },
+    FileSaved(PathBuf),
+    FileError(String),
+    Sent(Result<SendReport, String>),
+    /// The body of `GET {analytics_url}/_inspect/events`, or why it could not be read.
+    Stored(Result<String, String>),
+}
+
+/// I/O the events view asks the runtime for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EventsEffect {
+    SendEvents { url: String, body: Bytes },
+    FetchStored { url: String },
+    LoadFile(PathBuf),
+    SaveFile(PathBuf, String),
+    CopyText(String),
+    Status(String),
+}
+
+/// Members of the batch the form does not show, kept so that nothing loaded is lost.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Extras {
+    view: Map<String, Value>,
+    select: Map<String, Value>,
+    user_profile: Map<String, Value>,
+    /// Per item row, same order as `draft.items`.
+    items: Vec<Map<String, Value>>,
+    /// Events that are neither the list's view event nor one of its select events.
+    other_events: Vec<Value>,
+}
+
+/// All state of the events view.
+pub struct EventsState {
+    pub analytics_url: LineInput,
+    pub local: bool,
+    pub draft: ListDraft,
+    api_key: LineInput,
+    list_id: LineInput,
+    list_name: LineInput,
+    list_logic: LineInput,
+    tags: LineInput,
+    user_ip: LineInput,
+    extras: Extras,
+    pub focus: Focus,
+    pub mode: Mode,
+    /// Selected row and column of the items table.
+    pub row: usize,
+    pub col: Column,
+    /// The cell being edited in place.
+    editing: Option<LineInput>,
+    raw: TextArea<'static>,
+    /// The batch as it will be sent (pretty JSON in form mode, the raw text in raw mode).
+    preview: String,
+    pub problems: Vec<Problem>,
+    pub problem_sel: usize,
+    prompt: Option<(PromptKind, LineInput)>,
+    pub last_path: Option<PathBuf>,
+    pub sending: bool,
+    /// Number of events in the batch last sent.
+    sent_events: usize,
+    pub response: Option<Result<SendReport, String>>,
+    pub stored: Option<Result<String, String>>,
+    pub status: String,
+    preview_scroll: u16,
+}
+
+impl Default for EventsState {
+    fn default() -> Self {
+        EventsState::new("http://127.0.0.1:8080", "")
+    }
+}
+
+impl EventsState {
+    /// A view targeting `analytics_url`, with a starter list of one item.
+    pub fn new(analytics_url: &str, api_key: &str) -> Self {
+        let draft = ListDraft {
+            api_key: api_key.to_string(),
+            list_id: "list-1".into(),
+            list_name: "Trending now".into(),
+            list_logic: "TRENDING".into(),
+            tags: vec!["recsPageType:HOME".into()],
+            user_ip: None,
+            items: vec![ItemDraft {
+                group_id: "1001".into(),
+                variant_id: "1".into(),
+                name: "Example product".into(),
+                price: "19.90".into(),
+                currency: "EUR".into(),
+                brand: "Acme".into(),
+                category: "Home;;Kitchen".into(),
+                clicked: false,
+            }],
+        };
+        let mut state = EventsState {
+            analytics_url: LineInput::new(analytics_url),
+            local: false,
+            api_key: LineInput::default(),
+            list_id: LineInput::default(),
+            list_name: LineInput::default(),
+            list_logic: LineInput::default(),
+            tags: LineInput::default(),
+            user_ip: LineInput::default(),
+            extras: Extras::default(),
+            draft: ListDraft::default(),
+            focus: Focus::Field(Field::ListId),
+            mode: Mode::Form,
+            row: 0,
+            col: Column::GroupId,
+            editing: None,
+            raw: TextArea::default(),
+            preview: String::new(),
+            problems: Vec::new(),
+            problem_sel: 0,
+            prompt: None,
+            last_path: None,
+            sending: false,
+            sent_events: 0,
+            response: None,
+            stored: None,
+            status: String::new(),
+            preview_scroll: 0,
+        };
+        state.set_draft(draft, Extras::default());
+        state
+    }
+
+    /// True when keys go to a text input (so `?` and letters are text, not commands).
+    pub fn is_text_input_focused(&self) -> bool {
+        self.prompt.is_some()
+            || self.editing.is_some()
+            || matches!(self.focus, Focus::Field(_) | Focus::Raw)
+    }
+
+    /// Key bindings of this view, for the help popup.
+    pub fn help(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            (
+                "Tab / Shift-Tab",
+                "next / previous field, items table, problems",
+            ),
+            (
+                "Ctrl-S",
+                "send the batch to {analytics_url}/analytics/collect",
+            ),
+            ("Ctrl-R", "switch between the form and raw JSON"),
+            (
+                "Ctrl-O / Ctrl-E",
+                "load the batch from a file / save it to a file",
+            ),
+            ("Ctrl-Y", "copy the batch JSON"),
+            ("Ctrl-N", "list logic / tags: next suggestion"),
+            ("Up/Down, Left/Right, hjkl", "items: move the selection"),
+            (
+                "Enter / e",
+                "items: edit the cell (Enter saves, Esc cancels)",
+            ),
+            (
+                "Space / c",
+                "items: mark the item clicked (adds a select event)",
+            ),
+            ("a / y / d", "items: add / duplicate / delete the item"),
+            ("K / J, Alt-Up / Alt-Down", "items: move the item up / down"),
+            ("Enter", "problems: jump to the field of the problem"),
+            ("PageUp / PageDown", "scroll the preview"),
+        ]
+    }
+
+    /// The batch JSON exactly as it would be sent.
+    pub fn batch_text(&self) -> &str {
+        &self.preview
+    }
+
+    /// The URL a send goes to.
+    pub fn collect_url(&self) -> String {
+        format!(
+            "{}/analytics/collect",
+            self.analytics_url.text().trim_end_matches('/')
+        )
+    }
+
+    fn input(&self, f: Field) -> &LineInput {
+        match f {
+            Field::AnalyticsUrl => &self.analytics_url,
+            Field::ApiKey => &self.api_key,
+            Field::ListId => &self.list_id,
+            Field::ListName => &self.list_name,
+            Field::ListLogic => &self.list_logic,
+            Field::Tags => &self.tags,
+            Field::UserIp => &self.user_ip,
+        }
+    }
+
+    fn input_mut(&mut self, f: Field) -> &mut LineInput {
+        match f {
+            Field::AnalyticsUrl => &mut self.analytics_url,
+            Field::ApiKey => &mut self.api_key,
+            Field::ListId => &mut self.list_id,
+            Field::ListName => &mut self.list_name,
+            Field::ListLogic => &mut self.list_logic,
+            Field::Tags => &mut self.tags,
+            Field::UserIp => &mut self.user_ip,
+        }
+    }
+
+    /// Replace the form with `draft` (and the members it cannot show).
+    fn set_draft(&mut self, draft: ListDraft, mut extras: Extras) {
+        self.api_key.set(draft.api_key.clone());
+        self.list_id.set(draft.list_id.clone());
+        self.list_name.set(draft.list_name.clone());
+        self.list_logic.set(draft.list_logic.clone());
+        self.tags.set(draft.tags.join(", "));
+        self.user_ip.set(draft.user_ip.clone().unwrap_or_default());
+        extras.items.resize(draft.items.len(), Map::new());
+        self.extras = extras;
+        self.draft = draft;
+        self.row = self.row.min(self.draft.items.len().saturating_sub(1));
+        self.refresh();
+    }
+
+    /// Copy the top fields into the draft.
+    fn sync_fields(&mut self) {
+        self.draft.api_key = self.api_key.text().to_string();
+        self.draft.list_id = self.list_id.text().to_string();
+        self.draft.list_name = self.list_name.text().to_string();
+        self.draft.list_logic = self.list_logic.text().to_string();
+        self.draft.tags = self
+            .tags
+            .text()
+            .split(',')
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(String::from)
+            .collect();
+        let ip = self.user_ip.text().trim();
+        self.draft.user_ip = (!ip.is_empty()).then(|| ip.to_string());
+    }
+
+    /// The batch of the form, with the members the form does not show put back.
+    pub fn form_batch(&self) -> Value {
+        let mut batch = draft_to_value(&self.draft);
+        overlay_extras(&mut batch, &self.draft, &self.extras);
+        batch
+    }
+
+    /// Recompute the preview and the problems after any change.
+    fn refresh(&mut self) {
+        match self.mode {
+            Mode::Form => {
+                self.sync_fields();
+                let batch = self.form_batch();
+                self.preview = serde_json::to_string_pretty(&batch).unwrap_or_default();
+                self.problems = ev::validate(&batch).problems;
+            }
+            Mode::Raw => {
+                self.preview = self.raw.lines().join("\n");
+                self.problems = ev::validate_bytes(self.preview.as_bytes()).problems;
+            }
+        }
+        self.problem_sel = self.problem_sel.min(self.problems.len().saturating_sub(1));
+    }
+
+    fn focus_order(&self) -> Vec<Focus> {
+        match self.mode {
+            Mode::Form => Field::ALL
+                .iter()
+                .map(|f| Focus::Field(*f))
+                .chain([Focus::Items, Focus::Problems])
+                .collect(),
+            Mode::Raw => vec![Focus::Raw, Focus::Problems],
+        }
+    }
+
+    fn cycle_focus(&mut self, back: bool) {
+        let order = self.focus_order();
+        let pos = order.iter().position(|f| *f == self.focus).unwrap_or(0);
+        let n = order.len();
+        self.focus = order[if back {
+            (pos + n - 1) % n
+        } else {
+            (pos + 1) % n
+        }];
+        self.raw.set_cursor_style(if self.focus == Focus::Raw {
+            focused_style()
+        } else {
+            Style::new()
+        });
+    }
+
+    fn enter_raw(&mut self) {
+        let text = self.preview.clone();
+        self.raw = TextArea::from(text.lines().map(String::from).collect::<Vec<_>>());
+        self.mode = Mode::Raw;
+        self.focus = Focus::Raw;
+        self.refresh();
+    }
+
+    /// Back to the form; refused (nothing lost) when the raw text is not a JSON array.
+    fn leave_raw(&mut self) -> Result<(), String> {
+        let text = self.raw.lines().join("\n");
+        let value: Value = serde_json::from_str(&text).map_err(|e| {
+            format!(
+                "The raw JSON does not parse (line {} column {}); fix it before going back to the form.",
+                e.line(),
+                e.column()
+            )
+        })?;
+        let (draft, extras) = draft_from_value(&value)?;
+        self.mode = Mode::Form;
+        self.focus = Focus::Field(Field::ListId);
+        self.set_draft(draft, extras);
+        Ok(())
+    }
+
+    /// Load a batch from JSON text into the form (or into the raw editor if the form cannot
+    /// hold it, so nothing is lost).
+    fn load_text(&mut self, text: &str) -> String {
+        match serde_json::from_str::<Value>(text)
+            .map_err(|e| format!("line {} column {}: {e}", e.line(), e.column()))
+            .and_then(|v| draft_from_value(&v))
+        {
+            Ok((draft, extras)) => {
+                self.mode = Mode::Form;
+                if !matches!(self.focus, Focus::Field(_) | Focus::Items | Focus::Problems) {
+                    self.focus = Focus::Field(Field::ListId);
+                }
+                self.set_draft(draft, extras);
+                "Batch loaded into the form.".into()
+            }
+            Err(why) => {
+                self.raw = TextArea::from(text.lines().map(String::from).collect::<Vec<_>>());
+                self.mode = Mode::Raw;
+                self.focus = Focus::Raw;
+                self.refresh();
+                format!("Loaded as raw JSON (the form cannot show it: {why}).")
+            }
+        }
+    }
+
+    fn items_changed(&mut self) {
+        self.extras.items.resize(self.draft.items.len(), Map::new());
+        self.refresh();
+    }
+
+    /// Jump to the field a problem is about.
+    fn jump_to_problem(&mut self, idx: usize) {
+        let Some(problem) = self.problems.get(idx).cloned() else {
+            return;
+        };
+        if self.mode == Mode::Raw {
+            if let (Some(line), Some(col)) = (problem.line, problem.column) {
+                self.raw.move_cursor(CursorMove::Jump(
+                    line.saturating_sub(1) as u16,
+                    col.saturating_sub(1) as u16,
+                ));
+                self.focus = Focus::Raw;
+                return;
+            }
+            if let Err(why) = self.leave_raw() {
+                self.status = why;
+                return;
+            }
+        }
+        let path = problem.path.clone();
+        let batch = self.form_batch();
+        match target_of_path(&path, &batch) {
+            Some(Target::Field(f)) => self.focus = Focus::Field(f),
+            Some(Target::Item(row, col)) => {
+                self.focus = Focus::Items;
+                self.row = row.min(self.draft.items.len().saturating_sub(1));
+                self.col = col;
+            }
+            None => self.status = format!("No form field shows {path}."),
+        }
+    }
+}
+
+enum Target {
+    Field(Field),
+    Item(usize, Column),
+}
+
+/// Map a problem path such as `[1].items[0].currency` to a form field.
+fn target_of_path(path: &str, batch: &Value) -> Option<Target> {
+    let rest = path.strip_prefix('[')?;
+    let (event_idx, rest) = rest.split_once(']')?;
+    let event_idx: usize = event_idx.parse().ok()?;
+    let rest = rest.strip_prefix('.').unwrap_or(rest);
+    if let Some(after) = rest.strip_prefix("items[") {
+        let (item_idx, after) = after.split_once(']')?;
+        let item_idx: usize = item_idx.parse().ok()?;
+        let key = after.strip_prefix('.').unwrap_or(after);
+        let col = Column::from_json_key(key.split(['.', '[']).next().unwrap_or(""))
+            .unwrap_or(Column::GroupId);
+        // Items of select events point back to their row through their index.
+        let event = batch.get(event_idx)?;
+        let row = if event.get("event").and_then(Value::as_str) == Some("view_recs_list") {
+            item_idx
+        } else {
+            event
+                .get("items")
+                .and_then(|i| i.get(item_idx))
+                .and_then(|i| i.get("index"))
+                .and_then(Value::as_u64)
+                .map(|i| (i as usize).saturating_sub(1))
+                .unwrap_or(item_idx)
+        };
+        return Some(Target::Item(row, col));
+    }
+    let key = rest.split(['.', '[']).next().unwrap_or("");
+    Some(Target::Field(match key {
+        "event_apikey" => Field::ApiKey,
+        "event_list_id" => Field::ListId,
+        "event_list_name" => Field::ListName,
+        "event_list_logic" => Field::ListLogic,
+        "event_tags" => Field::Tags,
+        "user_profile" => Field::UserIp,
+        _ => return None,
+    }))
+}
+
+fn str_of(v: Option<&Value>) -> String {
+    match v {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Null) | None => String::new(),
+        Some(other) => other.to_string(),
+    }
+}
+
+fn unknown_members(obj: &Map<String, Value>, known: &[&str]) -> Map<String, Value> {
+    obj.iter()
+        .filter(|(k, _)| !known.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+/// Read a batch into the form: the first `view_recs_list` event gives the list and its items;
+/// `select_recs_list` events of the same list mark items clicked. Anything else is kept aside.
+fn draft_from_value(value: &Value) -> Result<(ListDraft, Extras), String> {
+    let events = value
+        .as_array()
+        .ok_or("the batch must be a JSON array of events")?;
+    let is_kind = |e: &Value, k: &str| e.get("event").and_then(Value::as_str) == Some(k);
+    let view_pos = events
+        .iter()
+        .position(|e| is_kind(e, "view_recs_list"))
+        .or(if events.is_empty() { None } else { Some(0) });
+    let mut extras = Extras::default();
+    let mut draft = ListDraft::default();
+    let Some(view_pos) = view_pos else {
+        return Ok((draft, extras));
+    };
+    let view = events[view_pos]
+        .as_object()
+        .ok_or("the first event of the batch is not a JSON object")?;
+    draft.api_key = str_of(view.get("event_apikey"));
+    draft.list_id = str_of(view.get("event_list_id"));
+    draft.list_name = str_of(view.get("event_list_name"));
+    draft.list_logic = str_of(view.get("event_list_logic"));
+    draft.tags = match view.get("event_tags") {
+        Some(Value::Array(tags)) => tags.iter().map(|t| str_of(Some(t))).collect(),
+        Some(Value::Null) | None => Vec::new(),
+        Some(_) => return Err("event_tags of the view event is not an array".into()),
+    };
+    match view.get("user_profile") {
+        Some(Value::Object(up)) => {
+            draft.user_ip = up.get("ip_address").map(|v| str_of(Some(v)));
+            extras.user_profile = unknown_members(up, &["ip_address"]);
+        }
+        Some(Value::Null) | None => {}
+        Some(_) => return Err("user_profile of the view event is not an object".into()),
+    }
+    extras.view = unknown_members(view, EVENT_KEYS);
+    let items = match view.get("items") {
+        Some(Value::Array(items)) => items.as_slice(),
+        Some(Value::Null) | None => &[],
+        Some(_) => return Err("items of the view event is not an array".into()),
+    };
+    for item in items {
+        let obj = item
+            .as_object()
+            .ok_or("an item of the view event is not a JSON object")?;
+        let mut group_id = str_of(obj.get("item_group_id"));
+        let mut variant_id = str_of(obj.get("item_variant_id"));
+        if group_id.is_empty() && variant_id.is_empty() {
+            if let Some((g, v)) = str_of(obj.get("item_id")).split_once('-') {
+                group_id = g.to_string();
+                variant_id = v.to_string();
+            }
+        }
+        draft.items.push(ItemDraft {
+            group_id,
+            variant_id,
+            name: str_of(obj.get("item_name")),
+            price: str_of(obj.get("price")),
+            currency: str_of(obj.get("currency")),
+            brand: str_of(obj.get("item_brand")),
+            category: str_of(obj.get("item_category")),
+            clicked: false,
+        });
+        extras.items.push(unknown_members(obj, ITEM_KEYS));
+    }
+    let item_ids: Vec<String> = items.iter().map(|i| str_of(i.get("item_id"))).collect();
+    let mut first_select = true;
+    for (pos, event) in events.iter().enumerate() {
+        if pos == view_pos {
+            continue;
+        }
+        let same_list = event.get("event_list_id") == view.get("event_list_id");
+        let clicked_row = event
+            .get("items")
+            .and_then(Value::as_array)
+            .filter(|items| items.len() == 1)
+            .and_then(|items| {
+                let id = str_of(items[0].get("item_id"));
+                item_ids
+                    .iter()
+                    .position(|x| *x == id)
+                    .filter(|row| !draft.items[*row].clicked)
+            });
+        match (is_kind(event, "select_recs_list") && same_list, clicked_row) {
+            (true, Some(row)) => {
+                draft.items[row].clicked = true;
+                if first_select {
+                    if let Some(obj) = event.as_object() {
+                        extras.select = unknown_members(obj, EVENT_KEYS);
+                    }
+                    first_select = false;
+                }
+            }
+            _ => extras.other_events.push(event.clone()),
+        }
+    }
+    Ok((draft, extras))
+}
+
+/// Put the members the form does not show back into a batch built from the draft.
+fn overlay_extras(batch: &mut Value, draft: &ListDraft, extras: &Extras) {
+    let Some(events) = batch.as_array_mut() else {
+        return;
+    };
+    let put = |target: &mut Value, members: &Map<String, Value>| {
+        if let Some(obj) = target.as_object_mut() {
+            for (k, v) in members {
+                obj.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+        }
+    };
+    let clicked_rows: Vec<usize> = draft
+        .items
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| i.clicked)
+        .map(|(r, _)| r)
+        .collect();
+    for (pos, event) in events.iter_mut().enumerate() {
+        let is_view = event.get("event").and_then(Value::as_str) == Some("view_recs_list");
+        if is_view {
+            put(event, &extras.view);
+            if !extras.user_profile.is_empty() {
+                if let Some(obj) = event.as_object_mut() {
+                    let up = obj
+                        .entry("user_profile")
+                        .or_insert_with(|| Value::Object(Map::new()));
+                    put(up, &extras.user_profile);
+                }
+            }
+            if let Some(items) = event.get_mut("items").and_then(Value::as_array_mut) {
+                for (row, item) in items.iter_mut().enumerate() {
+                    if let Some(m) = extras.items.get(row) {
+                        put(item, m);
+                    }
+                }
+            }
+        } else {
+            put(event, &extras.select);
+            let row = pos.checked_sub(1).and_then(|j| clicked_rows.get(j));
+            if let (Some(row), Some(items)) =
+                (row, event.get_mut("items").and_then(Value::as_array_mut))
+            {
+                if let (Some(item), Some(m)) = (items.first_mut(), extras.items.get(*row)) {
+                    put(item, m);
+                }
+            }
+        }
+    }
+    events.extend(extras.other_events.iter().cloned());
+}
+
+fn completions(field: Field, text: &str) -> Vec<String> {
+    match field {
+        Field::ListLogic => KNOWN_LIST_LOGICS.iter().map(|s| s.to_string()).collect(),
+        Field::Tags => {
+            let _ = text;
+            KNOWN_PAGE_TYPES
+                .iter()
+                .map(|p| format!("recsPageType:{p}"))
+                .collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The next suggestion for the field: the list logic as a whole, or the last tag.
+fn complete(field: Field, text: &str) -> Option<String> {
+    let cands = completions(field, text);
+    if cands.is_empty() {
+        return None;
+    }
+    let (head, last) = match field {
+        Field::Tags => match text.rfind(',') {
+            Some(i) => (
+                text[..=i].to_string() + " ",
+                text[i + 1..].trim().to_string(),
+            ),
+            None => (String::new(), text.trim().to_string()),
+        },
+        _ => (String::new(), text.trim().to_string()),
+    };
+    let upper = last.to_ascii_uppercase();
+    // Cycle when the text already is a suggestion; otherwise complete the typed prefix.
+    let next = if let Some(i) = cands.iter().position(|c| *c == last) {
+        cands[(i + 1) % cands.len()].clone()
+    } else {
+        cands
+            .iter()
+            .find(|c| c.to_ascii_uppercase().starts_with(&upper))
+            .or_else(|| {
+                cands.iter().find(|c| {
+                    c.to_ascii_uppercase()
+                        .contains(upper.trim_start_matches("RECSPAGETYPE:"))
+                })
+            })
+            .unwrap_or(&cands[0])
+            .clone()
+    };
+    Some(head + &next)
+}
+
+/// Handle a message; pure (no I/O): what needs I/O comes back as effects.
+pub fn update(state: &mut EventsState, msg: EventsMsg) -> Vec<EventsEffect> {
+    match msg {
+        EventsMsg::Key(key) if key.kind != KeyEventKind::Release => on_key(state, key),
+        EventsMsg::Key(_) => Vec::new(),
+        EventsMsg::Mouse(mouse) => {
+            match mouse.kind {
+                MouseEventKind::ScrollDown => {
+                    state.preview_scroll = state.preview_scroll.saturating_add(3)
+                }
+                MouseEventKind::ScrollUp => {
+                    state.preview_scroll = state.preview_scroll.saturating_sub(3)
+                }
+                _ => {}
+            }
+            Vec::new()
+        }
+        EventsMsg::SetTarget {
+            analytics_url,
+            api_key,
+            local,
+        } => {
+            state.analytics_url.set(analytics_url);
+            state.local = local;
+            if state.mode == Mode::Form {
+                state.api_key.set(api_key);
+            }
+            state.refresh();
+            Vec::new()
+        }
+        EventsMsg::LoadBatch(text) => {
+            state.status = state.load_text(&text);
+            Vec::new()
+        }
+        EventsMsg::FileLoaded { path, text } => {
+            let how = state.load_text(&text);
+            state.status = format!("{} ({})", how, path.display());
+            state.last_path = Some(path);
+            Vec::new()
+        }
+        EventsMsg::FileSaved(path) => {
+            state.status = format!("Batch saved to {}.", path.display());
+            state.last_path = Some(path);
+            Vec::new()
+        }
+        EventsMsg::FileError(why) => {
+            state.status = why;
+            Vec::new()
+        }
+        EventsMsg::Sent(result) => {
+            state.sending = false;
+            let ok = matches!(result, Ok(ref r) if (200..300).contains(&r.status));
+            state.status = match &result {
+                Ok(r) => format!("Collector answered {} in {} ms.", r.status, r.elapsed_ms),
+                Err(why) => why.clone(),
+            };
+            state.response = Some(result);
+            state.stored = None;
+            if state.local && (ok || matches!(state.response, Some(Ok(_)))) {
+                // The last events the collector kept: the ones just sent.
+                vec![EventsEffect::FetchStored {
+                    url: format!(
+                        "{}/_inspect/events?limit={}",
+                        state.analytics_url.text().trim_end_matches('/'),
+                        state.sent_events.max(1)
+                    ),
+                }]
+            } else {
+                Vec::new()
+            }
+        }
+        EventsMsg::Stored(result) => {
+            state.stored = Some(result);
+            Vec::new()
+        }
+    }
+}
+
+fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    let alt = key.modifiers.contains(KeyModifiers::ALT);
+
+    // A path prompt takes every key.
+    if let Some((kind, mut input)) = state.prompt.take() {
+        match key.code {
+            KeyCode::Esc => state.status = "Cancelled.".into(),
+            KeyCode::Enter => {
+                let path = input.text().trim().to_string();
+                if path.is_empty() {
+                    state.status = "Type a file path first.".into();
+                    state.prompt = Some((kind, input));
+                    return Vec::new();
+                }
+                let path = PathBuf::from(path);
+                return match kind {
+                    PromptKind::Load => vec![EventsEffect::LoadFile(path)],
+                    PromptKind::Save => {
+                        vec![EventsEffect::SaveFile(path, state.preview.clone())]
+                    }
+                };
+            }
+            _ => {
+                input.handle_key(&key);
+                state.prompt = Some((kind, input));
+            }
+        }
+        return Vec::new();
+    }
+
+    // Editing a cell in place.
+    if let Some(mut input) = state.editing.take() {
+        match key.code {
+            KeyCode::Esc => {}
+            KeyCode::Enter | KeyCode::Tab => {
+                if let Some(item) = state.draft.items.get_mut(state.row) {
+                    *cell_mut(item, state.col) = input.text().to_string();
+                }
+                if key.code == KeyCode::Tab {
+                    let next = (state.col.index() + 1) % Column::ALL.len();
+                    state.col = Column::ALL[next];
+                }
+                state.refresh();
+            }
+            _ => {
+                input.handle_key(&key);
+                state.editing = Some(input);
+            }
+        }
+        return Vec::new();
+    }
+
+    // Keys that work everywhere in the view.
+    if ctrl {
+        match key.code {
+            KeyCode::Char('s') => return send(state),
+            KeyCode::Char('r') => {
+                match state.mode {
+                    Mode::Form => {
+                        state.enter_raw();
+                        state.status = "Raw JSON mode: the batch as text.".into();
+                    }
+                    Mode::Raw => match state.leave_raw() {
+                        Ok(()) => state.status = "Back to the form.".into(),
+                        Err(why) => state.status = why,
+                    },
+                }
+                return Vec::new();
+            }
+            KeyCode::Char('o') => {
+                let start = state
+                    .last_path
+                    .as_ref()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default();
+                state.prompt = Some((PromptKind::Load, LineInput::new(start)));
+                return Vec::new();
+            }
+            KeyCode::Char('e') => {
+                let start = state
+                    .last_path
+                    .as_ref()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_else(|| "batch.json".into());
+                state.prompt = Some((PromptKind::Save, LineInput::new(start)));
+                return Vec::new();
+            }
+            KeyCode::Char('y') => {
+                return vec![
+                    EventsEffect::CopyText(state.preview.clone()),
+                    EventsEffect::Status("Batch JSON copied.".into()),
+                ]
+            }
+            _ => {}
+        }
+    }
+    match key.code {
+        KeyCode::Tab => {
+            state.cycle_focus(false);
+            return Vec::new();
+        }
+        KeyCode::BackTab => {
+            state.cycle_focus(true);
+            return Vec::new();
+        }
+        KeyCode::PageDown => {
+            state.preview_scroll = state.preview_scroll.saturating_add(10);
+            return Vec::new();
+        }
+        KeyCode::PageUp => {
+            state.preview_scroll = state.preview_scroll.saturating_sub(10);
+            return Vec::new();
+        }
+        _ => {}
+    }
+
+    match state.focus {
+        Focus::Field(field) => {
+            match key.code {
+                KeyCode::Char('n') if ctrl => {
+                    if let Some(next) = complete(field, state.input(field).text()) {
+                        state.input_mut(field).set(next);
+                    }
+                }
+                KeyCode::Down | KeyCode::Enter => state.cycle_focus(false),
+                KeyCode::Up => state.cycle_focus(true),
+                _ => {
+                    state.input_mut(field).handle_key(&key);
+                }
+            }
+            state.refresh();
+        }
+        Focus::Raw => {
+            if state.raw.input(key) {
+                state.refresh();
+            }
+        }
+        Focus::Problems => match key.code {
+            KeyCode::Up | KeyCode::Char('k') => {
+                state.problem_sel = state.problem_sel.saturating_sub(1)
+            }
+            KeyCode::Down | KeyCode::Char('j') => {
+                state.problem_sel =
+                    (state.problem_sel + 1).min(state.problems.len().saturating_sub(1))
+            }
+            KeyCode::Enter => state.jump_to_problem(state.problem_sel),
+            _ => {}
+        },
+        Focus::Items => items_key(state, key, alt),
+    }
+    Vec::new()
+}
+
+fn items_key(state: &mut EventsState, key: KeyEvent, alt: bool) {
+    let n = state.draft.items.len();
+    match key.code {
+        KeyCode::Up if alt => move_item(state, true),
+        KeyCode::Down if alt => move_item(state, false),
+        KeyCode::Char('K') => move_item(state, true),
+        KeyCode::Char('J') => move_item(state, false),
+        KeyCode::Up | KeyCode::Char('k') => state.row = state.row.saturating_sub(1),
+        KeyCode::Down | KeyCode::Char('j') => state.row = (state.row + 1).min(n.saturating_sub(1)),
+        KeyCode::Left | KeyCode::Char('h') => {
+            state.col = Column::ALL[state.col.index().saturating_sub(1)]
+        }
+        KeyCode::Right | KeyCode::Char('l') => {
+            state.col = Column::ALL[(state.col.index() + 1).min(Column::ALL.len() - 1)]
+        }
+        KeyCode::Enter | KeyCode::Char('e') => {
+            if let Some(item) = state.draft.items.get(state.row) {
+                state.editing = Some(LineInput::new(cell(item, state.col)));
+            }
+        }
+        KeyCode::Char(' ') | KeyCode::Char('c') => {
+            if let Some(item) = state.draft.items.get_mut(state.row) {
+                item.clicked = !item.clicked;
+                state.refresh();
+            }
+        }
+        KeyCode::Char('a') | KeyCode::Insert => {
+            let at = if n == 0 { 0 } else { state.row + 1 };
+            let template = state.draft.items.get(state.row).cloned();
+            let item = ItemDraft {
+                currency: template.map(|t| t.currency).unwrap_or_default(),
+                ..ItemDraft::default()
+            };
+            state.draft.items.insert(at, item);
+            state
+                .extras
+                .items
+                .insert(at.min(state.extras.items.len()), Map::new());
+            state.row = at;
+            state.col = Column::GroupId;
+            state.items_changed();
+            state.editing = Some(LineInput::default());
+        }
+        KeyCode::Char('y') => {
+            if let Some(item) = state.draft.items.get(state.row).cloned() {
+                let extra = state
+                    .extras
+                    .items
+                    .get(state.row)
+                    .cloned()
+                    .unwrap_or_default();
+                state.draft.items.insert(state.row + 1, item);
+                state
+                    .extras
+                    .items
+                    .insert((state.row + 1).min(state.extras.items.len()), extra);
+                state.row += 1;
+                state.items_changed();
+            }
+        }
+        KeyCode::Char('d') | KeyCode::Char('x') | KeyCode::Delete if state.row < n => {
+            state.draft.items.remove(state.row);
+            if state.row < state.extras.items.len() {
+                state.extras.items.remove(state.row);
+            }
+            state.row = state.row.min(state.draft.items.len().saturating_sub(1));
+            state.items_changed();
+        }
+        _ => {}
+    }
+}
+
+fn move_item(state: &mut EventsState, up: bool) {
+    let n = state.draft.items.len();
+    let (a, b) = if up {
+        if state.row == 0 || n == 0 {
+            return;
+        }
+        (state.row - 1, state.row)
+    } else {
+        if state.row + 1 >= n {
+            return;
+        }
+        (state.row, state.row + 1)
+    };
+    state.draft.items.swap(a, b);
+    state.extras.items.resize(n, Map::new());
+    state.extras.items.swap(a, b);
+    state.row = if up { a } else { b };
+    state.items_changed();
+}
+
+fn send(state: &mut EventsState) -> Vec<EventsEffect> {
+    if state.analytics_url.text().trim().is_empty() {
+        state.status = "Set the analytics URL before sending.".into();
+        return Vec::new();
+    }
+    let errors = state
+        .problems
+        .iter()
+        .filter(|p| p.level == Level::Error)
+        .count();
+    state.sending = true;
+    state.sent_events = serde_json::from_str::<Value>(&state.preview)
+        .ok()
+        .and_then(|v| v.as_array().map(|a| a.len()))
+        .unwrap_or(0);
+    state.status = if errors > 0 {
+        format!(
+            "Sending a batch with {errors} problem(s) to {}…",
+            state.collect_url()
+        )
+    } else {
+        format!("Sending to {}…", state.collect_url())
+    };
+    vec![EventsEffect::SendEvents {
+        url: state.collect_url(),
+        body: Bytes::from(state.preview.clone()),
+    }]
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drawing
+
+fn focused_style() -> Style {
+    Style::new().add_modifier(Modifier::REVERSED)
+}
+
+fn block<'a>(title: impl Into<Line<'a>>, focused: bool) -> Block<'a> {
+    let b = Block::new().borders(Borders::ALL).title(title);
+    if focused {
+        b.border_style(Style::new().add_modifier(Modifier::BOLD))
+            .title_style(Style::new().add_modifier(Modifier::BOLD))
+    } else {
+        b
+    }
+}
+
+/// Draw the events view into `area`.
+pub fn draw(frame: &mut Frame, area: Rect, state: &EventsState) {
+    let [main, footer] = Layout::vertical([Constraint::Min(4), Constraint::Length(1)]).areas(area);
+    let wide = main.width >= 110;
+    let (left, right) = if wide {
+        let [l, r] = Layout::horizontal([Constraint::Percentage(58), Constraint::Percentage(42)])
+            .areas(main);
+        (l, r)
+    } else {
+        let fields_h = if state.mode == Mode::Form { 6 } else { 0 };
+        let items_h = if state.mode == Mode::Form {
+            (state.draft.items.len() as u16 + 3).clamp(4, 8)
+        } else {
+            0
+        };
+        let [l, r] = Layout::vertical([Constraint::Length(fields_h + items_h), Constraint::Min(5)])
+            .areas(main);
+        (l, r)
+    };
+
+    match state.mode {
+        Mode::Form => {
+            let fields_h = if wide { 9 } else { 6 };
+            let [fields_area, items_area] =
+                Layout::vertical([Constraint::Length(fields_h), Constraint::Min(3)]).areas(left);
+            draw_fields(frame, fields_area, state, wide);
+            draw_items(frame, items_area, state);
+        }
+        Mode::Raw => {
+            if wide {
+                draw_raw(frame, left, state);
+            }
+        }
+    }
+
+    // Right (or bottom): preview | problems | response.
+    let has_response = state.response.is_some() || state.sending;
+    if wide {
+        let resp_h = if has_response && state.mode == Mode::Form {
+            10
+        } else {
+            0
+        };
+        let [preview, problems, response] = Layout::vertical([
+            Constraint::Min(5),
+            Constraint::Length((state.problems.len() as u16 + 2).clamp(3, 8)),
+            Constraint::Length(resp_h),
+        ])
+        .areas(right);
+        if state.mode == Mode::Form {
+            draw_preview(frame, preview, state);
+        } else {
+            draw_response_or_stored(frame, preview, state, true);
+        }
+        draw_problems(frame, problems, state);
+        if has_response && state.mode == Mode::Form {
+            draw_response_or_stored(frame, response, state, false);
+        }
+    } else {
+        let [a, b] = Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)])
+            .areas(right);
+        if state.mode == Mode::Form {
+            draw_preview(frame, a, state);
+        } else {
+            draw_raw(frame, a, state);
+        }
+        if has_response {
+            let [p, r] =
+                Layout::vertical([Constraint::Percentage(40), Constraint::Percentage(60)]).areas(b);
+            draw_problems(frame, p, state);
+            draw_response_or_stored(frame, r, state, false);
+        } else {
+            draw_problems(frame, b, state);
+        }
+    }
+
+    // Footer: prompt or status.
+    let line = if let Some((kind, input)) = &state.prompt {
+        let label = match kind {
+            PromptKind::Load => "Load batch from: ",
+            PromptKind::Save => "Save batch to: ",
+        };
+        Line::from(vec![
+            Span::styled(label, Style::new().bold()),
+            Span::raw(input.text().to_string()),
+            Span::raw("  (Enter ok, Esc cancel)"),
+        ])
+    } else if !state.status.is_empty() {
+        Line::from(state.status.clone())
+    } else {
+        Line::from("Ctrl-S send  Ctrl-R raw/form  Ctrl-O load  Ctrl-E save  Tab next  F1 help")
+            .dim()
+    };
+    frame.render_widget(Paragraph::new(line), footer);
+    if let Some((_, input)) = &state.prompt {
+        let label_w = match state.prompt.as_ref().map(|p| p.0) {
+            Some(PromptKind::Load) => 17,
+            _ => 15,
+        };
+        frame.set_cursor_position((
+            footer.x + (label_w + input.cursor() as u16).min(footer.width.saturating_sub(1)),
+            footer.y,
+        ));
+    }
+}
+
+fn field_spans<'a>(state: &'a EventsState, f: Field, label_w: usize) -> Vec<Span<'a>> {
+    let focused = state.focus == Focus::Field(f);
+    let label = format!("{:>w$}: ", f.label(), w = label_w);
+    let text = state.input(f).text();
+    let value = if text.is_empty() {
+        Span::styled(
+            match f {
+                Field::UserIp => "(none)",
+                Field::Tags => "name:value, ...",
+                _ => "",
+            },
+            Style::new().dim(),
+        )
+    } else {
+        Span::raw(text)
+    };
+    let value = if focused {
+        value.patch_style(focused_style())
+    } else {
+        value
+    };
+    vec![Span::styled(label, Style::new().bold()), value]
+}
+
+fn draw_fields(frame: &mut Frame, area: Rect, state: &EventsState, wide: bool) {
+    let focused = matches!(state.focus, Focus::Field(_));
+    let blk = block(" List ", focused);
+    let inner = blk.inner(area);
+    frame.render_widget(blk, area);
+    let mut lines: Vec<Line> = Vec::new();
+    if wide {
+        for f in Field::ALL {
+            lines.push(Line::from(field_spans(state, f, 13)));
+        }
+    } else {
+        let pairs = [
+            (Field::AnalyticsUrl, None),
+            (Field::ApiKey, Some(Field::ListId)),
+            (Field::ListName, Some(Field::ListLogic)),
+            (Field::Tags, Some(Field::UserIp)),
+        ];
+        let half = (inner.width / 2) as usize;
+        for (a, b) in pairs {
+            let mut spans = field_spans(state, a, 9);
+            if let Some(b) = b {
+                let used: usize = spans.iter().map(|s| s.width()).sum();
+                if used < half {
+                    spans.push(Span::raw(" ".repeat(half - used)));
+                } else {
+                    spans.push(Span::raw(" "));
+                }
+                spans.extend(field_spans(state, b, 9));
+            }
+            lines.push(Line::from(spans));
+        }
+    }
+    // Suggestion line for completable fields.
+    if let Focus::Field(f @ (Field::ListLogic | Field::Tags)) = state.focus {
+        let cands = completions(f, state.input(f).text());
+        if lines.len() < inner.height as usize {
+            lines.push(Line::from(format!("Ctrl-N: {}", cands.join(" "))).dim());
+        }
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+    // Cursor in the focused field.
+    if let Focus::Field(f) = state.focus {
+        if let Some(pos) = field_cursor(state, f, inner, wide) {
+            frame.set_cursor_position(pos);
+        }
+    }
+}
+
+fn field_cursor(state: &EventsState, f: Field, inner: Rect, wide: bool) -> Option<(u16, u16)> {
+    let cur = state.input(f).cursor() as u16;
+    let (row, x) = if wide {
+        (Field::ALL.iter().position(|g| *g == f)? as u16, 15 + cur)
+    } else {
+        let half = inner.width / 2;
+        let first_w = 11 + state.input(f).text().chars().count() as u16;
+        let _ = first_w;
+        match f {
+            Field::AnalyticsUrl => (0, 11 + cur),
+            Field::ApiKey => (1, 11 + cur),
+            Field::ListId => (
+                1,
+                half.max(11 + state.api_key.text().chars().count() as u16 + 1) + 11 + cur,
+            ),
+            Field::ListName => (2, 11 + cur),
+            Field::ListLogic => (
+                2,
+                half.max(11 + state.list_name.text().chars().count() as u16 + 1) + 11 + cur,
+            ),
+            Field::Tags => (3, 11 + cur),
+            Field::UserIp => (
+                3,
+                half.max(11 + state.tags.text().chars().count() as u16 + 1) + 11 + cur,
+            ),
+        }
+    };
+    (x < inner.width && row < inner.height).then_some((inner.x + x, inner.y + row))
+}
+
+fn draw_items(frame: &mut Frame, area: Rect, state: &EventsState) {
+    let focused = state.focus == Focus::Items;
+    let clicked = state.draft.items.iter().filter(|i| i.clicked).count();
+    let title = format!(" Items ({}, {} clicked) ", state.draft.items.len(), clicked);
+    let blk = block(title, focused);
+    let header = Row::new(
+        ["#", "clk"]
+            .into_iter()
+            .chain(Column::ALL.iter().map(|c| c.title()))
+            .chain(["item_id"])
+            .map(|t| Cell::from(t).bold()),
+    );
+    let rows = state.draft.items.iter().enumerate().map(|(r, item)| {
+        let mut cells = vec![
+            Cell::from((r + 1).to_string()).dim(),
+            Cell::from(if item.clicked { "[x]" } else { "[ ]" }),
+        ];
+        for c in Column::ALL {
+            let selected = focused && r == state.row && c == state.col;
+            let text = match (&state.editing, selected) {
+                (Some(input), true) => format!("{}▏", input.text()),
+                _ => cell(item, c).to_string(),
+            };
+            let mut cell = Cell::from(text);
+            if selected {
+                cell = cell.style(focused_style());
+            }
+            cells.push(cell);
+        }
+        cells.push(Cell::from(format!("{}-{}", item.group_id, item.variant_id)).dim());
+        Row::new(cells)
+    });
+    let widths = [
+        Constraint::Length(2),
+        Constraint::Length(3),
+        Constraint::Min(5),
+        Constraint::Min(4),
+        Constraint::Fill(2),
+        Constraint::Min(5),
+        Constraint::Length(3),
+        Constraint::Fill(1),
+        Constraint::Fill(2),
+        Constraint::Fill(1),
+    ];
+    let table = Table::new(rows, widths)
+        .header(header)
+        .block(blk)
+        .column_spacing(1);
+    frame.render_widget(table, area);
+    if state.draft.items.is_empty() && area.height > 3 {
+        frame.render_widget(
+            Paragraph::new("No items: press a to add one.").dim(),
+            Rect::new(area.x + 2, area.y + 2, area.width.saturating_sub(4), 1),
+        );
+    }
+}
+
+fn draw_raw(frame: &mut Frame, area: Rect, state: &EventsState) {
+    // The block is drawn around the editor rather than set on it, so drawing never clones
+    // the text.
+    let blk = block(
+        " Batch JSON (raw, Ctrl-R: form) ",
+        state.focus == Focus::Raw,
+    );
+    let inner = blk.inner(area);
+    frame.render_widget(blk, area);
+    frame.render_widget(&state.raw, inner);
+}
+
+fn draw_preview(frame: &mut Frame, area: Rect, state: &EventsState) {
+    let events = serde_json::from_str::<Value>(&state.preview)
+        .ok()
+        .and_then(|v| v.as_array().map(|a| a.len()))
+        .unwrap_or(0);
+    let title = format!(" Batch preview ({events} events) ");
+    let p = Paragraph::new(state.preview.as_str())
+        .block(block(title, false))
+        .scroll((state.preview_scroll, 0));
+    frame.render_widget(p, area);
+}
+
+fn draw_problems(frame: &mut Frame, area: Rect, state: &EventsState) {
+    let focused = state.focus == Focus::Problems;
+    let errors = state
+        .problems
+        .iter()
+        .filter(|p| p.level == Level::Error)
+        .count();
+    let warnings = state.problems.len() - errors;
+    let title = if state.problems.is_empty() {
+        " Problems: none, batch is valid ".to_string()
+    } else {
+        format!(" Problems: {errors} error(s), {warnings} warning(s) ")
+    };
+    let lines: Vec<Line> = state
+        .problems
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let (tag, style) = match p.level {
+                Level::Error => ("error", Style::new().red()),
+                Level::Warning => ("warn ", Style::new().yellow()),
+            };
+            let line = Line::from(vec![
+                Span::styled(format!("{tag} "), style),
+                Span::styled(format!("{} ", p.path), Style::new().bold()),
+                Span::raw(p.message.clone()),
+            ]);
+            if focused && i == state.problem_sel {
+                line.patch_style(focused_style())
+            } else {
+                line
+            }
+        })
+        .collect();
+    let inner_h = area.height.saturating_sub(2) as usize;
+    let skip = state.problem_sel.saturating_sub(inner_h.saturating_sub(1));
+    let p = Paragraph::new(lines.into_iter().skip(skip).collect::<Vec<_>>())
+        .block(block(title, focused))
+        .wrap(Wrap { trim: false });
+    frame.render_widget(p, area);
+}
+
+fn pretty(text: &str) -> String {
+    serde_json::from_str::<Value>(text)
+        .ok()
+        .and_then(|v| serde_json::to_string_pretty(&v).ok())
+        .unwrap_or_else(|| text.to_string())
+}
+
+fn draw_response_or_stored(frame: &mut Frame, area: Rect, state: &EventsState, _big: bool) {
+    if area.height == 0 {
+        return;
+    }
+    let mut lines: Vec<Line> = Vec::new();
+    let title = match &state.response {
+        None if state.sending => " Response: sending… ".to_string(),
+        None => " Response ".to_string(),
+        Some(Ok(r)) => format!(" Response: {} in {} ms ", r.status, r.elapsed_ms),
+        Some(Err(_)) => " Response: failed ".to_string(),
+    };
+    match &state.response {
+        Some(Ok(r)) => {
+            let style = if (200..300).contains(&r.status) {
+                Style::new().green().bold()
+            } else {
+                Style::new().red().bold()
+            };
+            let mut head = vec![Span::styled(format!("HTTP {}", r.status), style)];
+            if let Ok(v) = serde_json::from_str::<Value>(&r.body) {
+                for k in ["accepted", "rejected"] {
+                    if let Some(n) = v.get(k).and_then(Value::as_u64) {
+                        head.push(Span::raw(format!("  {k}: {n}")));
+                    }
+                }
+            }
+            lines.push(Line::from(head));
+            lines.extend(pretty(&r.body).lines().map(|l| Line::from(l.to_string())));
+        }
+        Some(Err(why)) => lines.push(Line::styled(why.clone(), Style::new().red())),
+        None => {}
+    }
+    match &state.stored {
+        Some(Ok(text)) => {
+            lines.push(Line::from("Stored by the local collector:").bold());
+            lines.extend(pretty(text).lines().map(|l| Line::from(l.to_string())));
+        }
+        Some(Err(why)) => lines.push(Line::from(format!("Could not read what was stored: {why}"))),
+        None => {}
+    }
+    frame.render_widget(Paragraph::new(lines).block(block(title, false)), area);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::backend::TestBackend;
+    use ratatui::Terminal;
+
+    fn key(code: KeyCode) -> EventsMsg {
+        EventsMsg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+    }
+    fn ctrl(c: char) -> EventsMsg {
+        EventsMsg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
+    }
+    fn type_text(state: &mut EventsState, text: &str) {
+        for c in text.chars() {
+            update(state, key(KeyCode::Char(c)));
+        }
+    }
+    fn batch(state: &EventsState) -> Value {
+        serde_json::from_str(state.batch_text()).expect("preview is JSON")
+    }
+
+    /// A state with three items 1001-1, 1002-1, 1003-2, focus on the items table.
+    fn three_items() -> EventsState {
+        let mut s = EventsState::new("http://127.0.0.1:9", "demo-public-key");
+        s.focus = Focus::Items;
+        for (g, v) in [("1002", "1"), ("1003", "2")] {
+            update(&mut s, key(KeyCode::Char('a')));
+            type_text(&mut s, g);
+            update(&mut s, key(KeyCode::Tab)); // commit and go to variant
+            update(&mut s, key(KeyCode::Enter));
+            type_text(&mut s, v);
+            update(&mut s, key(KeyCode::Enter));
+            s.col = Column::GroupId;
+        }
+        s
+    }
+
+    fn ids_and_indexes(v: &Value) -> Vec<(String, u64)> {
+        v[0]["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| {
+                (
+                    i["item_id"].as_str().unwrap().to_string(),
+                    i["index"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn adding_items_derives_ids_and_numbers_indexes_from_one() {
+        let s = three_items();
+        let v = batch(&s);
+        assert_eq!(
+            ids_and_indexes(&v),
+            vec![
+                ("1001-1".to_string(), 1),
+                ("1002-1".to_string(), 2),
+                ("1003-2".to_string(), 3)
+            ]
+        );
+        assert_eq!(v.as_array().unwrap().len(), 1, "no click, no select event");
+    }
+
+    #[test]
+    fn moving_deleting_and_duplicating_renumber_indexes() {
+        let mut s = three_items();
+        s.row = 2;
+        update(&mut s, key(KeyCode::Char('K')));
+        assert_eq!(s.row, 1);
+        assert_eq!(
+            ids_and_indexes(&batch(&s)),
+            vec![
+                ("1001-1".to_string(), 1),
+                ("1003-2".to_string(), 2),
+                ("1002-1".to_string(), 3)
+            ]
+        );
+        update(
+            &mut s,
+            EventsMsg::Key(KeyEvent::new(KeyCode::Down, KeyModifiers::ALT)),
+        );
+        assert_eq!(s.row, 2);
+        assert_eq!(ids_and_indexes(&batch(&s))[2].0, "1003-2");
+        s.row = 0;
+        update(&mut s, key(KeyCode::Char('d')));
+        assert_eq!(
+            ids_and_indexes(&batch(&s)),
+            vec![("1002-1".to_string(), 1), ("1003-2".to_string(), 2)]
+        );
+        update(&mut s, key(KeyCode::Char('y')));
+        assert_eq!(
+            ids_and_indexes(&batch(&s)),
+            vec![
+                ("1002-1".to_string(), 1),
+                ("1002-1".to_string(), 2),
+                ("1003-2".to_string(), 3)
+            ]
+        );
+    }
+
+    #[test]
+    fn clicked_items_produce_one_select_event_each_in_item_order() {
+        let mut s = three_items();
+        s.row = 2;
+        update(&mut s, key(KeyCode::Char(' ')));
+        s.row = 1;
+        update(&mut s, key(KeyCode::Char(' ')));
+        let v = batch(&s);
+        let events = v.as_array().unwrap();
+        assert_eq!(events.len(), 3);
+        assert_eq!(events[0]["event"], "view_recs_list");
+        assert_eq!(events[1]["event"], "select_recs_list");
+        assert_eq!(events[1]["items"][0]["item_id"], "1002-1");
+        assert_eq!(events[1]["items"][0]["index"], 2);
+        assert_eq!(events[2]["items"][0]["item_id"], "1003-2");
+        assert_eq!(events[1]["event_list_id"], events[0]["event_list_id"]);
+        // Unmark: the select event goes away.
+        update(&mut s, key(KeyCode::Char(' ')));
+        assert_eq!(batch(&s).as_array().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn editing_a_cell_in_place_commits_on_enter_and_esc_cancels() {
+        let mut s = three_items();
+        s.row = 0;
+        s.col = Column::Currency;
+        update(&mut s, key(KeyCode::Enter));
+        assert!(s.is_text_input_focused());
+        update(&mut s, ctrl('u'));
+        type_text(&mut s, "USD");
+        update(&mut s, key(KeyCode::Enter));
+        assert!(!s.is_text_input_focused());
+        assert_eq!(batch(&s)[0]["items"][0]["currency"], "USD");
+        update(&mut s, key(KeyCode::Enter));
+        type_text(&mut s, "XX");
+        update(&mut s, key(KeyCode::Esc));
+        assert_eq!(batch(&s)[0]["items"][0]["currency"], "USD");
+    }
+
+    #[test]
+    fn top_fields_feed_every_event_and_tags_complete_page_types() {
+        let mut s = three_items();
+        s.row = 0;
+        update(&mut s, key(KeyCode::Char(' ')));
+        s.focus = Focus::Field(Field::ListId);
+        update(&mut s, ctrl('u'));
+        type_text(&mut s, "banner-7");
+        s.focus = Focus::Field(Field::Tags);
+        update(&mut s, ctrl('u'));
+        type_text(&mut s, "recsPageType:CAT");
+        update(&mut s, ctrl('n'));
+        s.focus = Focus::Field(Field::ListLogic);
+        update(&mut s, ctrl('u'));
+        type_text(&mut s, "newest");
+        update(&mut s, ctrl('n'));
+        let v = batch(&s);
+        for e in v.as_array().unwrap() {
+            assert_eq!(e["event_list_id"], "banner-7");
+            assert_eq!(
+                e["event_tags"],
+                serde_json::json!(["recsPageType:CATEGORY"])
+            );
+            assert_eq!(e["event_list_logic"], "NEWEST_ARRIVALS");
+            assert_eq!(e["event_apikey"], "demo-public-key");
+        }
+    }
+
+    #[test]
+    fn problem_paths_map_to_form_fields_and_item_cells() {
+        let s = three_items();
+        let mut b = batch(&s);
+        b.as_array_mut().unwrap().push(serde_json::json!({
+            "event": "select_recs_list", "items": [{"item_id": "1003-2", "index": 3}]
+        }));
+        match target_of_path("[0].items[1].currency", &b) {
+            Some(Target::Item(1, Column::Currency)) => {}
+            _ => panic!("view item 1 currency"),
+        }
+        match target_of_path("[1].items[0].item_id", &b) {
+            Some(Target::Item(2, Column::GroupId)) => {}
+            _ => panic!("select item maps back to row 2 through its index"),
+        }
+        match target_of_path("[0].user_profile.ip_address", &b) {
+            Some(Target::Field(Field::UserIp)) => {}
+            _ => panic!("ip address"),
+        }
+        match target_of_path("[0].event_list_logic", &b) {
+            Some(Target::Field(Field::ListLogic)) => {}
+            _ => panic!("list logic"),
+        }
+    }
+
+    #[test]
+    fn selecting_a_problem_jumps_to_its_field() {
+        let mut s = three_items();
+        s.problems = vec![Problem {
+            level: Level::Error,
+            path: "[0].items[2].currency".into(),
+            code: "FORMAT".into(),
+            value: None,
+            message: "currency must be three upper-case letters".into(),
+            line: None,
+            column: None,
+        }];
+        s.focus = Focus::Problems;
+        update(&mut s, key(KeyCode::Enter));
+        assert_eq!(s.focus, Focus::Items);
+        assert_eq!((s.row, s.col), (2, Column::Currency));
+    }
+
+    #[test]
+    fn raw_mode_round_trip_keeps_unknown_fields() {
+        let mut s = EventsState::new("http://127.0.0.1:9", "k");
+        let text = r#"[
+  {"event": "view_recs_list", "event_apikey": "k", "event_list_id": "L",
+   "event_tags": ["recsPageType:HOME"], "event_list_name": "N", "event_list_logic": "SIMILAR",
+   "x_experiment": "B", "user_profile": {"ip_address": "10.0.0.1", "segment": "gold"},
+   "items": [
+     {"item_id": "1-a", "item_group_id": "1", "item_variant_id": "a", "item_name": "One",
+      "price": "1.00", "currency": "EUR", "item_brand": "b", "item_category": "c", "index": 1,
+      "item_color": "red"},
+     {"item_id": "2-b", "item_group_id": "2", "item_variant_id": "b", "item_name": "Two",
+      "price": "2.00", "currency": "EUR", "item_brand": "b", "item_category": "c", "index": 2}
+   ]},
+  {"event": "select_recs_list", "event_apikey": "k", "event_list_id": "L",
+   "event_tags": ["recsPageType:HOME"], "event_list_name": "N", "event_list_logic": "SIMILAR",
+   "x_click_source": "email",
+   "items": [{"item_id": "1-a", "item_group_id": "1", "item_variant_id": "a", "item_name": "One",
+      "price": "1.00", "currency": "EUR", "item_brand": "b", "item_category": "c", "index": 1,
+      "item_color": "red"}]},
+  {"event": "custom_event", "foo": 1}
+]"#;
+        update(&mut s, ctrl('r'));
+        assert_eq!(s.mode, Mode::Raw);
+        s.raw = TextArea::from(text.lines().map(String::from).collect::<Vec<_>>());
+        update(&mut s, key(KeyCode::Char(' '))); // an edit refreshes
+        update(&mut s, ctrl('r'));
+        assert_eq!(s.mode, Mode::Form, "status: {}", s.status);
+        assert!(s.draft.items[0].clicked);
+        // Edit in the form: the unknown members stay, and follow their item when moved.
+        s.focus = Focus::Items;
+        s.row = 0;
+        update(&mut s, key(KeyCode::Char('J')));
+        let v = batch(&s);
+        assert_eq!(v[0]["x_experiment"], "B");
+        assert_eq!(v[0]["user_profile"]["segment"], "gold");
+        assert_eq!(v[0]["user_profile"]["ip_address"], "10.0.0.1");
+        assert_eq!(v[0]["items"][1]["item_id"], "1-a");
+        assert_eq!(v[0]["items"][1]["index"], 2);
+        assert_eq!(v[0]["items"][1]["item_color"], "red");
+        assert!(v[0]["items"][0].get("item_color").is_none());
+        assert_eq!(v[1]["x_click_source"], "email");
+        assert_eq!(v[1]["items"][0]["item_color"], "red");
+        assert_eq!(v[2], serde_json::json!({"event": "custom_event", "foo": 1}));
+        // And back to raw: the text contains them too.
+        update(&mut s, ctrl('r'));
+        assert!(s.raw.lines().join("\n").contains("\"item_color\": \"red\""));
+    }
+
+    #[test]
+    fn broken_raw_json_keeps_raw_mode_and_reports_syntax_with_position() {
+        let mut s = EventsState::new("http://127.0.0.1:9", "k");
+        update(&mut s, ctrl('r'));
+        s.raw = TextArea::from(["[", "  {\"event\": }", "]"]);
+        update(&mut s, key(KeyCode::Char(' ')));
+        assert!(s.problems.iter().any(|p| p.code == "JSON_SYNTAX"));
+        update(&mut s, ctrl('r'));
+        assert_eq!(s.mode, Mode::Raw, "refuses to leave: nothing lost");
+        assert!(s.status.contains("does not parse"), "{}", s.status);
+        assert_eq!(s.raw.lines()[1], "  {\"event\": }");
+        assert_eq!(s.raw.lines()[0], " [");
+        // Selecting the problem puts the cursor on it.
+        s.focus = Focus::Problems;
+        update(&mut s, key(KeyCode::Enter));
+        assert_eq!(s.focus, Focus::Raw);
+        assert_eq!(s.raw.cursor().0, 1);
+    }
+
+    #[test]
+    fn send_posts_the_preview_bytes_and_fetches_what_the_local_collector_stored() {
+        let mut s = three_items();
+        update(
+            &mut s,
+            EventsMsg::SetTarget {
+                analytics_url: "http://127.0.0.1:4000/".into(),
+                api_key: "demo-public-key".into(),
+                local: true,
+            },
+        );
+        let effects = update(&mut s, ctrl('s'));
+        assert_eq!(
+            effects,
+            vec![EventsEffect::SendEvents {
+                url: "http://127.0.0.1:4000/analytics/collect".into(),
+                body: Bytes::from(s.batch_text().to_string()),
+            }]
+        );
+        let effects = update(
+            &mut s,
+            EventsMsg::Sent(Ok(SendReport {
+                status: 200,
+                body: r#"{"accepted":1,"rejected":0}"#.into(),
+                elapsed_ms: 3,
+            })),
+        );
+        assert_eq!(
+            effects,
+            vec![EventsEffect::FetchStored {
+                url: "http://127.0.0.1:4000/_inspect/events?limit=1".into()
+            }]
+        );
+        assert!(s.status.contains("200"));
+    }
+
+    #[test]
+    fn load_and_save_go_through_a_path_prompt() {
+        let mut s = EventsState::new("http://127.0.0.1:9", "k");
+        update(&mut s, ctrl('e'));
+        assert!(s.is_text_input_focused());
+        update(&mut s, ctrl('u'));
+        type_text(&mut s, "/tmp/b.json");
+        let effects = update(&mut s, key(KeyCode::Enter));
+        assert_eq!(
+            effects,
+            vec![EventsEffect::SaveFile(
+                PathBuf::from("/tmp/b.json"),
+                s.batch_text().to_string()
+            )]
+        );
+        update(&mut s, EventsMsg::FileSaved(PathBuf::from("/tmp/b.json")));
+        assert!(s.status.contains("/tmp/b.json"));
+        update(&mut s, ctrl('o'));
+        let effects = update(&mut s, key(KeyCode::Enter));
+        assert_eq!(
+            effects,
+            vec![EventsEffect::LoadFile(PathBuf::from("/tmp/b.json"))]
+        );
+        update(
+            &mut s,
+            EventsMsg::FileLoaded {
+                path: "/tmp/b.json".into(),
+                text: "{not json".into(),
+            },
+        );
+        assert_eq!(s.mode, Mode::Raw, "unparsable file lands in the raw editor");
+        assert_eq!(s.raw.lines()[0], "{not json");
+    }
+
+    fn render(state: &EventsState, w: u16, h: u16) -> String {
+        let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+        term.draw(|f| draw(f, f.area(), state)).unwrap();
+        let buf = term.backend().buffer().clone();
+        (0..h)
+            .map(|y| {
+                (0..w)
+                    .map(|x| buf[(x, y)].symbol().to_string())
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn draws_form_items_preview_and_response_at_80x24_and_120x40() {
+        let mut s = three_items();
+        s.row = 1;
+        update(&mut s, key(KeyCode::Char(' ')));
+        update(
+            &mut s,
+            EventsMsg::Sent(Ok(SendReport {
+                status: 200,
+                body: r#"{"accepted":2,"rejected":0}"#.into(),
+                elapsed_ms: 4,
+            })),
+        );
+        for (w, h) in [(80, 24), (120, 40)] {
+            let screen = render(&s, w, h);
+            assert!(screen.contains("Items (3, 1 clicked)"), "{w}x{h}\n{screen}");
+            assert!(screen.contains("1002"), "{w}x{h}\n{screen}");
+            assert!(screen.contains("[x]"), "{w}x{h}\n{screen}");
+            assert!(
+                screen.contains("Batch preview (2 events)"),
+                "{w}x{h}\n{screen}"
+            );
+            assert!(screen.contains("view_recs_list"), "{w}x{h}\n{screen}");
+            assert!(
+                screen.contains("HTTP 200  accepted: 2  rejected: 0"),
+                "{w}x{h}\n{screen}"
+            );
+            assert!(screen.contains("\"accepted\": 2"), "{w}x{h}\n{screen}");
+            assert!(screen.contains("List id"), "{w}x{h}\n{screen}");
+            if std::env::var("SHOW").is_ok() {
+                println!("{screen}");
+            }
+        }
+    }
+
+    #[test]
+    fn draws_raw_mode_and_problems() {
+        let mut s = EventsState::new("http://127.0.0.1:9", "k");
+        update(&mut s, ctrl('r'));
+        s.raw = TextArea::from(["[", "  {\"event\": }", "]"]);
+        update(&mut s, key(KeyCode::Char(' ')));
+        for (w, h) in [(80, 24), (120, 40)] {
+            let screen = render(&s, w, h);
+            assert!(screen.contains("Batch JSON (raw"), "{w}x{h}\n{screen}");
+            assert!(screen.contains("{\"event\": }"), "{w}x{h}\n{screen}");
+            assert!(screen.contains("1 error(s)"), "{w}x{h}\n{screen}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod validator_tests {
+    use super::*;
+
+    fn key(code: KeyCode) -> EventsMsg {
+        EventsMsg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+    }
+
+    #[test]
+    fn the_starter_list_is_valid_and_a_bad_currency_is_reported_and_jumped_to() {
+        let mut s = EventsState::new("http://127.0.0.1:9", "demo-public-key");
+        let errors: Vec<_> = s
+            .problems
+            .iter()
+            .filter(|p| p.level == Level::Error)
+            .collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        s.focus = Focus::Items;
+        update(&mut s, key(KeyCode::Char('y'))); // duplicate row 0 -> row 1
+        s.col = Column::Currency;
+        update(&mut s, key(KeyCode::Enter));
+        update(&mut s, key(KeyCode::Backspace));
+        update(&mut s, key(KeyCode::Backspace));
+        update(&mut s, key(KeyCode::Backspace));
+        for c in "eu".chars() {
+            update(&mut s, key(KeyCode::Char(c)));
+        }
+        update(&mut s, key(KeyCode::Enter));
+        let idx = s
+            .problems
+            .iter()
+            .position(|p| p.path == "[0].items[1].currency")
+            .unwrap_or_else(|| panic!("{:?}", s.problems));
+        s.focus = Focus::Problems;
+        s.row = 0;
+        s.col = Column::GroupId;
+        for _ in 0..idx {
+            update(&mut s, key(KeyCode::Down));
+        }
+        update(&mut s, key(KeyCode::Enter));
+        assert_eq!((s.focus, s.row, s.col), (Focus::Items, 1, Column::Currency));
+    }
+}

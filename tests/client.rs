@@ -1,0 +1,252 @@
+//! The HTTP client against servers on 127.0.0.1 port 0: a small verifying fixture (it recomputes
+//! the signature from the bytes it received, so "the signed bytes are the bytes sent" is checked
+//! on the wire), listeners that never answer, refused connections and a TLS mismatch.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::http::{HeaderMap, Method, StatusCode, Uri};
+use bytes::Bytes;
+use signscope::client::{self, ClientError, ClientOptions, RequestParts};
+use signscope::core::{sign, Secret, SignableRequest};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+
+const KEY: &str = "fixture-rest-key";
+
+#[derive(Clone, Default)]
+struct Seen(Arc<Mutex<Vec<SeenRequest>>>);
+
+/// Method, URI, headers, body.
+type SeenRequest = (String, String, Vec<(String, String)>, Bytes);
+
+/// A fixture that verifies signatures with KEY and records every request.
+async fn verifying_fixture(date: Option<&'static str>) -> (String, Seen) {
+    let seen = Seen::default();
+    let s2 = seen.clone();
+    let app = axum::Router::new().fallback(
+        move |method: Method, uri: Uri, headers: HeaderMap, body: Bytes| {
+            let seen = s2.clone();
+            async move {
+                let h = |n: &str| {
+                    headers
+                        .get(n)
+                        .map(|v| v.to_str().unwrap().to_string())
+                        .unwrap_or_default()
+                };
+                seen.0.lock().unwrap().push((
+                    method.to_string(),
+                    uri.to_string(),
+                    headers
+                        .iter()
+                        .map(|(n, v)| (n.to_string(), v.to_str().unwrap_or("?").to_string()))
+                        .collect(),
+                    body.clone(),
+                ));
+                let mut resp_headers = axum::http::HeaderMap::new();
+                if let Some(d) = date {
+                    resp_headers.insert("date", d.parse().unwrap());
+                }
+                if uri.path() == "/analytics/collect" {
+                    return (StatusCode::OK, resp_headers, "{\"accepted\":2}".to_string());
+                }
+                let (ts, api, algo, ct) = (
+                    h("x-svc-timestamp"),
+                    h("x-svc-apikey"),
+                    h("x-svc-auth-algo"),
+                    h("content-type"),
+                );
+                let m = method.to_string();
+                let req = SignableRequest {
+                    method: &m,
+                    path: uri.path(),
+                    query: uri.query().unwrap_or(""),
+                    header_prefix: "SVC",
+                    timestamp: &ts,
+                    api_key: &api,
+                    auth_algo: &algo,
+                    content_type: &ct,
+                    body: &body,
+                };
+                let want = sign(&req, &Secret::new(KEY)).unwrap().authorization();
+                if h("authorization") == want {
+                    (
+                        StatusCode::OK,
+                        resp_headers,
+                        "{\"message\":\"Job submitted successfully.\"}".into(),
+                    )
+                } else {
+                    (
+                        StatusCode::UNAUTHORIZED,
+                        resp_headers,
+                        "{\"status\":401,\"code\":\"SIGNATURE_MISMATCH\"}".into(),
+                    )
+                }
+            }
+        },
+    );
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (format!("http://{addr}"), seen)
+}
+
+fn parts(base: &str, body: Bytes) -> RequestParts<'_> {
+    RequestParts {
+        base_url: base,
+        method: "PUT",
+        path: "/v2/batch",
+        query: "test=1&b=%20x",
+        header_prefix: "SVC",
+        api_key: "pub-key",
+        auth_algo: "HmacSHA384",
+        content_type: "application/json",
+        body,
+    }
+}
+
+fn quick() -> ClientOptions {
+    ClientOptions {
+        connect_timeout: Duration::from_secs(2),
+        total_timeout: Duration::from_millis(400),
+    }
+}
+
+#[tokio::test]
+async fn signed_send_is_accepted_and_bytes_match() {
+    let (base, seen) = verifying_fixture(None).await;
+    let http = client::build_client(&ClientOptions::default()).unwrap();
+    // A body with bytes a re-serialiser would change (spacing, key order, non-ASCII, LF).
+    let body = Bytes::from_static("[ {\"z\":1, \"a\" : \"é\"}\n]".as_bytes());
+    let out = client::build_signed(
+        &parts(&base, body.clone()),
+        &Secret::new(KEY),
+        chrono::Utc::now(),
+    )
+    .unwrap();
+    let resp = client::send(&http, &out).await.unwrap();
+    assert_eq!(resp.status, 200, "{:?}", resp.body);
+    assert!(resp.is_success());
+    assert!(resp.timings.first_byte <= resp.timings.total);
+    let seen = seen.0.lock().unwrap();
+    assert_eq!(seen[0].1, "/v2/batch?test=1&b=%20x");
+    assert_eq!(
+        seen[0].3, body,
+        "the server received exactly the signed body"
+    );
+}
+
+#[tokio::test]
+async fn wrong_key_is_rejected_with_the_server_error() {
+    let (base, _) = verifying_fixture(None).await;
+    let http = client::build_client(&ClientOptions::default()).unwrap();
+    let out = client::build_signed(
+        &parts(&base, Bytes::from_static(b"[]")),
+        &Secret::new("wrong"),
+        chrono::Utc::now(),
+    )
+    .unwrap();
+    let resp = client::send(&http, &out).await.unwrap();
+    assert_eq!(resp.status, 401);
+    assert!(String::from_utf8_lossy(&resp.body).contains("SIGNATURE_MISMATCH"));
+}
+
+#[tokio::test]
+async fn events_go_to_collect_as_json() {
+    let (base, seen) = verifying_fixture(None).await;
+    let http = client::build_client(&ClientOptions::default()).unwrap();
+    let resp = client::send_events(&http, &format!("{base}/"), Bytes::from_static(b"[{}]"))
+        .await
+        .unwrap();
+    assert_eq!(resp.status, 200);
+    let seen = seen.0.lock().unwrap();
+    assert_eq!(
+        (seen[0].0.as_str(), seen[0].1.as_str()),
+        ("POST", "/analytics/collect")
+    );
+    assert!(seen[0]
+        .2
+        .iter()
+        .any(|(n, v)| n == "content-type" && v == "application/json"));
+    assert_eq!(seen[0].3, Bytes::from_static(b"[{}]"));
+}
+
+#[tokio::test]
+async fn server_clock_skew_is_warned() {
+    let (base, _) = verifying_fixture(Some("Mon, 01 Jan 2001 00:00:00 GMT")).await;
+    let http = client::build_client(&ClientOptions::default()).unwrap();
+    let resp = client::send_events(&http, &base, Bytes::from_static(b"[]"))
+        .await
+        .unwrap();
+    let w = resp.clock_skew_warning.expect("a warning");
+    assert!(w.contains("behind this computer's"), "{w}");
+    // The fixture without a fake Date sends the real one: no warning.
+    let (base, _) = verifying_fixture(None).await;
+    let resp = client::send_events(&http, &base, Bytes::from_static(b"[]"))
+        .await
+        .unwrap();
+    assert_eq!(resp.clock_skew_warning, None);
+}
+
+#[tokio::test]
+async fn a_server_that_never_answers_times_out() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        loop {
+            let (sock, _) = listener.accept().await.unwrap();
+            held.push(sock); // accept, read nothing, answer nothing
+        }
+    });
+    let opts = quick();
+    let http = client::build_client(&opts).unwrap();
+    let req = client::events_request(&format!("http://{addr}"), Bytes::from_static(b"[]"));
+    let err = client::send_with(&http, &req, &opts).await.unwrap_err();
+    assert!(matches!(err, ClientError::Timeout { .. }), "{err}");
+    assert_eq!(
+        err.to_string(),
+        format!("{addr} did not answer within 0.4 s; the request was abandoned")
+    );
+}
+
+#[tokio::test]
+async fn refused_connection_is_one_sentence() {
+    let addr = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap()
+    }; // closed: nothing listens there now
+    let http = client::build_client(&quick()).unwrap();
+    let req = client::events_request(&format!("http://{addr}"), Bytes::from_static(b"[]"));
+    let err = client::send(&http, &req).await.unwrap_err();
+    assert!(matches!(err, ClientError::Refused { .. }), "{err:?}");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "the connection to {addr} was refused; is the server running and is the URL right?"
+        )
+    );
+}
+
+#[tokio::test]
+async fn https_to_a_plain_http_server_is_a_tls_error() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        loop {
+            let (mut sock, _) = listener.accept().await.unwrap();
+            tokio::spawn(async move {
+                let mut buf = [0u8; 1024];
+                let _ = sock.read(&mut buf).await;
+                let _ = sock
+                    .write_all(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n")
+                    .await;
+            });
+        }
+    });
+    let http = client::build_client(&quick()).unwrap();
+    let req = client::events_request(&format!("https://{addr}"), Bytes::from_static(b"[]"));
+    let err = client::send(&http, &req).await.unwrap_err();
+    assert!(matches!(err, ClientError::Tls { .. }), "{err:?}");
+    assert!(!err.to_string().contains('\n'));
+}
