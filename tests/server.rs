@@ -101,6 +101,15 @@ fn set(headers: &mut [(String, String)], name: &str, value: &str) {
     h.1 = value.to_string();
 }
 
+/// (what, method, path?query as sent, headers, body as sent)
+type TamperCase = (
+    &'static str,
+    &'static str,
+    &'static str,
+    Vec<(String, String)>,
+    String,
+);
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_tampered_part_is_a_signature_mismatch_with_the_servers_canonical_text() {
     let mut cfg = config_at_t0();
@@ -111,7 +120,7 @@ async fn every_tampered_part_is_a_signature_mismatch_with_the_servers_canonical_
     let good = || demo_headers("PUT", "/v2/batch", "", &ts(0), BODY.as_bytes());
 
     // (what, method, path?query as sent, headers, body as sent)
-    let mut cases: Vec<(&str, &str, &str, Vec<(String, String)>, String)> = vec![
+    let mut cases: Vec<TamperCase> = vec![
         (
             "body",
             "PUT",
