@@ -68,6 +68,8 @@ async fn serve(st: AppState, req: Request, check_signature: bool) -> Response {
             .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()),
     };
 
+    // Bounded memory: wait for a permit before taking in a body (released when answered).
+    let _permit = st.in_flight.clone().acquire_owned().await;
     let body = match read_body(
         &parts.headers,
         body,
