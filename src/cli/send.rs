@@ -83,7 +83,7 @@ pub(crate) struct Session {
     pub indexing_url: String,
     pub analytics_url: String,
     /// Kept alive for the duration of the command (stopped on drop).
-    pub server: Option<BackgroundServer>,
+    pub _server: Option<BackgroundServer>,
 }
 
 impl Session {
@@ -129,7 +129,7 @@ impl Session {
             profile,
             indexing_url,
             analytics_url,
-            server,
+            _server: server,
         })
     }
 
