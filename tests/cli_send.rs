@@ -39,7 +39,12 @@ impl Env {
     fn run(&self, args: &[&str]) -> (i32, String, String) {
         self.run_with(args, &[], None)
     }
-    fn run_with(&self, args: &[&str], env: &[(&str, &str)], stdin: Option<&str>) -> (i32, String, String) {
+    fn run_with(
+        &self,
+        args: &[&str],
+        env: &[(&str, &str)],
+        stdin: Option<&str>,
+    ) -> (i32, String, String) {
         let mut c = self.cmd();
         c.args(args);
         for (k, v) in env {
@@ -66,7 +71,15 @@ fn server() -> BackgroundServer {
 }
 
 fn new_profile(env: &Env, name: &str, url: &str, key_args: &[&str]) {
-    let mut args = vec!["profile", "new", name, "--indexing-url", url, "--api-key", API];
+    let mut args = vec![
+        "profile",
+        "new",
+        name,
+        "--indexing-url",
+        url,
+        "--api-key",
+        API,
+    ];
     args.extend_from_slice(key_args);
     let (code, out, err) = env.run(&args);
     assert_eq!(code, 0, "{out}{err}");
@@ -78,8 +91,19 @@ fn demo_send_works_offline_with_no_profiles() {
     let (code, out, err) = env.run(&["send", "--body", "[]"]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.starts_with("HTTP 200 OK"), "{out}");
-    assert!(out.contains("\"message\": \"Job submitted successfully.\""), "pretty JSON: {out}");
-    let (code, out, _) = env.run(&["send", "--profile", "demo", "--body", "[]", "--output", "json"]);
+    assert!(
+        out.contains("\"message\": \"Job submitted successfully.\""),
+        "pretty JSON: {out}"
+    );
+    let (code, out, _) = env.run(&[
+        "send",
+        "--profile",
+        "demo",
+        "--body",
+        "[]",
+        "--output",
+        "json",
+    ]);
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["response"]["status"], 200);
@@ -99,13 +123,29 @@ fn signed_send_accepted_and_wrong_key_rejected_with_the_server_error() {
     let srv = server();
     let keyfile = env.dir.path().join("rest.key");
     fs::write(&keyfile, format!("{KEY}\n")).unwrap();
-    new_profile(&env, "good", &srv.url(), &["--rest-key-file", keyfile.to_str().unwrap()]);
-    new_profile(&env, "bad", &srv.url(), &["--rest-key-env", "CLI_TEST_WRONG"]);
+    new_profile(
+        &env,
+        "good",
+        &srv.url(),
+        &["--rest-key-file", keyfile.to_str().unwrap()],
+    );
+    new_profile(
+        &env,
+        "bad",
+        &srv.url(),
+        &["--rest-key-env", "CLI_TEST_WRONG"],
+    );
 
     let body = env.dir.path().join("body.json");
     fs::write(&body, "[ {\"id\": \"é\"} ]\n").unwrap();
     let (code, out, err) = env.run(&[
-        "send", "--profile", "good", "--body-file", body.to_str().unwrap(), "--query", "test=1",
+        "send",
+        "--profile",
+        "good",
+        "--body-file",
+        body.to_str().unwrap(),
+        "--query",
+        "test=1",
     ]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.starts_with("HTTP 200"), "{out}");
@@ -117,7 +157,10 @@ fn signed_send_accepted_and_wrong_key_rejected_with_the_server_error() {
     );
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.starts_with("HTTP 401"), "{out}");
-    assert!(out.contains("SIGNATURE_MISMATCH"), "the server's error is shown: {out}");
+    assert!(
+        out.contains("SIGNATURE_MISMATCH"),
+        "the server's error is shown: {out}"
+    );
 
     // A key source that cannot be read is one sentence, exit 2, nothing sent.
     let (code, out, err) = env.run(&["send", "--profile", "bad", "--body", "[]"]);
@@ -143,9 +186,22 @@ fn timeout_and_refused_are_one_sentence_and_recorded() {
             std::thread::sleep(std::time::Duration::from_secs(3));
         }
     });
-    new_profile(&env, "silent", &format!("http://{silent_addr}"), &["--rest-key-env", "K"]);
+    new_profile(
+        &env,
+        "silent",
+        &format!("http://{silent_addr}"),
+        &["--rest-key-env", "K"],
+    );
     let (code, out, err) = env.run_with(
-        &["send", "--profile", "silent", "--body", "[]", "--timeout", "0.5"],
+        &[
+            "send",
+            "--profile",
+            "silent",
+            "--body",
+            "[]",
+            "--timeout",
+            "0.5",
+        ],
         &[("K", "k")],
         None,
     );
@@ -156,9 +212,21 @@ fn timeout_and_refused_are_one_sentence_and_recorded() {
     );
     drop(held);
 
-    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
-    new_profile(&env, "closed", &format!("http://{closed}"), &["--rest-key-env", "K"]);
-    let (code, _, err) = env.run_with(&["send", "--profile", "closed", "--body", "[]"], &[("K", "k")], None);
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    new_profile(
+        &env,
+        "closed",
+        &format!("http://{closed}"),
+        &["--rest-key-env", "K"],
+    );
+    let (code, _, err) = env.run_with(
+        &["send", "--profile", "closed", "--body", "[]"],
+        &[("K", "k")],
+        None,
+    );
     assert_eq!(code, 1);
     assert_eq!(
         err.trim(),
@@ -174,11 +242,21 @@ fn profile_commands() {
     let env = Env::new();
     let (code, out, _) = env.run(&["profile", "path"]);
     assert_eq!(code, 0);
-    assert!(out.contains(&env.config().join("profiles").display().to_string()), "{out}");
+    assert!(
+        out.contains(&env.config().join("profiles").display().to_string()),
+        "{out}"
+    );
 
     // Stored key: only on request, read from stdin, file 0600, the outcome says so.
     let (code, out, err) = env.run_with(
-        &["profile", "new", "kept", "--indexing-url", "http://127.0.0.1:9", "--store-rest-key-from-stdin"],
+        &[
+            "profile",
+            "new",
+            "kept",
+            "--indexing-url",
+            "http://127.0.0.1:9",
+            "--store-rest-key-from-stdin",
+        ],
         &[],
         Some("kept-secret-key-99\n"),
     );
@@ -187,33 +265,69 @@ fn profile_commands() {
     let file = env.config().join("profiles/kept.toml");
     {
         use std::os::unix::fs::PermissionsExt;
-        assert_eq!(fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(
+            fs::metadata(&file).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
     }
     let (code, out, err) = env.run(&["profile", "show", "kept"]);
     assert_eq!(code, 0);
-    assert!(!out.contains("kept-secret-key-99") && !err.contains("kept-secret-key-99"), "{out}");
-    assert!(out.contains("rest_key:      stored in the profile file (***)"), "{out}");
+    assert!(
+        !out.contains("kept-secret-key-99") && !err.contains("kept-secret-key-99"),
+        "{out}"
+    );
+    assert!(
+        out.contains("rest_key:      stored in the profile file (***)"),
+        "{out}"
+    );
 
     // --from copies, the command key source is split into argv.
     let (code, _, err) = env.run(&[
-        "profile", "new", "copy", "--from", "kept", "--rest-key-command", "pass show 'shop/rest key'",
+        "profile",
+        "new",
+        "copy",
+        "--from",
+        "kept",
+        "--rest-key-command",
+        "pass show 'shop/rest key'",
     ]);
     assert_eq!(code, 0, "{err}");
     let (_, out, _) = env.run(&["profile", "show", "copy"]);
     assert!(out.contains("command `pass show shop/rest key`"), "{out}");
     // Existing names are not overwritten.
-    let (code, _, err) = env.run(&["profile", "new", "copy", "--indexing-url", "http://127.0.0.1:1"]);
+    let (code, _, err) = env.run(&[
+        "profile",
+        "new",
+        "copy",
+        "--indexing-url",
+        "http://127.0.0.1:1",
+    ]);
     assert_eq!(code, 2);
     assert!(err.contains("already exists"), "{err}");
     // A REST key is never a plain flag value.
-    let (code, _, _) = env.run(&["profile", "new", "x", "--indexing-url", "http://h", "--rest-key", "abc"]);
+    let (code, _, _) = env.run(&[
+        "profile",
+        "new",
+        "x",
+        "--indexing-url",
+        "http://h",
+        "--rest-key",
+        "abc",
+    ]);
     assert_eq!(code, 2);
 
     // A broken file is reported with its location; the rest still lists.
-    fs::write(env.config().join("profiles/broken.toml"), "schema_version = 2\napi_key = \n").unwrap();
+    fs::write(
+        env.config().join("profiles/broken.toml"),
+        "schema_version = 2\napi_key = \n",
+    )
+    .unwrap();
     let (code, out, err) = env.run(&["profile", "list"]);
     assert_eq!(code, 1);
-    assert!(out.contains("kept") && out.contains("copy") && out.contains("demo"), "{out}");
+    assert!(
+        out.contains("kept") && out.contains("copy") && out.contains("demo"),
+        "{out}"
+    );
     assert!(err.contains("broken.toml line 2 column"), "{err}");
     // Deleting.
     let (code, _, _) = env.run(&["profile", "delete", "copy"]);
@@ -242,7 +356,11 @@ fn history_survives_a_corrupt_line() {
 }
 
 fn assert_no(text: &str, needle: &str, what: &Path) {
-    assert!(!text.contains(needle), "{} contains the key", what.display());
+    assert!(
+        !text.contains(needle),
+        "{} contains the key",
+        what.display()
+    );
 }
 
 #[test]
@@ -252,7 +370,11 @@ fn key_is_not_in_history_or_output() {
     new_profile(&env, "p", &srv.url(), &["--rest-key-env", "CLI_KEY"]);
     // The user pastes the key into the body by mistake: the history must still not keep it.
     let body = format!("[{{\"oops\": \"{KEY}\"}}]");
-    let (code, out, err) = env.run_with(&["send", "--profile", "p", "--body", &body], &[("CLI_KEY", KEY)], None);
+    let (code, out, err) = env.run_with(
+        &["send", "--profile", "p", "--body", &body],
+        &[("CLI_KEY", KEY)],
+        None,
+    );
     assert_eq!(code, 0, "{out}{err}");
     let hist = fs::read_to_string(env.data().join("history.jsonl")).unwrap();
     assert_no(&hist, KEY, &env.data().join("history.jsonl"));

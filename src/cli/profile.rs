@@ -91,7 +91,11 @@ fn list(store: &ProfileStore) -> anyhow::Result<u8> {
     let report = store.list();
     let last = store.last_used();
     for p in &report.profiles {
-        let mark = if last.as_deref() == Some(p.name.as_str()) { "*" } else { " " };
+        let mark = if last.as_deref() == Some(p.name.as_str()) {
+            "*"
+        } else {
+            " "
+        };
         println!(
             "{mark} {:<20} {:<40} key: {}",
             p.name,
@@ -177,7 +181,9 @@ fn new(store: &ProfileStore, a: NewArgs) -> anyhow::Result<u8> {
             .context("cannot read the REST key from standard input")?;
         let key = Secret::from_read_text(text);
         if key.is_empty() {
-            return Err(anyhow!("standard input held no REST key; nothing was saved"));
+            return Err(anyhow!(
+                "standard input held no REST key; nothing was saved"
+            ));
         }
         p.rest_key = KeySource::Stored(key);
     }
@@ -210,7 +216,9 @@ pub fn split_command(cmd: &str) -> anyhow::Result<Vec<String>> {
                     match chars.next() {
                         Some('\'') => break,
                         Some(ch) => cur.push(ch),
-                        None => return Err(anyhow!("the REST key command has an unclosed ' quote")),
+                        None => {
+                            return Err(anyhow!("the REST key command has an unclosed ' quote"))
+                        }
                     }
                 }
             }
@@ -221,10 +229,14 @@ pub fn split_command(cmd: &str) -> anyhow::Result<Vec<String>> {
                         Some('"') => break,
                         Some('\\') => match chars.next() {
                             Some(ch) => cur.push(ch),
-                            None => return Err(anyhow!("the REST key command ends with a lone \\")),
+                            None => {
+                                return Err(anyhow!("the REST key command ends with a lone \\"))
+                            }
                         },
                         Some(ch) => cur.push(ch),
-                        None => return Err(anyhow!("the REST key command has an unclosed \" quote")),
+                        None => {
+                            return Err(anyhow!("the REST key command has an unclosed \" quote"))
+                        }
                     }
                 }
             }
@@ -262,10 +274,20 @@ mod tests {
 
     #[test]
     fn splits_like_argv_without_a_shell() {
-        assert_eq!(split_command("pass show shop/key").unwrap(), ["pass", "show", "shop/key"]);
+        assert_eq!(
+            split_command("pass show shop/key").unwrap(),
+            ["pass", "show", "shop/key"]
+        );
         assert_eq!(
             split_command(r#"op read "op://Vault/Shop Key/credential" 'a b' c\ d $HOME"#).unwrap(),
-            ["op", "read", "op://Vault/Shop Key/credential", "a b", "c d", "$HOME"]
+            [
+                "op",
+                "read",
+                "op://Vault/Shop Key/credential",
+                "a b",
+                "c d",
+                "$HOME"
+            ]
         );
         assert_eq!(split_command("x ''").unwrap(), ["x", ""]);
         assert!(split_command("  ").is_err());

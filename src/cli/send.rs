@@ -66,7 +66,9 @@ impl TimeoutArgs {
             if v.is_finite() && v > 0.0 && v <= 86_400.0 {
                 Ok(Duration::from_secs_f64(v))
             } else {
-                Err(anyhow!("{flag} must be a number of seconds between 0 and 86400, not {v}"))
+                Err(anyhow!(
+                    "{flag} must be a number of seconds between 0 and 86400, not {v}"
+                ))
             }
         };
         Ok(ClientOptions {
@@ -135,9 +137,10 @@ impl Session {
 
     /// The REST key (never printed).
     pub fn key(&self) -> anyhow::Result<Secret> {
-        self.profile.rest_key.resolve().with_context(|| {
-            format!("profile \"{}\" has no usable REST key", self.profile.name)
-        })
+        self.profile
+            .rest_key
+            .resolve()
+            .with_context(|| format!("profile \"{}\" has no usable REST key", self.profile.name))
     }
 
     /// Send, record in the history (key redacted), remember the profile as last used.
@@ -228,8 +231,13 @@ fn read_body_file(f: &std::path::Path) -> anyhow::Result<Bytes> {
             .context("cannot read the body from standard input")?;
         return Ok(Bytes::from(buf));
     }
-    let bytes = std::fs::read(f)
-        .map_err(|e| anyhow!("cannot read the body file {}: {}", f.display(), io_phrase(&e)))?;
+    let bytes = std::fs::read(f).map_err(|e| {
+        anyhow!(
+            "cannot read the body file {}: {}",
+            f.display(),
+            io_phrase(&e)
+        )
+    })?;
     Ok(Bytes::from(bytes))
 }
 
