@@ -101,6 +101,68 @@ impl HistoryRow {
     }
 }
 
+impl From<&crate::store::HistoryEntry> for HistoryRow {
+    fn from(e: &crate::store::HistoryEntry) -> Self {
+        let kind = if e.kind == "events" {
+            RowKind::Events
+        } else {
+            RowKind::Request
+        };
+        // The kinds of events in a batch, in order, each once.
+        let mut event_kinds: Vec<String> = Vec::new();
+        if kind == RowKind::Events {
+            if let Ok(serde_json::Value::Array(events)) =
+                serde_json::from_str::<serde_json::Value>(&e.request.body)
+            {
+                for ev in &events {
+                    if let Some(k) = ev.get("event").and_then(|k| k.as_str()) {
+                        if !event_kinds.iter().any(|x| x == k) {
+                            event_kinds.push(k.to_string());
+                        }
+                    }
+                }
+            }
+        }
+        let mut request_body = e.request.body.clone();
+        if e.request.body_truncated {
+            request_body.push_str(&format!(
+                "\n… (history keeps the first {} of {} bytes)",
+                e.request.body.len(),
+                e.request.body_len
+            ));
+        }
+        let (status, response_headers, response_body) = match &e.response {
+            Some(r) => {
+                let mut body = r.body.clone();
+                if r.body_truncated {
+                    body.push_str(&format!(
+                        "\n… (history keeps the first {} of {} bytes)",
+                        r.body.len(),
+                        r.body_len
+                    ));
+                }
+                (Some(r.status), r.headers.clone(), body)
+            }
+            None => (None, Vec::new(), String::new()),
+        };
+        HistoryRow {
+            time: e.time.clone(),
+            profile: e.profile.clone(),
+            kind,
+            method: e.request.method.clone(),
+            url: e.request.url.clone(),
+            event_kinds,
+            request_headers: e.request.headers.clone(),
+            request_body,
+            status,
+            duration_ms: e.timings.as_ref().map(|t| t.total_ms.round() as u64),
+            response_headers,
+            response_body,
+            error: e.error.clone(),
+        }
+    }
+}
+
 fn path_of(url: &str) -> &str {
     let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
     match after_scheme.find('/') {
@@ -579,6 +641,61 @@ pub(crate) mod tests {
                     .into()
             )
         );
+    }
+
+    #[test]
+    fn a_store_entry_becomes_a_row_with_its_event_kinds_and_duration() {
+        use crate::store::{HistoryEntry, RecordedRequest, RecordedResponse, RecordedTimings};
+        let body = r#"[{"event":"view_recs_list"},{"event":"select_recs_list"},{"event":"select_recs_list"}]"#;
+        let entry = HistoryEntry {
+            time: "2026-11-22T10:05:00.000Z".into(),
+            profile: "demo".into(),
+            kind: "events".into(),
+            request: RecordedRequest {
+                method: "POST".into(),
+                url: "http://127.0.0.1:4000/analytics/collect".into(),
+                headers: vec![("Content-Type".into(), "application/json".into())],
+                body: body.into(),
+                body_len: body.len(),
+                body_truncated: false,
+            },
+            response: Some(RecordedResponse {
+                status: 200,
+                headers: vec![],
+                body: r#"{"accepted":3}"#.into(),
+                body_len: 14,
+                body_truncated: false,
+            }),
+            error: None,
+            timings: Some(RecordedTimings {
+                connect_ms: None,
+                first_byte_ms: 2.0,
+                total_ms: 7.6,
+            }),
+        };
+        let r = HistoryRow::from(&entry);
+        assert_eq!(r.kind, RowKind::Events);
+        assert_eq!(r.what(), "events: view_recs_list, select_recs_list");
+        assert_eq!((r.status, r.duration_ms), (Some(200), Some(8)));
+        assert_eq!(r.short_time(), "2026-11-22 10:05:00");
+        let req = HistoryEntry {
+            kind: "request".into(),
+            request: RecordedRequest {
+                method: "PUT".into(),
+                url: "http://127.0.0.1:4000/v2/batch".into(),
+                headers: vec![],
+                body: "[]".into(),
+                body_len: 2,
+                body_truncated: false,
+            },
+            response: None,
+            error: Some("connection refused".into()),
+            timings: None,
+            ..entry
+        };
+        let r = HistoryRow::from(&req);
+        assert_eq!(r.what(), "PUT /v2/batch");
+        assert_eq!(r.status_text(), "error");
     }
 
     fn render(state: &HistoryState, w: u16, h: u16) -> String {

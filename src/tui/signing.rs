@@ -1,0 +1,260 @@
+//! The signing worker: signs off the draw path, drops stale jobs, and re-hashes only from the
+//! first changed byte of the body (cloned HMAC states at chunk boundaries).
+
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::thread;
+
+use crate::core::incremental::IncrementalSigner;
+use crate::core::{Secret, SignableRequest};
+
+use super::app::SignedView;
+use super::message::Message;
+
+/// Distance between saved MAC states in the body (the core's default chunk).
+pub const CHECKPOINT_EVERY: usize = crate::core::incremental::DEFAULT_CHUNK;
+
+/// One request to sign. Small fields are owned; the body is a shared snapshot.
+#[derive(Clone, Debug)]
+pub struct SignJob {
+    pub id: u64,
+    pub method: String,
+    pub path: String,
+    pub query: String,
+    pub prefix: String,
+    pub timestamp: String,
+    pub api_key: String,
+    pub auth_algo: String,
+    pub content_type: String,
+    pub key: Secret,
+    pub body: Arc<Vec<u8>>,
+    pub body_rev: u64,
+    /// First body byte changed since the previous job (None: unchanged).
+    pub changed_from: Option<usize>,
+    /// Check whether the body is JSON after signing (only when the body changed).
+    pub check_json: bool,
+}
+
+impl SignJob {
+    pub fn request(&self) -> SignableRequest<'_> {
+        SignableRequest {
+            method: &self.method,
+            path: &self.path,
+            query: &self.query,
+            header_prefix: &self.prefix,
+            timestamp: &self.timestamp,
+            api_key: &self.api_key,
+            auth_algo: &self.auth_algo,
+            content_type: &self.content_type,
+            body: &self.body,
+        }
+    }
+}
+
+/// The core's [`IncrementalSigner`] fed with the change points the editor reports: typing at
+/// the end of a 16 MB body re-hashes only the last chunk.
+#[derive(Default)]
+pub struct Incremental {
+    signer: IncrementalSigner,
+}
+
+impl Incremental {
+    /// Sign the job, reusing saved states when the head and key are unchanged.
+    pub fn sign(&mut self, job: &SignJob) -> Result<SignedView, String> {
+        let req = job.request();
+        // Bytes before the first change are the same as in the previous job.
+        let unchanged = job.changed_from.unwrap_or(job.body.len());
+        let signed = self
+            .signer
+            .sign(&req, &job.key, unchanged)
+            .map_err(|e| e.to_string())?;
+        Ok(SignedView {
+            digest_hex: signed.digest_hex(),
+            signature: signed.signature,
+            headers: signed.headers,
+            canonical_len: req.canonical().len(),
+        })
+    }
+
+    /// How many bytes the last signature fed into the MAC.
+    pub fn last_rehashed(&self) -> usize {
+        self.signer.last_rehashed()
+    }
+}
+
+/// Whether the body is JSON: `None` when it is, else one sentence with line and column.
+pub fn json_problem(body: &[u8]) -> Option<String> {
+    if body.is_empty() {
+        return Some("the body is empty (not JSON); it is signed as typed".into());
+    }
+    match serde_json::from_slice::<serde::de::IgnoredAny>(body) {
+        Ok(_) => None,
+        Err(e) => Some(format!(
+            "not valid JSON at line {} column {}: {}; it is signed as typed",
+            e.line(),
+            e.column(),
+            e
+        )),
+    }
+}
+
+/// A handle to the worker thread. Dropping it stops the worker.
+pub struct SignWorker {
+    tx: mpsc::Sender<SignJob>,
+}
+
+impl SignWorker {
+    /// Start the worker; results go to `out`.
+    pub fn spawn(out: impl Fn(Message) + Send + 'static) -> Self {
+        let (tx, rx) = mpsc::channel::<SignJob>();
+        thread::Builder::new()
+            .name("signscope-signer".into())
+            .spawn(move || {
+                let mut inc = Incremental::default();
+                while let Ok(mut job) = rx.recv() {
+                    // Drop stale jobs: only the newest matters, but keep the earliest change.
+                    let mut check_json = job.check_json;
+                    while let Ok(newer) = rx.try_recv() {
+                        let changed = match (job.changed_from, newer.changed_from) {
+                            (Some(a), Some(b)) => Some(a.min(b)),
+                            (a, b) => a.or(b),
+                        };
+                        check_json |= newer.check_json;
+                        job = newer;
+                        job.changed_from = changed;
+                    }
+                    let result = inc.sign(&job);
+                    out(Message::Signed { id: job.id, result });
+                    if check_json {
+                        let rev = job.body_rev;
+                        let error = json_problem(&job.body);
+                        out(Message::JsonChecked { rev, error });
+                    }
+                }
+            })
+            .expect("spawn the signing thread");
+        SignWorker { tx }
+    }
+
+    pub fn submit(&self, job: SignJob) {
+        let _ = self.tx.send(job);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn job(body: Vec<u8>, changed_from: Option<usize>) -> SignJob {
+        SignJob {
+            id: 1,
+            method: "PUT".into(),
+            path: "/v2/batch".into(),
+            query: "a=1".into(),
+            prefix: "SVC".into(),
+            timestamp: "2026-11-22T10:00:00.000Z".into(),
+            api_key: "pub".into(),
+            auth_algo: "HmacSHA384".into(),
+            content_type: "application/json".into(),
+            key: Secret::new("rest"),
+            body: Arc::new(body),
+            body_rev: 1,
+            changed_from,
+            check_json: false,
+        }
+    }
+
+    fn from_scratch(j: &SignJob) -> String {
+        crate::core::sign(&j.request(), &j.key).unwrap().signature
+    }
+
+    #[test]
+    fn incremental_equals_from_scratch_after_edits() {
+        let mut inc = Incremental::default();
+        let mut body = vec![b'x'; 3 * CHECKPOINT_EVERY + 17];
+        let j = job(body.clone(), None);
+        assert_eq!(inc.sign(&j).unwrap().signature, from_scratch(&j));
+        body.push(b'y');
+        let j = job(body.clone(), Some(body.len() - 1));
+        assert_eq!(inc.sign(&j).unwrap().signature, from_scratch(&j));
+        assert!(
+            inc.last_rehashed() <= CHECKPOINT_EVERY + 18,
+            "only the last chunk re-hashed"
+        );
+        body[CHECKPOINT_EVERY + 3] = b'z';
+        let j = job(body.clone(), Some(CHECKPOINT_EVERY + 3));
+        assert_eq!(inc.sign(&j).unwrap().signature, from_scratch(&j));
+        body.truncate(10);
+        let j = job(body.clone(), Some(10));
+        assert_eq!(inc.sign(&j).unwrap().signature, from_scratch(&j));
+        let mut j = job(body, None);
+        j.query = "b=2".into();
+        assert_eq!(inc.sign(&j).unwrap().signature, from_scratch(&j));
+    }
+
+    #[test]
+    fn empty_key_is_an_error_sentence() {
+        let mut j = job(b"[]".to_vec(), None);
+        j.key = Secret::new("");
+        let err = Incremental::default().sign(&j).unwrap_err();
+        assert!(err.contains("REST API key is empty"), "{err}");
+    }
+
+    #[test]
+    fn json_problem_names_line_and_column() {
+        assert_eq!(json_problem(b"[1, 2]"), None);
+        let p = json_problem(b"[1,\n 2,]").unwrap();
+        assert!(p.contains("line 2"), "{p}");
+        assert!(json_problem(b"").is_some());
+    }
+
+    #[test]
+    fn worker_answers_the_newest_job() {
+        let (tx, rx) = mpsc::channel();
+        let w = SignWorker::spawn(move |m| {
+            let _ = tx.send(m);
+        });
+        let mut j = job(b"[]".to_vec(), None);
+        j.check_json = true;
+        let want = from_scratch(&j);
+        w.submit(j);
+        match rx.recv().unwrap() {
+            Message::Signed { id, result } => {
+                assert_eq!(id, 1);
+                assert_eq!(result.unwrap().signature, want);
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+        match rx.recv().unwrap() {
+            Message::JsonChecked { rev, error } => {
+                assert_eq!(rev, 1);
+                assert_eq!(error, None);
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        #[test]
+        fn random_edits_match_from_scratch(
+            len in 0usize..(3 * CHECKPOINT_EVERY),
+            edits in proptest::collection::vec((any::<prop::sample::Index>(), 0u8..3, any::<u8>()), 1..6)
+        ) {
+            let mut inc = Incremental::default();
+            let mut body: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+            inc.sign(&job(body.clone(), None)).unwrap();
+            for (at, kind, byte) in edits {
+                let pos = if body.is_empty() { 0 } else { at.index(body.len()) };
+                match kind {
+                    0 => body.insert(pos, byte),
+                    1 if !body.is_empty() => { body.remove(pos); }
+                    _ => body.truncate(pos),
+                }
+                let j = job(body.clone(), Some(pos));
+                prop_assert_eq!(inc.sign(&j).unwrap().signature, from_scratch(&j));
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+//! Terminal setup and restoration. The terminal is restored on every way out: normal quit,
+//! an error (the guard's Drop), a panic (the hook), and SIGTERM/SIGHUP (the runtime turns them
+//! into a quit).
+
+use std::io::{self, Stdout, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crossterm::event::{
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+};
+use crossterm::terminal::{
+    disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen,
+};
+use crossterm::{cursor, execute};
+use ratatui::backend::CrosstermBackend;
+use ratatui::Terminal;
+
+pub type Term = Terminal<CrosstermBackend<Stdout>>;
+
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+
+/// Put the terminal in TUI mode (raw, alternate screen, mouse, bracketed paste).
+pub fn enter() -> io::Result<()> {
+    enable_raw_mode()?;
+    ACTIVE.store(true, Ordering::SeqCst);
+    execute!(
+        io::stdout(),
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        EnableBracketedPaste,
+        cursor::Hide
+    )
+}
+
+/// Give the terminal back as we found it. Safe to call more than once.
+pub fn restore() {
+    if !ACTIVE.swap(false, Ordering::SeqCst) {
+        return;
+    }
+    let mut out = io::stdout();
+    let _ = execute!(
+        out,
+        DisableBracketedPaste,
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        cursor::Show
+    );
+    let _ = disable_raw_mode();
+    let _ = out.flush();
+}
+
+/// Restores the terminal when dropped (error paths).
+pub struct Guard;
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Restore the terminal before the default panic message is printed.
+pub fn install_panic_hook() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore();
+        previous(info);
+    }));
+}
+
+/// Enter TUI mode and build a ratatui terminal on stdout.
+pub fn init() -> io::Result<(Term, Guard)> {
+    install_panic_hook();
+    enter()?;
+    let guard = Guard;
+    let term = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    Ok((term, guard))
+}

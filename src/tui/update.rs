@@ -1,0 +1,876 @@
+//! `update(&mut App, Message) -> Vec<Command>`: the only place state changes. Pure: no I/O, no
+//! clock (time arrives in `Message::Tick`), no terminal.
+
+use std::sync::Arc;
+
+use crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
+};
+use ratatui::layout::{Position, Rect};
+
+use super::app::{
+    new_body_editor, App, Detail, DiagKey, Field, KeyInfo, LineEdit, Popup, View, METHODS,
+};
+use super::message::{Command, Message, SendJob};
+use super::signing::SignJob;
+use super::view;
+use crate::core::time::format_timestamp;
+use crate::core::Secret;
+
+/// Handle one message.
+pub fn update(app: &mut App, msg: Message) -> Vec<Command> {
+    match msg {
+        Message::Key(key) => {
+            if key.kind == KeyEventKind::Release {
+                return vec![];
+            }
+            on_key(app, key)
+        }
+        Message::Mouse(m) => on_mouse(app, m),
+        Message::Paste(text) => on_paste(app, &text),
+        Message::Resize(w, h) => {
+            app.size = (w, h);
+            vec![]
+        }
+        Message::Tick(now) => {
+            app.now = now;
+            if app.ts_live {
+                let ts = format_timestamp(now);
+                if ts != app.timestamp.text {
+                    app.timestamp.set(ts);
+                    return resign(app);
+                }
+            }
+            vec![]
+        }
+        Message::Signed { id, result } => {
+            // An older job's answer still beats nothing, but never replaces a newer one.
+            if id >= app.sign.shown || app.sign.result.is_none() {
+                app.sign.shown = id;
+                app.sign.result = Some(result);
+            }
+            vec![]
+        }
+        Message::JsonChecked { rev, error } => {
+            if rev >= app.body_state.json_rev {
+                app.body_state.json_rev = rev;
+                app.body_state.json_error = error;
+            }
+            vec![]
+        }
+        Message::SendDone { id, result } => {
+            if Some(id) != app.pending_send {
+                return vec![];
+            }
+            app.pending_send = None;
+            app.sending = false;
+            match result {
+                Ok(resp) => {
+                    app.status = match (&resp.code, &resp.job_id) {
+                        (_, Some(job)) => {
+                            format!("{} in {:.0} ms, job {job}", resp.status, resp.elapsed_ms)
+                        }
+                        (Some(code), None) => {
+                            format!("{} {code} in {:.0} ms", resp.status, resp.elapsed_ms)
+                        }
+                        (None, None) => format!("{} in {:.0} ms", resp.status, resp.elapsed_ms),
+                    };
+                    app.detail = if resp.mismatch.is_some() {
+                        Detail::Diff
+                    } else {
+                        Detail::Response
+                    };
+                    app.detail_scroll = 0;
+                    app.response = Some(resp);
+                }
+                Err(e) => {
+                    app.status = format!("send failed: {e}");
+                }
+            }
+            vec![]
+        }
+        Message::ResponseFormatted { id, body } => {
+            if let Some(r) = app.response.as_mut() {
+                if r.id == id {
+                    r.formatted = Some(body);
+                }
+            }
+            vec![]
+        }
+        Message::EditorDone(Ok(text)) => {
+            app.body = new_body_editor(&text);
+            app.status = "body read back from the editor".into();
+            body_changed(app)
+        }
+        Message::EditorDone(Err(e)) => {
+            app.status = e;
+            vec![]
+        }
+        Message::Copied(Ok(what)) => {
+            app.status = format!("copied {what}");
+            vec![]
+        }
+        Message::Copied(Err(e)) => {
+            app.status = e;
+            vec![]
+        }
+        Message::ProfileList(Ok(names)) => {
+            let selected = names
+                .iter()
+                .position(|n| *n == app.profile_name)
+                .unwrap_or(0);
+            app.popup = Some(Popup::Profiles { names, selected });
+            vec![]
+        }
+        Message::ProfileList(Err(e)) | Message::ProfileLoaded(Err(e)) => {
+            app.status = e;
+            vec![]
+        }
+        Message::ProfileLoaded(Ok(p)) => {
+            app.profile_name = p.name.clone();
+            app.is_demo = p.is_demo;
+            app.set_fields(&p.fields);
+            if let Some(key) = p.key {
+                app.rest_key.set(key.expose());
+                app.key_info = KeyInfo {
+                    secret: key,
+                    source: p.key_source,
+                    revealed: false,
+                };
+            } else {
+                app.rest_key.set("");
+                app.key_info = KeyInfo {
+                    secret: Secret::new(""),
+                    source: p.key_source,
+                    revealed: false,
+                };
+            }
+            app.response = None;
+            app.status = format!("profile {} loaded", p.name);
+            resign(app)
+        }
+        Message::ProfileSaved(Ok(name)) => {
+            app.profile_name = name.clone();
+            app.is_demo = false;
+            app.dirty = false;
+            app.status = format!("profile {name} saved");
+            if app.quit_after_save {
+                app.quit = true;
+                return vec![Command::Quit];
+            }
+            vec![]
+        }
+        Message::ProfileSaved(Err(e)) => {
+            app.quit_after_save = false;
+            // The edits stay in memory; the user can save elsewhere (Alt-S).
+            app.status = format!("{e} (edits kept; Alt-S saves under another name)");
+            vec![]
+        }
+        Message::Diagnosed { ok, lines } => {
+            app.diagnose.ok = Some(ok);
+            app.diagnose.report = lines;
+            vec![]
+        }
+        Message::LoadRequest(fields) => {
+            let url = app.url.text.clone();
+            app.set_fields(&fields);
+            if app.url.text.is_empty() {
+                app.url.set(url);
+            }
+            app.dirty = true;
+            app.ts_live = false;
+            app.view = View::Request;
+            app.status = "captured request loaded (timestamp frozen to the captured one)".into();
+            resign(app)
+        }
+        Message::Terminate => {
+            app.quit = true;
+            vec![Command::Quit]
+        }
+    }
+}
+
+fn ctrl(key: &KeyEvent, c: char) -> bool {
+    key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char(c)
+}
+
+fn alt(key: &KeyEvent, c: char) -> bool {
+    key.modifiers.contains(KeyModifiers::ALT) && key.code == KeyCode::Char(c)
+}
+
+fn request_quit(app: &mut App) -> Vec<Command> {
+    if app.dirty {
+        app.popup = Some(Popup::ConfirmQuit);
+        vec![]
+    } else {
+        app.quit = true;
+        vec![Command::Quit]
+    }
+}
+
+fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
+    if let Some(popup) = app.popup.take() {
+        return on_popup_key(app, popup, key);
+    }
+    // Global keys.
+    if ctrl(&key, 'c') || ctrl(&key, 'q') {
+        return request_quit(app);
+    }
+    match key.code {
+        KeyCode::F(1) => {
+            app.popup = Some(Popup::Help);
+            return vec![];
+        }
+        KeyCode::F(n @ 2..=6) => {
+            app.view = View::ALL[(n - 2) as usize];
+            return vec![];
+        }
+        // Alt-1..Alt-6 mirror F1..F6 (for terminals that take the function keys).
+        KeyCode::Char('1') if key.modifiers.contains(KeyModifiers::ALT) => {
+            app.popup = Some(Popup::Help);
+            return vec![];
+        }
+        KeyCode::Char(c @ '2'..='6') if key.modifiers.contains(KeyModifiers::ALT) => {
+            app.view = View::ALL[(c as u8 - b'2') as usize];
+            return vec![];
+        }
+        _ => {}
+    }
+    if !app.text_input_focused() {
+        match key.code {
+            KeyCode::Char('?') => {
+                app.popup = Some(Popup::Help);
+                return vec![];
+            }
+            KeyCode::Char('q') => return request_quit(app),
+            _ => {}
+        }
+    }
+    match app.view {
+        View::Request => request_key(app, key),
+        View::Diagnose => diagnose_key(app, key),
+        _ => vec![],
+    }
+}
+
+fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
+    match popup {
+        Popup::Help => vec![], // any key closes it
+        Popup::ConfirmQuit => match key.code {
+            KeyCode::Char('y') | KeyCode::Char('Y') | KeyCode::Enter => {
+                app.quit = true;
+                vec![Command::Quit]
+            }
+            KeyCode::Char('s') => {
+                app.quit_after_save = true;
+                vec![save_command(app, app.profile_name.clone())]
+            }
+            _ => vec![],
+        },
+        Popup::Profiles {
+            names,
+            mut selected,
+        } => match key.code {
+            KeyCode::Up | KeyCode::Char('k') => {
+                selected = selected.saturating_sub(1);
+                app.popup = Some(Popup::Profiles { names, selected });
+                vec![]
+            }
+            KeyCode::Down | KeyCode::Char('j') => {
+                if selected + 1 < names.len() {
+                    selected += 1;
+                }
+                app.popup = Some(Popup::Profiles { names, selected });
+                vec![]
+            }
+            KeyCode::Enter => match names.get(selected) {
+                Some(name) => vec![Command::LoadProfile(name.clone())],
+                None => vec![],
+            },
+            KeyCode::Esc | KeyCode::Char('q') => vec![],
+            _ => {
+                app.popup = Some(Popup::Profiles { names, selected });
+                vec![]
+            }
+        },
+        Popup::SaveAs(mut edit) => match key.code {
+            KeyCode::Esc => vec![],
+            KeyCode::Enter => {
+                let name = edit.text.trim().to_string();
+                if name.is_empty() {
+                    app.status = "type a profile name to save as".into();
+                    app.popup = Some(Popup::SaveAs(edit));
+                    vec![]
+                } else {
+                    vec![save_command(app, name)]
+                }
+            }
+            _ => {
+                line_edit_key(&mut edit, &key);
+                app.popup = Some(Popup::SaveAs(edit));
+                vec![]
+            }
+        },
+        Popup::Search(mut edit) => match key.code {
+            KeyCode::Esc => {
+                let _ = app.body.set_search_pattern("");
+                vec![]
+            }
+            KeyCode::Enter | KeyCode::Down => {
+                if !app.body.search_forward(false) {
+                    app.status = format!("no match for {:?}", edit.text);
+                }
+                app.popup = Some(Popup::Search(edit));
+                vec![]
+            }
+            KeyCode::Up => {
+                if !app.body.search_back(false) {
+                    app.status = format!("no match for {:?}", edit.text);
+                }
+                app.popup = Some(Popup::Search(edit));
+                vec![]
+            }
+            _ => {
+                line_edit_key(&mut edit, &key);
+                match app.body.set_search_pattern(&edit.text) {
+                    Ok(()) => {
+                        app.body.search_forward(true);
+                    }
+                    Err(e) => app.status = format!("search pattern: {e}"),
+                }
+                app.popup = Some(Popup::Search(edit));
+                vec![]
+            }
+        },
+    }
+}
+
+fn save_command(app: &mut App, name: String) -> Command {
+    Command::SaveProfile {
+        name,
+        fields: Box::new(app.fields()),
+        key_source: app.key_info.source.clone(),
+    }
+}
+
+/// Edit a one-line field. Returns true when the text changed.
+pub fn line_edit_key(edit: &mut LineEdit, key: &KeyEvent) -> bool {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    match key.code {
+        KeyCode::Char('u') if ctrl => {
+            let changed = edit.cursor > 0;
+            edit.text.drain(..edit.cursor);
+            edit.cursor = 0;
+            changed
+        }
+        KeyCode::Char('a') if ctrl => {
+            edit.home();
+            false
+        }
+        KeyCode::Char('e') if ctrl => {
+            edit.end();
+            false
+        }
+        KeyCode::Char(c) if !ctrl && !key.modifiers.contains(KeyModifiers::ALT) => {
+            edit.insert(c);
+            true
+        }
+        KeyCode::Backspace => edit.backspace(),
+        KeyCode::Delete => edit.delete(),
+        KeyCode::Left => {
+            edit.left();
+            false
+        }
+        KeyCode::Right => {
+            edit.right();
+            false
+        }
+        KeyCode::Home => {
+            edit.home();
+            false
+        }
+        KeyCode::End => {
+            edit.end();
+            false
+        }
+        _ => false,
+    }
+}
+
+/// Keys of the request view.
+fn request_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
+    // Actions available in every mode.
+    if ctrl(&key, 'g') || key.code == KeyCode::F(9) {
+        return send(app);
+    }
+    if ctrl(&key, 't') {
+        return toggle_timestamp(app);
+    }
+    if ctrl(&key, 'o') {
+        return vec![Command::EditBody(app.fields().body)];
+    }
+    if ctrl(&key, 's') {
+        return vec![save_command(app, app.profile_name.clone())];
+    }
+    if alt(&key, 's') {
+        app.popup = Some(Popup::SaveAs(LineEdit::new(app.profile_name.clone())));
+        return vec![];
+    }
+    if ctrl(&key, 'l') {
+        return vec![Command::ListProfiles];
+    }
+    if ctrl(&key, 'p') {
+        cycle_detail(app);
+        return vec![];
+    }
+    if ctrl(&key, 'f') && app.focus == Field::Body {
+        app.popup = Some(Popup::Search(LineEdit::default()));
+        return vec![];
+    }
+    if alt(&key, 'r') || (ctrl(&key, 'r') && app.focus == Field::RestKey) {
+        app.key_info.revealed = !app.key_info.revealed;
+        return vec![];
+    }
+    if alt(&key, 'y') {
+        return copy_signature(app);
+    }
+    if alt(&key, 'h') {
+        return copy_headers(app);
+    }
+    if alt(&key, 'c') {
+        return copy_curl(app);
+    }
+    match key.code {
+        KeyCode::F(7) => return reformat_body(app, true),
+        KeyCode::F(8) => return reformat_body(app, false),
+        KeyCode::Tab => {
+            app.normal_mode = false;
+            app.focus = app.focus.next();
+            return vec![];
+        }
+        KeyCode::BackTab => {
+            app.normal_mode = false;
+            app.focus = app.focus.prev();
+            return vec![];
+        }
+        KeyCode::PageDown => {
+            app.detail_scroll = app.detail_scroll.saturating_add(10);
+            return vec![];
+        }
+        KeyCode::PageUp => {
+            app.detail_scroll = app.detail_scroll.saturating_sub(10);
+            return vec![];
+        }
+        KeyCode::Esc => {
+            app.normal_mode = true;
+            return vec![];
+        }
+        _ => {}
+    }
+    if app.normal_mode {
+        return normal_key(app, key);
+    }
+    field_key(app, key)
+}
+
+/// Single-key shortcuts when no field takes text (after Esc).
+fn normal_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
+    match key.code {
+        KeyCode::Char('i') | KeyCode::Enter => app.normal_mode = false,
+        KeyCode::Char('s') => return send(app),
+        KeyCode::Char('y') => return copy_signature(app),
+        KeyCode::Char('H') => return copy_headers(app),
+        KeyCode::Char('c') => return copy_curl(app),
+        KeyCode::Char('f') => return reformat_body(app, true),
+        KeyCode::Char('m') => return reformat_body(app, false),
+        KeyCode::Char('t') => return toggle_timestamp(app),
+        KeyCode::Char('e') => return vec![Command::EditBody(app.fields().body)],
+        KeyCode::Char('p') => return vec![Command::ListProfiles],
+        KeyCode::Char('w') => return vec![save_command(app, app.profile_name.clone())],
+        KeyCode::Char('W') => {
+            app.popup = Some(Popup::SaveAs(LineEdit::new(app.profile_name.clone())))
+        }
+        KeyCode::Char('r') => app.key_info.revealed = !app.key_info.revealed,
+        KeyCode::Char('d') | KeyCode::Char(']') => cycle_detail(app),
+        KeyCode::Char('j') | KeyCode::Down => app.canon_scroll = app.canon_scroll.saturating_add(1),
+        KeyCode::Char('k') | KeyCode::Up => app.canon_scroll = app.canon_scroll.saturating_sub(1),
+        KeyCode::Char('J') => app.detail_scroll = app.detail_scroll.saturating_add(1),
+        KeyCode::Char('K') => app.detail_scroll = app.detail_scroll.saturating_sub(1),
+        KeyCode::Char('g') => app.canon_scroll = 0,
+        _ => {}
+    }
+    vec![]
+}
+
+fn cycle_detail(app: &mut App) {
+    let i = Detail::ALL
+        .iter()
+        .position(|d| *d == app.detail)
+        .unwrap_or(0);
+    app.detail = Detail::ALL[(i + 1) % Detail::ALL.len()];
+    app.detail_scroll = 0;
+}
+
+/// Keys that edit the focused field.
+fn field_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
+    let focus = app.focus;
+    if focus == Field::Body {
+        let input = ratatui_textarea::Input::from(key);
+        if app.body.input(input) {
+            return body_changed(app);
+        }
+        return vec![];
+    }
+    if key.code == KeyCode::Enter {
+        app.focus = focus.next();
+        return vec![];
+    }
+    if focus == Field::Method && matches!(key.code, KeyCode::Up | KeyCode::Down) {
+        let cur = METHODS
+            .iter()
+            .position(|m| m.eq_ignore_ascii_case(&app.method.text));
+        let n = METHODS.len();
+        let next = match (cur, key.code) {
+            (Some(i), KeyCode::Down) => (i + 1) % n,
+            (Some(i), _) => (i + n - 1) % n,
+            (None, _) => 0,
+        };
+        app.method.set(METHODS[next]);
+        app.dirty = true;
+        return resign(app);
+    }
+    if matches!(key.code, KeyCode::Up) {
+        app.focus = focus.prev();
+        return vec![];
+    }
+    if matches!(key.code, KeyCode::Down) {
+        app.focus = focus.next();
+        return vec![];
+    }
+    let edit = app.line_edit_mut(focus).expect("one-line field");
+    if !line_edit_key(edit, &key) {
+        return vec![];
+    }
+    field_changed(app, focus)
+}
+
+/// After a one-line field changed: freeze the timestamp if typed, track the key, re-sign.
+fn field_changed(app: &mut App, focus: Field) -> Vec<Command> {
+    match focus {
+        Field::Timestamp => app.ts_live = false,
+        Field::RestKey => {
+            app.key_info.secret = Secret::new(app.rest_key.text.clone());
+            app.key_info.source = "typed (not saved)".into();
+        }
+        _ => {}
+    }
+    if focus != Field::Timestamp {
+        app.dirty = true;
+    }
+    if focus == Field::Url {
+        return vec![];
+    }
+    resign(app)
+}
+
+fn on_paste(app: &mut App, text: &str) -> Vec<Command> {
+    if app.popup.is_some() {
+        return vec![];
+    }
+    match app.view {
+        View::Request if !app.normal_mode => {
+            if app.focus == Field::Body {
+                app.body.insert_str(text);
+                body_changed(app)
+            } else {
+                let focus = app.focus;
+                let one_line: String = text.replace(['\r', '\n'], "");
+                app.line_edit_mut(focus)
+                    .expect("one-line")
+                    .insert_str(&one_line);
+                field_changed(app, focus)
+            }
+        }
+        View::Diagnose => {
+            app.diagnose.input.insert_str(text);
+            vec![]
+        }
+        _ => vec![],
+    }
+}
+
+/// After the body editor changed.
+pub fn body_changed(app: &mut App) -> Vec<Command> {
+    app.refresh_body();
+    app.dirty = true;
+    resign(app)
+}
+
+/// Ask for a new signature of the current fields (the worker drops stale jobs).
+pub fn resign(app: &mut App) -> Vec<Command> {
+    let id = app.next_id();
+    app.sign.requested = id;
+    let check_json = app.body_state.json_rev != app.body_state.rev || app.sign.shown == 0;
+    let changed_from = app.body_state.changed_from.take();
+    vec![Command::Sign(Box::new(sign_job(
+        app,
+        id,
+        changed_from,
+        check_json,
+    )))]
+}
+
+fn sign_job(app: &App, id: u64, changed_from: Option<usize>, check_json: bool) -> SignJob {
+    SignJob {
+        id,
+        method: app.method.text.clone(),
+        path: app.path.text.clone(),
+        query: app.query.text.clone(),
+        prefix: app.prefix.text.clone(),
+        timestamp: app.timestamp.text.clone(),
+        api_key: app.api_key.text.clone(),
+        auth_algo: app.auth_algo.text.clone(),
+        content_type: app.content_type.text.clone(),
+        key: app.key_info.secret.clone(),
+        body: Arc::clone(&app.body_state.bytes),
+        body_rev: app.body_state.rev,
+        changed_from,
+        check_json,
+    }
+}
+
+fn toggle_timestamp(app: &mut App) -> Vec<Command> {
+    app.ts_live = !app.ts_live;
+    if app.ts_live {
+        app.timestamp.set(format_timestamp(app.now));
+        app.status = "timestamp live (follows the clock)".into();
+        resign(app)
+    } else {
+        app.status = format!("timestamp frozen at {}", app.timestamp.text);
+        vec![]
+    }
+}
+
+fn send(app: &mut App) -> Vec<Command> {
+    if app.url.text.trim().is_empty() {
+        app.status = "the URL is empty; set the indexing base URL before sending".into();
+        return vec![];
+    }
+    let id = app.next_id();
+    app.pending_send = Some(id);
+    app.sending = true;
+    app.status = format!(
+        "sending {} {}…",
+        app.method.text.to_ascii_uppercase(),
+        target_url(app)
+    );
+    let job = sign_job(app, id, None, false);
+    vec![Command::Send(Box::new(SendJob {
+        id,
+        url: target_url(app),
+        live_timestamp: app.ts_live,
+        sign: job,
+    }))]
+}
+
+/// The full URL the request goes to: base URL + path + ?query.
+pub fn target_url(app: &App) -> String {
+    let base = app.url.text.trim_end_matches('/');
+    let mut u = format!("{base}{}", app.path.text);
+    if !app.query.text.is_empty() {
+        u.push('?');
+        u.push_str(&app.query.text);
+    }
+    u
+}
+
+fn current_signature(app: &mut App) -> Option<super::app::SignedView> {
+    match (&app.sign.result, app.sign.updating()) {
+        (Some(Ok(s)), false) => Some(s.clone()),
+        (_, true) => {
+            app.status = "the signature is still updating; try again in a moment".into();
+            None
+        }
+        (Some(Err(e)), _) => {
+            app.status = e.clone();
+            None
+        }
+        (None, _) => None,
+    }
+}
+
+fn copy_signature(app: &mut App) -> Vec<Command> {
+    match current_signature(app) {
+        Some(s) => vec![Command::Copy(s.signature)],
+        None => vec![],
+    }
+}
+
+fn copy_headers(app: &mut App) -> Vec<Command> {
+    match current_signature(app) {
+        Some(s) => vec![Command::Copy(header_text(&s.headers))],
+        None => vec![],
+    }
+}
+
+fn copy_curl(app: &mut App) -> Vec<Command> {
+    match current_signature(app) {
+        Some(s) => {
+            let body = String::from_utf8_lossy(&app.body_state.bytes).into_owned();
+            vec![Command::Copy(curl_command(
+                &app.method.text.to_ascii_uppercase(),
+                &target_url(app),
+                &s.headers,
+                &body,
+            ))]
+        }
+        None => vec![],
+    }
+}
+
+/// `Name: value` lines.
+pub fn header_text(headers: &[(String, String)]) -> String {
+    headers
+        .iter()
+        .map(|(n, v)| format!("{n}: {v}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A curl command line that sends exactly these bytes (single-quoted for POSIX shells).
+pub fn curl_command(method: &str, url: &str, headers: &[(String, String)], body: &str) -> String {
+    fn q(s: &str) -> String {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+    let mut out = format!("curl -X {} {}", q(method), q(url));
+    for (n, v) in headers {
+        out.push_str(" \\\n  -H ");
+        out.push_str(&q(&format!("{n}: {v}")));
+    }
+    out.push_str(" \\\n  --data-binary ");
+    out.push_str(&q(body));
+    out
+}
+
+/// Format (pretty) or minify the body as JSON. Invalid JSON is left alone with a status line.
+fn reformat_body(app: &mut App, pretty: bool) -> Vec<Command> {
+    let value: serde_json::Value = match serde_json::from_slice(&app.body_state.bytes) {
+        Ok(v) => v,
+        Err(e) => {
+            app.status = format!(
+                "cannot {} the body: not valid JSON at line {} column {}",
+                if pretty { "format" } else { "minify" },
+                e.line(),
+                e.column()
+            );
+            return vec![];
+        }
+    };
+    let text = if pretty {
+        serde_json::to_string_pretty(&value)
+    } else {
+        serde_json::to_string(&value)
+    }
+    .expect("a JSON value serializes");
+    app.body = new_body_editor(&text);
+    app.status = if pretty {
+        "body formatted"
+    } else {
+        "body minified"
+    }
+    .into();
+    body_changed(app)
+}
+
+fn on_mouse(app: &mut App, m: crossterm::event::MouseEvent) -> Vec<Command> {
+    if app.popup.is_some() || app.view != View::Request {
+        if app.view == View::Diagnose {
+            let input = ratatui_textarea::Input::from(m);
+            app.diagnose.input.input(input);
+        }
+        return vec![];
+    }
+    let l = view::request_layout(Rect::new(0, 0, app.size.0, app.size.1));
+    let pos = Position::new(m.column, m.row);
+    match m.kind {
+        MouseEventKind::Down(MouseButton::Left) => {
+            for (field, rect) in &l.fields {
+                if rect.contains(pos) {
+                    app.focus = *field;
+                    app.normal_mode = false;
+                    if *field == Field::Body {
+                        // Put the cursor where the click was.
+                        let input = ratatui_textarea::Input::from(m);
+                        app.body.input(input);
+                    }
+                    return vec![];
+                }
+            }
+            if l.detail.contains(pos) {
+                cycle_detail_if_title(app, &l, pos);
+            }
+            vec![]
+        }
+        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
+            let down = m.kind == MouseEventKind::ScrollDown;
+            let step = |v: usize| {
+                if down {
+                    v.saturating_add(3)
+                } else {
+                    v.saturating_sub(3)
+                }
+            };
+            if l.canonical.contains(pos) {
+                app.canon_scroll = step(app.canon_scroll);
+            } else if l.detail.contains(pos) {
+                app.detail_scroll = step(app.detail_scroll);
+            } else if l.body.contains(pos) {
+                let input = ratatui_textarea::Input::from(m);
+                app.body.input(input);
+            }
+            vec![]
+        }
+        _ => vec![],
+    }
+}
+
+fn cycle_detail_if_title(app: &mut App, l: &view::RequestLayout, pos: Position) {
+    if pos.y == l.detail.y {
+        cycle_detail(app);
+    }
+}
+
+/// Keys of the diagnose view.
+fn diagnose_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
+    if ctrl(&key, 'g') || key.code == KeyCode::F(9) {
+        let text = app.diagnose.input.lines().join("\n");
+        let key = match app.diagnose.key {
+            DiagKey::Profile => Some(app.key_info.secret.clone()),
+            DiagKey::Demo => Some(Secret::new(crate::server::DEMO_REST_KEY)),
+        };
+        return vec![Command::Diagnose { text, key }];
+    }
+    if ctrl(&key, 'k') && key.modifiers.contains(KeyModifiers::ALT) || alt(&key, 'k') {
+        app.diagnose.key = match app.diagnose.key {
+            DiagKey::Profile => DiagKey::Demo,
+            DiagKey::Demo => DiagKey::Profile,
+        };
+        return vec![];
+    }
+    if ctrl(&key, 'e') && key.modifiers.contains(KeyModifiers::ALT) || alt(&key, 'l') {
+        return vec![Command::ParseCapture(app.diagnose.input.lines().join("\n"))];
+    }
+    if key.code == KeyCode::Esc {
+        app.normal_mode = !app.normal_mode;
+        return vec![];
+    }
+    if app.normal_mode {
+        return vec![];
+    }
+    app.diagnose.input.input(ratatui_textarea::Input::from(key));
+    vec![]
+}
+
+#[cfg(test)]
+#[path = "update_tests.rs"]
+mod tests;

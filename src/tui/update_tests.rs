@@ -1,0 +1,684 @@
+//! Pure tests of `update`: one or more per Message, checking state and the Commands asked for.
+
+use std::sync::Arc;
+
+use chrono::{TimeZone, Utc};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+
+use super::*;
+use crate::tui::app::{FormattedBody, MismatchView, RequestFields, ResponseView, SignedView};
+use crate::tui::message::LoadedProfile;
+
+fn t0() -> chrono::DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 22, 10, 0, 0).unwrap()
+}
+
+fn app() -> App {
+    let key = KeyInfo {
+        secret: Secret::new("rest-key"),
+        source: "test key".into(),
+        revealed: false,
+    };
+    App::new(
+        "demo",
+        true,
+        RequestFields::demo("http://127.0.0.1:9"),
+        key,
+        t0(),
+    )
+}
+
+fn key(code: KeyCode) -> Message {
+    Message::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+fn ctrl_key(c: char) -> Message {
+    Message::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
+}
+fn alt_key(c: char) -> Message {
+    Message::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::ALT))
+}
+fn type_str(app: &mut App, s: &str) -> Vec<Command> {
+    let mut all = vec![];
+    for c in s.chars() {
+        all.extend(update(app, key(KeyCode::Char(c))));
+    }
+    all
+}
+fn focus(app: &mut App, f: Field) {
+    app.focus = f;
+    app.normal_mode = false;
+}
+fn last_sign_job(cmds: &[Command]) -> &SignJob {
+    cmds.iter()
+        .rev()
+        .find_map(|c| match c {
+            Command::Sign(j) => Some(j),
+            _ => None,
+        })
+        .expect("a signing job")
+}
+fn signed_view(sig: &str) -> SignedView {
+    SignedView {
+        digest_hex: "00".repeat(48),
+        signature: sig.into(),
+        headers: vec![("Authorization".into(), format!("Bearer {sig}"))],
+        canonical_len: 10,
+    }
+}
+
+#[test]
+fn typing_in_the_query_resigns_with_the_new_query_and_marks_dirty() {
+    let mut a = app();
+    focus(&mut a, Field::Query);
+    let cmds = type_str(&mut a, "a=1");
+    assert_eq!(a.query.text, "a=1");
+    assert!(a.dirty);
+    let job = last_sign_job(&cmds);
+    assert_eq!(job.query, "a=1");
+    assert_eq!(job.id, a.sign.requested);
+    assert!(a.sign.updating());
+    // Backspace and cursor moves.
+    update(&mut a, key(KeyCode::Left));
+    update(&mut a, key(KeyCode::Backspace));
+    assert_eq!(a.query.text, "a1");
+    update(&mut a, key(KeyCode::Home));
+    update(&mut a, key(KeyCode::Delete));
+    assert_eq!(a.query.text, "1");
+}
+
+#[test]
+fn typing_in_the_body_resigns_and_tracks_the_change_point() {
+    let mut a = app();
+    focus(&mut a, Field::Body);
+    a.body.move_cursor(ratatui_textarea::CursorMove::End);
+    let before = a.body_state.bytes.len();
+    a.body_state.changed_from = None;
+    let cmds = type_str(&mut a, " ");
+    let job = last_sign_job(&cmds);
+    assert_eq!(job.body.len(), before + 1);
+    assert_eq!(job.changed_from, Some(before));
+    assert!(job.check_json);
+}
+
+#[test]
+fn tab_and_shift_tab_move_focus_in_order() {
+    let mut a = app();
+    focus(&mut a, Field::Url);
+    update(&mut a, key(KeyCode::Tab));
+    assert_eq!(a.focus, Field::Method);
+    update(&mut a, key(KeyCode::BackTab));
+    update(&mut a, key(KeyCode::BackTab));
+    assert_eq!(a.focus, Field::Body);
+    focus(&mut a, Field::Path);
+    update(&mut a, key(KeyCode::Enter));
+    assert_eq!(a.focus, Field::Query);
+}
+
+#[test]
+fn method_cycles_with_up_and_down() {
+    let mut a = app();
+    focus(&mut a, Field::Method);
+    assert_eq!(a.method.text, "PUT");
+    let cmds = update(&mut a, key(KeyCode::Down));
+    assert_eq!(a.method.text, "PATCH");
+    assert_eq!(last_sign_job(&cmds).method, "PATCH");
+    update(&mut a, key(KeyCode::Up));
+    update(&mut a, key(KeyCode::Up));
+    assert_eq!(a.method.text, "POST");
+}
+
+#[test]
+fn tick_moves_a_live_timestamp_and_resigns_but_not_a_frozen_one() {
+    let mut a = app();
+    let later = t0() + chrono::Duration::seconds(3);
+    let cmds = update(&mut a, Message::Tick(later));
+    assert_eq!(a.timestamp.text, "2026-11-22T10:00:03.000Z");
+    assert_eq!(last_sign_job(&cmds).timestamp, "2026-11-22T10:00:03.000Z");
+    // Freeze with Ctrl-T: ticks no longer change it.
+    update(&mut a, ctrl_key('t'));
+    assert!(!a.ts_live);
+    assert!(!a.wants_tick());
+    let cmds = update(&mut a, Message::Tick(later + chrono::Duration::seconds(5)));
+    assert!(cmds.is_empty());
+    assert_eq!(a.timestamp.text, "2026-11-22T10:00:03.000Z");
+    // Live again: jumps to the clock we know.
+    let cmds = update(&mut a, ctrl_key('t'));
+    assert!(a.ts_live);
+    assert_eq!(last_sign_job(&cmds).timestamp, "2026-11-22T10:00:08.000Z");
+}
+
+#[test]
+fn typing_a_timestamp_freezes_it() {
+    let mut a = app();
+    focus(&mut a, Field::Timestamp);
+    update(&mut a, ctrl_key('u'));
+    let cmds = type_str(&mut a, "2024-01-01T12:00:00+00:00");
+    assert!(!a.ts_live);
+    assert_eq!(last_sign_job(&cmds).timestamp, "2024-01-01T12:00:00+00:00");
+}
+
+#[test]
+fn signed_results_never_replace_a_newer_one() {
+    let mut a = app();
+    let cmds = resign(&mut a);
+    let first = last_sign_job(&cmds).id;
+    let cmds = resign(&mut a);
+    let second = last_sign_job(&cmds).id;
+    update(
+        &mut a,
+        Message::Signed {
+            id: second,
+            result: Ok(signed_view("NEW")),
+        },
+    );
+    assert!(!a.sign.updating());
+    update(
+        &mut a,
+        Message::Signed {
+            id: first,
+            result: Ok(signed_view("OLD")),
+        },
+    );
+    assert_eq!(
+        a.sign.result.as_ref().unwrap().as_ref().unwrap().signature,
+        "NEW"
+    );
+    // An error is shown as such.
+    let cmds = resign(&mut a);
+    let third = last_sign_job(&cmds).id;
+    update(
+        &mut a,
+        Message::Signed {
+            id: third,
+            result: Err("the REST API key is empty".into()),
+        },
+    );
+    assert!(a.sign.result.as_ref().unwrap().is_err());
+}
+
+#[test]
+fn json_check_of_the_current_revision_is_kept() {
+    let mut a = app();
+    let rev = a.body_state.rev;
+    update(
+        &mut a,
+        Message::JsonChecked {
+            rev,
+            error: Some("not JSON".into()),
+        },
+    );
+    assert_eq!(a.body_state.json_error.as_deref(), Some("not JSON"));
+    update(
+        &mut a,
+        Message::JsonChecked {
+            rev: rev - 1,
+            error: None,
+        },
+    );
+    assert_eq!(a.body_state.json_error.as_deref(), Some("not JSON"));
+}
+
+fn response(id: u64, status: u16) -> ResponseView {
+    ResponseView {
+        id,
+        status,
+        elapsed_ms: 3.0,
+        raw: Arc::new(FormattedBody {
+            lines: vec!["{}".into()],
+            json: true,
+        }),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn send_asks_for_a_send_of_the_target_url_and_done_shows_status_and_job() {
+    let mut a = app();
+    focus(&mut a, Field::Query);
+    type_str(&mut a, "x=1");
+    let cmds = update(&mut a, ctrl_key('g'));
+    let Some(Command::Send(job)) = cmds.first() else {
+        panic!("no send: {cmds:?}")
+    };
+    assert_eq!(job.url, "http://127.0.0.1:9/v2/batch?x=1");
+    assert!(job.live_timestamp);
+    assert_eq!(job.sign.query, "x=1");
+    let id = job.id;
+    assert!(a.sending);
+    // A stale answer is ignored.
+    update(
+        &mut a,
+        Message::SendDone {
+            id: id + 100,
+            result: Ok(response(id + 100, 500)),
+        },
+    );
+    assert!(a.response.is_none());
+    let mut r = response(id, 200);
+    r.job_id = Some("job-42".into());
+    update(&mut a, Message::SendDone { id, result: Ok(r) });
+    assert!(!a.sending);
+    assert_eq!(a.detail, Detail::Response);
+    assert!(
+        a.status.contains("200") && a.status.contains("job-42"),
+        "{}",
+        a.status
+    );
+}
+
+#[test]
+fn a_mismatch_response_opens_the_diff() {
+    let mut a = app();
+    let cmds = update(&mut a, key(KeyCode::F(9)));
+    let Some(Command::Send(job)) = cmds.first() else {
+        panic!()
+    };
+    let mut r = response(job.id, 401);
+    r.code = Some("SIGNATURE_MISMATCH".into());
+    r.mismatch = Some(MismatchView {
+        ours: vec!["PUT\\n".into()],
+        theirs: vec!["GET\\n".into()],
+        diagnosis: None,
+    });
+    update(
+        &mut a,
+        Message::SendDone {
+            id: job.id,
+            result: Ok(r),
+        },
+    );
+    assert_eq!(a.detail, Detail::Diff);
+    assert!(a.status.contains("SIGNATURE_MISMATCH"));
+}
+
+#[test]
+fn send_failure_and_empty_url_are_sentences() {
+    let mut a = app();
+    let cmds = update(&mut a, ctrl_key('g'));
+    let Some(Command::Send(job)) = cmds.first() else {
+        panic!()
+    };
+    update(
+        &mut a,
+        Message::SendDone {
+            id: job.id,
+            result: Err("could not reach x".into()),
+        },
+    );
+    assert_eq!(a.status, "send failed: could not reach x");
+    a.url.set("");
+    assert!(update(&mut a, ctrl_key('g')).is_empty());
+    assert!(a.status.contains("URL is empty"));
+}
+
+#[test]
+fn formatted_response_is_cached_for_its_send_only() {
+    let mut a = app();
+    a.response = Some(response(7, 200));
+    let body = Arc::new(FormattedBody {
+        lines: vec!["{".into(), "}".into()],
+        json: true,
+    });
+    update(
+        &mut a,
+        Message::ResponseFormatted {
+            id: 6,
+            body: body.clone(),
+        },
+    );
+    assert!(a.response.as_ref().unwrap().formatted.is_none());
+    update(&mut a, Message::ResponseFormatted { id: 7, body });
+    assert_eq!(
+        a.response
+            .as_ref()
+            .unwrap()
+            .formatted
+            .as_ref()
+            .unwrap()
+            .lines
+            .len(),
+        2
+    );
+}
+
+#[test]
+fn editor_result_replaces_the_body_or_reports() {
+    let mut a = app();
+    let cmds = update(&mut a, ctrl_key('o'));
+    assert!(matches!(cmds.first(), Some(Command::EditBody(b)) if b.contains("sku-1")));
+    let cmds = update(&mut a, Message::EditorDone(Ok("[1]\n".into())));
+    assert_eq!(&a.body_state.bytes[..], b"[1]\n");
+    assert_eq!(&last_sign_job(&cmds).body[..], b"[1]\n");
+    update(
+        &mut a,
+        Message::EditorDone(Err("the editor vi exited with 1".into())),
+    );
+    assert_eq!(a.status, "the editor vi exited with 1");
+    assert_eq!(&a.body_state.bytes[..], b"[1]\n");
+}
+
+#[test]
+fn format_and_minify_change_the_body_invalid_json_is_kept() {
+    let mut a = app();
+    let cmds = update(&mut a, key(KeyCode::F(7)));
+    assert!(a.body.lines().len() > 1);
+    assert!(String::from_utf8_lossy(&last_sign_job(&cmds).body).contains("\n  {"));
+    update(&mut a, key(KeyCode::F(8)));
+    assert_eq!(
+        &a.body_state.bytes[..],
+        br#"[{"id":"sku-1","name":"Blue shirt"}]"#
+    );
+    a.body = crate::tui::app::new_body_editor("{oops");
+    a.refresh_body();
+    assert!(update(&mut a, key(KeyCode::F(7))).is_empty());
+    assert_eq!(&a.body_state.bytes[..], b"{oops");
+    assert!(
+        a.status.contains("not valid JSON at line 1"),
+        "{}",
+        a.status
+    );
+}
+
+#[test]
+fn copy_needs_a_current_signature() {
+    let mut a = app();
+    let cmds = resign(&mut a);
+    let id = last_sign_job(&cmds).id;
+    assert!(update(&mut a, alt_key('y')).is_empty());
+    assert!(a.status.contains("updating"));
+    update(
+        &mut a,
+        Message::Signed {
+            id,
+            result: Ok(signed_view("SIG")),
+        },
+    );
+    assert!(matches!(update(&mut a, alt_key('y')).as_slice(), [Command::Copy(s)] if s == "SIG"));
+    assert!(
+        matches!(update(&mut a, alt_key('h')).as_slice(), [Command::Copy(s)] if s == "Authorization: Bearer SIG")
+    );
+    let cmds = update(&mut a, alt_key('c'));
+    let [Command::Copy(curl)] = cmds.as_slice() else {
+        panic!()
+    };
+    assert!(
+        curl.starts_with("curl -X 'PUT' 'http://127.0.0.1:9/v2/batch'"),
+        "{curl}"
+    );
+    assert!(curl.contains("-H 'Authorization: Bearer SIG'"));
+    update(&mut a, Message::Copied(Ok("the signature".into())));
+    assert_eq!(a.status, "copied the signature");
+    update(&mut a, Message::Copied(Err("no clipboard".into())));
+    assert_eq!(a.status, "no clipboard");
+}
+
+#[test]
+fn curl_quotes_single_quotes() {
+    let c = curl_command("PUT", "http://h/p", &[], "it's");
+    assert!(c.ends_with(r"'it'\''s'"), "{c}");
+}
+
+#[test]
+fn quit_asks_only_with_unsaved_edits() {
+    let mut a = app();
+    assert!(matches!(
+        update(&mut a, ctrl_key('c')).as_slice(),
+        [Command::Quit]
+    ));
+    assert!(a.quit);
+    let mut a = app();
+    focus(&mut a, Field::Path);
+    type_str(&mut a, "x");
+    assert!(update(&mut a, ctrl_key('c')).is_empty());
+    assert_eq!(a.popup, Some(Popup::ConfirmQuit));
+    // Any other key: stay.
+    update(&mut a, key(KeyCode::Char('n')));
+    assert!(!a.quit && a.popup.is_none());
+    update(&mut a, ctrl_key('q'));
+    assert!(matches!(
+        update(&mut a, key(KeyCode::Char('y'))).as_slice(),
+        [Command::Quit]
+    ));
+}
+
+#[test]
+fn save_then_quit_from_the_quit_popup() {
+    let mut a = app();
+    a.dirty = true;
+    update(&mut a, ctrl_key('c'));
+    let cmds = update(&mut a, key(KeyCode::Char('s')));
+    assert!(matches!(cmds.as_slice(), [Command::SaveProfile { name, .. }] if name == "demo"));
+    let cmds = update(&mut a, Message::ProfileSaved(Ok("demo".into())));
+    assert!(matches!(cmds.as_slice(), [Command::Quit]));
+}
+
+#[test]
+fn normal_mode_keys_quit_help_and_shortcuts() {
+    let mut a = app();
+    update(&mut a, key(KeyCode::Esc));
+    assert!(a.normal_mode && !a.text_input_focused());
+    update(&mut a, key(KeyCode::Char('?')));
+    assert_eq!(a.popup, Some(Popup::Help));
+    update(&mut a, key(KeyCode::Char('x')));
+    assert_eq!(a.popup, None);
+    assert!(matches!(
+        update(&mut a, key(KeyCode::Char('s'))).as_slice(),
+        [Command::Send(_)]
+    ));
+    update(&mut a, key(KeyCode::Char('d')));
+    assert_eq!(a.detail, Detail::Headers);
+    update(&mut a, key(KeyCode::Char('i')));
+    assert!(!a.normal_mode);
+    // In a text field, `q` is typed.
+    focus(&mut a, Field::Path);
+    update(&mut a, key(KeyCode::Char('q')));
+    assert!(!a.quit && a.path.text.ends_with('q'));
+    update(&mut a, key(KeyCode::Esc));
+    assert!(update(&mut a, key(KeyCode::Char('q'))).is_empty());
+    assert_eq!(
+        a.popup,
+        Some(Popup::ConfirmQuit),
+        "unsaved edits: asks first"
+    );
+}
+
+#[test]
+fn function_keys_switch_views_and_help() {
+    let mut a = app();
+    update(&mut a, key(KeyCode::F(6)));
+    assert_eq!(a.view, View::Diagnose);
+    update(&mut a, alt_key('3'));
+    assert_eq!(a.view, View::Events);
+    update(&mut a, alt_key('5'));
+    assert_eq!(a.view, View::Profiles);
+    update(&mut a, key(KeyCode::F(2)));
+    assert_eq!(a.view, View::Request);
+    update(&mut a, key(KeyCode::F(1)));
+    assert_eq!(a.popup, Some(Popup::Help));
+}
+
+#[test]
+fn rest_key_edit_and_reveal() {
+    let mut a = app();
+    focus(&mut a, Field::RestKey);
+    let cmds = type_str(&mut a, "X");
+    assert_eq!(a.key_info.secret.expose(), "rest-keyX");
+    assert_eq!(a.key_info.source, "typed (not saved)");
+    assert_eq!(last_sign_job(&cmds).key.expose(), "rest-keyX");
+    update(&mut a, ctrl_key('r'));
+    assert!(a.key_info.revealed);
+    update(&mut a, alt_key('r'));
+    assert!(!a.key_info.revealed);
+}
+
+#[test]
+fn paste_goes_to_the_focused_field_as_one_line_or_into_the_body() {
+    let mut a = app();
+    focus(&mut a, Field::Query);
+    let cmds = update(&mut a, Message::Paste("a=1\nb=2".into()));
+    assert_eq!(a.query.text, "a=1b=2");
+    assert_eq!(last_sign_job(&cmds).query, "a=1b=2");
+    focus(&mut a, Field::Body);
+    a.body = crate::tui::app::new_body_editor("");
+    a.refresh_body();
+    update(&mut a, Message::Paste("[\n1]".into()));
+    assert_eq!(&a.body_state.bytes[..], b"[\n1]");
+}
+
+#[test]
+fn resize_and_mouse_click_focus_the_field_under_the_pointer() {
+    let mut a = app();
+    update(&mut a, Message::Resize(120, 40));
+    assert_eq!(a.size, (120, 40));
+    let l = view::request_layout(Rect::new(0, 0, 120, 40));
+    let (_, r) = l.fields.iter().find(|(f, _)| *f == Field::Query).unwrap();
+    let click = MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: r.x + 2,
+        row: r.y,
+        modifiers: KeyModifiers::NONE,
+    };
+    update(&mut a, Message::Mouse(click));
+    assert_eq!(a.focus, Field::Query);
+    let wheel = MouseEvent {
+        kind: MouseEventKind::ScrollDown,
+        column: l.canonical.x + 2,
+        row: l.canonical.y + 2,
+        modifiers: KeyModifiers::NONE,
+    };
+    update(&mut a, Message::Mouse(wheel));
+    assert_eq!(a.canon_scroll, 3);
+}
+
+#[test]
+fn profile_switch_popup_loads_the_chosen_profile() {
+    let mut a = app();
+    assert!(matches!(
+        update(&mut a, ctrl_key('l')).as_slice(),
+        [Command::ListProfiles]
+    ));
+    update(
+        &mut a,
+        Message::ProfileList(Ok(vec!["demo".into(), "prod".into()])),
+    );
+    assert!(matches!(a.popup, Some(Popup::Profiles { selected: 0, .. })));
+    update(&mut a, key(KeyCode::Down));
+    let cmds = update(&mut a, key(KeyCode::Enter));
+    assert!(matches!(cmds.as_slice(), [Command::LoadProfile(n)] if n == "prod"));
+    let mut fields = RequestFields::demo("https://indexing.example");
+    fields.prefix = "KLEVU".into();
+    let cmds = update(
+        &mut a,
+        Message::ProfileLoaded(Ok(LoadedProfile {
+            name: "prod".into(),
+            is_demo: false,
+            fields,
+            key: Some(Secret::new("k2")),
+            key_source: "env PROD_KEY".into(),
+        })),
+    );
+    assert_eq!(a.profile_name, "prod");
+    assert_eq!(a.prefix.text, "KLEVU");
+    assert_eq!(a.key_info.source, "env PROD_KEY");
+    assert!(!a.dirty);
+    assert_eq!(last_sign_job(&cmds).key.expose(), "k2");
+    update(
+        &mut a,
+        Message::ProfileLoaded(Err("profile x: bad TOML at line 3".into())),
+    );
+    assert_eq!(a.status, "profile x: bad TOML at line 3");
+    update(&mut a, Message::ProfileList(Err("no config dir".into())));
+    assert_eq!(a.status, "no config dir");
+}
+
+#[test]
+fn save_as_popup_asks_for_a_name() {
+    let mut a = app();
+    update(&mut a, alt_key('s'));
+    update(&mut a, ctrl_key('u'));
+    assert!(update(&mut a, key(KeyCode::Enter)).is_empty());
+    assert!(matches!(a.popup, Some(Popup::SaveAs(_))));
+    type_str(&mut a, "mine");
+    let cmds = update(&mut a, key(KeyCode::Enter));
+    assert!(matches!(cmds.as_slice(), [Command::SaveProfile { name, .. }] if name == "mine"));
+    update(
+        &mut a,
+        Message::ProfileSaved(Err("cannot write /ro/mine.toml: read-only".into())),
+    );
+    assert!(a.status.contains("edits kept"));
+    update(&mut a, Message::ProfileSaved(Ok("mine".into())));
+    assert_eq!(a.profile_name, "mine");
+    assert!(!a.is_demo);
+}
+
+#[test]
+fn search_popup_finds_in_the_body() {
+    let mut a = app();
+    focus(&mut a, Field::Body);
+    update(&mut a, ctrl_key('f'));
+    type_str(&mut a, "shirt");
+    assert_eq!(a.body.cursor().1, 31, "cursor on the match");
+    update(&mut a, key(KeyCode::Esc));
+    assert_eq!(a.popup, None);
+}
+
+#[test]
+fn diagnose_view_asks_for_a_diagnosis_and_shows_it() {
+    let mut a = app();
+    update(&mut a, key(KeyCode::F(6)));
+    update(&mut a, Message::Paste("PUT /v2/batch HTTP/1.1".into()));
+    let cmds = update(&mut a, ctrl_key('g'));
+    assert!(
+        matches!(cmds.as_slice(), [Command::Diagnose { text, .. }] if text.starts_with("PUT /v2"))
+    );
+    update(&mut a, alt_key('k'));
+    assert_eq!(a.diagnose.key, DiagKey::Demo);
+    assert!(matches!(
+        update(&mut a, alt_key('l')).as_slice(),
+        [Command::ParseCapture(_)]
+    ));
+    update(
+        &mut a,
+        Message::Diagnosed {
+            ok: false,
+            lines: vec!["SIGNATURE_MISMATCH".into()],
+        },
+    );
+    assert_eq!(a.diagnose.ok, Some(false));
+    assert_eq!(a.diagnose.report, ["SIGNATURE_MISMATCH"]);
+}
+
+#[test]
+fn load_request_fills_the_editor_and_freezes_the_timestamp() {
+    let mut a = app();
+    a.view = View::Diagnose;
+    let mut f = RequestFields::demo("");
+    f.query = "q=1".into();
+    let cmds = update(&mut a, Message::LoadRequest(Box::new(f)));
+    assert_eq!(a.view, View::Request);
+    assert_eq!(a.query.text, "q=1");
+    assert_eq!(a.url.text, "http://127.0.0.1:9");
+    assert!(!a.ts_live && a.dirty);
+    assert_eq!(last_sign_job(&cmds).query, "q=1");
+}
+
+#[test]
+fn terminate_quits_even_with_unsaved_edits() {
+    let mut a = app();
+    a.dirty = true;
+    assert!(matches!(
+        update(&mut a, Message::Terminate).as_slice(),
+        [Command::Quit]
+    ));
+    assert!(a.quit);
+}
+
+#[test]
+fn key_release_events_are_ignored() {
+    let mut a = app();
+    focus(&mut a, Field::Path);
+    let mut k = KeyEvent::new(KeyCode::Char('z'), KeyModifiers::NONE);
+    k.kind = crossterm::event::KeyEventKind::Release;
+    assert!(update(&mut a, Message::Key(k)).is_empty());
+    assert_eq!(a.path.text, "/v2/batch");
+}

@@ -1,0 +1,626 @@
+//! The request view: fields, body editor, the labelled canonical text, the detail panel
+//! (pipeline / headers / response / diff) and the signature line.
+
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::Frame;
+
+use super::{clip, json_line, request_layout, styled_line, wrap_chars};
+use crate::core::visible::escape_visible;
+use crate::core::LineLabel;
+use crate::tui::app::{App, Detail, Field};
+use crate::tui::theme::Theme;
+
+/// Body lines longer than this are shown cut (with the count of hidden bytes): drawing never
+/// walks a whole megabyte line.
+const SHOW_LINE_BYTES: usize = 2048;
+/// Width of the label column of the canonical panel (wide screens / narrow screens).
+const LABEL_W: usize = 13;
+const LABEL_W_COMPACT: usize = 7;
+
+/// A short label for narrow screens.
+fn compact_label(l: LineLabel) -> &'static str {
+    match l {
+        LineLabel::Method => "METHOD",
+        LineLabel::Path => "PATH",
+        LineLabel::Query => "QUERY",
+        LineLabel::Timestamp => "TS",
+        LineLabel::ApiKey => "APIKEY",
+        LineLabel::AuthAlgo => "ALGO",
+        LineLabel::ContentType => "CTYPE",
+        LineLabel::Body => "BODY",
+    }
+}
+
+pub fn draw(frame: &mut Frame, screen: Rect, app: &App, theme: &Theme) {
+    let l = request_layout(screen);
+    draw_fields(frame, &l, app, theme);
+    draw_body(frame, l.body, app, theme);
+    draw_canonical(frame, l.canonical, app, theme);
+    draw_detail(frame, l.detail, app, theme);
+    draw_signature(frame, l.signature, app, theme);
+}
+
+fn block<'a>(title: impl Into<Line<'a>>, focused: bool, theme: &Theme) -> Block<'a> {
+    Block::default()
+        .borders(Borders::ALL)
+        .border_style(if focused {
+            theme.focus_border()
+        } else {
+            theme.border()
+        })
+        .title(title)
+}
+
+fn draw_fields(frame: &mut Frame, l: &super::RequestLayout, app: &App, theme: &Theme) {
+    let editing = !app.normal_mode;
+    let ts = if app.ts_live {
+        Span::styled(" timestamp live · Ctrl-T freeze ", theme.dim())
+    } else {
+        Span::styled(" timestamp frozen · Ctrl-T live ", theme.warn())
+    };
+    let b = block(
+        Span::styled(" Request ", theme.title()),
+        app.focus != Field::Body && editing,
+        theme,
+    )
+    .title_bottom(Line::from(ts));
+    frame.render_widget(b, l.fields_block);
+    for (field, rect) in &l.fields {
+        if *field == Field::Body {
+            continue;
+        }
+        let edit = app.line_edit(*field).expect("one-line field");
+        let focused = app.focus == *field && editing;
+        let label_style = if app.focus == *field {
+            theme.focus_label()
+        } else {
+            theme.label()
+        };
+        let value_w = (rect.width as usize).saturating_sub(11);
+        let (shown, extra): (String, String) = match field {
+            // A fixed-width mask: not even the key's length shows.
+            Field::RestKey if !app.key_info.revealed => (
+                if edit.text.is_empty() {
+                    String::new()
+                } else {
+                    "•".repeat(8)
+                },
+                format!("  [{}]", app.key_info.source),
+            ),
+            Field::RestKey => (edit.text.clone(), format!("  [{}]", app.key_info.source)),
+            Field::Timestamp => (
+                edit.text.clone(),
+                if app.ts_live {
+                    "  live".into()
+                } else {
+                    "  frozen".into()
+                },
+            ),
+            Field::Method => (edit.text.clone(), "  ↑↓".into()),
+            _ => (edit.text.clone(), String::new()),
+        };
+        let visible = escape_visible(shown.as_bytes());
+        // Keep the cursor in view: scroll the value horizontally when it is long.
+        let cursor = edit.cursor_chars();
+        let skip = if focused && cursor >= value_w {
+            cursor + 1 - value_w
+        } else {
+            0
+        };
+        let value: String = visible.chars().skip(skip).take(value_w).collect();
+        let line = Line::from(vec![
+            Span::styled(format!("{:<10}", field.label()), label_style),
+            Span::raw(" "),
+            Span::raw(value.clone()),
+            Span::styled(
+                clip(&extra, value_w.saturating_sub(value.chars().count())),
+                theme.dim(),
+            ),
+        ]);
+        frame.render_widget(Paragraph::new(line), *rect);
+        let masked = *field == Field::RestKey && !app.key_info.revealed;
+        if focused && !masked {
+            let x = rect.x + 11 + (cursor - skip) as u16;
+            if x < rect.x + rect.width {
+                frame.set_cursor_position((x, rect.y));
+            }
+        }
+    }
+}
+
+fn draw_body(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let focused = app.focus == Field::Body && !app.normal_mode;
+    let len = app.body_state.bytes.len();
+    let mut title = vec![Span::styled(format!(" Body ({len} bytes) "), theme.title())];
+    let bottom = match &app.body_state.json_error {
+        Some(e) => Line::from(Span::styled(format!(" ⚠ {e} "), theme.warn())),
+        None if app.body_state.json_rev == app.body_state.rev && len > 0 => {
+            Line::from(Span::styled(" JSON ✓ ", theme.ok()))
+        }
+        None => Line::from(""),
+    };
+    if focused {
+        title.push(Span::styled("Ctrl-F find ", theme.dim()));
+    }
+    let b = block(Line::from(title), focused, theme).title_bottom(bottom);
+    let inner = b.inner(area);
+    frame.render_widget(b, area);
+    frame.render_widget(&app.body, inner);
+    if focused {
+        // The textarea draws its own cursor cell; also place the terminal cursor there.
+        let c = app.body.screen_cursor();
+        let (top, left) = app.body.scroll_offset();
+        let y = inner.y + (c.row as u16).saturating_sub(top);
+        let x = inner.x + (c.col as u16).saturating_sub(left);
+        if y < inner.y + inner.height && x < inner.x + inner.width {
+            frame.set_cursor_position((x, y));
+        }
+    }
+}
+
+/// One logical line of the canonical panel: label (first row only), text, whether it ends in LF.
+struct CanonRow {
+    label: Option<LineLabel>,
+    text: String,
+    lf: bool,
+    highlighted: bool,
+}
+
+fn draw_canonical(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let len = app
+        .sign
+        .result
+        .as_ref()
+        .and_then(|r| r.as_ref().ok())
+        .map(|s| s.canonical_len);
+    let title = match len {
+        Some(n) => format!(" Canonical text ({n} bytes signed) "),
+        None => " Canonical text ".to_string(),
+    };
+    let b = block(Span::styled(title, theme.title()), false, theme);
+    let inner = b.inner(area);
+    frame.render_widget(b, area);
+    if inner.height == 0 || inner.width == 0 {
+        return;
+    }
+    let highlighted = app.focus.canonical_lines();
+    let req = app.signable();
+    let canonical = req.canonical();
+    let head_lines = canonical.lines();
+    let body_lines = app.body.lines();
+    let total = 7 + body_lines.len();
+    // Which logical line comes first: follow the body cursor while the body has focus.
+    let height = inner.height as usize;
+    let first = if app.focus == Field::Body && !app.normal_mode {
+        let cur = 7 + app.body.cursor().0;
+        cur.saturating_sub(height.saturating_sub(2))
+    } else {
+        app.canon_scroll.min(total.saturating_sub(1))
+    };
+    let compact = inner.width < 60;
+    let label_w = if compact { LABEL_W_COMPACT } else { LABEL_W };
+    let text_w = (inner.width as usize).saturating_sub(label_w).max(1);
+    let mut rows: Vec<Line> = Vec::with_capacity(height);
+    let mut idx = first;
+    while rows.len() < height && idx < total {
+        let row = if idx < 7 {
+            let line = head_lines[idx];
+            CanonRow {
+                label: Some(line.label),
+                text: escape_visible(line.bytes),
+                lf: true,
+                highlighted: highlighted.contains(&line.label),
+            }
+        } else {
+            let i = idx - 7;
+            let line = &body_lines[i];
+            let shown = if line.len() > SHOW_LINE_BYTES {
+                let mut cut = SHOW_LINE_BYTES;
+                while !line.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                format!(
+                    "{}… (+{} bytes)",
+                    escape_visible(&line.as_bytes()[..cut]),
+                    line.len() - cut
+                )
+            } else {
+                escape_visible(line.as_bytes())
+            };
+            CanonRow {
+                label: (i == 0).then_some(LineLabel::Body),
+                text: shown,
+                lf: i + 1 < body_lines.len(),
+                highlighted: highlighted.contains(&LineLabel::Body),
+            }
+        };
+        let empty_body = idx == 7 && body_lines.len() == 1 && body_lines[0].is_empty();
+        push_canon_row(
+            &mut rows,
+            row,
+            (label_w, compact),
+            text_w,
+            height,
+            theme,
+            empty_body,
+        );
+        idx += 1;
+    }
+    frame.render_widget(Paragraph::new(rows), inner);
+}
+
+fn push_canon_row(
+    rows: &mut Vec<Line<'static>>,
+    row: CanonRow,
+    (label_w, compact): (usize, bool),
+    text_w: usize,
+    height: usize,
+    theme: &Theme,
+    empty_body: bool,
+) {
+    let base = if row.highlighted {
+        theme.highlight()
+    } else {
+        Style::default()
+    };
+    let mut text = row.text;
+    if empty_body {
+        text = String::new();
+    }
+    let chunks = wrap_chars(&text, text_w);
+    let n = chunks.len();
+    for (k, chunk) in chunks.into_iter().enumerate() {
+        if rows.len() >= height {
+            return;
+        }
+        let label = match (k, row.label) {
+            (0, Some(l)) if compact => format!("{:<w$}", compact_label(l), w = label_w),
+            (0, Some(l)) => format!("{:<w$}", l.as_str(), w = label_w),
+            _ => " ".repeat(label_w),
+        };
+        let mut spans = vec![Span::styled(label, theme.label().patch(base))];
+        spans.extend(visible_spans(&chunk, base, theme));
+        if k + 1 == n {
+            if row.lf {
+                spans.push(Span::styled("\\n", theme.marker().patch(base)));
+            } else if empty_body {
+                spans.push(Span::styled(
+                    "(empty body: text ends after the Content-Type LF)",
+                    theme.dim().patch(base),
+                ));
+            }
+        }
+        let mut line = Line::from(spans);
+        if row.highlighted {
+            line = line.style(base);
+        }
+        rows.push(line);
+    }
+}
+
+/// Split escaped text so the escape markers (`\n`, `\t`, `\xNN`, `\u{..}`, `·`) stand out.
+fn visible_spans(text: &str, base: Style, theme: &Theme) -> Vec<Span<'static>> {
+    let mut spans = Vec::new();
+    let mut plain = String::new();
+    let mut chars = text.chars().peekable();
+    let marker = theme.marker().patch(base);
+    while let Some(c) = chars.next() {
+        if c == '·' {
+            if !plain.is_empty() {
+                spans.push(Span::styled(std::mem::take(&mut plain), base));
+            }
+            spans.push(Span::styled("·", marker));
+        } else if c == '\\' {
+            if !plain.is_empty() {
+                spans.push(Span::styled(std::mem::take(&mut plain), base));
+            }
+            let mut esc = String::from('\\');
+            if let Some(&n) = chars.peek() {
+                esc.push(n);
+                chars.next();
+                if n == 'x' {
+                    for _ in 0..2 {
+                        if let Some(h) = chars.next() {
+                            esc.push(h);
+                        }
+                    }
+                } else if n == 'u' {
+                    for h in chars.by_ref() {
+                        esc.push(h);
+                        if h == '}' {
+                            break;
+                        }
+                    }
+                }
+            }
+            let style = if esc == "\\\\" { base } else { marker };
+            spans.push(Span::styled(esc, style));
+        } else {
+            plain.push(c);
+        }
+    }
+    if !plain.is_empty() {
+        spans.push(Span::styled(plain, base));
+    }
+    spans
+}
+
+fn draw_detail(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let mut title = vec![Span::raw(" ")];
+    for d in Detail::ALL {
+        let style = if d == app.detail {
+            theme.active_tab()
+        } else {
+            theme.dim()
+        };
+        title.push(Span::styled(format!(" {} ", d.title()), style));
+    }
+    title.push(Span::styled(" Ctrl-P ", theme.dim()));
+    let b = block(Line::from(title), false, theme);
+    let inner = b.inner(area);
+    frame.render_widget(b, area);
+    if inner.height == 0 {
+        return;
+    }
+    let w = inner.width as usize;
+    let h = inner.height as usize;
+    let lines: Vec<Line> = match app.detail {
+        Detail::Pipeline => pipeline_lines(app, w, theme),
+        Detail::Headers => headers_lines(app, w, theme),
+        Detail::Response => return draw_response(frame, inner, app, theme),
+        Detail::Diff => diff_lines(app, w, theme),
+    };
+    let shown: Vec<Line> = lines.into_iter().skip(app.detail_scroll).take(h).collect();
+    frame.render_widget(Paragraph::new(shown), inner);
+}
+
+fn signed(app: &App) -> Option<&crate::tui::app::SignedView> {
+    app.sign.result.as_ref().and_then(|r| r.as_ref().ok())
+}
+
+fn pipeline_lines(app: &App, w: usize, theme: &Theme) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    let step = |out: &mut Vec<Line<'static>>, n: &str, title: &str, why: &str| {
+        out.push(styled_line(vec![
+            (format!("{n} {title}"), theme.title()),
+            (format!(" — {why}"), theme.dim()),
+        ]));
+    };
+    let req = app.signable();
+    let canonical = req.canonical();
+    step(
+        &mut out,
+        "1",
+        "canonical bytes",
+        "the exact text signed: 7 lines + body, joined by LF",
+    );
+    let mut preview = escape_visible(canonical.head().as_bytes());
+    let body = canonical.body();
+    let cut = body.len().min(160);
+    preview.push_str(&escape_visible(&body[..cut]));
+    if body.len() > cut {
+        preview.push_str(&format!("… (+{} bytes)", body.len() - cut));
+    }
+    for chunk in wrap_chars(&preview, w).into_iter().take(6) {
+        out.push(Line::from(visible_spans(&chunk, Style::default(), theme)));
+    }
+    match signed(app) {
+        Some(s) => {
+            step(
+                &mut out,
+                "2",
+                "HMAC-SHA384 digest",
+                "keyed with the REST key; 48 bytes, in hex",
+            );
+            for chunk in wrap_chars(&s.digest_hex, w) {
+                out.push(Line::from(chunk));
+            }
+            step(
+                &mut out,
+                "3",
+                "base64",
+                "standard alphabet with padding: the signature",
+            );
+            for chunk in wrap_chars(&s.signature, w) {
+                out.push(Line::from(Span::styled(chunk, theme.signature())));
+            }
+            step(&mut out, "4", "header", "sent as the Authorization header");
+            for chunk in wrap_chars(&format!("Authorization: Bearer {}", s.signature), w) {
+                out.push(Line::from(chunk));
+            }
+        }
+        None => {
+            let why = match &app.sign.result {
+                Some(Err(e)) => e.clone(),
+                _ => "signing…".into(),
+            };
+            out.push(Line::from(Span::styled(why, theme.warn())));
+        }
+    }
+    out
+}
+
+fn headers_lines(app: &App, w: usize, theme: &Theme) -> Vec<Line<'static>> {
+    let mut out = vec![Line::from(Span::styled(
+        "Exact headers to send (the body goes byte for byte):",
+        theme.dim(),
+    ))];
+    match signed(app) {
+        Some(s) => {
+            for (n, v) in &s.headers {
+                let text = format!("{n}: {v}");
+                for (k, chunk) in wrap_chars(&text, w).into_iter().enumerate() {
+                    if k == 0 && chunk.len() > n.len() {
+                        let (a, b) = chunk.split_at(n.len() + 1);
+                        out.push(styled_line(vec![
+                            (a.to_string(), theme.label()),
+                            (b.to_string(), Style::default()),
+                        ]));
+                    } else {
+                        out.push(Line::from(chunk));
+                    }
+                }
+            }
+            out.push(Line::from(Span::styled(
+                "Alt-Y copy signature · Alt-H copy headers · Alt-C copy as curl",
+                theme.dim(),
+            )));
+        }
+        None => out.push(Line::from(Span::styled("signing…", theme.warn()))),
+    }
+    out
+}
+
+fn draw_response(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let w = area.width as usize;
+    let h = area.height as usize;
+    let Some(r) = &app.response else {
+        let text = if app.sending {
+            "sending…"
+        } else {
+            "No response yet: Ctrl-G (or F9) sends the request."
+        };
+        frame.render_widget(Paragraph::new(Span::styled(text, theme.dim())), area);
+        return;
+    };
+    let status_style = if r.status < 300 {
+        theme.ok()
+    } else if r.status < 500 {
+        theme.warn()
+    } else {
+        theme.error()
+    };
+    let mut lines = vec![styled_line(vec![
+        (format!("{} ", r.status), status_style),
+        (
+            format!("{:.1} ms · {} bytes", r.elapsed_ms, r.body_len),
+            theme.dim(),
+        ),
+        (
+            r.job_id
+                .as_ref()
+                .map(|j| format!(" · job {j}"))
+                .or_else(|| r.code.as_ref().map(|c| format!(" · {c}")))
+                .unwrap_or_default(),
+            status_style,
+        ),
+    ])];
+    if let Some(m) = &r.message {
+        for chunk in wrap_chars(m, w).into_iter().take(2) {
+            lines.push(Line::from(chunk));
+        }
+    }
+    // Headers, then the body (formatted when ready, raw until then), from the scroll offset.
+    let mut rest: Vec<Line> = Vec::new();
+    for (n, v) in &r.headers {
+        rest.push(styled_line(vec![
+            (format!("{n}: "), theme.label()),
+            (clip(v, w.saturating_sub(n.len() + 2)), Style::default()),
+        ]));
+    }
+    let (body, formatted) = match &r.formatted {
+        Some(f) => (f.clone(), true),
+        None => (r.raw.clone(), false),
+    };
+    rest.push(Line::from(Span::styled(
+        if formatted || !body.json {
+            "".to_string()
+        } else {
+            "(raw; formatting…)".to_string()
+        },
+        theme.dim(),
+    )));
+    let skip = app.detail_scroll;
+    let head_n = rest.len();
+    let mut shown: Vec<Line> = rest.into_iter().skip(skip).collect();
+    let body_skip = skip.saturating_sub(head_n);
+    let room = h.saturating_sub(lines.len() + shown.len());
+    for text in body.lines.iter().skip(body_skip).take(room) {
+        let t = clip(text, w);
+        if body.json && formatted {
+            let line = json_line(&t, theme);
+            shown.push(Line::from(
+                line.spans
+                    .into_iter()
+                    .map(|s| Span::styled(s.content.into_owned(), s.style))
+                    .collect::<Vec<_>>(),
+            ));
+        } else {
+            shown.push(Line::from(t));
+        }
+    }
+    lines.extend(shown);
+    lines.truncate(h);
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+fn diff_lines(app: &App, w: usize, theme: &Theme) -> Vec<Line<'static>> {
+    let Some(m) = app.response.as_ref().and_then(|r| r.mismatch.as_ref()) else {
+        return vec![Line::from(Span::styled(
+            "No mismatch to show. When the local server answers SIGNATURE_MISMATCH, what we \
+             signed and what it signed appear here line by line.",
+            theme.dim(),
+        ))];
+    };
+    let mut out = Vec::new();
+    if let Some(d) = &m.diagnosis {
+        for chunk in wrap_chars(&format!("Diagnosis: {d}"), w) {
+            out.push(Line::from(Span::styled(chunk, theme.warn())));
+        }
+    }
+    out.push(styled_line(vec![
+        ("- we signed  ".into(), theme.removed()),
+        ("+ server signed".into(), theme.added()),
+    ]));
+    let n = m.ours.len().max(m.theirs.len());
+    for i in 0..n {
+        let a = m.ours.get(i);
+        let b = m.theirs.get(i);
+        if a == b {
+            out.push(Line::from(clip(&format!("  {}", a.map_or("", |s| s)), w)));
+        } else {
+            if let Some(a) = a {
+                out.push(Line::from(Span::styled(
+                    clip(&format!("- {a}"), w),
+                    theme.removed(),
+                )));
+            }
+            if let Some(b) = b {
+                out.push(Line::from(Span::styled(
+                    clip(&format!("+ {b}"), w),
+                    theme.added(),
+                )));
+            }
+        }
+    }
+    out
+}
+
+fn draw_signature(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let line = match &app.sign.result {
+        Some(Ok(s)) => {
+            let state = if app.sign.updating() {
+                Span::styled(" updating…", theme.warn())
+            } else {
+                Span::styled(" ✓", theme.ok())
+            };
+            Line::from(vec![
+                Span::styled("sig ", theme.label()),
+                Span::styled(s.signature.clone(), theme.signature()),
+                state,
+            ])
+        }
+        Some(Err(e)) => Line::from(vec![
+            Span::styled("sig ", theme.label()),
+            Span::styled(e.clone(), theme.error()),
+        ]),
+        None => Line::from(vec![
+            Span::styled("sig ", theme.label()),
+            Span::styled("updating…", theme.warn()),
+        ]),
+    };
+    frame.render_widget(Paragraph::new(line), area);
+}

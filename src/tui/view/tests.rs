@@ -1,0 +1,272 @@
+//! TestBackend buffer assertions for the request view at 80x24 and 120x40.
+
+use chrono::{TimeZone, Utc};
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::style::{Color, Modifier};
+use ratatui::Terminal;
+
+use crate::core::Secret;
+use crate::tui::app::{App, Detail, Field, KeyInfo, MismatchView, RequestFields, ResponseView};
+use crate::tui::message::{Command, Message};
+use crate::tui::signing::Incremental;
+use crate::tui::update::{resign, update};
+
+fn app_with_body(body: &str) -> App {
+    let key = KeyInfo {
+        secret: Secret::new(crate::server::DEMO_REST_KEY),
+        source: "demo key".into(),
+        revealed: false,
+    };
+    let mut f = RequestFields::demo("http://127.0.0.1:9");
+    f.body = body.into();
+    let now = Utc.with_ymd_and_hms(2026, 11, 22, 10, 0, 0).unwrap();
+    let mut a = App::new("demo", true, f, key, now);
+    a.ts_live = false;
+    sign_now(&mut a);
+    a
+}
+
+/// Run the signing the runtime would run, synchronously.
+fn sign_now(a: &mut App) {
+    let cmds = resign(a);
+    let mut inc = Incremental::default();
+    for c in cmds {
+        if let Command::Sign(job) = c {
+            let result = inc.sign(&job);
+            update(a, Message::Signed { id: job.id, result });
+        }
+    }
+}
+
+fn render(a: &App, w: u16, h: u16) -> Buffer {
+    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+    term.draw(|f| super::draw(f, a)).unwrap();
+    term.backend().buffer().clone()
+}
+
+fn rows(buf: &Buffer) -> Vec<String> {
+    let a = buf.area;
+    (0..a.height)
+        .map(|y| {
+            (0..a.width)
+                .map(|x| buf[(x, y)].symbol().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+fn find(rows: &[String], needle: &str) -> Option<(usize, usize)> {
+    rows.iter()
+        .enumerate()
+        .find_map(|(y, r)| r.find(needle).map(|bx| (r[..bx].chars().count(), y)))
+}
+
+fn expected_signature(a: &App) -> String {
+    crate::core::sign(&a.signable(), &Secret::new(crate::server::DEMO_REST_KEY))
+        .unwrap()
+        .signature
+}
+
+#[test]
+fn request_view_80x24_shows_labelled_canonical_text_and_signature() {
+    let a = app_with_body("[1]");
+    let buf = render(&a, 80, 24);
+    let r = rows(&buf);
+    let screen = r.join("\n");
+    for needle in [
+        "METHOD PUT\\n",
+        "PATH   /v2/batch\\n",
+        "QUERY  \\n",
+        "APIKEY X-SVC-APIKEY=demo-public-key\\n",
+        "BODY   [1]",
+        "Timestamp  2026-11-22T10:00:00.000Z",
+        "frozen",
+    ] {
+        assert!(screen.contains(needle), "missing {needle:?} in\n{screen}");
+    }
+    let sig = expected_signature(&a);
+    assert!(
+        screen.contains(&format!("sig {sig} ✓")),
+        "signature line missing:\n{screen}"
+    );
+    // The REST key is masked.
+    assert!(!screen.contains(crate::server::DEMO_REST_KEY));
+    assert_eq!(r.len(), 24);
+}
+
+#[test]
+fn focused_query_line_is_highlighted_even_when_empty() {
+    let mut a = app_with_body("[1]");
+    a.focus = Field::Query;
+    let buf = render(&a, 80, 24);
+    let r = rows(&buf);
+    let (x, y) = find(&r, "QUERY  \\n").expect("query line");
+    let cell = &buf[(x as u16, y as u16)];
+    assert_eq!(cell.bg, Color::Rgb(60, 60, 0), "QUERY label highlighted");
+    let (px, py) = find(&r, "PATH   /v2").unwrap();
+    assert_ne!(
+        buf[(px as u16, py as u16)].bg,
+        Color::Rgb(60, 60, 0),
+        "PATH not highlighted"
+    );
+    // NO_COLOR: the highlight is reverse video, and no colour is used anywhere.
+    a.no_color = true;
+    let buf = render(&a, 80, 24);
+    let r = rows(&buf);
+    let (x, y) = find(&r, "QUERY  \\n").unwrap();
+    assert!(buf[(x as u16, y as u16)]
+        .modifier
+        .contains(Modifier::REVERSED));
+    for cell in buf.content() {
+        assert!(
+            matches!(cell.fg, Color::Reset) && matches!(cell.bg, Color::Reset),
+            "colour under NO_COLOR: {cell:?}"
+        );
+    }
+}
+
+#[test]
+fn request_view_120x40_full_labels_pipeline_and_invisible_characters() {
+    let mut a = app_with_body("{\"a\": 1}  \n\t\u{00A0}x");
+    a.query.set("b=2 ");
+    a.focus = Field::Body;
+    sign_now(&mut a);
+    let buf = render(&a, 120, 40);
+    let screen = rows(&buf).join("\n");
+    for needle in [
+        "CONTENT-TYPE Content-Type=application/json\\n",
+        "QUERY        b=2·\\n",
+        "BODY         {\"a\": 1}··\\n",
+        "\\t\\u{00A0}x",
+        "1 canonical bytes",
+        "2 HMAC-SHA384 digest",
+        "3 base64",
+        "4 header",
+    ] {
+        assert!(screen.contains(needle), "missing {needle:?} in\n{screen}");
+    }
+    let s = crate::core::sign(&a.signable(), &Secret::new(crate::server::DEMO_REST_KEY)).unwrap();
+    assert!(screen.contains(&s.digest_hex()[..40]), "digest hex shown");
+    assert!(screen.contains(&format!("sig {} ✓", s.signature)));
+}
+
+#[test]
+fn updating_signature_is_marked() {
+    let mut a = app_with_body("[1]");
+    let _ = resign(&mut a); // a job is out, not answered yet
+    let screen = rows(&render(&a, 80, 24)).join("\n");
+    assert!(screen.contains("updating…"), "{screen}");
+}
+
+#[test]
+fn invalid_json_is_flagged_but_signed() {
+    let mut a = app_with_body("{oops");
+    let rev = a.body_state.rev;
+    update(
+        &mut a,
+        Message::JsonChecked {
+            rev,
+            error: crate::tui::signing::json_problem(b"{oops"),
+        },
+    );
+    let screen = rows(&render(&a, 120, 40)).join("\n");
+    assert!(screen.contains("not valid JSON at line 1"), "{screen}");
+    assert!(screen.contains(&expected_signature(&a)));
+}
+
+#[test]
+fn mismatch_diff_shows_both_sides_and_the_diagnosis() {
+    let mut a = app_with_body("[1]");
+    a.detail = Detail::Diff;
+    a.response = Some(ResponseView {
+        status: 401,
+        code: Some("SIGNATURE_MISMATCH".into()),
+        mismatch: Some(MismatchView {
+            ours: vec!["PUT\\n".into(), "/v2/batch\\n".into(), "a=1\\n".into()],
+            theirs: vec!["PUT\\n".into(), "/v2/batch\\n".into(), "?a=1\\n".into()],
+            diagnosis: Some("the client put a '?' before the query".into()),
+        }),
+        ..Default::default()
+    });
+    for (w, h) in [(80, 24), (120, 40)] {
+        let screen = rows(&render(&a, w, h)).join("\n");
+        for needle in [
+            "Diagnosis: the client put a '?'",
+            "- we signed",
+            "+ server signed",
+            "  PUT\\n",
+            "- a=1\\n",
+            "+ ?a=1\\n",
+        ] {
+            assert!(
+                screen.contains(needle),
+                "{w}x{h}: missing {needle:?} in\n{screen}"
+            );
+        }
+    }
+}
+
+#[test]
+fn response_panel_shows_status_job_and_highlighted_json() {
+    let mut a = app_with_body("[1]");
+    let body = br#"{"message":"Job submitted successfully.","jobId":"job-7"}"#;
+    let view = crate::tui::runtime::response_view(
+        1,
+        200,
+        vec![("content-type".into(), "application/json".into())],
+        body,
+        4.2,
+        true,
+        vec![],
+    );
+    assert_eq!(view.job_id.as_deref(), Some("job-7"));
+    a.response = Some(view);
+    a.detail = Detail::Response;
+    let buf = render(&a, 120, 40);
+    let r = rows(&buf);
+    let screen = r.join("\n");
+    assert!(screen.contains("200 "), "{screen}");
+    assert!(screen.contains("job job-7"));
+    assert!(screen.contains("content-type: application/json"));
+    let (x, y) = find(&r, "\"jobId\"").expect("formatted body");
+    assert_eq!(
+        buf[(x as u16, y as u16)].fg,
+        Color::Cyan,
+        "keys highlighted"
+    );
+}
+
+#[test]
+fn help_popup_lists_bindings() {
+    let mut a = app_with_body("[1]");
+    a.popup = Some(crate::tui::app::Popup::Help);
+    let screen = rows(&render(&a, 120, 40)).join("\n");
+    assert!(screen.contains("Help: Request view"));
+    assert!(screen.contains("Ctrl-G / F9"));
+    assert!(screen.contains("Ctrl-T"));
+}
+
+#[test]
+fn long_body_is_scrolled_with_the_cursor_and_lines_are_cut() {
+    let long_line = "y".repeat(5000);
+    let body: String = (0..200)
+        .map(|i| format!("line{i}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
+        + &long_line;
+    let mut a = app_with_body(&body);
+    a.focus = Field::Body;
+    a.body
+        .move_cursor(ratatui_textarea::CursorMove::Jump(150, 0));
+    let screen = rows(&render(&a, 120, 40)).join("\n");
+    assert!(screen.contains("line150\\n"), "{screen}");
+    assert!(!screen.contains("METHOD"), "head scrolled away");
+    a.body.move_cursor(ratatui_textarea::CursorMove::Bottom);
+    let screen = rows(&render(&a, 120, 40)).join("\n");
+    assert!(
+        screen.contains("bytes)"),
+        "cut marker for the 5000-byte line:\n{screen}"
+    );
+}
