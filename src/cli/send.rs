@@ -205,6 +205,26 @@ pub fn run(args: SendArgs) -> anyhow::Result<u8> {
     finish(&req, outcome, warnings, args.output)
 }
 
+/// `signscope events send FILE [--profile P]` (wired into `events` as its `Send` subcommand).
+#[derive(Debug, clap::Args)]
+pub struct EventsSendArgs {
+    /// The batch file, sent byte for byte ('-' reads standard input).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Profile whose analytics URL receives the batch (default as for `send`).
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+    #[arg(long, value_enum, default_value_t = Output::Text)]
+    pub output: Output,
+    #[command(flatten)]
+    pub timeouts: TimeoutArgs,
+}
+
+/// Run `signscope events send`.
+pub fn run_events_send(args: EventsSendArgs) -> anyhow::Result<u8> {
+    send_events_file(&args.file, args.profile.as_deref(), args.output, &args.timeouts)
+}
+
 /// `signscope events send FILE`: post an event batch file to the profile's collector.
 pub fn send_events_file(
     file: &std::path::Path,
