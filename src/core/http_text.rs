@@ -67,7 +67,9 @@ fn trim_ows(mut v: &[u8]) -> &[u8] {
 pub fn split_target(target: &str) -> (String, String) {
     let mut t = target;
     for scheme in ["http://", "https://"] {
-        if t.len() >= scheme.len() && t[..scheme.len()].eq_ignore_ascii_case(scheme) {
+        if t.get(..scheme.len())
+            .is_some_and(|s| s.eq_ignore_ascii_case(scheme))
+        {
             let rest = &t[scheme.len()..];
             let end = rest.find(['/', '?']).unwrap_or(rest.len());
             t = &rest[end..];

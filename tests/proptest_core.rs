@@ -1,0 +1,172 @@
+//! Property tests of the signing core (issue 9): the canonical text survives printing as raw
+//! HTTP and parsing back; sign-then-verify always accepts; any single-byte change to any signed
+//! part is rejected.
+
+use chrono::{DateTime, TimeZone, Utc};
+use proptest::prelude::*;
+use signscope::core::http_text::{parse_raw_request, to_raw_request};
+use signscope::core::time::format_timestamp;
+use signscope::core::verify::{verify, ReceivedRequest, SingleKey, VerifyOptions};
+use signscope::core::{sign, Secret, SignableRequest};
+
+#[derive(Debug, Clone)]
+struct Parts {
+    method: String,
+    path: String,
+    query: String,
+    prefix: String,
+    time: DateTime<Utc>,
+    api_key: String,
+    key: String,
+    body: Vec<u8>,
+}
+
+fn parts() -> impl Strategy<Value = Parts> {
+    (
+        "[A-Z]{1,7}",
+        "/[A-Za-z0-9/._~%-]{0,30}",
+        "[A-Za-z0-9=&%._~+-]{0,30}",
+        "[A-Za-z]{1,8}",
+        0i64..4_000_000_000,
+        "[!-~]{1,24}",
+        "[ -~]{1,40}",
+        proptest::collection::vec(any::<u8>(), 0..400),
+    )
+        .prop_map(
+            |(method, path, query, prefix, secs, api_key, key, body)| Parts {
+                method,
+                path,
+                query,
+                prefix,
+                time: Utc.timestamp_opt(secs, 0).unwrap(),
+                api_key,
+                key,
+                body,
+            },
+        )
+}
+
+impl Parts {
+    fn timestamp(&self) -> String {
+        format_timestamp(self.time)
+    }
+
+    fn signed(&self) -> ReceivedRequest {
+        let ts = self.timestamp();
+        let req = SignableRequest {
+            header_prefix: &self.prefix,
+            ..SignableRequest::new(
+                &self.method,
+                &self.path,
+                &self.query,
+                &ts,
+                &self.api_key,
+                &self.body,
+            )
+        };
+        let s = sign(&req, &Secret::new(self.key.clone())).unwrap();
+        ReceivedRequest::from_signed(&req, &s.headers)
+    }
+
+    fn check(&self, r: &ReceivedRequest, now: DateTime<Utc>) -> Result<(), String> {
+        let keys = SingleKey {
+            api_key: None,
+            secret: Secret::new(self.key.clone()),
+        };
+        let opts = VerifyOptions {
+            header_prefix: self.prefix.clone(),
+            ..VerifyOptions::default()
+        };
+        verify(r, &keys, &opts, now)
+            .map(|_| ())
+            .map_err(|e| e.code().to_string())
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn canonical_text_round_trips_through_raw_http(p in parts()) {
+        let ts = p.timestamp();
+        let req = SignableRequest {
+            header_prefix: &p.prefix,
+            ..SignableRequest::new(&p.method, &p.path, &p.query, &ts, &p.api_key, &p.body)
+        };
+        let signed = sign(&req, &Secret::new(p.key.clone())).unwrap();
+        let raw = to_raw_request(&req, &signed, "127.0.0.1:8080");
+        let back = parse_raw_request(&raw).unwrap();
+        prop_assert_eq!(&back.method, &p.method);
+        prop_assert_eq!(&back.path, &p.path);
+        prop_assert_eq!(&back.query, &p.query);
+        prop_assert_eq!(&back.body[..], &p.body[..]);
+        let names = req.header_names();
+        let (ts_back, api_back) = (back.header_text(&names.timestamp), back.header_text(&names.api_key));
+        let again = SignableRequest {
+            header_prefix: &p.prefix,
+            ..SignableRequest::new(
+                &back.method,
+                &back.path,
+                &back.query,
+                &ts_back,
+                &api_back,
+                &back.body,
+            )
+        };
+        prop_assert_eq!(again.canonical().to_bytes(), req.canonical().to_bytes());
+        prop_assert_eq!(p.check(&back, p.time), Ok(()));
+    }
+
+    #[test]
+    fn sign_then_verify_always_accepts(p in parts(), skew in -600_000i64..=600_000) {
+        let now = p.time + chrono::Duration::milliseconds(skew);
+        prop_assert_eq!(p.check(&p.signed(), now), Ok(()));
+    }
+
+    #[test]
+    fn any_single_byte_change_to_a_signed_part_is_rejected(
+        p in parts(),
+        part in 0usize..6,
+        pos in any::<usize>(),
+        delta in 1u8..=255,
+    ) {
+        let mut r = p.signed();
+        let change = |bytes: &mut Vec<u8>| {
+            if bytes.is_empty() {
+                bytes.push(delta);
+            } else {
+                let i = pos % bytes.len();
+                bytes[i] = bytes[i].wrapping_add(delta);
+            }
+        };
+        let as_string = |s: &mut String, ascii_upper: bool| {
+            let mut b = std::mem::take(s).into_bytes();
+            if ascii_upper {
+                // The method is signed upper-cased, so change it to another upper-case letter.
+                let i = pos % b.len();
+                b[i] = b'A' + (b[i] - b'A' + 1 + delta % 25) % 26;
+            } else {
+                change(&mut b);
+            }
+            *s = String::from_utf8_lossy(&b).into_owned();
+        };
+        match part {
+            0 => as_string(&mut r.method, true),
+            1 => as_string(&mut r.path, false),
+            2 => as_string(&mut r.query, false),
+            3 => {
+                let mut b = r.body.to_vec();
+                change(&mut b);
+                r.body = b.into();
+            }
+            4 | 5 => {
+                // The timestamp or the API key header value.
+                let name = if part == 4 { "TIMESTAMP" } else { "APIKEY" };
+                let h = r.headers.iter_mut().find(|(n, _)| n.ends_with(name)).unwrap();
+                change(&mut h.1);
+            }
+            _ => unreachable!(),
+        }
+        prop_assert!(p.check(&r, p.time).is_err(), "part {} change was accepted", part);
+    }
+}
