@@ -382,3 +382,52 @@ fn key_is_not_in_history_or_output() {
     let (_, out, err) = env.run(&["history", "--output", "json"]);
     assert!(!out.contains(KEY) && !err.contains(KEY));
 }
+
+#[test]
+fn events_send_good_and_bad_batches() {
+    let env = Env::new();
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/events");
+    let good = assets.join("spec-batch.json");
+    let (code, out, err) = env.run(&[
+        "events",
+        "send",
+        good.to_str().unwrap(),
+        "--profile",
+        "demo",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("HTTP 200"), "{out}");
+    let bad = assets.join("mistakes.json");
+    let (code, out, err) = env.run(&["events", "send", bad.to_str().unwrap(), "--output", "json"]);
+    assert_eq!(code, 1, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["response"]["status"], 400);
+    assert_eq!(
+        v["request"]["url"]
+            .as_str()
+            .unwrap()
+            .rsplit_once('/')
+            .unwrap()
+            .1,
+        "collect"
+    );
+    // The server's problems are shown (each with its JSON path).
+    assert!(out.contains("[0]."), "{out}");
+    // Malformed JSON is sent as is and rejected by the collector, not by the client.
+    let broken = env.dir.path().join("broken.json");
+    fs::write(&broken, "[{\"event\": ").unwrap();
+    let (code, out, _) = env.run(&["events", "send", broken.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("HTTP 400"), "{out}");
+    let (_, out, _) = env.run(&["history", "--output", "json"]);
+    let h: Vec<serde_json::Value> = serde_json::from_str(&out).unwrap();
+    assert_eq!(h.len(), 3);
+    assert!(h.iter().all(|e| e["kind"] == "events"));
+    // A missing file: one sentence, exit 2.
+    let (code, _, err) = env.run(&["events", "send", "/nonexistent/batch.json"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.trim(),
+        "signscope: cannot read the body file /nonexistent/batch.json: no such file or directory"
+    );
+}

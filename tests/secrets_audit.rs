@@ -326,6 +326,18 @@ fn the_rest_key_appears_only_where_the_user_stored_it() {
         2
     );
 
+    // Event batches through each profile's collector.
+    let batch = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/events/spec-batch.json");
+    for name in ["env", "kept"] {
+        assert_eq!(
+            s.run(
+                &["events", "send", batch.to_str().unwrap(), "--profile", name],
+                None
+            ),
+            0
+        );
+    }
+
     // History, both outputs.
     assert_eq!(s.run(&["history", "--last", "100"], None), 0);
     assert_eq!(s.run(&["history", "--output", "json"], None), 0);
