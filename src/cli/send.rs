@@ -222,7 +222,12 @@ pub struct EventsSendArgs {
 
 /// Run `signscope events send`.
 pub fn run_events_send(args: EventsSendArgs) -> anyhow::Result<u8> {
-    send_events_file(&args.file, args.profile.as_deref(), args.output, &args.timeouts)
+    send_events_file(
+        &args.file,
+        args.profile.as_deref(),
+        args.output,
+        &args.timeouts,
+    )
 }
 
 /// `signscope events send FILE`: post an event batch file to the profile's collector.
