@@ -348,6 +348,20 @@ fn the_rest_key_appears_only_where_the_user_stored_it() {
     files_under(&s.config(), &mut files);
     files_under(&s.data(), &mut files);
     assert!(files.len() >= 7, "the session wrote files: {files:?}");
+    // Files the commands wrote in the working directory too (the user's own key file aside).
+    let mut work_files = Vec::new();
+    files_under(&s.work(), &mut work_files);
+    for f in &work_files {
+        if f.file_name().unwrap() == "rest.key" {
+            continue;
+        }
+        let bytes = fs::read(f).unwrap();
+        assert!(
+            !contains(&bytes, KEY.as_bytes()),
+            "the REST key is in {}",
+            f.display()
+        );
+    }
     let allowed = s.config().join("profiles/kept.toml");
     let mut found_in_allowed = false;
     for f in &files {
