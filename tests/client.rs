@@ -314,3 +314,21 @@ async fn real_server_collects_good_events_and_rejects_bad_ones() {
     assert!(String::from_utf8_lossy(&resp.body).contains("[0]"));
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn connect_time_is_measured_for_a_new_connection_only() {
+    let (base, _) = verifying_fixture(None).await;
+    let opts = ClientOptions::default();
+    let (http, probe) = client::build_client_probed(&opts).unwrap();
+    let req = client::events_request(&base, Bytes::from_static(b"[]"));
+    let first = client::send_probed(&http, &probe, &req, &opts)
+        .await
+        .unwrap();
+    let connect = first.timings.connect.expect("a new connection was opened");
+    assert!(connect <= first.timings.first_byte);
+    // Same client, kept-alive connection: nothing to measure.
+    let second = client::send_probed(&http, &probe, &req, &opts)
+        .await
+        .unwrap();
+    assert_eq!(second.timings.connect, None);
+}

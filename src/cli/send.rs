@@ -156,8 +156,8 @@ impl Session {
             .enable_all()
             .build()
             .context("cannot start the async runtime")?;
-        let http = client::build_client(opts)?;
-        let outcome = runtime.block_on(client::send_with(&http, req, opts));
+        let (http, probe) = client::build_client_probed(opts)?;
+        let outcome = runtime.block_on(client::send_probed(&http, &probe, req, opts));
         let mut warnings = Vec::new();
         let entry = client::history_entry(
             &self.profile.name,
@@ -342,8 +342,13 @@ pub fn response_text(resp: &Response) -> String {
         .ok()
         .and_then(|s| s.canonical_reason())
         .unwrap_or("");
+    let connect = resp
+        .timings
+        .connect
+        .map(|d| format!("connect {:.1} ms, ", d.as_secs_f64() * 1000.0))
+        .unwrap_or_default();
     let mut out = format!(
-        "HTTP {} {reason}  (first byte {:.1} ms, total {:.1} ms)\n",
+        "HTTP {} {reason}  ({connect}first byte {:.1} ms, total {:.1} ms)\n",
         resp.status,
         resp.timings.first_byte.as_secs_f64() * 1000.0,
         resp.timings.total.as_secs_f64() * 1000.0
