@@ -12,6 +12,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, TableState, Wrap};
 use ratatui::Frame;
 
+use super::theme::Theme;
+
 /// What was sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RowKind {
@@ -205,7 +207,7 @@ pub enum HistoryEffect {
 }
 
 /// All state of the history view.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct HistoryState {
     /// Newest first.
     rows: Vec<HistoryRow>,
@@ -214,6 +216,21 @@ pub struct HistoryState {
     pub selected: usize,
     pub detail_scroll: u16,
     pub warnings: Vec<String>,
+    /// Draw without colours (NO_COLOR).
+    pub no_color: bool,
+}
+
+impl Default for HistoryState {
+    fn default() -> Self {
+        HistoryState {
+            rows: Vec::new(),
+            filter: String::new(),
+            selected: 0,
+            detail_scroll: 0,
+            warnings: Vec::new(),
+            no_color: Theme::no_color_from_env(),
+        }
+    }
 }
 
 impl HistoryState {
@@ -363,6 +380,7 @@ fn on_key(state: &mut HistoryState, key: KeyEvent) -> Vec<HistoryEffect> {
 
 /// Draw the history view into `area`.
 pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState) {
+    let theme = Theme::new(state.no_color);
     let visible = state.visible();
     let wide = area.width >= 110;
     let (list_area, detail_area) = if wide {
@@ -390,8 +408,8 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState) {
         Row::new(["time", "profile", "what", "status", "ms"].map(|h| Cell::from(h).bold()));
     let rows = visible.iter().map(|r| {
         let status_style = match r.status {
-            Some(s) if (200..300).contains(&s) => Style::new().green(),
-            _ => Style::new().red(),
+            Some(s) if (200..300).contains(&s) => theme.ok(),
+            _ => theme.error(),
         };
         Row::new(vec![
             Cell::from(r.short_time()),
@@ -438,7 +456,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState) {
     // The selected entry in full.
     let mut lines: Vec<Line> = Vec::new();
     for w in &state.warnings {
-        lines.push(Line::styled(format!("warning: {w}"), Style::new().yellow()));
+        lines.push(Line::styled(format!("warning: {w}"), theme.warn()));
     }
     if let Some(r) = visible.get(state.selected) {
         lines.push(Line::from(vec![
@@ -454,9 +472,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState) {
         match (r.status, &r.error) {
             (Some(s), _) => {
                 let style = if (200..300).contains(&s) {
-                    Style::new().green().bold()
+                    theme.ok()
                 } else {
-                    Style::new().red().bold()
+                    theme.error()
                 };
                 lines.push(Line::styled(
                     format!(
@@ -473,10 +491,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState) {
                 lines.push(Line::from(""));
                 lines.extend(r.response_body.lines().map(|l| Line::from(l.to_string())));
             }
-            (None, Some(e)) => lines.push(Line::styled(
-                format!("No response: {e}"),
-                Style::new().red(),
-            )),
+            (None, Some(e)) => lines.push(Line::styled(format!("No response: {e}"), theme.error())),
             (None, None) => lines.push(Line::from("No response recorded.").dim()),
         }
     }
