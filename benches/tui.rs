@@ -29,7 +29,9 @@ fn body_of(size: usize) -> String {
     let mut s = String::from("[\n");
     let mut i = 0;
     while s.len() + 64 < size {
-        s.push_str(&format!("  {{\"id\": \"sku-{i:08}\", \"name\": \"Item number {i}\"}},\n"));
+        s.push_str(&format!(
+            "  {{\"id\": \"sku-{i:08}\", \"name\": \"Item number {i}\"}},\n"
+        ));
         i += 1;
     }
     s.push_str("  {\"id\": \"last\"}\n]");
@@ -56,13 +58,18 @@ const SIZES: [(&str, usize); 3] = [("1KB", 1024), ("1MB", 1 << 20), ("16MB", 16 
 
 fn key_to_frame(c: &mut Criterion) {
     let mut g = c.benchmark_group("tui_key_to_frame");
-    g.sample_size(20).measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_millis(500));
+    g.sample_size(20)
+        .measurement_time(Duration::from_secs(3))
+        .warm_up_time(Duration::from_millis(500));
     for (name, size) in SIZES {
         let mut app = app_with(&body_of(size));
         let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
         g.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter(|| {
-                let cmds = update(&mut app, Message::Key(KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE)));
+                let cmds = update(
+                    &mut app,
+                    Message::Key(KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE)),
+                );
                 term.draw(|f| signscope::tui::view::draw(f, &app)).unwrap();
                 // The signing job goes to the worker; here it is dropped (measured below).
                 black_box(cmds);
@@ -74,7 +81,9 @@ fn key_to_frame(c: &mut Criterion) {
 
 fn resign_after_edit(c: &mut Criterion) {
     let mut g = c.benchmark_group("tui_resign_after_typing_at_the_end");
-    g.sample_size(20).measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_millis(500));
+    g.sample_size(20)
+        .measurement_time(Duration::from_secs(3))
+        .warm_up_time(Duration::from_millis(500));
     for (name, size) in SIZES {
         let mut app = app_with(&body_of(size));
         let mut inc = Incremental::default();
@@ -87,7 +96,10 @@ fn resign_after_edit(c: &mut Criterion) {
         g.throughput(Throughput::Elements(1));
         g.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter(|| {
-                let cmds = update(&mut app, Message::Key(KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE)));
+                let cmds = update(
+                    &mut app,
+                    Message::Key(KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE)),
+                );
                 for cmd in cmds {
                     if let Command::Sign(job) = cmd {
                         black_box(inc.sign(&job).unwrap());
@@ -120,10 +132,19 @@ fn cpu_ticks(pid: u32) -> u64 {
 }
 
 /// Start the binary in a PTY; return (time to the first frame, idle RSS KiB, idle CPU ticks over 3 s).
-fn run_binary(profile: Option<&str>, config: &std::path::Path, data: &std::path::Path) -> (Duration, u64, u64) {
+fn run_binary(
+    profile: Option<&str>,
+    config: &std::path::Path,
+    data: &std::path::Path,
+) -> (Duration, u64, u64) {
     use portable_pty::{native_pty_system, CommandBuilder, PtySize};
     let pair = native_pty_system()
-        .openpty(PtySize { rows: 40, cols: 120, pixel_width: 0, pixel_height: 0 })
+        .openpty(PtySize {
+            rows: 40,
+            cols: 120,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
         .unwrap();
     let exe = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/signscope");
     let mut cmd = CommandBuilder::new(exe);
@@ -190,7 +211,9 @@ fn binary_figures() {
     p.rest_key = signscope::store::KeySource::Stored(Secret::new("k"));
     p.body = body;
     let paths = signscope::store::Paths::new(config.path(), data.path());
-    signscope::store::ProfileStore::open(&paths).save(&p).unwrap();
+    signscope::store::ProfileStore::open(&paths)
+        .save(&p)
+        .unwrap();
     let (first, rss, idle) = run_binary(Some("big"), config.path(), data.path());
     println!(
         "tui binary, 16 MiB body: first frame {:.1} ms, RSS {:.1} MiB ({:.2}x the body), idle CPU {} ticks in 3 s",

@@ -119,8 +119,12 @@ impl Tui {
         );
         let raw = self.raw.lock().unwrap();
         let text = String::from_utf8_lossy(&raw);
-        let entered = text.rfind("\x1b[?1049h").expect("entered the alternate screen");
-        let left = text.rfind("\x1b[?1049l").expect("left the alternate screen");
+        let entered = text
+            .rfind("\x1b[?1049h")
+            .expect("entered the alternate screen");
+        let left = text
+            .rfind("\x1b[?1049l")
+            .expect("left the alternate screen");
         assert!(left > entered);
     }
 
@@ -142,7 +146,7 @@ fn value_after<'s>(screen: &'s str, label: &str) -> Option<&'s str> {
 }
 
 #[test]
-fn signature_on_screen_equals_the_cli_and_quit_restores_the_terminal() {
+fn signature_on_screen_equals_the_cli_send_is_accepted_and_quit_restores_the_terminal() {
     let mut tui = Tui::start(120, 40, &[]);
     tui.wait_for("the first frame with a signature", |s| s.contains(" ✓"));
     // Freeze the timestamp, clear the body (Ctrl-K from the start), type a new one.
@@ -156,8 +160,12 @@ fn signature_on_screen_equals_the_cli_and_quit_restores_the_terminal() {
     let screen = tui.wait_for("the typed body, signed", |s| {
         s.contains(&want_len) && s.contains(" ✓") && !s.contains("updating")
     });
-    let timestamp = value_after(&screen, "Timestamp").expect("timestamp on screen").to_string();
-    let signature = value_after(&screen, "sig ").expect("signature on screen").to_string();
+    let timestamp = value_after(&screen, "Timestamp")
+        .expect("timestamp on screen")
+        .to_string();
+    let signature = value_after(&screen, "sig ")
+        .expect("signature on screen")
+        .to_string();
     assert_eq!(signature.len(), 64, "{screen}");
 
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_signscope"))
@@ -181,9 +189,27 @@ fn signature_on_screen_equals_the_cli_and_quit_restores_the_terminal() {
         .env("TUI_TEST_REST_KEY", signscope::server::DEMO_REST_KEY)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["signature"].as_str().unwrap(), signature);
+
+    // Send to the in-process local server: 200 and the job id on screen.
+    tui.send(b"\x07"); // Ctrl-G
+    let screen = tui.wait_for("the accepted response", |s| s.contains(" job "));
+    assert!(screen.contains("200 "), "{screen}");
+    let job = value_after(&screen, " job ")
+        .expect("job id")
+        .trim_end_matches(',');
+    assert!(!job.is_empty(), "{screen}");
+    assert!(screen.contains("Job submitted successfully."), "{screen}");
+    assert!(
+        screen.contains("http://127.0.0.1:"),
+        "the demo targets the loopback server"
+    );
 
     // Quit with Ctrl-C: asks because the body was edited; `y` confirms.
     tui.send(b"\x03");
@@ -214,6 +240,11 @@ fn a_panic_restores_the_terminal() {
     tui.assert_restored();
     let raw = String::from_utf8_lossy(&tui.raw.lock().unwrap()).into_owned();
     let left = raw.rfind("\x1b[?1049l").unwrap();
-    let msg = raw.find("forced panic").expect("the panic message is printed");
-    assert!(msg > left, "the panic message comes after the terminal was restored");
+    let msg = raw
+        .find("forced panic")
+        .expect("the panic message is printed");
+    assert!(
+        msg > left,
+        "the panic message comes after the terminal was restored"
+    );
 }

@@ -70,14 +70,21 @@ impl Session {
     }
 }
 
-/// The in-process local server on 127.0.0.1:0.
+/// The in-process local server on 127.0.0.1:0 (stopped when dropped).
 pub struct Embedded {
     pub url: String,
+    _server: crate::server::BackgroundServer,
 }
 
 impl Embedded {
     pub fn start() -> Result<Embedded, String> {
-        Err("the local server is not available in this build yet".into())
+        let addr = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+        let server = crate::server::spawn_background(crate::server::ServerConfig::demo(), addr)
+            .map_err(|e| format!("the local server could not start on 127.0.0.1: {e}"))?;
+        Ok(Embedded {
+            url: server.url(),
+            _server: server,
+        })
     }
 }
 
@@ -957,10 +964,22 @@ mod tests {
         let v = response_view(3, 401, vec![], &bytes, 1.0, true, ours);
         assert_eq!(v.code.as_deref(), Some("SIGNATURE_MISMATCH"));
         let m = v.mismatch.expect("a diff");
-        assert_eq!(m.theirs, ["PUT\\n", "/v2/batch\\n", "a=1\\n", "X-SVC-TIMESTAMP=t\\n", "[]"]);
+        assert_eq!(
+            m.theirs,
+            [
+                "PUT\\n",
+                "/v2/batch\\n",
+                "a=1\\n",
+                "X-SVC-TIMESTAMP=t\\n",
+                "[]"
+            ]
+        );
         assert_eq!(m.ours[2], "?a=1\\n");
         let d = m.diagnosis.unwrap();
-        assert!(d.starts_with("the client put a '?'") && d.contains("QUERY_QUESTION_MARK"), "{d}");
+        assert!(
+            d.starts_with("the client put a '?'") && d.contains("QUERY_QUESTION_MARK"),
+            "{d}"
+        );
     }
 
     #[test]
@@ -968,9 +987,15 @@ mod tests {
         let body = br#"{"message":"Job submitted successfully.","jobId":"j-1"}"#;
         let v = response_view(1, 200, vec![], body, 1.0, true, vec![]);
         assert_eq!(v.job_id.as_deref(), Some("j-1"));
-        assert!(v.formatted.as_ref().unwrap().lines.len() > 1, "pretty-printed");
+        assert!(
+            v.formatted.as_ref().unwrap().lines.len() > 1,
+            "pretty-printed"
+        );
         let v = response_view(1, 200, vec![], body, 1.0, false, vec![]);
-        assert!(v.formatted.is_none() && v.raw.json, "raw first, formatting later");
+        assert!(
+            v.formatted.is_none() && v.raw.json,
+            "raw first, formatting later"
+        );
         assert_eq!(format_json(b"not json"), None);
     }
 
@@ -992,7 +1017,10 @@ mod tests {
         let tampered = text.replace(&signed.signature, &bad_sig);
         let (ok, lines) = diagnose_capture(&tampered, &key, "SVC", now);
         assert!(!ok);
-        assert!(lines[0].starts_with("SIGNATURE_MISMATCH (401)"), "{lines:?}");
+        assert!(
+            lines[0].starts_with("SIGNATURE_MISMATCH (401)"),
+            "{lines:?}"
+        );
         assert!(lines.iter().any(|l| l.contains("'?'")), "{lines:?}");
         // Loading it into the editor keeps the captured timestamp.
         let parsed = parse_capture(&text).unwrap();
