@@ -3,6 +3,7 @@
 //! ```text
 //! signscope events new [--items N] [--clicked I,J] [--api-key K] [--list-id ID] > batch.json
 //! signscope events validate FILE... [--output text|json]
+//! signscope events send FILE [--profile P] [--output text|json]
 //! ```
 //! `validate` exits 0 when no file has errors (warnings allowed), 1 when one has, 2 when a file
 //! cannot be read (the other files are still checked). Malformed JSON is a validation error
@@ -31,8 +32,9 @@ pub enum EventsCommand {
     New(NewArgs),
     /// Check batch files against the interface rules and report every problem.
     Validate(ValidateArgs),
-    // `events send FILE [--profile P]` is added here by the client/store work: a `Send(SendArgs)`
-    // variant and its arm in `run` below.
+    /// Send a batch file, byte for byte, to the profile's collector
+    /// ({analytics_url}/analytics/collect); exit 0 on 2xx, 1 otherwise.
+    Send(crate::cli::send::EventsSendArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -74,6 +76,7 @@ pub fn run(args: EventsArgs) -> anyhow::Result<u8> {
     match args.command {
         EventsCommand::New(a) => run_new(a),
         EventsCommand::Validate(a) => run_validate(a),
+        EventsCommand::Send(a) => crate::cli::send::run_events_send(a),
     }
 }
 
