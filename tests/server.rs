@@ -926,3 +926,15 @@ fn serve_binary_refuses_a_missing_environment_variable_in_one_sentence() {
     );
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn serve_binary_stops_cleanly_on_ctrl_c_too() {
+    let (mut child, _out, first) = spawn_serve(&["--addr", "127.0.0.1:0"], &[]);
+    assert!(
+        first.starts_with("listening on http://127.0.0.1:"),
+        "{first:?}"
+    );
+    let rc = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    assert_eq!(rc, 0);
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+}
