@@ -5,8 +5,13 @@
 # the pane as text into docs/tui-request-view.txt and between the README markers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
-bin="$PWD/target/release/signscope"
+# SIGNSCOPE_BIN=path/to/signscope skips the release build (any build draws the same screen).
+if [ -z "${SIGNSCOPE_BIN:-}" ]; then
+  cargo build --release --quiet
+  bin="$PWD/target/release/signscope"
+else
+  bin="$SIGNSCOPE_BIN"
+fi
 tmp=$(mktemp -d)
 sock="signscope-capture-$$"
 cleanup() { tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$tmp"; }

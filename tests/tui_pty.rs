@@ -248,3 +248,30 @@ fn a_panic_restores_the_terminal() {
         "the panic message comes after the terminal was restored"
     );
 }
+
+#[test]
+fn a_wrong_key_gets_the_servers_mismatch_diff_and_diagnosis() {
+    let mut tui = Tui::start(120, 40, &[]);
+    tui.wait_for("the first frame with a signature", |s| s.contains(" ✓"));
+    // Body -> URL -> Method -> Path -> Query -> Prefix -> API key -> REST key; spoil the key.
+    tui.send(b"\t\t\t\t\t\t\t");
+    tui.send(b"X");
+    tui.wait_for("the typed key", |s| s.contains("typed (not saved)"));
+    tui.send(b"\x07"); // Ctrl-G
+    let screen = tui.wait_for("the mismatch diff", |s| s.contains("Diagnosis:"));
+    assert!(screen.contains("SIGNATURE_MISMATCH"), "{screen}");
+    assert!(screen.contains("+ server signed"), "{screen}");
+    assert!(
+        screen.contains("  PUT\\n"),
+        "both sides line by line:\n{screen}"
+    );
+    assert!(
+        !screen.contains("demo-rest-key-0123456789X"),
+        "the key is never shown"
+    );
+    tui.send(b"\x03");
+    tui.wait_for("the quit question", |s| s.contains("unsaved edits"));
+    tui.send(b"y");
+    tui.wait_exit();
+    tui.assert_restored();
+}
