@@ -34,6 +34,13 @@ async fn a_correctly_signed_batch_is_accepted_and_recorded() {
     assert_eq!(reqs[0]["api_key"], DEMO_API_KEY);
     assert_eq!(reqs[0]["body"], BODY);
     assert_eq!(reqs[0]["time"], "2026-11-22T10:00:00.000Z");
+    let headers = reqs[0]["headers"].as_array().unwrap();
+    let auth = headers.iter().find(|h| h[0] == "authorization").unwrap();
+    assert!(auth[1].as_str().unwrap().starts_with("Bearer "), "{auth}");
+    assert!(headers
+        .iter()
+        .any(|h| h[0] == "x-svc-timestamp" && h[1] == "2026-11-22T10:00:00.000Z"));
+    assert!(!reqs.iter().any(|r| r.to_string().contains(DEMO_REST_KEY)));
     server.shutdown().await;
 }
 
@@ -918,4 +925,16 @@ fn serve_binary_refuses_a_missing_environment_variable_in_one_sentence() {
         "{err}"
     );
     assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn serve_binary_stops_cleanly_on_ctrl_c_too() {
+    let (mut child, _out, first) = spawn_serve(&["--addr", "127.0.0.1:0"], &[]);
+    assert!(
+        first.starts_with("listening on http://127.0.0.1:"),
+        "{first:?}"
+    );
+    let rc = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    assert_eq!(rc, 0);
+    assert_eq!(child.wait().unwrap().code(), Some(0));
 }

@@ -158,6 +158,34 @@ async fn a_body_that_stalls_gets_408_and_is_recorded() {
     still_serves(&server.url()).await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bodies_beyond_max_in_flight_wait_their_turn() {
+    let mut cfg = config_at_t0();
+    cfg.max_in_flight = 1;
+    cfg.body_timeout = Duration::from_millis(500);
+    let server = start(cfg).await;
+    // A takes the only permit and stalls mid-body.
+    let mut a = TcpStream::connect(server.addr).await.unwrap();
+    a.write_all(b"PUT /v2/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n[")
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    // B is served once A has timed out.
+    let (status, v) = put_batch(&client(), &server.url(), BODY).await;
+    assert_eq!(status, 200, "{v}");
+    let resp =
+        String::from_utf8_lossy(&read_some(&mut a, Duration::from_secs(5)).await).into_owned();
+    assert!(resp.starts_with("HTTP/1.1 408"), "{resp}");
+    let (_, reqs) = get_json(&client(), &format!("{}/_inspect/requests", server.url())).await;
+    let statuses: Vec<u64> = reqs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["status"].as_u64().unwrap())
+        .collect();
+    assert_eq!(statuses, [408, 200]);
+}
+
 async fn send_too_much(
     addr: std::net::SocketAddr,
     head: String,

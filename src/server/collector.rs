@@ -33,6 +33,8 @@ pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
         .get(header::CONTENT_TYPE)
         .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
 
+    // Bounded memory: wait for a permit before taking in a body (released when answered).
+    let _permit = st.in_flight.clone().acquire_owned().await;
     let body = match read_body(
         &parts.headers,
         body,

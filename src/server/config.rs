@@ -55,6 +55,8 @@ pub const DEFAULT_MAX_BODY: usize = 2 * 1024 * 1024;
 pub const DEFAULT_MAX_STORED: usize = 10_000;
 /// Default cap on the bytes of bodies and events kept for inspection (all records together).
 pub const DEFAULT_MAX_STORED_BYTES: usize = 64 * 1024 * 1024;
+/// Default number of bodies handled at once.
+pub const DEFAULT_MAX_IN_FLIGHT: usize = 64;
 /// Default timestamp window in seconds either side of server time (decisions.md 11).
 pub const DEFAULT_WINDOW_SECONDS: i64 = 600;
 
@@ -90,6 +92,9 @@ pub struct ServerConfig {
     pub unverified_route: bool,
     /// How long [`super::RunningServer::shutdown`] waits for open requests to finish.
     pub shutdown_grace: Duration,
+    /// At most this many request bodies are read and handled at once (others wait their turn),
+    /// so memory stays bounded by about `max_in_flight * max_body` plus the store's cap.
+    pub max_in_flight: usize,
 }
 
 impl ServerConfig {
@@ -109,6 +114,7 @@ impl ServerConfig {
             max_header_bytes: 32 * 1024,
             unverified_route: false,
             shutdown_grace: Duration::from_secs(5),
+            max_in_flight: DEFAULT_MAX_IN_FLIGHT,
         }
     }
 
@@ -152,6 +158,7 @@ impl fmt::Debug for ServerConfig {
             .field("body_timeout", &self.body_timeout)
             .field("max_header_bytes", &self.max_header_bytes)
             .field("unverified_route", &self.unverified_route)
+            .field("max_in_flight", &self.max_in_flight)
             .finish_non_exhaustive()
     }
 }

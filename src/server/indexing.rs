@@ -36,6 +36,21 @@ use super::AppState;
 /// diagnosis that re-hashes several variants) never stalls other connections.
 const BLOCKING_THRESHOLD: usize = 256 * 1024;
 
+/// Longest header value kept for inspection (bytes).
+const MAX_STORED_HEADER: usize = 1024;
+
+/// At most `max` bytes of `text`, cut at a character boundary, marked with `…` when cut.
+fn cap(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}
+
 /// Handler for every method and path under `/v2/`.
 pub async fn handle(State(st): State<AppState>, req: Request) -> Response {
     serve(st, req, true).await
@@ -49,6 +64,7 @@ pub async fn unverified(State(st): State<AppState>, req: Request) -> Response {
 
 /// What the request was, for the record.
 struct Seen {
+    headers: Vec<(String, String)>,
     method: String,
     path: String,
     query: String,
@@ -59,6 +75,14 @@ async fn serve(st: AppState, req: Request, check_signature: bool) -> Response {
     let (parts, body) = req.into_parts();
     let names = HeaderNames::for_prefix(&st.config.header_prefix);
     let seen = Seen {
+        headers: parts
+            .headers
+            .iter()
+            .map(|(n, v)| {
+                let value = String::from_utf8_lossy(v.as_bytes());
+                (n.as_str().to_string(), cap(&value, MAX_STORED_HEADER))
+            })
+            .collect(),
         method: parts.method.as_str().to_string(),
         path: parts.uri.path().to_string(),
         query: parts.uri.query().unwrap_or("").to_string(),
@@ -68,6 +92,8 @@ async fn serve(st: AppState, req: Request, check_signature: bool) -> Response {
             .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()),
     };
 
+    // Bounded memory: wait for a permit before taking in a body (released when answered).
+    let _permit = st.in_flight.clone().acquire_owned().await;
     let body = match read_body(
         &parts.headers,
         body,
@@ -325,6 +351,7 @@ fn record(
         body_bytes: body.len(),
         body: text,
         body_truncated: truncated,
+        headers: seen.headers.clone(),
     });
 }
 

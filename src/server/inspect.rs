@@ -3,7 +3,8 @@
 //! - `GET /_inspect/health`: `{"status": "ok", "server_time", "header_prefix", "accounts"
 //!   (public keys only), "max_body", "max_stored"}`;
 //! - `GET /_inspect/requests?verdict=accepted|rejected|aborted&code=...&limit=N`: indexing
-//!   requests in arrival order (time, method, path, query, verdict, status, code, ...);
+//!   requests in arrival order (time, method, path, query, headers, verdict, status, code,
+//!   body preview, ...);
 //! - `GET /_inspect/events?valid=true|false&event=...&list_id=...&batch=N&limit=N`: collected
 //!   events in arrival order;
 //! - `GET /_inspect/summary`: counters since start or reset, including dropped records;

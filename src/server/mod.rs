@@ -56,6 +56,8 @@ pub struct AppState {
     pub config: Arc<ServerConfig>,
     pub store: Arc<Store>,
     pub verify_options: Arc<VerifyOptions>,
+    /// Permits for reading and handling bodies (see [`ServerConfig::max_in_flight`]).
+    pub in_flight: Arc<tokio::sync::Semaphore>,
 }
 
 impl AppState {
@@ -65,7 +67,9 @@ impl AppState {
             window_seconds: config.window_seconds,
         };
         let store = Store::new(config.max_stored, config.max_stored_bytes);
+        let in_flight = Arc::new(tokio::sync::Semaphore::new(config.max_in_flight.max(1)));
         AppState {
+            in_flight,
             config: Arc::new(config),
             store: Arc::new(store),
             verify_options: Arc::new(verify_options),

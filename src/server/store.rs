@@ -51,6 +51,10 @@ pub struct RequestRecord {
     /// The body as text (lossy UTF-8), at most [`BODY_PREVIEW_BYTES`] of it.
     pub body: String,
     pub body_truncated: bool,
+    /// The request headers as received (names lower-case, values as lossy UTF-8), in order.
+    /// Includes `authorization` (a signature, not a key).
+    #[serde(default)]
+    pub headers: Vec<(String, String)>,
 }
 
 /// One collected event (or, when the body was not a non-empty JSON array, the whole body).
@@ -340,7 +344,8 @@ const REQUEST_OVERHEAD: usize = 256;
 const EVENT_OVERHEAD: usize = 256;
 
 fn record_size_request(r: &RequestRecord) -> usize {
-    REQUEST_OVERHEAD + r.body.len() + r.path.len() + r.query.len() + r.message.len()
+    let headers: usize = r.headers.iter().map(|(n, v)| n.len() + v.len() + 48).sum();
+    REQUEST_OVERHEAD + r.body.len() + r.path.len() + r.query.len() + r.message.len() + headers
 }
 
 fn drop_front_request(g: &mut Inner) {
@@ -398,6 +403,7 @@ mod tests {
             body_bytes: body.len(),
             body: body.into(),
             body_truncated: false,
+            headers: vec![],
         }
     }
 

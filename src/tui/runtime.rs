@@ -70,14 +70,21 @@ impl Session {
     }
 }
 
-/// The in-process local server on 127.0.0.1:0.
+/// The in-process local server on 127.0.0.1:0 (stopped when dropped).
 pub struct Embedded {
     pub url: String,
+    _server: crate::server::BackgroundServer,
 }
 
 impl Embedded {
     pub fn start() -> Result<Embedded, String> {
-        Err("the local server is not available in this build yet".into())
+        let addr = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+        let server = crate::server::spawn_background(crate::server::ServerConfig::demo(), addr)
+            .map_err(|e| format!("the local server could not start on 127.0.0.1: {e}"))?;
+        Ok(Embedded {
+            url: server.url(),
+            _server: server,
+        })
     }
 }
 
@@ -638,33 +645,33 @@ pub fn response_view(
     view
 }
 
-/// Find the server's canonical text and diagnosis in a SIGNATURE_MISMATCH error body.
+/// Find the server's canonical text and diagnosis in a SIGNATURE_MISMATCH error body. The local
+/// server puts them in `debug` as messages `canonical: <escaped text>`, `diagnosis: <sentence>`
+/// and `finding <CODE>: <explanation>`.
 pub fn mismatch_from(v: &serde_json::Value, ours: Vec<String>) -> Option<MismatchView> {
-    let debug = v.get("debug")?;
+    let debug = v.get("debug")?.as_array()?;
     let mut canonical: Option<String> = None;
     let mut diagnosis: Option<String> = None;
-    let mut visit = |obj: &serde_json::Value| {
-        for key in [
-            "canonical",
-            "canonical_text",
-            "canonicalText",
-            "server_canonical",
-        ] {
-            if let Some(s) = obj.get(key).and_then(|s| s.as_str()) {
-                canonical.get_or_insert_with(|| s.to_string());
-            }
+    let mut findings: Vec<String> = Vec::new();
+    for entry in debug {
+        let Some(msg) = entry.get("message").and_then(|m| m.as_str()) else {
+            continue;
+        };
+        if let Some(c) = msg.strip_prefix("canonical: ") {
+            canonical.get_or_insert_with(|| c.to_string());
+        } else if let Some(d) = msg.strip_prefix("diagnosis: ") {
+            diagnosis.get_or_insert_with(|| d.to_string());
+        } else if let Some(f) = msg.strip_prefix("finding ") {
+            findings.push(f.to_string());
         }
-        for key in ["diagnosis", "summary"] {
-            if let Some(s) = obj.get(key).and_then(|s| s.as_str()) {
-                diagnosis.get_or_insert_with(|| s.to_string());
-            }
-        }
-    };
-    match debug {
-        serde_json::Value::Array(items) => items.iter().for_each(&mut visit),
-        other => visit(other),
     }
     let canonical = canonical?;
+    let diagnosis = match (diagnosis, findings.is_empty()) {
+        (Some(d), true) => Some(d),
+        (Some(d), false) => Some(format!("{d} ({})", findings.join("; "))),
+        (None, false) => Some(findings.join("; ")),
+        (None, true) => None,
+    };
     Some(MismatchView {
         theirs: split_canonical(&canonical),
         ours,
@@ -934,5 +941,91 @@ pub fn diagnose_capture(
             }
             (false, lines)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mismatch_debug_of_the_local_server_becomes_a_diff() {
+        let body = serde_json::json!({
+            "status": 401, "code": "SIGNATURE_MISMATCH", "message": "The signature does not match.",
+            "debug": [
+                {"message": "canonical: PUT\\n/v2/batch\\na=1\\nX-SVC-TIMESTAMP=t\\n[]"},
+                {"message": "provided signature: abc"},
+                {"message": "diagnosis: the client put a '?' before the query"},
+                {"message": "finding QUERY_QUESTION_MARK: a '?' was signed"}
+            ]
+        });
+        let bytes = serde_json::to_vec(&body).unwrap();
+        let ours = visible_lines(b"PUT\n/v2/batch\n?a=1\nX-SVC-TIMESTAMP=t\n[]");
+        let v = response_view(3, 401, vec![], &bytes, 1.0, true, ours);
+        assert_eq!(v.code.as_deref(), Some("SIGNATURE_MISMATCH"));
+        let m = v.mismatch.expect("a diff");
+        assert_eq!(
+            m.theirs,
+            [
+                "PUT\\n",
+                "/v2/batch\\n",
+                "a=1\\n",
+                "X-SVC-TIMESTAMP=t\\n",
+                "[]"
+            ]
+        );
+        assert_eq!(m.ours[2], "?a=1\\n");
+        let d = m.diagnosis.unwrap();
+        assert!(
+            d.starts_with("the client put a '?'") && d.contains("QUERY_QUESTION_MARK"),
+            "{d}"
+        );
+    }
+
+    #[test]
+    fn accepted_batch_shows_the_job_id_and_big_bodies_wait_for_formatting() {
+        let body = br#"{"message":"Job submitted successfully.","jobId":"j-1"}"#;
+        let v = response_view(1, 200, vec![], body, 1.0, true, vec![]);
+        assert_eq!(v.job_id.as_deref(), Some("j-1"));
+        assert!(
+            v.formatted.as_ref().unwrap().lines.len() > 1,
+            "pretty-printed"
+        );
+        let v = response_view(1, 200, vec![], body, 1.0, false, vec![]);
+        assert!(
+            v.formatted.is_none() && v.raw.json,
+            "raw first, formatting later"
+        );
+        assert_eq!(format_json(b"not json"), None);
+    }
+
+    #[test]
+    fn diagnose_capture_explains_a_mismatch_and_accepts_a_good_request() {
+        use crate::core::{sign, Secret, SignableRequest};
+        let key = Secret::new("demo-rest-key-0123456789");
+        let now = chrono::Utc::now();
+        let ts = format_timestamp(now);
+        let req = SignableRequest::new("PUT", "/v2/batch", "a=1", &ts, "pk", b"[]");
+        let signed = sign(&req, &key).unwrap();
+        let raw = crate::core::http_text::to_raw_request(&req, &signed, "127.0.0.1");
+        let text = String::from_utf8(raw).unwrap();
+        let (ok, lines) = diagnose_capture(&text, &key, "SVC", now);
+        assert!(ok, "{lines:?}");
+        // Sign "?a=1" instead: the classic mistake.
+        let bad = SignableRequest::new("PUT", "/v2/batch", "?a=1", &ts, "pk", b"[]");
+        let bad_sig = sign(&bad, &key).unwrap().signature;
+        let tampered = text.replace(&signed.signature, &bad_sig);
+        let (ok, lines) = diagnose_capture(&tampered, &key, "SVC", now);
+        assert!(!ok);
+        assert!(
+            lines[0].starts_with("SIGNATURE_MISMATCH (401)"),
+            "{lines:?}"
+        );
+        assert!(lines.iter().any(|l| l.contains("'?'")), "{lines:?}");
+        // Loading it into the editor keeps the captured timestamp.
+        let parsed = parse_capture(&text).unwrap();
+        let (fields, t) = capture_fields(&parsed, "SVC");
+        assert_eq!((fields.query.as_str(), t.as_str()), ("a=1", ts.as_str()));
+        assert!(parse_capture("  ").is_err());
     }
 }
