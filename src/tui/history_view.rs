@@ -47,23 +47,27 @@ pub struct HistoryRow {
 }
 
 impl HistoryRow {
-    /// "PUT /v2/batch?x=1", or the event kinds of a batch.
+    /// "PUT /v2/batch?x=1", or the event kinds of a batch ("view_recs_list, select_recs_list").
     pub fn what(&self) -> String {
         match self.kind {
-            RowKind::Events if !self.event_kinds.is_empty() => {
-                format!("events: {}", self.event_kinds.join(", "))
-            }
+            RowKind::Events if !self.event_kinds.is_empty() => self.event_kinds.join(", "),
             _ => format!("{} {}", self.method, path_of(&self.url)),
         }
     }
 
-    /// The time as "YYYY-MM-DD hh:mm:ss" (the stored text if it is not RFC 3339).
+    /// The time as "MM-DD hh:mm:ss" UTC for the list (the stored text if it is not RFC 3339).
     pub fn short_time(&self) -> String {
+        self.formatted_time("%m-%d %H:%M:%S")
+    }
+
+    /// The time as "YYYY-MM-DD hh:mm:ss UTC" for the detail panel.
+    pub fn full_time(&self) -> String {
+        self.formatted_time("%Y-%m-%d %H:%M:%S UTC")
+    }
+
+    fn formatted_time(&self, format: &str) -> String {
         match chrono::DateTime::parse_from_rfc3339(&self.time) {
-            Ok(t) => t
-                .with_timezone(&chrono::Utc)
-                .format("%Y-%m-%d %H:%M:%S")
-                .to_string(),
+            Ok(t) => t.with_timezone(&chrono::Utc).format(format).to_string(),
             Err(_) => self.time.clone(),
         }
     }
@@ -420,8 +424,8 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState) {
         ])
     });
     let widths = [
-        Constraint::Length(19),
-        Constraint::Length(10),
+        Constraint::Length(14),
+        Constraint::Length(8),
         Constraint::Fill(1),
         Constraint::Length(6),
         Constraint::Length(5),
@@ -459,6 +463,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState) {
         lines.push(Line::styled(format!("warning: {w}"), theme.warn()));
     }
     if let Some(r) = visible.get(state.selected) {
+        lines.push(Line::from(format!("{} · profile {}", r.full_time(), r.profile)).dim());
         lines.push(Line::from(vec![
             Span::styled(format!("{} ", r.method), Style::new().bold()),
             Span::raw(r.url.clone()),
@@ -499,7 +504,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState) {
         .block(
             Block::new()
                 .borders(Borders::ALL)
-                .title(" Request and response - Enter: load, Ctrl-Y: copy as curl "),
+                .title(" Entry - Enter: load it, Ctrl-Y: copy as curl "),
         )
         .wrap(Wrap { trim: false })
         .scroll((state.detail_scroll, 0));
@@ -690,9 +695,10 @@ pub(crate) mod tests {
         };
         let r = HistoryRow::from(&entry);
         assert_eq!(r.kind, RowKind::Events);
-        assert_eq!(r.what(), "events: view_recs_list, select_recs_list");
+        assert_eq!(r.what(), "view_recs_list, select_recs_list");
         assert_eq!((r.status, r.duration_ms), (Some(200), Some(8)));
-        assert_eq!(r.short_time(), "2026-11-22 10:05:00");
+        assert_eq!(r.short_time(), "11-22 10:05:00");
+        assert_eq!(r.full_time(), "2026-11-22 10:05:00 UTC");
         let req = HistoryEntry {
             kind: "request".into(),
             request: RecordedRequest {
@@ -734,10 +740,14 @@ pub(crate) mod tests {
         for (w, h) in [(80, 24), (120, 40)] {
             let screen = render(&s, w, h);
             assert!(screen.contains("History (3)"), "{w}x{h}\n{screen}");
-            assert!(screen.contains("2026-11-22 10:10:00"), "{w}x{h}\n{screen}");
+            assert!(screen.contains("11-22 10:10:00"), "{w}x{h}\n{screen}");
+            assert!(
+                screen.contains("2026-11-22 10:05:00 UTC"),
+                "{w}x{h}\n{screen}"
+            );
             assert!(screen.contains("PUT /v2/batch?test=1"), "{w}x{h}\n{screen}");
             assert!(
-                screen.contains("events: view_recs_list"),
+                screen.contains("view_recs_list, select_recs_list"),
                 "{w}x{h}\n{screen}"
             );
             assert!(screen.contains("401"), "{w}x{h}\n{screen}");
