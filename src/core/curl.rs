@@ -701,6 +701,18 @@ mod tests {
     }
 
     #[test]
+    fn fuzz_regression_get_data_starting_with_hash_is_not_a_file() {
+        // Found by the curl fuzz target: -d#@file.json is inline data, moved to the query by -G.
+        let c = parse_curl_command("curl -sSL $'http://h/p' -d#@file.json -G --url x").unwrap();
+        assert_eq!(c.request.query, "#@file.json");
+        assert_eq!(c.body_file, None);
+        assert!(c.request.body.is_empty());
+        // --url replaces the earlier positional URL.
+        assert_eq!(c.url, "x");
+        assert_eq!(c.request.path, "/");
+    }
+
+    #[test]
     fn errors_are_sentences() {
         assert_eq!(parse_curl("").unwrap_err(), ParseError::Empty);
         assert!(matches!(
