@@ -53,6 +53,104 @@ pub fn build_client(opts: &ClientOptions) -> Result<reqwest::Client, ClientError
         })
 }
 
+/// Measures how long opening a connection (TCP, plus TLS for https) takes, for clients built
+/// with [`build_client_probed`]. A pooled connection that is reused takes no connect time, so
+/// the probe stays empty for that send. One probe per client: with concurrent sends on one
+/// client the figure may belong to another send, so the CLI uses one client per send.
+#[derive(Clone, Debug, Default)]
+pub struct ConnectProbe(std::sync::Arc<std::sync::Mutex<Option<Duration>>>);
+
+impl ConnectProbe {
+    fn reset(&self) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+    fn take(&self) -> Option<Duration> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+}
+
+impl<S> tower::Layer<S> for ConnectProbe {
+    type Service = TimedConnect<S>;
+    fn layer(&self, inner: S) -> Self::Service {
+        TimedConnect {
+            inner,
+            probe: self.clone(),
+        }
+    }
+}
+
+/// The connector wrapped by a [`ConnectProbe`].
+#[derive(Clone, Debug)]
+pub struct TimedConnect<S> {
+    inner: S,
+    probe: ConnectProbe,
+}
+
+impl<S, R> tower::Service<R> for TimedConnect<S>
+where
+    S: tower::Service<R>,
+    S::Future: Send + 'static,
+    S::Response: Send + 'static,
+    S::Error: Send + 'static,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future =
+        std::pin::Pin<Box<dyn std::future::Future<Output = Result<S::Response, S::Error>> + Send>>;
+
+    fn poll_ready(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, req: R) -> Self::Future {
+        let started = Instant::now();
+        let fut = self.inner.call(req);
+        let probe = self.probe.clone();
+        Box::pin(async move {
+            let out = fut.await;
+            if out.is_ok() {
+                *probe.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(started.elapsed());
+            }
+            out
+        })
+    }
+}
+
+/// A client like [`build_client`] whose connection set-up time is measured by the probe.
+pub fn build_client_probed(
+    opts: &ClientOptions,
+) -> Result<(reqwest::Client, ConnectProbe), ClientError> {
+    let probe = ConnectProbe::default();
+    let client = reqwest::Client::builder()
+        .connect_timeout(opts.connect_timeout)
+        .timeout(opts.total_timeout)
+        .no_proxy()
+        .user_agent(concat!("signscope/", env!("CARGO_PKG_VERSION")))
+        .connector_layer(probe.clone())
+        .build()
+        .map_err(|e| ClientError::Other {
+            detail: format!("the HTTP client could not be set up: {}", chain_text(&e)),
+        })?;
+    Ok((client, probe))
+}
+
+/// Like [`send_with`], filling `timings.connect` from the client's probe when this send opened
+/// a new connection.
+pub async fn send_probed(
+    client: &reqwest::Client,
+    probe: &ConnectProbe,
+    req: &OutgoingRequest,
+    opts: &ClientOptions,
+) -> Result<Response, ClientError> {
+    probe.reset();
+    let mut resp = send_with(client, req, opts).await?;
+    resp.timings.connect = probe.take();
+    Ok(resp)
+}
+
 /// A request ready to send: exactly these headers and these body bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutgoingRequest {
@@ -225,8 +323,8 @@ pub fn events_request(analytics_url: &str, body: Bytes) -> OutgoingRequest {
 /// How long the parts of a send took.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Timings {
-    /// Time to open the connection, when it can be measured (reqwest does not expose it, so
-    /// this is `None` for now).
+    /// Time to open the connection (TCP, plus TLS for https): measured by [`send_probed`] when
+    /// the send opened a new connection; `None` for a reused connection or with [`send`].
     pub connect: Option<Duration>,
     /// From starting the send to the response headers.
     pub first_byte: Duration,
@@ -467,6 +565,60 @@ fn classify_parts(
     ClientError::Other {
         detail: chain.to_string(),
     }
+}
+
+/// A history record of one send (bodies capped; every occurrence of `key` redacted).
+pub fn history_entry(
+    profile: &str,
+    kind: &str,
+    sent_at: DateTime<Utc>,
+    req: &OutgoingRequest,
+    outcome: Result<&Response, &ClientError>,
+    key: Option<&Secret>,
+    body_cap: usize,
+) -> crate::store::HistoryEntry {
+    use crate::store::history::capped_body;
+    use crate::store::{HistoryEntry, RecordedRequest, RecordedResponse, RecordedTimings};
+    let (body, body_truncated) = capped_body(&req.body, body_cap);
+    let mut entry = HistoryEntry {
+        time: format_timestamp(sent_at),
+        profile: profile.to_string(),
+        kind: kind.to_string(),
+        request: RecordedRequest {
+            method: req.method.clone(),
+            url: req.url.clone(),
+            headers: req.headers.clone(),
+            body,
+            body_len: req.body.len(),
+            body_truncated,
+        },
+        response: None,
+        error: None,
+        timings: None,
+    };
+    match outcome {
+        Ok(resp) => {
+            let (body, body_truncated) = capped_body(&resp.body, body_cap);
+            entry.response = Some(RecordedResponse {
+                status: resp.status,
+                headers: resp.headers.clone(),
+                body,
+                body_len: resp.body.len(),
+                body_truncated,
+            });
+            let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+            entry.timings = Some(RecordedTimings {
+                connect_ms: resp.timings.connect.map(ms),
+                first_byte_ms: ms(resp.timings.first_byte),
+                total_ms: ms(resp.timings.total),
+            });
+        }
+        Err(e) => entry.error = Some(e.to_string()),
+    }
+    if let Some(k) = key {
+        entry.redact(k);
+    }
+    entry
 }
 
 #[cfg(test)]

@@ -250,3 +250,85 @@ async fn https_to_a_plain_http_server_is_a_tls_error() {
     assert!(matches!(err, ClientError::Tls { .. }), "{err:?}");
     assert!(!err.to_string().contains('\n'));
 }
+
+// ---- against the real local server (crate::server::start on 127.0.0.1:0) ----
+
+use signscope::server::{start, ServerConfig};
+
+#[tokio::test]
+async fn real_server_accepts_the_signed_bytes_and_rejects_a_wrong_key() {
+    let server = start(
+        ServerConfig::new().with_account("pub-key", Secret::new(KEY)),
+        ([127, 0, 0, 1], 0).into(),
+    )
+    .await
+    .unwrap();
+    let base = server.url();
+    let http = client::build_client(&ClientOptions::default()).unwrap();
+    // Bytes a re-serialiser would change: spacing, key order, non-ASCII, a trailing LF.
+    let body = Bytes::from_static("[ {\"z\":1, \"a\" : \"é\"}\n]\n".as_bytes());
+    let out = client::build_signed(
+        &parts(&base, body.clone()),
+        &Secret::new(KEY),
+        chrono::Utc::now(),
+    )
+    .unwrap();
+    let resp = client::send(&http, &out).await.unwrap();
+    assert_eq!(resp.status, 200, "{}", String::from_utf8_lossy(&resp.body));
+    let v: serde_json::Value = serde_json::from_slice(&resp.body).unwrap();
+    assert_eq!(v["message"], "Job submitted successfully.");
+    assert!(resp.header("date").is_some());
+    assert_eq!(resp.clock_skew_warning, None);
+
+    let out = client::build_signed(
+        &parts(&base, body),
+        &Secret::new("not-the-key"),
+        chrono::Utc::now(),
+    )
+    .unwrap();
+    let resp = client::send(&http, &out).await.unwrap();
+    assert_eq!(resp.status, 401);
+    let v: serde_json::Value = serde_json::from_slice(&resp.body).unwrap();
+    assert_eq!(v["code"], "SIGNATURE_MISMATCH");
+    assert!(!String::from_utf8_lossy(&resp.body).contains(KEY));
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn real_server_collects_good_events_and_rejects_bad_ones() {
+    let server = start(ServerConfig::demo(), ([127, 0, 0, 1], 0).into())
+        .await
+        .unwrap();
+    let http = client::build_client(&ClientOptions::default()).unwrap();
+    let assets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/events");
+    let good = Bytes::from(std::fs::read(assets.join("spec-batch.json")).unwrap());
+    let resp = client::send_events(&http, &server.url(), good)
+        .await
+        .unwrap();
+    assert_eq!(resp.status, 200, "{}", String::from_utf8_lossy(&resp.body));
+    let bad = Bytes::from(std::fs::read(assets.join("mistakes.json")).unwrap());
+    let resp = client::send_events(&http, &server.url(), bad)
+        .await
+        .unwrap();
+    assert_eq!(resp.status, 400);
+    assert!(String::from_utf8_lossy(&resp.body).contains("[0]"));
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn connect_time_is_measured_for_a_new_connection_only() {
+    let (base, _) = verifying_fixture(None).await;
+    let opts = ClientOptions::default();
+    let (http, probe) = client::build_client_probed(&opts).unwrap();
+    let req = client::events_request(&base, Bytes::from_static(b"[]"));
+    let first = client::send_probed(&http, &probe, &req, &opts)
+        .await
+        .unwrap();
+    let connect = first.timings.connect.expect("a new connection was opened");
+    assert!(connect <= first.timings.first_byte);
+    // Same client, kept-alive connection: nothing to measure.
+    let second = client::send_probed(&http, &probe, &req, &opts)
+        .await
+        .unwrap();
+    assert_eq!(second.timings.connect, None);
+}

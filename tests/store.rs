@@ -49,15 +49,15 @@ fn child_writer() {
     let count: usize = std::env::var("CHILD_COUNT").unwrap().parse().unwrap();
     let store = ProfileStore::open(&paths_in(Path::new(&dir)));
     let history = History::open(&paths_in(Path::new(&dir))).with_max_entries(100_000);
+    let mut p = match store.load(&name) {
+        Ok(p) => p,
+        Err(_) => Profile {
+            rest_key: KeySource::Stored(Secret::new("child-stored-key")),
+            ..Profile::new(name.clone())
+        },
+    };
     let mut i = 0usize;
     loop {
-        let mut p = match store.load(&name) {
-            Ok(p) => p,
-            Err(_) => Profile {
-                rest_key: KeySource::Stored(Secret::new("child-stored-key")),
-                ..Profile::new(name.clone())
-            },
-        };
         let letter = (b'a' + (i % 26) as u8) as char;
         p.body = letter.to_string().repeat(BIG);
         p.query = format!("i={i}");
@@ -88,6 +88,12 @@ fn spawn_child(dir: &Path, name: &str, count: usize) -> Child {
         .unwrap()
 }
 
+fn history_lines(dir: &Path) -> usize {
+    fs::read(paths_in(dir).history_file())
+        .map(|b| b.iter().filter(|c| **c == b'\n').count())
+        .unwrap_or(0)
+}
+
 fn assert_profile_whole(store: &ProfileStore, name: &str) {
     let p = store
         .load(name)
@@ -112,10 +118,16 @@ fn kill_9_during_saves_never_leaves_an_unreadable_profile() {
         .success());
     assert_profile_whole(&store, "victim");
     let mut killed_while_running = 0;
-    for round in 0..12 {
+    for round in 0..20 {
+        let before = history_lines(dir.path());
         let mut child = spawn_child(dir.path(), "victim", 0);
-        // Let it get going (it writes ~512 KiB per save), then kill -9 at varying moments.
-        std::thread::sleep(Duration::from_millis(60 + (round * 17) % 90));
+        // Wait until it is in its save loop (one more history line), then kill -9 at varying
+        // moments of the next saves (each writes ~512 KiB and fsyncs).
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        while history_lines(dir.path()) == before && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        std::thread::sleep(Duration::from_millis((round as u64 * 13) % 61));
         if child.try_wait().unwrap().is_none() {
             killed_while_running += 1;
         }
@@ -123,22 +135,26 @@ fn kill_9_during_saves_never_leaves_an_unreadable_profile() {
         child.wait().unwrap();
         assert_profile_whole(&store, "victim");
     }
-    assert!(killed_while_running >= 10, "the child exited by itself");
+    assert!(killed_while_running >= 18, "the child exited by itself");
     assert_profile_whole(&store, "victim");
     let report = store.list();
     assert!(report.errors.is_empty(), "{:?}", report.errors);
-    // Every .toml in the directory parses; only temp files (.signscope-*.tmp) may be left over.
+    // Every .toml in the directory parses; only temp files (.signscope-*.tmp) of interrupted
+    // saves may be left over.
+    let mut interrupted = 0;
     for e in fs::read_dir(store.dir()).unwrap() {
         let name = e.unwrap().file_name().into_string().unwrap();
+        interrupted += name.ends_with(".tmp") as usize;
         assert!(
             name == "victim.toml" || (name.starts_with(".signscope-") && name.ends_with(".tmp")),
             "unexpected file {name}"
         );
     }
+    eprintln!("{killed_while_running} kills, {interrupted} of them in the middle of a save");
     // History survived too: every complete line parses (a torn last line would be one warning).
     let (entries, warnings) = History::open(&paths_in(dir.path())).load(usize::MAX);
     assert!(!entries.is_empty());
-    assert!(warnings.len() <= 12, "{warnings:?}");
+    assert!(warnings.len() <= 20, "{warnings:?}");
 }
 
 #[test]

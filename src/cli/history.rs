@@ -1,8 +1,47 @@
-//! `signscope history` (placeholder until its issue lands).
+//! `signscope history`: past sends, oldest first, the last N.
+
+use crate::store::{History, Paths};
 
 #[derive(Debug, clap::Args)]
-pub struct HistoryArgs {}
+pub struct HistoryArgs {
+    /// How many of the latest entries to show.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub last: usize,
+    #[arg(long, value_enum, default_value_t = crate::cli::send::Output::Text)]
+    pub output: crate::cli::send::Output,
+}
 
-pub fn run(_args: HistoryArgs) -> anyhow::Result<u8> {
-    anyhow::bail!("`signscope history` is not implemented yet")
+pub fn run(args: HistoryArgs) -> anyhow::Result<u8> {
+    let paths = Paths::discover()?;
+    let (entries, warnings) = History::open(&paths).load(args.last);
+    for w in &warnings {
+        eprintln!("signscope: warning: {w}");
+    }
+    match args.output {
+        crate::cli::send::Output::Json => {
+            println!("{}", serde_json::to_string_pretty(&entries).expect("json"));
+        }
+        crate::cli::send::Output::Text => {
+            if entries.is_empty() {
+                println!("no sends recorded yet ({})", paths.history_file().display());
+            }
+            for e in &entries {
+                let outcome = match (&e.response, &e.error) {
+                    (Some(r), _) => r.status.to_string(),
+                    (None, Some(err)) => format!("error: {err}"),
+                    (None, None) => "-".to_string(),
+                };
+                let ms = e
+                    .timings
+                    .as_ref()
+                    .map(|t| format!(" {:.1} ms", t.total_ms))
+                    .unwrap_or_default();
+                println!(
+                    "{}  {:<12} {:<7} {} {} -> {outcome}{ms}",
+                    e.time, e.profile, e.kind, e.request.method, e.request.url
+                );
+            }
+        }
+    }
+    Ok(0)
 }

@@ -1,8 +1,296 @@
-//! `signscope profile` (placeholder until its issue lands).
+//! `signscope profile`: list, show, create, delete profiles; print where they live.
+//! `show` and `list` describe where the REST key comes from, never the key.
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use anyhow::{anyhow, Context};
+
+use crate::core::Secret;
+use crate::store::{KeySource, Paths, Profile, ProfileStore};
 
 #[derive(Debug, clap::Args)]
-pub struct ProfileArgs {}
+pub struct ProfileArgs {
+    #[command(subcommand)]
+    pub command: ProfileCommand,
+}
 
-pub fn run(_args: ProfileArgs) -> anyhow::Result<u8> {
-    anyhow::bail!("`signscope profile` is not implemented yet")
+#[derive(Debug, clap::Subcommand)]
+pub enum ProfileCommand {
+    /// List the profiles (the built-in demo first); unreadable files are reported with their line.
+    List,
+    /// Show one profile (the REST key's source, never the key).
+    Show { name: String },
+    /// Delete a saved profile.
+    Delete { name: String },
+    /// Print the profile directory, the data directory and the history file.
+    Path,
+    /// Create a profile.
+    New(NewArgs),
+}
+
+#[derive(Debug, clap::Args)]
+#[command(group = clap::ArgGroup::new("key").multiple(false))]
+pub struct NewArgs {
+    pub name: String,
+    /// Start from this profile (e.g. `demo`) instead of the defaults.
+    #[arg(long, value_name = "NAME")]
+    pub from: Option<String>,
+    #[arg(long, value_name = "URL")]
+    pub indexing_url: Option<String>,
+    #[arg(long, value_name = "URL")]
+    pub analytics_url: Option<String>,
+    /// The public API key.
+    #[arg(long, value_name = "KEY")]
+    pub api_key: Option<String>,
+    /// Read the REST key from this environment variable when sending.
+    #[arg(long, value_name = "VAR", group = "key")]
+    pub rest_key_env: Option<String>,
+    /// Read the REST key from this file when sending.
+    #[arg(long, value_name = "FILE", group = "key")]
+    pub rest_key_file: Option<PathBuf>,
+    /// Run this command (no shell; split into words, quotes group words) and use its output as
+    /// the REST key, e.g. "pass show shop/rest-key".
+    #[arg(long, value_name = "CMD", group = "key")]
+    pub rest_key_command: Option<String>,
+    /// Read the REST key from standard input now and store it in the profile file (which is
+    /// then readable by you only, mode 0600).
+    #[arg(long, group = "key")]
+    pub store_rest_key_from_stdin: bool,
+    /// Header prefix (SVC by default; KLEVU for a real account).
+    #[arg(long, value_name = "X")]
+    pub header_prefix: Option<String>,
+}
+
+pub fn run(args: ProfileArgs) -> anyhow::Result<u8> {
+    let paths = Paths::discover()?;
+    let store = ProfileStore::open(&paths);
+    match args.command {
+        ProfileCommand::List => list(&store),
+        ProfileCommand::Show { name } => {
+            let p = store.load(&name)?;
+            print!("{}", show(&p));
+            Ok(0)
+        }
+        ProfileCommand::Delete { name } => {
+            let path = store.delete(&name)?;
+            println!("deleted profile \"{name}\" ({})", path.display());
+            Ok(0)
+        }
+        ProfileCommand::Path => {
+            println!("profiles: {}", paths.profiles_dir().display());
+            println!("data:     {}", paths.data_dir.display());
+            println!("history:  {}", paths.history_file().display());
+            Ok(0)
+        }
+        ProfileCommand::New(a) => new(&store, a),
+    }
+}
+
+fn list(store: &ProfileStore) -> anyhow::Result<u8> {
+    let report = store.list();
+    let last = store.last_used();
+    for p in &report.profiles {
+        let mark = if last.as_deref() == Some(p.name.as_str()) {
+            "*"
+        } else {
+            " "
+        };
+        println!(
+            "{mark} {:<20} {:<40} key: {}",
+            p.name,
+            p.indexing_url,
+            p.rest_key.describe()
+        );
+    }
+    for e in &report.errors {
+        eprintln!("signscope: warning: {e}");
+    }
+    Ok(if report.errors.is_empty() { 0 } else { 1 })
+}
+
+/// The profile as `field: value` lines; the key only as its source.
+pub fn show(p: &Profile) -> String {
+    let mut out = String::new();
+    let mut line = |k: &str, v: &str| out.push_str(&format!("{k:<14} {v}\n"));
+    line("name:", &p.name);
+    if let Some(o) = &p.origin {
+        line("file:", &o.path.display().to_string());
+    } else if p.is_demo() {
+        line("file:", "(built in)");
+    }
+    line("indexing_url:", &p.indexing_url);
+    line("analytics_url:", &p.analytics_url);
+    line("header_prefix:", &p.header_prefix);
+    line("api_key:", &p.api_key);
+    line("rest_key:", &p.rest_key.describe());
+    line("method:", &p.method);
+    line("path:", &p.path);
+    line("query:", &p.query);
+    line("content_type:", &p.content_type);
+    line("auth_algo:", &p.auth_algo);
+    line("body:", &format!("{} bytes", p.body.len()));
+    if let Some(e) = &p.events {
+        line("events:", &format!("{} bytes", e.len()));
+    }
+    if p.schema_version != crate::store::SCHEMA_VERSION {
+        line(
+            "schema:",
+            &format!(
+                "version {} (upgraded in memory; saving writes version {})",
+                p.schema_version,
+                crate::store::SCHEMA_VERSION
+            ),
+        );
+    }
+    out
+}
+
+fn new(store: &ProfileStore, a: NewArgs) -> anyhow::Result<u8> {
+    let mut p = match &a.from {
+        Some(from) => {
+            let mut base = store.load(from)?;
+            base.name = a.name.clone();
+            base.origin = None;
+            base
+        }
+        None => Profile::new(a.name.clone()),
+    };
+    if let Some(u) = a.indexing_url {
+        p.indexing_url = u;
+    }
+    if let Some(u) = a.analytics_url {
+        p.analytics_url = u;
+    }
+    if let Some(k) = a.api_key {
+        p.api_key = k;
+    }
+    if let Some(x) = a.header_prefix {
+        p.header_prefix = x;
+    }
+    if let Some(var) = a.rest_key_env {
+        p.rest_key = KeySource::Env(var);
+    } else if let Some(f) = a.rest_key_file {
+        p.rest_key = KeySource::File(f);
+    } else if let Some(cmd) = a.rest_key_command {
+        p.rest_key = KeySource::Command(split_command(&cmd)?);
+    } else if a.store_rest_key_from_stdin {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("cannot read the REST key from standard input")?;
+        let key = Secret::from_read_text(text);
+        if key.is_empty() {
+            return Err(anyhow!(
+                "standard input held no REST key; nothing was saved"
+            ));
+        }
+        p.rest_key = KeySource::Stored(key);
+    }
+    if p.indexing_url.is_empty() {
+        return Err(anyhow!(
+            "profile \"{}\" needs --indexing-url (or --from an existing profile)",
+            p.name
+        ));
+    }
+    if p.analytics_url.is_empty() {
+        p.analytics_url = p.indexing_url.clone();
+    }
+    let outcome = store.save(&p)?;
+    println!("{}", outcome.message());
+    Ok(0)
+}
+
+/// Split a command line into words: whitespace separates, '…' and "…" group, \ escapes the next
+/// character outside single quotes. No expansion of any kind: it is not a shell.
+pub fn split_command(cmd: &str) -> anyhow::Result<Vec<String>> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut in_word = false;
+    let mut chars = cmd.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(ch) => cur.push(ch),
+                        None => {
+                            return Err(anyhow!("the REST key command has an unclosed ' quote"))
+                        }
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(ch) => cur.push(ch),
+                            None => {
+                                return Err(anyhow!("the REST key command ends with a lone \\"))
+                            }
+                        },
+                        Some(ch) => cur.push(ch),
+                        None => {
+                            return Err(anyhow!("the REST key command has an unclosed \" quote"))
+                        }
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                match chars.next() {
+                    Some(ch) => cur.push(ch),
+                    None => return Err(anyhow!("the REST key command ends with a lone \\")),
+                }
+            }
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut cur));
+                    in_word = false;
+                }
+            }
+            c => {
+                in_word = true;
+                cur.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(cur);
+    }
+    if words.is_empty() {
+        return Err(anyhow!("the REST key command is empty"));
+    }
+    Ok(words)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_like_argv_without_a_shell() {
+        assert_eq!(
+            split_command("pass show shop/key").unwrap(),
+            ["pass", "show", "shop/key"]
+        );
+        assert_eq!(
+            split_command(r#"op read "op://Vault/Shop Key/credential" 'a b' c\ d $HOME"#).unwrap(),
+            [
+                "op",
+                "read",
+                "op://Vault/Shop Key/credential",
+                "a b",
+                "c d",
+                "$HOME"
+            ]
+        );
+        assert_eq!(split_command("x ''").unwrap(), ["x", ""]);
+        assert!(split_command("  ").is_err());
+        assert!(split_command("a 'b").is_err());
+    }
 }

@@ -1,8 +1,243 @@
-//! `signscope serve` (placeholder until its issue lands).
+//! `signscope serve`: run the local verifying server until Ctrl-C or SIGTERM.
+//!
+//! The first stdout line is exactly `listening on http://ADDR` (flushed at once), so scripts can
+//! pass `--addr 127.0.0.1:0` and read the port. REST keys never appear on the command line:
+//! `--account API_KEY=ENV_VAR` names the environment variable that holds one.
+
+use std::io::Write;
+use std::net::SocketAddr;
+
+use anyhow::{bail, Context};
+
+use crate::core::Secret;
+use crate::server::{self, ServerConfig, DEMO_API_KEY, DEMO_REST_KEY};
 
 #[derive(Debug, clap::Args)]
-pub struct ServeArgs {}
+pub struct ServeArgs {
+    /// Address to listen on (loopback by default; port 0 picks a free port).
+    #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
 
-pub fn run(_args: ServeArgs) -> anyhow::Result<u8> {
-    anyhow::bail!("`signscope serve` is not implemented yet")
+    /// An account: its public API key and the name of the environment variable holding its REST
+    /// key, e.g. `--account acme=ACME_REST_KEY`. Repeatable.
+    #[arg(long = "account", value_name = "API_KEY=ENV_VAR")]
+    pub accounts: Vec<String>,
+
+    /// Add the demo account and print its (demo-only, public) keys.
+    #[arg(long)]
+    pub demo: bool,
+
+    /// Largest accepted request body in bytes (larger ones get 413).
+    #[arg(long, value_name = "BYTES", default_value_t = server::config::DEFAULT_MAX_BODY)]
+    pub max_body: usize,
+
+    /// Seconds added to the server clock before checking timestamps (may be negative).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
+    pub clock_skew: i64,
+
+    /// How many requests, and how many events, to keep for inspection (oldest dropped first).
+    #[arg(long, value_name = "N", default_value_t = server::config::DEFAULT_MAX_STORED)]
+    pub max_stored: usize,
+
+    /// Vendor header prefix (`SVC`; a real account uses `KLEVU`).
+    #[arg(long, value_name = "PREFIX", default_value = crate::core::DEFAULT_HEADER_PREFIX)]
+    pub header_prefix: String,
+
+    /// Also serve `PUT /_bench/unverified` (no signature check; for measuring verification cost).
+    #[arg(long, hide = true)]
+    pub unverified_route: bool,
+}
+
+/// Parse one `--account API_KEY=ENV_VAR` and read the key from the environment.
+fn account(spec: &str, env: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<(String, Secret)> {
+    let Some((api_key, var)) = spec.split_once('=') else {
+        bail!("--account {spec:?} must have the form API_KEY=ENV_VAR (the REST key is read from the environment variable ENV_VAR)");
+    };
+    if api_key.is_empty() || var.is_empty() {
+        bail!("--account {spec:?} must have the form API_KEY=ENV_VAR with both parts non-empty");
+    }
+    let Some(value) = env(var) else {
+        bail!("the environment variable {var} named by --account {api_key}={var} is not set (or not valid UTF-8)");
+    };
+    let secret = Secret::from_read_text(value);
+    if secret.is_empty() {
+        bail!("the environment variable {var} named by --account {api_key}={var} is empty; it must hold the REST key");
+    }
+    Ok((api_key.to_string(), secret))
+}
+
+/// The server configuration for these arguments.
+pub fn config(
+    args: &ServeArgs,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> anyhow::Result<ServerConfig> {
+    let mut cfg = if args.demo {
+        ServerConfig::demo()
+    } else {
+        ServerConfig::new()
+    };
+    for spec in &args.accounts {
+        let (api_key, secret) = account(spec, env)?;
+        cfg.accounts.insert(api_key, secret);
+    }
+    if args.header_prefix.is_empty()
+        || !args
+            .header_prefix
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    {
+        bail!(
+            "--header-prefix {:?} must be letters, digits, '-' or '_' (e.g. SVC or KLEVU)",
+            args.header_prefix
+        );
+    }
+    if args.max_body == 0 {
+        bail!("--max-body must be at least 1 byte");
+    }
+    if args.max_stored == 0 {
+        bail!("--max-stored must be at least 1");
+    }
+    cfg.header_prefix = args.header_prefix.to_ascii_uppercase();
+    cfg.max_body = args.max_body;
+    cfg.clock_skew_seconds = args.clock_skew;
+    cfg.max_stored = args.max_stored;
+    cfg.unverified_route = args.unverified_route;
+    Ok(cfg)
+}
+
+pub fn run(args: ServeArgs) -> anyhow::Result<u8> {
+    let cfg = config(&args, &|name| std::env::var(name).ok())?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("could not start the async runtime")?;
+    runtime.block_on(serve(args, cfg))
+}
+
+async fn serve(args: ServeArgs, cfg: ServerConfig) -> anyhow::Result<u8> {
+    // Listen for the stop signals before announcing the address, so that a script that reads
+    // the first line and sends SIGTERM at once always gets a clean stop.
+    let stop = stop_signal()?;
+    let no_accounts = cfg.accounts.is_empty();
+    let prefix = cfg.header_prefix.clone();
+    let server = server::start(cfg, args.addr)
+        .await
+        .with_context(|| format!("could not listen on {}", args.addr))?;
+    {
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "listening on {}", server.url())?;
+        if args.demo {
+            writeln!(out, "demo account (demo-only keys, published on purpose; never use them for a real account):")?;
+            writeln!(out, "  X-{prefix}-APIKEY: {DEMO_API_KEY}")?;
+            writeln!(out, "  REST key:        {DEMO_REST_KEY}")?;
+        }
+        writeln!(
+            out,
+            "indexing API: {url}/v2/...   collector: {url}/analytics/collect   inspection: {url}/_inspect/summary",
+            url = server.url()
+        )?;
+        out.flush()?;
+    }
+    if no_accounts {
+        eprintln!("signscope: warning: no accounts configured (use --demo or --account API_KEY=ENV_VAR); every signed request will be rejected as UNKNOWN_API_KEY");
+    }
+    if !server.addr.ip().is_loopback() {
+        eprintln!(
+            "signscope: warning: listening on {}, which is not a loopback address; anyone who can reach it can use this server",
+            server.addr
+        );
+    }
+    stop.await;
+    server.shutdown().await;
+    Ok(0)
+}
+
+/// A future that completes on SIGTERM or SIGINT (Ctrl-C); the handlers are installed now.
+#[cfg(unix)]
+fn stop_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut term = signal(SignalKind::terminate()).context("could not listen for SIGTERM")?;
+    let mut int = signal(SignalKind::interrupt()).context("could not listen for SIGINT")?;
+    Ok(async move {
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+        }
+    })
+}
+
+#[cfg(not(unix))]
+fn stop_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn parse(args: &[&str]) -> ServeArgs {
+        #[derive(Parser)]
+        struct T {
+            #[command(flatten)]
+            a: ServeArgs,
+        }
+        T::try_parse_from(std::iter::once("serve").chain(args.iter().copied()))
+            .unwrap()
+            .a
+    }
+
+    fn env(name: &str) -> Option<String> {
+        match name {
+            "ACME_KEY" => Some("acme-rest\n".into()),
+            "EMPTY" => Some(String::new()),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn defaults_are_loopback_2mb_and_no_skew() {
+        let a = parse(&[]);
+        assert_eq!(a.addr, "127.0.0.1:8080".parse::<SocketAddr>().unwrap());
+        let cfg = config(&a, &env).unwrap();
+        assert_eq!(cfg.max_body, 2 * 1024 * 1024);
+        assert_eq!(cfg.clock_skew_seconds, 0);
+        assert_eq!(cfg.max_stored, 10_000);
+        assert!(cfg.accounts.is_empty());
+    }
+
+    #[test]
+    fn accounts_come_from_the_environment() {
+        let a = parse(&[
+            "--account",
+            "acme=ACME_KEY",
+            "--demo",
+            "--clock-skew",
+            "-30",
+        ]);
+        let cfg = config(&a, &env).unwrap();
+        assert_eq!(cfg.accounts["acme"].expose(), "acme-rest");
+        assert_eq!(cfg.accounts[DEMO_API_KEY].expose(), DEMO_REST_KEY);
+        assert_eq!(cfg.clock_skew_seconds, -30);
+    }
+
+    #[test]
+    fn a_missing_or_empty_variable_is_one_clear_sentence() {
+        let err = config(&parse(&["--account", "acme=NOPE"]), &env).unwrap_err();
+        let text = format!("{err:#}");
+        assert!(text.contains("NOPE") && text.contains("not set"), "{text}");
+        let err = config(&parse(&["--account", "acme=EMPTY"]), &env).unwrap_err();
+        assert!(format!("{err:#}").contains("empty"));
+        let err = config(&parse(&["--account", "acme"]), &env).unwrap_err();
+        assert!(format!("{err:#}").contains("API_KEY=ENV_VAR"));
+        let err = config(&parse(&["--header-prefix", "X Y"]), &env).unwrap_err();
+        assert!(format!("{err:#}").contains("--header-prefix"));
+    }
 }

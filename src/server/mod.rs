@@ -1,7 +1,364 @@
-//! The local verifying server (placeholder until its issue lands).
+//! The local verifying server: the offline stand-in for the real service, used by the TUI's demo
+//! mode, by tests and by users' CI. One address serves:
+//!
+//! - the indexing API (any method under `/v2/`), every request verified with the core's
+//!   [`verify`](crate::core::verify::verify) ([`indexing`]);
+//! - the analytics collector, `POST /analytics/collect` ([`collector`]);
+//! - the inspection API under `/_inspect/` ([`inspect`]), backed by a bounded [`store::Store`].
+//!
+//! Start it in-process with [`start`] (async) or [`spawn_background`] (its own thread and
+//! runtime, for sync callers), or from the command line with `signscope serve`.
+//!
+//! Robustness: connections are served by hyper's HTTP/1 server with a request-head timeout
+//! (also the idle keep-alive timeout) and a head size limit (431 above it); bodies are read with
+//! a size limit (413) and a deadline (408); a panic in a handler answers 500 in the vendor's
+//! error shape and the server keeps serving.
+
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::http::Method;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{any, get, post, put};
+use axum::Router;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tower_http::catch_panic::CatchPanicLayer;
+
+use crate::core::verify::VerifyOptions;
+
+pub mod body;
+pub mod collector;
+pub mod config;
+pub mod error;
+pub mod indexing;
+pub mod inspect;
+pub mod store;
+
+pub use config::{fixed_clock, system_clock, Clock, ManualClock, ServerConfig};
+pub use error::{ApiError, DebugEntry};
+pub use store::{EventRecord, RequestRecord, Store, Summary, Verdict};
 
 /// The demo account's public API key (printed by `signscope serve --demo`).
 pub const DEMO_API_KEY: &str = "demo-public-key";
 /// The demo account's REST key. It is a demo-only secret, published on purpose so the offline
 /// demo works with no setup; never use it for a real account.
 pub const DEMO_REST_KEY: &str = "demo-rest-key-0123456789";
+
+/// State shared by every handler.
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<ServerConfig>,
+    pub store: Arc<Store>,
+    pub verify_options: Arc<VerifyOptions>,
+    /// Permits for reading and handling bodies (see [`ServerConfig::max_in_flight`]).
+    pub in_flight: Arc<tokio::sync::Semaphore>,
+}
+
+impl AppState {
+    pub fn new(config: ServerConfig) -> Self {
+        let verify_options = VerifyOptions {
+            header_prefix: config.header_prefix.clone(),
+            window_seconds: config.window_seconds,
+        };
+        let store = Store::new(config.max_stored, config.max_stored_bytes);
+        let in_flight = Arc::new(tokio::sync::Semaphore::new(config.max_in_flight.max(1)));
+        AppState {
+            in_flight,
+            config: Arc::new(config),
+            store: Arc::new(store),
+            verify_options: Arc::new(verify_options),
+        }
+    }
+}
+
+/// The routes, without the outer layers (see [`app`]).
+pub fn routes(state: &AppState) -> Router<AppState> {
+    let mut router = Router::new()
+        .route("/v2", any(indexing::handle))
+        .route("/v2/", any(indexing::handle))
+        .route("/v2/{*rest}", any(indexing::handle))
+        .route("/analytics/collect", post(collector::collect))
+        .route("/_inspect/health", get(inspect::health))
+        .route("/_inspect/requests", get(inspect::requests))
+        .route("/_inspect/events", get(inspect::events))
+        .route("/_inspect/summary", get(inspect::summary))
+        .route("/_inspect/reset", post(inspect::reset))
+        .route("/_inspect/wait", get(inspect::wait));
+    if state.config.unverified_route {
+        router = router.route("/_bench/unverified", put(indexing::unverified));
+    }
+    router
+}
+
+/// The complete application: routes, vendor-shaped 404/405, and the panic guard.
+pub fn app(state: AppState) -> Router {
+    finish(routes(&state), state)
+}
+
+/// Add fallbacks and the outer layers to a set of routes.
+pub fn finish(routes: Router<AppState>, state: AppState) -> Router {
+    routes
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .with_state(state)
+        .layer(CatchPanicLayer::custom(
+            |_panic: Box<dyn std::any::Any + Send>| ApiError::internal().into_response(),
+        ))
+}
+
+async fn not_found(method: Method, uri: axum::http::Uri) -> Response {
+    ApiError::not_found(method.as_str(), uri.path()).into_response()
+}
+
+async fn method_not_allowed(method: Method, uri: axum::http::Uri) -> Response {
+    ApiError::new(
+        405,
+        "METHOD_NOT_ALLOWED",
+        format!("{} does not accept the method {}.", uri.path(), method),
+    )
+    .into_response()
+}
+
+/// A server running on the current tokio runtime.
+pub struct RunningServer {
+    /// The address actually bound (useful with port 0).
+    pub addr: SocketAddr,
+    store: Arc<Store>,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl RunningServer {
+    /// `http://ADDR` (no trailing slash).
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The inspection store, for in-process callers.
+    pub fn store(&self) -> Arc<Store> {
+        self.store.clone()
+    }
+
+    /// Stop accepting, let open requests finish (up to the configured grace), and return.
+    pub async fn shutdown(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+    }
+}
+
+impl Drop for RunningServer {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+/// Bind `addr` and serve on the current tokio runtime.
+pub async fn start(config: ServerConfig, addr: SocketAddr) -> io::Result<RunningServer> {
+    let listener = TcpListener::bind(addr).await?;
+    start_on(config, listener)
+}
+
+/// Serve on an already bound listener.
+pub fn start_on(config: ServerConfig, listener: TcpListener) -> io::Result<RunningServer> {
+    let addr = listener.local_addr()?;
+    let state = AppState::new(config);
+    let store = state.store.clone();
+    let config = state.config.clone();
+    let router = app(state);
+    let (stop_tx, stop_rx) = oneshot::channel();
+    let task = tokio::spawn(accept_loop(listener, router, config, stop_rx));
+    Ok(RunningServer {
+        addr,
+        store,
+        stop: Some(stop_tx),
+        task: Some(task),
+    })
+}
+
+async fn accept_loop(
+    listener: TcpListener,
+    router: Router,
+    config: Arc<ServerConfig>,
+    mut stop: oneshot::Receiver<()>,
+) {
+    let graceful = GracefulShutdown::new();
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(config.header_read_timeout)
+        .max_header_size(config.max_header_bytes)
+        .max_buf_size(config.max_header_bytes.max(8192) * 2);
+    loop {
+        tokio::select! {
+            _ = &mut stop => break,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _peer)) => {
+                    let _ = stream.set_nodelay(true);
+                    let service = TowerToHyperService::new(router.clone());
+                    let conn = http.serve_connection(TokioIo::new(stream), service);
+                    let conn = graceful.watch(conn);
+                    tokio::spawn(async move {
+                        // A client that misbehaves only ends its own connection.
+                        let _ = conn.await;
+                    });
+                }
+                // E.g. too many open files: back off briefly and keep serving.
+                Err(_) => tokio::time::sleep(Duration::from_millis(20)).await,
+            }
+        }
+    }
+    drop(listener);
+    let _ = tokio::time::timeout(config.shutdown_grace, graceful.shutdown()).await;
+}
+
+/// A server on its own thread with its own runtime, for sync callers (CLI, TUI).
+/// Dropping it stops it too.
+pub struct BackgroundServer {
+    /// The address actually bound.
+    pub addr: SocketAddr,
+    store: Arc<Store>,
+    stop: Option<oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl BackgroundServer {
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The inspection store, for in-process callers.
+    pub fn store(&self) -> Arc<Store> {
+        self.store.clone()
+    }
+
+    /// Stop the server and wait for its thread to end.
+    pub fn stop(mut self) {
+        self.stop_and_join();
+    }
+
+    fn stop_and_join(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for BackgroundServer {
+    fn drop(&mut self) {
+        self.stop_and_join();
+    }
+}
+
+/// Start a server on its own thread (2 worker threads); returns once it is listening.
+pub fn spawn_background(config: ServerConfig, addr: SocketAddr) -> io::Result<BackgroundServer> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("signscope-server")
+        .enable_all()
+        .build()?;
+    let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+    let (stop_tx, stop_rx) = oneshot::channel::<()>();
+    let thread = std::thread::Builder::new()
+        .name("signscope-server".into())
+        .spawn(move || {
+            runtime.block_on(async move {
+                let server = match start(config, addr).await {
+                    Ok(s) => s,
+                    Err(e) => {
+                        let _ = ready_tx.send(Err(e));
+                        return;
+                    }
+                };
+                let _ = ready_tx.send(Ok((server.addr, server.store())));
+                let _ = stop_rx.await;
+                server.shutdown().await;
+            });
+        })?;
+    match ready_rx.recv() {
+        Ok(Ok((addr, store))) => Ok(BackgroundServer {
+            addr,
+            store,
+            stop: Some(stop_tx),
+            thread: Some(thread),
+        }),
+        Ok(Err(e)) => {
+            let _ = thread.join();
+            Err(e)
+        }
+        Err(_) => {
+            let _ = thread.join();
+            Err(io::Error::other(
+                "the server thread ended before it started listening",
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tower::ServiceExt;
+
+    #[tokio::test]
+    async fn a_panicking_handler_answers_500_in_vendor_shape() {
+        let state = AppState::new(ServerConfig::demo());
+        let routes = routes(&state).route(
+            "/_test/panic",
+            get(|| async {
+                if true {
+                    panic!("boom");
+                }
+                "unreachable"
+            }),
+        );
+        let app = finish(routes, state);
+        let req = axum::http::Request::get("/_test/panic")
+            .body(axum::body::Body::empty())
+            .unwrap();
+        let resp = app.clone().oneshot(req).await.unwrap();
+        assert_eq!(resp.status(), 500);
+        let bytes = axum::body::to_bytes(resp.into_body(), 1 << 20)
+            .await
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(v["code"], "INTERNAL_ERROR");
+        assert_eq!(v["status"], 500);
+        assert!(!String::from_utf8_lossy(&bytes).contains("boom"));
+        // and the app keeps answering
+        let req = axum::http::Request::get("/_inspect/health")
+            .body(axum::body::Body::empty())
+            .unwrap();
+        assert_eq!(app.oneshot(req).await.unwrap().status(), 200);
+    }
+
+    #[test]
+    fn background_server_starts_and_stops() {
+        let server =
+            spawn_background(ServerConfig::demo(), "127.0.0.1:0".parse().unwrap()).unwrap();
+        assert_ne!(server.addr.port(), 0);
+        let mut s = std::net::TcpStream::connect(server.addr).unwrap();
+        use std::io::{Read, Write};
+        s.write_all(b"GET /_inspect/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            .unwrap();
+        let mut out = String::new();
+        s.read_to_string(&mut out).unwrap();
+        assert!(out.starts_with("HTTP/1.1 200"), "{out}");
+        let addr = server.addr;
+        server.stop();
+        assert!(std::net::TcpStream::connect(addr).is_err());
+    }
+}

@@ -583,6 +583,13 @@ impl ProfileStore {
         })
     }
 
+    /// Write a profile to any file (e.g. "save elsewhere" when the config dir is not writable).
+    /// Atomic like [`ProfileStore::save`]; mode 0600 when the key is stored in it.
+    pub fn export(&self, p: &Profile, path: &Path) -> Result<(), StoreError> {
+        let mode = if p.rest_key.is_stored() { 0o600 } else { 0o644 };
+        write_atomic(path, to_toml(p).as_bytes(), mode)
+    }
+
     /// Delete a saved profile.
     pub fn delete(&self, name: &str) -> Result<PathBuf, StoreError> {
         if name == DEMO_PROFILE {
@@ -836,6 +843,18 @@ mod tests {
             fs::metadata(&plain.path).unwrap().permissions().mode() & 0o777,
             0o644
         );
+    }
+
+    #[test]
+    fn export_elsewhere_reads_back() {
+        let (d, s) = store();
+        let target = d.path().join("elsewhere.toml");
+        let p = sample("shop");
+        s.export(&p, &target).unwrap();
+        let text = fs::read_to_string(&target).unwrap();
+        let mut back = from_toml("shop", &target, &text).unwrap();
+        back.origin = None;
+        assert_eq!(back, p);
     }
 
     #[test]

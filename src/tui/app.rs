@@ -428,6 +428,10 @@ pub struct App {
     pub no_color: bool,
 
     pub diagnose: DiagnoseState,
+    /// The components of issue 7 (events composer, history, profile manager).
+    pub events: crate::tui::events_view::EventsState,
+    pub history: crate::tui::history_view::HistoryState,
+    pub profiles: crate::tui::profiles_view::ProfilesState,
     /// Terminal size (columns, rows), for mouse hit testing with the same layout the view uses.
     pub size: (u16, u16),
 }
@@ -479,6 +483,9 @@ impl App {
             quit: false,
             no_color: false,
             diagnose: DiagnoseState::default(),
+            events: Default::default(),
+            history: Default::default(),
+            profiles: Default::default(),
             size: (80, 24),
         };
         app.set_fields(&fields);
@@ -578,7 +585,9 @@ impl App {
         match self.view {
             View::Request => !self.normal_mode,
             View::Diagnose => !self.normal_mode,
-            _ => false,
+            View::Events => self.events.is_text_input_focused(),
+            View::History => self.history.is_text_input_focused(),
+            View::Profiles => self.profiles.is_text_input_focused(),
         }
     }
 

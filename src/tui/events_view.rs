@@ -22,6 +22,7 @@ use ratatui_textarea::{CursorMove, TextArea};
 use serde_json::{Map, Value};
 
 use super::line_input::LineInput;
+use super::theme::Theme;
 use crate::core::events::{
     self as ev, ItemDraft, Level, ListDraft, Problem, KNOWN_LIST_LOGICS, KNOWN_PAGE_TYPES,
 };
@@ -265,6 +266,8 @@ pub struct EventsState {
     raw: TextArea<'static>,
     /// The batch as it will be sent (pretty JSON in form mode, the raw text in raw mode).
     preview: String,
+    /// Number of events in the preview (0 when it is not a JSON array).
+    preview_events: usize,
     pub problems: Vec<Problem>,
     pub problem_sel: usize,
     prompt: Option<(PromptKind, LineInput)>,
@@ -276,6 +279,8 @@ pub struct EventsState {
     pub stored: Option<Result<String, String>>,
     pub status: String,
     preview_scroll: u16,
+    /// Draw without colours (NO_COLOR).
+    pub no_color: bool,
 }
 
 impl Default for EventsState {
@@ -323,6 +328,7 @@ impl EventsState {
             editing: None,
             raw: TextArea::default(),
             preview: String::new(),
+            preview_events: 0,
             problems: Vec::new(),
             problem_sel: 0,
             prompt: None,
@@ -333,6 +339,7 @@ impl EventsState {
             stored: None,
             status: String::new(),
             preview_scroll: 0,
+            no_color: Theme::no_color_from_env(),
         };
         state.set_draft(draft, Extras::default());
         state
@@ -463,11 +470,14 @@ impl EventsState {
                 self.sync_fields();
                 let batch = self.form_batch();
                 self.preview = serde_json::to_string_pretty(&batch).unwrap_or_default();
+                self.preview_events = batch.as_array().map_or(0, Vec::len);
                 self.problems = ev::validate(&batch).problems;
             }
             Mode::Raw => {
                 self.preview = self.raw.lines().join("\n");
-                self.problems = ev::validate_bytes(self.preview.as_bytes()).problems;
+                let report = ev::validate_bytes(self.preview.as_bytes());
+                self.preview_events = report.events;
+                self.problems = report.problems;
             }
         }
         self.problem_sel = self.problem_sel.min(self.problems.len().saturating_sub(1));
@@ -1185,10 +1195,7 @@ fn send(state: &mut EventsState) -> Vec<EventsEffect> {
         .filter(|p| p.level == Level::Error)
         .count();
     state.sending = true;
-    state.sent_events = serde_json::from_str::<Value>(&state.preview)
-        .ok()
-        .and_then(|v| v.as_array().map(|a| a.len()))
-        .unwrap_or(0);
+    state.sent_events = state.preview_events;
     state.status = if errors > 0 {
         format!(
             "Sending a batch with {errors} problem(s) to {}…",
@@ -1498,11 +1505,7 @@ fn draw_raw(frame: &mut Frame, area: Rect, state: &EventsState) {
 }
 
 fn draw_preview(frame: &mut Frame, area: Rect, state: &EventsState) {
-    let events = serde_json::from_str::<Value>(&state.preview)
-        .ok()
-        .and_then(|v| v.as_array().map(|a| a.len()))
-        .unwrap_or(0);
-    let title = format!(" Batch preview ({events} events) ");
+    let title = format!(" Batch preview ({} events) ", state.preview_events);
     let p = Paragraph::new(state.preview.as_str())
         .block(block(title, false))
         .scroll((state.preview_scroll, 0));
@@ -1528,8 +1531,8 @@ fn draw_problems(frame: &mut Frame, area: Rect, state: &EventsState) {
         .enumerate()
         .map(|(i, p)| {
             let (tag, style) = match p.level {
-                Level::Error => ("error", Style::new().red()),
-                Level::Warning => ("warn ", Style::new().yellow()),
+                Level::Error => ("error", Theme::new(state.no_color).error()),
+                Level::Warning => ("warn ", Theme::new(state.no_color).warn()),
             };
             let line = Line::from(vec![
                 Span::styled(format!("{tag} "), style),
@@ -1572,9 +1575,9 @@ fn draw_response_or_stored(frame: &mut Frame, area: Rect, state: &EventsState, _
     match &state.response {
         Some(Ok(r)) => {
             let style = if (200..300).contains(&r.status) {
-                Style::new().green().bold()
+                Theme::new(state.no_color).ok()
             } else {
-                Style::new().red().bold()
+                Theme::new(state.no_color).error()
             };
             let mut head = vec![Span::styled(format!("HTTP {}", r.status), style)];
             if let Ok(v) = serde_json::from_str::<Value>(&r.body) {
@@ -1587,7 +1590,10 @@ fn draw_response_or_stored(frame: &mut Frame, area: Rect, state: &EventsState, _
             lines.push(Line::from(head));
             lines.extend(pretty(&r.body).lines().map(|l| Line::from(l.to_string())));
         }
-        Some(Err(why)) => lines.push(Line::styled(why.clone(), Style::new().red())),
+        Some(Err(why)) => lines.push(Line::styled(
+            why.clone(),
+            Theme::new(state.no_color).error(),
+        )),
         None => {}
     }
     match &state.stored {

@@ -12,6 +12,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, TableState, Wrap};
 use ratatui::Frame;
 
+use super::theme::Theme;
+
 /// What was sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RowKind {
@@ -45,23 +47,27 @@ pub struct HistoryRow {
 }
 
 impl HistoryRow {
-    /// "PUT /v2/batch?x=1", or the event kinds of a batch.
+    /// "PUT /v2/batch?x=1", or the event kinds of a batch ("view_recs_list, select_recs_list").
     pub fn what(&self) -> String {
         match self.kind {
-            RowKind::Events if !self.event_kinds.is_empty() => {
-                format!("events: {}", self.event_kinds.join(", "))
-            }
+            RowKind::Events if !self.event_kinds.is_empty() => self.event_kinds.join(", "),
             _ => format!("{} {}", self.method, path_of(&self.url)),
         }
     }
 
-    /// The time as "YYYY-MM-DD hh:mm:ss" (the stored text if it is not RFC 3339).
+    /// The time as "MM-DD hh:mm:ss" UTC for the list (the stored text if it is not RFC 3339).
     pub fn short_time(&self) -> String {
+        self.formatted_time("%m-%d %H:%M:%S")
+    }
+
+    /// The time as "YYYY-MM-DD hh:mm:ss UTC" for the detail panel.
+    pub fn full_time(&self) -> String {
+        self.formatted_time("%Y-%m-%d %H:%M:%S UTC")
+    }
+
+    fn formatted_time(&self, format: &str) -> String {
         match chrono::DateTime::parse_from_rfc3339(&self.time) {
-            Ok(t) => t
-                .with_timezone(&chrono::Utc)
-                .format("%Y-%m-%d %H:%M:%S")
-                .to_string(),
+            Ok(t) => t.with_timezone(&chrono::Utc).format(format).to_string(),
             Err(_) => self.time.clone(),
         }
     }
@@ -205,7 +211,7 @@ pub enum HistoryEffect {
 }
 
 /// All state of the history view.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct HistoryState {
     /// Newest first.
     rows: Vec<HistoryRow>,
@@ -214,6 +220,21 @@ pub struct HistoryState {
     pub selected: usize,
     pub detail_scroll: u16,
     pub warnings: Vec<String>,
+    /// Draw without colours (NO_COLOR).
+    pub no_color: bool,
+}
+
+impl Default for HistoryState {
+    fn default() -> Self {
+        HistoryState {
+            rows: Vec::new(),
+            filter: String::new(),
+            selected: 0,
+            detail_scroll: 0,
+            warnings: Vec::new(),
+            no_color: Theme::no_color_from_env(),
+        }
+    }
 }
 
 impl HistoryState {
@@ -363,6 +384,7 @@ fn on_key(state: &mut HistoryState, key: KeyEvent) -> Vec<HistoryEffect> {
 
 /// Draw the history view into `area`.
 pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState) {
+    let theme = Theme::new(state.no_color);
     let visible = state.visible();
     let wide = area.width >= 110;
     let (list_area, detail_area) = if wide {
@@ -390,8 +412,8 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState) {
         Row::new(["time", "profile", "what", "status", "ms"].map(|h| Cell::from(h).bold()));
     let rows = visible.iter().map(|r| {
         let status_style = match r.status {
-            Some(s) if (200..300).contains(&s) => Style::new().green(),
-            _ => Style::new().red(),
+            Some(s) if (200..300).contains(&s) => theme.ok(),
+            _ => theme.error(),
         };
         Row::new(vec![
             Cell::from(r.short_time()),
@@ -402,8 +424,8 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState) {
         ])
     });
     let widths = [
-        Constraint::Length(19),
-        Constraint::Length(10),
+        Constraint::Length(14),
+        Constraint::Length(8),
         Constraint::Fill(1),
         Constraint::Length(6),
         Constraint::Length(5),
@@ -438,9 +460,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState) {
     // The selected entry in full.
     let mut lines: Vec<Line> = Vec::new();
     for w in &state.warnings {
-        lines.push(Line::styled(format!("warning: {w}"), Style::new().yellow()));
+        lines.push(Line::styled(format!("warning: {w}"), theme.warn()));
     }
     if let Some(r) = visible.get(state.selected) {
+        lines.push(Line::from(format!("{} · profile {}", r.full_time(), r.profile)).dim());
         lines.push(Line::from(vec![
             Span::styled(format!("{} ", r.method), Style::new().bold()),
             Span::raw(r.url.clone()),
@@ -454,9 +477,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState) {
         match (r.status, &r.error) {
             (Some(s), _) => {
                 let style = if (200..300).contains(&s) {
-                    Style::new().green().bold()
+                    theme.ok()
                 } else {
-                    Style::new().red().bold()
+                    theme.error()
                 };
                 lines.push(Line::styled(
                     format!(
@@ -473,10 +496,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState) {
                 lines.push(Line::from(""));
                 lines.extend(r.response_body.lines().map(|l| Line::from(l.to_string())));
             }
-            (None, Some(e)) => lines.push(Line::styled(
-                format!("No response: {e}"),
-                Style::new().red(),
-            )),
+            (None, Some(e)) => lines.push(Line::styled(format!("No response: {e}"), theme.error())),
             (None, None) => lines.push(Line::from("No response recorded.").dim()),
         }
     }
@@ -484,7 +504,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState) {
         .block(
             Block::new()
                 .borders(Borders::ALL)
-                .title(" Request and response - Enter: load, Ctrl-Y: copy as curl "),
+                .title(" Entry - Enter: load it, Ctrl-Y: copy as curl "),
         )
         .wrap(Wrap { trim: false })
         .scroll((state.detail_scroll, 0));
@@ -675,9 +695,10 @@ pub(crate) mod tests {
         };
         let r = HistoryRow::from(&entry);
         assert_eq!(r.kind, RowKind::Events);
-        assert_eq!(r.what(), "events: view_recs_list, select_recs_list");
+        assert_eq!(r.what(), "view_recs_list, select_recs_list");
         assert_eq!((r.status, r.duration_ms), (Some(200), Some(8)));
-        assert_eq!(r.short_time(), "2026-11-22 10:05:00");
+        assert_eq!(r.short_time(), "11-22 10:05:00");
+        assert_eq!(r.full_time(), "2026-11-22 10:05:00 UTC");
         let req = HistoryEntry {
             kind: "request".into(),
             request: RecordedRequest {
@@ -719,10 +740,14 @@ pub(crate) mod tests {
         for (w, h) in [(80, 24), (120, 40)] {
             let screen = render(&s, w, h);
             assert!(screen.contains("History (3)"), "{w}x{h}\n{screen}");
-            assert!(screen.contains("2026-11-22 10:10:00"), "{w}x{h}\n{screen}");
+            assert!(screen.contains("11-22 10:10:00"), "{w}x{h}\n{screen}");
+            assert!(
+                screen.contains("2026-11-22 10:05:00 UTC"),
+                "{w}x{h}\n{screen}"
+            );
             assert!(screen.contains("PUT /v2/batch?test=1"), "{w}x{h}\n{screen}");
             assert!(
-                screen.contains("events: view_recs_list"),
+                screen.contains("view_recs_list, select_recs_list"),
                 "{w}x{h}\n{screen}"
             );
             assert!(screen.contains("401"), "{w}x{h}\n{screen}");

@@ -7,6 +7,9 @@ use chrono::{DateTime, Utc};
 use crossterm::event::{KeyEvent, MouseEvent};
 
 use super::app::{FormattedBody, RequestFields, ResponseView, SignedView};
+use super::events_view::{EventsEffect, EventsMsg};
+use super::history_view::{HistoryEffect, HistoryMsg};
+use super::profiles_view::{ProfilesEffect, ProfilesMsg};
 use super::signing::SignJob;
 use crate::core::Secret;
 
@@ -54,10 +57,17 @@ pub enum Message {
         ok: bool,
         lines: Vec<String>,
     },
-    /// A captured request parsed for loading into the editor.
-    LoadRequest(Box<RequestFields>),
+    /// A captured request parsed for loading into the editor, with its timestamp.
+    LoadRequest {
+        fields: Box<RequestFields>,
+        timestamp: String,
+    },
     /// SIGTERM or SIGHUP: leave now, restoring the terminal.
     Terminate,
+    /// Messages of the issue-7 components.
+    Events(EventsMsg),
+    History(HistoryMsg),
+    Profiles(ProfilesMsg),
 }
 
 /// A profile loaded by the runtime.
@@ -65,6 +75,13 @@ pub enum Message {
 pub struct LoadedProfile {
     pub name: String,
     pub is_demo: bool,
+    /// The collector base URL (the embedded server's for the demo) and whether it is local.
+    pub analytics_url: String,
+    pub local: bool,
+    /// The last edited event batch.
+    pub events: Option<String>,
+    /// The profile itself (for the profile manager).
+    pub profile: Option<Box<crate::store::Profile>>,
     pub fields: RequestFields,
     pub key: Option<Secret>,
     pub key_source: String,
@@ -74,7 +91,10 @@ pub struct LoadedProfile {
 #[derive(Clone, Debug)]
 pub struct SendJob {
     pub id: u64,
+    /// The full URL (for messages).
     pub url: String,
+    /// The base URL the profile names (scheme://host:port).
+    pub base_url: String,
     /// Sign with the clock at send time (live) or with `sign.timestamp` (frozen).
     pub live_timestamp: bool,
     pub sign: SignJob,
@@ -92,14 +112,26 @@ pub enum Command {
     SaveProfile {
         name: String,
         fields: Box<RequestFields>,
-        key_source: String,
+        /// A key typed in the workbench (stored in the profile file, mode 0600); None keeps the
+        /// profile's key source.
+        typed_key: Option<Secret>,
     },
     /// Run verify + diagnose on a pasted capture.
     Diagnose {
         text: String,
-        key: Option<Secret>,
+        key: Secret,
+        prefix: String,
     },
     /// Parse a pasted capture and load it into the request editor.
-    ParseCapture(String),
+    ParseCapture {
+        text: String,
+        prefix: String,
+    },
+    /// Effects of the issue-7 components.
+    Events(EventsEffect),
+    History(HistoryEffect),
+    Profiles(ProfilesEffect),
+    ReloadHistory,
+    ReloadProfiles,
     Quit,
 }

@@ -22,34 +22,68 @@ pub mod view;
 
 use chrono::Utc;
 
-use self::app::{App, KeyInfo, RequestFields};
+use self::app::{App, KeyInfo};
 use crate::core::Secret;
 
-/// Open the workbench on a profile (or the demo). Returns the exit code.
+/// Open the workbench on a profile: the one named, else the last used, else the demo (with the
+/// local server in-process on a free loopback port). Returns the exit code.
 pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
-    if let Some(name) = profile {
-        anyhow::bail!(
-            "cannot open profile {name}: saved profiles are not available in this build yet"
-        );
-    }
-    let (app, note) = demo_app()?;
-    runtime::run_app(app, note)
-}
-
-/// The demo profile: the demo account's keys against the in-process local server.
-fn demo_app() -> anyhow::Result<(App, Option<String>)> {
-    let url = "http://127.0.0.1:0".to_string();
+    let paths = crate::store::Paths::discover().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let store = crate::store::ProfileStore::open(&paths);
+    let history = crate::store::History::open(&paths);
+    let mut note = None;
+    let p = match profile {
+        Some(name) => store
+            .load(&name)
+            .map_err(|e| anyhow::anyhow!("cannot open profile {name}: {e}"))?,
+        None => match store.last_used() {
+            Some(name) => store.load(&name).unwrap_or_else(|e| {
+                note = Some(format!(
+                    "last used profile {name} not loaded ({e}); using the demo"
+                ));
+                crate::store::Profile::demo()
+            }),
+            None => crate::store::Profile::demo(),
+        },
+    };
+    let mut session = runtime::Session {
+        store,
+        history,
+        // The body lives in the editor; saving takes it from there (no second copy of a big body).
+        current: crate::store::Profile {
+            body: String::new(),
+            ..p.clone()
+        },
+        server: None,
+    };
+    let base = match session.base_url(&p) {
+        Ok(u) => u,
+        Err(e) => {
+            note = Some(format!("{e}; sending will fail until a URL is set"));
+            String::new()
+        }
+    };
+    let embedded = session.server.as_ref().map(|s| s.url.clone());
+    let loaded = runtime::loaded_profile(&p, base, embedded.as_deref());
     let key = KeyInfo {
-        secret: Secret::new(crate::server::DEMO_REST_KEY),
-        source: "demo key".into(),
+        secret: loaded.key.clone().unwrap_or_else(|| Secret::new("")),
+        source: loaded.key_source.clone(),
         revealed: false,
     };
-    let mut app = App::new("demo", true, RequestFields::demo(&url), key, Utc::now());
+    let mut app = App::new(
+        &loaded.name,
+        loaded.is_demo,
+        loaded.fields.clone(),
+        key,
+        Utc::now(),
+    );
+    // Fill the components too (events target, profile manager); the signing starts in the loop.
+    let _ = update::update(&mut app, message::Message::ProfileLoaded(Ok(loaded)));
     app.no_color = theme::Theme::no_color_from_env();
-    Ok((
-        app,
-        Some("demo profile: the local server is not available in this build yet".into()),
-    ))
+    if note.is_none() && p.is_demo() {
+        note = Some("demo profile: Ctrl-G sends to the local server · F1 help".into());
+    }
+    runtime::run_app(app, Some(session), note)
 }
 
 pub mod events_view;

@@ -15,6 +15,7 @@ use ratatui::widgets::{Block, Borders, List, ListItem, ListState, Paragraph, Wra
 use ratatui::Frame;
 
 use super::line_input::LineInput;
+use super::theme::Theme;
 use crate::core::Secret;
 use crate::store::profile::validate_name;
 use crate::store::{KeySource, Profile};
@@ -103,14 +104,17 @@ pub enum KeyKind {
     File,
     Command,
     Stored,
+    /// The demo account's published key (for copies of the demo profile).
+    Demo,
 }
 
 impl KeyKind {
-    const ALL: [KeyKind; 4] = [
+    const ALL: [KeyKind; 5] = [
         KeyKind::Env,
         KeyKind::File,
         KeyKind::Command,
         KeyKind::Stored,
+        KeyKind::Demo,
     ];
     fn label(self) -> &'static str {
         match self {
@@ -118,6 +122,7 @@ impl KeyKind {
             KeyKind::File => "file",
             KeyKind::Command => "command",
             KeyKind::Stored => "stored in the profile file",
+            KeyKind::Demo => "the demo account's published key",
         }
     }
     fn value_label(self) -> &'static str {
@@ -126,6 +131,7 @@ impl KeyKind {
             KeyKind::File => "file path",
             KeyKind::Command => "program and arguments",
             KeyKind::Stored => "the key (masked)",
+            KeyKind::Demo => "(nothing to set)",
         }
     }
 }
@@ -152,7 +158,7 @@ impl EditForm {
             KeySource::File(path) => (KeyKind::File, path.display().to_string()),
             KeySource::Command(argv) => (KeyKind::Command, argv.join(" ")),
             KeySource::Stored(s) => (KeyKind::Stored, s.expose().to_string()),
-            KeySource::Demo => (KeyKind::Env, String::new()),
+            KeySource::Demo => (KeyKind::Demo, String::new()),
         };
         EditForm {
             name: p.name.clone(),
@@ -211,6 +217,7 @@ impl EditForm {
                 }
                 KeySource::Stored(Secret::new(value))
             }
+            KeyKind::Demo => KeySource::Demo,
         };
         Ok(Profile {
             indexing_url: self.indexing_url.text().trim().to_string(),
@@ -244,6 +251,8 @@ pub struct ProfilesState {
     /// Show stored REST keys in clear.
     pub revealed: bool,
     pub status: String,
+    /// Draw without colours (NO_COLOR).
+    pub no_color: bool,
 }
 
 impl Default for ProfilesState {
@@ -257,6 +266,7 @@ impl Default for ProfilesState {
             mode: Mode::Browse,
             revealed: false,
             status: String::new(),
+            no_color: Theme::no_color_from_env(),
         }
     }
 }
@@ -575,6 +585,7 @@ fn masked_key(source: &KeySource, revealed: bool) -> String {
 
 /// Draw the profile manager into `area`.
 pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState) {
+    let theme = Theme::new(state.no_color);
     let [main, footer] = Layout::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(area);
     let list_w = if main.width >= 110 { 32 } else { 24 };
     let [list_area, detail_area] =
@@ -688,12 +699,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState) {
             }
             if !state.errors.is_empty() {
                 lines.push(Line::from(""));
-                lines.push(Line::styled(
-                    "Files that did not load:",
-                    Style::new().yellow().bold(),
-                ));
+                lines.push(Line::styled("Files that did not load:", theme.warn()));
                 for e in &state.errors {
-                    lines.push(Line::styled(e.clone(), Style::new().yellow()));
+                    lines.push(Line::styled(e.clone(), theme.warn()));
                 }
             }
             lines.push(Line::from(""));
@@ -731,7 +739,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState) {
         }
         Mode::ConfirmDelete(name) => Line::styled(
             format!("Delete profile {name} and its file? y to confirm, any other key keeps it."),
-            Style::new().red().bold(),
+            theme.error(),
         ),
         _ => Line::from(state.status.clone()),
     };
@@ -898,7 +906,8 @@ mod tests {
         update(&mut s, key(KeyCode::Tab));
         update(&mut s, key(KeyCode::Tab)); // key kind
         assert!(!s.is_text_input_focused());
-        update(&mut s, key(KeyCode::Right)); // Stored -> Env (wraps)
+        update(&mut s, key(KeyCode::Right)); // Stored -> Demo
+        update(&mut s, key(KeyCode::Right)); // Demo -> Env (wraps)
         update(&mut s, key(KeyCode::Tab));
         type_text(&mut s, "SHOP_REST_KEY");
         let effects = update(&mut s, key(KeyCode::Enter));
@@ -909,6 +918,24 @@ mod tests {
                 assert_eq!(p.analytics_url, "http://127.0.0.1:7002");
                 assert_eq!(p.header_prefix, "KLEVX");
                 assert_eq!(p.rest_key, KeySource::Env("SHOP_REST_KEY".into()));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_copy_of_the_demo_keeps_the_demo_key_source_when_edited() {
+        let mut s = loaded();
+        let mut copy = Profile::demo();
+        copy.name = "learn".into();
+        s.profiles.push(copy);
+        s.selected = 2;
+        update(&mut s, key(KeyCode::Char('e')));
+        update(&mut s, key(KeyCode::Char('/')));
+        match &update(&mut s, key(KeyCode::Enter))[..] {
+            [ProfilesEffect::SaveProfile(p)] => {
+                assert_eq!(p.rest_key, KeySource::Demo);
+                assert!(p.indexing_url.ends_with('/'));
             }
             other => panic!("{other:?}"),
         }

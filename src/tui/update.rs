@@ -11,7 +11,10 @@ use ratatui::layout::{Position, Rect};
 use super::app::{
     new_body_editor, App, Detail, DiagKey, Field, KeyInfo, LineEdit, Popup, View, METHODS,
 };
+use super::events_view::{self, EventsEffect, EventsMsg};
+use super::history_view::{self, HistoryEffect, HistoryMsg};
 use super::message::{Command, Message, SendJob};
+use super::profiles_view::{self, ProfilesEffect, ProfilesMsg};
 use super::signing::SignJob;
 use super::view;
 use crate::core::time::format_timestamp;
@@ -147,7 +150,25 @@ pub fn update(app: &mut App, msg: Message) -> Vec<Command> {
             }
             app.response = None;
             app.status = format!("profile {} loaded", p.name);
-            resign(app)
+            let mut cmds = update(
+                app,
+                Message::Events(EventsMsg::SetTarget {
+                    analytics_url: p.analytics_url.clone(),
+                    api_key: p.fields.api_key.clone(),
+                    local: p.local,
+                }),
+            );
+            if let Some(batch) = p.events.clone() {
+                cmds.extend(update(app, Message::Events(EventsMsg::LoadBatch(batch))));
+            }
+            if let Some(profile) = p.profile.clone() {
+                cmds.extend(update(
+                    app,
+                    Message::Profiles(ProfilesMsg::Current(profile)),
+                ));
+            }
+            cmds.extend(resign(app));
+            cmds
         }
         Message::ProfileSaved(Ok(name)) => {
             app.profile_name = name.clone();
@@ -171,12 +192,13 @@ pub fn update(app: &mut App, msg: Message) -> Vec<Command> {
             app.diagnose.report = lines;
             vec![]
         }
-        Message::LoadRequest(fields) => {
+        Message::LoadRequest { fields, timestamp } => {
             let url = app.url.text.clone();
             app.set_fields(&fields);
             if app.url.text.is_empty() {
                 app.url.set(url);
             }
+            app.timestamp.set(timestamp);
             app.dirty = true;
             app.ts_live = false;
             app.view = View::Request;
@@ -187,7 +209,129 @@ pub fn update(app: &mut App, msg: Message) -> Vec<Command> {
             app.quit = true;
             vec![Command::Quit]
         }
+        Message::Events(m) => {
+            let effects = events_view::update(&mut app.events, m);
+            events_effects(app, effects)
+        }
+        Message::History(m) => {
+            let effects = history_view::update(&mut app.history, m);
+            history_effects(app, effects)
+        }
+        Message::Profiles(m) => {
+            let effects = profiles_view::update(&mut app.profiles, m);
+            profiles_effects(app, effects)
+        }
     }
+}
+
+/// Switch to a view; the history and profile views re-read their files when opened.
+fn switch_view(app: &mut App, v: View) -> Vec<Command> {
+    app.view = v;
+    match v {
+        View::History => vec![Command::ReloadHistory],
+        View::Profiles => vec![Command::ReloadProfiles],
+        _ => vec![],
+    }
+}
+
+fn events_effects(app: &mut App, effects: Vec<EventsEffect>) -> Vec<Command> {
+    let mut out = vec![];
+    for e in effects {
+        match e {
+            EventsEffect::Status(s) => app.status = s,
+            EventsEffect::CopyText(t) => out.push(Command::Copy(t)),
+            other => out.push(Command::Events(other)),
+        }
+    }
+    out
+}
+
+fn history_effects(app: &mut App, effects: Vec<HistoryEffect>) -> Vec<Command> {
+    let mut out = vec![];
+    for e in effects {
+        match e {
+            HistoryEffect::Status(s) => app.status = s,
+            HistoryEffect::CopyText(t) => out.push(Command::Copy(t)),
+            HistoryEffect::Reload => out.push(Command::ReloadHistory),
+            HistoryEffect::LoadIntoEvents { body } => {
+                let fx = events_view::update(&mut app.events, EventsMsg::LoadBatch(body));
+                app.view = View::Events;
+                out.extend(events_effects(app, fx));
+            }
+            HistoryEffect::LoadIntoRequest(row) => {
+                let (fields, timestamp) = row_fields(&row, &app.prefix.text);
+                out.extend(update(
+                    app,
+                    Message::LoadRequest {
+                        fields: Box::new(fields),
+                        timestamp,
+                    },
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn profiles_effects(app: &mut App, effects: Vec<ProfilesEffect>) -> Vec<Command> {
+    let mut out = vec![];
+    for e in effects {
+        match e {
+            ProfilesEffect::Status(s) => app.status = s,
+            ProfilesEffect::Activate(name) => {
+                app.view = View::Request;
+                out.push(Command::LoadProfile(name));
+            }
+            other => out.push(Command::Profiles(other)),
+        }
+    }
+    out
+}
+
+/// The request fields of a past send: base URL, path and query split from its URL; the prefix
+/// read from its `X-...-TIMESTAMP` header.
+pub fn row_fields(
+    row: &history_view::HistoryRow,
+    prefix: &str,
+) -> (super::app::RequestFields, String) {
+    let (base, target) = match row.url.find("://") {
+        Some(i) => match row.url[i + 3..].find('/') {
+            Some(j) => row.url.split_at(i + 3 + j),
+            None => (row.url.as_str(), "/"),
+        },
+        None => ("", row.url.as_str()),
+    };
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    let header = |name: &str| {
+        row.request_headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    let prefix = row
+        .request_headers
+        .iter()
+        .find_map(|(n, _)| {
+            let u = n.to_ascii_uppercase();
+            u.strip_prefix("X-")
+                .and_then(|r| r.strip_suffix("-TIMESTAMP"))
+                .map(str::to_string)
+        })
+        .unwrap_or_else(|| prefix.to_string());
+    let names = crate::core::HeaderNames::for_prefix(&prefix);
+    let fields = super::app::RequestFields {
+        url: base.to_string(),
+        method: row.method.clone(),
+        path: path.to_string(),
+        query: query.to_string(),
+        prefix: prefix.clone(),
+        api_key: header(&names.api_key),
+        content_type: header("Content-Type"),
+        auth_algo: header(&names.auth_algo),
+        body: row.request_body.clone(),
+    };
+    (fields, header(&names.timestamp))
 }
 
 fn ctrl(key: &KeyEvent, c: char) -> bool {
@@ -221,18 +365,14 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
             app.popup = Some(Popup::Help);
             return vec![];
         }
-        KeyCode::F(n @ 2..=6) => {
-            app.view = View::ALL[(n - 2) as usize];
-            return vec![];
-        }
+        KeyCode::F(n @ 2..=6) => return switch_view(app, View::ALL[(n - 2) as usize]),
         // Alt-1..Alt-6 mirror F1..F6 (for terminals that take the function keys).
         KeyCode::Char('1') if key.modifiers.contains(KeyModifiers::ALT) => {
             app.popup = Some(Popup::Help);
             return vec![];
         }
         KeyCode::Char(c @ '2'..='6') if key.modifiers.contains(KeyModifiers::ALT) => {
-            app.view = View::ALL[(c as u8 - b'2') as usize];
-            return vec![];
+            return switch_view(app, View::ALL[(c as u8 - b'2') as usize]);
         }
         _ => {}
     }
@@ -249,7 +389,9 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
     match app.view {
         View::Request => request_key(app, key),
         View::Diagnose => diagnose_key(app, key),
-        _ => vec![],
+        View::Events => update(app, Message::Events(EventsMsg::Key(key))),
+        View::History => update(app, Message::History(HistoryMsg::Key(key))),
+        View::Profiles => update(app, Message::Profiles(ProfilesMsg::Key(key))),
     }
 }
 
@@ -263,7 +405,7 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
             }
             KeyCode::Char('s') => {
                 app.quit_after_save = true;
-                vec![save_command(app, app.profile_name.clone())]
+                save_current(app)
             }
             _ => vec![],
         },
@@ -345,12 +487,25 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
     }
 }
 
+/// The key source label of a key typed in the workbench.
+pub const TYPED_KEY: &str = "typed (not saved)";
+
 fn save_command(app: &mut App, name: String) -> Command {
     Command::SaveProfile {
         name,
         fields: Box::new(app.fields()),
-        key_source: app.key_info.source.clone(),
+        typed_key: (app.key_info.source == TYPED_KEY).then(|| app.key_info.secret.clone()),
     }
+}
+
+/// Save under the current name; the built-in demo profile can only be saved as a new name.
+fn save_current(app: &mut App) -> Vec<Command> {
+    if app.is_demo {
+        app.status = "the demo profile is built in: save it under a new name".into();
+        app.popup = Some(Popup::SaveAs(LineEdit::default()));
+        return vec![];
+    }
+    vec![save_command(app, app.profile_name.clone())]
 }
 
 /// Edit a one-line field. Returns true when the text changed.
@@ -410,7 +565,7 @@ fn request_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
         return vec![Command::EditBody(app.fields().body)];
     }
     if ctrl(&key, 's') {
-        return vec![save_command(app, app.profile_name.clone())];
+        return save_current(app);
     }
     if alt(&key, 's') {
         app.popup = Some(Popup::SaveAs(LineEdit::new(app.profile_name.clone())));
@@ -486,7 +641,7 @@ fn normal_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
         KeyCode::Char('t') => return toggle_timestamp(app),
         KeyCode::Char('e') => return vec![Command::EditBody(app.fields().body)],
         KeyCode::Char('p') => return vec![Command::ListProfiles],
-        KeyCode::Char('w') => return vec![save_command(app, app.profile_name.clone())],
+        KeyCode::Char('w') => return save_current(app),
         KeyCode::Char('W') => {
             app.popup = Some(Popup::SaveAs(LineEdit::new(app.profile_name.clone())))
         }
@@ -560,7 +715,7 @@ fn field_changed(app: &mut App, focus: Field) -> Vec<Command> {
         Field::Timestamp => app.ts_live = false,
         Field::RestKey => {
             app.key_info.secret = Secret::new(app.rest_key.text.clone());
-            app.key_info.source = "typed (not saved)".into();
+            app.key_info.source = TYPED_KEY.into();
         }
         _ => {}
     }
@@ -668,6 +823,7 @@ fn send(app: &mut App) -> Vec<Command> {
     vec![Command::Send(Box::new(SendJob {
         id,
         url: target_url(app),
+        base_url: app.url.text.trim().to_string(),
         live_timestamp: app.ts_live,
         sign: job,
     }))]
@@ -783,6 +939,18 @@ fn reformat_body(app: &mut App, pretty: bool) -> Vec<Command> {
 }
 
 fn on_mouse(app: &mut App, m: crossterm::event::MouseEvent) -> Vec<Command> {
+    match app.view {
+        View::Events if app.popup.is_none() => {
+            return update(app, Message::Events(EventsMsg::Mouse(m)))
+        }
+        View::History if app.popup.is_none() => {
+            return update(app, Message::History(HistoryMsg::Mouse(m)))
+        }
+        View::Profiles if app.popup.is_none() => {
+            return update(app, Message::Profiles(ProfilesMsg::Mouse(m)))
+        }
+        _ => {}
+    }
     if app.popup.is_some() || app.view != View::Request {
         if app.view == View::Diagnose {
             let input = ratatui_textarea::Input::from(m);
@@ -845,20 +1013,27 @@ fn diagnose_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
     if ctrl(&key, 'g') || key.code == KeyCode::F(9) {
         let text = app.diagnose.input.lines().join("\n");
         let key = match app.diagnose.key {
-            DiagKey::Profile => Some(app.key_info.secret.clone()),
-            DiagKey::Demo => Some(Secret::new(crate::server::DEMO_REST_KEY)),
+            DiagKey::Profile => app.key_info.secret.clone(),
+            DiagKey::Demo => Secret::new(crate::server::DEMO_REST_KEY),
         };
-        return vec![Command::Diagnose { text, key }];
+        return vec![Command::Diagnose {
+            text,
+            key,
+            prefix: app.prefix.text.clone(),
+        }];
     }
-    if ctrl(&key, 'k') && key.modifiers.contains(KeyModifiers::ALT) || alt(&key, 'k') {
+    if alt(&key, 'k') {
         app.diagnose.key = match app.diagnose.key {
             DiagKey::Profile => DiagKey::Demo,
             DiagKey::Demo => DiagKey::Profile,
         };
         return vec![];
     }
-    if ctrl(&key, 'e') && key.modifiers.contains(KeyModifiers::ALT) || alt(&key, 'l') {
-        return vec![Command::ParseCapture(app.diagnose.input.lines().join("\n"))];
+    if alt(&key, 'l') {
+        return vec![Command::ParseCapture {
+            text: app.diagnose.input.lines().join("\n"),
+            prefix: app.prefix.text.clone(),
+        }];
     }
     if key.code == KeyCode::Esc {
         app.normal_mode = !app.normal_mode;

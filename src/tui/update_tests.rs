@@ -444,6 +444,7 @@ fn quit_asks_only_with_unsaved_edits() {
 #[test]
 fn save_then_quit_from_the_quit_popup() {
     let mut a = app();
+    a.is_demo = false;
     a.dirty = true;
     update(&mut a, ctrl_key('c'));
     let cmds = update(&mut a, key(KeyCode::Char('s')));
@@ -501,10 +502,16 @@ fn function_keys_switch_views_and_help() {
 fn rest_key_edit_and_reveal() {
     let mut a = app();
     focus(&mut a, Field::RestKey);
-    let cmds = type_str(&mut a, "X");
+    let typed = type_str(&mut a, "X");
     assert_eq!(a.key_info.secret.expose(), "rest-keyX");
-    assert_eq!(a.key_info.source, "typed (not saved)");
-    assert_eq!(last_sign_job(&cmds).key.expose(), "rest-keyX");
+    assert_eq!(a.key_info.source, TYPED_KEY);
+    update(&mut a, Message::Resize(80, 24));
+    a.is_demo = false;
+    let cmds = update(&mut a, ctrl_key('s'));
+    assert!(
+        matches!(cmds.as_slice(), [Command::SaveProfile { typed_key: Some(k), .. }] if k.expose() == "rest-keyX")
+    );
+    assert_eq!(last_sign_job(&typed).key.expose(), "rest-keyX");
     update(&mut a, ctrl_key('r'));
     assert!(a.key_info.revealed);
     update(&mut a, alt_key('r'));
@@ -572,10 +579,18 @@ fn profile_switch_popup_loads_the_chosen_profile() {
         Message::ProfileLoaded(Ok(LoadedProfile {
             name: "prod".into(),
             is_demo: false,
+            analytics_url: "https://collect.example".into(),
+            local: false,
+            events: Some("[]".into()),
+            profile: None,
             fields,
             key: Some(Secret::new("k2")),
             key_source: "env PROD_KEY".into(),
         })),
+    );
+    assert_eq!(
+        a.events.collect_url(),
+        "https://collect.example/analytics/collect"
     );
     assert_eq!(a.profile_name, "prod");
     assert_eq!(a.prefix.text, "KLEVU");
@@ -589,6 +604,13 @@ fn profile_switch_popup_loads_the_chosen_profile() {
     assert_eq!(a.status, "profile x: bad TOML at line 3");
     update(&mut a, Message::ProfileList(Err("no config dir".into())));
     assert_eq!(a.status, "no config dir");
+}
+
+#[test]
+fn saving_the_demo_asks_for_a_name() {
+    let mut a = app();
+    assert!(update(&mut a, ctrl_key('s')).is_empty());
+    assert!(matches!(a.popup, Some(Popup::SaveAs(ref e)) if e.text.is_empty()));
 }
 
 #[test]
@@ -635,7 +657,7 @@ fn diagnose_view_asks_for_a_diagnosis_and_shows_it() {
     assert_eq!(a.diagnose.key, DiagKey::Demo);
     assert!(matches!(
         update(&mut a, alt_key('l')).as_slice(),
-        [Command::ParseCapture(_)]
+        [Command::ParseCapture { prefix, .. }] if prefix == "SVC"
     ));
     update(
         &mut a,
@@ -654,7 +676,14 @@ fn load_request_fills_the_editor_and_freezes_the_timestamp() {
     a.view = View::Diagnose;
     let mut f = RequestFields::demo("");
     f.query = "q=1".into();
-    let cmds = update(&mut a, Message::LoadRequest(Box::new(f)));
+    let cmds = update(
+        &mut a,
+        Message::LoadRequest {
+            fields: Box::new(f),
+            timestamp: "2024-01-01T12:00:00+00:00".into(),
+        },
+    );
+    assert_eq!(a.timestamp.text, "2024-01-01T12:00:00+00:00");
     assert_eq!(a.view, View::Request);
     assert_eq!(a.query.text, "q=1");
     assert_eq!(a.url.text, "http://127.0.0.1:9");
@@ -681,4 +710,73 @@ fn key_release_events_are_ignored() {
     k.kind = crossterm::event::KeyEventKind::Release;
     assert!(update(&mut a, Message::Key(k)).is_empty());
     assert_eq!(a.path.text, "/v2/batch");
+}
+
+#[test]
+fn component_views_get_keys_and_their_effects_become_commands() {
+    let mut a = app();
+    // F4 opens the history and asks to read it.
+    assert!(matches!(
+        update(&mut a, key(KeyCode::F(4))).as_slice(),
+        [Command::ReloadHistory]
+    ));
+    assert!(matches!(
+        update(&mut a, key(KeyCode::F(5))).as_slice(),
+        [Command::ReloadProfiles]
+    ));
+    // The history view loads a past request back into the request view.
+    let row = history_view::HistoryRow {
+        time: "2026-11-22T10:00:00.000Z".into(),
+        profile: "demo".into(),
+        kind: history_view::RowKind::Request,
+        method: "PUT".into(),
+        url: "http://127.0.0.1:5/v2/batch?x=1".into(),
+        event_kinds: vec![],
+        request_headers: vec![
+            (
+                "X-KLEVU-TIMESTAMP".into(),
+                "2026-11-22T09:59:59.000Z".into(),
+            ),
+            ("X-KLEVU-APIKEY".into(), "pk".into()),
+            ("X-KLEVU-AUTH-ALGO".into(), "HmacSHA384".into()),
+            ("Content-Type".into(), "application/json".into()),
+        ],
+        request_body: "[2]".into(),
+        status: Some(200),
+        duration_ms: Some(3),
+        response_headers: vec![],
+        response_body: String::new(),
+        error: None,
+    };
+    let (f, ts) = row_fields(&row, "SVC");
+    assert_eq!(
+        (f.url.as_str(), f.path.as_str(), f.query.as_str()),
+        ("http://127.0.0.1:5", "/v2/batch", "x=1")
+    );
+    assert_eq!(
+        (f.prefix.as_str(), f.api_key.as_str(), ts.as_str()),
+        ("KLEVU", "pk", "2026-11-22T09:59:59.000Z")
+    );
+    let cmds = history_effects(&mut a, vec![HistoryEffect::LoadIntoRequest(Box::new(row))]);
+    assert_eq!(a.view, View::Request);
+    assert_eq!(a.prefix.text, "KLEVU");
+    assert_eq!(&last_sign_job(&cmds).body[..], b"[2]");
+    // Profile manager: activating a profile loads it.
+    let cmds = profiles_effects(&mut a, vec![ProfilesEffect::Activate("prod".into())]);
+    assert!(matches!(cmds.as_slice(), [Command::LoadProfile(n)] if n == "prod"));
+    // Events: status effects go to the status line, I/O to the runtime.
+    let cmds = events_effects(
+        &mut a,
+        vec![
+            EventsEffect::Status("sending".into()),
+            EventsEffect::FetchStored {
+                url: "http://127.0.0.1:5/_inspect/events".into(),
+            },
+        ],
+    );
+    assert_eq!(a.status, "sending");
+    assert!(matches!(
+        cmds.as_slice(),
+        [Command::Events(EventsEffect::FetchStored { .. })]
+    ));
 }

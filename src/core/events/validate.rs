@@ -73,6 +73,8 @@ pub mod codes {
     pub const CATEGORY_SEPARATOR: &str = "CATEGORY_SEPARATOR";
     /// The `recsPageType` tag value is not upper case (warning).
     pub const PAGE_TYPE_CASE: &str = "PAGE_TYPE_CASE";
+    /// A clicked item is not among the items the batch's view of that list shows (warning).
+    pub const ITEM_NOT_VIEWED: &str = "ITEM_NOT_VIEWED";
     /// A `select_recs_list` event carries more than the one clicked item (warning).
     pub const SELECT_ITEMS: &str = "SELECT_ITEMS";
 }
@@ -150,8 +152,15 @@ impl Report {
 /// Validate a request body as sent. Malformed JSON gives a single `JSON_SYNTAX` problem with line
 /// and column.
 pub fn validate_bytes(body: &[u8]) -> Report {
+    // JSON text is UTF-8. serde_json checks that only for the strings it reads, not for the ones
+    // skipped with `IgnoredAny` (unknown members), so check the whole body first; the strings
+    // need no second check after that.
+    let text = match std::str::from_utf8(body) {
+        Ok(t) => t,
+        Err(e) => return utf8_report(body, e.valid_up_to()),
+    };
     let mut checker = Checker::default();
-    let mut de = serde_json::Deserializer::from_slice(body);
+    let mut de = serde_json::Deserializer::from_str(text);
     let outcome = RootSeed(&mut checker)
         .deserialize(&mut de)
         .and_then(|()| de.end());
@@ -169,6 +178,31 @@ pub fn validate(batch: &Value) -> Report {
         Ok(()) => checker.finish(),
         // Our visitors accept every shape; this is unreachable in practice.
         Err(e) => syntax_report(&e),
+    }
+}
+
+fn utf8_report(body: &[u8], at: usize) -> Report {
+    let before = &body[..at];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let column = at
+        - before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1)
+        + 1;
+    Report {
+        problems: vec![Problem {
+            level: Level::Error,
+            path: String::new(),
+            code: codes::JSON_SYNTAX.to_owned(),
+            value: None,
+            message: format!(
+                "The body is not valid JSON: invalid UTF-8 at line {line}, column {column}."
+            ),
+            line: Some(line),
+            column: Some(column),
+        }],
+        events: 0,
     }
 }
 
@@ -597,6 +631,15 @@ struct ListSeen {
     list_logic: Option<String>,
 }
 
+/// A clicked item of a select event, checked against the views at the end of the batch.
+struct Click {
+    event: usize,
+    item: usize,
+    list_id: String,
+    item_id: String,
+    index: u64,
+}
+
 #[derive(Default)]
 struct Checker {
     problems: Vec<Problem>,
@@ -605,6 +648,13 @@ struct Checker {
     viewed: HashSet<String>,
     /// Some event might have been a view but could not be read as one.
     unsure_views: bool,
+    /// Per viewed list id: item_id -> (view event, index) of the items its views showed.
+    /// The flag marks an item shown more than once (then its position is ambiguous).
+    shown: HashMap<String, HashMap<String, (usize, u64, bool)>>,
+    /// Viewed list ids with an item that could not be read.
+    incomplete: HashSet<String>,
+    /// Clicked items waiting for the end of the batch.
+    clicks: Vec<Click>,
     /// Select events waiting for the end of the batch: (event index, list id).
     selects: Vec<(usize, String)>,
     /// Per list id, what its first event said.
@@ -967,8 +1017,39 @@ impl Checker {
                     );
                 }
                 self.seen_index.clear();
+                // Items shown by the views of this list so far, to check clicks against.
+                let mut shown = match (kind, list_id) {
+                    (Some(VIEW_RECS_LIST), Some(id)) => {
+                        Some(self.shown.remove(id).unwrap_or_default())
+                    }
+                    _ => None,
+                };
                 for (j, item) in items.iter().enumerate() {
-                    self.check_item(i, j, item);
+                    let Some((item_id, index)) = self.check_item(i, j, item) else {
+                        if let (Some(VIEW_RECS_LIST), Some(id)) = (kind, list_id) {
+                            // A view item we cannot read: do not second-guess this list's clicks.
+                            self.incomplete.insert(id.to_owned());
+                        }
+                        continue;
+                    };
+                    if let Some(shown) = &mut shown {
+                        if let Some(seen) = shown.get_mut(item_id) {
+                            seen.2 = true;
+                        } else {
+                            shown.insert(item_id.to_owned(), (i, index, false));
+                        }
+                    } else if let (Some(SELECT_RECS_LIST), Some(id)) = (kind, list_id) {
+                        self.clicks.push(Click {
+                            event: i,
+                            item: j,
+                            list_id: id.to_owned(),
+                            item_id: item_id.to_owned(),
+                            index,
+                        });
+                    }
+                }
+                if let (Some(shown), Some(id)) = (shown, list_id) {
+                    self.shown.insert(id.to_owned(), shown);
                 }
             }
         }
@@ -1066,7 +1147,13 @@ impl Checker {
         }
     }
 
-    fn check_item(&mut self, i: usize, j: usize, item: &Shaped<ItemRec<'_>>) {
+    /// Checks one item; returns its item_id and index when both are usable.
+    fn check_item<'r>(
+        &mut self,
+        i: usize,
+        j: usize,
+        item: &'r Shaped<ItemRec<'_>>,
+    ) -> Option<(&'r str, u64)> {
         let it = match item {
             Shaped::Ok(it) => it,
             Shaped::Wrong(v) => {
@@ -1081,7 +1168,7 @@ impl Checker {
                     Some(v.clone()),
                     msg,
                 );
-                return;
+                return None;
             }
         };
         self.check_dups(&it.dups, |n| item_path(i, j, n));
@@ -1103,12 +1190,15 @@ impl Checker {
             "item_variant_id",
             "item",
         );
+        let mut usable_id = None;
         if let (Some(id), Some(g), Some(v)) = (id, group, variant) {
+            usable_id = Some(id);
             if id.len() != g.len() + 1 + v.len()
                 || !id.starts_with(g)
                 || !id.ends_with(v)
                 || id.as_bytes()[g.len()] != b'-'
             {
+                usable_id = None;
                 self.push(
                     Level::Error,
                     item_path(i, j, "item_id"),
@@ -1193,10 +1283,11 @@ impl Checker {
                 );
             }
         }
-        self.check_index(i, j, &it.index);
+        let index = self.check_index(i, j, &it.index)?;
+        Some((usable_id?, index))
     }
 
-    fn check_index(&mut self, i: usize, j: usize, raw: &Option<Raw<'_>>) {
+    fn check_index(&mut self, i: usize, j: usize, raw: &Option<Raw<'_>>) -> Option<u64> {
         let path = || item_path(i, j, "index");
         let v = match raw {
             None => {
@@ -1207,7 +1298,7 @@ impl Checker {
                     None,
                     "index is required in every item.".to_owned(),
                 );
-                return;
+                return None;
             }
             Some(Raw::Str(s)) => {
                 self.push(
@@ -1217,7 +1308,7 @@ impl Checker {
                     Some(Value::from(&**s)),
                     "index must be a JSON integer (e.g. 1), not a string.".to_owned(),
                 );
-                return;
+                return None;
             }
             Some(Raw::Other(v)) => v,
         };
@@ -1234,7 +1325,7 @@ impl Checker {
                     }
                 );
                 self.push(Level::Error, path(), codes::TYPE, Some(v.clone()), msg);
-                return;
+                return None;
             }
         };
         if n < 1 {
@@ -1245,7 +1336,7 @@ impl Checker {
                 Some(v.clone()),
                 "index is the 1-based position in the list: the first item is 1.".to_owned(),
             );
-            return;
+            return None;
         }
         if let Some(first) = self.seen_index.insert(n, j) {
             // Keep the first holder for later duplicates.
@@ -1258,6 +1349,7 @@ impl Checker {
                 format!("index {n} is already used by [{i}].items[{first}]; each position appears once in a list."),
             );
         }
+        Some(n)
     }
 
     fn finish(mut self) -> Report {
@@ -1275,6 +1367,39 @@ impl Checker {
                     Some(Value::from(id)),
                     "No view_recs_list event in this batch names this list id; fine if the view was sent earlier, otherwise the click has no impression.".to_owned(),
                 );
+            }
+        }
+        let clicks = if self.unsure_views {
+            Vec::new()
+        } else {
+            std::mem::take(&mut self.clicks)
+        };
+        for c in clicks {
+            if self.incomplete.contains(&c.list_id) {
+                continue;
+            }
+            let Some(shown) = self.shown.get(&c.list_id) else {
+                continue; // LIST_NOT_VIEWED already says it
+            };
+            match shown.get(&c.item_id) {
+                Some(&(view, index, false)) if index != c.index => {
+                    let msg = format!("index differs from the position of {} in the view event [{view}] of this list ({index}); a click carries the item's position in the list.", c.item_id);
+                    self.push(
+                        Level::Warning,
+                        item_path(c.event, c.item, "index"),
+                        codes::MISMATCH,
+                        Some(Value::from(c.index)),
+                        msg,
+                    );
+                }
+                Some(_) => {}
+                None => self.push(
+                    Level::Warning,
+                    item_path(c.event, c.item, "item_id"),
+                    codes::ITEM_NOT_VIEWED,
+                    Some(Value::from(c.item_id)),
+                    "The view_recs_list events of this list in the batch do not show this item; a click is on a shown item.".to_owned(),
+                ),
             }
         }
         if self.events == 0 && self.problems.is_empty() {

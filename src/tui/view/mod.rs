@@ -94,17 +94,9 @@ pub fn draw(frame: &mut Frame, app: &App) {
     match app.view {
         View::Request => request::draw(frame, area, app, &theme),
         View::Diagnose => diagnose::draw(frame, main, app, &theme),
-        other => {
-            let p = Paragraph::new(vec![
-                Line::from(""),
-                Line::from(format!(
-                    "  The {} view is not part of this build yet.",
-                    other.title()
-                )),
-                Line::from("  F2 returns to the request view."),
-            ]);
-            frame.render_widget(p, main);
-        }
+        View::Events => super::events_view::draw(frame, main, &app.events),
+        View::History => super::history_view::draw(frame, main, &app.history),
+        View::Profiles => super::profiles_view::draw(frame, main, &app.profiles),
     }
     draw_status(frame, status, app, &theme);
     popup::draw(frame, area, app, &theme);

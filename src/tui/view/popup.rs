@@ -102,12 +102,14 @@ pub const DIAGNOSE_KEYS: &[(&str, &str)] = &[
 ];
 
 /// The bindings listed by the help popup of a view.
-pub fn bindings(view: View) -> Vec<(&'static str, &'static str)> {
+pub fn bindings(app: &App) -> Vec<(&'static str, &'static str)> {
     let mut v: Vec<(&str, &str)> = GLOBAL_KEYS.to_vec();
-    match view {
+    match app.view {
         View::Request => v.extend_from_slice(REQUEST_KEYS),
         View::Diagnose => v.extend_from_slice(DIAGNOSE_KEYS),
-        _ => {}
+        View::Events => v.extend(app.events.help()),
+        View::History => v.extend(app.history.help()),
+        View::Profiles => v.extend(app.profiles.help()),
     }
     v
 }
@@ -127,7 +129,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let Some(popup) = &app.popup else { return };
     let (title, lines, w, h): (String, Vec<Line>, u16, u16) = match popup {
         Popup::Help => {
-            let b = bindings(app.view);
+            let b = bindings(app);
             let key_w = b.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(10);
             let lines: Vec<Line> = b
                 .iter()

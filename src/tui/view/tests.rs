@@ -270,3 +270,17 @@ fn long_body_is_scrolled_with_the_cursor_and_lines_are_cut() {
         "cut marker for the 5000-byte line:\n{screen}"
     );
 }
+
+#[test]
+fn readme_lists_every_key_binding() {
+    let readme = include_str!("../../../README.md");
+    for (keys, _) in super::popup::GLOBAL_KEYS
+        .iter()
+        .chain(super::popup::REQUEST_KEYS)
+        .chain(super::popup::DIAGNOSE_KEYS)
+    {
+        let cell = format!("| `{}` |", keys.replace('|', "\\|"));
+        assert!(readme.contains(&cell), "README key table lacks {keys:?}");
+    }
+    assert!(readme.contains("<!-- tui-capture:start -->"));
+}

@@ -1,0 +1,99 @@
+//! Local server throughput: verified `PUT /v2/batch` against the same server's
+//! `PUT /_bench/unverified` (identical work except the signature check), for 1 KiB and 1 MiB
+//! bodies. Each iteration sends 8 concurrent requests over keep-alive loopback connections, so
+//! criterion's "elements/s" is requests per second; the ratio of the two routes is the cost
+//! of verification.
+//!
+//! Run: `cargo bench --bench server` (quick settings: 2 s measurement, 10 samples).
+//! Client and server share the machine, so absolute figures understate a dedicated server;
+//! the ratio is the point.
+
+use std::time::Duration;
+
+use chrono::{TimeZone, Utc};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use signscope::core::time::format_timestamp;
+use signscope::core::{sign, Secret, SignableRequest};
+use signscope::server::{self, ServerConfig, DEMO_API_KEY, DEMO_REST_KEY};
+
+const CONCURRENT: usize = 8;
+
+/// A JSON body of exactly `n` bytes: an array of records.
+fn json_body(n: usize) -> Vec<u8> {
+    let mut s = String::from("[");
+    let mut i = 0;
+    while s.len() + 40 < n {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(&format!(r#"{{"id":"sku-{i:06}","name":"item"}}"#));
+        i += 1;
+    }
+    s.push_str(",\"");
+    while s.len() + 2 < n {
+        s.push('x');
+    }
+    s.push_str("\"]");
+    assert_eq!(s.len(), n);
+    s.into_bytes()
+}
+
+fn bench_server(c: &mut Criterion) {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let t0 = Utc.with_ymd_and_hms(2026, 11, 22, 10, 0, 0).unwrap();
+    let mut cfg = ServerConfig::demo();
+    cfg.clock = server::fixed_clock(t0);
+    cfg.unverified_route = true;
+    cfg.max_stored = 100;
+    let srv = rt
+        .block_on(server::start(cfg, "127.0.0.1:0".parse().unwrap()))
+        .unwrap();
+    let base = srv.url();
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let ts = format_timestamp(t0);
+
+    let mut group = c.benchmark_group("server");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    for (label, size) in [("1KiB", 1024usize), ("1MiB", 1024 * 1024)] {
+        let body = bytes::Bytes::from(json_body(size));
+        let req = SignableRequest::new("PUT", "/v2/batch", "", &ts, DEMO_API_KEY, &body);
+        let headers = sign(&req, &Secret::new(DEMO_REST_KEY)).unwrap().headers;
+        group.throughput(Throughput::Elements(CONCURRENT as u64));
+        for (route, path, signed) in [
+            ("verified", "/v2/batch", true),
+            ("unverified", "/_bench/unverified", false),
+        ] {
+            let url = format!("{base}{path}");
+            group.bench_with_input(BenchmarkId::new(route, label), &body, |b, body| {
+                b.iter(|| {
+                    let futures = (0..CONCURRENT).map(|_| {
+                        let mut rb = client.put(&url).body(body.clone());
+                        if signed {
+                            for (n, v) in &headers {
+                                rb = rb.header(n.as_str(), v.as_str());
+                            }
+                        }
+                        async move {
+                            let resp = rb.send().await.unwrap();
+                            assert_eq!(resp.status().as_u16(), 200);
+                            resp.bytes().await.unwrap();
+                        }
+                    });
+                    rt.block_on(futures::future::join_all(futures))
+                });
+            });
+        }
+    }
+    group.finish();
+    rt.block_on(srv.shutdown());
+}
+
+criterion_group!(benches, bench_server);
+criterion_main!(benches);

@@ -1,0 +1,235 @@
+//! TUI benchmarks.
+//!
+//! 1. Key event to frame: `update` for one typed character at the end of the body, then a full
+//!    draw into a 120x40 TestBackend, for bodies of 1 KB, 1 MB and 16 MB.
+//! 2. The signing that follows (off the draw path): the incremental re-sign after that edit.
+//! 3. The running binary in a PTY: time to the first drawn frame, idle RSS and idle CPU with the
+//!    demo profile, and RSS with a 16 MB body (printed, not asserted).
+//!
+//! Run: `cargo bench --bench tui` (add `-- --quick` for a short run).
+
+use std::hint::black_box;
+use std::io::{Read, Write};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use chrono::Utc;
+use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use signscope::core::Secret;
+use signscope::tui::app::{App, Field, KeyInfo, RequestFields};
+use signscope::tui::message::{Command, Message};
+use signscope::tui::signing::Incremental;
+use signscope::tui::update::{resign, update};
+
+/// A pretty-printed JSON array of about `size` bytes (lines of ~60 bytes).
+fn body_of(size: usize) -> String {
+    let mut s = String::from("[\n");
+    let mut i = 0;
+    while s.len() + 64 < size {
+        s.push_str(&format!(
+            "  {{\"id\": \"sku-{i:08}\", \"name\": \"Item number {i}\"}},\n"
+        ));
+        i += 1;
+    }
+    s.push_str("  {\"id\": \"last\"}\n]");
+    s
+}
+
+fn app_with(body: &str) -> App {
+    let key = KeyInfo {
+        secret: Secret::new(signscope::server::DEMO_REST_KEY),
+        source: "demo key".into(),
+        revealed: false,
+    };
+    let mut f = RequestFields::demo("http://127.0.0.1:9");
+    f.body = body.to_string();
+    let mut app = App::new("demo", true, f, key, Utc::now());
+    app.ts_live = false;
+    app.focus = Field::Body;
+    app.body.move_cursor(ratatui_textarea::CursorMove::Bottom);
+    app.body.move_cursor(ratatui_textarea::CursorMove::End);
+    app
+}
+
+const SIZES: [(&str, usize); 3] = [("1KB", 1024), ("1MB", 1 << 20), ("16MB", 16 << 20)];
+
+fn key_to_frame(c: &mut Criterion) {
+    let mut g = c.benchmark_group("tui_key_to_frame");
+    g.sample_size(20)
+        .measurement_time(Duration::from_secs(3))
+        .warm_up_time(Duration::from_millis(500));
+    for (name, size) in SIZES {
+        let mut app = app_with(&body_of(size));
+        let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
+        g.bench_function(BenchmarkId::from_parameter(name), |b| {
+            b.iter(|| {
+                let cmds = update(
+                    &mut app,
+                    Message::Key(KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE)),
+                );
+                term.draw(|f| signscope::tui::view::draw(f, &app)).unwrap();
+                // The signing job goes to the worker; here it is dropped (measured below).
+                black_box(cmds);
+            })
+        });
+    }
+    g.finish();
+}
+
+fn resign_after_edit(c: &mut Criterion) {
+    let mut g = c.benchmark_group("tui_resign_after_typing_at_the_end");
+    g.sample_size(20)
+        .measurement_time(Duration::from_secs(3))
+        .warm_up_time(Duration::from_millis(500));
+    for (name, size) in SIZES {
+        let mut app = app_with(&body_of(size));
+        let mut inc = Incremental::default();
+        // Prime the signer with the whole body.
+        for cmd in resign(&mut app) {
+            if let Command::Sign(job) = cmd {
+                inc.sign(&job).unwrap();
+            }
+        }
+        g.throughput(Throughput::Elements(1));
+        g.bench_function(BenchmarkId::from_parameter(name), |b| {
+            b.iter(|| {
+                let cmds = update(
+                    &mut app,
+                    Message::Key(KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE)),
+                );
+                for cmd in cmds {
+                    if let Command::Sign(job) = cmd {
+                        black_box(inc.sign(&job).unwrap());
+                    }
+                }
+            })
+        });
+    }
+    g.finish();
+}
+
+/// Resident set size of a process in KiB.
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+/// utime + stime of a process in clock ticks.
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+    let f: Vec<&str> = after.split_whitespace().collect();
+    f.get(11).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0)
+        + f.get(12).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0)
+}
+
+/// Start the binary in a PTY; return (time to the first frame, idle RSS KiB, idle CPU ticks over 3 s).
+fn run_binary(
+    profile: Option<&str>,
+    config: &std::path::Path,
+    data: &std::path::Path,
+) -> (Duration, u64, u64) {
+    use portable_pty::{native_pty_system, CommandBuilder, PtySize};
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows: 40,
+            cols: 120,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    let exe = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/signscope");
+    let mut cmd = CommandBuilder::new(exe);
+    cmd.env("SIGNSCOPE_CONFIG_DIR", config);
+    cmd.env("SIGNSCOPE_DATA_DIR", data);
+    cmd.env("TERM", "xterm-256color");
+    if let Some(p) = profile {
+        cmd.args(["--profile", p]);
+    }
+    let started = Instant::now();
+    let mut child = pair.slave.spawn_command(cmd).unwrap();
+    drop(pair.slave);
+    let mut reader = pair.master.try_clone_reader().unwrap();
+    let mut writer = pair.master.take_writer().unwrap();
+    let parser = Arc::new(Mutex::new(vt100::Parser::new(40, 120, 0)));
+    let first = Arc::new(Mutex::new(None::<Duration>));
+    let (p, f) = (parser.clone(), first.clone());
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 65536];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            let mut p = p.lock().unwrap();
+            p.process(&buf[..n]);
+            if f.lock().unwrap().is_none() && p.screen().contents().contains("Canonical text") {
+                *f.lock().unwrap() = Some(started.elapsed());
+            }
+        }
+    });
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while first.lock().unwrap().is_none() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let first_frame = first.lock().unwrap().unwrap_or(Duration::MAX);
+    // Freeze the timestamp (no 1 s tick), let signing finish, then measure idle.
+    writer.write_all(b"\x14").unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    let pid = child.process_id().unwrap();
+    let rss = rss_kib(pid);
+    let t0 = cpu_ticks(pid);
+    std::thread::sleep(Duration::from_secs(3));
+    let idle = cpu_ticks(pid) - t0;
+    let _ = child.kill();
+    let _ = child.wait();
+    (first_frame, rss, idle)
+}
+
+fn binary_figures() {
+    let exe = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/signscope");
+    if !exe.exists() {
+        eprintln!("tui binary figures skipped: build it first with `cargo build --release`");
+        return;
+    }
+    let config = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let (first, rss, idle) = run_binary(None, config.path(), data.path());
+    println!("tui binary, demo profile: first frame {:.1} ms, idle RSS {:.1} MiB, idle CPU {} ticks in 3 s", first.as_secs_f64() * 1000.0, rss as f64 / 1024.0, idle);
+    // A profile holding a 16 MB body.
+    let body = body_of(16 << 20);
+    let mut p = signscope::store::Profile::new("big");
+    p.indexing_url = "http://127.0.0.1:9".into();
+    p.api_key = "pk".into();
+    p.rest_key = signscope::store::KeySource::Stored(Secret::new("k"));
+    p.body = body;
+    let paths = signscope::store::Paths::new(config.path(), data.path());
+    signscope::store::ProfileStore::open(&paths)
+        .save(&p)
+        .unwrap();
+    let (first, rss, idle) = run_binary(Some("big"), config.path(), data.path());
+    println!(
+        "tui binary, 16 MiB body: first frame {:.1} ms, RSS {:.1} MiB ({:.2}x the body), idle CPU {} ticks in 3 s",
+        first.as_secs_f64() * 1000.0,
+        rss as f64 / 1024.0,
+        rss as f64 / 1024.0 / 16.0,
+        idle
+    );
+}
+
+criterion_group!(benches, key_to_frame, resign_after_edit);
+
+fn main() {
+    benches();
+    if !std::env::args().any(|a| a == "--skip-binary") {
+        binary_figures();
+    }
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -1,0 +1,72 @@
+//! Reading a request body with a size limit and a deadline.
+
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{header, HeaderMap};
+use bytes::{Bytes, BytesMut};
+use futures::StreamExt;
+
+use super::error::ApiError;
+
+/// Why a body could not be read.
+#[derive(Debug)]
+pub enum BodyError {
+    /// Larger than the limit (by its Content-Length, or while streaming).
+    TooLarge,
+    /// Did not arrive within the body timeout.
+    Timeout,
+    /// The client went away (or sent a broken chunked encoding) before the end.
+    Aborted(String),
+}
+
+impl BodyError {
+    /// The answer for this failure (for `Aborted` it is recorded but usually reaches nobody).
+    pub fn to_api_error(&self, limit: usize) -> ApiError {
+        match self {
+            BodyError::TooLarge => ApiError::payload_too_large(limit),
+            BodyError::Timeout => ApiError::body_timeout(),
+            BodyError::Aborted(why) => ApiError::new(
+                400,
+                "BODY_READ_ERROR",
+                format!("The request body could not be read: {why}."),
+            ),
+        }
+    }
+}
+
+/// Read the whole body, refusing more than `limit` bytes (up front when Content-Length says so)
+/// and giving up after `timeout`.
+pub async fn read_body(
+    headers: &HeaderMap,
+    body: Body,
+    limit: usize,
+    timeout: Duration,
+) -> Result<Bytes, BodyError> {
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if let Some(n) = declared {
+        if n > limit as u64 {
+            return Err(BodyError::TooLarge);
+        }
+    }
+    let capacity = declared.map(|n| n as usize).unwrap_or(0);
+    let read = async move {
+        let mut stream = body.into_data_stream();
+        let mut buf = BytesMut::with_capacity(capacity);
+        while let Some(chunk) = stream.next().await {
+            let chunk = chunk.map_err(|e| BodyError::Aborted(e.to_string()))?;
+            if buf.len() + chunk.len() > limit {
+                return Err(BodyError::TooLarge);
+            }
+            buf.extend_from_slice(&chunk);
+        }
+        Ok(buf.freeze())
+    };
+    match tokio::time::timeout(timeout, read).await {
+        Ok(r) => r,
+        Err(_) => Err(BodyError::Timeout),
+    }
+}

@@ -1,0 +1,300 @@
+//! The analytics collector: `POST /analytics/collect` (decisions.md 17).
+//!
+//! The body is validated with [`crate::core::events::validate_bytes`]. Every event valid:
+//! `200 {"accepted": N, "rejected": 0, "warnings": [...]}`. Anything invalid: `400` in the
+//! vendor's error shape (`code` `VALIDATION_ERROR`, one `debug` entry per problem) plus
+//! `"accepted": 0, "rejected": N, "problems": [...]` listing every problem at once, each with its
+//! JSON path, offending value and rule. Malformed JSON: the same 400 with one `JSON_SYNTAX`
+//! problem naming line and column.
+//!
+//! Every request, good or bad, is stored for inspection: one record per array element, or one
+//! record for the whole body when it is not a non-empty JSON array (so nothing a client sent is
+//! lost).
+
+use axum::extract::{Request, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use bytes::Bytes;
+use serde_json::{json, Value};
+
+use crate::core::events::validate_bytes;
+use crate::core::time::format_timestamp;
+use crate::core::CONTENT_TYPE_JSON;
+
+use super::body::read_body;
+use super::store::{preview, EventRecord};
+use super::AppState;
+
+pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
+    let (parts, body) = req.into_parts();
+    let content_type = parts
+        .headers
+        .get(header::CONTENT_TYPE)
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+
+    // Bounded memory: wait for a permit before taking in a body (released when answered).
+    let _permit = st.in_flight.clone().acquire_owned().await;
+    let body = match read_body(
+        &parts.headers,
+        body,
+        st.config.max_body,
+        st.config.body_timeout,
+    )
+    .await
+    {
+        Ok(b) => b,
+        Err(e) => {
+            let err = e.to_api_error(st.config.max_body);
+            let problem = json!({"level": "error", "path": "", "code": err.code,
+                                 "value": null, "message": err.message});
+            store_batch(&st, err.status, &Bytes::new(), None, vec![problem]);
+            return err.into_response();
+        }
+    };
+
+    let body_for_work = body.clone();
+    let (report_problems, events) = match tokio::task::spawn_blocking(move || {
+        let report = validate_bytes(&body_for_work);
+        let problems: Vec<Value> = report
+            .problems
+            .iter()
+            .map(|p| serde_json::to_value(p).unwrap_or(Value::Null))
+            .collect();
+        (problems, report.events)
+    })
+    .await
+    {
+        Ok(r) => r,
+        Err(e) => std::panic::resume_unwind(e.into_panic()),
+    };
+
+    let mut problems = report_problems;
+    if content_type.as_deref() != Some(CONTENT_TYPE_JSON) {
+        problems.push(json!({
+            "level": "warning",
+            "path": "",
+            "code": "CONTENT_TYPE",
+            "value": content_type,
+            "message": "the Content-Type header should be application/json",
+        }));
+    }
+
+    let errors: Vec<&Value> = problems.iter().filter(|p| is_error(p)).collect();
+    let status = if errors.is_empty() { 200 } else { 400 };
+    let parsed: Option<Value> = serde_json::from_slice(&body).ok();
+
+    let answer = if status == 200 {
+        let warnings: Vec<&Value> = problems.iter().filter(|p| !is_error(p)).collect();
+        (
+            StatusCode::OK,
+            Json(json!({"accepted": events, "rejected": 0, "warnings": warnings})),
+        )
+            .into_response()
+    } else {
+        let bad_events = count_bad_events(&errors, events);
+        let message = if parsed.is_none() {
+            match errors
+                .first()
+                .and_then(|p| p.get("message"))
+                .and_then(Value::as_str)
+            {
+                Some(m) => format!("The body is not valid JSON: {m}"),
+                None => "The body is not valid JSON.".to_string(),
+            }
+        } else {
+            format!(
+                "The batch was not accepted: {} problem{} in {} of {} event{}.",
+                errors.len(),
+                plural(errors.len()),
+                bad_events,
+                events,
+                plural(events)
+            )
+        };
+        let debug: Vec<Value> = problems
+            .iter()
+            .map(|p| json!({"message": problem_line(p)}))
+            .collect();
+        (
+            StatusCode::BAD_REQUEST,
+            Json(json!({
+                "status": 400,
+                "code": "VALIDATION_ERROR",
+                "message": message,
+                "debug": debug,
+                "accepted": 0,
+                "rejected": events,
+                "problems": problems,
+            })),
+        )
+            .into_response()
+    };
+    store_batch(&st, status, &body, parsed, problems);
+    answer
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn is_error(p: &Value) -> bool {
+    p.get("level").and_then(Value::as_str) == Some("error")
+}
+
+/// `path: message` for one problem, e.g. `[0].items[2].currency: must be three letters`.
+fn problem_line(p: &Value) -> String {
+    let path = p.get("path").and_then(Value::as_str).unwrap_or("");
+    let msg = p.get("message").and_then(Value::as_str).unwrap_or("");
+    let code = p.get("code").and_then(Value::as_str).unwrap_or("");
+    if path.is_empty() {
+        format!("{code}: {msg}")
+    } else {
+        format!("{path}: {code}: {msg}")
+    }
+}
+
+/// The event a problem belongs to, from its path (`[3].items[0].price` -> 3).
+fn event_index(p: &Value) -> Option<usize> {
+    let path = p.get("path").and_then(Value::as_str)?;
+    let rest = path.strip_prefix('[')?;
+    let end = rest.find(']')?;
+    rest[..end].parse().ok()
+}
+
+fn count_bad_events(errors: &[&Value], events: usize) -> usize {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut whole = false;
+    for e in errors {
+        match event_index(e) {
+            Some(i) => {
+                seen.insert(i);
+            }
+            None => whole = true,
+        }
+    }
+    if whole {
+        events
+    } else {
+        seen.len()
+    }
+}
+
+fn str_field(v: &Value, name: &str) -> Option<String> {
+    v.get(name).and_then(Value::as_str).map(str::to_string)
+}
+
+/// Store one record per event (or one for the whole body) with the problems that concern it.
+fn store_batch(
+    st: &AppState,
+    status: u16,
+    body: &Bytes,
+    parsed: Option<Value>,
+    problems: Vec<Value>,
+) {
+    let batch = st.store.next_seq();
+    let time = format_timestamp(st.config.now());
+    let batch_level: Vec<Value> = problems
+        .iter()
+        .filter(|p| event_index(p).is_none())
+        .cloned()
+        .collect();
+    let batch_error = batch_level.iter().any(is_error);
+
+    let mut records = Vec::new();
+    match parsed {
+        Some(Value::Array(items)) if !items.is_empty() => {
+            let n = items.len();
+            // A parsed event takes a few times its text in memory.
+            let share = 3 * body.len() / n;
+            for (i, item) in items.into_iter().enumerate() {
+                let mut mine: Vec<Value> = batch_level.clone();
+                mine.extend(
+                    problems
+                        .iter()
+                        .filter(|p| event_index(p) == Some(i))
+                        .cloned(),
+                );
+                let valid = !batch_error && !mine.iter().any(is_error);
+                records.push((
+                    share,
+                    EventRecord {
+                        seq: st.store.next_seq(),
+                        batch,
+                        time: time.clone(),
+                        index: Some(i),
+                        valid,
+                        event: str_field(&item, "event"),
+                        list_id: str_field(&item, "event_list_id"),
+                        status,
+                        problems: mine,
+                        data: Some(item),
+                        raw: None,
+                    },
+                ));
+            }
+        }
+        Some(other) => records.push((
+            body.len(),
+            EventRecord {
+                seq: st.store.next_seq(),
+                batch,
+                time,
+                index: None,
+                valid: status == 200,
+                event: str_field(&other, "event"),
+                list_id: str_field(&other, "event_list_id"),
+                status,
+                problems,
+                data: Some(other),
+                raw: None,
+            },
+        )),
+        None => {
+            let (raw, _) = preview(body);
+            records.push((
+                raw.len(),
+                EventRecord {
+                    seq: st.store.next_seq(),
+                    batch,
+                    time,
+                    index: None,
+                    valid: false,
+                    event: None,
+                    list_id: None,
+                    status,
+                    problems,
+                    data: None,
+                    raw: Some(raw),
+                },
+            ));
+        }
+    }
+    st.store.add_batch(status == 200, records);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn problems_are_attributed_to_their_event() {
+        assert_eq!(event_index(&json!({"path": "[3].items[0].price"})), Some(3));
+        assert_eq!(event_index(&json!({"path": "[12]"})), Some(12));
+        assert_eq!(event_index(&json!({"path": ""})), None);
+        assert_eq!(event_index(&json!({"path": "items"})), None);
+        let errs = [
+            json!({"path": "[0].a"}),
+            json!({"path": "[0].b"}),
+            json!({"path": "[2]"}),
+        ];
+        let refs: Vec<&Value> = errs.iter().collect();
+        assert_eq!(count_bad_events(&refs, 5), 2);
+        let whole = [json!({"path": ""})];
+        assert_eq!(count_bad_events(&whole.iter().collect::<Vec<_>>(), 5), 5);
+    }
+}

@@ -1,0 +1,390 @@
+//! The indexing API: any method under `/v2/`, verified with [`crate::core::verify::verify`].
+//!
+//! Answers (decisions.md 13):
+//! - a refused signature: the vendor's error shape with the verifier's code and status;
+//!   for `SIGNATURE_MISMATCH`, `debug` holds, in order, `canonical: <the server's signing text,
+//!   escaped>`, `provided signature: <token>`, `diagnosis: <one sentence>`, then one
+//!   `finding <CODE>: <explanation>` per recognised client mistake. Never a key, never the
+//!   expected signature (that would turn the server into a signing oracle);
+//! - `PUT /v2/batch`, verified, JSON body: `200 {"message": "Job submitted successfully.",
+//!   "jobId": "..."}` (plus `warnings` when the verifier had remarks);
+//! - `PUT /v2/batch`, verified, body not JSON: `400 VALIDATION_ERROR` naming line and column;
+//! - any other verified request: `404 NOT_FOUND` in the same shape;
+//! - a body over the limit: `413 PAYLOAD_TOO_LARGE`; a body too slow: `408 REQUEST_TIMEOUT`.
+//!
+//! Every request, whatever its fate, is recorded in the inspection store.
+
+use axum::extract::{Request, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use bytes::Bytes;
+use chrono::{DateTime, Utc};
+use serde_json::json;
+
+use crate::core::time::format_timestamp;
+use crate::core::verify::{verify, Accepted, ReceivedRequest, Rejection};
+use crate::core::visible::escape_visible;
+use crate::core::HeaderNames;
+
+use super::body::{read_body, BodyError};
+use super::error::ApiError;
+use super::store::{preview, RequestRecord, Verdict};
+use super::AppState;
+
+/// Bodies at least this large are verified on the blocking pool so that a slow hash (or a
+/// diagnosis that re-hashes several variants) never stalls other connections.
+const BLOCKING_THRESHOLD: usize = 256 * 1024;
+
+/// Longest header value kept for inspection (bytes).
+const MAX_STORED_HEADER: usize = 1024;
+
+/// At most `max` bytes of `text`, cut at a character boundary, marked with `…` when cut.
+fn cap(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}
+
+/// Handler for every method and path under `/v2/`.
+pub async fn handle(State(st): State<AppState>, req: Request) -> Response {
+    serve(st, req, true).await
+}
+
+/// `PUT /_bench/unverified`: the same work as `/v2/batch` (read, record, JSON check, answer)
+/// without the signature check, to make verification's cost visible in benchmarks.
+pub async fn unverified(State(st): State<AppState>, req: Request) -> Response {
+    serve(st, req, false).await
+}
+
+/// What the request was, for the record.
+struct Seen {
+    headers: Vec<(String, String)>,
+    method: String,
+    path: String,
+    query: String,
+    api_key: Option<String>,
+}
+
+async fn serve(st: AppState, req: Request, check_signature: bool) -> Response {
+    let (parts, body) = req.into_parts();
+    let names = HeaderNames::for_prefix(&st.config.header_prefix);
+    let seen = Seen {
+        headers: parts
+            .headers
+            .iter()
+            .map(|(n, v)| {
+                let value = String::from_utf8_lossy(v.as_bytes());
+                (n.as_str().to_string(), cap(&value, MAX_STORED_HEADER))
+            })
+            .collect(),
+        method: parts.method.as_str().to_string(),
+        path: parts.uri.path().to_string(),
+        query: parts.uri.query().unwrap_or("").to_string(),
+        api_key: parts
+            .headers
+            .get(names.api_key.as_str())
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()),
+    };
+
+    // Bounded memory: wait for a permit before taking in a body (released when answered).
+    let _permit = st.in_flight.clone().acquire_owned().await;
+    let body = match read_body(
+        &parts.headers,
+        body,
+        st.config.max_body,
+        st.config.body_timeout,
+    )
+    .await
+    {
+        Ok(b) => b,
+        Err(e) => {
+            let err = e.to_api_error(st.config.max_body);
+            let verdict = match e {
+                BodyError::Aborted(_) => Verdict::Aborted,
+                _ => Verdict::Rejected,
+            };
+            record(
+                &st,
+                &seen,
+                verdict,
+                &err_outcome(&err),
+                &[],
+                &Bytes::new(),
+                None,
+            );
+            return err.into_response();
+        }
+    };
+
+    let received = ReceivedRequest {
+        method: seen.method.clone(),
+        path: seen.path.clone(),
+        query: seen.query.clone(),
+        headers: header_list(&parts.headers),
+        body: body.clone(),
+    };
+    let now = st.config.now();
+    let verdict = if check_signature {
+        run_verify(&st, received, now).await
+    } else {
+        Ok(Accepted {
+            api_key: seen.api_key.clone().unwrap_or_default(),
+            warnings: Vec::new(),
+        })
+    };
+
+    match verdict {
+        Err(rejection) => {
+            let err = rejection_error(&rejection, now);
+            record(
+                &st,
+                &seen,
+                Verdict::Rejected,
+                &err_outcome(&err),
+                &[],
+                &body,
+                None,
+            );
+            err.into_response()
+        }
+        Ok(accepted) => {
+            let is_batch = !check_signature || (seen.method == "PUT" && seen.path == "/v2/batch");
+            if !is_batch {
+                let err = ApiError::not_found(&seen.method, &seen.path);
+                record(
+                    &st,
+                    &seen,
+                    Verdict::Accepted,
+                    &err_outcome(&err),
+                    &accepted.warnings,
+                    &body,
+                    None,
+                );
+                return err.into_response();
+            }
+            if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(&body) {
+                let err = not_json_error(&e);
+                record(
+                    &st,
+                    &seen,
+                    Verdict::Accepted,
+                    &err_outcome(&err),
+                    &accepted.warnings,
+                    &body,
+                    None,
+                );
+                return err.into_response();
+            }
+            let job_id = new_job_id();
+            let outcome = Outcome {
+                status: 200,
+                code: None,
+                message: "Job submitted successfully.".to_string(),
+            };
+            record(
+                &st,
+                &seen,
+                Verdict::Accepted,
+                &outcome,
+                &accepted.warnings,
+                &body,
+                Some(job_id.clone()),
+            );
+            let mut answer = json!({"message": outcome.message, "jobId": job_id});
+            if !accepted.warnings.is_empty() {
+                answer["warnings"] = json!(accepted.warnings);
+            }
+            Json(answer).into_response()
+        }
+    }
+}
+
+async fn run_verify(
+    st: &AppState,
+    received: ReceivedRequest,
+    now: DateTime<Utc>,
+) -> Result<Accepted, Rejection> {
+    if received.body.len() < BLOCKING_THRESHOLD {
+        return verify(&received, &st.config.accounts, &st.verify_options, now);
+    }
+    let st = st.clone();
+    match tokio::task::spawn_blocking(move || {
+        verify(&received, &st.config.accounts, &st.verify_options, now)
+    })
+    .await
+    {
+        Ok(v) => v,
+        // The verifier panicked: let the catch-panic layer answer 500 for it.
+        Err(e) => std::panic::resume_unwind(e.into_panic()),
+    }
+}
+
+/// Header names as received (hyper gives them lower-cased) and raw values, in order.
+fn header_list(headers: &HeaderMap) -> Vec<(String, Vec<u8>)> {
+    headers
+        .iter()
+        .map(|(n, v)| (n.as_str().to_string(), v.as_bytes().to_vec()))
+        .collect()
+}
+
+/// The error answer for a refused request.
+pub fn rejection_error(rejection: &Rejection, now: DateTime<Utc>) -> ApiError {
+    let mut err = ApiError::new(
+        rejection.status(),
+        rejection.code(),
+        sentence(&rejection.to_string()),
+    );
+    match rejection {
+        Rejection::SignatureMismatch(m) => {
+            err = err
+                .with_debug(format!("canonical: {}", escape_visible(&m.canonical)))
+                .with_debug(format!("provided signature: {}", m.provided))
+                .with_debug(format!("diagnosis: {}", m.diagnosis.summary()));
+            for finding in &m.diagnosis.findings {
+                err = err.with_debug(format!(
+                    "finding {}: {}",
+                    finding.code(),
+                    finding.explanation()
+                ));
+            }
+        }
+        Rejection::TimestampOutOfWindow { .. } | Rejection::InvalidTimestamp { .. } => {
+            err = err.with_debug(format!("server time: {}", format_timestamp(now)));
+        }
+        _ => {}
+    }
+    err
+}
+
+fn not_json_error(e: &serde_json::Error) -> ApiError {
+    ApiError::new(
+        400,
+        "VALIDATION_ERROR",
+        format!(
+            "The request body is not valid JSON at line {}, column {}: {}.",
+            e.line(),
+            e.column(),
+            json_error_reason(e)
+        ),
+    )
+    .with_debug(format!("line {}, column {}", e.line(), e.column()))
+}
+
+/// serde_json's message without its trailing " at line L column C".
+pub fn json_error_reason(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" at line ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
+
+/// Upper-case the first letter and end with a period: the core's rejections read as clauses.
+pub fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    let mut out = match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect::<String>(),
+        None => String::new(),
+    };
+    if !out.ends_with(['.', '!', '?']) {
+        out.push('.');
+    }
+    out
+}
+
+fn new_job_id() -> String {
+    let n: u128 = rand::random();
+    let h = format!("{n:032x}");
+    format!(
+        "{}-{}-{}-{}-{}",
+        &h[0..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..32]
+    )
+}
+
+struct Outcome {
+    status: u16,
+    code: Option<String>,
+    message: String,
+}
+
+fn err_outcome(err: &ApiError) -> Outcome {
+    Outcome {
+        status: err.status,
+        code: Some(err.code.clone()),
+        message: err.message.clone(),
+    }
+}
+
+fn record(
+    st: &AppState,
+    seen: &Seen,
+    verdict: Verdict,
+    outcome: &Outcome,
+    warnings: &[String],
+    body: &Bytes,
+    job_id: Option<String>,
+) {
+    let (text, truncated) = preview(body);
+    st.store.add_request(RequestRecord {
+        seq: st.store.next_seq(),
+        time: format_timestamp(st.config.now()),
+        method: seen.method.clone(),
+        path: seen.path.clone(),
+        query: seen.query.clone(),
+        api_key: seen.api_key.clone(),
+        verdict,
+        status: outcome.status,
+        code: outcome.code.clone(),
+        message: outcome.message.clone(),
+        warnings: warnings.to_vec(),
+        job_id,
+        body_bytes: body.len(),
+        body: text,
+        body_truncated: truncated,
+        headers: seen.headers.clone(),
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sentences_start_upper_and_end_with_a_period() {
+        assert_eq!(
+            sentence("the header X is missing"),
+            "The header X is missing."
+        );
+        assert_eq!(sentence("done."), "Done.");
+        assert_eq!(sentence(""), ".");
+    }
+
+    #[test]
+    fn json_errors_name_line_and_column() {
+        let e = serde_json::from_slice::<serde::de::IgnoredAny>(b"{\n  \"a\": ,\n}").unwrap_err();
+        let err = not_json_error(&e);
+        assert_eq!(err.code, "VALIDATION_ERROR");
+        assert_eq!(
+            err.message,
+            "The request body is not valid JSON at line 2, column 8: expected value."
+        );
+    }
+
+    #[test]
+    fn job_ids_look_like_uuids_and_differ() {
+        let a = new_job_id();
+        assert_eq!(a.len(), 36);
+        assert_eq!(a.matches('-').count(), 4);
+        assert_ne!(a, new_job_id());
+    }
+}

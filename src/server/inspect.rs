@@ -1,0 +1,163 @@
+//! The inspection API, for tests and CI (like a test collector):
+//!
+//! - `GET /_inspect/health`: `{"status": "ok", "server_time", "header_prefix", "accounts"
+//!   (public keys only), "max_body", "max_stored"}`;
+//! - `GET /_inspect/requests?verdict=accepted|rejected|aborted&code=...&limit=N`: indexing
+//!   requests in arrival order (time, method, path, query, headers, verdict, status, code,
+//!   body preview, ...);
+//! - `GET /_inspect/events?valid=true|false&event=...&list_id=...&batch=N&limit=N`: collected
+//!   events in arrival order;
+//! - `GET /_inspect/summary`: counters since start or reset, including dropped records;
+//! - `POST /_inspect/reset`: forget everything;
+//! - `GET /_inspect/wait?events=N&requests=M&timeout_ms=T`: answers 200 as soon as at least N
+//!   events and M indexing requests have been counted (since start or reset), or 408
+//!   `WAIT_TIMEOUT` after T ms (default 5,000, at most 60,000). No polling needed.
+//!
+//! `limit=N` keeps the last N matches.
+
+use std::time::Duration;
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::core::time::format_timestamp;
+
+use super::error::ApiError;
+use super::store::{EventFilter, RequestFilter, Verdict};
+use super::AppState;
+
+/// Longest wait a client may ask for.
+pub const MAX_WAIT_MS: u64 = 60_000;
+/// Wait used when `timeout_ms` is not given.
+pub const DEFAULT_WAIT_MS: u64 = 5_000;
+
+pub async fn health(State(st): State<AppState>) -> Response {
+    let mut accounts: Vec<&String> = st.config.accounts.keys().collect();
+    accounts.sort();
+    Json(json!({
+        "status": "ok",
+        "server_time": format_timestamp(st.config.now()),
+        "header_prefix": st.config.header_prefix.to_ascii_uppercase(),
+        "accounts": accounts,
+        "max_body": st.config.max_body,
+        "max_stored": st.config.max_stored,
+    }))
+    .into_response()
+}
+
+fn bad_query(rejection: QueryRejection) -> Response {
+    ApiError::new(
+        400,
+        "INVALID_QUERY",
+        format!(
+            "The query string is not understood: {}.",
+            rejection.body_text()
+        ),
+    )
+    .into_response()
+}
+
+#[derive(Debug, Deserialize)]
+pub struct RequestsQuery {
+    verdict: Option<Verdict>,
+    code: Option<String>,
+    limit: Option<usize>,
+}
+
+pub async fn requests(
+    State(st): State<AppState>,
+    q: Result<Query<RequestsQuery>, QueryRejection>,
+) -> Response {
+    let Query(q) = match q {
+        Ok(q) => q,
+        Err(e) => return bad_query(e),
+    };
+    let list = st.store.requests(&RequestFilter {
+        verdict: q.verdict,
+        code: q.code,
+        limit: q.limit,
+    });
+    Json(list).into_response()
+}
+
+#[derive(Debug, Deserialize)]
+pub struct EventsQuery {
+    valid: Option<bool>,
+    event: Option<String>,
+    list_id: Option<String>,
+    batch: Option<u64>,
+    limit: Option<usize>,
+}
+
+pub async fn events(
+    State(st): State<AppState>,
+    q: Result<Query<EventsQuery>, QueryRejection>,
+) -> Response {
+    let Query(q) = match q {
+        Ok(q) => q,
+        Err(e) => return bad_query(e),
+    };
+    let list = st.store.events(&EventFilter {
+        valid: q.valid,
+        event: q.event,
+        list_id: q.list_id,
+        batch: q.batch,
+        limit: q.limit,
+    });
+    Json(list).into_response()
+}
+
+pub async fn summary(State(st): State<AppState>) -> Response {
+    Json(st.store.summary()).into_response()
+}
+
+pub async fn reset(State(st): State<AppState>) -> Response {
+    st.store.reset();
+    Json(json!({"message": "The inspection store was reset."})).into_response()
+}
+
+#[derive(Debug, Deserialize)]
+pub struct WaitQuery {
+    events: Option<u64>,
+    requests: Option<u64>,
+    timeout_ms: Option<u64>,
+}
+
+pub async fn wait(
+    State(st): State<AppState>,
+    q: Result<Query<WaitQuery>, QueryRejection>,
+) -> Response {
+    let Query(q) = match q {
+        Ok(q) => q,
+        Err(e) => return bad_query(e),
+    };
+    let want_events = q.events.unwrap_or(0);
+    let want_requests = q.requests.unwrap_or(0);
+    let timeout = Duration::from_millis(q.timeout_ms.unwrap_or(DEFAULT_WAIT_MS).min(MAX_WAIT_MS));
+    let (summary, reached) = st
+        .store
+        .wait_until(timeout, |s| {
+            s.events() >= want_events && s.requests >= want_requests
+        })
+        .await;
+    if reached {
+        Json(json!({"reached": true, "summary": summary})).into_response()
+    } else {
+        ApiError::new(
+            408,
+            "WAIT_TIMEOUT",
+            format!(
+                "Waited {} ms for {want_events} events and {want_requests} requests; \
+                 {} events and {} requests were counted.",
+                timeout.as_millis(),
+                summary.events(),
+                summary.requests
+            ),
+        )
+        .into_response()
+    }
+}

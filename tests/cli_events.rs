@@ -1,0 +1,198 @@
+//! `signscope events new` and `signscope events validate`, run as the real binary.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn signscope() -> Command {
+    Command::cargo_bin("signscope").unwrap()
+}
+
+fn asset(name: &str) -> String {
+    format!("{}/assets/events/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn new_prints_a_batch_that_validates_clean() {
+    let out = signscope()
+        .args([
+            "events",
+            "new",
+            "--items",
+            "4",
+            "--clicked",
+            "2,4",
+            "--api-key",
+            "pk-1",
+            "--list-id",
+            "L9",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let batch: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let events = batch.as_array().unwrap();
+    assert_eq!(events.len(), 3);
+    assert_eq!(events[0]["event"], "view_recs_list");
+    assert_eq!(events[0]["items"].as_array().unwrap().len(), 4);
+    assert_eq!(events[1]["event"], "select_recs_list");
+    assert_eq!(events[1]["items"][0]["index"], 2);
+    assert_eq!(events[2]["items"][0]["index"], 4);
+    for e in events {
+        assert_eq!(e["event_apikey"], "pk-1");
+        assert_eq!(e["event_list_id"], "L9");
+    }
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("batch.json");
+    std::fs::write(&file, &out.stdout).unwrap();
+    signscope()
+        .args(["events", "validate"])
+        .arg(&file)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("batch.json: ok, 3 events"));
+}
+
+#[test]
+fn new_rejects_a_click_outside_the_list() {
+    signscope()
+        .args(["events", "new", "--items", "2", "--clicked", "3"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr("signscope: --clicked 3 is outside the list: positions run from 1 to 2\n");
+}
+
+#[test]
+fn validate_clean_examples_exit_zero() {
+    signscope()
+        .args([
+            "events",
+            "validate",
+            &asset("spec-batch.json"),
+            &asset("multi-item.json"),
+        ])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("spec-batch.json: ok, 2 events"))
+        .stdout(predicate::str::contains("multi-item.json: ok, 3 events"));
+}
+
+#[test]
+fn validate_mistakes_text_names_file_path_code_and_value() {
+    let out = signscope()
+        .args(["events", "validate", &asset("mistakes.json")])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("mistakes.json: error FORMAT at [0].items[0].currency: currency must be three upper-case letters: write \"EUR\". (value: \"eur\")"),
+        "{text}"
+    );
+    assert!(
+        text.contains("mistakes.json: warning LIST_NOT_VIEWED at [2].event_list_id"),
+        "{text}"
+    );
+    assert!(
+        text.contains("mistakes.json: 16 errors, 5 warnings (4 events)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn validate_json_output_splits_errors_and_warnings() {
+    let out = signscope()
+        .args([
+            "events",
+            "validate",
+            "--output",
+            "json",
+            &asset("mistakes.json"),
+            &asset("spec-batch.json"),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let errors = doc["errors"].as_array().unwrap();
+    let warnings = doc["warnings"].as_array().unwrap();
+    assert_eq!((errors.len(), warnings.len()), (16, 5));
+    let price = errors
+        .iter()
+        .find(|e| e["path"] == "[0].items[0].price")
+        .unwrap();
+    assert_eq!(price["code"], "TYPE");
+    assert_eq!(price["value"], 89.9);
+    assert_eq!(price["level"], "error");
+    assert!(price["file"].as_str().unwrap().ends_with("mistakes.json"));
+    assert!(price["message"].as_str().unwrap().contains("string"));
+    assert!(warnings.iter().all(|w| w["level"] == "warning"));
+}
+
+#[test]
+fn warnings_alone_exit_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("w.json");
+    let mut batch: Value =
+        serde_json::from_str(&std::fs::read_to_string(asset("spec-batch.json")).unwrap()).unwrap();
+    batch[0]["items"][0]["item_category"] = "Shoes;Running".into();
+    std::fs::write(&file, serde_json::to_vec(&batch).unwrap()).unwrap();
+    signscope()
+        .args(["events", "validate"])
+        .arg(&file)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "w.json: 0 errors, 1 warning (2 events)",
+        ));
+}
+
+#[test]
+fn malformed_json_is_an_error_with_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.json");
+    std::fs::write(&file, "[\n  {\"event\": \"view_recs_list\",}\n]").unwrap();
+    signscope()
+        .args(["events", "validate", "--output", "json"])
+        .arg(&file)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("\"code\": \"JSON_SYNTAX\""))
+        .stdout(predicate::str::contains("\"line\": 2"))
+        .stdout(predicate::str::contains("\"column\": 30"));
+}
+
+#[test]
+fn missing_file_exits_two_and_still_checks_the_others() {
+    signscope()
+        .args([
+            "events",
+            "validate",
+            "/nonexistent/batch.json",
+            &asset("spec-batch.json"),
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::starts_with(
+            "signscope: cannot read /nonexistent/batch.json: ",
+        ))
+        .stdout(predicate::str::contains("spec-batch.json: ok, 2 events"));
+}
+
+#[test]
+fn validate_reads_standard_input() {
+    signscope()
+        .args(["events", "validate", "-"])
+        .write_stdin("{\"event\": \"view_recs_list\"}")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "<stdin>: error TYPE at (body): The body must be a JSON array of events",
+        ));
+}

@@ -1,0 +1,433 @@
+//! `signscope send`, `profile`, `history` (and `events send`) as a user runs them: the binary,
+//! with SIGNSCOPE_CONFIG_DIR / SIGNSCOPE_DATA_DIR in a temp dir, against the local server on
+//! 127.0.0.1 port 0 (in this test process, or the in-process one the CLI starts for `demo`).
+
+use std::fs;
+use std::path::Path;
+
+use assert_cmd::Command;
+use signscope::core::Secret;
+use signscope::server::{spawn_background, BackgroundServer, ServerConfig};
+
+const API: &str = "cli-test-public";
+const KEY: &str = "cli-test-rest-key-5b1e";
+
+struct Env {
+    dir: tempfile::TempDir,
+}
+
+impl Env {
+    fn new() -> Self {
+        Env {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+    fn config(&self) -> std::path::PathBuf {
+        self.dir.path().join("config")
+    }
+    fn data(&self) -> std::path::PathBuf {
+        self.dir.path().join("data")
+    }
+    fn cmd(&self) -> Command {
+        let mut c = Command::cargo_bin("signscope").unwrap();
+        c.env("SIGNSCOPE_CONFIG_DIR", self.config())
+            .env("SIGNSCOPE_DATA_DIR", self.data())
+            .env_remove("SIGNSCOPE_REST_KEY");
+        c
+    }
+    /// Run; return (exit code, stdout, stderr).
+    fn run(&self, args: &[&str]) -> (i32, String, String) {
+        self.run_with(args, &[], None)
+    }
+    fn run_with(
+        &self,
+        args: &[&str],
+        env: &[(&str, &str)],
+        stdin: Option<&str>,
+    ) -> (i32, String, String) {
+        let mut c = self.cmd();
+        c.args(args);
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        if let Some(s) = stdin {
+            c.write_stdin(s.to_string());
+        }
+        let out = c.output().unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+}
+
+fn server() -> BackgroundServer {
+    spawn_background(
+        ServerConfig::new().with_account(API, Secret::new(KEY)),
+        ([127, 0, 0, 1], 0).into(),
+    )
+    .unwrap()
+}
+
+fn new_profile(env: &Env, name: &str, url: &str, key_args: &[&str]) {
+    let mut args = vec![
+        "profile",
+        "new",
+        name,
+        "--indexing-url",
+        url,
+        "--api-key",
+        API,
+    ];
+    args.extend_from_slice(key_args);
+    let (code, out, err) = env.run(&args);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+#[test]
+fn demo_send_works_offline_with_no_profiles() {
+    let env = Env::new();
+    let (code, out, err) = env.run(&["send", "--body", "[]"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("HTTP 200 OK"), "{out}");
+    assert!(
+        out.contains("\"message\": \"Job submitted successfully.\""),
+        "pretty JSON: {out}"
+    );
+    let (code, out, _) = env.run(&[
+        "send",
+        "--profile",
+        "demo",
+        "--body",
+        "[]",
+        "--output",
+        "json",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["response"]["status"], 200);
+    assert_eq!(v["request"]["method"], "PUT");
+    // Both sends are in the history.
+    let (code, out, _) = env.run(&["history", "--output", "json"]);
+    assert_eq!(code, 0);
+    let h: Vec<serde_json::Value> = serde_json::from_str(&out).unwrap();
+    assert_eq!(h.len(), 2);
+    assert_eq!(h[1]["response"]["status"], 200);
+    assert_eq!(h[1]["profile"], "demo");
+}
+
+#[test]
+fn signed_send_accepted_and_wrong_key_rejected_with_the_server_error() {
+    let env = Env::new();
+    let srv = server();
+    let keyfile = env.dir.path().join("rest.key");
+    fs::write(&keyfile, format!("{KEY}\n")).unwrap();
+    new_profile(
+        &env,
+        "good",
+        &srv.url(),
+        &["--rest-key-file", keyfile.to_str().unwrap()],
+    );
+    new_profile(
+        &env,
+        "bad",
+        &srv.url(),
+        &["--rest-key-env", "CLI_TEST_WRONG"],
+    );
+
+    let body = env.dir.path().join("body.json");
+    fs::write(&body, "[ {\"id\": \"é\"} ]\n").unwrap();
+    let (code, out, err) = env.run(&[
+        "send",
+        "--profile",
+        "good",
+        "--body-file",
+        body.to_str().unwrap(),
+        "--query",
+        "test=1",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("HTTP 200"), "{out}");
+
+    let (code, out, err) = env.run_with(
+        &["send", "--profile", "bad", "--body", "[]"],
+        &[("CLI_TEST_WRONG", "not-the-key")],
+        None,
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.starts_with("HTTP 401"), "{out}");
+    assert!(
+        out.contains("SIGNATURE_MISMATCH"),
+        "the server's error is shown: {out}"
+    );
+
+    // A key source that cannot be read is one sentence, exit 2, nothing sent.
+    let (code, out, err) = env.run(&["send", "--profile", "bad", "--body", "[]"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert_eq!(
+        err.trim(),
+        "signscope: profile \"bad\" has no usable REST key: the environment variable CLI_TEST_WRONG that should hold the REST key is not set"
+    );
+    // Several profiles and no last used one... the last used (bad) is remembered.
+    let (_, out, _) = env.run(&["profile", "list"]);
+    assert!(out.lines().any(|l| l.starts_with("* bad")), "{out}");
+}
+
+#[test]
+fn timeout_and_refused_are_one_sentence_and_recorded() {
+    let env = Env::new();
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let silent_addr = silent.local_addr().unwrap();
+    let held = std::thread::spawn(move || {
+        let mut socks = Vec::new();
+        for s in silent.incoming().take(1) {
+            socks.push(s);
+            std::thread::sleep(std::time::Duration::from_secs(3));
+        }
+    });
+    new_profile(
+        &env,
+        "silent",
+        &format!("http://{silent_addr}"),
+        &["--rest-key-env", "K"],
+    );
+    let (code, out, err) = env.run_with(
+        &[
+            "send",
+            "--profile",
+            "silent",
+            "--body",
+            "[]",
+            "--timeout",
+            "0.5",
+        ],
+        &[("K", "k")],
+        None,
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.contains(&format!("{silent_addr} did not answer within 0.5 s")),
+        "{err}"
+    );
+    drop(held);
+
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    new_profile(
+        &env,
+        "closed",
+        &format!("http://{closed}"),
+        &["--rest-key-env", "K"],
+    );
+    let (code, _, err) = env.run_with(
+        &["send", "--profile", "closed", "--body", "[]"],
+        &[("K", "k")],
+        None,
+    );
+    assert_eq!(code, 1);
+    assert_eq!(
+        err.trim(),
+        format!("signscope: the connection to {closed} was refused; is the server running and is the URL right?")
+    );
+    let (_, out, _) = env.run(&["history", "--last", "5"]);
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(out.contains("error: the connection to"), "{out}");
+}
+
+#[test]
+fn profile_commands() {
+    let env = Env::new();
+    let (code, out, _) = env.run(&["profile", "path"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains(&env.config().join("profiles").display().to_string()),
+        "{out}"
+    );
+
+    // Stored key: only on request, read from stdin, file 0600, the outcome says so.
+    let (code, out, err) = env.run_with(
+        &[
+            "profile",
+            "new",
+            "kept",
+            "--indexing-url",
+            "http://127.0.0.1:9",
+            "--store-rest-key-from-stdin",
+        ],
+        &[],
+        Some("kept-secret-key-99\n"),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("0600") && out.contains("plain text"), "{out}");
+    let file = env.config().join("profiles/kept.toml");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(
+            fs::metadata(&file).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+    }
+    let (code, out, err) = env.run(&["profile", "show", "kept"]);
+    assert_eq!(code, 0);
+    assert!(
+        !out.contains("kept-secret-key-99") && !err.contains("kept-secret-key-99"),
+        "{out}"
+    );
+    assert!(
+        out.contains("rest_key:      stored in the profile file (***)"),
+        "{out}"
+    );
+
+    // --from copies, the command key source is split into argv.
+    let (code, _, err) = env.run(&[
+        "profile",
+        "new",
+        "copy",
+        "--from",
+        "kept",
+        "--rest-key-command",
+        "pass show 'shop/rest key'",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = env.run(&["profile", "show", "copy"]);
+    assert!(out.contains("command `pass show shop/rest key`"), "{out}");
+    // Existing names are not overwritten.
+    let (code, _, err) = env.run(&[
+        "profile",
+        "new",
+        "copy",
+        "--indexing-url",
+        "http://127.0.0.1:1",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("already exists"), "{err}");
+    // A REST key is never a plain flag value.
+    let (code, _, _) = env.run(&[
+        "profile",
+        "new",
+        "x",
+        "--indexing-url",
+        "http://h",
+        "--rest-key",
+        "abc",
+    ]);
+    assert_eq!(code, 2);
+
+    // A broken file is reported with its location; the rest still lists.
+    fs::write(
+        env.config().join("profiles/broken.toml"),
+        "schema_version = 2\napi_key = \n",
+    )
+    .unwrap();
+    let (code, out, err) = env.run(&["profile", "list"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("kept") && out.contains("copy") && out.contains("demo"),
+        "{out}"
+    );
+    assert!(err.contains("broken.toml line 2 column"), "{err}");
+    // Deleting.
+    let (code, _, _) = env.run(&["profile", "delete", "copy"]);
+    assert_eq!(code, 0);
+    let (code, _, err) = env.run(&["profile", "show", "copy"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("there is no profile named \"copy\""), "{err}");
+    let (code, _, err) = env.run(&["profile", "delete", "demo"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("built in"), "{err}");
+}
+
+#[test]
+fn history_survives_a_corrupt_line() {
+    let env = Env::new();
+    assert_eq!(env.run(&["send", "--body", "[]"]).0, 0);
+    let file = env.data().join("history.jsonl");
+    let mut text = fs::read_to_string(&file).unwrap();
+    text.push_str("{not json\n");
+    fs::write(&file, &text).unwrap();
+    assert_eq!(env.run(&["send", "--body", "[1]"]).0, 0);
+    let (code, out, err) = env.run(&["history"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(err.contains("skipped line 2 of the history file"), "{err}");
+}
+
+fn assert_no(text: &str, needle: &str, what: &Path) {
+    assert!(
+        !text.contains(needle),
+        "{} contains the key",
+        what.display()
+    );
+}
+
+#[test]
+fn key_is_not_in_history_or_output() {
+    let env = Env::new();
+    let srv = server();
+    new_profile(&env, "p", &srv.url(), &["--rest-key-env", "CLI_KEY"]);
+    // The user pastes the key into the body by mistake: the history must still not keep it.
+    let body = format!("[{{\"oops\": \"{KEY}\"}}]");
+    let (code, out, err) = env.run_with(
+        &["send", "--profile", "p", "--body", &body],
+        &[("CLI_KEY", KEY)],
+        None,
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let hist = fs::read_to_string(env.data().join("history.jsonl")).unwrap();
+    assert_no(&hist, KEY, &env.data().join("history.jsonl"));
+    assert!(hist.contains("Bearer "), "the Authorization value is kept");
+    let (_, out, err) = env.run(&["history", "--output", "json"]);
+    assert!(!out.contains(KEY) && !err.contains(KEY));
+}
+
+#[test]
+fn events_send_good_and_bad_batches() {
+    let env = Env::new();
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/events");
+    let good = assets.join("spec-batch.json");
+    let (code, out, err) = env.run(&[
+        "events",
+        "send",
+        good.to_str().unwrap(),
+        "--profile",
+        "demo",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("HTTP 200"), "{out}");
+    let bad = assets.join("mistakes.json");
+    let (code, out, err) = env.run(&["events", "send", bad.to_str().unwrap(), "--output", "json"]);
+    assert_eq!(code, 1, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["response"]["status"], 400);
+    assert_eq!(
+        v["request"]["url"]
+            .as_str()
+            .unwrap()
+            .rsplit_once('/')
+            .unwrap()
+            .1,
+        "collect"
+    );
+    // The server's problems are shown (each with its JSON path).
+    assert!(out.contains("[0]."), "{out}");
+    // Malformed JSON is sent as is and rejected by the collector, not by the client.
+    let broken = env.dir.path().join("broken.json");
+    fs::write(&broken, "[{\"event\": ").unwrap();
+    let (code, out, _) = env.run(&["events", "send", broken.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("HTTP 400"), "{out}");
+    let (_, out, _) = env.run(&["history", "--output", "json"]);
+    let h: Vec<serde_json::Value> = serde_json::from_str(&out).unwrap();
+    assert_eq!(h.len(), 3);
+    assert!(h.iter().all(|e| e["kind"] == "events"));
+    // A missing file: one sentence, exit 2.
+    let (code, _, err) = env.run(&["events", "send", "/nonexistent/batch.json"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.trim(),
+        "signscope: cannot read the body file /nonexistent/batch.json: no such file or directory"
+    );
+}

@@ -1,0 +1,177 @@
+//! Helpers shared by the server tests: signing requests the way a correct client does, and a
+//! real server on 127.0.0.1 port 0.
+#![allow(dead_code)]
+
+use chrono::{DateTime, TimeZone, Utc};
+use signscope::core::time::format_timestamp;
+use signscope::core::{sign, Secret, SignableRequest};
+use signscope::server::{self, RunningServer, ServerConfig, DEMO_API_KEY, DEMO_REST_KEY};
+
+/// The fixed "now" of servers started with [`start_at_t0`].
+pub fn t0() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 22, 10, 0, 0).unwrap()
+}
+
+pub fn ts(offset_ms: i64) -> String {
+    format_timestamp(t0() + chrono::Duration::milliseconds(offset_ms))
+}
+
+/// The spec's two-event batch (service-interface.md 4, decisions.md 14-16): valid.
+pub const GOOD_BATCH: &str = r#"[
+  {"event": "view_recs_list", "event_apikey": "demo-public-key", "event_list_id": "home-trending-1",
+   "event_tags": ["recsPageType:HOME"], "event_list_name": "Trending now", "event_list_logic": "TRENDING",
+   "user_profile": {"ip_address": "203.0.113.7"},
+   "items": [{"item_id": "10023-BLK-42", "item_group_id": "10023", "item_variant_id": "BLK-42",
+              "item_name": "Trail running shoe", "price": "89.90", "currency": "EUR",
+              "item_brand": "Northpeak", "item_category": "Shoes;;Running;;Trail", "index": 1}]},
+  {"event": "select_recs_list", "event_apikey": "demo-public-key", "event_list_id": "home-trending-1",
+   "event_tags": ["recsPageType:HOME"], "event_list_name": "Trending now", "event_list_logic": "TRENDING",
+   "items": [{"item_id": "10023-BLK-42", "item_group_id": "10023", "item_variant_id": "BLK-42",
+              "item_name": "Trail running shoe", "price": "89.90", "currency": "EUR",
+              "item_brand": "Northpeak", "item_category": "Shoes;;Running;;Trail", "index": 1}]}
+]"#;
+
+/// The same batch with a wrong item_id in the first event and a lower-case currency in the
+/// second: two errors, in events 0 and 1.
+pub fn bad_batch() -> String {
+    let mut v: serde_json::Value = serde_json::from_str(GOOD_BATCH).unwrap();
+    v[0]["items"][0]["item_id"] = "10023_BLK-42".into();
+    v[1]["items"][0]["currency"] = "eur".into();
+    v.to_string()
+}
+
+/// Headers a correct client sends for this request (prefix SVC).
+pub fn signed_headers(
+    method: &str,
+    path: &str,
+    query: &str,
+    timestamp: &str,
+    api_key: &str,
+    rest_key: &str,
+    body: &[u8],
+) -> Vec<(String, String)> {
+    let req = SignableRequest::new(method, path, query, timestamp, api_key, body);
+    sign(&req, &Secret::new(rest_key)).unwrap().headers
+}
+
+pub fn demo_headers(
+    method: &str,
+    path: &str,
+    query: &str,
+    timestamp: &str,
+    body: &[u8],
+) -> Vec<(String, String)> {
+    signed_headers(
+        method,
+        path,
+        query,
+        timestamp,
+        DEMO_API_KEY,
+        DEMO_REST_KEY,
+        body,
+    )
+}
+
+/// A server with this configuration on 127.0.0.1 port 0.
+pub async fn start(config: ServerConfig) -> RunningServer {
+    server::start(config, "127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap()
+}
+
+pub fn config_at_t0() -> ServerConfig {
+    let mut cfg = ServerConfig::demo();
+    cfg.clock = server::fixed_clock(t0());
+    cfg
+}
+
+pub async fn start_at_t0() -> RunningServer {
+    start(config_at_t0()).await
+}
+
+pub fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .no_proxy()
+        .timeout(std::time::Duration::from_secs(30))
+        .build()
+        .unwrap()
+}
+
+/// Send a request with these headers; returns status and JSON body (Null when not JSON).
+pub async fn send(
+    client: &reqwest::Client,
+    base: &str,
+    method: &str,
+    path_and_query: &str,
+    headers: &[(String, String)],
+    body: Vec<u8>,
+) -> (u16, serde_json::Value) {
+    let mut rb = client.request(
+        reqwest::Method::from_bytes(method.as_bytes()).unwrap(),
+        format!("{base}{path_and_query}"),
+    );
+    for (n, v) in headers {
+        rb = rb.header(n.as_str(), v.as_str());
+    }
+    let resp = rb.body(body).send().await.unwrap();
+    let status = resp.status().as_u16();
+    let bytes = resp.bytes().await.unwrap();
+    let json = serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null);
+    (status, json)
+}
+
+/// A correctly signed `PUT /v2/batch` at `t0`.
+pub async fn put_batch(
+    client: &reqwest::Client,
+    base: &str,
+    body: &str,
+) -> (u16, serde_json::Value) {
+    let h = demo_headers("PUT", "/v2/batch", "", &ts(0), body.as_bytes());
+    send(
+        client,
+        base,
+        "PUT",
+        "/v2/batch",
+        &h,
+        body.as_bytes().to_vec(),
+    )
+    .await
+}
+
+pub async fn get_json(client: &reqwest::Client, url: &str) -> (u16, serde_json::Value) {
+    let resp = client.get(url).send().await.unwrap();
+    let status = resp.status().as_u16();
+    let bytes = resp.bytes().await.unwrap();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null),
+    )
+}
+
+pub async fn collect(client: &reqwest::Client, base: &str, body: &str) -> (u16, serde_json::Value) {
+    let resp = client
+        .post(format!("{base}/analytics/collect"))
+        .header("Content-Type", "application/json")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    let status = resp.status().as_u16();
+    let bytes = resp.bytes().await.unwrap();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null),
+    )
+}
+
+/// The vendor's error shape: exactly status, code, message, debug[{message}].
+pub fn assert_vendor_error(v: &serde_json::Value, status: u16, code: &str) {
+    assert_eq!(v["status"], status, "{v}");
+    assert_eq!(v["code"], code, "{v}");
+    let msg = v["message"].as_str().expect("message");
+    assert!(!msg.is_empty());
+    assert!(msg.ends_with('.'), "one sentence: {msg}");
+    for d in v["debug"].as_array().expect("debug array") {
+        assert!(d["message"].is_string(), "{v}");
+    }
+}

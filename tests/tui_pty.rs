@@ -1,0 +1,277 @@
+//! The workbench end to end in a real terminal: a PTY (portable-pty) whose output is read by a
+//! terminal emulator (vt100). Each test starts the `signscope` binary with its config and data
+//! directories in a temp dir.
+
+use std::io::{Read, Write};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use portable_pty::{native_pty_system, Child, CommandBuilder, MasterPty, PtySize};
+
+/// Upper bound for anything to show up on screen (a generous limit, not a performance check).
+const WAIT: Duration = Duration::from_secs(30);
+
+struct Tui {
+    child: Box<dyn Child + Send + Sync>,
+    _master: Box<dyn MasterPty + Send>,
+    writer: Box<dyn Write + Send>,
+    parser: Arc<Mutex<vt100::Parser>>,
+    raw: Arc<Mutex<Vec<u8>>>,
+    _dirs: (tempfile::TempDir, tempfile::TempDir),
+}
+
+impl Tui {
+    fn start(cols: u16, rows: u16, env: &[(&str, &str)]) -> Tui {
+        let config = tempfile::tempdir().unwrap();
+        let data = tempfile::tempdir().unwrap();
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .unwrap();
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_signscope"));
+        cmd.env("SIGNSCOPE_CONFIG_DIR", config.path());
+        cmd.env("SIGNSCOPE_DATA_DIR", data.path());
+        cmd.env("TERM", "xterm-256color");
+        cmd.env_remove("NO_COLOR");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let child = pair.slave.spawn_command(cmd).unwrap();
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().unwrap();
+        let writer = pair.master.take_writer().unwrap();
+        let parser = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
+        let raw = Arc::new(Mutex::new(Vec::new()));
+        let (p, r) = (parser.clone(), raw.clone());
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                p.lock().unwrap().process(&buf[..n]);
+                r.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        });
+        Tui {
+            child,
+            _master: pair.master,
+            writer,
+            parser,
+            raw,
+            _dirs: (config, data),
+        }
+    }
+
+    fn screen(&self) -> String {
+        self.parser.lock().unwrap().screen().contents()
+    }
+
+    fn wait_for(&self, what: &str, cond: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let s = self.screen();
+            if cond(&s) {
+                return s;
+            }
+            if start.elapsed() > WAIT {
+                panic!("timed out waiting for {what}; screen:\n{s}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        self.writer.write_all(bytes).unwrap();
+        self.writer.flush().unwrap();
+    }
+
+    fn wait_exit(&mut self) -> portable_pty::ExitStatus {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                // Let the reader thread take the last bytes.
+                std::thread::sleep(Duration::from_millis(200));
+                return status;
+            }
+            if start.elapsed() > WAIT {
+                let _ = self.child.kill();
+                panic!("the workbench did not exit; screen:\n{}", self.screen());
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The terminal is back to normal: main screen, cursor shown, mouse reporting off.
+    fn assert_restored(&self) {
+        let parser = self.parser.lock().unwrap();
+        let screen = parser.screen();
+        assert!(!screen.alternate_screen(), "still on the alternate screen");
+        assert!(!screen.hide_cursor(), "cursor still hidden");
+        assert_eq!(
+            screen.mouse_protocol_mode(),
+            vt100::MouseProtocolMode::None,
+            "mouse reporting still on"
+        );
+        let raw = self.raw.lock().unwrap();
+        let text = String::from_utf8_lossy(&raw);
+        let entered = text
+            .rfind("\x1b[?1049h")
+            .expect("entered the alternate screen");
+        let left = text
+            .rfind("\x1b[?1049l")
+            .expect("left the alternate screen");
+        assert!(left > entered);
+    }
+
+    fn pid(&self) -> u32 {
+        self.child.process_id().unwrap()
+    }
+}
+
+impl Drop for Tui {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+    }
+}
+
+/// The value after `label` on the screen, up to the next space.
+fn value_after<'s>(screen: &'s str, label: &str) -> Option<&'s str> {
+    let i = screen.find(label)? + label.len();
+    screen[i..].split_whitespace().next()
+}
+
+#[test]
+fn signature_on_screen_equals_the_cli_send_is_accepted_and_quit_restores_the_terminal() {
+    let mut tui = Tui::start(120, 40, &[]);
+    tui.wait_for("the first frame with a signature", |s| s.contains(" ✓"));
+    // Freeze the timestamp, clear the body (Ctrl-K from the start), type a new one.
+    tui.send(b"\x14"); // Ctrl-T
+    tui.wait_for("frozen timestamp", |s| s.contains("timestamp frozen"));
+    tui.send(b"\x0b"); // Ctrl-K: delete to the end of the line
+    tui.wait_for("an empty body", |s| s.contains("Body (0 bytes)"));
+    let body = r#"{"hello": "wörld", "n": [1, 2]}"#;
+    tui.send(body.as_bytes());
+    let want_len = format!("Body ({} bytes)", body.len());
+    let screen = tui.wait_for("the typed body, signed", |s| {
+        s.contains(&want_len) && s.contains(" ✓") && !s.contains("updating")
+    });
+    let timestamp = value_after(&screen, "Timestamp")
+        .expect("timestamp on screen")
+        .to_string();
+    let signature = value_after(&screen, "sig ")
+        .expect("signature on screen")
+        .to_string();
+    assert_eq!(signature.len(), 64, "{screen}");
+
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_signscope"))
+        .args([
+            "sign",
+            "--method",
+            "PUT",
+            "--path",
+            "/v2/batch",
+            "--timestamp",
+            &timestamp,
+            "--api-key",
+            signscope::server::DEMO_API_KEY,
+            "--rest-key-env",
+            "TUI_TEST_REST_KEY",
+            "--body",
+            body,
+            "--output",
+            "json",
+        ])
+        .env("TUI_TEST_REST_KEY", signscope::server::DEMO_REST_KEY)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["signature"].as_str().unwrap(), signature);
+
+    // Send to the in-process local server: 200 and the job id on screen.
+    tui.send(b"\x07"); // Ctrl-G
+    let screen = tui.wait_for("the accepted response", |s| s.contains(" job "));
+    assert!(screen.contains("200 "), "{screen}");
+    let job = value_after(&screen, " job ")
+        .expect("job id")
+        .trim_end_matches(',');
+    assert!(!job.is_empty(), "{screen}");
+    assert!(screen.contains("Job submitted successfully."), "{screen}");
+    assert!(
+        screen.contains("http://127.0.0.1:"),
+        "the demo targets the loopback server"
+    );
+
+    // Quit with Ctrl-C: asks because the body was edited; `y` confirms.
+    tui.send(b"\x03");
+    tui.wait_for("the quit question", |s| s.contains("unsaved edits"));
+    tui.send(b"y");
+    let status = tui.wait_exit();
+    assert!(status.success());
+    tui.assert_restored();
+}
+
+#[test]
+fn sigterm_restores_the_terminal() {
+    let tui = Tui::start(80, 24, &[]);
+    tui.wait_for("the first frame", |s| s.contains("Canonical text"));
+    unsafe {
+        libc::kill(tui.pid() as i32, libc::SIGTERM);
+    }
+    let mut tui = tui;
+    tui.wait_exit();
+    tui.assert_restored();
+}
+
+#[test]
+fn a_panic_restores_the_terminal() {
+    let mut tui = Tui::start(80, 24, &[("SIGNSCOPE_TEST_PANIC", "1")]);
+    let status = tui.wait_exit();
+    assert!(!status.success(), "a panic exits with failure");
+    tui.assert_restored();
+    let raw = String::from_utf8_lossy(&tui.raw.lock().unwrap()).into_owned();
+    let left = raw.rfind("\x1b[?1049l").unwrap();
+    let msg = raw
+        .find("forced panic")
+        .expect("the panic message is printed");
+    assert!(
+        msg > left,
+        "the panic message comes after the terminal was restored"
+    );
+}
+
+#[test]
+fn a_wrong_key_gets_the_servers_mismatch_diff_and_diagnosis() {
+    let mut tui = Tui::start(120, 40, &[]);
+    tui.wait_for("the first frame with a signature", |s| s.contains(" ✓"));
+    // Body -> URL -> Method -> Path -> Query -> Prefix -> API key -> REST key; spoil the key.
+    tui.send(b"\t\t\t\t\t\t\t");
+    tui.send(b"X");
+    tui.wait_for("the typed key", |s| s.contains("typed (not saved)"));
+    tui.send(b"\x07"); // Ctrl-G
+    let screen = tui.wait_for("the mismatch diff", |s| s.contains("Diagnosis:"));
+    assert!(screen.contains("SIGNATURE_MISMATCH"), "{screen}");
+    assert!(screen.contains("+ server signed"), "{screen}");
+    assert!(
+        screen.contains("  PUT\\n"),
+        "both sides line by line:\n{screen}"
+    );
+    assert!(
+        !screen.contains("demo-rest-key-0123456789X"),
+        "the key is never shown"
+    );
+    tui.send(b"\x03");
+    tui.wait_for("the quit question", |s| s.contains("unsaved edits"));
+    tui.send(b"y");
+    tui.wait_exit();
+    tui.assert_restored();
+}
