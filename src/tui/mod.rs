@@ -49,7 +49,11 @@ pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
     let mut session = runtime::Session {
         store,
         history,
-        current: p.clone(),
+        // The body lives in the editor; saving takes it from there (no second copy of a big body).
+        current: crate::store::Profile {
+            body: String::new(),
+            ..p.clone()
+        },
         server: None,
     };
     let base = match session.base_url(&p) {

@@ -367,7 +367,11 @@ impl Effects {
         let embedded = sess.server.as_ref().map(|s| s.url.clone());
         let loaded = loaded_profile(&p, base, embedded.as_deref());
         let _ = sess.store.set_last_used(&p.name);
-        sess.current = p;
+        // The body lives in the editor; saving takes it from there.
+        sess.current = Profile {
+            body: String::new(),
+            ..p
+        };
         Ok(loaded)
     }
 
@@ -407,7 +411,10 @@ impl Effects {
         p.mark_saved(&outcome);
         let _ = sess.store.set_last_used(&p.name);
         let name = p.name.clone();
-        sess.current = p;
+        sess.current = Profile {
+            body: String::new(),
+            ..p
+        };
         Ok(name)
     }
 
