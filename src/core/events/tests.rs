@@ -253,6 +253,9 @@ fn malformed_json_reports_line_and_column() {
         (b"[1, 2", 1, 5),
         (b"[] []", 1, 4),
         (b"[\"\xff\"]", 1, 3),
+        // Found by the fuzzer: invalid UTF-8 inside a member the validator skips.
+        (b"[{\"unknown\": \"10\xd0\xcd\"}]", 1, 17),
+        (b"[\n{\"x\":\n [\"ok\", \"\xc3\x28\"]}]", 3, 10),
     ];
     for (body, line, column) in cases {
         let r = validate_bytes(body);

@@ -152,8 +152,15 @@ impl Report {
 /// Validate a request body as sent. Malformed JSON gives a single `JSON_SYNTAX` problem with line
 /// and column.
 pub fn validate_bytes(body: &[u8]) -> Report {
+    // JSON text is UTF-8. serde_json checks that only for the strings it reads, not for the ones
+    // skipped with `IgnoredAny` (unknown members), so check the whole body first; the strings
+    // need no second check after that.
+    let text = match std::str::from_utf8(body) {
+        Ok(t) => t,
+        Err(e) => return utf8_report(body, e.valid_up_to()),
+    };
     let mut checker = Checker::default();
-    let mut de = serde_json::Deserializer::from_slice(body);
+    let mut de = serde_json::Deserializer::from_str(text);
     let outcome = RootSeed(&mut checker)
         .deserialize(&mut de)
         .and_then(|()| de.end());
@@ -171,6 +178,31 @@ pub fn validate(batch: &Value) -> Report {
         Ok(()) => checker.finish(),
         // Our visitors accept every shape; this is unreachable in practice.
         Err(e) => syntax_report(&e),
+    }
+}
+
+fn utf8_report(body: &[u8], at: usize) -> Report {
+    let before = &body[..at];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let column = at
+        - before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1)
+        + 1;
+    Report {
+        problems: vec![Problem {
+            level: Level::Error,
+            path: String::new(),
+            code: codes::JSON_SYNTAX.to_owned(),
+            value: None,
+            message: format!(
+                "The body is not valid JSON: invalid UTF-8 at line {line}, column {column}."
+            ),
+            line: Some(line),
+            column: Some(column),
+        }],
+        events: 0,
     }
 }
 
