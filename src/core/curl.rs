@@ -574,7 +574,7 @@ pub fn printf_format(body: &[u8]) -> String {
 /// Print a curl command that sends `method url` with `headers` and the exact body.
 ///
 /// A file body is sent with `--data-binary @FILE`. An inline body that is readable text is
-/// single-quoted; any other body (binary, NUL bytes, control characters) is produced by `printf`
+/// single-quoted after `--data-raw` (so a leading `@` is not read as a file name); any other body (binary, NUL bytes, control characters) is produced by `printf`
 /// with octal escapes and piped in with `--data-binary @-`, so every byte arrives unchanged.
 pub fn to_curl(
     method: &str,
@@ -594,10 +594,11 @@ pub fn to_curl(
     }
     match body {
         CurlBody::File(path) => lines.push(format!("--data-binary @{}", shell_quote(path))),
-        CurlBody::Inline([]) => lines.push("--data-binary ''".to_string()),
+        CurlBody::Inline([]) => lines.push("--data-raw ''".to_string()),
         CurlBody::Inline(b) if quotable(b) => {
             let s = std::str::from_utf8(b).expect("checked by quotable");
-            lines.push(format!("--data-binary {}", shell_quote(s)));
+            // --data-raw, not --data-binary: a body starting with '@' must not name a file.
+            lines.push(format!("--data-raw {}", shell_quote(s)));
         }
         CurlBody::Inline(b) => {
             prefix = format!("printf {} | ", printf_format(b));
@@ -698,6 +699,28 @@ mod tests {
         assert_eq!(c.request.query, "a=b&q=1");
         assert!(c.request.body.is_empty());
         assert_eq!(c.url, "http://h/s?a=b#frag");
+    }
+
+    #[test]
+    fn fuzz_regression_get_data_starting_with_hash_is_not_a_file() {
+        // Found by the curl fuzz target: -d#@file.json is inline data, moved to the query by -G.
+        let c = parse_curl_command("curl -sSL $'http://h/p' -d#@file.json -G --url x").unwrap();
+        assert_eq!(c.request.query, "#@file.json");
+        assert_eq!(c.body_file, None);
+        assert!(c.request.body.is_empty());
+        // --url replaces the earlier positional URL.
+        assert_eq!(c.url, "x");
+        assert_eq!(c.request.path, "/");
+    }
+
+    #[test]
+    fn fuzz_regression_inline_body_starting_with_at_is_not_a_file() {
+        // Found by the curl fuzz target: printed with --data-binary, curl would read file "K{...".
+        let body = br#"@K{"a":$1}]"#;
+        let cmd = to_curl("PUT", "http://h/", &[], CurlBody::Inline(body));
+        let c = parse_curl_command(&cmd).unwrap();
+        assert_eq!(c.body_file, None, "{cmd}");
+        assert_eq!(&c.request.body[..], body);
     }
 
     #[test]

@@ -1447,26 +1447,36 @@ fn draw_items(frame: &mut Frame, area: Rect, state: &EventsState) {
             .chain(["item_id"])
             .map(|t| Cell::from(t).bold()),
     );
-    let rows = state.draft.items.iter().enumerate().map(|(r, item)| {
-        let mut cells = vec![
-            Cell::from((r + 1).to_string()).dim(),
-            Cell::from(if item.clicked { "[x]" } else { "[ ]" }),
-        ];
-        for c in Column::ALL {
-            let selected = focused && r == state.row && c == state.col;
-            let text = match (&state.editing, selected) {
-                (Some(input), true) => format!("{}▏", input.text()),
-                _ => cell(item, c).to_string(),
-            };
-            let mut cell = Cell::from(text);
-            if selected {
-                cell = cell.style(focused_style());
+    // Rows are built only for the window that shows the selected row.
+    let visible = area.height.saturating_sub(3).max(1) as usize;
+    let first = state.row.saturating_sub(visible - 1);
+    let rows = state
+        .draft
+        .items
+        .iter()
+        .enumerate()
+        .skip(first)
+        .take(visible)
+        .map(|(r, item)| {
+            let mut cells = vec![
+                Cell::from((r + 1).to_string()).dim(),
+                Cell::from(if item.clicked { "[x]" } else { "[ ]" }),
+            ];
+            for c in Column::ALL {
+                let selected = focused && r == state.row && c == state.col;
+                let text = match (&state.editing, selected) {
+                    (Some(input), true) => format!("{}▏", input.text()),
+                    _ => cell(item, c).to_string(),
+                };
+                let mut cell = Cell::from(text);
+                if selected {
+                    cell = cell.style(focused_style());
+                }
+                cells.push(cell);
             }
-            cells.push(cell);
-        }
-        cells.push(Cell::from(format!("{}-{}", item.group_id, item.variant_id)).dim());
-        Row::new(cells)
-    });
+            cells.push(Cell::from(format!("{}-{}", item.group_id, item.variant_id)).dim());
+            Row::new(cells)
+        });
     let widths = [
         Constraint::Length(2),
         Constraint::Length(3),
@@ -1506,10 +1516,17 @@ fn draw_raw(frame: &mut Frame, area: Rect, state: &EventsState) {
 
 fn draw_preview(frame: &mut Frame, area: Rect, state: &EventsState) {
     let title = format!(" Batch preview ({} events) ", state.preview_events);
-    let p = Paragraph::new(state.preview.as_str())
-        .block(block(title, false))
-        .scroll((state.preview_scroll, 0));
-    frame.render_widget(p, area);
+    // Only the visible lines are handed to the widget: a long batch costs nothing per frame
+    // beyond finding where the window starts.
+    let height = area.height.saturating_sub(2) as usize;
+    let lines: Vec<Line> = state
+        .preview
+        .lines()
+        .skip(state.preview_scroll as usize)
+        .take(height)
+        .map(Line::raw)
+        .collect();
+    frame.render_widget(Paragraph::new(lines).block(block(title, false)), area);
 }
 
 fn draw_problems(frame: &mut Frame, area: Rect, state: &EventsState) {
@@ -2005,6 +2022,27 @@ mod tests {
                 println!("{screen}");
             }
         }
+    }
+
+    #[test]
+    fn a_long_list_scrolls_to_the_selected_row_and_the_preview_scrolls() {
+        let mut s = EventsState::new("http://127.0.0.1:9", "k");
+        s.focus = Focus::Items;
+        for _ in 0..30 {
+            update(&mut s, key(KeyCode::Char('y')));
+        }
+        s.row = 29;
+        s.draft.items[29].group_id = "LAST".into();
+        s.refresh();
+        let screen = render(&s, 120, 40);
+        assert!(screen.contains("LAST-1"), "{screen}");
+        assert!(screen.contains("│[ "), "{screen}");
+        update(&mut s, key(KeyCode::PageDown));
+        let screen = render(&s, 120, 40);
+        assert!(
+            !screen.contains("│[ "),
+            "scrolled past the opening bracket\n{screen}"
+        );
     }
 
     #[test]
