@@ -9,6 +9,25 @@ use futures::StreamExt;
 
 use super::error::ApiError;
 
+/// At most this much of an oversized body is read and thrown away before the 413 is sent, so
+/// that a client still writing its body reads the answer instead of a reset connection.
+const DRAIN_MAX: u64 = 32 * 1024 * 1024;
+/// And for at most this long.
+const DRAIN_TIME: Duration = Duration::from_secs(5);
+
+/// Read and discard what is left of a body (bounded by [`DRAIN_MAX`] and [`DRAIN_TIME`]).
+async fn drain(mut stream: axum::body::BodyDataStream, mut seen: u64) {
+    let _ = tokio::time::timeout(DRAIN_TIME, async {
+        while let Some(Ok(chunk)) = stream.next().await {
+            seen += chunk.len() as u64;
+            if seen > DRAIN_MAX {
+                break;
+            }
+        }
+    })
+    .await;
+}
+
 /// Why a body could not be read.
 #[derive(Debug)]
 pub enum BodyError {
@@ -49,6 +68,9 @@ pub async fn read_body(
         .and_then(|v| v.trim().parse::<u64>().ok());
     if let Some(n) = declared {
         if n > limit as u64 {
+            if n <= DRAIN_MAX {
+                drain(body.into_data_stream(), 0).await;
+            }
             return Err(BodyError::TooLarge);
         }
     }
@@ -59,6 +81,9 @@ pub async fn read_body(
         while let Some(chunk) = stream.next().await {
             let chunk = chunk.map_err(|e| BodyError::Aborted(e.to_string()))?;
             if buf.len() + chunk.len() > limit {
+                let seen = (buf.len() + chunk.len()) as u64;
+                drop(buf);
+                drain(stream, seen).await;
                 return Err(BodyError::TooLarge);
             }
             buf.extend_from_slice(&chunk);

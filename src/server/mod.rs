@@ -198,7 +198,9 @@ async fn accept_loop(
     http.timer(TokioTimer::new())
         .header_read_timeout(config.header_read_timeout)
         .max_header_size(config.max_header_bytes)
-        .max_buf_size(config.max_header_bytes.max(8192) * 2);
+        .max_buf_size(config.max_header_bytes.max(8192) * 2)
+        // A client that shuts down its write side after the body still gets its answer.
+        .half_close(true);
     loop {
         tokio::select! {
             _ = &mut stop => break,
