@@ -514,8 +514,6 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState) {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use ratatui::backend::TestBackend;
-    use ratatui::Terminal;
 
     pub(crate) fn row(time: &str, profile: &str, kind: RowKind, status: Option<u16>) -> HistoryRow {
         let (method, url, kinds, body) = match kind {
@@ -720,17 +718,7 @@ pub(crate) mod tests {
     }
 
     fn render(state: &HistoryState, w: u16, h: u16) -> String {
-        let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-        term.draw(|f| draw(f, f.area(), state)).unwrap();
-        let buf = term.backend().buffer().clone();
-        (0..h)
-            .map(|y| {
-                (0..w)
-                    .map(|x| buf[(x, y)].symbol().to_string())
-                    .collect::<String>()
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
+        crate::tui::test_util::render_text(w, h, |f| draw(f, f.area(), state))
     }
 
     #[test]

@@ -90,3 +90,5 @@ pub mod events_view;
 pub mod history_view;
 mod line_input;
 pub mod profiles_view;
+#[cfg(test)]
+mod test_util;

@@ -749,8 +749,6 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ratatui::backend::TestBackend;
-    use ratatui::Terminal;
 
     fn key(code: KeyCode) -> ProfilesMsg {
         ProfilesMsg::Key(KeyEvent::new(code, KeyModifiers::NONE))
@@ -956,17 +954,7 @@ mod tests {
     }
 
     fn render(state: &ProfilesState, w: u16, h: u16) -> String {
-        let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-        term.draw(|f| draw(f, f.area(), state)).unwrap();
-        let buf = term.backend().buffer().clone();
-        (0..h)
-            .map(|y| {
-                (0..w)
-                    .map(|x| buf[(x, y)].symbol().to_string())
-                    .collect::<String>()
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
+        crate::tui::test_util::render_text(w, h, |f| draw(f, f.area(), state))
     }
 
     #[test]
