@@ -22,10 +22,7 @@ use super::terminal::{self, Term};
 use super::update::update;
 use crate::core::time::format_timestamp;
 use crate::core::visible::visible_lines;
-use crate::store::{
-    History, HistoryEntry, KeySource, Profile, ProfileStore, RecordedRequest, RecordedResponse,
-    RecordedTimings, EMBEDDED_URL,
-};
+use crate::store::{History, HistoryEntry, KeySource, Profile, ProfileStore, EMBEDDED_URL};
 
 /// Responses up to this size are formatted before they are shown; larger ones are shown raw
 /// first and formatted on a blocking thread.
@@ -546,9 +543,8 @@ pub async fn send(
     Ok(view)
 }
 
-/// Most body bytes kept in a history entry.
-const HISTORY_BODY_CAP: usize = 64 * 1024;
-
+/// The history record of one send, recorded now (the shared builder in `client`; the key, when
+/// given, is redacted from it).
 fn history_entry(
     profile: &str,
     kind: &str,
@@ -556,45 +552,15 @@ fn history_entry(
     result: &Result<crate::client::Response, crate::client::ClientError>,
     key: Option<&crate::core::Secret>,
 ) -> HistoryEntry {
-    let (body, truncated) = crate::store::history::capped_body(&out.body, HISTORY_BODY_CAP);
-    let mut e = HistoryEntry {
-        time: format_timestamp(Utc::now()),
-        profile: profile.to_string(),
-        kind: kind.into(),
-        request: RecordedRequest {
-            method: out.method.clone(),
-            url: out.url.clone(),
-            headers: out.headers.clone(),
-            body,
-            body_len: out.body.len(),
-            body_truncated: truncated,
-        },
-        response: None,
-        error: None,
-        timings: None,
-    };
-    match result {
-        Ok(r) => {
-            let (body, truncated) = crate::store::history::capped_body(&r.body, HISTORY_BODY_CAP);
-            e.response = Some(RecordedResponse {
-                status: r.status,
-                headers: r.headers.clone(),
-                body,
-                body_len: r.body.len(),
-                body_truncated: truncated,
-            });
-            e.timings = Some(RecordedTimings {
-                connect_ms: r.timings.connect.map(|d| d.as_secs_f64() * 1000.0),
-                first_byte_ms: r.timings.first_byte.as_secs_f64() * 1000.0,
-                total_ms: r.timings.total.as_secs_f64() * 1000.0,
-            });
-        }
-        Err(err) => e.error = Some(err.to_string()),
-    }
-    if let Some(key) = key {
-        e.redact(key);
-    }
-    e
+    crate::client::history_entry(
+        profile,
+        kind,
+        Utc::now(),
+        out,
+        result.as_ref(),
+        key,
+        crate::store::history::DEFAULT_BODY_CAP,
+    )
 }
 
 /// Pretty-print a JSON body into lines (None when it is not JSON).
