@@ -6,7 +6,7 @@
 //!
 //! `validate_bytes` does not build a `serde_json::Value`: it reads the bytes once with serde
 //! visitors into small borrowed records (strings stay slices of the input, unknown members are
-//! skipped with `IgnoredAny`) and checks each event as soon as it has been read. A `Value` is built
+//! skipped with `Skip`, which still decodes their strings) and checks each event as soon as it has been read. A `Value` is built
 //! only for an offending value that goes into a [`Problem`]. `validate(&Value)` runs the same
 //! visitors over an already parsed value, so both give the same answers.
 
@@ -17,7 +17,7 @@ use std::net::Ipv4Addr;
 
 use serde::de::{
     self, value::MapAccessDeserializer, value::SeqAccessDeserializer, Deserialize, DeserializeSeed,
-    Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
+    Deserializer, MapAccess, SeqAccess, Visitor,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -152,9 +152,9 @@ impl Report {
 /// Validate a request body as sent. Malformed JSON gives a single `JSON_SYNTAX` problem with line
 /// and column.
 pub fn validate_bytes(body: &[u8]) -> Report {
-    // JSON text is UTF-8. serde_json checks that only for the strings it reads, not for the ones
-    // skipped with `IgnoredAny` (unknown members), so check the whole body first; the strings
-    // need no second check after that.
+    // JSON text is UTF-8: check the whole body first, so the parser below works on a `&str`.
+    // Skipped members go through `Skip`, which decodes their strings, so escapes (a lone
+    // surrogate `\uDADD`) are checked there too.
     let text = match std::str::from_utf8(body) {
         Ok(t) => t,
         Err(e) => return utf8_report(body, e.valid_up_to()),
@@ -480,7 +480,7 @@ impl<'de> Deserialize<'de> for Shaped<ItemRec<'de>> {
                         }
                         "index" => read_member(&mut map, &mut r.index, "index", d)?,
                         _ => {
-                            map.next_value::<IgnoredAny>()?;
+                            map.next_value::<Skip>()?;
                         }
                     }
                 }
@@ -510,7 +510,7 @@ impl<'de> Deserialize<'de> for Shaped<ProfileRec<'de>> {
                             read_member(&mut map, &mut r.ip, "ip_address", &mut r.dups)?
                         }
                         _ => {
-                            map.next_value::<IgnoredAny>()?;
+                            map.next_value::<Skip>()?;
                         }
                     }
                 }
@@ -552,7 +552,7 @@ impl<'de> Deserialize<'de> for Shaped<EventRec<'de>> {
                         "user_profile" => read_member(&mut map, &mut r.profile, "user_profile", d)?,
                         "items" => read_member(&mut map, &mut r.items, "items", d)?,
                         _ => {
-                            map.next_value::<IgnoredAny>()?;
+                            map.next_value::<Skip>()?;
                         }
                     }
                 }
@@ -561,6 +561,53 @@ impl<'de> Deserialize<'de> for Shaped<EventRec<'de>> {
             fallback_scalars!();
             fallback_str!();
             fallback_seq!();
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// Skips a value the validator does not look at (an unknown member). Unlike `IgnoredAny` it has
+/// serde_json decode every string, so an invalid escape such as a lone surrogate (`"\uDADD"`) is
+/// a syntax error here exactly as it is for `serde_json::Value`.
+struct Skip;
+
+impl<'de> Deserialize<'de> for Skip {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Skip;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Skip, E> {
+                Ok(Skip)
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Skip, E> {
+                Ok(Skip)
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Skip, E> {
+                Ok(Skip)
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Skip, E> {
+                Ok(Skip)
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Skip, E> {
+                Ok(Skip)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Skip, E> {
+                Ok(Skip)
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Skip, E> {
+                Ok(Skip)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Skip, A::Error> {
+                while seq.next_element::<Skip>()?.is_some() {}
+                Ok(Skip)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Skip, A::Error> {
+                while map.next_entry::<Skip, Skip>()?.is_some() {}
+                Ok(Skip)
+            }
         }
         d.deserialize_any(V)
     }
@@ -591,7 +638,7 @@ impl<'de> Visitor<'de> for RootSeed<'_> {
         Ok(())
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        while map.next_entry::<Skip, Skip>()?.is_some() {}
         self.0.not_array("a JSON object", None);
         Ok(())
     }
