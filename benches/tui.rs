@@ -49,8 +49,8 @@ fn app_with(body: &str) -> App {
     let mut app = App::new("demo", true, f, key, Utc::now());
     app.ts_live = false;
     app.focus = Field::Body;
-    app.body.move_cursor(ratatui_textarea::CursorMove::Bottom);
-    app.body.move_cursor(ratatui_textarea::CursorMove::End);
+    let end = app.body.len();
+    app.body.move_to(end);
     app
 }
 

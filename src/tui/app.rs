@@ -5,6 +5,8 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use ratatui_textarea::TextArea;
 
+use super::body_editor::BodyEditor;
+
 use crate::core::time::format_timestamp;
 use crate::core::{LineLabel, Secret, SignableRequest};
 
@@ -254,7 +256,6 @@ impl SignState {
 /// and the JSON check.
 #[derive(Clone, Debug, Default)]
 pub struct BodyState {
-    pub bytes: Arc<Vec<u8>>,
     /// Bumped on every change of the bytes.
     pub rev: u64,
     /// The first byte that changed since the last signing job (None: nothing changed).
@@ -405,7 +406,8 @@ pub struct App {
     pub timestamp: LineEdit,
     /// Live: the timestamp follows the clock (1 s ticks); frozen: the typed value is used.
     pub ts_live: bool,
-    pub body: TextArea<'static>,
+    /// The body editor; it owns the body bytes (`body.bytes()`), shared with the signer.
+    pub body: BodyEditor,
     pub body_state: BodyState,
 
     /// The last time the runtime told us (ticks). `update` never reads the clock.
@@ -502,8 +504,9 @@ impl App {
         self.api_key.set(&f.api_key);
         self.content_type.set(&f.content_type);
         self.auth_algo.set(&f.auth_algo);
+        // A loaded body starts a fresh editor (no undo back into another profile's body).
         self.body = new_body_editor(&f.body);
-        self.refresh_body();
+        self.body_changed_at(0);
         self.dirty = false;
     }
 
@@ -518,7 +521,7 @@ impl App {
             api_key: self.api_key.text.clone(),
             content_type: self.content_type.text.clone(),
             auth_algo: self.auth_algo.text.clone(),
-            body: String::from_utf8_lossy(&self.body_state.bytes).into_owned(),
+            body: self.body.text().to_string(),
         }
     }
 
@@ -543,7 +546,7 @@ impl App {
             api_key: &self.api_key.text,
             auth_algo: &self.auth_algo.text,
             content_type: &self.content_type.text,
-            body: &self.body_state.bytes,
+            body: self.body.bytes(),
         }
     }
 
@@ -591,73 +594,11 @@ impl App {
         }
     }
 
-    /// Bring the body snapshot in line with the editor. Reuses the buffer in place when the
-    /// signer no longer holds it, and records the first changed byte so the signer re-hashes
-    /// only from there.
-    pub fn refresh_body(&mut self) {
-        let lines = self.body.lines();
-        let total: usize =
-            lines.iter().map(|l| l.len()).sum::<usize>() + lines.len().saturating_sub(1);
-        // Find the first byte that differs from the current snapshot.
-        let old: &[u8] = &self.body_state.bytes;
-        let mut pos = 0usize;
-        let mut first_diff = None;
-        for (i, line) in lines.iter().enumerate() {
-            let lb = line.as_bytes();
-            let end = (pos + lb.len()).min(old.len());
-            let common = common_prefix(&old[pos..end], lb);
-            if common < lb.len() {
-                first_diff = Some(pos + common);
-                break;
-            }
-            pos += lb.len();
-            if i + 1 < lines.len() {
-                if old.get(pos) != Some(&b'\n') {
-                    first_diff = Some(pos);
-                    break;
-                }
-                pos += 1;
-            }
-        }
-        let first_diff = match first_diff {
-            Some(d) => d,
-            None if old.len() == total => return, // unchanged
-            None => total.min(old.len()),
-        };
-        let buf = match Arc::get_mut(&mut self.body_state.bytes) {
-            Some(buf) => buf,
-            None => {
-                // The signer still holds the old snapshot: start a new one with the common prefix.
-                let mut v = Vec::with_capacity(total);
-                v.extend_from_slice(&self.body_state.bytes[..first_diff]);
-                self.body_state.bytes = Arc::new(v);
-                Arc::get_mut(&mut self.body_state.bytes).expect("fresh Arc is unique")
-            }
-        };
-        buf.truncate(first_diff);
-        // Append everything from the first changed byte.
-        let mut pos = 0usize;
-        for (i, line) in lines.iter().enumerate() {
-            let lb = line.as_bytes();
-            let line_end = pos + lb.len() + usize::from(i + 1 < lines.len());
-            if line_end > first_diff {
-                let start_in_line = first_diff.saturating_sub(pos);
-                if start_in_line < lb.len() {
-                    buf.extend_from_slice(&lb[start_in_line..]);
-                }
-                if i + 1 < lines.len() {
-                    buf.push(b'\n');
-                }
-            }
-            pos = line_end;
-        }
-        debug_assert_eq!(buf.len(), total);
+    /// The body changed from byte `at` on: a new revision, and the signer re-hashes from the
+    /// earliest change since its last job.
+    pub fn body_changed_at(&mut self, at: usize) {
         self.body_state.rev += 1;
-        self.body_state.changed_from = Some(
-            self.body_state
-                .changed_from
-                .map_or(first_diff, |c| c.min(first_diff)),
-        );
+        self.body_state.changed_from = Some(self.body_state.changed_from.map_or(at, |c| c.min(at)));
     }
 
     /// The live timestamp text for the clock value we know.
@@ -671,30 +612,9 @@ impl App {
     }
 }
 
-fn common_prefix(a: &[u8], b: &[u8]) -> usize {
-    let n = a.len().min(b.len());
-    if a[..n] == b[..n] {
-        return n;
-    }
-    // Narrow down in blocks, then bytes (memcmp is fast; this avoids a byte loop over megabytes).
-    let mut lo = 0;
-    let block = 4096;
-    while lo + block <= n && a[lo..lo + block] == b[lo..lo + block] {
-        lo += block;
-    }
-    while lo < n && a[lo] == b[lo] {
-        lo += 1;
-    }
-    lo
-}
-
 /// A body editor with the workbench's settings.
-pub fn new_body_editor(text: &str) -> TextArea<'static> {
-    let lines: Vec<String> = text.split('\n').map(str::to_string).collect();
-    let mut ta = TextArea::new(lines);
-    ta.set_max_histories(200);
-    ta.set_tab_length(2);
-    ta
+pub fn new_body_editor(text: &str) -> BodyEditor {
+    BodyEditor::new(text)
 }
 
 #[cfg(test)]
@@ -713,32 +633,18 @@ mod tests {
     }
 
     #[test]
-    fn body_snapshot_follows_the_editor_and_records_first_change() {
+    fn body_changes_record_the_earliest_change_since_the_last_job() {
         let mut app = app_with("ab\ncd");
-        assert_eq!(&app.body_state.bytes[..], b"ab\ncd");
-        app.body_state.changed_from = None;
-        app.body.move_cursor(ratatui_textarea::CursorMove::Bottom);
-        app.body.move_cursor(ratatui_textarea::CursorMove::End);
-        app.body.insert_char('e');
-        app.refresh_body();
-        assert_eq!(&app.body_state.bytes[..], b"ab\ncde");
-        assert_eq!(app.body_state.changed_from, Some(5));
-        // Held by a signer: a fresh buffer is made, same content.
-        let held = app.body_state.bytes.clone();
-        app.body.move_cursor(ratatui_textarea::CursorMove::Top);
-        app.body.move_cursor(ratatui_textarea::CursorMove::Head);
-        app.body.insert_char('X');
-        app.refresh_body();
-        assert_eq!(&app.body_state.bytes[..], b"Xab\ncde");
-        assert_eq!(&held[..], b"ab\ncde");
+        assert_eq!(&app.body.bytes()[..], b"ab\ncd");
         assert_eq!(app.body_state.changed_from, Some(0));
-        // Deleting the last line break.
+        let rev = app.body_state.rev;
         app.body_state.changed_from = None;
-        app.body.move_cursor(ratatui_textarea::CursorMove::Bottom);
-        app.body.move_cursor(ratatui_textarea::CursorMove::Head);
-        app.body.delete_char();
-        app.refresh_body();
-        assert_eq!(&app.body_state.bytes[..], b"Xabcde");
+        app.body_changed_at(5);
+        app.body_changed_at(3);
+        app.body_changed_at(4);
         assert_eq!(app.body_state.changed_from, Some(3));
+        assert_eq!(app.body_state.rev, rev + 3);
+        // The signable request borrows the editor's bytes.
+        assert_eq!(app.signable().body, b"ab\ncd");
     }
 }

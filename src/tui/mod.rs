@@ -12,6 +12,7 @@
 //! - [`view`]: drawing only; [`terminal`]: setup and restoration; [`theme`]: styles, NO_COLOR.
 
 pub mod app;
+pub mod body_editor;
 pub mod message;
 pub mod runtime;
 pub mod signing;

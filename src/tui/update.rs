@@ -8,9 +8,7 @@ use crossterm::event::{
 };
 use ratatui::layout::{Position, Rect};
 
-use super::app::{
-    new_body_editor, App, Detail, DiagKey, Field, KeyInfo, LineEdit, Popup, View, METHODS,
-};
+use super::app::{App, Detail, DiagKey, Field, KeyInfo, LineEdit, Popup, View, METHODS};
 use super::events_view::{self, EventsEffect, EventsMsg};
 use super::history_view::{self, HistoryEffect, HistoryMsg};
 use super::message::{Command, Message, SendJob};
@@ -101,9 +99,13 @@ pub fn update(app: &mut App, msg: Message) -> Vec<Command> {
             vec![]
         }
         Message::EditorDone(Ok(text)) => {
-            app.body = new_body_editor(&text);
-            app.status = "body read back from the editor".into();
-            body_changed(app)
+            let changed = app.body.set_text(&text);
+            app.status = match changed {
+                Some(_) => "body read back from the editor",
+                None => "the editor left the body unchanged",
+            }
+            .into();
+            body_changed(app, changed)
         }
         Message::EditorDone(Err(e)) => {
             app.status = e;
@@ -671,10 +673,8 @@ fn field_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
     let focus = app.focus;
     if focus == Field::Body {
         let input = ratatui_textarea::Input::from(key);
-        if app.body.input(input) {
-            return body_changed(app);
-        }
-        return vec![];
+        let changed = app.body.input(input);
+        return body_changed(app, changed);
     }
     if key.code == KeyCode::Enter {
         app.focus = focus.next();
@@ -735,8 +735,8 @@ fn on_paste(app: &mut App, text: &str) -> Vec<Command> {
     match app.view {
         View::Request if !app.normal_mode => {
             if app.focus == Field::Body {
-                app.body.insert_str(text);
-                body_changed(app)
+                let changed = app.body.insert_str(text);
+                body_changed(app, changed)
             } else {
                 let focus = app.focus;
                 let one_line: String = text.replace(['\r', '\n'], "");
@@ -754,9 +754,12 @@ fn on_paste(app: &mut App, text: &str) -> Vec<Command> {
     }
 }
 
-/// After the body editor changed.
-pub fn body_changed(app: &mut App) -> Vec<Command> {
-    app.refresh_body();
+/// After an edit of the body: `changed` is the first changed byte (None: nothing changed).
+pub fn body_changed(app: &mut App, changed: Option<usize>) -> Vec<Command> {
+    let Some(at) = changed else {
+        return vec![];
+    };
+    app.body_changed_at(at);
     app.dirty = true;
     resign(app)
 }
@@ -787,7 +790,7 @@ fn sign_job(app: &App, id: u64, changed_from: Option<usize>, check_json: bool) -
         auth_algo: app.auth_algo.text.clone(),
         content_type: app.content_type.text.clone(),
         key: app.key_info.secret.clone(),
-        body: Arc::clone(&app.body_state.bytes),
+        body: Arc::clone(app.body.bytes()),
         body_rev: app.body_state.rev,
         changed_from,
         check_json,
@@ -872,7 +875,7 @@ fn copy_headers(app: &mut App) -> Vec<Command> {
 fn copy_curl(app: &mut App) -> Vec<Command> {
     match current_signature(app) {
         Some(s) => {
-            let body = String::from_utf8_lossy(&app.body_state.bytes).into_owned();
+            let body = app.body.text().to_string();
             vec![Command::Copy(curl_command(
                 &app.method.text.to_ascii_uppercase(),
                 &target_url(app),
@@ -910,7 +913,7 @@ pub fn curl_command(method: &str, url: &str, headers: &[(String, String)], body:
 
 /// Format (pretty) or minify the body as JSON. Invalid JSON is left alone with a status line.
 fn reformat_body(app: &mut App, pretty: bool) -> Vec<Command> {
-    let value: serde_json::Value = match serde_json::from_slice(&app.body_state.bytes) {
+    let value: serde_json::Value = match serde_json::from_slice(app.body.bytes()) {
         Ok(v) => v,
         Err(e) => {
             app.status = format!(
@@ -928,14 +931,14 @@ fn reformat_body(app: &mut App, pretty: bool) -> Vec<Command> {
         serde_json::to_string(&value)
     }
     .expect("a JSON value serializes");
-    app.body = new_body_editor(&text);
+    let changed = app.body.set_text(&text);
     app.status = if pretty {
         "body formatted"
     } else {
         "body minified"
     }
     .into();
-    body_changed(app)
+    body_changed(app, changed)
 }
 
 fn on_mouse(app: &mut App, m: crossterm::event::MouseEvent) -> Vec<Command> {

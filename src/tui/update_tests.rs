@@ -90,8 +90,8 @@ fn typing_in_the_query_resigns_with_the_new_query_and_marks_dirty() {
 fn typing_in_the_body_resigns_and_tracks_the_change_point() {
     let mut a = app();
     focus(&mut a, Field::Body);
-    a.body.move_cursor(ratatui_textarea::CursorMove::End);
-    let before = a.body_state.bytes.len();
+    let before = a.body.len();
+    a.body.move_to(before);
     a.body_state.changed_from = None;
     let cmds = type_str(&mut a, " ");
     let job = last_sign_job(&cmds);
@@ -347,31 +347,31 @@ fn editor_result_replaces_the_body_or_reports() {
     let cmds = update(&mut a, ctrl_key('o'));
     assert!(matches!(cmds.first(), Some(Command::EditBody(b)) if b.contains("sku-1")));
     let cmds = update(&mut a, Message::EditorDone(Ok("[1]\n".into())));
-    assert_eq!(&a.body_state.bytes[..], b"[1]\n");
+    assert_eq!(&a.body.bytes()[..], b"[1]\n");
     assert_eq!(&last_sign_job(&cmds).body[..], b"[1]\n");
     update(
         &mut a,
         Message::EditorDone(Err("the editor vi exited with 1".into())),
     );
     assert_eq!(a.status, "the editor vi exited with 1");
-    assert_eq!(&a.body_state.bytes[..], b"[1]\n");
+    assert_eq!(&a.body.bytes()[..], b"[1]\n");
 }
 
 #[test]
 fn format_and_minify_change_the_body_invalid_json_is_kept() {
     let mut a = app();
     let cmds = update(&mut a, key(KeyCode::F(7)));
-    assert!(a.body.lines().len() > 1);
+    assert!(a.body.line_count() > 1);
     assert!(String::from_utf8_lossy(&last_sign_job(&cmds).body).contains("\n  {"));
     update(&mut a, key(KeyCode::F(8)));
     assert_eq!(
-        &a.body_state.bytes[..],
+        &a.body.bytes()[..],
         br#"[{"id":"sku-1","name":"Blue shirt"}]"#
     );
     a.body = crate::tui::app::new_body_editor("{oops");
-    a.refresh_body();
+    a.body_changed_at(0);
     assert!(update(&mut a, key(KeyCode::F(7))).is_empty());
-    assert_eq!(&a.body_state.bytes[..], b"{oops");
+    assert_eq!(&a.body.bytes()[..], b"{oops");
     assert!(
         a.status.contains("not valid JSON at line 1"),
         "{}",
@@ -527,9 +527,9 @@ fn paste_goes_to_the_focused_field_as_one_line_or_into_the_body() {
     assert_eq!(last_sign_job(&cmds).query, "a=1b=2");
     focus(&mut a, Field::Body);
     a.body = crate::tui::app::new_body_editor("");
-    a.refresh_body();
+    a.body_changed_at(0);
     update(&mut a, Message::Paste("[\n1]".into()));
-    assert_eq!(&a.body_state.bytes[..], b"[\n1]");
+    assert_eq!(&a.body.bytes()[..], b"[\n1]");
 }
 
 #[test]
@@ -639,7 +639,8 @@ fn search_popup_finds_in_the_body() {
     focus(&mut a, Field::Body);
     update(&mut a, ctrl_key('f'));
     type_str(&mut a, "shirt");
-    assert_eq!(a.body.cursor().1, 31, "cursor on the match");
+    let at = a.body.text().find("shirt").unwrap();
+    assert_eq!(a.body.cursor_offset(), at, "cursor on the match");
     update(&mut a, key(KeyCode::Esc));
     assert_eq!(a.popup, None);
 }

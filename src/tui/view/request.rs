@@ -133,7 +133,7 @@ fn draw_fields(frame: &mut Frame, l: &super::RequestLayout, app: &App, theme: &T
 
 fn draw_body(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let focused = app.focus == Field::Body && !app.normal_mode;
-    let len = app.body_state.bytes.len();
+    let len = app.body.len();
     let mut title = vec![Span::styled(format!(" Body ({len} bytes) "), theme.title())];
     let bottom = match &app.body_state.json_error {
         Some(e) => Line::from(Span::styled(format!(" ⚠ {e} "), theme.warn())),
@@ -148,11 +148,11 @@ fn draw_body(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let b = block(Line::from(title), focused, theme).title_bottom(bottom);
     let inner = b.inner(area);
     frame.render_widget(b, area);
-    frame.render_widget(&app.body, inner);
+    frame.render_widget(app.body.textarea(), inner);
     if focused {
         // The textarea draws its own cursor cell; also place the terminal cursor there.
-        let c = app.body.screen_cursor();
-        let (top, left) = app.body.scroll_offset();
+        let c = app.body.textarea().screen_cursor();
+        let (top, left) = app.body.textarea().scroll_offset();
         let y = inner.y + (c.row as u16).saturating_sub(top);
         let x = inner.x + (c.col as u16).saturating_sub(left);
         if y < inner.y + inner.height && x < inner.x + inner.width {
@@ -190,12 +190,12 @@ fn draw_canonical(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let req = app.signable();
     let canonical = req.canonical();
     let head_lines = canonical.lines();
-    let body_lines = app.body.lines();
-    let total = 7 + body_lines.len();
+    let body_count = app.body.line_count();
+    let total = 7 + body_count;
     // Which logical line comes first: follow the body cursor while the body has focus.
     let height = inner.height as usize;
     let first = if app.focus == Field::Body && !app.normal_mode {
-        let cur = 7 + app.body.cursor().0;
+        let cur = 7 + app.body.cursor_line();
         cur.saturating_sub(height.saturating_sub(2))
     } else {
         app.canon_scroll.min(total.saturating_sub(1))
@@ -205,6 +205,8 @@ fn draw_canonical(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let text_w = (inner.width as usize).saturating_sub(label_w).max(1);
     let mut rows: Vec<Line> = Vec::with_capacity(height);
     let mut idx = first;
+    // Only the body lines on screen are read (through the editor's line index).
+    let mut body_lines = app.body.lines_from(first.saturating_sub(7));
     while rows.len() < height && idx < total {
         let row = if idx < 7 {
             let line = head_lines[idx];
@@ -216,28 +218,28 @@ fn draw_canonical(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             }
         } else {
             let i = idx - 7;
-            let line = &body_lines[i];
+            let line = body_lines.next().unwrap_or_default();
             let shown = if line.len() > SHOW_LINE_BYTES {
                 let mut cut = SHOW_LINE_BYTES;
-                while !line.is_char_boundary(cut) {
+                while cut > 0 && (line[cut] & 0xC0) == 0x80 {
                     cut -= 1;
                 }
                 format!(
                     "{}… (+{} bytes)",
-                    escape_visible(&line.as_bytes()[..cut]),
+                    escape_visible(&line[..cut]),
                     line.len() - cut
                 )
             } else {
-                escape_visible(line.as_bytes())
+                escape_visible(line)
             };
             CanonRow {
                 label: (i == 0).then_some(LineLabel::Body),
                 text: shown,
-                lf: i + 1 < body_lines.len(),
+                lf: i + 1 < body_count,
                 highlighted: highlighted.contains(&LineLabel::Body),
             }
         };
-        let empty_body = idx == 7 && body_lines.len() == 1 && body_lines[0].is_empty();
+        let empty_body = idx == 7 && app.body.is_empty();
         push_canon_row(
             &mut rows,
             row,
