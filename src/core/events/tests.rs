@@ -306,7 +306,11 @@ fn invalid_escapes_in_skipped_members_are_syntax_errors_like_for_value() {
     // A correctly paired surrogate is fine wherever it is.
     let ok = br#"[{"unknown": "\uD83D\uDE00", "\uD83D\uDE00": ["\uD83D\uDE00"]}]"#;
     let r = validate_bytes(ok);
-    assert!(r.problems.iter().all(|p| p.code != "JSON_SYNTAX"), "{:#?}", r.problems);
+    assert!(
+        r.problems.iter().all(|p| p.code != "JSON_SYNTAX"),
+        "{:#?}",
+        r.problems
+    );
 }
 
 #[test]
