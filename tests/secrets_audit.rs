@@ -580,6 +580,10 @@ fn run_the_workbench(s: &mut Session, url: &str) -> PathBuf {
     tui.assert_restored();
     let raw = tui.raw();
     assert!(raw.len() > 2000, "the workbench drew screens to scan");
+    assert!(
+        !contains(&raw, b"signscope::"),
+        "the workbench logs to its file, never to the terminal"
+    );
     s.printed
         .push(("the workbench's terminal".to_string(), raw));
 
@@ -605,4 +609,34 @@ fn run_the_workbench(s: &mut Session, url: &str) -> PathBuf {
         );
     }
     log
+}
+
+/// With logging on but no way to open the log file (the data dir would be inside a regular
+/// file), the workbench still runs, says logging is off, and prints no log line on the terminal.
+#[test]
+fn an_unopenable_log_file_leaves_the_workbench_running() {
+    use common::*;
+    let dir = tempfile::tempdir().unwrap();
+    let blocker = dir.path().join("blocker");
+    fs::write(&blocker, "a file, not a directory").unwrap();
+    let mut cmd = portable_pty::CommandBuilder::new(env!("CARGO_BIN_EXE_signscope"));
+    cmd.cwd(dir.path());
+    cmd.env("SIGNSCOPE_CONFIG_DIR", dir.path().join("config"));
+    cmd.env("SIGNSCOPE_DATA_DIR", blocker.join("data"));
+    cmd.env("SIGNSCOPE_LOG", "trace");
+    cmd.env("NO_COLOR", "1");
+    let mut tui = Pty::spawn(cmd, 200, 30);
+    tui.wait_for("the warning in the status line", |s| {
+        s.contains("cannot open the log file") && s.contains("logging is off")
+    });
+    tui.wait_for("a signed request all the same", |s| s.contains(" ✓"));
+    tui.send(CTRL_C);
+    assert!(tui.wait_exit().success());
+    tui.assert_restored();
+    let raw = tui.raw();
+    assert!(
+        !contains(&raw, b"signscope::"),
+        "no log line on the terminal"
+    );
+    assert!(!contains(&raw, b"TRACE"), "no log line on the terminal");
 }
