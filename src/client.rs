@@ -289,6 +289,13 @@ pub fn build_signed(
         body: &parts.body,
     };
     let signed = sign(&req, key)?;
+    // Lengths and names only here; `send_with` logs the header values (none holds the key).
+    tracing::trace!(
+        canonical_len = req.canonical().len(),
+        body_len = parts.body.len(),
+        headers = ?signed.headers.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+        "request signed"
+    );
     for (name, value) in &signed.headers {
         if reqwest::header::HeaderValue::from_str(value).is_err() {
             return Err(BuildError::BadHeaderValue { name: name.clone() });
@@ -408,11 +415,16 @@ pub async fn send_with(
         .map_err(|e| ClientError::Other {
             detail: format!("the request could not be assembled: {}", chain_text(&e)),
         })?;
+    tracing::debug!(method = %req.method, url = %req.url, body_len = req.body.len(), "sending");
+    // The signing headers hold the public API key, the timestamp and the signature: never the
+    // REST key, which is not sent at all.
+    tracing::trace!(headers = ?req.headers, "request headers");
     let started = Instant::now();
-    let response = client
-        .execute(request)
-        .await
-        .map_err(|e| classify(&e, &host, opts))?;
+    let response = client.execute(request).await.map_err(|e| {
+        let err = classify(&e, &host, opts);
+        tracing::debug!(url = %req.url, error = %err, "send failed");
+        err
+    })?;
     let first_byte = started.elapsed();
     let status = response.status().as_u16();
     let headers: Vec<(String, String)> = response
@@ -425,11 +437,20 @@ pub async fn send_with(
             )
         })
         .collect();
-    let body = response
-        .bytes()
-        .await
-        .map_err(|e| classify(&e, &host, opts))?;
+    let body = response.bytes().await.map_err(|e| {
+        let err = classify(&e, &host, opts);
+        tracing::debug!(url = %req.url, status, error = %err, "response body not read");
+        err
+    })?;
     let total = started.elapsed();
+    tracing::debug!(
+        url = %req.url,
+        status,
+        first_byte_ms = first_byte.as_secs_f64() * 1000.0,
+        total_ms = total.as_secs_f64() * 1000.0,
+        body_len = body.len(),
+        "response received"
+    );
     let clock_skew_warning = headers
         .iter()
         .find(|(n, _)| n.eq_ignore_ascii_case("date"))

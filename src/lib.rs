@@ -10,10 +10,12 @@
 //! - [`server`]: the local verifying server (axum), usable in-process.
 //! - [`cli`]: the headless commands (clap).
 //! - [`tui`]: the interactive workbench (ratatui, Elm-style `update`).
+//! - [`logging`]: diagnostic logging (tracing), off unless `SIGNSCOPE_LOG` is set.
 
 pub mod cli;
 pub mod client;
 pub mod core;
+pub mod logging;
 pub mod server;
 pub mod store;
 pub mod tui;

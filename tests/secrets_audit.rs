@@ -1,8 +1,14 @@
-//! Secrets audit: a whole CLI session with a recognisable REST key (sign, verify, profile
-//! new/show/list, send through the local server, history, forced errors), then a scan of every
-//! file written under the config and data dirs and of every byte printed. The key may appear
-//! only in the profile file the user asked to store it in, and that file must be mode 0600.
-//! (The TUI part of the audit is added with the TUI.)
+//! Secrets audit (issue 9): a whole session with a recognisable REST key and logging at trace
+//! level: the CLI (sign, verify, profile new/show/list, send through a local server, history,
+//! forced errors including a wrong-key send the server explains), then the workbench in a real
+//! terminal (PTY): a send, a wrong key typed and sent, the right key typed, sent and saved in a
+//! new profile, a send to a closed port, quit. Then a scan of every file written under the
+//! config, data and working dirs (the workbench's `signscope.log` included) and of every byte
+//! printed on stdout, stderr and the terminal. The key may appear only in the profile files the
+//! user asked to store it in, and those must be mode 0600. The logs must really be there (the
+//! test fails if logging silently stops), so the scan covers them.
+
+mod common;
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
@@ -14,6 +20,8 @@ use signscope::server::{spawn_background, ServerConfig};
 
 const KEY: &str = "AUDIT-rest-key-Zq7Vx3Lm9Kp2";
 const API: &str = "audit-public";
+/// A key the server does not know for `API`: sends with it get SIGNATURE_MISMATCH.
+const OTHER_KEY: &str = "other-key-not-the-audit-one";
 
 struct Session {
     dir: tempfile::TempDir,
@@ -36,7 +44,9 @@ impl Session {
         c.env("SIGNSCOPE_CONFIG_DIR", self.config())
             .env("SIGNSCOPE_DATA_DIR", self.data())
             .env("AUDIT_KEY", KEY)
-            .env("RUST_LOG", "trace")
+            .env("OTHER_KEY", OTHER_KEY)
+            .env("SIGNSCOPE_LOG", "trace")
+            .env_remove("RUST_LOG")
             .current_dir(self.work())
             .args(args);
         if let Some(s) = stdin {
@@ -49,6 +59,16 @@ impl Session {
         self.printed
             .push((format!("stderr of `{what}`"), out.stderr));
         out.status.code().unwrap_or(-1)
+    }
+
+    /// Everything printed on stderr by commands whose arguments start with `prefix`.
+    fn stderr_of(&self, prefix: &str) -> String {
+        let label = format!("stderr of `{prefix}");
+        self.printed
+            .iter()
+            .filter(|(what, _)| what.starts_with(&label))
+            .map(|(_, bytes)| String::from_utf8_lossy(bytes).into_owned())
+            .collect()
     }
 }
 
@@ -325,6 +345,45 @@ fn the_rest_key_appears_only_where_the_user_stored_it() {
         s.run(&["send", "--profile", "failing", "--body", "[]"], None),
         2
     );
+    // A key the server does not hold for this account: its SIGNATURE_MISMATCH answer (canonical
+    // text, provided signature, diagnosis) is printed, and must not hold the account's key.
+    assert_eq!(
+        s.run(
+            &[
+                "profile",
+                "new",
+                "wrong",
+                "--indexing-url",
+                &url,
+                "--api-key",
+                API,
+                "--rest-key-env",
+                "OTHER_KEY"
+            ],
+            None
+        ),
+        0
+    );
+    assert_eq!(
+        s.run(
+            &[
+                "send",
+                "--profile",
+                "wrong",
+                "--body",
+                "[]",
+                "--output",
+                "json"
+            ],
+            None
+        ),
+        1
+    );
+    let mismatch = String::from_utf8_lossy(&s.printed[s.printed.len() - 2].1).into_owned();
+    assert!(
+        mismatch.contains("SIGNATURE_MISMATCH") && mismatch.contains("canonical: "),
+        "the server's explanation is printed: {mismatch}"
+    );
 
     // Event batches through each profile's collector.
     let batch = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/events/spec-batch.json");
@@ -341,6 +400,37 @@ fn the_rest_key_appears_only_where_the_user_stored_it() {
     // History, both outputs.
     assert_eq!(s.run(&["history", "--last", "100"], None), 0);
     assert_eq!(s.run(&["history", "--output", "json"], None), 0);
+
+    // The CLI really logged at trace level (else the scan below would prove little).
+    let sign_log = s.stderr_of("sign ");
+    assert!(
+        sign_log.contains("signscope::cli::sign: request signed canonical_len="),
+        "sign logs the canonical text's length at trace level: {sign_log}"
+    );
+    assert!(
+        sign_log.contains("REST key read source=\"env\""),
+        "{sign_log}"
+    );
+    let send_log = s.stderr_of("send --profile env");
+    for event in [
+        "signscope::client: sending method=PUT",
+        "signscope::client: request headers",
+        "signscope::client: response received",
+        "status=200",
+        "REST key read source=\"env\"",
+    ] {
+        assert!(send_log.contains(event), "no {event:?} in: {send_log}");
+    }
+    let demo_log = s.stderr_of("send --profile demo");
+    assert!(
+        demo_log.contains("signscope::server::indexing: indexing request answered"),
+        "the embedded server logs its verdicts: {demo_log}"
+    );
+    assert!(s
+        .stderr_of("send --profile down")
+        .contains("signscope::client: send failed"));
+
+    let tui_log = run_the_workbench(&mut s, &url);
     server.stop();
 
     // The scan.
@@ -362,12 +452,25 @@ fn the_rest_key_appears_only_where_the_user_stored_it() {
             f.display()
         );
     }
-    let allowed = s.config().join("profiles/kept.toml");
-    let mut found_in_allowed = false;
+    assert!(
+        files.contains(&tui_log),
+        "the scan covers the workbench's log file"
+    );
+    // Stored on request: by `profile new kept --store-rest-key-from-stdin` and by the
+    // workbench's "save as" after the key was typed.
+    let allowed = [
+        s.config().join("profiles/kept.toml"),
+        s.config().join("profiles/typed.toml"),
+    ];
+    let mut found_in_allowed = Vec::new();
     for f in &files {
         let bytes = fs::read(f).unwrap();
         if contains(&bytes, KEY.as_bytes()) {
-            assert_eq!(f, &allowed, "the REST key was written to {}", f.display());
+            assert!(
+                allowed.contains(f),
+                "the REST key was written to {}",
+                f.display()
+            );
             let mode = fs::metadata(f).unwrap().permissions().mode() & 0o777;
             assert_eq!(
                 mode,
@@ -375,17 +478,18 @@ fn the_rest_key_appears_only_where_the_user_stored_it() {
                 "{} holds the key but is mode {mode:o}",
                 f.display()
             );
-            found_in_allowed = true;
+            found_in_allowed.push(f.clone());
         }
     }
-    assert!(
-        found_in_allowed,
-        "the stored profile should hold the key (the scan can find it)"
+    assert_eq!(
+        found_in_allowed.len(),
+        2,
+        "both stored profiles should hold the key (the scan can find it): {found_in_allowed:?}"
     );
     let history = fs::read_to_string(s.data().join("history.jsonl")).unwrap();
     assert!(
-        history.lines().count() >= 10,
-        "every send is in the history"
+        history.lines().count() >= 15,
+        "every send, the workbench's too, is in the history"
     );
     let mut printed_bytes = 0;
     for (what, bytes) in &s.printed {
@@ -396,4 +500,143 @@ fn the_rest_key_appears_only_where_the_user_stored_it() {
         );
     }
     assert!(printed_bytes > 2000, "the session printed output to scan");
+}
+
+/// The workbench in a real terminal with trace logging, on the `env` profile (key from the
+/// environment): send; type a wrong key and send (the server's mismatch diff is shown); type the
+/// audit key and send; save as `typed` (stores the typed key, 0600); point the URL at a closed
+/// port and send (an error); quit. Everything printed on the terminal joins `s.printed`.
+/// Returns the path of the log file, after checking it recorded the session.
+fn run_the_workbench(s: &mut Session, url: &str) -> PathBuf {
+    use common::*;
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let mut cmd = portable_pty::CommandBuilder::new(env!("CARGO_BIN_EXE_signscope"));
+    cmd.args(["--profile", "env"]);
+    cmd.cwd(s.work());
+    cmd.env("SIGNSCOPE_CONFIG_DIR", s.config());
+    cmd.env("SIGNSCOPE_DATA_DIR", s.data());
+    cmd.env("AUDIT_KEY", KEY);
+    cmd.env("SIGNSCOPE_LOG", "trace");
+    cmd.env_remove("RUST_LOG");
+    cmd.env("NO_COLOR", "1");
+    cmd.env_remove("EDITOR");
+    cmd.env_remove("VISUAL");
+    let mut tui = Pty::spawn(cmd, 120, 40);
+    tui.wait_for("the first frame with a signature", |s| {
+        s.contains(" ✓") && s.contains(url)
+    });
+
+    // 1. Send with the key from the environment.
+    tui.send(CTRL_G);
+    let screen = tui.wait_for("the accepted response", |s| s.contains(" job "));
+    assert!(screen.contains("200 "), "{screen}");
+    let first_job = value_after(&screen, " job ").unwrap().to_string();
+
+    // 2. Body -> URL -> Method -> Path -> Query -> Prefix -> API key -> REST key: clear it,
+    // type a wrong key, send: the server explains the mismatch.
+    for _ in 0..7 {
+        tui.send(TAB);
+    }
+    tui.send(CTRL_U);
+    tui.send(OTHER_KEY);
+    tui.wait_for("the typed key", |s| s.contains("typed (not saved)"));
+    tui.send(CTRL_G);
+    let screen = tui.wait_for("the mismatch diff", |s| s.contains("Diagnosis:"));
+    assert!(screen.contains("SIGNATURE_MISMATCH"), "{screen}");
+
+    // 3. Type the audit key itself and send again: accepted, a new job.
+    tui.send(CTRL_U);
+    tui.send(KEY);
+    tui.send(CTRL_G);
+    tui.wait_for("a second accepted response", |s| {
+        value_after(s, " job ").is_some_and(|j| j != first_job)
+    });
+
+    // 4. Save as a new profile: the typed key is stored in it (the user's choice; mode 0600).
+    tui.send(ALT_S);
+    tui.wait_for("the save-as prompt", |s| s.contains("Save profile as"));
+    tui.send(CTRL_U);
+    tui.send("typed");
+    tui.send(ENTER);
+    tui.wait_for("the saved message", |s| s.contains("profile typed saved"));
+
+    // 5. REST key -> ... -> URL: a closed port; the send fails.
+    for _ in 0..6 {
+        tui.send(BACKTAB);
+    }
+    tui.send(CTRL_U);
+    tui.send(&format!("http://{closed}"));
+    tui.send(CTRL_G);
+    tui.wait_for("the failed send", |s| s.contains("send failed"));
+
+    // 6. Quit (the URL edit is unsaved: confirm).
+    tui.send(CTRL_C);
+    tui.wait_for("the quit question", |s| s.contains("unsaved edits"));
+    tui.send("y");
+    assert!(tui.wait_exit().success());
+    tui.assert_restored();
+    let raw = tui.raw();
+    assert!(raw.len() > 2000, "the workbench drew screens to scan");
+    assert!(
+        !contains(&raw, b"signscope::"),
+        "the workbench logs to its file, never to the terminal"
+    );
+    s.printed
+        .push(("the workbench's terminal".to_string(), raw));
+
+    // The log file recorded the session at trace level (the scan then covers it).
+    let log = s.data().join("signscope.log");
+    let text = fs::read_to_string(&log).expect("the workbench writes signscope.log");
+    for event in [
+        "workbench starting",
+        "REST key read source=\"env\"",
+        "signscope::tui::runtime: sign job",
+        "signscope::tui::runtime: send started",
+        "signscope::tui::runtime: send finished",
+        "status=200",
+        "code=\"SIGNATURE_MISMATCH\"",
+        "signscope::client: request headers",
+        "signscope::store::profile: profile saved profile=typed",
+        "signscope::tui::runtime: send failed",
+        "workbench quitting",
+    ] {
+        assert!(
+            text.contains(event),
+            "no {event:?} in signscope.log:\n{text}"
+        );
+    }
+    log
+}
+
+/// With logging on but no way to open the log file (the data dir would be inside a regular
+/// file), the workbench still runs, says logging is off, and prints no log line on the terminal.
+#[test]
+fn an_unopenable_log_file_leaves_the_workbench_running() {
+    use common::*;
+    let dir = tempfile::tempdir().unwrap();
+    let blocker = dir.path().join("blocker");
+    fs::write(&blocker, "a file, not a directory").unwrap();
+    let mut cmd = portable_pty::CommandBuilder::new(env!("CARGO_BIN_EXE_signscope"));
+    cmd.cwd(dir.path());
+    cmd.env("SIGNSCOPE_CONFIG_DIR", dir.path().join("config"));
+    cmd.env("SIGNSCOPE_DATA_DIR", blocker.join("data"));
+    cmd.env("SIGNSCOPE_LOG", "trace");
+    cmd.env("NO_COLOR", "1");
+    let mut tui = Pty::spawn(cmd, 200, 30);
+    tui.wait_for("the warning in the status line", |s| {
+        s.contains("cannot open the log file") && s.contains("logging is off")
+    });
+    tui.wait_for("a signed request all the same", |s| s.contains(" ✓"));
+    tui.send(CTRL_C);
+    assert!(tui.wait_exit().success());
+    tui.assert_restored();
+    let raw = tui.raw();
+    assert!(
+        !contains(&raw, b"signscope::"),
+        "no log line on the terminal"
+    );
+    assert!(!contains(&raw, b"TRACE"), "no log line on the terminal");
 }

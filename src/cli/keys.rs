@@ -50,5 +50,10 @@ pub fn rest_key_from_env_or_file(env: Option<&str>, file: Option<&Path>) -> anyh
     if secret.is_empty() {
         bail!("the REST key in {source} is empty");
     }
+    // Where from, never the value.
+    tracing::debug!(
+        source = if env.is_some() { "env" } else { "file" },
+        "REST key read"
+    );
     Ok(secret)
 }

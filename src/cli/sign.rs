@@ -215,6 +215,12 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
         ..head
     };
     let signed = sign(&req, &key)?;
+    tracing::trace!(
+        canonical_len = req.canonical().len(),
+        body_len = body.len(),
+        headers = ?signed.headers.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+        "request signed"
+    );
     match args.output {
         Output::Text => out.write_all(text_output(&req, &signed).as_bytes())?,
         Output::Json => writeln!(out, "{}", json_output(&req, &signed))?,

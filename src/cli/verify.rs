@@ -95,7 +95,15 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<u8> {
     for note in &parsed.notes {
         writeln!(out, "note: {note}")?;
     }
-    match verify(&parsed.request, &keys, &opts, now) {
+    let verdict = verify(&parsed.request, &keys, &opts, now);
+    tracing::debug!(
+        method = %parsed.request.method,
+        path = %parsed.request.path,
+        body_len = parsed.request.body.len(),
+        accepted = verdict.is_ok(),
+        "capture verified"
+    );
+    match verdict {
         Ok(accepted) => {
             writeln!(out, "{accepted}")?;
             for w in &accepted.warnings {

@@ -197,6 +197,13 @@ fn store_batch(
     problems: Vec<Value>,
 ) {
     let batch = st.store.next_seq();
+    tracing::debug!(
+        batch,
+        status,
+        body_len = body.len(),
+        problems = problems.len(),
+        "event batch answered"
+    );
     let time = format_timestamp(st.config.now());
     let batch_level: Vec<Value> = problems
         .iter()

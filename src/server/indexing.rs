@@ -92,6 +92,13 @@ async fn serve(st: AppState, req: Request, check_signature: bool) -> Response {
             .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()),
     };
 
+    tracing::trace!(
+        method = %seen.method,
+        path = %seen.path,
+        query_len = seen.query.len(),
+        headers = ?seen.headers.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+        "indexing request received"
+    );
     // Bounded memory: wait for a permit before taking in a body (released when answered).
     let _permit = st.in_flight.clone().acquire_owned().await;
     let body = match read_body(
@@ -334,6 +341,15 @@ fn record(
     body: &Bytes,
     job_id: Option<String>,
 ) {
+    tracing::debug!(
+        method = %seen.method,
+        path = %seen.path,
+        verdict = ?verdict,
+        status = outcome.status,
+        code = outcome.code.as_deref().unwrap_or("-"),
+        body_len = body.len(),
+        "indexing request answered"
+    );
     let (text, truncated) = preview(body);
     st.store.add_request(RequestRecord {
         seq: st.store.next_seq(),

@@ -173,6 +173,7 @@ pub async fn start(config: ServerConfig, addr: SocketAddr) -> io::Result<Running
 /// Serve on an already bound listener.
 pub fn start_on(config: ServerConfig, listener: TcpListener) -> io::Result<RunningServer> {
     let addr = listener.local_addr()?;
+    tracing::debug!(%addr, accounts = config.accounts.len(), "local server listening");
     let state = AppState::new(config);
     let store = state.store.clone();
     let config = state.config.clone();

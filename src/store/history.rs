@@ -162,6 +162,7 @@ impl History {
             .and_then(|_| f.sync_data())
             .map_err(|err| io("append to the history file", &self.file, &err))?;
         drop(f);
+        tracing::trace!(path = %self.file.display(), bytes = line.len(), "history entry appended");
         self.compact_if_needed()
     }
 

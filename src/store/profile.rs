@@ -543,6 +543,8 @@ impl ProfileStore {
         })?;
         let mut p = from_toml(name, &path, &text).map_err(StoreError::Parse)?;
         p.origin = Some(origin_of(&path, &meta));
+        tracing::debug!(profile = name, path = %path.display(), key_source = p.rest_key.kind(),
+            "profile loaded");
         Ok(p)
     }
 
@@ -575,6 +577,8 @@ impl ProfileStore {
         let stored_secret = p.rest_key.is_stored();
         let mode = if stored_secret { 0o600 } else { 0o644 };
         write_atomic(&path, to_toml(p).as_bytes(), mode)?;
+        tracing::debug!(profile = %p.name, path = %path.display(), key_source = p.rest_key.kind(),
+            mode = format_args!("{mode:o}"), "profile saved");
         let meta = fs::metadata(&path).map_err(|e| StoreError::io("read", &path, &e))?;
         Ok(SaveOutcome {
             origin: origin_of(&path, &meta),

@@ -84,6 +84,17 @@ impl KeySource {
 
     /// Read the key, giving a command at most `timeout`.
     pub fn resolve_with_timeout(&self, timeout: Duration) -> Result<Secret, KeyError> {
+        let result = self.read_key(timeout);
+        // The kind of source only: a command line or a path is the user's business, and the
+        // key is never logged.
+        match &result {
+            Ok(_) => tracing::debug!(source = self.kind(), "REST key read"),
+            Err(e) => tracing::debug!(source = self.kind(), error = %e, "REST key not read"),
+        }
+        result
+    }
+
+    fn read_key(&self, timeout: Duration) -> Result<Secret, KeyError> {
         let secret = match self {
             KeySource::Env(var) => match std::env::var(var) {
                 Ok(v) => Secret::from_read_text(v),
@@ -123,6 +134,17 @@ impl KeySource {
             KeySource::Command(argv) => format!("command `{}`", argv.join(" ")),
             KeySource::Stored(_) => "stored in the profile file (***)".to_string(),
             KeySource::Demo => "the demo account's published key".to_string(),
+        }
+    }
+
+    /// The kind of source in one word (`env`, `file`, `command`, `stored`, `demo`), for logs.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            KeySource::Env(_) => "env",
+            KeySource::File(_) => "file",
+            KeySource::Command(_) => "command",
+            KeySource::Stored(_) => "stored",
+            KeySource::Demo => "demo",
         }
     }
 

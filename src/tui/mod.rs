@@ -30,6 +30,16 @@ use crate::core::Secret;
 /// local server in-process on a free loopback port). Returns the exit code.
 pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
     let paths = crate::store::Paths::discover().map_err(|e| anyhow::anyhow!("{e}"))?;
+    // Logs go to a file in the data dir, never to the terminal the workbench draws on.
+    let log_warning = match crate::logging::init_file(&paths.data_dir) {
+        Ok(crate::logging::Logging::File(path)) => {
+            tracing::debug!(log = %path.display(), config_dir = %paths.config_dir.display(),
+                data_dir = %paths.data_dir.display(), "workbench starting");
+            None
+        }
+        Ok(_) => None,
+        Err(warning) => Some(warning),
+    };
     let store = crate::store::ProfileStore::open(&paths);
     let history = crate::store::History::open(&paths);
     let mut note = None;
@@ -66,6 +76,8 @@ pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
     };
     let embedded = session.server.as_ref().map(|s| s.url.clone());
     let loaded = runtime::loaded_profile(&p, base, embedded.as_deref());
+    tracing::debug!(profile = %loaded.name, demo = loaded.is_demo, key = loaded.key.is_some(),
+        "profile opened");
     let key = KeyInfo {
         secret: loaded.key.clone().unwrap_or_else(|| Secret::new("")),
         source: loaded.key_source.clone(),
@@ -81,6 +93,12 @@ pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
     // Fill the components too (events target, profile manager); the signing starts in the loop.
     let _ = update::update(&mut app, message::Message::ProfileLoaded(Ok(loaded)));
     app.no_color = theme::Theme::no_color_from_env();
+    if let Some(w) = log_warning {
+        note = Some(match note {
+            Some(n) => format!("{n}; {w}"),
+            None => w,
+        });
+    }
     if note.is_none() && p.is_demo() {
         note = Some("demo profile: Ctrl-G sends to the local server · F1 help".into());
     }

@@ -141,7 +141,15 @@ impl Effects {
     /// Execute one command that does not need the terminal.
     pub fn execute(&mut self, cmd: Command) {
         match cmd {
-            Command::Sign(job) => self.signer.submit(*job),
+            Command::Sign(job) => {
+                tracing::trace!(
+                    job = job.id,
+                    body_len = job.body.len(),
+                    changed_from = ?job.changed_from,
+                    "sign job"
+                );
+                self.signer.submit(*job)
+            }
             Command::Send(job) => {
                 let tx = self.tx.clone();
                 let http = self.http.clone();
@@ -149,13 +157,36 @@ impl Effects {
                     history: s.history.clone(),
                     profile: s.current.name.clone(),
                 });
+                tracing::debug!(
+                    job = job.id,
+                    url = %job.url,
+                    method = %job.sign.method,
+                    body_len = job.sign.body.len(),
+                    live_timestamp = job.live_timestamp,
+                    "send started"
+                );
                 tokio::spawn(async move {
                     let id = job.id;
+                    let started = std::time::Instant::now();
                     let result = send(&http, *job, tx.clone(), record).await;
+                    let ms = started.elapsed().as_secs_f64() * 1000.0;
+                    match &result {
+                        Ok(v) => tracing::debug!(
+                            job = id,
+                            status = v.status,
+                            code = v.code.as_deref().unwrap_or("-"),
+                            elapsed_ms = ms,
+                            "send finished"
+                        ),
+                        Err(e) => {
+                            tracing::debug!(job = id, error = %e, elapsed_ms = ms, "send failed")
+                        }
+                    }
                     let _ = tx.send(Message::SendDone { id, result });
                 });
             }
             Command::Copy(text) => {
+                tracing::debug!(what = %describe_copy(&text), "copy");
                 let result = self.copy(&text);
                 let _ = self.tx.send(Message::Copied(result));
             }
@@ -171,6 +202,7 @@ impl Effects {
                 let _ = self.tx.send(Message::ProfileList(msg));
             }
             Command::LoadProfile(name) => {
+                tracing::debug!(profile = %name, "load profile");
                 let msg = self.load_profile(&name);
                 let _ = self.tx.send(Message::ProfileLoaded(msg));
             }
@@ -179,11 +211,21 @@ impl Effects {
                 fields,
                 typed_key,
             } => {
+                tracing::debug!(
+                    profile = %name,
+                    typed_key = typed_key.is_some(),
+                    "save profile"
+                );
                 let msg = self.save_profile(name, &fields, typed_key);
+                match &msg {
+                    Ok(saved) => tracing::debug!(profile = %saved, "profile save done"),
+                    Err(e) => tracing::debug!(error = %e, "profile save failed"),
+                }
                 let _ = self.tx.send(Message::ProfileSaved(msg));
             }
             Command::Diagnose { text, key, prefix } => {
                 let (ok, lines) = diagnose_capture(&text, &key, &prefix, Utc::now());
+                tracing::debug!(capture_len = text.len(), accepted = ok, "capture diagnosed");
                 let _ = self.tx.send(Message::Diagnosed { ok, lines });
             }
             Command::ParseCapture { text, prefix } => {
@@ -218,6 +260,7 @@ impl Effects {
         let tx = self.tx.clone();
         match e {
             EventsEffect::SendEvents { url, body } => {
+                tracing::debug!(url = %url, body_len = body.len(), "events send started");
                 let http = self.http.clone();
                 let record = self.session.as_ref().map(|s| HistoryTarget {
                     history: s.history.clone(),
@@ -241,6 +284,14 @@ impl Effects {
                         tokio::task::spawn_blocking(move || {
                             let _ = rec.history.append(&entry);
                         });
+                    }
+                    match &result {
+                        Ok(r) => tracing::debug!(
+                            status = r.status,
+                            elapsed_ms = r.timings.total.as_secs_f64() * 1000.0,
+                            "events send finished"
+                        ),
+                        Err(e) => tracing::debug!(error = %e, "events send failed"),
                     }
                     let msg = result
                         .map(|r| SendReport {
@@ -268,6 +319,7 @@ impl Effects {
                 });
             }
             EventsEffect::LoadFile(path) => {
+                tracing::debug!(path = %path.display(), "load events file");
                 tokio::task::spawn_blocking(move || {
                     let msg = match std::fs::read_to_string(&path) {
                         Ok(text) => EventsMsg::FileLoaded { path, text },
@@ -279,6 +331,7 @@ impl Effects {
                 });
             }
             EventsEffect::SaveFile(path, text) => {
+                tracing::debug!(path = %path.display(), bytes = text.len(), "save events file");
                 tokio::task::spawn_blocking(move || {
                     let msg = match std::fs::write(&path, text) {
                         Ok(()) => EventsMsg::FileSaved(path),
@@ -327,6 +380,7 @@ impl Effects {
             )));
             return;
         };
+        tracing::debug!(effect = profiles_effect_name(&e), "profile manager");
         let result = match e {
             ProfilesEffect::SaveProfile(p) => sess
                 .store
@@ -347,8 +401,14 @@ impl Effects {
             ProfilesEffect::Activate(_) | ProfilesEffect::Status(_) => return,
         };
         let msg = match result {
-            Ok(m) => ProfilesMsg::Done(m),
-            Err(e) => ProfilesMsg::Failed(e),
+            Ok(m) => {
+                tracing::debug!(outcome = %m, "profile manager done");
+                ProfilesMsg::Done(m)
+            }
+            Err(e) => {
+                tracing::debug!(error = %e, "profile manager failed");
+                ProfilesMsg::Failed(e)
+            }
         };
         let _ = self.tx.send(Message::Profiles(msg));
         self.reload_profiles();
@@ -433,6 +493,16 @@ impl Effects {
             .and_then(|_| out.flush())
             .map_err(|e| format!("could not copy to the clipboard: {e}"))?;
         Ok(format!("{what} (via the terminal, OSC 52)"))
+    }
+}
+
+fn profiles_effect_name(e: &ProfilesEffect) -> &'static str {
+    match e {
+        ProfilesEffect::SaveProfile(_) => "save",
+        ProfilesEffect::DeleteProfile(_) => "delete",
+        ProfilesEffect::RenameProfile { .. } => "rename",
+        ProfilesEffect::Activate(_) => "activate",
+        ProfilesEffect::Status(_) => "status",
     }
 }
 
@@ -737,6 +807,7 @@ async fn event_loop(
             }
         }
         if app.quit {
+            tracing::debug!("workbench quitting");
             return Ok(());
         }
         term.draw(|f| super::view::draw(f, app))?;
@@ -759,8 +830,14 @@ async fn event_loop(
             },
             m = rx.recv() => if let Some(m) = m { pending.push(m) },
             _ = async { tick.unwrap().await }, if tick.is_some() => pending.push(Message::Tick(Utc::now())),
-            _ = sigterm.recv() => pending.push(Message::Terminate),
-            _ = sighup.recv() => pending.push(Message::Terminate),
+            _ = sigterm.recv() => {
+                tracing::debug!("SIGTERM: quitting");
+                pending.push(Message::Terminate)
+            }
+            _ = sighup.recv() => {
+                tracing::debug!("SIGHUP: quitting");
+                pending.push(Message::Terminate)
+            }
         }
         // Coalesce bursts of internal results (worker answers, responses) into one frame.
         // (Terminal input is not drained with a no-op waker: crossterm's EventStream would then

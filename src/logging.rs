@@ -1,0 +1,151 @@
+//! Diagnostic logging with `tracing`. Off unless `SIGNSCOPE_LOG` (or, failing that, `RUST_LOG`)
+//! holds a filter such as `debug`, `signscope=trace` or `signscope::client=debug,warn`; with
+//! neither set nothing is logged and no file is written.
+//!
+//! - The subcommands log to stderr ([`init_stderr`]).
+//! - The workbench never logs to the terminal it draws on: it appends to `signscope.log` in the
+//!   data dir ([`init_file`], mode 0600 when created); when that file cannot be opened, the
+//!   workbench runs without logging and says so in its status line.
+//!
+//! What is logged: requests sent (method, URL, header names and values, body length, status,
+//! timings), what the local server received and answered (method, path, status, code), profile
+//! loads and saves (name, path), which kind of key source was read (never the value), and the
+//! workbench's commands (never keystrokes: a key typed into the REST key field is a secret). A
+//! REST key is never logged: call sites log [`crate::core::Secret`] only through its `Debug`
+//! (which prints `***`), never through `expose()`.
+
+use std::fs::{File, OpenOptions};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use tracing_subscriber::util::SubscriberInitExt;
+use tracing_subscriber::EnvFilter;
+
+/// The environment variable holding the log filter.
+pub const LOG_ENV: &str = "SIGNSCOPE_LOG";
+/// Read when [`LOG_ENV`] is not set.
+pub const FALLBACK_LOG_ENV: &str = "RUST_LOG";
+/// The workbench's log file, in the data dir.
+pub const LOG_FILE: &str = "signscope.log";
+
+/// What an `init_*` call set up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Logging {
+    /// No filter in the environment: nothing is logged.
+    Off,
+    Stderr,
+    File(PathBuf),
+}
+
+/// The filter text and the variable it came from; None when neither variable is set (or both
+/// are empty).
+pub fn filter_text() -> Option<(String, &'static str)> {
+    [LOG_ENV, FALLBACK_LOG_ENV].into_iter().find_map(|var| {
+        std::env::var(var)
+            .ok()
+            .filter(|v| !v.trim().is_empty())
+            .map(|v| (v, var))
+    })
+}
+
+/// Parse the environment's filter. `Ok(None)`: logging is off.
+fn filter_from_env() -> Result<Option<EnvFilter>, String> {
+    let Some((text, var)) = filter_text() else {
+        return Ok(None);
+    };
+    EnvFilter::try_new(&text)
+        .map(Some)
+        .map_err(|e| format!("{var} is not a valid log filter ({e}); logging is off"))
+}
+
+/// Log to stderr (the subcommands). Err is a one-sentence warning; nothing is logged then.
+pub fn init_stderr() -> Result<Logging, String> {
+    let Some(filter) = filter_from_env()? else {
+        return Ok(Logging::Off);
+    };
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .finish()
+        .try_init()
+        .map_err(|e| format!("logging could not be set up: {e}"))?;
+    Ok(Logging::Stderr)
+}
+
+/// Log to `<data_dir>/signscope.log`, appending (the workbench). Err is a one-sentence warning
+/// for the status line; nothing is logged then, and nothing is written to the terminal.
+pub fn init_file(data_dir: &Path) -> Result<Logging, String> {
+    let Some(filter) = filter_from_env()? else {
+        return Ok(Logging::Off);
+    };
+    let path = data_dir.join(LOG_FILE);
+    let file = open_log(&path).map_err(|e| {
+        format!(
+            "cannot open the log file {}: {}; logging is off",
+            path.display(),
+            crate::store::io_reason(&e)
+        )
+    })?;
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(Mutex::new(file))
+        .with_ansi(false)
+        .finish()
+        .try_init()
+        .map_err(|e| format!("logging could not be set up: {e}"))?;
+    Ok(Logging::File(path))
+}
+
+/// Open the log for appending, creating the data dir and the file (mode 0600) when missing.
+fn open_log(path: &Path) -> std::io::Result<File> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut opts = OpenOptions::new();
+    opts.create(true).append(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.mode(0o600);
+    }
+    opts.open(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_log_file_is_appended_to_and_private() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nested/data").join(LOG_FILE);
+        {
+            use std::io::Write;
+            let mut f = open_log(&path).unwrap();
+            f.write_all(b"one\n").unwrap();
+        }
+        {
+            use std::io::Write;
+            let mut f = open_log(&path).unwrap();
+            f.write_all(b"two\n").unwrap();
+        }
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "one\ntwo\n");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o600);
+        }
+    }
+
+    #[test]
+    fn an_unwritable_place_is_an_error_not_a_panic() {
+        let dir = tempfile::tempdir().unwrap();
+        let blocker = dir.path().join("file");
+        std::fs::write(&blocker, "x").unwrap();
+        // The data dir would have to be inside a regular file.
+        assert!(open_log(&blocker.join(LOG_FILE)).is_err());
+    }
+}

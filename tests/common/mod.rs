@@ -1,0 +1,156 @@
+//! Helpers shared by integration tests that drive `signscope` in a real terminal: a PTY
+//! (portable-pty) whose output is fed to a terminal emulator (vt100) and also kept raw, so a
+//! test can both read the screen and scan every byte the program printed.
+#![allow(dead_code)]
+
+use std::io::{Read, Write};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use portable_pty::{native_pty_system, Child, CommandBuilder, MasterPty, PtySize};
+
+/// Upper bound for anything to show up on screen (a generous limit, not a performance check).
+pub const WAIT: Duration = Duration::from_secs(30);
+
+pub const TAB: &str = "\t";
+pub const BACKTAB: &str = "\x1b[Z";
+pub const ENTER: &str = "\r";
+pub const CTRL_C: &str = "\x03";
+pub const CTRL_G: &str = "\x07";
+pub const CTRL_U: &str = "\x15";
+pub const ALT_S: &str = "\x1bs";
+
+/// A program running in a PTY of a given size.
+pub struct Pty {
+    child: Box<dyn Child + Send + Sync>,
+    _master: Box<dyn MasterPty + Send>,
+    writer: Box<dyn Write + Send>,
+    parser: Arc<Mutex<vt100::Parser>>,
+    raw: Arc<Mutex<Vec<u8>>>,
+    reader: Option<JoinHandle<()>>,
+}
+
+impl Pty {
+    /// Start `cmd` (its environment already set by the caller) in a `cols` x `rows` terminal.
+    /// `TERM` is set to xterm-256color.
+    pub fn spawn(mut cmd: CommandBuilder, cols: u16, rows: u16) -> Pty {
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .unwrap();
+        cmd.env("TERM", "xterm-256color");
+        let child = pair.slave.spawn_command(cmd).unwrap();
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().unwrap();
+        let writer = pair.master.take_writer().unwrap();
+        let parser = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
+        let raw = Arc::new(Mutex::new(Vec::new()));
+        let (p, r) = (parser.clone(), raw.clone());
+        let reader = std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            // Ends at EOF or EIO: the program exited and closed its side of the PTY.
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                p.lock().unwrap().process(&buf[..n]);
+                r.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        });
+        Pty {
+            child,
+            _master: pair.master,
+            writer,
+            parser,
+            raw,
+            reader: Some(reader),
+        }
+    }
+
+    /// The screen's text.
+    pub fn screen(&self) -> String {
+        self.parser.lock().unwrap().screen().contents()
+    }
+
+    /// Every byte the program has printed so far.
+    pub fn raw(&self) -> Vec<u8> {
+        self.raw.lock().unwrap().clone()
+    }
+
+    /// Wait until `cond` holds for the screen; panics with the screen after [`WAIT`].
+    pub fn wait_for(&self, what: &str, cond: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let s = self.screen();
+            if cond(&s) {
+                return s;
+            }
+            if start.elapsed() > WAIT {
+                panic!("timed out waiting for {what}; screen:\n{s}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Type bytes (keys, escape sequences) into the terminal.
+    pub fn send(&mut self, bytes: &str) {
+        self.writer.write_all(bytes.as_bytes()).unwrap();
+        self.writer.flush().unwrap();
+    }
+
+    /// Wait for the program to exit, then for the reader to take its last bytes.
+    pub fn wait_exit(&mut self) -> portable_pty::ExitStatus {
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            if start.elapsed() > WAIT {
+                let _ = self.child.kill();
+                panic!("the program did not exit; screen:\n{}", self.screen());
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        if let Some(reader) = self.reader.take() {
+            let exited = Instant::now();
+            while !reader.is_finished() && exited.elapsed() < Duration::from_secs(5) {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            if reader.is_finished() {
+                let _ = reader.join();
+            }
+        }
+        status
+    }
+
+    /// The terminal is back to normal: main screen, cursor shown, mouse reporting off.
+    pub fn assert_restored(&self) {
+        let parser = self.parser.lock().unwrap();
+        let screen = parser.screen();
+        assert!(!screen.alternate_screen(), "still on the alternate screen");
+        assert!(!screen.hide_cursor(), "cursor still hidden");
+        assert_eq!(
+            screen.mouse_protocol_mode(),
+            vt100::MouseProtocolMode::None,
+            "mouse reporting still on"
+        );
+    }
+}
+
+impl Drop for Pty {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The value after `label` on the screen, up to the next space.
+pub fn value_after<'s>(screen: &'s str, label: &str) -> Option<&'s str> {
+    let i = screen.find(label)? + label.len();
+    screen[i..].split_whitespace().next()
+}
