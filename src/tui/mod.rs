@@ -26,9 +26,24 @@ use chrono::Utc;
 use self::app::{App, KeyInfo};
 use crate::core::Secret;
 
+/// glibc raises its mmap threshold to the size of the largest block freed (up to 32 MiB); after
+/// that, big buffers (a 16 MB body and its short-lived copies while a profile loads) come from
+/// the heap and their pages stay with the process. A fixed threshold keeps every block over
+/// 1 MiB in its own mapping, given back to the system when freed: the workbench's RSS follows
+/// what it holds.
+fn fixed_mmap_threshold() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only changes an allocator tunable; it is called before any other thread
+    // starts.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+    }
+}
+
 /// Open the workbench on a profile: the one named, else the last used, else the demo (with the
 /// local server in-process on a free loopback port). Returns the exit code.
 pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
+    fixed_mmap_threshold();
     let paths = crate::store::Paths::discover().map_err(|e| anyhow::anyhow!("{e}"))?;
     // Logs go to a file in the data dir, never to the terminal the workbench draws on.
     let log_warning = match crate::logging::init_file(&paths.data_dir) {

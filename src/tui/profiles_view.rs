@@ -44,9 +44,12 @@ pub enum ProfilesMsg {
 /// (`ProfilesMsg::Loaded`) and reports `Done`/`Failed`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ProfilesEffect {
-    SaveProfile(Box<Profile>),
+    /// Save the profile. The manager lists profiles without their bodies (a body can be many
+    /// megabytes and stays on disk): the second field names the stored profile whose body the
+    /// saved one keeps (None: an empty body).
+    SaveProfile(Box<Profile>, Option<String>),
     DeleteProfile(String),
-    /// Save `profile` under its (new) name, then delete the file of `from`.
+    /// Save `profile` under its (new) name with the body of `from`, then delete the file of `from`.
     RenameProfile {
         from: String,
         profile: Box<Profile>,
@@ -438,7 +441,9 @@ fn save_form(state: &mut ProfilesState, form: Box<EditForm>) -> Vec<ProfilesEffe
     match form.to_profile() {
         Ok(p) => {
             state.status = format!("Saving profile {}…", p.name);
-            vec![ProfilesEffect::SaveProfile(Box::new(p))]
+            // The edited profile keeps its stored body.
+            let source = Some(form.base.name.clone());
+            vec![ProfilesEffect::SaveProfile(Box::new(p), source)]
         }
         Err(why) => {
             state.status = why;
@@ -539,14 +544,20 @@ fn name_entered(state: &mut ProfilesState, for_: NameFor, input: LineInput) -> V
         p
     };
     let selected = state.selected_profile().cloned();
-    let profile = match for_ {
-        NameFor::New => Profile::new(name.clone()),
+    let (profile, source) = match for_ {
+        NameFor::New => (Profile::new(name.clone()), None),
         NameFor::FromCurrent => match state.current.clone() {
-            Some(p) => fresh(p),
+            Some(p) => {
+                let source = p.name.clone();
+                (fresh(p), Some(source))
+            }
             None => return refuse(state, "No profile is in use to copy from.".into(), input),
         },
         NameFor::Duplicate | NameFor::Rename => match selected {
-            Some(p) => fresh(p),
+            Some(p) => {
+                let source = p.name.clone();
+                (fresh(p), Some(source))
+            }
             None => return Vec::new(),
         },
     };
@@ -565,7 +576,7 @@ fn name_entered(state: &mut ProfilesState, for_: NameFor, input: LineInput) -> V
                 profile: Box::new(profile),
             }]
         }
-        _ => vec![ProfilesEffect::SaveProfile(Box::new(profile))],
+        _ => vec![ProfilesEffect::SaveProfile(Box::new(profile), source)],
     }
 }
 
@@ -819,7 +830,7 @@ mod tests {
         type_text(&mut s, "staging");
         let effects = update(&mut s, key(KeyCode::Enter));
         match &effects[..] {
-            [ProfilesEffect::SaveProfile(p)] => {
+            [ProfilesEffect::SaveProfile(p, None)] => {
                 assert_eq!(p.name, "staging");
                 assert_eq!(p.header_prefix, Profile::new("x").header_prefix);
             }
@@ -829,7 +840,8 @@ mod tests {
         update(&mut s, key(KeyCode::Char('c')));
         type_text(&mut s, "learn");
         match &update(&mut s, key(KeyCode::Enter))[..] {
-            [ProfilesEffect::SaveProfile(p)] => {
+            [ProfilesEffect::SaveProfile(p, Some(source))] => {
+                assert_eq!(source, "demo", "keeps the body of the profile it copies");
                 assert_eq!(p.name, "learn");
                 assert_eq!(p.api_key, Profile::demo().api_key);
             }
@@ -839,7 +851,8 @@ mod tests {
         s.selected = 1;
         update(&mut s, key(KeyCode::Char('D')));
         match &update(&mut s, key(KeyCode::Enter))[..] {
-            [ProfilesEffect::SaveProfile(p)] => {
+            [ProfilesEffect::SaveProfile(p, Some(source))] => {
+                assert_eq!(source, "shop");
                 assert_eq!(p.name, "shop-copy");
                 assert_eq!(p.api_key, "shop-public");
                 assert_eq!(p.rest_key, shop().rest_key);
@@ -910,7 +923,8 @@ mod tests {
         type_text(&mut s, "SHOP_REST_KEY");
         let effects = update(&mut s, key(KeyCode::Enter));
         match &effects[..] {
-            [ProfilesEffect::SaveProfile(p)] => {
+            [ProfilesEffect::SaveProfile(p, Some(source))] => {
+                assert_eq!(source, "shop");
                 assert_eq!(p.name, "shop");
                 assert_eq!(p.indexing_url, "http://127.0.0.1:9000");
                 assert_eq!(p.analytics_url, "http://127.0.0.1:7002");
@@ -931,7 +945,7 @@ mod tests {
         update(&mut s, key(KeyCode::Char('e')));
         update(&mut s, key(KeyCode::Char('/')));
         match &update(&mut s, key(KeyCode::Enter))[..] {
-            [ProfilesEffect::SaveProfile(p)] => {
+            [ProfilesEffect::SaveProfile(p, _)] => {
                 assert_eq!(p.rest_key, KeySource::Demo);
                 assert!(p.indexing_url.ends_with('/'));
             }

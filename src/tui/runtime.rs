@@ -22,7 +22,9 @@ use super::terminal::{self, Term};
 use super::update::update;
 use crate::core::time::format_timestamp;
 use crate::core::visible::visible_lines;
-use crate::store::{History, HistoryEntry, KeySource, Profile, ProfileStore, EMBEDDED_URL};
+use crate::store::{
+    History, HistoryEntry, KeySource, Profile, ProfileStore, DEMO_PROFILE, EMBEDDED_URL,
+};
 
 /// Responses up to this size are formatted before they are shown; larger ones are shown raw
 /// first and formatted on a blocking thread.
@@ -67,6 +69,25 @@ impl Session {
     }
 }
 
+/// A profile as the profile manager holds it: without its body, which can be many megabytes
+/// and stays on disk (a save from the manager takes it from there, see [`stored_body`]).
+fn without_body(p: Profile) -> Profile {
+    Profile {
+        body: String::new(),
+        ..p
+    }
+}
+
+/// The body a profile saved from the manager keeps: that of the stored profile `source` (the
+/// built-in demo's for "demo"), or none.
+fn stored_body(store: &ProfileStore, source: Option<&str>) -> Result<String, String> {
+    match source {
+        None => Ok(String::new()),
+        Some(DEMO_PROFILE) => Ok(Profile::demo().body),
+        Some(name) => store.load(name).map(|p| p.body).map_err(|e| e.to_string()),
+    }
+}
+
 /// The in-process local server on 127.0.0.1:0 (stopped when dropped).
 pub struct Embedded {
     pub url: String,
@@ -104,7 +125,7 @@ pub fn loaded_profile(p: &Profile, base_url: String, embedded: Option<&str>) -> 
         analytics_url,
         local,
         events: p.events.clone(),
-        profile: Some(Box::new(p.clone())),
+        profile: Some(Box::new(without_body(p.clone()))),
         fields: RequestFields {
             url: base_url,
             method: p.method.clone(),
@@ -365,7 +386,7 @@ impl Effects {
         let Some(sess) = &self.session else { return };
         let report = sess.store.list();
         let msg = ProfilesMsg::Loaded {
-            profiles: report.profiles,
+            profiles: report.profiles.into_iter().map(without_body).collect(),
             errors: report.errors.iter().map(|e| e.to_string()).collect(),
             dir: sess.store.dir(),
             current: sess.current.name.clone(),
@@ -382,22 +403,29 @@ impl Effects {
         };
         tracing::debug!(effect = profiles_effect_name(&e), "profile manager");
         let result = match e {
-            ProfilesEffect::SaveProfile(p) => sess
-                .store
-                .save(&p)
-                .map(|o| o.message())
-                .map_err(|e| e.to_string()),
+            ProfilesEffect::SaveProfile(mut p, source) => {
+                stored_body(&sess.store, source.as_deref())
+                    .and_then(|body| {
+                        p.body = body;
+                        sess.store.save(&p).map_err(|e| e.to_string())
+                    })
+                    .map(|o| o.message())
+            }
             ProfilesEffect::DeleteProfile(name) => sess
                 .store
                 .delete(&name)
                 .map(|path| format!("deleted profile {name} ({})", path.display()))
                 .map_err(|e| e.to_string()),
-            ProfilesEffect::RenameProfile { from, profile } => sess
-                .store
-                .save(&profile)
-                .and_then(|_| sess.store.delete(&from))
-                .map(|_| format!("renamed {from} to {}", profile.name))
-                .map_err(|e| e.to_string()),
+            ProfilesEffect::RenameProfile { from, mut profile } => {
+                stored_body(&sess.store, Some(&from)).and_then(|body| {
+                    profile.body = body;
+                    sess.store
+                        .save(&profile)
+                        .and_then(|_| sess.store.delete(&from))
+                        .map(|_| format!("renamed {from} to {}", profile.name))
+                        .map_err(|e| e.to_string())
+                })
+            }
             ProfilesEffect::Activate(_) | ProfilesEffect::Status(_) => return,
         };
         let msg = match result {
@@ -498,7 +526,7 @@ impl Effects {
 
 fn profiles_effect_name(e: &ProfilesEffect) -> &'static str {
     match e {
-        ProfilesEffect::SaveProfile(_) => "save",
+        ProfilesEffect::SaveProfile(..) => "save",
         ProfilesEffect::DeleteProfile(_) => "delete",
         ProfilesEffect::RenameProfile { .. } => "rename",
         ProfilesEffect::Activate(_) => "activate",
@@ -997,6 +1025,26 @@ pub fn diagnose_capture(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn manager_saves_keep_the_stored_body_that_the_listing_leaves_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = crate::store::Paths::new(dir.path().join("c"), dir.path().join("d"));
+        let store = ProfileStore::open(&paths);
+        let mut big = Profile::new("big");
+        big.body = "[\"a body that stays on disk\"]".into();
+        store.save(&big).unwrap();
+        let listed = without_body(store.load("big").unwrap());
+        assert!(listed.body.is_empty());
+        assert_eq!(stored_body(&store, Some("big")).unwrap(), big.body);
+        assert_eq!(stored_body(&store, None).unwrap(), "");
+        assert_eq!(
+            stored_body(&store, Some(DEMO_PROFILE)).unwrap(),
+            Profile::demo().body
+        );
+        let err = stored_body(&store, Some("gone")).unwrap_err();
+        assert!(err.contains("gone"), "{err}");
+    }
 
     #[test]
     fn mismatch_debug_of_the_local_server_becomes_a_diff() {
