@@ -3,7 +3,8 @@
 //! 1. Key event to frame: `update` for one typed character at the end of the body, then a full
 //!    draw into a 120x40 TestBackend, for bodies of 1 KB, 1 MB and 16 MB.
 //! 2. The signing that follows (off the draw path): the incremental re-sign after that edit.
-//! 3. The running binary in a PTY: time to the first drawn frame, idle RSS and idle CPU with the
+//! 3. A 6 MB JSON response: bytes to the raw text on screen, and to the formatted text on screen.
+//! 4. The running binary in a PTY: time to the first drawn frame, idle RSS and idle CPU with the
 //!    demo profile, and RSS with a 16 MB body (printed, not asserted).
 //!
 //! Run: `cargo bench --bench tui` (add `-- --quick` for a short run).
@@ -224,11 +225,95 @@ fn binary_figures() {
     );
 }
 
-criterion_group!(benches, key_to_frame, resign_after_edit);
+/// A compact JSON response of about `size` bytes (an array of product records).
+fn response_of(size: usize) -> Vec<u8> {
+    let mut s = String::from("[");
+    let mut i = 0;
+    while s.len() + 120 < size {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(&format!(
+            r#"{{"id":"sku-{i:08}","name":"Item number {i}","price":{}.99,"tags":["a","b"],"stock":{{"eu":{i},"us":null}}}}"#,
+            i % 500
+        ));
+        i += 1;
+    }
+    s.push(']');
+    s.into_bytes()
+}
+
+/// A 6 MB JSON response, from the bytes to frames: the raw text on screen first, then the
+/// formatted text. Both steps run off the draw path in the workbench (the formatting on a
+/// blocking thread); here they run back to back, so the total is an upper bound.
+fn response_6mb(c: &mut Criterion) {
+    use signscope::tui::app::Detail;
+    use signscope::tui::runtime::{format_json, response_view};
+    let body = response_of(6 << 20);
+    let mut g = c.benchmark_group("tui_response_6MB");
+    g.sample_size(10)
+        .measurement_time(Duration::from_secs(5))
+        .warm_up_time(Duration::from_millis(500));
+    let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    let send = |app: &mut App, id: u64| {
+        app.pending_send = Some(id);
+        app.sending = true;
+        app.detail = Detail::Response;
+        let view = response_view(id, 200, vec![], &body, 12.0, false, vec![]);
+        update(
+            app,
+            Message::SendDone {
+                id,
+                result: Ok(view),
+            },
+        );
+    };
+    g.bench_function("raw_on_screen", |b| {
+        let mut app = app_with("[]");
+        let mut id = 0;
+        b.iter(|| {
+            id += 1;
+            send(&mut app, id);
+            term.draw(|f| signscope::tui::view::draw(f, &app)).unwrap();
+        })
+    });
+    g.bench_function("formatted_on_screen", |b| {
+        let mut app = app_with("[]");
+        let mut id = 0;
+        b.iter(|| {
+            id += 1;
+            send(&mut app, id);
+            term.draw(|f| signscope::tui::view::draw(f, &app)).unwrap();
+            let formatted = format_json(&body).expect("JSON");
+            update(
+                &mut app,
+                Message::ResponseFormatted {
+                    id,
+                    body: Arc::new(formatted),
+                },
+            );
+            term.draw(|f| signscope::tui::view::draw(f, &app)).unwrap();
+            let screen: String = term
+                .backend()
+                .buffer()
+                .content
+                .iter()
+                .map(|c| c.symbol())
+                .collect();
+            assert!(
+                screen.contains("\"id\": \"sku-00000000\""),
+                "formatted response on screen"
+            );
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, key_to_frame, resign_after_edit, response_6mb);
 
 fn main() {
     benches();
-    if !std::env::args().any(|a| a == "--skip-binary") {
+    if std::env::var_os("SIGNSCOPE_BENCH_SKIP_BINARY").is_none() {
         binary_figures();
     }
     Criterion::default().configure_from_args().final_summary();

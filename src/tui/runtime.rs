@@ -663,8 +663,14 @@ fn history_entry(
 
 /// Pretty-print a JSON body into lines (None when it is not JSON).
 pub fn format_json(body: &[u8]) -> Option<FormattedBody> {
-    let value: serde_json::Value = serde_json::from_slice(body).ok()?;
-    let text = serde_json::to_string_pretty(&value).ok()?;
+    // Transcode token by token: no `Value` tree is built (6 MB of JSON would be hundreds of
+    // thousands of small allocations). Trailing data after the value makes it "not JSON".
+    let mut de = serde_json::Deserializer::from_slice(body);
+    let mut out = Vec::with_capacity(body.len() * 2);
+    let mut ser = serde_json::Serializer::pretty(&mut out);
+    serde_transcode::transcode(&mut de, &mut ser).ok()?;
+    de.end().ok()?;
+    let text = String::from_utf8(out).ok()?;
     Some(FormattedBody {
         lines: text.lines().map(str::to_string).collect(),
         json: true,
@@ -1025,6 +1031,19 @@ pub fn diagnose_capture(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn format_json_pretty_prints_like_serde_json_and_refuses_what_is_not_json() {
+        let body = br#"{"b":[1,2.5,{"c":null}],"a":"x\u00e9","n":-3,"t":true,"e":{},"l":[]}"#;
+        let v: serde_json::Value = serde_json::from_slice(body).unwrap();
+        let want = serde_json::to_string_pretty(&v).unwrap();
+        let got = format_json(body).unwrap();
+        assert_eq!(got.lines.join("\n"), want);
+        assert!(got.json);
+        assert_eq!(format_json(b"[1] [2]"), None, "trailing data");
+        assert_eq!(format_json(b"{\"a\":"), None, "truncated");
+        assert_eq!(format_json(b""), None);
+    }
 
     #[test]
     fn manager_saves_keep_the_stored_body_that_the_listing_leaves_out() {
