@@ -1,6 +1,6 @@
 //! Key to frame in the events composer (issue 7): one keystroke through the pure `update`
 //! (rebuilds the batch, re-validates it) plus a full draw into a 120x40 TestBackend, for lists
-//! of 10, 100 and 1,000 items, in the form and in the raw JSON editor.
+//! of 10, 500 and 5,000 items, in the form and in the raw JSON editor.
 //!
 //! `cargo bench --bench tui_components`
 
@@ -47,7 +47,7 @@ fn bench(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(300))
         .measurement_time(Duration::from_secs(1));
     let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
-    for n in [10usize, 100, 1_000] {
+    for n in [10usize, 500, 5_000] {
         let text = batch(n);
         let mut form = EventsState::new("http://127.0.0.1:1", "demo-public-key");
         update(&mut form, EventsMsg::LoadBatch(text.clone()));
