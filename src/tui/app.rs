@@ -364,6 +364,8 @@ pub struct DiagnoseState {
     /// Verdict and findings as lines (computed by a command).
     pub report: Vec<String>,
     pub ok: Option<bool>,
+    /// Rows of the report scrolled off the top (mouse wheel).
+    pub report_scroll: u16,
 }
 
 impl Default for DiagnoseState {
@@ -375,6 +377,7 @@ impl Default for DiagnoseState {
             key: DiagKey::Profile,
             report: Vec::new(),
             ok: None,
+            report_scroll: 0,
         }
     }
 }

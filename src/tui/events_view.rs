@@ -12,11 +12,13 @@
 use std::path::PathBuf;
 
 use bytes::Bytes;
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind};
-use ratatui::layout::{Constraint, Layout, Rect};
+use crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::{Constraint, Flex, Layout, Position, Rect};
 use ratatui::style::{Modifier, Style, Stylize};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Wrap};
+use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
 use ratatui::Frame;
 use ratatui_textarea::{CursorMove, TextArea};
 use serde_json::{Map, Value};
@@ -200,7 +202,11 @@ pub struct SendReport {
 #[derive(Clone, Debug)]
 pub enum EventsMsg {
     Key(KeyEvent),
-    Mouse(MouseEvent),
+    /// A mouse event and the view's area on screen (for hit testing with [`layout`]).
+    Mouse(MouseEvent, Rect),
+    /// A validation job finished (see [`ValidateJob`]); ignored unless it is for the current
+    /// revision of the batch.
+    Validated(Box<Validated>),
     /// The active profile's collector and public key (`local`: the embedded server, whose
     /// inspection API shows what was stored).
     SetTarget {
@@ -222,10 +228,17 @@ pub enum EventsMsg {
 }
 
 /// I/O the events view asks the runtime for.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum EventsEffect {
-    SendEvents { url: String, body: Bytes },
-    FetchStored { url: String },
+    /// Build and validate the batch off the draw path; answer with [`EventsMsg::Validated`].
+    Validate(Box<ValidateJob>),
+    SendEvents {
+        url: String,
+        body: Bytes,
+    },
+    FetchStored {
+        url: String,
+    },
     LoadFile(PathBuf),
     SaveFile(PathBuf, String),
     CopyText(String),
@@ -243,6 +256,68 @@ struct Extras {
     /// Events that are neither the list's view event nor one of its select events.
     other_events: Vec<Value>,
 }
+
+/// What a validation job works on: the form (its draft and the members it does not show) or the
+/// raw JSON text.
+#[derive(Clone, Debug, PartialEq)]
+enum JobInput {
+    Form { draft: ListDraft, extras: Extras },
+    Raw(String),
+}
+
+/// One revision of the batch to build and validate. The whole batch is validated every time:
+/// rules span events (list ids, API key, clicks against views), so a partial check is not safe.
+/// Small batches are validated inside `update`; bigger ones by the runtime on a worker thread
+/// (`EventsEffect::Validate`), so a key press costs the same at any batch size.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValidateJob {
+    pub rev: u64,
+    input: JobInput,
+}
+
+/// The result of a [`ValidateJob`]: the batch text exactly as it would be sent, and its problems.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Validated {
+    pub rev: u64,
+    pub preview: String,
+    /// Number of events (0 when the text is not a JSON array).
+    pub events: usize,
+    /// Number of lines of the preview (bounds its scrolling).
+    pub lines: usize,
+    pub problems: Vec<Problem>,
+}
+
+impl ValidateJob {
+    /// Build the batch text and validate it (pure; the cost grows with the batch).
+    pub fn run(&self) -> Validated {
+        let (preview, events, problems) = match &self.input {
+            JobInput::Form { draft, extras } => {
+                let mut batch = draft_to_value(draft);
+                overlay_extras(&mut batch, draft, extras);
+                let preview = serde_json::to_string_pretty(&batch).unwrap_or_default();
+                let events = batch.as_array().map_or(0, Vec::len);
+                (preview, events, ev::validate(&batch).problems)
+            }
+            JobInput::Raw(text) => {
+                let report = ev::validate_bytes(text.as_bytes());
+                (text.clone(), report.events, report.problems)
+            }
+        };
+        Validated {
+            rev: self.rev,
+            lines: preview.lines().count(),
+            preview,
+            events,
+            problems,
+        }
+    }
+}
+
+/// Batches up to this many items (form) are validated inside `update`: at that size it costs
+/// well under a millisecond and the view never shows "validating…" between keys.
+pub const INLINE_VALIDATE_ITEMS: usize = 100;
+/// The same bound for the raw editor, in lines (about a dozen lines per pretty-printed item).
+const INLINE_VALIDATE_LINES: usize = 1_200;
 
 /// All state of the events view.
 pub struct EventsState {
@@ -279,6 +354,18 @@ pub struct EventsState {
     pub stored: Option<Result<String, String>>,
     pub status: String,
     preview_scroll: u16,
+    /// Lines of the preview shown.
+    preview_lines: usize,
+    response_scroll: u16,
+    /// Revision of the form / raw text: bumped by every change.
+    rev: u64,
+    /// The newest revision a validation was asked for.
+    requested: u64,
+    /// The revision the preview and problems on screen belong to.
+    shown_rev: u64,
+    /// Batches with more items than this are validated off the draw path
+    /// ([`INLINE_VALIDATE_ITEMS`]; tests set 0 to exercise the worker path).
+    pub inline_max_items: usize,
     /// Draw without colours (NO_COLOR).
     pub no_color: bool,
 }
@@ -339,10 +426,88 @@ impl EventsState {
             stored: None,
             status: String::new(),
             preview_scroll: 0,
+            preview_lines: 0,
+            response_scroll: 0,
+            rev: 0,
+            requested: 0,
+            shown_rev: 0,
+            inline_max_items: INLINE_VALIDATE_ITEMS,
             no_color: Theme::no_color_from_env(),
         };
         state.set_draft(draft, Extras::default());
+        state.ensure_current();
         state
+    }
+
+    /// True while the preview and problems on screen are older than the form.
+    pub fn validating(&self) -> bool {
+        self.shown_rev != self.rev
+    }
+
+    /// A job for the current revision.
+    pub fn validate_job(&self) -> ValidateJob {
+        let input = match self.mode {
+            Mode::Form => JobInput::Form {
+                draft: self.draft.clone(),
+                extras: self.extras.clone(),
+            },
+            Mode::Raw => JobInput::Raw(self.raw.lines().join("\n")),
+        };
+        ValidateJob {
+            rev: self.rev,
+            input,
+        }
+    }
+
+    /// Show a validation result if it is for the current revision; a stale one is dropped
+    /// (returns false).
+    fn apply(&mut self, v: Validated) -> bool {
+        if v.rev != self.rev {
+            return false;
+        }
+        self.preview = v.preview;
+        self.preview_events = v.events;
+        self.preview_lines = v.lines;
+        self.problems = v.problems;
+        self.problem_sel = self.problem_sel.min(self.problems.len().saturating_sub(1));
+        self.preview_scroll = self.preview_scroll.min(self.max_preview_scroll());
+        self.shown_rev = v.rev;
+        true
+    }
+
+    /// Validate now if what is shown is stale (before sending, copying or saving the text,
+    /// which must be the current batch).
+    fn ensure_current(&mut self) {
+        if self.validating() {
+            let v = self.validate_job().run();
+            self.requested = self.rev;
+            self.apply(v);
+        }
+    }
+
+    /// Whether the current revision is small enough to validate inside `update`.
+    fn validate_inline(&self) -> bool {
+        match self.mode {
+            Mode::Form => self.draft.items.len() <= self.inline_max_items,
+            Mode::Raw => {
+                self.raw.lines().len()
+                    <= INLINE_VALIDATE_LINES.min(self.inline_max_items.saturating_mul(12))
+            }
+        }
+    }
+
+    fn max_preview_scroll(&self) -> u16 {
+        self.preview_lines.saturating_sub(1).min(u16::MAX as usize) as u16
+    }
+
+    /// Move focus (the raw editor shows its cursor only while it has focus).
+    fn set_focus(&mut self, focus: Focus) {
+        self.focus = focus;
+        self.raw.set_cursor_style(if self.focus == Focus::Raw {
+            focused_style()
+        } else {
+            Style::new()
+        });
     }
 
     /// True when keys go to a text input (so `?` and letters are text, not commands).
@@ -383,6 +548,10 @@ impl EventsState {
             ("K / J, Alt-Up / Alt-Down", "items: move the item up / down"),
             ("Enter", "problems: jump to the field of the problem"),
             ("PageUp / PageDown", "scroll the preview"),
+            (
+                "Mouse",
+                "click a field, item cell or problem: focus it; wheel: scroll the pane",
+            ),
         ]
     }
 
@@ -463,24 +632,13 @@ impl EventsState {
         batch
     }
 
-    /// Recompute the preview and the problems after any change.
+    /// After any change: a new revision, whose preview and problems `update` asks for (inline
+    /// for small batches, else from the worker).
     fn refresh(&mut self) {
-        match self.mode {
-            Mode::Form => {
-                self.sync_fields();
-                let batch = self.form_batch();
-                self.preview = serde_json::to_string_pretty(&batch).unwrap_or_default();
-                self.preview_events = batch.as_array().map_or(0, Vec::len);
-                self.problems = ev::validate(&batch).problems;
-            }
-            Mode::Raw => {
-                self.preview = self.raw.lines().join("\n");
-                let report = ev::validate_bytes(self.preview.as_bytes());
-                self.preview_events = report.events;
-                self.problems = report.problems;
-            }
+        if self.mode == Mode::Form {
+            self.sync_fields();
         }
-        self.problem_sel = self.problem_sel.min(self.problems.len().saturating_sub(1));
+        self.rev += 1;
     }
 
     fn focus_order(&self) -> Vec<Focus> {
@@ -498,19 +656,17 @@ impl EventsState {
         let order = self.focus_order();
         let pos = order.iter().position(|f| *f == self.focus).unwrap_or(0);
         let n = order.len();
-        self.focus = order[if back {
-            (pos + n - 1) % n
-        } else {
-            (pos + 1) % n
-        }];
-        self.raw.set_cursor_style(if self.focus == Focus::Raw {
-            focused_style()
-        } else {
-            Style::new()
-        });
+        self.set_focus(
+            order[if back {
+                (pos + n - 1) % n
+            } else {
+                (pos + 1) % n
+            }],
+        );
     }
 
     fn enter_raw(&mut self) {
+        self.ensure_current();
         let text = self.preview.clone();
         self.raw = TextArea::from(text.lines().map(String::from).collect::<Vec<_>>());
         self.mode = Mode::Raw;
@@ -567,6 +723,8 @@ impl EventsState {
 
     /// Jump to the field a problem is about.
     fn jump_to_problem(&mut self, idx: usize) {
+        // The problems shown must be those of the current batch for their paths to be right.
+        self.ensure_current();
         let Some(problem) = self.problems.get(idx).cloned() else {
             return;
         };
@@ -860,21 +1018,34 @@ fn complete(field: Field, text: &str) -> Option<String> {
     Some(head + &next)
 }
 
-/// Handle a message; pure (no I/O): what needs I/O comes back as effects.
+/// Handle a message; pure (no I/O): what needs I/O comes back as effects. When the batch
+/// changed, its validation is done here for small batches, else asked for as an
+/// [`EventsEffect::Validate`] (the view says "validating…" until the answer for the current
+/// revision arrives; answers for older revisions are dropped).
 pub fn update(state: &mut EventsState, msg: EventsMsg) -> Vec<EventsEffect> {
+    let mut effects = update_msg(state, msg);
+    if state.rev != state.requested && state.validating() {
+        state.requested = state.rev;
+        if state.validate_inline() {
+            let v = state.validate_job().run();
+            state.apply(v);
+        } else {
+            effects.push(EventsEffect::Validate(Box::new(state.validate_job())));
+        }
+    }
+    effects
+}
+
+fn update_msg(state: &mut EventsState, msg: EventsMsg) -> Vec<EventsEffect> {
     match msg {
         EventsMsg::Key(key) if key.kind != KeyEventKind::Release => on_key(state, key),
         EventsMsg::Key(_) => Vec::new(),
-        EventsMsg::Mouse(mouse) => {
-            match mouse.kind {
-                MouseEventKind::ScrollDown => {
-                    state.preview_scroll = state.preview_scroll.saturating_add(3)
-                }
-                MouseEventKind::ScrollUp => {
-                    state.preview_scroll = state.preview_scroll.saturating_sub(3)
-                }
-                _ => {}
-            }
+        EventsMsg::Mouse(mouse, area) => {
+            on_mouse(state, mouse, area);
+            Vec::new()
+        }
+        EventsMsg::Validated(v) => {
+            state.apply(*v);
             Vec::new()
         }
         EventsMsg::SetTarget {
@@ -917,6 +1088,7 @@ pub fn update(state: &mut EventsState, msg: EventsMsg) -> Vec<EventsEffect> {
                 Err(why) => why.clone(),
             };
             state.response = Some(result);
+            state.response_scroll = 0;
             state.stored = None;
             if state.local && (ok || matches!(state.response, Some(Ok(_)))) {
                 // The last events the collector kept: the ones just sent.
@@ -954,6 +1126,7 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
                     return Vec::new();
                 }
                 let path = PathBuf::from(path);
+                state.ensure_current();
                 return match kind {
                     PromptKind::Load => vec![EventsEffect::LoadFile(path)],
                     PromptKind::Save => {
@@ -1027,10 +1200,11 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
                 return Vec::new();
             }
             KeyCode::Char('y') => {
+                state.ensure_current();
                 return vec![
                     EventsEffect::CopyText(state.preview.clone()),
                     EventsEffect::Status("Batch JSON copied.".into()),
-                ]
+                ];
             }
             _ => {}
         }
@@ -1045,7 +1219,10 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
             return Vec::new();
         }
         KeyCode::PageDown => {
-            state.preview_scroll = state.preview_scroll.saturating_add(10);
+            state.preview_scroll = state
+                .preview_scroll
+                .saturating_add(10)
+                .min(state.max_preview_scroll());
             return Vec::new();
         }
         KeyCode::PageUp => {
@@ -1189,6 +1366,8 @@ fn send(state: &mut EventsState) -> Vec<EventsEffect> {
         state.status = "Set the analytics URL before sending.".into();
         return Vec::new();
     }
+    // What is sent, and the problem count in the status, are those of the current batch.
+    state.ensure_current();
     let errors = state
         .problems
         .iter()
@@ -1227,8 +1406,54 @@ fn block<'a>(title: impl Into<Line<'a>>, focused: bool) -> Block<'a> {
     }
 }
 
-/// Draw the events view into `area`.
-pub fn draw(frame: &mut Frame, area: Rect, state: &EventsState) {
+/// Widths of the items table's columns: #, clk, the seven editable columns, item_id.
+const ITEM_WIDTHS: [Constraint; 10] = [
+    Constraint::Length(2),
+    Constraint::Length(3),
+    Constraint::Min(5),
+    Constraint::Min(4),
+    Constraint::Fill(2),
+    Constraint::Min(5),
+    Constraint::Length(3),
+    Constraint::Fill(1),
+    Constraint::Fill(2),
+    Constraint::Fill(1),
+];
+/// Spacing between the items table's columns.
+const ITEM_SPACING: u16 = 1;
+
+/// Where the parts of the events view are for a given area and state: [`draw`] draws with it
+/// and mouse hit testing uses it, so a click lands on what is drawn under the pointer.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EventsLayout {
+    /// 110 columns or more: form left, preview / problems / response right.
+    pub wide: bool,
+    /// The "List" box of the form (form mode).
+    pub fields_block: Option<Rect>,
+    /// Each top field: its label and value.
+    pub fields: Vec<(Field, Rect)>,
+    /// Width of the field labels before the value (label and ": ").
+    pub label_w: u16,
+    /// The completion row under the fields, when one fits.
+    pub suggestions: Option<Rect>,
+    /// The items table (form mode).
+    pub items: Option<Rect>,
+    /// The item rows on screen: index into the items, and the row.
+    pub item_rows: Vec<(usize, Rect)>,
+    /// The editable columns, as their header cells (x and width apply to every row).
+    pub item_columns: Vec<(Column, Rect)>,
+    /// The raw JSON editor (raw mode).
+    pub raw: Option<Rect>,
+    pub preview: Option<Rect>,
+    pub problems: Rect,
+    /// The problems on screen: index, and the rows it takes (messages wrap).
+    pub problem_rows: Vec<(usize, Rect)>,
+    pub response: Option<Rect>,
+    pub footer: Rect,
+}
+
+/// The layout of the events view in `area`.
+pub fn layout(area: Rect, state: &EventsState) -> EventsLayout {
     let [main, footer] = Layout::vertical([Constraint::Min(4), Constraint::Length(1)]).areas(area);
     let wide = main.width >= 110;
     let (left, right) = if wide {
@@ -1246,18 +1471,22 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &EventsState) {
             .areas(main);
         (l, r)
     };
-
+    let mut l = EventsLayout {
+        wide,
+        footer,
+        ..EventsLayout::default()
+    };
     match state.mode {
         Mode::Form => {
             let fields_h = if wide { 9 } else { 6 };
             let [fields_area, items_area] =
                 Layout::vertical([Constraint::Length(fields_h), Constraint::Min(3)]).areas(left);
-            draw_fields(frame, fields_area, state, wide);
-            draw_items(frame, items_area, state);
+            layout_fields(&mut l, fields_area, state);
+            layout_items(&mut l, items_area, state);
         }
         Mode::Raw => {
             if wide {
-                draw_raw(frame, left, state);
+                l.raw = Some(left);
             }
         }
     }
@@ -1277,33 +1506,241 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &EventsState) {
         ])
         .areas(right);
         if state.mode == Mode::Form {
-            draw_preview(frame, preview, state);
+            l.preview = Some(preview);
+            if has_response {
+                l.response = Some(response);
+            }
         } else {
-            draw_response_or_stored(frame, preview, state, true);
+            // The raw editor is on the left: the response takes the preview's place.
+            l.response = Some(preview);
         }
-        draw_problems(frame, problems, state);
-        if has_response && state.mode == Mode::Form {
-            draw_response_or_stored(frame, response, state, false);
-        }
+        l.problems = problems;
     } else {
         let [a, b] = Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)])
             .areas(right);
         if state.mode == Mode::Form {
-            draw_preview(frame, a, state);
+            l.preview = Some(a);
         } else {
-            draw_raw(frame, a, state);
+            l.raw = Some(a);
         }
         if has_response {
             let [p, r] =
                 Layout::vertical([Constraint::Percentage(40), Constraint::Percentage(60)]).areas(b);
-            draw_problems(frame, p, state);
-            draw_response_or_stored(frame, r, state, false);
+            l.problems = p;
+            l.response = Some(r);
         } else {
-            draw_problems(frame, b, state);
+            l.problems = b;
         }
+    }
+    layout_problems(&mut l, state);
+    l
+}
+
+/// Wide: one field per row. Narrow: two per row after the URL; the second starts at half the
+/// width or one column after the first one's text, whichever is further right.
+fn layout_fields(l: &mut EventsLayout, area: Rect, state: &EventsState) {
+    l.fields_block = Some(area);
+    let inner = block("", false).inner(area);
+    let bottom = inner.y + inner.height;
+    let row = |i: u16| (inner.y + i < bottom).then(|| inner.y + i);
+    let rows_used;
+    if l.wide {
+        l.label_w = 15;
+        for (i, f) in Field::ALL.iter().enumerate() {
+            if let Some(y) = row(i as u16) {
+                l.fields.push((*f, Rect::new(inner.x, y, inner.width, 1)));
+            }
+        }
+        rows_used = Field::ALL.len() as u16;
+    } else {
+        l.label_w = 11;
+        let pairs = [
+            (Field::AnalyticsUrl, None),
+            (Field::ApiKey, Some(Field::ListId)),
+            (Field::ListName, Some(Field::ListLogic)),
+            (Field::Tags, Some(Field::UserIp)),
+        ];
+        let right = inner.x + inner.width;
+        for (i, (a, b)) in pairs.into_iter().enumerate() {
+            let Some(y) = row(i as u16) else { break };
+            let Some(b) = b else {
+                l.fields.push((a, Rect::new(inner.x, y, inner.width, 1)));
+                continue;
+            };
+            let used = l.label_w + field_value(state, a).0.chars().count() as u16;
+            let b_x = (inner.x + (inner.width / 2).max(used + 1)).min(right);
+            l.fields.push((a, Rect::new(inner.x, y, b_x - inner.x, 1)));
+            l.fields.push((b, Rect::new(b_x, y, right - b_x, 1)));
+        }
+        rows_used = pairs.len() as u16;
+    }
+    if let Focus::Field(Field::ListLogic | Field::Tags) = state.focus {
+        l.suggestions = row(rows_used).map(|y| Rect::new(inner.x, y, inner.width, 1));
+    }
+}
+
+/// The rows shown are a window that keeps the selected row on screen.
+fn layout_items(l: &mut EventsLayout, area: Rect, state: &EventsState) {
+    l.items = Some(area);
+    let inner = block("", false).inner(area);
+    let visible = usize::from(area.height.saturating_sub(3).max(1));
+    let first = state.row.saturating_sub(visible - 1);
+    let body_y = inner.y + 1; // under the header
+    for (k, idx) in (first..state.draft.items.len()).take(visible).enumerate() {
+        let y = body_y + k as u16;
+        if y < inner.y + inner.height {
+            l.item_rows
+                .push((idx, Rect::new(inner.x, y, inner.width, 1)));
+        }
+    }
+    let cols = Layout::horizontal(ITEM_WIDTHS)
+        .flex(Flex::Start)
+        .spacing(ITEM_SPACING)
+        .split(Rect::new(
+            inner.x,
+            inner.y,
+            inner.width,
+            1.min(inner.height),
+        ));
+    l.item_columns = Column::ALL
+        .iter()
+        .zip(cols.iter().skip(2))
+        .map(|(c, r)| (*c, *r))
+        .collect();
+}
+
+/// The problems shown: a window that keeps the selected one fully visible, each problem taking
+/// as many rows as its wrapped text.
+fn layout_problems(l: &mut EventsLayout, state: &EventsState) {
+    let inner = block("", false).inner(l.problems);
+    if inner.height == 0 || state.problems.is_empty() {
+        return;
+    }
+    let rows_of = |i: usize| {
+        super::view::wrap_spans(&problem_spans(state, &state.problems[i]), inner.width).len() as u16
+    };
+    let sel = state.problem_sel.min(state.problems.len() - 1);
+    let mut first = sel;
+    let mut used = rows_of(sel);
+    while first > 0 {
+        let h = rows_of(first - 1);
+        if used + h > inner.height {
+            break;
+        }
+        used += h;
+        first -= 1;
+    }
+    let bottom = inner.y + inner.height;
+    let mut y = inner.y;
+    for i in first..state.problems.len() {
+        if y >= bottom {
+            break;
+        }
+        let h = rows_of(i).min(bottom - y);
+        l.problem_rows
+            .push((i, Rect::new(inner.x, y, inner.width, h)));
+        y += h;
+    }
+}
+
+/// Click to focus a field, a pane or an item row (and its column); the wheel scrolls the
+/// preview and the response, and moves the selection in the items and problems lists.
+fn on_mouse(state: &mut EventsState, m: MouseEvent, area: Rect) {
+    let pos = Position::new(m.column, m.row);
+    match m.kind {
+        MouseEventKind::Down(MouseButton::Left) => {
+            if state.prompt.is_some() {
+                return; // the path prompt keeps the keyboard until Enter or Esc
+            }
+            // Leaving a cell by clicking elsewhere keeps what was typed, as Enter does.
+            if let Some(input) = state.editing.take() {
+                if let Some(item) = state.draft.items.get_mut(state.row) {
+                    *cell_mut(item, state.col) = input.text().to_string();
+                }
+                state.refresh();
+            }
+            let l = layout(area, state);
+            if let Some((f, _)) = l.fields.iter().find(|(_, r)| r.contains(pos)) {
+                state.set_focus(Focus::Field(*f));
+            } else if l.items.is_some_and(|r| r.contains(pos)) {
+                state.set_focus(Focus::Items);
+                if let Some((idx, _)) = l.item_rows.iter().find(|(_, r)| r.contains(pos)) {
+                    state.row = *idx;
+                    let col = l
+                        .item_columns
+                        .iter()
+                        .find(|(_, r)| (r.x..r.x + r.width).contains(&pos.x));
+                    if let Some((c, _)) = col {
+                        state.col = *c;
+                    }
+                }
+            } else if l.problems.contains(pos) {
+                state.set_focus(Focus::Problems);
+                if let Some((i, _)) = l.problem_rows.iter().find(|(_, r)| r.contains(pos)) {
+                    state.problem_sel = *i;
+                }
+            } else if l.raw.is_some_and(|r| r.contains(pos)) {
+                state.set_focus(Focus::Raw);
+            }
+        }
+        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
+            let down = m.kind == MouseEventKind::ScrollDown;
+            let l = layout(area, state);
+            let step = |v: u16, by: u16| {
+                if down {
+                    v.saturating_add(by)
+                } else {
+                    v.saturating_sub(by)
+                }
+            };
+            if l.preview.is_some_and(|r| r.contains(pos)) {
+                state.preview_scroll =
+                    step(state.preview_scroll, 3).min(state.max_preview_scroll());
+            } else if l.response.is_some_and(|r| r.contains(pos)) {
+                state.response_scroll = step(state.response_scroll, 3);
+            } else if l.problems.contains(pos) {
+                let last = state.problems.len().saturating_sub(1);
+                state.problem_sel = if down {
+                    (state.problem_sel + 1).min(last)
+                } else {
+                    state.problem_sel.saturating_sub(1)
+                };
+            } else if l.items.is_some_and(|r| r.contains(pos)) && state.editing.is_none() {
+                let last = state.draft.items.len().saturating_sub(1);
+                state.row = if down {
+                    (state.row + 1).min(last)
+                } else {
+                    state.row.saturating_sub(1)
+                };
+            } else if l.raw.is_some_and(|r| r.contains(pos)) {
+                // The editor scrolls its own view (the text does not change).
+                state.raw.input(ratatui_textarea::Input::from(m));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Draw the events view into `area`.
+pub fn draw(frame: &mut Frame, area: Rect, state: &EventsState) {
+    let l = layout(area, state);
+    if state.mode == Mode::Form {
+        draw_fields(frame, &l, state);
+        draw_items(frame, &l, state);
+    }
+    if let Some(r) = l.raw {
+        draw_raw(frame, r, state);
+    }
+    if let Some(r) = l.preview {
+        draw_preview(frame, r, state);
+    }
+    draw_problems(frame, &l, state);
+    if let Some(r) = l.response {
+        draw_response_or_stored(frame, r, state);
     }
 
     // Footer: prompt or status.
+    let footer = l.footer;
     let line = if let Some((kind, input)) = &state.prompt {
         let label = match kind {
             PromptKind::Load => "Load batch from: ",
@@ -1333,21 +1770,31 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &EventsState) {
     }
 }
 
-fn field_spans<'a>(state: &'a EventsState, f: Field, label_w: usize) -> Vec<Span<'a>> {
-    let focused = state.focus == Focus::Field(f);
-    let label = format!("{:>w$}: ", f.label(), w = label_w);
+/// The text a field shows: its value, or a dim placeholder when empty (true).
+fn field_value(state: &EventsState, f: Field) -> (&str, bool) {
     let text = state.input(f).text();
-    let value = if text.is_empty() {
-        Span::styled(
-            match f {
-                Field::UserIp => "(none)",
-                Field::Tags => "name:value, ...",
-                _ => "",
-            },
-            Style::new().dim(),
-        )
+    if text.is_empty() {
+        let placeholder = match f {
+            Field::UserIp => "(none)",
+            Field::Tags => "name:value, ...",
+            _ => "",
+        };
+        (placeholder, true)
     } else {
-        Span::raw(text)
+        (text, false)
+    }
+}
+
+fn field_spans<'a>(state: &'a EventsState, f: Field, label_w: u16) -> Vec<Span<'a>> {
+    let focused = state.focus == Focus::Field(f);
+    let label = format!(
+        "{:>w$}: ",
+        f.label(),
+        w = usize::from(label_w.saturating_sub(2))
+    );
+    let value = match field_value(state, f) {
+        (text, true) => Span::styled(text, Style::new().dim()),
+        (text, false) => Span::raw(text),
     };
     let value = if focused {
         value.patch_style(focused_style())
@@ -1357,85 +1804,39 @@ fn field_spans<'a>(state: &'a EventsState, f: Field, label_w: usize) -> Vec<Span
     vec![Span::styled(label, Style::new().bold()), value]
 }
 
-fn draw_fields(frame: &mut Frame, area: Rect, state: &EventsState, wide: bool) {
-    let focused = matches!(state.focus, Focus::Field(_));
-    let blk = block(" List ", focused);
-    let inner = blk.inner(area);
-    frame.render_widget(blk, area);
-    let mut lines: Vec<Line> = Vec::new();
-    if wide {
-        for f in Field::ALL {
-            lines.push(Line::from(field_spans(state, f, 13)));
-        }
-    } else {
-        let pairs = [
-            (Field::AnalyticsUrl, None),
-            (Field::ApiKey, Some(Field::ListId)),
-            (Field::ListName, Some(Field::ListLogic)),
-            (Field::Tags, Some(Field::UserIp)),
-        ];
-        let half = (inner.width / 2) as usize;
-        for (a, b) in pairs {
-            let mut spans = field_spans(state, a, 9);
-            if let Some(b) = b {
-                let used: usize = spans.iter().map(|s| s.width()).sum();
-                if used < half {
-                    spans.push(Span::raw(" ".repeat(half - used)));
-                } else {
-                    spans.push(Span::raw(" "));
-                }
-                spans.extend(field_spans(state, b, 9));
-            }
-            lines.push(Line::from(spans));
-        }
+fn draw_fields(frame: &mut Frame, l: &EventsLayout, state: &EventsState) {
+    let Some(area) = l.fields_block else { return };
+    frame.render_widget(
+        block(" List ", matches!(state.focus, Focus::Field(_))),
+        area,
+    );
+    for (f, rect) in &l.fields {
+        frame.render_widget(
+            Paragraph::new(Line::from(field_spans(state, *f, l.label_w))),
+            *rect,
+        );
     }
-    // Suggestion line for completable fields.
-    if let Focus::Field(f @ (Field::ListLogic | Field::Tags)) = state.focus {
+    // Suggestions for completable fields.
+    if let (Focus::Field(f), Some(rect)) = (state.focus, l.suggestions) {
         let cands = completions(f, state.input(f).text());
-        if lines.len() < inner.height as usize {
-            lines.push(Line::from(format!("Ctrl-N: {}", cands.join(" "))).dim());
-        }
+        frame.render_widget(
+            Paragraph::new(Line::from(format!("Ctrl-N: {}", cands.join(" "))).dim()),
+            rect,
+        );
     }
-    frame.render_widget(Paragraph::new(lines), inner);
     // Cursor in the focused field.
     if let Focus::Field(f) = state.focus {
-        if let Some(pos) = field_cursor(state, f, inner, wide) {
-            frame.set_cursor_position(pos);
+        if let Some((_, rect)) = l.fields.iter().find(|(g, _)| *g == f) {
+            let x = l.label_w + state.input(f).cursor() as u16;
+            if x < rect.width {
+                frame.set_cursor_position((rect.x + x, rect.y));
+            }
         }
     }
 }
 
-fn field_cursor(state: &EventsState, f: Field, inner: Rect, wide: bool) -> Option<(u16, u16)> {
-    let cur = state.input(f).cursor() as u16;
-    let (row, x) = if wide {
-        (Field::ALL.iter().position(|g| *g == f)? as u16, 15 + cur)
-    } else {
-        let half = inner.width / 2;
-        let first_w = 11 + state.input(f).text().chars().count() as u16;
-        let _ = first_w;
-        match f {
-            Field::AnalyticsUrl => (0, 11 + cur),
-            Field::ApiKey => (1, 11 + cur),
-            Field::ListId => (
-                1,
-                half.max(11 + state.api_key.text().chars().count() as u16 + 1) + 11 + cur,
-            ),
-            Field::ListName => (2, 11 + cur),
-            Field::ListLogic => (
-                2,
-                half.max(11 + state.list_name.text().chars().count() as u16 + 1) + 11 + cur,
-            ),
-            Field::Tags => (3, 11 + cur),
-            Field::UserIp => (
-                3,
-                half.max(11 + state.tags.text().chars().count() as u16 + 1) + 11 + cur,
-            ),
-        }
-    };
-    (x < inner.width && row < inner.height).then_some((inner.x + x, inner.y + row))
-}
-
-fn draw_items(frame: &mut Frame, area: Rect, state: &EventsState) {
+fn draw_items(frame: &mut Frame, l: &EventsLayout, state: &EventsState) {
+    let Some(area) = l.items else { return };
     let focused = state.focus == Focus::Items;
     let clicked = state.draft.items.iter().filter(|i| i.clicked).count();
     let title = format!(" Items ({}, {} clicked) ", state.draft.items.len(), clicked);
@@ -1447,52 +1848,34 @@ fn draw_items(frame: &mut Frame, area: Rect, state: &EventsState) {
             .chain(["item_id"])
             .map(|t| Cell::from(t).bold()),
     );
-    // Rows are built only for the window that shows the selected row.
-    let visible = area.height.saturating_sub(3).max(1) as usize;
-    let first = state.row.saturating_sub(visible - 1);
-    let rows = state
-        .draft
-        .items
-        .iter()
-        .enumerate()
-        .skip(first)
-        .take(visible)
-        .map(|(r, item)| {
-            let mut cells = vec![
-                Cell::from((r + 1).to_string()).dim(),
-                Cell::from(if item.clicked { "[x]" } else { "[ ]" }),
-            ];
-            for c in Column::ALL {
-                let selected = focused && r == state.row && c == state.col;
-                let text = match (&state.editing, selected) {
-                    (Some(input), true) => format!("{}▏", input.text()),
-                    _ => cell(item, c).to_string(),
-                };
-                let mut cell = Cell::from(text);
-                if selected {
-                    cell = cell.style(focused_style());
-                }
-                cells.push(cell);
+    // Rows are built only for the window the layout shows.
+    let rows = l.item_rows.iter().map(|(r, _)| {
+        let r = *r;
+        let item = &state.draft.items[r];
+        let mut cells = vec![
+            Cell::from((r + 1).to_string()).dim(),
+            Cell::from(if item.clicked { "[x]" } else { "[ ]" }),
+        ];
+        for c in Column::ALL {
+            let selected = focused && r == state.row && c == state.col;
+            let text = match (&state.editing, selected) {
+                (Some(input), true) => format!("{}▏", input.text()),
+                _ => cell(item, c).to_string(),
+            };
+            let mut cell = Cell::from(text);
+            if selected {
+                cell = cell.style(focused_style());
             }
-            cells.push(Cell::from(format!("{}-{}", item.group_id, item.variant_id)).dim());
-            Row::new(cells)
-        });
-    let widths = [
-        Constraint::Length(2),
-        Constraint::Length(3),
-        Constraint::Min(5),
-        Constraint::Min(4),
-        Constraint::Fill(2),
-        Constraint::Min(5),
-        Constraint::Length(3),
-        Constraint::Fill(1),
-        Constraint::Fill(2),
-        Constraint::Fill(1),
-    ];
-    let table = Table::new(rows, widths)
+            cells.push(cell);
+        }
+        cells.push(Cell::from(format!("{}-{}", item.group_id, item.variant_id)).dim());
+        Row::new(cells)
+    });
+    let table = Table::new(rows, ITEM_WIDTHS)
         .header(header)
         .block(blk)
-        .column_spacing(1);
+        .flex(Flex::Start)
+        .column_spacing(ITEM_SPACING);
     frame.render_widget(table, area);
     if state.draft.items.is_empty() && area.height > 3 {
         frame.render_widget(
@@ -1515,7 +1898,11 @@ fn draw_raw(frame: &mut Frame, area: Rect, state: &EventsState) {
 }
 
 fn draw_preview(frame: &mut Frame, area: Rect, state: &EventsState) {
-    let title = format!(" Batch preview ({} events) ", state.preview_events);
+    let title = if state.validating() {
+        " Batch preview (validating…) ".to_string()
+    } else {
+        format!(" Batch preview ({} events) ", state.preview_events)
+    };
     // Only the visible lines are handed to the widget: a long batch costs nothing per frame
     // beyond finding where the window starts.
     let height = area.height.saturating_sub(2) as usize;
@@ -1526,10 +1913,28 @@ fn draw_preview(frame: &mut Frame, area: Rect, state: &EventsState) {
         .take(height)
         .map(Line::raw)
         .collect();
-    frame.render_widget(Paragraph::new(lines).block(block(title, false)), area);
+    let mut p = Paragraph::new(lines).block(block(title, false));
+    if state.validating() {
+        p = p.dim();
+    }
+    frame.render_widget(p, area);
 }
 
-fn draw_problems(frame: &mut Frame, area: Rect, state: &EventsState) {
+/// One problem as styled text: level, path, message.
+fn problem_spans<'a>(state: &EventsState, p: &'a Problem) -> Vec<Span<'a>> {
+    let (tag, style) = match p.level {
+        Level::Error => ("error", Theme::new(state.no_color).error()),
+        Level::Warning => ("warn ", Theme::new(state.no_color).warn()),
+    };
+    vec![
+        Span::styled(format!("{tag} "), style),
+        Span::styled(format!("{} ", p.path), Style::new().bold()),
+        Span::raw(p.message.as_str()),
+    ]
+}
+
+fn draw_problems(frame: &mut Frame, l: &EventsLayout, state: &EventsState) {
+    let area = l.problems;
     let focused = state.focus == Focus::Problems;
     let errors = state
         .problems
@@ -1537,38 +1942,30 @@ fn draw_problems(frame: &mut Frame, area: Rect, state: &EventsState) {
         .filter(|p| p.level == Level::Error)
         .count();
     let warnings = state.problems.len() - errors;
-    let title = if state.problems.is_empty() {
+    let title = if state.validating() {
+        " Problems: validating… ".to_string()
+    } else if state.problems.is_empty() {
         " Problems: none, batch is valid ".to_string()
     } else {
         format!(" Problems: {errors} error(s), {warnings} warning(s) ")
     };
-    let lines: Vec<Line> = state
-        .problems
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let (tag, style) = match p.level {
-                Level::Error => ("error", Theme::new(state.no_color).error()),
-                Level::Warning => ("warn ", Theme::new(state.no_color).warn()),
-            };
-            let line = Line::from(vec![
-                Span::styled(format!("{tag} "), style),
-                Span::styled(format!("{} ", p.path), Style::new().bold()),
-                Span::raw(p.message.clone()),
-            ]);
-            if focused && i == state.problem_sel {
-                line.patch_style(focused_style())
-            } else {
-                line
-            }
-        })
-        .collect();
-    let inner_h = area.height.saturating_sub(2) as usize;
-    let skip = state.problem_sel.saturating_sub(inner_h.saturating_sub(1));
-    let p = Paragraph::new(lines.into_iter().skip(skip).collect::<Vec<_>>())
-        .block(block(title, focused))
-        .wrap(Wrap { trim: false });
-    frame.render_widget(p, area);
+    frame.render_widget(block(title, focused), area);
+    // Only the problems on screen are built, in the rows the layout gave them.
+    for (i, rect) in &l.problem_rows {
+        let spans = problem_spans(state, &state.problems[*i]);
+        let mut rows = super::view::wrap_spans(&spans, rect.width);
+        if focused && *i == state.problem_sel {
+            rows = rows
+                .into_iter()
+                .map(|r| r.patch_style(focused_style()))
+                .collect();
+        }
+        let mut p = Paragraph::new(rows);
+        if state.validating() {
+            p = p.dim();
+        }
+        frame.render_widget(p, *rect);
+    }
 }
 
 fn pretty(text: &str) -> String {
@@ -1578,7 +1975,7 @@ fn pretty(text: &str) -> String {
         .unwrap_or_else(|| text.to_string())
 }
 
-fn draw_response_or_stored(frame: &mut Frame, area: Rect, state: &EventsState, _big: bool) {
+fn draw_response_or_stored(frame: &mut Frame, area: Rect, state: &EventsState) {
     if area.height == 0 {
         return;
     }
@@ -1621,7 +2018,12 @@ fn draw_response_or_stored(frame: &mut Frame, area: Rect, state: &EventsState, _
         Some(Err(why)) => lines.push(Line::from(format!("Could not read what was stored: {why}"))),
         None => {}
     }
-    frame.render_widget(Paragraph::new(lines).block(block(title, false)), area);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .block(block(title, false))
+            .scroll((state.response_scroll, 0)),
+        area,
+    );
 }
 
 #[cfg(test)]

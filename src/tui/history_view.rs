@@ -5,8 +5,10 @@
 //! display model the App builds from the store's history entries, so the view does not depend
 //! on how history is kept on disk.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind};
-use ratatui::layout::{Constraint, Layout, Rect};
+use crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::style::{Modifier, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, TableState, Wrap};
@@ -185,7 +187,8 @@ fn shell_quote(s: &str) -> String {
 #[derive(Clone, Debug)]
 pub enum HistoryMsg {
     Key(KeyEvent),
-    Mouse(MouseEvent),
+    /// A mouse event and the view's area on screen (for hit testing with [`layout`]).
+    Mouse(MouseEvent, Rect),
     /// The history as loaded, with warnings about lines that could not be read.
     Loaded {
         rows: Vec<HistoryRow>,
@@ -288,6 +291,7 @@ impl HistoryState {
             ("Backspace / Esc", "edit / clear the filter"),
             ("Up / Down", "select an entry"),
             ("PageUp / PageDown", "scroll the request and response"),
+            ("Mouse", "click a row: select it; wheel: list / entry"),
             ("Enter", "load the entry into the request or events view"),
             ("Ctrl-Y", "copy the request as a curl command"),
             ("Ctrl-R", "reload the history from disk"),
@@ -311,16 +315,8 @@ pub fn update(state: &mut HistoryState, msg: HistoryMsg) -> Vec<HistoryEffect> {
             state.selected = 0;
             Vec::new()
         }
-        HistoryMsg::Mouse(m) => {
-            match m.kind {
-                MouseEventKind::ScrollDown => {
-                    state.detail_scroll = state.detail_scroll.saturating_add(3)
-                }
-                MouseEventKind::ScrollUp => {
-                    state.detail_scroll = state.detail_scroll.saturating_sub(3)
-                }
-                _ => {}
-            }
+        HistoryMsg::Mouse(m, area) => {
+            on_mouse(state, m, area);
             Vec::new()
         }
         HistoryMsg::Key(key) if key.kind == KeyEventKind::Release => Vec::new(),
@@ -382,20 +378,101 @@ fn on_key(state: &mut HistoryState, key: KeyEvent) -> Vec<HistoryEffect> {
     Vec::new()
 }
 
-/// Draw the history view into `area`.
-pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState) {
-    let theme = Theme::new(state.no_color);
-    let visible = state.visible();
-    let wide = area.width >= 110;
-    let (list_area, detail_area) = if wide {
+/// Click a row to select it; the wheel over the list moves the selection, over the entry it
+/// scrolls the entry.
+fn on_mouse(state: &mut HistoryState, m: MouseEvent, area: Rect) {
+    let l = layout(area, state);
+    let pos = Position::new(m.column, m.row);
+    match m.kind {
+        MouseEventKind::Down(MouseButton::Left) => {
+            if let Some((i, _)) = l.rows.iter().find(|(_, r)| r.contains(pos)) {
+                if state.selected != *i {
+                    state.selected = *i;
+                    state.detail_scroll = 0;
+                }
+            }
+        }
+        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
+            let down = m.kind == MouseEventKind::ScrollDown;
+            if l.list.contains(pos) {
+                let before = state.selected;
+                state.selected = if down {
+                    state.selected.saturating_add(1)
+                } else {
+                    state.selected.saturating_sub(1)
+                };
+                state.clamp();
+                if state.selected != before {
+                    state.detail_scroll = 0;
+                }
+            } else if l.detail.contains(pos) {
+                state.detail_scroll = if down {
+                    state.detail_scroll.saturating_add(3)
+                } else {
+                    state.detail_scroll.saturating_sub(3)
+                };
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Where the parts of the history view are (shared by [`draw`] and mouse hit testing).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HistoryLayout {
+    /// The list box (with its border).
+    pub list: Rect,
+    /// Index (into the filtered list) of the first row on screen.
+    pub first: usize,
+    /// The rows on screen: index into the filtered list and the row's cells.
+    pub rows: Vec<(usize, Rect)>,
+    /// The selected entry's box (with its border).
+    pub detail: Rect,
+}
+
+/// The layout of the view in `area` for the current rows, filter and selection.
+pub fn layout(area: Rect, state: &HistoryState) -> HistoryLayout {
+    layout_for(area, state.selected, state.visible().len())
+}
+
+fn layout_for(area: Rect, selected: usize, count: usize) -> HistoryLayout {
+    let (list, detail) = if area.width >= 110 {
         let [a, b] = Layout::horizontal([Constraint::Percentage(60), Constraint::Percentage(40)])
             .areas(area);
         (a, b)
     } else {
-        let list_h = (visible.len() as u16 + 4).clamp(6, area.height / 2);
+        let list_h = (count as u16 + 4).clamp(6, area.height / 2);
         let [a, b] = Layout::vertical([Constraint::Length(list_h), Constraint::Min(3)]).areas(area);
         (a, b)
     };
+    // Inside the border, under the header row.
+    let body = Rect::new(
+        list.x + 1,
+        list.y + 2,
+        list.width.saturating_sub(2),
+        list.height.saturating_sub(3),
+    );
+    let height = usize::from(body.height.max(1));
+    let first = selected.saturating_sub(height - 1);
+    let rows = (first..count)
+        .take(usize::from(body.height))
+        .enumerate()
+        .map(|(k, i)| (i, Rect::new(body.x, body.y + k as u16, body.width, 1)))
+        .collect();
+    HistoryLayout {
+        list,
+        first,
+        rows,
+        detail,
+    }
+}
+
+/// Draw the history view into `area`.
+pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState) {
+    let theme = Theme::new(state.no_color);
+    let visible = state.visible();
+    let l = layout_for(area, state.selected, visible.len());
+    let (list_area, detail_area) = (l.list, l.detail);
 
     // The list, with the filter in its title.
     let title = if state.filter.is_empty() {
@@ -430,11 +507,15 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState) {
         Constraint::Length(6),
         Constraint::Length(5),
     ];
-    let mut table_state = TableState::default().with_selected(if visible.is_empty() {
-        None
-    } else {
-        Some(state.selected)
-    });
+    // The window starts where the layout says, so a click hits the row drawn there.
+    let mut table_state =
+        TableState::default()
+            .with_offset(l.first)
+            .with_selected(if visible.is_empty() {
+                None
+            } else {
+                Some(state.selected)
+            });
     let table = Table::new(rows, widths)
         .header(header)
         .block(Block::new().borders(Borders::ALL).title(title))

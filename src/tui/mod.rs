@@ -19,6 +19,7 @@ pub mod signing;
 pub mod terminal;
 pub mod theme;
 pub mod update;
+pub mod validate_worker;
 pub mod view;
 
 use chrono::Utc;

@@ -7,8 +7,10 @@
 
 use std::path::PathBuf;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent};
-use ratatui::layout::{Constraint, Layout, Rect};
+use crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::style::{Modifier, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, List, ListItem, ListState, Paragraph, Wrap};
@@ -24,7 +26,8 @@ use crate::store::{KeySource, Profile};
 #[derive(Clone, Debug)]
 pub enum ProfilesMsg {
     Key(KeyEvent),
-    Mouse(MouseEvent),
+    /// A mouse event and the manager's area on screen (for hit testing with [`layout`]).
+    Mouse(MouseEvent, Rect),
     /// The profiles as loaded (demo first), files that did not load (one sentence each), the
     /// directory profile files live in, and the name of the profile in use.
     Loaded {
@@ -315,6 +318,10 @@ impl ProfilesState {
                 "REST key from: change the source kind",
             ),
             ("edit: Ctrl-S or Enter", "save; Esc: cancel"),
+            (
+                "Mouse",
+                "click a profile: select it; wheel: move; edit: click a field",
+            ),
         ]
     }
 }
@@ -358,7 +365,10 @@ pub fn update(state: &mut ProfilesState, msg: ProfilesMsg) -> Vec<ProfilesEffect
             state.status = msg;
             Vec::new()
         }
-        ProfilesMsg::Mouse(_) => Vec::new(),
+        ProfilesMsg::Mouse(m, area) => {
+            on_mouse(state, m, area);
+            Vec::new()
+        }
         ProfilesMsg::Key(k) if k.kind == KeyEventKind::Release => Vec::new(),
         ProfilesMsg::Key(k) => on_key(state, k),
     }
@@ -580,8 +590,143 @@ fn name_entered(state: &mut ProfilesState, for_: NameFor, input: LineInput) -> V
     }
 }
 
+/// Browsing: a click selects the profile under it, the wheel over the list moves the selection.
+/// Editing: a click on a field focuses it. Prompts and the delete confirmation ignore the mouse
+/// (a stray click must not answer them).
+fn on_mouse(state: &mut ProfilesState, m: MouseEvent, area: Rect) {
+    let l = layout(area, state);
+    let pos = Position::new(m.column, m.row);
+    let click = m.kind == MouseEventKind::Down(MouseButton::Left);
+    match &mut state.mode {
+        Mode::Browse => match m.kind {
+            _ if click => {
+                if let Some((i, _)) = l.rows.iter().find(|(_, r)| r.contains(pos)) {
+                    state.selected = *i;
+                }
+            }
+            MouseEventKind::ScrollDown if l.list.contains(pos) => {
+                state.selected = (state.selected + 1).min(state.profiles.len().saturating_sub(1))
+            }
+            MouseEventKind::ScrollUp if l.list.contains(pos) => {
+                state.selected = state.selected.saturating_sub(1)
+            }
+            _ => {}
+        },
+        Mode::Edit(form) if click => {
+            if let Some((f, _)) = l.edit_fields.iter().find(|(_, r)| r.contains(pos)) {
+                form.focus = *f;
+            }
+        }
+        _ => {}
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Drawing
+
+/// Where the parts of the manager are (shared by [`draw`] and mouse hit testing).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProfilesLayout {
+    /// The list box (with its border).
+    pub list: Rect,
+    /// Index of the first profile on screen.
+    pub first: usize,
+    /// The list rows on screen: index into the profiles and the row.
+    pub rows: Vec<(usize, Rect)>,
+    /// The detail box (with its border).
+    pub detail: Rect,
+    /// Edit mode: the heading row(s) of the form.
+    pub edit_title: Option<Rect>,
+    /// Edit mode: the rows each field takes (long values wrap).
+    pub edit_fields: Vec<(EditField, Rect)>,
+    pub footer: Rect,
+}
+
+/// The layout of the manager in `area` for the current state.
+pub fn layout(area: Rect, state: &ProfilesState) -> ProfilesLayout {
+    let [main, footer] = Layout::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(area);
+    let list_w = if main.width >= 110 { 32 } else { 24 };
+    let [list, detail] =
+        Layout::horizontal([Constraint::Length(list_w), Constraint::Min(20)]).areas(main);
+    let body = Block::new().borders(Borders::ALL).inner(list);
+    let first = state
+        .selected
+        .saturating_sub(usize::from(body.height.max(1)) - 1);
+    let rows = (first..state.profiles.len())
+        .take(usize::from(body.height))
+        .enumerate()
+        .map(|(k, i)| (i, Rect::new(body.x, body.y + k as u16, body.width, 1)))
+        .collect();
+    let mut l = ProfilesLayout {
+        list,
+        first,
+        rows,
+        detail,
+        footer,
+        ..ProfilesLayout::default()
+    };
+    if let Mode::Edit(form) = &state.mode {
+        let inner = Block::new().borders(Borders::ALL).inner(detail);
+        let bottom = inner.y + inner.height;
+        let mut y = inner.y;
+        for (field, spans) in edit_lines(form, state.revealed) {
+            let h = super::view::wrap_spans(&spans, inner.width).len() as u16;
+            let h = h.min(bottom.saturating_sub(y));
+            if h == 0 {
+                break;
+            }
+            let r = Rect::new(inner.x, y, inner.width, h);
+            match field {
+                Some(f) => l.edit_fields.push((f, r)),
+                None => l.edit_title = Some(r),
+            }
+            y += h;
+        }
+    }
+    l
+}
+
+/// The lines of the edit form: the heading (no field), then one per field.
+fn edit_lines(form: &EditForm, revealed: bool) -> Vec<(Option<EditField>, Vec<Span<'static>>)> {
+    let label = |s: &str| Span::styled(format!("{s:>14}: "), Style::new().bold());
+    let mut out = vec![(
+        None,
+        vec![Span::styled(
+            format!("Editing {} (Enter saves, Esc cancels)", form.name),
+            Style::new().bold(),
+        )],
+    )];
+    for f in EditField::ALL {
+        let value = match f {
+            EditField::IndexingUrl => form.indexing_url.text().to_string(),
+            EditField::AnalyticsUrl => form.analytics_url.text().to_string(),
+            EditField::HeaderPrefix => form.header_prefix.text().to_string(),
+            EditField::ApiKey => form.api_key.text().to_string(),
+            EditField::KeyKind => format!("< {} >", form.key_kind.label()),
+            EditField::KeyValue => {
+                let t = form.key_value.text();
+                if form.key_kind == KeyKind::Stored && !revealed {
+                    format!("{} (Ctrl-V reveals)", "•".repeat(t.chars().count()))
+                } else {
+                    t.to_string()
+                }
+            }
+        };
+        let lab = if f == EditField::KeyValue {
+            form.key_kind.value_label()
+        } else {
+            f.label()
+        };
+        let v = Span::raw(value);
+        let v = if form.focus == f {
+            v.add_modifier(Modifier::REVERSED)
+        } else {
+            v
+        };
+        out.push((Some(f), vec![label(lab), v]));
+    }
+    out
+}
 
 fn masked_key(source: &KeySource, revealed: bool) -> String {
     match source {
@@ -594,13 +739,19 @@ fn masked_key(source: &KeySource, revealed: bool) -> String {
     }
 }
 
+fn detail_title(state: &ProfilesState) -> String {
+    if state.dir.as_os_str().is_empty() {
+        " Profile ".to_string()
+    } else {
+        format!(" Profile files in {} ", state.dir.display())
+    }
+}
+
 /// Draw the profile manager into `area`.
 pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState) {
     let theme = Theme::new(state.no_color);
-    let [main, footer] = Layout::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(area);
-    let list_w = if main.width >= 110 { 32 } else { 24 };
-    let [list_area, detail_area] =
-        Layout::horizontal([Constraint::Length(list_w), Constraint::Min(20)]).areas(main);
+    let l = layout(area, state);
+    let (list_area, detail_area, footer) = (l.list, l.detail, l.footer);
 
     let items: Vec<ListItem> = state
         .profiles
@@ -623,47 +774,33 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState) {
                 .title(format!(" Profiles ({}) ", state.profiles.len())),
         )
         .highlight_style(Style::new().add_modifier(Modifier::REVERSED));
-    let mut ls = ListState::default().with_selected(Some(state.selected));
+    // The window starts where the layout says, so a click hits the row drawn there.
+    let mut ls = ListState::default()
+        .with_offset(l.first)
+        .with_selected(Some(state.selected));
     frame.render_stateful_widget(list, list_area, &mut ls);
 
     let mut lines: Vec<Line> = Vec::new();
     let label = |s: &str| Span::styled(format!("{s:>14}: "), Style::new().bold());
     match &state.mode {
         Mode::Edit(form) => {
-            lines.push(
-                Line::from(format!("Editing {} (Enter saves, Esc cancels)", form.name)).bold(),
-            );
-            for f in EditField::ALL {
-                let focused = form.focus == f;
-                let value = match f {
-                    EditField::IndexingUrl => form.indexing_url.text().to_string(),
-                    EditField::AnalyticsUrl => form.analytics_url.text().to_string(),
-                    EditField::HeaderPrefix => form.header_prefix.text().to_string(),
-                    EditField::ApiKey => form.api_key.text().to_string(),
-                    EditField::KeyKind => format!("< {} >", form.key_kind.label()),
-                    EditField::KeyValue => {
-                        let t = form.key_value.text();
-                        if form.key_kind == KeyKind::Stored && !state.revealed {
-                            format!("{} (Ctrl-V reveals)", "•".repeat(t.chars().count()))
-                        } else {
-                            t.to_string()
-                        }
-                    }
-                };
-                let lab = if f == EditField::KeyValue {
-                    form.key_kind.value_label()
-                } else {
-                    f.label()
-                };
-                let v = Span::raw(value);
-                lines.push(Line::from(vec![
-                    label(lab),
-                    if focused {
-                        v.add_modifier(Modifier::REVERSED)
-                    } else {
-                        v
-                    },
-                ]));
+            // Each line in the rows the layout gave it (wrapped the same way), so a click on
+            // a field lands on the field drawn there.
+            let rects = l
+                .edit_title
+                .iter()
+                .map(|r| (None, *r))
+                .chain(l.edit_fields.iter().map(|(f, r)| (Some(*f), *r)));
+            let content = edit_lines(form, state.revealed);
+            let b = Block::new()
+                .borders(Borders::ALL)
+                .title(detail_title(state));
+            frame.render_widget(b, detail_area);
+            for (field, rect) in rects {
+                if let Some((_, spans)) = content.iter().find(|(f, _)| *f == field) {
+                    let rows = super::view::wrap_spans(spans, rect.width);
+                    frame.render_widget(Paragraph::new(rows), rect);
+                }
             }
         }
         _ => {
@@ -722,17 +859,18 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState) {
             );
         }
     }
-    let title = if state.dir.as_os_str().is_empty() {
-        " Profile ".to_string()
-    } else {
-        format!(" Profile files in {} ", state.dir.display())
-    };
-    frame.render_widget(
-        Paragraph::new(lines)
-            .block(Block::new().borders(Borders::ALL).title(title))
-            .wrap(Wrap { trim: false }),
-        detail_area,
-    );
+    if !matches!(state.mode, Mode::Edit(_)) {
+        frame.render_widget(
+            Paragraph::new(lines)
+                .block(
+                    Block::new()
+                        .borders(Borders::ALL)
+                        .title(detail_title(state)),
+                )
+                .wrap(Wrap { trim: false }),
+            detail_area,
+        );
+    }
 
     let footer_line = match &state.mode {
         Mode::Name { for_, input } => {

@@ -20,6 +20,7 @@ use super::profiles_view::{ProfilesEffect, ProfilesMsg};
 use super::signing::SignWorker;
 use super::terminal::{self, Term};
 use super::update::update;
+use super::validate_worker::ValidateWorker;
 use crate::core::time::format_timestamp;
 use crate::core::visible::visible_lines;
 use crate::store::{
@@ -34,6 +35,8 @@ pub const FORMAT_INLINE_LIMIT: usize = 256 * 1024;
 pub struct Effects {
     pub tx: UnboundedSender<Message>,
     pub signer: SignWorker,
+    /// Validates big event batches off the draw path.
+    pub validator: ValidateWorker,
     pub http: reqwest::Client,
     pub clipboard: Option<arboard::Clipboard>,
     /// Profiles, history and the embedded server (None in tests that need no disk).
@@ -148,11 +151,16 @@ impl Effects {
         let signer = SignWorker::spawn(move |m| {
             let _ = out.send(m);
         });
+        let out = tx.clone();
+        let validator = ValidateWorker::spawn(move |m| {
+            let _ = out.send(m);
+        });
         let http = crate::client::build_client(&crate::client::ClientOptions::default())
             .unwrap_or_else(|_| reqwest::Client::new());
         Effects {
             tx,
             signer,
+            validator,
             http,
             clipboard: None,
             session: None,
@@ -368,6 +376,10 @@ impl Effects {
                 let _ = tx.send(Message::Copied(result));
             }
             EventsEffect::Status(_) => {}
+            EventsEffect::Validate(job) => {
+                tracing::trace!(rev = job.rev, "events validation job");
+                self.validator.submit(*job);
+            }
         }
     }
 

@@ -192,6 +192,7 @@ pub fn update(app: &mut App, msg: Message) -> Vec<Command> {
         Message::Diagnosed { ok, lines } => {
             app.diagnose.ok = Some(ok);
             app.diagnose.report = lines;
+            app.diagnose.report_scroll = 0;
             vec![]
         }
         Message::LoadRequest { fields, timestamp } => {
@@ -941,27 +942,65 @@ fn reformat_body(app: &mut App, pretty: bool) -> Vec<Command> {
     body_changed(app, changed)
 }
 
+/// Mouse input: a click on a tab switches views; everything else goes to the view under it,
+/// hit tested with the layout the view draws with (from `app.size`).
 fn on_mouse(app: &mut App, m: crossterm::event::MouseEvent) -> Vec<Command> {
+    if app.popup.is_some() {
+        return vec![];
+    }
+    let screen = Rect::new(0, 0, app.size.0, app.size.1);
+    let (tabs, main, _) = view::frame_layout(screen);
+    let pos = Position::new(m.column, m.row);
+    if m.kind == MouseEventKind::Down(MouseButton::Left) && tabs.contains(pos) {
+        return match view::tab_layout(tabs).iter().find(|(_, r)| r.contains(pos)) {
+            Some((v, _)) if *v != app.view => switch_view(app, *v),
+            _ => vec![],
+        };
+    }
     match app.view {
-        View::Events if app.popup.is_none() => {
-            return update(app, Message::Events(EventsMsg::Mouse(m)))
+        View::Events => update(app, Message::Events(EventsMsg::Mouse(m, main))),
+        View::History => update(app, Message::History(HistoryMsg::Mouse(m, main))),
+        View::Profiles => update(app, Message::Profiles(ProfilesMsg::Mouse(m, main))),
+        View::Diagnose => diagnose_mouse(app, m, main),
+        View::Request => request_mouse(app, m, screen),
+    }
+}
+
+/// The diagnose view: a click in the captured request focuses it (leaves normal mode); the
+/// wheel scrolls the box under the pointer.
+fn diagnose_mouse(app: &mut App, m: crossterm::event::MouseEvent, main: Rect) -> Vec<Command> {
+    let l = view::diagnose::layout(main);
+    let pos = Position::new(m.column, m.row);
+    match m.kind {
+        MouseEventKind::Down(MouseButton::Left) if l.input.contains(pos) => {
+            app.normal_mode = false;
         }
-        View::History if app.popup.is_none() => {
-            return update(app, Message::History(HistoryMsg::Mouse(m)))
+        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp if l.report.contains(pos) => {
+            let d = &mut app.diagnose;
+            d.report_scroll = if m.kind == MouseEventKind::ScrollDown {
+                // Rows of the wrapped report, so the last one stays reachable.
+                let inner_w = l.report.width.saturating_sub(2);
+                let rows: usize = d
+                    .report
+                    .iter()
+                    .map(|line| view::wrap_spans(&[ratatui::text::Span::raw(line)], inner_w).len())
+                    .sum();
+                let max = rows.saturating_sub(1).min(u16::MAX as usize) as u16;
+                d.report_scroll.saturating_add(3).min(max)
+            } else {
+                d.report_scroll.saturating_sub(3)
+            };
         }
-        View::Profiles if app.popup.is_none() => {
-            return update(app, Message::Profiles(ProfilesMsg::Mouse(m)))
+        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp if l.input.contains(pos) => {
+            app.diagnose.input.input(ratatui_textarea::Input::from(m));
         }
         _ => {}
     }
-    if app.popup.is_some() || app.view != View::Request {
-        if app.view == View::Diagnose {
-            let input = ratatui_textarea::Input::from(m);
-            app.diagnose.input.input(input);
-        }
-        return vec![];
-    }
-    let l = view::request_layout(Rect::new(0, 0, app.size.0, app.size.1));
+    vec![]
+}
+
+fn request_mouse(app: &mut App, m: crossterm::event::MouseEvent, screen: Rect) -> Vec<Command> {
+    let l = view::request_layout(screen);
     let pos = Position::new(m.column, m.row);
     match m.kind {
         MouseEventKind::Down(MouseButton::Left) => {

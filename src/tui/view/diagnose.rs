@@ -8,11 +8,30 @@ use ratatui::Frame;
 use crate::tui::app::{App, DiagKey};
 use crate::tui::theme::Theme;
 
+/// Where the parts of the diagnose view are in its `area` (shared by the view and by mouse hit
+/// testing in `update`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DiagnoseLayout {
+    /// The captured-request box (with its border).
+    pub input: Rect,
+    /// The verdict and findings box (with its border).
+    pub report: Rect,
+}
+
+pub fn layout(area: Rect) -> DiagnoseLayout {
+    let input_h = (area.height / 2).max(5).min(area.height);
+    DiagnoseLayout {
+        input: Rect::new(area.x, area.y, area.width, input_h),
+        report: Rect::new(area.x, area.y + input_h, area.width, area.height - input_h),
+    }
+}
+
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let d = &app.diagnose;
-    let input_h = (area.height / 2).max(5).min(area.height);
-    let input_area = Rect::new(area.x, area.y, area.width, input_h);
-    let report_area = Rect::new(area.x, area.y + input_h, area.width, area.height - input_h);
+    let DiagnoseLayout {
+        input: input_area,
+        report: report_area,
+    } = layout(area);
     let key = match d.key {
         DiagKey::Profile => format!("profile key [{}]", app.key_info.source),
         DiagKey::Demo => "demo key".to_string(),
@@ -53,7 +72,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         .border_style(theme.border())
         .title(verdict);
     frame.render_widget(
-        Paragraph::new(lines).wrap(Wrap { trim: false }).block(rb),
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(rb)
+            .scroll((d.report_scroll, 0)),
         report_area,
     );
 }

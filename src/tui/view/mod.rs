@@ -102,19 +102,41 @@ pub fn draw(frame: &mut Frame, app: &App) {
     popup::draw(frame, area, app, &theme);
 }
 
+fn tab_label(v: View) -> String {
+    format!(" {} {} ", v.key(), v.title())
+}
+
+/// Where each view's tab is in the tab bar `area` (the top row of the screen), for drawing and
+/// for switching views with a click.
+pub fn tab_layout(area: Rect) -> Vec<(View, Rect)> {
+    let mut x = area.x;
+    if area.width >= 90 {
+        x += " signscope ".len() as u16;
+    }
+    let right = area.x + area.width;
+    View::ALL
+        .iter()
+        .filter_map(|v| {
+            let w = tab_label(*v).chars().count() as u16;
+            let r = Rect::new(x, area.y, w.min(right.saturating_sub(x)), area.height);
+            x = x.saturating_add(w);
+            (r.width > 0).then_some((*v, r))
+        })
+        .collect()
+}
+
 fn draw_tabs(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let mut spans = vec![];
     if area.width >= 90 {
         spans.push(Span::styled(" signscope ", theme.title()));
     }
-    for v in View::ALL {
-        let text = format!(" {} {} ", v.key(), v.title());
+    for (v, _) in tab_layout(area) {
         let style = if v == app.view {
             theme.active_tab()
         } else {
             theme.dim()
         };
-        spans.push(Span::styled(text, style));
+        spans.push(Span::styled(tab_label(v), style));
     }
     spans.push(Span::styled(" F1 help", theme.dim()));
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
@@ -147,6 +169,39 @@ pub fn wrap_chars(s: &str, width: usize) -> Vec<String> {
         return vec![String::new()];
     }
     chars.chunks(width).map(|c| c.iter().collect()).collect()
+}
+
+/// Wrap styled text into rows of at most `width` display columns, breaking between characters
+/// (not words), so the number of rows is known exactly: components lay out wrapped entries with
+/// it and mouse hit testing finds the same rows the view draws.
+pub fn wrap_spans(spans: &[Span<'_>], width: u16) -> Vec<Line<'static>> {
+    let width = usize::from(width.max(1));
+    let mut rows: Vec<Line<'static>> = Vec::new();
+    let mut row: Vec<Span<'static>> = Vec::new();
+    let mut used = 0;
+    for span in spans {
+        let mut piece = String::new();
+        for c in span.content.chars() {
+            let mut buf = [0u8; 4];
+            let w = Span::raw(&*c.encode_utf8(&mut buf)).width();
+            if used + w > width && used > 0 {
+                if !piece.is_empty() {
+                    row.push(Span::styled(std::mem::take(&mut piece), span.style));
+                }
+                rows.push(Line::from(std::mem::take(&mut row)));
+                used = 0;
+            }
+            piece.push(c);
+            used += w;
+        }
+        if !piece.is_empty() {
+            row.push(Span::styled(piece, span.style));
+        }
+    }
+    if !row.is_empty() || rows.is_empty() {
+        rows.push(Line::from(row));
+    }
+    rows
 }
 
 /// A line of JSON text highlighted by a small tokenizer (keys, strings, numbers, literals).
