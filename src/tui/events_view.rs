@@ -261,7 +261,7 @@ struct Extras {
 /// raw JSON text.
 #[derive(Clone, Debug, PartialEq)]
 enum JobInput {
-    Form { draft: ListDraft, extras: Extras },
+    Form(Box<(ListDraft, Extras)>),
     Raw(String),
 }
 
@@ -291,7 +291,8 @@ impl ValidateJob {
     /// Build the batch text and validate it (pure; the cost grows with the batch).
     pub fn run(&self) -> Validated {
         let (preview, events, problems) = match &self.input {
-            JobInput::Form { draft, extras } => {
+            JobInput::Form(form) => {
+                let (draft, extras) = &**form;
                 let mut batch = draft_to_value(draft);
                 overlay_extras(&mut batch, draft, extras);
                 let preview = serde_json::to_string_pretty(&batch).unwrap_or_default();
@@ -354,6 +355,10 @@ pub struct EventsState {
     pub stored: Option<Result<String, String>>,
     pub status: String,
     preview_scroll: u16,
+    /// Where the items and problems windows were last put by the mouse (see
+    /// [`super::view::window_first`]).
+    items_top: usize,
+    problems_top: usize,
     /// Lines of the preview shown.
     preview_lines: usize,
     response_scroll: u16,
@@ -426,6 +431,8 @@ impl EventsState {
             stored: None,
             status: String::new(),
             preview_scroll: 0,
+            items_top: 0,
+            problems_top: 0,
             preview_lines: 0,
             response_scroll: 0,
             rev: 0,
@@ -447,10 +454,7 @@ impl EventsState {
     /// A job for the current revision.
     pub fn validate_job(&self) -> ValidateJob {
         let input = match self.mode {
-            Mode::Form => JobInput::Form {
-                draft: self.draft.clone(),
-                extras: self.extras.clone(),
-            },
+            Mode::Form => JobInput::Form(Box::new((self.draft.clone(), self.extras.clone()))),
             Mode::Raw => JobInput::Raw(self.raw.lines().join("\n")),
         };
         ValidateJob {
@@ -498,6 +502,17 @@ impl EventsState {
 
     fn max_preview_scroll(&self) -> u16 {
         self.preview_lines.saturating_sub(1).min(u16::MAX as usize) as u16
+    }
+
+    /// Pin the item and problem windows where they are on screen, so that a click or the wheel
+    /// moves the selection within them instead of jumping them.
+    fn keep_windows(&mut self, l: &EventsLayout) {
+        if let Some((i, _)) = l.item_rows.first() {
+            self.items_top = *i;
+        }
+        if let Some((i, _)) = l.problem_rows.first() {
+            self.problems_top = *i;
+        }
     }
 
     /// Move focus (the raw editor shows its cursor only while it has focus).
@@ -1255,7 +1270,8 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
         }
         Focus::Problems => match key.code {
             KeyCode::Up | KeyCode::Char('k') => {
-                state.problem_sel = state.problem_sel.saturating_sub(1)
+                state.problem_sel = state.problem_sel.saturating_sub(1);
+                state.problems_top = state.problems_top.min(state.problem_sel);
             }
             KeyCode::Down | KeyCode::Char('j') => {
                 state.problem_sel =
@@ -1276,7 +1292,10 @@ fn items_key(state: &mut EventsState, key: KeyEvent, alt: bool) {
         KeyCode::Down if alt => move_item(state, false),
         KeyCode::Char('K') => move_item(state, true),
         KeyCode::Char('J') => move_item(state, false),
-        KeyCode::Up | KeyCode::Char('k') => state.row = state.row.saturating_sub(1),
+        KeyCode::Up | KeyCode::Char('k') => {
+            state.row = state.row.saturating_sub(1);
+            state.items_top = state.items_top.min(state.row);
+        }
         KeyCode::Down | KeyCode::Char('j') => state.row = (state.row + 1).min(n.saturating_sub(1)),
         KeyCode::Left | KeyCode::Char('h') => {
             state.col = Column::ALL[state.col.index().saturating_sub(1)]
@@ -1584,7 +1603,7 @@ fn layout_items(l: &mut EventsLayout, area: Rect, state: &EventsState) {
     l.items = Some(area);
     let inner = block("", false).inner(area);
     let visible = usize::from(area.height.saturating_sub(3).max(1));
-    let first = state.row.saturating_sub(visible - 1);
+    let first = super::view::window_first(state.items_top, state.row, visible);
     let body_y = inner.y + 1; // under the header
     for (k, idx) in (first..state.draft.items.len()).take(visible).enumerate() {
         let y = body_y + k as u16;
@@ -1609,8 +1628,8 @@ fn layout_items(l: &mut EventsLayout, area: Rect, state: &EventsState) {
         .collect();
 }
 
-/// The problems shown: a window that keeps the selected one fully visible, each problem taking
-/// as many rows as its wrapped text.
+/// The problems shown: a window that starts where it was and moves only to keep the selected
+/// problem fully visible, each problem taking as many rows as its wrapped text.
 fn layout_problems(l: &mut EventsLayout, state: &EventsState) {
     let inner = block("", false).inner(l.problems);
     if inner.height == 0 || state.problems.is_empty() {
@@ -1620,16 +1639,29 @@ fn layout_problems(l: &mut EventsLayout, state: &EventsState) {
         super::view::wrap_spans(&problem_spans(state, &state.problems[i]), inner.width).len() as u16
     };
     let sel = state.problem_sel.min(state.problems.len() - 1);
-    let mut first = sel;
-    let mut used = rows_of(sel);
-    while first > 0 {
-        let h = rows_of(first - 1);
-        if used + h > inner.height {
-            break;
+    let top = state.problems_top.min(sel);
+    // Does the selection fit in a window starting at `top`?
+    let mut used = 0;
+    let fits = (top..=sel).all(|i| {
+        used += rows_of(i);
+        used <= inner.height
+    });
+    let first = if fits {
+        top
+    } else {
+        // The window that ends with the selection.
+        let mut first = sel;
+        let mut used = rows_of(sel);
+        while first > 0 {
+            let h = rows_of(first - 1);
+            if used + h > inner.height {
+                break;
+            }
+            used += h;
+            first -= 1;
         }
-        used += h;
-        first -= 1;
-    }
+        first
+    };
     let bottom = inner.y + inner.height;
     let mut y = inner.y;
     for i in first..state.problems.len() {
@@ -1660,6 +1692,7 @@ fn on_mouse(state: &mut EventsState, m: MouseEvent, area: Rect) {
                 state.refresh();
             }
             let l = layout(area, state);
+            state.keep_windows(&l);
             if let Some((f, _)) = l.fields.iter().find(|(_, r)| r.contains(pos)) {
                 state.set_focus(Focus::Field(*f));
             } else if l.items.is_some_and(|r| r.contains(pos)) {
@@ -1686,6 +1719,7 @@ fn on_mouse(state: &mut EventsState, m: MouseEvent, area: Rect) {
         MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
             let down = m.kind == MouseEventKind::ScrollDown;
             let l = layout(area, state);
+            state.keep_windows(&l);
             let step = |v: u16, by: u16| {
                 if down {
                     v.saturating_add(by)
@@ -2493,3 +2527,7 @@ mod validator_tests {
         assert_eq!((s.focus, s.row, s.col), (Focus::Items, 1, Column::Currency));
     }
 }
+
+#[cfg(test)]
+#[path = "events_view_tests.rs"]
+mod mouse_and_validation_tests;

@@ -221,6 +221,8 @@ pub struct HistoryState {
     pub filter: String,
     /// Index into the filtered list.
     pub selected: usize,
+    /// First row of the list window (see [`super::view::window_first`]).
+    top: usize,
     pub detail_scroll: u16,
     pub warnings: Vec<String>,
     /// Draw without colours (NO_COLOR).
@@ -233,6 +235,7 @@ impl Default for HistoryState {
             rows: Vec::new(),
             filter: String::new(),
             selected: 0,
+            top: 0,
             detail_scroll: 0,
             warnings: Vec::new(),
             no_color: Theme::no_color_from_env(),
@@ -354,13 +357,17 @@ fn on_key(state: &mut HistoryState, key: KeyEvent) -> Vec<HistoryEffect> {
         }
         KeyCode::Up => {
             state.selected = state.selected.saturating_sub(1);
+            state.top = state.top.min(state.selected);
             state.detail_scroll = 0;
         }
         KeyCode::Down => {
             state.selected += 1;
             state.detail_scroll = 0;
         }
-        KeyCode::Home => state.selected = 0,
+        KeyCode::Home => {
+            state.selected = 0;
+            state.top = 0;
+        }
         KeyCode::End => state.selected = usize::MAX,
         KeyCode::PageDown => state.detail_scroll = state.detail_scroll.saturating_add(10),
         KeyCode::PageUp => state.detail_scroll = state.detail_scroll.saturating_sub(10),
@@ -371,6 +378,7 @@ fn on_key(state: &mut HistoryState, key: KeyEvent) -> Vec<HistoryEffect> {
         KeyCode::Char(c) if !ctrl && !key.modifiers.contains(KeyModifiers::ALT) => {
             state.filter.push(c);
             state.selected = 0;
+            state.top = 0;
         }
         _ => {}
     }
@@ -382,6 +390,8 @@ fn on_key(state: &mut HistoryState, key: KeyEvent) -> Vec<HistoryEffect> {
 /// scrolls the entry.
 fn on_mouse(state: &mut HistoryState, m: MouseEvent, area: Rect) {
     let l = layout(area, state);
+    // The window stays where it is on screen; the selection moves within it.
+    state.top = l.first;
     let pos = Position::new(m.column, m.row);
     match m.kind {
         MouseEventKind::Down(MouseButton::Left) => {
@@ -432,10 +442,10 @@ pub struct HistoryLayout {
 
 /// The layout of the view in `area` for the current rows, filter and selection.
 pub fn layout(area: Rect, state: &HistoryState) -> HistoryLayout {
-    layout_for(area, state.selected, state.visible().len())
+    layout_for(area, state, state.visible().len())
 }
 
-fn layout_for(area: Rect, selected: usize, count: usize) -> HistoryLayout {
+fn layout_for(area: Rect, state: &HistoryState, count: usize) -> HistoryLayout {
     let (list, detail) = if area.width >= 110 {
         let [a, b] = Layout::horizontal([Constraint::Percentage(60), Constraint::Percentage(40)])
             .areas(area);
@@ -452,8 +462,7 @@ fn layout_for(area: Rect, selected: usize, count: usize) -> HistoryLayout {
         list.width.saturating_sub(2),
         list.height.saturating_sub(3),
     );
-    let height = usize::from(body.height.max(1));
-    let first = selected.saturating_sub(height - 1);
+    let first = super::view::window_first(state.top, state.selected, usize::from(body.height));
     let rows = (first..count)
         .take(usize::from(body.height))
         .enumerate()
@@ -471,7 +480,7 @@ fn layout_for(area: Rect, selected: usize, count: usize) -> HistoryLayout {
 pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState) {
     let theme = Theme::new(state.no_color);
     let visible = state.visible();
-    let l = layout_for(area, state.selected, visible.len());
+    let l = layout_for(area, state, visible.len());
     let (list_area, detail_area) = (l.list, l.detail);
 
     // The list, with the filter in its title.
@@ -840,5 +849,93 @@ pub(crate) mod tests {
             "{screen}"
         );
         assert!(screen.contains("Nothing matches the filter"), "{screen}");
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Mouse: events aimed at cells from `layout`, the layout `draw` uses.
+
+    use crate::tui::test_util::{click_in, render_buffer, reversed, wheel_in};
+
+    fn area(w: u16, h: u16) -> Rect {
+        crate::tui::view::frame_layout(Rect::new(0, 0, w, h)).1
+    }
+
+    /// `n` entries, one a minute, newest first on screen.
+    fn many(n: usize) -> HistoryState {
+        HistoryState::new(
+            (0..n)
+                .map(|i| {
+                    row(
+                        &format!("2026-11-22T10:{i:02}:00.000Z"),
+                        &format!("p{i}"),
+                        RowKind::Request,
+                        Some(200),
+                    )
+                })
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn clicking_a_row_selects_it_and_it_is_drawn_highlighted() {
+        for (w, h) in [(80, 24), (120, 40)] {
+            let a = area(w, h);
+            let mut s = sample();
+            s.detail_scroll = 6;
+            let l = layout(a, &s);
+            let (i, r) = l.rows[2];
+            update(&mut s, HistoryMsg::Mouse(click_in(r), a));
+            assert_eq!(s.selected, i, "{w}x{h}");
+            assert_eq!(s.detail_scroll, 0, "a new entry shows from its top");
+            let buf = render_buffer(w, h, |f| draw(f, a, &s));
+            assert!(reversed(&buf, r.y, r.x, r.x + r.width), "{w}x{h}");
+            let (_, other) = l.rows[0];
+            assert!(!reversed(&buf, other.y, other.x, other.x + other.width));
+            let detail = crate::tui::test_util::render_text(w, h, |f| draw(f, a, &s));
+            assert!(
+                detail.contains("2026-11-22 10:00:00 UTC · profile demo"),
+                "the oldest entry is shown\n{detail}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_wheel_moves_the_selection_over_the_list_and_scrolls_the_entry() {
+        let a = area(120, 40);
+        let mut s = many(30);
+        let l = layout(a, &s);
+        for _ in 0..3 {
+            update(&mut s, HistoryMsg::Mouse(wheel_in(l.list, true), a));
+        }
+        assert_eq!(s.selected, 3);
+        update(&mut s, HistoryMsg::Mouse(wheel_in(l.list, false), a));
+        assert_eq!(s.selected, 2);
+        update(&mut s, HistoryMsg::Mouse(wheel_in(l.detail, true), a));
+        update(&mut s, HistoryMsg::Mouse(wheel_in(l.detail, true), a));
+        assert_eq!((s.selected, s.detail_scroll), (2, 6));
+        update(&mut s, HistoryMsg::Mouse(wheel_in(l.detail, false), a));
+        assert_eq!(s.detail_scroll, 3);
+        // Past the end of the list the selection stays on the last entry.
+        for _ in 0..40 {
+            update(&mut s, HistoryMsg::Mouse(wheel_in(l.list, true), a));
+        }
+        assert_eq!(s.selected, 29);
+    }
+
+    #[test]
+    fn a_click_in_a_scrolled_list_hits_the_row_drawn_and_keeps_the_window() {
+        let a = area(80, 24);
+        let mut s = many(30);
+        s.selected = 25;
+        let l = layout(a, &s);
+        assert!(l.first > 0, "{l:?}");
+        let (i, r) = l.rows[1];
+        update(&mut s, HistoryMsg::Mouse(click_in(r), a));
+        assert_eq!(s.selected, i);
+        assert_eq!(layout(a, &s).first, l.first, "the window did not move");
+        let screen = crate::tui::test_util::render_text(80, 24, |f| draw(f, a, &s));
+        let drawn = screen.lines().nth(usize::from(r.y)).unwrap();
+        let want = s.visible()[i].profile.clone();
+        assert!(drawn.contains(&format!(" {want} ")), "{drawn:?} vs {want}");
     }
 }

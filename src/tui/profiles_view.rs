@@ -253,6 +253,8 @@ pub struct ProfilesState {
     pub dir: PathBuf,
     pub current: Option<Profile>,
     pub selected: usize,
+    /// First row of the list window (see [`super::view::window_first`]).
+    top: usize,
     pub mode: Mode,
     /// Show stored REST keys in clear.
     pub revealed: bool,
@@ -269,6 +271,7 @@ impl Default for ProfilesState {
             dir: PathBuf::new(),
             current: None,
             selected: 0,
+            top: 0,
             mode: Mode::Browse,
             revealed: false,
             status: String::new(),
@@ -471,7 +474,10 @@ fn browse_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
         input: LineInput::new(start),
     };
     match key.code {
-        KeyCode::Up | KeyCode::Char('k') => state.selected = state.selected.saturating_sub(1),
+        KeyCode::Up | KeyCode::Char('k') => {
+            state.selected = state.selected.saturating_sub(1);
+            state.top = state.top.min(state.selected);
+        }
         KeyCode::Down | KeyCode::Char('j') => {
             state.selected = (state.selected + 1).min(n.saturating_sub(1))
         }
@@ -595,6 +601,8 @@ fn name_entered(state: &mut ProfilesState, for_: NameFor, input: LineInput) -> V
 /// (a stray click must not answer them).
 fn on_mouse(state: &mut ProfilesState, m: MouseEvent, area: Rect) {
     let l = layout(area, state);
+    // The window stays where it is on screen; the selection moves within it.
+    state.top = l.first;
     let pos = Position::new(m.column, m.row);
     let click = m.kind == MouseEventKind::Down(MouseButton::Left);
     match &mut state.mode {
@@ -649,9 +657,7 @@ pub fn layout(area: Rect, state: &ProfilesState) -> ProfilesLayout {
     let [list, detail] =
         Layout::horizontal([Constraint::Length(list_w), Constraint::Min(20)]).areas(main);
     let body = Block::new().borders(Borders::ALL).inner(list);
-    let first = state
-        .selected
-        .saturating_sub(usize::from(body.height.max(1)) - 1);
+    let first = super::view::window_first(state.top, state.selected, usize::from(body.height));
     let rows = (first..state.profiles.len())
         .take(usize::from(body.height))
         .enumerate()
@@ -1144,5 +1150,140 @@ mod tests {
         update(&mut s, key(KeyCode::Esc));
         update(&mut s, key(KeyCode::Char('d')));
         assert!(render(&s, 80, 24).contains("Delete profile shop and its file?"));
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Mouse: events aimed at cells from `layout`, the layout `draw` uses.
+
+    use crate::tui::test_util::{click_in, render_buffer, reversed, wheel_in};
+
+    fn area(w: u16, h: u16) -> Rect {
+        crate::tui::view::frame_layout(Rect::new(0, 0, w, h)).1
+    }
+
+    fn mouse(s: &mut ProfilesState, m: MouseEvent, a: Rect) {
+        update(s, ProfilesMsg::Mouse(m, a));
+    }
+
+    #[test]
+    fn clicking_a_profile_selects_it_and_it_is_drawn_highlighted() {
+        for (w, h) in [(80, 24), (120, 40)] {
+            let a = area(w, h);
+            let mut s = loaded();
+            assert_eq!(s.selected, 0);
+            let l = layout(a, &s);
+            let (i, r) = l.rows[1];
+            mouse(&mut s, click_in(r), a);
+            assert_eq!(s.selected, i, "{w}x{h}");
+            assert_eq!(s.selected_profile().unwrap().name, "shop");
+            let buf = render_buffer(w, h, |f| draw(f, a, &s));
+            assert!(
+                reversed(&buf, r.y, r.x, r.x + 4),
+                "{w}x{h}: shop highlighted"
+            );
+            let (_, demo) = l.rows[0];
+            assert!(!reversed(&buf, demo.y, demo.x, demo.x + 4), "{w}x{h}");
+            // The detail follows the selection.
+            let screen = render(&s, w, h);
+            assert!(screen.contains("/cfg/profiles/shop.toml"), "{screen}");
+        }
+    }
+
+    #[test]
+    fn the_wheel_over_the_list_moves_the_selection_within_bounds() {
+        let a = area(80, 24);
+        let mut s = loaded();
+        let list = layout(a, &s).list;
+        mouse(&mut s, wheel_in(list, true), a);
+        assert_eq!(s.selected, 1);
+        mouse(&mut s, wheel_in(list, true), a);
+        assert_eq!(s.selected, 1, "stays on the last profile");
+        mouse(&mut s, wheel_in(list, false), a);
+        assert_eq!(s.selected, 0);
+        // The wheel over the detail pane does not move the selection.
+        let detail = layout(a, &s).detail;
+        mouse(&mut s, wheel_in(detail, true), a);
+        assert_eq!(s.selected, 0);
+    }
+
+    #[test]
+    fn in_edit_mode_a_click_focuses_the_field_under_it() {
+        for (w, h) in [(80, 24), (120, 40)] {
+            let a = area(w, h);
+            let mut s = loaded();
+            s.selected = 1;
+            update(&mut s, key(KeyCode::Char('e')));
+            let l = layout(a, &s);
+            assert_eq!(l.edit_fields.len(), EditField::ALL.len(), "{l:?}");
+            for f in [
+                EditField::HeaderPrefix,
+                EditField::KeyKind,
+                EditField::IndexingUrl,
+            ] {
+                let (_, r) = *l.edit_fields.iter().find(|(g, _)| *g == f).unwrap();
+                mouse(&mut s, click_in(r), a);
+                let Mode::Edit(form) = &s.mode else {
+                    panic!("still editing")
+                };
+                assert_eq!(form.focus, f, "{w}x{h}");
+            }
+            // Typing goes to the clicked field.
+            let (_, r) = *l
+                .edit_fields
+                .iter()
+                .find(|(g, _)| *g == EditField::HeaderPrefix)
+                .unwrap();
+            mouse(&mut s, click_in(r), a);
+            type_text(&mut s, "X");
+            let Mode::Edit(form) = &s.mode else {
+                panic!("still editing")
+            };
+            assert_eq!(form.header_prefix.text(), "KLEVUX");
+            // The clicked field is drawn highlighted where the layout put it.
+            let buf = render_buffer(w, h, |f| draw(f, a, &s));
+            assert!(reversed(&buf, r.y, r.x + 16, r.x + 22), "{w}x{h}");
+            // Clicks on the list do not change the profile being edited.
+            mouse(&mut s, click_in(l.rows[0].1), a);
+            assert_eq!(s.selected, 1);
+            assert!(matches!(s.mode, Mode::Edit(_)));
+        }
+    }
+
+    #[test]
+    fn long_values_wrap_and_the_fields_below_are_still_hit() {
+        let a = area(80, 24);
+        let mut s = loaded();
+        s.selected = 1;
+        update(&mut s, key(KeyCode::Char('e')));
+        // A long indexing URL takes more than one row.
+        type_text(&mut s, &"/very-long-path-segment".repeat(4));
+        let l = layout(a, &s);
+        let (_, url) = l.edit_fields[0];
+        assert!(url.height > 1, "{url:?}");
+        let (_, api) = *l
+            .edit_fields
+            .iter()
+            .find(|(f, _)| *f == EditField::ApiKey)
+            .unwrap();
+        let screen = crate::tui::test_util::render_text(80, 24, |f| draw(f, a, &s));
+        let row = screen.lines().nth(usize::from(api.y)).unwrap();
+        assert!(row.contains("API key: shop-public"), "{row:?}\n{screen}");
+        mouse(&mut s, click_in(api), a);
+        let Mode::Edit(form) = &s.mode else {
+            panic!("still editing")
+        };
+        assert_eq!(form.focus, EditField::ApiKey);
+    }
+
+    #[test]
+    fn prompts_and_the_delete_confirmation_ignore_clicks() {
+        let a = area(80, 24);
+        let mut s = loaded();
+        s.selected = 1;
+        update(&mut s, key(KeyCode::Char('d')));
+        let l = layout(a, &s);
+        mouse(&mut s, click_in(l.rows[0].1), a);
+        assert!(matches!(s.mode, Mode::ConfirmDelete(_)));
+        assert_eq!(s.selected, 1);
     }
 }

@@ -781,3 +781,130 @@ fn component_views_get_keys_and_their_effects_become_commands() {
         [Command::Events(EventsEffect::FetchStored { .. })]
     ));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Mouse routing: every view hit tests with the layout it draws with, from `app.size`.
+
+use crate::tui::test_util::{click_in, wheel_in};
+
+fn sized(w: u16, h: u16) -> App {
+    let mut a = app();
+    update(&mut a, Message::Resize(w, h));
+    a
+}
+
+fn main_area(a: &App) -> Rect {
+    view::frame_layout(Rect::new(0, 0, a.size.0, a.size.1)).1
+}
+
+#[test]
+fn clicking_a_tab_switches_to_its_view() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut a = sized(w, h);
+        let tabs = view::tab_layout(view::frame_layout(Rect::new(0, 0, w, h)).0);
+        assert_eq!(tabs.len(), View::ALL.len(), "{w}x{h}");
+        let (_, r) = *tabs.iter().find(|(v, _)| *v == View::History).unwrap();
+        let cmds = update(&mut a, Message::Mouse(click_in(r)));
+        assert_eq!(a.view, View::History);
+        assert!(
+            matches!(cmds.as_slice(), [Command::ReloadHistory]),
+            "{cmds:?}"
+        );
+        let (_, r) = *tabs.iter().find(|(v, _)| *v == View::Diagnose).unwrap();
+        update(&mut a, Message::Mouse(click_in(r)));
+        assert_eq!(a.view, View::Diagnose);
+        // The tab is drawn where the layout says.
+        let screen = crate::tui::test_util::render_text(w, h, |f| view::draw(f, &a));
+        let top: String = screen.lines().next().unwrap().chars().collect();
+        let drawn: String = top
+            .chars()
+            .skip(usize::from(r.x))
+            .take(usize::from(r.width))
+            .collect();
+        assert_eq!(drawn, " F6 Diagnose ", "{w}x{h}: {top:?}");
+    }
+}
+
+#[test]
+fn a_popup_takes_the_mouse_away_from_the_views() {
+    let mut a = sized(120, 40);
+    a.popup = Some(Popup::Help);
+    let tabs = view::tab_layout(view::frame_layout(Rect::new(0, 0, 120, 40)).0);
+    update(&mut a, Message::Mouse(click_in(tabs[1].1)));
+    assert_eq!(a.view, View::Request);
+}
+
+#[test]
+fn diagnose_click_in_the_input_leaves_normal_mode_and_the_wheel_scrolls_the_report() {
+    let mut a = sized(80, 24);
+    a.view = View::Diagnose;
+    a.normal_mode = true;
+    let l = view::diagnose::layout(main_area(&a));
+    // A click on the report does not focus the input.
+    update(&mut a, Message::Mouse(click_in(l.report)));
+    assert!(a.normal_mode);
+    update(&mut a, Message::Mouse(click_in(l.input)));
+    assert!(!a.normal_mode, "typing goes to the input again");
+
+    let lines: Vec<String> = (0..30).map(|i| format!("finding {i}")).collect();
+    update(&mut a, Message::Diagnosed { ok: false, lines });
+    update(&mut a, Message::Mouse(wheel_in(l.report, true)));
+    update(&mut a, Message::Mouse(wheel_in(l.report, true)));
+    assert_eq!(a.diagnose.report_scroll, 6);
+    let screen = crate::tui::test_util::render_text(80, 24, |f| view::draw(f, &a));
+    assert!(screen.contains("finding 6"), "{screen}");
+    assert!(!screen.contains("finding 5 "), "{screen}");
+    update(&mut a, Message::Mouse(wheel_in(l.report, false)));
+    assert_eq!(a.diagnose.report_scroll, 3);
+    // Scrolling stops at the last row.
+    for _ in 0..20 {
+        update(&mut a, Message::Mouse(wheel_in(l.report, true)));
+    }
+    assert_eq!(a.diagnose.report_scroll, 29);
+    // A new report starts at its top.
+    update(
+        &mut a,
+        Message::Diagnosed {
+            ok: true,
+            lines: vec!["ok".into()],
+        },
+    );
+    assert_eq!(a.diagnose.report_scroll, 0);
+}
+
+#[test]
+fn component_views_get_the_mouse_with_their_screen_area() {
+    let mut a = sized(120, 40);
+    a.view = View::Events;
+    let area = main_area(&a);
+    let l = events_view::layout(area, &a.events);
+    let (_, r) = *l
+        .fields
+        .iter()
+        .find(|(f, _)| *f == events_view::Field::Tags)
+        .unwrap();
+    update(&mut a, Message::Mouse(click_in(r)));
+    assert_eq!(
+        a.events.focus,
+        events_view::Focus::Field(events_view::Field::Tags)
+    );
+
+    a.view = View::Profiles;
+    update(
+        &mut a,
+        Message::Profiles(ProfilesMsg::Loaded {
+            profiles: vec![
+                crate::store::Profile::demo(),
+                crate::store::Profile::new("shop"),
+            ],
+            errors: vec![],
+            dir: std::path::PathBuf::from("/cfg/profiles"),
+            current: "demo".into(),
+        }),
+    );
+    let l = profiles_view::layout(area, &a.profiles);
+    update(&mut a, Message::Mouse(wheel_in(l.list, true)));
+    assert_eq!(a.profiles.selected, 1);
+    update(&mut a, Message::Mouse(click_in(l.rows[0].1)));
+    assert_eq!(a.profiles.selected, 0);
+}

@@ -171,6 +171,20 @@ pub fn wrap_chars(s: &str, width: usize) -> Vec<String> {
     chars.chunks(width).map(|c| c.iter().collect()).collect()
 }
 
+/// The first row of a list window of `visible` rows that shows `selected`: `top` (where the
+/// window was) unless that would hide the selection. Clicking a row on screen therefore never
+/// moves the window, and the keyboard scrolls it only when the selection leaves it.
+pub fn window_first(top: usize, selected: usize, visible: usize) -> usize {
+    let visible = visible.max(1);
+    if selected < top {
+        selected
+    } else if selected >= top + visible {
+        selected + 1 - visible
+    } else {
+        top
+    }
+}
+
 /// Wrap styled text into rows of at most `width` display columns, breaking between characters
 /// (not words), so the number of rows is known exactly: components lay out wrapped entries with
 /// it and mouse hit testing finds the same rows the view draws.
