@@ -1,6 +1,8 @@
-//! Key to frame in the events composer (issue 7): one keystroke through the pure `update`
-//! (rebuilds the batch, re-validates it) plus a full draw into a 120x40 TestBackend, for lists
-//! of 10, 500 and 5,000 items, in the form and in the raw JSON editor.
+//! Key to frame in the events composer (issue 7): one keystroke through the pure `update` plus
+//! a full draw into a 120x40 TestBackend, for lists of 10, 500 and 5,000 items, in the form and
+//! in the raw JSON editor. Batches above `INLINE_VALIDATE_ITEMS` are rebuilt and validated off
+//! the draw path (`EventsEffect::Validate`, run by a worker in the TUI): `validate_job` measures
+//! that work, i.e. how long after the last key the preview and problems are current.
 //!
 //! `cargo bench --bench tui_components`
 
@@ -58,6 +60,10 @@ fn bench(c: &mut Criterion) {
                 term.draw(|f| draw(f, f.area(), &form)).unwrap();
             })
         });
+        let job = form.validate_job();
+        g.bench_function(BenchmarkId::new("validate_job_form", n), |b| {
+            b.iter(|| job.run())
+        });
         let mut raw = EventsState::new("http://127.0.0.1:1", "demo-public-key");
         update(&mut raw, EventsMsg::LoadBatch(text));
         update(
@@ -70,6 +76,10 @@ fn bench(c: &mut Criterion) {
                 update(&mut raw, key(' '));
                 term.draw(|f| draw(f, f.area(), &raw)).unwrap();
             })
+        });
+        let job = raw.validate_job();
+        g.bench_function(BenchmarkId::new("validate_job_raw", n), |b| {
+            b.iter(|| job.run())
         });
     }
     g.finish();

@@ -84,6 +84,8 @@ pub struct BodyEditor {
     limits: Limits,
     /// Scratch: the window's text after an edit.
     scratch: Vec<u8>,
+    /// The widget's cursor style (kept when the window moves); None: the widget's default.
+    cursor_style: Option<ratatui::style::Style>,
 }
 
 impl std::fmt::Debug for BodyEditor {
@@ -120,6 +122,7 @@ impl BodyEditor {
             search: None,
             limits,
             scratch: Vec::new(),
+            cursor_style: None,
         };
         ed.show(0);
         ed
@@ -146,6 +149,12 @@ impl BodyEditor {
     /// The widget to draw (it holds the window around the cursor).
     pub fn textarea(&self) -> &TextArea<'static> {
         &self.ta
+    }
+
+    /// How the widget draws the cursor (e.g. hidden while another pane has focus).
+    pub fn set_cursor_style(&mut self, style: ratatui::style::Style) {
+        self.cursor_style = Some(style);
+        self.ta.set_cursor_style(style);
     }
 
     /// The byte range of the body the widget holds.
@@ -516,6 +525,9 @@ impl BodyEditor {
         ta.set_max_histories(0);
         ta.set_tab_length(2);
         ta.set_yank_text(yank);
+        if let Some(style) = self.cursor_style {
+            ta.set_cursor_style(style);
+        }
         if let Some(re) = &self.search {
             let _ = ta.set_search_pattern(re.as_str());
         }

@@ -20,9 +20,9 @@ use ratatui::style::{Modifier, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
 use ratatui::Frame;
-use ratatui_textarea::{CursorMove, TextArea};
 use serde_json::{Map, Value};
 
+use super::body_editor::BodyEditor;
 use super::line_input::LineInput;
 use super::theme::Theme;
 use crate::core::events::{
@@ -262,7 +262,8 @@ struct Extras {
 #[derive(Clone, Debug, PartialEq)]
 enum JobInput {
     Form(Box<(ListDraft, Extras)>),
-    Raw(String),
+    /// The editor's bytes, shared (no copy on the draw path).
+    Raw(std::sync::Arc<Vec<u8>>),
 }
 
 /// One revision of the batch to build and validate. The whole batch is validated every time:
@@ -299,9 +300,11 @@ impl ValidateJob {
                 let events = batch.as_array().map_or(0, Vec::len);
                 (preview, events, ev::validate(&batch).problems)
             }
-            JobInput::Raw(text) => {
-                let report = ev::validate_bytes(text.as_bytes());
-                (text.clone(), report.events, report.problems)
+            JobInput::Raw(bytes) => {
+                let report = ev::validate_bytes(bytes);
+                // The editor only ever holds text built from `str`s.
+                let text = String::from_utf8_lossy(bytes).into_owned();
+                (text, report.events, report.problems)
             }
         };
         Validated {
@@ -339,7 +342,9 @@ pub struct EventsState {
     pub col: Column,
     /// The cell being edited in place.
     editing: Option<LineInput>,
-    raw: TextArea<'static>,
+    /// The raw JSON editor: the request body's windowed editor, so a key costs the same at
+    /// any batch size.
+    raw: BodyEditor,
     /// The batch as it will be sent (pretty JSON in form mode, the raw text in raw mode).
     preview: String,
     /// Number of events in the preview (0 when it is not a JSON array).
@@ -418,7 +423,7 @@ impl EventsState {
             row: 0,
             col: Column::GroupId,
             editing: None,
-            raw: TextArea::default(),
+            raw: BodyEditor::default(),
             preview: String::new(),
             preview_events: 0,
             problems: Vec::new(),
@@ -455,7 +460,7 @@ impl EventsState {
     pub fn validate_job(&self) -> ValidateJob {
         let input = match self.mode {
             Mode::Form => JobInput::Form(Box::new((self.draft.clone(), self.extras.clone()))),
-            Mode::Raw => JobInput::Raw(self.raw.lines().join("\n")),
+            Mode::Raw => JobInput::Raw(std::sync::Arc::clone(self.raw.bytes())),
         };
         ValidateJob {
             rev: self.rev,
@@ -494,7 +499,7 @@ impl EventsState {
         match self.mode {
             Mode::Form => self.draft.items.len() <= self.inline_max_items,
             Mode::Raw => {
-                self.raw.lines().len()
+                self.raw.line_count()
                     <= INLINE_VALIDATE_LINES.min(self.inline_max_items.saturating_mul(12))
             }
         }
@@ -683,16 +688,15 @@ impl EventsState {
     fn enter_raw(&mut self) {
         self.ensure_current();
         let text = self.preview.clone();
-        self.raw = TextArea::from(text.lines().map(String::from).collect::<Vec<_>>());
+        self.raw = BodyEditor::new(&text);
         self.mode = Mode::Raw;
-        self.focus = Focus::Raw;
+        self.set_focus(Focus::Raw);
         self.refresh();
     }
 
     /// Back to the form; refused (nothing lost) when the raw text is not a JSON array.
     fn leave_raw(&mut self) -> Result<(), String> {
-        let text = self.raw.lines().join("\n");
-        let value: Value = serde_json::from_str(&text).map_err(|e| {
+        let value: Value = serde_json::from_str(self.raw.text()).map_err(|e| {
             format!(
                 "The raw JSON does not parse (line {} column {}); fix it before going back to the form.",
                 e.line(),
@@ -722,9 +726,9 @@ impl EventsState {
                 "Batch loaded into the form.".into()
             }
             Err(why) => {
-                self.raw = TextArea::from(text.lines().map(String::from).collect::<Vec<_>>());
+                self.raw = BodyEditor::new(text);
                 self.mode = Mode::Raw;
-                self.focus = Focus::Raw;
+                self.set_focus(Focus::Raw);
                 self.refresh();
                 format!("Loaded as raw JSON (the form cannot show it: {why}).")
             }
@@ -745,11 +749,25 @@ impl EventsState {
         };
         if self.mode == Mode::Raw {
             if let (Some(line), Some(col)) = (problem.line, problem.column) {
-                self.raw.move_cursor(CursorMove::Jump(
-                    line.saturating_sub(1) as u16,
-                    col.saturating_sub(1) as u16,
-                ));
-                self.focus = Focus::Raw;
+                // Byte offset of (line, column), both 1-based; clamped to the line.
+                let target = {
+                    let mut offset = 0;
+                    let mut lines = self.raw.lines_from(0);
+                    for _ in 1..line {
+                        match lines.next() {
+                            Some(l) => offset += l.len() + 1,
+                            None => break,
+                        }
+                    }
+                    let this = lines.next().unwrap_or_default();
+                    let mut col = col.saturating_sub(1).min(this.len());
+                    while col > 0 && col < this.len() && (this[col] & 0xC0) == 0x80 {
+                        col -= 1; // on a char boundary
+                    }
+                    offset + col
+                };
+                self.raw.move_to(target);
+                self.set_focus(Focus::Raw);
                 return;
             }
             if let Err(why) = self.leave_raw() {
@@ -1264,7 +1282,7 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
             state.refresh();
         }
         Focus::Raw => {
-            if state.raw.input(key) {
+            if state.raw.input(key).is_some() {
                 state.refresh();
             }
         }
@@ -1748,7 +1766,9 @@ fn on_mouse(state: &mut EventsState, m: MouseEvent, area: Rect) {
                 };
             } else if l.raw.is_some_and(|r| r.contains(pos)) {
                 // The editor scrolls its own view (the text does not change).
-                state.raw.input(ratatui_textarea::Input::from(m));
+                if state.raw.input(ratatui_textarea::Input::from(m)).is_some() {
+                    state.refresh();
+                }
             }
         }
         _ => {}
@@ -1928,7 +1948,7 @@ fn draw_raw(frame: &mut Frame, area: Rect, state: &EventsState) {
     );
     let inner = blk.inner(area);
     frame.render_widget(blk, area);
-    frame.render_widget(&state.raw, inner);
+    frame.render_widget(state.raw.textarea(), inner);
 }
 
 fn draw_preview(frame: &mut Frame, area: Rect, state: &EventsState) {
@@ -2295,7 +2315,7 @@ mod tests {
 ]"#;
         update(&mut s, ctrl('r'));
         assert_eq!(s.mode, Mode::Raw);
-        s.raw = TextArea::from(text.lines().map(String::from).collect::<Vec<_>>());
+        s.raw = BodyEditor::new(text);
         update(&mut s, key(KeyCode::Char(' '))); // an edit refreshes
         update(&mut s, ctrl('r'));
         assert_eq!(s.mode, Mode::Form, "status: {}", s.status);
@@ -2317,26 +2337,27 @@ mod tests {
         assert_eq!(v[2], serde_json::json!({"event": "custom_event", "foo": 1}));
         // And back to raw: the text contains them too.
         update(&mut s, ctrl('r'));
-        assert!(s.raw.lines().join("\n").contains("\"item_color\": \"red\""));
+        assert!(s.raw.text().contains("\"item_color\": \"red\""));
     }
 
     #[test]
     fn broken_raw_json_keeps_raw_mode_and_reports_syntax_with_position() {
         let mut s = EventsState::new("http://127.0.0.1:9", "k");
         update(&mut s, ctrl('r'));
-        s.raw = TextArea::from(["[", "  {\"event\": }", "]"]);
+        s.raw = BodyEditor::new("[\n  {\"event\": }\n]");
         update(&mut s, key(KeyCode::Char(' ')));
         assert!(s.problems.iter().any(|p| p.code == "JSON_SYNTAX"));
         update(&mut s, ctrl('r'));
         assert_eq!(s.mode, Mode::Raw, "refuses to leave: nothing lost");
         assert!(s.status.contains("does not parse"), "{}", s.status);
-        assert_eq!(s.raw.lines()[1], "  {\"event\": }");
-        assert_eq!(s.raw.lines()[0], " [");
+        let lines: Vec<&str> = s.raw.text().lines().collect();
+        assert_eq!(lines[1], "  {\"event\": }");
+        assert_eq!(lines[0], " [");
         // Selecting the problem puts the cursor on it.
         s.focus = Focus::Problems;
         update(&mut s, key(KeyCode::Enter));
         assert_eq!(s.focus, Focus::Raw);
-        assert_eq!(s.raw.cursor().0, 1);
+        assert_eq!(s.raw.cursor_line(), 1);
     }
 
     #[test]
@@ -2406,7 +2427,7 @@ mod tests {
             },
         );
         assert_eq!(s.mode, Mode::Raw, "unparsable file lands in the raw editor");
-        assert_eq!(s.raw.lines()[0], "{not json");
+        assert_eq!(s.raw.text().lines().next(), Some("{not json"));
     }
 
     fn render(state: &EventsState, w: u16, h: u16) -> String {
@@ -2473,7 +2494,7 @@ mod tests {
     fn draws_raw_mode_and_problems() {
         let mut s = EventsState::new("http://127.0.0.1:9", "k");
         update(&mut s, ctrl('r'));
-        s.raw = TextArea::from(["[", "  {\"event\": }", "]"]);
+        s.raw = BodyEditor::new("[\n  {\"event\": }\n]");
         update(&mut s, key(KeyCode::Char(' ')));
         for (w, h) in [(80, 24), (120, 40)] {
             let screen = render(&s, w, h);

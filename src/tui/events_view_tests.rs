@@ -396,3 +396,29 @@ fn raw_edits_are_validated_by_revision_too() {
     assert!(!s.validating());
     assert!(screen(&s).contains("error(s)"));
 }
+
+#[test]
+fn the_wheel_scrolls_the_raw_editor_without_changing_the_text() {
+    let a = area(120, 40);
+    let mut s = with_items(20);
+    update(
+        &mut s,
+        EventsMsg::Key(KeyEvent::new(KeyCode::Char('r'), KeyModifiers::CONTROL)),
+    );
+    let rev = s.rev;
+    let text = s.raw.text().to_string();
+    let raw = layout(a, &s).raw.unwrap();
+    let first_line = |s: &EventsState| {
+        let buf = render_buffer(120, 40, |f| draw(f, a, s));
+        (raw.x + 1..raw.x + raw.width - 1)
+            .map(|x| buf[(x, raw.y + 1)].symbol().to_string())
+            .collect::<String>()
+    };
+    assert!(first_line(&s).starts_with('['), "{}", first_line(&s));
+    for _ in 0..3 {
+        update(&mut s, EventsMsg::Mouse(wheel_in(raw, true), a));
+    }
+    assert!(!first_line(&s).starts_with('['), "{}", first_line(&s));
+    assert_eq!(s.raw.text(), text);
+    assert_eq!(s.rev, rev, "no new revision to validate");
+}
