@@ -23,6 +23,7 @@ pub const GLOBAL_KEYS: &[(&str, &str)] = &[
         "quit (asks only when there are unsaved edits)",
     ),
     ("q", "quit, when no text field has focus (press Esc first)"),
+    ("Click a tab", "switch to that view (mouse)"),
 ];
 
 /// Keys of the request view.
@@ -99,6 +100,10 @@ pub const DIAGNOSE_KEYS: &[(&str, &str)] = &[
         "key source: the profile's REST key or the demo key",
     ),
     ("Alt-L", "load the captured request into the request editor"),
+    (
+        "Mouse",
+        "click the capture to type in it; wheel scrolls the box under it",
+    ),
 ];
 
 /// The bindings listed by the help popup of a view.
