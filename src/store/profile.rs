@@ -657,10 +657,18 @@ fn origin_of(path: &Path, meta: &fs::Metadata) -> Origin {
     }
 }
 
+/// The directory a file is in; a bare file name (whose parent is "") is in ".".
+fn dir_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
 /// Write `bytes` to `path` atomically: temp file in the same directory, fsync, set mode, rename,
 /// fsync the directory.
 pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> Result<(), StoreError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
+    let dir = dir_of(path);
     let mut tmp = tempfile::Builder::new()
         .prefix(".signscope-")
         .suffix(".tmp")
@@ -689,6 +697,18 @@ pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> Result<(), StoreErr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bare_file_name_is_written_through_the_current_directory() {
+        assert_eq!(dir_of(Path::new("events.json")), Path::new("."));
+        assert_eq!(dir_of(Path::new("out/events.json")), Path::new("out"));
+        assert_eq!(dir_of(Path::new("/events.json")), Path::new("/"));
+        // And "." is a directory a temp file can be made in (what write_atomic does with it).
+        let dir = tempfile::tempdir().unwrap();
+        let inside = dir.path().join("events.json");
+        write_atomic(&inside, b"[1]", 0o644).unwrap();
+        assert_eq!(fs::read(&inside).unwrap(), b"[1]");
+    }
 
     fn store() -> (tempfile::TempDir, ProfileStore) {
         let dir = tempfile::tempdir().unwrap();
