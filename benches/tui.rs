@@ -80,6 +80,28 @@ fn key_to_frame(c: &mut Criterion) {
     g.finish();
 }
 
+/// The worst place to type: the start of a 16 MB body (every byte after the edit moves).
+fn key_to_frame_at_start(c: &mut Criterion) {
+    let mut g = c.benchmark_group("tui_key_to_frame_at_the_start");
+    g.sample_size(20)
+        .measurement_time(Duration::from_secs(3))
+        .warm_up_time(Duration::from_millis(500));
+    let mut app = app_with(&body_of(16 << 20));
+    app.body.move_to(0);
+    let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    g.bench_function("16MB", |b| {
+        b.iter(|| {
+            let cmds = update(
+                &mut app,
+                Message::Key(KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE)),
+            );
+            term.draw(|f| signscope::tui::view::draw(f, &app)).unwrap();
+            black_box(cmds);
+        })
+    });
+    g.finish();
+}
+
 fn resign_after_edit(c: &mut Criterion) {
     let mut g = c.benchmark_group("tui_resign_after_typing_at_the_end");
     g.sample_size(20)
@@ -309,7 +331,13 @@ fn response_6mb(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, key_to_frame, resign_after_edit, response_6mb);
+criterion_group!(
+    benches,
+    key_to_frame,
+    key_to_frame_at_start,
+    resign_after_edit,
+    response_6mb
+);
 
 fn main() {
     benches();
