@@ -80,6 +80,28 @@ fn key_to_frame(c: &mut Criterion) {
     g.finish();
 }
 
+/// The worst place to type: the start of a 16 MB body (every byte after the edit moves).
+fn key_to_frame_at_start(c: &mut Criterion) {
+    let mut g = c.benchmark_group("tui_key_to_frame_at_the_start");
+    g.sample_size(20)
+        .measurement_time(Duration::from_secs(3))
+        .warm_up_time(Duration::from_millis(500));
+    let mut app = app_with(&body_of(16 << 20));
+    app.body.move_to(0);
+    let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    g.bench_function("16MB", |b| {
+        b.iter(|| {
+            let cmds = update(
+                &mut app,
+                Message::Key(KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE)),
+            );
+            term.draw(|f| signscope::tui::view::draw(f, &app)).unwrap();
+            black_box(cmds);
+        })
+    });
+    g.finish();
+}
+
 fn resign_after_edit(c: &mut Criterion) {
     let mut g = c.benchmark_group("tui_resign_after_typing_at_the_end");
     g.sample_size(20)
@@ -135,6 +157,7 @@ fn cpu_ticks(pid: u32) -> u64 {
 /// Start the binary in a PTY; return (time to the first frame, idle RSS KiB, idle CPU ticks over 3 s).
 fn run_binary(
     profile: Option<&str>,
+    typing: bool,
     config: &std::path::Path,
     data: &std::path::Path,
 ) -> (Duration, u64, u64) {
@@ -184,6 +207,16 @@ fn run_binary(
     // Freeze the timestamp (no 1 s tick), let signing finish, then measure idle.
     writer.write_all(b"\x14").unwrap();
     std::thread::sleep(Duration::from_secs(2));
+    if typing {
+        // Go to the end of the body (Alt->) and type there, a key every 20 ms, so the RSS below
+        // includes the copies an edit makes while the signer holds the previous snapshot.
+        writer.write_all(b"\x1b>").unwrap();
+        for _ in 0..50 {
+            writer.write_all(b"x").unwrap();
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_secs(2));
+    }
     let pid = child.process_id().unwrap();
     let rss = rss_kib(pid);
     let t0 = cpu_ticks(pid);
@@ -202,7 +235,7 @@ fn binary_figures() {
     }
     let config = tempfile::tempdir().unwrap();
     let data = tempfile::tempdir().unwrap();
-    let (first, rss, idle) = run_binary(None, config.path(), data.path());
+    let (first, rss, idle) = run_binary(None, false, config.path(), data.path());
     println!("tui binary, demo profile: first frame {:.1} ms, idle RSS {:.1} MiB, idle CPU {} ticks in 3 s", first.as_secs_f64() * 1000.0, rss as f64 / 1024.0, idle);
     // A profile holding a 16 MB body.
     let body = body_of(16 << 20);
@@ -215,13 +248,19 @@ fn binary_figures() {
     signscope::store::ProfileStore::open(&paths)
         .save(&p)
         .unwrap();
-    let (first, rss, idle) = run_binary(Some("big"), config.path(), data.path());
+    let (first, rss, idle) = run_binary(Some("big"), false, config.path(), data.path());
     println!(
         "tui binary, 16 MiB body: first frame {:.1} ms, RSS {:.1} MiB ({:.2}x the body), idle CPU {} ticks in 3 s",
         first.as_secs_f64() * 1000.0,
         rss as f64 / 1024.0,
         rss as f64 / 1024.0 / 16.0,
         idle
+    );
+    let (_, rss, _) = run_binary(Some("big"), true, config.path(), data.path());
+    println!(
+        "tui binary, 16 MiB body after typing 50 keys at its end: RSS {:.1} MiB ({:.2}x the body)",
+        rss as f64 / 1024.0,
+        rss as f64 / 1024.0 / 16.0,
     );
 }
 
@@ -309,7 +348,13 @@ fn response_6mb(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, key_to_frame, resign_after_edit, response_6mb);
+criterion_group!(
+    benches,
+    key_to_frame,
+    key_to_frame_at_start,
+    resign_after_edit,
+    response_6mb
+);
 
 fn main() {
     benches();

@@ -170,3 +170,34 @@ proptest! {
         prop_assert!(p.check(&r, p.time).is_err(), "part {} change was accepted", part);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// The scheme's MAC (ring) equals RustCrypto's `hmac` + `sha2`, an independent
+    /// implementation, for any key and any split of the input into pieces, including a state
+    /// cloned mid-way (what the incremental signer's checkpoints do).
+    #[test]
+    fn the_mac_agrees_with_rustcrypto(
+        key in prop::collection::vec(any::<u8>(), 0..200),
+        pieces in prop::collection::vec(prop::collection::vec(any::<u8>(), 0..300), 0..6),
+    ) {
+        use hmac::{Hmac, Mac};
+        let mut ours = signscope::core::sign::HmacSha384::new(&key);
+        let mut reference = Hmac::<sha2::Sha384>::new_from_slice(&key).unwrap();
+        let mut checkpoint = None;
+        for (i, p) in pieces.iter().enumerate() {
+            ours.update(p);
+            reference.update(p);
+            if i == 0 {
+                checkpoint = Some((ours.clone(), reference.clone()));
+            }
+        }
+        prop_assert_eq!(ours.finalize().to_vec(), reference.finalize().into_bytes().to_vec());
+        if let Some((mut ours, mut reference)) = checkpoint {
+            ours.update(b"after the checkpoint");
+            reference.update(b"after the checkpoint");
+            prop_assert_eq!(ours.finalize().to_vec(), reference.finalize().into_bytes().to_vec());
+        }
+    }
+}

@@ -38,8 +38,6 @@
 //!
 //! Signs a body fed in pieces (e.g. read from a file in 1 MiB chunks) without holding it whole.
 
-use hmac::Mac;
-
 use super::request::SignableRequest;
 use super::secret::Secret;
 use super::sign::{encode_signature, headers_to_send, new_mac, HmacSha384, SignError, Signed};
@@ -157,7 +155,7 @@ impl IncrementalSigner {
         self.body_len = body.len();
         self.last_rehashed = rehashed;
 
-        let digest: [u8; 48] = mac.finalize().into_bytes().into();
+        let digest: [u8; 48] = mac.finalize();
         let signature = encode_signature(&digest);
         Ok(Signed {
             digest,
@@ -212,7 +210,7 @@ impl<'a> StreamingSigner<'a> {
 
     /// The signature and headers.
     pub fn finish(self) -> Signed {
-        let digest: [u8; 48] = self.mac.finalize().into_bytes().into();
+        let digest: [u8; 48] = self.mac.finalize();
         let signature = encode_signature(&digest);
         Signed {
             digest,

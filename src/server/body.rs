@@ -56,6 +56,23 @@ impl BodyError {
 
 /// Read the whole body, refusing more than `limit` bytes (up front when Content-Length says so)
 /// and giving up after `timeout`.
+/// Wait for one of the server's in-flight permits (bounded memory), then read the body with the
+/// configured limit and deadline. The permit is held until the caller has answered.
+pub async fn admit_body(
+    st: &super::AppState,
+    headers: &HeaderMap,
+    body: Body,
+) -> (tokio::sync::OwnedSemaphorePermit, Result<Bytes, BodyError>) {
+    let permit = st
+        .in_flight
+        .clone()
+        .acquire_owned()
+        .await
+        .expect("the in-flight semaphore is never closed");
+    let read = read_body(headers, body, st.config.max_body, st.config.body_timeout).await;
+    (permit, read)
+}
+
 pub async fn read_body(
     headers: &HeaderMap,
     body: Body,

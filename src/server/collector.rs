@@ -22,7 +22,7 @@ use crate::core::events::validate_bytes;
 use crate::core::time::format_timestamp;
 use crate::core::CONTENT_TYPE_JSON;
 
-use super::body::read_body;
+use super::body::admit_body;
 use super::store::{preview, EventRecord};
 use super::AppState;
 
@@ -33,16 +33,9 @@ pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
         .get(header::CONTENT_TYPE)
         .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
 
-    // Bounded memory: wait for a permit before taking in a body (released when answered).
-    let _permit = st.in_flight.clone().acquire_owned().await;
-    let body = match read_body(
-        &parts.headers,
-        body,
-        st.config.max_body,
-        st.config.body_timeout,
-    )
-    .await
-    {
+    // Bounded memory: a permit before taking in a body (released when answered).
+    let (_permit, read) = admit_body(&st, &parts.headers, body).await;
+    let body = match read {
         Ok(b) => b,
         Err(e) => {
             let err = e.to_api_error(st.config.max_body);

@@ -27,7 +27,7 @@ use crate::core::verify::{verify, Accepted, ReceivedRequest, Rejection};
 use crate::core::visible::escape_visible;
 use crate::core::HeaderNames;
 
-use super::body::{read_body, BodyError};
+use super::body::{admit_body, BodyError};
 use super::error::ApiError;
 use super::store::{preview, RequestRecord, Verdict};
 use super::AppState;
@@ -99,16 +99,9 @@ async fn serve(st: AppState, req: Request, check_signature: bool) -> Response {
         headers = ?seen.headers.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
         "indexing request received"
     );
-    // Bounded memory: wait for a permit before taking in a body (released when answered).
-    let _permit = st.in_flight.clone().acquire_owned().await;
-    let body = match read_body(
-        &parts.headers,
-        body,
-        st.config.max_body,
-        st.config.body_timeout,
-    )
-    .await
-    {
+    // Bounded memory: a permit before taking in a body (released when answered).
+    let (_permit, read) = admit_body(&st, &parts.headers, body).await;
+    let body = match read {
         Ok(b) => b,
         Err(e) => {
             let err = e.to_api_error(st.config.max_body);

@@ -93,6 +93,15 @@ impl Profile {
         }
     }
 
+    /// The profile without its file state (what two saves of the same values share).
+    fn without_origin(&self) -> Profile {
+        Profile {
+            origin: None,
+            schema_version: SCHEMA_VERSION,
+            ..self.clone()
+        }
+    }
+
     pub fn is_demo(&self) -> bool {
         self.name == DEMO_PROFILE
     }
@@ -250,6 +259,61 @@ pub fn to_toml(p: &Profile) -> String {
     );
     text.push_str(&toml::to_string(&file).expect("a profile always serializes to TOML"));
     text
+}
+
+/// The text to write for `p` over a file that now holds `old`: the values of [`to_toml`], with
+/// the comments and layout of `old` kept wherever its keys stay, also when a value changes. Falls back to [`to_toml`] when `old` is not a current
+/// profile file or the merge would not read back as `p`.
+pub fn to_toml_over(p: &Profile, old: &str) -> String {
+    let fresh = to_toml(p);
+    let (Ok(mut doc), Ok(new)) = (
+        old.parse::<toml_edit::DocumentMut>(),
+        fresh.parse::<toml_edit::DocumentMut>(),
+    ) else {
+        return fresh;
+    };
+    if doc.get("schema_version").and_then(|v| v.as_integer()) != Some(SCHEMA_VERSION as i64) {
+        return fresh; // an older schema is rewritten whole (its keys differ)
+    }
+    let gone: Vec<String> = doc
+        .iter()
+        .map(|(k, _)| k.to_string())
+        .filter(|k| !new.contains_key(k))
+        .collect();
+    for k in gone {
+        doc.remove(&k);
+    }
+    for (k, item) in new.iter() {
+        let same = match (doc.get(k), item) {
+            (Some(toml_edit::Item::Value(a)), toml_edit::Item::Value(b)) => {
+                a.clone().decorated("", "").to_string() == b.clone().decorated("", "").to_string()
+            }
+            (Some(a), b) => a.to_string() == b.to_string(),
+            (None, _) => false,
+        };
+        if same {
+            continue;
+        }
+        match doc.get_mut(k) {
+            // Replace the value in place: the key and the comment lines above it stay, and so
+            // does a comment after the value on its line.
+            Some(slot) => {
+                let mut item = item.clone();
+                if let (Some(old), Some(new)) = (slot.as_value(), item.as_value_mut()) {
+                    *new.decor_mut() = old.decor().clone();
+                }
+                *slot = item;
+            }
+            None => {
+                doc.insert(k, item.clone());
+            }
+        }
+    }
+    let text = doc.to_string();
+    match from_toml(&p.name, Path::new(""), &text) {
+        Ok(back) if back.without_origin() == p.without_origin() => text,
+        _ => fresh,
+    }
 }
 
 /// Parse a profile file's text. Errors carry line and column.
@@ -576,7 +640,12 @@ impl ProfileStore {
             .map_err(|e| StoreError::io("create the profile directory", &dir, &e))?;
         let stored_secret = p.rest_key.is_stored();
         let mode = if stored_secret { 0o600 } else { 0o644 };
-        write_atomic(&path, to_toml(p).as_bytes(), mode)?;
+        // Over an existing file, keep the user's comments and layout.
+        let text = match fs::read_to_string(&path) {
+            Ok(old) => to_toml_over(p, &old),
+            Err(_) => to_toml(p),
+        };
+        write_atomic(&path, text.as_bytes(), mode)?;
         tracing::debug!(profile = %p.name, path = %path.display(), key_source = p.rest_key.kind(),
             mode = format_args!("{mode:o}"), "profile saved");
         let meta = fs::metadata(&path).map_err(|e| StoreError::io("read", &path, &e))?;
@@ -657,10 +726,18 @@ fn origin_of(path: &Path, meta: &fs::Metadata) -> Origin {
     }
 }
 
+/// The directory a file is in; a bare file name (whose parent is "") is in ".".
+fn dir_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
 /// Write `bytes` to `path` atomically: temp file in the same directory, fsync, set mode, rename,
 /// fsync the directory.
 pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> Result<(), StoreError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
+    let dir = dir_of(path);
     let mut tmp = tempfile::Builder::new()
         .prefix(".signscope-")
         .suffix(".tmp")
@@ -689,6 +766,60 @@ pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> Result<(), StoreErr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn saving_over_a_hand_edited_file_keeps_its_comments() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = Paths::new(dir.path().join("c"), dir.path().join("d"));
+        let store = ProfileStore::open(&paths);
+        let mut p = Profile::new("shop");
+        p.api_key = "old-public".into();
+        store.save(&p).unwrap();
+        let file = paths.profile_file("shop");
+        let text = fs::read_to_string(&file).unwrap();
+        let edited = text
+            .replace(
+                "api_key =",
+                "# the storefront's public key, from the admin page\napi_key =",
+            )
+            .replace("method = \"PUT\"", "method = \"PUT\" # batch uploads only");
+        assert_ne!(edited, text);
+        fs::write(&file, &edited).unwrap();
+        let mut loaded = store.load("shop").unwrap();
+        loaded.api_key = "new-public".into();
+        loaded.query = "dry=1".into();
+        store.save(&loaded).unwrap();
+        let saved = fs::read_to_string(&file).unwrap();
+        assert!(
+            saved.contains(
+                "# the storefront's public key, from the admin page\napi_key = \"new-public\""
+            ),
+            "{saved}"
+        );
+        assert!(
+            saved.contains("method = \"PUT\" # batch uploads only"),
+            "{saved}"
+        );
+        let back = store.load("shop").unwrap();
+        assert_eq!(back.api_key, "new-public");
+        assert_eq!(back.query, "dry=1");
+        // A file that is not a current profile is rewritten whole.
+        let v1 =
+            "base_url = \"http://127.0.0.1:7\"\napi_key = \"k\"\nrest_key_env = \"K\"\n# old\n";
+        assert_eq!(to_toml_over(&back, v1), to_toml(&back));
+    }
+
+    #[test]
+    fn a_bare_file_name_is_written_through_the_current_directory() {
+        assert_eq!(dir_of(Path::new("events.json")), Path::new("."));
+        assert_eq!(dir_of(Path::new("out/events.json")), Path::new("out"));
+        assert_eq!(dir_of(Path::new("/events.json")), Path::new("/"));
+        // And "." is a directory a temp file can be made in (what write_atomic does with it).
+        let dir = tempfile::tempdir().unwrap();
+        let inside = dir.path().join("events.json");
+        write_atomic(&inside, b"[1]", 0o644).unwrap();
+        assert_eq!(fs::read(&inside).unwrap(), b"[1]");
+    }
 
     fn store() -> (tempfile::TempDir, ProfileStore) {
         let dir = tempfile::tempdir().unwrap();

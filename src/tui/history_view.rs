@@ -96,16 +96,12 @@ impl HistoryRow {
 
     /// The request as a curl command line (single-quoted for POSIX shells).
     pub fn to_curl(&self) -> String {
-        let mut out = format!("curl -X {} {}", self.method, shell_quote(&self.url));
-        for (name, value) in &self.request_headers {
-            out.push_str(" \\\n  -H ");
-            out.push_str(&shell_quote(&format!("{name}: {value}")));
-        }
-        if !self.request_body.is_empty() {
-            out.push_str(" \\\n  --data-binary ");
-            out.push_str(&shell_quote(&self.request_body));
-        }
-        out
+        crate::core::curl::to_curl(
+            &self.method,
+            &self.url,
+            &self.request_headers,
+            crate::core::curl::CurlBody::Inline(self.request_body.as_bytes()),
+        )
     }
 }
 
@@ -177,10 +173,6 @@ fn path_of(url: &str) -> &str {
         Some(i) => &after_scheme[i..],
         None => "/",
     }
-}
-
-fn shell_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', r"'\''"))
 }
 
 /// Messages of the history view.
@@ -742,13 +734,19 @@ pub(crate) mod tests {
             &mut s,
             HistoryMsg::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::CONTROL)),
         );
-        assert_eq!(
-            effects[0],
-            HistoryEffect::CopyText(
-                "curl -X PUT 'http://127.0.0.1:4000/v2/batch?test=1' \\\n  -H 'Content-Type: application/json' \\\n  --data-binary '[{\"id\":\"it'\\''s\"}]'"
-                    .into()
-            )
-        );
+        // The copied command sends the recorded request: parse it back.
+        let HistoryEffect::CopyText(cmd) = &effects[0] else {
+            panic!("{effects:?}")
+        };
+        let c = crate::core::curl::parse_curl_command(cmd).unwrap();
+        assert_eq!(c.request.method, "PUT");
+        assert_eq!(c.url, "http://127.0.0.1:4000/v2/batch?test=1");
+        assert_eq!(c.request.body, br#"[{"id":"it's"}]"#.to_vec());
+        assert!(c
+            .request
+            .headers
+            .iter()
+            .any(|(n, v)| n == "Content-Type" && v == b"application/json"));
     }
 
     #[test]

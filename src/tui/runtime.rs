@@ -72,6 +72,14 @@ impl Session {
     }
 }
 
+/// The permission bits of an existing file.
+fn existing_mode(path: &std::path::Path) -> Option<u32> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path)
+        .ok()
+        .map(|m| m.permissions().mode() & 0o7777)
+}
+
 /// A profile as the profile manager holds it: without its body, which can be many megabytes
 /// and stays on disk (a save from the manager takes it from there, see [`stored_body`]).
 fn without_body(p: Profile) -> Profile {
@@ -362,12 +370,14 @@ impl Effects {
             EventsEffect::SaveFile(path, text) => {
                 tracing::debug!(path = %path.display(), bytes = text.len(), "save events file");
                 tokio::task::spawn_blocking(move || {
-                    let msg = match std::fs::write(&path, text) {
-                        Ok(()) => EventsMsg::FileSaved(path),
-                        Err(e) => {
-                            EventsMsg::FileError(format!("cannot write {}: {e}", path.display()))
-                        }
-                    };
+                    // Atomic (temp file + rename): a failed save leaves the old file whole.
+                    // An existing file keeps its permissions.
+                    let mode = existing_mode(&path).unwrap_or(0o644);
+                    let msg =
+                        match crate::store::profile::write_atomic(&path, text.as_bytes(), mode) {
+                            Ok(()) => EventsMsg::FileSaved(path),
+                            Err(e) => EventsMsg::FileError(e.to_string()),
+                        };
                     let _ = tx.send(Message::Events(msg));
                 });
             }

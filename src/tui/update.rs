@@ -876,12 +876,11 @@ fn copy_headers(app: &mut App) -> Vec<Command> {
 fn copy_curl(app: &mut App) -> Vec<Command> {
     match current_signature(app) {
         Some(s) => {
-            let body = app.body.text().to_string();
-            vec![Command::Copy(curl_command(
-                &app.method.text.to_ascii_uppercase(),
+            vec![Command::Copy(crate::core::curl::to_curl(
+                &app.method.text,
                 &target_url(app),
                 &s.headers,
-                &body,
+                crate::core::curl::CurlBody::Inline(app.body.bytes()),
             ))]
         }
         None => vec![],
@@ -895,21 +894,6 @@ pub fn header_text(headers: &[(String, String)]) -> String {
         .map(|(n, v)| format!("{n}: {v}"))
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-/// A curl command line that sends exactly these bytes (single-quoted for POSIX shells).
-pub fn curl_command(method: &str, url: &str, headers: &[(String, String)], body: &str) -> String {
-    fn q(s: &str) -> String {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
-    let mut out = format!("curl -X {} {}", q(method), q(url));
-    for (n, v) in headers {
-        out.push_str(" \\\n  -H ");
-        out.push_str(&q(&format!("{n}: {v}")));
-    }
-    out.push_str(" \\\n  --data-binary ");
-    out.push_str(&q(body));
-    out
 }
 
 /// Format (pretty) or minify the body as JSON. Invalid JSON is left alone with a status line.

@@ -192,23 +192,14 @@ fn draw_canonical(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let head_lines = canonical.lines();
     let body_count = app.body.line_count();
     let total = 7 + body_count;
-    // Which logical line comes first: follow the body cursor while the body has focus.
-    let height = inner.height as usize;
-    let first = if app.focus == Field::Body && !app.normal_mode {
-        let cur = 7 + app.body.cursor_line();
-        cur.saturating_sub(height.saturating_sub(2))
-    } else {
-        app.canon_scroll.min(total.saturating_sub(1))
-    };
     let compact = inner.width < 60;
     let label_w = if compact { LABEL_W_COMPACT } else { LABEL_W };
     let text_w = (inner.width as usize).saturating_sub(label_w).max(1);
-    let mut rows: Vec<Line> = Vec::with_capacity(height);
-    let mut idx = first;
-    // Only the body lines on screen are read (through the editor's line index).
-    let mut body_lines = app.body.lines_from(first.saturating_sub(7));
-    while rows.len() < height && idx < total {
-        let row = if idx < 7 {
+    let height = inner.height as usize;
+    // The text of logical line `idx` (head lines, then body lines read through the editor's
+    // line index; `body_line` is that body line's bytes).
+    let row_of = |idx: usize, body_line: &[u8]| -> CanonRow {
+        if idx < 7 {
             let line = head_lines[idx];
             CanonRow {
                 label: Some(line.label),
@@ -218,7 +209,7 @@ fn draw_canonical(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             }
         } else {
             let i = idx - 7;
-            let line = body_lines.next().unwrap_or_default();
+            let line = body_line;
             let shown = if line.len() > SHOW_LINE_BYTES {
                 let mut cut = SHOW_LINE_BYTES;
                 while cut > 0 && (line[cut] & 0xC0) == 0x80 {
@@ -238,7 +229,44 @@ fn draw_canonical(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                 lf: i + 1 < body_count,
                 highlighted: highlighted.contains(&LineLabel::Body),
             }
+        }
+    };
+    // Which logical line comes first: while the body has focus, the latest that still shows
+    // the cursor's line whole with the lines before it (long lines wrap over several rows).
+    let first = if app.focus == Field::Body && !app.normal_mode {
+        let cur = 7 + app.body.cursor_line();
+        let mut start = cur.saturating_sub(height.saturating_sub(1));
+        let mut body_lines = app.body.lines_from(start.saturating_sub(7));
+        let mut heights: Vec<usize> = (start..=cur)
+            .map(|idx| {
+                let line = if idx >= 7 {
+                    body_lines.next().unwrap_or_default()
+                } else {
+                    &[]
+                };
+                wrap_chars(&row_of(idx, line).text, text_w).len()
+            })
+            .collect();
+        let mut used: usize = heights.iter().sum();
+        while used > height && start < cur {
+            used -= heights.remove(0);
+            start += 1;
+        }
+        start
+    } else {
+        app.canon_scroll.min(total.saturating_sub(1))
+    };
+    let mut rows: Vec<Line> = Vec::with_capacity(height);
+    let mut idx = first;
+    // Only the body lines on screen are read (through the editor's line index).
+    let mut body_lines = app.body.lines_from(first.saturating_sub(7));
+    while rows.len() < height && idx < total {
+        let line = if idx >= 7 {
+            body_lines.next().unwrap_or_default()
+        } else {
+            &[]
         };
+        let row = row_of(idx, line);
         let empty_body = idx == 7 && app.body.is_empty();
         push_canon_row(
             &mut rows,

@@ -272,6 +272,25 @@ fn long_body_is_scrolled_with_the_cursor_and_lines_are_cut() {
 }
 
 #[test]
+fn the_cursor_line_stays_in_the_canonical_panel_when_lines_wrap() {
+    // Lines wider than the panel take two rows each: following the cursor must count rows, not
+    // lines, or the cursor's line falls off the bottom.
+    let body: String = (0..200)
+        .map(|i| format!("L{i:03}{}end{i:03}", "-".repeat(70)))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut a = app_with_body(&body);
+    a.focus = Field::Body;
+    a.body.move_to(a.body.len());
+    let screen = rows(&render(&a, 120, 40)).join("\n");
+    assert!(screen.contains("end199"), "{screen}");
+    let mid = a.body.text().find("L100").unwrap();
+    a.body.move_to(mid);
+    let screen = rows(&render(&a, 120, 40)).join("\n");
+    assert!(screen.contains("end100"), "{screen}");
+}
+
+#[test]
 fn readme_lists_every_key_binding() {
     let readme = include_str!("../../../README.md");
     for (keys, _) in super::popup::GLOBAL_KEYS
