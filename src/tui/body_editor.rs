@@ -315,6 +315,31 @@ impl BodyEditor {
         changed
     }
 
+    /// Put the cursor at a cell of the widget's area (`row`, `col` from its top left corner):
+    /// the character drawn there, or the end of that line when the click is past it.
+    pub fn click(&mut self, row: usize, col: usize) {
+        let (top, left) = self.ta.scroll_offset();
+        let row = (top as usize + row).min(self.ta.lines().len() - 1);
+        let cells = left as usize + col;
+        // Cells to chars: a tab is drawn up to the next multiple of the tab length, a wide
+        // character in two cells.
+        let mut width = 0;
+        let mut chars = 0;
+        for c in self.ta.lines()[row].chars() {
+            let w = match c {
+                '\t' => 2 - width % 2,
+                c => ratatui::text::Span::raw(c.to_string()).width(),
+            };
+            if width + w > cells {
+                break;
+            }
+            width += w;
+            chars += 1;
+        }
+        place_cursor(&mut self.ta, row, chars);
+        self.follow_cursor();
+    }
+
     /// Move the cursor to a byte offset of the body (clamped to a char boundary at or before it).
     pub fn move_to(&mut self, offset: usize) {
         self.show(offset.min(self.text.len()));

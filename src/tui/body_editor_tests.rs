@@ -365,6 +365,21 @@ fn a_single_huge_line_is_windowed_inside_the_line() {
 }
 
 #[test]
+fn a_click_puts_the_cursor_on_the_character_drawn_there() {
+    let mut ed = BodyEditor::new("abc\n\tdef\n日本語x\nshort");
+    ed.click(0, 1);
+    assert_eq!(ed.cursor_offset(), 1, "on 'b'");
+    ed.click(1, 2); // the tab takes cells 0-1; cell 2 is 'd'
+    assert_eq!(&ed.text()[ed.cursor_offset()..][..1], "d");
+    ed.click(2, 4); // each CJK character takes two cells: cell 4 is the third one
+    assert_eq!(&ed.text()[ed.cursor_offset()..][..3], "語");
+    ed.click(3, 40); // past the end of the line
+    assert_eq!(ed.cursor_offset(), ed.len());
+    ed.click(9, 0); // below the last line: the last line
+    assert_eq!(ed.cursor_line(), 3);
+}
+
+#[test]
 fn set_text_is_one_undoable_change() {
     let mut ed = BodyEditor::new("[1,2]");
     assert_eq!(ed.set_text("[\n  1,\n  2\n]"), Some(1));

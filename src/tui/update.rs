@@ -993,9 +993,12 @@ fn request_mouse(app: &mut App, m: crossterm::event::MouseEvent, screen: Rect) -
                     app.focus = *field;
                     app.normal_mode = false;
                     if *field == Field::Body {
-                        // Put the cursor where the click was.
-                        let input = ratatui_textarea::Input::from(m);
-                        app.body.input(input);
+                        // Put the cursor where the click was (inside the block's border).
+                        let (dy, dx) = (
+                            m.row.saturating_sub(rect.y + 1),
+                            m.column.saturating_sub(rect.x + 1),
+                        );
+                        app.body.click(dy as usize, dx as usize);
                     }
                     return vec![];
                 }

@@ -586,6 +586,19 @@ fn resize_and_mouse_click_focus_the_field_under_the_pointer() {
     };
     update(&mut a, Message::Mouse(wheel));
     assert_eq!(a.canon_scroll, 3);
+    // A click in the body focuses it and puts the cursor on the character under the pointer
+    // (inside the border: row 0 of the text is at y + 1).
+    let (_, b) = l.fields.iter().find(|(f, _)| *f == Field::Body).unwrap();
+    let text = a.body.text().to_string();
+    let click = MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: b.x + 1 + 3,
+        row: b.y + 1,
+        modifiers: KeyModifiers::NONE,
+    };
+    update(&mut a, Message::Mouse(click));
+    assert_eq!(a.focus, Field::Body);
+    assert_eq!(a.body.cursor_offset(), 3.min(text.find('\n').unwrap_or(text.len())));
 }
 
 #[test]
