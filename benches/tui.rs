@@ -1,6 +1,7 @@
 //! TUI benchmarks.
 //!
-//! 1. Key event to frame: `update` for one typed character at the end of the body, then a full
+//! 1. Key event to frame: `update` for one key at the end of the body (a space, then a backspace
+//!    removing it, alternately), then a full
 //!    draw into a 120x40 TestBackend, for bodies of 1 KB, 1 MB and 16 MB.
 //! 2. The signing that follows (off the draw path): the incremental re-sign after that edit.
 //! 3. A 6 MB JSON response: bytes to the raw text on screen, and to the formatted text on screen.
@@ -55,6 +56,24 @@ fn app_with(body: &str) -> App {
     app
 }
 
+/// The key of each measured iteration: a space, then a backspace that removes it, and so on, so
+/// the body stays the same size however many iterations criterion runs (typing only spaces would
+/// grow one line to tens of thousands of characters).
+#[derive(Default)]
+struct Typing(bool);
+
+impl Typing {
+    fn next(&mut self) -> Message {
+        self.0 = !self.0;
+        let code = if self.0 {
+            KeyCode::Char(' ')
+        } else {
+            KeyCode::Backspace
+        };
+        Message::Key(KeyEvent::new(code, KeyModifiers::NONE))
+    }
+}
+
 const SIZES: [(&str, usize); 3] = [("1KB", 1024), ("1MB", 1 << 20), ("16MB", 16 << 20)];
 
 fn key_to_frame(c: &mut Criterion) {
@@ -65,12 +84,10 @@ fn key_to_frame(c: &mut Criterion) {
     for (name, size) in SIZES {
         let mut app = app_with(&body_of(size));
         let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
+        let mut typing = Typing::default();
         g.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter(|| {
-                let cmds = update(
-                    &mut app,
-                    Message::Key(KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE)),
-                );
+                let cmds = update(&mut app, typing.next());
                 term.draw(|f| signscope::tui::view::draw(f, &app)).unwrap();
                 // The signing job goes to the worker; here it is dropped (measured below).
                 black_box(cmds);
@@ -89,12 +106,10 @@ fn key_to_frame_at_start(c: &mut Criterion) {
     let mut app = app_with(&body_of(16 << 20));
     app.body.move_to(0);
     let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    let mut typing = Typing::default();
     g.bench_function("16MB", |b| {
         b.iter(|| {
-            let cmds = update(
-                &mut app,
-                Message::Key(KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE)),
-            );
+            let cmds = update(&mut app, typing.next());
             term.draw(|f| signscope::tui::view::draw(f, &app)).unwrap();
             black_box(cmds);
         })
@@ -117,12 +132,10 @@ fn resign_after_edit(c: &mut Criterion) {
             }
         }
         g.throughput(Throughput::Elements(1));
+        let mut typing = Typing::default();
         g.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter(|| {
-                let cmds = update(
-                    &mut app,
-                    Message::Key(KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE)),
-                );
+                let cmds = update(&mut app, typing.next());
                 for cmd in cmds {
                     if let Command::Sign(job) = cmd {
                         black_box(inc.sign(&job).unwrap());
