@@ -598,7 +598,10 @@ fn resize_and_mouse_click_focus_the_field_under_the_pointer() {
     };
     update(&mut a, Message::Mouse(click));
     assert_eq!(a.focus, Field::Body);
-    assert_eq!(a.body.cursor_offset(), 3.min(text.find('\n').unwrap_or(text.len())));
+    assert_eq!(
+        a.body.cursor_offset(),
+        3.min(text.find('\n').unwrap_or(text.len()))
+    );
 }
 
 #[test]

@@ -58,6 +58,7 @@ pub const REQUEST_KEYS: &[(&str, &str)] = &[
         "Shift-arrows",
         "select in the body; Ctrl-X cuts, Ctrl-Y pastes",
     ),
+    ("Alt-< / Alt->", "top / end of the body"),
     ("Alt-R", "reveal / mask the REST key"),
     (
         "Alt-Y / Alt-H / Alt-C",
