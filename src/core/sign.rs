@@ -117,7 +117,7 @@ pub fn headers_to_send(req: &SignableRequest<'_>, signature: &str) -> Vec<(Strin
         ),
         (
             AUTHORIZATION_HEADER.to_string(),
-            format!("Bearer {signature}"),
+            ["Bearer ", signature].concat(),
         ),
     ]
 }
