@@ -568,7 +568,7 @@ fn run_the_workbench(s: &mut Session, url: &str) -> PathBuf {
         tui.send(BACKTAB);
     }
     tui.send(CTRL_U);
-    tui.send(&format!("http://{closed}"));
+    tui.send(format!("http://{closed}"));
     tui.send(CTRL_G);
     tui.wait_for("the failed send", |s| s.contains("send failed"));
 

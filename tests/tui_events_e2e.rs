@@ -6,85 +6,46 @@
 //! The screen is a vt100 parser fed by a real PTY (portable-pty). Waits poll the screen with a
 //! generous deadline; they check that something appears, never how fast.
 
-use std::io::{Read, Write};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+mod common;
 
-use portable_pty::{native_pty_system, CommandBuilder, PtySize};
+use std::time::Duration;
+
+use common::{Pty, CTRL_S, CTRL_U, ENTER, F3, F4, TAB, UP};
 
 const ROWS: u16 = 40;
 const COLS: u16 = 120;
 
+/// The workbench in a PTY (no colours, no $EDITOR), config and data in a temp dir.
 struct Tui {
-    parser: Arc<Mutex<vt100::Parser>>,
-    writer: Box<dyn Write + Send>,
-    child: Box<dyn portable_pty::Child + Send + Sync>,
+    pty: Pty,
     _dirs: tempfile::TempDir,
 }
 
 impl Tui {
     fn start() -> Tui {
         let dirs = tempfile::tempdir().unwrap();
-        let pty = native_pty_system()
-            .openpty(PtySize {
-                rows: ROWS,
-                cols: COLS,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .unwrap();
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_signscope"));
+        let mut cmd = portable_pty::CommandBuilder::new(env!("CARGO_BIN_EXE_signscope"));
         cmd.env("SIGNSCOPE_CONFIG_DIR", dirs.path().join("config"));
         cmd.env("SIGNSCOPE_DATA_DIR", dirs.path().join("data"));
-        cmd.env("TERM", "xterm-256color");
         cmd.env("NO_COLOR", "1");
         cmd.env_remove("EDITOR");
-        let child = pty.slave.spawn_command(cmd).unwrap();
-        drop(pty.slave);
-        let parser = Arc::new(Mutex::new(vt100::Parser::new(ROWS, COLS, 0)));
-        let mut reader = pty.master.try_clone_reader().unwrap();
-        let writer = pty.master.take_writer().unwrap();
-        let feed = Arc::clone(&parser);
-        std::thread::spawn(move || {
-            let _keep_master_open = pty.master;
-            let mut buf = [0u8; 8192];
-            loop {
-                match reader.read(&mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(n) => feed.lock().unwrap().process(&buf[..n]),
-                }
-            }
-        });
         Tui {
-            parser,
-            writer,
-            child,
+            pty: Pty::spawn(cmd, COLS, ROWS),
             _dirs: dirs,
         }
     }
 
-    fn screen(&self) -> String {
-        self.parser.lock().unwrap().screen().contents()
-    }
-
     /// Wait until the screen contains `text` (panics with the screen after 20 s).
     fn wait_for(&self, text: &str) -> String {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            let screen = self.screen();
-            if screen.contains(text) {
-                return screen;
-            }
-            if Instant::now() > deadline {
-                panic!("never saw {text:?} on screen; it shows:\n{screen}");
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        self.pty.wait_within(
+            Duration::from_secs(20),
+            &format!("{text:?} on screen"),
+            |s| s.contains(text),
+        )
     }
 
     fn send(&mut self, bytes: &str) {
-        self.writer.write_all(bytes.as_bytes()).unwrap();
-        self.writer.flush().unwrap();
+        self.pty.send(bytes);
         // Let the app handle each key before the next (keys are not coalesced by a terminal
         // either when typed by a person).
         std::thread::sleep(Duration::from_millis(30));
@@ -96,21 +57,6 @@ impl Tui {
         }
     }
 }
-
-impl Drop for Tui {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-const F3: &str = "\x1bOR";
-const F4: &str = "\x1bOS";
-const TAB: &str = "\t";
-const ENTER: &str = "\r";
-const UP: &str = "\x1b[A";
-const CTRL_S: &str = "\x13";
-const CTRL_U: &str = "\x15";
 
 #[test]
 fn compose_three_items_click_one_send_and_find_it_in_history() {

@@ -2,122 +2,51 @@
 //! terminal emulator (vt100). Each test starts the `signscope` binary with its config and data
 //! directories in a temp dir.
 
-use std::io::{Read, Write};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+mod common;
 
-use portable_pty::{native_pty_system, Child, CommandBuilder, MasterPty, PtySize};
+use common::{value_after, Pty};
 
-/// Upper bound for anything to show up on screen (a generous limit, not a performance check).
-const WAIT: Duration = Duration::from_secs(30);
-
+/// The workbench in a PTY, with its config and data directories in temp dirs.
 struct Tui {
-    child: Box<dyn Child + Send + Sync>,
-    _master: Box<dyn MasterPty + Send>,
-    writer: Box<dyn Write + Send>,
-    parser: Arc<Mutex<vt100::Parser>>,
-    raw: Arc<Mutex<Vec<u8>>>,
+    pty: Pty,
     _dirs: (tempfile::TempDir, tempfile::TempDir),
+}
+
+impl std::ops::Deref for Tui {
+    type Target = Pty;
+    fn deref(&self) -> &Pty {
+        &self.pty
+    }
+}
+
+impl std::ops::DerefMut for Tui {
+    fn deref_mut(&mut self) -> &mut Pty {
+        &mut self.pty
+    }
 }
 
 impl Tui {
     fn start(cols: u16, rows: u16, env: &[(&str, &str)]) -> Tui {
         let config = tempfile::tempdir().unwrap();
         let data = tempfile::tempdir().unwrap();
-        let pair = native_pty_system()
-            .openpty(PtySize {
-                rows,
-                cols,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .unwrap();
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_signscope"));
+        let mut cmd = portable_pty::CommandBuilder::new(env!("CARGO_BIN_EXE_signscope"));
         cmd.env("SIGNSCOPE_CONFIG_DIR", config.path());
         cmd.env("SIGNSCOPE_DATA_DIR", data.path());
-        cmd.env("TERM", "xterm-256color");
         cmd.env_remove("NO_COLOR");
         for (k, v) in env {
             cmd.env(k, v);
         }
-        let child = pair.slave.spawn_command(cmd).unwrap();
-        drop(pair.slave);
-        let mut reader = pair.master.try_clone_reader().unwrap();
-        let writer = pair.master.take_writer().unwrap();
-        let parser = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
-        let raw = Arc::new(Mutex::new(Vec::new()));
-        let (p, r) = (parser.clone(), raw.clone());
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 8192];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                p.lock().unwrap().process(&buf[..n]);
-                r.lock().unwrap().extend_from_slice(&buf[..n]);
-            }
-        });
         Tui {
-            child,
-            _master: pair.master,
-            writer,
-            parser,
-            raw,
+            pty: Pty::spawn(cmd, cols, rows),
             _dirs: (config, data),
         }
     }
 
-    fn screen(&self) -> String {
-        self.parser.lock().unwrap().screen().contents()
-    }
-
-    fn wait_for(&self, what: &str, cond: impl Fn(&str) -> bool) -> String {
-        let start = Instant::now();
-        loop {
-            let s = self.screen();
-            if cond(&s) {
-                return s;
-            }
-            if start.elapsed() > WAIT {
-                panic!("timed out waiting for {what}; screen:\n{s}");
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn send(&mut self, bytes: &[u8]) {
-        self.writer.write_all(bytes).unwrap();
-        self.writer.flush().unwrap();
-    }
-
-    fn wait_exit(&mut self) -> portable_pty::ExitStatus {
-        let start = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                // Let the reader thread take the last bytes.
-                std::thread::sleep(Duration::from_millis(200));
-                return status;
-            }
-            if start.elapsed() > WAIT {
-                let _ = self.child.kill();
-                panic!("the workbench did not exit; screen:\n{}", self.screen());
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    /// The terminal is back to normal: main screen, cursor shown, mouse reporting off.
+    /// The terminal is back to normal (see `Pty::assert_restored`), and the program left the
+    /// alternate screen after it last entered it.
     fn assert_restored(&self) {
-        let parser = self.parser.lock().unwrap();
-        let screen = parser.screen();
-        assert!(!screen.alternate_screen(), "still on the alternate screen");
-        assert!(!screen.hide_cursor(), "cursor still hidden");
-        assert_eq!(
-            screen.mouse_protocol_mode(),
-            vt100::MouseProtocolMode::None,
-            "mouse reporting still on"
-        );
-        let raw = self.raw.lock().unwrap();
+        self.pty.assert_restored();
+        let raw = self.raw();
         let text = String::from_utf8_lossy(&raw);
         let entered = text
             .rfind("\x1b[?1049h")
@@ -127,22 +56,6 @@ impl Tui {
             .expect("left the alternate screen");
         assert!(left > entered);
     }
-
-    fn pid(&self) -> u32 {
-        self.child.process_id().unwrap()
-    }
-}
-
-impl Drop for Tui {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-    }
-}
-
-/// The value after `label` on the screen, up to the next space.
-fn value_after<'s>(screen: &'s str, label: &str) -> Option<&'s str> {
-    let i = screen.find(label)? + label.len();
-    screen[i..].split_whitespace().next()
 }
 
 #[test]
@@ -238,7 +151,7 @@ fn a_panic_restores_the_terminal() {
     let status = tui.wait_exit();
     assert!(!status.success(), "a panic exits with failure");
     tui.assert_restored();
-    let raw = String::from_utf8_lossy(&tui.raw.lock().unwrap()).into_owned();
+    let raw = String::from_utf8_lossy(&tui.raw()).into_owned();
     let left = raw.rfind("\x1b[?1049l").unwrap();
     let msg = raw
         .find("forced panic")

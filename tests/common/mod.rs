@@ -20,6 +20,10 @@ pub const CTRL_C: &str = "\x03";
 pub const CTRL_G: &str = "\x07";
 pub const CTRL_U: &str = "\x15";
 pub const ALT_S: &str = "\x1bs";
+pub const CTRL_S: &str = "\x13";
+pub const UP: &str = "\x1b[A";
+pub const F3: &str = "\x1bOR";
+pub const F4: &str = "\x1bOS";
 
 /// A program running in a PTY of a given size.
 pub struct Pty {
@@ -84,13 +88,18 @@ impl Pty {
 
     /// Wait until `cond` holds for the screen; panics with the screen after [`WAIT`].
     pub fn wait_for(&self, what: &str, cond: impl Fn(&str) -> bool) -> String {
+        self.wait_within(WAIT, what, cond)
+    }
+
+    /// [`Pty::wait_for`] with another deadline.
+    pub fn wait_within(&self, limit: Duration, what: &str, cond: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
         loop {
             let s = self.screen();
             if cond(&s) {
                 return s;
             }
-            if start.elapsed() > WAIT {
+            if start.elapsed() > limit {
                 panic!("timed out waiting for {what}; screen:\n{s}");
             }
             std::thread::sleep(Duration::from_millis(50));
@@ -98,9 +107,14 @@ impl Pty {
     }
 
     /// Type bytes (keys, escape sequences) into the terminal.
-    pub fn send(&mut self, bytes: &str) {
-        self.writer.write_all(bytes.as_bytes()).unwrap();
+    pub fn send(&mut self, bytes: impl AsRef<[u8]>) {
+        self.writer.write_all(bytes.as_ref()).unwrap();
         self.writer.flush().unwrap();
+    }
+
+    /// The program's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.process_id().unwrap()
     }
 
     /// Wait for the program to exit, then for the reader to take its last bytes.
