@@ -20,6 +20,8 @@ use std::sync::Arc;
 
 use ratatui_textarea::{CursorMove, Input, Key, TextArea};
 
+use crate::core::incremental::common_prefix_len;
+
 /// The most body bytes the textarea holds at once.
 pub const WINDOW_BYTES: usize = 96 * 1024;
 /// The most lines the textarea holds at once.
@@ -184,13 +186,18 @@ impl BodyEditor {
         self.index.line_of(&self.text, self.cursor_offset())
     }
 
+    /// Byte offset where line `n` (0-based) starts; the body's length past the last line.
+    pub fn line_start(&self, n: usize) -> usize {
+        if n < self.index.lines {
+            self.index.line_start(&self.text, n)
+        } else {
+            self.text.len()
+        }
+    }
+
     /// The lines of the body from line `first` on (without their LF).
     pub fn lines_from(&self, first: usize) -> impl Iterator<Item = &[u8]> {
-        let start = if first < self.index.lines {
-            Some(self.index.line_start(&self.text, first))
-        } else {
-            None
-        };
+        let start = (first < self.index.lines).then(|| self.line_start(first));
         let text: &[u8] = &self.text;
         let mut pos = start;
         std::iter::from_fn(move || {
@@ -213,7 +220,7 @@ impl BodyEditor {
     pub fn set_text(&mut self, text: &str) -> Option<usize> {
         let old: &[u8] = &self.text;
         let new = text.as_bytes();
-        let pre = common_prefix(old, new);
+        let pre = common_prefix_len(old, new);
         let suf = common_suffix(&old[pre..], &new[pre..]);
         if pre == old.len() && pre == new.len() {
             return None;
@@ -477,7 +484,7 @@ impl BodyEditor {
         }
         let old = &self.text[self.win.clone()];
         let new = &self.scratch[..];
-        let pre = common_prefix(old, new);
+        let pre = common_prefix_len(old, new);
         let suf = common_suffix(&old[pre..], &new[pre..]);
         if pre == old.len() && pre == new.len() {
             return None;
@@ -638,7 +645,8 @@ pub(crate) fn window_around(text: &[u8], offset: usize, limits: Limits) -> Range
     start..end
 }
 
-fn floor_char(text: &[u8], mut i: usize) -> usize {
+/// The start of the character at or before byte `i` (UTF-8 text).
+pub(crate) fn floor_char(text: &[u8], mut i: usize) -> usize {
     while i > 0 && i < text.len() && (text[i] & 0xC0) == 0x80 {
         i -= 1;
     }
@@ -657,20 +665,6 @@ fn next_char(text: &[u8], i: usize) -> usize {
         return text.len();
     }
     ceil_char(text, i + 1)
-}
-
-pub(crate) fn common_prefix(a: &[u8], b: &[u8]) -> usize {
-    let n = a.len().min(b.len());
-    // Compare in blocks (memcmp), then bytes, so megabytes are not walked a byte at a time.
-    let mut lo = 0;
-    let block = 4096;
-    while lo + block <= n && a[lo..lo + block] == b[lo..lo + block] {
-        lo += block;
-    }
-    while lo < n && a[lo] == b[lo] {
-        lo += 1;
-    }
-    lo
 }
 
 fn common_suffix(a: &[u8], b: &[u8]) -> usize {

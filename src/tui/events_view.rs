@@ -749,23 +749,11 @@ impl EventsState {
         };
         if self.mode == Mode::Raw {
             if let (Some(line), Some(col)) = (problem.line, problem.column) {
-                // Byte offset of (line, column), both 1-based; clamped to the line.
-                let target = {
-                    let mut offset = 0;
-                    let mut lines = self.raw.lines_from(0);
-                    for _ in 1..line {
-                        match lines.next() {
-                            Some(l) => offset += l.len() + 1,
-                            None => break,
-                        }
-                    }
-                    let this = lines.next().unwrap_or_default();
-                    let mut col = col.saturating_sub(1).min(this.len());
-                    while col > 0 && col < this.len() && (this[col] & 0xC0) == 0x80 {
-                        col -= 1; // on a char boundary
-                    }
-                    offset + col
-                };
+                // Byte offset of (line, column), both 1-based; clamped to the line (move_to
+                // puts it on a char boundary).
+                let start = self.raw.line_start(line.saturating_sub(1));
+                let this = self.raw.lines_from(line.saturating_sub(1)).next();
+                let target = start + col.saturating_sub(1).min(this.unwrap_or_default().len());
                 self.raw.move_to(target);
                 self.set_focus(Focus::Raw);
                 return;
@@ -2358,6 +2346,8 @@ mod tests {
         update(&mut s, key(KeyCode::Enter));
         assert_eq!(s.focus, Focus::Raw);
         assert_eq!(s.raw.cursor_line(), 1);
+        let at = s.raw.cursor_offset();
+        assert_eq!(&s.raw.text()[at..at + 1], "}", "on the column the problem names");
     }
 
     #[test]

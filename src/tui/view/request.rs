@@ -11,6 +11,7 @@ use super::{clip, json_line, request_layout, styled_line, wrap_chars};
 use crate::core::visible::escape_visible;
 use crate::core::LineLabel;
 use crate::tui::app::{App, Detail, Field};
+use crate::tui::body_editor::floor_char;
 use crate::tui::theme::Theme;
 
 /// Body lines longer than this are shown cut (with the count of hidden bytes): drawing never
@@ -211,10 +212,7 @@ fn draw_canonical(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             let i = idx - 7;
             let line = body_line;
             let shown = if line.len() > SHOW_LINE_BYTES {
-                let mut cut = SHOW_LINE_BYTES;
-                while cut > 0 && (line[cut] & 0xC0) == 0x80 {
-                    cut -= 1;
-                }
+                let cut = floor_char(line, SHOW_LINE_BYTES);
                 format!(
                     "{}… (+{} bytes)",
                     escape_visible(&line[..cut]),
