@@ -76,52 +76,59 @@ impl Typing {
 
 const SIZES: [(&str, usize); 3] = [("1KB", 1024), ("1MB", 1 << 20), ("16MB", 16 << 20)];
 
-fn key_to_frame(c: &mut Criterion) {
-    let mut g = c.benchmark_group("tui_key_to_frame");
+/// A group with the short sampling every TUI bench here uses.
+fn group<'c>(
+    c: &'c mut Criterion,
+    name: &str,
+) -> criterion::BenchmarkGroup<'c, criterion::measurement::WallTime> {
+    let mut g = c.benchmark_group(name);
     g.sample_size(20)
         .measurement_time(Duration::from_secs(3))
         .warm_up_time(Duration::from_millis(500));
+    g
+}
+
+/// Measure one key through `update` plus a full frame, on `app` as it is.
+fn bench_key_to_frame(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    id: BenchmarkId,
+    mut app: App,
+) {
+    let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    let mut typing = Typing::default();
+    g.bench_function(id, |b| {
+        b.iter(|| {
+            let cmds = update(&mut app, typing.next());
+            term.draw(|f| signscope::tui::view::draw(f, &app)).unwrap();
+            // The signing job goes to the worker; here it is dropped (measured below).
+            black_box(cmds);
+        })
+    });
+}
+
+fn key_to_frame(c: &mut Criterion) {
+    let mut g = group(c, "tui_key_to_frame");
     for (name, size) in SIZES {
-        let mut app = app_with(&body_of(size));
-        let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
-        let mut typing = Typing::default();
-        g.bench_function(BenchmarkId::from_parameter(name), |b| {
-            b.iter(|| {
-                let cmds = update(&mut app, typing.next());
-                term.draw(|f| signscope::tui::view::draw(f, &app)).unwrap();
-                // The signing job goes to the worker; here it is dropped (measured below).
-                black_box(cmds);
-            })
-        });
+        bench_key_to_frame(
+            &mut g,
+            BenchmarkId::from_parameter(name),
+            app_with(&body_of(size)),
+        );
     }
     g.finish();
 }
 
 /// The worst place to type: the start of a 16 MB body (every byte after the edit moves).
 fn key_to_frame_at_start(c: &mut Criterion) {
-    let mut g = c.benchmark_group("tui_key_to_frame_at_the_start");
-    g.sample_size(20)
-        .measurement_time(Duration::from_secs(3))
-        .warm_up_time(Duration::from_millis(500));
+    let mut g = group(c, "tui_key_to_frame_at_the_start");
     let mut app = app_with(&body_of(16 << 20));
     app.body.move_to(0);
-    let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
-    let mut typing = Typing::default();
-    g.bench_function("16MB", |b| {
-        b.iter(|| {
-            let cmds = update(&mut app, typing.next());
-            term.draw(|f| signscope::tui::view::draw(f, &app)).unwrap();
-            black_box(cmds);
-        })
-    });
+    bench_key_to_frame(&mut g, BenchmarkId::from_parameter("16MB"), app);
     g.finish();
 }
 
 fn resign_after_edit(c: &mut Criterion) {
-    let mut g = c.benchmark_group("tui_resign_after_typing_at_the_end");
-    g.sample_size(20)
-        .measurement_time(Duration::from_secs(3))
-        .warm_up_time(Duration::from_millis(500));
+    let mut g = group(c, "tui_resign_after_typing_at_the_end");
     for (name, size) in SIZES {
         let mut app = app_with(&body_of(size));
         let mut inc = Incremental::default();

@@ -2347,7 +2347,11 @@ mod tests {
         assert_eq!(s.focus, Focus::Raw);
         assert_eq!(s.raw.cursor_line(), 1);
         let at = s.raw.cursor_offset();
-        assert_eq!(&s.raw.text()[at..at + 1], "}", "on the column the problem names");
+        assert_eq!(
+            &s.raw.text()[at..at + 1],
+            "}",
+            "on the column the problem names"
+        );
     }
 
     #[test]
