@@ -155,21 +155,15 @@ async fn serve(st: AppState, req: Request, check_signature: bool) -> Response {
         }
         Ok(accepted) => {
             let is_batch = !check_signature || (seen.method == "PUT" && seen.path == "/v2/batch");
-            if !is_batch {
-                let err = ApiError::not_found(&seen.method, &seen.path);
-                record(
-                    &st,
-                    &seen,
-                    Verdict::Accepted,
-                    &err_outcome(&err),
-                    &accepted.warnings,
-                    &body,
-                    None,
-                );
-                return err.into_response();
-            }
-            if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(&body) {
-                let err = not_json_error(&e);
+            // Signed correctly, but not something the batch route takes.
+            let refusal = if !is_batch {
+                Some(ApiError::not_found(&seen.method, &seen.path))
+            } else {
+                serde_json::from_slice::<serde::de::IgnoredAny>(&body)
+                    .err()
+                    .map(|e| not_json_error(&e))
+            };
+            if let Some(err) = refusal {
                 record(
                     &st,
                     &seen,
