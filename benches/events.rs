@@ -6,31 +6,9 @@
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use signscope::core::events::{validate, validate_bytes, ItemDraft, ListDraft};
+use signscope::core::events::{validate, validate_bytes};
 
-fn batch_bytes(items: usize) -> Vec<u8> {
-    let draft = ListDraft {
-        api_key: "demo-public-key".into(),
-        list_id: "home-trending-1".into(),
-        list_name: "Trending now".into(),
-        list_logic: "TRENDING".into(),
-        tags: vec!["recsPageType:HOME".into()],
-        user_ip: Some("203.0.113.7".into()),
-        items: (0..items)
-            .map(|i| ItemDraft {
-                group_id: format!("{}", 10_000 + i),
-                variant_id: format!("V{}", i % 7),
-                name: format!("Product number {i}"),
-                price: format!("{}.{:02}", 5 + i % 200, i % 100),
-                currency: "EUR".into(),
-                brand: "Northpeak".into(),
-                category: "Clothing;;Jackets;;Rain".into(),
-                clicked: i % 10 == 0,
-            })
-            .collect(),
-    };
-    draft.to_batch().to_json_bytes()
-}
+mod common;
 
 const SIZES: [usize; 3] = [10, 1_000, 10_000];
 
@@ -40,7 +18,7 @@ fn bench(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(300))
         .measurement_time(Duration::from_secs(1));
     for n in SIZES {
-        let body = batch_bytes(n);
+        let body = common::batch_bytes(n);
         assert!(validate_bytes(&body).problems.is_empty());
         g.throughput(Throughput::Bytes(body.len() as u64));
         g.bench_with_input(BenchmarkId::new("parse_value", n), &body, |b, body| {
@@ -62,7 +40,7 @@ fn bench(c: &mut Criterion) {
 /// above are the reference).
 fn ratios() {
     for n in SIZES {
-        let body = batch_bytes(n);
+        let body = common::batch_bytes(n);
         let reps = (2_000_000 / body.len()).clamp(3, 2_000);
         let time = |f: &dyn Fn()| {
             let mut best = Duration::MAX;

@@ -12,31 +12,12 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
-use signscope::core::events::{ItemDraft, ListDraft};
 use signscope::tui::events_view::{draw, update, EventsMsg, EventsState, Field, Focus};
 
+mod common;
+
 fn batch(items: usize) -> String {
-    let draft = ListDraft {
-        api_key: "demo-public-key".into(),
-        list_id: "home-trending-1".into(),
-        list_name: "Trending now".into(),
-        list_logic: "TRENDING".into(),
-        tags: vec!["recsPageType:HOME".into()],
-        user_ip: Some("203.0.113.7".into()),
-        items: (0..items)
-            .map(|i| ItemDraft {
-                group_id: format!("{}", 10_000 + i),
-                variant_id: format!("V{}", i % 7),
-                name: format!("Product number {i}"),
-                price: format!("{}.{:02}", 5 + i % 200, i % 100),
-                currency: "EUR".into(),
-                brand: "Northpeak".into(),
-                category: "Clothing;;Jackets;;Rain".into(),
-                clicked: i % 10 == 0,
-            })
-            .collect(),
-    };
-    String::from_utf8(draft.to_batch().to_json_bytes()).unwrap()
+    String::from_utf8(common::batch_bytes(items)).unwrap()
 }
 
 fn key(c: char) -> EventsMsg {
