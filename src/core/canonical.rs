@@ -83,6 +83,8 @@ pub struct CanonicalText<'a> {
     /// Byte ranges in `head` of the seven lines, without their LF.
     head_lines: [Range<usize>; 7],
     body: &'a [u8],
+    /// The header names of the head (kept: the headers to send use them too).
+    names: HeaderNames,
 }
 
 impl<'a> CanonicalText<'a> {
@@ -115,7 +117,14 @@ impl<'a> CanonicalText<'a> {
             head,
             head_lines,
             body: req.body,
+            names,
         }
+    }
+
+    /// The header names used in the head, given up (signing moves them into the headers it
+    /// returns rather than building them a second time).
+    pub fn into_header_names(self) -> HeaderNames {
+        self.names
     }
 
     /// Everything before the body, including the LF after the Content-Type line.

@@ -40,7 +40,9 @@
 
 use super::request::SignableRequest;
 use super::secret::Secret;
-use super::sign::{encode_signature, headers_to_send, new_mac, HmacSha384, SignError, Signed};
+use super::sign::{
+    encode_signature, headers_named, headers_to_send, new_mac, HmacSha384, SignError, Signed,
+};
 
 /// Distance between checkpoints in the body.
 pub const DEFAULT_CHUNK: usize = 256 * 1024;
@@ -159,7 +161,7 @@ impl IncrementalSigner {
         let signature = encode_signature(&digest);
         Ok(Signed {
             digest,
-            headers: headers_to_send(req, &signature),
+            headers: headers_named(canonical.into_header_names(), req, &signature),
             signature,
         })
     }

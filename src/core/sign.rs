@@ -5,7 +5,7 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 
 use super::canonical::CanonicalText;
-use super::request::{SignableRequest, AUTHORIZATION_HEADER, CONTENT_TYPE_HEADER};
+use super::request::{HeaderNames, SignableRequest, AUTHORIZATION_HEADER, CONTENT_TYPE_HEADER};
 use super::secret::Secret;
 
 /// Length of an HMAC-SHA384 digest in bytes.
@@ -106,7 +106,15 @@ pub fn digest_canonical(
 
 /// The headers sent with a signed request, in order.
 pub fn headers_to_send(req: &SignableRequest<'_>, signature: &str) -> Vec<(String, String)> {
-    let names = req.header_names();
+    headers_named(req.header_names(), req, signature)
+}
+
+/// [`headers_to_send`] with the request's header names already built.
+pub fn headers_named(
+    names: HeaderNames,
+    req: &SignableRequest<'_>,
+    signature: &str,
+) -> Vec<(String, String)> {
     vec![
         (names.timestamp, req.timestamp.to_string()),
         (names.api_key, req.api_key.to_string()),
@@ -124,9 +132,10 @@ pub fn headers_to_send(req: &SignableRequest<'_>, signature: &str) -> Vec<(Strin
 
 /// Sign a request: the signature and every header to send.
 pub fn sign(req: &SignableRequest<'_>, key: &Secret) -> Result<Signed, SignError> {
-    let digest = digest_canonical(&req.canonical(), key)?;
+    let canonical = req.canonical();
+    let digest = digest_canonical(&canonical, key)?;
     let signature = encode_signature(&digest);
-    let headers = headers_to_send(req, &signature);
+    let headers = headers_named(canonical.into_header_names(), req, &signature);
     Ok(Signed {
         digest,
         signature,
