@@ -59,7 +59,7 @@ pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
     let store = crate::store::ProfileStore::open(&paths);
     let history = crate::store::History::open(&paths);
     let mut note = None;
-    let p = match profile {
+    let mut p = match profile {
         Some(name) => store
             .load(&name)
             .map_err(|e| anyhow::anyhow!("cannot open profile {name}: {e}"))?,
@@ -77,10 +77,7 @@ pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
         store,
         history,
         // The body lives in the editor; saving takes it from there (no second copy of a big body).
-        current: crate::store::Profile {
-            body: String::new(),
-            ..p.clone()
-        },
+        current: runtime::copy_without_body(&mut p),
         server: None,
     };
     let base = match session.base_url(&p) {
@@ -91,7 +88,7 @@ pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
         }
     };
     let embedded = session.server.as_ref().map(|s| s.url.clone());
-    let loaded = runtime::loaded_profile(&p, base, embedded.as_deref());
+    let loaded = runtime::loaded_profile(p, base, embedded.as_deref());
     tracing::debug!(profile = %loaded.name, demo = loaded.is_demo, key = loaded.key.is_some(),
         "profile opened");
     let key = KeyInfo {
@@ -115,7 +112,7 @@ pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
             None => w,
         });
     }
-    if note.is_none() && p.is_demo() {
+    if note.is_none() && session.current.is_demo() {
         note = Some("demo profile: Ctrl-G sends to the local server · F1 help".into());
     }
     runtime::run_app(app, Some(session), note)

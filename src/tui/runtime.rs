@@ -80,13 +80,22 @@ fn existing_mode(path: &std::path::Path) -> Option<u32> {
         .map(|m| m.permissions().mode() & 0o7777)
 }
 
-/// A profile as the profile manager holds it: without its body, which can be many megabytes
-/// and stays on disk (a save from the manager takes it from there, see [`stored_body`]).
+/// A profile as the profile manager and the session hold it: without its body, which can be
+/// many megabytes, lives in the editor and stays on disk (a save from the manager takes it from
+/// there, see [`stored_body`]).
 fn without_body(p: Profile) -> Profile {
     Profile {
         body: String::new(),
         ..p
     }
+}
+
+/// A copy of `p` without its body, without copying the body.
+pub fn copy_without_body(p: &mut Profile) -> Profile {
+    let body = std::mem::take(&mut p.body);
+    let copy = p.clone();
+    p.body = body;
+    copy
 }
 
 /// The body a profile saved from the manager keeps: that of the stored profile `source` (the
@@ -119,7 +128,7 @@ impl Embedded {
 
 /// A profile as the workbench shows it (its REST key resolved). `embedded` is the URL of the
 /// in-process server (for profiles whose URLs say "embedded").
-pub fn loaded_profile(p: &Profile, base_url: String, embedded: Option<&str>) -> LoadedProfile {
+pub fn loaded_profile(mut p: Profile, base_url: String, embedded: Option<&str>) -> LoadedProfile {
     let local = p.analytics_url == EMBEDDED_URL;
     let analytics_url = if local {
         embedded.unwrap_or_default().to_string()
@@ -136,7 +145,6 @@ pub fn loaded_profile(p: &Profile, base_url: String, embedded: Option<&str>) -> 
         analytics_url,
         local,
         events: p.events.clone(),
-        profile: Some(Box::new(without_body(p.clone()))),
         fields: RequestFields {
             url: base_url,
             method: p.method.clone(),
@@ -146,8 +154,10 @@ pub fn loaded_profile(p: &Profile, base_url: String, embedded: Option<&str>) -> 
             api_key: p.api_key.clone(),
             content_type: p.content_type.clone(),
             auth_algo: p.auth_algo.clone(),
-            body: p.body.clone(),
+            // The body moves to the editor; the profile kept for the manager has none.
+            body: std::mem::take(&mut p.body),
         },
+        profile: Some(Box::new(p)),
         key,
         key_source,
     }
@@ -469,17 +479,13 @@ impl Effects {
             .session
             .as_mut()
             .ok_or("profiles are not available (no config directory)")?;
-        let p = sess.store.load(name).map_err(|e| e.to_string())?;
+        let mut p = sess.store.load(name).map_err(|e| e.to_string())?;
         let base = sess.base_url(&p)?;
         let embedded = sess.server.as_ref().map(|s| s.url.clone());
-        let loaded = loaded_profile(&p, base, embedded.as_deref());
         let _ = sess.store.set_last_used(&p.name);
         // The body lives in the editor; saving takes it from there.
-        sess.current = Profile {
-            body: String::new(),
-            ..p
-        };
-        Ok(loaded)
+        sess.current = copy_without_body(&mut p);
+        Ok(loaded_profile(p, base, embedded.as_deref()))
     }
 
     fn save_profile(
@@ -1077,6 +1083,21 @@ mod tests {
         store.save(&big).unwrap();
         let listed = without_body(store.load("big").unwrap());
         assert!(listed.body.is_empty());
+        let mut full = store.load("big").unwrap();
+        let copy = copy_without_body(&mut full);
+        assert!(copy.body.is_empty());
+        assert_eq!(full.body, big.body, "the original keeps its body");
+        assert_eq!(
+            Profile {
+                body: full.body.clone(),
+                ..copy
+            },
+            full
+        );
+        // Loading hands the body to the editor fields and keeps a body-less profile.
+        let loaded = loaded_profile(full, String::new(), None);
+        assert_eq!(loaded.fields.body, big.body);
+        assert!(loaded.profile.unwrap().body.is_empty());
         assert_eq!(stored_body(&store, Some("big")).unwrap(), big.body);
         assert_eq!(stored_body(&store, None).unwrap(), "");
         assert_eq!(
