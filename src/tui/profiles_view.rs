@@ -560,23 +560,20 @@ fn name_entered(state: &mut ProfilesState, for_: NameFor, input: LineInput) -> V
         p
     };
     let selected = state.selected_profile().cloned();
-    let (profile, source) = match for_ {
-        NameFor::New => (Profile::new(name.clone()), None),
+    // The profile copied from (its stored body goes with the copy), if any.
+    let base = match for_ {
+        NameFor::New => None,
         NameFor::FromCurrent => match state.current.clone() {
-            Some(p) => {
-                let source = p.name.clone();
-                (fresh(p), Some(source))
-            }
+            Some(p) => Some(p),
             None => return refuse(state, "No profile is in use to copy from.".into(), input),
         },
         NameFor::Duplicate | NameFor::Rename => match selected {
-            Some(p) => {
-                let source = p.name.clone();
-                (fresh(p), Some(source))
-            }
+            Some(p) => Some(p),
             None => return Vec::new(),
         },
     };
+    let source = base.as_ref().map(|p| p.name.clone());
+    let profile = base.map_or_else(|| Profile::new(name.clone()), fresh);
     // The demo's key source and "embedded" server only make sense on the demo profile... but a
     // copy of the demo that keeps talking to the local server is exactly what a learner wants,
     // so URLs are kept; the demo key source is kept too (it resolves to the published demo key).
