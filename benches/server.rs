@@ -77,7 +77,7 @@ fn bench_server(c: &mut Criterion) {
                         let mut rb = client.put(&url).body(body.clone());
                         if signed {
                             for (n, v) in &headers {
-                                rb = rb.header(n.as_str(), v.as_str());
+                                rb = rb.header(n, v);
                             }
                         }
                         async move {

@@ -293,18 +293,20 @@ pub fn build_signed(
     tracing::trace!(
         canonical_len = req.canonical().len(),
         body_len = parts.body.len(),
-        headers = ?signed.headers.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+        headers = ?signed.headers.iter().map(|(n, _)| n).collect::<Vec<_>>(),
         "request signed"
     );
     for (name, value) in &signed.headers {
         if reqwest::header::HeaderValue::from_str(value).is_err() {
-            return Err(BuildError::BadHeaderValue { name: name.clone() });
+            return Err(BuildError::BadHeaderValue {
+                name: name.to_string(),
+            });
         }
     }
     Ok(OutgoingRequest {
         method,
         url,
-        headers: signed.headers,
+        headers: signed.headers.to_vec(),
         body: parts.body.clone(), // reference count, not a copy
     })
 }
@@ -692,7 +694,7 @@ mod tests {
             body: b"[{\"id\":1}]",
         };
         let expected = sign(&req, &Secret::new("k")).unwrap();
-        assert_eq!(out.headers, expected.headers);
+        assert_eq!(out.headers, expected.headers.to_vec());
     }
 
     #[test]

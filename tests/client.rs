@@ -68,7 +68,10 @@ async fn verifying_fixture(date: Option<&'static str>) -> (String, Seen) {
                     content_type: &ct,
                     body: &body,
                 };
-                let want = sign(&req, &Secret::new(KEY)).unwrap().authorization();
+                let want = sign(&req, &Secret::new(KEY))
+                    .unwrap()
+                    .authorization()
+                    .to_string();
                 if h("authorization") == want {
                     (
                         StatusCode::OK,

@@ -272,7 +272,8 @@ async fn each_error_code_has_its_status_and_vendor_shape() {
     };
     let h = signscope::core::sign(&req, &Secret::new(DEMO_REST_KEY))
         .unwrap()
-        .headers;
+        .headers
+        .to_vec();
     let (status, v) = tampered(&base, "PUT", "/v2/batch", h, BODY).await;
     assert_eq!(status, 401, "{v}");
     assert_vendor_error(&v, 401, "INVALID_ALGORITHM");
@@ -297,7 +298,8 @@ async fn each_error_code_has_its_status_and_vendor_shape() {
     };
     let h = signscope::core::sign(&req, &Secret::new(DEMO_REST_KEY))
         .unwrap()
-        .headers;
+        .headers
+        .to_vec();
     let (status, v) = tampered(&base, "PUT", "/v2/batch", h, BODY).await;
     assert_eq!(status, 415, "{v}");
     assert_vendor_error(&v, 415, "UNSUPPORTED_CONTENT_TYPE");

@@ -55,7 +55,7 @@ fn every_vector_matches_byte_for_byte() {
         );
         let signed = sign(&req, &Secret::new(s("rest_key"))).unwrap();
         assert_eq!(
-            signed.signature,
+            signed.signature(),
             s("signature"),
             "signature of {}",
             s("name")

@@ -201,10 +201,15 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
                 writeln!(
                     out,
                     "{}",
-                    to_curl(&args.method, &url, &signed.headers, CurlBody::File(path))
+                    to_curl(
+                        &args.method,
+                        &url,
+                        &signed.headers.to_vec(),
+                        CurlBody::File(path)
+                    )
                 )?;
             }
-            _ => writeln!(out, "{}", signed.signature)?,
+            _ => writeln!(out, "{}", signed.signature())?,
         }
         return Ok(0);
     }
@@ -218,7 +223,7 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
     tracing::trace!(
         canonical_len = req.canonical().len(),
         body_len = body.len(),
-        headers = ?signed.headers.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+        headers = ?signed.headers.iter().map(|(n, _)| n).collect::<Vec<_>>(),
         "request signed"
     );
     match args.output {
@@ -227,10 +232,15 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
         Output::Curl => writeln!(
             out,
             "{}",
-            to_curl(&args.method, &url, &signed.headers, CurlBody::Inline(&body))
+            to_curl(
+                &args.method,
+                &url,
+                &signed.headers.to_vec(),
+                CurlBody::Inline(&body)
+            )
         )?,
         Output::Http => out.write_all(&to_raw_request(&req, &signed, host_of(DEFAULT_BASE_URL)))?,
-        Output::Signature => writeln!(out, "{}", signed.signature)?,
+        Output::Signature => writeln!(out, "{}", signed.signature())?,
     }
     out.flush()?;
     Ok(0)
@@ -261,7 +271,7 @@ pub fn text_output(req: &SignableRequest<'_>, signed: &Signed) -> String {
     }
     s.push_str(&format!(
         "\nSignature (HMAC-SHA384, base64): {}\n",
-        signed.signature
+        signed.signature()
     ));
     s.push_str("\nHeaders:\n");
     for (n, v) in &signed.headers {
@@ -275,12 +285,12 @@ pub fn json_output(req: &SignableRequest<'_>, signed: &Signed) -> serde_json::Va
     let bytes = req.canonical().to_bytes();
     let mut headers = serde_json::Map::new();
     for (n, v) in &signed.headers {
-        headers.insert(n.clone(), serde_json::Value::String(v.clone()));
+        headers.insert(n.to_string(), serde_json::Value::String(v.to_string()));
     }
     serde_json::json!({
         "canonical": String::from_utf8_lossy(&bytes),
         "canonical_b64": STANDARD.encode(&bytes),
-        "signature": signed.signature,
+        "signature": signed.signature(),
         "headers": headers,
     })
 }

@@ -378,7 +378,7 @@ mod tests {
         assert_eq!(r.query, "x=1");
         assert_eq!(
             r.header_text("authorization"),
-            format!("Bearer {}", s.signature)
+            format!("Bearer {}", s.signature())
         );
         let again = parse_raw_request(&print_received(&r)).unwrap();
         assert_eq!(again, r);

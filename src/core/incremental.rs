@@ -40,9 +40,7 @@
 
 use super::request::SignableRequest;
 use super::secret::Secret;
-use super::sign::{
-    encode_signature, headers_named, headers_to_send, new_mac, HmacSha384, SignError, Signed,
-};
+use super::sign::{new_mac, HmacSha384, SignError, Signed};
 
 /// Distance between checkpoints in the body.
 pub const DEFAULT_CHUNK: usize = 256 * 1024;
@@ -158,12 +156,7 @@ impl IncrementalSigner {
         self.last_rehashed = rehashed;
 
         let digest: [u8; 48] = mac.finalize();
-        let signature = encode_signature(&digest);
-        Ok(Signed {
-            digest,
-            headers: headers_named(canonical.into_header_names(), req, &signature),
-            signature,
-        })
+        Ok(Signed::new(digest, canonical))
     }
 }
 
@@ -214,13 +207,7 @@ impl<'a> StreamingSigner<'a> {
 
     /// The signature and headers.
     pub fn finish(self) -> Signed {
-        let digest: [u8; 48] = self.mac.finalize();
-        let signature = encode_signature(&digest);
-        Signed {
-            digest,
-            headers: headers_to_send(&self.req, &signature),
-            signature,
-        }
+        Signed::new(self.mac.finalize(), self.req.canonical())
     }
 }
 

@@ -6,8 +6,11 @@
 //!
 //! The life of a signature:
 //! ```text
-//! SignableRequest --canonical()--> CanonicalText --sign()--> Signed { digest, signature, headers }
+//! SignableRequest --canonical()--> CanonicalText --sign()--> Signed { digest, headers }
 //! ```
+//!
+//! `Signed::signature()` is the base64 signature; `Signed::headers` keeps the canonical head
+//! (moved, not copied) and hands out the five headers to send as `(&str, &str)` pairs.
 
 pub mod canonical;
 pub mod curl;

@@ -1,6 +1,6 @@
 //! The request as the signer sees it: every part that goes into the signing text.
 
-use super::canonical::CanonicalText;
+use super::canonical::{CanonicalText, VENDOR_NAME_TAILS};
 
 /// The default header prefix (`SVC` in the interface document; a real account uses `KLEVU`).
 pub const DEFAULT_HEADER_PREFIX: &str = "SVC";
@@ -24,8 +24,6 @@ pub struct HeaderNames {
 impl HeaderNames {
     /// The prefix is always upper-cased (decisions.md rule 7): `klevu` gives `X-KLEVU-...`.
     pub fn for_prefix(prefix: &str) -> Self {
-        // Built with push_str rather than format!: this runs for every signature, and the
-        // formatting machinery was a measurable share of signing a small request.
         let name = |suffix: &str| {
             let mut s = String::with_capacity(2 + prefix.len() + suffix.len());
             s.push_str("X-");
@@ -34,10 +32,11 @@ impl HeaderNames {
             s.make_ascii_uppercase();
             s
         };
+        let [timestamp, api_key, auth_algo] = VENDOR_NAME_TAILS.map(|t| name(&t[..t.len() - 1]));
         HeaderNames {
-            timestamp: name("-TIMESTAMP"),
-            api_key: name("-APIKEY"),
-            auth_algo: name("-AUTH-ALGO"),
+            timestamp,
+            api_key,
+            auth_algo,
         }
     }
 }

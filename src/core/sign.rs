@@ -4,8 +4,8 @@
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 
-use super::canonical::CanonicalText;
-use super::request::{HeaderNames, SignableRequest, AUTHORIZATION_HEADER, CONTENT_TYPE_HEADER};
+use super::canonical::{CanonicalText, HeadLayout};
+use super::request::{SignableRequest, AUTHORIZATION_HEADER};
 use super::secret::Secret;
 
 /// Length of an HMAC-SHA384 digest in bytes.
@@ -52,21 +52,142 @@ pub enum SignError {
 pub struct Signed {
     /// The raw 48-byte HMAC.
     pub digest: [u8; DIGEST_LEN],
-    /// Base64 of the digest: the `<signature>` in `Authorization: Bearer <signature>`.
-    pub signature: String,
     /// The headers to send, in order: the three vendor headers, Content-Type, Authorization.
-    pub headers: Vec<(String, String)>,
+    pub headers: SignedHeaders,
 }
 
 impl Signed {
+    /// The signature of a canonical text and the headers that carry it (the headers keep the
+    /// canonical head: their names and values are slices of it).
+    pub fn new(digest: [u8; DIGEST_LEN], canonical: CanonicalText<'_>) -> Signed {
+        Signed {
+            digest,
+            headers: SignedHeaders::new(&digest, canonical),
+        }
+    }
+
+    /// Base64 of the digest: the `<signature>` in `Authorization: Bearer <signature>`.
+    pub fn signature(&self) -> &str {
+        &self.authorization()[BEARER.len()..]
+    }
+
     /// The digest in lower-case hex (for the pipeline view).
     pub fn digest_hex(&self) -> String {
         hex::encode(self.digest)
     }
 
-    /// The value of the Authorization header.
-    pub fn authorization(&self) -> String {
-        format!("Bearer {}", self.signature)
+    /// The value of the Authorization header: `Bearer <signature>`.
+    pub fn authorization(&self) -> &str {
+        self.headers.get(4).1
+    }
+}
+
+const BEARER: &str = "Bearer ";
+/// Base64 length of a 48-byte digest (no padding needed: 48 is a multiple of 3).
+const SIGNATURE_LEN: usize = DIGEST_LEN / 3 * 4;
+
+/// The five headers of a signed request. The four signed ones are slices of the canonical head
+/// (moved in, not copied) and `Bearer <signature>` is appended to it in capacity reserved for
+/// it, so signing allocates only the head (sign / bare HMAC at 1 KB is an issue 8 budget).
+/// Iterate with `for (name, value) in &signed.headers`, or take owned pairs with
+/// [`SignedHeaders::to_vec`].
+#[derive(Clone)]
+pub struct SignedHeaders {
+    /// The canonical head, then `Bearer <signature>`.
+    text: String,
+    layout: HeadLayout,
+    /// Where `Bearer <signature>` starts in `text`.
+    authorization: usize,
+}
+
+impl SignedHeaders {
+    fn new(digest: &[u8; DIGEST_LEN], canonical: CanonicalText<'_>) -> SignedHeaders {
+        let (mut text, layout) = canonical.into_head();
+        let authorization = text.len();
+        text.push_str(BEARER);
+        // Into a stack buffer, then appended: `encode_string` zeroes a 1 KiB chunk buffer.
+        let mut sig = [0u8; SIGNATURE_LEN];
+        STANDARD
+            .encode_slice(digest, &mut sig)
+            .expect("64 bytes hold the base64 of 48");
+        text.push_str(std::str::from_utf8(&sig).expect("base64 is ASCII"));
+        debug_assert_eq!(text.len(), authorization + BEARER.len() + SIGNATURE_LEN);
+        SignedHeaders {
+            text,
+            layout,
+            authorization,
+        }
+    }
+
+    /// Header `i` (0-4) as (name, value).
+    pub fn get(&self, i: usize) -> (&str, &str) {
+        match i {
+            0..=3 => {
+                let (name, value) = self.layout.header(i);
+                (&self.text[name], &self.text[value])
+            }
+            4 => (AUTHORIZATION_HEADER, &self.text[self.authorization..]),
+            _ => panic!("a signed request has 5 headers, not {}", i + 1),
+        }
+    }
+
+    /// The five headers in order.
+    pub fn iter(&self) -> HeaderIter<'_> {
+        HeaderIter {
+            headers: self,
+            next: 0,
+        }
+    }
+
+    /// The headers as owned pairs (for requests and records that keep them).
+    pub fn to_vec(&self) -> Vec<(String, String)> {
+        self.iter()
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect()
+    }
+}
+
+/// The headers of a [`SignedHeaders`] in order, as (name, value).
+#[derive(Clone, Debug)]
+pub struct HeaderIter<'h> {
+    headers: &'h SignedHeaders,
+    next: usize,
+}
+
+impl<'h> Iterator for HeaderIter<'h> {
+    type Item = (&'h str, &'h str);
+    fn next(&mut self) -> Option<Self::Item> {
+        (self.next < 5).then(|| {
+            self.next += 1;
+            self.headers.get(self.next - 1)
+        })
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (5 - self.next, Some(5 - self.next))
+    }
+}
+
+impl ExactSizeIterator for HeaderIter<'_> {}
+
+impl<'h> IntoIterator for &'h SignedHeaders {
+    type Item = (&'h str, &'h str);
+    type IntoIter = HeaderIter<'h>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl PartialEq for SignedHeaders {
+    fn eq(&self, other: &Self) -> bool {
+        self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for SignedHeaders {}
+
+impl std::fmt::Debug for SignedHeaders {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
     }
 }
 
@@ -104,43 +225,11 @@ pub fn digest_canonical(
     Ok(mac.finalize())
 }
 
-/// The headers sent with a signed request, in order.
-pub fn headers_to_send(req: &SignableRequest<'_>, signature: &str) -> Vec<(String, String)> {
-    headers_named(req.header_names(), req, signature)
-}
-
-/// [`headers_to_send`] with the request's header names already built.
-pub fn headers_named(
-    names: HeaderNames,
-    req: &SignableRequest<'_>,
-    signature: &str,
-) -> Vec<(String, String)> {
-    vec![
-        (names.timestamp, req.timestamp.to_string()),
-        (names.api_key, req.api_key.to_string()),
-        (names.auth_algo, req.auth_algo.to_string()),
-        (
-            CONTENT_TYPE_HEADER.to_string(),
-            req.content_type.to_string(),
-        ),
-        (
-            AUTHORIZATION_HEADER.to_string(),
-            ["Bearer ", signature].concat(),
-        ),
-    ]
-}
-
 /// Sign a request: the signature and every header to send.
 pub fn sign(req: &SignableRequest<'_>, key: &Secret) -> Result<Signed, SignError> {
     let canonical = req.canonical();
     let digest = digest_canonical(&canonical, key)?;
-    let signature = encode_signature(&digest);
-    let headers = headers_named(canonical.into_header_names(), req, &signature);
-    Ok(Signed {
-        digest,
-        signature,
-        headers,
-    })
+    Ok(Signed::new(digest, canonical))
 }
 
 #[cfg(test)]
@@ -183,7 +272,7 @@ mod tests {
         let mut req = SignableRequest::new("PUT", "/v2/batch", "", "t", "pub", b"[]");
         req.header_prefix = "klevu";
         let s = sign(&req, &Secret::new("rest")).unwrap();
-        let names: Vec<&str> = s.headers.iter().map(|(n, _)| n.as_str()).collect();
+        let names: Vec<&str> = s.headers.iter().map(|(n, _)| n).collect();
         assert_eq!(
             names,
             [
@@ -194,7 +283,24 @@ mod tests {
                 "Authorization"
             ]
         );
-        assert_eq!(s.headers[4].1, format!("Bearer {}", s.signature));
-        assert_eq!(s.signature.len(), 64);
+        assert_eq!(s.headers.get(4).1, format!("Bearer {}", s.signature()));
+        assert_eq!(s.signature().len(), 64);
+        assert_eq!(s.signature(), encode_signature(&s.digest));
+        let values: Vec<&str> = s.headers.iter().map(|(_, v)| v).collect();
+        assert_eq!(values[..4], ["t", "pub", "HmacSHA384", "application/json"]);
+    }
+
+    #[test]
+    fn headers_compare_by_what_is_sent_not_by_the_head_they_keep() {
+        let key = Secret::new("rest");
+        let a = SignableRequest::new("PUT", "/v2/batch", "", "t", "pub", b"[]");
+        let s = sign(&a, &key).unwrap();
+        // Another path gives another signature, so other headers...
+        let other = sign(&SignableRequest { path: "/v2/x", ..a }, &key).unwrap();
+        assert_ne!(s.headers, other.headers);
+        // ...but the same five pairs compare equal whatever head they came from.
+        let other_head = SignableRequest { path: "/v2/x", ..a }.canonical();
+        assert_eq!(SignedHeaders::new(&s.digest, other_head), s.headers);
+        assert_eq!(format!("{:?}", s.headers).matches("\", \"").count(), 5);
     }
 }

@@ -26,7 +26,7 @@ use super::request::{
     CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX,
 };
 use super::secret::Secret;
-use super::sign::{digest_canonical, DIGEST_LEN};
+use super::sign::{digest_canonical, SignedHeaders, DIGEST_LEN};
 use super::time::{format_timestamp, parse_timestamp};
 use super::visible::escape_visible;
 
@@ -67,14 +67,14 @@ impl ReceivedRequest {
     }
 
     /// Build a received request from a signed one, exactly as a correct client would send it.
-    pub fn from_signed(req: &SignableRequest<'_>, headers: &[(String, String)]) -> Self {
+    pub fn from_signed(req: &SignableRequest<'_>, headers: &SignedHeaders) -> Self {
         ReceivedRequest {
             method: req.method.to_string(),
             path: req.path.to_string(),
             query: req.query.to_string(),
             headers: headers
                 .iter()
-                .map(|(n, v)| (n.clone(), v.as_bytes().to_vec()))
+                .map(|(n, v)| (n.to_string(), v.as_bytes().to_vec()))
                 .collect(),
             body: bytes::Bytes::copy_from_slice(req.body),
         }

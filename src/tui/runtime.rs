@@ -620,7 +620,8 @@ pub async fn send(
             // ...or with the frozen timestamp exactly as typed.
             out.headers = crate::core::sign(&req, &sign.key)
                 .map_err(|e| e.to_string())?
-                .headers;
+                .headers
+                .to_vec();
         }
         let canonical = visible_lines(&req.canonical().to_bytes());
         Ok::<_, String>((out, canonical, sign.key.clone()))
@@ -1173,8 +1174,8 @@ mod tests {
         assert!(ok, "{lines:?}");
         // Sign "?a=1" instead: the classic mistake.
         let bad = SignableRequest::new("PUT", "/v2/batch", "?a=1", &ts, "pk", b"[]");
-        let bad_sig = sign(&bad, &key).unwrap().signature;
-        let tampered = text.replace(&signed.signature, &bad_sig);
+        let bad_sig = sign(&bad, &key).unwrap().signature().to_string();
+        let tampered = text.replace(signed.signature(), &bad_sig);
         let (ok, lines) = diagnose_capture(&tampered, &key, "SVC", now);
         assert!(!ok);
         assert!(

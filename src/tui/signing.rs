@@ -70,8 +70,8 @@ impl Incremental {
             .map_err(|e| e.to_string())?;
         Ok(SignedView {
             digest_hex: signed.digest_hex(),
-            signature: signed.signature,
-            headers: signed.headers,
+            signature: signed.signature().to_string(),
+            headers: signed.headers.to_vec(),
             canonical_len: req.canonical().len(),
         })
     }
@@ -166,7 +166,10 @@ mod tests {
     }
 
     fn from_scratch(j: &SignJob) -> String {
-        crate::core::sign(&j.request(), &j.key).unwrap().signature
+        crate::core::sign(&j.request(), &j.key)
+            .unwrap()
+            .signature()
+            .to_string()
     }
 
     #[test]

@@ -51,7 +51,7 @@ pub fn signed_headers(
     body: &[u8],
 ) -> Vec<(String, String)> {
     let req = SignableRequest::new(method, path, query, timestamp, api_key, body);
-    sign(&req, &Secret::new(rest_key)).unwrap().headers
+    sign(&req, &Secret::new(rest_key)).unwrap().headers.to_vec()
 }
 
 pub fn demo_headers(

@@ -65,7 +65,8 @@ fn find(rows: &[String], needle: &str) -> Option<(usize, usize)> {
 fn expected_signature(a: &App) -> String {
     crate::core::sign(&a.signable(), &Secret::new(crate::server::DEMO_REST_KEY))
         .unwrap()
-        .signature
+        .signature()
+        .to_string()
 }
 
 #[test]
@@ -148,7 +149,7 @@ fn request_view_120x40_full_labels_pipeline_and_invisible_characters() {
     }
     let s = crate::core::sign(&a.signable(), &Secret::new(crate::server::DEMO_REST_KEY)).unwrap();
     assert!(screen.contains(&s.digest_hex()[..40]), "digest hex shown");
-    assert!(screen.contains(&format!("sig {} ✓", s.signature)));
+    assert!(screen.contains(&format!("sig {} ✓", s.signature())));
 }
 
 #[test]
