@@ -470,7 +470,7 @@ impl BodyEditor {
         let line_end =
             memchr::memchr(b'\n', &text[target_start..]).map_or(text.len(), |i| target_start + i);
         let target = nth_char_offset(&text[target_start..line_end], col) + target_start;
-        self.show(target);
+        self.scroll_to(target);
     }
 
     /// After the widget changed its text: splice the change into the body.
@@ -542,12 +542,26 @@ impl BodyEditor {
         let near_bottom = self.win.end < self.text.len()
             && (rows - row <= m_rows || self.win.end - off < m_bytes);
         if near_top || near_bottom {
-            self.show(off);
+            self.scroll_to(off);
         }
     }
 
-    /// Rebuild the widget on a window around `offset` and put the cursor there.
+    /// Rebuild the widget on a window around `offset` and put the cursor there (a jump: the
+    /// view scrolls only as far as it must to show the cursor).
     fn show(&mut self, offset: usize) {
+        self.rebuild(offset, None);
+    }
+
+    /// [`Self::show`] for a cursor moving on from where it was (line by line, page by page): the
+    /// cursor stays on the screen row it was drawn on, so a window move does not show.
+    fn scroll_to(&mut self, offset: usize) {
+        // Outside 0..height when the input just moved the cursor past an edge: drawing then
+        // scrolls by one, as in any window.
+        let screen_row = self.ta.cursor().0 as i64 - i64::from(self.ta.scroll_offset().0);
+        self.rebuild(offset, Some(screen_row));
+    }
+
+    fn rebuild(&mut self, offset: usize, screen_row: Option<i64>) {
         let offset = floor_char(&self.text, offset.min(self.text.len()));
         let win = window_around(&self.text, offset, self.limits);
         let yank = self.ta.yank_text();
@@ -573,6 +587,14 @@ impl BodyEditor {
             .expect("char boundary")
             .chars()
             .count();
+        // A new widget starts scrolled to its top, which would draw the cursor at the bottom
+        // edge after a move up; scroll it so the cursor stays on the row it was drawn on.
+        if let Some(screen_row) = screen_row {
+            let top = (row as i64 - screen_row).clamp(0, i64::from(i16::MAX));
+            if top > 0 {
+                self.ta.scroll((top as i16, 0));
+            }
+        }
         place_cursor(&mut self.ta, row, col);
     }
 }
