@@ -729,10 +729,46 @@ fn field_changed(app: &mut App, focus: Field) -> Vec<Command> {
     resign(app)
 }
 
+/// The line ends of a bracketed paste as the user copied them. Many terminals (xterm, VTE,
+/// tmux, Windows Terminal) send each LF of a paste as CR, and crossterm passes the text on
+/// unchanged, so a multi-line paste arrives as one line joined by bare CRs. A paste with no LF
+/// but with CRs is taken as converted. When its first line ends in two CRs it was CRLF text
+/// (xterm and tmux send CRLF as CR CR): a run of `n` CRs is `n / 2` line ends, rounded up (a
+/// LF-only part, such as the body of a raw request, keeps its lines). Otherwise each CR was
+/// one LF. A paste holding any LF is kept as it is: its CRs are the user's.
+pub fn paste_line_ends(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains('\n') || !text.contains('\r') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let first_run = text
+        .split(|c| c != '\r')
+        .find(|run| !run.is_empty())
+        .map_or(0, str::len);
+    let crlf = first_run == 2;
+    let mut out = String::with_capacity(text.len());
+    let mut run = 0usize;
+    let flush = |out: &mut String, run: &mut usize| {
+        let ends = if crlf { run.div_ceil(2) } else { *run };
+        out.extend(std::iter::repeat_n('\n', ends));
+        *run = 0;
+    };
+    for c in text.chars() {
+        if c == '\r' {
+            run += 1;
+        } else {
+            flush(&mut out, &mut run);
+            out.push(c);
+        }
+    }
+    flush(&mut out, &mut run);
+    std::borrow::Cow::Owned(out)
+}
+
 fn on_paste(app: &mut App, text: &str) -> Vec<Command> {
     if app.popup.is_some() {
         return vec![];
     }
+    let text = &*paste_line_ends(text);
     match app.view {
         View::Request if !app.normal_mode => {
             if app.focus == Field::Body {
