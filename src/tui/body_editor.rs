@@ -353,10 +353,12 @@ impl BodyEditor {
     }
 
     /// Set the search pattern (empty: no search). The widget highlights matches in the window.
+    /// A pattern that is not a valid regex clears the search (the previous one must not stay
+    /// in use while the box shows another).
     pub fn set_search_pattern(&mut self, pattern: &str) -> Result<(), regex::Error> {
+        self.search = None;
+        let _ = self.ta.set_search_pattern("");
         if pattern.is_empty() {
-            self.search = None;
-            let _ = self.ta.set_search_pattern("");
             return Ok(());
         }
         let re = regex::bytes::Regex::new(pattern)?;

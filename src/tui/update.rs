@@ -461,15 +461,15 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
                 let _ = app.body.set_search_pattern("");
                 vec![]
             }
-            KeyCode::Enter | KeyCode::Down => {
-                if !app.body.search_forward(false) {
-                    app.status = format!("no match for {:?}", edit.text);
-                }
-                app.popup = Some(Popup::Search(edit));
-                vec![]
-            }
-            KeyCode::Up => {
-                if !app.body.search_back(false) {
+            KeyCode::Enter | KeyCode::Down | KeyCode::Up => {
+                let found = if key.code == KeyCode::Up {
+                    app.body.search_back(false)
+                } else {
+                    app.body.search_forward(false)
+                };
+                if let Err(e) = regex::bytes::Regex::new(&edit.text) {
+                    app.status = search_pattern_error(&edit.text, &e);
+                } else if !found {
                     app.status = format!("no match for {:?}", edit.text);
                 }
                 app.popup = Some(Popup::Search(edit));
@@ -481,13 +481,26 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
                     Ok(()) => {
                         app.body.search_forward(true);
                     }
-                    Err(e) => app.status = format!("search pattern: {e}"),
+                    Err(e) => app.status = search_pattern_error(&edit.text, &e),
                 }
                 app.popup = Some(Popup::Search(edit));
                 vec![]
             }
         },
     }
+}
+
+/// One line for the status bar: regex::Error's Display spans several lines (the pattern, a
+/// caret, then `error: ...`); the last one says what is wrong.
+fn search_pattern_error(pattern: &str, e: &regex::Error) -> String {
+    let text = e.to_string();
+    let why = text
+        .lines()
+        .map(str::trim)
+        .rfind(|l| !l.is_empty())
+        .unwrap_or("")
+        .trim_start_matches("error: ");
+    format!("the search pattern {pattern:?} is not a valid regex: {why}")
 }
 
 /// The key source label of a key typed in the workbench.

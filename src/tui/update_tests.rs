@@ -1004,3 +1004,46 @@ fn paste_line_ends_only_rewrites_pastes_without_any_lf() {
     assert_eq!(paste_line_ends("a\r\nb\rc"), "a\r\nb\rc");
     assert_eq!(paste_line_ends("no line end"), "no line end");
 }
+
+#[test]
+fn an_invalid_search_pattern_says_why_in_one_line_and_does_not_search_with_the_old_one() {
+    let mut a = app();
+    focus(&mut a, Field::Body);
+    a.body = crate::tui::app::new_body_editor("[\"item 1\", \"item 2\", \"item 2x\", \"item 3\"]");
+    a.body_changed_at(0);
+    update(&mut a, ctrl_key('f'));
+    type_str(&mut a, "item 2");
+    let first = a.body.text().find("item 2").unwrap();
+    assert_eq!(a.body.cursor_offset(), first);
+    type_str(&mut a, "(");
+    assert!(
+        a.status.contains("\"item 2(\" is not a valid regex") && a.status.contains("unclosed"),
+        "status: {:?}",
+        a.status
+    );
+    assert!(
+        !a.status.contains('\n'),
+        "status spans lines: {:?}",
+        a.status
+    );
+    for k in [KeyCode::Enter, KeyCode::Down, KeyCode::Up] {
+        update(&mut a, key(k));
+        assert_eq!(
+            a.body.cursor_offset(),
+            first,
+            "{k:?} searched with a stale pattern"
+        );
+        assert!(
+            a.status.contains("not a valid regex"),
+            "{k:?}: {:?}",
+            a.status
+        );
+    }
+    // Fixed again: the search works.
+    update(&mut a, key(KeyCode::Backspace));
+    update(&mut a, key(KeyCode::Enter));
+    assert_eq!(
+        a.body.cursor_offset(),
+        a.body.text().find("item 2x").unwrap()
+    );
+}
