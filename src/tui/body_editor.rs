@@ -291,6 +291,51 @@ impl BodyEditor {
                 return None;
             }
             Input {
+                key: Key::Char('a'),
+                ctrl: true,
+                alt: false,
+                shift: false,
+            }
+            | Input {
+                key: Key::Home,
+                shift: false,
+                ..
+            }
+            | Input {
+                key: Key::Left | Key::Char('b'),
+                ctrl: true,
+                alt: true,
+                shift: false,
+            } if self.ta.cursor().0 == 0 && self.starts_inside_a_line() => {
+                // The line's start is before the window (a line longer than the window).
+                let off = self.cursor_offset();
+                self.show(memchr::memrchr(b'\n', &self.text[..off]).map_or(0, |i| i + 1));
+                return None;
+            }
+            Input {
+                key: Key::Char('e'),
+                ctrl: true,
+                alt: false,
+                shift: false,
+            }
+            | Input {
+                key: Key::End,
+                shift: false,
+                ..
+            }
+            | Input {
+                key: Key::Right | Key::Char('f'),
+                ctrl: true,
+                alt: true,
+                shift: false,
+            } if self.ta.cursor().0 + 1 == self.ta.lines().len() && self.ends_inside_a_line() => {
+                let off = self.cursor_offset();
+                let end =
+                    memchr::memchr(b'\n', &self.text[off..]).map_or(self.text.len(), |i| off + i);
+                self.show(end);
+                return None;
+            }
+            Input {
                 key: Key::Up,
                 ctrl: false,
                 alt: false,
@@ -450,6 +495,16 @@ impl BodyEditor {
     }
 
     // -----------------------------------------------------------------------------------------
+
+    /// Whether the window's first line began before the window.
+    fn starts_inside_a_line(&self) -> bool {
+        self.win.start > 0 && self.text[self.win.start - 1] != b'\n'
+    }
+
+    /// Whether the window's last line goes on after the window.
+    fn ends_inside_a_line(&self) -> bool {
+        self.win.end < self.text.len() && self.text[self.win.end] != b'\n'
+    }
 
     /// Move the cursor one line up (-1) or down (1) in the body, keeping its column (in chars)
     /// where the line is long enough, for moves that leave the window.

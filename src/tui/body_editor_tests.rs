@@ -365,6 +365,39 @@ fn a_single_huge_line_is_windowed_inside_the_line() {
 }
 
 #[test]
+fn home_and_end_reach_the_ends_of_a_line_longer_than_the_window() {
+    let long = "x".repeat(3 * WINDOW_BYTES);
+    let text = format!("[\n{long}\n]");
+    let start = 2;
+    let end = start + long.len();
+    let mut ed = BodyEditor::new(&text);
+    ed.move_to(start + long.len() / 2);
+    assert!(ed.window().start > start && ed.window().end < end);
+    for home in [key(Key::Home), ctrl('a')] {
+        ed.move_to(start + long.len() / 2);
+        ed.input(home);
+        assert_eq!(ed.cursor_offset(), start);
+        check(&ed);
+    }
+    for end_key in [key(Key::End), ctrl('e')] {
+        ed.move_to(start + long.len() / 2);
+        ed.input(end_key);
+        assert_eq!(ed.cursor_offset(), end);
+        check(&ed);
+    }
+    // Typing there edits the body at that place.
+    ed.input(key(Key::Char('!')));
+    assert_eq!(&ed.text()[end - 1..end + 3], "x!\n]");
+    // Inside a window that holds the whole line, Home and End are the widget's own.
+    let mut small = BodyEditor::new("ab\ncd");
+    small.move_to(4);
+    small.input(key(Key::Home));
+    assert_eq!(small.cursor_offset(), 3);
+    small.input(key(Key::End));
+    assert_eq!(small.cursor_offset(), 5);
+}
+
+#[test]
 fn a_click_puts_the_cursor_on_the_character_drawn_there() {
     let mut ed = BodyEditor::new("abc\n\tdef\n日本語x\nshort");
     ed.click(0, 1);
