@@ -431,3 +431,35 @@ fn events_send_good_and_bad_batches() {
         "signscope: cannot read the body file /nonexistent/batch.json: no such file or directory"
     );
 }
+
+/// A header prefix HTTP cannot carry in a header name is named in one sentence (it used to be
+/// reqwest's "builder error: invalid HTTP header name"). Nothing is sent: the request is
+/// refused while it is assembled, before any connection.
+#[test]
+fn a_header_prefix_with_a_space_is_named_when_sending() {
+    let env = Env::new();
+    let keyfile = env.dir.path().join("rest.key");
+    fs::write(&keyfile, format!("{KEY}\n")).unwrap();
+    let (code, out, err) = env.run(&[
+        "profile",
+        "new",
+        "spaced",
+        "--indexing-url",
+        "http://127.0.0.1:9",
+        "--api-key",
+        API,
+        "--header-prefix",
+        "S V",
+        "--rest-key-file",
+        keyfile.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = env.run(&["send", "--profile", "spaced", "--body", "[]"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("the header prefix \"S V\" gives the header name X-S V-TIMESTAMP"),
+        "{err}"
+    );
+    assert!(!err.contains("builder error"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "one sentence: {err}");
+}
