@@ -463,3 +463,26 @@ fn a_header_prefix_with_a_space_is_named_when_sending() {
     assert!(!err.contains("builder error"), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "one sentence: {err}");
 }
+
+/// `profile new` with a taken name says what the user can do; there is no "force" to use
+/// (the message used to suggest saving "with force", which neither the CLI nor the workbench
+/// offers).
+#[test]
+fn profile_new_with_a_taken_name_suggests_only_what_exists() {
+    let env = Env::new();
+    new_profile(&env, "taken", "http://127.0.0.1:9", &[]);
+    let before = fs::read_to_string(env.config().join("profiles/taken.toml")).unwrap();
+    let (code, out, err) = env.run(&[
+        "profile",
+        "new",
+        "taken",
+        "--indexing-url",
+        "http://127.0.0.1:10",
+    ]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("taken.toml already exists"), "{err}");
+    assert!(err.contains("choose another name"), "{err}");
+    assert!(!err.contains("force"), "{err}");
+    let after = fs::read_to_string(env.config().join("profiles/taken.toml")).unwrap();
+    assert_eq!(before, after, "the existing profile is untouched");
+}
