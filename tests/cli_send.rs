@@ -486,3 +486,20 @@ fn profile_new_with_a_taken_name_suggests_only_what_exists() {
     let after = fs::read_to_string(env.config().join("profiles/taken.toml")).unwrap();
     assert_eq!(before, after, "the existing profile is untouched");
 }
+
+/// A timeout of 0 is refused with a sentence that does not contradict itself (it said "between
+/// 0 and 86400, not 0").
+#[test]
+fn a_zero_timeout_is_refused_in_a_consistent_sentence() {
+    let env = Env::new();
+    for flag in ["--timeout", "--connect-timeout"] {
+        let (code, out, err) = env.run(&["send", "--body", "[]", flag, "0"]);
+        assert_eq!(code, 2, "{out}{err}");
+        assert_eq!(
+            err.trim(),
+            format!(
+                "signscope: {flag} must be a number of seconds above 0 and at most 86400, not 0"
+            )
+        );
+    }
+}
