@@ -503,3 +503,21 @@ fn a_zero_timeout_is_refused_in_a_consistent_sentence() {
         );
     }
 }
+
+/// `history --last 0` said "no sends recorded yet" although sends were recorded.
+#[test]
+fn history_last_zero_is_refused_rather_than_claiming_an_empty_history() {
+    let env = Env::new();
+    let (code, out, err) = env.run(&["send", "--body", "[]"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = env.run(&["history", "--last", "0"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(!out.contains("no sends recorded"), "{out}");
+    assert_eq!(
+        err.trim(),
+        "signscope: --last must be at least 1 (how many of the latest sends to show)"
+    );
+    let (code, out, _) = env.run(&["history", "--last", "1"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().count(), 1, "{out}");
+}

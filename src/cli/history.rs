@@ -12,6 +12,9 @@ pub struct HistoryArgs {
 }
 
 pub fn run(args: HistoryArgs) -> anyhow::Result<u8> {
+    if args.last == 0 {
+        anyhow::bail!("--last must be at least 1 (how many of the latest sends to show)");
+    }
     let paths = Paths::discover()?;
     let (entries, warnings) = History::open(&paths).load(args.last);
     for w in &warnings {
