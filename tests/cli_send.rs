@@ -521,3 +521,14 @@ fn history_last_zero_is_refused_rather_than_claiming_an_empty_history() {
     assert_eq!(code, 0);
     assert_eq!(out.lines().count(), 1, "{out}");
 }
+
+/// `history --help` describes what history prints (it showed the doc lines of `send --output`).
+#[test]
+fn history_help_describes_history_output() {
+    let env = Env::new();
+    let (code, out, _) = env.run(&["history", "--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("One line per send"), "{out}");
+    assert!(out.contains("A JSON array of the entries"), "{out}");
+    assert!(!out.contains("Status line, headers, body"), "{out}");
+}
