@@ -192,6 +192,9 @@ enum KeyRepr {
 #[derive(Deserialize)]
 struct VersionOnly {
     schema_version: Option<u32>,
+    /// Only version 2 has it: a hand-written file that uses today's field names but has no
+    /// `schema_version` is read as version 2 (and told what it lacks), not as version 1.
+    indexing_url: Option<toml::Value>,
 }
 
 fn default_prefix() -> String {
@@ -319,10 +322,12 @@ pub fn to_toml_over(p: &Profile, old: &str) -> String {
 /// Parse a profile file's text. Errors carry line and column.
 pub fn from_toml(name: &str, path: &Path, text: &str) -> Result<Profile, ParseError> {
     let located = |e: toml::de::Error| ParseError::from_toml(path, text, &e);
-    let version = toml::from_str::<VersionOnly>(text)
-        .map_err(located)?
-        .schema_version
-        .unwrap_or(1);
+    let found = toml::from_str::<VersionOnly>(text).map_err(located)?;
+    let version = match (found.schema_version, found.indexing_url) {
+        (Some(v), _) => v,
+        (None, Some(_)) => SCHEMA_VERSION,
+        (None, None) => 1,
+    };
     let p = match version {
         1 => {
             let v1: FileV1 = toml::from_str(text).map_err(located)?;
@@ -930,6 +935,28 @@ mod tests {
             err.contains("indexing_ulr") && err.contains("line "),
             "{err}"
         );
+    }
+
+    /// A hand-written file with today's field names and no `schema_version` was read as
+    /// version 1 and refused with "unknown field `indexing_url`, expected one of ... `base_url`",
+    /// pointing the user at the old names.
+    #[test]
+    fn a_file_without_schema_version_but_with_todays_fields_is_told_what_it_lacks() {
+        let (_d, s) = store();
+        fs::create_dir_all(s.dir()).unwrap();
+        let path = s.paths().profile_file("hand");
+        fs::write(
+            &path,
+            "indexing_url = \"http://127.0.0.1:7\"\nanalytics_url = \"http://127.0.0.1:7\"\napi_key = \"k\"\n\n[rest_key]\nsource = \"env\"\nvar = \"K\"\n",
+        )
+        .unwrap();
+        let err = s.load("hand").unwrap_err().to_string();
+        assert!(err.contains("missing field `schema_version`"), "{err}");
+        assert!(!err.contains("base_url"), "{err}");
+        // With the version line it loads.
+        let text = fs::read_to_string(&path).unwrap();
+        fs::write(&path, format!("schema_version = 2\n{text}")).unwrap();
+        assert_eq!(s.load("hand").unwrap().indexing_url, "http://127.0.0.1:7");
     }
 
     #[test]
