@@ -210,3 +210,84 @@ fn validate_reads_standard_input() {
             "<stdin>: error TYPE at (body): The body must be a JSON array of events",
         ));
 }
+
+/// Run the binary with its stdout read by nobody (the read end closed at once, as `| head -1`
+/// does after one line) and more output than a pipe buffers; return (exit status, stderr).
+#[cfg(unix)]
+fn run_with_stdout_closed(
+    args: &[&str],
+    dir: &std::path::Path,
+) -> (std::process::ExitStatus, String) {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("signscope"))
+        .args(args)
+        .env("SIGNSCOPE_CONFIG_DIR", dir.join("config"))
+        .env("SIGNSCOPE_DATA_DIR", dir.join("data"))
+        .env_remove("RUST_BACKTRACE")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (child.wait().unwrap(), err)
+}
+
+/// `signscope ... | head -1`: a closed stdout ends the command quietly, as it ends `cat`. It
+/// used to print "signscope: Broken pipe (os error 32)" (exit 2), or panic in `println!` with
+/// a backtrace (exit 101) for history, profile list and events validate.
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_ends_the_command_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("rest.key");
+    std::fs::write(&key, "demo-rest-key-0123456789\n").unwrap();
+    let body = dir.path().join("body.json");
+    std::fs::write(&body, format!("[{}1]", "1,".repeat(100_000))).unwrap();
+    // Many invalid events: a long validation report, and a long collector answer.
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, format!("[{}{{}}]", "{\"event\": \"x\"},".repeat(300))).unwrap();
+    let (key, body, bad) = (
+        key.to_str().unwrap(),
+        body.to_str().unwrap(),
+        bad.to_str().unwrap(),
+    );
+    let sign = [
+        "sign",
+        "--method",
+        "PUT",
+        "--path",
+        "/v2/batch",
+        "--api-key",
+        "k",
+        "--rest-key-file",
+        key,
+        "--body-file",
+        body,
+        "--output",
+    ];
+    let runs: Vec<Vec<&str>> = vec![
+        [&sign[..], &["text"]].concat(),
+        [&sign[..], &["http"]].concat(),
+        vec!["events", "new", "--items", "3000"],
+        vec!["events", "validate", bad],
+        vec!["events", "send", bad, "--profile", "demo"],
+    ];
+    for args in runs {
+        let (status, err) = run_with_stdout_closed(&args, dir.path());
+        assert_eq!(err, "", "{args:?}: {status:?}");
+        assert!(
+            status.signal() == Some(libc::SIGPIPE) || status.code() == Some(141),
+            "{args:?}: {status:?}"
+        );
+    }
+}

@@ -60,6 +60,9 @@ pub enum Command {
 
 /// Run the parsed command line and turn the outcome into an exit code.
 pub fn run(cli: Cli) -> ExitCode {
+    if cli.command.as_ref().is_some_and(only_prints) {
+        die_quietly_when_stdout_closes();
+    }
     let result = match cli.command {
         None => crate::tui::run(cli.profile),
         Some(Command::Sign(a)) => sign::run(a),
@@ -82,11 +85,47 @@ pub fn run(cli: Cli) -> ExitCode {
     };
     match result {
         Ok(code) => ExitCode::from(code),
+        // The reader of stdout went away (`| head`): nothing to tell it; exit as a process
+        // killed by SIGPIPE would (128 + 13).
+        Err(err) if is_broken_pipe(&err) => ExitCode::from(141),
         Err(err) => {
             eprintln!("signscope: {}", one_sentence(&err));
             ExitCode::from(EXIT_USAGE)
         }
     }
+}
+
+/// Commands that open no socket and only print: sign, verify, events new/validate, profile,
+/// history, completions.
+fn only_prints(cmd: &Command) -> bool {
+    match cmd {
+        Command::Sign(_)
+        | Command::Verify(_)
+        | Command::Profile(_)
+        | Command::History(_)
+        | Command::Completions { .. } => true,
+        Command::Events(e) => !matches!(e.command, events::EventsCommand::Send(_)),
+        Command::Send(_) | Command::Serve(_) => false,
+    }
+}
+
+/// `signscope history | head -1` ends quietly, as `cat` does, instead of panicking in
+/// `println!` ("failed printing to stdout: Broken pipe") or printing "Broken pipe". Rust
+/// ignores SIGPIPE; the default action is restored only for commands without sockets, whose
+/// writes must keep getting EPIPE instead of a signal.
+fn die_quietly_when_stdout_closes() {
+    #[cfg(unix)]
+    // SAFETY: called before any thread is started; SIG_DFL is a valid disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// An error chain as one line: "outer: inner: root".

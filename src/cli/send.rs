@@ -290,14 +290,14 @@ fn finish(
                     "error": e.to_string(),
                     "warnings": warnings,
                 });
-                println!("{}", serde_json::to_string_pretty(&v).expect("json"));
+                print_out(&format!("{:#}\n", v))?;
             }
             eprintln!("signscope: {e}");
             Ok(1)
         }
         Ok(resp) => {
             match output {
-                Output::Text => print!("{}", response_text(&resp)),
+                Output::Text => print_out(&response_text(&resp))?,
                 Output::Json => {
                     let v = serde_json::json!({
                         "request": request_json(req),
@@ -313,12 +313,21 @@ fn finish(
                         },
                         "warnings": warnings,
                     });
-                    println!("{}", serde_json::to_string_pretty(&v).expect("json"));
+                    print_out(&format!("{:#}\n", v))?;
                 }
             }
             Ok(if resp.is_success() { 0 } else { 1 })
         }
     }
+}
+
+/// Write to stdout; an error (e.g. the reader of a pipe went away) is returned, where
+/// `print!` would panic.
+fn print_out(text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()
 }
 
 fn request_json(req: &OutgoingRequest) -> serde_json::Value {
