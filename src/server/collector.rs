@@ -212,14 +212,17 @@ fn store_batch(
             let n = items.len();
             // A parsed event takes a few times its text in memory.
             let share = 3 * body.len() / n;
-            for (i, item) in items.into_iter().enumerate() {
+            // Each event's problems, in one pass (filtering every problem for every event took
+            // events x problems steps: 74 s for 3,001 bad events in a debug build).
+            let mut per_event: Vec<Vec<Value>> = vec![Vec::new(); n];
+            for p in &problems {
+                if let Some(mine) = event_index(p).and_then(|i| per_event.get_mut(i)) {
+                    mine.push(p.clone());
+                }
+            }
+            for ((i, item), own) in items.into_iter().enumerate().zip(per_event) {
                 let mut mine: Vec<Value> = batch_level.clone();
-                mine.extend(
-                    problems
-                        .iter()
-                        .filter(|p| event_index(p) == Some(i))
-                        .cloned(),
-                );
+                mine.extend(own);
                 let valid = !batch_error && !mine.iter().any(is_error);
                 records.push((
                     share,
