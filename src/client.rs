@@ -216,6 +216,8 @@ pub enum BuildError {
     BadMethod { method: String },
     #[error("the value of header {name} cannot be sent: it contains characters HTTP headers do not allow")]
     BadHeaderValue { name: String },
+    #[error("the header prefix \"{prefix}\" gives the header name {name}, which HTTP does not allow; use letters, digits, '-' or '_' (e.g. SVC or KLEVU)")]
+    BadHeaderPrefix { prefix: String, name: String },
     #[error(transparent)]
     Sign(#[from] SignError),
 }
@@ -297,6 +299,12 @@ pub fn build_signed(
         "request signed"
     );
     for (name, value) in &signed.headers {
+        if reqwest::header::HeaderName::from_bytes(name.as_bytes()).is_err() {
+            return Err(BuildError::BadHeaderPrefix {
+                prefix: parts.header_prefix.to_string(),
+                name: name.to_string(),
+            });
+        }
         if reqwest::header::HeaderValue::from_str(value).is_err() {
             return Err(BuildError::BadHeaderValue {
                 name: name.to_string(),

@@ -1,6 +1,8 @@
 //! Diagnostic logging with `tracing`. Off unless `SIGNSCOPE_LOG` (or, failing that, `RUST_LOG`)
 //! holds a filter such as `debug`, `signscope=trace` or `signscope::client=debug,warn`; with
-//! neither set nothing is logged and no file is written.
+//! neither set nothing is logged and no file is written. A bare level in `SIGNSCOPE_LOG` is for
+//! signscope's own events (other crates log warnings only unless named); in `RUST_LOG` it is for
+//! every crate, as usual.
 //!
 //! - The subcommands log to stderr ([`init_stderr`]).
 //! - The workbench never logs to the terminal it draws on: it appends to `signscope.log` in the
@@ -49,12 +51,40 @@ pub fn filter_text() -> Option<(String, &'static str)> {
     })
 }
 
+/// In `SIGNSCOPE_LOG`, a bare level (`debug`, `trace`) is for signscope's own events: it
+/// becomes `signscope=<level>`, and other crates (reqwest, hyper, rustls, axum) log warnings
+/// only, unless named (`trace,hyper=debug`). `RUST_LOG` keeps its usual meaning, every crate.
+fn own_levels(var: &str, text: &str) -> String {
+    if var != LOG_ENV {
+        return text.to_string();
+    }
+    let mut bare = false;
+    let mut out: Vec<String> = text
+        .split(',')
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .map(
+            |d| match d.parse::<tracing_subscriber::filter::LevelFilter>() {
+                Ok(level) if level != tracing_subscriber::filter::LevelFilter::OFF => {
+                    bare = true;
+                    format!("signscope={d}")
+                }
+                _ => d.to_string(),
+            },
+        )
+        .collect();
+    if bare {
+        out.insert(0, "warn".to_string());
+    }
+    out.join(",")
+}
+
 /// Parse the environment's filter. `Ok(None)`: logging is off.
 fn filter_from_env() -> Result<Option<EnvFilter>, String> {
     let Some((text, var)) = filter_text() else {
         return Ok(None);
     };
-    EnvFilter::try_new(&text)
+    EnvFilter::try_new(own_levels(var, &text))
         .map(Some)
         .map_err(|e| format!("{var} is not a valid log filter ({e}); logging is off"))
 }
@@ -116,6 +146,57 @@ fn open_log(path: &Path) -> std::io::Result<File> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bare_level_in_signscope_log_is_for_our_own_events() {
+        assert_eq!(own_levels(LOG_ENV, "trace"), "warn,signscope=trace");
+        assert_eq!(
+            own_levels(LOG_ENV, "debug, hyper=trace"),
+            "warn,signscope=debug,hyper=trace"
+        );
+        assert_eq!(
+            own_levels(LOG_ENV, "signscope::client=debug"),
+            "signscope::client=debug"
+        );
+        assert_eq!(own_levels(LOG_ENV, "off"), "off");
+        // RUST_LOG keeps its usual meaning.
+        assert_eq!(own_levels(FALLBACK_LOG_ENV, "trace"), "trace");
+        // What that means to tracing: our events at trace, a dependency's only from warn.
+        use tracing_subscriber::layer::SubscriberExt;
+        let filter = EnvFilter::try_new(own_levels(LOG_ENV, "trace")).unwrap();
+        let seen = std::sync::Arc::new(Mutex::new(Vec::<String>::new()));
+        let layer = Recorder(seen.clone());
+        let subscriber = tracing_subscriber::registry().with(filter).with(layer);
+        tracing::subscriber::with_default(subscriber, || {
+            tracing::trace!(target: "signscope::client", "ours");
+            tracing::debug!(target: "hyper::proto", "theirs, debug");
+            tracing::warn!(target: "hyper::proto", "theirs, warn");
+        });
+        assert_eq!(*seen.lock().unwrap(), ["ours", "theirs, warn"]);
+    }
+
+    /// Records each event's message.
+    struct Recorder(std::sync::Arc<Mutex<Vec<String>>>);
+
+    impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for Recorder {
+        fn on_event(
+            &self,
+            event: &tracing::Event<'_>,
+            _: tracing_subscriber::layer::Context<'_, S>,
+        ) {
+            struct Message(String);
+            impl tracing::field::Visit for Message {
+                fn record_debug(&mut self, f: &tracing::field::Field, v: &dyn std::fmt::Debug) {
+                    if f.name() == "message" {
+                        self.0 = format!("{v:?}");
+                    }
+                }
+            }
+            let mut m = Message(String::new());
+            event.record(&mut m);
+            self.0.lock().unwrap().push(m.0);
+        }
+    }
 
     #[test]
     fn the_log_file_is_appended_to_and_private() {

@@ -68,6 +68,20 @@ fn new_rejects_a_click_outside_the_list() {
         .stderr("signscope: --clicked 3 is outside the list: positions run from 1 to 2\n");
 }
 
+/// `--items` has a bound: the batch is built in memory first, and `--items 100000000` was killed
+/// by the OOM killer (exit 137) after eating every byte of RAM.
+#[test]
+fn new_refuses_more_items_than_it_can_sensibly_build() {
+    signscope()
+        .args(["events", "new", "--items", "100001"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            "signscope: --items must be at most 100000 (that is already about 33 MB of JSON, far more than a collector takes in one request); 100001 would be built in memory first\n",
+        );
+}
+
 #[test]
 fn validate_clean_examples_exit_zero() {
     signscope()

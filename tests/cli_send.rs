@@ -431,3 +431,104 @@ fn events_send_good_and_bad_batches() {
         "signscope: cannot read the body file /nonexistent/batch.json: no such file or directory"
     );
 }
+
+/// A header prefix HTTP cannot carry in a header name is named in one sentence (it used to be
+/// reqwest's "builder error: invalid HTTP header name"). Nothing is sent: the request is
+/// refused while it is assembled, before any connection.
+#[test]
+fn a_header_prefix_with_a_space_is_named_when_sending() {
+    let env = Env::new();
+    let keyfile = env.dir.path().join("rest.key");
+    fs::write(&keyfile, format!("{KEY}\n")).unwrap();
+    let (code, out, err) = env.run(&[
+        "profile",
+        "new",
+        "spaced",
+        "--indexing-url",
+        "http://127.0.0.1:9",
+        "--api-key",
+        API,
+        "--header-prefix",
+        "S V",
+        "--rest-key-file",
+        keyfile.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = env.run(&["send", "--profile", "spaced", "--body", "[]"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("the header prefix \"S V\" gives the header name X-S V-TIMESTAMP"),
+        "{err}"
+    );
+    assert!(!err.contains("builder error"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "one sentence: {err}");
+}
+
+/// `profile new` with a taken name says what the user can do; there is no "force" to use
+/// (the message used to suggest saving "with force", which neither the CLI nor the workbench
+/// offers).
+#[test]
+fn profile_new_with_a_taken_name_suggests_only_what_exists() {
+    let env = Env::new();
+    new_profile(&env, "taken", "http://127.0.0.1:9", &[]);
+    let before = fs::read_to_string(env.config().join("profiles/taken.toml")).unwrap();
+    let (code, out, err) = env.run(&[
+        "profile",
+        "new",
+        "taken",
+        "--indexing-url",
+        "http://127.0.0.1:10",
+    ]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("taken.toml already exists"), "{err}");
+    assert!(err.contains("choose another name"), "{err}");
+    assert!(!err.contains("force"), "{err}");
+    let after = fs::read_to_string(env.config().join("profiles/taken.toml")).unwrap();
+    assert_eq!(before, after, "the existing profile is untouched");
+}
+
+/// A timeout of 0 is refused with a sentence that does not contradict itself (it said "between
+/// 0 and 86400, not 0").
+#[test]
+fn a_zero_timeout_is_refused_in_a_consistent_sentence() {
+    let env = Env::new();
+    for flag in ["--timeout", "--connect-timeout"] {
+        let (code, out, err) = env.run(&["send", "--body", "[]", flag, "0"]);
+        assert_eq!(code, 2, "{out}{err}");
+        assert_eq!(
+            err.trim(),
+            format!(
+                "signscope: {flag} must be a number of seconds above 0 and at most 86400, not 0"
+            )
+        );
+    }
+}
+
+/// `history --last 0` said "no sends recorded yet" although sends were recorded.
+#[test]
+fn history_last_zero_is_refused_rather_than_claiming_an_empty_history() {
+    let env = Env::new();
+    let (code, out, err) = env.run(&["send", "--body", "[]"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = env.run(&["history", "--last", "0"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(!out.contains("no sends recorded"), "{out}");
+    assert_eq!(
+        err.trim(),
+        "signscope: --last must be at least 1 (how many of the latest sends to show)"
+    );
+    let (code, out, _) = env.run(&["history", "--last", "1"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().count(), 1, "{out}");
+}
+
+/// `history --help` describes what history prints (it showed the doc lines of `send --output`).
+#[test]
+fn history_help_describes_history_output() {
+    let env = Env::new();
+    let (code, out, _) = env.run(&["history", "--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("One line per send"), "{out}");
+    assert!(out.contains("A JSON array of the entries"), "{out}");
+    assert!(!out.contains("Status line, headers, body"), "{out}");
+}

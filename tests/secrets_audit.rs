@@ -45,8 +45,10 @@ impl Session {
             .env("SIGNSCOPE_DATA_DIR", self.data())
             .env("AUDIT_KEY", KEY)
             .env("OTHER_KEY", OTHER_KEY)
-            .env("SIGNSCOPE_LOG", "trace")
-            .env_remove("RUST_LOG")
+            // RUST_LOG rather than SIGNSCOPE_LOG: a bare level there is for every crate, so
+            // the records of reqwest, hyper and rustls are audited too.
+            .env("RUST_LOG", "trace")
+            .env_remove("SIGNSCOPE_LOG")
             .current_dir(self.work())
             .args(args);
         if let Some(s) = stdin {
@@ -519,8 +521,9 @@ fn run_the_workbench(s: &mut Session, url: &str) -> PathBuf {
     cmd.env("SIGNSCOPE_CONFIG_DIR", s.config());
     cmd.env("SIGNSCOPE_DATA_DIR", s.data());
     cmd.env("AUDIT_KEY", KEY);
-    cmd.env("SIGNSCOPE_LOG", "trace");
-    cmd.env_remove("RUST_LOG");
+    // Every crate's records (see `Session::run`).
+    cmd.env("RUST_LOG", "trace");
+    cmd.env_remove("SIGNSCOPE_LOG");
     cmd.env("NO_COLOR", "1");
     cmd.env_remove("EDITOR");
     cmd.env_remove("VISUAL");

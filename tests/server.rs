@@ -654,6 +654,14 @@ async fn collector_names_line_and_column_of_malformed_json_and_keeps_the_body() 
     assert_eq!(p["code"], "JSON_SYNTAX", "{v}");
     let text = v.to_string();
     assert!(text.contains("line 2") && text.contains("column"), "{text}");
+    // One sentence, said once (it used to read "The body is not valid JSON: The body is not
+    // valid JSON: ...").
+    let message = v["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("The body is not valid JSON: "),
+        "{message}"
+    );
+    assert_eq!(message.matches("not valid JSON").count(), 1, "{message}");
     let (_, events) = get_json(&c, &format!("{}/_inspect/events", server.url())).await;
     assert_eq!(events[0]["raw"], body);
     assert_eq!(events[0]["valid"], false);

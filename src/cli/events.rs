@@ -39,7 +39,8 @@ pub enum EventsCommand {
 
 #[derive(Debug, clap::Args)]
 pub struct NewArgs {
-    /// Number of items in the list (the template's products are repeated with new variants).
+    /// Number of items in the list, at most 100000 (the template's products are repeated with
+    /// new variants).
     #[arg(long, value_name = "N")]
     pub items: Option<usize>,
     /// Clicked items as 1-based positions, comma separated (e.g. 1,3); empty for none.
@@ -80,11 +81,20 @@ pub fn run(args: EventsArgs) -> anyhow::Result<u8> {
     }
 }
 
+/// The largest `--items` accepted: the batch is built in memory before it is printed, and
+/// `--items 100000000` used to be killed by the OOM killer.
+pub const MAX_NEW_ITEMS: usize = 100_000;
+
 /// The draft `events new` prints, built from the template and the flags.
 pub fn new_draft(args: &NewArgs) -> anyhow::Result<ListDraft> {
     let mut draft: ListDraft =
         serde_json::from_str(TEMPLATE).context("the built-in events template is not valid")?;
     if let Some(n) = args.items {
+        if n > MAX_NEW_ITEMS {
+            bail!(
+                "--items must be at most {MAX_NEW_ITEMS} (that is already about 33 MB of JSON, far more than a collector takes in one request); {n} would be built in memory first"
+            );
+        }
         let products = std::mem::take(&mut draft.items);
         if products.is_empty() {
             bail!("the built-in events template has no items");

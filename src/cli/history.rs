@@ -7,21 +7,34 @@ pub struct HistoryArgs {
     /// How many of the latest entries to show.
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub last: usize,
-    #[arg(long, value_enum, default_value_t = crate::cli::send::Output::Text)]
-    pub output: crate::cli::send::Output,
+    #[arg(long, value_enum, default_value_t = HistoryOutput::Text)]
+    pub output: HistoryOutput,
+}
+
+/// What `history` prints (its own doc lines: `send`'s describe one response).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum HistoryOutput {
+    /// One line per send, oldest first: time, profile, kind, method, URL, status or error, duration.
+    #[default]
+    Text,
+    /// A JSON array of the entries as stored: request, response, timings, error.
+    Json,
 }
 
 pub fn run(args: HistoryArgs) -> anyhow::Result<u8> {
+    if args.last == 0 {
+        anyhow::bail!("--last must be at least 1 (how many of the latest sends to show)");
+    }
     let paths = Paths::discover()?;
     let (entries, warnings) = History::open(&paths).load(args.last);
     for w in &warnings {
         eprintln!("signscope: warning: {w}");
     }
     match args.output {
-        crate::cli::send::Output::Json => {
+        HistoryOutput::Json => {
             println!("{}", serde_json::to_string_pretty(&entries).expect("json"));
         }
-        crate::cli::send::Output::Text => {
+        HistoryOutput::Text => {
             if entries.is_empty() {
                 println!("no sends recorded yet ({})", paths.history_file().display());
             }

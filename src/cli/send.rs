@@ -67,7 +67,7 @@ impl TimeoutArgs {
                 Ok(Duration::from_secs_f64(v))
             } else {
                 Err(anyhow!(
-                    "{flag} must be a number of seconds between 0 and 86400, not {v}"
+                    "{flag} must be a number of seconds above 0 and at most 86400, not {v}"
                 ))
             }
         };

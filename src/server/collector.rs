@@ -92,7 +92,8 @@ pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
                 .and_then(|p| p.get("message"))
                 .and_then(Value::as_str)
             {
-                Some(m) => format!("The body is not valid JSON: {m}"),
+                // The validator's message already says "The body is not valid JSON: ...".
+                Some(m) => m.to_string(),
                 None => "The body is not valid JSON.".to_string(),
             }
         } else {

@@ -432,9 +432,9 @@ pub enum StoreError {
     NotFound { name: String, path: PathBuf },
     #[error("the profile file {0}")]
     Parse(ParseError),
-    #[error("the profile file {} changed on disk since it was loaded; reload it or save with force to overwrite the other edit", path.display())]
+    #[error("the profile file {} changed on disk since it was loaded, so nothing was written; save under another name, or load the profile again to take the other edit", path.display())]
     Conflict { path: PathBuf },
-    #[error("a profile file {} already exists; load it first or save with force to replace it", path.display())]
+    #[error("a profile file {} already exists, so nothing was written; choose another name, or delete that profile first", path.display())]
     AlreadyExists { path: PathBuf },
     #[error("cannot {action} {}: {reason}", path.display())]
     Io {
@@ -880,6 +880,9 @@ mod tests {
         p.body = "[1]".into();
         let err = s.save(&p).unwrap_err();
         assert!(matches!(err, StoreError::Conflict { .. }), "{err}");
+        // Users have no "force" (only this API does): the sentence offers what they have.
+        assert!(!err.to_string().contains("force"), "{err}");
+        assert!(err.to_string().contains("save under another name"), "{err}");
         assert_eq!(
             fs::read_to_string(&path).unwrap(),
             text,

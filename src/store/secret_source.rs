@@ -68,6 +68,23 @@ pub enum KeyError {
     Empty { source_desc: String },
 }
 
+impl KeyError {
+    /// The error without what a failing key command printed (for logs: a command's stderr can
+    /// hold anything, even the key, and a log file outlives the screen).
+    pub fn without_output(&self) -> KeyError {
+        match self {
+            KeyError::CommandFailed {
+                program, status, ..
+            } => KeyError::CommandFailed {
+                program: program.clone(),
+                status: status.clone(),
+                stderr: String::new(),
+            },
+            e => e.clone(),
+        }
+    }
+}
+
 fn stderr_suffix(stderr: &str) -> String {
     if stderr.is_empty() {
         String::new()
@@ -89,7 +106,9 @@ impl KeySource {
         // key is never logged.
         match &result {
             Ok(_) => tracing::debug!(source = self.kind(), "REST key read"),
-            Err(e) => tracing::debug!(source = self.kind(), error = %e, "REST key not read"),
+            Err(e) => {
+                tracing::debug!(source = self.kind(), error = %e.without_output(), "REST key not read")
+            }
         }
         result
     }
@@ -208,7 +227,7 @@ fn run_key_command(argv: &[String], timeout: Duration) -> Result<Secret, KeyErro
     let stdout = out_thread.join().unwrap_or_default();
     let stderr = err_thread.join().unwrap_or_default();
     if !status.success() {
-        let mut text = String::from_utf8_lossy(&stderr).trim().to_string();
+        let mut text = redact(&String::from_utf8_lossy(&stderr), &stdout);
         if text.len() > STDERR_SHOWN {
             let mut cut = STDERR_SHOWN;
             while !text.is_char_boundary(cut) {
@@ -233,6 +252,26 @@ fn run_key_command(argv: &[String], timeout: Duration) -> Result<Secret, KeyErro
     Ok(Secret::from_read_text(text))
 }
 
+/// A failing command's stderr, trimmed, with anything it also printed on stdout masked: a
+/// command that fails after printing the key (a wrapper run with `set -x`, a tool that echoes
+/// its output in an error) must not put the key into the error on screen.
+fn redact(stderr: &str, stdout: &[u8]) -> String {
+    let mut text = stderr.trim().to_string();
+    let stdout = String::from_utf8_lossy(stdout);
+    // Short lines ("ok", "1") would mask ordinary words; a key is longer than that.
+    let mut lines: Vec<&str> = stdout
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.len() >= 6)
+        .collect();
+    // Longest first, so a line that contains a shorter one is masked whole.
+    lines.sort_by_key(|l| std::cmp::Reverse(l.len()));
+    for line in lines {
+        text = text.replace(line, "***");
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,6 +294,24 @@ mod tests {
         let msg = e.to_string();
         assert!(msg.contains("exit status 3"), "{msg}");
         assert!(msg.contains("entry not found"), "{msg}");
+    }
+
+    #[test]
+    fn a_failing_command_that_printed_the_key_does_not_show_it() {
+        let key = "sk-live-0123456789abcdef";
+        let e = sh(&format!(
+            "printf '{key}\\n'; echo \"+ echo {key}\" >&2; echo 'vault locked' >&2; exit 1"
+        ))
+        .resolve()
+        .unwrap_err();
+        let msg = e.to_string();
+        assert!(!msg.contains(key), "{msg}");
+        assert!(msg.contains("+ echo ***"), "{msg}");
+        assert!(msg.contains("vault locked"), "{msg}");
+        // What is logged leaves out the command's output altogether.
+        let logged = e.without_output().to_string();
+        assert!(!logged.contains("vault locked"), "{logged}");
+        assert!(logged.contains("exit status 1"), "{logged}");
     }
 
     #[test]

@@ -291,6 +291,51 @@ impl BodyEditor {
                 return None;
             }
             Input {
+                key: Key::Char('a'),
+                ctrl: true,
+                alt: false,
+                shift: false,
+            }
+            | Input {
+                key: Key::Home,
+                shift: false,
+                ..
+            }
+            | Input {
+                key: Key::Left | Key::Char('b'),
+                ctrl: true,
+                alt: true,
+                shift: false,
+            } if self.ta.cursor().0 == 0 && self.starts_inside_a_line() => {
+                // The line's start is before the window (a line longer than the window).
+                let off = self.cursor_offset();
+                self.show(memchr::memrchr(b'\n', &self.text[..off]).map_or(0, |i| i + 1));
+                return None;
+            }
+            Input {
+                key: Key::Char('e'),
+                ctrl: true,
+                alt: false,
+                shift: false,
+            }
+            | Input {
+                key: Key::End,
+                shift: false,
+                ..
+            }
+            | Input {
+                key: Key::Right | Key::Char('f'),
+                ctrl: true,
+                alt: true,
+                shift: false,
+            } if self.ta.cursor().0 + 1 == self.ta.lines().len() && self.ends_inside_a_line() => {
+                let off = self.cursor_offset();
+                let end =
+                    memchr::memchr(b'\n', &self.text[off..]).map_or(self.text.len(), |i| off + i);
+                self.show(end);
+                return None;
+            }
+            Input {
                 key: Key::Up,
                 ctrl: false,
                 alt: false,
@@ -353,10 +398,12 @@ impl BodyEditor {
     }
 
     /// Set the search pattern (empty: no search). The widget highlights matches in the window.
+    /// A pattern that is not a valid regex clears the search (the previous one must not stay
+    /// in use while the box shows another).
     pub fn set_search_pattern(&mut self, pattern: &str) -> Result<(), regex::Error> {
+        self.search = None;
+        let _ = self.ta.set_search_pattern("");
         if pattern.is_empty() {
-            self.search = None;
-            let _ = self.ta.set_search_pattern("");
             return Ok(());
         }
         let re = regex::bytes::Regex::new(pattern)?;
@@ -449,6 +496,16 @@ impl BodyEditor {
 
     // -----------------------------------------------------------------------------------------
 
+    /// Whether the window's first line began before the window.
+    fn starts_inside_a_line(&self) -> bool {
+        self.win.start > 0 && self.text[self.win.start - 1] != b'\n'
+    }
+
+    /// Whether the window's last line goes on after the window.
+    fn ends_inside_a_line(&self) -> bool {
+        self.win.end < self.text.len() && self.text[self.win.end] != b'\n'
+    }
+
     /// Move the cursor one line up (-1) or down (1) in the body, keeping its column (in chars)
     /// where the line is long enough, for moves that leave the window.
     fn vertical(&mut self, dir: i8) {
@@ -470,7 +527,7 @@ impl BodyEditor {
         let line_end =
             memchr::memchr(b'\n', &text[target_start..]).map_or(text.len(), |i| target_start + i);
         let target = nth_char_offset(&text[target_start..line_end], col) + target_start;
-        self.show(target);
+        self.scroll_to(target);
     }
 
     /// After the widget changed its text: splice the change into the body.
@@ -542,12 +599,26 @@ impl BodyEditor {
         let near_bottom = self.win.end < self.text.len()
             && (rows - row <= m_rows || self.win.end - off < m_bytes);
         if near_top || near_bottom {
-            self.show(off);
+            self.scroll_to(off);
         }
     }
 
-    /// Rebuild the widget on a window around `offset` and put the cursor there.
+    /// Rebuild the widget on a window around `offset` and put the cursor there (a jump: the
+    /// view scrolls only as far as it must to show the cursor).
     fn show(&mut self, offset: usize) {
+        self.rebuild(offset, None);
+    }
+
+    /// [`Self::show`] for a cursor moving on from where it was (line by line, page by page): the
+    /// cursor stays on the screen row it was drawn on, so a window move does not show.
+    fn scroll_to(&mut self, offset: usize) {
+        // Outside 0..height when the input just moved the cursor past an edge: drawing then
+        // scrolls by one, as in any window.
+        let screen_row = self.ta.cursor().0 as i64 - i64::from(self.ta.scroll_offset().0);
+        self.rebuild(offset, Some(screen_row));
+    }
+
+    fn rebuild(&mut self, offset: usize, screen_row: Option<i64>) {
         let offset = floor_char(&self.text, offset.min(self.text.len()));
         let win = window_around(&self.text, offset, self.limits);
         let yank = self.ta.yank_text();
@@ -573,6 +644,14 @@ impl BodyEditor {
             .expect("char boundary")
             .chars()
             .count();
+        // A new widget starts scrolled to its top, which would draw the cursor at the bottom
+        // edge after a move up; scroll it so the cursor stays on the row it was drawn on.
+        if let Some(screen_row) = screen_row {
+            let top = (row as i64 - screen_row).clamp(0, i64::from(i16::MAX));
+            if top > 0 {
+                self.ta.scroll((top as i16, 0));
+            }
+        }
         place_cursor(&mut self.ta, row, col);
     }
 }

@@ -365,6 +365,39 @@ fn a_single_huge_line_is_windowed_inside_the_line() {
 }
 
 #[test]
+fn home_and_end_reach_the_ends_of_a_line_longer_than_the_window() {
+    let long = "x".repeat(3 * WINDOW_BYTES);
+    let text = format!("[\n{long}\n]");
+    let start = 2;
+    let end = start + long.len();
+    let mut ed = BodyEditor::new(&text);
+    ed.move_to(start + long.len() / 2);
+    assert!(ed.window().start > start && ed.window().end < end);
+    for home in [key(Key::Home), ctrl('a')] {
+        ed.move_to(start + long.len() / 2);
+        ed.input(home);
+        assert_eq!(ed.cursor_offset(), start);
+        check(&ed);
+    }
+    for end_key in [key(Key::End), ctrl('e')] {
+        ed.move_to(start + long.len() / 2);
+        ed.input(end_key);
+        assert_eq!(ed.cursor_offset(), end);
+        check(&ed);
+    }
+    // Typing there edits the body at that place.
+    ed.input(key(Key::Char('!')));
+    assert_eq!(&ed.text()[end - 1..end + 3], "x!\n]");
+    // Inside a window that holds the whole line, Home and End are the widget's own.
+    let mut small = BodyEditor::new("ab\ncd");
+    small.move_to(4);
+    small.input(key(Key::Home));
+    assert_eq!(small.cursor_offset(), 3);
+    small.input(key(Key::End));
+    assert_eq!(small.cursor_offset(), 5);
+}
+
+#[test]
 fn a_click_puts_the_cursor_on_the_character_drawn_there() {
     let mut ed = BodyEditor::new("abc\n\tdef\n日本語x\nshort");
     ed.click(0, 1);
@@ -398,4 +431,74 @@ fn the_signer_keeps_its_snapshot_while_the_body_changes() {
     ed.input(key(Key::Char('z')));
     assert_eq!(&held[..], b"abc");
     assert_eq!(&ed.bytes()[..], b"zabc");
+}
+
+/// The cursor's row on screen after drawing the editor into a `height`-row area.
+fn drawn_row(
+    ed: &BodyEditor,
+    term: &mut ratatui::Terminal<ratatui::backend::TestBackend>,
+) -> usize {
+    term.draw(|f| f.render_widget(ed.textarea(), f.area()))
+        .unwrap();
+    ed.textarea().cursor().0 - ed.textarea().scroll_offset().0 as usize
+}
+
+#[test]
+fn the_cursor_keeps_its_row_on_screen_when_the_window_moves() {
+    const HEIGHT: usize = 12;
+    let text = big_body(2_000);
+    // A small window, so it moves every few dozen lines.
+    let limits = Limits {
+        bytes: 2048,
+        rows: 64,
+    };
+    let mut ed = BodyEditor::with_limits(&text, limits);
+    let mut term =
+        ratatui::Terminal::new(ratatui::backend::TestBackend::new(60, HEIGHT as u16)).unwrap();
+    let mut row = drawn_row(&ed, &mut term);
+    assert_eq!(row, 0);
+    let mut moves = 0;
+    for _ in 0..1_999 {
+        let win = ed.window();
+        ed.input(key(Key::Down));
+        moves += usize::from(ed.window() != win);
+        let now = drawn_row(&ed, &mut term);
+        assert_eq!(
+            now,
+            (row + 1).min(HEIGHT - 1),
+            "down to line {}",
+            ed.cursor_line()
+        );
+        row = now;
+    }
+    for _ in 0..1_999 {
+        let win = ed.window();
+        ed.input(key(Key::Up));
+        moves += usize::from(ed.window() != win);
+        let now = drawn_row(&ed, &mut term);
+        assert_eq!(
+            now,
+            row.saturating_sub(1),
+            "up to line {}",
+            ed.cursor_line()
+        );
+        row = now;
+    }
+    assert!(moves > 20, "the window moved {moves} times");
+}
+
+#[test]
+fn a_jump_to_the_end_shows_the_lines_before_it() {
+    const HEIGHT: usize = 12;
+    let text = big_body(2_000);
+    let mut ed = BodyEditor::new(&text);
+    let mut term =
+        ratatui::Terminal::new(ratatui::backend::TestBackend::new(60, HEIGHT as u16)).unwrap();
+    assert_eq!(drawn_row(&ed, &mut term), 0);
+    // Alt-> from the top: the last line on the bottom row, a screenful of lines above it (not
+    // the last line alone on the top row, where the cursor was drawn before the jump).
+    ed.input(alt('>'));
+    assert_eq!(drawn_row(&ed, &mut term), HEIGHT - 1);
+    let screen = format!("{:?}", term.backend().buffer());
+    assert!(screen.contains("sku-001990"), "{screen}");
 }

@@ -443,7 +443,10 @@ fn layout_for(area: Rect, state: &HistoryState, count: usize) -> HistoryLayout {
             .areas(area);
         (a, b)
     } else {
-        let list_h = (count as u16 + 4).clamp(6, area.height / 2);
+        // At least 6 rows when the screen allows it, never more than half of it (a short
+        // terminal gives less than 6: `clamp` would panic with min > max).
+        let rows = u16::try_from(count).unwrap_or(u16::MAX).saturating_add(4);
+        let list_h = rows.max(6).min(area.height / 2);
         let [a, b] = Layout::vertical([Constraint::Length(list_h), Constraint::Min(3)]).areas(area);
         (a, b)
     };

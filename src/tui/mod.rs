@@ -21,6 +21,7 @@ pub mod theme;
 pub mod update;
 pub mod validate_worker;
 pub mod view;
+pub mod worker;
 
 use chrono::Utc;
 

@@ -534,6 +534,10 @@ fn browse_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
         },
         _ => {}
     }
+    if matches!(state.mode, Mode::Name { .. }) {
+        // The prompt's footer shows the status after it: only a refused name from now on.
+        state.status.clear();
+    }
     Vec::new()
 }
 
@@ -883,11 +887,17 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState) {
                 NameFor::Duplicate => "Name of the duplicate: ",
                 NameFor::Rename => "New name: ",
             };
-            Line::from(vec![
+            // A refused name says why on the same line (the prompt stays open).
+            let mut spans = vec![
                 Span::styled(what, Style::new().bold()),
                 Span::raw(input.text().to_string()),
                 Span::raw("▏ (Enter ok, Esc cancel)"),
-            ])
+            ];
+            if !state.status.is_empty() {
+                spans.push(Span::raw("  "));
+                spans.push(Span::styled(state.status.clone(), theme.error()));
+            }
+            Line::from(spans)
         }
         Mode::ConfirmDelete(name) => Line::styled(
             format!("Delete profile {name} and its file? y to confirm, any other key keeps it."),
@@ -1110,6 +1120,41 @@ mod tests {
 
     fn render(state: &ProfilesState, w: u16, h: u16) -> String {
         crate::tui::test_util::render_text(w, h, |f| draw(f, f.area(), state))
+    }
+
+    /// A refused name used to be invisible: the prompt line replaced the status that said why,
+    /// so Enter seemed to do nothing.
+    #[test]
+    fn a_refused_name_says_why_while_the_prompt_stays_open() {
+        let mut s = loaded();
+        s.status = "saved /cfg/profiles/shop.toml".into();
+        update(&mut s, key(KeyCode::Char('n')));
+        let screen = render(&s, 150, 12);
+        assert!(
+            !screen.contains("saved /cfg"),
+            "old status on the prompt:\n{screen}"
+        );
+        type_text(&mut s, "a/b");
+        assert!(update(&mut s, key(KeyCode::Enter)).is_empty());
+        assert!(matches!(s.mode, Mode::Name { .. }), "the prompt stays open");
+        let screen = render(&s, 150, 12);
+        let footer = screen.lines().last().unwrap();
+        assert!(footer.contains("New profile name: a/b"), "{footer}");
+        assert!(
+            footer.contains("\"a/b\" is not a usable profile name"),
+            "{footer}"
+        );
+        // Taken name, when renaming.
+        update(&mut s, key(KeyCode::Esc));
+        s.selected = 1;
+        update(&mut s, key(KeyCode::Char('r')));
+        assert!(update(&mut s, key(KeyCode::Enter)).is_empty());
+        let screen = render(&s, 150, 12);
+        let footer = screen.lines().last().unwrap();
+        assert!(
+            footer.contains("A profile named shop already exists"),
+            "{footer}"
+        );
     }
 
     #[test]

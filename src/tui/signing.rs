@@ -1,15 +1,14 @@
 //! The signing worker: signs off the draw path, drops stale jobs, and re-hashes only from the
 //! first changed byte of the body (cloned HMAC states at chunk boundaries).
 
-use std::sync::mpsc;
 use std::sync::Arc;
-use std::thread;
 
 use crate::core::incremental::IncrementalSigner;
 use crate::core::{Secret, SignableRequest};
 
 use super::app::SignedView;
 use super::message::Message;
+use super::worker::LatestOnly;
 
 /// Distance between saved MAC states in the body (the core's default chunk).
 pub const CHECKPOINT_EVERY: usize = crate::core::incremental::DEFAULT_CHUNK;
@@ -98,46 +97,42 @@ pub fn json_problem(body: &[u8]) -> Option<String> {
     }
 }
 
-/// A handle to the worker thread. Dropping it stops the worker.
-pub struct SignWorker {
-    tx: mpsc::Sender<SignJob>,
+/// Fold a queued job into the one after it. Only the newest job matters, but it keeps the
+/// earliest change point of the jobs it replaces (the incremental signer re-hashes from there)
+/// and any JSON check asked for.
+fn merge_jobs(older: SignJob, mut newer: SignJob) -> SignJob {
+    newer.changed_from = match (older.changed_from, newer.changed_from) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    newer.check_json |= older.check_json;
+    newer
 }
+
+/// The signing thread (a [`LatestOnly`] worker). Dropping it stops the worker.
+pub struct SignWorker(LatestOnly<SignJob>);
 
 impl SignWorker {
     /// Start the worker; results go to `out`.
     pub fn spawn(out: impl Fn(Message) + Send + 'static) -> Self {
-        let (tx, rx) = mpsc::channel::<SignJob>();
-        thread::Builder::new()
-            .name("signscope-signer".into())
-            .spawn(move || {
-                let mut inc = Incremental::default();
-                while let Ok(mut job) = rx.recv() {
-                    // Drop stale jobs: only the newest matters, but keep the earliest change.
-                    let mut check_json = job.check_json;
-                    while let Ok(newer) = rx.try_recv() {
-                        let changed = match (job.changed_from, newer.changed_from) {
-                            (Some(a), Some(b)) => Some(a.min(b)),
-                            (a, b) => a.or(b),
-                        };
-                        check_json |= newer.check_json;
-                        job = newer;
-                        job.changed_from = changed;
-                    }
-                    let result = inc.sign(&job);
-                    out(Message::Signed { id: job.id, result });
-                    if check_json {
-                        let rev = job.body_rev;
-                        let error = json_problem(&job.body);
-                        out(Message::JsonChecked { rev, error });
-                    }
+        let mut inc = Incremental::default();
+        SignWorker(LatestOnly::spawn(
+            "signscope-signer",
+            merge_jobs,
+            move |job: SignJob| {
+                let result = inc.sign(&job);
+                out(Message::Signed { id: job.id, result });
+                if job.check_json {
+                    let rev = job.body_rev;
+                    let error = json_problem(&job.body);
+                    out(Message::JsonChecked { rev, error });
                 }
-            })
-            .expect("spawn the signing thread");
-        SignWorker { tx }
+            },
+        ))
     }
 
     pub fn submit(&self, job: SignJob) {
-        let _ = self.tx.send(job);
+        self.0.submit(job);
     }
 }
 
@@ -145,6 +140,7 @@ impl SignWorker {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+    use std::sync::mpsc;
 
     fn job(body: Vec<u8>, changed_from: Option<usize>) -> SignJob {
         SignJob {
@@ -194,6 +190,34 @@ mod tests {
         let mut j = job(body, None);
         j.query = "b=2".into();
         assert_eq!(inc.sign(&j).unwrap().signature, from_scratch(&j));
+    }
+
+    #[test]
+    fn skipped_jobs_keep_their_earliest_change_point() {
+        let mut inc = Incremental::default();
+        let mut body = vec![b'x'; 3 * CHECKPOINT_EVERY];
+        inc.sign(&job(body.clone(), None)).unwrap();
+        // Two edits queue up: one early in the body, then one at the end. Only the second job is
+        // signed, so it must re-hash from the first edit, not from its own.
+        body[5] = b'a';
+        let mut first = job(body.clone(), Some(5));
+        first.check_json = true;
+        body.push(b'b');
+        let mut second = job(body.clone(), Some(body.len() - 1));
+        second.check_json = false;
+        let merged = merge_jobs(first, second);
+        assert_eq!(merged.changed_from, Some(5));
+        assert!(merged.check_json, "a JSON check asked for is not lost");
+        assert_eq!(merged.body, body.clone().into());
+        assert_eq!(inc.sign(&merged).unwrap().signature, from_scratch(&merged));
+        // A job that left the body alone (a header edit) adds no change point, either way round.
+        let header_edit = job(body.clone(), None);
+        let merged = merge_jobs(header_edit.clone(), job(body.clone(), Some(7)));
+        assert_eq!(merged.changed_from, Some(7));
+        assert_eq!(
+            merge_jobs(job(body, Some(7)), header_edit).changed_from,
+            Some(7)
+        );
     }
 
     #[test]

@@ -461,15 +461,15 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
                 let _ = app.body.set_search_pattern("");
                 vec![]
             }
-            KeyCode::Enter | KeyCode::Down => {
-                if !app.body.search_forward(false) {
-                    app.status = format!("no match for {:?}", edit.text);
-                }
-                app.popup = Some(Popup::Search(edit));
-                vec![]
-            }
-            KeyCode::Up => {
-                if !app.body.search_back(false) {
+            KeyCode::Enter | KeyCode::Down | KeyCode::Up => {
+                let found = if key.code == KeyCode::Up {
+                    app.body.search_back(false)
+                } else {
+                    app.body.search_forward(false)
+                };
+                if let Err(e) = regex::bytes::Regex::new(&edit.text) {
+                    app.status = search_pattern_error(&edit.text, &e);
+                } else if !found {
                     app.status = format!("no match for {:?}", edit.text);
                 }
                 app.popup = Some(Popup::Search(edit));
@@ -481,13 +481,26 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
                     Ok(()) => {
                         app.body.search_forward(true);
                     }
-                    Err(e) => app.status = format!("search pattern: {e}"),
+                    Err(e) => app.status = search_pattern_error(&edit.text, &e),
                 }
                 app.popup = Some(Popup::Search(edit));
                 vec![]
             }
         },
     }
+}
+
+/// One line for the status bar: regex::Error's Display spans several lines (the pattern, a
+/// caret, then `error: ...`); the last one says what is wrong.
+fn search_pattern_error(pattern: &str, e: &regex::Error) -> String {
+    let text = e.to_string();
+    let why = text
+        .lines()
+        .map(str::trim)
+        .rfind(|l| !l.is_empty())
+        .unwrap_or("")
+        .trim_start_matches("error: ");
+    format!("the search pattern {pattern:?} is not a valid regex: {why}")
 }
 
 /// The key source label of a key typed in the workbench.
@@ -729,10 +742,46 @@ fn field_changed(app: &mut App, focus: Field) -> Vec<Command> {
     resign(app)
 }
 
+/// The line ends of a bracketed paste as the user copied them. Many terminals (xterm, VTE,
+/// tmux, Windows Terminal) send each LF of a paste as CR, and crossterm passes the text on
+/// unchanged, so a multi-line paste arrives as one line joined by bare CRs. A paste with no LF
+/// but with CRs is taken as converted. When its first line ends in two CRs it was CRLF text
+/// (xterm and tmux send CRLF as CR CR): a run of `n` CRs is `n / 2` line ends, rounded up (a
+/// LF-only part, such as the body of a raw request, keeps its lines). Otherwise each CR was
+/// one LF. A paste holding any LF is kept as it is: its CRs are the user's.
+pub fn paste_line_ends(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains('\n') || !text.contains('\r') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let first_run = text
+        .split(|c| c != '\r')
+        .find(|run| !run.is_empty())
+        .map_or(0, str::len);
+    let crlf = first_run == 2;
+    let mut out = String::with_capacity(text.len());
+    let mut run = 0usize;
+    let flush = |out: &mut String, run: &mut usize| {
+        let ends = if crlf { run.div_ceil(2) } else { *run };
+        out.extend(std::iter::repeat_n('\n', ends));
+        *run = 0;
+    };
+    for c in text.chars() {
+        if c == '\r' {
+            run += 1;
+        } else {
+            flush(&mut out, &mut run);
+            out.push(c);
+        }
+    }
+    flush(&mut out, &mut run);
+    std::borrow::Cow::Owned(out)
+}
+
 fn on_paste(app: &mut App, text: &str) -> Vec<Command> {
     if app.popup.is_some() {
         return vec![];
     }
+    let text = &*paste_line_ends(text);
     match app.view {
         View::Request if !app.normal_mode => {
             if app.focus == Field::Body {

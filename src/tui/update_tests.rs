@@ -955,3 +955,95 @@ fn component_views_get_the_mouse_with_their_screen_area() {
     update(&mut a, Message::Mouse(click_in(l.rows[0].1)));
     assert_eq!(a.profiles.selected, 0);
 }
+
+/// A terminal that sends each LF of a paste as CR (xterm, VTE, tmux): the pasted capture and
+/// the pasted body still have their lines.
+#[test]
+fn a_paste_whose_line_ends_the_terminal_turned_into_cr_keeps_its_lines() {
+    let capture = include_str!("../../assets/examples/captured-request.http");
+    assert!(
+        capture.contains("\r\n"),
+        "the shipped capture has CRLF lines"
+    );
+    let lf_only = capture.replace("\r\n", "\n");
+    let now = Utc.with_ymd_and_hms(2026, 11, 22, 10, 3, 0).unwrap();
+    let secret = Secret::new(crate::server::DEMO_REST_KEY);
+    // tmux and xterm: CRLF -> CR CR; VTE and copies of LF-only text: LF -> CR.
+    for pasted in [capture.replace('\n', "\r"), lf_only.replace('\n', "\r")] {
+        let mut a = app();
+        update(&mut a, key(KeyCode::F(6)));
+        update(&mut a, Message::Paste(pasted.clone()));
+        let cmds = update(&mut a, ctrl_key('g'));
+        let [Command::Diagnose { text, .. }] = cmds.as_slice() else {
+            panic!("no diagnosis asked for: {cmds:?}");
+        };
+        assert!(!text.contains('\r'), "bare CRs left in {text:?}");
+        let (ok, lines) = crate::tui::runtime::diagnose_capture(text, &secret, "SVC", now);
+        let report = lines.join("\n");
+        assert!(!ok);
+        assert!(
+            report.contains("QUESTION_MARK_BEFORE_QUERY"),
+            "pasted {pasted:?}, report:\n{report}"
+        );
+    }
+    let mut a = app();
+    focus(&mut a, Field::Body);
+    a.body = crate::tui::app::new_body_editor("");
+    a.body_changed_at(0);
+    update(
+        &mut a,
+        Message::Paste("{\r  \"a\": 1,\r\r  \"b\": 2\r}".into()),
+    );
+    assert_eq!(&a.body.bytes()[..], b"{\n  \"a\": 1,\n\n  \"b\": 2\n}");
+}
+
+#[test]
+fn paste_line_ends_only_rewrites_pastes_without_any_lf() {
+    assert_eq!(paste_line_ends("a\rb\r\rc"), "a\nb\n\nc");
+    assert_eq!(paste_line_ends("a\r\rb\r\r\r\rc\rd"), "a\nb\n\nc\nd");
+    assert_eq!(paste_line_ends("a\r\nb\rc"), "a\r\nb\rc");
+    assert_eq!(paste_line_ends("no line end"), "no line end");
+}
+
+#[test]
+fn an_invalid_search_pattern_says_why_in_one_line_and_does_not_search_with_the_old_one() {
+    let mut a = app();
+    focus(&mut a, Field::Body);
+    a.body = crate::tui::app::new_body_editor("[\"item 1\", \"item 2\", \"item 2x\", \"item 3\"]");
+    a.body_changed_at(0);
+    update(&mut a, ctrl_key('f'));
+    type_str(&mut a, "item 2");
+    let first = a.body.text().find("item 2").unwrap();
+    assert_eq!(a.body.cursor_offset(), first);
+    type_str(&mut a, "(");
+    assert!(
+        a.status.contains("\"item 2(\" is not a valid regex") && a.status.contains("unclosed"),
+        "status: {:?}",
+        a.status
+    );
+    assert!(
+        !a.status.contains('\n'),
+        "status spans lines: {:?}",
+        a.status
+    );
+    for k in [KeyCode::Enter, KeyCode::Down, KeyCode::Up] {
+        update(&mut a, key(k));
+        assert_eq!(
+            a.body.cursor_offset(),
+            first,
+            "{k:?} searched with a stale pattern"
+        );
+        assert!(
+            a.status.contains("not a valid regex"),
+            "{k:?}: {:?}",
+            a.status
+        );
+    }
+    // Fixed again: the search works.
+    update(&mut a, key(KeyCode::Backspace));
+    update(&mut a, key(KeyCode::Enter));
+    assert_eq!(
+        a.body.cursor_offset(),
+        a.body.text().find("item 2x").unwrap()
+    );
+}

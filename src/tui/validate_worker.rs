@@ -2,38 +2,28 @@
 //! Only the newest job matters: jobs that queued up behind a running one are dropped, and the
 //! view ignores answers for older revisions.
 
-use std::sync::mpsc;
-use std::thread;
-
 use super::events_view::{EventsMsg, ValidateJob};
 use super::message::Message;
+use super::worker::LatestOnly;
 
-/// A handle to the worker thread. Dropping it stops the worker.
-pub struct ValidateWorker {
-    tx: mpsc::Sender<ValidateJob>,
-}
+/// The validation thread (a [`LatestOnly`] worker). Dropping it stops the worker.
+pub struct ValidateWorker(LatestOnly<ValidateJob>);
 
 impl ValidateWorker {
     /// Start the worker; results go to `out`.
     pub fn spawn(out: impl Fn(Message) + Send + 'static) -> Self {
-        let (tx, rx) = mpsc::channel::<ValidateJob>();
-        thread::Builder::new()
-            .name("signscope-validate".into())
-            .spawn(move || {
-                while let Ok(mut job) = rx.recv() {
-                    while let Ok(newer) = rx.try_recv() {
-                        job = newer;
-                    }
-                    let v = job.run();
-                    out(Message::Events(EventsMsg::Validated(Box::new(v))));
-                }
-            })
-            .expect("spawn the validation thread");
-        ValidateWorker { tx }
+        ValidateWorker(LatestOnly::spawn(
+            "signscope-validate",
+            |_older, newer| newer,
+            move |job: ValidateJob| {
+                let v = job.run();
+                out(Message::Events(EventsMsg::Validated(Box::new(v))));
+            },
+        ))
     }
 
     pub fn submit(&self, job: ValidateJob) {
-        let _ = self.tx.send(job);
+        self.0.submit(job);
     }
 }
 
@@ -42,6 +32,7 @@ mod tests {
     use super::*;
     use crate::tui::events_view::{update, EventsState};
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use std::sync::mpsc;
 
     #[test]
     fn worker_answers_with_the_validated_batch_of_the_job() {

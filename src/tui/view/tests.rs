@@ -304,3 +304,40 @@ fn readme_lists_every_key_binding() {
     }
     assert!(readme.contains("<!-- tui-capture:start -->"));
 }
+
+/// Every view, switched to with its function key, draws on short and narrow terminals (the
+/// history view used to panic below about 15 rows: `clamp` with min 6 > max height / 2).
+#[test]
+fn every_view_draws_on_small_terminals() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let mut a = app_with_body("[1]");
+    for (fkey, title) in [
+        (2, "Request"),
+        (3, "List"),
+        (4, "History"),
+        (5, "Profiles"),
+        (6, "Captured request"),
+    ] {
+        update(
+            &mut a,
+            Message::Key(KeyEvent::new(KeyCode::F(fkey), KeyModifiers::NONE)),
+        );
+        for (w, h) in [
+            (40, 12),
+            (40, 14),
+            (30, 8),
+            (20, 5),
+            (80, 6),
+            (10, 3),
+            (1, 1),
+        ] {
+            let buf = render(&a, w, h);
+            assert_eq!(buf.area.height, h);
+        }
+        let screen = rows(&render(&a, 40, 12)).join("\n");
+        assert!(
+            screen.contains(title),
+            "F{fkey} at 40x12 shows no {title:?}:\n{screen}"
+        );
+    }
+}
