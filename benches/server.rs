@@ -1,8 +1,9 @@
 //! Local server throughput: verified `PUT /v2/batch` against the same server's
 //! `PUT /_bench/unverified` (identical work except the signature check), for 1 KiB and 1 MiB
 //! bodies. Each iteration sends 8 concurrent requests over keep-alive loopback connections, so
-//! criterion's "elements/s" is requests per second; the ratio of the two routes is the cost
-//! of verification.
+//! criterion's "time" is per 8 requests and its "elements/s" is requests per second; the ratio
+//! of the two routes is the cost of verification. For instructions per request (one request at
+//! a time, not sensitive to the machine's load) see `benches/server_instructions.sh`.
 //!
 //! Run: `cargo bench --bench server` (quick settings: 2 s measurement, 10 samples).
 //! Client and server share the machine, so absolute figures understate a dedicated server;

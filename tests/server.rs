@@ -461,6 +461,120 @@ async fn body_limit_answers_413_above_and_200_at_the_limit() {
     }
 }
 
+/// `lines` lines of 100 bytes each inside a JSON array, ending with `tail` (the whole body is
+/// valid JSON when `tail` is `"]"`).
+fn big_array(lines: usize, tail: &str) -> String {
+    let mut s = String::from("[\n");
+    for i in 0..lines {
+        s.push_str(&format!("\"{i:08}{}\",\n", "x".repeat(88)));
+    }
+    s.push_str("\"end\"\n");
+    s.push_str(tail);
+    s
+}
+
+/// Bodies from 256 KiB up are verified and JSON-checked off the async workers: the answers and
+/// the records are the same as for small bodies, whatever the fate of the request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn large_bodies_get_the_same_answers_and_records_as_small_ones() {
+    let mut cfg = config_at_t0();
+    cfg.unverified_route = true;
+    let server = start(cfg).await;
+    let base = server.url();
+    let c = client();
+    let lines = 3000; // 300 kB
+    let good = big_array(lines, "]");
+    assert!(good.len() > 256 * 1024);
+
+    // 1. accepted
+    let (status, v) = put_batch(&c, &base, &good).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["message"], "Job submitted successfully.");
+    // 2. signed, not JSON: the error names the line and column of the trailing comma
+    let bad = big_array(lines, ",]");
+    let (status, v) = put_batch(&c, &base, &bad).await;
+    assert_eq!(status, 400, "{v}");
+    assert_vendor_error(&v, 400, "VALIDATION_ERROR");
+    let at = format!("line {}, column 2", lines + 3);
+    assert!(v["message"].as_str().unwrap().contains(&at), "{v}");
+    // 3. signed for another body: a mismatch with its diagnosis
+    let h = demo_headers("PUT", "/v2/batch", "", &ts(0), b"[]");
+    let (status, v) = send(&c, &base, "PUT", "/v2/batch", &h, good.clone().into()).await;
+    assert_eq!(status, 401, "{v}");
+    assert_vendor_error(&v, 401, "SIGNATURE_MISMATCH");
+    assert!(v["debug"][2]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("diagnosis: "));
+    // 4. signed correctly for a path the server does not serve (not JSON-checked)
+    let h = demo_headers("PUT", "/v2/other", "", &ts(0), bad.as_bytes());
+    let (status, v) = send(&c, &base, "PUT", "/v2/other", &h, bad.clone().into()).await;
+    assert_eq!(status, 404, "{v}");
+    assert_vendor_error(&v, 404, "NOT_FOUND");
+    // 5. the unverified bench route checks JSON too
+    let (status, v) = send(
+        &c,
+        &base,
+        "PUT",
+        "/_bench/unverified",
+        &[],
+        bad.clone().into(),
+    )
+    .await;
+    assert_eq!(status, 400, "{v}");
+    assert_vendor_error(&v, 400, "VALIDATION_ERROR");
+
+    let (_, reqs) = get_json(&c, &format!("{base}/_inspect/requests")).await;
+    let reqs = reqs.as_array().unwrap();
+    let fates: Vec<(&str, u64, Option<&str>)> = reqs
+        .iter()
+        .map(|r| {
+            (
+                r["verdict"].as_str().unwrap(),
+                r["status"].as_u64().unwrap(),
+                r["code"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        fates,
+        [
+            ("accepted", 200, None),
+            ("accepted", 400, Some("VALIDATION_ERROR")),
+            ("rejected", 401, Some("SIGNATURE_MISMATCH")),
+            ("accepted", 404, Some("NOT_FOUND")),
+            ("accepted", 400, Some("VALIDATION_ERROR")),
+        ]
+    );
+    let sent = [&good, &bad, &good, &bad, &bad];
+    for (r, body) in reqs.iter().zip(sent) {
+        // The record keeps the first 64 KiB of the body as text, and its full length.
+        assert_eq!(r["body_bytes"], body.len(), "{}", r["path"]);
+        assert_eq!(r["body_truncated"], true);
+        assert_eq!(r["body"].as_str().unwrap(), &body[..64 * 1024]);
+    }
+    assert!(reqs[0]["job_id"].is_string());
+    assert_eq!(reqs[0]["api_key"], DEMO_API_KEY);
+    assert_eq!(reqs[3]["path"], "/v2/other");
+    assert_eq!(reqs[4]["path"], "/_bench/unverified");
+    assert!(reqs[4]["api_key"].is_null());
+    let names: Vec<&str> = reqs[0]["headers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h[0].as_str().unwrap())
+        .collect();
+    for name in [
+        "authorization",
+        "x-svc-timestamp",
+        "x-svc-apikey",
+        "content-length",
+    ] {
+        assert!(names.contains(&name), "{names:?}");
+    }
+    server.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_default_limit_is_2_mib() {
     let cfg = ServerConfig::demo();

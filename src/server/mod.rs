@@ -31,6 +31,7 @@ use tokio::sync::oneshot;
 use tower_http::catch_panic::CatchPanicLayer;
 
 use crate::core::verify::VerifyOptions;
+use crate::core::HeaderNames;
 
 pub mod body;
 pub mod collector;
@@ -56,6 +57,8 @@ pub struct AppState {
     pub config: Arc<ServerConfig>,
     pub store: Arc<Store>,
     pub verify_options: Arc<VerifyOptions>,
+    /// The vendor header names for the configured prefix (built once, not per request).
+    pub header_names: Arc<HeaderNames>,
     /// Permits for reading and handling bodies (see [`ServerConfig::max_in_flight`]).
     pub in_flight: Arc<tokio::sync::Semaphore>,
 }
@@ -70,6 +73,7 @@ impl AppState {
         let in_flight = Arc::new(tokio::sync::Semaphore::new(config.max_in_flight.max(1)));
         AppState {
             in_flight,
+            header_names: Arc::new(HeaderNames::for_prefix(&config.header_prefix)),
             config: Arc::new(config),
             store: Arc::new(store),
             verify_options: Arc::new(verify_options),
