@@ -202,6 +202,9 @@ pub struct SendReport {
 #[derive(Clone, Debug)]
 pub enum EventsMsg {
     Key(KeyEvent),
+    /// Pasted text: goes to the path prompt, the cell being edited, the focused field (one
+    /// line each) or the raw JSON editor (as it is).
+    Paste(String),
     /// A mouse event and the view's area on screen (for hit testing with [`layout`]).
     Mouse(MouseEvent, Rect),
     /// A validation job finished (see [`ValidateJob`]); ignored unless it is for the current
@@ -1061,6 +1064,27 @@ fn update_msg(state: &mut EventsState, msg: EventsMsg) -> Vec<EventsEffect> {
     match msg {
         EventsMsg::Key(key) if key.kind != KeyEventKind::Release => on_key(state, key),
         EventsMsg::Key(_) => Vec::new(),
+        EventsMsg::Paste(text) => {
+            if let Some((_, input)) = &mut state.prompt {
+                input.insert_str(&text);
+            } else if let Some(input) = &mut state.editing {
+                input.insert_str(&text);
+            } else {
+                match state.focus {
+                    Focus::Field(field) => {
+                        state.input_mut(field).insert_str(&text);
+                        state.refresh();
+                    }
+                    Focus::Raw => {
+                        if state.raw.insert_str(&text).is_some() {
+                            state.refresh();
+                        }
+                    }
+                    Focus::Items | Focus::Problems => {}
+                }
+            }
+            Vec::new()
+        }
         EventsMsg::Mouse(mouse, area) => {
             on_mouse(state, mouse, area);
             Vec::new()

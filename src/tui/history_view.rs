@@ -179,6 +179,8 @@ fn path_of(url: &str) -> &str {
 #[derive(Clone, Debug)]
 pub enum HistoryMsg {
     Key(KeyEvent),
+    /// Pasted text: goes to the filter (one line).
+    Paste(String),
     /// A mouse event and the view's area on screen (for hit testing with [`layout`]).
     Mouse(MouseEvent, Rect),
     /// The history as loaded, with warnings about lines that could not be read.
@@ -297,6 +299,15 @@ impl HistoryState {
 /// Handle a message; pure.
 pub fn update(state: &mut HistoryState, msg: HistoryMsg) -> Vec<HistoryEffect> {
     match msg {
+        HistoryMsg::Paste(text) => {
+            state
+                .filter
+                .extend(text.chars().filter(|c| !c.is_control()));
+            state.selected = 0;
+            state.top = 0;
+            state.clamp();
+            Vec::new()
+        }
         HistoryMsg::Loaded { rows, warnings } => {
             state.set_rows(rows);
             state.warnings = warnings;

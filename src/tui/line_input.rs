@@ -42,6 +42,14 @@ impl LineInput {
             .unwrap_or(self.text.len())
     }
 
+    /// Insert pasted text at the cursor, as one line (line ends are dropped).
+    pub fn insert_str(&mut self, text: &str) {
+        let one_line: String = text.chars().filter(|c| !matches!(c, '\r' | '\n')).collect();
+        let at = self.byte_at(self.cursor);
+        self.text.insert_str(at, &one_line);
+        self.cursor += one_line.chars().count();
+    }
+
     /// Apply an editing key. Returns true when the key was an editing key (consumed), whether
     /// or not the text changed.
     pub fn handle_key(&mut self, key: &KeyEvent) -> bool {
@@ -103,6 +111,15 @@ mod tests {
         input.handle_key(&key(KeyCode::Home));
         input.handle_key(&key(KeyCode::Delete));
         assert_eq!(input.text(), "b");
+    }
+
+    #[test]
+    fn a_paste_is_inserted_at_the_cursor_as_one_line() {
+        let mut input = LineInput::new("a€z");
+        input.handle_key(&key(KeyCode::Left));
+        input.insert_str("b\r\nc\né");
+        assert_eq!(input.text(), "a€bcéz");
+        assert_eq!(input.cursor(), 5);
     }
 
     #[test]

@@ -26,6 +26,8 @@ use crate::store::{KeySource, Profile};
 #[derive(Clone, Debug)]
 pub enum ProfilesMsg {
     Key(KeyEvent),
+    /// Pasted text: goes to the name prompt or the focused field of the edit form (one line).
+    Paste(String),
     /// A mouse event and the manager's area on screen (for hit testing with [`layout`]).
     Mouse(MouseEvent, Rect),
     /// The profiles as loaded (demo first), files that did not load (one sentence each), the
@@ -332,6 +334,19 @@ impl ProfilesState {
 /// Handle a message; pure.
 pub fn update(state: &mut ProfilesState, msg: ProfilesMsg) -> Vec<ProfilesEffect> {
     match msg {
+        ProfilesMsg::Paste(text) => {
+            match &mut state.mode {
+                Mode::Name { input, .. } => input.insert_str(&text),
+                Mode::Edit(form) => {
+                    let focus = form.focus;
+                    if let Some(input) = form.input_mut(focus) {
+                        input.insert_str(&text);
+                    }
+                }
+                _ => {}
+            }
+            Vec::new()
+        }
         ProfilesMsg::Loaded {
             profiles,
             errors,
@@ -1120,6 +1135,23 @@ mod tests {
 
     fn render(state: &ProfilesState, w: u16, h: u16) -> String {
         crate::tui::test_util::render_text(w, h, |f| draw(f, f.area(), state))
+    }
+
+    #[test]
+    fn a_paste_goes_to_the_focused_field_of_the_edit_form() {
+        let mut s = loaded();
+        s.selected = 1;
+        update(&mut s, key(KeyCode::Char('e')));
+        let Mode::Edit(form) = &s.mode else {
+            panic!("not editing")
+        };
+        let focus = form.focus;
+        update(&mut s, ProfilesMsg::Paste("-pasted\r\n".into()));
+        let Mode::Edit(form) = &mut s.mode else {
+            panic!("not editing")
+        };
+        let text = form.input_mut(focus).expect("a text field first").text();
+        assert!(text.ends_with("-pasted"), "{text:?}");
     }
 
     /// A refused name used to be invisible: the prompt line replaced the status that said why,

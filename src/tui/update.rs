@@ -778,10 +778,26 @@ pub fn paste_line_ends(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 fn on_paste(app: &mut App, text: &str) -> Vec<Command> {
-    if app.popup.is_some() {
-        return vec![];
-    }
     let text = &*paste_line_ends(text);
+    match app.popup.take() {
+        // The body search box takes a pasted pattern (one line) and searches at once.
+        Some(Popup::Search(mut edit)) => {
+            edit.insert_str(&text.replace(['\r', '\n'], ""));
+            match app.body.set_search_pattern(&edit.text) {
+                Ok(()) => {
+                    app.body.search_forward(true);
+                }
+                Err(e) => app.status = search_pattern_error(&edit.text, &e),
+            }
+            app.popup = Some(Popup::Search(edit));
+            return vec![];
+        }
+        Some(other) => {
+            app.popup = Some(other);
+            return vec![];
+        }
+        None => {}
+    }
     match app.view {
         View::Request if !app.normal_mode => {
             if app.focus == Field::Body {
@@ -800,7 +816,10 @@ fn on_paste(app: &mut App, text: &str) -> Vec<Command> {
             app.diagnose.input.insert_str(text);
             vec![]
         }
-        _ => vec![],
+        View::Events => update(app, Message::Events(EventsMsg::Paste(text.to_string()))),
+        View::History => update(app, Message::History(HistoryMsg::Paste(text.to_string()))),
+        View::Profiles => update(app, Message::Profiles(ProfilesMsg::Paste(text.to_string()))),
+        View::Request => vec![],
     }
 }
 

@@ -1047,3 +1047,59 @@ fn an_invalid_search_pattern_says_why_in_one_line_and_does_not_search_with_the_o
         a.body.text().find("item 2x").unwrap()
     );
 }
+
+/// A paste went nowhere outside the Request and Diagnose views and the search box: an API key
+/// pasted into the events form or the profile editor, a batch into the raw JSON editor, a
+/// filter, a profile name, a search pattern.
+#[test]
+fn a_paste_reaches_the_text_input_of_every_view() {
+    let screen =
+        |a: &App| crate::tui::test_util::render_text(120, 40, |f| crate::tui::view::draw(f, a));
+    let mut a = app();
+    // F3: the focused field (the list id), as one line.
+    update(&mut a, key(KeyCode::F(3)));
+    assert_eq!(
+        a.events.focus,
+        events_view::Focus::Field(events_view::Field::ListId)
+    );
+    update(&mut a, Message::Paste("-pasted\n".into()));
+    assert!(
+        a.events.batch_text().contains("-pasted\","),
+        "{}",
+        a.events.batch_text()
+    );
+    // F3 raw JSON: as it is, line ends included.
+    update(&mut a, ctrl_key('r'));
+    update(
+        &mut a,
+        Message::Paste("\"pasted-1\",\n\"pasted-2\",".into()),
+    );
+    let s = screen(&a);
+    assert!(
+        s.contains("\"pasted-1\",") && s.contains("\"pasted-2\","),
+        "{s}"
+    );
+    // F4: the filter.
+    update(&mut a, key(KeyCode::F(4)));
+    update(&mut a, Message::Paste("PUT /v2".into()));
+    assert_eq!(a.history.filter, "PUT /v2");
+    // F5: the name prompt.
+    update(&mut a, key(KeyCode::F(5)));
+    update(&mut a, key(KeyCode::Char('n')));
+    update(&mut a, Message::Paste("from-clipboard\n".into()));
+    let s = screen(&a);
+    assert!(s.contains("New profile name: from-clipboard▏"), "{s}");
+    update(&mut a, key(KeyCode::Esc));
+    // The body search box: searches at once.
+    update(&mut a, key(KeyCode::F(2)));
+    focus(&mut a, Field::Body);
+    update(&mut a, ctrl_key('f'));
+    let body = a.body.text().to_string();
+    let word = body
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .rfind(|w| w.len() > 3)
+        .expect("a word in the demo body")
+        .to_string();
+    update(&mut a, Message::Paste(word.clone()));
+    assert_eq!(a.body.cursor_offset(), body.find(&word).unwrap());
+}
