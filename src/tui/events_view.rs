@@ -224,6 +224,8 @@ pub enum EventsMsg {
         text: String,
     },
     FileSaved(PathBuf),
+    /// A save to a new path found a file there (nothing was written).
+    FileExists(PathBuf),
     FileError(String),
     Sent(Result<SendReport, String>),
     /// The body of `GET {analytics_url}/_inspect/events`, or why it could not be read.
@@ -243,7 +245,10 @@ pub enum EventsEffect {
         url: String,
     },
     LoadFile(PathBuf),
+    /// Write the batch to the path, replacing what is there.
     SaveFile(PathBuf, String),
+    /// Write the batch to the path unless a file is there; answer [`EventsMsg::FileExists`].
+    SaveNewFile(PathBuf, String),
     CopyText(String),
     Status(String),
 }
@@ -356,6 +361,8 @@ pub struct EventsState {
     pub problem_sel: usize,
     prompt: Option<(PromptKind, LineInput)>,
     pub last_path: Option<PathBuf>,
+    /// A path the user agreed to replace (Enter again after "already exists").
+    replace_ok: Option<PathBuf>,
     pub sending: bool,
     /// Number of events in the batch last sent.
     sent_events: usize,
@@ -433,6 +440,7 @@ impl EventsState {
             problem_sel: 0,
             prompt: None,
             last_path: None,
+            replace_ok: None,
             sending: false,
             sent_events: 0,
             response: None,
@@ -1121,6 +1129,15 @@ fn update_msg(state: &mut EventsState, msg: EventsMsg) -> Vec<EventsEffect> {
             state.last_path = Some(path);
             Vec::new()
         }
+        EventsMsg::FileExists(path) => {
+            state.status = format!(
+                "{} already exists; Enter replaces it, Esc keeps it.",
+                path.display()
+            );
+            state.prompt = Some((PromptKind::Save, LineInput::new(path.display().to_string())));
+            state.replace_ok = Some(path);
+            Vec::new()
+        }
         EventsMsg::FileError(why) => {
             state.status = why;
             Vec::new()
@@ -1162,7 +1179,10 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
     // A path prompt takes every key.
     if let Some((kind, mut input)) = state.prompt.take() {
         match key.code {
-            KeyCode::Esc => state.status = "Cancelled.".into(),
+            KeyCode::Esc => {
+                state.status = "Cancelled.".into();
+                state.replace_ok = None;
+            }
             KeyCode::Enter => {
                 let path = input.text().trim().to_string();
                 if path.is_empty() {
@@ -1174,8 +1194,17 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
                 state.ensure_current();
                 return match kind {
                     PromptKind::Load => vec![EventsEffect::LoadFile(path)],
-                    PromptKind::Save => {
+                    // A file of this session (loaded or saved here) or one the user agreed to
+                    // replace is overwritten; any other path only when nothing is there.
+                    PromptKind::Save
+                        if state.last_path.as_ref() == Some(&path)
+                            || state.replace_ok.as_ref() == Some(&path) =>
+                    {
+                        state.replace_ok = None;
                         vec![EventsEffect::SaveFile(path, state.preview.clone())]
+                    }
+                    PromptKind::Save => {
+                        vec![EventsEffect::SaveNewFile(path, state.preview.clone())]
                     }
                 };
             }
@@ -1233,6 +1262,7 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
                     .map(|p| p.display().to_string())
                     .unwrap_or_default();
                 state.prompt = Some((PromptKind::Load, LineInput::new(start)));
+                state.status.clear();
                 return Vec::new();
             }
             KeyCode::Char('e') => {
@@ -1242,6 +1272,7 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
                     .map(|p| p.display().to_string())
                     .unwrap_or_else(|| "batch.json".into());
                 state.prompt = Some((PromptKind::Save, LineInput::new(start)));
+                state.status.clear();
                 return Vec::new();
             }
             KeyCode::Char('y') => {
@@ -1812,11 +1843,17 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &EventsState) {
             PromptKind::Load => "Load batch from: ",
             PromptKind::Save => "Save batch to: ",
         };
-        Line::from(vec![
+        // What the prompt was told (a file already there, no path typed) follows it.
+        let mut spans = vec![
             Span::styled(label, Style::new().bold()),
             Span::raw(input.text().to_string()),
             Span::raw("  (Enter ok, Esc cancel)"),
-        ])
+        ];
+        if !state.status.is_empty() {
+            spans.push(Span::raw("  "));
+            spans.push(Span::styled(state.status.clone(), Style::new().bold()));
+        }
+        Line::from(spans)
     } else if !state.status.is_empty() {
         Line::from(state.status.clone())
     } else {
@@ -2414,6 +2451,61 @@ mod tests {
         assert!(s.status.contains("200"));
     }
 
+    /// Ctrl-E used to replace any file at the typed path without a word.
+    #[test]
+    fn saving_over_an_existing_file_asks_first() {
+        let mut s = EventsState::new("http://127.0.0.1:9", "k");
+        s.status = "Collector answered 200 in 3 ms.".into();
+        update(&mut s, ctrl('e'));
+        update(&mut s, ctrl('u'));
+        type_text(&mut s, "/home/me/notes.txt");
+        let path = PathBuf::from("/home/me/notes.txt");
+        let effects = update(&mut s, key(KeyCode::Enter));
+        assert_eq!(
+            effects,
+            vec![EventsEffect::SaveNewFile(
+                path.clone(),
+                s.batch_text().to_string()
+            )]
+        );
+        // The runtime found a file there: the prompt comes back and says so.
+        update(&mut s, EventsMsg::FileExists(path.clone()));
+        let screen = crate::tui::test_util::render_text(160, 40, |f| draw(f, f.area(), &s));
+        let footer = screen
+            .lines()
+            .find(|l| l.contains("Save batch to:"))
+            .expect("the save prompt");
+        assert!(
+            footer.contains("/home/me/notes.txt already exists; Enter replaces it"),
+            "{footer}"
+        );
+        // Esc keeps the file; asking again asks again.
+        update(&mut s, key(KeyCode::Esc));
+        update(&mut s, ctrl('e'));
+        update(&mut s, ctrl('u'));
+        type_text(&mut s, "/home/me/notes.txt");
+        assert!(matches!(
+            update(&mut s, key(KeyCode::Enter)).as_slice(),
+            [EventsEffect::SaveNewFile(..)]
+        ));
+        // Enter after the warning replaces it.
+        update(&mut s, EventsMsg::FileExists(path.clone()));
+        assert_eq!(
+            update(&mut s, key(KeyCode::Enter)),
+            vec![EventsEffect::SaveFile(
+                path.clone(),
+                s.batch_text().to_string()
+            )]
+        );
+        // The file saved to in this session is replaced without asking.
+        update(&mut s, EventsMsg::FileSaved(path.clone()));
+        update(&mut s, ctrl('e'));
+        assert!(matches!(
+            update(&mut s, key(KeyCode::Enter)).as_slice(),
+            [EventsEffect::SaveFile(p, _)] if *p == path
+        ));
+    }
+
     #[test]
     fn load_and_save_go_through_a_path_prompt() {
         let mut s = EventsState::new("http://127.0.0.1:9", "k");
@@ -2424,7 +2516,7 @@ mod tests {
         let effects = update(&mut s, key(KeyCode::Enter));
         assert_eq!(
             effects,
-            vec![EventsEffect::SaveFile(
+            vec![EventsEffect::SaveNewFile(
                 PathBuf::from("/tmp/b.json"),
                 s.batch_text().to_string()
             )]

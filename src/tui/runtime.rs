@@ -377,6 +377,19 @@ impl Effects {
                     let _ = tx.send(Message::Events(msg));
                 });
             }
+            EventsEffect::SaveNewFile(path, text) => {
+                tokio::task::spawn_blocking(move || {
+                    let msg = if std::fs::symlink_metadata(&path).is_ok() {
+                        EventsMsg::FileExists(path)
+                    } else {
+                        match crate::store::profile::write_atomic(&path, text.as_bytes(), 0o644) {
+                            Ok(()) => EventsMsg::FileSaved(path),
+                            Err(e) => EventsMsg::FileError(e.to_string()),
+                        }
+                    };
+                    let _ = tx.send(Message::Events(msg));
+                });
+            }
             EventsEffect::SaveFile(path, text) => {
                 tracing::debug!(path = %path.display(), bytes = text.len(), "save events file");
                 tokio::task::spawn_blocking(move || {
