@@ -532,3 +532,27 @@ fn history_help_describes_history_output() {
     assert!(out.contains("A JSON array of the entries"), "{out}");
     assert!(!out.contains("Status line, headers, body"), "{out}");
 }
+
+/// A server started with a clock skew says so in its Date header too, so `send` can warn (the
+/// Date header gave the machine's time while the server checked against the skewed one).
+#[test]
+fn send_warns_about_a_local_server_whose_clock_is_skewed() {
+    let env = Env::new();
+    let mut cfg = ServerConfig::new().with_account(API, Secret::new(KEY));
+    cfg.clock_skew_seconds = 900;
+    let srv = spawn_background(cfg, ([127, 0, 0, 1], 0).into()).unwrap();
+    new_profile(&env, "skewed", &srv.url(), &["--rest-key-env", "K"]);
+    let (code, out, err) = env.run_with(
+        &["send", "--profile", "skewed", "--body", "[]"],
+        &[("K", KEY)],
+        None,
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("TIMESTAMP_OUT_OF_WINDOW"), "{out}");
+    assert!(
+        err.contains("the server's clock is 900 s ahead of this computer's")
+            || err.contains("the server's clock is 899 s ahead of this computer's")
+            || err.contains("the server's clock is 901 s ahead of this computer's"),
+        "{err}"
+    );
+}

@@ -110,10 +110,32 @@ pub fn finish(routes: Router<AppState>, state: AppState) -> Router {
     routes
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
-        .with_state(state)
+        .with_state(state.clone())
+        .layer(axum::middleware::map_response_with_state(
+            state,
+            server_date,
+        ))
         .layer(CatchPanicLayer::custom(
             |_panic: Box<dyn std::any::Any + Send>| ApiError::internal().into_response(),
         ))
+}
+
+/// The `Date` header from the server's own clock (with `--clock-skew`), the one it checks
+/// timestamps against: hyper's would give the machine's time, so a skewed server said two
+/// different times and a client could not see its skew.
+async fn server_date(
+    axum::extract::State(st): axum::extract::State<AppState>,
+    mut resp: Response,
+) -> Response {
+    let date = st
+        .config
+        .now()
+        .format("%a, %d %b %Y %H:%M:%S GMT")
+        .to_string();
+    if let Ok(v) = axum::http::HeaderValue::from_str(&date) {
+        resp.headers_mut().insert(axum::http::header::DATE, v);
+    }
+    resp
 }
 
 async fn not_found(method: Method, uri: axum::http::Uri) -> Response {
