@@ -348,6 +348,28 @@ async fn each_error_code_has_its_status_and_vendor_shape() {
     assert_eq!(codes.len(), 13);
 }
 
+/// Signed JSON text that is not UTF-8 (a Latin-1 `é` in a string) is not JSON (RFC 8259); it got
+/// 200 because the check skipped string contents.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_that_is_not_utf8_is_not_json() {
+    let server = start_at_t0().await;
+    let base = server.url();
+    let latin1: &[u8] = b"[{\"name\": \"caf\xe9\"}]";
+    let h = demo_headers("PUT", "/v2/batch", "", &ts(0), latin1);
+    let (status, v) = send(&client(), &base, "PUT", "/v2/batch", &h, latin1.to_vec()).await;
+    assert_eq!(status, 400, "{v}");
+    assert_vendor_error(&v, 400, "VALIDATION_ERROR");
+    assert!(
+        v["message"].as_str().unwrap().contains("line 1, column 15"),
+        "{v}"
+    );
+    // Valid UTF-8 is still accepted.
+    let utf8 = "[{\"name\": \"café\"}]".as_bytes();
+    let h = demo_headers("PUT", "/v2/batch", "", &ts(0), utf8);
+    let (status, v) = send(&client(), &base, "PUT", "/v2/batch", &h, utf8.to_vec()).await;
+    assert_eq!(status, 200, "{v}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn window_edges_with_an_injected_clock() {
     let clock = ManualClock::new(t0());

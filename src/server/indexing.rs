@@ -200,7 +200,16 @@ fn decide(
         },
     };
     let not_json = if is_batch {
-        serde_json::from_slice::<serde::de::IgnoredAny>(body).err()
+        // IgnoredAny skips string contents without checking their UTF-8 (a Latin-1 `é` got
+        // 200); JSON text is UTF-8 (RFC 8259), so a body that is not is parsed again, on this
+        // rare path only, by a parser that says where.
+        serde_json::from_slice::<serde::de::IgnoredAny>(body)
+            .err()
+            .or_else(|| {
+                std::str::from_utf8(body)
+                    .err()
+                    .and_then(|_| serde_json::from_slice::<serde_json::Value>(body).err())
+            })
     } else {
         None
     };
