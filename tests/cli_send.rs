@@ -556,3 +556,17 @@ fn send_warns_about_a_local_server_whose_clock_is_skewed() {
         "{err}"
     );
 }
+
+/// `signscope` with its output redirected says why the workbench cannot start (it printed
+/// "could not set up the terminal: No such device or address (os error 6)").
+#[test]
+fn the_workbench_without_a_terminal_says_what_to_use_instead() {
+    let env = Env::new();
+    let (code, out, err) = env.run(&[]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert_eq!(
+        err.trim(),
+        "signscope: the workbench needs a terminal, but standard output is not one; in scripts use a subcommand (`signscope --help` lists them)"
+    );
+    assert_eq!(out, "");
+}

@@ -45,6 +45,13 @@ fn fixed_mmap_threshold() {
 /// Open the workbench on a profile: the one named, else the last used, else the demo (with the
 /// local server in-process on a free loopback port). Returns the exit code.
 pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
+    // Drawing goes to stdout: redirected, the workbench cannot run (it said "could not set up
+    // the terminal: No such device or address (os error 6)").
+    if !std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        anyhow::bail!(
+            "the workbench needs a terminal, but standard output is not one; in scripts use a subcommand (`signscope --help` lists them)"
+        );
+    }
     fixed_mmap_threshold();
     let paths = crate::store::Paths::discover().map_err(|e| anyhow::anyhow!("{e}"))?;
     // Logs go to a file in the data dir, never to the terminal the workbench draws on.
