@@ -211,6 +211,56 @@ fn validate_reads_standard_input() {
         ));
 }
 
+#[test]
+fn a_huge_bad_batch_lists_the_first_problems_and_counts_every_one() {
+    use signscope::core::events::{validate_bytes, MAX_LISTED_PROBLEMS};
+    let body = format!("[{}]", vec!["{}"; 5_000].join(","));
+    // The expected totals, from the library (the counts are checked against a batch small
+    // enough to list whole in its own tests).
+    let r = validate_bytes(body.as_bytes());
+    let errors = r.errors().count() + r.omitted.errors;
+    let out = signscope()
+        .args(["events", "validate", "-"])
+        .write_stdin(body.clone())
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines.len(),
+        MAX_LISTED_PROBLEMS + 2,
+        "listed, the rest, the totals"
+    );
+    assert_eq!(
+        lines[MAX_LISTED_PROBLEMS],
+        format!(
+            "<stdin>: ... and {} more problems not listed (only the first {MAX_LISTED_PROBLEMS} problems are)",
+            r.omitted.total()
+        )
+    );
+    assert!(
+        lines[MAX_LISTED_PROBLEMS + 1].starts_with(&format!("<stdin>: {errors} errors")),
+        "{}",
+        lines[MAX_LISTED_PROBLEMS + 1]
+    );
+    // JSON: the counts per file.
+    let out = signscope()
+        .args(["events", "validate", "--output", "json", "-"])
+        .write_stdin(body)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["omitted"][0]["file"], "<stdin>");
+    assert_eq!(v["omitted"][0]["errors"], r.omitted.errors);
+    assert_eq!(v["errors"].as_array().unwrap().len(), r.errors().count());
+}
+
 /// Run the binary with its stdout read by nobody (the read end closed at once, as `| head -1`
 /// does after one line) and more output than a pipe buffers; return (exit status, stderr).
 #[cfg(unix)]

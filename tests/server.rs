@@ -694,6 +694,57 @@ async fn collector_gives_each_event_of_a_large_bad_batch_its_own_problems() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn collector_lists_the_first_problems_of_a_huge_bad_batch_and_counts_the_rest() {
+    use signscope::core::events::MAX_LISTED_PROBLEMS;
+    let server = start_at_t0().await;
+    let c = client();
+    // 300 KB of empty events: several problems each, about half a million in all. Listing them
+    // all made a 178 MB answer and took the server to 2.3 GB.
+    let n = 100_000;
+    let body = format!("[{}]", vec!["{}"; n].join(","));
+    let resp = c
+        .post(format!("{}/analytics/collect", server.url()))
+        .header("Content-Type", "application/json")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 400);
+    let text = resp.text().await.unwrap();
+    assert!(text.len() < 10 << 20, "answer of {} bytes", text.len());
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_vendor_error(&v, 400, "VALIDATION_ERROR");
+    let listed = v["problems"].as_array().unwrap().len();
+    assert_eq!(listed, MAX_LISTED_PROBLEMS);
+    assert_eq!(v["debug"].as_array().unwrap().len(), listed);
+    let omitted = v["omitted"]["errors"].as_u64().unwrap() as usize
+        + v["omitted"]["warnings"].as_u64().unwrap() as usize;
+    assert!(omitted > 4 * n - listed, "{}", v["omitted"]);
+    let message = v["message"].as_str().unwrap();
+    assert!(
+        message.contains(&format!("in {n} of {n} events")),
+        "every event is bad, listed or not: {message}"
+    );
+    assert!(
+        message.contains(&format!(
+            "The first {MAX_LISTED_PROBLEMS} problems are listed"
+        )),
+        "{message}"
+    );
+    // Stored events past the list are invalid all the same, and say why.
+    let (_, good) = get_json(&c, &format!("{}/_inspect/events?valid=true", server.url())).await;
+    assert_eq!(good.as_array().unwrap().len(), 0, "{good}");
+    let (_, last) = get_json(&c, &format!("{}/_inspect/events?limit=1", server.url())).await;
+    let last = &last[0];
+    assert_eq!(last["index"], n - 1);
+    assert_eq!(last["valid"], false);
+    assert_eq!(last["problems"][0]["code"], "NOT_LISTED", "{last}");
+    // The server still answers.
+    let (status, _) = get_json(&c, &format!("{}/_inspect/health", server.url())).await;
+    assert_eq!(status, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn collector_names_line_and_column_of_malformed_json_and_keeps_the_body() {
     let server = start_at_t0().await;
     let c = client();

@@ -213,7 +213,22 @@ fn run_validate(args: ValidateArgs) -> anyhow::Result<u8> {
                     });
                 }
             }
-            let doc = serde_json::json!({ "errors": errors, "warnings": warnings });
+            let mut doc = serde_json::json!({ "errors": errors, "warnings": warnings });
+            // Problems past the report's limit: counted per file, not listed.
+            let omitted: Vec<serde_json::Value> = reports
+                .iter()
+                .filter(|(_, r)| !r.omitted.is_empty())
+                .map(|(file, r)| {
+                    serde_json::json!({
+                        "file": file,
+                        "errors": r.omitted.errors,
+                        "warnings": r.omitted.warnings,
+                    })
+                })
+                .collect();
+            if !omitted.is_empty() {
+                doc["omitted"] = serde_json::Value::Array(omitted);
+            }
             out = serde_json::to_string_pretty(&doc).context("cannot format the report")?;
             out.push('\n');
         }
@@ -222,7 +237,15 @@ fn run_validate(args: ValidateArgs) -> anyhow::Result<u8> {
                 for p in &report.problems {
                     out.push_str(&format!("{file}: {p}\n"));
                 }
-                let (e, w) = (report.errors().count(), report.warnings().count());
+                if !report.omitted.is_empty() {
+                    out.push_str(&format!(
+                        "{file}: ... and {} not listed (only the first {} problems are)\n",
+                        plural(report.omitted.total(), "more problem"),
+                        report.problems.len()
+                    ));
+                }
+                let e = report.errors().count() + report.omitted.errors;
+                let w = report.warnings().count() + report.omitted.warnings;
                 let events = plural(report.events, "event");
                 if e == 0 && w == 0 {
                     out.push_str(&format!("{file}: ok, {events}\n"));

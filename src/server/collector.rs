@@ -4,8 +4,9 @@
 //! `200 {"accepted": N, "rejected": 0, "warnings": [...]}`. Anything invalid: `400` in the
 //! vendor's error shape (`code` `VALIDATION_ERROR`, one `debug` entry per problem) plus
 //! `"accepted": 0, "rejected": N, "problems": [...]` listing every problem at once, each with its
-//! JSON path, offending value and rule. Malformed JSON: the same 400 with one `JSON_SYNTAX`
-//! problem naming line and column.
+//! JSON path, offending value and rule (up to [`MAX_LISTED_PROBLEMS`]; past that the rest are
+//! counted in `"omitted"`, so one request cannot make an answer of hundreds of megabytes).
+//! Malformed JSON: the same 400 with one `JSON_SYNTAX` problem naming line and column.
 //!
 //! Every request, good or bad, is stored for inspection: one record per array element, or one
 //! record for the whole body when it is not a non-empty JSON array (so nothing a client sent is
@@ -18,7 +19,7 @@ use axum::Json;
 use bytes::Bytes;
 use serde_json::{json, Value};
 
-use crate::core::events::validate_bytes;
+use crate::core::events::{event_of_path, validate_bytes, MAX_LISTED_PROBLEMS};
 use crate::core::time::format_timestamp;
 use crate::core::CONTENT_TYPE_JSON;
 
@@ -41,20 +42,20 @@ pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
             let err = e.to_api_error(st.config.max_body);
             let problem = json!({"level": "error", "path": "", "code": err.code,
                                  "value": null, "message": err.message});
-            store_batch(&st, err.status, &Bytes::new(), None, vec![problem]);
+            store_batch(&st, err.status, &Bytes::new(), None, vec![problem], &[]);
             return err.into_response();
         }
     };
 
     let body_for_work = body.clone();
-    let (report_problems, events) = match tokio::task::spawn_blocking(move || {
+    let (report_problems, events, omitted) = match tokio::task::spawn_blocking(move || {
         let report = validate_bytes(&body_for_work);
         let problems: Vec<Value> = report
             .problems
             .iter()
             .map(|p| serde_json::to_value(p).unwrap_or(Value::Null))
             .collect();
-        (problems, report.events)
+        (problems, report.events, report.omitted)
     })
     .await
     {
@@ -74,7 +75,11 @@ pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
     }
 
     let errors: Vec<&Value> = problems.iter().filter(|p| is_error(p)).collect();
-    let status = if errors.is_empty() { 200 } else { 400 };
+    let status = if errors.is_empty() && omitted.errors == 0 {
+        200
+    } else {
+        400
+    };
     let parsed: Option<Value> = serde_json::from_slice(&body).ok();
 
     let answer = if status == 200 {
@@ -85,7 +90,7 @@ pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
         )
             .into_response()
     } else {
-        let bad_events = count_bad_events(&errors, events);
+        let bad_events = count_bad_events(&errors, &omitted.error_events, events);
         let message = if parsed.is_none() {
             match errors
                 .first()
@@ -97,34 +102,44 @@ pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
                 None => "The body is not valid JSON.".to_string(),
             }
         } else {
-            format!(
-                "The batch was not accepted: {} problem{} in {} of {} event{}.",
-                errors.len(),
-                plural(errors.len()),
-                bad_events,
-                events,
+            let n = errors.len() + omitted.errors;
+            let mut m = format!(
+                "The batch was not accepted: {n} problem{} in {bad_events} of {events} event{}.",
+                plural(n),
                 plural(events)
-            )
+            );
+            if !omitted.is_empty() {
+                m.push_str(&format!(
+                    " The first {} problems are listed; {} more ({} error{}, {} warning{}) are counted in \"omitted\".",
+                    problems.len(),
+                    omitted.total(),
+                    omitted.errors,
+                    plural(omitted.errors),
+                    omitted.warnings,
+                    plural(omitted.warnings),
+                ));
+            }
+            m
         };
         let debug: Vec<Value> = problems
             .iter()
             .map(|p| json!({"message": problem_line(p)}))
             .collect();
-        (
-            StatusCode::BAD_REQUEST,
-            Json(json!({
-                "status": 400,
-                "code": "VALIDATION_ERROR",
-                "message": message,
-                "debug": debug,
-                "accepted": 0,
-                "rejected": events,
-                "problems": problems,
-            })),
-        )
-            .into_response()
+        let mut answer = json!({
+            "status": 400,
+            "code": "VALIDATION_ERROR",
+            "message": message,
+            "debug": debug,
+            "accepted": 0,
+            "rejected": events,
+            "problems": problems,
+        });
+        if !omitted.is_empty() {
+            answer["omitted"] = json!({"errors": omitted.errors, "warnings": omitted.warnings});
+        }
+        (StatusCode::BAD_REQUEST, Json(answer)).into_response()
     };
-    store_batch(&st, status, &body, parsed, problems);
+    store_batch(&st, status, &body, parsed, problems, &omitted.error_events);
     answer
 }
 
@@ -154,14 +169,13 @@ fn problem_line(p: &Value) -> String {
 
 /// The event a problem belongs to, from its path (`[3].items[0].price` -> 3).
 fn event_index(p: &Value) -> Option<usize> {
-    let path = p.get("path").and_then(Value::as_str)?;
-    let rest = path.strip_prefix('[')?;
-    let end = rest.find(']')?;
-    rest[..end].parse().ok()
+    event_of_path(p.get("path").and_then(Value::as_str)?)
 }
 
-fn count_bad_events(errors: &[&Value], events: usize) -> usize {
-    let mut seen = std::collections::BTreeSet::new();
+/// Events with an error: listed ones, plus those whose errors were past the list's limit.
+fn count_bad_events(errors: &[&Value], omitted_error_events: &[usize], events: usize) -> usize {
+    let mut seen: std::collections::BTreeSet<usize> =
+        omitted_error_events.iter().copied().collect();
     let mut whole = false;
     for e in errors {
         match event_index(e) {
@@ -189,6 +203,7 @@ fn store_batch(
     body: &Bytes,
     parsed: Option<Value>,
     problems: Vec<Value>,
+    omitted_error_events: &[usize],
 ) {
     let batch = st.store.next_seq();
     tracing::debug!(
@@ -223,6 +238,17 @@ fn store_batch(
             for ((i, item), own) in items.into_iter().enumerate().zip(per_event) {
                 let mut mine: Vec<Value> = batch_level.clone();
                 mine.extend(own);
+                if omitted_error_events.binary_search(&i).is_ok() {
+                    mine.push(json!({
+                        "level": "error",
+                        "path": format!("[{i}]"),
+                        "code": "NOT_LISTED",
+                        "value": null,
+                        "message": format!(
+                            "This event has errors that are not listed: the batch had more than {MAX_LISTED_PROBLEMS} problems, and only the first {MAX_LISTED_PROBLEMS} are."
+                        ),
+                    }));
+                }
                 let valid = !batch_error && !mine.iter().any(is_error);
                 records.push((
                     share,
@@ -297,8 +323,13 @@ mod tests {
             json!({"path": "[2]"}),
         ];
         let refs: Vec<&Value> = errs.iter().collect();
-        assert_eq!(count_bad_events(&refs, 5), 2);
+        assert_eq!(count_bad_events(&refs, &[], 5), 2);
+        // Events whose errors were not listed count too, once.
+        assert_eq!(count_bad_events(&refs, &[2, 4], 5), 3);
         let whole = [json!({"path": ""})];
-        assert_eq!(count_bad_events(&whole.iter().collect::<Vec<_>>(), 5), 5);
+        assert_eq!(
+            count_bad_events(&whole.iter().collect::<Vec<_>>(), &[], 5),
+            5
+        );
     }
 }

@@ -10,7 +10,10 @@ pub use model::{
     derive_item_id, Batch, Event, Item, UserProfile, KNOWN_EVENTS, KNOWN_LIST_LOGICS,
     KNOWN_PAGE_TYPES, PAGE_TYPE_TAG, SELECT_RECS_LIST, VIEW_RECS_LIST,
 };
-pub use validate::{codes, validate, validate_bytes, Level, Problem, Report};
+pub use validate::{
+    codes, event_of_path, validate, validate_bytes, Level, Omitted, Problem, Report,
+    MAX_LISTED_PROBLEMS,
+};
 
 #[cfg(test)]
 mod tests;

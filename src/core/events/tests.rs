@@ -539,3 +539,52 @@ proptest! {
         prop_assert!(r.problems.len() == allowed, "{:#?}", r.problems);
     }
 }
+
+/// `[{}, {}, ...]` with `n` empty events.
+fn empty_events(n: usize) -> String {
+    format!("[{}]", vec!["{}"; n].join(","))
+}
+
+#[test]
+fn a_huge_bad_batch_lists_the_first_problems_and_counts_the_rest() {
+    let count = |n: usize| {
+        let r = validate_bytes(empty_events(n).as_bytes());
+        assert!(r.omitted.is_empty());
+        r.problems.len()
+    };
+    // What one more empty event adds, and what the batch has whatever its size.
+    let per_event = count(2) - count(1);
+    let base = count(1) - per_event;
+    assert!(per_event > 0);
+    let n = 2 * MAX_LISTED_PROBLEMS / per_event + 7;
+    let r = validate_bytes(empty_events(n).as_bytes());
+    assert_eq!(r.events, n);
+    assert_eq!(r.problems.len(), MAX_LISTED_PROBLEMS);
+    // Nothing is lost: listed plus counted is every problem.
+    assert_eq!(r.problems.len() + r.omitted.total(), base + n * per_event);
+    assert!(!r.is_ok());
+    // The events whose errors are not listed are named, each once, in order; with the listed
+    // ones they cover every event (each empty event has errors).
+    let listed: std::collections::BTreeSet<usize> =
+        r.errors().filter_map(|p| event_of_path(&p.path)).collect();
+    let unlisted = &r.omitted.error_events;
+    assert!(
+        unlisted.windows(2).all(|w| w[0] < w[1]),
+        "ascending, once each"
+    );
+    let all: std::collections::BTreeSet<usize> = listed.iter().chain(unlisted).copied().collect();
+    assert_eq!(all, (0..n).collect());
+    assert_eq!(*unlisted.last().unwrap(), n - 1);
+    // The parsed-Value validator agrees.
+    let v: Value = serde_json::from_str(&empty_events(n)).unwrap();
+    assert_eq!(validate(&v), r);
+}
+
+#[test]
+fn event_of_path_reads_the_leading_index() {
+    assert_eq!(event_of_path("[12].items[0].price"), Some(12));
+    assert_eq!(event_of_path("[3]"), Some(3));
+    assert_eq!(event_of_path(""), None);
+    assert_eq!(event_of_path("items[0]"), None);
+    assert_eq!(event_of_path("[x].event"), None);
+}

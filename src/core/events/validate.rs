@@ -128,12 +128,43 @@ fn short_json(v: &Value) -> String {
     }
 }
 
+/// Most problems a report lists. Every problem of any realistic batch is listed at once
+/// (decisions.md 17); beyond this many, the rest are counted, not listed, so that one malformed
+/// request (300 KB of `{}` is 100,000 events with several problems each) cannot make an answer
+/// of hundreds of megabytes and take the local server's memory with it.
+pub const MAX_LISTED_PROBLEMS: usize = 10_000;
+
 /// The outcome of validating one batch.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Report {
+    /// The problems found, in order, at most [`MAX_LISTED_PROBLEMS`].
     pub problems: Vec<Problem>,
     /// Number of events in the array (0 when the body is not an array).
     pub events: usize,
+    /// Problems found after the list was full: how many, and which events (ascending) had an
+    /// error among them.
+    #[serde(skip_serializing_if = "Omitted::is_empty")]
+    pub omitted: Omitted,
+}
+
+/// What a full report did not list.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Omitted {
+    pub errors: usize,
+    pub warnings: usize,
+    /// Indices of the events with an unlisted error, ascending, each once.
+    pub error_events: Vec<usize>,
+}
+
+impl Omitted {
+    pub fn is_empty(&self) -> bool {
+        self.errors == 0 && self.warnings == 0
+    }
+
+    /// All unlisted problems.
+    pub fn total(&self) -> usize {
+        self.errors + self.warnings
+    }
 }
 
 impl Report {
@@ -143,10 +174,15 @@ impl Report {
     pub fn warnings(&self) -> impl Iterator<Item = &Problem> {
         self.problems.iter().filter(|p| p.level == Level::Warning)
     }
-    /// No errors (warnings allowed).
+    /// No errors, listed or not (warnings allowed).
     pub fn is_ok(&self) -> bool {
-        self.errors().next().is_none()
+        self.errors().next().is_none() && self.omitted.errors == 0
     }
+}
+
+/// The event a problem path points into: `[12].items[0].price` is event 12.
+pub fn event_of_path(path: &str) -> Option<usize> {
+    path.strip_prefix('[')?.split(']').next()?.parse().ok()
 }
 
 /// Validate a request body as sent. Malformed JSON gives a single `JSON_SYNTAX` problem with line
@@ -203,6 +239,7 @@ fn utf8_report(body: &[u8], at: usize) -> Report {
             column: Some(column),
         }],
         events: 0,
+        omitted: Omitted::default(),
     }
 }
 
@@ -225,6 +262,7 @@ fn syntax_report(e: &serde_json::Error) -> Report {
             column: Some(column),
         }],
         events: 0,
+        omitted: Omitted::default(),
     }
 }
 
@@ -690,6 +728,8 @@ struct Click {
 #[derive(Default)]
 struct Checker {
     problems: Vec<Problem>,
+    /// Problems found once `problems` is full.
+    omitted: Omitted,
     events: usize,
     /// List ids named by view events.
     viewed: HashSet<String>,
@@ -766,6 +806,16 @@ impl Checker {
         value: Option<Value>,
         message: String,
     ) {
+        if self.problems.len() >= MAX_LISTED_PROBLEMS {
+            match level {
+                Level::Error => {
+                    self.omitted.errors += 1;
+                    self.omitted.error_events.extend(event_of_path(&path));
+                }
+                Level::Warning => self.omitted.warnings += 1,
+            }
+            return;
+        }
         self.problems.push(Problem {
             level,
             path,
@@ -1458,9 +1508,13 @@ impl Checker {
                 "The batch is an empty array; it reports nothing.".to_owned(),
             );
         }
+        let mut omitted = self.omitted;
+        omitted.error_events.sort_unstable();
+        omitted.error_events.dedup();
         Report {
             problems: self.problems,
             events: self.events,
+            omitted,
         }
     }
 }
