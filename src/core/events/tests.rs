@@ -313,6 +313,18 @@ fn invalid_escapes_in_skipped_members_are_syntax_errors_like_for_value() {
     );
 }
 
+/// A batch saved with a byte order mark was refused with "expected value at line 1, column 1",
+/// which does not say what is wrong with a file that looks like `[]`.
+#[test]
+fn a_byte_order_mark_is_named() {
+    let r = validate_bytes(b"\xef\xbb\xbf[]");
+    assert_eq!(r.problems.len(), 1);
+    let p = &r.problems[0];
+    assert_eq!(p.code, "JSON_SYNTAX");
+    assert!(p.message.contains("byte order mark"), "{}", p.message);
+    assert_eq!((p.line, p.column), (Some(1), Some(1)));
+}
+
 #[test]
 fn deep_nesting_is_an_error_not_a_crash() {
     let mut body = Vec::new();

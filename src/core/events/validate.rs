@@ -195,6 +195,9 @@ pub fn validate_bytes(body: &[u8]) -> Report {
         Ok(t) => t,
         Err(e) => return utf8_report(body, e.valid_up_to()),
     };
+    if text.starts_with('\u{FEFF}') {
+        return bom_report();
+    }
     let mut checker = Checker::default();
     let mut de = serde_json::Deserializer::from_str(text);
     let outcome = RootSeed(&mut checker)
@@ -237,6 +240,24 @@ fn utf8_report(body: &[u8], at: usize) -> Report {
             ),
             line: Some(line),
             column: Some(column),
+        }],
+        events: 0,
+        omitted: Omitted::default(),
+    }
+}
+
+/// A UTF-8 byte order mark (Windows editors add one) is invisible in the editor, and the
+/// parser only says "expected value at line 1, column 1".
+fn bom_report() -> Report {
+    Report {
+        problems: vec![Problem {
+            level: Level::Error,
+            path: String::new(),
+            code: codes::JSON_SYNTAX.to_owned(),
+            value: None,
+            message: "The body is not valid JSON: it starts with a UTF-8 byte order mark (bytes EF BB BF), which JSON does not allow; save it as UTF-8 without BOM.".to_owned(),
+            line: Some(1),
+            column: Some(1),
         }],
         events: 0,
         omitted: Omitted::default(),
