@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
 
+use crate::core::sign::SignedHeaders;
 use crate::core::{sign, time::format_timestamp, Secret, SignError, SignableRequest};
 
 /// Default connect timeout.
@@ -222,62 +223,107 @@ pub enum BuildError {
     Sign(#[from] SignError),
 }
 
+/// The upper-cased method and the full URL of a request, or why it cannot be sent as signed: a
+/// base URL that is not `http(s)://host[:port]`, a path without its leading `/`, a method HTTP
+/// does not allow, or a path or query the URL would re-encode (the server would then see other
+/// bytes than were signed).
+fn check_target(
+    base_url: &str,
+    method: &str,
+    path: &str,
+    query: &str,
+) -> Result<(String, String), BuildError> {
+    let base = base_url.trim_end_matches('/');
+    let parsed_base = reqwest::Url::parse(base).map_err(|e| BuildError::BadUrl {
+        url: base_url.to_string(),
+        reason: e.to_string(),
+    })?;
+    if !matches!(parsed_base.scheme(), "http" | "https") {
+        return Err(BuildError::BadScheme {
+            url: base_url.to_string(),
+        });
+    }
+    if parsed_base.path() != "/" || parsed_base.query().is_some() {
+        return Err(BuildError::PathInBaseUrl {
+            url: base_url.to_string(),
+            path: parsed_base.path().to_string(),
+        });
+    }
+    if !path.starts_with('/') {
+        return Err(BuildError::PathWithoutSlash {
+            path: path.to_string(),
+        });
+    }
+    let upper = method.to_ascii_uppercase();
+    if reqwest::Method::from_bytes(upper.as_bytes()).is_err() {
+        return Err(BuildError::BadMethod {
+            method: method.to_string(),
+        });
+    }
+    let url = if query.is_empty() {
+        format!("{base}{path}")
+    } else {
+        format!("{base}{path}?{query}")
+    };
+    let parsed = reqwest::Url::parse(&url).map_err(|e| BuildError::BadUrl {
+        url: url.clone(),
+        reason: e.to_string(),
+    })?;
+    if parsed.path() != path {
+        return Err(BuildError::WouldBeReencoded {
+            part: "path",
+            given: path.to_string(),
+            sent: parsed.path().to_string(),
+        });
+    }
+    if parsed.query().unwrap_or("") != query {
+        return Err(BuildError::WouldBeReencoded {
+            part: "query",
+            given: query.to_string(),
+            sent: parsed.query().unwrap_or("").to_string(),
+        });
+    }
+    Ok((upper, url))
+}
+
+/// Whether the signed headers can go on the wire: a header prefix that makes an invalid header
+/// name, or a value with a line break or other control character, cannot.
+fn check_headers(prefix: &str, headers: &SignedHeaders) -> Result<(), BuildError> {
+    for (name, value) in headers {
+        if reqwest::header::HeaderName::from_bytes(name.as_bytes()).is_err() {
+            return Err(BuildError::BadHeaderPrefix {
+                prefix: prefix.to_string(),
+                name: name.to_string(),
+            });
+        }
+        if reqwest::header::HeaderValue::from_str(value).is_err() {
+            return Err(BuildError::BadHeaderValue {
+                name: name.to_string(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The URL a signed request goes to, after the checks [`build_signed`] makes before sending
+/// (for `sign --output curl|http`, which print a request instead of sending it).
+pub fn check_sendable(
+    base_url: &str,
+    req: &SignableRequest<'_>,
+    headers: &SignedHeaders,
+) -> Result<String, BuildError> {
+    let (_, url) = check_target(base_url, req.method, req.path, req.query)?;
+    check_headers(req.header_prefix, headers)?;
+    Ok(url)
+}
+
 /// Sign and assemble a request. `now` is the send time (read by the caller just before sending).
 pub fn build_signed(
     parts: &RequestParts<'_>,
     key: &Secret,
     now: DateTime<Utc>,
 ) -> Result<OutgoingRequest, BuildError> {
-    let base = parts.base_url.trim_end_matches('/');
-    let parsed_base = reqwest::Url::parse(base).map_err(|e| BuildError::BadUrl {
-        url: parts.base_url.to_string(),
-        reason: e.to_string(),
-    })?;
-    if !matches!(parsed_base.scheme(), "http" | "https") {
-        return Err(BuildError::BadScheme {
-            url: parts.base_url.to_string(),
-        });
-    }
-    if parsed_base.path() != "/" || parsed_base.query().is_some() {
-        return Err(BuildError::PathInBaseUrl {
-            url: parts.base_url.to_string(),
-            path: parsed_base.path().to_string(),
-        });
-    }
-    if !parts.path.starts_with('/') {
-        return Err(BuildError::PathWithoutSlash {
-            path: parts.path.to_string(),
-        });
-    }
-    let method = parts.method.to_ascii_uppercase();
-    if reqwest::Method::from_bytes(method.as_bytes()).is_err() {
-        return Err(BuildError::BadMethod {
-            method: parts.method.to_string(),
-        });
-    }
-    let url = if parts.query.is_empty() {
-        format!("{base}{}", parts.path)
-    } else {
-        format!("{base}{}?{}", parts.path, parts.query)
-    };
-    let parsed = reqwest::Url::parse(&url).map_err(|e| BuildError::BadUrl {
-        url: url.clone(),
-        reason: e.to_string(),
-    })?;
-    if parsed.path() != parts.path {
-        return Err(BuildError::WouldBeReencoded {
-            part: "path",
-            given: parts.path.to_string(),
-            sent: parsed.path().to_string(),
-        });
-    }
-    if parsed.query().unwrap_or("") != parts.query {
-        return Err(BuildError::WouldBeReencoded {
-            part: "query",
-            given: parts.query.to_string(),
-            sent: parsed.query().unwrap_or("").to_string(),
-        });
-    }
+    let (method, url) = check_target(parts.base_url, parts.method, parts.path, parts.query)?;
     let timestamp = format_timestamp(now);
     let req = SignableRequest {
         method: &method,
@@ -298,19 +344,7 @@ pub fn build_signed(
         headers = ?signed.headers.iter().map(|(n, _)| n).collect::<Vec<_>>(),
         "request signed"
     );
-    for (name, value) in &signed.headers {
-        if reqwest::header::HeaderName::from_bytes(name.as_bytes()).is_err() {
-            return Err(BuildError::BadHeaderPrefix {
-                prefix: parts.header_prefix.to_string(),
-                name: name.to_string(),
-            });
-        }
-        if reqwest::header::HeaderValue::from_str(value).is_err() {
-            return Err(BuildError::BadHeaderValue {
-                name: name.to_string(),
-            });
-        }
-    }
+    check_headers(parts.header_prefix, &signed.headers)?;
     Ok(OutgoingRequest {
         method,
         url,

@@ -440,6 +440,93 @@ fn fails_with(c: &mut Command, needle: &str) {
 }
 
 #[test]
+fn printed_requests_get_the_checks_of_send_and_go_to_the_given_url() {
+    let dir = Dir::new();
+    let key = dir.file("rest.key", format!("{REST}\n").as_bytes());
+    // (method, query, api key, extra args)
+    let run = |method: &str, query: &str, api_key: &str, extra: &[&str]| {
+        let mut c = cmd();
+        c.args([
+            "sign",
+            "--method",
+            method,
+            "--path",
+            "/v2/batch",
+            "--query",
+            query,
+        ])
+        .args(["--timestamp", TS, "--api-key", api_key, "--body", "[]"])
+        .arg("--rest-key-file")
+        .arg(&key)
+        .args(extra);
+        c
+    };
+    // A line break in the API key would print as a header of its own ("X-Evil: 1").
+    let mut c = run("PUT", "test=1", "a\nX-Evil: 1", &["--output", "http"]);
+    assert!(c.output().unwrap().stdout.is_empty(), "nothing printed");
+    fails_with(
+        &mut c,
+        "--output http cannot print this request: the value of header X-SVC-APIKEY cannot be sent",
+    );
+    // The text output still signs it as given, the line break made visible.
+    let text =
+        String::from_utf8(stdout_of(&mut run("PUT", "test=1", "a\nX-Evil: 1", &[]))).unwrap();
+    assert!(text.contains("X-SVC-APIKEY=a\\nX-Evil: 1"), "{text}");
+    // A prefix that makes no header name.
+    fails_with(
+        &mut run(
+            "PUT",
+            "",
+            "pub-key",
+            &["--header-prefix", "S V", "--output", "curl"],
+        ),
+        "the header prefix \"S V\" gives the header name X-S V-TIMESTAMP",
+    );
+    // A query the URL would re-encode (the server would see other bytes than were signed).
+    fails_with(
+        &mut run("PUT", "a=1 2", "pub-key", &["--output", "curl"]),
+        "--output curl cannot print this request",
+    );
+    // --indexing-url sets where the printed request goes.
+    let url = ["--indexing-url", "http://127.0.0.1:9999/"];
+    let http = stdout_of(&mut run(
+        "PUT",
+        "test=1",
+        "pub-key",
+        &[url[0], url[1], "--output", "http"],
+    ));
+    let http = String::from_utf8(http).unwrap();
+    assert!(
+        http.starts_with("PUT /v2/batch?test=1 HTTP/1.1\r\nHost: 127.0.0.1:9999\r\n"),
+        "{http}"
+    );
+    let curl = stdout_of(&mut run(
+        "put",
+        "test=1",
+        "pub-key",
+        &[url[0], url[1], "--output", "curl"],
+    ));
+    let curl = String::from_utf8(curl).unwrap();
+    assert!(
+        curl.contains("http://127.0.0.1:9999/v2/batch?test=1"),
+        "{curl}"
+    );
+    assert!(
+        curl.contains("-X PUT"),
+        "the method as signed, upper-cased: {curl}"
+    );
+    fails_with(
+        &mut run(
+            "PUT",
+            "",
+            "pub-key",
+            &["--indexing-url", "ftp://127.0.0.1", "--output", "curl"],
+        ),
+        "ftp://127.0.0.1",
+    );
+}
+
+#[test]
 fn sign_error_paths() {
     let dir = Dir::new();
     let key = dir.file("k", REST.as_bytes());

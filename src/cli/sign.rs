@@ -4,21 +4,23 @@
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
-use anyhow::{bail, Context};
+use anyhow::{anyhow, bail, Context};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 
+use crate::client::check_sendable;
 use crate::core::curl::{to_curl, CurlBody};
-use crate::core::http_text::{target, to_raw_request};
+use crate::core::http_text::to_raw_request;
 use crate::core::incremental::StreamingSigner;
+use crate::core::sign::SignedHeaders;
 use crate::core::time::{format_timestamp, parse_timestamp};
 use crate::core::visible::{escape_visible, visible_lines};
 use crate::core::{sign, LineLabel, SignableRequest, Signed};
 
 use super::keys::rest_key_from_env_or_file;
 
-/// Where printed curl commands and raw requests send to: the local server's default address
-/// (`signscope serve`); edit the URL for a real account.
+/// Where printed curl commands and raw requests send to unless `--indexing-url` says otherwise:
+/// the local server's default address (`signscope serve`).
 pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -78,6 +80,9 @@ pub struct SignArgs {
     /// What to print.
     #[arg(long, value_enum, default_value_t = Output::Text)]
     pub output: Output,
+    /// Where the printed curl command or raw request sends to (--output curl|http).
+    #[arg(long, value_name = "URL", default_value = DEFAULT_BASE_URL)]
+    pub indexing_url: String,
 }
 
 enum BodySource {
@@ -183,7 +188,17 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
         content_type: &args.content_type,
         body: b"",
     };
-    let url = format!("{DEFAULT_BASE_URL}{}", target(&args.path, &args.query));
+    // A printed request is sent by someone else: it gets the checks `send` makes first (a value
+    // with a line break would print as another header; a prefix with a space as no header).
+    let sendable = |headers: &SignedHeaders| {
+        check_sendable(&args.indexing_url, &head, headers).map_err(|e| {
+            anyhow!(
+                "--output {} cannot print this request: {e}; --output text shows what is signed",
+                output_name(args.output)
+            )
+        })
+    };
+    let method = args.method.to_ascii_uppercase();
     let mut out = std::io::stdout().lock();
 
     // Outputs that do not print the body stream it through the MAC.
@@ -195,6 +210,7 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
         let signed = signer.finish();
         match (&args.output, &source) {
             (Output::Curl, BodySource::File(p)) => {
+                let url = sendable(&signed.headers)?;
                 let path = p.to_str().with_context(|| {
                     format!("the body file path {} is not valid UTF-8", p.display())
                 })?;
@@ -202,7 +218,7 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
                     out,
                     "{}",
                     to_curl(
-                        &args.method,
+                        &method,
                         &url,
                         &signed.headers.to_vec(),
                         CurlBody::File(path)
@@ -229,21 +245,35 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
     match args.output {
         Output::Text => out.write_all(text_output(&req, &signed).as_bytes())?,
         Output::Json => writeln!(out, "{}", json_output(&req, &signed))?,
-        Output::Curl => writeln!(
-            out,
-            "{}",
-            to_curl(
-                &args.method,
+        Output::Curl => {
+            let url = sendable(&signed.headers)?;
+            let curl = to_curl(
+                &method,
                 &url,
                 &signed.headers.to_vec(),
-                CurlBody::Inline(&body)
-            )
-        )?,
-        Output::Http => out.write_all(&to_raw_request(&req, &signed, host_of(DEFAULT_BASE_URL)))?,
+                CurlBody::Inline(&body),
+            );
+            writeln!(out, "{curl}")?
+        }
+        Output::Http => {
+            sendable(&signed.headers)?;
+            let host = host_of(args.indexing_url.trim_end_matches('/'));
+            out.write_all(&to_raw_request(&req, &signed, host))?
+        }
         Output::Signature => writeln!(out, "{}", signed.signature())?,
     }
     out.flush()?;
     Ok(0)
+}
+
+fn output_name(o: Output) -> &'static str {
+    match o {
+        Output::Text => "text",
+        Output::Json => "json",
+        Output::Curl => "curl",
+        Output::Http => "http",
+        Output::Signature => "signature",
+    }
 }
 
 fn host_of(url: &str) -> &str {
