@@ -634,3 +634,38 @@ fn verify_error_paths() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("MISSING_HEADER"));
 }
+
+/// `verify` reads the curl command `sign --output curl` prints (as the workbench's Diagnose view
+/// does); it said "the request line must look like `PUT /v2/batch HTTP/1.1`, got "curl -X PUT".
+#[test]
+fn verify_reads_a_curl_command() {
+    let dir = Dir::new();
+    let curl = stdout_of(sign_cmd(&dir, "[{\"id\": \"it's\"}]").args(["--output", "curl"]));
+    assert!(curl.starts_with(b"curl "));
+    let req_file = dir.file("req.curl", &curl);
+    let key = dir.file("k", REST.as_bytes());
+    let out = cmd()
+        .args(["verify", "--request-file"])
+        .arg(&req_file)
+        .arg("--rest-key-file")
+        .arg(&key)
+        .args(["--now", TS])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.starts_with("accepted"), "{stdout}");
+    // Another key: the mismatch is diagnosed as for raw HTTP.
+    let wrong = dir.file("wrong", b"not-the-key");
+    let out = cmd()
+        .args(["verify", "--request-file"])
+        .arg(&req_file)
+        .arg("--rest-key-file")
+        .arg(&wrong)
+        .args(["--now", TS])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("SIGNATURE_MISMATCH"));
+}

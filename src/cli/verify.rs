@@ -17,7 +17,8 @@ use super::keys::rest_key_from_env_or_file;
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("rest_key").required(true).args(["rest_key_env", "rest_key_file"])))]
 pub struct VerifyArgs {
-    /// The raw HTTP/1.1 request (request line, headers, blank line, body); '-' reads stdin.
+    /// The raw HTTP/1.1 request (request line, headers, blank line, body) or a curl command
+    /// line (as `sign --output curl` prints); '-' reads stdin.
     #[arg(long, value_name = "FILE")]
     pub request_file: PathBuf,
     /// Read the REST key from this environment variable.
@@ -78,8 +79,29 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<u8> {
             )
         })?
     };
-    let parsed = parse_raw_request_with_notes(&raw)
-        .with_context(|| format!("cannot read the request in {}", args.request_file.display()))?;
+    // A curl command line (the workbench's Diagnose view takes both; `sign --output curl`
+    // prints one) or raw HTTP.
+    let curl = std::str::from_utf8(&raw)
+        .ok()
+        .map(str::trim_start)
+        .filter(|t| t.starts_with("curl ") || t.starts_with("curl\t"));
+    let parsed = match curl {
+        Some(cmd) => crate::core::curl::parse_curl(cmd)
+            .map(|request| crate::core::http_text::ParsedRaw {
+                request,
+                version: "HTTP/1.1".into(),
+                notes: Vec::new(),
+            })
+            .with_context(|| {
+                format!(
+                    "cannot read the curl command in {}",
+                    args.request_file.display()
+                )
+            })?,
+        None => parse_raw_request_with_notes(&raw).with_context(|| {
+            format!("cannot read the request in {}", args.request_file.display())
+        })?,
+    };
     let secret =
         rest_key_from_env_or_file(args.rest_key_env.as_deref(), args.rest_key_file.as_deref())?;
     let keys = SingleKey {
