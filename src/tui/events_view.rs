@@ -2004,7 +2004,11 @@ fn draw_preview(frame: &mut Frame, area: Rect, state: &EventsState) {
     let title = if state.validating() {
         " Batch preview (validating…) ".to_string()
     } else {
-        format!(" Batch preview ({} events) ", state.preview_events)
+        let n = state.preview_events;
+        format!(
+            " Batch preview ({n} event{}) ",
+            if n == 1 { "" } else { "s" }
+        )
     };
     // Only the visible lines are handed to the widget: a long batch costs nothing per frame
     // beyond finding where the window starts.
@@ -2449,6 +2453,15 @@ mod tests {
             }]
         );
         assert!(s.status.contains("200"));
+    }
+
+    /// The title said "(1 events)".
+    #[test]
+    fn the_preview_title_counts_one_event_in_the_singular() {
+        let s = EventsState::new("http://127.0.0.1:9", "k");
+        assert_eq!(s.preview_events, 1, "a new list is one view event");
+        let screen = crate::tui::test_util::render_text(120, 30, |f| draw(f, f.area(), &s));
+        assert!(screen.contains("Batch preview (1 event)"), "{screen}");
     }
 
     /// Ctrl-E used to replace any file at the typed path without a word.
