@@ -553,7 +553,11 @@ fn sign_error_paths() {
     // Missing key file.
     let mut c = base();
     c.args(["--rest-key-file", "/nonexistent/key", "--body", "[]"]);
-    fails_with(&mut c, "cannot read the REST key file /nonexistent/key");
+    // The same sentence as a profile's key file gives (`send`), with the flag named.
+    fails_with(
+        &mut c,
+        "cannot read the REST key file /nonexistent/key: no such file or directory (--rest-key-file)",
+    );
     // Empty key (a file holding only a newline).
     let mut c = base();
     c.arg("--rest-key-file").arg(&empty).args(["--body", "[]"]);
@@ -561,7 +565,10 @@ fn sign_error_paths() {
     // Unset environment variable.
     let mut c = base();
     c.args(["--rest-key-env", "SIGNSCOPE_TEST_KEY", "--body", "[]"]);
-    fails_with(&mut c, "SIGNSCOPE_TEST_KEY (--rest-key-env) is not set");
+    fails_with(
+        &mut c,
+        "the environment variable SIGNSCOPE_TEST_KEY that should hold the REST key is not set (--rest-key-env)",
+    );
     // Invalid timestamp.
     let mut c = base();
     c.arg("--rest-key-file")
