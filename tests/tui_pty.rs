@@ -62,6 +62,9 @@ impl Tui {
 fn signature_on_screen_equals_the_cli_send_is_accepted_and_quit_restores_the_terminal() {
     let mut tui = Tui::start(120, 40, &[]);
     tui.wait_for("the first frame with a signature", |s| s.contains(" ✓"));
+    // The demo's first status line names the send key of each view that sends (it stays when
+    // the user switches to F3, where Ctrl-G is not the send key).
+    tui.wait_for("the demo note", |s| s.contains(signscope::tui::DEMO_NOTE));
     // Freeze the timestamp, clear the body (Ctrl-K from the start), type a new one.
     tui.send(b"\x14"); // Ctrl-T
     tui.wait_for("frozen timestamp", |s| s.contains("timestamp frozen"));

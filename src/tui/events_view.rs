@@ -2054,7 +2054,12 @@ fn draw_problems(frame: &mut Frame, l: &EventsLayout, state: &EventsState) {
     } else if state.problems.is_empty() {
         " Problems: none, batch is valid ".to_string()
     } else {
-        format!(" Problems: {errors} error(s), {warnings} warning(s) ")
+        let n = |k: usize, word: &str| format!("{k} {word}{}", if k == 1 { "" } else { "s" });
+        format!(
+            " Problems: {}, {} ",
+            n(errors, "error"),
+            n(warnings, "warning")
+        )
     };
     frame.render_widget(block(title, focused), area);
     // Only the problems on screen are built, in the rows the layout gave them.
@@ -2623,7 +2628,7 @@ mod tests {
             let screen = render(&s, w, h);
             assert!(screen.contains("Batch JSON (raw"), "{w}x{h}\n{screen}");
             assert!(screen.contains("{\"event\": }"), "{w}x{h}\n{screen}");
-            assert!(screen.contains("1 error(s)"), "{w}x{h}\n{screen}");
+            assert!(screen.contains("1 error,"), "{w}x{h}\n{screen}");
         }
     }
 }

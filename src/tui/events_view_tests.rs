@@ -394,7 +394,8 @@ fn raw_edits_are_validated_by_revision_too() {
     assert!(v.problems.iter().any(|p| p.level == Level::Error), "{v:?}");
     update(&mut s, EventsMsg::Validated(Box::new(v)));
     assert!(!s.validating());
-    assert!(screen(&s).contains("error(s)"));
+    let sc = screen(&s);
+    assert!(sc.contains("Problems: ") && sc.contains(" error"), "{sc}");
 }
 
 #[test]

@@ -121,10 +121,14 @@ pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
         });
     }
     if note.is_none() && session.current.is_demo() {
-        note = Some("demo profile: Ctrl-G sends to the local server · F1 help".into());
+        note = Some(DEMO_NOTE.into());
     }
     runtime::run_app(app, Some(session), note)
 }
+
+/// The first status line on the demo profile. It stays until another message replaces it, on
+/// any view, so it names the send key of each view that sends.
+pub const DEMO_NOTE: &str = "demo profile: Ctrl-G sends (F3: Ctrl-S) to the local server · F1 help";
 
 pub mod events_view;
 pub mod history_view;
