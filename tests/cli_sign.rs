@@ -233,7 +233,13 @@ fn http_output_is_accepted_by_verify() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("UNKNOWN_API_KEY"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("UNKNOWN_API_KEY"), "{stdout}");
+    // Offline there is no "server": the sentence reads right here and in the local server.
+    assert!(
+        stdout.contains("no REST key is known for the API key \"pub-key\" in X-SVC-APIKEY"),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -155,7 +155,7 @@ pub enum Rejection {
     DuplicateHeader { name: String, count: usize },
     #[error("the Authorization header must be `Bearer <base64 signature>`, got {shown}: {reason}")]
     MalformedAuthorization { shown: String, reason: String },
-    #[error("the API key {api_key} in {header} is not known to this server")]
+    #[error("no REST key is known for the API key {api_key} in {header}")]
     UnknownApiKey { header: String, api_key: String },
     #[error("the algorithm in {header} must be exactly HmacSHA384, got {got}")]
     WrongAlgorithm { header: String, got: String },

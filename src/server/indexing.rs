@@ -140,7 +140,7 @@ async fn serve(st: AppState, req: Request, check_signature: bool) -> Response {
             let refusal = if !is_batch {
                 Some(ApiError::not_found(&seen.method, &seen.path))
             } else {
-                not_json.map(|e| not_json_error(&e))
+                not_json.map(|e| not_json_error(&e, &body))
             };
             if let Some(err) = refusal {
                 record(
@@ -275,15 +275,21 @@ pub fn rejection_error(rejection: &Rejection, now: DateTime<Utc>) -> ApiError {
     err
 }
 
-fn not_json_error(e: &serde_json::Error) -> ApiError {
+/// The 400 for a body that is not JSON. A UTF-8 byte order mark (Windows editors add one) is
+/// named: it is invisible, and the parser only says "expected value" at line 1, column 1.
+fn not_json_error(e: &serde_json::Error, body: &[u8]) -> ApiError {
+    let reason = if body.starts_with(b"\xEF\xBB\xBF") {
+        "it starts with a UTF-8 byte order mark (bytes EF BB BF), which JSON does not allow; send it without".to_string()
+    } else {
+        json_error_reason(e)
+    };
     ApiError::new(
         400,
         "VALIDATION_ERROR",
         format!(
-            "The request body is not valid JSON at line {}, column {}: {}.",
+            "The request body is not valid JSON at line {}, column {}: {reason}.",
             e.line(),
             e.column(),
-            json_error_reason(e)
         ),
     )
     .with_debug(format!("line {}, column {}", e.line(), e.column()))
@@ -396,11 +402,17 @@ mod tests {
     #[test]
     fn json_errors_name_line_and_column() {
         let e = serde_json::from_slice::<serde::de::IgnoredAny>(b"{\n  \"a\": ,\n}").unwrap_err();
-        let err = not_json_error(&e);
+        let err = not_json_error(&e, b"{\n  \"a\": ,\n}");
         assert_eq!(err.code, "VALIDATION_ERROR");
         assert_eq!(
             err.message,
             "The request body is not valid JSON at line 2, column 8: expected value."
+        );
+        let bom = b"\xEF\xBB\xBF[]";
+        let e = serde_json::from_slice::<serde::de::IgnoredAny>(bom).unwrap_err();
+        assert_eq!(
+            not_json_error(&e, bom).message,
+            "The request body is not valid JSON at line 1, column 1: it starts with a UTF-8 byte order mark (bytes EF BB BF), which JSON does not allow; send it without."
         );
     }
 
