@@ -335,7 +335,11 @@ impl Detail {
 /// A popup over the current view.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Popup {
-    Help,
+    /// The key bindings of the current view, scrolled down by `scroll` rows (a small terminal
+    /// does not show them all).
+    Help {
+        scroll: u16,
+    },
     ConfirmQuit,
     /// Pick a profile: names and the selected index.
     Profiles {

@@ -365,13 +365,13 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
     }
     match key.code {
         KeyCode::F(1) => {
-            app.popup = Some(Popup::Help);
+            app.popup = Some(Popup::Help { scroll: 0 });
             return vec![];
         }
         KeyCode::F(n @ 2..=6) => return switch_view(app, View::ALL[(n - 2) as usize]),
         // Alt-1..Alt-6 mirror F1..F6 (for terminals that take the function keys).
         KeyCode::Char('1') if key.modifiers.contains(KeyModifiers::ALT) => {
-            app.popup = Some(Popup::Help);
+            app.popup = Some(Popup::Help { scroll: 0 });
             return vec![];
         }
         KeyCode::Char(c @ '2'..='6') if key.modifiers.contains(KeyModifiers::ALT) => {
@@ -382,7 +382,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
     if !app.text_input_focused() {
         match key.code {
             KeyCode::Char('?') => {
-                app.popup = Some(Popup::Help);
+                app.popup = Some(Popup::Help { scroll: 0 });
                 return vec![];
             }
             KeyCode::Char('q') => return request_quit(app),
@@ -400,7 +400,26 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
 
 fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
     match popup {
-        Popup::Help => vec![], // any key closes it
+        Popup::Help { scroll } => {
+            // Arrows and pages scroll a help taller than the terminal; any other key closes it
+            // (and every key does when it all fits).
+            let max = crate::tui::view::popup::help_max_scroll(app);
+            let to = match key.code {
+                KeyCode::Down | KeyCode::Char('j') => Some(scroll.saturating_add(1)),
+                KeyCode::Up | KeyCode::Char('k') => Some(scroll.saturating_sub(1)),
+                KeyCode::PageDown => Some(scroll.saturating_add(10)),
+                KeyCode::PageUp => Some(scroll.saturating_sub(10)),
+                KeyCode::Home => Some(0),
+                KeyCode::End => Some(max),
+                _ => None,
+            };
+            if let (Some(to), true) = (to, max > 0) {
+                app.popup = Some(Popup::Help {
+                    scroll: to.min(max),
+                });
+            }
+            vec![]
+        }
         Popup::ConfirmQuit => match key.code {
             KeyCode::Char('y') | KeyCode::Char('Y') | KeyCode::Enter => {
                 app.quit = true;

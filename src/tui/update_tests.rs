@@ -490,7 +490,7 @@ fn normal_mode_keys_quit_help_and_shortcuts() {
     update(&mut a, key(KeyCode::Esc));
     assert!(a.normal_mode && !a.text_input_focused());
     update(&mut a, key(KeyCode::Char('?')));
-    assert_eq!(a.popup, Some(Popup::Help));
+    assert_eq!(a.popup, Some(Popup::Help { scroll: 0 }));
     update(&mut a, key(KeyCode::Char('x')));
     assert_eq!(a.popup, None);
     assert!(matches!(
@@ -526,7 +526,7 @@ fn function_keys_switch_views_and_help() {
     update(&mut a, key(KeyCode::F(2)));
     assert_eq!(a.view, View::Request);
     update(&mut a, key(KeyCode::F(1)));
-    assert_eq!(a.popup, Some(Popup::Help));
+    assert_eq!(a.popup, Some(Popup::Help { scroll: 0 }));
 }
 
 #[test]
@@ -875,7 +875,7 @@ fn clicking_a_tab_switches_to_its_view() {
 #[test]
 fn a_popup_takes_the_mouse_away_from_the_views() {
     let mut a = sized(120, 40);
-    a.popup = Some(Popup::Help);
+    a.popup = Some(Popup::Help { scroll: 0 });
     let tabs = view::tab_layout(view::frame_layout(Rect::new(0, 0, 120, 40)).0);
     update(&mut a, Message::Mouse(click_in(tabs[1].1)));
     assert_eq!(a.view, View::Request);

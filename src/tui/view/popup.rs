@@ -120,6 +120,16 @@ pub fn bindings(app: &App) -> Vec<(&'static str, &'static str)> {
     v
 }
 
+/// Rows of the help popup's text: the bindings and the closing line.
+fn help_rows(app: &App) -> u16 {
+    bindings(app).len() as u16 + 1
+}
+
+/// How far the help popup scrolls: the rows that do not fit the terminal (inside the border).
+pub fn help_max_scroll(app: &App) -> u16 {
+    help_rows(app).saturating_sub(app.size.1.saturating_sub(2))
+}
+
 fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let w = w.min(area.width);
     let h = h.min(area.height);
@@ -133,8 +143,15 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let Some(popup) = &app.popup else { return };
+    let mut scroll = 0;
+    let mut hint = None;
     let (title, lines, w, h): (String, Vec<Line>, u16, u16) = match popup {
-        Popup::Help => {
+        Popup::Help { scroll: s } => {
+            let max = help_max_scroll(app);
+            scroll = (*s).min(max);
+            if max > 0 {
+                hint = Some(format!(" ↑↓ PgUp PgDn scroll ({}/{max}) ", scroll));
+            }
             let b = bindings(app);
             let key_w = b.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(10);
             let lines: Vec<Line> = b
@@ -146,7 +163,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                     ])
                 })
                 .chain(std::iter::once(Line::from(Span::styled(
-                    "any key closes this help",
+                    if max > 0 {
+                        "any other key closes this help"
+                    } else {
+                        "any key closes this help"
+                    },
                     theme.dim(),
                 ))))
                 .collect();
@@ -213,9 +234,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     };
     let rect = centered(area, w, h);
     frame.render_widget(Clear, rect);
-    let block = Block::default()
+    let mut block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.focus_border())
         .title(Span::styled(title, theme.title()));
-    frame.render_widget(Paragraph::new(lines).block(block), rect);
+    if let Some(hint) = hint {
+        block = block.title_bottom(Span::styled(hint, theme.dim()));
+    }
+    frame.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)), rect);
 }

@@ -241,11 +241,67 @@ fn response_panel_shows_status_job_and_highlighted_json() {
 #[test]
 fn help_popup_lists_bindings() {
     let mut a = app_with_body("[1]");
-    a.popup = Some(crate::tui::app::Popup::Help);
+    a.popup = Some(crate::tui::app::Popup::Help { scroll: 0 });
     let screen = rows(&render(&a, 120, 40)).join("\n");
     assert!(screen.contains("Help: Request view"));
     assert!(screen.contains("Ctrl-G / F9"));
     assert!(screen.contains("Ctrl-T"));
+}
+
+#[test]
+fn the_help_scrolls_on_a_small_terminal_and_closes_on_any_other_key() {
+    use crate::tui::app::Popup;
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let key = |c| Message::Key(KeyEvent::new(c, KeyModifiers::NONE));
+    let mut a = app_with_body("[1]");
+    update(&mut a, Message::Resize(40, 12));
+    update(&mut a, key(KeyCode::F(1)));
+    let first = crate::tui::view::popup::bindings(&a)[0].0;
+    let fourth = crate::tui::view::popup::bindings(&a)[3].0;
+    let screen = rows(&render(&a, 40, 12)).join("\n");
+    assert!(screen.contains(first), "{screen}");
+    assert!(
+        screen.contains("scroll (0/"),
+        "the bottom border says it scrolls: {screen}"
+    );
+    assert!(
+        !screen.contains("closes this help"),
+        "the end is below: {screen}"
+    );
+    for _ in 0..3 {
+        update(&mut a, key(KeyCode::Down));
+    }
+    assert_eq!(a.popup, Some(Popup::Help { scroll: 3 }));
+    let screen = rows(&render(&a, 40, 12)).join("\n");
+    let top_row = rows(&render(&a, 40, 12))
+        .into_iter()
+        .find(|r| r.contains(fourth))
+        .expect("the fourth binding is on screen");
+    assert!(!screen.contains(&format!("│{first} ")), "{screen}");
+    assert!(screen.find(&top_row).unwrap() < screen.find("scroll (3/").unwrap());
+    update(&mut a, key(KeyCode::End));
+    let screen = rows(&render(&a, 40, 12)).join("\n");
+    assert!(
+        screen.contains("any other key closes this help"),
+        "{screen}"
+    );
+    // Down at the end stays there; Up goes back one.
+    let Some(Popup::Help { scroll: end }) = a.popup.clone() else {
+        panic!("still open")
+    };
+    update(&mut a, key(KeyCode::Down));
+    assert_eq!(a.popup, Some(Popup::Help { scroll: end }));
+    update(&mut a, key(KeyCode::Up));
+    assert_eq!(a.popup, Some(Popup::Help { scroll: end - 1 }));
+    update(&mut a, key(KeyCode::Char('x')));
+    assert_eq!(a.popup, None);
+    // On a terminal that holds it all, Down closes it as before.
+    update(&mut a, Message::Resize(120, 60));
+    update(&mut a, key(KeyCode::F(1)));
+    let screen = rows(&render(&a, 120, 60)).join("\n");
+    assert!(screen.contains("any key closes this help") && !screen.contains("scroll ("));
+    update(&mut a, key(KeyCode::Down));
+    assert_eq!(a.popup, None);
 }
 
 #[test]
