@@ -52,7 +52,7 @@ pub const REQUEST_KEYS: &[(&str, &str)] = &[
     ),
     (
         "Ctrl-U / Ctrl-R",
-        "undo / redo in the body (Ctrl-R on REST key: reveal)",
+        "undo / redo in the body; in a one-line field Ctrl-U clears to its start (Ctrl-R on REST key: reveal)",
     ),
     (
         "Shift-arrows",
