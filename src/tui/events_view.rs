@@ -294,25 +294,27 @@ pub struct Validated {
     /// Number of lines of the preview (bounds its scrolling).
     pub lines: usize,
     pub problems: Vec<Problem>,
+    /// Problems past the validator's list limit (a raw batch can have that many).
+    pub omitted: ev::Omitted,
 }
 
 impl ValidateJob {
     /// Build the batch text and validate it (pure; the cost grows with the batch).
     pub fn run(&self) -> Validated {
-        let (preview, events, problems) = match &self.input {
+        let (preview, events, report) = match &self.input {
             JobInput::Form(form) => {
                 let (draft, extras) = &**form;
                 let mut batch = draft_to_value(draft);
                 overlay_extras(&mut batch, draft, extras);
                 let preview = serde_json::to_string_pretty(&batch).unwrap_or_default();
                 let events = batch.as_array().map_or(0, Vec::len);
-                (preview, events, ev::validate(&batch).problems)
+                (preview, events, ev::validate(&batch))
             }
             JobInput::Raw(bytes) => {
                 let report = ev::validate_bytes(bytes);
                 // The editor only ever holds text built from `str`s.
                 let text = String::from_utf8_lossy(bytes).into_owned();
-                (text, report.events, report.problems)
+                (text, report.events, report)
             }
         };
         Validated {
@@ -320,7 +322,8 @@ impl ValidateJob {
             lines: preview.lines().count(),
             preview,
             events,
-            problems,
+            problems: report.problems,
+            omitted: report.omitted,
         }
     }
 }
@@ -358,6 +361,8 @@ pub struct EventsState {
     /// Number of events in the preview (0 when it is not a JSON array).
     preview_events: usize,
     pub problems: Vec<Problem>,
+    /// What the validator counted but did not list.
+    pub omitted: ev::Omitted,
     pub problem_sel: usize,
     prompt: Option<(PromptKind, LineInput)>,
     pub last_path: Option<PathBuf>,
@@ -437,6 +442,7 @@ impl EventsState {
             preview: String::new(),
             preview_events: 0,
             problems: Vec::new(),
+            omitted: ev::Omitted::default(),
             problem_sel: 0,
             prompt: None,
             last_path: None,
@@ -489,6 +495,7 @@ impl EventsState {
         self.preview_events = v.events;
         self.preview_lines = v.lines;
         self.problems = v.problems;
+        self.omitted = v.omitted;
         self.problem_sel = self.problem_sel.min(self.problems.len().saturating_sub(1));
         self.preview_scroll = self.preview_scroll.min(self.max_preview_scroll());
         self.shown_rev = v.rev;
@@ -2043,20 +2050,26 @@ fn problem_spans<'a>(state: &EventsState, p: &'a Problem) -> Vec<Span<'a>> {
 fn draw_problems(frame: &mut Frame, l: &EventsLayout, state: &EventsState) {
     let area = l.problems;
     let focused = state.focus == Focus::Problems;
-    let errors = state
+    let listed_errors = state
         .problems
         .iter()
         .filter(|p| p.level == Level::Error)
         .count();
-    let warnings = state.problems.len() - errors;
+    let warnings = state.problems.len() - listed_errors + state.omitted.warnings;
+    let errors = listed_errors + state.omitted.errors;
     let title = if state.validating() {
         " Problems: validating… ".to_string()
     } else if state.problems.is_empty() {
         " Problems: none, batch is valid ".to_string()
     } else {
         let n = |k: usize, word: &str| format!("{k} {word}{}", if k == 1 { "" } else { "s" });
+        let listed = if state.omitted.is_empty() {
+            String::new()
+        } else {
+            format!(" ({} shown)", state.problems.len())
+        };
         format!(
-            " Problems: {}, {} ",
+            " Problems: {}, {}{listed} ",
             n(errors, "error"),
             n(warnings, "warning")
         )

@@ -423,3 +423,42 @@ fn the_wheel_scrolls_the_raw_editor_without_changing_the_text() {
     assert_eq!(s.raw.text(), text);
     assert_eq!(s.rev, rev, "no new revision to validate");
 }
+
+#[test]
+fn a_raw_batch_with_more_problems_than_listed_counts_them_all_in_the_title() {
+    let mut s = with_items(2);
+    s.inline_max_items = 0;
+    update(
+        &mut s,
+        EventsMsg::Key(KeyEvent::new(KeyCode::Char('r'), KeyModifiers::CONTROL)),
+    );
+    assert_eq!(s.focus, Focus::Raw);
+    // Select all of the raw text and paste 5,000 empty events over it.
+    let body = format!("[{}]", vec!["{}"; 5_000].join(","));
+    let want = crate::core::events::validate_bytes(body.as_bytes());
+    assert!(
+        !want.omitted.is_empty(),
+        "more problems than the list holds"
+    );
+    let mut job = None;
+    // Clear the raw text (the editor's undoable set_text), then paste.
+    s.raw.set_text("");
+    for e in update(&mut s, EventsMsg::Paste(body)) {
+        if let EventsEffect::Validate(j) = e {
+            job = Some(*j);
+        }
+    }
+    let v = job.expect("a validation job").run();
+    assert_eq!(v.omitted, want.omitted);
+    update(&mut s, EventsMsg::Validated(Box::new(v)));
+    let errors = want.errors().count() + want.omitted.errors;
+    let warnings = want.warnings().count() + want.omitted.warnings;
+    let title = format!(
+        "Problems: {errors} errors, {warnings} warning{} ({} shown)",
+        if warnings == 1 { "" } else { "s" },
+        crate::core::events::MAX_LISTED_PROBLEMS
+    );
+    // Wide enough for the whole title (at 120 columns the pane cuts it after the counts).
+    let sc = crate::tui::test_util::render_text(240, 40, |f| draw(f, f.area(), &s));
+    assert!(sc.contains(&title), "want {title:?} in\n{sc}");
+}
