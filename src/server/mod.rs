@@ -127,15 +127,17 @@ async fn server_date(
     axum::extract::State(st): axum::extract::State<AppState>,
     mut resp: Response,
 ) -> Response {
-    let date = st
-        .config
-        .now()
-        .format("%a, %d %b %Y %H:%M:%S GMT")
-        .to_string();
-    if let Ok(v) = axum::http::HeaderValue::from_str(&date) {
+    if let Ok(v) = axum::http::HeaderValue::from_str(&http_date(st.config.now())) {
         resp.headers_mut().insert(axum::http::header::DATE, v);
     }
     resp
+}
+
+/// An IMF-fixdate (`Sun, 22 Nov 2026 10:00:00 GMT`). `httpdate` (already built for hyper)
+/// formats it directly; chrono's `format` parsed its pattern on every response, about 2,600
+/// instructions more per request (`benches/server_instructions.sh`, 1 KiB: 143,666 -> 140,328).
+fn http_date(t: chrono::DateTime<chrono::Utc>) -> String {
+    httpdate::fmt_http_date(t.into())
 }
 
 async fn not_found(method: Method, uri: axum::http::Uri) -> Response {
@@ -341,6 +343,25 @@ pub fn spawn_background(config: ServerConfig, addr: SocketAddr) -> io::Result<Ba
 mod tests {
     use super::*;
     use tower::ServiceExt;
+
+    #[test]
+    fn http_dates_are_imf_fixdates() {
+        use chrono::TimeZone;
+        for (t, want) in [
+            ((2026, 11, 22, 10, 0, 0), "Sun, 22 Nov 2026 10:00:00 GMT"),
+            ((2000, 2, 29, 23, 59, 59), "Tue, 29 Feb 2000 23:59:59 GMT"),
+            ((1999, 1, 1, 0, 0, 7), "Fri, 01 Jan 1999 00:00:07 GMT"),
+        ] {
+            let (y, mo, d, h, mi, s) = t;
+            let at = chrono::Utc.with_ymd_and_hms(y, mo, d, h, mi, s).unwrap();
+            assert_eq!(http_date(at), want);
+            // The same text chrono's pattern gave.
+            assert_eq!(
+                http_date(at),
+                at.format("%a, %d %b %Y %H:%M:%S GMT").to_string()
+            );
+        }
+    }
 
     #[tokio::test]
     async fn a_panicking_handler_answers_500_in_vendor_shape() {
