@@ -236,12 +236,29 @@ impl BodyEditor {
         Some(pre)
     }
 
-    /// Insert text at the cursor (a paste). Returns the first changed byte.
+    /// Insert text at the cursor (a paste), replacing a selection. Returns the first changed
+    /// byte.
     pub fn insert_str(&mut self, s: &str) -> Option<usize> {
-        self.ta.insert_str(s);
-        let changed = self.sync();
-        self.follow_cursor();
-        changed
+        if !s.contains("\r\n") {
+            self.ta.insert_str(s);
+            let changed = self.sync();
+            self.follow_cursor();
+            return changed;
+        }
+        // The widget drops the CR of each CRLF; a body is signed byte for byte, so such a paste
+        // goes into the body as given (the widget shows a CR at the end of its line).
+        self.ta.insert_str(""); // only removes a selection
+        let removed = self.sync();
+        let at = self.cursor_offset();
+        let edit = Edit {
+            at,
+            removed: Vec::new(),
+            inserted: s.as_bytes().to_vec(),
+        };
+        self.apply(&edit);
+        self.record(edit);
+        self.show(at + s.len());
+        Some(removed.map_or(at, |r| r.min(at)))
     }
 
     /// Feed a key or mouse input. Returns the first changed byte when the body changed.

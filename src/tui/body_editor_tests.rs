@@ -398,6 +398,45 @@ fn home_and_end_reach_the_ends_of_a_line_longer_than_the_window() {
 }
 
 #[test]
+fn a_pasted_crlf_body_keeps_its_crs() {
+    let mut ed = BodyEditor::new("[]");
+    ed.move_to(1);
+    assert_eq!(ed.insert_str("1,\r\n2"), Some(1));
+    assert_eq!(ed.text(), "[1,\r\n2]");
+    assert_eq!(ed.cursor_offset(), 6, "after the paste");
+    check(&ed);
+    // Typing goes on after it, and the CR survives edits elsewhere in the window.
+    ed.input(key(Key::Char('3')));
+    assert_eq!(ed.text(), "[1,\r\n23]");
+    ed.move_to(0);
+    ed.input(key(Key::Char(' ')));
+    assert_eq!(ed.text(), " [1,\r\n23]");
+    // Undo takes the paste back with the typing after it.
+    ed.input(ctrl('u'));
+    ed.input(ctrl('u'));
+    ed.input(ctrl('u'));
+    assert_eq!(ed.text(), "[]");
+    // Over a selection, the paste replaces it.
+    let mut ed = BodyEditor::new("[abc]");
+    ed.move_to(1);
+    for _ in 0..3 {
+        ed.input(Input {
+            key: Key::Right,
+            ctrl: false,
+            alt: false,
+            shift: true,
+        });
+    }
+    ed.insert_str("1\r\n2");
+    assert_eq!(ed.text(), "[1\r\n2]");
+    check(&ed);
+    // Without CRLF a paste goes through the widget as before.
+    let mut ed = BodyEditor::new("");
+    ed.insert_str("a\nb");
+    assert_eq!(ed.text(), "a\nb");
+}
+
+#[test]
 fn a_click_puts_the_cursor_on_the_character_drawn_there() {
     let mut ed = BodyEditor::new("abc\n\tdef\n日本語x\nshort");
     ed.click(0, 1);
