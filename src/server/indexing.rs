@@ -22,6 +22,7 @@ use bytes::Bytes;
 use chrono::{DateTime, Utc};
 use serde_json::json;
 
+use crate::core::events::json_error_reason;
 use crate::core::time::format_timestamp;
 use crate::core::verify::{verify, Accepted, ReceivedRequest, Rejection};
 use crate::core::visible::escape_visible;
@@ -293,15 +294,6 @@ fn not_json_error(e: &serde_json::Error, body: &[u8]) -> ApiError {
         ),
     )
     .with_debug(format!("line {}, column {}", e.line(), e.column()))
-}
-
-/// serde_json's message without its trailing " at line L column C".
-pub fn json_error_reason(e: &serde_json::Error) -> String {
-    let text = e.to_string();
-    match text.rfind(" at line ") {
-        Some(i) => text[..i].to_string(),
-        None => text,
-    }
 }
 
 /// Upper-case the first letter and end with a period: the core's rejections read as clauses.

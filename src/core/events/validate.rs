@@ -229,56 +229,53 @@ fn utf8_report(body: &[u8], at: usize) -> Report {
             .rposition(|&b| b == b'\n')
             .map_or(0, |p| p + 1)
         + 1;
-    Report {
-        problems: vec![Problem {
-            level: Level::Error,
-            path: String::new(),
-            code: codes::JSON_SYNTAX.to_owned(),
-            value: None,
-            message: format!(
-                "The body is not valid JSON: invalid UTF-8 at line {line}, column {column}."
-            ),
-            line: Some(line),
-            column: Some(column),
-        }],
-        events: 0,
-        omitted: Omitted::default(),
-    }
+    json_syntax_report(
+        format!("The body is not valid JSON: invalid UTF-8 at line {line}, column {column}."),
+        line,
+        column,
+    )
 }
 
 /// A UTF-8 byte order mark (Windows editors add one) is invisible in the editor, and the
 /// parser only says "expected value at line 1, column 1".
 fn bom_report() -> Report {
-    Report {
-        problems: vec![Problem {
-            level: Level::Error,
-            path: String::new(),
-            code: codes::JSON_SYNTAX.to_owned(),
-            value: None,
-            message: "The body is not valid JSON: it starts with a UTF-8 byte order mark (bytes EF BB BF), which JSON does not allow; save it as UTF-8 without BOM.".to_owned(),
-            line: Some(1),
-            column: Some(1),
-        }],
-        events: 0,
-        omitted: Omitted::default(),
-    }
+    json_syntax_report(
+        "The body is not valid JSON: it starts with a UTF-8 byte order mark (bytes EF BB BF), which JSON does not allow; save it as UTF-8 without BOM.".to_owned(),
+        1,
+        1,
+    )
 }
 
 fn syntax_report(e: &serde_json::Error) -> Report {
-    let full = e.to_string();
-    let what = full
-        .rfind(" at line ")
-        .map(|i| &full[..i])
-        .unwrap_or(&full)
-        .to_owned();
     let (line, column) = (e.line(), e.column());
+    json_syntax_report(
+        format!(
+            "The body is not valid JSON: {} at line {line}, column {column}.",
+            json_error_reason(e)
+        ),
+        line,
+        column,
+    )
+}
+
+/// serde_json's message without its trailing " at line L column C" (said in our own words).
+pub fn json_error_reason(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" at line ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
+
+/// The report of a body that is not JSON: one `JSON_SYNTAX` error at a line and column.
+fn json_syntax_report(message: String, line: usize, column: usize) -> Report {
     Report {
         problems: vec![Problem {
             level: Level::Error,
             path: String::new(),
             code: codes::JSON_SYNTAX.to_owned(),
             value: None,
-            message: format!("The body is not valid JSON: {what} at line {line}, column {column}."),
+            message,
             line: Some(line),
             column: Some(column),
         }],
