@@ -9,6 +9,8 @@
 //! Client and server share the machine, so absolute figures understate a dedicated server;
 //! the ratio is the point.
 
+mod common;
+
 use std::time::Duration;
 
 use chrono::{TimeZone, Utc};
@@ -18,26 +20,6 @@ use signscope::core::{sign, Secret, SignableRequest};
 use signscope::server::{self, ServerConfig, DEMO_API_KEY, DEMO_REST_KEY};
 
 const CONCURRENT: usize = 8;
-
-/// A JSON body of exactly `n` bytes: an array of records.
-fn json_body(n: usize) -> Vec<u8> {
-    let mut s = String::from("[");
-    let mut i = 0;
-    while s.len() + 40 < n {
-        if i > 0 {
-            s.push(',');
-        }
-        s.push_str(&format!(r#"{{"id":"sku-{i:06}","name":"item"}}"#));
-        i += 1;
-    }
-    s.push_str(",\"");
-    while s.len() + 2 < n {
-        s.push('x');
-    }
-    s.push_str("\"]");
-    assert_eq!(s.len(), n);
-    s.into_bytes()
-}
 
 fn bench_server(c: &mut Criterion) {
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -63,7 +45,7 @@ fn bench_server(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2));
     for (label, size) in [("1KiB", 1024usize), ("1MiB", 1024 * 1024)] {
-        let body = bytes::Bytes::from(json_body(size));
+        let body = bytes::Bytes::from(common::json_body(size));
         let req = SignableRequest::new("PUT", "/v2/batch", "", &ts, DEMO_API_KEY, &body);
         let headers = sign(&req, &Secret::new(DEMO_REST_KEY)).unwrap().headers;
         group.throughput(Throughput::Elements(CONCURRENT as u64));

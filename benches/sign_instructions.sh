@@ -2,19 +2,9 @@
 # Instructions per call of `sign` and of a bare HMAC-SHA384 over the same canonical bytes, counted
 # with callgrind (20 calls minus a 0-call baseline), and their ratio. Needs valgrind.
 # Usage: benches/sign_instructions.sh [body bytes ...]   (default: 1024 1048576)
-set -euo pipefail
-cd "$(dirname "$0")/.."
-cargo build --release --example sign_instructions >/dev/null
-bin=target/release/examples/sign_instructions
-count() { # what calls size
-    local out
-    out=$(mktemp)
-    valgrind --tool=callgrind --callgrind-out-file="$out" "$bin" "$1" "$2" "$3" >/dev/null 2>&1
-    awk '/^summary:/ {print $2}' "$out"
-    rm -f "$out"
-}
-sizes=("$@")
-[ ${#sizes[@]} -gt 0 ] || sizes=(1024 1048576)
+source "$(dirname "$0")/callgrind.sh"
+build_example sign_instructions
+default_sizes "$@"
 printf '%-10s %14s %14s %8s\n' body sign bare ratio
 for n in "${sizes[@]}"; do
     s0=$(count sign 0 "$n"); s20=$(count sign 20 "$n")

@@ -8,6 +8,8 @@
 //!
 //! Run: `cargo bench --bench signing`.
 
+mod common;
+
 use std::collections::HashMap;
 use std::hint::black_box;
 use std::time::Duration;
@@ -23,22 +25,6 @@ use signscope::core::{sign, Secret, SignableRequest};
 const TS: &str = "2026-11-22T10:00:00.000Z";
 const KEY: &str = "bench-rest-key";
 
-fn body(n: usize) -> Vec<u8> {
-    // A JSON array of records, cut to size: realistic bytes, valid enough for the diagnosis.
-    let rec = br#"{"id":"sku-1001","type":"KLEVU_PRODUCT","attributes":{"name":"Trail shoe","price":"89.90"}}"#;
-    let mut v = Vec::with_capacity(n);
-    v.push(b'[');
-    while v.len() + rec.len() + 2 < n {
-        if v.len() > 1 {
-            v.push(b',');
-        }
-        v.extend_from_slice(rec);
-    }
-    v.push(b']');
-    v.resize(n, b' ');
-    v
-}
-
 fn req(b: &[u8]) -> SignableRequest<'_> {
     SignableRequest::new("PUT", "/v2/batch", "test=1", TS, "pub-key", b)
 }
@@ -52,7 +38,7 @@ fn bench_sign(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2));
     for (name, n) in SIZES {
-        let b = body(n);
+        let b = common::records_body(n);
         let r = req(&b);
         let canonical = r.canonical().to_bytes();
         g.throughput(Throughput::Bytes(canonical.len() as u64));
@@ -83,7 +69,7 @@ fn bench_verify(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2));
     for (name, n) in &SIZES[..2] {
-        let rr = received(&body(*n), KEY);
+        let rr = received(&common::records_body(*n), KEY);
         g.throughput(Throughput::Bytes(*n as u64));
         g.bench_function(*name, |bch| {
             bch.iter(|| verify(black_box(&rr), &keys, &opts, now).unwrap())
@@ -95,7 +81,7 @@ fn bench_verify(c: &mut Criterion) {
     g.sample_size(10)
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(3));
-    let rr = received(&body(1 << 20), "the-wrong-key");
+    let rr = received(&common::records_body(1 << 20), "the-wrong-key");
     let provided = rr.header_text("Authorization")[7..].to_string();
     g.bench_function("1MB_mismatch_all_variants", |bch| {
         bch.iter(|| diagnose(black_box(&rr), "SVC", &Secret::new(KEY), &provided))
@@ -109,7 +95,7 @@ fn bench_incremental(c: &mut Criterion) {
     g.sample_size(20)
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2));
-    let mut b = body(16 << 20);
+    let mut b = common::records_body(16 << 20);
     let mut signer = IncrementalSigner::new();
     signer.sign(&req(&b), &key, 0).unwrap();
     let last = b.len() - 1;

@@ -6,6 +6,9 @@
 //!
 //! Usage: `server_instructions <verified|unverified> <requests> <body bytes>`.
 
+#[path = "../benches/common/mod.rs"]
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::time::Instant;
@@ -14,25 +17,6 @@ use chrono::{TimeZone, Utc};
 use signscope::core::time::format_timestamp;
 use signscope::core::{sign, Secret, SignableRequest};
 use signscope::server::{self, ServerConfig, DEMO_API_KEY, DEMO_REST_KEY};
-
-/// The bench's body: a JSON array of records cut to exactly `n` bytes.
-fn json_body(n: usize) -> Vec<u8> {
-    let mut s = String::from("[");
-    let mut i = 0;
-    while s.len() + 40 < n {
-        if i > 0 {
-            s.push(',');
-        }
-        s.push_str(&format!(r#"{{"id":"sku-{i:06}","name":"item"}}"#));
-        i += 1;
-    }
-    s.push_str(",\"");
-    while s.len() + 2 < n {
-        s.push('x');
-    }
-    s.push_str("\"]");
-    s.into_bytes()
-}
 
 /// One request on `conn`; returns the status code after reading the whole answer.
 fn roundtrip(conn: &mut BufReader<TcpStream>, head: &[u8], body: &[u8]) -> u16 {
@@ -75,7 +59,7 @@ fn main() {
     cfg.max_stored = 100;
     let srv = server::spawn_background(cfg, "127.0.0.1:0".parse().unwrap()).unwrap();
 
-    let body = json_body(size);
+    let body = common::json_body(size);
     let ts = format_timestamp(t0);
     let req = SignableRequest::new("PUT", "/v2/batch", "", &ts, DEMO_API_KEY, &body);
     let signed = sign(&req, &Secret::new(DEMO_REST_KEY)).unwrap();

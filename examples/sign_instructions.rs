@@ -5,6 +5,9 @@
 //!
 //! Usage: `sign_instructions <sign|bare> <calls> <body bytes>`.
 
+#[path = "../benches/common/mod.rs"]
+mod common;
+
 use std::hint::black_box;
 
 use signscope::core::sign::hmac_sha384;
@@ -21,18 +24,7 @@ fn main() {
     };
     let calls: usize = calls.parse().expect("calls is a number");
     let size: usize = size.parse().expect("body bytes is a number");
-    // The same body as the criterion bench: JSON records cut to size.
-    let rec = br#"{"id":"sku-1001","type":"KLEVU_PRODUCT","attributes":{"name":"Trail shoe","price":"89.90"}}"#;
-    let mut body = Vec::with_capacity(size);
-    body.push(b'[');
-    while body.len() + rec.len() + 2 < size {
-        if body.len() > 1 {
-            body.push(b',');
-        }
-        body.extend_from_slice(rec);
-    }
-    body.push(b']');
-    body.resize(size, b' ');
+    let body = common::records_body(size);
     let req = SignableRequest::new("PUT", "/v2/batch", "test=1", TS, "pub-key", &body);
     let key = Secret::new(KEY);
     let canonical = req.canonical().to_bytes();
