@@ -16,6 +16,7 @@ use anyhow::{bail, Context};
 use serde::Serialize;
 
 use crate::core::events::{validate_bytes, ListDraft, Problem};
+use crate::core::visible::counted;
 
 /// The template `events new` starts from (also in assets/events/template.json).
 pub const TEMPLATE: &str = include_str!("../../assets/events/template.json");
@@ -240,20 +241,20 @@ fn run_validate(args: ValidateArgs) -> anyhow::Result<u8> {
                 if !report.omitted.is_empty() {
                     out.push_str(&format!(
                         "{file}: ... and {} not listed (only the first {} problems are)\n",
-                        plural(report.omitted.total(), "more problem"),
+                        counted(report.omitted.total(), "more problem"),
                         report.problems.len()
                     ));
                 }
                 let e = report.errors().count() + report.omitted.errors;
                 let w = report.warnings().count() + report.omitted.warnings;
-                let events = plural(report.events, "event");
+                let events = counted(report.events, "event");
                 if e == 0 && w == 0 {
                     out.push_str(&format!("{file}: ok, {events}\n"));
                 } else {
                     out.push_str(&format!(
                         "{file}: {}, {} ({events})\n",
-                        plural(e, "error"),
-                        plural(w, "warning")
+                        counted(e, "error"),
+                        counted(w, "warning")
                     ));
                 }
             }
@@ -270,14 +271,6 @@ fn run_validate(args: ValidateArgs) -> anyhow::Result<u8> {
     } else {
         0
     })
-}
-
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
-    }
 }
 
 #[cfg(test)]

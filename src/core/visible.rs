@@ -1,5 +1,15 @@
 //! Making invisible bytes visible, for every view of the canonical text (TUI, CLI, server debug).
 
+/// A count and its noun, in the singular for one: `counted(1, "event")` is `1 event`,
+/// `counted(2, "error")` is `2 errors` (every view and answer counts the same way).
+pub fn counted(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
 /// Render bytes as one line of text in which nothing is invisible:
 /// LF as `\n`, CR as `\r`, tab as `\t`, other control bytes as `\xNN`, a backslash as `\\`,
 /// non-ASCII whitespace as `\u{XXXX}`, trailing spaces as `·`, and bytes that are not UTF-8 as
@@ -58,6 +68,13 @@ pub fn visible_lines(bytes: &[u8]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_are_singular_for_one_only() {
+        assert_eq!(counted(0, "event"), "0 events");
+        assert_eq!(counted(1, "event"), "1 event");
+        assert_eq!(counted(2, "more problem"), "2 more problems");
+    }
 
     #[test]
     fn escapes_what_cannot_be_seen() {

@@ -21,6 +21,7 @@ use serde_json::{json, Value};
 
 use crate::core::events::{event_of_path, validate_bytes, MAX_LISTED_PROBLEMS};
 use crate::core::time::format_timestamp;
+use crate::core::visible::counted;
 use crate::core::CONTENT_TYPE_JSON;
 
 use super::body::admit_body;
@@ -104,19 +105,17 @@ pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
         } else {
             let n = errors.len() + omitted.errors;
             let mut m = format!(
-                "The batch was not accepted: {n} problem{} in {bad_events} of {events} event{}.",
-                plural(n),
-                plural(events)
+                "The batch was not accepted: {} in {bad_events} of {}.",
+                counted(n, "problem"),
+                counted(events, "event")
             );
             if !omitted.is_empty() {
                 m.push_str(&format!(
-                    " The first {} problems are listed; {} more ({} error{}, {} warning{}) are counted in \"omitted\".",
+                    " The first {} problems are listed; {} more ({}, {}) are counted in \"omitted\".",
                     problems.len(),
                     omitted.total(),
-                    omitted.errors,
-                    plural(omitted.errors),
-                    omitted.warnings,
-                    plural(omitted.warnings),
+                    counted(omitted.errors, "error"),
+                    counted(omitted.warnings, "warning"),
                 ));
             }
             m
@@ -141,14 +140,6 @@ pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
     };
     store_batch(&st, status, &body, parsed, problems, &omitted.error_events);
     answer
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
 }
 
 fn is_error(p: &Value) -> bool {

@@ -28,6 +28,7 @@ use super::theme::Theme;
 use crate::core::events::{
     self as ev, ItemDraft, Level, ListDraft, Problem, KNOWN_LIST_LOGICS, KNOWN_PAGE_TYPES,
 };
+use crate::core::visible::counted;
 
 fn draft_to_value(draft: &ListDraft) -> Value {
     serde_json::to_value(draft.to_batch()).unwrap_or(Value::Array(Vec::new()))
@@ -2011,10 +2012,9 @@ fn draw_preview(frame: &mut Frame, area: Rect, state: &EventsState) {
     let title = if state.validating() {
         " Batch preview (validating…) ".to_string()
     } else {
-        let n = state.preview_events;
         format!(
-            " Batch preview ({n} event{}) ",
-            if n == 1 { "" } else { "s" }
+            " Batch preview ({}) ",
+            counted(state.preview_events, "event")
         )
     };
     // Only the visible lines are handed to the widget: a long batch costs nothing per frame
@@ -2062,7 +2062,6 @@ fn draw_problems(frame: &mut Frame, l: &EventsLayout, state: &EventsState) {
     } else if state.problems.is_empty() {
         " Problems: none, batch is valid ".to_string()
     } else {
-        let n = |k: usize, word: &str| format!("{k} {word}{}", if k == 1 { "" } else { "s" });
         let listed = if state.omitted.is_empty() {
             String::new()
         } else {
@@ -2070,8 +2069,8 @@ fn draw_problems(frame: &mut Frame, l: &EventsLayout, state: &EventsState) {
         };
         format!(
             " Problems: {}, {}{listed} ",
-            n(errors, "error"),
-            n(warnings, "warning")
+            counted(errors, "error"),
+            counted(warnings, "warning")
         )
     };
     frame.render_widget(block(title, focused), area);
