@@ -482,33 +482,32 @@ impl BodyEditor {
     pub fn undo(&mut self) -> Option<usize> {
         let edit = self.undo.pop_back()?;
         self.undo_bytes -= edit.size();
-        let inverse = Edit {
-            at: edit.at,
-            removed: edit.inserted,
-            inserted: edit.removed,
-        };
-        self.apply(&inverse);
+        let inverse = self.reverse(edit);
         let at = inverse.at;
-        let cursor = at + inverse.inserted.len();
         self.redo.push(inverse);
-        self.show(cursor);
         Some(at)
     }
 
     /// Redo the last undone change; returns the first changed byte.
     pub fn redo(&mut self) -> Option<usize> {
         let inverse = self.redo.pop()?;
-        let edit = Edit {
-            at: inverse.at,
-            removed: inverse.inserted,
-            inserted: inverse.removed,
-        };
-        self.apply(&edit);
+        let edit = self.reverse(inverse);
         let at = edit.at;
-        let cursor = at + edit.inserted.len();
         self.push_undo(edit);
-        self.show(cursor);
         Some(at)
+    }
+
+    /// Apply the inverse of `edit` and show the cursor after what it inserted; returns the
+    /// inverse (for the other stack).
+    fn reverse(&mut self, edit: Edit) -> Edit {
+        let inverse = Edit {
+            at: edit.at,
+            removed: edit.inserted,
+            inserted: edit.removed,
+        };
+        self.apply(&inverse);
+        self.show(inverse.at + inverse.inserted.len());
+        inverse
     }
 
     // -----------------------------------------------------------------------------------------
