@@ -1,5 +1,5 @@
 //! Widgets shared by the views: they know nothing of the App, the messages or the views that
-//! use them (see `docs/architecture.md`, the TUI section).
+//! use them (see `docs/architecture.md`, "The workbench").
 //!
 //! - [`line_input`]: the one single-line text input;
 //! - [`body_editor`]: the multi-line editor for bodies up to many megabytes;
