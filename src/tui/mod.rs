@@ -13,13 +13,13 @@
 
 pub mod app;
 pub mod body_editor;
+pub mod components;
 pub mod message;
 pub mod runtime;
 pub mod signing;
 pub mod terminal;
 pub mod theme;
 pub mod update;
-pub mod validate_worker;
 pub mod view;
 pub mod worker;
 
@@ -130,9 +130,6 @@ pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
 /// any view, so it names the send key of each view that sends.
 pub const DEMO_NOTE: &str = "demo profile: Ctrl-G sends (F3: Ctrl-S) to the local server · F1 help";
 
-pub mod events_view;
-pub mod history_view;
 mod line_input;
-pub mod profiles_view;
 #[cfg(test)]
 mod test_util;

@@ -1,7 +1,12 @@
 //! Mouse and off-path validation tests of the events composer. Mouse events are aimed at cells
 //! taken from [`layout`], the same layout [`draw`] uses.
 
+use super::draw::*;
+use super::update::*;
 use super::*;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent};
+use ratatui::layout::Rect;
+use serde_json::Value;
 use crate::tui::test_util::{click_at, click_in, render_buffer, reversed, wheel_in};
 
 /// The area the App gives the view on a `w`x`h` screen.
