@@ -11,8 +11,8 @@ use ratatui::layout::{Position, Rect};
 use super::app::{App, Detail, DiagKey, Field, KeyInfo, LineEdit, Popup, View, METHODS};
 use super::components::events::{self, EventsEffect, EventsMsg};
 use super::components::history::{self, HistoryEffect, HistoryMsg};
-use super::message::{Command, Message, SendJob};
 use super::components::profiles::{self, ProfilesEffect, ProfilesMsg};
+use super::message::{Command, Message, SendJob};
 use super::signing::SignJob;
 use super::view;
 use crate::core::time::format_timestamp;
@@ -293,10 +293,7 @@ fn profiles_effects(app: &mut App, effects: Vec<ProfilesEffect>) -> Vec<Command>
 
 /// The request fields of a past send: base URL, path and query split from its URL; the prefix
 /// read from its `X-...-TIMESTAMP` header.
-pub fn row_fields(
-    row: &history::HistoryRow,
-    prefix: &str,
-) -> (super::app::RequestFields, String) {
+pub fn row_fields(row: &history::HistoryRow, prefix: &str) -> (super::app::RequestFields, String) {
     let (base, target) = match row.url.find("://") {
         Some(i) => match row.url[i + 3..].find('/') {
             Some(j) => row.url.split_at(i + 3 + j),

@@ -931,10 +931,7 @@ fn component_views_get_the_mouse_with_their_screen_area() {
         .find(|(f, _)| *f == events::Field::Tags)
         .unwrap();
     update(&mut a, Message::Mouse(click_in(r)));
-    assert_eq!(
-        a.events.focus,
-        events::Focus::Field(events::Field::Tags)
-    );
+    assert_eq!(a.events.focus, events::Focus::Field(events::Field::Tags));
 
     a.view = View::Profiles;
     update(
@@ -1058,10 +1055,7 @@ fn a_paste_reaches_the_text_input_of_every_view() {
     let mut a = app();
     // F3: the focused field (the list id), as one line.
     update(&mut a, key(KeyCode::F(3)));
-    assert_eq!(
-        a.events.focus,
-        events::Focus::Field(events::Field::ListId)
-    );
+    assert_eq!(a.events.focus, events::Focus::Field(events::Field::ListId));
     update(&mut a, Message::Paste("-pasted\n".into()));
     assert!(
         a.events.batch_text().contains("-pasted\","),

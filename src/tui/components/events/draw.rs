@@ -14,7 +14,6 @@ use crate::core::visible::counted;
 use crate::tui::theme::Theme;
 use crate::tui::view::{window_first, wrap_spans};
 
-
 pub(super) fn focused_style() -> Style {
     Style::new().add_modifier(Modifier::REVERSED)
 }
@@ -239,9 +238,8 @@ fn layout_problems(l: &mut EventsLayout, state: &EventsState) {
     if inner.height == 0 || state.problems.is_empty() {
         return;
     }
-    let rows_of = |i: usize| {
-        wrap_spans(&problem_spans(state, &state.problems[i]), inner.width).len() as u16
-    };
+    let rows_of =
+        |i: usize| wrap_spans(&problem_spans(state, &state.problems[i]), inner.width).len() as u16;
     let sel = state.problem_sel.min(state.problems.len() - 1);
     let top = state.problems_top.min(sel);
     // Does the selection fit in a window starting at `top`?

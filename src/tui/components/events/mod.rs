@@ -628,6 +628,6 @@ impl EventsState {
 }
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod mouse_tests;
+#[cfg(test)]
+mod tests;

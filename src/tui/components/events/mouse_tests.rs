@@ -4,10 +4,11 @@
 use super::draw::*;
 use super::update::*;
 use super::*;
+use crate::core::events::{Level, Unshown};
+use crate::tui::test_util::{click_at, click_in, render_buffer, reversed, wheel_in};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent};
 use ratatui::layout::Rect;
 use serde_json::Value;
-use crate::tui::test_util::{click_at, click_in, render_buffer, reversed, wheel_in};
 
 /// The area the App gives the view on a `w`x`h` screen.
 fn area(w: u16, h: u16) -> Rect {
@@ -41,7 +42,7 @@ fn with_items(n: usize) -> EventsState {
         items,
         ..s.draft.clone()
     };
-    s.set_draft(draft, Extras::default());
+    s.set_draft(draft, Unshown::default());
     s.ensure_current();
     s
 }

@@ -10,8 +10,12 @@ use ratatui::layout::{Position, Rect};
 use serde_json::{Map, Value};
 
 use super::draw::layout;
-use super::{cell, cell_mut, Column, EventsEffect, EventsMsg, EventsState, Field, Focus, Mode, PromptKind};
-use crate::core::events::{ItemDraft, Level, KNOWN_LIST_LOGICS, KNOWN_PAGE_TYPES, PAGE_TYPE_TAG, VIEW_RECS_LIST};
+use super::{
+    cell, cell_mut, Column, EventsEffect, EventsMsg, EventsState, Field, Focus, Mode, PromptKind,
+};
+use crate::core::events::{
+    ItemDraft, Level, KNOWN_LIST_LOGICS, KNOWN_PAGE_TYPES, PAGE_TYPE_TAG, VIEW_RECS_LIST,
+};
 use crate::tui::line_input::LineInput;
 
 pub(super) enum Target {

@@ -10,7 +10,6 @@ use super::*;
 use crate::tui::theme::Theme;
 use crate::tui::view::window_first;
 
-
 /// Where the parts of the history view are (shared by [`draw`] and mouse hit testing).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HistoryLayout {

@@ -157,7 +157,8 @@ fn enter_loads_into_the_matching_view_and_ctrl_y_copies_curl() {
 #[test]
 fn a_store_entry_becomes_a_row_with_its_event_kinds_and_duration() {
     use crate::store::{HistoryEntry, RecordedRequest, RecordedResponse, RecordedTimings};
-    let body = r#"[{"event":"view_recs_list"},{"event":"select_recs_list"},{"event":"select_recs_list"}]"#;
+    let body =
+        r#"[{"event":"view_recs_list"},{"event":"select_recs_list"},{"event":"select_recs_list"}]"#;
     let entry = HistoryEntry {
         time: "2026-11-22T10:05:00.000Z".into(),
         profile: "demo".into(),

@@ -21,7 +21,6 @@ use crate::store::{KeySource, Profile};
 use crate::tui::line_input::LineInput;
 use crate::tui::theme::Theme;
 
-
 /// Messages of the profile manager.
 #[derive(Clone, Debug)]
 pub enum ProfilesMsg {

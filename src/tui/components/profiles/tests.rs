@@ -1,6 +1,7 @@
 //! Tests of the profile manager: list, create, rename, duplicate, delete, edit, drawing.
 
 use super::*;
+use crossterm::event::{KeyCode, KeyModifiers};
 
 fn key(code: KeyCode) -> ProfilesMsg {
     ProfilesMsg::Key(KeyEvent::new(code, KeyModifiers::NONE))

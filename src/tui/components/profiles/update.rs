@@ -323,4 +323,3 @@ fn on_mouse(state: &mut ProfilesState, m: MouseEvent, area: Rect) {
         _ => {}
     }
 }
-
