@@ -1,5 +1,5 @@
-//! Recommendation events: model, composer, the form's draft and validation (the rules:
-//! `docs/events.md`). Pure: no I/O.
+//! Recommendation events: model, composer, the form's draft and validation (`docs/events.md`).
+//! Pure: no I/O.
 
 pub mod compose;
 pub mod draft;
