@@ -42,10 +42,10 @@ fn body_of(size: usize) -> String {
 /// frozen, the cursor at the end of the body.
 fn app_with(body: &str) -> TestApp {
     let mut app = TestApp::with_body(120, 40, body);
-    app.ts_live = false;
-    app.focus = Field::Body;
-    let end = app.body.len();
-    app.body.move_to(end);
+    app.request.ts_live = false;
+    app.request.focus = Field::Body;
+    let end = app.request.body.len();
+    app.request.body.move_to(end);
     app
 }
 
@@ -114,7 +114,7 @@ fn key_to_frame(c: &mut Criterion) {
 fn key_to_frame_at_start(c: &mut Criterion) {
     let mut g = group(c, "tui_key_to_frame_at_the_start");
     let mut app = app_with(&body_of(16 << 20));
-    app.body.move_to(0);
+    app.request.body.move_to(0);
     bench_key_to_frame(&mut g, BenchmarkId::from_parameter("16MB"), app);
     g.finish();
 }
@@ -306,9 +306,9 @@ fn response_6mb(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(5))
         .warm_up_time(Duration::from_millis(500));
     let send = |app: &mut TestApp, id: u64| {
-        app.pending_send = Some(id);
-        app.sending = true;
-        app.detail = Detail::Response;
+        app.request.pending_send = Some(id);
+        app.request.sending = true;
+        app.request.detail = Detail::Response;
         let view = response_view(id, 200, vec![], &body, 12.0, false, vec![]);
         app.update(Message::SendDone {
             id,

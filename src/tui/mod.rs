@@ -7,30 +7,34 @@
 //! view::draw(&App) runs only after something changed.
 //! ```
 //!
-//! - [`app`]: the state; [`message`]: Messages and Commands; [`update`]: the pure transition;
-//! - [`runtime`]: the event loop and effects; [`signing`]: the signing worker (incremental);
-//! - [`view`]: drawing only; [`terminal`]: setup and restoration; [`theme`]: styles, NO_COLOR.
+//! - [`app`]: the state (one field per component); [`message`]: what can happen;
+//!   [`effect`]: what the runtime is asked to do; [`update`]: the router (global keys, popups,
+//!   then the focused component);
+//! - [`components`]: one folder per view, each owning its state, messages, update and draw;
+//! - [`widgets`]: shared widgets; [`layout`]: the frame and the tabs; [`model`]: plain data;
+//! - [`runtime`]: the event loop and the effects; [`signing`]: the signing worker (incremental);
+//! - [`view`]: the frame, tabs, status line and global popups; [`terminal`]: setup and
+//!   restoration; [`theme`]: styles, NO_COLOR.
 
 pub mod app;
+pub mod components;
+pub mod effect;
+pub mod layout;
 pub mod message;
+pub mod model;
 pub mod runtime;
 pub mod signing;
 pub mod terminal;
 pub mod theme;
 pub mod update;
-pub mod validate_worker;
 pub mod view;
 pub mod widgets;
 pub mod worker;
 
-// The old paths of the shared widgets, for the component views until they move to
-// `components/`.
-pub use self::widgets::body_editor;
-use self::widgets::line_input;
-
 use chrono::Utc;
 
-use self::app::{App, KeyInfo};
+use self::app::App;
+use self::model::KeyInfo;
 use crate::core::Secret;
 
 /// glibc raises its mmap threshold to the size of the largest block freed (up to 32 MiB); after
@@ -135,8 +139,5 @@ pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
 /// any view, so it names the send key of each view that sends.
 pub const DEMO_NOTE: &str = "demo profile: Ctrl-G sends (F3: Ctrl-S) to the local server · F1 help";
 
-pub mod events_view;
-pub mod history_view;
-pub mod profiles_view;
 #[doc(hidden)]
 pub mod test_util;

@@ -12,15 +12,18 @@ use crossterm::event::{Event, EventStream};
 use futures::StreamExt;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
-use super::app::{App, FormattedBody, MismatchView, RequestFields, ResponseView};
-use super::events_view::{EventsEffect, EventsMsg, SendReport};
-use super::history_view::{HistoryEffect, HistoryMsg, HistoryRow};
-use super::message::{Command, LoadedProfile, Message, SendJob};
-use super::profiles_view::{ProfilesEffect, ProfilesMsg};
+use super::app::App;
+use super::components::diagnose::capture::{capture_fields, diagnose_capture, parse_capture};
+use super::components::request::response::{format_json, response_view, FORMAT_INLINE_LIMIT};
+use super::components::events::{EventsEffect, EventsMsg, SendReport, ValidateWorker};
+use super::components::history::{HistoryEffect, HistoryMsg, HistoryRow};
+use super::components::profiles::{ProfilesEffect, ProfilesMsg};
+use super::effect::{Command, SendJob};
+use super::message::{LoadedProfile, Message};
+use super::model::{RequestFields, ResponseView};
 use super::signing::SignWorker;
 use super::terminal::{self, Term};
 use super::update::update;
-use super::validate_worker::ValidateWorker;
 use crate::core::time::format_timestamp;
 use crate::core::visible::visible_lines;
 use crate::store::{
@@ -167,7 +170,7 @@ impl Effects {
         });
         let out = tx.clone();
         let validator = ValidateWorker::spawn(move |m| {
-            let _ = out.send(m);
+            let _ = out.send(Message::Events(m));
         });
         let http = crate::client::build_client(&crate::client::ClientOptions::default())
             .unwrap_or_else(|_| reqwest::Client::new());
@@ -739,7 +742,7 @@ async fn event_loop(
     let mut sighup = signal(tokio::signal::unix::SignalKind::hangup())?;
     let test_panic = std::env::var_os("SIGNSCOPE_TEST_PANIC").is_some_and(|v| v == "1");
     // Sign the initial request.
-    for cmd in super::update::resign(app) {
+    for cmd in super::components::request::resign(&mut app.request) {
         fx.execute(cmd);
     }
     loop {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::core::incremental::IncrementalSigner;
 use crate::core::{Secret, SignableRequest};
 
-use super::app::SignedView;
+use super::model::SignedView;
 use super::message::Message;
 use super::worker::LatestOnly;
 

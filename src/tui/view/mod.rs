@@ -1,18 +1,17 @@
-//! Views: draw only. They read the App and never change it or block.
+//! Drawing the whole screen: the tab bar, the current view's component, the status line and
+//! the router's popups. Draw only: it reads the App and never changes it or blocks.
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-use super::app::{App, Field, View};
+use super::app::App;
+use super::components::{diagnose, events, history, profiles, request};
+use super::layout::{frame_layout, tab_label, tab_layout, View};
 use super::theme::Theme;
-pub use crate::tui::widgets::list_window::window_first;
-pub use crate::tui::widgets::text::{clip, json_line, styled_line, wrap_chars, wrap_spans};
 
-pub mod diagnose;
 pub mod popup;
-pub mod request;
 
 /// Draw the whole screen.
 pub fn draw(frame: &mut Frame, app: &App) {
@@ -21,11 +20,17 @@ pub fn draw(frame: &mut Frame, app: &App) {
     let (tabs, main, status) = frame_layout(area);
     draw_tabs(frame, tabs, app, &theme);
     match app.view {
-        View::Request => request::draw(frame, area, app, &theme),
-        View::Diagnose => diagnose::draw(frame, main, app, &theme),
-        View::Events => super::events_view::draw(frame, main, &app.events),
-        View::History => super::history_view::draw(frame, main, &app.history),
-        View::Profiles => super::profiles_view::draw(frame, main, &app.profiles),
+        View::Request => request::draw(frame, area, &app.request, &theme),
+        View::Diagnose => diagnose::draw(
+            frame,
+            main,
+            &app.diagnose,
+            &app.request.key_info.source,
+            &theme,
+        ),
+        View::Events => events::draw(frame, main, &app.events),
+        View::History => history::draw(frame, main, &app.history),
+        View::Profiles => profiles::draw(frame, main, &app.profiles),
     }
     draw_status(frame, status, app, &theme);
     popup::draw(frame, area, app, &theme);
@@ -49,13 +54,14 @@ fn draw_tabs(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 }
 
 fn draw_status(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    let dirty = if app.dirty { "*" } else { "" };
-    let target = super::update::target_url(app);
+    let req = &app.request;
+    let dirty = if req.dirty { "*" } else { "" };
+    let target = request::target_url(req);
     let text = format!(
         " {}{} │ {} {} │ {}",
-        app.profile_name,
+        req.profile_name,
         dirty,
-        app.method.text().to_ascii_uppercase(),
+        req.method.text().to_ascii_uppercase(),
         target,
         app.status
     );

@@ -222,8 +222,8 @@ fn draw_canonical(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
         return;
     }
     let highlighted = req.focus.canonical_lines();
-    let req = req.signable();
-    let canonical = req.canonical();
+    let signable = req.signable();
+    let canonical = signable.canonical();
     let head_lines = canonical.lines();
     let body_count = req.body.line_count();
     let total = 7 + body_count;
@@ -451,8 +451,8 @@ fn pipeline_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'stat
             (format!(" — {why}"), theme.dim()),
         ]));
     };
-    let req = req.signable();
-    let canonical = req.canonical();
+    let signable = req.signable();
+    let canonical = signable.canonical();
     step(
         &mut out,
         "1",

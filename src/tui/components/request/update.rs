@@ -283,7 +283,7 @@ fn save_command(req: &mut RequestState, name: String) -> Command {
 }
 
 /// Save under the current name; the built-in demo profile can only be saved as a new name.
-fn save_current(req: &mut RequestState) -> Vec<Command> {
+pub fn save_current(req: &mut RequestState) -> Vec<Command> {
     if req.is_demo {
         req.status = "the demo profile is built in: save it under a new name".into();
         req.prompt = Some(Prompt::SaveAs(LineInput::default()));
