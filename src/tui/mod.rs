@@ -12,7 +12,6 @@
 //! - [`view`]: drawing only; [`terminal`]: setup and restoration; [`theme`]: styles, NO_COLOR.
 
 pub mod app;
-pub mod body_editor;
 pub mod components;
 pub mod message;
 pub mod runtime;
@@ -21,6 +20,7 @@ pub mod terminal;
 pub mod theme;
 pub mod update;
 pub mod view;
+pub mod widgets;
 pub mod worker;
 
 use chrono::Utc;
@@ -130,6 +130,5 @@ pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
 /// any view, so it names the send key of each view that sends.
 pub const DEMO_NOTE: &str = "demo profile: Ctrl-G sends (F3: Ctrl-S) to the local server · F1 help";
 
-mod line_input;
-#[cfg(test)]
-mod test_util;
+#[doc(hidden)]
+pub mod test_util;

@@ -4,7 +4,7 @@ use super::draw::*;
 use super::update::*;
 use super::*;
 use crate::core::events::{Level, Problem};
-use crate::tui::body_editor::BodyEditor;
+use crate::tui::widgets::body_editor::BodyEditor;
 use bytes::Bytes;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 

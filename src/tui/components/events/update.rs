@@ -16,7 +16,7 @@ use super::{
 use crate::core::events::{
     ItemDraft, Level, KNOWN_LIST_LOGICS, KNOWN_PAGE_TYPES, PAGE_TYPE_TAG, VIEW_RECS_LIST,
 };
-use crate::tui::line_input::LineInput;
+use crate::tui::widgets::LineInput;
 
 pub(super) enum Target {
     Field(Field),

@@ -8,7 +8,7 @@ use ratatui::layout::{Position, Rect};
 use super::*;
 use crate::store::profile::validate_name;
 use crate::store::Profile;
-use crate::tui::line_input::LineInput;
+use crate::tui::widgets::LineInput;
 
 /// Handle a message; pure.
 pub fn update(state: &mut ProfilesState, msg: ProfilesMsg) -> Vec<ProfilesEffect> {
