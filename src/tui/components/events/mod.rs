@@ -28,9 +28,9 @@ use serde_json::Value;
 use crate::core::events::{
     self as ev, draft_from_value, form_batch, ItemDraft, ListDraft, Problem, Unshown,
 };
+use crate::tui::theme::Theme;
 use crate::tui::widgets::body_editor::BodyEditor;
 use crate::tui::widgets::LineInput;
-use crate::tui::theme::Theme;
 use draw::focused_style;
 use update::{target_of_path, Target};
 use validate::{JobInput, INLINE_VALIDATE_LINES};

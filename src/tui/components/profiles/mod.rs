@@ -18,8 +18,8 @@ use ratatui::layout::Rect;
 
 use crate::core::Secret;
 use crate::store::{KeySource, Profile};
-use crate::tui::widgets::LineInput;
 use crate::tui::theme::Theme;
+use crate::tui::widgets::LineInput;
 
 /// Messages of the profile manager.
 #[derive(Clone, Debug)]
