@@ -18,11 +18,11 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use signscope::core::Secret;
-use signscope::tui::app::Field;
-use signscope::tui::message::{Command, Message};
+use signscope::tui::components::request::{resign, Field};
+use signscope::tui::effect::Command;
+use signscope::tui::message::Message;
 use signscope::tui::signing::Incremental;
 use signscope::tui::test_util::TestApp;
-use signscope::tui::update::resign;
 
 /// A pretty-printed JSON array of about `size` bytes (lines of ~60 bytes).
 fn body_of(size: usize) -> String {
@@ -125,7 +125,7 @@ fn resign_after_edit(c: &mut Criterion) {
         let mut app = app_with(&body_of(size));
         let mut inc = Incremental::default();
         // Prime the signer with the whole body.
-        for cmd in resign(&mut app) {
+        for cmd in resign(&mut app.request) {
             if let Command::Sign(job) = cmd {
                 inc.sign(&job).unwrap();
             }
@@ -298,8 +298,8 @@ fn response_of(size: usize) -> Vec<u8> {
 /// formatted text. Both steps run off the draw path in the workbench (the formatting on a
 /// blocking thread); here they run back to back, so the total is an upper bound.
 fn response_6mb(c: &mut Criterion) {
-    use signscope::tui::app::Detail;
-    use signscope::tui::runtime::{format_json, response_view};
+    use signscope::tui::components::request::Detail;
+    use signscope::tui::components::request::response::{format_json, response_view};
     let body = response_of(6 << 20);
     let mut g = c.benchmark_group("tui_response_6MB");
     g.sample_size(10)

@@ -16,10 +16,15 @@ use super::model::{KeyInfo, RequestFields};
 pub enum Popup {
     /// The key bindings of the current view, scrolled down by `scroll` rows (a small terminal
     /// does not show them all).
-    Help { scroll: u16 },
+    Help {
+        scroll: u16,
+    },
     ConfirmQuit,
     /// Pick a profile: names and the selected index.
-    Profiles { names: Vec<String>, selected: usize },
+    Profiles {
+        names: Vec<String>,
+        selected: usize,
+    },
 }
 
 /// All state of the workbench.

@@ -86,4 +86,3 @@ pub struct LoadedProfile {
     pub key: Option<Secret>,
     pub key_source: String,
 }
-

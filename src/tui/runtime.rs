@@ -14,10 +14,10 @@ use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
 use super::app::App;
 use super::components::diagnose::capture::{capture_fields, diagnose_capture, parse_capture};
-use super::components::request::response::{format_json, response_view, FORMAT_INLINE_LIMIT};
 use super::components::events::{EventsEffect, EventsMsg, SendReport, ValidateWorker};
 use super::components::history::{HistoryEffect, HistoryMsg, HistoryRow};
 use super::components::profiles::{ProfilesEffect, ProfilesMsg};
+use super::components::request::response::{format_json, response_view, FORMAT_INLINE_LIMIT};
 use super::effect::{Command, SendJob};
 use super::message::{LoadedProfile, Message};
 use super::model::{RequestFields, ResponseView};
@@ -707,6 +707,7 @@ pub fn run_app(
     mut app: App,
     session: Option<Session>,
     server_note: Option<String>,
+    startup: Vec<Command>,
 ) -> anyhow::Result<u8> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -718,7 +719,7 @@ pub fn run_app(
         app.status = note;
     }
     let (mut term, _guard) = terminal::init().context("could not set up the terminal")?;
-    let result = rt.block_on(event_loop(&mut term, &mut app, session, tx, rx));
+    let result = rt.block_on(event_loop(&mut term, &mut app, session, startup, tx, rx));
     terminal::restore();
     result.map(|_| 0)
 }
@@ -727,6 +728,7 @@ async fn event_loop(
     term: &mut Term,
     app: &mut App,
     session: Option<Session>,
+    startup: Vec<Command>,
     tx: UnboundedSender<Message>,
     mut rx: UnboundedReceiver<Message>,
 ) -> anyhow::Result<()> {
@@ -741,8 +743,9 @@ async fn event_loop(
     let mut sigterm = signal(tokio::signal::unix::SignalKind::terminate())?;
     let mut sighup = signal(tokio::signal::unix::SignalKind::hangup())?;
     let test_panic = std::env::var_os("SIGNSCOPE_TEST_PANIC").is_some_and(|v| v == "1");
-    // Sign the initial request.
-    for cmd in super::components::request::resign(&mut app.request) {
+    // Everything `update` asked for while the App was filled (the first signature, the
+    // validation of a saved events batch...).
+    for cmd in startup {
         fx.execute(cmd);
     }
     loop {
@@ -899,4 +902,132 @@ mod tests {
         assert!(err.contains("gone"), "{err}");
     }
 
+    /// The demo profile as the workbench opens it, its URLs pointing at `url`.
+    fn demo_on(url: &str, events: Option<String>) -> LoadedProfile {
+        let mut p = Profile::demo();
+        p.events = events;
+        loaded_profile(p, url.to_string(), Some(url))
+    }
+
+    /// Run `cmds` in a fresh runtime and feed the answers to `app` until `done(app)` holds.
+    fn run_until(
+        app: &mut App,
+        session: Option<Session>,
+        cmds: Vec<Command>,
+        done: impl Fn(&App) -> bool,
+    ) -> Option<Session> {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let (tx, mut rx) = unbounded_channel();
+            let mut fx = Effects::new(tx);
+            fx.session = session;
+            for c in cmds {
+                fx.execute(c);
+            }
+            let deadline = std::time::Instant::now() + Duration::from_secs(60);
+            while !done(app) {
+                let left = deadline.saturating_duration_since(std::time::Instant::now());
+                let msg = tokio::time::timeout(left, rx.recv())
+                    .await
+                    .expect("an answer from the runtime within 60 s")
+                    .expect("the channel stays open");
+                for c in update(app, msg) {
+                    fx.execute(c);
+                }
+            }
+            fx.session.take()
+        })
+    }
+
+    #[test]
+    fn startup_runs_every_command_update_returns_so_a_saved_10000_item_batch_is_validated() {
+        use crate::core::events::{ItemDraft, ListDraft};
+        let draft = ListDraft {
+            api_key: "demo-public-key".into(),
+            list_id: "home-trending-1".into(),
+            list_name: "Trending now".into(),
+            list_logic: "TRENDING".into(),
+            tags: vec!["recsPageType:HOME".into()],
+            user_ip: Some("203.0.113.7".into()),
+            items: (0..10_000)
+                .map(|i| ItemDraft {
+                    group_id: format!("{}", 10_000 + i),
+                    variant_id: format!("V{}", i % 7),
+                    name: format!("Product number {i}"),
+                    price: "5.00".into(),
+                    currency: "EUR".into(),
+                    brand: "Northpeak".into(),
+                    category: "Clothing;;Jackets".into(),
+                    clicked: i == 3,
+                })
+                .collect(),
+        };
+        let batch = String::from_utf8(draft.to_batch().to_json_bytes()).unwrap();
+        let (mut app, startup) =
+            crate::tui::open_app(demo_on("http://127.0.0.1:9", Some(batch)), Utc::now());
+        // Too big to validate inside `update`: the validation is one of the startup commands.
+        assert!(app.events.validating());
+        assert!(
+            startup
+                .iter()
+                .any(|c| matches!(c, Command::Events(EventsEffect::Validate(_)))),
+            "{startup:?}"
+        );
+        assert!(startup.iter().any(|c| matches!(c, Command::Sign(_))));
+        run_until(&mut app, None, startup, |a| {
+            !a.events.validating() && a.request.sign.result.is_some()
+        });
+        assert!(app.events.problems.is_empty(), "{:?}", app.events.problems);
+        assert!(matches!(app.request.sign.result, Some(Ok(_))));
+    }
+
+    #[test]
+    fn a_send_goes_to_a_real_local_server_and_is_recorded_in_the_history() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = crate::store::Paths::new(dir.path().join("c"), dir.path().join("d"));
+        let server = Embedded::start().unwrap();
+        let url = server.url.clone();
+        let session = Session {
+            store: ProfileStore::open(&paths),
+            history: History::open(&paths),
+            current: Profile::demo(),
+            server: Some(server),
+        };
+        let (mut app, startup) = crate::tui::open_app(demo_on(&url, None), Utc::now());
+        let session = run_until(&mut app, Some(session), startup, |a| {
+            a.request.sign.result.is_some()
+        });
+        let send = update(
+            &mut app,
+            Message::Key(crossterm::event::KeyEvent::new(
+                crossterm::event::KeyCode::Char('g'),
+                crossterm::event::KeyModifiers::CONTROL,
+            )),
+        );
+        assert!(matches!(send.as_slice(), [Command::Send(_)]), "{send:?}");
+        let session = run_until(&mut app, session, send, |a| !a.request.sending).unwrap();
+        let resp = app.request.response.as_ref().expect("a response");
+        assert_eq!(resp.status, 200, "{:?}", app.status);
+        assert!(
+            resp.job_id.is_some(),
+            "the demo server accepts the demo request"
+        );
+        // The history file holds the send (appended off the draw path: wait for it).
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        let entries = loop {
+            let (entries, _) = session.history.load(10);
+            if !entries.is_empty() || std::time::Instant::now() > deadline {
+                break entries;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert_eq!(entries.len(), 1);
+        assert_eq!(entries[0].kind, "request");
+        assert_eq!(entries[0].response.as_ref().map(|r| r.status), Some(200));
+        assert!(entries[0].request.url.starts_with(&url));
+    }
 }

@@ -3,7 +3,9 @@
 //! the runtime's answers go to the component they belong to. Pure: no I/O, no clock (time
 //! arrives in `Message::Tick`), no terminal.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind};
+use crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
+};
 use ratatui::layout::{Position, Rect};
 
 use super::app::{App, Popup};
@@ -216,10 +218,7 @@ fn profiles_effects(app: &mut App, effects: Vec<ProfilesEffect>) -> Vec<Command>
 
 /// The request fields of a past send: base URL, path and query split from its URL; the prefix
 /// read from its `X-...-TIMESTAMP` header.
-pub fn row_fields(
-    row: &history::HistoryRow,
-    prefix: &str,
-) -> (RequestFields, String) {
+pub fn row_fields(row: &history::HistoryRow, prefix: &str) -> (RequestFields, String) {
     let (base, target) = match row.url.find("://") {
         Some(i) => match row.url[i + 3..].find('/') {
             Some(j) => row.url.split_at(i + 3 + j),

@@ -9,13 +9,11 @@ use super::*;
 use crate::core::Secret;
 use crate::tui::components::diagnose::DiagKey;
 use crate::tui::components::request::{resign, Detail, Field, Prompt, TYPED_KEY};
-use crate::tui::view;
-use crate::tui::model::{
-    FormattedBody, MismatchView, RequestFields, ResponseView, SignedView,
-};
-use crate::tui::signing::SignJob;
 use crate::tui::message::LoadedProfile;
+use crate::tui::model::{FormattedBody, MismatchView, RequestFields, ResponseView, SignedView};
+use crate::tui::signing::SignJob;
 use crate::tui::test_util::{alt_key, ctrl_key, key, t0, TestApp};
+use crate::tui::view;
 
 /// The demo workbench on an 80x24 screen (the one fixture, `test_util::TestApp`).
 fn app() -> TestApp {
@@ -158,7 +156,14 @@ fn signed_results_never_replace_a_newer_one() {
         },
     );
     assert_eq!(
-        a.request.sign.result.as_ref().unwrap().as_ref().unwrap().signature,
+        a.request
+            .sign
+            .result
+            .as_ref()
+            .unwrap()
+            .as_ref()
+            .unwrap()
+            .signature,
         "NEW"
     );
     // An error is shown as such.
@@ -307,7 +312,8 @@ fn formatted_response_is_cached_for_its_send_only() {
     assert!(a.request.response.as_ref().unwrap().formatted.is_none());
     update(&mut a, Message::ResponseFormatted { id: 7, body });
     assert_eq!(
-        a.request.response
+        a.request
+            .response
             .as_ref()
             .unwrap()
             .formatted
@@ -959,7 +965,8 @@ fn a_paste_whose_line_ends_the_terminal_turned_into_cr_keeps_its_lines() {
             panic!("no diagnosis asked for: {cmds:?}");
         };
         assert!(!text.contains('\r'), "bare CRs left in {text:?}");
-        let (ok, lines) = crate::tui::components::diagnose::capture::diagnose_capture(text, &secret, "SVC", now);
+        let (ok, lines) =
+            crate::tui::components::diagnose::capture::diagnose_capture(text, &secret, "SVC", now);
         let report = lines.join("\n");
         assert!(!ok);
         assert!(
@@ -975,7 +982,10 @@ fn a_paste_whose_line_ends_the_terminal_turned_into_cr_keeps_its_lines() {
         &mut a,
         Message::Paste("{\r  \"a\": 1,\r\r  \"b\": 2\r}".into()),
     );
-    assert_eq!(&a.request.body.bytes()[..], b"{\n  \"a\": 1,\n\n  \"b\": 2\n}");
+    assert_eq!(
+        &a.request.body.bytes()[..],
+        b"{\n  \"a\": 1,\n\n  \"b\": 2\n}"
+    );
 }
 
 #[test]
@@ -990,7 +1000,9 @@ fn paste_line_ends_only_rewrites_pastes_without_any_lf() {
 fn an_invalid_search_pattern_says_why_in_one_line_and_does_not_search_with_the_old_one() {
     let mut a = app();
     focus(&mut a, Field::Body);
-    a.request.body = crate::tui::components::request::new_body_editor("[\"item 1\", \"item 2\", \"item 2x\", \"item 3\"]");
+    a.request.body = crate::tui::components::request::new_body_editor(
+        "[\"item 1\", \"item 2\", \"item 2x\", \"item 3\"]",
+    );
     a.request.body_changed_at(0);
     update(&mut a, ctrl_key('f'));
     a.type_str("item 2");

@@ -6,8 +6,8 @@ use ratatui::style::{Color, Modifier};
 use crate::core::Secret;
 use crate::tui::app::App;
 use crate::tui::components::request::{Detail, Field};
-use crate::tui::model::{MismatchView, ResponseView};
 use crate::tui::message::Message;
+use crate::tui::model::{MismatchView, ResponseView};
 use crate::tui::test_util::{buffer_lines, TestApp};
 use crate::tui::update::update;
 
@@ -41,10 +41,13 @@ fn find(rows: &[String], needle: &str) -> Option<(usize, usize)> {
 }
 
 fn expected_signature(a: &App) -> String {
-    crate::core::sign(&a.request.signable(), &Secret::new(crate::server::DEMO_REST_KEY))
-        .unwrap()
-        .signature()
-        .to_string()
+    crate::core::sign(
+        &a.request.signable(),
+        &Secret::new(crate::server::DEMO_REST_KEY),
+    )
+    .unwrap()
+    .signature()
+    .to_string()
 }
 
 #[test]
@@ -125,7 +128,11 @@ fn request_view_120x40_full_labels_pipeline_and_invisible_characters() {
     ] {
         assert!(screen.contains(needle), "missing {needle:?} in\n{screen}");
     }
-    let s = crate::core::sign(&a.request.signable(), &Secret::new(crate::server::DEMO_REST_KEY)).unwrap();
+    let s = crate::core::sign(
+        &a.request.signable(),
+        &Secret::new(crate::server::DEMO_REST_KEY),
+    )
+    .unwrap();
     assert!(screen.contains(&s.digest_hex()[..40]), "digest hex shown");
     assert!(screen.contains(&format!("sig {} ✓", s.signature())));
 }

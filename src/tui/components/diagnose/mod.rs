@@ -109,7 +109,12 @@ pub fn on_mouse(d: &mut DiagnoseState, m: MouseEvent, main: Rect) {
 }
 
 /// Keys of the diagnose view; `profile_key` and `prefix` are those of the request being edited.
-pub fn on_key(d: &mut DiagnoseState, key: KeyEvent, profile_key: &Secret, prefix: &str) -> Vec<Command> {
+pub fn on_key(
+    d: &mut DiagnoseState,
+    key: KeyEvent,
+    profile_key: &Secret,
+    prefix: &str,
+) -> Vec<Command> {
     if ctrl(&key, 'g') || key.code == KeyCode::F(9) {
         let text = d.input.lines().join("\n");
         let key = match d.key {

@@ -8,13 +8,13 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::Frame;
 
 use super::{request_layout, Detail, Field, Prompt, RequestLayout, RequestState};
-use crate::tui::widgets::text::{clip, json_line, styled_line, wrap_chars};
 use crate::core::visible::escape_visible;
 use crate::core::LineLabel;
 use crate::tui::model::SignedView;
-use crate::tui::widgets::body_editor::floor_char;
 use crate::tui::theme::Theme;
+use crate::tui::widgets::body_editor::floor_char;
 use crate::tui::widgets::prompt::{self, PromptText};
+use crate::tui::widgets::text::{clip, json_line, styled_line, wrap_chars};
 
 /// Body lines longer than this are shown cut (with the count of hidden bytes): drawing never
 /// walks a whole megabyte line.

@@ -197,5 +197,4 @@ mod tests {
         );
         assert_eq!(format_json(b"not json"), None);
     }
-
 }

@@ -156,7 +156,11 @@ pub fn on_saved(req: &mut RequestState, name: &str) {
 }
 
 /// A captured request (or a past send) loaded into the editor, with its timestamp frozen.
-pub fn load_request(req: &mut RequestState, fields: &RequestFields, timestamp: String) -> Vec<Command> {
+pub fn load_request(
+    req: &mut RequestState,
+    fields: &RequestFields,
+    timestamp: String,
+) -> Vec<Command> {
     let url = req.url.text().to_string();
     req.set_fields(fields);
     if req.url.text().is_empty() {
@@ -291,7 +295,6 @@ pub fn save_current(req: &mut RequestState) -> Vec<Command> {
     }
     vec![save_command(req, req.profile_name.clone())]
 }
-
 
 /// Keys of the request view.
 fn request_key(req: &mut RequestState, key: KeyEvent) -> Vec<Command> {
@@ -469,7 +472,6 @@ fn field_changed(req: &mut RequestState, focus: Field) -> Vec<Command> {
     resign(req)
 }
 
-
 /// After an edit of the body: `changed` is the first changed byte (None: nothing changed).
 pub fn body_changed(req: &mut RequestState, changed: Option<usize>) -> Vec<Command> {
     let Some(at) = changed else {
@@ -646,7 +648,6 @@ fn reformat_body(req: &mut RequestState, pretty: bool) -> Vec<Command> {
     body_changed(req, changed)
 }
 
-
 /// The mouse over the request view (`screen` is the whole terminal).
 pub fn on_mouse(req: &mut RequestState, m: MouseEvent, screen: Rect) -> Vec<Command> {
     let l = request_layout(screen);
@@ -701,4 +702,3 @@ fn cycle_detail_if_title(req: &mut RequestState, l: &RequestLayout, pos: Positio
         cycle_detail(req);
     }
 }
-
