@@ -702,12 +702,32 @@ fn history_entry(
     )
 }
 
+/// Test doubles the event loop calls; the workbench itself passes none
+/// ([`LoopHooks::default`]).
+#[derive(Default)]
+pub struct LoopHooks {
+    /// Called after every frame is drawn (the PTY test makes it panic, to check that the
+    /// terminal is restored before the panic message is printed).
+    pub after_draw: Option<Box<dyn FnMut()>>,
+}
+
 /// Run the workbench until the user quits. Returns the process exit code.
 pub fn run_app(
+    app: App,
+    session: Option<Session>,
+    server_note: Option<String>,
+    startup: Vec<Command>,
+) -> anyhow::Result<u8> {
+    run_app_with(app, session, server_note, startup, LoopHooks::default())
+}
+
+/// [`run_app`] with test doubles.
+pub fn run_app_with(
     mut app: App,
     session: Option<Session>,
     server_note: Option<String>,
     startup: Vec<Command>,
+    hooks: LoopHooks,
 ) -> anyhow::Result<u8> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -719,7 +739,9 @@ pub fn run_app(
         app.status = note;
     }
     let (mut term, _guard) = terminal::init().context("could not set up the terminal")?;
-    let result = rt.block_on(event_loop(&mut term, &mut app, session, startup, tx, rx));
+    let result = rt.block_on(event_loop(
+        &mut term, &mut app, session, startup, hooks, tx, rx,
+    ));
     terminal::restore();
     result.map(|_| 0)
 }
@@ -729,6 +751,7 @@ async fn event_loop(
     app: &mut App,
     session: Option<Session>,
     startup: Vec<Command>,
+    mut hooks: LoopHooks,
     tx: UnboundedSender<Message>,
     mut rx: UnboundedReceiver<Message>,
 ) -> anyhow::Result<()> {
@@ -742,7 +765,6 @@ async fn event_loop(
     let mut events = Some(EventStream::new());
     let mut sigterm = signal(tokio::signal::unix::SignalKind::terminate())?;
     let mut sighup = signal(tokio::signal::unix::SignalKind::hangup())?;
-    let test_panic = std::env::var_os("SIGNSCOPE_TEST_PANIC").is_some_and(|v| v == "1");
     // Everything `update` asked for while the App was filled (the first signature, the
     // validation of a saved events batch...).
     for cmd in startup {
@@ -770,8 +792,8 @@ async fn event_loop(
             return Ok(());
         }
         term.draw(|f| super::view::draw(f, app))?;
-        if test_panic {
-            panic!("SIGNSCOPE_TEST_PANIC is set: a forced panic to test terminal restoration");
+        if let Some(after_draw) = hooks.after_draw.as_mut() {
+            after_draw();
         }
         let tick = if app.wants_tick() {
             let now = Utc::now();
