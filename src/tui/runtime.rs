@@ -55,10 +55,13 @@ pub struct Session {
 impl Session {
     /// The URL of the embedded server, starting it on first use.
     pub fn embedded_url(&mut self) -> Result<String, String> {
-        if self.server.is_none() {
-            self.server = Some(Embedded::start()?);
-        }
-        Ok(self.server.as_ref().expect("started").url.clone())
+        let server = match self.server.take() {
+            Some(s) => s,
+            None => Embedded::start()?,
+        };
+        let url = server.url.clone();
+        self.server = Some(server);
+        Ok(url)
     }
 
     /// The base URL a profile's indexing URL stands for.
@@ -802,7 +805,7 @@ async fn event_loop(
         } else {
             None
         };
-        let ev = events.as_mut().expect("event stream");
+        let ev = events.get_or_insert_with(EventStream::new);
         tokio::select! {
             e = ev.next() => match e {
                 Some(Ok(e)) => if let Some(m) = event_message(e) { pending.push(m) },
@@ -810,7 +813,7 @@ async fn event_loop(
                 None => return Ok(()),
             },
             m = rx.recv() => if let Some(m) = m { pending.push(m) },
-            _ = async { tick.unwrap().await }, if tick.is_some() => pending.push(Message::Tick(Utc::now())),
+            _ = async { if let Some(t) = tick { t.await } }, if tick.is_some() => pending.push(Message::Tick(Utc::now())),
             _ = sigterm.recv() => {
                 tracing::debug!("SIGTERM: quitting");
                 pending.push(Message::Terminate)
