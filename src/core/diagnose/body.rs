@@ -80,13 +80,21 @@ impl Recipe {
     }
 }
 
-const STYLES: [Style; 4] = [Style::Compact, Style::Python, Style::Pretty2, Style::Pretty4];
+const STYLES: [Style; 4] = [
+    Style::Compact,
+    Style::Python,
+    Style::Pretty2,
+    Style::Pretty4,
+];
 
 /// Body recipes that are one mistake each.
 pub fn single_recipes(body: &[u8]) -> Vec<Recipe> {
     let mut out = Vec::new();
     if !body.is_empty() {
-        out.push(Recipe { empty: true, ..SENT });
+        out.push(Recipe {
+            empty: true,
+            ..SENT
+        });
     }
     out.push(Recipe {
         trailing_lf: true,
@@ -217,14 +225,22 @@ impl Write for Capped<'_> {
 struct Spaced;
 
 impl serde_json::ser::Formatter for Spaced {
-    fn begin_array_value<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+    fn begin_array_value<W: ?Sized + Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
         if first {
             Ok(())
         } else {
             w.write_all(b", ")
         }
     }
-    fn begin_object_key<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+    fn begin_object_key<W: ?Sized + Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
         if first {
             Ok(())
         } else {
@@ -250,7 +266,11 @@ fn restyle(body: &[u8], style: Style, cap: usize) -> Result<Vec<u8>, NotBuilt> {
         )
         .is_ok(),
         Style::Pretty2 | Style::Pretty4 => {
-            let indent: &[u8] = if style == Style::Pretty2 { b"  " } else { b"    " };
+            let indent: &[u8] = if style == Style::Pretty2 {
+                b"  "
+            } else {
+                b"    "
+            };
             serde_transcode::transcode(
                 &mut de,
                 &mut serde_json::Serializer::with_formatter(
@@ -279,14 +299,16 @@ fn sorted(body: &[u8], style: Style, cap: usize) -> Result<Vec<u8>, NotBuilt> {
     let mut out = Vec::with_capacity(body.len().min(cap));
     let w = Capped { out: &mut out, cap };
     let ok = match style {
-        Style::Compact => value
-            .serialize(&mut serde_json::Serializer::new(w))
-            .is_ok(),
+        Style::Compact => value.serialize(&mut serde_json::Serializer::new(w)).is_ok(),
         Style::Python => value
             .serialize(&mut serde_json::Serializer::with_formatter(w, Spaced))
             .is_ok(),
         Style::Pretty2 | Style::Pretty4 => {
-            let indent: &[u8] = if style == Style::Pretty2 { b"  " } else { b"    " };
+            let indent: &[u8] = if style == Style::Pretty2 {
+                b"  "
+            } else {
+                b"    "
+            };
             value
                 .serialize(&mut serde_json::Serializer::with_formatter(
                     w,

@@ -138,9 +138,9 @@ impl Mistake {
             | Mistake::EmptyQueryLineOmitted
             | Mistake::QueryPercentDecoded
             | Mistake::QueryParamsSorted => Part::Query,
-            Mistake::TrailingSlashTrimmed | Mistake::FullUrlAsPath | Mistake::PathPercentDecoded => {
-                Part::Path
-            }
+            Mistake::TrailingSlashTrimmed
+            | Mistake::FullUrlAsPath
+            | Mistake::PathPercentDecoded => Part::Path,
             Mistake::CrlfLineEndings => Part::LineEnd,
             Mistake::LowercaseHeaderNames => Part::NameCase,
             Mistake::HeaderPrefixDiffers { .. } => Part::NamePrefix,
@@ -163,9 +163,9 @@ impl Mistake {
             | Mistake::KeyQuoted
             | Mistake::KeyBase64Decoded
             | Mistake::OtherAccountKey { .. } => Part::Key,
-            Mistake::HexInsteadOfBase64 | Mistake::UrlSafeBase64 | Mistake::Base64PaddingMissing => {
-                Part::Encoding
-            }
+            Mistake::HexInsteadOfBase64
+            | Mistake::UrlSafeBase64
+            | Mistake::Base64PaddingMissing => Part::Encoding,
             Mistake::Sha256InsteadOfSha384 => Part::Hash,
         }
     }

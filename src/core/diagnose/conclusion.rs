@@ -62,16 +62,17 @@ pub fn compare_texts(
             break;
         }
     }
-    let first = first.or_else(|| (client.len() != expected_len).then(|| client.len().min(expected_len)));
+    let first =
+        first.or_else(|| (client.len() != expected_len).then(|| client.len().min(expected_len)));
     match first {
         None => {
-            let mine = format!("the REST key used here is {} bytes with {}", key.len(), ends(key));
+            let mine = format!(
+                "the REST key used here is {} bytes with {}",
+                key.len(),
+                ends(key)
+            );
             let theirs = match client_key {
-                Some(k) => format!(
-                    "; the client's is {} bytes with {}",
-                    k.len(),
-                    ends(k)
-                ),
+                Some(k) => format!("; the client's is {} bytes with {}", k.len(), ends(k)),
                 None => String::new(),
             };
             format!(
@@ -126,7 +127,11 @@ pub fn invisible_body_bytes(body: &[u8]) -> Vec<String> {
     let mut found = Vec::new();
     let mut count = 0usize;
     let mut offset = 0usize;
-    let skip_bom = if body.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+    let skip_bom = if body.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
     for chunk in body[skip_bom..].utf8_chunks() {
         let valid = chunk.valid();
         if !valid.is_ascii() {

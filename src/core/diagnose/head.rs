@@ -312,10 +312,7 @@ pub fn head_mods(base: &Head, host: Option<&str>) -> Vec<HeadMod> {
     if path.contains('%') {
         let d = percent_decoded(&path, false);
         if d != path {
-            mods.push(HeadMod::new(
-                Mistake::PathPercentDecoded,
-                Change::Path(d),
-            ));
+            mods.push(HeadMod::new(Mistake::PathPercentDecoded, Change::Path(d)));
         }
     }
     let ts = base.values[0].clone();

@@ -155,8 +155,14 @@ impl Diagnosis {
     /// The report without its summary line.
     pub fn details(&self) -> String {
         let mut out = String::new();
-        out.push_str(&format!("expected signature: {}\n", self.expected_signature));
-        out.push_str(&format!("provided signature: {}\n", self.provided_signature));
+        out.push_str(&format!(
+            "expected signature: {}\n",
+            self.expected_signature
+        ));
+        out.push_str(&format!(
+            "provided signature: {}\n",
+            self.provided_signature
+        ));
         for m in &self.findings {
             out.push_str(&format!("  {}: the client {}\n", m.code(), m.detail()));
         }
@@ -187,6 +193,12 @@ fn php_part(findings: &[Mistake], head: &str) -> Vec<Mistake> {
     } else {
         Vec::new()
     }
+}
+
+/// The seven short lines the verifier signs for a received request (each with its LF), as
+/// [`diagnose`] rebuilds them: header values as received, a missing header as empty.
+pub fn expected_head(req: &ReceivedRequest, header_prefix: &str) -> String {
+    expected(req, header_prefix).0
 }
 
 /// The expected head and the four signed header values of a received request.
@@ -292,7 +304,12 @@ pub fn diagnose_with(
 }
 
 /// What is known when nothing reproduced the signature, most telling first.
-fn conclude(d: &Diagnosis, key: &Secret, opts: &DiagnoseOptions, skipped_tree: bool) -> Vec<String> {
+fn conclude(
+    d: &Diagnosis,
+    key: &Secret,
+    opts: &DiagnoseOptions,
+    skipped_tree: bool,
+) -> Vec<String> {
     let mut out = Vec::new();
     let head = d.expected_head.as_bytes();
     if !search::decodes_to_a_digest(&d.provided_signature) {

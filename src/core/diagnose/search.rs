@@ -91,7 +91,10 @@ pub fn key_variants(key: &str, api_key: &str, others: &[(String, Secret)]) -> Ve
             out.push(KeyVariant { mistake, bytes });
         }
     };
-    add(Mistake::KeyWhitespaceTrimmed, key.trim().as_bytes().to_vec());
+    add(
+        Mistake::KeyWhitespaceTrimmed,
+        key.trim().as_bytes().to_vec(),
+    );
     for nl in ["\n", "\r\n"] {
         add(
             Mistake::KeyWithTrailingNewline,
@@ -101,7 +104,10 @@ pub fn key_variants(key: &str, api_key: &str, others: &[(String, Secret)]) -> Ve
     for q in ['"', '\''] {
         add(Mistake::KeyQuoted, format!("{q}{key}{q}").into_bytes());
         if key.len() >= 2 && key.starts_with(q) && key.ends_with(q) {
-            add(Mistake::KeyQuoted, key[1..key.len() - 1].as_bytes().to_vec());
+            add(
+                Mistake::KeyQuoted,
+                key.as_bytes()[1..key.len() - 1].to_vec(),
+            );
         }
     }
     if key.len() >= 8
@@ -259,7 +265,9 @@ fn run(s: &mut Searcher<'_>, p: &Problem<'_>) {
         }
     }
     for r in single_recipes(body) {
-        if !with_body(s, body, &r, |s, b| s.try_variant(&r.mistakes(), p.key, &cat(&head, b))) {
+        if !with_body(s, body, &r, |s, b| {
+            s.try_variant(&r.mistakes(), p.key, &cat(&head, b))
+        }) {
             return;
         }
     }
@@ -329,7 +337,9 @@ fn run(s: &mut Searcher<'_>, p: &Problem<'_>) {
         }
     }
     for r in pair_recipes() {
-        if !with_body(s, body, &r, |s, b| s.try_variant(&r.mistakes(), p.key, &cat(&head, b))) {
+        if !with_body(s, body, &r, |s, b| {
+            s.try_variant(&r.mistakes(), p.key, &cat(&head, b))
+        }) {
             return;
         }
     }
