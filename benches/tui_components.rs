@@ -1,4 +1,4 @@
-//! Key to frame in the events composer (issue 7): one keystroke through the pure `update` plus
+//! Key to frame in the events composer: one keystroke through the pure `update` plus
 //! a full draw into a 120x40 TestBackend, for lists of 10, 500 and 5,000 items, in the form and
 //! in the raw JSON editor. Batches above `INLINE_VALIDATE_ITEMS` are rebuilt and validated off
 //! the draw path (`EventsEffect::Validate`, run by a worker in the TUI): `validate_job` measures
@@ -12,7 +12,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
-use signscope::tui::events_view::{draw, update, EventsMsg, EventsState, Field, Focus};
+use signscope::tui::components::events::{draw, update, EventsMsg, EventsState, Field, Focus};
 
 mod common;
 

@@ -12,15 +12,15 @@
 //! - [`view`]: drawing only; [`terminal`]: setup and restoration; [`theme`]: styles, NO_COLOR.
 
 pub mod app;
-pub mod body_editor;
+pub mod components;
 pub mod message;
 pub mod runtime;
 pub mod signing;
 pub mod terminal;
 pub mod theme;
 pub mod update;
-pub mod validate_worker;
 pub mod view;
+pub mod widgets;
 pub mod worker;
 
 use chrono::Utc;
@@ -130,9 +130,5 @@ pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
 /// any view, so it names the send key of each view that sends.
 pub const DEMO_NOTE: &str = "demo profile: Ctrl-G sends (F3: Ctrl-S) to the local server · F1 help";
 
-pub mod events_view;
-pub mod history_view;
-mod line_input;
-pub mod profiles_view;
-#[cfg(test)]
-mod test_util;
+#[doc(hidden)]
+pub mod test_util;

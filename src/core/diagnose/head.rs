@@ -5,6 +5,8 @@
 use chrono::{DateTime, Duration, SecondsFormat, Utc};
 
 use super::catalogue::{Mistake, Part};
+use crate::core::canonical::LineLabel;
+use crate::core::form::SigningForm;
 use crate::core::time::parse_timestamp;
 
 /// The host of the vendor's indexing service, tried as a full URL on the path line.
@@ -161,33 +163,20 @@ impl HeadMod {
     }
 }
 
-/// The path as the vendor's PHP SDK signs it: trailing `/` and spaces trimmed.
-pub fn php_sdk_path(path: &str) -> &str {
-    path.trim_end_matches(['/', ' '])
-}
-
-/// The query line as the vendor's PHP SDK signs it: `?` + the trimmed query when there is one,
-/// empty otherwise.
-pub fn php_sdk_query_line(query: &str) -> String {
-    let q = query.trim();
-    if q.is_empty() {
-        String::new()
-    } else {
-        format!("?{q}")
-    }
-}
-
-/// The mistakes that make up the PHP SDK's form for this request (empty when the form is the
-/// expected one, as for `/v2/batch` with no query).
+/// The mistakes that make up the vendor's PHP SDK form ([`SigningForm::PhpSdk`]) for this
+/// request: empty when the form signs the documented text, as for `/v2/batch` with no query.
 pub fn php_sdk_mistakes(path: &str, query: &str) -> Vec<Mistake> {
-    let mut out = Vec::new();
-    if !query.trim().is_empty() {
-        out.push(Mistake::QuestionMarkBeforeQuery);
-    }
-    if php_sdk_path(path) != path {
-        out.push(Mistake::TrailingSlashTrimmed);
-    }
-    out
+    SigningForm::PhpSdk
+        .differing_lines(path, query)
+        .into_iter()
+        .filter_map(|line| match line {
+            LineLabel::Path => Some(Mistake::TrailingSlashTrimmed),
+            LineLabel::Query if !query.is_empty() && query != "0" => {
+                Some(Mistake::QuestionMarkBeforeQuery)
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 fn percent_decoded(s: &str, plus_as_space: bool) -> String {
@@ -254,7 +243,7 @@ pub fn head_mods(base: &Head, host: Option<&str>) -> Vec<HeadMod> {
             Change::Query(None),
         ));
     }
-    let trimmed = php_sdk_path(&path);
+    let trimmed = SigningForm::PhpSdk.path_line(&path);
     if trimmed != path {
         mods.push(HeadMod::new(
             Mistake::TrailingSlashTrimmed,
@@ -383,8 +372,8 @@ pub fn php_sdk_mod(base: &Head) -> Option<HeadMod> {
     (mistakes.len() == 2).then(|| HeadMod {
         mistakes,
         change: Change::PathAndQuery(
-            php_sdk_path(&base.path).to_string(),
-            Some(php_sdk_query_line(&query)),
+            SigningForm::PhpSdk.path_line(&base.path).into_owned(),
+            Some(SigningForm::PhpSdk.query_line(&query).into_owned()),
         ),
         pairable: true,
     })

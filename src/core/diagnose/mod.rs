@@ -16,9 +16,10 @@ pub mod search;
 use bytes::Bytes;
 
 pub use catalogue::{Mistake, Part};
-pub use head::{php_sdk_mistakes, php_sdk_path, php_sdk_query_line};
+pub use head::php_sdk_mistakes;
 pub use search::DEFAULT_BUDGET;
 
+use super::form::SigningForm;
 use super::request::{HeaderNames, SignableRequest, AUTHORIZATION_HEADER, CONTENT_TYPE_HEADER};
 use super::secret::Secret;
 use super::sign::{encode_signature, hmac_sha384};
@@ -26,9 +27,6 @@ use super::verify::ReceivedRequest;
 use super::visible::visible_lines;
 use head::Head;
 use search::{key_variants, search, Problem};
-
-/// The name of the PHP SDK's signing form in `client_form`.
-pub const PHP_SDK_FORM: &str = "php-sdk";
 
 /// Inputs a diagnosis can use beyond the request and its key.
 #[derive(Clone, Debug, Default)]
@@ -130,15 +128,11 @@ impl Diagnosis {
         if php.is_empty() {
             return format!("the client {}", rest.join(", and "));
         }
+        let (path, query) = path_and_query(&self.expected_head);
         let form = format!(
-            "the client signed as the vendor's PHP SDK signs: {} (the verifier expects the documented form, see docs/signing.md)",
-            php.iter()
-                .map(|m| match m {
-                    Mistake::QuestionMarkBeforeQuery => "'?' before the query on the query line",
-                    _ => "the trailing '/' trimmed from the path",
-                })
-                .collect::<Vec<_>>()
-                .join(" and ")
+            "the client {}: {} (the verifier expects the documented form, docs/signing.md)",
+            "signed as the vendor's PHP SDK signs",
+            SigningForm::PhpSdk.differences(path, query).join(" and ")
         );
         if rest.is_empty() {
             form
@@ -183,10 +177,7 @@ impl Diagnosis {
 
 /// The mistakes of the PHP SDK form within `findings` (empty unless all of the form's are there).
 fn php_part(findings: &[Mistake], head: &str) -> Vec<Mistake> {
-    let mut lines = head.split('\n');
-    let _method = lines.next();
-    let path = lines.next().unwrap_or("");
-    let query = lines.next().unwrap_or("");
+    let (path, query) = path_and_query(head);
     let form = php_sdk_mistakes(path, query);
     if !form.is_empty() && form.iter().all(|m| findings.contains(m)) {
         form
@@ -199,6 +190,13 @@ fn php_part(findings: &[Mistake], head: &str) -> Vec<Mistake> {
 /// [`diagnose`] rebuilds them: header values as received, a missing header as empty.
 pub fn expected_head(req: &ReceivedRequest, header_prefix: &str) -> String {
     expected(req, header_prefix).0
+}
+
+/// The path and query lines of an expected head.
+fn path_and_query(head: &str) -> (&str, &str) {
+    let mut lines = head.split('\n').skip(1);
+    let path = lines.next().unwrap_or("");
+    (path, lines.next().unwrap_or(""))
 }
 
 /// The expected head and the four signed header values of a received request.
@@ -295,7 +293,7 @@ pub fn diagnose_with(
     if !d.findings.is_empty() {
         let php = php_part(&d.findings, &head_text);
         if !php.is_empty() && php.len() == d.findings.len() {
-            d.client_form = Some(PHP_SDK_FORM);
+            d.client_form = Some(SigningForm::PhpSdk.name());
         }
         return d;
     }

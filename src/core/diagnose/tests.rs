@@ -1,4 +1,3 @@
-
 //! The signatures here are made with RustCrypto's `hmac` + `sha2` (the core signs with ring),
 //! so the diagnosis is checked against an independent signer.
 use super::*;
@@ -376,7 +375,7 @@ fn the_php_sdk_form_is_named_as_such() {
     assert_eq!(d.client_form, Some("php-sdk"));
     assert!(
         d.summary()
-            .contains("'?' before the query on the query line and the trailing '/' trimmed"),
+            .contains("signs: the trailing '/' trimmed and '?' before the query (the verifier"),
         "{}",
         d.summary()
     );
