@@ -385,8 +385,8 @@ fn the_php_sdk_form_is_named_as_such() {
     assert_eq!(
         d.findings,
         [
-            Mistake::QuestionMarkBeforeQuery,
             Mistake::TrailingSlashTrimmed,
+            Mistake::QuestionMarkBeforeQuery,
             Mistake::KeyWithTrailingNewline
         ]
     );
