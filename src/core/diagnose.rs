@@ -14,9 +14,9 @@ use base64::Engine;
 use hmac::{Hmac, Mac};
 use sha2::{Sha256, Sha384};
 
+use super::received::ReceivedRequest;
 use super::request::{HeaderNames, SignableRequest, AUTHORIZATION_HEADER, CONTENT_TYPE_HEADER};
 use super::secret::Secret;
-use super::verify::ReceivedRequest;
 use super::visible::visible_lines;
 
 /// A known client mistake.

@@ -173,8 +173,8 @@ impl EditForm {
             focus: EditField::IndexingUrl,
             indexing_url: LineInput::new(p.indexing_url.clone()),
             analytics_url: LineInput::new(p.analytics_url.clone()),
-            header_prefix: LineInput::new(p.header_prefix.clone()),
-            api_key: LineInput::new(p.api_key.clone()),
+            header_prefix: LineInput::new(p.request.header_prefix.clone()),
+            api_key: LineInput::new(p.request.api_key.clone()),
             key_kind: kind,
             key_value: LineInput::new(value),
             base: p.clone(),
@@ -227,13 +227,17 @@ impl EditForm {
             }
             KeyKind::Demo => KeySource::Demo,
         };
+        let base = self.base.clone();
         Ok(Profile {
             indexing_url: self.indexing_url.text().trim().to_string(),
             analytics_url: self.analytics_url.text().trim().to_string(),
-            header_prefix: self.header_prefix.text().trim().to_string(),
-            api_key: self.api_key.text().to_string(),
+            request: crate::core::RequestSpec {
+                header_prefix: self.header_prefix.text().trim().to_string(),
+                api_key: self.api_key.text().to_string(),
+                ..base.request.clone()
+            },
             rest_key,
-            ..self.base.clone()
+            ..base
         })
     }
 }
@@ -846,11 +850,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState) {
                 ]));
                 lines.push(Line::from(vec![
                     label("Header prefix"),
-                    Span::raw(p.header_prefix.clone()),
+                    Span::raw(p.request.header_prefix.clone()),
                 ]));
                 lines.push(Line::from(vec![
                     label("API key"),
-                    Span::raw(p.api_key.clone()),
+                    Span::raw(p.request.api_key.clone()),
                 ]));
                 lines.push(Line::from(vec![
                     label("REST key"),
@@ -860,10 +864,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState) {
                     label("Request"),
                     Span::raw(format!(
                         "{} {}{}{}",
-                        p.method,
-                        p.path,
-                        if p.query.is_empty() { "" } else { "?" },
-                        p.query
+                        p.request.method,
+                        p.request.path,
+                        if p.request.query.is_empty() { "" } else { "?" },
+                        p.request.query
                     )),
                 ]));
             }
@@ -940,8 +944,11 @@ mod tests {
         Profile {
             indexing_url: "http://127.0.0.1:7001".into(),
             analytics_url: "http://127.0.0.1:7002".into(),
-            header_prefix: "KLEVU".into(),
-            api_key: "shop-public".into(),
+            request: crate::core::RequestSpec {
+                header_prefix: "KLEVU".into(),
+                api_key: "shop-public".into(),
+                ..crate::core::RequestSpec::default()
+            },
             rest_key: KeySource::Stored(Secret::new("s3cr3t-rest-key")),
             ..Profile::new("shop")
         }
@@ -998,7 +1005,10 @@ mod tests {
         match &effects[..] {
             [ProfilesEffect::SaveProfile(p, None)] => {
                 assert_eq!(p.name, "staging");
-                assert_eq!(p.header_prefix, Profile::new("x").header_prefix);
+                assert_eq!(
+                    p.request.header_prefix,
+                    Profile::new("x").request.header_prefix
+                );
             }
             other => panic!("{other:?}"),
         }
@@ -1009,7 +1019,7 @@ mod tests {
             [ProfilesEffect::SaveProfile(p, Some(source))] => {
                 assert_eq!(source, "demo", "keeps the body of the profile it copies");
                 assert_eq!(p.name, "learn");
-                assert_eq!(p.api_key, Profile::demo().api_key);
+                assert_eq!(p.request.api_key, Profile::demo().request.api_key);
             }
             other => panic!("{other:?}"),
         }
@@ -1020,7 +1030,7 @@ mod tests {
             [ProfilesEffect::SaveProfile(p, Some(source))] => {
                 assert_eq!(source, "shop");
                 assert_eq!(p.name, "shop-copy");
-                assert_eq!(p.api_key, "shop-public");
+                assert_eq!(p.request.api_key, "shop-public");
                 assert_eq!(p.rest_key, shop().rest_key);
             }
             other => panic!("{other:?}"),
@@ -1094,7 +1104,7 @@ mod tests {
                 assert_eq!(p.name, "shop");
                 assert_eq!(p.indexing_url, "http://127.0.0.1:9000");
                 assert_eq!(p.analytics_url, "http://127.0.0.1:7002");
-                assert_eq!(p.header_prefix, "KLEVX");
+                assert_eq!(p.request.header_prefix, "KLEVX");
                 assert_eq!(p.rest_key, KeySource::Env("SHOP_REST_KEY".into()));
             }
             other => panic!("{other:?}"),
