@@ -298,8 +298,8 @@ fn response_of(size: usize) -> Vec<u8> {
 /// formatted text. Both steps run off the draw path in the workbench (the formatting on a
 /// blocking thread); here they run back to back, so the total is an upper bound.
 fn response_6mb(c: &mut Criterion) {
-    use signscope::tui::components::request::Detail;
     use signscope::tui::components::request::response::{format_json, response_view};
+    use signscope::tui::components::request::Detail;
     let body = response_of(6 << 20);
     let mut g = c.benchmark_group("tui_response_6MB");
     g.sample_size(10)

@@ -222,7 +222,7 @@ pub struct EventsState {
     pub status: String,
     preview_scroll: u16,
     /// Where the items and problems windows were last put by the mouse (see
-    /// [`super::view::window_first`]).
+    /// [`crate::tui::widgets::list_window::window_first`]).
     items_top: usize,
     problems_top: usize,
     /// Lines of the preview shown.

@@ -21,7 +21,7 @@ fn ctrl(c: char) -> EventsMsg {
 
 /// The view drawn where the App puts it on a `w`x`h` screen.
 fn screen(s: &EventsState, w: u16, h: u16) -> String {
-    let area = crate::tui::view::frame_layout(Rect::new(0, 0, w, h)).1;
+    let area = crate::tui::layout::frame_layout(Rect::new(0, 0, w, h)).1;
     render_text(w, h, |f| draw(f, area, s))
 }
 
