@@ -48,6 +48,11 @@ pub struct ServeArgs {
     #[arg(long, value_name = "PREFIX", default_value = crate::core::DEFAULT_HEADER_PREFIX)]
     pub header_prefix: String,
 
+    /// At most this many signature diagnoses run at once; a mismatch that finds none free gets
+    /// its verdict and expected signing text with "diagnosis skipped: server busy".
+    #[arg(long, value_name = "N", default_value_t = server::config::DEFAULT_MAX_DIAGNOSES)]
+    pub max_diagnoses: usize,
+
     /// Also serve `PUT /_bench/unverified` (no signature check; for measuring verification cost).
     #[arg(long, hide = true)]
     pub unverified_route: bool,
@@ -110,6 +115,7 @@ pub fn config(
     cfg.clock_skew_seconds = args.clock_skew;
     cfg.max_stored = args.max_stored;
     cfg.unverified_route = args.unverified_route;
+    cfg.max_diagnoses = args.max_diagnoses;
     Ok(cfg)
 }
 

@@ -66,6 +66,8 @@ pub const DEFAULT_MIN_BODY_RATE: u64 = 1024;
 pub const DEFAULT_BODY_RATE_GRACE: Duration = Duration::from_secs(2);
 /// Largest `--clock-skew` accepted, in seconds (10 years of 365.25 days).
 pub const MAX_CLOCK_SKEW_SECONDS: i64 = 315_576_000;
+/// Default number of signature diagnoses run at once (docs/diagnosis.md).
+pub const DEFAULT_MAX_DIAGNOSES: usize = 2;
 /// Default timestamp window in seconds either side of server time (`docs/verification.md` rule V2).
 pub const DEFAULT_WINDOW_SECONDS: i64 = 600;
 
@@ -111,6 +113,9 @@ pub struct ServerConfig {
     /// answered; a body that finds the budget spent waits (within its deadline). At least
     /// `max_body`.
     pub body_budget_bytes: usize,
+    /// At most this many signature diagnoses run at once; a mismatch that finds none free is
+    /// answered with its verdict and expected text, and "diagnosis skipped: server busy".
+    pub max_diagnoses: usize,
 }
 
 impl ServerConfig {
@@ -133,6 +138,7 @@ impl ServerConfig {
             unverified_route: false,
             shutdown_grace: Duration::from_secs(5),
             body_budget_bytes: DEFAULT_BODY_BUDGET_BYTES,
+            max_diagnoses: DEFAULT_MAX_DIAGNOSES,
         }
     }
 

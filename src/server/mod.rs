@@ -63,6 +63,8 @@ pub struct AppState {
     /// The bytes budget of bodies being read or handled (see
     /// [`ServerConfig::body_budget_bytes`]).
     pub body_budget: body::BodyBudget,
+    /// Permits for signature diagnoses (see [`ServerConfig::max_diagnoses`]).
+    pub diagnoses: Arc<tokio::sync::Semaphore>,
 }
 
 impl AppState {
@@ -75,6 +77,7 @@ impl AppState {
         let body_budget = body::BodyBudget::new(config.body_budget_bytes, config.max_body);
         AppState {
             body_budget,
+            diagnoses: Arc::new(tokio::sync::Semaphore::new(config.max_diagnoses)),
             header_names: Arc::new(HeaderNames::for_prefix(&config.header_prefix)),
             config: Arc::new(config),
             store: Arc::new(store),
