@@ -69,7 +69,7 @@ fn signature_on_screen_equals_the_cli_send_is_accepted_and_quit_restores_the_ter
     tui.send(b"\x14"); // Ctrl-T
     tui.wait_for("frozen timestamp", |s| s.contains("timestamp frozen"));
     tui.send(b"\x1b>");
-    tui.send(&[0x7f; 80]);
+    tui.send([0x7f; 80]);
     tui.wait_for("an empty body", |s| s.contains("Body (0 bytes)"));
     let body = r#"{"hello": "wörld", "n": [1, 2]}"#;
     tui.send(body.as_bytes());
