@@ -16,6 +16,7 @@ pub mod cli;
 pub mod client;
 pub mod codegen;
 pub mod core;
+pub mod learn;
 pub mod logging;
 pub mod server;
 pub mod store;
