@@ -13,8 +13,8 @@ pub use model::{
     KNOWN_PAGE_TYPES, PAGE_TYPE_TAG, SELECT_RECS_LIST, VIEW_RECS_LIST,
 };
 pub use validate::{
-    codes, event_of_path, json_error_reason, validate, validate_bytes, Level, Omitted, Problem,
-    Report, MAX_LISTED_PROBLEMS,
+    check_json, codes, event_of_path, json_error_reason, validate, validate_bytes, Level, Omitted,
+    Problem, Report, MAX_JSON_DEPTH, MAX_LISTED_PROBLEMS,
 };
 
 #[cfg(test)]
