@@ -4,7 +4,8 @@
 //! - the indexing API (any method under `/v2/`), every request verified with the core's
 //!   [`verify`](crate::core::verify::verify) ([`indexing`]);
 //! - the analytics collector, `POST /analytics/collect` ([`collector`]);
-//! - the inspection API under `/_inspect/` ([`inspect`]), backed by a bounded [`store::Store`].
+//! - the inspection API under `/_inspect/` ([`inspect`]), backed by a bounded [`store::Store`],
+//!   with a live stream of completed requests at `/_inspect/stream` ([`stream`]).
 //!
 //! Start it in-process with [`start`] (async) or [`spawn_background`] (its own thread and
 //! runtime, for sync callers), or from the command line with `signscope serve`.
@@ -40,6 +41,7 @@ pub mod error;
 pub mod indexing;
 pub mod inspect;
 pub mod store;
+pub mod stream;
 
 pub use config::{fixed_clock, system_clock, Clock, ManualClock, ServerConfig};
 pub use error::{ApiError, DebugEntry};
@@ -93,7 +95,8 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/_inspect/events", get(inspect::events))
         .route("/_inspect/summary", get(inspect::summary))
         .route("/_inspect/reset", post(inspect::reset))
-        .route("/_inspect/wait", get(inspect::wait));
+        .route("/_inspect/wait", get(inspect::wait))
+        .route(stream::STREAM_PATH, get(stream::stream));
     if state.config.unverified_route {
         router = router.route("/_bench/unverified", put(indexing::unverified));
     }
@@ -110,6 +113,10 @@ pub fn finish(routes: Router<AppState>, state: AppState) -> Router {
     routes
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            stream::observe,
+        ))
         .with_state(state.clone())
         .layer(axum::middleware::map_response_with_state(
             state,
@@ -175,6 +182,8 @@ impl RunningServer {
 
     /// Stop accepting, let open requests finish (up to the configured grace), and return.
     pub async fn shutdown(mut self) {
+        // Open streams never end by themselves: end them so the grace is not spent on them.
+        self.store.stream().close();
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
@@ -186,6 +195,7 @@ impl RunningServer {
 
 impl Drop for RunningServer {
     fn drop(&mut self) {
+        self.store.stream().close();
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }

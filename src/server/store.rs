@@ -153,6 +153,8 @@ pub struct RequestFilter {
 pub struct Store {
     inner: Mutex<Inner>,
     changed: Notify,
+    /// The live stream of completed requests (`GET /_inspect/stream`).
+    stream: super::stream::Hub,
     max_stored: usize,
     max_bytes: usize,
 }
@@ -168,9 +170,17 @@ impl Store {
                 next_seq: 1,
             }),
             changed: Notify::new(),
+            // The stream's ring keeps at most as many records as the store, in an eighth of
+            // its bytes (a stream record holds previews only).
+            stream: super::stream::Hub::new(max_stored, max_bytes / 8),
             max_stored,
             max_bytes,
         }
+    }
+
+    /// The live stream of completed requests.
+    pub fn stream(&self) -> &super::stream::Hub {
+        &self.stream
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -189,6 +199,7 @@ impl Store {
 
     /// Store an indexing request and count it.
     pub fn add_request(&self, record: RequestRecord) {
+        super::stream::note_request(&record);
         {
             let mut g = self.lock();
             match record.verdict {
@@ -207,6 +218,7 @@ impl Store {
 
     /// Store the events of one collector request and count them.
     pub fn add_batch(&self, good: bool, records: Vec<(usize, EventRecord)>) {
+        super::stream::note_batch(&records);
         {
             let mut g = self.lock();
             g.counts.batches += 1;
