@@ -1,6 +1,6 @@
 //! The canonical signing text: a type whose bytes are exactly what is signed.
 //!
-//! Layout (service-interface.md 5.1, decisions.md rules 1-4), lines joined by a single LF:
+//! Layout (`docs/signing.md` rules S2-S6), lines joined by a single LF:
 //!
 //! ```text
 //! METHOD
@@ -140,13 +140,19 @@ impl<'a> CanonicalText<'a> {
     /// (this runs for every signature, and each small allocation or pass was a measurable share
     /// of signing a 1 KB request).
     pub fn new(req: &SignableRequest<'a>) -> Self {
+        Self::with_path_and_query(req, req.path, req.query)
+    }
+
+    /// The text of `req` with other path and query lines (a signing form other than the
+    /// standard one writes them differently; see `core::form`).
+    pub fn with_path_and_query(req: &SignableRequest<'a>, path: &str, query: &str) -> Self {
         let method = upper(req.method);
         let prefix = upper(req.header_prefix);
         let p = prefix.as_ref();
         let vendor = [req.timestamp, req.api_key, req.auth_algo];
         let len = method.len()
-            + req.path.len()
-            + req.query.len()
+            + path.len()
+            + query.len()
             + (0..3)
                 .map(|i| 3 + p.len() + VENDOR_NAME_TAILS[i].len() + vendor[i].len())
                 .sum::<usize>()
@@ -160,10 +166,10 @@ impl<'a> CanonicalText<'a> {
         head.push_str(&method);
         ends[0] = head.len();
         head.push('\n');
-        head.push_str(req.path);
+        head.push_str(path);
         ends[1] = head.len();
         head.push('\n');
-        head.push_str(req.query);
+        head.push_str(query);
         ends[2] = head.len();
         for i in 0..3 {
             head.push_str("\nX-");

@@ -16,6 +16,7 @@ pub mod canonical;
 pub mod curl;
 pub mod diagnose;
 pub mod events;
+pub mod form;
 pub mod http_text;
 pub mod incremental;
 pub mod request;
@@ -27,6 +28,7 @@ pub mod visible;
 
 pub use canonical::{CanonicalLine, CanonicalText, LineLabel};
 pub use diagnose::{diagnose, Diagnosis, Mistake};
+pub use form::SigningForm;
 pub use request::{
     HeaderNames, SignableRequest, AUTH_ALGO, CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX,
 };
