@@ -70,7 +70,11 @@ fn stream_client() -> reqwest::Client {
 async fn every_completed_request_becomes_one_record_with_its_verdict_and_diagnosis() {
     let server = start_at_t0().await;
     let c = client();
-    let mut s = Stream::open(&stream_client(), &format!("{}/_inspect/stream", server.url())).await;
+    let mut s = Stream::open(
+        &stream_client(),
+        &format!("{}/_inspect/stream", server.url()),
+    )
+    .await;
 
     // 1. a correctly signed batch
     let (status, _) = put_batch(&c, &server.url(), BODY).await;
@@ -112,7 +116,9 @@ async fn every_completed_request_becomes_one_record_with_its_verdict_and_diagnos
     assert!(good["duration_ms"].as_f64().unwrap() >= 0.0);
     assert!(good["response_bytes"].as_u64().unwrap() > 10, "{good}");
     let headers = good["headers"].as_array().unwrap();
-    assert!(headers.iter().any(|h| h[0] == "x-svc-apikey" && h[1] == DEMO_API_KEY));
+    assert!(headers
+        .iter()
+        .any(|h| h[0] == "x-svc-apikey" && h[1] == DEMO_API_KEY));
 
     let bad = s.record().await;
     assert_eq!(bad["seq"], 2);
@@ -120,7 +126,10 @@ async fn every_completed_request_becomes_one_record_with_its_verdict_and_diagnos
     assert_eq!(bad["status"], 401);
     assert_eq!(bad["verdict"], "rejected");
     assert_eq!(bad["code"], "SIGNATURE_MISMATCH");
-    assert_eq!(bad["mistakes"], serde_json::json!(["PUBLIC_API_KEY_AS_SECRET"]));
+    assert_eq!(
+        bad["mistakes"],
+        serde_json::json!(["PUBLIC_API_KEY_AS_SECRET"])
+    );
     // The conclusion is the diagnosis the client got in its answer.
     let diagnosis = answer["debug"]
         .as_array()
@@ -177,7 +186,10 @@ async fn after_seq_resumes_without_gaps_and_another_run_starts_from_the_oldest()
     assert_eq!(s.record().await["path"], "/nowhere/2");
     get_json(&c, &format!("{}/nowhere/3", server.url())).await;
     let live = s.record().await;
-    assert_eq!((live["seq"].as_u64(), live["path"].as_str()), (Some(4), Some("/nowhere/3")));
+    assert_eq!(
+        (live["seq"].as_u64(), live["path"].as_str()),
+        (Some(4), Some("/nowhere/3"))
+    );
 
     // Last-Event-ID works as `after`.
     let resp = sc
@@ -212,7 +224,11 @@ async fn records_no_longer_held_are_announced_as_skipped() {
     for i in 0..5 {
         get_json(&c, &format!("{}/nowhere/{i}", server.url())).await;
     }
-    let mut s = Stream::open(&stream_client(), &format!("{}/_inspect/stream?after=0", server.url())).await;
+    let mut s = Stream::open(
+        &stream_client(),
+        &format!("{}/_inspect/stream?after=0", server.url()),
+    )
+    .await;
     let (kind, _, data) = s.next().await.unwrap();
     assert_eq!(kind, "skipped");
     assert_eq!(data, serde_json::json!({"type": "skipped", "skipped": 3}));
@@ -227,7 +243,11 @@ async fn stopping_the_server_ends_open_streams() {
     // If open streams held the shutdown, it would wait this long.
     cfg.shutdown_grace = Duration::from_secs(60);
     let server = start(cfg).await;
-    let mut s = Stream::open(&stream_client(), &format!("{}/_inspect/stream", server.url())).await;
+    let mut s = Stream::open(
+        &stream_client(),
+        &format!("{}/_inspect/stream", server.url()),
+    )
+    .await;
     tokio::time::timeout(Duration::from_secs(10), server.shutdown())
         .await
         .expect("shutdown waited for the open stream");
@@ -317,7 +337,12 @@ impl Watch {
 
     fn stderr(&mut self) -> String {
         let mut s = String::new();
-        self.child.stderr.take().unwrap().read_to_string(&mut s).unwrap();
+        self.child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut s)
+            .unwrap();
         s
     }
 }
@@ -337,7 +362,15 @@ fn blocking_get(url: &str) -> u16 {
             .enable_all()
             .build()
             .unwrap();
-        rt.block_on(async { stream_client().get(url).send().await.unwrap().status().as_u16() })
+        rt.block_on(async {
+            stream_client()
+                .get(url)
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        })
     })
     .join()
     .unwrap()
@@ -478,8 +511,16 @@ fn watch_ends_cleanly_on_ctrl_c_and_on_a_closed_pipe() {
                 "{status:?}"
             );
             let mut err = String::new();
-            child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
-            assert!(!err.contains("panicked") && !err.contains("Broken pipe"), "{err}");
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut err)
+                .unwrap();
+            assert!(
+                !err.contains("panicked") && !err.contains("Broken pipe"),
+                "{err}"
+            );
             return;
         }
         std::thread::sleep(Duration::from_millis(100));

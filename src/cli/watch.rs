@@ -90,7 +90,9 @@ async fn follow(base: &str, url: reqwest::Url, args: &WatchArgs) -> anyhow::Resu
     let mut told_waiting = false;
     let mut out = std::io::stdout();
     loop {
-        let mut req = client.get(url.clone()).header("accept", "text/event-stream");
+        let mut req = client
+            .get(url.clone())
+            .header("accept", "text/event-stream");
         if let Some(after) = pos.after {
             req = req.query(&[("after", after.to_string())]);
             if let Some(i) = &pos.instance {
@@ -188,7 +190,9 @@ pub fn wanted(r: &RequestSeen, only: Option<Only>) -> bool {
         Some(Only::Rejected) => {
             r.status >= 400
                 || r.verdict == Some(Verdict::Rejected)
-                || r.upstream.as_ref().is_some_and(|u| u.status.is_none_or(|s| s >= 400))
+                || r.upstream
+                    .as_ref()
+                    .is_some_and(|u| u.status.is_none_or(|s| s >= 400))
         }
     }
 }
@@ -231,7 +235,10 @@ pub fn line(msg: &StreamMessage) -> String {
         if let Some(p) = b.problems.first() {
             let path = p.get("path").and_then(|v| v.as_str()).unwrap_or("");
             let code = p.get("code").and_then(|v| v.as_str()).unwrap_or("");
-            s.push_str(&format!("; {code} at {}", if path.is_empty() { "$" } else { path }));
+            s.push_str(&format!(
+                "; {code} at {}",
+                if path.is_empty() { "$" } else { path }
+            ));
         }
         s.push(')');
     }
@@ -343,7 +350,9 @@ mod tests {
     #[test]
     fn sse_events_are_parsed_across_chunks_and_line_ends() {
         let mut p = SseParser::default();
-        assert!(p.feed(b": keep-alive\n\nevent: request\r\nid: 7\r").is_empty());
+        assert!(p
+            .feed(b": keep-alive\n\nevent: request\r\nid: 7\r")
+            .is_empty());
         let evs = p.feed(b"\ndata: {\"a\":\ndata: 1}\r\n\r\n");
         assert_eq!(
             evs,
@@ -355,7 +364,10 @@ mod tests {
         );
         let evs = p.feed(b"data:x\r\rdata: y\n\n");
         assert_eq!(evs.len(), 2);
-        assert_eq!((evs[0].event.as_str(), evs[0].data.as_str()), ("message", "x"));
+        assert_eq!(
+            (evs[0].event.as_str(), evs[0].data.as_str()),
+            ("message", "x")
+        );
         assert_eq!(evs[1].data, "y");
     }
 

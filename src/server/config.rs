@@ -95,6 +95,11 @@ pub struct ServerConfig {
     /// At most this many request bodies are read and handled at once (others wait their turn),
     /// so memory stays bounded by about `max_in_flight * max_body` plus the store's cap.
     pub max_in_flight: usize,
+    /// Forward every indexing request, once verified and recorded, to this base URL and answer
+    /// with the upstream's answer (`docs/server.md` rule W5).
+    pub forward_indexing: Option<String>,
+    /// The same for collector requests.
+    pub forward_analytics: Option<String>,
 }
 
 impl ServerConfig {
@@ -115,6 +120,8 @@ impl ServerConfig {
             unverified_route: false,
             shutdown_grace: Duration::from_secs(5),
             max_in_flight: DEFAULT_MAX_IN_FLIGHT,
+            forward_indexing: None,
+            forward_analytics: None,
         }
     }
 

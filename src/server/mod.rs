@@ -38,6 +38,7 @@ pub mod body;
 pub mod collector;
 pub mod config;
 pub mod error;
+pub mod forward;
 pub mod indexing;
 pub mod inspect;
 pub mod store;
@@ -85,11 +86,20 @@ impl AppState {
 
 /// The routes, without the outer layers (see [`app`]).
 pub fn routes(state: &AppState) -> Router<AppState> {
-    let mut router = Router::new()
+    let mut indexing = Router::new()
         .route("/v2", any(indexing::handle))
         .route("/v2/", any(indexing::handle))
-        .route("/v2/{*rest}", any(indexing::handle))
-        .route("/analytics/collect", post(collector::collect))
+        .route("/v2/{*rest}", any(indexing::handle));
+    if let Some(up) = upstream(state, state.config.forward_indexing.as_deref()) {
+        indexing = indexing.route_layer(axum::middleware::from_fn_with_state(up, forward::proxy));
+    }
+    let mut collect = Router::new().route("/analytics/collect", post(collector::collect));
+    if let Some(up) = upstream(state, state.config.forward_analytics.as_deref()) {
+        collect = collect.route_layer(axum::middleware::from_fn_with_state(up, forward::proxy));
+    }
+    let mut router = Router::new()
+        .merge(indexing)
+        .merge(collect)
         .route("/_inspect/health", get(inspect::health))
         .route("/_inspect/requests", get(inspect::requests))
         .route("/_inspect/events", get(inspect::events))
@@ -101,6 +111,19 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         router = router.route("/_bench/unverified", put(indexing::unverified));
     }
     router
+}
+
+/// The forwarding target for a configured URL (`serve` checks URLs before starting; an
+/// in-process caller's bad URL is logged and not forwarded to).
+fn upstream(state: &AppState, url: Option<&str>) -> Option<Arc<forward::Upstream>> {
+    let url = url?;
+    match forward::Upstream::new(url, state.config.max_body, state.config.body_timeout) {
+        Ok(up) => Some(Arc::new(up)),
+        Err(why) => {
+            tracing::error!("not forwarding: {why}");
+            None
+        }
+    }
 }
 
 /// The complete application: routes, vendor-shaped 404/405, and the panic guard.
@@ -134,6 +157,10 @@ async fn server_date(
     axum::extract::State(st): axum::extract::State<AppState>,
     mut resp: Response,
 ) -> Response {
+    // A forwarded answer keeps the upstream's Date (the one its timestamps are checked against).
+    if resp.extensions().get::<forward::Forwarded>().is_some() {
+        return resp;
+    }
     if let Ok(v) = axum::http::HeaderValue::from_str(&http_date(st.config.now())) {
         resp.headers_mut().insert(axum::http::header::DATE, v);
     }

@@ -168,7 +168,9 @@ pub enum StreamMessage {
     Request(Box<RequestSeen>),
     /// `skipped` records were not delivered (the subscriber fell behind, or they were no
     /// longer held when it asked to resume).
-    Skipped { skipped: u64 },
+    Skipped {
+        skipped: u64,
+    },
 }
 
 /// A published record: its number and its JSON text (serialised once for every subscriber).
@@ -230,7 +232,8 @@ impl Hub {
         let item = Arc::new(Published { seq, json });
         g.bytes += item.json.len();
         g.records.push_back(item.clone());
-        while g.records.len() > self.max_records || (g.bytes > self.max_bytes && g.records.len() > 1)
+        while g.records.len() > self.max_records
+            || (g.bytes > self.max_bytes && g.records.len() > 1)
         {
             if let Some(old) = g.records.pop_front() {
                 g.bytes -= old.json.len();
@@ -247,7 +250,11 @@ impl Hub {
     pub fn subscribe(
         &self,
         after: Option<u64>,
-    ) -> (Vec<Arc<Published>>, u64, broadcast::Receiver<Arc<Published>>) {
+    ) -> (
+        Vec<Arc<Published>>,
+        u64,
+        broadcast::Receiver<Arc<Published>>,
+    ) {
         let g = self.lock();
         let rx = self.tx.subscribe();
         let Some(after) = after else {
@@ -293,9 +300,17 @@ impl Hub {
 /// What a handler adds to the record of the request it serves.
 #[derive(Default)]
 struct Detail {
+    /// The local answer of a forwarded request (the client got the upstream's).
+    local: Option<LocalAnswer>,
     request: Option<RequestPart>,
     batch: Option<(u64, String, BatchSeen)>,
     upstream: Option<UpstreamSeen>,
+}
+
+struct LocalAnswer {
+    status: u16,
+    bytes: Option<u64>,
+    answer: Option<Answer>,
 }
 
 struct RequestPart {
@@ -342,8 +357,15 @@ pub fn note_batch(records: &[(usize, EventRecord)]) {
             return;
         };
         let mut seen = BatchSeen::default();
-        let mut problems: Vec<&Value> = Vec::new();
-        for (_, e) in records {
+        // Batch-level problems (path not under an event) are repeated in every event's record:
+        // counted once, from the first. Linear: a batch may have 100,000 events.
+        let batch_level = |p: &Value| {
+            !p.get("path")
+                .and_then(Value::as_str)
+                .is_some_and(|s| s.starts_with('['))
+        };
+        let mut total = 0usize;
+        for (i, (_, e)) in records.iter().enumerate() {
             if e.index.is_some() || e.data.is_some() {
                 seen.events += 1;
                 if e.valid {
@@ -353,9 +375,12 @@ pub fn note_batch(records: &[(usize, EventRecord)]) {
                 }
             }
             for p in &e.problems {
-                // Batch-level problems are repeated in every event's record: list them once.
-                if !problems.contains(&p) {
-                    problems.push(p);
+                if i > 0 && batch_level(p) {
+                    continue;
+                }
+                total += 1;
+                if seen.problems.len() < STREAM_MAX_PROBLEMS {
+                    seen.problems.push(p.clone());
                 }
             }
         }
@@ -363,17 +388,27 @@ pub fn note_batch(records: &[(usize, EventRecord)]) {
             // The body did not parse: no events, one record for the whole body.
             seen.invalid = 0;
         }
-        seen.problems_omitted = problems.len().saturating_sub(STREAM_MAX_PROBLEMS);
-        seen.problems = problems
-            .into_iter()
-            .take(STREAM_MAX_PROBLEMS)
-            .cloned()
-            .collect();
+        seen.problems_omitted = total - seen.problems.len();
         let preview = match (&first.raw, first.index) {
             (Some(raw), _) => raw.clone(),
             (None, Some(_)) => {
-                let items: Vec<&Value> = records.iter().filter_map(|(_, e)| e.data.as_ref()).collect();
-                serde_json::to_string(&items).unwrap_or_default()
+                // Re-serialised, only as far as the preview goes.
+                let mut text = String::from("[");
+                for (i, (_, e)) in records.iter().enumerate() {
+                    if text.len() > STREAM_BODY_PREVIEW {
+                        break;
+                    }
+                    if i > 0 {
+                        text.push(',');
+                    }
+                    if let Some(d) = &e.data {
+                        text.push_str(&d.to_string());
+                    }
+                }
+                if text.len() <= STREAM_BODY_PREVIEW {
+                    text.push(']');
+                }
+                text
             }
             (None, None) => first
                 .data
@@ -396,6 +431,24 @@ pub fn note_batch(records: &[(usize, EventRecord)]) {
             body,
             body_truncated: cut,
         }));
+    });
+}
+
+/// A forwarding proxy's note of the local server's own answer (which the client does not get).
+pub async fn note_local_answer(response: Response) {
+    let status = response.status().as_u16();
+    let bytes = axum::body::HttpBody::size_hint(response.body()).exact();
+    let answer = if status >= 400 {
+        read_answer(response).await.1
+    } else {
+        None
+    };
+    let _ = DETAIL.try_with(|d| {
+        d.borrow_mut().local = Some(LocalAnswer {
+            status,
+            bytes,
+            answer,
+        })
     });
 }
 
@@ -460,15 +513,21 @@ pub async fn observe(State(st): State<AppState>, req: Request, next: Next) -> Re
             })
             .await
     };
-    let status = response.status().as_u16();
-    let response_bytes = axum::body::HttpBody::size_hint(response.body()).exact();
-
-    // The code and diagnosis an error answer carries (not the collector's: its detail has the
-    // problems, and its answer may be large).
-    let (response, answer) = if status >= 400 && route != Route::Collect {
-        read_answer(response).await
-    } else {
-        (response, None)
+    let (status, response_bytes, response, answer) = match detail.local {
+        // Forwarded: the record gives signscope's own answer; the upstream's is in `upstream`.
+        Some(local) => (local.status, local.bytes, response, local.answer),
+        None => {
+            let status = response.status().as_u16();
+            let bytes = axum::body::HttpBody::size_hint(response.body()).exact();
+            // The code and diagnosis of an error answer (not the collector's: its detail has
+            // the problems, and its answer may be large).
+            let (response, answer) = if status >= 400 && route != Route::Collect {
+                read_answer(response).await
+            } else {
+                (response, None)
+            };
+            (status, bytes, response, answer)
+        }
     };
 
     let mut record = RequestSeen {
@@ -626,10 +685,7 @@ pub async fn stream(
             return ApiError::new(
                 400,
                 "INVALID_QUERY",
-                format!(
-                    "The query string is not understood: {}.",
-                    e.body_text()
-                ),
+                format!("The query string is not understood: {}.", e.body_text()),
             )
             .into_response()
         }
@@ -648,11 +704,7 @@ pub async fn stream(
     };
     let (backlog, missing, rx) = hub.subscribe(after);
     let state = Subscriber {
-        pending: if missing > 0 {
-            Some(missing)
-        } else {
-            None
-        },
+        pending: if missing > 0 { Some(missing) } else { None },
         backlog: backlog.into(),
         rx,
         closed: hub.closed(),
