@@ -1,89 +1,17 @@
-//! Views: draw only. They read the App and never change it or block.
+//! Drawing the whole screen: the tab bar, the current view's component, the status line and
+//! the router's popups. Draw only: it reads the App and never changes it or blocks.
 
 use ratatui::layout::Rect;
-use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-use super::app::{App, Field, View};
+use super::app::App;
+use super::components::{diagnose, events, history, profiles, request};
+use super::layout::{frame_layout, tab_label, tab_layout, View};
 use super::theme::Theme;
 
-pub mod diagnose;
 pub mod popup;
-pub mod request;
-
-/// Where the parts of the request view are, for a given screen (shared by the view and by
-/// mouse hit testing in `update`).
-#[derive(Clone, Debug, Default)]
-pub struct RequestLayout {
-    pub fields_block: Rect,
-    /// One row per field (the body's row is its whole editor area).
-    pub fields: Vec<(Field, Rect)>,
-    pub body: Rect,
-    pub canonical: Rect,
-    pub detail: Rect,
-    pub signature: Rect,
-}
-
-/// The screen split into tab bar, main area and status line.
-pub fn frame_layout(area: Rect) -> (Rect, Rect, Rect) {
-    let tabs = Rect::new(area.x, area.y, area.width, 1.min(area.height));
-    let status = Rect::new(
-        area.x,
-        area.y + area.height.saturating_sub(1),
-        area.width,
-        1.min(area.height),
-    );
-    let main = Rect::new(
-        area.x,
-        area.y + 1,
-        area.width,
-        area.height.saturating_sub(2),
-    );
-    (tabs, main, status)
-}
-
-/// Layout of the request view for a whole screen of `area`.
-pub fn request_layout(area: Rect) -> RequestLayout {
-    let (_, main, _) = frame_layout(area);
-    let signature = Rect::new(
-        main.x,
-        main.y + main.height.saturating_sub(1),
-        main.width,
-        1.min(main.height),
-    );
-    let rest_h = main.height.saturating_sub(1);
-    let left_w = (main.width * 45 / 100)
-        .clamp(38.min(main.width), 60)
-        .min(main.width);
-    let right_w = main.width - left_w;
-    let fields_h = 12.min(rest_h);
-    let fields_block = Rect::new(main.x, main.y, left_w, fields_h);
-    let body = Rect::new(main.x, main.y + fields_h, left_w, rest_h - fields_h);
-    let canon_h = (rest_h * 58 / 100).max(12.min(rest_h));
-    let canonical = Rect::new(main.x + left_w, main.y, right_w, canon_h);
-    let detail = Rect::new(main.x + left_w, main.y + canon_h, right_w, rest_h - canon_h);
-    let mut fields = Vec::new();
-    for (i, f) in Field::ALL.iter().take(10).enumerate() {
-        let y = fields_block.y + 1 + i as u16;
-        if y + 1 < fields_block.y + fields_block.height {
-            fields.push((
-                *f,
-                Rect::new(fields_block.x + 1, y, left_w.saturating_sub(2), 1),
-            ));
-        }
-    }
-    fields.push((Field::Body, body));
-    RequestLayout {
-        fields_block,
-        fields,
-        body,
-        canonical,
-        detail,
-        signature,
-    }
-}
 
 /// Draw the whole screen.
 pub fn draw(frame: &mut Frame, app: &App) {
@@ -92,37 +20,20 @@ pub fn draw(frame: &mut Frame, app: &App) {
     let (tabs, main, status) = frame_layout(area);
     draw_tabs(frame, tabs, app, &theme);
     match app.view {
-        View::Request => request::draw(frame, area, app, &theme),
-        View::Diagnose => diagnose::draw(frame, main, app, &theme),
-        View::Events => super::events_view::draw(frame, main, &app.events),
-        View::History => super::history_view::draw(frame, main, &app.history),
-        View::Profiles => super::profiles_view::draw(frame, main, &app.profiles),
+        View::Request => request::draw(frame, area, &app.request, &theme),
+        View::Diagnose => diagnose::draw(
+            frame,
+            main,
+            &app.diagnose,
+            &app.request.key_info.source,
+            &theme,
+        ),
+        View::Events => events::draw(frame, main, &app.events),
+        View::History => history::draw(frame, main, &app.history),
+        View::Profiles => profiles::draw(frame, main, &app.profiles),
     }
     draw_status(frame, status, app, &theme);
     popup::draw(frame, area, app, &theme);
-}
-
-fn tab_label(v: View) -> String {
-    format!(" {} {} ", v.key(), v.title())
-}
-
-/// Where each view's tab is in the tab bar `area` (the top row of the screen), for drawing and
-/// for switching views with a click.
-pub fn tab_layout(area: Rect) -> Vec<(View, Rect)> {
-    let mut x = area.x;
-    if area.width >= 90 {
-        x += " signscope ".len() as u16;
-    }
-    let right = area.x + area.width;
-    View::ALL
-        .iter()
-        .filter_map(|v| {
-            let w = tab_label(*v).chars().count() as u16;
-            let r = Rect::new(x, area.y, w.min(right.saturating_sub(x)), area.height);
-            x = x.saturating_add(w);
-            (r.width > 0).then_some((*v, r))
-        })
-        .collect()
 }
 
 fn draw_tabs(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
@@ -143,153 +54,18 @@ fn draw_tabs(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 }
 
 fn draw_status(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    let dirty = if app.dirty { "*" } else { "" };
-    let target = super::update::target_url(app);
+    let req = &app.request;
+    let dirty = if req.dirty { "*" } else { "" };
+    let target = request::target_url(req);
     let text = format!(
         " {}{} │ {} {} │ {}",
-        app.profile_name,
+        req.profile_name,
         dirty,
-        app.method.text.to_ascii_uppercase(),
+        req.method.text().to_ascii_uppercase(),
         target,
         app.status
     );
     frame.render_widget(Paragraph::new(text).style(theme.status()), area);
-}
-
-/// Cut a string to at most `width` chars.
-pub fn clip(s: &str, width: usize) -> String {
-    s.chars().take(width).collect()
-}
-
-/// Split a string into rows of at most `width` chars.
-pub fn wrap_chars(s: &str, width: usize) -> Vec<String> {
-    let width = width.max(1);
-    let chars: Vec<char> = s.chars().collect();
-    if chars.is_empty() {
-        return vec![String::new()];
-    }
-    chars.chunks(width).map(|c| c.iter().collect()).collect()
-}
-
-/// The first row of a list window of `visible` rows that shows `selected`: `top` (where the
-/// window was) unless that would hide the selection. Clicking a row on screen therefore never
-/// moves the window, and the keyboard scrolls it only when the selection leaves it.
-pub fn window_first(top: usize, selected: usize, visible: usize) -> usize {
-    let visible = visible.max(1);
-    if selected < top {
-        selected
-    } else if selected >= top + visible {
-        selected + 1 - visible
-    } else {
-        top
-    }
-}
-
-/// Wrap styled text into rows of at most `width` display columns, breaking between characters
-/// (not words), so the number of rows is known exactly: components lay out wrapped entries with
-/// it and mouse hit testing finds the same rows the view draws.
-pub fn wrap_spans(spans: &[Span<'_>], width: u16) -> Vec<Line<'static>> {
-    let width = usize::from(width.max(1));
-    let mut rows: Vec<Line<'static>> = Vec::new();
-    let mut row: Vec<Span<'static>> = Vec::new();
-    let mut used = 0;
-    for span in spans {
-        let mut piece = String::new();
-        for c in span.content.chars() {
-            let mut buf = [0u8; 4];
-            let w = Span::raw(&*c.encode_utf8(&mut buf)).width();
-            if used + w > width && used > 0 {
-                if !piece.is_empty() {
-                    row.push(Span::styled(std::mem::take(&mut piece), span.style));
-                }
-                rows.push(Line::from(std::mem::take(&mut row)));
-                used = 0;
-            }
-            piece.push(c);
-            used += w;
-        }
-        if !piece.is_empty() {
-            row.push(Span::styled(piece, span.style));
-        }
-    }
-    if !row.is_empty() || rows.is_empty() {
-        rows.push(Line::from(row));
-    }
-    rows
-}
-
-/// A line of JSON text highlighted by a small tokenizer (keys, strings, numbers, literals).
-/// Only visible lines are highlighted, so the cost is bounded by the screen size.
-pub fn json_line<'a>(text: &'a str, theme: &Theme) -> Line<'a> {
-    let mut spans = Vec::new();
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    let mut plain_start = 0;
-    let push_plain = |spans: &mut Vec<Span<'a>>, from: usize, to: usize| {
-        if from < to {
-            spans.push(Span::raw(&text[from..to]));
-        }
-    };
-    while i < bytes.len() {
-        let b = bytes[i];
-        if b == b'"' {
-            push_plain(&mut spans, plain_start, i);
-            let start = i;
-            i += 1;
-            while i < bytes.len() && bytes[i] != b'"' {
-                if bytes[i] == b'\\' {
-                    i += 1;
-                }
-                i += 1;
-            }
-            i = (i + 1).min(bytes.len());
-            let rest = text[i..].trim_start();
-            let style = if rest.starts_with(':') {
-                theme.json_key()
-            } else {
-                theme.json_string()
-            };
-            spans.push(Span::styled(&text[start..i], style));
-            plain_start = i;
-        } else if b == b'-' || b.is_ascii_digit() {
-            push_plain(&mut spans, plain_start, i);
-            let start = i;
-            while i < bytes.len()
-                && matches!(bytes[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
-            {
-                i += 1;
-            }
-            spans.push(Span::styled(&text[start..i], theme.json_number()));
-            plain_start = i;
-        } else if bytes[i..].starts_with(b"true")
-            || bytes[i..].starts_with(b"null")
-            || bytes[i..].starts_with(b"false")
-        {
-            push_plain(&mut spans, plain_start, i);
-            let n = if bytes[i..].starts_with(b"false") {
-                5
-            } else {
-                4
-            };
-            spans.push(Span::styled(&text[i..i + n], theme.json_literal()));
-            i += n;
-            plain_start = i;
-        } else {
-            i += 1;
-        }
-    }
-    push_plain(&mut spans, plain_start, bytes.len());
-    Line::from(spans)
-}
-
-/// A styled line made of (text, style) pieces.
-pub fn styled_line(parts: Vec<(String, Style)>) -> Line<'static> {
-    Line::from(
-        parts
-            .into_iter()
-            .map(|(t, s)| Span::styled(t, s))
-            .collect::<Vec<_>>(),
-    )
 }
 
 #[cfg(test)]
