@@ -57,6 +57,9 @@ pub const DEFAULT_MAX_STORED: usize = 10_000;
 pub const DEFAULT_MAX_STORED_BYTES: usize = 64 * 1024 * 1024;
 /// Default number of bodies handled at once.
 pub const DEFAULT_MAX_IN_FLIGHT: usize = 64;
+
+/// Default number of signature diagnoses run at once (docs/diagnosis.md).
+pub const DEFAULT_MAX_DIAGNOSES: usize = 2;
 /// Default timestamp window in seconds either side of server time (`docs/verification.md` rule V2).
 pub const DEFAULT_WINDOW_SECONDS: i64 = 600;
 
@@ -100,6 +103,9 @@ pub struct ServerConfig {
     pub forward_indexing: Option<String>,
     /// The same for collector requests.
     pub forward_analytics: Option<String>,
+    /// At most this many signature diagnoses run at once; a mismatch that finds none free is
+    /// answered with its verdict and expected text, and "diagnosis skipped: server busy".
+    pub max_diagnoses: usize,
 }
 
 impl ServerConfig {
@@ -122,6 +128,7 @@ impl ServerConfig {
             max_in_flight: DEFAULT_MAX_IN_FLIGHT,
             forward_indexing: None,
             forward_analytics: None,
+            max_diagnoses: DEFAULT_MAX_DIAGNOSES,
         }
     }
 

@@ -64,6 +64,8 @@ pub struct AppState {
     pub header_names: Arc<HeaderNames>,
     /// Permits for reading and handling bodies (see [`ServerConfig::max_in_flight`]).
     pub in_flight: Arc<tokio::sync::Semaphore>,
+    /// Permits for signature diagnoses (see [`ServerConfig::max_diagnoses`]).
+    pub diagnoses: Arc<tokio::sync::Semaphore>,
 }
 
 impl AppState {
@@ -76,6 +78,7 @@ impl AppState {
         let in_flight = Arc::new(tokio::sync::Semaphore::new(config.max_in_flight.max(1)));
         AppState {
             in_flight,
+            diagnoses: Arc::new(tokio::sync::Semaphore::new(config.max_diagnoses)),
             header_names: Arc::new(HeaderNames::for_prefix(&config.header_prefix)),
             config: Arc::new(config),
             store: Arc::new(store),

@@ -649,6 +649,8 @@ fn parse_answer(e: &ApiError) -> Answer {
                     a.mistakes.push(id.to_string());
                 }
             }
+        } else if m.starts_with("diagnosis skipped: ") {
+            a.conclusion = Some(m.to_string());
         } else if let Some(rest) = m
             .strip_prefix("diagnosis: ")
             .or_else(|| m.strip_prefix("conclusion: "))

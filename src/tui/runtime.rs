@@ -55,10 +55,13 @@ pub struct Session {
 impl Session {
     /// The URL of the embedded server, starting it on first use.
     pub fn embedded_url(&mut self) -> Result<String, String> {
-        if self.server.is_none() {
-            self.server = Some(Embedded::start()?);
-        }
-        Ok(self.server.as_ref().expect("started").url.clone())
+        let server = match self.server.take() {
+            Some(s) => s,
+            None => Embedded::start()?,
+        };
+        let url = server.url.clone();
+        self.server = Some(server);
+        Ok(url)
     }
 
     /// The base URL a profile's indexing URL stands for.
@@ -702,12 +705,32 @@ fn history_entry(
     )
 }
 
+/// Test doubles the event loop calls; the workbench itself passes none
+/// ([`LoopHooks::default`]).
+#[derive(Default)]
+pub struct LoopHooks {
+    /// Called after every frame is drawn (the PTY test makes it panic, to check that the
+    /// terminal is restored before the panic message is printed).
+    pub after_draw: Option<Box<dyn FnMut()>>,
+}
+
 /// Run the workbench until the user quits. Returns the process exit code.
 pub fn run_app(
+    app: App,
+    session: Option<Session>,
+    server_note: Option<String>,
+    startup: Vec<Command>,
+) -> anyhow::Result<u8> {
+    run_app_with(app, session, server_note, startup, LoopHooks::default())
+}
+
+/// [`run_app`] with test doubles.
+pub fn run_app_with(
     mut app: App,
     session: Option<Session>,
     server_note: Option<String>,
     startup: Vec<Command>,
+    hooks: LoopHooks,
 ) -> anyhow::Result<u8> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -719,7 +742,9 @@ pub fn run_app(
         app.status = note;
     }
     let (mut term, _guard) = terminal::init().context("could not set up the terminal")?;
-    let result = rt.block_on(event_loop(&mut term, &mut app, session, startup, tx, rx));
+    let result = rt.block_on(event_loop(
+        &mut term, &mut app, session, startup, hooks, tx, rx,
+    ));
     terminal::restore();
     result.map(|_| 0)
 }
@@ -729,6 +754,7 @@ async fn event_loop(
     app: &mut App,
     session: Option<Session>,
     startup: Vec<Command>,
+    mut hooks: LoopHooks,
     tx: UnboundedSender<Message>,
     mut rx: UnboundedReceiver<Message>,
 ) -> anyhow::Result<()> {
@@ -742,7 +768,6 @@ async fn event_loop(
     let mut events = Some(EventStream::new());
     let mut sigterm = signal(tokio::signal::unix::SignalKind::terminate())?;
     let mut sighup = signal(tokio::signal::unix::SignalKind::hangup())?;
-    let test_panic = std::env::var_os("SIGNSCOPE_TEST_PANIC").is_some_and(|v| v == "1");
     // Everything `update` asked for while the App was filled (the first signature, the
     // validation of a saved events batch...).
     for cmd in startup {
@@ -770,8 +795,8 @@ async fn event_loop(
             return Ok(());
         }
         term.draw(|f| super::view::draw(f, app))?;
-        if test_panic {
-            panic!("SIGNSCOPE_TEST_PANIC is set: a forced panic to test terminal restoration");
+        if let Some(after_draw) = hooks.after_draw.as_mut() {
+            after_draw();
         }
         let tick = if app.wants_tick() {
             let now = Utc::now();
@@ -780,7 +805,7 @@ async fn event_loop(
         } else {
             None
         };
-        let ev = events.as_mut().expect("event stream");
+        let ev = events.get_or_insert_with(EventStream::new);
         tokio::select! {
             e = ev.next() => match e {
                 Some(Ok(e)) => if let Some(m) = event_message(e) { pending.push(m) },
@@ -788,7 +813,7 @@ async fn event_loop(
                 None => return Ok(()),
             },
             m = rx.recv() => if let Some(m) = m { pending.push(m) },
-            _ = async { tick.unwrap().await }, if tick.is_some() => pending.push(Message::Tick(Utc::now())),
+            _ = async { if let Some(t) = tick { t.await } }, if tick.is_some() => pending.push(Message::Tick(Utc::now())),
             _ = sigterm.recv() => {
                 tracing::debug!("SIGTERM: quitting");
                 pending.push(Message::Terminate)
