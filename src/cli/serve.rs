@@ -48,7 +48,6 @@ pub struct ServeArgs {
     #[arg(long, value_name = "PREFIX", default_value = crate::core::DEFAULT_HEADER_PREFIX)]
     pub header_prefix: String,
 
-<<<<<<< HEAD
     /// Forward every indexing request, once verified and recorded, byte for byte to this base
     /// URL (e.g. the real service) and answer with its answer.
     #[arg(long, value_name = "URL")]
@@ -57,12 +56,11 @@ pub struct ServeArgs {
     /// Forward every collector request, once validated and recorded, to this base URL.
     #[arg(long, value_name = "URL")]
     pub forward_analytics: Option<String>,
-=======
+
     /// At most this many signature diagnoses run at once; a mismatch that finds none free gets
     /// its verdict and expected signing text with "diagnosis skipped: server busy".
     #[arg(long, value_name = "N", default_value_t = server::config::DEFAULT_MAX_DIAGNOSES)]
     pub max_diagnoses: usize,
->>>>>>> main
 
     /// Also serve `PUT /_bench/unverified` (no signature check; for measuring verification cost).
     #[arg(long, hide = true)]
@@ -123,7 +121,6 @@ pub fn config(
     cfg.clock_skew_seconds = args.clock_skew;
     cfg.max_stored = args.max_stored;
     cfg.unverified_route = args.unverified_route;
-<<<<<<< HEAD
     for (flag, url) in [
         ("--forward-indexing", &args.forward_indexing),
         ("--forward-analytics", &args.forward_analytics),
@@ -136,9 +133,7 @@ pub fn config(
     }
     cfg.forward_indexing = args.forward_indexing.clone();
     cfg.forward_analytics = args.forward_analytics.clone();
-=======
     cfg.max_diagnoses = args.max_diagnoses;
->>>>>>> main
     Ok(cfg)
 }
 
