@@ -65,6 +65,8 @@ pub struct AppState {
     pub body_budget: body::BodyBudget,
     /// Permits for signature diagnoses (see [`ServerConfig::max_diagnoses`]).
     pub diagnoses: Arc<tokio::sync::Semaphore>,
+    /// The live stream of completed requests (`GET /_inspect/stream`).
+    pub stream: Arc<stream::Hub>,
 }
 
 impl AppState {
@@ -73,9 +75,17 @@ impl AppState {
             header_prefix: config.header_prefix.clone(),
             window_seconds: config.window_seconds,
         };
-        let store = Store::new(config.max_stored, config.max_stored_bytes);
+        let store =
+            Store::new(config.max_stored, config.max_stored_bytes).with_observer(stream::Noter);
+        // The stream's ring keeps at most as many records as the store, in an eighth of its
+        // bytes (a stream record holds previews only).
+        let stream = Arc::new(stream::Hub::new(
+            config.max_stored,
+            config.max_stored_bytes / 8,
+        ));
         let body_budget = body::BodyBudget::new(config.body_budget_bytes, config.max_body);
         AppState {
+            stream,
             body_budget,
             diagnoses: Arc::new(tokio::sync::Semaphore::new(config.max_diagnoses)),
             header_names: Arc::new(HeaderNames::for_prefix(&config.header_prefix)),
@@ -194,6 +204,7 @@ pub struct RunningServer {
     /// The address actually bound (useful with port 0).
     pub addr: SocketAddr,
     store: Arc<Store>,
+    stream: Arc<stream::Hub>,
     stop: Option<oneshot::Sender<()>>,
     task: Option<tokio::task::JoinHandle<()>>,
 }
@@ -212,7 +223,7 @@ impl RunningServer {
     /// Stop accepting, let open requests finish (up to the configured grace), and return.
     pub async fn shutdown(mut self) {
         // Open streams never end by themselves: end them so the grace is not spent on them.
-        self.store.stream().close();
+        self.stream.close();
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
@@ -224,7 +235,7 @@ impl RunningServer {
 
 impl Drop for RunningServer {
     fn drop(&mut self) {
-        self.store.stream().close();
+        self.stream.close();
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
@@ -244,6 +255,7 @@ pub fn start_on(config: ServerConfig, listener: TcpListener) -> io::Result<Runni
     tracing::debug!(%addr, accounts = config.accounts.len(), "local server listening");
     let state = AppState::new(config);
     let store = state.store.clone();
+    let stream = state.stream.clone();
     let config = state.config.clone();
     let router = app(state);
     let (stop_tx, stop_rx) = oneshot::channel();
@@ -251,6 +263,7 @@ pub fn start_on(config: ServerConfig, listener: TcpListener) -> io::Result<Runni
     Ok(RunningServer {
         addr,
         store,
+        stream,
         stop: Some(stop_tx),
         task: Some(task),
     })

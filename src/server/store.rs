@@ -150,6 +150,13 @@ struct Inner {
     freed: usize,
 }
 
+/// Told of every record as the store takes it (before it is capped or counted).
+pub trait Observer: Send + Sync {
+    fn request(&self, record: &RequestRecord);
+    /// The event records of one collector request.
+    fn batch(&self, records: &[(usize, EventRecord)]);
+}
+
 /// Filters for [`Store::events`].
 #[derive(Clone, Debug, Default)]
 pub struct EventFilter {
@@ -242,8 +249,8 @@ pub struct Page<T> {
 pub struct Store {
     inner: Mutex<Inner>,
     changed: Notify,
-    /// The live stream of completed requests (`GET /_inspect/stream`).
-    stream: super::stream::Hub,
+    /// Told of every record as it is stored (the live stream listens here).
+    observer: Option<Box<dyn Observer>>,
     max_stored: usize,
     max_bytes: usize,
 }
@@ -260,17 +267,16 @@ impl Store {
                 freed: 0,
             }),
             changed: Notify::new(),
-            // The stream's ring keeps at most as many records as the store, in an eighth of
-            // its bytes (a stream record holds previews only).
-            stream: super::stream::Hub::new(max_stored, max_bytes / 8),
+            observer: None,
             max_stored,
             max_bytes,
         }
     }
 
-    /// The live stream of completed requests.
-    pub fn stream(&self) -> &super::stream::Hub {
-        &self.stream
+    /// The same store, telling `observer` of every record as it is stored.
+    pub fn with_observer(mut self, observer: impl Observer + 'static) -> Self {
+        self.observer = Some(Box::new(observer));
+        self
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -289,7 +295,9 @@ impl Store {
 
     /// Store an indexing request and count it.
     pub fn add_request(&self, record: RequestRecord) {
-        super::stream::note_request(&record);
+        if let Some(o) = &self.observer {
+            o.request(&record);
+        }
         let trim = {
             let mut g = self.lock();
             match record.verdict {
@@ -313,7 +321,9 @@ impl Store {
     /// ([`cap_event`]) and then counted at what it holds in memory (`size` is a lower bound
     /// the caller may give; the store measures the record itself).
     pub fn add_batch(&self, good: bool, records: Vec<(usize, EventRecord)>) {
-        super::stream::note_batch(&records);
+        if let Some(o) = &self.observer {
+            o.batch(&records);
+        }
         let records: Vec<(usize, EventRecord)> = records
             .into_iter()
             .map(|(size, mut record)| {

@@ -30,7 +30,7 @@ use serde_json::Value;
 use tokio::sync::{broadcast, watch};
 
 use super::error::ApiError;
-use super::store::{EventRecord, RequestRecord, Verdict};
+use super::store::{EventRecord, Observer, RequestRecord, Verdict};
 use super::AppState;
 
 /// How much of a request body a stream record previews (the full preview stays in the store).
@@ -330,6 +330,19 @@ tokio::task_local! {
     static DETAIL: RefCell<Detail>;
 }
 
+/// The store's observer: hands each record to the request being served (see [`observe`]).
+pub struct Noter;
+
+impl Observer for Noter {
+    fn request(&self, record: &RequestRecord) {
+        note_request(record);
+    }
+
+    fn batch(&self, records: &[(usize, EventRecord)]) {
+        note_batch(records);
+    }
+}
+
 /// The store's hook for an indexing request (called as it is stored). Outside a request (a
 /// store used directly) it does nothing.
 pub fn note_request(r: &RequestRecord) {
@@ -596,7 +609,7 @@ pub async fn observe(State(st): State<AppState>, req: Request, next: Next) -> Re
     if record.time.is_empty() {
         record.time = crate::core::time::format_timestamp(st.config.now());
     }
-    st.store.stream().publish(record);
+    st.stream.publish(record);
     response
 }
 
@@ -698,7 +711,7 @@ pub async fn stream(
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse().ok())
     });
-    let hub = st.store.stream();
+    let hub = st.stream;
     // Numbers from another run of the server mean nothing here: start from the oldest held.
     let after = match (&q.instance, after) {
         (Some(i), Some(_)) if i != hub.instance() => Some(0),
