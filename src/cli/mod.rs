@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 pub mod events;
 pub mod history;
 pub mod keys;
+pub mod learn;
 pub mod profile;
 pub mod send;
 pub mod serve;
@@ -54,6 +55,8 @@ pub enum Command {
     Profile(profile::ProfileArgs),
     /// Show past sends.
     History(history::HistoryArgs),
+    /// Learn the signing scheme: a guided lesson, then exercises.
+    Learn(learn::LearnArgs),
     /// Print shell completions.
     Completions {
         #[arg(value_enum)]
@@ -76,6 +79,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Watch(a)) => watch::run(a),
         Some(Command::Profile(a)) => profile::run(a),
         Some(Command::History(a)) => history::run(a),
+        Some(Command::Learn(a)) => learn::run(a),
         Some(Command::Completions { shell }) => {
             use clap::CommandFactory;
             clap_complete::generate(
@@ -109,7 +113,7 @@ fn only_prints(cmd: &Command) -> bool {
         | Command::History(_)
         | Command::Completions { .. } => true,
         Command::Events(e) => !matches!(e.command, events::EventsCommand::Send(_)),
-        Command::Send(_) | Command::Serve(_) | Command::Watch(_) => false,
+        Command::Send(_) | Command::Serve(_) | Command::Watch(_) | Command::Learn(_) => false,
     }
 }
 
