@@ -323,6 +323,8 @@ pub fn build_signed(
     key: &Secret,
     now: DateTime<Utc>,
 ) -> Result<OutgoingRequest, BuildError> {
+    // A key typed into the URL by mistake must not reach the debug log either.
+    crate::logging::redact_in_logs(key);
     let (method, url) = check_target(parts.base_url, parts.method, parts.path, parts.query)?;
     let timestamp = format_timestamp(now);
     let req = SignableRequest {

@@ -5,6 +5,7 @@
 
 pub mod history;
 pub mod paths;
+pub mod private;
 pub mod profile;
 pub mod secret_source;
 

@@ -9,6 +9,7 @@
 //! `rest_key_env` variable name) are upgraded in memory; the file on disk stays as it is until
 //! the next explicit save.
 
+use super::private::{clean_stale_temps, create_private_dir, temp_prefix, FILE_MODE};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -441,6 +442,8 @@ pub enum StoreError {
     Conflict { path: PathBuf },
     #[error("a profile file {} already exists, so nothing was written; choose another name, or delete that profile first", path.display())]
     AlreadyExists { path: PathBuf },
+    #[error("a profile named \"{name}\" was created meanwhile ({}), so nothing was written; choose another name, or load that profile", path.display())]
+    CreatedMeanwhile { name: String, path: PathBuf },
     #[error("cannot {action} {}: {reason}", path.display())]
     Io {
         action: &'static str,
@@ -622,6 +625,18 @@ impl ProfileStore {
         self.save_with(p, SaveOptions::default())
     }
 
+    /// Save a new profile: fails with [`StoreError::CreatedMeanwhile`] when a profile of that
+    /// name appeared since the caller checked (another process won the race).
+    pub fn create(&self, p: &Profile) -> Result<SaveOutcome, StoreError> {
+        match self.save_with(p, SaveOptions::default()) {
+            Err(StoreError::AlreadyExists { path }) => Err(StoreError::CreatedMeanwhile {
+                name: p.name.clone(),
+                path,
+            }),
+            other => other,
+        }
+    }
+
     pub fn save_with(&self, p: &Profile, opts: SaveOptions) -> Result<SaveOutcome, StoreError> {
         if p.is_demo() {
             return Err(StoreError::DemoIsBuiltIn);
@@ -629,6 +644,11 @@ impl ProfileStore {
         validate_name(&p.name)?;
         let dir = self.dir();
         let path = self.paths.profile_file(&p.name);
+        create_private_dir(&dir)
+            .map_err(|e| StoreError::io("create the profile directory", &dir, &e))?;
+        // The check below and the write are one step for every signscope process: two saves of
+        // the same profile (or two `profile new` of one name) cannot both pass the check.
+        let _guard = super::history::Lock::acquire(&self.paths.config_dir.join("profiles.lock"))?;
         if !opts.force {
             match (fs::metadata(&path), &p.origin) {
                 (Ok(meta), Some(origin)) if origin.path == path => {
@@ -641,10 +661,8 @@ impl ProfileStore {
                 (Err(_), _) => {}
             }
         }
-        fs::create_dir_all(&dir)
-            .map_err(|e| StoreError::io("create the profile directory", &dir, &e))?;
         let stored_secret = p.rest_key.is_stored();
-        let mode = if stored_secret { 0o600 } else { 0o644 };
+        let mode = FILE_MODE;
         // Over an existing file, keep the user's comments and layout.
         let text = match fs::read_to_string(&path) {
             Ok(old) => to_toml_over(p, &old),
@@ -664,8 +682,7 @@ impl ProfileStore {
     /// Write a profile to any file (e.g. "save elsewhere" when the config dir is not writable).
     /// Atomic like [`ProfileStore::save`]; mode 0600 when the key is stored in it.
     pub fn export(&self, p: &Profile, path: &Path) -> Result<(), StoreError> {
-        let mode = if p.rest_key.is_stored() { 0o600 } else { 0o644 };
-        write_atomic(path, to_toml(p).as_bytes(), mode)
+        write_atomic(path, to_toml(p).as_bytes(), FILE_MODE)
     }
 
     /// Delete a saved profile.
@@ -675,6 +692,8 @@ impl ProfileStore {
         }
         validate_name(name)?;
         let path = self.paths.profile_file(name);
+        // A save killed mid-way may have left a temporary copy (with the key): it goes too.
+        clean_stale_temps(&self.dir());
         match fs::remove_file(&path) {
             Ok(()) => {
                 if self.last_used().as_deref() == Some(name) {
@@ -710,10 +729,10 @@ impl ProfileStore {
 
     fn write_state(&self, state: &State) -> Result<(), StoreError> {
         let dir = &self.paths.data_dir;
-        fs::create_dir_all(dir)
+        create_private_dir(dir)
             .map_err(|e| StoreError::io("create the data directory", dir, &e))?;
         let text = toml::to_string(state).expect("state serializes");
-        write_atomic(&self.paths.state_file(), text.as_bytes(), 0o644)
+        write_atomic(&self.paths.state_file(), text.as_bytes(), FILE_MODE)
     }
 }
 
@@ -743,9 +762,12 @@ fn dir_of(path: &Path) -> &Path {
 /// fsync the directory.
 pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> Result<(), StoreError> {
     let dir = dir_of(path);
+    // The process id in the name lets the next start remove it if this process is killed
+    // before the rename (see `store::private`).
+    let prefix = temp_prefix();
     let mut tmp = tempfile::Builder::new()
-        .prefix(".signscope-")
-        .suffix(".tmp")
+        .prefix(&prefix)
+        .suffix(super::private::TEMP_SUFFIX)
         .tempfile_in(dir)
         .map_err(|e| StoreError::io("write a file in", dir, &e))?;
     #[cfg(unix)]
@@ -1003,11 +1025,49 @@ mod tests {
             "stored-key-xyz"
         );
         assert!(!format!("{p:?}").contains("stored-key-xyz"));
+        // Every profile file is private (it names where the key comes from, or holds it).
         let plain = s.save(&sample("plain")).unwrap();
         assert_eq!(
             fs::metadata(&plain.path).unwrap().permissions().mode() & 0o777,
-            0o644
+            0o600
         );
+        assert_eq!(
+            fs::metadata(s.dir()).unwrap().permissions().mode() & 0o777,
+            0o700
+        );
+    }
+
+    #[test]
+    fn of_two_racing_creates_of_one_name_exactly_one_wins() {
+        let (_d, s) = store();
+        for i in 0..20 {
+            let name = format!("race-{i}");
+            let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
+            let results: Vec<Result<SaveOutcome, StoreError>> = (0..2)
+                .map(|_| {
+                    let (s, b, name) = (s.clone(), barrier.clone(), name.clone());
+                    std::thread::spawn(move || {
+                        b.wait();
+                        s.create(&sample(&name))
+                    })
+                })
+                .collect::<Vec<_>>()
+                .into_iter()
+                .map(|t| t.join().unwrap())
+                .collect();
+            let won = results.iter().filter(|r| r.is_ok()).count();
+            assert_eq!(won, 1, "{name}: {results:?}");
+            let lost = results.into_iter().find_map(Result::err).unwrap();
+            assert!(
+                matches!(lost, StoreError::CreatedMeanwhile { .. }),
+                "{lost}"
+            );
+            assert!(
+                lost.to_string()
+                    .starts_with(&format!("a profile named \"{name}\" was created meanwhile")),
+                "{lost}"
+            );
+        }
     }
 
     #[test]
