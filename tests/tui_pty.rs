@@ -65,10 +65,11 @@ fn signature_on_screen_equals_the_cli_send_is_accepted_and_quit_restores_the_ter
     // The demo's first status line names the send key of each view that sends (it stays when
     // the user switches to F3, where Ctrl-G is not the send key).
     tui.wait_for("the demo note", |s| s.contains(signscope::tui::DEMO_NOTE));
-    // Freeze the timestamp, clear the body (Ctrl-K from the start), type a new one.
+    // Freeze the timestamp, clear the body (Alt-> to its end, then Backspace), type a new one.
     tui.send(b"\x14"); // Ctrl-T
     tui.wait_for("frozen timestamp", |s| s.contains("timestamp frozen"));
-    tui.send(b"\x0b"); // Ctrl-K: delete to the end of the line
+    tui.send(b"\x1b>");
+    tui.send([0x7f; 80]);
     tui.wait_for("an empty body", |s| s.contains("Body (0 bytes)"));
     let body = r#"{"hello": "wörld", "n": [1, 2]}"#;
     tui.send(body.as_bytes());
@@ -150,7 +151,25 @@ fn sigterm_restores_the_terminal() {
 
 #[test]
 fn a_panic_restores_the_terminal() {
-    let mut tui = Tui::start(80, 24, &[("SIGNSCOPE_TEST_PANIC", "1")]);
+    // This test binary runs `panicking_workbench` (below) in a PTY: the workbench's own event
+    // loop and terminal setup, with a test double that panics after the first frame.
+    let config = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = portable_pty::CommandBuilder::new(std::env::current_exe().unwrap());
+    cmd.args([
+        "--exact",
+        "panicking_workbench",
+        "--ignored",
+        "--nocapture",
+        "--test-threads=1",
+    ]);
+    cmd.env(PANIC_CHILD, "1");
+    cmd.env("SIGNSCOPE_CONFIG_DIR", config.path());
+    cmd.env("SIGNSCOPE_DATA_DIR", data.path());
+    let mut tui = Tui {
+        pty: Pty::spawn(cmd, 80, 24),
+        _dirs: (config, data),
+    };
     let status = tui.wait_exit();
     assert!(!status.success(), "a panic exits with failure");
     tui.assert_restored();
@@ -163,6 +182,26 @@ fn a_panic_restores_the_terminal() {
         msg > left,
         "the panic message comes after the terminal was restored"
     );
+}
+
+/// Set in the environment of the child that runs [`panicking_workbench`].
+const PANIC_CHILD: &str = "SIGNSCOPE_PTY_PANIC_CHILD";
+
+/// The workbench whose event loop panics after its first frame; run by
+/// `a_panic_restores_the_terminal` in a PTY (it does nothing when run any other way).
+#[test]
+#[ignore = "run inside a PTY by a_panic_restores_the_terminal"]
+fn panicking_workbench() {
+    if std::env::var_os(PANIC_CHILD).is_none() {
+        return;
+    }
+    let app = signscope::tui::test_util::TestApp::new(80, 24).app;
+    let hooks = signscope::tui::runtime::LoopHooks {
+        after_draw: Some(Box::new(|| {
+            panic!("a forced panic after the first frame, to test terminal restoration")
+        })),
+    };
+    let _ = signscope::tui::runtime::run_app_with(app, None, None, vec![], hooks);
 }
 
 #[test]

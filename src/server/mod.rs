@@ -11,7 +11,8 @@
 //!
 //! Robustness: connections are served by hyper's HTTP/1 server with a request-head timeout
 //! (also the idle keep-alive timeout) and a head size limit (431 above it); bodies are read with
-//! a size limit (413) and a deadline (408); a panic in a handler answers 500 in the vendor's
+//! a size limit (413), a deadline and a minimum rate (408) and share a bytes budget
+//! ([`body`]); a panic in a handler answers 500 in the vendor's
 //! error shape and the server keeps serving.
 
 use std::io;
@@ -45,11 +46,8 @@ pub use config::{fixed_clock, system_clock, Clock, ManualClock, ServerConfig};
 pub use error::{ApiError, DebugEntry};
 pub use store::{EventRecord, RequestRecord, Store, Summary, Verdict};
 
-/// The demo account's public API key (printed by `signscope serve --demo`).
-pub const DEMO_API_KEY: &str = "demo-public-key";
-/// The demo account's REST key. It is a demo-only secret, published on purpose so the offline
-/// demo works with no setup; never use it for a real account.
-pub const DEMO_REST_KEY: &str = "demo-rest-key-0123456789";
+/// The demo account (defined in the core, shared with the store's `demo` profile).
+pub use crate::core::demo::{DEMO_API_KEY, DEMO_REST_KEY};
 
 /// State shared by every handler.
 #[derive(Clone)]
@@ -59,8 +57,9 @@ pub struct AppState {
     pub verify_options: Arc<VerifyOptions>,
     /// The vendor header names for the configured prefix (built once, not per request).
     pub header_names: Arc<HeaderNames>,
-    /// Permits for reading and handling bodies (see [`ServerConfig::max_in_flight`]).
-    pub in_flight: Arc<tokio::sync::Semaphore>,
+    /// The bytes budget of bodies being read or handled (see
+    /// [`ServerConfig::body_budget_bytes`]).
+    pub body_budget: body::BodyBudget,
     /// Permits for signature diagnoses (see [`ServerConfig::max_diagnoses`]).
     pub diagnoses: Arc<tokio::sync::Semaphore>,
 }
@@ -72,9 +71,9 @@ impl AppState {
             window_seconds: config.window_seconds,
         };
         let store = Store::new(config.max_stored, config.max_stored_bytes);
-        let in_flight = Arc::new(tokio::sync::Semaphore::new(config.max_in_flight.max(1)));
+        let body_budget = body::BodyBudget::new(config.body_budget_bytes, config.max_body);
         AppState {
-            in_flight,
+            body_budget,
             diagnoses: Arc::new(tokio::sync::Semaphore::new(config.max_diagnoses)),
             header_names: Arc::new(HeaderNames::for_prefix(&config.header_prefix)),
             config: Arc::new(config),
@@ -203,6 +202,7 @@ pub async fn start(config: ServerConfig, addr: SocketAddr) -> io::Result<Running
 
 /// Serve on an already bound listener.
 pub fn start_on(config: ServerConfig, listener: TcpListener) -> io::Result<RunningServer> {
+    config.check().map_err(io::Error::other)?;
     let addr = listener.local_addr()?;
     tracing::debug!(%addr, accounts = config.accounts.len(), "local server listening");
     let state = AppState::new(config);

@@ -55,10 +55,13 @@ pub struct Session {
 impl Session {
     /// The URL of the embedded server, starting it on first use.
     pub fn embedded_url(&mut self) -> Result<String, String> {
-        if self.server.is_none() {
-            self.server = Some(Embedded::start()?);
-        }
-        Ok(self.server.as_ref().expect("started").url.clone())
+        let server = match self.server.take() {
+            Some(s) => s,
+            None => Embedded::start()?,
+        };
+        let url = server.url.clone();
+        self.server = Some(server);
+        Ok(url)
     }
 
     /// The base URL a profile's indexing URL stands for.
@@ -82,28 +85,35 @@ fn existing_mode(path: &std::path::Path) -> Option<u32> {
 /// A profile as the profile manager and the session hold it: without its body, which can be
 /// many megabytes, lives in the editor and stays on disk (a save from the manager takes it from
 /// there, see [`stored_body`]).
-fn without_body(p: Profile) -> Profile {
-    Profile {
-        body: String::new(),
-        ..p
-    }
+fn without_body(mut p: Profile) -> Profile {
+    p.request.body = bytes::Bytes::new();
+    p
 }
 
 /// A copy of `p` without its body, without copying the body.
 pub fn copy_without_body(p: &mut Profile) -> Profile {
-    let body = std::mem::take(&mut p.body);
+    let body = std::mem::take(&mut p.request.body);
     let copy = p.clone();
-    p.body = body;
+    p.request.body = body;
     copy
+}
+
+/// A body as the editor's text: the buffer itself when it is not shared and is UTF-8.
+fn body_string(body: bytes::Bytes) -> String {
+    String::from_utf8(Vec::from(body))
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// The body a profile saved from the manager keeps: that of the stored profile `source` (the
 /// built-in demo's for "demo"), or none.
-fn stored_body(store: &ProfileStore, source: Option<&str>) -> Result<String, String> {
+fn stored_body(store: &ProfileStore, source: Option<&str>) -> Result<bytes::Bytes, String> {
     match source {
-        None => Ok(String::new()),
-        Some(DEMO_PROFILE) => Ok(Profile::demo().body),
-        Some(name) => store.load(name).map(|p| p.body).map_err(|e| e.to_string()),
+        None => Ok(bytes::Bytes::new()),
+        Some(DEMO_PROFILE) => Ok(Profile::demo().request.body),
+        Some(name) => store
+            .load(name)
+            .map(|p| p.request.body)
+            .map_err(|e| e.to_string()),
     }
 }
 
@@ -146,15 +156,16 @@ pub fn loaded_profile(mut p: Profile, base_url: String, embedded: Option<&str>) 
         events: p.events.clone(),
         fields: RequestFields {
             url: base_url,
-            method: p.method.clone(),
-            path: p.path.clone(),
-            query: p.query.clone(),
-            prefix: p.header_prefix.clone(),
-            api_key: p.api_key.clone(),
-            content_type: p.content_type.clone(),
-            auth_algo: p.auth_algo.clone(),
-            // The body moves to the editor; the profile kept for the manager has none.
-            body: std::mem::take(&mut p.body),
+            method: p.request.method.clone(),
+            path: p.request.path.clone(),
+            query: p.request.query.clone(),
+            prefix: p.request.header_prefix.clone(),
+            api_key: p.request.api_key.clone(),
+            content_type: p.request.content_type.clone(),
+            auth_algo: p.request.auth_algo.clone(),
+            // The body moves to the editor (its buffer, when not shared); the profile kept for
+            // the manager has none.
+            body: body_string(std::mem::take(&mut p.request.body)),
         },
         profile: Some(Box::new(p)),
         key,
@@ -232,8 +243,9 @@ impl Effects {
                 });
             }
             Command::Copy(text) => {
-                tracing::debug!(what = %describe_copy(&text), "copy");
-                let result = self.copy(&text);
+                let what = describe_copy(&text);
+                tracing::debug!(what = %what, "copy");
+                let result = self.copy(&text, what);
                 let _ = self.tx.send(Message::Copied(result));
             }
             Command::ListProfiles => {
@@ -291,8 +303,8 @@ impl Effects {
                 let _ = self.tx.send(msg);
             }
             Command::Events(e) => self.events_effect(e),
-            Command::History(HistoryEffect::CopyText(t)) => {
-                let result = self.copy(&t);
+            Command::History(HistoryEffect::CopyText { text, what }) => {
+                let result = self.copy(&text, what);
                 let _ = self.tx.send(Message::Copied(result));
             }
             Command::History(_) | Command::ReloadHistory => self.reload_history(),
@@ -403,8 +415,8 @@ impl Effects {
                     let _ = tx.send(Message::Events(msg));
                 });
             }
-            EventsEffect::CopyText(t) => {
-                let result = self.copy(&t);
+            EventsEffect::CopyText { text, what } => {
+                let result = self.copy(&text, what);
                 let _ = tx.send(Message::Copied(result));
             }
             EventsEffect::Status(_) => {}
@@ -450,7 +462,7 @@ impl Effects {
             ProfilesEffect::SaveProfile(mut p, source) => {
                 stored_body(&sess.store, source.as_deref())
                     .and_then(|body| {
-                        p.body = body;
+                        p.request.body = body;
                         sess.store.save(&p).map_err(|e| e.to_string())
                     })
                     .map(|o| o.message())
@@ -462,7 +474,7 @@ impl Effects {
                 .map_err(|e| e.to_string()),
             ProfilesEffect::RenameProfile { from, mut profile } => {
                 stored_body(&sess.store, Some(&from)).and_then(|body| {
-                    profile.body = body;
+                    profile.request.body = body;
                     sess.store
                         .save(&profile)
                         .and_then(|_| sess.store.delete(&from))
@@ -521,14 +533,16 @@ impl Effects {
         } else {
             fields.url.clone()
         };
-        p.method = fields.method.clone();
-        p.path = fields.path.clone();
-        p.query = fields.query.clone();
-        p.header_prefix = fields.prefix.clone();
-        p.api_key = fields.api_key.clone();
-        p.content_type = fields.content_type.clone();
-        p.auth_algo = fields.auth_algo.clone();
-        p.body = fields.body.clone();
+        p.request = crate::core::RequestSpec {
+            method: fields.method.clone(),
+            path: fields.path.clone(),
+            query: fields.query.clone(),
+            header_prefix: fields.prefix.clone(),
+            api_key: fields.api_key.clone(),
+            content_type: fields.content_type.clone(),
+            auth_algo: fields.auth_algo.clone(),
+            body: bytes::Bytes::from(fields.body.clone()),
+        };
         if let Some(k) = typed_key {
             p.rest_key = KeySource::Stored(k);
         }
@@ -536,16 +550,14 @@ impl Effects {
         p.mark_saved(&outcome);
         let _ = sess.store.set_last_used(&p.name);
         let name = p.name.clone();
-        sess.current = Profile {
-            body: String::new(),
-            ..p
-        };
+        sess.current = without_body(p);
         Ok(name)
     }
 
     /// Copy to the system clipboard, or with an OSC 52 escape (works over SSH in most terminals).
-    fn copy(&mut self, text: &str) -> Result<String, String> {
-        let what = describe_copy(text);
+    /// `what` names what was copied (the component that asked knows; see `describe_copy` for the
+    /// request view's copies).
+    fn copy(&mut self, text: &str, what: String) -> Result<String, String> {
         if self.clipboard.is_none() {
             self.clipboard = arboard::Clipboard::new().ok();
         }
@@ -610,20 +622,20 @@ pub async fn send(
     let live = job.live_timestamp;
     let (out, canonical, key) = tokio::task::spawn_blocking(move || {
         let now = Utc::now();
-        let parts = crate::client::RequestParts {
-            base_url: &base_url,
-            method: &sign.method,
-            path: &sign.path,
-            query: &sign.query,
-            header_prefix: &sign.prefix,
-            api_key: &sign.api_key,
-            auth_algo: &sign.auth_algo,
-            content_type: &sign.content_type,
+        let spec = crate::core::RequestSpec {
+            method: sign.method.clone(),
+            path: sign.path.clone(),
+            query: sign.query.clone(),
+            header_prefix: sign.prefix.clone(),
+            api_key: sign.api_key.clone(),
+            auth_algo: sign.auth_algo.clone(),
+            content_type: sign.content_type.clone(),
             body: bytes::Bytes::from_owner(ArcBody(Arc::clone(&sign.body))),
         };
         // The client checks the URL (no re-encoding) and signs with the clock...
         let mut out =
-            crate::client::build_signed(&parts, &sign.key, now).map_err(|e| e.to_string())?;
+            crate::client::build_signed(&base_url, &spec, &format_timestamp(now), &sign.key)
+                .map_err(|e| e.to_string())?;
         let mut req = sign.request();
         let ts = format_timestamp(now);
         if live {
@@ -691,7 +703,7 @@ fn history_entry(
     result: &Result<crate::client::Response, crate::client::ClientError>,
     key: Option<&crate::core::Secret>,
 ) -> HistoryEntry {
-    crate::client::history_entry(
+    crate::engine::history_entry(
         profile,
         kind,
         Utc::now(),
@@ -702,12 +714,32 @@ fn history_entry(
     )
 }
 
+/// Test doubles the event loop calls; the workbench itself passes none
+/// ([`LoopHooks::default`]).
+#[derive(Default)]
+pub struct LoopHooks {
+    /// Called after every frame is drawn (the PTY test makes it panic, to check that the
+    /// terminal is restored before the panic message is printed).
+    pub after_draw: Option<Box<dyn FnMut()>>,
+}
+
 /// Run the workbench until the user quits. Returns the process exit code.
 pub fn run_app(
+    app: App,
+    session: Option<Session>,
+    server_note: Option<String>,
+    startup: Vec<Command>,
+) -> anyhow::Result<u8> {
+    run_app_with(app, session, server_note, startup, LoopHooks::default())
+}
+
+/// [`run_app`] with test doubles.
+pub fn run_app_with(
     mut app: App,
     session: Option<Session>,
     server_note: Option<String>,
     startup: Vec<Command>,
+    hooks: LoopHooks,
 ) -> anyhow::Result<u8> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -719,7 +751,9 @@ pub fn run_app(
         app.status = note;
     }
     let (mut term, _guard) = terminal::init().context("could not set up the terminal")?;
-    let result = rt.block_on(event_loop(&mut term, &mut app, session, startup, tx, rx));
+    let result = rt.block_on(event_loop(
+        &mut term, &mut app, session, startup, hooks, tx, rx,
+    ));
     terminal::restore();
     result.map(|_| 0)
 }
@@ -729,6 +763,7 @@ async fn event_loop(
     app: &mut App,
     session: Option<Session>,
     startup: Vec<Command>,
+    mut hooks: LoopHooks,
     tx: UnboundedSender<Message>,
     mut rx: UnboundedReceiver<Message>,
 ) -> anyhow::Result<()> {
@@ -742,7 +777,6 @@ async fn event_loop(
     let mut events = Some(EventStream::new());
     let mut sigterm = signal(tokio::signal::unix::SignalKind::terminate())?;
     let mut sighup = signal(tokio::signal::unix::SignalKind::hangup())?;
-    let test_panic = std::env::var_os("SIGNSCOPE_TEST_PANIC").is_some_and(|v| v == "1");
     // Everything `update` asked for while the App was filled (the first signature, the
     // validation of a saved events batch...).
     for cmd in startup {
@@ -770,8 +804,8 @@ async fn event_loop(
             return Ok(());
         }
         term.draw(|f| super::view::draw(f, app))?;
-        if test_panic {
-            panic!("SIGNSCOPE_TEST_PANIC is set: a forced panic to test terminal restoration");
+        if let Some(after_draw) = hooks.after_draw.as_mut() {
+            after_draw();
         }
         let tick = if app.wants_tick() {
             let now = Utc::now();
@@ -780,7 +814,7 @@ async fn event_loop(
         } else {
             None
         };
-        let ev = events.as_mut().expect("event stream");
+        let ev = events.get_or_insert_with(EventStream::new);
         tokio::select! {
             e = ev.next() => match e {
                 Some(Ok(e)) => if let Some(m) = event_message(e) { pending.push(m) },
@@ -788,7 +822,7 @@ async fn event_loop(
                 None => return Ok(()),
             },
             m = rx.recv() => if let Some(m) = m { pending.push(m) },
-            _ = async { tick.unwrap().await }, if tick.is_some() => pending.push(Message::Tick(Utc::now())),
+            _ = async { if let Some(t) = tick { t.await } }, if tick.is_some() => pending.push(Message::Tick(Utc::now())),
             _ = sigterm.recv() => {
                 tracing::debug!("SIGTERM: quitting");
                 pending.push(Message::Terminate)
@@ -873,30 +907,29 @@ mod tests {
         let paths = crate::store::Paths::new(dir.path().join("c"), dir.path().join("d"));
         let store = ProfileStore::open(&paths);
         let mut big = Profile::new("big");
-        big.body = "[\"a body that stays on disk\"]".into();
+        big.request.body = "[\"a body that stays on disk\"]".into();
         store.save(&big).unwrap();
         let listed = without_body(store.load("big").unwrap());
-        assert!(listed.body.is_empty());
+        assert!(listed.request.body.is_empty());
         let mut full = store.load("big").unwrap();
         let copy = copy_without_body(&mut full);
-        assert!(copy.body.is_empty());
-        assert_eq!(full.body, big.body, "the original keeps its body");
+        assert!(copy.request.body.is_empty());
         assert_eq!(
-            Profile {
-                body: full.body.clone(),
-                ..copy
-            },
-            full
+            full.request.body, big.request.body,
+            "the original keeps its body"
         );
+        let mut with_body = copy.clone();
+        with_body.request.body = full.request.body.clone();
+        assert_eq!(with_body, full);
         // Loading hands the body to the editor fields and keeps a body-less profile.
         let loaded = loaded_profile(full, String::new(), None);
-        assert_eq!(loaded.fields.body, big.body);
-        assert!(loaded.profile.unwrap().body.is_empty());
-        assert_eq!(stored_body(&store, Some("big")).unwrap(), big.body);
+        assert_eq!(loaded.fields.body.as_bytes(), &big.request.body[..]);
+        assert!(loaded.profile.unwrap().request.body.is_empty());
+        assert_eq!(stored_body(&store, Some("big")).unwrap(), big.request.body);
         assert_eq!(stored_body(&store, None).unwrap(), "");
         assert_eq!(
             stored_body(&store, Some(DEMO_PROFILE)).unwrap(),
-            Profile::demo().body
+            Profile::demo().request.body
         );
         let err = stored_body(&store, Some("gone")).unwrap_err();
         assert!(err.contains("gone"), "{err}");

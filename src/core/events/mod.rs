@@ -7,14 +7,14 @@ pub mod model;
 pub mod validate;
 
 pub use compose::{ItemDraft, ListDraft};
-pub use draft::{draft_from_value, form_batch, DraftError, Unshown};
+pub use draft::{draft_from_value, form_batch, DraftError, ItemRest, Unshown};
 pub use model::{
     derive_item_id, Batch, Event, Item, UserProfile, KNOWN_EVENTS, KNOWN_LIST_LOGICS,
     KNOWN_PAGE_TYPES, PAGE_TYPE_TAG, SELECT_RECS_LIST, VIEW_RECS_LIST,
 };
 pub use validate::{
-    codes, event_of_path, json_error_reason, validate, validate_bytes, Level, Omitted, Problem,
-    Report, MAX_LISTED_PROBLEMS,
+    check_json, codes, event_of_path, json_error_reason, validate, validate_bytes, Level, Omitted,
+    Problem, Report, MAX_JSON_DEPTH, MAX_LISTED_PROBLEMS,
 };
 
 #[cfg(test)]

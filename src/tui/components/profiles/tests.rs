@@ -16,8 +16,11 @@ fn shop() -> Profile {
     Profile {
         indexing_url: "http://127.0.0.1:7001".into(),
         analytics_url: "http://127.0.0.1:7002".into(),
-        header_prefix: "KLEVU".into(),
-        api_key: "shop-public".into(),
+        request: crate::core::RequestSpec {
+            header_prefix: "KLEVU".into(),
+            api_key: "shop-public".into(),
+            ..crate::core::RequestSpec::default()
+        },
         rest_key: KeySource::Stored(Secret::new("s3cr3t-rest-key")),
         ..Profile::new("shop")
     }
@@ -74,7 +77,10 @@ fn new_from_scratch_from_current_duplicate_and_rename() {
     match &effects[..] {
         [ProfilesEffect::SaveProfile(p, None)] => {
             assert_eq!(p.name, "staging");
-            assert_eq!(p.header_prefix, Profile::new("x").header_prefix);
+            assert_eq!(
+                p.request.header_prefix,
+                Profile::new("x").request.header_prefix
+            );
         }
         other => panic!("{other:?}"),
     }
@@ -85,7 +91,7 @@ fn new_from_scratch_from_current_duplicate_and_rename() {
         [ProfilesEffect::SaveProfile(p, Some(source))] => {
             assert_eq!(source, "demo", "keeps the body of the profile it copies");
             assert_eq!(p.name, "learn");
-            assert_eq!(p.api_key, Profile::demo().api_key);
+            assert_eq!(p.request.api_key, Profile::demo().request.api_key);
         }
         other => panic!("{other:?}"),
     }
@@ -96,7 +102,7 @@ fn new_from_scratch_from_current_duplicate_and_rename() {
         [ProfilesEffect::SaveProfile(p, Some(source))] => {
             assert_eq!(source, "shop");
             assert_eq!(p.name, "shop-copy");
-            assert_eq!(p.api_key, "shop-public");
+            assert_eq!(p.request.api_key, "shop-public");
             assert_eq!(p.rest_key, shop().rest_key);
         }
         other => panic!("{other:?}"),
@@ -170,7 +176,7 @@ fn editing_changes_urls_prefix_and_key_source() {
             assert_eq!(p.name, "shop");
             assert_eq!(p.indexing_url, "http://127.0.0.1:9000");
             assert_eq!(p.analytics_url, "http://127.0.0.1:7002");
-            assert_eq!(p.header_prefix, "KLEVX");
+            assert_eq!(p.request.header_prefix, "KLEVX");
             assert_eq!(p.rest_key, KeySource::Env("SHOP_REST_KEY".into()));
         }
         other => panic!("{other:?}"),
@@ -435,4 +441,56 @@ fn prompts_and_the_delete_confirmation_ignore_clicks() {
     mouse(&mut s, click_in(l.rows[0].1), a);
     assert!(matches!(s.mode, Mode::ConfirmDelete(_)));
     assert_eq!(s.selected, 1);
+}
+
+/// The text inside a box's border, rows joined with their trailing spaces cut: a value wrapped
+/// over several rows reads as one string.
+fn pane_text(buf: &ratatui::buffer::Buffer, boxed: Rect) -> String {
+    let inner = Rect::new(
+        boxed.x + 1,
+        boxed.y + 1,
+        boxed.width.saturating_sub(2),
+        boxed.height.saturating_sub(2),
+    );
+    (inner.y..inner.y + inner.height)
+        .map(|y| {
+            (inner.x..inner.x + inner.width)
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+                .trim_end()
+                .to_string()
+        })
+        .collect()
+}
+
+/// A long profile name is cut in the list at 80 columns; the detail pane shows it and every
+/// long value whole (wrapped) at every size.
+#[test]
+fn long_names_and_urls_are_whole_in_the_detail_pane_at_every_size() {
+    let name = "shop-production-europe-west-with-a-long-name";
+    let url = "https://indexing.example.com/a/rather/long/path/to/the/indexing/service/v2";
+    let mut s = ProfilesState::default();
+    update(
+        &mut s,
+        ProfilesMsg::Loaded {
+            profiles: vec![
+                Profile::demo(),
+                Profile {
+                    indexing_url: url.into(),
+                    ..Profile::new(name)
+                },
+            ],
+            errors: vec![],
+            dir: PathBuf::from("/cfg/profiles"),
+            current: "demo".into(),
+        },
+    );
+    update(&mut s, key(KeyCode::Down));
+    for (w, h) in [(80, 24), (120, 40), (200, 50)] {
+        let a = area(w, h);
+        let buf = render_buffer(w, h, |f| draw(f, a, &s));
+        let detail = pane_text(&buf, layout(a, &s).detail);
+        assert!(detail.contains(name), "{w}x{h}: {detail}");
+        assert!(detail.contains(url), "{w}x{h}: {detail}");
+    }
 }
