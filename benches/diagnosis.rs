@@ -44,7 +44,10 @@ fn request(body: Vec<u8>) -> ReceivedRequest {
         query: "test=1&b=2".into(),
         headers: vec![
             ("Host".into(), b"localhost:8080".to_vec()),
-            ("X-SVC-TIMESTAMP".into(), b"2026-11-22T10:00:00.000Z".to_vec()),
+            (
+                "X-SVC-TIMESTAMP".into(),
+                b"2026-11-22T10:00:00.000Z".to_vec(),
+            ),
             ("X-SVC-APIKEY".into(), b"pub-key".to_vec()),
             ("X-SVC-AUTH-ALGO".into(), b"HmacSHA384".to_vec()),
             ("Content-Type".into(), b"application/json".to_vec()),
@@ -76,9 +79,11 @@ fn bench(c: &mut Criterion) {
             d.hashed_bytes as f64 / n as f64
         );
         g.throughput(Throughput::Bytes(n as u64));
-        g.bench_with_input(BenchmarkId::new("full_unexplained", name), &req, |b, req| {
-            b.iter(|| diagnose_with(black_box(req), "SVC", &key, &unexplained, &opts))
-        });
+        g.bench_with_input(
+            BenchmarkId::new("full_unexplained", name),
+            &req,
+            |b, req| b.iter(|| diagnose_with(black_box(req), "SVC", &key, &unexplained, &opts)),
+        );
     }
     g.finish();
 }

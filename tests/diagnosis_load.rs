@@ -92,8 +92,10 @@ fn serve_under_32_concurrent_2mb_mismatches() {
             let mut n = 0;
             while !done.load(Ordering::Relaxed) {
                 let t = Instant::now();
-                let answer =
-                    exchange(addr, b"GET /_inspect/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+                let answer = exchange(
+                    addr,
+                    b"GET /_inspect/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                );
                 assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
                 worst = worst.max(t.elapsed());
                 peak_rss = peak_rss.max(kib(pid, "VmRSS"));
@@ -149,7 +151,13 @@ fn verify_peak_rss_on_a_100mb_mismatch() {
     let out = Command::new("/usr/bin/time")
         .arg("-v")
         .arg(env!("CARGO_BIN_EXE_signscope"))
-        .args(["verify", "--now", "2030-01-01T00:00:00.000Z", "--rest-key-env", "K"])
+        .args([
+            "verify",
+            "--now",
+            "2030-01-01T00:00:00.000Z",
+            "--rest-key-env",
+            "K",
+        ])
         .arg("--request-file")
         .arg(&file)
         .env("K", "some-rest-key")
@@ -160,7 +168,10 @@ fn verify_peak_rss_on_a_100mb_mismatch() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     let max_kib: u64 = stderr
         .lines()
-        .find_map(|l| l.trim().strip_prefix("Maximum resident set size (kbytes): "))
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("Maximum resident set size (kbytes): ")
+        })
         .unwrap()
         .parse()
         .unwrap();
