@@ -67,10 +67,14 @@ pub struct EventsLayout {
 
 /// The layout of the events view in `area`.
 pub fn layout(area: Rect, state: &EventsState) -> EventsLayout {
-    // The footer wraps a long status or prompt over up to three rows.
-    let footer_h = wrap_words(&footer_spans(state), area.width)
-        .len()
-        .clamp(1, 3) as u16;
+    // The footer wraps a long status or prompt over up to three rows (a quarter of a small
+    // screen); the key hint when there is neither stays one row (F1 lists every key).
+    let footer_h = if state.prompt.is_some() || !state.status.is_empty() {
+        let rows = wrap_words(&footer_spans(state), area.width).len() as u16;
+        rows.min(3).min(area.height / 4).max(1)
+    } else {
+        1
+    };
     let [main, footer] =
         Layout::vertical([Constraint::Min(4), Constraint::Length(footer_h)]).areas(area);
     let wide = main.width >= 110;
@@ -458,10 +462,13 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &EventsState) {
     }
 
     let footer = l.footer;
-    frame.render_widget(
-        Paragraph::new(wrap_words(&footer_spans(state), footer.width)),
-        footer,
-    );
+    let spans = footer_spans(state);
+    let footer_text = if footer.height > 1 {
+        Paragraph::new(wrap_words(&spans, footer.width))
+    } else {
+        Paragraph::new(Line::from(spans))
+    };
+    frame.render_widget(footer_text, footer);
     if let Some((_, input)) = &state.prompt {
         let label_w = match state.prompt.as_ref().map(|p| p.0) {
             Some(PromptKind::Load) => 17,
