@@ -9,7 +9,7 @@ use std::net::SocketAddr;
 
 use anyhow::{bail, Context};
 
-use crate::core::Secret;
+use crate::core::{Secret, SigningForm};
 use crate::server::{self, ServerConfig, DEMO_API_KEY, DEMO_REST_KEY};
 
 #[derive(Debug, clap::Args)]
@@ -48,9 +48,19 @@ pub struct ServeArgs {
     #[arg(long, value_name = "PREFIX", default_value = crate::core::DEFAULT_HEADER_PREFIX)]
     pub header_prefix: String,
 
+    /// Also accept signatures made in this signing form (repeatable): `php-sdk` accepts what
+    /// the vendor's PHP SDK signs ('?' before the query, trailing '/' trimmed; docs/signing.md),
+    /// with a warning on each such request. By default only the documented form is accepted.
+    #[arg(long = "accept-form", value_name = "FORM", value_parser = parse_form)]
+    pub accept_forms: Vec<SigningForm>,
+
     /// Also serve `PUT /_bench/unverified` (no signature check; for measuring verification cost).
     #[arg(long, hide = true)]
     pub unverified_route: bool,
+}
+
+fn parse_form(s: &str) -> Result<SigningForm, String> {
+    s.parse().map_err(|e: crate::core::form::UnknownForm| e.to_string())
 }
 
 /// Parse one `--account API_KEY=ENV_VAR` and read the key from the environment.
@@ -107,6 +117,12 @@ pub fn config(
     cfg.clock_skew_seconds = args.clock_skew;
     cfg.max_stored = args.max_stored;
     cfg.unverified_route = args.unverified_route;
+    cfg.accept_forms = args
+        .accept_forms
+        .iter()
+        .copied()
+        .filter(|f| *f != SigningForm::Standard)
+        .collect();
     Ok(cfg)
 }
 
@@ -125,6 +141,7 @@ async fn serve(args: ServeArgs, cfg: ServerConfig) -> anyhow::Result<u8> {
     let stop = stop_signal()?;
     let no_accounts = cfg.accounts.is_empty();
     let prefix = cfg.header_prefix.clone();
+    let forms = cfg.accept_forms.clone();
     let server = server::start(cfg, args.addr)
         .await
         .with_context(|| format!("could not listen on {}", args.addr))?;
@@ -141,6 +158,14 @@ async fn serve(args: ServeArgs, cfg: ServerConfig) -> anyhow::Result<u8> {
             "indexing API: {url}/v2/...   collector: {url}/analytics/collect   inspection: {url}/_inspect/summary",
             url = server.url()
         )?;
+        for form in forms {
+            writeln!(
+                out,
+                "also accepting signatures in the {} form ({}), each with a warning",
+                form.name(),
+                form.description()
+            )?;
+        }
         out.flush()?;
     }
     if no_accounts {
@@ -239,5 +264,22 @@ mod tests {
         assert!(format!("{err:#}").contains("API_KEY=ENV_VAR"));
         let err = config(&parse(&["--header-prefix", "X Y"]), &env).unwrap_err();
         assert!(format!("{err:#}").contains("--header-prefix"));
+    }
+
+    #[test]
+    fn accept_form_adds_the_php_sdk_form() {
+        assert!(config(&parse(&[]), &env).unwrap().accept_forms.is_empty());
+        let cfg = config(&parse(&["--accept-form", "php-sdk"]), &env).unwrap();
+        assert_eq!(cfg.accept_forms, [SigningForm::PhpSdk]);
+        // The documented form is always accepted; naming it adds nothing.
+        let cfg = config(&parse(&["--accept-form", "standard"]), &env).unwrap();
+        assert!(cfg.accept_forms.is_empty());
+        #[derive(clap::Parser, Debug)]
+        struct T {
+            #[command(flatten)]
+            a: ServeArgs,
+        }
+        let err = <T as clap::Parser>::try_parse_from(["serve", "--accept-form", "php"]).unwrap_err();
+        assert!(err.to_string().contains("use standard or php-sdk"), "{err}");
     }
 }

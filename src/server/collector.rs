@@ -8,12 +8,20 @@
 //! counted in `"omitted"`, so one request cannot make an answer of hundreds of megabytes).
 //! Malformed JSON: the same 400 with one `JSON_SYNTAX` problem naming line and column.
 //!
+//! Browsers: the route answers CORS preflights and puts `Access-Control-Allow-Origin` (the
+//! request's origin, or `*` without one) and `Vary: Origin` on every answer, errors included
+//! ([`with_cors`]), so the vendor's SDK on a shop page can post to it (docs/server.md).
+//!
 //! Every request, good or bad, is stored for inspection: one record per array element, or one
 //! record for the whole body when it is not a non-empty JSON array (so nothing a client sent is
 //! lost).
 
+use std::time::Duration;
+
 use axum::extract::{Request, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::routing::MethodRouter;
+use tower_http::cors::{AllowHeaders, AllowOrigin, CorsLayer};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use bytes::Bytes;
@@ -27,6 +35,31 @@ use crate::core::CONTENT_TYPE_JSON;
 use super::body::admit_body;
 use super::store::{preview, EventRecord};
 use super::AppState;
+
+/// The collector's routes with CORS: preflights (`OPTIONS`) are answered by the layer with the
+/// origin mirrored, `POST` allowed and the requested headers allowed; every other answer gets
+/// the origin (or `*` when the request had none) and `Vary`.
+pub fn with_cors(route: MethodRouter<AppState>) -> MethodRouter<AppState> {
+    let cors = CorsLayer::new()
+        .allow_origin(AllowOrigin::mirror_request())
+        .allow_methods([Method::POST, Method::OPTIONS])
+        .allow_headers(AllowHeaders::mirror_request())
+        .max_age(Duration::from_secs(600));
+    // An OPTIONS route of its own: the router's method-not-allowed fallback would otherwise
+    // answer 405 before the layer sees the preflight (the layer answers it; this never runs).
+    route
+        .options(|| async { StatusCode::NO_CONTENT })
+        .layer(cors)
+        .layer(axum::middleware::map_response(any_origin))
+}
+
+/// `Access-Control-Allow-Origin: *` on an answer to a request that sent no `Origin`.
+async fn any_origin(mut resp: Response) -> Response {
+    resp.headers_mut()
+        .entry(header::ACCESS_CONTROL_ALLOW_ORIGIN)
+        .or_insert(HeaderValue::from_static("*"));
+    resp
+}
 
 pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
     let (parts, body) = req.into_parts();

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
-use crate::core::{Secret, DEFAULT_HEADER_PREFIX};
+use crate::core::{Secret, SigningForm, DEFAULT_HEADER_PREFIX};
 
 use super::{DEMO_API_KEY, DEMO_REST_KEY};
 
@@ -95,6 +95,9 @@ pub struct ServerConfig {
     /// At most this many request bodies are read and handled at once (others wait their turn),
     /// so memory stays bounded by about `max_in_flight * max_body` plus the store's cap.
     pub max_in_flight: usize,
+    /// Signing forms accepted besides the documented one (`--accept-form php-sdk`); a request
+    /// accepted in one of them is recorded with a warning naming the form (docs/signing.md).
+    pub accept_forms: Vec<SigningForm>,
 }
 
 impl ServerConfig {
@@ -115,6 +118,7 @@ impl ServerConfig {
             unverified_route: false,
             shutdown_grace: Duration::from_secs(5),
             max_in_flight: DEFAULT_MAX_IN_FLIGHT,
+            accept_forms: Vec::new(),
         }
     }
 
@@ -159,6 +163,7 @@ impl fmt::Debug for ServerConfig {
             .field("max_header_bytes", &self.max_header_bytes)
             .field("unverified_route", &self.unverified_route)
             .field("max_in_flight", &self.max_in_flight)
+            .field("accept_forms", &self.accept_forms)
             .finish_non_exhaustive()
     }
 }

@@ -39,6 +39,7 @@ pub mod config;
 pub mod error;
 pub mod indexing;
 pub mod inspect;
+pub mod operations;
 pub mod store;
 
 pub use config::{fixed_clock, system_clock, Clock, ManualClock, ServerConfig};
@@ -61,6 +62,8 @@ pub struct AppState {
     pub header_names: Arc<HeaderNames>,
     /// Permits for reading and handling bodies (see [`ServerConfig::max_in_flight`]).
     pub in_flight: Arc<tokio::sync::Semaphore>,
+    /// The indexing attributes each account has put (`PUT /v2/attributes/{name}`).
+    pub attributes: Arc<operations::Attributes>,
 }
 
 impl AppState {
@@ -73,6 +76,7 @@ impl AppState {
         let in_flight = Arc::new(tokio::sync::Semaphore::new(config.max_in_flight.max(1)));
         AppState {
             in_flight,
+            attributes: Arc::default(),
             header_names: Arc::new(HeaderNames::for_prefix(&config.header_prefix)),
             config: Arc::new(config),
             store: Arc::new(store),
@@ -87,7 +91,10 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/v2", any(indexing::handle))
         .route("/v2/", any(indexing::handle))
         .route("/v2/{*rest}", any(indexing::handle))
-        .route("/analytics/collect", post(collector::collect))
+        .route(
+            "/analytics/collect",
+            collector::with_cors(post(collector::collect)),
+        )
         .route("/_inspect/health", get(inspect::health))
         .route("/_inspect/requests", get(inspect::requests))
         .route("/_inspect/events", get(inspect::events))
