@@ -16,7 +16,14 @@ fn sign(form: &str, path: &str, query: &str, output: &str) -> std::process::Outp
     Command::cargo_bin("signscope")
         .unwrap()
         .args(["sign", "--method", "PUT", "--path", path, "--query", query])
-        .args(["--timestamp", TS, "--api-key", "klevu-123", "--header-prefix", "KLEVU"])
+        .args([
+            "--timestamp",
+            TS,
+            "--api-key",
+            "klevu-123",
+            "--header-prefix",
+            "KLEVU",
+        ])
         .args(["--rest-key-env", "VENDOR_TEST_KEY", "--body", "[]"])
         .args(["--form", form, "--output", output])
         .args(["--indexing-url", "http://127.0.0.1:8080"])
@@ -36,7 +43,11 @@ const HEADERS: &str = "X-KLEVU-TIMESTAMP=2026-11-23T11:24:54+00:00\nX-KLEVU-APIK
 #[test]
 fn php_sdk_form_signs_the_php_text_and_sends_the_same_request() {
     let out = sign("php-sdk", "/v2/batch/", "test=1", "json");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     let php_text = format!("PUT\n/v2/batch\n?test=1\n{HEADERS}");
     assert_eq!(v["canonical"], php_text.as_str());
@@ -53,11 +64,7 @@ fn php_sdk_form_signs_the_php_text_and_sends_the_same_request() {
     let out = sign("php-sdk", "/v2/batch/", "test=1", "curl");
     let curl = String::from_utf8(out.stdout).unwrap();
     let parsed = parse_curl_command(curl.trim()).unwrap();
-    assert!(
-        parsed.url.ends_with("/v2/batch/?test=1"),
-        "{}",
-        parsed.url
-    );
+    assert!(parsed.url.ends_with("/v2/batch/?test=1"), "{}", parsed.url);
     assert_eq!(parsed.request.path, "/v2/batch/");
     assert_eq!(parsed.request.query, "test=1");
     assert_eq!(
@@ -77,7 +84,10 @@ fn php_sdk_form_signs_the_php_text_and_sends_the_same_request() {
 fn text_output_names_the_form_and_what_differs() {
     let out = sign("php-sdk", "/v2/batch/", "", "text");
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.starts_with("Form: php-sdk (signed as the vendor's PHP SDK signs"), "{text}");
+    assert!(
+        text.starts_with("Form: php-sdk (signed as the vendor's PHP SDK signs"),
+        "{text}"
+    );
     assert!(
         text.contains("differs from the documented form by: the trailing '/' trimmed.\n"),
         "{text}"
@@ -85,10 +95,15 @@ fn text_output_names_the_form_and_what_differs() {
     assert!(text.contains("  PATH         /v2/batch\\n\n"), "{text}");
     let out = sign("php-sdk", "/v2/batch", "", "text");
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("the same text as the documented form"), "{text}");
+    assert!(
+        text.contains("the same text as the documented form"),
+        "{text}"
+    );
     // The standard form prints no form line.
     let out = sign("standard", "/v2/batch/", "", "text");
-    assert!(String::from_utf8(out.stdout).unwrap().starts_with("Signing text"));
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .starts_with("Signing text"));
 }
 
 #[test]
@@ -96,5 +111,8 @@ fn an_unknown_form_is_one_sentence() {
     let out = sign("php", "/v2/batch", "", "text");
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("unknown signing form \"php\": use standard or php-sdk"), "{err}");
+    assert!(
+        err.contains("unknown signing form \"php\": use standard or php-sdk"),
+        "{err}"
+    );
 }

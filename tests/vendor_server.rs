@@ -186,7 +186,15 @@ async fn php_sdk_signatures_are_refused_by_default_and_accepted_with_a_warning_w
         .unwrap()
         .headers
         .to_vec();
-    let (status, v) = send(&client(), &lenient.url(), "PUT", "/v2/batch/", &h, b"[]".to_vec()).await;
+    let (status, v) = send(
+        &client(),
+        &lenient.url(),
+        "PUT",
+        "/v2/batch/",
+        &h,
+        b"[]".to_vec(),
+    )
+    .await;
     assert_eq!(status, 401, "{v}");
     assert_vendor_error(&v, 401, "TIMESTAMP_OUT_OF_WINDOW");
     strict.shutdown().await;
@@ -258,7 +266,13 @@ async fn the_collector_answers_browsers_from_any_origin() {
         assert!(header(&h, "vary").join(",").contains("origin"), "{h:?}");
     }
     // No Origin (curl, a server): `*`.
-    let (status, h, _) = raw("POST", &url, &[("Content-Type", "application/json")], GOOD_BATCH).await;
+    let (status, h, _) = raw(
+        "POST",
+        &url,
+        &[("Content-Type", "application/json")],
+        GOOD_BATCH,
+    )
+    .await;
     assert_eq!(status, 200);
     assert_eq!(header(&h, "access-control-allow-origin"), ["*"]);
 

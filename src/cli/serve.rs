@@ -60,7 +60,8 @@ pub struct ServeArgs {
 }
 
 fn parse_form(s: &str) -> Result<SigningForm, String> {
-    s.parse().map_err(|e: crate::core::form::UnknownForm| e.to_string())
+    s.parse()
+        .map_err(|e: crate::core::form::UnknownForm| e.to_string())
 }
 
 /// Parse one `--account API_KEY=ENV_VAR` and read the key from the environment.
@@ -279,7 +280,8 @@ mod tests {
             #[command(flatten)]
             a: ServeArgs,
         }
-        let err = <T as clap::Parser>::try_parse_from(["serve", "--accept-form", "php"]).unwrap_err();
+        let err =
+            <T as clap::Parser>::try_parse_from(["serve", "--accept-form", "php"]).unwrap_err();
         assert!(err.to_string().contains("use standard or php-sdk"), "{err}");
     }
 }

@@ -91,7 +91,8 @@ pub struct SignArgs {
 }
 
 fn parse_form(s: &str) -> Result<SigningForm, String> {
-    s.parse().map_err(|e: crate::core::form::UnknownForm| e.to_string())
+    s.parse()
+        .map_err(|e: crate::core::form::UnknownForm| e.to_string())
 }
 
 enum BodySource {
@@ -259,9 +260,7 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
         "request signed"
     );
     match args.output {
-        Output::Text => {
-            out.write_all(text_output(&req, args.form, &signed).as_bytes())?
-        }
+        Output::Text => out.write_all(text_output(&req, args.form, &signed).as_bytes())?,
         Output::Json => writeln!(out, "{}", json_output(&req, args.form, &signed))?,
         Output::Curl => {
             let url = sendable(&signed.headers)?;

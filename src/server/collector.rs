@@ -20,12 +20,12 @@ use std::time::Duration;
 
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};
-use axum::routing::MethodRouter;
-use tower_http::cors::{AllowHeaders, AllowOrigin, CorsLayer};
 use axum::response::{IntoResponse, Response};
+use axum::routing::MethodRouter;
 use axum::Json;
 use bytes::Bytes;
 use serde_json::{json, Value};
+use tower_http::cors::{AllowHeaders, AllowOrigin, CorsLayer};
 
 use crate::core::events::{event_of_path, validate_bytes, MAX_LISTED_PROBLEMS};
 use crate::core::time::format_timestamp;

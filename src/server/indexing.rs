@@ -29,8 +29,8 @@ use serde_json::json;
 use crate::core::events::json_error_reason;
 use crate::core::time::format_timestamp;
 use crate::core::verify::{verify, Accepted, ReceivedRequest, Rejection};
-use crate::core::SigningForm;
 use crate::core::visible::escape_visible;
+use crate::core::SigningForm;
 
 use super::body::{admit_body, BodyError};
 use super::error::ApiError;
@@ -313,8 +313,10 @@ async fn decide_off_thread(
         return decide(st, received.as_ref(), &body, takes_json, now);
     }
     let st = st.clone();
-    match tokio::task::spawn_blocking(move || decide(&st, received.as_ref(), &body, takes_json, now))
-        .await
+    match tokio::task::spawn_blocking(move || {
+        decide(&st, received.as_ref(), &body, takes_json, now)
+    })
+    .await
     {
         Ok(v) => v,
         // The verifier panicked: let the catch-panic layer answer 500 for it.

@@ -102,10 +102,7 @@ impl Attributes {
 
     /// Remove one attribute; false when the account had none of that name.
     pub fn delete(&self, api_key: &str, name: &str) -> bool {
-        self.with(|m| {
-            m.get_mut(api_key)
-                .is_some_and(|a| a.remove(name).is_some())
-        })
+        self.with(|m| m.get_mut(api_key).is_some_and(|a| a.remove(name).is_some()))
     }
 
     /// Forget every attribute (the inspection API's reset).
