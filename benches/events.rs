@@ -1,4 +1,4 @@
-//! Events validation next to a bare `serde_json::Value` parse of the same bytes (issue 3 budget:
+//! Events validation next to a bare `serde_json::Value` parse of the same bytes (budget:
 //! validate_bytes <= ~1.5x the bare parse for 10,000 items).
 //!
 //! `cargo bench --bench events`; prints the validate/parse ratio for each size at the end.

@@ -1,4 +1,4 @@
-//! Signing-core benchmarks (issue 8). Quick by design: small samples, short measurement times.
+//! Signing-core benchmarks. Quick by design: small samples, short measurement times.
 //!
 //! - `sign/*` next to `hmac_bare/*` over the same canonical bytes: their ratio is the overhead
 //!   of building the canonical text (target <= 1.05).

@@ -1,4 +1,4 @@
-//! Key to frame in the events composer (issue 7): one keystroke through the pure `update` plus
+//! Key to frame in the events composer: one keystroke through the pure `update` plus
 //! a full draw into a 120x40 TestBackend, for lists of 10, 500 and 5,000 items, in the form and
 //! in the raw JSON editor. Batches above `INLINE_VALIDATE_ITEMS` are rebuilt and validated off
 //! the draw path (`EventsEffect::Validate`, run by a worker in the TUI): `validate_job` measures

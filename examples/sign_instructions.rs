@@ -1,6 +1,6 @@
 //! Calls `sign` (or the bare HMAC over the same canonical bytes) N times, for counting
 //! instructions under callgrind: `benches/sign_instructions.sh` runs it with N = 0 and N = 20 and
-//! prints the per-call difference and the sign / bare ratio (issue 8's <= 1.05 target). Counts do
+//! prints the per-call difference and the sign / bare ratio (target: <= 1.05, see benches/README.md). Counts do
 //! not depend on the machine's load, unlike wall-clock ratios on a shared VM.
 //!
 //! Usage: `sign_instructions <sign|bare> <calls> <body bytes>`.

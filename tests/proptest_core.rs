@@ -1,4 +1,4 @@
-//! Property tests of the signing core (issue 9): the canonical text survives printing as raw
+//! Property tests of the signing core: the canonical text survives printing as raw
 //! HTTP and parsing back; sign-then-verify always accepts; any single-byte change to any signed
 //! part is rejected.
 

@@ -1,4 +1,4 @@
-//! Secrets audit (issue 9): a whole session with a recognisable REST key and logging at trace
+//! Secrets audit: a whole session with a recognisable REST key and logging at trace
 //! level: the CLI (sign, verify, profile new/show/list, send through a local server, history,
 //! forced errors including a wrong-key send the server explains), then the workbench in a real
 //! terminal (PTY): a send, a wrong key typed and sent, the right key typed, sent and saved in a

@@ -265,7 +265,7 @@ async fn each_error_code_has_its_status_and_vendor_shape() {
     assert_eq!(status, 401, "{v}");
     assert_vendor_error(&v, 401, "UNKNOWN_API_KEY");
     let now = ts(0);
-    // INVALID_ALGORITHM (signed as sent, still refused: decisions.md 5)
+    // INVALID_ALGORITHM (signed as sent, still refused: `docs/verification.md` rule V5)
     let req = SignableRequest {
         auth_algo: "hmacsha384",
         ..SignableRequest::new("PUT", "/v2/batch", "", &now, DEMO_API_KEY, BODY.as_bytes())
@@ -291,7 +291,7 @@ async fn each_error_code_has_its_status_and_vendor_shape() {
         v["debug"][0]["message"],
         "server time: 2026-11-22T10:00:00.000Z"
     );
-    // UNSUPPORTED_CONTENT_TYPE (even when signed: decisions.md 12)
+    // UNSUPPORTED_CONTENT_TYPE (even when signed: `docs/verification.md` rule V4)
     let req = SignableRequest {
         content_type: "text/plain",
         ..SignableRequest::new("PUT", "/v2/batch", "", &now, DEMO_API_KEY, BODY.as_bytes())

@@ -1,4 +1,4 @@
-//! The local server under faults (issue 9), all on 127.0.0.1 and bounded in time: clients that
+//! The local server under faults, all on 127.0.0.1 and bounded in time: clients that
 //! disconnect mid-body, dribble headers, send far too much, sit idle by the hundred, or hammer
 //! it with thousands of mixed requests. After each fault the server must still verify signed
 //! requests correctly, and the inspection log must account for every request that completed.
@@ -363,7 +363,7 @@ fn peak_rss_kib(pid: u32) -> Option<u64> {
 /// event batches, interleaved. Every answer is the expected one and the inspection summary
 /// accounts for every request. The server's peak RSS is printed (run with --nocapture).
 ///
-/// The default run sends the 10,000 requests of issue 9 (about 20 s in a debug build on a busy
+/// The default run sends 10,000 requests (about 20 s in a debug build on a busy
 /// 2-core machine: each task keeps its connection alive); `SIGNSCOPE_LOAD_REQUESTS=N` overrides.
 #[test]
 fn thousands_of_mixed_requests_from_eight_tasks_are_all_accounted_for() {

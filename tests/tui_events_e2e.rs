@@ -1,4 +1,4 @@
-//! End to end in a real terminal (issue 7): `signscope` on the demo profile (embedded local
+//! End to end in a real terminal: `signscope` on the demo profile (embedded local
 //! server), config and data in a temp dir. Compose a 3-item list in the events view (F3), mark
 //! one item clicked, send, read `HTTP 200` and `accepted: 2` off the screen, then find the send
 //! in the history view (F4).

@@ -14,7 +14,7 @@ use crate::core::Secret;
 use crate::store::KeySource;
 
 /// The REST key from `--rest-key-env VAR` or `--rest-key-file FILE` (exactly one must be given).
-/// One trailing LF or CRLF is removed (decisions.md rule 8); an empty key is refused.
+/// One trailing LF or CRLF is removed (`docs/signing.md` rule S10); an empty key is refused.
 pub fn rest_key_from_env_or_file(env: Option<&str>, file: Option<&Path>) -> anyhow::Result<Secret> {
     let (source, flag) = match (env, file) {
         (Some(var), None) => (KeySource::Env(var.to_string()), "--rest-key-env"),

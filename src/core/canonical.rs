@@ -1,6 +1,6 @@
 //! The canonical signing text: a type whose bytes are exactly what is signed.
 //!
-//! Layout (service-interface.md 5.1, decisions.md rules 1-4), lines joined by a single LF:
+//! Layout (`docs/signing.md` rules S2-S6), lines joined by a single LF:
 //!
 //! ```text
 //! METHOD

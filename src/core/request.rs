@@ -22,7 +22,7 @@ pub struct HeaderNames {
 }
 
 impl HeaderNames {
-    /// The prefix is always upper-cased (decisions.md rule 7): `klevu` gives `X-KLEVU-...`.
+    /// The prefix is always upper-cased (`docs/signing.md` rule S9): `klevu` gives `X-KLEVU-...`.
     pub fn for_prefix(prefix: &str) -> Self {
         let name = |suffix: &str| {
             let mut s = String::with_capacity(2 + prefix.len() + suffix.len());
@@ -44,7 +44,7 @@ impl HeaderNames {
 /// Everything that is signed, borrowed from wherever it lives (TUI fields, CLI args, a parsed
 /// capture). Cheap to copy; the body is never copied to sign it.
 ///
-/// Values are used exactly as given (decisions.md rules 2-6): nothing is trimmed, re-encoded,
+/// Values are used exactly as given (`docs/signing.md` rules S4-S8): nothing is trimmed, re-encoded,
 /// sorted or "fixed". Only the method is upper-cased and the header prefix upper-cased.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SignableRequest<'a> {

@@ -8,14 +8,14 @@ use std::fmt;
 pub struct Secret(String);
 
 impl Secret {
-    /// Wrap a value exactly as given (no trimming: decisions.md rule 8).
+    /// Wrap a value exactly as given (no trimming: `docs/signing.md` rule S10).
     pub fn new(value: impl Into<String>) -> Self {
         Secret(value.into())
     }
 
     /// Wrap a value read from a file, an environment variable or a command's output: exactly one
     /// trailing LF or CRLF is removed (editors add one); any other whitespace is kept
-    /// (decisions.md rule 8).
+    /// (`docs/signing.md` rule S10).
     pub fn from_read_text(mut value: String) -> Self {
         if value.ends_with("\r\n") {
             value.truncate(value.len() - 2);

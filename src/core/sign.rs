@@ -1,5 +1,5 @@
 //! Signing: HMAC-SHA384 of the canonical text, base64 (standard, padded), sent as
-//! `Authorization: Bearer <signature>` (service-interface.md 5.1, decisions.md rule 10).
+//! `Authorization: Bearer <signature>` (`docs/signing.md` rules S1, S12).
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
@@ -88,7 +88,7 @@ const SIGNATURE_LEN: usize = DIGEST_LEN / 3 * 4;
 
 /// The five headers of a signed request. The four signed ones are slices of the canonical head
 /// (moved in, not copied) and `Bearer <signature>` is appended to it in capacity reserved for
-/// it, so signing allocates only the head (sign / bare HMAC at 1 KB is an issue 8 budget).
+/// it, so signing allocates only the head (sign / bare HMAC at 1 KB has a budget in benches/README.md).
 /// Iterate with `for (name, value) in &signed.headers`, or take owned pairs with
 /// [`SignedHeaders::to_vec`].
 #[derive(Clone)]
@@ -191,7 +191,7 @@ impl std::fmt::Debug for SignedHeaders {
     }
 }
 
-/// A fresh MAC keyed with the REST key. Refuses an empty key (decisions.md rule 8).
+/// A fresh MAC keyed with the REST key. Refuses an empty key (`docs/signing.md` rule S10).
 pub fn new_mac(key: &Secret) -> Result<HmacSha384, SignError> {
     if key.is_empty() {
         return Err(SignError::EmptyKey);

@@ -1,4 +1,4 @@
-//! Timestamps: the project's own format (decisions.md rule 9) and the lenient RFC 3339 parsing
+//! Timestamps: the project's own format (`docs/signing.md` rule S11) and the lenient RFC 3339 parsing
 //! the verifier uses (rule 11). Time is always an input here; nothing reads the clock.
 
 use chrono::{DateTime, SecondsFormat, Utc};

@@ -1,6 +1,6 @@
 //! Verification of a received request, as the local server and `signscope verify` do it.
 //!
-//! Order of the checks (decisions.md rules 11-12):
+//! Order of the checks (`docs/verification.md` rules V1-V6):
 //! 1. each required header present exactly once (names matched case-insensitively);
 //! 2. `Authorization: Bearer <token>` well-formed;
 //! 3. the API key known, the algorithm exactly `HmacSHA384`, the Content-Type exactly

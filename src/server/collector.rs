@@ -1,4 +1,4 @@
-//! The analytics collector: `POST /analytics/collect` (decisions.md 17).
+//! The analytics collector: `POST /analytics/collect` (`docs/server.md` rule R6).
 //!
 //! The body is validated with [`crate::core::events::validate_bytes`]. Every event valid:
 //! `200 {"accepted": N, "rejected": 0, "warnings": [...]}`. Anything invalid: `400` in the

@@ -49,7 +49,7 @@ impl ManualClock {
     }
 }
 
-/// Default request body limit: the vendor's documented 2 MB (decisions.md 13).
+/// Default request body limit: the vendor's documented 2 MB (`docs/server.md` rule R4).
 pub const DEFAULT_MAX_BODY: usize = 2 * 1024 * 1024;
 /// Default number of stored requests and of stored events kept for inspection.
 pub const DEFAULT_MAX_STORED: usize = 10_000;
@@ -57,7 +57,7 @@ pub const DEFAULT_MAX_STORED: usize = 10_000;
 pub const DEFAULT_MAX_STORED_BYTES: usize = 64 * 1024 * 1024;
 /// Default number of bodies handled at once.
 pub const DEFAULT_MAX_IN_FLIGHT: usize = 64;
-/// Default timestamp window in seconds either side of server time (decisions.md 11).
+/// Default timestamp window in seconds either side of server time (`docs/verification.md` rule V2).
 pub const DEFAULT_WINDOW_SECONDS: i64 = 600;
 
 /// Everything the server needs to run. Build it with [`ServerConfig::demo`] or

@@ -1,4 +1,4 @@
-//! The vendor's error shape (decisions.md 13):
+//! The vendor's error shape (`docs/server.md` rule R2):
 //! `{"status": 401, "code": "...", "message": "...", "debug": [{"message": "..."}]}`.
 
 use axum::http::StatusCode;

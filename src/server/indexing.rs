@@ -1,6 +1,6 @@
 //! The indexing API: any method under `/v2/`, verified with [`crate::core::verify::verify`].
 //!
-//! Answers (decisions.md 13):
+//! Answers (`docs/server.md` rules R2-R5):
 //! - a refused signature: the vendor's error shape with the verifier's code and status;
 //!   for `SIGNATURE_MISMATCH`, `debug` holds, in order, `canonical: <the server's signing text,
 //!   escaped>`, `provided signature: <token>`, `diagnosis: <one sentence>`, then one

@@ -2,7 +2,7 @@
 //!
 //! Every value read (environment, file, command output, stored text) goes through
 //! [`Secret::from_read_text`], so one trailing LF/CRLF is dropped and nothing else is touched
-//! (decisions.md rule 8). A key is never part of an error message or of [`KeySource::describe`].
+//! (`docs/signing.md` rule S10). A key is never part of an error message or of [`KeySource::describe`].
 
 use std::io::Read;
 use std::path::PathBuf;

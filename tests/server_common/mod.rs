@@ -16,7 +16,7 @@ pub fn ts(offset_ms: i64) -> String {
     format_timestamp(t0() + chrono::Duration::milliseconds(offset_ms))
 }
 
-/// The spec's two-event batch (service-interface.md 4, decisions.md 14-16): valid.
+/// The spec's two-event batch (`docs/events.md` rules E1, E8-E11): valid.
 pub const GOOD_BATCH: &str = r#"[
   {"event": "view_recs_list", "event_apikey": "demo-public-key", "event_list_id": "home-trending-1",
    "event_tags": ["recsPageType:HOME"], "event_list_name": "Trending now", "event_list_logic": "TRENDING",

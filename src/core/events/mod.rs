@@ -1,5 +1,4 @@
-//! Recommendation events: model, composer and validation (service-interface.md 2.1-2.2,
-//! decisions.md 14-17). Pure: no I/O.
+//! Recommendation events: model, composer and validation (`docs/events.md`). Pure: no I/O.
 
 pub mod compose;
 pub mod model;

@@ -1,4 +1,4 @@
-//! The typed model of an event batch (service-interface.md 2.1 and 2.2).
+//! The typed model of an event batch (`docs/events.md` rules E4-E9).
 //!
 //! Field order on output follows the spec's tables; members the model does not know are kept in
 //! `extra` (in the order they were read, after the known fields) so a batch read from a file and
@@ -14,7 +14,7 @@ pub const SELECT_RECS_LIST: &str = "select_recs_list";
 /// Every event kind the interface document shows.
 pub const KNOWN_EVENTS: &[&str] = &[VIEW_RECS_LIST, SELECT_RECS_LIST];
 
-/// List logics the vendor documents (decisions.md 15). Suggestions, not a closed set: any
+/// List logics the vendor documents (`docs/events.md` rule E12). Suggestions, not a closed set: any
 /// upper-case-with-underscores name is valid.
 pub const KNOWN_LIST_LOGICS: &[&str] = &[
     "TRENDING",
@@ -30,7 +30,7 @@ pub const KNOWN_LIST_LOGICS: &[&str] = &[
     "CUSTOM_LOGIC",
 ];
 
-/// Page types the vendor's scripts send in the `recsPageType` tag (decisions.md 14).
+/// Page types the vendor's scripts send in the `recsPageType` tag (`docs/events.md` rule E11).
 pub const KNOWN_PAGE_TYPES: &[&str] = &["HOME", "CATEGORY", "PRODUCT", "CHECKOUT"];
 
 /// Name of the tag that carries the page type.

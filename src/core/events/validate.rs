@@ -1,7 +1,7 @@
 //! Validation of an event batch: every problem at once, each with a JSON path, the offending
 //! value, a stable code and a sentence naming the rule.
 //!
-//! The rules come from service-interface.md 2.1/2.2 and decisions.md 14-16. Errors make a batch
+//! The rules are `docs/events.md` rules E3-E12. Errors make a batch
 //! invalid; warnings point at things the collector accepts but that are probably mistakes.
 //!
 //! `validate_bytes` does not build a `serde_json::Value`: it reads the bytes once with serde
@@ -129,7 +129,7 @@ fn short_json(v: &Value) -> String {
 }
 
 /// Most problems a report lists. Every problem of any realistic batch is listed at once
-/// (decisions.md 17); beyond this many, the rest are counted, not listed, so that one malformed
+/// (`docs/events.md` rule E14); beyond this many, the rest are counted, not listed, so that one malformed
 /// request (300 KB of `{}` is 100,000 events with several problems each) cannot make an answer
 /// of hundreds of megabytes and take the local server's memory with it.
 pub const MAX_LISTED_PROBLEMS: usize = 10_000;
