@@ -116,3 +116,57 @@ fn an_unknown_form_is_one_sentence() {
         "{err}"
     );
 }
+
+fn events(args: &[&str], stdin: Option<Vec<u8>>) -> std::process::Output {
+    let mut c = Command::cargo_bin("signscope").unwrap();
+    c.arg("events").args(args);
+    if let Some(input) = stdin {
+        c.write_stdin(input);
+    }
+    c.output().unwrap()
+}
+
+#[test]
+fn events_new_prints_either_shape_and_both_validate() {
+    let flat = events(&["new", "--items", "3", "--clicked", "2"], None);
+    let nested = events(
+        &["new", "--items", "3", "--clicked", "2", "--shape", "nested"],
+        None,
+    );
+    assert!(
+        nested.status.success(),
+        "{}",
+        String::from_utf8_lossy(&nested.stderr)
+    );
+    let f: Value = serde_json::from_slice(&flat.stdout).unwrap();
+    let n: Value = serde_json::from_slice(&nested.stdout).unwrap();
+    assert!(f[0].get("event_data").is_none() && f[0]["event_list_id"].is_string());
+    assert_eq!(n[0]["event_version"], "1.0.0");
+    // The same values, moved: list id, items and the clicked item.
+    assert_eq!(n[0]["event_data"]["list_id"], f[0]["event_list_id"]);
+    assert_eq!(n[0]["event_data"]["items"], f[0]["items"]);
+    assert_eq!(n[1]["event_data"]["items"], f[1]["items"]);
+    assert!(n[0].get("event_list_id").is_none());
+    for out in [flat, nested] {
+        let v = events(&["validate", "-"], Some(out.stdout));
+        let text = String::from_utf8_lossy(&v.stdout);
+        assert_eq!(v.status.code(), Some(0), "{text}");
+    }
+    let bad = events(&["new", "--shape", "tree"], None);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("use flat or nested"));
+}
+
+#[test]
+fn validate_reports_nested_paths() {
+    let out = events(&["new", "--shape", "nested"], None);
+    let mut v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    v[0]["event_data"]["items"][0]["price"] = Value::from("1,00");
+    let res = events(&["validate", "-"], Some(serde_json::to_vec(&v).unwrap()));
+    assert_eq!(res.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&res.stdout);
+    assert!(
+        text.contains("error FORMAT at [0].event_data.items[0].price"),
+        "{text}"
+    );
+}

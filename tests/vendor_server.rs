@@ -287,3 +287,50 @@ async fn the_collector_answers_browsers_from_any_origin() {
     assert!(h.get("access-control-allow-origin").is_none(), "{h:?}");
     server.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_inspection_filters_work_for_both_shapes() {
+    let server = start_at_t0().await;
+    let base = server.url();
+    // A flat view of list A and a nested view and click of list B, in one batch.
+    let mut flat: serde_json::Value = serde_json::from_str(GOOD_BATCH).unwrap();
+    flat[0]["event_list_id"] = "list-a".into();
+    let nested = serde_json::json!([
+        {"event": "view_recs_list", "event_version": "1.0.0", "event_apikey": "demo-public-key",
+         "user_profile": {"sessionId": "s"},
+         "event_data": {"list_id": "list-b", "list_name": "B", "list_logic": "TRENDING",
+            "items": [{"item_id": "1", "item_group_id": "1", "item_variant_id": "1", "item_name": "x",
+                       "price": "1.00", "currency": "EUR", "index": 1}]}},
+        {"event": "select_recs_list", "event_version": "1.0.0", "event_apikey": "demo-public-key",
+         "event_data": {"list_id": "list-b", "list_name": "B", "list_logic": "TRENDING",
+            "items": [{"item_id": "1", "item_group_id": "1", "item_variant_id": "1", "item_name": "x",
+                       "price": "1.00", "currency": "EUR", "index": 1}]}}
+    ]);
+    let batch = serde_json::json!([flat[0], nested[0], nested[1]]);
+    let (status, v) = collect(&client(), &base, &batch.to_string()).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["accepted"], 3);
+    let (_, b) = get_json(&client(), &format!("{base}/_inspect/events?list_id=list-b")).await;
+    let b = b.as_array().unwrap();
+    assert_eq!(b.len(), 2, "{b:?}");
+    assert!(b.iter().all(|e| e["list_id"] == "list-b"));
+    let (_, a) = get_json(&client(), &format!("{base}/_inspect/events?list_id=list-a")).await;
+    assert_eq!(a.as_array().unwrap().len(), 1);
+    let (_, clicks) = get_json(
+        &client(),
+        &format!("{base}/_inspect/events?event=select_recs_list&list_id=list-b"),
+    )
+    .await;
+    assert_eq!(clicks.as_array().unwrap().len(), 1, "{clicks}");
+
+    // A bad nested event: 400 with the nested path.
+    let mut bad = nested.clone();
+    bad[0]["event_data"]["items"][0]["price"] = "1,00".into();
+    let (status, v) = collect(&client(), &base, &bad.to_string()).await;
+    assert_eq!(status, 400, "{v}");
+    assert_eq!(
+        v["problems"][0]["path"], "[0].event_data.items[0].price",
+        "{v}"
+    );
+    server.shutdown().await;
+}

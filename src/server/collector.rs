@@ -27,7 +27,7 @@ use bytes::Bytes;
 use serde_json::{json, Value};
 use tower_http::cors::{AllowHeaders, AllowOrigin, CorsLayer};
 
-use crate::core::events::{event_of_path, validate_bytes, MAX_LISTED_PROBLEMS};
+use crate::core::events::{event_of_path, list_id_of, validate_bytes, MAX_LISTED_PROBLEMS};
 use crate::core::time::format_timestamp;
 use crate::core::visible::counted;
 use crate::core::CONTENT_TYPE_JSON;
@@ -283,7 +283,7 @@ fn store_batch(
                         index: Some(i),
                         valid,
                         event: str_field(&item, "event"),
-                        list_id: str_field(&item, "event_list_id"),
+                        list_id: list_id_of(&item).map(str::to_owned),
                         status,
                         problems: mine,
                         data: Some(item),
@@ -301,7 +301,7 @@ fn store_batch(
                 index: None,
                 valid: status == 200,
                 event: str_field(&other, "event"),
-                list_id: str_field(&other, "event_list_id"),
+                list_id: list_id_of(&other).map(str::to_owned),
                 status,
                 problems,
                 data: Some(other),

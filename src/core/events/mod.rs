@@ -2,6 +2,7 @@
 
 pub mod compose;
 pub mod model;
+pub mod nested;
 pub mod validate;
 
 pub use compose::{ItemDraft, ListDraft};
@@ -9,6 +10,7 @@ pub use model::{
     derive_item_id, Batch, Event, Item, UserProfile, KNOWN_EVENTS, KNOWN_LIST_LOGICS,
     KNOWN_PAGE_TYPES, PAGE_TYPE_TAG, SELECT_RECS_LIST, VIEW_RECS_LIST,
 };
+pub use nested::{list_id_of, EventData, NestedEvent, Shape, StaticContent, EVENT_VERSION};
 pub use validate::{
     codes, event_of_path, json_error_reason, validate, validate_bytes, Level, Omitted, Problem,
     Report, MAX_LISTED_PROBLEMS,
@@ -16,3 +18,6 @@ pub use validate::{
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod shape_tests;
