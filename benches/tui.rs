@@ -15,16 +15,14 @@ use std::io::{Read, Write};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use chrono::Utc;
 use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
 use signscope::core::Secret;
-use signscope::tui::app::{App, Field, KeyInfo, RequestFields};
+use signscope::tui::app::Field;
 use signscope::tui::message::{Command, Message};
 use signscope::tui::signing::Incremental;
-use signscope::tui::update::{resign, update};
+use signscope::tui::test_util::TestApp;
+use signscope::tui::update::resign;
 
 /// A pretty-printed JSON array of about `size` bytes (lines of ~60 bytes).
 fn body_of(size: usize) -> String {
@@ -40,15 +38,10 @@ fn body_of(size: usize) -> String {
     s
 }
 
-fn app_with(body: &str) -> App {
-    let key = KeyInfo {
-        secret: Secret::new(signscope::server::DEMO_REST_KEY),
-        source: "demo key".into(),
-        revealed: false,
-    };
-    let mut f = RequestFields::demo("http://127.0.0.1:9");
-    f.body = body.to_string();
-    let mut app = App::new("demo", true, f, key, Utc::now());
+/// The demo workbench (the TUI test fixture) on a 120x40 screen with `body`, the timestamp
+/// frozen, the cursor at the end of the body.
+fn app_with(body: &str) -> TestApp {
+    let mut app = TestApp::with_body(120, 40, body);
     app.ts_live = false;
     app.focus = Field::Body;
     let end = app.body.len();
@@ -92,14 +85,13 @@ fn group<'c>(
 fn bench_key_to_frame(
     g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     id: BenchmarkId,
-    mut app: App,
+    mut app: TestApp,
 ) {
-    let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
     let mut typing = Typing::default();
     g.bench_function(id, |b| {
         b.iter(|| {
-            let cmds = update(&mut app, typing.next());
-            term.draw(|f| signscope::tui::view::draw(f, &app)).unwrap();
+            let cmds = app.update(typing.next());
+            black_box(app.draw());
             // The signing job goes to the worker; here it is dropped (measured below).
             black_box(cmds);
         })
@@ -142,7 +134,7 @@ fn resign_after_edit(c: &mut Criterion) {
         let mut typing = Typing::default();
         g.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter(|| {
-                let cmds = update(&mut app, typing.next());
+                let cmds = app.update(typing.next());
                 for cmd in cmds {
                     if let Command::Sign(job) = cmd {
                         black_box(inc.sign(&job).unwrap());
@@ -313,19 +305,15 @@ fn response_6mb(c: &mut Criterion) {
     g.sample_size(10)
         .measurement_time(Duration::from_secs(5))
         .warm_up_time(Duration::from_millis(500));
-    let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
-    let send = |app: &mut App, id: u64| {
+    let send = |app: &mut TestApp, id: u64| {
         app.pending_send = Some(id);
         app.sending = true;
         app.detail = Detail::Response;
         let view = response_view(id, 200, vec![], &body, 12.0, false, vec![]);
-        update(
-            app,
-            Message::SendDone {
-                id,
-                result: Ok(view),
-            },
-        );
+        app.update(Message::SendDone {
+            id,
+            result: Ok(view),
+        });
     };
     g.bench_function("raw_on_screen", |b| {
         let mut app = app_with("[]");
@@ -333,7 +321,7 @@ fn response_6mb(c: &mut Criterion) {
         b.iter(|| {
             id += 1;
             send(&mut app, id);
-            term.draw(|f| signscope::tui::view::draw(f, &app)).unwrap();
+            black_box(app.draw());
         })
     });
     g.bench_function("formatted_on_screen", |b| {
@@ -342,23 +330,14 @@ fn response_6mb(c: &mut Criterion) {
         b.iter(|| {
             id += 1;
             send(&mut app, id);
-            term.draw(|f| signscope::tui::view::draw(f, &app)).unwrap();
+            black_box(app.draw());
             let formatted = format_json(&body).expect("JSON");
-            update(
-                &mut app,
-                Message::ResponseFormatted {
-                    id,
-                    body: Arc::new(formatted),
-                },
-            );
-            term.draw(|f| signscope::tui::view::draw(f, &app)).unwrap();
-            let screen: String = term
-                .backend()
-                .buffer()
-                .content
-                .iter()
-                .map(|c| c.symbol())
-                .collect();
+            app.update(Message::ResponseFormatted {
+                id,
+                body: Arc::new(formatted),
+            });
+            black_box(app.draw());
+            let screen = app.screen();
             assert!(
                 screen.contains("\"id\": \"sku-00000000\""),
                 "formatted response on screen"

@@ -5,7 +5,8 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use ratatui_textarea::TextArea;
 
-use super::body_editor::BodyEditor;
+use super::widgets::body_editor::BodyEditor;
+use super::widgets::LineInput;
 
 use crate::core::time::format_timestamp;
 use crate::core::{LineLabel, Secret, SignableRequest};
@@ -118,71 +119,6 @@ impl Field {
     pub fn prev(self) -> Field {
         let i = Field::ALL.iter().position(|f| *f == self).unwrap_or(0);
         Field::ALL[(i + Field::ALL.len() - 1) % Field::ALL.len()]
-    }
-}
-
-/// A one-line text input: the text and a cursor (a byte index on a char boundary).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct LineEdit {
-    pub text: String,
-    pub cursor: usize,
-}
-
-impl LineEdit {
-    pub fn new(text: impl Into<String>) -> Self {
-        let text = text.into();
-        let cursor = text.len();
-        LineEdit { text, cursor }
-    }
-    pub fn set(&mut self, text: impl Into<String>) {
-        self.text = text.into();
-        self.cursor = self.text.len();
-    }
-    pub fn insert(&mut self, c: char) {
-        self.text.insert(self.cursor, c);
-        self.cursor += c.len_utf8();
-    }
-    pub fn insert_str(&mut self, s: &str) {
-        self.text.insert_str(self.cursor, s);
-        self.cursor += s.len();
-    }
-    pub fn backspace(&mut self) -> bool {
-        match self.text[..self.cursor].chars().next_back() {
-            Some(c) => {
-                self.cursor -= c.len_utf8();
-                self.text.remove(self.cursor);
-                true
-            }
-            None => false,
-        }
-    }
-    pub fn delete(&mut self) -> bool {
-        if self.cursor < self.text.len() {
-            self.text.remove(self.cursor);
-            true
-        } else {
-            false
-        }
-    }
-    pub fn left(&mut self) {
-        if let Some(c) = self.text[..self.cursor].chars().next_back() {
-            self.cursor -= c.len_utf8();
-        }
-    }
-    pub fn right(&mut self) {
-        if let Some(c) = self.text[self.cursor..].chars().next() {
-            self.cursor += c.len_utf8();
-        }
-    }
-    pub fn home(&mut self) {
-        self.cursor = 0;
-    }
-    pub fn end(&mut self) {
-        self.cursor = self.text.len();
-    }
-    /// Cursor position in chars (for drawing).
-    pub fn cursor_chars(&self) -> usize {
-        self.text[..self.cursor].chars().count()
     }
 }
 
@@ -347,9 +283,9 @@ pub enum Popup {
         selected: usize,
     },
     /// Type a name to save the profile as.
-    SaveAs(LineEdit),
+    SaveAs(LineInput),
     /// Search the body.
-    Search(LineEdit),
+    Search(LineInput),
 }
 
 /// Which key source the diagnose view uses.
@@ -400,17 +336,17 @@ pub struct App {
     /// Edits since the profile was loaded or saved.
     pub dirty: bool,
 
-    pub url: LineEdit,
-    pub method: LineEdit,
-    pub path: LineEdit,
-    pub query: LineEdit,
-    pub prefix: LineEdit,
-    pub api_key: LineEdit,
-    pub rest_key: LineEdit,
+    pub url: LineInput,
+    pub method: LineInput,
+    pub path: LineInput,
+    pub query: LineInput,
+    pub prefix: LineInput,
+    pub api_key: LineInput,
+    pub rest_key: LineInput,
     pub key_info: KeyInfo,
-    pub content_type: LineEdit,
-    pub auth_algo: LineEdit,
-    pub timestamp: LineEdit,
+    pub content_type: LineInput,
+    pub auth_algo: LineInput,
+    pub timestamp: LineInput,
     /// Live: the timestamp follows the clock (1 s ticks); frozen: the typed value is used.
     pub ts_live: bool,
     /// The body editor; it owns the body bytes (`body.bytes()`), shared with the signer.
@@ -465,17 +401,17 @@ impl App {
             profile_name: profile_name.to_string(),
             is_demo,
             dirty: false,
-            url: LineEdit::default(),
-            method: LineEdit::default(),
-            path: LineEdit::default(),
-            query: LineEdit::default(),
-            prefix: LineEdit::default(),
-            api_key: LineEdit::default(),
-            rest_key: LineEdit::new(key.secret.expose()),
+            url: LineInput::default(),
+            method: LineInput::default(),
+            path: LineInput::default(),
+            query: LineInput::default(),
+            prefix: LineInput::default(),
+            api_key: LineInput::default(),
+            rest_key: LineInput::new(key.secret.expose()),
             key_info: key,
-            content_type: LineEdit::default(),
-            auth_algo: LineEdit::default(),
-            timestamp: LineEdit::new(format_timestamp(now)),
+            content_type: LineInput::default(),
+            auth_algo: LineInput::default(),
+            timestamp: LineInput::new(format_timestamp(now)),
             ts_live: true,
             body: new_body_editor(""),
             body_state: BodyState::default(),
@@ -520,14 +456,14 @@ impl App {
     /// The current values of the request fields.
     pub fn fields(&self) -> RequestFields {
         RequestFields {
-            url: self.url.text.clone(),
-            method: self.method.text.clone(),
-            path: self.path.text.clone(),
-            query: self.query.text.clone(),
-            prefix: self.prefix.text.clone(),
-            api_key: self.api_key.text.clone(),
-            content_type: self.content_type.text.clone(),
-            auth_algo: self.auth_algo.text.clone(),
+            url: self.url.text().to_string(),
+            method: self.method.text().to_string(),
+            path: self.path.text().to_string(),
+            query: self.query.text().to_string(),
+            prefix: self.prefix.text().to_string(),
+            api_key: self.api_key.text().to_string(),
+            content_type: self.content_type.text().to_string(),
+            auth_algo: self.auth_algo.text().to_string(),
             body: self.body.text().to_string(),
         }
     }
@@ -539,26 +475,26 @@ impl App {
 
     /// The timestamp that is signed now: the clock when live, the typed value when frozen.
     pub fn timestamp_value(&self) -> &str {
-        &self.timestamp.text
+        self.timestamp.text()
     }
 
     /// The request as the signer sees it, borrowing the fields.
     pub fn signable(&self) -> SignableRequest<'_> {
         SignableRequest {
-            method: &self.method.text,
-            path: &self.path.text,
-            query: &self.query.text,
-            header_prefix: &self.prefix.text,
-            timestamp: &self.timestamp.text,
-            api_key: &self.api_key.text,
-            auth_algo: &self.auth_algo.text,
-            content_type: &self.content_type.text,
+            method: self.method.text(),
+            path: self.path.text(),
+            query: self.query.text(),
+            header_prefix: self.prefix.text(),
+            timestamp: self.timestamp.text(),
+            api_key: self.api_key.text(),
+            auth_algo: self.auth_algo.text(),
+            content_type: self.content_type.text(),
             body: self.body.bytes(),
         }
     }
 
     /// The single-line editor of a field (None for the body).
-    pub fn line_edit(&self, f: Field) -> Option<&LineEdit> {
+    pub fn line_edit(&self, f: Field) -> Option<&LineInput> {
         Some(match f {
             Field::Url => &self.url,
             Field::Method => &self.method,
@@ -574,7 +510,7 @@ impl App {
         })
     }
 
-    pub fn line_edit_mut(&mut self, f: Field) -> Option<&mut LineEdit> {
+    pub fn line_edit_mut(&mut self, f: Field) -> Option<&mut LineInput> {
         Some(match f {
             Field::Url => &mut self.url,
             Field::Method => &mut self.method,

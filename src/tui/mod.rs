@@ -12,7 +12,6 @@
 //! - [`view`]: drawing only; [`terminal`]: setup and restoration; [`theme`]: styles, NO_COLOR.
 
 pub mod app;
-pub mod body_editor;
 pub mod message;
 pub mod runtime;
 pub mod signing;
@@ -21,7 +20,13 @@ pub mod theme;
 pub mod update;
 pub mod validate_worker;
 pub mod view;
+pub mod widgets;
 pub mod worker;
+
+// The old paths of the shared widgets, for the component views until they move to
+// `components/`.
+pub use self::widgets::body_editor;
+use self::widgets::line_input;
 
 use chrono::Utc;
 
@@ -132,7 +137,6 @@ pub const DEMO_NOTE: &str = "demo profile: Ctrl-G sends (F3: Ctrl-S) to the loca
 
 pub mod events_view;
 pub mod history_view;
-mod line_input;
 pub mod profiles_view;
-#[cfg(test)]
-mod test_util;
+#[doc(hidden)]
+pub mod test_util;

@@ -1,30 +1,241 @@
-//! Shared helpers for TestBackend draw tests and mouse events aimed with layout structs.
+//! The one TUI test fixture: an [`App`] on a ratatui `TestBackend`, with helpers to type, press,
+//! click and paste (each through `update`, as the runtime does), run the signing the runtime
+//! would run, and read the screen back. Every TUI test and bench builds its workbench here.
+//!
+//! Also the small helpers the component views' own tests use (draw once into a buffer, mouse
+//! events aimed with layout structs).
 
-use crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use std::ops::{Deref, DerefMut};
+
+use chrono::{DateTime, TimeZone, Utc};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::{Frame, Terminal};
 
-/// Draw once into a `w`x`h` TestBackend and return the screen as text, one line per row.
-pub fn render_text(w: u16, h: u16, draw: impl FnOnce(&mut Frame)) -> String {
-    let mut term = Terminal::new(TestBackend::new(w, h)).expect("a TestBackend terminal");
-    term.draw(draw).expect("drawing into a TestBackend");
-    let buf = term.backend().buffer();
-    (0..h)
+use super::app::{App, KeyInfo, RequestFields};
+use super::message::{Command, Message};
+use super::signing::Incremental;
+use super::update::{resign, update};
+use crate::core::Secret;
+
+/// The clock every fixture starts at: 2026-11-22T10:00:00Z.
+pub fn t0() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 22, 10, 0, 0)
+        .single()
+        .unwrap_or_default()
+}
+
+/// The demo request (PUT /v2/batch with a one-item body) signed with the demo REST key.
+pub fn demo_fields() -> RequestFields {
+    RequestFields::demo("http://127.0.0.1:9")
+}
+
+/// A workbench on a `TestBackend` of `w` x `h` cells.
+pub struct TestApp {
+    pub app: App,
+    pub term: Terminal<TestBackend>,
+    signer: Incremental,
+}
+
+impl Deref for TestApp {
+    type Target = App;
+    fn deref(&self) -> &App {
+        &self.app
+    }
+}
+
+impl DerefMut for TestApp {
+    fn deref_mut(&mut self) -> &mut App {
+        &mut self.app
+    }
+}
+
+impl TestApp {
+    /// The demo profile ("demo", the demo REST key, the demo request), live timestamp at
+    /// [`t0`], on a `w` x `h` screen.
+    pub fn new(w: u16, h: u16) -> TestApp {
+        TestApp::with_fields(w, h, demo_fields())
+    }
+
+    /// The demo profile with `body` as the request body.
+    pub fn with_body(w: u16, h: u16, body: &str) -> TestApp {
+        let mut f = demo_fields();
+        f.body = body.to_string();
+        TestApp::with_fields(w, h, f)
+    }
+
+    /// The demo profile with other request fields.
+    pub fn with_fields(w: u16, h: u16, fields: RequestFields) -> TestApp {
+        let key = KeyInfo {
+            secret: Secret::new(crate::server::DEMO_REST_KEY),
+            source: "demo key".into(),
+            revealed: false,
+        };
+        let mut app = App::new("demo", true, fields, key, t0());
+        app.size = (w, h);
+        TestApp {
+            app,
+            term: Terminal::new(TestBackend::new(w, h)).unwrap_or_else(|e| {
+                panic!("a TestBackend terminal: {e}");
+            }),
+            signer: Incremental::default(),
+        }
+    }
+
+    /// Handle one message as the runtime would; returns the commands asked for.
+    pub fn update(&mut self, msg: Message) -> Vec<Command> {
+        update(&mut self.app, msg)
+    }
+
+    /// Press one key (no modifiers).
+    pub fn press(&mut self, code: KeyCode) -> Vec<Command> {
+        self.update(key(code))
+    }
+
+    /// Press Ctrl + `c`.
+    pub fn ctrl(&mut self, c: char) -> Vec<Command> {
+        self.update(ctrl_key(c))
+    }
+
+    /// Press Alt + `c`.
+    pub fn alt(&mut self, c: char) -> Vec<Command> {
+        self.update(alt_key(c))
+    }
+
+    /// Type `s` one key at a time; returns every command asked for.
+    pub fn type_str(&mut self, s: &str) -> Vec<Command> {
+        s.chars()
+            .flat_map(|c| self.press(KeyCode::Char(c)))
+            .collect()
+    }
+
+    /// A bracketed paste.
+    pub fn paste(&mut self, text: &str) -> Vec<Command> {
+        self.update(Message::Paste(text.to_string()))
+    }
+
+    /// A left click on the cell (`x`, `y`).
+    pub fn click(&mut self, x: u16, y: u16) -> Vec<Command> {
+        self.update(Message::Mouse(click_at(x, y)))
+    }
+
+    /// A new terminal size (the screen and the App's idea of it).
+    pub fn resize(&mut self, w: u16, h: u16) -> Vec<Command> {
+        self.term.backend_mut().resize(w, h);
+        self.update(Message::Resize(w, h))
+    }
+
+    /// Run the signing the runtime would run for these commands, synchronously, and hand the
+    /// results to `update` (a signing job whose answer is dropped leaves the view "updating").
+    pub fn run_signing(&mut self, cmds: Vec<Command>) {
+        for c in cmds {
+            if let Command::Sign(job) = c {
+                let result = self.signer.sign(&job);
+                self.update(Message::Signed { id: job.id, result });
+            }
+        }
+    }
+
+    /// Sign the current request now (what the runtime does at start).
+    pub fn sign_now(&mut self) {
+        let cmds = resign(&mut self.app);
+        self.run_signing(cmds);
+    }
+
+    /// Draw a full frame and return the buffer.
+    pub fn draw(&mut self) -> &Buffer {
+        let app = &self.app;
+        if let Err(e) = self.term.draw(|f| super::view::draw(f, app)) {
+            panic!("drawing into a TestBackend: {e}");
+        }
+        self.term.backend().buffer()
+    }
+
+    /// Draw and return the screen, one string per row.
+    pub fn lines(&mut self) -> Vec<String> {
+        buffer_lines(self.draw())
+    }
+
+    /// Draw and return the screen as text, rows joined by '\n'.
+    pub fn screen(&mut self) -> String {
+        self.lines().join("\n")
+    }
+
+    /// Draw and find `needle` on screen: (column, row) of its first character.
+    pub fn find(&mut self, needle: &str) -> Option<(u16, u16)> {
+        find_in(&self.lines(), needle)
+    }
+
+    /// Draw and panic (showing the screen) unless some row contains `needle`; returns that row.
+    pub fn assert_line(&mut self, needle: &str) -> String {
+        let lines = self.lines();
+        match lines.iter().find(|l| l.contains(needle)) {
+            Some(l) => l.clone(),
+            None => panic!("{needle:?} is not on screen:\n{}", lines.join("\n")),
+        }
+    }
+
+    /// Draw and panic (showing the screen) if some row contains `needle`.
+    pub fn assert_no_line(&mut self, needle: &str) {
+        let lines = self.lines();
+        if let Some(l) = lines.iter().find(|l| l.contains(needle)) {
+            panic!("{needle:?} is on screen ({l:?}):\n{}", lines.join("\n"));
+        }
+    }
+}
+
+/// A key press (no modifiers) as a Message.
+pub fn key(code: KeyCode) -> Message {
+    Message::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+/// Ctrl + `c` as a Message.
+pub fn ctrl_key(c: char) -> Message {
+    Message::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
+}
+
+/// Alt + `c` as a Message.
+pub fn alt_key(c: char) -> Message {
+    Message::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::ALT))
+}
+
+/// The rows of a buffer as strings.
+pub fn buffer_lines(buf: &Buffer) -> Vec<String> {
+    let a = buf.area;
+    (a.y..a.y + a.height)
         .map(|y| {
-            (0..w)
-                .map(|x| buf[(x, y)].symbol().to_string())
+            (a.x..a.x + a.width)
+                .map(|x| buf[(x, y)].symbol())
                 .collect::<String>()
         })
-        .collect::<Vec<_>>()
-        .join("\n")
+        .collect()
+}
+
+/// Where `needle` starts in `rows`: (column in chars, row).
+pub fn find_in(rows: &[String], needle: &str) -> Option<(u16, u16)> {
+    rows.iter().enumerate().find_map(|(y, r)| {
+        r.find(needle)
+            .map(|bx| (r[..bx].chars().count() as u16, y as u16))
+    })
+}
+
+/// Draw once into a `w`x`h` TestBackend and return the screen as text, one line per row.
+pub fn render_text(w: u16, h: u16, draw: impl FnOnce(&mut Frame)) -> String {
+    buffer_lines(&render_buffer(w, h, draw)).join("\n")
 }
 
 /// Draw once into a `w`x`h` TestBackend and return the buffer (for style assertions).
-pub fn render_buffer(w: u16, h: u16, draw: impl FnOnce(&mut Frame)) -> ratatui::buffer::Buffer {
-    let mut term = Terminal::new(TestBackend::new(w, h)).expect("a TestBackend terminal");
-    term.draw(draw).expect("drawing into a TestBackend");
+pub fn render_buffer(w: u16, h: u16, draw: impl FnOnce(&mut Frame)) -> Buffer {
+    let mut term = match Terminal::new(TestBackend::new(w, h)) {
+        Ok(t) => t,
+        Err(e) => panic!("a TestBackend terminal: {e}"),
+    };
+    if let Err(e) = term.draw(draw) {
+        panic!("drawing into a TestBackend: {e}");
+    }
     term.backend().buffer().clone()
 }
 
@@ -64,6 +275,6 @@ pub fn wheel_in(r: Rect, down: bool) -> MouseEvent {
 }
 
 /// True when every cell of row `y` between `x0` and `x1` (exclusive) is drawn reversed.
-pub fn reversed(buf: &ratatui::buffer::Buffer, y: u16, x0: u16, x1: u16) -> bool {
+pub fn reversed(buf: &Buffer, y: u16, x0: u16, x1: u16) -> bool {
     (x0..x1).all(|x| buf[(x, y)].modifier.contains(Modifier::REVERSED))
 }

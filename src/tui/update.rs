@@ -8,13 +8,14 @@ use crossterm::event::{
 };
 use ratatui::layout::{Position, Rect};
 
-use super::app::{App, Detail, DiagKey, Field, KeyInfo, LineEdit, Popup, View, METHODS};
+use super::app::{App, Detail, DiagKey, Field, KeyInfo, Popup, View, METHODS};
 use super::events_view::{self, EventsEffect, EventsMsg};
 use super::history_view::{self, HistoryEffect, HistoryMsg};
 use super::message::{Command, Message, SendJob};
 use super::profiles_view::{self, ProfilesEffect, ProfilesMsg};
 use super::signing::SignJob;
 use super::view;
+use super::widgets::{Edit, LineInput};
 use crate::core::time::format_timestamp;
 use crate::core::Secret;
 
@@ -37,7 +38,7 @@ pub fn update(app: &mut App, msg: Message) -> Vec<Command> {
             app.now = now;
             if app.ts_live {
                 let ts = format_timestamp(now);
-                if ts != app.timestamp.text {
+                if ts != app.timestamp.text() {
                     app.timestamp.set(ts);
                     return resign(app);
                 }
@@ -196,9 +197,9 @@ pub fn update(app: &mut App, msg: Message) -> Vec<Command> {
             vec![]
         }
         Message::LoadRequest { fields, timestamp } => {
-            let url = app.url.text.clone();
+            let url = app.url.text().to_string();
             app.set_fields(&fields);
-            if app.url.text.is_empty() {
+            if app.url.text().is_empty() {
                 app.url.set(url);
             }
             app.timestamp.set(timestamp);
@@ -262,7 +263,7 @@ fn history_effects(app: &mut App, effects: Vec<HistoryEffect>) -> Vec<Command> {
                 out.extend(events_effects(app, fx));
             }
             HistoryEffect::LoadIntoRequest(row) => {
-                let (fields, timestamp) = row_fields(&row, &app.prefix.text);
+                let (fields, timestamp) = row_fields(&row, app.prefix.text());
                 out.extend(update(
                     app,
                     Message::LoadRequest {
@@ -460,7 +461,7 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
         Popup::SaveAs(mut edit) => match key.code {
             KeyCode::Esc => vec![],
             KeyCode::Enter => {
-                let name = edit.text.trim().to_string();
+                let name = edit.text().trim().to_string();
                 if name.is_empty() {
                     app.status = "type a profile name to save as".into();
                     app.popup = Some(Popup::SaveAs(edit));
@@ -470,7 +471,7 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
                 }
             }
             _ => {
-                line_edit_key(&mut edit, &key);
+                edit.edit(&key);
                 app.popup = Some(Popup::SaveAs(edit));
                 vec![]
             }
@@ -486,21 +487,21 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
                 } else {
                     app.body.search_forward(false)
                 };
-                if let Err(e) = regex::bytes::Regex::new(&edit.text) {
-                    app.status = search_pattern_error(&edit.text, &e);
+                if let Err(e) = regex::bytes::Regex::new(edit.text()) {
+                    app.status = search_pattern_error(edit.text(), &e);
                 } else if !found {
-                    app.status = format!("no match for {:?}", edit.text);
+                    app.status = format!("no match for {:?}", edit.text());
                 }
                 app.popup = Some(Popup::Search(edit));
                 vec![]
             }
             _ => {
-                line_edit_key(&mut edit, &key);
-                match app.body.set_search_pattern(&edit.text) {
+                edit.edit(&key);
+                match app.body.set_search_pattern(edit.text()) {
                     Ok(()) => {
                         app.body.search_forward(true);
                     }
-                    Err(e) => app.status = search_pattern_error(&edit.text, &e),
+                    Err(e) => app.status = search_pattern_error(edit.text(), &e),
                 }
                 app.popup = Some(Popup::Search(edit));
                 vec![]
@@ -537,54 +538,10 @@ fn save_command(app: &mut App, name: String) -> Command {
 fn save_current(app: &mut App) -> Vec<Command> {
     if app.is_demo {
         app.status = "the demo profile is built in: save it under a new name".into();
-        app.popup = Some(Popup::SaveAs(LineEdit::default()));
+        app.popup = Some(Popup::SaveAs(LineInput::default()));
         return vec![];
     }
     vec![save_command(app, app.profile_name.clone())]
-}
-
-/// Edit a one-line field. Returns true when the text changed.
-pub fn line_edit_key(edit: &mut LineEdit, key: &KeyEvent) -> bool {
-    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-    match key.code {
-        KeyCode::Char('u') if ctrl => {
-            let changed = edit.cursor > 0;
-            edit.text.drain(..edit.cursor);
-            edit.cursor = 0;
-            changed
-        }
-        KeyCode::Char('a') if ctrl => {
-            edit.home();
-            false
-        }
-        KeyCode::Char('e') if ctrl => {
-            edit.end();
-            false
-        }
-        KeyCode::Char(c) if !ctrl && !key.modifiers.contains(KeyModifiers::ALT) => {
-            edit.insert(c);
-            true
-        }
-        KeyCode::Backspace => edit.backspace(),
-        KeyCode::Delete => edit.delete(),
-        KeyCode::Left => {
-            edit.left();
-            false
-        }
-        KeyCode::Right => {
-            edit.right();
-            false
-        }
-        KeyCode::Home => {
-            edit.home();
-            false
-        }
-        KeyCode::End => {
-            edit.end();
-            false
-        }
-        _ => false,
-    }
 }
 
 /// Keys of the request view.
@@ -603,7 +560,7 @@ fn request_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
         return save_current(app);
     }
     if alt(&key, 's') {
-        app.popup = Some(Popup::SaveAs(LineEdit::new(app.profile_name.clone())));
+        app.popup = Some(Popup::SaveAs(LineInput::new(app.profile_name.clone())));
         return vec![];
     }
     if ctrl(&key, 'l') {
@@ -614,7 +571,7 @@ fn request_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
         return vec![];
     }
     if ctrl(&key, 'f') && app.focus == Field::Body {
-        app.popup = Some(Popup::Search(LineEdit::default()));
+        app.popup = Some(Popup::Search(LineInput::default()));
         return vec![];
     }
     if alt(&key, 'r') || (ctrl(&key, 'r') && app.focus == Field::RestKey) {
@@ -678,7 +635,7 @@ fn normal_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
         KeyCode::Char('p') => return vec![Command::ListProfiles],
         KeyCode::Char('w') => return save_current(app),
         KeyCode::Char('W') => {
-            app.popup = Some(Popup::SaveAs(LineEdit::new(app.profile_name.clone())))
+            app.popup = Some(Popup::SaveAs(LineInput::new(app.profile_name.clone())))
         }
         KeyCode::Char('r') => app.key_info.revealed = !app.key_info.revealed,
         KeyCode::Char('d') | KeyCode::Char(']') => cycle_detail(app),
@@ -716,7 +673,7 @@ fn field_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
     if focus == Field::Method && matches!(key.code, KeyCode::Up | KeyCode::Down) {
         let cur = METHODS
             .iter()
-            .position(|m| m.eq_ignore_ascii_case(&app.method.text));
+            .position(|m| m.eq_ignore_ascii_case(app.method.text()));
         let n = METHODS.len();
         let next = match (cur, key.code) {
             (Some(i), KeyCode::Down) => (i + 1) % n,
@@ -736,7 +693,7 @@ fn field_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
         return vec![];
     }
     let edit = app.line_edit_mut(focus).expect("one-line field");
-    if !line_edit_key(edit, &key) {
+    if edit.edit(&key) != Edit::Changed {
         return vec![];
     }
     field_changed(app, focus)
@@ -747,7 +704,7 @@ fn field_changed(app: &mut App, focus: Field) -> Vec<Command> {
     match focus {
         Field::Timestamp => app.ts_live = false,
         Field::RestKey => {
-            app.key_info.secret = Secret::new(app.rest_key.text.clone());
+            app.key_info.secret = Secret::new(app.rest_key.text().to_string());
             app.key_info.source = TYPED_KEY.into();
         }
         _ => {}
@@ -802,11 +759,11 @@ fn on_paste(app: &mut App, text: &str) -> Vec<Command> {
         // The body search box takes a pasted pattern (one line) and searches at once.
         Some(Popup::Search(mut edit)) => {
             edit.insert_str(&text.replace(['\r', '\n'], ""));
-            match app.body.set_search_pattern(&edit.text) {
+            match app.body.set_search_pattern(edit.text()) {
                 Ok(()) => {
                     app.body.search_forward(true);
                 }
-                Err(e) => app.status = search_pattern_error(&edit.text, &e),
+                Err(e) => app.status = search_pattern_error(edit.text(), &e),
             }
             app.popup = Some(Popup::Search(edit));
             return vec![];
@@ -869,14 +826,14 @@ pub fn resign(app: &mut App) -> Vec<Command> {
 fn sign_job(app: &App, id: u64, changed_from: Option<usize>, check_json: bool) -> SignJob {
     SignJob {
         id,
-        method: app.method.text.clone(),
-        path: app.path.text.clone(),
-        query: app.query.text.clone(),
-        prefix: app.prefix.text.clone(),
-        timestamp: app.timestamp.text.clone(),
-        api_key: app.api_key.text.clone(),
-        auth_algo: app.auth_algo.text.clone(),
-        content_type: app.content_type.text.clone(),
+        method: app.method.text().to_string(),
+        path: app.path.text().to_string(),
+        query: app.query.text().to_string(),
+        prefix: app.prefix.text().to_string(),
+        timestamp: app.timestamp.text().to_string(),
+        api_key: app.api_key.text().to_string(),
+        auth_algo: app.auth_algo.text().to_string(),
+        content_type: app.content_type.text().to_string(),
         key: app.key_info.secret.clone(),
         body: Arc::clone(app.body.bytes()),
         body_rev: app.body_state.rev,
@@ -892,13 +849,13 @@ fn toggle_timestamp(app: &mut App) -> Vec<Command> {
         app.status = "timestamp live (follows the clock)".into();
         resign(app)
     } else {
-        app.status = format!("timestamp frozen at {}", app.timestamp.text);
+        app.status = format!("timestamp frozen at {}", app.timestamp.text());
         vec![]
     }
 }
 
 fn send(app: &mut App) -> Vec<Command> {
-    if app.url.text.trim().is_empty() {
+    if app.url.text().trim().is_empty() {
         app.status = "the URL is empty; set the indexing base URL before sending".into();
         return vec![];
     }
@@ -907,14 +864,14 @@ fn send(app: &mut App) -> Vec<Command> {
     app.sending = true;
     app.status = format!(
         "sending {} {}…",
-        app.method.text.to_ascii_uppercase(),
+        app.method.text().to_ascii_uppercase(),
         target_url(app)
     );
     let job = sign_job(app, id, None, false);
     vec![Command::Send(Box::new(SendJob {
         id,
         url: target_url(app),
-        base_url: app.url.text.trim().to_string(),
+        base_url: app.url.text().trim().to_string(),
         live_timestamp: app.ts_live,
         sign: job,
     }))]
@@ -922,11 +879,11 @@ fn send(app: &mut App) -> Vec<Command> {
 
 /// The full URL the request goes to: base URL + path + ?query.
 pub fn target_url(app: &App) -> String {
-    let base = app.url.text.trim_end_matches('/');
-    let mut u = format!("{base}{}", app.path.text);
-    if !app.query.text.is_empty() {
+    let base = app.url.text().trim_end_matches('/');
+    let mut u = format!("{base}{}", app.path.text());
+    if !app.query.text().is_empty() {
         u.push('?');
-        u.push_str(&app.query.text);
+        u.push_str(app.query.text());
     }
     u
 }
@@ -964,7 +921,7 @@ fn copy_curl(app: &mut App) -> Vec<Command> {
     match current_signature(app) {
         Some(s) => {
             vec![Command::Copy(crate::core::curl::to_curl(
-                &app.method.text,
+                app.method.text(),
                 &target_url(app),
                 &s.headers,
                 crate::core::curl::CurlBody::Inline(app.body.bytes()),
@@ -1135,7 +1092,7 @@ fn diagnose_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
         return vec![Command::Diagnose {
             text,
             key,
-            prefix: app.prefix.text.clone(),
+            prefix: app.prefix.text().to_string(),
         }];
     }
     if alt(&key, 'k') {
@@ -1148,7 +1105,7 @@ fn diagnose_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
     if alt(&key, 'l') {
         return vec![Command::ParseCapture {
             text: app.diagnose.input.lines().join("\n"),
-            prefix: app.prefix.text.clone(),
+            prefix: app.prefix.text().to_string(),
         }];
     }
     if key.code == KeyCode::Esc {

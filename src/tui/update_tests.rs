@@ -8,42 +8,13 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent,
 use super::*;
 use crate::tui::app::{FormattedBody, MismatchView, RequestFields, ResponseView, SignedView};
 use crate::tui::message::LoadedProfile;
+use crate::tui::test_util::{alt_key, ctrl_key, key, t0, TestApp};
 
-fn t0() -> chrono::DateTime<Utc> {
-    Utc.with_ymd_and_hms(2026, 11, 22, 10, 0, 0).unwrap()
-}
-
-fn app() -> App {
-    let key = KeyInfo {
-        secret: Secret::new("rest-key"),
-        source: "test key".into(),
-        revealed: false,
-    };
-    App::new(
-        "demo",
-        true,
-        RequestFields::demo("http://127.0.0.1:9"),
-        key,
-        t0(),
-    )
+/// The demo workbench on an 80x24 screen (the one fixture, `test_util::TestApp`).
+fn app() -> TestApp {
+    TestApp::new(80, 24)
 }
 
-fn key(code: KeyCode) -> Message {
-    Message::Key(KeyEvent::new(code, KeyModifiers::NONE))
-}
-fn ctrl_key(c: char) -> Message {
-    Message::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
-}
-fn alt_key(c: char) -> Message {
-    Message::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::ALT))
-}
-fn type_str(app: &mut App, s: &str) -> Vec<Command> {
-    let mut all = vec![];
-    for c in s.chars() {
-        all.extend(update(app, key(KeyCode::Char(c))));
-    }
-    all
-}
 fn focus(app: &mut App, f: Field) {
     app.focus = f;
     app.normal_mode = false;
@@ -70,8 +41,8 @@ fn signed_view(sig: &str) -> SignedView {
 fn typing_in_the_query_resigns_with_the_new_query_and_marks_dirty() {
     let mut a = app();
     focus(&mut a, Field::Query);
-    let cmds = type_str(&mut a, "a=1");
-    assert_eq!(a.query.text, "a=1");
+    let cmds = a.type_str("a=1");
+    assert_eq!(a.query.text(), "a=1");
     assert!(a.dirty);
     let job = last_sign_job(&cmds);
     assert_eq!(job.query, "a=1");
@@ -80,10 +51,10 @@ fn typing_in_the_query_resigns_with_the_new_query_and_marks_dirty() {
     // Backspace and cursor moves.
     update(&mut a, key(KeyCode::Left));
     update(&mut a, key(KeyCode::Backspace));
-    assert_eq!(a.query.text, "a1");
+    assert_eq!(a.query.text(), "a1");
     update(&mut a, key(KeyCode::Home));
     update(&mut a, key(KeyCode::Delete));
-    assert_eq!(a.query.text, "1");
+    assert_eq!(a.query.text(), "1");
 }
 
 #[test]
@@ -93,7 +64,7 @@ fn typing_in_the_body_resigns_and_tracks_the_change_point() {
     let before = a.body.len();
     a.body.move_to(before);
     a.body_state.changed_from = None;
-    let cmds = type_str(&mut a, " ");
+    let cmds = a.type_str(" ");
     let job = last_sign_job(&cmds);
     assert_eq!(job.body.len(), before + 1);
     assert_eq!(job.changed_from, Some(before));
@@ -118,13 +89,13 @@ fn tab_and_shift_tab_move_focus_in_order() {
 fn method_cycles_with_up_and_down() {
     let mut a = app();
     focus(&mut a, Field::Method);
-    assert_eq!(a.method.text, "PUT");
+    assert_eq!(a.method.text(), "PUT");
     let cmds = update(&mut a, key(KeyCode::Down));
-    assert_eq!(a.method.text, "PATCH");
+    assert_eq!(a.method.text(), "PATCH");
     assert_eq!(last_sign_job(&cmds).method, "PATCH");
     update(&mut a, key(KeyCode::Up));
     update(&mut a, key(KeyCode::Up));
-    assert_eq!(a.method.text, "POST");
+    assert_eq!(a.method.text(), "POST");
 }
 
 #[test]
@@ -132,7 +103,7 @@ fn tick_moves_a_live_timestamp_and_resigns_but_not_a_frozen_one() {
     let mut a = app();
     let later = t0() + chrono::Duration::seconds(3);
     let cmds = update(&mut a, Message::Tick(later));
-    assert_eq!(a.timestamp.text, "2026-11-22T10:00:03.000Z");
+    assert_eq!(a.timestamp.text(), "2026-11-22T10:00:03.000Z");
     assert_eq!(last_sign_job(&cmds).timestamp, "2026-11-22T10:00:03.000Z");
     // Freeze with Ctrl-T: ticks no longer change it.
     update(&mut a, ctrl_key('t'));
@@ -140,7 +111,7 @@ fn tick_moves_a_live_timestamp_and_resigns_but_not_a_frozen_one() {
     assert!(!a.wants_tick());
     let cmds = update(&mut a, Message::Tick(later + chrono::Duration::seconds(5)));
     assert!(cmds.is_empty());
-    assert_eq!(a.timestamp.text, "2026-11-22T10:00:03.000Z");
+    assert_eq!(a.timestamp.text(), "2026-11-22T10:00:03.000Z");
     // Live again: jumps to the clock we know.
     let cmds = update(&mut a, ctrl_key('t'));
     assert!(a.ts_live);
@@ -152,7 +123,7 @@ fn typing_a_timestamp_freezes_it() {
     let mut a = app();
     focus(&mut a, Field::Timestamp);
     update(&mut a, ctrl_key('u'));
-    let cmds = type_str(&mut a, "2024-01-01T12:00:00+00:00");
+    let cmds = a.type_str("2024-01-01T12:00:00+00:00");
     assert!(!a.ts_live);
     assert_eq!(last_sign_job(&cmds).timestamp, "2024-01-01T12:00:00+00:00");
 }
@@ -235,7 +206,7 @@ fn response(id: u64, status: u16) -> ResponseView {
 fn send_asks_for_a_send_of_the_target_url_and_done_shows_status_and_job() {
     let mut a = app();
     focus(&mut a, Field::Query);
-    type_str(&mut a, "x=1");
+    a.type_str("x=1");
     let cmds = update(&mut a, ctrl_key('g'));
     let Some(Command::Send(job)) = cmds.first() else {
         panic!("no send: {cmds:?}")
@@ -459,7 +430,7 @@ fn quit_asks_only_with_unsaved_edits() {
     assert!(a.quit);
     let mut a = app();
     focus(&mut a, Field::Path);
-    type_str(&mut a, "x");
+    a.type_str("x");
     assert!(update(&mut a, ctrl_key('c')).is_empty());
     assert_eq!(a.popup, Some(Popup::ConfirmQuit));
     // Any other key: stay.
@@ -504,7 +475,7 @@ fn normal_mode_keys_quit_help_and_shortcuts() {
     // In a text field, `q` is typed.
     focus(&mut a, Field::Path);
     update(&mut a, key(KeyCode::Char('q')));
-    assert!(!a.quit && a.path.text.ends_with('q'));
+    assert!(!a.quit && a.path.text().ends_with('q'));
     update(&mut a, key(KeyCode::Esc));
     assert!(update(&mut a, key(KeyCode::Char('q'))).is_empty());
     assert_eq!(
@@ -533,16 +504,22 @@ fn function_keys_switch_views_and_help() {
 fn rest_key_edit_and_reveal() {
     let mut a = app();
     focus(&mut a, Field::RestKey);
-    let typed = type_str(&mut a, "X");
-    assert_eq!(a.key_info.secret.expose(), "rest-keyX");
+    let typed = a.type_str("X");
+    assert_eq!(
+        a.key_info.secret.expose(),
+        format!("{}X", crate::server::DEMO_REST_KEY)
+    );
     assert_eq!(a.key_info.source, TYPED_KEY);
     update(&mut a, Message::Resize(80, 24));
     a.is_demo = false;
     let cmds = update(&mut a, ctrl_key('s'));
     assert!(
-        matches!(cmds.as_slice(), [Command::SaveProfile { typed_key: Some(k), .. }] if k.expose() == "rest-keyX")
+        matches!(cmds.as_slice(), [Command::SaveProfile { typed_key: Some(k), .. }] if k.expose() == format!("{}X", crate::server::DEMO_REST_KEY))
     );
-    assert_eq!(last_sign_job(&typed).key.expose(), "rest-keyX");
+    assert_eq!(
+        last_sign_job(&typed).key.expose(),
+        format!("{}X", crate::server::DEMO_REST_KEY)
+    );
     update(&mut a, ctrl_key('r'));
     assert!(a.key_info.revealed);
     update(&mut a, alt_key('r'));
@@ -554,7 +531,7 @@ fn paste_goes_to_the_focused_field_as_one_line_or_into_the_body() {
     let mut a = app();
     focus(&mut a, Field::Query);
     let cmds = update(&mut a, Message::Paste("a=1\nb=2".into()));
-    assert_eq!(a.query.text, "a=1b=2");
+    assert_eq!(a.query.text(), "a=1b=2");
     assert_eq!(last_sign_job(&cmds).query, "a=1b=2");
     focus(&mut a, Field::Body);
     a.body = crate::tui::app::new_body_editor("");
@@ -640,7 +617,7 @@ fn profile_switch_popup_loads_the_chosen_profile() {
         "https://collect.example/analytics/collect"
     );
     assert_eq!(a.profile_name, "prod");
-    assert_eq!(a.prefix.text, "KLEVU");
+    assert_eq!(a.prefix.text(), "KLEVU");
     assert_eq!(a.key_info.source, "env PROD_KEY");
     assert!(!a.dirty);
     assert_eq!(last_sign_job(&cmds).key.expose(), "k2");
@@ -657,7 +634,7 @@ fn profile_switch_popup_loads_the_chosen_profile() {
 fn saving_the_demo_asks_for_a_name() {
     let mut a = app();
     assert!(update(&mut a, ctrl_key('s')).is_empty());
-    assert!(matches!(a.popup, Some(Popup::SaveAs(ref e)) if e.text.is_empty()));
+    assert!(matches!(a.popup, Some(Popup::SaveAs(ref e)) if e.text().is_empty()));
 }
 
 #[test]
@@ -667,7 +644,7 @@ fn save_as_popup_asks_for_a_name() {
     update(&mut a, ctrl_key('u'));
     assert!(update(&mut a, key(KeyCode::Enter)).is_empty());
     assert!(matches!(a.popup, Some(Popup::SaveAs(_))));
-    type_str(&mut a, "mine");
+    a.type_str("mine");
     let cmds = update(&mut a, key(KeyCode::Enter));
     assert!(matches!(cmds.as_slice(), [Command::SaveProfile { name, .. }] if name == "mine"));
     update(
@@ -685,7 +662,7 @@ fn search_popup_finds_in_the_body() {
     let mut a = app();
     focus(&mut a, Field::Body);
     update(&mut a, ctrl_key('f'));
-    type_str(&mut a, "shirt");
+    a.type_str("shirt");
     let at = a.body.text().find("shirt").unwrap();
     assert_eq!(a.body.cursor_offset(), at, "cursor on the match");
     update(&mut a, key(KeyCode::Esc));
@@ -731,10 +708,10 @@ fn load_request_fills_the_editor_and_freezes_the_timestamp() {
             timestamp: "2024-01-01T12:00:00+00:00".into(),
         },
     );
-    assert_eq!(a.timestamp.text, "2024-01-01T12:00:00+00:00");
+    assert_eq!(a.timestamp.text(), "2024-01-01T12:00:00+00:00");
     assert_eq!(a.view, View::Request);
-    assert_eq!(a.query.text, "q=1");
-    assert_eq!(a.url.text, "http://127.0.0.1:9");
+    assert_eq!(a.query.text(), "q=1");
+    assert_eq!(a.url.text(), "http://127.0.0.1:9");
     assert!(!a.ts_live && a.dirty);
     assert_eq!(last_sign_job(&cmds).query, "q=1");
 }
@@ -757,7 +734,7 @@ fn key_release_events_are_ignored() {
     let mut k = KeyEvent::new(KeyCode::Char('z'), KeyModifiers::NONE);
     k.kind = crossterm::event::KeyEventKind::Release;
     assert!(update(&mut a, Message::Key(k)).is_empty());
-    assert_eq!(a.path.text, "/v2/batch");
+    assert_eq!(a.path.text(), "/v2/batch");
 }
 
 #[test]
@@ -807,7 +784,7 @@ fn component_views_get_keys_and_their_effects_become_commands() {
     );
     let cmds = history_effects(&mut a, vec![HistoryEffect::LoadIntoRequest(Box::new(row))]);
     assert_eq!(a.view, View::Request);
-    assert_eq!(a.prefix.text, "KLEVU");
+    assert_eq!(a.prefix.text(), "KLEVU");
     assert_eq!(&last_sign_job(&cmds).body[..], b"[2]");
     // Profile manager: activating a profile loads it.
     let cmds = profiles_effects(&mut a, vec![ProfilesEffect::Activate("prod".into())]);
@@ -834,9 +811,9 @@ fn component_views_get_keys_and_their_effects_become_commands() {
 
 use crate::tui::test_util::{click_in, wheel_in};
 
-fn sized(w: u16, h: u16) -> App {
+fn sized(w: u16, h: u16) -> TestApp {
     let mut a = app();
-    update(&mut a, Message::Resize(w, h));
+    a.resize(w, h);
     a
 }
 
@@ -1012,10 +989,10 @@ fn an_invalid_search_pattern_says_why_in_one_line_and_does_not_search_with_the_o
     a.body = crate::tui::app::new_body_editor("[\"item 1\", \"item 2\", \"item 2x\", \"item 3\"]");
     a.body_changed_at(0);
     update(&mut a, ctrl_key('f'));
-    type_str(&mut a, "item 2");
+    a.type_str("item 2");
     let first = a.body.text().find("item 2").unwrap();
     assert_eq!(a.body.cursor_offset(), first);
-    type_str(&mut a, "(");
+    a.type_str("(");
     assert!(
         a.status.contains("\"item 2(\" is not a valid regex") && a.status.contains("unclosed"),
         "status: {:?}",

@@ -1,13 +1,14 @@
 //! Views: draw only. They read the App and never change it or block.
 
 use ratatui::layout::Rect;
-use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use super::app::{App, Field, View};
 use super::theme::Theme;
+pub use crate::tui::widgets::list_window::window_first;
+pub use crate::tui::widgets::text::{clip, json_line, styled_line, wrap_chars, wrap_spans};
 
 pub mod diagnose;
 pub mod popup;
@@ -149,147 +150,11 @@ fn draw_status(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         " {}{} │ {} {} │ {}",
         app.profile_name,
         dirty,
-        app.method.text.to_ascii_uppercase(),
+        app.method.text().to_ascii_uppercase(),
         target,
         app.status
     );
     frame.render_widget(Paragraph::new(text).style(theme.status()), area);
-}
-
-/// Cut a string to at most `width` chars.
-pub fn clip(s: &str, width: usize) -> String {
-    s.chars().take(width).collect()
-}
-
-/// Split a string into rows of at most `width` chars.
-pub fn wrap_chars(s: &str, width: usize) -> Vec<String> {
-    let width = width.max(1);
-    let chars: Vec<char> = s.chars().collect();
-    if chars.is_empty() {
-        return vec![String::new()];
-    }
-    chars.chunks(width).map(|c| c.iter().collect()).collect()
-}
-
-/// The first row of a list window of `visible` rows that shows `selected`: `top` (where the
-/// window was) unless that would hide the selection. Clicking a row on screen therefore never
-/// moves the window, and the keyboard scrolls it only when the selection leaves it.
-pub fn window_first(top: usize, selected: usize, visible: usize) -> usize {
-    let visible = visible.max(1);
-    if selected < top {
-        selected
-    } else if selected >= top + visible {
-        selected + 1 - visible
-    } else {
-        top
-    }
-}
-
-/// Wrap styled text into rows of at most `width` display columns, breaking between characters
-/// (not words), so the number of rows is known exactly: components lay out wrapped entries with
-/// it and mouse hit testing finds the same rows the view draws.
-pub fn wrap_spans(spans: &[Span<'_>], width: u16) -> Vec<Line<'static>> {
-    let width = usize::from(width.max(1));
-    let mut rows: Vec<Line<'static>> = Vec::new();
-    let mut row: Vec<Span<'static>> = Vec::new();
-    let mut used = 0;
-    for span in spans {
-        let mut piece = String::new();
-        for c in span.content.chars() {
-            let mut buf = [0u8; 4];
-            let w = Span::raw(&*c.encode_utf8(&mut buf)).width();
-            if used + w > width && used > 0 {
-                if !piece.is_empty() {
-                    row.push(Span::styled(std::mem::take(&mut piece), span.style));
-                }
-                rows.push(Line::from(std::mem::take(&mut row)));
-                used = 0;
-            }
-            piece.push(c);
-            used += w;
-        }
-        if !piece.is_empty() {
-            row.push(Span::styled(piece, span.style));
-        }
-    }
-    if !row.is_empty() || rows.is_empty() {
-        rows.push(Line::from(row));
-    }
-    rows
-}
-
-/// A line of JSON text highlighted by a small tokenizer (keys, strings, numbers, literals).
-/// Only visible lines are highlighted, so the cost is bounded by the screen size.
-pub fn json_line<'a>(text: &'a str, theme: &Theme) -> Line<'a> {
-    let mut spans = Vec::new();
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    let mut plain_start = 0;
-    let push_plain = |spans: &mut Vec<Span<'a>>, from: usize, to: usize| {
-        if from < to {
-            spans.push(Span::raw(&text[from..to]));
-        }
-    };
-    while i < bytes.len() {
-        let b = bytes[i];
-        if b == b'"' {
-            push_plain(&mut spans, plain_start, i);
-            let start = i;
-            i += 1;
-            while i < bytes.len() && bytes[i] != b'"' {
-                if bytes[i] == b'\\' {
-                    i += 1;
-                }
-                i += 1;
-            }
-            i = (i + 1).min(bytes.len());
-            let rest = text[i..].trim_start();
-            let style = if rest.starts_with(':') {
-                theme.json_key()
-            } else {
-                theme.json_string()
-            };
-            spans.push(Span::styled(&text[start..i], style));
-            plain_start = i;
-        } else if b == b'-' || b.is_ascii_digit() {
-            push_plain(&mut spans, plain_start, i);
-            let start = i;
-            while i < bytes.len()
-                && matches!(bytes[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
-            {
-                i += 1;
-            }
-            spans.push(Span::styled(&text[start..i], theme.json_number()));
-            plain_start = i;
-        } else if bytes[i..].starts_with(b"true")
-            || bytes[i..].starts_with(b"null")
-            || bytes[i..].starts_with(b"false")
-        {
-            push_plain(&mut spans, plain_start, i);
-            let n = if bytes[i..].starts_with(b"false") {
-                5
-            } else {
-                4
-            };
-            spans.push(Span::styled(&text[i..i + n], theme.json_literal()));
-            i += n;
-            plain_start = i;
-        } else {
-            i += 1;
-        }
-    }
-    push_plain(&mut spans, plain_start, bytes.len());
-    Line::from(spans)
-}
-
-/// A styled line made of (text, style) pieces.
-pub fn styled_line(parts: Vec<(String, Style)>) -> Line<'static> {
-    Line::from(
-        parts
-            .into_iter()
-            .map(|(t, s)| Span::styled(t, s))
-            .collect::<Vec<_>>(),
-    )
 }
 
 #[cfg(test)]

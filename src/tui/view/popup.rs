@@ -7,6 +7,7 @@ use ratatui::Frame;
 
 use crate::tui::app::{App, Popup, View};
 use crate::tui::theme::Theme;
+use crate::tui::widgets::prompt::{self, centered, PromptText};
 
 /// Keys that work in every view.
 pub const GLOBAL_KEYS: &[(&str, &str)] = &[
@@ -130,17 +131,6 @@ pub fn help_max_scroll(app: &App) -> u16 {
     help_rows(app).saturating_sub(app.size.1.saturating_sub(2))
 }
 
-fn centered(area: Rect, w: u16, h: u16) -> Rect {
-    let w = w.min(area.width);
-    let h = h.min(area.height);
-    Rect::new(
-        area.x + (area.width - w) / 2,
-        area.y + (area.height - h) / 2,
-        w,
-        h,
-    )
-}
-
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let Some(popup) = &app.popup else { return };
     let mut scroll = 0;
@@ -210,27 +200,24 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             let h = lines.len() as u16 + 2;
             (" Switch profile ".into(), lines, 40, h)
         }
-        Popup::SaveAs(edit) => (
-            " Save profile as ".into(),
-            vec![
-                Line::from(format!("name: {}", edit.text)),
-                Line::from(Span::styled("Enter save · Esc cancel", theme.dim())),
-            ],
-            44,
-            4,
-        ),
-        Popup::Search(edit) => (
-            " Search body (regex) ".into(),
-            vec![
-                Line::from(format!("/{}", edit.text)),
-                Line::from(Span::styled(
-                    "Enter/Down next · Up previous · Esc close",
-                    theme.dim(),
-                )),
-            ],
-            50,
-            4,
-        ),
+        Popup::SaveAs(edit) => {
+            let text = PromptText {
+                title: " Save profile as ",
+                lead: "name: ",
+                hint: "Enter save · Esc cancel",
+                width: 44,
+            };
+            return prompt::draw(frame, area, &text, edit, theme);
+        }
+        Popup::Search(edit) => {
+            let text = PromptText {
+                title: " Search body (regex) ",
+                lead: "/",
+                hint: "Enter/Down next · Up previous · Esc close",
+                width: 50,
+            };
+            return prompt::draw(frame, area, &text, edit, theme);
+        }
     };
     let rect = centered(area, w, h);
     frame.render_widget(Clear, rect);

@@ -84,28 +84,31 @@ fn draw_fields(frame: &mut Frame, l: &super::RequestLayout, app: &App, theme: &T
         let (shown, extra): (String, String) = match field {
             // A fixed-width mask: not even the key's length shows.
             Field::RestKey if !app.key_info.revealed => (
-                if edit.text.is_empty() {
+                if edit.text().is_empty() {
                     String::new()
                 } else {
                     "•".repeat(8)
                 },
                 format!("  [{}]", app.key_info.source),
             ),
-            Field::RestKey => (edit.text.clone(), format!("  [{}]", app.key_info.source)),
+            Field::RestKey => (
+                edit.text().to_string(),
+                format!("  [{}]", app.key_info.source),
+            ),
             Field::Timestamp => (
-                edit.text.clone(),
+                edit.text().to_string(),
                 if app.ts_live {
                     "  live".into()
                 } else {
                     "  frozen".into()
                 },
             ),
-            Field::Method => (edit.text.clone(), "  ↑↓".into()),
-            _ => (edit.text.clone(), String::new()),
+            Field::Method => (edit.text().to_string(), "  ↑↓".into()),
+            _ => (edit.text().to_string(), String::new()),
         };
         let visible = escape_visible(shown.as_bytes());
         // Keep the cursor in view: scroll the value horizontally when it is long.
-        let cursor = edit.cursor_chars();
+        let cursor = edit.cursor();
         let skip = if focused && cursor >= value_w {
             cursor + 1 - value_w
         } else {

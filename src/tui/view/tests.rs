@@ -1,59 +1,35 @@
 //! TestBackend buffer assertions for the request view at 80x24 and 120x40.
 
-use chrono::{TimeZone, Utc};
-use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier};
-use ratatui::Terminal;
 
 use crate::core::Secret;
-use crate::tui::app::{App, Detail, Field, KeyInfo, MismatchView, RequestFields, ResponseView};
-use crate::tui::message::{Command, Message};
-use crate::tui::signing::Incremental;
-use crate::tui::update::{resign, update};
+use crate::tui::app::{App, Detail, Field, MismatchView, ResponseView};
+use crate::tui::message::Message;
+use crate::tui::test_util::{buffer_lines, TestApp};
+use crate::tui::update::update;
 
-fn app_with_body(body: &str) -> App {
-    let key = KeyInfo {
-        secret: Secret::new(crate::server::DEMO_REST_KEY),
-        source: "demo key".into(),
-        revealed: false,
-    };
-    let mut f = RequestFields::demo("http://127.0.0.1:9");
-    f.body = body.into();
-    let now = Utc.with_ymd_and_hms(2026, 11, 22, 10, 0, 0).unwrap();
-    let mut a = App::new("demo", true, f, key, now);
+/// The demo workbench with `body`, the timestamp frozen at `t0`, signed.
+fn app_with_body(body: &str) -> TestApp {
+    let mut a = TestApp::with_body(120, 40, body);
     a.ts_live = false;
-    sign_now(&mut a);
+    a.sign_now();
     a
 }
 
-/// Run the signing the runtime would run, synchronously.
-fn sign_now(a: &mut App) {
-    let cmds = resign(a);
-    let mut inc = Incremental::default();
-    for c in cmds {
-        if let Command::Sign(job) = c {
-            let result = inc.sign(&job);
-            update(a, Message::Signed { id: job.id, result });
-        }
-    }
+/// Sign the current request as the runtime would.
+fn sign_now(a: &mut TestApp) {
+    a.sign_now();
 }
 
-fn render(a: &App, w: u16, h: u16) -> Buffer {
-    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-    term.draw(|f| super::draw(f, a)).unwrap();
-    term.backend().buffer().clone()
+/// A full frame on a `w` x `h` screen.
+fn render(a: &mut TestApp, w: u16, h: u16) -> Buffer {
+    a.resize(w, h);
+    a.draw().clone()
 }
 
 fn rows(buf: &Buffer) -> Vec<String> {
-    let a = buf.area;
-    (0..a.height)
-        .map(|y| {
-            (0..a.width)
-                .map(|x| buf[(x, y)].symbol().to_string())
-                .collect()
-        })
-        .collect()
+    buffer_lines(buf)
 }
 
 fn find(rows: &[String], needle: &str) -> Option<(usize, usize)> {
@@ -71,8 +47,8 @@ fn expected_signature(a: &App) -> String {
 
 #[test]
 fn request_view_80x24_shows_labelled_canonical_text_and_signature() {
-    let a = app_with_body("[1]");
-    let buf = render(&a, 80, 24);
+    let mut a = app_with_body("[1]");
+    let buf = render(&mut a, 80, 24);
     let r = rows(&buf);
     let screen = r.join("\n");
     for needle in [
@@ -100,7 +76,7 @@ fn request_view_80x24_shows_labelled_canonical_text_and_signature() {
 fn focused_query_line_is_highlighted_even_when_empty() {
     let mut a = app_with_body("[1]");
     a.focus = Field::Query;
-    let buf = render(&a, 80, 24);
+    let buf = render(&mut a, 80, 24);
     let r = rows(&buf);
     let (x, y) = find(&r, "QUERY  \\n").expect("query line");
     let cell = &buf[(x as u16, y as u16)];
@@ -113,7 +89,7 @@ fn focused_query_line_is_highlighted_even_when_empty() {
     );
     // NO_COLOR: the highlight is reverse video, and no colour is used anywhere.
     a.no_color = true;
-    let buf = render(&a, 80, 24);
+    let buf = render(&mut a, 80, 24);
     let r = rows(&buf);
     let (x, y) = find(&r, "QUERY  \\n").unwrap();
     assert!(buf[(x as u16, y as u16)]
@@ -133,7 +109,7 @@ fn request_view_120x40_full_labels_pipeline_and_invisible_characters() {
     a.query.set("b=2 ");
     a.focus = Field::Body;
     sign_now(&mut a);
-    let buf = render(&a, 120, 40);
+    let buf = render(&mut a, 120, 40);
     let screen = rows(&buf).join("\n");
     for needle in [
         "CONTENT-TYPE Content-Type=application/json\\n",
@@ -155,8 +131,8 @@ fn request_view_120x40_full_labels_pipeline_and_invisible_characters() {
 #[test]
 fn updating_signature_is_marked() {
     let mut a = app_with_body("[1]");
-    let _ = resign(&mut a); // a job is out, not answered yet
-    let screen = rows(&render(&a, 80, 24)).join("\n");
+    let _ = crate::tui::update::resign(&mut a); // a job is out, not answered yet
+    let screen = rows(&render(&mut a, 80, 24)).join("\n");
     assert!(screen.contains("updating…"), "{screen}");
 }
 
@@ -171,7 +147,7 @@ fn invalid_json_is_flagged_but_signed() {
             error: crate::tui::signing::json_problem(b"{oops"),
         },
     );
-    let screen = rows(&render(&a, 120, 40)).join("\n");
+    let screen = rows(&render(&mut a, 120, 40)).join("\n");
     assert!(screen.contains("not valid JSON at line 1"), "{screen}");
     assert!(screen.contains(&expected_signature(&a)));
 }
@@ -191,7 +167,7 @@ fn mismatch_diff_shows_both_sides_and_the_diagnosis() {
         ..Default::default()
     });
     for (w, h) in [(80, 24), (120, 40)] {
-        let screen = rows(&render(&a, w, h)).join("\n");
+        let screen = rows(&render(&mut a, w, h)).join("\n");
         for needle in [
             "Diagnosis: the client put a '?'",
             "- we signed",
@@ -224,7 +200,7 @@ fn response_panel_shows_status_job_and_highlighted_json() {
     assert_eq!(view.job_id.as_deref(), Some("job-7"));
     a.response = Some(view);
     a.detail = Detail::Response;
-    let buf = render(&a, 120, 40);
+    let buf = render(&mut a, 120, 40);
     let r = rows(&buf);
     let screen = r.join("\n");
     assert!(screen.contains("200 "), "{screen}");
@@ -242,7 +218,7 @@ fn response_panel_shows_status_job_and_highlighted_json() {
 fn help_popup_lists_bindings() {
     let mut a = app_with_body("[1]");
     a.popup = Some(crate::tui::app::Popup::Help { scroll: 0 });
-    let screen = rows(&render(&a, 120, 40)).join("\n");
+    let screen = rows(&render(&mut a, 120, 40)).join("\n");
     assert!(screen.contains("Help: Request view"));
     assert!(screen.contains("Ctrl-G / F9"));
     assert!(screen.contains("Ctrl-T"));
@@ -258,7 +234,7 @@ fn the_help_scrolls_on_a_small_terminal_and_closes_on_any_other_key() {
     update(&mut a, key(KeyCode::F(1)));
     let first = crate::tui::view::popup::bindings(&a)[0].0;
     let fourth = crate::tui::view::popup::bindings(&a)[3].0;
-    let screen = rows(&render(&a, 40, 12)).join("\n");
+    let screen = rows(&render(&mut a, 40, 12)).join("\n");
     assert!(screen.contains(first), "{screen}");
     assert!(
         screen.contains("scroll (0/"),
@@ -272,15 +248,15 @@ fn the_help_scrolls_on_a_small_terminal_and_closes_on_any_other_key() {
         update(&mut a, key(KeyCode::Down));
     }
     assert_eq!(a.popup, Some(Popup::Help { scroll: 3 }));
-    let screen = rows(&render(&a, 40, 12)).join("\n");
-    let top_row = rows(&render(&a, 40, 12))
+    let screen = rows(&render(&mut a, 40, 12)).join("\n");
+    let top_row = rows(&render(&mut a, 40, 12))
         .into_iter()
         .find(|r| r.contains(fourth))
         .expect("the fourth binding is on screen");
     assert!(!screen.contains(&format!("│{first} ")), "{screen}");
     assert!(screen.find(&top_row).unwrap() < screen.find("scroll (3/").unwrap());
     update(&mut a, key(KeyCode::End));
-    let screen = rows(&render(&a, 40, 12)).join("\n");
+    let screen = rows(&render(&mut a, 40, 12)).join("\n");
     assert!(
         screen.contains("any other key closes this help"),
         "{screen}"
@@ -298,7 +274,7 @@ fn the_help_scrolls_on_a_small_terminal_and_closes_on_any_other_key() {
     // On a terminal that holds it all, Down closes it as before.
     update(&mut a, Message::Resize(120, 60));
     update(&mut a, key(KeyCode::F(1)));
-    let screen = rows(&render(&a, 120, 60)).join("\n");
+    let screen = rows(&render(&mut a, 120, 60)).join("\n");
     assert!(screen.contains("any key closes this help") && !screen.contains("scroll ("));
     update(&mut a, key(KeyCode::Down));
     assert_eq!(a.popup, None);
@@ -317,11 +293,12 @@ fn long_body_is_scrolled_with_the_cursor_and_lines_are_cut() {
     a.focus = Field::Body;
     let line150 = a.body.text().find("line150").unwrap();
     a.body.move_to(line150);
-    let screen = rows(&render(&a, 120, 40)).join("\n");
+    let screen = rows(&render(&mut a, 120, 40)).join("\n");
     assert!(screen.contains("line150\\n"), "{screen}");
     assert!(!screen.contains("METHOD"), "head scrolled away");
-    a.body.move_to(a.body.len());
-    let screen = rows(&render(&a, 120, 40)).join("\n");
+    let end = a.body.len();
+    a.body.move_to(end);
+    let screen = rows(&render(&mut a, 120, 40)).join("\n");
     assert!(
         screen.contains("bytes)"),
         "cut marker for the 5000-byte line:\n{screen}"
@@ -338,12 +315,13 @@ fn the_cursor_line_stays_in_the_canonical_panel_when_lines_wrap() {
         .join("\n");
     let mut a = app_with_body(&body);
     a.focus = Field::Body;
-    a.body.move_to(a.body.len());
-    let screen = rows(&render(&a, 120, 40)).join("\n");
+    let end = a.body.len();
+    a.body.move_to(end);
+    let screen = rows(&render(&mut a, 120, 40)).join("\n");
     assert!(screen.contains("end199"), "{screen}");
     let mid = a.body.text().find("L100").unwrap();
     a.body.move_to(mid);
-    let screen = rows(&render(&a, 120, 40)).join("\n");
+    let screen = rows(&render(&mut a, 120, 40)).join("\n");
     assert!(screen.contains("end100"), "{screen}");
 }
 
@@ -387,10 +365,10 @@ fn every_view_draws_on_small_terminals() {
             (10, 3),
             (1, 1),
         ] {
-            let buf = render(&a, w, h);
+            let buf = render(&mut a, w, h);
             assert_eq!(buf.area.height, h);
         }
-        let screen = rows(&render(&a, 40, 12)).join("\n");
+        let screen = rows(&render(&mut a, 40, 12)).join("\n");
         assert!(
             screen.contains(title),
             "F{fkey} at 40x12 shows no {title:?}:\n{screen}"

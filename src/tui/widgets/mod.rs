@@ -1,0 +1,16 @@
+//! Widgets shared by the views: they know nothing of the App, the messages or the views that
+//! use them (see `docs/architecture.md`, "The workbench").
+//!
+//! - [`line_input`]: the one single-line text input;
+//! - [`body_editor`]: the multi-line editor for bodies up to many megabytes;
+//! - [`prompt`]: a popup asking for one line (save as, search);
+//! - [`list_window`]: which rows of a long list are on screen;
+//! - [`text`]: cutting, wrapping and JSON highlighting of text to draw.
+
+pub mod body_editor;
+pub mod line_input;
+pub mod list_window;
+pub mod prompt;
+pub mod text;
+
+pub use line_input::{Edit, LineInput};

@@ -1,0 +1,65 @@
+//! A prompt: a small centred popup that asks for one line of text (save as, search).
+
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui::Frame;
+
+use super::line_input::LineInput;
+use crate::tui::theme::Theme;
+
+/// What a prompt shows around its input.
+#[derive(Clone, Copy, Debug)]
+pub struct PromptText<'a> {
+    /// The popup's title, e.g. " Save profile as ".
+    pub title: &'a str,
+    /// Text before the input on its row, e.g. "name: ".
+    pub lead: &'a str,
+    /// The keys, on the row under the input.
+    pub hint: &'a str,
+    /// The popup's width (cut to the screen).
+    pub width: u16,
+}
+
+/// A `w` x `h` rectangle in the middle of `area` (cut to it).
+pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    )
+}
+
+/// Where the prompt is drawn on a screen of `area`.
+pub fn prompt_area(area: Rect, text: &PromptText<'_>) -> Rect {
+    centered(area, text.width, 4)
+}
+
+/// Draw the prompt over whatever is under it, with the terminal cursor on the input's cursor.
+pub fn draw(
+    frame: &mut Frame,
+    area: Rect,
+    text: &PromptText<'_>,
+    input: &LineInput,
+    theme: &Theme,
+) {
+    let rect = prompt_area(area, text);
+    frame.render_widget(Clear, rect);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.focus_border())
+        .title(Span::styled(text.title, theme.title()));
+    let inner = block.inner(rect);
+    let lines = vec![
+        Line::from(format!("{}{}", text.lead, input.text())),
+        Line::from(Span::styled(text.hint, theme.dim())),
+    ];
+    frame.render_widget(Paragraph::new(lines).block(block), rect);
+    let x = inner.x as usize + text.lead.chars().count() + input.cursor();
+    if inner.height > 0 && x < (inner.x + inner.width) as usize {
+        frame.set_cursor_position((x as u16, inner.y));
+    }
+}
