@@ -170,3 +170,60 @@ fn validate_reports_nested_paths() {
         "{text}"
     );
 }
+
+#[test]
+fn profile_new_with_the_vendor_preset_fills_prefix_and_urls_not_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        Command::cargo_bin("signscope")
+            .unwrap()
+            .env("SIGNSCOPE_CONFIG_DIR", dir.path().join("config"))
+            .env("SIGNSCOPE_DATA_DIR", dir.path().join("data"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&[
+        "profile",
+        "new",
+        "shop",
+        "--vendor",
+        "klevu",
+        "--api-key",
+        "klevu-123",
+        "--rest-key-env",
+        "SHOP_REST_KEY",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let show = String::from_utf8(run(&["profile", "show", "shop"]).stdout).unwrap();
+    for want in [
+        "https://indexing.ksearchnet.com",
+        "https://stats.ksearchnet.com",
+        "KLEVU",
+        "klevu-123",
+        "SHOP_REST_KEY",
+    ] {
+        assert!(show.contains(want), "{want} missing from {show}");
+    }
+    // An explicit flag still wins over the preset.
+    let out = run(&[
+        "profile",
+        "new",
+        "staging",
+        "--vendor",
+        "klevu",
+        "--indexing-url",
+        "http://127.0.0.1:8080",
+    ]);
+    assert!(out.status.success());
+    let show = String::from_utf8(run(&["profile", "show", "staging"]).stdout).unwrap();
+    assert!(show.contains("http://127.0.0.1:8080"), "{show}");
+    assert!(show.contains("https://stats.ksearchnet.com"), "{show}");
+    let out = run(&["profile", "new", "x", "--vendor", "acme"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("known presets are klevu"));
+}

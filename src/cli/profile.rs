@@ -36,6 +36,10 @@ pub struct NewArgs {
     /// Start from this profile (e.g. `demo`) instead of the defaults.
     #[arg(long, value_name = "NAME")]
     pub from: Option<String>,
+    /// Fill in a vendor's public settings: `klevu` sets the prefix KLEVU and the vendor's
+    /// indexing and analytics URLs (the flags below still override them; keys stay yours).
+    #[arg(long, value_name = "VENDOR", value_parser = |s: &str| s.parse::<crate::core::vendor::VendorPreset>())]
+    pub vendor: Option<crate::core::vendor::VendorPreset>,
     #[arg(long, value_name = "URL")]
     pub indexing_url: Option<String>,
     #[arg(long, value_name = "URL")]
@@ -156,6 +160,11 @@ fn new(store: &ProfileStore, a: NewArgs) -> anyhow::Result<u8> {
         }
         None => Profile::new(a.name.clone()),
     };
+    if let Some(v) = a.vendor {
+        p.header_prefix = v.header_prefix.to_string();
+        p.indexing_url = v.indexing_url.to_string();
+        p.analytics_url = v.analytics_url.to_string();
+    }
     if let Some(u) = a.indexing_url {
         p.indexing_url = u;
     }

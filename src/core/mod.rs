@@ -23,6 +23,7 @@ pub mod request;
 pub mod secret;
 pub mod sign;
 pub mod time;
+pub mod vendor;
 pub mod verify;
 pub mod visible;
 
