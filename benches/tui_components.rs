@@ -12,7 +12,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
-use signscope::tui::events_view::{draw, update, EventsMsg, EventsState, Field, Focus};
+use signscope::tui::components::events::{draw, update, EventsMsg, EventsState, Field, Focus};
 
 mod common;
 

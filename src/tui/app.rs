@@ -374,9 +374,9 @@ pub struct App {
 
     pub diagnose: DiagnoseState,
     /// The components of issue 7 (events composer, history, profile manager).
-    pub events: crate::tui::events_view::EventsState,
-    pub history: crate::tui::history_view::HistoryState,
-    pub profiles: crate::tui::profiles_view::ProfilesState,
+    pub events: crate::tui::components::events::EventsState,
+    pub history: crate::tui::components::history::HistoryState,
+    pub profiles: crate::tui::components::profiles::ProfilesState,
     /// Terminal size (columns, rows), for mouse hit testing with the same layout the view uses.
     pub size: (u16, u16),
 }

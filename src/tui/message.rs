@@ -7,9 +7,9 @@ use chrono::{DateTime, Utc};
 use crossterm::event::{KeyEvent, MouseEvent};
 
 use super::app::{FormattedBody, RequestFields, ResponseView, SignedView};
-use super::events_view::{EventsEffect, EventsMsg};
-use super::history_view::{HistoryEffect, HistoryMsg};
-use super::profiles_view::{ProfilesEffect, ProfilesMsg};
+use super::components::events::{EventsEffect, EventsMsg};
+use super::components::history::{HistoryEffect, HistoryMsg};
+use super::components::profiles::{ProfilesEffect, ProfilesMsg};
 use super::signing::SignJob;
 use crate::core::Secret;
 

@@ -12,21 +12,16 @@
 //! - [`view`]: drawing only; [`terminal`]: setup and restoration; [`theme`]: styles, NO_COLOR.
 
 pub mod app;
+pub mod components;
 pub mod message;
 pub mod runtime;
 pub mod signing;
 pub mod terminal;
 pub mod theme;
 pub mod update;
-pub mod validate_worker;
 pub mod view;
 pub mod widgets;
 pub mod worker;
-
-// The old paths of the shared widgets, for the component views until they move to
-// `components/`.
-pub use self::widgets::body_editor;
-use self::widgets::line_input;
 
 use chrono::Utc;
 
@@ -135,8 +130,5 @@ pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
 /// any view, so it names the send key of each view that sends.
 pub const DEMO_NOTE: &str = "demo profile: Ctrl-G sends (F3: Ctrl-S) to the local server · F1 help";
 
-pub mod events_view;
-pub mod history_view;
-pub mod profiles_view;
 #[doc(hidden)]
 pub mod test_util;

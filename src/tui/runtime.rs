@@ -13,14 +13,13 @@ use futures::StreamExt;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
 use super::app::{App, FormattedBody, MismatchView, RequestFields, ResponseView};
-use super::events_view::{EventsEffect, EventsMsg, SendReport};
-use super::history_view::{HistoryEffect, HistoryMsg, HistoryRow};
+use super::components::events::{EventsEffect, EventsMsg, SendReport, ValidateWorker};
+use super::components::history::{HistoryEffect, HistoryMsg, HistoryRow};
+use super::components::profiles::{ProfilesEffect, ProfilesMsg};
 use super::message::{Command, LoadedProfile, Message, SendJob};
-use super::profiles_view::{ProfilesEffect, ProfilesMsg};
 use super::signing::SignWorker;
 use super::terminal::{self, Term};
 use super::update::update;
-use super::validate_worker::ValidateWorker;
 use crate::core::time::format_timestamp;
 use crate::core::visible::visible_lines;
 use crate::store::{
@@ -171,7 +170,7 @@ impl Effects {
         });
         let out = tx.clone();
         let validator = ValidateWorker::spawn(move |m| {
-            let _ = out.send(m);
+            let _ = out.send(Message::Events(m));
         });
         let http = crate::client::build_client(&crate::client::ClientOptions::default())
             .unwrap_or_else(|_| reqwest::Client::new());

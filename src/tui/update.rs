@@ -9,10 +9,10 @@ use crossterm::event::{
 use ratatui::layout::{Position, Rect};
 
 use super::app::{App, Detail, DiagKey, Field, KeyInfo, Popup, View, METHODS};
-use super::events_view::{self, EventsEffect, EventsMsg};
-use super::history_view::{self, HistoryEffect, HistoryMsg};
+use super::components::events::{self, EventsEffect, EventsMsg};
+use super::components::history::{self, HistoryEffect, HistoryMsg};
+use super::components::profiles::{self, ProfilesEffect, ProfilesMsg};
 use super::message::{Command, Message, SendJob};
-use super::profiles_view::{self, ProfilesEffect, ProfilesMsg};
 use super::signing::SignJob;
 use super::view;
 use super::widgets::{Edit, LineInput};
@@ -214,15 +214,15 @@ pub fn update(app: &mut App, msg: Message) -> Vec<Command> {
             vec![Command::Quit]
         }
         Message::Events(m) => {
-            let effects = events_view::update(&mut app.events, m);
+            let effects = events::update(&mut app.events, m);
             events_effects(app, effects)
         }
         Message::History(m) => {
-            let effects = history_view::update(&mut app.history, m);
+            let effects = history::update(&mut app.history, m);
             history_effects(app, effects)
         }
         Message::Profiles(m) => {
-            let effects = profiles_view::update(&mut app.profiles, m);
+            let effects = profiles::update(&mut app.profiles, m);
             profiles_effects(app, effects)
         }
     }
@@ -258,7 +258,7 @@ fn history_effects(app: &mut App, effects: Vec<HistoryEffect>) -> Vec<Command> {
             HistoryEffect::CopyText(t) => out.push(Command::Copy(t)),
             HistoryEffect::Reload => out.push(Command::ReloadHistory),
             HistoryEffect::LoadIntoEvents { body } => {
-                let fx = events_view::update(&mut app.events, EventsMsg::LoadBatch(body));
+                let fx = events::update(&mut app.events, EventsMsg::LoadBatch(body));
                 app.view = View::Events;
                 out.extend(events_effects(app, fx));
             }
@@ -294,10 +294,7 @@ fn profiles_effects(app: &mut App, effects: Vec<ProfilesEffect>) -> Vec<Command>
 
 /// The request fields of a past send: base URL, path and query split from its URL; the prefix
 /// read from its `X-...-TIMESTAMP` header.
-pub fn row_fields(
-    row: &history_view::HistoryRow,
-    prefix: &str,
-) -> (super::app::RequestFields, String) {
+pub fn row_fields(row: &history::HistoryRow, prefix: &str) -> (super::app::RequestFields, String) {
     let (base, target) = match row.url.find("://") {
         Some(i) => match row.url[i + 3..].find('/') {
             Some(j) => row.url.split_at(i + 3 + j),

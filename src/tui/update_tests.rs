@@ -750,10 +750,10 @@ fn component_views_get_keys_and_their_effects_become_commands() {
         [Command::ReloadProfiles]
     ));
     // The history view loads a past request back into the request view.
-    let row = history_view::HistoryRow {
+    let row = history::HistoryRow {
         time: "2026-11-22T10:00:00.000Z".into(),
         profile: "demo".into(),
-        kind: history_view::RowKind::Request,
+        kind: history::RowKind::Request,
         method: "PUT".into(),
         url: "http://127.0.0.1:5/v2/batch?x=1".into(),
         event_kinds: vec![],
@@ -901,17 +901,14 @@ fn component_views_get_the_mouse_with_their_screen_area() {
     let mut a = sized(120, 40);
     a.view = View::Events;
     let area = main_area(&a);
-    let l = events_view::layout(area, &a.events);
+    let l = events::layout(area, &a.events);
     let (_, r) = *l
         .fields
         .iter()
-        .find(|(f, _)| *f == events_view::Field::Tags)
+        .find(|(f, _)| *f == events::Field::Tags)
         .unwrap();
     update(&mut a, Message::Mouse(click_in(r)));
-    assert_eq!(
-        a.events.focus,
-        events_view::Focus::Field(events_view::Field::Tags)
-    );
+    assert_eq!(a.events.focus, events::Focus::Field(events::Field::Tags));
 
     a.view = View::Profiles;
     update(
@@ -926,7 +923,7 @@ fn component_views_get_the_mouse_with_their_screen_area() {
             current: "demo".into(),
         }),
     );
-    let l = profiles_view::layout(area, &a.profiles);
+    let l = profiles::layout(area, &a.profiles);
     update(&mut a, Message::Mouse(wheel_in(l.list, true)));
     assert_eq!(a.profiles.selected, 1);
     update(&mut a, Message::Mouse(click_in(l.rows[0].1)));
@@ -1035,10 +1032,7 @@ fn a_paste_reaches_the_text_input_of_every_view() {
     let mut a = app();
     // F3: the focused field (the list id), as one line.
     update(&mut a, key(KeyCode::F(3)));
-    assert_eq!(
-        a.events.focus,
-        events_view::Focus::Field(events_view::Field::ListId)
-    );
+    assert_eq!(a.events.focus, events::Focus::Field(events::Field::ListId));
     update(&mut a, Message::Paste("-pasted\n".into()));
     assert!(
         a.events.batch_text().contains("-pasted\","),

@@ -95,9 +95,9 @@ pub fn draw(frame: &mut Frame, app: &App) {
     match app.view {
         View::Request => request::draw(frame, area, app, &theme),
         View::Diagnose => diagnose::draw(frame, main, app, &theme),
-        View::Events => super::events_view::draw(frame, main, &app.events),
-        View::History => super::history_view::draw(frame, main, &app.history),
-        View::Profiles => super::profiles_view::draw(frame, main, &app.profiles),
+        View::Events => super::components::events::draw(frame, main, &app.events),
+        View::History => super::components::history::draw(frame, main, &app.history),
+        View::Profiles => super::components::profiles::draw(frame, main, &app.profiles),
     }
     draw_status(frame, status, app, &theme);
     popup::draw(frame, area, app, &theme);

@@ -11,8 +11,8 @@ use super::{clip, json_line, request_layout, styled_line, wrap_chars};
 use crate::core::visible::escape_visible;
 use crate::core::LineLabel;
 use crate::tui::app::{App, Detail, Field};
-use crate::tui::body_editor::floor_char;
 use crate::tui::theme::Theme;
+use crate::tui::widgets::body_editor::floor_char;
 
 /// Body lines longer than this are shown cut (with the count of hidden bytes): drawing never
 /// walks a whole megabyte line.

@@ -1,8 +1,14 @@
 //! Mouse and off-path validation tests of the events composer. Mouse events are aimed at cells
 //! taken from [`layout`], the same layout [`draw`] uses.
 
+use super::draw::*;
+use super::update::*;
 use super::*;
+use crate::core::events::{Level, Unshown};
 use crate::tui::test_util::{click_at, click_in, render_buffer, reversed, wheel_in};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent};
+use ratatui::layout::Rect;
+use serde_json::Value;
 
 /// The area the App gives the view on a `w`x`h` screen.
 fn area(w: u16, h: u16) -> Rect {
@@ -36,7 +42,7 @@ fn with_items(n: usize) -> EventsState {
         items,
         ..s.draft.clone()
     };
-    s.set_draft(draft, Extras::default());
+    s.set_draft(draft, Unshown::default());
     s.ensure_current();
     s
 }

@@ -1,0 +1,415 @@
+//! A batch read back into a [`ListDraft`] (the composer's form), and the form written out again
+//! with everything it does not show put back (rules of the shapes: `docs/events.md`).
+//!
+//! The form holds one recommendation list: the first `view_recs_list` event gives the list and its
+//! items, and `select_recs_list` events of the same list that carry one of its items mark that
+//! item clicked. What the form cannot show is kept in [`Unshown`]: unknown members (of the view
+//! event, of the first select event, of `user_profile`, of each item) and whole events that are
+//! not part of the list. Writing the form back with [`form_batch`] puts them where they were, so a
+//! batch read and written back loses nothing.
+
+use std::sync::LazyLock;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::compose::{ItemDraft, ListDraft};
+use super::model::{Event, Item, UserProfile, SELECT_RECS_LIST, VIEW_RECS_LIST};
+
+/// Why a batch cannot be read into the form (the raw JSON editor still can hold it).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DraftError {
+    #[error("the batch must be a JSON array of events")]
+    NotAnArray,
+    #[error("the first event of the batch is not a JSON object")]
+    EventNotAnObject,
+    #[error("{0} of the view event is not {1}")]
+    WrongType(&'static str, &'static str),
+    #[error("an item of the view event is not a JSON object")]
+    ItemNotAnObject,
+}
+
+/// Members of the batch the form does not show, kept so that nothing read is lost.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Unshown {
+    /// Unknown members of the view event.
+    pub view: Map<String, Value>,
+    /// Unknown members of the first select event (given to every select event written).
+    pub select: Map<String, Value>,
+    /// Members of `user_profile` other than `ip_address`.
+    pub user_profile: Map<String, Value>,
+    /// Per item row, same order as the draft's items: unknown members of the item.
+    pub items: Vec<Map<String, Value>>,
+    /// Events that are neither the list's view event nor one of its select events.
+    pub other_events: Vec<Value>,
+}
+
+impl Unshown {
+    /// Keep one entry per item of `draft` (new rows have nothing unshown).
+    pub fn fit(&mut self, draft: &ListDraft) {
+        self.items.resize(draft.items.len(), Map::new());
+    }
+}
+
+/// The members a serialized value has (all of its optional members set).
+fn member_names<T: Serialize>(full: &T) -> Vec<String> {
+    match serde_json::to_value(full) {
+        Ok(Value::Object(map)) => map.keys().cloned().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Members of an event the form shows, as the model names them.
+static EVENT_MEMBERS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    member_names(&Event {
+        event_tags: Some(Vec::new()),
+        event_list_name: Some(String::new()),
+        event_list_logic: Some(String::new()),
+        user_profile: Some(UserProfile::default()),
+        ..Event::default()
+    })
+});
+
+/// Members of an item the form shows or derives (`item_id`, `index`), as the model names them.
+static ITEM_MEMBERS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    member_names(&Item {
+        item_name: Some(String::new()),
+        item_brand: Some(String::new()),
+        item_category: Some(String::new()),
+        ..Item::default()
+    })
+});
+
+/// Members of `user_profile` the form shows.
+static PROFILE_MEMBERS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    member_names(&UserProfile {
+        ip_address: Some(String::new()),
+        ..UserProfile::default()
+    })
+});
+
+/// The text a form cell shows for a member: strings as they are, anything else as JSON.
+fn str_of(v: Option<&Value>) -> String {
+    match v {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Null) | None => String::new(),
+        Some(other) => other.to_string(),
+    }
+}
+
+fn unknown_members(obj: &Map<String, Value>, known: &[String]) -> Map<String, Value> {
+    obj.iter()
+        .filter(|(k, _)| !known.iter().any(|m| m == *k))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+fn is_kind(event: &Value, kind: &str) -> bool {
+    event.get("event").and_then(Value::as_str) == Some(kind)
+}
+
+/// Read a batch into the form: the first `view_recs_list` event (else the first event) gives the
+/// list and its items; `select_recs_list` events of the same list carrying one of its items mark
+/// that item clicked. Anything else is kept aside in [`Unshown`].
+pub fn draft_from_value(value: &Value) -> Result<(ListDraft, Unshown), DraftError> {
+    let events = value.as_array().ok_or(DraftError::NotAnArray)?;
+    let view_pos = events
+        .iter()
+        .position(|e| is_kind(e, VIEW_RECS_LIST))
+        .or(if events.is_empty() { None } else { Some(0) });
+    let mut unshown = Unshown::default();
+    let mut draft = ListDraft::default();
+    let Some(view_pos) = view_pos else {
+        return Ok((draft, unshown));
+    };
+    let view = events[view_pos]
+        .as_object()
+        .ok_or(DraftError::EventNotAnObject)?;
+    draft.api_key = str_of(view.get("event_apikey"));
+    draft.list_id = str_of(view.get("event_list_id"));
+    draft.list_name = str_of(view.get("event_list_name"));
+    draft.list_logic = str_of(view.get("event_list_logic"));
+    draft.tags = match view.get("event_tags") {
+        Some(Value::Array(tags)) => tags.iter().map(|t| str_of(Some(t))).collect(),
+        Some(Value::Null) | None => Vec::new(),
+        Some(_) => return Err(DraftError::WrongType("event_tags", "an array")),
+    };
+    match view.get("user_profile") {
+        Some(Value::Object(up)) => {
+            draft.user_ip = up.get("ip_address").map(|v| str_of(Some(v)));
+            unshown.user_profile = unknown_members(up, &PROFILE_MEMBERS);
+        }
+        Some(Value::Null) | None => {}
+        Some(_) => return Err(DraftError::WrongType("user_profile", "an object")),
+    }
+    unshown.view = unknown_members(view, &EVENT_MEMBERS);
+    let items = match view.get("items") {
+        Some(Value::Array(items)) => items.as_slice(),
+        Some(Value::Null) | None => &[],
+        Some(_) => return Err(DraftError::WrongType("items", "an array")),
+    };
+    for item in items {
+        let obj = item.as_object().ok_or(DraftError::ItemNotAnObject)?;
+        let mut group_id = str_of(obj.get("item_group_id"));
+        let mut variant_id = str_of(obj.get("item_variant_id"));
+        if group_id.is_empty() && variant_id.is_empty() {
+            if let Some((g, v)) = str_of(obj.get("item_id")).split_once('-') {
+                group_id = g.to_string();
+                variant_id = v.to_string();
+            }
+        }
+        draft.items.push(ItemDraft {
+            group_id,
+            variant_id,
+            name: str_of(obj.get("item_name")),
+            price: str_of(obj.get("price")),
+            currency: str_of(obj.get("currency")),
+            brand: str_of(obj.get("item_brand")),
+            category: str_of(obj.get("item_category")),
+            clicked: false,
+        });
+        unshown.items.push(unknown_members(obj, &ITEM_MEMBERS));
+    }
+    let item_ids: Vec<String> = items.iter().map(|i| str_of(i.get("item_id"))).collect();
+    let mut first_select = true;
+    for (pos, event) in events.iter().enumerate() {
+        if pos == view_pos {
+            continue;
+        }
+        let same_list = event.get("event_list_id") == view.get("event_list_id");
+        let clicked_row = event
+            .get("items")
+            .and_then(Value::as_array)
+            .filter(|items| items.len() == 1)
+            .and_then(|items| {
+                let id = str_of(items[0].get("item_id"));
+                item_ids
+                    .iter()
+                    .position(|x| *x == id)
+                    .filter(|row| !draft.items[*row].clicked)
+            });
+        match (is_kind(event, SELECT_RECS_LIST) && same_list, clicked_row) {
+            (true, Some(row)) => {
+                draft.items[row].clicked = true;
+                if first_select {
+                    if let Some(obj) = event.as_object() {
+                        unshown.select = unknown_members(obj, &EVENT_MEMBERS);
+                    }
+                    first_select = false;
+                }
+            }
+            _ => unshown.other_events.push(event.clone()),
+        }
+    }
+    Ok((draft, unshown))
+}
+
+/// The batch of the form: the draft's events ([`ListDraft::to_batch`]) with the members the form
+/// does not show put back, and the events that are not part of the list after them.
+pub fn form_batch(draft: &ListDraft, unshown: &Unshown) -> Value {
+    let mut batch = serde_json::to_value(draft.to_batch()).unwrap_or(Value::Array(Vec::new()));
+    let Some(events) = batch.as_array_mut() else {
+        return batch;
+    };
+    let put = |target: &mut Value, members: &Map<String, Value>| {
+        if let Some(obj) = target.as_object_mut() {
+            for (k, v) in members {
+                obj.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+        }
+    };
+    let clicked_rows: Vec<usize> = draft.clicked().collect();
+    for (pos, event) in events.iter_mut().enumerate() {
+        if is_kind(event, VIEW_RECS_LIST) {
+            put(event, &unshown.view);
+            if !unshown.user_profile.is_empty() {
+                if let Some(obj) = event.as_object_mut() {
+                    let up = obj
+                        .entry("user_profile")
+                        .or_insert_with(|| Value::Object(Map::new()));
+                    put(up, &unshown.user_profile);
+                }
+            }
+            if let Some(items) = event.get_mut("items").and_then(Value::as_array_mut) {
+                for (row, item) in items.iter_mut().enumerate() {
+                    if let Some(m) = unshown.items.get(row) {
+                        put(item, m);
+                    }
+                }
+            }
+        } else {
+            put(event, &unshown.select);
+            let row = pos.checked_sub(1).and_then(|j| clicked_rows.get(j));
+            if let (Some(row), Some(items)) =
+                (row, event.get_mut("items").and_then(Value::as_array_mut))
+            {
+                if let (Some(item), Some(m)) = (items.first_mut(), unshown.items.get(*row)) {
+                    put(item, m);
+                }
+            }
+        }
+    }
+    events.extend(unshown.other_events.iter().cloned());
+    batch
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A list with an unknown member at every level the form keeps, a click, and a foreign event.
+    fn rich() -> Value {
+        json!([
+            {"event": "view_recs_list", "event_apikey": "k", "event_list_id": "L",
+             "event_tags": ["recsPageType:HOME"], "event_list_name": "N",
+             "event_list_logic": "SIMILAR", "x_experiment": "B",
+             "user_profile": {"ip_address": "10.0.0.1", "segment": "gold"},
+             "items": [
+                {"item_id": "1-a", "item_group_id": "1", "item_variant_id": "a",
+                 "item_name": "One", "price": "1.00", "currency": "EUR", "item_brand": "b",
+                 "item_category": "c", "index": 1, "item_color": "red"},
+                {"item_id": "2-b", "item_group_id": "2", "item_variant_id": "b",
+                 "item_name": "Two", "price": "2.00", "currency": "EUR", "item_brand": "b",
+                 "item_category": "c", "index": 2}]},
+            {"event": "select_recs_list", "event_apikey": "k", "event_list_id": "L",
+             "event_tags": ["recsPageType:HOME"], "event_list_name": "N",
+             "event_list_logic": "SIMILAR", "x_click_source": "email",
+             "items": [{"item_id": "2-b", "item_group_id": "2", "item_variant_id": "b",
+                 "item_name": "Two", "price": "2.00", "currency": "EUR", "item_brand": "b",
+                 "item_category": "c", "index": 2}]},
+            {"event": "custom_event", "foo": 1}
+        ])
+    }
+
+    #[test]
+    fn the_known_member_lists_are_the_models_names() {
+        for m in [
+            "event",
+            "event_apikey",
+            "event_list_id",
+            "event_tags",
+            "event_list_name",
+            "event_list_logic",
+            "user_profile",
+            "items",
+        ] {
+            assert!(EVENT_MEMBERS.iter().any(|k| k == m), "{m}");
+        }
+        assert_eq!(EVENT_MEMBERS.len(), 8, "{:?}", *EVENT_MEMBERS);
+        assert_eq!(ITEM_MEMBERS.len(), 9, "{:?}", *ITEM_MEMBERS);
+        assert!(ITEM_MEMBERS.iter().any(|k| k == "item_category"));
+        assert!(ITEM_MEMBERS.iter().any(|k| k == "index"));
+        assert_eq!(*PROFILE_MEMBERS, ["ip_address"]);
+    }
+
+    #[test]
+    fn reading_a_list_fills_the_draft_and_marks_clicks() {
+        let (draft, unshown) = draft_from_value(&rich()).unwrap();
+        assert_eq!(draft.api_key, "k");
+        assert_eq!(draft.list_id, "L");
+        assert_eq!(draft.list_name, "N");
+        assert_eq!(draft.list_logic, "SIMILAR");
+        assert_eq!(draft.tags, ["recsPageType:HOME"]);
+        assert_eq!(draft.user_ip.as_deref(), Some("10.0.0.1"));
+        assert_eq!(draft.items.len(), 2);
+        assert_eq!(
+            (draft.items[0].group_id.as_str(), draft.items[0].clicked),
+            ("1", false)
+        );
+        assert_eq!(
+            (draft.items[1].variant_id.as_str(), draft.items[1].clicked),
+            ("b", true)
+        );
+        assert_eq!(unshown.view.get("x_experiment"), Some(&json!("B")));
+        assert_eq!(unshown.select.get("x_click_source"), Some(&json!("email")));
+        assert_eq!(unshown.user_profile.get("segment"), Some(&json!("gold")));
+        assert_eq!(unshown.items[0].get("item_color"), Some(&json!("red")));
+        assert!(unshown.items[1].is_empty());
+        assert_eq!(
+            unshown.other_events,
+            [json!({"event": "custom_event", "foo": 1})]
+        );
+    }
+
+    #[test]
+    fn a_batch_read_and_written_back_is_the_same_batch() {
+        let (draft, unshown) = draft_from_value(&rich()).unwrap();
+        assert_eq!(form_batch(&draft, &unshown), rich());
+    }
+
+    #[test]
+    fn unknown_item_members_follow_their_item() {
+        let (mut draft, mut unshown) = draft_from_value(&rich()).unwrap();
+        draft.items.swap(0, 1);
+        unshown.items.swap(0, 1);
+        let b = form_batch(&draft, &unshown);
+        assert_eq!(b[0]["items"][1]["item_color"], "red");
+        assert!(b[0]["items"][0].get("item_color").is_none());
+        // The clicked item (now row 0) keeps its select event.
+        assert_eq!(b[1]["items"][0]["item_id"], "2-b");
+        assert_eq!(b[1]["x_click_source"], "email");
+    }
+
+    #[test]
+    fn an_item_without_group_and_variant_takes_them_from_its_id() {
+        let (draft, _) = draft_from_value(&json!([
+            {"event": "view_recs_list", "items": [{"item_id": "G7-red"}]}
+        ]))
+        .unwrap();
+        assert_eq!(draft.items[0].group_id, "G7");
+        assert_eq!(draft.items[0].variant_id, "red");
+    }
+
+    #[test]
+    fn a_second_click_on_the_same_item_and_other_lists_stay_events_of_their_own() {
+        let click = |list: &str| {
+            json!({"event": "select_recs_list", "event_list_id": list,
+                   "items": [{"item_id": "1-a"}]})
+        };
+        let batch = json!([
+            {"event": "view_recs_list", "event_list_id": "L", "items": [{"item_id": "1-a"}]},
+            click("L"),
+            click("L"),
+            click("other")
+        ]);
+        let (draft, unshown) = draft_from_value(&batch).unwrap();
+        assert!(draft.items[0].clicked);
+        assert_eq!(unshown.other_events, [click("L"), click("other")]);
+    }
+
+    #[test]
+    fn what_the_form_cannot_hold_is_refused_with_a_reason() {
+        let cases = [
+            (json!({"event": "view_recs_list"}), DraftError::NotAnArray),
+            (json!([1]), DraftError::EventNotAnObject),
+            (
+                json!([{"event": "view_recs_list", "event_tags": "x"}]),
+                DraftError::WrongType("event_tags", "an array"),
+            ),
+            (
+                json!([{"event": "view_recs_list", "user_profile": 3}]),
+                DraftError::WrongType("user_profile", "an object"),
+            ),
+            (
+                json!([{"event": "view_recs_list", "items": {}}]),
+                DraftError::WrongType("items", "an array"),
+            ),
+            (
+                json!([{"event": "view_recs_list", "items": [1]}]),
+                DraftError::ItemNotAnObject,
+            ),
+        ];
+        for (batch, want) in cases {
+            assert_eq!(draft_from_value(&batch), Err(want.clone()), "{batch}");
+        }
+        assert_eq!(
+            DraftError::WrongType("items", "an array").to_string(),
+            "items of the view event is not an array"
+        );
+        assert_eq!(
+            draft_from_value(&json!([])).unwrap(),
+            (ListDraft::default(), Unshown::default())
+        );
+    }
+}

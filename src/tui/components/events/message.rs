@@ -1,0 +1,73 @@
+//! Messages of the events view (input, and the results of its effects) and the effects it asks
+//! the runtime for.
+
+use std::path::PathBuf;
+
+use bytes::Bytes;
+use crossterm::event::{KeyEvent, MouseEvent};
+use ratatui::layout::Rect;
+
+use super::validate::{ValidateJob, Validated};
+
+/// The result of a send, as the runtime reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SendReport {
+    pub status: u16,
+    pub body: String,
+    pub elapsed_ms: u64,
+}
+
+/// Messages of the events view: input, and the results of its effects.
+#[derive(Clone, Debug)]
+pub enum EventsMsg {
+    Key(KeyEvent),
+    /// Pasted text: goes to the path prompt, the cell being edited, the focused field (one
+    /// line each) or the raw JSON editor (as it is).
+    Paste(String),
+    /// A mouse event and the view's area on screen (for hit testing with [`layout`]).
+    Mouse(MouseEvent, Rect),
+    /// A validation job finished (see [`ValidateJob`]); ignored unless it is for the current
+    /// revision of the batch.
+    Validated(Box<Validated>),
+    /// The active profile's collector and public key (`local`: the embedded server, whose
+    /// inspection API shows what was stored).
+    SetTarget {
+        analytics_url: String,
+        api_key: String,
+        local: bool,
+    },
+    /// Put a batch (JSON text) into the view, e.g. from history or a profile.
+    LoadBatch(String),
+    FileLoaded {
+        path: PathBuf,
+        text: String,
+    },
+    FileSaved(PathBuf),
+    /// A save to a new path found a file there (nothing was written).
+    FileExists(PathBuf),
+    FileError(String),
+    Sent(Result<SendReport, String>),
+    /// The body of `GET {analytics_url}/_inspect/events`, or why it could not be read.
+    Stored(Result<String, String>),
+}
+
+/// I/O the events view asks the runtime for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EventsEffect {
+    /// Build and validate the batch off the draw path; answer with [`EventsMsg::Validated`].
+    Validate(Box<ValidateJob>),
+    SendEvents {
+        url: String,
+        body: Bytes,
+    },
+    FetchStored {
+        url: String,
+    },
+    LoadFile(PathBuf),
+    /// Write the batch to the path, replacing what is there.
+    SaveFile(PathBuf, String),
+    /// Write the batch to the path unless a file is there; answer [`EventsMsg::FileExists`].
+    SaveNewFile(PathBuf, String),
+    CopyText(String),
+    Status(String),
+}

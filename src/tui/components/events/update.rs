@@ -1,0 +1,614 @@
+//! The events view's pure transition: keys, paste, mouse and the results of effects.
+
+use std::path::PathBuf;
+
+use bytes::Bytes;
+use crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::{Position, Rect};
+use serde_json::{Map, Value};
+
+use super::draw::layout;
+use super::{
+    cell, cell_mut, Column, EventsEffect, EventsMsg, EventsState, Field, Focus, Mode, PromptKind,
+};
+use crate::core::events::{
+    ItemDraft, Level, KNOWN_LIST_LOGICS, KNOWN_PAGE_TYPES, PAGE_TYPE_TAG, VIEW_RECS_LIST,
+};
+use crate::tui::widgets::LineInput;
+
+pub(super) enum Target {
+    Field(Field),
+    Item(usize, Column),
+}
+
+/// Map a problem path such as `[1].items[0].currency` to a form field.
+pub(super) fn target_of_path(path: &str, batch: &Value) -> Option<Target> {
+    let rest = path.strip_prefix('[')?;
+    let (event_idx, rest) = rest.split_once(']')?;
+    let event_idx: usize = event_idx.parse().ok()?;
+    let rest = rest.strip_prefix('.').unwrap_or(rest);
+    if let Some(after) = rest.strip_prefix("items[") {
+        let (item_idx, after) = after.split_once(']')?;
+        let item_idx: usize = item_idx.parse().ok()?;
+        let key = after.strip_prefix('.').unwrap_or(after);
+        let col = Column::from_json_key(key.split(['.', '[']).next().unwrap_or(""))
+            .unwrap_or(Column::GroupId);
+        // Items of select events point back to their row through their index.
+        let event = batch.get(event_idx)?;
+        let row = if event.get("event").and_then(Value::as_str) == Some(VIEW_RECS_LIST) {
+            item_idx
+        } else {
+            event
+                .get("items")
+                .and_then(|i| i.get(item_idx))
+                .and_then(|i| i.get("index"))
+                .and_then(Value::as_u64)
+                .map(|i| (i as usize).saturating_sub(1))
+                .unwrap_or(item_idx)
+        };
+        return Some(Target::Item(row, col));
+    }
+    let key = rest.split(['.', '[']).next().unwrap_or("");
+    Some(Target::Field(match key {
+        "event_apikey" => Field::ApiKey,
+        "event_list_id" => Field::ListId,
+        "event_list_name" => Field::ListName,
+        "event_list_logic" => Field::ListLogic,
+        "event_tags" => Field::Tags,
+        "user_profile" => Field::UserIp,
+        _ => return None,
+    }))
+}
+
+pub(super) fn completions(field: Field, text: &str) -> Vec<String> {
+    match field {
+        Field::ListLogic => KNOWN_LIST_LOGICS.iter().map(|s| s.to_string()).collect(),
+        Field::Tags => {
+            let _ = text;
+            KNOWN_PAGE_TYPES
+                .iter()
+                .map(|p| format!("{PAGE_TYPE_TAG}:{p}"))
+                .collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The next suggestion for the field: the list logic as a whole, or the last tag.
+fn complete(field: Field, text: &str) -> Option<String> {
+    let cands = completions(field, text);
+    if cands.is_empty() {
+        return None;
+    }
+    let (head, last) = match field {
+        Field::Tags => match text.rfind(',') {
+            Some(i) => (
+                text[..=i].to_string() + " ",
+                text[i + 1..].trim().to_string(),
+            ),
+            None => (String::new(), text.trim().to_string()),
+        },
+        _ => (String::new(), text.trim().to_string()),
+    };
+    let upper = last.to_ascii_uppercase();
+    // Cycle when the text already is a suggestion; otherwise complete the typed prefix.
+    let next = if let Some(i) = cands.iter().position(|c| *c == last) {
+        cands[(i + 1) % cands.len()].clone()
+    } else {
+        cands
+            .iter()
+            .find(|c| c.to_ascii_uppercase().starts_with(&upper))
+            .or_else(|| {
+                cands.iter().find(|c| {
+                    c.to_ascii_uppercase()
+                        .contains(upper.trim_start_matches("RECSPAGETYPE:"))
+                })
+            })
+            .unwrap_or(&cands[0])
+            .clone()
+    };
+    Some(head + &next)
+}
+
+/// Handle a message; pure (no I/O): what needs I/O comes back as effects. When the batch
+/// changed, its validation is done here for small batches, else asked for as an
+/// [`EventsEffect::Validate`] (the view says "validating…" until the answer for the current
+/// revision arrives; answers for older revisions are dropped).
+pub fn update(state: &mut EventsState, msg: EventsMsg) -> Vec<EventsEffect> {
+    let mut effects = update_msg(state, msg);
+    if state.rev != state.requested && state.validating() {
+        state.requested = state.rev;
+        if state.validate_inline() {
+            let v = state.validate_job().run();
+            state.apply(v);
+        } else {
+            effects.push(EventsEffect::Validate(Box::new(state.validate_job())));
+        }
+    }
+    effects
+}
+
+fn update_msg(state: &mut EventsState, msg: EventsMsg) -> Vec<EventsEffect> {
+    match msg {
+        EventsMsg::Key(key) if key.kind != KeyEventKind::Release => on_key(state, key),
+        EventsMsg::Key(_) => Vec::new(),
+        EventsMsg::Paste(text) => {
+            if let Some((_, input)) = &mut state.prompt {
+                input.insert_str(&text);
+            } else if let Some(input) = &mut state.editing {
+                input.insert_str(&text);
+            } else {
+                match state.focus {
+                    Focus::Field(field) => {
+                        state.input_mut(field).insert_str(&text);
+                        state.refresh();
+                    }
+                    Focus::Raw => {
+                        if state.raw.insert_str(&text).is_some() {
+                            state.refresh();
+                        }
+                    }
+                    Focus::Items | Focus::Problems => {}
+                }
+            }
+            Vec::new()
+        }
+        EventsMsg::Mouse(mouse, area) => {
+            on_mouse(state, mouse, area);
+            Vec::new()
+        }
+        EventsMsg::Validated(v) => {
+            state.apply(*v);
+            Vec::new()
+        }
+        EventsMsg::SetTarget {
+            analytics_url,
+            api_key,
+            local,
+        } => {
+            state.analytics_url.set(analytics_url);
+            state.local = local;
+            if state.mode == Mode::Form {
+                state.api_key.set(api_key);
+            }
+            state.refresh();
+            Vec::new()
+        }
+        EventsMsg::LoadBatch(text) => {
+            state.status = state.load_text(&text);
+            Vec::new()
+        }
+        EventsMsg::FileLoaded { path, text } => {
+            let how = state.load_text(&text);
+            state.status = format!("{} ({})", how, path.display());
+            state.last_path = Some(path);
+            Vec::new()
+        }
+        EventsMsg::FileSaved(path) => {
+            state.status = format!("Batch saved to {}.", path.display());
+            state.last_path = Some(path);
+            Vec::new()
+        }
+        EventsMsg::FileExists(path) => {
+            state.status = format!(
+                "{} already exists; Enter replaces it, Esc keeps it.",
+                path.display()
+            );
+            state.prompt = Some((PromptKind::Save, LineInput::new(path.display().to_string())));
+            state.replace_ok = Some(path);
+            Vec::new()
+        }
+        EventsMsg::FileError(why) => {
+            state.status = why;
+            Vec::new()
+        }
+        EventsMsg::Sent(result) => {
+            state.sending = false;
+            let ok = matches!(result, Ok(ref r) if (200..300).contains(&r.status));
+            state.status = match &result {
+                Ok(r) => format!("Collector answered {} in {} ms.", r.status, r.elapsed_ms),
+                Err(why) => why.clone(),
+            };
+            state.response = Some(result);
+            state.response_scroll = 0;
+            state.stored = None;
+            if state.local && (ok || matches!(state.response, Some(Ok(_)))) {
+                // The last events the collector kept: the ones just sent.
+                vec![EventsEffect::FetchStored {
+                    url: format!(
+                        "{}/_inspect/events?limit={}",
+                        state.analytics_url.text().trim_end_matches('/'),
+                        state.sent_events.max(1)
+                    ),
+                }]
+            } else {
+                Vec::new()
+            }
+        }
+        EventsMsg::Stored(result) => {
+            state.stored = Some(result);
+            Vec::new()
+        }
+    }
+}
+
+fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    let alt = key.modifiers.contains(KeyModifiers::ALT);
+
+    // A path prompt takes every key.
+    if let Some((kind, mut input)) = state.prompt.take() {
+        match key.code {
+            KeyCode::Esc => {
+                state.status = "Cancelled.".into();
+                state.replace_ok = None;
+            }
+            KeyCode::Enter => {
+                let path = input.text().trim().to_string();
+                if path.is_empty() {
+                    state.status = "Type a file path first.".into();
+                    state.prompt = Some((kind, input));
+                    return Vec::new();
+                }
+                let path = PathBuf::from(path);
+                state.ensure_current();
+                return match kind {
+                    PromptKind::Load => vec![EventsEffect::LoadFile(path)],
+                    // A file of this session (loaded or saved here) or one the user agreed to
+                    // replace is overwritten; any other path only when nothing is there.
+                    PromptKind::Save
+                        if state.last_path.as_ref() == Some(&path)
+                            || state.replace_ok.as_ref() == Some(&path) =>
+                    {
+                        state.replace_ok = None;
+                        vec![EventsEffect::SaveFile(path, state.preview.clone())]
+                    }
+                    PromptKind::Save => {
+                        vec![EventsEffect::SaveNewFile(path, state.preview.clone())]
+                    }
+                };
+            }
+            _ => {
+                input.handle_key(&key);
+                state.prompt = Some((kind, input));
+            }
+        }
+        return Vec::new();
+    }
+
+    // Editing a cell in place.
+    if let Some(mut input) = state.editing.take() {
+        match key.code {
+            KeyCode::Esc => {}
+            KeyCode::Enter | KeyCode::Tab => {
+                if let Some(item) = state.draft.items.get_mut(state.row) {
+                    *cell_mut(item, state.col) = input.text().to_string();
+                }
+                if key.code == KeyCode::Tab {
+                    let next = (state.col.index() + 1) % Column::ALL.len();
+                    state.col = Column::ALL[next];
+                }
+                state.refresh();
+            }
+            _ => {
+                input.handle_key(&key);
+                state.editing = Some(input);
+            }
+        }
+        return Vec::new();
+    }
+
+    // Keys that work everywhere in the view.
+    if ctrl {
+        match key.code {
+            KeyCode::Char('s') => return send(state),
+            KeyCode::Char('r') => {
+                match state.mode {
+                    Mode::Form => {
+                        state.enter_raw();
+                        state.status = "Raw JSON mode: the batch as text.".into();
+                    }
+                    Mode::Raw => match state.leave_raw() {
+                        Ok(()) => state.status = "Back to the form.".into(),
+                        Err(why) => state.status = why,
+                    },
+                }
+                return Vec::new();
+            }
+            KeyCode::Char('o') => {
+                let start = state
+                    .last_path
+                    .as_ref()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default();
+                state.prompt = Some((PromptKind::Load, LineInput::new(start)));
+                state.status.clear();
+                return Vec::new();
+            }
+            KeyCode::Char('e') => {
+                let start = state
+                    .last_path
+                    .as_ref()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_else(|| "batch.json".into());
+                state.prompt = Some((PromptKind::Save, LineInput::new(start)));
+                state.status.clear();
+                return Vec::new();
+            }
+            KeyCode::Char('y') => {
+                state.ensure_current();
+                return vec![
+                    EventsEffect::CopyText(state.preview.clone()),
+                    EventsEffect::Status("Batch JSON copied.".into()),
+                ];
+            }
+            _ => {}
+        }
+    }
+    match key.code {
+        KeyCode::Tab => {
+            state.cycle_focus(false);
+            return Vec::new();
+        }
+        KeyCode::BackTab => {
+            state.cycle_focus(true);
+            return Vec::new();
+        }
+        KeyCode::PageDown => {
+            state.preview_scroll = state
+                .preview_scroll
+                .saturating_add(10)
+                .min(state.max_preview_scroll());
+            return Vec::new();
+        }
+        KeyCode::PageUp => {
+            state.preview_scroll = state.preview_scroll.saturating_sub(10);
+            return Vec::new();
+        }
+        _ => {}
+    }
+
+    match state.focus {
+        Focus::Field(field) => {
+            match key.code {
+                KeyCode::Char('n') if ctrl => {
+                    if let Some(next) = complete(field, state.input(field).text()) {
+                        state.input_mut(field).set(next);
+                    }
+                }
+                KeyCode::Down | KeyCode::Enter => state.cycle_focus(false),
+                KeyCode::Up => state.cycle_focus(true),
+                _ => {
+                    state.input_mut(field).handle_key(&key);
+                }
+            }
+            state.refresh();
+        }
+        Focus::Raw => {
+            if state.raw.input(key).is_some() {
+                state.refresh();
+            }
+        }
+        Focus::Problems => match key.code {
+            KeyCode::Up | KeyCode::Char('k') => {
+                state.problem_sel = state.problem_sel.saturating_sub(1);
+                state.problems_top = state.problems_top.min(state.problem_sel);
+            }
+            KeyCode::Down | KeyCode::Char('j') => {
+                state.problem_sel =
+                    (state.problem_sel + 1).min(state.problems.len().saturating_sub(1))
+            }
+            KeyCode::Enter => state.jump_to_problem(state.problem_sel),
+            _ => {}
+        },
+        Focus::Items => items_key(state, key, alt),
+    }
+    Vec::new()
+}
+
+fn items_key(state: &mut EventsState, key: KeyEvent, alt: bool) {
+    let n = state.draft.items.len();
+    match key.code {
+        KeyCode::Up if alt => move_item(state, true),
+        KeyCode::Down if alt => move_item(state, false),
+        KeyCode::Char('K') => move_item(state, true),
+        KeyCode::Char('J') => move_item(state, false),
+        KeyCode::Up | KeyCode::Char('k') => {
+            state.row = state.row.saturating_sub(1);
+            state.items_top = state.items_top.min(state.row);
+        }
+        KeyCode::Down | KeyCode::Char('j') => state.row = (state.row + 1).min(n.saturating_sub(1)),
+        KeyCode::Left | KeyCode::Char('h') => {
+            state.col = Column::ALL[state.col.index().saturating_sub(1)]
+        }
+        KeyCode::Right | KeyCode::Char('l') => {
+            state.col = Column::ALL[(state.col.index() + 1).min(Column::ALL.len() - 1)]
+        }
+        KeyCode::Enter | KeyCode::Char('e') => {
+            if let Some(item) = state.draft.items.get(state.row) {
+                state.editing = Some(LineInput::new(cell(item, state.col)));
+            }
+        }
+        KeyCode::Char(' ') | KeyCode::Char('c') => {
+            if let Some(item) = state.draft.items.get_mut(state.row) {
+                item.clicked = !item.clicked;
+                state.refresh();
+            }
+        }
+        KeyCode::Char('a') | KeyCode::Insert => {
+            let at = if n == 0 { 0 } else { state.row + 1 };
+            let template = state.draft.items.get(state.row).cloned();
+            let item = ItemDraft {
+                currency: template.map(|t| t.currency).unwrap_or_default(),
+                ..ItemDraft::default()
+            };
+            state.draft.items.insert(at, item);
+            state
+                .extras
+                .items
+                .insert(at.min(state.extras.items.len()), Map::new());
+            state.row = at;
+            state.col = Column::GroupId;
+            state.items_changed();
+            state.editing = Some(LineInput::default());
+        }
+        KeyCode::Char('y') => {
+            if let Some(item) = state.draft.items.get(state.row).cloned() {
+                let extra = state
+                    .extras
+                    .items
+                    .get(state.row)
+                    .cloned()
+                    .unwrap_or_default();
+                state.draft.items.insert(state.row + 1, item);
+                state
+                    .extras
+                    .items
+                    .insert((state.row + 1).min(state.extras.items.len()), extra);
+                state.row += 1;
+                state.items_changed();
+            }
+        }
+        KeyCode::Char('d') | KeyCode::Char('x') | KeyCode::Delete if state.row < n => {
+            state.draft.items.remove(state.row);
+            if state.row < state.extras.items.len() {
+                state.extras.items.remove(state.row);
+            }
+            state.row = state.row.min(state.draft.items.len().saturating_sub(1));
+            state.items_changed();
+        }
+        _ => {}
+    }
+}
+
+fn move_item(state: &mut EventsState, up: bool) {
+    let n = state.draft.items.len();
+    let (a, b) = if up {
+        if state.row == 0 || n == 0 {
+            return;
+        }
+        (state.row - 1, state.row)
+    } else {
+        if state.row + 1 >= n {
+            return;
+        }
+        (state.row, state.row + 1)
+    };
+    state.draft.items.swap(a, b);
+    state.extras.items.resize(n, Map::new());
+    state.extras.items.swap(a, b);
+    state.row = if up { a } else { b };
+    state.items_changed();
+}
+
+fn send(state: &mut EventsState) -> Vec<EventsEffect> {
+    if state.analytics_url.text().trim().is_empty() {
+        state.status = "Set the analytics URL before sending.".into();
+        return Vec::new();
+    }
+    // What is sent, and the problem count in the status, are those of the current batch.
+    state.ensure_current();
+    let errors = state
+        .problems
+        .iter()
+        .filter(|p| p.level == Level::Error)
+        .count();
+    state.sending = true;
+    state.sent_events = state.preview_events;
+    state.status = if errors > 0 {
+        format!(
+            "Sending a batch with {errors} problem(s) to {}…",
+            state.collect_url()
+        )
+    } else {
+        format!("Sending to {}…", state.collect_url())
+    };
+    vec![EventsEffect::SendEvents {
+        url: state.collect_url(),
+        body: Bytes::from(state.preview.clone()),
+    }]
+}
+
+/// Click to focus a field, a pane or an item row (and its column); the wheel scrolls the
+/// preview and the response, and moves the selection in the items and problems lists.
+fn on_mouse(state: &mut EventsState, m: MouseEvent, area: Rect) {
+    let pos = Position::new(m.column, m.row);
+    match m.kind {
+        MouseEventKind::Down(MouseButton::Left) => {
+            if state.prompt.is_some() {
+                return; // the path prompt keeps the keyboard until Enter or Esc
+            }
+            // Leaving a cell by clicking elsewhere keeps what was typed, as Enter does.
+            if let Some(input) = state.editing.take() {
+                if let Some(item) = state.draft.items.get_mut(state.row) {
+                    *cell_mut(item, state.col) = input.text().to_string();
+                }
+                state.refresh();
+            }
+            let l = layout(area, state);
+            state.keep_windows(&l);
+            if let Some((f, _)) = l.fields.iter().find(|(_, r)| r.contains(pos)) {
+                state.set_focus(Focus::Field(*f));
+            } else if l.items.is_some_and(|r| r.contains(pos)) {
+                state.set_focus(Focus::Items);
+                if let Some((idx, _)) = l.item_rows.iter().find(|(_, r)| r.contains(pos)) {
+                    state.row = *idx;
+                    let col = l
+                        .item_columns
+                        .iter()
+                        .find(|(_, r)| (r.x..r.x + r.width).contains(&pos.x));
+                    if let Some((c, _)) = col {
+                        state.col = *c;
+                    }
+                }
+            } else if l.problems.contains(pos) {
+                state.set_focus(Focus::Problems);
+                if let Some((i, _)) = l.problem_rows.iter().find(|(_, r)| r.contains(pos)) {
+                    state.problem_sel = *i;
+                }
+            } else if l.raw.is_some_and(|r| r.contains(pos)) {
+                state.set_focus(Focus::Raw);
+            }
+        }
+        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
+            let down = m.kind == MouseEventKind::ScrollDown;
+            let l = layout(area, state);
+            state.keep_windows(&l);
+            let step = |v: u16, by: u16| {
+                if down {
+                    v.saturating_add(by)
+                } else {
+                    v.saturating_sub(by)
+                }
+            };
+            if l.preview.is_some_and(|r| r.contains(pos)) {
+                state.preview_scroll =
+                    step(state.preview_scroll, 3).min(state.max_preview_scroll());
+            } else if l.response.is_some_and(|r| r.contains(pos)) {
+                state.response_scroll = step(state.response_scroll, 3);
+            } else if l.problems.contains(pos) {
+                let last = state.problems.len().saturating_sub(1);
+                state.problem_sel = if down {
+                    (state.problem_sel + 1).min(last)
+                } else {
+                    state.problem_sel.saturating_sub(1)
+                };
+            } else if l.items.is_some_and(|r| r.contains(pos)) && state.editing.is_none() {
+                let last = state.draft.items.len().saturating_sub(1);
+                state.row = if down {
+                    (state.row + 1).min(last)
+                } else {
+                    state.row.saturating_sub(1)
+                };
+            } else if l.raw.is_some_and(|r| r.contains(pos)) {
+                // The editor scrolls its own view (the text does not change).
+                if state.raw.input(ratatui_textarea::Input::from(m)).is_some() {
+                    state.refresh();
+                }
+            }
+        }
+        _ => {}
+    }
+}

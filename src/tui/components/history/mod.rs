@@ -1,0 +1,434 @@
+//! The history view: past sends, newest first, filtered by typing; the selected entry's request
+//! and response in full; load an entry back into the request or events view; copy it as curl.
+//!
+//! A component (see `docs/architecture.md`, TUI section). It works on [`HistoryRow`], a
+//! display model the App builds from the store's history entries, so the view does not depend
+//! on how history is kept on disk.
+
+mod draw;
+
+pub use draw::{draw, layout, HistoryLayout};
+
+use crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::{Position, Rect};
+
+use crate::tui::theme::Theme;
+
+/// What was sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowKind {
+    /// A signed indexing request (loads back into the request view).
+    Request,
+    /// An event batch to the collector (loads back into the events view).
+    Events,
+}
+
+/// One past send, as the history view shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HistoryRow {
+    /// RFC 3339 time of the send (sorts newest first as text).
+    pub time: String,
+    pub profile: String,
+    pub kind: RowKind,
+    pub method: String,
+    /// Full URL including the query.
+    pub url: String,
+    /// For event batches: the kinds of events sent, e.g. "view_recs_list, select_recs_list".
+    pub event_kinds: Vec<String>,
+    pub request_headers: Vec<(String, String)>,
+    pub request_body: String,
+    /// None when no response came (connection refused, timeout...).
+    pub status: Option<u16>,
+    pub duration_ms: Option<u64>,
+    pub response_headers: Vec<(String, String)>,
+    pub response_body: String,
+    /// Why there is no response, when there is none.
+    pub error: Option<String>,
+}
+
+impl HistoryRow {
+    /// "PUT /v2/batch?x=1", or the event kinds of a batch ("view_recs_list, select_recs_list").
+    pub fn what(&self) -> String {
+        match self.kind {
+            RowKind::Events if !self.event_kinds.is_empty() => self.event_kinds.join(", "),
+            _ => format!("{} {}", self.method, path_of(&self.url)),
+        }
+    }
+
+    /// The time as "MM-DD hh:mm:ss" UTC for the list (the stored text if it is not RFC 3339).
+    pub fn short_time(&self) -> String {
+        self.formatted_time("%m-%d %H:%M:%S")
+    }
+
+    /// The time as "YYYY-MM-DD hh:mm:ss UTC" for the detail panel.
+    pub fn full_time(&self) -> String {
+        self.formatted_time("%Y-%m-%d %H:%M:%S UTC")
+    }
+
+    fn formatted_time(&self, format: &str) -> String {
+        match chrono::DateTime::parse_from_rfc3339(&self.time) {
+            Ok(t) => t.with_timezone(&chrono::Utc).format(format).to_string(),
+            Err(_) => self.time.clone(),
+        }
+    }
+
+    fn status_text(&self) -> String {
+        match self.status {
+            Some(s) => s.to_string(),
+            None => "error".into(),
+        }
+    }
+
+    fn haystack(&self) -> String {
+        format!(
+            "{} {} {} {} {} {}",
+            self.short_time(),
+            self.profile,
+            self.what(),
+            self.status_text(),
+            self.url,
+            self.method
+        )
+        .to_lowercase()
+    }
+
+    /// The request as a curl command line (single-quoted for POSIX shells).
+    pub fn to_curl(&self) -> String {
+        crate::core::curl::to_curl(
+            &self.method,
+            &self.url,
+            &self.request_headers,
+            crate::core::curl::CurlBody::Inline(self.request_body.as_bytes()),
+        )
+    }
+}
+
+impl From<&crate::store::HistoryEntry> for HistoryRow {
+    fn from(e: &crate::store::HistoryEntry) -> Self {
+        let kind = if e.kind == "events" {
+            RowKind::Events
+        } else {
+            RowKind::Request
+        };
+        // The kinds of events in a batch, in order, each once.
+        let mut event_kinds: Vec<String> = Vec::new();
+        if kind == RowKind::Events {
+            if let Ok(serde_json::Value::Array(events)) =
+                serde_json::from_str::<serde_json::Value>(&e.request.body)
+            {
+                for ev in &events {
+                    if let Some(k) = ev.get("event").and_then(|k| k.as_str()) {
+                        if !event_kinds.iter().any(|x| x == k) {
+                            event_kinds.push(k.to_string());
+                        }
+                    }
+                }
+            }
+        }
+        let mut request_body = e.request.body.clone();
+        if e.request.body_truncated {
+            request_body.push_str(&format!(
+                "\n… (history keeps the first {} of {} bytes)",
+                e.request.body.len(),
+                e.request.body_len
+            ));
+        }
+        let (status, response_headers, response_body) = match &e.response {
+            Some(r) => {
+                let mut body = r.body.clone();
+                if r.body_truncated {
+                    body.push_str(&format!(
+                        "\n… (history keeps the first {} of {} bytes)",
+                        r.body.len(),
+                        r.body_len
+                    ));
+                }
+                (Some(r.status), r.headers.clone(), body)
+            }
+            None => (None, Vec::new(), String::new()),
+        };
+        HistoryRow {
+            time: e.time.clone(),
+            profile: e.profile.clone(),
+            kind,
+            method: e.request.method.clone(),
+            url: e.request.url.clone(),
+            event_kinds,
+            request_headers: e.request.headers.clone(),
+            request_body,
+            status,
+            duration_ms: e.timings.as_ref().map(|t| t.total_ms.round() as u64),
+            response_headers,
+            response_body,
+            error: e.error.clone(),
+        }
+    }
+}
+
+fn path_of(url: &str) -> &str {
+    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+    match after_scheme.find('/') {
+        Some(i) => &after_scheme[i..],
+        None => "/",
+    }
+}
+
+/// Messages of the history view.
+#[derive(Clone, Debug)]
+pub enum HistoryMsg {
+    Key(KeyEvent),
+    /// Pasted text: goes to the filter (one line).
+    Paste(String),
+    /// A mouse event and the view's area on screen (for hit testing with [`layout`]).
+    Mouse(MouseEvent, Rect),
+    /// The history as loaded, with warnings about lines that could not be read.
+    Loaded {
+        rows: Vec<HistoryRow>,
+        warnings: Vec<String>,
+    },
+    /// A send just finished.
+    Appended(Box<HistoryRow>),
+}
+
+/// I/O the history view asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HistoryEffect {
+    /// Read the history again from disk.
+    Reload,
+    /// Put this indexing request back into the request view.
+    LoadIntoRequest(Box<HistoryRow>),
+    /// Put this batch back into the events view.
+    LoadIntoEvents {
+        body: String,
+    },
+    CopyText(String),
+    Status(String),
+}
+
+/// All state of the history view.
+#[derive(Clone, Debug)]
+pub struct HistoryState {
+    /// Newest first.
+    rows: Vec<HistoryRow>,
+    pub filter: String,
+    /// Index into the filtered list.
+    pub selected: usize,
+    /// First row of the list window (see [`window_first`]).
+    top: usize,
+    pub detail_scroll: u16,
+    pub warnings: Vec<String>,
+    /// Draw without colours (NO_COLOR).
+    pub no_color: bool,
+}
+
+impl Default for HistoryState {
+    fn default() -> Self {
+        HistoryState {
+            rows: Vec::new(),
+            filter: String::new(),
+            selected: 0,
+            top: 0,
+            detail_scroll: 0,
+            warnings: Vec::new(),
+            no_color: Theme::no_color_from_env(),
+        }
+    }
+}
+
+impl HistoryState {
+    pub fn new(rows: Vec<HistoryRow>) -> Self {
+        let mut s = HistoryState::default();
+        s.set_rows(rows);
+        s
+    }
+
+    fn set_rows(&mut self, mut rows: Vec<HistoryRow>) {
+        // Newest first; equal times keep their recorded order, later ones first.
+        rows.reverse();
+        rows.sort_by(|a, b| b.time.cmp(&a.time));
+        self.rows = rows;
+        self.clamp();
+    }
+
+    /// Rows matching the filter (every word must appear), newest first.
+    pub fn visible(&self) -> Vec<&HistoryRow> {
+        let words: Vec<String> = self
+            .filter
+            .split_whitespace()
+            .map(str::to_lowercase)
+            .collect();
+        self.rows
+            .iter()
+            .filter(|r| {
+                let hay = r.haystack();
+                words.iter().all(|w| hay.contains(w.as_str()))
+            })
+            .collect()
+    }
+
+    pub fn selected_row(&self) -> Option<&HistoryRow> {
+        self.visible().get(self.selected).copied()
+    }
+
+    fn clamp(&mut self) {
+        let n = self.visible().len();
+        self.selected = self.selected.min(n.saturating_sub(1));
+    }
+
+    /// Typing goes to the filter, so the view is always a text input.
+    pub fn is_text_input_focused(&self) -> bool {
+        true
+    }
+
+    pub fn help(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("type", "filter the list (every word must match)"),
+            ("Backspace / Esc", "edit / clear the filter"),
+            ("Up / Down", "select an entry"),
+            ("PageUp / PageDown", "scroll the request and response"),
+            ("Mouse", "click a row: select it; wheel: list / entry"),
+            ("Enter", "load the entry into the request or events view"),
+            ("Ctrl-Y", "copy the request as a curl command"),
+            ("Ctrl-R", "reload the history from disk"),
+        ]
+    }
+}
+
+/// Handle a message; pure.
+pub fn update(state: &mut HistoryState, msg: HistoryMsg) -> Vec<HistoryEffect> {
+    match msg {
+        HistoryMsg::Paste(text) => {
+            state
+                .filter
+                .extend(text.chars().filter(|c| !c.is_control()));
+            state.selected = 0;
+            state.top = 0;
+            state.clamp();
+            Vec::new()
+        }
+        HistoryMsg::Loaded { rows, warnings } => {
+            state.set_rows(rows);
+            state.warnings = warnings;
+            Vec::new()
+        }
+        HistoryMsg::Appended(row) => {
+            let mut rows = std::mem::take(&mut state.rows);
+            rows.reverse(); // back to recorded order
+            rows.push(*row);
+            state.set_rows(rows);
+            state.selected = 0;
+            Vec::new()
+        }
+        HistoryMsg::Mouse(m, area) => {
+            on_mouse(state, m, area);
+            Vec::new()
+        }
+        HistoryMsg::Key(key) if key.kind == KeyEventKind::Release => Vec::new(),
+        HistoryMsg::Key(key) => on_key(state, key),
+    }
+}
+
+fn on_key(state: &mut HistoryState, key: KeyEvent) -> Vec<HistoryEffect> {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    match key.code {
+        KeyCode::Char('y') if ctrl => {
+            return match state.selected_row() {
+                Some(row) => vec![
+                    HistoryEffect::CopyText(row.to_curl()),
+                    HistoryEffect::Status("Copied the request as curl.".into()),
+                ],
+                None => vec![HistoryEffect::Status("No entry selected.".into())],
+            };
+        }
+        KeyCode::Char('r') if ctrl => return vec![HistoryEffect::Reload],
+        KeyCode::Enter => {
+            return match state.selected_row() {
+                Some(row) if row.kind == RowKind::Events => vec![
+                    HistoryEffect::LoadIntoEvents {
+                        body: row.request_body.clone(),
+                    },
+                    HistoryEffect::Status("Batch loaded into the events view.".into()),
+                ],
+                Some(row) => vec![
+                    HistoryEffect::LoadIntoRequest(Box::new(row.clone())),
+                    HistoryEffect::Status("Request loaded into the request view.".into()),
+                ],
+                None => vec![HistoryEffect::Status("No entry selected.".into())],
+            };
+        }
+        KeyCode::Up => {
+            state.selected = state.selected.saturating_sub(1);
+            state.top = state.top.min(state.selected);
+            state.detail_scroll = 0;
+        }
+        KeyCode::Down => {
+            state.selected += 1;
+            state.detail_scroll = 0;
+        }
+        KeyCode::Home => {
+            state.selected = 0;
+            state.top = 0;
+        }
+        KeyCode::End => state.selected = usize::MAX,
+        KeyCode::PageDown => state.detail_scroll = state.detail_scroll.saturating_add(10),
+        KeyCode::PageUp => state.detail_scroll = state.detail_scroll.saturating_sub(10),
+        KeyCode::Esc => state.filter.clear(),
+        KeyCode::Backspace => {
+            state.filter.pop();
+        }
+        KeyCode::Char(c) if !ctrl && !key.modifiers.contains(KeyModifiers::ALT) => {
+            state.filter.push(c);
+            state.selected = 0;
+            state.top = 0;
+        }
+        _ => {}
+    }
+    state.clamp();
+    Vec::new()
+}
+
+/// Click a row to select it; the wheel over the list moves the selection, over the entry it
+/// scrolls the entry.
+fn on_mouse(state: &mut HistoryState, m: MouseEvent, area: Rect) {
+    let l = layout(area, state);
+    // The window stays where it is on screen; the selection moves within it.
+    state.top = l.first;
+    let pos = Position::new(m.column, m.row);
+    match m.kind {
+        MouseEventKind::Down(MouseButton::Left) => {
+            if let Some((i, _)) = l.rows.iter().find(|(_, r)| r.contains(pos)) {
+                if state.selected != *i {
+                    state.selected = *i;
+                    state.detail_scroll = 0;
+                }
+            }
+        }
+        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
+            let down = m.kind == MouseEventKind::ScrollDown;
+            if l.list.contains(pos) {
+                let before = state.selected;
+                state.selected = if down {
+                    state.selected.saturating_add(1)
+                } else {
+                    state.selected.saturating_sub(1)
+                };
+                state.clamp();
+                if state.selected != before {
+                    state.detail_scroll = 0;
+                }
+            } else if l.detail.contains(pos) {
+                state.detail_scroll = if down {
+                    state.detail_scroll.saturating_add(3)
+                } else {
+                    state.detail_scroll.saturating_sub(3)
+                };
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests;

@@ -1,0 +1,344 @@
+//! Tests of the history view: filtering, selection, loading, copying, drawing.
+
+use super::*;
+
+pub(crate) fn row(time: &str, profile: &str, kind: RowKind, status: Option<u16>) -> HistoryRow {
+    let (method, url, kinds, body) = match kind {
+        RowKind::Request => (
+            "PUT",
+            "http://127.0.0.1:4000/v2/batch?test=1",
+            vec![],
+            r#"[{"id":"it's"}]"#,
+        ),
+        RowKind::Events => (
+            "POST",
+            "http://127.0.0.1:4000/analytics/collect",
+            vec!["view_recs_list".to_string(), "select_recs_list".to_string()],
+            r#"[{"event":"view_recs_list"}]"#,
+        ),
+    };
+    HistoryRow {
+        time: time.into(),
+        profile: profile.into(),
+        kind,
+        method: method.into(),
+        url: url.into(),
+        event_kinds: kinds,
+        request_headers: vec![("Content-Type".into(), "application/json".into())],
+        request_body: body.into(),
+        status,
+        duration_ms: status.map(|_| 12),
+        response_headers: vec![],
+        response_body: r#"{"accepted":2,"rejected":0}"#.into(),
+        error: status.is_none().then(|| "connection refused".to_string()),
+    }
+}
+
+fn key(code: KeyCode) -> HistoryMsg {
+    HistoryMsg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn sample() -> HistoryState {
+    HistoryState::new(vec![
+        row(
+            "2026-11-22T10:00:00.000Z",
+            "demo",
+            RowKind::Request,
+            Some(200),
+        ),
+        row(
+            "2026-11-22T10:05:00.000Z",
+            "shop",
+            RowKind::Events,
+            Some(200),
+        ),
+        row(
+            "2026-11-22T10:10:00.000Z",
+            "demo",
+            RowKind::Request,
+            Some(401),
+        ),
+    ])
+}
+
+#[test]
+fn newest_first_and_appended_entries_go_on_top() {
+    let mut s = sample();
+    let times: Vec<_> = s.visible().iter().map(|r| r.time.clone()).collect();
+    assert_eq!(
+        times,
+        [
+            "2026-11-22T10:10:00.000Z",
+            "2026-11-22T10:05:00.000Z",
+            "2026-11-22T10:00:00.000Z"
+        ]
+    );
+    update(
+        &mut s,
+        HistoryMsg::Appended(Box::new(row(
+            "2026-11-22T11:00:00.000Z",
+            "x",
+            RowKind::Events,
+            None,
+        ))),
+    );
+    assert_eq!(s.visible()[0].profile, "x");
+    assert_eq!(s.selected, 0);
+}
+
+#[test]
+fn typing_filters_by_every_word_and_esc_clears() {
+    let mut s = sample();
+    for c in "demo 401".chars() {
+        update(&mut s, key(KeyCode::Char(c)));
+    }
+    let v = s.visible();
+    assert_eq!(v.len(), 1);
+    assert_eq!(v[0].status, Some(401));
+    update(&mut s, key(KeyCode::Backspace));
+    update(&mut s, key(KeyCode::Backspace));
+    update(&mut s, key(KeyCode::Backspace));
+    assert_eq!(s.filter, "demo ");
+    assert_eq!(s.visible().len(), 2);
+    for c in "select".chars() {
+        update(&mut s, key(KeyCode::Char(c)));
+    }
+    assert_eq!(s.visible().len(), 0, "demo has no event batches");
+    update(&mut s, key(KeyCode::Esc));
+    assert_eq!(s.visible().len(), 3);
+}
+
+#[test]
+fn selection_stays_within_the_filtered_list() {
+    let mut s = sample();
+    for _ in 0..5 {
+        update(&mut s, key(KeyCode::Down));
+    }
+    assert_eq!(s.selected, 2);
+    update(&mut s, key(KeyCode::Char('s')));
+    update(&mut s, key(KeyCode::Char('h')));
+    assert_eq!(s.selected, 0);
+    assert_eq!(s.selected_row().unwrap().profile, "shop");
+}
+
+#[test]
+fn enter_loads_into_the_matching_view_and_ctrl_y_copies_curl() {
+    let mut s = sample();
+    update(&mut s, key(KeyCode::Down)); // the events entry
+    let effects = update(&mut s, key(KeyCode::Enter));
+    assert_eq!(
+        effects[0],
+        HistoryEffect::LoadIntoEvents {
+            body: r#"[{"event":"view_recs_list"}]"#.into()
+        }
+    );
+    update(&mut s, key(KeyCode::Down));
+    let effects = update(&mut s, key(KeyCode::Enter));
+    assert!(matches!(&effects[0], HistoryEffect::LoadIntoRequest(r) if r.method == "PUT"));
+    let effects = update(
+        &mut s,
+        HistoryMsg::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::CONTROL)),
+    );
+    // The copied command sends the recorded request: parse it back.
+    let HistoryEffect::CopyText(cmd) = &effects[0] else {
+        panic!("{effects:?}")
+    };
+    let c = crate::core::curl::parse_curl_command(cmd).unwrap();
+    assert_eq!(c.request.method, "PUT");
+    assert_eq!(c.url, "http://127.0.0.1:4000/v2/batch?test=1");
+    assert_eq!(c.request.body, br#"[{"id":"it's"}]"#.to_vec());
+    assert!(c
+        .request
+        .headers
+        .iter()
+        .any(|(n, v)| n == "Content-Type" && v == b"application/json"));
+}
+
+#[test]
+fn a_store_entry_becomes_a_row_with_its_event_kinds_and_duration() {
+    use crate::store::{HistoryEntry, RecordedRequest, RecordedResponse, RecordedTimings};
+    let body =
+        r#"[{"event":"view_recs_list"},{"event":"select_recs_list"},{"event":"select_recs_list"}]"#;
+    let entry = HistoryEntry {
+        time: "2026-11-22T10:05:00.000Z".into(),
+        profile: "demo".into(),
+        kind: "events".into(),
+        request: RecordedRequest {
+            method: "POST".into(),
+            url: "http://127.0.0.1:4000/analytics/collect".into(),
+            headers: vec![("Content-Type".into(), "application/json".into())],
+            body: body.into(),
+            body_len: body.len(),
+            body_truncated: false,
+        },
+        response: Some(RecordedResponse {
+            status: 200,
+            headers: vec![],
+            body: r#"{"accepted":3}"#.into(),
+            body_len: 14,
+            body_truncated: false,
+        }),
+        error: None,
+        timings: Some(RecordedTimings {
+            connect_ms: None,
+            first_byte_ms: 2.0,
+            total_ms: 7.6,
+        }),
+    };
+    let r = HistoryRow::from(&entry);
+    assert_eq!(r.kind, RowKind::Events);
+    assert_eq!(r.what(), "view_recs_list, select_recs_list");
+    assert_eq!((r.status, r.duration_ms), (Some(200), Some(8)));
+    assert_eq!(r.short_time(), "11-22 10:05:00");
+    assert_eq!(r.full_time(), "2026-11-22 10:05:00 UTC");
+    let req = HistoryEntry {
+        kind: "request".into(),
+        request: RecordedRequest {
+            method: "PUT".into(),
+            url: "http://127.0.0.1:4000/v2/batch".into(),
+            headers: vec![],
+            body: "[]".into(),
+            body_len: 2,
+            body_truncated: false,
+        },
+        response: None,
+        error: Some("connection refused".into()),
+        timings: None,
+        ..entry
+    };
+    let r = HistoryRow::from(&req);
+    assert_eq!(r.what(), "PUT /v2/batch");
+    assert_eq!(r.status_text(), "error");
+}
+
+fn render(state: &HistoryState, w: u16, h: u16) -> String {
+    crate::tui::test_util::render_text(w, h, |f| draw(f, f.area(), state))
+}
+
+#[test]
+fn draws_list_and_selected_entry_at_80x24_and_120x40() {
+    let mut s = sample();
+    update(&mut s, key(KeyCode::Down));
+    for (w, h) in [(80, 24), (120, 40)] {
+        let screen = render(&s, w, h);
+        assert!(screen.contains("History (3)"), "{w}x{h}\n{screen}");
+        assert!(screen.contains("11-22 10:10:00"), "{w}x{h}\n{screen}");
+        assert!(
+            screen.contains("2026-11-22 10:05:00 UTC"),
+            "{w}x{h}\n{screen}"
+        );
+        assert!(screen.contains("PUT /v2/batch?test=1"), "{w}x{h}\n{screen}");
+        assert!(
+            screen.contains("view_recs_list, select_recs_list"),
+            "{w}x{h}\n{screen}"
+        );
+        assert!(screen.contains("401"), "{w}x{h}\n{screen}");
+        // Detail of the selected (events) entry.
+        assert!(
+            screen.contains("POST http://127.0.0.1:4000/analytics/collect"),
+            "{w}x{h}\n{screen}"
+        );
+        assert!(screen.contains("HTTP 200 in 12 ms"), "{w}x{h}\n{screen}");
+        assert!(
+            screen.contains(r#"{"accepted":2,"rejected":0}"#),
+            "{w}x{h}\n{screen}"
+        );
+    }
+    for c in "zzz".chars() {
+        update(&mut s, key(KeyCode::Char(c)));
+    }
+    let screen = render(&s, 80, 24);
+    assert!(
+        screen.contains("History (0 of 3) - filter: zzz"),
+        "{screen}"
+    );
+    assert!(screen.contains("Nothing matches the filter"), "{screen}");
+}
+
+// -----------------------------------------------------------------------------------------
+// Mouse: events aimed at cells from `layout`, the layout `draw` uses.
+
+use crate::tui::test_util::{click_in, render_buffer, reversed, wheel_in};
+
+fn area(w: u16, h: u16) -> Rect {
+    crate::tui::view::frame_layout(Rect::new(0, 0, w, h)).1
+}
+
+/// `n` entries, one a minute, newest first on screen.
+fn many(n: usize) -> HistoryState {
+    HistoryState::new(
+        (0..n)
+            .map(|i| {
+                row(
+                    &format!("2026-11-22T10:{i:02}:00.000Z"),
+                    &format!("p{i}"),
+                    RowKind::Request,
+                    Some(200),
+                )
+            })
+            .collect(),
+    )
+}
+
+#[test]
+fn clicking_a_row_selects_it_and_it_is_drawn_highlighted() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let a = area(w, h);
+        let mut s = sample();
+        s.detail_scroll = 6;
+        let l = layout(a, &s);
+        let (i, r) = l.rows[2];
+        update(&mut s, HistoryMsg::Mouse(click_in(r), a));
+        assert_eq!(s.selected, i, "{w}x{h}");
+        assert_eq!(s.detail_scroll, 0, "a new entry shows from its top");
+        let buf = render_buffer(w, h, |f| draw(f, a, &s));
+        assert!(reversed(&buf, r.y, r.x, r.x + r.width), "{w}x{h}");
+        let (_, other) = l.rows[0];
+        assert!(!reversed(&buf, other.y, other.x, other.x + other.width));
+        let detail = crate::tui::test_util::render_text(w, h, |f| draw(f, a, &s));
+        assert!(
+            detail.contains("2026-11-22 10:00:00 UTC · profile demo"),
+            "the oldest entry is shown\n{detail}"
+        );
+    }
+}
+
+#[test]
+fn the_wheel_moves_the_selection_over_the_list_and_scrolls_the_entry() {
+    let a = area(120, 40);
+    let mut s = many(30);
+    let l = layout(a, &s);
+    for _ in 0..3 {
+        update(&mut s, HistoryMsg::Mouse(wheel_in(l.list, true), a));
+    }
+    assert_eq!(s.selected, 3);
+    update(&mut s, HistoryMsg::Mouse(wheel_in(l.list, false), a));
+    assert_eq!(s.selected, 2);
+    update(&mut s, HistoryMsg::Mouse(wheel_in(l.detail, true), a));
+    update(&mut s, HistoryMsg::Mouse(wheel_in(l.detail, true), a));
+    assert_eq!((s.selected, s.detail_scroll), (2, 6));
+    update(&mut s, HistoryMsg::Mouse(wheel_in(l.detail, false), a));
+    assert_eq!(s.detail_scroll, 3);
+    // Past the end of the list the selection stays on the last entry.
+    for _ in 0..40 {
+        update(&mut s, HistoryMsg::Mouse(wheel_in(l.list, true), a));
+    }
+    assert_eq!(s.selected, 29);
+}
+
+#[test]
+fn a_click_in_a_scrolled_list_hits_the_row_drawn_and_keeps_the_window() {
+    let a = area(80, 24);
+    let mut s = many(30);
+    s.selected = 25;
+    let l = layout(a, &s);
+    assert!(l.first > 0, "{l:?}");
+    let (i, r) = l.rows[1];
+    update(&mut s, HistoryMsg::Mouse(click_in(r), a));
+    assert_eq!(s.selected, i);
+    assert_eq!(layout(a, &s).first, l.first, "the window did not move");
+    let screen = crate::tui::test_util::render_text(80, 24, |f| draw(f, a, &s));
+    let drawn = screen.lines().nth(usize::from(r.y)).unwrap();
+    let want = s.visible()[i].profile.clone();
+    assert!(drawn.contains(&format!(" {want} ")), "{drawn:?} vs {want}");
+}

@@ -1,0 +1,287 @@
+//! Layout and drawing of the profile manager.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style, Stylize};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, List, ListItem, ListState, Paragraph, Wrap};
+use ratatui::Frame;
+
+use super::*;
+use crate::store::KeySource;
+use crate::tui::theme::Theme;
+use crate::tui::view::{window_first, wrap_spans};
+
+/// Where the parts of the manager are (shared by [`draw`] and mouse hit testing).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProfilesLayout {
+    /// The list box (with its border).
+    pub list: Rect,
+    /// Index of the first profile on screen.
+    pub first: usize,
+    /// The list rows on screen: index into the profiles and the row.
+    pub rows: Vec<(usize, Rect)>,
+    /// The detail box (with its border).
+    pub detail: Rect,
+    /// Edit mode: the heading row(s) of the form.
+    pub edit_title: Option<Rect>,
+    /// Edit mode: the rows each field takes (long values wrap).
+    pub edit_fields: Vec<(EditField, Rect)>,
+    pub footer: Rect,
+}
+
+/// The layout of the manager in `area` for the current state.
+pub fn layout(area: Rect, state: &ProfilesState) -> ProfilesLayout {
+    let [main, footer] = Layout::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(area);
+    let list_w = if main.width >= 110 { 32 } else { 24 };
+    let [list, detail] =
+        Layout::horizontal([Constraint::Length(list_w), Constraint::Min(20)]).areas(main);
+    let body = Block::new().borders(Borders::ALL).inner(list);
+    let first = window_first(state.top, state.selected, usize::from(body.height));
+    let rows = (first..state.profiles.len())
+        .take(usize::from(body.height))
+        .enumerate()
+        .map(|(k, i)| (i, Rect::new(body.x, body.y + k as u16, body.width, 1)))
+        .collect();
+    let mut l = ProfilesLayout {
+        list,
+        first,
+        rows,
+        detail,
+        footer,
+        ..ProfilesLayout::default()
+    };
+    if let Mode::Edit(form) = &state.mode {
+        let inner = Block::new().borders(Borders::ALL).inner(detail);
+        let bottom = inner.y + inner.height;
+        let mut y = inner.y;
+        for (field, spans) in edit_lines(form, state.revealed) {
+            let h = wrap_spans(&spans, inner.width).len() as u16;
+            let h = h.min(bottom.saturating_sub(y));
+            if h == 0 {
+                break;
+            }
+            let r = Rect::new(inner.x, y, inner.width, h);
+            match field {
+                Some(f) => l.edit_fields.push((f, r)),
+                None => l.edit_title = Some(r),
+            }
+            y += h;
+        }
+    }
+    l
+}
+
+/// The lines of the edit form: the heading (no field), then one per field.
+fn edit_lines(form: &EditForm, revealed: bool) -> Vec<(Option<EditField>, Vec<Span<'static>>)> {
+    let label = |s: &str| Span::styled(format!("{s:>14}: "), Style::new().bold());
+    let mut out = vec![(
+        None,
+        vec![Span::styled(
+            format!("Editing {} (Enter saves, Esc cancels)", form.name),
+            Style::new().bold(),
+        )],
+    )];
+    for f in EditField::ALL {
+        let value = match f {
+            EditField::IndexingUrl => form.indexing_url.text().to_string(),
+            EditField::AnalyticsUrl => form.analytics_url.text().to_string(),
+            EditField::HeaderPrefix => form.header_prefix.text().to_string(),
+            EditField::ApiKey => form.api_key.text().to_string(),
+            EditField::KeyKind => format!("< {} >", form.key_kind.label()),
+            EditField::KeyValue => {
+                let t = form.key_value.text();
+                if form.key_kind == KeyKind::Stored && !revealed {
+                    format!("{} (Ctrl-V reveals)", "•".repeat(t.chars().count()))
+                } else {
+                    t.to_string()
+                }
+            }
+        };
+        let lab = if f == EditField::KeyValue {
+            form.key_kind.value_label()
+        } else {
+            f.label()
+        };
+        let v = Span::raw(value);
+        let v = if form.focus == f {
+            v.add_modifier(Modifier::REVERSED)
+        } else {
+            v
+        };
+        out.push((Some(f), vec![label(lab), v]));
+    }
+    out
+}
+
+fn masked_key(source: &KeySource, revealed: bool) -> String {
+    match source {
+        KeySource::Stored(s) if revealed => format!("stored in the profile file: {}", s.expose()),
+        KeySource::Stored(s) => format!(
+            "stored in the profile file: {} (v reveals)",
+            "•".repeat(s.len().clamp(3, 12))
+        ),
+        other => other.describe(),
+    }
+}
+
+fn detail_title(state: &ProfilesState) -> String {
+    if state.dir.as_os_str().is_empty() {
+        " Profile ".to_string()
+    } else {
+        format!(" Profile files in {} ", state.dir.display())
+    }
+}
+
+/// Draw the profile manager into `area`.
+pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState) {
+    let theme = Theme::new(state.no_color);
+    let l = layout(area, state);
+    let (list_area, detail_area, footer) = (l.list, l.detail, l.footer);
+
+    let items: Vec<ListItem> = state
+        .profiles
+        .iter()
+        .map(|p| {
+            let mut spans = vec![Span::raw(p.name.clone())];
+            if state.current.as_ref().map(|c| &c.name) == Some(&p.name) {
+                spans.push(Span::styled(" (in use)", Style::new().bold()));
+            }
+            if p.is_demo() {
+                spans.push(Span::styled(" built-in", Style::new().dim()));
+            }
+            ListItem::new(Line::from(spans))
+        })
+        .collect();
+    let list = List::new(items)
+        .block(
+            Block::new()
+                .borders(Borders::ALL)
+                .title(format!(" Profiles ({}) ", state.profiles.len())),
+        )
+        .highlight_style(Style::new().add_modifier(Modifier::REVERSED));
+    // The window starts where the layout says, so a click hits the row drawn there.
+    let mut ls = ListState::default()
+        .with_offset(l.first)
+        .with_selected(Some(state.selected));
+    frame.render_stateful_widget(list, list_area, &mut ls);
+
+    let mut lines: Vec<Line> = Vec::new();
+    let label = |s: &str| Span::styled(format!("{s:>14}: "), Style::new().bold());
+    match &state.mode {
+        Mode::Edit(form) => {
+            // Each line in the rows the layout gave it (wrapped the same way), so a click on
+            // a field lands on the field drawn there.
+            let rects = l
+                .edit_title
+                .iter()
+                .map(|r| (None, *r))
+                .chain(l.edit_fields.iter().map(|(f, r)| (Some(*f), *r)));
+            let content = edit_lines(form, state.revealed);
+            let b = Block::new()
+                .borders(Borders::ALL)
+                .title(detail_title(state));
+            frame.render_widget(b, detail_area);
+            for (field, rect) in rects {
+                if let Some((_, spans)) = content.iter().find(|(f, _)| *f == field) {
+                    let rows = wrap_spans(spans, rect.width);
+                    frame.render_widget(Paragraph::new(rows), rect);
+                }
+            }
+        }
+        _ => {
+            if let Some(p) = state.selected_profile() {
+                lines.push(Line::from(vec![
+                    label("Profile"),
+                    Span::raw(p.name.clone()),
+                ]));
+                let file = match state.file_of(p) {
+                    Some(path) => path.display().to_string(),
+                    None => "built in (no file)".to_string(),
+                };
+                lines.push(Line::from(vec![label("File"), Span::raw(file)]));
+                lines.push(Line::from(vec![
+                    label("Indexing URL"),
+                    Span::raw(p.indexing_url.clone()),
+                ]));
+                lines.push(Line::from(vec![
+                    label("Analytics URL"),
+                    Span::raw(p.analytics_url.clone()),
+                ]));
+                lines.push(Line::from(vec![
+                    label("Header prefix"),
+                    Span::raw(p.header_prefix.clone()),
+                ]));
+                lines.push(Line::from(vec![
+                    label("API key"),
+                    Span::raw(p.api_key.clone()),
+                ]));
+                lines.push(Line::from(vec![
+                    label("REST key"),
+                    Span::raw(masked_key(&p.rest_key, state.revealed)),
+                ]));
+                lines.push(Line::from(vec![
+                    label("Request"),
+                    Span::raw(format!(
+                        "{} {}{}{}",
+                        p.method,
+                        p.path,
+                        if p.query.is_empty() { "" } else { "?" },
+                        p.query
+                    )),
+                ]));
+            }
+            if !state.errors.is_empty() {
+                lines.push(Line::from(""));
+                lines.push(Line::styled("Files that did not load:", theme.warn()));
+                for e in &state.errors {
+                    lines.push(Line::styled(e.clone(), theme.warn()));
+                }
+            }
+            lines.push(Line::from(""));
+            lines.push(
+                Line::from("Enter use  e edit  n new  c from current  D duplicate  r rename  d delete  v reveal")
+                    .dim(),
+            );
+        }
+    }
+    if !matches!(state.mode, Mode::Edit(_)) {
+        frame.render_widget(
+            Paragraph::new(lines)
+                .block(
+                    Block::new()
+                        .borders(Borders::ALL)
+                        .title(detail_title(state)),
+                )
+                .wrap(Wrap { trim: false }),
+            detail_area,
+        );
+    }
+
+    let footer_line = match &state.mode {
+        Mode::Name { for_, input } => {
+            let what = match for_ {
+                NameFor::New => "New profile name: ",
+                NameFor::FromCurrent => "Name for a copy of the current profile: ",
+                NameFor::Duplicate => "Name of the duplicate: ",
+                NameFor::Rename => "New name: ",
+            };
+            // A refused name says why on the same line (the prompt stays open).
+            let mut spans = vec![
+                Span::styled(what, Style::new().bold()),
+                Span::raw(input.text().to_string()),
+                Span::raw("▏ (Enter ok, Esc cancel)"),
+            ];
+            if !state.status.is_empty() {
+                spans.push(Span::raw("  "));
+                spans.push(Span::styled(state.status.clone(), theme.error()));
+            }
+            Line::from(spans)
+        }
+        Mode::ConfirmDelete(name) => Line::styled(
+            format!("Delete profile {name} and its file? y to confirm, any other key keeps it."),
+            theme.error(),
+        ),
+        _ => Line::from(state.status.clone()),
+    };
+    frame.render_widget(Paragraph::new(footer_line), footer);
+}

@@ -1,0 +1,438 @@
+//! Tests of the profile manager: list, create, rename, duplicate, delete, edit, drawing.
+
+use super::*;
+use crossterm::event::{KeyCode, KeyModifiers};
+
+fn key(code: KeyCode) -> ProfilesMsg {
+    ProfilesMsg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+fn type_text(s: &mut ProfilesState, text: &str) {
+    for c in text.chars() {
+        update(s, key(KeyCode::Char(c)));
+    }
+}
+
+fn shop() -> Profile {
+    Profile {
+        indexing_url: "http://127.0.0.1:7001".into(),
+        analytics_url: "http://127.0.0.1:7002".into(),
+        header_prefix: "KLEVU".into(),
+        api_key: "shop-public".into(),
+        rest_key: KeySource::Stored(Secret::new("s3cr3t-rest-key")),
+        ..Profile::new("shop")
+    }
+}
+
+fn loaded() -> ProfilesState {
+    let mut s = ProfilesState::default();
+    update(
+        &mut s,
+        ProfilesMsg::Loaded {
+            profiles: vec![Profile::demo(), shop()],
+            errors: vec![
+                "/cfg/profiles/bad.toml line 3 column 1 is not valid: expected `=`".into(),
+            ],
+            dir: PathBuf::from("/cfg/profiles"),
+            current: "demo".into(),
+        },
+    );
+    s
+}
+
+#[test]
+fn delete_needs_confirmation_and_other_keys_keep_the_profile() {
+    let mut s = loaded();
+    s.selected = 1;
+    assert!(update(&mut s, key(KeyCode::Char('d'))).is_empty());
+    assert!(matches!(s.mode, Mode::ConfirmDelete(ref n) if n == "shop"));
+    assert!(update(&mut s, key(KeyCode::Char('n'))).is_empty());
+    assert!(matches!(s.mode, Mode::Browse));
+    assert!(s.status.contains("Kept"));
+    update(&mut s, key(KeyCode::Char('d')));
+    let effects = update(&mut s, key(KeyCode::Char('y')));
+    assert_eq!(effects, vec![ProfilesEffect::DeleteProfile("shop".into())]);
+}
+
+#[test]
+fn the_demo_profile_cannot_be_deleted_renamed_or_edited() {
+    let mut s = loaded();
+    s.selected = 0;
+    for c in ['d', 'r', 'e'] {
+        assert!(update(&mut s, key(KeyCode::Char(c))).is_empty());
+        assert!(matches!(s.mode, Mode::Browse), "{c}");
+        assert!(s.status.contains("built in"), "{c}: {}", s.status);
+    }
+}
+
+#[test]
+fn new_from_scratch_from_current_duplicate_and_rename() {
+    let mut s = loaded();
+    update(&mut s, key(KeyCode::Char('n')));
+    assert!(s.is_text_input_focused());
+    type_text(&mut s, "staging");
+    let effects = update(&mut s, key(KeyCode::Enter));
+    match &effects[..] {
+        [ProfilesEffect::SaveProfile(p, None)] => {
+            assert_eq!(p.name, "staging");
+            assert_eq!(p.header_prefix, Profile::new("x").header_prefix);
+        }
+        other => panic!("{other:?}"),
+    }
+    // From the current (demo) profile: keeps its settings.
+    update(&mut s, key(KeyCode::Char('c')));
+    type_text(&mut s, "learn");
+    match &update(&mut s, key(KeyCode::Enter))[..] {
+        [ProfilesEffect::SaveProfile(p, Some(source))] => {
+            assert_eq!(source, "demo", "keeps the body of the profile it copies");
+            assert_eq!(p.name, "learn");
+            assert_eq!(p.api_key, Profile::demo().api_key);
+        }
+        other => panic!("{other:?}"),
+    }
+    // Duplicate the selected one: name prefilled.
+    s.selected = 1;
+    update(&mut s, key(KeyCode::Char('D')));
+    match &update(&mut s, key(KeyCode::Enter))[..] {
+        [ProfilesEffect::SaveProfile(p, Some(source))] => {
+            assert_eq!(source, "shop");
+            assert_eq!(p.name, "shop-copy");
+            assert_eq!(p.api_key, "shop-public");
+            assert_eq!(p.rest_key, shop().rest_key);
+        }
+        other => panic!("{other:?}"),
+    }
+    // Rename.
+    update(&mut s, key(KeyCode::Char('r')));
+    update(
+        &mut s,
+        ProfilesMsg::Key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL)),
+    );
+    type_text(&mut s, "shop2");
+    match &update(&mut s, key(KeyCode::Enter))[..] {
+        [ProfilesEffect::RenameProfile { from, profile }] => {
+            assert_eq!(from, "shop");
+            assert_eq!(profile.name, "shop2");
+            assert_eq!(profile.indexing_url, "http://127.0.0.1:7001");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn bad_or_taken_names_are_refused_and_the_prompt_stays() {
+    let mut s = loaded();
+    update(&mut s, key(KeyCode::Char('n')));
+    type_text(&mut s, "shop");
+    assert!(update(&mut s, key(KeyCode::Enter)).is_empty());
+    assert!(s.status.contains("already exists"), "{}", s.status);
+    assert!(matches!(s.mode, Mode::Name { .. }));
+    update(
+        &mut s,
+        ProfilesMsg::Key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL)),
+    );
+    type_text(&mut s, "a b");
+    assert!(update(&mut s, key(KeyCode::Enter)).is_empty());
+    assert!(
+        s.status.contains("not a usable profile name"),
+        "{}",
+        s.status
+    );
+    update(&mut s, key(KeyCode::Esc));
+    assert!(matches!(s.mode, Mode::Browse));
+}
+
+#[test]
+fn editing_changes_urls_prefix_and_key_source() {
+    let mut s = loaded();
+    s.selected = 1;
+    update(&mut s, key(KeyCode::Char('e')));
+    // Indexing URL is focused: replace it.
+    update(
+        &mut s,
+        ProfilesMsg::Key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL)),
+    );
+    type_text(&mut s, "http://127.0.0.1:9000");
+    update(&mut s, key(KeyCode::Tab));
+    update(&mut s, key(KeyCode::Tab));
+    update(&mut s, key(KeyCode::Backspace));
+    type_text(&mut s, "X");
+    update(&mut s, key(KeyCode::Tab));
+    update(&mut s, key(KeyCode::Tab)); // key kind
+    assert!(!s.is_text_input_focused());
+    update(&mut s, key(KeyCode::Right)); // Stored -> Demo
+    update(&mut s, key(KeyCode::Right)); // Demo -> Env (wraps)
+    update(&mut s, key(KeyCode::Tab));
+    type_text(&mut s, "SHOP_REST_KEY");
+    let effects = update(&mut s, key(KeyCode::Enter));
+    match &effects[..] {
+        [ProfilesEffect::SaveProfile(p, Some(source))] => {
+            assert_eq!(source, "shop");
+            assert_eq!(p.name, "shop");
+            assert_eq!(p.indexing_url, "http://127.0.0.1:9000");
+            assert_eq!(p.analytics_url, "http://127.0.0.1:7002");
+            assert_eq!(p.header_prefix, "KLEVX");
+            assert_eq!(p.rest_key, KeySource::Env("SHOP_REST_KEY".into()));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_copy_of_the_demo_keeps_the_demo_key_source_when_edited() {
+    let mut s = loaded();
+    let mut copy = Profile::demo();
+    copy.name = "learn".into();
+    s.profiles.push(copy);
+    s.selected = 2;
+    update(&mut s, key(KeyCode::Char('e')));
+    update(&mut s, key(KeyCode::Char('/')));
+    match &update(&mut s, key(KeyCode::Enter))[..] {
+        [ProfilesEffect::SaveProfile(p, _)] => {
+            assert_eq!(p.rest_key, KeySource::Demo);
+            assert!(p.indexing_url.ends_with('/'));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn an_empty_key_source_is_refused_with_a_sentence() {
+    let mut s = loaded();
+    s.selected = 1;
+    update(&mut s, key(KeyCode::Char('e')));
+    for _ in 0..4 {
+        update(&mut s, key(KeyCode::Tab));
+    }
+    update(&mut s, key(KeyCode::Left)); // Stored -> Command, value cleared
+    assert!(update(&mut s, key(KeyCode::Enter)).is_empty());
+    assert!(s.status.contains("command"), "{}", s.status);
+    assert!(matches!(s.mode, Mode::Edit(_)), "nothing lost");
+}
+
+fn render(state: &ProfilesState, w: u16, h: u16) -> String {
+    crate::tui::test_util::render_text(w, h, |f| draw(f, f.area(), state))
+}
+
+#[test]
+fn a_paste_goes_to_the_focused_field_of_the_edit_form() {
+    let mut s = loaded();
+    s.selected = 1;
+    update(&mut s, key(KeyCode::Char('e')));
+    let Mode::Edit(form) = &s.mode else {
+        panic!("not editing")
+    };
+    let focus = form.focus;
+    update(&mut s, ProfilesMsg::Paste("-pasted\r\n".into()));
+    let Mode::Edit(form) = &mut s.mode else {
+        panic!("not editing")
+    };
+    let text = form.input_mut(focus).expect("a text field first").text();
+    assert!(text.ends_with("-pasted"), "{text:?}");
+}
+
+/// A refused name used to be invisible: the prompt line replaced the status that said why,
+/// so Enter seemed to do nothing.
+#[test]
+fn a_refused_name_says_why_while_the_prompt_stays_open() {
+    let mut s = loaded();
+    s.status = "saved /cfg/profiles/shop.toml".into();
+    update(&mut s, key(KeyCode::Char('n')));
+    let screen = render(&s, 150, 12);
+    assert!(
+        !screen.contains("saved /cfg"),
+        "old status on the prompt:\n{screen}"
+    );
+    type_text(&mut s, "a/b");
+    assert!(update(&mut s, key(KeyCode::Enter)).is_empty());
+    assert!(matches!(s.mode, Mode::Name { .. }), "the prompt stays open");
+    let screen = render(&s, 150, 12);
+    let footer = screen.lines().last().unwrap();
+    assert!(footer.contains("New profile name: a/b"), "{footer}");
+    assert!(
+        footer.contains("\"a/b\" is not a usable profile name"),
+        "{footer}"
+    );
+    // Taken name, when renaming.
+    update(&mut s, key(KeyCode::Esc));
+    s.selected = 1;
+    update(&mut s, key(KeyCode::Char('r')));
+    assert!(update(&mut s, key(KeyCode::Enter)).is_empty());
+    let screen = render(&s, 150, 12);
+    let footer = screen.lines().last().unwrap();
+    assert!(
+        footer.contains("A profile named shop already exists"),
+        "{footer}"
+    );
+}
+
+#[test]
+fn draws_list_file_location_and_masks_the_rest_key_unless_revealed() {
+    let mut s = loaded();
+    s.selected = 1;
+    for (w, h) in [(80, 24), (120, 40)] {
+        let screen = render(&s, w, h);
+        assert!(screen.contains("Profiles (2)"), "{w}x{h}\n{screen}");
+        assert!(screen.contains("demo (in use)"), "{w}x{h}\n{screen}");
+        assert!(
+            screen.contains("/cfg/profiles/shop.toml"),
+            "{w}x{h}\n{screen}"
+        );
+        assert!(
+            screen.contains("http://127.0.0.1:7001"),
+            "{w}x{h}\n{screen}"
+        );
+        assert!(screen.contains("KLEVU"), "{w}x{h}\n{screen}");
+        assert!(screen.contains("bad.toml line 3"), "{w}x{h}\n{screen}");
+        assert!(
+            !screen.contains("s3cr3t"),
+            "{w}x{h}: key shown unrevealed\n{screen}"
+        );
+    }
+    update(&mut s, key(KeyCode::Char('v')));
+    assert!(render(&s, 120, 40).contains("s3cr3t-rest-key"));
+    // In the edit form too.
+    update(&mut s, key(KeyCode::Char('v')));
+    update(&mut s, key(KeyCode::Char('e')));
+    let screen = render(&s, 80, 24);
+    assert!(screen.contains("Editing shop"), "{screen}");
+    assert!(!screen.contains("s3cr3t"), "{screen}");
+    // Delete confirmation is on screen.
+    update(&mut s, key(KeyCode::Esc));
+    update(&mut s, key(KeyCode::Char('d')));
+    assert!(render(&s, 80, 24).contains("Delete profile shop and its file?"));
+}
+
+// -----------------------------------------------------------------------------------------
+// Mouse: events aimed at cells from `layout`, the layout `draw` uses.
+
+use crate::tui::test_util::{click_in, render_buffer, reversed, wheel_in};
+
+fn area(w: u16, h: u16) -> Rect {
+    crate::tui::view::frame_layout(Rect::new(0, 0, w, h)).1
+}
+
+fn mouse(s: &mut ProfilesState, m: MouseEvent, a: Rect) {
+    update(s, ProfilesMsg::Mouse(m, a));
+}
+
+#[test]
+fn clicking_a_profile_selects_it_and_it_is_drawn_highlighted() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let a = area(w, h);
+        let mut s = loaded();
+        assert_eq!(s.selected, 0);
+        let l = layout(a, &s);
+        let (i, r) = l.rows[1];
+        mouse(&mut s, click_in(r), a);
+        assert_eq!(s.selected, i, "{w}x{h}");
+        assert_eq!(s.selected_profile().unwrap().name, "shop");
+        let buf = render_buffer(w, h, |f| draw(f, a, &s));
+        assert!(
+            reversed(&buf, r.y, r.x, r.x + 4),
+            "{w}x{h}: shop highlighted"
+        );
+        let (_, demo) = l.rows[0];
+        assert!(!reversed(&buf, demo.y, demo.x, demo.x + 4), "{w}x{h}");
+        // The detail follows the selection.
+        let screen = render(&s, w, h);
+        assert!(screen.contains("/cfg/profiles/shop.toml"), "{screen}");
+    }
+}
+
+#[test]
+fn the_wheel_over_the_list_moves_the_selection_within_bounds() {
+    let a = area(80, 24);
+    let mut s = loaded();
+    let list = layout(a, &s).list;
+    mouse(&mut s, wheel_in(list, true), a);
+    assert_eq!(s.selected, 1);
+    mouse(&mut s, wheel_in(list, true), a);
+    assert_eq!(s.selected, 1, "stays on the last profile");
+    mouse(&mut s, wheel_in(list, false), a);
+    assert_eq!(s.selected, 0);
+    // The wheel over the detail pane does not move the selection.
+    let detail = layout(a, &s).detail;
+    mouse(&mut s, wheel_in(detail, true), a);
+    assert_eq!(s.selected, 0);
+}
+
+#[test]
+fn in_edit_mode_a_click_focuses_the_field_under_it() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let a = area(w, h);
+        let mut s = loaded();
+        s.selected = 1;
+        update(&mut s, key(KeyCode::Char('e')));
+        let l = layout(a, &s);
+        assert_eq!(l.edit_fields.len(), EditField::ALL.len(), "{l:?}");
+        for f in [
+            EditField::HeaderPrefix,
+            EditField::KeyKind,
+            EditField::IndexingUrl,
+        ] {
+            let (_, r) = *l.edit_fields.iter().find(|(g, _)| *g == f).unwrap();
+            mouse(&mut s, click_in(r), a);
+            let Mode::Edit(form) = &s.mode else {
+                panic!("still editing")
+            };
+            assert_eq!(form.focus, f, "{w}x{h}");
+        }
+        // Typing goes to the clicked field.
+        let (_, r) = *l
+            .edit_fields
+            .iter()
+            .find(|(g, _)| *g == EditField::HeaderPrefix)
+            .unwrap();
+        mouse(&mut s, click_in(r), a);
+        type_text(&mut s, "X");
+        let Mode::Edit(form) = &s.mode else {
+            panic!("still editing")
+        };
+        assert_eq!(form.header_prefix.text(), "KLEVUX");
+        // The clicked field is drawn highlighted where the layout put it.
+        let buf = render_buffer(w, h, |f| draw(f, a, &s));
+        assert!(reversed(&buf, r.y, r.x + 16, r.x + 22), "{w}x{h}");
+        // Clicks on the list do not change the profile being edited.
+        mouse(&mut s, click_in(l.rows[0].1), a);
+        assert_eq!(s.selected, 1);
+        assert!(matches!(s.mode, Mode::Edit(_)));
+    }
+}
+
+#[test]
+fn long_values_wrap_and_the_fields_below_are_still_hit() {
+    let a = area(80, 24);
+    let mut s = loaded();
+    s.selected = 1;
+    update(&mut s, key(KeyCode::Char('e')));
+    // A long indexing URL takes more than one row.
+    type_text(&mut s, &"/very-long-path-segment".repeat(4));
+    let l = layout(a, &s);
+    let (_, url) = l.edit_fields[0];
+    assert!(url.height > 1, "{url:?}");
+    let (_, api) = *l
+        .edit_fields
+        .iter()
+        .find(|(f, _)| *f == EditField::ApiKey)
+        .unwrap();
+    let screen = crate::tui::test_util::render_text(80, 24, |f| draw(f, a, &s));
+    let row = screen.lines().nth(usize::from(api.y)).unwrap();
+    assert!(row.contains("API key: shop-public"), "{row:?}\n{screen}");
+    mouse(&mut s, click_in(api), a);
+    let Mode::Edit(form) = &s.mode else {
+        panic!("still editing")
+    };
+    assert_eq!(form.focus, EditField::ApiKey);
+}
+
+#[test]
+fn prompts_and_the_delete_confirmation_ignore_clicks() {
+    let a = area(80, 24);
+    let mut s = loaded();
+    s.selected = 1;
+    update(&mut s, key(KeyCode::Char('d')));
+    let l = layout(a, &s);
+    mouse(&mut s, click_in(l.rows[0].1), a);
+    assert!(matches!(s.mode, Mode::ConfirmDelete(_)));
+    assert_eq!(s.selected, 1);
+}

@@ -1,0 +1,325 @@
+//! The profile manager's pure transition: keys, mouse, and the results of file work.
+
+use crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::{Position, Rect};
+
+use super::*;
+use crate::store::profile::validate_name;
+use crate::store::Profile;
+use crate::tui::widgets::LineInput;
+
+/// Handle a message; pure.
+pub fn update(state: &mut ProfilesState, msg: ProfilesMsg) -> Vec<ProfilesEffect> {
+    match msg {
+        ProfilesMsg::Paste(text) => {
+            match &mut state.mode {
+                Mode::Name { input, .. } => input.insert_str(&text),
+                Mode::Edit(form) => {
+                    let focus = form.focus;
+                    if let Some(input) = form.input_mut(focus) {
+                        input.insert_str(&text);
+                    }
+                }
+                _ => {}
+            }
+            Vec::new()
+        }
+        ProfilesMsg::Loaded {
+            profiles,
+            errors,
+            dir,
+            current,
+        } => {
+            let keep = state.selected_profile().map(|p| p.name.clone());
+            state.profiles = profiles;
+            state.errors = errors;
+            state.dir = dir;
+            state.current = state
+                .profiles
+                .iter()
+                .find(|p| p.name == current)
+                .cloned()
+                .or(state.current.take());
+            if let Some(name) = keep {
+                if let Some(i) = state.profiles.iter().position(|p| p.name == name) {
+                    state.selected = i;
+                }
+            }
+            state.selected = state.selected.min(state.profiles.len().saturating_sub(1));
+            Vec::new()
+        }
+        ProfilesMsg::Current(p) => {
+            state.current = Some(*p);
+            Vec::new()
+        }
+        ProfilesMsg::Done(msg) => {
+            state.status = msg;
+            Vec::new()
+        }
+        ProfilesMsg::Failed(msg) => {
+            state.status = msg;
+            Vec::new()
+        }
+        ProfilesMsg::Mouse(m, area) => {
+            on_mouse(state, m, area);
+            Vec::new()
+        }
+        ProfilesMsg::Key(k) if k.kind == KeyEventKind::Release => Vec::new(),
+        ProfilesMsg::Key(k) => on_key(state, k),
+    }
+}
+
+fn on_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
+    let mode = std::mem::replace(&mut state.mode, Mode::Browse);
+    match mode {
+        Mode::Browse => browse_key(state, key),
+        Mode::ConfirmDelete(name) => {
+            if matches!(key.code, KeyCode::Char('y') | KeyCode::Char('Y')) {
+                state.status = format!("Deleting profile {name}…");
+                vec![ProfilesEffect::DeleteProfile(name)]
+            } else {
+                state.status = format!("Kept profile {name}.");
+                Vec::new()
+            }
+        }
+        Mode::Name { for_, mut input } => match key.code {
+            KeyCode::Esc => {
+                state.status = "Cancelled.".into();
+                Vec::new()
+            }
+            KeyCode::Enter => name_entered(state, for_, input),
+            _ => {
+                input.handle_key(&key);
+                state.mode = Mode::Name { for_, input };
+                Vec::new()
+            }
+        },
+        Mode::Edit(mut form) => {
+            let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+            let step = |f: EditField, back: bool| {
+                let i = EditField::ALL.iter().position(|x| *x == f).unwrap_or(0);
+                let n = EditField::ALL.len();
+                EditField::ALL[if back { (i + n - 1) % n } else { (i + 1) % n }]
+            };
+            match key.code {
+                KeyCode::Esc => {
+                    state.status = "Edit cancelled; nothing saved.".into();
+                    return Vec::new();
+                }
+                KeyCode::Char('s') if ctrl => return save_form(state, form),
+                KeyCode::Enter => return save_form(state, form),
+                KeyCode::Tab | KeyCode::Down => form.focus = step(form.focus, false),
+                KeyCode::BackTab | KeyCode::Up => form.focus = step(form.focus, true),
+                KeyCode::Char('v') if ctrl => state.revealed = !state.revealed,
+                KeyCode::Left | KeyCode::Right | KeyCode::Char(' ')
+                    if form.focus == EditField::KeyKind =>
+                {
+                    let i = KeyKind::ALL
+                        .iter()
+                        .position(|k| *k == form.key_kind)
+                        .unwrap_or(0);
+                    let n = KeyKind::ALL.len();
+                    let next = if key.code == KeyCode::Left {
+                        (i + n - 1) % n
+                    } else {
+                        (i + 1) % n
+                    };
+                    form.key_kind = KeyKind::ALL[next];
+                    // A value typed for one kind means nothing for another (and must not leak
+                    // a stored key into a file path shown in clear).
+                    form.key_value.set("");
+                }
+                _ => {
+                    let focus = form.focus;
+                    if let Some(input) = form.input_mut(focus) {
+                        input.handle_key(&key);
+                    }
+                }
+            }
+            state.mode = Mode::Edit(form);
+            Vec::new()
+        }
+    }
+}
+
+fn save_form(state: &mut ProfilesState, form: Box<EditForm>) -> Vec<ProfilesEffect> {
+    match form.to_profile() {
+        Ok(p) => {
+            state.status = format!("Saving profile {}…", p.name);
+            // The edited profile keeps its stored body.
+            let source = Some(form.base.name.clone());
+            vec![ProfilesEffect::SaveProfile(Box::new(p), source)]
+        }
+        Err(why) => {
+            state.status = why;
+            state.mode = Mode::Edit(form);
+            Vec::new()
+        }
+    }
+}
+
+fn browse_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
+    let n = state.profiles.len();
+    let selected = state.selected_profile().cloned();
+    let name_prompt = |for_: NameFor, start: String| Mode::Name {
+        for_,
+        input: LineInput::new(start),
+    };
+    match key.code {
+        KeyCode::Up | KeyCode::Char('k') => {
+            state.selected = state.selected.saturating_sub(1);
+            state.top = state.top.min(state.selected);
+        }
+        KeyCode::Down | KeyCode::Char('j') => {
+            state.selected = (state.selected + 1).min(n.saturating_sub(1))
+        }
+        KeyCode::Char('v') => state.revealed = !state.revealed,
+        KeyCode::Enter => {
+            if let Some(p) = selected {
+                state.status = format!("Using profile {}.", p.name);
+                return vec![ProfilesEffect::Activate(p.name)];
+            }
+        }
+        KeyCode::Char('n') => state.mode = name_prompt(NameFor::New, String::new()),
+        KeyCode::Char('c') => {
+            if state.current.is_some() {
+                state.mode = name_prompt(NameFor::FromCurrent, String::new());
+            } else {
+                state.status = "No profile is in use to copy from.".into();
+            }
+        }
+        KeyCode::Char('D') => {
+            if let Some(p) = selected {
+                state.mode = name_prompt(NameFor::Duplicate, format!("{}-copy", p.name));
+            }
+        }
+        KeyCode::Char('r') => {
+            match selected {
+                Some(p) if p.is_demo() => state.status =
+                    "The demo profile is built in and cannot be renamed; duplicate it (D) instead."
+                        .into(),
+                Some(p) => state.mode = name_prompt(NameFor::Rename, p.name),
+                None => {}
+            }
+        }
+        KeyCode::Char('e') => {
+            match selected {
+                Some(p) if p.is_demo() => state.status =
+                    "The demo profile is built in and read-only; duplicate it (D) to edit a copy."
+                        .into(),
+                Some(p) => state.mode = Mode::Edit(Box::new(EditForm::new(&p))),
+                None => {}
+            }
+        }
+        KeyCode::Char('d') | KeyCode::Delete => match selected {
+            Some(p) if p.is_demo() => {
+                state.status = "The demo profile is built in and cannot be deleted.".into()
+            }
+            Some(p) => {
+                state.status = format!(
+                    "Delete profile {}? y to confirm, any other key keeps it.",
+                    p.name
+                );
+                state.mode = Mode::ConfirmDelete(p.name);
+            }
+            None => {}
+        },
+        _ => {}
+    }
+    if matches!(state.mode, Mode::Name { .. }) {
+        // The prompt's footer shows the status after it: only a refused name from now on.
+        state.status.clear();
+    }
+    Vec::new()
+}
+
+fn name_entered(state: &mut ProfilesState, for_: NameFor, input: LineInput) -> Vec<ProfilesEffect> {
+    let name = input.text().trim().to_string();
+    let refuse = |state: &mut ProfilesState, why: String, input: LineInput| {
+        state.status = why;
+        state.mode = Mode::Name { for_, input };
+        Vec::new()
+    };
+    if let Err(e) = validate_name(&name) {
+        return refuse(state, format!("{e}."), input);
+    }
+    if name == crate::store::DEMO_PROFILE || state.profiles.iter().any(|p| p.name == name) {
+        return refuse(
+            state,
+            format!("A profile named {name} already exists; pick another name."),
+            input,
+        );
+    }
+    let fresh = |mut p: Profile| {
+        p.name = name.clone();
+        p.origin = None;
+        p
+    };
+    let selected = state.selected_profile().cloned();
+    // The profile copied from (its stored body goes with the copy), if any.
+    let base = match for_ {
+        NameFor::New => None,
+        NameFor::FromCurrent => match state.current.clone() {
+            Some(p) => Some(p),
+            None => return refuse(state, "No profile is in use to copy from.".into(), input),
+        },
+        NameFor::Duplicate | NameFor::Rename => match selected {
+            Some(p) => Some(p),
+            None => return Vec::new(),
+        },
+    };
+    let source = base.as_ref().map(|p| p.name.clone());
+    let profile = base.map_or_else(|| Profile::new(name.clone()), fresh);
+    // The demo's key source and "embedded" server only make sense on the demo profile... but a
+    // copy of the demo that keeps talking to the local server is exactly what a learner wants,
+    // so URLs are kept; the demo key source is kept too (it resolves to the published demo key).
+    state.status = format!("Saving profile {name}…");
+    match for_ {
+        NameFor::Rename => {
+            let from = state
+                .selected_profile()
+                .map(|p| p.name.clone())
+                .unwrap_or_default();
+            vec![ProfilesEffect::RenameProfile {
+                from,
+                profile: Box::new(profile),
+            }]
+        }
+        _ => vec![ProfilesEffect::SaveProfile(Box::new(profile), source)],
+    }
+}
+
+/// Browsing: a click selects the profile under it, the wheel over the list moves the selection.
+/// Editing: a click on a field focuses it. Prompts and the delete confirmation ignore the mouse
+/// (a stray click must not answer them).
+fn on_mouse(state: &mut ProfilesState, m: MouseEvent, area: Rect) {
+    let l = layout(area, state);
+    // The window stays where it is on screen; the selection moves within it.
+    state.top = l.first;
+    let pos = Position::new(m.column, m.row);
+    let click = m.kind == MouseEventKind::Down(MouseButton::Left);
+    match &mut state.mode {
+        Mode::Browse => match m.kind {
+            _ if click => {
+                if let Some((i, _)) = l.rows.iter().find(|(_, r)| r.contains(pos)) {
+                    state.selected = *i;
+                }
+            }
+            MouseEventKind::ScrollDown if l.list.contains(pos) => {
+                state.selected = (state.selected + 1).min(state.profiles.len().saturating_sub(1))
+            }
+            MouseEventKind::ScrollUp if l.list.contains(pos) => {
+                state.selected = state.selected.saturating_sub(1)
+            }
+            _ => {}
+        },
+        Mode::Edit(form) if click => {
+            if let Some((f, _)) = l.edit_fields.iter().find(|(_, r)| r.contains(pos)) {
+                form.focus = *f;
+            }
+        }
+        _ => {}
+    }
+}
