@@ -15,6 +15,9 @@ pub struct ProfileArgs {
     pub command: ProfileCommand,
 }
 
+// `New` carries every flag of `profile new`; the enum is parsed once per run, so its size does
+// not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, clap::Subcommand)]
 pub enum ProfileCommand {
     /// List the profiles (the built-in demo first); unreadable files are reported with their line.
@@ -38,8 +41,8 @@ pub struct NewArgs {
     pub from: Option<String>,
     /// Fill in a vendor's public settings: `klevu` sets the prefix KLEVU and the vendor's
     /// indexing and analytics URLs (the flags below still override them; keys stay yours).
-    #[arg(long, value_name = "VENDOR", value_parser = |s: &str| s.parse::<crate::core::vendor::VendorPreset>())]
-    pub vendor: Option<crate::core::vendor::VendorPreset>,
+    #[arg(long, value_name = "VENDOR", value_parser = crate::core::vendor::VendorPreset::named)]
+    pub vendor: Option<&'static crate::core::vendor::VendorPreset>,
     #[arg(long, value_name = "URL")]
     pub indexing_url: Option<String>,
     #[arg(long, value_name = "URL")]

@@ -23,14 +23,13 @@ pub const KLEVU: VendorPreset = VendorPreset {
 };
 
 /// Every preset.
-pub const PRESETS: [VendorPreset; 1] = [KLEVU];
+pub static PRESETS: [VendorPreset; 1] = [KLEVU];
 
-impl std::str::FromStr for VendorPreset {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+impl VendorPreset {
+    /// The preset of this name (any case), or a sentence listing the known ones.
+    pub fn named(s: &str) -> Result<&'static VendorPreset, String> {
         PRESETS
-            .into_iter()
+            .iter()
             .find(|p| p.name.eq_ignore_ascii_case(s))
             .ok_or_else(|| {
                 let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
@@ -48,9 +47,9 @@ mod tests {
 
     #[test]
     fn klevu_is_known_by_name_in_any_case() {
-        assert_eq!("Klevu".parse::<VendorPreset>().unwrap(), KLEVU);
+        assert_eq!(*VendorPreset::named("Klevu").unwrap(), KLEVU);
         assert_eq!(
-            "acme".parse::<VendorPreset>().unwrap_err(),
+            VendorPreset::named("acme").unwrap_err(),
             "unknown vendor \"acme\": known presets are klevu"
         );
     }
