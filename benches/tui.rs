@@ -18,11 +18,11 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use signscope::core::Secret;
-use signscope::tui::app::Field;
-use signscope::tui::message::{Command, Message};
+use signscope::tui::components::request::{resign, Field};
+use signscope::tui::effect::Command;
+use signscope::tui::message::Message;
 use signscope::tui::signing::Incremental;
 use signscope::tui::test_util::TestApp;
-use signscope::tui::update::resign;
 
 /// A pretty-printed JSON array of about `size` bytes (lines of ~60 bytes).
 fn body_of(size: usize) -> String {
@@ -42,10 +42,10 @@ fn body_of(size: usize) -> String {
 /// frozen, the cursor at the end of the body.
 fn app_with(body: &str) -> TestApp {
     let mut app = TestApp::with_body(120, 40, body);
-    app.ts_live = false;
-    app.focus = Field::Body;
-    let end = app.body.len();
-    app.body.move_to(end);
+    app.request.ts_live = false;
+    app.request.focus = Field::Body;
+    let end = app.request.body.len();
+    app.request.body.move_to(end);
     app
 }
 
@@ -114,7 +114,7 @@ fn key_to_frame(c: &mut Criterion) {
 fn key_to_frame_at_start(c: &mut Criterion) {
     let mut g = group(c, "tui_key_to_frame_at_the_start");
     let mut app = app_with(&body_of(16 << 20));
-    app.body.move_to(0);
+    app.request.body.move_to(0);
     bench_key_to_frame(&mut g, BenchmarkId::from_parameter("16MB"), app);
     g.finish();
 }
@@ -125,7 +125,7 @@ fn resign_after_edit(c: &mut Criterion) {
         let mut app = app_with(&body_of(size));
         let mut inc = Incremental::default();
         // Prime the signer with the whole body.
-        for cmd in resign(&mut app) {
+        for cmd in resign(&mut app.request) {
             if let Command::Sign(job) = cmd {
                 inc.sign(&job).unwrap();
             }
@@ -298,17 +298,17 @@ fn response_of(size: usize) -> Vec<u8> {
 /// formatted text. Both steps run off the draw path in the workbench (the formatting on a
 /// blocking thread); here they run back to back, so the total is an upper bound.
 fn response_6mb(c: &mut Criterion) {
-    use signscope::tui::app::Detail;
-    use signscope::tui::runtime::{format_json, response_view};
+    use signscope::tui::components::request::response::{format_json, response_view};
+    use signscope::tui::components::request::Detail;
     let body = response_of(6 << 20);
     let mut g = c.benchmark_group("tui_response_6MB");
     g.sample_size(10)
         .measurement_time(Duration::from_secs(5))
         .warm_up_time(Duration::from_millis(500));
     let send = |app: &mut TestApp, id: u64| {
-        app.pending_send = Some(id);
-        app.sending = true;
-        app.detail = Detail::Response;
+        app.request.pending_send = Some(id);
+        app.request.sending = true;
+        app.request.detail = Detail::Response;
         let view = response_view(id, 200, vec![], &body, 12.0, false, vec![]);
         app.update(Message::SendDone {
             id,

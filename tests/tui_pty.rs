@@ -150,7 +150,25 @@ fn sigterm_restores_the_terminal() {
 
 #[test]
 fn a_panic_restores_the_terminal() {
-    let mut tui = Tui::start(80, 24, &[("SIGNSCOPE_TEST_PANIC", "1")]);
+    // This test binary runs `panicking_workbench` (below) in a PTY: the workbench's own event
+    // loop and terminal setup, with a test double that panics after the first frame.
+    let config = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = portable_pty::CommandBuilder::new(std::env::current_exe().unwrap());
+    cmd.args([
+        "--exact",
+        "panicking_workbench",
+        "--ignored",
+        "--nocapture",
+        "--test-threads=1",
+    ]);
+    cmd.env(PANIC_CHILD, "1");
+    cmd.env("SIGNSCOPE_CONFIG_DIR", config.path());
+    cmd.env("SIGNSCOPE_DATA_DIR", data.path());
+    let mut tui = Tui {
+        pty: Pty::spawn(cmd, 80, 24),
+        _dirs: (config, data),
+    };
     let status = tui.wait_exit();
     assert!(!status.success(), "a panic exits with failure");
     tui.assert_restored();
@@ -163,6 +181,26 @@ fn a_panic_restores_the_terminal() {
         msg > left,
         "the panic message comes after the terminal was restored"
     );
+}
+
+/// Set in the environment of the child that runs [`panicking_workbench`].
+const PANIC_CHILD: &str = "SIGNSCOPE_PTY_PANIC_CHILD";
+
+/// The workbench whose event loop panics after its first frame; run by
+/// `a_panic_restores_the_terminal` in a PTY (it does nothing when run any other way).
+#[test]
+#[ignore = "run inside a PTY by a_panic_restores_the_terminal"]
+fn panicking_workbench() {
+    if std::env::var_os(PANIC_CHILD).is_none() {
+        return;
+    }
+    let app = signscope::tui::test_util::TestApp::new(80, 24).app;
+    let hooks = signscope::tui::runtime::LoopHooks {
+        after_draw: Some(Box::new(|| {
+            panic!("a forced panic after the first frame, to test terminal restoration")
+        })),
+    };
+    let _ = signscope::tui::runtime::run_app_with(app, None, None, vec![], hooks);
 }
 
 #[test]

@@ -53,6 +53,10 @@ pub struct ServeArgs {
     /// with a warning on each such request. By default only the documented form is accepted.
     #[arg(long = "accept-form", value_name = "FORM", value_parser = parse_form)]
     pub accept_forms: Vec<SigningForm>,
+    /// At most this many signature diagnoses run at once; a mismatch that finds none free gets
+    /// its verdict and expected signing text with "diagnosis skipped: server busy".
+    #[arg(long, value_name = "N", default_value_t = server::config::DEFAULT_MAX_DIAGNOSES)]
+    pub max_diagnoses: usize,
 
     /// Also serve `PUT /_bench/unverified` (no signature check; for measuring verification cost).
     #[arg(long, hide = true)]
@@ -124,6 +128,7 @@ pub fn config(
         .copied()
         .filter(|f| *f != SigningForm::Standard)
         .collect();
+    cfg.max_diagnoses = args.max_diagnoses;
     Ok(cfg)
 }
 

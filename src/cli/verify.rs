@@ -6,11 +6,14 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 
+use crate::core::diagnose::{expected_head, DiagnoseOptions};
 use crate::core::http_text::parse_raw_request_with_notes;
+use crate::core::sign::{encode_signature, hmac_sha384};
 use crate::core::time::parse_timestamp;
-use crate::core::verify::{verify, SingleKey, VerifyOptions};
+use crate::core::verify::{verify_all, Checked, DiagnosisPlan, SingleKey, VerifyOptions};
 use crate::core::visible::escape_visible;
 use crate::core::ReceivedRequest;
+use crate::core::Secret;
 
 use super::keys::rest_key_from_env_or_file;
 
@@ -33,6 +36,14 @@ pub struct VerifyArgs {
     /// The server time to check the timestamp against (default: now).
     #[arg(long, value_name = "TS")]
     pub now: Option<String>,
+    /// The client's own signing text (the exact bytes it signed), compared byte by byte with
+    /// the expected text when no known mistake explains a mismatch.
+    #[arg(long, value_name = "FILE")]
+    pub client_text: Option<PathBuf>,
+    /// `text` (default) or `json`: one object with accepted, status, code, mistakes,
+    /// client_form, message, checks, expected_text and expected_signature.
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "json"])]
+    pub output: String,
 }
 
 /// The header prefix a request uses, found from its `X-<PREFIX>-TIMESTAMP` or
@@ -102,38 +113,54 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<u8> {
             format!("cannot read the request in {}", args.request_file.display())
         })?,
     };
+    drop(raw);
+    let client_text = match &args.client_text {
+        Some(path) => Some(std::fs::read(path).with_context(|| {
+            format!("cannot read the client's signing text {}", path.display())
+        })?),
+        None => None,
+    };
     let secret =
         rest_key_from_env_or_file(args.rest_key_env.as_deref(), args.rest_key_file.as_deref())?;
     let keys = SingleKey {
         api_key: args.api_key.clone(),
-        secret,
+        secret: secret.clone(),
     };
     let opts = VerifyOptions {
         header_prefix: detect_prefix(&parsed.request),
         ..VerifyOptions::default()
     };
-
-    let mut out = std::io::stdout().lock();
-    for note in &parsed.notes {
-        writeln!(out, "note: {note}")?;
-    }
-    let verdict = verify(&parsed.request, &keys, &opts, now);
+    let plan = DiagnosisPlan::Run(DiagnoseOptions {
+        client_text,
+        ..DiagnoseOptions::default()
+    });
+    let checked = verify_all(&parsed.request, &keys, &opts, now, &plan);
     tracing::debug!(
         method = %parsed.request.method,
         path = %parsed.request.path,
         body_len = parsed.request.body.len(),
-        accepted = verdict.is_ok(),
+        accepted = checked.accepted.is_some(),
         "capture verified"
     );
-    match verdict {
-        Ok(accepted) => {
+    let mut out = std::io::stdout().lock();
+    if args.output == "json" {
+        let report = json_report(&parsed.request, &opts.header_prefix, &secret, &checked);
+        serde_json::to_writer(&mut out, &report)?;
+        writeln!(out)?;
+        return Ok(if checked.accepted.is_some() { 0 } else { 1 });
+    }
+    for note in &parsed.notes {
+        writeln!(out, "note: {note}")?;
+    }
+    match (&checked.accepted, checked.failures.split_first()) {
+        (Some(accepted), _) => {
             writeln!(out, "{accepted}")?;
             for w in &accepted.warnings {
                 writeln!(out, "warning: {w}")?;
             }
             Ok(0)
         }
-        Err(rejection) => {
+        (None, Some((rejection, also))) => {
             writeln!(
                 out,
                 "rejected ({} {}): {}",
@@ -141,10 +168,61 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<u8> {
                 rejection.code(),
                 rejection
             )?;
-            if let Some(m) = rejection.mismatch() {
+            for a in also {
+                writeln!(out, "also failing ({} {}): {}", a.status(), a.code(), a)?;
+            }
+            if let Some(m) = checked.mismatch() {
+                if let Some(form) = m.diagnosis.client_form {
+                    writeln!(out, "client form: {form}")?;
+                }
                 out.write_all(m.diagnosis.details().as_bytes())?;
             }
             Ok(1)
         }
+        (None, None) => unreachable!("a request is accepted or has a failing check"),
     }
+}
+
+/// The `--output json` object (docs/diagnosis.md): the verdict, every failing check, the ids of
+/// the explanation found, and the expected text and signature for the key given.
+fn json_report(
+    req: &ReceivedRequest,
+    prefix: &str,
+    secret: &Secret,
+    checked: &Checked,
+) -> serde_json::Value {
+    let first = checked.failures.first();
+    let mismatch = checked.mismatch();
+    let (text, signature) = match mismatch {
+        Some(m) => (
+            m.diagnosis.expected_canonical(),
+            m.diagnosis.expected_signature.clone(),
+        ),
+        None => {
+            let head = expected_head(req, prefix);
+            let text = [head.as_bytes(), &req.body].concat();
+            let sig = encode_signature(&hmac_sha384(secret.expose().as_bytes(), &[&text]));
+            (text, sig)
+        }
+    };
+    let message = match (&checked.accepted, first) {
+        (Some(a), _) => a.to_string(),
+        (None, Some(r)) => r.to_string(),
+        (None, None) => String::new(),
+    };
+    serde_json::json!({
+        "accepted": checked.accepted.is_some(),
+        "status": first.map(|r| r.status()).unwrap_or(200),
+        "code": first.map(|r| r.code()),
+        "mistakes": mismatch.map(|m| m.diagnosis.ids()).unwrap_or_default(),
+        "client_form": mismatch.and_then(|m| m.diagnosis.client_form),
+        "message": message,
+        "checks": checked.failures.iter().map(|r| serde_json::json!({
+            "code": r.code(),
+            "status": r.status(),
+            "message": r.to_string(),
+        })).collect::<Vec<_>>(),
+        "expected_text": String::from_utf8_lossy(&text),
+        "expected_signature": signature,
+    })
 }

@@ -35,4 +35,7 @@ pub use request::{
 };
 pub use secret::Secret;
 pub use sign::{sign, SignError, Signed};
-pub use verify::{verify, Accepted, KeyStore, Mismatch, ReceivedRequest, Rejection, VerifyOptions};
+pub use verify::{
+    verify, verify_all, Accepted, Checked, DiagnosisPlan, KeyStore, Mismatch, ReceivedRequest,
+    Rejection, VerifyOptions,
+};

@@ -20,7 +20,7 @@ use base64::Engine;
 use chrono::{DateTime, Utc};
 use subtle::ConstantTimeEq;
 
-use super::diagnose::{diagnose, Diagnosis};
+use super::diagnose::{diagnose_with, DiagnoseOptions, Diagnosis};
 use super::request::{
     HeaderNames, SignableRequest, AUTHORIZATION_HEADER, AUTH_ALGO, CONTENT_TYPE_HEADER,
     CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX,
@@ -84,11 +84,28 @@ impl ReceivedRequest {
 /// Where the verifier finds the REST key of a public API key.
 pub trait KeyStore {
     fn rest_key(&self, api_key: &str) -> Option<Secret>;
+
+    /// The other accounts known (API key, REST key), so a diagnosis can recognise a signature
+    /// made with another account's key. None by default.
+    fn other_accounts(&self, api_key: &str) -> Vec<(String, Secret)> {
+        let _ = api_key;
+        Vec::new()
+    }
 }
 
 impl KeyStore for HashMap<String, Secret> {
     fn rest_key(&self, api_key: &str) -> Option<Secret> {
         self.get(api_key).cloned()
+    }
+
+    fn other_accounts(&self, api_key: &str) -> Vec<(String, Secret)> {
+        let mut out: Vec<(String, Secret)> = self
+            .iter()
+            .filter(|(k, _)| k.as_str() != api_key)
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
     }
 }
 
@@ -138,12 +155,17 @@ pub struct Accepted {
 /// What the verifier signed when the signature did not match, and why it may differ.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mismatch {
-    /// The exact bytes the verifier signed.
-    pub canonical: Vec<u8>,
     /// The signature the client sent (the token after `Bearer `).
     pub provided: String,
     /// Which known client mistakes reproduce the provided signature.
     pub diagnosis: Diagnosis,
+}
+
+impl Mismatch {
+    /// The exact bytes the verifier signed.
+    pub fn canonical(&self) -> Vec<u8> {
+        self.diagnosis.expected_canonical()
+    }
 }
 
 /// Why a request was refused. `Display` is one sentence; [`Rejection::code`] is stable.
@@ -288,100 +310,205 @@ pub fn bearer_token(value: &[u8]) -> Result<&str, Rejection> {
     Ok(token)
 }
 
-/// Verify a received request against the key store at time `now`.
+/// Verify a received request against the key store at time `now`: the first failing check, a
+/// signature mismatch with its full diagnosis (see [`verify_all`] for every failing check).
 pub fn verify(
     req: &ReceivedRequest,
     keys: &dyn KeyStore,
     opts: &VerifyOptions,
     now: DateTime<Utc>,
 ) -> Result<Accepted, Rejection> {
+    verify_all(req, keys, opts, now, &DiagnosisPlan::default()).into_result()
+}
+
+/// Whether a signature mismatch gets a diagnosis, and with what.
+#[derive(Clone, Debug)]
+pub enum DiagnosisPlan {
+    /// Diagnose (the key store's other accounts are added to the options).
+    Run(DiagnoseOptions),
+    /// Do not search; the mismatch carries the expected text and this reason.
+    Skip(String),
+}
+
+impl Default for DiagnosisPlan {
+    fn default() -> Self {
+        DiagnosisPlan::Run(DiagnoseOptions::default())
+    }
+}
+
+/// Every failing check of a request, in the verifier's order (the first is the verdict).
+#[derive(Clone, Debug)]
+pub struct Checked {
+    /// The accepted request, when no check failed.
+    pub accepted: Option<Accepted>,
+    /// Every failing check; empty when accepted.
+    pub failures: Vec<Rejection>,
+}
+
+impl Checked {
+    /// The verdict: accepted, or the first failing check.
+    pub fn into_result(mut self) -> Result<Accepted, Rejection> {
+        match self.accepted.take() {
+            Some(a) => Ok(a),
+            None => Err(self.failures.swap_remove(0)),
+        }
+    }
+
+    /// The signature mismatch among the failures, if any.
+    pub fn mismatch(&self) -> Option<&Mismatch> {
+        self.failures.iter().find_map(Rejection::mismatch)
+    }
+}
+
+/// Run every check that can run and report each that fails: missing or repeated headers and a
+/// malformed Authorization stop there; otherwise a wrong algorithm, Content-Type or timestamp
+/// syntax, the signature (when the algorithm and Content-Type are the required ones) and the
+/// time window are all reported together.
+pub fn verify_all(
+    req: &ReceivedRequest,
+    keys: &dyn KeyStore,
+    opts: &VerifyOptions,
+    now: DateTime<Utc>,
+    plan: &DiagnosisPlan,
+) -> Checked {
     let names = HeaderNames::for_prefix(&opts.header_prefix);
-    // 1. presence, exactly once, in a fixed order so the first problem reported is stable.
-    let ts_raw = exactly_one(req, &names.timestamp)?;
-    let api_raw = exactly_one(req, &names.api_key)?;
-    let algo_raw = exactly_one(req, &names.auth_algo)?;
-    let ct_raw = exactly_one(req, CONTENT_TYPE_HEADER)?;
-    let auth_raw = exactly_one(req, AUTHORIZATION_HEADER)?;
+    let stop = |r: Rejection| Checked {
+        accepted: None,
+        failures: vec![r],
+    };
+    // 1. presence, exactly once: every missing or repeated header is reported.
+    let mut presence = Vec::new();
+    let mut raw: [&[u8]; 5] = [b""; 5];
+    for (i, name) in [
+        names.timestamp.as_str(),
+        names.api_key.as_str(),
+        names.auth_algo.as_str(),
+        CONTENT_TYPE_HEADER,
+        AUTHORIZATION_HEADER,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        match exactly_one(req, name) {
+            Ok(v) => raw[i] = v,
+            Err(e) => presence.push(e),
+        }
+    }
+    if !presence.is_empty() {
+        return Checked {
+            accepted: None,
+            failures: presence,
+        };
+    }
+    let [ts_raw, api_raw, algo_raw, ct_raw, auth_raw] = raw;
 
     // 2. Authorization shape.
-    let token = bearer_token(auth_raw)?;
+    let token = match bearer_token(auth_raw) {
+        Ok(t) => t,
+        Err(e) => return stop(e),
+    };
 
     // 3. values.
-    let api_key = std::str::from_utf8(api_raw).map_err(|_| Rejection::UnknownApiKey {
+    let unknown = || Rejection::UnknownApiKey {
         header: names.api_key.clone(),
         api_key: shown(api_raw),
-    })?;
-    let secret = keys
-        .rest_key(api_key)
-        .filter(|s| !s.is_empty())
-        .ok_or_else(|| Rejection::UnknownApiKey {
-            header: names.api_key.clone(),
-            api_key: shown(api_raw),
-        })?;
-    if algo_raw != AUTH_ALGO.as_bytes() {
-        return Err(Rejection::WrongAlgorithm {
+    };
+    let Ok(api_key) = std::str::from_utf8(api_raw) else {
+        return stop(unknown());
+    };
+    let Some(secret) = keys.rest_key(api_key).filter(|s| !s.is_empty()) else {
+        return stop(unknown());
+    };
+    let mut failures = Vec::new();
+    let algo_ok = algo_raw == AUTH_ALGO.as_bytes();
+    if !algo_ok {
+        failures.push(Rejection::WrongAlgorithm {
             header: names.auth_algo.clone(),
             got: shown(algo_raw),
         });
     }
-    if ct_raw != CONTENT_TYPE_JSON.as_bytes() {
-        return Err(Rejection::UnsupportedContentType { got: shown(ct_raw) });
+    let ct_ok = ct_raw == CONTENT_TYPE_JSON.as_bytes();
+    if !ct_ok {
+        failures.push(Rejection::UnsupportedContentType { got: shown(ct_raw) });
     }
-    let invalid_ts = || Rejection::InvalidTimestamp {
-        header: names.timestamp.clone(),
-        got: shown(ts_raw),
-    };
-    let ts_text = std::str::from_utf8(ts_raw).map_err(|_| invalid_ts())?;
-    let ts = parse_timestamp(ts_text).ok_or_else(invalid_ts)?;
-
-    // 4. signature, constant-time.
-    let signable = SignableRequest {
-        method: &req.method,
-        path: &req.path,
-        query: &req.query,
-        header_prefix: &opts.header_prefix,
-        timestamp: ts_text,
-        api_key,
-        auth_algo: AUTH_ALGO,
-        content_type: CONTENT_TYPE_JSON,
-        body: &req.body,
-    };
-    let canonical = signable.canonical();
-    let digest =
-        digest_canonical(&canonical, &secret).expect("the key was checked to be non-empty");
-    if !signature_matches(&digest, token) {
-        let diagnosis = diagnose(req, &opts.header_prefix, &secret, token);
-        return Err(Rejection::SignatureMismatch(Box::new(Mismatch {
-            canonical: canonical.to_bytes(),
-            provided: token.to_string(),
-            diagnosis,
-        })));
-    }
-
-    // 5. time window (inclusive at ±window seconds).
-    let skew_ms = (ts.time - now).num_milliseconds();
-    if skew_ms.abs() > opts.window_seconds.saturating_mul(1000) {
-        let secs = skew_ms.abs() / 1000 + i64::from(skew_ms.abs() % 1000 != 0);
-        return Err(Rejection::TimestampOutOfWindow {
-            skew_seconds: secs * skew_ms.signum(),
-            skew_ms,
-            server_time: now,
-            window_seconds: opts.window_seconds,
+    let ts_text = std::str::from_utf8(ts_raw).ok();
+    let ts = ts_text.and_then(parse_timestamp);
+    if ts.is_none() {
+        failures.push(Rejection::InvalidTimestamp {
+            header: names.timestamp.clone(),
+            got: shown(ts_raw),
         });
     }
 
+    // 4. signature, constant-time.
+    if algo_ok && ct_ok {
+        let signable = SignableRequest {
+            method: &req.method,
+            path: &req.path,
+            query: &req.query,
+            header_prefix: &opts.header_prefix,
+            timestamp: ts_text.unwrap_or(""),
+            api_key,
+            auth_algo: AUTH_ALGO,
+            content_type: CONTENT_TYPE_JSON,
+            body: &req.body,
+        };
+        let digest = digest_canonical(&signable.canonical(), &secret)
+            .expect("the key was checked to be non-empty");
+        if !signature_matches(&digest, token) {
+            let diagnosis = match plan {
+                DiagnosisPlan::Run(o) => {
+                    let mut o = o.clone();
+                    o.other_accounts.extend(keys.other_accounts(api_key));
+                    diagnose_with(req, &opts.header_prefix, &secret, token, &o)
+                }
+                DiagnosisPlan::Skip(reason) => {
+                    Diagnosis::skipped(req, &opts.header_prefix, &secret, token, reason)
+                }
+            };
+            failures.push(Rejection::SignatureMismatch(Box::new(Mismatch {
+                provided: token.to_string(),
+                diagnosis,
+            })));
+        }
+    }
+
+    // 5. time window (inclusive at ±window seconds).
+    if let Some(ts) = ts {
+        let skew_ms = (ts.time - now).num_milliseconds();
+        if skew_ms.abs() > opts.window_seconds.saturating_mul(1000) {
+            let secs = skew_ms.abs() / 1000 + i64::from(skew_ms.abs() % 1000 != 0);
+            failures.push(Rejection::TimestampOutOfWindow {
+                skew_seconds: secs * skew_ms.signum(),
+                skew_ms,
+                server_time: now,
+                window_seconds: opts.window_seconds,
+            });
+        }
+    }
+    if !failures.is_empty() {
+        // The verdict keeps the verifier's order: value checks, then the signature, then time.
+        return Checked {
+            accepted: None,
+            failures,
+        };
+    }
+
     let mut warnings = Vec::new();
-    if !ts.canonical_form {
+    if let Some(ts) = ts.filter(|t| !t.canonical_form) {
         warnings.push(format!(
             "the timestamp {} is valid RFC 3339 but not in the form YYYY-MM-DDThh:mm:ss.mmmZ (e.g. {})",
             shown(ts_raw),
             format_timestamp(ts.time)
         ));
     }
-    Ok(Accepted {
-        api_key: api_key.to_string(),
-        warnings,
-    })
+    Checked {
+        accepted: Some(Accepted {
+            api_key: api_key.to_string(),
+            warnings,
+        }),
+        failures: Vec::new(),
+    }
 }
 
 /// Compare a provided base64 token with the expected digest in constant time. The expected

@@ -57,6 +57,9 @@ pub const DEFAULT_MAX_STORED: usize = 10_000;
 pub const DEFAULT_MAX_STORED_BYTES: usize = 64 * 1024 * 1024;
 /// Default number of bodies handled at once.
 pub const DEFAULT_MAX_IN_FLIGHT: usize = 64;
+
+/// Default number of signature diagnoses run at once (docs/diagnosis.md).
+pub const DEFAULT_MAX_DIAGNOSES: usize = 2;
 /// Default timestamp window in seconds either side of server time (`docs/verification.md` rule V2).
 pub const DEFAULT_WINDOW_SECONDS: i64 = 600;
 
@@ -98,6 +101,9 @@ pub struct ServerConfig {
     /// Signing forms accepted besides the documented one (`--accept-form php-sdk`); a request
     /// accepted in one of them is recorded with a warning naming the form (docs/signing.md).
     pub accept_forms: Vec<SigningForm>,
+    /// At most this many signature diagnoses run at once; a mismatch that finds none free is
+    /// answered with its verdict and expected text, and "diagnosis skipped: server busy".
+    pub max_diagnoses: usize,
 }
 
 impl ServerConfig {
@@ -119,6 +125,7 @@ impl ServerConfig {
             shutdown_grace: Duration::from_secs(5),
             max_in_flight: DEFAULT_MAX_IN_FLIGHT,
             accept_forms: Vec::new(),
+            max_diagnoses: DEFAULT_MAX_DIAGNOSES,
         }
     }
 

@@ -28,7 +28,7 @@ use serde_json::json;
 
 use crate::core::events::json_error_reason;
 use crate::core::time::format_timestamp;
-use crate::core::verify::{verify, Accepted, ReceivedRequest, Rejection};
+use crate::core::verify::{verify_all, Accepted, DiagnosisPlan, ReceivedRequest, Rejection};
 use crate::core::visible::escape_visible;
 use crate::core::SigningForm;
 
@@ -135,7 +135,10 @@ async fn serve(st: AppState, req: Request, check_signature: bool) -> Response {
     let now = st.config.now();
     match decide_off_thread(&st, received, body.clone(), op.takes_json(), now).await {
         Err(rejection) => {
-            let err = rejection_error(&rejection, now);
+            let mut err = rejection_error(&rejection[0], now);
+            for also in &rejection[1..] {
+                err = err.with_debug(format!("also failing {}: {}", also.code(), also));
+            }
             record(
                 &st,
                 seen,
@@ -227,7 +230,8 @@ const JOB_SUBMITTED: &str = "Job submitted successfully.";
 
 /// The signature verdict (always accepted on the unverified route) and, for a body the batch
 /// route takes, why it is not JSON. The JSON check runs only once the signature is accepted.
-type Decision = Result<(Accepted, Option<serde_json::Error>), Rejection>;
+/// A refusal lists every failing check, the verdict first.
+type Decision = Result<(Accepted, Option<serde_json::Error>), Vec<Rejection>>;
 
 fn decide(
     st: &AppState,
@@ -268,23 +272,25 @@ fn verify_in_forms(
     st: &AppState,
     r: &ReceivedRequest,
     now: DateTime<Utc>,
-) -> Result<Accepted, Rejection> {
-    let first = verify(r, &st.config.accounts, &st.verify_options, now);
-    let Err(Rejection::SignatureMismatch(_)) = &first else {
-        return first;
-    };
+) -> Result<Accepted, Vec<Rejection>> {
+    let first = verify_checks(st, r, now);
+    let mismatched = |failures: &[Rejection]| failures.iter().any(|f| f.mismatch().is_some());
+    match &first {
+        Err(failures) if mismatched(failures) => {}
+        _ => return first,
+    }
     for form in &st.config.accept_forms {
         let Some(rewritten) = form.as_standard(r) else {
             continue;
         };
-        match verify(&rewritten, &st.config.accounts, &st.verify_options, now) {
+        match verify_checks(st, &rewritten, now) {
             Ok(mut accepted) => {
                 accepted.warnings.push(form_warning(*form, r));
                 return Ok(accepted);
             }
-            Err(Rejection::SignatureMismatch(_)) => {}
-            // Its signature matched in this form, but something else (the time window) did not.
-            Err(other) => return Err(other),
+            Err(failures) if mismatched(&failures) => {}
+            // Its signature matched in this form, but other checks (the time window) did not.
+            Err(failures) => return Err(failures),
         }
     }
     first
@@ -309,20 +315,74 @@ async fn decide_off_thread(
     takes_json: bool,
     now: DateTime<Utc>,
 ) -> Decision {
-    if body.len() < BLOCKING_THRESHOLD {
-        return decide(st, received.as_ref(), &body, takes_json, now);
+    let again = received.clone();
+    let first = if body.len() < BLOCKING_THRESHOLD {
+        decide(st, received.as_ref(), &body, takes_json, now)
+    } else {
+        let st = st.clone();
+        blocking(move || decide(&st, received.as_ref(), &body, takes_json, now)).await
+    };
+    match (first, again) {
+        (Err(failures), Some(r)) if failures.iter().any(|f| f.mismatch().is_some()) => {
+            Err(diagnose_if_free(st, r, now).await.unwrap_or(failures))
+        }
+        (other, _) => other,
     }
-    let st = st.clone();
-    match tokio::task::spawn_blocking(move || {
-        decide(&st, received.as_ref(), &body, takes_json, now)
-    })
-    .await
-    {
+}
+
+/// Run a blocking job on the blocking pool; a panic in it reaches the catch-panic layer (500).
+async fn blocking<T: Send + 'static>(job: impl FnOnce() -> T + Send + 'static) -> T {
+    match tokio::task::spawn_blocking(job).await {
         Ok(v) => v,
-        // The verifier panicked: let the catch-panic layer answer 500 for it.
         Err(e) => std::panic::resume_unwind(e.into_panic()),
     }
 }
+
+/// Every failing check again, this time with the mismatch diagnosed, when one of the
+/// `max_diagnoses` permits is free (`None` when none is: the answer keeps "server busy"). The
+/// search runs on the blocking pool, whatever the body size, so it never holds up the runtime's
+/// threads (which answer `/_inspect/health` and other requests); the permit is released as soon
+/// as it is done.
+async fn diagnose_if_free(
+    st: &AppState,
+    r: ReceivedRequest,
+    now: DateTime<Utc>,
+) -> Option<Vec<Rejection>> {
+    let permit = st.diagnoses.clone().try_acquire_owned().ok()?;
+    let st = st.clone();
+    Some(
+        blocking(move || {
+            let checked = verify_all(
+                &r,
+                &st.config.accounts,
+                &st.verify_options,
+                now,
+                &DiagnosisPlan::default(),
+            );
+            drop(permit);
+            checked.failures
+        })
+        .await,
+    )
+}
+
+/// The verdict, with every failing check; a signature mismatch is not diagnosed here (see
+/// [`diagnose_if_free`]): it carries the expected text and "server busy" until it is.
+fn verify_checks(
+    st: &AppState,
+    r: &ReceivedRequest,
+    now: DateTime<Utc>,
+) -> Result<Accepted, Vec<Rejection>> {
+    let busy = DiagnosisPlan::Skip(DIAGNOSIS_BUSY.to_string());
+    let mut checked = verify_all(r, &st.config.accounts, &st.verify_options, now, &busy);
+    match checked.accepted.take() {
+        Some(a) if checked.failures.is_empty() => Ok(a),
+        _ => Err(checked.failures),
+    }
+}
+
+/// Why a mismatch was not diagnosed when every permit was taken.
+const DIAGNOSIS_BUSY: &str = "server busy";
 
 /// Header names as received (hyper gives them lower-cased) and raw values, in order.
 fn header_list(headers: &HeaderMap) -> Vec<(String, Vec<u8>)> {
@@ -341,16 +401,24 @@ pub fn rejection_error(rejection: &Rejection, now: DateTime<Utc>) -> ApiError {
     );
     match rejection {
         Rejection::SignatureMismatch(m) => {
+            let d = &m.diagnosis;
             err = err
-                .with_debug(format!("canonical: {}", escape_visible(&m.canonical)))
-                .with_debug(format!("provided signature: {}", m.provided))
-                .with_debug(format!("diagnosis: {}", m.diagnosis.summary()));
-            for finding in &m.diagnosis.findings {
-                err = err.with_debug(format!(
-                    "finding {}: {}",
-                    finding.code(),
-                    finding.explanation()
-                ));
+                .with_debug(format!("canonical: {}", escape_visible(&m.canonical())))
+                .with_debug(format!("provided signature: {}", m.provided));
+            err = match &d.skipped {
+                Some(reason) => err.with_debug(format!("diagnosis skipped: {reason}")),
+                None => err.with_debug(format!("diagnosis: {}", d.summary())),
+            };
+            for finding in &d.findings {
+                err = err.with_debug(format!("finding {}: {}", finding.code(), finding.detail()));
+            }
+            if let Some(form) = d.client_form {
+                err = err.with_debug(format!("client form: {form}"));
+            }
+            if d.findings.is_empty() && d.skipped.is_none() {
+                for note in d.conclusion.iter().skip(1) {
+                    err = err.with_debug(format!("note: {note}"));
+                }
             }
         }
         Rejection::TimestampOutOfWindow { .. } | Rejection::InvalidTimestamp { .. } => {

@@ -64,6 +64,8 @@ pub struct AppState {
     pub in_flight: Arc<tokio::sync::Semaphore>,
     /// The indexing attributes each account has put (`PUT /v2/attributes/{name}`).
     pub attributes: Arc<operations::Attributes>,
+    /// Permits for signature diagnoses (see [`ServerConfig::max_diagnoses`]).
+    pub diagnoses: Arc<tokio::sync::Semaphore>,
 }
 
 impl AppState {
@@ -77,6 +79,7 @@ impl AppState {
         AppState {
             in_flight,
             attributes: Arc::default(),
+            diagnoses: Arc::new(tokio::sync::Semaphore::new(config.max_diagnoses)),
             header_names: Arc::new(HeaderNames::for_prefix(&config.header_prefix)),
             config: Arc::new(config),
             store: Arc::new(store),

@@ -1,274 +1,17 @@
-//! The Model: every piece of state the workbench shows. Views read it; only `update` changes it.
-
-use std::sync::Arc;
+//! The Model: every piece of state the workbench shows, one field per component. Views read it;
+//! only `update` changes it.
 
 use chrono::{DateTime, Utc};
-use ratatui_textarea::TextArea;
 
-use super::widgets::body_editor::BodyEditor;
-use super::widgets::LineInput;
+use super::components::diagnose::DiagnoseState;
+use super::components::events::EventsState;
+use super::components::history::HistoryState;
+use super::components::profiles::ProfilesState;
+use super::components::request::RequestState;
+use super::layout::View;
+use super::model::{KeyInfo, RequestFields};
 
-use crate::core::time::format_timestamp;
-use crate::core::{LineLabel, Secret, SignableRequest};
-
-/// The top-level views (F2..F6).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum View {
-    Request,
-    Events,
-    History,
-    Profiles,
-    Diagnose,
-}
-
-impl View {
-    pub const ALL: [View; 5] = [
-        View::Request,
-        View::Events,
-        View::History,
-        View::Profiles,
-        View::Diagnose,
-    ];
-    pub fn title(self) -> &'static str {
-        match self {
-            View::Request => "Request",
-            View::Events => "Events",
-            View::History => "History",
-            View::Profiles => "Profiles",
-            View::Diagnose => "Diagnose",
-        }
-    }
-    pub fn key(self) -> &'static str {
-        match self {
-            View::Request => "F2",
-            View::Events => "F3",
-            View::History => "F4",
-            View::Profiles => "F5",
-            View::Diagnose => "F6",
-        }
-    }
-}
-
-/// The editable fields of the request view, in Tab order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Field {
-    Url,
-    Method,
-    Path,
-    Query,
-    Prefix,
-    ApiKey,
-    RestKey,
-    ContentType,
-    AuthAlgo,
-    Timestamp,
-    Body,
-}
-
-impl Field {
-    pub const ALL: [Field; 11] = [
-        Field::Url,
-        Field::Method,
-        Field::Path,
-        Field::Query,
-        Field::Prefix,
-        Field::ApiKey,
-        Field::RestKey,
-        Field::ContentType,
-        Field::AuthAlgo,
-        Field::Timestamp,
-        Field::Body,
-    ];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Field::Url => "URL",
-            Field::Method => "Method",
-            Field::Path => "Path",
-            Field::Query => "Query",
-            Field::Prefix => "Prefix",
-            Field::ApiKey => "API key",
-            Field::RestKey => "REST key",
-            Field::ContentType => "Content-T",
-            Field::AuthAlgo => "Algorithm",
-            Field::Timestamp => "Timestamp",
-            Field::Body => "Body",
-        }
-    }
-
-    /// The canonical lines this field produces (highlighted while it has focus).
-    pub fn canonical_lines(self) -> &'static [LineLabel] {
-        match self {
-            Field::Url | Field::RestKey => &[],
-            Field::Method => &[LineLabel::Method],
-            Field::Path => &[LineLabel::Path],
-            Field::Query => &[LineLabel::Query],
-            Field::Prefix => &[LineLabel::Timestamp, LineLabel::ApiKey, LineLabel::AuthAlgo],
-            Field::ApiKey => &[LineLabel::ApiKey],
-            Field::ContentType => &[LineLabel::ContentType],
-            Field::AuthAlgo => &[LineLabel::AuthAlgo],
-            Field::Timestamp => &[LineLabel::Timestamp],
-            Field::Body => &[LineLabel::Body],
-        }
-    }
-
-    pub fn next(self) -> Field {
-        let i = Field::ALL.iter().position(|f| *f == self).unwrap_or(0);
-        Field::ALL[(i + 1) % Field::ALL.len()]
-    }
-    pub fn prev(self) -> Field {
-        let i = Field::ALL.iter().position(|f| *f == self).unwrap_or(0);
-        Field::ALL[(i + Field::ALL.len() - 1) % Field::ALL.len()]
-    }
-}
-
-/// Where the REST key came from (shown next to the masked key; never the key itself).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct KeyInfo {
-    pub secret: Secret,
-    /// e.g. "demo key", "env SIGNSCOPE_KEY", "typed (not saved)".
-    pub source: String,
-    pub revealed: bool,
-}
-
-/// The values of the request fields as plain data (what a profile fills in).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RequestFields {
-    pub url: String,
-    pub method: String,
-    pub path: String,
-    pub query: String,
-    pub prefix: String,
-    pub api_key: String,
-    pub content_type: String,
-    pub auth_algo: String,
-    pub body: String,
-}
-
-impl RequestFields {
-    pub fn demo(url: &str) -> Self {
-        RequestFields {
-            url: url.to_string(),
-            method: "PUT".into(),
-            path: "/v2/batch".into(),
-            query: String::new(),
-            prefix: crate::core::DEFAULT_HEADER_PREFIX.into(),
-            api_key: crate::server::DEMO_API_KEY.into(),
-            content_type: crate::core::CONTENT_TYPE_JSON.into(),
-            auth_algo: crate::core::AUTH_ALGO.into(),
-            body: "[{\"id\": \"sku-1\", \"name\": \"Blue shirt\"}]".into(),
-        }
-    }
-}
-
-/// The result of a signing job as the view shows it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SignedView {
-    pub digest_hex: String,
-    pub signature: String,
-    pub headers: Vec<(String, String)>,
-    /// Length of the canonical text in bytes.
-    pub canonical_len: usize,
-}
-
-/// The signing state: which job was asked for last, and the latest answer.
-#[derive(Clone, Debug, Default)]
-pub struct SignState {
-    /// Id of the newest job asked for.
-    pub requested: u64,
-    /// Id of the job the shown result belongs to.
-    pub shown: u64,
-    pub result: Option<Result<SignedView, String>>,
-}
-
-impl SignState {
-    /// True while the shown signature is older than the fields.
-    pub fn updating(&self) -> bool {
-        self.shown != self.requested
-    }
-}
-
-/// What we know of the body: a shared snapshot of its bytes (the signer reads it on its thread),
-/// and the JSON check.
-#[derive(Clone, Debug, Default)]
-pub struct BodyState {
-    /// Bumped on every change of the bytes.
-    pub rev: u64,
-    /// The first byte that changed since the last signing job (None: nothing changed).
-    pub changed_from: Option<usize>,
-    /// `Some(message)` when the body is not valid JSON (it is signed anyway).
-    pub json_error: Option<String>,
-    /// The revision the JSON check belongs to.
-    pub json_rev: u64,
-}
-
-/// A formatted response body, prepared off the draw path: the lines to draw.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct FormattedBody {
-    pub lines: Vec<String>,
-    /// True when the text is pretty-printed JSON (so the view highlights it).
-    pub json: bool,
-}
-
-/// A response as the view shows it.
-#[derive(Clone, Debug, Default)]
-pub struct ResponseView {
-    /// The send this answers.
-    pub id: u64,
-    pub status: u16,
-    pub elapsed_ms: f64,
-    pub headers: Vec<(String, String)>,
-    pub body_len: usize,
-    /// Raw body text split into lines (shown until the formatted text is ready).
-    pub raw: Arc<FormattedBody>,
-    pub formatted: Option<Arc<FormattedBody>>,
-    pub scroll: usize,
-    /// When the server said SIGNATURE_MISMATCH and carried its canonical text.
-    pub mismatch: Option<MismatchView>,
-    /// The job id the server gave (for accepted batches).
-    pub job_id: Option<String>,
-    /// The error code from the error body, if any.
-    pub code: Option<String>,
-    pub message: Option<String>,
-}
-
-/// What we signed next to what the server signed, with the diagnosis.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct MismatchView {
-    /// Our canonical text, visible lines.
-    pub ours: Vec<String>,
-    /// The server's canonical text, visible lines.
-    pub theirs: Vec<String>,
-    pub diagnosis: Option<String>,
-}
-
-/// The detail panel under the canonical text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Detail {
-    Pipeline,
-    Headers,
-    Response,
-    Diff,
-}
-
-impl Detail {
-    pub const ALL: [Detail; 4] = [
-        Detail::Pipeline,
-        Detail::Headers,
-        Detail::Response,
-        Detail::Diff,
-    ];
-    pub fn title(self) -> &'static str {
-        match self {
-            Detail::Pipeline => "Pipeline",
-            Detail::Headers => "Headers",
-            Detail::Response => "Response",
-            Detail::Diff => "Diff",
-        }
-    }
-}
-
-/// A popup over the current view.
+/// A popup over every view (the router's; a component's own prompts are its state).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Popup {
     /// The key bindings of the current view, scrolled down by `scroll` rows (a small terminal
@@ -282,107 +25,27 @@ pub enum Popup {
         names: Vec<String>,
         selected: usize,
     },
-    /// Type a name to save the profile as.
-    SaveAs(LineInput),
-    /// Search the body.
-    Search(LineInput),
-}
-
-/// Which key source the diagnose view uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DiagKey {
-    /// The REST key of the current profile.
-    Profile,
-    /// The demo account's key.
-    Demo,
-}
-
-/// State of the diagnose view.
-pub struct DiagnoseState {
-    pub input: TextArea<'static>,
-    pub key: DiagKey,
-    /// Verdict and findings as lines (computed by a command).
-    pub report: Vec<String>,
-    pub ok: Option<bool>,
-    /// Rows of the report scrolled off the top (mouse wheel).
-    pub report_scroll: u16,
-}
-
-impl Default for DiagnoseState {
-    fn default() -> Self {
-        let mut input = TextArea::default();
-        input.set_placeholder_text("Paste a raw HTTP request or a curl command, then press Ctrl-G");
-        DiagnoseState {
-            input,
-            key: DiagKey::Profile,
-            report: Vec::new(),
-            ok: None,
-            report_scroll: 0,
-        }
-    }
 }
 
 /// All state of the workbench.
 pub struct App {
     pub view: View,
-    pub focus: Field,
-    /// Normal mode: no field takes text; single keys are shortcuts (q, ?, s, y, ...).
-    pub normal_mode: bool,
     pub popup: Option<Popup>,
-    pub detail: Detail,
-
-    pub profile_name: String,
-    pub is_demo: bool,
-    /// Edits since the profile was loaded or saved.
-    pub dirty: bool,
-
-    pub url: LineInput,
-    pub method: LineInput,
-    pub path: LineInput,
-    pub query: LineInput,
-    pub prefix: LineInput,
-    pub api_key: LineInput,
-    pub rest_key: LineInput,
-    pub key_info: KeyInfo,
-    pub content_type: LineInput,
-    pub auth_algo: LineInput,
-    pub timestamp: LineInput,
-    /// Live: the timestamp follows the clock (1 s ticks); frozen: the typed value is used.
-    pub ts_live: bool,
-    /// The body editor; it owns the body bytes (`body.bytes()`), shared with the signer.
-    pub body: BodyEditor,
-    pub body_state: BodyState,
-
-    /// The last time the runtime told us (ticks). `update` never reads the clock.
-    pub now: DateTime<Utc>,
-
-    pub sign: SignState,
-    pub response: Option<ResponseView>,
-    pub sending: bool,
-    /// Id of the send we wait for (answers to older sends are ignored).
-    pub pending_send: Option<u64>,
+    /// The status line (the last message of any view).
+    pub status: String,
     /// Quit once the profile save (asked from the quit popup) succeeded.
     pub quit_after_save: bool,
-    next_id: u64,
-
-    /// Scroll offset of the canonical panel (rows), when the body is not focused.
-    pub canon_scroll: usize,
-    pub detail_scroll: usize,
-    pub status: String,
     pub quit: bool,
     pub no_color: bool,
-
-    pub diagnose: DiagnoseState,
-    /// The components of issue 7 (events composer, history, profile manager).
-    pub events: crate::tui::components::events::EventsState,
-    pub history: crate::tui::components::history::HistoryState,
-    pub profiles: crate::tui::components::profiles::ProfilesState,
     /// Terminal size (columns, rows), for mouse hit testing with the same layout the view uses.
     pub size: (u16, u16),
-}
 
-/// The methods offered when cycling with Up/Down on the method field.
-pub const METHODS: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+    pub request: RequestState,
+    pub diagnose: DiagnoseState,
+    pub events: EventsState,
+    pub history: HistoryState,
+    pub profiles: ProfilesState,
+}
 
 impl App {
     pub fn new(
@@ -392,202 +55,35 @@ impl App {
         key: KeyInfo,
         now: DateTime<Utc>,
     ) -> Self {
-        let mut app = App {
+        App {
             view: View::Request,
-            focus: Field::Body,
-            normal_mode: false,
             popup: None,
-            detail: Detail::Pipeline,
-            profile_name: profile_name.to_string(),
-            is_demo,
-            dirty: false,
-            url: LineInput::default(),
-            method: LineInput::default(),
-            path: LineInput::default(),
-            query: LineInput::default(),
-            prefix: LineInput::default(),
-            api_key: LineInput::default(),
-            rest_key: LineInput::new(key.secret.expose()),
-            key_info: key,
-            content_type: LineInput::default(),
-            auth_algo: LineInput::default(),
-            timestamp: LineInput::new(format_timestamp(now)),
-            ts_live: true,
-            body: new_body_editor(""),
-            body_state: BodyState::default(),
-            now,
-            sign: SignState::default(),
-            response: None,
-            sending: false,
-            pending_send: None,
-            quit_after_save: false,
-            next_id: 0,
-            canon_scroll: 0,
-            detail_scroll: 0,
             status: String::new(),
+            quit_after_save: false,
             quit: false,
             no_color: false,
+            size: (80, 24),
+            request: RequestState::new(profile_name, is_demo, fields, key, now),
             diagnose: DiagnoseState::default(),
             events: Default::default(),
             history: Default::default(),
             profiles: Default::default(),
-            size: (80, 24),
-        };
-        app.set_fields(&fields);
-        app
-    }
-
-    /// Fill every request field from plain values (loading a profile).
-    pub fn set_fields(&mut self, f: &RequestFields) {
-        self.url.set(&f.url);
-        self.method.set(&f.method);
-        self.path.set(&f.path);
-        self.query.set(&f.query);
-        self.prefix.set(&f.prefix);
-        self.api_key.set(&f.api_key);
-        self.content_type.set(&f.content_type);
-        self.auth_algo.set(&f.auth_algo);
-        // A loaded body starts a fresh editor (no undo back into another profile's body).
-        self.body = new_body_editor(&f.body);
-        self.body_changed_at(0);
-        self.dirty = false;
-    }
-
-    /// The current values of the request fields.
-    pub fn fields(&self) -> RequestFields {
-        RequestFields {
-            url: self.url.text().to_string(),
-            method: self.method.text().to_string(),
-            path: self.path.text().to_string(),
-            query: self.query.text().to_string(),
-            prefix: self.prefix.text().to_string(),
-            api_key: self.api_key.text().to_string(),
-            content_type: self.content_type.text().to_string(),
-            auth_algo: self.auth_algo.text().to_string(),
-            body: self.body.text().to_string(),
         }
-    }
-
-    pub fn next_id(&mut self) -> u64 {
-        self.next_id += 1;
-        self.next_id
-    }
-
-    /// The timestamp that is signed now: the clock when live, the typed value when frozen.
-    pub fn timestamp_value(&self) -> &str {
-        self.timestamp.text()
-    }
-
-    /// The request as the signer sees it, borrowing the fields.
-    pub fn signable(&self) -> SignableRequest<'_> {
-        SignableRequest {
-            method: self.method.text(),
-            path: self.path.text(),
-            query: self.query.text(),
-            header_prefix: self.prefix.text(),
-            timestamp: self.timestamp.text(),
-            api_key: self.api_key.text(),
-            auth_algo: self.auth_algo.text(),
-            content_type: self.content_type.text(),
-            body: self.body.bytes(),
-        }
-    }
-
-    /// The single-line editor of a field (None for the body).
-    pub fn line_edit(&self, f: Field) -> Option<&LineInput> {
-        Some(match f {
-            Field::Url => &self.url,
-            Field::Method => &self.method,
-            Field::Path => &self.path,
-            Field::Query => &self.query,
-            Field::Prefix => &self.prefix,
-            Field::ApiKey => &self.api_key,
-            Field::RestKey => &self.rest_key,
-            Field::ContentType => &self.content_type,
-            Field::AuthAlgo => &self.auth_algo,
-            Field::Timestamp => &self.timestamp,
-            Field::Body => return None,
-        })
-    }
-
-    pub fn line_edit_mut(&mut self, f: Field) -> Option<&mut LineInput> {
-        Some(match f {
-            Field::Url => &mut self.url,
-            Field::Method => &mut self.method,
-            Field::Path => &mut self.path,
-            Field::Query => &mut self.query,
-            Field::Prefix => &mut self.prefix,
-            Field::ApiKey => &mut self.api_key,
-            Field::RestKey => &mut self.rest_key,
-            Field::ContentType => &mut self.content_type,
-            Field::AuthAlgo => &mut self.auth_algo,
-            Field::Timestamp => &mut self.timestamp,
-            Field::Body => return None,
-        })
     }
 
     /// Whether the focused widget takes text (so `?` and `q` are typed, not shortcuts).
     pub fn text_input_focused(&self) -> bool {
         match self.view {
-            View::Request => !self.normal_mode,
-            View::Diagnose => !self.normal_mode,
+            View::Request => self.request.text_input_focused(),
+            View::Diagnose => !self.diagnose.normal_mode,
             View::Events => self.events.is_text_input_focused(),
             View::History => self.history.is_text_input_focused(),
             View::Profiles => self.profiles.is_text_input_focused(),
         }
     }
 
-    /// The body changed from byte `at` on: a new revision, and the signer re-hashes from the
-    /// earliest change since its last job.
-    pub fn body_changed_at(&mut self, at: usize) {
-        self.body_state.rev += 1;
-        self.body_state.changed_from = Some(self.body_state.changed_from.map_or(at, |c| c.min(at)));
-    }
-
-    /// The live timestamp text for the clock value we know.
-    pub fn live_timestamp(&self) -> String {
-        format_timestamp(self.now)
-    }
-
     /// Whether the runtime should send 1 s ticks: only while the timestamp is live and on screen.
     pub fn wants_tick(&self) -> bool {
-        self.ts_live && self.view == View::Request && !self.quit
-    }
-}
-
-/// A body editor with the workbench's settings.
-pub fn new_body_editor(text: &str) -> BodyEditor {
-    BodyEditor::new(text)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn app_with(body: &str) -> App {
-        let key = KeyInfo {
-            secret: Secret::new("k"),
-            source: "test".into(),
-            revealed: false,
-        };
-        let mut f = RequestFields::demo("http://127.0.0.1:1");
-        f.body = body.into();
-        App::new("t", false, f, key, Utc::now())
-    }
-
-    #[test]
-    fn body_changes_record_the_earliest_change_since_the_last_job() {
-        let mut app = app_with("ab\ncd");
-        assert_eq!(&app.body.bytes()[..], b"ab\ncd");
-        assert_eq!(app.body_state.changed_from, Some(0));
-        let rev = app.body_state.rev;
-        app.body_state.changed_from = None;
-        app.body_changed_at(5);
-        app.body_changed_at(3);
-        app.body_changed_at(4);
-        assert_eq!(app.body_state.changed_from, Some(3));
-        assert_eq!(app.body_state.rev, rev + 3);
-        // The signable request borrows the editor's bytes.
-        assert_eq!(app.signable().body, b"ab\ncd");
+        self.request.ts_live && self.view == View::Request && !self.quit
     }
 }

@@ -1,16 +1,16 @@
-//! Everything that can happen to the workbench (Messages) and everything it can ask the runtime
-//! to do (Commands). `update` turns one into the other; only the runtime does I/O.
+//! Everything that can happen to the workbench (Messages): terminal input, ticks, and the
+//! answers of the runtime's effects (`effect.rs`). Only the runtime does I/O.
 
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use crossterm::event::{KeyEvent, MouseEvent};
 
-use super::app::{FormattedBody, RequestFields, ResponseView, SignedView};
-use super::components::events::{EventsEffect, EventsMsg};
-use super::components::history::{HistoryEffect, HistoryMsg};
-use super::components::profiles::{ProfilesEffect, ProfilesMsg};
-use super::signing::SignJob;
+use crate::tui::components::events::EventsMsg;
+use crate::tui::components::history::HistoryMsg;
+use crate::tui::components::profiles::ProfilesMsg;
+use crate::tui::model::{FormattedBody, RequestFields, ResponseView, SignedView};
+
 use crate::core::Secret;
 
 /// Inputs to `update`.
@@ -64,7 +64,7 @@ pub enum Message {
     },
     /// SIGTERM or SIGHUP: leave now, restoring the terminal.
     Terminate,
-    /// Messages of the issue-7 components.
+    /// Messages of the events, history and profiles views.
     Events(EventsMsg),
     History(HistoryMsg),
     Profiles(ProfilesMsg),
@@ -85,53 +85,4 @@ pub struct LoadedProfile {
     pub fields: RequestFields,
     pub key: Option<Secret>,
     pub key_source: String,
-}
-
-/// What to send: everything needed to sign it again at send time.
-#[derive(Clone, Debug)]
-pub struct SendJob {
-    pub id: u64,
-    /// The full URL (for messages).
-    pub url: String,
-    /// The base URL the profile names (scheme://host:port).
-    pub base_url: String,
-    /// Sign with the clock at send time (live) or with `sign.timestamp` (frozen).
-    pub live_timestamp: bool,
-    pub sign: SignJob,
-}
-
-/// Effects `update` asks for; the runtime executes them and answers with Messages.
-#[derive(Debug)]
-pub enum Command {
-    Sign(Box<SignJob>),
-    Send(Box<SendJob>),
-    Copy(String),
-    EditBody(String),
-    ListProfiles,
-    LoadProfile(String),
-    SaveProfile {
-        name: String,
-        fields: Box<RequestFields>,
-        /// A key typed in the workbench (stored in the profile file, mode 0600); None keeps the
-        /// profile's key source.
-        typed_key: Option<Secret>,
-    },
-    /// Run verify + diagnose on a pasted capture.
-    Diagnose {
-        text: String,
-        key: Secret,
-        prefix: String,
-    },
-    /// Parse a pasted capture and load it into the request editor.
-    ParseCapture {
-        text: String,
-        prefix: String,
-    },
-    /// Effects of the issue-7 components.
-    Events(EventsEffect),
-    History(HistoryEffect),
-    Profiles(ProfilesEffect),
-    ReloadHistory,
-    ReloadProfiles,
-    Quit,
 }

@@ -7,13 +7,21 @@
 //! view::draw(&App) runs only after something changed.
 //! ```
 //!
-//! - [`app`]: the state; [`message`]: Messages and Commands; [`update`]: the pure transition;
-//! - [`runtime`]: the event loop and effects; [`signing`]: the signing worker (incremental);
-//! - [`view`]: drawing only; [`terminal`]: setup and restoration; [`theme`]: styles, NO_COLOR.
+//! - [`app`]: the state (one field per component); [`message`]: what can happen;
+//!   [`effect`]: what the runtime is asked to do; [`update`]: the router (global keys, popups,
+//!   then the focused component);
+//! - [`components`]: one folder per view, each owning its state, messages, update and draw;
+//! - [`widgets`]: shared widgets; [`layout`]: the frame and the tabs; [`model`]: plain data;
+//! - [`runtime`]: the event loop and the effects; [`signing`]: the signing worker (incremental);
+//! - [`view`]: the frame, tabs, status line and global popups; [`terminal`]: setup and
+//!   restoration; [`theme`]: styles, NO_COLOR.
 
 pub mod app;
 pub mod components;
+pub mod effect;
+pub mod layout;
 pub mod message;
+pub mod model;
 pub mod runtime;
 pub mod signing;
 pub mod terminal;
@@ -23,9 +31,10 @@ pub mod view;
 pub mod widgets;
 pub mod worker;
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 
-use self::app::{App, KeyInfo};
+use self::app::App;
+use self::model::KeyInfo;
 use crate::core::Secret;
 
 /// glibc raises its mmap threshold to the size of the largest block freed (up to 32 MiB); after
@@ -99,20 +108,7 @@ pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
     let loaded = runtime::loaded_profile(p, base, embedded.as_deref());
     tracing::debug!(profile = %loaded.name, demo = loaded.is_demo, key = loaded.key.is_some(),
         "profile opened");
-    let key = KeyInfo {
-        secret: loaded.key.clone().unwrap_or_else(|| Secret::new("")),
-        source: loaded.key_source.clone(),
-        revealed: false,
-    };
-    let mut app = App::new(
-        &loaded.name,
-        loaded.is_demo,
-        loaded.fields.clone(),
-        key,
-        Utc::now(),
-    );
-    // Fill the components too (events target, profile manager); the signing starts in the loop.
-    let _ = update::update(&mut app, message::Message::ProfileLoaded(Ok(loaded)));
+    let (mut app, startup) = open_app(loaded, Utc::now());
     app.no_color = theme::Theme::no_color_from_env();
     if let Some(w) = log_warning {
         note = Some(match note {
@@ -123,7 +119,28 @@ pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
     if note.is_none() && session.current.is_demo() {
         note = Some(DEMO_NOTE.into());
     }
-    runtime::run_app(app, Some(session), note)
+    runtime::run_app(app, Some(session), note, startup)
+}
+
+/// The workbench on a loaded profile: the App, and every command `update` asked for while
+/// filling it (signing the request, validating a saved events batch off the draw path, ...).
+/// The runtime runs them all before the first key.
+pub fn open_app(loaded: message::LoadedProfile, now: DateTime<Utc>) -> (App, Vec<effect::Command>) {
+    let key = KeyInfo {
+        secret: loaded.key.clone().unwrap_or_else(|| Secret::new("")),
+        source: loaded.key_source.clone(),
+        revealed: false,
+    };
+    let mut app = App::new(
+        &loaded.name,
+        loaded.is_demo,
+        loaded.fields.clone(),
+        key,
+        now,
+    );
+    // Fill the components too (events target and batch, profile manager) and sign.
+    let startup = update::update(&mut app, message::Message::ProfileLoaded(Ok(loaded)));
+    (app, startup)
 }
 
 /// The first status line on the demo profile. It stays until another message replaces it, on

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use crate::core::incremental::IncrementalSigner;
 use crate::core::{Secret, SignableRequest};
 
-use super::app::SignedView;
 use super::message::Message;
+use super::model::SignedView;
 use super::worker::LatestOnly;
 
 /// Distance between saved MAC states in the body (the core's default chunk).

@@ -15,10 +15,13 @@ use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::{Frame, Terminal};
 
-use super::app::{App, KeyInfo, RequestFields};
-use super::message::{Command, Message};
+use super::app::App;
+use super::components::request::resign;
+use super::effect::Command;
+use super::message::Message;
+use super::model::{KeyInfo, RequestFields};
 use super::signing::Incremental;
-use super::update::{resign, update};
+use super::update::update;
 use crate::core::Secret;
 
 /// The clock every fixture starts at: 2026-11-22T10:00:00Z.
@@ -76,6 +79,7 @@ impl TestApp {
         };
         let mut app = App::new("demo", true, fields, key, t0());
         app.size = (w, h);
+        app.no_color = false;
         TestApp {
             app,
             term: Terminal::new(TestBackend::new(w, h)).unwrap_or_else(|e| {
@@ -141,7 +145,7 @@ impl TestApp {
 
     /// Sign the current request now (what the runtime does at start).
     pub fn sign_now(&mut self) {
-        let cmds = resign(&mut self.app);
+        let cmds = resign(&mut self.app.request);
         self.run_signing(cmds);
     }
 

@@ -6,9 +6,14 @@ use chrono::{TimeZone, Utc};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 
 use super::*;
-use crate::tui::app::{FormattedBody, MismatchView, RequestFields, ResponseView, SignedView};
+use crate::core::Secret;
+use crate::tui::components::diagnose::DiagKey;
+use crate::tui::components::request::{resign, Detail, Field, Prompt, TYPED_KEY};
 use crate::tui::message::LoadedProfile;
+use crate::tui::model::{FormattedBody, MismatchView, RequestFields, ResponseView, SignedView};
+use crate::tui::signing::SignJob;
 use crate::tui::test_util::{alt_key, ctrl_key, key, t0, TestApp};
+use crate::tui::view;
 
 /// The demo workbench on an 80x24 screen (the one fixture, `test_util::TestApp`).
 fn app() -> TestApp {
@@ -16,8 +21,8 @@ fn app() -> TestApp {
 }
 
 fn focus(app: &mut App, f: Field) {
-    app.focus = f;
-    app.normal_mode = false;
+    app.request.focus = f;
+    app.request.normal_mode = false;
 }
 fn last_sign_job(cmds: &[Command]) -> &SignJob {
     cmds.iter()
@@ -42,28 +47,28 @@ fn typing_in_the_query_resigns_with_the_new_query_and_marks_dirty() {
     let mut a = app();
     focus(&mut a, Field::Query);
     let cmds = a.type_str("a=1");
-    assert_eq!(a.query.text(), "a=1");
-    assert!(a.dirty);
+    assert_eq!(a.request.query.text(), "a=1");
+    assert!(a.request.dirty);
     let job = last_sign_job(&cmds);
     assert_eq!(job.query, "a=1");
-    assert_eq!(job.id, a.sign.requested);
-    assert!(a.sign.updating());
+    assert_eq!(job.id, a.request.sign.requested);
+    assert!(a.request.sign.updating());
     // Backspace and cursor moves.
     update(&mut a, key(KeyCode::Left));
     update(&mut a, key(KeyCode::Backspace));
-    assert_eq!(a.query.text(), "a1");
+    assert_eq!(a.request.query.text(), "a1");
     update(&mut a, key(KeyCode::Home));
     update(&mut a, key(KeyCode::Delete));
-    assert_eq!(a.query.text(), "1");
+    assert_eq!(a.request.query.text(), "1");
 }
 
 #[test]
 fn typing_in_the_body_resigns_and_tracks_the_change_point() {
     let mut a = app();
     focus(&mut a, Field::Body);
-    let before = a.body.len();
-    a.body.move_to(before);
-    a.body_state.changed_from = None;
+    let before = a.request.body.len();
+    a.request.body.move_to(before);
+    a.request.body_state.changed_from = None;
     let cmds = a.type_str(" ");
     let job = last_sign_job(&cmds);
     assert_eq!(job.body.len(), before + 1);
@@ -76,26 +81,26 @@ fn tab_and_shift_tab_move_focus_in_order() {
     let mut a = app();
     focus(&mut a, Field::Url);
     update(&mut a, key(KeyCode::Tab));
-    assert_eq!(a.focus, Field::Method);
+    assert_eq!(a.request.focus, Field::Method);
     update(&mut a, key(KeyCode::BackTab));
     update(&mut a, key(KeyCode::BackTab));
-    assert_eq!(a.focus, Field::Body);
+    assert_eq!(a.request.focus, Field::Body);
     focus(&mut a, Field::Path);
     update(&mut a, key(KeyCode::Enter));
-    assert_eq!(a.focus, Field::Query);
+    assert_eq!(a.request.focus, Field::Query);
 }
 
 #[test]
 fn method_cycles_with_up_and_down() {
     let mut a = app();
     focus(&mut a, Field::Method);
-    assert_eq!(a.method.text(), "PUT");
+    assert_eq!(a.request.method.text(), "PUT");
     let cmds = update(&mut a, key(KeyCode::Down));
-    assert_eq!(a.method.text(), "PATCH");
+    assert_eq!(a.request.method.text(), "PATCH");
     assert_eq!(last_sign_job(&cmds).method, "PATCH");
     update(&mut a, key(KeyCode::Up));
     update(&mut a, key(KeyCode::Up));
-    assert_eq!(a.method.text(), "POST");
+    assert_eq!(a.request.method.text(), "POST");
 }
 
 #[test]
@@ -103,18 +108,18 @@ fn tick_moves_a_live_timestamp_and_resigns_but_not_a_frozen_one() {
     let mut a = app();
     let later = t0() + chrono::Duration::seconds(3);
     let cmds = update(&mut a, Message::Tick(later));
-    assert_eq!(a.timestamp.text(), "2026-11-22T10:00:03.000Z");
+    assert_eq!(a.request.timestamp.text(), "2026-11-22T10:00:03.000Z");
     assert_eq!(last_sign_job(&cmds).timestamp, "2026-11-22T10:00:03.000Z");
     // Freeze with Ctrl-T: ticks no longer change it.
     update(&mut a, ctrl_key('t'));
-    assert!(!a.ts_live);
+    assert!(!a.request.ts_live);
     assert!(!a.wants_tick());
     let cmds = update(&mut a, Message::Tick(later + chrono::Duration::seconds(5)));
     assert!(cmds.is_empty());
-    assert_eq!(a.timestamp.text(), "2026-11-22T10:00:03.000Z");
+    assert_eq!(a.request.timestamp.text(), "2026-11-22T10:00:03.000Z");
     // Live again: jumps to the clock we know.
     let cmds = update(&mut a, ctrl_key('t'));
-    assert!(a.ts_live);
+    assert!(a.request.ts_live);
     assert_eq!(last_sign_job(&cmds).timestamp, "2026-11-22T10:00:08.000Z");
 }
 
@@ -124,16 +129,16 @@ fn typing_a_timestamp_freezes_it() {
     focus(&mut a, Field::Timestamp);
     update(&mut a, ctrl_key('u'));
     let cmds = a.type_str("2024-01-01T12:00:00+00:00");
-    assert!(!a.ts_live);
+    assert!(!a.request.ts_live);
     assert_eq!(last_sign_job(&cmds).timestamp, "2024-01-01T12:00:00+00:00");
 }
 
 #[test]
 fn signed_results_never_replace_a_newer_one() {
     let mut a = app();
-    let cmds = resign(&mut a);
+    let cmds = resign(&mut a.request);
     let first = last_sign_job(&cmds).id;
-    let cmds = resign(&mut a);
+    let cmds = resign(&mut a.request);
     let second = last_sign_job(&cmds).id;
     update(
         &mut a,
@@ -142,7 +147,7 @@ fn signed_results_never_replace_a_newer_one() {
             result: Ok(signed_view("NEW")),
         },
     );
-    assert!(!a.sign.updating());
+    assert!(!a.request.sign.updating());
     update(
         &mut a,
         Message::Signed {
@@ -151,11 +156,18 @@ fn signed_results_never_replace_a_newer_one() {
         },
     );
     assert_eq!(
-        a.sign.result.as_ref().unwrap().as_ref().unwrap().signature,
+        a.request
+            .sign
+            .result
+            .as_ref()
+            .unwrap()
+            .as_ref()
+            .unwrap()
+            .signature,
         "NEW"
     );
     // An error is shown as such.
-    let cmds = resign(&mut a);
+    let cmds = resign(&mut a.request);
     let third = last_sign_job(&cmds).id;
     update(
         &mut a,
@@ -164,13 +176,13 @@ fn signed_results_never_replace_a_newer_one() {
             result: Err("the REST API key is empty".into()),
         },
     );
-    assert!(a.sign.result.as_ref().unwrap().is_err());
+    assert!(a.request.sign.result.as_ref().unwrap().is_err());
 }
 
 #[test]
 fn json_check_of_the_current_revision_is_kept() {
     let mut a = app();
-    let rev = a.body_state.rev;
+    let rev = a.request.body_state.rev;
     update(
         &mut a,
         Message::JsonChecked {
@@ -178,7 +190,7 @@ fn json_check_of_the_current_revision_is_kept() {
             error: Some("not JSON".into()),
         },
     );
-    assert_eq!(a.body_state.json_error.as_deref(), Some("not JSON"));
+    assert_eq!(a.request.body_state.json_error.as_deref(), Some("not JSON"));
     update(
         &mut a,
         Message::JsonChecked {
@@ -186,7 +198,7 @@ fn json_check_of_the_current_revision_is_kept() {
             error: None,
         },
     );
-    assert_eq!(a.body_state.json_error.as_deref(), Some("not JSON"));
+    assert_eq!(a.request.body_state.json_error.as_deref(), Some("not JSON"));
 }
 
 fn response(id: u64, status: u16) -> ResponseView {
@@ -215,7 +227,7 @@ fn send_asks_for_a_send_of_the_target_url_and_done_shows_status_and_job() {
     assert!(job.live_timestamp);
     assert_eq!(job.sign.query, "x=1");
     let id = job.id;
-    assert!(a.sending);
+    assert!(a.request.sending);
     // A stale answer is ignored.
     update(
         &mut a,
@@ -224,12 +236,12 @@ fn send_asks_for_a_send_of_the_target_url_and_done_shows_status_and_job() {
             result: Ok(response(id + 100, 500)),
         },
     );
-    assert!(a.response.is_none());
+    assert!(a.request.response.is_none());
     let mut r = response(id, 200);
     r.job_id = Some("job-42".into());
     update(&mut a, Message::SendDone { id, result: Ok(r) });
-    assert!(!a.sending);
-    assert_eq!(a.detail, Detail::Response);
+    assert!(!a.request.sending);
+    assert_eq!(a.request.detail, Detail::Response);
     assert!(
         a.status.contains("200") && a.status.contains("job-42"),
         "{}",
@@ -258,7 +270,7 @@ fn a_mismatch_response_opens_the_diff() {
             result: Ok(r),
         },
     );
-    assert_eq!(a.detail, Detail::Diff);
+    assert_eq!(a.request.detail, Detail::Diff);
     assert!(a.status.contains("SIGNATURE_MISMATCH"));
 }
 
@@ -277,7 +289,7 @@ fn send_failure_and_empty_url_are_sentences() {
         },
     );
     assert_eq!(a.status, "send failed: could not reach x");
-    a.url.set("");
+    a.request.url.set("");
     assert!(update(&mut a, ctrl_key('g')).is_empty());
     assert!(a.status.contains("URL is empty"));
 }
@@ -285,7 +297,7 @@ fn send_failure_and_empty_url_are_sentences() {
 #[test]
 fn formatted_response_is_cached_for_its_send_only() {
     let mut a = app();
-    a.response = Some(response(7, 200));
+    a.request.response = Some(response(7, 200));
     let body = Arc::new(FormattedBody {
         lines: vec!["{".into(), "}".into()],
         json: true,
@@ -297,10 +309,11 @@ fn formatted_response_is_cached_for_its_send_only() {
             body: body.clone(),
         },
     );
-    assert!(a.response.as_ref().unwrap().formatted.is_none());
+    assert!(a.request.response.as_ref().unwrap().formatted.is_none());
     update(&mut a, Message::ResponseFormatted { id: 7, body });
     assert_eq!(
-        a.response
+        a.request
+            .response
             .as_ref()
             .unwrap()
             .formatted
@@ -318,31 +331,31 @@ fn editor_result_replaces_the_body_or_reports() {
     let cmds = update(&mut a, ctrl_key('o'));
     assert!(matches!(cmds.first(), Some(Command::EditBody(b)) if b.contains("sku-1")));
     let cmds = update(&mut a, Message::EditorDone(Ok("[1]\n".into())));
-    assert_eq!(&a.body.bytes()[..], b"[1]\n");
+    assert_eq!(&a.request.body.bytes()[..], b"[1]\n");
     assert_eq!(&last_sign_job(&cmds).body[..], b"[1]\n");
     update(
         &mut a,
         Message::EditorDone(Err("the editor vi exited with 1".into())),
     );
     assert_eq!(a.status, "the editor vi exited with 1");
-    assert_eq!(&a.body.bytes()[..], b"[1]\n");
+    assert_eq!(&a.request.body.bytes()[..], b"[1]\n");
 }
 
 #[test]
 fn format_and_minify_change_the_body_invalid_json_is_kept() {
     let mut a = app();
     let cmds = update(&mut a, key(KeyCode::F(7)));
-    assert!(a.body.line_count() > 1);
+    assert!(a.request.body.line_count() > 1);
     assert!(String::from_utf8_lossy(&last_sign_job(&cmds).body).contains("\n  {"));
     update(&mut a, key(KeyCode::F(8)));
     assert_eq!(
-        &a.body.bytes()[..],
+        &a.request.body.bytes()[..],
         br#"[{"id":"sku-1","name":"Blue shirt"}]"#
     );
-    a.body = crate::tui::app::new_body_editor("{oops");
-    a.body_changed_at(0);
+    a.request.body = crate::tui::components::request::new_body_editor("{oops");
+    a.request.body_changed_at(0);
     assert!(update(&mut a, key(KeyCode::F(7))).is_empty());
-    assert_eq!(&a.body.bytes()[..], b"{oops");
+    assert_eq!(&a.request.body.bytes()[..], b"{oops");
     assert!(
         a.status.contains("not valid JSON at line 1"),
         "{}",
@@ -353,7 +366,7 @@ fn format_and_minify_change_the_body_invalid_json_is_kept() {
 #[test]
 fn copy_needs_a_current_signature() {
     let mut a = app();
-    let cmds = resign(&mut a);
+    let cmds = resign(&mut a.request);
     let id = last_sign_job(&cmds).id;
     assert!(update(&mut a, alt_key('y')).is_empty());
     assert!(a.status.contains("updating"));
@@ -389,9 +402,9 @@ fn copy_needs_a_current_signature() {
 fn copied_curl_sends_the_exact_body_even_with_quotes_or_a_leading_at() {
     for body in ["it's", "@/etc/passwd", "[1]\n\ttab \u{1b}esc"] {
         let mut a = app();
-        a.body = crate::tui::app::new_body_editor(body);
-        a.body_changed_at(0);
-        let id = last_sign_job(&resign(&mut a)).id;
+        a.request.body = crate::tui::components::request::new_body_editor(body);
+        a.request.body_changed_at(0);
+        let id = last_sign_job(&resign(&mut a.request)).id;
         update(
             &mut a,
             Message::Signed {
@@ -446,8 +459,8 @@ fn quit_asks_only_with_unsaved_edits() {
 #[test]
 fn save_then_quit_from_the_quit_popup() {
     let mut a = app();
-    a.is_demo = false;
-    a.dirty = true;
+    a.request.is_demo = false;
+    a.request.dirty = true;
     update(&mut a, ctrl_key('c'));
     let cmds = update(&mut a, key(KeyCode::Char('s')));
     assert!(matches!(cmds.as_slice(), [Command::SaveProfile { name, .. }] if name == "demo"));
@@ -459,7 +472,7 @@ fn save_then_quit_from_the_quit_popup() {
 fn normal_mode_keys_quit_help_and_shortcuts() {
     let mut a = app();
     update(&mut a, key(KeyCode::Esc));
-    assert!(a.normal_mode && !a.text_input_focused());
+    assert!(a.request.normal_mode && !a.text_input_focused());
     update(&mut a, key(KeyCode::Char('?')));
     assert_eq!(a.popup, Some(Popup::Help { scroll: 0 }));
     update(&mut a, key(KeyCode::Char('x')));
@@ -469,13 +482,13 @@ fn normal_mode_keys_quit_help_and_shortcuts() {
         [Command::Send(_)]
     ));
     update(&mut a, key(KeyCode::Char('d')));
-    assert_eq!(a.detail, Detail::Headers);
+    assert_eq!(a.request.detail, Detail::Headers);
     update(&mut a, key(KeyCode::Char('i')));
-    assert!(!a.normal_mode);
+    assert!(!a.request.normal_mode);
     // In a text field, `q` is typed.
     focus(&mut a, Field::Path);
     update(&mut a, key(KeyCode::Char('q')));
-    assert!(!a.quit && a.path.text().ends_with('q'));
+    assert!(!a.quit && a.request.path.text().ends_with('q'));
     update(&mut a, key(KeyCode::Esc));
     assert!(update(&mut a, key(KeyCode::Char('q'))).is_empty());
     assert_eq!(
@@ -506,12 +519,12 @@ fn rest_key_edit_and_reveal() {
     focus(&mut a, Field::RestKey);
     let typed = a.type_str("X");
     assert_eq!(
-        a.key_info.secret.expose(),
+        a.request.key_info.secret.expose(),
         format!("{}X", crate::server::DEMO_REST_KEY)
     );
-    assert_eq!(a.key_info.source, TYPED_KEY);
+    assert_eq!(a.request.key_info.source, TYPED_KEY);
     update(&mut a, Message::Resize(80, 24));
-    a.is_demo = false;
+    a.request.is_demo = false;
     let cmds = update(&mut a, ctrl_key('s'));
     assert!(
         matches!(cmds.as_slice(), [Command::SaveProfile { typed_key: Some(k), .. }] if k.expose() == format!("{}X", crate::server::DEMO_REST_KEY))
@@ -521,9 +534,9 @@ fn rest_key_edit_and_reveal() {
         format!("{}X", crate::server::DEMO_REST_KEY)
     );
     update(&mut a, ctrl_key('r'));
-    assert!(a.key_info.revealed);
+    assert!(a.request.key_info.revealed);
     update(&mut a, alt_key('r'));
-    assert!(!a.key_info.revealed);
+    assert!(!a.request.key_info.revealed);
 }
 
 #[test]
@@ -531,13 +544,13 @@ fn paste_goes_to_the_focused_field_as_one_line_or_into_the_body() {
     let mut a = app();
     focus(&mut a, Field::Query);
     let cmds = update(&mut a, Message::Paste("a=1\nb=2".into()));
-    assert_eq!(a.query.text(), "a=1b=2");
+    assert_eq!(a.request.query.text(), "a=1b=2");
     assert_eq!(last_sign_job(&cmds).query, "a=1b=2");
     focus(&mut a, Field::Body);
-    a.body = crate::tui::app::new_body_editor("");
-    a.body_changed_at(0);
+    a.request.body = crate::tui::components::request::new_body_editor("");
+    a.request.body_changed_at(0);
     update(&mut a, Message::Paste("[\n1]".into()));
-    assert_eq!(&a.body.bytes()[..], b"[\n1]");
+    assert_eq!(&a.request.body.bytes()[..], b"[\n1]");
 }
 
 #[test]
@@ -545,7 +558,7 @@ fn resize_and_mouse_click_focus_the_field_under_the_pointer() {
     let mut a = app();
     update(&mut a, Message::Resize(120, 40));
     assert_eq!(a.size, (120, 40));
-    let l = view::request_layout(Rect::new(0, 0, 120, 40));
+    let l = crate::tui::components::request::request_layout(Rect::new(0, 0, 120, 40));
     let (_, r) = l.fields.iter().find(|(f, _)| *f == Field::Query).unwrap();
     let click = MouseEvent {
         kind: MouseEventKind::Down(MouseButton::Left),
@@ -554,7 +567,7 @@ fn resize_and_mouse_click_focus_the_field_under_the_pointer() {
         modifiers: KeyModifiers::NONE,
     };
     update(&mut a, Message::Mouse(click));
-    assert_eq!(a.focus, Field::Query);
+    assert_eq!(a.request.focus, Field::Query);
     let wheel = MouseEvent {
         kind: MouseEventKind::ScrollDown,
         column: l.canonical.x + 2,
@@ -562,11 +575,11 @@ fn resize_and_mouse_click_focus_the_field_under_the_pointer() {
         modifiers: KeyModifiers::NONE,
     };
     update(&mut a, Message::Mouse(wheel));
-    assert_eq!(a.canon_scroll, 3);
+    assert_eq!(a.request.canon_scroll, 3);
     // A click in the body focuses it and puts the cursor on the character under the pointer
     // (inside the border: row 0 of the text is at y + 1).
     let (_, b) = l.fields.iter().find(|(f, _)| *f == Field::Body).unwrap();
-    let text = a.body.text().to_string();
+    let text = a.request.body.text().to_string();
     let click = MouseEvent {
         kind: MouseEventKind::Down(MouseButton::Left),
         column: b.x + 1 + 3,
@@ -574,9 +587,9 @@ fn resize_and_mouse_click_focus_the_field_under_the_pointer() {
         modifiers: KeyModifiers::NONE,
     };
     update(&mut a, Message::Mouse(click));
-    assert_eq!(a.focus, Field::Body);
+    assert_eq!(a.request.focus, Field::Body);
     assert_eq!(
-        a.body.cursor_offset(),
+        a.request.body.cursor_offset(),
         3.min(text.find('\n').unwrap_or(text.len()))
     );
 }
@@ -616,10 +629,10 @@ fn profile_switch_popup_loads_the_chosen_profile() {
         a.events.collect_url(),
         "https://collect.example/analytics/collect"
     );
-    assert_eq!(a.profile_name, "prod");
-    assert_eq!(a.prefix.text(), "KLEVU");
-    assert_eq!(a.key_info.source, "env PROD_KEY");
-    assert!(!a.dirty);
+    assert_eq!(a.request.profile_name, "prod");
+    assert_eq!(a.request.prefix.text(), "KLEVU");
+    assert_eq!(a.request.key_info.source, "env PROD_KEY");
+    assert!(!a.request.dirty);
     assert_eq!(last_sign_job(&cmds).key.expose(), "k2");
     update(
         &mut a,
@@ -634,7 +647,7 @@ fn profile_switch_popup_loads_the_chosen_profile() {
 fn saving_the_demo_asks_for_a_name() {
     let mut a = app();
     assert!(update(&mut a, ctrl_key('s')).is_empty());
-    assert!(matches!(a.popup, Some(Popup::SaveAs(ref e)) if e.text().is_empty()));
+    assert!(matches!(a.request.prompt, Some(Prompt::SaveAs(ref e)) if e.text().is_empty()));
 }
 
 #[test]
@@ -643,7 +656,7 @@ fn save_as_popup_asks_for_a_name() {
     update(&mut a, alt_key('s'));
     update(&mut a, ctrl_key('u'));
     assert!(update(&mut a, key(KeyCode::Enter)).is_empty());
-    assert!(matches!(a.popup, Some(Popup::SaveAs(_))));
+    assert!(matches!(a.request.prompt, Some(Prompt::SaveAs(_))));
     a.type_str("mine");
     let cmds = update(&mut a, key(KeyCode::Enter));
     assert!(matches!(cmds.as_slice(), [Command::SaveProfile { name, .. }] if name == "mine"));
@@ -653,8 +666,8 @@ fn save_as_popup_asks_for_a_name() {
     );
     assert!(a.status.contains("edits kept"));
     update(&mut a, Message::ProfileSaved(Ok("mine".into())));
-    assert_eq!(a.profile_name, "mine");
-    assert!(!a.is_demo);
+    assert_eq!(a.request.profile_name, "mine");
+    assert!(!a.request.is_demo);
 }
 
 #[test]
@@ -663,10 +676,10 @@ fn search_popup_finds_in_the_body() {
     focus(&mut a, Field::Body);
     update(&mut a, ctrl_key('f'));
     a.type_str("shirt");
-    let at = a.body.text().find("shirt").unwrap();
-    assert_eq!(a.body.cursor_offset(), at, "cursor on the match");
+    let at = a.request.body.text().find("shirt").unwrap();
+    assert_eq!(a.request.body.cursor_offset(), at, "cursor on the match");
     update(&mut a, key(KeyCode::Esc));
-    assert_eq!(a.popup, None);
+    assert_eq!(a.request.prompt, None);
 }
 
 #[test]
@@ -708,18 +721,18 @@ fn load_request_fills_the_editor_and_freezes_the_timestamp() {
             timestamp: "2024-01-01T12:00:00+00:00".into(),
         },
     );
-    assert_eq!(a.timestamp.text(), "2024-01-01T12:00:00+00:00");
+    assert_eq!(a.request.timestamp.text(), "2024-01-01T12:00:00+00:00");
     assert_eq!(a.view, View::Request);
-    assert_eq!(a.query.text(), "q=1");
-    assert_eq!(a.url.text(), "http://127.0.0.1:9");
-    assert!(!a.ts_live && a.dirty);
+    assert_eq!(a.request.query.text(), "q=1");
+    assert_eq!(a.request.url.text(), "http://127.0.0.1:9");
+    assert!(!a.request.ts_live && a.request.dirty);
     assert_eq!(last_sign_job(&cmds).query, "q=1");
 }
 
 #[test]
 fn terminate_quits_even_with_unsaved_edits() {
     let mut a = app();
-    a.dirty = true;
+    a.request.dirty = true;
     assert!(matches!(
         update(&mut a, Message::Terminate).as_slice(),
         [Command::Quit]
@@ -734,7 +747,7 @@ fn key_release_events_are_ignored() {
     let mut k = KeyEvent::new(KeyCode::Char('z'), KeyModifiers::NONE);
     k.kind = crossterm::event::KeyEventKind::Release;
     assert!(update(&mut a, Message::Key(k)).is_empty());
-    assert_eq!(a.path.text(), "/v2/batch");
+    assert_eq!(a.request.path.text(), "/v2/batch");
 }
 
 #[test]
@@ -784,7 +797,7 @@ fn component_views_get_keys_and_their_effects_become_commands() {
     );
     let cmds = history_effects(&mut a, vec![HistoryEffect::LoadIntoRequest(Box::new(row))]);
     assert_eq!(a.view, View::Request);
-    assert_eq!(a.prefix.text(), "KLEVU");
+    assert_eq!(a.request.prefix.text(), "KLEVU");
     assert_eq!(&last_sign_job(&cmds).body[..], b"[2]");
     // Profile manager: activating a profile loads it.
     let cmds = profiles_effects(&mut a, vec![ProfilesEffect::Activate("prod".into())]);
@@ -818,14 +831,14 @@ fn sized(w: u16, h: u16) -> TestApp {
 }
 
 fn main_area(a: &App) -> Rect {
-    view::frame_layout(Rect::new(0, 0, a.size.0, a.size.1)).1
+    frame_layout(Rect::new(0, 0, a.size.0, a.size.1)).1
 }
 
 #[test]
 fn clicking_a_tab_switches_to_its_view() {
     for (w, h) in [(80, 24), (120, 40)] {
         let mut a = sized(w, h);
-        let tabs = view::tab_layout(view::frame_layout(Rect::new(0, 0, w, h)).0);
+        let tabs = tab_layout(frame_layout(Rect::new(0, 0, w, h)).0);
         assert_eq!(tabs.len(), View::ALL.len(), "{w}x{h}");
         let (_, r) = *tabs.iter().find(|(v, _)| *v == View::History).unwrap();
         let cmds = update(&mut a, Message::Mouse(click_in(r)));
@@ -853,7 +866,7 @@ fn clicking_a_tab_switches_to_its_view() {
 fn a_popup_takes_the_mouse_away_from_the_views() {
     let mut a = sized(120, 40);
     a.popup = Some(Popup::Help { scroll: 0 });
-    let tabs = view::tab_layout(view::frame_layout(Rect::new(0, 0, 120, 40)).0);
+    let tabs = tab_layout(frame_layout(Rect::new(0, 0, 120, 40)).0);
     update(&mut a, Message::Mouse(click_in(tabs[1].1)));
     assert_eq!(a.view, View::Request);
 }
@@ -862,13 +875,13 @@ fn a_popup_takes_the_mouse_away_from_the_views() {
 fn diagnose_click_in_the_input_leaves_normal_mode_and_the_wheel_scrolls_the_report() {
     let mut a = sized(80, 24);
     a.view = View::Diagnose;
-    a.normal_mode = true;
-    let l = view::diagnose::layout(main_area(&a));
+    a.diagnose.normal_mode = true;
+    let l = diagnose::layout(main_area(&a));
     // A click on the report does not focus the input.
     update(&mut a, Message::Mouse(click_in(l.report)));
-    assert!(a.normal_mode);
+    assert!(a.diagnose.normal_mode);
     update(&mut a, Message::Mouse(click_in(l.input)));
-    assert!(!a.normal_mode, "typing goes to the input again");
+    assert!(!a.diagnose.normal_mode, "typing goes to the input again");
 
     let lines: Vec<String> = (0..30).map(|i| format!("finding {i}")).collect();
     update(&mut a, Message::Diagnosed { ok: false, lines });
@@ -952,7 +965,8 @@ fn a_paste_whose_line_ends_the_terminal_turned_into_cr_keeps_its_lines() {
             panic!("no diagnosis asked for: {cmds:?}");
         };
         assert!(!text.contains('\r'), "bare CRs left in {text:?}");
-        let (ok, lines) = crate::tui::runtime::diagnose_capture(text, &secret, "SVC", now);
+        let (ok, lines) =
+            crate::tui::components::diagnose::capture::diagnose_capture(text, &secret, "SVC", now);
         let report = lines.join("\n");
         assert!(!ok);
         assert!(
@@ -962,13 +976,16 @@ fn a_paste_whose_line_ends_the_terminal_turned_into_cr_keeps_its_lines() {
     }
     let mut a = app();
     focus(&mut a, Field::Body);
-    a.body = crate::tui::app::new_body_editor("");
-    a.body_changed_at(0);
+    a.request.body = crate::tui::components::request::new_body_editor("");
+    a.request.body_changed_at(0);
     update(
         &mut a,
         Message::Paste("{\r  \"a\": 1,\r\r  \"b\": 2\r}".into()),
     );
-    assert_eq!(&a.body.bytes()[..], b"{\n  \"a\": 1,\n\n  \"b\": 2\n}");
+    assert_eq!(
+        &a.request.body.bytes()[..],
+        b"{\n  \"a\": 1,\n\n  \"b\": 2\n}"
+    );
 }
 
 #[test]
@@ -983,12 +1000,14 @@ fn paste_line_ends_only_rewrites_pastes_without_any_lf() {
 fn an_invalid_search_pattern_says_why_in_one_line_and_does_not_search_with_the_old_one() {
     let mut a = app();
     focus(&mut a, Field::Body);
-    a.body = crate::tui::app::new_body_editor("[\"item 1\", \"item 2\", \"item 2x\", \"item 3\"]");
-    a.body_changed_at(0);
+    a.request.body = crate::tui::components::request::new_body_editor(
+        "[\"item 1\", \"item 2\", \"item 2x\", \"item 3\"]",
+    );
+    a.request.body_changed_at(0);
     update(&mut a, ctrl_key('f'));
     a.type_str("item 2");
-    let first = a.body.text().find("item 2").unwrap();
-    assert_eq!(a.body.cursor_offset(), first);
+    let first = a.request.body.text().find("item 2").unwrap();
+    assert_eq!(a.request.body.cursor_offset(), first);
     a.type_str("(");
     assert!(
         a.status.contains("\"item 2(\" is not a valid regex") && a.status.contains("unclosed"),
@@ -1003,7 +1022,7 @@ fn an_invalid_search_pattern_says_why_in_one_line_and_does_not_search_with_the_o
     for k in [KeyCode::Enter, KeyCode::Down, KeyCode::Up] {
         update(&mut a, key(k));
         assert_eq!(
-            a.body.cursor_offset(),
+            a.request.body.cursor_offset(),
             first,
             "{k:?} searched with a stale pattern"
         );
@@ -1017,8 +1036,8 @@ fn an_invalid_search_pattern_says_why_in_one_line_and_does_not_search_with_the_o
     update(&mut a, key(KeyCode::Backspace));
     update(&mut a, key(KeyCode::Enter));
     assert_eq!(
-        a.body.cursor_offset(),
-        a.body.text().find("item 2x").unwrap()
+        a.request.body.cursor_offset(),
+        a.request.body.text().find("item 2x").unwrap()
     );
 }
 
@@ -1065,12 +1084,12 @@ fn a_paste_reaches_the_text_input_of_every_view() {
     update(&mut a, key(KeyCode::F(2)));
     focus(&mut a, Field::Body);
     update(&mut a, ctrl_key('f'));
-    let body = a.body.text().to_string();
+    let body = a.request.body.text().to_string();
     let word = body
         .split(|c: char| !c.is_ascii_alphabetic())
         .rfind(|w| w.len() > 3)
         .expect("a word in the demo body")
         .to_string();
     update(&mut a, Message::Paste(word.clone()));
-    assert_eq!(a.body.cursor_offset(), body.find(&word).unwrap());
+    assert_eq!(a.request.body.cursor_offset(), body.find(&word).unwrap());
 }

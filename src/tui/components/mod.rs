@@ -1,6 +1,8 @@
-//! The workbench's views as components (see `docs/architecture.md`, TUI section): a folder per
-//! view owning its state, messages, effects, pure `update` and `draw`.
+//! The workbench's views as components (see `docs/architecture.md`, "The workbench"): a folder
+//! per view owning its state, messages, effects, pure `update` and `draw`.
 
+pub mod diagnose;
 pub mod events;
 pub mod history;
 pub mod profiles;
+pub mod request;

@@ -1,13 +1,15 @@
-//! Popups: help, quit confirmation, profile switch, save as, body search.
+//! The router's popups: help, quit confirmation, profile switch. (The request view draws its
+//! own prompts.)
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use ratatui::Frame;
 
-use crate::tui::app::{App, Popup, View};
+use crate::tui::app::{App, Popup};
+use crate::tui::layout::View;
 use crate::tui::theme::Theme;
-use crate::tui::widgets::prompt::{self, centered, PromptText};
+use crate::tui::widgets::prompt::centered;
 
 /// Keys that work in every view.
 pub const GLOBAL_KEYS: &[(&str, &str)] = &[
@@ -199,24 +201,6 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             )));
             let h = lines.len() as u16 + 2;
             (" Switch profile ".into(), lines, 40, h)
-        }
-        Popup::SaveAs(edit) => {
-            let text = PromptText {
-                title: " Save profile as ",
-                lead: "name: ",
-                hint: "Enter save · Esc cancel",
-                width: 44,
-            };
-            return prompt::draw(frame, area, &text, edit, theme);
-        }
-        Popup::Search(edit) => {
-            let text = PromptText {
-                title: " Search body (regex) ",
-                lead: "/",
-                hint: "Enter/Down next · Up previous · Esc close",
-                width: 50,
-            };
-            return prompt::draw(frame, area, &text, edit, theme);
         }
     };
     let rect = centered(area, w, h);

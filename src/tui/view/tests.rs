@@ -4,15 +4,17 @@ use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier};
 
 use crate::core::Secret;
-use crate::tui::app::{App, Detail, Field, MismatchView, ResponseView};
+use crate::tui::app::App;
+use crate::tui::components::request::{Detail, Field};
 use crate::tui::message::Message;
+use crate::tui::model::{MismatchView, ResponseView};
 use crate::tui::test_util::{buffer_lines, TestApp};
 use crate::tui::update::update;
 
 /// The demo workbench with `body`, the timestamp frozen at `t0`, signed.
 fn app_with_body(body: &str) -> TestApp {
     let mut a = TestApp::with_body(120, 40, body);
-    a.ts_live = false;
+    a.request.ts_live = false;
     a.sign_now();
     a
 }
@@ -39,10 +41,13 @@ fn find(rows: &[String], needle: &str) -> Option<(usize, usize)> {
 }
 
 fn expected_signature(a: &App) -> String {
-    crate::core::sign(&a.signable(), &Secret::new(crate::server::DEMO_REST_KEY))
-        .unwrap()
-        .signature()
-        .to_string()
+    crate::core::sign(
+        &a.request.signable(),
+        &Secret::new(crate::server::DEMO_REST_KEY),
+    )
+    .unwrap()
+    .signature()
+    .to_string()
 }
 
 #[test]
@@ -75,7 +80,7 @@ fn request_view_80x24_shows_labelled_canonical_text_and_signature() {
 #[test]
 fn focused_query_line_is_highlighted_even_when_empty() {
     let mut a = app_with_body("[1]");
-    a.focus = Field::Query;
+    a.request.focus = Field::Query;
     let buf = render(&mut a, 80, 24);
     let r = rows(&buf);
     let (x, y) = find(&r, "QUERY  \\n").expect("query line");
@@ -106,8 +111,8 @@ fn focused_query_line_is_highlighted_even_when_empty() {
 #[test]
 fn request_view_120x40_full_labels_pipeline_and_invisible_characters() {
     let mut a = app_with_body("{\"a\": 1}  \n\t\u{00A0}x");
-    a.query.set("b=2 ");
-    a.focus = Field::Body;
+    a.request.query.set("b=2 ");
+    a.request.focus = Field::Body;
     sign_now(&mut a);
     let buf = render(&mut a, 120, 40);
     let screen = rows(&buf).join("\n");
@@ -123,7 +128,11 @@ fn request_view_120x40_full_labels_pipeline_and_invisible_characters() {
     ] {
         assert!(screen.contains(needle), "missing {needle:?} in\n{screen}");
     }
-    let s = crate::core::sign(&a.signable(), &Secret::new(crate::server::DEMO_REST_KEY)).unwrap();
+    let s = crate::core::sign(
+        &a.request.signable(),
+        &Secret::new(crate::server::DEMO_REST_KEY),
+    )
+    .unwrap();
     assert!(screen.contains(&s.digest_hex()[..40]), "digest hex shown");
     assert!(screen.contains(&format!("sig {} ✓", s.signature())));
 }
@@ -131,7 +140,7 @@ fn request_view_120x40_full_labels_pipeline_and_invisible_characters() {
 #[test]
 fn updating_signature_is_marked() {
     let mut a = app_with_body("[1]");
-    let _ = crate::tui::update::resign(&mut a); // a job is out, not answered yet
+    let _ = crate::tui::components::request::resign(&mut a.request); // a job is out, not answered yet
     let screen = rows(&render(&mut a, 80, 24)).join("\n");
     assert!(screen.contains("updating…"), "{screen}");
 }
@@ -139,7 +148,7 @@ fn updating_signature_is_marked() {
 #[test]
 fn invalid_json_is_flagged_but_signed() {
     let mut a = app_with_body("{oops");
-    let rev = a.body_state.rev;
+    let rev = a.request.body_state.rev;
     update(
         &mut a,
         Message::JsonChecked {
@@ -155,8 +164,8 @@ fn invalid_json_is_flagged_but_signed() {
 #[test]
 fn mismatch_diff_shows_both_sides_and_the_diagnosis() {
     let mut a = app_with_body("[1]");
-    a.detail = Detail::Diff;
-    a.response = Some(ResponseView {
+    a.request.detail = Detail::Diff;
+    a.request.response = Some(ResponseView {
         status: 401,
         code: Some("SIGNATURE_MISMATCH".into()),
         mismatch: Some(MismatchView {
@@ -188,7 +197,7 @@ fn mismatch_diff_shows_both_sides_and_the_diagnosis() {
 fn response_panel_shows_status_job_and_highlighted_json() {
     let mut a = app_with_body("[1]");
     let body = br#"{"message":"Job submitted successfully.","jobId":"job-7"}"#;
-    let view = crate::tui::runtime::response_view(
+    let view = crate::tui::components::request::response::response_view(
         1,
         200,
         vec![("content-type".into(), "application/json".into())],
@@ -198,8 +207,8 @@ fn response_panel_shows_status_job_and_highlighted_json() {
         vec![],
     );
     assert_eq!(view.job_id.as_deref(), Some("job-7"));
-    a.response = Some(view);
-    a.detail = Detail::Response;
+    a.request.response = Some(view);
+    a.request.detail = Detail::Response;
     let buf = render(&mut a, 120, 40);
     let r = rows(&buf);
     let screen = r.join("\n");
@@ -290,14 +299,14 @@ fn long_body_is_scrolled_with_the_cursor_and_lines_are_cut() {
         + "\n"
         + &long_line;
     let mut a = app_with_body(&body);
-    a.focus = Field::Body;
-    let line150 = a.body.text().find("line150").unwrap();
-    a.body.move_to(line150);
+    a.request.focus = Field::Body;
+    let line150 = a.request.body.text().find("line150").unwrap();
+    a.request.body.move_to(line150);
     let screen = rows(&render(&mut a, 120, 40)).join("\n");
     assert!(screen.contains("line150\\n"), "{screen}");
     assert!(!screen.contains("METHOD"), "head scrolled away");
-    let end = a.body.len();
-    a.body.move_to(end);
+    let end = a.request.body.len();
+    a.request.body.move_to(end);
     let screen = rows(&render(&mut a, 120, 40)).join("\n");
     assert!(
         screen.contains("bytes)"),
@@ -314,13 +323,13 @@ fn the_cursor_line_stays_in_the_canonical_panel_when_lines_wrap() {
         .collect::<Vec<_>>()
         .join("\n");
     let mut a = app_with_body(&body);
-    a.focus = Field::Body;
-    let end = a.body.len();
-    a.body.move_to(end);
+    a.request.focus = Field::Body;
+    let end = a.request.body.len();
+    a.request.body.move_to(end);
     let screen = rows(&render(&mut a, 120, 40)).join("\n");
     assert!(screen.contains("end199"), "{screen}");
-    let mid = a.body.text().find("L100").unwrap();
-    a.body.move_to(mid);
+    let mid = a.request.body.text().find("L100").unwrap();
+    a.request.body.move_to(mid);
     let screen = rows(&render(&mut a, 120, 40)).join("\n");
     assert!(screen.contains("end100"), "{screen}");
 }

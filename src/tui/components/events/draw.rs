@@ -12,7 +12,7 @@ use super::{cell, Column, EventsState, Field, Focus, Mode, PromptKind};
 use crate::core::events::{Level, Problem};
 use crate::core::visible::counted;
 use crate::tui::theme::Theme;
-use crate::tui::view::{window_first, wrap_spans};
+use crate::tui::widgets::{list_window::window_first, text::wrap_spans};
 
 pub(super) fn focused_style() -> Style {
     Style::new().add_modifier(Modifier::REVERSED)

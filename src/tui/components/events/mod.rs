@@ -1,7 +1,7 @@
 //! The events view: compose a recommendation list, preview the batch it becomes, validate it
 //! live, edit it as raw JSON, and send it to the collector.
 //!
-//! A component (see `docs/architecture.md`, TUI section): [`EventsState`] (here) holds all
+//! A component (see `docs/architecture.md`, "The workbench"): [`EventsState`] (here) holds all
 //! state, [`update`] is pure and returns [`EventsEffect`]s for the runtime to execute, [`draw`]
 //! only draws, and [`layout`] says where everything is for both drawing and mouse hit tests.
 //!

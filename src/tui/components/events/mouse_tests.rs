@@ -12,7 +12,7 @@ use serde_json::Value;
 
 /// The area the App gives the view on a `w`x`h` screen.
 fn area(w: u16, h: u16) -> Rect {
-    crate::tui::view::frame_layout(Rect::new(0, 0, w, h)).1
+    crate::tui::layout::frame_layout(Rect::new(0, 0, w, h)).1
 }
 
 fn key(code: KeyCode) -> EventsMsg {

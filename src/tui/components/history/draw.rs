@@ -8,7 +8,7 @@ use ratatui::Frame;
 
 use super::*;
 use crate::tui::theme::Theme;
-use crate::tui::view::window_first;
+use crate::tui::widgets::list_window::window_first;
 
 /// Where the parts of the history view are (shared by [`draw`] and mouse hit testing).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

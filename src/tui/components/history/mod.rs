@@ -1,7 +1,7 @@
 //! The history view: past sends, newest first, filtered by typing; the selected entry's request
 //! and response in full; load an entry back into the request or events view; copy it as curl.
 //!
-//! A component (see `docs/architecture.md`, TUI section). It works on [`HistoryRow`], a
+//! A component (see `docs/architecture.md`, "The workbench"). It works on [`HistoryRow`], a
 //! display model the App builds from the store's history entries, so the view does not depend
 //! on how history is kept on disk.
 

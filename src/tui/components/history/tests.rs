@@ -261,7 +261,7 @@ fn draws_list_and_selected_entry_at_80x24_and_120x40() {
 use crate::tui::test_util::{click_in, render_buffer, reversed, wheel_in};
 
 fn area(w: u16, h: u16) -> Rect {
-    crate::tui::view::frame_layout(Rect::new(0, 0, w, h)).1
+    crate::tui::layout::frame_layout(Rect::new(0, 0, w, h)).1
 }
 
 /// `n` entries, one a minute, newest first on screen.

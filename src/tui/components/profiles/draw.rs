@@ -9,7 +9,7 @@ use ratatui::Frame;
 use super::*;
 use crate::store::KeySource;
 use crate::tui::theme::Theme;
-use crate::tui::view::{window_first, wrap_spans};
+use crate::tui::widgets::{list_window::window_first, text::wrap_spans};
 
 /// Where the parts of the manager are (shared by [`draw`] and mouse hit testing).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! duplicate, delete (after confirmation), and edit base URLs, header prefix, API key and REST
 //! key source. Shows where each profile file lives. The REST key is never drawn unless revealed.
 //!
-//! A component (see `docs/architecture.md`, TUI section): [`update`] is pure and asks for
+//! A component (see `docs/architecture.md`, "The workbench"): [`update`] is pure and asks for
 //! file work through [`ProfilesEffect`]s.
 
 mod draw;

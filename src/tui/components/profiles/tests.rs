@@ -308,7 +308,7 @@ fn draws_list_file_location_and_masks_the_rest_key_unless_revealed() {
 use crate::tui::test_util::{click_in, render_buffer, reversed, wheel_in};
 
 fn area(w: u16, h: u16) -> Rect {
-    crate::tui::view::frame_layout(Rect::new(0, 0, w, h)).1
+    crate::tui::layout::frame_layout(Rect::new(0, 0, w, h)).1
 }
 
 fn mouse(s: &mut ProfilesState, m: MouseEvent, a: Rect) {

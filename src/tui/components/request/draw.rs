@@ -7,12 +7,14 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::Frame;
 
-use super::{clip, json_line, request_layout, styled_line, wrap_chars};
+use super::{request_layout, Detail, Field, Prompt, RequestLayout, RequestState};
 use crate::core::visible::escape_visible;
 use crate::core::LineLabel;
-use crate::tui::app::{App, Detail, Field};
+use crate::tui::model::SignedView;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::body_editor::floor_char;
+use crate::tui::widgets::prompt::{self, PromptText};
+use crate::tui::widgets::text::{clip, json_line, styled_line, wrap_chars};
 
 /// Body lines longer than this are shown cut (with the count of hidden bytes): drawing never
 /// walks a whole megabyte line.
@@ -35,13 +37,40 @@ fn compact_label(l: LineLabel) -> &'static str {
     }
 }
 
-pub fn draw(frame: &mut Frame, screen: Rect, app: &App, theme: &Theme) {
+pub fn draw(frame: &mut Frame, screen: Rect, req: &RequestState, theme: &Theme) {
     let l = request_layout(screen);
-    draw_fields(frame, &l, app, theme);
-    draw_body(frame, l.body, app, theme);
-    draw_canonical(frame, l.canonical, app, theme);
-    draw_detail(frame, l.detail, app, theme);
-    draw_signature(frame, l.signature, app, theme);
+    draw_fields(frame, &l, req, theme);
+    draw_body(frame, l.body, req, theme);
+    draw_canonical(frame, l.canonical, req, theme);
+    draw_detail(frame, l.detail, req, theme);
+    draw_signature(frame, l.signature, req, theme);
+    draw_prompt(frame, screen, req, theme);
+}
+
+/// The open prompt (save as, search), over the view.
+fn draw_prompt(frame: &mut Frame, screen: Rect, req: &RequestState, theme: &Theme) {
+    let (text, edit) = match &req.prompt {
+        None => return,
+        Some(Prompt::SaveAs(edit)) => (
+            PromptText {
+                title: " Save profile as ",
+                lead: "name: ",
+                hint: "Enter save · Esc cancel",
+                width: 44,
+            },
+            edit,
+        ),
+        Some(Prompt::Search(edit)) => (
+            PromptText {
+                title: " Search body (regex) ",
+                lead: "/",
+                hint: "Enter/Down next · Up previous · Esc close",
+                width: 50,
+            },
+            edit,
+        ),
+    };
+    prompt::draw(frame, screen, &text, edit, theme);
 }
 
 fn block<'a>(title: impl Into<Line<'a>>, focused: bool, theme: &Theme) -> Block<'a> {
@@ -55,16 +84,16 @@ fn block<'a>(title: impl Into<Line<'a>>, focused: bool, theme: &Theme) -> Block<
         .title(title)
 }
 
-fn draw_fields(frame: &mut Frame, l: &super::RequestLayout, app: &App, theme: &Theme) {
-    let editing = !app.normal_mode;
-    let ts = if app.ts_live {
+fn draw_fields(frame: &mut Frame, l: &RequestLayout, req: &RequestState, theme: &Theme) {
+    let editing = !req.normal_mode;
+    let ts = if req.ts_live {
         Span::styled(" timestamp live · Ctrl-T freeze ", theme.dim())
     } else {
         Span::styled(" timestamp frozen · Ctrl-T live ", theme.warn())
     };
     let b = block(
         Span::styled(" Request ", theme.title()),
-        app.focus != Field::Body && editing,
+        req.focus != Field::Body && editing,
         theme,
     )
     .title_bottom(Line::from(ts));
@@ -73,9 +102,11 @@ fn draw_fields(frame: &mut Frame, l: &super::RequestLayout, app: &App, theme: &T
         if *field == Field::Body {
             continue;
         }
-        let edit = app.line_edit(*field).expect("one-line field");
-        let focused = app.focus == *field && editing;
-        let label_style = if app.focus == *field {
+        let Some(edit) = req.line_edit(*field) else {
+            continue;
+        };
+        let focused = req.focus == *field && editing;
+        let label_style = if req.focus == *field {
             theme.focus_label()
         } else {
             theme.label()
@@ -83,21 +114,21 @@ fn draw_fields(frame: &mut Frame, l: &super::RequestLayout, app: &App, theme: &T
         let value_w = (rect.width as usize).saturating_sub(11);
         let (shown, extra): (String, String) = match field {
             // A fixed-width mask: not even the key's length shows.
-            Field::RestKey if !app.key_info.revealed => (
+            Field::RestKey if !req.key_info.revealed => (
                 if edit.text().is_empty() {
                     String::new()
                 } else {
                     "•".repeat(8)
                 },
-                format!("  [{}]", app.key_info.source),
+                format!("  [{}]", req.key_info.source),
             ),
             Field::RestKey => (
                 edit.text().to_string(),
-                format!("  [{}]", app.key_info.source),
+                format!("  [{}]", req.key_info.source),
             ),
             Field::Timestamp => (
                 edit.text().to_string(),
-                if app.ts_live {
+                if req.ts_live {
                     "  live".into()
                 } else {
                     "  frozen".into()
@@ -125,7 +156,7 @@ fn draw_fields(frame: &mut Frame, l: &super::RequestLayout, app: &App, theme: &T
             ),
         ]);
         frame.render_widget(Paragraph::new(line), *rect);
-        let masked = *field == Field::RestKey && !app.key_info.revealed;
+        let masked = *field == Field::RestKey && !req.key_info.revealed;
         if focused && !masked {
             let x = rect.x + 11 + (cursor - skip) as u16;
             if x < rect.x + rect.width {
@@ -135,13 +166,13 @@ fn draw_fields(frame: &mut Frame, l: &super::RequestLayout, app: &App, theme: &T
     }
 }
 
-fn draw_body(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    let focused = app.focus == Field::Body && !app.normal_mode;
-    let len = app.body.len();
+fn draw_body(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme) {
+    let focused = req.focus == Field::Body && !req.normal_mode;
+    let len = req.body.len();
     let mut title = vec![Span::styled(format!(" Body ({len} bytes) "), theme.title())];
-    let bottom = match &app.body_state.json_error {
+    let bottom = match &req.body_state.json_error {
         Some(e) => Line::from(Span::styled(format!(" ⚠ {e} "), theme.warn())),
-        None if app.body_state.json_rev == app.body_state.rev && len > 0 => {
+        None if req.body_state.json_rev == req.body_state.rev && len > 0 => {
             Line::from(Span::styled(" JSON ✓ ", theme.ok()))
         }
         None => Line::from(""),
@@ -152,11 +183,11 @@ fn draw_body(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let b = block(Line::from(title), focused, theme).title_bottom(bottom);
     let inner = b.inner(area);
     frame.render_widget(b, area);
-    frame.render_widget(app.body.textarea(), inner);
+    frame.render_widget(req.body.textarea(), inner);
     if focused {
         // The textarea draws its own cursor cell; also place the terminal cursor there.
-        let c = app.body.textarea().screen_cursor();
-        let (top, left) = app.body.textarea().scroll_offset();
+        let c = req.body.textarea().screen_cursor();
+        let (top, left) = req.body.textarea().scroll_offset();
         let y = inner.y + (c.row as u16).saturating_sub(top);
         let x = inner.x + (c.col as u16).saturating_sub(left);
         if y < inner.y + inner.height && x < inner.x + inner.width {
@@ -173,8 +204,8 @@ struct CanonRow {
     highlighted: bool,
 }
 
-fn draw_canonical(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    let len = app
+fn draw_canonical(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme) {
+    let len = req
         .sign
         .result
         .as_ref()
@@ -190,11 +221,11 @@ fn draw_canonical(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     if inner.height == 0 || inner.width == 0 {
         return;
     }
-    let highlighted = app.focus.canonical_lines();
-    let req = app.signable();
-    let canonical = req.canonical();
+    let highlighted = req.focus.canonical_lines();
+    let signable = req.signable();
+    let canonical = signable.canonical();
     let head_lines = canonical.lines();
-    let body_count = app.body.line_count();
+    let body_count = req.body.line_count();
     let total = 7 + body_count;
     let compact = inner.width < 60;
     let label_w = if compact { LABEL_W_COMPACT } else { LABEL_W };
@@ -234,10 +265,10 @@ fn draw_canonical(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     };
     // Which logical line comes first: while the body has focus, the latest that still shows
     // the cursor's line whole with the lines before it (long lines wrap over several rows).
-    let first = if app.focus == Field::Body && !app.normal_mode {
-        let cur = 7 + app.body.cursor_line();
+    let first = if req.focus == Field::Body && !req.normal_mode {
+        let cur = 7 + req.body.cursor_line();
         let mut start = cur.saturating_sub(height.saturating_sub(1));
-        let mut body_lines = app.body.lines_from(start.saturating_sub(7));
+        let mut body_lines = req.body.lines_from(start.saturating_sub(7));
         let mut heights: Vec<usize> = (start..=cur)
             .map(|idx| {
                 let line = if idx >= 7 {
@@ -255,12 +286,12 @@ fn draw_canonical(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         }
         start
     } else {
-        app.canon_scroll.min(total.saturating_sub(1))
+        req.canon_scroll.min(total.saturating_sub(1))
     };
     let mut rows: Vec<Line> = Vec::with_capacity(height);
     let mut idx = first;
     // Only the body lines on screen are read (through the editor's line index).
-    let mut body_lines = app.body.lines_from(first.saturating_sub(7));
+    let mut body_lines = req.body.lines_from(first.saturating_sub(7));
     while rows.len() < height && idx < total {
         let line = if idx >= 7 {
             body_lines.next().unwrap_or_default()
@@ -268,7 +299,7 @@ fn draw_canonical(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             &[]
         };
         let row = row_of(idx, line);
-        let empty_body = idx == 7 && app.body.is_empty();
+        let empty_body = idx == 7 && req.body.is_empty();
         push_canon_row(
             &mut rows,
             row,
@@ -379,10 +410,10 @@ fn visible_spans(text: &str, base: Style, theme: &Theme) -> Vec<Span<'static>> {
     spans
 }
 
-fn draw_detail(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+fn draw_detail(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme) {
     let mut title = vec![Span::raw(" ")];
     for d in Detail::ALL {
-        let style = if d == app.detail {
+        let style = if d == req.detail {
             theme.active_tab()
         } else {
             theme.dim()
@@ -398,21 +429,21 @@ fn draw_detail(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     }
     let w = inner.width as usize;
     let h = inner.height as usize;
-    let lines: Vec<Line> = match app.detail {
-        Detail::Pipeline => pipeline_lines(app, w, theme),
-        Detail::Headers => headers_lines(app, w, theme),
-        Detail::Response => return draw_response(frame, inner, app, theme),
-        Detail::Diff => diff_lines(app, w, theme),
+    let lines: Vec<Line> = match req.detail {
+        Detail::Pipeline => pipeline_lines(req, w, theme),
+        Detail::Headers => headers_lines(req, w, theme),
+        Detail::Response => return draw_response(frame, inner, req, theme),
+        Detail::Diff => diff_lines(req, w, theme),
     };
-    let shown: Vec<Line> = lines.into_iter().skip(app.detail_scroll).take(h).collect();
+    let shown: Vec<Line> = lines.into_iter().skip(req.detail_scroll).take(h).collect();
     frame.render_widget(Paragraph::new(shown), inner);
 }
 
-fn signed(app: &App) -> Option<&crate::tui::app::SignedView> {
-    app.sign.result.as_ref().and_then(|r| r.as_ref().ok())
+fn signed(req: &RequestState) -> Option<&SignedView> {
+    req.sign.result.as_ref().and_then(|r| r.as_ref().ok())
 }
 
-fn pipeline_lines(app: &App, w: usize, theme: &Theme) -> Vec<Line<'static>> {
+fn pipeline_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     let step = |out: &mut Vec<Line<'static>>, n: &str, title: &str, why: &str| {
         out.push(styled_line(vec![
@@ -420,8 +451,8 @@ fn pipeline_lines(app: &App, w: usize, theme: &Theme) -> Vec<Line<'static>> {
             (format!(" — {why}"), theme.dim()),
         ]));
     };
-    let req = app.signable();
-    let canonical = req.canonical();
+    let signable = req.signable();
+    let canonical = signable.canonical();
     step(
         &mut out,
         "1",
@@ -438,7 +469,7 @@ fn pipeline_lines(app: &App, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     for chunk in wrap_chars(&preview, w).into_iter().take(6) {
         out.push(Line::from(visible_spans(&chunk, Style::default(), theme)));
     }
-    match signed(app) {
+    match signed(req) {
         Some(s) => {
             step(
                 &mut out,
@@ -464,7 +495,7 @@ fn pipeline_lines(app: &App, w: usize, theme: &Theme) -> Vec<Line<'static>> {
             }
         }
         None => {
-            let why = match &app.sign.result {
+            let why = match &req.sign.result {
                 Some(Err(e)) => e.clone(),
                 _ => "signing…".into(),
             };
@@ -474,12 +505,12 @@ fn pipeline_lines(app: &App, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     out
 }
 
-fn headers_lines(app: &App, w: usize, theme: &Theme) -> Vec<Line<'static>> {
+fn headers_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     let mut out = vec![Line::from(Span::styled(
         "Exact headers to send (the body goes byte for byte):",
         theme.dim(),
     ))];
-    match signed(app) {
+    match signed(req) {
         Some(s) => {
             for (n, v) in &s.headers {
                 let text = format!("{n}: {v}");
@@ -505,11 +536,11 @@ fn headers_lines(app: &App, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     out
 }
 
-fn draw_response(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+fn draw_response(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme) {
     let w = area.width as usize;
     let h = area.height as usize;
-    let Some(r) = &app.response else {
-        let text = if app.sending {
+    let Some(r) = &req.response else {
+        let text = if req.sending {
             "sending…"
         } else {
             "No response yet: Ctrl-G (or F9) sends the request."
@@ -564,7 +595,7 @@ fn draw_response(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         },
         theme.dim(),
     )));
-    let skip = app.detail_scroll;
+    let skip = req.detail_scroll;
     let head_n = rest.len();
     let mut shown: Vec<Line> = rest.into_iter().skip(skip).collect();
     let body_skip = skip.saturating_sub(head_n);
@@ -588,8 +619,8 @@ fn draw_response(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     frame.render_widget(Paragraph::new(lines), area);
 }
 
-fn diff_lines(app: &App, w: usize, theme: &Theme) -> Vec<Line<'static>> {
-    let Some(m) = app.response.as_ref().and_then(|r| r.mismatch.as_ref()) else {
+fn diff_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'static>> {
+    let Some(m) = req.response.as_ref().and_then(|r| r.mismatch.as_ref()) else {
         return vec![Line::from(Span::styled(
             "No mismatch to show. When the local server answers SIGNATURE_MISMATCH, what we \
              signed and what it signed appear here line by line.",
@@ -630,10 +661,10 @@ fn diff_lines(app: &App, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     out
 }
 
-fn draw_signature(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    let line = match &app.sign.result {
+fn draw_signature(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme) {
+    let line = match &req.sign.result {
         Some(Ok(s)) => {
-            let state = if app.sign.updating() {
+            let state = if req.sign.updating() {
                 Span::styled(" updating…", theme.warn())
             } else {
                 Span::styled(" ✓", theme.ok())

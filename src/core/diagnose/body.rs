@@ -1,0 +1,454 @@
+//! Bodies a client may have signed instead of the one it sent: nothing, a LF after it, the JSON
+//! re-serialised (compact, Python's spacing, pretty, keys sorted), `\u` escapes and `\/` toggled.
+//!
+//! Bounded memory: re-serialisations stream from the sent bytes to the variant's bytes
+//! (`serde_transcode`, no tree of values); only sorting keys needs a tree, and it is built only for
+//! bodies up to [`TREE_MAX`]. One variant is held at a time, and a variant that would grow past
+//! a few times the body is dropped.
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use super::catalogue::Mistake;
+
+/// Largest body whose keys are sorted through a `serde_json::Value` tree (bytes).
+pub const TREE_MAX: usize = 1024 * 1024;
+
+/// A variant larger than this multiple of the body (plus 4 KiB) is not built.
+const GROWTH_MAX: usize = 3;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    Compact,
+    Python,
+    Pretty2,
+    Pretty4,
+}
+
+/// How a body variant is made from the sent body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Recipe {
+    /// Signed no body at all.
+    pub empty: bool,
+    /// Re-serialised in a style, keys sorted or not.
+    pub style: Option<(Style, bool)>,
+    pub toggle_unicode: bool,
+    pub toggle_slashes: bool,
+    pub trailing_lf: bool,
+}
+
+const SENT: Recipe = Recipe {
+    empty: false,
+    style: None,
+    toggle_unicode: false,
+    toggle_slashes: false,
+    trailing_lf: false,
+};
+
+impl Recipe {
+    /// The mistakes this recipe is.
+    pub fn mistakes(&self) -> Vec<Mistake> {
+        let mut out = Vec::new();
+        if self.empty {
+            out.push(Mistake::EmptyBodySigned);
+        }
+        match self.style {
+            Some((Style::Compact | Style::Python, false)) => {
+                out.push(Mistake::BodyReserialisedCompact)
+            }
+            Some((Style::Pretty2 | Style::Pretty4, false)) => {
+                out.push(Mistake::BodyReserialisedPretty)
+            }
+            Some((Style::Compact | Style::Python, true)) => out.push(Mistake::BodySortedKeys),
+            Some((Style::Pretty2 | Style::Pretty4, true)) => {
+                out.push(Mistake::BodySortedKeys);
+                out.push(Mistake::BodyReserialisedPretty);
+            }
+            None => {}
+        }
+        if self.toggle_unicode {
+            out.push(Mistake::BodyUnicodeEscaped);
+        }
+        if self.toggle_slashes {
+            out.push(Mistake::BodySlashesEscaped);
+        }
+        if self.trailing_lf {
+            out.push(Mistake::TrailingLfAfterBody);
+        }
+        out
+    }
+}
+
+const STYLES: [Style; 4] = [
+    Style::Compact,
+    Style::Python,
+    Style::Pretty2,
+    Style::Pretty4,
+];
+
+/// Body recipes that are one mistake each.
+pub fn single_recipes(body: &[u8]) -> Vec<Recipe> {
+    let mut out = Vec::new();
+    if !body.is_empty() {
+        out.push(Recipe {
+            empty: true,
+            ..SENT
+        });
+    }
+    out.push(Recipe {
+        trailing_lf: true,
+        ..SENT
+    });
+    for s in STYLES {
+        out.push(Recipe {
+            style: Some((s, false)),
+            ..SENT
+        });
+    }
+    for s in [Style::Compact, Style::Python] {
+        out.push(Recipe {
+            style: Some((s, true)),
+            ..SENT
+        });
+    }
+    out.push(Recipe {
+        toggle_unicode: true,
+        ..SENT
+    });
+    out.push(Recipe {
+        toggle_slashes: true,
+        ..SENT
+    });
+    out
+}
+
+/// Body recipes that are two mistakes each.
+pub fn pair_recipes() -> Vec<Recipe> {
+    let mut out = vec![Recipe {
+        toggle_unicode: true,
+        toggle_slashes: true,
+        ..SENT
+    }];
+    for s in [Style::Pretty2, Style::Pretty4] {
+        out.push(Recipe {
+            style: Some((s, true)),
+            ..SENT
+        });
+    }
+    let styled: Vec<(Style, bool)> = STYLES
+        .iter()
+        .map(|&s| (s, false))
+        .chain([(Style::Compact, true), (Style::Python, true)])
+        .collect();
+    for st in styled {
+        for (u, sl, lf) in [
+            (true, false, false),
+            (false, true, false),
+            (false, false, true),
+        ] {
+            out.push(Recipe {
+                style: Some(st),
+                toggle_unicode: u,
+                toggle_slashes: sl,
+                trailing_lf: lf,
+                ..SENT
+            });
+        }
+    }
+    out
+}
+
+/// Why a variant was not built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotBuilt {
+    /// The recipe changes nothing for this body (or the body is not JSON).
+    NotApplicable,
+    /// Sorting keys needs a tree, and the body is over [`TREE_MAX`].
+    TooLargeForTree,
+    /// The variant would be more than a few times the body.
+    TooLarge,
+}
+
+/// Build the body a recipe gives (without the trailing LF, which is hashed separately).
+pub fn build(body: &[u8], r: &Recipe) -> Result<Vec<u8>, NotBuilt> {
+    let cap = body.len().saturating_mul(GROWTH_MAX) + 4096;
+    let mut cur: Vec<u8> = if r.empty {
+        Vec::new()
+    } else {
+        match r.style {
+            None => body.to_vec(),
+            Some((style, false)) => restyle(body, style, cap)?,
+            Some((style, true)) => {
+                if body.len() > TREE_MAX {
+                    return Err(NotBuilt::TooLargeForTree);
+                }
+                sorted(body, style, cap)?
+            }
+        }
+    };
+    if r.toggle_unicode {
+        cur = toggle_unicode(&cur).ok_or(NotBuilt::NotApplicable)?;
+    }
+    if r.toggle_slashes {
+        cur = toggle_slashes(&cur).ok_or(NotBuilt::NotApplicable)?;
+    }
+    if cur.len() > cap {
+        return Err(NotBuilt::TooLarge);
+    }
+    if !r.trailing_lf && !r.empty && cur == body {
+        return Err(NotBuilt::NotApplicable);
+    }
+    Ok(cur)
+}
+
+/// A writer that refuses to grow past `cap` bytes.
+struct Capped<'v> {
+    out: &'v mut Vec<u8>,
+    cap: usize,
+}
+
+impl Write for Capped<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.out.len() + buf.len() > self.cap {
+            return Err(std::io::Error::other("variant too large"));
+        }
+        self.out.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Python's `json.dumps` default: `", "` and `": "` separators, everything on one line.
+struct Spaced;
+
+impl serde_json::ser::Formatter for Spaced {
+    fn begin_array_value<W: ?Sized + Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        if first {
+            Ok(())
+        } else {
+            w.write_all(b", ")
+        }
+    }
+    fn begin_object_key<W: ?Sized + Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        if first {
+            Ok(())
+        } else {
+            w.write_all(b", ")
+        }
+    }
+    fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(b": ")
+    }
+}
+
+fn restyle(body: &[u8], style: Style, cap: usize) -> Result<Vec<u8>, NotBuilt> {
+    let mut out = Vec::with_capacity(body.len().min(cap));
+    let w = Capped { out: &mut out, cap };
+    let mut de = serde_json::Deserializer::from_slice(body);
+    let ok = match style {
+        Style::Compact => {
+            serde_transcode::transcode(&mut de, &mut serde_json::Serializer::new(w)).is_ok()
+        }
+        Style::Python => serde_transcode::transcode(
+            &mut de,
+            &mut serde_json::Serializer::with_formatter(w, Spaced),
+        )
+        .is_ok(),
+        Style::Pretty2 | Style::Pretty4 => {
+            let indent: &[u8] = if style == Style::Pretty2 {
+                b"  "
+            } else {
+                b"    "
+            };
+            serde_transcode::transcode(
+                &mut de,
+                &mut serde_json::Serializer::with_formatter(
+                    w,
+                    serde_json::ser::PrettyFormatter::with_indent(indent),
+                ),
+            )
+            .is_ok()
+        }
+    };
+    if !ok {
+        return Err(if out.len() >= cap {
+            NotBuilt::TooLarge
+        } else {
+            NotBuilt::NotApplicable
+        });
+    }
+    de.end().map_err(|_| NotBuilt::NotApplicable)?;
+    Ok(out)
+}
+
+fn sorted(body: &[u8], style: Style, cap: usize) -> Result<Vec<u8>, NotBuilt> {
+    let value: serde_json::Value =
+        serde_json::from_slice(body).map_err(|_| NotBuilt::NotApplicable)?;
+    let value = sort_keys(value);
+    let mut out = Vec::with_capacity(body.len().min(cap));
+    let w = Capped { out: &mut out, cap };
+    let ok = match style {
+        Style::Compact => value.serialize(&mut serde_json::Serializer::new(w)).is_ok(),
+        Style::Python => value
+            .serialize(&mut serde_json::Serializer::with_formatter(w, Spaced))
+            .is_ok(),
+        Style::Pretty2 | Style::Pretty4 => {
+            let indent: &[u8] = if style == Style::Pretty2 {
+                b"  "
+            } else {
+                b"    "
+            };
+            value
+                .serialize(&mut serde_json::Serializer::with_formatter(
+                    w,
+                    serde_json::ser::PrettyFormatter::with_indent(indent),
+                ))
+                .is_ok()
+        }
+    };
+    if ok {
+        Ok(out)
+    } else {
+        Err(NotBuilt::TooLarge)
+    }
+}
+
+/// Object keys sorted recursively (by their UTF-8 bytes, as Python and PHP's ksort do).
+fn sort_keys(v: serde_json::Value) -> serde_json::Value {
+    match v {
+        serde_json::Value::Object(m) => {
+            let mut entries: Vec<(String, serde_json::Value)> = m.into_iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            serde_json::Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k, sort_keys(v)))
+                    .collect(),
+            )
+        }
+        serde_json::Value::Array(a) => {
+            serde_json::Value::Array(a.into_iter().map(sort_keys).collect())
+        }
+        other => other,
+    }
+}
+
+/// Non-ASCII characters written as `\uXXXX` escapes (lower-case hex, surrogate pairs past
+/// U+FFFF, as PHP's `json_encode` and Python's `json.dumps` write them) when the bytes hold any;
+/// otherwise such escapes turned back into UTF-8. `None` when there is neither.
+pub fn toggle_unicode(b: &[u8]) -> Option<Vec<u8>> {
+    if !b.is_ascii() {
+        let text = std::str::from_utf8(b).ok()?;
+        let mut out = Vec::with_capacity(b.len() + b.len() / 4);
+        for c in text.chars() {
+            if c.is_ascii() {
+                out.push(c as u8);
+            } else {
+                let mut units = [0u16; 2];
+                for u in c.encode_utf16(&mut units) {
+                    write!(out, "\\u{u:04x}").expect("writing to memory");
+                }
+            }
+        }
+        return Some(out);
+    }
+    // Unescape \uXXXX escapes of non-ASCII characters (an escaped backslash is skipped).
+    let mut out = Vec::with_capacity(b.len());
+    let mut changed = false;
+    let mut i = 0;
+    let hex4 = |s: &[u8]| -> Option<u16> {
+        let t = std::str::from_utf8(s.get(..4)?).ok()?;
+        u16::from_str_radix(t, 16).ok()
+    };
+    while i < b.len() {
+        if b[i] == b'\\' && i + 1 < b.len() {
+            if b[i + 1] == b'u' {
+                if let Some(u) = hex4(&b[i + 2..]) {
+                    let (c, used) = if (0xD800..0xDC00).contains(&u) {
+                        let low = (b.get(i + 6..i + 8) == Some(b"\\u"))
+                            .then(|| hex4(&b[i + 8..]))
+                            .flatten()
+                            .filter(|l| (0xDC00..0xE000).contains(l));
+                        match low {
+                            Some(l) => (char::decode_utf16([u, l]).next().and_then(|r| r.ok()), 12),
+                            None => (None, 6),
+                        }
+                    } else {
+                        (char::from_u32(u32::from(u)), 6)
+                    };
+                    if let Some(c) = c.filter(|c| !c.is_ascii()) {
+                        let mut buf = [0u8; 4];
+                        out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                        changed = true;
+                        i += used;
+                        continue;
+                    }
+                }
+            }
+            out.extend_from_slice(&b[i..i + 2]);
+            i += 2;
+            continue;
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    changed.then_some(out)
+}
+
+/// `\/` turned into `/` when the bytes hold any; otherwise `/` written as `\/`. `None` when
+/// there is no slash at all. An escaped backslash (`\\`) is kept as it is.
+pub fn toggle_slashes(b: &[u8]) -> Option<Vec<u8>> {
+    let escaped = has_escaped_slash(b);
+    if !escaped && !b.contains(&b'/') {
+        return None;
+    }
+    let mut out = Vec::with_capacity(b.len() + 16);
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' if i + 1 < b.len() => {
+                if escaped && b[i + 1] == b'/' {
+                    out.push(b'/');
+                } else {
+                    out.extend_from_slice(&b[i..i + 2]);
+                }
+                i += 2;
+            }
+            b'/' if !escaped => {
+                out.extend_from_slice(b"\\/");
+                i += 1;
+            }
+            c => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    Some(out)
+}
+
+fn has_escaped_slash(b: &[u8]) -> bool {
+    let mut i = 0;
+    while i + 1 < b.len() {
+        if b[i] == b'\\' {
+            if b[i + 1] == b'/' {
+                return true;
+            }
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    false
+}

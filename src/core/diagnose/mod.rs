@@ -1,0 +1,365 @@
+//! "Signature does not match": which client mistake, or pair of mistakes, reproduces the
+//! provided signature, and when none does, what is known (docs/diagnosis.md).
+//!
+//! [`diagnose`] rebuilds the signing text the verifier expects from the received request, then
+//! signs variants of it: every known mistake alone ([`catalogue`]), then every pair that can
+//! co-occur, then the vendor's PHP SDK form with one more ([`search`]). A mistake is named only
+//! when its signature equals the one the client sent; the smallest explanation is reported.
+//! When nothing matches, [`Diagnosis::conclusion`] says what is known ([`conclusion`]).
+
+pub mod body;
+pub mod catalogue;
+pub mod conclusion;
+pub mod head;
+pub mod search;
+
+use bytes::Bytes;
+
+pub use catalogue::{Mistake, Part};
+pub use head::php_sdk_mistakes;
+pub use search::DEFAULT_BUDGET;
+
+use super::form::SigningForm;
+use super::request::{HeaderNames, SignableRequest, AUTHORIZATION_HEADER, CONTENT_TYPE_HEADER};
+use super::secret::Secret;
+use super::sign::{encode_signature, hmac_sha384};
+use super::verify::ReceivedRequest;
+use super::visible::visible_lines;
+use head::Head;
+use search::{key_variants, search, Problem};
+
+/// Inputs a diagnosis can use beyond the request and its key.
+#[derive(Clone, Debug, Default)]
+pub struct DiagnoseOptions {
+    /// The other accounts the verifier knows (API key, REST key), to recognise a signature made
+    /// with another account's key.
+    pub other_accounts: Vec<(String, Secret)>,
+    /// Bytes hashed at most ([`DEFAULT_BUDGET`] when `None`).
+    pub budget_bytes: Option<u64>,
+    /// The client's own signing text, when at hand (compared byte by byte when nothing matches).
+    pub client_text: Option<Vec<u8>>,
+    /// The key the client signed with, when known (signscope is the client).
+    pub client_key: Option<Secret>,
+}
+
+/// The outcome of a diagnosis.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Diagnosis {
+    /// The seven short lines the verifier signs, each with its LF.
+    pub expected_head: String,
+    /// The body it signs after them (shared with the request, not copied).
+    pub body: Bytes,
+    /// The signature of that text with the given key.
+    pub expected_signature: String,
+    /// The signature the client sent.
+    pub provided_signature: String,
+    /// The smallest explanation found: the mistakes that together reproduce the signature.
+    pub findings: Vec<Mistake>,
+    /// `Some("php-sdk")` when the explanation is exactly the vendor's PHP SDK signing form.
+    pub client_form: Option<&'static str>,
+    /// Bytes hashed by the search.
+    pub hashed_bytes: u64,
+    /// The search stopped at its budget before it was complete.
+    pub cut_short: bool,
+    /// Why no search ran (e.g. "server busy"), when it did not.
+    pub skipped: Option<String>,
+    /// What is known when nothing reproduces the signature, most telling first.
+    pub conclusion: Vec<String>,
+}
+
+impl Diagnosis {
+    /// A diagnosis that did not search (the verdict and the expected text only).
+    pub fn skipped(
+        req: &ReceivedRequest,
+        header_prefix: &str,
+        key: &Secret,
+        provided_signature: &str,
+        reason: &str,
+    ) -> Diagnosis {
+        let (head, _) = expected(req, header_prefix);
+        let digest = hmac_sha384(key.expose().as_bytes(), &[head.as_bytes(), &req.body]);
+        Diagnosis {
+            expected_head: head,
+            body: req.body.clone(),
+            expected_signature: encode_signature(&digest),
+            provided_signature: provided_signature.trim().to_string(),
+            skipped: Some(reason.to_string()),
+            conclusion: vec![format!("diagnosis skipped: {reason}")],
+            ..Diagnosis::default()
+        }
+    }
+
+    /// The exact text the verifier signs.
+    pub fn expected_canonical(&self) -> Vec<u8> {
+        [self.expected_head.as_bytes(), &self.body].concat()
+    }
+
+    /// True when the provided signature is the expected one (constant-time).
+    pub fn signature_matches(&self) -> bool {
+        use subtle::ConstantTimeEq;
+        self.expected_signature
+            .as_bytes()
+            .ct_eq(self.provided_signature.as_bytes())
+            .into()
+    }
+
+    /// The ids of the findings.
+    pub fn ids(&self) -> Vec<&'static str> {
+        self.findings.iter().map(Mistake::code).collect()
+    }
+
+    /// One sentence: the explanation, or the first thing known.
+    pub fn summary(&self) -> String {
+        if self.signature_matches() {
+            return "the provided signature is the expected one; nothing to diagnose".to_string();
+        }
+        if self.findings.is_empty() {
+            return self.conclusion.first().cloned().unwrap_or_else(|| {
+                "no known client mistake reproduces the provided signature; compare the client's signing text with the expected one".to_string()
+            });
+        }
+        let php = php_part(&self.findings, &self.expected_head);
+        let rest: Vec<String> = self
+            .findings
+            .iter()
+            .filter(|m| !php.contains(m))
+            .map(Mistake::detail)
+            .collect();
+        if php.is_empty() {
+            return format!("the client {}", rest.join(", and "));
+        }
+        let (path, query) = path_and_query(&self.expected_head);
+        let form = format!(
+            "the client {}: {} (the verifier expects the documented form, docs/signing.md)",
+            "signed as the vendor's PHP SDK signs",
+            SigningForm::PhpSdk.differences(path, query).join(" and ")
+        );
+        if rest.is_empty() {
+            form
+        } else {
+            format!("{form}; and the client also {}", rest.join(", and "))
+        }
+    }
+
+    /// A multi-line report: the summary, then the details.
+    pub fn report(&self) -> String {
+        format!("{}\n{}", self.summary(), self.details())
+    }
+
+    /// The report without its summary line.
+    pub fn details(&self) -> String {
+        let mut out = String::new();
+        out.push_str(&format!(
+            "expected signature: {}\n",
+            self.expected_signature
+        ));
+        out.push_str(&format!(
+            "provided signature: {}\n",
+            self.provided_signature
+        ));
+        for m in &self.findings {
+            out.push_str(&format!("  {}: the client {}\n", m.code(), m.detail()));
+        }
+        if self.findings.is_empty() && !self.signature_matches() {
+            for c in self.conclusion.iter().skip(1) {
+                out.push_str(&format!("note: {c}\n"));
+            }
+            out.push_str("expected signing text (\\n marks each LF; nothing follows the body):\n");
+            for line in visible_lines(&self.expected_canonical()) {
+                out.push_str("  ");
+                out.push_str(&line);
+                out.push('\n');
+            }
+        }
+        out
+    }
+}
+
+/// The mistakes of the PHP SDK form within `findings` (empty unless all of the form's are there).
+fn php_part(findings: &[Mistake], head: &str) -> Vec<Mistake> {
+    let (path, query) = path_and_query(head);
+    let form = php_sdk_mistakes(path, query);
+    if !form.is_empty() && form.iter().all(|m| findings.contains(m)) {
+        form
+    } else {
+        Vec::new()
+    }
+}
+
+/// The seven short lines the verifier signs for a received request (each with its LF), as
+/// [`diagnose`] rebuilds them: header values as received, a missing header as empty.
+pub fn expected_head(req: &ReceivedRequest, header_prefix: &str) -> String {
+    expected(req, header_prefix).0
+}
+
+/// The path and query lines of an expected head.
+fn path_and_query(head: &str) -> (&str, &str) {
+    let mut lines = head.split('\n').skip(1);
+    let path = lines.next().unwrap_or("");
+    (path, lines.next().unwrap_or(""))
+}
+
+/// The expected head and the four signed header values of a received request.
+fn expected(req: &ReceivedRequest, header_prefix: &str) -> (String, [String; 4]) {
+    let names = HeaderNames::for_prefix(header_prefix);
+    let values = [
+        req.header_text(&names.timestamp),
+        req.header_text(&names.api_key),
+        req.header_text(&names.auth_algo),
+        req.header_text(CONTENT_TYPE_HEADER),
+    ];
+    let signable = SignableRequest {
+        method: &req.method,
+        path: &req.path,
+        query: &req.query,
+        header_prefix,
+        timestamp: &values[0],
+        api_key: &values[1],
+        auth_algo: &values[2],
+        content_type: &values[3],
+        body: b"",
+    };
+    (signable.canonical().head().to_string(), values)
+}
+
+/// Recompute the expected signing text of a received request and find the smallest set of
+/// client mistakes that reproduces `provided_signature` (the token after `Bearer `). Header
+/// names are read case-insensitively; a missing header counts as an empty value.
+pub fn diagnose(
+    req: &ReceivedRequest,
+    header_prefix: &str,
+    key: &Secret,
+    provided_signature: &str,
+) -> Diagnosis {
+    diagnose_with(
+        req,
+        header_prefix,
+        key,
+        provided_signature,
+        &DiagnoseOptions::default(),
+    )
+}
+
+/// [`diagnose`] with other accounts, a budget, and the client's own text or key.
+pub fn diagnose_with(
+    req: &ReceivedRequest,
+    header_prefix: &str,
+    key: &Secret,
+    provided_signature: &str,
+    opts: &DiagnoseOptions,
+) -> Diagnosis {
+    let (head_text, values) = expected(req, header_prefix);
+    let base = Head::expected(&req.method, &req.path, &req.query, header_prefix, values);
+    let head = head_text.as_bytes();
+    debug_assert_eq!(base.bytes(), head);
+    let body: &[u8] = &req.body;
+    let key_bytes = key.expose().as_bytes();
+    let expected_digest = hmac_sha384(key_bytes, &[head, body]);
+    let expected_signature = encode_signature(&expected_digest);
+    let provided = provided_signature.trim();
+    let mut d = Diagnosis {
+        expected_head: head_text.clone(),
+        body: req.body.clone(),
+        expected_signature,
+        provided_signature: provided.to_string(),
+        ..Diagnosis::default()
+    };
+    if d.signature_matches() {
+        return d;
+    }
+    let others: Vec<(String, Secret)> = opts
+        .other_accounts
+        .iter()
+        .filter(|(name, _)| name != &base.values[1])
+        .cloned()
+        .collect();
+    let host = req
+        .header("Host")
+        .and_then(|h| std::str::from_utf8(h).ok())
+        .map(str::trim);
+    let problem = Problem {
+        keys: key_variants(key.expose(), &base.values[1], &others),
+        base,
+        host,
+        body,
+        key: key_bytes,
+        provided,
+        budget: opts.budget_bytes.unwrap_or(DEFAULT_BUDGET),
+    };
+    let outcome = search(&problem);
+    d.findings = outcome.findings;
+    d.hashed_bytes = outcome.hashed;
+    d.cut_short = outcome.cut_short;
+    if !d.findings.is_empty() {
+        let php = php_part(&d.findings, &head_text);
+        if !php.is_empty() && php.len() == d.findings.len() {
+            d.client_form = Some(SigningForm::PhpSdk.name());
+        }
+        return d;
+    }
+    d.conclusion = conclude(&d, key, opts, outcome.skipped_tree);
+    d
+}
+
+/// What is known when nothing reproduced the signature, most telling first.
+fn conclude(
+    d: &Diagnosis,
+    key: &Secret,
+    opts: &DiagnoseOptions,
+    skipped_tree: bool,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let head = d.expected_head.as_bytes();
+    if !search::decodes_to_a_digest(&d.provided_signature) {
+        out.push(format!(
+            "the provided signature ({} characters) decodes to no HMAC digest (48 bytes for HMAC-SHA384) in base64 or hex, so it is not the signature of any text: send base64 of the HMAC-SHA384 of the signing text",
+            d.provided_signature.len()
+        ));
+    }
+    if let Some(client) = &opts.client_text {
+        out.push(conclusion::compare_texts(
+            head,
+            &d.body,
+            client,
+            key.expose().as_bytes(),
+            opts.client_key.as_ref().map(|k| k.expose().as_bytes()),
+        ));
+    } else if out.is_empty() {
+        if d.cut_short {
+            out.push(format!(
+                "no client mistake tried reproduces the provided signature, and the search was cut short after hashing {} bytes (its budget); compare the client's signing text with the expected one (verify --client-text FILE)",
+                d.hashed_bytes
+            ));
+        } else {
+            out.push("no known client mistake, alone or in pairs, reproduces the provided signature: either the REST key differs or the text differs in a way not catalogued; compare the client's signing text with the expected one (verify --client-text FILE)".to_string());
+        }
+    }
+    if d.cut_short && opts.client_text.is_some() {
+        out.push(format!(
+            "the search was cut short after hashing {} bytes (its budget)",
+            d.hashed_bytes
+        ));
+    }
+    if skipped_tree {
+        out.push(format!(
+            "sorted-key bodies were not tried: the body is over {} bytes",
+            body::TREE_MAX
+        ));
+    }
+    out.extend(conclusion::invisible_body_bytes(&d.body));
+    out
+}
+
+/// The token of an `Authorization: Bearer <token>` header of a received request, if present
+/// (convenience for callers that diagnose a captured request).
+pub fn provided_signature(req: &ReceivedRequest) -> Option<String> {
+    let v = req.header(AUTHORIZATION_HEADER)?;
+    let text = std::str::from_utf8(v).ok()?;
+    let (scheme, token) = text.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("Bearer")
+        .then(|| token.trim().to_string())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,466 @@
+//! The signatures here are made with RustCrypto's `hmac` + `sha2` (the core signs with ring),
+//! so the diagnosis is checked against an independent signer.
+use super::*;
+use base64::engine::general_purpose::{STANDARD, URL_SAFE};
+use base64::Engine;
+use hmac::{Hmac, Mac};
+use sha2::{Sha256, Sha384};
+
+#[derive(Clone, Copy)]
+enum Hash {
+    Sha384,
+    Sha256,
+}
+
+fn mac(hash: Hash, key: &[u8], parts: &[&[u8]]) -> Vec<u8> {
+    match hash {
+        Hash::Sha384 => {
+            let mut m = Hmac::<Sha384>::new_from_slice(key).unwrap();
+            parts.iter().for_each(|p| m.update(p));
+            m.finalize().into_bytes().to_vec()
+        }
+        Hash::Sha256 => {
+            let mut m = Hmac::<Sha256>::new_from_slice(key).unwrap();
+            parts.iter().for_each(|p| m.update(p));
+            m.finalize().into_bytes().to_vec()
+        }
+    }
+}
+
+const KEY: &str = "rest-key-0123";
+const API: &str = "pub-key";
+const TS: &str = "2026-11-22T10:00:00.000Z";
+const BODY: &[u8] = br#"[{"b":1,"a":[1,2],"c":{"z":true,"y":null}}]"#;
+
+/// The request as sent (what the verifier sees).
+fn sent(path: &str, query: &str, body: &[u8]) -> ReceivedRequest {
+    ReceivedRequest {
+        method: "PUT".into(),
+        path: path.into(),
+        query: query.into(),
+        headers: vec![
+            ("X-SVC-TIMESTAMP".into(), TS.into()),
+            ("X-SVC-APIKEY".into(), API.into()),
+            ("X-SVC-AUTH-ALGO".into(), b"HmacSHA384".to_vec()),
+            ("Content-Type".into(), b"application/json".to_vec()),
+        ],
+        body: bytes::Bytes::copy_from_slice(body),
+    }
+}
+
+fn canonical_parts(path: &str, query: &str) -> (String, String) {
+    let head = format!("PUT\n{path}\n{query}\n");
+    let headers = format!(
+            "X-SVC-TIMESTAMP={TS}\nX-SVC-APIKEY={API}\nX-SVC-AUTH-ALGO=HmacSHA384\nContent-Type=application/json\n"
+        );
+    (head, headers)
+}
+
+fn b64_384(key: &str, text: &[u8]) -> String {
+    STANDARD.encode(mac(Hash::Sha384, key.as_bytes(), &[text]))
+}
+
+/// Diagnose a request whose client signed `client_text` with `client_key`.
+fn findings(req: &ReceivedRequest, provided: &str) -> Vec<Mistake> {
+    let d = diagnose(req, "SVC", &Secret::new(KEY), provided);
+    assert!(!d.signature_matches());
+    d.findings
+}
+
+fn assert_named(found: Vec<Mistake>, want: Mistake) {
+    assert!(found.contains(&want), "expected {want:?}, found {found:?}");
+}
+
+fn text(path: &str, query: &str, body: &[u8]) -> Vec<u8> {
+    let (a, b) = canonical_parts(path, query);
+    [a.as_bytes(), b.as_bytes(), body].concat()
+}
+
+#[test]
+fn the_right_signature_has_no_findings() {
+    let req = sent("/v2/batch", "", BODY);
+    let good = b64_384(KEY, &text("/v2/batch", "", BODY));
+    let d = diagnose(&req, "SVC", &Secret::new(KEY), &good);
+    assert!(d.signature_matches());
+    assert!(d.findings.is_empty());
+    assert_eq!(d.expected_canonical(), text("/v2/batch", "", BODY));
+}
+
+#[test]
+fn question_mark_before_query() {
+    let req = sent("/v2/batch", "test=1", BODY);
+    let sig = b64_384(KEY, &text("/v2/batch", "?test=1", BODY));
+    assert_eq!(findings(&req, &sig), [Mistake::QuestionMarkBeforeQuery]);
+}
+
+#[test]
+fn empty_query_line_omitted() {
+    let req = sent("/v2/batch", "", BODY);
+    let mut t = b"PUT\n/v2/batch\n".to_vec();
+    t.extend_from_slice(canonical_parts("", "").1.as_bytes());
+    t.extend_from_slice(BODY);
+    assert_eq!(
+        findings(&req, &b64_384(KEY, &t)),
+        [Mistake::EmptyQueryLineOmitted]
+    );
+}
+
+#[test]
+fn trailing_slash_trimmed() {
+    let req = sent("/v2/batch/", "", BODY);
+    let sig = b64_384(KEY, &text("/v2/batch", "", BODY));
+    assert_eq!(findings(&req, &sig), [Mistake::TrailingSlashTrimmed]);
+}
+
+#[test]
+fn crlf_line_endings() {
+    let req = sent("/v2/batch", "a=1", BODY);
+    let t = String::from_utf8(text("/v2/batch", "a=1", b""))
+        .unwrap()
+        .replace('\n', "\r\n");
+    let sig = b64_384(KEY, &[t.as_bytes(), BODY].concat());
+    assert_eq!(findings(&req, &sig), [Mistake::CrlfLineEndings]);
+}
+
+#[test]
+fn trailing_lf_after_body() {
+    let req = sent("/v2/batch", "", BODY);
+    let sig = b64_384(KEY, &[text("/v2/batch", "", BODY), b"\n".to_vec()].concat());
+    assert_eq!(findings(&req, &sig), [Mistake::TrailingLfAfterBody]);
+}
+
+#[test]
+fn lowercase_header_names() {
+    let req = sent("/v2/batch", "", BODY);
+    let (a, b) = canonical_parts("/v2/batch", "");
+    let lower = b
+        .replace("X-SVC-", "x-svc-")
+        .replace("TIMESTAMP", "timestamp")
+        .replace("APIKEY", "apikey")
+        .replace("AUTH-ALGO", "auth-algo")
+        .replace("Content-Type", "content-type");
+    let sig = b64_384(KEY, &[a.as_bytes(), lower.as_bytes(), BODY].concat());
+    assert_eq!(findings(&req, &sig), [Mistake::LowercaseHeaderNames]);
+}
+
+#[test]
+fn lowercase_method() {
+    let req = sent("/v2/batch", "", BODY);
+    let mut t = text("/v2/batch", "", BODY);
+    t[..3].copy_from_slice(b"put");
+    assert_eq!(
+        findings(&req, &b64_384(KEY, &t)),
+        [Mistake::LowercaseMethod]
+    );
+}
+
+#[test]
+fn body_reserialised_compact_pretty_and_sorted() {
+    // Sent with spaces, signed compact.
+    let spaced = br#"[ {"b": 1, "a": [1, 2]} ]"#;
+    let req = sent("/v2/batch", "", spaced);
+    let sig = b64_384(KEY, &text("/v2/batch", "", br#"[{"b":1,"a":[1,2]}]"#));
+    assert_eq!(findings(&req, &sig), [Mistake::BodyReserialisedCompact]);
+
+    // Sent compact, signed pretty (2 spaces, as serde_json / JSON.stringify(v, null, 2)).
+    let req = sent("/v2/batch", "", BODY);
+    let pretty = b"[\n  {\n    \"b\": 1,\n    \"a\": [\n      1,\n      2\n    ],\n    \"c\": {\n      \"z\": true,\n      \"y\": null\n    }\n  }\n]";
+    let sig = b64_384(KEY, &text("/v2/batch", "", pretty));
+    assert_eq!(findings(&req, &sig), [Mistake::BodyReserialisedPretty]);
+
+    // Sent compact, signed with sorted keys.
+    let sorted = br#"[{"a":[1,2],"b":1,"c":{"y":null,"z":true}}]"#;
+    let sig = b64_384(KEY, &text("/v2/batch", "", sorted));
+    assert_eq!(findings(&req, &sig), [Mistake::BodySortedKeys]);
+
+    // Python's json.dumps default separators count as a compact re-serialisation.
+    let python = br#"[{"b": 1, "a": [1, 2], "c": {"z": true, "y": null}}]"#;
+    let sig = b64_384(KEY, &text("/v2/batch", "", python));
+    assert_eq!(findings(&req, &sig), [Mistake::BodyReserialisedCompact]);
+}
+
+#[test]
+fn trimmed_key_and_key_with_newline() {
+    let req = sent("/v2/batch", "", BODY);
+    let t = text("/v2/batch", "", BODY);
+    let padded = Secret::new(" rest-key ");
+    let sig = b64_384("rest-key", &t);
+    let d = diagnose(&req, "SVC", &padded, &sig);
+    assert_eq!(d.findings, [Mistake::KeyWhitespaceTrimmed]);
+
+    let sig = b64_384(&format!("{KEY}\n"), &t);
+    assert_eq!(findings(&req, &sig), [Mistake::KeyWithTrailingNewline]);
+    let sig = b64_384(&format!("{KEY}\r\n"), &t);
+    assert_eq!(findings(&req, &sig), [Mistake::KeyWithTrailingNewline]);
+}
+
+#[test]
+fn public_api_key_as_secret() {
+    let req = sent("/v2/batch", "", BODY);
+    let sig = b64_384(API, &text("/v2/batch", "", BODY));
+    assert_eq!(findings(&req, &sig), [Mistake::PublicApiKeyAsSecret]);
+}
+
+#[test]
+fn encodings_hex_url_safe_and_no_padding() {
+    let req = sent("/v2/batch", "", BODY);
+    let digest = mac(
+        Hash::Sha384,
+        KEY.as_bytes(),
+        &[&text("/v2/batch", "", BODY)],
+    );
+    assert_eq!(
+        findings(&req, &hex::encode(&digest)),
+        [Mistake::HexInsteadOfBase64]
+    );
+    assert_eq!(
+        findings(&req, &hex::encode_upper(&digest)),
+        [Mistake::HexInsteadOfBase64]
+    );
+    // Find a digest whose base64 has '+' or '/', so URL-safe differs from standard.
+    let mut ts_req = req.clone();
+    for i in 0..200 {
+        let ts = format!("2026-11-22T10:00:{:02}.{:03}Z", i % 60, i);
+        ts_req.headers[0].1 = ts.clone().into_bytes();
+        let (a, _) = canonical_parts("/v2/batch", "");
+        let t = format!(
+                "{a}X-SVC-TIMESTAMP={ts}\nX-SVC-APIKEY={API}\nX-SVC-AUTH-ALGO=HmacSHA384\nContent-Type=application/json\n"
+            );
+        let d = mac(Hash::Sha384, KEY.as_bytes(), &[t.as_bytes(), BODY]);
+        let std = STANDARD.encode(&d);
+        if std.contains('+') || std.contains('/') {
+            assert_eq!(
+                findings(&ts_req, &URL_SAFE.encode(&d)),
+                [Mistake::UrlSafeBase64]
+            );
+            return;
+        }
+    }
+    panic!("no digest with + or / found");
+}
+
+#[test]
+fn sha256_instead_of_sha384() {
+    let req = sent("/v2/batch", "", BODY);
+    let d = mac(
+        Hash::Sha256,
+        KEY.as_bytes(),
+        &[&text("/v2/batch", "", BODY)],
+    );
+    assert_eq!(
+        findings(&req, &STANDARD.encode(&d)),
+        [Mistake::Sha256InsteadOfSha384]
+    );
+    // Combined with hex, both are named.
+    let f = findings(&req, &hex::encode(&d));
+    assert!(
+        f.contains(&Mistake::Sha256InsteadOfSha384) && f.contains(&Mistake::HexInsteadOfBase64)
+    );
+}
+
+#[test]
+fn header_lines_in_another_order() {
+    let req = sent("/v2/batch", "", BODY);
+    let (a, _) = canonical_parts("/v2/batch", "");
+    let t = format!(
+            "{a}X-SVC-APIKEY={API}\nX-SVC-TIMESTAMP={TS}\nX-SVC-AUTH-ALGO=HmacSHA384\nContent-Type=application/json\n"
+        );
+    let sig = b64_384(KEY, &[t.as_bytes(), BODY].concat());
+    let f = findings(&req, &sig);
+    assert_eq!(
+        f,
+        [Mistake::HeaderLinesReordered {
+            order: [1, 0, 2, 3]
+        }]
+    );
+    assert!(f[0]
+        .detail()
+        .contains("signed APIKEY, TIMESTAMP, AUTH-ALGO, Content-Type"));
+}
+
+#[test]
+fn a_mistake_combined_with_an_encoding_names_both() {
+    let req = sent("/v2/batch/", "", BODY);
+    let d = mac(
+        Hash::Sha384,
+        KEY.as_bytes(),
+        &[&text("/v2/batch", "", BODY)],
+    );
+    let f = findings(&req, &hex::encode(d));
+    assert_named(f.clone(), Mistake::TrailingSlashTrimmed);
+    assert_named(f, Mistake::HexInsteadOfBase64);
+}
+
+#[test]
+fn nothing_matches_says_so_and_shows_the_text() {
+    let req = sent("/v2/batch", "", b"[]  ");
+    // A signature of another text with another key: nothing reproduces it.
+    let other = b64_384("someone-else", b"another text");
+    let d = diagnose(&req, "SVC", &Secret::new(KEY), &other);
+    assert!(d.findings.is_empty());
+    assert!(!d.cut_short);
+    assert!(
+        d.summary().starts_with("no known client mistake"),
+        "{}",
+        d.summary()
+    );
+    let r = d.report();
+    assert!(
+        r.contains("the body ends with 2 invisible bytes: 20 20"),
+        "{r}"
+    );
+    assert!(r.contains("PUT\\n"), "{r}");
+    assert!(r.contains("/v2/batch\\n\n  \\n"), "{r}");
+    assert!(r.contains("[]··"), "{r}");
+    assert!(!r.contains(KEY));
+}
+
+#[test]
+fn summary_names_the_mistake() {
+    let req = sent("/v2/batch", "test=1", BODY);
+    let sig = b64_384(KEY, &text("/v2/batch", "?test=1", BODY));
+    let d = diagnose(&req, "SVC", &Secret::new(KEY), &sig);
+    // With a query and no trailing '/', the '?' alone is the PHP SDK's form.
+    assert_eq!(d.client_form, Some("php-sdk"));
+    assert!(
+        d.summary()
+            .starts_with("the client signed as the vendor's PHP SDK signs: '?' before the query"),
+        "{}",
+        d.summary()
+    );
+    // The '?' with another mistake is not exactly the form.
+    let sig = b64_384(KEY, &text("/v2/batch", "?test=1", b""));
+    let d = diagnose(&req, "SVC", &Secret::new(KEY), &sig);
+    assert_eq!(
+        d.findings,
+        [Mistake::QuestionMarkBeforeQuery, Mistake::EmptyBodySigned]
+    );
+    assert_eq!(d.client_form, None);
+    assert!(
+        d.summary()
+            .contains("and the client also signed an empty body"),
+        "{}",
+        d.summary()
+    );
+}
+
+#[test]
+fn a_signature_that_is_no_digest_says_so() {
+    let req = sent("/v2/batch", "", BODY);
+    let d = diagnose(&req, "SVC", &Secret::new(KEY), "AAAA");
+    assert!(d.findings.is_empty());
+    assert_eq!(
+        d.hashed_bytes, 0,
+        "nothing is hashed for a token that is no digest"
+    );
+    assert!(
+        d.summary().contains("decodes to no HMAC digest"),
+        "{}",
+        d.summary()
+    );
+}
+
+#[test]
+fn the_php_sdk_form_is_named_as_such() {
+    let req = sent("/v2/batch/", "test=1", BODY);
+    let sig = b64_384(KEY, &text("/v2/batch", "?test=1", BODY));
+    let d = diagnose(&req, "SVC", &Secret::new(KEY), &sig);
+    assert_eq!(
+        d.findings,
+        [
+            Mistake::QuestionMarkBeforeQuery,
+            Mistake::TrailingSlashTrimmed
+        ]
+    );
+    assert_eq!(d.client_form, Some("php-sdk"));
+    assert!(
+        d.summary()
+            .contains("signs: the trailing '/' trimmed and '?' before the query (the verifier"),
+        "{}",
+        d.summary()
+    );
+    // The form plus a key with a newline: three mistakes, not exactly the form.
+    let sig = b64_384(&format!("{KEY}\n"), &text("/v2/batch", "?test=1", BODY));
+    let d = diagnose(&req, "SVC", &Secret::new(KEY), &sig);
+    assert_eq!(
+        d.findings,
+        [
+            Mistake::TrailingSlashTrimmed,
+            Mistake::QuestionMarkBeforeQuery,
+            Mistake::KeyWithTrailingNewline
+        ]
+    );
+    assert_eq!(d.client_form, None);
+}
+
+#[test]
+fn identical_texts_mean_the_keys_differ_and_a_difference_is_located() {
+    let req = sent("/v2/batch", "", BODY);
+    let expected = text("/v2/batch", "", BODY);
+    let sig = b64_384("a wholly other key", &expected);
+    let opts = DiagnoseOptions {
+        client_text: Some(expected.clone()),
+        client_key: Some(Secret::new(" other ")),
+        ..DiagnoseOptions::default()
+    };
+    let d = diagnose_with(&req, "SVC", &Secret::new(KEY), &sig, &opts);
+    assert!(d.findings.is_empty());
+    assert_eq!(
+        d.summary(),
+        "the client's signing text is identical to the expected one, so the keys differ: the REST key used here is 13 bytes with no whitespace at its ends; the client's is 7 bytes with whitespace at both ends"
+    );
+    let mut client = expected.clone();
+    let at = "PUT\n/v2/batch\n\nX-SVC-TIMESTAMP=2026-11-22T10:00:00.000Z\nX-SVC-APIKEY=".len();
+    client[at] = b'P';
+    let opts = DiagnoseOptions {
+        client_text: Some(client),
+        ..DiagnoseOptions::default()
+    };
+    let d = diagnose_with(&req, "SVC", &Secret::new(KEY), &sig, &opts);
+    assert_eq!(
+        d.summary(),
+        format!("the client's signing text first differs from the expected one at byte offset {at}, in the APIKEY line: expected 0x70 ('p'), the client's has 0x50 ('P')")
+    );
+}
+
+#[test]
+fn a_small_budget_cuts_the_search_short_and_says_so() {
+    let req = sent("/v2/batch", "", BODY);
+    let sig = b64_384("someone-else", b"x");
+    let opts = DiagnoseOptions {
+        budget_bytes: Some(2_000),
+        ..DiagnoseOptions::default()
+    };
+    let d = diagnose_with(&req, "SVC", &Secret::new(KEY), &sig, &opts);
+    assert!(d.cut_short);
+    assert!(d.hashed_bytes <= 2_000);
+    assert!(
+        d.summary().contains("cut short after hashing"),
+        "{}",
+        d.summary()
+    );
+}
+
+#[test]
+fn body_toggles_escape_and_unescape() {
+    use super::body::{toggle_slashes, toggle_unicode};
+    assert_eq!(
+        toggle_unicode("[\"caf\u{e8} \u{1F600}\"]".as_bytes()).unwrap(),
+        br#"["caf\u00e8 \ud83d\ude00"]"#.to_vec()
+    );
+    assert_eq!(
+        toggle_unicode(br#"["caf\u00e8 \ud83d\ude00 \u0041 \\u00e8"]"#).unwrap(),
+        "[\"caf\u{e8} \u{1F600} \\u0041 \\\\u00e8\"]"
+            .as_bytes()
+            .to_vec()
+    );
+    assert_eq!(toggle_unicode(br#"["plain"]"#), None);
+    assert_eq!(
+        toggle_slashes(br#"["a/b","c\\/"]"#).unwrap(),
+        br#"["a\/b","c\\\/"]"#.to_vec()
+    );
+    assert_eq!(
+        toggle_slashes(br#"["a\/b"]"#).unwrap(),
+        br#"["a/b"]"#.to_vec()
+    );
+}

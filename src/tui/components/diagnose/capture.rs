@@ -1,0 +1,133 @@
+//! Reading a pasted capture (raw HTTP or a curl command line) and verifying it with one key:
+//! the verdict and the diagnosis (`docs/verification.md`, `docs/diagnosis.md`). Pure: the time
+//! is an argument.
+
+use chrono::Utc;
+
+use crate::tui::model::RequestFields;
+
+/// Read a pasted capture: a curl command line or raw HTTP.
+pub fn parse_capture(text: &str) -> Result<crate::core::verify::ReceivedRequest, String> {
+    let t = text.trim_start();
+    if t.is_empty() {
+        return Err("paste a raw HTTP request or a curl command first".into());
+    }
+    if t.starts_with("curl ") || t.starts_with("curl\t") {
+        crate::core::curl::parse_curl(t)
+            .map_err(|e| format!("could not read the curl command: {e}"))
+    } else {
+        crate::core::http_text::parse_raw_request(t.as_bytes())
+            .map_err(|e| format!("could not read the raw HTTP request: {e}"))
+    }
+}
+
+/// The request fields (and timestamp) of a captured request.
+pub fn capture_fields(
+    req: &crate::core::verify::ReceivedRequest,
+    prefix: &str,
+) -> (RequestFields, String) {
+    let names = crate::core::HeaderNames::for_prefix(prefix);
+    let fields = RequestFields {
+        url: String::new(),
+        method: req.method.clone(),
+        path: req.path.clone(),
+        query: req.query.clone(),
+        prefix: prefix.to_string(),
+        api_key: req.header_text(&names.api_key),
+        content_type: req.header_text("Content-Type"),
+        auth_algo: req.header_text(&names.auth_algo),
+        body: String::from_utf8_lossy(&req.body).into_owned(),
+    };
+    (fields, req.header_text(&names.timestamp))
+}
+
+/// Verify a capture with one key and explain the verdict: (accepted?, report lines).
+pub fn diagnose_capture(
+    text: &str,
+    key: &crate::core::Secret,
+    prefix: &str,
+    now: chrono::DateTime<Utc>,
+) -> (bool, Vec<String>) {
+    use crate::core::verify::{verify, SingleKey, VerifyOptions};
+    let req = match parse_capture(text) {
+        Ok(r) => r,
+        Err(e) => return (false, vec![e]),
+    };
+    if key.is_empty() {
+        return (
+            false,
+            vec![
+                "the REST key is empty: set it in the request view or pick the demo key (Alt-K)"
+                    .into(),
+            ],
+        );
+    }
+    let keys = SingleKey {
+        api_key: None,
+        secret: key.clone(),
+    };
+    let opts = VerifyOptions {
+        header_prefix: prefix.to_string(),
+        window_seconds: 600,
+    };
+    match verify(&req, &keys, &opts, now) {
+        Ok(acc) => {
+            let mut lines = vec![format!(
+                "accepted: the signature matches (API key {})",
+                acc.api_key
+            )];
+            lines.extend(acc.warnings.iter().map(|w| format!("warning: {w}")));
+            (true, lines)
+        }
+        Err(rej) => {
+            let mut lines = vec![format!("{} ({}): {rej}", rej.code(), rej.status())];
+            let diagnosis = match rej.mismatch() {
+                Some(m) => Some(m.diagnosis.clone()),
+                None => crate::core::diagnose::provided_signature(&req)
+                    .map(|sig| crate::core::diagnose::diagnose(&req, prefix, key, &sig))
+                    .filter(|d| !d.signature_matches()),
+            };
+            if let Some(d) = diagnosis {
+                lines.push(String::new());
+                lines.extend(d.report().lines().map(str::to_string));
+            }
+            (false, lines)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::time::format_timestamp;
+
+    #[test]
+    fn diagnose_capture_explains_a_mismatch_and_accepts_a_good_request() {
+        use crate::core::{sign, Secret, SignableRequest};
+        let key = Secret::new("demo-rest-key-0123456789");
+        let now = chrono::Utc::now();
+        let ts = format_timestamp(now);
+        let req = SignableRequest::new("PUT", "/v2/batch", "a=1", &ts, "pk", b"[]");
+        let signed = sign(&req, &key).unwrap();
+        let raw = crate::core::http_text::to_raw_request(&req, &signed, "127.0.0.1");
+        let text = String::from_utf8(raw).unwrap();
+        let (ok, lines) = diagnose_capture(&text, &key, "SVC", now);
+        assert!(ok, "{lines:?}");
+        // Sign "?a=1" instead: the classic mistake.
+        let bad = SignableRequest::new("PUT", "/v2/batch", "?a=1", &ts, "pk", b"[]");
+        let bad_sig = sign(&bad, &key).unwrap().signature().to_string();
+        let tampered = text.replace(signed.signature(), &bad_sig);
+        let (ok, lines) = diagnose_capture(&tampered, &key, "SVC", now);
+        assert!(!ok);
+        assert!(
+            lines[0].starts_with("SIGNATURE_MISMATCH (401)"),
+            "{lines:?}"
+        );
+        assert!(lines.iter().any(|l| l.contains("'?'")), "{lines:?}");
+        // Loading it into the editor keeps the captured timestamp.
+        let parsed = parse_capture(&text).unwrap();
+        let (fields, t) = capture_fields(&parsed, "SVC");
+        assert_eq!((fields.query.as_str(), t.as_str()), ("a=1", ts.as_str()));
+        assert!(parse_capture("  ").is_err());
+    }
+}

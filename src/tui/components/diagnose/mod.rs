@@ -1,0 +1,224 @@
+//! The diagnose view: paste a captured request (raw HTTP or curl), pick a key source, read the
+//! verifier's verdict and the diagnosis (`docs/diagnosis.md`); load the capture into the request
+//! view to fix it there.
+//!
+//! A component (see `docs/architecture.md`, "The workbench"): [`DiagnoseState`] is its state,
+//! [`on_key`] / [`on_mouse`] / [`on_paste`] its update, [`draw`] its view, [`layout`] shared by
+//! both. Reading and verifying a capture is [`capture`] (pure).
+
+pub mod capture;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::layout::{Position, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::Frame;
+use ratatui_textarea::TextArea;
+
+use crate::core::Secret;
+use crate::tui::effect::Command;
+use crate::tui::theme::Theme;
+use crate::tui::widgets::text::wrap_spans;
+
+/// Which key source the diagnose view uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiagKey {
+    /// The REST key of the current profile.
+    Profile,
+    /// The demo account's key.
+    Demo,
+}
+
+/// State of the diagnose view.
+pub struct DiagnoseState {
+    pub input: TextArea<'static>,
+    pub key: DiagKey,
+    /// Verdict and findings as lines (computed by a command).
+    pub report: Vec<String>,
+    pub ok: Option<bool>,
+    /// Rows of the report scrolled off the top (mouse wheel).
+    pub report_scroll: u16,
+    /// Normal mode: the capture box takes no text (Esc toggles).
+    pub normal_mode: bool,
+}
+
+impl Default for DiagnoseState {
+    fn default() -> Self {
+        let mut input = TextArea::default();
+        input.set_placeholder_text("Paste a raw HTTP request or a curl command, then press Ctrl-G");
+        DiagnoseState {
+            input,
+            key: DiagKey::Profile,
+            report: Vec::new(),
+            ok: None,
+            report_scroll: 0,
+            normal_mode: false,
+        }
+    }
+}
+
+/// A paste goes into the capture box, line ends and all.
+pub fn on_paste(d: &mut DiagnoseState, text: &str) {
+    d.input.insert_str(text);
+}
+
+fn ctrl(key: &KeyEvent, c: char) -> bool {
+    key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char(c)
+}
+
+fn alt(key: &KeyEvent, c: char) -> bool {
+    key.modifiers.contains(KeyModifiers::ALT) && key.code == KeyCode::Char(c)
+}
+
+/// The verdict of a capture: accepted or not, and the report lines.
+pub fn on_diagnosed(d: &mut DiagnoseState, ok: bool, lines: Vec<String>) {
+    d.ok = Some(ok);
+    d.report = lines;
+    d.report_scroll = 0;
+}
+
+/// The diagnose view: a click in the captured request focuses it (leaves normal mode); the
+/// wheel scrolls the box under the pointer.
+pub fn on_mouse(d: &mut DiagnoseState, m: MouseEvent, main: Rect) {
+    let l = layout(main);
+    let pos = Position::new(m.column, m.row);
+    match m.kind {
+        MouseEventKind::Down(MouseButton::Left) if l.input.contains(pos) => {
+            d.normal_mode = false;
+        }
+        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp if l.report.contains(pos) => {
+            d.report_scroll = if m.kind == MouseEventKind::ScrollDown {
+                // Rows of the wrapped report, so the last one stays reachable.
+                let inner_w = l.report.width.saturating_sub(2);
+                let rows: usize = d
+                    .report
+                    .iter()
+                    .map(|line| wrap_spans(&[ratatui::text::Span::raw(line)], inner_w).len())
+                    .sum();
+                let max = rows.saturating_sub(1).min(u16::MAX as usize) as u16;
+                d.report_scroll.saturating_add(3).min(max)
+            } else {
+                d.report_scroll.saturating_sub(3)
+            };
+        }
+        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp if l.input.contains(pos) => {
+            d.input.input(ratatui_textarea::Input::from(m));
+        }
+        _ => {}
+    }
+}
+
+/// Keys of the diagnose view; `profile_key` and `prefix` are those of the request being edited.
+pub fn on_key(
+    d: &mut DiagnoseState,
+    key: KeyEvent,
+    profile_key: &Secret,
+    prefix: &str,
+) -> Vec<Command> {
+    if ctrl(&key, 'g') || key.code == KeyCode::F(9) {
+        let text = d.input.lines().join("\n");
+        let key = match d.key {
+            DiagKey::Profile => profile_key.clone(),
+            DiagKey::Demo => Secret::new(crate::server::DEMO_REST_KEY),
+        };
+        return vec![Command::Diagnose {
+            text,
+            key,
+            prefix: prefix.to_string(),
+        }];
+    }
+    if alt(&key, 'k') {
+        d.key = match d.key {
+            DiagKey::Profile => DiagKey::Demo,
+            DiagKey::Demo => DiagKey::Profile,
+        };
+        return vec![];
+    }
+    if alt(&key, 'l') {
+        return vec![Command::ParseCapture {
+            text: d.input.lines().join("\n"),
+            prefix: prefix.to_string(),
+        }];
+    }
+    if key.code == KeyCode::Esc {
+        d.normal_mode = !d.normal_mode;
+        return vec![];
+    }
+    if d.normal_mode {
+        return vec![];
+    }
+    d.input.input(ratatui_textarea::Input::from(key));
+    vec![]
+}
+
+/// Where the parts of the diagnose view are in its `area` (shared by the view and by mouse hit
+/// testing in [`on_mouse`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DiagnoseLayout {
+    /// The captured-request box (with its border).
+    pub input: Rect,
+    /// The verdict and findings box (with its border).
+    pub report: Rect,
+}
+
+pub fn layout(area: Rect) -> DiagnoseLayout {
+    let input_h = (area.height / 2).max(5).min(area.height);
+    DiagnoseLayout {
+        input: Rect::new(area.x, area.y, area.width, input_h),
+        report: Rect::new(area.x, area.y + input_h, area.width, area.height - input_h),
+    }
+}
+
+/// Draw the view; `key_source` says where the profile's REST key comes from.
+pub fn draw(frame: &mut Frame, area: Rect, d: &DiagnoseState, key_source: &str, theme: &Theme) {
+    let DiagnoseLayout {
+        input: input_area,
+        report: report_area,
+    } = layout(area);
+    let key = match d.key {
+        DiagKey::Profile => format!("profile key [{key_source}]"),
+        DiagKey::Demo => "demo key".to_string(),
+    };
+    let b = Block::default()
+        .borders(Borders::ALL)
+        .border_style(if d.normal_mode {
+            theme.border()
+        } else {
+            theme.focus_border()
+        })
+        .title(Span::styled(
+            " Captured request (raw HTTP or curl) ",
+            theme.title(),
+        ))
+        .title_bottom(Line::from(Span::styled(
+            format!(" key: {key} · Alt-K change · Ctrl-G diagnose · Alt-L load into editor "),
+            theme.dim(),
+        )));
+    let inner = b.inner(input_area);
+    frame.render_widget(b, input_area);
+    frame.render_widget(&d.input, inner);
+    let verdict = match d.ok {
+        Some(true) => Span::styled(" Verdict: accepted ", theme.ok()),
+        Some(false) => Span::styled(" Verdict: rejected ", theme.error()),
+        None => Span::styled(" Verdict ", theme.title()),
+    };
+    let lines: Vec<Line> = if d.report.is_empty() {
+        vec![Line::from(Span::styled(
+            "Paste a request above and press Ctrl-G.",
+            theme.dim(),
+        ))]
+    } else {
+        d.report.iter().map(|l| Line::from(l.clone())).collect()
+    };
+    let rb = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border())
+        .title(verdict);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(rb)
+            .scroll((d.report_scroll, 0)),
+        report_area,
+    );
+}

@@ -1,0 +1,200 @@
+//! A response as the request view shows it, built off the draw path: the raw and the
+//! pretty-printed body, and what an error body says (code, message, job id, and on a signature
+//! mismatch the server's canonical text next to ours, `docs/server.md` rule R5).
+
+use std::sync::Arc;
+
+use crate::core::visible::visible_lines;
+use crate::tui::model::{FormattedBody, MismatchView, ResponseView};
+
+/// Responses up to this size are formatted before they are shown; larger ones are shown raw
+/// first and formatted on a blocking thread.
+pub const FORMAT_INLINE_LIMIT: usize = 256 * 1024;
+
+/// Pretty-print a JSON body into lines (None when it is not JSON).
+pub fn format_json(body: &[u8]) -> Option<FormattedBody> {
+    // Transcode token by token: no `Value` tree is built (6 MB of JSON would be hundreds of
+    // thousands of small allocations). Trailing data after the value makes it "not JSON".
+    let mut de = serde_json::Deserializer::from_slice(body);
+    let mut out = Vec::with_capacity(body.len() * 2);
+    let mut ser = serde_json::Serializer::pretty(&mut out);
+    serde_transcode::transcode(&mut de, &mut ser).ok()?;
+    de.end().ok()?;
+    let text = String::from_utf8(out).ok()?;
+    Some(FormattedBody {
+        lines: text.lines().map(str::to_string).collect(),
+        json: true,
+    })
+}
+
+/// Build the view of a response: raw lines, formatted lines (when `format_now`), and what the
+/// error body says (code, message, job id, and the server's canonical text on a mismatch).
+pub fn response_view(
+    id: u64,
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: &[u8],
+    elapsed_ms: f64,
+    format_now: bool,
+    our_canonical: Vec<String>,
+) -> ResponseView {
+    let text = String::from_utf8_lossy(body);
+    let looks_json = matches!(text.trim_start().chars().next(), Some('{') | Some('['));
+    let raw = Arc::new(FormattedBody {
+        lines: text.lines().map(str::to_string).collect(),
+        json: looks_json,
+    });
+    let mut view = ResponseView {
+        id,
+        status,
+        elapsed_ms,
+        headers,
+        body_len: body.len(),
+        raw,
+        ..Default::default()
+    };
+    if format_now && looks_json {
+        view.formatted = format_json(body).map(Arc::new);
+    }
+    if body.len() <= FORMAT_INLINE_LIMIT {
+        if let Ok(v) = serde_json::from_slice::<serde_json::Value>(body) {
+            view.job_id = v.get("jobId").and_then(|j| j.as_str()).map(str::to_string);
+            view.code = v.get("code").and_then(|j| j.as_str()).map(str::to_string);
+            view.message = v
+                .get("message")
+                .and_then(|j| j.as_str())
+                .map(str::to_string);
+            if view.code.as_deref() == Some("SIGNATURE_MISMATCH") {
+                view.mismatch = mismatch_from(&v, our_canonical);
+            }
+        }
+    }
+    view
+}
+
+/// Find the server's canonical text and diagnosis in a SIGNATURE_MISMATCH error body. The local
+/// server puts them in `debug` as messages `canonical: <escaped text>`, `diagnosis: <sentence>`
+/// and `finding <CODE>: <explanation>`.
+pub fn mismatch_from(v: &serde_json::Value, ours: Vec<String>) -> Option<MismatchView> {
+    let debug = v.get("debug")?.as_array()?;
+    let mut canonical: Option<String> = None;
+    let mut diagnosis: Option<String> = None;
+    let mut findings: Vec<String> = Vec::new();
+    for entry in debug {
+        let Some(msg) = entry.get("message").and_then(|m| m.as_str()) else {
+            continue;
+        };
+        if let Some(c) = msg.strip_prefix("canonical: ") {
+            canonical.get_or_insert_with(|| c.to_string());
+        } else if let Some(d) = msg.strip_prefix("diagnosis: ") {
+            diagnosis.get_or_insert_with(|| d.to_string());
+        } else if let Some(f) = msg.strip_prefix("finding ") {
+            findings.push(f.to_string());
+        }
+    }
+    let canonical = canonical?;
+    let diagnosis = match (diagnosis, findings.is_empty()) {
+        (Some(d), true) => Some(d),
+        (Some(d), false) => Some(format!("{d} ({})", findings.join("; "))),
+        (None, false) => Some(findings.join("; ")),
+        (None, true) => None,
+    };
+    Some(MismatchView {
+        theirs: split_canonical(&canonical),
+        ours,
+        diagnosis,
+    })
+}
+
+/// The server's canonical text as visible lines. It may come raw (real LFs) or already escaped
+/// (`\n` markers on one line).
+pub fn split_canonical(s: &str) -> Vec<String> {
+    if s.contains('\n') {
+        return visible_lines(s.as_bytes());
+    }
+    let mut lines = Vec::new();
+    let mut cur = String::new();
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        cur.push(c);
+        if c == '\\' {
+            if let Some(n) = chars.next() {
+                cur.push(n);
+                if n == 'n' {
+                    lines.push(std::mem::take(&mut cur));
+                }
+            }
+        }
+    }
+    lines.push(cur);
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn format_json_pretty_prints_like_serde_json_and_refuses_what_is_not_json() {
+        let body = br#"{"b":[1,2.5,{"c":null}],"a":"x\u00e9","n":-3,"t":true,"e":{},"l":[]}"#;
+        let v: serde_json::Value = serde_json::from_slice(body).unwrap();
+        let want = serde_json::to_string_pretty(&v).unwrap();
+        let got = format_json(body).unwrap();
+        assert_eq!(got.lines.join("\n"), want);
+        assert!(got.json);
+        assert_eq!(format_json(b"[1] [2]"), None, "trailing data");
+        assert_eq!(format_json(b"{\"a\":"), None, "truncated");
+        assert_eq!(format_json(b""), None);
+    }
+
+    #[test]
+    fn mismatch_debug_of_the_local_server_becomes_a_diff() {
+        let body = serde_json::json!({
+            "status": 401, "code": "SIGNATURE_MISMATCH", "message": "The signature does not match.",
+            "debug": [
+                {"message": "canonical: PUT\\n/v2/batch\\na=1\\nX-SVC-TIMESTAMP=t\\n[]"},
+                {"message": "provided signature: abc"},
+                {"message": "diagnosis: the client put a '?' before the query"},
+                {"message": "finding QUERY_QUESTION_MARK: a '?' was signed"}
+            ]
+        });
+        let bytes = serde_json::to_vec(&body).unwrap();
+        let ours = visible_lines(b"PUT\n/v2/batch\n?a=1\nX-SVC-TIMESTAMP=t\n[]");
+        let v = response_view(3, 401, vec![], &bytes, 1.0, true, ours);
+        assert_eq!(v.code.as_deref(), Some("SIGNATURE_MISMATCH"));
+        let m = v.mismatch.expect("a diff");
+        assert_eq!(
+            m.theirs,
+            [
+                "PUT\\n",
+                "/v2/batch\\n",
+                "a=1\\n",
+                "X-SVC-TIMESTAMP=t\\n",
+                "[]"
+            ]
+        );
+        assert_eq!(m.ours[2], "?a=1\\n");
+        let d = m.diagnosis.unwrap();
+        assert!(
+            d.starts_with("the client put a '?'") && d.contains("QUERY_QUESTION_MARK"),
+            "{d}"
+        );
+    }
+
+    #[test]
+    fn accepted_batch_shows_the_job_id_and_big_bodies_wait_for_formatting() {
+        let body = br#"{"message":"Job submitted successfully.","jobId":"j-1"}"#;
+        let v = response_view(1, 200, vec![], body, 1.0, true, vec![]);
+        assert_eq!(v.job_id.as_deref(), Some("j-1"));
+        assert!(
+            v.formatted.as_ref().unwrap().lines.len() > 1,
+            "pretty-printed"
+        );
+        let v = response_view(1, 200, vec![], body, 1.0, false, vec![]);
+        assert!(
+            v.formatted.is_none() && v.raw.json,
+            "raw first, formatting later"
+        );
+        assert_eq!(format_json(b"not json"), None);
+    }
+}

@@ -1,0 +1,704 @@
+//! The request view's update: keys, mouse and pastes of the view and its prompts, and the
+//! runtime's answers (signatures, JSON checks, responses, the external editor). Pure: no I/O,
+//! no clock (time arrives as ticks).
+
+use std::sync::Arc;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::layout::{Position, Rect};
+
+use super::{
+    request_layout, Detail, Field, Prompt, RequestLayout, RequestState, METHODS, TYPED_KEY,
+};
+use crate::core::time::format_timestamp;
+use crate::core::Secret;
+use crate::tui::effect::{Command, SendJob};
+use crate::tui::model::{FormattedBody, KeyInfo, RequestFields, ResponseView, SignedView};
+use crate::tui::signing::SignJob;
+use crate::tui::widgets::{Edit, LineInput};
+
+fn ctrl(key: &KeyEvent, c: char) -> bool {
+    key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char(c)
+}
+
+fn alt(key: &KeyEvent, c: char) -> bool {
+    key.modifiers.contains(KeyModifiers::ALT) && key.code == KeyCode::Char(c)
+}
+
+/// A key for the request view: its open prompt takes it first.
+pub fn on_key(req: &mut RequestState, key: KeyEvent) -> Vec<Command> {
+    match req.prompt.take() {
+        Some(prompt) => prompt_key(req, prompt, key),
+        None => request_key(req, key),
+    }
+}
+
+/// The clock moved: a live timestamp follows it (and the request is signed again).
+pub fn on_tick(req: &mut RequestState, now: chrono::DateTime<chrono::Utc>) -> Vec<Command> {
+    req.now = now;
+    if req.ts_live {
+        let ts = format_timestamp(now);
+        if ts != req.timestamp.text() {
+            req.timestamp.set(ts);
+            return resign(req);
+        }
+    }
+    vec![]
+}
+
+/// A signing job finished.
+pub fn on_signed(req: &mut RequestState, id: u64, result: Result<SignedView, String>) {
+    // An older job's answer still beats nothing, but never replaces a newer one.
+    if id >= req.sign.shown || req.sign.result.is_none() {
+        req.sign.shown = id;
+        req.sign.result = Some(result);
+    }
+}
+
+/// The JSON check of body revision `rev`.
+pub fn on_json_checked(req: &mut RequestState, rev: u64, error: Option<String>) {
+    if rev >= req.body_state.json_rev {
+        req.body_state.json_rev = rev;
+        req.body_state.json_error = error;
+    }
+}
+
+/// A send finished.
+pub fn on_send_done(req: &mut RequestState, id: u64, result: Result<ResponseView, String>) {
+    if Some(id) != req.pending_send {
+        return;
+    }
+    req.pending_send = None;
+    req.sending = false;
+    match result {
+        Ok(resp) => {
+            req.status = match (&resp.code, &resp.job_id) {
+                (_, Some(job)) => {
+                    format!("{} in {:.0} ms, job {job}", resp.status, resp.elapsed_ms)
+                }
+                (Some(code), None) => {
+                    format!("{} {code} in {:.0} ms", resp.status, resp.elapsed_ms)
+                }
+                (None, None) => format!("{} in {:.0} ms", resp.status, resp.elapsed_ms),
+            };
+            req.detail = if resp.mismatch.is_some() {
+                Detail::Diff
+            } else {
+                Detail::Response
+            };
+            req.detail_scroll = 0;
+            req.response = Some(resp);
+        }
+        Err(e) => {
+            req.status = format!("send failed: {e}");
+        }
+    }
+}
+
+/// The pretty-printed response body of send `id`.
+pub fn on_response_formatted(req: &mut RequestState, id: u64, body: Arc<FormattedBody>) {
+    if let Some(r) = req.response.as_mut() {
+        if r.id == id {
+            r.formatted = Some(body);
+        }
+    }
+}
+
+/// The external editor returned.
+pub fn on_editor_done(req: &mut RequestState, result: Result<String, String>) -> Vec<Command> {
+    match result {
+        Ok(text) => {
+            let changed = req.body.set_text(&text);
+            req.status = match changed {
+                Some(_) => "body read back from the editor",
+                None => "the editor left the body unchanged",
+            }
+            .into();
+            body_changed(req, changed)
+        }
+        Err(e) => {
+            req.status = e;
+            vec![]
+        }
+    }
+}
+
+/// A profile was loaded: its fields and key replace the request's (not signed yet: the caller
+/// signs once everything is loaded).
+pub fn load_profile(
+    req: &mut RequestState,
+    name: &str,
+    is_demo: bool,
+    fields: &RequestFields,
+    key: Option<Secret>,
+    key_source: String,
+) {
+    req.profile_name = name.to_string();
+    req.is_demo = is_demo;
+    req.set_fields(fields);
+    let secret = key.unwrap_or_else(|| Secret::new(""));
+    req.rest_key.set(secret.expose());
+    req.key_info = KeyInfo {
+        secret,
+        source: key_source,
+        revealed: false,
+    };
+    req.response = None;
+    req.status = format!("profile {name} loaded");
+}
+
+/// The profile was saved under `name`.
+pub fn on_saved(req: &mut RequestState, name: &str) {
+    req.profile_name = name.to_string();
+    req.is_demo = false;
+    req.dirty = false;
+    req.status = format!("profile {name} saved");
+}
+
+/// A captured request (or a past send) loaded into the editor, with its timestamp frozen.
+pub fn load_request(
+    req: &mut RequestState,
+    fields: &RequestFields,
+    timestamp: String,
+) -> Vec<Command> {
+    let url = req.url.text().to_string();
+    req.set_fields(fields);
+    if req.url.text().is_empty() {
+        req.url.set(url);
+    }
+    req.timestamp.set(timestamp);
+    req.dirty = true;
+    req.ts_live = false;
+    req.status = "captured request loaded (timestamp frozen to the captured one)".into();
+    resign(req)
+}
+
+/// Keys of an open prompt (save as, search).
+fn prompt_key(req: &mut RequestState, prompt: Prompt, key: KeyEvent) -> Vec<Command> {
+    match prompt {
+        Prompt::SaveAs(mut edit) => match key.code {
+            KeyCode::Esc => vec![],
+            KeyCode::Enter => {
+                let name = edit.text().trim().to_string();
+                if name.is_empty() {
+                    req.status = "type a profile name to save as".into();
+                    req.prompt = Some(Prompt::SaveAs(edit));
+                    vec![]
+                } else {
+                    vec![save_command(req, name)]
+                }
+            }
+            _ => {
+                edit.edit(&key);
+                req.prompt = Some(Prompt::SaveAs(edit));
+                vec![]
+            }
+        },
+        Prompt::Search(mut edit) => match key.code {
+            KeyCode::Esc => {
+                let _ = req.body.set_search_pattern("");
+                vec![]
+            }
+            KeyCode::Enter | KeyCode::Down | KeyCode::Up => {
+                let found = if key.code == KeyCode::Up {
+                    req.body.search_back(false)
+                } else {
+                    req.body.search_forward(false)
+                };
+                if let Err(e) = regex::bytes::Regex::new(edit.text()) {
+                    req.status = search_pattern_error(edit.text(), &e);
+                } else if !found {
+                    req.status = format!("no match for {:?}", edit.text());
+                }
+                req.prompt = Some(Prompt::Search(edit));
+                vec![]
+            }
+            _ => {
+                edit.edit(&key);
+                search_as_typed(req, &edit);
+                req.prompt = Some(Prompt::Search(edit));
+                vec![]
+            }
+        },
+    }
+}
+
+/// Search for the pattern as it is now (from the cursor), or say why it is not a regex.
+fn search_as_typed(req: &mut RequestState, edit: &LineInput) {
+    match req.body.set_search_pattern(edit.text()) {
+        Ok(()) => {
+            req.body.search_forward(true);
+        }
+        Err(e) => req.status = search_pattern_error(edit.text(), &e),
+    }
+}
+
+/// A paste (line ends already as the user copied them): into the open prompt, the focused
+/// field (as one line) or the body.
+pub fn on_paste(req: &mut RequestState, text: &str) -> Vec<Command> {
+    match req.prompt.take() {
+        // The body search box takes a pasted pattern (one line) and searches at once.
+        Some(Prompt::Search(mut edit)) => {
+            edit.insert_str(text);
+            search_as_typed(req, &edit);
+            req.prompt = Some(Prompt::Search(edit));
+            return vec![];
+        }
+        Some(other) => {
+            req.prompt = Some(other);
+            return vec![];
+        }
+        None => {}
+    }
+    if req.normal_mode {
+        return vec![];
+    }
+    if req.focus == Field::Body {
+        let changed = req.body.insert_str(text);
+        body_changed(req, changed)
+    } else {
+        let focus = req.focus;
+        if let Some(edit) = req.line_edit_mut(focus) {
+            edit.insert_str(text);
+        }
+        field_changed(req, focus)
+    }
+}
+
+/// One line for the status bar: regex::Error's Display spans several lines (the pattern, a
+/// caret, then `error: ...`); the last one says what is wrong.
+fn search_pattern_error(pattern: &str, e: &regex::Error) -> String {
+    let text = e.to_string();
+    let why = text
+        .lines()
+        .map(str::trim)
+        .rfind(|l| !l.is_empty())
+        .unwrap_or("")
+        .trim_start_matches("error: ");
+    format!("the search pattern {pattern:?} is not a valid regex: {why}")
+}
+
+fn save_command(req: &mut RequestState, name: String) -> Command {
+    Command::SaveProfile {
+        name,
+        fields: Box::new(req.fields()),
+        typed_key: (req.key_info.source == TYPED_KEY).then(|| req.key_info.secret.clone()),
+    }
+}
+
+/// Save under the current name; the built-in demo profile can only be saved as a new name.
+pub fn save_current(req: &mut RequestState) -> Vec<Command> {
+    if req.is_demo {
+        req.status = "the demo profile is built in: save it under a new name".into();
+        req.prompt = Some(Prompt::SaveAs(LineInput::default()));
+        return vec![];
+    }
+    vec![save_command(req, req.profile_name.clone())]
+}
+
+/// Keys of the request view.
+fn request_key(req: &mut RequestState, key: KeyEvent) -> Vec<Command> {
+    // Actions available in every mode.
+    if ctrl(&key, 'g') || key.code == KeyCode::F(9) {
+        return send(req);
+    }
+    if ctrl(&key, 't') {
+        return toggle_timestamp(req);
+    }
+    if ctrl(&key, 'o') {
+        return vec![Command::EditBody(req.fields().body)];
+    }
+    if ctrl(&key, 's') {
+        return save_current(req);
+    }
+    if alt(&key, 's') {
+        req.prompt = Some(Prompt::SaveAs(LineInput::new(req.profile_name.clone())));
+        return vec![];
+    }
+    if ctrl(&key, 'l') {
+        return vec![Command::ListProfiles];
+    }
+    if ctrl(&key, 'p') {
+        cycle_detail(req);
+        return vec![];
+    }
+    if ctrl(&key, 'f') && req.focus == Field::Body {
+        req.prompt = Some(Prompt::Search(LineInput::default()));
+        return vec![];
+    }
+    if alt(&key, 'r') || (ctrl(&key, 'r') && req.focus == Field::RestKey) {
+        req.key_info.revealed = !req.key_info.revealed;
+        return vec![];
+    }
+    if alt(&key, 'y') {
+        return copy_signature(req);
+    }
+    if alt(&key, 'h') {
+        return copy_headers(req);
+    }
+    if alt(&key, 'c') {
+        return copy_curl(req);
+    }
+    match key.code {
+        KeyCode::F(7) => return reformat_body(req, true),
+        KeyCode::F(8) => return reformat_body(req, false),
+        KeyCode::Tab => {
+            req.normal_mode = false;
+            req.focus = req.focus.next();
+            return vec![];
+        }
+        KeyCode::BackTab => {
+            req.normal_mode = false;
+            req.focus = req.focus.prev();
+            return vec![];
+        }
+        KeyCode::PageDown => {
+            req.detail_scroll = req.detail_scroll.saturating_add(10);
+            return vec![];
+        }
+        KeyCode::PageUp => {
+            req.detail_scroll = req.detail_scroll.saturating_sub(10);
+            return vec![];
+        }
+        KeyCode::Esc => {
+            req.normal_mode = true;
+            return vec![];
+        }
+        _ => {}
+    }
+    if req.normal_mode {
+        return normal_key(req, key);
+    }
+    field_key(req, key)
+}
+
+/// Single-key shortcuts when no field takes text (after Esc).
+fn normal_key(req: &mut RequestState, key: KeyEvent) -> Vec<Command> {
+    match key.code {
+        KeyCode::Char('i') | KeyCode::Enter => req.normal_mode = false,
+        KeyCode::Char('s') => return send(req),
+        KeyCode::Char('y') => return copy_signature(req),
+        KeyCode::Char('H') => return copy_headers(req),
+        KeyCode::Char('c') => return copy_curl(req),
+        KeyCode::Char('f') => return reformat_body(req, true),
+        KeyCode::Char('m') => return reformat_body(req, false),
+        KeyCode::Char('t') => return toggle_timestamp(req),
+        KeyCode::Char('e') => return vec![Command::EditBody(req.fields().body)],
+        KeyCode::Char('p') => return vec![Command::ListProfiles],
+        KeyCode::Char('w') => return save_current(req),
+        KeyCode::Char('W') => {
+            req.prompt = Some(Prompt::SaveAs(LineInput::new(req.profile_name.clone())))
+        }
+        KeyCode::Char('r') => req.key_info.revealed = !req.key_info.revealed,
+        KeyCode::Char('d') | KeyCode::Char(']') => cycle_detail(req),
+        KeyCode::Char('j') | KeyCode::Down => req.canon_scroll = req.canon_scroll.saturating_add(1),
+        KeyCode::Char('k') | KeyCode::Up => req.canon_scroll = req.canon_scroll.saturating_sub(1),
+        KeyCode::Char('J') => req.detail_scroll = req.detail_scroll.saturating_add(1),
+        KeyCode::Char('K') => req.detail_scroll = req.detail_scroll.saturating_sub(1),
+        KeyCode::Char('g') => req.canon_scroll = 0,
+        _ => {}
+    }
+    vec![]
+}
+
+fn cycle_detail(req: &mut RequestState) {
+    let i = Detail::ALL
+        .iter()
+        .position(|d| *d == req.detail)
+        .unwrap_or(0);
+    req.detail = Detail::ALL[(i + 1) % Detail::ALL.len()];
+    req.detail_scroll = 0;
+}
+
+/// Keys that edit the focused field.
+fn field_key(req: &mut RequestState, key: KeyEvent) -> Vec<Command> {
+    let focus = req.focus;
+    if focus == Field::Body {
+        let input = ratatui_textarea::Input::from(key);
+        let changed = req.body.input(input);
+        return body_changed(req, changed);
+    }
+    if key.code == KeyCode::Enter {
+        req.focus = focus.next();
+        return vec![];
+    }
+    if focus == Field::Method && matches!(key.code, KeyCode::Up | KeyCode::Down) {
+        let cur = METHODS
+            .iter()
+            .position(|m| m.eq_ignore_ascii_case(req.method.text()));
+        let n = METHODS.len();
+        let next = match (cur, key.code) {
+            (Some(i), KeyCode::Down) => (i + 1) % n,
+            (Some(i), _) => (i + n - 1) % n,
+            (None, _) => 0,
+        };
+        req.method.set(METHODS[next]);
+        req.dirty = true;
+        return resign(req);
+    }
+    if matches!(key.code, KeyCode::Up) {
+        req.focus = focus.prev();
+        return vec![];
+    }
+    if matches!(key.code, KeyCode::Down) {
+        req.focus = focus.next();
+        return vec![];
+    }
+    let changed = req
+        .line_edit_mut(focus)
+        .is_some_and(|edit| edit.edit(&key) == Edit::Changed);
+    if !changed {
+        return vec![];
+    }
+    field_changed(req, focus)
+}
+
+/// After a one-line field changed: freeze the timestamp if typed, track the key, re-sign.
+fn field_changed(req: &mut RequestState, focus: Field) -> Vec<Command> {
+    match focus {
+        Field::Timestamp => req.ts_live = false,
+        Field::RestKey => {
+            req.key_info.secret = Secret::new(req.rest_key.text().to_string());
+            req.key_info.source = TYPED_KEY.into();
+        }
+        _ => {}
+    }
+    if focus != Field::Timestamp {
+        req.dirty = true;
+    }
+    if focus == Field::Url {
+        return vec![];
+    }
+    resign(req)
+}
+
+/// After an edit of the body: `changed` is the first changed byte (None: nothing changed).
+pub fn body_changed(req: &mut RequestState, changed: Option<usize>) -> Vec<Command> {
+    let Some(at) = changed else {
+        return vec![];
+    };
+    req.body_changed_at(at);
+    req.dirty = true;
+    resign(req)
+}
+
+/// Ask for a new signature of the current fields (the worker drops stale jobs).
+pub fn resign(req: &mut RequestState) -> Vec<Command> {
+    let id = req.next_id();
+    req.sign.requested = id;
+    let check_json = req.body_state.json_rev != req.body_state.rev || req.sign.shown == 0;
+    let changed_from = req.body_state.changed_from.take();
+    vec![Command::Sign(Box::new(sign_job(
+        req,
+        id,
+        changed_from,
+        check_json,
+    )))]
+}
+
+fn sign_job(req: &RequestState, id: u64, changed_from: Option<usize>, check_json: bool) -> SignJob {
+    SignJob {
+        id,
+        method: req.method.text().to_string(),
+        path: req.path.text().to_string(),
+        query: req.query.text().to_string(),
+        prefix: req.prefix.text().to_string(),
+        timestamp: req.timestamp.text().to_string(),
+        api_key: req.api_key.text().to_string(),
+        auth_algo: req.auth_algo.text().to_string(),
+        content_type: req.content_type.text().to_string(),
+        key: req.key_info.secret.clone(),
+        body: Arc::clone(req.body.bytes()),
+        body_rev: req.body_state.rev,
+        changed_from,
+        check_json,
+    }
+}
+
+fn toggle_timestamp(req: &mut RequestState) -> Vec<Command> {
+    req.ts_live = !req.ts_live;
+    if req.ts_live {
+        req.timestamp.set(format_timestamp(req.now));
+        req.status = "timestamp live (follows the clock)".into();
+        resign(req)
+    } else {
+        req.status = format!("timestamp frozen at {}", req.timestamp.text());
+        vec![]
+    }
+}
+
+fn send(req: &mut RequestState) -> Vec<Command> {
+    if req.url.text().trim().is_empty() {
+        req.status = "the URL is empty; set the indexing base URL before sending".into();
+        return vec![];
+    }
+    let id = req.next_id();
+    req.pending_send = Some(id);
+    req.sending = true;
+    req.status = format!(
+        "sending {} {}…",
+        req.method.text().to_ascii_uppercase(),
+        target_url(req)
+    );
+    let job = sign_job(req, id, None, false);
+    vec![Command::Send(Box::new(SendJob {
+        id,
+        url: target_url(req),
+        base_url: req.url.text().trim().to_string(),
+        live_timestamp: req.ts_live,
+        sign: job,
+    }))]
+}
+
+/// The full URL the request goes to: base URL + path + ?query.
+pub fn target_url(req: &RequestState) -> String {
+    let base = req.url.text().trim_end_matches('/');
+    let mut u = format!("{base}{}", req.path.text());
+    if !req.query.text().is_empty() {
+        u.push('?');
+        u.push_str(req.query.text());
+    }
+    u
+}
+
+fn current_signature(req: &mut RequestState) -> Option<SignedView> {
+    match (&req.sign.result, req.sign.updating()) {
+        (Some(Ok(s)), false) => Some(s.clone()),
+        (_, true) => {
+            req.status = "the signature is still updating; try again in a moment".into();
+            None
+        }
+        (Some(Err(e)), _) => {
+            req.status = e.clone();
+            None
+        }
+        (None, _) => None,
+    }
+}
+
+fn copy_signature(req: &mut RequestState) -> Vec<Command> {
+    match current_signature(req) {
+        Some(s) => vec![Command::Copy(s.signature)],
+        None => vec![],
+    }
+}
+
+fn copy_headers(req: &mut RequestState) -> Vec<Command> {
+    match current_signature(req) {
+        Some(s) => vec![Command::Copy(header_text(&s.headers))],
+        None => vec![],
+    }
+}
+
+fn copy_curl(req: &mut RequestState) -> Vec<Command> {
+    match current_signature(req) {
+        Some(s) => {
+            vec![Command::Copy(crate::core::curl::to_curl(
+                req.method.text(),
+                &target_url(req),
+                &s.headers,
+                crate::core::curl::CurlBody::Inline(req.body.bytes()),
+            ))]
+        }
+        None => vec![],
+    }
+}
+
+/// `Name: value` lines.
+pub fn header_text(headers: &[(String, String)]) -> String {
+    headers
+        .iter()
+        .map(|(n, v)| format!("{n}: {v}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Format (pretty) or minify the body as JSON. Invalid JSON is left alone with a status line.
+fn reformat_body(req: &mut RequestState, pretty: bool) -> Vec<Command> {
+    let value: serde_json::Value = match serde_json::from_slice(req.body.bytes()) {
+        Ok(v) => v,
+        Err(e) => {
+            req.status = format!(
+                "cannot {} the body: not valid JSON at line {} column {}",
+                if pretty { "format" } else { "minify" },
+                e.line(),
+                e.column()
+            );
+            return vec![];
+        }
+    };
+    let text = match if pretty {
+        serde_json::to_string_pretty(&value)
+    } else {
+        serde_json::to_string(&value)
+    } {
+        Ok(t) => t,
+        Err(e) => {
+            req.status = format!("cannot write the body back as JSON: {e}");
+            return vec![];
+        }
+    };
+    let changed = req.body.set_text(&text);
+    req.status = if pretty {
+        "body formatted"
+    } else {
+        "body minified"
+    }
+    .into();
+    body_changed(req, changed)
+}
+
+/// The mouse over the request view (`screen` is the whole terminal).
+pub fn on_mouse(req: &mut RequestState, m: MouseEvent, screen: Rect) -> Vec<Command> {
+    let l = request_layout(screen);
+    let pos = Position::new(m.column, m.row);
+    match m.kind {
+        MouseEventKind::Down(MouseButton::Left) => {
+            for (field, rect) in &l.fields {
+                if rect.contains(pos) {
+                    req.focus = *field;
+                    req.normal_mode = false;
+                    if *field == Field::Body {
+                        // Put the cursor where the click was (inside the block's border).
+                        let (dy, dx) = (
+                            m.row.saturating_sub(rect.y + 1),
+                            m.column.saturating_sub(rect.x + 1),
+                        );
+                        req.body.click(dy as usize, dx as usize);
+                    }
+                    return vec![];
+                }
+            }
+            if l.detail.contains(pos) {
+                cycle_detail_if_title(req, &l, pos);
+            }
+            vec![]
+        }
+        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
+            let down = m.kind == MouseEventKind::ScrollDown;
+            let step = |v: usize| {
+                if down {
+                    v.saturating_add(3)
+                } else {
+                    v.saturating_sub(3)
+                }
+            };
+            if l.canonical.contains(pos) {
+                req.canon_scroll = step(req.canon_scroll);
+            } else if l.detail.contains(pos) {
+                req.detail_scroll = step(req.detail_scroll);
+            } else if l.body.contains(pos) {
+                let input = ratatui_textarea::Input::from(m);
+                req.body.input(input);
+            }
+            vec![]
+        }
+        _ => vec![],
+    }
+}
+
+fn cycle_detail_if_title(req: &mut RequestState, l: &RequestLayout, pos: Position) {
+    if pos.y == l.detail.y {
+        cycle_detail(req);
+    }
+}

@@ -1,0 +1,58 @@
+//! Everything `update` can ask the runtime to do. Components return these (or their own effect
+//! types, wrapped as they are) and the runtime runs them: no effect is translated on the way.
+
+use crate::core::Secret;
+use crate::tui::components::events::EventsEffect;
+use crate::tui::components::history::HistoryEffect;
+use crate::tui::components::profiles::ProfilesEffect;
+use crate::tui::model::RequestFields;
+use crate::tui::signing::SignJob;
+
+/// What to send: everything needed to sign it again at send time.
+#[derive(Clone, Debug)]
+pub struct SendJob {
+    pub id: u64,
+    /// The full URL (for messages).
+    pub url: String,
+    /// The base URL the profile names (scheme://host:port).
+    pub base_url: String,
+    /// Sign with the clock at send time (live) or with `sign.timestamp` (frozen).
+    pub live_timestamp: bool,
+    pub sign: SignJob,
+}
+
+/// Effects `update` asks for; the runtime executes them and answers with Messages.
+#[derive(Debug)]
+pub enum Command {
+    Sign(Box<SignJob>),
+    Send(Box<SendJob>),
+    Copy(String),
+    EditBody(String),
+    ListProfiles,
+    LoadProfile(String),
+    SaveProfile {
+        name: String,
+        fields: Box<RequestFields>,
+        /// A key typed in the workbench (stored in the profile file, mode 0600); None keeps the
+        /// profile's key source.
+        typed_key: Option<Secret>,
+    },
+    /// Run verify + diagnose on a pasted capture.
+    Diagnose {
+        text: String,
+        key: Secret,
+        prefix: String,
+    },
+    /// Parse a pasted capture and load it into the request editor.
+    ParseCapture {
+        text: String,
+        prefix: String,
+    },
+    /// Effects of the events, history and profiles views, run as they come.
+    Events(EventsEffect),
+    History(HistoryEffect),
+    Profiles(ProfilesEffect),
+    ReloadHistory,
+    ReloadProfiles,
+    Quit,
+}

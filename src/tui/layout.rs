@@ -1,0 +1,84 @@
+//! Where things are on the screen: the frame (tab bar, main area, status line) and the tabs.
+//! Drawing and mouse hit testing both use these functions, so a click lands where the view drew.
+//! Each component lays out its own main area (`components/*/layout`).
+
+use ratatui::layout::Rect;
+
+/// The top-level views (F2..F6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    Request,
+    Events,
+    History,
+    Profiles,
+    Diagnose,
+}
+
+impl View {
+    pub const ALL: [View; 5] = [
+        View::Request,
+        View::Events,
+        View::History,
+        View::Profiles,
+        View::Diagnose,
+    ];
+    pub fn title(self) -> &'static str {
+        match self {
+            View::Request => "Request",
+            View::Events => "Events",
+            View::History => "History",
+            View::Profiles => "Profiles",
+            View::Diagnose => "Diagnose",
+        }
+    }
+    pub fn key(self) -> &'static str {
+        match self {
+            View::Request => "F2",
+            View::Events => "F3",
+            View::History => "F4",
+            View::Profiles => "F5",
+            View::Diagnose => "F6",
+        }
+    }
+}
+
+/// The screen split into tab bar, main area and status line.
+pub fn frame_layout(area: Rect) -> (Rect, Rect, Rect) {
+    let tabs = Rect::new(area.x, area.y, area.width, 1.min(area.height));
+    let status = Rect::new(
+        area.x,
+        area.y + area.height.saturating_sub(1),
+        area.width,
+        1.min(area.height),
+    );
+    let main = Rect::new(
+        area.x,
+        area.y + 1,
+        area.width,
+        area.height.saturating_sub(2),
+    );
+    (tabs, main, status)
+}
+
+pub fn tab_label(v: View) -> String {
+    format!(" {} {} ", v.key(), v.title())
+}
+
+/// Where each view's tab is in the tab bar `area` (the top row of the screen), for drawing and
+/// for switching views with a click.
+pub fn tab_layout(area: Rect) -> Vec<(View, Rect)> {
+    let mut x = area.x;
+    if area.width >= 90 {
+        x += " signscope ".len() as u16;
+    }
+    let right = area.x + area.width;
+    View::ALL
+        .iter()
+        .filter_map(|v| {
+            let w = tab_label(*v).chars().count() as u16;
+            let r = Rect::new(x, area.y, w.min(right.saturating_sub(x)), area.height);
+            x = x.saturating_add(w);
+            (r.width > 0).then_some((*v, r))
+        })
+        .collect()
+}

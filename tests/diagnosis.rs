@@ -1,0 +1,429 @@
+//! The diagnosis against an independent signer: every catalogued mistake, and pairs of them,
+//! made by a Python client (tests/data/independent_signer.py, which uses Python's own hmac,
+//! hashlib and json), must be named exactly by `signscope verify --output json` and by the local
+//! server's 401 answer (docs/diagnosis.md).
+
+use std::collections::BTreeSet;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
+
+use base64::Engine;
+use chrono::TimeZone;
+use serde_json::{json, Value};
+use signscope::core::Secret;
+use signscope::server::{fixed_clock, spawn_background, ServerConfig};
+
+const TS: &str = "2026-11-22T10:00:00.000Z";
+const KEY: &str = "rest-key-0123";
+const SPACED_KEY: &str = " rest key with spaces ";
+const B64_KEY: &str = "c2lnbnNjb3BlLXRlc3Qta2V5";
+const OTHER_KEY: &str = "other-account-rest-key";
+const BODY: &str =
+    r#"[{"id":"{n}","name":"Café","url":"https://shop.example/p/1","b":1,"a":[1, 2]}]"#;
+
+struct Case {
+    mistakes: &'static [&'static str],
+    method: &'static str,
+    path: &'static str,
+    query: &'static str,
+    api: &'static str,
+    signed_ts: Option<&'static str>,
+    client_form: Option<&'static str>,
+    /// Only the server knows several accounts.
+    server_only: bool,
+}
+
+const fn case(mistakes: &'static [&'static str]) -> Case {
+    Case {
+        mistakes,
+        method: "PUT",
+        path: "/v2/batch",
+        query: "",
+        api: "pub-key",
+        signed_ts: None,
+        client_form: None,
+        server_only: false,
+    }
+}
+
+fn cases() -> Vec<Case> {
+    vec![
+        // Singles.
+        Case {
+            query: "test=1",
+            client_form: Some("php-sdk"),
+            ..case(&["QUESTION_MARK_BEFORE_QUERY"])
+        },
+        case(&["EMPTY_QUERY_LINE_OMITTED"]),
+        Case {
+            path: "/v2/batch/",
+            client_form: Some("php-sdk"),
+            ..case(&["TRAILING_SLASH_TRIMMED"])
+        },
+        Case {
+            query: "a=1",
+            ..case(&["CRLF_LINE_ENDINGS"])
+        },
+        case(&["TRAILING_LF_AFTER_BODY"]),
+        case(&["LOWERCASE_HEADER_NAMES"]),
+        case(&["LOWERCASE_METHOD"]),
+        case(&["BODY_RESERIALISED_COMPACT"]),
+        case(&["BODY_RESERIALISED_PRETTY"]),
+        case(&["BODY_SORTED_KEYS"]),
+        Case {
+            api: "spaced-key",
+            ..case(&["KEY_WHITESPACE_TRIMMED"])
+        },
+        case(&["KEY_WITH_TRAILING_NEWLINE"]),
+        case(&["PUBLIC_API_KEY_AS_SECRET"]),
+        case(&["HEX_INSTEAD_OF_BASE64"]),
+        case(&["URL_SAFE_BASE64"]),
+        case(&["SHA256_INSTEAD_OF_SHA384"]),
+        case(&["HEADER_LINES_REORDERED"]),
+        case(&["EMPTY_BODY_SIGNED"]),
+        case(&["BODY_UNICODE_ESCAPED"]),
+        case(&["BODY_SLASHES_ESCAPED"]),
+        Case {
+            query: "q=red%20shoes",
+            ..case(&["QUERY_PERCENT_DECODED"])
+        },
+        Case {
+            query: "b=2&a=1",
+            ..case(&["QUERY_PARAMS_SORTED"])
+        },
+        case(&["FULL_URL_AS_PATH"]),
+        Case {
+            path: "/v2/attributes/my%20attr",
+            ..case(&["PATH_PERCENT_DECODED"])
+        },
+        Case {
+            signed_ts: Some("2026-11-22T10:00:00+00:00"),
+            ..case(&["TIMESTAMP_FORM_DIFFERS"])
+        },
+        Case {
+            signed_ts: Some("2026-11-22T10:00:00.003Z"),
+            ..case(&["TIMESTAMP_DIFFERS"])
+        },
+        case(&["CONTENT_TYPE_DIFFERS"]),
+        case(&["HEADER_PREFIX_DIFFERS"]),
+        case(&["KEY_QUOTED"]),
+        Case {
+            api: "b64-key",
+            ..case(&["KEY_BASE64_DECODED"])
+        },
+        Case {
+            server_only: true,
+            ..case(&["OTHER_ACCOUNT_KEY"])
+        },
+        // Encodings come with the hash: SHA-256 digests are padded, SHA-384 ones never are.
+        case(&["SHA256_INSTEAD_OF_SHA384", "BASE64_PADDING_MISSING"]),
+        // Pairs.
+        Case {
+            path: "/v2/batch/",
+            query: "test=1",
+            client_form: Some("php-sdk"),
+            ..case(&["QUESTION_MARK_BEFORE_QUERY", "TRAILING_SLASH_TRIMMED"])
+        },
+        case(&["LOWERCASE_METHOD", "CRLF_LINE_ENDINGS"]),
+        Case {
+            signed_ts: Some("2026-11-22T10:00:00Z"),
+            ..case(&["TIMESTAMP_FORM_DIFFERS", "BODY_RESERIALISED_PRETTY"])
+        },
+        case(&["LOWERCASE_HEADER_NAMES", "KEY_WITH_TRAILING_NEWLINE"]),
+        case(&["EMPTY_BODY_SIGNED", "KEY_QUOTED"]),
+        case(&["BODY_UNICODE_ESCAPED", "BODY_SLASHES_ESCAPED"]),
+        case(&["CONTENT_TYPE_DIFFERS", "HEADER_PREFIX_DIFFERS"]),
+        Case {
+            server_only: true,
+            ..case(&["OTHER_ACCOUNT_KEY", "TRAILING_LF_AFTER_BODY"])
+        },
+        // The PHP SDK's form with one more mistake.
+        Case {
+            path: "/v2/batch/",
+            query: "test=1",
+            ..case(&[
+                "QUESTION_MARK_BEFORE_QUERY",
+                "TRAILING_SLASH_TRIMMED",
+                "KEY_WITH_TRAILING_NEWLINE",
+            ])
+        },
+    ]
+}
+
+fn rest_key(api: &str) -> &'static str {
+    match api {
+        "spaced-key" => SPACED_KEY,
+        "b64-key" => B64_KEY,
+        _ => KEY,
+    }
+}
+
+/// The raw requests the Python client signs, one per case.
+fn signed_by_python(cases: &[Case]) -> Vec<Vec<u8>> {
+    let input: Vec<Value> = cases
+        .iter()
+        .map(|c| {
+            json!({
+                "mistakes": c.mistakes,
+                "method": c.method,
+                "path": c.path,
+                "query": c.query,
+                "ts": TS,
+                "signed_ts": c.signed_ts.unwrap_or(TS),
+                "api": c.api,
+                "key": rest_key(c.api),
+                "other_key": OTHER_KEY,
+                "body": BODY,
+            })
+        })
+        .collect();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/independent_signer.py"
+    );
+    let mut child = Command::new("python3")
+        .arg(script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 runs the independent signer");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(serde_json::to_string(&input).unwrap().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "the independent signer failed");
+    let list: Vec<String> = serde_json::from_slice(&out.stdout).unwrap();
+    list.iter()
+        .map(|b| base64::engine::general_purpose::STANDARD.decode(b).unwrap())
+        .collect()
+}
+
+fn ids(v: &Value) -> BTreeSet<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect()
+}
+
+fn want(c: &Case) -> BTreeSet<String> {
+    c.mistakes.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn verify_json_names_every_mistake_and_pair_of_an_independent_signer() {
+    let cases = cases();
+    let raws = signed_by_python(&cases);
+    let dir = tempfile::tempdir().unwrap();
+    let mut failures = Vec::new();
+    for (c, raw) in cases.iter().zip(&raws).filter(|(c, _)| !c.server_only) {
+        let file = dir.path().join("req.http");
+        std::fs::write(&file, raw).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_signscope"))
+            .args([
+                "verify",
+                "--output",
+                "json",
+                "--now",
+                TS,
+                "--rest-key-env",
+                "DIAG_KEY",
+            ])
+            .arg("--request-file")
+            .arg(&file)
+            .env("DIAG_KEY", rest_key(c.api))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{:?}: rejected", c.mistakes);
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["accepted"], false);
+        assert_eq!(v["status"], 401);
+        assert_eq!(v["code"], "SIGNATURE_MISMATCH");
+        let got = ids(&v["mistakes"]);
+        if got != want(c) || v["client_form"].as_str() != c.client_form {
+            failures.push(format!(
+                "{:?}: got {got:?}, client_form {}; {}",
+                c.mistakes, v["client_form"], v["message"]
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn verify_json_has_exactly_the_documented_fields_and_every_failing_check() {
+    let c = case(&["KEY_WITH_TRAILING_NEWLINE"]);
+    let raw = &signed_by_python(std::slice::from_ref(&c))[0];
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("req.http");
+    std::fs::write(&file, raw).unwrap();
+    // A clock an hour ahead: the signature and the time window both fail.
+    let out = Command::new(env!("CARGO_BIN_EXE_signscope"))
+        .args(["verify", "--output", "json", "--rest-key-env", "DIAG_KEY"])
+        .args(["--now", "2026-11-22T11:00:00.000Z", "--request-file"])
+        .arg(&file)
+        .env("DIAG_KEY", KEY)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let keys: BTreeSet<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(
+        keys,
+        BTreeSet::from([
+            "accepted",
+            "status",
+            "code",
+            "mistakes",
+            "client_form",
+            "message",
+            "checks",
+            "expected_text",
+            "expected_signature"
+        ])
+    );
+    let codes: Vec<&str> = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["SIGNATURE_MISMATCH", "TIMESTAMP_OUT_OF_WINDOW"]);
+    assert!(v["expected_text"]
+        .as_str()
+        .unwrap()
+        .starts_with("PUT\n/v2/batch\n\nX-SVC-TIMESTAMP=2026-11-22T10:00:00.000Z\n"));
+    assert_eq!(v["client_form"], Value::Null);
+    assert_eq!(v["expected_signature"].as_str().unwrap().len(), 64);
+}
+
+#[test]
+fn verify_client_text_locates_the_first_difference() {
+    // Signed by Python with the header names in lower case; the user pastes that text.
+    let c = case(&["LOWERCASE_HEADER_NAMES", "KEY_QUOTED", "EMPTY_BODY_SIGNED"]);
+    let raw = &signed_by_python(std::slice::from_ref(&c))[0];
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("req.http");
+    std::fs::write(&file, raw).unwrap();
+    let client_text = dir.path().join("client.txt");
+    std::fs::write(
+        &client_text,
+        "PUT\n/v2/batch\n\nx-svc-timestamp=2026-11-22T10:00:00.000Z\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_signscope"))
+        .args([
+            "verify",
+            "--now",
+            TS,
+            "--rest-key-env",
+            "DIAG_KEY",
+            "--request-file",
+        ])
+        .arg(&file)
+        .arg("--client-text")
+        .arg(&client_text)
+        .env("DIAG_KEY", KEY)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("first differs from the expected one at byte offset 15, in the TIMESTAMP line: expected 0x58 ('X'), the client's has 0x78 ('x')"),
+        "{text}"
+    );
+}
+
+/// POST raw bytes to the server and read its JSON answer.
+fn send(addr: std::net::SocketAddr, raw: &[u8]) -> (u16, Value) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.write_all(raw).unwrap();
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).unwrap();
+    let text = String::from_utf8_lossy(&out);
+    let status: u16 = text[9..12].parse().unwrap();
+    let body = &text[text.find("\r\n\r\n").unwrap() + 4..];
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+fn debug_findings(v: &Value) -> (BTreeSet<String>, Option<String>) {
+    let mut ids = BTreeSet::new();
+    let mut form = None;
+    for e in v["debug"].as_array().unwrap() {
+        let m = e["message"].as_str().unwrap();
+        if let Some(rest) = m.strip_prefix("finding ") {
+            ids.insert(rest.split(':').next().unwrap().to_string());
+        }
+        if let Some(f) = m.strip_prefix("client form: ") {
+            form = Some(f.to_string());
+        }
+    }
+    (ids, form)
+}
+
+#[test]
+fn the_servers_401_names_every_mistake_and_pair_of_an_independent_signer() {
+    let cases = cases();
+    let raws = signed_by_python(&cases);
+    let mut cfg = ServerConfig::new()
+        .with_account("pub-key", Secret::new(KEY))
+        .with_account("spaced-key", Secret::new(SPACED_KEY))
+        .with_account("b64-key", Secret::new(B64_KEY))
+        .with_account("other-account", Secret::new(OTHER_KEY));
+    cfg.clock = fixed_clock(
+        chrono::Utc
+            .with_ymd_and_hms(2026, 11, 22, 10, 0, 0)
+            .unwrap(),
+    );
+    let server = spawn_background(cfg, "127.0.0.1:0".parse().unwrap()).unwrap();
+    let mut failures = Vec::new();
+    for (c, raw) in cases.iter().zip(&raws) {
+        let (status, v) = send(server.addr, raw);
+        assert_eq!(status, 401, "{:?}: {v}", c.mistakes);
+        assert_eq!(v["code"], "SIGNATURE_MISMATCH");
+        let (got, form) = debug_findings(&v);
+        if got != want(c) || form.as_deref() != c.client_form {
+            failures.push(format!("{:?}: got {got:?}, form {form:?}; {v}", c.mistakes));
+        }
+        if c.mistakes.contains(&"OTHER_ACCOUNT_KEY") {
+            assert!(v.to_string().contains("the account other-account"), "{v}");
+        }
+    }
+    server.stop();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn a_server_with_no_free_diagnosis_still_answers_the_verdict_and_the_text() {
+    let c = case(&["KEY_WITH_TRAILING_NEWLINE"]);
+    let raw = &signed_by_python(std::slice::from_ref(&c))[0];
+    let mut cfg = ServerConfig::new().with_account("pub-key", Secret::new(KEY));
+    cfg.clock = fixed_clock(
+        chrono::Utc
+            .with_ymd_and_hms(2026, 11, 22, 10, 0, 0)
+            .unwrap(),
+    );
+    cfg.max_diagnoses = 0;
+    let server = spawn_background(cfg, "127.0.0.1:0".parse().unwrap()).unwrap();
+    let (status, v) = send(server.addr, raw);
+    server.stop();
+    assert_eq!(status, 401);
+    assert_eq!(v["code"], "SIGNATURE_MISMATCH");
+    let msgs: Vec<&str> = v["debug"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["message"].as_str().unwrap())
+        .collect();
+    assert!(msgs.contains(&"diagnosis skipped: server busy"), "{msgs:?}");
+    assert!(
+        msgs.iter()
+            .any(|m| m.starts_with("canonical: PUT\\n/v2/batch\\n")),
+        "{msgs:?}"
+    );
+    assert!(!msgs.iter().any(|m| m.starts_with("finding ")), "{msgs:?}");
+}
