@@ -14,6 +14,7 @@
 
 pub mod cli;
 pub mod client;
+pub mod codegen;
 pub mod core;
 pub mod logging;
 pub mod server;

@@ -117,6 +117,9 @@ pub fn config(
     if args.max_stored == 0 {
         bail!("--max-stored must be at least 1");
     }
+    if let Err(why) = server::config::check_clock_skew(args.clock_skew) {
+        bail!("{why}");
+    }
     cfg.header_prefix = args.header_prefix.to_ascii_uppercase();
     cfg.max_body = args.max_body;
     cfg.clock_skew_seconds = args.clock_skew;

@@ -9,6 +9,9 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 
 use crate::client::check_sendable;
+use crate::codegen::{
+    explain::explain, CodeOptions, Lang, DEFAULT_BODY_FILE, DEFAULT_REST_KEY_ENV,
+};
 use crate::core::curl::{to_curl, CurlBody};
 use crate::core::http_text::to_raw_request;
 use crate::core::incremental::StreamingSigner;
@@ -35,6 +38,8 @@ pub enum Output {
     Http,
     /// Only the signature.
     Signature,
+    /// A standalone program in --lang LANG that signs this request the same way.
+    Code,
 }
 
 #[derive(Debug, clap::Args)]
@@ -85,6 +90,17 @@ pub struct SignArgs {
     /// see docs/signing.md). The request printed or sent is the same; only the signature differs.
     #[arg(long, value_name = "FORM", default_value = "standard", value_parser = parse_form)]
     pub form: SigningForm,
+    /// The language of the program printed by --output code.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "LANG",
+        required_if_eq("output", "code")
+    )]
+    pub lang: Option<Lang>,
+    /// Print the signing text built step by step (rule, bytes added, HMAC, base64, header).
+    #[arg(long, conflicts_with = "output")]
+    pub explain: bool,
     /// Where the printed curl command or raw request sends to (--output curl|http).
     #[arg(long, value_name = "URL", default_value = DEFAULT_BASE_URL)]
     pub indexing_url: String,
@@ -175,6 +191,13 @@ fn checked_timestamp(ts: Option<&str>) -> anyhow::Result<(String, Option<String>
 }
 
 pub fn run(args: SignArgs) -> anyhow::Result<u8> {
+    if args.form != SigningForm::Standard && (args.explain || matches!(args.output, Output::Code)) {
+        bail!(
+            "--explain and --output code show the documented form only; drop --form {} (--output text shows the {} form's signing text)",
+            args.form,
+            args.form
+        );
+    }
     let (timestamp, warning) = checked_timestamp(args.timestamp.as_deref())?;
     let key =
         rest_key_from_env_or_file(args.rest_key_env.as_deref(), args.rest_key_file.as_deref())?;
@@ -259,9 +282,43 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
         headers = ?signed.headers.iter().map(|(n, _)| n).collect::<Vec<_>>(),
         "request signed"
     );
+    if args.explain {
+        out.write_all(explain(&req, &signed).as_bytes())?;
+        out.flush()?;
+        return Ok(0);
+    }
     match args.output {
         Output::Text => out.write_all(text_output(&req, args.form, &signed).as_bytes())?,
         Output::Json => writeln!(out, "{}", json_output(&req, args.form, &signed))?,
+        Output::Code => {
+            let lang = args
+                .lang
+                .context("--output code needs --lang to say which language")?;
+            let opts = CodeOptions {
+                rest_key_env: args.rest_key_env.as_deref().unwrap_or(DEFAULT_REST_KEY_ENV),
+                body_file: match &source {
+                    BodySource::File(p) => p.to_str().with_context(|| {
+                        format!("the body file path {} is not valid UTF-8", p.display())
+                    })?,
+                    _ => DEFAULT_BODY_FILE,
+                },
+            };
+            let code = crate::codegen::render(&req, lang, &opts)?;
+            out.write_all(code.as_bytes())?;
+            if crate::codegen::body_read_from_file(&body) && !matches!(source, BodySource::File(_))
+            {
+                eprintln!(
+                    "note: the program reads the {}-byte body from {DEFAULT_BODY_FILE}; save the body there",
+                    body.len()
+                );
+            }
+            eprintln!(
+                "note: run as {} with {} set; it prints Authorization: Bearer {}",
+                lang.file_name(),
+                opts.rest_key_env,
+                signed.signature()
+            );
+        }
         Output::Curl => {
             let url = sendable(&signed.headers)?;
             let curl = to_curl(
@@ -290,6 +347,7 @@ fn output_name(o: Output) -> &'static str {
         Output::Curl => "curl",
         Output::Http => "http",
         Output::Signature => "signature",
+        Output::Code => "code",
     }
 }
 

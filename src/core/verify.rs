@@ -495,7 +495,14 @@ pub fn verify_all(
     }
 
     let mut warnings = Vec::new();
-    if let Some(ts) = ts.filter(|t| !t.canonical_form) {
+    // chrono reads `:60` as a leap second (a nanosecond count past one second): accepted, as
+    // RFC 3339 allows it, but no clock a client should sign with produces one.
+    if ts.is_some_and(|t| t.time.timestamp_subsec_nanos() >= 1_000_000_000) {
+        warnings.push(format!(
+            "the timestamp {} names a leap second (:60), which RFC 3339 allows but a client's clock should not produce (UTC clocks repeat or smear :59 instead)",
+            shown(ts_raw)
+        ));
+    } else if let Some(ts) = ts.filter(|t| !t.canonical_form) {
         warnings.push(format!(
             "the timestamp {} is valid RFC 3339 but not in the form YYYY-MM-DDThh:mm:ss.mmmZ (e.g. {})",
             shown(ts_raw),

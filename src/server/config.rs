@@ -55,9 +55,17 @@ pub const DEFAULT_MAX_BODY: usize = 2 * 1024 * 1024;
 pub const DEFAULT_MAX_STORED: usize = 10_000;
 /// Default cap on the bytes of bodies and events kept for inspection (all records together).
 pub const DEFAULT_MAX_STORED_BYTES: usize = 64 * 1024 * 1024;
-/// Default number of bodies handled at once.
-pub const DEFAULT_MAX_IN_FLIGHT: usize = 64;
-
+/// Default bytes budget shared by all bodies being read or handled at once (as much as 64
+/// bodies of the default limit).
+pub const DEFAULT_BODY_BUDGET_BYTES: usize = 64 * DEFAULT_MAX_BODY;
+/// Default total time a client has to send its body.
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(10);
+/// Default minimum average rate of a body, in bytes per second, after the grace period.
+pub const DEFAULT_MIN_BODY_RATE: u64 = 1024;
+/// Default grace period before the minimum rate applies.
+pub const DEFAULT_BODY_RATE_GRACE: Duration = Duration::from_secs(2);
+/// Largest `--clock-skew` accepted, in seconds (10 years of 365.25 days).
+pub const MAX_CLOCK_SKEW_SECONDS: i64 = 315_576_000;
 /// Default number of signature diagnoses run at once (docs/diagnosis.md).
 pub const DEFAULT_MAX_DIAGNOSES: usize = 2;
 /// Default timestamp window in seconds either side of server time (`docs/verification.md` rule V2).
@@ -88,6 +96,11 @@ pub struct ServerConfig {
     pub header_read_timeout: Duration,
     /// A client must send its complete body within this time; otherwise it gets 408.
     pub body_timeout: Duration,
+    /// After `body_rate_grace`, a body must have arrived at an average of at least this many
+    /// bytes per second; otherwise it gets 408 (0: no minimum).
+    pub min_body_rate: u64,
+    /// How long a body may take before the minimum rate applies.
+    pub body_rate_grace: Duration,
     /// Largest request head (request line plus headers) in bytes; larger ones get 431.
     pub max_header_bytes: usize,
     /// Serve `PUT /_bench/unverified`, which does everything `PUT /v2/batch` does except
@@ -95,9 +108,11 @@ pub struct ServerConfig {
     pub unverified_route: bool,
     /// How long [`super::RunningServer::shutdown`] waits for open requests to finish.
     pub shutdown_grace: Duration,
-    /// At most this many request bodies are read and handled at once (others wait their turn),
-    /// so memory stays bounded by about `max_in_flight * max_body` plus the store's cap.
-    pub max_in_flight: usize,
+    /// Bytes shared by all request bodies being read or handled at once: each body takes its
+    /// bytes as they arrive (a stalled client holds only what it sent) and gives them back once
+    /// answered; a body that finds the budget spent waits (within its deadline). At least
+    /// `max_body`.
+    pub body_budget_bytes: usize,
     /// Signing forms accepted besides the documented one (`--accept-form php-sdk`); a request
     /// accepted in one of them is recorded with a warning naming the form (docs/signing.md).
     pub accept_forms: Vec<SigningForm>,
@@ -119,11 +134,13 @@ impl ServerConfig {
             clock: system_clock(),
             window_seconds: DEFAULT_WINDOW_SECONDS,
             header_read_timeout: Duration::from_secs(30),
-            body_timeout: Duration::from_secs(30),
+            body_timeout: DEFAULT_BODY_TIMEOUT,
+            min_body_rate: DEFAULT_MIN_BODY_RATE,
+            body_rate_grace: DEFAULT_BODY_RATE_GRACE,
             max_header_bytes: 32 * 1024,
             unverified_route: false,
             shutdown_grace: Duration::from_secs(5),
-            max_in_flight: DEFAULT_MAX_IN_FLIGHT,
+            body_budget_bytes: DEFAULT_BODY_BUDGET_BYTES,
             accept_forms: Vec::new(),
             max_diagnoses: DEFAULT_MAX_DIAGNOSES,
         }
@@ -140,10 +157,30 @@ impl ServerConfig {
         self
     }
 
-    /// The server's current time: the clock plus the configured skew.
+    /// The server's current time: the clock plus the configured skew (a skew that would leave
+    /// chrono's range is not added; [`ServerConfig::check`] refuses it before the server starts).
     pub fn now(&self) -> DateTime<Utc> {
-        (self.clock)() + chrono::Duration::seconds(self.clock_skew_seconds)
+        let now = (self.clock)();
+        chrono::Duration::try_seconds(self.clock_skew_seconds)
+            .and_then(|skew| now.checked_add_signed(skew))
+            .unwrap_or(now)
     }
+
+    /// Why this configuration cannot run, in one sentence.
+    pub fn check(&self) -> Result<(), String> {
+        check_clock_skew(self.clock_skew_seconds)
+    }
+}
+
+/// A clock skew of more than ten years either way is refused: it is a typo (milliseconds for
+/// seconds), and far enough out it would push the server's time out of range.
+pub fn check_clock_skew(seconds: i64) -> Result<(), String> {
+    if seconds.unsigned_abs() > MAX_CLOCK_SKEW_SECONDS as u64 {
+        return Err(format!(
+            "--clock-skew {seconds} is more than ten years ({MAX_CLOCK_SKEW_SECONDS} seconds) either way; give the skew in seconds"
+        ));
+    }
+    Ok(())
 }
 
 impl Default for ServerConfig {
@@ -169,7 +206,9 @@ impl fmt::Debug for ServerConfig {
             .field("body_timeout", &self.body_timeout)
             .field("max_header_bytes", &self.max_header_bytes)
             .field("unverified_route", &self.unverified_route)
-            .field("max_in_flight", &self.max_in_flight)
+            .field("min_body_rate", &self.min_body_rate)
+            .field("body_rate_grace", &self.body_rate_grace)
+            .field("body_budget_bytes", &self.body_budget_bytes)
             .field("accept_forms", &self.accept_forms)
             .finish_non_exhaustive()
     }
@@ -200,5 +239,33 @@ mod tests {
         cfg.clock = manual.clock();
         manual.set(t + chrono::Duration::seconds(5));
         assert_eq!(cfg.now(), t - chrono::Duration::seconds(25));
+    }
+
+    #[test]
+    fn skews_beyond_ten_years_are_refused_and_never_panic() {
+        let t = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap();
+        let mut cfg = ServerConfig::demo();
+        cfg.clock = fixed_clock(t);
+        for ok in [0, 315_576_000, -315_576_000, 86_400] {
+            cfg.clock_skew_seconds = ok;
+            assert_eq!(cfg.check(), Ok(()), "{ok}");
+        }
+        for bad in [
+            315_576_001,
+            -315_576_001,
+            300_000_000_000,
+            i64::MAX,
+            i64::MIN,
+        ] {
+            cfg.clock_skew_seconds = bad;
+            let err = cfg.check().unwrap_err();
+            assert!(
+                err.starts_with(&format!("--clock-skew {bad} is more than ten years")),
+                "{err}"
+            );
+            assert!(!err.contains('\n'));
+            // Reading the time with such a skew does not panic either.
+            let _ = cfg.now();
+        }
     }
 }

@@ -26,7 +26,7 @@ use bytes::Bytes;
 use chrono::{DateTime, Utc};
 use serde_json::json;
 
-use crate::core::events::json_error_reason;
+use crate::core::events::{check_json, json_error_reason};
 use crate::core::time::format_timestamp;
 use crate::core::verify::{verify_all, Accepted, DiagnosisPlan, ReceivedRequest, Rejection};
 use crate::core::visible::escape_visible;
@@ -247,17 +247,9 @@ fn decide(
             warnings: Vec::new(),
         },
     };
+    // The collector's rule (depth limit, finite numbers, valid escapes), not a laxer one.
     let not_json = if takes_json {
-        // IgnoredAny skips string contents without checking their UTF-8 (a Latin-1 `é` got
-        // 200); JSON text is UTF-8 (RFC 8259), so a body that is not is parsed again, on this
-        // rare path only, by a parser that says where.
-        serde_json::from_slice::<serde::de::IgnoredAny>(body)
-            .err()
-            .or_else(|| {
-                std::str::from_utf8(body)
-                    .err()
-                    .and_then(|_| serde_json::from_slice::<serde_json::Value>(body).err())
-            })
+        check_json(body).err()
     } else {
         None
     };

@@ -2,10 +2,10 @@
 //!
 //! - `GET /_inspect/health`: `{"status": "ok", "server_time", "header_prefix", "accounts"
 //!   (public keys only), "max_body", "max_stored"}`;
-//! - `GET /_inspect/requests?verdict=accepted|rejected|aborted&code=...&limit=N`: indexing
+//! - `GET /_inspect/requests?verdict=accepted|rejected|aborted&code=...`: indexing
 //!   requests in arrival order (time, method, path, query, headers, verdict, status, code,
 //!   body preview, ...);
-//! - `GET /_inspect/events?valid=true|false&event=...&list_id=...&batch=N&limit=N`: collected
+//! - `GET /_inspect/events?valid=true|false&event=...&list_id=...&batch=N`: collected
 //!   events in arrival order;
 //! - `GET /_inspect/summary`: counters since start or reset, including dropped records;
 //! - `POST /_inspect/reset`: forget everything;
@@ -13,21 +13,30 @@
 //!   events and M indexing requests have been counted (since start or reset), or 408
 //!   `WAIT_TIMEOUT` after T ms (default 5,000, at most 60,000). No polling needed.
 //!
-//! `limit=N` keeps the last N matches.
+//! Both lists are paginated: a reply holds the last `limit` matches (default 100, at most
+//! 1,000); when older matches remain, the `X-Next-Cursor` header holds the parameter for the
+//! next page (`before=SEQ`: the matches older than record SEQ). `after=SEQ` pages forward
+//! instead (the first `limit` matches newer than SEQ; the cursor is then `after=...`). In a list,
+//! request bodies are cut to 1 KiB and events larger than 16 KiB are shown as a 1 KiB text
+//! preview (`raw`); `seq=N` asks for record N alone, in full. Replies are streamed record by
+//! record instead of being built whole.
 
 use std::time::Duration;
 
+use axum::body::Body;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
+use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde::Deserialize;
+use bytes::Bytes;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::time::format_timestamp;
 
 use super::error::ApiError;
-use super::store::{EventFilter, RequestFilter, Verdict};
+use super::store::{EventFilter, Page, PageQuery, RequestFilter, Verdict};
 use super::AppState;
 
 /// Longest wait a client may ask for.
@@ -61,11 +70,54 @@ fn bad_query(rejection: QueryRejection) -> Response {
     .into_response()
 }
 
+/// Records serialized per chunk of a streamed reply.
+const RECORDS_PER_CHUNK: usize = 16;
+
+/// A page as a JSON array, serialized a few records at a time as the client reads, with the
+/// cursor of the next page in `X-Next-Cursor`.
+fn page_reply<T: Serialize + Send + 'static>(page: Page<T>) -> Response {
+    let Page { items, next } = page;
+    let total = items.len();
+    let mut items = items.into_iter().enumerate().peekable();
+    let chunks = std::iter::from_fn(move || {
+        items.peek()?;
+        let mut buf = Vec::new();
+        for (i, item) in items.by_ref().take(RECORDS_PER_CHUNK) {
+            buf.push(if i == 0 { b'[' } else { b',' });
+            // Records are plain data: serializing them cannot fail.
+            let _ = serde_json::to_writer(&mut buf, &item);
+            if i + 1 == total {
+                buf.push(b']');
+            }
+        }
+        Some(Ok::<Bytes, std::convert::Infallible>(Bytes::from(buf)))
+    });
+    let body = if total == 0 {
+        Body::from("[]")
+    } else {
+        Body::from_stream(futures::stream::iter(chunks))
+    };
+    let mut resp = Response::new(body);
+    resp.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    if let Some(cursor) = next {
+        if let Ok(v) = HeaderValue::from_str(&cursor.query()) {
+            resp.headers_mut().insert("x-next-cursor", v);
+        }
+    }
+    resp
+}
+
 #[derive(Debug, Deserialize)]
 pub struct RequestsQuery {
     verdict: Option<Verdict>,
     code: Option<String>,
     limit: Option<usize>,
+    before: Option<u64>,
+    after: Option<u64>,
+    seq: Option<u64>,
 }
 
 pub async fn requests(
@@ -76,12 +128,17 @@ pub async fn requests(
         Ok(q) => q,
         Err(e) => return bad_query(e),
     };
-    let list = st.store.requests(&RequestFilter {
+    let page = st.store.requests(&RequestFilter {
         verdict: q.verdict,
         code: q.code,
-        limit: q.limit,
+        page: PageQuery {
+            limit: q.limit,
+            before: q.before,
+            after: q.after,
+            seq: q.seq,
+        },
     });
-    Json(list).into_response()
+    page_reply(page)
 }
 
 #[derive(Debug, Deserialize)]
@@ -91,6 +148,9 @@ pub struct EventsQuery {
     list_id: Option<String>,
     batch: Option<u64>,
     limit: Option<usize>,
+    before: Option<u64>,
+    after: Option<u64>,
+    seq: Option<u64>,
 }
 
 pub async fn events(
@@ -101,14 +161,19 @@ pub async fn events(
         Ok(q) => q,
         Err(e) => return bad_query(e),
     };
-    let list = st.store.events(&EventFilter {
+    let page = st.store.events(&EventFilter {
         valid: q.valid,
         event: q.event,
         list_id: q.list_id,
         batch: q.batch,
-        limit: q.limit,
+        page: PageQuery {
+            limit: q.limit,
+            before: q.before,
+            after: q.after,
+            seq: q.seq,
+        },
     });
-    Json(list).into_response()
+    page_reply(page)
 }
 
 pub async fn summary(State(st): State<AppState>) -> Response {

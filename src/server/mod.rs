@@ -11,7 +11,8 @@
 //!
 //! Robustness: connections are served by hyper's HTTP/1 server with a request-head timeout
 //! (also the idle keep-alive timeout) and a head size limit (431 above it); bodies are read with
-//! a size limit (413) and a deadline (408); a panic in a handler answers 500 in the vendor's
+//! a size limit (413), a deadline and a minimum rate (408) and share a bytes budget
+//! ([`body`]); a panic in a handler answers 500 in the vendor's
 //! error shape and the server keeps serving.
 
 use std::io;
@@ -60,8 +61,9 @@ pub struct AppState {
     pub verify_options: Arc<VerifyOptions>,
     /// The vendor header names for the configured prefix (built once, not per request).
     pub header_names: Arc<HeaderNames>,
-    /// Permits for reading and handling bodies (see [`ServerConfig::max_in_flight`]).
-    pub in_flight: Arc<tokio::sync::Semaphore>,
+    /// The bytes budget of bodies being read or handled (see
+    /// [`ServerConfig::body_budget_bytes`]).
+    pub body_budget: body::BodyBudget,
     /// The indexing attributes each account has put (`PUT /v2/attributes/{name}`).
     pub attributes: Arc<operations::Attributes>,
     /// Permits for signature diagnoses (see [`ServerConfig::max_diagnoses`]).
@@ -75,9 +77,9 @@ impl AppState {
             window_seconds: config.window_seconds,
         };
         let store = Store::new(config.max_stored, config.max_stored_bytes);
-        let in_flight = Arc::new(tokio::sync::Semaphore::new(config.max_in_flight.max(1)));
+        let body_budget = body::BodyBudget::new(config.body_budget_bytes, config.max_body);
         AppState {
-            in_flight,
+            body_budget,
             attributes: Arc::default(),
             diagnoses: Arc::new(tokio::sync::Semaphore::new(config.max_diagnoses)),
             header_names: Arc::new(HeaderNames::for_prefix(&config.header_prefix)),
@@ -210,6 +212,7 @@ pub async fn start(config: ServerConfig, addr: SocketAddr) -> io::Result<Running
 
 /// Serve on an already bound listener.
 pub fn start_on(config: ServerConfig, listener: TcpListener) -> io::Result<RunningServer> {
+    config.check().map_err(io::Error::other)?;
     let addr = listener.local_addr()?;
     tracing::debug!(%addr, accounts = config.accounts.len(), "local server listening");
     let state = AppState::new(config);

@@ -11,6 +11,24 @@ use tokio::sync::Notify;
 
 /// How much of an indexing request's body is kept for inspection.
 pub const BODY_PREVIEW_BYTES: usize = 64 * 1024;
+/// How much of a body (or of an event's JSON text) a list reply shows; asking for one record
+/// (`seq=N`) shows all that is kept.
+pub const LIST_PREVIEW_BYTES: usize = 1024;
+/// An event whose JSON is larger than this is shown in list replies as a text preview (`raw`)
+/// instead of as `data`.
+pub const LIST_DATA_BYTES: usize = 16 * 1024;
+/// Most problems one stored event record keeps; past that one note counts the rest.
+pub const MAX_RECORD_PROBLEMS: usize = 100;
+/// Most bytes one stored event record's `data` may take in memory; a larger event is kept as a
+/// text preview of [`BODY_PREVIEW_BYTES`].
+pub const MAX_RECORD_DATA_BYTES: usize = 1024 * 1024;
+/// Default number of records in one inspection reply.
+pub const DEFAULT_PAGE: usize = 100;
+/// Largest number of records in one inspection reply.
+pub const MAX_PAGE: usize = 1000;
+/// After this many bytes of records have been freed (by eviction), unused heap is handed back
+/// to the operating system.
+const TRIM_AFTER_FREED: usize = 32 * 1024 * 1024;
 
 /// What became of an indexing request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -128,6 +146,8 @@ struct Inner {
     stored_bytes: usize,
     counts: Summary,
     next_seq: u64,
+    /// Bytes of records dropped since memory was last handed back.
+    freed: usize,
 }
 
 /// Filters for [`Store::events`].
@@ -137,8 +157,8 @@ pub struct EventFilter {
     pub event: Option<String>,
     pub list_id: Option<String>,
     pub batch: Option<u64>,
-    /// Keep only the last `limit` matches.
-    pub limit: Option<usize>,
+    /// Which page of the matches.
+    pub page: PageQuery,
 }
 
 /// Filters for [`Store::requests`].
@@ -146,7 +166,76 @@ pub struct EventFilter {
 pub struct RequestFilter {
     pub verdict: Option<Verdict>,
     pub code: Option<String>,
+    pub page: PageQuery,
+}
+
+/// Which records of the matches a reply holds: by default the last `limit` ([`DEFAULT_PAGE`],
+/// at most [`MAX_PAGE`]); `before=SEQ` the last `limit` older than record SEQ; `after=SEQ` the
+/// first `limit` newer than it; `seq=N` record N alone, in full.
+#[derive(Clone, Debug, Default)]
+pub struct PageQuery {
     pub limit: Option<usize>,
+    pub before: Option<u64>,
+    pub after: Option<u64>,
+    pub seq: Option<u64>,
+}
+
+impl PageQuery {
+    fn size(&self) -> usize {
+        self.limit.unwrap_or(DEFAULT_PAGE).min(MAX_PAGE)
+    }
+
+    fn admits(&self, seq: u64) -> bool {
+        self.before.is_none_or(|b| seq < b)
+            && self.after.is_none_or(|a| seq > a)
+            && self.seq.is_none_or(|s| seq == s)
+    }
+
+    /// Cut the matches (in arrival order) to the page; the cursor is the value to pass as
+    /// `before` (or `after`, when paging forward) for the next page, if there is one.
+    fn cut<T>(&self, mut v: Vec<T>, seq: impl Fn(&T) -> u64) -> Page<T> {
+        let n = self.size();
+        let mut next = None;
+        if v.len() > n {
+            if self.after.is_some() {
+                v.truncate(n);
+                next = v.last().map(|x| Cursor::After(seq(x)));
+            } else {
+                v.drain(..v.len() - n);
+                next = v.first().map(|x| Cursor::Before(seq(x)));
+            }
+        }
+        Page { items: v, next }
+    }
+
+    /// Whether the reply shows records in full (one record asked for by `seq`).
+    pub fn full(&self) -> bool {
+        self.seq.is_some()
+    }
+}
+
+/// Where the next page starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cursor {
+    Before(u64),
+    After(u64),
+}
+
+impl Cursor {
+    /// As a query parameter: `before=12` or `after=40`.
+    pub fn query(&self) -> String {
+        match self {
+            Cursor::Before(s) => format!("before={s}"),
+            Cursor::After(s) => format!("after={s}"),
+        }
+    }
+}
+
+/// One page of records and where the next one starts.
+#[derive(Clone, Debug)]
+pub struct Page<T> {
+    pub items: Vec<T>,
+    pub next: Option<Cursor>,
 }
 
 /// The shared, bounded inspection store.
@@ -166,6 +255,7 @@ impl Store {
                 stored_bytes: 0,
                 counts: Summary::default(),
                 next_seq: 1,
+                freed: 0,
             }),
             changed: Notify::new(),
             max_stored,
@@ -189,7 +279,7 @@ impl Store {
 
     /// Store an indexing request and count it.
     pub fn add_request(&self, record: RequestRecord) {
-        {
+        let trim = {
             let mut g = self.lock();
             match record.verdict {
                 Verdict::Accepted => g.counts.accepted += 1,
@@ -200,14 +290,26 @@ impl Store {
             let size = record_size_request(&record);
             g.stored_bytes += size;
             g.requests.push_back((size, record));
-            self.enforce_bounds(&mut g);
-        }
+            self.enforce_bounds(&mut g)
+        };
         self.changed.notify_waiters();
+        if trim {
+            release_memory();
+        }
     }
 
-    /// Store the events of one collector request and count them.
+    /// Store the events of one collector request and count them. Each record is first capped
+    /// ([`cap_event`]) and then counted at what it holds in memory (`size` is a lower bound
+    /// the caller may give; the store measures the record itself).
     pub fn add_batch(&self, good: bool, records: Vec<(usize, EventRecord)>) {
-        {
+        let records: Vec<(usize, EventRecord)> = records
+            .into_iter()
+            .map(|(size, mut record)| {
+                cap_event(&mut record);
+                (size.max(event_size(&record)), record)
+            })
+            .collect();
+        let trim = {
             let mut g = self.lock();
             g.counts.batches += 1;
             if good {
@@ -221,16 +323,20 @@ impl Store {
                 } else {
                     g.counts.events_bad += 1;
                 }
-                let size = size + EVENT_OVERHEAD;
                 g.stored_bytes += size;
                 g.events.push_back((size, record));
             }
-            self.enforce_bounds(&mut g);
-        }
+            self.enforce_bounds(&mut g)
+        };
         self.changed.notify_waiters();
+        if trim {
+            release_memory();
+        }
     }
 
-    fn enforce_bounds(&self, g: &mut Inner) {
+    /// Drop the oldest records until within the bounds; true when enough memory has been freed
+    /// since the last time that it should be handed back (after the lock is released).
+    fn enforce_bounds(&self, g: &mut Inner) -> bool {
         while g.requests.len() > self.max_stored {
             drop_front_request(g);
         }
@@ -250,6 +356,11 @@ impl Store {
                 drop_front_event(g);
             }
         }
+        if g.freed >= TRIM_AFTER_FREED {
+            g.freed = 0;
+            return true;
+        }
+        false
     }
 
     /// Counters, including what was dropped.
@@ -262,13 +373,15 @@ impl Store {
         s
     }
 
-    /// Stored requests in arrival order.
-    pub fn requests(&self, f: &RequestFilter) -> Vec<RequestRecord> {
+    /// One page of the stored requests, in arrival order. Unless one record is asked for
+    /// (`seq`), bodies are cut to [`LIST_PREVIEW_BYTES`].
+    pub fn requests(&self, f: &RequestFilter) -> Page<RequestRecord> {
         let g = self.lock();
         let matching: Vec<&RequestRecord> = g
             .requests
             .iter()
             .map(|(_, r)| r)
+            .filter(|r| f.page.admits(r.seq))
             .filter(|r| f.verdict.is_none_or(|v| r.verdict == v))
             .filter(|r| {
                 f.code
@@ -276,30 +389,55 @@ impl Store {
                     .is_none_or(|c| r.code.as_deref() == Some(c))
             })
             .collect();
-        last(matching, f.limit).into_iter().cloned().collect()
+        let page = f.page.cut(matching, |r| r.seq);
+        let full = f.page.full();
+        Page {
+            items: page
+                .items
+                .into_iter()
+                .map(|r| if full { r.clone() } else { request_preview(r) })
+                .collect(),
+            next: page.next,
+        }
     }
 
-    /// Stored events in arrival order.
-    pub fn events(&self, f: &EventFilter) -> Vec<EventRecord> {
+    /// One page of the stored events, in arrival order. Unless one record is asked for
+    /// (`seq`), an event larger than [`LIST_DATA_BYTES`] is shown as a text preview.
+    pub fn events(&self, f: &EventFilter) -> Page<EventRecord> {
         let g = self.lock();
-        let matching: Vec<&EventRecord> = g
+        let matching: Vec<&(usize, EventRecord)> = g
             .events
             .iter()
-            .map(|(_, e)| e)
-            .filter(|e| f.valid.is_none_or(|v| e.valid == v))
-            .filter(|e| {
+            .filter(|(_, e)| f.page.admits(e.seq))
+            .filter(|(_, e)| f.valid.is_none_or(|v| e.valid == v))
+            .filter(|(_, e)| {
                 f.event
                     .as_deref()
                     .is_none_or(|x| e.event.as_deref() == Some(x))
             })
-            .filter(|e| {
+            .filter(|(_, e)| {
                 f.list_id
                     .as_deref()
                     .is_none_or(|x| e.list_id.as_deref() == Some(x))
             })
-            .filter(|e| f.batch.is_none_or(|b| e.batch == b))
+            .filter(|(_, e)| f.batch.is_none_or(|b| e.batch == b))
             .collect();
-        last(matching, f.limit).into_iter().cloned().collect()
+        let page = f.page.cut(matching, |(_, e)| e.seq);
+        let full = f.page.full();
+        Page {
+            items: page
+                .items
+                .into_iter()
+                .map(|(size, e)| {
+                    if full || *size <= LIST_DATA_BYTES {
+                        e.clone()
+                    } else {
+                        event_preview(e)
+                    }
+                })
+                .collect(),
+            next: page.next,
+        }
     }
 
     /// Forget every record and zero the counters.
@@ -309,9 +447,11 @@ impl Store {
             g.requests.clear();
             g.events.clear();
             g.stored_bytes = 0;
+            g.freed = 0;
             g.counts = Summary::default();
         }
         self.changed.notify_waiters();
+        release_memory();
     }
 
     /// Wait until `done(summary)` holds or `timeout` passes; returns the summary and whether
@@ -345,12 +485,150 @@ const EVENT_OVERHEAD: usize = 256;
 
 fn record_size_request(r: &RequestRecord) -> usize {
     let headers: usize = r.headers.iter().map(|(n, v)| n.len() + v.len() + 48).sum();
-    REQUEST_OVERHEAD + r.body.len() + r.path.len() + r.query.len() + r.message.len() + headers
+    let warnings: usize = r.warnings.iter().map(|w| w.len() + 24).sum();
+    REQUEST_OVERHEAD
+        + r.body.len()
+        + r.path.len()
+        + r.query.len()
+        + r.message.len()
+        + r.method.len()
+        + r.time.len()
+        + r.api_key.as_ref().map_or(0, String::len)
+        + r.code.as_ref().map_or(0, String::len)
+        + r.job_id.as_ref().map_or(0, String::len)
+        + warnings
+        + headers
+}
+
+/// Bytes an event record holds in memory: its strings, its data and every problem.
+pub fn event_size(e: &EventRecord) -> usize {
+    let text = |s: &Option<String>| s.as_ref().map_or(0, String::len);
+    EVENT_OVERHEAD
+        + e.time.len()
+        + text(&e.event)
+        + text(&e.list_id)
+        + text(&e.raw)
+        + e.problems.iter().map(value_size).sum::<usize>()
+        + e.data.as_ref().map_or(0, value_size)
+}
+
+/// Approximate heap and inline bytes of a JSON value (with `preserve_order`, an object is an
+/// index map: each member costs its key, its value and about 40 bytes of bookkeeping).
+pub fn value_size(v: &serde_json::Value) -> usize {
+    use serde_json::Value;
+    let own = std::mem::size_of::<Value>();
+    match v {
+        Value::Null | Value::Bool(_) | Value::Number(_) => own,
+        Value::String(s) => own + s.capacity(),
+        Value::Array(items) => own + items.iter().map(value_size).sum::<usize>(),
+        Value::Object(map) => {
+            own + 64
+                + map
+                    .iter()
+                    .map(|(k, v)| k.capacity() + 40 + value_size(v))
+                    .sum::<usize>()
+        }
+    }
+}
+
+/// Bound what one event record keeps: at most [`MAX_RECORD_PROBLEMS`] problems (a note counts
+/// the rest), and `data` of at most [`MAX_RECORD_DATA_BYTES`] (a larger event is kept as a
+/// text preview in `raw`). The record's validity is decided before and does not change.
+pub fn cap_event(e: &mut EventRecord) {
+    if e.problems.len() > MAX_RECORD_PROBLEMS {
+        let rest = e.problems.len() - MAX_RECORD_PROBLEMS;
+        e.problems.truncate(MAX_RECORD_PROBLEMS);
+        e.problems.push(serde_json::json!({
+            "level": "note",
+            "path": e.index.map(|i| format!("[{i}]")).unwrap_or_default(),
+            "code": "PROBLEMS_NOT_KEPT",
+            "value": rest,
+            "message": format!(
+                "{rest} more problems of this event are not kept for inspection (at most {MAX_RECORD_PROBLEMS} are); the answer to the batch listed them"
+            ),
+        }));
+        e.problems.shrink_to_fit();
+    }
+    if e.data
+        .as_ref()
+        .is_some_and(|d| value_size(d) > MAX_RECORD_DATA_BYTES)
+    {
+        let text = e.data.take().map(|d| d.to_string()).unwrap_or_default();
+        let (raw, _) = preview(text.as_bytes());
+        e.raw = Some(raw);
+    }
+}
+
+/// A copy of a request record with its body cut to [`LIST_PREVIEW_BYTES`].
+fn request_preview(r: &RequestRecord) -> RequestRecord {
+    let mut copy = r.clone_without_body();
+    let (body, cut) = preview_n(r.body.as_bytes(), LIST_PREVIEW_BYTES);
+    copy.body = body;
+    copy.body_truncated = r.body_truncated || cut;
+    copy
+}
+
+impl RequestRecord {
+    fn clone_without_body(&self) -> RequestRecord {
+        RequestRecord {
+            seq: self.seq,
+            time: self.time.clone(),
+            method: self.method.clone(),
+            path: self.path.clone(),
+            query: self.query.clone(),
+            api_key: self.api_key.clone(),
+            verdict: self.verdict,
+            status: self.status,
+            code: self.code.clone(),
+            message: self.message.clone(),
+            warnings: self.warnings.clone(),
+            job_id: self.job_id.clone(),
+            body_bytes: self.body_bytes,
+            body: String::new(),
+            body_truncated: self.body_truncated,
+            headers: self.headers.clone(),
+        }
+    }
+}
+
+/// A copy of an event record whose data is shown as the first [`LIST_PREVIEW_BYTES`] of its
+/// JSON text (in `raw`).
+fn event_preview(e: &EventRecord) -> EventRecord {
+    let text = match (&e.data, &e.raw) {
+        (Some(d), _) => d.to_string(),
+        (None, Some(r)) => r.clone(),
+        (None, None) => String::new(),
+    };
+    let (raw, _) = preview_n(text.as_bytes(), LIST_PREVIEW_BYTES);
+    EventRecord {
+        seq: e.seq,
+        batch: e.batch,
+        time: e.time.clone(),
+        index: e.index,
+        valid: e.valid,
+        event: e.event.clone(),
+        list_id: e.list_id.clone(),
+        status: e.status,
+        problems: e.problems.clone(),
+        data: None,
+        raw: Some(raw),
+    }
+}
+
+/// Hand freed heap memory back to the operating system (glibc keeps it otherwise: after a
+/// reset the server's RSS stayed at its peak).
+fn release_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases free memory of the allocator's own arenas.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 fn drop_front_request(g: &mut Inner) {
     if let Some((size, _)) = g.requests.pop_front() {
         g.stored_bytes -= size;
+        g.freed += size;
         g.counts.dropped_requests += 1;
     }
 }
@@ -358,27 +636,20 @@ fn drop_front_request(g: &mut Inner) {
 fn drop_front_event(g: &mut Inner) {
     if let Some((size, _)) = g.events.pop_front() {
         g.stored_bytes -= size;
+        g.freed += size;
         g.counts.dropped_events += 1;
     }
 }
 
-fn last<T>(mut v: Vec<T>, limit: Option<usize>) -> Vec<T> {
-    if let Some(n) = limit {
-        if v.len() > n {
-            v.drain(..v.len() - n);
-        }
-    }
-    v
-}
-
 /// At most [`BODY_PREVIEW_BYTES`] of `body` as lossy UTF-8, and whether it was cut.
 pub fn preview(body: &[u8]) -> (String, bool) {
-    let cut = body.len() > BODY_PREVIEW_BYTES;
-    let slice = if cut {
-        &body[..BODY_PREVIEW_BYTES]
-    } else {
-        body
-    };
+    preview_n(body, BODY_PREVIEW_BYTES)
+}
+
+/// At most `max` bytes of `body` as lossy UTF-8, and whether it was cut.
+pub fn preview_n(body: &[u8], max: usize) -> (String, bool) {
+    let cut = body.len() > max;
+    let slice = if cut { &body[..max] } else { body };
     // The same text as `String::from_utf8_lossy`, but the valid prefix (usually all of it) is
     // checked with the faster `str::from_utf8` and copied once; only what follows the first
     // invalid (or cut) sequence goes through the lossy decoder.
@@ -450,6 +721,7 @@ mod tests {
         s.add_request(req(6, Verdict::Rejected, "{}"));
         let kept: Vec<u64> = s
             .requests(&RequestFilter::default())
+            .items
             .iter()
             .map(|r| r.seq)
             .collect();
@@ -472,6 +744,133 @@ mod tests {
         assert!(sum.stored_bytes <= 3 * (1000 + 256) as u64 + 100 + 60);
     }
 
+    fn page(limit: Option<usize>, before: Option<u64>, after: Option<u64>) -> RequestFilter {
+        RequestFilter {
+            page: PageQuery {
+                limit,
+                before,
+                after,
+                seq: None,
+            },
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn lists_are_paged_with_a_cursor_and_bodies_cut_unless_one_record_is_asked_for() {
+        let s = Store::new(10_000, usize::MAX);
+        let big = "b".repeat(5000);
+        for i in 1..=250 {
+            s.add_request(req(i, Verdict::Accepted, &big));
+        }
+        // Default: the last 100, then older pages by cursor.
+        let p = s.requests(&RequestFilter::default());
+        let seqs: Vec<u64> = p.items.iter().map(|r| r.seq).collect();
+        assert_eq!(seqs, (151..=250).collect::<Vec<_>>());
+        assert_eq!(p.next, Some(Cursor::Before(151)));
+        assert_eq!(p.next.unwrap().query(), "before=151");
+        let p = s.requests(&page(None, Some(151), None));
+        assert_eq!(p.items.first().map(|r| r.seq), Some(51));
+        assert_eq!(p.next, Some(Cursor::Before(51)));
+        let p = s.requests(&page(None, Some(51), None));
+        assert_eq!(p.items.len(), 50);
+        assert_eq!(p.next, None);
+        // Forward.
+        let p = s.requests(&page(Some(10), None, Some(240)));
+        assert_eq!(
+            p.items.iter().map(|r| r.seq).collect::<Vec<_>>(),
+            (241..=250).collect::<Vec<_>>()
+        );
+        assert_eq!(p.next, None);
+        let p = s.requests(&page(Some(5), None, Some(240)));
+        assert_eq!(p.next, Some(Cursor::After(245)));
+        // At most MAX_PAGE however many are asked for.
+        for i in 251..=1300 {
+            s.add_request(req(i, Verdict::Accepted, "{}"));
+        }
+        assert_eq!(
+            s.requests(&page(Some(5000), None, None)).items.len(),
+            MAX_PAGE
+        );
+        // Lists cut bodies; one record asked for is whole.
+        let p = s.requests(&page(Some(1), Some(2), None));
+        assert_eq!(p.items[0].body.len(), LIST_PREVIEW_BYTES);
+        assert!(p.items[0].body_truncated);
+        let one = s.requests(&RequestFilter {
+            page: PageQuery {
+                seq: Some(1),
+                ..Default::default()
+            },
+            ..Default::default()
+        });
+        assert_eq!(one.items.len(), 1);
+        assert_eq!(one.items[0].body, big);
+        assert!(!one.items[0].body_truncated);
+    }
+
+    fn many_problems(n: usize) -> Vec<serde_json::Value> {
+        (0..n)
+            .map(|i| {
+                serde_json::json!({"level": "error", "path": format!("[0].items[{i}].item_id"),
+                    "code": "MISSING_FIELD", "value": null,
+                    "message": "the field item_id is required"})
+            })
+            .collect()
+    }
+
+    #[test]
+    fn event_records_are_counted_with_their_problems_and_capped() {
+        // One event with 10,000 problems (what 1,112 empty items give) was counted as 10 bytes.
+        let (_, mut e) = ev(1, false, "view_recs_list");
+        e.problems = many_problems(10_000);
+        let uncapped = event_size(&e);
+        assert!(uncapped > 10_000 * 200, "{uncapped}");
+        let s = Store::new(100, usize::MAX);
+        s.add_batch(false, vec![(10, e)]);
+        let kept = &s.events(&EventFilter::default()).items[0];
+        assert_eq!(kept.problems.len(), MAX_RECORD_PROBLEMS + 1);
+        assert_eq!(
+            kept.problems[MAX_RECORD_PROBLEMS]["code"],
+            "PROBLEMS_NOT_KEPT"
+        );
+        assert_eq!(
+            kept.problems[MAX_RECORD_PROBLEMS]["value"],
+            10_000 - MAX_RECORD_PROBLEMS
+        );
+        let stored = s.summary().stored_bytes as usize;
+        assert!(stored >= event_size(kept), "{stored}");
+        assert!(stored < uncapped / 50, "{stored}");
+        // A byte cap of 1 MiB holds only as many such records as fit.
+        let s = Store::new(10_000, 1024 * 1024);
+        for i in 0..200 {
+            let (_, mut e) = ev(i, false, "x");
+            e.problems = many_problems(1000);
+            s.add_batch(false, vec![(10, e)]);
+        }
+        let sum = s.summary();
+        assert!(sum.stored_bytes <= 1024 * 1024, "{sum:?}");
+        assert!(sum.dropped_events > 100, "{sum:?}");
+        assert_eq!(sum.stored_events + sum.dropped_events, 200);
+    }
+
+    #[test]
+    fn a_huge_event_is_kept_as_a_preview() {
+        let (_, mut e) = ev(1, true, "x");
+        let items: Vec<serde_json::Value> = (0..20_000)
+            .map(|i| serde_json::json!({"item_id": format!("sku-{i}")}))
+            .collect();
+        e.data = Some(serde_json::json!({"items": items}));
+        cap_event(&mut e);
+        assert!(e.data.is_none());
+        let raw = e.raw.as_deref().unwrap();
+        assert_eq!(raw.len(), BODY_PREVIEW_BYTES);
+        assert!(
+            raw.starts_with("{\"items\":[{\"item_id\":\"sku-0\"}"),
+            "{}",
+            &raw[..40]
+        );
+    }
+
     #[test]
     fn event_filters_and_limit() {
         let s = Store::new(100, usize::MAX);
@@ -486,24 +885,27 @@ mod tests {
         let f = |valid, event: Option<&str>, limit| EventFilter {
             valid,
             event: event.map(String::from),
-            limit,
+            page: PageQuery {
+                limit,
+                ..Default::default()
+            },
             ..Default::default()
         };
-        assert_eq!(s.events(&f(None, None, None)).len(), 3);
-        assert_eq!(s.events(&f(Some(false), None, None))[0].seq, 2);
-        let sel = s.events(&f(None, Some("select_recs_list"), None));
+        assert_eq!(s.events(&f(None, None, None)).items.len(), 3);
+        assert_eq!(s.events(&f(Some(false), None, None)).items[0].seq, 2);
+        let sel = s.events(&f(None, Some("select_recs_list"), None)).items;
         assert_eq!(sel.iter().map(|e| e.seq).collect::<Vec<_>>(), [2, 3]);
-        assert_eq!(s.events(&f(None, None, Some(1)))[0].seq, 3);
+        assert_eq!(s.events(&f(None, None, Some(1))).items[0].seq, 3);
         let by_list = s.events(&EventFilter {
             list_id: Some("list-1".into()),
             ..Default::default()
         });
-        assert_eq!(by_list.len(), 1);
+        assert_eq!(by_list.items.len(), 1);
         let sum = s.summary();
         assert_eq!((sum.events_good, sum.events_bad, sum.batches), (2, 1, 2));
         s.reset();
         assert_eq!(s.summary(), Summary::default());
-        assert!(s.events(&f(None, None, None)).is_empty());
+        assert!(s.events(&f(None, None, None)).items.is_empty());
     }
 
     #[test]

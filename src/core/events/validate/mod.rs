@@ -12,7 +12,7 @@
 
 use std::fmt;
 
-use serde::de::DeserializeSeed;
+use serde::de::{Deserialize, DeserializeSeed};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -22,7 +22,7 @@ mod nested;
 mod read;
 
 use check::Checker;
-use read::RootSeed;
+use read::{RootSeed, Skip};
 
 /// How bad a problem is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -181,6 +181,20 @@ impl Report {
 /// The event a problem path points into: `[12].items[0].price` is event 12.
 pub fn event_of_path(path: &str) -> Option<usize> {
     path.strip_prefix('[')?.split(']').next()?.parse().ok()
+}
+
+/// How deeply arrays and objects may nest in a body the server accepts (serde_json's own
+/// recursion limit, which both the collector and the indexing route apply).
+pub const MAX_JSON_DEPTH: usize = 127;
+
+/// The one rule for "this body is JSON", shared by the indexing route and the collector
+/// ([`validate_bytes`] applies the same parser, depth limit and string decoding): UTF-8, no
+/// byte order mark, at most [`MAX_JSON_DEPTH`] levels of nesting, every number finite as an
+/// `f64` (`1e999` is refused), every string escape valid (a lone surrogate `"\uD800"` is
+/// refused), nothing after the value.
+pub fn check_json(body: &[u8]) -> Result<(), serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_slice(body);
+    Skip::deserialize(&mut de).and_then(|Skip| de.end())
 }
 
 /// Validate a request body as sent. Malformed JSON gives a single `JSON_SYNTAX` problem with line
