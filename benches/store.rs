@@ -14,9 +14,12 @@ fn profile() -> Profile {
     Profile {
         indexing_url: "http://127.0.0.1:8080".into(),
         analytics_url: "http://127.0.0.1:8080".into(),
-        api_key: "pub".into(),
         rest_key: KeySource::Env("SHOP_KEY".into()),
-        body: "[{\"id\":\"1\",\"name\":\"x\"}]".repeat(200),
+        request: signscope::core::RequestSpec {
+            api_key: "pub".into(),
+            body: "[{\"id\":\"1\",\"name\":\"x\"}]".repeat(200).into(),
+            ..Default::default()
+        },
         ..Profile::new("bench")
     }
 }

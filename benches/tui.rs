@@ -253,9 +253,9 @@ fn binary_figures() {
     let body = body_of(16 << 20);
     let mut p = signscope::store::Profile::new("big");
     p.indexing_url = "http://127.0.0.1:9".into();
-    p.api_key = "pk".into();
+    p.request.api_key = "pk".into();
     p.rest_key = signscope::store::KeySource::Stored(Secret::new("k"));
-    p.body = body;
+    p.request.body = body.into();
     let paths = signscope::store::Paths::new(config.path(), data.path());
     signscope::store::ProfileStore::open(&paths)
         .save(&p)

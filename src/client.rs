@@ -1,7 +1,7 @@
 //! The HTTP client (reqwest with rustls): sends signed indexing requests and event batches.
 //!
-//! The life of a send: the caller builds an [`OutgoingRequest`] with [`build_signed`], passing
-//! the time it reads just before sending; the body is a [`Bytes`] that is signed in place and then
+//! The life of a send: the caller (the engine) builds an [`OutgoingRequest`] with
+//! [`build_signed`] from a [`RequestSpec`] and the timestamp it reads just before sending; the body is a [`Bytes`] that is signed in place and then
 //! handed to reqwest by reference count, so the bytes signed are the bytes sent, never copied.
 //! [`build_signed`] also refuses a path or query that the URL parser would re-encode, because the
 //! server would then see (and check) different bytes than the ones signed.
@@ -14,7 +14,8 @@ use bytes::Bytes;
 use chrono::{DateTime, Utc};
 
 use crate::core::sign::SignedHeaders;
-use crate::core::{sign, time::format_timestamp, Secret, SignError, SignableRequest};
+use crate::core::spec::RequestSpec;
+use crate::core::{sign, Secret, SignError, SignableRequest};
 
 /// Default connect timeout.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -162,40 +163,6 @@ pub struct OutgoingRequest {
     pub body: Bytes,
 }
 
-/// Everything that goes into a signed indexing request except the key and the time.
-#[derive(Clone, Debug)]
-pub struct RequestParts<'a> {
-    /// The indexing base URL, e.g. `https://indexing.example.com` (no path).
-    pub base_url: &'a str,
-    pub method: &'a str,
-    pub path: &'a str,
-    /// Without the leading `?`; empty for none.
-    pub query: &'a str,
-    pub header_prefix: &'a str,
-    pub api_key: &'a str,
-    pub auth_algo: &'a str,
-    pub content_type: &'a str,
-    pub body: Bytes,
-}
-
-impl<'a> RequestParts<'a> {
-    /// The parts of a profile, with the given body and base URL (the profile's indexing URL,
-    /// or the embedded server's URL for the demo).
-    pub fn from_profile(p: &'a crate::store::Profile, base_url: &'a str, body: Bytes) -> Self {
-        RequestParts {
-            base_url,
-            method: &p.method,
-            path: &p.path,
-            query: &p.query,
-            header_prefix: &p.header_prefix,
-            api_key: &p.api_key,
-            auth_algo: &p.auth_algo,
-            content_type: &p.content_type,
-            body,
-        }
-    }
-}
-
 /// Why a request could not be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BuildError {
@@ -317,39 +284,34 @@ pub fn check_sendable(
     Ok(url)
 }
 
-/// Sign and assemble a request. `now` is the send time (read by the caller just before sending).
+/// Sign and assemble a request: the [`RequestSpec`] to `base_url`, signed with `key` and exactly
+/// this `timestamp` (the caller reads the clock, once, just before sending). The body is shared
+/// with the spec, not copied.
 pub fn build_signed(
-    parts: &RequestParts<'_>,
+    base_url: &str,
+    spec: &RequestSpec,
+    timestamp: &str,
     key: &Secret,
-    now: DateTime<Utc>,
 ) -> Result<OutgoingRequest, BuildError> {
-    let (method, url) = check_target(parts.base_url, parts.method, parts.path, parts.query)?;
-    let timestamp = format_timestamp(now);
+    let (method, url) = check_target(base_url, &spec.method, &spec.path, &spec.query)?;
     let req = SignableRequest {
         method: &method,
-        path: parts.path,
-        query: parts.query,
-        header_prefix: parts.header_prefix,
-        timestamp: &timestamp,
-        api_key: parts.api_key,
-        auth_algo: parts.auth_algo,
-        content_type: parts.content_type,
-        body: &parts.body,
+        ..spec.signable(timestamp)
     };
     let signed = sign(&req, key)?;
     // Lengths and names only here; `send_with` logs the header values (none holds the key).
     tracing::trace!(
         canonical_len = req.canonical().len(),
-        body_len = parts.body.len(),
+        body_len = spec.body.len(),
         headers = ?signed.headers.iter().map(|(n, _)| n).collect::<Vec<_>>(),
         "request signed"
     );
-    check_headers(parts.header_prefix, &signed.headers)?;
+    check_headers(&spec.header_prefix, &signed.headers)?;
     Ok(OutgoingRequest {
         method,
         url,
         headers: signed.headers.to_vec(),
-        body: parts.body.clone(), // reference count, not a copy
+        body: spec.body.clone(), // reference count, not a copy
     })
 }
 
@@ -632,60 +594,6 @@ fn classify_parts(
     }
 }
 
-/// A history record of one send (bodies capped; every occurrence of `key` redacted).
-pub fn history_entry(
-    profile: &str,
-    kind: &str,
-    sent_at: DateTime<Utc>,
-    req: &OutgoingRequest,
-    outcome: Result<&Response, &ClientError>,
-    key: Option<&Secret>,
-    body_cap: usize,
-) -> crate::store::HistoryEntry {
-    use crate::store::history::capped_body;
-    use crate::store::{HistoryEntry, RecordedRequest, RecordedResponse, RecordedTimings};
-    let (body, body_truncated) = capped_body(&req.body, body_cap);
-    let mut entry = HistoryEntry {
-        time: format_timestamp(sent_at),
-        profile: profile.to_string(),
-        kind: kind.to_string(),
-        request: RecordedRequest {
-            method: req.method.clone(),
-            url: req.url.clone(),
-            headers: req.headers.clone(),
-            body,
-            body_len: req.body.len(),
-            body_truncated,
-        },
-        response: None,
-        error: None,
-        timings: None,
-    };
-    match outcome {
-        Ok(resp) => {
-            let (body, body_truncated) = capped_body(&resp.body, body_cap);
-            entry.response = Some(RecordedResponse {
-                status: resp.status,
-                headers: resp.headers.clone(),
-                body,
-                body_len: resp.body.len(),
-                body_truncated,
-            });
-            let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-            entry.timings = Some(RecordedTimings {
-                connect_ms: resp.timings.connect.map(ms),
-                first_byte_ms: ms(resp.timings.first_byte),
-                total_ms: ms(resp.timings.total),
-            });
-        }
-        Err(e) => entry.error = Some(e.to_string()),
-    }
-    if let Some(k) = key {
-        entry.redact(k);
-    }
-    entry
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -695,24 +603,27 @@ mod tests {
         Utc.with_ymd_and_hms(2026, 11, 22, 10, 0, 0).unwrap()
     }
 
-    fn parts(body: &'static [u8]) -> RequestParts<'static> {
-        RequestParts {
-            base_url: "http://127.0.0.1:9/",
-            method: "put",
-            path: "/v2/batch",
-            query: "test=1",
-            header_prefix: "SVC",
-            api_key: "pub",
-            auth_algo: "HmacSHA384",
-            content_type: "application/json",
+    const BASE: &str = "http://127.0.0.1:9/";
+    const TS: &str = "2026-11-22T10:00:00.000Z";
+
+    fn parts(body: &'static [u8]) -> RequestSpec {
+        RequestSpec {
+            method: "put".into(),
+            query: "test=1".into(),
+            api_key: "pub".into(),
             body: Bytes::from_static(body),
+            ..RequestSpec::default()
         }
+    }
+
+    fn build(base: &str, p: &RequestSpec, key: &str) -> Result<OutgoingRequest, BuildError> {
+        build_signed(base, p, TS, &Secret::new(key))
     }
 
     #[test]
     fn built_request_sends_the_signed_bytes_without_copying() {
         let p = parts(b"[{\"id\":1}]");
-        let out = build_signed(&p, &Secret::new("k"), now()).unwrap();
+        let out = build(BASE, &p, "k").unwrap();
         assert_eq!(out.url, "http://127.0.0.1:9/v2/batch?test=1");
         assert_eq!(out.method, "PUT");
         assert_eq!(
@@ -742,44 +653,39 @@ mod tests {
     #[test]
     fn reencoding_and_bad_urls_are_refused() {
         let mut p = parts(b"[]");
-        p.query = "q=a b";
-        let e = build_signed(&p, &Secret::new("k"), now()).unwrap_err();
+        p.query = "q=a b".into();
+        let e = build(BASE, &p, "k").unwrap_err();
         assert!(
             matches!(e, BuildError::WouldBeReencoded { part: "query", .. }),
             "{e}"
         );
         let mut p = parts(b"[]");
-        p.path = "/v2/bätch";
+        p.path = "/v2/bätch".into();
         assert!(matches!(
-            build_signed(&p, &Secret::new("k"), now()),
+            build(BASE, &p, "k"),
             Err(BuildError::WouldBeReencoded { part: "path", .. })
         ));
-        let mut p = parts(b"[]");
-        p.base_url = "http://127.0.0.1:9/api";
+        let p = parts(b"[]");
         assert!(matches!(
-            build_signed(&p, &Secret::new("k"), now()),
+            build("http://127.0.0.1:9/api", &p, "k"),
             Err(BuildError::PathInBaseUrl { .. })
         ));
-        let mut p = parts(b"[]");
-        p.base_url = "ftp://127.0.0.1";
         assert!(matches!(
-            build_signed(&p, &Secret::new("k"), now()),
+            build("ftp://127.0.0.1", &p, "k"),
             Err(BuildError::BadScheme { .. })
         ));
-        let mut p = parts(b"[]");
-        p.base_url = "not a url";
         assert!(matches!(
-            build_signed(&p, &Secret::new("k"), now()),
+            build("not a url", &p, "k"),
             Err(BuildError::BadUrl { .. })
         ));
         let mut p = parts(b"[]");
-        p.path = "v2/batch";
+        p.path = "v2/batch".into();
         assert!(matches!(
-            build_signed(&p, &Secret::new("k"), now()),
+            build(BASE, &p, "k"),
             Err(BuildError::PathWithoutSlash { .. })
         ));
         assert_eq!(
-            build_signed(&parts(b"[]"), &Secret::new(""), now()),
+            build(BASE, &parts(b"[]"), ""),
             Err(BuildError::Sign(SignError::EmptyKey))
         );
     }

@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use bytes::Bytes;
-use signscope::client::{self, ClientError, ClientOptions, RequestParts};
+use signscope::client::{self, ClientError, ClientOptions, OutgoingRequest};
+use signscope::core::RequestSpec;
 use signscope::core::{sign, Secret, SignableRequest};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
@@ -94,18 +95,19 @@ async fn verifying_fixture(date: Option<&'static str>) -> (String, Seen) {
     (format!("http://{addr}"), seen)
 }
 
-fn parts(base: &str, body: Bytes) -> RequestParts<'_> {
-    RequestParts {
-        base_url: base,
-        method: "PUT",
-        path: "/v2/batch",
-        query: "test=1&b=%20x",
-        header_prefix: "SVC",
-        api_key: "pub-key",
-        auth_algo: "HmacSHA384",
-        content_type: "application/json",
+fn parts(body: Bytes) -> RequestSpec {
+    RequestSpec {
+        query: "test=1&b=%20x".into(),
+        api_key: "pub-key".into(),
         body,
+        ..RequestSpec::default()
     }
+}
+
+/// The request signed now with `key`, for `base`.
+fn signed(base: &str, body: Bytes, key: &str) -> Result<OutgoingRequest, client::BuildError> {
+    let now = signscope::core::time::format_timestamp(chrono::Utc::now());
+    client::build_signed(base, &parts(body), &now, &Secret::new(key))
 }
 
 fn quick() -> ClientOptions {
@@ -121,12 +123,7 @@ async fn signed_send_is_accepted_and_bytes_match() {
     let http = client::build_client(&ClientOptions::default()).unwrap();
     // A body with bytes a re-serialiser would change (spacing, key order, non-ASCII, LF).
     let body = Bytes::from_static("[ {\"z\":1, \"a\" : \"é\"}\n]".as_bytes());
-    let out = client::build_signed(
-        &parts(&base, body.clone()),
-        &Secret::new(KEY),
-        chrono::Utc::now(),
-    )
-    .unwrap();
+    let out = signed(&base, body.clone(), KEY).unwrap();
     let resp = client::send(&http, &out).await.unwrap();
     assert_eq!(resp.status, 200, "{:?}", resp.body);
     assert!(resp.is_success());
@@ -143,12 +140,7 @@ async fn signed_send_is_accepted_and_bytes_match() {
 async fn wrong_key_is_rejected_with_the_server_error() {
     let (base, _) = verifying_fixture(None).await;
     let http = client::build_client(&ClientOptions::default()).unwrap();
-    let out = client::build_signed(
-        &parts(&base, Bytes::from_static(b"[]")),
-        &Secret::new("wrong"),
-        chrono::Utc::now(),
-    )
-    .unwrap();
+    let out = signed(&base, Bytes::from_static(b"[]"), "wrong").unwrap();
     let resp = client::send(&http, &out).await.unwrap();
     assert_eq!(resp.status, 401);
     assert!(String::from_utf8_lossy(&resp.body).contains("SIGNATURE_MISMATCH"));
@@ -270,12 +262,7 @@ async fn real_server_accepts_the_signed_bytes_and_rejects_a_wrong_key() {
     let http = client::build_client(&ClientOptions::default()).unwrap();
     // Bytes a re-serialiser would change: spacing, key order, non-ASCII, a trailing LF.
     let body = Bytes::from_static("[ {\"z\":1, \"a\" : \"é\"}\n]\n".as_bytes());
-    let out = client::build_signed(
-        &parts(&base, body.clone()),
-        &Secret::new(KEY),
-        chrono::Utc::now(),
-    )
-    .unwrap();
+    let out = signed(&base, body.clone(), KEY).unwrap();
     let resp = client::send(&http, &out).await.unwrap();
     assert_eq!(resp.status, 200, "{}", String::from_utf8_lossy(&resp.body));
     let v: serde_json::Value = serde_json::from_slice(&resp.body).unwrap();
@@ -283,12 +270,7 @@ async fn real_server_accepts_the_signed_bytes_and_rejects_a_wrong_key() {
     assert!(resp.header("date").is_some());
     assert_eq!(resp.clock_skew_warning, None);
 
-    let out = client::build_signed(
-        &parts(&base, body),
-        &Secret::new("not-the-key"),
-        chrono::Utc::now(),
-    )
-    .unwrap();
+    let out = signed(&base, body, "not-the-key").unwrap();
     let resp = client::send(&http, &out).await.unwrap();
     assert_eq!(resp.status, 401);
     let v: serde_json::Value = serde_json::from_slice(&resp.body).unwrap();

@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 pub mod events;
 pub mod history;
 pub mod keys;
+pub mod learn;
 pub mod profile;
 pub mod send;
 pub mod serve;
@@ -51,6 +52,8 @@ pub enum Command {
     Profile(profile::ProfileArgs),
     /// Show past sends.
     History(history::HistoryArgs),
+    /// Learn the signing scheme: a guided lesson, then exercises.
+    Learn(learn::LearnArgs),
     /// Print shell completions.
     Completions {
         #[arg(value_enum)]
@@ -72,6 +75,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Serve(a)) => serve::run(a),
         Some(Command::Profile(a)) => profile::run(a),
         Some(Command::History(a)) => history::run(a),
+        Some(Command::Learn(a)) => learn::run(a),
         Some(Command::Completions { shell }) => {
             use clap::CommandFactory;
             clap_complete::generate(
@@ -105,7 +109,7 @@ fn only_prints(cmd: &Command) -> bool {
         | Command::History(_)
         | Command::Completions { .. } => true,
         Command::Events(e) => !matches!(e.command, events::EventsCommand::Send(_)),
-        Command::Send(_) | Command::Serve(_) => false,
+        Command::Send(_) | Command::Serve(_) | Command::Learn(_) => false,
     }
 }
 

@@ -128,15 +128,15 @@ pub fn show(p: &Profile) -> String {
     }
     line("indexing_url:", &p.indexing_url);
     line("analytics_url:", &p.analytics_url);
-    line("header_prefix:", &p.header_prefix);
-    line("api_key:", &p.api_key);
+    line("header_prefix:", &p.request.header_prefix);
+    line("api_key:", &p.request.api_key);
     line("rest_key:", &p.rest_key.describe());
-    line("method:", &p.method);
-    line("path:", &p.path);
-    line("query:", &p.query);
-    line("content_type:", &p.content_type);
-    line("auth_algo:", &p.auth_algo);
-    line("body:", &format!("{} bytes", p.body.len()));
+    line("method:", &p.request.method);
+    line("path:", &p.request.path);
+    line("query:", &p.request.query);
+    line("content_type:", &p.request.content_type);
+    line("auth_algo:", &p.request.auth_algo);
+    line("body:", &format!("{} bytes", p.request.body.len()));
     if let Some(e) = &p.events {
         line("events:", &format!("{} bytes", e.len()));
     }
@@ -175,10 +175,10 @@ fn new(store: &ProfileStore, a: NewArgs) -> anyhow::Result<u8> {
         p.analytics_url = u;
     }
     if let Some(k) = a.api_key {
-        p.api_key = k;
+        p.request.api_key = k;
     }
     if let Some(x) = a.header_prefix {
-        p.header_prefix = x;
+        p.request.header_prefix = x;
     }
     if let Some(var) = a.rest_key_env {
         p.rest_key = KeySource::Env(var);

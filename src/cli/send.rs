@@ -1,6 +1,6 @@
-//! `signscope send`: sign and send one indexing request with a profile, print the response,
-//! record it in the history. Also the shared pieces of `signscope events send`: choosing the
-//! profile, starting the in-process server for the demo, printing a response.
+//! `signscope send` and `signscope events send`: thin callers of the engine (`crate::engine`,
+//! which opens the profile, signs once, sends and records); here only the arguments and the
+//! printing of the exchange.
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -9,10 +9,10 @@ use std::time::Duration;
 use anyhow::{anyhow, Context};
 use bytes::Bytes;
 
-use crate::client::{self, ClientError, ClientOptions, OutgoingRequest, RequestParts, Response};
-use crate::core::Secret;
-use crate::server::{spawn_background, BackgroundServer, ServerConfig};
-use crate::store::{History, Paths, Profile, ProfileStore, DEMO_PROFILE};
+use crate::client::{ClientOptions, OutgoingRequest, Response};
+use crate::core::spec::{RequestSpec, Timestamp};
+use crate::engine::{Exchange, SendRequest, Session};
+use crate::store::Paths;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Output {
@@ -78,131 +78,29 @@ impl TimeoutArgs {
     }
 }
 
-/// A profile ready to send with: its key, and the in-process server when it uses one.
-pub(crate) struct Session {
-    pub paths: Paths,
-    pub profile: Profile,
-    pub indexing_url: String,
-    pub analytics_url: String,
-    /// Kept alive for the duration of the command (stopped on drop).
-    pub _server: Option<BackgroundServer>,
-}
-
-impl Session {
-    /// Choose the profile: the one named, else the last used, else `demo` when none is saved.
-    pub fn open(name: Option<&str>) -> anyhow::Result<Session> {
-        let paths = Paths::discover()?;
-        let store = ProfileStore::open(&paths);
-        let name = match name {
-            Some(n) => n.to_string(),
-            None => match store.last_used() {
-                Some(n) if store.load(&n).is_ok() => n,
-                _ => {
-                    let saved = store.saved_names();
-                    match saved.as_slice() {
-                        [] => DEMO_PROFILE.to_string(),
-                        [only] => only.clone(),
-                        many => {
-                            return Err(anyhow!(
-                                "several profiles exist ({}); choose one with --profile NAME",
-                                many.join(", ")
-                            ))
-                        }
-                    }
-                }
-            },
-        };
-        let profile = store.load(&name)?;
-        let server = if profile.uses_embedded_server() {
-            let server = spawn_background(ServerConfig::demo(), ([127, 0, 0, 1], 0).into())
-                .context("cannot start the in-process local server")?;
-            Some(server)
-        } else {
-            None
-        };
-        let pick = |url: &str| match &server {
-            Some(s) if url == crate::store::EMBEDDED_URL => s.url(),
-            _ => url.to_string(),
-        };
-        let indexing_url = pick(&profile.indexing_url);
-        let analytics_url = pick(&profile.analytics_url);
-        Ok(Session {
-            paths,
-            profile,
-            indexing_url,
-            analytics_url,
-            _server: server,
-        })
-    }
-
-    /// The REST key (never printed).
-    pub fn key(&self) -> anyhow::Result<Secret> {
-        self.profile
-            .rest_key
-            .resolve()
-            .with_context(|| format!("profile \"{}\" has no usable REST key", self.profile.name))
-    }
-
-    /// Send, record in the history (key redacted), remember the profile as last used.
-    pub fn send_and_record(
-        &self,
-        kind: &str,
-        req: &OutgoingRequest,
-        opts: &ClientOptions,
-        key: Option<&Secret>,
-        sent_at: chrono::DateTime<chrono::Utc>,
-    ) -> anyhow::Result<(Result<Response, ClientError>, Vec<String>)> {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .context("cannot start the async runtime")?;
-        let (http, probe) = client::build_client_probed(opts)?;
-        let outcome = runtime.block_on(client::send_probed(&http, &probe, req, opts));
-        let mut warnings = Vec::new();
-        let entry = client::history_entry(
-            &self.profile.name,
-            kind,
-            sent_at,
-            req,
-            outcome.as_ref(),
-            key,
-            crate::store::history::DEFAULT_BODY_CAP,
-        );
-        if let Err(e) = History::open(&self.paths).append(&entry) {
-            warnings.push(format!("the send was not recorded in the history: {e}"));
-        }
-        if let Err(e) = ProfileStore::open(&self.paths).set_last_used(&self.profile.name) {
-            warnings.push(format!("the last used profile was not remembered: {e}"));
-        }
-        Ok((outcome, warnings))
-    }
-}
-
 pub fn run(args: SendArgs) -> anyhow::Result<u8> {
     let opts = args.timeouts.options()?;
-    let session = Session::open(args.profile.as_deref())?;
+    let mut session = Session::open_in(Paths::discover()?, args.profile.as_deref(), opts)?;
+    let p = &session.profile().request;
     let body = match (&args.body_file, &args.body) {
         (Some(f), _) => read_body_file(f)?,
         (None, Some(text)) => Bytes::from(text.clone().into_bytes()),
-        (None, None) => Bytes::from(session.profile.body.clone().into_bytes()),
+        (None, None) => p.body.clone(), // shared with the profile, not copied
     };
-    let key = session.key()?;
-    let p = &session.profile;
-    let parts = RequestParts {
-        base_url: &session.indexing_url,
-        method: args.method.as_deref().unwrap_or(&p.method),
-        path: args.path.as_deref().unwrap_or(&p.path),
-        query: args.query.as_deref().unwrap_or(&p.query),
-        header_prefix: &p.header_prefix,
-        api_key: &p.api_key,
-        auth_algo: &p.auth_algo,
-        content_type: &p.content_type,
-        body,
+    let request = RequestSpec {
+        method: args.method.clone().unwrap_or_else(|| p.method.clone()),
+        path: args.path.clone().unwrap_or_else(|| p.path.clone()),
+        query: args.query.clone().unwrap_or_else(|| p.query.clone()),
+        ..p.with_body(body)
     };
-    let now = chrono::Utc::now();
-    let req = client::build_signed(&parts, &key, now)?;
-    let (outcome, warnings) = session.send_and_record("request", &req, &opts, Some(&key), now)?;
-    finish(&req, outcome, warnings, args.output)
+    let params = session.signing_params(Timestamp::Now)?;
+    let send = SendRequest {
+        base_url: session.indexing_url()?,
+        request,
+        params,
+    };
+    let exchange = session.sender().send_blocking(send)?;
+    finish(exchange, args.output)
 }
 
 /// `signscope events send FILE [--profile P]` (wired into `events` as its `Send` subcommand).
@@ -238,14 +136,13 @@ pub fn send_events_file(
     timeouts: &TimeoutArgs,
 ) -> anyhow::Result<u8> {
     let opts = timeouts.options()?;
-    let session = Session::open(profile)?;
+    let mut session = Session::open_in(Paths::discover()?, profile, opts)?;
     let body = read_body_file(file)?;
-    let req = client::events_request(&session.analytics_url, body);
+    let url = session.analytics_url()?;
     // The collector takes no key, but redact the profile's key anyway if it can be read.
-    let key = session.profile.rest_key.resolve().ok();
-    let now = chrono::Utc::now();
-    let (outcome, warnings) = session.send_and_record("events", &req, &opts, key.as_ref(), now)?;
-    finish(&req, outcome, warnings, output)
+    let key = session.key().ok();
+    let exchange = session.sender().send_events_blocking(&url, body, key)?;
+    finish(exchange, output)
 }
 
 fn read_body_file(f: &std::path::Path) -> anyhow::Result<Bytes> {
@@ -270,15 +167,13 @@ fn io_phrase(e: &std::io::Error) -> String {
     crate::store::io_reason(e)
 }
 
-fn finish(
-    req: &OutgoingRequest,
-    outcome: Result<Response, ClientError>,
-    mut warnings: Vec<String>,
-    output: Output,
-) -> anyhow::Result<u8> {
-    if let Ok(r) = &outcome {
-        warnings.extend(r.clock_skew_warning.clone());
-    }
+fn finish(exchange: Exchange, output: Output) -> anyhow::Result<u8> {
+    let Exchange {
+        request: req,
+        response: outcome,
+        warnings,
+        ..
+    } = exchange;
     for w in &warnings {
         eprintln!("signscope: warning: {w}");
     }
@@ -286,7 +181,7 @@ fn finish(
         Err(e) => {
             if output == Output::Json {
                 let v = serde_json::json!({
-                    "request": request_json(req),
+                    "request": request_json(&req),
                     "error": e.to_string(),
                     "warnings": warnings,
                 });
@@ -300,7 +195,7 @@ fn finish(
                 Output::Text => print_out(&response_text(&resp))?,
                 Output::Json => {
                     let v = serde_json::json!({
-                        "request": request_json(req),
+                        "request": request_json(&req),
                         "response": {
                             "status": resp.status,
                             "headers": resp.headers,
@@ -366,8 +261,10 @@ pub fn response_text(resp: &Response) -> String {
         out.push_str(&format!("{n}: {v}\n"));
     }
     out.push('\n');
-    match serde_json::from_slice::<serde_json::Value>(&resp.body) {
-        Ok(v) => out.push_str(&serde_json::to_string_pretty(&v).expect("json")),
+    match serde_json::from_slice::<serde_json::Value>(&resp.body)
+        .and_then(|v| serde_json::to_string_pretty(&v))
+    {
+        Ok(pretty) => out.push_str(&pretty),
         Err(_) => out.push_str(&String::from_utf8_lossy(&resp.body)),
     }
     if !out.ends_with('\n') {

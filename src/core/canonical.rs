@@ -18,7 +18,14 @@ use std::fmt;
 use std::io::{self, Write};
 use std::ops::Range;
 
-use super::request::{SignableRequest, CONTENT_TYPE_HEADER};
+use super::request::{SignableRequest, CONTENT_TYPE_HEADER, VENDOR_NAME_TAILS};
+
+impl<'a> SignableRequest<'a> {
+    /// The exact text that is signed.
+    pub fn canonical(&self) -> CanonicalText<'a> {
+        CanonicalText::new(self)
+    }
+}
 
 /// What a line of the canonical text is, for labelling it in views.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -85,9 +92,6 @@ pub struct CanonicalText<'a> {
     body: &'a [u8],
 }
 
-/// What follows the prefix in the three vendor header lines, in signing order: the rest of the
-/// name and the `=`.
-pub(crate) const VENDOR_NAME_TAILS: [&str; 3] = ["-TIMESTAMP=", "-APIKEY=", "-AUTH-ALGO="];
 /// The LF ending the Auth-Algo line and the start of the Content-Type line.
 const CONTENT_TYPE_LINE_START: &str = "\nContent-Type=";
 

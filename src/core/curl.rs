@@ -8,7 +8,7 @@
 //! not read but reported in [`CurlCommand::body_file`].
 
 use super::http_text::split_target;
-use super::verify::ReceivedRequest;
+use super::received::ReceivedRequest;
 use super::visible::escape_visible;
 
 /// Why a curl command could not be read. One sentence each.

@@ -16,10 +16,10 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::canonical::{CanonicalText, LineLabel};
+use super::received::ReceivedRequest;
 use super::request::SignableRequest;
 use super::secret::Secret;
 use super::sign::{digest_canonical, SignError, Signed};
-use super::verify::ReceivedRequest;
 
 /// How the path and query lines of the signing text are written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

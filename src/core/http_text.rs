@@ -8,9 +8,9 @@
 //! after it, such as the LF an editor adds, are dropped with a note); without one, the body is
 //! everything after the blank line.
 
+use super::received::ReceivedRequest;
 use super::request::SignableRequest;
 use super::sign::Signed;
-use super::verify::ReceivedRequest;
 use super::visible::escape_visible;
 
 /// Why a raw request could not be read. Each message is one sentence naming the line.

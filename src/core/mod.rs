@@ -14,14 +14,17 @@
 
 pub mod canonical;
 pub mod curl;
+pub mod demo;
 pub mod diagnose;
 pub mod events;
 pub mod form;
 pub mod http_text;
 pub mod incremental;
+pub mod received;
 pub mod request;
 pub mod secret;
 pub mod sign;
+pub mod spec;
 pub mod time;
 pub mod vendor;
 pub mod verify;
@@ -35,6 +38,7 @@ pub use request::{
 };
 pub use secret::Secret;
 pub use sign::{sign, SignError, Signed};
+pub use spec::{RequestSpec, SigningParams, Timestamp};
 pub use verify::{
     verify, verify_all, Accepted, Checked, DiagnosisPlan, KeyStore, Mismatch, ReceivedRequest,
     Rejection, VerifyOptions,

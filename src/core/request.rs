@@ -1,6 +1,8 @@
 //! The request as the signer sees it: every part that goes into the signing text.
 
-use super::canonical::{CanonicalText, VENDOR_NAME_TAILS};
+/// What follows the prefix in the three vendor header lines, in signing order: the rest of the
+/// name and the `=`.
+pub(crate) const VENDOR_NAME_TAILS: [&str; 3] = ["-TIMESTAMP=", "-APIKEY=", "-AUTH-ALGO="];
 
 /// The default header prefix (`SVC` in the interface document; a real account uses `KLEVU`).
 pub const DEFAULT_HEADER_PREFIX: &str = "SVC";
@@ -81,11 +83,6 @@ impl<'a> SignableRequest<'a> {
             content_type: CONTENT_TYPE_JSON,
             body,
         }
-    }
-
-    /// The exact text that is signed.
-    pub fn canonical(&self) -> CanonicalText<'a> {
-        CanonicalText::new(self)
     }
 
     /// Header names for this request's prefix.

@@ -21,65 +21,15 @@ use chrono::{DateTime, Utc};
 use subtle::ConstantTimeEq;
 
 use super::diagnose::{diagnose_with, DiagnoseOptions, Diagnosis};
+pub use super::received::ReceivedRequest;
 use super::request::{
     HeaderNames, SignableRequest, AUTHORIZATION_HEADER, AUTH_ALGO, CONTENT_TYPE_HEADER,
     CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX,
 };
 use super::secret::Secret;
-use super::sign::{digest_canonical, SignedHeaders, DIGEST_LEN};
+use super::sign::{digest_canonical, DIGEST_LEN};
 use super::time::{format_timestamp, parse_timestamp};
 use super::visible::escape_visible;
-
-/// A request as it arrived: everything the verifier needs, nothing interpreted yet.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ReceivedRequest {
-    pub method: String,
-    pub path: String,
-    /// Without the leading `?`, exactly as received; empty when there is none.
-    pub query: String,
-    /// Names as received (any case), raw values, in order.
-    pub headers: Vec<(String, Vec<u8>)>,
-    pub body: bytes::Bytes,
-}
-
-impl ReceivedRequest {
-    /// All values of a header, its name matched case-insensitively, in order.
-    pub fn header_values<'s>(&'s self, name: &'s str) -> impl Iterator<Item = &'s [u8]> + 's {
-        self.headers
-            .iter()
-            .filter(move |(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_slice())
-    }
-
-    /// The first value of a header (case-insensitive name), if any.
-    pub fn header(&self, name: &str) -> Option<&[u8]> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_slice())
-    }
-
-    /// The first value of a header as text (lossy for non-UTF-8 bytes), or "" when absent.
-    pub fn header_text(&self, name: &str) -> String {
-        self.header(name)
-            .map(|v| String::from_utf8_lossy(v).into_owned())
-            .unwrap_or_default()
-    }
-
-    /// Build a received request from a signed one, exactly as a correct client would send it.
-    pub fn from_signed(req: &SignableRequest<'_>, headers: &SignedHeaders) -> Self {
-        ReceivedRequest {
-            method: req.method.to_string(),
-            path: req.path.to_string(),
-            query: req.query.to_string(),
-            headers: headers
-                .iter()
-                .map(|(n, v)| (n.to_string(), v.as_bytes().to_vec()))
-                .collect(),
-            body: bytes::Bytes::copy_from_slice(req.body),
-        }
-    }
-}
 
 /// Where the verifier finds the REST key of a public API key.
 pub trait KeyStore {

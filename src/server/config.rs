@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 
 use crate::core::{Secret, SigningForm, DEFAULT_HEADER_PREFIX};
 
-use super::{DEMO_API_KEY, DEMO_REST_KEY};
+use crate::core::demo::{DEMO_API_KEY, DEMO_REST_KEY};
 
 /// Where the server reads "now" from. Tests inject a fixed or manually driven clock to probe
 /// the edges of the timestamp window.

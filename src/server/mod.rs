@@ -47,11 +47,8 @@ pub use config::{fixed_clock, system_clock, Clock, ManualClock, ServerConfig};
 pub use error::{ApiError, DebugEntry};
 pub use store::{EventRecord, RequestRecord, Store, Summary, Verdict};
 
-/// The demo account's public API key (printed by `signscope serve --demo`).
-pub const DEMO_API_KEY: &str = "demo-public-key";
-/// The demo account's REST key. It is a demo-only secret, published on purpose so the offline
-/// demo works with no setup; never use it for a real account.
-pub const DEMO_REST_KEY: &str = "demo-rest-key-0123456789";
+/// The demo account (defined in the core, shared with the store's `demo` profile).
+pub use crate::core::demo::{DEMO_API_KEY, DEMO_REST_KEY};
 
 /// State shared by every handler.
 #[derive(Clone)]

@@ -14,8 +14,9 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::atomic::write_atomic;
+use super::error::StoreError;
 use super::paths::Paths;
-use super::profile::{write_atomic, StoreError};
 use crate::core::Secret;
 
 /// Entries kept by default.
@@ -176,7 +177,7 @@ impl History {
                 warnings.push(format!(
                     "cannot read the history file {}: {}",
                     self.file.display(),
-                    super::io_reason(&e)
+                    super::io::io_reason(&e)
                 ));
                 return (Vec::new(), warnings);
             }
@@ -190,7 +191,7 @@ impl History {
                         "reading the history file {} stopped at line {}: {}",
                         self.file.display(),
                         i + 1,
-                        super::io_reason(&e)
+                        super::io::io_reason(&e)
                     ));
                     break;
                 }
@@ -238,7 +239,7 @@ fn io(action: &'static str, path: &std::path::Path, e: &std::io::Error) -> Store
     StoreError::Io {
         action,
         path: path.to_path_buf(),
-        reason: super::io_reason(e),
+        reason: super::io::io_reason(e),
     }
 }
 

@@ -3,39 +3,21 @@
 //!
 //! Everything here is blocking `std::fs`; async callers run it on a blocking thread.
 
+mod atomic;
+mod error;
 pub mod history;
+mod io;
 pub mod paths;
 pub mod profile;
+mod profile_data;
+mod profile_toml;
 pub mod secret_source;
 
 pub use history::{History, HistoryEntry, RecordedRequest, RecordedResponse, RecordedTimings};
+pub(crate) use io::io_reason;
 pub use paths::{Paths, PathsError};
 pub use profile::{
     LoadReport, Origin, ParseError, Profile, ProfileStore, SaveOptions, SaveOutcome, StoreError,
     DEMO_PROFILE, EMBEDDED_URL, SCHEMA_VERSION,
 };
 pub use secret_source::{KeyError, KeySource};
-
-/// An I/O error as a short lower-case phrase ("permission denied"), without the OS error number.
-pub(crate) fn io_reason(e: &std::io::Error) -> String {
-    use std::io::ErrorKind::*;
-    match e.kind() {
-        NotFound => "no such file or directory".to_string(),
-        PermissionDenied => "permission denied".to_string(),
-        AlreadyExists => "it already exists".to_string(),
-        ReadOnlyFilesystem => "the file system is read-only".to_string(),
-        StorageFull => "the disk is full".to_string(),
-        NotADirectory => "a path component is not a directory".to_string(),
-        IsADirectory => "it is a directory".to_string(),
-        _ => {
-            let s = e.to_string();
-            // "Permission denied (os error 13)" -> "permission denied"
-            let s = s.split(" (os error").next().unwrap_or(&s).to_string();
-            let mut c = s.chars();
-            match c.next() {
-                Some(f) => f.to_lowercase().collect::<String>() + c.as_str(),
-                None => s,
-            }
-        }
-    }
-}

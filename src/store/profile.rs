@@ -5,483 +5,24 @@
 //! file that changed on disk since it was loaded (unless forced). A file that does not parse is
 //! reported with its line and column and left untouched; the other profiles still load.
 //!
-//! Schema versions: version 2 is current. Version 1 files (one `base_url` for both APIs and a
-//! `rest_key_env` variable name) are upgraded in memory; the file on disk stays as it is until
-//! the next explicit save.
+//! The profile itself is [`Profile`] (`profile_data.rs`), its file format `profile_toml.rs`;
+//! both are re-exported here.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
+use super::error::line_col;
 use super::paths::Paths;
-use super::secret_source::KeySource;
-use crate::core::{Secret, AUTH_ALGO, CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX};
 
-/// The schema version this build writes.
-pub const SCHEMA_VERSION: u32 = 2;
-/// The name of the built-in profile.
-pub const DEMO_PROFILE: &str = "demo";
-/// The URL marker meaning "the in-process local server".
-pub const EMBEDDED_URL: &str = "embedded";
-
-/// One profile. `name` is the file name (without `.toml`); it is not stored inside the file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Profile {
-    pub name: String,
-    pub indexing_url: String,
-    pub analytics_url: String,
-    pub header_prefix: String,
-    pub api_key: String,
-    pub rest_key: KeySource,
-    pub method: String,
-    pub path: String,
-    pub query: String,
-    pub content_type: String,
-    pub auth_algo: String,
-    /// The last request body being edited.
-    pub body: String,
-    /// The last edited event batch (JSON text).
-    pub events: Option<String>,
-    /// The version of the file this was read from (after loading an old file, the old number;
-    /// saving writes [`SCHEMA_VERSION`]).
-    pub schema_version: u32,
-    /// Where it was loaded from and the file's state then (for conflict detection).
-    pub origin: Option<Origin>,
-}
-
-/// The on-disk state of a profile file when it was loaded or last saved.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Origin {
-    pub path: PathBuf,
-    pub modified: SystemTime,
-    pub len: u64,
-}
-
-impl Profile {
-    /// A new profile with the defaults of the interface document.
-    pub fn new(name: impl Into<String>) -> Self {
-        Profile {
-            name: name.into(),
-            indexing_url: String::new(),
-            analytics_url: String::new(),
-            header_prefix: DEFAULT_HEADER_PREFIX.to_string(),
-            api_key: String::new(),
-            rest_key: KeySource::Env("SIGNSCOPE_REST_KEY".to_string()),
-            method: "PUT".to_string(),
-            path: "/v2/batch".to_string(),
-            query: String::new(),
-            content_type: CONTENT_TYPE_JSON.to_string(),
-            auth_algo: AUTH_ALGO.to_string(),
-            body: "[]".to_string(),
-            events: None,
-            schema_version: SCHEMA_VERSION,
-            origin: None,
-        }
-    }
-
-    /// The built-in demo profile: the embedded local server and the demo account.
-    pub fn demo() -> Self {
-        Profile {
-            indexing_url: EMBEDDED_URL.to_string(),
-            analytics_url: EMBEDDED_URL.to_string(),
-            api_key: crate::server::DEMO_API_KEY.to_string(),
-            rest_key: KeySource::Demo,
-            ..Profile::new(DEMO_PROFILE)
-        }
-    }
-
-    /// The profile without its file state (what two saves of the same values share).
-    fn without_origin(&self) -> Profile {
-        Profile {
-            origin: None,
-            schema_version: SCHEMA_VERSION,
-            ..self.clone()
-        }
-    }
-
-    pub fn is_demo(&self) -> bool {
-        self.name == DEMO_PROFILE
-    }
-
-    /// Whether the profile talks to the in-process server.
-    pub fn uses_embedded_server(&self) -> bool {
-        self.indexing_url == EMBEDDED_URL || self.analytics_url == EMBEDDED_URL
-    }
-
-    /// Record the file state after a successful save, so the next save does not see a conflict.
-    pub fn mark_saved(&mut self, outcome: &SaveOutcome) {
-        self.origin = Some(outcome.origin.clone());
-        self.schema_version = SCHEMA_VERSION;
-    }
-}
-
-/// Check a profile name: 1-64 of `A-Z a-z 0-9 . _ -`, not starting with `.`, not `demo`.
-pub fn validate_name(name: &str) -> Result<(), StoreError> {
-    let ok = !name.is_empty()
-        && name.len() <= 64
-        && !name.starts_with('.')
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
-    if !ok {
-        return Err(StoreError::BadName {
-            name: name.to_string(),
-        });
-    }
-    Ok(())
-}
-
-// ---------------------------------------------------------------------------------------------
-// File format
-
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FileV2 {
-    schema_version: u32,
-    indexing_url: String,
-    analytics_url: String,
-    #[serde(default = "default_prefix")]
-    header_prefix: String,
-    api_key: String,
-    rest_key: KeyRepr,
-    #[serde(default = "default_method")]
-    method: String,
-    #[serde(default = "default_path")]
-    path: String,
-    #[serde(default)]
-    query: String,
-    #[serde(default = "default_content_type")]
-    content_type: String,
-    #[serde(default = "default_algo")]
-    auth_algo: String,
-    #[serde(default)]
-    body: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    events: Option<String>,
-}
-
-/// Version 1: one base URL, the key always from an environment variable.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FileV1 {
-    #[serde(default)]
-    #[allow(dead_code)]
-    schema_version: Option<u32>,
-    base_url: String,
-    api_key: String,
-    rest_key_env: String,
-    #[serde(default = "default_prefix")]
-    header_prefix: String,
-    #[serde(default)]
-    body: String,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(tag = "source", rename_all = "lowercase", deny_unknown_fields)]
-enum KeyRepr {
-    Env { var: String },
-    File { path: PathBuf },
-    Command { argv: Vec<String> },
-    Stored { value: String },
-    Demo,
-}
-
-#[derive(Deserialize)]
-struct VersionOnly {
-    schema_version: Option<u32>,
-    /// Only version 2 has it: a hand-written file that uses today's field names but has no
-    /// `schema_version` is read as version 2 (and told what it lacks), not as version 1.
-    indexing_url: Option<toml::Value>,
-}
-
-fn default_prefix() -> String {
-    DEFAULT_HEADER_PREFIX.to_string()
-}
-fn default_method() -> String {
-    "PUT".to_string()
-}
-fn default_path() -> String {
-    "/v2/batch".to_string()
-}
-fn default_content_type() -> String {
-    CONTENT_TYPE_JSON.to_string()
-}
-fn default_algo() -> String {
-    AUTH_ALGO.to_string()
-}
-
-impl From<&KeySource> for KeyRepr {
-    fn from(k: &KeySource) -> Self {
-        match k {
-            KeySource::Env(var) => KeyRepr::Env { var: var.clone() },
-            KeySource::File(path) => KeyRepr::File { path: path.clone() },
-            KeySource::Command(argv) => KeyRepr::Command { argv: argv.clone() },
-            KeySource::Stored(s) => KeyRepr::Stored {
-                value: s.expose().to_string(),
-            },
-            KeySource::Demo => KeyRepr::Demo,
-        }
-    }
-}
-
-impl From<KeyRepr> for KeySource {
-    fn from(k: KeyRepr) -> Self {
-        match k {
-            KeyRepr::Env { var } => KeySource::Env(var),
-            KeyRepr::File { path } => KeySource::File(path),
-            KeyRepr::Command { argv } => KeySource::Command(argv),
-            KeyRepr::Stored { value } => KeySource::Stored(Secret::new(value)),
-            KeyRepr::Demo => KeySource::Demo,
-        }
-    }
-}
-
-/// Serialize a profile to the TOML text written on disk.
-pub fn to_toml(p: &Profile) -> String {
-    let file = FileV2 {
-        schema_version: SCHEMA_VERSION,
-        indexing_url: p.indexing_url.clone(),
-        analytics_url: p.analytics_url.clone(),
-        header_prefix: p.header_prefix.clone(),
-        api_key: p.api_key.clone(),
-        rest_key: KeyRepr::from(&p.rest_key),
-        method: p.method.clone(),
-        path: p.path.clone(),
-        query: p.query.clone(),
-        content_type: p.content_type.clone(),
-        auth_algo: p.auth_algo.clone(),
-        body: p.body.clone(),
-        events: p.events.clone(),
-    };
-    let mut text = format!(
-        "# signscope profile \"{}\" (edit freely; `signscope profile show {}` checks it)\n",
-        p.name, p.name
-    );
-    text.push_str(&toml::to_string(&file).expect("a profile always serializes to TOML"));
-    text
-}
-
-/// The text to write for `p` over a file that now holds `old`: the values of [`to_toml`], with
-/// the comments and layout of `old` kept wherever its keys stay, also when a value changes. Falls back to [`to_toml`] when `old` is not a current
-/// profile file or the merge would not read back as `p`.
-pub fn to_toml_over(p: &Profile, old: &str) -> String {
-    let fresh = to_toml(p);
-    let (Ok(mut doc), Ok(new)) = (
-        old.parse::<toml_edit::DocumentMut>(),
-        fresh.parse::<toml_edit::DocumentMut>(),
-    ) else {
-        return fresh;
-    };
-    if doc.get("schema_version").and_then(|v| v.as_integer()) != Some(SCHEMA_VERSION as i64) {
-        return fresh; // an older schema is rewritten whole (its keys differ)
-    }
-    let gone: Vec<String> = doc
-        .iter()
-        .map(|(k, _)| k.to_string())
-        .filter(|k| !new.contains_key(k))
-        .collect();
-    for k in gone {
-        doc.remove(&k);
-    }
-    for (k, item) in new.iter() {
-        let same = match (doc.get(k), item) {
-            (Some(toml_edit::Item::Value(a)), toml_edit::Item::Value(b)) => {
-                a.clone().decorated("", "").to_string() == b.clone().decorated("", "").to_string()
-            }
-            (Some(a), b) => a.to_string() == b.to_string(),
-            (None, _) => false,
-        };
-        if same {
-            continue;
-        }
-        match doc.get_mut(k) {
-            // Replace the value in place: the key and the comment lines above it stay, and so
-            // does a comment after the value on its line.
-            Some(slot) => {
-                let mut item = item.clone();
-                if let (Some(old), Some(new)) = (slot.as_value(), item.as_value_mut()) {
-                    *new.decor_mut() = old.decor().clone();
-                }
-                *slot = item;
-            }
-            None => {
-                doc.insert(k, item.clone());
-            }
-        }
-    }
-    let text = doc.to_string();
-    match from_toml(&p.name, Path::new(""), &text) {
-        Ok(back) if back.without_origin() == p.without_origin() => text,
-        _ => fresh,
-    }
-}
-
-/// Parse a profile file's text. Errors carry line and column.
-pub fn from_toml(name: &str, path: &Path, text: &str) -> Result<Profile, ParseError> {
-    let located = |e: toml::de::Error| ParseError::from_toml(path, text, &e);
-    let found = toml::from_str::<VersionOnly>(text).map_err(located)?;
-    let version = match (found.schema_version, found.indexing_url) {
-        (Some(v), _) => v,
-        (None, Some(_)) => SCHEMA_VERSION,
-        (None, None) => 1,
-    };
-    let p = match version {
-        1 => {
-            let v1: FileV1 = toml::from_str(text).map_err(located)?;
-            Profile {
-                indexing_url: v1.base_url.clone(),
-                analytics_url: v1.base_url,
-                header_prefix: v1.header_prefix,
-                api_key: v1.api_key,
-                rest_key: KeySource::Env(v1.rest_key_env),
-                body: v1.body,
-                schema_version: 1,
-                ..Profile::new(name)
-            }
-        }
-        SCHEMA_VERSION => {
-            let f: FileV2 = toml::from_str(text).map_err(located)?;
-            Profile {
-                name: name.to_string(),
-                indexing_url: f.indexing_url,
-                analytics_url: f.analytics_url,
-                header_prefix: f.header_prefix,
-                api_key: f.api_key,
-                rest_key: f.rest_key.into(),
-                method: f.method,
-                path: f.path,
-                query: f.query,
-                content_type: f.content_type,
-                auth_algo: f.auth_algo,
-                body: f.body,
-                events: f.events,
-                schema_version: SCHEMA_VERSION,
-                origin: None,
-            }
-        }
-        other => {
-            return Err(ParseError {
-                path: path.to_path_buf(),
-                line: 0,
-                column: 0,
-                message: format!(
-                    "schema_version {other} is newer than this signscope understands ({SCHEMA_VERSION}); upgrade signscope"
-                ),
-            })
-        }
-    };
-    Ok(p)
-}
-
-/// A profile file that could not be read, with where the problem is (1-based; 0 = unknown).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}{} is not valid: {message}", path.display(), location(*line, *column))]
-pub struct ParseError {
-    pub path: PathBuf,
-    pub line: usize,
-    pub column: usize,
-    pub message: String,
-}
-
-fn location(line: usize, column: usize) -> String {
-    if line == 0 {
-        String::new()
-    } else {
-        format!(" line {line} column {column}")
-    }
-}
-
-impl ParseError {
-    fn from_toml(path: &Path, text: &str, e: &toml::de::Error) -> Self {
-        let (line, column) = match e.span() {
-            Some(span) => line_col(text, span.start),
-            None => (0, 0),
-        };
-        ParseError {
-            path: path.to_path_buf(),
-            line,
-            column,
-            message: e.message().trim().to_string(),
-        }
-    }
-}
-
-/// 1-based line and column (in characters) of a byte offset.
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(text.len());
-    let mut start = offset;
-    while !text.is_char_boundary(start) {
-        start -= 1;
-    }
-    let before = &text[..start];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
-    let column = before[line_start..].chars().count() + 1;
-    (line, column)
-}
-
-// ---------------------------------------------------------------------------------------------
-// The store
-
-/// Errors of the profile store; each reads as one sentence naming the file or profile.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum StoreError {
-    #[error("\"{name}\" is not a usable profile name: use 1-64 letters, digits, '.', '_' or '-' (not starting with '.')")]
-    BadName { name: String },
-    #[error("the demo profile is built in and cannot be saved or deleted; create a new profile with `signscope profile new NAME --from demo`")]
-    DemoIsBuiltIn,
-    #[error("there is no profile named \"{name}\" (looked for {})", path.display())]
-    NotFound { name: String, path: PathBuf },
-    #[error("the profile file {0}")]
-    Parse(ParseError),
-    #[error("the profile file {} changed on disk since it was loaded, so nothing was written; save under another name, or load the profile again to take the other edit", path.display())]
-    Conflict { path: PathBuf },
-    #[error("a profile file {} already exists, so nothing was written; choose another name, or delete that profile first", path.display())]
-    AlreadyExists { path: PathBuf },
-    #[error("cannot {action} {}: {reason}", path.display())]
-    Io {
-        action: &'static str,
-        path: PathBuf,
-        reason: String,
-    },
-}
-
-impl StoreError {
-    fn io(action: &'static str, path: &Path, e: &std::io::Error) -> Self {
-        StoreError::Io {
-            action,
-            path: path.to_path_buf(),
-            reason: super::io_reason(e),
-        }
-    }
-}
-
-/// What a save did.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SaveOutcome {
-    pub path: PathBuf,
-    /// The REST key is in the file; the file has mode 0600.
-    pub stored_secret: bool,
-    /// The file state after the save.
-    pub origin: Origin,
-}
-
-impl SaveOutcome {
-    /// A sentence for the user.
-    pub fn message(&self) -> String {
-        if self.stored_secret {
-            format!(
-                "saved {} (the REST key is stored in this file in plain text; the file is readable by you only, mode 0600)",
-                self.path.display()
-            )
-        } else {
-            format!("saved {}", self.path.display())
-        }
-    }
-}
+pub use super::atomic::write_atomic;
+pub use super::error::{ParseError, StoreError};
+pub use super::profile_data::{
+    validate_name, Origin, Profile, SaveOutcome, DEMO_PROFILE, EMBEDDED_URL, SCHEMA_VERSION,
+};
+pub use super::profile_toml::{from_toml, to_toml, to_toml_over};
 
 /// Every profile that loaded, and every file that did not.
 #[derive(Clone, Debug, Default)]
@@ -534,7 +75,7 @@ impl ProfileStore {
                     path: dir,
                     line: 0,
                     column: 0,
-                    message: format!("cannot list the directory: {}", super::io_reason(&e)),
+                    message: format!("cannot list the directory: {}", super::io::io_reason(&e)),
                 });
                 return report;
             }
@@ -731,46 +272,12 @@ fn origin_of(path: &Path, meta: &fs::Metadata) -> Origin {
     }
 }
 
-/// The directory a file is in; a bare file name (whose parent is "") is in ".".
-fn dir_of(path: &Path) -> &Path {
-    match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    }
-}
-
-/// Write `bytes` to `path` atomically: temp file in the same directory, fsync, set mode, rename,
-/// fsync the directory.
-pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> Result<(), StoreError> {
-    let dir = dir_of(path);
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".signscope-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(|e| StoreError::io("write a file in", dir, &e))?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(tmp.path(), fs::Permissions::from_mode(mode))
-            .map_err(|e| StoreError::io("set the permissions of", tmp.path(), &e))?;
-    }
-    #[cfg(not(unix))]
-    let _ = mode;
-    tmp.write_all(bytes)
-        .and_then(|_| tmp.as_file().sync_all())
-        .map_err(|e| StoreError::io("write", path, &e))?;
-    tmp.persist(path)
-        .map_err(|e| StoreError::io("replace", path, &e.error))?;
-    #[cfg(unix)]
-    if let Ok(d) = fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::{RequestSpec, Secret};
+    use crate::store::atomic::dir_of;
+    use crate::store::KeySource;
 
     #[test]
     fn saving_over_a_hand_edited_file_keeps_its_comments() {
@@ -778,7 +285,7 @@ mod tests {
         let paths = Paths::new(dir.path().join("c"), dir.path().join("d"));
         let store = ProfileStore::open(&paths);
         let mut p = Profile::new("shop");
-        p.api_key = "old-public".into();
+        p.request.api_key = "old-public".into();
         store.save(&p).unwrap();
         let file = paths.profile_file("shop");
         let text = fs::read_to_string(&file).unwrap();
@@ -791,8 +298,8 @@ mod tests {
         assert_ne!(edited, text);
         fs::write(&file, &edited).unwrap();
         let mut loaded = store.load("shop").unwrap();
-        loaded.api_key = "new-public".into();
-        loaded.query = "dry=1".into();
+        loaded.request.api_key = "new-public".into();
+        loaded.request.query = "dry=1".into();
         store.save(&loaded).unwrap();
         let saved = fs::read_to_string(&file).unwrap();
         assert!(
@@ -806,8 +313,8 @@ mod tests {
             "{saved}"
         );
         let back = store.load("shop").unwrap();
-        assert_eq!(back.api_key, "new-public");
-        assert_eq!(back.query, "dry=1");
+        assert_eq!(back.request.api_key, "new-public");
+        assert_eq!(back.request.query, "dry=1");
         // A file that is not a current profile is rewritten whole.
         let v1 =
             "base_url = \"http://127.0.0.1:7\"\napi_key = \"k\"\nrest_key_env = \"K\"\n# old\n";
@@ -836,10 +343,13 @@ mod tests {
         Profile {
             indexing_url: "http://127.0.0.1:9".into(),
             analytics_url: "http://127.0.0.1:9".into(),
-            api_key: "pub-1".into(),
             rest_key: KeySource::Command(vec!["pass".into(), "show".into(), "shop".into()]),
-            query: "test=1".into(),
-            body: "[{\"a\": \"multi\nline \\\"quoted\\\"\"}]".into(),
+            request: RequestSpec {
+                api_key: "pub-1".into(),
+                query: "test=1".into(),
+                body: "[{\"a\": \"multi\nline \\\"quoted\\\"\"}]".into(),
+                ..RequestSpec::default()
+            },
             events: Some("[]".into()),
             ..Profile::new(name)
         }
@@ -882,7 +392,7 @@ mod tests {
         let mut text = fs::read_to_string(&path).unwrap();
         text.push_str("\n# edited elsewhere\n");
         fs::write(&path, &text).unwrap();
-        p.body = "[1]".into();
+        p.request.body = "[1]".into();
         let err = s.save(&p).unwrap_err();
         assert!(matches!(err, StoreError::Conflict { .. }), "{err}");
         // Users have no "force" (only this API does): the sentence offers what they have.
@@ -894,7 +404,7 @@ mod tests {
             "conflicting save touched the file"
         );
         s.save_with(&p, SaveOptions { force: true }).unwrap();
-        assert_eq!(s.load("shop").unwrap().body, "[1]");
+        assert_eq!(s.load("shop").unwrap().request.body, "[1]");
         // A fresh profile with the same name as an existing file is not silently overwritten.
         let err = s.save(&sample("shop")).unwrap_err();
         assert!(matches!(err, StoreError::AlreadyExists { .. }), "{err}");

@@ -127,7 +127,7 @@ impl KeySource {
             KeySource::File(path) => {
                 let bytes = std::fs::read(path).map_err(|e| KeyError::FileRead {
                     path: path.clone(),
-                    reason: super::io_reason(&e),
+                    reason: super::io::io_reason(&e),
                 })?;
                 let text = String::from_utf8(bytes)
                     .map_err(|_| KeyError::FileNotUnicode { path: path.clone() })?;
@@ -135,7 +135,7 @@ impl KeySource {
             }
             KeySource::Command(argv) => run_key_command(argv, timeout)?,
             KeySource::Stored(s) => Secret::from_read_text(s.expose().to_string()),
-            KeySource::Demo => Secret::new(crate::server::DEMO_REST_KEY),
+            KeySource::Demo => Secret::new(crate::core::demo::DEMO_REST_KEY),
         };
         if secret.is_empty() {
             return Err(KeyError::Empty {
@@ -187,7 +187,7 @@ fn run_key_command(argv: &[String], timeout: Duration) -> Result<Secret, KeyErro
         .spawn()
         .map_err(|e| KeyError::CommandSpawn {
             program: program.clone(),
-            reason: super::io_reason(&e),
+            reason: super::io::io_reason(&e),
         })?;
     // Drain both pipes on threads so a chatty command cannot block on a full pipe.
     let mut out = child.stdout.take().expect("stdout is piped");
@@ -219,7 +219,7 @@ fn run_key_command(argv: &[String], timeout: Duration) -> Result<Secret, KeyErro
                 let _ = child.kill();
                 return Err(KeyError::CommandSpawn {
                     program: program.clone(),
-                    reason: super::io_reason(&e),
+                    reason: super::io::io_reason(&e),
                 });
             }
         }
@@ -373,7 +373,7 @@ mod tests {
     fn demo_and_debug_never_show_a_key() {
         assert_eq!(
             KeySource::Demo.resolve().unwrap().expose(),
-            crate::server::DEMO_REST_KEY
+            crate::core::demo::DEMO_REST_KEY
         );
         let stored = KeySource::Stored(Secret::new("very-secret-value-42"));
         assert!(!format!("{stored:?}").contains("very-secret"));

@@ -85,28 +85,35 @@ fn existing_mode(path: &std::path::Path) -> Option<u32> {
 /// A profile as the profile manager and the session hold it: without its body, which can be
 /// many megabytes, lives in the editor and stays on disk (a save from the manager takes it from
 /// there, see [`stored_body`]).
-fn without_body(p: Profile) -> Profile {
-    Profile {
-        body: String::new(),
-        ..p
-    }
+fn without_body(mut p: Profile) -> Profile {
+    p.request.body = bytes::Bytes::new();
+    p
 }
 
 /// A copy of `p` without its body, without copying the body.
 pub fn copy_without_body(p: &mut Profile) -> Profile {
-    let body = std::mem::take(&mut p.body);
+    let body = std::mem::take(&mut p.request.body);
     let copy = p.clone();
-    p.body = body;
+    p.request.body = body;
     copy
+}
+
+/// A body as the editor's text: the buffer itself when it is not shared and is UTF-8.
+fn body_string(body: bytes::Bytes) -> String {
+    String::from_utf8(Vec::from(body))
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// The body a profile saved from the manager keeps: that of the stored profile `source` (the
 /// built-in demo's for "demo"), or none.
-fn stored_body(store: &ProfileStore, source: Option<&str>) -> Result<String, String> {
+fn stored_body(store: &ProfileStore, source: Option<&str>) -> Result<bytes::Bytes, String> {
     match source {
-        None => Ok(String::new()),
-        Some(DEMO_PROFILE) => Ok(Profile::demo().body),
-        Some(name) => store.load(name).map(|p| p.body).map_err(|e| e.to_string()),
+        None => Ok(bytes::Bytes::new()),
+        Some(DEMO_PROFILE) => Ok(Profile::demo().request.body),
+        Some(name) => store
+            .load(name)
+            .map(|p| p.request.body)
+            .map_err(|e| e.to_string()),
     }
 }
 
@@ -149,15 +156,16 @@ pub fn loaded_profile(mut p: Profile, base_url: String, embedded: Option<&str>) 
         events: p.events.clone(),
         fields: RequestFields {
             url: base_url,
-            method: p.method.clone(),
-            path: p.path.clone(),
-            query: p.query.clone(),
-            prefix: p.header_prefix.clone(),
-            api_key: p.api_key.clone(),
-            content_type: p.content_type.clone(),
-            auth_algo: p.auth_algo.clone(),
-            // The body moves to the editor; the profile kept for the manager has none.
-            body: std::mem::take(&mut p.body),
+            method: p.request.method.clone(),
+            path: p.request.path.clone(),
+            query: p.request.query.clone(),
+            prefix: p.request.header_prefix.clone(),
+            api_key: p.request.api_key.clone(),
+            content_type: p.request.content_type.clone(),
+            auth_algo: p.request.auth_algo.clone(),
+            // The body moves to the editor (its buffer, when not shared); the profile kept for
+            // the manager has none.
+            body: body_string(std::mem::take(&mut p.request.body)),
         },
         profile: Some(Box::new(p)),
         key,
@@ -453,7 +461,7 @@ impl Effects {
             ProfilesEffect::SaveProfile(mut p, source) => {
                 stored_body(&sess.store, source.as_deref())
                     .and_then(|body| {
-                        p.body = body;
+                        p.request.body = body;
                         sess.store.save(&p).map_err(|e| e.to_string())
                     })
                     .map(|o| o.message())
@@ -465,7 +473,7 @@ impl Effects {
                 .map_err(|e| e.to_string()),
             ProfilesEffect::RenameProfile { from, mut profile } => {
                 stored_body(&sess.store, Some(&from)).and_then(|body| {
-                    profile.body = body;
+                    profile.request.body = body;
                     sess.store
                         .save(&profile)
                         .and_then(|_| sess.store.delete(&from))
@@ -524,14 +532,16 @@ impl Effects {
         } else {
             fields.url.clone()
         };
-        p.method = fields.method.clone();
-        p.path = fields.path.clone();
-        p.query = fields.query.clone();
-        p.header_prefix = fields.prefix.clone();
-        p.api_key = fields.api_key.clone();
-        p.content_type = fields.content_type.clone();
-        p.auth_algo = fields.auth_algo.clone();
-        p.body = fields.body.clone();
+        p.request = crate::core::RequestSpec {
+            method: fields.method.clone(),
+            path: fields.path.clone(),
+            query: fields.query.clone(),
+            header_prefix: fields.prefix.clone(),
+            api_key: fields.api_key.clone(),
+            content_type: fields.content_type.clone(),
+            auth_algo: fields.auth_algo.clone(),
+            body: bytes::Bytes::from(fields.body.clone()),
+        };
         if let Some(k) = typed_key {
             p.rest_key = KeySource::Stored(k);
         }
@@ -539,10 +549,7 @@ impl Effects {
         p.mark_saved(&outcome);
         let _ = sess.store.set_last_used(&p.name);
         let name = p.name.clone();
-        sess.current = Profile {
-            body: String::new(),
-            ..p
-        };
+        sess.current = without_body(p);
         Ok(name)
     }
 
@@ -613,20 +620,20 @@ pub async fn send(
     let live = job.live_timestamp;
     let (out, canonical, key) = tokio::task::spawn_blocking(move || {
         let now = Utc::now();
-        let parts = crate::client::RequestParts {
-            base_url: &base_url,
-            method: &sign.method,
-            path: &sign.path,
-            query: &sign.query,
-            header_prefix: &sign.prefix,
-            api_key: &sign.api_key,
-            auth_algo: &sign.auth_algo,
-            content_type: &sign.content_type,
+        let spec = crate::core::RequestSpec {
+            method: sign.method.clone(),
+            path: sign.path.clone(),
+            query: sign.query.clone(),
+            header_prefix: sign.prefix.clone(),
+            api_key: sign.api_key.clone(),
+            auth_algo: sign.auth_algo.clone(),
+            content_type: sign.content_type.clone(),
             body: bytes::Bytes::from_owner(ArcBody(Arc::clone(&sign.body))),
         };
         // The client checks the URL (no re-encoding) and signs with the clock...
         let mut out =
-            crate::client::build_signed(&parts, &sign.key, now).map_err(|e| e.to_string())?;
+            crate::client::build_signed(&base_url, &spec, &format_timestamp(now), &sign.key)
+                .map_err(|e| e.to_string())?;
         let mut req = sign.request();
         let ts = format_timestamp(now);
         if live {
@@ -694,7 +701,7 @@ fn history_entry(
     result: &Result<crate::client::Response, crate::client::ClientError>,
     key: Option<&crate::core::Secret>,
 ) -> HistoryEntry {
-    crate::client::history_entry(
+    crate::engine::history_entry(
         profile,
         kind,
         Utc::now(),
@@ -898,30 +905,29 @@ mod tests {
         let paths = crate::store::Paths::new(dir.path().join("c"), dir.path().join("d"));
         let store = ProfileStore::open(&paths);
         let mut big = Profile::new("big");
-        big.body = "[\"a body that stays on disk\"]".into();
+        big.request.body = "[\"a body that stays on disk\"]".into();
         store.save(&big).unwrap();
         let listed = without_body(store.load("big").unwrap());
-        assert!(listed.body.is_empty());
+        assert!(listed.request.body.is_empty());
         let mut full = store.load("big").unwrap();
         let copy = copy_without_body(&mut full);
-        assert!(copy.body.is_empty());
-        assert_eq!(full.body, big.body, "the original keeps its body");
+        assert!(copy.request.body.is_empty());
         assert_eq!(
-            Profile {
-                body: full.body.clone(),
-                ..copy
-            },
-            full
+            full.request.body, big.request.body,
+            "the original keeps its body"
         );
+        let mut with_body = copy.clone();
+        with_body.request.body = full.request.body.clone();
+        assert_eq!(with_body, full);
         // Loading hands the body to the editor fields and keeps a body-less profile.
         let loaded = loaded_profile(full, String::new(), None);
-        assert_eq!(loaded.fields.body, big.body);
-        assert!(loaded.profile.unwrap().body.is_empty());
-        assert_eq!(stored_body(&store, Some("big")).unwrap(), big.body);
+        assert_eq!(loaded.fields.body.as_bytes(), &big.request.body[..]);
+        assert!(loaded.profile.unwrap().request.body.is_empty());
+        assert_eq!(stored_body(&store, Some("big")).unwrap(), big.request.body);
         assert_eq!(stored_body(&store, None).unwrap(), "");
         assert_eq!(
             stored_body(&store, Some(DEMO_PROFILE)).unwrap(),
-            Profile::demo().body
+            Profile::demo().request.body
         );
         let err = stored_body(&store, Some("gone")).unwrap_err();
         assert!(err.contains("gone"), "{err}");

@@ -20,10 +20,10 @@ pub use head::php_sdk_mistakes;
 pub use search::DEFAULT_BUDGET;
 
 use super::form::SigningForm;
+use super::received::ReceivedRequest;
 use super::request::{HeaderNames, SignableRequest, AUTHORIZATION_HEADER, CONTENT_TYPE_HEADER};
 use super::secret::Secret;
 use super::sign::{encode_signature, hmac_sha384};
-use super::verify::ReceivedRequest;
 use super::visible::visible_lines;
 use head::Head;
 use search::{key_variants, search, Problem};

@@ -4,10 +4,16 @@
 //! The form holds one recommendation list: the first `view_recs_list` event gives the list and its
 //! items, and `select_recs_list` events of the same list that carry one of its items mark that
 //! item clicked. What the form cannot show is kept in [`Unshown`]: unknown members (of the view
-//! event, of the first select event, of `user_profile`, of each item) and whole events that are
-//! not part of the list. Writing the form back with [`form_batch`] puts them where they were, so a
-//! batch read and written back loses nothing.
+//! event, of the first select event, of `user_profile`, of each item), whole events that are not
+//! part of the list, and the item members whose value as read differs from what the form would
+//! write (an `index` that is not the item's position, an `item_id` that is not group-variant, a
+//! price given as a number, a member left out). Writing the form back with [`form_batch`] puts
+//! them where they were, so a batch read and written back is the same batch: the form never
+//! renumbers or re-derives silently. The derived values are applied only when asked for
+//! ([`Unshown::derive_ids`], a key in the workbench); editing a cell makes the form's value the
+//! one written for that member (`docs/events.md`, "The composer").
 
+use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 use serde::Serialize;
@@ -38,16 +44,98 @@ pub struct Unshown {
     pub select: Map<String, Value>,
     /// Members of `user_profile` other than `ip_address`.
     pub user_profile: Map<String, Value>,
-    /// Per item row, same order as the draft's items: unknown members of the item.
-    pub items: Vec<Map<String, Value>>,
+    /// Per item row, same order as the draft's items.
+    pub items: Vec<ItemRest>,
     /// Events that are neither the list's view event nor one of its select events.
     pub other_events: Vec<Value>,
 }
 
+/// A known item member as read: its value, or `None` when the batch left it out.
+pub type AsRead = BTreeMap<String, Option<Value>>;
+
+/// What one item row keeps beside its [`ItemDraft`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ItemRest {
+    /// Members the model does not know.
+    pub unknown: Map<String, Value>,
+    /// Known members whose value as read differs from what the form writes (see the module
+    /// documentation); written instead of the form's value.
+    pub as_read: AsRead,
+    /// The same for the item of the row's select event (a click), compared with the view item.
+    pub select_as_read: AsRead,
+}
+
+impl ItemRest {
+    /// The user set `member` in the form: the form's value is the one written from now on.
+    pub fn edited(&mut self, member: &str) {
+        self.as_read.remove(member);
+        self.select_as_read.remove(member);
+    }
+
+    /// Whether the row writes `member` as read rather than as the form derives it.
+    pub fn keeps(&self, member: &str) -> bool {
+        self.as_read.contains_key(member) || self.select_as_read.contains_key(member)
+    }
+}
+
+/// The members the form derives from the others: `item_id` (group-variant) and `index` (the
+/// 1-based position in the list).
+pub const DERIVED_MEMBERS: [&str; 2] = ["item_id", "index"];
+
 impl Unshown {
     /// Keep one entry per item of `draft` (new rows have nothing unshown).
     pub fn fit(&mut self, draft: &ListDraft) {
-        self.items.resize(draft.items.len(), Map::new());
+        self.items.resize(draft.items.len(), ItemRest::default());
+    }
+
+    /// Number of rows that write an `item_id` or `index` other than the derived one.
+    pub fn rows_with_ids_as_read(&self) -> usize {
+        self.items
+            .iter()
+            .filter(|r| DERIVED_MEMBERS.iter().any(|m| r.keeps(m)))
+            .count()
+    }
+
+    /// Apply the derived `item_id` and `index` to every row (the user asked for it); returns
+    /// the number of rows that changed.
+    pub fn derive_ids(&mut self) -> usize {
+        let n = self.rows_with_ids_as_read();
+        for row in &mut self.items {
+            for m in DERIVED_MEMBERS {
+                row.edited(m);
+            }
+        }
+        n
+    }
+}
+
+/// The known members of `read` whose value differs from `written` (`None`: left out).
+fn differences(read: &Map<String, Value>, written: &Value) -> AsRead {
+    ITEM_MEMBERS
+        .iter()
+        .filter_map(|m| match (read.get(m), written.get(m)) {
+            (Some(a), Some(b)) if a == b => None,
+            (Some(a), _) => Some((m.clone(), Some(a.clone()))),
+            (None, Some(_)) => Some((m.clone(), None)),
+            (None, None) => None,
+        })
+        .collect()
+}
+
+/// Write the members kept as read over an item the form built.
+fn apply_as_read(item: &mut Value, as_read: &AsRead) {
+    let Some(obj) = item.as_object_mut() else {
+        return;
+    };
+    for (k, v) in as_read {
+        match v {
+            Some(v) => {
+                obj.insert(k.clone(), v.clone());
+            }
+            None => {
+                obj.shift_remove(k);
+            }
+        }
     }
 }
 
@@ -148,27 +236,25 @@ pub fn draft_from_value(value: &Value) -> Result<(ListDraft, Unshown), DraftErro
         Some(Value::Null) | None => &[],
         Some(_) => return Err(DraftError::WrongType("items", "an array")),
     };
-    for item in items {
+    for (row, item) in items.iter().enumerate() {
         let obj = item.as_object().ok_or(DraftError::ItemNotAnObject)?;
-        let mut group_id = str_of(obj.get("item_group_id"));
-        let mut variant_id = str_of(obj.get("item_variant_id"));
-        if group_id.is_empty() && variant_id.is_empty() {
-            if let Some((g, v)) = str_of(obj.get("item_id")).split_once('-') {
-                group_id = g.to_string();
-                variant_id = v.to_string();
-            }
-        }
-        draft.items.push(ItemDraft {
-            group_id,
-            variant_id,
+        let item = ItemDraft {
+            group_id: str_of(obj.get("item_group_id")),
+            variant_id: str_of(obj.get("item_variant_id")),
             name: str_of(obj.get("item_name")),
             price: str_of(obj.get("price")),
             currency: str_of(obj.get("currency")),
             brand: str_of(obj.get("item_brand")),
             category: str_of(obj.get("item_category")),
             clicked: false,
+        };
+        let written = serde_json::to_value(item.to_item(row as u64 + 1)).unwrap_or_default();
+        unshown.items.push(ItemRest {
+            unknown: unknown_members(obj, &ITEM_MEMBERS),
+            as_read: differences(obj, &written),
+            select_as_read: AsRead::new(),
         });
-        unshown.items.push(unknown_members(obj, &ITEM_MEMBERS));
+        draft.items.push(item);
     }
     let item_ids: Vec<String> = items.iter().map(|i| str_of(i.get("item_id"))).collect();
     let mut first_select = true;
@@ -191,6 +277,14 @@ pub fn draft_from_value(value: &Value) -> Result<(ListDraft, Unshown), DraftErro
         match (is_kind(event, SELECT_RECS_LIST) && same_list, clicked_row) {
             (true, Some(row)) => {
                 draft.items[row].clicked = true;
+                // The click's item as the form writes it: the view item of its row.
+                if let Some(read) = event["items"][0].as_object() {
+                    let mut written =
+                        serde_json::to_value(draft.items[row].to_item(row as u64 + 1))
+                            .unwrap_or_default();
+                    apply_as_read(&mut written, &unshown.items[row].as_read);
+                    unshown.items[row].select_as_read = differences(read, &written);
+                }
                 if first_select {
                     if let Some(obj) = event.as_object() {
                         unshown.select = unknown_members(obj, &EVENT_MEMBERS);
@@ -232,8 +326,9 @@ pub fn form_batch(draft: &ListDraft, unshown: &Unshown) -> Value {
             }
             if let Some(items) = event.get_mut("items").and_then(Value::as_array_mut) {
                 for (row, item) in items.iter_mut().enumerate() {
-                    if let Some(m) = unshown.items.get(row) {
-                        put(item, m);
+                    if let Some(rest) = unshown.items.get(row) {
+                        put(item, &rest.unknown);
+                        apply_as_read(item, &rest.as_read);
                     }
                 }
             }
@@ -243,8 +338,10 @@ pub fn form_batch(draft: &ListDraft, unshown: &Unshown) -> Value {
             if let (Some(row), Some(items)) =
                 (row, event.get_mut("items").and_then(Value::as_array_mut))
             {
-                if let (Some(item), Some(m)) = (items.first_mut(), unshown.items.get(*row)) {
-                    put(item, m);
+                if let (Some(item), Some(rest)) = (items.first_mut(), unshown.items.get(*row)) {
+                    put(item, &rest.unknown);
+                    apply_as_read(item, &rest.as_read);
+                    apply_as_read(item, &rest.select_as_read);
                 }
             }
         }
@@ -324,8 +421,12 @@ mod tests {
         assert_eq!(unshown.view.get("x_experiment"), Some(&json!("B")));
         assert_eq!(unshown.select.get("x_click_source"), Some(&json!("email")));
         assert_eq!(unshown.user_profile.get("segment"), Some(&json!("gold")));
-        assert_eq!(unshown.items[0].get("item_color"), Some(&json!("red")));
-        assert!(unshown.items[1].is_empty());
+        assert_eq!(
+            unshown.items[0].unknown.get("item_color"),
+            Some(&json!("red"))
+        );
+        assert_eq!(unshown.items[1], ItemRest::default());
+        assert_eq!(unshown.rows_with_ids_as_read(), 0);
         assert_eq!(
             unshown.other_events,
             [json!({"event": "custom_event", "foo": 1})]
@@ -351,14 +452,56 @@ mod tests {
         assert_eq!(b[1]["x_click_source"], "email");
     }
 
+    /// The form renumbered the items and re-derived their ids on load: a batch with a duplicate
+    /// index lost it (and the click on the third item moved to the second).
     #[test]
-    fn an_item_without_group_and_variant_takes_them_from_its_id() {
-        let (draft, _) = draft_from_value(&json!([
-            {"event": "view_recs_list", "items": [{"item_id": "G7-red"}]}
-        ]))
-        .unwrap();
-        assert_eq!(draft.items[0].group_id, "G7");
-        assert_eq!(draft.items[0].variant_id, "red");
+    fn reading_keeps_what_the_batch_says_until_the_derived_values_are_asked_for() {
+        let item = |g: &str, index: Value| {
+            json!({"item_id": format!("{g}-1"), "item_group_id": g, "item_variant_id": "1",
+                   "item_name": "n", "price": "1.00", "currency": "EUR", "item_brand": "b",
+                   "item_category": "c", "index": index})
+        };
+        let batch = json!([
+            {"event": "view_recs_list", "event_apikey": "k", "event_list_id": "L",
+             "event_tags": [], "event_list_name": "N", "event_list_logic": "SIMILAR",
+             "items": [item("A", json!(1)), item("B", json!(2)), item("C", json!(2)),
+                       {"item_id": "31337", "item_group_id": "31337",
+                        "item_variant_id": "31337", "price": 9.5, "currency": "EUR",
+                        "index": 4}]},
+            {"event": "select_recs_list", "event_apikey": "k", "event_list_id": "L",
+             "event_tags": [], "event_list_name": "N", "event_list_logic": "SIMILAR",
+             "items": [item("C", json!(3))]}
+        ]);
+        let (draft, mut unshown) = draft_from_value(&batch).unwrap();
+        assert!(draft.items[2].clicked);
+        assert_eq!(draft.items[3].price, "9.5");
+        // Written back: the same batch (duplicate index, the click's own index, the simple
+        // product's id, the number price and the members left out all kept).
+        assert_eq!(form_batch(&draft, &unshown), batch);
+        assert_eq!(unshown.rows_with_ids_as_read(), 2);
+        assert!(unshown.items[2].keeps("index"));
+        assert!(!unshown.items[0].keeps("index"));
+
+        // Editing a cell makes the form's value the one written, for that member only.
+        unshown.items[3].edited("price");
+        let b = form_batch(&draft, &unshown);
+        assert_eq!(b[0]["items"][3]["price"], "9.5");
+        assert_eq!(b[0]["items"][3]["item_id"], "31337");
+        assert!(b[0]["items"][3].get("item_name").is_none());
+
+        // Asked for, the derived values replace the ones read.
+        assert_eq!(unshown.derive_ids(), 2);
+        let b = form_batch(&draft, &unshown);
+        let indexes: Vec<&Value> = b[0]["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| &i["index"])
+            .collect();
+        assert_eq!(indexes, [&json!(1), &json!(2), &json!(3), &json!(4)]);
+        assert_eq!(b[0]["items"][3]["item_id"], "31337-31337");
+        assert_eq!(b[1]["items"][0]["index"], 3);
+        assert_eq!(unshown.rows_with_ids_as_read(), 0);
     }
 
     #[test]

@@ -8,7 +8,7 @@ pub mod nested;
 pub mod validate;
 
 pub use compose::{ItemDraft, ListDraft};
-pub use draft::{draft_from_value, form_batch, DraftError, Unshown};
+pub use draft::{draft_from_value, form_batch, DraftError, ItemRest, Unshown};
 pub use model::{
     derive_item_id, Batch, Event, Item, UserProfile, KNOWN_EVENTS, KNOWN_LIST_LOGICS,
     KNOWN_PAGE_TYPES, PAGE_TYPE_TAG, SELECT_RECS_LIST, VIEW_RECS_LIST,

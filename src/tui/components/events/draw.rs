@@ -3,7 +3,7 @@
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::style::{Modifier, Style, Stylize};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
+use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Wrap};
 use ratatui::Frame;
 use serde_json::Value;
 
@@ -12,7 +12,7 @@ use super::{cell, Column, EventsState, Field, Focus, Mode, PromptKind};
 use crate::core::events::{Level, Problem};
 use crate::core::visible::counted;
 use crate::tui::theme::Theme;
-use crate::tui::widgets::{list_window::window_first, text::wrap_spans};
+use crate::tui::widgets::list_window::window_first;
 
 pub(super) fn focused_style() -> Style {
     Style::new().add_modifier(Modifier::REVERSED)
@@ -28,19 +28,6 @@ fn block<'a>(title: impl Into<Line<'a>>, focused: bool) -> Block<'a> {
     }
 }
 
-/// Widths of the items table's columns: #, clk, the seven editable columns, item_id.
-const ITEM_WIDTHS: [Constraint; 10] = [
-    Constraint::Length(2),
-    Constraint::Length(3),
-    Constraint::Min(5),
-    Constraint::Min(4),
-    Constraint::Fill(2),
-    Constraint::Min(5),
-    Constraint::Length(3),
-    Constraint::Fill(1),
-    Constraint::Fill(2),
-    Constraint::Fill(1),
-];
 /// Spacing between the items table's columns.
 const ITEM_SPACING: u16 = 1;
 
@@ -62,8 +49,12 @@ pub struct EventsLayout {
     pub items: Option<Rect>,
     /// The item rows on screen: index into the items, and the row.
     pub item_rows: Vec<(usize, Rect)>,
-    /// The editable columns, as their header cells (x and width apply to every row).
+    /// The editable columns on screen, as their header cells (x and width apply to every row).
     pub item_columns: Vec<(Column, Rect)>,
+    /// Every column on screen, as its header cell.
+    pub item_table: Vec<(TableCol, Rect)>,
+    /// Some columns are off screen (the table scrolls with Left/Right).
+    pub items_scrolled: bool,
     /// The raw JSON editor (raw mode).
     pub raw: Option<Rect>,
     pub preview: Option<Rect>,
@@ -79,11 +70,25 @@ pub fn layout(area: Rect, state: &EventsState) -> EventsLayout {
     let [main, footer] = Layout::vertical([Constraint::Min(4), Constraint::Length(1)]).areas(area);
     let wide = main.width >= 110;
     let (left, right) = if wide {
-        let [l, r] = Layout::horizontal([Constraint::Percentage(58), Constraint::Percentage(42)])
-            .areas(main);
+        // The form takes 58% of the width, more (up to two thirds) when the items table needs
+        // it to show every column.
+        let form_w = if state.mode == Mode::Form {
+            let visible = usize::from(main.height);
+            let first = window_first(state.items_top, state.row, visible);
+            let rows: Vec<usize> = (first..state.draft.items.len()).take(visible).collect();
+            (table_width(state, &rows) + 2).clamp(main.width * 58 / 100, main.width * 2 / 3)
+        } else {
+            main.width * 58 / 100
+        };
+        let [l, r] =
+            Layout::horizontal([Constraint::Length(form_w), Constraint::Min(0)]).areas(main);
         (l, r)
     } else {
-        let fields_h = if state.mode == Mode::Form { 6 } else { 0 };
+        let fields_h = if state.mode == Mode::Form {
+            6 + u16::from(suggesting(state))
+        } else {
+            0
+        };
         let items_h = if state.mode == Mode::Form {
             (state.draft.items.len() as u16 + 3).clamp(4, 8)
         } else {
@@ -100,7 +105,8 @@ pub fn layout(area: Rect, state: &EventsState) -> EventsLayout {
     };
     match state.mode {
         Mode::Form => {
-            let fields_h = if wide { 9 } else { 6 };
+            // One more row for the suggestions while a field that has them is focused.
+            let fields_h = if wide { 9 } else { 6 } + u16::from(suggesting(state));
             let [fields_area, items_area] =
                 Layout::vertical([Constraint::Length(fields_h), Constraint::Min(3)]).areas(left);
             layout_fields(&mut l, fields_area, state);
@@ -121,9 +127,20 @@ pub fn layout(area: Rect, state: &EventsState) -> EventsLayout {
         } else {
             0
         };
+        // The problems pane is as tall as its wrapped problems, up to 45% of the column (then
+        // it scrolls with the selection).
+        let most = (right.height.saturating_sub(resp_h) * 45 / 100).max(3);
+        let mut want = 2u16;
+        for p in &state.problems {
+            want +=
+                wrap_words(&problem_spans(state, p), right.width.saturating_sub(2)).len() as u16;
+            if want >= most {
+                break;
+            }
+        }
         let [preview, problems, response] = Layout::vertical([
             Constraint::Min(5),
-            Constraint::Length((state.problems.len() as u16 + 2).clamp(3, 8)),
+            Constraint::Length(want.clamp(3, most)),
             Constraint::Length(resp_h),
         ])
         .areas(right);
@@ -201,6 +218,148 @@ fn layout_fields(l: &mut EventsLayout, area: Rect, state: &EventsState) {
     }
 }
 
+/// What the items table shows in row `r`, column by column (see [`TableCol`]), and whether the
+/// value is kept as read from the batch (an item_id or index other than the derived one).
+fn item_texts(state: &EventsState, r: usize) -> Vec<(String, bool)> {
+    let item = &state.draft.items[r];
+    let rest = state.extras.items.get(r);
+    let as_read = |member: &str, derived: String| match rest.and_then(|x| x.as_read.get(member)) {
+        Some(Some(Value::String(v))) => (v.clone(), true),
+        Some(Some(v)) => (v.to_string(), true),
+        Some(None) => ("(none)".to_string(), true),
+        None => (derived, false),
+    };
+    let mut out = Vec::with_capacity(TableCol::ALL.len());
+    for c in TableCol::ALL {
+        out.push(match c {
+            TableCol::Index => as_read("index", (r + 1).to_string()),
+            TableCol::Clicked => ((if item.clicked { "[x]" } else { "[ ]" }).into(), false),
+            TableCol::Edit(col) => (cell(item, col).to_string(), false),
+            TableCol::ItemId => as_read(
+                "item_id",
+                crate::core::events::derive_item_id(&item.group_id, &item.variant_id),
+            ),
+        });
+    }
+    out
+}
+
+/// The columns of the items table: the index, the click mark, the seven editable cells and the
+/// item_id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableCol {
+    Index,
+    Clicked,
+    Edit(Column),
+    ItemId,
+}
+
+impl TableCol {
+    pub const ALL: [TableCol; 10] = [
+        TableCol::Index,
+        TableCol::Clicked,
+        TableCol::Edit(Column::GroupId),
+        TableCol::Edit(Column::VariantId),
+        TableCol::Edit(Column::Name),
+        TableCol::Edit(Column::Price),
+        TableCol::Edit(Column::Currency),
+        TableCol::Edit(Column::Brand),
+        TableCol::Edit(Column::Category),
+        TableCol::ItemId,
+    ];
+    pub fn title(self) -> &'static str {
+        match self {
+            TableCol::Index => "#",
+            TableCol::Clicked => "clk",
+            TableCol::Edit(c) => c.title(),
+            TableCol::ItemId => "item_id",
+        }
+    }
+}
+
+/// Each column's widest text in `rows` (title included; the cell being edited with its cursor),
+/// at most `cap`.
+fn natural_widths(state: &EventsState, rows: &[usize], cap: u16) -> Vec<u16> {
+    let texts: Vec<Vec<(String, bool)>> = rows.iter().map(|r| item_texts(state, *r)).collect();
+    TableCol::ALL
+        .iter()
+        .enumerate()
+        .map(|(k, c)| {
+            let cells = texts.iter().map(|t| t[k].0.chars().count());
+            let mut w = cells.chain([c.title().len()]).max().unwrap_or(1);
+            if *c == TableCol::Edit(state.col) {
+                if let Some(input) = &state.editing {
+                    w = w.max(input.text().chars().count() + 1);
+                }
+            }
+            w.min(usize::from(cap)) as u16
+        })
+        .collect()
+}
+
+/// The width the items table needs to show every column of `rows` in full.
+fn table_width(state: &EventsState, rows: &[usize]) -> u16 {
+    let natural = natural_widths(state, rows, u16::MAX);
+    natural.iter().sum::<u16>() + (natural.len() as u16 - 1) * ITEM_SPACING
+}
+
+/// The columns on screen and their widths. Each column is as wide as its widest text in the
+/// rows shown (title included), so nothing is cut; when they do not all fit, the table scrolls
+/// horizontally: `#` and the click mark stay, and the window of the other columns ends at the
+/// selected one (at the item_id when the last editable column is selected), moving with
+/// Left/Right. Room left over widens the name column.
+fn item_widths(state: &EventsState, width: u16, rows: &[usize]) -> (Vec<(TableCol, u16)>, bool) {
+    // A column never gets wider than the table beside `#` and the click mark.
+    let natural = natural_widths(state, rows, width.saturating_sub(8).max(1));
+    let total = |ks: &[usize]| -> u16 {
+        ks.iter()
+            .map(|k| natural[*k])
+            .sum::<u16>()
+            .saturating_add(ks.len().saturating_sub(1) as u16 * ITEM_SPACING)
+    };
+    let all: Vec<usize> = (0..TableCol::ALL.len()).collect();
+    let (shown, scrolled) = if total(&all) <= width {
+        (all, false)
+    } else {
+        let sel = 2 + state.col.index();
+        let end = if sel + 2 == TableCol::ALL.len() {
+            sel + 1
+        } else {
+            sel
+        };
+        let mut first = end;
+        while first > 2 {
+            let run: Vec<usize> = [0, 1].into_iter().chain(first - 1..=end).collect();
+            if total(&run) > width {
+                break;
+            }
+            first -= 1;
+        }
+        let first = first.min(sel);
+        let mut last = end;
+        while last + 1 < TableCol::ALL.len() {
+            let run: Vec<usize> = [0, 1].into_iter().chain(first..=last + 1).collect();
+            if total(&run) > width {
+                break;
+            }
+            last += 1;
+        }
+        ([0, 1].into_iter().chain(first..=last).collect(), true)
+    };
+    let used = total(&shown);
+    let mut out: Vec<(TableCol, u16)> = shown
+        .into_iter()
+        .map(|k| (TableCol::ALL[k], natural[k]))
+        .collect();
+    if let Some((_, w)) = out
+        .iter_mut()
+        .find(|(c, _)| *c == TableCol::Edit(Column::Name))
+    {
+        *w += width.saturating_sub(used);
+    }
+    (out, scrolled)
+}
+
 /// The rows shown are a window that keeps the selected row on screen.
 fn layout_items(l: &mut EventsLayout, area: Rect, state: &EventsState) {
     l.items = Some(area);
@@ -215,20 +374,18 @@ fn layout_items(l: &mut EventsLayout, area: Rect, state: &EventsState) {
                 .push((idx, Rect::new(inner.x, y, inner.width, 1)));
         }
     }
-    let cols = Layout::horizontal(ITEM_WIDTHS)
-        .flex(Flex::Start)
-        .spacing(ITEM_SPACING)
-        .split(Rect::new(
-            inner.x,
-            inner.y,
-            inner.width,
-            1.min(inner.height),
-        ));
-    l.item_columns = Column::ALL
-        .iter()
-        .zip(cols.iter().skip(2))
-        .map(|(c, r)| (*c, *r))
-        .collect();
+    let rows: Vec<usize> = l.item_rows.iter().map(|(i, _)| *i).collect();
+    let (widths, scrolled) = item_widths(state, inner.width, &rows);
+    l.items_scrolled = scrolled;
+    let mut x = inner.x;
+    for (c, w) in widths {
+        let rect = Rect::new(x, inner.y, w, 1.min(inner.height));
+        l.item_table.push((c, rect));
+        if let TableCol::Edit(col) = c {
+            l.item_columns.push((col, rect));
+        }
+        x = x.saturating_add(w + ITEM_SPACING);
+    }
 }
 
 /// The problems shown: a window that starts where it was and moves only to keep the selected
@@ -239,7 +396,7 @@ fn layout_problems(l: &mut EventsLayout, state: &EventsState) {
         return;
     }
     let rows_of =
-        |i: usize| wrap_spans(&problem_spans(state, &state.problems[i]), inner.width).len() as u16;
+        |i: usize| wrap_words(&problem_spans(state, &state.problems[i]), inner.width).len() as u16;
     let sel = state.problem_sel.min(state.problems.len() - 1);
     let top = state.problems_top.min(sel);
     // Does the selection fit in a window starting at `top`?
@@ -378,11 +535,17 @@ fn draw_fields(frame: &mut Frame, l: &EventsLayout, state: &EventsState) {
             *rect,
         );
     }
-    // Suggestions for completable fields.
+    // Suggestions for completable fields: the list, the current one marked, scrolled to it.
     if let (Focus::Field(f), Some(rect)) = (state.focus, l.suggestions) {
-        let cands = completions(f, state.input(f).text());
+        let text = state.input(f).text();
+        let cands = completions(f, text);
+        let last = match f {
+            Field::Tags => text.rsplit(',').next().unwrap_or("").trim(),
+            _ => text.trim(),
+        };
+        let current = cands.iter().position(|c| c == last);
         frame.render_widget(
-            Paragraph::new(Line::from(format!("Ctrl-N: {}", cands.join(" "))).dim()),
+            Paragraph::new(suggestion_line(&cands, current, rect.width)),
             rect,
         );
     }
@@ -401,39 +564,62 @@ fn draw_items(frame: &mut Frame, l: &EventsLayout, state: &EventsState) {
     let Some(area) = l.items else { return };
     let focused = state.focus == Focus::Items;
     let clicked = state.draft.items.iter().filter(|i| i.clicked).count();
-    let title = format!(" Items ({}, {} clicked) ", state.draft.items.len(), clicked);
-    let blk = block(title, focused);
+    let mut title = vec![Span::raw(format!(
+        " Items ({}, {} clicked) ",
+        state.draft.items.len(),
+        clicked
+    ))];
+    if l.items_scrolled {
+        title.push(Span::raw("←/→ more columns "));
+    }
+    let kept = state.extras.rows_with_ids_as_read();
+    if kept > 0 {
+        title.push(Span::styled(
+            format!("{kept} as read, f derives item_id/index "),
+            Theme::new(state.no_color).warn(),
+        ));
+    }
+    let blk = block(Line::from(title), focused);
     let header = Row::new(
-        ["#", "clk"]
-            .into_iter()
-            .chain(Column::ALL.iter().map(|c| c.title()))
-            .chain(["item_id"])
-            .map(|t| Cell::from(t).bold()),
+        l.item_table
+            .iter()
+            .map(|(c, _)| Cell::from(c.title()).bold()),
     );
+    let warn = Theme::new(state.no_color).warn();
     // Rows are built only for the window the layout shows.
     let rows = l.item_rows.iter().map(|(r, _)| {
         let r = *r;
-        let item = &state.draft.items[r];
-        let mut cells = vec![
-            Cell::from((r + 1).to_string()).dim(),
-            Cell::from(if item.clicked { "[x]" } else { "[ ]" }),
-        ];
-        for c in Column::ALL {
-            let selected = focused && r == state.row && c == state.col;
-            let text = match (&state.editing, selected) {
-                (Some(input), true) => format!("{}▏", input.text()),
-                _ => cell(item, c).to_string(),
-            };
-            let mut cell = Cell::from(text);
-            if selected {
-                cell = cell.style(focused_style());
+        let texts = item_texts(state, r);
+        let cells = l.item_table.iter().map(|(c, _)| {
+            let k = TableCol::ALL.iter().position(|x| x == c).unwrap_or(0);
+            let (text, kept) = &texts[k];
+            match c {
+                TableCol::Edit(col) => {
+                    let selected = focused && r == state.row && *col == state.col;
+                    let text = match (&state.editing, selected) {
+                        (Some(input), true) => format!("{}▏", input.text()),
+                        _ => text.clone(),
+                    };
+                    let cell = Cell::from(text);
+                    if selected {
+                        cell.style(focused_style())
+                    } else {
+                        cell
+                    }
+                }
+                TableCol::Clicked => Cell::from(text.clone()),
+                _ if *kept => Cell::from(text.clone()).style(warn),
+                _ => Cell::from(text.clone()).dim(),
             }
-            cells.push(cell);
-        }
-        cells.push(Cell::from(format!("{}-{}", item.group_id, item.variant_id)).dim());
-        Row::new(cells)
+        });
+        Row::new(cells.collect::<Vec<_>>())
     });
-    let table = Table::new(rows, ITEM_WIDTHS)
+    let widths: Vec<Constraint> = l
+        .item_table
+        .iter()
+        .map(|(_, r)| Constraint::Length(r.width))
+        .collect();
+    let table = Table::new(rows, widths)
         .header(header)
         .block(blk)
         .flex(Flex::Start)
@@ -478,11 +664,113 @@ fn draw_preview(frame: &mut Frame, area: Rect, state: &EventsState) {
         .take(height)
         .map(Line::raw)
         .collect();
-    let mut p = Paragraph::new(lines).block(block(title, false));
+    // Long lines wrap (the scroll counts lines of the batch, so every row can be reached).
+    let mut p = Paragraph::new(lines)
+        .block(block(title, false))
+        .wrap(Wrap { trim: false });
     if state.validating() {
         p = p.dim();
     }
     frame.render_widget(p, area);
+}
+
+/// While the list logic or the tags have focus, a row under the fields lists their suggestions.
+fn suggesting(state: &EventsState) -> bool {
+    matches!(state.focus, Focus::Field(Field::ListLogic | Field::Tags))
+}
+
+/// `Ctrl-N: A B [C] D …`: the suggestions that fit in `width`, starting early enough to show
+/// the current one (marked); `…` says there are more before or after.
+fn suggestion_line(cands: &[String], current: Option<usize>, width: u16) -> Line<'static> {
+    let width = usize::from(width);
+    let head = "Ctrl-N: ";
+    let cost = |c: &String| c.chars().count() + 1;
+    // The first suggestion shown: move on until the current one fits (with room for "… ").
+    let mut start = 0;
+    if let Some(cur) = current {
+        while start < cur
+            && head.len() + 2 + cands[start..=cur].iter().map(cost).sum::<usize>() + 2 > width
+        {
+            start += 1;
+        }
+    }
+    let mut spans = vec![Span::raw(head).dim()];
+    let mut used = head.len();
+    if start > 0 {
+        spans.push(Span::raw("… ").dim());
+        used += 2;
+    }
+    for (i, c) in cands.iter().enumerate().skip(start) {
+        let more = i + 1 < cands.len();
+        if used + cost(c) + if more { 1 } else { 0 } > width && i > start {
+            spans.push(Span::raw("…").dim());
+            break;
+        }
+        let span = Span::raw(c.clone());
+        spans.push(if Some(i) == current {
+            span.add_modifier(Modifier::REVERSED)
+        } else {
+            span.dim()
+        });
+        spans.push(Span::raw(" "));
+        used += cost(c);
+    }
+    Line::from(spans)
+}
+
+/// Wrap styled text at spaces into rows of `width` columns; a word longer than a row is cut
+/// into row-long pieces. Nothing is dropped: every character of `spans` is in the rows.
+pub(super) fn wrap_words(spans: &[Span<'_>], width: u16) -> Vec<Line<'static>> {
+    let width = usize::from(width.max(1));
+    // Words with the spaces after them, each piece keeping its span's style.
+    let mut words: Vec<Vec<(String, Style)>> = vec![Vec::new()];
+    for span in spans {
+        for (i, part) in span.content.split(' ').enumerate() {
+            if i > 0 {
+                if let Some(w) = words.last_mut() {
+                    w.push((" ".into(), span.style));
+                }
+                words.push(Vec::new());
+            }
+            if !part.is_empty() {
+                if let Some(w) = words.last_mut() {
+                    w.push((part.to_string(), span.style));
+                }
+            }
+        }
+    }
+    let len = |w: &[(String, Style)]| w.iter().map(|(t, _)| t.chars().count()).sum::<usize>();
+    let mut rows: Vec<Line<'static>> = Vec::new();
+    let mut row: Vec<Span<'static>> = Vec::new();
+    let mut used = 0;
+    for word in words {
+        let trailing = word.last().is_some_and(|(t, _)| t == " ");
+        let visible = len(&word) - usize::from(trailing);
+        if used > 0 && used + visible > width {
+            rows.push(Line::from(std::mem::take(&mut row)));
+            used = 0;
+        }
+        for (text, style) in word {
+            for c in text.chars() {
+                if used == width {
+                    if c == ' ' {
+                        continue; // a space at a row's end is the wrap itself
+                    }
+                    rows.push(Line::from(std::mem::take(&mut row)));
+                    used = 0;
+                }
+                match row.last_mut() {
+                    Some(last) if last.style == style => last.content.to_mut().push(c),
+                    _ => row.push(Span::styled(c.to_string(), style)),
+                }
+                used += 1;
+            }
+        }
+    }
+    if !row.is_empty() || rows.is_empty() {
+        rows.push(Line::from(row));
+    }
+    rows
 }
 
 /// One problem as styled text: level, path, message.
@@ -528,7 +816,7 @@ fn draw_problems(frame: &mut Frame, l: &EventsLayout, state: &EventsState) {
     // Only the problems on screen are built, in the rows the layout gave them.
     for (i, rect) in &l.problem_rows {
         let spans = problem_spans(state, &state.problems[*i]);
-        let mut rows = wrap_spans(&spans, rect.width);
+        let mut rows = wrap_words(&spans, rect.width);
         if focused && *i == state.problem_sel {
             rows = rows
                 .into_iter()
@@ -596,6 +884,7 @@ fn draw_response_or_stored(frame: &mut Frame, area: Rect, state: &EventsState) {
     frame.render_widget(
         Paragraph::new(lines)
             .block(block(title, false))
+            .wrap(Wrap { trim: false })
             .scroll((state.response_scroll, 0)),
         area,
     );

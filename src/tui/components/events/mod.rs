@@ -115,6 +115,18 @@ impl Column {
             _ => return None,
         })
     }
+    /// The item member the column edits (as `core::events::model::Item` names it).
+    fn member(self) -> &'static str {
+        match self {
+            Column::GroupId => "item_group_id",
+            Column::VariantId => "item_variant_id",
+            Column::Name => "item_name",
+            Column::Price => "price",
+            Column::Currency => "currency",
+            Column::Brand => "item_brand",
+            Column::Category => "item_category",
+        }
+    }
     fn index(self) -> usize {
         Column::ALL.iter().position(|c| *c == self).unwrap_or(0)
     }
@@ -210,7 +222,7 @@ pub struct EventsState {
     pub status: String,
     preview_scroll: u16,
     /// Where the items and problems windows were last put by the mouse (see
-    /// [`super::view::window_first`]).
+    /// [`crate::tui::widgets::list_window::window_first`]).
     items_top: usize,
     problems_top: usize,
     /// Lines of the preview shown.
@@ -417,9 +429,17 @@ impl EventsState {
                 "items: mark the item clicked (adds a select event)",
             ),
             ("a / y / d", "items: add / duplicate / delete the item"),
+            (
+                "f",
+                "items: give every item its derived item_id (group-variant) and index (position); a loaded batch keeps its own until then",
+            ),
             ("K / J, Alt-Up / Alt-Down", "items: move the item up / down"),
             ("Enter", "problems: jump to the field of the problem"),
             ("PageUp / PageDown", "scroll the preview"),
+            (
+                "Panes",
+                "preview, problems and response wrap long lines; the items table scrolls sideways with Left/Right when its columns do not fit; the raw editor scrolls sideways",
+            ),
             (
                 "Mouse",
                 "click a field, item cell or problem: focus it; wheel: scroll the pane",
@@ -585,6 +605,16 @@ impl EventsState {
         }
     }
 
+    /// The user typed `text` into the selected cell: it is what that member says from now on
+    /// (a value kept as read for it is dropped).
+    fn commit_cell(&mut self, text: &str) {
+        if let Some(item) = self.draft.items.get_mut(self.row) {
+            *cell_mut(item, self.col) = text.to_string();
+            self.extras.fit(&self.draft);
+            self.extras.items[self.row].edited(self.col.member());
+        }
+    }
+
     fn items_changed(&mut self) {
         self.extras.fit(&self.draft);
         self.refresh();
@@ -629,5 +659,7 @@ impl EventsState {
 
 #[cfg(test)]
 mod mouse_tests;
+#[cfg(test)]
+mod screen_tests;
 #[cfg(test)]
 mod tests;

@@ -7,15 +7,15 @@ use crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 use ratatui::layout::{Position, Rect};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::draw::layout;
-use super::{
-    cell, cell_mut, Column, EventsEffect, EventsMsg, EventsState, Field, Focus, Mode, PromptKind,
-};
+use super::{cell, Column, EventsEffect, EventsMsg, EventsState, Field, Focus, Mode, PromptKind};
+use crate::core::events::draft::DERIVED_MEMBERS;
 use crate::core::events::{
-    ItemDraft, Level, KNOWN_LIST_LOGICS, KNOWN_PAGE_TYPES, PAGE_TYPE_TAG, VIEW_RECS_LIST,
+    ItemDraft, ItemRest, Level, KNOWN_LIST_LOGICS, KNOWN_PAGE_TYPES, PAGE_TYPE_TAG, VIEW_RECS_LIST,
 };
+use crate::core::visible::counted;
 use crate::tui::widgets::LineInput;
 
 pub(super) enum Target {
@@ -283,9 +283,7 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
         match key.code {
             KeyCode::Esc => {}
             KeyCode::Enter | KeyCode::Tab => {
-                if let Some(item) = state.draft.items.get_mut(state.row) {
-                    *cell_mut(item, state.col) = input.text().to_string();
-                }
+                state.commit_cell(input.text());
                 if key.code == KeyCode::Tab {
                     let next = (state.col.index() + 1) % Column::ALL.len();
                     state.col = Column::ALL[next];
@@ -431,6 +429,18 @@ fn items_key(state: &mut EventsState, key: KeyEvent, alt: bool) {
                 state.editing = Some(LineInput::new(cell(item, state.col)));
             }
         }
+        KeyCode::Char('f') => {
+            let n = state.extras.derive_ids();
+            state.status = if n == 0 {
+                "Every item already has its derived item_id and index.".into()
+            } else {
+                format!(
+                    "item_id and index derived (group-variant, position) for {}.",
+                    counted(n, "item")
+                )
+            };
+            state.refresh();
+        }
         KeyCode::Char(' ') | KeyCode::Char('c') => {
             if let Some(item) = state.draft.items.get_mut(state.row) {
                 item.clicked = !item.clicked;
@@ -448,7 +458,7 @@ fn items_key(state: &mut EventsState, key: KeyEvent, alt: bool) {
             state
                 .extras
                 .items
-                .insert(at.min(state.extras.items.len()), Map::new());
+                .insert(at.min(state.extras.items.len()), ItemRest::default());
             state.row = at;
             state.col = Column::GroupId;
             state.items_changed();
@@ -456,12 +466,16 @@ fn items_key(state: &mut EventsState, key: KeyEvent, alt: bool) {
         }
         KeyCode::Char('y') => {
             if let Some(item) = state.draft.items.get(state.row).cloned() {
-                let extra = state
+                // The copy is a new row: its item_id and index are the derived ones.
+                let mut extra = state
                     .extras
                     .items
                     .get(state.row)
                     .cloned()
                     .unwrap_or_default();
+                for m in DERIVED_MEMBERS {
+                    extra.edited(m);
+                }
                 state.draft.items.insert(state.row + 1, item);
                 state
                     .extras
@@ -497,7 +511,7 @@ fn move_item(state: &mut EventsState, up: bool) {
         (state.row, state.row + 1)
     };
     state.draft.items.swap(a, b);
-    state.extras.items.resize(n, Map::new());
+    state.extras.fit(&state.draft);
     state.extras.items.swap(a, b);
     state.row = if up { a } else { b };
     state.items_changed();
@@ -542,9 +556,7 @@ fn on_mouse(state: &mut EventsState, m: MouseEvent, area: Rect) {
             }
             // Leaving a cell by clicking elsewhere keeps what was typed, as Enter does.
             if let Some(input) = state.editing.take() {
-                if let Some(item) = state.draft.items.get_mut(state.row) {
-                    *cell_mut(item, state.col) = input.text().to_string();
-                }
+                state.commit_cell(input.text());
                 state.refresh();
             }
             let l = layout(area, state);

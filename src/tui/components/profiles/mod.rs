@@ -172,8 +172,8 @@ impl EditForm {
             focus: EditField::IndexingUrl,
             indexing_url: LineInput::new(p.indexing_url.clone()),
             analytics_url: LineInput::new(p.analytics_url.clone()),
-            header_prefix: LineInput::new(p.header_prefix.clone()),
-            api_key: LineInput::new(p.api_key.clone()),
+            header_prefix: LineInput::new(p.request.header_prefix.clone()),
+            api_key: LineInput::new(p.request.api_key.clone()),
             key_kind: kind,
             key_value: LineInput::new(value),
             base: p.clone(),
@@ -226,13 +226,17 @@ impl EditForm {
             }
             KeyKind::Demo => KeySource::Demo,
         };
+        let base = self.base.clone();
         Ok(Profile {
             indexing_url: self.indexing_url.text().trim().to_string(),
             analytics_url: self.analytics_url.text().trim().to_string(),
-            header_prefix: self.header_prefix.text().trim().to_string(),
-            api_key: self.api_key.text().to_string(),
+            request: crate::core::RequestSpec {
+                header_prefix: self.header_prefix.text().trim().to_string(),
+                api_key: self.api_key.text().to_string(),
+                ..base.request.clone()
+            },
             rest_key,
-            ..self.base.clone()
+            ..base
         })
     }
 }

@@ -16,8 +16,11 @@ fn shop() -> Profile {
     Profile {
         indexing_url: "http://127.0.0.1:7001".into(),
         analytics_url: "http://127.0.0.1:7002".into(),
-        header_prefix: "KLEVU".into(),
-        api_key: "shop-public".into(),
+        request: crate::core::RequestSpec {
+            header_prefix: "KLEVU".into(),
+            api_key: "shop-public".into(),
+            ..crate::core::RequestSpec::default()
+        },
         rest_key: KeySource::Stored(Secret::new("s3cr3t-rest-key")),
         ..Profile::new("shop")
     }
@@ -74,7 +77,10 @@ fn new_from_scratch_from_current_duplicate_and_rename() {
     match &effects[..] {
         [ProfilesEffect::SaveProfile(p, None)] => {
             assert_eq!(p.name, "staging");
-            assert_eq!(p.header_prefix, Profile::new("x").header_prefix);
+            assert_eq!(
+                p.request.header_prefix,
+                Profile::new("x").request.header_prefix
+            );
         }
         other => panic!("{other:?}"),
     }
@@ -85,7 +91,7 @@ fn new_from_scratch_from_current_duplicate_and_rename() {
         [ProfilesEffect::SaveProfile(p, Some(source))] => {
             assert_eq!(source, "demo", "keeps the body of the profile it copies");
             assert_eq!(p.name, "learn");
-            assert_eq!(p.api_key, Profile::demo().api_key);
+            assert_eq!(p.request.api_key, Profile::demo().request.api_key);
         }
         other => panic!("{other:?}"),
     }
@@ -96,7 +102,7 @@ fn new_from_scratch_from_current_duplicate_and_rename() {
         [ProfilesEffect::SaveProfile(p, Some(source))] => {
             assert_eq!(source, "shop");
             assert_eq!(p.name, "shop-copy");
-            assert_eq!(p.api_key, "shop-public");
+            assert_eq!(p.request.api_key, "shop-public");
             assert_eq!(p.rest_key, shop().rest_key);
         }
         other => panic!("{other:?}"),
@@ -170,7 +176,7 @@ fn editing_changes_urls_prefix_and_key_source() {
             assert_eq!(p.name, "shop");
             assert_eq!(p.indexing_url, "http://127.0.0.1:9000");
             assert_eq!(p.analytics_url, "http://127.0.0.1:7002");
-            assert_eq!(p.header_prefix, "KLEVX");
+            assert_eq!(p.request.header_prefix, "KLEVX");
             assert_eq!(p.rest_key, KeySource::Env("SHOP_REST_KEY".into()));
         }
         other => panic!("{other:?}"),

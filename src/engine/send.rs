@@ -1,0 +1,193 @@
+//! Sending: sign once, send, build the exchange, record it.
+
+use bytes::Bytes;
+use chrono::Utc;
+
+use crate::client::{self, ClientOptions, ConnectProbe, OutgoingRequest};
+use crate::core::spec::{RequestSpec, SigningParams};
+use crate::core::Secret;
+use crate::store::history::DEFAULT_BODY_CAP;
+use crate::store::{History, ProfileStore};
+
+use super::error::EngineError;
+use super::exchange::{Exchange, ExchangeKind, ServerAnswer};
+use super::record::history_entry;
+
+/// One signed indexing request to send.
+#[derive(Clone, Debug)]
+pub struct SendRequest {
+    /// `http(s)://host[:port]`, no path (the profile's indexing URL, resolved).
+    pub base_url: String,
+    pub request: RequestSpec,
+    pub params: SigningParams,
+}
+
+/// Sends and records under one profile name. Cheap to clone (the HTTP client and the paths are
+/// shared); `Send + 'static`, so a tokio task can own it.
+#[derive(Clone, Debug)]
+pub struct Sender {
+    http: reqwest::Client,
+    probe: ConnectProbe,
+    opts: ClientOptions,
+    profile: String,
+    history: Option<History>,
+    store: Option<ProfileStore>,
+}
+
+impl Sender {
+    /// A sender; `history` None records nothing, `store` None marks no profile as last used.
+    pub fn new(
+        http: reqwest::Client,
+        probe: ConnectProbe,
+        opts: ClientOptions,
+        profile: String,
+        history: Option<History>,
+        store: Option<ProfileStore>,
+    ) -> Self {
+        Sender {
+            http,
+            probe,
+            opts,
+            profile,
+            history,
+            store,
+        }
+    }
+
+    /// Sign (once, with the clock read now when the timestamp is live), send, and record a
+    /// signed indexing request. A network failure is an exchange with an error response; a
+    /// request that cannot be sent as signed is an [`EngineError`].
+    pub async fn send(&self, req: SendRequest) -> Result<Exchange, EngineError> {
+        // Signing hashes the whole body: off the async threads.
+        let (out, spec, timestamp, key, sent_at) = tokio::task::spawn_blocking(move || {
+            let now = Utc::now();
+            let timestamp = req.params.timestamp.text_at(now).into_owned();
+            let out =
+                client::build_signed(&req.base_url, &req.request, &timestamp, &req.params.key)?;
+            Ok::<_, EngineError>((out, req.request, timestamp, req.params.key, now))
+        })
+        .await
+        .map_err(|e| EngineError::Runtime(format!("signing stopped: {e}")))??;
+        self.exchange(
+            ExchangeKind::Request,
+            out,
+            spec,
+            Some(timestamp),
+            Some(key),
+            sent_at,
+        )
+        .await
+    }
+
+    /// Post an event batch, byte for byte, to `{analytics_url}/analytics/collect` and record
+    /// it. `key`, when known, is redacted from the record although the collector takes none.
+    pub async fn send_events(
+        &self,
+        analytics_url: &str,
+        body: Bytes,
+        key: Option<Secret>,
+    ) -> Result<Exchange, EngineError> {
+        let out = client::events_request(analytics_url, body.clone());
+        let spec = RequestSpec {
+            method: out.method.clone(),
+            path: client::COLLECT_PATH.to_string(),
+            query: String::new(),
+            header_prefix: String::new(),
+            api_key: String::new(),
+            auth_algo: String::new(),
+            ..RequestSpec::default()
+        }
+        .with_body(body);
+        self.exchange(ExchangeKind::Events, out, spec, None, key, Utc::now())
+            .await
+    }
+
+    async fn exchange(
+        &self,
+        kind: ExchangeKind,
+        out: OutgoingRequest,
+        spec: RequestSpec,
+        timestamp: Option<String>,
+        key: Option<Secret>,
+        sent_at: chrono::DateTime<Utc>,
+    ) -> Result<Exchange, EngineError> {
+        let response = client::send_probed(&self.http, &self.probe, &out, &self.opts).await;
+        let answer = match &response {
+            Ok(r) => ServerAnswer::parse(&r.body),
+            Err(_) => ServerAnswer::default(),
+        };
+        let entry = history_entry(
+            &self.profile,
+            kind.as_str(),
+            sent_at,
+            &out,
+            response.as_ref(),
+            key.as_ref(),
+            DEFAULT_BODY_CAP,
+        );
+        let mut warnings = Vec::new();
+        let (history, store, profile, record) = (
+            self.history.clone(),
+            self.store.clone(),
+            self.profile.clone(),
+            entry.clone(),
+        );
+        let written = tokio::task::spawn_blocking(move || {
+            let mut warnings = Vec::new();
+            if let Some(h) = history {
+                if let Err(e) = h.append(&record) {
+                    warnings.push(format!("the send was not recorded in the history: {e}"));
+                }
+            }
+            if let Some(s) = store {
+                if let Err(e) = s.set_last_used(&profile) {
+                    warnings.push(format!("the last used profile was not remembered: {e}"));
+                }
+            }
+            warnings
+        })
+        .await
+        .map_err(|e| EngineError::Runtime(format!("recording the send stopped: {e}")))?;
+        warnings.extend(written);
+        if let Ok(r) = &response {
+            warnings.extend(r.clock_skew_warning.clone());
+        }
+        Ok(Exchange {
+            kind,
+            profile: self.profile.clone(),
+            sent_at,
+            spec,
+            timestamp,
+            request: out,
+            response,
+            answer,
+            entry,
+            warnings,
+        })
+    }
+
+    /// [`Sender::send`] on a current-thread runtime, for blocking callers (the CLI).
+    pub fn send_blocking(&self, req: SendRequest) -> Result<Exchange, EngineError> {
+        block_on(self.send(req))
+    }
+
+    /// [`Sender::send_events`] on a current-thread runtime, for blocking callers (the CLI).
+    pub fn send_events_blocking(
+        &self,
+        analytics_url: &str,
+        body: Bytes,
+        key: Option<Secret>,
+    ) -> Result<Exchange, EngineError> {
+        block_on(self.send_events(analytics_url, body, key))
+    }
+}
+
+fn block_on<T>(
+    fut: impl std::future::Future<Output = Result<T, EngineError>>,
+) -> Result<T, EngineError> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| EngineError::Runtime(format!("cannot start the async runtime: {e}")))?
+        .block_on(fut)
+}

@@ -1,0 +1,203 @@
+//! A session: the profile store, the history, the profile in use, and the in-process local
+//! server when that profile uses it. The one place that applies the last-used policy
+//! (`docs/architecture.md`, "Last used profile").
+
+use crate::client::{self, ClientOptions, ConnectProbe};
+use crate::core::spec::{SigningParams, Timestamp};
+use crate::core::Secret;
+use crate::server::{spawn_background, BackgroundServer, ServerConfig};
+use crate::store::{
+    History, Paths, Profile, ProfileStore, SaveOptions, SaveOutcome, DEMO_PROFILE, EMBEDDED_URL,
+};
+
+use super::error::EngineError;
+use super::send::Sender;
+
+/// The on-disk side of a run and the profile in use. Blocking (it reads files and may start the
+/// in-process server): open it once, then send through [`Session::sender`].
+pub struct Session {
+    store: ProfileStore,
+    history: History,
+    profile: Profile,
+    /// The in-process local server, started the first time a profile names `embedded`.
+    embedded: Option<BackgroundServer>,
+    http: reqwest::Client,
+    probe: ConnectProbe,
+    opts: ClientOptions,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("profile", &self.profile.name)
+            .field("embedded", &self.embedded.as_ref().map(|s| s.url()))
+            .finish_non_exhaustive()
+    }
+}
+
+impl Session {
+    /// Open the profile named, or the default one, in the user's directories.
+    pub fn open(name: Option<&str>) -> Result<Session, EngineError> {
+        Session::open_in(Paths::discover()?, name, ClientOptions::default())
+    }
+
+    /// Open a profile in these directories: the one named; else the last used one while it
+    /// still loads; else the only saved profile; else `demo` when none is saved. With several
+    /// saved profiles and no usable last used one, the caller must choose. The profile opened
+    /// becomes the last used one.
+    pub fn open_in(
+        paths: Paths,
+        name: Option<&str>,
+        opts: ClientOptions,
+    ) -> Result<Session, EngineError> {
+        let store = ProfileStore::open(&paths);
+        let profile = match name {
+            Some(n) => store.load(n)?,
+            None => match store.last_used().map(|n| store.load(&n)) {
+                Some(Ok(p)) => p,
+                _ => {
+                    let saved = store.saved_names();
+                    match saved.as_slice() {
+                        [] => Profile::demo(),
+                        [only] => store.load(only)?,
+                        many => {
+                            return Err(EngineError::ChooseProfile {
+                                names: many.join(", "),
+                            })
+                        }
+                    }
+                }
+            },
+        };
+        let (http, probe) = client::build_client_probed(&opts)?;
+        let mut session = Session {
+            history: History::open(&paths),
+            store,
+            profile,
+            embedded: None,
+            http,
+            probe,
+            opts,
+        };
+        session.mark_last_used();
+        Ok(session)
+    }
+
+    /// Open another profile in the same directories; it becomes the last used one. On error the
+    /// current profile stays.
+    pub fn switch(&mut self, name: &str) -> Result<&Profile, EngineError> {
+        self.profile = self.store.load(name)?;
+        self.mark_last_used();
+        Ok(&self.profile)
+    }
+
+    /// Save `profile` and make it the current, last used profile.
+    pub fn save(
+        &mut self,
+        mut profile: Profile,
+        opts: SaveOptions,
+    ) -> Result<SaveOutcome, EngineError> {
+        let outcome = self.store.save_with(&profile, opts)?;
+        profile.mark_saved(&outcome);
+        self.profile = profile;
+        self.mark_last_used();
+        Ok(outcome)
+    }
+
+    /// Remember the current profile as the last used one; a failure is logged, not fatal.
+    fn mark_last_used(&mut self) -> Option<String> {
+        let e = self.store.set_last_used(&self.profile.name).err()?;
+        tracing::debug!(error = %e, "last used profile not remembered");
+        Some(format!("the last used profile was not remembered: {e}"))
+    }
+
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    /// The profile, to edit in place (saving is [`Session::save`]).
+    pub fn profile_mut(&mut self) -> &mut Profile {
+        &mut self.profile
+    }
+
+    pub fn store(&self) -> &ProfileStore {
+        &self.store
+    }
+
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// The URL of the in-process server, starting it on first use.
+    pub fn embedded_url(&mut self) -> Result<String, EngineError> {
+        if let Some(s) = &self.embedded {
+            return Ok(s.url());
+        }
+        let addr = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+        let server =
+            spawn_background(ServerConfig::demo(), addr).map_err(|e| EngineError::Server {
+                reason: e.to_string(),
+            })?;
+        let url = server.url();
+        self.embedded = Some(server);
+        Ok(url)
+    }
+
+    /// The base URL a profile URL stands for (`embedded`: the in-process server).
+    pub fn resolve_url(&mut self, url: &str) -> Result<String, EngineError> {
+        if url == EMBEDDED_URL {
+            self.embedded_url()
+        } else {
+            Ok(url.to_string())
+        }
+    }
+
+    /// The current profile's indexing base URL.
+    pub fn indexing_url(&mut self) -> Result<String, EngineError> {
+        let url = self.profile.indexing_url.clone();
+        self.resolve_url(&url)
+    }
+
+    /// The current profile's analytics base URL.
+    pub fn analytics_url(&mut self) -> Result<String, EngineError> {
+        let url = self.profile.analytics_url.clone();
+        self.resolve_url(&url)
+    }
+
+    /// The current profile's REST key, read now from its source (never printed).
+    pub fn key(&self) -> Result<Secret, EngineError> {
+        self.profile
+            .rest_key
+            .resolve()
+            .map_err(|reason| EngineError::Key {
+                profile: self.profile.name.clone(),
+                reason,
+            })
+    }
+
+    /// The profile's key with a timestamp choice.
+    pub fn signing_params(&self, timestamp: Timestamp) -> Result<SigningParams, EngineError> {
+        Ok(SigningParams {
+            key: self.key()?,
+            timestamp,
+        })
+    }
+
+    /// A handle that sends with this session's client and records in its history under the
+    /// current profile's name. Cheap to clone; owned by a tokio task.
+    pub fn sender(&self) -> Sender {
+        Sender::new(
+            self.http.clone(),
+            self.probe.clone(),
+            self.opts,
+            self.profile.name.clone(),
+            Some(self.history.clone()),
+            Some(self.store.clone()),
+        )
+    }
+
+    /// Whether the current profile is the built-in demo.
+    pub fn is_demo(&self) -> bool {
+        self.profile.name == DEMO_PROFILE
+    }
+}

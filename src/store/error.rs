@@ -1,0 +1,85 @@
+//! The store's errors: each reads as one sentence naming the file or profile.
+
+use std::path::{Path, PathBuf};
+
+use super::io::io_reason;
+
+/// A profile file that could not be read, with where the problem is (1-based; 0 = unknown).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}{} is not valid: {message}", path.display(), location(*line, *column))]
+pub struct ParseError {
+    pub path: PathBuf,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+fn location(line: usize, column: usize) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!(" line {line} column {column}")
+    }
+}
+
+impl ParseError {
+    pub(crate) fn from_toml(path: &Path, text: &str, e: &toml::de::Error) -> Self {
+        let (line, column) = match e.span() {
+            Some(span) => line_col(text, span.start),
+            None => (0, 0),
+        };
+        ParseError {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message: e.message().trim().to_string(),
+        }
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let mut start = offset;
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let before = &text[..start];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let column = before[line_start..].chars().count() + 1;
+    (line, column)
+}
+
+/// Errors of the profile store; each reads as one sentence naming the file or profile.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StoreError {
+    #[error("\"{name}\" is not a usable profile name: use 1-64 letters, digits, '.', '_' or '-' (not starting with '.')")]
+    BadName { name: String },
+    #[error("the demo profile is built in and cannot be saved or deleted; create a new profile with `signscope profile new NAME --from demo`")]
+    DemoIsBuiltIn,
+    #[error("there is no profile named \"{name}\" (looked for {})", path.display())]
+    NotFound { name: String, path: PathBuf },
+    #[error("the profile file {0}")]
+    Parse(ParseError),
+    #[error("the profile file {} changed on disk since it was loaded, so nothing was written; save under another name, or load the profile again to take the other edit", path.display())]
+    Conflict { path: PathBuf },
+    #[error("a profile file {} already exists, so nothing was written; choose another name, or delete that profile first", path.display())]
+    AlreadyExists { path: PathBuf },
+    #[error("cannot {action} {}: {reason}", path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        reason: String,
+    },
+}
+
+impl StoreError {
+    pub(crate) fn io(action: &'static str, path: &Path, e: &std::io::Error) -> Self {
+        StoreError::Io {
+            action,
+            path: path.to_path_buf(),
+            reason: io_reason(e),
+        }
+    }
+}

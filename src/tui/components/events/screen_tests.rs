@@ -1,0 +1,281 @@
+//! What the events view shows: the batch as it says (never renumbered or re-derived without the
+//! user's key), and every cell, problem and suggestion readable at 80x24, 120x40 and 200x50
+//! (wrapped, or reachable by scrolling).
+
+use super::*;
+use crate::core::events::validate;
+use crate::tui::test_util::render_text;
+use crate::tui::widgets::body_editor::BodyEditor;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::Rect;
+use serde_json::{json, Value};
+
+const SIZES: [(u16, u16); 3] = [(80, 24), (120, 40), (200, 50)];
+
+fn key(code: KeyCode) -> EventsMsg {
+    EventsMsg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+fn ctrl(c: char) -> EventsMsg {
+    EventsMsg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
+}
+
+/// The view drawn where the App puts it on a `w`x`h` screen.
+fn screen(s: &EventsState, w: u16, h: u16) -> String {
+    let area = crate::tui::layout::frame_layout(Rect::new(0, 0, w, h)).1;
+    render_text(w, h, |f| draw(f, area, s))
+}
+
+fn batch(s: &EventsState) -> Value {
+    serde_json::from_str(s.batch_text()).expect("the preview is JSON")
+}
+
+fn item(g: &str, index: u64) -> Value {
+    json!({"item_id": format!("{g}-1"), "item_group_id": g, "item_variant_id": "1",
+           "item_name": format!("Product {g}"), "price": "1.00", "currency": "EUR",
+           "item_brand": "b", "item_category": "c", "index": index})
+}
+
+/// Three items whose indexes say 1, 2, 2, and a click on the third that says 3.
+fn duplicate_index_batch() -> Value {
+    let shell = |kind: &str, items: Vec<Value>| {
+        json!({"event": kind, "event_apikey": "k", "event_list_id": "L",
+               "event_tags": ["recsPageType:HOME"], "event_list_name": "N",
+               "event_list_logic": "SIMILAR", "items": items})
+    };
+    json!([
+        shell(
+            "view_recs_list",
+            vec![item("A", 1), item("B", 2), item("C", 2)]
+        ),
+        shell("select_recs_list", vec![item("C", 3)]),
+    ])
+}
+
+fn indexes(v: &Value) -> Vec<u64> {
+    v[0]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["index"].as_u64().unwrap())
+        .collect()
+}
+
+/// Loading a batch with a duplicate index renumbered its items: the click moved from the third
+/// item to the second and a problem disappeared.
+#[test]
+fn a_loaded_batch_keeps_its_indexes_until_f_derives_them() {
+    let original = duplicate_index_batch();
+    let mut s = EventsState::new("http://127.0.0.1:9", "k");
+    update(&mut s, EventsMsg::LoadBatch(original.to_string()));
+    assert_eq!(s.mode, Mode::Form, "{}", s.status);
+    assert_eq!(batch(&s), original, "the form shows what the batch says");
+    let problems = |v: &Value| -> Vec<(String, String)> {
+        validate(v)
+            .problems
+            .into_iter()
+            .map(|p| (p.path, p.code))
+            .collect()
+    };
+    let shown: Vec<(String, String)> = s
+        .problems
+        .iter()
+        .map(|p| (p.path.clone(), p.code.clone()))
+        .collect();
+    assert_eq!(shown, problems(&original));
+    assert!(
+        shown.iter().any(|(p, _)| p == "[0].items[2].index"),
+        "{shown:?}"
+    );
+    let text = screen(&s, 120, 40);
+    assert!(
+        text.contains("f derives item_id/index"),
+        "the fix is offered\n{text}"
+    );
+
+    // The user asks for the derived values.
+    s.focus = Focus::Items;
+    update(&mut s, key(KeyCode::Char('f')));
+    let fixed = batch(&s);
+    assert_eq!(indexes(&fixed), [1, 2, 3]);
+    assert_eq!(fixed[1]["items"][0]["item_id"], "C-1");
+    assert_eq!(fixed[1]["items"][0]["index"], 3);
+    assert!(s.status.contains("derived"), "{}", s.status);
+    assert!(!screen(&s, 120, 40).contains("f derives"));
+}
+
+/// Going from the raw JSON back to the form renumbered the items.
+#[test]
+fn raw_json_to_form_keeps_the_batch_as_it_is() {
+    let original = duplicate_index_batch();
+    let mut s = EventsState::new("http://127.0.0.1:9", "k");
+    update(&mut s, ctrl('r'));
+    assert_eq!(s.mode, Mode::Raw);
+    s.raw = BodyEditor::new(&serde_json::to_string_pretty(&original).unwrap());
+    update(&mut s, key(KeyCode::Char(' '))); // an edit (a space before the array)
+    update(&mut s, ctrl('r'));
+    assert_eq!(s.mode, Mode::Form, "{}", s.status);
+    assert_eq!(batch(&s), original);
+    // Editing a cell of a row keeps the other rows' values as read.
+    s.focus = Focus::Items;
+    s.row = 0;
+    s.col = Column::Price;
+    update(&mut s, key(KeyCode::Enter));
+    update(&mut s, key(KeyCode::Char('5')));
+    update(&mut s, key(KeyCode::Enter));
+    let v = batch(&s);
+    assert_eq!(v[0]["items"][0]["price"], "1.005");
+    assert_eq!(indexes(&v), [1, 2, 2]);
+}
+
+/// At 120 columns the table showed `varia`, `Kitch` and `item_i`.
+#[test]
+fn the_items_table_shows_every_cell_in_full_or_scrolls_to_it() {
+    // The starter list fits whole from 120 columns on.
+    let s = EventsState::new("http://127.0.0.1:9", "k");
+    for (w, h) in [(120, 40), (200, 50)] {
+        let text = screen(&s, w, h);
+        for c in [
+            "variant",
+            "Home;;Kitchen",
+            "item_id",
+            "1001-1",
+            "Example product",
+        ] {
+            assert!(text.contains(c), "{w}x{h}: {c}\n{text}");
+        }
+        assert!(!text.contains("←/→ more columns"), "{w}x{h}\n{text}");
+    }
+    // Longer cells: where they do not fit, the table scrolls and Right brings each into view.
+    let mut s = EventsState::new("http://127.0.0.1:9", "k");
+    s.focus = Focus::Items;
+    s.draft.items[0].variant_id = "blue-XL".into();
+    s.draft.items[0].category = "Home;;Kitchen;;Outdoor".into();
+    s.refresh();
+    update(&mut s, key(KeyCode::Char('y'))); // a second row, refreshed
+    let cells = [
+        "variant",
+        "item_id",
+        "1001",
+        "blue-XL",
+        "Example product",
+        "19.90",
+        "Acme",
+        "Home;;Kitchen;;Outdoor",
+        "1001-blue-XL",
+    ];
+    assert!(screen(&s, 80, 24).contains("←/→ more columns"));
+    for (w, h) in SIZES {
+        s.col = Column::GroupId;
+        let mut seen = String::new();
+        for _ in 0..Column::ALL.len() {
+            seen.push_str(&screen(&s, w, h));
+            update(&mut s, key(KeyCode::Right));
+        }
+        for c in cells {
+            assert!(seen.contains(c), "{w}x{h}: {c}\n{seen}");
+        }
+    }
+    assert!(!screen(&s, 200, 50).contains("←/→ more columns"));
+}
+
+/// The problems pane showed one problem at a time, cut in the middle of words.
+#[test]
+fn the_problems_pane_lists_several_problems_wrapped_at_spaces() {
+    let mut s = EventsState::new("http://127.0.0.1:9", "k");
+    s.focus = Focus::Items;
+    for (col, value) in [
+        (Column::Currency, "eu"),
+        (Column::Price, "ten"),
+        (Column::Category, ";Home"),
+    ] {
+        s.col = col;
+        update(&mut s, key(KeyCode::Enter));
+        update(&mut s, ctrl('u'));
+        for c in value.chars() {
+            update(&mut s, key(KeyCode::Char(c)));
+        }
+        update(&mut s, key(KeyCode::Enter));
+    }
+    assert!(s.problems.len() >= 3, "{:?}", s.problems);
+    for (w, h) in SIZES {
+        let text = screen(&s, w, h);
+        let listed = s
+            .problems
+            .iter()
+            .filter(|p| text.contains(p.path.as_str()))
+            .count();
+        // 80x24 leaves the pane eight rows: two wrapped problems; more room, more problems.
+        let want = if w == 80 { 2 } else { 3 };
+        assert!(listed >= want, "{w}x{h}: {listed} listed\n{text}");
+        // The words of the first problems are whole on their rows.
+        for p in s.problems.iter().take(2) {
+            for word in p.message.split(' ').filter(|w| w.len() > 3).take(8) {
+                assert!(text.contains(word), "{w}x{h}: {word:?} cut\n{text}");
+            }
+        }
+    }
+}
+
+/// Ctrl-N changed the list logic without showing the list it cycles through.
+#[test]
+fn ctrl_n_shows_the_suggestions_with_the_current_one() {
+    let mut s = EventsState::new("http://127.0.0.1:9", "k");
+    s.focus = Focus::Field(Field::ListLogic);
+    update(&mut s, ctrl('n'));
+    assert_eq!(s.draft.list_logic, "TRENDING_PERSONALIZED");
+    for (w, h) in SIZES {
+        let text = screen(&s, w, h);
+        let row = text
+            .lines()
+            .find(|l| l.contains("Ctrl-N:"))
+            .unwrap_or_else(|| panic!("{w}x{h}: no suggestions\n{text}"));
+        assert!(row.contains("TRENDING_PERSONALIZED"), "{w}x{h}: {row}");
+        assert!(row.contains("NEWEST_ARRIVALS"), "{w}x{h}: {row}");
+    }
+    // Far down the list, the row scrolls to the current one.
+    for _ in 0..8 {
+        update(&mut s, ctrl('n'));
+    }
+    assert_eq!(s.draft.list_logic, "VISUALLY_SIMILAR");
+    let text = screen(&s, 80, 24);
+    let row = text.lines().find(|l| l.contains("Ctrl-N:")).unwrap();
+    assert!(row.contains("VISUALLY_SIMILAR"), "{row}");
+    // Tags suggest page types.
+    s.focus = Focus::Field(Field::Tags);
+    update(&mut s, key(KeyCode::Char('x')));
+    let text = screen(&s, 80, 24);
+    let row = text.lines().find(|l| l.contains("Ctrl-N:")).unwrap();
+    assert!(row.contains("recsPageType:CATEGORY"), "{row}");
+}
+
+/// The preview and the response cut long lines at the pane's edge.
+#[test]
+fn long_preview_and_response_lines_wrap() {
+    let mut s = EventsState::new("http://127.0.0.1:9", "k");
+    let long = "A very long product name that does not fit in the preview pane at all";
+    s.draft.items[0].name = long.into();
+    s.refresh();
+    update(
+        &mut s,
+        EventsMsg::Sent(Ok(SendReport {
+            status: 400,
+            body: format!("{{\"error\":\"{long} (the collector's words)\"}}"),
+            elapsed_ms: 2,
+        })),
+    );
+    // The preview starts at the item's name (PageDown/the wheel get there).
+    s.preview_scroll = s
+        .batch_text()
+        .lines()
+        .position(|l| l.contains("item_name"))
+        .unwrap() as u16;
+    for (w, h) in SIZES {
+        let text = screen(&s, w, h);
+        for word in ["preview", "pane", "all\","] {
+            assert!(text.contains(word), "{w}x{h}: {word}\n{text}");
+        }
+        if w > 80 {
+            assert!(text.contains("words)"), "{w}x{h}\n{text}");
+        }
+    }
+}

@@ -1,0 +1,594 @@
+//! The import rules of `docs/architecture.md`, checked on the source text:
+//!
+//! - no file-level import cycle in `src/` (two files importing each other, or a longer loop);
+//!   a child that imports through its parent's re-exports while the parent re-exports it is such
+//!   a loop;
+//! - `core` imports nothing outside `core`; `client` and `store` never import `server`, and
+//!   `client` never imports `store`;
+//! - no file in `src/` is over 1,000 lines before its `#[cfg(test)]` module.
+//!
+//! Imports are `use crate::...`, `use super::...`, `use self::...`, a `use` of a child module by
+//! its name (`pub use request::X` in a `mod.rs`), and inline `crate::a::b` / `super::a` paths.
+//! Each is resolved to the file of the longest module prefix it names. Test modules (from the
+//! first `#[cfg(test)]` followed by a `mod`) are left out.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Files under this directory are not checked yet: the workbench is being restructured into
+/// components. Remove this constant (and its uses) once `src/tui/` follows the rules.
+const SKIPPED_WHILE_TUI_IS_RESTRUCTURED: &str = "tui/";
+
+/// Import loops that landed with another piece of work while this check was written; each is
+/// to be broken by the owner of its files (then remove its entry). `codegen/literal.rs` takes
+/// `Lang` from its parent, which re-exports `literal`.
+const LOOPS_LEFT_TO_THEIR_OWNERS: &[&[&str]] = &[&["codegen/literal.rs", "codegen/mod.rs"]];
+
+/// Files over the length limit whose split is under way by their owners; remove each entry when
+/// its file is split.
+const LONG_FILES_BEING_SPLIT: &[&str] = &["core/events/validate.rs"];
+
+/// The longest a source file may be before its tests.
+const MAX_LINES: usize = 1_000;
+
+/// A module path such as `["core", "sign"]` (empty for the crate root).
+type ModPath = Vec<String>;
+
+struct SourceFile {
+    /// Relative to `src/`, e.g. `core/sign.rs`.
+    rel: String,
+    module: ModPath,
+    /// The text before the test module, comments and string literals blanked out.
+    code: String,
+    lines_before_tests: usize,
+}
+
+fn src_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The module a file defines: `lib.rs` the root, `a/mod.rs` and `a.rs` the module `a`.
+fn module_of(rel: &str) -> ModPath {
+    let stem = rel.strip_suffix(".rs").expect("a .rs file");
+    let mut parts: Vec<String> = stem.split('/').map(str::to_string).collect();
+    if parts.last().is_some_and(|l| l == "mod" || l == "lib") {
+        parts.pop();
+    }
+    parts
+}
+
+/// Blank out comments, string and char literals (keeping line breaks), so that a path in a
+/// comment or a message is not taken for an import.
+fn strip_comments_and_strings(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    let blank = |c: u8| if c == b'\n' { b'\n' } else { b' ' };
+    while i < b.len() {
+        if b[i] == b'/' && b.get(i + 1) == Some(&b'/') {
+            while i < b.len() && b[i] != b'\n' {
+                out.push(b' ');
+                i += 1;
+            }
+        } else if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+            let mut depth = 0;
+            while i < b.len() {
+                if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+                    depth += 1;
+                    out.extend_from_slice(b"  ");
+                    i += 2;
+                } else if b[i] == b'*' && b.get(i + 1) == Some(&b'/') {
+                    depth -= 1;
+                    out.extend_from_slice(b"  ");
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    out.push(blank(b[i]));
+                    i += 1;
+                }
+            }
+        } else if b[i] == b'r' && matches!(b.get(i + 1), Some(b'"') | Some(b'#')) && {
+            let prev = if i == 0 { b' ' } else { b[i - 1] };
+            !(prev.is_ascii_alphanumeric() || prev == b'_')
+        } {
+            // Raw string r"..." or r#"..."#.
+            let mut j = i + 1;
+            let mut hashes = 0;
+            while b.get(j) == Some(&b'#') {
+                hashes += 1;
+                j += 1;
+            }
+            if b.get(j) != Some(&b'"') {
+                out.push(b[i]);
+                i += 1;
+                continue;
+            }
+            j += 1;
+            loop {
+                if j >= b.len() {
+                    break;
+                }
+                if b[j] == b'"' && (0..hashes).all(|k| b.get(j + 1 + k) == Some(&b'#')) {
+                    j += 1 + hashes;
+                    break;
+                }
+                j += 1;
+            }
+            for &c in &b[i..j.min(b.len())] {
+                out.push(blank(c));
+            }
+            i = j;
+        } else if b[i] == b'"' {
+            out.push(b' ');
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                if b[i] == b'\\' {
+                    out.push(b' ');
+                    i += 1;
+                }
+                if i < b.len() {
+                    out.push(blank(b[i]));
+                    i += 1;
+                }
+            }
+            out.push(b' ');
+            i += 1;
+        } else if b[i] == b'\'' {
+            // A char literal ('a', '\n', '\u{..}'), not a lifetime ('a without a closing quote).
+            let end = if b.get(i + 1) == Some(&b'\\') {
+                b[i + 2..]
+                    .iter()
+                    .position(|&c| c == b'\'')
+                    .map(|p| i + 2 + p)
+            } else if b.get(i + 2) == Some(&b'\'') {
+                Some(i + 2)
+            } else {
+                // A multi-byte char literal: the closing quote within 5 bytes.
+                (i + 2..(i + 6).min(b.len())).find(|&k| b[k] == b'\'' && b[i + 1] >= 0x80)
+            };
+            match end {
+                Some(e) => {
+                    out.extend(std::iter::repeat_n(b' ', e + 1 - i));
+                    i = e + 1;
+                }
+                None => {
+                    out.push(b'\'');
+                    i += 1;
+                }
+            }
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The line index of the test module: the first `#[cfg(test)]` whose next item is a `mod`.
+fn test_module_line(lines: &[&str]) -> Option<usize> {
+    lines.iter().enumerate().find_map(|(i, l)| {
+        if l.trim() != "#[cfg(test)]" {
+            return None;
+        }
+        let next = lines[i + 1..]
+            .iter()
+            .map(|l| l.trim())
+            .find(|l| !l.is_empty() && !l.starts_with("#["))?;
+        let is_mod = next.starts_with("mod ") || next.starts_with("pub mod ");
+        is_mod.then_some(i)
+    })
+}
+
+fn load() -> Vec<SourceFile> {
+    let src = src_dir();
+    let mut paths = Vec::new();
+    rust_files(&src, &mut paths);
+    let mut files = Vec::new();
+    for p in paths {
+        let rel = p
+            .strip_prefix(&src)
+            .expect("under src/")
+            .to_string_lossy()
+            .replace('\\', "/");
+        if rel == "main.rs" || rel.starts_with("bin/") {
+            continue; // the binary is its own crate
+        }
+        let text = std::fs::read_to_string(&p)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display()));
+        let lines: Vec<&str> = text.lines().collect();
+        let cut = test_module_line(&lines).unwrap_or(lines.len());
+        let before = lines[..cut].join("\n");
+        files.push(SourceFile {
+            module: module_of(&rel),
+            code: strip_comments_and_strings(&before),
+            lines_before_tests: cut,
+            rel,
+        });
+    }
+    files
+}
+
+/// Expand a `use` tree such as `a::{b, c::{d, e as f}, self}` into paths.
+fn expand_use_tree(tree: &str) -> Vec<Vec<String>> {
+    fn split_top(s: &str) -> Vec<&str> {
+        let mut parts = Vec::new();
+        let mut depth = 0;
+        let mut start = 0;
+        for (i, c) in s.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    parts.push(&s[start..i]);
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        parts.push(&s[start..]);
+        parts
+    }
+    fn go(prefix: &[String], tree: &str, out: &mut Vec<Vec<String>>) {
+        let tree = tree.trim();
+        if tree.is_empty() {
+            return;
+        }
+        if let Some(open) = tree.find('{') {
+            let head = tree[..open].trim().trim_end_matches("::");
+            let inner = tree[open + 1..].trim_end().trim_end_matches('}');
+            let mut p = prefix.to_vec();
+            p.extend(
+                head.split("::")
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string),
+            );
+            for part in split_top(inner) {
+                go(&p, part, out);
+            }
+        } else {
+            let path = tree.split(" as ").next().unwrap_or(tree);
+            let mut p = prefix.to_vec();
+            for seg in path.split("::").map(str::trim) {
+                if seg == "self" || seg == "*" || seg.is_empty() {
+                    continue;
+                }
+                p.push(seg.to_string());
+            }
+            out.push(p);
+        }
+    }
+    let mut out = Vec::new();
+    go(&[], tree, &mut out);
+    out
+}
+
+/// Every module path a file's code names: `use` trees and inline `crate::`/`super::` paths.
+fn named_paths(code: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let use_re = regex::Regex::new(r"(?s)\buse\s+([^;]+);").expect("use regex");
+    for c in use_re.captures_iter(code) {
+        out.extend(expand_use_tree(&c[1]));
+    }
+    let inline =
+        regex::Regex::new(r"\b(?:crate|self|super)(?:\s*::\s*(?:super|[A-Za-z_][A-Za-z0-9_]*))+")
+            .expect("path regex");
+    for m in inline.find_iter(code) {
+        let before = &code[..m.start()];
+        // `use` trees were expanded above (this also skips `pub(crate) use` and `pub(super)`).
+        let before = before.trim_end();
+        let visibility = before.ends_with("pub(") || before.ends_with("pub(in");
+        if before.ends_with("use") || visibility {
+            continue;
+        }
+        out.push(
+            m.as_str()
+                .split("::")
+                .map(|s| s.trim().to_string())
+                .collect(),
+        );
+    }
+    out
+}
+
+/// The file a path leads to, seen from `from` (the module of the file that names it): the
+/// longest prefix that is a module with a file. `None` for other crates (`std::`, `serde::`).
+fn resolve(path: &[String], from: &ModPath, modules: &BTreeMap<ModPath, String>) -> Option<String> {
+    let first = path.first()?;
+    let (mut base, rest): (ModPath, &[String]) = match first.as_str() {
+        "crate" => (Vec::new(), &path[1..]),
+        "self" => (from.clone(), &path[1..]),
+        "super" => {
+            let mut b = from.clone();
+            let mut i = 0;
+            while path.get(i).is_some_and(|s| s == "super") {
+                b.pop();
+                i += 1;
+            }
+            (b, &path[i..])
+        }
+        child => {
+            // `use request::X` in a module that has a child `request`.
+            let mut m = from.clone();
+            m.push(child.to_string());
+            if !modules.contains_key(&m) {
+                return None;
+            }
+            (from.clone(), path)
+        }
+    };
+    // The crate root only declares modules: a path that names nothing below it is not an import.
+    let mut found = if base.is_empty() {
+        None
+    } else {
+        modules.get(&base).cloned()
+    };
+    for seg in rest {
+        base.push(seg.clone());
+        match modules.get(&base) {
+            Some(f) => found = Some(f.clone()),
+            None => break,
+        }
+    }
+    found
+}
+
+fn skipped(rel: &str) -> bool {
+    rel.starts_with(SKIPPED_WHILE_TUI_IS_RESTRUCTURED)
+}
+
+/// File -> the files it imports (itself excluded).
+fn graph(files: &[SourceFile]) -> BTreeMap<String, BTreeSet<String>> {
+    let modules: BTreeMap<ModPath, String> = files
+        .iter()
+        .map(|f| (f.module.clone(), f.rel.clone()))
+        .collect();
+    let mut g = BTreeMap::new();
+    for f in files.iter().filter(|f| !skipped(&f.rel)) {
+        let targets: BTreeSet<String> = named_paths(&f.code)
+            .iter()
+            .filter_map(|p| resolve(p, &f.module, &modules))
+            .filter(|t| *t != f.rel && !skipped(t))
+            .collect();
+        g.insert(f.rel.clone(), targets);
+    }
+    g
+}
+
+/// The strongly connected components with more than one file (Tarjan).
+fn cycles(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    struct T<'a> {
+        g: &'a BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        on: BTreeSet<&'a str>,
+        next: usize,
+        out: Vec<Vec<String>>,
+    }
+    impl<'a> T<'a> {
+        fn visit(&mut self, v: &'a str) {
+            self.index.insert(v, self.next);
+            self.low.insert(v, self.next);
+            self.next += 1;
+            self.stack.push(v);
+            self.on.insert(v);
+            for w in self.g.get(v).into_iter().flatten() {
+                let w = w.as_str();
+                if !self.index.contains_key(w) {
+                    self.visit(w);
+                    let l = self.low[w].min(self.low[v]);
+                    self.low.insert(v, l);
+                } else if self.on.contains(w) {
+                    let l = self.index[w].min(self.low[v]);
+                    self.low.insert(v, l);
+                }
+            }
+            if self.low[v] == self.index[v] {
+                let mut comp = Vec::new();
+                while let Some(w) = self.stack.pop() {
+                    self.on.remove(w);
+                    comp.push(w.to_string());
+                    if w == v {
+                        break;
+                    }
+                }
+                if comp.len() > 1 {
+                    comp.sort();
+                    self.out.push(comp);
+                }
+            }
+        }
+    }
+    let mut t = T {
+        g,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on: BTreeSet::new(),
+        next: 0,
+        out: Vec::new(),
+    };
+    for v in g.keys() {
+        if !t.index.contains_key(v.as_str()) {
+            t.visit(v);
+        }
+    }
+    t.out
+}
+
+fn layer(rel: &str) -> &str {
+    let first = rel.split('/').next().unwrap_or(rel);
+    first.strip_suffix(".rs").unwrap_or(first)
+}
+
+#[test]
+fn no_file_level_import_cycles() {
+    let g = graph(&load());
+    let found: Vec<Vec<String>> = cycles(&g)
+        .into_iter()
+        .filter(|c| {
+            !LOOPS_LEFT_TO_THEIR_OWNERS
+                .contains(&c.iter().map(String::as_str).collect::<Vec<_>>().as_slice())
+        })
+        .collect();
+    let described: Vec<String> = found
+        .iter()
+        .map(|comp| {
+            let edges: Vec<String> = comp
+                .iter()
+                .flat_map(|a| {
+                    g[a].iter()
+                        .filter(|b| comp.contains(b))
+                        .map(move |b| format!("{a} -> {b}"))
+                })
+                .collect();
+            format!("{} ({})", comp.join(", "), edges.join("; "))
+        })
+        .collect();
+    assert!(
+        described.is_empty(),
+        "files that import each other (directly or around a loop):\n{}",
+        described.join("\n")
+    );
+}
+
+#[test]
+fn layers_import_only_what_docs_architecture_allows() {
+    let g = graph(&load());
+    let mut wrong = Vec::new();
+    for (from, targets) in &g {
+        let from_layer = layer(from);
+        for to in targets {
+            let to_layer = layer(to);
+            let bad = match from_layer {
+                "core" => to_layer != "core",
+                "client" => matches!(to_layer, "server" | "store" | "engine" | "cli" | "tui"),
+                "store" => matches!(to_layer, "server" | "client" | "engine" | "cli" | "tui"),
+                "server" => matches!(to_layer, "store" | "client" | "engine" | "cli" | "tui"),
+                "engine" => matches!(to_layer, "cli" | "tui"),
+                _ => false,
+            };
+            if bad {
+                wrong.push(format!("{from} imports {to}"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports that run the wrong way (docs/architecture.md):\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn no_source_file_is_over_1000_lines_before_its_tests() {
+    let long: Vec<String> = load()
+        .iter()
+        .filter(|f| !skipped(&f.rel) && !LONG_FILES_BEING_SPLIT.contains(&f.rel.as_str()))
+        .filter(|f| f.lines_before_tests > MAX_LINES)
+        .map(|f| format!("src/{} ({} lines)", f.rel, f.lines_before_tests))
+        .collect();
+    assert!(
+        long.is_empty(),
+        "split along responsibilities:\n{}",
+        long.join("\n")
+    );
+}
+
+/// The checker itself: a loop, a parent re-export and a wrong-way import are all found.
+#[test]
+fn the_checker_finds_what_it_looks_for() {
+    let file = |rel: &str, code: &str| SourceFile {
+        rel: rel.to_string(),
+        module: module_of(rel),
+        code: strip_comments_and_strings(code),
+        lines_before_tests: 1,
+    };
+    let files = vec![
+        file("lib.rs", "pub mod core; pub mod store;"),
+        file(
+            "core/mod.rs",
+            "pub mod a; pub mod b;\npub use a::{A, B as C};",
+        ),
+        file("core/a.rs", "use super::b::Thing;\n// use crate::store::x;"),
+        file(
+            "core/b.rs",
+            "fn f() { crate::core::a::g(); let s = \"crate::store\"; }",
+        ),
+        file(
+            "store/mod.rs",
+            "use crate::core::A;\nuse crate::{server::X, core::b};",
+        ),
+        file(
+            "core/c.rs",
+            "pub(crate) use crate::core::A;\npub(super) fn f() { g(crate::store::x) }",
+        ),
+    ];
+    let g = graph(&files);
+    assert_eq!(
+        g["core/a.rs"],
+        BTreeSet::from(["core/b.rs".to_string()]),
+        "comments are not imports"
+    );
+    assert_eq!(
+        g["core/b.rs"],
+        BTreeSet::from(["core/a.rs".to_string()]),
+        "strings are not imports; inline paths are"
+    );
+    assert_eq!(
+        g["store/mod.rs"],
+        BTreeSet::from(["core/b.rs".to_string(), "core/mod.rs".to_string()]),
+        "use trees are expanded; a module without a file (server here) is not resolved"
+    );
+    assert_eq!(
+        g["core/c.rs"],
+        BTreeSet::from(["core/mod.rs".to_string(), "store/mod.rs".to_string()]),
+        "visibilities are not paths; an argument is"
+    );
+    let found = cycles(&g);
+    assert_eq!(
+        found,
+        vec![vec!["core/a.rs".to_string(), "core/b.rs".to_string()]]
+    );
+    // A child importing through the parent that re-exports it.
+    let files = vec![
+        file("core/mod.rs", "pub mod a;\npub use a::A;"),
+        file("core/a.rs", "use crate::core::Other;"),
+    ];
+    assert_eq!(cycles(&graph(&files)).len(), 1);
+    assert_eq!(
+        expand_use_tree("crate::a::{b, c::{d, e as f}, self}"),
+        vec![
+            vec!["crate", "a", "b"],
+            vec!["crate", "a", "c", "d"],
+            vec!["crate", "a", "c", "e"],
+            vec!["crate", "a"],
+        ]
+    );
+    let lines = [
+        "fn a() {}",
+        "#[cfg(test)]",
+        "fn helper() {}",
+        "#[cfg(test)]",
+        "mod tests {",
+    ];
+    assert_eq!(test_module_line(&lines), Some(3));
+}
