@@ -164,7 +164,7 @@ fn new(store: &ProfileStore, a: NewArgs) -> anyhow::Result<u8> {
         None => Profile::new(a.name.clone()),
     };
     if let Some(v) = a.vendor {
-        p.header_prefix = v.header_prefix.to_string();
+        p.request.header_prefix = v.header_prefix.to_string();
         p.indexing_url = v.indexing_url.to_string();
         p.analytics_url = v.analytics_url.to_string();
     }

@@ -1,12 +1,15 @@
 //! Checking one event, the cross-event bookkeeping, and the end of the batch.
 
 use std::collections::{HashMap, HashSet};
+use std::fmt;
 use std::net::Ipv4Addr;
 
 use serde_json::Value;
 
-use super::read::{EventRec, ItemRec, ProfileRec, Raw, Shaped};
-use super::{codes, event_of_path, Level, Omitted, Problem, Report, MAX_LISTED_PROBLEMS};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+
+use super::read::{EventRec, ItemRec, ProfileRec, Raw, Shaped, Skip};
+use super::types::{codes, event_of_path, Level, Omitted, Problem, Report, MAX_LISTED_PROBLEMS};
 use crate::core::events::model::{
     KNOWN_EVENTS, KNOWN_LIST_LOGICS, SELECT_RECS_LIST, VIEW_RECS_LIST,
 };
@@ -712,5 +715,60 @@ impl Checker {
             events: self.events,
             omitted,
         }
+    }
+}
+
+/// Reads the body: an array of events, each checked as soon as it is read.
+pub(super) struct RootSeed<'c>(pub(super) &'c mut Checker);
+
+impl<'de> DeserializeSeed<'de> for RootSeed<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for RootSeed<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON array of events")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut i = 0;
+        while let Some(ev) = seq.next_element::<Shaped<EventRec<'de>>>()? {
+            self.0.check_event(i, ev);
+            i += 1;
+        }
+        self.0.events = i;
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while map.next_entry::<Skip, Skip>()?.is_some() {}
+        self.0.not_array("a JSON object", None);
+        Ok(())
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<(), E> {
+        self.0.not_array("a boolean", Some(Value::Bool(v)));
+        Ok(())
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<(), E> {
+        self.0.not_array("a number", Some(Value::from(v)));
+        Ok(())
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<(), E> {
+        self.0.not_array("a number", Some(Value::from(v)));
+        Ok(())
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<(), E> {
+        self.0.not_array("a number", Some(Value::from(v)));
+        Ok(())
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
+        self.0.not_array("a string", Some(Value::from(v)));
+        Ok(())
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        self.0.not_array("null", Some(Value::Null));
+        Ok(())
     }
 }

@@ -6,7 +6,7 @@ use super::check::{
     field_name, field_path, has_empty_level, is_decimal, item_path, json_type, Checker,
 };
 use super::read::{ItemRec, Raw, Shaped};
-use super::{codes, Level};
+use super::types::{codes, Level};
 use crate::core::events::model::PAGE_TYPE_TAG;
 use crate::core::events::nested::Shape;
 

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::check::{ev_path, json_type, Checker};
 use super::read::{BannerRec, DataRec, EventRec, Raw, Shaped, DATA_STRINGS};
-use super::{codes, Level};
+use super::types::{codes, Level};
 use crate::core::events::nested::EVENT_VERSION;
 
 /// Banner resolutions the vendor's SDK sends.

@@ -5,12 +5,10 @@ use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{
-    self, value::MapAccessDeserializer, value::SeqAccessDeserializer, Deserialize, DeserializeSeed,
-    Deserializer, MapAccess, SeqAccess, Visitor,
+    self, value::MapAccessDeserializer, value::SeqAccessDeserializer, Deserialize, Deserializer,
+    MapAccess, SeqAccess, Visitor,
 };
 use serde_json::Value;
-
-use super::check::Checker;
 
 // ---------------------------------------------------------------------------------------------
 // Reading: borrowed records filled by serde visitors.
@@ -540,60 +538,5 @@ impl<'de> Deserialize<'de> for Skip {
             }
         }
         d.deserialize_any(V)
-    }
-}
-
-/// Reads the body: an array of events, each checked as soon as it is read.
-pub(super) struct RootSeed<'c>(pub(super) &'c mut Checker);
-
-impl<'de> DeserializeSeed<'de> for RootSeed<'_> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for RootSeed<'_> {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a JSON array of events")
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let mut i = 0;
-        while let Some(ev) = seq.next_element::<Shaped<EventRec<'de>>>()? {
-            self.0.check_event(i, ev);
-            i += 1;
-        }
-        self.0.events = i;
-        Ok(())
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while map.next_entry::<Skip, Skip>()?.is_some() {}
-        self.0.not_array("a JSON object", None);
-        Ok(())
-    }
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<(), E> {
-        self.0.not_array("a boolean", Some(Value::Bool(v)));
-        Ok(())
-    }
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<(), E> {
-        self.0.not_array("a number", Some(Value::from(v)));
-        Ok(())
-    }
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<(), E> {
-        self.0.not_array("a number", Some(Value::from(v)));
-        Ok(())
-    }
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<(), E> {
-        self.0.not_array("a number", Some(Value::from(v)));
-        Ok(())
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
-        self.0.not_array("a string", Some(Value::from(v)));
-        Ok(())
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        self.0.not_array("null", Some(Value::Null));
-        Ok(())
     }
 }
