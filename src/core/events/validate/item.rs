@@ -136,7 +136,7 @@ impl Checker {
                     item_path(shape, i, j, "item_category"),
                     codes::CATEGORY_EMPTY_LEVEL,
                     Some(Value::from(c)),
-                    "item_category has an empty level (a ';' at the start or end, or three in a row): ';' separates the levels of one category path and ';;' separates paths, as in Mens;Shoes;Trainers;;Sale.".to_owned(),
+                    "item_category has an empty level (a ';' at either end, or three in a row); one ';' separates levels and ';;' separates category paths.".to_owned(),
                 );
             }
         }
