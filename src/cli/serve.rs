@@ -53,6 +53,16 @@ pub struct ServeArgs {
     /// with a warning on each such request. By default only the documented form is accepted.
     #[arg(long = "accept-form", value_name = "FORM", value_parser = parse_form)]
     pub accept_forms: Vec<SigningForm>,
+
+    /// Forward every indexing request, once verified and recorded, byte for byte to this base
+    /// URL (e.g. the real service) and answer with its answer.
+    #[arg(long, value_name = "URL")]
+    pub forward_indexing: Option<String>,
+
+    /// Forward every collector request, once validated and recorded, to this base URL.
+    #[arg(long, value_name = "URL")]
+    pub forward_analytics: Option<String>,
+
     /// At most this many signature diagnoses run at once; a mismatch that finds none free gets
     /// its verdict and expected signing text with "diagnosis skipped: server busy".
     #[arg(long, value_name = "N", default_value_t = server::config::DEFAULT_MAX_DIAGNOSES)]
@@ -131,6 +141,18 @@ pub fn config(
         .copied()
         .filter(|f| *f != SigningForm::Standard)
         .collect();
+    for (flag, url) in [
+        ("--forward-indexing", &args.forward_indexing),
+        ("--forward-analytics", &args.forward_analytics),
+    ] {
+        if let Some(url) = url {
+            if let Err(why) = server::forward::check_url(url) {
+                bail!("{flag} {why}");
+            }
+        }
+    }
+    cfg.forward_indexing = args.forward_indexing.clone();
+    cfg.forward_analytics = args.forward_analytics.clone();
     cfg.max_diagnoses = args.max_diagnoses;
     Ok(cfg)
 }
@@ -175,6 +197,13 @@ async fn serve(args: ServeArgs, cfg: ServerConfig) -> anyhow::Result<u8> {
                 form.description()
             )?;
         }
+        if let Some(up) = &args.forward_indexing {
+            writeln!(out, "forwarding indexing requests to {up}")?;
+        }
+        if let Some(up) = &args.forward_analytics {
+            writeln!(out, "forwarding collector requests to {up}")?;
+        }
+        writeln!(out, "live: signscope watch --url {}", server.url())?;
         out.flush()?;
     }
     if no_accounts {
@@ -273,6 +302,17 @@ mod tests {
         assert!(format!("{err:#}").contains("API_KEY=ENV_VAR"));
         let err = config(&parse(&["--header-prefix", "X Y"]), &env).unwrap_err();
         assert!(format!("{err:#}").contains("--header-prefix"));
+        let err = config(&parse(&["--forward-indexing", "ftp://x"]), &env).unwrap_err();
+        let text = format!("{err:#}");
+        assert!(
+            text.starts_with("--forward-indexing \"ftp://x\" must start with http"),
+            "{text}"
+        );
+        let err = config(&parse(&["--forward-analytics", "nonsense"]), &env).unwrap_err();
+        assert!(format!("{err:#}").contains("--forward-analytics"));
+        let cfg = config(&parse(&["--forward-indexing", "https://example.com"]), &env).unwrap();
+        assert_eq!(cfg.forward_indexing.as_deref(), Some("https://example.com"));
+        assert_eq!(cfg.forward_analytics, None);
     }
 
     #[test]
