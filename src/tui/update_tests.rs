@@ -816,3 +816,25 @@ fn component_views_get_keys_and_their_effects_become_commands() {
         [Command::Events(EventsEffect::FetchStored { .. })]
     ));
 }
+
+#[test]
+fn a_question_mark_typed_at_the_start_of_the_query_is_removed_on_send_and_said() {
+    let mut a = app();
+    focus(&mut a, Field::Query);
+    a.type_str("?a=1");
+    let cmds = a.ctrl('g');
+    let job = match cmds.as_slice() {
+        [Command::Send(job)] => job,
+        other => panic!("one send: {other:?}"),
+    };
+    assert_eq!(job.sign.query, "a=1", "signed without the '?'");
+    assert!(job.url.ends_with("/v2/batch?a=1"), "{}", job.url);
+    assert_eq!(a.request.query.text(), "a=1");
+    assert!(a.status.contains("started with '?'"), "{}", a.status);
+    // A query without one is sent as typed, with no warning.
+    let mut a = app();
+    focus(&mut a, Field::Query);
+    a.type_str("b=2");
+    a.ctrl('g');
+    assert!(!a.status.contains("started with"), "{}", a.status);
+}
