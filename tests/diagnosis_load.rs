@@ -70,9 +70,10 @@ fn serve_under_32_concurrent_2mb_mismatches() {
         .spawn()
         .unwrap();
     let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    stdout.read_line(&mut line).unwrap();
+    // Keep reading the server's stdout: it exits when its stdout is closed under it.
+    std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
     let addr: SocketAddr = line
         .trim()
         .strip_prefix("listening on http://")
