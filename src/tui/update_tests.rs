@@ -838,3 +838,46 @@ fn a_question_mark_typed_at_the_start_of_the_query_is_removed_on_send_and_said()
     a.ctrl('g');
     assert!(!a.status.contains("started with"), "{}", a.status);
 }
+
+#[test]
+fn a_frozen_timestamp_stays_with_its_profile_and_a_load_clears_the_old_response() {
+    let mut a = app();
+    a.ctrl('t');
+    assert!(!a.request.ts_live);
+    let later = t0() + chrono::Duration::seconds(30);
+    a.update(Message::Tick(later));
+    assert_eq!(
+        a.request.timestamp.text(),
+        "2026-11-22T10:00:00.000Z",
+        "frozen"
+    );
+    a.request.response = Some(response(1, 401));
+    let mut fields = RequestFields::demo("http://127.0.0.1:9");
+    fields.path = "/v2/other".into();
+    let cmds = a.update(Message::ProfileLoaded(Ok(LoadedProfile {
+        name: "prod".into(),
+        is_demo: false,
+        analytics_url: "https://collect.example".into(),
+        local: false,
+        events: None,
+        profile: None,
+        fields: fields.clone(),
+        key: Some(Secret::new("k2")),
+        key_source: "env PROD_KEY".into(),
+    })));
+    assert!(
+        a.request.ts_live,
+        "another profile starts with a live timestamp"
+    );
+    assert_eq!(a.request.timestamp.text(), "2026-11-22T10:00:30.000Z");
+    assert_eq!(last_sign_job(&cmds).timestamp, "2026-11-22T10:00:30.000Z");
+    assert!(a.request.response.is_none());
+    // Loading a captured request (or a past send) clears the response of the one before.
+    a.request.response = Some(response(2, 200));
+    a.update(Message::LoadRequest {
+        fields: Box::new(fields),
+        timestamp: "2026-01-01T00:00:00.000Z".into(),
+    });
+    assert!(a.request.response.is_none());
+    assert!(!a.request.ts_live, "the captured timestamp is frozen");
+}

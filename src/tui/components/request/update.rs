@@ -140,6 +140,9 @@ pub fn load_profile(
         source: key_source,
         revealed: false,
     };
+    // A frozen timestamp belongs to the request it was frozen in: another profile starts live.
+    req.ts_live = true;
+    req.timestamp.set(format_timestamp(req.now));
     req.response = None;
     req.status = format!("profile {name} loaded");
 }
@@ -166,6 +169,8 @@ pub fn load_request(
     req.timestamp.set(timestamp);
     req.dirty = true;
     req.ts_live = false;
+    // The response shown was the previous request's.
+    req.response = None;
     req.status = "captured request loaded (timestamp frozen to the captured one)".into();
     resign(req)
 }
