@@ -11,6 +11,7 @@
 //! the core's (`core::events::draft`); this module only shows and edits it.
 
 mod draw;
+mod items_table;
 mod message;
 mod update;
 mod validate;
@@ -644,8 +645,7 @@ impl EventsState {
             }
         }
         let path = problem.path.clone();
-        let batch = self.form_batch();
-        match target_of_path(&path, &batch) {
+        match target_of_path(&path, &self.draft) {
             Some(Target::Field(f)) => self.focus = Focus::Field(f),
             Some(Target::Item(row, col)) => {
                 self.focus = Focus::Items;
