@@ -9,6 +9,8 @@
 //! - [`client`]: sending signed requests and event batches (reqwest).
 //! - [`engine`]: one send for the CLI and the workbench: profile, key, sign once, send, exchange,
 //!   history (see `docs/architecture.md`).
+//! - [`codegen`]: the request as a signing program in eight languages, and `sign --explain`.
+//! - [`learn`]: the guided lesson and the exercises (pure models) and the learner's progress.
 //! - [`server`]: the local verifying server (axum), usable in-process.
 //! - [`cli`]: the headless commands (clap).
 //! - [`tui`]: the interactive workbench (ratatui, Elm-style `update`).
@@ -19,6 +21,7 @@ pub mod client;
 pub mod codegen;
 pub mod core;
 pub mod engine;
+pub mod learn;
 pub mod logging;
 pub mod server;
 pub mod store;

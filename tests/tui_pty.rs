@@ -69,10 +69,11 @@ fn signature_on_screen_equals_the_cli_send_is_accepted_and_quit_restores_the_ter
     // The demo's first status line names the send key of each view that sends (it stays when
     // the user switches to F3, where Ctrl-G is not the send key).
     tui.wait_for("the demo note", |s| s.contains(signscope::tui::DEMO_NOTE));
-    // Freeze the timestamp, clear the body (Ctrl-K from the start), type a new one.
+    // Freeze the timestamp, clear the body (Alt-> to its end, then Backspace), type a new one.
     tui.send(b"\x14"); // Ctrl-T
     tui.wait_for("frozen timestamp", |s| s.contains("timestamp frozen"));
-    tui.send(b"\x0b"); // Ctrl-K: delete to the end of the line
+    tui.send(b"\x1b>");
+    tui.send([0x7f; 80]);
     tui.wait_for("an empty body", |s| s.contains("Body (0 bytes)"));
     let body = r#"{"hello": "wörld", "n": [1, 2]}"#;
     tui.send(body.as_bytes());

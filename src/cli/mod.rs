@@ -9,11 +9,13 @@ use clap::{Parser, Subcommand};
 pub mod events;
 pub mod history;
 pub mod keys;
+pub mod learn;
 pub mod profile;
 pub mod send;
 pub mod serve;
 pub mod sign;
 pub mod verify;
+pub mod watch;
 
 /// Exit code for unusable input (missing file, unreadable key, bad flag value).
 pub const EXIT_USAGE: u8 = 2;
@@ -47,10 +49,14 @@ pub enum Command {
     Events(events::EventsArgs),
     /// Run the local verifying server.
     Serve(serve::ServeArgs),
+    /// Follow a local server's live stream: one line per request it answers.
+    Watch(watch::WatchArgs),
     /// Manage saved profiles.
     Profile(profile::ProfileArgs),
     /// Show past sends.
     History(history::HistoryArgs),
+    /// Learn the signing scheme: a guided lesson, then exercises.
+    Learn(learn::LearnArgs),
     /// Print shell completions.
     Completions {
         #[arg(value_enum)]
@@ -70,8 +76,10 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Send(a)) => send::run(a),
         Some(Command::Events(a)) => events::run(a),
         Some(Command::Serve(a)) => serve::run(a),
+        Some(Command::Watch(a)) => watch::run(a),
         Some(Command::Profile(a)) => profile::run(a),
         Some(Command::History(a)) => history::run(a),
+        Some(Command::Learn(a)) => learn::run(a),
         Some(Command::Completions { shell }) => {
             use clap::CommandFactory;
             clap_complete::generate(
@@ -105,7 +113,7 @@ fn only_prints(cmd: &Command) -> bool {
         | Command::History(_)
         | Command::Completions { .. } => true,
         Command::Events(e) => !matches!(e.command, events::EventsCommand::Send(_)),
-        Command::Send(_) | Command::Serve(_) => false,
+        Command::Send(_) | Command::Serve(_) | Command::Watch(_) | Command::Learn(_) => false,
     }
 }
 

@@ -8,8 +8,10 @@ use super::components::events::EventsState;
 use super::components::history::HistoryState;
 use super::components::profiles::ProfilesState;
 use super::components::request::RequestState;
+use super::keymap::{Binding, KeySpec};
 use super::layout::View;
 use super::model::{KeyInfo, RequestFields};
+use super::widgets::LineInput;
 
 /// A popup over every view (the router's; a component's own prompts are its state).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,6 +25,12 @@ pub enum Popup {
     /// Pick a profile: names and the selected index.
     Profiles {
         names: Vec<String>,
+        selected: usize,
+    },
+    /// The command palette: the actions of the current view whose name contains the filter,
+    /// and the selected one among them.
+    Palette {
+        filter: LineInput,
         selected: usize,
     },
 }
@@ -87,3 +95,78 @@ impl App {
         self.request.ts_live && self.view == View::Request && !self.quit
     }
 }
+
+/// What the router does by key or by name, in every view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GlobalAction {
+    Help,
+    Palette,
+    Quit,
+    Show(View),
+}
+
+const fn global(
+    action: GlobalAction,
+    keys: &'static [KeySpec],
+    name: &'static str,
+    help: &'static str,
+) -> Binding<GlobalAction> {
+    Binding {
+        action,
+        keys,
+        name,
+        help,
+    }
+}
+
+/// Keys that work in every view: the router, help and the palette read this table.
+pub const GLOBAL_KEYS: &[Binding<GlobalAction>] = &[
+    global(
+        GlobalAction::Help,
+        &[KeySpec::f(1), KeySpec::alt('1')],
+        "help",
+        "this help (? too, when no text field has focus)",
+    ),
+    global(
+        GlobalAction::Palette,
+        &[KeySpec::ctrl('k')],
+        "command palette",
+        "command palette: every action of this view, run by name",
+    ),
+    global(
+        GlobalAction::Quit,
+        &[KeySpec::ctrl('c'), KeySpec::ctrl('q')],
+        "quit",
+        "quit (asks only when there are unsaved edits; q too, when no text field has focus)",
+    ),
+    global(
+        GlobalAction::Show(View::Request),
+        &[KeySpec::f(2), KeySpec::alt('2')],
+        "go to the Request view",
+        "Request view",
+    ),
+    global(
+        GlobalAction::Show(View::Events),
+        &[KeySpec::f(3), KeySpec::alt('3')],
+        "go to the Events view",
+        "Events view",
+    ),
+    global(
+        GlobalAction::Show(View::History),
+        &[KeySpec::f(4), KeySpec::alt('4')],
+        "go to the History view",
+        "History view",
+    ),
+    global(
+        GlobalAction::Show(View::Profiles),
+        &[KeySpec::f(5), KeySpec::alt('5')],
+        "go to the Profiles view",
+        "Profiles view",
+    ),
+    global(
+        GlobalAction::Show(View::Diagnose),
+        &[KeySpec::f(6), KeySpec::alt('6')],
+        "go to the Diagnose view",
+        "Diagnose view",
+    ),
+];

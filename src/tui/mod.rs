@@ -19,9 +19,11 @@
 pub mod app;
 pub mod components;
 pub mod effect;
+pub mod keymap;
 pub mod layout;
 pub mod message;
 pub mod model;
+pub mod palette;
 pub mod runtime;
 pub mod signing;
 pub mod terminal;

@@ -243,8 +243,9 @@ impl Effects {
                 });
             }
             Command::Copy(text) => {
-                tracing::debug!(what = %describe_copy(&text), "copy");
-                let result = self.copy(&text);
+                let what = describe_copy(&text);
+                tracing::debug!(what = %what, "copy");
+                let result = self.copy(&text, what);
                 let _ = self.tx.send(Message::Copied(result));
             }
             Command::ListProfiles => {
@@ -302,8 +303,8 @@ impl Effects {
                 let _ = self.tx.send(msg);
             }
             Command::Events(e) => self.events_effect(e),
-            Command::History(HistoryEffect::CopyText(t)) => {
-                let result = self.copy(&t);
+            Command::History(HistoryEffect::CopyText { text, what }) => {
+                let result = self.copy(&text, what);
                 let _ = self.tx.send(Message::Copied(result));
             }
             Command::History(_) | Command::ReloadHistory => self.reload_history(),
@@ -414,8 +415,8 @@ impl Effects {
                     let _ = tx.send(Message::Events(msg));
                 });
             }
-            EventsEffect::CopyText(t) => {
-                let result = self.copy(&t);
+            EventsEffect::CopyText { text, what } => {
+                let result = self.copy(&text, what);
                 let _ = tx.send(Message::Copied(result));
             }
             EventsEffect::Status(_) => {}
@@ -554,8 +555,9 @@ impl Effects {
     }
 
     /// Copy to the system clipboard, or with an OSC 52 escape (works over SSH in most terminals).
-    fn copy(&mut self, text: &str) -> Result<String, String> {
-        let what = describe_copy(text);
+    /// `what` names what was copied (the component that asked knows; see `describe_copy` for the
+    /// request view's copies).
+    fn copy(&mut self, text: &str, what: String) -> Result<String, String> {
         if self.clipboard.is_none() {
             self.clipboard = arboard::Clipboard::new().ok();
         }

@@ -3,20 +3,21 @@
 //! the runtime's answers go to the component they belong to. Pure: no I/O, no clock (time
 //! arrives in `Message::Tick`), no terminal.
 
-use crossterm::event::{
-    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
-};
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
-use super::app::{App, Popup};
+use super::app::{App, GlobalAction, Popup, GLOBAL_KEYS};
 use super::components::events::{self, EventsEffect, EventsMsg};
 use super::components::history::{self, HistoryEffect, HistoryMsg};
 use super::components::profiles::{self, ProfilesEffect, ProfilesMsg};
 use super::components::{diagnose, request};
 use super::effect::Command;
+use super::keymap;
 use super::layout::{frame_layout, tab_layout, View};
 use super::message::Message;
 use super::model::RequestFields;
+use super::palette::{self, PaletteAction};
+use super::widgets::{Edit, LineInput};
 
 /// Handle one message.
 pub fn update(app: &mut App, msg: Message) -> Vec<Command> {
@@ -259,10 +260,6 @@ pub fn row_fields(row: &history::HistoryRow, prefix: &str) -> (RequestFields, St
     (fields, header(&names.timestamp))
 }
 
-fn ctrl(key: &KeyEvent, c: char) -> bool {
-    key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char(c)
-}
-
 fn request_quit(app: &mut App) -> Vec<Command> {
     if app.request.dirty {
         app.popup = Some(Popup::ConfirmQuit);
@@ -282,24 +279,8 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
         return request::on_key(&mut app.request, key);
     }
     // Global keys.
-    if ctrl(&key, 'c') || ctrl(&key, 'q') {
-        return request_quit(app);
-    }
-    match key.code {
-        KeyCode::F(1) => {
-            app.popup = Some(Popup::Help { scroll: 0 });
-            return vec![];
-        }
-        KeyCode::F(n @ 2..=6) => return switch_view(app, View::ALL[(n - 2) as usize]),
-        // Alt-1..Alt-6 mirror F1..F6 (for terminals that take the function keys).
-        KeyCode::Char('1') if key.modifiers.contains(KeyModifiers::ALT) => {
-            app.popup = Some(Popup::Help { scroll: 0 });
-            return vec![];
-        }
-        KeyCode::Char(c @ '2'..='6') if key.modifiers.contains(KeyModifiers::ALT) => {
-            return switch_view(app, View::ALL[(c as u8 - b'2') as usize]);
-        }
-        _ => {}
+    if let Some(action) = keymap::lookup(GLOBAL_KEYS, &key) {
+        return run_global(app, action);
     }
     if !app.text_input_focused() {
         match key.code {
@@ -328,8 +309,69 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
     }
 }
 
+/// Run one global action (from its key or from the palette).
+fn run_global(app: &mut App, action: GlobalAction) -> Vec<Command> {
+    match action {
+        GlobalAction::Help => {
+            app.popup = Some(Popup::Help { scroll: 0 });
+            vec![]
+        }
+        GlobalAction::Palette => {
+            app.popup = Some(Popup::Palette {
+                filter: LineInput::default(),
+                selected: 0,
+            });
+            vec![]
+        }
+        GlobalAction::Quit => request_quit(app),
+        GlobalAction::Show(v) => switch_view(app, v),
+    }
+}
+
+/// Run what the palette offers, in the view it was opened on.
+fn run_palette(app: &mut App, action: PaletteAction) -> Vec<Command> {
+    match action {
+        PaletteAction::Global(a) => run_global(app, a),
+        PaletteAction::Request(a) => request::run(&mut app.request, a),
+        PaletteAction::Diagnose(a) => {
+            let profile_key = app.request.key();
+            diagnose::run(
+                &mut app.diagnose,
+                a,
+                &profile_key,
+                app.request.prefix.text(),
+            )
+        }
+    }
+}
+
 fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
     match popup {
+        Popup::Palette {
+            mut filter,
+            mut selected,
+        } => {
+            match key.code {
+                KeyCode::Esc => return vec![],
+                KeyCode::Enter => {
+                    return match palette::entries(app, filter.text()).get(selected) {
+                        Some(e) => run_palette(app, e.action),
+                        None => vec![],
+                    };
+                }
+                KeyCode::Down => selected = selected.saturating_add(1),
+                KeyCode::Up => selected = selected.saturating_sub(1),
+                _ => {
+                    if filter.edit(&key) == Edit::Changed {
+                        selected = 0;
+                    }
+                }
+            }
+            let n = palette::entries(app, filter.text()).len();
+            selected = selected.min(n.saturating_sub(1));
+            app.popup = Some(Popup::Palette { filter, selected });
+            vec![]
+        }
         Popup::Help { scroll } => {
             // Arrows and pages scroll a help taller than the terminal; any other key closes it
             // (and every key does when it all fits).

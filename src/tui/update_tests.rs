@@ -1093,3 +1093,132 @@ fn a_paste_reaches_the_text_input_of_every_view() {
     update(&mut a, Message::Paste(word.clone()));
     assert_eq!(a.request.body.cursor_offset(), body.find(&word).unwrap());
 }
+
+// ---------------------------------------------------------------------------------------------
+// One keymap: the tables the dispatcher reads are what help lists and the palette runs.
+
+/// What an action did, in words that do not depend on ids: the commands asked for (by kind),
+/// the status line, the popup, and the request view's focus, mode, panel, prompt and reveal.
+fn outcome(a: &TestApp, cmds: &[Command]) -> String {
+    let kinds: Vec<String> = cmds
+        .iter()
+        .map(|c| {
+            let d = format!("{c:?}");
+            d.split(['(', ' ', '{']).next().unwrap_or("").to_string()
+        })
+        .collect();
+    format!(
+        "{kinds:?} status={:?} popup={:?} focus={:?} normal={} detail={:?} prompt={:?} revealed={} canon={} detail_scroll={}",
+        a.status,
+        a.popup,
+        a.request.focus,
+        a.request.normal_mode,
+        a.request.detail,
+        a.request.prompt,
+        a.request.key_info.revealed,
+        a.request.canon_scroll,
+        a.request.detail_scroll,
+    )
+}
+
+fn signed_app() -> TestApp {
+    let mut a = app();
+    a.request.ts_live = false;
+    a.sign_now();
+    a
+}
+
+#[test]
+fn every_key_of_the_request_table_does_what_the_palette_runs_by_name() {
+    use crate::tui::components::request::keys::{KEYS, NORMAL_KEYS};
+    use crate::tui::keymap::KeySpec;
+    let press =
+        |a: &mut TestApp, k: &KeySpec| a.update(Message::Key(KeyEvent::new(k.code, k.mods)));
+    for (table, normal) in [(KEYS, false), (NORMAL_KEYS, true)] {
+        for b in table {
+            for k in b.keys {
+                let mut by_key = signed_app();
+                by_key.request.normal_mode = normal;
+                let cmds = press(&mut by_key, k);
+                let mut by_name = signed_app();
+                by_name.request.normal_mode = normal;
+                let ran = crate::tui::components::request::run(&mut by_name.request, b.action);
+                by_name.update(Message::Resize(80, 24)); // moves the status line like update
+                assert_eq!(
+                    outcome(&by_key, &cmds),
+                    outcome(&by_name, &ran),
+                    "{} ({:?})",
+                    k.label(),
+                    b.action
+                );
+            }
+        }
+    }
+    // And the diagnose view's.
+    for b in crate::tui::components::diagnose::KEYS {
+        for k in b.keys {
+            let mut by_key = signed_app();
+            by_key.update(key(KeyCode::F(6)));
+            let cmds = press(&mut by_key, k);
+            let mut by_name = signed_app();
+            let secret = by_name.request.key();
+            let ran = crate::tui::components::diagnose::run(
+                &mut by_name.diagnose,
+                b.action,
+                &secret,
+                "SVC",
+            );
+            assert_eq!(
+                format!("{cmds:?} {:?}", by_key.diagnose.key),
+                format!("{ran:?} {:?}", by_name.diagnose.key),
+                "{}",
+                k.label()
+            );
+        }
+    }
+}
+
+#[test]
+fn the_palette_lists_every_action_of_the_view_with_its_key_and_runs_one_by_name() {
+    let mut a = signed_app();
+    a.resize(120, 40);
+    assert!(a.ctrl('k').is_empty());
+    assert!(matches!(a.popup, Some(Popup::Palette { .. })));
+    let screen = a.screen();
+    for b in crate::tui::components::request::keys::KEYS {
+        let row = b.name;
+        let line = screen
+            .lines()
+            .find(|l| l.contains(row))
+            .unwrap_or_else(|| panic!("{row:?} not in the palette:\n{screen}"));
+        assert!(line.contains(&b.keys_label()), "{line}");
+    }
+    assert!(screen.contains("go to the History view"), "{screen}");
+    // Type to filter, Enter runs the selected one.
+    a.type_str("curl");
+    let shown = a.screen();
+    assert!(shown.contains("copy the request as curl") && !shown.contains("send the request"));
+    let cmds = a.press(KeyCode::Enter);
+    assert!(a.popup.is_none());
+    assert!(
+        matches!(cmds.as_slice(), [Command::Copy(c)] if c.starts_with("curl ")),
+        "{cmds:?}"
+    );
+    // Esc closes it; a filter matching nothing runs nothing.
+    a.ctrl('k');
+    a.type_str("no such action");
+    assert!(a.screen().contains("no action matches"));
+    assert!(a.press(KeyCode::Enter).is_empty());
+    a.ctrl('k');
+    a.press(KeyCode::Esc);
+    assert!(a.popup.is_none());
+    // In the diagnose view it lists the diagnose actions.
+    a.press(KeyCode::F(6));
+    a.ctrl('k');
+    a.type_str("diagnose");
+    let cmds = a.press(KeyCode::Enter);
+    assert!(
+        matches!(cmds.as_slice(), [Command::Diagnose { .. }]),
+        "{cmds:?}"
+    );
+}

@@ -6,119 +6,61 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use ratatui::Frame;
 
-use crate::tui::app::{App, Popup};
+use crate::tui::app::{App, Popup, GLOBAL_KEYS};
+use crate::tui::components::{diagnose, request};
+use crate::tui::keymap::Binding;
 use crate::tui::layout::View;
+use crate::tui::palette;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::prompt::centered;
 
-/// Keys that work in every view.
-pub const GLOBAL_KEYS: &[(&str, &str)] = &[
-    (
-        "F1 / Alt-1 / ?",
-        "this help (? only when no text field has focus)",
-    ),
-    (
-        "F2..F6 / Alt-2..Alt-6",
-        "Request, Events, History, Profiles, Diagnose views",
-    ),
-    (
-        "Ctrl-C / Ctrl-Q",
-        "quit (asks only when there are unsaved edits)",
-    ),
-    ("q", "quit, when no text field has focus (press Esc first)"),
-    ("Click a tab", "switch to that view (mouse)"),
-];
+/// Rows of a key table: its keys as help writes them, and what they do.
+fn rows_of<A>(table: &[Binding<A>]) -> impl Iterator<Item = (String, String)> + '_ {
+    table.iter().map(|b| (b.keys_label(), b.help.to_string()))
+}
 
-/// Keys of the request view.
-pub const REQUEST_KEYS: &[(&str, &str)] = &[
-    (
-        "Tab / Shift-Tab",
-        "next / previous field (Up/Down too, outside the body)",
-    ),
-    ("Up / Down on Method", "cycle GET, POST, PUT, PATCH, DELETE"),
-    (
-        "Ctrl-G / F9",
-        "send the request (signed again at send time)",
-    ),
-    (
-        "Ctrl-T",
-        "freeze the timestamp / make it live again (typing in it freezes it)",
-    ),
-    (
-        "F7 / F8",
-        "format / minify the body as JSON (changes the signature)",
-    ),
-    ("Ctrl-O", "edit the body in $EDITOR"),
-    (
-        "Ctrl-F",
-        "search the body (Enter/Down next, Up previous, Esc close)",
-    ),
-    (
-        "Ctrl-U / Ctrl-R",
-        "undo / redo in the body; in a one-line field Ctrl-U clears to its start (Ctrl-R on REST key: reveal)",
-    ),
-    (
-        "Shift-arrows",
-        "select in the body; Ctrl-X cuts, Ctrl-Y pastes",
-    ),
-    ("Alt-< / Alt->", "top / end of the body"),
-    ("Alt-R", "reveal / mask the REST key"),
-    (
-        "Alt-Y / Alt-H / Alt-C",
-        "copy signature / headers / request as curl",
-    ),
-    (
-        "Ctrl-P",
-        "next detail panel: Pipeline, Headers, Response, Diff",
-    ),
-    ("PageUp / PageDown", "scroll the detail panel"),
-    ("Ctrl-L", "switch profile (popup list)"),
-    ("Ctrl-S / Alt-S", "save the profile / save as a new name"),
-    ("Esc", "leave the field: single-key shortcuts below"),
-    ("s y H c", "(after Esc) send, copy signature, headers, curl"),
-    (
-        "f m t e",
-        "(after Esc) format, minify, toggle timestamp, $EDITOR",
-    ),
-    ("p w W r", "(after Esc) profiles, save, save as, reveal key"),
-    (
-        "j k / J K / d",
-        "(after Esc) scroll canonical / detail, next detail panel",
-    ),
-    ("i / Enter", "(after Esc) back to editing"),
-    (
-        "Mouse",
-        "click a field to focus it; wheel scrolls the panel under it",
-    ),
-];
+fn fixed_rows(rows: &[(&str, &str)]) -> Vec<(String, String)> {
+    rows.iter()
+        .map(|(k, d)| (k.to_string(), d.to_string()))
+        .collect()
+}
+
+/// Keys that work in every view (the router's table, and clicking a tab).
+pub fn global_rows() -> Vec<(String, String)> {
+    rows_of(GLOBAL_KEYS)
+        .chain(fixed_rows(&[(
+            "Click a tab",
+            "switch to that view (mouse)",
+        )]))
+        .collect()
+}
+
+/// Keys of the request view: its tables, then the keys that depend on where the cursor is.
+pub fn request_rows() -> Vec<(String, String)> {
+    rows_of(request::keys::KEYS)
+        .chain(fixed_rows(request::keys::CONTEXT_KEYS))
+        .chain(rows_of(request::keys::NORMAL_KEYS))
+        .collect()
+}
 
 /// Keys of the diagnose view.
-pub const DIAGNOSE_KEYS: &[(&str, &str)] = &[
-    (
-        "(type / paste)",
-        "a raw HTTP request or a curl command line",
-    ),
-    ("Ctrl-G / F9", "verify and diagnose it"),
-    (
-        "Alt-K",
-        "key source: the profile's REST key or the demo key",
-    ),
-    ("Alt-L", "load the captured request into the request editor"),
-    (
-        "Mouse",
-        "click the capture to type in it; wheel scrolls the box under it",
-    ),
-];
+pub fn diagnose_rows() -> Vec<(String, String)> {
+    fixed_rows(&diagnose::CONTEXT_KEYS[..1])
+        .into_iter()
+        .chain(rows_of(diagnose::KEYS))
+        .chain(fixed_rows(&diagnose::CONTEXT_KEYS[1..]))
+        .collect()
+}
 
 /// The bindings listed by the help popup of a view.
-pub fn bindings(app: &App) -> Vec<(&'static str, &'static str)> {
-    let mut v: Vec<(&str, &str)> = GLOBAL_KEYS.to_vec();
+pub fn bindings(app: &App) -> Vec<(String, String)> {
+    let mut v = global_rows();
     match app.view {
-        View::Request => v.extend_from_slice(REQUEST_KEYS),
-        View::Diagnose => v.extend_from_slice(DIAGNOSE_KEYS),
-        View::Events => v.extend(app.events.help()),
-        View::History => v.extend(app.history.help()),
-        View::Profiles => v.extend(app.profiles.help()),
+        View::Request => v.extend(request_rows()),
+        View::Diagnose => v.extend(diagnose_rows()),
+        View::Events => v.extend(fixed_rows(&app.events.help())),
+        View::History => v.extend(fixed_rows(&app.history.help())),
+        View::Profiles => v.extend(fixed_rows(&app.profiles.help())),
     }
     v
 }
@@ -151,7 +93,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                 .map(|(k, d)| {
                     Line::from(vec![
                         Span::styled(format!("{k:<key_w$}  "), theme.label()),
-                        Span::raw(*d),
+                        Span::raw(d.clone()),
                     ])
                 })
                 .chain(std::iter::once(Line::from(Span::styled(
@@ -165,6 +107,40 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                 .collect();
             let h = lines.len() as u16 + 2;
             (format!(" Help: {} view ", app.view.title()), lines, 100, h)
+        }
+        Popup::Palette { filter, selected } => {
+            let entries = palette::entries(app, filter.text());
+            let name_w = entries.iter().map(|e| e.name.len()).max().unwrap_or(10);
+            let mut lines = vec![Line::from(vec![
+                Span::styled("> ", theme.label()),
+                Span::raw(filter.text().to_string()),
+            ])];
+            if entries.is_empty() {
+                lines.push(Line::from(Span::styled("no action matches", theme.dim())));
+            }
+            lines.extend(entries.iter().enumerate().map(|(i, e)| {
+                let text = format!("{:<name_w$}  {}", e.name, e.keys);
+                if i == *selected {
+                    Line::from(Span::styled(text, theme.active_tab()))
+                } else {
+                    Line::from(text)
+                }
+            }));
+            lines.push(Line::from(Span::styled(
+                "type to filter · Up/Down choose · Enter run · Esc close",
+                theme.dim(),
+            )));
+            // Keep the selection on screen when the list is taller than the terminal.
+            let inner_h = area.height.saturating_sub(2);
+            let row = (*selected + 1) as u16;
+            scroll = row.saturating_sub(inner_h.saturating_sub(2));
+            let h = lines.len() as u16 + 2;
+            (
+                format!(" Commands: {} view ", app.view.title()),
+                lines,
+                70,
+                h,
+            )
         }
         Popup::ConfirmQuit => (
             " Quit? ".into(),

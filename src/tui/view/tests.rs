@@ -241,10 +241,10 @@ fn the_help_scrolls_on_a_small_terminal_and_closes_on_any_other_key() {
     let mut a = app_with_body("[1]");
     update(&mut a, Message::Resize(40, 12));
     update(&mut a, key(KeyCode::F(1)));
-    let first = crate::tui::view::popup::bindings(&a)[0].0;
-    let fourth = crate::tui::view::popup::bindings(&a)[3].0;
+    let first = crate::tui::view::popup::bindings(&a)[0].0.clone();
+    let fourth = crate::tui::view::popup::bindings(&a)[3].0.clone();
     let screen = rows(&render(&mut a, 40, 12)).join("\n");
-    assert!(screen.contains(first), "{screen}");
+    assert!(screen.contains(&first), "{screen}");
     assert!(
         screen.contains("scroll (0/"),
         "the bottom border says it scrolls: {screen}"
@@ -260,7 +260,7 @@ fn the_help_scrolls_on_a_small_terminal_and_closes_on_any_other_key() {
     let screen = rows(&render(&mut a, 40, 12)).join("\n");
     let top_row = rows(&render(&mut a, 40, 12))
         .into_iter()
-        .find(|r| r.contains(fourth))
+        .find(|r| r.contains(&fourth))
         .expect("the fourth binding is on screen");
     assert!(!screen.contains(&format!("│{first} ")), "{screen}");
     assert!(screen.find(&top_row).unwrap() < screen.find("scroll (3/").unwrap());
@@ -334,17 +334,29 @@ fn the_cursor_line_stays_in_the_canonical_panel_when_lines_wrap() {
     assert!(screen.contains("end100"), "{screen}");
 }
 
+/// The README's key table is help's table: the same keys, the same words (help itself is
+/// built from the tables the dispatcher reads).
 #[test]
 fn readme_lists_every_key_binding() {
     let readme = include_str!("../../../README.md");
-    for (keys, _) in super::popup::GLOBAL_KEYS
-        .iter()
-        .chain(super::popup::REQUEST_KEYS)
-        .chain(super::popup::DIAGNOSE_KEYS)
-    {
-        let cell = format!("| `{}` |", keys.replace('|', "\\|"));
-        assert!(readme.contains(&cell), "README key table lacks {keys:?}");
-    }
+    let cell = |s: &str| s.replace('|', "\\|");
+    let rows = super::popup::global_rows()
+        .into_iter()
+        .chain(super::popup::request_rows())
+        .chain(
+            super::popup::diagnose_rows()
+                .into_iter()
+                .map(|(k, d)| (k, format!("Diagnose view: {d}"))),
+        );
+    let rows: Vec<String> = rows
+        .map(|(keys, what)| format!("| `{}` | {} |", cell(&keys), cell(&what)))
+        .collect();
+    let missing: Vec<&String> = rows.iter().filter(|r| !readme.contains(*r)).collect();
+    assert!(
+        missing.is_empty(),
+        "the README key table lacks these rows (the table, in help's order:)\n{}",
+        rows.join("\n")
+    );
     assert!(readme.contains("<!-- tui-capture:start -->"));
 }
 

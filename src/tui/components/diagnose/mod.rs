@@ -8,7 +8,7 @@
 
 pub mod capture;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use crossterm::event::{KeyCode, KeyEvent, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
@@ -17,6 +17,7 @@ use ratatui_textarea::TextArea;
 
 use crate::core::Secret;
 use crate::tui::effect::Command;
+use crate::tui::keymap::{self, Binding, KeySpec};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::text::wrap_spans;
 
@@ -62,14 +63,6 @@ pub fn on_paste(d: &mut DiagnoseState, text: &str) {
     d.input.insert_str(text);
 }
 
-fn ctrl(key: &KeyEvent, c: char) -> bool {
-    key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char(c)
-}
-
-fn alt(key: &KeyEvent, c: char) -> bool {
-    key.modifiers.contains(KeyModifiers::ALT) && key.code == KeyCode::Char(c)
-}
-
 /// The verdict of a capture: accepted or not, and the report lines.
 pub fn on_diagnosed(d: &mut DiagnoseState, ok: bool, lines: Vec<String>) {
     d.ok = Some(ok);
@@ -108,6 +101,48 @@ pub fn on_mouse(d: &mut DiagnoseState, m: MouseEvent, main: Rect) {
     }
 }
 
+/// Everything the diagnose view can do by key or by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Diagnose,
+    ToggleKey,
+    LoadIntoEditor,
+}
+
+/// The diagnose view's key bindings: the dispatcher, help and the palette read this table.
+pub const KEYS: &[Binding<Action>] = &[
+    Binding {
+        action: Action::Diagnose,
+        keys: &[KeySpec::ctrl('g'), KeySpec::f(9)],
+        name: "verify and diagnose the capture",
+        help: "verify and diagnose it",
+    },
+    Binding {
+        action: Action::ToggleKey,
+        keys: &[KeySpec::alt('k')],
+        name: "switch the key source",
+        help: "key source: the profile's REST key or the demo key",
+    },
+    Binding {
+        action: Action::LoadIntoEditor,
+        keys: &[KeySpec::alt('l')],
+        name: "load the capture into the request editor",
+        help: "load the captured request into the request editor",
+    },
+];
+
+/// Help rows for what is not an action of its own.
+pub const CONTEXT_KEYS: &[(&str, &str)] = &[
+    (
+        "(type / paste)",
+        "a raw HTTP request or a curl command line",
+    ),
+    (
+        "Mouse",
+        "click the capture to type in it; wheel scrolls the box under it",
+    ),
+];
+
 /// Keys of the diagnose view; `profile_key` and `prefix` are those of the request being edited.
 pub fn on_key(
     d: &mut DiagnoseState,
@@ -115,30 +150,8 @@ pub fn on_key(
     profile_key: &Secret,
     prefix: &str,
 ) -> Vec<Command> {
-    if ctrl(&key, 'g') || key.code == KeyCode::F(9) {
-        let text = d.input.lines().join("\n");
-        let key = match d.key {
-            DiagKey::Profile => profile_key.clone(),
-            DiagKey::Demo => Secret::new(crate::server::DEMO_REST_KEY),
-        };
-        return vec![Command::Diagnose {
-            text,
-            key,
-            prefix: prefix.to_string(),
-        }];
-    }
-    if alt(&key, 'k') {
-        d.key = match d.key {
-            DiagKey::Profile => DiagKey::Demo,
-            DiagKey::Demo => DiagKey::Profile,
-        };
-        return vec![];
-    }
-    if alt(&key, 'l') {
-        return vec![Command::ParseCapture {
-            text: d.input.lines().join("\n"),
-            prefix: prefix.to_string(),
-        }];
+    if let Some(action) = keymap::lookup(KEYS, &key) {
+        return run(d, action, profile_key, prefix);
     }
     if key.code == KeyCode::Esc {
         d.normal_mode = !d.normal_mode;
@@ -149,6 +162,39 @@ pub fn on_key(
     }
     d.input.input(ratatui_textarea::Input::from(key));
     vec![]
+}
+
+/// Run one action of the diagnose view (from its key or from the command palette).
+pub fn run(
+    d: &mut DiagnoseState,
+    action: Action,
+    profile_key: &Secret,
+    prefix: &str,
+) -> Vec<Command> {
+    match action {
+        Action::Diagnose => {
+            let key = match d.key {
+                DiagKey::Profile => profile_key.clone(),
+                DiagKey::Demo => Secret::new(crate::server::DEMO_REST_KEY),
+            };
+            vec![Command::Diagnose {
+                text: d.input.lines().join("\n"),
+                key,
+                prefix: prefix.to_string(),
+            }]
+        }
+        Action::ToggleKey => {
+            d.key = match d.key {
+                DiagKey::Profile => DiagKey::Demo,
+                DiagKey::Demo => DiagKey::Profile,
+            };
+            vec![]
+        }
+        Action::LoadIntoEditor => vec![Command::ParseCapture {
+            text: d.input.lines().join("\n"),
+            prefix: prefix.to_string(),
+        }],
+    }
 }
 
 /// Where the parts of the diagnose view are in its `area` (shared by the view and by mouse hit

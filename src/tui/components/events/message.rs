@@ -68,6 +68,10 @@ pub enum EventsEffect {
     SaveFile(PathBuf, String),
     /// Write the batch to the path unless a file is there; answer [`EventsMsg::FileExists`].
     SaveNewFile(PathBuf, String),
-    CopyText(String),
+    /// Copy `text` to the clipboard; `what` names it in the status line ("copied {what}").
+    CopyText {
+        text: String,
+        what: String,
+    },
     Status(String),
 }

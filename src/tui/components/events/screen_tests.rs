@@ -279,3 +279,23 @@ fn long_preview_and_response_lines_wrap() {
         }
     }
 }
+
+/// Copying the batch said "copied the headers": the runtime guessed the label from the text.
+#[test]
+fn copying_the_batch_names_the_batch() {
+    let mut s = EventsState::new("http://127.0.0.1:9", "k");
+    let fx = update(&mut s, ctrl('y'));
+    assert_eq!(
+        fx,
+        vec![EventsEffect::CopyText {
+            text: s.batch_text().to_string(),
+            what: "the batch JSON (1 event)".into(),
+        }]
+    );
+    update(&mut s, ctrl('r'));
+    let fx = update(&mut s, ctrl('y'));
+    assert!(
+        matches!(&fx[..], [EventsEffect::CopyText { what, .. }] if what == "the raw batch JSON"),
+        "{fx:?}"
+    );
+}

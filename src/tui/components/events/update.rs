@@ -337,10 +337,17 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
             }
             KeyCode::Char('y') => {
                 state.ensure_current();
-                return vec![
-                    EventsEffect::CopyText(state.preview.clone()),
-                    EventsEffect::Status("Batch JSON copied.".into()),
-                ];
+                let what = match state.mode {
+                    Mode::Form => format!(
+                        "the batch JSON ({})",
+                        counted(state.preview_events, "event")
+                    ),
+                    Mode::Raw => "the raw batch JSON".to_string(),
+                };
+                return vec![EventsEffect::CopyText {
+                    text: state.preview.clone(),
+                    what,
+                }];
             }
             _ => {}
         }

@@ -203,7 +203,11 @@ pub enum HistoryEffect {
     LoadIntoEvents {
         body: String,
     },
-    CopyText(String),
+    /// Copy `text` to the clipboard; `what` names it in the status line ("copied {what}").
+    CopyText {
+        text: String,
+        what: String,
+    },
     Status(String),
 }
 
@@ -335,10 +339,17 @@ fn on_key(state: &mut HistoryState, key: KeyEvent) -> Vec<HistoryEffect> {
     match key.code {
         KeyCode::Char('y') if ctrl => {
             return match state.selected_row() {
-                Some(row) => vec![
-                    HistoryEffect::CopyText(row.to_curl()),
-                    HistoryEffect::Status("Copied the request as curl.".into()),
-                ],
+                Some(row) => vec![HistoryEffect::CopyText {
+                    text: row.to_curl(),
+                    what: format!(
+                        "the {} of {} as curl",
+                        match row.kind {
+                            RowKind::Request => "request",
+                            RowKind::Events => "event batch",
+                        },
+                        row.full_time()
+                    ),
+                }],
                 None => vec![HistoryEffect::Status("No entry selected.".into())],
             };
         }

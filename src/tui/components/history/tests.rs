@@ -140,9 +140,11 @@ fn enter_loads_into_the_matching_view_and_ctrl_y_copies_curl() {
         HistoryMsg::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::CONTROL)),
     );
     // The copied command sends the recorded request: parse it back.
-    let HistoryEffect::CopyText(cmd) = &effects[0] else {
+    let HistoryEffect::CopyText { text: cmd, what } = &effects[0] else {
         panic!("{effects:?}")
     };
+    assert!(what.starts_with("the request of "), "{what}");
+    assert!(what.ends_with(" as curl"), "{what}");
     let c = crate::core::curl::parse_curl_command(cmd).unwrap();
     assert_eq!(c.request.method, "PUT");
     assert_eq!(c.url, "http://127.0.0.1:4000/v2/batch?test=1");
@@ -341,4 +343,53 @@ fn a_click_in_a_scrolled_list_hits_the_row_drawn_and_keeps_the_window() {
     let drawn = screen.lines().nth(usize::from(r.y)).unwrap();
     let want = s.visible()[i].profile.clone();
     assert!(drawn.contains(&format!(" {want} ")), "{drawn:?} vs {want}");
+}
+
+/// The text inside a box's border, rows joined with their trailing spaces cut: a value wrapped
+/// over several rows reads as one string.
+fn pane_text(buf: &ratatui::buffer::Buffer, boxed: Rect) -> String {
+    let inner = Rect::new(
+        boxed.x + 1,
+        boxed.y + 1,
+        boxed.width.saturating_sub(2),
+        boxed.height.saturating_sub(2),
+    );
+    (inner.y..inner.y + inner.height)
+        .map(|y| {
+            (inner.x..inner.x + inner.width)
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+                .trim_end()
+                .to_string()
+        })
+        .collect()
+}
+
+/// The list cuts a long URL to its column; the selected entry's pane shows it whole (wrapped)
+/// at every size, and scrolls when it is longer than the pane.
+#[test]
+fn a_url_cut_in_the_list_is_whole_in_the_entry_pane_at_every_size() {
+    let mut long = row("2026-11-22T10:00:00Z", "shop", RowKind::Request, Some(200));
+    long.url = format!(
+        "http://127.0.0.1:4000/v2/batch?{}",
+        (0..12)
+            .map(|i| format!("param{i}=value-{i}"))
+            .collect::<Vec<_>>()
+            .join("&")
+    );
+    let mut s = HistoryState::default();
+    update(
+        &mut s,
+        HistoryMsg::Loaded {
+            rows: vec![long.clone()],
+            warnings: vec![],
+        },
+    );
+    for (w, h) in [(80, 24), (120, 40), (200, 50)] {
+        let a = area(w, h);
+        let buf = render_buffer(w, h, |f| draw(f, a, &s));
+        let l = layout(a, &s);
+        let detail = pane_text(&buf, l.detail);
+        assert!(detail.contains(&long.url), "{w}x{h}: {detail}");
+    }
 }

@@ -442,3 +442,55 @@ fn prompts_and_the_delete_confirmation_ignore_clicks() {
     assert!(matches!(s.mode, Mode::ConfirmDelete(_)));
     assert_eq!(s.selected, 1);
 }
+
+/// The text inside a box's border, rows joined with their trailing spaces cut: a value wrapped
+/// over several rows reads as one string.
+fn pane_text(buf: &ratatui::buffer::Buffer, boxed: Rect) -> String {
+    let inner = Rect::new(
+        boxed.x + 1,
+        boxed.y + 1,
+        boxed.width.saturating_sub(2),
+        boxed.height.saturating_sub(2),
+    );
+    (inner.y..inner.y + inner.height)
+        .map(|y| {
+            (inner.x..inner.x + inner.width)
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+                .trim_end()
+                .to_string()
+        })
+        .collect()
+}
+
+/// A long profile name is cut in the list at 80 columns; the detail pane shows it and every
+/// long value whole (wrapped) at every size.
+#[test]
+fn long_names_and_urls_are_whole_in_the_detail_pane_at_every_size() {
+    let name = "shop-production-europe-west-with-a-long-name";
+    let url = "https://indexing.example.com/a/rather/long/path/to/the/indexing/service/v2";
+    let mut s = ProfilesState::default();
+    update(
+        &mut s,
+        ProfilesMsg::Loaded {
+            profiles: vec![
+                Profile::demo(),
+                Profile {
+                    indexing_url: url.into(),
+                    ..Profile::new(name)
+                },
+            ],
+            errors: vec![],
+            dir: PathBuf::from("/cfg/profiles"),
+            current: "demo".into(),
+        },
+    );
+    update(&mut s, key(KeyCode::Down));
+    for (w, h) in [(80, 24), (120, 40), (200, 50)] {
+        let a = area(w, h);
+        let buf = render_buffer(w, h, |f| draw(f, a, &s));
+        let detail = pane_text(&buf, layout(a, &s).detail);
+        assert!(detail.contains(name), "{w}x{h}: {detail}");
+        assert!(detail.contains(url), "{w}x{h}: {detail}");
+    }
+}

@@ -8,6 +8,7 @@
 //! this view edits it.
 
 mod draw;
+pub mod keys;
 pub mod layout;
 pub mod response;
 mod update;

@@ -7,22 +7,20 @@ use std::sync::Arc;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
+use super::keys::{Action, KEYS, NORMAL_KEYS};
 use super::{
     request_layout, Detail, Field, Prompt, RequestLayout, RequestState, METHODS, TYPED_KEY,
 };
 use crate::core::time::format_timestamp;
 use crate::core::Secret;
 use crate::tui::effect::{Command, SendJob};
+use crate::tui::keymap;
 use crate::tui::model::{FormattedBody, KeyInfo, RequestFields, ResponseView, SignedView};
 use crate::tui::signing::SignJob;
 use crate::tui::widgets::{Edit, LineInput};
 
 fn ctrl(key: &KeyEvent, c: char) -> bool {
     key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char(c)
-}
-
-fn alt(key: &KeyEvent, c: char) -> bool {
-    key.modifiers.contains(KeyModifiers::ALT) && key.code == KeyCode::Char(c)
 }
 
 /// A key for the request view: its open prompt takes it first.
@@ -296,52 +294,16 @@ pub fn save_current(req: &mut RequestState) -> Vec<Command> {
     vec![save_command(req, req.profile_name.clone())]
 }
 
-/// Keys of the request view.
+/// Keys of the request view: the table's actions ([`KEYS`], then [`NORMAL_KEYS`] in normal
+/// mode), the keys that move between fields, then editing.
 fn request_key(req: &mut RequestState, key: KeyEvent) -> Vec<Command> {
-    // Actions available in every mode.
-    if ctrl(&key, 'g') || key.code == KeyCode::F(9) {
-        return send(req);
+    if ctrl(&key, 'r') && req.focus == Field::RestKey {
+        return run(req, Action::RevealKey);
     }
-    if ctrl(&key, 't') {
-        return toggle_timestamp(req);
-    }
-    if ctrl(&key, 'o') {
-        return vec![Command::EditBody(req.fields().body)];
-    }
-    if ctrl(&key, 's') {
-        return save_current(req);
-    }
-    if alt(&key, 's') {
-        req.prompt = Some(Prompt::SaveAs(LineInput::new(req.profile_name.clone())));
-        return vec![];
-    }
-    if ctrl(&key, 'l') {
-        return vec![Command::ListProfiles];
-    }
-    if ctrl(&key, 'p') {
-        cycle_detail(req);
-        return vec![];
-    }
-    if ctrl(&key, 'f') && req.focus == Field::Body {
-        req.prompt = Some(Prompt::Search(LineInput::default()));
-        return vec![];
-    }
-    if alt(&key, 'r') || (ctrl(&key, 'r') && req.focus == Field::RestKey) {
-        req.key_info.revealed = !req.key_info.revealed;
-        return vec![];
-    }
-    if alt(&key, 'y') {
-        return copy_signature(req);
-    }
-    if alt(&key, 'h') {
-        return copy_headers(req);
-    }
-    if alt(&key, 'c') {
-        return copy_curl(req);
+    if let Some(action) = keymap::lookup(KEYS, &key) {
+        return run(req, action);
     }
     match key.code {
-        KeyCode::F(7) => return reformat_body(req, true),
-        KeyCode::F(8) => return reformat_body(req, false),
         KeyCode::Tab => {
             req.normal_mode = false;
             req.focus = req.focus.next();
@@ -352,14 +314,6 @@ fn request_key(req: &mut RequestState, key: KeyEvent) -> Vec<Command> {
             req.focus = req.focus.prev();
             return vec![];
         }
-        KeyCode::PageDown => {
-            req.detail_scroll = req.detail_scroll.saturating_add(10);
-            return vec![];
-        }
-        KeyCode::PageUp => {
-            req.detail_scroll = req.detail_scroll.saturating_sub(10);
-            return vec![];
-        }
         KeyCode::Esc => {
             req.normal_mode = true;
             return vec![];
@@ -367,36 +321,45 @@ fn request_key(req: &mut RequestState, key: KeyEvent) -> Vec<Command> {
         _ => {}
     }
     if req.normal_mode {
-        return normal_key(req, key);
+        return match keymap::lookup(NORMAL_KEYS, &key) {
+            Some(action) => run(req, action),
+            None => vec![],
+        };
     }
     field_key(req, key)
 }
 
-/// Single-key shortcuts when no field takes text (after Esc).
-fn normal_key(req: &mut RequestState, key: KeyEvent) -> Vec<Command> {
-    match key.code {
-        KeyCode::Char('i') | KeyCode::Enter => req.normal_mode = false,
-        KeyCode::Char('s') => return send(req),
-        KeyCode::Char('y') => return copy_signature(req),
-        KeyCode::Char('H') => return copy_headers(req),
-        KeyCode::Char('c') => return copy_curl(req),
-        KeyCode::Char('f') => return reformat_body(req, true),
-        KeyCode::Char('m') => return reformat_body(req, false),
-        KeyCode::Char('t') => return toggle_timestamp(req),
-        KeyCode::Char('e') => return vec![Command::EditBody(req.fields().body)],
-        KeyCode::Char('p') => return vec![Command::ListProfiles],
-        KeyCode::Char('w') => return save_current(req),
-        KeyCode::Char('W') => {
-            req.prompt = Some(Prompt::SaveAs(LineInput::new(req.profile_name.clone())))
+/// Run one action of the request view (from its key or from the command palette).
+pub fn run(req: &mut RequestState, action: Action) -> Vec<Command> {
+    match action {
+        Action::Send => return send(req),
+        Action::ToggleTimestamp => return toggle_timestamp(req),
+        Action::Format => return reformat_body(req, true),
+        Action::Minify => return reformat_body(req, false),
+        Action::EditExternally => return vec![Command::EditBody(req.fields().body)],
+        Action::Search => {
+            req.focus = Field::Body;
+            req.normal_mode = false;
+            req.prompt = Some(Prompt::Search(LineInput::default()));
         }
-        KeyCode::Char('r') => req.key_info.revealed = !req.key_info.revealed,
-        KeyCode::Char('d') | KeyCode::Char(']') => cycle_detail(req),
-        KeyCode::Char('j') | KeyCode::Down => req.canon_scroll = req.canon_scroll.saturating_add(1),
-        KeyCode::Char('k') | KeyCode::Up => req.canon_scroll = req.canon_scroll.saturating_sub(1),
-        KeyCode::Char('J') => req.detail_scroll = req.detail_scroll.saturating_add(1),
-        KeyCode::Char('K') => req.detail_scroll = req.detail_scroll.saturating_sub(1),
-        KeyCode::Char('g') => req.canon_scroll = 0,
-        _ => {}
+        Action::RevealKey => req.key_info.revealed = !req.key_info.revealed,
+        Action::CopySignature => return copy_signature(req),
+        Action::CopyHeaders => return copy_headers(req),
+        Action::CopyCurl => return copy_curl(req),
+        Action::NextDetail => cycle_detail(req),
+        Action::DetailPageDown => req.detail_scroll = req.detail_scroll.saturating_add(10),
+        Action::DetailPageUp => req.detail_scroll = req.detail_scroll.saturating_sub(10),
+        Action::SwitchProfile => return vec![Command::ListProfiles],
+        Action::Save => return save_current(req),
+        Action::SaveAs => {
+            req.prompt = Some(Prompt::SaveAs(LineInput::new(req.profile_name.clone())));
+        }
+        Action::Edit => req.normal_mode = false,
+        Action::ScrollCanonicalDown => req.canon_scroll = req.canon_scroll.saturating_add(1),
+        Action::ScrollCanonicalUp => req.canon_scroll = req.canon_scroll.saturating_sub(1),
+        Action::CanonicalTop => req.canon_scroll = 0,
+        Action::ScrollDetailDown => req.detail_scroll = req.detail_scroll.saturating_add(1),
+        Action::ScrollDetailUp => req.detail_scroll = req.detail_scroll.saturating_sub(1),
     }
     vec![]
 }

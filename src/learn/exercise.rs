@@ -1,0 +1,395 @@
+//! Exercises: signscope makes a request whose signature carries a mistake from the diagnosis
+//! catalogue (docs/diagnosis.md), one at level 1 and two at once at level 2, shows only what a
+//! server would see, and the learner names the mistake(s) from a short list. Deterministic from
+//! a seed; every generated exercise is checked with [`diagnose`], so the diagnosis that explains
+//! it afterwards names exactly the mistakes the learner had to find. Pure: time is an input.
+
+use chrono::{DateTime, Utc};
+use hmac::{Hmac, Mac};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use sha2::Sha256;
+
+use crate::core::diagnose::{diagnose, Diagnosis, Mistake};
+use crate::core::sign::{encode_signature, hmac_sha384};
+use crate::core::time::format_timestamp;
+use crate::core::verify::ReceivedRequest;
+use crate::core::{Secret, AUTH_ALGO, CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX};
+
+/// The account every exercise is signed for.
+pub const API_KEY: &str = "exercise-public-key";
+/// Its REST key (the server knows it; the exercise's client made its mistakes with it).
+pub const REST_KEY: &str = "exercise-rest-key";
+
+/// The levels: how many mistakes the request carries.
+pub const LEVELS: [u8; 2] = [1, 2];
+
+/// One exercise.
+#[derive(Clone, Debug)]
+pub struct Exercise {
+    pub level: u8,
+    pub seed: u64,
+    /// What the server receives, Authorization header included.
+    pub request: ReceivedRequest,
+    /// The mistakes the client made: the answer.
+    pub mistakes: Vec<Mistake>,
+    /// The short list to pick from (holds the answer), in display order.
+    pub choices: Vec<Mistake>,
+}
+
+/// A request before any mistake.
+struct Base {
+    method: &'static str,
+    path: &'static str,
+    query: &'static str,
+    body: &'static str,
+}
+
+const BASES: [Base; 3] = [
+    Base {
+        method: "PUT",
+        path: "/v2/batch",
+        query: "test=1",
+        body: r#"[{"op":"add","path":"/","value":{"id":"sku-1","type":"KLEVU_PRODUCT"}}]"#,
+    },
+    Base {
+        method: "PATCH",
+        path: "/v2/batch/",
+        query: "",
+        body: r#"[{"op":"replace","path":"/sku-2/name","value":"Boots"}]"#,
+    },
+    Base {
+        method: "PUT",
+        path: "/v2/attributes/colour",
+        query: "",
+        body: r#"{"label":"Colour","type":"STRING"}"#,
+    },
+];
+
+/// The mistakes exercises draw from: each changes one part of the signing (its
+/// [`Mistake::part`]), so two of different parts can be made together.
+fn pool() -> Vec<Mistake> {
+    vec![
+        Mistake::QuestionMarkBeforeQuery,
+        Mistake::EmptyQueryLineOmitted,
+        Mistake::TrailingSlashTrimmed,
+        Mistake::CrlfLineEndings,
+        Mistake::TrailingLfAfterBody,
+        Mistake::LowercaseHeaderNames,
+        Mistake::LowercaseMethod,
+        Mistake::BodyReserialisedPretty,
+        Mistake::KeyWithTrailingNewline,
+        Mistake::PublicApiKeyAsSecret,
+        Mistake::HexInsteadOfBase64,
+        Mistake::UrlSafeBase64,
+        Mistake::Sha256InsteadOfSha384,
+        Mistake::HeaderLinesReordered {
+            order: [1, 0, 2, 3],
+        },
+    ]
+}
+
+/// Whether `m` can be made on `base` at all (a '?' needs a query, a trimmed '/' a path ending
+/// in one...).
+fn applies(m: &Mistake, base: &Base) -> bool {
+    match m {
+        Mistake::QuestionMarkBeforeQuery => !base.query.is_empty(),
+        Mistake::EmptyQueryLineOmitted => base.query.is_empty(),
+        Mistake::TrailingSlashTrimmed => base.path.ends_with('/'),
+        Mistake::BodyReserialisedPretty => !base.body.is_empty(),
+        _ => true,
+    }
+}
+
+/// The signature a client making `mistakes` sends for `base` at `timestamp`.
+fn mistaken_signature(base: &Base, timestamp: &str, mistakes: &[Mistake]) -> String {
+    let has = |want: &Mistake| mistakes.iter().any(|m| m.code() == want.code());
+    let eol = if has(&Mistake::CrlfLineEndings) {
+        "\r\n"
+    } else {
+        "\n"
+    };
+    let method = if has(&Mistake::LowercaseMethod) {
+        base.method.to_ascii_lowercase()
+    } else {
+        base.method.to_string()
+    };
+    let path = if has(&Mistake::TrailingSlashTrimmed) {
+        base.path.trim_end_matches('/')
+    } else {
+        base.path
+    };
+    let mut text = format!("{method}{eol}{path}{eol}");
+    if has(&Mistake::QuestionMarkBeforeQuery) {
+        text.push_str(&format!("?{}{eol}", base.query));
+    } else if !has(&Mistake::EmptyQueryLineOmitted) {
+        text.push_str(&format!("{}{eol}", base.query));
+    }
+    let prefix = DEFAULT_HEADER_PREFIX;
+    let lines = [
+        (format!("X-{prefix}-TIMESTAMP"), timestamp),
+        (format!("X-{prefix}-APIKEY"), API_KEY),
+        (format!("X-{prefix}-AUTH-ALGO"), AUTH_ALGO),
+        ("Content-Type".to_string(), CONTENT_TYPE_JSON),
+    ];
+    let order = mistakes
+        .iter()
+        .find_map(|m| match m {
+            Mistake::HeaderLinesReordered { order } => Some(*order),
+            _ => None,
+        })
+        .unwrap_or([0, 1, 2, 3]);
+    for i in order {
+        let (name, value) = &lines[i as usize];
+        let name = if has(&Mistake::LowercaseHeaderNames) {
+            name.to_ascii_lowercase()
+        } else {
+            name.clone()
+        };
+        text.push_str(&format!("{name}={value}{eol}"));
+    }
+    let mut body = if has(&Mistake::BodyReserialisedPretty) {
+        let v: serde_json::Value =
+            serde_json::from_str(base.body).expect("exercise bodies are JSON");
+        serde_json::to_string_pretty(&v).expect("a JSON value serialises")
+    } else {
+        base.body.to_string()
+    };
+    if has(&Mistake::TrailingLfAfterBody) {
+        body.push('\n');
+    }
+    text.push_str(&body);
+
+    let key = if has(&Mistake::KeyWithTrailingNewline) {
+        format!("{REST_KEY}\n")
+    } else if has(&Mistake::PublicApiKeyAsSecret) {
+        API_KEY.to_string()
+    } else {
+        REST_KEY.to_string()
+    };
+    let digest: Vec<u8> = if has(&Mistake::Sha256InsteadOfSha384) {
+        let mut mac =
+            Hmac::<Sha256>::new_from_slice(key.as_bytes()).expect("HMAC takes any key length");
+        mac.update(text.as_bytes());
+        mac.finalize().into_bytes().to_vec()
+    } else {
+        hmac_sha384(key.as_bytes(), &[text.as_bytes()]).to_vec()
+    };
+    if has(&Mistake::HexInsteadOfBase64) {
+        hex::encode(&digest)
+    } else if has(&Mistake::UrlSafeBase64) {
+        encode_signature(&digest)
+            .replace('+', "-")
+            .replace('/', "_")
+    } else {
+        encode_signature(&digest)
+    }
+}
+
+/// The request the server receives: the correct parts, the mistaken signature.
+fn received(base: &Base, timestamp: &str, signature: &str) -> ReceivedRequest {
+    let prefix = DEFAULT_HEADER_PREFIX;
+    let headers = [
+        (format!("X-{prefix}-TIMESTAMP"), timestamp.to_string()),
+        (format!("X-{prefix}-APIKEY"), API_KEY.to_string()),
+        (format!("X-{prefix}-AUTH-ALGO"), AUTH_ALGO.to_string()),
+        ("Content-Type".to_string(), CONTENT_TYPE_JSON.to_string()),
+        ("Authorization".to_string(), format!("Bearer {signature}")),
+    ];
+    ReceivedRequest {
+        method: base.method.to_string(),
+        path: base.path.to_string(),
+        query: base.query.to_string(),
+        headers: headers
+            .into_iter()
+            .map(|(n, v)| (n, v.into_bytes()))
+            .collect(),
+        body: bytes::Bytes::from_static(base.body.as_bytes()),
+    }
+}
+
+fn codes(ms: &[Mistake]) -> Vec<&'static str> {
+    let mut c: Vec<_> = ms.iter().map(Mistake::code).collect();
+    c.sort_unstable();
+    c
+}
+
+/// Draws tried before an exercise the diagnosis does not name exactly is given anyway.
+const MAX_ATTEMPTS: u32 = 100;
+
+/// The exercise of `level` (1 or 2; other values are clamped) for `seed`, timestamped `now`.
+/// The same level, seed and time give the same exercise.
+pub fn generate(level: u8, seed: u64, now: DateTime<Utc>) -> Exercise {
+    let level = level.clamp(1, 2);
+    let mut rng = StdRng::seed_from_u64(seed ^ (u64::from(level) << 56));
+    let timestamp = format_timestamp(now);
+    // Nearly every draw is named exactly (a URL-safe signature without '+' or '/' is not); the
+    // bound only keeps a future change of the catalogue from looping forever.
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let base = &BASES[rng.random_range(0..BASES.len())];
+        let mut candidates: Vec<Mistake> =
+            pool().into_iter().filter(|m| applies(m, base)).collect();
+        candidates.shuffle(&mut rng);
+        let mut mistakes: Vec<Mistake> = Vec::new();
+        for m in &candidates {
+            if mistakes.len() == level as usize {
+                break;
+            }
+            if mistakes.iter().all(|x| x.part() != m.part()) {
+                mistakes.push(m.clone());
+            }
+        }
+        let signature = mistaken_signature(base, &timestamp, &mistakes);
+        let request = received(base, &timestamp, &signature);
+        // Only what the diagnosis names exactly is asked: the explanation afterwards then
+        // agrees with the answer (a URL-safe signature without '+' or '/' is plain base64).
+        let found = diagnose(
+            &request,
+            DEFAULT_HEADER_PREFIX,
+            &Secret::new(REST_KEY),
+            &signature,
+        );
+        if codes(&found.findings) != codes(&mistakes) && attempt < MAX_ATTEMPTS {
+            continue;
+        }
+        let mut choices: Vec<Mistake> = candidates
+            .iter()
+            .filter(|c| !mistakes.iter().any(|m| m.code() == c.code()))
+            .take(if level == 1 { 3 } else { 4 })
+            .cloned()
+            .chain(mistakes.iter().cloned())
+            .collect();
+        choices.shuffle(&mut rng);
+        return Exercise {
+            level,
+            seed,
+            request,
+            mistakes,
+            choices,
+        };
+    }
+}
+
+impl Exercise {
+    /// The request as a server sees it: request line, headers, blank line, body.
+    pub fn server_view(&self) -> String {
+        let r = &self.request;
+        let target = if r.query.is_empty() {
+            r.path.clone()
+        } else {
+            format!("{}?{}", r.path, r.query)
+        };
+        let mut s = format!("{} {target} HTTP/1.1\n", r.method);
+        for (n, v) in &r.headers {
+            s.push_str(&format!("{n}: {}\n", String::from_utf8_lossy(v)));
+        }
+        s.push('\n');
+        s.push_str(&String::from_utf8_lossy(&r.body));
+        s.push('\n');
+        s
+    }
+
+    /// Whether the picked choices (indexes into [`Exercise::choices`]) are exactly the mistakes.
+    pub fn is_answer(&self, picked: &[usize]) -> bool {
+        let mut got: Vec<&'static str> = picked
+            .iter()
+            .filter_map(|&i| self.choices.get(i))
+            .map(Mistake::code)
+            .collect();
+        got.sort_unstable();
+        got.dedup();
+        got == codes(&self.mistakes)
+    }
+
+    /// The diagnosis of the request, as the server's key sees it: the explanation afterwards.
+    pub fn diagnosis(&self) -> Diagnosis {
+        let sig = crate::core::diagnose::provided_signature(&self.request).unwrap_or_default();
+        diagnose(
+            &self.request,
+            DEFAULT_HEADER_PREFIX,
+            &Secret::new(REST_KEY),
+            &sig,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{verify, VerifyOptions};
+    use std::collections::HashMap;
+
+    fn now() -> DateTime<Utc> {
+        "2026-11-22T10:00:00Z".parse().unwrap()
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_exercise_and_others_differ() {
+        let a = generate(1, 7, now());
+        let b = generate(1, 7, now());
+        assert_eq!(a.server_view(), b.server_view());
+        assert_eq!(codes(&a.mistakes), codes(&b.mistakes));
+        let distinct: std::collections::BTreeSet<Vec<&str>> = (0..40)
+            .map(|s| codes(&generate(1, s, now()).mistakes))
+            .collect();
+        assert!(distinct.len() >= 8, "{distinct:?}");
+    }
+
+    #[test]
+    fn levels_carry_one_then_two_mistakes_of_different_parts_named_by_the_diagnosis() {
+        for seed in 0..25 {
+            for level in LEVELS {
+                let e = generate(level, seed, now());
+                assert_eq!(e.mistakes.len(), level as usize, "seed {seed}");
+                if level == 2 {
+                    assert_ne!(e.mistakes[0].part(), e.mistakes[1].part());
+                }
+                assert_eq!(
+                    codes(&e.diagnosis().findings),
+                    codes(&e.mistakes),
+                    "seed {seed}"
+                );
+                assert!(e.choices.len() == if level == 1 { 4 } else { 6 });
+            }
+        }
+    }
+
+    #[test]
+    fn the_server_rejects_every_exercise_request() {
+        let keys: HashMap<String, Secret> = [(API_KEY.to_string(), Secret::new(REST_KEY))].into();
+        for seed in 0..10 {
+            let e = generate(1, seed, now());
+            let outcome = verify(&e.request, &keys, &VerifyOptions::default(), now());
+            assert!(outcome.is_err(), "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn only_the_exact_set_of_mistakes_is_the_answer() {
+        let e = generate(2, 3, now());
+        let right: Vec<usize> = (0..e.choices.len())
+            .filter(|&i| e.mistakes.iter().any(|m| m.code() == e.choices[i].code()))
+            .collect();
+        assert_eq!(right.len(), 2);
+        assert!(e.is_answer(&right));
+        assert!(e.is_answer(&[right[1], right[0]]));
+        assert!(!e.is_answer(&right[..1]));
+        let wrong = (0..e.choices.len()).find(|i| !right.contains(i)).unwrap();
+        assert!(!e.is_answer(&[right[0], right[1], wrong]));
+        assert!(!e.is_answer(&[right[0], wrong]));
+    }
+
+    #[test]
+    fn the_server_view_shows_the_request_and_its_signature() {
+        let e = generate(1, 1, now());
+        let view = e.server_view();
+        assert!(view.contains("Authorization: Bearer "), "{view}");
+        assert!(
+            view.contains("X-SVC-TIMESTAMP: 2026-11-22T10:00:00.000Z"),
+            "{view}"
+        );
+    }
+}

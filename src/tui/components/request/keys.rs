@@ -1,0 +1,279 @@
+//! The request view's key bindings: one table that the dispatcher ([`super::on_key`]), the help
+//! popup and the command palette all read.
+
+use crossterm::event::KeyCode;
+
+use crate::tui::keymap::{Binding, KeySpec};
+
+/// Everything the request view can do by key or by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Send,
+    ToggleTimestamp,
+    Format,
+    Minify,
+    EditExternally,
+    Search,
+    RevealKey,
+    CopySignature,
+    CopyHeaders,
+    CopyCurl,
+    NextDetail,
+    DetailPageDown,
+    DetailPageUp,
+    SwitchProfile,
+    Save,
+    SaveAs,
+    /// Normal mode only.
+    Edit,
+    ScrollCanonicalDown,
+    ScrollCanonicalUp,
+    CanonicalTop,
+    ScrollDetailDown,
+    ScrollDetailUp,
+}
+
+const fn bind(
+    action: Action,
+    keys: &'static [KeySpec],
+    name: &'static str,
+    help: &'static str,
+) -> Binding<Action> {
+    Binding {
+        action,
+        keys,
+        name,
+        help,
+    }
+}
+
+/// Keys that work in every mode of the request view (in the fields too).
+pub const KEYS: &[Binding<Action>] = &[
+    bind(
+        Action::Send,
+        &[KeySpec::ctrl('g'), KeySpec::f(9)],
+        "send the request",
+        "send the request (signed again at send time)",
+    ),
+    bind(
+        Action::ToggleTimestamp,
+        &[KeySpec::ctrl('t')],
+        "freeze / unfreeze the timestamp",
+        "freeze the timestamp / make it live again (typing in it freezes it)",
+    ),
+    bind(
+        Action::Format,
+        &[KeySpec::f(7)],
+        "format the body",
+        "format the body as JSON (changes the signature)",
+    ),
+    bind(
+        Action::Minify,
+        &[KeySpec::f(8)],
+        "minify the body",
+        "minify the body as JSON (changes the signature)",
+    ),
+    bind(
+        Action::EditExternally,
+        &[KeySpec::ctrl('o')],
+        "edit the body in $EDITOR",
+        "edit the body in $EDITOR",
+    ),
+    bind(
+        Action::Search,
+        &[KeySpec::ctrl('f')],
+        "search the body",
+        "search the body (Enter/Down next, Up previous, Esc close)",
+    ),
+    bind(
+        Action::RevealKey,
+        &[KeySpec::alt('r')],
+        "reveal / mask the REST key",
+        "reveal / mask the REST key (Ctrl-R too, on the REST key field)",
+    ),
+    bind(
+        Action::CopySignature,
+        &[KeySpec::alt('y')],
+        "copy the signature",
+        "copy the signature",
+    ),
+    bind(
+        Action::CopyHeaders,
+        &[KeySpec::alt('h')],
+        "copy the signed headers",
+        "copy the signed headers",
+    ),
+    bind(
+        Action::CopyCurl,
+        &[KeySpec::alt('c')],
+        "copy the request as curl",
+        "copy the request as a curl command",
+    ),
+    bind(
+        Action::NextDetail,
+        &[KeySpec::ctrl('p')],
+        "next detail panel",
+        "next detail panel: Pipeline, Headers, Response, Diff",
+    ),
+    bind(
+        Action::DetailPageDown,
+        &[KeySpec::key(KeyCode::PageDown)],
+        "scroll the detail panel down",
+        "scroll the detail panel down",
+    ),
+    bind(
+        Action::DetailPageUp,
+        &[KeySpec::key(KeyCode::PageUp)],
+        "scroll the detail panel up",
+        "scroll the detail panel up",
+    ),
+    bind(
+        Action::SwitchProfile,
+        &[KeySpec::ctrl('l')],
+        "switch profile",
+        "switch profile (popup list)",
+    ),
+    bind(
+        Action::Save,
+        &[KeySpec::ctrl('s')],
+        "save the profile",
+        "save the profile",
+    ),
+    bind(
+        Action::SaveAs,
+        &[KeySpec::alt('s')],
+        "save the profile as",
+        "save the profile under a new name",
+    ),
+];
+
+/// Single-key shortcuts of normal mode (after Esc, when no field takes text).
+pub const NORMAL_KEYS: &[Binding<Action>] = &[
+    bind(Action::Send, &[KeySpec::char('s')], "", "(after Esc) send"),
+    bind(
+        Action::CopySignature,
+        &[KeySpec::char('y')],
+        "",
+        "(after Esc) copy the signature",
+    ),
+    bind(
+        Action::CopyHeaders,
+        &[KeySpec::char('H')],
+        "",
+        "(after Esc) copy the headers",
+    ),
+    bind(
+        Action::CopyCurl,
+        &[KeySpec::char('c')],
+        "",
+        "(after Esc) copy as curl",
+    ),
+    bind(
+        Action::Format,
+        &[KeySpec::char('f')],
+        "",
+        "(after Esc) format",
+    ),
+    bind(
+        Action::Minify,
+        &[KeySpec::char('m')],
+        "",
+        "(after Esc) minify",
+    ),
+    bind(
+        Action::ToggleTimestamp,
+        &[KeySpec::char('t')],
+        "",
+        "(after Esc) toggle the timestamp",
+    ),
+    bind(
+        Action::EditExternally,
+        &[KeySpec::char('e')],
+        "",
+        "(after Esc) $EDITOR",
+    ),
+    bind(
+        Action::SwitchProfile,
+        &[KeySpec::char('p')],
+        "",
+        "(after Esc) switch profile",
+    ),
+    bind(Action::Save, &[KeySpec::char('w')], "", "(after Esc) save"),
+    bind(
+        Action::SaveAs,
+        &[KeySpec::char('W')],
+        "",
+        "(after Esc) save as",
+    ),
+    bind(
+        Action::RevealKey,
+        &[KeySpec::char('r')],
+        "",
+        "(after Esc) reveal / mask the key",
+    ),
+    bind(
+        Action::NextDetail,
+        &[KeySpec::char('d'), KeySpec::char(']')],
+        "",
+        "(after Esc) next detail panel",
+    ),
+    bind(
+        Action::ScrollCanonicalDown,
+        &[KeySpec::char('j'), KeySpec::key(KeyCode::Down)],
+        "",
+        "(after Esc) scroll the canonical text down",
+    ),
+    bind(
+        Action::ScrollCanonicalUp,
+        &[KeySpec::char('k'), KeySpec::key(KeyCode::Up)],
+        "",
+        "(after Esc) scroll the canonical text up",
+    ),
+    bind(
+        Action::CanonicalTop,
+        &[KeySpec::char('g')],
+        "",
+        "(after Esc) top of the canonical text",
+    ),
+    bind(
+        Action::ScrollDetailDown,
+        &[KeySpec::char('J')],
+        "",
+        "(after Esc) scroll the detail panel down",
+    ),
+    bind(
+        Action::ScrollDetailUp,
+        &[KeySpec::char('K')],
+        "",
+        "(after Esc) scroll the detail panel up",
+    ),
+    bind(
+        Action::Edit,
+        &[KeySpec::char('i'), KeySpec::key(KeyCode::Enter)],
+        "",
+        "(after Esc) back to editing",
+    ),
+];
+
+/// Help rows for keys that depend on where the cursor is (not actions of their own).
+pub const CONTEXT_KEYS: &[(&str, &str)] = &[
+    (
+        "Tab / Shift-Tab",
+        "next / previous field (Up/Down too, outside the body)",
+    ),
+    ("Up / Down on Method", "cycle GET, POST, PUT, PATCH, DELETE"),
+    (
+        "Ctrl-U / Ctrl-R",
+        "undo / redo in the body; in a one-line field Ctrl-U clears to its start (Ctrl-R on REST key: reveal)",
+    ),
+    (
+        "Shift-arrows",
+        "select in the body; Ctrl-X cuts, Ctrl-Y pastes",
+    ),
+    ("Alt-< / Alt->", "top / end of the body"),
+    ("Esc", "leave the field: single-key shortcuts (after Esc)"),
+    (
+        "Mouse",
+        "click a field to focus it; wheel scrolls the panel under it",
+    ),
+];
