@@ -293,6 +293,8 @@ pub fn build_signed(
     timestamp: &str,
     key: &Secret,
 ) -> Result<OutgoingRequest, BuildError> {
+    // A key typed into the URL by mistake must not reach the debug log either.
+    crate::logging::redact_in_logs(key);
     let (method, url) = check_target(base_url, &spec.method, &spec.path, &spec.query)?;
     let req = SignableRequest {
         method: &method,

@@ -14,15 +14,102 @@
 //! loads and saves (name, path), which kind of key source was read (never the value), and the
 //! workbench's commands (never keystrokes: a key typed into the REST key field is a secret). A
 //! REST key is never logged: call sites log [`crate::core::Secret`] only through its `Debug`
-//! (which prints `***`), never through `expose()`.
+//! (which prints `***`), never through `expose()`. And since a user may type the key where it
+//! does not belong (into a URL's query or path), every REST key the program reads or signs with
+//! is registered ([`redact_in_logs`]) and replaced by `***` in every log line before it is
+//! written, whichever field it is in.
 
 use std::fs::{File, OpenOptions};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, RwLock};
 
+use tracing_subscriber::fmt::MakeWriter;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::EnvFilter;
+
+use crate::core::Secret;
+
+/// Keys shorter than this are not redacted from logs (a one-letter key would blank every log
+/// line; real REST keys are much longer).
+const MIN_REDACTED_LEN: usize = 6;
+
+/// The REST keys (and their percent-encoded forms) to blank out of every log line.
+static REDACTED: RwLock<Vec<String>> = RwLock::new(Vec::new());
+
+/// Blank this key out of every log line written from now on (raw, and percent-encoded as it
+/// would appear in a URL).
+pub fn redact_in_logs(secret: &Secret) {
+    let key = secret.expose();
+    if key.len() < MIN_REDACTED_LEN {
+        return;
+    }
+    let mut forms = vec![key.to_string()];
+    let encoded = percent_encoded(key);
+    if encoded != key {
+        forms.push(encoded);
+    }
+    let mut list = REDACTED.write().unwrap_or_else(|e| e.into_inner());
+    for f in forms {
+        if !list.contains(&f) {
+            list.push(f);
+        }
+    }
+    // Longest first, so a key that contains another is blanked whole.
+    list.sort_by_key(|k| std::cmp::Reverse(k.len()));
+}
+
+/// Every byte outside RFC 3986's unreserved set as `%XX`.
+fn percent_encoded(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// `line` with every registered key replaced by `***`.
+pub fn redact_line(line: &str) -> std::borrow::Cow<'_, str> {
+    let list = REDACTED.read().unwrap_or_else(|e| e.into_inner());
+    if !list.iter().any(|k| line.contains(k.as_str())) {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    let mut out = line.to_string();
+    for k in list.iter() {
+        out = out.replace(k.as_str(), "***");
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// A writer maker whose writers blank registered keys out of what they are given (the
+/// formatter hands each event over in one write).
+pub struct Redacting<M>(pub M);
+
+/// See [`Redacting`].
+pub struct RedactingWriter<W>(W);
+
+impl<'a, M: MakeWriter<'a>> MakeWriter<'a> for Redacting<M> {
+    type Writer = RedactingWriter<M::Writer>;
+    fn make_writer(&'a self) -> Self::Writer {
+        RedactingWriter(self.0.make_writer())
+    }
+}
+
+impl<W: Write> Write for RedactingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let text = String::from_utf8_lossy(buf);
+        self.0.write_all(redact_line(&text).as_bytes())?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
 
 /// The environment variable holding the log filter.
 pub const LOG_ENV: &str = "SIGNSCOPE_LOG";
@@ -96,7 +183,7 @@ pub fn init_stderr() -> Result<Logging, String> {
     };
     tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .with_writer(Redacting(std::io::stderr))
         .with_ansi(std::io::stderr().is_terminal())
         .finish()
         .try_init()
@@ -120,7 +207,7 @@ pub fn init_file(data_dir: &Path) -> Result<Logging, String> {
     })?;
     tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(Mutex::new(file))
+        .with_writer(Redacting(Mutex::new(file)))
         .with_ansi(false)
         .finish()
         .try_init()
@@ -131,7 +218,7 @@ pub fn init_file(data_dir: &Path) -> Result<Logging, String> {
 /// Open the log for appending, creating the data dir and the file (mode 0600) when missing.
 fn open_log(path: &Path) -> std::io::Result<File> {
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
+        crate::store::private::create_private_dir(dir)?;
     }
     let mut opts = OpenOptions::new();
     opts.create(true).append(true);
@@ -219,6 +306,49 @@ mod tests {
             let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
             assert_eq!(mode, 0o600);
         }
+    }
+
+    /// A shared buffer as a writer maker.
+    #[derive(Clone, Default)]
+    struct Buffer(std::sync::Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Buffer {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_rest_key_typed_into_a_url_is_blanked_in_every_log_line() {
+        let key = "typed-KEY/42+x";
+        redact_in_logs(&Secret::new(key));
+        // Too short to blank safely: left alone.
+        redact_in_logs(&Secret::new("k"));
+        let buf = Buffer::default();
+        let out = buf.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_env_filter(EnvFilter::new("trace"))
+            .with_writer(Redacting(move || buf.clone()))
+            .with_ansi(false)
+            .finish();
+        tracing::subscriber::with_default(subscriber, || {
+            tracing::debug!(
+                url = "https://x.test/v2/typed-KEY/42+x/items?k=typed-KEY%2F42%2Bx",
+                "sending"
+            );
+            tracing::trace!(headers = ?vec![("x-key", key)], "request headers");
+            tracing::debug!("keep kind and kinds");
+        });
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(text.lines().count(), 3, "{text}");
+        assert!(!text.contains("typed-KEY"), "{text}");
+        assert!(text.contains("https://x.test/v2/***/items?k=***"), "{text}");
+        assert!(text.contains("(\"x-key\", \"***\")"), "{text}");
+        assert!(text.contains("keep kind and kinds"), "{text}");
     }
 
     #[test]

@@ -11,5 +11,11 @@ fn main() -> ExitCode {
             eprintln!("signscope: {warning}");
         }
     }
+    // Files other users could read (older versions wrote 0644) are made private, once.
+    if let Ok(paths) = signscope::store::Paths::discover() {
+        if let Some(notice) = signscope::store::private::tighten(&paths) {
+            eprintln!("signscope: {notice}");
+        }
+    }
     signscope::cli::run(cli)
 }

@@ -147,6 +147,10 @@ pub fn show(p: &Profile) -> String {
 }
 
 fn new(store: &ProfileStore, a: NewArgs) -> anyhow::Result<u8> {
+    let target = store.paths().profile_file(&a.name);
+    if target.exists() {
+        return Err(crate::store::StoreError::AlreadyExists { path: target }.into());
+    }
     let mut p = match &a.from {
         Some(from) => {
             let mut base = store.load(from)?;
@@ -196,7 +200,8 @@ fn new(store: &ProfileStore, a: NewArgs) -> anyhow::Result<u8> {
     if p.analytics_url.is_empty() {
         p.analytics_url = p.indexing_url.clone();
     }
-    let outcome = store.save(&p)?;
+    // Another `profile new` of this name may have won since the check above.
+    let outcome = store.create(&p)?;
     println!("{}", outcome.message());
     Ok(0)
 }

@@ -48,6 +48,15 @@ pub struct ServeArgs {
     #[arg(long, value_name = "PREFIX", default_value = crate::core::DEFAULT_HEADER_PREFIX)]
     pub header_prefix: String,
 
+    /// Forward every indexing request, once verified and recorded, byte for byte to this base
+    /// URL (e.g. the real service) and answer with its answer.
+    #[arg(long, value_name = "URL")]
+    pub forward_indexing: Option<String>,
+
+    /// Forward every collector request, once validated and recorded, to this base URL.
+    #[arg(long, value_name = "URL")]
+    pub forward_analytics: Option<String>,
+
     /// At most this many signature diagnoses run at once; a mismatch that finds none free gets
     /// its verdict and expected signing text with "diagnosis skipped: server busy".
     #[arg(long, value_name = "N", default_value_t = server::config::DEFAULT_MAX_DIAGNOSES)]
@@ -115,6 +124,18 @@ pub fn config(
     cfg.clock_skew_seconds = args.clock_skew;
     cfg.max_stored = args.max_stored;
     cfg.unverified_route = args.unverified_route;
+    for (flag, url) in [
+        ("--forward-indexing", &args.forward_indexing),
+        ("--forward-analytics", &args.forward_analytics),
+    ] {
+        if let Some(url) = url {
+            if let Err(why) = server::forward::check_url(url) {
+                bail!("{flag} {why}");
+            }
+        }
+    }
+    cfg.forward_indexing = args.forward_indexing.clone();
+    cfg.forward_analytics = args.forward_analytics.clone();
     cfg.max_diagnoses = args.max_diagnoses;
     Ok(cfg)
 }
@@ -150,6 +171,13 @@ async fn serve(args: ServeArgs, cfg: ServerConfig) -> anyhow::Result<u8> {
             "indexing API: {url}/v2/...   collector: {url}/analytics/collect   inspection: {url}/_inspect/summary",
             url = server.url()
         )?;
+        if let Some(up) = &args.forward_indexing {
+            writeln!(out, "forwarding indexing requests to {up}")?;
+        }
+        if let Some(up) = &args.forward_analytics {
+            writeln!(out, "forwarding collector requests to {up}")?;
+        }
+        writeln!(out, "live: signscope watch --url {}", server.url())?;
         out.flush()?;
     }
     if no_accounts {
@@ -248,5 +276,16 @@ mod tests {
         assert!(format!("{err:#}").contains("API_KEY=ENV_VAR"));
         let err = config(&parse(&["--header-prefix", "X Y"]), &env).unwrap_err();
         assert!(format!("{err:#}").contains("--header-prefix"));
+        let err = config(&parse(&["--forward-indexing", "ftp://x"]), &env).unwrap_err();
+        let text = format!("{err:#}");
+        assert!(
+            text.starts_with("--forward-indexing \"ftp://x\" must start with http"),
+            "{text}"
+        );
+        let err = config(&parse(&["--forward-analytics", "nonsense"]), &env).unwrap_err();
+        assert!(format!("{err:#}").contains("--forward-analytics"));
+        let cfg = config(&parse(&["--forward-indexing", "https://example.com"]), &env).unwrap();
+        assert_eq!(cfg.forward_indexing.as_deref(), Some("https://example.com"));
+        assert_eq!(cfg.forward_analytics, None);
     }
 }

@@ -67,7 +67,8 @@ pub fn load(data_dir: &Path) -> anyhow::Result<Progress> {
 
 /// Write the progress atomically.
 pub fn save(data_dir: &Path, progress: &Progress) -> anyhow::Result<()> {
-    std::fs::create_dir_all(data_dir)
+    // Private like every directory signscope creates (`store::private`).
+    crate::store::private::create_private_dir(data_dir)
         .with_context(|| format!("cannot create the data directory {}", data_dir.display()))?;
     let p = path(data_dir);
     let mut tmp = tempfile::NamedTempFile::new_in(data_dir)

@@ -108,6 +108,11 @@ pub struct ServerConfig {
     pub unverified_route: bool,
     /// How long [`super::RunningServer::shutdown`] waits for open requests to finish.
     pub shutdown_grace: Duration,
+    /// Forward every indexing request, once verified and recorded, to this base URL and answer
+    /// with the upstream's answer (`docs/server.md` rule W5).
+    pub forward_indexing: Option<String>,
+    /// The same for collector requests.
+    pub forward_analytics: Option<String>,
     /// Bytes shared by all request bodies being read or handled at once: each body takes its
     /// bytes as they arrive (a stalled client holds only what it sent) and gives them back once
     /// answered; a body that finds the budget spent waits (within its deadline). At least
@@ -137,6 +142,8 @@ impl ServerConfig {
             max_header_bytes: 32 * 1024,
             unverified_route: false,
             shutdown_grace: Duration::from_secs(5),
+            forward_indexing: None,
+            forward_analytics: None,
             body_budget_bytes: DEFAULT_BODY_BUDGET_BYTES,
             max_diagnoses: DEFAULT_MAX_DIAGNOSES,
         }

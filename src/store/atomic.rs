@@ -18,9 +18,12 @@ pub(crate) fn dir_of(path: &Path) -> &Path {
 /// fsync the directory.
 pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> Result<(), StoreError> {
     let dir = dir_of(path);
+    // The process id in the name lets the next start remove it if this process is killed
+    // before the rename (see `store::private`).
+    let prefix = super::private::temp_prefix();
     let mut tmp = tempfile::Builder::new()
-        .prefix(".signscope-")
-        .suffix(".tmp")
+        .prefix(&prefix)
+        .suffix(super::private::TEMP_SUFFIX)
         .tempfile_in(dir)
         .map_err(|e| StoreError::io("write a file in", dir, &e))?;
     #[cfg(unix)]

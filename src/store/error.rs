@@ -66,6 +66,8 @@ pub enum StoreError {
     Conflict { path: PathBuf },
     #[error("a profile file {} already exists, so nothing was written; choose another name, or delete that profile first", path.display())]
     AlreadyExists { path: PathBuf },
+    #[error("a profile named \"{name}\" was created meanwhile ({}), so nothing was written; choose another name, or load that profile", path.display())]
+    CreatedMeanwhile { name: String, path: PathBuf },
     #[error("cannot {action} {}: {reason}", path.display())]
     Io {
         action: &'static str,

@@ -150,15 +150,26 @@ impl History {
     /// Append one entry (compacting the file when it grew past the bound).
     pub fn append(&self, e: &HistoryEntry) -> Result<(), StoreError> {
         let dir = self.file.parent().unwrap_or(std::path::Path::new("."));
-        fs::create_dir_all(dir).map_err(|err| io("create the data directory", dir, &err))?;
+        super::private::create_private_dir(dir)
+            .map_err(|err| io("create the data directory", dir, &err))?;
         let _guard = Lock::acquire(&self.lock)?;
         let mut line = serde_json::to_string(e).expect("history entries serialize");
         line.push('\n');
-        let mut f = OpenOptions::new()
-            .create(true)
-            .append(true)
+        let mut opts = OpenOptions::new();
+        opts.create(true).read(true).append(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            opts.mode(super::private::FILE_MODE);
+        }
+        let mut f = opts
             .open(&self.file)
             .map_err(|err| io("open the history file", &self.file, &err))?;
+        // A process killed mid-append leaves a last line without its newline: start on a fresh
+        // line, so this entry is not glued onto the fragment (the reader skips the fragment).
+        if ends_torn(&mut f) {
+            line.insert(0, '\n');
+        }
         f.write_all(line.as_bytes())
             .and_then(|_| f.sync_data())
             .map_err(|err| io("append to the history file", &self.file, &err))?;
@@ -231,7 +242,18 @@ impl History {
             kept.extend_from_slice(l);
             kept.push(b'\n');
         }
-        write_atomic(&self.file, &kept, 0o600)
+        write_atomic(&self.file, &kept, super::private::FILE_MODE)
+    }
+}
+
+/// Whether the file is non-empty and its last byte is not a newline.
+fn ends_torn(f: &mut File) -> bool {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut last = [0u8; 1];
+    match f.seek(SeekFrom::End(-1)) {
+        Ok(_) => f.read_exact(&mut last).is_ok() && last[0] != b'\n',
+        // Empty file.
+        Err(_) => false,
     }
 }
 
@@ -244,16 +266,20 @@ fn io(action: &'static str, path: &std::path::Path, e: &std::io::Error) -> Store
 }
 
 /// An exclusive `flock` held until drop.
-struct Lock(File);
+pub(crate) struct Lock(File);
 
 impl Lock {
-    fn acquire(path: &std::path::Path) -> Result<Lock, StoreError> {
-        let f = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
+    pub(crate) fn acquire(path: &std::path::Path) -> Result<Lock, StoreError> {
+        let mut opts = OpenOptions::new();
+        opts.create(true).truncate(false).write(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            opts.mode(super::private::FILE_MODE);
+        }
+        let f = opts
             .open(path)
-            .map_err(|e| io("open the history lock", path, &e))?;
+            .map_err(|e| io("open the lock file", path, &e))?;
         #[cfg(unix)]
         {
             use std::os::unix::io::AsRawFd;
@@ -350,6 +376,28 @@ mod tests {
         assert_eq!(got, vec![entry(1), entry(2)]);
         assert_eq!(warnings.len(), 1);
         assert!(warnings[0].contains("line 2"), "{}", warnings[0]);
+    }
+
+    #[test]
+    fn a_torn_last_line_is_skipped_and_the_next_entry_kept() {
+        let (_d, h) = history();
+        h.append(&entry(1)).unwrap();
+        // A process killed mid-append: half a line, no newline.
+        let mut f = OpenOptions::new().append(true).open(h.path()).unwrap();
+        f.write_all(b"{\"time\": \"2026-11-2").unwrap();
+        drop(f);
+        h.append(&entry(2)).unwrap();
+        h.append(&entry(3)).unwrap();
+        let (got, warnings) = h.load(10);
+        assert_eq!(got, vec![entry(1), entry(2), entry(3)]);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].contains("line 2"), "{}", warnings[0]);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = fs::metadata(h.path()).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o600);
+        }
     }
 
     #[test]

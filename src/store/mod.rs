@@ -8,6 +8,7 @@ mod error;
 pub mod history;
 mod io;
 pub mod paths;
+pub mod private;
 pub mod profile;
 mod profile_data;
 mod profile_toml;

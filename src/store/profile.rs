@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::line_col;
 use super::paths::Paths;
+use super::private::{clean_stale_temps, create_private_dir, FILE_MODE};
 
 pub use super::atomic::write_atomic;
 pub use super::error::{ParseError, StoreError};
@@ -163,6 +164,18 @@ impl ProfileStore {
         self.save_with(p, SaveOptions::default())
     }
 
+    /// Save a new profile: fails with [`StoreError::CreatedMeanwhile`] when a profile of that
+    /// name appeared since the caller checked (another process won the race).
+    pub fn create(&self, p: &Profile) -> Result<SaveOutcome, StoreError> {
+        match self.save_with(p, SaveOptions::default()) {
+            Err(StoreError::AlreadyExists { path }) => Err(StoreError::CreatedMeanwhile {
+                name: p.name.clone(),
+                path,
+            }),
+            other => other,
+        }
+    }
+
     pub fn save_with(&self, p: &Profile, opts: SaveOptions) -> Result<SaveOutcome, StoreError> {
         if p.is_demo() {
             return Err(StoreError::DemoIsBuiltIn);
@@ -170,6 +183,11 @@ impl ProfileStore {
         validate_name(&p.name)?;
         let dir = self.dir();
         let path = self.paths.profile_file(&p.name);
+        create_private_dir(&dir)
+            .map_err(|e| StoreError::io("create the profile directory", &dir, &e))?;
+        // The check below and the write are one step for every signscope process: two saves of
+        // the same profile (or two `profile new` of one name) cannot both pass the check.
+        let _guard = super::history::Lock::acquire(&self.paths.config_dir.join("profiles.lock"))?;
         if !opts.force {
             match (fs::metadata(&path), &p.origin) {
                 (Ok(meta), Some(origin)) if origin.path == path => {
@@ -182,10 +200,8 @@ impl ProfileStore {
                 (Err(_), _) => {}
             }
         }
-        fs::create_dir_all(&dir)
-            .map_err(|e| StoreError::io("create the profile directory", &dir, &e))?;
         let stored_secret = p.rest_key.is_stored();
-        let mode = if stored_secret { 0o600 } else { 0o644 };
+        let mode = FILE_MODE;
         // Over an existing file, keep the user's comments and layout.
         let text = match fs::read_to_string(&path) {
             Ok(old) => to_toml_over(p, &old),
@@ -205,8 +221,7 @@ impl ProfileStore {
     /// Write a profile to any file (e.g. "save elsewhere" when the config dir is not writable).
     /// Atomic like [`ProfileStore::save`]; mode 0600 when the key is stored in it.
     pub fn export(&self, p: &Profile, path: &Path) -> Result<(), StoreError> {
-        let mode = if p.rest_key.is_stored() { 0o600 } else { 0o644 };
-        write_atomic(path, to_toml(p).as_bytes(), mode)
+        write_atomic(path, to_toml(p).as_bytes(), FILE_MODE)
     }
 
     /// Delete a saved profile.
@@ -216,6 +231,8 @@ impl ProfileStore {
         }
         validate_name(name)?;
         let path = self.paths.profile_file(name);
+        // A save killed mid-way may have left a temporary copy (with the key): it goes too.
+        clean_stale_temps(&self.dir());
         match fs::remove_file(&path) {
             Ok(()) => {
                 if self.last_used().as_deref() == Some(name) {
@@ -251,10 +268,10 @@ impl ProfileStore {
 
     fn write_state(&self, state: &State) -> Result<(), StoreError> {
         let dir = &self.paths.data_dir;
-        fs::create_dir_all(dir)
+        create_private_dir(dir)
             .map_err(|e| StoreError::io("create the data directory", dir, &e))?;
         let text = toml::to_string(state).expect("state serializes");
-        write_atomic(&self.paths.state_file(), text.as_bytes(), 0o644)
+        write_atomic(&self.paths.state_file(), text.as_bytes(), FILE_MODE)
     }
 }
 
@@ -513,11 +530,49 @@ mod tests {
             "stored-key-xyz"
         );
         assert!(!format!("{p:?}").contains("stored-key-xyz"));
+        // Every profile file is private (it names where the key comes from, or holds it).
         let plain = s.save(&sample("plain")).unwrap();
         assert_eq!(
             fs::metadata(&plain.path).unwrap().permissions().mode() & 0o777,
-            0o644
+            0o600
         );
+        assert_eq!(
+            fs::metadata(s.dir()).unwrap().permissions().mode() & 0o777,
+            0o700
+        );
+    }
+
+    #[test]
+    fn of_two_racing_creates_of_one_name_exactly_one_wins() {
+        let (_d, s) = store();
+        for i in 0..20 {
+            let name = format!("race-{i}");
+            let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
+            let results: Vec<Result<SaveOutcome, StoreError>> = (0..2)
+                .map(|_| {
+                    let (s, b, name) = (s.clone(), barrier.clone(), name.clone());
+                    std::thread::spawn(move || {
+                        b.wait();
+                        s.create(&sample(&name))
+                    })
+                })
+                .collect::<Vec<_>>()
+                .into_iter()
+                .map(|t| t.join().unwrap())
+                .collect();
+            let won = results.iter().filter(|r| r.is_ok()).count();
+            assert_eq!(won, 1, "{name}: {results:?}");
+            let lost = results.into_iter().find_map(Result::err).unwrap();
+            assert!(
+                matches!(lost, StoreError::CreatedMeanwhile { .. }),
+                "{lost}"
+            );
+            assert!(
+                lost.to_string()
+                    .starts_with(&format!("a profile named \"{name}\" was created meanwhile")),
+                "{lost}"
+            );
+        }
     }
 
     #[test]
