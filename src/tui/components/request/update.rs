@@ -8,9 +8,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent,
 use ratatui::layout::{Position, Rect};
 
 use super::keys::{Action, KEYS, NORMAL_KEYS};
-use super::{
-    request_layout, Detail, Field, Prompt, RequestLayout, RequestState, METHODS, TYPED_KEY,
-};
+use super::layout::{request_layout, RequestLayout};
+use super::state::{Detail, Field, Prompt, RequestState, METHODS, TYPED_KEY};
 use crate::core::time::format_timestamp;
 use crate::core::Secret;
 use crate::tui::effect::{Command, SendJob};
