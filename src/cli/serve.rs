@@ -9,7 +9,7 @@ use std::net::SocketAddr;
 
 use anyhow::{bail, Context};
 
-use crate::core::Secret;
+use crate::core::{Secret, SigningForm};
 use crate::server::{self, ServerConfig, DEMO_API_KEY, DEMO_REST_KEY};
 
 #[derive(Debug, clap::Args)]
@@ -48,6 +48,12 @@ pub struct ServeArgs {
     #[arg(long, value_name = "PREFIX", default_value = crate::core::DEFAULT_HEADER_PREFIX)]
     pub header_prefix: String,
 
+    /// Also accept signatures made in this signing form (repeatable): `php-sdk` accepts what
+    /// the vendor's PHP SDK signs ('?' before the query, trailing '/' trimmed; docs/signing.md),
+    /// with a warning on each such request. By default only the documented form is accepted.
+    #[arg(long = "accept-form", value_name = "FORM", value_parser = parse_form)]
+    pub accept_forms: Vec<SigningForm>,
+
     /// Forward every indexing request, once verified and recorded, byte for byte to this base
     /// URL (e.g. the real service) and answer with its answer.
     #[arg(long, value_name = "URL")]
@@ -65,6 +71,11 @@ pub struct ServeArgs {
     /// Also serve `PUT /_bench/unverified` (no signature check; for measuring verification cost).
     #[arg(long, hide = true)]
     pub unverified_route: bool,
+}
+
+fn parse_form(s: &str) -> Result<SigningForm, String> {
+    s.parse()
+        .map_err(|e: crate::core::form::UnknownForm| e.to_string())
 }
 
 /// Parse one `--account API_KEY=ENV_VAR` and read the key from the environment.
@@ -124,6 +135,12 @@ pub fn config(
     cfg.clock_skew_seconds = args.clock_skew;
     cfg.max_stored = args.max_stored;
     cfg.unverified_route = args.unverified_route;
+    cfg.accept_forms = args
+        .accept_forms
+        .iter()
+        .copied()
+        .filter(|f| *f != SigningForm::Standard)
+        .collect();
     for (flag, url) in [
         ("--forward-indexing", &args.forward_indexing),
         ("--forward-analytics", &args.forward_analytics),
@@ -155,6 +172,7 @@ async fn serve(args: ServeArgs, cfg: ServerConfig) -> anyhow::Result<u8> {
     let stop = stop_signal()?;
     let no_accounts = cfg.accounts.is_empty();
     let prefix = cfg.header_prefix.clone();
+    let forms = cfg.accept_forms.clone();
     let server = server::start(cfg, args.addr)
         .await
         .with_context(|| format!("could not listen on {}", args.addr))?;
@@ -171,6 +189,14 @@ async fn serve(args: ServeArgs, cfg: ServerConfig) -> anyhow::Result<u8> {
             "indexing API: {url}/v2/...   collector: {url}/analytics/collect   inspection: {url}/_inspect/summary",
             url = server.url()
         )?;
+        for form in forms {
+            writeln!(
+                out,
+                "also accepting signatures in the {} form ({}), each with a warning",
+                form.name(),
+                form.description()
+            )?;
+        }
         if let Some(up) = &args.forward_indexing {
             writeln!(out, "forwarding indexing requests to {up}")?;
         }
@@ -287,5 +313,23 @@ mod tests {
         let cfg = config(&parse(&["--forward-indexing", "https://example.com"]), &env).unwrap();
         assert_eq!(cfg.forward_indexing.as_deref(), Some("https://example.com"));
         assert_eq!(cfg.forward_analytics, None);
+    }
+
+    #[test]
+    fn accept_form_adds_the_php_sdk_form() {
+        assert!(config(&parse(&[]), &env).unwrap().accept_forms.is_empty());
+        let cfg = config(&parse(&["--accept-form", "php-sdk"]), &env).unwrap();
+        assert_eq!(cfg.accept_forms, [SigningForm::PhpSdk]);
+        // The documented form is always accepted; naming it adds nothing.
+        let cfg = config(&parse(&["--accept-form", "standard"]), &env).unwrap();
+        assert!(cfg.accept_forms.is_empty());
+        #[derive(clap::Parser, Debug)]
+        struct T {
+            #[command(flatten)]
+            a: ServeArgs,
+        }
+        let err =
+            <T as clap::Parser>::try_parse_from(["serve", "--accept-form", "php"]).unwrap_err();
+        assert!(err.to_string().contains("use standard or php-sdk"), "{err}");
     }
 }

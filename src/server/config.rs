@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
-use crate::core::{Secret, DEFAULT_HEADER_PREFIX};
+use crate::core::{Secret, SigningForm, DEFAULT_HEADER_PREFIX};
 
 use crate::core::demo::{DEMO_API_KEY, DEMO_REST_KEY};
 
@@ -118,6 +118,9 @@ pub struct ServerConfig {
     /// answered; a body that finds the budget spent waits (within its deadline). At least
     /// `max_body`.
     pub body_budget_bytes: usize,
+    /// Signing forms accepted besides the documented one (`--accept-form php-sdk`); a request
+    /// accepted in one of them is recorded with a warning naming the form (docs/signing.md).
+    pub accept_forms: Vec<SigningForm>,
     /// At most this many signature diagnoses run at once; a mismatch that finds none free is
     /// answered with its verdict and expected text, and "diagnosis skipped: server busy".
     pub max_diagnoses: usize,
@@ -145,6 +148,7 @@ impl ServerConfig {
             forward_indexing: None,
             forward_analytics: None,
             body_budget_bytes: DEFAULT_BODY_BUDGET_BYTES,
+            accept_forms: Vec::new(),
             max_diagnoses: DEFAULT_MAX_DIAGNOSES,
         }
     }
@@ -212,6 +216,7 @@ impl fmt::Debug for ServerConfig {
             .field("min_body_rate", &self.min_body_rate)
             .field("body_rate_grace", &self.body_rate_grace)
             .field("body_budget_bytes", &self.body_budget_bytes)
+            .field("accept_forms", &self.accept_forms)
             .finish_non_exhaustive()
     }
 }

@@ -42,6 +42,7 @@ pub mod error;
 pub mod forward;
 pub mod indexing;
 pub mod inspect;
+pub mod operations;
 pub mod store;
 pub mod stream;
 
@@ -63,6 +64,8 @@ pub struct AppState {
     /// The bytes budget of bodies being read or handled (see
     /// [`ServerConfig::body_budget_bytes`]).
     pub body_budget: body::BodyBudget,
+    /// The indexing attributes each account has put (`PUT /v2/attributes/{name}`).
+    pub attributes: Arc<operations::Attributes>,
     /// Permits for signature diagnoses (see [`ServerConfig::max_diagnoses`]).
     pub diagnoses: Arc<tokio::sync::Semaphore>,
     /// The live stream of completed requests (`GET /_inspect/stream`).
@@ -87,6 +90,7 @@ impl AppState {
         AppState {
             stream,
             body_budget,
+            attributes: Arc::default(),
             diagnoses: Arc::new(tokio::sync::Semaphore::new(config.max_diagnoses)),
             header_names: Arc::new(HeaderNames::for_prefix(&config.header_prefix)),
             config: Arc::new(config),
@@ -105,7 +109,10 @@ pub fn routes(state: &AppState) -> Router<AppState> {
     if let Some(up) = upstream(state, state.config.forward_indexing.as_deref()) {
         indexing = indexing.route_layer(axum::middleware::from_fn_with_state(up, forward::proxy));
     }
-    let mut collect = Router::new().route("/analytics/collect", post(collector::collect));
+    let mut collect = Router::new().route(
+        "/analytics/collect",
+        collector::with_cors(post(collector::collect)),
+    );
     if let Some(up) = upstream(state, state.config.forward_analytics.as_deref()) {
         collect = collect.route_layer(axum::middleware::from_fn_with_state(up, forward::proxy));
     }

@@ -816,3 +816,68 @@ fn component_views_get_keys_and_their_effects_become_commands() {
         [Command::Events(EventsEffect::FetchStored { .. })]
     ));
 }
+
+#[test]
+fn a_question_mark_typed_at_the_start_of_the_query_is_removed_on_send_and_said() {
+    let mut a = app();
+    focus(&mut a, Field::Query);
+    a.type_str("?a=1");
+    let cmds = a.ctrl('g');
+    let job = match cmds.as_slice() {
+        [Command::Send(job)] => job,
+        other => panic!("one send: {other:?}"),
+    };
+    assert_eq!(job.sign.query, "a=1", "signed without the '?'");
+    assert!(job.url.ends_with("/v2/batch?a=1"), "{}", job.url);
+    assert_eq!(a.request.query.text(), "a=1");
+    assert!(a.status.contains("started with '?'"), "{}", a.status);
+    // A query without one is sent as typed, with no warning.
+    let mut a = app();
+    focus(&mut a, Field::Query);
+    a.type_str("b=2");
+    a.ctrl('g');
+    assert!(!a.status.contains("started with"), "{}", a.status);
+}
+
+#[test]
+fn a_frozen_timestamp_stays_with_its_profile_and_a_load_clears_the_old_response() {
+    let mut a = app();
+    a.ctrl('t');
+    assert!(!a.request.ts_live);
+    let later = t0() + chrono::Duration::seconds(30);
+    a.update(Message::Tick(later));
+    assert_eq!(
+        a.request.timestamp.text(),
+        "2026-11-22T10:00:00.000Z",
+        "frozen"
+    );
+    a.request.response = Some(response(1, 401));
+    let mut fields = RequestFields::demo("http://127.0.0.1:9");
+    fields.path = "/v2/other".into();
+    let cmds = a.update(Message::ProfileLoaded(Ok(LoadedProfile {
+        name: "prod".into(),
+        is_demo: false,
+        analytics_url: "https://collect.example".into(),
+        local: false,
+        events: None,
+        profile: None,
+        fields: fields.clone(),
+        key: Some(Secret::new("k2")),
+        key_source: "env PROD_KEY".into(),
+    })));
+    assert!(
+        a.request.ts_live,
+        "another profile starts with a live timestamp"
+    );
+    assert_eq!(a.request.timestamp.text(), "2026-11-22T10:00:30.000Z");
+    assert_eq!(last_sign_job(&cmds).timestamp, "2026-11-22T10:00:30.000Z");
+    assert!(a.request.response.is_none());
+    // Loading a captured request (or a past send) clears the response of the one before.
+    a.request.response = Some(response(2, 200));
+    a.update(Message::LoadRequest {
+        fields: Box::new(fields),
+        timestamp: "2026-01-01T00:00:00.000Z".into(),
+    });
+    assert!(a.request.response.is_none());
+    assert!(!a.request.ts_live, "the captured timestamp is frozen");
+}
