@@ -11,7 +11,7 @@ use std::fs;
 use std::io;
 use std::path::Path;
 
-use super::Paths;
+use super::paths::Paths;
 
 /// Mode of every directory signscope creates.
 pub const DIR_MODE: u32 = 0o700;
