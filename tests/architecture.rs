@@ -15,9 +15,15 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// Files under this directory are not checked yet: the workbench is being restructured into
-/// components. Remove this constant (and its uses) once `src/tui/` follows the rules.
-const SKIPPED_WHILE_TUI_IS_RESTRUCTURED: &str = "tui/";
+/// Files under these directories are not checked yet: three workbench components still have
+/// file-level loops between their `mod.rs` (state) and their `draw.rs` / `update.rs` (the request
+/// component shows the fix: the state in `state.rs`, which the others import). Remove each
+/// entry once its component follows the rules.
+const SKIPPED_WHILE_TUI_IS_RESTRUCTURED: &[&str] = &[
+    "tui/components/events/",
+    "tui/components/history/",
+    "tui/components/profiles/",
+];
 
 /// Import loops that landed with another piece of work while this check was written; each is
 /// to be broken by the owner of its files (then remove its entry). `codegen/literal.rs` takes
@@ -351,7 +357,9 @@ fn resolve(path: &[String], from: &ModPath, modules: &BTreeMap<ModPath, String>)
 }
 
 fn skipped(rel: &str) -> bool {
-    rel.starts_with(SKIPPED_WHILE_TUI_IS_RESTRUCTURED)
+    SKIPPED_WHILE_TUI_IS_RESTRUCTURED
+        .iter()
+        .any(|dir| rel.starts_with(dir))
 }
 
 /// File -> the files it imports (itself excluded).

@@ -155,7 +155,7 @@ fn warnings_alone_exit_zero() {
     let file = dir.path().join("w.json");
     let mut batch: Value =
         serde_json::from_str(&std::fs::read_to_string(asset("spec-batch.json")).unwrap()).unwrap();
-    batch[0]["items"][0]["item_category"] = "Shoes;Running".into();
+    batch[0]["items"][0]["item_category"] = "Shoes;;;Running".into();
     std::fs::write(&file, serde_json::to_vec(&batch).unwrap()).unwrap();
     signscope()
         .args(["events", "validate"])

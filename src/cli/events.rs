@@ -1,7 +1,7 @@
 //! `signscope events`: compose and validate recommendation event batches.
 //!
 //! ```text
-//! signscope events new [--items N] [--clicked I,J] [--api-key K] [--list-id ID] > batch.json
+//! signscope events new [--items N] [--clicked I,J] [--api-key K] [--list-id ID] [--shape flat|nested] > batch.json
 //! signscope events validate FILE... [--output text|json]
 //! signscope events send FILE [--profile P] [--output text|json]
 //! ```
@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Context};
 use serde::Serialize;
 
-use crate::core::events::{validate_bytes, ListDraft, Problem};
+use crate::core::events::{validate_bytes, ListDraft, Problem, Shape};
 use crate::core::visible::counted;
 
 /// The template `events new` starts from (also in assets/events/template.json).
@@ -54,6 +54,15 @@ pub struct NewArgs {
     /// Recommendation list id shared by the events.
     #[arg(long, value_name = "ID")]
     pub list_id: Option<String>,
+    /// Event shape: `flat` (`event_list_id`, ..., `items` at the top level) or `nested`
+    /// (`event_version` and `event_data`, as the vendor's current JavaScript SDK sends;
+    /// docs/events.md rules E4-E5).
+    #[arg(long, value_name = "SHAPE", default_value = "flat", value_parser = parse_shape)]
+    pub shape: Shape,
+}
+
+fn parse_shape(s: &str) -> Result<Shape, String> {
+    s.parse()
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -143,7 +152,7 @@ pub fn new_draft(args: &NewArgs) -> anyhow::Result<ListDraft> {
 
 fn run_new(args: NewArgs) -> anyhow::Result<u8> {
     let draft = new_draft(&args)?;
-    let mut out = draft.to_batch().to_json_pretty();
+    let mut out = draft.to_batch().to_json_pretty_in(args.shape);
     out.push('\n');
     std::io::stdout()
         .lock()
@@ -284,6 +293,7 @@ mod tests {
             clicked: clicked.map(str::to_owned),
             api_key: None,
             list_id: None,
+            shape: Shape::Flat,
         }
     }
 

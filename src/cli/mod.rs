@@ -15,6 +15,7 @@ pub mod send;
 pub mod serve;
 pub mod sign;
 pub mod verify;
+pub mod watch;
 
 /// Exit code for unusable input (missing file, unreadable key, bad flag value).
 pub const EXIT_USAGE: u8 = 2;
@@ -48,6 +49,8 @@ pub enum Command {
     Events(events::EventsArgs),
     /// Run the local verifying server.
     Serve(serve::ServeArgs),
+    /// Follow a local server's live stream: one line per request it answers.
+    Watch(watch::WatchArgs),
     /// Manage saved profiles.
     Profile(profile::ProfileArgs),
     /// Show past sends.
@@ -73,6 +76,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Send(a)) => send::run(a),
         Some(Command::Events(a)) => events::run(a),
         Some(Command::Serve(a)) => serve::run(a),
+        Some(Command::Watch(a)) => watch::run(a),
         Some(Command::Profile(a)) => profile::run(a),
         Some(Command::History(a)) => history::run(a),
         Some(Command::Learn(a)) => learn::run(a),
@@ -109,7 +113,7 @@ fn only_prints(cmd: &Command) -> bool {
         | Command::History(_)
         | Command::Completions { .. } => true,
         Command::Events(e) => !matches!(e.command, events::EventsCommand::Send(_)),
-        Command::Send(_) | Command::Serve(_) | Command::Learn(_) => false,
+        Command::Send(_) | Command::Serve(_) | Command::Watch(_) | Command::Learn(_) => false,
     }
 }
 

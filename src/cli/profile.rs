@@ -15,6 +15,9 @@ pub struct ProfileArgs {
     pub command: ProfileCommand,
 }
 
+// `New` carries every flag of `profile new`; the enum is parsed once per run, so its size does
+// not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, clap::Subcommand)]
 pub enum ProfileCommand {
     /// List the profiles (the built-in demo first); unreadable files are reported with their line.
@@ -36,6 +39,10 @@ pub struct NewArgs {
     /// Start from this profile (e.g. `demo`) instead of the defaults.
     #[arg(long, value_name = "NAME")]
     pub from: Option<String>,
+    /// Fill in a vendor's public settings: `klevu` sets the prefix KLEVU and the vendor's
+    /// indexing and analytics URLs (the flags below still override them; keys stay yours).
+    #[arg(long, value_name = "VENDOR", value_parser = crate::core::vendor::VendorPreset::named)]
+    pub vendor: Option<&'static crate::core::vendor::VendorPreset>,
     #[arg(long, value_name = "URL")]
     pub indexing_url: Option<String>,
     #[arg(long, value_name = "URL")]
@@ -160,6 +167,11 @@ fn new(store: &ProfileStore, a: NewArgs) -> anyhow::Result<u8> {
         }
         None => Profile::new(a.name.clone()),
     };
+    if let Some(v) = a.vendor {
+        p.request.header_prefix = v.header_prefix.to_string();
+        p.indexing_url = v.indexing_url.to_string();
+        p.analytics_url = v.analytics_url.to_string();
+    }
     if let Some(u) = a.indexing_url {
         p.indexing_url = u;
     }

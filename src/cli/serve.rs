@@ -9,7 +9,7 @@ use std::net::SocketAddr;
 
 use anyhow::{bail, Context};
 
-use crate::core::Secret;
+use crate::core::{Secret, SigningForm};
 use crate::server::{self, ServerConfig, DEMO_API_KEY, DEMO_REST_KEY};
 
 #[derive(Debug, clap::Args)]
@@ -48,6 +48,21 @@ pub struct ServeArgs {
     #[arg(long, value_name = "PREFIX", default_value = crate::core::DEFAULT_HEADER_PREFIX)]
     pub header_prefix: String,
 
+    /// Also accept signatures made in this signing form (repeatable): `php-sdk` accepts what
+    /// the vendor's PHP SDK signs ('?' before the query, trailing '/' trimmed; docs/signing.md),
+    /// with a warning on each such request. By default only the documented form is accepted.
+    #[arg(long = "accept-form", value_name = "FORM", value_parser = parse_form)]
+    pub accept_forms: Vec<SigningForm>,
+
+    /// Forward every indexing request, once verified and recorded, byte for byte to this base
+    /// URL (e.g. the real service) and answer with its answer.
+    #[arg(long, value_name = "URL")]
+    pub forward_indexing: Option<String>,
+
+    /// Forward every collector request, once validated and recorded, to this base URL.
+    #[arg(long, value_name = "URL")]
+    pub forward_analytics: Option<String>,
+
     /// At most this many signature diagnoses run at once; a mismatch that finds none free gets
     /// its verdict and expected signing text with "diagnosis skipped: server busy".
     #[arg(long, value_name = "N", default_value_t = server::config::DEFAULT_MAX_DIAGNOSES)]
@@ -56,6 +71,11 @@ pub struct ServeArgs {
     /// Also serve `PUT /_bench/unverified` (no signature check; for measuring verification cost).
     #[arg(long, hide = true)]
     pub unverified_route: bool,
+}
+
+fn parse_form(s: &str) -> Result<SigningForm, String> {
+    s.parse()
+        .map_err(|e: crate::core::form::UnknownForm| e.to_string())
 }
 
 /// Parse one `--account API_KEY=ENV_VAR` and read the key from the environment.
@@ -115,6 +135,24 @@ pub fn config(
     cfg.clock_skew_seconds = args.clock_skew;
     cfg.max_stored = args.max_stored;
     cfg.unverified_route = args.unverified_route;
+    cfg.accept_forms = args
+        .accept_forms
+        .iter()
+        .copied()
+        .filter(|f| *f != SigningForm::Standard)
+        .collect();
+    for (flag, url) in [
+        ("--forward-indexing", &args.forward_indexing),
+        ("--forward-analytics", &args.forward_analytics),
+    ] {
+        if let Some(url) = url {
+            if let Err(why) = server::forward::check_url(url) {
+                bail!("{flag} {why}");
+            }
+        }
+    }
+    cfg.forward_indexing = args.forward_indexing.clone();
+    cfg.forward_analytics = args.forward_analytics.clone();
     cfg.max_diagnoses = args.max_diagnoses;
     Ok(cfg)
 }
@@ -134,6 +172,7 @@ async fn serve(args: ServeArgs, cfg: ServerConfig) -> anyhow::Result<u8> {
     let stop = stop_signal()?;
     let no_accounts = cfg.accounts.is_empty();
     let prefix = cfg.header_prefix.clone();
+    let forms = cfg.accept_forms.clone();
     let server = server::start(cfg, args.addr)
         .await
         .with_context(|| format!("could not listen on {}", args.addr))?;
@@ -150,6 +189,21 @@ async fn serve(args: ServeArgs, cfg: ServerConfig) -> anyhow::Result<u8> {
             "indexing API: {url}/v2/...   collector: {url}/analytics/collect   inspection: {url}/_inspect/summary",
             url = server.url()
         )?;
+        for form in forms {
+            writeln!(
+                out,
+                "also accepting signatures in the {} form ({}), each with a warning",
+                form.name(),
+                form.description()
+            )?;
+        }
+        if let Some(up) = &args.forward_indexing {
+            writeln!(out, "forwarding indexing requests to {up}")?;
+        }
+        if let Some(up) = &args.forward_analytics {
+            writeln!(out, "forwarding collector requests to {up}")?;
+        }
+        writeln!(out, "live: signscope watch --url {}", server.url())?;
         out.flush()?;
     }
     if no_accounts {
@@ -248,5 +302,34 @@ mod tests {
         assert!(format!("{err:#}").contains("API_KEY=ENV_VAR"));
         let err = config(&parse(&["--header-prefix", "X Y"]), &env).unwrap_err();
         assert!(format!("{err:#}").contains("--header-prefix"));
+        let err = config(&parse(&["--forward-indexing", "ftp://x"]), &env).unwrap_err();
+        let text = format!("{err:#}");
+        assert!(
+            text.starts_with("--forward-indexing \"ftp://x\" must start with http"),
+            "{text}"
+        );
+        let err = config(&parse(&["--forward-analytics", "nonsense"]), &env).unwrap_err();
+        assert!(format!("{err:#}").contains("--forward-analytics"));
+        let cfg = config(&parse(&["--forward-indexing", "https://example.com"]), &env).unwrap();
+        assert_eq!(cfg.forward_indexing.as_deref(), Some("https://example.com"));
+        assert_eq!(cfg.forward_analytics, None);
+    }
+
+    #[test]
+    fn accept_form_adds_the_php_sdk_form() {
+        assert!(config(&parse(&[]), &env).unwrap().accept_forms.is_empty());
+        let cfg = config(&parse(&["--accept-form", "php-sdk"]), &env).unwrap();
+        assert_eq!(cfg.accept_forms, [SigningForm::PhpSdk]);
+        // The documented form is always accepted; naming it adds nothing.
+        let cfg = config(&parse(&["--accept-form", "standard"]), &env).unwrap();
+        assert!(cfg.accept_forms.is_empty());
+        #[derive(clap::Parser, Debug)]
+        struct T {
+            #[command(flatten)]
+            a: ServeArgs,
+        }
+        let err =
+            <T as clap::Parser>::try_parse_from(["serve", "--accept-form", "php"]).unwrap_err();
+        assert!(err.to_string().contains("use standard or php-sdk"), "{err}");
     }
 }

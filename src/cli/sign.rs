@@ -18,7 +18,7 @@ use crate::core::incremental::StreamingSigner;
 use crate::core::sign::SignedHeaders;
 use crate::core::time::{format_timestamp, parse_timestamp};
 use crate::core::visible::{escape_visible, visible_lines};
-use crate::core::{sign, LineLabel, SignableRequest, Signed};
+use crate::core::{LineLabel, SignableRequest, Signed, SigningForm};
 
 use super::keys::rest_key_from_env_or_file;
 
@@ -85,6 +85,11 @@ pub struct SignArgs {
     /// What to print.
     #[arg(long, value_enum, default_value_t = Output::Text)]
     pub output: Output,
+    /// How the path and query lines are signed: `standard` (the documented form) or `php-sdk`
+    /// (as the vendor's PHP SDK signs: '?' before the query, trailing '/' trimmed from the path;
+    /// see docs/signing.md). The request printed or sent is the same; only the signature differs.
+    #[arg(long, value_name = "FORM", default_value = "standard", value_parser = parse_form)]
+    pub form: SigningForm,
     /// The language of the program printed by --output code.
     #[arg(
         long,
@@ -99,6 +104,11 @@ pub struct SignArgs {
     /// Where the printed curl command or raw request sends to (--output curl|http).
     #[arg(long, value_name = "URL", default_value = DEFAULT_BASE_URL)]
     pub indexing_url: String,
+}
+
+fn parse_form(s: &str) -> Result<SigningForm, String> {
+    s.parse()
+        .map_err(|e: crate::core::form::UnknownForm| e.to_string())
 }
 
 enum BodySource {
@@ -181,6 +191,13 @@ fn checked_timestamp(ts: Option<&str>) -> anyhow::Result<(String, Option<String>
 }
 
 pub fn run(args: SignArgs) -> anyhow::Result<u8> {
+    if args.form != SigningForm::Standard && (args.explain || matches!(args.output, Output::Code)) {
+        bail!(
+            "--explain and --output code show the documented form only; drop --form {} (--output text shows the {} form's signing text)",
+            args.form,
+            args.form
+        );
+    }
     let (timestamp, warning) = checked_timestamp(args.timestamp.as_deref())?;
     let key =
         rest_key_from_env_or_file(args.rest_key_env.as_deref(), args.rest_key_file.as_deref())?;
@@ -221,7 +238,14 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
     let streams = matches!(args.output, Output::Signature)
         || (matches!(args.output, Output::Curl) && matches!(source, BodySource::File(_)));
     if streams {
-        let mut signer = StreamingSigner::new(&head, &key)?;
+        let form_path = args.form.path_line(head.path);
+        let form_query = args.form.query_line(head.query);
+        let form_head = SignableRequest {
+            path: &form_path,
+            query: &form_query,
+            ..head
+        };
+        let mut signer = StreamingSigner::new(&form_head, &key)?;
         source.stream_into(&mut signer)?;
         let signed = signer.finish();
         match (&args.output, &source) {
@@ -251,9 +275,9 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
         body: &body,
         ..head
     };
-    let signed = sign(&req, &key)?;
+    let signed = args.form.sign(&req, &key)?;
     tracing::trace!(
-        canonical_len = req.canonical().len(),
+        canonical_len = args.form.canonical(&req).len(),
         body_len = body.len(),
         headers = ?signed.headers.iter().map(|(n, _)| n).collect::<Vec<_>>(),
         "request signed"
@@ -264,7 +288,8 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
         return Ok(0);
     }
     match args.output {
-        Output::Text => out.write_all(text_output(&req, &signed).as_bytes())?,
+        Output::Text => out.write_all(text_output(&req, args.form, &signed).as_bytes())?,
+        Output::Json => writeln!(out, "{}", json_output(&req, args.form, &signed))?,
         Output::Code => {
             let lang = args
                 .lang
@@ -294,7 +319,6 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
                 signed.signature()
             );
         }
-        Output::Json => writeln!(out, "{}", json_output(&req, &signed))?,
         Output::Curl => {
             let url = sendable(&signed.headers)?;
             let curl = to_curl(
@@ -332,9 +356,29 @@ fn host_of(url: &str) -> &str {
 }
 
 /// The labelled signing text, each line made visible, then the signature and the headers.
-pub fn text_output(req: &SignableRequest<'_>, signed: &Signed) -> String {
-    let canonical = req.canonical();
-    let mut s = String::from("Signing text (\\n marks each LF; nothing follows the body):\n");
+///
+/// A form other than the standard one is named first, with the lines it writes differently.
+pub fn text_output(req: &SignableRequest<'_>, form: SigningForm, signed: &Signed) -> String {
+    let canonical = form.canonical(req);
+    let mut s = String::new();
+    if form != SigningForm::Standard {
+        let differs = form.differences(req.path, req.query);
+        s.push_str(&format!(
+            "Form: {} ({}).\n",
+            form.name(),
+            form.description()
+        ));
+        if differs.is_empty() {
+            s.push_str("For this request it signs the same text as the documented form.\n");
+        } else {
+            s.push_str(&format!(
+                "For this request it differs from the documented form by: {}.\n",
+                differs.join(", ")
+            ));
+        }
+        s.push('\n');
+    }
+    s.push_str("Signing text (\\n marks each LF; nothing follows the body):\n");
     for line in canonical.lines() {
         let label = line.label.as_str();
         if line.label == LineLabel::Body {
@@ -361,9 +405,13 @@ pub fn text_output(req: &SignableRequest<'_>, signed: &Signed) -> String {
     s
 }
 
-/// `{"canonical", "canonical_b64", "signature", "headers": {...}}` with headers in order.
-pub fn json_output(req: &SignableRequest<'_>, signed: &Signed) -> serde_json::Value {
-    let bytes = req.canonical().to_bytes();
+/// `{"canonical", "canonical_b64", "signature", "headers": {...}, "form"}` with headers in order.
+pub fn json_output(
+    req: &SignableRequest<'_>,
+    form: SigningForm,
+    signed: &Signed,
+) -> serde_json::Value {
+    let bytes = form.canonical(req).to_bytes();
     let mut headers = serde_json::Map::new();
     for (n, v) in &signed.headers {
         headers.insert(n.to_string(), serde_json::Value::String(v.to_string()));
@@ -373,5 +421,6 @@ pub fn json_output(req: &SignableRequest<'_>, signed: &Signed) -> serde_json::Va
         "canonical_b64": STANDARD.encode(&bytes),
         "signature": signed.signature(),
         "headers": headers,
+        "form": form.name(),
     })
 }

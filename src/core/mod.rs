@@ -26,6 +26,7 @@ pub mod secret;
 pub mod sign;
 pub mod spec;
 pub mod time;
+pub mod vendor;
 pub mod verify;
 pub mod visible;
 

@@ -8,18 +8,26 @@
 //! counted in `"omitted"`, so one request cannot make an answer of hundreds of megabytes).
 //! Malformed JSON: the same 400 with one `JSON_SYNTAX` problem naming line and column.
 //!
+//! Browsers: the route answers CORS preflights and puts `Access-Control-Allow-Origin` (the
+//! request's origin, or `*` without one) and `Vary: Origin` on every answer, errors included
+//! ([`with_cors`]), so the vendor's SDK on a shop page can post to it (docs/server.md).
+//!
 //! Every request, good or bad, is stored for inspection: one record per array element, or one
 //! record for the whole body when it is not a non-empty JSON array (so nothing a client sent is
 //! lost).
 
+use std::time::Duration;
+
 use axum::extract::{Request, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
+use axum::routing::MethodRouter;
 use axum::Json;
 use bytes::Bytes;
 use serde_json::{json, Value};
+use tower_http::cors::{AllowHeaders, AllowOrigin, CorsLayer};
 
-use crate::core::events::{event_of_path, validate_bytes, MAX_LISTED_PROBLEMS};
+use crate::core::events::{event_of_path, list_id_of, validate_bytes, MAX_LISTED_PROBLEMS};
 use crate::core::time::format_timestamp;
 use crate::core::visible::counted;
 use crate::core::CONTENT_TYPE_JSON;
@@ -27,6 +35,31 @@ use crate::core::CONTENT_TYPE_JSON;
 use super::body::admit_body;
 use super::store::{preview, EventRecord};
 use super::AppState;
+
+/// The collector's routes with CORS: preflights (`OPTIONS`) are answered by the layer with the
+/// origin mirrored, `POST` allowed and the requested headers allowed; every other answer gets
+/// the origin (or `*` when the request had none) and `Vary`.
+pub fn with_cors(route: MethodRouter<AppState>) -> MethodRouter<AppState> {
+    let cors = CorsLayer::new()
+        .allow_origin(AllowOrigin::mirror_request())
+        .allow_methods([Method::POST, Method::OPTIONS])
+        .allow_headers(AllowHeaders::mirror_request())
+        .max_age(Duration::from_secs(600));
+    // An OPTIONS route of its own: the router's method-not-allowed fallback would otherwise
+    // answer 405 before the layer sees the preflight (the layer answers it; this never runs).
+    route
+        .options(|| async { StatusCode::NO_CONTENT })
+        .layer(cors)
+        .layer(axum::middleware::map_response(any_origin))
+}
+
+/// `Access-Control-Allow-Origin: *` on an answer to a request that sent no `Origin`.
+async fn any_origin(mut resp: Response) -> Response {
+    resp.headers_mut()
+        .entry(header::ACCESS_CONTROL_ALLOW_ORIGIN)
+        .or_insert(HeaderValue::from_static("*"));
+    resp
+}
 
 pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
     let (parts, body) = req.into_parts();
@@ -250,7 +283,7 @@ fn store_batch(
                         index: Some(i),
                         valid,
                         event: str_field(&item, "event"),
-                        list_id: str_field(&item, "event_list_id"),
+                        list_id: list_id_of(&item).map(str::to_owned),
                         status,
                         problems: mine,
                         data: Some(item),
@@ -268,7 +301,7 @@ fn store_batch(
                 index: None,
                 valid: status == 200,
                 event: str_field(&other, "event"),
-                list_id: str_field(&other, "event_list_id"),
+                list_id: list_id_of(&other).map(str::to_owned),
                 status,
                 problems,
                 data: Some(other),

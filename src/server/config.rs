@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
-use crate::core::{Secret, DEFAULT_HEADER_PREFIX};
+use crate::core::{Secret, SigningForm, DEFAULT_HEADER_PREFIX};
 
 use crate::core::demo::{DEMO_API_KEY, DEMO_REST_KEY};
 
@@ -108,11 +108,19 @@ pub struct ServerConfig {
     pub unverified_route: bool,
     /// How long [`super::RunningServer::shutdown`] waits for open requests to finish.
     pub shutdown_grace: Duration,
+    /// Forward every indexing request, once verified and recorded, to this base URL and answer
+    /// with the upstream's answer (`docs/server.md` rule W5).
+    pub forward_indexing: Option<String>,
+    /// The same for collector requests.
+    pub forward_analytics: Option<String>,
     /// Bytes shared by all request bodies being read or handled at once: each body takes its
     /// bytes as they arrive (a stalled client holds only what it sent) and gives them back once
     /// answered; a body that finds the budget spent waits (within its deadline). At least
     /// `max_body`.
     pub body_budget_bytes: usize,
+    /// Signing forms accepted besides the documented one (`--accept-form php-sdk`); a request
+    /// accepted in one of them is recorded with a warning naming the form (docs/signing.md).
+    pub accept_forms: Vec<SigningForm>,
     /// At most this many signature diagnoses run at once; a mismatch that finds none free is
     /// answered with its verdict and expected text, and "diagnosis skipped: server busy".
     pub max_diagnoses: usize,
@@ -137,7 +145,10 @@ impl ServerConfig {
             max_header_bytes: 32 * 1024,
             unverified_route: false,
             shutdown_grace: Duration::from_secs(5),
+            forward_indexing: None,
+            forward_analytics: None,
             body_budget_bytes: DEFAULT_BODY_BUDGET_BYTES,
+            accept_forms: Vec::new(),
             max_diagnoses: DEFAULT_MAX_DIAGNOSES,
         }
     }
@@ -205,6 +216,7 @@ impl fmt::Debug for ServerConfig {
             .field("min_body_rate", &self.min_body_rate)
             .field("body_rate_grace", &self.body_rate_grace)
             .field("body_budget_bytes", &self.body_budget_bytes)
+            .field("accept_forms", &self.accept_forms)
             .finish_non_exhaustive()
     }
 }

@@ -6,10 +6,14 @@
 //!   escaped>`, `provided signature: <token>`, `diagnosis: <one sentence>`, then one
 //!   `finding <CODE>: <explanation>` per recognised client mistake. Never a key, never the
 //!   expected signature (that would turn the server into a signing oracle);
-//! - `PUT /v2/batch`, verified, JSON body: `200 {"message": "Job submitted successfully.",
+//! - a verified request: the operation's answer ([`super::operations`]: batch, batch delete,
+//!   attributes), e.g. `PUT /v2/batch` answers `200 {"message": "Job submitted successfully.",
 //!   "jobId": "..."}` (plus `warnings` when the verifier had remarks);
-//! - `PUT /v2/batch`, verified, body not JSON: `400 VALIDATION_ERROR` naming line and column;
-//! - any other verified request: `404 NOT_FOUND` in the same shape;
+//! - an operation that takes JSON, body not JSON: `400 VALIDATION_ERROR` naming line and column;
+//! - any other verified request: `404 NOT_FOUND` saying the signature was valid and the
+//!   operation is not emulated;
+//! - with `accept_forms` (`serve --accept-form php-sdk`), a signature in such a form is accepted
+//!   with a warning naming the form (docs/signing.md);
 //! - a body over the limit: `413 PAYLOAD_TOO_LARGE`; a body too slow: `408 REQUEST_TIMEOUT`.
 //!
 //! Every request, whatever its fate, is recorded in the inspection store.
@@ -26,9 +30,11 @@ use crate::core::events::{check_json, json_error_reason};
 use crate::core::time::format_timestamp;
 use crate::core::verify::{verify_all, Accepted, DiagnosisPlan, ReceivedRequest, Rejection};
 use crate::core::visible::escape_visible;
+use crate::core::SigningForm;
 
 use super::body::{admit_body, BodyError};
 use super::error::ApiError;
+use super::operations::{self, Operation};
 use super::store::{preview, RequestRecord, Verdict};
 use super::AppState;
 
@@ -120,9 +126,14 @@ async fn serve(st: AppState, req: Request, check_signature: bool) -> Response {
         headers: header_list(&parts.headers),
         body: body.clone(),
     });
-    let is_batch = !check_signature || (seen.method == "PUT" && seen.path == "/v2/batch");
+    // The unverified bench route does what the batch route does.
+    let op = if check_signature {
+        Operation::of(&seen.method, &seen.path)
+    } else {
+        Operation::Batch
+    };
     let now = st.config.now();
-    match decide_off_thread(&st, received, body.clone(), is_batch, now).await {
+    match decide_off_thread(&st, received, body.clone(), op.takes_json(), now).await {
         Err(rejection) => {
             let mut err = rejection_error(&rejection[0], now);
             for also in &rejection[1..] {
@@ -140,13 +151,45 @@ async fn serve(st: AppState, req: Request, check_signature: bool) -> Response {
             err.into_response()
         }
         Ok((accepted, not_json)) => {
-            // Signed correctly, but not something the batch route takes.
-            let refusal = if !is_batch {
-                Some(ApiError::not_found(&seen.method, &seen.path))
-            } else {
-                not_json.map(|e| not_json_error(&e, &body))
+            // Signed correctly: the operation's answer, unless the body is not the JSON it
+            // takes.
+            let answer = match not_json {
+                Some(e) => Some(Err(not_json_error(&e, &body))),
+                None if op.is_job() => None,
+                None => Some(operations::answer(
+                    &op,
+                    &st.attributes,
+                    &accepted.api_key,
+                    &seen.method,
+                    &seen.path,
+                    &body,
+                )),
             };
-            if let Some(err) = refusal {
+            if let Some(Ok(mut value)) = answer {
+                if let (Some(o), false) = (value.as_object_mut(), accepted.warnings.is_empty()) {
+                    o.insert("warnings".into(), json!(accepted.warnings));
+                }
+                let outcome = Outcome {
+                    status: 200,
+                    code: None,
+                    message: value
+                        .get("message")
+                        .and_then(|m| m.as_str())
+                        .unwrap_or("listed")
+                        .to_string(),
+                };
+                record(
+                    &st,
+                    seen,
+                    Verdict::Accepted,
+                    outcome,
+                    accepted.warnings,
+                    &body,
+                    None,
+                );
+                return Json(value).into_response();
+            }
+            if let Some(Err(err)) = answer {
                 record(
                     &st,
                     seen,
@@ -194,23 +237,65 @@ fn decide(
     st: &AppState,
     received: Option<&ReceivedRequest>,
     body: &[u8],
-    is_batch: bool,
+    takes_json: bool,
     now: DateTime<Utc>,
 ) -> Decision {
     let accepted = match received {
-        Some(r) => verify_checks(st, r, now)?,
+        Some(r) => verify_in_forms(st, r, now)?,
         None => Accepted {
             api_key: String::new(),
             warnings: Vec::new(),
         },
     };
     // The collector's rule (depth limit, finite numbers, valid escapes), not a laxer one.
-    let not_json = if is_batch {
+    let not_json = if takes_json {
         check_json(body).err()
     } else {
         None
     };
     Ok((accepted, not_json))
+}
+
+/// Verify in the documented form, then, when that signature does not match, in each extra form
+/// the server accepts: the request is rewritten so that its standard text is the form's text
+/// ([`SigningForm::as_standard`]) and verified again (so the other checks, the time window
+/// included, still apply). Accepted that way, it carries a warning naming the form.
+fn verify_in_forms(
+    st: &AppState,
+    r: &ReceivedRequest,
+    now: DateTime<Utc>,
+) -> Result<Accepted, Vec<Rejection>> {
+    let first = verify_checks(st, r, now);
+    let mismatched = |failures: &[Rejection]| failures.iter().any(|f| f.mismatch().is_some());
+    match &first {
+        Err(failures) if mismatched(failures) => {}
+        _ => return first,
+    }
+    for form in &st.config.accept_forms {
+        let Some(rewritten) = form.as_standard(r) else {
+            continue;
+        };
+        match verify_checks(st, &rewritten, now) {
+            Ok(mut accepted) => {
+                accepted.warnings.push(form_warning(*form, r));
+                return Ok(accepted);
+            }
+            Err(failures) if mismatched(&failures) => {}
+            // Its signature matched in this form, but other checks (the time window) did not.
+            Err(failures) => return Err(failures),
+        }
+    }
+    first
+}
+
+/// The warning on a request accepted in a signing form other than the documented one.
+fn form_warning(form: SigningForm, r: &ReceivedRequest) -> String {
+    format!(
+        "accepted in the {} form ({}; here: {}); the documented form signs the path and query exactly as sent, which the real service may require",
+        form.name(),
+        form.description(),
+        form.differences(&r.path, &r.query).join(", ")
+    )
 }
 
 /// [`decide`], on the blocking pool for large bodies: the hash and the JSON check are both
@@ -219,15 +304,15 @@ async fn decide_off_thread(
     st: &AppState,
     received: Option<ReceivedRequest>,
     body: Bytes,
-    is_batch: bool,
+    takes_json: bool,
     now: DateTime<Utc>,
 ) -> Decision {
     let again = received.clone();
     let first = if body.len() < BLOCKING_THRESHOLD {
-        decide(st, received.as_ref(), &body, is_batch, now)
+        decide(st, received.as_ref(), &body, takes_json, now)
     } else {
         let st = st.clone();
-        blocking(move || decide(&st, received.as_ref(), &body, is_batch, now)).await
+        blocking(move || decide(&st, received.as_ref(), &body, takes_json, now)).await
     };
     match (first, again) {
         (Err(failures), Some(r)) if failures.iter().any(|f| f.mismatch().is_some()) => {

@@ -4,7 +4,8 @@
 //! - the indexing API (any method under `/v2/`), every request verified with the core's
 //!   [`verify`](crate::core::verify::verify) ([`indexing`]);
 //! - the analytics collector, `POST /analytics/collect` ([`collector`]);
-//! - the inspection API under `/_inspect/` ([`inspect`]), backed by a bounded [`store::Store`].
+//! - the inspection API under `/_inspect/` ([`inspect`]), backed by a bounded [`store::Store`],
+//!   with a live stream of completed requests at `/_inspect/stream` ([`stream`]).
 //!
 //! Start it in-process with [`start`] (async) or [`spawn_background`] (its own thread and
 //! runtime, for sync callers), or from the command line with `signscope serve`.
@@ -38,9 +39,12 @@ pub mod body;
 pub mod collector;
 pub mod config;
 pub mod error;
+pub mod forward;
 pub mod indexing;
 pub mod inspect;
+pub mod operations;
 pub mod store;
+pub mod stream;
 
 pub use config::{fixed_clock, system_clock, Clock, ManualClock, ServerConfig};
 pub use error::{ApiError, DebugEntry};
@@ -60,8 +64,12 @@ pub struct AppState {
     /// The bytes budget of bodies being read or handled (see
     /// [`ServerConfig::body_budget_bytes`]).
     pub body_budget: body::BodyBudget,
+    /// The indexing attributes each account has put (`PUT /v2/attributes/{name}`).
+    pub attributes: Arc<operations::Attributes>,
     /// Permits for signature diagnoses (see [`ServerConfig::max_diagnoses`]).
     pub diagnoses: Arc<tokio::sync::Semaphore>,
+    /// The live stream of completed requests (`GET /_inspect/stream`).
+    pub stream: Arc<stream::Hub>,
 }
 
 impl AppState {
@@ -70,10 +78,19 @@ impl AppState {
             header_prefix: config.header_prefix.clone(),
             window_seconds: config.window_seconds,
         };
-        let store = Store::new(config.max_stored, config.max_stored_bytes);
+        let store =
+            Store::new(config.max_stored, config.max_stored_bytes).with_observer(stream::Noter);
+        // The stream's ring keeps at most as many records as the store, in an eighth of its
+        // bytes (a stream record holds previews only).
+        let stream = Arc::new(stream::Hub::new(
+            config.max_stored,
+            config.max_stored_bytes / 8,
+        ));
         let body_budget = body::BodyBudget::new(config.body_budget_bytes, config.max_body);
         AppState {
+            stream,
             body_budget,
+            attributes: Arc::default(),
             diagnoses: Arc::new(tokio::sync::Semaphore::new(config.max_diagnoses)),
             header_names: Arc::new(HeaderNames::for_prefix(&config.header_prefix)),
             config: Arc::new(config),
@@ -85,21 +102,47 @@ impl AppState {
 
 /// The routes, without the outer layers (see [`app`]).
 pub fn routes(state: &AppState) -> Router<AppState> {
-    let mut router = Router::new()
+    let mut indexing = Router::new()
         .route("/v2", any(indexing::handle))
         .route("/v2/", any(indexing::handle))
-        .route("/v2/{*rest}", any(indexing::handle))
-        .route("/analytics/collect", post(collector::collect))
+        .route("/v2/{*rest}", any(indexing::handle));
+    if let Some(up) = upstream(state, state.config.forward_indexing.as_deref()) {
+        indexing = indexing.route_layer(axum::middleware::from_fn_with_state(up, forward::proxy));
+    }
+    let mut collect = Router::new().route(
+        "/analytics/collect",
+        collector::with_cors(post(collector::collect)),
+    );
+    if let Some(up) = upstream(state, state.config.forward_analytics.as_deref()) {
+        collect = collect.route_layer(axum::middleware::from_fn_with_state(up, forward::proxy));
+    }
+    let mut router = Router::new()
+        .merge(indexing)
+        .merge(collect)
         .route("/_inspect/health", get(inspect::health))
         .route("/_inspect/requests", get(inspect::requests))
         .route("/_inspect/events", get(inspect::events))
         .route("/_inspect/summary", get(inspect::summary))
         .route("/_inspect/reset", post(inspect::reset))
-        .route("/_inspect/wait", get(inspect::wait));
+        .route("/_inspect/wait", get(inspect::wait))
+        .route(stream::STREAM_PATH, get(stream::stream));
     if state.config.unverified_route {
         router = router.route("/_bench/unverified", put(indexing::unverified));
     }
     router
+}
+
+/// The forwarding target for a configured URL (`serve` checks URLs before starting; an
+/// in-process caller's bad URL is logged and not forwarded to).
+fn upstream(state: &AppState, url: Option<&str>) -> Option<Arc<forward::Upstream>> {
+    let url = url?;
+    match forward::Upstream::new(url, state.config.max_body, state.config.body_timeout) {
+        Ok(up) => Some(Arc::new(up)),
+        Err(why) => {
+            tracing::error!("not forwarding: {why}");
+            None
+        }
+    }
 }
 
 /// The complete application: routes, vendor-shaped 404/405, and the panic guard.
@@ -112,6 +155,10 @@ pub fn finish(routes: Router<AppState>, state: AppState) -> Router {
     routes
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            stream::observe,
+        ))
         .with_state(state.clone())
         .layer(axum::middleware::map_response_with_state(
             state,
@@ -129,6 +176,10 @@ async fn server_date(
     axum::extract::State(st): axum::extract::State<AppState>,
     mut resp: Response,
 ) -> Response {
+    // A forwarded answer keeps the upstream's Date (the one its timestamps are checked against).
+    if resp.extensions().get::<forward::Forwarded>().is_some() {
+        return resp;
+    }
     if let Ok(v) = axum::http::HeaderValue::from_str(&http_date(st.config.now())) {
         resp.headers_mut().insert(axum::http::header::DATE, v);
     }
@@ -160,6 +211,7 @@ pub struct RunningServer {
     /// The address actually bound (useful with port 0).
     pub addr: SocketAddr,
     store: Arc<Store>,
+    stream: Arc<stream::Hub>,
     stop: Option<oneshot::Sender<()>>,
     task: Option<tokio::task::JoinHandle<()>>,
 }
@@ -177,6 +229,8 @@ impl RunningServer {
 
     /// Stop accepting, let open requests finish (up to the configured grace), and return.
     pub async fn shutdown(mut self) {
+        // Open streams never end by themselves: end them so the grace is not spent on them.
+        self.stream.close();
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
@@ -188,6 +242,7 @@ impl RunningServer {
 
 impl Drop for RunningServer {
     fn drop(&mut self) {
+        self.stream.close();
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
@@ -207,6 +262,7 @@ pub fn start_on(config: ServerConfig, listener: TcpListener) -> io::Result<Runni
     tracing::debug!(%addr, accounts = config.accounts.len(), "local server listening");
     let state = AppState::new(config);
     let store = state.store.clone();
+    let stream = state.stream.clone();
     let config = state.config.clone();
     let router = app(state);
     let (stop_tx, stop_rx) = oneshot::channel();
@@ -214,6 +270,7 @@ pub fn start_on(config: ServerConfig, listener: TcpListener) -> io::Result<Runni
     Ok(RunningServer {
         addr,
         store,
+        stream,
         stop: Some(stop_tx),
         task: Some(task),
     })

@@ -150,6 +150,13 @@ struct Inner {
     freed: usize,
 }
 
+/// Told of every record as the store takes it (before it is capped or counted).
+pub trait Observer: Send + Sync {
+    fn request(&self, record: &RequestRecord);
+    /// The event records of one collector request.
+    fn batch(&self, records: &[(usize, EventRecord)]);
+}
+
 /// Filters for [`Store::events`].
 #[derive(Clone, Debug, Default)]
 pub struct EventFilter {
@@ -242,6 +249,8 @@ pub struct Page<T> {
 pub struct Store {
     inner: Mutex<Inner>,
     changed: Notify,
+    /// Told of every record as it is stored (the live stream listens here).
+    observer: Option<Box<dyn Observer>>,
     max_stored: usize,
     max_bytes: usize,
 }
@@ -258,9 +267,16 @@ impl Store {
                 freed: 0,
             }),
             changed: Notify::new(),
+            observer: None,
             max_stored,
             max_bytes,
         }
+    }
+
+    /// The same store, telling `observer` of every record as it is stored.
+    pub fn with_observer(mut self, observer: impl Observer + 'static) -> Self {
+        self.observer = Some(Box::new(observer));
+        self
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -279,6 +295,9 @@ impl Store {
 
     /// Store an indexing request and count it.
     pub fn add_request(&self, record: RequestRecord) {
+        if let Some(o) = &self.observer {
+            o.request(&record);
+        }
         let trim = {
             let mut g = self.lock();
             match record.verdict {
@@ -302,6 +321,9 @@ impl Store {
     /// ([`cap_event`]) and then counted at what it holds in memory (`size` is a lower bound
     /// the caller may give; the store measures the record itself).
     pub fn add_batch(&self, good: bool, records: Vec<(usize, EventRecord)>) {
+        if let Some(o) = &self.observer {
+            o.batch(&records);
+        }
         let records: Vec<(usize, EventRecord)> = records
             .into_iter()
             .map(|(size, mut record)| {

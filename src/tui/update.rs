@@ -514,3 +514,7 @@ fn on_mouse(app: &mut App, m: crossterm::event::MouseEvent) -> Vec<Command> {
 #[cfg(test)]
 #[path = "update_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "update_input_tests.rs"]
+mod input_tests;

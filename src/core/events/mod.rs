@@ -4,6 +4,7 @@
 pub mod compose;
 pub mod draft;
 pub mod model;
+pub mod nested;
 pub mod validate;
 
 pub use compose::{ItemDraft, ListDraft};
@@ -12,6 +13,7 @@ pub use model::{
     derive_item_id, Batch, Event, Item, UserProfile, KNOWN_EVENTS, KNOWN_LIST_LOGICS,
     KNOWN_PAGE_TYPES, PAGE_TYPE_TAG, SELECT_RECS_LIST, VIEW_RECS_LIST,
 };
+pub use nested::{list_id_of, EventData, NestedEvent, Shape, StaticContent, EVENT_VERSION};
 pub use validate::{
     check_json, codes, event_of_path, json_error_reason, validate, validate_bytes, Level, Omitted,
     Problem, Report, MAX_JSON_DEPTH, MAX_LISTED_PROBLEMS,
@@ -19,3 +21,6 @@ pub use validate::{
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod shape_tests;

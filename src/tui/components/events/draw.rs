@@ -67,7 +67,16 @@ pub struct EventsLayout {
 
 /// The layout of the events view in `area`.
 pub fn layout(area: Rect, state: &EventsState) -> EventsLayout {
-    let [main, footer] = Layout::vertical([Constraint::Min(4), Constraint::Length(1)]).areas(area);
+    // The footer wraps a long status or prompt over up to three rows (a quarter of a small
+    // screen); the key hint when there is neither stays one row (F1 lists every key).
+    let footer_h = if state.prompt.is_some() || !state.status.is_empty() {
+        let rows = wrap_words(&footer_spans(state), area.width).len() as u16;
+        rows.min(3).min(area.height / 4).max(1)
+    } else {
+        1
+    };
+    let [main, footer] =
+        Layout::vertical([Constraint::Min(4), Constraint::Length(footer_h)]).areas(area);
     let wide = main.width >= 110;
     let (left, right) = if wide {
         // The form takes 58% of the width, more (up to two thirds) when the items table needs
@@ -452,31 +461,14 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &EventsState) {
         draw_response_or_stored(frame, r, state);
     }
 
-    // Footer: prompt or status.
     let footer = l.footer;
-    let line = if let Some((kind, input)) = &state.prompt {
-        let label = match kind {
-            PromptKind::Load => "Load batch from: ",
-            PromptKind::Save => "Save batch to: ",
-        };
-        // What the prompt was told (a file already there, no path typed) follows it.
-        let mut spans = vec![
-            Span::styled(label, Style::new().bold()),
-            Span::raw(input.text().to_string()),
-            Span::raw("  (Enter ok, Esc cancel)"),
-        ];
-        if !state.status.is_empty() {
-            spans.push(Span::raw("  "));
-            spans.push(Span::styled(state.status.clone(), Style::new().bold()));
-        }
-        Line::from(spans)
-    } else if !state.status.is_empty() {
-        Line::from(state.status.clone())
+    let spans = footer_spans(state);
+    let footer_text = if footer.height > 1 {
+        Paragraph::new(wrap_words(&spans, footer.width))
     } else {
-        Line::from("Ctrl-S send  Ctrl-R raw/form  Ctrl-O load  Ctrl-E save  Tab next  F1 help")
-            .dim()
+        Paragraph::new(Line::from(spans))
     };
-    frame.render_widget(Paragraph::new(line), footer);
+    frame.render_widget(footer_text, footer);
     if let Some((_, input)) = &state.prompt {
         let label_w = match state.prompt.as_ref().map(|p| p.0) {
             Some(PromptKind::Load) => 17,
@@ -486,6 +478,34 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &EventsState) {
             footer.x + (label_w + input.cursor() as u16).min(footer.width.saturating_sub(1)),
             footer.y,
         ));
+    }
+}
+
+/// The footer: the path prompt (with what it was told), else the status, else the main keys.
+fn footer_spans(state: &EventsState) -> Vec<Span<'_>> {
+    if let Some((kind, input)) = &state.prompt {
+        let label = match kind {
+            PromptKind::Load => "Load batch from: ",
+            PromptKind::Save => "Save batch to: ",
+        };
+        // What the prompt was told (a file already there, no path typed) follows it.
+        let mut spans = vec![
+            Span::styled(label, Style::new().bold()),
+            Span::raw(input.text()),
+            Span::raw("  (Enter ok, Esc cancel)"),
+        ];
+        if !state.status.is_empty() {
+            spans.push(Span::raw("  "));
+            spans.push(Span::styled(state.status.as_str(), Style::new().bold()));
+        }
+        spans
+    } else if !state.status.is_empty() {
+        vec![Span::raw(state.status.as_str())]
+    } else {
+        vec![
+            Span::raw("Ctrl-S send  Ctrl-R raw/form  Ctrl-O load  Ctrl-E save  Tab next  F1 help")
+                .dim(),
+        ]
     }
 }
 

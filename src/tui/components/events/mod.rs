@@ -644,8 +644,7 @@ impl EventsState {
             }
         }
         let path = problem.path.clone();
-        let batch = self.form_batch();
-        match target_of_path(&path, &batch) {
+        match target_of_path(&path, &self.draft) {
             Some(Target::Field(f)) => self.focus = Focus::Field(f),
             Some(Target::Item(row, col)) => {
                 self.focus = Focus::Items;

@@ -299,3 +299,40 @@ fn copying_the_batch_names_the_batch() {
         "{fx:?}"
     );
 }
+
+/// A long status (a file error with its path) was cut at the screen's edge.
+#[test]
+fn a_long_status_wraps_in_the_footer() {
+    let mut s = EventsState::new("http://127.0.0.1:9", "k");
+    let why = "could not read /home/someone/projects/shop/recommendations/batches/2026-11-23-home.json: No such file or directory (os error 2)";
+    update(&mut s, EventsMsg::FileError(why.into()));
+    for (w, h) in SIZES {
+        let text = screen(&s, w, h);
+        // Rows wrap at spaces: joined with one, they read as the message.
+        let joined = text
+            .lines()
+            .map(str::trim_end)
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(joined.contains(why), "{w}x{h}\n{text}");
+    }
+}
+
+/// A problem of a click jumped to the row its (wrong) index named, not to the clicked item.
+#[test]
+fn a_problem_of_a_click_jumps_to_the_clicked_row() {
+    let mut b = duplicate_index_batch();
+    b[1]["items"][0]["index"] = json!(1);
+    let mut s = EventsState::new("http://127.0.0.1:9", "k");
+    update(&mut s, EventsMsg::LoadBatch(b.to_string()));
+    assert_eq!(batch(&s), b);
+    let idx = s
+        .problems
+        .iter()
+        .position(|p| p.path == "[1].items[0].index")
+        .unwrap_or_else(|| panic!("{:?}", s.problems));
+    s.focus = Focus::Problems;
+    s.problem_sel = idx;
+    update(&mut s, key(KeyCode::Enter));
+    assert_eq!((s.focus, s.row, s.col), (Focus::Items, 2, Column::GroupId));
+}

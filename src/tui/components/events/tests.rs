@@ -174,24 +174,27 @@ fn top_fields_feed_every_event_and_tags_complete_page_types() {
 
 #[test]
 fn problem_paths_map_to_form_fields_and_item_cells() {
-    let s = three_items();
-    let mut b = batch(&s);
-    b.as_array_mut().unwrap().push(serde_json::json!({
-        "event": "select_recs_list", "items": [{"item_id": "1003-2", "index": 3}]
-    }));
-    match target_of_path("[0].items[1].currency", &b) {
+    let mut s = three_items();
+    s.draft.items[2].clicked = true;
+    let d = &s.draft;
+    match target_of_path("[0].items[1].currency", d) {
         Some(Target::Item(1, Column::Currency)) => {}
         _ => panic!("view item 1 currency"),
     }
-    match target_of_path("[1].items[0].item_id", &b) {
+    // The first select event is the first clicked row's, whatever index it carries.
+    match target_of_path("[1].items[0].item_id", d) {
         Some(Target::Item(2, Column::GroupId)) => {}
-        _ => panic!("select item maps back to row 2 through its index"),
+        _ => panic!("select item maps back to its clicked row"),
     }
-    match target_of_path("[0].user_profile.ip_address", &b) {
+    assert!(
+        target_of_path("[2].items[0].price", d).is_none(),
+        "an event the form does not show"
+    );
+    match target_of_path("[0].user_profile.ip_address", d) {
         Some(Target::Field(Field::UserIp)) => {}
         _ => panic!("ip address"),
     }
-    match target_of_path("[0].event_list_logic", &b) {
+    match target_of_path("[0].event_list_logic", d) {
         Some(Target::Field(Field::ListLogic)) => {}
         _ => panic!("list logic"),
     }

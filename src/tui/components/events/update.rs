@@ -7,13 +7,12 @@ use crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 use ratatui::layout::{Position, Rect};
-use serde_json::Value;
 
 use super::draw::layout;
 use super::{cell, Column, EventsEffect, EventsMsg, EventsState, Field, Focus, Mode, PromptKind};
 use crate::core::events::draft::DERIVED_MEMBERS;
 use crate::core::events::{
-    ItemDraft, ItemRest, Level, KNOWN_LIST_LOGICS, KNOWN_PAGE_TYPES, PAGE_TYPE_TAG, VIEW_RECS_LIST,
+    ItemDraft, ItemRest, Level, ListDraft, KNOWN_LIST_LOGICS, KNOWN_PAGE_TYPES, PAGE_TYPE_TAG,
 };
 use crate::core::visible::counted;
 use crate::tui::widgets::LineInput;
@@ -23,30 +22,28 @@ pub(super) enum Target {
     Item(usize, Column),
 }
 
-/// Map a problem path such as `[1].items[0].currency` to a form field.
-pub(super) fn target_of_path(path: &str, batch: &Value) -> Option<Target> {
+/// Map a problem path such as `[1].items[0].currency` of the form's batch to a form field. The
+/// form's batch is the view event, then one select event per clicked row in row order, then the
+/// events the form does not show: a select event's item is its clicked row (whatever index it
+/// carries), and a path into an event the form does not show has no field.
+pub(super) fn target_of_path(path: &str, draft: &ListDraft) -> Option<Target> {
     let rest = path.strip_prefix('[')?;
     let (event_idx, rest) = rest.split_once(']')?;
     let event_idx: usize = event_idx.parse().ok()?;
     let rest = rest.strip_prefix('.').unwrap_or(rest);
+    let clicked: Vec<usize> = draft.clicked().collect();
+    if event_idx > clicked.len() {
+        return None;
+    }
     if let Some(after) = rest.strip_prefix("items[") {
         let (item_idx, after) = after.split_once(']')?;
         let item_idx: usize = item_idx.parse().ok()?;
         let key = after.strip_prefix('.').unwrap_or(after);
         let col = Column::from_json_key(key.split(['.', '[']).next().unwrap_or(""))
             .unwrap_or(Column::GroupId);
-        // Items of select events point back to their row through their index.
-        let event = batch.get(event_idx)?;
-        let row = if event.get("event").and_then(Value::as_str) == Some(VIEW_RECS_LIST) {
-            item_idx
-        } else {
-            event
-                .get("items")
-                .and_then(|i| i.get(item_idx))
-                .and_then(|i| i.get("index"))
-                .and_then(Value::as_u64)
-                .map(|i| (i as usize).saturating_sub(1))
-                .unwrap_or(item_idx)
+        let row = match event_idx {
+            0 => item_idx,
+            i => clicked[i - 1],
         };
         return Some(Target::Item(row, col));
     }

@@ -296,6 +296,10 @@ impl HistoryState {
             ("Enter", "load the entry into the request or events view"),
             ("Ctrl-Y", "copy the request as a curl command"),
             ("Ctrl-R", "reload the history from disk"),
+            (
+                "Panes",
+                "the list cuts long cells to their column; the entry pane shows the selected entry whole, wrapped, and scrolls",
+            ),
         ]
     }
 }

@@ -330,6 +330,10 @@ impl ProfilesState {
                 "Mouse",
                 "click a profile: select it; wheel: move; edit: click a field",
             ),
+            (
+                "Panes",
+                "the list cuts long names to its width; the detail pane shows the selected profile whole, wrapped",
+            ),
         ]
     }
 }

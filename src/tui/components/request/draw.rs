@@ -7,7 +7,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::Frame;
 
-use super::{request_layout, Detail, Field, Prompt, RequestLayout, RequestState};
+use super::layout::{request_layout, RequestLayout};
+use super::state::{Detail, Field, Prompt, RequestState};
 use crate::core::visible::escape_visible;
 use crate::core::LineLabel;
 use crate::tui::model::SignedView;

@@ -1,4 +1,4 @@
-//! The request view's key bindings: one table that the dispatcher ([`super::on_key`]), the help
+//! The request view's key bindings: one table that the dispatcher (`on_key`), the help
 //! popup and the command palette all read.
 
 use crossterm::event::KeyCode;

@@ -3,7 +3,7 @@
 
 use ratatui::layout::Rect;
 
-use super::Field;
+use super::state::Field;
 use crate::tui::layout::frame_layout;
 
 /// Where the parts of the request view are, for a given screen (shared by the view and by

@@ -8,9 +8,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent,
 use ratatui::layout::{Position, Rect};
 
 use super::keys::{Action, KEYS, NORMAL_KEYS};
-use super::{
-    request_layout, Detail, Field, Prompt, RequestLayout, RequestState, METHODS, TYPED_KEY,
-};
+use super::layout::{request_layout, RequestLayout};
+use super::state::{Detail, Field, Prompt, RequestState, METHODS, TYPED_KEY};
 use crate::core::time::format_timestamp;
 use crate::core::Secret;
 use crate::tui::effect::{Command, SendJob};
@@ -141,6 +140,9 @@ pub fn load_profile(
         source: key_source,
         revealed: false,
     };
+    // A frozen timestamp belongs to the request it was frozen in: another profile starts live.
+    req.ts_live = true;
+    req.timestamp.set(format_timestamp(req.now));
     req.response = None;
     req.status = format!("profile {name} loaded");
 }
@@ -167,6 +169,8 @@ pub fn load_request(
     req.timestamp.set(timestamp);
     req.dirty = true;
     req.ts_live = false;
+    // The response shown was the previous request's.
+    req.response = None;
     req.status = "captured request loaded (timestamp frozen to the captured one)".into();
     resign(req)
 }
@@ -495,11 +499,24 @@ fn send(req: &mut RequestState) -> Vec<Command> {
         req.status = "the URL is empty; set the indexing base URL before sending".into();
         return vec![];
     }
+    // The query is signed and sent without its leading '?' (`docs/signing.md` rule S4, the
+    // canonical text): a typed one would be sent as "??" and signed as no server signs it.
+    let stripped = req.query.text().starts_with('?');
+    if stripped {
+        let query = req.query.text().trim_start_matches('?').to_string();
+        req.query.set(query);
+        req.dirty = true;
+    }
     let id = req.next_id();
     req.pending_send = Some(id);
     req.sending = true;
     req.status = format!(
-        "sending {} {}…",
+        "{}sending {} {}…",
+        if stripped {
+            "the query started with '?' (it is not part of the query): removed; "
+        } else {
+            ""
+        },
         req.method.text().to_ascii_uppercase(),
         target_url(req)
     );

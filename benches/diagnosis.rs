@@ -1,0 +1,92 @@
+//! Diagnosis budgets (docs/diagnosis.md): the full search (every single mistake, every pair,
+//! the PHP SDK form with one more) of a mismatch nothing explains, which is the worst case, on
+//! a 16 KB and a 1 MB JSON body (targets: < 20 ms and < 1 s on the 2-core machine); and a
+//! mismatch explained by one body mistake, found after the singles.
+//!
+//! Run: `cargo bench --bench diagnosis -- --warm-up-time 1 --measurement-time 3`.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use base64::Engine;
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use signscope::core::diagnose::{diagnose_with, DiagnoseOptions};
+use signscope::core::verify::ReceivedRequest;
+use signscope::core::Secret;
+
+const KEY: &str = "bench-rest-key";
+
+/// A JSON batch of about `n` bytes, with non-ASCII text and URLs (so every body variant applies).
+fn body(n: usize) -> Vec<u8> {
+    let mut out = b"[".to_vec();
+    let mut i = 0;
+    while out.len() < n - 200 {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(
+            format!(
+                r#"{{"id": "{i}", "name": "Café crème {i}", "url": "https://shop.example/p/{i}", "price": "{}.99", "tags": ["a", "b"]}}"#,
+                i % 100
+            )
+            .as_bytes(),
+        );
+        i += 1;
+    }
+    out.push(b']');
+    out
+}
+
+fn request(body: Vec<u8>) -> ReceivedRequest {
+    ReceivedRequest {
+        method: "PUT".into(),
+        path: "/v2/batch/".into(),
+        query: "test=1&b=2".into(),
+        headers: vec![
+            ("Host".into(), b"localhost:8080".to_vec()),
+            (
+                "X-SVC-TIMESTAMP".into(),
+                b"2026-11-22T10:00:00.000Z".to_vec(),
+            ),
+            ("X-SVC-APIKEY".into(), b"pub-key".to_vec()),
+            ("X-SVC-AUTH-ALGO".into(), b"HmacSHA384".to_vec()),
+            ("Content-Type".into(), b"application/json".to_vec()),
+        ],
+        body: body.into(),
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let mut g = c.benchmark_group("diagnosis");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    let key = Secret::new(KEY);
+    let others = vec![("other-account".to_string(), Secret::new("other-rest-key"))];
+    // A signature nothing reproduces: the whole search runs.
+    let unexplained = base64::engine::general_purpose::STANDARD.encode([7u8; 48]);
+    for (name, n) in [("16KB", 16 * 1024), ("1MB", 1_000_000)] {
+        let req = request(body(n));
+        let opts = DiagnoseOptions {
+            other_accounts: others.clone(),
+            ..DiagnoseOptions::default()
+        };
+        let d = diagnose_with(&req, "SVC", &key, &unexplained, &opts);
+        assert!(d.findings.is_empty() && !d.cut_short, "the full search ran");
+        eprintln!(
+            "diagnosis/full_unexplained/{name}: {} bytes hashed ({:.0} bodies)",
+            d.hashed_bytes,
+            d.hashed_bytes as f64 / n as f64
+        );
+        g.throughput(Throughput::Bytes(n as u64));
+        g.bench_with_input(
+            BenchmarkId::new("full_unexplained", name),
+            &req,
+            |b, req| b.iter(|| diagnose_with(black_box(req), "SVC", &key, &unexplained, &opts)),
+        );
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

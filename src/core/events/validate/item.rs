@@ -1,0 +1,261 @@
+//! Checking tags, items and their positions.
+
+use serde_json::Value;
+
+use super::check::{
+    field_name, field_path, has_empty_level, is_decimal, item_path, json_type, Checker,
+};
+use super::read::{ItemRec, Raw, Shaped};
+use super::types::{codes, Level};
+use crate::core::events::model::PAGE_TYPE_TAG;
+use crate::core::events::nested::Shape;
+
+impl Checker {
+    pub(super) fn check_tag(&mut self, shape: Shape, i: usize, t: usize, tag: &Raw<'_>) {
+        let path = || format!("{}[{t}]", field_path(shape, i, "tags"));
+        let s = match tag {
+            Raw::Str(s) => s,
+            Raw::Other(v) => {
+                let msg = format!(
+                    "Each entry of event_tags must be a \"name:value\" string, not {}.",
+                    json_type(v)
+                );
+                self.push(Level::Error, path(), codes::TYPE, Some(v.clone()), msg);
+                return;
+            }
+        };
+        match s.split_once(':') {
+            Some((name, value)) if !name.trim().is_empty() && !value.trim().is_empty() => {
+                if name == PAGE_TYPE_TAG && value != value.to_ascii_uppercase() {
+                    let msg = format!(
+                        "The vendor's scripts send page types in upper case: write \"{PAGE_TYPE_TAG}:{}\".",
+                        value.to_ascii_uppercase()
+                    );
+                    self.push(Level::Warning, path(), codes::PAGE_TYPE_CASE, Some(Value::from(&**s)), msg);
+                }
+            }
+            _ => self.push(
+                Level::Error,
+                path(),
+                codes::FORMAT,
+                Some(Value::from(&**s)),
+                "Each entry of event_tags has the form name:value (e.g. \"recsPageType:HOME\"), with a non-empty name and value.".to_owned(),
+            ),
+        }
+    }
+
+    /// Checks one item; returns its item_id and index when both are usable.
+    pub(super) fn check_item<'r>(
+        &mut self,
+        shape: Shape,
+        i: usize,
+        j: usize,
+        item: &'r Shaped<ItemRec<'_>>,
+    ) -> Option<(&'r str, u64)> {
+        let it = match item {
+            Shaped::Ok(it) => it,
+            Shaped::Wrong(v) => {
+                let msg = format!(
+                    "Each entry of items must be an item object, not {}.",
+                    json_type(v)
+                );
+                self.push(
+                    Level::Error,
+                    format!("[{i}].{}[{j}]", field_name(shape, "items")),
+                    codes::TYPE,
+                    Some(v.clone()),
+                    msg,
+                );
+                return None;
+            }
+        };
+        self.check_dups(&it.dups, |n| item_path(shape, i, j, n));
+        let id = self.nonempty(
+            &it.item_id,
+            || item_path(shape, i, j, "item_id"),
+            "item_id",
+            "item",
+        );
+        let group = self.nonempty(
+            &it.group,
+            || item_path(shape, i, j, "item_group_id"),
+            "item_group_id",
+            "item",
+        );
+        let variant = self.nonempty(
+            &it.variant,
+            || item_path(shape, i, j, "item_variant_id"),
+            "item_variant_id",
+            "item",
+        );
+        let mut usable_id = None;
+        if let (Some(id), Some(g), Some(v)) = (id, group, variant) {
+            usable_id = Some(id);
+            // A simple product has all three ids the same (docs/events.md rule E8).
+            let simple = id == g && id == v;
+            if !simple
+                && (id.len() != g.len() + 1 + v.len()
+                    || !id.starts_with(g)
+                    || !id.ends_with(v)
+                    || id.as_bytes()[g.len()] != b'-')
+            {
+                usable_id = None;
+                self.push(
+                    Level::Error,
+                    item_path(shape, i, j, "item_id"),
+                    codes::MISMATCH,
+                    Some(Value::from(id)),
+                    format!("item_id must equal item_group_id + \"-\" + item_variant_id, here \"{g}-{v}\" (or, for a simple product, all three ids the same)."),
+                );
+            }
+        }
+        self.string(
+            &it.name,
+            || item_path(shape, i, j, "item_name"),
+            "item_name",
+            "item",
+            false,
+        );
+        self.string(
+            &it.brand,
+            || item_path(shape, i, j, "item_brand"),
+            "item_brand",
+            "item",
+            false,
+        );
+        if let Some(c) = self.string(
+            &it.category,
+            || item_path(shape, i, j, "item_category"),
+            "item_category",
+            "item",
+            false,
+        ) {
+            if has_empty_level(c) {
+                self.push(
+                    Level::Warning,
+                    item_path(shape, i, j, "item_category"),
+                    codes::CATEGORY_EMPTY_LEVEL,
+                    Some(Value::from(c)),
+                    "item_category has an empty level (a ';' at either end, or three in a row); one ';' separates levels and ';;' separates category paths.".to_owned(),
+                );
+            }
+        }
+        if let Some(p) = self.string(
+            &it.price,
+            || item_path(shape, i, j, "price"),
+            "price",
+            "item",
+            true,
+        ) {
+            if !is_decimal(p) {
+                self.push(
+                    Level::Error,
+                    item_path(shape, i, j, "price"),
+                    codes::FORMAT,
+                    Some(Value::from(p)),
+                    "price must be a non-negative decimal number written as text, with '.' as the decimal point (e.g. \"19.99\").".to_owned(),
+                );
+            }
+        }
+        if let Some(c) = self.string(
+            &it.currency,
+            || item_path(shape, i, j, "currency"),
+            "currency",
+            "item",
+            true,
+        ) {
+            let b = c.as_bytes();
+            if !(b.len() == 3 && b.iter().all(u8::is_ascii_uppercase)) {
+                let msg = if b.len() == 3 && b.iter().all(u8::is_ascii_alphabetic) {
+                    format!(
+                        "currency must be three upper-case letters: write \"{}\".",
+                        c.to_ascii_uppercase()
+                    )
+                } else {
+                    "currency must be three upper-case letters (an ISO 4217 code such as \"EUR\")."
+                        .to_owned()
+                };
+                self.push(
+                    Level::Error,
+                    item_path(shape, i, j, "currency"),
+                    codes::FORMAT,
+                    Some(Value::from(c)),
+                    msg,
+                );
+            }
+        }
+        let index = self.check_index(shape, i, j, &it.index)?;
+        Some((usable_id?, index))
+    }
+
+    pub(super) fn check_index(
+        &mut self,
+        shape: Shape,
+        i: usize,
+        j: usize,
+        raw: &Option<Raw<'_>>,
+    ) -> Option<u64> {
+        let path = || item_path(shape, i, j, "index");
+        let v = match raw {
+            None => {
+                self.push(
+                    Level::Error,
+                    path(),
+                    codes::REQUIRED,
+                    None,
+                    "index is required in every item.".to_owned(),
+                );
+                return None;
+            }
+            Some(Raw::Str(s)) => {
+                self.push(
+                    Level::Error,
+                    path(),
+                    codes::TYPE,
+                    Some(Value::from(&**s)),
+                    "index must be a JSON integer (e.g. 1), not a string.".to_owned(),
+                );
+                return None;
+            }
+            Some(Raw::Other(v)) => v,
+        };
+        let n = match v {
+            Value::Number(n) if n.as_u64().is_some() => n.as_u64().unwrap_or(0),
+            Value::Number(n) if n.as_i64().is_some() => 0,
+            _ => {
+                let msg = format!(
+                    "index must be a JSON integer (e.g. 1), not {}.",
+                    if v.is_number() {
+                        "a fraction"
+                    } else {
+                        json_type(v)
+                    }
+                );
+                self.push(Level::Error, path(), codes::TYPE, Some(v.clone()), msg);
+                return None;
+            }
+        };
+        if n < 1 {
+            self.push(
+                Level::Error,
+                path(),
+                codes::FORMAT,
+                Some(v.clone()),
+                "index is the 1-based position in the list: the first item is 1.".to_owned(),
+            );
+            return None;
+        }
+        if let Some(first) = self.seen_index.insert(n, j) {
+            // Keep the first holder for later duplicates.
+            self.seen_index.insert(n, first);
+            self.push(
+                Level::Error,
+                path(),
+                codes::DUPLICATE_INDEX,
+                Some(v.clone()),
+                format!("index {n} is already used by [{i}].{}[{first}]; each position appears once in a list.", field_name(shape, "items")),
+            );
+        }
+        Some(n)
+    }
+}

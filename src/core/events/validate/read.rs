@@ -1,0 +1,542 @@
+//! Reading: borrowed records filled by serde visitors (strings stay slices of the input, unknown
+//! members are skipped with `Skip`, which still decodes their strings).
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{
+    self, value::MapAccessDeserializer, value::SeqAccessDeserializer, Deserialize, Deserializer,
+    MapAccess, SeqAccess, Visitor,
+};
+use serde_json::Value;
+
+// ---------------------------------------------------------------------------------------------
+// Reading: borrowed records filled by serde visitors.
+
+/// A member read where a string is expected: the string, or what was there instead.
+#[derive(Debug)]
+pub(super) enum Raw<'a> {
+    Str(Cow<'a, str>),
+    Other(Value),
+}
+
+/// Something read where a particular shape is expected, or what was there instead.
+#[derive(Debug)]
+pub(super) enum Shaped<T> {
+    Ok(T),
+    Wrong(Value),
+}
+
+pub(super) trait Fallback: Sized {
+    fn other(v: Value) -> Self;
+}
+impl Fallback for Raw<'_> {
+    fn other(v: Value) -> Self {
+        Raw::Other(v)
+    }
+}
+impl<T> Fallback for Shaped<T> {
+    fn other(v: Value) -> Self {
+        Shaped::Wrong(v)
+    }
+}
+
+macro_rules! fallback_scalars {
+    () => {
+        fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+            Ok(Fallback::other(Value::Bool(v)))
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+            Ok(Fallback::other(Value::from(v)))
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+            Ok(Fallback::other(Value::from(v)))
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+            Ok(Fallback::other(Value::from(v)))
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(Fallback::other(Value::Null))
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(Fallback::other(Value::Null))
+        }
+    };
+}
+macro_rules! fallback_str {
+    () => {
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(Fallback::other(Value::String(v.to_owned())))
+        }
+    };
+}
+macro_rules! fallback_seq {
+    () => {
+        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+            Ok(Fallback::other(Value::deserialize(
+                SeqAccessDeserializer::new(seq),
+            )?))
+        }
+    };
+}
+macro_rules! fallback_map {
+    () => {
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            Ok(Fallback::other(Value::deserialize(
+                MapAccessDeserializer::new(map),
+            )?))
+        }
+    };
+}
+
+impl<'de> Deserialize<'de> for Raw<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Raw<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(Raw::Str(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(Raw::Str(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+                Ok(Raw::Str(Cow::Owned(v)))
+            }
+            fallback_scalars!();
+            fallback_seq!();
+            fallback_map!();
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// An object member name, borrowed from the input when it has no escapes.
+pub(super) struct Key<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a member name")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(Key(Cow::Owned(v.to_owned())))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// Read the value of a known member into `slot`, noting a repeated member name.
+pub(super) fn read_member<'de, A, T>(
+    map: &mut A,
+    slot: &mut Option<T>,
+    name: &'static str,
+    dups: &mut Vec<&'static str>,
+) -> Result<(), A::Error>
+where
+    A: MapAccess<'de>,
+    T: Deserialize<'de>,
+{
+    let v = map.next_value::<T>()?;
+    if slot.is_some() {
+        dups.push(name);
+    }
+    // The last occurrence wins, as in serde_json::Value.
+    *slot = Some(v);
+    Ok(())
+}
+
+#[derive(Debug, Default)]
+pub(super) struct EventRec<'a> {
+    pub(super) event: Option<Raw<'a>>,
+    pub(super) apikey: Option<Raw<'a>>,
+    pub(super) list_id: Option<Raw<'a>>,
+    pub(super) tags: Option<Shaped<Vec<Raw<'a>>>>,
+    pub(super) list_name: Option<Raw<'a>>,
+    pub(super) list_logic: Option<Raw<'a>>,
+    pub(super) profile: Option<Shaped<ProfileRec<'a>>>,
+    pub(super) items: Option<Shaped<Vec<Shaped<ItemRec<'a>>>>>,
+    /// The nested shape's `event_version` and `event_data`.
+    pub(super) version: Option<Raw<'a>>,
+    pub(super) data: Option<Shaped<DataRec<'a>>>,
+    pub(super) dups: Vec<&'static str>,
+}
+
+/// `event_data` of a nested event.
+#[derive(Debug, Default)]
+pub(super) struct DataRec<'a> {
+    pub(super) list_id: Option<Raw<'a>>,
+    pub(super) tags: Option<Shaped<Vec<Raw<'a>>>>,
+    pub(super) list_name: Option<Raw<'a>>,
+    pub(super) list_logic: Option<Raw<'a>>,
+    /// `action`, `spot_id`, `spot_name`, `segment_id`, `segment_name`, in [`DATA_STRINGS`] order.
+    pub(super) strings: [Option<Raw<'a>>; 5],
+    pub(super) banners: Option<Shaped<Vec<Shaped<BannerRec<'a>>>>>,
+    pub(super) items: Option<Shaped<Vec<Shaped<ItemRec<'a>>>>>,
+    pub(super) dups: Vec<&'static str>,
+}
+
+/// Optional string members of `event_data`.
+pub(super) const DATA_STRINGS: [&str; 5] = [
+    "action",
+    "spot_id",
+    "spot_name",
+    "segment_id",
+    "segment_name",
+];
+
+/// One entry of `event_data.static_content`.
+#[derive(Debug, Default)]
+pub(super) struct BannerRec<'a> {
+    pub(super) content_type: Option<Raw<'a>>,
+    pub(super) resolution: Option<Raw<'a>>,
+    pub(super) url: Option<Raw<'a>>,
+    pub(super) alt: Option<Raw<'a>>,
+    pub(super) index: Option<Raw<'a>>,
+    pub(super) dups: Vec<&'static str>,
+}
+
+#[derive(Debug, Default)]
+pub(super) struct ProfileRec<'a> {
+    pub(super) ip: Option<Raw<'a>>,
+    pub(super) session: Option<Raw<'a>>,
+    pub(super) dups: Vec<&'static str>,
+}
+
+#[derive(Debug, Default)]
+pub(super) struct ItemRec<'a> {
+    pub(super) item_id: Option<Raw<'a>>,
+    pub(super) group: Option<Raw<'a>>,
+    pub(super) variant: Option<Raw<'a>>,
+    pub(super) name: Option<Raw<'a>>,
+    pub(super) price: Option<Raw<'a>>,
+    pub(super) currency: Option<Raw<'a>>,
+    pub(super) brand: Option<Raw<'a>>,
+    pub(super) category: Option<Raw<'a>>,
+    pub(super) index: Option<Raw<'a>>,
+    pub(super) dups: Vec<&'static str>,
+}
+
+impl<'de> Deserialize<'de> for Shaped<Vec<Raw<'de>>> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Shaped<Vec<Raw<'de>>>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
+                while let Some(v) = seq.next_element::<Raw<'de>>()? {
+                    out.push(v);
+                }
+                Ok(Shaped::Ok(out))
+            }
+            fallback_scalars!();
+            fallback_str!();
+            fallback_map!();
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for Shaped<Vec<Shaped<ItemRec<'de>>>> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Shaped<Vec<Shaped<ItemRec<'de>>>>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+                while let Some(v) = seq.next_element::<Shaped<ItemRec<'de>>>()? {
+                    out.push(v);
+                }
+                Ok(Shaped::Ok(out))
+            }
+            fallback_scalars!();
+            fallback_str!();
+            fallback_map!();
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for Shaped<ItemRec<'de>> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Shaped<ItemRec<'de>>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut r = ItemRec::default();
+                while let Some(Key(k)) = map.next_key::<Key<'de>>()? {
+                    let d = &mut r.dups;
+                    match &*k {
+                        "item_id" => read_member(&mut map, &mut r.item_id, "item_id", d)?,
+                        "item_group_id" => read_member(&mut map, &mut r.group, "item_group_id", d)?,
+                        "item_variant_id" => {
+                            read_member(&mut map, &mut r.variant, "item_variant_id", d)?
+                        }
+                        "item_name" => read_member(&mut map, &mut r.name, "item_name", d)?,
+                        "price" => read_member(&mut map, &mut r.price, "price", d)?,
+                        "currency" => read_member(&mut map, &mut r.currency, "currency", d)?,
+                        "item_brand" => read_member(&mut map, &mut r.brand, "item_brand", d)?,
+                        "item_category" => {
+                            read_member(&mut map, &mut r.category, "item_category", d)?
+                        }
+                        "index" => read_member(&mut map, &mut r.index, "index", d)?,
+                        _ => {
+                            map.next_value::<Skip>()?;
+                        }
+                    }
+                }
+                Ok(Shaped::Ok(r))
+            }
+            fallback_scalars!();
+            fallback_str!();
+            fallback_seq!();
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for Shaped<ProfileRec<'de>> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Shaped<ProfileRec<'de>>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut r = ProfileRec::default();
+                while let Some(Key(k)) = map.next_key::<Key<'de>>()? {
+                    match &*k {
+                        "ip_address" => {
+                            read_member(&mut map, &mut r.ip, "ip_address", &mut r.dups)?
+                        }
+                        "sessionId" => {
+                            read_member(&mut map, &mut r.session, "sessionId", &mut r.dups)?
+                        }
+                        _ => {
+                            map.next_value::<Skip>()?;
+                        }
+                    }
+                }
+                Ok(Shaped::Ok(r))
+            }
+            fallback_scalars!();
+            fallback_str!();
+            fallback_seq!();
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for Shaped<EventRec<'de>> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Shaped<EventRec<'de>>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut r = EventRec::default();
+                while let Some(Key(k)) = map.next_key::<Key<'de>>()? {
+                    let d = &mut r.dups;
+                    match &*k {
+                        "event" => read_member(&mut map, &mut r.event, "event", d)?,
+                        "event_apikey" => read_member(&mut map, &mut r.apikey, "event_apikey", d)?,
+                        "event_list_id" => {
+                            read_member(&mut map, &mut r.list_id, "event_list_id", d)?
+                        }
+                        "event_tags" => read_member(&mut map, &mut r.tags, "event_tags", d)?,
+                        "event_list_name" => {
+                            read_member(&mut map, &mut r.list_name, "event_list_name", d)?
+                        }
+                        "event_list_logic" => {
+                            read_member(&mut map, &mut r.list_logic, "event_list_logic", d)?
+                        }
+                        "user_profile" => read_member(&mut map, &mut r.profile, "user_profile", d)?,
+                        "items" => read_member(&mut map, &mut r.items, "items", d)?,
+                        "event_version" => {
+                            read_member(&mut map, &mut r.version, "event_version", d)?
+                        }
+                        "event_data" => read_member(&mut map, &mut r.data, "event_data", d)?,
+                        _ => {
+                            map.next_value::<Skip>()?;
+                        }
+                    }
+                }
+                Ok(Shaped::Ok(r))
+            }
+            fallback_scalars!();
+            fallback_str!();
+            fallback_seq!();
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for Shaped<DataRec<'de>> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Shaped<DataRec<'de>>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut r = DataRec::default();
+                while let Some(Key(k)) = map.next_key::<Key<'de>>()? {
+                    let d = &mut r.dups;
+                    match &*k {
+                        "list_id" => read_member(&mut map, &mut r.list_id, "list_id", d)?,
+                        "tags" => read_member(&mut map, &mut r.tags, "tags", d)?,
+                        "list_name" => read_member(&mut map, &mut r.list_name, "list_name", d)?,
+                        "list_logic" => read_member(&mut map, &mut r.list_logic, "list_logic", d)?,
+                        "static_content" => {
+                            read_member(&mut map, &mut r.banners, "static_content", d)?
+                        }
+                        "items" => read_member(&mut map, &mut r.items, "items", d)?,
+                        other => match DATA_STRINGS.iter().position(|n| *n == other) {
+                            Some(n) => {
+                                read_member(&mut map, &mut r.strings[n], DATA_STRINGS[n], d)?
+                            }
+                            None => {
+                                map.next_value::<Skip>()?;
+                            }
+                        },
+                    }
+                }
+                Ok(Shaped::Ok(r))
+            }
+            fallback_scalars!();
+            fallback_str!();
+            fallback_seq!();
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for Shaped<Vec<Shaped<BannerRec<'de>>>> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Shaped<Vec<Shaped<BannerRec<'de>>>>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some(v) = seq.next_element::<Shaped<BannerRec<'de>>>()? {
+                    out.push(v);
+                }
+                Ok(Shaped::Ok(out))
+            }
+            fallback_scalars!();
+            fallback_str!();
+            fallback_map!();
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for Shaped<BannerRec<'de>> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Shaped<BannerRec<'de>>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut r = BannerRec::default();
+                while let Some(Key(k)) = map.next_key::<Key<'de>>()? {
+                    let d = &mut r.dups;
+                    match &*k {
+                        "content_type" => {
+                            read_member(&mut map, &mut r.content_type, "content_type", d)?
+                        }
+                        "resolution" => read_member(&mut map, &mut r.resolution, "resolution", d)?,
+                        "banner_image_url" => {
+                            read_member(&mut map, &mut r.url, "banner_image_url", d)?
+                        }
+                        "banner_alt_tag" => read_member(&mut map, &mut r.alt, "banner_alt_tag", d)?,
+                        "index" => read_member(&mut map, &mut r.index, "index", d)?,
+                        _ => {
+                            map.next_value::<Skip>()?;
+                        }
+                    }
+                }
+                Ok(Shaped::Ok(r))
+            }
+            fallback_scalars!();
+            fallback_str!();
+            fallback_seq!();
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// Skips a value the validator does not look at (an unknown member). Unlike `IgnoredAny` it has
+/// serde_json decode every string, so an invalid escape such as a lone surrogate (`"\uDADD"`) is
+/// a syntax error here exactly as it is for `serde_json::Value`.
+pub(super) struct Skip;
+
+impl<'de> Deserialize<'de> for Skip {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Skip;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Skip, E> {
+                Ok(Skip)
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Skip, E> {
+                Ok(Skip)
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Skip, E> {
+                Ok(Skip)
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Skip, E> {
+                Ok(Skip)
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Skip, E> {
+                Ok(Skip)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Skip, E> {
+                Ok(Skip)
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Skip, E> {
+                Ok(Skip)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Skip, A::Error> {
+                while seq.next_element::<Skip>()?.is_some() {}
+                Ok(Skip)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Skip, A::Error> {
+                while map.next_entry::<Skip, Skip>()?.is_some() {}
+                Ok(Skip)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}

@@ -1,0 +1,56 @@
+//! Presets for real vendors: the public parts of an account's settings (header prefix and base
+//! URLs), never its keys, which stay the user's (README, "Vendor preset").
+
+/// The public settings of a vendor's service.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VendorPreset {
+    /// The name used on the command line (`--vendor klevu`).
+    pub name: &'static str,
+    /// The header prefix of the signed headers (`X-KLEVU-TIMESTAMP`, ...).
+    pub header_prefix: &'static str,
+    /// Base URL of the indexing API (requests go to `{indexing_url}/v2/...`).
+    pub indexing_url: &'static str,
+    /// Base URL of the analytics collector (events go to `{analytics_url}/analytics/collect`).
+    pub analytics_url: &'static str,
+}
+
+/// Klevu: the URLs its SDKs use by default.
+pub const KLEVU: VendorPreset = VendorPreset {
+    name: "klevu",
+    header_prefix: "KLEVU",
+    indexing_url: "https://indexing.ksearchnet.com",
+    analytics_url: "https://stats.ksearchnet.com",
+};
+
+/// Every preset.
+pub static PRESETS: [VendorPreset; 1] = [KLEVU];
+
+impl VendorPreset {
+    /// The preset of this name (any case), or a sentence listing the known ones.
+    pub fn named(s: &str) -> Result<&'static VendorPreset, String> {
+        PRESETS
+            .iter()
+            .find(|p| p.name.eq_ignore_ascii_case(s))
+            .ok_or_else(|| {
+                let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
+                format!(
+                    "unknown vendor {s:?}: known presets are {}",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn klevu_is_known_by_name_in_any_case() {
+        assert_eq!(*VendorPreset::named("Klevu").unwrap(), KLEVU);
+        assert_eq!(
+            VendorPreset::named("acme").unwrap_err(),
+            "unknown vendor \"acme\": known presets are klevu"
+        );
+    }
+}

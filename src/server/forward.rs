@@ -1,0 +1,350 @@
+//! The verifying forward proxy (`serve --forward-indexing URL`, `--forward-analytics URL`; see
+//! `docs/server.md`, "Forwarding"): a request is verified and recorded as without forwarding,
+//! then sent on, byte for byte, to the upstream, and the upstream's status, headers and body go
+//! back to the client. The record keeps signscope's own verdict next to the upstream's answer.
+//!
+//! Byte for byte: the method, the path and query exactly as received, every end-to-end header
+//! (hop-by-hop ones such as `Connection` and `Transfer-Encoding` are the connection's, not the
+//! request's) and the body as received (a chunked body is forwarded whole, with its length).
+//! Nothing is re-encoded, so the signature the application made is the one the upstream checks;
+//! a path or query the HTTP client would re-encode is refused with 502 instead of being sent
+//! altered. signscope holds no key of the client's, so none can be sent: only what the client
+//! sent is.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, HeaderName, Method};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use bytes::{Bytes, BytesMut};
+use futures::StreamExt;
+
+use super::error::ApiError;
+use super::stream::{self, UpstreamSeen, STREAM_BODY_PREVIEW};
+
+/// Longest wait for an upstream's complete answer.
+const UPSTREAM_TIMEOUT: Duration = Duration::from_secs(60);
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Largest upstream answer passed back (larger ones answer 502).
+const MAX_UPSTREAM_ANSWER: usize = 64 * 1024 * 1024;
+/// How much of the upstream's answer the record keeps.
+const MAX_UPSTREAM_HEADERS: usize = 64;
+
+/// Marks a response that came from the upstream (its `Date` is the upstream's, not replaced).
+#[derive(Clone, Copy, Debug)]
+pub struct Forwarded;
+
+/// One upstream: where to, and the client that goes there.
+pub struct Upstream {
+    /// The base URL without a trailing slash, e.g. `https://indexing.example.com`.
+    base: String,
+    /// Its path without a trailing slash (`""` for most upstreams).
+    base_path: String,
+    client: reqwest::Client,
+    max_body: usize,
+    body_timeout: Duration,
+}
+
+/// Why an upstream URL cannot be used (one sentence).
+pub fn check_url(url: &str) -> Result<reqwest::Url, String> {
+    let parsed = reqwest::Url::parse(url).map_err(|e| {
+        format!("{url:?} is not a URL ({e}); use e.g. https://indexing.example.com")
+    })?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(format!("{url:?} must start with http:// or https://"));
+    }
+    if parsed.host_str().is_none() {
+        return Err(format!("{url:?} names no host"));
+    }
+    if parsed.query().is_some() || parsed.fragment().is_some() {
+        return Err(format!(
+            "{url:?} must not have a query or fragment: the request's own path and query are appended to it"
+        ));
+    }
+    if !parsed.username().is_empty() || parsed.password().is_some() {
+        return Err(format!("{url:?} must not carry credentials"));
+    }
+    Ok(parsed)
+}
+
+impl Upstream {
+    /// An upstream at `url` (checked with [`check_url`]).
+    pub fn new(url: &str, max_body: usize, body_timeout: Duration) -> Result<Upstream, String> {
+        let parsed = check_url(url)?;
+        let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .connect_timeout(CONNECT_TIMEOUT)
+            .timeout(UPSTREAM_TIMEOUT)
+            .build()
+            .map_err(|e| format!("the HTTP client for {url} could not be set up: {e}"))?;
+        Ok(Upstream {
+            base: url.trim_end_matches('/').to_string(),
+            base_path: parsed.path().trim_end_matches('/').to_string(),
+            client,
+            max_body,
+            body_timeout,
+        })
+    }
+
+    pub fn base(&self) -> &str {
+        &self.base
+    }
+}
+
+/// Headers that belong to one connection, not to the request (RFC 9110 7.6.1), plus those the
+/// client sets for the upstream connection itself (`Host`, `Content-Length`).
+fn hop_by_hop(name: &HeaderName, connection: &HeaderMap) -> bool {
+    const HOP: [&str; 10] = [
+        "connection",
+        "keep-alive",
+        "proxy-authenticate",
+        "proxy-authorization",
+        "proxy-connection",
+        "te",
+        "trailer",
+        "transfer-encoding",
+        "upgrade",
+        "host",
+    ];
+    let n = name.as_str();
+    if HOP.contains(&n) || n == "content-length" || n == "expect" {
+        return true;
+    }
+    connection
+        .get_all(header::CONNECTION)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|token| token.trim().eq_ignore_ascii_case(n))
+}
+
+fn end_to_end(headers: &HeaderMap) -> HeaderMap {
+    let mut out = HeaderMap::with_capacity(headers.len());
+    for (name, value) in headers {
+        if !hop_by_hop(name, headers) {
+            out.append(name.clone(), value.clone());
+        }
+    }
+    out
+}
+
+/// Read the whole body up to `max` bytes within `deadline`. On failure, the bytes read so far
+/// and the rest of the body, for the local handler to answer as it does (413, 408, ...).
+async fn read_body(body: Body, max: usize, deadline: Duration) -> Result<Bytes, Body> {
+    let mut stream = body.into_data_stream();
+    let mut buf = BytesMut::new();
+    let read = tokio::time::timeout(deadline, async {
+        while let Some(chunk) = stream.next().await {
+            match chunk {
+                Ok(c) => {
+                    buf.extend_from_slice(&c);
+                    if buf.len() > max {
+                        return false;
+                    }
+                }
+                Err(_) => return false,
+            }
+        }
+        true
+    })
+    .await;
+    match read {
+        Ok(true) => Ok(buf.freeze()),
+        _ => {
+            let head = futures::stream::once(async move { Ok::<Bytes, axum::Error>(buf.freeze()) });
+            Err(Body::from_stream(head.chain(stream)))
+        }
+    }
+}
+
+/// The middleware that forwards the requests of the routes it wraps to `up`.
+pub async fn proxy(State(up): State<Arc<Upstream>>, req: Request, next: Next) -> Response {
+    // Preflights are the local server's to answer (the upstream sets its own CORS answers).
+    if req.method() == Method::OPTIONS {
+        return next.run(req).await;
+    }
+    let (parts, body) = req.into_parts();
+    let bytes = match read_body(body, up.max_body, up.body_timeout).await {
+        Ok(b) => b,
+        // Too large, too slow or aborted: answered (and recorded) locally, not forwarded.
+        Err(rest) => return next.run(Request::from_parts(parts, rest)).await,
+    };
+    let method = parts.method.clone();
+    let path_and_query = parts
+        .uri
+        .path_and_query()
+        .map(|p| p.as_str().to_string())
+        .unwrap_or_else(|| parts.uri.path().to_string());
+    let headers = end_to_end(&parts.headers);
+
+    // Verify and record exactly as without forwarding; keep the local answer for the record.
+    let local = next
+        .run(Request::from_parts(parts, Body::from(bytes.clone())))
+        .await;
+    stream::note_local_answer(local).await;
+
+    let started = Instant::now();
+    match send(&up, method, &path_and_query, headers, bytes).await {
+        Ok((response, seen)) => {
+            stream::note_upstream(UpstreamSeen {
+                duration_ms: started.elapsed().as_secs_f64() * 1000.0,
+                ..seen
+            });
+            response
+        }
+        Err(why) => {
+            let err = ApiError::new(
+                502,
+                "BAD_GATEWAY",
+                format!("The upstream {} could not be reached: {why}.", up.base),
+            );
+            stream::note_upstream(UpstreamSeen {
+                url: up.base.clone(),
+                duration_ms: started.elapsed().as_secs_f64() * 1000.0,
+                error: Some(err.message.clone()),
+                ..UpstreamSeen::default()
+            });
+            err.into_response()
+        }
+    }
+}
+
+/// Send the request on and read the answer; `Err` is the cause in words.
+async fn send(
+    up: &Upstream,
+    method: Method,
+    path_and_query: &str,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<(Response, UpstreamSeen), String> {
+    let target = format!("{}{path_and_query}", up.base);
+    let url = reqwest::Url::parse(&target).map_err(|e| format!("{target} is not a URL ({e})"))?;
+    // The HTTP client would send `url` as it normalised it; refuse rather than alter what the
+    // signature covers.
+    let mut sent = url.path().to_string();
+    if let Some(q) = url.query() {
+        sent.push('?');
+        sent.push_str(q);
+    }
+    if sent != format!("{}{path_and_query}", up.base_path) {
+        return Err(format!(
+            "the path and query {path_and_query:?} would be sent as {sent:?}, which would change what the signature covers, so it was not forwarded"
+        ));
+    }
+    let reqwest_method = reqwest::Method::from_bytes(method.as_str().as_bytes())
+        .map_err(|e| format!("the method {method} cannot be forwarded ({e})"))?;
+    let mut rb = up.client.request(reqwest_method, url);
+    for (name, value) in &headers {
+        rb = rb.header(name.as_str(), value.as_bytes());
+    }
+    let resp = rb.body(body).send().await.map_err(|e| cause(&e))?;
+    let status = resp.status().as_u16();
+    let resp_headers = resp.headers().clone();
+    let answer = read_answer(resp).await?;
+
+    let mut out = Response::builder().status(status);
+    for (name, value) in &resp_headers {
+        if !hop_by_hop(name, &resp_headers) {
+            out = out.header(name.as_str(), value.as_bytes());
+        }
+    }
+    let (preview, _) = super::store::preview(&answer[..answer.len().min(STREAM_BODY_PREVIEW)]);
+    let code = serde_json::from_slice::<ApiError>(&answer)
+        .ok()
+        .map(|e| e.code);
+    let seen = UpstreamSeen {
+        url: up.base.clone(),
+        status: Some(status),
+        code,
+        headers: resp_headers
+            .iter()
+            .take(MAX_UPSTREAM_HEADERS)
+            .map(|(n, v)| {
+                (
+                    n.as_str().to_string(),
+                    String::from_utf8_lossy(v.as_bytes())
+                        .chars()
+                        .take(512)
+                        .collect(),
+                )
+            })
+            .collect(),
+        body: preview,
+        body_bytes: answer.len(),
+        duration_ms: 0.0,
+        error: None,
+    };
+    let mut response = out
+        .body(Body::from(answer))
+        .map_err(|e| format!("its answer could not be passed on ({e})"))?;
+    response.extensions_mut().insert(Forwarded);
+    Ok((response, seen))
+}
+
+/// The upstream's whole answer (bounded).
+async fn read_answer(mut resp: reqwest::Response) -> Result<Bytes, String> {
+    let mut buf = BytesMut::new();
+    while let Some(chunk) = resp.chunk().await.map_err(|e| cause(&e))? {
+        buf.extend_from_slice(&chunk);
+        if buf.len() > MAX_UPSTREAM_ANSWER {
+            return Err(format!(
+                "its answer is larger than {MAX_UPSTREAM_ANSWER} bytes"
+            ));
+        }
+    }
+    Ok(buf.freeze())
+}
+
+/// The root cause of a client error in words, e.g. `Connection refused (os error 111)`.
+fn cause(e: &reqwest::Error) -> String {
+    let mut root: &dyn std::error::Error = e;
+    while let Some(next) = root.source() {
+        root = next;
+    }
+    let text = root.to_string();
+    if e.is_timeout() {
+        format!("it did not answer in time ({text})")
+    } else if e.is_connect() {
+        format!("the connection failed ({text})")
+    } else {
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hop_by_hop_headers_stay_behind() {
+        let mut h = HeaderMap::new();
+        h.insert("host", "a".parse().unwrap());
+        h.insert("connection", "keep-alive, x-private".parse().unwrap());
+        h.insert("x-private", "1".parse().unwrap());
+        h.insert("transfer-encoding", "chunked".parse().unwrap());
+        h.insert("content-length", "3".parse().unwrap());
+        h.insert("authorization", "Bearer sig".parse().unwrap());
+        h.append("x-svc-apikey", "k".parse().unwrap());
+        h.append("x-multi", "1".parse().unwrap());
+        h.append("x-multi", "2".parse().unwrap());
+        let kept = end_to_end(&h);
+        let names: Vec<&str> = kept.keys().map(|n| n.as_str()).collect();
+        assert_eq!(names, ["authorization", "x-svc-apikey", "x-multi"]);
+        assert_eq!(kept.get_all("x-multi").iter().count(), 2);
+    }
+
+    #[test]
+    fn upstream_urls_are_checked_in_one_sentence() {
+        assert!(check_url("https://indexing.example.com").is_ok());
+        assert!(check_url("http://127.0.0.1:9000/base/").is_ok());
+        assert!(check_url("ftp://x").unwrap_err().contains("http://"));
+        assert!(check_url("http://x/?a=1").unwrap_err().contains("query"));
+        assert!(check_url("nonsense").unwrap_err().contains("not a URL"));
+        assert!(check_url("http://u:p@x")
+            .unwrap_err()
+            .contains("credentials"));
+    }
+}

@@ -1,0 +1,901 @@
+//! The live stream of what the server sees: `GET /_inspect/stream` (Server-Sent Events), one
+//! JSON record per completed request (see `docs/server.md`, "Live stream").
+//!
+//! How a record is made:
+//! - [`observe`], a middleware around every route, notes the request (method, path, query,
+//!   headers, size, start time) and, once the handler has answered, the status, the time taken
+//!   and, for error answers, the code, message and the diagnosis's mistake ids and conclusion
+//!   (read from the answer's `debug` entries, the same text a client gets);
+//! - while the handler runs, the inspection store's hook ([`note_request`], [`note_batch`])
+//!   adds what only the handler knows: the verdict, the body preview, the event counts and
+//!   problems; a forwarding proxy adds the upstream's answer ([`note_upstream`]);
+//! - the record is numbered and published by the [`Hub`]: a bounded ring (for `?after=SEQ`)
+//!   and a bounded broadcast channel. A subscriber that falls behind the channel gets one
+//!   `skipped` record naming how many it missed, never an unbounded buffer.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, Request, State};
+use axum::http::HeaderMap;
+use axum::middleware::Next;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tokio::sync::{broadcast, watch};
+
+use super::error::ApiError;
+use super::store::{EventRecord, Observer, RequestRecord, Verdict};
+use super::AppState;
+
+/// How much of a request body a stream record previews (the full preview stays in the store).
+pub const STREAM_BODY_PREVIEW: usize = 2048;
+/// How many headers, and how long each value, a stream record keeps.
+const STREAM_MAX_HEADERS: usize = 64;
+const STREAM_MAX_HEADER_VALUE: usize = 512;
+/// How many event problems a stream record lists (the rest are counted).
+pub const STREAM_MAX_PROBLEMS: usize = 20;
+/// Records a subscriber may fall behind before it is told how many it skipped.
+pub const STREAM_CHANNEL: usize = 1024;
+/// Most records the ring keeps for `?after=SEQ`, whatever the store's limit.
+const RING_MAX_RECORDS: usize = 10_000;
+/// Keep-alive comment interval (proxies and clients notice a dead server within it).
+const KEEP_ALIVE: Duration = Duration::from_secs(10);
+/// The stream's own path, left out of the stream.
+pub const STREAM_PATH: &str = "/_inspect/stream";
+
+/// Which part of the server a request went to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Route {
+    Indexing,
+    Collect,
+    Inspect,
+    Other,
+}
+
+impl Route {
+    pub fn of(path: &str) -> Route {
+        if path == "/v2" || path.starts_with("/v2/") || path == "/_bench/unverified" {
+            Route::Indexing
+        } else if path == "/analytics/collect" {
+            Route::Collect
+        } else if path.starts_with("/_inspect/") {
+            Route::Inspect
+        } else {
+            Route::Other
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Route::Indexing => "indexing",
+            Route::Collect => "collect",
+            Route::Inspect => "inspect",
+            Route::Other => "other",
+        }
+    }
+}
+
+/// An event batch in a record: how many events, how many valid, and the first problems.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BatchSeen {
+    pub events: usize,
+    pub valid: usize,
+    pub invalid: usize,
+    /// Problems (errors and warnings), at most [`STREAM_MAX_PROBLEMS`], each with its `path`.
+    pub problems: Vec<Value>,
+    /// Problems not listed in `problems`.
+    #[serde(default)]
+    pub problems_omitted: usize,
+}
+
+/// What the upstream answered a forwarded request (or why it could not).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct UpstreamSeen {
+    /// The upstream's base URL.
+    pub url: String,
+    /// Its status, `None` when it could not be reached.
+    pub status: Option<u16>,
+    /// Its `code`, when it answered in the vendor's error shape.
+    pub code: Option<String>,
+    #[serde(default)]
+    pub headers: Vec<(String, String)>,
+    #[serde(default)]
+    pub body: String,
+    #[serde(default)]
+    pub body_bytes: usize,
+    pub duration_ms: f64,
+    /// Why it could not be reached (one sentence).
+    pub error: Option<String>,
+}
+
+/// One completed request, as the stream sends it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RequestSeen {
+    /// Position in the stream (numbered when published; never reused).
+    pub seq: u64,
+    /// Server time when the answer was decided, `YYYY-MM-DDThh:mm:ss.mmmZ`.
+    pub time: String,
+    pub method: String,
+    pub path: String,
+    pub query: String,
+    pub route: Route,
+    /// The status the client got.
+    pub status: u16,
+    /// The error code answered, `None` on success.
+    pub code: Option<String>,
+    pub message: Option<String>,
+    /// Whether the signature verified (indexing requests only).
+    pub verdict: Option<Verdict>,
+    /// Client mistakes the diagnosis recognised (ids such as `TRAILING_SLASH_TRIMMED`).
+    #[serde(default)]
+    pub mistakes: Vec<String>,
+    /// The diagnosis's one-sentence conclusion.
+    pub conclusion: Option<String>,
+    /// Verifier warnings.
+    #[serde(default)]
+    pub warnings: Vec<String>,
+    pub request_bytes: Option<usize>,
+    pub response_bytes: Option<u64>,
+    pub duration_ms: f64,
+    /// Request headers as received (lower-case names), at most 64, values cut at 512 bytes.
+    #[serde(default)]
+    pub headers: Vec<(String, String)>,
+    /// The start of the body as text (lossy UTF-8), at most [`STREAM_BODY_PREVIEW`] bytes.
+    #[serde(default)]
+    pub body: String,
+    #[serde(default)]
+    pub body_truncated: bool,
+    /// The inspection store's sequence number of the full record (request or batch).
+    pub record: Option<u64>,
+    pub job_id: Option<String>,
+    /// For collector requests: the event counts and problems.
+    pub batch: Option<BatchSeen>,
+    /// For forwarded requests: what the upstream answered.
+    pub upstream: Option<UpstreamSeen>,
+}
+
+/// A message on the stream: a request, or a note that some were skipped.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum StreamMessage {
+    Request(Box<RequestSeen>),
+    /// `skipped` records were not delivered (the subscriber fell behind, or they were no
+    /// longer held when it asked to resume).
+    Skipped {
+        skipped: u64,
+    },
+}
+
+/// A published record: its number and its JSON text (serialised once for every subscriber).
+#[derive(Debug)]
+pub struct Published {
+    pub seq: u64,
+    pub json: String,
+}
+
+struct Ring {
+    records: VecDeque<Arc<Published>>,
+    bytes: usize,
+    next_seq: u64,
+}
+
+/// Numbers, keeps and broadcasts stream records. Memory: the ring holds at most
+/// `max_records` records and `max_bytes` of their JSON; the channel at most
+/// [`STREAM_CHANNEL`] records (shared with the ring).
+pub struct Hub {
+    /// Names this server run: a client resuming with another run's number starts from the
+    /// oldest held record instead (the numbers started again at 1).
+    instance: String,
+    ring: Mutex<Ring>,
+    tx: broadcast::Sender<Arc<Published>>,
+    closed: watch::Sender<bool>,
+    max_records: usize,
+    max_bytes: usize,
+}
+
+impl Hub {
+    pub fn new(max_records: usize, max_bytes: usize) -> Hub {
+        let (tx, _) = broadcast::channel(STREAM_CHANNEL);
+        Hub {
+            instance: format!("{:016x}", rand::random::<u64>()),
+            ring: Mutex::new(Ring {
+                records: VecDeque::new(),
+                bytes: 0,
+                next_seq: 1,
+            }),
+            tx,
+            closed: watch::Sender::new(false),
+            max_records: max_records.clamp(1, RING_MAX_RECORDS),
+            max_bytes: max_bytes.max(1),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Ring> {
+        self.ring.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Number, keep and broadcast one record; returns its number.
+    pub fn publish(&self, mut record: RequestSeen) -> u64 {
+        let mut g = self.lock();
+        let seq = g.next_seq;
+        g.next_seq += 1;
+        record.seq = seq;
+        let json = serde_json::to_string(&StreamMessage::Request(Box::new(record)))
+            .unwrap_or_else(|_| format!("{{\"type\":\"request\",\"seq\":{seq}}}"));
+        let item = Arc::new(Published { seq, json });
+        g.bytes += item.json.len();
+        g.records.push_back(item.clone());
+        while g.records.len() > self.max_records
+            || (g.bytes > self.max_bytes && g.records.len() > 1)
+        {
+            if let Some(old) = g.records.pop_front() {
+                g.bytes -= old.json.len();
+            }
+        }
+        // Sent under the lock, so that a subscriber's backlog and its channel never overlap
+        // nor leave a gap. No subscriber is not an error.
+        let _ = self.tx.send(item);
+        seq
+    }
+
+    /// Subscribe: the held records after `after` (none when `after` is `None`), how many records
+    /// after it are no longer held, and a receiver for everything published from now on.
+    pub fn subscribe(
+        &self,
+        after: Option<u64>,
+    ) -> (
+        Vec<Arc<Published>>,
+        u64,
+        broadcast::Receiver<Arc<Published>>,
+    ) {
+        let g = self.lock();
+        let rx = self.tx.subscribe();
+        let Some(after) = after else {
+            return (Vec::new(), 0, rx);
+        };
+        let backlog: Vec<Arc<Published>> = g
+            .records
+            .iter()
+            .filter(|r| r.seq > after)
+            .cloned()
+            .collect();
+        let first_held = g.records.front().map_or(g.next_seq, |r| r.seq);
+        let missing = first_held.saturating_sub(after.saturating_add(1));
+        (backlog, missing, rx)
+    }
+
+    /// This server run's name (the `X-Stream-Instance` header of the stream).
+    pub fn instance(&self) -> &str {
+        &self.instance
+    }
+
+    /// The next number to be given (records so far + 1).
+    pub fn next_seq(&self) -> u64 {
+        self.lock().next_seq
+    }
+
+    /// Records and bytes currently held by the ring.
+    pub fn held(&self) -> (usize, usize) {
+        let g = self.lock();
+        (g.records.len(), g.bytes)
+    }
+
+    /// End every open stream (the server is stopping).
+    pub fn close(&self) {
+        self.closed.send_replace(true);
+    }
+
+    fn closed(&self) -> watch::Receiver<bool> {
+        self.closed.subscribe()
+    }
+}
+
+/// What a handler adds to the record of the request it serves.
+#[derive(Default)]
+struct Detail {
+    /// The local answer of a forwarded request (the client got the upstream's).
+    local: Option<LocalAnswer>,
+    request: Option<RequestPart>,
+    batch: Option<(u64, String, BatchSeen)>,
+    upstream: Option<UpstreamSeen>,
+}
+
+struct LocalAnswer {
+    status: u16,
+    bytes: Option<u64>,
+    answer: Option<Answer>,
+}
+
+struct RequestPart {
+    record: u64,
+    time: String,
+    verdict: Verdict,
+    code: Option<String>,
+    message: String,
+    warnings: Vec<String>,
+    job_id: Option<String>,
+    body_bytes: usize,
+    body: String,
+    body_truncated: bool,
+}
+
+tokio::task_local! {
+    static DETAIL: RefCell<Detail>;
+}
+
+/// The store's observer: hands each record to the request being served (see [`observe`]).
+pub struct Noter;
+
+impl Observer for Noter {
+    fn request(&self, record: &RequestRecord) {
+        note_request(record);
+    }
+
+    fn batch(&self, records: &[(usize, EventRecord)]) {
+        note_batch(records);
+    }
+}
+
+/// The store's hook for an indexing request (called as it is stored). Outside a request (a
+/// store used directly) it does nothing.
+pub fn note_request(r: &RequestRecord) {
+    let _ = DETAIL.try_with(|d| {
+        let (body, cut) = cut_text(&r.body, STREAM_BODY_PREVIEW);
+        d.borrow_mut().request = Some(RequestPart {
+            record: r.seq,
+            time: r.time.clone(),
+            verdict: r.verdict,
+            code: r.code.clone(),
+            message: r.message.clone(),
+            warnings: r.warnings.clone(),
+            job_id: r.job_id.clone(),
+            body_bytes: r.body_bytes,
+            body,
+            body_truncated: cut || r.body_truncated,
+        });
+    });
+}
+
+/// The store's hook for a collector request's events (called as they are stored).
+pub fn note_batch(records: &[(usize, EventRecord)]) {
+    let _ = DETAIL.try_with(|d| {
+        let Some((_, first)) = records.first() else {
+            return;
+        };
+        let mut seen = BatchSeen::default();
+        // Batch-level problems (path not under an event) are repeated in every event's record:
+        // counted once, from the first. Linear: a batch may have 100,000 events.
+        let batch_level = |p: &Value| {
+            !p.get("path")
+                .and_then(Value::as_str)
+                .is_some_and(|s| s.starts_with('['))
+        };
+        let mut total = 0usize;
+        for (i, (_, e)) in records.iter().enumerate() {
+            if e.index.is_some() || e.data.is_some() {
+                seen.events += 1;
+                if e.valid {
+                    seen.valid += 1;
+                } else {
+                    seen.invalid += 1;
+                }
+            }
+            for p in &e.problems {
+                if i > 0 && batch_level(p) {
+                    continue;
+                }
+                total += 1;
+                if seen.problems.len() < STREAM_MAX_PROBLEMS {
+                    seen.problems.push(p.clone());
+                }
+            }
+        }
+        if first.index.is_none() && first.data.is_none() {
+            // The body did not parse: no events, one record for the whole body.
+            seen.invalid = 0;
+        }
+        seen.problems_omitted = total - seen.problems.len();
+        let preview = match (&first.raw, first.index) {
+            (Some(raw), _) => raw.clone(),
+            (None, Some(_)) => {
+                // Re-serialised, only as far as the preview goes.
+                let mut text = String::from("[");
+                for (i, (_, e)) in records.iter().enumerate() {
+                    if text.len() > STREAM_BODY_PREVIEW {
+                        break;
+                    }
+                    if i > 0 {
+                        text.push(',');
+                    }
+                    if let Some(d) = &e.data {
+                        text.push_str(&d.to_string());
+                    }
+                }
+                if text.len() <= STREAM_BODY_PREVIEW {
+                    text.push(']');
+                }
+                text
+            }
+            (None, None) => first
+                .data
+                .as_ref()
+                .map(|d| d.to_string())
+                .unwrap_or_default(),
+        };
+        d.borrow_mut().batch = Some((first.batch, first.time.clone(), seen));
+        let (body, cut) = cut_text(&preview, STREAM_BODY_PREVIEW);
+        let mut g = d.borrow_mut();
+        g.request = g.request.take().or(Some(RequestPart {
+            record: first.batch,
+            time: first.time.clone(),
+            verdict: Verdict::Accepted,
+            code: None,
+            message: String::new(),
+            warnings: Vec::new(),
+            job_id: None,
+            body_bytes: 0,
+            body,
+            body_truncated: cut,
+        }));
+    });
+}
+
+/// A forwarding proxy's note of the local server's own answer (which the client does not get).
+pub async fn note_local_answer(response: Response) {
+    let status = response.status().as_u16();
+    let bytes = axum::body::HttpBody::size_hint(response.body()).exact();
+    let answer = if status >= 400 {
+        read_answer(response).await.1
+    } else {
+        None
+    };
+    let _ = DETAIL.try_with(|d| {
+        d.borrow_mut().local = Some(LocalAnswer {
+            status,
+            bytes,
+            answer,
+        })
+    });
+}
+
+/// A forwarding proxy's note of what the upstream answered.
+pub fn note_upstream(upstream: UpstreamSeen) {
+    let _ = DETAIL.try_with(|d| d.borrow_mut().upstream = Some(upstream));
+}
+
+/// At most `max` bytes of `text`, cut at a character boundary; and whether it was cut.
+fn cut_text(text: &str, max: usize) -> (String, bool) {
+    if text.len() <= max {
+        return (text.to_string(), false);
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    (text[..end].to_string(), true)
+}
+
+fn header_list(headers: &HeaderMap) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .take(STREAM_MAX_HEADERS)
+        .map(|(n, v)| {
+            let value = String::from_utf8_lossy(v.as_bytes());
+            (
+                n.as_str().to_string(),
+                cut_text(&value, STREAM_MAX_HEADER_VALUE).0,
+            )
+        })
+        .collect()
+}
+
+/// Error answers larger than this are not read for their code and diagnosis.
+const MAX_READ_ANSWER: usize = 256 * 1024;
+
+/// The middleware that turns every completed request into a stream record.
+pub async fn observe(State(st): State<AppState>, req: Request, next: Next) -> Response {
+    let path = req.uri().path().to_string();
+    if path == STREAM_PATH {
+        return next.run(req).await;
+    }
+    let start = Instant::now();
+    let route = Route::of(&path);
+    let method = req.method().as_str().to_string();
+    let query = req.uri().query().unwrap_or("").to_string();
+    let headers = header_list(req.headers());
+    let content_length = req
+        .headers()
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+
+    let (detail, response) = {
+        let cell = RefCell::new(Detail::default());
+        DETAIL
+            .scope(cell, async move {
+                let response = next.run(req).await;
+                let detail = DETAIL.with(|d| std::mem::take(&mut *d.borrow_mut()));
+                (detail, response)
+            })
+            .await
+    };
+    let (status, response_bytes, response, answer) = match detail.local {
+        // Forwarded: the record gives signscope's own answer; the upstream's is in `upstream`.
+        Some(local) => (local.status, local.bytes, response, local.answer),
+        None => {
+            let status = response.status().as_u16();
+            let bytes = axum::body::HttpBody::size_hint(response.body()).exact();
+            // The code and diagnosis of an error answer (not the collector's: its detail has
+            // the problems, and its answer may be large).
+            let (response, answer) = if status >= 400 && route != Route::Collect {
+                read_answer(response).await
+            } else {
+                (response, None)
+            };
+            (status, bytes, response, answer)
+        }
+    };
+
+    let mut record = RequestSeen {
+        seq: 0,
+        time: String::new(),
+        method,
+        path,
+        query,
+        route,
+        status,
+        code: None,
+        message: None,
+        verdict: None,
+        mistakes: Vec::new(),
+        conclusion: None,
+        warnings: Vec::new(),
+        request_bytes: content_length,
+        response_bytes,
+        duration_ms: start.elapsed().as_secs_f64() * 1000.0,
+        headers,
+        body: String::new(),
+        body_truncated: false,
+        record: None,
+        job_id: None,
+        batch: None,
+        upstream: detail.upstream,
+    };
+    if let Some(part) = detail.request {
+        record.time = part.time;
+        record.record = Some(part.record);
+        if route == Route::Indexing {
+            record.verdict = Some(part.verdict);
+            record.request_bytes = Some(part.body_bytes);
+        }
+        record.code = part.code;
+        if !part.message.is_empty() {
+            record.message = Some(part.message);
+        }
+        record.warnings = part.warnings;
+        record.job_id = part.job_id;
+        record.body = part.body;
+        record.body_truncated = part.body_truncated;
+    }
+    if let Some((batch_seq, time, seen)) = detail.batch {
+        record.record = Some(batch_seq);
+        record.time = time;
+        if status >= 400 {
+            record.code = seen
+                .problems
+                .iter()
+                .find(|p| p.get("level").and_then(Value::as_str) == Some("error"))
+                .map(|_| "VALIDATION_ERROR".to_string());
+        }
+        record.batch = Some(seen);
+    }
+    if let Some(answer) = answer {
+        if record.code.is_none() {
+            record.code = answer.code;
+        }
+        if record.message.is_none() {
+            record.message = answer.message;
+        }
+        record.mistakes = answer.mistakes;
+        record.conclusion = answer.conclusion;
+    }
+    if record.time.is_empty() {
+        record.time = crate::core::time::format_timestamp(st.config.now());
+    }
+    st.stream.publish(record);
+    response
+}
+
+/// What an error answer in the vendor's shape says.
+#[derive(Default)]
+struct Answer {
+    code: Option<String>,
+    message: Option<String>,
+    mistakes: Vec<String>,
+    conclusion: Option<String>,
+}
+
+/// Read a (small) error answer and give it back unchanged, with what it says.
+async fn read_answer(response: Response) -> (Response, Option<Answer>) {
+    let small = axum::body::HttpBody::size_hint(response.body())
+        .upper()
+        .is_some_and(|n| n <= MAX_READ_ANSWER as u64);
+    if !small {
+        return (response, None);
+    }
+    let (parts, body) = response.into_parts();
+    let bytes = match axum::body::to_bytes(body, MAX_READ_ANSWER).await {
+        Ok(b) => b,
+        Err(_) => return (Response::from_parts(parts, axum::body::Body::empty()), None),
+    };
+    let answer = serde_json::from_slice::<ApiError>(&bytes)
+        .ok()
+        .map(|e| parse_answer(&e));
+    (
+        Response::from_parts(parts, axum::body::Body::from(bytes)),
+        answer,
+    )
+}
+
+/// The code, message, mistake ids and conclusion of an answer in the vendor's error shape:
+/// `debug` entries `finding <ID>: ...` name a mistake, `diagnosis: ...` (or `conclusion: ...`)
+/// is the conclusion (see `docs/server.md`).
+fn parse_answer(e: &ApiError) -> Answer {
+    let mut a = Answer {
+        code: Some(e.code.clone()),
+        message: Some(e.message.clone()),
+        ..Answer::default()
+    };
+    for d in &e.debug {
+        let m = d.message.as_str();
+        if let Some(rest) = m.strip_prefix("finding ") {
+            if let Some((id, _)) = rest.split_once(':') {
+                let id = id.trim();
+                if !id.is_empty() && !a.mistakes.iter().any(|x| x == id) {
+                    a.mistakes.push(id.to_string());
+                }
+            }
+        } else if m.starts_with("diagnosis skipped: ") {
+            a.conclusion = Some(m.to_string());
+        } else if let Some(rest) = m
+            .strip_prefix("diagnosis: ")
+            .or_else(|| m.strip_prefix("conclusion: "))
+        {
+            if a.conclusion.is_none() {
+                a.conclusion = Some(rest.to_string());
+            }
+        }
+    }
+    a
+}
+
+#[derive(Debug, Deserialize)]
+pub struct StreamQuery {
+    after: Option<u64>,
+    /// The run `after` was numbered by (from `X-Stream-Instance`).
+    instance: Option<String>,
+}
+
+/// The response header naming the server run.
+pub const INSTANCE_HEADER: &str = "x-stream-instance";
+
+/// `GET /_inspect/stream[?after=SEQ]`: Server-Sent Events, one `request` event per completed
+/// request (`id:` its number), `skipped` events for records not delivered. With `after` (or a
+/// `Last-Event-ID` header) the held records after that number come first.
+pub async fn stream(
+    State(st): State<AppState>,
+    headers: HeaderMap,
+    q: Result<Query<StreamQuery>, QueryRejection>,
+) -> Response {
+    let Query(q) = match q {
+        Ok(q) => q,
+        Err(e) => {
+            return ApiError::new(
+                400,
+                "INVALID_QUERY",
+                format!("The query string is not understood: {}.", e.body_text()),
+            )
+            .into_response()
+        }
+    };
+    let after = q.after.or_else(|| {
+        headers
+            .get("last-event-id")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse().ok())
+    });
+    let hub = st.stream;
+    // Numbers from another run of the server mean nothing here: start from the oldest held.
+    let after = match (&q.instance, after) {
+        (Some(i), Some(_)) if i != hub.instance() => Some(0),
+        _ => after,
+    };
+    let (backlog, missing, rx) = hub.subscribe(after);
+    let state = Subscriber {
+        pending: if missing > 0 { Some(missing) } else { None },
+        backlog: backlog.into(),
+        rx,
+        closed: hub.closed(),
+    };
+    let events = futures::stream::unfold(state, |mut s| async move {
+        let event = s.next().await?;
+        Some((Ok::<Event, Infallible>(event), s))
+    });
+    let mut response = Sse::new(events)
+        .keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
+        .into_response();
+    if let Ok(v) = axum::http::HeaderValue::from_str(hub.instance()) {
+        response.headers_mut().insert(INSTANCE_HEADER, v);
+    }
+    response
+}
+
+struct Subscriber {
+    pending: Option<u64>,
+    backlog: VecDeque<Arc<Published>>,
+    rx: broadcast::Receiver<Arc<Published>>,
+    closed: watch::Receiver<bool>,
+}
+
+impl Subscriber {
+    /// The next event to send, `None` when the server stops.
+    async fn next(&mut self) -> Option<Event> {
+        if let Some(n) = self.pending.take() {
+            return Some(skipped_event(n));
+        }
+        if let Some(item) = self.backlog.pop_front() {
+            return Some(request_event(&item));
+        }
+        if *self.closed.borrow() {
+            return None;
+        }
+        tokio::select! {
+            got = self.rx.recv() => match got {
+                Ok(item) => Some(request_event(&item)),
+                Err(broadcast::error::RecvError::Lagged(n)) => Some(skipped_event(n)),
+                Err(broadcast::error::RecvError::Closed) => None,
+            },
+            _ = self.closed.wait_for(|c| *c) => None,
+        }
+    }
+}
+
+fn request_event(item: &Published) -> Event {
+    Event::default()
+        .event("request")
+        .id(item.seq.to_string())
+        .data(&item.json)
+}
+
+fn skipped_event(n: u64) -> Event {
+    let json = serde_json::to_string(&StreamMessage::Skipped { skipped: n })
+        .unwrap_or_else(|_| format!("{{\"type\":\"skipped\",\"skipped\":{n}}}"));
+    Event::default().event("skipped").data(json)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seen(path: &str) -> RequestSeen {
+        RequestSeen {
+            seq: 0,
+            time: "t".into(),
+            method: "PUT".into(),
+            path: path.into(),
+            query: String::new(),
+            route: Route::of(path),
+            status: 200,
+            code: None,
+            message: None,
+            verdict: None,
+            mistakes: vec![],
+            conclusion: None,
+            warnings: vec![],
+            request_bytes: None,
+            response_bytes: None,
+            duration_ms: 0.0,
+            headers: vec![],
+            body: String::new(),
+            body_truncated: false,
+            record: None,
+            job_id: None,
+            batch: None,
+            upstream: None,
+        }
+    }
+
+    #[test]
+    fn routes_are_named_by_path() {
+        assert_eq!(Route::of("/v2/batch"), Route::Indexing);
+        assert_eq!(Route::of("/v2"), Route::Indexing);
+        assert_eq!(Route::of("/v2x"), Route::Other);
+        assert_eq!(Route::of("/analytics/collect"), Route::Collect);
+        assert_eq!(Route::of("/_inspect/summary"), Route::Inspect);
+        assert_eq!(Route::of("/"), Route::Other);
+    }
+
+    #[test]
+    fn resume_gives_held_records_after_the_number_and_counts_the_rest() {
+        let hub = Hub::new(3, usize::MAX);
+        for i in 0..5 {
+            assert_eq!(hub.publish(seen(&format!("/v2/{i}"))), i + 1);
+        }
+        // Held: 3, 4, 5. After 1: record 2 is gone (1 missing), 3..5 follow.
+        let (backlog, missing, _rx) = hub.subscribe(Some(1));
+        assert_eq!(backlog.iter().map(|r| r.seq).collect::<Vec<_>>(), [3, 4, 5]);
+        assert_eq!(missing, 1);
+        let (backlog, missing, _rx) = hub.subscribe(Some(4));
+        assert_eq!(backlog.iter().map(|r| r.seq).collect::<Vec<_>>(), [5]);
+        assert_eq!(missing, 0);
+        let (backlog, missing, mut rx) = hub.subscribe(None);
+        assert!(backlog.is_empty() && missing == 0);
+        hub.publish(seen("/v2/x"));
+        let got = rx.try_recv().unwrap();
+        assert_eq!(got.seq, 6);
+        let v: Value = serde_json::from_str(&got.json).unwrap();
+        assert_eq!(v["type"], "request");
+        assert_eq!(v["seq"], 6);
+        assert_eq!(v["path"], "/v2/x");
+        assert_eq!(v["route"], "indexing");
+    }
+
+    #[test]
+    fn the_ring_is_bounded_by_bytes() {
+        let hub = Hub::new(1000, 2000);
+        for _ in 0..100 {
+            let mut r = seen("/v2/batch");
+            r.body = "x".repeat(300);
+            hub.publish(r);
+        }
+        let (n, bytes) = hub.held();
+        assert!(bytes <= 2000, "{bytes}");
+        assert!((2..=6).contains(&n), "{n}");
+    }
+
+    #[test]
+    fn a_lagging_receiver_is_told_how_many_it_missed() {
+        let hub = Hub::new(10, usize::MAX);
+        let (_, _, mut rx) = hub.subscribe(None);
+        for _ in 0..(STREAM_CHANNEL + 5) {
+            hub.publish(seen("/v2/batch"));
+        }
+        match rx.try_recv() {
+            Err(broadcast::error::TryRecvError::Lagged(n)) => assert_eq!(n, 5),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn answers_give_their_mistakes_and_conclusion() {
+        let e = ApiError::new(401, "SIGNATURE_MISMATCH", "The signature does not match.")
+            .with_debug("canonical: PUT\\n/v2/batch")
+            .with_debug("provided signature: abc")
+            .with_debug("diagnosis: the client trimmed the trailing slash.")
+            .with_debug("finding TRAILING_SLASH_TRIMMED: the client signed /v2/batch")
+            .with_debug("finding QUESTION_MARK_BEFORE_QUERY: and a question mark");
+        let a = parse_answer(&e);
+        assert_eq!(a.code.as_deref(), Some("SIGNATURE_MISMATCH"));
+        assert_eq!(
+            a.mistakes,
+            ["TRAILING_SLASH_TRIMMED", "QUESTION_MARK_BEFORE_QUERY"]
+        );
+        assert_eq!(
+            a.conclusion.as_deref(),
+            Some("the client trimmed the trailing slash.")
+        );
+    }
+
+    #[test]
+    fn cuts_keep_whole_characters() {
+        assert_eq!(cut_text("héllo", 2), ("h".to_string(), true));
+        assert_eq!(cut_text("hé", 3), ("hé".to_string(), false));
+    }
+}

@@ -1,0 +1,395 @@
+//! The request view's state: the fields, the body editor, the signing and response state, the
+//! profile being edited and the open prompt.
+
+use chrono::{DateTime, Utc};
+
+use crate::core::time::format_timestamp;
+use crate::core::{LineLabel, Secret, SignableRequest};
+use crate::tui::model::{KeyInfo, RequestFields, ResponseView, SignedView};
+use crate::tui::widgets::body_editor::BodyEditor;
+use crate::tui::widgets::LineInput;
+
+/// The editable fields of the request view, in Tab order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Field {
+    Url,
+    Method,
+    Path,
+    Query,
+    Prefix,
+    ApiKey,
+    RestKey,
+    ContentType,
+    AuthAlgo,
+    Timestamp,
+    Body,
+}
+
+impl Field {
+    pub const ALL: [Field; 11] = [
+        Field::Url,
+        Field::Method,
+        Field::Path,
+        Field::Query,
+        Field::Prefix,
+        Field::ApiKey,
+        Field::RestKey,
+        Field::ContentType,
+        Field::AuthAlgo,
+        Field::Timestamp,
+        Field::Body,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Field::Url => "URL",
+            Field::Method => "Method",
+            Field::Path => "Path",
+            Field::Query => "Query",
+            Field::Prefix => "Prefix",
+            Field::ApiKey => "API key",
+            Field::RestKey => "REST key",
+            Field::ContentType => "Content-T",
+            Field::AuthAlgo => "Algorithm",
+            Field::Timestamp => "Timestamp",
+            Field::Body => "Body",
+        }
+    }
+
+    /// The canonical lines this field produces (highlighted while it has focus).
+    pub fn canonical_lines(self) -> &'static [LineLabel] {
+        match self {
+            Field::Url | Field::RestKey => &[],
+            Field::Method => &[LineLabel::Method],
+            Field::Path => &[LineLabel::Path],
+            Field::Query => &[LineLabel::Query],
+            Field::Prefix => &[LineLabel::Timestamp, LineLabel::ApiKey, LineLabel::AuthAlgo],
+            Field::ApiKey => &[LineLabel::ApiKey],
+            Field::ContentType => &[LineLabel::ContentType],
+            Field::AuthAlgo => &[LineLabel::AuthAlgo],
+            Field::Timestamp => &[LineLabel::Timestamp],
+            Field::Body => &[LineLabel::Body],
+        }
+    }
+
+    pub fn next(self) -> Field {
+        let i = Field::ALL.iter().position(|f| *f == self).unwrap_or(0);
+        Field::ALL[(i + 1) % Field::ALL.len()]
+    }
+    pub fn prev(self) -> Field {
+        let i = Field::ALL.iter().position(|f| *f == self).unwrap_or(0);
+        Field::ALL[(i + Field::ALL.len() - 1) % Field::ALL.len()]
+    }
+}
+
+/// The signing state: which job was asked for last, and the latest answer.
+#[derive(Clone, Debug, Default)]
+pub struct SignState {
+    /// Id of the newest job asked for.
+    pub requested: u64,
+    /// Id of the job the shown result belongs to.
+    pub shown: u64,
+    pub result: Option<Result<SignedView, String>>,
+}
+
+impl SignState {
+    /// True while the shown signature is older than the fields.
+    pub fn updating(&self) -> bool {
+        self.shown != self.requested
+    }
+}
+
+/// What we know of the body: a shared snapshot of its bytes (the signer reads it on its thread),
+/// and the JSON check.
+#[derive(Clone, Debug, Default)]
+pub struct BodyState {
+    /// Bumped on every change of the bytes.
+    pub rev: u64,
+    /// The first byte that changed since the last signing job (None: nothing changed).
+    pub changed_from: Option<usize>,
+    /// `Some(message)` when the body is not valid JSON (it is signed anyway).
+    pub json_error: Option<String>,
+    /// The revision the JSON check belongs to.
+    pub json_rev: u64,
+}
+
+/// The detail panel under the canonical text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detail {
+    Pipeline,
+    Headers,
+    Response,
+    Diff,
+}
+
+impl Detail {
+    pub const ALL: [Detail; 4] = [
+        Detail::Pipeline,
+        Detail::Headers,
+        Detail::Response,
+        Detail::Diff,
+    ];
+    pub fn title(self) -> &'static str {
+        match self {
+            Detail::Pipeline => "Pipeline",
+            Detail::Headers => "Headers",
+            Detail::Response => "Response",
+            Detail::Diff => "Diff",
+        }
+    }
+}
+
+/// A prompt of the request view, drawn over it and taking its keys until closed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Prompt {
+    /// Type a name to save the profile as.
+    SaveAs(LineInput),
+    /// Search the body.
+    Search(LineInput),
+}
+
+/// The methods offered when cycling with Up/Down on the method field.
+pub const METHODS: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/// The key source label of a key typed in the workbench.
+pub const TYPED_KEY: &str = "typed (not saved)";
+
+/// All state of the request view.
+pub struct RequestState {
+    pub profile_name: String,
+    pub is_demo: bool,
+    /// Edits since the profile was loaded or saved.
+    pub dirty: bool,
+
+    pub focus: Field,
+    /// Normal mode: no field takes text; single keys are shortcuts (q, ?, s, y, ...).
+    pub normal_mode: bool,
+    pub detail: Detail,
+    pub prompt: Option<Prompt>,
+
+    pub url: LineInput,
+    pub method: LineInput,
+    pub path: LineInput,
+    pub query: LineInput,
+    pub prefix: LineInput,
+    pub api_key: LineInput,
+    pub rest_key: LineInput,
+    pub key_info: KeyInfo,
+    pub content_type: LineInput,
+    pub auth_algo: LineInput,
+    pub timestamp: LineInput,
+    /// Live: the timestamp follows the clock (1 s ticks); frozen: the typed value is used.
+    pub ts_live: bool,
+    /// The body editor; it owns the body bytes (`body.bytes()`), shared with the signer.
+    pub body: BodyEditor,
+    pub body_state: BodyState,
+
+    /// The last time the runtime told us (ticks). `update` never reads the clock.
+    pub now: DateTime<Utc>,
+
+    pub sign: SignState,
+    pub response: Option<ResponseView>,
+    pub sending: bool,
+    /// Id of the send we wait for (answers to older sends are ignored).
+    pub pending_send: Option<u64>,
+    next_id: u64,
+
+    /// Scroll offset of the canonical panel (rows), when the body is not focused.
+    pub canon_scroll: usize,
+    pub detail_scroll: usize,
+    /// A message for the status line, set by `update` and moved there by the router.
+    pub status: String,
+}
+
+impl RequestState {
+    pub fn new(
+        profile_name: &str,
+        is_demo: bool,
+        fields: RequestFields,
+        key: KeyInfo,
+        now: DateTime<Utc>,
+    ) -> Self {
+        let mut req = RequestState {
+            profile_name: profile_name.to_string(),
+            is_demo,
+            dirty: false,
+            focus: Field::Body,
+            normal_mode: false,
+            detail: Detail::Pipeline,
+            prompt: None,
+            url: LineInput::default(),
+            method: LineInput::default(),
+            path: LineInput::default(),
+            query: LineInput::default(),
+            prefix: LineInput::default(),
+            api_key: LineInput::default(),
+            rest_key: LineInput::new(key.secret.expose()),
+            key_info: key,
+            content_type: LineInput::default(),
+            auth_algo: LineInput::default(),
+            timestamp: LineInput::new(format_timestamp(now)),
+            ts_live: true,
+            body: new_body_editor(""),
+            body_state: BodyState::default(),
+            now,
+            sign: SignState::default(),
+            response: None,
+            sending: false,
+            pending_send: None,
+            next_id: 0,
+            canon_scroll: 0,
+            detail_scroll: 0,
+            status: String::new(),
+        };
+        req.set_fields(&fields);
+        req
+    }
+
+    /// Fill every request field from plain values (loading a profile).
+    pub fn set_fields(&mut self, f: &RequestFields) {
+        self.url.set(&f.url);
+        self.method.set(&f.method);
+        self.path.set(&f.path);
+        self.query.set(&f.query);
+        self.prefix.set(&f.prefix);
+        self.api_key.set(&f.api_key);
+        self.content_type.set(&f.content_type);
+        self.auth_algo.set(&f.auth_algo);
+        // A loaded body starts a fresh editor (no undo back into another profile's body).
+        self.body = new_body_editor(&f.body);
+        self.body_changed_at(0);
+        self.dirty = false;
+    }
+
+    /// The current values of the request fields.
+    pub fn fields(&self) -> RequestFields {
+        RequestFields {
+            url: self.url.text().to_string(),
+            method: self.method.text().to_string(),
+            path: self.path.text().to_string(),
+            query: self.query.text().to_string(),
+            prefix: self.prefix.text().to_string(),
+            api_key: self.api_key.text().to_string(),
+            content_type: self.content_type.text().to_string(),
+            auth_algo: self.auth_algo.text().to_string(),
+            body: self.body.text().to_string(),
+        }
+    }
+
+    pub fn next_id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    /// The timestamp that is signed now: the clock when live, the typed value when frozen.
+    pub fn timestamp_value(&self) -> &str {
+        self.timestamp.text()
+    }
+
+    /// The request as the signer sees it, borrowing the fields.
+    pub fn signable(&self) -> SignableRequest<'_> {
+        SignableRequest {
+            method: self.method.text(),
+            path: self.path.text(),
+            query: self.query.text(),
+            header_prefix: self.prefix.text(),
+            timestamp: self.timestamp.text(),
+            api_key: self.api_key.text(),
+            auth_algo: self.auth_algo.text(),
+            content_type: self.content_type.text(),
+            body: self.body.bytes(),
+        }
+    }
+
+    /// The single-line editor of a field (None for the body).
+    pub fn line_edit(&self, f: Field) -> Option<&LineInput> {
+        Some(match f {
+            Field::Url => &self.url,
+            Field::Method => &self.method,
+            Field::Path => &self.path,
+            Field::Query => &self.query,
+            Field::Prefix => &self.prefix,
+            Field::ApiKey => &self.api_key,
+            Field::RestKey => &self.rest_key,
+            Field::ContentType => &self.content_type,
+            Field::AuthAlgo => &self.auth_algo,
+            Field::Timestamp => &self.timestamp,
+            Field::Body => return None,
+        })
+    }
+
+    pub fn line_edit_mut(&mut self, f: Field) -> Option<&mut LineInput> {
+        Some(match f {
+            Field::Url => &mut self.url,
+            Field::Method => &mut self.method,
+            Field::Path => &mut self.path,
+            Field::Query => &mut self.query,
+            Field::Prefix => &mut self.prefix,
+            Field::ApiKey => &mut self.api_key,
+            Field::RestKey => &mut self.rest_key,
+            Field::ContentType => &mut self.content_type,
+            Field::AuthAlgo => &mut self.auth_algo,
+            Field::Timestamp => &mut self.timestamp,
+            Field::Body => return None,
+        })
+    }
+
+    /// Whether the focused widget takes text (so `?` and `q` are typed, not shortcuts).
+    pub fn text_input_focused(&self) -> bool {
+        !self.normal_mode
+    }
+
+    /// The body changed from byte `at` on: a new revision, and the signer re-hashes from the
+    /// earliest change since its last job.
+    pub fn body_changed_at(&mut self, at: usize) {
+        self.body_state.rev += 1;
+        self.body_state.changed_from = Some(self.body_state.changed_from.map_or(at, |c| c.min(at)));
+    }
+
+    /// The live timestamp text for the clock value we know.
+    pub fn live_timestamp(&self) -> String {
+        format_timestamp(self.now)
+    }
+
+    /// The REST key as a secret (an empty one when none is set).
+    pub fn key(&self) -> Secret {
+        self.key_info.secret.clone()
+    }
+}
+
+/// A body editor with the workbench's settings.
+pub fn new_body_editor(text: &str) -> BodyEditor {
+    BodyEditor::new(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state_with(body: &str) -> RequestState {
+        let key = KeyInfo {
+            secret: Secret::new("k"),
+            source: "test".into(),
+            revealed: false,
+        };
+        let mut f = RequestFields::demo("http://127.0.0.1:1");
+        f.body = body.into();
+        RequestState::new("t", false, f, key, Utc::now())
+    }
+
+    #[test]
+    fn body_changes_record_the_earliest_change_since_the_last_job() {
+        let mut req = state_with("ab\ncd");
+        assert_eq!(&req.body.bytes()[..], b"ab\ncd");
+        assert_eq!(req.body_state.changed_from, Some(0));
+        let rev = req.body_state.rev;
+        req.body_state.changed_from = None;
+        req.body_changed_at(5);
+        req.body_changed_at(3);
+        req.body_changed_at(4);
+        assert_eq!(req.body_state.changed_from, Some(3));
+        assert_eq!(req.body_state.rev, rev + 3);
+        // The signable request borrows the editor's bytes.
+        assert_eq!(req.signable().body, b"ab\ncd");
+    }
+}

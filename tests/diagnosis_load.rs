@@ -1,0 +1,187 @@
+//! Bounded cost of the diagnosis under load (docs/diagnosis.md rule D7), measured on the real
+//! binary on 127.0.0.1. Both tests are `#[ignore]`d: they are measurements, run in release mode
+//! and recorded in benches/README.md:
+//!
+//! `cargo test --release --test diagnosis_load -- --ignored --nocapture`
+//!
+//! Memory is asserted (a bound, not a timing); the health latency is printed, not asserted.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A JSON body of exactly `n` bytes.
+fn body(n: usize) -> Vec<u8> {
+    let item = br#"{"id":"1","name":"Caf\u00e9","url":"https://shop.example/p/1"},"#;
+    let mut out = b"[".to_vec();
+    while out.len() + item.len() + 1 < n {
+        out.extend_from_slice(item);
+    }
+    out.pop();
+    out.push(b']');
+    while out.len() < n {
+        out.insert(out.len() - 1, b' ');
+    }
+    out
+}
+
+/// A request signed with a key nobody has: the full diagnosis runs and finds nothing.
+fn mismatched(body: &[u8], api: &str) -> Vec<u8> {
+    // Base64 of 48 zero bytes: a digest, so the search runs (and nothing reproduces it).
+    let sig = "A".repeat(64);
+    let mut raw = format!(
+        "PUT /v2/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nX-SVC-TIMESTAMP: 2030-01-01T00:00:00.000Z\r\nX-SVC-APIKEY: {api}\r\nX-SVC-AUTH-ALGO: HmacSHA384\r\nContent-Type: application/json\r\nAuthorization: Bearer {sig}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    raw.extend_from_slice(body);
+    raw
+}
+
+fn kib(pid: u32, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find(|l| l.starts_with(field))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+fn exchange(addr: SocketAddr, raw: &[u8]) -> String {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    s.write_all(raw).unwrap();
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    String::from_utf8_lossy(&out[..out.len().min(200)]).into_owned()
+}
+
+#[test]
+#[ignore]
+fn serve_under_32_concurrent_2mb_mismatches() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_signscope"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--demo"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr: SocketAddr = line
+        .trim()
+        .strip_prefix("listening on http://")
+        .unwrap()
+        .parse()
+        .unwrap();
+    let pid = child.id();
+    let raw = Arc::new(mismatched(&body(2_000_000), "demo-public-key"));
+    let idle = kib(pid, "VmRSS");
+
+    let done = Arc::new(AtomicBool::new(false));
+    let poller = {
+        let done = done.clone();
+        std::thread::spawn(move || {
+            let mut worst = Duration::ZERO;
+            let mut peak_rss = 0;
+            let mut n = 0;
+            while !done.load(Ordering::Relaxed) {
+                let t = Instant::now();
+                let answer = exchange(
+                    addr,
+                    b"GET /_inspect/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                );
+                assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+                worst = worst.max(t.elapsed());
+                peak_rss = peak_rss.max(kib(pid, "VmRSS"));
+                n += 1;
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            (worst, peak_rss, n)
+        })
+    };
+    let started = Instant::now();
+    let clients: Vec<_> = (0..32)
+        .map(|_| {
+            let raw = raw.clone();
+            std::thread::spawn(move || exchange(addr, &raw))
+        })
+        .collect();
+    let mut busy = 0;
+    for c in clients {
+        let answer = c.join().unwrap();
+        assert!(answer.starts_with("HTTP/1.1 401"), "{answer}");
+        busy += usize::from(answer.contains("server busy"));
+    }
+    let burst = started.elapsed();
+    done.store(true, Ordering::Relaxed);
+    let (worst, peak_rss, polls) = poller.join().unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    let after = kib(pid, "VmRSS");
+    let hwm = kib(pid, "VmHWM");
+    let _ = child.kill();
+    let _ = child.wait();
+    println!(
+        "serve, 32 concurrent 2 MB mismatches: burst {burst:.2?}, {busy} answered 'server busy'; \
+         RSS idle {} MiB, peak {} MiB (VmHWM {} MiB), 2 s after {} MiB; \
+         /_inspect/health worst {worst:.1?} over {polls} polls",
+        idle / 1024,
+        peak_rss / 1024,
+        hwm / 1024,
+        after / 1024
+    );
+    assert!(hwm < 400 * 1024, "peak RSS {} MiB", hwm / 1024);
+}
+
+#[test]
+#[ignore]
+fn verify_peak_rss_on_a_100mb_mismatch() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("req.http");
+    let b = body(100_000_000);
+    std::fs::write(&file, mismatched(&b, "pub-key")).unwrap();
+    drop(b);
+    let size = std::fs::metadata(&file).unwrap().len();
+    let started = Instant::now();
+    let out = Command::new("/usr/bin/time")
+        .arg("-v")
+        .arg(env!("CARGO_BIN_EXE_signscope"))
+        .args([
+            "verify",
+            "--now",
+            "2030-01-01T00:00:00.000Z",
+            "--rest-key-env",
+            "K",
+        ])
+        .arg("--request-file")
+        .arg(&file)
+        .env("K", "some-rest-key")
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let max_kib: u64 = stderr
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("Maximum resident set size (kbytes): ")
+        })
+        .unwrap()
+        .parse()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    println!(
+        "verify, 100 MB mismatch: {took:.2?}, peak RSS {} MiB = {:.2}x the file ({} MiB); {}",
+        max_kib / 1024,
+        (max_kib * 1024) as f64 / size as f64,
+        size / (1 << 20),
+        stdout.lines().next().unwrap_or("")
+    );
+    assert!(max_kib * 1024 < 4 * size, "peak RSS {} KiB", max_kib);
+}

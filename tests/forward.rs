@@ -1,0 +1,331 @@
+//! The verifying forward proxy: an in-process server forwarding to a real second
+//! `signscope serve` process on 127.0.0.1 as the upstream.
+
+mod server_common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+use server_common::*;
+use signscope::cli::watch::SseParser;
+use signscope::core::time::format_timestamp;
+use signscope::server::{RunningServer, ServerConfig, DEMO_API_KEY, DEMO_REST_KEY};
+
+const BODY: &str = r#"[{"id":"sku-1","name":"Trail shoe"}]"#;
+
+/// `signscope serve` whose only account is the demo API key with a different REST key: the
+/// public API key itself. A request signed with the demo REST key is accepted by the proxy and
+/// refused upstream; one signed with the public key is refused by the proxy (a recognised
+/// mistake) and accepted upstream.
+struct Upstream(Child, String);
+
+impl Upstream {
+    fn start(args: &[&str]) -> Upstream {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_signscope"))
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(["--account", &format!("{DEMO_API_KEY}=UPSTREAM_KEY")])
+            .args(args)
+            .env("UPSTREAM_KEY", DEMO_API_KEY)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut first = String::new();
+        out.read_line(&mut first).unwrap();
+        let url = first
+            .trim_end()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("{first:?}"))
+            .to_string();
+        std::thread::spawn(move || {
+            let _ = std::io::copy(&mut out, &mut std::io::sink());
+        });
+        Upstream(child, url)
+    }
+}
+
+impl Drop for Upstream {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+async fn proxy_to(indexing: Option<&str>, analytics: Option<&str>) -> RunningServer {
+    let mut cfg = ServerConfig::demo();
+    cfg.forward_indexing = indexing.map(String::from);
+    cfg.forward_analytics = analytics.map(String::from);
+    start(cfg).await
+}
+
+fn now() -> String {
+    format_timestamp(chrono::Utc::now())
+}
+
+/// Send and return status, headers and body bytes.
+async fn send_raw(
+    c: &reqwest::Client,
+    base: &str,
+    path_and_query: &str,
+    headers: &[(String, String)],
+    body: Vec<u8>,
+) -> (u16, reqwest::header::HeaderMap, Vec<u8>) {
+    let mut rb = c.put(format!("{base}{path_and_query}"));
+    for (n, v) in headers {
+        rb = rb.header(n.as_str(), v.as_str());
+    }
+    let resp = rb.body(body).send().await.unwrap();
+    let status = resp.status().as_u16();
+    let headers = resp.headers().clone();
+    (status, headers, resp.bytes().await.unwrap().to_vec())
+}
+
+/// The stream's records from the start (`after=0`), `n` of them.
+async fn stream_records(base: &str, n: usize) -> Vec<Value> {
+    let c = reqwest::Client::builder().no_proxy().build().unwrap();
+    let mut resp = c
+        .get(format!("{base}/_inspect/stream?after=0"))
+        .send()
+        .await
+        .unwrap();
+    let mut parser = SseParser::default();
+    let mut out = Vec::new();
+    while out.len() < n {
+        let chunk = tokio::time::timeout(Duration::from_secs(10), resp.chunk())
+            .await
+            .expect("no stream record within 10 s")
+            .unwrap()
+            .expect("stream ended");
+        for ev in parser.feed(&chunk) {
+            let v: Value = serde_json::from_str(&ev.data).unwrap();
+            if v["route"] != "inspect" {
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn verdicts_that_agree_and_disagree_are_recorded_side_by_side() {
+    let up = Upstream::start(&[]);
+    let proxy = proxy_to(Some(&up.1), None).await;
+    let c = client();
+
+    // 1. Signed with the demo REST key: accepted here, refused upstream (another key there).
+    let ts1 = now();
+    let h1 = demo_headers("PUT", "/v2/batch", "b=%20x&a=1", &ts1, BODY.as_bytes());
+    let (status, headers, body) =
+        send_raw(&c, &proxy.url(), "/v2/batch?b=%20x&a=1", &h1, BODY.into()).await;
+    let answer: Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(status, 401, "{answer}");
+    assert_eq!(answer["code"], "SIGNATURE_MISMATCH");
+    // The upstream's own answer and Date reach the client.
+    assert!(headers.contains_key("date"));
+
+    // 2. Signed with the public API key as the REST key: refused here, accepted upstream.
+    let h2 = signed_headers(
+        "PUT",
+        "/v2/batch",
+        "b=%20x&a=1",
+        &now(),
+        DEMO_API_KEY,
+        DEMO_API_KEY,
+        BODY.as_bytes(),
+    );
+    let (status, _, body) =
+        send_raw(&c, &proxy.url(), "/v2/batch?b=%20x&a=1", &h2, BODY.into()).await;
+    let answer: Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(status, 200, "{answer}");
+    let job = answer["jobId"].as_str().unwrap().to_string();
+
+    // The upstream saw both requests exactly as sent: path, query, body, signing headers.
+    let (_, seen) = get_json(&c, &format!("{}/_inspect/requests", up.1)).await;
+    let seen = seen.as_array().unwrap();
+    assert_eq!(seen.len(), 2);
+    assert_eq!(seen[1]["job_id"], job.as_str());
+    for (rec, sent) in seen.iter().zip([&h1, &h2]) {
+        assert_eq!(rec["path"], "/v2/batch");
+        assert_eq!(rec["query"], "b=%20x&a=1");
+        assert_eq!(rec["body"], BODY);
+        let got: Vec<(String, String)> = serde_json::from_value(rec["headers"].clone()).unwrap();
+        for (name, value) in sent {
+            let name = name.to_ascii_lowercase();
+            assert!(
+                got.iter().any(|(n, v)| *n == name && v == value),
+                "{name}: {value} not forwarded: {got:?}"
+            );
+        }
+        assert!(!got.iter().any(|(n, _)| n == "transfer-encoding"));
+    }
+
+    // Here: the proxy's own verdicts, next to the upstream's.
+    let recs = stream_records(&proxy.url(), 2).await;
+    assert_eq!(recs[0]["verdict"], "accepted");
+    assert_eq!(recs[0]["status"], 200);
+    assert_eq!(recs[0]["upstream"]["status"], 401);
+    assert_eq!(recs[0]["upstream"]["code"], "SIGNATURE_MISMATCH");
+    assert_eq!(recs[0]["upstream"]["url"], up.1.as_str());
+    assert_eq!(recs[1]["verdict"], "rejected");
+    assert_eq!(recs[1]["status"], 401);
+    assert_eq!(recs[1]["code"], "SIGNATURE_MISMATCH");
+    assert_eq!(
+        recs[1]["mistakes"],
+        serde_json::json!(["PUBLIC_API_KEY_AS_SECRET"])
+    );
+    assert_eq!(recs[1]["upstream"]["status"], 200);
+    assert!(recs[1]["upstream"]["body"].as_str().unwrap().contains(&job));
+    let (_, local) = get_json(&c, &format!("{}/_inspect/requests", proxy.url())).await;
+    assert_eq!(local[0]["verdict"], "accepted");
+    assert_eq!(local[1]["verdict"], "rejected");
+
+    // No REST key anywhere: not in what was forwarded, recorded, or streamed.
+    let (_, up_all) = get_json(&c, &format!("{}/_inspect/requests", up.1)).await;
+    for text in [
+        up_all.to_string(),
+        local.to_string(),
+        Value::Array(recs).to_string(),
+    ] {
+        assert!(!text.contains(DEMO_REST_KEY));
+    }
+    proxy.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unreachable_upstream_gets_502_naming_it_and_the_request_is_still_recorded() {
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let dead = format!("http://127.0.0.1:{port}");
+    let proxy = proxy_to(Some(&dead), None).await;
+    let c = client();
+    let h = demo_headers("PUT", "/v2/batch", "", &now(), BODY.as_bytes());
+    let (status, v) = send(&c, &proxy.url(), "PUT", "/v2/batch", &h, BODY.into()).await;
+    assert_eq!(status, 502, "{v}");
+    assert_vendor_error(&v, 502, "BAD_GATEWAY");
+    let msg = v["message"].as_str().unwrap();
+    assert!(msg.contains(&dead), "{msg}");
+    assert!(msg.to_ascii_lowercase().contains("refused"), "{msg}");
+    let (_, local) = get_json(&c, &format!("{}/_inspect/requests", proxy.url())).await;
+    assert_eq!(local[0]["verdict"], "accepted");
+    let rec = &stream_records(&proxy.url(), 1).await[0];
+    assert_eq!(rec["status"], 200);
+    assert_eq!(rec["upstream"]["status"], Value::Null);
+    assert_eq!(rec["upstream"]["error"], msg);
+    proxy.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn large_and_chunked_bodies_arrive_upstream_byte_for_byte() {
+    // The upstream takes the demo REST key here.
+    let mut up = Command::new(env!("CARGO_BIN_EXE_signscope"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--demo"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(up.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    let up_url = first
+        .trim_end()
+        .strip_prefix("listening on ")
+        .unwrap()
+        .to_string();
+    let _up = Upstream(up, up_url.clone());
+    std::thread::spawn(move || {
+        let _ = std::io::copy(&mut out, &mut std::io::sink());
+    });
+    let proxy = proxy_to(Some(&up_url), None).await;
+    let c = client();
+
+    // 1.5 MiB, with bytes that any re-encoding would change (escapes, non-ASCII, CRLF).
+    let item = "{\"id\":\"sku-\\u00e9\",\"name\":\"caf\u{e9} \\/ \\\"x\\\"\"},\r\n";
+    let mut big = String::from("[");
+    while big.len() < 1_500_000 {
+        big.push_str(item);
+    }
+    big.push_str("{\"id\":\"end\"}]");
+    let h = demo_headers("PUT", "/v2/batch", "", &now(), big.as_bytes());
+    let (status, _, body) =
+        send_raw(&c, &proxy.url(), "/v2/batch", &h, big.clone().into_bytes()).await;
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
+
+    // Chunked, written by hand in uneven chunks.
+    let h = demo_headers("PUT", "/v2/batch", "", &now(), BODY.as_bytes());
+    let addr = proxy.addr;
+    let raw = tokio::task::spawn_blocking(move || {
+        let mut s = std::net::TcpStream::connect(addr).unwrap();
+        let mut head = String::from("PUT /v2/batch HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n");
+        for (n, v) in &h {
+            head.push_str(&format!("{n}: {v}\r\n"));
+        }
+        head.push_str("\r\n");
+        s.write_all(head.as_bytes()).unwrap();
+        for part in [&BODY[..5], &BODY[5..6], &BODY[6..]] {
+            s.write_all(format!("{:x}\r\n{part}\r\n", part.len()).as_bytes()).unwrap();
+            s.flush().unwrap();
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        s.write_all(b"0\r\n\r\n").unwrap();
+        let mut out = String::new();
+        s.read_to_string(&mut out).unwrap();
+        out
+    })
+    .await
+    .unwrap();
+    assert!(raw.starts_with("HTTP/1.1 200"), "{raw}");
+    assert!(raw.contains("Job submitted successfully."), "{raw}");
+
+    let (_, seen) = get_json(&c, &format!("{}/_inspect/requests", up_url)).await;
+    assert_eq!(seen[0]["verdict"], "accepted");
+    assert_eq!(seen[0]["body_bytes"], big.len());
+    assert_eq!(seen[1]["verdict"], "accepted");
+    assert_eq!(seen[1]["body"], BODY);
+    let headers: Vec<(String, String)> =
+        serde_json::from_value(seen[1]["headers"].clone()).unwrap();
+    assert!(
+        !headers.iter().any(|(n, _)| n == "transfer-encoding"),
+        "{headers:?}"
+    );
+    assert!(headers
+        .iter()
+        .any(|(n, v)| n == "content-length" && *v == BODY.len().to_string()));
+    proxy.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn collector_batches_are_forwarded_and_the_upstream_answer_comes_back() {
+    let up = Upstream::start(&[]);
+    let proxy = proxy_to(None, Some(&up.1)).await;
+    let c = client();
+    let (status, v) = collect(&c, &proxy.url(), &bad_batch()).await;
+    assert_eq!(status, 400, "{v}");
+    assert_eq!(v["rejected"], 2);
+    let (status, _) = collect(&c, &proxy.url(), GOOD_BATCH).await;
+    assert_eq!(status, 200);
+    let (_, summary) = get_json(&c, &format!("{}/_inspect/summary", up.1)).await;
+    assert_eq!(
+        (
+            summary["batches_bad"].as_u64(),
+            summary["batches_good"].as_u64()
+        ),
+        (Some(1), Some(1))
+    );
+    let recs = stream_records(&proxy.url(), 2).await;
+    assert_eq!(recs[0]["route"], "collect");
+    assert_eq!(recs[0]["batch"]["invalid"], 2);
+    assert_eq!(recs[0]["upstream"]["status"], 400);
+    assert_eq!(recs[1]["upstream"]["status"], 200);
+    // Indexing requests are not forwarded when only analytics is.
+    let h = demo_headers("PUT", "/v2/batch", "", &now(), BODY.as_bytes());
+    let (status, _) = send(&c, &proxy.url(), "PUT", "/v2/batch", &h, BODY.into()).await;
+    assert_eq!(status, 200);
+    let (_, summary) = get_json(&c, &format!("{}/_inspect/summary", up.1)).await;
+    assert_eq!(summary["requests"], 0);
+    proxy.shutdown().await;
+}

@@ -1,0 +1,530 @@
+//! The live stream (`GET /_inspect/stream`) and `signscope watch`, against real servers on
+//! 127.0.0.1.
+
+mod server_common;
+
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use serde_json::Value;
+use server_common::*;
+use signscope::cli::watch::SseParser;
+use signscope::server::{ServerConfig, DEMO_API_KEY};
+
+const BODY: &str = r#"[{"id":"sku-1","name":"Trail shoe"}]"#;
+
+/// An open stream read event by event.
+struct Stream {
+    resp: reqwest::Response,
+    parser: SseParser,
+    ready: std::collections::VecDeque<(String, Option<String>, Value)>,
+}
+
+impl Stream {
+    async fn open(c: &reqwest::Client, url: &str) -> Stream {
+        let resp = c.get(url).send().await.unwrap();
+        assert_eq!(resp.status(), 200);
+        assert_eq!(
+            resp.headers()["content-type"].to_str().unwrap(),
+            "text/event-stream"
+        );
+        Stream {
+            resp,
+            parser: SseParser::default(),
+            ready: Default::default(),
+        }
+    }
+
+    /// The next event: (type, id, data). Panics after 10 s of nothing (a hang guard).
+    async fn next(&mut self) -> Option<(String, Option<String>, Value)> {
+        loop {
+            if let Some(e) = self.ready.pop_front() {
+                return Some(e);
+            }
+            let chunk = tokio::time::timeout(Duration::from_secs(10), self.resp.chunk())
+                .await
+                .expect("no stream event within 10 s");
+            let chunk = chunk.ok()??;
+            for ev in self.parser.feed(&chunk) {
+                let data: Value = serde_json::from_str(&ev.data).unwrap();
+                self.ready.push_back((ev.event, ev.id, data));
+            }
+        }
+    }
+
+    async fn record(&mut self) -> Value {
+        let (kind, id, data) = self.next().await.expect("the stream ended");
+        assert_eq!(kind, "request", "{data}");
+        assert_eq!(id.as_deref(), Some(data["seq"].to_string().as_str()));
+        data
+    }
+}
+
+fn stream_client() -> reqwest::Client {
+    reqwest::Client::builder().no_proxy().build().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_completed_request_becomes_one_record_with_its_verdict_and_diagnosis() {
+    let server = start_at_t0().await;
+    let c = client();
+    let mut s = Stream::open(
+        &stream_client(),
+        &format!("{}/_inspect/stream", server.url()),
+    )
+    .await;
+
+    // 1. a correctly signed batch
+    let (status, _) = put_batch(&c, &server.url(), BODY).await;
+    assert_eq!(status, 200);
+    // 2. signed with the public API key as the REST key: a recognised mistake
+    let h = signed_headers(
+        "PUT",
+        "/v2/batch",
+        "a=1",
+        &ts(0),
+        DEMO_API_KEY,
+        DEMO_API_KEY,
+        BODY.as_bytes(),
+    );
+    let (status, answer) = send(&c, &server.url(), "PUT", "/v2/batch?a=1", &h, BODY.into()).await;
+    assert_eq!(status, 401, "{answer}");
+    // 3. an event batch with two errors
+    let (status, _) = collect(&c, &server.url(), &bad_batch()).await;
+    assert_eq!(status, 400);
+    // 4. an inspection call and 5. an unknown path
+    let (status, _) = get_json(&c, &format!("{}/_inspect/summary", server.url())).await;
+    assert_eq!(status, 200);
+    let (status, _) = get_json(&c, &format!("{}/nowhere?x=1", server.url())).await;
+    assert_eq!(status, 404);
+
+    let good = s.record().await;
+    assert_eq!(good["type"], "request");
+    assert_eq!(good["seq"], 1);
+    assert_eq!(good["route"], "indexing");
+    assert_eq!(good["method"], "PUT");
+    assert_eq!(good["path"], "/v2/batch");
+    assert_eq!(good["status"], 200);
+    assert_eq!(good["verdict"], "accepted");
+    assert_eq!(good["code"], Value::Null);
+    assert_eq!(good["body"], BODY);
+    assert_eq!(good["request_bytes"], BODY.len());
+    assert_eq!(good["time"], "2026-11-22T10:00:00.000Z");
+    assert!(good["job_id"].as_str().unwrap().len() == 36, "{good}");
+    assert!(good["duration_ms"].as_f64().unwrap() >= 0.0);
+    assert!(good["response_bytes"].as_u64().unwrap() > 10, "{good}");
+    let headers = good["headers"].as_array().unwrap();
+    assert!(headers
+        .iter()
+        .any(|h| h[0] == "x-svc-apikey" && h[1] == DEMO_API_KEY));
+
+    let bad = s.record().await;
+    assert_eq!(bad["seq"], 2);
+    assert_eq!(bad["query"], "a=1");
+    assert_eq!(bad["status"], 401);
+    assert_eq!(bad["verdict"], "rejected");
+    assert_eq!(bad["code"], "SIGNATURE_MISMATCH");
+    assert_eq!(
+        bad["mistakes"],
+        serde_json::json!(["PUBLIC_API_KEY_AS_SECRET"])
+    );
+    // The conclusion is the diagnosis the client got in its answer.
+    let diagnosis = answer["debug"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|d| d["message"].as_str()?.strip_prefix("diagnosis: "))
+        .unwrap()
+        .to_string();
+    assert_eq!(bad["conclusion"], diagnosis.as_str());
+    assert_eq!(bad["message"], answer["message"]);
+
+    let batch = s.record().await;
+    assert_eq!(batch["route"], "collect");
+    assert_eq!(batch["status"], 400);
+    assert_eq!(batch["code"], "VALIDATION_ERROR");
+    assert_eq!(batch["verdict"], Value::Null);
+    assert_eq!(batch["batch"]["events"], 2);
+    assert_eq!(batch["batch"]["invalid"], 2);
+    assert_eq!(batch["batch"]["valid"], 0);
+    let paths: Vec<&str> = batch["batch"]["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["level"] == "error")
+        .map(|p| p["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["[0].items[0].item_id", "[1].items[0].currency"]);
+    assert!(batch["body"].as_str().unwrap().contains("10023_BLK-42"));
+
+    let inspect = s.record().await;
+    assert_eq!(
+        (inspect["route"].as_str(), inspect["path"].as_str()),
+        (Some("inspect"), Some("/_inspect/summary"))
+    );
+    let other = s.record().await;
+    assert_eq!(other["route"], "other");
+    assert_eq!(other["status"], 404);
+    assert_eq!(other["code"], "NOT_FOUND");
+    assert_eq!(other["query"], "x=1");
+    assert_eq!(other["seq"], 5);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_seq_resumes_without_gaps_and_another_run_starts_from_the_oldest() {
+    let server = start_at_t0().await;
+    let c = client();
+    for i in 0..3 {
+        get_json(&c, &format!("{}/nowhere/{i}", server.url())).await;
+    }
+    let sc = stream_client();
+    let mut s = Stream::open(&sc, &format!("{}/_inspect/stream?after=1", server.url())).await;
+    assert_eq!(s.record().await["path"], "/nowhere/1");
+    assert_eq!(s.record().await["path"], "/nowhere/2");
+    get_json(&c, &format!("{}/nowhere/3", server.url())).await;
+    let live = s.record().await;
+    assert_eq!(
+        (live["seq"].as_u64(), live["path"].as_str()),
+        (Some(4), Some("/nowhere/3"))
+    );
+
+    // Last-Event-ID works as `after`.
+    let resp = sc
+        .get(format!("{}/_inspect/stream", server.url()))
+        .header("Last-Event-ID", "3")
+        .send()
+        .await
+        .unwrap();
+    let mut s2 = Stream {
+        resp,
+        parser: SseParser::default(),
+        ready: Default::default(),
+    };
+    assert_eq!(s2.record().await["seq"], 4);
+
+    // Numbers from another server run: everything held, from the oldest.
+    let mut s3 = Stream::open(
+        &sc,
+        &format!("{}/_inspect/stream?after=3&instance=0000", server.url()),
+    )
+    .await;
+    assert_eq!(s3.record().await["seq"], 1);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn records_no_longer_held_are_announced_as_skipped() {
+    let mut cfg = config_at_t0();
+    cfg.max_stored = 2;
+    let server = start(cfg).await;
+    let c = client();
+    for i in 0..5 {
+        get_json(&c, &format!("{}/nowhere/{i}", server.url())).await;
+    }
+    let mut s = Stream::open(
+        &stream_client(),
+        &format!("{}/_inspect/stream?after=0", server.url()),
+    )
+    .await;
+    let (kind, _, data) = s.next().await.unwrap();
+    assert_eq!(kind, "skipped");
+    assert_eq!(data, serde_json::json!({"type": "skipped", "skipped": 3}));
+    assert_eq!(s.record().await["seq"], 4);
+    assert_eq!(s.record().await["seq"], 5);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stopping_the_server_ends_open_streams() {
+    let mut cfg = ServerConfig::demo();
+    // If open streams held the shutdown, it would wait this long.
+    cfg.shutdown_grace = Duration::from_secs(60);
+    let server = start(cfg).await;
+    let mut s = Stream::open(
+        &stream_client(),
+        &format!("{}/_inspect/stream", server.url()),
+    )
+    .await;
+    tokio::time::timeout(Duration::from_secs(10), server.shutdown())
+        .await
+        .expect("shutdown waited for the open stream");
+    assert!(s.next().await.is_none());
+}
+
+// ---- `signscope watch` against `signscope serve` processes ----
+
+struct Serve(Child, String);
+
+impl Serve {
+    fn start(addr: &str) -> Serve {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_signscope"))
+            .args(["serve", "--addr", addr, "--demo"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut first = String::new();
+        out.read_line(&mut first).unwrap();
+        let url = first
+            .trim_end()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("{first:?}"))
+            .to_string();
+        // Keep reading its stdout so it never blocks on a full pipe.
+        std::thread::spawn(move || {
+            let _ = std::io::copy(&mut out, &mut std::io::sink());
+        });
+        Serve(child, url)
+    }
+
+    fn stop(mut self) {
+        signal(&self.0, libc::SIGTERM);
+        let _ = self.0.wait();
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn signal(child: &Child, sig: i32) {
+    // SAFETY: sending a signal to our own child process.
+    unsafe {
+        libc::kill(child.id() as i32, sig);
+    }
+}
+
+/// `signscope watch` with its stdout lines delivered on a channel.
+struct Watch {
+    child: Child,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Watch {
+    fn start(args: &[&str]) -> Watch {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_signscope"))
+            .arg("watch")
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Watch { child, lines }
+    }
+
+    fn line(&self) -> String {
+        self.lines
+            .recv_timeout(Duration::from_secs(20))
+            .expect("no line from watch within 20 s")
+    }
+
+    fn stderr(&mut self) -> String {
+        let mut s = String::new();
+        self.child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut s)
+            .unwrap();
+        s
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A GET from a plain thread (the watch tests run no runtime of their own).
+fn blocking_get(url: &str) -> u16 {
+    let url = url.to_string();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            stream_client()
+                .get(url)
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        })
+    })
+    .join()
+    .unwrap()
+}
+
+/// Poke `url` every 100 ms from another thread until the returned guard is dropped.
+struct Poker(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Poker {
+    fn start(url: &str, path: &'static str) -> Poker {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = stop.clone();
+        let url = url.to_string();
+        std::thread::spawn(move || {
+            let mut i = 0;
+            while !flag.load(std::sync::atomic::Ordering::Relaxed) && i < 600 {
+                blocking_get(&format!("{url}/{path}/{i}"));
+                i += 1;
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        });
+        Poker(stop)
+    }
+}
+
+impl Drop for Poker {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// Wait until the watcher is subscribed: it announces it on stderr, but reading stderr would
+/// block, so poke the server until a line comes.
+fn first_line_after_pokes(w: &Watch, url: &str) -> String {
+    for i in 0..100 {
+        blocking_get(&format!("{url}/poke/{i}"));
+        if let Ok(line) = w.lines.recv_timeout(Duration::from_millis(200)) {
+            return line;
+        }
+    }
+    panic!("watch printed nothing");
+}
+
+/// Drain lines until one contains `needle`.
+fn line_with(w: &Watch, needle: &str) -> String {
+    loop {
+        let l = w.line();
+        if l.contains(needle) {
+            return l;
+        }
+    }
+}
+
+#[test]
+fn watch_prints_a_line_per_request_and_follows_a_restarted_server() {
+    let serve = Serve::start("127.0.0.1:0");
+    let url = serve.1.clone();
+    let w = Watch::start(&["--url", &url]);
+    let first = first_line_after_pokes(&w, &url);
+    assert!(first.contains(" GET /poke/"), "{first}");
+    assert!(first.ends_with(" 404 NOT_FOUND"), "{first}");
+
+    assert_eq!(blocking_get(&format!("{url}/_inspect/summary?x=1")), 200);
+    let l = line_with(&w, "/_inspect/summary");
+    // `HH:MM:SS GET /_inspect/summary?x=1 200 OK`
+    let (time, rest) = l.split_once(' ').unwrap();
+    assert_eq!(time.len(), 8, "{l}");
+    assert_eq!(time.as_bytes()[2], b':');
+    assert_eq!(rest, "GET /_inspect/summary?x=1 200 OK");
+
+    // Restart the server on the same port: the watcher reconnects and keeps printing.
+    let addr = url.strip_prefix("http://").unwrap().to_string();
+    serve.stop();
+    let serve = Serve::start(&addr);
+    assert_eq!(serve.1, url);
+    let after = first_line_after_pokes(&w, &url);
+    assert!(after.contains("/poke/"), "{after}");
+    drop(serve);
+}
+
+#[test]
+fn watch_json_only_rejected_prints_the_records_asked_for() {
+    let serve = Serve::start("127.0.0.1:0");
+    let url = serve.1.clone();
+    let w = Watch::start(&["--url", &url, "--output", "json", "--only", "rejected"]);
+    // 404s are rejected: they come through; the 200s do not.
+    let first = first_line_after_pokes(&w, &url);
+    let v: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(v["status"], 404);
+    for _ in 0..3 {
+        assert_eq!(blocking_get(&format!("{url}/_inspect/health")), 200);
+    }
+    assert_eq!(blocking_get(&format!("{url}/last-one")), 404);
+    // Every line up to the last 404 is JSON for a refused request.
+    loop {
+        let l = w.line();
+        let v: Value = serde_json::from_str(&l).unwrap_or_else(|e| panic!("{e}: {l}"));
+        assert_eq!(v["type"], "request");
+        assert!(v["status"].as_u64().unwrap() >= 400, "{l}");
+        if v["path"] == "/last-one" {
+            break;
+        }
+    }
+}
+
+#[test]
+fn watch_ends_cleanly_on_ctrl_c_and_on_a_closed_pipe() {
+    let serve = Serve::start("127.0.0.1:0");
+    let url = serve.1.clone();
+
+    let mut w = Watch::start(&["--url", &url]);
+    first_line_after_pokes(&w, &url);
+    signal(&w.child, libc::SIGINT);
+    let status = w.child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "{status:?}");
+    let err = w.stderr();
+    assert!(!err.contains("panicked"), "{err}");
+
+    // A reader that goes away: the next line cannot be written and watch ends by itself.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_signscope"))
+        .args(["watch", "--url", &url])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    let poker = Poker::start(&url, "pipe");
+    out.read_line(&mut line).unwrap();
+    drop(poker);
+    assert!(line.contains("/pipe/"), "{line}");
+    drop(out);
+    for i in 0..50 {
+        blocking_get(&format!("{url}/after-close/{i}"));
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(
+                status.code() == Some(141) || status.code() == Some(0),
+                "{status:?}"
+            );
+            let mut err = String::new();
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut err)
+                .unwrap();
+            assert!(
+                !err.contains("panicked") && !err.contains("Broken pipe"),
+                "{err}"
+            );
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let _ = child.kill();
+    panic!("watch kept running after its reader went away");
+}
