@@ -40,7 +40,10 @@ fn the_lesson_walks_from_the_first_step_to_the_last() {
         let header = format!("Step {} of {}: {}", i + 1, STEPS.len(), step.title);
         assert!(text.contains(&header), "{header} missing:\n{text}");
     }
-    assert!(text.contains("METHOD       PUT  ->  POST"), "{text}");
+    assert!(
+        text.contains("  METHOD       was PUT\n               now POST\n"),
+        "{text}"
+    );
     assert!(
         text.contains("the signing text is unchanged"),
         "the REST key step: {text}"
