@@ -202,7 +202,7 @@ pub fn init_file(data_dir: &Path) -> Result<Logging, String> {
         format!(
             "cannot open the log file {}: {}; logging is off",
             path.display(),
-            crate::store::io_reason(&e)
+            crate::store::io::io_reason(&e)
         )
     })?;
     tracing_subscriber::fmt()

@@ -1,6 +1,10 @@
 //! `signscope learn`: the lesson walked from the first step to the last through stdin, resumed
 //! from the data directory, and one exercise of each level solved (and one missed).
 
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
 use assert_cmd::Command;
 use signscope::learn::exercise::generate;
 use signscope::learn::lesson::STEPS;

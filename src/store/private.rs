@@ -50,6 +50,7 @@ fn alive(pid: u32) -> bool {
             return false;
         };
         // SAFETY: signal 0 only checks that the process exists.
+        #[allow(unsafe_code)]
         let rc = unsafe { libc::kill(pid, 0) };
         rc == 0 || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
     }
