@@ -10,6 +10,10 @@
 //!
 //! Run: `cargo bench --bench tui` (add `-- --quick` for a short run).
 
+// Bench code: an unwrap that fails is a failed bench, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
 use std::hint::black_box;
 use std::io::{Read, Write};
 use std::sync::{Arc, Mutex};

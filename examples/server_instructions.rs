@@ -6,6 +6,10 @@
 //!
 //! Usage: `server_instructions <verified|unverified> <requests> <body bytes>`.
 
+// Example code: an unwrap that fails is a failed example, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
 #[path = "../benches/common/mod.rs"]
 mod common;
 

@@ -15,8 +15,8 @@
 //! workbench's commands (never keystrokes: a key typed into the REST key field is a secret). A
 //! REST key is never logged: call sites log [`crate::core::Secret`] only through its `Debug`
 //! (which prints `***`), never through `expose()`. And since a user may type the key where it
-//! does not belong (into a URL's query or path), every REST key the program reads or signs with
-//! is registered ([`redact_in_logs`]) and replaced by `***` in every log line before it is
+//! does not belong (into a URL's query or path), every REST key a request is signed with
+//! is registered ([`redact_in_logs`], from `client::build_signed`) and replaced by `***` in every log line before it is
 //! written, whichever field it is in.
 
 use std::fs::{File, OpenOptions};
@@ -202,7 +202,7 @@ pub fn init_file(data_dir: &Path) -> Result<Logging, String> {
         format!(
             "cannot open the log file {}: {}; logging is off",
             path.display(),
-            crate::store::io_reason(&e)
+            crate::store::io::io_reason(&e)
         )
     })?;
     tracing_subscriber::fmt()

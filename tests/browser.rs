@@ -7,6 +7,10 @@
 //!
 //! Skipped, with one printed line, where no Chromium is found (`.ci/run` installs it).
 
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
 mod server_common;
 
 use std::path::{Path, PathBuf};

@@ -1,5 +1,9 @@
 //! `signscope events new` and `signscope events validate`, run as the real binary.
 
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;

@@ -2,6 +2,10 @@
 //! with SIGNSCOPE_CONFIG_DIR / SIGNSCOPE_DATA_DIR in a temp dir, against the local server on
 //! 127.0.0.1 port 0 (in this test process, or the in-process one the CLI starts for `demo`).
 
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
 use std::fs;
 use std::path::Path;
 

@@ -2,6 +2,10 @@
 //! the signature from the bytes it received, so "the signed bytes are the bytes sent" is checked
 //! on the wire), listeners that never answer, refused connections and a TLS mismatch.
 
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 

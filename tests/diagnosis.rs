@@ -3,6 +3,10 @@
 //! hashlib and json), must be named exactly by `signscope verify --output json` and by the local
 //! server's 401 answer (docs/diagnosis.md).
 
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
 use std::collections::BTreeSet;
 use std::io::{Read, Write};
 use std::net::TcpStream;

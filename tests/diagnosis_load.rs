@@ -6,6 +6,10 @@
 //!
 //! Memory is asserted (a bound, not a timing); the health latency is printed, not asserted.
 
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Command, Stdio};
@@ -70,9 +74,10 @@ fn serve_under_32_concurrent_2mb_mismatches() {
         .spawn()
         .unwrap();
     let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    stdout.read_line(&mut line).unwrap();
+    // Keep reading the server's stdout: it exits when its stdout is closed under it.
+    std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
     let addr: SocketAddr = line
         .trim()
         .strip_prefix("listening on http://")

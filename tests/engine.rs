@@ -3,6 +3,10 @@
 //! and is recorded in the history with the key redacted; the last-used profile policy of
 //! `docs/architecture.md`.
 
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
 use bytes::Bytes;
 use signscope::client::ClientOptions;
 use signscope::core::demo::{DEMO_API_KEY, DEMO_REST_KEY};

@@ -3,6 +3,10 @@
 //! scheme, the hex digest decoded from the vector's published signature), not produced by the
 //! code under test.
 
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
 use assert_cmd::Command;
 
 const GOLDEN: &str = include_str!("data/explain/object-body-with-query.txt");

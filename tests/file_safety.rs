@@ -2,6 +2,10 @@
 //! (see SECURITY.md): the binary with SIGNSCOPE_CONFIG_DIR / SIGNSCOPE_DATA_DIR in a temp dir,
 //! and a local server on 127.0.0.1 port 0 where a send is needed.
 
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
 use std::fs;
 #[cfg(unix)]
 use std::os::unix::fs::PermissionsExt;

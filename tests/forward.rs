@@ -1,6 +1,10 @@
 //! The verifying forward proxy: an in-process server forwarding to a real second
 //! `signscope serve` process on 127.0.0.1 as the upstream.
 
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
 mod server_common;
 
 use std::io::{BufRead, BufReader, Read, Write};

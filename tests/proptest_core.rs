@@ -2,6 +2,10 @@
 //! HTTP and parsing back; sign-then-verify always accepts; any single-byte change to any signed
 //! part is rejected.
 
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
 use chrono::{DateTime, TimeZone, Utc};
 use proptest::prelude::*;
 use signscope::core::http_text::{parse_raw_request, to_raw_request};

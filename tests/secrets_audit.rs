@@ -8,6 +8,10 @@
 //! user asked to store it in, and those must be mode 0600. The logs must really be there (the
 //! test fails if logging silently stops), so the scan covers them.
 
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::fs;

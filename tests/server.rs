@@ -1,5 +1,9 @@
 //! The local verifying server, tested over real HTTP on 127.0.0.1 port 0 with reqwest.
 
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
 mod server_common;
 
 use std::io::{BufRead, BufReader};
@@ -1075,6 +1079,7 @@ fn spawn_serve(
     (child, out, first)
 }
 
+#[allow(unsafe_code)] // signals a child process (libc::kill)
 fn sigterm(child: &std::process::Child) {
     let rc = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
     assert_eq!(rc, 0);
@@ -1158,6 +1163,7 @@ fn serve_binary_refuses_a_missing_environment_variable_in_one_sentence() {
     assert!(out.stdout.is_empty());
 }
 
+#[allow(unsafe_code)] // signals a child process (libc::kill)
 #[test]
 fn serve_binary_stops_cleanly_on_ctrl_c_too() {
     let (mut child, _out, first) = spawn_serve(&["--addr", "127.0.0.1:0"], &[]);

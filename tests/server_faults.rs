@@ -3,6 +3,10 @@
 //! it with thousands of mixed requests. After each fault the server must still verify signed
 //! requests correctly, and the inspection log must account for every request that completed.
 
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
 mod server_common;
 
 use std::io::{BufRead, BufReader};
@@ -368,6 +372,7 @@ fn peak_rss_kib(pid: u32) -> Option<u64> {
 ///
 /// The default run sends 10,000 requests (about 20 s in a debug build on a busy
 /// 2-core machine: each task keeps its connection alive); `SIGNSCOPE_LOAD_REQUESTS=N` overrides.
+#[allow(unsafe_code)] // signals a child process (libc::kill)
 #[test]
 fn thousands_of_mixed_requests_from_eight_tasks_are_all_accounted_for() {
     const TASKS: usize = 8;

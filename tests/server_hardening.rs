@@ -3,6 +3,10 @@
 //! inspection, an absurd clock skew, the one JSON acceptance rule, leap seconds. Every test is
 //! bounded in time; none asserts a tight timing (figures are printed, run with --nocapture).
 
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
 mod server_common;
 
 use std::time::{Duration, Instant};

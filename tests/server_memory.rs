@@ -2,6 +2,10 @@
 //! make the collector keep far more than their size, and (ignored by default: 60 s) a soak of
 //! mixed good, bad, slow and oversized clients. Figures are printed; run with --nocapture.
 
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
 mod server_common;
 
 use std::io::{BufRead, BufReader};
@@ -61,6 +65,7 @@ fn serve() -> (Served, String, String) {
     ((child, out), base, pid)
 }
 
+#[allow(unsafe_code)] // signals a child process (libc::kill)
 fn stop((mut child, _out): Served) {
     let rc = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
     assert_eq!(rc, 0);

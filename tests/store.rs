@@ -2,6 +2,10 @@
 //! writers, corrupt files, permissions. Child processes are this test binary re-run in a helper
 //! mode (the ignored test `child_writer`, driven by environment variables).
 
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
 use std::fs;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};

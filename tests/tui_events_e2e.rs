@@ -6,6 +6,10 @@
 //! The screen is a vt100 parser fed by a real PTY (portable-pty). Waits poll the screen with a
 //! generous deadline; they check that something appears, never how fast.
 
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::time::Duration;

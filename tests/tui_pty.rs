@@ -2,6 +2,10 @@
 //! terminal emulator (vt100). Each test starts the `signscope` binary with its config and data
 //! directories in a temp dir.
 
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{value_after, Pty};
@@ -137,6 +141,7 @@ fn signature_on_screen_equals_the_cli_send_is_accepted_and_quit_restores_the_ter
     tui.assert_restored();
 }
 
+#[allow(unsafe_code)] // signals a child process (libc::kill)
 #[test]
 fn sigterm_restores_the_terminal() {
     let tui = Tui::start(80, 24, &[]);

@@ -2,6 +2,10 @@
 //! byte. A copy lives in tests/data so the suite runs without shared/ beside the checkout; when
 //! shared/ is there, the two copies must agree.
 
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde_json::Value;

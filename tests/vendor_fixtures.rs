@@ -8,6 +8,10 @@
 //!   `accept_forms = [php-sdk]`; without it, those whose text differs (a query, a trailing `/`)
 //!   are refused as a mismatch that the PHP SDK form reproduces, and the others are accepted.
 
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
 mod server_common;
 
 use std::path::{Path, PathBuf};

@@ -1,6 +1,10 @@
 //! The live stream (`GET /_inspect/stream`) and `signscope watch`, against real servers on
 //! 127.0.0.1.
 
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
 mod server_common;
 
 use std::io::{BufRead, BufReader, Read};
@@ -294,6 +298,7 @@ impl Drop for Serve {
     }
 }
 
+#[allow(unsafe_code)] // signals a child process (libc::kill)
 fn signal(child: &Child, sig: i32) {
     // SAFETY: sending a signal to our own child process.
     unsafe {

@@ -117,11 +117,33 @@ fn show_text(out: &mut impl Write, draft: &Draft) -> anyhow::Result<()> {
 fn show_step(out: &mut impl Write, i: usize, draft: &Draft) -> anyhow::Result<()> {
     let step = &STEPS[i];
     writeln!(out, "\nStep {} of {}: {}", i + 1, STEPS.len(), step.title)?;
-    writeln!(out, "  {}", step.explanation)?;
+    for l in wrap(step.explanation, 76) {
+        writeln!(out, "  {l}")?;
+    }
     show_text(out, draft)?;
-    writeln!(out, "  Do: {}", step.task)?;
+    for (i, l) in wrap(step.task, 72).iter().enumerate() {
+        writeln!(out, "  {}{l}", if i == 0 { "Do: " } else { "    " })?;
+    }
     writeln!(out, "  (type a command; 'hint', 'show', 'help' or 'quit')")?;
     Ok(())
+}
+
+/// Words joined into lines of at most `width` characters (a longer word gets a line of its
+/// own), so a step reads on an 80-column terminal.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for word in text.split_whitespace() {
+        let line = lines.last_mut().expect("starts with one line");
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(word.to_string());
+        } else {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+    }
+    lines
 }
 
 /// The lesson from the saved step on. The request is rebuilt by replaying the earlier steps'
@@ -143,7 +165,7 @@ fn lesson(
     }
     writeln!(
         out,
-        "The signing scheme in {} steps (docs/signing.md). Each step asks you to change the request.",
+        "The signing scheme in {} steps (docs/signing.md).\nEach step asks you to change the request.",
         STEPS.len()
     )?;
     let mut i = first;
@@ -216,17 +238,15 @@ fn report_change(out: &mut impl Write, before: &Draft, after: &Draft) -> anyhow:
         writeln!(out, "  the signing text is unchanged")?;
     }
     for (label, was, now) in changed {
-        writeln!(out, "  {:<13}{was}  ->  {now}", label.as_str())?;
+        writeln!(out, "  {:<13}was {was}", label.as_str())?;
+        writeln!(out, "  {:<13}now {now}", "")?;
     }
     let (_, a) = before.lines_and_signature();
     let (_, b) = after.lines_and_signature();
     if a != b {
-        writeln!(
-            out,
-            "  signature    {}  ->  {}",
-            a.as_deref().unwrap_or("(none)"),
-            b.as_deref().unwrap_or("(none)")
-        )?;
+        let shown = |s: &Option<String>| s.clone().unwrap_or_else(|| "(none)".into());
+        writeln!(out, "  signature was {}", shown(&a))?;
+        writeln!(out, "            now {}", shown(&b))?;
     }
     Ok(())
 }
@@ -289,4 +309,25 @@ fn run_exercise(
         writeln!(out, "  {l}")?;
     }
     Ok(solved)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{wrap, STEPS};
+
+    #[test]
+    fn steps_wrap_at_the_width_without_losing_words() {
+        for step in &STEPS {
+            let lines = wrap(step.explanation, 76);
+            assert!(lines.iter().all(|l| l.chars().count() <= 76), "{lines:?}");
+            assert_eq!(
+                lines.join(" "),
+                step.explanation
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            );
+        }
+        assert_eq!(wrap("a bb ccc", 4), ["a bb", "ccc"]);
+    }
 }

@@ -121,6 +121,7 @@ fn only_prints(cmd: &Command) -> bool {
 /// `println!` ("failed printing to stdout: Broken pipe") or printing "Broken pipe". Rust
 /// ignores SIGPIPE; the default action is restored only for commands without sockets, whose
 /// writes must keep getting EPIPE instead of a signal.
+#[allow(unsafe_code)] // the audited block below (SAFETY comment)
 fn die_quietly_when_stdout_closes() {
     #[cfg(unix)]
     // SAFETY: called before any thread is started; SIG_DFL is a valid disposition for SIGPIPE.

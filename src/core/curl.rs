@@ -184,14 +184,13 @@ fn ansi_c_escape(s: &[u8]) -> (Vec<u8>, usize) {
             if n == 0 {
                 return (b"\\x".to_vec(), 1);
             }
-            let v = u8::from_str_radix(std::str::from_utf8(&s[1..1 + n]).unwrap(), 16).unwrap();
-            (vec![v], 1 + n)
+            // At most two hex digits: the value fits a byte.
+            (vec![digits_value(&s[1..1 + n], 16) as u8], 1 + n)
         }
         b'u' | b'U' => {
             let n = hex_run(if c == b'u' { 4 } else { 8 });
             let ch = (n > 0)
-                .then(|| u32::from_str_radix(std::str::from_utf8(&s[1..1 + n]).unwrap(), 16).ok())
-                .flatten()
+                .then(|| digits_value(&s[1..1 + n], 16))
                 .and_then(char::from_u32);
             match ch {
                 Some(ch) => (ch.to_string().into_bytes(), 1 + n),
@@ -204,11 +203,19 @@ fn ansi_c_escape(s: &[u8]) -> (Vec<u8>, usize) {
                 .take(3)
                 .take_while(|b| (b'0'..=b'7').contains(b))
                 .count();
-            let v = u32::from_str_radix(std::str::from_utf8(&s[..n]).unwrap(), 8).unwrap();
-            (vec![(v & 0xff) as u8], n)
+            (vec![(digits_value(&s[..n], 8) & 0xff) as u8], n)
         }
         other => (vec![b'\\', other], 1),
     }
+}
+
+/// The value of ASCII digits already checked to be digits of `radix` (at most 8 of them, so
+/// the value fits a u32).
+fn digits_value(digits: &[u8], radix: u32) -> u32 {
+    digits.iter().fold(0u32, |acc, &b| {
+        acc.wrapping_mul(radix)
+            .wrapping_add(char::from(b).to_digit(radix).unwrap_or(0))
+    })
 }
 
 /// Options that take a value and that signscope ignores.

@@ -284,6 +284,7 @@ impl Lock {
         {
             use std::os::unix::io::AsRawFd;
             // SAFETY: flock on a file descriptor we own; released when the file closes.
+            #[allow(unsafe_code)]
             let rc = unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) };
             if rc != 0 {
                 return Err(io("lock", path, &std::io::Error::last_os_error()));
@@ -299,7 +300,8 @@ impl Drop for Lock {
         {
             use std::os::unix::io::AsRawFd;
             // SAFETY: unlocking our own descriptor.
-            unsafe { libc::flock(self.0.as_raw_fd(), libc::LOCK_UN) };
+            #[allow(unsafe_code)]
+            let _ = unsafe { libc::flock(self.0.as_raw_fd(), libc::LOCK_UN) };
         }
     }
 }

@@ -6,7 +6,7 @@
 mod atomic;
 mod error;
 pub mod history;
-mod io;
+pub(crate) mod io;
 pub mod paths;
 pub mod private;
 pub mod profile;

@@ -11,7 +11,7 @@ use std::fs;
 use std::io;
 use std::path::Path;
 
-use super::Paths;
+use super::paths::Paths;
 
 /// Mode of every directory signscope creates.
 pub const DIR_MODE: u32 = 0o700;
@@ -50,6 +50,7 @@ fn alive(pid: u32) -> bool {
             return false;
         };
         // SAFETY: signal 0 only checks that the process exists.
+        #[allow(unsafe_code)]
         let rc = unsafe { libc::kill(pid, 0) };
         rc == 0 || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
     }

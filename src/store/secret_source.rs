@@ -105,10 +105,7 @@ impl KeySource {
         // The kind of source only: a command line or a path is the user's business, and the
         // key is never logged.
         match &result {
-            Ok(key) => {
-                crate::logging::redact_in_logs(key);
-                tracing::debug!(source = self.kind(), "REST key read")
-            }
+            Ok(_) => tracing::debug!(source = self.kind(), "REST key read"),
             Err(e) => {
                 tracing::debug!(source = self.kind(), error = %e.without_output(), "REST key not read")
             }

@@ -44,6 +44,7 @@ use crate::core::Secret;
 /// the heap and their pages stay with the process. A fixed threshold keeps every block over
 /// 1 MiB in its own mapping, given back to the system when freed: the workbench's RSS follows
 /// what it holds.
+#[allow(unsafe_code)] // the audited block below (SAFETY comment)
 fn fixed_mmap_threshold() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only changes an allocator tunable; it is called before any other thread

@@ -28,6 +28,9 @@ use super::visible::visible_lines;
 use head::Head;
 use search::{key_variants, search, Problem};
 
+/// Largest body shown whole in a text report (bytes).
+pub const SHOWN_BODY_MAX: usize = 64 * 1024;
+
 /// Inputs a diagnosis can use beyond the request and its key.
 #[derive(Clone, Debug, Default)]
 pub struct DiagnoseOptions {
@@ -146,6 +149,27 @@ impl Diagnosis {
         format!("{}\n{}", self.summary(), self.details())
     }
 
+    /// The expected text made visible line by line, without copying it; a body over
+    /// [`SHOWN_BODY_MAX`] bytes shows its first and last 4 KiB around a line saying how much
+    /// is left out (`verify --output json` carries the whole text).
+    pub fn expected_lines(&self) -> Vec<String> {
+        let mut lines = visible_lines(self.expected_head.as_bytes());
+        lines.pop();
+        let b: &[u8] = &self.body;
+        if b.len() <= SHOWN_BODY_MAX {
+            lines.extend(visible_lines(b));
+        } else {
+            const EDGE: usize = 4096;
+            lines.extend(visible_lines(&b[..EDGE]));
+            lines.push(format!(
+                "… {} bytes of the body not shown …",
+                b.len() - 2 * EDGE
+            ));
+            lines.extend(visible_lines(&b[b.len() - EDGE..]));
+        }
+        lines
+    }
+
     /// The report without its summary line.
     pub fn details(&self) -> String {
         let mut out = String::new();
@@ -165,7 +189,7 @@ impl Diagnosis {
                 out.push_str(&format!("note: {c}\n"));
             }
             out.push_str("expected signing text (\\n marks each LF; nothing follows the body):\n");
-            for line in visible_lines(&self.expected_canonical()) {
+            for line in self.expected_lines() {
                 out.push_str("  ");
                 out.push_str(&line);
                 out.push('\n');

@@ -11,6 +11,7 @@
 //! the core's (`core::events::draft`); this module only shows and edits it.
 
 mod draw;
+mod items_table;
 mod message;
 mod update;
 mod validate;

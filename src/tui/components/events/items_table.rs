@@ -1,0 +1,257 @@
+//! The items table of the events form: what each cell shows, column widths from the text and
+//! sideways scrolling, its layout and drawing.
+
+use ratatui::layout::{Constraint, Flex, Rect};
+use ratatui::style::Stylize;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Cell, Paragraph, Row, Table};
+use ratatui::Frame;
+use serde_json::Value;
+
+use super::draw::{block, focused_style, EventsLayout, ITEM_SPACING};
+use super::{cell, Column, EventsState, Focus};
+use crate::tui::theme::Theme;
+use crate::tui::widgets::list_window::window_first;
+
+/// What the items table shows in row `r`, column by column (see [`TableCol`]), and whether the
+/// value is kept as read from the batch (an item_id or index other than the derived one).
+fn item_texts(state: &EventsState, r: usize) -> Vec<(String, bool)> {
+    let item = &state.draft.items[r];
+    let rest = state.extras.items.get(r);
+    let as_read = |member: &str, derived: String| match rest.and_then(|x| x.as_read.get(member)) {
+        Some(Some(Value::String(v))) => (v.clone(), true),
+        Some(Some(v)) => (v.to_string(), true),
+        Some(None) => ("(none)".to_string(), true),
+        None => (derived, false),
+    };
+    let mut out = Vec::with_capacity(TableCol::ALL.len());
+    for c in TableCol::ALL {
+        out.push(match c {
+            TableCol::Index => as_read("index", (r + 1).to_string()),
+            TableCol::Clicked => ((if item.clicked { "[x]" } else { "[ ]" }).into(), false),
+            TableCol::Edit(col) => (cell(item, col).to_string(), false),
+            TableCol::ItemId => as_read(
+                "item_id",
+                crate::core::events::derive_item_id(&item.group_id, &item.variant_id),
+            ),
+        });
+    }
+    out
+}
+
+/// The columns of the items table: the index, the click mark, the seven editable cells and the
+/// item_id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableCol {
+    Index,
+    Clicked,
+    Edit(Column),
+    ItemId,
+}
+
+impl TableCol {
+    pub const ALL: [TableCol; 10] = [
+        TableCol::Index,
+        TableCol::Clicked,
+        TableCol::Edit(Column::GroupId),
+        TableCol::Edit(Column::VariantId),
+        TableCol::Edit(Column::Name),
+        TableCol::Edit(Column::Price),
+        TableCol::Edit(Column::Currency),
+        TableCol::Edit(Column::Brand),
+        TableCol::Edit(Column::Category),
+        TableCol::ItemId,
+    ];
+    pub fn title(self) -> &'static str {
+        match self {
+            TableCol::Index => "#",
+            TableCol::Clicked => "clk",
+            TableCol::Edit(c) => c.title(),
+            TableCol::ItemId => "item_id",
+        }
+    }
+}
+
+/// Each column's widest text in `rows` (title included; the cell being edited with its cursor),
+/// at most `cap`.
+fn natural_widths(state: &EventsState, rows: &[usize], cap: u16) -> Vec<u16> {
+    let texts: Vec<Vec<(String, bool)>> = rows.iter().map(|r| item_texts(state, *r)).collect();
+    TableCol::ALL
+        .iter()
+        .enumerate()
+        .map(|(k, c)| {
+            let cells = texts.iter().map(|t| t[k].0.chars().count());
+            let mut w = cells.chain([c.title().len()]).max().unwrap_or(1);
+            if *c == TableCol::Edit(state.col) {
+                if let Some(input) = &state.editing {
+                    w = w.max(input.text().chars().count() + 1);
+                }
+            }
+            w.min(usize::from(cap)) as u16
+        })
+        .collect()
+}
+
+/// The width the items table needs to show every column of `rows` in full.
+pub(super) fn table_width(state: &EventsState, rows: &[usize]) -> u16 {
+    let natural = natural_widths(state, rows, u16::MAX);
+    natural.iter().sum::<u16>() + (natural.len() as u16 - 1) * ITEM_SPACING
+}
+
+/// The columns on screen and their widths. Each column is as wide as its widest text in the
+/// rows shown (title included), so nothing is cut; when they do not all fit, the table scrolls
+/// horizontally: `#` and the click mark stay, and the window of the other columns ends at the
+/// selected one (at the item_id when the last editable column is selected), moving with
+/// Left/Right. Room left over widens the name column.
+fn item_widths(state: &EventsState, width: u16, rows: &[usize]) -> (Vec<(TableCol, u16)>, bool) {
+    // A column never gets wider than the table beside `#` and the click mark.
+    let natural = natural_widths(state, rows, width.saturating_sub(8).max(1));
+    let total = |ks: &[usize]| -> u16 {
+        ks.iter()
+            .map(|k| natural[*k])
+            .sum::<u16>()
+            .saturating_add(ks.len().saturating_sub(1) as u16 * ITEM_SPACING)
+    };
+    let all: Vec<usize> = (0..TableCol::ALL.len()).collect();
+    let (shown, scrolled) = if total(&all) <= width {
+        (all, false)
+    } else {
+        let sel = 2 + state.col.index();
+        let end = if sel + 2 == TableCol::ALL.len() {
+            sel + 1
+        } else {
+            sel
+        };
+        let mut first = end;
+        while first > 2 {
+            let run: Vec<usize> = [0, 1].into_iter().chain(first - 1..=end).collect();
+            if total(&run) > width {
+                break;
+            }
+            first -= 1;
+        }
+        let first = first.min(sel);
+        let mut last = end;
+        while last + 1 < TableCol::ALL.len() {
+            let run: Vec<usize> = [0, 1].into_iter().chain(first..=last + 1).collect();
+            if total(&run) > width {
+                break;
+            }
+            last += 1;
+        }
+        ([0, 1].into_iter().chain(first..=last).collect(), true)
+    };
+    let used = total(&shown);
+    let mut out: Vec<(TableCol, u16)> = shown
+        .into_iter()
+        .map(|k| (TableCol::ALL[k], natural[k]))
+        .collect();
+    if let Some((_, w)) = out
+        .iter_mut()
+        .find(|(c, _)| *c == TableCol::Edit(Column::Name))
+    {
+        *w += width.saturating_sub(used);
+    }
+    (out, scrolled)
+}
+
+/// The rows shown are a window that keeps the selected row on screen.
+pub(super) fn layout_items(l: &mut EventsLayout, area: Rect, state: &EventsState) {
+    l.items = Some(area);
+    let inner = block("", false).inner(area);
+    let visible = usize::from(area.height.saturating_sub(3).max(1));
+    let first = window_first(state.items_top, state.row, visible);
+    let body_y = inner.y + 1; // under the header
+    for (k, idx) in (first..state.draft.items.len()).take(visible).enumerate() {
+        let y = body_y + k as u16;
+        if y < inner.y + inner.height {
+            l.item_rows
+                .push((idx, Rect::new(inner.x, y, inner.width, 1)));
+        }
+    }
+    let rows: Vec<usize> = l.item_rows.iter().map(|(i, _)| *i).collect();
+    let (widths, scrolled) = item_widths(state, inner.width, &rows);
+    l.items_scrolled = scrolled;
+    let mut x = inner.x;
+    for (c, w) in widths {
+        let rect = Rect::new(x, inner.y, w, 1.min(inner.height));
+        l.item_table.push((c, rect));
+        if let TableCol::Edit(col) = c {
+            l.item_columns.push((col, rect));
+        }
+        x = x.saturating_add(w + ITEM_SPACING);
+    }
+}
+
+pub(super) fn draw_items(frame: &mut Frame, l: &EventsLayout, state: &EventsState) {
+    let Some(area) = l.items else { return };
+    let focused = state.focus == Focus::Items;
+    let clicked = state.draft.items.iter().filter(|i| i.clicked).count();
+    let mut title = vec![Span::raw(format!(
+        " Items ({}, {} clicked) ",
+        state.draft.items.len(),
+        clicked
+    ))];
+    if l.items_scrolled {
+        title.push(Span::raw("←/→ more columns "));
+    }
+    let kept = state.extras.rows_with_ids_as_read();
+    if kept > 0 {
+        title.push(Span::styled(
+            format!("{kept} as read, f derives item_id/index "),
+            Theme::new(state.no_color).warn(),
+        ));
+    }
+    let blk = block(Line::from(title), focused);
+    let header = Row::new(
+        l.item_table
+            .iter()
+            .map(|(c, _)| Cell::from(c.title()).bold()),
+    );
+    let warn = Theme::new(state.no_color).warn();
+    // Rows are built only for the window the layout shows.
+    let rows = l.item_rows.iter().map(|(r, _)| {
+        let r = *r;
+        let texts = item_texts(state, r);
+        let cells = l.item_table.iter().map(|(c, _)| {
+            let k = TableCol::ALL.iter().position(|x| x == c).unwrap_or(0);
+            let (text, kept) = &texts[k];
+            match c {
+                TableCol::Edit(col) => {
+                    let selected = focused && r == state.row && *col == state.col;
+                    let text = match (&state.editing, selected) {
+                        (Some(input), true) => format!("{}▏", input.text()),
+                        _ => text.clone(),
+                    };
+                    let cell = Cell::from(text);
+                    if selected {
+                        cell.style(focused_style())
+                    } else {
+                        cell
+                    }
+                }
+                TableCol::Clicked => Cell::from(text.clone()),
+                _ if *kept => Cell::from(text.clone()).style(warn),
+                _ => Cell::from(text.clone()).dim(),
+            }
+        });
+        Row::new(cells.collect::<Vec<_>>())
+    });
+    let widths: Vec<Constraint> = l
+        .item_table
+        .iter()
+        .map(|(_, r)| Constraint::Length(r.width))
+        .collect();
+    let table = Table::new(rows, widths)
+        .header(header)
+        .block(blk)
+        .flex(Flex::Start)
+        .column_spacing(ITEM_SPACING);
+    frame.render_widget(table, area);
+    if state.draft.items.is_empty() && area.height > 3 {
+        frame.render_widget(
+            Paragraph::new("No items: press a to add one.").dim(),
+            Rect::new(area.x + 2, area.y + 2, area.width.saturating_sub(4), 1),
+        );
+    }
+}
