@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::core::visible::visible_lines;
+use crate::engine::ServerAnswer;
 use crate::tui::model::{FormattedBody, MismatchView, ResponseView};
 
 /// Responses up to this size are formatted before they are shown; larger ones are shown raw
@@ -56,78 +56,18 @@ pub fn response_view(
     if format_now && looks_json {
         view.formatted = format_json(body).map(Arc::new);
     }
-    if body.len() <= FORMAT_INLINE_LIMIT {
-        if let Ok(v) = serde_json::from_slice::<serde_json::Value>(body) {
-            view.job_id = v.get("jobId").and_then(|j| j.as_str()).map(str::to_string);
-            view.code = v.get("code").and_then(|j| j.as_str()).map(str::to_string);
-            view.message = v
-                .get("message")
-                .and_then(|j| j.as_str())
-                .map(str::to_string);
-            if view.code.as_deref() == Some("SIGNATURE_MISMATCH") {
-                view.mismatch = mismatch_from(&v, our_canonical);
-            }
-        }
-    }
+    // The answer is read by the engine's one parser (`docs/server.md` rule R5); the view only
+    // adds our own canonical lines next to the server's.
+    let answer = ServerAnswer::parse(body);
+    view.job_id = answer.job_id;
+    view.code = answer.code;
+    view.message = answer.message;
+    view.mismatch = answer.mismatch.map(|m| MismatchView {
+        theirs: m.canonical_lines(),
+        ours: our_canonical,
+        diagnosis: m.summary(),
+    });
     view
-}
-
-/// Find the server's canonical text and diagnosis in a SIGNATURE_MISMATCH error body. The local
-/// server puts them in `debug` as messages `canonical: <escaped text>`, `diagnosis: <sentence>`
-/// and `finding <CODE>: <explanation>`.
-pub fn mismatch_from(v: &serde_json::Value, ours: Vec<String>) -> Option<MismatchView> {
-    let debug = v.get("debug")?.as_array()?;
-    let mut canonical: Option<String> = None;
-    let mut diagnosis: Option<String> = None;
-    let mut findings: Vec<String> = Vec::new();
-    for entry in debug {
-        let Some(msg) = entry.get("message").and_then(|m| m.as_str()) else {
-            continue;
-        };
-        if let Some(c) = msg.strip_prefix("canonical: ") {
-            canonical.get_or_insert_with(|| c.to_string());
-        } else if let Some(d) = msg.strip_prefix("diagnosis: ") {
-            diagnosis.get_or_insert_with(|| d.to_string());
-        } else if let Some(f) = msg.strip_prefix("finding ") {
-            findings.push(f.to_string());
-        }
-    }
-    let canonical = canonical?;
-    let diagnosis = match (diagnosis, findings.is_empty()) {
-        (Some(d), true) => Some(d),
-        (Some(d), false) => Some(format!("{d} ({})", findings.join("; "))),
-        (None, false) => Some(findings.join("; ")),
-        (None, true) => None,
-    };
-    Some(MismatchView {
-        theirs: split_canonical(&canonical),
-        ours,
-        diagnosis,
-    })
-}
-
-/// The server's canonical text as visible lines. It may come raw (real LFs) or already escaped
-/// (`\n` markers on one line).
-pub fn split_canonical(s: &str) -> Vec<String> {
-    if s.contains('\n') {
-        return visible_lines(s.as_bytes());
-    }
-    let mut lines = Vec::new();
-    let mut cur = String::new();
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        cur.push(c);
-        if c == '\\' {
-            if let Some(n) = chars.next() {
-                cur.push(n);
-                if n == 'n' {
-                    lines.push(std::mem::take(&mut cur));
-                }
-            }
-        }
-    }
-    lines.push(cur);
-    lines
 }
 
 #[cfg(test)]
@@ -159,7 +99,8 @@ mod tests {
             ]
         });
         let bytes = serde_json::to_vec(&body).unwrap();
-        let ours = visible_lines(b"PUT\n/v2/batch\n?a=1\nX-SVC-TIMESTAMP=t\n[]");
+        let ours =
+            crate::core::visible::visible_lines(b"PUT\n/v2/batch\n?a=1\nX-SVC-TIMESTAMP=t\n[]");
         let v = response_view(3, 401, vec![], &bytes, 1.0, true, ours);
         assert_eq!(v.code.as_deref(), Some("SIGNATURE_MISMATCH"));
         let m = v.mismatch.expect("a diff");
