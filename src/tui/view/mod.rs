@@ -70,3 +70,6 @@ fn draw_status(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod screen_tests;

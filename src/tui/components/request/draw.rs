@@ -15,7 +15,7 @@ use crate::tui::model::SignedView;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::body_editor::floor_char;
 use crate::tui::widgets::prompt::{self, PromptText};
-use crate::tui::widgets::text::{clip, json_line, styled_line, wrap_chars};
+use crate::tui::widgets::text::{clip, json_line, styled_line, wrap_chars, wrap_visible};
 
 /// Body lines longer than this are shown cut (with the count of hidden bytes): drawing never
 /// walks a whole megabyte line.
@@ -277,7 +277,7 @@ fn draw_canonical(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
                 } else {
                     &[]
                 };
-                wrap_chars(&row_of(idx, line).text, text_w).len()
+                canon_chunks(&row_of(idx, line), text_w, false).len()
             })
             .collect();
         let mut used: usize = heights.iter().sum();
@@ -315,6 +315,23 @@ fn draw_canonical(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
     frame.render_widget(Paragraph::new(rows), inner);
 }
 
+/// The rows one logical line of the canonical panel takes at `text_w` columns: its text wrapped
+/// between visible units (an escape is never split) with room for its `\n` marker on the last
+/// row (see [`wrap_visible`]). An empty body shows a note instead of text.
+fn canon_chunks(row: &CanonRow, text_w: usize, empty_body: bool) -> Vec<String> {
+    if empty_body {
+        return wrap_visible(EMPTY_BODY_NOTE, text_w, 0);
+    }
+    wrap_visible(&row.text, text_w, if row.lf { LF_MARKER.len() } else { 0 })
+}
+
+/// The end of every line that ends in LF.
+const LF_MARKER: &str = "\\n";
+/// What the body line says when the body is empty.
+const EMPTY_BODY_NOTE: &str = "(empty body: text ends after the Content-Type LF)";
+/// The label column of a wrapped continuation: a wrap is told from a line end at a glance.
+const WRAP_GUTTER: &str = "↪ ";
+
 fn push_canon_row(
     rows: &mut Vec<Line<'static>>,
     row: CanonRow,
@@ -329,11 +346,7 @@ fn push_canon_row(
     } else {
         Style::default()
     };
-    let mut text = row.text;
-    if empty_body {
-        text = String::new();
-    }
-    let chunks = wrap_chars(&text, text_w);
+    let chunks = canon_chunks(&row, text_w, empty_body);
     let n = chunks.len();
     for (k, chunk) in chunks.into_iter().enumerate() {
         if rows.len() >= height {
@@ -342,19 +355,22 @@ fn push_canon_row(
         let label = match (k, row.label) {
             (0, Some(l)) if compact => format!("{:<w$}", compact_label(l), w = label_w),
             (0, Some(l)) => format!("{:<w$}", l.as_str(), w = label_w),
-            _ => " ".repeat(label_w),
+            (0, None) => " ".repeat(label_w),
+            _ => format!("{WRAP_GUTTER:>w$}", w = label_w),
         };
-        let mut spans = vec![Span::styled(label, theme.label().patch(base))];
-        spans.extend(visible_spans(&chunk, base, theme));
-        if k + 1 == n {
-            if row.lf {
-                spans.push(Span::styled("\\n", theme.marker().patch(base)));
-            } else if empty_body {
-                spans.push(Span::styled(
-                    "(empty body: text ends after the Content-Type LF)",
-                    theme.dim().patch(base),
-                ));
-            }
+        let label_style = if k == 0 {
+            theme.label()
+        } else {
+            theme.marker()
+        };
+        let mut spans = vec![Span::styled(label, label_style.patch(base))];
+        if empty_body {
+            spans.push(Span::styled(chunk, theme.dim().patch(base)));
+        } else {
+            spans.extend(visible_spans(&chunk, base, theme));
+        }
+        if k + 1 == n && row.lf && !empty_body {
+            spans.push(Span::styled(LF_MARKER, theme.marker().patch(base)));
         }
         let mut line = Line::from(spans);
         if row.highlighted {

@@ -1,0 +1,95 @@
+//! Whole screens read back from a TestBackend: the canonical text's line ends at every width,
+//! the cursor under popups, and text that must never be cut.
+
+use ratatui::layout::Rect;
+
+use crate::core::visible::visible_lines;
+use crate::tui::components::request::request_layout;
+use crate::tui::test_util::TestApp;
+
+/// The demo workbench with `body` (timestamp frozen at the fixture's clock), signed.
+fn app_with_body(w: u16, h: u16, body: &str) -> TestApp {
+    let mut a = TestApp::with_body(w, h, body);
+    a.request.ts_live = false;
+    a.sign_now();
+    a
+}
+
+/// The logical lines of the canonical panel as drawn: each row's text after the label column,
+/// a row whose label column holds the wrap gutter `↪` continuing the line before it.
+fn canonical_on_screen(a: &mut TestApp) -> Vec<String> {
+    let (w, h) = a.size;
+    let canon = request_layout(Rect::new(0, 0, w, h)).canonical;
+    let inner = Rect::new(
+        canon.x + 1,
+        canon.y + 1,
+        canon.width.saturating_sub(2),
+        canon.height.saturating_sub(2),
+    );
+    // The label column is 13 wide, 7 on panels under 60 columns.
+    let label_w = if inner.width < 60 { 7 } else { 13 };
+    let rows = a.lines();
+    let mut lines: Vec<String> = vec![];
+    for y in inner.y..inner.y + inner.height {
+        let row: String = rows[y as usize]
+            .chars()
+            .skip(inner.x as usize)
+            .take(inner.width as usize)
+            .collect();
+        let label: String = row.chars().take(label_w).collect();
+        let text: String = row.chars().skip(label_w).collect();
+        let text = text.trim_end().to_string();
+        if label.contains('↪') {
+            match lines.last_mut() {
+                Some(l) => l.push_str(&text),
+                None => panic!("a continuation row first:\n{}", rows.join("\n")),
+            }
+        } else if !text.is_empty() || !label.trim().is_empty() {
+            lines.push(text);
+        }
+    }
+    lines
+}
+
+/// What the panel must show: the canonical text's lines, each LF as a `\n` at its line's end.
+fn expected_canonical(a: &TestApp) -> Vec<String> {
+    visible_lines(&a.request.signable().canonical().to_bytes())
+}
+
+#[test]
+fn line_end_markers_of_50_and_51_character_lines_are_whole_at_120x40() {
+    let body = format!("{}\n{}\n[1]", "a".repeat(50), "b".repeat(51));
+    let mut a = app_with_body(120, 40, &body);
+    let screen = a.screen();
+    let shown = canonical_on_screen(&mut a);
+    assert_eq!(shown, expected_canonical(&a), "\n{screen}");
+    // Each body line's own row ends in the whole marker; no row ends in a lone backslash.
+    assert!(screen.lines().all(|r| !r.trim_end().ends_with("a\\")), "{screen}");
+    assert!(
+        screen.lines().any(|r| r.contains("aa\\n")),
+        "the 50-character line ends in \\n:\n{screen}"
+    );
+    assert!(
+        screen.lines().any(|r| r.contains("bb\\n")),
+        "the 51-character line ends in \\n:\n{screen}"
+    );
+    // The wrapped lines are marked as wraps.
+    assert!(screen.contains('↪'), "{screen}");
+}
+
+#[test]
+fn line_end_markers_are_never_cut_or_dropped_at_any_width() {
+    // Lines of every length around the panel's width, escapes where a wrap would fall.
+    let mut body: Vec<String> = (1..=70).map(|n| "x".repeat(n)).collect();
+    body.push(format!("{}\t{}", "t".repeat(40), "u".repeat(8)));
+    body.push(format!("{}\u{a0}end", "n".repeat(33)));
+    body.push(format!("{}\\{}", "s".repeat(29), "s".repeat(29)));
+    let body = body.join("\n");
+    for w in (60..=200).step_by(3) {
+        let h = 600;
+        let mut a = app_with_body(w, h, &body);
+        let shown = canonical_on_screen(&mut a);
+        let want = expected_canonical(&a);
+        assert_eq!(shown, want, "at {w}x{h}:\n{}", a.screen());
+    }
+}
