@@ -79,6 +79,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let Some(popup) = &app.popup else { return };
     let mut scroll = 0;
     let mut hint = None;
+    // The palette's filter takes typing: the cursor goes there (column in the first row).
+    let mut cursor_col = None;
     let (title, lines, w, h): (String, Vec<Line>, u16, u16) = match popup {
         Popup::Help { scroll: s } => {
             let max = help_max_scroll(app);
@@ -115,6 +117,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                 Span::styled("> ", theme.label()),
                 Span::raw(filter.text().to_string()),
             ])];
+            cursor_col = Some(2 + filter.cursor() as u16);
             if entries.is_empty() {
                 lines.push(Line::from(Span::styled("no action matches", theme.dim())));
             }
@@ -189,4 +192,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         block = block.title_bottom(Span::styled(hint, theme.dim()));
     }
     frame.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)), rect);
+    if let (Some(col), 0) = (cursor_col, scroll) {
+        let x = rect.x + 1 + col;
+        if x + 1 < rect.x + rect.width && rect.height > 2 {
+            frame.set_cursor_position((x, rect.y + 1));
+        }
+    }
 }

@@ -93,3 +93,48 @@ fn line_end_markers_are_never_cut_or_dropped_at_any_width() {
         assert_eq!(shown, want, "at {w}x{h}:\n{}", a.screen());
     }
 }
+
+/// Whether the terminal cursor is shown after a frame, and where.
+fn cursor_after_frame(a: &mut TestApp) -> Option<(u16, u16)> {
+    a.draw();
+    let b = a.term.backend();
+    b.cursor_visible().then(|| {
+        let p = b.cursor_position();
+        (p.x, p.y)
+    })
+}
+
+#[test]
+fn the_cursor_is_hidden_behind_popups_and_sits_in_the_palette_filter() {
+    use crossterm::event::KeyCode;
+    for (w, h) in [(80, 24), (120, 40), (200, 50)] {
+        let mut a = app_with_body(w, h, "[1]");
+        let body = request_layout(Rect::new(0, 0, w, h)).body;
+        let at = cursor_after_frame(&mut a).expect("a cursor in the focused body");
+        assert!(body.contains(at.into()), "{at:?} in {body:?}");
+        // Help over the view: no cursor through it.
+        a.press(KeyCode::F(1));
+        assert!(a.popup.is_some());
+        assert_eq!(cursor_after_frame(&mut a), None, "{w}x{h}:\n{}", a.screen());
+        a.press(KeyCode::Esc);
+        assert_eq!(cursor_after_frame(&mut a), Some(at));
+        // The quit question (the body is edited) hides it too.
+        a.type_str("x");
+        a.ctrl('q');
+        assert!(a.popup.is_some());
+        assert_eq!(cursor_after_frame(&mut a), None);
+        a.press(KeyCode::Esc);
+        // The palette puts it after what was typed in its filter.
+        a.ctrl('k');
+        a.type_str("sen");
+        let screen = a.lines();
+        let (x, y) = crate::tui::test_util::find_in(&screen, "> sen").expect("the filter");
+        assert_eq!(cursor_after_frame(&mut a), Some((x + 5, y)));
+        a.press(KeyCode::Esc);
+        // The events view's focused field, then help over it.
+        a.press(KeyCode::F(3));
+        assert!(cursor_after_frame(&mut a).is_some(), "{}", a.screen());
+        a.press(KeyCode::F(1));
+        assert_eq!(cursor_after_frame(&mut a), None);
+    }
+}

@@ -38,10 +38,12 @@ fn compact_label(l: LineLabel) -> &'static str {
     }
 }
 
-pub fn draw(frame: &mut Frame, screen: Rect, req: &RequestState, theme: &Theme) {
+/// Draw the request view on the whole `screen`; `cursor`: whether it may place the terminal
+/// cursor (not while a popup covers it).
+pub fn draw(frame: &mut Frame, screen: Rect, req: &RequestState, theme: &Theme, cursor: bool) {
     let l = request_layout(screen);
-    draw_fields(frame, &l, req, theme);
-    draw_body(frame, l.body, req, theme);
+    draw_fields(frame, &l, req, theme, cursor);
+    draw_body(frame, l.body, req, theme, cursor);
     draw_canonical(frame, l.canonical, req, theme);
     draw_detail(frame, l.detail, req, theme);
     draw_signature(frame, l.signature, req, theme);
@@ -85,7 +87,13 @@ fn block<'a>(title: impl Into<Line<'a>>, focused: bool, theme: &Theme) -> Block<
         .title(title)
 }
 
-fn draw_fields(frame: &mut Frame, l: &RequestLayout, req: &RequestState, theme: &Theme) {
+fn draw_fields(
+    frame: &mut Frame,
+    l: &RequestLayout,
+    req: &RequestState,
+    theme: &Theme,
+    cursor_shown: bool,
+) {
     let editing = !req.normal_mode;
     let ts = if req.ts_live {
         Span::styled(" timestamp live · Ctrl-T freeze ", theme.dim())
@@ -158,7 +166,7 @@ fn draw_fields(frame: &mut Frame, l: &RequestLayout, req: &RequestState, theme: 
         ]);
         frame.render_widget(Paragraph::new(line), *rect);
         let masked = *field == Field::RestKey && !req.key_info.revealed;
-        if focused && !masked {
+        if focused && !masked && cursor_shown {
             let x = rect.x + 11 + (cursor - skip) as u16;
             if x < rect.x + rect.width {
                 frame.set_cursor_position((x, rect.y));
@@ -167,7 +175,7 @@ fn draw_fields(frame: &mut Frame, l: &RequestLayout, req: &RequestState, theme: 
     }
 }
 
-fn draw_body(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme) {
+fn draw_body(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme, cursor: bool) {
     let focused = req.focus == Field::Body && !req.normal_mode;
     let len = req.body.len();
     let mut title = vec![Span::styled(format!(" Body ({len} bytes) "), theme.title())];
@@ -185,7 +193,7 @@ fn draw_body(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme) {
     let inner = b.inner(area);
     frame.render_widget(b, area);
     frame.render_widget(req.body.textarea(), inner);
-    if focused {
+    if focused && cursor {
         // The textarea draws its own cursor cell; also place the terminal cursor there.
         let c = req.body.textarea().screen_cursor();
         let (top, left) = req.body.textarea().scroll_offset();
