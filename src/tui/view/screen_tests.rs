@@ -64,7 +64,10 @@ fn line_end_markers_of_50_and_51_character_lines_are_whole_at_120x40() {
     let shown = canonical_on_screen(&mut a);
     assert_eq!(shown, expected_canonical(&a), "\n{screen}");
     // Each body line's own row ends in the whole marker; no row ends in a lone backslash.
-    assert!(screen.lines().all(|r| !r.trim_end().ends_with("a\\")), "{screen}");
+    assert!(
+        screen.lines().all(|r| !r.trim_end().ends_with("a\\")),
+        "{screen}"
+    );
     assert!(
         screen.lines().any(|r| r.contains("aa\\n")),
         "the 50-character line ends in \\n:\n{screen}"
@@ -137,4 +140,61 @@ fn the_cursor_is_hidden_behind_popups_and_sits_in_the_palette_filter() {
         a.press(KeyCode::F(1));
         assert_eq!(cursor_after_frame(&mut a), None);
     }
+}
+
+#[test]
+fn the_message_log_keeps_the_last_100_messages_in_full() {
+    use crate::tui::message::Message;
+    use crossterm::event::KeyCode;
+    let mut a = app_with_body(80, 24, "[1]");
+    for i in 0..120 {
+        a.app.status = format!("message number {i:03}");
+        a.update(Message::Resize(80, 24));
+    }
+    let long = format!("a long message {} END", "z".repeat(300));
+    a.app.status = long.clone();
+    a.update(Message::Resize(80, 24));
+    // The same message again is not logged twice.
+    a.update(Message::Resize(80, 24));
+    assert_eq!(a.log.len(), 100);
+    a.alt('m');
+    let lines = a.lines();
+    let screen = lines.join("\n");
+    // The popup's inside: from its title's corner to the corner at the end of that row.
+    let (x0, y0) = crate::tui::test_util::find_in(&lines, "┌ Messages (last 100").expect(&screen);
+    let x1 = x0 as usize
+        + lines[y0 as usize]
+            .chars()
+            .skip(x0 as usize)
+            .position(|c| c == '┐')
+            .unwrap()
+        + 1;
+    // Opened on the newest: the long one, whole (wrapped over several rows).
+    let shown: String = lines
+        .iter()
+        .map(|r| {
+            r.chars()
+                .skip(x0 as usize + 1)
+                .take(x1 - x0 as usize - 2)
+                .collect::<String>()
+                .trim()
+                .to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("");
+    assert!(
+        shown.contains(&"z".repeat(300)) && shown.contains("END"),
+        "{screen}"
+    );
+    // The oldest kept is the 22nd of 121; the 21st was dropped.
+    a.press(KeyCode::Home);
+    let screen = a.screen();
+    assert!(screen.contains("message number 021"), "{screen}");
+    assert!(!screen.contains("message number 020"), "{screen}");
+    a.press(KeyCode::Char('x'));
+    assert!(a.popup.is_none());
+    // An actual message of a view lands there too.
+    a.request.url.set("");
+    a.ctrl('g');
+    assert!(a.log.iter().any(|m| m.contains("the URL is empty")));
 }
