@@ -200,4 +200,3 @@ fn edit_externally(term: &mut Term, text: &str) -> Result<String, String> {
         Err(e) => Err(format!("could not start the editor {program}: {e}")),
     }
 }
-

@@ -204,10 +204,7 @@ impl Effects {
             } => {
                 tracing::debug!(url = %analytics_url, body_len = body.len(), "events send started");
                 let sender = self.sender();
-                let key_source = self
-                    .session
-                    .as_ref()
-                    .map(|s| s.profile().rest_key.clone());
+                let key_source = self.session.as_ref().map(|s| s.profile().rest_key.clone());
                 tokio::spawn(async move {
                     let result =
                         send_events(sender, analytics_url, body, key_source, tx.clone()).await;
@@ -331,16 +328,15 @@ impl Effects {
                 .delete(&name)
                 .map(|path| format!("deleted profile {name} ({})", path.display()))
                 .map_err(|e| e.to_string()),
-            ProfilesEffect::RenameProfile { from, mut profile } => {
-                stored_body(store, Some(&from)).and_then(|body| {
+            ProfilesEffect::RenameProfile { from, mut profile } => stored_body(store, Some(&from))
+                .and_then(|body| {
                     profile.request.body = body;
                     store
                         .save(&profile)
                         .and_then(|_| store.delete(&from))
                         .map(|_| format!("renamed {from} to {}", profile.name))
                         .map_err(|e| e.to_string())
-                })
-            }
+                }),
             ProfilesEffect::Activate(_) | ProfilesEffect::Status(_) => return,
         };
         let msg = match result {

@@ -202,7 +202,11 @@ fn a_frozen_timestamp_is_sent_as_typed_and_the_mismatch_shows_both_signing_texts
     assert_eq!(resp.code.as_deref(), Some("SIGNATURE_MISMATCH"));
     let m = resp.mismatch.as_ref().expect("the server's signing text");
     assert!(m.ours.iter().any(|l| l.contains(&frozen)), "{:?}", m.ours);
-    assert!(m.theirs.iter().any(|l| l.contains(&frozen)), "{:?}", m.theirs);
+    assert!(
+        m.theirs.iter().any(|l| l.contains(&frozen)),
+        "{:?}",
+        m.theirs
+    );
 }
 
 #[test]
