@@ -206,7 +206,7 @@ fn a_key_source_that_fails_is_named_instead_of_an_empty_key() {
     let var = "SIGNSCOPE_WORKBENCH_TEST_SURELY_UNSET_KEY";
     let mut p = Profile::new("from-env");
     p.rest_key = KeySource::Env(var.into());
-    let loaded = crate::tui::runtime::loaded_profile(p, "http://127.0.0.1:9".into(), None);
+    let loaded = crate::tui::runtime::loaded_profile(p, "http://127.0.0.1:9".into(), String::new());
     let mut a = TestApp::new(200, 50);
     let cmds = a.update(Message::ProfileLoaded(Ok(loaded)));
     a.run_signing(cmds);
