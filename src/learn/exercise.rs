@@ -433,7 +433,10 @@ impl Knob {
 
     /// Every option's value, in order.
     pub fn values(&self) -> Vec<String> {
-        self.options.iter().map(|o| self.value_of(o.as_ref())).collect()
+        self.options
+            .iter()
+            .map(|o| self.value_of(o.as_ref()))
+            .collect()
     }
 
     fn value_of(&self, m: Option<&Mistake>) -> String {
@@ -461,7 +464,10 @@ impl Knob {
                 Mistake::EmptyQueryLineOmitted => "left out".into(),
                 Mistake::CrlfLineEndings => "CRLF".into(),
                 Mistake::LowercaseHeaderNames => {
-                    format!("x-{}-timestamp=, content-type=", prefix.to_ascii_lowercase())
+                    format!(
+                        "x-{}-timestamp=, content-type=",
+                        prefix.to_ascii_lowercase()
+                    )
                 }
                 Mistake::HeaderLinesReordered { .. } => {
                     "APIKEY, TIMESTAMP, AUTH-ALGO, Content-Type".into()

@@ -16,6 +16,7 @@ use super::app::App;
 use super::components::diagnose::capture::{capture_fields, diagnose_capture, parse_capture};
 use super::components::events::{EventsEffect, EventsMsg, SendReport, ValidateWorker};
 use super::components::history::{HistoryEffect, HistoryMsg, HistoryRow};
+use super::components::lesson::{LessonEffect, LessonMsg};
 use super::components::profiles::{ProfilesEffect, ProfilesMsg};
 use super::components::request::response::{format_json, response_view, FORMAT_INLINE_LIMIT};
 use super::effect::{Command, SendJob};
@@ -310,6 +311,7 @@ impl Effects {
             Command::History(_) | Command::ReloadHistory => self.reload_history(),
             Command::Profiles(e) => self.profiles_effect(e),
             Command::ReloadProfiles => self.reload_profiles(),
+            Command::Lesson(e) => self.lesson_effect(e),
             Command::EditBody(_) | Command::Quit => {}
         }
     }
@@ -424,6 +426,32 @@ impl Effects {
                 tracing::trace!(rev = job.rev, "events validation job");
                 self.validator.submit(*job);
             }
+        }
+    }
+
+    /// The lesson's progress file, shared with `signscope learn` (`learn.json` in the data
+    /// directory).
+    fn lesson_effect(&mut self, e: LessonEffect) {
+        let dir = crate::store::Paths::discover().map(|p| p.data_dir);
+        match e {
+            LessonEffect::LoadProgress => {
+                let result = dir
+                    .map_err(|e| e.to_string())
+                    .and_then(|d| crate::learn::progress::load(&d).map_err(|e| format!("{e:#}")));
+                let _ = self
+                    .tx
+                    .send(Message::Lesson(LessonMsg::ProgressLoaded(result)));
+            }
+            LessonEffect::SaveProgress(p) => {
+                let saved = dir.map_err(|e| e.to_string()).and_then(|d| {
+                    crate::learn::progress::save(&d, &p).map_err(|e| format!("{e:#}"))
+                });
+                if let Err(e) = saved {
+                    tracing::debug!(error = %e, "lesson progress not saved");
+                    let _ = self.tx.send(Message::Lesson(LessonMsg::SaveFailed(e)));
+                }
+            }
+            LessonEffect::Status(_) => {}
         }
     }
 
