@@ -32,6 +32,7 @@ fn entry(i: usize) -> HistoryEntry {
     HistoryEntry {
         time: "2026-11-22T10:00:00.000Z".into(),
         profile: "bench".into(),
+        request_name: None,
         kind: "request".into(),
         request: RecordedRequest {
             method: "PUT".into(),

@@ -86,15 +86,15 @@ fn existing_mode(path: &std::path::Path) -> Option<u32> {
 /// many megabytes, lives in the editor and stays on disk (a save from the manager takes it from
 /// there, see [`stored_body`]).
 fn without_body(mut p: Profile) -> Profile {
-    p.request.body = bytes::Bytes::new();
+    p.request_mut().body = bytes::Bytes::new();
     p
 }
 
 /// A copy of `p` without its body, without copying the body.
 pub fn copy_without_body(p: &mut Profile) -> Profile {
-    let body = std::mem::take(&mut p.request.body);
+    let body = std::mem::take(&mut p.request_mut().body);
     let copy = p.clone();
-    p.request.body = body;
+    p.request_mut().body = body;
     copy
 }
 
@@ -109,10 +109,10 @@ fn body_string(body: bytes::Bytes) -> String {
 fn stored_body(store: &ProfileStore, source: Option<&str>) -> Result<bytes::Bytes, String> {
     match source {
         None => Ok(bytes::Bytes::new()),
-        Some(DEMO_PROFILE) => Ok(Profile::demo().request.body),
+        Some(DEMO_PROFILE) => Ok(Profile::demo().request().body.clone()),
         Some(name) => store
             .load(name)
-            .map(|p| p.request.body)
+            .map(|p| p.request().body.clone())
             .map_err(|e| e.to_string()),
     }
 }
@@ -156,16 +156,16 @@ pub fn loaded_profile(mut p: Profile, base_url: String, embedded: Option<&str>) 
         events: p.events.clone(),
         fields: RequestFields {
             url: base_url,
-            method: p.request.method.clone(),
-            path: p.request.path.clone(),
-            query: p.request.query.clone(),
-            prefix: p.request.header_prefix.clone(),
-            api_key: p.request.api_key.clone(),
-            content_type: p.request.content_type.clone(),
-            auth_algo: p.request.auth_algo.clone(),
+            method: p.request().method.clone(),
+            path: p.request().path.clone(),
+            query: p.request().query.clone(),
+            prefix: p.request().header_prefix.clone(),
+            api_key: p.request().api_key.clone(),
+            content_type: p.request().content_type.clone(),
+            auth_algo: p.request().auth_algo.clone(),
             // The body moves to the editor (its buffer, when not shared); the profile kept for
             // the manager has none.
-            body: body_string(std::mem::take(&mut p.request.body)),
+            body: body_string(std::mem::take(&mut p.request_mut().body)),
         },
         profile: Some(Box::new(p)),
         key,
@@ -462,7 +462,7 @@ impl Effects {
             ProfilesEffect::SaveProfile(mut p, source) => {
                 stored_body(&sess.store, source.as_deref())
                     .and_then(|body| {
-                        p.request.body = body;
+                        p.request_mut().body = body;
                         sess.store.save(&p).map_err(|e| e.to_string())
                     })
                     .map(|o| o.message())
@@ -474,7 +474,7 @@ impl Effects {
                 .map_err(|e| e.to_string()),
             ProfilesEffect::RenameProfile { from, mut profile } => {
                 stored_body(&sess.store, Some(&from)).and_then(|body| {
-                    profile.request.body = body;
+                    profile.request_mut().body = body;
                     sess.store
                         .save(&profile)
                         .and_then(|_| sess.store.delete(&from))
@@ -533,7 +533,7 @@ impl Effects {
         } else {
             fields.url.clone()
         };
-        p.request = crate::core::RequestSpec {
+        *p.request_mut() = crate::core::RequestSpec {
             method: fields.method.clone(),
             path: fields.path.clone(),
             query: fields.query.clone(),
@@ -543,6 +543,9 @@ impl Effects {
             auth_algo: fields.auth_algo.clone(),
             body: bytes::Bytes::from(fields.body.clone()),
         };
+        // The prefix and the public key are the account's: every request of the profile uses them.
+        p.set_header_prefix(&fields.prefix);
+        p.set_api_key(&fields.api_key);
         if let Some(k) = typed_key {
             p.rest_key = KeySource::Stored(k);
         }
@@ -907,29 +910,29 @@ mod tests {
         let paths = crate::store::Paths::new(dir.path().join("c"), dir.path().join("d"));
         let store = ProfileStore::open(&paths);
         let mut big = Profile::new("big");
-        big.request.body = "[\"a body that stays on disk\"]".into();
+        big.request_mut().body = "[\"a body that stays on disk\"]".into();
         store.save(&big).unwrap();
         let listed = without_body(store.load("big").unwrap());
-        assert!(listed.request.body.is_empty());
+        assert!(listed.request().body.is_empty());
         let mut full = store.load("big").unwrap();
         let copy = copy_without_body(&mut full);
-        assert!(copy.request.body.is_empty());
+        assert!(copy.request().body.is_empty());
         assert_eq!(
-            full.request.body, big.request.body,
+            full.request().body, big.request().body,
             "the original keeps its body"
         );
         let mut with_body = copy.clone();
-        with_body.request.body = full.request.body.clone();
+        with_body.request_mut().body = full.request().body.clone();
         assert_eq!(with_body, full);
         // Loading hands the body to the editor fields and keeps a body-less profile.
         let loaded = loaded_profile(full, String::new(), None);
-        assert_eq!(loaded.fields.body.as_bytes(), &big.request.body[..]);
-        assert!(loaded.profile.unwrap().request.body.is_empty());
-        assert_eq!(stored_body(&store, Some("big")).unwrap(), big.request.body);
+        assert_eq!(loaded.fields.body.as_bytes(), &big.request().body[..]);
+        assert!(loaded.profile.unwrap().request().body.is_empty());
+        assert_eq!(stored_body(&store, Some("big")).unwrap(), big.request().body);
         assert_eq!(stored_body(&store, None).unwrap(), "");
         assert_eq!(
             stored_body(&store, Some(DEMO_PROFILE)).unwrap(),
-            Profile::demo().request.body
+            Profile::demo().request().body.clone()
         );
         let err = stored_body(&store, Some("gone")).unwrap_err();
         assert!(err.contains("gone"), "{err}");
