@@ -16,7 +16,7 @@ mod message;
 mod update;
 mod validate;
 
-pub use draw::{draw, layout, EventsLayout};
+pub use draw::{draw, draw_with_cursor, layout, EventsLayout};
 pub use message::{EventsEffect, EventsMsg, SendReport};
 pub use update::update;
 pub use validate::{ValidateJob, ValidateWorker, Validated, INLINE_VALIDATE_ITEMS};
