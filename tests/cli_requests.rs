@@ -95,14 +95,32 @@ fn requests_are_added_copied_renamed_moved_deleted_and_sent_by_name() {
     assert!(list.starts_with("*  1. default  PUT /v2/batch"), "{list}");
 
     env.ok(&[
-        "profile", "request", "add", "shop", "dry run", "--query", "test=1", "--body", "[{\"id\":\"7\"}]",
+        "profile",
+        "request",
+        "add",
+        "shop",
+        "dry run",
+        "--query",
+        "test=1",
+        "--body",
+        "[{\"id\":\"7\"}]",
     ]);
-    env.ok(&["profile", "request", "duplicate", "shop", "dry run", "dry run 2"]);
+    env.ok(&[
+        "profile",
+        "request",
+        "duplicate",
+        "shop",
+        "dry run",
+        "dry run 2",
+    ]);
     env.ok(&["profile", "request", "rename", "shop", "dry run 2", "bulk"]);
     env.ok(&["profile", "request", "move", "shop", "bulk", "1"]);
     let list = env.ok(&["profile", "request", "list", "shop"]);
     assert_eq!(names(&list), ["bulk", "default", "dry run"], "{list}");
-    assert!(list.contains("dry run  PUT /v2/batch?test=1  (12 bytes)"), "{list}");
+    assert!(
+        list.contains("dry run  PUT /v2/batch?test=1  (12 bytes)"),
+        "{list}"
+    );
     env.ok(&["profile", "request", "delete", "shop", "bulk"]);
     let show = env.ok(&["profile", "show", "shop"]);
     assert!(show.contains("requests:      2"), "{show}");
@@ -110,13 +128,22 @@ fn requests_are_added_copied_renamed_moved_deleted_and_sent_by_name() {
 
     // Sent by name: the saved query and body go out, signed with the account's prefix and key.
     let (code, out, err) = env.run(&[
-        "send", "--profile", "shop", "--request", "dry run", "--output", "json",
+        "send",
+        "--profile",
+        "shop",
+        "--request",
+        "dry run",
+        "--output",
+        "json",
     ]);
     assert_eq!(code, 0, "{out}{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["response"]["status"], 200, "{out}");
     assert!(
-        v["request"]["url"].as_str().unwrap().ends_with("/v2/batch?test=1"),
+        v["request"]["url"]
+            .as_str()
+            .unwrap()
+            .ends_with("/v2/batch?test=1"),
         "{out}"
     );
     assert!(out.contains("X-SVC-APIKEY"), "{out}");
@@ -150,7 +177,10 @@ fn requests_are_added_copied_renamed_moved_deleted_and_sent_by_name() {
     // Names are unique within a profile.
     let (code, _, err) = env.run(&["profile", "request", "add", "shop", "dry run"]);
     assert_eq!(code, 2);
-    assert!(err.contains("already has a request named \"dry run\""), "{err}");
+    assert!(
+        err.contains("already has a request named \"dry run\""),
+        "{err}"
+    );
 }
 
 #[test]
@@ -158,45 +188,109 @@ fn sign_with_a_profile_and_request_signs_what_the_flags_would() {
     let env = Env::new();
     env.shop("http://127.0.0.1:9");
     env.ok(&[
-        "profile", "request", "add", "shop", "search", "--method", "post", "--path", "/v2/search",
-        "--query", "q=shoes", "--body", "{\"q\":1}",
+        "profile",
+        "request",
+        "add",
+        "shop",
+        "search",
+        "--method",
+        "post",
+        "--path",
+        "/v2/search",
+        "--query",
+        "q=shoes",
+        "--body",
+        "{\"q\":1}",
     ]);
     let ts = "2026-11-22T10:00:00.000Z";
     let from_profile = env.ok(&[
-        "sign", "--profile", "shop", "--request", "search", "--timestamp", ts, "--output", "json",
+        "sign",
+        "--profile",
+        "shop",
+        "--request",
+        "search",
+        "--timestamp",
+        ts,
+        "--output",
+        "json",
     ]);
     let from_flags = env.ok(&[
-        "sign", "--method", "post", "--path", "/v2/search", "--query", "q=shoes", "--api-key",
-        API, "--rest-key-env", "CLI_REQUESTS_KEY", "--body",
-        "{\"q\":1}", "--timestamp", ts, "--output", "json",
+        "sign",
+        "--method",
+        "post",
+        "--path",
+        "/v2/search",
+        "--query",
+        "q=shoes",
+        "--api-key",
+        API,
+        "--rest-key-env",
+        "CLI_REQUESTS_KEY",
+        "--body",
+        "{\"q\":1}",
+        "--timestamp",
+        ts,
+        "--output",
+        "json",
     ]);
     assert_eq!(from_profile, from_flags);
     let v: serde_json::Value = serde_json::from_str(&from_profile).unwrap();
-    assert!(v["canonical"].as_str().unwrap().starts_with("POST\n/v2/search\nq=shoes\n"));
+    assert!(v["canonical"]
+        .as_str()
+        .unwrap()
+        .starts_with("POST\n/v2/search\nq=shoes\n"));
     // A flag still overrides the saved value.
     let other = env.ok(&[
-        "sign", "--profile", "shop", "--request", "search", "--query", "q=hats", "--timestamp",
-        ts, "--output", "json",
+        "sign",
+        "--profile",
+        "shop",
+        "--request",
+        "search",
+        "--query",
+        "q=hats",
+        "--timestamp",
+        ts,
+        "--output",
+        "json",
     ]);
     let v: serde_json::Value = serde_json::from_str(&other).unwrap();
-    assert!(v["canonical"].as_str().unwrap().contains("\nq=hats\n"), "{other}");
+    assert!(
+        v["canonical"].as_str().unwrap().contains("\nq=hats\n"),
+        "{other}"
+    );
     // --request without --profile is a usage error; an unknown request names the profile.
     let (code, _, _) = env.run(&["sign", "--request", "search", "--output", "json"]);
     assert_eq!(code, 2);
     let (code, _, err) = env.run(&["sign", "--profile", "shop", "--request", "x"]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("profile \"shop\" has no request named \"x\"; its requests are: default, search"),
+        err.contains(
+            "profile \"shop\" has no request named \"x\"; its requests are: default, search"
+        ),
         "{err}"
     );
     // A request whose body lives in a file prints a curl command that reads that file.
     let body = env.dir.path().join("batch.json");
     fs::write(&body, "[{\"id\":\"1\"}]").unwrap();
     env.ok(&[
-        "profile", "request", "add", "shop", "upload", "--body-file", body.to_str().unwrap(),
+        "profile",
+        "request",
+        "add",
+        "shop",
+        "upload",
+        "--body-file",
+        body.to_str().unwrap(),
     ]);
     let curl = env.ok(&[
-        "sign", "--profile", "shop", "--request", "upload", "--timestamp", ts, "--output", "curl",
+        "sign",
+        "--profile",
+        "shop",
+        "--request",
+        "upload",
+        "--timestamp",
+        ts,
+        "--output",
+        "curl",
     ]);
     assert!(
         curl.contains(&format!("--data-binary @{}", body.display())),
@@ -227,15 +321,26 @@ fn files_of_the_previous_format_load_as_one_default_request_and_keep_their_comme
     assert!(list.contains("PUT /v2/batch?test=1"), "{list}");
     let (code, out, err) = env.run(&["send", "--profile", "old", "--request", "default"]);
     assert_eq!(code, 0, "{out}{err}");
-    assert_eq!(fs::read_to_string(&file).unwrap(), old, "sending rewrote the file");
+    assert_eq!(
+        fs::read_to_string(&file).unwrap(),
+        old,
+        "sending rewrote the file"
+    );
     // The first change saves the new format, comments kept.
     env.ok(&["profile", "request", "duplicate", "old", "default", "copy"]);
     let saved = fs::read_to_string(&file).unwrap();
-    for kept in ["# the test shop\n", "# public\n", "# dry runs only\nquery = \"test=1\""] {
+    for kept in [
+        "# the test shop\n",
+        "# public\n",
+        "# dry runs only\nquery = \"test=1\"",
+    ] {
         assert!(saved.contains(kept), "lost {kept:?}:\n{saved}");
     }
     assert!(saved.contains("schema_version = 3"), "{saved}");
-    assert!(saved.contains("[[requests]]\nname = \"default\""), "{saved}");
+    assert!(
+        saved.contains("[[requests]]\nname = \"default\""),
+        "{saved}"
+    );
     assert_eq!(
         names(&env.ok(&["profile", "request", "list", "old"])),
         ["default", "copy"]

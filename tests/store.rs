@@ -176,7 +176,10 @@ fn concurrent_processes_never_corrupt_each_other() {
     let store = ProfileStore::open(&paths_in(dir.path()));
     for n in ["alpha", "beta", "gamma"] {
         assert_profile_whole(&store, n);
-        assert_eq!(store.load(n).unwrap().request().query, format!("i={}", N - 1));
+        assert_eq!(
+            store.load(n).unwrap().request().query,
+            format!("i={}", N - 1)
+        );
     }
     let (entries, warnings) = History::open(&paths_in(dir.path())).load(usize::MAX);
     assert!(warnings.is_empty(), "{warnings:?}");

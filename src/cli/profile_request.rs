@@ -120,7 +120,11 @@ pub fn run(store: &ProfileStore, args: RequestArgs) -> anyhow::Result<u8> {
         RequestCommand::Rename { profile, from, to } => {
             let mut p = store.load(&profile)?;
             p.rename_request(&from, &to)?;
-            save(store, &p, &format!("renamed request \"{from}\" to \"{to}\""))
+            save(
+                store,
+                &p,
+                &format!("renamed request \"{from}\" to \"{to}\""),
+            )
         }
         RequestCommand::Move {
             profile,
@@ -156,7 +160,11 @@ fn unknown(p: &Profile, name: &str) -> crate::store::StoreError {
 
 fn save(store: &ProfileStore, p: &Profile, what: &str) -> anyhow::Result<u8> {
     let outcome = store.save(p)?;
-    println!("{what} in profile \"{}\" ({})", p.name, outcome.path.display());
+    println!(
+        "{what} in profile \"{}\" ({})",
+        p.name,
+        outcome.path.display()
+    );
     Ok(0)
 }
 
@@ -203,12 +211,13 @@ pub(crate) struct SignInputs {
 }
 
 /// `sign`'s inputs: the flags, over the profile's saved request when `--profile` is given.
-pub(crate) fn sign_inputs(args: &SignArgs, given: Option<BodySource>) -> anyhow::Result<SignInputs> {
+pub(crate) fn sign_inputs(
+    args: &SignArgs,
+    given: Option<BodySource>,
+) -> anyhow::Result<SignInputs> {
     let Some(name) = &args.profile else {
-        let key = rest_key_from_env_or_file(
-            args.rest_key_env.as_deref(),
-            args.rest_key_file.as_deref(),
-        )?;
+        let key =
+            rest_key_from_env_or_file(args.rest_key_env.as_deref(), args.rest_key_file.as_deref())?;
         let need = |v: &Option<String>, flag: &str| {
             v.clone()
                 .ok_or_else(|| anyhow!("give {flag} (or --profile NAME to sign a saved request)"))

@@ -185,7 +185,8 @@ impl Profile {
     }
 
     fn index_of(&self, name: &str) -> Result<usize, StoreError> {
-        self.requests.list
+        self.requests
+            .list
             .iter()
             .position(|r| r.name == name)
             .ok_or_else(|| StoreError::UnknownRequest {

@@ -55,7 +55,10 @@ fn a_schema_2_file_becomes_one_request_named_default() {
         (r.method.as_str(), r.path.as_str(), r.query.as_str()),
         ("PUT", "/v2/batch", "test=1")
     );
-    assert_eq!((r.header_prefix.as_str(), r.api_key.as_str()), ("KLEVU", "shop-public"));
+    assert_eq!(
+        (r.header_prefix.as_str(), r.api_key.as_str()),
+        ("KLEVU", "shop-public")
+    );
     assert_eq!(&r.body[..], b"[1]");
     assert_eq!((p.header_prefix(), p.api_key()), ("KLEVU", "shop-public"));
     assert_eq!(p.events.as_deref(), Some("[]"));
@@ -63,7 +66,11 @@ fn a_schema_2_file_becomes_one_request_named_default() {
         p.rest_key,
         KeySource::Command(vec!["pass".into(), "show".into(), "shop".into()])
     );
-    assert_eq!(fs::read_to_string(&path).unwrap(), V2_HAND_EDITED, "loading wrote nothing");
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        V2_HAND_EDITED,
+        "loading wrote nothing"
+    );
 }
 
 #[test]
@@ -72,10 +79,13 @@ fn saving_a_hand_edited_schema_2_file_writes_schema_3_and_keeps_every_comment() 
     let path = write_profile(&s, "shop", V2_HAND_EDITED);
     let mut p = s.load("shop").unwrap();
     p.request_mut().query = "test=2".into();
-    p.add_request("bulk delete", RequestSpec {
-        method: "DELETE".into(),
-        ..RequestSpec::default()
-    })
+    p.add_request(
+        "bulk delete",
+        RequestSpec {
+            method: "DELETE".into(),
+            ..RequestSpec::default()
+        },
+    )
     .unwrap();
     s.save(&p).unwrap();
     let saved = fs::read_to_string(&path).unwrap();
@@ -102,8 +112,14 @@ fn saving_a_hand_edited_schema_2_file_writes_schema_3_and_keeps_every_comment() 
     assert_eq!(back.schema_version, SCHEMA_VERSION);
     assert_eq!(back.request_names(), ["default", "bulk delete"]);
     assert_eq!(back.request().query, "test=2");
-    assert_eq!(back.find_request("bulk delete").unwrap().spec.method, "DELETE");
-    assert_eq!(back.find_request("bulk delete").unwrap().spec.api_key, "shop-public");
+    assert_eq!(
+        back.find_request("bulk delete").unwrap().spec.method,
+        "DELETE"
+    );
+    assert_eq!(
+        back.find_request("bulk delete").unwrap().spec.api_key,
+        "shop-public"
+    );
 }
 
 #[test]
@@ -117,12 +133,15 @@ fn schema_3_round_trip_with_several_requests_a_body_file_and_an_override() {
     p.set_api_key("pub-1");
     p.request_mut().body = "[{\"a\": \"multi\nline\"}]".into();
     let i = p
-        .add_request("search", RequestSpec {
-            method: "GET".into(),
-            path: "/v2/search".into(),
-            query: "q=shoe s".into(),
-            ..RequestSpec::default()
-        })
+        .add_request(
+            "search",
+            RequestSpec {
+                method: "GET".into(),
+                path: "/v2/search".into(),
+                query: "q=shoe s".into(),
+                ..RequestSpec::default()
+            },
+        )
         .unwrap();
     assert_eq!(i, 1);
     p.add_request("upload", RequestSpec::default()).unwrap();
@@ -136,19 +155,36 @@ fn schema_3_round_trip_with_several_requests_a_body_file_and_an_override() {
     let out = s.save(&p).unwrap();
     let text = fs::read_to_string(&out.path).unwrap();
     assert!(text.contains("body_file = "), "{text}");
-    assert!(!text.contains("from a file"), "the body stays in its file: {text}");
+    assert!(
+        !text.contains("from a file"),
+        "the body stays in its file: {text}"
+    );
     assert_eq!(fs::read(&body_path).unwrap(), b"[\"from a file\"]");
-    assert_eq!(text.matches("api_key = ").count(), 2, "account + the override: {text}");
+    assert_eq!(
+        text.matches("api_key = ").count(),
+        2,
+        "account + the override: {text}"
+    );
 
     let mut back = s.load("multi").unwrap();
     assert_eq!(back.origin.as_ref(), Some(&out.origin));
-    assert_eq!(back.selected_request().name, "default", "loading selects the first");
+    assert_eq!(
+        back.selected_request().name,
+        "default",
+        "loading selects the first"
+    );
     back.origin = None;
     p.select_index(0);
     assert_eq!(back, p);
-    assert_eq!(back.find_request("search").unwrap().spec.api_key, "pub-other");
+    assert_eq!(
+        back.find_request("search").unwrap().spec.api_key,
+        "pub-other"
+    );
     assert_eq!(back.api_key(), "pub-1");
-    assert_eq!(&back.find_request("upload").unwrap().spec.body[..], b"[\"from a file\"]");
+    assert_eq!(
+        &back.find_request("upload").unwrap().spec.body[..],
+        b"[\"from a file\"]"
+    );
 }
 
 #[test]
@@ -174,7 +210,10 @@ fn a_relative_body_file_is_read_from_the_profile_directory_and_a_missing_one_is_
     let both = text.replace("body_file =", "body = \"[]\"\nbody_file =");
     write_profile(&s, "both", &both);
     let err = s.load("both").unwrap_err().to_string();
-    assert!(err.contains("request \"upload\" has both `body` and `body_file`"), "{err}");
+    assert!(
+        err.contains("request \"upload\" has both `body` and `body_file`"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -187,7 +226,13 @@ fn a_schema_3_file_without_requests_has_one_default_request_with_the_account() {
     )
     .unwrap();
     assert_eq!(p.request_names(), [DEFAULT_REQUEST]);
-    assert_eq!((p.request().header_prefix.as_str(), p.request().api_key.as_str()), ("KLEVU", "k"));
+    assert_eq!(
+        (
+            p.request().header_prefix.as_str(),
+            p.request().api_key.as_str()
+        ),
+        ("KLEVU", "k")
+    );
     // Two requests of one name are refused with the name.
     let err = from_toml(
         "dup",
@@ -238,7 +283,11 @@ fn the_list_operations_keep_names_unique_and_the_selection_on_its_request() {
     p.set_api_key("pk");
     p.add_request("b", RequestSpec::default()).unwrap();
     p.add_request("c", RequestSpec::default()).unwrap();
-    assert_eq!(p.find_request("c").unwrap().spec.api_key, "pk", "added with the account's key");
+    assert_eq!(
+        p.find_request("c").unwrap().spec.api_key,
+        "pk",
+        "added with the account's key"
+    );
     p.select_request("b").unwrap();
     p.request_mut().query = "b=1".into();
     // Duplicate: right after the original, with its values.
@@ -249,7 +298,10 @@ fn the_list_operations_keep_names_unique_and_the_selection_on_its_request() {
     // Move: the selection follows its request.
     p.move_request("b", 3).unwrap();
     assert_eq!(p.request_names(), ["default", "b copy", "c", "b"]);
-    assert_eq!((p.selected_request().name.as_str(), p.selected_index()), ("b", 3));
+    assert_eq!(
+        (p.selected_request().name.as_str(), p.selected_index()),
+        ("b", 3)
+    );
     p.move_request("c", 99).unwrap();
     assert_eq!(p.request_names(), ["default", "b copy", "b", "c"]);
     assert_eq!(p.selected_request().name, "b");

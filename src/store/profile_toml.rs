@@ -20,7 +20,14 @@ use crate::core::{Secret, AUTH_ALGO, CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX};
 
 /// The keys of a version 2 file that belong to its one request (they move into the
 /// `[[requests]]` table named `default` when such a file is saved as version 3).
-const V2_REQUEST_KEYS: [&str; 6] = ["method", "path", "query", "content_type", "auth_algo", "body"];
+const V2_REQUEST_KEYS: [&str; 6] = [
+    "method",
+    "path",
+    "query",
+    "content_type",
+    "auth_algo",
+    "body",
+];
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -918,7 +918,8 @@ mod tests {
         let copy = copy_without_body(&mut full);
         assert!(copy.request().body.is_empty());
         assert_eq!(
-            full.request().body, big.request().body,
+            full.request().body,
+            big.request().body,
             "the original keeps its body"
         );
         let mut with_body = copy.clone();
@@ -928,7 +929,10 @@ mod tests {
         let loaded = loaded_profile(full, String::new(), None);
         assert_eq!(loaded.fields.body.as_bytes(), &big.request().body[..]);
         assert!(loaded.profile.unwrap().request().body.is_empty());
-        assert_eq!(stored_body(&store, Some("big")).unwrap(), big.request().body);
+        assert_eq!(
+            stored_body(&store, Some("big")).unwrap(),
+            big.request().body
+        );
         assert_eq!(stored_body(&store, None).unwrap(), "");
         assert_eq!(
             stored_body(&store, Some(DEMO_PROFILE)).unwrap(),

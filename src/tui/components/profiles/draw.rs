@@ -225,7 +225,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState) {
                         "{} {}{}{}",
                         p.request().method,
                         p.request().path,
-                        if p.request().query.is_empty() { "" } else { "?" },
+                        if p.request().query.is_empty() {
+                            ""
+                        } else {
+                            "?"
+                        },
                         p.request().query
                     )),
                 ]));
