@@ -143,6 +143,11 @@ impl Session {
         Ok(url)
     }
 
+    /// The URL of the in-process server when it runs (without starting it).
+    pub fn running_embedded_url(&self) -> Option<String> {
+        self.embedded.as_ref().map(BackgroundServer::url)
+    }
+
     /// The base URL a profile URL stands for (`embedded`: the in-process server).
     pub fn resolve_url(&mut self, url: &str) -> Result<String, EngineError> {
         if url == EMBEDDED_URL {

@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 use super::components::diagnose::DiagnoseState;
 use super::components::events::EventsState;
 use super::components::history::HistoryState;
+use super::components::lesson::LessonState;
 use super::components::profiles::ProfilesState;
 use super::components::request::RequestState;
 use super::keymap::{Binding, KeySpec};
@@ -106,6 +107,7 @@ pub struct App {
     pub events: EventsState,
     pub history: HistoryState,
     pub profiles: ProfilesState,
+    pub lesson: LessonState,
 }
 
 impl App {
@@ -130,6 +132,7 @@ impl App {
             events: Default::default(),
             history: Default::default(),
             profiles: Default::default(),
+            lesson: Default::default(),
         }
     }
 
@@ -141,6 +144,7 @@ impl App {
             View::Events => self.events.is_text_input_focused(),
             View::History => self.history.is_text_input_focused(),
             View::Profiles => self.profiles.is_text_input_focused(),
+            View::Lesson => false,
         }
     }
 
@@ -229,5 +233,11 @@ pub const GLOBAL_KEYS: &[Binding<GlobalAction>] = &[
         &[KeySpec::f(6), KeySpec::alt('6')],
         "go to the Diagnose view",
         "Diagnose view",
+    ),
+    global(
+        GlobalAction::Show(View::Lesson),
+        &[KeySpec::f(8), KeySpec::alt('8')],
+        "go to the Lesson view",
+        "Lesson view: the signing scheme step by step, and exercises",
     ),
 ];

@@ -62,6 +62,10 @@ pub fn bindings(app: &App) -> Vec<(String, String)> {
         View::Events => v.extend(fixed_rows(&app.events.help())),
         View::History => v.extend(fixed_rows(&app.history.help())),
         View::Profiles => v.extend(fixed_rows(&app.profiles.help())),
+        View::Lesson => v.extend(
+            rows_of(crate::tui::components::lesson::KEYS)
+                .chain(fixed_rows(crate::tui::components::lesson::CONTEXT_KEYS)),
+        ),
     }
     v
 }

@@ -455,10 +455,7 @@ impl EventsState {
 
     /// The URL a send goes to.
     pub fn collect_url(&self) -> String {
-        format!(
-            "{}/analytics/collect",
-            self.analytics_url.text().trim_end_matches('/')
-        )
+        crate::client::collect_url(self.analytics_url.text().trim())
     }
 
     fn input(&self, f: Field) -> &LineInput {
