@@ -54,5 +54,7 @@ pub enum Command {
     Profiles(ProfilesEffect),
     ReloadHistory,
     ReloadProfiles,
+    /// Follow the live stream of the server at this base URL for the traffic view.
+    FollowTraffic(String),
     Quit,
 }

@@ -4,7 +4,7 @@
 
 use ratatui::layout::Rect;
 
-/// The top-level views (F2..F6).
+/// The top-level views (F2..F7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum View {
     Request,
@@ -12,15 +12,17 @@ pub enum View {
     History,
     Profiles,
     Diagnose,
+    Traffic,
 }
 
 impl View {
-    pub const ALL: [View; 5] = [
+    pub const ALL: [View; 6] = [
         View::Request,
         View::Events,
         View::History,
         View::Profiles,
         View::Diagnose,
+        View::Traffic,
     ];
     pub fn title(self) -> &'static str {
         match self {
@@ -29,6 +31,7 @@ impl View {
             View::History => "History",
             View::Profiles => "Profiles",
             View::Diagnose => "Diagnose",
+            View::Traffic => "Traffic",
         }
     }
     pub fn key(self) -> &'static str {
@@ -38,6 +41,7 @@ impl View {
             View::History => "F4",
             View::Profiles => "F5",
             View::Diagnose => "F6",
+            View::Traffic => "F7",
         }
     }
 }

@@ -54,9 +54,37 @@ fn fixed_mmap_threshold() {
     }
 }
 
+/// How the workbench is opened (`signscope [--profile NAME] [--listen ADDR] [--watch URL]`).
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The profile to open (else the last used, else the demo).
+    pub profile: Option<String>,
+    /// Where the in-process server listens (else a free loopback port).
+    pub listen: Option<std::net::SocketAddr>,
+    /// Show another server's traffic in the Traffic view instead of the in-process server's.
+    pub watch: Option<String>,
+}
+
 /// Open the workbench on a profile: the one named, else the last used, else the demo (with the
-/// local server in-process on a free loopback port). Returns the exit code.
-pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
+/// local server in-process on a free loopback port, or on `--listen`). Returns the exit code.
+pub fn run(opts: Options) -> anyhow::Result<u8> {
+    let Options {
+        profile,
+        listen,
+        watch,
+    } = opts;
+    if let Some(w) = &watch {
+        // A bad URL is one sentence before the terminal is taken over.
+        crate::cli::watch::stream_url(w, "--watch")?;
+    }
+    // The pinned port is taken before anything else, so that a taken one is said at once.
+    let pinned = match listen {
+        Some(addr) => Some(
+            runtime::Embedded::start_with(crate::server::ServerConfig::demo(), Some(addr))
+                .map_err(|e| anyhow::anyhow!("{e}"))?,
+        ),
+        None => None,
+    };
     // Drawing goes to stdout: redirected, the workbench cannot run (it said "could not set up
     // the terminal: No such device or address (os error 6)").
     if !std::io::IsTerminal::is_terminal(&std::io::stdout()) {
@@ -98,7 +126,7 @@ pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
         history,
         // The body lives in the editor; saving takes it from there (no second copy of a big body).
         current: runtime::copy_without_body(&mut p),
-        server: None,
+        server: pinned,
     };
     let base = match session.base_url(&p) {
         Ok(u) => u,
@@ -111,7 +139,31 @@ pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
     let loaded = runtime::loaded_profile(p, base, embedded.as_deref());
     tracing::debug!(profile = %loaded.name, demo = loaded.is_demo, key = loaded.key.is_some(),
         "profile opened");
-    let (mut app, startup) = open_app(loaded, Utc::now());
+    let (mut app, mut startup) = open_app(loaded, Utc::now());
+    // The Traffic view follows the in-process server (started now when the profile did not
+    // need it), or the server named with --watch.
+    let traffic_source = match watch {
+        Some(url) => Ok((url.trim_end_matches('/').to_string(), true)),
+        None => session.embedded_url().map(|u| (u, false)),
+    };
+    match traffic_source {
+        Ok((address, watching)) => {
+            startup.extend(update::update(
+                &mut app,
+                message::Message::Traffic(components::traffic::TrafficMsg::Source {
+                    address: address.clone(),
+                    watching,
+                }),
+            ));
+            startup.push(effect::Command::FollowTraffic(address));
+        }
+        Err(e) => {
+            update::update(
+                &mut app,
+                message::Message::Traffic(components::traffic::TrafficMsg::Waiting(e)),
+            );
+        }
+    }
     app.no_color = theme::Theme::no_color_from_env();
     if let Some(w) = log_warning {
         note = Some(match note {

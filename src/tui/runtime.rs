@@ -124,10 +124,27 @@ pub struct Embedded {
 }
 
 impl Embedded {
+    /// The demo server on a free loopback port.
     pub fn start() -> Result<Embedded, String> {
-        let addr = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
-        let server = crate::server::spawn_background(crate::server::ServerConfig::demo(), addr)
-            .map_err(|e| format!("the local server could not start on 127.0.0.1: {e}"))?;
+        Embedded::start_with(crate::server::ServerConfig::demo(), None)
+    }
+
+    /// A server with `config` on `listen` (`signscope --listen`), or on a free loopback port.
+    /// A taken port is one sentence naming it.
+    pub fn start_with(
+        config: crate::server::ServerConfig,
+        listen: Option<std::net::SocketAddr>,
+    ) -> Result<Embedded, String> {
+        let addr = listen.unwrap_or_else(|| std::net::SocketAddr::from(([127, 0, 0, 1], 0)));
+        let server = crate::server::spawn_background(config, addr).map_err(|e| match listen {
+            Some(a) if e.kind() == std::io::ErrorKind::AddrInUse => format!(
+                "--listen {a}: port {} is already in use on {}; choose another port or stop the program holding it",
+                a.port(),
+                a.ip()
+            ),
+            Some(a) => format!("--listen {a}: the local server could not listen there: {e}"),
+            None => format!("the local server could not start on 127.0.0.1: {e}"),
+        })?;
         Ok(Embedded {
             url: server.url(),
             _server: server,
@@ -310,6 +327,17 @@ impl Effects {
             Command::History(_) | Command::ReloadHistory => self.reload_history(),
             Command::Profiles(e) => self.profiles_effect(e),
             Command::ReloadProfiles => self.reload_profiles(),
+            Command::FollowTraffic(base) => {
+                let tx = self.tx.clone();
+                let sent = super::components::traffic::feed::spawn(&base, move |m| {
+                    tx.send(Message::Traffic(m)).is_ok()
+                });
+                if let Err(e) = sent {
+                    let _ = self.tx.send(Message::Traffic(
+                        super::components::traffic::TrafficMsg::Waiting(format!("{e:#}")),
+                    ));
+                }
+            }
             Command::EditBody(_) | Command::Quit => {}
         }
     }

@@ -10,6 +10,7 @@ use super::app::{App, GlobalAction, Popup, GLOBAL_KEYS};
 use super::components::events::{self, EventsEffect, EventsMsg};
 use super::components::history::{self, HistoryEffect, HistoryMsg};
 use super::components::profiles::{self, ProfilesEffect, ProfilesMsg};
+use super::components::traffic::{self, TrafficEffect, TrafficMsg};
 use super::components::{diagnose, request};
 use super::effect::Command;
 use super::keymap;
@@ -148,7 +149,39 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             let effects = profiles::update(&mut app.profiles, m);
             profiles_effects(app, effects)
         }
+        Message::Traffic(m) => {
+            let effects = traffic::update(&mut app.traffic, m);
+            traffic_effects(app, effects)
+        }
     }
+}
+
+/// The traffic view's effects: loading a request goes to the request view (through
+/// `Message::LoadRequest`, as every load into the editor does) or to the Diagnose view.
+fn traffic_effects(app: &mut App, effects: Vec<TrafficEffect>) -> Vec<Command> {
+    let mut out = vec![];
+    for e in effects {
+        match e {
+            TrafficEffect::Status(s) => app.status = s,
+            TrafficEffect::Copy(text) => out.push(Command::Copy(text)),
+            TrafficEffect::LoadIntoRequest { fields, timestamp } => {
+                out.extend(update(app, Message::LoadRequest { fields, timestamp }));
+            }
+            TrafficEffect::Diagnose { capture } => {
+                app.diagnose.input = ratatui_textarea::TextArea::from(capture.lines());
+                app.diagnose.normal_mode = false;
+                app.view = View::Diagnose;
+                let profile_key = app.request.key();
+                out.extend(diagnose::run(
+                    &mut app.diagnose,
+                    diagnose::Action::Diagnose,
+                    &profile_key,
+                    app.request.prefix.text(),
+                ));
+            }
+        }
+    }
+    out
 }
 
 /// Switch to a view; the history and profile views re-read their files when opened.
@@ -306,6 +339,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
         View::Events => update(app, Message::Events(EventsMsg::Key(key))),
         View::History => update(app, Message::History(HistoryMsg::Key(key))),
         View::Profiles => update(app, Message::Profiles(ProfilesMsg::Key(key))),
+        View::Traffic => update(app, Message::Traffic(TrafficMsg::Key(key))),
     }
 }
 
@@ -333,6 +367,10 @@ fn run_palette(app: &mut App, action: PaletteAction) -> Vec<Command> {
     match action {
         PaletteAction::Global(a) => run_global(app, a),
         PaletteAction::Request(a) => request::run(&mut app.request, a),
+        PaletteAction::Traffic(a) => {
+            let effects = traffic::run(&mut app.traffic, a);
+            traffic_effects(app, effects)
+        }
         PaletteAction::Diagnose(a) => {
             let profile_key = app.request.key();
             diagnose::run(
@@ -481,6 +519,7 @@ fn on_paste(app: &mut App, text: &str) -> Vec<Command> {
         View::Events => update(app, Message::Events(EventsMsg::Paste(text.to_string()))),
         View::History => update(app, Message::History(HistoryMsg::Paste(text.to_string()))),
         View::Profiles => update(app, Message::Profiles(ProfilesMsg::Paste(text.to_string()))),
+        View::Traffic => update(app, Message::Traffic(TrafficMsg::Paste(text.to_string()))),
     }
 }
 
@@ -503,6 +542,7 @@ fn on_mouse(app: &mut App, m: crossterm::event::MouseEvent) -> Vec<Command> {
         View::Events => update(app, Message::Events(EventsMsg::Mouse(m, main))),
         View::History => update(app, Message::History(HistoryMsg::Mouse(m, main))),
         View::Profiles => update(app, Message::Profiles(ProfilesMsg::Mouse(m, main))),
+        View::Traffic => update(app, Message::Traffic(TrafficMsg::Mouse(m, main))),
         View::Diagnose => {
             diagnose::on_mouse(&mut app.diagnose, m, main);
             vec![]

@@ -6,3 +6,4 @@ pub mod events;
 pub mod history;
 pub mod profiles;
 pub mod request;
+pub mod traffic;
