@@ -147,16 +147,13 @@ fn on_key(state: &mut TrafficState, key: KeyEvent) -> Vec<TrafficEffect> {
         KeyCode::End => select(state, usize::MAX),
         KeyCode::PageDown => state.detail_scroll = state.detail_scroll.saturating_add(10),
         KeyCode::PageUp => state.detail_scroll = state.detail_scroll.saturating_sub(10),
-        KeyCode::Esc => {
-            if !state.filter.is_empty() {
-                state.filter.clear();
-                refilter(state);
-            }
+        KeyCode::Esc if !state.filter.is_empty() => {
+            state.filter.clear();
+            refilter(state);
         }
-        KeyCode::Backspace => {
-            if state.filter.pop().is_some() {
-                refilter(state);
-            }
+        KeyCode::Backspace if !state.filter.is_empty() => {
+            state.filter.pop();
+            refilter(state);
         }
         KeyCode::Char(c) if plain => {
             state.filter.push(c);
