@@ -54,6 +54,11 @@ impl Sender {
         }
     }
 
+    /// Whether this sender records its sends in a history file.
+    pub fn records(&self) -> bool {
+        self.history.is_some()
+    }
+
     /// Sign (once, with the clock read now when the timestamp is live), send, and record a
     /// signed indexing request. A network failure is an exchange with an error response; a
     /// request that cannot be sent as signed is an [`EngineError`].

@@ -34,6 +34,57 @@ pub enum Popup {
         filter: LineInput,
         selected: usize,
     },
+    /// The message log, scrolled to row `scroll` of its wrapped text (clamped when drawn, so
+    /// `u16::MAX` shows the newest messages).
+    Messages {
+        scroll: u16,
+    },
+}
+
+/// How many status messages the message log keeps.
+pub const LOG_MESSAGES: usize = 100;
+
+/// The last [`LOG_MESSAGES`] status messages of every view, in full (the status line and a
+/// view's footer show only the latest, cut to the width).
+#[derive(Clone, Debug, Default)]
+pub struct MessageLog {
+    messages: std::collections::VecDeque<String>,
+    /// The last text seen from each source, so a message is logged once when it appears.
+    seen: Vec<String>,
+}
+
+impl MessageLog {
+    /// Log the current text of source `i` when it is new and not empty.
+    pub fn observe(&mut self, i: usize, text: &str) {
+        if self.seen.len() <= i {
+            self.seen.resize(i + 1, String::new());
+        }
+        if text.is_empty() || self.seen[i] == text {
+            return;
+        }
+        self.seen[i] = text.to_string();
+        self.push(text.to_string());
+    }
+
+    pub fn push(&mut self, text: String) {
+        if self.messages.len() == LOG_MESSAGES {
+            self.messages.pop_front();
+        }
+        self.messages.push_back(text);
+    }
+
+    /// Oldest first.
+    pub fn iter(&self) -> impl Iterator<Item = &String> {
+        self.messages.iter()
+    }
+
+    pub fn len(&self) -> usize {
+        self.messages.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.messages.is_empty()
+    }
 }
 
 /// All state of the workbench.
@@ -42,6 +93,8 @@ pub struct App {
     pub popup: Option<Popup>,
     /// The status line (the last message of any view).
     pub status: String,
+    /// Every status message, for the message log (Alt-M).
+    pub log: MessageLog,
     /// Quit once the profile save (asked from the quit popup) succeeded.
     pub quit_after_save: bool,
     pub quit: bool,
@@ -69,6 +122,7 @@ impl App {
             view: View::Request,
             popup: None,
             status: String::new(),
+            log: MessageLog::default(),
             quit_after_save: false,
             quit: false,
             no_color: false,
@@ -105,6 +159,7 @@ impl App {
 pub enum GlobalAction {
     Help,
     Palette,
+    Messages,
     Quit,
     Show(View),
 }
@@ -136,6 +191,12 @@ pub const GLOBAL_KEYS: &[Binding<GlobalAction>] = &[
         &[KeySpec::ctrl('k')],
         "command palette",
         "command palette: every action of this view, run by name",
+    ),
+    global(
+        GlobalAction::Messages,
+        &[KeySpec::alt('m')],
+        "message log",
+        "message log: the last 100 status messages in full",
     ),
     global(
         GlobalAction::Quit,

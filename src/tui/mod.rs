@@ -77,14 +77,11 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
         // A bad URL is one sentence before the terminal is taken over.
         crate::cli::watch::stream_url(w, "--watch")?;
     }
-    // The pinned port is taken before anything else, so that a taken one is said at once.
-    let pinned = match listen {
-        Some(addr) => Some(
-            runtime::Embedded::start_with(crate::server::ServerConfig::demo(), Some(addr))
-                .map_err(|e| anyhow::anyhow!("{e}"))?,
-        ),
-        None => None,
-    };
+    // A pinned port already in use is said before anything else (the server itself starts
+    // once the profile, and its forwarding, is known).
+    if let Some(addr) = listen {
+        std::net::TcpListener::bind(addr).map_err(|e| anyhow::anyhow!(listen_error(addr, &e)))?;
+    }
     // Drawing goes to stdout: redirected, the workbench cannot run (it said "could not set up
     // the terminal: No such device or address (os error 6)").
     if !std::io::IsTerminal::is_terminal(&std::io::stdout()) {
@@ -104,39 +101,30 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
         Ok(_) => None,
         Err(warning) => Some(warning),
     };
-    let store = crate::store::ProfileStore::open(&paths);
-    let history = crate::store::History::open(&paths);
+    // The engine opens the profile and applies the one last-used policy
+    // (`docs/architecture.md`, "Last used profile"). With several saved profiles and none used
+    // last, the CLI asks for --profile; the workbench opens the demo and says so.
+    let opts = crate::client::ClientOptions::default();
     let mut note = None;
-    let mut p = match profile {
-        Some(name) => store
-            .load(&name)
-            .map_err(|e| anyhow::anyhow!("cannot open profile {name}: {e}"))?,
-        None => match store.last_used() {
-            Some(name) => store.load(&name).unwrap_or_else(|e| {
-                note = Some(format!(
-                    "last used profile {name} not loaded ({e}); using the demo"
-                ));
-                crate::store::Profile::demo()
-            }),
-            None => crate::store::Profile::demo(),
+    let mut session = match crate::engine::Session::open_in(paths.clone(), profile.as_deref(), opts)
+    {
+        Ok(s) => s,
+        Err(e @ crate::engine::EngineError::ChooseProfile { .. }) if profile.is_none() => {
+            note = Some(format!("{e}; the demo is open"));
+            crate::engine::Session::open_in(paths, Some(crate::store::DEMO_PROFILE), opts)?
+        }
+        Err(e) => match profile {
+            Some(name) => anyhow::bail!("cannot open profile {name}: {e}"),
+            None => anyhow::bail!("{e}"),
         },
     };
-    let mut session = runtime::Session {
-        store,
-        history,
-        // The body lives in the editor; saving takes it from there (no second copy of a big body).
-        current: runtime::copy_without_body(&mut p),
-        server: pinned,
-    };
-    let base = match session.base_url(&p) {
-        Ok(u) => u,
-        Err(e) => {
-            note = Some(format!("{e}; sending will fail until a URL is set"));
-            String::new()
-        }
-    };
-    let embedded = session.server.as_ref().map(|s| s.url.clone());
-    let loaded = runtime::loaded_profile(p, base, embedded.as_deref());
+    // The in-process server: on --listen or a free loopback port, for the Traffic view and for
+    // profiles whose URLs say `embedded`.
+    let server = start_server(listen)?;
+    session.use_embedded(server);
+    // The body moves to the editor; the session keeps the profile without it.
+    let (loaded, url_note) = runtime::open_current(&mut session);
+    note = note.or(url_note);
     tracing::debug!(profile = %loaded.name, demo = loaded.is_demo, key = loaded.key.is_some(),
         "profile opened");
     let (mut app, mut startup) = open_app(loaded, Utc::now());
@@ -144,7 +132,10 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
     // need it), or the server named with --watch.
     let traffic_source = match watch {
         Some(url) => Ok((url.trim_end_matches('/').to_string(), true)),
-        None => session.embedded_url().map(|u| (u, false)),
+        None => session
+            .embedded_url()
+            .map(|u| (u, false))
+            .map_err(|e| e.to_string()),
     };
     match traffic_source {
         Ok((address, watching)) => {
@@ -171,7 +162,7 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
             None => w,
         });
     }
-    if note.is_none() && session.current.is_demo() {
+    if note.is_none() && session.is_demo() {
         note = Some(DEMO_NOTE.into());
     }
     runtime::run_app(app, Some(session), note, startup)
@@ -196,6 +187,32 @@ pub fn open_app(loaded: message::LoadedProfile, now: DateTime<Utc>) -> (App, Vec
     // Fill the components too (events target and batch, profile manager) and sign.
     let startup = update::update(&mut app, message::Message::ProfileLoaded(Ok(loaded)));
     (app, startup)
+}
+
+/// The in-process server on `listen`, or on a free loopback port.
+fn start_server(
+    listen: Option<std::net::SocketAddr>,
+) -> anyhow::Result<crate::server::BackgroundServer> {
+    let addr = listen.unwrap_or_else(|| std::net::SocketAddr::from(([127, 0, 0, 1], 0)));
+    crate::server::spawn_background(crate::server::ServerConfig::demo(), addr).map_err(|e| {
+        match listen {
+            Some(a) => anyhow::anyhow!(listen_error(a, &e)),
+            None => anyhow::anyhow!("the local server could not start on 127.0.0.1: {e}"),
+        }
+    })
+}
+
+/// Why `--listen ADDR` could not be used, in one sentence naming it.
+fn listen_error(addr: std::net::SocketAddr, e: &std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::AddrInUse {
+        format!(
+            "--listen {addr}: port {} is already in use on {}; choose another port or stop the program holding it",
+            addr.port(),
+            addr.ip()
+        )
+    } else {
+        format!("--listen {addr}: the local server could not listen there: {e}")
+    }
 }
 
 /// The first status line on the demo profile. It stays until another message replaces it, on

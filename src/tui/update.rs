@@ -27,6 +27,10 @@ pub fn update(app: &mut App, msg: Message) -> Vec<Command> {
     if !app.request.status.is_empty() {
         app.status = std::mem::take(&mut app.request.status);
     }
+    // Every new message is kept in full for the message log.
+    app.log.observe(0, &app.status);
+    app.log.observe(1, &app.events.status);
+    app.log.observe(2, &app.profiles.status);
     cmds
 }
 
@@ -357,6 +361,10 @@ fn run_global(app: &mut App, action: GlobalAction) -> Vec<Command> {
             });
             vec![]
         }
+        GlobalAction::Messages => {
+            app.popup = Some(Popup::Messages { scroll: u16::MAX });
+            vec![]
+        }
         GlobalAction::Quit => request_quit(app),
         GlobalAction::Show(v) => switch_view(app, v),
     }
@@ -425,6 +433,26 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
             };
             if let (Some(to), true) = (to, max > 0) {
                 app.popup = Some(Popup::Help {
+                    scroll: to.min(max),
+                });
+            }
+            vec![]
+        }
+        Popup::Messages { scroll } => {
+            // Arrows and pages scroll; any other key closes the log.
+            let max = crate::tui::view::popup::messages_max_scroll(app);
+            let scroll = scroll.min(max);
+            let to = match key.code {
+                KeyCode::Down | KeyCode::Char('j') => Some(scroll.saturating_add(1)),
+                KeyCode::Up | KeyCode::Char('k') => Some(scroll.saturating_sub(1)),
+                KeyCode::PageDown => Some(scroll.saturating_add(10)),
+                KeyCode::PageUp => Some(scroll.saturating_sub(10)),
+                KeyCode::Home => Some(0),
+                KeyCode::End => Some(max),
+                _ => None,
+            };
+            if let Some(to) = to {
+                app.popup = Some(Popup::Messages {
                     scroll: to.min(max),
                 });
             }

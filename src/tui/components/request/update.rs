@@ -78,6 +78,10 @@ pub fn on_send_done(req: &mut RequestState, id: u64, result: Result<ResponseView
                 }
                 (None, None) => format!("{} in {:.0} ms", resp.status, resp.elapsed_ms),
             };
+            for w in &resp.warnings {
+                req.status.push_str("; ");
+                req.status.push_str(w);
+            }
             req.detail = if resp.mismatch.is_some() {
                 Detail::Diff
             } else {
