@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 use super::components::diagnose::DiagnoseState;
 use super::components::events::EventsState;
 use super::components::history::HistoryState;
+use super::components::lesson::LessonState;
 use super::components::profiles::ProfilesState;
 use super::components::request::RequestState;
 use super::components::traffic::TrafficState;
@@ -108,6 +109,7 @@ pub struct App {
     pub history: HistoryState,
     pub profiles: ProfilesState,
     pub traffic: TrafficState,
+    pub lesson: LessonState,
 }
 
 impl App {
@@ -133,6 +135,7 @@ impl App {
             history: Default::default(),
             profiles: Default::default(),
             traffic: Default::default(),
+            lesson: Default::default(),
         }
     }
 
@@ -145,6 +148,7 @@ impl App {
             View::History => self.history.is_text_input_focused(),
             View::Profiles => self.profiles.is_text_input_focused(),
             View::Traffic => self.traffic.is_text_input_focused(),
+            View::Lesson => false,
         }
     }
 
@@ -239,5 +243,11 @@ pub const GLOBAL_KEYS: &[Binding<GlobalAction>] = &[
         &[KeySpec::f(7), KeySpec::alt('7')],
         "go to the Traffic view",
         "Traffic view: the requests reaching the local server, live",
+    ),
+    global(
+        GlobalAction::Show(View::Lesson),
+        &[KeySpec::f(8), KeySpec::alt('8')],
+        "go to the Lesson view",
+        "Lesson view: the signing scheme step by step, and exercises",
     ),
 ];

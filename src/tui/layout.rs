@@ -13,16 +13,18 @@ pub enum View {
     Profiles,
     Diagnose,
     Traffic,
+    Lesson,
 }
 
 impl View {
-    pub const ALL: [View; 6] = [
+    pub const ALL: [View; 7] = [
         View::Request,
         View::Events,
         View::History,
         View::Profiles,
         View::Diagnose,
         View::Traffic,
+        View::Lesson,
     ];
     pub fn title(self) -> &'static str {
         match self {
@@ -32,6 +34,7 @@ impl View {
             View::Profiles => "Profiles",
             View::Diagnose => "Diagnose",
             View::Traffic => "Traffic",
+            View::Lesson => "Lesson",
         }
     }
     pub fn key(self) -> &'static str {
@@ -42,6 +45,7 @@ impl View {
             View::Profiles => "F5",
             View::Diagnose => "F6",
             View::Traffic => "F7",
+            View::Lesson => "F8",
         }
     }
 }

@@ -8,6 +8,7 @@ use crossterm::event::{KeyEvent, MouseEvent};
 
 use crate::tui::components::events::EventsMsg;
 use crate::tui::components::history::HistoryMsg;
+use crate::tui::components::lesson::LessonMsg;
 use crate::tui::components::profiles::ProfilesMsg;
 use crate::tui::components::traffic::TrafficMsg;
 use crate::tui::model::{FormattedBody, RequestFields, ResponseView, SignedView};
@@ -71,6 +72,7 @@ pub enum Message {
     Profiles(ProfilesMsg),
     /// Messages of the traffic view (its records arrive from the runtime's stream feed).
     Traffic(TrafficMsg),
+    Lesson(LessonMsg),
 }
 
 /// A profile loaded by the runtime.

@@ -2,7 +2,7 @@
 //! its keys, from the same tables the dispatcher and help read; type to filter, Enter runs.
 
 use super::app::{App, GlobalAction, GLOBAL_KEYS};
-use super::components::{diagnose, request, traffic};
+use super::components::{diagnose, lesson, request, traffic};
 use super::keymap::Binding;
 use super::layout::View;
 
@@ -13,6 +13,7 @@ pub enum PaletteAction {
     Request(request::keys::Action),
     Diagnose(diagnose::Action),
     Traffic(traffic::Action),
+    Lesson(lesson::Action),
 }
 
 /// One row of the palette.
@@ -43,6 +44,7 @@ pub fn entries(app: &App, filter: &str) -> Vec<Entry> {
         View::Request => entries_of(request::keys::KEYS, PaletteAction::Request),
         View::Diagnose => entries_of(diagnose::KEYS, PaletteAction::Diagnose),
         View::Traffic => entries_of(traffic::KEYS, PaletteAction::Traffic),
+        View::Lesson => entries_of(lesson::KEYS, PaletteAction::Lesson),
         View::Events | View::History | View::Profiles => vec![],
     };
     all.extend(

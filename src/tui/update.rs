@@ -9,6 +9,7 @@ use ratatui::layout::{Position, Rect};
 use super::app::{App, GlobalAction, Popup, GLOBAL_KEYS};
 use super::components::events::{self, EventsEffect, EventsMsg};
 use super::components::history::{self, HistoryEffect, HistoryMsg};
+use super::components::lesson::{self, LessonEffect, LessonMsg};
 use super::components::profiles::{self, ProfilesEffect, ProfilesMsg};
 use super::components::traffic::{self, TrafficEffect, TrafficMsg};
 use super::components::{diagnose, request};
@@ -22,16 +23,34 @@ use super::widgets::{Edit, LineInput};
 
 /// Handle one message.
 pub fn update(app: &mut App, msg: Message) -> Vec<Command> {
-    let cmds = route(app, msg);
+    let mut cmds = route(app, msg);
     // A component's status message goes to the status line.
     if !app.request.status.is_empty() {
         app.status = std::mem::take(&mut app.request.status);
+    }
+    // The lesson follows the request being edited, wherever it was edited.
+    if app.lesson.watching() {
+        let draft = lesson::draft_of(&app.request);
+        let effects = lesson::observe(&mut app.lesson, draft, app.request.now);
+        cmds.extend(lesson_effects(app, effects));
     }
     // Every new message is kept in full for the message log.
     app.log.observe(0, &app.status);
     app.log.observe(1, &app.events.status);
     app.log.observe(2, &app.profiles.status);
     cmds
+}
+
+/// The lesson view's effects: its status goes to the status line, the rest to the runtime.
+fn lesson_effects(app: &mut App, effects: Vec<LessonEffect>) -> Vec<Command> {
+    let mut out = vec![];
+    for e in effects {
+        match e {
+            LessonEffect::Status(s) => app.status = s,
+            other => out.push(Command::Lesson(other)),
+        }
+    }
+    out
 }
 
 fn route(app: &mut App, msg: Message) -> Vec<Command> {
@@ -157,6 +176,10 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             let effects = traffic::update(&mut app.traffic, m);
             traffic_effects(app, effects)
         }
+        Message::Lesson(m) => {
+            let effects = lesson::update(&mut app.lesson, m);
+            lesson_effects(app, effects)
+        }
     }
 }
 
@@ -194,6 +217,10 @@ fn switch_view(app: &mut App, v: View) -> Vec<Command> {
     match v {
         View::History => vec![Command::ReloadHistory],
         View::Profiles => vec![Command::ReloadProfiles],
+        View::Lesson => {
+            let effects = lesson::update(&mut app.lesson, LessonMsg::Opened);
+            lesson_effects(app, effects)
+        }
         _ => vec![],
     }
 }
@@ -344,6 +371,10 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
         View::History => update(app, Message::History(HistoryMsg::Key(key))),
         View::Profiles => update(app, Message::Profiles(ProfilesMsg::Key(key))),
         View::Traffic => update(app, Message::Traffic(TrafficMsg::Key(key))),
+        View::Lesson => {
+            let now = app.request.now;
+            update(app, Message::Lesson(LessonMsg::Key(key, now)))
+        }
     }
 }
 
@@ -378,6 +409,10 @@ fn run_palette(app: &mut App, action: PaletteAction) -> Vec<Command> {
         PaletteAction::Traffic(a) => {
             let effects = traffic::run(&mut app.traffic, a);
             traffic_effects(app, effects)
+        }
+        PaletteAction::Lesson(a) => {
+            let now = app.request.now;
+            update(app, Message::Lesson(LessonMsg::Run(a, now)))
         }
         PaletteAction::Diagnose(a) => {
             let profile_key = app.request.key();
@@ -548,6 +583,7 @@ fn on_paste(app: &mut App, text: &str) -> Vec<Command> {
         View::History => update(app, Message::History(HistoryMsg::Paste(text.to_string()))),
         View::Profiles => update(app, Message::Profiles(ProfilesMsg::Paste(text.to_string()))),
         View::Traffic => update(app, Message::Traffic(TrafficMsg::Paste(text.to_string()))),
+        View::Lesson => vec![],
     }
 }
 
@@ -576,6 +612,7 @@ fn on_mouse(app: &mut App, m: crossterm::event::MouseEvent) -> Vec<Command> {
             vec![]
         }
         View::Request => request::on_mouse(&mut app.request, m, screen),
+        View::Lesson => vec![],
     }
 }
 

@@ -345,7 +345,7 @@ fn format_and_minify_change_the_body_invalid_json_is_kept() {
     let cmds = update(&mut a, alt_key('j'));
     assert!(a.request.body.line_count() > 1);
     assert!(String::from_utf8_lossy(&last_sign_job(&cmds).body).contains("\n  {"));
-    update(&mut a, key(KeyCode::F(8)));
+    update(&mut a, alt_key('n'));
     assert_eq!(
         &a.request.body.bytes()[..],
         br#"[{"id":"sku-1","name":"Blue shirt"}]"#

@@ -67,6 +67,10 @@ pub fn bindings(app: &App) -> Vec<(String, String)> {
                 .into_iter()
                 .chain(rows_of(traffic::KEYS)),
         ),
+        View::Lesson => v.extend(
+            rows_of(crate::tui::components::lesson::KEYS)
+                .chain(fixed_rows(crate::tui::components::lesson::CONTEXT_KEYS)),
+        ),
     }
     v
 }

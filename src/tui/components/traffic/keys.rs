@@ -37,7 +37,7 @@ const fn bind(
 pub const KEYS: &[Binding<Action>] = &[
     bind(
         Action::Pause,
-        &[KeySpec::ctrl('p'), KeySpec::f(8)],
+        &[KeySpec::ctrl('p')],
         "pause or resume the traffic list",
         "pause / resume: new requests are held, not shown, until resumed",
     ),
