@@ -24,6 +24,9 @@ pub enum Popup {
         scroll: u16,
     },
     ConfirmQuit,
+    /// Unsaved edits would be lost by this load: save, discard or cancel
+    /// (`crate::tui::unsaved`).
+    ConfirmLoad(Box<crate::tui::unsaved::PendingLoad>),
     /// Pick a profile: names and the selected index.
     Profiles {
         names: Vec<String>,
@@ -98,6 +101,8 @@ pub struct App {
     pub log: MessageLog,
     /// Quit once the profile save (asked from the quit popup) succeeded.
     pub quit_after_save: bool,
+    /// The load to run once the profile save (asked from the unsaved-edits question) succeeded.
+    pub load_after_save: Option<Box<crate::tui::unsaved::PendingLoad>>,
     pub quit: bool,
     pub no_color: bool,
     /// Terminal size (columns, rows), for mouse hit testing with the same layout the view uses.
@@ -126,6 +131,7 @@ impl App {
             status: String::new(),
             log: MessageLog::default(),
             quit_after_save: false,
+            load_after_save: None,
             quit: false,
             no_color: false,
             size: (80, 24),

@@ -19,6 +19,7 @@ use super::layout::{frame_layout, tab_layout, View};
 use super::message::Message;
 use super::model::RequestFields;
 use super::palette::{self, PaletteAction};
+use super::unsaved::{self, PendingLoad};
 use super::widgets::{Edit, LineInput};
 
 /// Handle one message.
@@ -140,10 +141,14 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
                 app.quit = true;
                 return vec![Command::Quit];
             }
-            vec![]
+            match app.load_after_save.take() {
+                Some(load) => unsaved::run_load(app, *load),
+                None => vec![],
+            }
         }
         Message::ProfileSaved(Err(e)) => {
             app.quit_after_save = false;
+            app.load_after_save = None;
             // The edits stay in memory; the user can save elsewhere (Alt-S).
             app.status = format!("{e} (edits kept; Alt-S saves under another name)");
             vec![]
@@ -152,10 +157,14 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             diagnose::on_diagnosed(&mut app.diagnose, ok, lines);
             vec![]
         }
-        Message::LoadRequest { fields, timestamp } => {
-            app.view = View::Request;
-            request::load_request(&mut app.request, &fields, timestamp)
-        }
+        Message::LoadRequest { fields, timestamp } => unsaved::load_or_ask(
+            app,
+            PendingLoad::Request {
+                fields,
+                timestamp,
+                what: "the captured request".into(),
+            },
+        ),
         Message::Terminate => {
             app.quit = true;
             vec![Command::Quit]
@@ -251,11 +260,12 @@ fn history_effects(app: &mut App, effects: Vec<HistoryEffect>) -> Vec<Command> {
             }
             HistoryEffect::LoadIntoRequest(row) => {
                 let (fields, timestamp) = row_fields(&row, app.request.prefix.text());
-                out.extend(update(
+                out.extend(unsaved::load_or_ask(
                     app,
-                    Message::LoadRequest {
+                    PendingLoad::Request {
                         fields: Box::new(fields),
                         timestamp,
+                        what: "the history entry".into(),
                     },
                 ));
             }
@@ -272,8 +282,7 @@ fn profiles_effects(app: &mut App, effects: Vec<ProfilesEffect>) -> Vec<Command>
         match e {
             ProfilesEffect::Status(s) => app.status = s,
             ProfilesEffect::Activate(name) => {
-                app.view = View::Request;
-                out.push(Command::LoadProfile(name));
+                out.extend(unsaved::load_or_ask(app, PendingLoad::Profile(name)));
             }
             other => out.push(Command::Profiles(other)),
         }
@@ -340,7 +349,16 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
     }
     // A prompt of the request view takes every key until it closes.
     if app.view == View::Request && app.request.prompt.is_some() {
-        return request::on_key(&mut app.request, key);
+        let cmds = request::on_key(&mut app.request, key);
+        // Closed without saving: a load waiting for that save does not happen.
+        if app.request.prompt.is_none()
+            && !cmds
+                .iter()
+                .any(|c| matches!(c, Command::SaveProfile { .. }))
+        {
+            app.load_after_save = None;
+        }
+        return cmds;
     }
     // Global keys.
     if let Some(action) = keymap::lookup(GLOBAL_KEYS, &key) {
@@ -493,6 +511,7 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
             }
             vec![]
         }
+        Popup::ConfirmLoad(load) => unsaved::on_key(app, load, key),
         Popup::ConfirmQuit => match key.code {
             KeyCode::Char('y') | KeyCode::Char('Y') | KeyCode::Enter => {
                 app.quit = true;
@@ -521,7 +540,7 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
                 vec![]
             }
             KeyCode::Enter => match names.get(selected) {
-                Some(name) => vec![Command::LoadProfile(name.clone())],
+                Some(name) => unsaved::load_or_ask(app, PendingLoad::Profile(name.clone())),
                 None => vec![],
             },
             KeyCode::Esc | KeyCode::Char('q') => vec![],

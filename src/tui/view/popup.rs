@@ -202,6 +202,14 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         }
         // Drawn above.
         Popup::Messages { .. } => return,
+        Popup::ConfirmLoad(load) => {
+            let lines: Vec<Line> = crate::tui::unsaved::question(load)
+                .into_iter()
+                .map(Line::from)
+                .collect();
+            let w = 50.max(lines.iter().map(|l| l.width() as u16).max().unwrap_or(0) + 2);
+            (" Unsaved edits ".into(), lines, w, 7)
+        }
         Popup::ConfirmQuit => (
             " Quit? ".into(),
             vec![
