@@ -193,7 +193,7 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
 }
 
 /// The traffic view's effects: loading a request goes to the request view (through
-/// `Message::LoadRequest`, as every load into the editor does) or to the Diagnose view.
+/// `unsaved::load_or_ask`, as every load into the editor does) or to the Diagnose view.
 fn traffic_effects(app: &mut App, effects: Vec<TrafficEffect>) -> Vec<Command> {
     let mut out = vec![];
     for e in effects {
@@ -201,7 +201,15 @@ fn traffic_effects(app: &mut App, effects: Vec<TrafficEffect>) -> Vec<Command> {
             TrafficEffect::Status(s) => app.status = s,
             TrafficEffect::Copy(text) => out.push(Command::Copy(text)),
             TrafficEffect::LoadIntoRequest { fields, timestamp } => {
-                out.extend(update(app, Message::LoadRequest { fields, timestamp }));
+                // Asks save / discard / cancel first when the editor has unsaved edits.
+                out.extend(unsaved::load_or_ask(
+                    app,
+                    PendingLoad::Request {
+                        fields,
+                        timestamp,
+                        what: "the Traffic request".into(),
+                    },
+                ));
             }
             TrafficEffect::Diagnose { capture } => {
                 app.diagnose.input = ratatui_textarea::TextArea::from(capture.lines());

@@ -385,3 +385,22 @@ fn a_restarted_server_numbering_from_one_again_starts_the_list_over() {
     assert_eq!(t.traffic.len(), 1);
     t.assert_no_line("/v2/old");
 }
+
+#[test]
+fn loading_over_unsaved_edits_asks_first_and_discard_loads() {
+    let recs = served(vec![signed("/v2/batch", "/v2/batch/")]);
+    let mut t = on_traffic(120, 40);
+    t.request.dirty = true;
+    receive(&mut t, recs[0].clone());
+    let cmds = t.press(KeyCode::Enter);
+    assert!(cmds.is_empty(), "{cmds:?}");
+    assert!(
+        matches!(t.popup, Some(crate::tui::app::Popup::ConfirmLoad(_))),
+        "{:?}",
+        t.popup
+    );
+    assert_eq!(t.request.path.text(), "/v2/batch", "nothing loaded yet");
+    t.press(KeyCode::Char('d'));
+    assert_eq!(t.view, View::Request);
+    assert_eq!(t.request.path.text(), "/v2/batch/");
+}
