@@ -359,7 +359,7 @@ impl Effects {
         let result = match e {
             ProfilesEffect::SaveProfile(mut p, source) => stored_body(store, source.as_deref())
                 .and_then(|body| {
-                    p.request.body = body;
+                    p.request_mut().body = body;
                     store.save(&p).map_err(|e| e.to_string())
                 })
                 .map(|o| o.message()),
@@ -369,7 +369,7 @@ impl Effects {
                 .map_err(|e| e.to_string()),
             ProfilesEffect::RenameProfile { from, mut profile } => stored_body(store, Some(&from))
                 .and_then(|body| {
-                    profile.request.body = body;
+                    profile.request_mut().body = body;
                     store
                         .save(&profile)
                         .and_then(|_| store.delete(&from))
@@ -425,7 +425,7 @@ impl Effects {
         } else {
             fields.url.clone()
         };
-        p.request = crate::core::RequestSpec {
+        *p.request_mut() = crate::core::RequestSpec {
             method: fields.method.clone(),
             path: fields.path.clone(),
             query: fields.query.clone(),
@@ -435,13 +435,16 @@ impl Effects {
             auth_algo: fields.auth_algo.clone(),
             body: bytes::Bytes::from(fields.body.clone()),
         };
+        // The prefix and the public key are the account's: every request of the profile uses them.
+        p.set_header_prefix(&fields.prefix);
+        p.set_api_key(&fields.api_key);
         if let Some(k) = typed_key {
             p.rest_key = KeySource::Stored(k);
         }
         sess.save(p, SaveOptions::default())
             .map_err(|e| e.to_string())?;
         // The body lives in the editor; the session keeps the profile without it.
-        sess.profile_mut().request.body = bytes::Bytes::new();
+        sess.profile_mut().request_mut().body = bytes::Bytes::new();
         Ok(sess.profile().name.clone())
     }
 
