@@ -204,6 +204,10 @@ impl Effects {
                 }
             }
             Command::Lesson(e) => self.lesson_effect(e),
+            Command::CopyAs { text, what } => {
+                let result = self.copy(&text, what);
+                let _ = self.tx.send(Message::Copied(result));
+            }
             Command::EditBody(_) | Command::Quit => {}
         }
     }
