@@ -318,9 +318,6 @@ pub fn save_current(req: &mut RequestState) -> Vec<Command> {
 /// Keys of the request view: the table's actions ([`KEYS`], then [`NORMAL_KEYS`] in normal
 /// mode), the keys that move between fields, then editing.
 fn request_key(req: &mut RequestState, key: KeyEvent) -> Vec<Command> {
-    if ctrl(&key, 'r') && req.focus == Field::RestKey {
-        return run(req, Action::RevealKey);
-    }
     if let Some(action) = keymap::lookup(KEYS, &key) {
         return run(req, action);
     }
