@@ -34,6 +34,7 @@ fn entry(who: &str, i: usize) -> HistoryEntry {
             body: "x".repeat(3000),
             body_len: 3000,
             body_truncated: false,
+            spec: None,
         },
         response: None,
         error: None,

@@ -15,7 +15,8 @@ use super::effect::Command;
 use super::keymap;
 use super::layout::{frame_layout, tab_layout, View};
 use super::message::Message;
-use super::model::RequestFields;
+use super::model::EditorRequest;
+use crate::core::RequestSpec;
 use super::palette::{self, PaletteAction};
 use super::widgets::{Edit, LineInput};
 
@@ -90,7 +91,7 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
                 &mut app.request,
                 &p.name,
                 p.is_demo,
-                &p.fields,
+                &p.request,
                 p.key,
                 p.key_source,
             );
@@ -98,7 +99,7 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
                 app,
                 Message::Events(EventsMsg::SetTarget {
                     analytics_url: p.analytics_url.clone(),
-                    api_key: p.fields.api_key.clone(),
+                    api_key: p.request.spec.api_key.clone(),
                     local: p.local,
                 }),
             );
@@ -132,9 +133,9 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             diagnose::on_diagnosed(&mut app.diagnose, ok, lines);
             vec![]
         }
-        Message::LoadRequest { fields, timestamp } => {
+        Message::LoadRequest { request, timestamp } => {
             app.view = View::Request;
-            request::load_request(&mut app.request, &fields, timestamp)
+            request::load_request(&mut app.request, &request, timestamp)
         }
         Message::Terminate => {
             app.quit = true;
@@ -190,11 +191,11 @@ fn history_effects(app: &mut App, effects: Vec<HistoryEffect>) -> Vec<Command> {
                 out.extend(events_effects(app, fx));
             }
             HistoryEffect::LoadIntoRequest(row) => {
-                let (fields, timestamp) = row_fields(&row, app.request.prefix.text());
+                let (request, timestamp) = row_request(&row, app.request.prefix.text());
                 out.extend(update(
                     app,
                     Message::LoadRequest {
-                        fields: Box::new(fields),
+                        request: Box::new(request),
                         timestamp,
                     },
                 ));
@@ -221,9 +222,11 @@ fn profiles_effects(app: &mut App, effects: Vec<ProfilesEffect>) -> Vec<Command>
     out
 }
 
-/// The request fields of a past send: base URL, path and query split from its URL; the prefix
-/// read from its `X-...-TIMESTAMP` header.
-pub fn row_fields(row: &history::HistoryRow, prefix: &str) -> (RequestFields, String) {
+/// The request of a past send, and the timestamp it was signed with (read from its
+/// `X-...-TIMESTAMP` header): the request model the entry names, with the base URL split from
+/// its URL. Entries written before they named it are read back from the URL and the headers
+/// (path and query from the URL, the prefix from the timestamp header, else `prefix`).
+pub fn row_request(row: &history::HistoryRow, prefix: &str) -> (EditorRequest, String) {
     let (base, target) = match row.url.find("://") {
         Some(i) => match row.url[i + 3..].find('/') {
             Some(j) => row.url.split_at(i + 3 + j),
@@ -231,7 +234,6 @@ pub fn row_fields(row: &history::HistoryRow, prefix: &str) -> (RequestFields, St
         },
         None => ("", row.url.as_str()),
     };
-    let (path, query) = target.split_once('?').unwrap_or((target, ""));
     let header = |name: &str| {
         row.request_headers
             .iter()
@@ -239,29 +241,40 @@ pub fn row_fields(row: &history::HistoryRow, prefix: &str) -> (RequestFields, St
             .map(|(_, v)| v.clone())
             .unwrap_or_default()
     };
-    let prefix = row
-        .request_headers
-        .iter()
-        .find_map(|(n, _)| {
-            let u = n.to_ascii_uppercase();
-            u.strip_prefix("X-")
-                .and_then(|r| r.strip_suffix("-TIMESTAMP"))
-                .map(str::to_string)
-        })
-        .unwrap_or_else(|| prefix.to_string());
-    let names = crate::core::HeaderNames::for_prefix(&prefix);
-    let fields = RequestFields {
-        url: base.to_string(),
-        method: row.method.clone(),
-        path: path.to_string(),
-        query: query.to_string(),
-        prefix: prefix.clone(),
-        api_key: header(&names.api_key),
-        content_type: header("Content-Type"),
-        auth_algo: header(&names.auth_algo),
-        body: row.request_body.clone(),
+    let spec = match &row.spec {
+        Some(spec) => spec.clone(),
+        None => {
+            let (path, query) = target.split_once('?').unwrap_or((target, ""));
+            let prefix = row
+                .request_headers
+                .iter()
+                .find_map(|(n, _)| {
+                    let u = n.to_ascii_uppercase();
+                    u.strip_prefix("X-")
+                        .and_then(|r| r.strip_suffix("-TIMESTAMP"))
+                        .map(str::to_string)
+                })
+                .unwrap_or_else(|| prefix.to_string());
+            let names = crate::core::HeaderNames::for_prefix(&prefix);
+            RequestSpec {
+                method: row.method.clone(),
+                path: path.to_string(),
+                query: query.to_string(),
+                api_key: header(&names.api_key),
+                content_type: header("Content-Type"),
+                auth_algo: header(&names.auth_algo),
+                header_prefix: prefix,
+                body: bytes::Bytes::from(row.request_body.clone()),
+            }
+        }
     };
-    (fields, header(&names.timestamp))
+    let names = crate::core::HeaderNames::for_prefix(&spec.header_prefix);
+    let timestamp = header(&names.timestamp);
+    let request = EditorRequest {
+        url: base.to_string(),
+        spec,
+    };
+    (request, timestamp)
 }
 
 fn request_quit(app: &mut App) -> Vec<Command> {
