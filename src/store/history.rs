@@ -58,7 +58,11 @@ pub struct RecordedRequest {
     pub body_truncated: bool,
     /// The request model that was sent (`core::RequestSpec`), without its body: that is `body`
     /// above (capped). Absent for event batches and in entries written before it was recorded.
-    #[serde(default, skip_serializing_if = "Option::is_none", with = "spec_without_body")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "spec_without_body"
+    )]
     pub spec: Option<RequestSpec>,
 }
 
@@ -430,9 +434,16 @@ mod tests {
         });
         e.redact(&Secret::new("rest-key"));
         let line = serde_json::to_string(&e).unwrap();
-        assert_eq!(line.matches("the-body-once").count(), 1, "the body once: {line}");
+        assert_eq!(
+            line.matches("the-body-once").count(),
+            1,
+            "the body once: {line}"
+        );
         assert!(!line.contains("not recorded here"), "{line}");
-        assert!(!line.contains("rest-key"), "redacted in the spec too: {line}");
+        assert!(
+            !line.contains("rest-key"),
+            "redacted in the spec too: {line}"
+        );
         fs::create_dir_all(h.file.parent().unwrap()).unwrap();
         fs::write(&h.file, format!("{old}\n{line}\n")).unwrap();
         let (entries, warnings) = h.load(10);

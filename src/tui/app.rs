@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 use super::components::diagnose::DiagnoseState;
 use super::components::events::EventsState;
 use super::components::history::HistoryState;
+use super::components::lesson::LessonState;
 use super::components::profiles::ProfilesState;
 use super::components::request::RequestState;
 use super::keymap::{Binding, KeySpec};
@@ -22,6 +23,9 @@ pub enum Popup {
         scroll: u16,
     },
     ConfirmQuit,
+    /// Unsaved edits would be lost by this load: save, discard or cancel
+    /// (`crate::tui::unsaved`).
+    ConfirmLoad(Box<crate::tui::unsaved::PendingLoad>),
     /// Pick a profile: names and the selected index.
     Profiles {
         names: Vec<String>,
@@ -96,6 +100,8 @@ pub struct App {
     pub log: MessageLog,
     /// Quit once the profile save (asked from the quit popup) succeeded.
     pub quit_after_save: bool,
+    /// The load to run once the profile save (asked from the unsaved-edits question) succeeded.
+    pub load_after_save: Option<Box<crate::tui::unsaved::PendingLoad>>,
     pub quit: bool,
     pub no_color: bool,
     /// Terminal size (columns, rows), for mouse hit testing with the same layout the view uses.
@@ -106,6 +112,7 @@ pub struct App {
     pub events: EventsState,
     pub history: HistoryState,
     pub profiles: ProfilesState,
+    pub lesson: LessonState,
 }
 
 impl App {
@@ -122,6 +129,7 @@ impl App {
             status: String::new(),
             log: MessageLog::default(),
             quit_after_save: false,
+            load_after_save: None,
             quit: false,
             no_color: false,
             size: (80, 24),
@@ -130,6 +138,7 @@ impl App {
             events: Default::default(),
             history: Default::default(),
             profiles: Default::default(),
+            lesson: Default::default(),
         }
     }
 
@@ -141,6 +150,7 @@ impl App {
             View::Events => self.events.is_text_input_focused(),
             View::History => self.history.is_text_input_focused(),
             View::Profiles => self.profiles.is_text_input_focused(),
+            View::Lesson => false,
         }
     }
 
@@ -229,5 +239,11 @@ pub const GLOBAL_KEYS: &[Binding<GlobalAction>] = &[
         &[KeySpec::f(6), KeySpec::alt('6')],
         "go to the Diagnose view",
         "Diagnose view",
+    ),
+    global(
+        GlobalAction::Show(View::Lesson),
+        &[KeySpec::f(8), KeySpec::alt('8')],
+        "go to the Lesson view",
+        "Lesson view: the signing scheme step by step, and exercises",
     ),
 ];

@@ -4,6 +4,7 @@
 use crate::core::Secret;
 use crate::tui::components::events::EventsEffect;
 use crate::tui::components::history::HistoryEffect;
+use crate::tui::components::lesson::LessonEffect;
 use crate::tui::components::profiles::ProfilesEffect;
 use crate::tui::model::EditorRequest;
 use crate::tui::signing::SignJob;
@@ -52,6 +53,8 @@ pub enum Command {
     Events(EventsEffect),
     History(HistoryEffect),
     Profiles(ProfilesEffect),
+    /// The lesson view's progress file (read / write).
+    Lesson(LessonEffect),
     ReloadHistory,
     ReloadProfiles,
     Quit,

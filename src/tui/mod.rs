@@ -28,6 +28,7 @@ pub mod runtime;
 pub mod signing;
 pub mod terminal;
 pub mod theme;
+pub mod unsaved;
 pub mod update;
 pub mod view;
 pub mod widgets;

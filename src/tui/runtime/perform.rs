@@ -14,6 +14,7 @@ use crate::store::{KeySource, SaveOptions, EMBEDDED_URL};
 use crate::tui::components::diagnose::capture::{capture_fields, diagnose_capture, parse_capture};
 use crate::tui::components::events::{EventsEffect, EventsMsg, ValidateWorker};
 use crate::tui::components::history::{HistoryEffect, HistoryMsg, HistoryRow};
+use crate::tui::components::lesson::{LessonEffect, LessonMsg};
 use crate::tui::components::profiles::{ProfilesEffect, ProfilesMsg};
 use crate::tui::effect::Command;
 use crate::tui::message::{LoadedProfile, Message};
@@ -191,6 +192,7 @@ impl Effects {
             Command::History(_) | Command::ReloadHistory => self.reload_history(),
             Command::Profiles(e) => self.profiles_effect(e),
             Command::ReloadProfiles => self.reload_profiles(),
+            Command::Lesson(e) => self.lesson_effect(e),
             Command::EditBody(_) | Command::Quit => {}
         }
     }
@@ -282,6 +284,32 @@ impl Effects {
                 tracing::trace!(rev = job.rev, "events validation job");
                 self.validator.submit(*job);
             }
+        }
+    }
+
+    /// The lesson's progress file, shared with `signscope learn` (`learn.json` in the data
+    /// directory).
+    fn lesson_effect(&mut self, e: LessonEffect) {
+        let dir = crate::store::Paths::discover().map(|p| p.data_dir);
+        match e {
+            LessonEffect::LoadProgress => {
+                let result = dir
+                    .map_err(|e| e.to_string())
+                    .and_then(|d| crate::learn::progress::load(&d).map_err(|e| format!("{e:#}")));
+                let _ = self
+                    .tx
+                    .send(Message::Lesson(LessonMsg::ProgressLoaded(result)));
+            }
+            LessonEffect::SaveProgress(p) => {
+                let saved = dir.map_err(|e| e.to_string()).and_then(|d| {
+                    crate::learn::progress::save(&d, &p).map_err(|e| format!("{e:#}"))
+                });
+                if let Err(e) = saved {
+                    tracing::debug!(error = %e, "lesson progress not saved");
+                    let _ = self.tx.send(Message::Lesson(LessonMsg::SaveFailed(e)));
+                }
+            }
+            LessonEffect::Status(_) => {}
         }
     }
 

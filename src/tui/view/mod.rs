@@ -7,7 +7,7 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use super::app::App;
-use super::components::{diagnose, events, history, profiles, request};
+use super::components::{diagnose, events, history, lesson, profiles, request};
 use super::layout::{frame_layout, tab_label, tab_layout, View};
 use super::theme::Theme;
 
@@ -33,6 +33,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         View::Events => events::draw_with_cursor(frame, main, &app.events, cursor),
         View::History => history::draw(frame, main, &app.history),
         View::Profiles => profiles::draw(frame, main, &app.profiles),
+        View::Lesson => lesson::draw(frame, main, &app.lesson, &theme),
     }
     draw_status(frame, status, app, &theme);
     popup::draw(frame, area, app, &theme);

@@ -62,6 +62,10 @@ pub fn bindings(app: &App) -> Vec<(String, String)> {
         View::Events => v.extend(fixed_rows(&app.events.help())),
         View::History => v.extend(fixed_rows(&app.history.help())),
         View::Profiles => v.extend(fixed_rows(&app.profiles.help())),
+        View::Lesson => v.extend(
+            rows_of(crate::tui::components::lesson::KEYS)
+                .chain(fixed_rows(crate::tui::components::lesson::CONTEXT_KEYS)),
+        ),
     }
     v
 }
@@ -193,6 +197,14 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         }
         // Drawn above.
         Popup::Messages { .. } => return,
+        Popup::ConfirmLoad(load) => {
+            let lines: Vec<Line> = crate::tui::unsaved::question(load)
+                .into_iter()
+                .map(Line::from)
+                .collect();
+            let w = 50.max(lines.iter().map(|l| l.width() as u16).max().unwrap_or(0) + 2);
+            (" Unsaved edits ".into(), lines, w, 7)
+        }
         Popup::ConfirmQuit => (
             " Quit? ".into(),
             vec![

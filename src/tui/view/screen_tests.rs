@@ -198,3 +198,27 @@ fn the_message_log_keeps_the_last_100_messages_in_full() {
     a.ctrl('g');
     assert!(a.log.iter().any(|m| m.contains("the URL is empty")));
 }
+
+#[test]
+fn a_key_source_that_fails_is_named_instead_of_an_empty_key() {
+    use crate::store::{KeySource, Profile};
+    use crate::tui::message::Message;
+    let var = "SIGNSCOPE_WORKBENCH_TEST_SURELY_UNSET_KEY";
+    let mut p = Profile::new("from-env");
+    p.rest_key = KeySource::Env(var.into());
+    let loaded = crate::tui::runtime::loaded_profile(p, "http://127.0.0.1:9".into(), String::new());
+    let mut a = TestApp::new(200, 50);
+    let cmds = a.update(Message::ProfileLoaded(Ok(loaded)));
+    a.run_signing(cmds);
+    let screen = a.screen();
+    let why = format!("the environment variable {var} that should hold the REST key is not set");
+    let sig = a.assert_line("sig ");
+    assert!(sig.contains(&why), "{screen}");
+    assert!(!screen.contains("REST API key is empty"), "{screen}");
+    // A typed key replaces the failed source: it signs.
+    a.request.focus = crate::tui::components::request::Field::RestKey;
+    let cmds = a.type_str("k");
+    a.run_signing(cmds);
+    assert!(a.assert_line("sig ").contains('✓'), "{}", a.screen());
+    assert!(!a.screen().contains(&why));
+}

@@ -131,7 +131,10 @@ mod tests {
         // Loading it into the editor keeps the captured timestamp.
         let parsed = parse_capture(&text).unwrap();
         let (fields, t) = capture_fields(&parsed, "SVC");
-        assert_eq!((fields.spec.query.as_str(), t.as_str()), ("a=1", ts.as_str()));
+        assert_eq!(
+            (fields.spec.query.as_str(), t.as_str()),
+            ("a=1", ts.as_str())
+        );
         assert!(parse_capture("  ").is_err());
     }
 }

@@ -524,7 +524,9 @@ fn pipeline_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'stat
                 Some(Err(e)) => e.clone(),
                 _ => "signing…".into(),
             };
-            out.push(Line::from(Span::styled(why, theme.warn())));
+            for chunk in wrap_chars(&why, w) {
+                out.push(Line::from(Span::styled(chunk, theme.warn())));
+            }
         }
     }
     out
