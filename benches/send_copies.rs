@@ -152,7 +152,7 @@ fn main() {
         body.push(' ');
     }
     let text = body.clone();
-    p.request.body = body.into();
+    p.request_mut().body = body.into();
 
     let a = snapshot();
     ProfileStore::open(&paths).save(&p).expect("saved");
@@ -167,7 +167,7 @@ fn main() {
         let a = snapshot();
         let req = SendRequest {
             base_url: session.profile().indexing_url.clone(),
-            request: session.profile().request.clone(),
+            request: session.profile().request().clone(),
             params: session.signing_params(Timestamp::Now).expect("stored key"),
         };
         let ex = session.sender().send_blocking(req).expect("sent");
@@ -211,6 +211,6 @@ fn workbench_save(paths: Paths, body: &str) {
         });
         report(&format!("workbench: save {what}"), a, snapshot());
         let saved = fx.session.as_ref().expect("session").store().load(name);
-        assert_eq!(saved.expect("saved").request.body.len(), body.len());
+        assert_eq!(saved.expect("saved").request().body.len(), body.len());
     }
 }

@@ -348,7 +348,7 @@ impl Effects {
         let result = match e {
             ProfilesEffect::SaveProfile(mut p, source) => stored_body(store, source.as_deref())
                 .and_then(|body| {
-                    p.request.body = body;
+                    p.request_mut().body = body;
                     store.save(&p).map_err(|e| e.to_string())
                 })
                 .map(|o| o.message()),
@@ -358,7 +358,7 @@ impl Effects {
                 .map_err(|e| e.to_string()),
             ProfilesEffect::RenameProfile { from, mut profile } => stored_body(store, Some(&from))
                 .and_then(|body| {
-                    profile.request.body = body;
+                    profile.request_mut().body = body;
                     store
                         .save(&profile)
                         .and_then(|_| store.delete(&from))
@@ -414,15 +414,19 @@ impl Effects {
         } else {
             request.url
         };
+        // The prefix and the public key are the account's: every request of the profile uses
+        // them.
+        p.set_header_prefix(&request.spec.header_prefix);
+        p.set_api_key(&request.spec.api_key);
         // The editor's buffer itself (shared): the body is not copied to be saved.
-        p.request = request.spec;
+        *p.request_mut() = request.spec;
         if let Some(k) = typed_key {
             p.rest_key = KeySource::Stored(k);
         }
         sess.save(p, SaveOptions::default())
             .map_err(|e| e.to_string())?;
         // The body lives in the editor; the session keeps the profile without it.
-        sess.profile_mut().request.body = bytes::Bytes::new();
+        sess.profile_mut().request_mut().body = bytes::Bytes::new();
         Ok(sess.profile().name.clone())
     }
 

@@ -12,7 +12,7 @@ use crate::tui::model::EditorRequest;
 /// A profile as the profile manager lists it: without its body (a save from the manager takes
 /// the stored one again, see [`stored_body`]).
 pub fn without_body(mut p: Profile) -> Profile {
-    p.request.body = Bytes::new();
+    p.request_mut().body = Bytes::new();
     p
 }
 
@@ -21,10 +21,10 @@ pub fn without_body(mut p: Profile) -> Profile {
 pub fn stored_body(store: &ProfileStore, source: Option<&str>) -> Result<Bytes, String> {
     match source {
         None => Ok(Bytes::new()),
-        Some(DEMO_PROFILE) => Ok(Profile::demo().request.body),
+        Some(DEMO_PROFILE) => Ok(Profile::demo().request().body.clone()),
         Some(name) => store
             .load(name)
-            .map(|p| p.request.body)
+            .map(|p| p.request().body.clone())
             .map_err(|e| e.to_string()),
     }
 }
@@ -32,7 +32,7 @@ pub fn stored_body(store: &ProfileStore, source: Option<&str>) -> Result<Bytes, 
 /// A profile as the workbench shows it (its REST key resolved), with its resolved indexing and
 /// analytics base URLs. The body moves to the editor; the profile kept for the manager has none.
 pub fn loaded_profile(mut p: Profile, base_url: String, analytics_url: String) -> LoadedProfile {
-    let body = std::mem::take(&mut p.request.body);
+    let body = std::mem::take(&mut p.request_mut().body);
     let (key, key_source) = match p.rest_key.resolve() {
         Ok(k) => (Some(k), p.rest_key.describe()),
         Err(e) => (None, format!("{} — {e}", p.rest_key.describe())),
@@ -47,7 +47,7 @@ pub fn loaded_profile(mut p: Profile, base_url: String, analytics_url: String) -
         // has none.
         request: EditorRequest {
             url: base_url,
-            spec: p.request.with_body(body),
+            spec: p.request().with_body(body),
         },
         profile: Some(Box::new(p)),
         key,
@@ -59,7 +59,7 @@ pub fn loaded_profile(mut p: Profile, base_url: String, analytics_url: String) -
 /// editor, its URLs are resolved (`embedded` starts the in-process server). A URL that cannot be
 /// resolved is left empty, and the second value says why.
 pub fn open_current(session: &mut Session) -> (LoadedProfile, Option<String>) {
-    let body = std::mem::take(&mut session.profile_mut().request.body);
+    let body = std::mem::take(&mut session.profile_mut().request_mut().body);
     let mut note = None;
     let mut resolve = |r: Result<String, crate::engine::EngineError>| {
         r.unwrap_or_else(|e| {
@@ -70,7 +70,7 @@ pub fn open_current(session: &mut Session) -> (LoadedProfile, Option<String>) {
     let base = resolve(session.indexing_url());
     let analytics = resolve(session.analytics_url());
     let mut p = session.profile().clone();
-    p.request.body = body;
+    p.request_mut().body = body;
     (loaded_profile(p, base, analytics), note)
 }
 
@@ -84,20 +84,23 @@ mod tests {
         let paths = crate::store::Paths::new(dir.path().join("c"), dir.path().join("d"));
         let store = ProfileStore::open(&paths);
         let mut big = Profile::new("big");
-        big.request.body = "[\"a body that stays on disk\"]".into();
+        big.request_mut().body = "[\"a body that stays on disk\"]".into();
         store.save(&big).unwrap();
         let listed = without_body(store.load("big").unwrap());
-        assert!(listed.request.body.is_empty());
+        assert!(listed.request().body.is_empty());
         let full = store.load("big").unwrap();
         // Loading hands the body to the editor fields and keeps a body-less profile.
         let loaded = loaded_profile(full, String::new(), String::new());
-        assert_eq!(loaded.request.spec.body, big.request.body);
-        assert!(loaded.profile.unwrap().request.body.is_empty());
-        assert_eq!(stored_body(&store, Some("big")).unwrap(), big.request.body);
+        assert_eq!(loaded.request.spec.body, big.request().body);
+        assert!(loaded.profile.unwrap().request().body.is_empty());
+        assert_eq!(
+            stored_body(&store, Some("big")).unwrap(),
+            big.request().body
+        );
         assert_eq!(stored_body(&store, None).unwrap(), "");
         assert_eq!(
             stored_body(&store, Some(DEMO_PROFILE)).unwrap(),
-            Profile::demo().request.body
+            Profile::demo().request().body.clone()
         );
         let err = stored_body(&store, Some("gone")).unwrap_err();
         assert!(err.contains("gone"), "{err}");
@@ -110,7 +113,7 @@ mod tests {
         let mut p = Profile::new("big");
         p.indexing_url = "http://127.0.0.1:9".into();
         p.analytics_url = "http://127.0.0.1:8".into();
-        p.request.body = Bytes::from(vec![b'x'; 4096]);
+        p.request_mut().body = Bytes::from(vec![b'x'; 4096]);
         ProfileStore::open(&paths).save(&p).unwrap();
         let mut session =
             Session::open_in(paths, Some("big"), crate::client::ClientOptions::default()).unwrap();
@@ -121,7 +124,7 @@ mod tests {
         assert_eq!(loaded.analytics_url, "http://127.0.0.1:8");
         assert!(!loaded.local);
         assert!(
-            session.profile().request.body.is_empty(),
+            session.profile().request().body.is_empty(),
             "the session keeps no second copy of the body"
         );
     }
