@@ -71,24 +71,28 @@ fn bench(c: &mut Criterion) {
     let unexplained = base64::engine::general_purpose::STANDARD.encode([7u8; 48]);
     for (name, n) in [("16KB", 16 * 1024), ("1MB", 1_000_000)] {
         let req = request(body(n));
-        let opts = DiagnoseOptions {
-            other_accounts: others.clone(),
-            ..DiagnoseOptions::default()
-        };
-        let d = diagnose_with(&req, "SVC", &key, &unexplained, &opts);
-        assert!(d.findings.is_empty(), "nothing explains the signature");
-        eprintln!(
-            "diagnosis/full_unexplained/{name}: {} bytes hashed ({:.0} bodies), cut short: {}",
-            d.hashed_bytes,
-            d.hashed_bytes as f64 / n as f64,
-            d.cut_short
-        );
-        g.throughput(Throughput::Bytes(n as u64));
-        g.bench_with_input(
-            BenchmarkId::new("full_unexplained", name),
-            &req,
-            |b, req| b.iter(|| diagnose_with(black_box(req), "SVC", &key, &unexplained, &opts)),
-        );
+        // One thread (as the server runs each diagnosis) and two (as `verify` does here).
+        for threads in [1, 2] {
+            let opts = DiagnoseOptions {
+                other_accounts: others.clone(),
+                threads,
+                ..DiagnoseOptions::default()
+            };
+            let d = diagnose_with(&req, "SVC", &key, &unexplained, &opts);
+            assert!(d.findings.is_empty(), "nothing explains the signature");
+            assert!(!d.cut_short, "the whole search runs");
+            eprintln!(
+                "diagnosis/full_unexplained/{name}: {} bytes hashed ({:.0} bodies)",
+                d.hashed_bytes,
+                d.hashed_bytes as f64 / n as f64,
+            );
+            g.throughput(Throughput::Bytes(n as u64));
+            g.bench_with_input(
+                BenchmarkId::new(format!("full_unexplained_{threads}thread"), name),
+                &req,
+                |b, req| b.iter(|| diagnose_with(black_box(req), "SVC", &key, &unexplained, &opts)),
+            );
+        }
     }
     g.finish();
 }
