@@ -165,7 +165,10 @@ fn serve_under_32_concurrent_2mb_mismatches() {
         .filter(|a| !a.as_ref().is_ok_and(|a| a.starts_with("HTTP/1.1 401")))
         .collect();
     assert!(wrong.is_empty(), "answers other than 401: {wrong:?}");
-    assert!(health_failed.is_empty(), "health polls failed: {health_failed:?}");
+    assert!(
+        health_failed.is_empty(),
+        "health polls failed: {health_failed:?}"
+    );
     assert!(hwm < 400 * 1024, "peak RSS {} MiB", hwm / 1024);
 }
 

@@ -72,32 +72,46 @@ pub fn decodes_to_a_digest(provided: &str) -> bool {
 pub struct KeyVariant {
     pub mistake: Mistake,
     pub bytes: Vec<u8>,
+    /// Tried in pairs with other mistakes (a CRLF ending and single quotes are tried alone:
+    /// the LF and double-quote forms of the same mistakes are the ones paired).
+    pub pairable: bool,
 }
 
 /// The key variants for a REST key, the request's API key, and the other accounts known.
 pub fn key_variants(key: &str, api_key: &str, others: &[(String, Secret)]) -> Vec<KeyVariant> {
     let mut out: Vec<KeyVariant> = Vec::new();
-    let mut add = |mistake: Mistake, bytes: Vec<u8>| {
+    let mut add = |mistake: Mistake, bytes: Vec<u8>, pairable: bool| {
         if bytes != key.as_bytes() && !bytes.is_empty() && !out.iter().any(|k| k.bytes == bytes) {
-            out.push(KeyVariant { mistake, bytes });
+            out.push(KeyVariant {
+                mistake,
+                bytes,
+                pairable,
+            });
         }
     };
     add(
         Mistake::KeyWhitespaceTrimmed,
         key.trim().as_bytes().to_vec(),
+        true,
     );
     for nl in ["\n", "\r\n"] {
         add(
             Mistake::KeyWithTrailingNewline,
             format!("{key}{nl}").into_bytes(),
+            nl == "\n",
         );
     }
     for q in ['"', '\''] {
-        add(Mistake::KeyQuoted, format!("{q}{key}{q}").into_bytes());
+        add(
+            Mistake::KeyQuoted,
+            format!("{q}{key}{q}").into_bytes(),
+            q == '"',
+        );
         if key.len() >= 2 && key.starts_with(q) && key.ends_with(q) {
             add(
                 Mistake::KeyQuoted,
                 key.as_bytes()[1..key.len() - 1].to_vec(),
+                true,
             );
         }
     }
@@ -112,11 +126,15 @@ pub fn key_variants(key: &str, api_key: &str, others: &[(String, Secret)]) -> Ve
             .or_else(|_| URL_SAFE.decode(key))
             .or_else(|_| URL_SAFE_NO_PAD.decode(key));
         if let Ok(d) = decoded {
-            add(Mistake::KeyBase64Decoded, d);
+            add(Mistake::KeyBase64Decoded, d, true);
         }
     }
     if !api_key.is_empty() {
-        add(Mistake::PublicApiKeyAsSecret, api_key.as_bytes().to_vec());
+        add(
+            Mistake::PublicApiKeyAsSecret,
+            api_key.as_bytes().to_vec(),
+            true,
+        );
     }
     for (name, secret) in others {
         add(
@@ -124,6 +142,7 @@ pub fn key_variants(key: &str, api_key: &str, others: &[(String, Secret)]) -> Ve
                 api_key: name.clone(),
             },
             secret.expose().as_bytes().to_vec(),
+            true,
         );
     }
     out
@@ -350,6 +369,11 @@ impl Round {
         let base = p.base.bytes();
         let mods = head_mods(&p.base, p.host);
         let key_ids = 1..=p.keys.len();
+        // Keys tried in pairs (the CRLF and single-quote forms are tried alone).
+        let paired_keys: Vec<usize> = key_ids
+            .clone()
+            .filter(|&k| p.keys[k - 1].pairable)
+            .collect();
         let mistake = |k: usize| p.keys[k - 1].mistake.clone();
         let recipes = applicable(p.body, single_recipes(p.body), out);
         let mut tasks = Vec::new();
@@ -386,7 +410,7 @@ impl Round {
                         }
                     }
                 }
-                for k in key_ids.clone() {
+                for &k in &paired_keys {
                     for (m, h) in &pairable {
                         let ms = [m.mistakes.clone(), vec![mistake(k)]].concat();
                         c.push((k, h.clone(), ms));
@@ -395,14 +419,14 @@ impl Round {
                 tasks.extend(plan.tasks(None, c));
                 // A body mistake with a key or a head mistake (the body is built once for all).
                 for r in &recipes {
-                    let mut c: Vec<_> = key_ids
-                        .clone()
-                        .map(|k| (k, base.clone(), [r.mistakes(), vec![mistake(k)]].concat()))
+                    let mut c: Vec<_> = paired_keys
+                        .iter()
+                        .map(|&k| (k, base.clone(), [r.mistakes(), vec![mistake(k)]].concat()))
                         .collect();
                     c.extend(
-                        pairable
-                            .iter()
-                            .map(|(m, h)| (0, h.clone(), [m.mistakes.clone(), r.mistakes()].concat())),
+                        pairable.iter().map(|(m, h)| {
+                            (0, h.clone(), [m.mistakes.clone(), r.mistakes()].concat())
+                        }),
                     );
                     tasks.extend(plan.tasks(Some(*r), c));
                 }
@@ -428,7 +452,7 @@ impl Round {
                         (0, php_head.with(m).bytes(), ms)
                     })
                     .collect();
-                c.extend(key_ids.clone().map(|k| {
+                c.extend(paired_keys.iter().map(|&k| {
                     let ms = [php.mistakes.clone(), vec![mistake(k)]].concat();
                     (k, php_bytes.clone(), ms)
                 }));
@@ -511,7 +535,10 @@ fn run_tasks(
         })
     };
     let mut r = RoundOutcome {
-        cut_short: claims.into_inner().unwrap_or_else(|e| e.into_inner()).cut_short,
+        cut_short: claims
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .cut_short,
         ..RoundOutcome::default()
     };
     for f in results {

@@ -202,7 +202,13 @@ fn mismatch_diff_shows_both_sides_and_the_diagnosis() {
 fn mismatch_diff_without_a_diagnosis_concludes_from_the_texts() {
     let mut a = app_with_body("[1]");
     a.request.detail = Detail::Diff;
-    let lines = |q: &str| vec!["PUT\\n".to_string(), "/v2/batch\\n".into(), format!("{q}\\n")];
+    let lines = |q: &str| {
+        vec![
+            "PUT\\n".to_string(),
+            "/v2/batch\\n".into(),
+            format!("{q}\\n"),
+        ]
+    };
     let answer = |ours: Vec<String>, theirs: Vec<String>| ResponseView {
         status: 401,
         code: Some("SIGNATURE_MISMATCH".into()),
@@ -226,7 +232,9 @@ fn mismatch_diff_without_a_diagnosis_concludes_from_the_texts() {
     a.request.response = Some(answer(lines("a=1"), lines("a=1")));
     let screen = rows(&render(&mut a, 220, 40)).join("\n");
     assert!(
-        screen.contains("Conclusion: we and the server signed the same text, so the REST keys differ"),
+        screen.contains(
+            "Conclusion: we and the server signed the same text, so the REST keys differ"
+        ),
         "{screen}"
     );
 }
@@ -236,7 +244,10 @@ fn the_signature_line_says_computed_and_shows_the_servers_verdict_apart() {
     let mut a = app_with_body("[1]");
     let screen = rows(&render(&mut a, 140, 40)).join("\n");
     assert!(screen.contains("✓ computed"), "{screen}");
-    assert!(!screen.contains("server: "), "no verdict before a send:\n{screen}");
+    assert!(
+        !screen.contains("server: "),
+        "no verdict before a send:\n{screen}"
+    );
     a.request.response = Some(ResponseView {
         status: 401,
         code: Some("SIGNATURE_MISMATCH".into()),
@@ -250,7 +261,8 @@ fn the_signature_line_says_computed_and_shows_the_servers_verdict_apart() {
     };
     let row = last(&mut a);
     assert!(
-        row.trim_end().ends_with("server: rejected SIGNATURE_MISMATCH (401)"),
+        row.trim_end()
+            .ends_with("server: rejected SIGNATURE_MISMATCH (401)"),
         "{row}"
     );
     a.request.response = Some(ResponseView {

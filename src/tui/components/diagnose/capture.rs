@@ -141,7 +141,9 @@ mod tests {
             "{lines:?}"
         );
         assert!(
-            lines.iter().any(|l| l.trim_start().starts_with("QUERY") && l.ends_with("a=1\\n")),
+            lines
+                .iter()
+                .any(|l| l.trim_start().starts_with("QUERY") && l.ends_with("a=1\\n")),
             "{lines:?}"
         );
         // Loading it into the editor keeps the captured timestamp.

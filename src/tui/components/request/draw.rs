@@ -646,7 +646,10 @@ fn diff_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'static>>
             out.push(styled_line(vec![
                 ("  ".into(), Style::default()),
                 (label, theme.label()),
-                (clip(a.map_or("", |s| s), w.saturating_sub(2 + LABEL_W)), Style::default()),
+                (
+                    clip(a.map_or("", |s| s), w.saturating_sub(2 + LABEL_W)),
+                    Style::default(),
+                ),
             ]));
         } else {
             for (sign, text, style) in [("- ", a, theme.removed()), ("+ ", b, theme.added())] {
@@ -699,7 +702,10 @@ fn shown_line(l: Option<&String>) -> String {
 fn draw_signature(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme) {
     // `✓ computed` is about our signature only; the server's verdict on the last send is
     // shown apart, at the right.
-    let verdict = req.response.as_ref().map(|r| server_verdict(r.status, r.code.as_deref()));
+    let verdict = req
+        .response
+        .as_ref()
+        .map(|r| server_verdict(r.status, r.code.as_deref()));
     let line = match &req.sign.result {
         Some(Ok(s)) => {
             let state = if req.sign.updating() {
