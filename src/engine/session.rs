@@ -143,6 +143,17 @@ impl Session {
         Ok(url)
     }
 
+    /// Use `server` as the in-process server (the workbench starts it itself, on
+    /// `signscope --listen ADDR`); one already running is stopped.
+    pub fn use_embedded(&mut self, server: BackgroundServer) {
+        self.embedded = Some(server);
+    }
+
+    /// The URL of the in-process server when it runs (without starting it).
+    pub fn running_embedded_url(&self) -> Option<String> {
+        self.embedded.as_ref().map(BackgroundServer::url)
+    }
+
     /// The base URL a profile URL stands for (`embedded`: the in-process server).
     pub fn resolve_url(&mut self, url: &str) -> Result<String, EngineError> {
         if url == EMBEDDED_URL {
@@ -184,7 +195,8 @@ impl Session {
     }
 
     /// A handle that sends with this session's client and records in its history under the
-    /// current profile's name. Cheap to clone; owned by a tokio task.
+    /// current profile's name and its selected request's name. Cheap to clone; owned by a
+    /// tokio task.
     pub fn sender(&self) -> Sender {
         Sender::new(
             self.http.clone(),
@@ -194,6 +206,7 @@ impl Session {
             Some(self.history.clone()),
             Some(self.store.clone()),
         )
+        .with_request_name(Some(self.profile.selected_request().name.clone()))
     }
 
     /// Whether the current profile is the built-in demo.

@@ -4,5 +4,7 @@
 pub mod diagnose;
 pub mod events;
 pub mod history;
+pub mod lesson;
 pub mod profiles;
 pub mod request;
+pub mod traffic;

@@ -63,13 +63,14 @@ pub const KEYS: &[Binding<Action>] = &[
     ),
     bind(
         Action::Format,
-        &[KeySpec::f(7)],
+        // Alt-J (JSON): F7 opens the Traffic view.
+        &[KeySpec::alt('j')],
         "format the body",
         "format the body as JSON (changes the signature)",
     ),
     bind(
         Action::Minify,
-        &[KeySpec::f(8)],
+        &[KeySpec::alt('n')],
         "minify the body",
         "minify the body as JSON (changes the signature)",
     ),
