@@ -146,7 +146,7 @@ fn main() {
     while body.len() < BODY {
         body.push(' ');
     }
-    p.request.body = body.into();
+    p.request_mut().body = body.into();
 
     let a = snapshot();
     ProfileStore::open(&paths).save(&p).expect("saved");
@@ -161,7 +161,7 @@ fn main() {
         let a = snapshot();
         let req = SendRequest {
             base_url: session.profile().indexing_url.clone(),
-            request: session.profile().request.clone(),
+            request: session.profile().request().clone(),
             params: session.signing_params(Timestamp::Now).expect("stored key"),
         };
         let ex = session.sender().send_blocking(req).expect("sent");

@@ -15,23 +15,22 @@ use signscope::store::{
 };
 
 fn profile() -> Profile {
-    Profile {
+    let mut p = Profile {
         indexing_url: "http://127.0.0.1:8080".into(),
         analytics_url: "http://127.0.0.1:8080".into(),
         rest_key: KeySource::Env("SHOP_KEY".into()),
-        request: signscope::core::RequestSpec {
-            api_key: "pub".into(),
-            body: "[{\"id\":\"1\",\"name\":\"x\"}]".repeat(200).into(),
-            ..Default::default()
-        },
         ..Profile::new("bench")
-    }
+    };
+    p.set_api_key("pub");
+    p.request_mut().body = "[{\"id\":\"1\",\"name\":\"x\"}]".repeat(200).into();
+    p
 }
 
 fn entry(i: usize) -> HistoryEntry {
     HistoryEntry {
         time: "2026-11-22T10:00:00.000Z".into(),
         profile: "bench".into(),
+        request_name: None,
         kind: "request".into(),
         request: RecordedRequest {
             method: "PUT".into(),

@@ -257,9 +257,9 @@ fn binary_figures() {
     let body = body_of(16 << 20);
     let mut p = signscope::store::Profile::new("big");
     p.indexing_url = "http://127.0.0.1:9".into();
-    p.request.api_key = "pk".into();
+    p.set_api_key("pk");
     p.rest_key = signscope::store::KeySource::Stored(Secret::new("k"));
-    p.request.body = body.into();
+    p.request_mut().body = body.into();
     let paths = signscope::store::Paths::new(config.path(), data.path());
     signscope::store::ProfileStore::open(&paths)
         .save(&p)

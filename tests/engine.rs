@@ -32,7 +32,7 @@ fn demo_send(session: &mut Session, key: &str, timestamp: Timestamp) -> SendRequ
         request: RequestSpec {
             query: "test=1".into(),
             body: Bytes::from_static(b"[ {\"id\": \"1\"} ]"),
-            ..session.profile().request.clone()
+            ..session.profile().request().clone()
         },
         params: SigningParams {
             key: Secret::new(key),
@@ -46,7 +46,7 @@ fn the_demo_profile_sends_signed_once_and_the_exchange_is_recorded() {
     let (_dir, paths) = temp_paths();
     let mut session = open(&paths, None).expect("no saved profile: demo");
     assert!(session.is_demo());
-    assert_eq!(session.profile().request.api_key, DEMO_API_KEY);
+    assert_eq!(session.profile().request().api_key, DEMO_API_KEY);
     let key = session.key().expect("the demo key").expose().to_string();
     assert_eq!(key, DEMO_REST_KEY);
     let req = demo_send(&mut session, &key, Timestamp::Now);
@@ -160,7 +160,7 @@ fn a_refused_connection_is_an_exchange_with_its_error_recorded() {
     let session = open(&paths, None).expect("demo");
     let req = SendRequest {
         base_url: format!("http://127.0.0.1:{port}"),
-        request: session.profile().request.clone(),
+        request: session.profile().request().clone(),
         params: session.signing_params(Timestamp::Now).expect("demo key"),
     };
     let ex = session.sender().send_blocking(req).expect("an exchange");

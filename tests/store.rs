@@ -26,6 +26,7 @@ fn entry(who: &str, i: usize) -> HistoryEntry {
     HistoryEntry {
         time: "2026-11-22T10:00:00.000Z".into(),
         profile: who.into(),
+        request_name: None,
         kind: "request".into(),
         request: RecordedRequest {
             method: "PUT".into(),
@@ -63,8 +64,8 @@ fn child_writer() {
     let mut i = 0usize;
     loop {
         let letter = (b'a' + (i % 26) as u8) as char;
-        p.request.body = letter.to_string().repeat(BIG).into();
-        p.request.query = format!("i={i}");
+        p.request_mut().body = letter.to_string().repeat(BIG).into();
+        p.request_mut().query = format!("i={i}");
         store.save_with(&p, SaveOptions { force: true }).unwrap();
         history.append(&entry(&name, i)).unwrap();
         i += 1;
@@ -102,10 +103,10 @@ fn assert_profile_whole(store: &ProfileStore, name: &str) {
     let p = store
         .load(name)
         .unwrap_or_else(|e| panic!("profile {name} unreadable: {e}"));
-    assert_eq!(p.request.body.len(), BIG, "{name}: body cut");
-    let first = p.request.body[0];
+    assert_eq!(p.request().body.len(), BIG, "{name}: body cut");
+    let first = p.request().body[0];
     assert!(
-        p.request.body.iter().all(|&b| b == first),
+        p.request().body.iter().all(|&b| b == first),
         "{name}: body mixes two saves"
     );
     assert_eq!(p.rest_key.resolve().unwrap().expose(), "child-stored-key");
@@ -175,7 +176,10 @@ fn concurrent_processes_never_corrupt_each_other() {
     let store = ProfileStore::open(&paths_in(dir.path()));
     for n in ["alpha", "beta", "gamma"] {
         assert_profile_whole(&store, n);
-        assert_eq!(store.load(n).unwrap().request.query, format!("i={}", N - 1));
+        assert_eq!(
+            store.load(n).unwrap().request().query,
+            format!("i={}", N - 1)
+        );
     }
     let (entries, warnings) = History::open(&paths_in(dir.path())).load(usize::MAX);
     assert!(warnings.is_empty(), "{warnings:?}");

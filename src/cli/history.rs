@@ -49,9 +49,14 @@ pub fn run(args: HistoryArgs) -> anyhow::Result<u8> {
                     .as_ref()
                     .map(|t| format!(" {:.1} ms", t.total_ms))
                     .unwrap_or_default();
+                // The saved request a send came from, after its profile ("shop/bulk").
+                let from = match &e.request_name {
+                    Some(r) => format!("{}/{r}", e.profile),
+                    None => e.profile.clone(),
+                };
                 println!(
                     "{}  {:<12} {:<7} {} {} -> {outcome}{ms}",
-                    e.time, e.profile, e.kind, e.request.method, e.request.url
+                    e.time, from, e.kind, e.request.method, e.request.url
                 );
             }
         }

@@ -11,6 +11,7 @@ pub mod history;
 pub mod keys;
 pub mod learn;
 pub mod profile;
+pub mod profile_request;
 pub mod send;
 pub mod serve;
 pub mod sign;

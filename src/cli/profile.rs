@@ -1,4 +1,5 @@
-//! `signscope profile`: list, show, create, delete profiles; print where they live.
+//! `signscope profile`: list, show, create, delete profiles; print where they live; manage a
+//! profile's named requests (`profile request ...`, in `profile_request.rs`).
 //! `show` and `list` describe where the REST key comes from, never the key.
 
 use std::io::Read;
@@ -30,6 +31,8 @@ pub enum ProfileCommand {
     Path,
     /// Create a profile.
     New(NewArgs),
+    /// List, add, copy, rename, move or delete a profile's named requests.
+    Request(super::profile_request::RequestArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -91,6 +94,7 @@ pub fn run(args: ProfileArgs) -> anyhow::Result<u8> {
             Ok(0)
         }
         ProfileCommand::New(a) => new(&store, a),
+        ProfileCommand::Request(a) => super::profile_request::run(&store, a),
     }
 }
 
@@ -128,17 +132,15 @@ pub fn show(p: &Profile) -> String {
     }
     line("indexing_url:", &p.indexing_url);
     line("analytics_url:", &p.analytics_url);
-    line("header_prefix:", &p.request.header_prefix);
-    line("api_key:", &p.request.api_key);
+    line("header_prefix:", p.header_prefix());
+    line("api_key:", p.api_key());
     line("rest_key:", &p.rest_key.describe());
-    line("method:", &p.request.method);
-    line("path:", &p.request.path);
-    line("query:", &p.request.query);
-    line("content_type:", &p.request.content_type);
-    line("auth_algo:", &p.request.auth_algo);
-    line("body:", &format!("{} bytes", p.request.body.len()));
     if let Some(e) = &p.events {
         line("events:", &format!("{} bytes", e.len()));
+    }
+    line("requests:", &p.requests().len().to_string());
+    for l in super::profile_request::list_text(p).lines() {
+        line("", l);
     }
     if p.schema_version != crate::store::SCHEMA_VERSION {
         line(
@@ -168,7 +170,7 @@ fn new(store: &ProfileStore, a: NewArgs) -> anyhow::Result<u8> {
         None => Profile::new(a.name.clone()),
     };
     if let Some(v) = a.vendor {
-        p.request.header_prefix = v.header_prefix.to_string();
+        p.set_header_prefix(v.header_prefix);
         p.indexing_url = v.indexing_url.to_string();
         p.analytics_url = v.analytics_url.to_string();
     }
@@ -179,10 +181,10 @@ fn new(store: &ProfileStore, a: NewArgs) -> anyhow::Result<u8> {
         p.analytics_url = u;
     }
     if let Some(k) = a.api_key {
-        p.request.api_key = k;
+        p.set_api_key(&k);
     }
     if let Some(x) = a.header_prefix {
-        p.request.header_prefix = x;
+        p.set_header_prefix(&x);
     }
     if let Some(var) = a.rest_key_env {
         p.rest_key = KeySource::Env(var);

@@ -29,6 +29,10 @@ pub struct SendArgs {
     /// Profile to use (default: the last used one; `demo` when there are no saved profiles).
     #[arg(long, value_name = "NAME")]
     pub profile: Option<String>,
+    /// The profile's saved request to send (default: its first; `signscope profile request list
+    /// NAME` lists them). The flags below override its values.
+    #[arg(long, value_name = "NAME")]
+    pub request: Option<String>,
     /// HTTP method (default: the profile's).
     #[arg(long, value_name = "M")]
     pub method: Option<String>,
@@ -81,7 +85,10 @@ impl TimeoutArgs {
 pub fn run(args: SendArgs) -> anyhow::Result<u8> {
     let opts = args.timeouts.options()?;
     let mut session = Session::open_in(Paths::discover()?, args.profile.as_deref(), opts)?;
-    let p = &session.profile().request;
+    if let Some(name) = &args.request {
+        session.profile_mut().select_request(name)?;
+    }
+    let p = session.profile().request();
     let body = match (&args.body_file, &args.body) {
         (Some(f), _) => read_body_file(f)?,
         (None, Some(text)) => Bytes::from(text.clone().into_bytes()),

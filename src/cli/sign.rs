@@ -20,7 +20,7 @@ use crate::core::time::{format_timestamp, parse_timestamp};
 use crate::core::visible::{escape_visible, visible_lines};
 use crate::core::{LineLabel, SignableRequest, Signed, SigningForm};
 
-use super::keys::rest_key_from_env_or_file;
+use super::profile_request::{sign_inputs, SignInputs};
 
 /// Where printed curl commands and raw requests send to unless `--indexing-url` says otherwise:
 /// the local server's default address (`signscope serve`).
@@ -43,24 +43,33 @@ pub enum Output {
 }
 
 #[derive(Debug, clap::Args)]
-#[command(group(clap::ArgGroup::new("rest_key").required(true).args(["rest_key_env", "rest_key_file"])))]
-#[command(group(clap::ArgGroup::new("body_source").required(true).args(["body_file", "body"])))]
+#[command(group(clap::ArgGroup::new("rest_key").args(["rest_key_env", "rest_key_file"])))]
+#[command(group(clap::ArgGroup::new("body_source").args(["body_file", "body"])))]
 pub struct SignArgs {
+    /// Take the request from a saved profile: its request (method, path, query, prefix, API key,
+    /// content type, algorithm, body), its REST key source and its indexing URL. Flags given as
+    /// well override the profile's values.
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// The profile's saved request to sign (default: its first; `signscope profile request list
+    /// NAME` lists them).
+    #[arg(long, value_name = "NAME", requires = "profile")]
+    pub request: Option<String>,
     /// HTTP method (signed upper-cased).
-    #[arg(long, value_name = "M")]
-    pub method: String,
+    #[arg(long, value_name = "M", required_unless_present = "profile")]
+    pub method: Option<String>,
     /// URL path, signed exactly as given.
-    #[arg(long, value_name = "P")]
-    pub path: String,
-    /// Query string without the leading '?', signed exactly as given.
-    #[arg(long, value_name = "Q", default_value = "")]
-    pub query: String,
+    #[arg(long, value_name = "P", required_unless_present = "profile")]
+    pub path: Option<String>,
+    /// Query string without the leading '?', signed exactly as given (default: empty).
+    #[arg(long, value_name = "Q")]
+    pub query: Option<String>,
     /// Timestamp to sign (default: now, as YYYY-MM-DDThh:mm:ss.mmmZ).
     #[arg(long, value_name = "TS")]
     pub timestamp: Option<String>,
     /// The public API key.
-    #[arg(long, value_name = "K")]
-    pub api_key: String,
+    #[arg(long, value_name = "K", required_unless_present = "profile")]
+    pub api_key: Option<String>,
     /// Read the REST key from this environment variable.
     #[arg(long, value_name = "VAR")]
     pub rest_key_env: Option<String>,
@@ -73,15 +82,15 @@ pub struct SignArgs {
     /// The body as text.
     #[arg(long, value_name = "TEXT")]
     pub body: Option<String>,
-    /// Content-Type value to sign and send.
-    #[arg(long, value_name = "CT", default_value = crate::core::CONTENT_TYPE_JSON)]
-    pub content_type: String,
-    /// Algorithm name to sign and send.
-    #[arg(long, value_name = "A", default_value = crate::core::AUTH_ALGO)]
-    pub auth_algo: String,
-    /// Vendor prefix of the header names (X-<PREFIX>-TIMESTAMP...).
-    #[arg(long, value_name = "X", default_value = crate::core::DEFAULT_HEADER_PREFIX)]
-    pub header_prefix: String,
+    /// Content-Type value to sign and send (default: application/json).
+    #[arg(long, value_name = "CT")]
+    pub content_type: Option<String>,
+    /// Algorithm name to sign and send (default: HmacSHA384).
+    #[arg(long, value_name = "A")]
+    pub auth_algo: Option<String>,
+    /// Vendor prefix of the header names (X-<PREFIX>-TIMESTAMP...; default: SVC).
+    #[arg(long, value_name = "X")]
+    pub header_prefix: Option<String>,
     /// What to print.
     #[arg(long, value_enum, default_value_t = Output::Text)]
     pub output: Output,
@@ -101,9 +110,10 @@ pub struct SignArgs {
     /// Print the signing text built step by step (rule, bytes added, HMAC, base64, header).
     #[arg(long, conflicts_with = "output")]
     pub explain: bool,
-    /// Where the printed curl command or raw request sends to (--output curl|http).
-    #[arg(long, value_name = "URL", default_value = DEFAULT_BASE_URL)]
-    pub indexing_url: String,
+    /// Where the printed curl command or raw request sends to (--output curl|http; default: the
+    /// profile's indexing URL, else http://127.0.0.1:8080).
+    #[arg(long, value_name = "URL")]
+    pub indexing_url: Option<String>,
 }
 
 fn parse_form(s: &str) -> Result<SigningForm, String> {
@@ -111,10 +121,12 @@ fn parse_form(s: &str) -> Result<SigningForm, String> {
         .map_err(|e: crate::core::form::UnknownForm| e.to_string())
 }
 
-enum BodySource {
+pub(crate) enum BodySource {
     File(PathBuf),
     Stdin,
     Text(String),
+    /// A profile's saved request's body.
+    Saved(bytes::Bytes),
 }
 
 impl BodySource {
@@ -123,6 +135,7 @@ impl BodySource {
             BodySource::File(p) => format!("the body file {}", p.display()),
             BodySource::Stdin => "the body from stdin".to_string(),
             BodySource::Text(_) => "--body".to_string(),
+            BodySource::Saved(_) => "the saved request's body".to_string(),
         }
     }
 
@@ -138,6 +151,7 @@ impl BodySource {
                 Ok(v)
             }
             BodySource::Text(t) => Ok(t.clone().into_bytes()),
+            BodySource::Saved(b) => Ok(b.to_vec()),
         }
     }
 
@@ -151,6 +165,10 @@ impl BodySource {
             BodySource::Stdin => Box::new(std::io::stdin().lock()),
             BodySource::Text(t) => {
                 signer.update(t.as_bytes());
+                return Ok(());
+            }
+            BodySource::Saved(b) => {
+                signer.update(b);
                 return Ok(());
             }
         };
@@ -199,39 +217,35 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
         );
     }
     let (timestamp, warning) = checked_timestamp(args.timestamp.as_deref())?;
-    let key =
-        rest_key_from_env_or_file(args.rest_key_env.as_deref(), args.rest_key_file.as_deref())?;
-    let source = match (&args.body_file, &args.body) {
-        (Some(p), None) if p.as_os_str() == "-" => BodySource::Stdin,
-        (Some(p), None) => BodySource::File(p.clone()),
-        (None, Some(t)) => BodySource::Text(t.clone()),
+    let given = match (&args.body_file, &args.body) {
+        (Some(p), None) if p.as_os_str() == "-" => Some(BodySource::Stdin),
+        (Some(p), None) => Some(BodySource::File(p.clone())),
+        (None, Some(t)) => Some(BodySource::Text(t.clone())),
+        (None, None) => None,
         _ => bail!("give the body with exactly one of --body-file FILE or --body TEXT"),
     };
+    let SignInputs {
+        spec,
+        key,
+        body: source,
+        indexing_url,
+        rest_key_env,
+    } = sign_inputs(&args, given)?;
     if let Some(w) = warning {
         eprintln!("{w}");
     }
-    let head = SignableRequest {
-        method: &args.method,
-        path: &args.path,
-        query: &args.query,
-        header_prefix: &args.header_prefix,
-        timestamp: &timestamp,
-        api_key: &args.api_key,
-        auth_algo: &args.auth_algo,
-        content_type: &args.content_type,
-        body: b"",
-    };
+    let head = spec.signable(&timestamp);
     // A printed request is sent by someone else: it gets the checks `send` makes first (a value
     // with a line break would print as another header; a prefix with a space as no header).
     let sendable = |headers: &SignedHeaders| {
-        check_sendable(&args.indexing_url, &head, headers).map_err(|e| {
+        check_sendable(&indexing_url, &head, headers).map_err(|e| {
             anyhow!(
                 "--output {} cannot print this request: {e}; --output text shows what is signed",
                 output_name(args.output)
             )
         })
     };
-    let method = args.method.to_ascii_uppercase();
+    let method = spec.method.to_ascii_uppercase();
     let mut out = std::io::stdout().lock();
 
     // Outputs that do not print the body stream it through the MAC.
@@ -295,7 +309,7 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
                 .lang
                 .context("--output code needs --lang to say which language")?;
             let opts = CodeOptions {
-                rest_key_env: args.rest_key_env.as_deref().unwrap_or(DEFAULT_REST_KEY_ENV),
+                rest_key_env: rest_key_env.as_deref().unwrap_or(DEFAULT_REST_KEY_ENV),
                 body_file: match &source {
                     BodySource::File(p) => p.to_str().with_context(|| {
                         format!("the body file path {} is not valid UTF-8", p.display())
@@ -331,7 +345,7 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
         }
         Output::Http => {
             sendable(&signed.headers)?;
-            let host = host_of(args.indexing_url.trim_end_matches('/'));
+            let host = host_of(indexing_url.trim_end_matches('/'));
             out.write_all(&to_raw_request(&req, &signed, host))?
         }
         Output::Signature => writeln!(out, "{}", signed.signature())?,

@@ -26,6 +26,7 @@ pub fn history_entry(
     let mut entry = HistoryEntry {
         time: format_timestamp(sent_at),
         profile: profile.to_string(),
+        request_name: None,
         kind: kind.to_string(),
         request: RecordedRequest {
             method: req.method.clone(),

@@ -30,6 +30,9 @@ pub struct Sender {
     probe: ConnectProbe,
     opts: ClientOptions,
     profile: String,
+    /// The name of the profile's saved request that signed sends come from (recorded in the
+    /// history entry).
+    request_name: Option<String>,
     history: Option<History>,
     store: Option<ProfileStore>,
 }
@@ -49,9 +52,21 @@ impl Sender {
             probe,
             opts,
             profile,
+            request_name: None,
             history,
             store,
         }
+    }
+
+    /// Record signed sends as coming from the profile's saved request `name`.
+    pub fn with_request_name(mut self, name: Option<String>) -> Self {
+        self.request_name = name;
+        self
+    }
+
+    /// Whether this sender records its sends in a history file.
+    pub fn records(&self) -> bool {
+        self.history.is_some()
     }
 
     /// Sign (once, with the clock read now when the timestamp is live), send, and record a
@@ -125,6 +140,10 @@ impl Sender {
             key.as_ref(),
             DEFAULT_BODY_CAP,
         );
+        let mut entry = entry;
+        if kind == ExchangeKind::Request {
+            entry.request_name = self.request_name.clone();
+        }
         let mut warnings = Vec::new();
         let (history, store, profile, record) = (
             self.history.clone(),

@@ -143,6 +143,11 @@ impl Session {
         Ok(url)
     }
 
+    /// The URL of the in-process server when it runs (without starting it).
+    pub fn running_embedded_url(&self) -> Option<String> {
+        self.embedded.as_ref().map(BackgroundServer::url)
+    }
+
     /// The base URL a profile URL stands for (`embedded`: the in-process server).
     pub fn resolve_url(&mut self, url: &str) -> Result<String, EngineError> {
         if url == EMBEDDED_URL {
@@ -184,7 +189,8 @@ impl Session {
     }
 
     /// A handle that sends with this session's client and records in its history under the
-    /// current profile's name. Cheap to clone; owned by a tokio task.
+    /// current profile's name and its selected request's name. Cheap to clone; owned by a
+    /// tokio task.
     pub fn sender(&self) -> Sender {
         Sender::new(
             self.http.clone(),
@@ -194,6 +200,7 @@ impl Session {
             Some(self.history.clone()),
             Some(self.store.clone()),
         )
+        .with_request_name(Some(self.profile.selected_request().name.clone()))
     }
 
     /// Whether the current profile is the built-in demo.

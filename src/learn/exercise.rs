@@ -11,6 +11,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use sha2::Sha256;
 
+use crate::core::diagnose::catalogue::Part;
 use crate::core::diagnose::{diagnose, Diagnosis, Mistake};
 use crate::core::sign::{encode_signature, hmac_sha384};
 use crate::core::time::format_timestamp;
@@ -30,6 +31,8 @@ pub const LEVELS: [u8; 2] = [1, 2];
 pub struct Exercise {
     pub level: u8,
     pub seed: u64,
+    /// Which request it is (an index into the exercise requests).
+    base: usize,
     /// What the server receives, Authorization header included.
     pub request: ReceivedRequest,
     /// The mistakes the client made: the answer.
@@ -229,7 +232,8 @@ pub fn generate(level: u8, seed: u64, now: DateTime<Utc>) -> Exercise {
     let mut attempt = 0;
     loop {
         attempt += 1;
-        let base = &BASES[rng.random_range(0..BASES.len())];
+        let base_index = rng.random_range(0..BASES.len());
+        let base = &BASES[base_index];
         let mut candidates: Vec<Mistake> =
             pool().into_iter().filter(|m| applies(m, base)).collect();
         candidates.shuffle(&mut rng);
@@ -266,6 +270,7 @@ pub fn generate(level: u8, seed: u64, now: DateTime<Utc>) -> Exercise {
         return Exercise {
             level,
             seed,
+            base: base_index,
             request,
             mistakes,
             choices,
@@ -304,6 +309,75 @@ impl Exercise {
         got == codes(&self.mistakes)
     }
 
+    /// The client's settings, one per part of the signing, as the exercise's client has them:
+    /// the "fix" form of the exercise changes them until the server accepts the request.
+    pub fn knobs(&self) -> Vec<Knob> {
+        let base = &BASES[self.base];
+        KNOB_PARTS
+            .iter()
+            .filter_map(|&(part, name)| {
+                let mut options = vec![None];
+                options.extend(
+                    pool()
+                        .into_iter()
+                        .filter(|m| m.part() == part && applies(m, base))
+                        .map(Some),
+                );
+                if options.len() < 2 {
+                    return None;
+                }
+                let chosen = options
+                    .iter()
+                    .position(|o| {
+                        o.as_ref()
+                            .is_some_and(|m| self.mistakes.iter().any(|x| x.code() == m.code()))
+                    })
+                    .unwrap_or(0);
+                Some(Knob {
+                    name,
+                    options,
+                    chosen,
+                    base: self.base,
+                })
+            })
+            .collect()
+    }
+
+    /// The request a client with these settings sends (same parts, its signature).
+    pub fn request_with(&self, knobs: &[Knob]) -> ReceivedRequest {
+        let base = &BASES[self.base];
+        let mistakes: Vec<Mistake> = knobs.iter().filter_map(|k| k.mistake().cloned()).collect();
+        let ts = self.timestamp();
+        received(base, &ts, &mistaken_signature(base, &ts, &mistakes))
+    }
+
+    /// The timestamp the request was signed with.
+    pub fn timestamp(&self) -> String {
+        let name = format!("X-{DEFAULT_HEADER_PREFIX}-TIMESTAMP");
+        self.request
+            .headers
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| String::from_utf8_lossy(v).into_owned())
+            .unwrap_or_default()
+    }
+
+    /// What the local server answers to the request a client with these settings sends at
+    /// `now`: `Ok` when accepted, else its one-sentence reason. The check is the server's own
+    /// verifier (`core::verify`) with the exercise account.
+    pub fn send_with(&self, knobs: &[Knob], now: DateTime<Utc>) -> Result<(), String> {
+        let keys: std::collections::HashMap<String, Secret> =
+            [(API_KEY.to_string(), Secret::new(REST_KEY))].into();
+        crate::core::verify(
+            &self.request_with(knobs),
+            &keys,
+            &crate::core::VerifyOptions::default(),
+            now,
+        )
+        .map(|_| ())
+        .map_err(|r| r.to_string())
+    }
+
     /// The diagnosis of the request, as the server's key sees it: the explanation afterwards.
     pub fn diagnosis(&self) -> Diagnosis {
         let sig = crate::core::diagnose::provided_signature(&self.request).unwrap_or_default();
@@ -313,6 +387,122 @@ impl Exercise {
             &Secret::new(REST_KEY),
             &sig,
         )
+    }
+}
+
+/// The parts of the signing a client's settings cover, in the order they are listed.
+const KNOB_PARTS: [(Part, &str); 10] = [
+    (Part::Method, "method line"),
+    (Part::Path, "path line"),
+    (Part::Query, "query line"),
+    (Part::LineEnd, "line ends"),
+    (Part::NameCase, "header names"),
+    (Part::Order, "header lines"),
+    (Part::Body, "body"),
+    (Part::Key, "HMAC key"),
+    (Part::Hash, "HMAC"),
+    (Part::Encoding, "signature"),
+];
+
+/// One setting of the exercise's client: the part it covers, what it can do there (`None`:
+/// the documented way) and what it does now.
+#[derive(Clone, Debug)]
+pub struct Knob {
+    pub name: &'static str,
+    pub options: Vec<Option<Mistake>>,
+    pub chosen: usize,
+    base: usize,
+}
+
+impl Knob {
+    /// The mistake the setting makes now, if any.
+    pub fn mistake(&self) -> Option<&Mistake> {
+        self.options.get(self.chosen).and_then(Option::as_ref)
+    }
+
+    /// Move to the next option (wrapping).
+    pub fn cycle(&mut self) {
+        self.chosen = (self.chosen + 1) % self.options.len();
+    }
+
+    /// What the client does with this setting now, shown as the value it signs or sends (so
+    /// that telling the right one from a wrong one takes knowing the rule, not reading a label).
+    pub fn value(&self) -> String {
+        self.value_of(self.options.get(self.chosen).and_then(Option::as_ref))
+    }
+
+    /// Every option's value, in order.
+    pub fn values(&self) -> Vec<String> {
+        self.options
+            .iter()
+            .map(|o| self.value_of(o.as_ref()))
+            .collect()
+    }
+
+    fn value_of(&self, m: Option<&Mistake>) -> String {
+        let base = &BASES[self.base];
+        let prefix = DEFAULT_HEADER_PREFIX;
+        match m {
+            None => match self.options.iter().flatten().next().map(Mistake::part) {
+                Some(Part::Method) => base.method.to_string(),
+                Some(Part::Path) => base.path.to_string(),
+                Some(Part::Query) if base.query.is_empty() => "an empty line".into(),
+                Some(Part::Query) => base.query.to_string(),
+                Some(Part::LineEnd) => "LF".into(),
+                Some(Part::NameCase) => format!("X-{prefix}-TIMESTAMP=, Content-Type="),
+                Some(Part::Order) => "TIMESTAMP, APIKEY, AUTH-ALGO, Content-Type".into(),
+                Some(Part::Body) => "the bytes sent".into(),
+                Some(Part::Key) => "the REST key".into(),
+                Some(Part::Hash) => "HMAC-SHA384".into(),
+                Some(Part::Encoding) => "base64".into(),
+                _ => "as documented".into(),
+            },
+            Some(m) => match m {
+                Mistake::LowercaseMethod => base.method.to_ascii_lowercase(),
+                Mistake::TrailingSlashTrimmed => base.path.trim_end_matches('/').to_string(),
+                Mistake::QuestionMarkBeforeQuery => format!("?{}", base.query),
+                Mistake::EmptyQueryLineOmitted => "left out".into(),
+                Mistake::CrlfLineEndings => "CRLF".into(),
+                Mistake::LowercaseHeaderNames => {
+                    format!(
+                        "x-{}-timestamp=, content-type=",
+                        prefix.to_ascii_lowercase()
+                    )
+                }
+                Mistake::HeaderLinesReordered { .. } => {
+                    "APIKEY, TIMESTAMP, AUTH-ALGO, Content-Type".into()
+                }
+                Mistake::BodyReserialisedPretty => "the body pretty-printed".into(),
+                Mistake::TrailingLfAfterBody => "the bytes sent, then a LF".into(),
+                Mistake::KeyWithTrailingNewline => "the REST key and a LF".into(),
+                Mistake::PublicApiKeyAsSecret => "the public API key".into(),
+                Mistake::Sha256InsteadOfSha384 => "HMAC-SHA256".into(),
+                Mistake::HexInsteadOfBase64 => "hex".into(),
+                Mistake::UrlSafeBase64 => "URL-safe base64".into(),
+                other => other.code().to_ascii_lowercase(),
+            },
+        }
+    }
+}
+
+/// A short name of a mistake for a pick list (the diagnosis explains it in full afterwards).
+pub fn short_label(m: &Mistake) -> &'static str {
+    match m {
+        Mistake::QuestionMarkBeforeQuery => "signed a '?' before the query",
+        Mistake::EmptyQueryLineOmitted => "left out the empty query line",
+        Mistake::TrailingSlashTrimmed => "trimmed the path's trailing '/'",
+        Mistake::CrlfLineEndings => "joined the lines with CRLF",
+        Mistake::TrailingLfAfterBody => "added a LF after the body",
+        Mistake::LowercaseHeaderNames => "wrote the header names in lower case",
+        Mistake::LowercaseMethod => "wrote the method in lower case",
+        Mistake::BodyReserialisedPretty => "signed the body pretty-printed",
+        Mistake::KeyWithTrailingNewline => "signed with the REST key and a LF",
+        Mistake::PublicApiKeyAsSecret => "signed with the public API key",
+        Mistake::HexInsteadOfBase64 => "sent the HMAC as hex",
+        Mistake::UrlSafeBase64 => "sent URL-safe base64",
+        Mistake::Sha256InsteadOfSha384 => "used HMAC-SHA256",
+        Mistake::HeaderLinesReordered { .. } => "put the header lines in another order",
+        other => other.explanation(),
     }
 }
 
@@ -391,5 +581,57 @@ mod tests {
             view.contains("X-SVC-TIMESTAMP: 2026-11-22T10:00:00.000Z"),
             "{view}"
         );
+    }
+
+    #[test]
+    fn fixing_the_clients_settings_until_the_server_accepts_solves_the_exercise() {
+        for seed in 0..30 {
+            for level in LEVELS {
+                let e = generate(level, seed, now());
+                let mut knobs = e.knobs();
+                let wrong: Vec<&str> = knobs
+                    .iter()
+                    .filter_map(|k| k.mistake().map(Mistake::code))
+                    .collect();
+                assert_eq!(wrong.len(), level as usize, "seed {seed}: {wrong:?}");
+                // As the exercise has them, the server refuses, with the same signature.
+                assert_eq!(e.request_with(&knobs).headers, e.request.headers);
+                assert!(e.send_with(&knobs, now()).is_err());
+                // Fixing only one of two is still refused.
+                if level == 2 {
+                    let i = knobs.iter().position(|k| k.mistake().is_some()).unwrap();
+                    knobs[i].chosen = 0;
+                    assert!(e.send_with(&knobs, now()).is_err(), "seed {seed}");
+                }
+                for k in &mut knobs {
+                    k.chosen = 0;
+                }
+                assert_eq!(e.send_with(&knobs, now()), Ok(()), "seed {seed}");
+                // Every option reads as a different value.
+                for k in &knobs {
+                    let v = k.values();
+                    let set: std::collections::BTreeSet<_> = v.iter().collect();
+                    assert_eq!(set.len(), v.len(), "{}: {v:?}", k.name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_setting_cycles_through_its_options_and_names_what_it_signs() {
+        let e = generate(1, 2, now());
+        let mut k = e
+            .knobs()
+            .into_iter()
+            .find(|k| k.name == "signature")
+            .unwrap();
+        k.chosen = 0;
+        assert_eq!(k.value(), "base64");
+        k.cycle();
+        assert!(k.mistake().is_some());
+        for _ in 1..k.options.len() {
+            k.cycle();
+        }
+        assert_eq!(k.chosen, 0);
     }
 }

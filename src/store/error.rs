@@ -68,6 +68,25 @@ pub enum StoreError {
     AlreadyExists { path: PathBuf },
     #[error("a profile named \"{name}\" was created meanwhile ({}), so nothing was written; choose another name, or load that profile", path.display())]
     CreatedMeanwhile { name: String, path: PathBuf },
+    #[error("\"{name}\" is not a usable request name: use 1-64 letters, digits, spaces, '.', '_', '-' or '/' (not starting or ending with a space)")]
+    BadRequestName { name: String },
+    #[error("profile \"{profile}\" has no request named \"{name}\"; its requests are: {known}")]
+    UnknownRequest {
+        profile: String,
+        name: String,
+        known: String,
+    },
+    #[error("profile \"{profile}\" already has a request named \"{name}\"; choose another name")]
+    RequestExists { profile: String, name: String },
+    #[error("\"{name}\" is the only request of profile \"{profile}\" and cannot be deleted; a profile keeps at least one request")]
+    LastRequest { profile: String, name: String },
+    #[error("profile \"{profile}\", request \"{request}\": cannot read the body file {}: {reason}", path.display())]
+    BodyFile {
+        profile: String,
+        request: String,
+        path: PathBuf,
+        reason: String,
+    },
     #[error("cannot {action} {}: {reason}", path.display())]
     Io {
         action: &'static str,

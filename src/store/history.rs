@@ -33,6 +33,10 @@ pub struct HistoryEntry {
     /// When it was sent (`YYYY-MM-DDThh:mm:ss.mmmZ`).
     pub time: String,
     pub profile: String,
+    /// The name of the profile's saved request that was sent (entries written before profiles
+    /// had named requests have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_name: Option<String>,
     /// `request` (signed indexing request) or `events` (analytics batch).
     pub kind: String,
     pub request: RecordedRequest,
@@ -314,6 +318,7 @@ mod tests {
         HistoryEntry {
             time: format!("2026-11-22T10:00:{:02}.000Z", i % 60),
             profile: "shop".into(),
+            request_name: None,
             kind: "request".into(),
             request: RecordedRequest {
                 method: "PUT".into(),

@@ -18,7 +18,7 @@ pub use history::{History, HistoryEntry, RecordedRequest, RecordedResponse, Reco
 pub(crate) use io::io_reason;
 pub use paths::{Paths, PathsError};
 pub use profile::{
-    LoadReport, Origin, ParseError, Profile, ProfileStore, SaveOptions, SaveOutcome, StoreError,
-    DEMO_PROFILE, EMBEDDED_URL, SCHEMA_VERSION,
+    LoadReport, Origin, ParseError, Profile, ProfileStore, Requests, SaveOptions, SaveOutcome,
+    SavedRequest, StoreError, DEFAULT_REQUEST, DEMO_PROFILE, EMBEDDED_URL, SCHEMA_VERSION,
 };
 pub use secret_source::{KeyError, KeySource};

@@ -21,7 +21,8 @@ use super::private::{clean_stale_temps, create_private_dir, FILE_MODE};
 pub use super::atomic::write_atomic;
 pub use super::error::{ParseError, StoreError};
 pub use super::profile_data::{
-    validate_name, Origin, Profile, SaveOutcome, DEMO_PROFILE, EMBEDDED_URL, SCHEMA_VERSION,
+    validate_name, validate_request_name, Origin, Profile, Requests, SaveOutcome, SavedRequest,
+    DEFAULT_REQUEST, DEMO_PROFILE, EMBEDDED_URL, SCHEMA_VERSION,
 };
 pub use super::profile_toml::{from_toml, to_toml, to_toml_over};
 
@@ -153,6 +154,7 @@ impl ProfileStore {
             })
         })?;
         let mut p = from_toml(name, &path, &text).map_err(StoreError::Parse)?;
+        read_body_files(&mut p, &self.dir())?;
         p.origin = Some(origin_of(&path, &meta));
         tracing::debug!(profile = name, path = %path.display(), key_source = p.rest_key.kind(),
             "profile loaded");
@@ -207,6 +209,7 @@ impl ProfileStore {
             Ok(old) => to_toml_over(p, &old),
             Err(_) => to_toml(p),
         };
+        write_body_files(p, &dir)?;
         write_atomic(&path, text.as_bytes(), mode)?;
         tracing::debug!(profile = %p.name, path = %path.display(), key_source = p.rest_key.kind(),
             mode = format_args!("{mode:o}"), "profile saved");
@@ -281,6 +284,53 @@ struct State {
     last_profile: Option<String>,
 }
 
+/// Where a request's body file is: relative paths are relative to the profile directory.
+pub fn body_file_path(dir: &Path, file: &Path) -> PathBuf {
+    if file.is_absolute() {
+        file.to_path_buf()
+    } else {
+        dir.join(file)
+    }
+}
+
+/// Read every request's body file into its body.
+fn read_body_files(p: &mut Profile, dir: &Path) -> Result<(), StoreError> {
+    let profile = p.name.clone();
+    for r in p.requests_mut() {
+        let Some(file) = &r.body_file else { continue };
+        let path = body_file_path(dir, file);
+        let body = fs::read(&path).map_err(|e| StoreError::BodyFile {
+            profile: profile.clone(),
+            request: r.name.clone(),
+            path: path.clone(),
+            reason: super::io::io_reason(&e),
+        })?;
+        r.spec.body = body.into();
+    }
+    Ok(())
+}
+
+/// Write every request's body to its body file when the file holds something else (atomic;
+/// an existing file keeps its mode, a new one is readable by its owner only).
+fn write_body_files(p: &Profile, dir: &Path) -> Result<(), StoreError> {
+    for r in p.requests() {
+        let Some(file) = &r.body_file else { continue };
+        let path = body_file_path(dir, file);
+        if fs::read(&path).is_ok_and(|old| old == r.spec.body) {
+            continue;
+        }
+        #[cfg(unix)]
+        let mode = {
+            use std::os::unix::fs::PermissionsExt;
+            fs::metadata(&path).map_or(FILE_MODE, |m| m.permissions().mode() & 0o7777)
+        };
+        #[cfg(not(unix))]
+        let mode = FILE_MODE;
+        write_atomic(&path, &r.spec.body, mode)?;
+    }
+    Ok(())
+}
+
 fn origin_of(path: &Path, meta: &fs::Metadata) -> Origin {
     Origin {
         path: path.to_path_buf(),
@@ -302,7 +352,7 @@ mod tests {
         let paths = Paths::new(dir.path().join("c"), dir.path().join("d"));
         let store = ProfileStore::open(&paths);
         let mut p = Profile::new("shop");
-        p.request.api_key = "old-public".into();
+        p.set_api_key("old-public");
         store.save(&p).unwrap();
         let file = paths.profile_file("shop");
         let text = fs::read_to_string(&file).unwrap();
@@ -315,8 +365,8 @@ mod tests {
         assert_ne!(edited, text);
         fs::write(&file, &edited).unwrap();
         let mut loaded = store.load("shop").unwrap();
-        loaded.request.api_key = "new-public".into();
-        loaded.request.query = "dry=1".into();
+        loaded.set_api_key("new-public");
+        loaded.request_mut().query = "dry=1".into();
         store.save(&loaded).unwrap();
         let saved = fs::read_to_string(&file).unwrap();
         assert!(
@@ -330,8 +380,8 @@ mod tests {
             "{saved}"
         );
         let back = store.load("shop").unwrap();
-        assert_eq!(back.request.api_key, "new-public");
-        assert_eq!(back.request.query, "dry=1");
+        assert_eq!(back.request().api_key, "new-public");
+        assert_eq!(back.request().query, "dry=1");
         // A file that is not a current profile is rewritten whole.
         let v1 =
             "base_url = \"http://127.0.0.1:7\"\napi_key = \"k\"\nrest_key_env = \"K\"\n# old\n";
@@ -357,19 +407,20 @@ mod tests {
     }
 
     fn sample(name: &str) -> Profile {
-        Profile {
+        let mut p = Profile {
             indexing_url: "http://127.0.0.1:9".into(),
             analytics_url: "http://127.0.0.1:9".into(),
             rest_key: KeySource::Command(vec!["pass".into(), "show".into(), "shop".into()]),
-            request: RequestSpec {
-                api_key: "pub-1".into(),
-                query: "test=1".into(),
-                body: "[{\"a\": \"multi\nline \\\"quoted\\\"\"}]".into(),
-                ..RequestSpec::default()
-            },
             events: Some("[]".into()),
             ..Profile::new(name)
-        }
+        };
+        *p.request_mut() = RequestSpec {
+            api_key: "pub-1".into(),
+            query: "test=1".into(),
+            body: "[{\"a\": \"multi\nline \\\"quoted\\\"\"}]".into(),
+            ..RequestSpec::default()
+        };
+        p
     }
 
     #[test]
@@ -409,7 +460,7 @@ mod tests {
         let mut text = fs::read_to_string(&path).unwrap();
         text.push_str("\n# edited elsewhere\n");
         fs::write(&path, &text).unwrap();
-        p.request.body = "[1]".into();
+        p.request_mut().body = "[1]".into();
         let err = s.save(&p).unwrap_err();
         assert!(matches!(err, StoreError::Conflict { .. }), "{err}");
         // Users have no "force" (only this API does): the sentence offers what they have.
@@ -421,7 +472,7 @@ mod tests {
             "conflicting save touched the file"
         );
         s.save_with(&p, SaveOptions { force: true }).unwrap();
-        assert_eq!(s.load("shop").unwrap().request.body, "[1]");
+        assert_eq!(s.load("shop").unwrap().request().body, "[1]");
         // A fresh profile with the same name as an existing file is not silently overwritten.
         let err = s.save(&sample("shop")).unwrap_err();
         assert!(matches!(err, StoreError::AlreadyExists { .. }), "{err}");
@@ -509,7 +560,7 @@ mod tests {
         assert_eq!(p.schema_version, SCHEMA_VERSION);
         assert!(fs::read_to_string(&path)
             .unwrap()
-            .contains("schema_version = 2"));
+            .contains(&format!("schema_version = {SCHEMA_VERSION}")));
         assert_eq!(s.load("old").unwrap().indexing_url, "http://127.0.0.1:7");
     }
 
@@ -619,3 +670,7 @@ mod tests {
         assert!(!err.contains('\n'));
     }
 }
+
+#[cfg(test)]
+#[path = "profile_requests_tests.rs"]
+mod requests_tests;

@@ -1,9 +1,11 @@
-//! The profile file format (TOML), versions 1 and 2, and saving over a hand-edited file with
-//! its comments and layout kept.
+//! The profile file format (TOML), versions 1 to 3, and saving over a hand-edited file with
+//! its comments and layout kept (`docs/profiles.md`).
 //!
-//! Schema versions: version 2 is current. Version 1 files (one `base_url` for both APIs and a
-//! `rest_key_env` variable name) are upgraded in memory; the file on disk stays as it is until
-//! the next explicit save.
+//! Schema versions: version 3 is current: the account at the top, then one `[[requests]]` table
+//! per named request. Version 2 files (one request's fields at the top) become a profile with
+//! one request named `default`; version 1 files (one `base_url` for both APIs and a
+//! `rest_key_env` variable name) likewise. Older files are upgraded in memory; the file on disk
+//! stays as it is until the next explicit save, which keeps its comments.
 
 use std::path::{Path, PathBuf};
 
@@ -11,15 +13,103 @@ use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 
 use super::error::ParseError;
-use super::profile_data::{Profile, SCHEMA_VERSION};
+use super::profile_data::{Profile, SavedRequest, DEFAULT_REQUEST, SCHEMA_VERSION};
 use super::secret_source::KeySource;
 use crate::core::spec::{RequestSpec, DEFAULT_METHOD, DEFAULT_PATH};
 use crate::core::{Secret, AUTH_ALGO, CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX};
 
+/// The keys of a version 2 file that belong to its one request (they move into the
+/// `[[requests]]` table named `default` when such a file is saved as version 3).
+const V2_REQUEST_KEYS: [&str; 6] = [
+    "method",
+    "path",
+    "query",
+    "content_type",
+    "auth_algo",
+    "body",
+];
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileV3 {
+    /// Read through [`VersionOnly`]; declared so that `deny_unknown_fields` accepts it.
+    #[allow(dead_code)]
+    schema_version: u32,
+    indexing_url: String,
+    analytics_url: String,
+    #[serde(default = "default_prefix")]
+    header_prefix: String,
+    api_key: String,
+    rest_key: KeyRepr,
+    #[serde(default)]
+    events: Option<String>,
+    #[serde(default)]
+    requests: Vec<RequestRepr>,
+}
+
+/// One `[[requests]]` table.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RequestRepr {
+    name: String,
+    #[serde(default = "default_method")]
+    method: String,
+    #[serde(default = "default_path")]
+    path: String,
+    #[serde(default)]
+    query: String,
+    #[serde(default = "default_content_type")]
+    content_type: String,
+    #[serde(default = "default_algo")]
+    auth_algo: String,
+    #[serde(default)]
+    body: Option<String>,
+    #[serde(default)]
+    body_file: Option<PathBuf>,
+    /// Only when this request differs from the account (a hand-edited file).
+    #[serde(default)]
+    header_prefix: Option<String>,
+    #[serde(default)]
+    api_key: Option<String>,
+}
+
+/// What [`to_toml`] writes, borrowed from the profile (bodies are not copied before they are
+/// written as TOML text).
+#[derive(Serialize)]
+struct FileV3Out<'a> {
+    schema_version: u32,
+    indexing_url: &'a str,
+    analytics_url: &'a str,
+    header_prefix: &'a str,
+    api_key: &'a str,
+    rest_key: KeyRepr,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    events: Option<&'a str>,
+    requests: Vec<RequestOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct RequestOut<'a> {
+    name: &'a str,
+    method: &'a str,
+    path: &'a str,
+    query: &'a str,
+    content_type: &'a str,
+    auth_algo: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    body: Option<std::borrow::Cow<'a, str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    body_file: Option<&'a Path>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    header_prefix: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    api_key: Option<&'a str>,
+}
+
+/// Version 2: the account and one request, all at the top.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FileV2 {
-    /// Read through [`VersionOnly`]; declared so that `deny_unknown_fields` accepts it.
     #[allow(dead_code)]
     schema_version: u32,
     indexing_url: String,
@@ -40,28 +130,8 @@ struct FileV2 {
     auth_algo: String,
     #[serde(default)]
     body: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     events: Option<String>,
-}
-
-/// What [`to_toml`] writes: [`FileV2`]'s fields, borrowed from the profile (the body is not
-/// copied before it is written as TOML text).
-#[derive(Serialize)]
-struct FileV2Out<'a> {
-    schema_version: u32,
-    indexing_url: &'a str,
-    analytics_url: &'a str,
-    header_prefix: &'a str,
-    api_key: &'a str,
-    rest_key: KeyRepr,
-    method: &'a str,
-    path: &'a str,
-    query: &'a str,
-    content_type: &'a str,
-    auth_algo: &'a str,
-    body: std::borrow::Cow<'a, str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    events: Option<&'a str>,
 }
 
 /// Version 1: one base URL, the key always from an environment variable.
@@ -93,8 +163,9 @@ enum KeyRepr {
 #[derive(Deserialize)]
 struct VersionOnly {
     schema_version: Option<u32>,
-    /// Only version 2 has it: a hand-written file that uses today's field names but has no
-    /// `schema_version` is read as version 2 (and told what it lacks), not as version 1.
+    /// Only versions 2 and 3 have it: a hand-written file that uses today's field names but has
+    /// no `schema_version` is read as the current version (and told what it lacks), not as
+    /// version 1.
     indexing_url: Option<toml::Value>,
 }
 
@@ -140,29 +211,41 @@ impl From<KeyRepr> for KeySource {
     }
 }
 
-/// Serialize a profile to the TOML text written on disk.
+/// Serialize a profile to the TOML text written on disk. A request's header prefix and API key
+/// are written only when they differ from the account's (a hand-edited file can say so).
 pub fn to_toml(p: &Profile) -> String {
-    let r = &p.request;
-    let file = FileV2Out {
+    let (prefix, key) = (p.header_prefix(), p.api_key());
+    let requests = p
+        .requests()
+        .iter()
+        .map(|r| RequestOut {
+            name: &r.name,
+            method: &r.spec.method,
+            path: &r.spec.path,
+            query: &r.spec.query,
+            content_type: &r.spec.content_type,
+            auth_algo: &r.spec.auth_algo,
+            body: r.body_file.is_none().then(|| r.spec.body_text()),
+            body_file: r.body_file.as_deref(),
+            header_prefix: (r.spec.header_prefix != prefix).then_some(&r.spec.header_prefix),
+            api_key: (r.spec.api_key != key).then_some(&r.spec.api_key),
+        })
+        .collect();
+    let file = FileV3Out {
         schema_version: SCHEMA_VERSION,
         indexing_url: &p.indexing_url,
         analytics_url: &p.analytics_url,
-        header_prefix: &r.header_prefix,
-        api_key: &r.api_key,
+        header_prefix: prefix,
+        api_key: key,
         rest_key: KeyRepr::from(&p.rest_key),
-        method: &r.method,
-        path: &r.path,
-        query: &r.query,
-        content_type: &r.content_type,
-        auth_algo: &r.auth_algo,
-        body: r.body_text(),
         events: p.events.as_deref(),
+        requests,
     };
     let mut text = format!(
         "# signscope profile \"{}\" (edit freely; `signscope profile show {}` checks it)\n",
         p.name, p.name
     );
-    // Strings, a table of strings and one integer: the TOML serializer has no error to report
+    // Strings, tables of strings and one integer: the TOML serializer has no error to report
     // for them, and an empty text would read back as an error rather than lose data silently.
     match toml::to_string(&file) {
         Ok(t) => text.push_str(&t),
@@ -172,8 +255,11 @@ pub fn to_toml(p: &Profile) -> String {
 }
 
 /// The text to write for `p` over a file that now holds `old`: the values of [`to_toml`], with
-/// the comments and layout of `old` kept wherever its keys stay, also when a value changes. Falls back to [`to_toml`] when `old` is not a current
-/// profile file or the merge would not read back as `p`.
+/// the comments and layout of `old` kept wherever its keys stay, also when a value changes (a
+/// request's keys are matched by the request's name). A version 2 file is upgraded in place:
+/// its request keys, with their comments, move into a `[[requests]]` table named `default`.
+/// Falls back to [`to_toml`] when `old` is not a version 2 or 3 profile file or the merge would
+/// not read back as `p`.
 pub fn to_toml_over(p: &Profile, old: &str) -> String {
     let fresh = to_toml(p);
     let (Ok(mut doc), Ok(new)) = (
@@ -182,19 +268,57 @@ pub fn to_toml_over(p: &Profile, old: &str) -> String {
     ) else {
         return fresh;
     };
-    if doc.get("schema_version").and_then(|v| v.as_integer()) != Some(SCHEMA_VERSION as i64) {
-        return fresh; // an older schema is rewritten whole (its keys differ)
+    match doc.get("schema_version").and_then(|v| v.as_integer()) {
+        Some(2) => upgrade_v2(&mut doc),
+        Some(v) if v == i64::from(SCHEMA_VERSION) => {}
+        _ => return fresh, // version 1 is rewritten whole (its keys differ)
     }
-    let gone: Vec<String> = doc
+    merge_table(doc.as_table_mut(), new.as_table());
+    let text = doc.to_string();
+    match from_toml(&p.name, Path::new(""), &text) {
+        Ok(back) if back.file_view() == p.file_view() => text,
+        _ => fresh,
+    }
+}
+
+/// Move a version 2 file's request keys (with their comments) into one `[[requests]]` table
+/// named `default`.
+fn upgrade_v2(doc: &mut toml_edit::DocumentMut) {
+    let mut table = toml_edit::Table::new();
+    table.insert("name", toml_edit::value(DEFAULT_REQUEST));
+    for k in V2_REQUEST_KEYS {
+        if let Some((key, item)) = doc.remove_entry(k) {
+            table.insert_formatted(&key, item);
+        }
+    }
+    let mut requests = toml_edit::ArrayOfTables::new();
+    requests.push(table);
+    doc.insert("requests", toml_edit::Item::ArrayOfTables(requests));
+}
+
+/// Put `new`'s values into `old`, keeping `old`'s comments and layout for every key that stays.
+fn merge_table(old: &mut toml_edit::Table, new: &toml_edit::Table) {
+    let gone: Vec<String> = old
         .iter()
         .map(|(k, _)| k.to_string())
         .filter(|k| !new.contains_key(k))
         .collect();
     for k in gone {
-        doc.remove(&k);
+        old.remove(&k);
     }
     for (k, item) in new.iter() {
-        let same = match (doc.get(k), item) {
+        match (old.get_mut(k), item) {
+            (Some(toml_edit::Item::ArrayOfTables(o)), toml_edit::Item::ArrayOfTables(n)) => {
+                merge_named_tables(o, n);
+                continue;
+            }
+            (Some(toml_edit::Item::Table(o)), toml_edit::Item::Table(n)) => {
+                merge_table(o, n);
+                continue;
+            }
+            _ => {}
+        }
+        let same = match (old.get(k), item) {
             (Some(toml_edit::Item::Value(a)), toml_edit::Item::Value(b)) => {
                 a.clone().decorated("", "").to_string() == b.clone().decorated("", "").to_string()
             }
@@ -204,7 +328,7 @@ pub fn to_toml_over(p: &Profile, old: &str) -> String {
         if same {
             continue;
         }
-        match doc.get_mut(k) {
+        match old.get_mut(k) {
             // Replace the value in place: the key and the comment lines above it stay, and so
             // does a comment after the value on its line.
             Some(slot) => {
@@ -215,18 +339,42 @@ pub fn to_toml_over(p: &Profile, old: &str) -> String {
                 *slot = item;
             }
             None => {
-                doc.insert(k, item.clone());
+                old.insert(k, item.clone());
             }
         }
     }
-    let text = doc.to_string();
-    match from_toml(&p.name, Path::new(""), &text) {
-        Ok(back) if back.without_origin() == p.without_origin() => text,
-        _ => fresh,
-    }
 }
 
-/// Parse a profile file's text. Errors carry line and column.
+/// `[[requests]]` in `new`'s order, each merged into the old table of the same `name` (so its
+/// comments stay); a request without an old table is written fresh.
+fn merge_named_tables(old: &mut toml_edit::ArrayOfTables, new: &toml_edit::ArrayOfTables) {
+    let name = |t: &toml_edit::Table| t.get("name").and_then(|v| v.as_str()).map(str::to_string);
+    // Every table of the array at the position of the first: the document prints tables by
+    // position, then in array order.
+    let position = old.iter().filter_map(|t| t.position()).min();
+    let mut olds: Vec<Option<toml_edit::Table>> = old.iter().cloned().map(Some).collect();
+    let mut out = toml_edit::ArrayOfTables::new();
+    for n in new.iter() {
+        let wanted = name(n);
+        let found = olds
+            .iter_mut()
+            .find(|o| wanted.is_some() && o.as_ref().and_then(name) == wanted)
+            .and_then(Option::take);
+        let mut t = match found {
+            Some(mut o) => {
+                merge_table(&mut o, n);
+                o
+            }
+            None => n.clone(),
+        };
+        t.set_position(position);
+        out.push(t);
+    }
+    *old = out;
+}
+
+/// Parse a profile file's text. Errors carry line and column. Bodies kept in body files are
+/// left empty here (the store reads them: [`crate::store::ProfileStore::load`]).
 pub fn from_toml(name: &str, path: &Path, text: &str) -> Result<Profile, ParseError> {
     let located = |e: toml::de::Error| ParseError::from_toml(path, text, &e);
     let found = toml::from_str::<VersionOnly>(text).map_err(located)?;
@@ -235,55 +383,97 @@ pub fn from_toml(name: &str, path: &Path, text: &str) -> Result<Profile, ParseEr
         (None, Some(_)) => SCHEMA_VERSION,
         (None, None) => 1,
     };
+    let whole = |message: String| ParseError {
+        path: path.to_path_buf(),
+        line: 0,
+        column: 0,
+        message,
+    };
     let p = match version {
         1 => {
             let v1: FileV1 = toml::from_str(text).map_err(located)?;
-            Profile {
+            let mut p = Profile {
                 indexing_url: v1.base_url.clone(),
                 analytics_url: v1.base_url,
                 rest_key: KeySource::Env(v1.rest_key_env),
-                request: RequestSpec {
-                    header_prefix: v1.header_prefix,
-                    api_key: v1.api_key,
-                    body: Bytes::from(v1.body),
-                    ..RequestSpec::default()
-                },
                 schema_version: 1,
                 ..Profile::new(name)
-            }
+            };
+            *p.request_mut() = RequestSpec {
+                header_prefix: v1.header_prefix,
+                api_key: v1.api_key,
+                body: Bytes::from(v1.body),
+                ..RequestSpec::default()
+            };
+            p
         }
-        SCHEMA_VERSION => {
+        2 => {
             let f: FileV2 = toml::from_str(text).map_err(located)?;
-            Profile {
-                name: name.to_string(),
+            let mut p = Profile {
                 indexing_url: f.indexing_url,
                 analytics_url: f.analytics_url,
                 rest_key: f.rest_key.into(),
-                request: RequestSpec {
-                    method: f.method,
-                    path: f.path,
-                    query: f.query,
-                    header_prefix: f.header_prefix,
-                    api_key: f.api_key,
-                    content_type: f.content_type,
-                    auth_algo: f.auth_algo,
-                    // The String's buffer becomes the body: no copy.
-                    body: Bytes::from(f.body),
-                },
                 events: f.events,
-                schema_version: SCHEMA_VERSION,
-                origin: None,
+                schema_version: 2,
+                ..Profile::new(name)
+            };
+            *p.request_mut() = RequestSpec {
+                method: f.method,
+                path: f.path,
+                query: f.query,
+                header_prefix: f.header_prefix,
+                api_key: f.api_key,
+                content_type: f.content_type,
+                auth_algo: f.auth_algo,
+                // The String's buffer becomes the body: no copy.
+                body: Bytes::from(f.body),
+            };
+            p
+        }
+        SCHEMA_VERSION => {
+            let f: FileV3 = toml::from_str(text).map_err(located)?;
+            let mut requests = Vec::with_capacity(f.requests.len());
+            for r in f.requests {
+                if r.body.is_some() && r.body_file.is_some() {
+                    return Err(whole(format!(
+                        "request \"{}\" has both `body` and `body_file`; keep one",
+                        r.name
+                    )));
+                }
+                let spec = RequestSpec {
+                    method: r.method,
+                    path: r.path,
+                    query: r.query,
+                    header_prefix: r.header_prefix.unwrap_or_else(|| f.header_prefix.clone()),
+                    api_key: r.api_key.unwrap_or_else(|| f.api_key.clone()),
+                    content_type: r.content_type,
+                    auth_algo: r.auth_algo,
+                    body: r.body.map(Bytes::from).unwrap_or_default(),
+                };
+                requests.push(SavedRequest {
+                    name: r.name,
+                    spec,
+                    body_file: r.body_file,
+                });
             }
+            let none = requests.is_empty();
+            let mut p = Profile::with_requests(name, requests)
+                .map_err(|e| whole(format!("in [[requests]]: {e}")))?;
+            if none {
+                // No `[[requests]]` table: one default request with the account's values.
+                p.set_header_prefix(&f.header_prefix);
+                p.set_api_key(&f.api_key);
+            }
+            p.indexing_url = f.indexing_url;
+            p.analytics_url = f.analytics_url;
+            p.rest_key = f.rest_key.into();
+            p.events = f.events;
+            p
         }
         other => {
-            return Err(ParseError {
-                path: path.to_path_buf(),
-                line: 0,
-                column: 0,
-                message: format!(
-                    "schema_version {other} is newer than this signscope understands ({SCHEMA_VERSION}); upgrade signscope"
-                ),
-            })
+            return Err(whole(format!(
+                "schema_version {other} is newer than this signscope understands ({SCHEMA_VERSION}); upgrade signscope"
+            )))
         }
     };
     Ok(p)

@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 use super::components::diagnose::DiagnoseState;
 use super::components::events::EventsState;
 use super::components::history::HistoryState;
+use super::components::lesson::LessonState;
 use super::components::profiles::ProfilesState;
 use super::components::request::RequestState;
 use super::keymap::{Binding, KeySpec};
@@ -22,6 +23,9 @@ pub enum Popup {
         scroll: u16,
     },
     ConfirmQuit,
+    /// Unsaved edits would be lost by this load: save, discard or cancel
+    /// (`crate::tui::unsaved`).
+    ConfirmLoad(Box<crate::tui::unsaved::PendingLoad>),
     /// Pick a profile: names and the selected index.
     Profiles {
         names: Vec<String>,
@@ -33,6 +37,61 @@ pub enum Popup {
         filter: LineInput,
         selected: usize,
     },
+    /// The message log, scrolled to row `scroll` of its wrapped text (clamped when drawn, so
+    /// `u16::MAX` shows the newest messages).
+    Messages {
+        scroll: u16,
+    },
+    /// Copy as code: the languages (`crate::codegen::Lang::ALL`) and the selected one.
+    CopyCode {
+        selected: usize,
+    },
+}
+
+/// How many status messages the message log keeps.
+pub const LOG_MESSAGES: usize = 100;
+
+/// The last [`LOG_MESSAGES`] status messages of every view, in full (the status line and a
+/// view's footer show only the latest, cut to the width).
+#[derive(Clone, Debug, Default)]
+pub struct MessageLog {
+    messages: std::collections::VecDeque<String>,
+    /// The last text seen from each source, so a message is logged once when it appears.
+    seen: Vec<String>,
+}
+
+impl MessageLog {
+    /// Log the current text of source `i` when it is new and not empty.
+    pub fn observe(&mut self, i: usize, text: &str) {
+        if self.seen.len() <= i {
+            self.seen.resize(i + 1, String::new());
+        }
+        if text.is_empty() || self.seen[i] == text {
+            return;
+        }
+        self.seen[i] = text.to_string();
+        self.push(text.to_string());
+    }
+
+    pub fn push(&mut self, text: String) {
+        if self.messages.len() == LOG_MESSAGES {
+            self.messages.pop_front();
+        }
+        self.messages.push_back(text);
+    }
+
+    /// Oldest first.
+    pub fn iter(&self) -> impl Iterator<Item = &String> {
+        self.messages.iter()
+    }
+
+    pub fn len(&self) -> usize {
+        self.messages.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.messages.is_empty()
+    }
 }
 
 /// All state of the workbench.
@@ -41,8 +100,12 @@ pub struct App {
     pub popup: Option<Popup>,
     /// The status line (the last message of any view).
     pub status: String,
+    /// Every status message, for the message log (Alt-M).
+    pub log: MessageLog,
     /// Quit once the profile save (asked from the quit popup) succeeded.
     pub quit_after_save: bool,
+    /// The load to run once the profile save (asked from the unsaved-edits question) succeeded.
+    pub load_after_save: Option<Box<crate::tui::unsaved::PendingLoad>>,
     pub quit: bool,
     pub no_color: bool,
     /// Terminal size (columns, rows), for mouse hit testing with the same layout the view uses.
@@ -53,6 +116,7 @@ pub struct App {
     pub events: EventsState,
     pub history: HistoryState,
     pub profiles: ProfilesState,
+    pub lesson: LessonState,
 }
 
 impl App {
@@ -67,7 +131,9 @@ impl App {
             view: View::Request,
             popup: None,
             status: String::new(),
+            log: MessageLog::default(),
             quit_after_save: false,
+            load_after_save: None,
             quit: false,
             no_color: false,
             size: (80, 24),
@@ -76,6 +142,7 @@ impl App {
             events: Default::default(),
             history: Default::default(),
             profiles: Default::default(),
+            lesson: Default::default(),
         }
     }
 
@@ -87,6 +154,7 @@ impl App {
             View::Events => self.events.is_text_input_focused(),
             View::History => self.history.is_text_input_focused(),
             View::Profiles => self.profiles.is_text_input_focused(),
+            View::Lesson => false,
         }
     }
 
@@ -101,6 +169,8 @@ impl App {
 pub enum GlobalAction {
     Help,
     Palette,
+    Messages,
+    CopyCode,
     Quit,
     Show(View),
 }
@@ -132,6 +202,18 @@ pub const GLOBAL_KEYS: &[Binding<GlobalAction>] = &[
         &[KeySpec::ctrl('k')],
         "command palette",
         "command palette: every action of this view, run by name",
+    ),
+    global(
+        GlobalAction::Messages,
+        &[KeySpec::alt('m')],
+        "message log",
+        "message log: the last 100 status messages in full",
+    ),
+    global(
+        GlobalAction::CopyCode,
+        &[KeySpec::alt('p')],
+        "copy the request as code",
+        "copy as code: a program that signs the request being edited (pick one of 8 languages)",
     ),
     global(
         GlobalAction::Quit,
@@ -168,5 +250,11 @@ pub const GLOBAL_KEYS: &[Binding<GlobalAction>] = &[
         &[KeySpec::f(6), KeySpec::alt('6')],
         "go to the Diagnose view",
         "Diagnose view",
+    ),
+    global(
+        GlobalAction::Show(View::Lesson),
+        &[KeySpec::f(8), KeySpec::alt('8')],
+        "go to the Lesson view",
+        "Lesson view: the signing scheme step by step, and exercises",
     ),
 ];

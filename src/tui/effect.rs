@@ -4,6 +4,7 @@
 use crate::core::Secret;
 use crate::tui::components::events::EventsEffect;
 use crate::tui::components::history::HistoryEffect;
+use crate::tui::components::lesson::LessonEffect;
 use crate::tui::components::profiles::ProfilesEffect;
 use crate::tui::model::RequestFields;
 use crate::tui::signing::SignJob;
@@ -27,6 +28,11 @@ pub enum Command {
     Sign(Box<SignJob>),
     Send(Box<SendJob>),
     Copy(String),
+    /// Copy `text`, said in the status line as `what` ("the python program").
+    CopyAs {
+        text: String,
+        what: String,
+    },
     EditBody(String),
     ListProfiles,
     LoadProfile(String),
@@ -52,6 +58,8 @@ pub enum Command {
     Events(EventsEffect),
     History(HistoryEffect),
     Profiles(ProfilesEffect),
+    /// The lesson view's progress file (read / write).
+    Lesson(LessonEffect),
     ReloadHistory,
     ReloadProfiles,
     Quit,

@@ -12,15 +12,17 @@ pub enum View {
     History,
     Profiles,
     Diagnose,
+    Lesson,
 }
 
 impl View {
-    pub const ALL: [View; 5] = [
+    pub const ALL: [View; 6] = [
         View::Request,
         View::Events,
         View::History,
         View::Profiles,
         View::Diagnose,
+        View::Lesson,
     ];
     pub fn title(self) -> &'static str {
         match self {
@@ -29,6 +31,7 @@ impl View {
             View::History => "History",
             View::Profiles => "Profiles",
             View::Diagnose => "Diagnose",
+            View::Lesson => "Lesson",
         }
     }
     pub fn key(self) -> &'static str {
@@ -38,6 +41,7 @@ impl View {
             View::History => "F4",
             View::Profiles => "F5",
             View::Diagnose => "F6",
+            View::Lesson => "F8",
         }
     }
 }

@@ -8,6 +8,7 @@ use crossterm::event::{KeyEvent, MouseEvent};
 
 use crate::tui::components::events::EventsMsg;
 use crate::tui::components::history::HistoryMsg;
+use crate::tui::components::lesson::LessonMsg;
 use crate::tui::components::profiles::ProfilesMsg;
 use crate::tui::model::{FormattedBody, RequestFields, ResponseView, SignedView};
 
@@ -68,6 +69,7 @@ pub enum Message {
     Events(EventsMsg),
     History(HistoryMsg),
     Profiles(ProfilesMsg),
+    Lesson(LessonMsg),
 }
 
 /// A profile loaded by the runtime.

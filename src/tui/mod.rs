@@ -28,6 +28,7 @@ pub mod runtime;
 pub mod signing;
 pub mod terminal;
 pub mod theme;
+pub mod unsaved;
 pub mod update;
 pub mod view;
 pub mod widgets;
@@ -76,39 +77,26 @@ pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
         Ok(_) => None,
         Err(warning) => Some(warning),
     };
-    let store = crate::store::ProfileStore::open(&paths);
-    let history = crate::store::History::open(&paths);
+    // The engine opens the profile and applies the one last-used policy
+    // (`docs/architecture.md`, "Last used profile"). With several saved profiles and none used
+    // last, the CLI asks for --profile; the workbench opens the demo and says so.
+    let opts = crate::client::ClientOptions::default();
     let mut note = None;
-    let mut p = match profile {
-        Some(name) => store
-            .load(&name)
-            .map_err(|e| anyhow::anyhow!("cannot open profile {name}: {e}"))?,
-        None => match store.last_used() {
-            Some(name) => store.load(&name).unwrap_or_else(|e| {
-                note = Some(format!(
-                    "last used profile {name} not loaded ({e}); using the demo"
-                ));
-                crate::store::Profile::demo()
-            }),
-            None => crate::store::Profile::demo(),
+    let mut session = match crate::engine::Session::open_in(paths.clone(), profile.as_deref(), opts)
+    {
+        Ok(s) => s,
+        Err(e @ crate::engine::EngineError::ChooseProfile { .. }) if profile.is_none() => {
+            note = Some(format!("{e}; the demo is open"));
+            crate::engine::Session::open_in(paths, Some(crate::store::DEMO_PROFILE), opts)?
+        }
+        Err(e) => match profile {
+            Some(name) => anyhow::bail!("cannot open profile {name}: {e}"),
+            None => anyhow::bail!("{e}"),
         },
     };
-    let mut session = runtime::Session {
-        store,
-        history,
-        // The body lives in the editor; saving takes it from there (no second copy of a big body).
-        current: runtime::copy_without_body(&mut p),
-        server: None,
-    };
-    let base = match session.base_url(&p) {
-        Ok(u) => u,
-        Err(e) => {
-            note = Some(format!("{e}; sending will fail until a URL is set"));
-            String::new()
-        }
-    };
-    let embedded = session.server.as_ref().map(|s| s.url.clone());
-    let loaded = runtime::loaded_profile(p, base, embedded.as_deref());
+    // The body moves to the editor; the session keeps the profile without it.
+    let (loaded, url_note) = runtime::open_current(&mut session);
+    note = note.or(url_note);
     tracing::debug!(profile = %loaded.name, demo = loaded.is_demo, key = loaded.key.is_some(),
         "profile opened");
     let (mut app, startup) = open_app(loaded, Utc::now());
@@ -119,7 +107,7 @@ pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
             None => w,
         });
     }
-    if note.is_none() && session.current.is_demo() {
+    if note.is_none() && session.is_demo() {
         note = Some(DEMO_NOTE.into());
     }
     runtime::run_app(app, Some(session), note, startup)

@@ -82,6 +82,9 @@ pub struct ResponseView {
     /// The error code from the error body, if any.
     pub code: Option<String>,
     pub message: Option<String>,
+    /// What the user should know besides the answer (the server's clock far off, the send not
+    /// recorded in the history).
+    pub warnings: Vec<String>,
 }
 
 /// What we signed next to what the server signed, with the diagnosis.

@@ -9,6 +9,7 @@ use ratatui::layout::{Position, Rect};
 use super::app::{App, GlobalAction, Popup, GLOBAL_KEYS};
 use super::components::events::{self, EventsEffect, EventsMsg};
 use super::components::history::{self, HistoryEffect, HistoryMsg};
+use super::components::lesson::{self, LessonEffect, LessonMsg};
 use super::components::profiles::{self, ProfilesEffect, ProfilesMsg};
 use super::components::{diagnose, request};
 use super::effect::Command;
@@ -17,16 +18,39 @@ use super::layout::{frame_layout, tab_layout, View};
 use super::message::Message;
 use super::model::RequestFields;
 use super::palette::{self, PaletteAction};
+use super::unsaved::{self, PendingLoad};
 use super::widgets::{Edit, LineInput};
 
 /// Handle one message.
 pub fn update(app: &mut App, msg: Message) -> Vec<Command> {
-    let cmds = route(app, msg);
+    let mut cmds = route(app, msg);
     // A component's status message goes to the status line.
     if !app.request.status.is_empty() {
         app.status = std::mem::take(&mut app.request.status);
     }
+    // The lesson follows the request being edited, wherever it was edited.
+    if app.lesson.watching() {
+        let draft = lesson::draft_of(&app.request);
+        let effects = lesson::observe(&mut app.lesson, draft, app.request.now);
+        cmds.extend(lesson_effects(app, effects));
+    }
+    // Every new message is kept in full for the message log.
+    app.log.observe(0, &app.status);
+    app.log.observe(1, &app.events.status);
+    app.log.observe(2, &app.profiles.status);
     cmds
+}
+
+/// The lesson view's effects: its status goes to the status line, the rest to the runtime.
+fn lesson_effects(app: &mut App, effects: Vec<LessonEffect>) -> Vec<Command> {
+    let mut out = vec![];
+    for e in effects {
+        match e {
+            LessonEffect::Status(s) => app.status = s,
+            other => out.push(Command::Lesson(other)),
+        }
+    }
+    out
 }
 
 fn route(app: &mut App, msg: Message) -> Vec<Command> {
@@ -116,10 +140,14 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
                 app.quit = true;
                 return vec![Command::Quit];
             }
-            vec![]
+            match app.load_after_save.take() {
+                Some(load) => unsaved::run_load(app, *load),
+                None => vec![],
+            }
         }
         Message::ProfileSaved(Err(e)) => {
             app.quit_after_save = false;
+            app.load_after_save = None;
             // The edits stay in memory; the user can save elsewhere (Alt-S).
             app.status = format!("{e} (edits kept; Alt-S saves under another name)");
             vec![]
@@ -128,10 +156,14 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             diagnose::on_diagnosed(&mut app.diagnose, ok, lines);
             vec![]
         }
-        Message::LoadRequest { fields, timestamp } => {
-            app.view = View::Request;
-            request::load_request(&mut app.request, &fields, timestamp)
-        }
+        Message::LoadRequest { fields, timestamp } => unsaved::load_or_ask(
+            app,
+            PendingLoad::Request {
+                fields,
+                timestamp,
+                what: "the captured request".into(),
+            },
+        ),
         Message::Terminate => {
             app.quit = true;
             vec![Command::Quit]
@@ -148,6 +180,10 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             let effects = profiles::update(&mut app.profiles, m);
             profiles_effects(app, effects)
         }
+        Message::Lesson(m) => {
+            let effects = lesson::update(&mut app.lesson, m);
+            lesson_effects(app, effects)
+        }
     }
 }
 
@@ -157,6 +193,10 @@ fn switch_view(app: &mut App, v: View) -> Vec<Command> {
     match v {
         View::History => vec![Command::ReloadHistory],
         View::Profiles => vec![Command::ReloadProfiles],
+        View::Lesson => {
+            let effects = lesson::update(&mut app.lesson, LessonMsg::Opened);
+            lesson_effects(app, effects)
+        }
         _ => vec![],
     }
 }
@@ -187,11 +227,12 @@ fn history_effects(app: &mut App, effects: Vec<HistoryEffect>) -> Vec<Command> {
             }
             HistoryEffect::LoadIntoRequest(row) => {
                 let (fields, timestamp) = row_fields(&row, app.request.prefix.text());
-                out.extend(update(
+                out.extend(unsaved::load_or_ask(
                     app,
-                    Message::LoadRequest {
+                    PendingLoad::Request {
                         fields: Box::new(fields),
                         timestamp,
+                        what: "the history entry".into(),
                     },
                 ));
             }
@@ -208,8 +249,7 @@ fn profiles_effects(app: &mut App, effects: Vec<ProfilesEffect>) -> Vec<Command>
         match e {
             ProfilesEffect::Status(s) => app.status = s,
             ProfilesEffect::Activate(name) => {
-                app.view = View::Request;
-                out.push(Command::LoadProfile(name));
+                out.extend(unsaved::load_or_ask(app, PendingLoad::Profile(name)));
             }
             other => out.push(Command::Profiles(other)),
         }
@@ -276,7 +316,16 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
     }
     // A prompt of the request view takes every key until it closes.
     if app.view == View::Request && app.request.prompt.is_some() {
-        return request::on_key(&mut app.request, key);
+        let cmds = request::on_key(&mut app.request, key);
+        // Closed without saving: a load waiting for that save does not happen.
+        if app.request.prompt.is_none()
+            && !cmds
+                .iter()
+                .any(|c| matches!(c, Command::SaveProfile { .. }))
+        {
+            app.load_after_save = None;
+        }
+        return cmds;
     }
     // Global keys.
     if let Some(action) = keymap::lookup(GLOBAL_KEYS, &key) {
@@ -306,6 +355,10 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
         View::Events => update(app, Message::Events(EventsMsg::Key(key))),
         View::History => update(app, Message::History(HistoryMsg::Key(key))),
         View::Profiles => update(app, Message::Profiles(ProfilesMsg::Key(key))),
+        View::Lesson => {
+            let now = app.request.now;
+            update(app, Message::Lesson(LessonMsg::Key(key, now)))
+        }
     }
 }
 
@@ -323,8 +376,43 @@ fn run_global(app: &mut App, action: GlobalAction) -> Vec<Command> {
             });
             vec![]
         }
+        GlobalAction::Messages => {
+            app.popup = Some(Popup::Messages { scroll: u16::MAX });
+            vec![]
+        }
+        GlobalAction::CopyCode => {
+            app.popup = Some(Popup::CopyCode { selected: 0 });
+            vec![]
+        }
         GlobalAction::Quit => request_quit(app),
         GlobalAction::Show(v) => switch_view(app, v),
+    }
+}
+
+/// The program (in `lang`) that signs the request being edited, as a copy command; or why
+/// not, in the status line.
+fn copy_code(app: &mut App, lang: crate::codegen::Lang) -> Vec<Command> {
+    let req = app.request.signable();
+    let opts = crate::codegen::CodeOptions::default();
+    match crate::codegen::render(&req, lang, &opts) {
+        Ok(text) => {
+            let from_file = crate::codegen::body_read_from_file(req.body);
+            let mut what = format!(
+                "the {} program ({}; the REST key from ${}",
+                lang.name(),
+                lang.file_name(),
+                opts.rest_key_env
+            );
+            if from_file {
+                what.push_str(&format!(", the body from {}", opts.body_file));
+            }
+            what.push(')');
+            vec![Command::CopyAs { text, what }]
+        }
+        Err(e) => {
+            app.status = format!("cannot write the program: {e}");
+            vec![]
+        }
     }
 }
 
@@ -333,6 +421,10 @@ fn run_palette(app: &mut App, action: PaletteAction) -> Vec<Command> {
     match action {
         PaletteAction::Global(a) => run_global(app, a),
         PaletteAction::Request(a) => request::run(&mut app.request, a),
+        PaletteAction::Lesson(a) => {
+            let now = app.request.now;
+            update(app, Message::Lesson(LessonMsg::Run(a, now)))
+        }
         PaletteAction::Diagnose(a) => {
             let profile_key = app.request.key();
             diagnose::run(
@@ -392,6 +484,46 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
             }
             vec![]
         }
+        Popup::CopyCode { selected } => {
+            let langs = crate::codegen::Lang::ALL;
+            let pick = match key.code {
+                KeyCode::Esc | KeyCode::Char('q') => return vec![],
+                KeyCode::Enter => Some(selected),
+                KeyCode::Char(c @ '1'..='8') => Some(c as usize - '1' as usize),
+                _ => None,
+            };
+            if let Some(i) = pick {
+                return copy_code(app, langs[i.min(langs.len() - 1)]);
+            }
+            let selected = match key.code {
+                KeyCode::Down | KeyCode::Char('j') => (selected + 1).min(langs.len() - 1),
+                KeyCode::Up | KeyCode::Char('k') => selected.saturating_sub(1),
+                _ => selected,
+            };
+            app.popup = Some(Popup::CopyCode { selected });
+            vec![]
+        }
+        Popup::Messages { scroll } => {
+            // Arrows and pages scroll; any other key closes the log.
+            let max = crate::tui::view::popup::messages_max_scroll(app);
+            let scroll = scroll.min(max);
+            let to = match key.code {
+                KeyCode::Down | KeyCode::Char('j') => Some(scroll.saturating_add(1)),
+                KeyCode::Up | KeyCode::Char('k') => Some(scroll.saturating_sub(1)),
+                KeyCode::PageDown => Some(scroll.saturating_add(10)),
+                KeyCode::PageUp => Some(scroll.saturating_sub(10)),
+                KeyCode::Home => Some(0),
+                KeyCode::End => Some(max),
+                _ => None,
+            };
+            if let Some(to) = to {
+                app.popup = Some(Popup::Messages {
+                    scroll: to.min(max),
+                });
+            }
+            vec![]
+        }
+        Popup::ConfirmLoad(load) => unsaved::on_key(app, load, key),
         Popup::ConfirmQuit => match key.code {
             KeyCode::Char('y') | KeyCode::Char('Y') | KeyCode::Enter => {
                 app.quit = true;
@@ -420,7 +552,7 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
                 vec![]
             }
             KeyCode::Enter => match names.get(selected) {
-                Some(name) => vec![Command::LoadProfile(name.clone())],
+                Some(name) => unsaved::load_or_ask(app, PendingLoad::Profile(name.clone())),
                 None => vec![],
             },
             KeyCode::Esc | KeyCode::Char('q') => vec![],
@@ -481,6 +613,7 @@ fn on_paste(app: &mut App, text: &str) -> Vec<Command> {
         View::Events => update(app, Message::Events(EventsMsg::Paste(text.to_string()))),
         View::History => update(app, Message::History(HistoryMsg::Paste(text.to_string()))),
         View::Profiles => update(app, Message::Profiles(ProfilesMsg::Paste(text.to_string()))),
+        View::Lesson => vec![],
     }
 }
 
@@ -508,6 +641,7 @@ fn on_mouse(app: &mut App, m: crossterm::event::MouseEvent) -> Vec<Command> {
             vec![]
         }
         View::Request => request::on_mouse(&mut app.request, m, screen),
+        View::Lesson => vec![],
     }
 }
 

@@ -345,7 +345,7 @@ fn format_and_minify_change_the_body_invalid_json_is_kept() {
     let cmds = update(&mut a, key(KeyCode::F(7)));
     assert!(a.request.body.line_count() > 1);
     assert!(String::from_utf8_lossy(&last_sign_job(&cmds).body).contains("\n  {"));
-    update(&mut a, key(KeyCode::F(8)));
+    update(&mut a, alt_key('n'));
     assert_eq!(
         &a.request.body.bytes()[..],
         br#"[{"id":"sku-1","name":"Blue shirt"}]"#
@@ -797,8 +797,11 @@ fn component_views_get_keys_and_their_effects_become_commands() {
     assert_eq!(a.view, View::Request);
     assert_eq!(a.request.prefix.text(), "KLEVU");
     assert_eq!(&last_sign_job(&cmds).body[..], b"[2]");
-    // Profile manager: activating a profile loads it.
+    // Profile manager: activating a profile loads it (after asking, as the loaded entry is an
+    // unsaved edit of the profile: d discards it).
     let cmds = profiles_effects(&mut a, vec![ProfilesEffect::Activate("prod".into())]);
+    assert!(cmds.is_empty() && a.popup.is_some());
+    let cmds = update(&mut a, key(KeyCode::Char('d')));
     assert!(matches!(cmds.as_slice(), [Command::LoadProfile(n)] if n == "prod"));
     // Events: status effects go to the status line, I/O to the runtime.
     let cmds = events_effects(

@@ -4,5 +4,6 @@
 pub mod diagnose;
 pub mod events;
 pub mod history;
+pub mod lesson;
 pub mod profiles;
 pub mod request;

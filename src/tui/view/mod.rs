@@ -7,7 +7,7 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use super::app::App;
-use super::components::{diagnose, events, history, profiles, request};
+use super::components::{diagnose, events, history, lesson, profiles, request};
 use super::layout::{frame_layout, tab_label, tab_layout, View};
 use super::theme::Theme;
 
@@ -19,8 +19,10 @@ pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
     let (tabs, main, status) = frame_layout(area);
     draw_tabs(frame, tabs, app, &theme);
+    // The terminal cursor shows where typing goes: never through a popup over the view.
+    let cursor = app.popup.is_none();
     match app.view {
-        View::Request => request::draw(frame, area, &app.request, &theme),
+        View::Request => request::draw(frame, area, &app.request, &theme, cursor),
         View::Diagnose => diagnose::draw(
             frame,
             main,
@@ -28,9 +30,10 @@ pub fn draw(frame: &mut Frame, app: &App) {
             &app.request.key_info.source,
             &theme,
         ),
-        View::Events => events::draw(frame, main, &app.events),
+        View::Events => events::draw_with_cursor(frame, main, &app.events, cursor),
         View::History => history::draw(frame, main, &app.history),
         View::Profiles => profiles::draw(frame, main, &app.profiles),
+        View::Lesson => lesson::draw(frame, main, &app.lesson, &theme),
     }
     draw_status(frame, status, app, &theme);
     popup::draw(frame, area, app, &theme);
@@ -70,3 +73,6 @@ fn draw_status(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod screen_tests;

@@ -6,13 +6,14 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use ratatui::Frame;
 
-use crate::tui::app::{App, Popup, GLOBAL_KEYS};
+use crate::tui::app::{App, Popup, GLOBAL_KEYS, LOG_MESSAGES};
 use crate::tui::components::{diagnose, request};
 use crate::tui::keymap::Binding;
 use crate::tui::layout::View;
 use crate::tui::palette;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::prompt::centered;
+use crate::tui::widgets::text::wrap_chars;
 
 /// Rows of a key table: its keys as help writes them, and what they do.
 fn rows_of<A>(table: &[Binding<A>]) -> impl Iterator<Item = (String, String)> + '_ {
@@ -61,6 +62,10 @@ pub fn bindings(app: &App) -> Vec<(String, String)> {
         View::Events => v.extend(fixed_rows(&app.events.help())),
         View::History => v.extend(fixed_rows(&app.history.help())),
         View::Profiles => v.extend(fixed_rows(&app.profiles.help())),
+        View::Lesson => v.extend(
+            rows_of(crate::tui::components::lesson::KEYS)
+                .chain(fixed_rows(crate::tui::components::lesson::CONTEXT_KEYS)),
+        ),
     }
     v
 }
@@ -75,10 +80,57 @@ pub fn help_max_scroll(app: &App) -> u16 {
     help_rows(app).saturating_sub(app.size.1.saturating_sub(2))
 }
 
+/// The message log's box on a screen of `area`: wide, nearly full height.
+fn messages_rect(area: Rect) -> Rect {
+    centered(
+        area,
+        area.width.saturating_sub(4).min(110),
+        area.height.saturating_sub(2),
+    )
+}
+
+/// The message log as rows wrapped to the width inside its box: each message in full, oldest
+/// first, numbered so one message is told from the next.
+pub fn messages_rows(app: &App) -> Vec<String> {
+    let area = Rect::new(0, 0, app.size.0, app.size.1);
+    let w = messages_rect(area).width.saturating_sub(2) as usize;
+    if app.log.is_empty() {
+        return vec!["no messages yet".into()];
+    }
+    let n = app.log.len();
+    let num_w = n.to_string().len();
+    let mut rows = vec![];
+    for (i, m) in app.log.iter().enumerate() {
+        let lead = format!("{:>num_w$} ", i + 1);
+        let text_w = w.saturating_sub(lead.len()).max(1);
+        for (k, chunk) in wrap_chars(m, text_w).into_iter().enumerate() {
+            let lead = if k == 0 {
+                lead.clone()
+            } else {
+                " ".repeat(lead.len())
+            };
+            rows.push(format!("{lead}{chunk}"));
+        }
+    }
+    rows
+}
+
+/// How far the message log scrolls: the rows that do not fit its box.
+pub fn messages_max_scroll(app: &App) -> u16 {
+    let area = Rect::new(0, 0, app.size.0, app.size.1);
+    let inner_h = messages_rect(area).height.saturating_sub(2);
+    (messages_rows(app).len() as u16).saturating_sub(inner_h)
+}
+
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    if let Some(Popup::Messages { scroll }) = &app.popup {
+        return draw_messages(frame, area, app, *scroll, theme);
+    }
     let Some(popup) = &app.popup else { return };
     let mut scroll = 0;
     let mut hint = None;
+    // The palette's filter takes typing: the cursor goes there (column in the first row).
+    let mut cursor_col = None;
     let (title, lines, w, h): (String, Vec<Line>, u16, u16) = match popup {
         Popup::Help { scroll: s } => {
             let max = help_max_scroll(app);
@@ -115,6 +167,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                 Span::styled("> ", theme.label()),
                 Span::raw(filter.text().to_string()),
             ])];
+            cursor_col = Some(2 + filter.cursor() as u16);
             if entries.is_empty() {
                 lines.push(Line::from(Span::styled("no action matches", theme.dim())));
             }
@@ -141,6 +194,16 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                 70,
                 h,
             )
+        }
+        // Drawn above.
+        Popup::Messages { .. } => return,
+        Popup::ConfirmLoad(load) => {
+            let lines: Vec<Line> = crate::tui::unsaved::question(load)
+                .into_iter()
+                .map(Line::from)
+                .collect();
+            let w = 50.max(lines.iter().map(|l| l.width() as u16).max().unwrap_or(0) + 2);
+            (" Unsaved edits ".into(), lines, w, 7)
         }
         Popup::ConfirmQuit => (
             " Quit? ".into(),
@@ -178,6 +241,26 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             let h = lines.len() as u16 + 2;
             (" Switch profile ".into(), lines, 40, h)
         }
+        Popup::CopyCode { selected } => {
+            let mut lines: Vec<Line> = crate::codegen::Lang::ALL
+                .iter()
+                .enumerate()
+                .map(|(i, l)| {
+                    let text = format!("{} {:<7} {}", i + 1, l.name(), l.file_name());
+                    if i == *selected {
+                        Line::from(Span::styled(format!("> {text}"), theme.active_tab()))
+                    } else {
+                        Line::from(format!("  {text}"))
+                    }
+                })
+                .collect();
+            lines.push(Line::from(Span::styled(
+                "Enter / 1-8 copy · Esc close",
+                theme.dim(),
+            )));
+            let h = lines.len() as u16 + 2;
+            (" Copy the request as code ".into(), lines, 34, h)
+        }
     };
     let rect = centered(area, w, h);
     frame.render_widget(Clear, rect);
@@ -188,5 +271,33 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     if let Some(hint) = hint {
         block = block.title_bottom(Span::styled(hint, theme.dim()));
     }
+    frame.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)), rect);
+    if let (Some(col), 0) = (cursor_col, scroll) {
+        let x = rect.x + 1 + col;
+        if x + 1 < rect.x + rect.width && rect.height > 2 {
+            frame.set_cursor_position((x, rect.y + 1));
+        }
+    }
+}
+
+fn draw_messages(frame: &mut Frame, area: Rect, app: &App, scroll: u16, theme: &Theme) {
+    let rect = messages_rect(area);
+    let max = messages_max_scroll(app);
+    let scroll = scroll.min(max);
+    let lines: Vec<Line> = messages_rows(app).into_iter().map(Line::from).collect();
+    let hint = if max > 0 {
+        format!(" ↑↓ PgUp PgDn scroll ({scroll}/{max}) · any other key closes ")
+    } else {
+        " any key closes ".to_string()
+    };
+    frame.render_widget(Clear, rect);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.focus_border())
+        .title(Span::styled(
+            format!(" Messages (last {LOG_MESSAGES}, oldest first) "),
+            theme.title(),
+        ))
+        .title_bottom(Span::styled(hint, theme.dim()));
     frame.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)), rect);
 }

@@ -20,6 +20,72 @@ pub fn wrap_chars(s: &str, width: usize) -> Vec<String> {
     chars.chunks(width).map(|c| c.iter().collect()).collect()
 }
 
+/// The units of text made visible by `core::visible::escape_visible`: an escape (`\n`, `\t`,
+/// `\\`, `\xNN`, `\u{..}`) is one unit, any other character is one. Wrapping between units
+/// never splits a marker.
+pub fn visible_units(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = s;
+    while let Some(c) = rest.chars().next() {
+        let len = if c == '\\' {
+            let tail = &rest[1..];
+            match tail.chars().next() {
+                Some('x') => 1 + 1 + tail[1..].chars().take(2).map(char::len_utf8).sum::<usize>(),
+                Some('u') if tail[1..].starts_with('{') => {
+                    1 + tail.find('}').map_or(tail.len(), |i| i + 1)
+                }
+                Some(n) => 1 + n.len_utf8(),
+                None => 1,
+            }
+        } else {
+            c.len_utf8()
+        };
+        let (unit, tail) = rest.split_at(len);
+        out.push(unit);
+        rest = tail;
+    }
+    out
+}
+
+/// Display width of a piece of text (wide characters count two).
+pub fn text_width(s: &str) -> usize {
+    Span::raw(s).width()
+}
+
+/// Wrap escaped text (see [`visible_units`]) into rows of at most `width` columns without
+/// splitting an escape, leaving `reserve` columns free on the last row for an end marker (the
+/// `\n` of a line end): when the last row has no room, its last unit moves to a new row so
+/// the marker is drawn whole, next to text, never cut. Always at least one row.
+pub fn wrap_visible(s: &str, width: usize, reserve: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut rows: Vec<Vec<&str>> = vec![vec![]];
+    let mut used = 0;
+    for unit in visible_units(s) {
+        let w = text_width(unit);
+        if used + w > width && used > 0 {
+            rows.push(vec![]);
+            used = 0;
+        }
+        if let Some(r) = rows.last_mut() {
+            r.push(unit);
+        }
+        used += w;
+    }
+    if reserve > 0 && used + reserve > width {
+        // No room for the marker: the last unit goes down with it (a marker alone on a row
+        // when that unit is the row's only one or too wide to join it).
+        let last = rows.len() - 1;
+        let moved = match rows[last].last() {
+            Some(u) if rows[last].len() > 1 && text_width(u) + reserve <= width => {
+                rows[last].pop().into_iter().collect()
+            }
+            _ => vec![],
+        };
+        rows.push(moved);
+    }
+    rows.into_iter().map(|r| r.concat()).collect()
+}
+
 /// Wrap styled text into rows of at most `width` display columns, breaking between characters
 /// (not words), so the number of rows is known exactly: components lay out wrapped entries with
 /// it and mouse hit testing finds the same rows the view draws.

@@ -276,9 +276,14 @@ fn layout_problems(l: &mut EventsLayout, state: &EventsState) {
 
 /// Draw the events view into `area`.
 pub fn draw(frame: &mut Frame, area: Rect, state: &EventsState) {
+    draw_with_cursor(frame, area, state, true)
+}
+
+/// [`draw`]; `cursor`: whether it may place the terminal cursor (not while a popup covers it).
+pub fn draw_with_cursor(frame: &mut Frame, area: Rect, state: &EventsState, cursor: bool) {
     let l = layout(area, state);
     if state.mode == Mode::Form {
-        draw_fields(frame, &l, state);
+        draw_fields(frame, &l, state, cursor);
         draw_items(frame, &l, state);
     }
     if let Some(r) = l.raw {
@@ -300,7 +305,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &EventsState) {
         Paragraph::new(Line::from(spans))
     };
     frame.render_widget(footer_text, footer);
-    if let Some((_, input)) = &state.prompt {
+    if let (Some((_, input)), true) = (&state.prompt, cursor) {
         let label_w = match state.prompt.as_ref().map(|p| p.0) {
             Some(PromptKind::Load) => 17,
             _ => 15,
@@ -374,7 +379,7 @@ fn field_spans<'a>(state: &'a EventsState, f: Field, label_w: u16) -> Vec<Span<'
     vec![Span::styled(label, Style::new().bold()), value]
 }
 
-fn draw_fields(frame: &mut Frame, l: &EventsLayout, state: &EventsState) {
+fn draw_fields(frame: &mut Frame, l: &EventsLayout, state: &EventsState, cursor: bool) {
     let Some(area) = l.fields_block else { return };
     frame.render_widget(
         block(" List ", matches!(state.focus, Focus::Field(_))),
@@ -401,7 +406,7 @@ fn draw_fields(frame: &mut Frame, l: &EventsLayout, state: &EventsState) {
         );
     }
     // Cursor in the focused field.
-    if let Focus::Field(f) = state.focus {
+    if let (Focus::Field(f), true) = (state.focus, cursor) {
         if let Some((_, rect)) = l.fields.iter().find(|(g, _)| *g == f) {
             let x = l.label_w + state.input(f).cursor() as u16;
             if x < rect.width {

@@ -56,8 +56,9 @@ pub enum EventsMsg {
 pub enum EventsEffect {
     /// Build and validate the batch off the draw path; answer with [`EventsMsg::Validated`].
     Validate(Box<ValidateJob>),
+    /// Post `body` to `{analytics_url}/analytics/collect` (through the engine).
     SendEvents {
-        url: String,
+        analytics_url: String,
         body: Bytes,
     },
     FetchStored {

@@ -16,7 +16,7 @@ mod message;
 mod update;
 mod validate;
 
-pub use draw::{draw, layout, EventsLayout};
+pub use draw::{draw, draw_with_cursor, layout, EventsLayout};
 pub use message::{EventsEffect, EventsMsg, SendReport};
 pub use update::update;
 pub use validate::{ValidateJob, ValidateWorker, Validated, INLINE_VALIDATE_ITEMS};
@@ -455,10 +455,7 @@ impl EventsState {
 
     /// The URL a send goes to.
     pub fn collect_url(&self) -> String {
-        format!(
-            "{}/analytics/collect",
-            self.analytics_url.text().trim_end_matches('/')
-        )
+        crate::client::collect_url(self.analytics_url.text().trim())
     }
 
     fn input(&self, f: Field) -> &LineInput {

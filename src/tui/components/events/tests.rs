@@ -308,10 +308,11 @@ fn send_posts_the_preview_bytes_and_fetches_what_the_local_collector_stored() {
     assert_eq!(
         effects,
         vec![EventsEffect::SendEvents {
-            url: "http://127.0.0.1:4000/analytics/collect".into(),
+            analytics_url: "http://127.0.0.1:4000/".into(),
             body: Bytes::from(s.batch_text().to_string()),
         }]
     );
+    assert_eq!(s.collect_url(), "http://127.0.0.1:4000/analytics/collect");
     let effects = update(
         &mut s,
         EventsMsg::Sent(Ok(SendReport {

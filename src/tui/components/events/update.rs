@@ -544,7 +544,7 @@ fn send(state: &mut EventsState) -> Vec<EventsEffect> {
         format!("Sending to {}…", state.collect_url())
     };
     vec![EventsEffect::SendEvents {
-        url: state.collect_url(),
+        analytics_url: state.analytics_url.text().trim().to_string(),
         body: Bytes::from(state.preview.clone()),
     }]
 }

@@ -164,6 +164,7 @@ fn a_store_entry_becomes_a_row_with_its_event_kinds_and_duration() {
     let entry = HistoryEntry {
         time: "2026-11-22T10:05:00.000Z".into(),
         profile: "demo".into(),
+        request_name: None,
         kind: "events".into(),
         request: RecordedRequest {
             method: "POST".into(),

@@ -209,11 +209,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState) {
                 ]));
                 lines.push(Line::from(vec![
                     label("Header prefix"),
-                    Span::raw(p.request.header_prefix.clone()),
+                    Span::raw(p.header_prefix().to_string()),
                 ]));
                 lines.push(Line::from(vec![
                     label("API key"),
-                    Span::raw(p.request.api_key.clone()),
+                    Span::raw(p.api_key().to_string()),
                 ]));
                 lines.push(Line::from(vec![
                     label("REST key"),
@@ -223,10 +223,14 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState) {
                     label("Request"),
                     Span::raw(format!(
                         "{} {}{}{}",
-                        p.request.method,
-                        p.request.path,
-                        if p.request.query.is_empty() { "" } else { "?" },
-                        p.request.query
+                        p.request().method,
+                        p.request().path,
+                        if p.request().query.is_empty() {
+                            ""
+                        } else {
+                            "?"
+                        },
+                        p.request().query
                     )),
                 ]));
             }

@@ -172,8 +172,8 @@ impl EditForm {
             focus: EditField::IndexingUrl,
             indexing_url: LineInput::new(p.indexing_url.clone()),
             analytics_url: LineInput::new(p.analytics_url.clone()),
-            header_prefix: LineInput::new(p.request.header_prefix.clone()),
-            api_key: LineInput::new(p.request.api_key.clone()),
+            header_prefix: LineInput::new(p.header_prefix().to_string()),
+            api_key: LineInput::new(p.api_key().to_string()),
             key_kind: kind,
             key_value: LineInput::new(value),
             base: p.clone(),
@@ -227,17 +227,15 @@ impl EditForm {
             KeyKind::Demo => KeySource::Demo,
         };
         let base = self.base.clone();
-        Ok(Profile {
+        let mut p = Profile {
             indexing_url: self.indexing_url.text().trim().to_string(),
             analytics_url: self.analytics_url.text().trim().to_string(),
-            request: crate::core::RequestSpec {
-                header_prefix: self.header_prefix.text().trim().to_string(),
-                api_key: self.api_key.text().to_string(),
-                ..base.request.clone()
-            },
             rest_key,
             ..base
-        })
+        };
+        p.set_header_prefix(self.header_prefix.text().trim());
+        p.set_api_key(self.api_key.text());
+        Ok(p)
     }
 }
 

@@ -13,17 +13,15 @@ fn type_text(s: &mut ProfilesState, text: &str) {
 }
 
 fn shop() -> Profile {
-    Profile {
+    let mut p = Profile {
         indexing_url: "http://127.0.0.1:7001".into(),
         analytics_url: "http://127.0.0.1:7002".into(),
-        request: crate::core::RequestSpec {
-            header_prefix: "KLEVU".into(),
-            api_key: "shop-public".into(),
-            ..crate::core::RequestSpec::default()
-        },
         rest_key: KeySource::Stored(Secret::new("s3cr3t-rest-key")),
         ..Profile::new("shop")
-    }
+    };
+    p.set_header_prefix("KLEVU");
+    p.set_api_key("shop-public");
+    p
 }
 
 fn loaded() -> ProfilesState {
@@ -78,8 +76,8 @@ fn new_from_scratch_from_current_duplicate_and_rename() {
         [ProfilesEffect::SaveProfile(p, None)] => {
             assert_eq!(p.name, "staging");
             assert_eq!(
-                p.request.header_prefix,
-                Profile::new("x").request.header_prefix
+                p.request().header_prefix,
+                Profile::new("x").request().header_prefix
             );
         }
         other => panic!("{other:?}"),
@@ -91,7 +89,7 @@ fn new_from_scratch_from_current_duplicate_and_rename() {
         [ProfilesEffect::SaveProfile(p, Some(source))] => {
             assert_eq!(source, "demo", "keeps the body of the profile it copies");
             assert_eq!(p.name, "learn");
-            assert_eq!(p.request.api_key, Profile::demo().request.api_key);
+            assert_eq!(p.request().api_key, Profile::demo().request().api_key);
         }
         other => panic!("{other:?}"),
     }
@@ -102,7 +100,7 @@ fn new_from_scratch_from_current_duplicate_and_rename() {
         [ProfilesEffect::SaveProfile(p, Some(source))] => {
             assert_eq!(source, "shop");
             assert_eq!(p.name, "shop-copy");
-            assert_eq!(p.request.api_key, "shop-public");
+            assert_eq!(p.request().api_key, "shop-public");
             assert_eq!(p.rest_key, shop().rest_key);
         }
         other => panic!("{other:?}"),
@@ -176,7 +174,7 @@ fn editing_changes_urls_prefix_and_key_source() {
             assert_eq!(p.name, "shop");
             assert_eq!(p.indexing_url, "http://127.0.0.1:9000");
             assert_eq!(p.analytics_url, "http://127.0.0.1:7002");
-            assert_eq!(p.request.header_prefix, "KLEVX");
+            assert_eq!(p.request().header_prefix, "KLEVX");
             assert_eq!(p.rest_key, KeySource::Env("SHOP_REST_KEY".into()));
         }
         other => panic!("{other:?}"),

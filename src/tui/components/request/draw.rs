@@ -15,7 +15,7 @@ use crate::tui::model::SignedView;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::body_editor::floor_char;
 use crate::tui::widgets::prompt::{self, PromptText};
-use crate::tui::widgets::text::{clip, json_line, styled_line, wrap_chars};
+use crate::tui::widgets::text::{clip, json_line, styled_line, wrap_chars, wrap_visible};
 
 /// Body lines longer than this are shown cut (with the count of hidden bytes): drawing never
 /// walks a whole megabyte line.
@@ -38,10 +38,12 @@ fn compact_label(l: LineLabel) -> &'static str {
     }
 }
 
-pub fn draw(frame: &mut Frame, screen: Rect, req: &RequestState, theme: &Theme) {
+/// Draw the request view on the whole `screen`; `cursor`: whether it may place the terminal
+/// cursor (not while a popup covers it).
+pub fn draw(frame: &mut Frame, screen: Rect, req: &RequestState, theme: &Theme, cursor: bool) {
     let l = request_layout(screen);
-    draw_fields(frame, &l, req, theme);
-    draw_body(frame, l.body, req, theme);
+    draw_fields(frame, &l, req, theme, cursor);
+    draw_body(frame, l.body, req, theme, cursor);
     draw_canonical(frame, l.canonical, req, theme);
     draw_detail(frame, l.detail, req, theme);
     draw_signature(frame, l.signature, req, theme);
@@ -85,7 +87,13 @@ fn block<'a>(title: impl Into<Line<'a>>, focused: bool, theme: &Theme) -> Block<
         .title(title)
 }
 
-fn draw_fields(frame: &mut Frame, l: &RequestLayout, req: &RequestState, theme: &Theme) {
+fn draw_fields(
+    frame: &mut Frame,
+    l: &RequestLayout,
+    req: &RequestState,
+    theme: &Theme,
+    cursor_shown: bool,
+) {
     let editing = !req.normal_mode;
     let ts = if req.ts_live {
         Span::styled(" timestamp live · Ctrl-T freeze ", theme.dim())
@@ -158,7 +166,7 @@ fn draw_fields(frame: &mut Frame, l: &RequestLayout, req: &RequestState, theme: 
         ]);
         frame.render_widget(Paragraph::new(line), *rect);
         let masked = *field == Field::RestKey && !req.key_info.revealed;
-        if focused && !masked {
+        if focused && !masked && cursor_shown {
             let x = rect.x + 11 + (cursor - skip) as u16;
             if x < rect.x + rect.width {
                 frame.set_cursor_position((x, rect.y));
@@ -167,7 +175,7 @@ fn draw_fields(frame: &mut Frame, l: &RequestLayout, req: &RequestState, theme: 
     }
 }
 
-fn draw_body(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme) {
+fn draw_body(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme, cursor: bool) {
     let focused = req.focus == Field::Body && !req.normal_mode;
     let len = req.body.len();
     let mut title = vec![Span::styled(format!(" Body ({len} bytes) "), theme.title())];
@@ -185,7 +193,7 @@ fn draw_body(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme) {
     let inner = b.inner(area);
     frame.render_widget(b, area);
     frame.render_widget(req.body.textarea(), inner);
-    if focused {
+    if focused && cursor {
         // The textarea draws its own cursor cell; also place the terminal cursor there.
         let c = req.body.textarea().screen_cursor();
         let (top, left) = req.body.textarea().scroll_offset();
@@ -277,7 +285,7 @@ fn draw_canonical(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
                 } else {
                     &[]
                 };
-                wrap_chars(&row_of(idx, line).text, text_w).len()
+                canon_chunks(&row_of(idx, line), text_w, false).len()
             })
             .collect();
         let mut used: usize = heights.iter().sum();
@@ -315,6 +323,23 @@ fn draw_canonical(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
     frame.render_widget(Paragraph::new(rows), inner);
 }
 
+/// The rows one logical line of the canonical panel takes at `text_w` columns: its text wrapped
+/// between visible units (an escape is never split) with room for its `\n` marker on the last
+/// row (see [`wrap_visible`]). An empty body shows a note instead of text.
+fn canon_chunks(row: &CanonRow, text_w: usize, empty_body: bool) -> Vec<String> {
+    if empty_body {
+        return wrap_visible(EMPTY_BODY_NOTE, text_w, 0);
+    }
+    wrap_visible(&row.text, text_w, if row.lf { LF_MARKER.len() } else { 0 })
+}
+
+/// The end of every line that ends in LF.
+const LF_MARKER: &str = "\\n";
+/// What the body line says when the body is empty.
+const EMPTY_BODY_NOTE: &str = "(empty body: text ends after the Content-Type LF)";
+/// The label column of a wrapped continuation: a wrap is told from a line end at a glance.
+const WRAP_GUTTER: &str = "↪ ";
+
 fn push_canon_row(
     rows: &mut Vec<Line<'static>>,
     row: CanonRow,
@@ -329,11 +354,7 @@ fn push_canon_row(
     } else {
         Style::default()
     };
-    let mut text = row.text;
-    if empty_body {
-        text = String::new();
-    }
-    let chunks = wrap_chars(&text, text_w);
+    let chunks = canon_chunks(&row, text_w, empty_body);
     let n = chunks.len();
     for (k, chunk) in chunks.into_iter().enumerate() {
         if rows.len() >= height {
@@ -342,19 +363,22 @@ fn push_canon_row(
         let label = match (k, row.label) {
             (0, Some(l)) if compact => format!("{:<w$}", compact_label(l), w = label_w),
             (0, Some(l)) => format!("{:<w$}", l.as_str(), w = label_w),
-            _ => " ".repeat(label_w),
+            (0, None) => " ".repeat(label_w),
+            _ => format!("{WRAP_GUTTER:>w$}", w = label_w),
         };
-        let mut spans = vec![Span::styled(label, theme.label().patch(base))];
-        spans.extend(visible_spans(&chunk, base, theme));
-        if k + 1 == n {
-            if row.lf {
-                spans.push(Span::styled("\\n", theme.marker().patch(base)));
-            } else if empty_body {
-                spans.push(Span::styled(
-                    "(empty body: text ends after the Content-Type LF)",
-                    theme.dim().patch(base),
-                ));
-            }
+        let label_style = if k == 0 {
+            theme.label()
+        } else {
+            theme.marker()
+        };
+        let mut spans = vec![Span::styled(label, label_style.patch(base))];
+        if empty_body {
+            spans.push(Span::styled(chunk, theme.dim().patch(base)));
+        } else {
+            spans.extend(visible_spans(&chunk, base, theme));
+        }
+        if k + 1 == n && row.lf && !empty_body {
+            spans.push(Span::styled(LF_MARKER, theme.marker().patch(base)));
         }
         let mut line = Line::from(spans);
         if row.highlighted {
@@ -500,7 +524,9 @@ fn pipeline_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'stat
                 Some(Err(e)) => e.clone(),
                 _ => "signing…".into(),
             };
-            out.push(Line::from(Span::styled(why, theme.warn())));
+            for chunk in wrap_chars(&why, w) {
+                out.push(Line::from(Span::styled(chunk, theme.warn())));
+            }
         }
     }
     out

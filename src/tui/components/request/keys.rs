@@ -69,7 +69,7 @@ pub const KEYS: &[Binding<Action>] = &[
     ),
     bind(
         Action::Minify,
-        &[KeySpec::f(8)],
+        &[KeySpec::alt('n')],
         "minify the body",
         "minify the body as JSON (changes the signature)",
     ),

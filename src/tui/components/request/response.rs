@@ -38,6 +38,31 @@ pub fn response_view(
     format_now: bool,
     our_canonical: Vec<String>,
 ) -> ResponseView {
+    let answer = ServerAnswer::parse(body);
+    response_view_parsed(
+        id,
+        status,
+        headers,
+        body,
+        elapsed_ms,
+        format_now,
+        answer,
+        our_canonical,
+    )
+}
+
+/// [`response_view`] with the server's answer already parsed (the engine's exchange carries it).
+#[allow(clippy::too_many_arguments)] // the parts of one response, each used once
+pub fn response_view_parsed(
+    id: u64,
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: &[u8],
+    elapsed_ms: f64,
+    format_now: bool,
+    answer: ServerAnswer,
+    our_canonical: Vec<String>,
+) -> ResponseView {
     let text = String::from_utf8_lossy(body);
     let looks_json = matches!(text.trim_start().chars().next(), Some('{') | Some('['));
     let raw = Arc::new(FormattedBody {
@@ -58,7 +83,6 @@ pub fn response_view(
     }
     // The answer is read by the engine's one parser (`docs/server.md` rule R5); the view only
     // adds our own canonical lines next to the server's.
-    let answer = ServerAnswer::parse(body);
     view.job_id = answer.job_id;
     view.code = answer.code;
     view.message = answer.message;

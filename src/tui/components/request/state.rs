@@ -199,6 +199,9 @@ pub struct RequestState {
     pub detail_scroll: usize,
     /// A message for the status line, set by `update` and moved there by the router.
     pub status: String,
+    /// Why the profile's REST key source gave no key (an unset environment variable, an
+    /// unreadable file...): said instead of "the key is empty" until a key is typed.
+    pub key_error: Option<String>,
 }
 
 impl RequestState {
@@ -238,6 +241,7 @@ impl RequestState {
             pending_send: None,
             next_id: 0,
             canon_scroll: 0,
+            key_error: None,
             detail_scroll: 0,
             status: String::new(),
         };

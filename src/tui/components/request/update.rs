@@ -45,6 +45,13 @@ pub fn on_tick(req: &mut RequestState, now: chrono::DateTime<chrono::Utc>) -> Ve
 
 /// A signing job finished.
 pub fn on_signed(req: &mut RequestState, id: u64, result: Result<SignedView, String>) {
+    // No key because its source failed: say why the source failed, as the CLI does.
+    let result = match (result, &req.key_error) {
+        (Err(_), Some(why)) if req.key_info.secret.expose().is_empty() => Err(format!(
+            "{why}; type a key in the REST key field or fix the profile's key source"
+        )),
+        (r, _) => r,
+    };
     // An older job's answer still beats nothing, but never replaces a newer one.
     if id >= req.sign.shown || req.sign.result.is_none() {
         req.sign.shown = id;
@@ -78,6 +85,10 @@ pub fn on_send_done(req: &mut RequestState, id: u64, result: Result<ResponseView
                 }
                 (None, None) => format!("{} in {:.0} ms", resp.status, resp.elapsed_ms),
             };
+            for w in &resp.warnings {
+                req.status.push_str("; ");
+                req.status.push_str(w);
+            }
             req.detail = if resp.mismatch.is_some() {
                 Detail::Diff
             } else {
@@ -133,6 +144,12 @@ pub fn load_profile(
     req.profile_name = name.to_string();
     req.is_demo = is_demo;
     req.set_fields(fields);
+    // A source that failed is described as "<source> — <why>" (the runtime's `loaded_profile`).
+    let (key_source, key_error) = match (&key, key_source.split_once(" — ")) {
+        (None, Some((source, why))) => (source.to_string(), Some(why.to_string())),
+        _ => (key_source, None),
+    };
+    req.key_error = key_error;
     let secret = key.unwrap_or_else(|| Secret::new(""));
     req.rest_key.set(secret.expose());
     req.key_info = KeyInfo {
@@ -427,6 +444,7 @@ fn field_changed(req: &mut RequestState, focus: Field) -> Vec<Command> {
         Field::RestKey => {
             req.key_info.secret = Secret::new(req.rest_key.text().to_string());
             req.key_info.source = TYPED_KEY.into();
+            req.key_error = None;
         }
         _ => {}
     }

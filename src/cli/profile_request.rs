@@ -1,0 +1,298 @@
+//! A profile's named requests on the command line: `signscope profile request list | add |
+//! duplicate | rename | move | delete`, and what `sign --profile P --request NAME` takes from
+//! a saved request (`docs/profiles.md`).
+
+use std::path::PathBuf;
+
+use anyhow::{anyhow, Context};
+
+use crate::core::spec::RequestSpec;
+use crate::core::{Secret, AUTH_ALGO, CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX};
+use crate::store::profile::body_file_path;
+use crate::store::{KeySource, Paths, Profile, ProfileStore, EMBEDDED_URL};
+
+use super::keys::rest_key_from_env_or_file;
+use super::sign::{BodySource, SignArgs, DEFAULT_BASE_URL};
+
+#[derive(Debug, clap::Args)]
+pub struct RequestArgs {
+    #[command(subcommand)]
+    pub command: RequestCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum RequestCommand {
+    /// List a profile's requests in order (`*` marks the first, which `send` uses by default).
+    List { profile: String },
+    /// Add a request at the end of a profile's list.
+    Add(AddArgs),
+    /// Copy a request under a new name, right after it.
+    Duplicate {
+        profile: String,
+        from: String,
+        to: String,
+    },
+    /// Rename a request.
+    Rename {
+        profile: String,
+        from: String,
+        to: String,
+    },
+    /// Move a request to a position in the list (1 is the first).
+    Move {
+        profile: String,
+        name: String,
+        position: usize,
+    },
+    /// Delete a request (a profile keeps at least one).
+    Delete { profile: String, name: String },
+}
+
+#[derive(Debug, clap::Args)]
+#[command(group = clap::ArgGroup::new("body_source").multiple(false))]
+pub struct AddArgs {
+    pub profile: String,
+    pub name: String,
+    /// Start from this request of the profile instead of the defaults (PUT /v2/batch, body []).
+    #[arg(long, value_name = "REQUEST")]
+    pub from: Option<String>,
+    #[arg(long, value_name = "M")]
+    pub method: Option<String>,
+    #[arg(long, value_name = "P")]
+    pub path: Option<String>,
+    /// Query string without the leading '?', kept exactly as given.
+    #[arg(long, value_name = "Q")]
+    pub query: Option<String>,
+    #[arg(long, value_name = "CT")]
+    pub content_type: Option<String>,
+    /// The body text, stored in the profile file.
+    #[arg(long, value_name = "TEXT", group = "body_source")]
+    pub body: Option<String>,
+    /// Keep the body in this file: the profile names the file (made absolute), and sends read it.
+    #[arg(long, value_name = "FILE", group = "body_source")]
+    pub body_file: Option<PathBuf>,
+}
+
+pub fn run(store: &ProfileStore, args: RequestArgs) -> anyhow::Result<u8> {
+    match args.command {
+        RequestCommand::List { profile } => {
+            let p = store.load(&profile)?;
+            print!("{}", list_text(&p));
+            Ok(0)
+        }
+        RequestCommand::Add(a) => {
+            let mut p = store.load(&a.profile)?;
+            let base = match &a.from {
+                Some(from) => p
+                    .find_request(from)
+                    .map(|r| r.spec.clone())
+                    .ok_or_else(|| unknown(&p, from))?,
+                None => RequestSpec::default(),
+            };
+            let spec = RequestSpec {
+                method: a.method.unwrap_or(base.method),
+                path: a.path.unwrap_or(base.path),
+                query: a.query.unwrap_or(base.query),
+                content_type: a.content_type.unwrap_or(base.content_type),
+                body: match &a.body {
+                    Some(text) => text.clone().into_bytes().into(),
+                    None => base.body,
+                },
+                ..base
+            };
+            let i = p.add_request(&a.name, spec)?;
+            if let Some(f) = a.body_file {
+                let abs = std::path::absolute(&f)
+                    .with_context(|| format!("cannot resolve the body file {}", f.display()))?;
+                let body = std::fs::read(&abs)
+                    .with_context(|| format!("cannot read the body file {}", abs.display()))?;
+                p.select_index(i);
+                p.request_mut().body = body.into();
+                p.selected_request_mut().body_file = Some(abs);
+            }
+            save(store, &p, &format!("added request \"{}\"", a.name))
+        }
+        RequestCommand::Duplicate { profile, from, to } => {
+            let mut p = store.load(&profile)?;
+            p.duplicate_request(&from, &to)?;
+            save(store, &p, &format!("copied request \"{from}\" as \"{to}\""))
+        }
+        RequestCommand::Rename { profile, from, to } => {
+            let mut p = store.load(&profile)?;
+            p.rename_request(&from, &to)?;
+            save(
+                store,
+                &p,
+                &format!("renamed request \"{from}\" to \"{to}\""),
+            )
+        }
+        RequestCommand::Move {
+            profile,
+            name,
+            position,
+        } => {
+            if position == 0 {
+                return Err(anyhow!("the position counts from 1 (the first request)"));
+            }
+            let mut p = store.load(&profile)?;
+            let at = p.move_request(&name, position - 1)?;
+            save(
+                store,
+                &p,
+                &format!("moved request \"{name}\" to position {}", at + 1),
+            )
+        }
+        RequestCommand::Delete { profile, name } => {
+            let mut p = store.load(&profile)?;
+            p.delete_request(&name)?;
+            save(store, &p, &format!("deleted request \"{name}\""))
+        }
+    }
+}
+
+fn unknown(p: &Profile, name: &str) -> crate::store::StoreError {
+    crate::store::StoreError::UnknownRequest {
+        profile: p.name.clone(),
+        name: name.to_string(),
+        known: p.request_names().join(", "),
+    }
+}
+
+fn save(store: &ProfileStore, p: &Profile, what: &str) -> anyhow::Result<u8> {
+    let outcome = store.save(p)?;
+    println!(
+        "{what} in profile \"{}\" ({})",
+        p.name,
+        outcome.path.display()
+    );
+    Ok(0)
+}
+
+/// One line per request: position, name, method, path and query, body size or body file.
+pub fn list_text(p: &Profile) -> String {
+    let width = p
+        .requests()
+        .iter()
+        .map(|r| r.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut out = String::new();
+    for (i, r) in p.requests().iter().enumerate() {
+        let mark = if i == 0 { '*' } else { ' ' };
+        let q = if r.spec.query.is_empty() {
+            String::new()
+        } else {
+            format!("?{}", r.spec.query)
+        };
+        let body = match &r.body_file {
+            Some(f) => format!("body file {}", f.display()),
+            None => format!("{} bytes", r.spec.body.len()),
+        };
+        out.push_str(&format!(
+            "{mark} {:>2}. {:<width$}  {} {}{q}  ({body})\n",
+            i + 1,
+            r.name,
+            r.spec.method,
+            r.spec.path,
+        ));
+    }
+    out
+}
+
+/// What `sign` signs: the request, the REST key, the body, where a printed request goes and
+/// the environment variable a generated program reads the key from.
+pub(crate) struct SignInputs {
+    /// Everything but the body (read from `body`).
+    pub spec: RequestSpec,
+    pub key: Secret,
+    pub body: BodySource,
+    pub indexing_url: String,
+    pub rest_key_env: Option<String>,
+}
+
+/// `sign`'s inputs: the flags, over the profile's saved request when `--profile` is given.
+pub(crate) fn sign_inputs(
+    args: &SignArgs,
+    given: Option<BodySource>,
+) -> anyhow::Result<SignInputs> {
+    let Some(name) = &args.profile else {
+        let key =
+            rest_key_from_env_or_file(args.rest_key_env.as_deref(), args.rest_key_file.as_deref())?;
+        let need = |v: &Option<String>, flag: &str| {
+            v.clone()
+                .ok_or_else(|| anyhow!("give {flag} (or --profile NAME to sign a saved request)"))
+        };
+        let spec = RequestSpec {
+            method: need(&args.method, "--method")?,
+            path: need(&args.path, "--path")?,
+            query: args.query.clone().unwrap_or_default(),
+            header_prefix: or(&args.header_prefix, DEFAULT_HEADER_PREFIX),
+            api_key: need(&args.api_key, "--api-key")?,
+            content_type: or(&args.content_type, CONTENT_TYPE_JSON),
+            auth_algo: or(&args.auth_algo, AUTH_ALGO),
+            body: bytes::Bytes::new(),
+        };
+        let body = given.ok_or_else(|| {
+            anyhow!("give the body with exactly one of --body-file FILE or --body TEXT")
+        })?;
+        return Ok(SignInputs {
+            spec,
+            key,
+            body,
+            indexing_url: or(&args.indexing_url, DEFAULT_BASE_URL),
+            rest_key_env: args.rest_key_env.clone(),
+        });
+    };
+    let store = ProfileStore::open(&Paths::discover()?);
+    let mut p = store.load(name)?;
+    if let Some(r) = &args.request {
+        p.select_request(r)?;
+    }
+    let saved = p.selected_request().clone();
+    let key = if args.rest_key_env.is_some() || args.rest_key_file.is_some() {
+        rest_key_from_env_or_file(args.rest_key_env.as_deref(), args.rest_key_file.as_deref())?
+    } else {
+        p.rest_key
+            .resolve()
+            .map_err(|e| anyhow!("profile \"{}\": {e}", p.name))?
+    };
+    let rest_key_env = match (&args.rest_key_env, &p.rest_key) {
+        (Some(v), _) => Some(v.clone()),
+        (None, KeySource::Env(v)) if args.rest_key_file.is_none() => Some(v.clone()),
+        _ => None,
+    };
+    let s = saved.spec;
+    let body = match (given, &saved.body_file) {
+        (Some(b), _) => b,
+        // A body kept in a file is named as that file (a printed curl command reads it).
+        (None, Some(f)) => BodySource::File(body_file_path(&store.dir(), f)),
+        (None, None) => BodySource::Saved(s.body.clone()),
+    };
+    let indexing_url = match &args.indexing_url {
+        Some(u) => u.clone(),
+        None if p.indexing_url.is_empty() || p.indexing_url == EMBEDDED_URL => {
+            DEFAULT_BASE_URL.to_string()
+        }
+        None => p.indexing_url.clone(),
+    };
+    Ok(SignInputs {
+        spec: RequestSpec {
+            method: args.method.clone().unwrap_or(s.method),
+            path: args.path.clone().unwrap_or(s.path),
+            query: args.query.clone().unwrap_or(s.query),
+            header_prefix: args.header_prefix.clone().unwrap_or(s.header_prefix),
+            api_key: args.api_key.clone().unwrap_or(s.api_key),
+            content_type: args.content_type.clone().unwrap_or(s.content_type),
+            auth_algo: args.auth_algo.clone().unwrap_or(s.auth_algo),
+            body: bytes::Bytes::new(),
+        },
+        key,
+        body,
+        indexing_url,
+        rest_key_env,
+    })
+}
+
+fn or(v: &Option<String>, default: &str) -> String {
+    v.clone().unwrap_or_else(|| default.to_string())
+}

@@ -1,0 +1,326 @@
+//! Drawing the lesson view: the step (what the part is, what to do) over the signing text of the
+//! request in the editor with what changed since the step began; or an exercise (what the server
+//! received, then the pick list or the client's settings, then the diagnosis). Fits 80x24.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::Frame;
+
+use super::{ExerciseState, LessonState, Mode, TUI_HINTS};
+use crate::core::LineLabel;
+use crate::learn::exercise::{short_label, API_KEY, REST_KEY};
+use crate::learn::lesson::{changed_lines, STEPS};
+use crate::tui::theme::Theme;
+use crate::tui::widgets::text::wrap_spans;
+
+/// Draw the view in `area` (the main area of the frame).
+pub fn draw(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {
+    match s.mode {
+        Mode::Lesson => draw_lesson(frame, area, s, theme),
+        Mode::Exercise => draw_exercise(frame, area, s, theme),
+    }
+}
+
+fn block<'a>(title: String, theme: &Theme) -> Block<'a> {
+    Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border())
+        .title(Span::styled(title, theme.title()))
+}
+
+/// Rows `text` takes wrapped at `width`.
+fn rows(lines: &[Line], width: u16) -> u16 {
+    lines
+        .iter()
+        .map(|l| wrap_spans(&l.spans, width).len().max(1) as u16)
+        .sum()
+}
+
+fn footer(frame: &mut Frame, area: Rect, text: &str, theme: &Theme) {
+    frame.render_widget(
+        Paragraph::new(Span::styled(text.to_string(), theme.dim())),
+        area,
+    );
+}
+
+fn draw_lesson(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {
+    let Some(progress) = &s.progress else {
+        frame.render_widget(
+            Paragraph::new("Reading the lesson progress...").block(block(" Lesson ".into(), theme)),
+            area,
+        );
+        return;
+    };
+    let step = progress.lesson_step.min(STEPS.len());
+    let inner_w = area.width.saturating_sub(2);
+    let mut top: Vec<Line> = vec![];
+    let title = if step == STEPS.len() {
+        top.push(Line::from(
+            "The lesson is done: every line of the signing text, the window, the key and the \
+             encoding. x starts an exercise; r starts the lesson again.",
+        ));
+        format!(" Lesson · {} steps done ", STEPS.len())
+    } else {
+        let st = &STEPS[step];
+        top.push(Line::from(st.explanation));
+        top.push(Line::from(vec![
+            Span::styled("Do: ", theme.highlight()),
+            Span::raw(st.task),
+        ]));
+        if s.hint {
+            top.push(Line::from(vec![
+                Span::styled("How: ", theme.label()),
+                Span::raw(TUI_HINTS[step]),
+            ]));
+        }
+        format!(
+            " Lesson · step {} of {}: {} ",
+            step + 1,
+            STEPS.len(),
+            st.title
+        )
+    };
+    let top_h = rows(&top, inner_w) + 2;
+
+    let mut banner: Vec<Line> = vec![];
+    if let Some(d) = &s.done {
+        let what = if d.changes.is_empty() {
+            "no line changed".to_string()
+        } else {
+            d.changes
+                .iter()
+                .map(|(l, _, _)| l.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+                + " changed"
+        };
+        let sig = if d.signature_before == d.signature_after {
+            "the signature did not change"
+        } else {
+            "the signature changed"
+        };
+        banner.push(Line::from(vec![
+            Span::styled(format!("✓ Step {} done: ", d.step + 1), theme.ok()),
+            Span::raw(format!("{what}; {sig}.")),
+        ]));
+    }
+    if let Some(e) = &s.progress_error {
+        banner.push(Line::from(Span::styled(e.clone(), theme.warn())));
+    }
+    let banner_h = rows(&banner, area.width);
+
+    let [top_a, text_a, banner_a, foot_a] = Layout::vertical([
+        Constraint::Length(top_h),
+        Constraint::Min(4),
+        Constraint::Length(banner_h),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    frame.render_widget(
+        Paragraph::new(top)
+            .wrap(Wrap { trim: false })
+            .block(block(title, theme)),
+        top_a,
+    );
+    draw_text(frame, text_a, s, theme);
+    frame.render_widget(Paragraph::new(banner).wrap(Wrap { trim: false }), banner_a);
+    footer(
+        frame,
+        foot_a,
+        "F2 edit the request · h how · n skip · r restart · x exercises",
+        theme,
+    );
+}
+
+/// The signing text of the request in the editor, a changed line marked with what it was.
+fn draw_text(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {
+    let b = block(
+        " The request in the editor: signing text (* changed since the step began) ".into(),
+        theme,
+    );
+    let Some(now) = &s.seen else {
+        frame.render_widget(Paragraph::new("").block(b), area);
+        return;
+    };
+    let (lines, sig) = now.lines_and_signature();
+    let changed = s
+        .start
+        .as_ref()
+        .map(|start| changed_lines(start, now))
+        .unwrap_or_default();
+    let mut out: Vec<Line> = vec![];
+    for (label, text) in lines {
+        let end = if label == LineLabel::Body { "" } else { "\\n" };
+        let was = changed.iter().find(|(l, _, _)| *l == label);
+        let (mark, style) = match was {
+            Some(_) => ("*", theme.highlight()),
+            None => (" ", Style::default()),
+        };
+        let mut spans = vec![
+            Span::styled(format!("{mark}{:<13}", label.as_str()), theme.label()),
+            Span::styled(format!("{text}{end}"), style),
+        ];
+        if let Some((_, before, _)) = was {
+            spans.push(Span::styled(format!("  was {before}"), theme.dim()));
+        }
+        out.push(Line::from(spans));
+    }
+    let before = s.start.as_ref().and_then(|d| d.lines_and_signature().1);
+    let shown = |v: &Option<String>| v.clone().unwrap_or_else(|| "(none: no REST key)".into());
+    out.push(Line::from(vec![
+        Span::styled(" signature    ", theme.label()),
+        Span::styled(shown(&sig), theme.signature()),
+    ]));
+    if before != sig {
+        out.push(Line::from(vec![
+            Span::styled(" was          ", theme.dim()),
+            Span::styled(shown(&before), theme.dim()),
+        ]));
+    }
+    frame.render_widget(Paragraph::new(out).block(b), area);
+}
+
+fn draw_exercise(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {
+    let Some(ex) = &s.exercise else {
+        frame.render_widget(
+            Paragraph::new("1 starts an exercise at level 1, 2 at level 2.")
+                .block(block(" Exercise ".into(), theme)),
+            area,
+        );
+        return;
+    };
+    let scores = s
+        .progress
+        .as_ref()
+        .map(|p| p.score_lines().join(" · "))
+        .unwrap_or_default();
+    let bottom: Vec<Line> = bottom_lines(ex, theme);
+    let bottom_title = if ex.outcome.is_some() {
+        " Diagnosis (PageDown / PageUp) ".to_string()
+    } else if ex.fixing {
+        " The client's settings: fix them until the server accepts ".to_string()
+    } else {
+        format!(
+            " What did the client get wrong? (tick {}) ",
+            ex.exercise.mistakes.len()
+        )
+    };
+    let inner_w = area.width.saturating_sub(2);
+    let want = rows(&bottom, inner_w) + 2;
+    let bottom_h = want.min(area.height.saturating_sub(8)).max(3);
+    let [server_a, bottom_a, foot_a] = Layout::vertical([
+        Constraint::Min(4),
+        Constraint::Length(bottom_h),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let server: Vec<Line> = ex
+        .exercise
+        .server_view()
+        .lines()
+        .map(|l| Line::from(l.to_string()))
+        .collect();
+    frame.render_widget(
+        Paragraph::new(server)
+            .wrap(Wrap { trim: false })
+            .block(block(
+                format!(
+                    " Level {} · the server received (account {API_KEY}, REST key {REST_KEY}) ",
+                    ex.exercise.level
+                ),
+                theme,
+            )),
+        server_a,
+    );
+    let mut b = block(bottom_title, theme);
+    if !scores.is_empty() {
+        b = b.title_bottom(Span::styled(format!(" {scores} "), theme.dim()));
+    }
+    frame.render_widget(
+        Paragraph::new(bottom)
+            .wrap(Wrap { trim: false })
+            .scroll((ex.scroll, 0))
+            .block(b),
+        bottom_a,
+    );
+    let keys = if ex.outcome.is_some() {
+        "1 / 2 next exercise (level) · x lesson"
+    } else if ex.fixing {
+        "Up/Down · Space change · Enter send · f name it instead · x lesson"
+    } else {
+        "Up/Down · Space tick · Enter answer · f fix it instead · x lesson"
+    };
+    footer(frame, foot_a, keys, theme);
+}
+
+fn bottom_lines(ex: &ExerciseState, theme: &Theme) -> Vec<Line<'static>> {
+    if let Some(o) = &ex.outcome {
+        let mut v = vec![if o.solved {
+            Line::from(Span::styled("Right.", theme.ok()))
+        } else {
+            Line::from(Span::styled("Not quite.", theme.error()))
+        }];
+        v.extend(o.report.iter().map(|l| Line::from(l.clone())));
+        return v;
+    }
+    if ex.fixing {
+        let mut v: Vec<Line> = ex
+            .knobs
+            .iter()
+            .enumerate()
+            .map(|(i, k)| {
+                let cur = i == ex.knob_cursor;
+                Line::from(vec![
+                    Span::styled(
+                        format!("{}{:<13}", if cur { "›" } else { " " }, k.name),
+                        theme.label(),
+                    ),
+                    Span::styled(
+                        k.value(),
+                        if cur {
+                            theme.highlight()
+                        } else {
+                            Style::default()
+                        },
+                    ),
+                ])
+            })
+            .collect();
+        if let Some(Err(e)) = &ex.last_send {
+            v.push(Line::from(Span::styled(
+                format!("refused: {e}"),
+                theme.error(),
+            )));
+        }
+        return v;
+    }
+    ex.exercise
+        .choices
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let cur = i == ex.cursor;
+            let tick = if ex.picked[i] { "[x]" } else { "[ ]" };
+            Line::from(vec![
+                Span::styled(
+                    format!(
+                        "{}{tick} {}. the client ",
+                        if cur { "›" } else { " " },
+                        i + 1
+                    ),
+                    theme.label(),
+                ),
+                Span::styled(
+                    short_label(m),
+                    if cur {
+                        theme.highlight()
+                    } else {
+                        Style::default()
+                    },
+                ),
+            ])
+        })
+        .collect()
+}

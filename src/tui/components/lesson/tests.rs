@@ -1,0 +1,317 @@
+//! The lesson view through the whole workbench (TestApp): steps done in the request editor,
+//! what changed, progress saved, exercises named and fixed, at 80x24.
+
+use crossterm::event::KeyCode;
+
+use super::{LessonEffect, LessonMsg};
+use crate::learn::lesson::STEPS;
+use crate::learn::progress::Progress;
+use crate::tui::components::request::Field;
+use crate::tui::effect::Command;
+use crate::tui::layout::View;
+use crate::tui::message::Message;
+use crate::tui::test_util::TestApp;
+
+/// The workbench on the Lesson view with `progress` read from the data directory.
+fn lesson_app(progress: Progress) -> TestApp {
+    let mut t = TestApp::new(80, 24);
+    t.sign_now();
+    let cmds = t.press(KeyCode::F(8));
+    assert_eq!(t.view, View::Lesson);
+    assert!(
+        cmds.iter()
+            .any(|c| matches!(c, Command::Lesson(LessonEffect::LoadProgress))),
+        "opening the view reads the progress: {cmds:?}"
+    );
+    t.update(Message::Lesson(LessonMsg::ProgressLoaded(Ok(progress))));
+    t
+}
+
+/// The progress the last save asked for, if any.
+fn saved(cmds: &[Command]) -> Option<Progress> {
+    cmds.iter().rev().find_map(|c| match c {
+        Command::Lesson(LessonEffect::SaveProgress(p)) => Some(p.clone()),
+        _ => None,
+    })
+}
+
+/// Replace a one-line field's text in the request view, key by key.
+fn set_field(t: &mut TestApp, field: Field, text: &str) -> Vec<Command> {
+    t.press(KeyCode::F(2));
+    t.app.request.focus = field;
+    let old = t
+        .app
+        .request
+        .line_edit(field)
+        .map_or(0, |l| l.text().chars().count());
+    let mut cmds = t.press(KeyCode::End);
+    for _ in 0..old {
+        cmds.extend(t.press(KeyCode::Backspace));
+    }
+    cmds.extend(t.type_str(text));
+    cmds
+}
+
+/// Type at the end of the body.
+fn type_in_body(t: &mut TestApp, text: &str) -> Vec<Command> {
+    t.press(KeyCode::F(2));
+    t.app.request.focus = Field::Body;
+    let mut cmds = t.alt('>');
+    cmds.extend(t.type_str(text));
+    cmds
+}
+
+/// Each step is done by editing the request in the editor, as its hint in the workbench says.
+fn do_step(t: &mut TestApp, step: usize) -> Vec<Command> {
+    match step {
+        0 => set_field(t, Field::Method, "POST"),
+        1 => set_field(t, Field::Path, "/v2/batch/"),
+        2 => set_field(t, Field::Query, "test=1"),
+        3 => set_field(t, Field::Query, ""),
+        4 => {
+            t.press(KeyCode::F(2));
+            t.ctrl('t')
+        }
+        5 => set_field(t, Field::Timestamp, "2020-01-01T00:00:00.000Z"),
+        6 => set_field(t, Field::ApiKey, "my-public-key"),
+        7 => set_field(t, Field::RestKey, "another-rest-key"),
+        8 => type_in_body(t, " "),
+        9 => type_in_body(t, "é"),
+        _ => unreachable!("ten steps"),
+    }
+}
+
+#[test]
+fn the_lesson_walks_every_step_done_in_the_editor_and_saves_the_progress() {
+    let mut t = lesson_app(Progress::default());
+    t.assert_line("step 1 of 10: The method line");
+    t.assert_line("Do: Change the method to POST");
+    for step in 0..STEPS.len() {
+        assert_eq!(t.lesson.step(), step);
+        let cmds = do_step(&mut t, step);
+        assert_eq!(t.lesson.step(), step + 1, "step {} not noticed", step + 1);
+        let p = saved(&cmds).expect("a finished step saves the progress");
+        assert_eq!(p.lesson_step, step + 1);
+        assert!(t.status.contains("lesson:"), "{}", t.status);
+    }
+    t.press(KeyCode::F(8));
+    t.assert_line("Lesson · 10 steps done");
+    assert!(!t.lesson.watching());
+}
+
+#[test]
+fn a_finished_step_shows_what_changed_in_the_text_and_the_signature() {
+    let mut t = lesson_app(Progress::default());
+    let sig_before = t.lesson.seen.as_ref().unwrap().lines_and_signature().1;
+    do_step(&mut t, 0);
+    t.press(KeyCode::F(8));
+    t.assert_line("✓ Step 1 done: METHOD changed; the signature changed.");
+    let done = t.lesson.done.clone().unwrap();
+    assert_eq!(done.changes.len(), 1);
+    assert_eq!(
+        (done.changes[0].1.as_str(), done.changes[0].2.as_str()),
+        ("PUT", "POST")
+    );
+    assert_eq!(done.signature_before, sig_before);
+    assert_ne!(done.signature_after, sig_before);
+    // The next step's changes are marked in the signing text as they happen.
+    t.assert_line("step 2 of 10: The path line");
+    t.press(KeyCode::F(2));
+    t.app.request.focus = Field::Path;
+    t.press(KeyCode::End);
+    t.type_str("x");
+    assert_eq!(t.lesson.step(), 1, "not a trailing '/' yet");
+    t.press(KeyCode::F(8));
+    let row = t.assert_line("*PATH");
+    assert!(
+        row.contains("/v2/batchx\\n") && row.contains("was /v2/batch"),
+        "{row}"
+    );
+    t.assert_line(" was          ");
+    // Changing the REST key changes no line, only the signature (step 8's point).
+    let mut t = lesson_app(Progress {
+        lesson_step: 7,
+        ..Progress::default()
+    });
+    do_step(&mut t, 7);
+    t.press(KeyCode::F(8));
+    t.assert_line("✓ Step 8 done: no line changed; the signature changed.");
+}
+
+#[test]
+fn progress_read_from_the_data_directory_resumes_and_restart_starts_again() {
+    let mut t = lesson_app(Progress {
+        lesson_step: 4,
+        ..Progress::default()
+    });
+    t.assert_line("step 5 of 10: The timestamp line");
+    t.press(KeyCode::Char('h'));
+    t.assert_line("How: Ctrl-T freezes the timestamp");
+    let cmds = t.press(KeyCode::Char('n'));
+    assert_eq!(saved(&cmds).unwrap().lesson_step, 5);
+    t.assert_line("step 6 of 10");
+    let cmds = t.press(KeyCode::Char('r'));
+    assert_eq!(saved(&cmds).unwrap().lesson_step, 0);
+    t.assert_line("step 1 of 10");
+    // A broken file: the lesson runs from the start and says why.
+    let mut t = TestApp::new(80, 24);
+    t.press(KeyCode::F(8));
+    t.update(Message::Lesson(LessonMsg::ProgressLoaded(Err(
+        "the lesson progress file /x/learn.json is not valid; delete it to start again".into(),
+    ))));
+    assert!(t.status.contains("learn.json is not valid"), "{}", t.status);
+    t.assert_line("step 1 of 10");
+}
+
+#[test]
+fn nothing_is_watched_before_the_lesson_is_opened() {
+    let mut t = TestApp::new(80, 24);
+    assert!(!t.lesson.watching());
+    let cmds = set_field(&mut t, Field::Method, "POST");
+    assert!(saved(&cmds).is_none());
+    assert!(t.lesson.seen.is_none());
+}
+
+/// Tick the right choices (found from the exercise's answer) and answer.
+fn answer_right(t: &mut TestApp) -> Vec<Command> {
+    let ex = t.lesson.exercise.as_ref().unwrap().exercise.clone();
+    let mut cmds = vec![];
+    for (i, c) in ex.choices.iter().enumerate() {
+        if ex.mistakes.iter().any(|m| m.code() == c.code()) {
+            t.app.lesson.exercise.as_mut().unwrap().cursor = 0;
+            for _ in 0..i {
+                t.press(KeyCode::Down);
+            }
+            t.press(KeyCode::Char(' '));
+        }
+    }
+    cmds.extend(t.press(KeyCode::Enter));
+    cmds
+}
+
+#[test]
+fn an_exercise_named_right_is_scored_and_explained_by_the_diagnosis() {
+    let mut t = lesson_app(Progress::default());
+    let cmds = t.press(KeyCode::Char('x'));
+    assert_eq!(saved(&cmds).unwrap().next_seed, 1);
+    let ex = t.lesson.exercise.as_ref().unwrap().exercise.clone();
+    assert_eq!(ex.level, 1);
+    // Only what a server sees: the request line, the headers, the body.
+    t.assert_line("Authorization: Bearer");
+    t.assert_line(&format!("{} {}", ex.request.method, ex.request.path));
+    t.assert_line("What did the client get wrong? (tick 1)");
+    for c in &ex.choices {
+        t.assert_line(crate::learn::exercise::short_label(c));
+    }
+    // Enter with nothing ticked asks for a tick.
+    t.press(KeyCode::Enter);
+    assert!(t.status.contains("tick 1 mistake"), "{}", t.status);
+    let cmds = answer_right(&mut t);
+    let p = saved(&cmds).unwrap();
+    assert_eq!(p.score_lines(), ["level 1: 1/1 solved"]);
+    t.assert_line("Right.");
+    t.assert_line("level 1: 1/1 solved");
+    let finding = ex.diagnosis().report();
+    let first = finding.lines().next().unwrap();
+    t.assert_line(&first[..first.len().min(40)]);
+}
+
+#[test]
+fn a_wrong_answer_counts_as_tried_and_shows_the_diagnosis() {
+    let mut t = lesson_app(Progress::default());
+    t.press(KeyCode::Char('2'));
+    let ex = t.lesson.exercise.as_ref().unwrap().exercise.clone();
+    assert_eq!(ex.mistakes.len(), 2);
+    t.assert_line("(tick 2)");
+    // Tick the first two wrong choices.
+    let wrong: Vec<usize> = (0..ex.choices.len())
+        .filter(|&i| !ex.mistakes.iter().any(|m| m.code() == ex.choices[i].code()))
+        .take(2)
+        .collect();
+    for &i in &wrong {
+        t.app.lesson.exercise.as_mut().unwrap().cursor = i;
+        t.press(KeyCode::Char(' '));
+    }
+    let cmds = t.press(KeyCode::Enter);
+    assert_eq!(saved(&cmds).unwrap().score_lines(), ["level 2: 0/1 solved"]);
+    t.assert_line("Not quite.");
+}
+
+#[test]
+fn fixing_the_clients_settings_until_the_local_server_accepts_solves_level_two() {
+    let mut t = lesson_app(Progress::default());
+    t.press(KeyCode::Char('2'));
+    t.press(KeyCode::Char('f'));
+    t.assert_line("fix them until the server accepts");
+    t.assert_line("line ends");
+    // Sent as it is, the server refuses it.
+    t.press(KeyCode::Enter);
+    assert!(t.status.contains("the server refused it"), "{}", t.status);
+    let knobs = t.lesson.exercise.as_ref().unwrap().knobs.clone();
+    for (i, k) in knobs.iter().enumerate() {
+        t.app.lesson.exercise.as_mut().unwrap().knob_cursor = 0;
+        for _ in 0..i {
+            t.press(KeyCode::Down);
+        }
+        for _ in 0..(k.options.len() - k.chosen) % k.options.len() {
+            t.press(KeyCode::Char(' '));
+        }
+    }
+    let cmds = t.press(KeyCode::Enter);
+    assert_eq!(saved(&cmds).unwrap().score_lines(), ["level 2: 1/1 solved"]);
+    t.assert_line("Right.");
+}
+
+#[test]
+fn the_lesson_and_an_exercise_fit_80x24_with_their_keys_shown() {
+    let mut t = lesson_app(Progress::default());
+    let lines = t.lines();
+    assert_eq!(lines.len(), 24);
+    t.assert_line("F2 edit the request");
+    t.assert_line(" signature ");
+    t.assert_line("BODY");
+    t.press(KeyCode::Char('x'));
+    t.assert_line("Enter answer");
+    t.press(KeyCode::Char('f'));
+    t.assert_line("Enter send");
+    t.assert_line("signature");
+}
+
+/// Copy as code (Alt-P, from any view): the picker lists the eight languages, and the program
+/// copied is the code generator's for the request being edited, the key left to the environment.
+#[test]
+fn copy_as_code_picks_a_language_and_copies_the_program_for_the_request_being_edited() {
+    use crate::codegen::{render, CodeOptions, Lang};
+    let mut t = TestApp::new(80, 24);
+    set_field(&mut t, Field::Query, "page=2");
+    t.alt('p');
+    for l in Lang::ALL {
+        t.assert_line(&format!("{:<7} {}", l.name(), l.file_name()));
+    }
+    t.press(KeyCode::Down);
+    t.press(KeyCode::Down);
+    let cmds = t.press(KeyCode::Enter);
+    assert!(t.popup.is_none());
+    let want = render(&t.request.signable(), Lang::Php, &CodeOptions::default()).unwrap();
+    match cmds.as_slice() {
+        [Command::CopyAs { text, what }] => {
+            assert_eq!(text, &want);
+            assert!(text.contains("page=2") && text.contains("SIGNSCOPE_REST_KEY"));
+            assert!(
+                !text.contains(crate::server::DEMO_REST_KEY),
+                "the key is never in code"
+            );
+            assert!(what.starts_with("the php program (sign.php"), "{what}");
+        }
+        other => panic!("expected one copy, got {other:?}"),
+    }
+    // A digit picks directly; Esc copies nothing.
+    t.alt('p');
+    let cmds = t.press(KeyCode::Char('8'));
+    assert!(
+        matches!(cmds.as_slice(), [Command::CopyAs { what, .. }] if what.starts_with("the shell program"))
+    );
+    t.alt('p');
+    assert!(t.press(KeyCode::Esc).is_empty());
+    assert!(t.popup.is_none());
+}

@@ -1,0 +1,202 @@
+//! The event loop: terminal input, command results and signals become Messages; `update` turns
+//! them into Commands, which the effect performer runs off the draw path; the screen is redrawn
+//! only after something changed. No timer runs unless the live timestamp is on screen (1 s tick).
+
+use std::time::Duration;
+
+use anyhow::Context;
+use chrono::Utc;
+use crossterm::event::{Event, EventStream};
+use futures::StreamExt;
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+
+use super::perform::Effects;
+use crate::engine::Session;
+use crate::tui::app::App;
+use crate::tui::effect::Command;
+use crate::tui::message::Message;
+use crate::tui::terminal::{self, Term};
+use crate::tui::update::update;
+
+/// Test doubles the event loop calls; the workbench itself passes none
+/// ([`LoopHooks::default`]).
+#[derive(Default)]
+pub struct LoopHooks {
+    /// Called after every frame is drawn (the PTY test makes it panic, to check that the
+    /// terminal is restored before the panic message is printed).
+    pub after_draw: Option<Box<dyn FnMut()>>,
+}
+
+/// Run the workbench until the user quits. Returns the process exit code.
+pub fn run_app(
+    app: App,
+    session: Option<Session>,
+    server_note: Option<String>,
+    startup: Vec<Command>,
+) -> anyhow::Result<u8> {
+    run_app_with(app, session, server_note, startup, LoopHooks::default())
+}
+
+/// [`run_app`] with test doubles.
+pub fn run_app_with(
+    mut app: App,
+    session: Option<Session>,
+    server_note: Option<String>,
+    startup: Vec<Command>,
+    hooks: LoopHooks,
+) -> anyhow::Result<u8> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("could not start the async runtime")?;
+    let (tx, rx) = unbounded_channel();
+    if let Some(note) = server_note {
+        app.status = note;
+    }
+    let (mut term, _guard) = terminal::init().context("could not set up the terminal")?;
+    let result = rt.block_on(event_loop(
+        &mut term, &mut app, session, startup, hooks, tx, rx,
+    ));
+    terminal::restore();
+    result.map(|_| 0)
+}
+
+async fn event_loop(
+    term: &mut Term,
+    app: &mut App,
+    session: Option<Session>,
+    startup: Vec<Command>,
+    mut hooks: LoopHooks,
+    tx: UnboundedSender<Message>,
+    mut rx: UnboundedReceiver<Message>,
+) -> anyhow::Result<()> {
+    let mut fx = Effects::new(tx.clone());
+    fx.session = session;
+    let size = term.size()?;
+    let mut pending: Vec<Message> = vec![
+        Message::Resize(size.width, size.height),
+        Message::Tick(Utc::now()),
+    ];
+    let mut events = Some(EventStream::new());
+    let mut sigterm = signal(tokio::signal::unix::SignalKind::terminate())?;
+    let mut sighup = signal(tokio::signal::unix::SignalKind::hangup())?;
+    // Everything `update` asked for while the App was filled (the first signature, the
+    // validation of a saved events batch...).
+    for cmd in startup {
+        fx.execute(cmd);
+    }
+    loop {
+        // Apply everything that is already waiting, then draw once.
+        for msg in pending.drain(..) {
+            for cmd in update(app, msg) {
+                match cmd {
+                    Command::Quit => {}
+                    Command::EditBody(text) => {
+                        // Stop reading the terminal while the editor owns it.
+                        drop(events.take());
+                        let result = edit_externally(term, &text);
+                        events = Some(EventStream::new());
+                        let _ = tx.send(Message::EditorDone(result));
+                    }
+                    other => fx.execute(other),
+                }
+            }
+        }
+        if app.quit {
+            tracing::debug!("workbench quitting");
+            return Ok(());
+        }
+        term.draw(|f| crate::tui::view::draw(f, app))?;
+        if let Some(after_draw) = hooks.after_draw.as_mut() {
+            after_draw();
+        }
+        let tick = if app.wants_tick() {
+            let now = Utc::now();
+            let ms_to_next = 1000 - (now.timestamp_subsec_millis() as u64 % 1000);
+            Some(tokio::time::sleep(Duration::from_millis(ms_to_next)))
+        } else {
+            None
+        };
+        let ev = events.get_or_insert_with(EventStream::new);
+        tokio::select! {
+            e = ev.next() => match e {
+                Some(Ok(e)) => if let Some(m) = event_message(e) { pending.push(m) },
+                Some(Err(e)) => return Err(e).context("reading the terminal failed"),
+                None => return Ok(()),
+            },
+            m = rx.recv() => if let Some(m) = m { pending.push(m) },
+            _ = async { if let Some(t) = tick { t.await } }, if tick.is_some() => pending.push(Message::Tick(Utc::now())),
+            _ = sigterm.recv() => {
+                tracing::debug!("SIGTERM: quitting");
+                pending.push(Message::Terminate)
+            }
+            _ = sighup.recv() => {
+                tracing::debug!("SIGHUP: quitting");
+                pending.push(Message::Terminate)
+            }
+        }
+        // Coalesce bursts of internal results (worker answers, responses) into one frame.
+        // (Terminal input is not drained with a no-op waker: crossterm's EventStream would then
+        // wake that waker instead of this task, and keys would arrive one event late.)
+        while let Ok(m) = rx.try_recv() {
+            pending.push(m);
+        }
+    }
+}
+
+fn signal(kind: tokio::signal::unix::SignalKind) -> anyhow::Result<tokio::signal::unix::Signal> {
+    tokio::signal::unix::signal(kind).context("could not install a signal handler")
+}
+
+fn event_message(e: Event) -> Option<Message> {
+    match e {
+        Event::Key(k) => Some(Message::Key(k)),
+        Event::Mouse(m) => match m.kind {
+            crossterm::event::MouseEventKind::Moved | crossterm::event::MouseEventKind::Drag(_) => {
+                None
+            }
+            _ => Some(Message::Mouse(m)),
+        },
+        Event::Paste(p) => Some(Message::Paste(p)),
+        Event::Resize(w, h) => Some(Message::Resize(w, h)),
+        _ => None,
+    }
+}
+
+/// Open `$VISUAL`/`$EDITOR` (default `vi`) on a temporary copy of the body; read it back.
+fn edit_externally(term: &mut Term, text: &str) -> Result<String, String> {
+    let editor = std::env::var("VISUAL")
+        .ok()
+        .filter(|s| !s.trim().is_empty())
+        .or_else(|| {
+            std::env::var("EDITOR")
+                .ok()
+                .filter(|s| !s.trim().is_empty())
+        })
+        .unwrap_or_else(|| "vi".to_string());
+    let file = tempfile::Builder::new()
+        .prefix("signscope-body-")
+        .suffix(".json")
+        .tempfile()
+        .map_err(|e| format!("could not create a temporary file for the editor: {e}"))?;
+    std::fs::write(file.path(), text)
+        .map_err(|e| format!("could not write the body for the editor: {e}"))?;
+    terminal::restore();
+    let mut parts = editor.split_whitespace();
+    let program = parts.next().unwrap_or("vi");
+    let status = std::process::Command::new(program)
+        .args(parts)
+        .arg(file.path())
+        .status();
+    let _ = terminal::enter();
+    let _ = term.clear();
+    match status {
+        Ok(s) if s.success() => std::fs::read_to_string(file.path())
+            .map_err(|e| format!("could not read the edited body back: {e}")),
+        Ok(s) => Err(format!(
+            "the editor {program} exited with {s}; the body is unchanged"
+        )),
+        Err(e) => Err(format!("could not start the editor {program}: {e}")),
+    }
+}

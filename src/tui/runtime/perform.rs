@@ -1,0 +1,484 @@
+//! The effect performer: runs the Commands `update` returns (signing worker, engine sends,
+//! profile store, files, clipboard) off the draw path, and answers with Messages.
+
+use std::io::Write;
+
+use chrono::Utc;
+use tokio::sync::mpsc::UnboundedSender;
+
+use super::profile::{open_current, stored_body, without_body};
+use super::send::{send, send_events};
+use crate::client::{self, ClientOptions, ConnectProbe};
+use crate::engine::{Sender, Session};
+use crate::store::{KeySource, SaveOptions, EMBEDDED_URL};
+use crate::tui::components::diagnose::capture::{capture_fields, diagnose_capture, parse_capture};
+use crate::tui::components::events::{EventsEffect, EventsMsg, ValidateWorker};
+use crate::tui::components::history::{HistoryEffect, HistoryMsg, HistoryRow};
+use crate::tui::components::lesson::{LessonEffect, LessonMsg};
+use crate::tui::components::profiles::{ProfilesEffect, ProfilesMsg};
+use crate::tui::effect::Command;
+use crate::tui::message::{LoadedProfile, Message};
+use crate::tui::model::RequestFields;
+use crate::tui::signing::SignWorker;
+
+/// What "no session" answers (tests that need no disk).
+const NO_SESSION: &str = "profiles are not available (no config directory)";
+
+/// Everything the runtime owns besides the App.
+pub struct Effects {
+    pub tx: UnboundedSender<Message>,
+    pub signer: SignWorker,
+    /// Validates big event batches off the draw path.
+    pub validator: ValidateWorker,
+    /// For reading what the local collector stored (not a send: nothing is recorded).
+    pub http: reqwest::Client,
+    /// Sends without a session: nothing recorded, no profile marked.
+    offline: Sender,
+    pub clipboard: Option<arboard::Clipboard>,
+    /// The engine's session: profiles, history, the embedded server (None in tests that need no
+    /// disk).
+    pub session: Option<Session>,
+}
+
+/// The permission bits of an existing file.
+fn existing_mode(path: &std::path::Path) -> Option<u32> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path)
+        .ok()
+        .map(|m| m.permissions().mode() & 0o7777)
+}
+
+impl Effects {
+    pub fn new(tx: UnboundedSender<Message>) -> Self {
+        let out = tx.clone();
+        let signer = SignWorker::spawn(move |m| {
+            let _ = out.send(m);
+        });
+        let out = tx.clone();
+        let validator = ValidateWorker::spawn(move |m| {
+            let _ = out.send(Message::Events(m));
+        });
+        let opts = ClientOptions::default();
+        let (http, probe) = client::build_client_probed(&opts)
+            .unwrap_or_else(|_| (reqwest::Client::new(), ConnectProbe::default()));
+        Effects {
+            tx,
+            signer,
+            validator,
+            offline: Sender::new(http.clone(), probe, opts, String::new(), None, None),
+            http,
+            clipboard: None,
+            session: None,
+        }
+    }
+
+    /// The engine's sender for the profile in use (records in the history), or one that records
+    /// nothing when there is no session.
+    fn sender(&self) -> Sender {
+        match &self.session {
+            Some(s) => s.sender(),
+            None => self.offline.clone(),
+        }
+    }
+
+    /// Execute one command that does not need the terminal.
+    pub fn execute(&mut self, cmd: Command) {
+        match cmd {
+            Command::Sign(job) => {
+                tracing::trace!(
+                    job = job.id,
+                    body_len = job.body.len(),
+                    changed_from = ?job.changed_from,
+                    "sign job"
+                );
+                self.signer.submit(*job)
+            }
+            Command::Send(job) => {
+                let tx = self.tx.clone();
+                let sender = self.sender();
+                tracing::debug!(
+                    job = job.id,
+                    url = %job.url,
+                    method = %job.sign.method,
+                    body_len = job.sign.body.len(),
+                    live_timestamp = job.live_timestamp,
+                    "send started"
+                );
+                tokio::spawn(async move {
+                    let id = job.id;
+                    let started = std::time::Instant::now();
+                    let result = send(sender, *job, tx.clone()).await;
+                    let ms = started.elapsed().as_secs_f64() * 1000.0;
+                    match &result {
+                        Ok(v) => tracing::debug!(
+                            job = id,
+                            status = v.status,
+                            code = v.code.as_deref().unwrap_or("-"),
+                            elapsed_ms = ms,
+                            "send finished"
+                        ),
+                        Err(e) => {
+                            tracing::debug!(job = id, error = %e, elapsed_ms = ms, "send failed")
+                        }
+                    }
+                    let _ = tx.send(Message::SendDone { id, result });
+                });
+            }
+            Command::Copy(text) => {
+                let what = describe_copy(&text);
+                tracing::debug!(what = %what, "copy");
+                let result = self.copy(&text, what);
+                let _ = self.tx.send(Message::Copied(result));
+            }
+            Command::ListProfiles => {
+                let msg = match &self.session {
+                    Some(sess) => {
+                        let mut names = vec![crate::store::DEMO_PROFILE.to_string()];
+                        names.extend(sess.store().saved_names());
+                        Ok(names)
+                    }
+                    None => Err(NO_SESSION.into()),
+                };
+                let _ = self.tx.send(Message::ProfileList(msg));
+            }
+            Command::LoadProfile(name) => {
+                tracing::debug!(profile = %name, "load profile");
+                let msg = self.load_profile(&name);
+                let _ = self.tx.send(Message::ProfileLoaded(msg));
+            }
+            Command::SaveProfile {
+                name,
+                fields,
+                typed_key,
+            } => {
+                tracing::debug!(
+                    profile = %name,
+                    typed_key = typed_key.is_some(),
+                    "save profile"
+                );
+                let msg = self.save_profile(name, &fields, typed_key);
+                match &msg {
+                    Ok(saved) => tracing::debug!(profile = %saved, "profile save done"),
+                    Err(e) => tracing::debug!(error = %e, "profile save failed"),
+                }
+                let _ = self.tx.send(Message::ProfileSaved(msg));
+            }
+            Command::Diagnose { text, key, prefix } => {
+                let (ok, lines) = diagnose_capture(&text, &key, &prefix, Utc::now());
+                tracing::debug!(capture_len = text.len(), accepted = ok, "capture diagnosed");
+                let _ = self.tx.send(Message::Diagnosed { ok, lines });
+            }
+            Command::ParseCapture { text, prefix } => {
+                let msg = match parse_capture(&text) {
+                    Ok(req) => {
+                        let (fields, timestamp) = capture_fields(&req, &prefix);
+                        Message::LoadRequest {
+                            fields: Box::new(fields),
+                            timestamp,
+                        }
+                    }
+                    Err(e) => Message::Diagnosed {
+                        ok: false,
+                        lines: vec![e],
+                    },
+                };
+                let _ = self.tx.send(msg);
+            }
+            Command::Events(e) => self.events_effect(e),
+            Command::History(HistoryEffect::CopyText { text, what }) => {
+                let result = self.copy(&text, what);
+                let _ = self.tx.send(Message::Copied(result));
+            }
+            Command::History(_) | Command::ReloadHistory => self.reload_history(),
+            Command::Profiles(e) => self.profiles_effect(e),
+            Command::ReloadProfiles => self.reload_profiles(),
+            Command::Lesson(e) => self.lesson_effect(e),
+            Command::CopyAs { text, what } => {
+                let result = self.copy(&text, what);
+                let _ = self.tx.send(Message::Copied(result));
+            }
+            Command::EditBody(_) | Command::Quit => {}
+        }
+    }
+
+    fn events_effect(&mut self, e: EventsEffect) {
+        let tx = self.tx.clone();
+        match e {
+            EventsEffect::SendEvents {
+                analytics_url,
+                body,
+            } => {
+                tracing::debug!(url = %analytics_url, body_len = body.len(), "events send started");
+                let sender = self.sender();
+                let key_source = self.session.as_ref().map(|s| s.profile().rest_key.clone());
+                tokio::spawn(async move {
+                    let result =
+                        send_events(sender, analytics_url, body, key_source, tx.clone()).await;
+                    match &result {
+                        Ok(r) => tracing::debug!(
+                            status = r.status,
+                            elapsed_ms = r.elapsed_ms,
+                            "events send finished"
+                        ),
+                        Err(e) => tracing::debug!(error = %e, "events send failed"),
+                    }
+                    let _ = tx.send(Message::Events(EventsMsg::Sent(result)));
+                });
+            }
+            EventsEffect::FetchStored { url } => {
+                let http = self.http.clone();
+                tokio::spawn(async move {
+                    let result = async {
+                        let r = http.get(&url).send().await.map_err(|e| {
+                            format!("could not read what the collector stored from {url}: {e}")
+                        })?;
+                        r.text()
+                            .await
+                            .map_err(|e| format!("the answer from {url} was cut off: {e}"))
+                    }
+                    .await;
+                    let _ = tx.send(Message::Events(EventsMsg::Stored(result)));
+                });
+            }
+            EventsEffect::LoadFile(path) => {
+                tracing::debug!(path = %path.display(), "load events file");
+                tokio::task::spawn_blocking(move || {
+                    let msg = match std::fs::read_to_string(&path) {
+                        Ok(text) => EventsMsg::FileLoaded { path, text },
+                        Err(e) => {
+                            EventsMsg::FileError(format!("cannot read {}: {e}", path.display()))
+                        }
+                    };
+                    let _ = tx.send(Message::Events(msg));
+                });
+            }
+            EventsEffect::SaveNewFile(path, text) => {
+                tokio::task::spawn_blocking(move || {
+                    let msg = if std::fs::symlink_metadata(&path).is_ok() {
+                        EventsMsg::FileExists(path)
+                    } else {
+                        match crate::store::profile::write_atomic(&path, text.as_bytes(), 0o644) {
+                            Ok(()) => EventsMsg::FileSaved(path),
+                            Err(e) => EventsMsg::FileError(e.to_string()),
+                        }
+                    };
+                    let _ = tx.send(Message::Events(msg));
+                });
+            }
+            EventsEffect::SaveFile(path, text) => {
+                tracing::debug!(path = %path.display(), bytes = text.len(), "save events file");
+                tokio::task::spawn_blocking(move || {
+                    // Atomic (temp file + rename): a failed save leaves the old file whole.
+                    // An existing file keeps its permissions.
+                    let mode = existing_mode(&path).unwrap_or(0o644);
+                    let msg =
+                        match crate::store::profile::write_atomic(&path, text.as_bytes(), mode) {
+                            Ok(()) => EventsMsg::FileSaved(path),
+                            Err(e) => EventsMsg::FileError(e.to_string()),
+                        };
+                    let _ = tx.send(Message::Events(msg));
+                });
+            }
+            EventsEffect::CopyText { text, what } => {
+                let result = self.copy(&text, what);
+                let _ = tx.send(Message::Copied(result));
+            }
+            EventsEffect::Status(_) => {}
+            EventsEffect::Validate(job) => {
+                tracing::trace!(rev = job.rev, "events validation job");
+                self.validator.submit(*job);
+            }
+        }
+    }
+
+    /// The lesson's progress file, shared with `signscope learn` (`learn.json` in the data
+    /// directory).
+    fn lesson_effect(&mut self, e: LessonEffect) {
+        let dir = crate::store::Paths::discover().map(|p| p.data_dir);
+        match e {
+            LessonEffect::LoadProgress => {
+                let result = dir
+                    .map_err(|e| e.to_string())
+                    .and_then(|d| crate::learn::progress::load(&d).map_err(|e| format!("{e:#}")));
+                let _ = self
+                    .tx
+                    .send(Message::Lesson(LessonMsg::ProgressLoaded(result)));
+            }
+            LessonEffect::SaveProgress(p) => {
+                let saved = dir.map_err(|e| e.to_string()).and_then(|d| {
+                    crate::learn::progress::save(&d, &p).map_err(|e| format!("{e:#}"))
+                });
+                if let Err(e) = saved {
+                    tracing::debug!(error = %e, "lesson progress not saved");
+                    let _ = self.tx.send(Message::Lesson(LessonMsg::SaveFailed(e)));
+                }
+            }
+            LessonEffect::Status(_) => {}
+        }
+    }
+
+    fn reload_history(&mut self) {
+        let Some(sess) = &self.session else { return };
+        let history = sess.history().clone();
+        let tx = self.tx.clone();
+        tokio::task::spawn_blocking(move || {
+            let (entries, warnings) = history.load(1000);
+            let rows = entries.iter().map(HistoryRow::from).collect();
+            let _ = tx.send(Message::History(HistoryMsg::Loaded { rows, warnings }));
+        });
+    }
+
+    fn reload_profiles(&mut self) {
+        let Some(sess) = &self.session else { return };
+        let report = sess.store().list();
+        let msg = ProfilesMsg::Loaded {
+            profiles: report.profiles.into_iter().map(without_body).collect(),
+            errors: report.errors.iter().map(|e| e.to_string()).collect(),
+            dir: sess.store().dir(),
+            current: sess.profile().name.clone(),
+        };
+        let _ = self.tx.send(Message::Profiles(msg));
+    }
+
+    fn profiles_effect(&mut self, e: ProfilesEffect) {
+        let Some(sess) = self.session.as_mut() else {
+            let _ = self
+                .tx
+                .send(Message::Profiles(ProfilesMsg::Failed(NO_SESSION.into())));
+            return;
+        };
+        tracing::debug!(effect = profiles_effect_name(&e), "profile manager");
+        let store = sess.store();
+        let result = match e {
+            ProfilesEffect::SaveProfile(mut p, source) => stored_body(store, source.as_deref())
+                .and_then(|body| {
+                    p.request_mut().body = body;
+                    store.save(&p).map_err(|e| e.to_string())
+                })
+                .map(|o| o.message()),
+            ProfilesEffect::DeleteProfile(name) => store
+                .delete(&name)
+                .map(|path| format!("deleted profile {name} ({})", path.display()))
+                .map_err(|e| e.to_string()),
+            ProfilesEffect::RenameProfile { from, mut profile } => stored_body(store, Some(&from))
+                .and_then(|body| {
+                    profile.request_mut().body = body;
+                    store
+                        .save(&profile)
+                        .and_then(|_| store.delete(&from))
+                        .map(|_| format!("renamed {from} to {}", profile.name))
+                        .map_err(|e| e.to_string())
+                }),
+            ProfilesEffect::Activate(_) | ProfilesEffect::Status(_) => return,
+        };
+        let msg = match result {
+            Ok(m) => {
+                tracing::debug!(outcome = %m, "profile manager done");
+                ProfilesMsg::Done(m)
+            }
+            Err(e) => {
+                tracing::debug!(error = %e, "profile manager failed");
+                ProfilesMsg::Failed(e)
+            }
+        };
+        let _ = self.tx.send(Message::Profiles(msg));
+        self.reload_profiles();
+    }
+
+    /// Switch the session to another profile (it becomes the last used one) and hand it to the
+    /// workbench.
+    fn load_profile(&mut self, name: &str) -> Result<LoadedProfile, String> {
+        let sess = self.session.as_mut().ok_or(NO_SESSION)?;
+        sess.switch(name).map_err(|e| e.to_string())?;
+        let (loaded, note) = open_current(sess);
+        if let Some(note) = note {
+            tracing::debug!(note = %note, "profile URL not resolved");
+        }
+        Ok(loaded)
+    }
+
+    /// Save the editor's request under `name` in the session's profile (its key source, events
+    /// and file state kept; a typed key stored). The saved profile becomes the current, last
+    /// used one.
+    fn save_profile(
+        &mut self,
+        name: String,
+        fields: &RequestFields,
+        typed_key: Option<crate::core::Secret>,
+    ) -> Result<String, String> {
+        let sess = self.session.as_mut().ok_or(NO_SESSION)?;
+        let embedded = sess.running_embedded_url();
+        let mut p = sess.profile().clone();
+        if p.name != name {
+            p.origin = None; // a new file
+        }
+        p.name = name;
+        p.indexing_url = if Some(&fields.url) == embedded.as_ref() {
+            EMBEDDED_URL.to_string()
+        } else {
+            fields.url.clone()
+        };
+        *p.request_mut() = crate::core::RequestSpec {
+            method: fields.method.clone(),
+            path: fields.path.clone(),
+            query: fields.query.clone(),
+            header_prefix: fields.prefix.clone(),
+            api_key: fields.api_key.clone(),
+            content_type: fields.content_type.clone(),
+            auth_algo: fields.auth_algo.clone(),
+            body: bytes::Bytes::from(fields.body.clone()),
+        };
+        // The prefix and the public key are the account's: every request of the profile uses them.
+        p.set_header_prefix(&fields.prefix);
+        p.set_api_key(&fields.api_key);
+        if let Some(k) = typed_key {
+            p.rest_key = KeySource::Stored(k);
+        }
+        sess.save(p, SaveOptions::default())
+            .map_err(|e| e.to_string())?;
+        // The body lives in the editor; the session keeps the profile without it.
+        sess.profile_mut().request_mut().body = bytes::Bytes::new();
+        Ok(sess.profile().name.clone())
+    }
+
+    /// Copy to the system clipboard, or with an OSC 52 escape (works over SSH in most terminals).
+    /// `what` names what was copied (the component that asked knows; see `describe_copy` for the
+    /// request view's copies).
+    fn copy(&mut self, text: &str, what: String) -> Result<String, String> {
+        if self.clipboard.is_none() {
+            self.clipboard = arboard::Clipboard::new().ok();
+        }
+        if let Some(cb) = self.clipboard.as_mut() {
+            if cb.set_text(text.to_string()).is_ok() {
+                return Ok(what);
+            }
+        }
+        use base64::Engine;
+        let b64 = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
+        let mut out = std::io::stdout();
+        write!(out, "\x1b]52;c;{b64}\x07")
+            .and_then(|_| out.flush())
+            .map_err(|e| format!("could not copy to the clipboard: {e}"))?;
+        Ok(format!("{what} (via the terminal, OSC 52)"))
+    }
+}
+
+fn profiles_effect_name(e: &ProfilesEffect) -> &'static str {
+    match e {
+        ProfilesEffect::SaveProfile(..) => "save",
+        ProfilesEffect::DeleteProfile(_) => "delete",
+        ProfilesEffect::RenameProfile { .. } => "rename",
+        ProfilesEffect::Activate(_) => "activate",
+        ProfilesEffect::Status(_) => "status",
+    }
+}
+
+fn describe_copy(text: &str) -> String {
+    if text.starts_with("curl ") {
+        "the request as curl".into()
+    } else if text.contains(": ") {
+        "the headers".into()
+    } else {
+        "the signature".into()
+    }
+}

@@ -1,0 +1,161 @@
+//! The workbench's two sends, both through the engine (`docs/architecture.md`, the request
+//! lifecycle): the engine signs once, sends, builds the [`Exchange`], records it in the history
+//! and marks the profile as last used. Here the exchange only becomes what the views show.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use tokio::sync::mpsc::UnboundedSender;
+
+use crate::core::spec::{RequestSpec, SigningParams, Timestamp};
+use crate::engine::{Exchange, SendRequest, Sender};
+use crate::store::KeySource;
+use crate::tui::components::events::SendReport;
+use crate::tui::components::history::{HistoryMsg, HistoryRow};
+use crate::tui::components::request::response::{
+    format_json, response_view_parsed, FORMAT_INLINE_LIMIT,
+};
+use crate::tui::effect::SendJob;
+use crate::tui::message::Message;
+use crate::tui::model::ResponseView;
+
+/// The editor's shared body buffer as a `Bytes`, without copying it.
+struct ArcBody(Arc<Vec<u8>>);
+impl AsRef<[u8]> for ArcBody {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+/// What the engine sends for a send job: the request, the key, and the timestamp (live: the
+/// clock when the engine signs; frozen: exactly as typed).
+pub fn send_request(job: SendJob) -> SendRequest {
+    let sign = job.sign;
+    let timestamp = if job.live_timestamp {
+        Timestamp::Now
+    } else {
+        Timestamp::Frozen(sign.timestamp)
+    };
+    SendRequest {
+        base_url: job.base_url,
+        request: RequestSpec {
+            method: sign.method,
+            path: sign.path,
+            query: sign.query,
+            header_prefix: sign.prefix,
+            api_key: sign.api_key,
+            content_type: sign.content_type,
+            auth_algo: sign.auth_algo,
+            body: Bytes::from_owner(ArcBody(sign.body)),
+        },
+        params: SigningParams {
+            key: sign.key,
+            timestamp,
+        },
+    }
+}
+
+/// Tell the history view about a recorded exchange.
+fn announce(sender: &Sender, exchange: &Exchange, tx: &UnboundedSender<Message>) {
+    if sender.records() {
+        let row = HistoryRow::from(&exchange.entry);
+        let _ = tx.send(Message::History(HistoryMsg::Appended(Box::new(row))));
+    }
+}
+
+/// Send a signed request with the engine; answer with the response view (or why not).
+pub async fn send(
+    sender: Sender,
+    job: SendJob,
+    tx: UnboundedSender<Message>,
+) -> Result<ResponseView, String> {
+    let id = job.id;
+    let exchange = sender
+        .send(send_request(job))
+        .await
+        .map_err(|e| e.to_string())?;
+    announce(&sender, &exchange, &tx);
+    for w in &exchange.warnings {
+        tracing::debug!(warning = %w, "send warning");
+    }
+    let resp = match &exchange.response {
+        Ok(r) => r,
+        Err(e) => return Err(e.to_string()),
+    };
+    let big = resp.body.len() > FORMAT_INLINE_LIMIT;
+    let body = resp.body.clone();
+    let view = tokio::task::spawn_blocking(move || {
+        // Our signing text holds the whole body: built only when there is a diff to show.
+        let ours = if exchange.answer.mismatch.is_some() {
+            exchange.our_canonical_lines()
+        } else {
+            Vec::new()
+        };
+        let Exchange {
+            response,
+            answer,
+            warnings,
+            ..
+        } = exchange;
+        let Ok(resp) = response else {
+            return Err("the response went missing".to_string());
+        };
+        let mut view = response_view_parsed(
+            id,
+            resp.status,
+            resp.headers,
+            &resp.body,
+            resp.timings.total.as_secs_f64() * 1000.0,
+            !big,
+            answer,
+            ours,
+        );
+        view.warnings = warnings;
+        Ok(view)
+    })
+    .await
+    .map_err(|e| format!("reading the response failed: {e}"))??;
+    if big && view.raw.json {
+        // Shown raw first; formatted once, off the draw path, then cached in the App.
+        tokio::task::spawn_blocking(move || {
+            if let Some(f) = format_json(&body) {
+                let _ = tx.send(Message::ResponseFormatted {
+                    id,
+                    body: Arc::new(f),
+                });
+            }
+        });
+    }
+    Ok(view)
+}
+
+/// Post an event batch with the engine (to `{analytics_url}/analytics/collect`, byte for byte);
+/// answer with what the collector said. The profile's key, when it can be read, is redacted from
+/// the record although the collector takes none (as the CLI does).
+pub async fn send_events(
+    sender: Sender,
+    analytics_url: String,
+    body: Bytes,
+    key_source: Option<KeySource>,
+    tx: UnboundedSender<Message>,
+) -> Result<SendReport, String> {
+    let key = match key_source {
+        // A key source may run a command: off the async threads.
+        Some(source) => tokio::task::spawn_blocking(move || source.resolve().ok())
+            .await
+            .ok()
+            .flatten(),
+        None => None,
+    };
+    let exchange = sender
+        .send_events(&analytics_url, body, key)
+        .await
+        .map_err(|e| e.to_string())?;
+    announce(&sender, &exchange, &tx);
+    let resp = exchange.response.map_err(|e| e.to_string())?;
+    Ok(SendReport {
+        status: resp.status,
+        body: String::from_utf8_lossy(&resp.body).into_owned(),
+        elapsed_ms: resp.timings.total.as_millis() as u64,
+    })
+}

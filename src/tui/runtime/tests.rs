@@ -1,0 +1,244 @@
+//! The runtime against a real local server and a temporary store.
+
+use std::time::Duration;
+
+use chrono::Utc;
+use tokio::sync::mpsc::unbounded_channel;
+
+use super::perform::Effects;
+use super::profile::{loaded_profile, open_current};
+use crate::client::ClientOptions;
+use crate::engine::Session;
+use crate::store::{Paths, Profile};
+use crate::tui::app::App;
+use crate::tui::components::events::EventsEffect;
+use crate::tui::effect::Command;
+use crate::tui::message::{LoadedProfile, Message};
+use crate::tui::update::update;
+
+/// The demo profile as the workbench opens it, its URLs pointing at `url`.
+fn demo_on(url: &str, events: Option<String>) -> LoadedProfile {
+    let mut p = Profile::demo();
+    p.events = events;
+    loaded_profile(p, url.to_string(), url.to_string())
+}
+
+/// Run `cmds` in a fresh runtime and feed the answers to `app` until `done(app)` holds.
+fn run_until(
+    app: &mut App,
+    session: Option<Session>,
+    cmds: Vec<Command>,
+    done: impl Fn(&App) -> bool,
+) -> Option<Session> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let (tx, mut rx) = unbounded_channel();
+        let mut fx = Effects::new(tx);
+        fx.session = session;
+        for c in cmds {
+            fx.execute(c);
+        }
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        while !done(app) {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let msg = tokio::time::timeout(left, rx.recv())
+                .await
+                .expect("an answer from the runtime within 60 s")
+                .expect("the channel stays open");
+            for c in update(app, msg) {
+                fx.execute(c);
+            }
+        }
+        fx.session.take()
+    })
+}
+
+/// The history file's entries, once the engine has appended `n` (it appends off the draw path).
+fn wait_for_entries(session: &Session, n: usize) -> Vec<crate::store::HistoryEntry> {
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let (entries, _) = session.history().load(10);
+        if entries.len() >= n || std::time::Instant::now() > deadline {
+            return entries;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A session on the demo profile in a temporary store (the in-process server starts).
+fn demo_session(dir: &tempfile::TempDir) -> (Session, LoadedProfile) {
+    let paths = Paths::new(dir.path().join("c"), dir.path().join("d"));
+    let mut session = Session::open_in(paths, None, ClientOptions::default()).unwrap();
+    assert!(session.is_demo());
+    let (loaded, note) = open_current(&mut session);
+    assert_eq!(note, None);
+    (session, loaded)
+}
+
+#[test]
+fn startup_runs_every_command_update_returns_so_a_saved_10000_item_batch_is_validated() {
+    use crate::core::events::{ItemDraft, ListDraft};
+    let draft = ListDraft {
+        api_key: "demo-public-key".into(),
+        list_id: "home-trending-1".into(),
+        list_name: "Trending now".into(),
+        list_logic: "TRENDING".into(),
+        tags: vec!["recsPageType:HOME".into()],
+        user_ip: Some("203.0.113.7".into()),
+        items: (0..10_000)
+            .map(|i| ItemDraft {
+                group_id: format!("{}", 10_000 + i),
+                variant_id: format!("V{}", i % 7),
+                name: format!("Product number {i}"),
+                price: "5.00".into(),
+                currency: "EUR".into(),
+                brand: "Northpeak".into(),
+                category: "Clothing;;Jackets".into(),
+                clicked: i == 3,
+            })
+            .collect(),
+    };
+    let batch = String::from_utf8(draft.to_batch().to_json_bytes()).unwrap();
+    let (mut app, startup) =
+        crate::tui::open_app(demo_on("http://127.0.0.1:9", Some(batch)), Utc::now());
+    // Too big to validate inside `update`: the validation is one of the startup commands.
+    assert!(app.events.validating());
+    assert!(
+        startup
+            .iter()
+            .any(|c| matches!(c, Command::Events(EventsEffect::Validate(_)))),
+        "{startup:?}"
+    );
+    assert!(startup.iter().any(|c| matches!(c, Command::Sign(_))));
+    run_until(&mut app, None, startup, |a| {
+        !a.events.validating() && a.request.sign.result.is_some()
+    });
+    assert!(app.events.problems.is_empty(), "{:?}", app.events.problems);
+    assert!(matches!(app.request.sign.result, Some(Ok(_))));
+}
+
+#[test]
+fn a_send_goes_to_a_real_local_server_and_is_recorded_in_the_history() {
+    let dir = tempfile::tempdir().unwrap();
+    let (session, loaded) = demo_session(&dir);
+    let url = loaded.fields.url.clone();
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    let (mut app, startup) = crate::tui::open_app(loaded, Utc::now());
+    let session = run_until(&mut app, Some(session), startup, |a| {
+        a.request.sign.result.is_some()
+    });
+    let send = update(
+        &mut app,
+        Message::Key(crossterm::event::KeyEvent::new(
+            crossterm::event::KeyCode::Char('g'),
+            crossterm::event::KeyModifiers::CONTROL,
+        )),
+    );
+    assert!(matches!(send.as_slice(), [Command::Send(_)]), "{send:?}");
+    let session = run_until(&mut app, session, send, |a| {
+        !a.request.sending && !a.history.visible().is_empty()
+    })
+    .unwrap();
+    let resp = app.request.response.as_ref().expect("a response");
+    assert_eq!(resp.status, 200, "{:?}", app.status);
+    assert!(
+        resp.job_id.is_some(),
+        "the demo server accepts the demo request"
+    );
+    // The engine recorded the send (the key redacted) and told the history view.
+    let entries = wait_for_entries(&session, 1);
+    assert_eq!(entries.len(), 1);
+    assert_eq!(entries[0].kind, "request");
+    assert_eq!(entries[0].profile, "demo");
+    assert_eq!(entries[0].response.as_ref().map(|r| r.status), Some(200));
+    assert!(entries[0].request.url.starts_with(&url));
+    assert_eq!(app.history.visible().len(), 1);
+    // The one last-used policy: the profile a send was recorded with is the last used one.
+    assert_eq!(session.store().last_used().as_deref(), Some("demo"));
+}
+
+#[test]
+fn a_frozen_timestamp_is_sent_as_typed_and_the_mismatch_shows_both_signing_texts() {
+    let dir = tempfile::tempdir().unwrap();
+    let (session, loaded) = demo_session(&dir);
+    let (mut app, startup) = crate::tui::open_app(loaded, Utc::now());
+    let session = run_until(&mut app, Some(session), startup, |a| {
+        a.request.sign.result.is_some()
+    });
+    // A wrong REST key, frozen timestamp: the server answers SIGNATURE_MISMATCH with its text.
+    let Some(Command::Send(mut job)) = update(&mut app, crate::tui::test_util::ctrl_key('g'))
+        .into_iter()
+        .next()
+    else {
+        panic!("the request view sends");
+    };
+    // Frozen, but inside the server's time window: a text the clock would not give (.123 ms).
+    let frozen = Utc::now().format("%Y-%m-%dT%H:%M:%S.123Z").to_string();
+    job.live_timestamp = false;
+    job.sign.timestamp = frozen.clone();
+    job.sign.key = crate::core::Secret::new("not-the-demo-key");
+    let session = run_until(&mut app, session, vec![Command::Send(job)], |a| {
+        !a.request.sending
+    })
+    .unwrap();
+    let resp = app.request.response.as_ref().expect("a response");
+    assert_eq!(resp.status, 401, "{:?}", app.status);
+    let entries = wait_for_entries(&session, 1);
+    let sent_ts = entries[0]
+        .request
+        .headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("X-SVC-TIMESTAMP"))
+        .map(|(_, v)| v.clone());
+    assert_eq!(sent_ts.as_deref(), Some(frozen.as_str()));
+    assert!(
+        !format!("{:?}", entries[0]).contains("not-the-demo-key"),
+        "the key is redacted from the record"
+    );
+    assert_eq!(resp.code.as_deref(), Some("SIGNATURE_MISMATCH"));
+    let m = resp.mismatch.as_ref().expect("the server's signing text");
+    assert!(m.ours.iter().any(|l| l.contains(&frozen)), "{:?}", m.ours);
+    assert!(
+        m.theirs.iter().any(|l| l.contains(&frozen)),
+        "{:?}",
+        m.theirs
+    );
+}
+
+#[test]
+fn an_event_batch_goes_through_the_engine_to_the_local_collector_and_into_the_history() {
+    let dir = tempfile::tempdir().unwrap();
+    let (session, loaded) = demo_session(&dir);
+    let analytics = loaded.analytics_url.clone();
+    let (mut app, startup) = crate::tui::open_app(loaded, Utc::now());
+    let body = bytes::Bytes::from_static(b"[]");
+    let mut cmds = startup;
+    cmds.push(Command::Events(EventsEffect::SendEvents {
+        analytics_url: analytics.clone(),
+        body,
+    }));
+    app.events.sending = true;
+    let session = run_until(&mut app, Some(session), cmds, |a| {
+        a.events.response.is_some() && !a.history.visible().is_empty()
+    })
+    .unwrap();
+    let report = app.events.response.clone().unwrap();
+    let status = report.as_ref().map(|r| r.status);
+    assert!(status.is_ok(), "{report:?}");
+    let entries = wait_for_entries(&session, 1);
+    assert_eq!(entries.len(), 1);
+    assert_eq!(entries[0].kind, "events");
+    assert_eq!(
+        entries[0].request.url,
+        format!("{}/analytics/collect", analytics.trim_end_matches('/'))
+    );
+    assert_eq!(
+        entries[0].response.as_ref().map(|r| r.status),
+        status.ok(),
+        "the record holds the collector's answer"
+    );
+}

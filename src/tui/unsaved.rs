@@ -1,0 +1,94 @@
+//! Asking before a load replaces unsaved edits. Every way of putting something else into the
+//! request editor (switching profile, loading a history entry, a Traffic record or the Diagnose
+//! view's capture) goes through [`load_or_ask`]: it loads at once when nothing would be lost,
+//! and otherwise asks save / discard / cancel, as quitting does.
+
+use crossterm::event::{KeyCode, KeyEvent};
+
+use super::app::{App, Popup};
+use super::components::request;
+use super::effect::Command;
+use super::layout::View;
+use super::model::RequestFields;
+
+/// Something that replaces what the request editor holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PendingLoad {
+    /// Switch to the profile of this name (the runtime reads it).
+    Profile(String),
+    /// A request from elsewhere (a past send, a captured request, a Traffic record), its
+    /// timestamp frozen to `timestamp`; `what` names it in the question ("the history entry").
+    Request {
+        fields: Box<RequestFields>,
+        timestamp: String,
+        what: String,
+    },
+}
+
+impl PendingLoad {
+    /// What is about to be loaded, for the question: "profile prod", "the history entry".
+    pub fn describe(&self) -> String {
+        match self {
+            PendingLoad::Profile(name) => format!("profile {name}"),
+            PendingLoad::Request { what, .. } => what.clone(),
+        }
+    }
+}
+
+/// Load `load` now when the current profile has no unsaved edits; otherwise open the question
+/// (s: save, then load · d: discard the edits and load · Esc: cancel, nothing loaded).
+pub fn load_or_ask(app: &mut App, load: PendingLoad) -> Vec<Command> {
+    if app.request.dirty {
+        app.popup = Some(Popup::ConfirmLoad(Box::new(load)));
+        vec![]
+    } else {
+        run_load(app, load)
+    }
+}
+
+/// Load without asking (the request view shows what was loaded).
+pub fn run_load(app: &mut App, load: PendingLoad) -> Vec<Command> {
+    app.view = View::Request;
+    match load {
+        PendingLoad::Profile(name) => vec![Command::LoadProfile(name)],
+        PendingLoad::Request {
+            fields, timestamp, ..
+        } => request::load_request(&mut app.request, &fields, timestamp),
+    }
+}
+
+/// A key while the question is open.
+pub fn on_key(app: &mut App, load: Box<PendingLoad>, key: KeyEvent) -> Vec<Command> {
+    match key.code {
+        KeyCode::Char('d') | KeyCode::Char('D') => run_load(app, *load),
+        KeyCode::Char('s') | KeyCode::Char('S') => {
+            // Saved first (the demo profile asks for a name); the load follows the save.
+            app.view = View::Request;
+            app.load_after_save = Some(load);
+            request::save_current(&mut app.request)
+        }
+        KeyCode::Esc | KeyCode::Char('c') | KeyCode::Char('C') | KeyCode::Char('q') => {
+            app.status = format!("kept the unsaved edits; {} not loaded", load.describe());
+            vec![]
+        }
+        _ => {
+            app.popup = Some(Popup::ConfirmLoad(load));
+            vec![]
+        }
+    }
+}
+
+/// The question's lines.
+pub fn question(load: &PendingLoad) -> Vec<String> {
+    vec![
+        "There are unsaved edits to this profile.".into(),
+        format!("Loading {} replaces them.", load.describe()),
+        "s: save, then load".into(),
+        "d: discard the edits and load".into(),
+        "Esc: cancel (nothing is loaded)".into(),
+    ]
+}
+
+#[cfg(test)]
+#[path = "unsaved_tests.rs"]
+mod tests;

@@ -1,0 +1,224 @@
+//! Whole screens read back from a TestBackend: the canonical text's line ends at every width,
+//! the cursor under popups, and text that must never be cut.
+
+use ratatui::layout::Rect;
+
+use crate::core::visible::visible_lines;
+use crate::tui::components::request::request_layout;
+use crate::tui::test_util::TestApp;
+
+/// The demo workbench with `body` (timestamp frozen at the fixture's clock), signed.
+fn app_with_body(w: u16, h: u16, body: &str) -> TestApp {
+    let mut a = TestApp::with_body(w, h, body);
+    a.request.ts_live = false;
+    a.sign_now();
+    a
+}
+
+/// The logical lines of the canonical panel as drawn: each row's text after the label column,
+/// a row whose label column holds the wrap gutter `↪` continuing the line before it.
+fn canonical_on_screen(a: &mut TestApp) -> Vec<String> {
+    let (w, h) = a.size;
+    let canon = request_layout(Rect::new(0, 0, w, h)).canonical;
+    let inner = Rect::new(
+        canon.x + 1,
+        canon.y + 1,
+        canon.width.saturating_sub(2),
+        canon.height.saturating_sub(2),
+    );
+    // The label column is 13 wide, 7 on panels under 60 columns.
+    let label_w = if inner.width < 60 { 7 } else { 13 };
+    let rows = a.lines();
+    let mut lines: Vec<String> = vec![];
+    for y in inner.y..inner.y + inner.height {
+        let row: String = rows[y as usize]
+            .chars()
+            .skip(inner.x as usize)
+            .take(inner.width as usize)
+            .collect();
+        let label: String = row.chars().take(label_w).collect();
+        let text: String = row.chars().skip(label_w).collect();
+        let text = text.trim_end().to_string();
+        if label.contains('↪') {
+            match lines.last_mut() {
+                Some(l) => l.push_str(&text),
+                None => panic!("a continuation row first:\n{}", rows.join("\n")),
+            }
+        } else if !text.is_empty() || !label.trim().is_empty() {
+            lines.push(text);
+        }
+    }
+    lines
+}
+
+/// What the panel must show: the canonical text's lines, each LF as a `\n` at its line's end.
+fn expected_canonical(a: &TestApp) -> Vec<String> {
+    visible_lines(&a.request.signable().canonical().to_bytes())
+}
+
+#[test]
+fn line_end_markers_of_50_and_51_character_lines_are_whole_at_120x40() {
+    let body = format!("{}\n{}\n[1]", "a".repeat(50), "b".repeat(51));
+    let mut a = app_with_body(120, 40, &body);
+    let screen = a.screen();
+    let shown = canonical_on_screen(&mut a);
+    assert_eq!(shown, expected_canonical(&a), "\n{screen}");
+    // Each body line's own row ends in the whole marker; no row ends in a lone backslash.
+    assert!(
+        screen.lines().all(|r| !r.trim_end().ends_with("a\\")),
+        "{screen}"
+    );
+    assert!(
+        screen.lines().any(|r| r.contains("aa\\n")),
+        "the 50-character line ends in \\n:\n{screen}"
+    );
+    assert!(
+        screen.lines().any(|r| r.contains("bb\\n")),
+        "the 51-character line ends in \\n:\n{screen}"
+    );
+    // The wrapped lines are marked as wraps.
+    assert!(screen.contains('↪'), "{screen}");
+}
+
+#[test]
+fn line_end_markers_are_never_cut_or_dropped_at_any_width() {
+    // Lines of every length around the panel's width, escapes where a wrap would fall.
+    let mut body: Vec<String> = (1..=70).map(|n| "x".repeat(n)).collect();
+    body.push(format!("{}\t{}", "t".repeat(40), "u".repeat(8)));
+    body.push(format!("{}\u{a0}end", "n".repeat(33)));
+    body.push(format!("{}\\{}", "s".repeat(29), "s".repeat(29)));
+    let body = body.join("\n");
+    for w in (60..=200).step_by(3) {
+        let h = 600;
+        let mut a = app_with_body(w, h, &body);
+        let shown = canonical_on_screen(&mut a);
+        let want = expected_canonical(&a);
+        assert_eq!(shown, want, "at {w}x{h}:\n{}", a.screen());
+    }
+}
+
+/// Whether the terminal cursor is shown after a frame, and where.
+fn cursor_after_frame(a: &mut TestApp) -> Option<(u16, u16)> {
+    a.draw();
+    let b = a.term.backend();
+    b.cursor_visible().then(|| {
+        let p = b.cursor_position();
+        (p.x, p.y)
+    })
+}
+
+#[test]
+fn the_cursor_is_hidden_behind_popups_and_sits_in_the_palette_filter() {
+    use crossterm::event::KeyCode;
+    for (w, h) in [(80, 24), (120, 40), (200, 50)] {
+        let mut a = app_with_body(w, h, "[1]");
+        let body = request_layout(Rect::new(0, 0, w, h)).body;
+        let at = cursor_after_frame(&mut a).expect("a cursor in the focused body");
+        assert!(body.contains(at.into()), "{at:?} in {body:?}");
+        // Help over the view: no cursor through it.
+        a.press(KeyCode::F(1));
+        assert!(a.popup.is_some());
+        assert_eq!(cursor_after_frame(&mut a), None, "{w}x{h}:\n{}", a.screen());
+        a.press(KeyCode::Esc);
+        assert_eq!(cursor_after_frame(&mut a), Some(at));
+        // The quit question (the body is edited) hides it too.
+        a.type_str("x");
+        a.ctrl('q');
+        assert!(a.popup.is_some());
+        assert_eq!(cursor_after_frame(&mut a), None);
+        a.press(KeyCode::Esc);
+        // The palette puts it after what was typed in its filter.
+        a.ctrl('k');
+        a.type_str("sen");
+        let screen = a.lines();
+        let (x, y) = crate::tui::test_util::find_in(&screen, "> sen").expect("the filter");
+        assert_eq!(cursor_after_frame(&mut a), Some((x + 5, y)));
+        a.press(KeyCode::Esc);
+        // The events view's focused field, then help over it.
+        a.press(KeyCode::F(3));
+        assert!(cursor_after_frame(&mut a).is_some(), "{}", a.screen());
+        a.press(KeyCode::F(1));
+        assert_eq!(cursor_after_frame(&mut a), None);
+    }
+}
+
+#[test]
+fn the_message_log_keeps_the_last_100_messages_in_full() {
+    use crate::tui::message::Message;
+    use crossterm::event::KeyCode;
+    let mut a = app_with_body(80, 24, "[1]");
+    for i in 0..120 {
+        a.app.status = format!("message number {i:03}");
+        a.update(Message::Resize(80, 24));
+    }
+    let long = format!("a long message {} END", "z".repeat(300));
+    a.app.status = long.clone();
+    a.update(Message::Resize(80, 24));
+    // The same message again is not logged twice.
+    a.update(Message::Resize(80, 24));
+    assert_eq!(a.log.len(), 100);
+    a.alt('m');
+    let lines = a.lines();
+    let screen = lines.join("\n");
+    // The popup's inside: from its title's corner to the corner at the end of that row.
+    let (x0, y0) = crate::tui::test_util::find_in(&lines, "┌ Messages (last 100").expect(&screen);
+    let x1 = x0 as usize
+        + lines[y0 as usize]
+            .chars()
+            .skip(x0 as usize)
+            .position(|c| c == '┐')
+            .unwrap()
+        + 1;
+    // Opened on the newest: the long one, whole (wrapped over several rows).
+    let shown: String = lines
+        .iter()
+        .map(|r| {
+            r.chars()
+                .skip(x0 as usize + 1)
+                .take(x1 - x0 as usize - 2)
+                .collect::<String>()
+                .trim()
+                .to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("");
+    assert!(
+        shown.contains(&"z".repeat(300)) && shown.contains("END"),
+        "{screen}"
+    );
+    // The oldest kept is the 22nd of 121; the 21st was dropped.
+    a.press(KeyCode::Home);
+    let screen = a.screen();
+    assert!(screen.contains("message number 021"), "{screen}");
+    assert!(!screen.contains("message number 020"), "{screen}");
+    a.press(KeyCode::Char('x'));
+    assert!(a.popup.is_none());
+    // An actual message of a view lands there too.
+    a.request.url.set("");
+    a.ctrl('g');
+    assert!(a.log.iter().any(|m| m.contains("the URL is empty")));
+}
+
+#[test]
+fn a_key_source_that_fails_is_named_instead_of_an_empty_key() {
+    use crate::store::{KeySource, Profile};
+    use crate::tui::message::Message;
+    let var = "SIGNSCOPE_WORKBENCH_TEST_SURELY_UNSET_KEY";
+    let mut p = Profile::new("from-env");
+    p.rest_key = KeySource::Env(var.into());
+    let loaded = crate::tui::runtime::loaded_profile(p, "http://127.0.0.1:9".into(), String::new());
+    let mut a = TestApp::new(200, 50);
+    let cmds = a.update(Message::ProfileLoaded(Ok(loaded)));
+    a.run_signing(cmds);
+    let screen = a.screen();
+    let why = format!("the environment variable {var} that should hold the REST key is not set");
+    let sig = a.assert_line("sig ");
+    assert!(sig.contains(&why), "{screen}");
+    assert!(!screen.contains("REST API key is empty"), "{screen}");
+    // A typed key replaces the failed source: it signs.
+    a.request.focus = crate::tui::components::request::Field::RestKey;
+    let cmds = a.type_str("k");
+    a.run_signing(cmds);
+    assert!(a.assert_line("sig ").contains('✓'), "{}", a.screen());
+    assert!(!a.screen().contains(&why));
+}
