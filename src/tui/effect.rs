@@ -62,5 +62,7 @@ pub enum Command {
     Lesson(LessonEffect),
     ReloadHistory,
     ReloadProfiles,
+    /// Follow the live stream of the server at this base URL for the traffic view.
+    FollowTraffic(String),
     Quit,
 }

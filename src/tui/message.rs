@@ -10,6 +10,7 @@ use crate::tui::components::events::EventsMsg;
 use crate::tui::components::history::HistoryMsg;
 use crate::tui::components::lesson::LessonMsg;
 use crate::tui::components::profiles::ProfilesMsg;
+use crate::tui::components::traffic::TrafficMsg;
 use crate::tui::model::{FormattedBody, RequestFields, ResponseView, SignedView};
 
 use crate::core::Secret;
@@ -69,6 +70,8 @@ pub enum Message {
     Events(EventsMsg),
     History(HistoryMsg),
     Profiles(ProfilesMsg),
+    /// Messages of the traffic view (its records arrive from the runtime's stream feed).
+    Traffic(TrafficMsg),
     Lesson(LessonMsg),
 }
 

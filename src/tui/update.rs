@@ -11,6 +11,7 @@ use super::components::events::{self, EventsEffect, EventsMsg};
 use super::components::history::{self, HistoryEffect, HistoryMsg};
 use super::components::lesson::{self, LessonEffect, LessonMsg};
 use super::components::profiles::{self, ProfilesEffect, ProfilesMsg};
+use super::components::traffic::{self, TrafficEffect, TrafficMsg};
 use super::components::{diagnose, request};
 use super::effect::Command;
 use super::keymap;
@@ -180,11 +181,51 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             let effects = profiles::update(&mut app.profiles, m);
             profiles_effects(app, effects)
         }
+        Message::Traffic(m) => {
+            let effects = traffic::update(&mut app.traffic, m);
+            traffic_effects(app, effects)
+        }
         Message::Lesson(m) => {
             let effects = lesson::update(&mut app.lesson, m);
             lesson_effects(app, effects)
         }
     }
+}
+
+/// The traffic view's effects: loading a request goes to the request view (through
+/// `unsaved::load_or_ask`, as every load into the editor does) or to the Diagnose view.
+fn traffic_effects(app: &mut App, effects: Vec<TrafficEffect>) -> Vec<Command> {
+    let mut out = vec![];
+    for e in effects {
+        match e {
+            TrafficEffect::Status(s) => app.status = s,
+            TrafficEffect::Copy(text) => out.push(Command::Copy(text)),
+            TrafficEffect::LoadIntoRequest { fields, timestamp } => {
+                // Asks save / discard / cancel first when the editor has unsaved edits.
+                out.extend(unsaved::load_or_ask(
+                    app,
+                    PendingLoad::Request {
+                        fields,
+                        timestamp,
+                        what: "the Traffic request".into(),
+                    },
+                ));
+            }
+            TrafficEffect::Diagnose { capture } => {
+                app.diagnose.input = ratatui_textarea::TextArea::from(capture.lines());
+                app.diagnose.normal_mode = false;
+                app.view = View::Diagnose;
+                let profile_key = app.request.key();
+                out.extend(diagnose::run(
+                    &mut app.diagnose,
+                    diagnose::Action::Diagnose,
+                    &profile_key,
+                    app.request.prefix.text(),
+                ));
+            }
+        }
+    }
+    out
 }
 
 /// Switch to a view; the history and profile views re-read their files when opened.
@@ -355,6 +396,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
         View::Events => update(app, Message::Events(EventsMsg::Key(key))),
         View::History => update(app, Message::History(HistoryMsg::Key(key))),
         View::Profiles => update(app, Message::Profiles(ProfilesMsg::Key(key))),
+        View::Traffic => update(app, Message::Traffic(TrafficMsg::Key(key))),
         View::Lesson => {
             let now = app.request.now;
             update(app, Message::Lesson(LessonMsg::Key(key, now)))
@@ -421,6 +463,10 @@ fn run_palette(app: &mut App, action: PaletteAction) -> Vec<Command> {
     match action {
         PaletteAction::Global(a) => run_global(app, a),
         PaletteAction::Request(a) => request::run(&mut app.request, a),
+        PaletteAction::Traffic(a) => {
+            let effects = traffic::run(&mut app.traffic, a);
+            traffic_effects(app, effects)
+        }
         PaletteAction::Lesson(a) => {
             let now = app.request.now;
             update(app, Message::Lesson(LessonMsg::Run(a, now)))
@@ -613,6 +659,7 @@ fn on_paste(app: &mut App, text: &str) -> Vec<Command> {
         View::Events => update(app, Message::Events(EventsMsg::Paste(text.to_string()))),
         View::History => update(app, Message::History(HistoryMsg::Paste(text.to_string()))),
         View::Profiles => update(app, Message::Profiles(ProfilesMsg::Paste(text.to_string()))),
+        View::Traffic => update(app, Message::Traffic(TrafficMsg::Paste(text.to_string()))),
         View::Lesson => vec![],
     }
 }
@@ -636,6 +683,7 @@ fn on_mouse(app: &mut App, m: crossterm::event::MouseEvent) -> Vec<Command> {
         View::Events => update(app, Message::Events(EventsMsg::Mouse(m, main))),
         View::History => update(app, Message::History(HistoryMsg::Mouse(m, main))),
         View::Profiles => update(app, Message::Profiles(ProfilesMsg::Mouse(m, main))),
+        View::Traffic => update(app, Message::Traffic(TrafficMsg::Mouse(m, main))),
         View::Diagnose => {
             diagnose::on_mouse(&mut app.diagnose, m, main);
             vec![]

@@ -342,7 +342,7 @@ fn editor_result_replaces_the_body_or_reports() {
 #[test]
 fn format_and_minify_change_the_body_invalid_json_is_kept() {
     let mut a = app();
-    let cmds = update(&mut a, key(KeyCode::F(7)));
+    let cmds = update(&mut a, alt_key('j'));
     assert!(a.request.body.line_count() > 1);
     assert!(String::from_utf8_lossy(&last_sign_job(&cmds).body).contains("\n  {"));
     update(&mut a, alt_key('n'));
@@ -352,7 +352,7 @@ fn format_and_minify_change_the_body_invalid_json_is_kept() {
     );
     a.request.body = crate::tui::components::request::new_body_editor("{oops");
     a.request.body_changed_at(0);
-    assert!(update(&mut a, key(KeyCode::F(7))).is_empty());
+    assert!(update(&mut a, alt_key('j')).is_empty());
     assert_eq!(&a.request.body.bytes()[..], b"{oops");
     assert!(
         a.status.contains("not valid JSON at line 1"),

@@ -192,6 +192,17 @@ impl Effects {
             Command::History(_) | Command::ReloadHistory => self.reload_history(),
             Command::Profiles(e) => self.profiles_effect(e),
             Command::ReloadProfiles => self.reload_profiles(),
+            Command::FollowTraffic(base) => {
+                let tx = self.tx.clone();
+                let started = crate::tui::components::traffic::feed::spawn(&base, move |m| {
+                    tx.send(Message::Traffic(m)).is_ok()
+                });
+                if let Err(e) = started {
+                    let _ = self.tx.send(Message::Traffic(
+                        crate::tui::components::traffic::TrafficMsg::Waiting(format!("{e:#}")),
+                    ));
+                }
+            }
             Command::Lesson(e) => self.lesson_effect(e),
             Command::CopyAs { text, what } => {
                 let result = self.copy(&text, what);
