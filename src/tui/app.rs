@@ -12,7 +12,7 @@ use super::components::request::RequestState;
 use super::components::traffic::TrafficState;
 use super::keymap::{Binding, KeySpec};
 use super::layout::View;
-use super::model::{KeyInfo, RequestFields};
+use super::model::{EditorRequest, KeyInfo};
 use super::widgets::LineInput;
 
 /// A popup over every view (the router's; a component's own prompts are its state).
@@ -125,7 +125,7 @@ impl App {
     pub fn new(
         profile_name: &str,
         is_demo: bool,
-        fields: RequestFields,
+        request: EditorRequest,
         key: KeyInfo,
         now: DateTime<Utc>,
     ) -> Self {
@@ -139,7 +139,7 @@ impl App {
             quit: false,
             no_color: false,
             size: (80, 24),
-            request: RequestState::new(profile_name, is_demo, fields, key, now),
+            request: RequestState::new(profile_name, is_demo, request, key, now),
             diagnose: DiagnoseState::default(),
             events: Default::default(),
             history: Default::default(),

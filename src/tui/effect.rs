@@ -6,7 +6,7 @@ use crate::tui::components::events::EventsEffect;
 use crate::tui::components::history::HistoryEffect;
 use crate::tui::components::lesson::LessonEffect;
 use crate::tui::components::profiles::ProfilesEffect;
-use crate::tui::model::RequestFields;
+use crate::tui::model::EditorRequest;
 use crate::tui::signing::SignJob;
 
 /// What to send: everything needed to sign it again at send time.
@@ -38,7 +38,7 @@ pub enum Command {
     LoadProfile(String),
     SaveProfile {
         name: String,
-        fields: Box<RequestFields>,
+        request: Box<EditorRequest>,
         /// A key typed in the workbench (stored in the profile file, mode 0600); None keeps the
         /// profile's key source.
         typed_key: Option<Secret>,

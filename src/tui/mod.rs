@@ -181,7 +181,11 @@ pub fn open_app(loaded: message::LoadedProfile, now: DateTime<Utc>) -> (App, Vec
     let mut app = App::new(
         &loaded.name,
         loaded.is_demo,
-        loaded.fields.clone(),
+        // The body comes with the profile just below (loaded once, not twice).
+        model::EditorRequest {
+            url: loaded.request.url.clone(),
+            spec: loaded.request.spec.with_body(bytes::Bytes::new()),
+        },
         key,
         now,
     );

@@ -17,10 +17,11 @@ use super::effect::Command;
 use super::keymap;
 use super::layout::{frame_layout, tab_layout, View};
 use super::message::Message;
-use super::model::RequestFields;
+use super::model::EditorRequest;
 use super::palette::{self, PaletteAction};
 use super::unsaved::{self, PendingLoad};
 use super::widgets::{Edit, LineInput};
+use crate::core::RequestSpec;
 
 /// Handle one message.
 pub fn update(app: &mut App, msg: Message) -> Vec<Command> {
@@ -111,7 +112,7 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
                 &mut app.request,
                 &p.name,
                 p.is_demo,
-                &p.fields,
+                &p.request,
                 p.key,
                 p.key_source,
             );
@@ -119,7 +120,7 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
                 app,
                 Message::Events(EventsMsg::SetTarget {
                     analytics_url: p.analytics_url.clone(),
-                    api_key: p.fields.api_key.clone(),
+                    api_key: p.request.spec.api_key.clone(),
                     local: p.local,
                 }),
             );
@@ -157,10 +158,10 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             diagnose::on_diagnosed(&mut app.diagnose, ok, lines);
             vec![]
         }
-        Message::LoadRequest { fields, timestamp } => unsaved::load_or_ask(
+        Message::LoadRequest { request, timestamp } => unsaved::load_or_ask(
             app,
             PendingLoad::Request {
-                fields,
+                request,
                 timestamp,
                 what: "the captured request".into(),
             },
@@ -200,12 +201,12 @@ fn traffic_effects(app: &mut App, effects: Vec<TrafficEffect>) -> Vec<Command> {
         match e {
             TrafficEffect::Status(s) => app.status = s,
             TrafficEffect::Copy(text) => out.push(Command::Copy(text)),
-            TrafficEffect::LoadIntoRequest { fields, timestamp } => {
+            TrafficEffect::LoadIntoRequest { request, timestamp } => {
                 // Asks save / discard / cancel first when the editor has unsaved edits.
                 out.extend(unsaved::load_or_ask(
                     app,
                     PendingLoad::Request {
-                        fields,
+                        request,
                         timestamp,
                         what: "the Traffic request".into(),
                     },
@@ -267,11 +268,11 @@ fn history_effects(app: &mut App, effects: Vec<HistoryEffect>) -> Vec<Command> {
                 out.extend(events_effects(app, fx));
             }
             HistoryEffect::LoadIntoRequest(row) => {
-                let (fields, timestamp) = row_fields(&row, app.request.prefix.text());
+                let (request, timestamp) = row_request(&row, app.request.prefix.text());
                 out.extend(unsaved::load_or_ask(
                     app,
                     PendingLoad::Request {
-                        fields: Box::new(fields),
+                        request: Box::new(request),
                         timestamp,
                         what: "the history entry".into(),
                     },
@@ -298,9 +299,11 @@ fn profiles_effects(app: &mut App, effects: Vec<ProfilesEffect>) -> Vec<Command>
     out
 }
 
-/// The request fields of a past send: base URL, path and query split from its URL; the prefix
-/// read from its `X-...-TIMESTAMP` header.
-pub fn row_fields(row: &history::HistoryRow, prefix: &str) -> (RequestFields, String) {
+/// The request of a past send, and the timestamp it was signed with (read from its
+/// `X-...-TIMESTAMP` header): the request model the entry names, with the base URL split from
+/// its URL. Entries written before they named it are read back from the URL and the headers
+/// (path and query from the URL, the prefix from the timestamp header, else `prefix`).
+pub fn row_request(row: &history::HistoryRow, prefix: &str) -> (EditorRequest, String) {
     let (base, target) = match row.url.find("://") {
         Some(i) => match row.url[i + 3..].find('/') {
             Some(j) => row.url.split_at(i + 3 + j),
@@ -308,7 +311,6 @@ pub fn row_fields(row: &history::HistoryRow, prefix: &str) -> (RequestFields, St
         },
         None => ("", row.url.as_str()),
     };
-    let (path, query) = target.split_once('?').unwrap_or((target, ""));
     let header = |name: &str| {
         row.request_headers
             .iter()
@@ -316,29 +318,40 @@ pub fn row_fields(row: &history::HistoryRow, prefix: &str) -> (RequestFields, St
             .map(|(_, v)| v.clone())
             .unwrap_or_default()
     };
-    let prefix = row
-        .request_headers
-        .iter()
-        .find_map(|(n, _)| {
-            let u = n.to_ascii_uppercase();
-            u.strip_prefix("X-")
-                .and_then(|r| r.strip_suffix("-TIMESTAMP"))
-                .map(str::to_string)
-        })
-        .unwrap_or_else(|| prefix.to_string());
-    let names = crate::core::HeaderNames::for_prefix(&prefix);
-    let fields = RequestFields {
-        url: base.to_string(),
-        method: row.method.clone(),
-        path: path.to_string(),
-        query: query.to_string(),
-        prefix: prefix.clone(),
-        api_key: header(&names.api_key),
-        content_type: header("Content-Type"),
-        auth_algo: header(&names.auth_algo),
-        body: row.request_body.clone(),
+    let spec = match &row.spec {
+        Some(spec) => spec.clone(),
+        None => {
+            let (path, query) = target.split_once('?').unwrap_or((target, ""));
+            let prefix = row
+                .request_headers
+                .iter()
+                .find_map(|(n, _)| {
+                    let u = n.to_ascii_uppercase();
+                    u.strip_prefix("X-")
+                        .and_then(|r| r.strip_suffix("-TIMESTAMP"))
+                        .map(str::to_string)
+                })
+                .unwrap_or_else(|| prefix.to_string());
+            let names = crate::core::HeaderNames::for_prefix(&prefix);
+            RequestSpec {
+                method: row.method.clone(),
+                path: path.to_string(),
+                query: query.to_string(),
+                api_key: header(&names.api_key),
+                content_type: header("Content-Type"),
+                auth_algo: header(&names.auth_algo),
+                header_prefix: prefix,
+                body: bytes::Bytes::from(row.request_body.clone()),
+            }
+        }
     };
-    (fields, header(&names.timestamp))
+    let names = crate::core::HeaderNames::for_prefix(&spec.header_prefix);
+    let timestamp = header(&names.timestamp);
+    let request = EditorRequest {
+        url: base.to_string(),
+        spec,
+    };
+    (request, timestamp)
 }
 
 fn request_quit(app: &mut App) -> Vec<Command> {

@@ -10,7 +10,7 @@ use crate::core::{CanonicalText, HeaderNames, SignableRequest};
 use crate::server::store::Verdict;
 use crate::server::stream::{RequestSeen, Route};
 use crate::tui::components::diagnose::capture::capture_fields;
-use crate::tui::model::RequestFields;
+use crate::tui::model::EditorRequest;
 
 /// How a line of the detail is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,9 +76,9 @@ pub fn received(r: &RequestSeen) -> ReceivedRequest {
     }
 }
 
-/// The request editor's fields for a record, and its timestamp. `base` is the server's URL
+/// The request for the editor of a record, and its timestamp. `base` is the server's URL
 /// (the address the application sent it to).
-pub fn fields(r: &RequestSeen, base: &str) -> (RequestFields, String) {
+pub fn fields(r: &RequestSeen, base: &str) -> (EditorRequest, String) {
     let (mut f, ts) = capture_fields(&received(r), &prefix_of(&r.headers));
     f.url = base.to_string();
     (f, ts)

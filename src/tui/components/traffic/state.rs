@@ -9,7 +9,7 @@ use ratatui::layout::Rect;
 use super::detail::Detail;
 use crate::server::store::Verdict;
 use crate::server::stream::RequestSeen;
-use crate::tui::model::RequestFields;
+use crate::tui::model::EditorRequest;
 use crate::tui::theme::Theme;
 
 /// How many records the view keeps; older ones are dropped (and counted) beyond it.
@@ -232,7 +232,7 @@ pub enum TrafficMsg {
 pub enum TrafficEffect {
     /// Load this request into the request editor (the profile's REST key stays).
     LoadIntoRequest {
-        fields: Box<RequestFields>,
+        request: Box<EditorRequest>,
         timestamp: String,
     },
     /// Put this capture (raw HTTP) into the Diagnose view and diagnose it.

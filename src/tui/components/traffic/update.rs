@@ -206,9 +206,9 @@ pub fn run(state: &mut TrafficState, action: Action) -> Vec<TrafficEffect> {
             let Some(e) = state.selected_entry() else {
                 return none();
             };
-            let (fields, timestamp) = detail::fields(&e.seen, &state.address);
+            let (request, timestamp) = detail::fields(&e.seen, &state.address);
             let mut out = vec![TrafficEffect::LoadIntoRequest {
-                fields: Box::new(fields),
+                request: Box::new(request),
                 timestamp,
             }];
             if let Some(note) = detail::cut_note(&e.seen) {
