@@ -69,7 +69,10 @@ fn draw_status(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             format!("point applications at {}", t.address)
         };
         let text = format!(" {to} │ {}", app.status);
-        frame.render_widget(Paragraph::new(text).style(theme.status()), area);
+        frame.render_widget(
+            Paragraph::new(fit_status(&text, area.width)).style(theme.status()),
+            area,
+        );
         return;
     }
     let req = &app.request;
@@ -83,7 +86,24 @@ fn draw_status(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         target,
         app.status
     );
-    frame.render_widget(Paragraph::new(text).style(theme.status()), area);
+    frame.render_widget(
+        Paragraph::new(fit_status(&text, area.width)).style(theme.status()),
+        area,
+    );
+}
+
+/// The status line cut to the screen's width, ending in "… Alt-M" when it was longer: the
+/// message log (Alt-M) keeps the message whole.
+fn fit_status(text: &str, width: u16) -> String {
+    let width = width as usize;
+    if crate::tui::widgets::text::text_width(text) <= width {
+        return text.to_string();
+    }
+    const MORE: &str = "… Alt-M";
+    let keep = width.saturating_sub(MORE.chars().count());
+    let mut out: String = text.chars().take(keep).collect();
+    out.push_str(MORE);
+    out
 }
 
 #[cfg(test)]

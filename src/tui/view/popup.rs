@@ -75,9 +75,53 @@ pub fn bindings(app: &App) -> Vec<(String, String)> {
     v
 }
 
+/// The help popup's width on this terminal.
+const HELP_W: u16 = 100;
+
+/// The help popup's rows on this terminal: each binding as (keys column, a piece of what it
+/// does), the description word-wrapped under itself so no row is cut at 80 columns.
+pub fn help_table(app: &App) -> Vec<(String, String)> {
+    let b = bindings(app);
+    let key_w = b.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(10);
+    let inner = HELP_W.min(app.size.0).saturating_sub(2) as usize;
+    let desc_w = inner.saturating_sub(key_w + 2).max(12);
+    let mut rows = vec![];
+    for (k, d) in b {
+        for (i, piece) in word_wrap(&d, desc_w).into_iter().enumerate() {
+            let key = if i == 0 { k.clone() } else { String::new() };
+            rows.push((format!("{key:<key_w$}  "), piece));
+        }
+    }
+    rows
+}
+
+/// Break `text` into rows of at most `width` chars at spaces (a longer word is split).
+fn word_wrap(text: &str, width: usize) -> Vec<String> {
+    let mut rows: Vec<String> = vec![];
+    let mut row = String::new();
+    for word in text.split(' ') {
+        let (n, w) = (row.chars().count(), word.chars().count());
+        if n > 0 && n + 1 + w > width {
+            rows.push(std::mem::take(&mut row));
+        }
+        if !row.is_empty() {
+            row.push(' ');
+        }
+        row.push_str(word);
+        while row.chars().count() > width {
+            let head: String = row.chars().take(width).collect();
+            let tail: String = row.chars().skip(width).collect();
+            rows.push(head);
+            row = tail;
+        }
+    }
+    rows.push(row);
+    rows
+}
+
 /// Rows of the help popup's text: the bindings and the closing line.
 fn help_rows(app: &App) -> u16 {
-    bindings(app).len() as u16 + 1
+    help_table(app).len() as u16 + 1
 }
 
 /// How far the help popup scrolls: the rows that do not fit the terminal (inside the border).
@@ -143,16 +187,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             if max > 0 {
                 hint = Some(format!(" ↑↓ PgUp PgDn scroll ({}/{max}) ", scroll));
             }
-            let b = bindings(app);
-            let key_w = b.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(10);
-            let lines: Vec<Line> = b
-                .iter()
-                .map(|(k, d)| {
-                    Line::from(vec![
-                        Span::styled(format!("{k:<key_w$}  "), theme.label()),
-                        Span::raw(d.clone()),
-                    ])
-                })
+            let lines: Vec<Line> = help_table(app)
+                .into_iter()
+                .map(|(k, d)| Line::from(vec![Span::styled(k, theme.label()), Span::raw(d)]))
                 .chain(std::iter::once(Line::from(Span::styled(
                     if max > 0 {
                         "any other key closes this help"
@@ -163,7 +200,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                 ))))
                 .collect();
             let h = lines.len() as u16 + 2;
-            (format!(" Help: {} view ", app.view.title()), lines, 100, h)
+            (
+                format!(" Help: {} view ", app.view.title()),
+                lines,
+                HELP_W,
+                h,
+            )
         }
         Popup::Palette { filter, selected } => {
             let entries = palette::entries(app, filter.text());

@@ -345,3 +345,90 @@ fn undo_redo_and_save_keys_mean_the_same_in_every_view() {
         "{cmds:?}"
     );
 }
+
+/// The text inside a panel's border, its rows joined without their trailing blanks.
+fn panel_text(a: &mut TestApp, panel: Rect) -> String {
+    let rows = a.lines();
+    (panel.y + 1..panel.y + panel.height.saturating_sub(1))
+        .map(|y| {
+            rows[y as usize]
+                .chars()
+                .skip(panel.x as usize + 1)
+                .take(panel.width.saturating_sub(2) as usize)
+                .collect::<String>()
+                .trim_end()
+                .to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("")
+}
+
+/// At 80x24, 120x40 and 200x50 nothing is cut that cannot be read: the pipeline's headings,
+/// the diff placeholder and a long response line wrap in the detail panel; a long status line
+/// says where it continues (the message log keeps it whole); help rows wrap at 80 columns.
+#[test]
+fn nothing_is_cut_at_80x24_120x40_and_200x50() {
+    use crate::tui::components::request::Detail;
+    use crate::tui::model::{FormattedBody, ResponseView};
+    use std::sync::Arc;
+    for (w, h) in [(80u16, 24u16), (120, 40), (200, 50)] {
+        let mut a = app_with_body(w, h, "[1]");
+        let detail = request_layout(Rect::new(0, 0, w, h)).detail;
+        // Pipeline headings (the first fits every size; the panel scrolls for the rest).
+        a.request.detail = Detail::Pipeline;
+        let text = panel_text(&mut a, detail);
+        assert!(
+            text.contains(
+                "1 canonical bytes — the exact text signed: 7 lines + body, joined by LF"
+            ),
+            "{w}x{h}: {text}\n{}",
+            a.screen()
+        );
+        // The diff placeholder.
+        a.request.detail = Detail::Diff;
+        let text = panel_text(&mut a, detail);
+        assert!(
+            text.contains("appear here line by line."),
+            "{w}x{h}: {text}\n{}",
+            a.screen()
+        );
+        // A response whose body line is far wider than the panel.
+        let long = format!("{{\"message\": \"{}END\"}}", "m".repeat(150));
+        a.request.response = Some(ResponseView {
+            id: 1,
+            status: 200,
+            raw: Arc::new(FormattedBody {
+                lines: vec![long.clone()],
+                json: false,
+            }),
+            ..Default::default()
+        });
+        a.request.detail = Detail::Response;
+        let text = panel_text(&mut a, detail);
+        assert!(text.contains(&long), "{w}x{h}: {text}\n{}", a.screen());
+        // A status line longer than the screen ends in the way to read it whole.
+        a.app.status = format!("a long status {} TAIL", "s".repeat(250));
+        a.update(crate::tui::message::Message::Resize(w, h));
+        let last = a.lines().pop().unwrap();
+        assert!(last.trim_end().ends_with("… Alt-M"), "{w}x{h}: {last}");
+        assert!(a.log.iter().any(|m| m.ends_with("TAIL")));
+        // Help rows fit the popup: each description whole, word-wrapped under its key.
+        a.app.view = crate::tui::layout::View::Request;
+        let inner = (100.min(w) - 2) as usize;
+        let table = super::popup::help_table(&a.app);
+        for (k, d) in &table {
+            let row = format!("{k}{d}");
+            assert!(
+                row.chars().count() <= inner,
+                "{w}x{h}: {row:?} wider than {inner}"
+            );
+        }
+        for (_, d) in super::popup::bindings(&a.app) {
+            let pieces: Vec<&str> = table.iter().map(|(_, p)| p.as_str()).collect();
+            assert!(
+                pieces.join(" ").contains(&d),
+                "{w}x{h}: {d:?} is not whole in the help"
+            );
+        }
+    }
+}

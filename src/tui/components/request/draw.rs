@@ -15,7 +15,9 @@ use crate::tui::model::SignedView;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::body_editor::floor_char;
 use crate::tui::widgets::prompt::{self, PromptText};
-use crate::tui::widgets::text::{clip, json_line, styled_line, wrap_chars, wrap_visible};
+use crate::tui::widgets::text::{
+    clip, json_line, styled_line, wrap_chars, wrap_spans, wrap_visible,
+};
 
 /// Body lines longer than this are shown cut (with the count of hidden bytes): drawing never
 /// walks a whole megabyte line.
@@ -470,11 +472,15 @@ fn signed(req: &RequestState) -> Option<&SignedView> {
 
 fn pipeline_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     let mut out = Vec::new();
+    // Each heading wraps to the panel's width: never cut.
     let step = |out: &mut Vec<Line<'static>>, n: &str, title: &str, why: &str| {
-        out.push(styled_line(vec![
-            (format!("{n} {title}"), theme.title()),
-            (format!(" — {why}"), theme.dim()),
-        ]));
+        out.extend(wrap_spans(
+            &[
+                Span::styled(format!("{n} {title}"), theme.title()),
+                Span::styled(format!(" — {why}"), theme.dim()),
+            ],
+            w as u16,
+        ));
     };
     let signable = req.signable();
     let canonical = signable.canonical();
@@ -604,11 +610,15 @@ fn draw_response(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Them
     }
     // Headers, then the body (formatted when ready, raw until then), from the scroll offset.
     let mut rest: Vec<Line> = Vec::new();
+    // Header values and body lines wrap (the panel scrolls): nothing is cut.
     for (n, v) in &r.headers {
-        rest.push(styled_line(vec![
-            (format!("{n}: "), theme.label()),
-            (clip(v, w.saturating_sub(n.len() + 2)), Style::default()),
-        ]));
+        rest.extend(wrap_spans(
+            &[
+                Span::styled(format!("{n}: "), theme.label()),
+                Span::raw(v.clone()),
+            ],
+            w as u16,
+        ));
     }
     let (body, formatted) = match &r.formatted {
         Some(f) => (f.clone(), true),
@@ -627,18 +637,26 @@ fn draw_response(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Them
     let mut shown: Vec<Line> = rest.into_iter().skip(skip).collect();
     let body_skip = skip.saturating_sub(head_n);
     let room = h.saturating_sub(lines.len() + shown.len());
-    for text in body.lines.iter().skip(body_skip).take(room) {
-        let t = clip(text, w);
-        if body.json && formatted {
-            let line = json_line(&t, theme);
-            shown.push(Line::from(
-                line.spans
-                    .into_iter()
-                    .map(|s| Span::styled(s.content.into_owned(), s.style))
-                    .collect::<Vec<_>>(),
-            ));
-        } else {
-            shown.push(Line::from(t));
+    let mut rows = 0;
+    'body: for text in body.lines.iter().skip(body_skip).take(room) {
+        // Only the text that can be on screen is wrapped (a line can be megabytes long).
+        let t = clip(text, w.saturating_mul(room.max(1)));
+        for chunk in wrap_chars(&t, w) {
+            if rows >= room {
+                break 'body;
+            }
+            rows += 1;
+            if body.json && formatted {
+                let line = json_line(&chunk, theme);
+                shown.push(Line::from(
+                    line.spans
+                        .into_iter()
+                        .map(|s| Span::styled(s.content.into_owned(), s.style))
+                        .collect::<Vec<_>>(),
+                ));
+            } else {
+                shown.push(Line::from(chunk));
+            }
         }
     }
     lines.extend(shown);
@@ -648,11 +666,14 @@ fn draw_response(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Them
 
 fn diff_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     let Some(m) = req.response.as_ref().and_then(|r| r.mismatch.as_ref()) else {
-        return vec![Line::from(Span::styled(
+        return wrap_chars(
             "No mismatch to show. When the local server answers SIGNATURE_MISMATCH, what we \
              signed and what it signed appear here line by line.",
-            theme.dim(),
-        ))];
+            w,
+        )
+        .into_iter()
+        .map(|chunk| Line::from(Span::styled(chunk, theme.dim())))
+        .collect();
     };
     // The conclusion first, in words; then the diff, each line labelled.
     let mut out = Vec::new();
