@@ -380,15 +380,17 @@ impl EventsState {
                 "next / previous field, items table, problems",
             ),
             (
-                "Ctrl-S",
+                "Ctrl-G / F9",
                 "send the batch to {analytics_url}/analytics/collect",
             ),
-            ("Ctrl-R", "switch between the form and raw JSON"),
+            ("Ctrl-P", "next view of the batch: the form or raw JSON"),
             (
-                "Ctrl-O / Ctrl-E",
-                "load the batch from a file / save it to a file",
+                "Ctrl-B",
+                "switch the batch between the flat and the nested (SDK) event shape, keeping every value",
             ),
-            ("Ctrl-Y", "copy the batch JSON"),
+            ("Ctrl-O", "open: load the batch from a file"),
+            ("Ctrl-S", "save the batch to a file"),
+            ("Alt-Y", "copy the batch JSON"),
             ("Ctrl-N", "list logic / tags: next suggestion"),
             ("Up/Down, Left/Right, hjkl", "items: move the selection"),
             (
@@ -483,6 +485,25 @@ impl EventsState {
             .collect();
         let ip = self.user_ip.text().trim();
         self.draft.user_ip = (!ip.is_empty()).then(|| ip.to_string());
+    }
+
+    /// Switch the form's batch between the flat and the nested event shape (every value kept);
+    /// `None` in the raw JSON mode, whose text is the user's.
+    pub fn toggle_shape(&mut self) -> Option<ev::Shape> {
+        if self.mode != Mode::Form {
+            return None;
+        }
+        self.extras.shape = match self.extras.shape {
+            ev::Shape::Flat => ev::Shape::Nested,
+            ev::Shape::Nested => ev::Shape::Flat,
+        };
+        self.refresh();
+        Some(self.extras.shape)
+    }
+
+    /// The shape the form writes the batch in.
+    pub fn shape(&self) -> ev::Shape {
+        self.extras.shape
     }
 
     /// The batch of the form, with the members the form does not show put back.

@@ -286,7 +286,7 @@ impl HistoryState {
             ("PageUp / PageDown", "scroll the request and response"),
             ("Mouse", "click a row: select it; wheel: list / entry"),
             ("Enter", "load the entry into the request or events view"),
-            ("Ctrl-Y", "copy the request as a curl command"),
+            ("Alt-Y", "copy the request as a curl command"),
             ("Ctrl-R", "reload the history from disk"),
             (
                 "Panes",
