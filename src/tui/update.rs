@@ -114,6 +114,11 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
                 p.key,
                 p.key_source,
             );
+            app.request.requests = p
+                .profile
+                .as_deref()
+                .map(crate::tui::components::requests::RequestsList::of_profile)
+                .unwrap_or_default();
             let mut cmds = update(
                 app,
                 Message::Events(EventsMsg::SetTarget {
@@ -301,7 +306,7 @@ pub fn row_fields(row: &history::HistoryRow, prefix: &str) -> (RequestFields, St
 }
 
 fn request_quit(app: &mut App) -> Vec<Command> {
-    if app.request.dirty {
+    if app.request.unsaved() {
         app.popup = Some(Popup::ConfirmQuit);
         vec![]
     } else {

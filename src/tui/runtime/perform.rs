@@ -96,6 +96,11 @@ impl Effects {
             Command::Send(job) => {
                 let tx = self.tx.clone();
                 let sender = self.sender();
+                // The history names the saved request the editor held.
+                let sender = match &job.request_name {
+                    Some(n) => sender.with_request_name(Some(n.clone())),
+                    None => sender,
+                };
                 tracing::debug!(
                     job = job.id,
                     url = %job.url,
@@ -148,15 +153,18 @@ impl Effects {
             }
             Command::SaveProfile {
                 name,
+                requests,
+                selected_request,
                 fields,
                 typed_key,
             } => {
                 tracing::debug!(
                     profile = %name,
                     typed_key = typed_key.is_some(),
+                    requests = requests.len(),
                     "save profile"
                 );
-                let msg = self.save_profile(name, &fields, typed_key);
+                let msg = self.save_profile(name, (requests, selected_request), &fields, typed_key);
                 match &msg {
                     Ok(saved) => tracing::debug!(profile = %saved, "profile save done"),
                     Err(e) => tracing::debug!(error = %e, "profile save failed"),
@@ -399,6 +407,7 @@ impl Effects {
     fn save_profile(
         &mut self,
         name: String,
+        (requests, selected): (Vec<crate::store::SavedRequest>, usize),
         fields: &RequestFields,
         typed_key: Option<crate::core::Secret>,
     ) -> Result<String, String> {
@@ -409,6 +418,10 @@ impl Effects {
             p.origin = None; // a new file
         }
         p.name = name;
+        if !requests.is_empty() {
+            p.replace_requests(requests, selected)
+                .map_err(|e| e.to_string())?;
+        }
         p.indexing_url = if Some(&fields.url) == embedded.as_ref() {
             EMBEDDED_URL.to_string()
         } else {

@@ -146,6 +146,13 @@ pub enum Prompt {
     SaveAs(LineInput),
     /// Search the body.
     Search(LineInput),
+    /// Type a name for a new, copied or renamed request of the profile.
+    RequestName {
+        action: crate::tui::components::requests::NameAction,
+        edit: LineInput,
+    },
+    /// Delete the selected request? (y)
+    DeleteRequest,
 }
 
 /// The methods offered when cycling with Up/Down on the method field.
@@ -158,8 +165,11 @@ pub const TYPED_KEY: &str = "typed (not saved)";
 pub struct RequestState {
     pub profile_name: String,
     pub is_demo: bool,
-    /// Edits since the profile was loaded or saved.
+    /// Edits of the request in the editor since it was loaded or saved (the other requests'
+    /// are in `requests`; [`RequestState::unsaved`] says whether the profile has any).
     pub dirty: bool,
+    /// The profile's named requests; the editor holds the selected one.
+    pub requests: crate::tui::components::requests::RequestsList,
 
     pub focus: Field,
     /// Normal mode: no field takes text; single keys are shortcuts (q, ?, s, y, ...).
@@ -216,6 +226,7 @@ impl RequestState {
             profile_name: profile_name.to_string(),
             is_demo,
             dirty: false,
+            requests: Default::default(),
             focus: Field::Body,
             normal_mode: false,
             detail: Detail::Pipeline,
@@ -278,6 +289,12 @@ impl RequestState {
             auth_algo: self.auth_algo.text().to_string(),
             body: self.body.text().to_string(),
         }
+    }
+
+    /// Whether the profile has unsaved edits: in the editor, in another of its requests, or in
+    /// the list of requests itself.
+    pub fn unsaved(&self) -> bool {
+        self.dirty || self.requests.unsaved()
     }
 
     pub fn next_id(&mut self) -> u64 {

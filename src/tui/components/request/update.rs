@@ -2,6 +2,7 @@
 //! runtime's answers (signatures, JSON checks, responses, the external editor). Pure: no I/O,
 //! no clock (time arrives as ticks).
 
+use crate::tui::components::requests::{self, NameAction};
 use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
@@ -169,6 +170,7 @@ pub fn on_saved(req: &mut RequestState, name: &str) {
     req.profile_name = name.to_string();
     req.is_demo = false;
     req.dirty = false;
+    requests::mark_saved(req);
     req.status = format!("profile {name} saved");
 }
 
@@ -213,6 +215,8 @@ fn prompt_key(req: &mut RequestState, prompt: Prompt, key: KeyEvent) -> Vec<Comm
                 vec![]
             }
         },
+        Prompt::RequestName { action, edit } => requests::name_prompt_key(req, action, edit, key),
+        Prompt::DeleteRequest => requests::delete_prompt_key(req, key),
         Prompt::Search(mut edit) => match key.code {
             KeyCode::Esc => {
                 let _ = req.body.set_search_pattern("");
@@ -298,8 +302,11 @@ fn search_pattern_error(pattern: &str, e: &regex::Error) -> String {
 }
 
 fn save_command(req: &mut RequestState, name: String) -> Command {
+    let (list, selected) = requests::to_saved(req);
     Command::SaveProfile {
         name,
+        requests: list,
+        selected_request: selected,
         fields: Box::new(req.fields()),
         typed_key: (req.key_info.source == TYPED_KEY).then(|| req.key_info.secret.clone()),
     }
@@ -381,6 +388,14 @@ pub fn run(req: &mut RequestState, action: Action) -> Vec<Command> {
         Action::CanonicalTop => req.canon_scroll = 0,
         Action::ScrollDetailDown => req.detail_scroll = req.detail_scroll.saturating_add(1),
         Action::ScrollDetailUp => req.detail_scroll = req.detail_scroll.saturating_sub(1),
+        Action::NextRequest => return requests::step(req, 1),
+        Action::PrevRequest => return requests::step(req, -1),
+        Action::AddRequest => requests::ask_name(req, NameAction::Add),
+        Action::DuplicateRequest => requests::ask_name(req, NameAction::Duplicate),
+        Action::RenameRequest => requests::ask_name(req, NameAction::Rename),
+        Action::DeleteRequest => requests::ask_delete(req),
+        Action::MoveRequestUp => requests::move_selected(req, -1),
+        Action::MoveRequestDown => requests::move_selected(req, 1),
     }
     vec![]
 }
@@ -541,6 +556,7 @@ fn send(req: &mut RequestState) -> Vec<Command> {
     let job = sign_job(req, id, None, false);
     vec![Command::Send(Box::new(SendJob {
         id,
+        request_name: Some(req.requests.selected_name().to_string()),
         url: target_url(req),
         base_url: req.url.text().trim().to_string(),
         live_timestamp: req.ts_live,
