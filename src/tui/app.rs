@@ -42,6 +42,10 @@ pub enum Popup {
     Messages {
         scroll: u16,
     },
+    /// Copy as code: the languages (`crate::codegen::Lang::ALL`) and the selected one.
+    CopyCode {
+        selected: usize,
+    },
 }
 
 /// How many status messages the message log keeps.
@@ -166,6 +170,7 @@ pub enum GlobalAction {
     Help,
     Palette,
     Messages,
+    CopyCode,
     Quit,
     Show(View),
 }
@@ -203,6 +208,12 @@ pub const GLOBAL_KEYS: &[Binding<GlobalAction>] = &[
         &[KeySpec::alt('m')],
         "message log",
         "message log: the last 100 status messages in full",
+    ),
+    global(
+        GlobalAction::CopyCode,
+        &[KeySpec::alt('p')],
+        "copy the request as code",
+        "copy as code: a program that signs the request being edited (pick one of 8 languages)",
     ),
     global(
         GlobalAction::Quit,

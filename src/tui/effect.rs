@@ -30,6 +30,11 @@ pub enum Command {
     Sign(Box<SignJob>),
     Send(Box<SendJob>),
     Copy(String),
+    /// Copy `text`, said in the status line as `what` ("the python program").
+    CopyAs {
+        text: String,
+        what: String,
+    },
     EditBody(String),
     ListProfiles,
     LoadProfile(String),

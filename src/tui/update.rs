@@ -385,8 +385,39 @@ fn run_global(app: &mut App, action: GlobalAction) -> Vec<Command> {
             app.popup = Some(Popup::Messages { scroll: u16::MAX });
             vec![]
         }
+        GlobalAction::CopyCode => {
+            app.popup = Some(Popup::CopyCode { selected: 0 });
+            vec![]
+        }
         GlobalAction::Quit => request_quit(app),
         GlobalAction::Show(v) => switch_view(app, v),
+    }
+}
+
+/// The program (in `lang`) that signs the request being edited, as a copy command; or why
+/// not, in the status line.
+fn copy_code(app: &mut App, lang: crate::codegen::Lang) -> Vec<Command> {
+    let req = app.request.signable();
+    let opts = crate::codegen::CodeOptions::default();
+    match crate::codegen::render(&req, lang, &opts) {
+        Ok(text) => {
+            let from_file = crate::codegen::body_read_from_file(req.body);
+            let mut what = format!(
+                "the {} program ({}; the REST key from ${}",
+                lang.name(),
+                lang.file_name(),
+                opts.rest_key_env
+            );
+            if from_file {
+                what.push_str(&format!(", the body from {}", opts.body_file));
+            }
+            what.push(')');
+            vec![Command::CopyAs { text, what }]
+        }
+        Err(e) => {
+            app.status = format!("cannot write the program: {e}");
+            vec![]
+        }
     }
 }
 
@@ -456,6 +487,25 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
                     scroll: to.min(max),
                 });
             }
+            vec![]
+        }
+        Popup::CopyCode { selected } => {
+            let langs = crate::codegen::Lang::ALL;
+            let pick = match key.code {
+                KeyCode::Esc | KeyCode::Char('q') => return vec![],
+                KeyCode::Enter => Some(selected),
+                KeyCode::Char(c @ '1'..='8') => Some(c as usize - '1' as usize),
+                _ => None,
+            };
+            if let Some(i) = pick {
+                return copy_code(app, langs[i.min(langs.len() - 1)]);
+            }
+            let selected = match key.code {
+                KeyCode::Down | KeyCode::Char('j') => (selected + 1).min(langs.len() - 1),
+                KeyCode::Up | KeyCode::Char('k') => selected.saturating_sub(1),
+                _ => selected,
+            };
+            app.popup = Some(Popup::CopyCode { selected });
             vec![]
         }
         Popup::Messages { scroll } => {

@@ -201,6 +201,10 @@ impl Effects {
             Command::Profiles(e) => self.profiles_effect(e),
             Command::ReloadProfiles => self.reload_profiles(),
             Command::Lesson(e) => self.lesson_effect(e),
+            Command::CopyAs { text, what } => {
+                let result = self.copy(&text, what);
+                let _ = self.tx.send(Message::Copied(result));
+            }
             Command::EditBody(_) | Command::Quit => {}
         }
     }

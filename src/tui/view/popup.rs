@@ -241,6 +241,26 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             let h = lines.len() as u16 + 2;
             (" Switch profile ".into(), lines, 40, h)
         }
+        Popup::CopyCode { selected } => {
+            let mut lines: Vec<Line> = crate::codegen::Lang::ALL
+                .iter()
+                .enumerate()
+                .map(|(i, l)| {
+                    let text = format!("{} {:<7} {}", i + 1, l.name(), l.file_name());
+                    if i == *selected {
+                        Line::from(Span::styled(format!("> {text}"), theme.active_tab()))
+                    } else {
+                        Line::from(format!("  {text}"))
+                    }
+                })
+                .collect();
+            lines.push(Line::from(Span::styled(
+                "Enter / 1-8 copy · Esc close",
+                theme.dim(),
+            )));
+            let h = lines.len() as u16 + 2;
+            (" Copy the request as code ".into(), lines, 34, h)
+        }
     };
     let rect = centered(area, w, h);
     frame.render_widget(Clear, rect);

@@ -159,7 +159,7 @@ fn draw_text(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {
             None => (" ", Style::default()),
         };
         let mut spans = vec![
-            Span::styled(format!("{mark}{:<7}", label.as_str()), theme.label()),
+            Span::styled(format!("{mark}{:<13}", label.as_str()), theme.label()),
             Span::styled(format!("{text}{end}"), style),
         ];
         if let Some((_, before, _)) = was {
@@ -170,12 +170,12 @@ fn draw_text(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {
     let before = s.start.as_ref().and_then(|d| d.lines_and_signature().1);
     let shown = |v: &Option<String>| v.clone().unwrap_or_else(|| "(none: no REST key)".into());
     out.push(Line::from(vec![
-        Span::styled(" signature ", theme.label()),
+        Span::styled(" signature    ", theme.label()),
         Span::styled(shown(&sig), theme.signature()),
     ]));
     if before != sig {
         out.push(Line::from(vec![
-            Span::styled(" was       ", theme.dim()),
+            Span::styled(" was          ", theme.dim()),
             Span::styled(shown(&before), theme.dim()),
         ]));
     }

@@ -127,7 +127,7 @@ fn a_finished_step_shows_what_changed_in_the_text_and_the_signature() {
         row.contains("/v2/batchx\\n") && row.contains("was /v2/batch"),
         "{row}"
     );
-    t.assert_line(" was       ");
+    t.assert_line(" was          ");
     // Changing the REST key changes no line, only the signature (step 8's point).
     let mut t = lesson_app(Progress {
         lesson_step: 7,
@@ -275,4 +275,43 @@ fn the_lesson_and_an_exercise_fit_80x24_with_their_keys_shown() {
     t.press(KeyCode::Char('f'));
     t.assert_line("Enter send");
     t.assert_line("signature");
+}
+
+/// Copy as code (Alt-P, from any view): the picker lists the eight languages, and the program
+/// copied is the code generator's for the request being edited, the key left to the environment.
+#[test]
+fn copy_as_code_picks_a_language_and_copies_the_program_for_the_request_being_edited() {
+    use crate::codegen::{render, CodeOptions, Lang};
+    let mut t = TestApp::new(80, 24);
+    set_field(&mut t, Field::Query, "page=2");
+    t.alt('p');
+    for l in Lang::ALL {
+        t.assert_line(&format!("{:<7} {}", l.name(), l.file_name()));
+    }
+    t.press(KeyCode::Down);
+    t.press(KeyCode::Down);
+    let cmds = t.press(KeyCode::Enter);
+    assert!(t.popup.is_none());
+    let want = render(&t.request.signable(), Lang::Php, &CodeOptions::default()).unwrap();
+    match cmds.as_slice() {
+        [Command::CopyAs { text, what }] => {
+            assert_eq!(text, &want);
+            assert!(text.contains("page=2") && text.contains("SIGNSCOPE_REST_KEY"));
+            assert!(
+                !text.contains(crate::server::DEMO_REST_KEY),
+                "the key is never in code"
+            );
+            assert!(what.starts_with("the php program (sign.php"), "{what}");
+        }
+        other => panic!("expected one copy, got {other:?}"),
+    }
+    // A digit picks directly; Esc copies nothing.
+    t.alt('p');
+    let cmds = t.press(KeyCode::Char('8'));
+    assert!(
+        matches!(cmds.as_slice(), [Command::CopyAs { what, .. }] if what.starts_with("the shell program"))
+    );
+    t.alt('p');
+    assert!(t.press(KeyCode::Esc).is_empty());
+    assert!(t.popup.is_none());
 }
