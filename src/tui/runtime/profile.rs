@@ -103,7 +103,10 @@ mod tests {
         let loaded = loaded_profile(full, String::new(), String::new());
         assert_eq!(loaded.fields.body.as_bytes(), &big.request().body[..]);
         assert!(loaded.profile.unwrap().request().body.is_empty());
-        assert_eq!(stored_body(&store, Some("big")).unwrap(), big.request().body);
+        assert_eq!(
+            stored_body(&store, Some("big")).unwrap(),
+            big.request().body
+        );
         assert_eq!(stored_body(&store, None).unwrap(), "");
         assert_eq!(
             stored_body(&store, Some(DEMO_PROFILE)).unwrap(),

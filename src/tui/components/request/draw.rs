@@ -122,16 +122,26 @@ fn draw_fields(
     };
     // The profile's saved requests, the edited one in brackets (Alt-Up / Alt-Down switch).
     let mut title = vec![Span::styled(" Request ", theme.title())];
-    if req.requests.entries.len() > 1 || req.requests.selected_name() != crate::store::DEFAULT_REQUEST {
+    if req.requests.entries.len() > 1
+        || req.requests.selected_name() != crate::store::DEFAULT_REQUEST
+    {
         let width = (l.fields_block.width as usize).saturating_sub(12);
         for (name, selected) in crate::tui::components::requests::title_names(req, width) {
-            let style = if selected { theme.focus_label() } else { theme.dim() };
+            let style = if selected {
+                theme.focus_label()
+            } else {
+                theme.dim()
+            };
             title.push(Span::styled(name, style));
             title.push(Span::raw(" "));
         }
     }
-    let b = block(Line::from(title), req.focus != Field::Body && editing, theme)
-        .title_bottom(Line::from(ts));
+    let b = block(
+        Line::from(title),
+        req.focus != Field::Body && editing,
+        theme,
+    )
+    .title_bottom(Line::from(ts));
     frame.render_widget(b, l.fields_block);
     for (field, rect) in &l.fields {
         if *field == Field::Body {

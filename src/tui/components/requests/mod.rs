@@ -217,7 +217,10 @@ pub fn move_selected(req: &mut RequestState, delta: isize) {
 pub fn ask_name(req: &mut RequestState, action: NameAction) {
     let start = match action {
         NameAction::Add => String::new(),
-        NameAction::Duplicate => free_name(&req.requests, &format!("{} copy", req.requests.selected_name())),
+        NameAction::Duplicate => free_name(
+            &req.requests,
+            &format!("{} copy", req.requests.selected_name()),
+        ),
         NameAction::Rename => req.requests.selected_name().to_string(),
     };
     req.prompt = Some(Prompt::RequestName {
@@ -297,7 +300,11 @@ pub fn delete_prompt_key(req: &mut RequestState, key: KeyEvent) -> Vec<Command> 
     resign(req)
 }
 
-fn apply_name(req: &mut RequestState, action: NameAction, name: &str) -> Result<Vec<Command>, String> {
+fn apply_name(
+    req: &mut RequestState,
+    action: NameAction,
+    name: &str,
+) -> Result<Vec<Command>, String> {
     validate_request_name(name).map_err(|e| e.to_string())?;
     let taken = req.requests.position(name);
     if taken.is_some() && !(action == NameAction::Rename && taken == Some(req.requests.selected)) {
@@ -340,7 +347,11 @@ fn apply_name(req: &mut RequestState, action: NameAction, name: &str) -> Result<
             if at <= list.selected {
                 list.selected += 1;
             }
-            let verb = if action == NameAction::Add { "added" } else { "copied" };
+            let verb = if action == NameAction::Add {
+                "added"
+            } else {
+                "copied"
+            };
             let cmds = select(req, at);
             req.status = format!("request \"{name}\" {verb} (Ctrl-S saves it in the profile)");
             Ok(cmds)
@@ -352,7 +363,10 @@ fn apply_name(req: &mut RequestState, action: NameAction, name: &str) -> Result<
 /// index of the selected one.
 pub fn to_saved(req: &mut RequestState) -> (Vec<SavedRequest>, usize) {
     stash(req);
-    let (prefix, key) = (req.prefix.text().to_string(), req.api_key.text().to_string());
+    let (prefix, key) = (
+        req.prefix.text().to_string(),
+        req.api_key.text().to_string(),
+    );
     let list = req
         .requests
         .entries

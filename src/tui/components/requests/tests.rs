@@ -89,9 +89,16 @@ fn switching_requests_keeps_each_ones_unsaved_edits_until_the_profile_is_saved()
     assert_eq!(app.request.query.text(), "q=shoes");
     assert_eq!(app.request.method.text(), "GET");
     assert_eq!(app.request.body.text(), "{\"q\":1}");
-    assert_eq!(app.request.api_key.text(), "shop-public", "the account's key stays");
+    assert_eq!(
+        app.request.api_key.text(),
+        "shop-public",
+        "the account's key stays"
+    );
     assert!(!app.request.dirty, "search itself is unedited");
-    assert!(app.request.unsaved(), "but default has edits: quitting asks");
+    assert!(
+        app.request.unsaved(),
+        "but default has edits: quitting asks"
+    );
     app.assert_line("default*");
     app.assert_line("[search]");
 
@@ -117,7 +124,11 @@ fn switching_requests_keeps_each_ones_unsaved_edits_until_the_profile_is_saved()
     assert_eq!(list[0].spec.query, "a=1&b=2");
     assert_eq!(&list[0].spec.body[..], b"[]");
     assert_eq!(list[1].spec.method, "GET");
-    assert_ne!(&list[1].spec.body[..], b"{\"q\":1}", "search's edit is saved too");
+    assert_ne!(
+        &list[1].spec.body[..],
+        b"{\"q\":1}",
+        "search's edit is saved too"
+    );
     assert!(list.iter().all(|r| r.spec.api_key == "shop-public"));
     app.update(Message::ProfileSaved(Ok("shop".into())));
     assert!(!app.request.unsaved());
@@ -129,7 +140,10 @@ fn requests_are_added_copied_renamed_moved_and_deleted_by_key() {
     let mut app = shop(120, 40);
     // Add: asks a name; the new request has the defaults and the account's key.
     app.alt('a');
-    assert!(matches!(app.request.prompt, Some(Prompt::RequestName { .. })));
+    assert!(matches!(
+        app.request.prompt,
+        Some(Prompt::RequestName { .. })
+    ));
     app.assert_line("New request");
     app.type_str("bulk");
     app.press(KeyCode::Enter);
@@ -146,7 +160,12 @@ fn requests_are_added_copied_renamed_moved_and_deleted_by_key() {
     app.alt('u');
     app.press(KeyCode::Enter);
     let names = |app: &TestApp| -> Vec<String> {
-        app.request.requests.entries.iter().map(|e| e.name.clone()).collect()
+        app.request
+            .requests
+            .entries
+            .iter()
+            .map(|e| e.name.clone())
+            .collect()
     };
     assert_eq!(names(&app), ["default", "search", "bulk", "bulk copy"]);
     assert_eq!(app.request.query.text(), "x=1", "the copy has the edits");
@@ -158,8 +177,16 @@ fn requests_are_added_copied_renamed_moved_and_deleted_by_key() {
     }
     app.type_str("search");
     app.press(KeyCode::Enter);
-    assert!(matches!(app.request.prompt, Some(Prompt::RequestName { .. })));
-    assert!(app.status.contains("already has a request named \"search\""), "{}", app.status);
+    assert!(matches!(
+        app.request.prompt,
+        Some(Prompt::RequestName { .. })
+    ));
+    assert!(
+        app.status
+            .contains("already has a request named \"search\""),
+        "{}",
+        app.status
+    );
     for _ in 0..6 {
         app.press(KeyCode::Backspace);
     }
@@ -179,7 +206,11 @@ fn requests_are_added_copied_renamed_moved_and_deleted_by_key() {
     app.assert_line("Delete the request?");
     app.press(KeyCode::Char('y'));
     assert_eq!(names(&app), ["default", "search", "bulk"]);
-    assert_eq!(app.request.requests.selected_name(), "search", "the next one is edited");
+    assert_eq!(
+        app.request.requests.selected_name(),
+        "search",
+        "the next one is edited"
+    );
     assert_eq!(app.request.query.text(), "q=shoes");
 
     let (list, _) = saved_requests(&app.ctrl('s'));
@@ -202,7 +233,10 @@ fn the_last_request_cannot_be_deleted_and_a_profile_of_one_says_how_to_add() {
 fn the_requests_keys_are_in_the_keymap_so_help_and_the_palette_show_them() {
     let app = shop(120, 40);
     let palette = crate::tui::palette::entries(&app, "saved request");
-    let shown: Vec<(String, String)> = palette.iter().map(|e| (e.keys.clone(), e.name.to_string())).collect();
+    let shown: Vec<(String, String)> = palette
+        .iter()
+        .map(|e| (e.keys.clone(), e.name.to_string()))
+        .collect();
     for (keys, name) in [
         ("Alt-Down", "next saved request"),
         ("Alt-Up", "previous saved request"),
@@ -219,5 +253,9 @@ fn the_requests_keys_are_in_the_keymap_so_help_and_the_palette_show_them() {
         );
     }
     let help = crate::tui::view::popup::request_rows();
-    assert!(help.iter().any(|(k, h)| k == "Alt-A" && h.contains("add a request")), "{help:?}");
+    assert!(
+        help.iter()
+            .any(|(k, h)| k == "Alt-A" && h.contains("add a request")),
+        "{help:?}"
+    );
 }
