@@ -117,7 +117,7 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             app.request.requests = p
                 .profile
                 .as_deref()
-                .map(crate::tui::components::requests::RequestsList::of_profile)
+                .map(crate::tui::components::request::RequestsList::of_profile)
                 .unwrap_or_default();
             let mut cmds = update(
                 app,

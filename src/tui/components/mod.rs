@@ -7,4 +7,3 @@ pub mod history;
 pub mod lesson;
 pub mod profiles;
 pub mod request;
-pub mod requests;

@@ -126,7 +126,7 @@ fn draw_fields(
         || req.requests.selected_name() != crate::store::DEFAULT_REQUEST
     {
         let width = (l.fields_block.width as usize).saturating_sub(12);
-        for (name, selected) in crate::tui::components::requests::title_names(req, width) {
+        for (name, selected) in super::requests::title_names(req, width) {
             let style = if selected {
                 theme.focus_label()
             } else {

@@ -31,7 +31,7 @@ pub enum Action {
     CanonicalTop,
     ScrollDetailDown,
     ScrollDetailUp,
-    /// The profile's named requests (`components::requests`).
+    /// The profile's named requests (`request::requests`).
     NextRequest,
     PrevRequest,
     AddRequest,

@@ -2,7 +2,6 @@
 //! runtime's answers (signatures, JSON checks, responses, the external editor). Pure: no I/O,
 //! no clock (time arrives as ticks).
 
-use crate::tui::components::requests::{self, NameAction};
 use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
@@ -10,6 +9,8 @@ use ratatui::layout::{Position, Rect};
 
 use super::keys::{Action, KEYS, NORMAL_KEYS};
 use super::layout::{request_layout, RequestLayout};
+use super::requests;
+use super::state::NameAction;
 use super::state::{Detail, Field, Prompt, RequestState, METHODS, TYPED_KEY};
 use crate::core::time::format_timestamp;
 use crate::core::Secret;
@@ -215,8 +216,14 @@ fn prompt_key(req: &mut RequestState, prompt: Prompt, key: KeyEvent) -> Vec<Comm
                 vec![]
             }
         },
-        Prompt::RequestName { action, edit } => requests::name_prompt_key(req, action, edit, key),
-        Prompt::DeleteRequest => requests::delete_prompt_key(req, key),
+        Prompt::RequestName { action, edit } => {
+            let changed = requests::name_prompt_key(req, action, edit, key);
+            resign_if(req, changed)
+        }
+        Prompt::DeleteRequest => {
+            let changed = requests::delete_prompt_key(req, key);
+            resign_if(req, changed)
+        }
         Prompt::Search(mut edit) => match key.code {
             KeyCode::Esc => {
                 let _ = req.body.set_search_pattern("");
@@ -388,8 +395,11 @@ pub fn run(req: &mut RequestState, action: Action) -> Vec<Command> {
         Action::CanonicalTop => req.canon_scroll = 0,
         Action::ScrollDetailDown => req.detail_scroll = req.detail_scroll.saturating_add(1),
         Action::ScrollDetailUp => req.detail_scroll = req.detail_scroll.saturating_sub(1),
-        Action::NextRequest => return requests::step(req, 1),
-        Action::PrevRequest => return requests::step(req, -1),
+        Action::NextRequest | Action::PrevRequest => {
+            let delta = if action == Action::NextRequest { 1 } else { -1 };
+            let changed = requests::step(req, delta);
+            return resign_if(req, changed);
+        }
         Action::AddRequest => requests::ask_name(req, NameAction::Add),
         Action::DuplicateRequest => requests::ask_name(req, NameAction::Duplicate),
         Action::RenameRequest => requests::ask_name(req, NameAction::Rename),
@@ -483,6 +493,15 @@ pub fn body_changed(req: &mut RequestState, changed: Option<usize>) -> Vec<Comma
 }
 
 /// Ask for a new signature of the current fields (the worker drops stale jobs).
+/// [`resign`] when the editor's request changed.
+fn resign_if(req: &mut RequestState, changed: bool) -> Vec<Command> {
+    if changed {
+        resign(req)
+    } else {
+        vec![]
+    }
+}
+
 pub fn resign(req: &mut RequestState) -> Vec<Command> {
     let id = req.next_id();
     req.sign.requested = id;

@@ -3,118 +3,20 @@
 //! (`docs/profiles.md`). The editor holds the selected request; the others wait here with their
 //! unsaved edits until the profile is saved, so switching requests never loses an edit.
 //!
-//! Pure functions over the request view's state ([`RequestState`]); the keys are the request
-//! view's table (`request::keys`), so help and the palette list them.
-
-use std::path::PathBuf;
+//! Pure functions over the request view's state ([`RequestState`]; the list's types are in
+//! `state.rs`). Each returns whether the editor's request changed, so the caller signs it
+//! again. The keys are the request view's table (`request::keys`), so help and the palette
+//! list them.
 
 use bytes::Bytes;
 use crossterm::event::{KeyCode, KeyEvent};
 
+use super::state::{Entry, NameAction, Prompt, RequestState, RequestsList};
 use crate::core::spec::RequestSpec;
 use crate::store::profile::validate_request_name;
-use crate::store::{Profile, SavedRequest, DEFAULT_REQUEST};
-use crate::tui::components::request::{resign, Prompt, RequestState};
-use crate::tui::effect::Command;
+use crate::store::SavedRequest;
 use crate::tui::model::RequestFields;
 use crate::tui::widgets::LineInput;
-
-#[cfg(test)]
-mod tests;
-
-/// One request of the profile as the workbench holds it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Entry {
-    pub name: String,
-    /// Its values while another request is in the editor (the selected entry's are stale: the
-    /// editor has them). The prefix and API key are the account's (the editor's fields).
-    pub spec: RequestSpec,
-    pub body_file: Option<PathBuf>,
-    /// Edits not saved yet.
-    pub dirty: bool,
-}
-
-/// The requests of the profile being edited, in order, and the one in the editor.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RequestsList {
-    pub entries: Vec<Entry>,
-    pub selected: usize,
-    /// Added, copied, renamed, deleted or moved since the profile was loaded or saved.
-    pub changed: bool,
-}
-
-impl Default for RequestsList {
-    fn default() -> Self {
-        RequestsList {
-            entries: vec![Entry {
-                name: DEFAULT_REQUEST.to_string(),
-                spec: RequestSpec::default(),
-                body_file: None,
-                dirty: false,
-            }],
-            selected: 0,
-            changed: false,
-        }
-    }
-}
-
-/// What a name prompt of the list does with the name typed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NameAction {
-    Add,
-    Duplicate,
-    Rename,
-}
-
-impl NameAction {
-    pub fn title(self) -> &'static str {
-        match self {
-            NameAction::Add => " New request ",
-            NameAction::Duplicate => " Copy the request as ",
-            NameAction::Rename => " Rename the request ",
-        }
-    }
-}
-
-impl RequestsList {
-    /// The list of a loaded profile; the selected request's body is in the editor, not here.
-    pub fn of_profile(p: &Profile) -> RequestsList {
-        RequestsList {
-            entries: p
-                .requests()
-                .iter()
-                .map(|r| Entry {
-                    name: r.name.clone(),
-                    spec: r.spec.clone(),
-                    body_file: r.body_file.clone(),
-                    dirty: false,
-                })
-                .collect(),
-            selected: p.selected_index(),
-            changed: false,
-        }
-    }
-
-    /// Whether a request other than the editor's, or the list itself, has unsaved changes.
-    pub fn unsaved(&self) -> bool {
-        self.changed
-            || self
-                .entries
-                .iter()
-                .enumerate()
-                .any(|(i, e)| i != self.selected && e.dirty)
-    }
-
-    pub fn selected_name(&self) -> &str {
-        self.entries
-            .get(self.selected)
-            .map_or(DEFAULT_REQUEST, |e| e.name.as_str())
-    }
-
-    fn position(&self, name: &str) -> Option<usize> {
-        self.entries.iter().position(|e| e.name == name)
-    }
-}
 
 /// The editor's request as a spec (with the account's prefix and API key).
 fn editor_spec(req: &RequestState) -> RequestSpec {
@@ -167,9 +69,9 @@ fn load_entry(req: &mut RequestState, i: usize) {
 }
 
 /// Edit request `i`: the editor's edits stay with the request they were made in.
-pub fn select(req: &mut RequestState, i: usize) -> Vec<Command> {
+pub fn select(req: &mut RequestState, i: usize) -> bool {
     if i >= req.requests.entries.len() || i == req.requests.selected {
-        return vec![];
+        return false;
     }
     stash(req);
     load_entry(req, i);
@@ -179,15 +81,15 @@ pub fn select(req: &mut RequestState, i: usize) -> Vec<Command> {
         i + 1,
         req.requests.entries.len()
     );
-    resign(req)
+    true
 }
 
 /// The next (`+1`) or previous (`-1`) request, wrapping around.
-pub fn step(req: &mut RequestState, delta: isize) -> Vec<Command> {
+pub fn step(req: &mut RequestState, delta: isize) -> bool {
     let n = req.requests.entries.len() as isize;
     if n < 2 {
         req.status = "this profile has one request: Alt-A adds another".into();
-        return vec![];
+        return false;
     }
     let i = (req.requests.selected as isize + delta).rem_euclid(n) as usize;
     select(req, i)
@@ -258,33 +160,33 @@ pub fn name_prompt_key(
     action: NameAction,
     mut edit: LineInput,
     key: KeyEvent,
-) -> Vec<Command> {
+) -> bool {
     match key.code {
-        KeyCode::Esc => vec![],
+        KeyCode::Esc => false,
         KeyCode::Enter => {
             let name = edit.text().to_string();
             match apply_name(req, action, &name) {
-                Ok(cmds) => cmds,
+                Ok(changed) => changed,
                 Err(why) => {
                     req.status = why;
                     req.prompt = Some(Prompt::RequestName { action, edit });
-                    vec![]
+                    false
                 }
             }
         }
         _ => {
             edit.edit(&key);
             req.prompt = Some(Prompt::RequestName { action, edit });
-            vec![]
+            false
         }
     }
 }
 
 /// Keys of the delete question: `y` deletes, anything else keeps the request.
-pub fn delete_prompt_key(req: &mut RequestState, key: KeyEvent) -> Vec<Command> {
+pub fn delete_prompt_key(req: &mut RequestState, key: KeyEvent) -> bool {
     if !matches!(key.code, KeyCode::Char('y' | 'Y')) {
         req.status = "nothing deleted".into();
-        return vec![];
+        return false;
     }
     let list = &mut req.requests;
     let gone = list.entries.remove(list.selected);
@@ -297,14 +199,10 @@ pub fn delete_prompt_key(req: &mut RequestState, key: KeyEvent) -> Vec<Command> 
         "request \"{}\" deleted (Ctrl-S saves the profile without it)",
         gone.name
     );
-    resign(req)
+    true
 }
 
-fn apply_name(
-    req: &mut RequestState,
-    action: NameAction,
-    name: &str,
-) -> Result<Vec<Command>, String> {
+fn apply_name(req: &mut RequestState, action: NameAction, name: &str) -> Result<bool, String> {
     validate_request_name(name).map_err(|e| e.to_string())?;
     let taken = req.requests.position(name);
     if taken.is_some() && !(action == NameAction::Rename && taken == Some(req.requests.selected)) {
@@ -320,7 +218,7 @@ fn apply_name(
                 list.changed = true;
             }
             req.status = format!("request \"{old}\" renamed to \"{name}\"");
-            Ok(vec![])
+            Ok(false)
         }
         NameAction::Add | NameAction::Duplicate => {
             stash(req);
@@ -352,9 +250,9 @@ fn apply_name(
             } else {
                 "copied"
             };
-            let cmds = select(req, at);
+            let changed = select(req, at);
             req.status = format!("request \"{name}\" {verb} (Ctrl-S saves it in the profile)");
-            Ok(cmds)
+            Ok(changed)
         }
     }
 }
