@@ -5,7 +5,9 @@
 //! The send goes through the engine (`Session` -> `Sender::send_blocking`) to a sink on
 //! 127.0.0.1 that reads the request into one reused 64 KiB buffer and answers `200 {}`, so the
 //! receiving side allocates nothing body-sized. Also measured: saving the profile (its TOML text
-//! necessarily holds the body once).
+//! necessarily holds the body once), and the workbench's save of a 16 MB body from its editor
+//! (the request state yields a `RequestSpec` sharing the editor's buffer; the runtime saves it
+//! through the engine's session).
 //!
 //! `cargo bench --bench send_copies` (or `cargo test --bench send_copies` for a debug build;
 //! the counts are the same). Figures in benches/README.md.
@@ -23,6 +25,9 @@ use signscope::client::ClientOptions;
 use signscope::core::{Secret, Timestamp};
 use signscope::engine::{SendRequest, Session};
 use signscope::store::{KeySource, Paths, Profile, ProfileStore};
+use signscope::tui::effect::Command;
+use signscope::tui::runtime::Effects;
+use signscope::tui::test_util::TestApp;
 
 const LARGE: usize = 1 << 20;
 const BODY: usize = 16 << 20;
@@ -146,6 +151,7 @@ fn main() {
     while body.len() < BODY {
         body.push(' ');
     }
+    let text = body.clone();
     p.request_mut().body = body.into();
 
     let a = snapshot();
@@ -172,5 +178,42 @@ fn main() {
             a,
             snapshot(),
         );
+    }
+
+    workbench_save(paths, &text);
+}
+
+/// The workbench's save of the profile being edited: the editor's request becomes the save
+/// command (no body copy), then the runtime saves it through the engine's session (the TOML
+/// text holds the body once, as any save).
+fn workbench_save(paths: Paths, body: &str) {
+    let app = TestApp::with_body(100, 30, body);
+    let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut fx = Effects::new(tx);
+    fx.session =
+        Some(Session::open_in(paths, Some("big"), ClientOptions::default()).expect("opened"));
+
+    let a = snapshot();
+    let request = app.request.editor_request();
+    report("workbench: the editor's request for a save", a, snapshot());
+    assert_eq!(request.spec.body.len(), body.len());
+
+    for (name, what) in [
+        ("big", "over the profile's file"),
+        ("big-copy", "as a new profile"),
+    ] {
+        let request = app.request.editor_request();
+        let a = snapshot();
+        fx.execute(Command::SaveProfile {
+            name: name.into(),
+            // The profile's requests as they are (the editor's one is `request`).
+            requests: Vec::new(),
+            selected_request: 0,
+            request: Box::new(request),
+            typed_key: None,
+        });
+        report(&format!("workbench: save {what}"), a, snapshot());
+        let saved = fx.session.as_ref().expect("session").store().load(name);
+        assert_eq!(saved.expect("saved").request().body.len(), body.len());
     }
 }

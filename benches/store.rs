@@ -39,6 +39,7 @@ fn entry(i: usize) -> HistoryEntry {
             body: "x".repeat(4000),
             body_len: 4000,
             body_truncated: false,
+            spec: None,
         },
         response: None,
         error: None,

@@ -139,3 +139,55 @@ fn a_missed_exercise_says_so_and_explains() {
     );
     assert!(text.contains("level 1: 0/1 solved"), "{text}");
 }
+
+/// The fix form: the client's settings changed (by number) until the server accepts; a send
+/// before that is refused with the server's reason.
+#[test]
+fn an_exercise_is_solved_by_fixing_the_client_until_the_server_accepts() {
+    let dir = tempfile::tempdir().unwrap();
+    for (level, seed) in [(1u8, 3u64), (2, 4)] {
+        let e = generate(level, seed, TS.parse().unwrap());
+        let mut input = String::from("send\n9999\n");
+        for (i, k) in e.knobs().iter().enumerate() {
+            for _ in 0..(k.options.len() - k.chosen) % k.options.len() {
+                input.push_str(&format!("{}\n", i + 1));
+            }
+        }
+        input.push_str("send\n");
+        let (lvl, sd) = (level.to_string(), seed.to_string());
+        let args = [
+            "exercise",
+            "--fix",
+            "--level",
+            &lvl,
+            "--seed",
+            &sd,
+            "--timestamp",
+            TS,
+        ];
+        let out = learn(dir.path(), &args, input);
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(out.status.code(), Some(0), "{text}");
+        assert!(text.contains("refused: "), "the first send: {text}");
+        assert!(text.contains("type a number between 1 and"), "{text}");
+        assert!(
+            text.contains("Accepted: the server verified the signature."),
+            "{text}"
+        );
+        for m in &e.mistakes {
+            assert!(
+                text.contains(m.code()),
+                "the diagnosis names {}: {text}",
+                m.code()
+            );
+        }
+    }
+    // Giving up counts as tried.
+    let args = ["exercise", "--fix", "--seed", "6", "--timestamp", TS];
+    let out = learn(dir.path(), &args, "send\nquit\n".into());
+    assert_eq!(out.status.code(), Some(1));
+    let score = learn(dir.path(), &["score"], String::new());
+    let score = String::from_utf8(score.stdout).unwrap();
+    assert!(score.contains("level 1: 1/2 solved"), "{score}");
+    assert!(score.contains("level 2: 1/1 solved"), "{score}");
+}

@@ -84,6 +84,12 @@ fn the_demo_profile_sends_signed_once_and_the_exchange_is_recorded() {
     assert_eq!(entries[0].profile, "demo");
     assert_eq!(entries[0].kind, "request");
     assert_eq!(entries[0].response.as_ref().map(|r| r.status), Some(200));
+    // The entry names the request model it sent, body included (the recorded one).
+    assert_eq!(
+        entries[0].request.sent_spec().as_ref(),
+        Some(&ex.spec),
+        "the entry loads back as the spec sent"
+    );
     let line = std::fs::read_to_string(paths.history_file()).expect("history file");
     assert!(!line.contains(DEMO_REST_KEY), "the key is never recorded");
     assert_eq!(

@@ -35,6 +35,7 @@ fn entry(who: &str, i: usize) -> HistoryEntry {
             body: "x".repeat(3000),
             body_len: 3000,
             body_truncated: false,
+            spec: None,
         },
         response: None,
         error: None,

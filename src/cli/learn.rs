@@ -40,6 +40,10 @@ pub struct ExerciseArgs {
     /// The time the request is signed at (default: now), as 2026-11-22T10:00:00.000Z.
     #[arg(long, value_name = "TS")]
     pub timestamp: Option<String>,
+    /// Fix the client's settings until the server accepts the request, instead of naming the
+    /// mistake from a list.
+    #[arg(long)]
+    pub fix: bool,
 }
 
 pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
@@ -67,7 +71,11 @@ pub fn run(args: LearnArgs) -> anyhow::Result<u8> {
             };
             let seed = a.seed.unwrap_or(progress.next_seed);
             let ex = exercise::generate(a.level, seed, now);
-            let solved = run_exercise(&mut input, &mut out, &ex)?;
+            let solved = if a.fix {
+                run_fix(&mut input, &mut out, &ex)?
+            } else {
+                run_exercise(&mut input, &mut out, &ex)?
+            };
             progress.record(a.level, solved);
             if a.seed.is_none() {
                 progress.next_seed += 1;
@@ -305,6 +313,71 @@ fn run_exercise(
     let solved = ex.is_answer(&picked);
     writeln!(out, "{}", if solved { "Right." } else { "Not quite." })?;
     writeln!(out, "\nThe diagnosis:")?;
+    for l in ex.diagnosis().report().lines() {
+        writeln!(out, "  {l}")?;
+    }
+    Ok(solved)
+}
+
+/// The fix form: the client's settings, changed one by one until the server accepts.
+fn run_fix(input: &mut impl BufRead, out: &mut impl Write, ex: &Exercise) -> anyhow::Result<bool> {
+    writeln!(
+        out,
+        "Exercise (level {}, seed {}): the server answers SIGNATURE_MISMATCH to this request.\n",
+        ex.level, ex.seed
+    )?;
+    for l in ex.server_view().lines() {
+        writeln!(out, "  | {l}")?;
+    }
+    writeln!(
+        out,
+        "\nThe client's settings, each shown as what it signs or sends (its REST key is {}):",
+        exercise::REST_KEY
+    )?;
+    let mut knobs = ex.knobs();
+    let show = |out: &mut dyn Write, i: usize, k: &exercise::Knob| {
+        writeln!(out, "  {}. {:<13}{}", i + 1, k.name, k.value())
+    };
+    for (i, k) in knobs.iter().enumerate() {
+        show(out, i, k)?;
+    }
+    writeln!(
+        out,
+        "\nType a setting's number to change it, 'send' to send the request to the server, 'quit' to give up."
+    )?;
+    let solved = loop {
+        write!(out, "> ")?;
+        out.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            writeln!(out)?;
+            break false;
+        }
+        match line.trim() {
+            "" => {}
+            "quit" | "q" => break false,
+            "send" => match ex.send_with(&knobs, ex.time) {
+                Ok(()) => {
+                    writeln!(out, "Accepted: the server verified the signature.")?;
+                    break true;
+                }
+                Err(e) => writeln!(out, "  refused: {e}")?,
+            },
+            other => match other.parse::<usize>() {
+                Ok(n) if (1..=knobs.len()).contains(&n) => {
+                    knobs[n - 1].cycle();
+                    show(out, n - 1, &knobs[n - 1])?;
+                }
+                _ => writeln!(
+                    out,
+                    "  type a number between 1 and {}, 'send' or 'quit'",
+                    knobs.len()
+                )?,
+            },
+        }
+    };
+    writeln!(out, "{}", if solved { "Right." } else { "Not solved." })?;
+    writeln!(out, "\nThe diagnosis of the request as it was:")?;
     for l in ex.diagnosis().report().lines() {
         writeln!(out, "  {l}")?;
     }

@@ -34,6 +34,16 @@ pub struct Cli {
     #[arg(long, value_name = "NAME")]
     pub profile: Option<String>,
 
+    /// Where the workbench's in-process server listens, e.g. 127.0.0.1:8787, so that an
+    /// application's configuration stays valid between runs (default: a free loopback port).
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Option<std::net::SocketAddr>,
+
+    /// Show the traffic of another signscope server (e.g. http://127.0.0.1:8080) in the
+    /// workbench's Traffic view instead of the in-process server's.
+    #[arg(long, value_name = "URL")]
+    pub watch: Option<String>,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -71,7 +81,11 @@ pub fn run(cli: Cli) -> ExitCode {
         die_quietly_when_stdout_closes();
     }
     let result = match cli.command {
-        None => crate::tui::run(cli.profile),
+        None => crate::tui::run(crate::tui::Options {
+            profile: cli.profile,
+            listen: cli.listen,
+            watch: cli.watch,
+        }),
         Some(Command::Sign(a)) => sign::run(a),
         Some(Command::Verify(a)) => verify::run(a),
         Some(Command::Send(a)) => send::run(a),

@@ -24,6 +24,11 @@ pub struct VerifyArgs {
     /// line (as `sign --output curl` prints); '-' reads stdin.
     #[arg(long, value_name = "FILE")]
     pub request_file: PathBuf,
+    /// The body of a curl command that reads it from a file (`--data-binary @FILE`, as
+    /// `sign --output curl --body-file` prints). Default: the file it names, looked up next to
+    /// the request file, then in the working directory.
+    #[arg(long, value_name = "FILE")]
+    pub body_file: Option<PathBuf>,
     /// Read the REST key from this environment variable.
     #[arg(long, value_name = "VAR")]
     pub rest_key_env: Option<String>,
@@ -97,18 +102,27 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<u8> {
         .map(str::trim_start)
         .filter(|t| t.starts_with("curl ") || t.starts_with("curl\t"));
     let parsed = match curl {
-        Some(cmd) => crate::core::curl::parse_curl(cmd)
-            .map(|request| crate::core::http_text::ParsedRaw {
-                request,
-                version: "HTTP/1.1".into(),
-                notes: Vec::new(),
-            })
-            .with_context(|| {
+        Some(cmd) => {
+            let c = crate::core::curl::parse_curl_command(cmd).with_context(|| {
                 format!(
                     "cannot read the curl command in {}",
                     args.request_file.display()
                 )
-            })?,
+            })?;
+            let mut request = c.request;
+            let mut notes = c.notes;
+            if let Some(named) = &c.body_file {
+                let (path, body) =
+                    curl_body_file(named, &args.request_file, args.body_file.as_deref())?;
+                notes.push(format!("the body is the file {}", path.display()));
+                request.body = body.into();
+            }
+            crate::core::http_text::ParsedRaw {
+                request,
+                version: "HTTP/1.1".into(),
+                notes,
+            }
+        }
         None => parse_raw_request_with_notes(&raw).with_context(|| {
             format!("cannot read the request in {}", args.request_file.display())
         })?,
@@ -181,6 +195,52 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<u8> {
         }
         (None, None) => unreachable!("a request is accepted or has a failing check"),
     }
+}
+
+/// The body of a curl command that reads it from the file `named` (`--data-binary @named`):
+/// `--body-file` when given; else `named` itself when absolute; else `named` next to the
+/// request file, then in the working directory (`sign --output curl --body-file` prints the
+/// path as it was given, usually relative to where it was run). Returns the path read.
+pub fn curl_body_file(
+    named: &str,
+    request_file: &std::path::Path,
+    given: Option<&std::path::Path>,
+) -> anyhow::Result<(PathBuf, Vec<u8>)> {
+    if let Some(path) = given {
+        let body = std::fs::read(path)
+            .with_context(|| format!("cannot read the body file {}", path.display()))?;
+        return Ok((path.to_path_buf(), body));
+    }
+    if named == "-" {
+        bail!(
+            "the curl command reads its body from stdin (@-); give the body with --body-file FILE"
+        );
+    }
+    let named_path = PathBuf::from(named);
+    let mut candidates = vec![];
+    if named_path.is_absolute() {
+        candidates.push(named_path.clone());
+    } else {
+        if request_file.as_os_str() != "-" {
+            if let Some(dir) = request_file.parent() {
+                candidates.push(dir.join(&named_path));
+            }
+        }
+        candidates.push(named_path.clone());
+    }
+    candidates.dedup();
+    for path in &candidates {
+        match std::fs::read(path) {
+            Ok(body) => return Ok((path.clone(), body)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => bail!("cannot read the body file {}: {e}", path.display()),
+        }
+    }
+    let looked: Vec<String> = candidates.iter().map(|p| p.display().to_string()).collect();
+    bail!(
+        "the curl command reads its body from the file {named}, which is not at {}; give it with --body-file FILE",
+        looked.join(" nor at ")
+    )
 }
 
 /// The `--output json` object (docs/diagnosis.md): the verdict, every failing check, the ids of

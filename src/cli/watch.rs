@@ -55,11 +55,7 @@ pub struct WatchArgs {
 
 pub fn run(args: WatchArgs) -> anyhow::Result<u8> {
     let base = args.url.trim_end_matches('/').to_string();
-    let url = reqwest::Url::parse(&format!("{base}{STREAM_PATH}"))
-        .with_context(|| format!("--url {:?} is not a URL like {DEFAULT_URL}", args.url))?;
-    if !matches!(url.scheme(), "http" | "https") {
-        anyhow::bail!("--url {:?} must start with http:// or https://", args.url);
-    }
+    let url = stream_url(&args.url, "--url")?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -73,22 +69,82 @@ pub fn run(args: WatchArgs) -> anyhow::Result<u8> {
     })
 }
 
-/// Where the stream was left: the last number printed and the server run that gave it.
+/// Where the stream was left: the last number received and the server run that gave it.
 #[derive(Default)]
 struct Position {
     after: Option<u64>,
     instance: Option<String>,
 }
 
+/// What following a stream reports to its sink, in order.
+#[derive(Debug)]
+pub enum Follow {
+    /// The stream is open (`again` after an outage).
+    Connected { again: bool },
+    /// One event: its JSON text, as the server sent it, and what it says.
+    Message { json: String, msg: StreamMessage },
+    /// The stream is not (or no longer) there, and why; reported once per outage, retrying
+    /// until it is back.
+    Waiting(String),
+}
+
+/// The stream URL of a server's base URL (`http://HOST:PORT`), or one sentence naming the flag.
+pub fn stream_url(base: &str, flag: &str) -> anyhow::Result<reqwest::Url> {
+    let base = base.trim_end_matches('/');
+    let url = reqwest::Url::parse(&format!("{base}{STREAM_PATH}"))
+        .with_context(|| format!("{flag} {base:?} is not a URL like {DEFAULT_URL}"))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        anyhow::bail!("{flag} {base:?} must start with http:// or https://");
+    }
+    Ok(url)
+}
+
 async fn follow(base: &str, url: reqwest::Url, args: &WatchArgs) -> anyhow::Result<u8> {
+    let out = std::io::stdout();
+    follow_stream(url, |f| {
+        match f {
+            Follow::Connected { again: false } => {
+                eprintln!("signscope: following {base} (Ctrl-C to stop)")
+            }
+            Follow::Connected { again: true } => eprintln!("signscope: following {base} again"),
+            Follow::Waiting(why) => {
+                eprintln!("signscope: no stream from {base} ({why}); retrying until it is back")
+            }
+            Follow::Message { json, msg } => {
+                if let StreamMessage::Request(r) = &msg {
+                    if !wanted(r, args.only) {
+                        return Ok(());
+                    }
+                }
+                let mut w = out.lock();
+                match args.output {
+                    Output::Json => writeln!(w, "{json}")?,
+                    Output::Text => writeln!(w, "{}", line(&msg))?,
+                }
+                w.flush()?;
+            }
+        }
+        Ok(())
+    })
+    .await?;
+    Ok(0)
+}
+
+/// Follow a server's stream for ever: reconnect when it goes away and resume after the last
+/// record received (or from the oldest record a restarted server holds). Ends only when `sink`
+/// fails (a closed pipe, a closed channel), with its error.
+pub async fn follow_stream(
+    url: reqwest::Url,
+    mut sink: impl FnMut(Follow) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     let client = reqwest::Client::builder()
         .connect_timeout(Duration::from_secs(2))
         .build()
         .context("could not set up the HTTP client")?;
     let mut pos = Position::default();
     let mut attempt = 0usize;
+    let mut connected_once = false;
     let mut told_waiting = false;
-    let mut out = std::io::stdout();
     loop {
         let mut req = client
             .get(url.clone())
@@ -101,12 +157,11 @@ async fn follow(base: &str, url: reqwest::Url, args: &WatchArgs) -> anyhow::Resu
         }
         let why = match req.send().await {
             Ok(resp) if resp.status().is_success() => {
-                if told_waiting {
-                    eprintln!("signscope: following {base} again");
-                    told_waiting = false;
-                } else if attempt == 0 {
-                    eprintln!("signscope: following {base} (Ctrl-C to stop)");
-                }
+                sink(Follow::Connected {
+                    again: connected_once,
+                })?;
+                connected_once = true;
+                told_waiting = false;
                 attempt = 0;
                 let instance = resp
                     .headers()
@@ -116,13 +171,13 @@ async fn follow(base: &str, url: reqwest::Url, args: &WatchArgs) -> anyhow::Resu
                 if instance != pos.instance {
                     pos.instance = instance;
                 }
-                read_stream(resp, &mut pos, args, &mut out).await?
+                read_stream(resp, &mut pos, &mut sink).await?
             }
             Ok(resp) => format!("it answered {} to {}", resp.status(), url.path()),
             Err(e) => cause(&e),
         };
         if !told_waiting {
-            eprintln!("signscope: no stream from {base} ({why}); retrying until it is back");
+            sink(Follow::Waiting(why))?;
             told_waiting = true;
         }
         let wait = RETRY[attempt.min(RETRY.len() - 1)];
@@ -131,13 +186,12 @@ async fn follow(base: &str, url: reqwest::Url, args: &WatchArgs) -> anyhow::Resu
     }
 }
 
-/// Print the stream's records until it ends; returns why it ended. Errors are only those of
-/// writing to stdout (a closed pipe ends the command).
+/// Hand the stream's records to `sink` until it ends; returns why it ended. Errors are only
+/// the sink's.
 async fn read_stream(
     mut resp: reqwest::Response,
     pos: &mut Position,
-    args: &WatchArgs,
-    out: &mut std::io::Stdout,
+    sink: &mut impl FnMut(Follow) -> anyhow::Result<()>,
 ) -> anyhow::Result<String> {
     let mut parser = SseParser::default();
     loop {
@@ -153,16 +207,8 @@ async fn read_stream(
             };
             if let StreamMessage::Request(r) = &msg {
                 pos.after = Some(r.seq);
-                if !wanted(r, args.only) {
-                    continue;
-                }
             }
-            let mut w = out.lock();
-            match args.output {
-                Output::Json => writeln!(w, "{}", ev.data)?,
-                Output::Text => writeln!(w, "{}", line(&msg))?,
-            }
-            w.flush()?;
+            sink(Follow::Message { json: ev.data, msg })?;
         }
     }
 }
@@ -208,6 +254,11 @@ pub fn line(msg: &StreamMessage) -> String {
         }
         StreamMessage::Request(r) => r,
     };
+    request_line(r)
+}
+
+/// The line of one request (see [`line`]).
+pub fn request_line(r: &RequestSeen) -> String {
     // `2026-11-22T11:24:54.123Z` -> `11:24:54`
     let time = r.time.get(11..19).unwrap_or(&r.time);
     let mut s = format!("{time} {} {}", r.method, r.path);

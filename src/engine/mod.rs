@@ -22,7 +22,7 @@
 //! let params = session.signing_params(Timestamp::Now)?; // or a key typed in the editor
 //! let request = SendRequest {
 //!     base_url: session.indexing_url()?,
-//!     request: session.profile().request.clone(), // the body is shared, not copied
+//!     request: session.profile().request().clone(), // the body is shared, not copied
 //!     params,
 //! };
 //! let task = tokio::spawn(async move { sender.send(request).await });

@@ -6,17 +6,21 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 
 use crate::client::{ClientError, OutgoingRequest, Response};
+use crate::core::spec::RequestSpec;
 use crate::core::time::format_timestamp;
 use crate::core::Secret;
 use crate::store::history::capped_body;
 use crate::store::{HistoryEntry, RecordedRequest, RecordedResponse, RecordedTimings};
 
 /// A history record of one send (bodies capped at `body_cap` bytes; every occurrence of `key`
-/// redacted).
+/// redacted). `spec`, for a signed request, is the request model it was built from: the entry
+/// names it (without a second copy of the body), so it loads back as it was.
+#[allow(clippy::too_many_arguments)] // the parts of one send, each used once
 pub fn history_entry(
     profile: &str,
     kind: &str,
     sent_at: DateTime<Utc>,
+    spec: Option<&RequestSpec>,
     req: &OutgoingRequest,
     outcome: Result<&Response, &ClientError>,
     key: Option<&Secret>,
@@ -35,6 +39,7 @@ pub fn history_entry(
             body,
             body_len: req.body.len(),
             body_truncated,
+            spec: spec.map(|s| s.with_body(bytes::Bytes::new())),
         },
         response: None,
         error: None,

@@ -135,6 +135,7 @@ impl Sender {
             &self.profile,
             kind.as_str(),
             sent_at,
+            (kind == ExchangeKind::Request).then_some(&spec),
             &out,
             response.as_ref(),
             key.as_ref(),

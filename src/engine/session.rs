@@ -143,6 +143,12 @@ impl Session {
         Ok(url)
     }
 
+    /// Use `server` as the in-process server (the workbench starts it itself, on
+    /// `signscope --listen ADDR`); one already running is stopped.
+    pub fn use_embedded(&mut self, server: BackgroundServer) {
+        self.embedded = Some(server);
+    }
+
     /// The URL of the in-process server when it runs (without starting it).
     pub fn running_embedded_url(&self) -> Option<String> {
         self.embedded.as_ref().map(BackgroundServer::url)

@@ -31,6 +31,8 @@ pub const LEVELS: [u8; 2] = [1, 2];
 pub struct Exercise {
     pub level: u8,
     pub seed: u64,
+    /// When the client signed it (the server's clock in the fix form of the exercise).
+    pub time: DateTime<Utc>,
     /// Which request it is (an index into the exercise requests).
     base: usize,
     /// What the server receives, Authorization header included.
@@ -270,6 +272,7 @@ pub fn generate(level: u8, seed: u64, now: DateTime<Utc>) -> Exercise {
         return Exercise {
             level,
             seed,
+            time: now,
             base: base_index,
             request,
             mistakes,

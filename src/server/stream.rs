@@ -138,6 +138,10 @@ pub struct RequestSeen {
     pub mistakes: Vec<String>,
     /// The diagnosis's one-sentence conclusion.
     pub conclusion: Option<String>,
+    /// The server's signing text for a `SIGNATURE_MISMATCH` answer, as the answer gave it (its
+    /// `canonical:` debug entry: `\n` markers on one line).
+    #[serde(default)]
+    pub expected: Option<String>,
     /// Verifier warnings.
     #[serde(default)]
     pub warnings: Vec<String>,
@@ -556,6 +560,7 @@ pub async fn observe(State(st): State<AppState>, req: Request, next: Next) -> Re
         verdict: None,
         mistakes: Vec::new(),
         conclusion: None,
+        expected: None,
         warnings: Vec::new(),
         request_bytes: content_length,
         response_bytes,
@@ -605,6 +610,7 @@ pub async fn observe(State(st): State<AppState>, req: Request, next: Next) -> Re
         }
         record.mistakes = answer.mistakes;
         record.conclusion = answer.conclusion;
+        record.expected = answer.canonical;
     }
     if record.time.is_empty() {
         record.time = crate::core::time::format_timestamp(st.config.now());
@@ -620,6 +626,7 @@ struct Answer {
     message: Option<String>,
     mistakes: Vec<String>,
     conclusion: Option<String>,
+    canonical: Option<String>,
 }
 
 /// Read a (small) error answer and give it back unchanged, with what it says.
@@ -655,7 +662,9 @@ fn parse_answer(e: &ApiError) -> Answer {
     };
     for d in &e.debug {
         let m = d.message.as_str();
-        if let Some(rest) = m.strip_prefix("finding ") {
+        if let Some(c) = m.strip_prefix("canonical: ") {
+            a.canonical.get_or_insert_with(|| c.to_string());
+        } else if let Some(rest) = m.strip_prefix("finding ") {
             if let Some((id, _)) = rest.split_once(':') {
                 let id = id.trim();
                 if !id.is_empty() && !a.mistakes.iter().any(|x| x == id) {
@@ -798,6 +807,7 @@ mod tests {
             verdict: None,
             mistakes: vec![],
             conclusion: None,
+            expected: None,
             warnings: vec![],
             request_bytes: None,
             response_bytes: None,
@@ -891,6 +901,7 @@ mod tests {
             a.conclusion.as_deref(),
             Some("the client trimmed the trailing slash.")
         );
+        assert_eq!(a.canonical.as_deref(), Some("PUT\\n/v2/batch"));
     }
 
     #[test]

@@ -12,12 +12,13 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 
+use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 
 use super::atomic::write_atomic;
 use super::error::StoreError;
 use super::paths::Paths;
-use crate::core::Secret;
+use crate::core::{RequestSpec, Secret};
 
 /// Entries kept by default.
 pub const DEFAULT_MAX_ENTRIES: usize = 500;
@@ -59,6 +60,80 @@ pub struct RecordedRequest {
     pub body_len: usize,
     #[serde(default)]
     pub body_truncated: bool,
+    /// The request model that was sent (`core::RequestSpec`), without its body: that is `body`
+    /// above (capped). Absent for event batches and in entries written before it was recorded.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "spec_without_body"
+    )]
+    pub spec: Option<RequestSpec>,
+}
+
+impl RecordedRequest {
+    /// The request model sent, with the recorded (possibly capped) body; None when the entry
+    /// does not name it.
+    pub fn sent_spec(&self) -> Option<RequestSpec> {
+        let spec = self.spec.as_ref()?;
+        Some(spec.with_body(Bytes::from(self.body.clone())))
+    }
+}
+
+/// A [`RequestSpec`] in a history line: its fields by name, the body left out (the entry
+/// records the body once, capped).
+mod spec_without_body {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::core::RequestSpec;
+
+    #[derive(Serialize)]
+    struct Out<'a> {
+        method: &'a str,
+        path: &'a str,
+        query: &'a str,
+        header_prefix: &'a str,
+        api_key: &'a str,
+        content_type: &'a str,
+        auth_algo: &'a str,
+    }
+
+    #[derive(Deserialize)]
+    struct In {
+        method: String,
+        path: String,
+        query: String,
+        header_prefix: String,
+        api_key: String,
+        content_type: String,
+        auth_algo: String,
+    }
+
+    pub fn serialize<S: Serializer>(v: &Option<RequestSpec>, s: S) -> Result<S::Ok, S::Error> {
+        v.as_ref()
+            .map(|r| Out {
+                method: &r.method,
+                path: &r.path,
+                query: &r.query,
+                header_prefix: &r.header_prefix,
+                api_key: &r.api_key,
+                content_type: &r.content_type,
+                auth_algo: &r.auth_algo,
+            })
+            .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<RequestSpec>, D::Error> {
+        Ok(Option::<In>::deserialize(d)?.map(|i| RequestSpec {
+            method: i.method,
+            path: i.path,
+            query: i.query,
+            header_prefix: i.header_prefix,
+            api_key: i.api_key,
+            content_type: i.content_type,
+            auth_algo: i.auth_algo,
+            body: bytes::Bytes::new(),
+        }))
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -110,6 +185,19 @@ impl HistoryEntry {
         for (n, v) in &mut self.request.headers {
             fix(n);
             fix(v);
+        }
+        if let Some(spec) = &mut self.request.spec {
+            for f in [
+                &mut spec.method,
+                &mut spec.path,
+                &mut spec.query,
+                &mut spec.header_prefix,
+                &mut spec.api_key,
+                &mut spec.content_type,
+                &mut spec.auth_algo,
+            ] {
+                fix(f);
+            }
         }
         if let Some(r) = &mut self.response {
             fix(&mut r.body);
@@ -327,11 +415,51 @@ mod tests {
                 body: "[]".into(),
                 body_len: 2,
                 body_truncated: false,
+                spec: None,
             },
             response: None,
             error: Some("refused".into()),
             timings: None,
         }
+    }
+
+    #[test]
+    fn an_entry_names_the_spec_it_sent_and_old_entries_without_one_still_read() {
+        let (_d, h) = history();
+        // A line written before entries named their spec.
+        let old = serde_json::to_string(&entry(1)).unwrap();
+        assert!(!old.contains("\"spec\""), "{old}");
+        let mut e = entry(2);
+        e.request.body = "[{\"id\":\"the-body-once\"}]".into();
+        e.request.spec = Some(RequestSpec {
+            query: "n=2&k=rest-key".into(),
+            api_key: "pub".into(),
+            body: Bytes::from_static(b"not recorded here"),
+            ..RequestSpec::default()
+        });
+        e.redact(&Secret::new("rest-key"));
+        let line = serde_json::to_string(&e).unwrap();
+        assert_eq!(
+            line.matches("the-body-once").count(),
+            1,
+            "the body once: {line}"
+        );
+        assert!(!line.contains("not recorded here"), "{line}");
+        assert!(
+            !line.contains("rest-key"),
+            "redacted in the spec too: {line}"
+        );
+        fs::create_dir_all(h.file.parent().unwrap()).unwrap();
+        fs::write(&h.file, format!("{old}\n{line}\n")).unwrap();
+        let (entries, warnings) = h.load(10);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(entries.len(), 2);
+        assert_eq!(entries[0].request.sent_spec(), None);
+        let spec = entries[1].request.sent_spec().expect("the spec it sent");
+        assert_eq!(spec.query, "n=2&k=***");
+        assert_eq!(spec.api_key, "pub");
+        assert_eq!(spec.method, "PUT");
+        assert_eq!(&spec.body[..], b"[{\"id\":\"the-body-once\"}]");
     }
 
     fn history() -> (tempfile::TempDir, History) {

@@ -9,9 +9,10 @@ use super::components::history::HistoryState;
 use super::components::lesson::LessonState;
 use super::components::profiles::ProfilesState;
 use super::components::request::RequestState;
+use super::components::traffic::TrafficState;
 use super::keymap::{Binding, KeySpec};
 use super::layout::View;
-use super::model::{KeyInfo, RequestFields};
+use super::model::{EditorRequest, KeyInfo};
 use super::widgets::LineInput;
 
 /// A popup over every view (the router's; a component's own prompts are its state).
@@ -116,6 +117,7 @@ pub struct App {
     pub events: EventsState,
     pub history: HistoryState,
     pub profiles: ProfilesState,
+    pub traffic: TrafficState,
     pub lesson: LessonState,
 }
 
@@ -123,7 +125,7 @@ impl App {
     pub fn new(
         profile_name: &str,
         is_demo: bool,
-        fields: RequestFields,
+        request: EditorRequest,
         key: KeyInfo,
         now: DateTime<Utc>,
     ) -> Self {
@@ -137,11 +139,12 @@ impl App {
             quit: false,
             no_color: false,
             size: (80, 24),
-            request: RequestState::new(profile_name, is_demo, fields, key, now),
+            request: RequestState::new(profile_name, is_demo, request, key, now),
             diagnose: DiagnoseState::default(),
             events: Default::default(),
             history: Default::default(),
             profiles: Default::default(),
+            traffic: Default::default(),
             lesson: Default::default(),
         }
     }
@@ -154,6 +157,7 @@ impl App {
             View::Events => self.events.is_text_input_focused(),
             View::History => self.history.is_text_input_focused(),
             View::Profiles => self.profiles.is_text_input_focused(),
+            View::Traffic => self.traffic.is_text_input_focused(),
             View::Lesson => false,
         }
     }
@@ -250,6 +254,12 @@ pub const GLOBAL_KEYS: &[Binding<GlobalAction>] = &[
         &[KeySpec::f(6), KeySpec::alt('6')],
         "go to the Diagnose view",
         "Diagnose view",
+    ),
+    global(
+        GlobalAction::Show(View::Traffic),
+        &[KeySpec::f(7), KeySpec::alt('7')],
+        "go to the Traffic view",
+        "Traffic view: the requests reaching the local server, live",
     ),
     global(
         GlobalAction::Show(View::Lesson),

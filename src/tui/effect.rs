@@ -6,7 +6,7 @@ use crate::tui::components::events::EventsEffect;
 use crate::tui::components::history::HistoryEffect;
 use crate::tui::components::lesson::LessonEffect;
 use crate::tui::components::profiles::ProfilesEffect;
-use crate::tui::model::RequestFields;
+use crate::tui::model::EditorRequest;
 use crate::tui::signing::SignJob;
 
 /// What to send: everything needed to sign it again at send time.
@@ -41,10 +41,10 @@ pub enum Command {
     SaveProfile {
         name: String,
         /// Every request of the profile, in order (the editor's one among them, also in
-        /// `fields`), and the index of the editor's one; empty keeps the profile's requests.
+        /// `request`), and the index of the editor's one; empty keeps the profile's requests.
         requests: Vec<crate::store::SavedRequest>,
         selected_request: usize,
-        fields: Box<RequestFields>,
+        request: Box<EditorRequest>,
         /// A key typed in the workbench (stored in the profile file, mode 0600); None keeps the
         /// profile's key source.
         typed_key: Option<Secret>,
@@ -68,5 +68,7 @@ pub enum Command {
     Lesson(LessonEffect),
     ReloadHistory,
     ReloadProfiles,
+    /// Follow the live stream of the server at this base URL for the traffic view.
+    FollowTraffic(String),
     Quit,
 }

@@ -4,7 +4,7 @@
 
 use ratatui::layout::Rect;
 
-/// The top-level views (F2..F6).
+/// The top-level views (F2..F7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum View {
     Request,
@@ -12,16 +12,18 @@ pub enum View {
     History,
     Profiles,
     Diagnose,
+    Traffic,
     Lesson,
 }
 
 impl View {
-    pub const ALL: [View; 6] = [
+    pub const ALL: [View; 7] = [
         View::Request,
         View::Events,
         View::History,
         View::Profiles,
         View::Diagnose,
+        View::Traffic,
         View::Lesson,
     ];
     pub fn title(self) -> &'static str {
@@ -31,6 +33,7 @@ impl View {
             View::History => "History",
             View::Profiles => "Profiles",
             View::Diagnose => "Diagnose",
+            View::Traffic => "Traffic",
             View::Lesson => "Lesson",
         }
     }
@@ -41,6 +44,7 @@ impl View {
             View::History => "F4",
             View::Profiles => "F5",
             View::Diagnose => "F6",
+            View::Traffic => "F7",
             View::Lesson => "F8",
         }
     }

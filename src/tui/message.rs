@@ -10,7 +10,8 @@ use crate::tui::components::events::EventsMsg;
 use crate::tui::components::history::HistoryMsg;
 use crate::tui::components::lesson::LessonMsg;
 use crate::tui::components::profiles::ProfilesMsg;
-use crate::tui::model::{FormattedBody, RequestFields, ResponseView, SignedView};
+use crate::tui::components::traffic::TrafficMsg;
+use crate::tui::model::{EditorRequest, FormattedBody, ResponseView, SignedView};
 
 use crate::core::Secret;
 
@@ -60,7 +61,7 @@ pub enum Message {
     },
     /// A captured request parsed for loading into the editor, with its timestamp.
     LoadRequest {
-        fields: Box<RequestFields>,
+        request: Box<EditorRequest>,
         timestamp: String,
     },
     /// SIGTERM or SIGHUP: leave now, restoring the terminal.
@@ -69,6 +70,8 @@ pub enum Message {
     Events(EventsMsg),
     History(HistoryMsg),
     Profiles(ProfilesMsg),
+    /// Messages of the traffic view (its records arrive from the runtime's stream feed).
+    Traffic(TrafficMsg),
     Lesson(LessonMsg),
 }
 
@@ -84,7 +87,8 @@ pub struct LoadedProfile {
     pub events: Option<String>,
     /// The profile itself (for the profile manager).
     pub profile: Option<Box<crate::store::Profile>>,
-    pub fields: RequestFields,
+    /// The request to edit (the body moved from the profile, not copied).
+    pub request: EditorRequest,
     pub key: Option<Secret>,
     pub key_source: String,
 }

@@ -55,9 +55,34 @@ fn fixed_mmap_threshold() {
     }
 }
 
+/// How the workbench is opened (`signscope [--profile NAME] [--listen ADDR] [--watch URL]`).
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The profile to open (else the last used, else the demo).
+    pub profile: Option<String>,
+    /// Where the in-process server listens (else a free loopback port).
+    pub listen: Option<std::net::SocketAddr>,
+    /// Show another server's traffic in the Traffic view instead of the in-process server's.
+    pub watch: Option<String>,
+}
+
 /// Open the workbench on a profile: the one named, else the last used, else the demo (with the
-/// local server in-process on a free loopback port). Returns the exit code.
-pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
+/// local server in-process on a free loopback port, or on `--listen`). Returns the exit code.
+pub fn run(opts: Options) -> anyhow::Result<u8> {
+    let Options {
+        profile,
+        listen,
+        watch,
+    } = opts;
+    if let Some(w) = &watch {
+        // A bad URL is one sentence before the terminal is taken over.
+        crate::cli::watch::stream_url(w, "--watch")?;
+    }
+    // A pinned port already in use is said before anything else (the server itself starts
+    // once the profile, and its forwarding, is known).
+    if let Some(addr) = listen {
+        std::net::TcpListener::bind(addr).map_err(|e| anyhow::anyhow!(listen_error(addr, &e)))?;
+    }
     // Drawing goes to stdout: redirected, the workbench cannot run (it said "could not set up
     // the terminal: No such device or address (os error 6)").
     if !std::io::IsTerminal::is_terminal(&std::io::stdout()) {
@@ -94,12 +119,43 @@ pub fn run(profile: Option<String>) -> anyhow::Result<u8> {
             None => anyhow::bail!("{e}"),
         },
     };
+    // The in-process server: on --listen or a free loopback port, for the Traffic view and for
+    // profiles whose URLs say `embedded`.
+    let server = start_server(listen)?;
+    session.use_embedded(server);
     // The body moves to the editor; the session keeps the profile without it.
     let (loaded, url_note) = runtime::open_current(&mut session);
     note = note.or(url_note);
     tracing::debug!(profile = %loaded.name, demo = loaded.is_demo, key = loaded.key.is_some(),
         "profile opened");
-    let (mut app, startup) = open_app(loaded, Utc::now());
+    let (mut app, mut startup) = open_app(loaded, Utc::now());
+    // The Traffic view follows the in-process server (started now when the profile did not
+    // need it), or the server named with --watch.
+    let traffic_source = match watch {
+        Some(url) => Ok((url.trim_end_matches('/').to_string(), true)),
+        None => session
+            .embedded_url()
+            .map(|u| (u, false))
+            .map_err(|e| e.to_string()),
+    };
+    match traffic_source {
+        Ok((address, watching)) => {
+            startup.extend(update::update(
+                &mut app,
+                message::Message::Traffic(components::traffic::TrafficMsg::Source {
+                    address: address.clone(),
+                    watching,
+                }),
+            ));
+            startup.push(effect::Command::FollowTraffic(address));
+        }
+        Err(e) => {
+            update::update(
+                &mut app,
+                message::Message::Traffic(components::traffic::TrafficMsg::Waiting(e)),
+            );
+        }
+    }
     app.no_color = theme::Theme::no_color_from_env();
     if let Some(w) = log_warning {
         note = Some(match note {
@@ -125,13 +181,43 @@ pub fn open_app(loaded: message::LoadedProfile, now: DateTime<Utc>) -> (App, Vec
     let mut app = App::new(
         &loaded.name,
         loaded.is_demo,
-        loaded.fields.clone(),
+        // The body comes with the profile just below (loaded once, not twice).
+        model::EditorRequest {
+            url: loaded.request.url.clone(),
+            spec: loaded.request.spec.with_body(bytes::Bytes::new()),
+        },
         key,
         now,
     );
     // Fill the components too (events target and batch, profile manager) and sign.
     let startup = update::update(&mut app, message::Message::ProfileLoaded(Ok(loaded)));
     (app, startup)
+}
+
+/// The in-process server on `listen`, or on a free loopback port.
+fn start_server(
+    listen: Option<std::net::SocketAddr>,
+) -> anyhow::Result<crate::server::BackgroundServer> {
+    let addr = listen.unwrap_or_else(|| std::net::SocketAddr::from(([127, 0, 0, 1], 0)));
+    crate::server::spawn_background(crate::server::ServerConfig::demo(), addr).map_err(|e| {
+        match listen {
+            Some(a) => anyhow::anyhow!(listen_error(a, &e)),
+            None => anyhow::anyhow!("the local server could not start on 127.0.0.1: {e}"),
+        }
+    })
+}
+
+/// Why `--listen ADDR` could not be used, in one sentence naming it.
+fn listen_error(addr: std::net::SocketAddr, e: &std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::AddrInUse {
+        format!(
+            "--listen {addr}: port {} is already in use on {}; choose another port or stop the program holding it",
+            addr.port(),
+            addr.ip()
+        )
+    } else {
+        format!("--listen {addr}: the local server could not listen there: {e}")
+    }
 }
 
 /// The first status line on the demo profile. It stays until another message replaces it, on

@@ -1,9 +1,9 @@
-//! Plain data that crosses the workbench's layers: the request fields as values, a signing
+//! Plain data that crosses the workbench's layers: the request the editor holds, a signing
 //! result, a response as the request view shows it. No behaviour beyond construction.
 
 use std::sync::Arc;
 
-use crate::core::Secret;
+use crate::core::{RequestSpec, Secret};
 
 /// Where the REST key came from (shown next to the masked key; never the key itself).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -14,32 +14,26 @@ pub struct KeyInfo {
     pub revealed: bool,
 }
 
-/// The values of the request fields as plain data (what a profile fills in).
+/// The request the editor is loaded with or holds: the one request model of the core
+/// ([`RequestSpec`], body shared, never copied) and what is not part of the request, the base
+/// URL it goes to. The REST key is apart ([`KeyInfo`]), as in the core's `SigningParams`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RequestFields {
+pub struct EditorRequest {
+    /// `http(s)://host[:port]`, as typed (a profile's indexing URL, resolved).
     pub url: String,
-    pub method: String,
-    pub path: String,
-    pub query: String,
-    pub prefix: String,
-    pub api_key: String,
-    pub content_type: String,
-    pub auth_algo: String,
-    pub body: String,
+    pub spec: RequestSpec,
 }
 
-impl RequestFields {
+impl EditorRequest {
+    /// The demo request (PUT /v2/batch, the demo API key, a one-item body) sent to `url`.
     pub fn demo(url: &str) -> Self {
-        RequestFields {
+        EditorRequest {
             url: url.to_string(),
-            method: "PUT".into(),
-            path: "/v2/batch".into(),
-            query: String::new(),
-            prefix: crate::core::DEFAULT_HEADER_PREFIX.into(),
-            api_key: crate::server::DEMO_API_KEY.into(),
-            content_type: crate::core::CONTENT_TYPE_JSON.into(),
-            auth_algo: crate::core::AUTH_ALGO.into(),
-            body: "[{\"id\": \"sku-1\", \"name\": \"Blue shirt\"}]".into(),
+            spec: RequestSpec {
+                api_key: crate::core::demo::DEMO_API_KEY.into(),
+                body: bytes::Bytes::from_static(b"[{\"id\": \"sku-1\", \"name\": \"Blue shirt\"}]"),
+                ..RequestSpec::default()
+            },
         }
     }
 }

@@ -2,7 +2,7 @@
 //! its keys, from the same tables the dispatcher and help read; type to filter, Enter runs.
 
 use super::app::{App, GlobalAction, GLOBAL_KEYS};
-use super::components::{diagnose, lesson, request};
+use super::components::{diagnose, lesson, request, traffic};
 use super::keymap::Binding;
 use super::layout::View;
 
@@ -12,6 +12,7 @@ pub enum PaletteAction {
     Global(GlobalAction),
     Request(request::keys::Action),
     Diagnose(diagnose::Action),
+    Traffic(traffic::Action),
     Lesson(lesson::Action),
 }
 
@@ -42,6 +43,7 @@ pub fn entries(app: &App, filter: &str) -> Vec<Entry> {
     let mut all = match app.view {
         View::Request => entries_of(request::keys::KEYS, PaletteAction::Request),
         View::Diagnose => entries_of(diagnose::KEYS, PaletteAction::Diagnose),
+        View::Traffic => entries_of(traffic::KEYS, PaletteAction::Traffic),
         View::Lesson => entries_of(lesson::KEYS, PaletteAction::Lesson),
         View::Events | View::History | View::Profiles => vec![],
     };

@@ -1,10 +1,8 @@
 //! The signing worker: signs off the draw path, drops stale jobs, and re-hashes only from the
 //! first changed byte of the body (cloned HMAC states at chunk boundaries).
 
-use std::sync::Arc;
-
 use crate::core::incremental::IncrementalSigner;
-use crate::core::{Secret, SignableRequest};
+use crate::core::{RequestSpec, Secret, SignableRequest};
 
 use super::message::Message;
 use super::model::SignedView;
@@ -13,20 +11,14 @@ use super::worker::LatestOnly;
 /// Distance between saved MAC states in the body (the core's default chunk).
 pub const CHECKPOINT_EVERY: usize = crate::core::incremental::DEFAULT_CHUNK;
 
-/// One request to sign. Small fields are owned; the body is a shared snapshot.
+/// One request to sign: the request model (its body a shared snapshot of the editor's buffer),
+/// the timestamp and the key.
 #[derive(Clone, Debug)]
 pub struct SignJob {
     pub id: u64,
-    pub method: String,
-    pub path: String,
-    pub query: String,
-    pub prefix: String,
+    pub spec: RequestSpec,
     pub timestamp: String,
-    pub api_key: String,
-    pub auth_algo: String,
-    pub content_type: String,
     pub key: Secret,
-    pub body: Arc<Vec<u8>>,
     pub body_rev: u64,
     /// First body byte changed since the previous job (None: unchanged).
     pub changed_from: Option<usize>,
@@ -36,17 +28,7 @@ pub struct SignJob {
 
 impl SignJob {
     pub fn request(&self) -> SignableRequest<'_> {
-        SignableRequest {
-            method: &self.method,
-            path: &self.path,
-            query: &self.query,
-            header_prefix: &self.prefix,
-            timestamp: &self.timestamp,
-            api_key: &self.api_key,
-            auth_algo: &self.auth_algo,
-            content_type: &self.content_type,
-            body: &self.body,
-        }
+        self.spec.signable(&self.timestamp)
     }
 }
 
@@ -62,7 +44,7 @@ impl Incremental {
     pub fn sign(&mut self, job: &SignJob) -> Result<SignedView, String> {
         let req = job.request();
         // Bytes before the first change are the same as in the previous job.
-        let unchanged = job.changed_from.unwrap_or(job.body.len());
+        let unchanged = job.changed_from.unwrap_or(job.spec.body.len());
         let signed = self
             .signer
             .sign(&req, &job.key, unchanged)
@@ -124,7 +106,7 @@ impl SignWorker {
                 out(Message::Signed { id: job.id, result });
                 if job.check_json {
                     let rev = job.body_rev;
-                    let error = json_problem(&job.body);
+                    let error = json_problem(&job.spec.body);
                     out(Message::JsonChecked { rev, error });
                 }
             },
@@ -145,16 +127,18 @@ mod tests {
     fn job(body: Vec<u8>, changed_from: Option<usize>) -> SignJob {
         SignJob {
             id: 1,
-            method: "PUT".into(),
-            path: "/v2/batch".into(),
-            query: "a=1".into(),
-            prefix: "SVC".into(),
+            spec: RequestSpec {
+                method: "PUT".into(),
+                path: "/v2/batch".into(),
+                query: "a=1".into(),
+                header_prefix: "SVC".into(),
+                api_key: "pub".into(),
+                auth_algo: "HmacSHA384".into(),
+                content_type: "application/json".into(),
+                body: body.into(),
+            },
             timestamp: "2026-11-22T10:00:00.000Z".into(),
-            api_key: "pub".into(),
-            auth_algo: "HmacSHA384".into(),
-            content_type: "application/json".into(),
             key: Secret::new("rest"),
-            body: Arc::new(body),
             body_rev: 1,
             changed_from,
             check_json: false,
@@ -188,7 +172,7 @@ mod tests {
         let j = job(body.clone(), Some(10));
         assert_eq!(inc.sign(&j).unwrap().signature, from_scratch(&j));
         let mut j = job(body, None);
-        j.query = "b=2".into();
+        j.spec.query = "b=2".into();
         assert_eq!(inc.sign(&j).unwrap().signature, from_scratch(&j));
     }
 
@@ -208,7 +192,7 @@ mod tests {
         let merged = merge_jobs(first, second);
         assert_eq!(merged.changed_from, Some(5));
         assert!(merged.check_json, "a JSON check asked for is not lost");
-        assert_eq!(merged.body, body.clone().into());
+        assert_eq!(merged.spec.body, bytes::Bytes::from(body.clone()));
         assert_eq!(inc.sign(&merged).unwrap().signature, from_scratch(&merged));
         // A job that left the body alone (a header edit) adds no change point, either way round.
         let header_edit = job(body.clone(), None);

@@ -49,6 +49,23 @@ pub fn restore() {
     let _ = out.flush();
 }
 
+/// Clear the screen and forget the frame ratatui believes is on it, so the next draw is whole:
+/// after an external program (`$EDITOR`) had the terminal, the screen holds its output, not our
+/// last frame. Unlike `Terminal::clear`, this does not first ask the terminal where its cursor
+/// is: that query goes unanswered when the answer is late or read by someone else, `clear`
+/// then fails before it forgets the frame, and the next draw only writes the cells that
+/// changed, onto a blank screen.
+pub fn invalidate(term: &mut Term) -> io::Result<()> {
+    // Both buffers blank: the next frame is compared with nothing and written in full.
+    term.current_buffer_mut().reset();
+    term.swap_buffers();
+    execute!(
+        term.backend_mut(),
+        crossterm::terminal::Clear(crossterm::terminal::ClearType::All),
+        cursor::MoveTo(0, 0)
+    )
+}
+
 /// Restores the terminal when dropped (error paths).
 pub struct Guard;
 

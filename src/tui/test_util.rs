@@ -19,7 +19,7 @@ use super::app::App;
 use super::components::request::resign;
 use super::effect::Command;
 use super::message::Message;
-use super::model::{KeyInfo, RequestFields};
+use super::model::{EditorRequest, KeyInfo};
 use super::signing::Incremental;
 use super::update::update;
 use crate::core::Secret;
@@ -32,8 +32,8 @@ pub fn t0() -> DateTime<Utc> {
 }
 
 /// The demo request (PUT /v2/batch with a one-item body) signed with the demo REST key.
-pub fn demo_fields() -> RequestFields {
-    RequestFields::demo("http://127.0.0.1:9")
+pub fn demo_request() -> EditorRequest {
+    EditorRequest::demo("http://127.0.0.1:9")
 }
 
 /// A workbench on a `TestBackend` of `w` x `h` cells.
@@ -60,24 +60,24 @@ impl TestApp {
     /// The demo profile ("demo", the demo REST key, the demo request), live timestamp at
     /// [`t0`], on a `w` x `h` screen.
     pub fn new(w: u16, h: u16) -> TestApp {
-        TestApp::with_fields(w, h, demo_fields())
+        TestApp::with_request(w, h, demo_request())
     }
 
     /// The demo profile with `body` as the request body.
     pub fn with_body(w: u16, h: u16, body: &str) -> TestApp {
-        let mut f = demo_fields();
-        f.body = body.to_string();
-        TestApp::with_fields(w, h, f)
+        let mut r = demo_request();
+        r.spec.body = bytes::Bytes::copy_from_slice(body.as_bytes());
+        TestApp::with_request(w, h, r)
     }
 
-    /// The demo profile with other request fields.
-    pub fn with_fields(w: u16, h: u16, fields: RequestFields) -> TestApp {
+    /// The demo profile with another request.
+    pub fn with_request(w: u16, h: u16, request: EditorRequest) -> TestApp {
         let key = KeyInfo {
             secret: Secret::new(crate::server::DEMO_REST_KEY),
             source: "demo key".into(),
             revealed: false,
         };
-        let mut app = App::new("demo", true, fields, key, t0());
+        let mut app = App::new("demo", true, request, key, t0());
         app.size = (w, h);
         app.no_color = false;
         TestApp {

@@ -9,7 +9,7 @@ use super::app::{App, Popup};
 use super::components::request;
 use super::effect::Command;
 use super::layout::View;
-use super::model::RequestFields;
+use super::model::EditorRequest;
 
 /// Something that replaces what the request editor holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,7 +19,7 @@ pub enum PendingLoad {
     /// A request from elsewhere (a past send, a captured request, a Traffic record), its
     /// timestamp frozen to `timestamp`; `what` names it in the question ("the history entry").
     Request {
-        fields: Box<RequestFields>,
+        request: Box<EditorRequest>,
         timestamp: String,
         what: String,
     },
@@ -52,8 +52,10 @@ pub fn run_load(app: &mut App, load: PendingLoad) -> Vec<Command> {
     match load {
         PendingLoad::Profile(name) => vec![Command::LoadProfile(name)],
         PendingLoad::Request {
-            fields, timestamp, ..
-        } => request::load_request(&mut app.request, &fields, timestamp),
+            request: r,
+            timestamp,
+            ..
+        } => request::load_request(&mut app.request, &r, timestamp),
     }
 }
 

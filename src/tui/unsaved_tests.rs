@@ -7,7 +7,7 @@ use crate::tui::components::history::{HistoryMsg, HistoryRow, RowKind};
 use crate::tui::effect::Command;
 use crate::tui::layout::View;
 use crate::tui::message::Message;
-use crate::tui::model::RequestFields;
+use crate::tui::model::EditorRequest;
 use crate::tui::test_util::TestApp;
 
 fn loads(cmds: &[Command]) -> Vec<String> {
@@ -105,10 +105,10 @@ fn a_history_entry_or_a_capture_over_unsaved_edits_asks_first() {
     let mut a = TestApp::new(80, 24);
     a.type_str("EDITED");
     // A captured request (Diagnose's Alt-L answer, or a Traffic record) arrives.
-    let mut fields = RequestFields::demo("http://127.0.0.1:9");
-    fields.path = "/v2/captured".into();
+    let mut captured = EditorRequest::demo("http://127.0.0.1:9");
+    captured.spec.path = "/v2/captured".into();
     let cmds = a.update(Message::LoadRequest {
-        fields: Box::new(fields.clone()),
+        request: Box::new(captured.clone()),
         timestamp: "2026-01-01T00:00:00.000Z".into(),
     });
     assert!(cmds.is_empty());
@@ -138,6 +138,7 @@ fn a_history_entry_or_a_capture_over_unsaved_edits_asks_first() {
         response_headers: vec![],
         response_body: "{}".into(),
         error: None,
+        spec: None,
     };
     a.press(KeyCode::F(4));
     a.update(Message::History(HistoryMsg::Loaded {

@@ -11,15 +11,17 @@ use super::components::events::{self, EventsEffect, EventsMsg};
 use super::components::history::{self, HistoryEffect, HistoryMsg};
 use super::components::lesson::{self, LessonEffect, LessonMsg};
 use super::components::profiles::{self, ProfilesEffect, ProfilesMsg};
+use super::components::traffic::{self, TrafficEffect, TrafficMsg};
 use super::components::{diagnose, request};
 use super::effect::Command;
 use super::keymap;
 use super::layout::{frame_layout, tab_layout, View};
 use super::message::Message;
-use super::model::RequestFields;
+use super::model::EditorRequest;
 use super::palette::{self, PaletteAction};
 use super::unsaved::{self, PendingLoad};
 use super::widgets::{Edit, LineInput};
+use crate::core::RequestSpec;
 
 /// Handle one message.
 pub fn update(app: &mut App, msg: Message) -> Vec<Command> {
@@ -110,7 +112,7 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
                 &mut app.request,
                 &p.name,
                 p.is_demo,
-                &p.fields,
+                &p.request,
                 p.key,
                 p.key_source,
             );
@@ -123,7 +125,7 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
                 app,
                 Message::Events(EventsMsg::SetTarget {
                     analytics_url: p.analytics_url.clone(),
-                    api_key: p.fields.api_key.clone(),
+                    api_key: p.request.spec.api_key.clone(),
                     local: p.local,
                 }),
             );
@@ -161,10 +163,10 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             diagnose::on_diagnosed(&mut app.diagnose, ok, lines);
             vec![]
         }
-        Message::LoadRequest { fields, timestamp } => unsaved::load_or_ask(
+        Message::LoadRequest { request, timestamp } => unsaved::load_or_ask(
             app,
             PendingLoad::Request {
-                fields,
+                request,
                 timestamp,
                 what: "the captured request".into(),
             },
@@ -185,11 +187,51 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             let effects = profiles::update(&mut app.profiles, m);
             profiles_effects(app, effects)
         }
+        Message::Traffic(m) => {
+            let effects = traffic::update(&mut app.traffic, m);
+            traffic_effects(app, effects)
+        }
         Message::Lesson(m) => {
             let effects = lesson::update(&mut app.lesson, m);
             lesson_effects(app, effects)
         }
     }
+}
+
+/// The traffic view's effects: loading a request goes to the request view (through
+/// `unsaved::load_or_ask`, as every load into the editor does) or to the Diagnose view.
+fn traffic_effects(app: &mut App, effects: Vec<TrafficEffect>) -> Vec<Command> {
+    let mut out = vec![];
+    for e in effects {
+        match e {
+            TrafficEffect::Status(s) => app.status = s,
+            TrafficEffect::Copy(text) => out.push(Command::Copy(text)),
+            TrafficEffect::LoadIntoRequest { request, timestamp } => {
+                // Asks save / discard / cancel first when the editor has unsaved edits.
+                out.extend(unsaved::load_or_ask(
+                    app,
+                    PendingLoad::Request {
+                        request,
+                        timestamp,
+                        what: "the Traffic request".into(),
+                    },
+                ));
+            }
+            TrafficEffect::Diagnose { capture } => {
+                app.diagnose.input = ratatui_textarea::TextArea::from(capture.lines());
+                app.diagnose.normal_mode = false;
+                app.view = View::Diagnose;
+                let profile_key = app.request.key();
+                out.extend(diagnose::run(
+                    &mut app.diagnose,
+                    diagnose::Action::Diagnose,
+                    &profile_key,
+                    app.request.prefix.text(),
+                ));
+            }
+        }
+    }
+    out
 }
 
 /// Switch to a view; the history and profile views re-read their files when opened.
@@ -231,11 +273,11 @@ fn history_effects(app: &mut App, effects: Vec<HistoryEffect>) -> Vec<Command> {
                 out.extend(events_effects(app, fx));
             }
             HistoryEffect::LoadIntoRequest(row) => {
-                let (fields, timestamp) = row_fields(&row, app.request.prefix.text());
+                let (request, timestamp) = row_request(&row, app.request.prefix.text());
                 out.extend(unsaved::load_or_ask(
                     app,
                     PendingLoad::Request {
-                        fields: Box::new(fields),
+                        request: Box::new(request),
                         timestamp,
                         what: "the history entry".into(),
                     },
@@ -262,9 +304,11 @@ fn profiles_effects(app: &mut App, effects: Vec<ProfilesEffect>) -> Vec<Command>
     out
 }
 
-/// The request fields of a past send: base URL, path and query split from its URL; the prefix
-/// read from its `X-...-TIMESTAMP` header.
-pub fn row_fields(row: &history::HistoryRow, prefix: &str) -> (RequestFields, String) {
+/// The request of a past send, and the timestamp it was signed with (read from its
+/// `X-...-TIMESTAMP` header): the request model the entry names, with the base URL split from
+/// its URL. Entries written before they named it are read back from the URL and the headers
+/// (path and query from the URL, the prefix from the timestamp header, else `prefix`).
+pub fn row_request(row: &history::HistoryRow, prefix: &str) -> (EditorRequest, String) {
     let (base, target) = match row.url.find("://") {
         Some(i) => match row.url[i + 3..].find('/') {
             Some(j) => row.url.split_at(i + 3 + j),
@@ -272,7 +316,6 @@ pub fn row_fields(row: &history::HistoryRow, prefix: &str) -> (RequestFields, St
         },
         None => ("", row.url.as_str()),
     };
-    let (path, query) = target.split_once('?').unwrap_or((target, ""));
     let header = |name: &str| {
         row.request_headers
             .iter()
@@ -280,29 +323,40 @@ pub fn row_fields(row: &history::HistoryRow, prefix: &str) -> (RequestFields, St
             .map(|(_, v)| v.clone())
             .unwrap_or_default()
     };
-    let prefix = row
-        .request_headers
-        .iter()
-        .find_map(|(n, _)| {
-            let u = n.to_ascii_uppercase();
-            u.strip_prefix("X-")
-                .and_then(|r| r.strip_suffix("-TIMESTAMP"))
-                .map(str::to_string)
-        })
-        .unwrap_or_else(|| prefix.to_string());
-    let names = crate::core::HeaderNames::for_prefix(&prefix);
-    let fields = RequestFields {
-        url: base.to_string(),
-        method: row.method.clone(),
-        path: path.to_string(),
-        query: query.to_string(),
-        prefix: prefix.clone(),
-        api_key: header(&names.api_key),
-        content_type: header("Content-Type"),
-        auth_algo: header(&names.auth_algo),
-        body: row.request_body.clone(),
+    let spec = match &row.spec {
+        Some(spec) => spec.clone(),
+        None => {
+            let (path, query) = target.split_once('?').unwrap_or((target, ""));
+            let prefix = row
+                .request_headers
+                .iter()
+                .find_map(|(n, _)| {
+                    let u = n.to_ascii_uppercase();
+                    u.strip_prefix("X-")
+                        .and_then(|r| r.strip_suffix("-TIMESTAMP"))
+                        .map(str::to_string)
+                })
+                .unwrap_or_else(|| prefix.to_string());
+            let names = crate::core::HeaderNames::for_prefix(&prefix);
+            RequestSpec {
+                method: row.method.clone(),
+                path: path.to_string(),
+                query: query.to_string(),
+                api_key: header(&names.api_key),
+                content_type: header("Content-Type"),
+                auth_algo: header(&names.auth_algo),
+                header_prefix: prefix,
+                body: bytes::Bytes::from(row.request_body.clone()),
+            }
+        }
     };
-    (fields, header(&names.timestamp))
+    let names = crate::core::HeaderNames::for_prefix(&spec.header_prefix);
+    let timestamp = header(&names.timestamp);
+    let request = EditorRequest {
+        url: base.to_string(),
+        spec,
+    };
+    (request, timestamp)
 }
 
 fn request_quit(app: &mut App) -> Vec<Command> {
@@ -360,6 +414,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
         View::Events => update(app, Message::Events(EventsMsg::Key(key))),
         View::History => update(app, Message::History(HistoryMsg::Key(key))),
         View::Profiles => update(app, Message::Profiles(ProfilesMsg::Key(key))),
+        View::Traffic => update(app, Message::Traffic(TrafficMsg::Key(key))),
         View::Lesson => {
             let now = app.request.now;
             update(app, Message::Lesson(LessonMsg::Key(key, now)))
@@ -426,6 +481,10 @@ fn run_palette(app: &mut App, action: PaletteAction) -> Vec<Command> {
     match action {
         PaletteAction::Global(a) => run_global(app, a),
         PaletteAction::Request(a) => request::run(&mut app.request, a),
+        PaletteAction::Traffic(a) => {
+            let effects = traffic::run(&mut app.traffic, a);
+            traffic_effects(app, effects)
+        }
         PaletteAction::Lesson(a) => {
             let now = app.request.now;
             update(app, Message::Lesson(LessonMsg::Run(a, now)))
@@ -618,6 +677,7 @@ fn on_paste(app: &mut App, text: &str) -> Vec<Command> {
         View::Events => update(app, Message::Events(EventsMsg::Paste(text.to_string()))),
         View::History => update(app, Message::History(HistoryMsg::Paste(text.to_string()))),
         View::Profiles => update(app, Message::Profiles(ProfilesMsg::Paste(text.to_string()))),
+        View::Traffic => update(app, Message::Traffic(TrafficMsg::Paste(text.to_string()))),
         View::Lesson => vec![],
     }
 }
@@ -641,6 +701,7 @@ fn on_mouse(app: &mut App, m: crossterm::event::MouseEvent) -> Vec<Command> {
         View::Events => update(app, Message::Events(EventsMsg::Mouse(m, main))),
         View::History => update(app, Message::History(HistoryMsg::Mouse(m, main))),
         View::Profiles => update(app, Message::Profiles(ProfilesMsg::Mouse(m, main))),
+        View::Traffic => update(app, Message::Traffic(TrafficMsg::Mouse(m, main))),
         View::Diagnose => {
             diagnose::on_mouse(&mut app.diagnose, m, main);
             vec![]

@@ -9,7 +9,7 @@ use crate::core::Secret;
 use crate::tui::components::diagnose::DiagKey;
 use crate::tui::components::request::{resign, Detail, Field, Prompt, TYPED_KEY};
 use crate::tui::message::LoadedProfile;
-use crate::tui::model::{FormattedBody, MismatchView, RequestFields, ResponseView, SignedView};
+use crate::tui::model::{EditorRequest, FormattedBody, MismatchView, ResponseView, SignedView};
 use crate::tui::signing::SignJob;
 use crate::tui::test_util::{alt_key, ctrl_key, key, t0, TestApp};
 
@@ -48,7 +48,7 @@ fn typing_in_the_query_resigns_with_the_new_query_and_marks_dirty() {
     assert_eq!(a.request.query.text(), "a=1");
     assert!(a.request.dirty);
     let job = last_sign_job(&cmds);
-    assert_eq!(job.query, "a=1");
+    assert_eq!(job.spec.query, "a=1");
     assert_eq!(job.id, a.request.sign.requested);
     assert!(a.request.sign.updating());
     // Backspace and cursor moves.
@@ -69,7 +69,7 @@ fn typing_in_the_body_resigns_and_tracks_the_change_point() {
     a.request.body_state.changed_from = None;
     let cmds = a.type_str(" ");
     let job = last_sign_job(&cmds);
-    assert_eq!(job.body.len(), before + 1);
+    assert_eq!(job.spec.body.len(), before + 1);
     assert_eq!(job.changed_from, Some(before));
     assert!(job.check_json);
 }
@@ -95,7 +95,7 @@ fn method_cycles_with_up_and_down() {
     assert_eq!(a.request.method.text(), "PUT");
     let cmds = update(&mut a, key(KeyCode::Down));
     assert_eq!(a.request.method.text(), "PATCH");
-    assert_eq!(last_sign_job(&cmds).method, "PATCH");
+    assert_eq!(last_sign_job(&cmds).spec.method, "PATCH");
     update(&mut a, key(KeyCode::Up));
     update(&mut a, key(KeyCode::Up));
     assert_eq!(a.request.method.text(), "POST");
@@ -223,7 +223,7 @@ fn send_asks_for_a_send_of_the_target_url_and_done_shows_status_and_job() {
     };
     assert_eq!(job.url, "http://127.0.0.1:9/v2/batch?x=1");
     assert!(job.live_timestamp);
-    assert_eq!(job.sign.query, "x=1");
+    assert_eq!(job.sign.spec.query, "x=1");
     let id = job.id;
     assert!(a.request.sending);
     // A stale answer is ignored.
@@ -330,7 +330,7 @@ fn editor_result_replaces_the_body_or_reports() {
     assert!(matches!(cmds.first(), Some(Command::EditBody(b)) if b.contains("sku-1")));
     let cmds = update(&mut a, Message::EditorDone(Ok("[1]\n".into())));
     assert_eq!(&a.request.body.bytes()[..], b"[1]\n");
-    assert_eq!(&last_sign_job(&cmds).body[..], b"[1]\n");
+    assert_eq!(&last_sign_job(&cmds).spec.body[..], b"[1]\n");
     update(
         &mut a,
         Message::EditorDone(Err("the editor vi exited with 1".into())),
@@ -342,9 +342,9 @@ fn editor_result_replaces_the_body_or_reports() {
 #[test]
 fn format_and_minify_change_the_body_invalid_json_is_kept() {
     let mut a = app();
-    let cmds = update(&mut a, key(KeyCode::F(7)));
+    let cmds = update(&mut a, alt_key('j'));
     assert!(a.request.body.line_count() > 1);
-    assert!(String::from_utf8_lossy(&last_sign_job(&cmds).body).contains("\n  {"));
+    assert!(String::from_utf8_lossy(&last_sign_job(&cmds).spec.body).contains("\n  {"));
     update(&mut a, alt_key('n'));
     assert_eq!(
         &a.request.body.bytes()[..],
@@ -352,7 +352,7 @@ fn format_and_minify_change_the_body_invalid_json_is_kept() {
     );
     a.request.body = crate::tui::components::request::new_body_editor("{oops");
     a.request.body_changed_at(0);
-    assert!(update(&mut a, key(KeyCode::F(7))).is_empty());
+    assert!(update(&mut a, alt_key('j')).is_empty());
     assert_eq!(&a.request.body.bytes()[..], b"{oops");
     assert!(
         a.status.contains("not valid JSON at line 1"),
@@ -543,7 +543,7 @@ fn paste_goes_to_the_focused_field_as_one_line_or_into_the_body() {
     focus(&mut a, Field::Query);
     let cmds = update(&mut a, Message::Paste("a=1\nb=2".into()));
     assert_eq!(a.request.query.text(), "a=1b=2");
-    assert_eq!(last_sign_job(&cmds).query, "a=1b=2");
+    assert_eq!(last_sign_job(&cmds).spec.query, "a=1b=2");
     focus(&mut a, Field::Body);
     a.request.body = crate::tui::components::request::new_body_editor("");
     a.request.body_changed_at(0);
@@ -607,8 +607,8 @@ fn profile_switch_popup_loads_the_chosen_profile() {
     update(&mut a, key(KeyCode::Down));
     let cmds = update(&mut a, key(KeyCode::Enter));
     assert!(matches!(cmds.as_slice(), [Command::LoadProfile(n)] if n == "prod"));
-    let mut fields = RequestFields::demo("https://indexing.example");
-    fields.prefix = "KLEVU".into();
+    let mut request = EditorRequest::demo("https://indexing.example");
+    request.spec.header_prefix = "KLEVU".into();
     let cmds = update(
         &mut a,
         Message::ProfileLoaded(Ok(LoadedProfile {
@@ -618,7 +618,7 @@ fn profile_switch_popup_loads_the_chosen_profile() {
             local: false,
             events: Some("[]".into()),
             profile: None,
-            fields,
+            request,
             key: Some(Secret::new("k2")),
             key_source: "env PROD_KEY".into(),
         })),
@@ -710,12 +710,12 @@ fn diagnose_view_asks_for_a_diagnosis_and_shows_it() {
 fn load_request_fills_the_editor_and_freezes_the_timestamp() {
     let mut a = app();
     a.view = View::Diagnose;
-    let mut f = RequestFields::demo("");
-    f.query = "q=1".into();
+    let mut r = EditorRequest::demo("");
+    r.spec.query = "q=1".into();
     let cmds = update(
         &mut a,
         Message::LoadRequest {
-            fields: Box::new(f),
+            request: Box::new(r),
             timestamp: "2024-01-01T12:00:00+00:00".into(),
         },
     );
@@ -724,7 +724,7 @@ fn load_request_fills_the_editor_and_freezes_the_timestamp() {
     assert_eq!(a.request.query.text(), "q=1");
     assert_eq!(a.request.url.text(), "http://127.0.0.1:9");
     assert!(!a.request.ts_live && a.request.dirty);
-    assert_eq!(last_sign_job(&cmds).query, "q=1");
+    assert_eq!(last_sign_job(&cmds).spec.query, "q=1");
 }
 
 #[test]
@@ -783,20 +783,39 @@ fn component_views_get_keys_and_their_effects_become_commands() {
         response_headers: vec![],
         response_body: String::new(),
         error: None,
+        spec: None,
     };
-    let (f, ts) = row_fields(&row, "SVC");
+    let (f, ts) = row_request(&row, "SVC");
     assert_eq!(
-        (f.url.as_str(), f.path.as_str(), f.query.as_str()),
+        (f.url.as_str(), f.spec.path.as_str(), f.spec.query.as_str()),
         ("http://127.0.0.1:5", "/v2/batch", "x=1")
     );
     assert_eq!(
-        (f.prefix.as_str(), f.api_key.as_str(), ts.as_str()),
+        (
+            f.spec.header_prefix.as_str(),
+            f.spec.api_key.as_str(),
+            ts.as_str()
+        ),
         ("KLEVU", "pk", "2026-11-22T09:59:59.000Z")
     );
+    // An entry that names the spec it sent loads that spec (here a query the URL does not show
+    // as typed, and another API key), not a reading of its URL and headers.
+    let mut named = row.clone();
+    named.spec = Some(crate::core::RequestSpec {
+        query: "x=1&y=%20".into(),
+        header_prefix: "KLEVU".into(),
+        api_key: "pk-from-spec".into(),
+        body: bytes::Bytes::from_static(b"[3]"),
+        ..crate::core::RequestSpec::default()
+    });
+    let (f2, ts2) = row_request(&named, "SVC");
+    assert_eq!(f2.url, "http://127.0.0.1:5");
+    assert_eq!(f2.spec, named.spec.clone().unwrap());
+    assert_eq!(ts2, "2026-11-22T09:59:59.000Z");
     let cmds = history_effects(&mut a, vec![HistoryEffect::LoadIntoRequest(Box::new(row))]);
     assert_eq!(a.view, View::Request);
     assert_eq!(a.request.prefix.text(), "KLEVU");
-    assert_eq!(&last_sign_job(&cmds).body[..], b"[2]");
+    assert_eq!(&last_sign_job(&cmds).spec.body[..], b"[2]");
     // Profile manager: activating a profile loads it (after asking, as the loaded entry is an
     // unsaved edit of the profile: d discards it).
     let cmds = profiles_effects(&mut a, vec![ProfilesEffect::Activate("prod".into())]);
@@ -830,7 +849,7 @@ fn a_question_mark_typed_at_the_start_of_the_query_is_removed_on_send_and_said()
         [Command::Send(job)] => job,
         other => panic!("one send: {other:?}"),
     };
-    assert_eq!(job.sign.query, "a=1", "signed without the '?'");
+    assert_eq!(job.sign.spec.query, "a=1", "signed without the '?'");
     assert!(job.url.ends_with("/v2/batch?a=1"), "{}", job.url);
     assert_eq!(a.request.query.text(), "a=1");
     assert!(a.status.contains("started with '?'"), "{}", a.status);
@@ -855,8 +874,8 @@ fn a_frozen_timestamp_stays_with_its_profile_and_a_load_clears_the_old_response(
         "frozen"
     );
     a.request.response = Some(response(1, 401));
-    let mut fields = RequestFields::demo("http://127.0.0.1:9");
-    fields.path = "/v2/other".into();
+    let mut request = EditorRequest::demo("http://127.0.0.1:9");
+    request.spec.path = "/v2/other".into();
     let cmds = a.update(Message::ProfileLoaded(Ok(LoadedProfile {
         name: "prod".into(),
         is_demo: false,
@@ -864,7 +883,7 @@ fn a_frozen_timestamp_stays_with_its_profile_and_a_load_clears_the_old_response(
         local: false,
         events: None,
         profile: None,
-        fields: fields.clone(),
+        request: request.clone(),
         key: Some(Secret::new("k2")),
         key_source: "env PROD_KEY".into(),
     })));
@@ -878,7 +897,7 @@ fn a_frozen_timestamp_stays_with_its_profile_and_a_load_clears_the_old_response(
     // Loading a captured request (or a past send) clears the response of the one before.
     a.request.response = Some(response(2, 200));
     a.update(Message::LoadRequest {
-        fields: Box::new(fields),
+        request: Box::new(request),
         timestamp: "2026-01-01T00:00:00.000Z".into(),
     });
     assert!(a.request.response.is_none());

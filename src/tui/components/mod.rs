@@ -7,3 +7,4 @@ pub mod history;
 pub mod lesson;
 pub mod profiles;
 pub mod request;
+pub mod traffic;

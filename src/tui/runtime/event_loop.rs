@@ -190,7 +190,7 @@ fn edit_externally(term: &mut Term, text: &str) -> Result<String, String> {
         .arg(file.path())
         .status();
     let _ = terminal::enter();
-    let _ = term.clear();
+    let _ = terminal::invalidate(term);
     match status {
         Ok(s) if s.success() => std::fs::read_to_string(file.path())
             .map_err(|e| format!("could not read the edited body back: {e}")),

@@ -18,7 +18,7 @@ use crate::tui::components::lesson::{LessonEffect, LessonMsg};
 use crate::tui::components::profiles::{ProfilesEffect, ProfilesMsg};
 use crate::tui::effect::Command;
 use crate::tui::message::{LoadedProfile, Message};
-use crate::tui::model::RequestFields;
+use crate::tui::model::EditorRequest;
 use crate::tui::signing::SignWorker;
 
 /// What "no session" answers (tests that need no disk).
@@ -87,7 +87,7 @@ impl Effects {
             Command::Sign(job) => {
                 tracing::trace!(
                     job = job.id,
-                    body_len = job.body.len(),
+                    body_len = job.spec.body.len(),
                     changed_from = ?job.changed_from,
                     "sign job"
                 );
@@ -104,8 +104,8 @@ impl Effects {
                 tracing::debug!(
                     job = job.id,
                     url = %job.url,
-                    method = %job.sign.method,
-                    body_len = job.sign.body.len(),
+                    method = %job.sign.spec.method,
+                    body_len = job.sign.spec.body.len(),
                     live_timestamp = job.live_timestamp,
                     "send started"
                 );
@@ -155,7 +155,7 @@ impl Effects {
                 name,
                 requests,
                 selected_request,
-                fields,
+                request,
                 typed_key,
             } => {
                 tracing::debug!(
@@ -164,7 +164,8 @@ impl Effects {
                     requests = requests.len(),
                     "save profile"
                 );
-                let msg = self.save_profile(name, (requests, selected_request), &fields, typed_key);
+                let msg =
+                    self.save_profile(name, (requests, selected_request), *request, typed_key);
                 match &msg {
                     Ok(saved) => tracing::debug!(profile = %saved, "profile save done"),
                     Err(e) => tracing::debug!(error = %e, "profile save failed"),
@@ -181,7 +182,7 @@ impl Effects {
                     Ok(req) => {
                         let (fields, timestamp) = capture_fields(&req, &prefix);
                         Message::LoadRequest {
-                            fields: Box::new(fields),
+                            request: Box::new(fields),
                             timestamp,
                         }
                     }
@@ -200,6 +201,17 @@ impl Effects {
             Command::History(_) | Command::ReloadHistory => self.reload_history(),
             Command::Profiles(e) => self.profiles_effect(e),
             Command::ReloadProfiles => self.reload_profiles(),
+            Command::FollowTraffic(base) => {
+                let tx = self.tx.clone();
+                let started = crate::tui::components::traffic::feed::spawn(&base, move |m| {
+                    tx.send(Message::Traffic(m)).is_ok()
+                });
+                if let Err(e) = started {
+                    let _ = self.tx.send(Message::Traffic(
+                        crate::tui::components::traffic::TrafficMsg::Waiting(format!("{e:#}")),
+                    ));
+                }
+            }
             Command::Lesson(e) => self.lesson_effect(e),
             Command::CopyAs { text, what } => {
                 let result = self.copy(&text, what);
@@ -412,7 +424,7 @@ impl Effects {
         &mut self,
         name: String,
         (requests, selected): (Vec<crate::store::SavedRequest>, usize),
-        fields: &RequestFields,
+        request: EditorRequest,
         typed_key: Option<crate::core::Secret>,
     ) -> Result<String, String> {
         let sess = self.session.as_mut().ok_or(NO_SESSION)?;
@@ -426,24 +438,17 @@ impl Effects {
             p.replace_requests(requests, selected)
                 .map_err(|e| e.to_string())?;
         }
-        p.indexing_url = if Some(&fields.url) == embedded.as_ref() {
+        p.indexing_url = if Some(&request.url) == embedded.as_ref() {
             EMBEDDED_URL.to_string()
         } else {
-            fields.url.clone()
+            request.url
         };
-        *p.request_mut() = crate::core::RequestSpec {
-            method: fields.method.clone(),
-            path: fields.path.clone(),
-            query: fields.query.clone(),
-            header_prefix: fields.prefix.clone(),
-            api_key: fields.api_key.clone(),
-            content_type: fields.content_type.clone(),
-            auth_algo: fields.auth_algo.clone(),
-            body: bytes::Bytes::from(fields.body.clone()),
-        };
-        // The prefix and the public key are the account's: every request of the profile uses them.
-        p.set_header_prefix(&fields.prefix);
-        p.set_api_key(&fields.api_key);
+        // The prefix and the public key are the account's: every request of the profile uses
+        // them.
+        p.set_header_prefix(&request.spec.header_prefix);
+        p.set_api_key(&request.spec.api_key);
+        // The editor's buffer itself (shared): the body is not copied to be saved.
+        *p.request_mut() = request.spec;
         if let Some(k) = typed_key {
             p.rest_key = KeySource::Stored(k);
         }

@@ -7,19 +7,13 @@ use bytes::Bytes;
 use crate::engine::Session;
 use crate::store::{Profile, ProfileStore, DEMO_PROFILE, EMBEDDED_URL};
 use crate::tui::message::LoadedProfile;
-use crate::tui::model::RequestFields;
+use crate::tui::model::EditorRequest;
 
 /// A profile as the profile manager lists it: without its body (a save from the manager takes
 /// the stored one again, see [`stored_body`]).
 pub fn without_body(mut p: Profile) -> Profile {
     p.request_mut().body = Bytes::new();
     p
-}
-
-/// A body as the editor's text: the buffer itself when it is not shared and is UTF-8.
-pub fn body_string(body: Bytes) -> String {
-    String::from_utf8(Vec::from(body))
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// The body a profile saved from the manager keeps: that of the stored profile `source` (the
@@ -38,6 +32,7 @@ pub fn stored_body(store: &ProfileStore, source: Option<&str>) -> Result<Bytes, 
 /// A profile as the workbench shows it (its REST key resolved), with its resolved indexing and
 /// analytics base URLs. The body moves to the editor; the profile kept for the manager has none.
 pub fn loaded_profile(mut p: Profile, base_url: String, analytics_url: String) -> LoadedProfile {
+    let body = std::mem::take(&mut p.request_mut().body);
     let (key, key_source) = match p.rest_key.resolve() {
         Ok(k) => (Some(k), p.rest_key.describe()),
         Err(e) => (None, format!("{} — {e}", p.rest_key.describe())),
@@ -48,16 +43,11 @@ pub fn loaded_profile(mut p: Profile, base_url: String, analytics_url: String) -
         analytics_url,
         local: p.analytics_url == EMBEDDED_URL,
         events: p.events.clone(),
-        fields: RequestFields {
+        // The body moves to the editor (shared, not copied); the profile kept for the manager
+        // has none.
+        request: EditorRequest {
             url: base_url,
-            method: p.request().method.clone(),
-            path: p.request().path.clone(),
-            query: p.request().query.clone(),
-            prefix: p.request().header_prefix.clone(),
-            api_key: p.request().api_key.clone(),
-            content_type: p.request().content_type.clone(),
-            auth_algo: p.request().auth_algo.clone(),
-            body: body_string(std::mem::take(&mut p.request_mut().body)),
+            spec: p.request().with_body(body),
         },
         profile: Some(Box::new(p)),
         key,
@@ -101,7 +91,7 @@ mod tests {
         let full = store.load("big").unwrap();
         // Loading hands the body to the editor fields and keeps a body-less profile.
         let loaded = loaded_profile(full, String::new(), String::new());
-        assert_eq!(loaded.fields.body.as_bytes(), &big.request().body[..]);
+        assert_eq!(loaded.request.spec.body, big.request().body);
         assert!(loaded.profile.unwrap().request().body.is_empty());
         assert_eq!(
             stored_body(&store, Some("big")).unwrap(),
@@ -129,8 +119,8 @@ mod tests {
             Session::open_in(paths, Some("big"), crate::client::ClientOptions::default()).unwrap();
         let (loaded, note) = open_current(&mut session);
         assert_eq!(note, None);
-        assert_eq!(loaded.fields.body.len(), 4096);
-        assert_eq!(loaded.fields.url, "http://127.0.0.1:9");
+        assert_eq!(loaded.request.spec.body.len(), 4096);
+        assert_eq!(loaded.request.url, "http://127.0.0.1:9");
         assert_eq!(loaded.analytics_url, "http://127.0.0.1:8");
         assert!(!loaded.local);
         assert!(

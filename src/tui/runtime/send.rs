@@ -7,7 +7,7 @@ use std::sync::Arc;
 use bytes::Bytes;
 use tokio::sync::mpsc::UnboundedSender;
 
-use crate::core::spec::{RequestSpec, SigningParams, Timestamp};
+use crate::core::spec::{SigningParams, Timestamp};
 use crate::engine::{Exchange, SendRequest, Sender};
 use crate::store::KeySource;
 use crate::tui::components::events::SendReport;
@@ -18,14 +18,6 @@ use crate::tui::components::request::response::{
 use crate::tui::effect::SendJob;
 use crate::tui::message::Message;
 use crate::tui::model::ResponseView;
-
-/// The editor's shared body buffer as a `Bytes`, without copying it.
-struct ArcBody(Arc<Vec<u8>>);
-impl AsRef<[u8]> for ArcBody {
-    fn as_ref(&self) -> &[u8] {
-        &self.0
-    }
-}
 
 /// What the engine sends for a send job: the request, the key, and the timestamp (live: the
 /// clock when the engine signs; frozen: exactly as typed).
@@ -38,16 +30,7 @@ pub fn send_request(job: SendJob) -> SendRequest {
     };
     SendRequest {
         base_url: job.base_url,
-        request: RequestSpec {
-            method: sign.method,
-            path: sign.path,
-            query: sign.query,
-            header_prefix: sign.prefix,
-            api_key: sign.api_key,
-            content_type: sign.content_type,
-            auth_algo: sign.auth_algo,
-            body: Bytes::from_owner(ArcBody(sign.body)),
-        },
+        request: sign.spec,
         params: SigningParams {
             key: sign.key,
             timestamp,

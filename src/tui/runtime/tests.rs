@@ -125,7 +125,7 @@ fn startup_runs_every_command_update_returns_so_a_saved_10000_item_batch_is_vali
 fn a_send_goes_to_a_real_local_server_and_is_recorded_in_the_history() {
     let dir = tempfile::tempdir().unwrap();
     let (session, loaded) = demo_session(&dir);
-    let url = loaded.fields.url.clone();
+    let url = loaded.request.url.clone();
     assert!(url.starts_with("http://127.0.0.1:"), "{url}");
     let (mut app, startup) = crate::tui::open_app(loaded, Utc::now());
     let session = run_until(&mut app, Some(session), startup, |a| {

@@ -7,7 +7,7 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use super::app::App;
-use super::components::{diagnose, events, history, lesson, profiles, request};
+use super::components::{diagnose, events, history, lesson, profiles, request, traffic};
 use super::layout::{frame_layout, tab_label, tab_layout, View};
 use super::theme::Theme;
 
@@ -33,6 +33,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         View::Events => events::draw_with_cursor(frame, main, &app.events, cursor),
         View::History => history::draw(frame, main, &app.history),
         View::Profiles => profiles::draw(frame, main, &app.profiles),
+        View::Traffic => traffic::draw(frame, main, &app.traffic),
         View::Lesson => lesson::draw(frame, main, &app.lesson, &theme),
     }
     draw_status(frame, status, app, &theme);
@@ -57,6 +58,20 @@ fn draw_tabs(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 }
 
 fn draw_status(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    if app.view == View::Traffic {
+        // The address to point an application at, always in sight on this view.
+        let t = &app.traffic;
+        let to = if t.address.is_empty() {
+            "no local server".to_string()
+        } else if t.watching {
+            format!("watching {}", t.address)
+        } else {
+            format!("point applications at {}", t.address)
+        };
+        let text = format!(" {to} │ {}", app.status);
+        frame.render_widget(Paragraph::new(text).style(theme.status()), area);
+        return;
+    }
     let req = &app.request;
     let dirty = if req.unsaved() { "*" } else { "" };
     let target = request::target_url(req);

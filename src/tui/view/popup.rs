@@ -7,7 +7,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use ratatui::Frame;
 
 use crate::tui::app::{App, Popup, GLOBAL_KEYS, LOG_MESSAGES};
-use crate::tui::components::{diagnose, request};
+use crate::tui::components::{diagnose, request, traffic};
 use crate::tui::keymap::Binding;
 use crate::tui::layout::View;
 use crate::tui::palette;
@@ -62,6 +62,11 @@ pub fn bindings(app: &App) -> Vec<(String, String)> {
         View::Events => v.extend(fixed_rows(&app.events.help())),
         View::History => v.extend(fixed_rows(&app.history.help())),
         View::Profiles => v.extend(fixed_rows(&app.profiles.help())),
+        View::Traffic => v.extend(
+            fixed_rows(traffic::CONTEXT_KEYS)
+                .into_iter()
+                .chain(rows_of(traffic::KEYS)),
+        ),
         View::Lesson => v.extend(
             rows_of(crate::tui::components::lesson::KEYS)
                 .chain(fixed_rows(crate::tui::components::lesson::CONTEXT_KEYS)),

@@ -71,6 +71,15 @@ impl Edit {
     }
 }
 
+/// The editor's buffer as the owner of a `Bytes`.
+struct SharedBody(Arc<Vec<u8>>);
+
+impl AsRef<[u8]> for SharedBody {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
 /// The body editor. The body is always valid UTF-8 (it is only ever built from `str`s).
 pub struct BodyEditor {
     text: Arc<Vec<u8>>,
@@ -133,6 +142,12 @@ impl BodyEditor {
     /// The whole body, shared (the signer and the sender take clones of the `Arc`).
     pub fn bytes(&self) -> &Arc<Vec<u8>> {
         &self.text
+    }
+
+    /// The whole body as `Bytes` that share this buffer (no copy; an edit while a job still
+    /// holds it copies on write, as with [`BodyEditor::bytes`]).
+    pub fn shared(&self) -> bytes::Bytes {
+        bytes::Bytes::from_owner(SharedBody(Arc::clone(&self.text)))
     }
 
     /// The body as text.

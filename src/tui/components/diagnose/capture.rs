@@ -4,7 +4,8 @@
 
 use chrono::Utc;
 
-use crate::tui::model::RequestFields;
+use crate::core::RequestSpec;
+use crate::tui::model::EditorRequest;
 
 /// Read a pasted capture: a curl command line or raw HTTP.
 pub fn parse_capture(text: &str) -> Result<crate::core::verify::ReceivedRequest, String> {
@@ -21,24 +22,27 @@ pub fn parse_capture(text: &str) -> Result<crate::core::verify::ReceivedRequest,
     }
 }
 
-/// The request fields (and timestamp) of a captured request.
+/// The request (and timestamp) of a captured request; no base URL (the editor keeps its own).
 pub fn capture_fields(
     req: &crate::core::verify::ReceivedRequest,
     prefix: &str,
-) -> (RequestFields, String) {
+) -> (EditorRequest, String) {
     let names = crate::core::HeaderNames::for_prefix(prefix);
-    let fields = RequestFields {
-        url: String::new(),
+    let spec = RequestSpec {
         method: req.method.clone(),
         path: req.path.clone(),
         query: req.query.clone(),
-        prefix: prefix.to_string(),
+        header_prefix: prefix.to_string(),
         api_key: req.header_text(&names.api_key),
         content_type: req.header_text("Content-Type"),
         auth_algo: req.header_text(&names.auth_algo),
-        body: String::from_utf8_lossy(&req.body).into_owned(),
+        body: bytes::Bytes::copy_from_slice(&req.body),
     };
-    (fields, req.header_text(&names.timestamp))
+    let request = EditorRequest {
+        url: String::new(),
+        spec,
+    };
+    (request, req.header_text(&names.timestamp))
 }
 
 /// Verify a capture with one key and explain the verdict: (accepted?, report lines).
@@ -127,7 +131,10 @@ mod tests {
         // Loading it into the editor keeps the captured timestamp.
         let parsed = parse_capture(&text).unwrap();
         let (fields, t) = capture_fields(&parsed, "SVC");
-        assert_eq!((fields.query.as_str(), t.as_str()), ("a=1", ts.as_str()));
+        assert_eq!(
+            (fields.spec.query.as_str(), t.as_str()),
+            ("a=1", ts.as_str())
+        );
         assert!(parse_capture("  ").is_err());
     }
 }

@@ -46,6 +46,8 @@ pub struct HistoryRow {
     pub response_body: String,
     /// Why there is no response, when there is none.
     pub error: Option<String>,
+    /// The request model sent (its body the recorded one), when the entry names it.
+    pub spec: Option<crate::core::RequestSpec>,
 }
 
 impl HistoryRow {
@@ -163,6 +165,7 @@ impl From<&crate::store::HistoryEntry> for HistoryRow {
             response_headers,
             response_body,
             error: e.error.clone(),
+            spec: e.request.sent_spec(),
         }
     }
 }

@@ -31,6 +31,7 @@ pub(crate) fn row(time: &str, profile: &str, kind: RowKind, status: Option<u16>)
         response_headers: vec![],
         response_body: r#"{"accepted":2,"rejected":0}"#.into(),
         error: status.is_none().then(|| "connection refused".to_string()),
+        spec: None,
     }
 }
 
@@ -173,6 +174,7 @@ fn a_store_entry_becomes_a_row_with_its_event_kinds_and_duration() {
             body: body.into(),
             body_len: body.len(),
             body_truncated: false,
+            spec: None,
         },
         response: Some(RecordedResponse {
             status: 200,
@@ -203,6 +205,7 @@ fn a_store_entry_becomes_a_row_with_its_event_kinds_and_duration() {
             body: "[]".into(),
             body_len: 2,
             body_truncated: false,
+            spec: None,
         },
         response: None,
         error: Some("connection refused".into()),

@@ -78,7 +78,7 @@ fn on_key(s: &mut LessonState, key: KeyEvent, now: DateTime<Utc>) -> Vec<LessonE
                 *p = !*p;
             }
         }
-        _ if key_is(&key, KeyCode::Enter) && ex.fixing => return send_fixed(s, now),
+        _ if key_is(&key, KeyCode::Enter) && ex.fixing => return send_fixed(s),
         _ if key_is(&key, KeyCode::Enter) => return answer(s),
         _ => {}
     }
@@ -186,11 +186,12 @@ fn answer(s: &mut LessonState) -> Vec<LessonEffect> {
 }
 
 /// Send the request the fixed client makes to the local server's verifier.
-fn send_fixed(s: &mut LessonState, now: DateTime<Utc>) -> Vec<LessonEffect> {
+fn send_fixed(s: &mut LessonState) -> Vec<LessonEffect> {
     let Some(ex) = s.exercise.as_mut() else {
         return vec![];
     };
-    let answer = ex.exercise.send_with(&ex.knobs, now);
+    // The server's clock is the exercise's: the point is the signature, not the window.
+    let answer = ex.exercise.send_with(&ex.knobs, ex.exercise.time);
     ex.last_send = Some(answer.clone());
     match answer {
         Ok(()) => finish(s, true),

@@ -72,7 +72,8 @@ pub const KEYS: &[Binding<Action>] = &[
     ),
     bind(
         Action::Format,
-        &[KeySpec::f(7)],
+        // Alt-J (JSON): F7 opens the Traffic view.
+        &[KeySpec::alt('j')],
         "format the body",
         "format the body as JSON (changes the signature)",
     ),

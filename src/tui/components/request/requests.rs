@@ -8,33 +8,18 @@
 //! again. The keys are the request view's table (`request::keys`), so help and the palette
 //! list them.
 
-use bytes::Bytes;
 use crossterm::event::{KeyCode, KeyEvent};
 
 use super::state::{Entry, NameAction, Prompt, RequestState, RequestsList};
 use crate::core::spec::RequestSpec;
 use crate::store::profile::validate_request_name;
 use crate::store::SavedRequest;
-use crate::tui::model::RequestFields;
+use crate::tui::model::EditorRequest;
 use crate::tui::widgets::LineInput;
-
-/// The editor's request as a spec (with the account's prefix and API key).
-fn editor_spec(req: &RequestState) -> RequestSpec {
-    RequestSpec {
-        method: req.method.text().to_string(),
-        path: req.path.text().to_string(),
-        query: req.query.text().to_string(),
-        header_prefix: req.prefix.text().to_string(),
-        api_key: req.api_key.text().to_string(),
-        content_type: req.content_type.text().to_string(),
-        auth_algo: req.auth_algo.text().to_string(),
-        body: Bytes::copy_from_slice(req.body.bytes()),
-    }
-}
 
 /// Keep the editor's request (and whether it has unsaved edits) in its entry.
 fn stash(req: &mut RequestState) {
-    let spec = editor_spec(req);
+    let spec = req.spec();
     let dirty = req.dirty;
     if let Some(e) = req.requests.entries.get_mut(req.requests.selected) {
         e.spec = spec;
@@ -48,19 +33,15 @@ fn load_entry(req: &mut RequestState, i: usize) {
         return;
     };
     req.requests.selected = i;
-    let fields = RequestFields {
+    let request = EditorRequest {
         url: req.url.text().to_string(),
-        method: e.spec.method,
-        path: e.spec.path,
-        query: e.spec.query,
-        prefix: req.prefix.text().to_string(),
-        api_key: req.api_key.text().to_string(),
-        content_type: e.spec.content_type,
-        auth_algo: e.spec.auth_algo,
-        body: String::from_utf8(Vec::from(e.spec.body))
-            .unwrap_or_else(|err| String::from_utf8_lossy(err.as_bytes()).into_owned()),
+        spec: RequestSpec {
+            header_prefix: req.prefix.text().to_string(),
+            api_key: req.api_key.text().to_string(),
+            ..e.spec
+        },
     };
-    req.set_fields(&fields);
+    req.set_request(&request);
     req.dirty = e.dirty;
     // The response and a frozen timestamp were the other request's.
     req.response = None;

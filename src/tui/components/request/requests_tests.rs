@@ -10,7 +10,7 @@ use crate::store::{Profile, SavedRequest};
 use crate::tui::components::request::{Field, Prompt};
 use crate::tui::effect::Command;
 use crate::tui::message::{LoadedProfile, Message};
-use crate::tui::model::RequestFields;
+use crate::tui::model::EditorRequest;
 use crate::tui::test_util::TestApp;
 
 fn alt(code: KeyCode) -> Message {
@@ -35,10 +35,13 @@ fn shop(w: u16, h: u16) -> TestApp {
         },
     )
     .unwrap();
-    let mut fields = RequestFields::demo("http://127.0.0.1:1");
-    fields.query = "a=1".into();
-    fields.api_key = "shop-public".into();
-    fields.body = "[]".into();
+    let request = EditorRequest {
+        url: "http://127.0.0.1:1".into(),
+        spec: RequestSpec {
+            body: "[]".into(),
+            ..p.request().clone()
+        },
+    };
     p.request_mut().body = bytes::Bytes::new(); // in the editor, as the runtime hands it over
     app.update(Message::ProfileLoaded(Ok(LoadedProfile {
         name: "shop".into(),
@@ -47,7 +50,7 @@ fn shop(w: u16, h: u16) -> TestApp {
         local: false,
         events: None,
         profile: Some(Box::new(p)),
-        fields,
+        request,
         key: Some(Secret::new("k")),
         key_source: "env SHOP_KEY".into(),
     })));

@@ -5,11 +5,11 @@ use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 
-use crate::core::spec::RequestSpec;
 use crate::core::time::format_timestamp;
+use crate::core::RequestSpec;
 use crate::core::{LineLabel, Secret, SignableRequest};
 use crate::store::DEFAULT_REQUEST;
-use crate::tui::model::{KeyInfo, RequestFields, ResponseView, SignedView};
+use crate::tui::model::{EditorRequest, KeyInfo, ResponseView, SignedView};
 use crate::tui::widgets::body_editor::BodyEditor;
 use crate::tui::widgets::LineInput;
 
@@ -313,7 +313,7 @@ impl RequestState {
     pub fn new(
         profile_name: &str,
         is_demo: bool,
-        fields: RequestFields,
+        request: EditorRequest,
         key: KeyInfo,
         now: DateTime<Utc>,
     ) -> Self {
@@ -351,38 +351,48 @@ impl RequestState {
             detail_scroll: 0,
             status: String::new(),
         };
-        req.set_fields(&fields);
+        req.set_request(&request);
         req
     }
 
-    /// Fill every request field from plain values (loading a profile).
-    pub fn set_fields(&mut self, f: &RequestFields) {
-        self.url.set(&f.url);
-        self.method.set(&f.method);
-        self.path.set(&f.path);
-        self.query.set(&f.query);
-        self.prefix.set(&f.prefix);
-        self.api_key.set(&f.api_key);
-        self.content_type.set(&f.content_type);
-        self.auth_algo.set(&f.auth_algo);
+    /// Load a request into the editor (a profile, a capture, a past send): the one function
+    /// that fills the fields from the request model.
+    pub fn set_request(&mut self, r: &EditorRequest) {
+        let spec = &r.spec;
+        self.url.set(&r.url);
+        self.method.set(&spec.method);
+        self.path.set(&spec.path);
+        self.query.set(&spec.query);
+        self.prefix.set(&spec.header_prefix);
+        self.api_key.set(&spec.api_key);
+        self.content_type.set(&spec.content_type);
+        self.auth_algo.set(&spec.auth_algo);
         // A loaded body starts a fresh editor (no undo back into another profile's body).
-        self.body = new_body_editor(&f.body);
+        self.body = new_body_editor(&spec.body_text());
         self.body_changed_at(0);
         self.dirty = false;
     }
 
-    /// The current values of the request fields.
-    pub fn fields(&self) -> RequestFields {
-        RequestFields {
-            url: self.url.text().to_string(),
+    /// The request the fields describe, as the one request model: the one function that reads
+    /// the fields. The body is the editor's buffer, shared, not copied.
+    pub fn spec(&self) -> RequestSpec {
+        RequestSpec {
             method: self.method.text().to_string(),
             path: self.path.text().to_string(),
             query: self.query.text().to_string(),
-            prefix: self.prefix.text().to_string(),
+            header_prefix: self.prefix.text().to_string(),
             api_key: self.api_key.text().to_string(),
             content_type: self.content_type.text().to_string(),
             auth_algo: self.auth_algo.text().to_string(),
-            body: self.body.text().to_string(),
+            body: self.body.shared(),
+        }
+    }
+
+    /// The request and the base URL it goes to.
+    pub fn editor_request(&self) -> EditorRequest {
+        EditorRequest {
+            url: self.url.text().to_string(),
+            spec: self.spec(),
         }
     }
 
@@ -488,9 +498,9 @@ mod tests {
             source: "test".into(),
             revealed: false,
         };
-        let mut f = RequestFields::demo("http://127.0.0.1:1");
-        f.body = body.into();
-        RequestState::new("t", false, f, key, Utc::now())
+        let mut r = EditorRequest::demo("http://127.0.0.1:1");
+        r.spec.body = bytes::Bytes::copy_from_slice(body.as_bytes());
+        RequestState::new("t", false, r, key, Utc::now())
     }
 
     #[test]
@@ -507,5 +517,27 @@ mod tests {
         assert_eq!(req.body_state.rev, rev + 3);
         // The signable request borrows the editor's bytes.
         assert_eq!(req.signable().body, b"ab\ncd");
+    }
+
+    #[test]
+    fn the_fields_yield_one_request_spec_that_shares_the_body_and_loads_back_the_same() {
+        let mut req = state_with("[1, 2, 3]");
+        req.query.set("a=1");
+        req.prefix.set("KLEVU");
+        let r = req.editor_request();
+        assert_eq!(r.url, "http://127.0.0.1:1");
+        assert_eq!(r.spec.query, "a=1");
+        assert_eq!(r.spec.header_prefix, "KLEVU");
+        assert_eq!(r.spec.api_key, crate::core::demo::DEMO_API_KEY);
+        assert_eq!(&r.spec.body[..], b"[1, 2, 3]");
+        assert_eq!(
+            r.spec.body.as_ptr(),
+            req.body.bytes().as_ptr(),
+            "the body is the editor's buffer, not a copy"
+        );
+        let mut other = state_with("");
+        other.set_request(&r);
+        assert_eq!(other.editor_request(), r);
+        assert_eq!(other.signable().query, "a=1");
     }
 }

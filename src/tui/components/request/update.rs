@@ -16,7 +16,7 @@ use crate::core::time::format_timestamp;
 use crate::core::Secret;
 use crate::tui::effect::{Command, SendJob};
 use crate::tui::keymap;
-use crate::tui::model::{FormattedBody, KeyInfo, RequestFields, ResponseView, SignedView};
+use crate::tui::model::{EditorRequest, FormattedBody, KeyInfo, ResponseView, SignedView};
 use crate::tui::signing::SignJob;
 use crate::tui::widgets::{Edit, LineInput};
 
@@ -139,13 +139,13 @@ pub fn load_profile(
     req: &mut RequestState,
     name: &str,
     is_demo: bool,
-    fields: &RequestFields,
+    request: &EditorRequest,
     key: Option<Secret>,
     key_source: String,
 ) {
     req.profile_name = name.to_string();
     req.is_demo = is_demo;
-    req.set_fields(fields);
+    req.set_request(request);
     // A source that failed is described as "<source> — <why>" (the runtime's `loaded_profile`).
     let (key_source, key_error) = match (&key, key_source.split_once(" — ")) {
         (None, Some((source, why))) => (source.to_string(), Some(why.to_string())),
@@ -178,11 +178,11 @@ pub fn on_saved(req: &mut RequestState, name: &str) {
 /// A captured request (or a past send) loaded into the editor, with its timestamp frozen.
 pub fn load_request(
     req: &mut RequestState,
-    fields: &RequestFields,
+    request: &EditorRequest,
     timestamp: String,
 ) -> Vec<Command> {
     let url = req.url.text().to_string();
-    req.set_fields(fields);
+    req.set_request(request);
     if req.url.text().is_empty() {
         req.url.set(url);
     }
@@ -314,7 +314,7 @@ fn save_command(req: &mut RequestState, name: String) -> Command {
         name,
         requests: list,
         selected_request: selected,
-        fields: Box::new(req.fields()),
+        request: Box::new(req.editor_request()),
         typed_key: (req.key_info.source == TYPED_KEY).then(|| req.key_info.secret.clone()),
     }
 }
@@ -371,7 +371,7 @@ pub fn run(req: &mut RequestState, action: Action) -> Vec<Command> {
         Action::ToggleTimestamp => return toggle_timestamp(req),
         Action::Format => return reformat_body(req, true),
         Action::Minify => return reformat_body(req, false),
-        Action::EditExternally => return vec![Command::EditBody(req.fields().body)],
+        Action::EditExternally => return vec![Command::EditBody(req.body.text().to_string())],
         Action::Search => {
             req.focus = Field::Body;
             req.normal_mode = false;
@@ -518,16 +518,9 @@ pub fn resign(req: &mut RequestState) -> Vec<Command> {
 fn sign_job(req: &RequestState, id: u64, changed_from: Option<usize>, check_json: bool) -> SignJob {
     SignJob {
         id,
-        method: req.method.text().to_string(),
-        path: req.path.text().to_string(),
-        query: req.query.text().to_string(),
-        prefix: req.prefix.text().to_string(),
+        spec: req.spec(),
         timestamp: req.timestamp.text().to_string(),
-        api_key: req.api_key.text().to_string(),
-        auth_algo: req.auth_algo.text().to_string(),
-        content_type: req.content_type.text().to_string(),
         key: req.key_info.secret.clone(),
-        body: Arc::clone(req.body.bytes()),
         body_rev: req.body_state.rev,
         changed_from,
         check_json,

@@ -1,0 +1,237 @@
+//! Layout and drawing of the traffic view. Draw only reads: the list lines and the selected
+//! record's text were made in `update`; only the rows on screen are drawn.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::Frame;
+
+use super::detail::{Detail, Kind};
+use super::state::{Feed, Tone, TrafficState};
+use crate::tui::theme::Theme;
+use crate::tui::widgets::list_window::window_first;
+use crate::tui::widgets::text::{clip, wrap_chars};
+
+/// Where the parts of the traffic view are (shared by [`draw`] and mouse hit testing).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TrafficLayout {
+    /// The list box (with its border).
+    pub list: Rect,
+    /// Index (into the newest-first filtered list) of the first row on screen.
+    pub first: usize,
+    /// The rows on screen: index into the filtered list and the row's cells.
+    pub rows: Vec<(usize, Rect)>,
+    /// The selected request's box (with its border).
+    pub detail: Rect,
+}
+
+/// The layout of the view in `area` for the current records and selection.
+pub fn layout(area: Rect, state: &TrafficState) -> TrafficLayout {
+    let (list, detail) = if area.width >= 120 {
+        let [a, b] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
+            .areas(area);
+        (a, b)
+    } else {
+        let list_h = (area.height * 2 / 5).max(5.min(area.height));
+        let [a, b] = Layout::vertical([Constraint::Length(list_h), Constraint::Min(0)]).areas(area);
+        (a, b)
+    };
+    let body = Rect::new(
+        list.x + 1,
+        list.y + 1,
+        list.width.saturating_sub(2),
+        list.height.saturating_sub(2),
+    );
+    let count = state.visible_len();
+    let first = window_first(state.top, state.selected, usize::from(body.height));
+    let rows = (first..count)
+        .take(usize::from(body.height))
+        .enumerate()
+        .map(|(k, i)| (i, Rect::new(body.x, body.y + k as u16, body.width, 1)))
+        .collect();
+    TrafficLayout {
+        list,
+        first,
+        rows,
+        detail,
+    }
+}
+
+fn tone_style(t: Tone, theme: &Theme) -> Style {
+    match t {
+        Tone::Ok => theme.ok(),
+        Tone::Rejected => theme.error(),
+        Tone::Warn => theme.warn(),
+        Tone::Other => theme.base(),
+    }
+}
+
+fn kind_style(k: Kind, theme: &Theme) -> Style {
+    match k {
+        Kind::Heading => theme.title(),
+        Kind::Text => theme.base(),
+        Kind::Ok => theme.ok(),
+        Kind::Error => theme.error(),
+        Kind::Warn => theme.warn(),
+        Kind::Dim => theme.dim(),
+    }
+}
+
+/// The list's title: counts, the filter, the pause and what was dropped.
+fn list_title(state: &TrafficState) -> String {
+    let mut t = if state.filter.is_empty() {
+        format!(" Traffic ({}) · type to filter ", state.visible_len())
+    } else {
+        format!(
+            " Traffic ({} of {}) · filter: {}▏ ",
+            state.visible_len(),
+            state.len(),
+            state.filter
+        )
+    };
+    if state.paused {
+        t.push_str(&format!("· PAUSED, {} held ", state.held_len()));
+    }
+    t
+}
+
+/// The list's bottom line: the feed, the bound and what was dropped or skipped.
+fn list_footer(state: &TrafficState) -> String {
+    let feed = match &state.feed {
+        Feed::Connecting => "connecting".to_string(),
+        Feed::Live => "live".to_string(),
+        Feed::Waiting(why) => format!("waiting: {why}"),
+    };
+    let mut t = format!(" {feed} · newest {} kept", state.keep);
+    if state.dropped > 0 {
+        t.push_str(&format!(", {} older dropped", state.dropped));
+    }
+    if state.skipped > 0 {
+        t.push_str(&format!(", {} skipped by the server", state.skipped));
+    }
+    t.push(' ');
+    t
+}
+
+/// Draw the traffic view into `area`.
+pub fn draw(frame: &mut Frame, area: Rect, state: &TrafficState) {
+    let theme = Theme::new(state.no_color);
+    let l = layout(area, state);
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .border_style(theme.focus_border())
+        .title(Span::styled(list_title(state), theme.title()))
+        .title_bottom(Line::from(Span::styled(list_footer(state), theme.dim())));
+    frame.render_widget(block, l.list);
+    let width = usize::from(l.list.width.saturating_sub(2));
+    for (i, r) in &l.rows {
+        let Some(e) = state.visible(*i) else { continue };
+        let mut style = tone_style(e.tone, &theme);
+        if *i == state.selected {
+            style = style.add_modifier(Modifier::REVERSED);
+        }
+        let text = format!("{:<w$}", clip(&e.line, width), w = width);
+        frame.render_widget(Paragraph::new(Span::styled(text, style)), *r);
+    }
+    if state.visible_len() == 0 && l.list.height > 2 {
+        let msg = if state.is_empty() {
+            format!(
+                "No requests yet. Point an application at {} and they appear here.",
+                if state.address.is_empty() {
+                    "the local server"
+                } else {
+                    state.address.as_str()
+                }
+            )
+        } else {
+            "Nothing matches the filter (Esc clears it).".to_string()
+        };
+        let r = Rect::new(
+            l.list.x + 1,
+            l.list.y + 1,
+            l.list.width.saturating_sub(2),
+            1,
+        );
+        frame.render_widget(Paragraph::new(Span::styled(msg, theme.dim())), r);
+    }
+    draw_detail(frame, l.detail, state, &theme);
+}
+
+fn draw_detail(frame: &mut Frame, area: Rect, state: &TrafficState, theme: &Theme) {
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .border_style(theme.border())
+        .title(Span::styled(
+            " Request · Enter: edit · Ctrl-D: diagnose · Ctrl-Y: curl ",
+            theme.title(),
+        ));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let Some(d) = &state.detail else {
+        return;
+    };
+    let lines = detail_lines(d, usize::from(inner.width), theme);
+    // Only the rows on screen are handed to the widget.
+    let from = usize::from(state.detail_scroll).min(lines.len().saturating_sub(1));
+    let shown: Vec<Line> = lines
+        .into_iter()
+        .skip(from)
+        .take(usize::from(inner.height))
+        .collect();
+    frame.render_widget(Paragraph::new(shown), inner);
+}
+
+/// The rows of the selected record: the summary, the server's signing text next to what was
+/// received (one above the other when the pane is narrow), then headers, body and upstream.
+pub fn detail_lines(d: &Detail, width: usize, theme: &Theme) -> Vec<Line<'static>> {
+    let wrapped = |rows: &[(Kind, String)], out: &mut Vec<Line<'static>>| {
+        for (k, t) in rows {
+            let style = kind_style(*k, theme);
+            out.extend(
+                wrap_chars(t, width)
+                    .into_iter()
+                    .map(|row| Line::styled(row, style)),
+            );
+        }
+    };
+    let mut out: Vec<Line<'static>> = Vec::new();
+    wrapped(&d.summary, &mut out);
+    out.push(Line::raw(""));
+    let received_title = "Received".to_string();
+    match &d.expected {
+        Some((title, expected)) if width >= 70 => {
+            let half = (width - 1) / 2;
+            out.push(Line::from(vec![
+                Span::styled(format!("{:<half$}", clip(title, half)), theme.title()),
+                Span::raw(" "),
+                Span::styled(clip(&received_title, half), theme.title()),
+            ]));
+            let n = expected.len().max(d.received.len());
+            for i in 0..n {
+                let left = expected.get(i).map_or("", String::as_str);
+                let right = d.received.get(i).map_or("", String::as_str);
+                out.push(Line::from(vec![
+                    Span::styled(format!("{:<half$}", clip(left, half)), theme.marker()),
+                    Span::raw(" "),
+                    Span::raw(clip(right, half)),
+                ]));
+            }
+        }
+        other => {
+            if let Some((title, expected)) = other {
+                out.push(Line::styled(clip(title, width), theme.title()));
+                out.extend(
+                    expected
+                        .iter()
+                        .map(|l| Line::styled(clip(l, width), theme.marker())),
+                );
+            }
+            out.push(Line::styled(received_title, theme.title()));
+            out.extend(d.received.iter().map(|l| Line::raw(clip(l, width))));
+        }
+    }
+    out.push(Line::raw(""));
+    wrapped(&d.rest, &mut out);
+    out
+}

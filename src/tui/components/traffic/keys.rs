@@ -1,0 +1,89 @@
+//! The traffic view's key bindings: one table that the dispatcher, the help popup and the
+//! command palette all read.
+
+use crossterm::event::KeyCode;
+
+use crate::tui::keymap::{Binding, KeySpec};
+
+/// Everything the traffic view can do by key or by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Stop showing new records (they are held) or show them again.
+    Pause,
+    LoadIntoRequest,
+    LoadIntoDiagnose,
+    CopyCurl,
+    /// Forget the records shown.
+    Clear,
+    /// Select the newest record (the selection follows new ones again).
+    Newest,
+}
+
+const fn bind(
+    action: Action,
+    keys: &'static [KeySpec],
+    name: &'static str,
+    help: &'static str,
+) -> Binding<Action> {
+    Binding {
+        action,
+        keys,
+        name,
+        help,
+    }
+}
+
+/// The traffic view's key bindings.
+pub const KEYS: &[Binding<Action>] = &[
+    bind(
+        Action::Pause,
+        &[KeySpec::ctrl('p')],
+        "pause or resume the traffic list",
+        "pause / resume: new requests are held, not shown, until resumed",
+    ),
+    bind(
+        Action::LoadIntoRequest,
+        &[KeySpec::key(KeyCode::Enter), KeySpec::ctrl('e')],
+        "load the request into the request editor",
+        "load the selected request into the request editor (the profile's REST key stays)",
+    ),
+    bind(
+        Action::LoadIntoDiagnose,
+        &[KeySpec::ctrl('d')],
+        "diagnose the request in the Diagnose view",
+        "put the selected request into the Diagnose view and diagnose it there",
+    ),
+    bind(
+        Action::CopyCurl,
+        &[KeySpec::ctrl('y')],
+        "copy the request as curl",
+        "copy the selected request as a curl command",
+    ),
+    bind(
+        Action::Clear,
+        &[KeySpec::ctrl('l')],
+        "clear the traffic list",
+        "clear the list (the server keeps its own records)",
+    ),
+    bind(
+        Action::Newest,
+        &[KeySpec::key(KeyCode::Home)],
+        "select the newest request",
+        "select the newest request; the selection follows new ones again",
+    ),
+];
+
+/// Help rows for what is not an action of its own.
+pub const CONTEXT_KEYS: &[(&str, &str)] = &[
+    (
+        "type",
+        "filter the list (every word must match: path, code, mistake, status...)",
+    ),
+    ("Backspace / Esc", "edit / clear the filter"),
+    (
+        "Up / Down",
+        "select a request (the selection then stays on it)",
+    ),
+    ("PageUp / PageDown", "scroll the selected request"),
+    ("Mouse", "click a row: select it; wheel: list / request"),
+];

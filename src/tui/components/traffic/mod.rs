@@ -1,0 +1,28 @@
+//! The traffic view (F7): every request that reaches the in-process local server (or the
+//! server named with `signscope --watch URL`), newest first and live, already verified and
+//! diagnosed by the server; filter by typing; pause and resume; the selected request in full
+//! (the diagnosis first, the server's signing text next to what was received, headers, body,
+//! the problems of an event batch with their paths); load it into the request editor or the
+//! Diagnose view, or copy it as curl.
+//!
+//! A component (see `docs/architecture.md`, "The workbench"): [`TrafficState`] is its state
+//! (`state.rs`), [`update`] its pure update, [`draw`] its view and [`layout`] shared by both;
+//! [`keys`] is its key table (the dispatcher, help and the palette read it); [`detail`] builds
+//! the selected record's text once, in `update`, never on the draw path. [`feed`] is the
+//! runtime's side: it follows the server's live stream (`GET /_inspect/stream`, see
+//! `docs/server.md`) and hands each record over as a message.
+
+pub mod detail;
+mod draw;
+pub mod feed;
+pub mod keys;
+mod state;
+mod update;
+
+pub use draw::{draw, layout, TrafficLayout};
+pub use keys::{Action, CONTEXT_KEYS, KEYS};
+pub use state::*;
+pub use update::*;
+
+#[cfg(test)]
+mod tests;

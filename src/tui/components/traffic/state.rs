@@ -1,0 +1,245 @@
+//! The traffic view's state: the records received (bounded), the filter, the selection, the
+//! pause, the connection to the stream and the address applications point at.
+
+use std::collections::VecDeque;
+
+use crossterm::event::{KeyEvent, MouseEvent};
+use ratatui::layout::Rect;
+
+use super::detail::Detail;
+use crate::server::store::Verdict;
+use crate::server::stream::RequestSeen;
+use crate::tui::model::EditorRequest;
+use crate::tui::theme::Theme;
+
+/// How many records the view keeps; older ones are dropped (and counted) beyond it.
+pub const KEEP: usize = 1000;
+
+/// How a record's line is coloured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    /// Accepted (2xx, the signature verified).
+    Ok,
+    /// Refused: a 4xx/5xx answer or a signature that did not verify.
+    Rejected,
+    /// Accepted with warnings, or an upstream that disagreed or could not be reached.
+    Warn,
+    /// Anything else (inspection calls, 3xx).
+    Other,
+}
+
+/// One received record and what the list shows of it (made once, when it arrives).
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub seen: RequestSeen,
+    /// The list line: `11:24:54 PUT /v2/batch 401 SIGNATURE_MISMATCH TRAILING_SLASH_TRIMMED`.
+    pub line: String,
+    pub tone: Tone,
+    /// What the filter searches: the line, the conclusion and the route, lower-cased.
+    hay: String,
+}
+
+impl Entry {
+    pub fn new(seen: RequestSeen) -> Entry {
+        let line = crate::cli::watch::request_line(&seen);
+        let tone = tone_of(&seen);
+        let mut hay = format!("{line} {}", seen.route.as_str());
+        if let Some(c) = &seen.conclusion {
+            hay.push(' ');
+            hay.push_str(c);
+        }
+        let hay = hay.to_lowercase();
+        Entry {
+            seen,
+            line,
+            tone,
+            hay,
+        }
+    }
+
+    /// Whether every word of the (lower-cased) filter appears in the record.
+    pub fn matches(&self, words: &[String]) -> bool {
+        words.iter().all(|w| self.hay.contains(w.as_str()))
+    }
+}
+
+fn tone_of(r: &RequestSeen) -> Tone {
+    let upstream_bad = r
+        .upstream
+        .as_ref()
+        .is_some_and(|u| u.status.is_none_or(|s| s >= 400));
+    if r.status >= 400 || r.verdict == Some(Verdict::Rejected) {
+        Tone::Rejected
+    } else if upstream_bad || !r.warnings.is_empty() {
+        Tone::Warn
+    } else if (200..300).contains(&r.status) {
+        Tone::Ok
+    } else {
+        Tone::Other
+    }
+}
+
+/// Where the records come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Feed {
+    /// Not connected yet.
+    Connecting,
+    /// The stream is open.
+    Live,
+    /// The stream is not there (why); the feed retries until it is back.
+    Waiting(String),
+}
+
+/// All state of the traffic view.
+#[derive(Clone, Debug)]
+pub struct TrafficState {
+    /// Records shown, in arrival order (oldest first), at most `keep`.
+    pub(super) entries: VecDeque<Entry>,
+    /// Numbers of the entries the filter lets through, in arrival order.
+    pub(super) matches: VecDeque<u64>,
+    /// Records that arrived while paused, shown on resume (at most `keep`).
+    pub(super) held: VecDeque<Entry>,
+    /// The most records kept ([`KEEP`]).
+    pub keep: usize,
+    /// Records dropped because more than `keep` arrived.
+    pub dropped: u64,
+    /// Records the server said this view missed (it fell behind the stream).
+    pub skipped: u64,
+    pub filter: String,
+    pub paused: bool,
+    /// Index of the selected record in the newest-first filtered list. At 0 the selection
+    /// follows the newest record; elsewhere it stays on its record as new ones arrive.
+    pub selected: usize,
+    /// First row of the list window.
+    pub(super) top: usize,
+    pub detail_scroll: u16,
+    /// The selected record's text, built when the selection changes.
+    pub detail: Option<Detail>,
+    /// The address applications point at (the server's base URL).
+    pub address: String,
+    /// True when following another server (`signscope --watch URL`), not the in-process one.
+    pub watching: bool,
+    pub feed: Feed,
+    /// Draw without colours (NO_COLOR).
+    pub no_color: bool,
+}
+
+impl Default for TrafficState {
+    fn default() -> Self {
+        TrafficState {
+            entries: VecDeque::new(),
+            matches: VecDeque::new(),
+            held: VecDeque::new(),
+            keep: KEEP,
+            dropped: 0,
+            skipped: 0,
+            filter: String::new(),
+            paused: false,
+            selected: 0,
+            top: 0,
+            detail_scroll: 0,
+            detail: None,
+            address: String::new(),
+            watching: false,
+            feed: Feed::Connecting,
+            no_color: Theme::no_color_from_env(),
+        }
+    }
+}
+
+impl TrafficState {
+    /// Records shown (after the filter).
+    pub fn visible_len(&self) -> usize {
+        self.matches.len()
+    }
+
+    /// Records held (before the filter).
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Records that arrived while paused.
+    pub fn held_len(&self) -> usize {
+        self.held.len()
+    }
+
+    /// The `i`-th record of the newest-first filtered list.
+    pub fn visible(&self, i: usize) -> Option<&Entry> {
+        let n = self.matches.len();
+        let seq = *self.matches.get(n.checked_sub(i + 1)?)?;
+        self.entry(seq)
+    }
+
+    /// The record numbered `seq`, if held.
+    pub fn entry(&self, seq: u64) -> Option<&Entry> {
+        let i = self
+            .entries
+            .binary_search_by_key(&seq, |e| e.seen.seq)
+            .ok()?;
+        self.entries.get(i)
+    }
+
+    pub fn selected_entry(&self) -> Option<&Entry> {
+        self.visible(self.selected)
+    }
+
+    /// The filter's words, lower-cased.
+    pub(super) fn words(&self) -> Vec<String> {
+        self.filter
+            .split_whitespace()
+            .map(str::to_lowercase)
+            .collect()
+    }
+
+    /// Typing goes to the filter, so the view is always a text input.
+    pub fn is_text_input_focused(&self) -> bool {
+        true
+    }
+}
+
+/// Messages of the traffic view.
+#[derive(Clone, Debug)]
+pub enum TrafficMsg {
+    Key(KeyEvent),
+    /// Pasted text: goes to the filter (one line).
+    Paste(String),
+    /// A mouse event and the view's area on screen (for hit testing with `layout`).
+    Mouse(MouseEvent, Rect),
+    /// Where the records come from: the address applications point at, and whether it is
+    /// another server (`--watch`).
+    Source {
+        address: String,
+        watching: bool,
+    },
+    /// One completed request, as the server's stream sent it.
+    Received(Box<RequestSeen>),
+    /// The server's stream skipped this many records (the view fell behind).
+    Skipped(u64),
+    /// The stream is open (`again` after an outage).
+    Connected {
+        again: bool,
+    },
+    /// The stream is not there (why); the feed retries.
+    Waiting(String),
+}
+
+/// What the traffic view asks of the router and the runtime.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TrafficEffect {
+    /// Load this request into the request editor (the profile's REST key stays).
+    LoadIntoRequest {
+        request: Box<EditorRequest>,
+        timestamp: String,
+    },
+    /// Put this capture (raw HTTP) into the Diagnose view and diagnose it.
+    Diagnose {
+        capture: String,
+    },
+    /// Copy `text` to the clipboard.
+    Copy(String),
+    Status(String),
+}

@@ -1,0 +1,406 @@
+//! The traffic view on the one TUI fixture (`TestApp`), fed with records a real server made
+//! (its router served in-process, its stream read from the hub) and with hand-made ones.
+
+use crossterm::event::KeyCode;
+use tower::ServiceExt;
+
+use super::*;
+use crate::server::stream::{RequestSeen, StreamMessage};
+use crate::tui::effect::Command;
+use crate::tui::layout::View;
+use crate::tui::message::Message;
+use crate::tui::test_util::{find_in, reversed, TestApp};
+
+const BASE: &str = "http://127.0.0.1:8787";
+
+/// Serve `requests` with a real demo server (in-process router) and return the stream
+/// records it published for them, in order.
+fn served(requests: Vec<axum::http::Request<axum::body::Body>>) -> Vec<RequestSeen> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let state = crate::server::AppState::new(crate::server::ServerConfig::demo());
+        let app = crate::server::app(state.clone());
+        for r in requests {
+            let resp = app.clone().oneshot(r).await.unwrap();
+            let _ = axum::body::to_bytes(resp.into_body(), 1 << 20).await;
+        }
+        let (held, missing, _rx) = state.stream.subscribe(Some(0));
+        assert_eq!(missing, 0);
+        held.iter()
+            .map(
+                |p| match serde_json::from_str::<StreamMessage>(&p.json).unwrap() {
+                    StreamMessage::Request(r) => *r,
+                    other => panic!("{other:?}"),
+                },
+            )
+            .collect()
+    })
+}
+
+/// A signed demo request: signed for `signed_path`, sent to `sent_path` (a mismatch when they
+/// differ).
+fn signed(signed_path: &str, sent_path: &str) -> axum::http::Request<axum::body::Body> {
+    let spec = crate::core::RequestSpec {
+        path: signed_path.to_string(),
+        api_key: crate::server::DEMO_API_KEY.to_string(),
+        body: bytes::Bytes::from_static(b"[{\"id\":\"sku-1\"}]"),
+        ..Default::default()
+    };
+    let ts = crate::core::time::format_timestamp(chrono::Utc::now());
+    let key = crate::core::Secret::new(crate::server::DEMO_REST_KEY);
+    let out = crate::client::build_signed("http://127.0.0.1:9", &spec, &ts, &key).unwrap();
+    let mut b = axum::http::Request::builder()
+        .method(out.method.as_str())
+        .uri(sent_path);
+    for (n, v) in &out.headers {
+        b = b.header(n.as_str(), v.as_str());
+    }
+    b.header("host", "127.0.0.1:8787")
+        .body(axum::body::Body::from(out.body.clone()))
+        .unwrap()
+}
+
+fn collect(body: &str) -> axum::http::Request<axum::body::Body> {
+    axum::http::Request::builder()
+        .method("POST")
+        .uri("/analytics/collect")
+        .header("content-type", "application/json")
+        .body(axum::body::Body::from(body.to_string()))
+        .unwrap()
+}
+
+/// A hand-made record numbered `seq` (an accepted indexing request to `path`).
+fn record(seq: u64, path: &str) -> RequestSeen {
+    serde_json::from_value(serde_json::json!({
+        "seq": seq, "time": "2026-11-22T11:24:54.123Z", "method": "PUT", "path": path,
+        "query": "", "route": "indexing", "status": 200, "code": null, "message": null,
+        "verdict": "accepted", "conclusion": null, "request_bytes": 2,
+        "response_bytes": null, "duration_ms": 1.0, "record": seq, "job_id": "j",
+        "batch": null, "upstream": null, "headers": [], "body": "[]"
+    }))
+    .unwrap()
+}
+
+fn receive(t: &mut TestApp, r: RequestSeen) -> Vec<Command> {
+    t.update(Message::Traffic(TrafficMsg::Received(Box::new(r))))
+}
+
+/// The workbench on the Traffic view, its server at [`BASE`].
+fn on_traffic(w: u16, h: u16) -> TestApp {
+    let mut t = TestApp::new(w, h);
+    t.update(Message::Traffic(TrafficMsg::Source {
+        address: BASE.into(),
+        watching: false,
+    }));
+    t.press(KeyCode::F(7));
+    assert_eq!(t.view, View::Traffic);
+    t
+}
+
+#[test]
+fn a_mismatch_arrives_live_with_its_diagnosis_first_and_the_servers_signing_text() {
+    let recs = served(vec![
+        signed("/v2/batch", "/v2/batch"),
+        signed("/v2/batch", "/v2/batch/"),
+    ]);
+    assert_eq!(recs.len(), 2, "{recs:?}");
+    assert_eq!(recs[1].code.as_deref(), Some("SIGNATURE_MISMATCH"));
+    let mut t = on_traffic(150, 50);
+    t.assert_line("Point an application at http://127.0.0.1:8787");
+    // No key press: each record is on screen as it arrives, newest first.
+    receive(&mut t, recs[0].clone());
+    t.assert_line("PUT /v2/batch 200 OK");
+    receive(&mut t, recs[1].clone());
+    let lines = t.lines();
+    let (bx, by) =
+        find_in(&lines, "/v2/batch/ 401 SIGNATURE_MISMATCH").expect("the mismatch's line");
+    let (gx, gy) = find_in(&lines, "/v2/batch 200 OK").expect("the accepted line");
+    assert!(by < gy, "newest first:\n{}", lines.join("\n"));
+    // Verdict colours: red for the refused one, green for the accepted one.
+    let buf = t.draw().clone();
+    assert_eq!(buf[(bx, by)].fg, ratatui::style::Color::Red);
+    assert_eq!(buf[(gx, gy)].fg, ratatui::style::Color::Green);
+    // The newest is selected and shown in full, the diagnosis before the signing texts.
+    let screen = t.screen();
+    let diag = screen.find("Diagnosis:").expect(&screen);
+    let expected = screen
+        .find("Server's signing text (expected)")
+        .expect(&screen);
+    assert!(diag < expected, "{screen}");
+    assert!(screen.contains("Received"), "{screen}");
+    // The server signed the path it received; the client signed another one.
+    assert!(screen.contains("/v2/batch/\\n"), "{screen}");
+    assert!(screen.contains("X-SVC-TIMESTAMP: "), "{screen}");
+    assert!(screen.contains("Authorization: Bearer "), "{screen}");
+}
+
+#[test]
+fn an_accepted_request_shows_the_signing_text_the_server_verified() {
+    let recs = served(vec![signed("/v2/batch", "/v2/batch")]);
+    let mut t = on_traffic(150, 50);
+    receive(&mut t, recs[0].clone());
+    let screen = t.screen();
+    assert!(screen.contains("signature verified, accepted"), "{screen}");
+    assert!(screen.contains("Signing text (verified)"), "{screen}");
+    assert!(screen.contains("PUT\\n"), "{screen}");
+    assert!(
+        screen.contains("X-SVC-APIKEY=demo-public-key\\n"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn an_event_batch_lists_its_problems_with_their_paths() {
+    let recs = served(vec![collect(
+        r#"[{"event":"view_recs_list","data":{"list":{"id":"x"}}}]"#,
+    )]);
+    let r = recs[0].clone();
+    let batch = r.batch.clone().expect("a batch");
+    assert!(!batch.problems.is_empty(), "{batch:?}");
+    let first_path = batch.problems[0]["path"].as_str().unwrap().to_string();
+    let mut t = on_traffic(150, 50);
+    receive(&mut t, r);
+    t.assert_line("POST /analytics/collect 400");
+    t.assert_line("Batch: 1 events");
+    t.assert_line(&first_path);
+}
+
+#[test]
+fn typing_filters_and_esc_clears() {
+    let mut t = on_traffic(120, 30);
+    for (i, p) in ["/v2/batch", "/v2/products", "/v2/batch/x"]
+        .iter()
+        .enumerate()
+    {
+        receive(&mut t, record(i as u64 + 1, p));
+    }
+    t.type_str("products");
+    t.assert_line("Traffic (1 of 3)");
+    t.assert_line("PUT /v2/products 200");
+    t.assert_no_line("PUT /v2/batch 200");
+    // A record arriving that does not match stays out of the list; one that does comes in.
+    receive(&mut t, record(4, "/v2/other"));
+    receive(&mut t, record(5, "/v2/products/2"));
+    t.assert_line("Traffic (2 of 5)");
+    t.press(KeyCode::Esc);
+    t.assert_line("Traffic (5)");
+    // `q` and `?` are typed into the filter, not shortcuts.
+    t.type_str("q?");
+    assert_eq!(t.traffic.filter, "q?");
+    assert!(!t.quit && t.popup.is_none());
+}
+
+#[test]
+fn pause_holds_new_requests_until_resumed() {
+    let mut t = on_traffic(120, 30);
+    receive(&mut t, record(1, "/v2/one"));
+    t.ctrl('p');
+    assert!(t.status.contains("paused"), "{}", t.status);
+    receive(&mut t, record(2, "/v2/two"));
+    receive(&mut t, record(3, "/v2/three"));
+    t.assert_line("PAUSED, 2 held");
+    t.assert_no_line("/v2/two");
+    t.ctrl('p');
+    t.assert_line("/v2/two");
+    t.assert_line("/v2/three");
+    assert!(t.status.contains("2 held requests shown"), "{}", t.status);
+}
+
+#[test]
+fn the_list_is_bounded_and_says_how_many_it_dropped() {
+    let mut t = on_traffic(120, 40);
+    t.traffic.keep = 5;
+    for i in 1..=8 {
+        receive(&mut t, record(i, &format!("/v2/n{i}")));
+    }
+    assert_eq!(t.traffic.len(), 5);
+    t.assert_line("newest 5 kept, 3 older dropped");
+    t.assert_no_line("/v2/n3 ");
+    t.assert_line("/v2/n4 ");
+    t.assert_line("/v2/n8 ");
+    // Held while paused are bounded too.
+    t.ctrl('p');
+    for i in 9..=20 {
+        receive(&mut t, record(i, &format!("/v2/n{i}")));
+    }
+    assert_eq!(t.traffic.held_len(), 5);
+    assert_eq!(t.traffic.dropped, 3 + 7);
+}
+
+#[test]
+fn the_selection_follows_the_newest_until_moved_then_stays_on_its_request() {
+    let mut t = on_traffic(120, 30);
+    receive(&mut t, record(1, "/v2/one"));
+    receive(&mut t, record(2, "/v2/two"));
+    assert_eq!(t.traffic.selected_entry().unwrap().seen.path, "/v2/two");
+    t.press(KeyCode::Down);
+    assert_eq!(t.traffic.selected_entry().unwrap().seen.path, "/v2/one");
+    receive(&mut t, record(3, "/v2/three"));
+    assert_eq!(t.traffic.selected_entry().unwrap().seen.path, "/v2/one");
+    let lines = t.lines();
+    let y = lines.iter().position(|l| l.contains("/v2/one ")).unwrap();
+    let buf = t.draw().clone();
+    assert!(
+        reversed(&buf, y as u16, 1, 20),
+        "the selected row is highlighted"
+    );
+    // Home goes back to following the newest.
+    t.press(KeyCode::Home);
+    receive(&mut t, record(4, "/v2/four"));
+    assert_eq!(t.traffic.selected_entry().unwrap().seen.path, "/v2/four");
+    assert_eq!(t.traffic.detail.as_ref().unwrap().seq, 4);
+}
+
+#[test]
+fn enter_loads_the_request_into_the_editor_and_the_rest_key_stays_the_profiles() {
+    let recs = served(vec![signed("/v2/batch", "/v2/batch/?lang=en")]);
+    let mut t = on_traffic(120, 40);
+    receive(&mut t, recs[0].clone());
+    let key_before = t.request.key();
+    let cmds = t.press(KeyCode::Enter);
+    assert_eq!(t.view, View::Request);
+    assert_eq!(t.request.path.text(), "/v2/batch/");
+    assert_eq!(t.request.query.text(), "lang=en");
+    assert_eq!(t.request.url.text(), BASE);
+    assert_eq!(t.request.api_key.text(), crate::server::DEMO_API_KEY);
+    assert_eq!(t.request.body.text(), "[{\"id\":\"sku-1\"}]");
+    assert_eq!(
+        t.request.timestamp.text(),
+        recs[0]
+            .headers
+            .iter()
+            .find(|(n, _)| n == "x-svc-timestamp")
+            .unwrap()
+            .1
+    );
+    assert_eq!(t.request.key().expose(), key_before.expose());
+    assert!(
+        cmds.iter().any(|c| matches!(c, Command::Sign(_))),
+        "{cmds:?}"
+    );
+}
+
+#[test]
+fn ctrl_d_diagnoses_the_request_in_the_diagnose_view() {
+    let recs = served(vec![signed("/v2/batch", "/v2/batch/")]);
+    let mut t = on_traffic(120, 40);
+    receive(&mut t, recs[0].clone());
+    let cmds = t.ctrl('d');
+    assert_eq!(t.view, View::Diagnose);
+    let text = match cmds.as_slice() {
+        [Command::Diagnose { text, .. }] => text.clone(),
+        other => panic!("{other:?}"),
+    };
+    // The capture the Diagnose view holds is the request as received.
+    assert_eq!(t.diagnose.input.lines().join("\n"), text);
+    let parsed = crate::tui::components::diagnose::capture::parse_capture(&text).unwrap();
+    assert_eq!(parsed.path, "/v2/batch/");
+    assert_eq!(&parsed.body[..], b"[{\"id\":\"sku-1\"}]");
+    // And it reproduces the server's verdict with the demo key.
+    let (ok, report) = crate::tui::components::diagnose::capture::diagnose_capture(
+        &text,
+        &crate::core::Secret::new(crate::server::DEMO_REST_KEY),
+        "SVC",
+        chrono::Utc::now(),
+    );
+    assert!(!ok, "{report:?}");
+}
+
+#[test]
+fn ctrl_y_copies_the_request_as_curl_aimed_at_the_server() {
+    let recs = served(vec![signed("/v2/batch", "/v2/batch")]);
+    let mut t = on_traffic(120, 40);
+    receive(&mut t, recs[0].clone());
+    let cmds = t.ctrl('y');
+    let curl = match cmds.as_slice() {
+        [Command::Copy(c)] => c.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert!(
+        curl.starts_with("curl -X PUT http://127.0.0.1:8787/v2/batch "),
+        "{curl}"
+    );
+    assert!(curl.contains("-H 'authorization: Bearer "), "{curl}");
+    assert!(curl.contains("--data-raw '[{\"id\":\"sku-1\"}]'"), "{curl}");
+    assert!(!curl.to_lowercase().contains("host:"), "{curl}");
+    // Nothing selected: one sentence, no command.
+    t.ctrl('l');
+    assert!(t.ctrl('y').is_empty());
+    assert_eq!(t.status, "No request selected.");
+}
+
+#[test]
+fn the_status_line_shows_where_to_point_an_application() {
+    let mut t = on_traffic(100, 24);
+    let last = t.lines().last().unwrap().clone();
+    assert!(
+        last.contains("point applications at http://127.0.0.1:8787"),
+        "{last}"
+    );
+    t.update(Message::Traffic(TrafficMsg::Source {
+        address: "http://127.0.0.1:8080".into(),
+        watching: true,
+    }));
+    let last = t.lines().last().unwrap().clone();
+    assert!(last.contains("watching http://127.0.0.1:8080"), "{last}");
+    t.update(Message::Traffic(TrafficMsg::Waiting(
+        "connection refused".into(),
+    )));
+    t.assert_line("waiting: connection refused");
+    t.update(Message::Traffic(TrafficMsg::Connected { again: true }));
+    t.assert_line(" live ·");
+}
+
+#[test]
+fn help_and_the_palette_list_the_views_keys() {
+    let mut t = on_traffic(120, 60);
+    t.press(KeyCode::F(1));
+    assert!(matches!(t.popup, Some(crate::tui::app::Popup::Help { .. })));
+    let rows = crate::tui::view::popup::bindings(&t.app);
+    for b in KEYS {
+        assert!(
+            rows.iter()
+                .any(|(k, h)| h == b.help && *k == b.keys_label()),
+            "{:?} not in help: {rows:?}",
+            b.help
+        );
+    }
+    t.assert_line("pause / resume");
+    t.press(KeyCode::Esc);
+    t.ctrl('k');
+    t.type_str("pause");
+    t.assert_line("pause or resume the traffic list");
+    t.press(KeyCode::Enter);
+    assert!(t.traffic.paused);
+}
+
+#[test]
+fn a_restarted_server_numbering_from_one_again_starts_the_list_over() {
+    let mut t = on_traffic(120, 30);
+    receive(&mut t, record(7, "/v2/old"));
+    receive(&mut t, record(1, "/v2/new"));
+    assert_eq!(t.traffic.len(), 1);
+    t.assert_no_line("/v2/old");
+}
+
+#[test]
+fn loading_over_unsaved_edits_asks_first_and_discard_loads() {
+    let recs = served(vec![signed("/v2/batch", "/v2/batch/")]);
+    let mut t = on_traffic(120, 40);
+    t.request.dirty = true;
+    receive(&mut t, recs[0].clone());
+    let cmds = t.press(KeyCode::Enter);
+    assert!(cmds.is_empty(), "{cmds:?}");
+    assert!(
+        matches!(t.popup, Some(crate::tui::app::Popup::ConfirmLoad(_))),
+        "{:?}",
+        t.popup
+    );
+    assert_eq!(t.request.path.text(), "/v2/batch", "nothing loaded yet");
+    t.press(KeyCode::Char('d'));
+    assert_eq!(t.view, View::Request);
+    assert_eq!(t.request.path.text(), "/v2/batch/");
+}

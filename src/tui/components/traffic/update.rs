@@ -1,0 +1,265 @@
+//! The traffic view's update: pure. A record is filed when it arrives (its list line made once,
+//! the oldest dropped beyond the bound); the selected record's text is rebuilt only when the
+//! selection moves to another record.
+
+use crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::{Position, Rect};
+
+use super::detail;
+use super::draw::layout;
+use super::keys::{Action, KEYS};
+use super::state::{Entry, Feed, TrafficEffect, TrafficMsg, TrafficState};
+use crate::server::stream::RequestSeen;
+use crate::tui::keymap;
+
+/// Handle a message; pure.
+pub fn update(state: &mut TrafficState, msg: TrafficMsg) -> Vec<TrafficEffect> {
+    let effects = match msg {
+        TrafficMsg::Received(r) => {
+            receive(state, *r);
+            vec![]
+        }
+        TrafficMsg::Skipped(n) => {
+            state.skipped += n;
+            vec![]
+        }
+        TrafficMsg::Connected { .. } => {
+            state.feed = Feed::Live;
+            vec![]
+        }
+        TrafficMsg::Waiting(why) => {
+            state.feed = Feed::Waiting(why);
+            vec![]
+        }
+        TrafficMsg::Source { address, watching } => {
+            state.address = address;
+            state.watching = watching;
+            vec![]
+        }
+        TrafficMsg::Paste(text) => {
+            state
+                .filter
+                .extend(text.chars().filter(|c| !c.is_control()));
+            refilter(state);
+            vec![]
+        }
+        TrafficMsg::Mouse(m, area) => {
+            on_mouse(state, m, area);
+            vec![]
+        }
+        TrafficMsg::Key(key) if key.kind == KeyEventKind::Release => vec![],
+        TrafficMsg::Key(key) => on_key(state, key),
+    };
+    refresh_detail(state);
+    effects
+}
+
+/// File one record: shown at once, or held while paused; the oldest beyond the bound dropped.
+fn receive(state: &mut TrafficState, r: RequestSeen) {
+    let entry = Entry::new(r);
+    if state.paused {
+        state.held.push_back(entry);
+        if state.held.len() > state.keep {
+            state.held.pop_front();
+            state.dropped += 1;
+        }
+        return;
+    }
+    show(state, entry);
+}
+
+fn show(state: &mut TrafficState, entry: Entry) {
+    // Records come in order; one from a restarted server (numbers from 1 again) starts over.
+    if state
+        .entries
+        .back()
+        .is_some_and(|last| entry.seen.seq <= last.seen.seq)
+    {
+        state.entries.clear();
+        state.matches.clear();
+        state.selected = 0;
+        state.top = 0;
+    }
+    let seq = entry.seen.seq;
+    let words = state.words();
+    if entry.matches(&words) {
+        state.matches.push_back(seq);
+        // Away from the newest, the selection stays on its record.
+        if state.selected > 0 {
+            state.selected += 1;
+            state.top += 1;
+        }
+    }
+    state.entries.push_back(entry);
+    while state.entries.len() > state.keep {
+        if let Some(old) = state.entries.pop_front() {
+            state.dropped += 1;
+            if state.matches.front() == Some(&old.seen.seq) {
+                state.matches.pop_front();
+            }
+        }
+    }
+    clamp(state);
+}
+
+fn clamp(state: &mut TrafficState) {
+    let n = state.matches.len();
+    state.selected = state.selected.min(n.saturating_sub(1));
+    state.top = state.top.min(state.selected);
+}
+
+/// Apply a changed filter to every record held (at most the bound).
+fn refilter(state: &mut TrafficState) {
+    let words = state.words();
+    state.matches = state
+        .entries
+        .iter()
+        .filter(|e| e.matches(&words))
+        .map(|e| e.seen.seq)
+        .collect();
+    state.selected = 0;
+    state.top = 0;
+    state.detail_scroll = 0;
+}
+
+/// Rebuild the selected record's text when the selection is on another record.
+fn refresh_detail(state: &mut TrafficState) {
+    let seq = state.selected_entry().map(|e| e.seen.seq);
+    if state.detail.as_ref().map(|d| d.seq) == seq {
+        return;
+    }
+    state.detail_scroll = 0;
+    state.detail = state.selected_entry().map(|e| detail::build(&e.seen));
+}
+
+fn on_key(state: &mut TrafficState, key: KeyEvent) -> Vec<TrafficEffect> {
+    if let Some(action) = keymap::lookup(KEYS, &key) {
+        return run(state, action);
+    }
+    let plain = !key
+        .modifiers
+        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+    match key.code {
+        KeyCode::Up => select(state, state.selected.saturating_sub(1)),
+        KeyCode::Down => select(state, state.selected + 1),
+        KeyCode::End => select(state, usize::MAX),
+        KeyCode::PageDown => state.detail_scroll = state.detail_scroll.saturating_add(10),
+        KeyCode::PageUp => state.detail_scroll = state.detail_scroll.saturating_sub(10),
+        KeyCode::Esc if !state.filter.is_empty() => {
+            state.filter.clear();
+            refilter(state);
+        }
+        KeyCode::Backspace if !state.filter.is_empty() => {
+            state.filter.pop();
+            refilter(state);
+        }
+        KeyCode::Char(c) if plain => {
+            state.filter.push(c);
+            refilter(state);
+        }
+        _ => {}
+    }
+    vec![]
+}
+
+fn select(state: &mut TrafficState, i: usize) {
+    state.selected = i;
+    clamp(state);
+}
+
+/// Run one action of the traffic view (from its key or from the command palette).
+pub fn run(state: &mut TrafficState, action: Action) -> Vec<TrafficEffect> {
+    let none = || vec![TrafficEffect::Status("No request selected.".into())];
+    match action {
+        Action::Pause => {
+            state.paused = !state.paused;
+            if state.paused {
+                return vec![TrafficEffect::Status(
+                    "traffic paused: new requests are held until Ctrl-P".into(),
+                )];
+            }
+            let held = std::mem::take(&mut state.held);
+            let n = held.len();
+            for e in held {
+                show(state, e);
+            }
+            vec![TrafficEffect::Status(format!(
+                "traffic resumed ({n} held {} shown)",
+                if n == 1 { "request" } else { "requests" }
+            ))]
+        }
+        Action::Clear => {
+            state.entries.clear();
+            state.matches.clear();
+            state.held.clear();
+            state.selected = 0;
+            state.top = 0;
+            vec![TrafficEffect::Status("traffic list cleared".into())]
+        }
+        Action::Newest => {
+            select(state, 0);
+            vec![]
+        }
+        Action::LoadIntoRequest => {
+            let Some(e) = state.selected_entry() else {
+                return none();
+            };
+            let (request, timestamp) = detail::fields(&e.seen, &state.address);
+            let mut out = vec![TrafficEffect::LoadIntoRequest {
+                request: Box::new(request),
+                timestamp,
+            }];
+            if let Some(note) = detail::cut_note(&e.seen) {
+                out.push(TrafficEffect::Status(format!("request loaded, but {note}")));
+            }
+            out
+        }
+        Action::LoadIntoDiagnose => {
+            let Some(e) = state.selected_entry() else {
+                return none();
+            };
+            let mut out = vec![TrafficEffect::Diagnose {
+                capture: detail::capture(&e.seen),
+            }];
+            if let Some(note) = detail::cut_note(&e.seen) {
+                out.push(TrafficEffect::Status(format!("diagnosing it, but {note}")));
+            }
+            out
+        }
+        Action::CopyCurl => {
+            let Some(e) = state.selected_entry() else {
+                return none();
+            };
+            let mut out = vec![TrafficEffect::Copy(detail::curl(&e.seen, &state.address))];
+            if let Some(note) = detail::cut_note(&e.seen) {
+                out.push(TrafficEffect::Status(format!("copying it, but {note}")));
+            }
+            out
+        }
+    }
+}
+
+fn on_mouse(state: &mut TrafficState, m: MouseEvent, area: Rect) {
+    let l = layout(area, state);
+    let pos = Position::new(m.column, m.row);
+    match m.kind {
+        MouseEventKind::Down(MouseButton::Left) => {
+            if let Some((i, _)) = l.rows.iter().find(|(_, r)| r.contains(pos)) {
+                select(state, *i);
+            }
+        }
+        MouseEventKind::ScrollDown if l.list.contains(pos) => select(state, state.selected + 1),
+        MouseEventKind::ScrollUp if l.list.contains(pos) => {
+            select(state, state.selected.saturating_sub(1))
+        }
+        MouseEventKind::ScrollDown if l.detail.contains(pos) => {
+            state.detail_scroll = state.detail_scroll.saturating_add(3)
+        }
+        MouseEventKind::ScrollUp if l.detail.contains(pos) => {
+            state.detail_scroll = state.detail_scroll.saturating_sub(3)
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,131 @@
+//! `verify` on a curl command whose body is a file (`--data-binary @FILE`, what
+//! `sign --output curl --body-file` prints): the file is found next to the request file, then
+//! in the working directory, or given with `--body-file`.
+
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const TS: &str = "2026-11-22T10:00:00.000Z";
+const REST: &str = "cli-verify-body-file-key-51c2";
+const BODY: &[u8] = b"[{\"id\": \"1\", \"name\": \"a body in a file\"}]\n";
+
+fn signscope(cwd: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_signscope"));
+    c.current_dir(cwd);
+    c.env_remove("SIGNSCOPE_TEST_KEY");
+    c
+}
+
+/// Sign the request with its body in `body.json` inside `dir`, run there, as curl.
+fn curl_command(dir: &Path, key: &Path) -> Vec<u8> {
+    std::fs::write(dir.join("body.json"), BODY).unwrap();
+    let out = signscope(dir)
+        .args(["sign", "--method", "PUT", "--path", "/v2/batch"])
+        .args(["--timestamp", TS, "--api-key", "pub-key", "--rest-key-file"])
+        .arg(key)
+        .args(["--body-file", "body.json", "--output", "curl"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("--data-binary @body.json"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    out.stdout
+}
+
+fn verify(cwd: &Path, request: &Path, key: &Path, extra: &[&str]) -> Output {
+    signscope(cwd)
+        .args(["verify", "--request-file"])
+        .arg(request)
+        .arg("--rest-key-file")
+        .arg(key)
+        .args(["--now", TS])
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "exit {:?}\nstdout: {}\nstderr: {}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+#[test]
+fn the_body_file_of_a_curl_command_is_found_and_verified() {
+    let root = tempfile::tempdir().unwrap();
+    let (here, there, elsewhere) = (
+        root.path().join("here"),
+        root.path().join("there"),
+        root.path().join("elsewhere"),
+    );
+    for d in [&here, &there, &elsewhere] {
+        std::fs::create_dir(d).unwrap();
+    }
+    let key = root.path().join("rest.key");
+    std::fs::write(&key, format!("{REST}\n")).unwrap();
+    let curl = curl_command(&here, &key);
+
+    // Next to the request file, run from anywhere.
+    let req = here.join("req.curl");
+    std::fs::write(&req, &curl).unwrap();
+    let out = verify(&elsewhere, &req, &key, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains("accepted"), "{}", text(&out));
+    assert!(
+        text(&out).contains("body.json"),
+        "the note names the file: {}",
+        text(&out)
+    );
+
+    // The request file elsewhere: the working directory.
+    let req_there = there.join("req.curl");
+    std::fs::write(&req_there, &curl).unwrap();
+    let out = verify(&here, &req_there, &key, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+
+    // Found nowhere: one sentence naming the file and the way out, exit 2.
+    let out = verify(&elsewhere, &req_there, &key, &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("body.json") && err.contains("--body-file"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+
+    // Given with --body-file.
+    let given = here.join("body.json");
+    let out = verify(
+        &elsewhere,
+        &req_there,
+        &key,
+        &["--body-file", given.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+
+    // Another body than the one signed: rejected.
+    let other = elsewhere.join("other.json");
+    std::fs::write(&other, b"[{\"id\": \"2\"}]\n").unwrap();
+    let out = verify(
+        &elsewhere,
+        &req_there,
+        &key,
+        &["--body-file", other.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("SIGNATURE_MISMATCH"), "{}", text(&out));
+}
