@@ -431,3 +431,55 @@ fn a_server_with_no_free_diagnosis_still_answers_the_verdict_and_the_text() {
     );
     assert!(!msgs.iter().any(|m| m.starts_with("finding ")), "{msgs:?}");
 }
+
+#[test]
+fn the_servers_401_for_a_2mb_body_stays_small_and_says_how_long_the_body_is() {
+    // A 2 MB body signed with a key the server does not have: the answer carries the head
+    // whole, the body's first and last 4 KiB, and the body's length.
+    let mut body = b"[".to_vec();
+    while body.len() < 2_000_000 - 40 {
+        body.extend_from_slice(br#"{"id":"1","name":"Caf\u00e9"},"#);
+    }
+    body.extend_from_slice(br#"{"id":"last-item-marker"}]"#);
+    let sig = base64::engine::general_purpose::STANDARD.encode([9u8; 48]);
+    let mut raw = format!(
+        "PUT /v2/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nX-SVC-TIMESTAMP: {TS}\r\nX-SVC-APIKEY: pub-key\r\nX-SVC-AUTH-ALGO: HmacSHA384\r\nContent-Type: application/json\r\nAuthorization: Bearer {sig}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    raw.extend_from_slice(&body);
+    let mut cfg = ServerConfig::new().with_account("pub-key", Secret::new(KEY));
+    cfg.clock = fixed_clock(
+        chrono::Utc
+            .with_ymd_and_hms(2026, 11, 22, 10, 0, 0)
+            .unwrap(),
+    );
+    cfg.max_diagnoses = 0;
+    let server = spawn_background(cfg, "127.0.0.1:0".parse().unwrap()).unwrap();
+    let mut s = TcpStream::connect(server.addr).unwrap();
+    s.write_all(&raw).unwrap();
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).unwrap();
+    server.stop();
+    assert!(out.len() < 64 * 1024, "answer of {} bytes", out.len());
+    let text = String::from_utf8_lossy(&out);
+    let v: Value = serde_json::from_str(&text[text.find("\r\n\r\n").unwrap() + 4..]).unwrap();
+    let canonical = v["debug"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["message"].as_str()?.strip_prefix("canonical: "))
+        .next()
+        .unwrap()
+        .to_string();
+    let head = format!("PUT\\n/v2/batch\\n\\nX-SVC-TIMESTAMP={TS}\\nX-SVC-APIKEY=pub-key\\nX-SVC-AUTH-ALGO=HmacSHA384\\nContent-Type=application/json\\n[{{\"id\":\"1\"");
+    assert!(canonical.starts_with(&head), "{}", &canonical[..200]);
+    assert!(
+        canonical.contains(&format!("of the body's {} bytes not shown]…", body.len())),
+        "{}",
+        &canonical[..300]
+    );
+    assert!(canonical.ends_with(r#"{"id":"last-item-marker"}]"#));
+    // 4 KiB at each end, escaped (`\\` doubles each backslash of the body's `\u00e9`).
+    assert!(canonical.len() < 3 * 8 * 1024, "{}", canonical.len());
+}

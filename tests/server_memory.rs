@@ -106,6 +106,15 @@ fn batches_with_ten_thousand_problems_stay_within_the_store_limit() {
                 assert!(n >= 10_000, "{n}");
             }
             let (now, _) = rss(&pid);
+            if (i + 1) % 50 == 0 || [1, 2, 5, 10, 20].contains(&(i + 1)) {
+                let (_, sum) = get_json(&c, &format!("{base}/_inspect/summary")).await;
+                eprintln!(
+                    "after {} batches: server RSS {} MiB, store counts {} MiB",
+                    i + 1,
+                    now / MIB,
+                    sum["stored_bytes"].as_u64().unwrap_or(0) / MIB
+                );
+            }
             assert!(
                 now < bound,
                 "after {} batches the server's resident memory is {} MiB (bound {} MiB)",

@@ -218,12 +218,12 @@ fn a_wrong_key_gets_the_servers_mismatch_diff_and_diagnosis() {
     tui.send(b"X");
     tui.wait_for("the typed key", |s| s.contains("typed (not saved)"));
     tui.send(b"\x07"); // Ctrl-G
-    let screen = tui.wait_for("the mismatch diff", |s| s.contains("Diagnosis:"));
+    let screen = tui.wait_for("the mismatch diff", |s| s.contains("Conclusion:"));
     assert!(screen.contains("SIGNATURE_MISMATCH"), "{screen}");
     assert!(screen.contains("+ server signed"), "{screen}");
     assert!(
-        screen.contains("  PUT\\n"),
-        "both sides line by line:\n{screen}"
+        screen.contains("  METHOD       PUT\\n"),
+        "both sides line by line, labelled:\n{screen}"
     );
     assert!(
         !screen.contains("demo-rest-key-0123456789X"),

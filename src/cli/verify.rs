@@ -144,8 +144,11 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<u8> {
         header_prefix: detect_prefix(&parsed.request),
         ..VerifyOptions::default()
     };
+    // The diagnosis hashes its variants on every core (the search is pure CPU work).
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
     let plan = DiagnosisPlan::Run(DiagnoseOptions {
         client_text,
+        threads,
         ..DiagnoseOptions::default()
     });
     let checked = verify_all(&parsed.request, &keys, &opts, now, &plan);

@@ -3,7 +3,7 @@
 //! Answers (`docs/server.md` rules R2-R5):
 //! - a refused signature: the vendor's error shape with the verifier's code and status;
 //!   for `SIGNATURE_MISMATCH`, `debug` holds, in order, `canonical: <the server's signing text,
-//!   escaped>`, `provided signature: <token>`, `diagnosis: <one sentence>`, then one
+//!   escaped; a body over 64 KiB as its first and last 4 KiB and how long it is>`, `provided signature: <token>`, `diagnosis: <one sentence>`, then one
 //!   `finding <CODE>: <explanation>` per recognised client mistake. Never a key, never the
 //!   expected signature (that would turn the server into a signing oracle);
 //! - a verified request: the operation's answer ([`super::operations`]: batch, batch delete,
@@ -29,7 +29,6 @@ use serde_json::json;
 use crate::core::events::{check_json, json_error_reason};
 use crate::core::time::format_timestamp;
 use crate::core::verify::{verify_all, Accepted, DiagnosisPlan, ReceivedRequest, Rejection};
-use crate::core::visible::escape_visible;
 use crate::core::SigningForm;
 
 use super::body::{admit_body, BodyError};
@@ -395,7 +394,7 @@ pub fn rejection_error(rejection: &Rejection, now: DateTime<Utc>) -> ApiError {
         Rejection::SignatureMismatch(m) => {
             let d = &m.diagnosis;
             err = err
-                .with_debug(format!("canonical: {}", escape_visible(&m.canonical())))
+                .with_debug(format!("canonical: {}", d.expected_escaped()))
                 .with_debug(format!("provided signature: {}", m.provided));
             err = match &d.skipped {
                 Some(reason) => err.with_debug(format!("diagnosis skipped: {reason}")),

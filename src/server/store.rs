@@ -29,6 +29,8 @@ pub const MAX_PAGE: usize = 1000;
 /// After this many bytes of records have been freed (by eviction), unused heap is handed back
 /// to the operating system.
 const TRIM_AFTER_FREED: usize = 32 * 1024 * 1024;
+/// A batch with at least this many problems has its transient memory handed back at once.
+const HEAVY_BATCH_PROBLEMS: usize = 1_000;
 
 /// What became of an indexing request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -324,6 +326,11 @@ impl Store {
         if let Some(o) = &self.observer {
             o.batch(&records);
         }
+        // A batch with this many problems left megabytes of short-lived blocks (validation,
+        // the answer) between the records the store keeps; without handing the free pages back
+        // each such batch grew the heap (`docs/server.md` rule L4).
+        let heavy =
+            records.iter().map(|(_, r)| r.problems.len()).sum::<usize>() >= HEAVY_BATCH_PROBLEMS;
         let records: Vec<(usize, EventRecord)> = records
             .into_iter()
             .map(|(size, mut record)| {
@@ -351,7 +358,7 @@ impl Store {
             self.enforce_bounds(&mut g)
         };
         self.changed.notify_waiters();
-        if trim {
+        if trim || heavy {
             release_memory();
         }
     }
@@ -530,24 +537,54 @@ pub fn event_size(e: &EventRecord) -> usize {
         + text(&e.event)
         + text(&e.list_id)
         + text(&e.raw)
+        + heap_block(e.problems.capacity() * std::mem::size_of::<serde_json::Value>())
         + e.problems.iter().map(value_size).sum::<usize>()
         + e.data.as_ref().map_or(0, value_size)
 }
 
-/// Approximate heap and inline bytes of a JSON value (with `preserve_order`, an object is an
-/// index map: each member costs its key, its value and about 40 bytes of bookkeeping).
+/// What the allocator really takes for a heap block of `n` bytes: glibc adds an 8-byte header,
+/// rounds to 16 and never hands out less than 32 (an empty `String` or `Vec` allocates nothing).
+/// Counting requested sizes alone under-counted a record of many small strings by about a
+/// quarter (`docs/server.md` rule L4).
+pub fn heap_block(n: usize) -> usize {
+    if n == 0 {
+        0
+    } else {
+        ((n + 8 + 15) & !15).max(32)
+    }
+}
+
+/// Heap and inline bytes of a JSON value as the allocator holds them (with `preserve_order`, an
+/// object is an index map: an entries vector of hash, key and value per member plus a table of
+/// indices).
 pub fn value_size(v: &serde_json::Value) -> usize {
     use serde_json::Value;
     let own = std::mem::size_of::<Value>();
     match v {
         Value::Null | Value::Bool(_) | Value::Number(_) => own,
-        Value::String(s) => own + s.capacity(),
-        Value::Array(items) => own + items.iter().map(value_size).sum::<usize>(),
+        Value::String(s) => own + heap_block(s.capacity()),
+        Value::Array(items) => {
+            // The elements live inline in the vector's block; count the block once and what
+            // each element owns besides itself.
+            heap_block(items.capacity() * own)
+                + own
+                + items.iter().map(|i| value_size(i) - own).sum::<usize>()
+        }
         Value::Object(map) => {
-            own + 64
+            let n = map.len();
+            // entries: hash + key `String` + value; indices: a usize and a control byte per
+            // bucket, buckets a power of two at most 7/8 full.
+            let entry = 8 + std::mem::size_of::<String>() + own;
+            let buckets = if n == 0 {
+                0
+            } else {
+                (n * 8 / 7 + 1).next_power_of_two().max(4)
+            };
+            own + heap_block(n * entry)
+                + heap_block(buckets * 9 + 16)
                 + map
                     .iter()
-                    .map(|(k, v)| k.capacity() + 40 + value_size(v))
+                    .map(|(k, v)| heap_block(k.capacity()) + value_size(v) - own)
                     .sum::<usize>()
         }
     }

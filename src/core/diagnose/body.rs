@@ -18,7 +18,7 @@ pub const TREE_MAX: usize = 1024 * 1024;
 /// A variant larger than this multiple of the body (plus 4 KiB) is not built.
 const GROWTH_MAX: usize = 3;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Style {
     Compact,
     Python,
@@ -27,7 +27,7 @@ pub enum Style {
 }
 
 /// How a body variant is made from the sent body.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Recipe {
     /// Signed no body at all.
     pub empty: bool,

@@ -138,7 +138,8 @@ enum Change {
 pub struct HeadMod {
     pub mistakes: Vec<Mistake>,
     change: Change,
-    /// Tried in pairs with other mistakes (header orders and clock offsets are tried alone).
+    /// Tried in pairs with other mistakes (header orders, clock offsets and the rarer forms of
+    /// a mistake, such as microsecond timestamps or `http://` URLs, are tried alone).
     pub pairable: bool,
 }
 
@@ -296,7 +297,12 @@ pub fn head_mods(base: &Head, host: Option<&str>) -> Vec<HeadMod> {
         urls.push(vendor);
     }
     for u in urls {
-        mods.push(HeadMod::new(Mistake::FullUrlAsPath, Change::Path(u)));
+        // In pairs: the https forms (http is tried alone).
+        let pairable = u.starts_with("https://");
+        mods.push(HeadMod {
+            pairable,
+            ..HeadMod::new(Mistake::FullUrlAsPath, Change::Path(u))
+        });
     }
     if path.contains('%') {
         let d = percent_decoded(&path, false);
@@ -307,16 +313,22 @@ pub fn head_mods(base: &Head, host: Option<&str>) -> Vec<HeadMod> {
     let ts = base.values[0].clone();
     if let Some(parsed) = parse_timestamp(&ts) {
         let mut seen = vec![ts.clone()];
+        let (fmt, z) = form_of(&ts);
         for f in forms(parsed.time) {
             if !seen.contains(&f) {
                 seen.push(f.clone());
-                mods.push(HeadMod::new(
-                    Mistake::TimestampFormDiffers { signed: f.clone() },
-                    Change::Timestamp(f),
-                ));
+                // In pairs: whole seconds, and the sent precision in the other zone style
+                // (other precisions are tried alone).
+                let pairable = !f.contains('.') || form_of(&f).0 == fmt;
+                mods.push(HeadMod {
+                    pairable,
+                    ..HeadMod::new(
+                        Mistake::TimestampFormDiffers { signed: f.clone() },
+                        Change::Timestamp(f),
+                    )
+                });
             }
         }
-        let (fmt, z) = form_of(&ts);
         for off in timestamp_offsets_ms() {
             let t = parsed.time + Duration::milliseconds(off);
             let text = t.to_rfc3339_opts(fmt, z);
@@ -332,14 +344,18 @@ pub fn head_mods(base: &Head, host: Option<&str>) -> Vec<HeadMod> {
             }
         }
     }
-    for ct in CONTENT_TYPE_VARIANTS {
+    for (i, ct) in CONTENT_TYPE_VARIANTS.into_iter().enumerate() {
         if ct != base.values[3] {
-            mods.push(HeadMod::new(
-                Mistake::ContentTypeDiffers {
-                    signed: ct.to_string(),
-                },
-                Change::ContentType(ct.to_string()),
-            ));
+            // In pairs: `application/json` and its lower-case `; charset=utf-8` form.
+            mods.push(HeadMod {
+                pairable: i < 2,
+                ..HeadMod::new(
+                    Mistake::ContentTypeDiffers {
+                        signed: ct.to_string(),
+                    },
+                    Change::ContentType(ct.to_string()),
+                )
+            });
         }
     }
     for p in KNOWN_PREFIXES {

@@ -19,12 +19,13 @@ pub use catalogue::{Mistake, Part};
 pub use head::php_sdk_mistakes;
 pub use search::DEFAULT_BUDGET;
 
+use super::canonical::LineLabel;
 use super::form::SigningForm;
 use super::received::ReceivedRequest;
 use super::request::{HeaderNames, SignableRequest, AUTHORIZATION_HEADER, CONTENT_TYPE_HEADER};
 use super::secret::Secret;
 use super::sign::{encode_signature, hmac_sha384};
-use super::visible::visible_lines;
+use super::visible::{escape_visible, visible_lines};
 use head::Head;
 use search::{key_variants, search, Problem};
 
@@ -43,6 +44,9 @@ pub struct DiagnoseOptions {
     pub client_text: Option<Vec<u8>>,
     /// The key the client signed with, when known (signscope is the client).
     pub client_key: Option<Secret>,
+    /// Threads that hash variants at once (0 or 1: the caller's thread only). `verify` uses
+    /// every core; the server one per diagnosis (it runs several at once).
+    pub threads: usize,
 }
 
 /// The outcome of a diagnosis.
@@ -155,23 +159,50 @@ impl Diagnosis {
     pub fn expected_lines(&self) -> Vec<String> {
         let mut lines = visible_lines(self.expected_head.as_bytes());
         lines.pop();
-        let b: &[u8] = &self.body;
-        if b.len() <= SHOWN_BODY_MAX {
-            lines.extend(visible_lines(b));
-        } else {
-            const EDGE: usize = 4096;
-            lines.extend(visible_lines(&b[..EDGE]));
-            lines.push(format!(
-                "… {} bytes of the body not shown …",
-                b.len() - 2 * EDGE
-            ));
-            lines.extend(visible_lines(&b[b.len() - EDGE..]));
+        match shown_edges(&self.body) {
+            None => lines.extend(visible_lines(&self.body)),
+            Some((first, last)) => {
+                lines.extend(visible_lines(first));
+                lines.push(format!(
+                    "… {} bytes of the body not shown …",
+                    self.body.len() - first.len() - last.len()
+                ));
+                lines.extend(visible_lines(last));
+            }
         }
         lines
     }
 
+    /// The expected text escaped on one line (`\n` marks each LF), as the local server's
+    /// `canonical:` debug entry carries it: whole up to a body of [`SHOWN_BODY_MAX`] bytes;
+    /// a larger body as its first and last 4 KiB around
+    /// `…[N of the body's M bytes not shown]…`, so the answer stays small.
+    pub fn expected_escaped(&self) -> String {
+        match shown_edges(&self.body) {
+            None => escape_visible(&self.expected_canonical()),
+            Some((first, last)) => format!(
+                "{}{}…[{} of the body's {} bytes not shown]…{}",
+                escape_visible(self.expected_head.as_bytes()),
+                escape_visible(first),
+                self.body.len() - first.len() - last.len(),
+                self.body.len(),
+                escape_visible(last)
+            ),
+        }
+    }
+
     /// The report without its summary line.
     pub fn details(&self) -> String {
+        self.details_with(false)
+    }
+
+    /// [`Diagnosis::details`] with each line of the expected text labelled (METHOD, PATH,
+    /// QUERY, TIMESTAMP, APIKEY, AUTH-ALGO, CONTENT-TYPE, BODY), as the Diagnose view shows it.
+    pub fn details_labelled(&self) -> String {
+        self.details_with(true)
+    }
+
+    fn details_with(&self, labelled: bool) -> String {
         let mut out = String::new();
         out.push_str(&format!(
             "expected signature: {}\n",
@@ -184,19 +215,45 @@ impl Diagnosis {
         for m in &self.findings {
             out.push_str(&format!("  {}: the client {}\n", m.code(), m.detail()));
         }
-        if self.findings.is_empty() && !self.signature_matches() {
+        let unexplained = self.findings.is_empty() && !self.signature_matches();
+        if unexplained {
             for c in self.conclusion.iter().skip(1) {
                 out.push_str(&format!("note: {c}\n"));
             }
+        }
+        if unexplained || labelled {
             out.push_str("expected signing text (\\n marks each LF; nothing follows the body):\n");
-            for line in self.expected_lines() {
+            for (i, line) in self.expected_lines().into_iter().enumerate() {
                 out.push_str("  ");
+                if labelled {
+                    let label = LineLabel::ALL[i.min(LineLabel::ALL.len() - 1)];
+                    out.push_str(&format!("{:<13}", label.as_str()));
+                }
                 out.push_str(&line);
                 out.push('\n');
             }
         }
         out
     }
+}
+
+/// The first and last 4 KiB of a body over [`SHOWN_BODY_MAX`] bytes (cut at UTF-8 character
+/// boundaries), or `None` when it is shown whole.
+fn shown_edges(b: &[u8]) -> Option<(&[u8], &[u8])> {
+    const EDGE: usize = 4096;
+    if b.len() <= SHOWN_BODY_MAX {
+        return None;
+    }
+    let continuation = |i: usize| b.get(i).is_some_and(|c| c & 0xC0 == 0x80);
+    let mut end = EDGE;
+    while end > EDGE - 4 && continuation(end) {
+        end -= 1;
+    }
+    let mut start = b.len() - EDGE;
+    while start < b.len() - EDGE + 4 && continuation(start) {
+        start += 1;
+    }
+    Some((&b[..end], &b[start..]))
 }
 
 /// The mistakes of the PHP SDK form within `findings` (empty unless all of the form's are there).
@@ -309,6 +366,7 @@ pub fn diagnose_with(
         key: key_bytes,
         provided,
         budget: opts.budget_bytes.unwrap_or(DEFAULT_BUDGET),
+        threads: opts.threads.max(1),
     };
     let outcome = search(&problem);
     d.findings = outcome.findings;

@@ -10,7 +10,10 @@ use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_S
 use base64::Engine;
 use subtle::ConstantTimeEq;
 
-use super::body::{build, pair_recipes, single_recipes, NotBuilt, Recipe};
+use std::collections::{HashMap, HashSet};
+use std::sync::Mutex;
+
+use super::body::{build, pair_recipes, single_recipes, NotBuilt, Recipe, TREE_MAX};
 use super::catalogue::Mistake;
 use super::head::{head_mods, php_sdk_mod, Head, HeadMod};
 use crate::core::secret::Secret;
@@ -65,48 +68,50 @@ pub fn decodes_to_a_digest(provided: &str) -> bool {
     !targets(provided.trim()).is_empty()
 }
 
-fn hmac(hash: HashFn, key: &[u8], parts: &[&[u8]]) -> Vec<u8> {
-    let alg = match hash {
-        HashFn::Sha384 => ring::hmac::HMAC_SHA384,
-        HashFn::Sha256 => ring::hmac::HMAC_SHA256,
-    };
-    let mut ctx = ring::hmac::Context::with_key(&ring::hmac::Key::new(alg, key));
-    for p in parts {
-        ctx.update(p);
-    }
-    ctx.sign().as_ref().to_vec()
-}
-
 /// A REST key a client may have signed with instead of the right one.
 pub struct KeyVariant {
     pub mistake: Mistake,
     pub bytes: Vec<u8>,
+    /// Tried in pairs with other mistakes (a CRLF ending and single quotes are tried alone:
+    /// the LF and double-quote forms of the same mistakes are the ones paired).
+    pub pairable: bool,
 }
 
 /// The key variants for a REST key, the request's API key, and the other accounts known.
 pub fn key_variants(key: &str, api_key: &str, others: &[(String, Secret)]) -> Vec<KeyVariant> {
     let mut out: Vec<KeyVariant> = Vec::new();
-    let mut add = |mistake: Mistake, bytes: Vec<u8>| {
+    let mut add = |mistake: Mistake, bytes: Vec<u8>, pairable: bool| {
         if bytes != key.as_bytes() && !bytes.is_empty() && !out.iter().any(|k| k.bytes == bytes) {
-            out.push(KeyVariant { mistake, bytes });
+            out.push(KeyVariant {
+                mistake,
+                bytes,
+                pairable,
+            });
         }
     };
     add(
         Mistake::KeyWhitespaceTrimmed,
         key.trim().as_bytes().to_vec(),
+        true,
     );
     for nl in ["\n", "\r\n"] {
         add(
             Mistake::KeyWithTrailingNewline,
             format!("{key}{nl}").into_bytes(),
+            nl == "\n",
         );
     }
     for q in ['"', '\''] {
-        add(Mistake::KeyQuoted, format!("{q}{key}{q}").into_bytes());
+        add(
+            Mistake::KeyQuoted,
+            format!("{q}{key}{q}").into_bytes(),
+            q == '"',
+        );
         if key.len() >= 2 && key.starts_with(q) && key.ends_with(q) {
             add(
                 Mistake::KeyQuoted,
                 key.as_bytes()[1..key.len() - 1].to_vec(),
+                true,
             );
         }
     }
@@ -121,11 +126,15 @@ pub fn key_variants(key: &str, api_key: &str, others: &[(String, Secret)]) -> Ve
             .or_else(|_| URL_SAFE.decode(key))
             .or_else(|_| URL_SAFE_NO_PAD.decode(key));
         if let Ok(d) = decoded {
-            add(Mistake::KeyBase64Decoded, d);
+            add(Mistake::KeyBase64Decoded, d, true);
         }
     }
     if !api_key.is_empty() {
-        add(Mistake::PublicApiKeyAsSecret, api_key.as_bytes().to_vec());
+        add(
+            Mistake::PublicApiKeyAsSecret,
+            api_key.as_bytes().to_vec(),
+            true,
+        );
     }
     for (name, secret) in others {
         add(
@@ -133,6 +142,7 @@ pub fn key_variants(key: &str, api_key: &str, others: &[(String, Secret)]) -> Ve
                 api_key: name.clone(),
             },
             secret.expose().as_bytes().to_vec(),
+            true,
         );
     }
     out
@@ -151,47 +161,6 @@ pub struct Outcome {
     pub skipped_tree: bool,
 }
 
-struct Searcher<'a> {
-    targets: Vec<Target>,
-    hashes: Vec<HashFn>,
-    budget: u64,
-    out: Outcome,
-    found: Vec<Vec<Mistake>>,
-    _p: std::marker::PhantomData<&'a ()>,
-}
-
-impl Searcher<'_> {
-    /// Hash one variant; false once the budget is spent.
-    fn try_variant(&mut self, mistakes: &[Mistake], key: &[u8], parts: &[&[u8]]) -> bool {
-        let len: u64 = parts.iter().map(|p| p.len() as u64).sum::<u64>() * self.hashes.len() as u64;
-        if self.out.hashed + len > self.budget {
-            self.out.cut_short = true;
-            return false;
-        }
-        self.out.hashed += len;
-        for &h in &self.hashes {
-            let digest = hmac(h, key, parts);
-            for t in &self.targets {
-                if t.digest.len() == digest.len() && bool::from(t.digest.ct_eq(&digest)) {
-                    let mut ms = mistakes.to_vec();
-                    if h == HashFn::Sha256 {
-                        ms.push(Mistake::Sha256InsteadOfSha384);
-                    }
-                    ms.extend(t.encoding.clone());
-                    if !self.found.contains(&ms) {
-                        self.found.push(ms);
-                    }
-                }
-            }
-        }
-        true
-    }
-
-    fn done(&self) -> bool {
-        !self.found.is_empty() || self.out.cut_short
-    }
-}
-
 /// Everything the search needs about one request.
 pub struct Problem<'a> {
     pub base: Head,
@@ -201,9 +170,119 @@ pub struct Problem<'a> {
     pub keys: Vec<KeyVariant>,
     pub provided: &'a str,
     pub budget: u64,
+    /// Threads that hash at once (1: all on the caller's thread).
+    pub threads: usize,
 }
 
-/// Search singles, then pairs, then the PHP SDK's form with one more mistake.
+/// A key variant with its HMAC keys made once (ring derives the inner and outer pads when a
+/// key is made; every signature with that key starts from them).
+struct PreparedKey {
+    macs: Vec<(HashFn, ring::hmac::Key)>,
+}
+
+/// One signature to try: a key and a head (by index) with the body of its task, and the
+/// mistakes they make together.
+struct Job {
+    key: usize,
+    head: usize,
+    mistakes: Vec<Mistake>,
+}
+
+/// Jobs that share one body: the sent one (`None`) or a variant, built once for all of them.
+struct Task {
+    body: Option<Recipe>,
+    jobs: Vec<Job>,
+    /// Bytes the jobs hash (the body variant's length estimated as the sent body's).
+    cost: u64,
+}
+
+/// The candidates of the search: heads by index (each distinct head once) and every
+/// (key, head, body) tried so far, so no signature is computed twice.
+struct Planner<'p> {
+    p: &'p Problem<'p>,
+    heads: Vec<Vec<u8>>,
+    head_ids: HashMap<Vec<u8>, usize>,
+    tried: HashSet<(usize, usize, Option<Recipe>)>,
+    /// Jobs per task at most, so a task never costs more than a sixteenth of the budget
+    /// (a huge body still gets its first variants tried before the budget runs out).
+    chunk: usize,
+    hash_count: u64,
+}
+
+impl<'p> Planner<'p> {
+    fn head(&mut self, bytes: Vec<u8>) -> usize {
+        if let Some(&i) = self.head_ids.get(&bytes) {
+            return i;
+        }
+        self.heads.push(bytes.clone());
+        self.head_ids.insert(bytes, self.heads.len() - 1);
+        self.heads.len() - 1
+    }
+
+    /// Body length a recipe hashes (a restyled body is estimated as the sent one).
+    fn body_len(&self, body: &Option<Recipe>) -> u64 {
+        match body {
+            Some(r) if r.empty => 0,
+            Some(r) => self.p.body.len() as u64 + u64::from(r.trailing_lf),
+            None => self.p.body.len() as u64,
+        }
+    }
+
+    /// Tasks for one body and these (key, head, mistakes), each candidate once; split in
+    /// chunks of at most `chunk` jobs.
+    fn tasks(
+        &mut self,
+        body: Option<Recipe>,
+        candidates: impl IntoIterator<Item = (usize, Vec<u8>, Vec<Mistake>)>,
+    ) -> Vec<Task> {
+        let mut jobs = Vec::new();
+        for (key, head, mistakes) in candidates {
+            let head = self.head(head);
+            if self.tried.insert((key, head, body)) {
+                jobs.push(Job {
+                    key,
+                    head,
+                    mistakes,
+                });
+            }
+        }
+        let body_len = self.body_len(&body);
+        let mut out = Vec::new();
+        while !jobs.is_empty() {
+            let rest = jobs.split_off(jobs.len().min(self.chunk));
+            let cost = jobs
+                .iter()
+                .map(|j| self.heads[j.head].len() as u64 + body_len)
+                .sum::<u64>()
+                * self.hash_count;
+            out.push(Task {
+                body,
+                jobs: std::mem::replace(&mut jobs, rest),
+                cost,
+            });
+        }
+        out
+    }
+}
+
+/// What the workers share: the next task to claim and the budget taken so far.
+struct Claims {
+    next: usize,
+    reserved: u64,
+    cut_short: bool,
+}
+
+/// What one worker found and hashed.
+#[derive(Default)]
+struct Found {
+    matches: Vec<Vec<Mistake>>,
+    hashed: u64,
+    skipped_tree: bool,
+}
+
+/// Search singles, then pairs, then the PHP SDK's form with one more mistake; each round is
+/// complete before the next starts, and the search stops after the first round that explains
+/// the signature (its explanations are the smallest) or when the budget runs out.
 pub fn search(p: &Problem<'_>) -> Outcome {
     let targets = targets(p.provided);
     let mut hashes = Vec::new();
@@ -213,21 +292,54 @@ pub fn search(p: &Problem<'_>) -> Outcome {
     if targets.iter().any(|t| t.digest.len() == 32) {
         hashes.push(HashFn::Sha256);
     }
-    let mut s = Searcher {
-        targets,
-        hashes,
-        budget: p.budget,
-        out: Outcome::default(),
-        found: Vec::new(),
-        _p: std::marker::PhantomData,
-    };
-    if !s.hashes.is_empty() {
-        run(&mut s, p);
+    let mut out = Outcome::default();
+    if hashes.is_empty() {
+        return out;
     }
-    let mut out = s.out;
+    let prepare = |bytes: &[u8]| PreparedKey {
+        macs: hashes
+            .iter()
+            .map(|&h| {
+                let alg = match h {
+                    HashFn::Sha384 => ring::hmac::HMAC_SHA384,
+                    HashFn::Sha256 => ring::hmac::HMAC_SHA256,
+                };
+                (h, ring::hmac::Key::new(alg, bytes))
+            })
+            .collect(),
+    };
+    let keys: Vec<PreparedKey> = std::iter::once(prepare(p.key))
+        .chain(p.keys.iter().map(|k| prepare(&k.bytes)))
+        .collect();
+    let per_task = (p.budget / 16 / (p.body.len() as u64 + 256)).max(1);
+    let mut plan = Planner {
+        p,
+        heads: Vec::new(),
+        head_ids: HashMap::new(),
+        tried: HashSet::new(),
+        chunk: usize::try_from(per_task).unwrap_or(usize::MAX),
+        hash_count: hashes.len() as u64,
+    };
+    let mut found: Vec<Vec<Mistake>> = Vec::new();
+    for round in [Round::Exact, Round::Singles, Round::Pairs, Round::PhpAndOne] {
+        let tasks = round.tasks(&mut plan, &mut out);
+        let r = run_tasks(&tasks, &plan.heads, &keys, &targets, p, out.hashed);
+        out.hashed += r.hashed;
+        out.skipped_tree |= r.skipped_tree;
+        found = r.matches;
+        if !found.is_empty() {
+            break;
+        }
+        if r.cut_short {
+            out.cut_short = true;
+            break;
+        }
+    }
     // The smallest explanation; equally small ones (rare) are all named.
-    if let Some(min) = s.found.iter().map(Vec::len).min() {
-        for ms in s.found.iter().filter(|m| m.len() == min) {
+    // (in a fixed order, whatever thread found them first)
+    found.sort_by_cached_key(|ms| format!("{ms:?}"));
+    if let Some(min) = found.iter().map(Vec::len).min() {
+        for ms in found.iter().filter(|m| m.len() == min) {
             for m in ms {
                 if !out.findings.contains(m) {
                     out.findings.push(m.clone());
@@ -238,205 +350,278 @@ pub fn search(p: &Problem<'_>) -> Outcome {
     out
 }
 
-fn run(s: &mut Searcher<'_>, p: &Problem<'_>) {
-    let head = p.base.bytes();
-    let body = p.body;
-    // The right text and key: only the encoding or the hash function differ.
-    s.try_variant(&[], p.key, &[&head, body]);
-    if s.done() {
-        return;
-    }
-    let mods = head_mods(&p.base, p.host);
-    let heads: Vec<(Vec<Mistake>, Vec<u8>)> = dedup_heads(
-        &head,
-        mods.iter()
-            .map(|m| (m.mistakes.clone(), p.base.with(m).bytes())),
-    );
+/// The rounds of the search, smallest explanations first.
+#[derive(Clone, Copy)]
+enum Round {
+    /// The right text and key: only the encoding or the hash function differ.
+    Exact,
+    /// One mistake: a key, a head, a body.
+    Singles,
+    /// Two mistakes that can co-occur.
+    Pairs,
+    /// The PHP SDK's form (two mistakes) with one more.
+    PhpAndOne,
+}
 
-    // Singles: a key, a head, a body.
-    for k in &p.keys {
-        if !s.try_variant(std::slice::from_ref(&k.mistake), &k.bytes, &[&head, body]) {
-            return;
-        }
-    }
-    for (ms, h) in &heads {
-        if !s.try_variant(ms, p.key, &[h, body]) {
-            return;
-        }
-    }
-    for r in single_recipes(body) {
-        if !with_body(s, body, &r, |s, b| {
-            s.try_variant(&r.mistakes(), p.key, &cat(&head, b))
-        }) {
-            return;
-        }
-    }
-    if s.done() {
-        return;
-    }
-
-    // Pairs: two head mistakes.
-    let pairable: Vec<&HeadMod> = mods.iter().filter(|m| m.pairable).collect();
-    let mut pair_heads: Vec<(Vec<Mistake>, Vec<u8>)> = Vec::new();
-    for (i, a) in pairable.iter().enumerate() {
-        for b in &pairable[i + 1..] {
-            if a.composes_with(b) {
-                let ms = [a.mistakes.clone(), b.mistakes.clone()].concat();
-                pair_heads.push((ms, p.base.with(a).with(b).bytes()));
+impl Round {
+    fn tasks(self, plan: &mut Planner<'_>, out: &mut Outcome) -> Vec<Task> {
+        let p = plan.p;
+        let base = p.base.bytes();
+        let mods = head_mods(&p.base, p.host);
+        let key_ids = 1..=p.keys.len();
+        // Keys tried in pairs (the CRLF and single-quote forms are tried alone).
+        let paired_keys: Vec<usize> = key_ids
+            .clone()
+            .filter(|&k| p.keys[k - 1].pairable)
+            .collect();
+        let mistake = |k: usize| p.keys[k - 1].mistake.clone();
+        let recipes = applicable(p.body, single_recipes(p.body), out);
+        let mut tasks = Vec::new();
+        match self {
+            Round::Exact => tasks = plan.tasks(None, [(0, base, Vec::new())]),
+            Round::Singles => {
+                // Keys first, then heads, then bodies: a huge body gets the cheap checks first.
+                let mut c: Vec<(usize, Vec<u8>, Vec<Mistake>)> = key_ids
+                    .clone()
+                    .map(|k| (k, base.clone(), vec![mistake(k)]))
+                    .collect();
+                c.extend(
+                    mods.iter()
+                        .map(|m| (0, p.base.with(m).bytes(), m.mistakes.clone())),
+                );
+                tasks.extend(plan.tasks(None, c));
+                for r in &recipes {
+                    tasks.extend(plan.tasks(Some(*r), [(0, base.clone(), r.mistakes())]));
+                }
+            }
+            Round::Pairs => {
+                let pairable: Vec<(&HeadMod, Vec<u8>)> = mods
+                    .iter()
+                    .filter(|m| m.pairable)
+                    .map(|m| (m, p.base.with(m).bytes()))
+                    .collect();
+                // Two head mistakes that change different parts; a head mistake and a key.
+                let mut c = Vec::new();
+                for (i, (a, _)) in pairable.iter().enumerate() {
+                    for (b, _) in &pairable[i + 1..] {
+                        if a.composes_with(b) {
+                            let ms = [a.mistakes.clone(), b.mistakes.clone()].concat();
+                            c.push((0, p.base.with(a).with(b).bytes(), ms));
+                        }
+                    }
+                }
+                for &k in &paired_keys {
+                    for (m, h) in &pairable {
+                        let ms = [m.mistakes.clone(), vec![mistake(k)]].concat();
+                        c.push((k, h.clone(), ms));
+                    }
+                }
+                tasks.extend(plan.tasks(None, c));
+                // A body mistake with a key or a head mistake (the body is built once for all).
+                for r in &recipes {
+                    let mut c: Vec<_> = paired_keys
+                        .iter()
+                        .map(|&k| (k, base.clone(), [r.mistakes(), vec![mistake(k)]].concat()))
+                        .collect();
+                    c.extend(
+                        pairable.iter().map(|(m, h)| {
+                            (0, h.clone(), [m.mistakes.clone(), r.mistakes()].concat())
+                        }),
+                    );
+                    tasks.extend(plan.tasks(Some(*r), c));
+                }
+                // Two body mistakes.
+                for r in applicable(p.body, pair_recipes(), out) {
+                    tasks.extend(plan.tasks(Some(r), [(0, base.clone(), r.mistakes())]));
+                }
+            }
+            Round::PhpAndOne => {
+                let Some(php) = php_sdk_mod(&p.base) else {
+                    return tasks;
+                };
+                // The SDK builds the head itself (its order, names, line ends, clock read):
+                // the mistakes that can come with it are the values it is given, the key and
+                // the body.
+                let php_head = p.base.with(&php);
+                let php_bytes = php_head.bytes();
+                let mut c: Vec<_> = mods
+                    .iter()
+                    .filter(|m| m.pairable && php.composes_with(m))
+                    .map(|m| {
+                        let ms = [php.mistakes.clone(), m.mistakes.clone()].concat();
+                        (0, php_head.with(m).bytes(), ms)
+                    })
+                    .collect();
+                c.extend(paired_keys.iter().map(|&k| {
+                    let ms = [php.mistakes.clone(), vec![mistake(k)]].concat();
+                    (k, php_bytes.clone(), ms)
+                }));
+                tasks.extend(plan.tasks(None, c));
+                for r in &recipes {
+                    let ms = [php.mistakes.clone(), r.mistakes()].concat();
+                    tasks.extend(plan.tasks(Some(*r), [(0, php_bytes.clone(), ms)]));
+                }
             }
         }
+        tasks
     }
-    let mut known: Vec<Vec<u8>> = heads.iter().map(|(_, h)| h.clone()).collect();
-    known.push(head.clone());
-    pair_heads.retain(|(_, h)| {
-        if known.contains(h) {
-            false
-        } else {
-            known.push(h.clone());
-            true
-        }
+}
+
+/// The recipes worth building for this body: a `\u` toggle needs non-ASCII text or escapes, a
+/// slash toggle a slash; sorting keys needs a tree, built only up to [`TREE_MAX`] (the outcome
+/// says when that left variants out).
+fn applicable(body: &[u8], recipes: Vec<Recipe>, out: &mut Outcome) -> Vec<Recipe> {
+    let unicode = !body.is_ascii() || memchr::memmem::find(body, b"\\u").is_some();
+    let slash = memchr::memchr(b'/', body).is_some();
+    recipes
+        .into_iter()
+        .filter(|r| {
+            if matches!(r.style, Some((_, true))) && body.len() > TREE_MAX {
+                out.skipped_tree = true;
+                return false;
+            }
+            (!r.toggle_unicode || unicode) && (!r.toggle_slashes || slash)
+        })
+        .collect()
+}
+
+/// Run the tasks on `p.threads` threads; tasks are claimed in order, each with its cost taken
+/// from the budget first, so what is tried before the budget runs out is the same whatever the
+/// number of threads.
+fn run_tasks(
+    tasks: &[Task],
+    heads: &[Vec<u8>],
+    keys: &[PreparedKey],
+    targets: &[Target],
+    p: &Problem<'_>,
+    hashed_before: u64,
+) -> RoundOutcome {
+    let claims = Mutex::new(Claims {
+        next: 0,
+        reserved: hashed_before,
+        cut_short: false,
     });
-    for (ms, h) in &pair_heads {
-        if !s.try_variant(ms, p.key, &[h, body]) {
-            return;
+    let work = || {
+        let mut f = Found::default();
+        loop {
+            let task = {
+                let mut c = claims.lock().unwrap_or_else(|e| e.into_inner());
+                if c.cut_short || c.next >= tasks.len() {
+                    break;
+                }
+                let t = &tasks[c.next];
+                if c.reserved + t.cost > p.budget {
+                    c.cut_short = true;
+                    break;
+                }
+                c.next += 1;
+                c.reserved += t.cost;
+                t
+            };
+            run_task(task, heads, keys, targets, p.body, &mut f);
         }
-    }
-    // A head mistake and a key variant.
-    let pairable_heads: Vec<(Vec<Mistake>, Vec<u8>)> = pairable
-        .iter()
-        .map(|m| (m.mistakes.clone(), p.base.with(m).bytes()))
-        .filter(|(_, h)| *h != head)
-        .collect();
-    for k in &p.keys {
-        for (ms, h) in &pairable_heads {
-            let all = [ms.clone(), vec![k.mistake.clone()]].concat();
-            if !s.try_variant(&all, &k.bytes, &[h, body]) {
-                return;
+        f
+    };
+    let threads = p.threads.clamp(1, tasks.len().max(1));
+    let results: Vec<Found> = if threads == 1 {
+        vec![work()]
+    } else {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads).map(|_| s.spawn(work)).collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        })
+    };
+    let mut r = RoundOutcome {
+        cut_short: claims
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .cut_short,
+        ..RoundOutcome::default()
+    };
+    for f in results {
+        r.hashed += f.hashed;
+        r.skipped_tree |= f.skipped_tree;
+        for m in f.matches {
+            if !r.matches.contains(&m) {
+                r.matches.push(m);
             }
         }
     }
-    // A body mistake with a key variant or a head mistake; two body mistakes.
-    for r in single_recipes(body) {
-        let cont = with_body(s, body, &r, |s, b| {
-            for k in &p.keys {
-                let all = [r.mistakes(), vec![k.mistake.clone()]].concat();
-                if !s.try_variant(&all, &k.bytes, &cat(&head, b)) {
-                    return false;
+    r
+}
+
+#[derive(Default)]
+struct RoundOutcome {
+    matches: Vec<Vec<Mistake>>,
+    hashed: u64,
+    cut_short: bool,
+    skipped_tree: bool,
+}
+
+/// Build the task's body (once) and sign it with every job's key and head.
+fn run_task(
+    task: &Task,
+    heads: &[Vec<u8>],
+    keys: &[PreparedKey],
+    targets: &[Target],
+    body: &[u8],
+    f: &mut Found,
+) {
+    let built;
+    let (main, lf): (&[u8], bool) = match &task.body {
+        None => (body, false),
+        Some(r) => {
+            let base = Recipe {
+                trailing_lf: false,
+                ..*r
+            };
+            let plain =
+                !base.empty && base.style.is_none() && !base.toggle_unicode && !base.toggle_slashes;
+            if plain {
+                (body, r.trailing_lf)
+            } else {
+                match build(body, &base) {
+                    Ok(b) => {
+                        built = b;
+                        (&built, r.trailing_lf)
+                    }
+                    Err(NotBuilt::TooLargeForTree) => {
+                        f.skipped_tree = true;
+                        return;
+                    }
+                    Err(_) => return,
                 }
             }
-            for (ms, h) in &pairable_heads {
-                let all = [ms.clone(), r.mistakes()].concat();
-                if !s.try_variant(&all, p.key, &cat(h, b)) {
-                    return false;
+        }
+    };
+    for job in &task.jobs {
+        let head: &[u8] = &heads[job.head];
+        let key = &keys[job.key];
+        for (h, mac) in &key.macs {
+            let mut ctx = ring::hmac::Context::with_key(mac);
+            ctx.update(head);
+            ctx.update(main);
+            if lf {
+                ctx.update(b"\n");
+            }
+            f.hashed += (head.len() + main.len() + usize::from(lf)) as u64;
+            let tag = ctx.sign();
+            let digest = tag.as_ref();
+            for t in targets {
+                if t.digest.len() == digest.len() && bool::from(t.digest.ct_eq(digest)) {
+                    let mut ms = job.mistakes.clone();
+                    if *h == HashFn::Sha256 {
+                        ms.push(Mistake::Sha256InsteadOfSha384);
+                    }
+                    ms.extend(t.encoding.clone());
+                    if !f.matches.contains(&ms) {
+                        f.matches.push(ms);
+                    }
                 }
             }
-            true
-        });
-        if !cont {
-            return;
         }
-    }
-    for r in pair_recipes() {
-        if !with_body(s, body, &r, |s, b| {
-            s.try_variant(&r.mistakes(), p.key, &cat(&head, b))
-        }) {
-            return;
-        }
-    }
-    // A clock read twice or another header order, with a key variant.
-    for m in mods.iter().filter(|m| !m.pairable) {
-        let h = p.base.with(m).bytes();
-        for k in &p.keys {
-            let all = [m.mistakes.clone(), vec![k.mistake.clone()]].concat();
-            if !s.try_variant(&all, &k.bytes, &[&h, body]) {
-                return;
-            }
-        }
-    }
-    if s.done() {
-        return;
-    }
-
-    // The PHP SDK's form (two mistakes) with one more.
-    let Some(php) = php_sdk_mod(&p.base) else {
-        return;
-    };
-    let php_head = p.base.with(&php);
-    let php_bytes = php_head.bytes();
-    for m in mods.iter().filter(|m| php.composes_with(m)) {
-        let all = [php.mistakes.clone(), m.mistakes.clone()].concat();
-        if !s.try_variant(&all, p.key, &[&php_head.with(m).bytes(), body]) {
-            return;
-        }
-    }
-    for k in &p.keys {
-        let all = [php.mistakes.clone(), vec![k.mistake.clone()]].concat();
-        if !s.try_variant(&all, &k.bytes, &[&php_bytes, body]) {
-            return;
-        }
-    }
-    for r in single_recipes(body) {
-        if !with_body(s, body, &r, |s, b| {
-            let all = [php.mistakes.clone(), r.mistakes()].concat();
-            s.try_variant(&all, p.key, &cat(&php_bytes, b))
-        }) {
-            return;
-        }
-    }
-}
-
-/// Heads that differ from the expected one and from each other.
-fn dedup_heads(
-    expected: &[u8],
-    heads: impl Iterator<Item = (Vec<Mistake>, Vec<u8>)>,
-) -> Vec<(Vec<Mistake>, Vec<u8>)> {
-    let mut out: Vec<(Vec<Mistake>, Vec<u8>)> = Vec::new();
-    for (ms, h) in heads {
-        if h != expected && !out.iter().any(|(_, o)| *o == h) {
-            out.push((ms, h));
-        }
-    }
-    out
-}
-
-/// The parts to hash: a head, then the parts of a body.
-fn cat<'x>(head: &'x [u8], body: &[&'x [u8]]) -> Vec<&'x [u8]> {
-    std::iter::once(head).chain(body.iter().copied()).collect()
-}
-
-/// Build one body variant and run `f` on its parts (the trailing LF, when the recipe has one,
-/// is a part of its own, so the sent body is never copied for it); false when `f` ran out of
-/// budget. The variant is dropped before the next is built.
-fn with_body<F>(s: &mut Searcher<'_>, body: &[u8], r: &Recipe, f: F) -> bool
-where
-    F: FnOnce(&mut Searcher<'_>, &[&[u8]]) -> bool,
-{
-    // A variant costs at least a body's worth of hashing: do not build one past the budget.
-    if s.out.hashed + body.len() as u64 > s.budget {
-        s.out.cut_short = true;
-        return false;
-    }
-    let base = Recipe {
-        trailing_lf: false,
-        ..*r
-    };
-    let plain = !base.empty && base.style.is_none() && !base.toggle_unicode && !base.toggle_slashes;
-    let built = if plain {
-        None
-    } else {
-        match build(body, &base) {
-            Ok(b) => Some(b),
-            Err(NotBuilt::TooLargeForTree) => {
-                s.out.skipped_tree = true;
-                return true;
-            }
-            Err(_) => return true,
-        }
-    };
-    let main: &[u8] = built.as_deref().unwrap_or(body);
-    if r.trailing_lf {
-        f(s, &[main, b"\n"])
-    } else {
-        f(s, &[main])
     }
 }

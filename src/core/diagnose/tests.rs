@@ -464,3 +464,60 @@ fn body_toggles_escape_and_unescape() {
         br#"["a/b"]"#.to_vec()
     );
 }
+
+#[test]
+fn two_threads_find_and_hash_what_one_finds_and_hashes() {
+    // A pair (a head and a body mistake) and a signature nothing explains, on 1 and 2 threads.
+    let req = sent("/v2/batch", "a=1", BODY);
+    let t = String::from_utf8(text("/v2/batch", "a=1", b""))
+        .unwrap()
+        .replace('\n', "\r\n");
+    let pair = b64_384(KEY, &[t.as_bytes(), BODY, b"\n"].concat());
+    let none = b64_384("someone-else", b"x");
+    for sig in [pair, none] {
+        let run = |threads| {
+            let opts = DiagnoseOptions {
+                threads,
+                ..DiagnoseOptions::default()
+            };
+            diagnose_with(&req, "SVC", &Secret::new(KEY), &sig, &opts)
+        };
+        let (one, two) = (run(1), run(2));
+        assert_eq!(one.findings, two.findings);
+        assert_eq!(one.hashed_bytes, two.hashed_bytes);
+        assert!(one.hashed_bytes > 0);
+    }
+    let pair = b64_384(KEY, &[t.as_bytes(), BODY, b"\n"].concat());
+    let one = diagnose(&req, "SVC", &Secret::new(KEY), &pair);
+    assert_eq!(
+        one.findings,
+        [Mistake::CrlfLineEndings, Mistake::TrailingLfAfterBody]
+    );
+}
+
+#[test]
+fn a_large_body_is_shown_as_its_ends_and_its_length() {
+    let mut body = "[\"é".to_string();
+    while body.len() < 100_000 {
+        body.push_str("éa");
+    }
+    body.push_str("\"]");
+    let req = sent("/v2/batch", "", body.as_bytes());
+    let d = Diagnosis::skipped(&req, "SVC", &Secret::new(KEY), "x", "test");
+    let shown = d.expected_escaped();
+    assert!(shown.starts_with("PUT\\n/v2/batch\\n\\nX-SVC-TIMESTAMP="));
+    assert!(shown.ends_with("éa\"]"), "cut at a character boundary");
+    assert!(
+        shown.contains(&format!(" of the body's {} bytes not shown]…", body.len())),
+        "{}",
+        &shown[..200]
+    );
+    assert!(shown.len() < 10_000, "{}", shown.len());
+    // Small bodies are shown whole, exactly as before.
+    let small = sent("/v2/batch", "", BODY);
+    let d = Diagnosis::skipped(&small, "SVC", &Secret::new(KEY), "x", "test");
+    assert_eq!(
+        d.expected_escaped(),
+        crate::core::visible::escape_visible(&d.expected_canonical())
+    );
+}

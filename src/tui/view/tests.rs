@@ -177,13 +177,18 @@ fn mismatch_diff_shows_both_sides_and_the_diagnosis() {
     });
     for (w, h) in [(80, 24), (120, 40)] {
         let screen = rows(&render(&mut a, w, h)).join("\n");
+        // The conclusion first, in words; then the diff, each line labelled.
+        let first = screen.find("Conclusion: the client put a '?'");
+        let diff = screen.find("- we signed");
+        assert!(
+            first.is_some() && first < diff,
+            "{w}x{h}: the conclusion comes first in\n{screen}"
+        );
         for needle in [
-            "Diagnosis: the client put a '?'",
-            "- we signed",
             "+ server signed",
-            "  PUT\\n",
-            "- a=1\\n",
-            "+ ?a=1\\n",
+            "  METHOD       PUT\\n",
+            "- QUERY        a=1\\n",
+            "+ QUERY        ?a=1\\n",
         ] {
             assert!(
                 screen.contains(needle),
@@ -191,6 +196,81 @@ fn mismatch_diff_shows_both_sides_and_the_diagnosis() {
             );
         }
     }
+}
+
+#[test]
+fn mismatch_diff_without_a_diagnosis_concludes_from_the_texts() {
+    let mut a = app_with_body("[1]");
+    a.request.detail = Detail::Diff;
+    let lines = |q: &str| {
+        vec![
+            "PUT\\n".to_string(),
+            "/v2/batch\\n".into(),
+            format!("{q}\\n"),
+        ]
+    };
+    let answer = |ours: Vec<String>, theirs: Vec<String>| ResponseView {
+        status: 401,
+        code: Some("SIGNATURE_MISMATCH".into()),
+        mismatch: Some(MismatchView {
+            ours,
+            theirs,
+            diagnosis: None,
+        }),
+        ..Default::default()
+    };
+    // The server was too busy to diagnose: the first differing line, labelled, in words.
+    a.request.response = Some(answer(lines("b=1"), lines("a=1")));
+    let screen = rows(&render(&mut a, 220, 40)).join("\n");
+    assert!(
+        screen.contains(
+            "Conclusion: the texts first differ in the QUERY line (line 3): we signed “b=1\\n”, the server signed “a=1\\n”"
+        ),
+        "{screen}"
+    );
+    // Same text on both sides: the keys differ.
+    a.request.response = Some(answer(lines("a=1"), lines("a=1")));
+    let screen = rows(&render(&mut a, 220, 40)).join("\n");
+    assert!(
+        screen.contains(
+            "Conclusion: we and the server signed the same text, so the REST keys differ"
+        ),
+        "{screen}"
+    );
+}
+
+#[test]
+fn the_signature_line_says_computed_and_shows_the_servers_verdict_apart() {
+    let mut a = app_with_body("[1]");
+    let screen = rows(&render(&mut a, 140, 40)).join("\n");
+    assert!(screen.contains("✓ computed"), "{screen}");
+    assert!(
+        !screen.contains("server: "),
+        "no verdict before a send:\n{screen}"
+    );
+    a.request.response = Some(ResponseView {
+        status: 401,
+        code: Some("SIGNATURE_MISMATCH".into()),
+        ..Default::default()
+    });
+    let last = |a: &mut TestApp| {
+        rows(&render(a, 140, 40))
+            .into_iter()
+            .find(|r| r.contains("✓ computed"))
+            .unwrap_or_default()
+    };
+    let row = last(&mut a);
+    assert!(
+        row.trim_end()
+            .ends_with("server: rejected SIGNATURE_MISMATCH (401)"),
+        "{row}"
+    );
+    a.request.response = Some(ResponseView {
+        status: 200,
+        ..Default::default()
+    });
+    let row = last(&mut a);
+    assert!(row.trim_end().ends_with("server: accepted (200)"), "{row}");
 }
 
 #[test]

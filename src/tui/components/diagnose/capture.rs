@@ -84,16 +84,28 @@ pub fn diagnose_capture(
             (true, lines)
         }
         Err(rej) => {
-            let mut lines = vec![format!("{} ({}): {rej}", rej.code(), rej.status())];
             let diagnosis = match rej.mismatch() {
                 Some(m) => Some(m.diagnosis.clone()),
                 None => crate::core::diagnose::provided_signature(&req)
                     .map(|sig| crate::core::diagnose::diagnose(&req, prefix, key, &sig))
                     .filter(|d| !d.signature_matches()),
             };
+            // The conclusion first (one sentence), then the verdict, then the details with the
+            // expected text labelled line by line.
+            let conclusion = match &diagnosis {
+                Some(d) if rej.mismatch().is_some() => d.summary(),
+                _ => rej.to_string(),
+            };
+            let mut lines = vec![
+                format!("Conclusion: {conclusion}"),
+                format!("Verdict: {} ({}): {rej}", rej.code(), rej.status()),
+            ];
             if let Some(d) = diagnosis {
                 lines.push(String::new());
-                lines.extend(d.report().lines().map(str::to_string));
+                if rej.mismatch().is_none() {
+                    lines.push(format!("signature: {}", d.summary()));
+                }
+                lines.extend(d.details_labelled().lines().map(str::to_string));
             }
             (false, lines)
         }
@@ -123,11 +135,21 @@ mod tests {
         let tampered = text.replace(signed.signature(), &bad_sig);
         let (ok, lines) = diagnose_capture(&tampered, &key, "SVC", now);
         assert!(!ok);
+        // The conclusion first, in words; the verdict apart; the expected text labelled.
         assert!(
-            lines[0].starts_with("SIGNATURE_MISMATCH (401)"),
+            lines[0].starts_with("Conclusion: the client") && lines[0].contains('?'),
             "{lines:?}"
         );
-        assert!(lines.iter().any(|l| l.contains("'?'")), "{lines:?}");
+        assert!(
+            lines[1].starts_with("Verdict: SIGNATURE_MISMATCH (401)"),
+            "{lines:?}"
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.trim_start().starts_with("QUERY") && l.ends_with("a=1\\n")),
+            "{lines:?}"
+        );
         // Loading it into the editor keeps the captured timestamp.
         let parsed = parse_capture(&text).unwrap();
         let (fields, t) = capture_fields(&parsed, "SVC");

@@ -415,6 +415,10 @@ impl EventsState {
             ),
             ("Ctrl-R", "switch between the form and raw JSON"),
             (
+                "Ctrl-B",
+                "switch the batch between the flat and the nested (SDK) event shape, keeping every value",
+            ),
+            (
                 "Ctrl-O / Ctrl-E",
                 "load the batch from a file / save it to a file",
             ),
@@ -513,6 +517,25 @@ impl EventsState {
             .collect();
         let ip = self.user_ip.text().trim();
         self.draft.user_ip = (!ip.is_empty()).then(|| ip.to_string());
+    }
+
+    /// Switch the form's batch between the flat and the nested event shape (every value kept);
+    /// `None` in the raw JSON mode, whose text is the user's.
+    pub fn toggle_shape(&mut self) -> Option<ev::Shape> {
+        if self.mode != Mode::Form {
+            return None;
+        }
+        self.extras.shape = match self.extras.shape {
+            ev::Shape::Flat => ev::Shape::Nested,
+            ev::Shape::Nested => ev::Shape::Flat,
+        };
+        self.refresh();
+        Some(self.extras.shape)
+    }
+
+    /// The shape the form writes the batch in.
+    pub fn shape(&self) -> ev::Shape {
+        self.extras.shape
     }
 
     /// The batch of the form, with the members the form does not show put back.

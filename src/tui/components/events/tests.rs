@@ -536,3 +536,49 @@ fn the_starter_list_is_valid_and_a_bad_currency_is_reported_and_jumped_to() {
     update(&mut s, key(KeyCode::Enter));
     assert_eq!((s.focus, s.row, s.col), (Focus::Items, 1, Column::Currency));
 }
+
+/// Ctrl-B switches the composer's batch between the flat and the nested shape, every value
+/// kept: the nested batch holds the same list and items under `event_data`, and switching back
+/// gives the same flat batch; a click (select event) switches too.
+#[test]
+fn ctrl_b_switches_the_shape_keeping_every_value() {
+    let mut s = three_items();
+    update(&mut s, key(KeyCode::Char(' '))); // the selected item clicked
+    s.focus = Focus::Field(Field::ListId);
+    let flat = batch(&s);
+    assert!(flat[0].get("event_data").is_none());
+    let flat_problems = s.problems.len();
+    update(&mut s, ctrl('b'));
+    assert_eq!(s.shape(), ev::Shape::Nested);
+    assert!(s.status.contains("nested shape"), "{}", s.status);
+    let nested = batch(&s);
+    for (f, n) in flat
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(nested.as_array().unwrap())
+    {
+        assert_eq!(n["event"], f["event"]);
+        assert_eq!(n["event_version"], "1.0.0");
+        assert_eq!(n["event_apikey"], f["event_apikey"]);
+        assert_eq!(n["event_data"]["list_id"], f["event_list_id"]);
+        assert_eq!(n["event_data"]["items"], f["items"]);
+        assert!(n.get("event_list_id").is_none());
+    }
+    assert_eq!(nested.as_array().unwrap().len(), 2, "view and click");
+    // The problems are the same, with the paths of the nested batch.
+    assert_eq!(s.problems.len(), flat_problems);
+    assert!(
+        s.problems
+            .iter()
+            .all(|p| p.path.contains("event_data.items")),
+        "{:?}",
+        s.problems
+    );
+    update(&mut s, ctrl('b'));
+    assert_eq!(batch(&s), flat);
+    // In raw mode the text is the user's: the key says where the switch is.
+    update(&mut s, ctrl('r'));
+    update(&mut s, ctrl('b'));
+    assert!(s.status.contains("Ctrl-R back"), "{}", s.status);
+}

@@ -299,6 +299,16 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
     if ctrl {
         match key.code {
             KeyCode::Char('s') => return send(state),
+            KeyCode::Char('b') => {
+                state.status = match state.toggle_shape() {
+                    Some(shape) => format!(
+                        "Events in the {} shape (every value kept); Ctrl-B switches back.",
+                        shape.name()
+                    ),
+                    None => "The shape is switched in the form: Ctrl-R back to it first.".into(),
+                };
+                return Vec::new();
+            }
             KeyCode::Char('r') => {
                 match state.mode {
                     Mode::Form => {

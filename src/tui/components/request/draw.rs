@@ -690,11 +690,10 @@ fn diff_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'static>>
             theme.dim(),
         ))];
     };
+    // The conclusion first, in words; then the diff, each line labelled.
     let mut out = Vec::new();
-    if let Some(d) = &m.diagnosis {
-        for chunk in wrap_chars(&format!("Diagnosis: {d}"), w) {
-            out.push(Line::from(Span::styled(chunk, theme.warn())));
-        }
+    for chunk in wrap_chars(&diff_conclusion(m), w) {
+        out.push(Line::from(Span::styled(chunk, theme.warn())));
     }
     out.push(styled_line(vec![
         ("- we signed  ".into(), theme.removed()),
@@ -704,33 +703,77 @@ fn diff_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'static>>
     for i in 0..n {
         let a = m.ours.get(i);
         let b = m.theirs.get(i);
+        let label = format!("{:<LABEL_W$}", diff_label(i).as_str());
         if a == b {
-            out.push(Line::from(clip(&format!("  {}", a.map_or("", |s| s)), w)));
+            out.push(styled_line(vec![
+                ("  ".into(), Style::default()),
+                (label, theme.label()),
+                (
+                    clip(a.map_or("", |s| s), w.saturating_sub(2 + LABEL_W)),
+                    Style::default(),
+                ),
+            ]));
         } else {
-            if let Some(a) = a {
-                out.push(Line::from(Span::styled(
-                    clip(&format!("- {a}"), w),
-                    theme.removed(),
-                )));
-            }
-            if let Some(b) = b {
-                out.push(Line::from(Span::styled(
-                    clip(&format!("+ {b}"), w),
-                    theme.added(),
-                )));
+            for (sign, text, style) in [("- ", a, theme.removed()), ("+ ", b, theme.added())] {
+                if let Some(t) = text {
+                    out.push(styled_line(vec![
+                        (sign.into(), style),
+                        (label.clone(), theme.label()),
+                        (clip(t, w.saturating_sub(2 + LABEL_W)), style),
+                    ]));
+                }
             }
         }
     }
     out
 }
 
+/// The label of line `i` of the server's signing text (seven head lines, then the body).
+pub fn diff_label(i: usize) -> LineLabel {
+    LineLabel::ALL[i.min(LineLabel::ALL.len() - 1)]
+}
+
+/// One sentence on a mismatch: the server's diagnosis when it gave one; otherwise what the two
+/// texts show (the first line that differs, or, when they are the same, that the keys differ).
+pub fn diff_conclusion(m: &crate::tui::model::MismatchView) -> String {
+    if let Some(d) = &m.diagnosis {
+        return format!("Conclusion: {d}");
+    }
+    let first = (0..m.ours.len().max(m.theirs.len())).find(|&i| m.ours.get(i) != m.theirs.get(i));
+    match first {
+        None => "Conclusion: we and the server signed the same text, so the REST keys differ: \
+                 check the profile's REST key against the server's account"
+            .to_string(),
+        Some(i) => format!(
+            "Conclusion: the texts first differ in the {} line (line {}): we signed {}, the server signed {}",
+            diff_label(i).as_str(),
+            i + 1,
+            shown_line(m.ours.get(i)),
+            shown_line(m.theirs.get(i)),
+        ),
+    }
+}
+
+fn shown_line(l: Option<&String>) -> String {
+    match l {
+        None => "nothing".to_string(),
+        Some(t) => format!("“{}”", clip(t, 80)),
+    }
+}
+
 fn draw_signature(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme) {
+    // `✓ computed` is about our signature only; the server's verdict on the last send is
+    // shown apart, at the right.
+    let verdict = req
+        .response
+        .as_ref()
+        .map(|r| server_verdict(r.status, r.code.as_deref()));
     let line = match &req.sign.result {
         Some(Ok(s)) => {
             let state = if req.sign.updating() {
                 Span::styled(" updating…", theme.warn())
             } else {
-                Span::styled(" ✓", theme.ok())
+                Span::styled(" ✓ computed", theme.ok())
             };
             Line::from(vec![
                 Span::styled("sig ", theme.label()),
@@ -747,5 +790,31 @@ fn draw_signature(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
             Span::styled("updating…", theme.warn()),
         ]),
     };
-    frame.render_widget(Paragraph::new(line), area);
+    let Some((text, accepted)) = verdict else {
+        frame.render_widget(Paragraph::new(line), area);
+        return;
+    };
+    let vw = (text.chars().count() as u16 + 2).min(area.width);
+    let left = Rect::new(area.x, area.y, area.width - vw, area.height);
+    let right = Rect::new(area.x + area.width - vw, area.y, vw, area.height);
+    frame.render_widget(Paragraph::new(line), left);
+    let style = if accepted { theme.ok() } else { theme.error() };
+    frame.render_widget(
+        Paragraph::new(Line::from(Span::styled(text, style)))
+            .alignment(ratatui::layout::Alignment::Right),
+        right,
+    );
+}
+
+/// The server's verdict on the last send, in words: `server: accepted (200)` or
+/// `server: rejected SIGNATURE_MISMATCH (401)`; and whether it accepted.
+pub fn server_verdict(status: u16, code: Option<&str>) -> (String, bool) {
+    if (200..300).contains(&status) {
+        (format!("server: accepted ({status})"), true)
+    } else {
+        match code {
+            Some(c) => (format!("server: rejected {c} ({status})"), false),
+            None => (format!("server: rejected ({status})"), false),
+        }
+    }
 }

@@ -404,3 +404,52 @@ fn loading_over_unsaved_edits_asks_first_and_discard_loads() {
     assert_eq!(t.view, View::Request);
     assert_eq!(t.request.path.text(), "/v2/batch/");
 }
+
+#[test]
+fn a_profiles_forwarding_urls_configure_the_in_process_server() {
+    // The upstream: a second demo server. The in-process server forwards to it.
+    let upstream = crate::server::spawn_background(
+        crate::server::ServerConfig::demo(),
+        "127.0.0.1:0".parse().unwrap(),
+    )
+    .unwrap();
+    let mut p = crate::store::Profile::demo();
+    p.forward_indexing = Some(upstream.url());
+    p.forward_analytics = Some("ftp://nowhere".into());
+    let (config, note) = crate::tui::embedded_config(&p);
+    assert_eq!(
+        config.forward_indexing.as_deref(),
+        Some(upstream.url().as_str())
+    );
+    assert_eq!(config.forward_analytics, None);
+    let note = note.expect("the unusable URL is said");
+    assert!(
+        note.contains("forward_analytics") && note.contains("http://"),
+        "{note}"
+    );
+    let server = crate::tui::start_server(config, None).unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let spec = crate::core::RequestSpec {
+            api_key: crate::server::DEMO_API_KEY.to_string(),
+            ..Default::default()
+        };
+        let ts = crate::core::time::format_timestamp(chrono::Utc::now());
+        let key = crate::core::Secret::new(crate::server::DEMO_REST_KEY);
+        let out = crate::client::build_signed(&server.url(), &spec, &ts, &key).unwrap();
+        let http = reqwest::Client::builder().no_proxy().build().unwrap();
+        let r = crate::client::send(&http, &out).await.unwrap();
+        assert_eq!(r.status, 200);
+    });
+    // The upstream verified and recorded it too.
+    assert_eq!(upstream.store().summary().accepted, 1);
+    assert_eq!(server.store().summary().accepted, 1);
+    // Without forwarding URLs, nothing is forwarded and nothing is said.
+    let (config, note) = crate::tui::embedded_config(&crate::store::Profile::demo());
+    assert!(
+        config.forward_indexing.is_none() && config.forward_analytics.is_none() && note.is_none()
+    );
+}
