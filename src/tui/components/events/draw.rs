@@ -338,10 +338,10 @@ fn footer_spans(state: &EventsState) -> Vec<Span<'_>> {
     } else if !state.status.is_empty() {
         vec![Span::raw(state.status.as_str())]
     } else {
-        vec![
-            Span::raw("Ctrl-S send  Ctrl-R raw/form  Ctrl-O load  Ctrl-E save  Tab next  F1 help")
-                .dim(),
-        ]
+        vec![Span::raw(
+            "Ctrl-G send  Ctrl-P raw/form  Ctrl-O open  Ctrl-S save  Alt-Y copy  Tab next  F1 help",
+        )
+        .dim()]
     }
 }
 
@@ -420,7 +420,7 @@ fn draw_raw(frame: &mut Frame, area: Rect, state: &EventsState) {
     // The block is drawn around the editor rather than set on it, so drawing never clones
     // the text.
     let blk = block(
-        " Batch JSON (raw, Ctrl-R: form) ",
+        " Batch JSON (raw, Ctrl-P: form) ",
         state.focus == Focus::Raw,
     );
     let inner = blk.inner(area);

@@ -410,19 +410,17 @@ impl EventsState {
                 "next / previous field, items table, problems",
             ),
             (
-                "Ctrl-S",
+                "Ctrl-G / F9",
                 "send the batch to {analytics_url}/analytics/collect",
             ),
-            ("Ctrl-R", "switch between the form and raw JSON"),
+            ("Ctrl-P", "next view of the batch: the form or raw JSON"),
             (
                 "Ctrl-B",
                 "switch the batch between the flat and the nested (SDK) event shape, keeping every value",
             ),
-            (
-                "Ctrl-O / Ctrl-E",
-                "load the batch from a file / save it to a file",
-            ),
-            ("Ctrl-Y", "copy the batch JSON"),
+            ("Ctrl-O", "open: load the batch from a file"),
+            ("Ctrl-S", "save the batch to a file"),
+            ("Alt-Y", "copy the batch JSON"),
             ("Ctrl-N", "list logic / tags: next suggestion"),
             ("Up/Down, Left/Right, hjkl", "items: move the selection"),
             (

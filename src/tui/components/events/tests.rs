@@ -240,11 +240,11 @@ fn raw_mode_round_trip_keeps_unknown_fields() {
   "item_color": "red"}]},
   {"event": "custom_event", "foo": 1}
 ]"#;
-    update(&mut s, ctrl('r'));
+    update(&mut s, ctrl('p'));
     assert_eq!(s.mode, Mode::Raw);
     s.raw = BodyEditor::new(text);
     update(&mut s, key(KeyCode::Char(' '))); // an edit refreshes
-    update(&mut s, ctrl('r'));
+    update(&mut s, ctrl('p'));
     assert_eq!(s.mode, Mode::Form, "status: {}", s.status);
     assert!(s.draft.items[0].clicked);
     // Edit in the form: the unknown members stay, and follow their item when moved.
@@ -263,18 +263,18 @@ fn raw_mode_round_trip_keeps_unknown_fields() {
     assert_eq!(v[1]["items"][0]["item_color"], "red");
     assert_eq!(v[2], serde_json::json!({"event": "custom_event", "foo": 1}));
     // And back to raw: the text contains them too.
-    update(&mut s, ctrl('r'));
+    update(&mut s, ctrl('p'));
     assert!(s.raw.text().contains("\"item_color\": \"red\""));
 }
 
 #[test]
 fn broken_raw_json_keeps_raw_mode_and_reports_syntax_with_position() {
     let mut s = EventsState::new("http://127.0.0.1:9", "k");
-    update(&mut s, ctrl('r'));
+    update(&mut s, ctrl('p'));
     s.raw = BodyEditor::new("[\n  {\"event\": }\n]");
     update(&mut s, key(KeyCode::Char(' ')));
     assert!(s.problems.iter().any(|p| p.code == "JSON_SYNTAX"));
-    update(&mut s, ctrl('r'));
+    update(&mut s, ctrl('p'));
     assert_eq!(s.mode, Mode::Raw, "refuses to leave: nothing lost");
     assert!(s.status.contains("does not parse"), "{}", s.status);
     let lines: Vec<&str> = s.raw.text().lines().collect();
@@ -304,7 +304,7 @@ fn send_posts_the_preview_bytes_and_fetches_what_the_local_collector_stored() {
             local: true,
         },
     );
-    let effects = update(&mut s, ctrl('s'));
+    let effects = update(&mut s, ctrl('g'));
     assert_eq!(
         effects,
         vec![EventsEffect::SendEvents {
@@ -344,7 +344,7 @@ fn the_preview_title_counts_one_event_in_the_singular() {
 fn saving_over_an_existing_file_asks_first() {
     let mut s = EventsState::new("http://127.0.0.1:9", "k");
     s.status = "Collector answered 200 in 3 ms.".into();
-    update(&mut s, ctrl('e'));
+    update(&mut s, ctrl('s'));
     update(&mut s, ctrl('u'));
     type_text(&mut s, "/home/me/notes.txt");
     let path = PathBuf::from("/home/me/notes.txt");
@@ -369,7 +369,7 @@ fn saving_over_an_existing_file_asks_first() {
     );
     // Esc keeps the file; asking again asks again.
     update(&mut s, key(KeyCode::Esc));
-    update(&mut s, ctrl('e'));
+    update(&mut s, ctrl('s'));
     update(&mut s, ctrl('u'));
     type_text(&mut s, "/home/me/notes.txt");
     assert!(matches!(
@@ -387,7 +387,7 @@ fn saving_over_an_existing_file_asks_first() {
     );
     // The file saved to in this session is replaced without asking.
     update(&mut s, EventsMsg::FileSaved(path.clone()));
-    update(&mut s, ctrl('e'));
+    update(&mut s, ctrl('s'));
     assert!(matches!(
         update(&mut s, key(KeyCode::Enter)).as_slice(),
         [EventsEffect::SaveFile(p, _)] if *p == path
@@ -397,7 +397,7 @@ fn saving_over_an_existing_file_asks_first() {
 #[test]
 fn load_and_save_go_through_a_path_prompt() {
     let mut s = EventsState::new("http://127.0.0.1:9", "k");
-    update(&mut s, ctrl('e'));
+    update(&mut s, ctrl('s'));
     assert!(s.is_text_input_focused());
     update(&mut s, ctrl('u'));
     type_text(&mut s, "/tmp/b.json");
@@ -491,7 +491,7 @@ fn a_long_list_scrolls_to_the_selected_row_and_the_preview_scrolls() {
 #[test]
 fn draws_raw_mode_and_problems() {
     let mut s = EventsState::new("http://127.0.0.1:9", "k");
-    update(&mut s, ctrl('r'));
+    update(&mut s, ctrl('p'));
     s.raw = BodyEditor::new("[\n  {\"event\": }\n]");
     update(&mut s, key(KeyCode::Char(' ')));
     for (w, h) in [(80, 24), (120, 40)] {
@@ -578,7 +578,7 @@ fn ctrl_b_switches_the_shape_keeping_every_value() {
     update(&mut s, ctrl('b'));
     assert_eq!(batch(&s), flat);
     // In raw mode the text is the user's: the key says where the switch is.
-    update(&mut s, ctrl('r'));
+    update(&mut s, ctrl('p'));
     update(&mut s, ctrl('b'));
-    assert!(s.status.contains("Ctrl-R back"), "{}", s.status);
+    assert!(s.status.contains("Ctrl-P back"), "{}", s.status);
 }

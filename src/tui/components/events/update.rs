@@ -295,21 +295,38 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
         return Vec::new();
     }
 
-    // Keys that work everywhere in the view.
+    // Keys that work everywhere in the view (the workbench's one keymap: Ctrl-G / F9 send,
+    // Ctrl-S saves, Ctrl-P switches what the pane shows, Ctrl-O opens, Alt-Y copies).
+    if (ctrl && key.code == KeyCode::Char('g')) || (key.code == KeyCode::F(9) && !ctrl && !alt) {
+        return send(state);
+    }
+    if alt && key.code == KeyCode::Char('y') {
+        state.ensure_current();
+        let what = match state.mode {
+            Mode::Form => format!(
+                "the batch JSON ({})",
+                counted(state.preview_events, "event")
+            ),
+            Mode::Raw => "the raw batch JSON".to_string(),
+        };
+        return vec![EventsEffect::CopyText {
+            text: state.preview.clone(),
+            what,
+        }];
+    }
     if ctrl {
         match key.code {
-            KeyCode::Char('s') => return send(state),
             KeyCode::Char('b') => {
                 state.status = match state.toggle_shape() {
                     Some(shape) => format!(
                         "Events in the {} shape (every value kept); Ctrl-B switches back.",
                         shape.name()
                     ),
-                    None => "The shape is switched in the form: Ctrl-R back to it first.".into(),
+                    None => "The shape is switched in the form: Ctrl-P back to it first.".into(),
                 };
                 return Vec::new();
             }
-            KeyCode::Char('r') => {
+            KeyCode::Char('p') => {
                 match state.mode {
                     Mode::Form => {
                         state.enter_raw();
@@ -332,7 +349,7 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
                 state.status.clear();
                 return Vec::new();
             }
-            KeyCode::Char('e') => {
+            KeyCode::Char('s') => {
                 let start = state
                     .last_path
                     .as_ref()
@@ -341,20 +358,6 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
                 state.prompt = Some((PromptKind::Save, LineInput::new(start)));
                 state.status.clear();
                 return Vec::new();
-            }
-            KeyCode::Char('y') => {
-                state.ensure_current();
-                let what = match state.mode {
-                    Mode::Form => format!(
-                        "the batch JSON ({})",
-                        counted(state.preview_events, "event")
-                    ),
-                    Mode::Raw => "the raw batch JSON".to_string(),
-                };
-                return vec![EventsEffect::CopyText {
-                    text: state.preview.clone(),
-                    what,
-                }];
             }
             _ => {}
         }

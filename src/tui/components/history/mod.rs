@@ -297,7 +297,7 @@ impl HistoryState {
             ("PageUp / PageDown", "scroll the request and response"),
             ("Mouse", "click a row: select it; wheel: list / entry"),
             ("Enter", "load the entry into the request or events view"),
-            ("Ctrl-Y", "copy the request as a curl command"),
+            ("Alt-Y", "copy the request as a curl command"),
             ("Ctrl-R", "reload the history from disk"),
             (
                 "Panes",
@@ -343,8 +343,10 @@ pub fn update(state: &mut HistoryState, msg: HistoryMsg) -> Vec<HistoryEffect> {
 
 fn on_key(state: &mut HistoryState, key: KeyEvent) -> Vec<HistoryEffect> {
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    let alt = key.modifiers.contains(KeyModifiers::ALT);
     match key.code {
-        KeyCode::Char('y') if ctrl => {
+        // Alt-Y copies in every view (the workbench's one keymap).
+        KeyCode::Char('y') if alt => {
             return match state.selected_row() {
                 Some(row) => vec![HistoryEffect::CopyText {
                     text: row.to_curl(),

@@ -227,7 +227,10 @@ pub const KEYS: &[Binding<Action>] = &[
 
 /// Help rows for keys that depend on what is shown.
 pub const CONTEXT_KEYS: &[(&str, &str)] = &[
-    ("F2", "edit the request: the lesson follows every change"),
+    (
+        "F2",
+        "Request view: edit the request; the lesson follows every change",
+    ),
     ("Up / Down", "exercise: move in the list"),
     (
         "Space",
