@@ -158,7 +158,7 @@ pub const KEYS: &[Binding<Action>] = &[
     bind(
         Action::NextRequest,
         &[KeySpec {
-            code: KeyCode::Down,
+            code: KeyCode::PageDown,
             mods: KeyModifiers::ALT,
         }],
         "next saved request",
@@ -167,7 +167,7 @@ pub const KEYS: &[Binding<Action>] = &[
     bind(
         Action::PrevRequest,
         &[KeySpec {
-            code: KeyCode::Up,
+            code: KeyCode::PageUp,
             mods: KeyModifiers::ALT,
         }],
         "previous saved request",
@@ -193,25 +193,19 @@ pub const KEYS: &[Binding<Action>] = &[
     ),
     bind(
         Action::DeleteRequest,
-        &[KeySpec::alt('x')],
+        &[KeySpec::alt('w')],
         "delete the saved request",
         "delete the request from the profile (asks first; Ctrl-S saves)",
     ),
     bind(
         Action::MoveRequestUp,
-        &[KeySpec {
-            code: KeyCode::PageUp,
-            mods: KeyModifiers::ALT,
-        }],
+        &[KeySpec::alt(',')],
         "move the saved request up",
         "move the request one place up in the profile's list",
     ),
     bind(
         Action::MoveRequestDown,
-        &[KeySpec {
-            code: KeyCode::PageDown,
-            mods: KeyModifiers::ALT,
-        }],
+        &[KeySpec::alt('.')],
         "move the saved request down",
         "move the request one place down in the profile's list",
     ),
