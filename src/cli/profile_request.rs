@@ -1,13 +1,18 @@
 //! A profile's named requests on the command line: `signscope profile request list | add |
-//! duplicate | rename | move | delete` (`docs/profiles.md`). What `sign --profile P --request
-//! NAME` takes from a saved request is in `sign.rs` (`sign_inputs`).
+//! duplicate | rename | move | delete`, and what `sign --profile P --request NAME` takes from
+//! a saved request (`docs/profiles.md`).
 
 use std::path::PathBuf;
 
 use anyhow::{anyhow, Context};
 
 use crate::core::spec::RequestSpec;
-use crate::store::{Profile, ProfileStore};
+use crate::core::{Secret, AUTH_ALGO, CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX};
+use crate::store::profile::body_file_path;
+use crate::store::{KeySource, Paths, Profile, ProfileStore, EMBEDDED_URL};
+
+use super::keys::rest_key_from_env_or_file;
+use super::sign_args::{BodySource, SignArgs, DEFAULT_BASE_URL};
 
 #[derive(Debug, clap::Args)]
 pub struct RequestArgs {
@@ -192,4 +197,102 @@ pub fn list_text(p: &Profile) -> String {
         ));
     }
     out
+}
+
+/// What `sign` signs: the request, the REST key, the body, where a printed request goes and
+/// the environment variable a generated program reads the key from.
+pub(crate) struct SignInputs {
+    /// Everything but the body (read from `body`).
+    pub spec: RequestSpec,
+    pub key: Secret,
+    pub body: BodySource,
+    pub indexing_url: String,
+    pub rest_key_env: Option<String>,
+}
+
+/// `sign`'s inputs: the flags, over the profile's saved request when `--profile` is given.
+pub(crate) fn sign_inputs(
+    args: &SignArgs,
+    given: Option<BodySource>,
+) -> anyhow::Result<SignInputs> {
+    let Some(name) = &args.profile else {
+        let key =
+            rest_key_from_env_or_file(args.rest_key_env.as_deref(), args.rest_key_file.as_deref())?;
+        let need = |v: &Option<String>, flag: &str| {
+            v.clone()
+                .ok_or_else(|| anyhow!("give {flag} (or --profile NAME to sign a saved request)"))
+        };
+        let spec = RequestSpec {
+            method: need(&args.method, "--method")?,
+            path: need(&args.path, "--path")?,
+            query: args.query.clone().unwrap_or_default(),
+            header_prefix: or(&args.header_prefix, DEFAULT_HEADER_PREFIX),
+            api_key: need(&args.api_key, "--api-key")?,
+            content_type: or(&args.content_type, CONTENT_TYPE_JSON),
+            auth_algo: or(&args.auth_algo, AUTH_ALGO),
+            body: bytes::Bytes::new(),
+        };
+        let body = given.ok_or_else(|| {
+            anyhow!("give the body with exactly one of --body-file FILE or --body TEXT")
+        })?;
+        return Ok(SignInputs {
+            spec,
+            key,
+            body,
+            indexing_url: or(&args.indexing_url, DEFAULT_BASE_URL),
+            rest_key_env: args.rest_key_env.clone(),
+        });
+    };
+    let store = ProfileStore::open(&Paths::discover()?);
+    let mut p = store.load(name)?;
+    if let Some(r) = &args.request {
+        p.select_request(r)?;
+    }
+    let saved = p.selected_request().clone();
+    let key = if args.rest_key_env.is_some() || args.rest_key_file.is_some() {
+        rest_key_from_env_or_file(args.rest_key_env.as_deref(), args.rest_key_file.as_deref())?
+    } else {
+        p.rest_key
+            .resolve()
+            .map_err(|e| anyhow!("profile \"{}\": {e}", p.name))?
+    };
+    let rest_key_env = match (&args.rest_key_env, &p.rest_key) {
+        (Some(v), _) => Some(v.clone()),
+        (None, KeySource::Env(v)) if args.rest_key_file.is_none() => Some(v.clone()),
+        _ => None,
+    };
+    let s = saved.spec;
+    let body = match (given, &saved.body_file) {
+        (Some(b), _) => b,
+        // A body kept in a file is named as that file (a printed curl command reads it).
+        (None, Some(f)) => BodySource::File(body_file_path(&store.dir(), f)),
+        (None, None) => BodySource::Saved(s.body.clone()),
+    };
+    let indexing_url = match &args.indexing_url {
+        Some(u) => u.clone(),
+        None if p.indexing_url.is_empty() || p.indexing_url == EMBEDDED_URL => {
+            DEFAULT_BASE_URL.to_string()
+        }
+        None => p.indexing_url.clone(),
+    };
+    Ok(SignInputs {
+        spec: RequestSpec {
+            method: args.method.clone().unwrap_or(s.method),
+            path: args.path.clone().unwrap_or(s.path),
+            query: args.query.clone().unwrap_or(s.query),
+            header_prefix: args.header_prefix.clone().unwrap_or(s.header_prefix),
+            api_key: args.api_key.clone().unwrap_or(s.api_key),
+            content_type: args.content_type.clone().unwrap_or(s.content_type),
+            auth_algo: args.auth_algo.clone().unwrap_or(s.auth_algo),
+            body: bytes::Bytes::new(),
+        },
+        key,
+        body,
+        indexing_url,
+        rest_key_env,
+    })
+}
+
+fn or(v: &Option<String>, default: &str) -> String {
+    v.clone().unwrap_or_else(|| default.to_string())
 }

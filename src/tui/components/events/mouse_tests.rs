@@ -4,6 +4,7 @@
 use super::draw::*;
 use super::update::*;
 use super::*;
+use crate::core::events::{ItemDraft, ListDraft};
 use crate::core::events::{Level, Unshown};
 use crate::tui::test_util::{click_at, click_in, render_buffer, reversed, wheel_in};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent};

@@ -3,10 +3,13 @@
 use super::draw::*;
 use super::update::*;
 use super::*;
+use crate::core::events as ev;
 use crate::core::events::{Level, Problem};
 use crate::tui::widgets::body_editor::BodyEditor;
 use bytes::Bytes;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde_json::Value;
+use std::path::PathBuf;
 
 fn key(code: KeyCode) -> EventsMsg {
     EventsMsg::Key(KeyEvent::new(code, KeyModifiers::NONE))

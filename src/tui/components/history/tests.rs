@@ -1,6 +1,8 @@
 //! Tests of the history view: filtering, selection, loading, copying, drawing.
 
 use super::*;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::Rect;
 
 pub(crate) fn row(time: &str, profile: &str, kind: RowKind, status: Option<u16>) -> HistoryRow {
     let (method, url, kinds, body) = match kind {

@@ -14,7 +14,7 @@ pub mod requests;
 #[cfg(test)]
 mod requests_tests;
 pub mod response;
-mod state;
+pub mod state;
 mod update;
 
 pub use draw::draw;
