@@ -26,7 +26,7 @@ pub enum Popup {
     ConfirmQuit,
     /// Unsaved edits would be lost by this load: save, discard or cancel
     /// (`crate::tui::unsaved`).
-    ConfirmLoad(Box<crate::tui::unsaved::PendingLoad>),
+    ConfirmLoad(Box<crate::tui::model::PendingLoad>),
     /// Pick a profile: names and the selected index.
     Profiles {
         names: Vec<String>,
@@ -45,6 +45,10 @@ pub enum Popup {
     },
     /// Copy as code: the languages (`crate::codegen::Lang::ALL`) and the selected one.
     CopyCode {
+        selected: usize,
+    },
+    /// The SDK's indexing operations (`core::vendor::SDK_OPERATIONS`) as method + path presets.
+    Operations {
         selected: usize,
     },
 }
@@ -106,7 +110,7 @@ pub struct App {
     /// Quit once the profile save (asked from the quit popup) succeeded.
     pub quit_after_save: bool,
     /// The load to run once the profile save (asked from the unsaved-edits question) succeeded.
-    pub load_after_save: Option<Box<crate::tui::unsaved::PendingLoad>>,
+    pub load_after_save: Option<Box<crate::tui::model::PendingLoad>>,
     pub quit: bool,
     pub no_color: bool,
     /// Terminal size (columns, rows), for mouse hit testing with the same layout the view uses.
@@ -175,6 +179,7 @@ pub enum GlobalAction {
     Palette,
     Messages,
     CopyCode,
+    Operations,
     Quit,
     Show(View),
 }
@@ -218,6 +223,12 @@ pub const GLOBAL_KEYS: &[Binding<GlobalAction>] = &[
         &[KeySpec::alt('p')],
         "copy the request as code",
         "copy as code: a program that signs the request being edited (pick one of 8 languages)",
+    ),
+    global(
+        GlobalAction::Operations,
+        &[KeySpec::alt('o')],
+        "pick an indexing operation",
+        "indexing operation presets: the SDK's method + path (batch, delete, attributes)",
     ),
     global(
         GlobalAction::Quit,

@@ -245,7 +245,8 @@ fn listen_error(addr: std::net::SocketAddr, e: &std::io::Error) -> String {
 
 /// The first status line on the demo profile. It stays until another message replaces it, on
 /// any view, so it names the send key of each view that sends.
-pub const DEMO_NOTE: &str = "demo profile: Ctrl-G sends (F3: Ctrl-S) to the local server · F1 help";
+pub const DEMO_NOTE: &str =
+    "demo profile: Ctrl-G sends (in every view) to the local server · F1 help";
 
 #[doc(hidden)]
 pub mod test_util;

@@ -18,8 +18,9 @@ use super::keymap;
 use super::layout::{frame_layout, tab_layout, View};
 use super::message::Message;
 use super::model::EditorRequest;
+use super::model::PendingLoad;
 use super::palette::{self, PaletteAction};
-use super::unsaved::{self, PendingLoad};
+use super::unsaved;
 use super::widgets::{Edit, LineInput};
 use crate::core::RequestSpec;
 
@@ -439,6 +440,17 @@ fn run_global(app: &mut App, action: GlobalAction) -> Vec<Command> {
             app.popup = Some(Popup::CopyCode { selected: 0 });
             vec![]
         }
+        GlobalAction::Operations => {
+            let ops = crate::core::vendor::SDK_OPERATIONS;
+            let selected = ops
+                .iter()
+                .position(|o| {
+                    o.method == app.request.method.text() && o.path == app.request.path.text()
+                })
+                .unwrap_or(0);
+            app.popup = Some(Popup::Operations { selected });
+            vec![]
+        }
         GlobalAction::Quit => request_quit(app),
         GlobalAction::Show(v) => switch_view(app, v),
     }
@@ -541,6 +553,31 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
                     scroll: to.min(max),
                 });
             }
+            vec![]
+        }
+        Popup::Operations { selected } => {
+            let ops = crate::core::vendor::SDK_OPERATIONS;
+            let pick = match key.code {
+                KeyCode::Esc | KeyCode::Char('q') => return vec![],
+                KeyCode::Enter => Some(selected),
+                KeyCode::Char(c @ '1'..='6') => Some(c as usize - '1' as usize),
+                _ => None,
+            };
+            if let Some(i) = pick {
+                let op = ops[i.min(ops.len() - 1)];
+                app.view = View::Request;
+                app.request.method.set(op.method);
+                app.request.path.set(op.path);
+                app.request.dirty = true;
+                app.status = format!("{} {}: {}", op.method, op.path, op.what);
+                return request::resign(&mut app.request);
+            }
+            let selected = match key.code {
+                KeyCode::Down | KeyCode::Char('j') => (selected + 1).min(ops.len() - 1),
+                KeyCode::Up | KeyCode::Char('k') => selected.saturating_sub(1),
+                _ => selected,
+            };
+            app.popup = Some(Popup::Operations { selected });
             vec![]
         }
         Popup::CopyCode { selected } => {

@@ -197,13 +197,13 @@ fn typing_filters_and_esc_clears() {
 fn pause_holds_new_requests_until_resumed() {
     let mut t = on_traffic(120, 30);
     receive(&mut t, record(1, "/v2/one"));
-    t.ctrl('p');
+    t.alt('z');
     assert!(t.status.contains("paused"), "{}", t.status);
     receive(&mut t, record(2, "/v2/two"));
     receive(&mut t, record(3, "/v2/three"));
     t.assert_line("PAUSED, 2 held");
     t.assert_no_line("/v2/two");
-    t.ctrl('p');
+    t.alt('z');
     t.assert_line("/v2/two");
     t.assert_line("/v2/three");
     assert!(t.status.contains("2 held requests shown"), "{}", t.status);
@@ -222,7 +222,7 @@ fn the_list_is_bounded_and_says_how_many_it_dropped() {
     t.assert_line("/v2/n4 ");
     t.assert_line("/v2/n8 ");
     // Held while paused are bounded too.
-    t.ctrl('p');
+    t.alt('z');
     for i in 9..=20 {
         receive(&mut t, record(i, &format!("/v2/n{i}")));
     }
@@ -314,7 +314,7 @@ fn ctrl_y_copies_the_request_as_curl_aimed_at_the_server() {
     let recs = served(vec![signed("/v2/batch", "/v2/batch")]);
     let mut t = on_traffic(120, 40);
     receive(&mut t, recs[0].clone());
-    let cmds = t.ctrl('y');
+    let cmds = t.alt('y');
     let curl = match cmds.as_slice() {
         [Command::Copy(c)] => c.clone(),
         other => panic!("{other:?}"),
@@ -327,8 +327,8 @@ fn ctrl_y_copies_the_request_as_curl_aimed_at_the_server() {
     assert!(curl.contains("--data-raw '[{\"id\":\"sku-1\"}]'"), "{curl}");
     assert!(!curl.to_lowercase().contains("host:"), "{curl}");
     // Nothing selected: one sentence, no command.
-    t.ctrl('l');
-    assert!(t.ctrl('y').is_empty());
+    t.alt('x');
+    assert!(t.alt('y').is_empty());
     assert_eq!(t.status, "No request selected.");
 }
 
