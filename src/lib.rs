@@ -25,7 +25,4 @@ pub mod learn;
 pub mod logging;
 pub mod server;
 pub mod store;
-// Temporary: the workbench's unwraps are being replaced while it is restructured; remove this
-// allow once `cargo clippy` is clean without it.
-#[allow(clippy::unwrap_used)]
 pub mod tui;

@@ -19,25 +19,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// Files under these directories are not checked yet: three workbench components still have
-/// file-level loops between their `mod.rs` (state) and their `draw.rs` / `update.rs` (the request
-/// component shows the fix: the state in `state.rs`, which the others import). Remove each
-/// entry once its component follows the rules.
-const SKIPPED_WHILE_TUI_IS_RESTRUCTURED: &[&str] = &[
-    "tui/components/events/",
-    "tui/components/history/",
-    "tui/components/profiles/",
-];
-
-/// Import loops that landed with another piece of work while this check was written; each is
-/// to be broken by the owner of its files (then remove its entry). `codegen/literal.rs` takes
-/// `Lang` from its parent, which re-exports `literal`.
-const LOOPS_LEFT_TO_THEIR_OWNERS: &[&[&str]] = &[&["codegen/literal.rs", "codegen/mod.rs"]];
-
-/// Files over the length limit whose split is under way by their owners; remove each entry when
-/// its file is split.
-const LONG_FILES_BEING_SPLIT: &[&str] = &["core/events/validate.rs"];
-
 /// The longest a source file may be before its tests.
 const MAX_LINES: usize = 1_000;
 
@@ -360,12 +341,6 @@ fn resolve(path: &[String], from: &ModPath, modules: &BTreeMap<ModPath, String>)
     found
 }
 
-fn skipped(rel: &str) -> bool {
-    SKIPPED_WHILE_TUI_IS_RESTRUCTURED
-        .iter()
-        .any(|dir| rel.starts_with(dir))
-}
-
 /// File -> the files it imports (itself excluded).
 fn graph(files: &[SourceFile]) -> BTreeMap<String, BTreeSet<String>> {
     let modules: BTreeMap<ModPath, String> = files
@@ -373,11 +348,11 @@ fn graph(files: &[SourceFile]) -> BTreeMap<String, BTreeSet<String>> {
         .map(|f| (f.module.clone(), f.rel.clone()))
         .collect();
     let mut g = BTreeMap::new();
-    for f in files.iter().filter(|f| !skipped(&f.rel)) {
+    for f in files {
         let targets: BTreeSet<String> = named_paths(&f.code)
             .iter()
             .filter_map(|p| resolve(p, &f.module, &modules))
-            .filter(|t| *t != f.rel && !skipped(t))
+            .filter(|t| *t != f.rel)
             .collect();
         g.insert(f.rel.clone(), targets);
     }
@@ -454,13 +429,7 @@ fn layer(rel: &str) -> &str {
 #[test]
 fn no_file_level_import_cycles() {
     let g = graph(&load());
-    let found: Vec<Vec<String>> = cycles(&g)
-        .into_iter()
-        .filter(|c| {
-            !LOOPS_LEFT_TO_THEIR_OWNERS
-                .contains(&c.iter().map(String::as_str).collect::<Vec<_>>().as_slice())
-        })
-        .collect();
+    let found: Vec<Vec<String>> = cycles(&g);
     let described: Vec<String> = found
         .iter()
         .map(|comp| {
@@ -514,7 +483,6 @@ fn layers_import_only_what_docs_architecture_allows() {
 fn no_source_file_is_over_1000_lines_before_its_tests() {
     let long: Vec<String> = load()
         .iter()
-        .filter(|f| !skipped(&f.rel) && !LONG_FILES_BEING_SPLIT.contains(&f.rel.as_str()))
         .filter(|f| f.lines_before_tests > MAX_LINES)
         .map(|f| format!("src/{} ({} lines)", f.rel, f.lines_before_tests))
         .collect();

@@ -333,3 +333,84 @@ async fn collector_batches_are_forwarded_and_the_upstream_answer_comes_back() {
     assert_eq!(summary["requests"], 0);
     proxy.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_forward_analytics_preflights_are_answered_locally_and_never_forwarded() {
+    let up = Upstream::start(&[]);
+    let proxy = proxy_to(None, Some(&up.1)).await;
+    let c = client();
+    let origin = "https://shop.example.com";
+    let resp = c
+        .request(
+            reqwest::Method::OPTIONS,
+            format!("{}/analytics/collect", proxy.url()),
+        )
+        .header("origin", origin)
+        .header("access-control-request-method", "POST")
+        .header("access-control-request-headers", "content-type")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    assert_eq!(
+        resp.headers()["access-control-allow-origin"]
+            .to_str()
+            .unwrap(),
+        origin
+    );
+    // The page's POST is forwarded; the upstream's own CORS answer comes back.
+    let resp = c
+        .post(format!("{}/analytics/collect", proxy.url()))
+        .header("origin", origin)
+        .header("content-type", "application/json")
+        .body(GOOD_BATCH)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    assert_eq!(
+        resp.headers()["access-control-allow-origin"]
+            .to_str()
+            .unwrap(),
+        origin
+    );
+    // The upstream saw the POST and nothing before it: the preflight stayed local.
+    let seen = stream_records(&up.1, 1).await;
+    assert_eq!(seen[0]["method"], "POST", "{:?}", seen[0]);
+    assert_eq!(seen[0]["path"], "/analytics/collect");
+    proxy.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forwarded_collector_answer_without_cors_headers_gets_the_local_ones() {
+    // An upstream collector that answers without any CORS header.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let upstream = format!("http://{}", listener.local_addr().unwrap());
+    let app = axum::Router::new().route(
+        "/analytics/collect",
+        axum::routing::post(|| async { "{\"accepted\":2}" }),
+    );
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    let proxy = proxy_to(None, Some(&upstream)).await;
+    let c = client();
+    let resp = c
+        .post(format!("{}/analytics/collect", proxy.url()))
+        .header("origin", "https://shop.example.com")
+        .header("content-type", "application/json")
+        .body(GOOD_BATCH)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    assert_eq!(
+        resp.headers()["access-control-allow-origin"]
+            .to_str()
+            .unwrap(),
+        "https://shop.example.com"
+    );
+    assert_eq!(resp.text().await.unwrap(), "{\"accepted\":2}");
+    // The indexing API's forwarded answers get none (it is called by servers, not pages).
+    proxy.shutdown().await;
+}

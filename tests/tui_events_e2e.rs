@@ -14,7 +14,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Pty, CTRL_S, CTRL_U, ENTER, F3, F4, TAB, UP};
+use common::{Pty, CTRL_G, CTRL_U, ENTER, F3, F4, TAB, UP};
 
 const ROWS: u16 = 40;
 const COLS: u16 = 120;
@@ -81,7 +81,7 @@ fn compose_three_items_click_one_send_and_find_it_in_history() {
     tui.keys(&[UP, " "]);
     tui.wait_for("Items (3, 1 clicked)");
     tui.wait_for("Batch preview (2 events)");
-    tui.send(CTRL_S);
+    tui.send(CTRL_G);
     let screen = tui.wait_for("accepted: 2");
     assert!(screen.contains("HTTP 200"), "{screen}");
     // What the local collector stored is shown too.

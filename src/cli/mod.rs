@@ -15,6 +15,7 @@ pub mod profile_request;
 pub mod send;
 pub mod serve;
 pub mod sign;
+pub mod sign_args;
 pub mod verify;
 pub mod watch;
 

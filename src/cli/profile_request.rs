@@ -12,7 +12,7 @@ use crate::store::profile::body_file_path;
 use crate::store::{KeySource, Paths, Profile, ProfileStore, EMBEDDED_URL};
 
 use super::keys::rest_key_from_env_or_file;
-use super::sign::{BodySource, SignArgs, DEFAULT_BASE_URL};
+use super::sign_args::{BodySource, SignArgs, DEFAULT_BASE_URL};
 
 #[derive(Debug, clap::Args)]
 pub struct RequestArgs {

@@ -1,7 +1,7 @@
 //! String literals for each generated language: the value must read back byte for byte, and
 //! stay readable (printable text, including non-ASCII letters, is written as it is).
 
-use super::Lang;
+use super::lang::Lang;
 
 /// `value` as a string literal of `lang`, whose UTF-8 bytes are exactly `value`'s.
 pub fn literal(lang: Lang, value: &str) -> String {

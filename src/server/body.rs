@@ -134,7 +134,7 @@ impl BodyPermit {
         self.0.as_ref().map_or(0, |p| p.num_permits())
     }
 
-    async fn take(&mut self, budget: &BodyBudget, n: usize) {
+    pub(super) async fn take(&mut self, budget: &BodyBudget, n: usize) {
         if n == 0 {
             return;
         }

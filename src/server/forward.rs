@@ -22,6 +22,7 @@ use axum::response::{IntoResponse, Response};
 use bytes::{Bytes, BytesMut};
 use futures::StreamExt;
 
+use super::body::{BodyBudget, BodyPermit};
 use super::error::ApiError;
 use super::stream::{self, UpstreamSeen, STREAM_BODY_PREVIEW};
 
@@ -46,6 +47,11 @@ pub struct Upstream {
     client: reqwest::Client,
     max_body: usize,
     body_timeout: Duration,
+    /// The server's bodies budget: a forwarded body's bytes are taken from it as they arrive
+    /// and held until the upstream has answered (`docs/server.md`, rule L1).
+    budget: Option<BodyBudget>,
+    /// The collector's upstream: answers passed back get CORS headers when it sent none.
+    cors: bool,
 }
 
 /// Why an upstream URL cannot be used (one sentence).
@@ -86,7 +92,23 @@ impl Upstream {
             client,
             max_body,
             body_timeout,
+            budget: None,
+            cors: false,
         })
+    }
+
+    /// The same upstream for the collector: an answer without `Access-Control-Allow-Origin`
+    /// gets the local server's (the request's `Origin`, or `*`), so that a page can read what
+    /// the real service answered (`docs/server.md`, rule W9).
+    pub fn with_cors(mut self) -> Upstream {
+        self.cors = true;
+        self
+    }
+
+    /// The same upstream, taking forwarded bodies from the server's bodies budget.
+    pub fn with_budget(mut self, budget: BodyBudget) -> Upstream {
+        self.budget = Some(budget);
+        self
     }
 
     pub fn base(&self) -> &str {
@@ -131,15 +153,29 @@ fn end_to_end(headers: &HeaderMap) -> HeaderMap {
     out
 }
 
-/// Read the whole body up to `max` bytes within `deadline`. On failure, the bytes read so far
-/// and the rest of the body, for the local handler to answer as it does (413, 408, ...).
-async fn read_body(body: Body, max: usize, deadline: Duration) -> Result<Bytes, Body> {
+/// Read the whole body up to `max` bytes within `deadline`, taking its bytes from `budget` (when
+/// given) before keeping them. On failure, the bytes read so far and the rest of the body, for
+/// the local handler to answer as it does (413, 408, ...).
+async fn read_body(
+    body: Body,
+    max: usize,
+    deadline: Duration,
+    budget: Option<(&BodyBudget, &mut BodyPermit)>,
+) -> Result<Bytes, Body> {
     let mut stream = body.into_data_stream();
     let mut buf = BytesMut::new();
+    let mut budget = budget;
     let read = tokio::time::timeout(deadline, async {
         while let Some(chunk) = stream.next().await {
             match chunk {
                 Ok(c) => {
+                    if buf.len() + c.len() > max {
+                        buf.extend_from_slice(&c);
+                        return false;
+                    }
+                    if let Some((b, p)) = budget.as_mut() {
+                        p.take(b, c.len()).await;
+                    }
                     buf.extend_from_slice(&c);
                     if buf.len() > max {
                         return false;
@@ -167,10 +203,16 @@ pub async fn proxy(State(up): State<Arc<Upstream>>, req: Request, next: Next) ->
         return next.run(req).await;
     }
     let (parts, body) = req.into_parts();
-    let bytes = match read_body(body, up.max_body, up.body_timeout).await {
+    // Held until the upstream has answered (the body is alive until then).
+    let mut permit = BodyPermit::default();
+    let budget = up.budget.as_ref().map(|b| (b, &mut permit));
+    let bytes = match read_body(body, up.max_body, up.body_timeout, budget).await {
         Ok(b) => b,
         // Too large, too slow or aborted: answered (and recorded) locally, not forwarded.
-        Err(rest) => return next.run(Request::from_parts(parts, rest)).await,
+        Err(rest) => {
+            drop(permit);
+            return next.run(Request::from_parts(parts, rest)).await;
+        }
     };
     let method = parts.method.clone();
     let path_and_query = parts
@@ -179,6 +221,7 @@ pub async fn proxy(State(up): State<Arc<Upstream>>, req: Request, next: Next) ->
         .map(|p| p.as_str().to_string())
         .unwrap_or_else(|| parts.uri.path().to_string());
     let headers = end_to_end(&parts.headers);
+    let origin = parts.headers.get(header::ORIGIN).cloned();
 
     // Verify and record exactly as without forwarding; keep the local answer for the record.
     let local = next
@@ -188,11 +231,14 @@ pub async fn proxy(State(up): State<Arc<Upstream>>, req: Request, next: Next) ->
 
     let started = Instant::now();
     match send(&up, method, &path_and_query, headers, bytes).await {
-        Ok((response, seen)) => {
+        Ok((mut response, seen)) => {
             stream::note_upstream(UpstreamSeen {
                 duration_ms: started.elapsed().as_secs_f64() * 1000.0,
                 ..seen
             });
+            if up.cors {
+                add_cors(response.headers_mut(), origin);
+            }
             response
         }
         Err(why) => {
@@ -210,6 +256,16 @@ pub async fn proxy(State(up): State<Arc<Upstream>>, req: Request, next: Next) ->
             err.into_response()
         }
     }
+}
+
+/// The collector's CORS headers on a forwarded answer that has none of its own.
+fn add_cors(headers: &mut HeaderMap, origin: Option<axum::http::HeaderValue>) {
+    if headers.contains_key(header::ACCESS_CONTROL_ALLOW_ORIGIN) {
+        return;
+    }
+    let value = origin.unwrap_or_else(|| axum::http::HeaderValue::from_static("*"));
+    headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, value);
+    headers.append(header::VARY, axum::http::HeaderValue::from_static("origin"));
 }
 
 /// Send the request on and read the answer; `Err` is the cause in words.
@@ -334,6 +390,86 @@ mod tests {
         let names: Vec<&str> = kept.keys().map(|n| n.as_str()).collect();
         assert_eq!(names, ["authorization", "x-svc-apikey", "x-multi"]);
         assert_eq!(kept.get_all("x-multi").iter().count(), 2);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_forwarded_body_is_taken_from_the_bodies_budget_until_the_upstream_answers() {
+        use tower::ServiceExt;
+        // An upstream that answers only when told to.
+        let (go_tx, go_rx) = tokio::sync::oneshot::channel::<()>();
+        let go = Arc::new(tokio::sync::Mutex::new(Some(go_rx)));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let app = axum::Router::new().route(
+            "/analytics/collect",
+            axum::routing::post(move || {
+                let go = go.clone();
+                async move {
+                    if let Some(rx) = go.lock().await.take() {
+                        let _ = rx.await;
+                    }
+                    "{}"
+                }
+            }),
+        );
+        tokio::spawn(async move {
+            let _ = axum::serve(listener, app).await;
+        });
+        let mut config = crate::server::ServerConfig::demo();
+        config.forward_analytics = Some(url);
+        let state = crate::server::AppState::new(config);
+        let size = state.body_budget.size();
+        let router = crate::server::app(state.clone());
+        let body = format!("[{}]", "\"x\",".repeat(20_000).trim_end_matches(','));
+        let len = body.len();
+        let req = axum::http::Request::post("/analytics/collect")
+            .header("content-type", "application/json")
+            .body(Body::from(body))
+            .unwrap();
+        let call = tokio::spawn(router.oneshot(req));
+        // Once the local handler has answered (and given its own copy's bytes back), while the
+        // upstream has not, the proxy still holds the body's bytes.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while state.store.summary().batches == 0 {
+            assert!(
+                Instant::now() < deadline,
+                "the local handler never answered"
+            );
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert_eq!(
+            size - state.body_budget.available(),
+            len,
+            "the bytes held while the upstream answers"
+        );
+        let _ = go_tx.send(());
+        let resp = call.await.unwrap().unwrap();
+        assert_eq!(resp.status(), 200);
+        drop(resp);
+        assert_eq!(
+            state.body_budget.available(),
+            size,
+            "given back once answered"
+        );
+    }
+
+    #[test]
+    fn forwarding_servers_have_room_for_two_of_the_largest_bodies() {
+        let mut config = crate::server::ServerConfig::demo();
+        config.max_body = 1000;
+        config.body_budget_bytes = 1000;
+        assert_eq!(
+            crate::server::AppState::new(config.clone())
+                .body_budget
+                .size(),
+            1000
+        );
+        config.forward_indexing = Some("http://127.0.0.1:9".into());
+        assert_eq!(
+            crate::server::AppState::new(config).body_budget.size(),
+            2000
+        );
     }
 
     #[test]

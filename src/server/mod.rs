@@ -90,7 +90,17 @@ impl AppState {
             config.max_stored,
             config.max_stored_bytes / 8,
         ));
-        let body_budget = body::BodyBudget::new(config.body_budget_bytes, config.max_body);
+        // A forwarded body is held twice while it is handled (the proxy's copy, sent on, and the
+        // local handler's): room for two of the largest.
+        let forwarding = config.forward_indexing.is_some() || config.forward_analytics.is_some();
+        let budget_bytes = if forwarding {
+            config
+                .body_budget_bytes
+                .max(config.max_body.saturating_mul(2))
+        } else {
+            config.body_budget_bytes
+        };
+        let body_budget = body::BodyBudget::new(budget_bytes, config.max_body);
         AppState {
             stream,
             body_budget,
@@ -113,14 +123,14 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/v2", any(indexing::handle))
         .route("/v2/", any(indexing::handle))
         .route("/v2/{*rest}", any(indexing::handle));
-    if let Some(up) = upstream(state, state.config.forward_indexing.as_deref()) {
+    if let Some(up) = upstream(state, state.config.forward_indexing.as_deref(), false) {
         indexing = indexing.route_layer(axum::middleware::from_fn_with_state(up, forward::proxy));
     }
     let mut collect = Router::new().route(
         "/analytics/collect",
         collector::with_cors(post(collector::collect)),
     );
-    if let Some(up) = upstream(state, state.config.forward_analytics.as_deref()) {
+    if let Some(up) = upstream(state, state.config.forward_analytics.as_deref(), true) {
         collect = collect.route_layer(axum::middleware::from_fn_with_state(up, forward::proxy));
     }
     let mut router = Router::new()
@@ -141,10 +151,13 @@ pub fn routes(state: &AppState) -> Router<AppState> {
 
 /// The forwarding target for a configured URL (`serve` checks URLs before starting; an
 /// in-process caller's bad URL is logged and not forwarded to).
-fn upstream(state: &AppState, url: Option<&str>) -> Option<Arc<forward::Upstream>> {
+fn upstream(state: &AppState, url: Option<&str>, cors: bool) -> Option<Arc<forward::Upstream>> {
     let url = url?;
     match forward::Upstream::new(url, state.config.max_body, state.config.body_timeout) {
-        Ok(up) => Some(Arc::new(up)),
+        Ok(up) => {
+            let up = up.with_budget(state.body_budget.clone());
+            Some(Arc::new(if cors { up.with_cors() } else { up }))
+        }
         Err(why) => {
             tracing::error!("not forwarding: {why}");
             None

@@ -26,6 +26,11 @@ pub struct Profile {
     pub indexing_url: String,
     pub analytics_url: String,
     pub rest_key: KeySource,
+    /// Where the workbench's in-process server forwards indexing requests once verified and
+    /// recorded (`docs/server.md`, "Forwarding"); none by default.
+    pub forward_indexing: Option<String>,
+    /// Where it forwards collector requests.
+    pub forward_analytics: Option<String>,
     /// The named requests and which one is selected. The header prefix and the public API
     /// key are the account's: [`Profile::set_header_prefix`] / [`Profile::set_api_key`] set
     /// them in every request.
@@ -96,6 +101,8 @@ impl Profile {
             indexing_url: String::new(),
             analytics_url: String::new(),
             rest_key: KeySource::Env("SIGNSCOPE_REST_KEY".to_string()),
+            forward_indexing: None,
+            forward_analytics: None,
             requests: Requests::default(),
             events: None,
             schema_version: SCHEMA_VERSION,

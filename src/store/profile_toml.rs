@@ -42,6 +42,10 @@ struct FileV3 {
     api_key: String,
     rest_key: KeyRepr,
     #[serde(default)]
+    forward_indexing: Option<String>,
+    #[serde(default)]
+    forward_analytics: Option<String>,
+    #[serde(default)]
     events: Option<String>,
     #[serde(default)]
     requests: Vec<RequestRepr>,
@@ -83,6 +87,10 @@ struct FileV3Out<'a> {
     header_prefix: &'a str,
     api_key: &'a str,
     rest_key: KeyRepr,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    forward_indexing: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    forward_analytics: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     events: Option<&'a str>,
     requests: Vec<RequestOut<'a>>,
@@ -238,6 +246,8 @@ pub fn to_toml(p: &Profile) -> String {
         header_prefix: prefix,
         api_key: key,
         rest_key: KeyRepr::from(&p.rest_key),
+        forward_indexing: p.forward_indexing.as_deref(),
+        forward_analytics: p.forward_analytics.as_deref(),
         events: p.events.as_deref(),
         requests,
     };
@@ -467,6 +477,8 @@ pub fn from_toml(name: &str, path: &Path, text: &str) -> Result<Profile, ParseEr
             p.indexing_url = f.indexing_url;
             p.analytics_url = f.analytics_url;
             p.rest_key = f.rest_key.into();
+            p.forward_indexing = f.forward_indexing;
+            p.forward_analytics = f.forward_analytics;
             p.events = f.events;
             p
         }
@@ -477,4 +489,47 @@ pub fn from_toml(name: &str, path: &Path, text: &str) -> Result<Profile, ParseEr
         }
     };
     Ok(p)
+}
+
+#[cfg(test)]
+mod forward_tests {
+    use super::*;
+
+    #[test]
+    fn forwarding_urls_are_kept_when_set_and_absent_otherwise() {
+        let mut p = Profile::new("shop");
+        p.indexing_url = "embedded".into();
+        p.analytics_url = "embedded".into();
+        let plain = to_toml(&p);
+        assert!(!plain.contains("forward_"), "{plain}");
+        p.forward_indexing = Some("https://indexing.example.com".into());
+        p.forward_analytics = Some("https://stats.example.com".into());
+        let text = to_toml(&p);
+        assert!(
+            text.contains("forward_indexing = \"https://indexing.example.com\""),
+            "{text}"
+        );
+        let back = from_toml("shop", Path::new("shop.toml"), &text).unwrap();
+        assert_eq!(
+            back.forward_indexing.as_deref(),
+            Some("https://indexing.example.com")
+        );
+        assert_eq!(
+            back.forward_analytics.as_deref(),
+            Some("https://stats.example.com")
+        );
+        // Written over a file without them (comments kept), they are added.
+        let over = to_toml_over(&p, &format!("# mine\n{plain}"));
+        assert!(over.contains("# mine"), "{over}");
+        let back = from_toml("shop", Path::new("shop.toml"), &over).unwrap();
+        assert_eq!(
+            back.forward_analytics.as_deref(),
+            Some("https://stats.example.com")
+        );
+        // And removed again when unset.
+        p.forward_analytics = None;
+        let over = to_toml_over(&p, &text);
+        let back = from_toml("shop", Path::new("shop.toml"), &over).unwrap();
+        assert_eq!(back.forward_analytics, None);
+    }
 }

@@ -26,7 +26,7 @@ pub enum Popup {
     ConfirmQuit,
     /// Unsaved edits would be lost by this load: save, discard or cancel
     /// (`crate::tui::unsaved`).
-    ConfirmLoad(Box<crate::tui::unsaved::PendingLoad>),
+    ConfirmLoad(Box<crate::tui::model::PendingLoad>),
     /// Pick a profile: names and the selected index.
     Profiles {
         names: Vec<String>,
@@ -106,7 +106,7 @@ pub struct App {
     /// Quit once the profile save (asked from the quit popup) succeeded.
     pub quit_after_save: bool,
     /// The load to run once the profile save (asked from the unsaved-edits question) succeeded.
-    pub load_after_save: Option<Box<crate::tui::unsaved::PendingLoad>>,
+    pub load_after_save: Option<Box<crate::tui::model::PendingLoad>>,
     pub quit: bool,
     pub no_color: bool,
     /// Terminal size (columns, rows), for mouse hit testing with the same layout the view uses.

@@ -121,7 +121,9 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
     };
     // The in-process server: on --listen or a free loopback port, for the Traffic view and for
     // profiles whose URLs say `embedded`.
-    let server = start_server(listen)?;
+    let (config, forward_note) = embedded_config(session.profile());
+    note = note.or(forward_note);
+    let server = start_server(config, listen)?;
     session.use_embedded(server);
     // The body moves to the editor; the session keeps the profile without it.
     let (loaded, url_note) = runtime::open_current(&mut session);
@@ -194,16 +196,37 @@ pub fn open_app(loaded: message::LoadedProfile, now: DateTime<Utc>) -> (App, Vec
     (app, startup)
 }
 
-/// The in-process server on `listen`, or on a free loopback port.
-fn start_server(
+/// The in-process server's configuration for a profile: the demo account, forwarding to the
+/// profile's `forward_indexing` / `forward_analytics` URLs (`docs/server.md`, "Forwarding"). A
+/// URL that cannot be used is left out, and the note says why.
+pub fn embedded_config(p: &crate::store::Profile) -> (crate::server::ServerConfig, Option<String>) {
+    let mut config = crate::server::ServerConfig::demo();
+    let mut notes = Vec::new();
+    let mut take = |field: &str, url: &Option<String>| -> Option<String> {
+        let url = url.as_deref().map(str::trim).filter(|u| !u.is_empty())?;
+        match crate::server::forward::check_url(url) {
+            Ok(_) => Some(url.to_string()),
+            Err(why) => {
+                notes.push(format!("profile {}: {field} {why}; not forwarding", p.name));
+                None
+            }
+        }
+    };
+    config.forward_indexing = take("forward_indexing", &p.forward_indexing);
+    config.forward_analytics = take("forward_analytics", &p.forward_analytics);
+    let note = (!notes.is_empty()).then(|| notes.join("; "));
+    (config, note)
+}
+
+/// The in-process server with `config` on `listen`, or on a free loopback port.
+pub fn start_server(
+    config: crate::server::ServerConfig,
     listen: Option<std::net::SocketAddr>,
 ) -> anyhow::Result<crate::server::BackgroundServer> {
     let addr = listen.unwrap_or_else(|| std::net::SocketAddr::from(([127, 0, 0, 1], 0)));
-    crate::server::spawn_background(crate::server::ServerConfig::demo(), addr).map_err(|e| {
-        match listen {
-            Some(a) => anyhow::anyhow!(listen_error(a, &e)),
-            None => anyhow::anyhow!("the local server could not start on 127.0.0.1: {e}"),
-        }
+    crate::server::spawn_background(config, addr).map_err(|e| match listen {
+        Some(a) => anyhow::anyhow!(listen_error(a, &e)),
+        None => anyhow::anyhow!("the local server could not start on 127.0.0.1: {e}"),
     })
 }
 
@@ -222,7 +245,8 @@ fn listen_error(addr: std::net::SocketAddr, e: &std::io::Error) -> String {
 
 /// The first status line on the demo profile. It stays until another message replaces it, on
 /// any view, so it names the send key of each view that sends.
-pub const DEMO_NOTE: &str = "demo profile: Ctrl-G sends (F3: Ctrl-S) to the local server · F1 help";
+pub const DEMO_NOTE: &str =
+    "demo profile: Ctrl-G sends (in every view) to the local server · F1 help";
 
 #[doc(hidden)]
 pub mod test_util;

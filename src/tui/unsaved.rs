@@ -9,31 +9,7 @@ use super::app::{App, Popup};
 use super::components::request;
 use super::effect::Command;
 use super::layout::View;
-use super::model::EditorRequest;
-
-/// Something that replaces what the request editor holds.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PendingLoad {
-    /// Switch to the profile of this name (the runtime reads it).
-    Profile(String),
-    /// A request from elsewhere (a past send, a captured request, a Traffic record), its
-    /// timestamp frozen to `timestamp`; `what` names it in the question ("the history entry").
-    Request {
-        request: Box<EditorRequest>,
-        timestamp: String,
-        what: String,
-    },
-}
-
-impl PendingLoad {
-    /// What is about to be loaded, for the question: "profile prod", "the history entry".
-    pub fn describe(&self) -> String {
-        match self {
-            PendingLoad::Profile(name) => format!("profile {name}"),
-            PendingLoad::Request { what, .. } => what.clone(),
-        }
-    }
-}
+use super::model::PendingLoad;
 
 /// Load `load` now when the current profile has no unsaved edits; otherwise open the question
 /// (s: save, then load · d: discard the edits and load · Esc: cancel, nothing loaded).

@@ -18,8 +18,9 @@ use super::keymap;
 use super::layout::{frame_layout, tab_layout, View};
 use super::message::Message;
 use super::model::EditorRequest;
+use super::model::PendingLoad;
 use super::palette::{self, PaletteAction};
-use super::unsaved::{self, PendingLoad};
+use super::unsaved;
 use super::widgets::{Edit, LineInput};
 use crate::core::RequestSpec;
 

@@ -531,7 +531,10 @@ fn rest_key_edit_and_reveal() {
         last_sign_job(&typed).key.expose(),
         format!("{}X", crate::server::DEMO_REST_KEY)
     );
+    // Ctrl-R no longer reveals (one keymap: Alt-R does, in every field).
     update(&mut a, ctrl_key('r'));
+    assert!(!a.request.key_info.revealed);
+    update(&mut a, alt_key('r'));
     assert!(a.request.key_info.revealed);
     update(&mut a, alt_key('r'));
     assert!(!a.request.key_info.revealed);

@@ -21,6 +21,106 @@ use serde_json::{Map, Value};
 
 use super::compose::{ItemDraft, ListDraft};
 use super::model::{Event, Item, UserProfile, SELECT_RECS_LIST, VIEW_RECS_LIST};
+use super::nested::{Shape, EVENT_VERSION};
+
+/// Flat members and their names inside a nested event's `event_data`.
+const DATA_NAMES: [(&str, &str); 5] = [
+    ("event_list_id", "list_id"),
+    ("event_list_name", "list_name"),
+    ("event_list_logic", "list_logic"),
+    ("event_tags", "tags"),
+    ("items", "items"),
+];
+
+/// `event_data` members with no flat counterpart: top-level members of a flat event.
+const DATA_ONLY: [&str; 6] = [
+    "action",
+    "spot_id",
+    "spot_name",
+    "segment_id",
+    "segment_name",
+    "static_content",
+];
+
+/// A nested event (`event_version`, `event_data`) as a flat one, every value kept: the
+/// `event_data` members move to the top level under their flat names; an `event_version` other
+/// than the SDK's own is kept as a member. A flat event is returned as it is.
+pub fn nested_to_flat(event: &Value) -> Value {
+    let Some(obj) = event.as_object() else {
+        return event.clone();
+    };
+    let Some(Value::Object(data)) = obj.get("event_data") else {
+        return event.clone();
+    };
+    let mut out = Map::new();
+    for (k, v) in obj {
+        match k.as_str() {
+            "event_data" => {
+                for (dk, dv) in data {
+                    let name = DATA_NAMES
+                        .iter()
+                        .find(|(_, n)| n == dk)
+                        .map_or(dk.as_str(), |(f, _)| f);
+                    out.entry(name.to_string()).or_insert_with(|| dv.clone());
+                }
+            }
+            "event_version" if v.as_str() == Some(EVENT_VERSION) => {}
+            _ => {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    Value::Object(out)
+}
+
+/// A flat event in the nested shape, every value kept: the list members (and `action`,
+/// `spot_*`, `segment_*`, `static_content`) move into `event_data`; `event_version` is the one
+/// the event carries, else the SDK's. A nested event is returned as it is.
+pub fn flat_to_nested(event: &Value) -> Value {
+    let Some(obj) = event.as_object() else {
+        return event.clone();
+    };
+    if obj.contains_key("event_data") {
+        return event.clone();
+    }
+    let mut out = Map::new();
+    let mut data = Map::new();
+    let version = obj
+        .get("event_version")
+        .cloned()
+        .unwrap_or_else(|| Value::from(EVENT_VERSION));
+    for (k, v) in obj {
+        if let Some((_, n)) = DATA_NAMES.iter().find(|(f, _)| f == k) {
+            data.insert((*n).to_string(), v.clone());
+        } else if DATA_ONLY.contains(&k.as_str()) {
+            data.insert(k.clone(), v.clone());
+        } else if k == "event" {
+            out.insert(k.clone(), v.clone());
+            out.insert("event_version".into(), version.clone());
+        } else if k != "event_version" {
+            out.insert(k.clone(), v.clone());
+        }
+    }
+    out.entry("event_version").or_insert(version);
+    out.insert("event_data".into(), Value::Object(data));
+    Value::Object(out)
+}
+
+/// Every event of a batch in `shape`.
+pub fn batch_in_shape(batch: &Value, shape: Shape) -> Value {
+    match batch.as_array() {
+        Some(events) => Value::Array(
+            events
+                .iter()
+                .map(|e| match shape {
+                    Shape::Flat => nested_to_flat(e),
+                    Shape::Nested => flat_to_nested(e),
+                })
+                .collect(),
+        ),
+        None => batch.clone(),
+    }
+}
 
 /// Why a batch cannot be read into the form (the raw JSON editor still can hold it).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -48,6 +148,9 @@ pub struct Unshown {
     pub items: Vec<ItemRest>,
     /// Events that are neither the list's view event nor one of its select events.
     pub other_events: Vec<Value>,
+    /// The shape the batch is written in: the shape of its first event as read (a batch read in
+    /// the nested shape is written back nested), switched by the composer.
+    pub shape: Shape,
 }
 
 /// A known item member as read: its value, or `None` when the batch left it out.
@@ -201,11 +304,23 @@ fn is_kind(event: &Value, kind: &str) -> bool {
 /// that item clicked. Anything else is kept aside in [`Unshown`].
 pub fn draft_from_value(value: &Value) -> Result<(ListDraft, Unshown), DraftError> {
     let events = value.as_array().ok_or(DraftError::NotAnArray)?;
+    // Nested events are read as flat ones (every value kept), and written back nested.
+    let shape = events.first().map_or(Shape::Flat, Shape::of);
+    let flat: Vec<Value>;
+    let events = if events.iter().any(|e| Shape::of(e) == Shape::Nested) {
+        flat = events.iter().map(nested_to_flat).collect();
+        &flat
+    } else {
+        events
+    };
     let view_pos = events
         .iter()
         .position(|e| is_kind(e, VIEW_RECS_LIST))
         .or(if events.is_empty() { None } else { Some(0) });
-    let mut unshown = Unshown::default();
+    let mut unshown = Unshown {
+        shape,
+        ..Unshown::default()
+    };
     let mut draft = ListDraft::default();
     let Some(view_pos) = view_pos else {
         return Ok((draft, unshown));
@@ -347,7 +462,10 @@ pub fn form_batch(draft: &ListDraft, unshown: &Unshown) -> Value {
         }
     }
     events.extend(unshown.other_events.iter().cloned());
-    batch
+    match unshown.shape {
+        Shape::Flat => batch,
+        Shape::Nested => batch_in_shape(&batch, Shape::Nested),
+    }
 }
 
 #[cfg(test)]
@@ -554,5 +672,46 @@ mod tests {
             draft_from_value(&json!([])).unwrap(),
             (ListDraft::default(), Unshown::default())
         );
+    }
+
+    /// A nested batch (the SDK's shape, with `static_content` and `spot_*`) is read into the
+    /// form and written back the same; switching its shape to flat and back keeps every value.
+    #[test]
+    fn a_nested_batch_is_read_and_written_back_and_its_shape_switches_without_loss() {
+        let nested: Value = serde_json::from_str(
+            r#"[{"event":"view_recs_list","event_version":"1.0.0","event_apikey":"klevu-1",
+                "user_profile":{"ip_address":"10.0.0.1","sessionId":"s-1"},
+                "event_data":{"list_id":"k-1","list_name":"Trending","list_logic":"TRENDING",
+                  "tags":["home"],"spot_id":"sp-1","action":"STATIC_CONTENT",
+                  "static_content":[{"content_type":"image","resolution":"desktop",
+                    "banner_image_url":"https://x/b.png","index":1}],
+                  "items":[{"item_id":"g-v","item_group_id":"g","item_variant_id":"v",
+                    "item_name":"Boot","price":"9.50","currency":"EUR","index":1}]}}]"#,
+        )
+        .unwrap();
+        let (draft, mut unshown) = draft_from_value(&nested).unwrap();
+        assert_eq!(unshown.shape, Shape::Nested);
+        assert_eq!(draft.list_id, "k-1");
+        assert_eq!(draft.items[0].name, "Boot");
+        assert_eq!(draft.user_ip.as_deref(), Some("10.0.0.1"));
+        assert_eq!(form_batch(&draft, &unshown), nested);
+        unshown.shape = Shape::Flat;
+        let flat = form_batch(&draft, &unshown);
+        let ev = &flat[0];
+        assert!(ev.get("event_data").is_none() && ev.get("event_version").is_none());
+        assert_eq!(ev["event_list_id"], "k-1");
+        assert_eq!(ev["spot_id"], "sp-1");
+        assert_eq!(
+            ev["static_content"][0]["banner_image_url"],
+            "https://x/b.png"
+        );
+        assert_eq!(ev["items"][0]["price"], "9.50");
+        // Read back from flat and switched to nested again: the same batch.
+        let (draft2, mut unshown2) = draft_from_value(&flat).unwrap();
+        assert_eq!(unshown2.shape, Shape::Flat);
+        unshown2.shape = Shape::Nested;
+        assert_eq!(form_batch(&draft2, &unshown2), nested);
+        assert_eq!(batch_in_shape(&flat, Shape::Nested), nested);
+        assert_eq!(batch_in_shape(&nested, Shape::Flat), flat);
     }
 }

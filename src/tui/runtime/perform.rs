@@ -55,8 +55,8 @@ impl Effects {
             let _ = out.send(m);
         });
         let out = tx.clone();
-        let validator = ValidateWorker::spawn(move |m| {
-            let _ = out.send(Message::Events(m));
+        let validator = ValidateWorker::spawn(move |v| {
+            let _ = out.send(Message::Events(EventsMsg::Validated(Box::new(v))));
         });
         let opts = ClientOptions::default();
         let (http, probe) = client::build_client_probed(&opts)

@@ -222,3 +222,126 @@ fn a_key_source_that_fails_is_named_instead_of_an_empty_key() {
     assert!(a.assert_line("sig ").contains('✓'), "{}", a.screen());
     assert!(!a.screen().contains(&why));
 }
+
+/// Verbs that name the same kind of action: a view's main action sends (or, in Diagnose,
+/// verifies what would be sent).
+const SAME_KIND: &[&[&str]] = &[&["send", "verify"]];
+
+/// The kind of what a help row says a key does: its first word, with synonyms merged.
+fn kind_of(what: &str) -> String {
+    let verb = what
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    SAME_KIND
+        .iter()
+        .find(|group| group.contains(&verb.as_str()))
+        .map_or(verb, |group| group[0].to_string())
+}
+
+/// No chord (Ctrl-, Alt-, a function key, PageUp/PageDown) does two unrelated things in two
+/// views: read from the help table of every view (the tables the dispatchers read), every key
+/// bound in two places is described with the same verb.
+#[test]
+fn no_key_in_the_help_table_does_two_unrelated_things() {
+    use crate::tui::layout::View;
+    use std::collections::BTreeMap;
+    let mut a = TestApp::new(120, 40);
+    let mut uses: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+    for v in View::ALL {
+        a.app.view = v;
+        for (keys, what) in super::popup::bindings(&a.app) {
+            for key in keys.split(" / ") {
+                let key = key.trim();
+                let chord = key.starts_with("Ctrl-")
+                    || key.starts_with("Alt-")
+                    || key == "PageUp"
+                    || key == "PageDown"
+                    || (key.len() > 1
+                        && key.starts_with('F')
+                        && key[1..].chars().all(|c| c.is_ascii_digit()));
+                if !chord {
+                    continue;
+                }
+                let entry = uses.entry(key.to_string()).or_default();
+                if !entry.iter().any(|(_, w)| *w == what) {
+                    entry.push((v.title().to_string(), what.clone()));
+                }
+            }
+        }
+    }
+    let clashes: Vec<String> = uses
+        .iter()
+        .filter(|(_, used)| {
+            let kinds: std::collections::BTreeSet<String> =
+                used.iter().map(|(_, w)| kind_of(w)).collect();
+            kinds.len() > 1
+        })
+        .map(|(key, used)| format!("{key}: {used:?}"))
+        .collect();
+    assert!(uses.contains_key("Ctrl-G") && uses.contains_key("Alt-Y"));
+    assert!(
+        clashes.is_empty(),
+        "keys that do unrelated things in different views:\n{}",
+        clashes.join("\n")
+    );
+}
+
+/// Ctrl-Z / Ctrl-Y (and Ctrl-Shift-Z) undo and redo in a one-line field and in the body; Ctrl-S
+/// in the Events view saves (asks for a file), never sends; Ctrl-G sends there.
+#[test]
+fn undo_redo_and_save_keys_mean_the_same_in_every_view() {
+    use crate::tui::components::events::EventsEffect;
+    use crate::tui::components::request::Field;
+    use crate::tui::effect::Command;
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let mut a = TestApp::new(120, 40);
+    a.request.focus = Field::Query;
+    a.type_str("a=1");
+    a.ctrl('z');
+    assert_eq!(a.request.query.text(), "a=");
+    a.ctrl('z');
+    assert_eq!(a.request.query.text(), "a");
+    a.ctrl('y');
+    assert_eq!(a.request.query.text(), "a=");
+    a.update(crate::tui::message::Message::Key(KeyEvent::new(
+        KeyCode::Char('Z'),
+        KeyModifiers::CONTROL | KeyModifiers::SHIFT,
+    )));
+    assert_eq!(a.request.query.text(), "a=1");
+    // The body: the same keys.
+    a.request.focus = Field::Body;
+    let before = a.request.body.text().to_string();
+    a.type_str("xy");
+    assert_ne!(a.request.body.text(), before);
+    a.ctrl('z');
+    a.ctrl('z');
+    assert_eq!(a.request.body.text(), before);
+    a.ctrl('y');
+    a.ctrl('y');
+    assert!(a.request.body.text().contains("xy"));
+    // Ctrl-U / Ctrl-R do nothing in the body now.
+    let now = a.request.body.text().to_string();
+    a.ctrl('u');
+    a.ctrl('r');
+    assert_eq!(a.request.body.text(), now);
+    // Events: Ctrl-S asks where to save; Ctrl-G sends.
+    a.press(KeyCode::F(3));
+    let cmds = a.ctrl('s');
+    assert!(
+        !cmds
+            .iter()
+            .any(|c| matches!(c, Command::Events(EventsEffect::SendEvents { .. }))),
+        "{cmds:?}"
+    );
+    assert!(a.screen().contains("Save batch to:"), "{}", a.screen());
+    a.press(KeyCode::Esc);
+    let cmds = a.ctrl('g');
+    assert!(
+        cmds.iter()
+            .any(|c| matches!(c, Command::Events(EventsEffect::SendEvents { .. }))),
+        "{cmds:?}"
+    );
+}

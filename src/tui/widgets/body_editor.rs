@@ -280,18 +280,33 @@ impl BodyEditor {
     pub fn input(&mut self, input: impl Into<Input>) -> Option<usize> {
         let input: Input = input.into();
         match input {
+            // Undo / redo as in every editable text of the workbench (`line_input::undo_key`):
+            // Ctrl-Z, then Ctrl-Y or Ctrl-Shift-Z. The text widget's own Ctrl-U / Ctrl-R undo
+            // and Ctrl-Y yank are not used, so a key means one thing everywhere.
             Input {
-                key: Key::Char('u'),
+                key: Key::Char('z'),
+                ctrl: true,
+                alt: false,
+                shift: false,
+            } => return self.undo(),
+            Input {
+                key: Key::Char('z' | 'Z'),
                 ctrl: true,
                 alt: false,
                 ..
-            } => return self.undo(),
-            Input {
-                key: Key::Char('r'),
+            }
+            | Input {
+                key: Key::Char('y'),
                 ctrl: true,
                 alt: false,
                 ..
             } => return self.redo(),
+            Input {
+                key: Key::Char('u' | 'r'),
+                ctrl: true,
+                alt: false,
+                ..
+            } => return None,
             Input {
                 key: Key::Char('<'),
                 ctrl: false,

@@ -196,7 +196,7 @@ fn run(initial: &str, ops: &[Op], limits: Limits) {
                 assert_eq!(ed.cursor_offset(), t.len());
             }
             Op::Undo => {
-                let changed = ed.input(ctrl('u'));
+                let changed = ed.input(ctrl('z'));
                 match m.undo.pop() {
                     Some(prev_text) => {
                         assert!(changed.is_some());
@@ -206,7 +206,7 @@ fn run(initial: &str, ops: &[Op], limits: Limits) {
                 }
             }
             Op::Redo => {
-                let changed = ed.input(ctrl('r'));
+                let changed = ed.input(ctrl('y'));
                 match m.redo.pop() {
                     Some(next_text) => {
                         assert!(changed.is_some());
@@ -302,7 +302,7 @@ fn a_large_body_keeps_only_a_window_in_the_widget() {
     assert!(ed.text().ends_with("},!"));
     assert_eq!(ed.cursor_line(), 49_999);
     // Undo at the end, then jump to the top and type there.
-    assert_eq!(ed.input(ctrl('u')), Some(text.len()));
+    assert_eq!(ed.input(ctrl('z')), Some(text.len()));
     assert_eq!(ed.text(), text);
     ed.input(alt('<'));
     assert_eq!(ed.window().start, 0);
@@ -412,9 +412,9 @@ fn a_pasted_crlf_body_keeps_its_crs() {
     ed.input(key(Key::Char(' ')));
     assert_eq!(ed.text(), " [1,\r\n23]");
     // Undo takes the paste back with the typing after it.
-    ed.input(ctrl('u'));
-    ed.input(ctrl('u'));
-    ed.input(ctrl('u'));
+    ed.input(ctrl('z'));
+    ed.input(ctrl('z'));
+    ed.input(ctrl('z'));
     assert_eq!(ed.text(), "[]");
     // Over a selection, the paste replaces it.
     let mut ed = BodyEditor::new("[abc]");
@@ -457,9 +457,9 @@ fn set_text_is_one_undoable_change() {
     assert_eq!(ed.set_text("[\n  1,\n  2\n]"), Some(1));
     assert_eq!(ed.text(), "[\n  1,\n  2\n]");
     assert_eq!(ed.set_text("[\n  1,\n  2\n]"), None);
-    ed.input(ctrl('u'));
+    ed.input(ctrl('z'));
     assert_eq!(ed.text(), "[1,2]");
-    ed.input(ctrl('r'));
+    ed.input(ctrl('y'));
     assert_eq!(ed.text(), "[\n  1,\n  2\n]");
 }
 

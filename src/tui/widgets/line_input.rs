@@ -19,12 +19,41 @@ pub enum Edit {
     Changed,
 }
 
-/// The text of one field and the cursor in it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// How many earlier states of a field Ctrl-Z can go back to.
+const UNDO_STEPS: usize = 100;
+
+/// The text of one field and the cursor in it, with its undo / redo history (two inputs are
+/// equal when their text and cursor are: the history is not compared).
+#[derive(Clone, Debug, Default)]
 pub struct LineInput {
     text: String,
     /// Byte index, always on a char boundary.
     cursor: usize,
+    /// Earlier (text, cursor) states, oldest first; Ctrl-Z goes back one.
+    undo: Vec<(String, usize)>,
+    /// States undone, Ctrl-Y / Ctrl-Shift-Z goes forward one.
+    redo: Vec<(String, usize)>,
+}
+
+impl PartialEq for LineInput {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text && self.cursor == other.cursor
+    }
+}
+
+impl Eq for LineInput {}
+
+/// Whether `key` is undo (Ctrl-Z) or redo (Ctrl-Y, Ctrl-Shift-Z): `Some(true)` for undo.
+/// The one definition every editable text of the workbench uses.
+pub fn undo_key(key: &KeyEvent) -> Option<bool> {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    let shift = key.modifiers.contains(KeyModifiers::SHIFT);
+    match key.code {
+        KeyCode::Char('z') if ctrl && !shift => Some(true),
+        KeyCode::Char('Z') | KeyCode::Char('z') if ctrl => Some(false),
+        KeyCode::Char('y') if ctrl => Some(false),
+        _ => None,
+    }
 }
 
 impl LineInput {
@@ -32,7 +61,12 @@ impl LineInput {
     pub fn new(text: impl Into<String>) -> Self {
         let text = text.into();
         let cursor = text.len();
-        LineInput { text, cursor }
+        LineInput {
+            text,
+            cursor,
+            undo: Vec::new(),
+            redo: Vec::new(),
+        }
     }
 
     pub fn text(&self) -> &str {
@@ -86,10 +120,59 @@ impl LineInput {
             .map(|c| self.cursor + c.len_utf8())
     }
 
+    /// Go back to the state before the last change (false: nothing to undo).
+    pub fn undo(&mut self) -> bool {
+        match self.undo.pop() {
+            Some((text, cursor)) => {
+                let now = (std::mem::replace(&mut self.text, text), self.cursor);
+                self.cursor = cursor;
+                self.redo.push(now);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Redo the last undone change (false: nothing to redo).
+    pub fn redo(&mut self) -> bool {
+        match self.redo.pop() {
+            Some((text, cursor)) => {
+                let now = (std::mem::replace(&mut self.text, text), self.cursor);
+                self.cursor = cursor;
+                self.undo.push(now);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Apply an editing key: characters, Backspace, Delete, Left, Right, Home, End, Ctrl-A
-    /// (start), Ctrl-E (end), Ctrl-U (delete to the start). Other keys, and characters typed
-    /// with Ctrl or Alt, are [`Edit::Ignored`].
+    /// (start), Ctrl-E (end), Ctrl-U (delete to the start), Ctrl-Z (undo), Ctrl-Y or
+    /// Ctrl-Shift-Z (redo). Other keys, and characters typed with Ctrl or Alt, are
+    /// [`Edit::Ignored`].
     pub fn edit(&mut self, key: &KeyEvent) -> Edit {
+        if let Some(undo) = undo_key(key) {
+            let done = if undo { self.undo() } else { self.redo() };
+            return if done { Edit::Changed } else { Edit::Moved };
+        }
+        // Only keys that can change the text keep the state before them.
+        let before = matches!(
+            key.code,
+            KeyCode::Char(_) | KeyCode::Backspace | KeyCode::Delete
+        )
+        .then(|| (self.text.clone(), self.cursor));
+        let result = self.edit_once(key);
+        if let (Edit::Changed, Some(before)) = (result, before) {
+            if self.undo.len() == UNDO_STEPS {
+                self.undo.remove(0);
+            }
+            self.undo.push(before);
+            self.redo.clear();
+        }
+        result
+    }
+
+    fn edit_once(&mut self, key: &KeyEvent) -> Edit {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         let alt = key.modifiers.contains(KeyModifiers::ALT);
         let changed = |c: bool| if c { Edit::Changed } else { Edit::Moved };

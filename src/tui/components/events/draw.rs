@@ -3,68 +3,17 @@
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style, Stylize};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 use serde_json::Value;
 
-use super::items_table::{draw_items, layout_items, table_width, TableCol};
-use super::update::completions;
-use super::{Column, EventsState, Field, Focus, Mode, PromptKind};
+use super::items_table::{draw_items, layout_items, table_width};
+use super::parts::{block, EventsLayout};
+use super::state::{completions, focused_style, EventsState, Field, Focus, Mode, PromptKind};
 use crate::core::events::{Level, Problem};
 use crate::core::visible::counted;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::list_window::window_first;
-
-pub(super) fn focused_style() -> Style {
-    Style::new().add_modifier(Modifier::REVERSED)
-}
-
-pub(super) fn block<'a>(title: impl Into<Line<'a>>, focused: bool) -> Block<'a> {
-    let b = Block::new().borders(Borders::ALL).title(title);
-    if focused {
-        b.border_style(Style::new().add_modifier(Modifier::BOLD))
-            .title_style(Style::new().add_modifier(Modifier::BOLD))
-    } else {
-        b
-    }
-}
-
-/// Spacing between the items table's columns.
-pub(super) const ITEM_SPACING: u16 = 1;
-
-/// Where the parts of the events view are for a given area and state: [`draw`] draws with it
-/// and mouse hit testing uses it, so a click lands on what is drawn under the pointer.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct EventsLayout {
-    /// 110 columns or more: form left, preview / problems / response right.
-    pub wide: bool,
-    /// The "List" box of the form (form mode).
-    pub fields_block: Option<Rect>,
-    /// Each top field: its label and value.
-    pub fields: Vec<(Field, Rect)>,
-    /// Width of the field labels before the value (label and ": ").
-    pub label_w: u16,
-    /// The completion row under the fields, when one fits.
-    pub suggestions: Option<Rect>,
-    /// The items table (form mode).
-    pub items: Option<Rect>,
-    /// The item rows on screen: index into the items, and the row.
-    pub item_rows: Vec<(usize, Rect)>,
-    /// The editable columns on screen, as their header cells (x and width apply to every row).
-    pub item_columns: Vec<(Column, Rect)>,
-    /// Every column on screen, as its header cell.
-    pub item_table: Vec<(TableCol, Rect)>,
-    /// Some columns are off screen (the table scrolls with Left/Right).
-    pub items_scrolled: bool,
-    /// The raw JSON editor (raw mode).
-    pub raw: Option<Rect>,
-    pub preview: Option<Rect>,
-    pub problems: Rect,
-    /// The problems on screen: index, and the rows it takes (messages wrap).
-    pub problem_rows: Vec<(usize, Rect)>,
-    pub response: Option<Rect>,
-    pub footer: Rect,
-}
 
 /// The layout of the events view in `area`.
 pub fn layout(area: Rect, state: &EventsState) -> EventsLayout {
@@ -338,10 +287,10 @@ fn footer_spans(state: &EventsState) -> Vec<Span<'_>> {
     } else if !state.status.is_empty() {
         vec![Span::raw(state.status.as_str())]
     } else {
-        vec![
-            Span::raw("Ctrl-S send  Ctrl-R raw/form  Ctrl-O load  Ctrl-E save  Tab next  F1 help")
-                .dim(),
-        ]
+        vec![Span::raw(
+            "Ctrl-G send  Ctrl-P raw/form  Ctrl-O open  Ctrl-S save  Alt-Y copy  Tab next  F1 help",
+        )
+        .dim()]
     }
 }
 
@@ -420,7 +369,7 @@ fn draw_raw(frame: &mut Frame, area: Rect, state: &EventsState) {
     // The block is drawn around the editor rather than set on it, so drawing never clones
     // the text.
     let blk = block(
-        " Batch JSON (raw, Ctrl-R: form) ",
+        " Batch JSON (raw, Ctrl-P: form) ",
         state.focus == Focus::Raw,
     );
     let inner = blk.inner(area);

@@ -8,8 +8,8 @@ use ratatui::widgets::{Cell, Paragraph, Row, Table};
 use ratatui::Frame;
 use serde_json::Value;
 
-use super::draw::{block, focused_style, EventsLayout, ITEM_SPACING};
-use super::{cell, Column, EventsState, Focus};
+use super::parts::{block, EventsLayout, TableCol, ITEM_SPACING};
+use super::state::{cell, focused_style, Column, EventsState, Focus};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::list_window::window_first;
 
@@ -37,39 +37,6 @@ fn item_texts(state: &EventsState, r: usize) -> Vec<(String, bool)> {
         });
     }
     out
-}
-
-/// The columns of the items table: the index, the click mark, the seven editable cells and the
-/// item_id.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TableCol {
-    Index,
-    Clicked,
-    Edit(Column),
-    ItemId,
-}
-
-impl TableCol {
-    pub const ALL: [TableCol; 10] = [
-        TableCol::Index,
-        TableCol::Clicked,
-        TableCol::Edit(Column::GroupId),
-        TableCol::Edit(Column::VariantId),
-        TableCol::Edit(Column::Name),
-        TableCol::Edit(Column::Price),
-        TableCol::Edit(Column::Currency),
-        TableCol::Edit(Column::Brand),
-        TableCol::Edit(Column::Category),
-        TableCol::ItemId,
-    ];
-    pub fn title(self) -> &'static str {
-        match self {
-            TableCol::Index => "#",
-            TableCol::Clicked => "clk",
-            TableCol::Edit(c) => c.title(),
-            TableCol::ItemId => "item_id",
-        }
-    }
 }
 
 /// Each column's widest text in `rows` (title included; the cell being edited with its cursor),

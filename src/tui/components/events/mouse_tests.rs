@@ -4,6 +4,7 @@
 use super::draw::*;
 use super::update::*;
 use super::*;
+use crate::core::events::{ItemDraft, ListDraft};
 use crate::core::events::{Level, Unshown};
 use crate::tui::test_util::{click_at, click_in, render_buffer, reversed, wheel_in};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent};
@@ -235,7 +236,7 @@ fn raw_mode_click_focuses_the_editor_and_a_prompt_ignores_clicks() {
     let mut s = with_items(2);
     update(
         &mut s,
-        EventsMsg::Key(KeyEvent::new(KeyCode::Char('r'), KeyModifiers::CONTROL)),
+        EventsMsg::Key(KeyEvent::new(KeyCode::Char('p'), KeyModifiers::CONTROL)),
     );
     s.focus = Focus::Problems;
     let l = layout(a, &s);
@@ -352,7 +353,7 @@ fn problems_arrive_with_the_current_revision_and_a_send_uses_the_current_batch()
     assert!(s.validating());
     let fx = update(
         &mut s,
-        EventsMsg::Key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL)),
+        EventsMsg::Key(KeyEvent::new(KeyCode::Char('g'), KeyModifiers::CONTROL)),
     );
     let body = fx
         .iter()
@@ -391,7 +392,7 @@ fn raw_edits_are_validated_by_revision_too() {
     s.inline_max_items = 0;
     update(
         &mut s,
-        EventsMsg::Key(KeyEvent::new(KeyCode::Char('r'), KeyModifiers::CONTROL)),
+        EventsMsg::Key(KeyEvent::new(KeyCode::Char('p'), KeyModifiers::CONTROL)),
     );
     // Entering raw mode shows the current text at once (no edit yet).
     let first = job_of(update(&mut s, key(KeyCode::Char('x'))));
@@ -410,7 +411,7 @@ fn the_wheel_scrolls_the_raw_editor_without_changing_the_text() {
     let mut s = with_items(20);
     update(
         &mut s,
-        EventsMsg::Key(KeyEvent::new(KeyCode::Char('r'), KeyModifiers::CONTROL)),
+        EventsMsg::Key(KeyEvent::new(KeyCode::Char('p'), KeyModifiers::CONTROL)),
     );
     let rev = s.rev;
     let text = s.raw.text().to_string();
@@ -436,7 +437,7 @@ fn a_raw_batch_with_more_problems_than_listed_counts_them_all_in_the_title() {
     s.inline_max_items = 0;
     update(
         &mut s,
-        EventsMsg::Key(KeyEvent::new(KeyCode::Char('r'), KeyModifiers::CONTROL)),
+        EventsMsg::Key(KeyEvent::new(KeyCode::Char('p'), KeyModifiers::CONTROL)),
     );
     assert_eq!(s.focus, Focus::Raw);
     // Select all of the raw text and paste 5,000 empty events over it.

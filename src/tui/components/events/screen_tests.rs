@@ -108,11 +108,11 @@ fn a_loaded_batch_keeps_its_indexes_until_f_derives_them() {
 fn raw_json_to_form_keeps_the_batch_as_it_is() {
     let original = duplicate_index_batch();
     let mut s = EventsState::new("http://127.0.0.1:9", "k");
-    update(&mut s, ctrl('r'));
+    update(&mut s, ctrl('p'));
     assert_eq!(s.mode, Mode::Raw);
     s.raw = BodyEditor::new(&serde_json::to_string_pretty(&original).unwrap());
     update(&mut s, key(KeyCode::Char(' '))); // an edit (a space before the array)
-    update(&mut s, ctrl('r'));
+    update(&mut s, ctrl('p'));
     assert_eq!(s.mode, Mode::Form, "{}", s.status);
     assert_eq!(batch(&s), original);
     // Editing a cell of a row keeps the other rows' values as read.
@@ -284,7 +284,10 @@ fn long_preview_and_response_lines_wrap() {
 #[test]
 fn copying_the_batch_names_the_batch() {
     let mut s = EventsState::new("http://127.0.0.1:9", "k");
-    let fx = update(&mut s, ctrl('y'));
+    let fx = update(
+        &mut s,
+        EventsMsg::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::ALT)),
+    );
     assert_eq!(
         fx,
         vec![EventsEffect::CopyText {
@@ -292,8 +295,11 @@ fn copying_the_batch_names_the_batch() {
             what: "the batch JSON (1 event)".into(),
         }]
     );
-    update(&mut s, ctrl('r'));
-    let fx = update(&mut s, ctrl('y'));
+    update(&mut s, ctrl('p'));
+    let fx = update(
+        &mut s,
+        EventsMsg::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::ALT)),
+    );
     assert!(
         matches!(&fx[..], [EventsEffect::CopyText { what, .. }] if what == "the raw batch JSON"),
         "{fx:?}"

@@ -3,10 +3,13 @@
 use super::draw::*;
 use super::update::*;
 use super::*;
+use crate::core::events as ev;
 use crate::core::events::{Level, Problem};
 use crate::tui::widgets::body_editor::BodyEditor;
 use bytes::Bytes;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde_json::Value;
+use std::path::PathBuf;
 
 fn key(code: KeyCode) -> EventsMsg {
     EventsMsg::Key(KeyEvent::new(code, KeyModifiers::NONE))
@@ -240,11 +243,11 @@ fn raw_mode_round_trip_keeps_unknown_fields() {
   "item_color": "red"}]},
   {"event": "custom_event", "foo": 1}
 ]"#;
-    update(&mut s, ctrl('r'));
+    update(&mut s, ctrl('p'));
     assert_eq!(s.mode, Mode::Raw);
     s.raw = BodyEditor::new(text);
     update(&mut s, key(KeyCode::Char(' '))); // an edit refreshes
-    update(&mut s, ctrl('r'));
+    update(&mut s, ctrl('p'));
     assert_eq!(s.mode, Mode::Form, "status: {}", s.status);
     assert!(s.draft.items[0].clicked);
     // Edit in the form: the unknown members stay, and follow their item when moved.
@@ -263,18 +266,18 @@ fn raw_mode_round_trip_keeps_unknown_fields() {
     assert_eq!(v[1]["items"][0]["item_color"], "red");
     assert_eq!(v[2], serde_json::json!({"event": "custom_event", "foo": 1}));
     // And back to raw: the text contains them too.
-    update(&mut s, ctrl('r'));
+    update(&mut s, ctrl('p'));
     assert!(s.raw.text().contains("\"item_color\": \"red\""));
 }
 
 #[test]
 fn broken_raw_json_keeps_raw_mode_and_reports_syntax_with_position() {
     let mut s = EventsState::new("http://127.0.0.1:9", "k");
-    update(&mut s, ctrl('r'));
+    update(&mut s, ctrl('p'));
     s.raw = BodyEditor::new("[\n  {\"event\": }\n]");
     update(&mut s, key(KeyCode::Char(' ')));
     assert!(s.problems.iter().any(|p| p.code == "JSON_SYNTAX"));
-    update(&mut s, ctrl('r'));
+    update(&mut s, ctrl('p'));
     assert_eq!(s.mode, Mode::Raw, "refuses to leave: nothing lost");
     assert!(s.status.contains("does not parse"), "{}", s.status);
     let lines: Vec<&str> = s.raw.text().lines().collect();
@@ -304,7 +307,7 @@ fn send_posts_the_preview_bytes_and_fetches_what_the_local_collector_stored() {
             local: true,
         },
     );
-    let effects = update(&mut s, ctrl('s'));
+    let effects = update(&mut s, ctrl('g'));
     assert_eq!(
         effects,
         vec![EventsEffect::SendEvents {
@@ -344,7 +347,7 @@ fn the_preview_title_counts_one_event_in_the_singular() {
 fn saving_over_an_existing_file_asks_first() {
     let mut s = EventsState::new("http://127.0.0.1:9", "k");
     s.status = "Collector answered 200 in 3 ms.".into();
-    update(&mut s, ctrl('e'));
+    update(&mut s, ctrl('s'));
     update(&mut s, ctrl('u'));
     type_text(&mut s, "/home/me/notes.txt");
     let path = PathBuf::from("/home/me/notes.txt");
@@ -369,7 +372,7 @@ fn saving_over_an_existing_file_asks_first() {
     );
     // Esc keeps the file; asking again asks again.
     update(&mut s, key(KeyCode::Esc));
-    update(&mut s, ctrl('e'));
+    update(&mut s, ctrl('s'));
     update(&mut s, ctrl('u'));
     type_text(&mut s, "/home/me/notes.txt");
     assert!(matches!(
@@ -387,7 +390,7 @@ fn saving_over_an_existing_file_asks_first() {
     );
     // The file saved to in this session is replaced without asking.
     update(&mut s, EventsMsg::FileSaved(path.clone()));
-    update(&mut s, ctrl('e'));
+    update(&mut s, ctrl('s'));
     assert!(matches!(
         update(&mut s, key(KeyCode::Enter)).as_slice(),
         [EventsEffect::SaveFile(p, _)] if *p == path
@@ -397,7 +400,7 @@ fn saving_over_an_existing_file_asks_first() {
 #[test]
 fn load_and_save_go_through_a_path_prompt() {
     let mut s = EventsState::new("http://127.0.0.1:9", "k");
-    update(&mut s, ctrl('e'));
+    update(&mut s, ctrl('s'));
     assert!(s.is_text_input_focused());
     update(&mut s, ctrl('u'));
     type_text(&mut s, "/tmp/b.json");
@@ -491,7 +494,7 @@ fn a_long_list_scrolls_to_the_selected_row_and_the_preview_scrolls() {
 #[test]
 fn draws_raw_mode_and_problems() {
     let mut s = EventsState::new("http://127.0.0.1:9", "k");
-    update(&mut s, ctrl('r'));
+    update(&mut s, ctrl('p'));
     s.raw = BodyEditor::new("[\n  {\"event\": }\n]");
     update(&mut s, key(KeyCode::Char(' ')));
     for (w, h) in [(80, 24), (120, 40)] {
@@ -535,4 +538,50 @@ fn the_starter_list_is_valid_and_a_bad_currency_is_reported_and_jumped_to() {
     }
     update(&mut s, key(KeyCode::Enter));
     assert_eq!((s.focus, s.row, s.col), (Focus::Items, 1, Column::Currency));
+}
+
+/// Ctrl-B switches the composer's batch between the flat and the nested shape, every value
+/// kept: the nested batch holds the same list and items under `event_data`, and switching back
+/// gives the same flat batch; a click (select event) switches too.
+#[test]
+fn ctrl_b_switches_the_shape_keeping_every_value() {
+    let mut s = three_items();
+    update(&mut s, key(KeyCode::Char(' '))); // the selected item clicked
+    s.focus = Focus::Field(Field::ListId);
+    let flat = batch(&s);
+    assert!(flat[0].get("event_data").is_none());
+    let flat_problems = s.problems.len();
+    update(&mut s, ctrl('b'));
+    assert_eq!(s.shape(), ev::Shape::Nested);
+    assert!(s.status.contains("nested shape"), "{}", s.status);
+    let nested = batch(&s);
+    for (f, n) in flat
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(nested.as_array().unwrap())
+    {
+        assert_eq!(n["event"], f["event"]);
+        assert_eq!(n["event_version"], "1.0.0");
+        assert_eq!(n["event_apikey"], f["event_apikey"]);
+        assert_eq!(n["event_data"]["list_id"], f["event_list_id"]);
+        assert_eq!(n["event_data"]["items"], f["items"]);
+        assert!(n.get("event_list_id").is_none());
+    }
+    assert_eq!(nested.as_array().unwrap().len(), 2, "view and click");
+    // The problems are the same, with the paths of the nested batch.
+    assert_eq!(s.problems.len(), flat_problems);
+    assert!(
+        s.problems
+            .iter()
+            .all(|p| p.path.contains("event_data.items")),
+        "{:?}",
+        s.problems
+    );
+    update(&mut s, ctrl('b'));
+    assert_eq!(batch(&s), flat);
+    // In raw mode the text is the user's: the key says where the switch is.
+    update(&mut s, ctrl('p'));
+    update(&mut s, ctrl('b'));
+    assert!(s.status.contains("Ctrl-P back"), "{}", s.status);
 }

@@ -9,69 +9,13 @@ use crossterm::event::{
 use ratatui::layout::{Position, Rect};
 
 use super::draw::layout;
-use super::{cell, Column, EventsEffect, EventsMsg, EventsState, Field, Focus, Mode, PromptKind};
+use super::message::{EventsEffect, EventsMsg};
+use super::parts::EventsLayout;
+use super::state::{cell, completions, Column, EventsState, Field, Focus, Mode, PromptKind};
 use crate::core::events::draft::DERIVED_MEMBERS;
-use crate::core::events::{
-    ItemDraft, ItemRest, Level, ListDraft, KNOWN_LIST_LOGICS, KNOWN_PAGE_TYPES, PAGE_TYPE_TAG,
-};
+use crate::core::events::{ItemDraft, ItemRest, Level};
 use crate::core::visible::counted;
 use crate::tui::widgets::LineInput;
-
-pub(super) enum Target {
-    Field(Field),
-    Item(usize, Column),
-}
-
-/// Map a problem path such as `[1].items[0].currency` of the form's batch to a form field. The
-/// form's batch is the view event, then one select event per clicked row in row order, then the
-/// events the form does not show: a select event's item is its clicked row (whatever index it
-/// carries), and a path into an event the form does not show has no field.
-pub(super) fn target_of_path(path: &str, draft: &ListDraft) -> Option<Target> {
-    let rest = path.strip_prefix('[')?;
-    let (event_idx, rest) = rest.split_once(']')?;
-    let event_idx: usize = event_idx.parse().ok()?;
-    let rest = rest.strip_prefix('.').unwrap_or(rest);
-    let clicked: Vec<usize> = draft.clicked().collect();
-    if event_idx > clicked.len() {
-        return None;
-    }
-    if let Some(after) = rest.strip_prefix("items[") {
-        let (item_idx, after) = after.split_once(']')?;
-        let item_idx: usize = item_idx.parse().ok()?;
-        let key = after.strip_prefix('.').unwrap_or(after);
-        let col = Column::from_json_key(key.split(['.', '[']).next().unwrap_or(""))
-            .unwrap_or(Column::GroupId);
-        let row = match event_idx {
-            0 => item_idx,
-            i => clicked[i - 1],
-        };
-        return Some(Target::Item(row, col));
-    }
-    let key = rest.split(['.', '[']).next().unwrap_or("");
-    Some(Target::Field(match key {
-        "event_apikey" => Field::ApiKey,
-        "event_list_id" => Field::ListId,
-        "event_list_name" => Field::ListName,
-        "event_list_logic" => Field::ListLogic,
-        "event_tags" => Field::Tags,
-        "user_profile" => Field::UserIp,
-        _ => return None,
-    }))
-}
-
-pub(super) fn completions(field: Field, text: &str) -> Vec<String> {
-    match field {
-        Field::ListLogic => KNOWN_LIST_LOGICS.iter().map(|s| s.to_string()).collect(),
-        Field::Tags => {
-            let _ = text;
-            KNOWN_PAGE_TYPES
-                .iter()
-                .map(|p| format!("{PAGE_TYPE_TAG}:{p}"))
-                .collect()
-        }
-        _ => Vec::new(),
-    }
-}
 
 /// The next suggestion for the field: the list logic as a whole, or the last tag.
 fn complete(field: Field, text: &str) -> Option<String> {
@@ -295,11 +239,38 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
         return Vec::new();
     }
 
-    // Keys that work everywhere in the view.
+    // Keys that work everywhere in the view (the workbench's one keymap: Ctrl-G / F9 send,
+    // Ctrl-S saves, Ctrl-P switches what the pane shows, Ctrl-O opens, Alt-Y copies).
+    if (ctrl && key.code == KeyCode::Char('g')) || (key.code == KeyCode::F(9) && !ctrl && !alt) {
+        return send(state);
+    }
+    if alt && key.code == KeyCode::Char('y') {
+        state.ensure_current();
+        let what = match state.mode {
+            Mode::Form => format!(
+                "the batch JSON ({})",
+                counted(state.preview_events, "event")
+            ),
+            Mode::Raw => "the raw batch JSON".to_string(),
+        };
+        return vec![EventsEffect::CopyText {
+            text: state.preview.clone(),
+            what,
+        }];
+    }
     if ctrl {
         match key.code {
-            KeyCode::Char('s') => return send(state),
-            KeyCode::Char('r') => {
+            KeyCode::Char('b') => {
+                state.status = match state.toggle_shape() {
+                    Some(shape) => format!(
+                        "Events in the {} shape (every value kept); Ctrl-B switches back.",
+                        shape.name()
+                    ),
+                    None => "The shape is switched in the form: Ctrl-P back to it first.".into(),
+                };
+                return Vec::new();
+            }
+            KeyCode::Char('p') => {
                 match state.mode {
                     Mode::Form => {
                         state.enter_raw();
@@ -322,7 +293,7 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
                 state.status.clear();
                 return Vec::new();
             }
-            KeyCode::Char('e') => {
+            KeyCode::Char('s') => {
                 let start = state
                     .last_path
                     .as_ref()
@@ -331,20 +302,6 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
                 state.prompt = Some((PromptKind::Save, LineInput::new(start)));
                 state.status.clear();
                 return Vec::new();
-            }
-            KeyCode::Char('y') => {
-                state.ensure_current();
-                let what = match state.mode {
-                    Mode::Form => format!(
-                        "the batch JSON ({})",
-                        counted(state.preview_events, "event")
-                    ),
-                    Mode::Raw => "the raw batch JSON".to_string(),
-                };
-                return vec![EventsEffect::CopyText {
-                    text: state.preview.clone(),
-                    what,
-                }];
             }
             _ => {}
         }
@@ -564,7 +521,7 @@ fn on_mouse(state: &mut EventsState, m: MouseEvent, area: Rect) {
                 state.refresh();
             }
             let l = layout(area, state);
-            state.keep_windows(&l);
+            keep_windows(state, &l);
             if let Some((f, _)) = l.fields.iter().find(|(_, r)| r.contains(pos)) {
                 state.set_focus(Focus::Field(*f));
             } else if l.items.is_some_and(|r| r.contains(pos)) {
@@ -591,7 +548,7 @@ fn on_mouse(state: &mut EventsState, m: MouseEvent, area: Rect) {
         MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
             let down = m.kind == MouseEventKind::ScrollDown;
             let l = layout(area, state);
-            state.keep_windows(&l);
+            keep_windows(state, &l);
             let step = |v: u16, by: u16| {
                 if down {
                     v.saturating_add(by)
@@ -626,5 +583,16 @@ fn on_mouse(state: &mut EventsState, m: MouseEvent, area: Rect) {
             }
         }
         _ => {}
+    }
+}
+
+/// Pin the item and problem windows where they are on screen, so that a click or the wheel
+/// moves the selection within them instead of jumping them.
+fn keep_windows(state: &mut EventsState, l: &EventsLayout) {
+    if let Some((i, _)) = l.item_rows.first() {
+        state.items_top = *i;
+    }
+    if let Some((i, _)) = l.problem_rows.first() {
+        state.problems_top = *i;
     }
 }

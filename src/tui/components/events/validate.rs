@@ -4,8 +4,6 @@
 use crate::core::events::{self as ev, form_batch, ListDraft, Problem, Unshown};
 use crate::tui::worker::LatestOnly;
 
-use super::message::EventsMsg;
-
 /// What a validation job works on: the form (its draft and the members it does not show) or the
 /// raw JSON text.
 #[derive(Clone, Debug, PartialEq)]
@@ -80,14 +78,15 @@ pub(super) const INLINE_VALIDATE_LINES: usize = 1_200;
 pub struct ValidateWorker(LatestOnly<ValidateJob>);
 
 impl ValidateWorker {
-    /// Start the worker; each result goes to `out` as [`EventsMsg::Validated`].
-    pub fn spawn(out: impl Fn(EventsMsg) + Send + 'static) -> Self {
+    /// Start the worker; each result goes to `out` (the runtime sends it to the view as
+    /// `EventsMsg::Validated`).
+    pub fn spawn(out: impl Fn(Validated) + Send + 'static) -> Self {
         ValidateWorker(LatestOnly::spawn(
             "signscope-validate",
             |_older, newer| newer,
             move |job: ValidateJob| {
                 let v = job.run();
-                out(EventsMsg::Validated(Box::new(v)));
+                out(v);
             },
         ))
     }
@@ -99,7 +98,7 @@ impl ValidateWorker {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{update, EventsEffect, EventsState};
+    use super::super::{update, EventsEffect, EventsMsg, EventsState};
     use super::*;
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use std::sync::mpsc;
@@ -125,9 +124,6 @@ mod tests {
             .expect("a validation job");
         let want = job.run();
         w.submit(job);
-        match rx.recv().unwrap() {
-            EventsMsg::Validated(v) => assert_eq!(*v, want),
-            other => panic!("unexpected {other:?}"),
-        }
+        assert_eq!(rx.recv().unwrap(), want);
     }
 }

@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, TableState, Wrap};
 use ratatui::Frame;
 
-use super::*;
+use super::state::*;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::list_window::window_first;
 

@@ -1,6 +1,8 @@
 //! Tests of the history view: filtering, selection, loading, copying, drawing.
 
 use super::*;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::Rect;
 
 pub(crate) fn row(time: &str, profile: &str, kind: RowKind, status: Option<u16>) -> HistoryRow {
     let (method, url, kinds, body) = match kind {
@@ -138,7 +140,7 @@ fn enter_loads_into_the_matching_view_and_ctrl_y_copies_curl() {
     assert!(matches!(&effects[0], HistoryEffect::LoadIntoRequest(r) if r.method == "PUT"));
     let effects = update(
         &mut s,
-        HistoryMsg::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::CONTROL)),
+        HistoryMsg::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::ALT)),
     );
     // The copied command sends the recorded request: parse it back.
     let HistoryEffect::CopyText { text: cmd, what } = &effects[0] else {

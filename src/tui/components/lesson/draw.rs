@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use ratatui::Frame;
 
-use super::{ExerciseState, LessonState, Mode, TUI_HINTS};
+use super::state::{ExerciseState, LessonState, Mode, TUI_HINTS};
 use crate::core::LineLabel;
 use crate::learn::exercise::{short_label, API_KEY, REST_KEY};
 use crate::learn::lesson::{changed_lines, STEPS};

@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use crossterm::event::{KeyCode, KeyEvent};
 
-use super::{
+use super::state::{
     key_is, Action, Done, ExerciseState, LessonEffect, LessonMsg, LessonState, Mode, Outcome, KEYS,
 };
 use crate::learn::exercise;

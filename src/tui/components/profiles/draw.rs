@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, List, ListItem, ListState, Paragraph, Wrap};
 use ratatui::Frame;
 
-use super::*;
+use super::state::*;
 use crate::store::KeySource;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::{list_window::window_first, text::wrap_spans};

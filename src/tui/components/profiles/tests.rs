@@ -1,7 +1,12 @@
 //! Tests of the profile manager: list, create, rename, duplicate, delete, edit, drawing.
 
 use super::*;
+use crate::core::Secret;
+use crate::store::{KeySource, Profile};
 use crossterm::event::{KeyCode, KeyModifiers};
+use crossterm::event::{KeyEvent, MouseEvent};
+use ratatui::layout::Rect;
+use std::path::PathBuf;
 
 fn key(code: KeyCode) -> ProfilesMsg {
     ProfilesMsg::Key(KeyEvent::new(code, KeyModifiers::NONE))

@@ -5,7 +5,8 @@ use crossterm::event::{
 };
 use ratatui::layout::{Position, Rect};
 
-use super::*;
+use super::draw::layout;
+use super::state::*;
 use crate::store::profile::validate_name;
 use crate::store::Profile;
 use crate::tui::widgets::LineInput;

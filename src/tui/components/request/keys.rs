@@ -77,8 +77,8 @@ pub const KEYS: &[Binding<Action>] = &[
     bind(
         Action::EditExternally,
         &[KeySpec::ctrl('o')],
-        "edit the body in $EDITOR",
-        "edit the body in $EDITOR",
+        "open the body in $EDITOR",
+        "open the body in $EDITOR to edit it",
     ),
     bind(
         Action::Search,
@@ -90,7 +90,7 @@ pub const KEYS: &[Binding<Action>] = &[
         Action::RevealKey,
         &[KeySpec::alt('r')],
         "reveal / mask the REST key",
-        "reveal / mask the REST key (Ctrl-R too, on the REST key field)",
+        "reveal / mask the REST key",
     ),
     bind(
         Action::CopySignature,
@@ -264,13 +264,11 @@ pub const CONTEXT_KEYS: &[(&str, &str)] = &[
     ),
     ("Up / Down on Method", "cycle GET, POST, PUT, PATCH, DELETE"),
     (
-        "Ctrl-U / Ctrl-R",
-        "undo / redo in the body; in a one-line field Ctrl-U clears to its start (Ctrl-R on REST key: reveal)",
+        "Ctrl-Z / Ctrl-Y",
+        "undo / redo in every text: the body and each field (Ctrl-Shift-Z redoes too)",
     ),
-    (
-        "Shift-arrows",
-        "select in the body; Ctrl-X cuts, Ctrl-Y pastes",
-    ),
+    ("Ctrl-U", "in a one-line field: clear to its start"),
+    ("Shift-arrows", "select in the body; Ctrl-X cuts"),
     ("Alt-< / Alt->", "top / end of the body"),
     ("Esc", "leave the field: single-key shortcuts (after Esc)"),
     (

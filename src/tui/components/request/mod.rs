@@ -11,7 +11,7 @@ mod draw;
 pub mod keys;
 pub mod layout;
 pub mod response;
-mod state;
+pub mod state;
 mod update;
 
 pub use draw::draw;

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use crossterm::event::{KeyCode, KeyEvent, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
 use super::keys::{Action, KEYS, NORMAL_KEYS};
@@ -17,10 +17,6 @@ use crate::tui::keymap;
 use crate::tui::model::{EditorRequest, FormattedBody, KeyInfo, ResponseView, SignedView};
 use crate::tui::signing::SignJob;
 use crate::tui::widgets::{Edit, LineInput};
-
-fn ctrl(key: &KeyEvent, c: char) -> bool {
-    key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char(c)
-}
 
 /// A key for the request view: its open prompt takes it first.
 pub fn on_key(req: &mut RequestState, key: KeyEvent) -> Vec<Command> {
@@ -318,9 +314,6 @@ pub fn save_current(req: &mut RequestState) -> Vec<Command> {
 /// Keys of the request view: the table's actions ([`KEYS`], then [`NORMAL_KEYS`] in normal
 /// mode), the keys that move between fields, then editing.
 fn request_key(req: &mut RequestState, key: KeyEvent) -> Vec<Command> {
-    if ctrl(&key, 'r') && req.focus == Field::RestKey {
-        return run(req, Action::RevealKey);
-    }
     if let Some(action) = keymap::lookup(KEYS, &key) {
         return run(req, action);
     }

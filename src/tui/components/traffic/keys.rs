@@ -37,13 +37,13 @@ const fn bind(
 pub const KEYS: &[Binding<Action>] = &[
     bind(
         Action::Pause,
-        &[KeySpec::ctrl('p')],
+        &[KeySpec::alt('z')],
         "pause or resume the traffic list",
         "pause / resume: new requests are held, not shown, until resumed",
     ),
     bind(
         Action::LoadIntoRequest,
-        &[KeySpec::key(KeyCode::Enter), KeySpec::ctrl('e')],
+        &[KeySpec::key(KeyCode::Enter)],
         "load the request into the request editor",
         "load the selected request into the request editor (the profile's REST key stays)",
     ),
@@ -55,13 +55,13 @@ pub const KEYS: &[Binding<Action>] = &[
     ),
     bind(
         Action::CopyCurl,
-        &[KeySpec::ctrl('y')],
+        &[KeySpec::alt('y')],
         "copy the request as curl",
         "copy the selected request as a curl command",
     ),
     bind(
         Action::Clear,
-        &[KeySpec::ctrl('l')],
+        &[KeySpec::alt('x')],
         "clear the traffic list",
         "clear the list (the server keeps its own records)",
     ),

@@ -197,13 +197,13 @@ fn typing_filters_and_esc_clears() {
 fn pause_holds_new_requests_until_resumed() {
     let mut t = on_traffic(120, 30);
     receive(&mut t, record(1, "/v2/one"));
-    t.ctrl('p');
+    t.alt('z');
     assert!(t.status.contains("paused"), "{}", t.status);
     receive(&mut t, record(2, "/v2/two"));
     receive(&mut t, record(3, "/v2/three"));
     t.assert_line("PAUSED, 2 held");
     t.assert_no_line("/v2/two");
-    t.ctrl('p');
+    t.alt('z');
     t.assert_line("/v2/two");
     t.assert_line("/v2/three");
     assert!(t.status.contains("2 held requests shown"), "{}", t.status);
@@ -222,7 +222,7 @@ fn the_list_is_bounded_and_says_how_many_it_dropped() {
     t.assert_line("/v2/n4 ");
     t.assert_line("/v2/n8 ");
     // Held while paused are bounded too.
-    t.ctrl('p');
+    t.alt('z');
     for i in 9..=20 {
         receive(&mut t, record(i, &format!("/v2/n{i}")));
     }
@@ -314,7 +314,7 @@ fn ctrl_y_copies_the_request_as_curl_aimed_at_the_server() {
     let recs = served(vec![signed("/v2/batch", "/v2/batch")]);
     let mut t = on_traffic(120, 40);
     receive(&mut t, recs[0].clone());
-    let cmds = t.ctrl('y');
+    let cmds = t.alt('y');
     let curl = match cmds.as_slice() {
         [Command::Copy(c)] => c.clone(),
         other => panic!("{other:?}"),
@@ -327,8 +327,8 @@ fn ctrl_y_copies_the_request_as_curl_aimed_at_the_server() {
     assert!(curl.contains("--data-raw '[{\"id\":\"sku-1\"}]'"), "{curl}");
     assert!(!curl.to_lowercase().contains("host:"), "{curl}");
     // Nothing selected: one sentence, no command.
-    t.ctrl('l');
-    assert!(t.ctrl('y').is_empty());
+    t.alt('x');
+    assert!(t.alt('y').is_empty());
     assert_eq!(t.status, "No request selected.");
 }
 
@@ -403,4 +403,53 @@ fn loading_over_unsaved_edits_asks_first_and_discard_loads() {
     t.press(KeyCode::Char('d'));
     assert_eq!(t.view, View::Request);
     assert_eq!(t.request.path.text(), "/v2/batch/");
+}
+
+#[test]
+fn a_profiles_forwarding_urls_configure_the_in_process_server() {
+    // The upstream: a second demo server. The in-process server forwards to it.
+    let upstream = crate::server::spawn_background(
+        crate::server::ServerConfig::demo(),
+        "127.0.0.1:0".parse().unwrap(),
+    )
+    .unwrap();
+    let mut p = crate::store::Profile::demo();
+    p.forward_indexing = Some(upstream.url());
+    p.forward_analytics = Some("ftp://nowhere".into());
+    let (config, note) = crate::tui::embedded_config(&p);
+    assert_eq!(
+        config.forward_indexing.as_deref(),
+        Some(upstream.url().as_str())
+    );
+    assert_eq!(config.forward_analytics, None);
+    let note = note.expect("the unusable URL is said");
+    assert!(
+        note.contains("forward_analytics") && note.contains("http://"),
+        "{note}"
+    );
+    let server = crate::tui::start_server(config, None).unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let spec = crate::core::RequestSpec {
+            api_key: crate::server::DEMO_API_KEY.to_string(),
+            ..Default::default()
+        };
+        let ts = crate::core::time::format_timestamp(chrono::Utc::now());
+        let key = crate::core::Secret::new(crate::server::DEMO_REST_KEY);
+        let out = crate::client::build_signed(&server.url(), &spec, &ts, &key).unwrap();
+        let http = reqwest::Client::builder().no_proxy().build().unwrap();
+        let r = crate::client::send(&http, &out).await.unwrap();
+        assert_eq!(r.status, 200);
+    });
+    // The upstream verified and recorded it too.
+    assert_eq!(upstream.store().summary().accepted, 1);
+    assert_eq!(server.store().summary().accepted, 1);
+    // Without forwarding URLs, nothing is forwarded and nothing is said.
+    let (config, note) = crate::tui::embedded_config(&crate::store::Profile::demo());
+    assert!(
+        config.forward_indexing.is_none() && config.forward_analytics.is_none() && note.is_none()
+    );
 }

@@ -1,0 +1,114 @@
+//! The arguments of `signscope sign` (apart from the command, so that the profile's saved
+//! request and the command can both read them).
+
+use std::path::PathBuf;
+
+use crate::codegen::Lang;
+use crate::core::SigningForm;
+
+/// Where printed curl commands and raw requests send to unless `--indexing-url` says otherwise:
+/// the local server's default address (`signscope serve`).
+pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Output {
+    /// The labelled signing text with visible line ends, then the signature and headers.
+    Text,
+    /// One JSON object: canonical, canonical_b64, signature, headers.
+    Json,
+    /// A curl command that sends the exact body.
+    Curl,
+    /// The raw HTTP/1.1 request.
+    Http,
+    /// Only the signature.
+    Signature,
+    /// A standalone program in --lang LANG that signs this request the same way.
+    Code,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("rest_key").args(["rest_key_env", "rest_key_file"])))]
+#[command(group(clap::ArgGroup::new("body_source").args(["body_file", "body"])))]
+pub struct SignArgs {
+    /// Take the request from a saved profile: its request (method, path, query, prefix, API key,
+    /// content type, algorithm, body), its REST key source and its indexing URL. Flags given as
+    /// well override the profile's values.
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// The profile's saved request to sign (default: its first; `signscope profile request list
+    /// NAME` lists them).
+    #[arg(long, value_name = "NAME", requires = "profile")]
+    pub request: Option<String>,
+    /// HTTP method (signed upper-cased).
+    #[arg(long, value_name = "M", required_unless_present = "profile")]
+    pub method: Option<String>,
+    /// URL path, signed exactly as given.
+    #[arg(long, value_name = "P", required_unless_present = "profile")]
+    pub path: Option<String>,
+    /// Query string without the leading '?', signed exactly as given (default: empty).
+    #[arg(long, value_name = "Q")]
+    pub query: Option<String>,
+    /// Timestamp to sign (default: now, as YYYY-MM-DDThh:mm:ss.mmmZ).
+    #[arg(long, value_name = "TS")]
+    pub timestamp: Option<String>,
+    /// The public API key.
+    #[arg(long, value_name = "K", required_unless_present = "profile")]
+    pub api_key: Option<String>,
+    /// Read the REST key from this environment variable.
+    #[arg(long, value_name = "VAR")]
+    pub rest_key_env: Option<String>,
+    /// Read the REST key from this file (one trailing newline is ignored).
+    #[arg(long, value_name = "FILE")]
+    pub rest_key_file: Option<PathBuf>,
+    /// Read the body from this file, byte for byte ('-' reads stdin).
+    #[arg(long, value_name = "FILE")]
+    pub body_file: Option<PathBuf>,
+    /// The body as text.
+    #[arg(long, value_name = "TEXT")]
+    pub body: Option<String>,
+    /// Content-Type value to sign and send (default: application/json).
+    #[arg(long, value_name = "CT")]
+    pub content_type: Option<String>,
+    /// Algorithm name to sign and send (default: HmacSHA384).
+    #[arg(long, value_name = "A")]
+    pub auth_algo: Option<String>,
+    /// Vendor prefix of the header names (X-<PREFIX>-TIMESTAMP...; default: SVC).
+    #[arg(long, value_name = "X")]
+    pub header_prefix: Option<String>,
+    /// What to print.
+    #[arg(long, value_enum, default_value_t = Output::Text)]
+    pub output: Output,
+    /// How the path and query lines are signed: `standard` (the documented form) or `php-sdk`
+    /// (as the vendor's PHP SDK signs: '?' before the query, trailing '/' trimmed from the path;
+    /// see docs/signing.md). The request printed or sent is the same; only the signature differs.
+    #[arg(long, value_name = "FORM", default_value = "standard", value_parser = parse_form)]
+    pub form: SigningForm,
+    /// The language of the program printed by --output code.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "LANG",
+        required_if_eq("output", "code")
+    )]
+    pub lang: Option<Lang>,
+    /// Print the signing text built step by step (rule, bytes added, HMAC, base64, header).
+    #[arg(long, conflicts_with = "output")]
+    pub explain: bool,
+    /// Where the printed curl command or raw request sends to (--output curl|http; default: the
+    /// profile's indexing URL, else http://127.0.0.1:8080).
+    #[arg(long, value_name = "URL")]
+    pub indexing_url: Option<String>,
+}
+
+fn parse_form(s: &str) -> Result<SigningForm, String> {
+    s.parse()
+        .map_err(|e: crate::core::form::UnknownForm| e.to_string())
+}
+
+pub(crate) enum BodySource {
+    File(PathBuf),
+    Stdin,
+    Text(String),
+    /// A profile's saved request's body.
+    Saved(bytes::Bytes),
+}

@@ -1,0 +1,707 @@
+//! The events view's state: the form, the raw editor, the items, focus and prompts.
+
+use std::path::PathBuf;
+
+use ratatui::style::{Modifier, Style};
+use serde_json::Value;
+
+use super::message::SendReport;
+use super::validate::{
+    JobInput, ValidateJob, Validated, INLINE_VALIDATE_ITEMS, INLINE_VALIDATE_LINES,
+};
+use crate::core::events::{
+    self as ev, draft_from_value, form_batch, ItemDraft, ListDraft, Problem, Unshown,
+    KNOWN_LIST_LOGICS, KNOWN_PAGE_TYPES, PAGE_TYPE_TAG,
+};
+use crate::tui::theme::Theme;
+use crate::tui::widgets::body_editor::BodyEditor;
+use crate::tui::widgets::LineInput;
+
+/// The top fields of the form, in Tab order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    AnalyticsUrl,
+    ApiKey,
+    ListId,
+    ListName,
+    ListLogic,
+    Tags,
+    UserIp,
+}
+
+impl Field {
+    pub const ALL: [Field; 7] = [
+        Field::AnalyticsUrl,
+        Field::ApiKey,
+        Field::ListId,
+        Field::ListName,
+        Field::ListLogic,
+        Field::Tags,
+        Field::UserIp,
+    ];
+    pub fn label(self) -> &'static str {
+        match self {
+            Field::AnalyticsUrl => "Analytics URL",
+            Field::ApiKey => "API key",
+            Field::ListId => "List id",
+            Field::ListName => "List name",
+            Field::ListLogic => "List logic",
+            Field::Tags => "Tags",
+            Field::UserIp => "User IP",
+        }
+    }
+}
+
+/// The editable columns of the items table (item_id and index are derived, read-only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Column {
+    GroupId,
+    VariantId,
+    Name,
+    Price,
+    Currency,
+    Brand,
+    Category,
+}
+
+impl Column {
+    pub const ALL: [Column; 7] = [
+        Column::GroupId,
+        Column::VariantId,
+        Column::Name,
+        Column::Price,
+        Column::Currency,
+        Column::Brand,
+        Column::Category,
+    ];
+    pub fn title(self) -> &'static str {
+        match self {
+            Column::GroupId => "group",
+            Column::VariantId => "variant",
+            Column::Name => "name",
+            Column::Price => "price",
+            Column::Currency => "cur",
+            Column::Brand => "brand",
+            Column::Category => "category",
+        }
+    }
+    pub(super) fn from_json_key(key: &str) -> Option<Column> {
+        Some(match key {
+            "item_group_id" | "item_id" | "index" => Column::GroupId,
+            "item_variant_id" => Column::VariantId,
+            "item_name" => Column::Name,
+            "price" => Column::Price,
+            "currency" => Column::Currency,
+            "item_brand" => Column::Brand,
+            "item_category" => Column::Category,
+            _ => return None,
+        })
+    }
+    /// The item member the column edits (as `core::events::model::Item` names it).
+    pub(super) fn member(self) -> &'static str {
+        match self {
+            Column::GroupId => "item_group_id",
+            Column::VariantId => "item_variant_id",
+            Column::Name => "item_name",
+            Column::Price => "price",
+            Column::Currency => "currency",
+            Column::Brand => "item_brand",
+            Column::Category => "item_category",
+        }
+    }
+    pub(super) fn index(self) -> usize {
+        Column::ALL.iter().position(|c| *c == self).unwrap_or(0)
+    }
+}
+
+pub(super) fn cell_mut(item: &mut ItemDraft, col: Column) -> &mut String {
+    match col {
+        Column::GroupId => &mut item.group_id,
+        Column::VariantId => &mut item.variant_id,
+        Column::Name => &mut item.name,
+        Column::Price => &mut item.price,
+        Column::Currency => &mut item.currency,
+        Column::Brand => &mut item.brand,
+        Column::Category => &mut item.category,
+    }
+}
+
+pub(super) fn cell(item: &ItemDraft, col: Column) -> &str {
+    match col {
+        Column::GroupId => &item.group_id,
+        Column::VariantId => &item.variant_id,
+        Column::Name => &item.name,
+        Column::Price => &item.price,
+        Column::Currency => &item.currency,
+        Column::Brand => &item.brand,
+        Column::Category => &item.category,
+    }
+}
+
+/// Where the keyboard goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Focus {
+    Field(Field),
+    Items,
+    Problems,
+    /// The raw JSON editor (raw mode only).
+    Raw,
+}
+
+/// Form or raw JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Form,
+    Raw,
+}
+
+/// What a path prompt will do with the path typed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PromptKind {
+    Load,
+    Save,
+}
+
+/// All state of the events view.
+pub struct EventsState {
+    pub analytics_url: LineInput,
+    pub local: bool,
+    pub draft: ListDraft,
+    pub(super) api_key: LineInput,
+    pub(super) list_id: LineInput,
+    pub(super) list_name: LineInput,
+    pub(super) list_logic: LineInput,
+    pub(super) tags: LineInput,
+    pub(super) user_ip: LineInput,
+    pub(super) extras: Unshown,
+    pub focus: Focus,
+    pub mode: Mode,
+    /// Selected row and column of the items table.
+    pub row: usize,
+    pub col: Column,
+    /// The cell being edited in place.
+    pub(super) editing: Option<LineInput>,
+    /// The raw JSON editor: the request body's windowed editor, so a key costs the same at
+    /// any batch size.
+    pub(super) raw: BodyEditor,
+    /// The batch as it will be sent (pretty JSON in form mode, the raw text in raw mode).
+    pub(super) preview: String,
+    /// Number of events in the preview (0 when it is not a JSON array).
+    pub(super) preview_events: usize,
+    pub problems: Vec<Problem>,
+    /// What the validator counted but did not list.
+    pub omitted: ev::Omitted,
+    pub problem_sel: usize,
+    pub(super) prompt: Option<(PromptKind, LineInput)>,
+    pub last_path: Option<PathBuf>,
+    /// A path the user agreed to replace (Enter again after "already exists").
+    pub(super) replace_ok: Option<PathBuf>,
+    pub sending: bool,
+    /// Number of events in the batch last sent.
+    pub(super) sent_events: usize,
+    pub response: Option<Result<SendReport, String>>,
+    pub stored: Option<Result<String, String>>,
+    pub status: String,
+    pub(super) preview_scroll: u16,
+    /// Where the items and problems windows were last put by the mouse (see
+    /// [`crate::tui::widgets::list_window::window_first`]).
+    pub(super) items_top: usize,
+    pub(super) problems_top: usize,
+    /// Lines of the preview shown.
+    pub(super) preview_lines: usize,
+    pub(super) response_scroll: u16,
+    /// Revision of the form / raw text: bumped by every change.
+    pub(super) rev: u64,
+    /// The newest revision a validation was asked for.
+    pub(super) requested: u64,
+    /// The revision the preview and problems on screen belong to.
+    pub(super) shown_rev: u64,
+    /// Batches with more items than this are validated off the draw path
+    /// ([`INLINE_VALIDATE_ITEMS`]; tests set 0 to exercise the worker path).
+    pub inline_max_items: usize,
+    /// Draw without colours (NO_COLOR).
+    pub no_color: bool,
+}
+
+impl Default for EventsState {
+    fn default() -> Self {
+        EventsState::new("http://127.0.0.1:8080", "")
+    }
+}
+
+impl EventsState {
+    /// A view targeting `analytics_url`, with a starter list of one item.
+    pub fn new(analytics_url: &str, api_key: &str) -> Self {
+        let draft = ListDraft {
+            api_key: api_key.to_string(),
+            list_id: "list-1".into(),
+            list_name: "Trending now".into(),
+            list_logic: "TRENDING".into(),
+            tags: vec!["recsPageType:HOME".into()],
+            user_ip: None,
+            items: vec![ItemDraft {
+                group_id: "1001".into(),
+                variant_id: "1".into(),
+                name: "Example product".into(),
+                price: "19.90".into(),
+                currency: "EUR".into(),
+                brand: "Acme".into(),
+                category: "Home;;Kitchen".into(),
+                clicked: false,
+            }],
+        };
+        let mut state = EventsState {
+            analytics_url: LineInput::new(analytics_url),
+            local: false,
+            api_key: LineInput::default(),
+            list_id: LineInput::default(),
+            list_name: LineInput::default(),
+            list_logic: LineInput::default(),
+            tags: LineInput::default(),
+            user_ip: LineInput::default(),
+            extras: Unshown::default(),
+            draft: ListDraft::default(),
+            focus: Focus::Field(Field::ListId),
+            mode: Mode::Form,
+            row: 0,
+            col: Column::GroupId,
+            editing: None,
+            raw: BodyEditor::default(),
+            preview: String::new(),
+            preview_events: 0,
+            problems: Vec::new(),
+            omitted: ev::Omitted::default(),
+            problem_sel: 0,
+            prompt: None,
+            last_path: None,
+            replace_ok: None,
+            sending: false,
+            sent_events: 0,
+            response: None,
+            stored: None,
+            status: String::new(),
+            preview_scroll: 0,
+            items_top: 0,
+            problems_top: 0,
+            preview_lines: 0,
+            response_scroll: 0,
+            rev: 0,
+            requested: 0,
+            shown_rev: 0,
+            inline_max_items: INLINE_VALIDATE_ITEMS,
+            no_color: Theme::no_color_from_env(),
+        };
+        state.set_draft(draft, Unshown::default());
+        state.ensure_current();
+        state
+    }
+
+    /// True while the preview and problems on screen are older than the form.
+    pub fn validating(&self) -> bool {
+        self.shown_rev != self.rev
+    }
+
+    /// A job for the current revision.
+    pub fn validate_job(&self) -> ValidateJob {
+        let input = match self.mode {
+            Mode::Form => JobInput::Form(Box::new((self.draft.clone(), self.extras.clone()))),
+            Mode::Raw => JobInput::Raw(std::sync::Arc::clone(self.raw.bytes())),
+        };
+        ValidateJob {
+            rev: self.rev,
+            input,
+        }
+    }
+
+    /// Show a validation result if it is for the current revision; a stale one is dropped
+    /// (returns false).
+    pub(super) fn apply(&mut self, v: Validated) -> bool {
+        if v.rev != self.rev {
+            return false;
+        }
+        self.preview = v.preview;
+        self.preview_events = v.events;
+        self.preview_lines = v.lines;
+        self.problems = v.problems;
+        self.omitted = v.omitted;
+        self.problem_sel = self.problem_sel.min(self.problems.len().saturating_sub(1));
+        self.preview_scroll = self.preview_scroll.min(self.max_preview_scroll());
+        self.shown_rev = v.rev;
+        true
+    }
+
+    /// Validate now if what is shown is stale (before sending, copying or saving the text,
+    /// which must be the current batch).
+    pub(super) fn ensure_current(&mut self) {
+        if self.validating() {
+            let v = self.validate_job().run();
+            self.requested = self.rev;
+            self.apply(v);
+        }
+    }
+
+    /// Whether the current revision is small enough to validate inside `update`.
+    pub(super) fn validate_inline(&self) -> bool {
+        match self.mode {
+            Mode::Form => self.draft.items.len() <= self.inline_max_items,
+            Mode::Raw => {
+                self.raw.line_count()
+                    <= INLINE_VALIDATE_LINES.min(self.inline_max_items.saturating_mul(12))
+            }
+        }
+    }
+
+    pub(super) fn max_preview_scroll(&self) -> u16 {
+        self.preview_lines.saturating_sub(1).min(u16::MAX as usize) as u16
+    }
+
+    /// Move focus (the raw editor shows its cursor only while it has focus).
+    pub(super) fn set_focus(&mut self, focus: Focus) {
+        self.focus = focus;
+        self.raw.set_cursor_style(if self.focus == Focus::Raw {
+            focused_style()
+        } else {
+            Style::new()
+        });
+    }
+
+    /// True when keys go to a text input (so `?` and letters are text, not commands).
+    pub fn is_text_input_focused(&self) -> bool {
+        self.prompt.is_some()
+            || self.editing.is_some()
+            || matches!(self.focus, Focus::Field(_) | Focus::Raw)
+    }
+
+    /// Key bindings of this view, for the help popup.
+    pub fn help(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            (
+                "Tab / Shift-Tab",
+                "next / previous field, items table, problems",
+            ),
+            (
+                "Ctrl-G / F9",
+                "send the batch to {analytics_url}/analytics/collect",
+            ),
+            ("Ctrl-P", "next view of the batch: the form or raw JSON"),
+            (
+                "Ctrl-B",
+                "switch the batch between the flat and the nested (SDK) event shape, keeping every value",
+            ),
+            ("Ctrl-O", "open: load the batch from a file"),
+            ("Ctrl-S", "save the batch to a file"),
+            ("Alt-Y", "copy the batch JSON"),
+            ("Ctrl-N", "list logic / tags: next suggestion"),
+            ("Up/Down, Left/Right, hjkl", "items: move the selection"),
+            (
+                "Enter / e",
+                "items: edit the cell (Enter saves, Esc cancels)",
+            ),
+            (
+                "Space / c",
+                "items: mark the item clicked (adds a select event)",
+            ),
+            ("a / y / d", "items: add / duplicate / delete the item"),
+            (
+                "f",
+                "items: give every item its derived item_id (group-variant) and index (position); a loaded batch keeps its own until then",
+            ),
+            ("K / J, Alt-Up / Alt-Down", "items: move the item up / down"),
+            ("Enter", "problems: jump to the field of the problem"),
+            ("PageUp / PageDown", "scroll the preview"),
+            (
+                "Panes",
+                "preview, problems and response wrap long lines; the items table scrolls sideways with Left/Right when its columns do not fit; the raw editor scrolls sideways",
+            ),
+            (
+                "Mouse",
+                "click a field, item cell or problem: focus it; wheel: scroll the pane",
+            ),
+        ]
+    }
+
+    /// The batch JSON exactly as it would be sent.
+    pub fn batch_text(&self) -> &str {
+        &self.preview
+    }
+
+    /// The URL a send goes to.
+    pub fn collect_url(&self) -> String {
+        crate::client::collect_url(self.analytics_url.text().trim())
+    }
+
+    pub(super) fn input(&self, f: Field) -> &LineInput {
+        match f {
+            Field::AnalyticsUrl => &self.analytics_url,
+            Field::ApiKey => &self.api_key,
+            Field::ListId => &self.list_id,
+            Field::ListName => &self.list_name,
+            Field::ListLogic => &self.list_logic,
+            Field::Tags => &self.tags,
+            Field::UserIp => &self.user_ip,
+        }
+    }
+
+    pub(super) fn input_mut(&mut self, f: Field) -> &mut LineInput {
+        match f {
+            Field::AnalyticsUrl => &mut self.analytics_url,
+            Field::ApiKey => &mut self.api_key,
+            Field::ListId => &mut self.list_id,
+            Field::ListName => &mut self.list_name,
+            Field::ListLogic => &mut self.list_logic,
+            Field::Tags => &mut self.tags,
+            Field::UserIp => &mut self.user_ip,
+        }
+    }
+
+    /// Replace the form with `draft` (and the members it cannot show).
+    pub(super) fn set_draft(&mut self, draft: ListDraft, mut extras: Unshown) {
+        self.api_key.set(draft.api_key.clone());
+        self.list_id.set(draft.list_id.clone());
+        self.list_name.set(draft.list_name.clone());
+        self.list_logic.set(draft.list_logic.clone());
+        self.tags.set(draft.tags.join(", "));
+        self.user_ip.set(draft.user_ip.clone().unwrap_or_default());
+        extras.fit(&draft);
+        self.extras = extras;
+        self.draft = draft;
+        self.row = self.row.min(self.draft.items.len().saturating_sub(1));
+        self.refresh();
+    }
+
+    /// Copy the top fields into the draft.
+    pub(super) fn sync_fields(&mut self) {
+        self.draft.api_key = self.api_key.text().to_string();
+        self.draft.list_id = self.list_id.text().to_string();
+        self.draft.list_name = self.list_name.text().to_string();
+        self.draft.list_logic = self.list_logic.text().to_string();
+        self.draft.tags = self
+            .tags
+            .text()
+            .split(',')
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(String::from)
+            .collect();
+        let ip = self.user_ip.text().trim();
+        self.draft.user_ip = (!ip.is_empty()).then(|| ip.to_string());
+    }
+
+    /// Switch the form's batch between the flat and the nested event shape (every value kept);
+    /// `None` in the raw JSON mode, whose text is the user's.
+    pub fn toggle_shape(&mut self) -> Option<ev::Shape> {
+        if self.mode != Mode::Form {
+            return None;
+        }
+        self.extras.shape = match self.extras.shape {
+            ev::Shape::Flat => ev::Shape::Nested,
+            ev::Shape::Nested => ev::Shape::Flat,
+        };
+        self.refresh();
+        Some(self.extras.shape)
+    }
+
+    /// The shape the form writes the batch in.
+    pub fn shape(&self) -> ev::Shape {
+        self.extras.shape
+    }
+
+    /// The batch of the form, with the members the form does not show put back.
+    pub fn form_batch(&self) -> Value {
+        form_batch(&self.draft, &self.extras)
+    }
+
+    /// After any change: a new revision, whose preview and problems `update` asks for (inline
+    /// for small batches, else from the worker).
+    pub(super) fn refresh(&mut self) {
+        if self.mode == Mode::Form {
+            self.sync_fields();
+        }
+        self.rev += 1;
+    }
+
+    pub(super) fn focus_order(&self) -> Vec<Focus> {
+        match self.mode {
+            Mode::Form => Field::ALL
+                .iter()
+                .map(|f| Focus::Field(*f))
+                .chain([Focus::Items, Focus::Problems])
+                .collect(),
+            Mode::Raw => vec![Focus::Raw, Focus::Problems],
+        }
+    }
+
+    pub(super) fn cycle_focus(&mut self, back: bool) {
+        let order = self.focus_order();
+        let pos = order.iter().position(|f| *f == self.focus).unwrap_or(0);
+        let n = order.len();
+        self.set_focus(
+            order[if back {
+                (pos + n - 1) % n
+            } else {
+                (pos + 1) % n
+            }],
+        );
+    }
+
+    pub(super) fn enter_raw(&mut self) {
+        self.ensure_current();
+        let text = self.preview.clone();
+        self.raw = BodyEditor::new(&text);
+        self.mode = Mode::Raw;
+        self.set_focus(Focus::Raw);
+        self.refresh();
+    }
+
+    /// Back to the form; refused (nothing lost) when the raw text is not a JSON array.
+    pub(super) fn leave_raw(&mut self) -> Result<(), String> {
+        let value: Value = serde_json::from_str(self.raw.text()).map_err(|e| {
+            format!(
+                "The raw JSON does not parse (line {} column {}); fix it before going back to the form.",
+                e.line(),
+                e.column()
+            )
+        })?;
+        let (draft, extras) = draft_from_value(&value).map_err(|e| e.to_string())?;
+        self.mode = Mode::Form;
+        self.focus = Focus::Field(Field::ListId);
+        self.set_draft(draft, extras);
+        Ok(())
+    }
+
+    /// Load a batch from JSON text into the form (or into the raw editor if the form cannot
+    /// hold it, so nothing is lost).
+    pub(super) fn load_text(&mut self, text: &str) -> String {
+        match serde_json::from_str::<Value>(text)
+            .map_err(|e| format!("line {} column {}: {e}", e.line(), e.column()))
+            .and_then(|v| draft_from_value(&v).map_err(|e| e.to_string()))
+        {
+            Ok((draft, extras)) => {
+                self.mode = Mode::Form;
+                if !matches!(self.focus, Focus::Field(_) | Focus::Items | Focus::Problems) {
+                    self.focus = Focus::Field(Field::ListId);
+                }
+                self.set_draft(draft, extras);
+                "Batch loaded into the form.".into()
+            }
+            Err(why) => {
+                self.raw = BodyEditor::new(text);
+                self.mode = Mode::Raw;
+                self.set_focus(Focus::Raw);
+                self.refresh();
+                format!("Loaded as raw JSON (the form cannot show it: {why}).")
+            }
+        }
+    }
+
+    /// The user typed `text` into the selected cell: it is what that member says from now on
+    /// (a value kept as read for it is dropped).
+    pub(super) fn commit_cell(&mut self, text: &str) {
+        if let Some(item) = self.draft.items.get_mut(self.row) {
+            *cell_mut(item, self.col) = text.to_string();
+            self.extras.fit(&self.draft);
+            self.extras.items[self.row].edited(self.col.member());
+        }
+    }
+
+    pub(super) fn items_changed(&mut self) {
+        self.extras.fit(&self.draft);
+        self.refresh();
+    }
+
+    /// Jump to the field a problem is about.
+    pub(super) fn jump_to_problem(&mut self, idx: usize) {
+        // The problems shown must be those of the current batch for their paths to be right.
+        self.ensure_current();
+        let Some(problem) = self.problems.get(idx).cloned() else {
+            return;
+        };
+        if self.mode == Mode::Raw {
+            if let (Some(line), Some(col)) = (problem.line, problem.column) {
+                // Byte offset of (line, column), both 1-based; clamped to the line (move_to
+                // puts it on a char boundary).
+                let start = self.raw.line_start(line.saturating_sub(1));
+                let this = self.raw.lines_from(line.saturating_sub(1)).next();
+                let target = start + col.saturating_sub(1).min(this.unwrap_or_default().len());
+                self.raw.move_to(target);
+                self.set_focus(Focus::Raw);
+                return;
+            }
+            if let Err(why) = self.leave_raw() {
+                self.status = why;
+                return;
+            }
+        }
+        let path = problem.path.clone();
+        match target_of_path(&path, &self.draft) {
+            Some(Target::Field(f)) => self.focus = Focus::Field(f),
+            Some(Target::Item(row, col)) => {
+                self.focus = Focus::Items;
+                self.row = row.min(self.draft.items.len().saturating_sub(1));
+                self.col = col;
+            }
+            None => self.status = format!("No form field shows {path}."),
+        }
+    }
+}
+
+pub(super) enum Target {
+    Field(Field),
+    Item(usize, Column),
+}
+
+/// Map a problem path such as `[1].items[0].currency` of the form's batch to a form field. The
+/// form's batch is the view event, then one select event per clicked row in row order, then the
+/// events the form does not show: a select event's item is its clicked row (whatever index it
+/// carries), and a path into an event the form does not show has no field.
+pub(super) fn target_of_path(path: &str, draft: &ListDraft) -> Option<Target> {
+    let rest = path.strip_prefix('[')?;
+    let (event_idx, rest) = rest.split_once(']')?;
+    let event_idx: usize = event_idx.parse().ok()?;
+    let rest = rest.strip_prefix('.').unwrap_or(rest);
+    let clicked: Vec<usize> = draft.clicked().collect();
+    if event_idx > clicked.len() {
+        return None;
+    }
+    if let Some(after) = rest.strip_prefix("items[") {
+        let (item_idx, after) = after.split_once(']')?;
+        let item_idx: usize = item_idx.parse().ok()?;
+        let key = after.strip_prefix('.').unwrap_or(after);
+        let col = Column::from_json_key(key.split(['.', '[']).next().unwrap_or(""))
+            .unwrap_or(Column::GroupId);
+        let row = match event_idx {
+            0 => item_idx,
+            i => clicked[i - 1],
+        };
+        return Some(Target::Item(row, col));
+    }
+    let key = rest.split(['.', '[']).next().unwrap_or("");
+    Some(Target::Field(match key {
+        "event_apikey" => Field::ApiKey,
+        "event_list_id" => Field::ListId,
+        "event_list_name" => Field::ListName,
+        "event_list_logic" => Field::ListLogic,
+        "event_tags" => Field::Tags,
+        "user_profile" => Field::UserIp,
+        _ => return None,
+    }))
+}
+
+pub(super) fn completions(field: Field, text: &str) -> Vec<String> {
+    match field {
+        Field::ListLogic => KNOWN_LIST_LOGICS.iter().map(|s| s.to_string()).collect(),
+        Field::Tags => {
+            let _ = text;
+            KNOWN_PAGE_TYPES
+                .iter()
+                .map(|p| format!("{PAGE_TYPE_TAG}:{p}"))
+                .collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The style of the focused row or cell.
+pub(super) fn focused_style() -> Style {
+    Style::new().add_modifier(Modifier::REVERSED)
+}

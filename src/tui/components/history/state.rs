@@ -1,0 +1,297 @@
+//! The history view's state, rows, messages and effects.
+
+use crossterm::event::{KeyEvent, MouseEvent};
+use ratatui::layout::Rect;
+
+use crate::tui::theme::Theme;
+
+/// What was sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowKind {
+    /// A signed indexing request (loads back into the request view).
+    Request,
+    /// An event batch to the collector (loads back into the events view).
+    Events,
+}
+
+/// One past send, as the history view shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HistoryRow {
+    /// RFC 3339 time of the send (sorts newest first as text).
+    pub time: String,
+    pub profile: String,
+    pub kind: RowKind,
+    pub method: String,
+    /// Full URL including the query.
+    pub url: String,
+    /// For event batches: the kinds of events sent, e.g. "view_recs_list, select_recs_list".
+    pub event_kinds: Vec<String>,
+    pub request_headers: Vec<(String, String)>,
+    pub request_body: String,
+    /// None when no response came (connection refused, timeout...).
+    pub status: Option<u16>,
+    pub duration_ms: Option<u64>,
+    pub response_headers: Vec<(String, String)>,
+    pub response_body: String,
+    /// Why there is no response, when there is none.
+    pub error: Option<String>,
+    /// The request model sent (its body the recorded one), when the entry names it.
+    pub spec: Option<crate::core::RequestSpec>,
+}
+
+impl HistoryRow {
+    /// "PUT /v2/batch?x=1", or the event kinds of a batch ("view_recs_list, select_recs_list").
+    pub fn what(&self) -> String {
+        match self.kind {
+            RowKind::Events if !self.event_kinds.is_empty() => self.event_kinds.join(", "),
+            _ => format!("{} {}", self.method, path_of(&self.url)),
+        }
+    }
+
+    /// The time as "MM-DD hh:mm:ss" UTC for the list (the stored text if it is not RFC 3339).
+    pub fn short_time(&self) -> String {
+        self.formatted_time("%m-%d %H:%M:%S")
+    }
+
+    /// The time as "YYYY-MM-DD hh:mm:ss UTC" for the detail panel.
+    pub fn full_time(&self) -> String {
+        self.formatted_time("%Y-%m-%d %H:%M:%S UTC")
+    }
+
+    pub(super) fn formatted_time(&self, format: &str) -> String {
+        match chrono::DateTime::parse_from_rfc3339(&self.time) {
+            Ok(t) => t.with_timezone(&chrono::Utc).format(format).to_string(),
+            Err(_) => self.time.clone(),
+        }
+    }
+
+    pub(super) fn status_text(&self) -> String {
+        match self.status {
+            Some(s) => s.to_string(),
+            None => "error".into(),
+        }
+    }
+
+    pub(super) fn haystack(&self) -> String {
+        format!(
+            "{} {} {} {} {} {}",
+            self.short_time(),
+            self.profile,
+            self.what(),
+            self.status_text(),
+            self.url,
+            self.method
+        )
+        .to_lowercase()
+    }
+
+    /// The request as a curl command line (single-quoted for POSIX shells).
+    pub fn to_curl(&self) -> String {
+        crate::core::curl::to_curl(
+            &self.method,
+            &self.url,
+            &self.request_headers,
+            crate::core::curl::CurlBody::Inline(self.request_body.as_bytes()),
+        )
+    }
+}
+
+impl From<&crate::store::HistoryEntry> for HistoryRow {
+    fn from(e: &crate::store::HistoryEntry) -> Self {
+        let kind = if e.kind == "events" {
+            RowKind::Events
+        } else {
+            RowKind::Request
+        };
+        // The kinds of events in a batch, in order, each once.
+        let mut event_kinds: Vec<String> = Vec::new();
+        if kind == RowKind::Events {
+            if let Ok(serde_json::Value::Array(events)) =
+                serde_json::from_str::<serde_json::Value>(&e.request.body)
+            {
+                for ev in &events {
+                    if let Some(k) = ev.get("event").and_then(|k| k.as_str()) {
+                        if !event_kinds.iter().any(|x| x == k) {
+                            event_kinds.push(k.to_string());
+                        }
+                    }
+                }
+            }
+        }
+        let mut request_body = e.request.body.clone();
+        if e.request.body_truncated {
+            request_body.push_str(&format!(
+                "\n… (history keeps the first {} of {} bytes)",
+                e.request.body.len(),
+                e.request.body_len
+            ));
+        }
+        let (status, response_headers, response_body) = match &e.response {
+            Some(r) => {
+                let mut body = r.body.clone();
+                if r.body_truncated {
+                    body.push_str(&format!(
+                        "\n… (history keeps the first {} of {} bytes)",
+                        r.body.len(),
+                        r.body_len
+                    ));
+                }
+                (Some(r.status), r.headers.clone(), body)
+            }
+            None => (None, Vec::new(), String::new()),
+        };
+        HistoryRow {
+            time: e.time.clone(),
+            profile: e.profile.clone(),
+            kind,
+            method: e.request.method.clone(),
+            url: e.request.url.clone(),
+            event_kinds,
+            request_headers: e.request.headers.clone(),
+            request_body,
+            status,
+            duration_ms: e.timings.as_ref().map(|t| t.total_ms.round() as u64),
+            response_headers,
+            response_body,
+            error: e.error.clone(),
+            spec: e.request.sent_spec(),
+        }
+    }
+}
+
+pub(super) fn path_of(url: &str) -> &str {
+    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+    match after_scheme.find('/') {
+        Some(i) => &after_scheme[i..],
+        None => "/",
+    }
+}
+
+/// Messages of the history view.
+#[derive(Clone, Debug)]
+pub enum HistoryMsg {
+    Key(KeyEvent),
+    /// Pasted text: goes to the filter (one line).
+    Paste(String),
+    /// A mouse event and the view's area on screen (for hit testing with [`layout`]).
+    Mouse(MouseEvent, Rect),
+    /// The history as loaded, with warnings about lines that could not be read.
+    Loaded {
+        rows: Vec<HistoryRow>,
+        warnings: Vec<String>,
+    },
+    /// A send just finished.
+    Appended(Box<HistoryRow>),
+}
+
+/// I/O the history view asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HistoryEffect {
+    /// Read the history again from disk.
+    Reload,
+    /// Put this indexing request back into the request view.
+    LoadIntoRequest(Box<HistoryRow>),
+    /// Put this batch back into the events view.
+    LoadIntoEvents {
+        body: String,
+    },
+    /// Copy `text` to the clipboard; `what` names it in the status line ("copied {what}").
+    CopyText {
+        text: String,
+        what: String,
+    },
+    Status(String),
+}
+
+/// All state of the history view.
+#[derive(Clone, Debug)]
+pub struct HistoryState {
+    /// Newest first.
+    pub(super) rows: Vec<HistoryRow>,
+    pub filter: String,
+    /// Index into the filtered list.
+    pub selected: usize,
+    /// First row of the list window (see [`window_first`]).
+    pub(super) top: usize,
+    pub detail_scroll: u16,
+    pub warnings: Vec<String>,
+    /// Draw without colours (NO_COLOR).
+    pub no_color: bool,
+}
+
+impl Default for HistoryState {
+    fn default() -> Self {
+        HistoryState {
+            rows: Vec::new(),
+            filter: String::new(),
+            selected: 0,
+            top: 0,
+            detail_scroll: 0,
+            warnings: Vec::new(),
+            no_color: Theme::no_color_from_env(),
+        }
+    }
+}
+
+impl HistoryState {
+    pub fn new(rows: Vec<HistoryRow>) -> Self {
+        let mut s = HistoryState::default();
+        s.set_rows(rows);
+        s
+    }
+
+    pub(super) fn set_rows(&mut self, mut rows: Vec<HistoryRow>) {
+        // Newest first; equal times keep their recorded order, later ones first.
+        rows.reverse();
+        rows.sort_by(|a, b| b.time.cmp(&a.time));
+        self.rows = rows;
+        self.clamp();
+    }
+
+    /// Rows matching the filter (every word must appear), newest first.
+    pub fn visible(&self) -> Vec<&HistoryRow> {
+        let words: Vec<String> = self
+            .filter
+            .split_whitespace()
+            .map(str::to_lowercase)
+            .collect();
+        self.rows
+            .iter()
+            .filter(|r| {
+                let hay = r.haystack();
+                words.iter().all(|w| hay.contains(w.as_str()))
+            })
+            .collect()
+    }
+
+    pub fn selected_row(&self) -> Option<&HistoryRow> {
+        self.visible().get(self.selected).copied()
+    }
+
+    pub(super) fn clamp(&mut self) {
+        let n = self.visible().len();
+        self.selected = self.selected.min(n.saturating_sub(1));
+    }
+
+    /// Typing goes to the filter, so the view is always a text input.
+    pub fn is_text_input_focused(&self) -> bool {
+        true
+    }
+
+    pub fn help(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("type", "filter the list (every word must match)"),
+            ("Backspace / Esc", "edit / clear the filter"),
+            ("Up / Down", "select an entry"),
+            ("PageUp / PageDown", "scroll the request and response"),
+            ("Mouse", "click a row: select it; wheel: list / entry"),
+            ("Enter", "load the entry into the request or events view"),
+            ("Alt-Y", "copy the request as a curl command"),
+            ("Ctrl-R", "reload the history from disk"),
+            (
+                "Panes",
+                "the list cuts long cells to their column; the entry pane shows the selected entry whole, wrapped, and scrolls",
+            ),
+        ]
+    }
+}

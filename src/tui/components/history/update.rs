@@ -1,0 +1,152 @@
+//! The history view's update: keys, mouse, and the results of its effects.
+
+use crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::{Position, Rect};
+
+use super::draw::layout;
+use super::state::{HistoryEffect, HistoryMsg, HistoryState, RowKind};
+
+/// Handle a message; pure.
+pub fn update(state: &mut HistoryState, msg: HistoryMsg) -> Vec<HistoryEffect> {
+    match msg {
+        HistoryMsg::Paste(text) => {
+            state
+                .filter
+                .extend(text.chars().filter(|c| !c.is_control()));
+            state.selected = 0;
+            state.top = 0;
+            state.clamp();
+            Vec::new()
+        }
+        HistoryMsg::Loaded { rows, warnings } => {
+            state.set_rows(rows);
+            state.warnings = warnings;
+            Vec::new()
+        }
+        HistoryMsg::Appended(row) => {
+            let mut rows = std::mem::take(&mut state.rows);
+            rows.reverse(); // back to recorded order
+            rows.push(*row);
+            state.set_rows(rows);
+            state.selected = 0;
+            Vec::new()
+        }
+        HistoryMsg::Mouse(m, area) => {
+            on_mouse(state, m, area);
+            Vec::new()
+        }
+        HistoryMsg::Key(key) if key.kind == KeyEventKind::Release => Vec::new(),
+        HistoryMsg::Key(key) => on_key(state, key),
+    }
+}
+
+fn on_key(state: &mut HistoryState, key: KeyEvent) -> Vec<HistoryEffect> {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    let alt = key.modifiers.contains(KeyModifiers::ALT);
+    match key.code {
+        // Alt-Y copies in every view (the workbench's one keymap).
+        KeyCode::Char('y') if alt => {
+            return match state.selected_row() {
+                Some(row) => vec![HistoryEffect::CopyText {
+                    text: row.to_curl(),
+                    what: format!(
+                        "the {} of {} as curl",
+                        match row.kind {
+                            RowKind::Request => "request",
+                            RowKind::Events => "event batch",
+                        },
+                        row.full_time()
+                    ),
+                }],
+                None => vec![HistoryEffect::Status("No entry selected.".into())],
+            };
+        }
+        KeyCode::Char('r') if ctrl => return vec![HistoryEffect::Reload],
+        KeyCode::Enter => {
+            return match state.selected_row() {
+                Some(row) if row.kind == RowKind::Events => vec![
+                    HistoryEffect::LoadIntoEvents {
+                        body: row.request_body.clone(),
+                    },
+                    HistoryEffect::Status("Batch loaded into the events view.".into()),
+                ],
+                Some(row) => vec![
+                    HistoryEffect::LoadIntoRequest(Box::new(row.clone())),
+                    HistoryEffect::Status("Request loaded into the request view.".into()),
+                ],
+                None => vec![HistoryEffect::Status("No entry selected.".into())],
+            };
+        }
+        KeyCode::Up => {
+            state.selected = state.selected.saturating_sub(1);
+            state.top = state.top.min(state.selected);
+            state.detail_scroll = 0;
+        }
+        KeyCode::Down => {
+            state.selected += 1;
+            state.detail_scroll = 0;
+        }
+        KeyCode::Home => {
+            state.selected = 0;
+            state.top = 0;
+        }
+        KeyCode::End => state.selected = usize::MAX,
+        KeyCode::PageDown => state.detail_scroll = state.detail_scroll.saturating_add(10),
+        KeyCode::PageUp => state.detail_scroll = state.detail_scroll.saturating_sub(10),
+        KeyCode::Esc => state.filter.clear(),
+        KeyCode::Backspace => {
+            state.filter.pop();
+        }
+        KeyCode::Char(c) if !ctrl && !key.modifiers.contains(KeyModifiers::ALT) => {
+            state.filter.push(c);
+            state.selected = 0;
+            state.top = 0;
+        }
+        _ => {}
+    }
+    state.clamp();
+    Vec::new()
+}
+
+/// Click a row to select it; the wheel over the list moves the selection, over the entry it
+/// scrolls the entry.
+fn on_mouse(state: &mut HistoryState, m: MouseEvent, area: Rect) {
+    let l = layout(area, state);
+    // The window stays where it is on screen; the selection moves within it.
+    state.top = l.first;
+    let pos = Position::new(m.column, m.row);
+    match m.kind {
+        MouseEventKind::Down(MouseButton::Left) => {
+            if let Some((i, _)) = l.rows.iter().find(|(_, r)| r.contains(pos)) {
+                if state.selected != *i {
+                    state.selected = *i;
+                    state.detail_scroll = 0;
+                }
+            }
+        }
+        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
+            let down = m.kind == MouseEventKind::ScrollDown;
+            if l.list.contains(pos) {
+                let before = state.selected;
+                state.selected = if down {
+                    state.selected.saturating_add(1)
+                } else {
+                    state.selected.saturating_sub(1)
+                };
+                state.clamp();
+                if state.selected != before {
+                    state.detail_scroll = 0;
+                }
+            } else if l.detail.contains(pos) {
+                state.detail_scroll = if down {
+                    state.detail_scroll.saturating_add(3)
+                } else {
+                    state.detail_scroll.saturating_sub(3)
+                };
+            }
+        }
+        _ => {}
+    }
+}

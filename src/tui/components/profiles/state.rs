@@ -1,0 +1,326 @@
+//! The profile manager's state, messages and effects.
+
+use std::path::PathBuf;
+
+use crossterm::event::{KeyEvent, MouseEvent};
+use ratatui::layout::Rect;
+
+use crate::core::Secret;
+use crate::store::{KeySource, Profile};
+use crate::tui::theme::Theme;
+use crate::tui::widgets::LineInput;
+
+/// Messages of the profile manager.
+#[derive(Clone, Debug)]
+pub enum ProfilesMsg {
+    Key(KeyEvent),
+    /// Pasted text: goes to the name prompt or the focused field of the edit form (one line).
+    Paste(String),
+    /// A mouse event and the manager's area on screen (for hit testing with [`layout`]).
+    Mouse(MouseEvent, Rect),
+    /// The profiles as loaded (demo first), files that did not load (one sentence each), the
+    /// directory profile files live in, and the name of the profile in use.
+    Loaded {
+        profiles: Vec<Profile>,
+        errors: Vec<String>,
+        dir: PathBuf,
+        current: String,
+    },
+    /// The profile in use changed (e.g. its fields were edited in the request view).
+    Current(Box<Profile>),
+    /// A save, delete or rename finished (a sentence for the status line).
+    Done(String),
+    Failed(String),
+}
+
+/// File work the profile manager asks for. After each, the App reloads the list
+/// (`ProfilesMsg::Loaded`) and reports `Done`/`Failed`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProfilesEffect {
+    /// Save the profile. The manager lists profiles without their bodies (a body can be many
+    /// megabytes and stays on disk): the second field names the stored profile whose body the
+    /// saved one keeps (None: an empty body).
+    SaveProfile(Box<Profile>, Option<String>),
+    DeleteProfile(String),
+    /// Save `profile` under its (new) name with the body of `from`, then delete the file of `from`.
+    RenameProfile {
+        from: String,
+        profile: Box<Profile>,
+    },
+    /// Switch the workbench to this profile.
+    Activate(String),
+    Status(String),
+}
+
+/// What a name prompt is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameFor {
+    New,
+    FromCurrent,
+    Duplicate,
+    Rename,
+}
+
+/// An editable field of a profile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EditField {
+    IndexingUrl,
+    AnalyticsUrl,
+    HeaderPrefix,
+    ApiKey,
+    KeyKind,
+    KeyValue,
+}
+
+impl EditField {
+    pub const ALL: [EditField; 6] = [
+        EditField::IndexingUrl,
+        EditField::AnalyticsUrl,
+        EditField::HeaderPrefix,
+        EditField::ApiKey,
+        EditField::KeyKind,
+        EditField::KeyValue,
+    ];
+    pub(super) fn label(self) -> &'static str {
+        match self {
+            EditField::IndexingUrl => "Indexing URL",
+            EditField::AnalyticsUrl => "Analytics URL",
+            EditField::HeaderPrefix => "Header prefix",
+            EditField::ApiKey => "API key",
+            EditField::KeyKind => "REST key from",
+            EditField::KeyValue => "REST key",
+        }
+    }
+}
+
+/// Kinds of REST key source a user can pick (the demo key belongs to the demo profile only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyKind {
+    Env,
+    File,
+    Command,
+    Stored,
+    /// The demo account's published key (for copies of the demo profile).
+    Demo,
+}
+
+impl KeyKind {
+    pub(super) const ALL: [KeyKind; 5] = [
+        KeyKind::Env,
+        KeyKind::File,
+        KeyKind::Command,
+        KeyKind::Stored,
+        KeyKind::Demo,
+    ];
+    pub(super) fn label(self) -> &'static str {
+        match self {
+            KeyKind::Env => "environment variable",
+            KeyKind::File => "file",
+            KeyKind::Command => "command",
+            KeyKind::Stored => "stored in the profile file",
+            KeyKind::Demo => "the demo account's published key",
+        }
+    }
+    pub(super) fn value_label(self) -> &'static str {
+        match self {
+            KeyKind::Env => "variable name",
+            KeyKind::File => "file path",
+            KeyKind::Command => "program and arguments",
+            KeyKind::Stored => "the key (masked)",
+            KeyKind::Demo => "(nothing to set)",
+        }
+    }
+}
+
+/// The edit form of one profile.
+#[derive(Clone, Debug)]
+pub struct EditForm {
+    pub name: String,
+    pub focus: EditField,
+    pub(super) indexing_url: LineInput,
+    pub(super) analytics_url: LineInput,
+    pub(super) header_prefix: LineInput,
+    pub(super) api_key: LineInput,
+    pub key_kind: KeyKind,
+    pub(super) key_value: LineInput,
+    /// The profile being edited (fields the form does not show are kept).
+    pub(super) base: Profile,
+}
+
+impl EditForm {
+    pub(super) fn new(p: &Profile) -> Self {
+        let (kind, value) = match &p.rest_key {
+            KeySource::Env(v) => (KeyKind::Env, v.clone()),
+            KeySource::File(path) => (KeyKind::File, path.display().to_string()),
+            KeySource::Command(argv) => (KeyKind::Command, argv.join(" ")),
+            KeySource::Stored(s) => (KeyKind::Stored, s.expose().to_string()),
+            KeySource::Demo => (KeyKind::Demo, String::new()),
+        };
+        EditForm {
+            name: p.name.clone(),
+            focus: EditField::IndexingUrl,
+            indexing_url: LineInput::new(p.indexing_url.clone()),
+            analytics_url: LineInput::new(p.analytics_url.clone()),
+            header_prefix: LineInput::new(p.header_prefix().to_string()),
+            api_key: LineInput::new(p.api_key().to_string()),
+            key_kind: kind,
+            key_value: LineInput::new(value),
+            base: p.clone(),
+        }
+    }
+
+    pub(super) fn input_mut(&mut self, f: EditField) -> Option<&mut LineInput> {
+        Some(match f {
+            EditField::IndexingUrl => &mut self.indexing_url,
+            EditField::AnalyticsUrl => &mut self.analytics_url,
+            EditField::HeaderPrefix => &mut self.header_prefix,
+            EditField::ApiKey => &mut self.api_key,
+            EditField::KeyValue => &mut self.key_value,
+            EditField::KeyKind => return None,
+        })
+    }
+
+    /// The profile the form describes, or why it cannot be saved (one sentence).
+    pub(super) fn to_profile(&self) -> Result<Profile, String> {
+        let value = self.key_value.text().to_string();
+        let rest_key = match self.key_kind {
+            KeyKind::Env => {
+                let v = value.trim();
+                if v.is_empty() {
+                    return Err(
+                        "Give the name of the environment variable holding the REST key.".into(),
+                    );
+                }
+                KeySource::Env(v.to_string())
+            }
+            KeyKind::File => {
+                let v = value.trim();
+                if v.is_empty() {
+                    return Err("Give the path of the file holding the REST key.".into());
+                }
+                KeySource::File(PathBuf::from(v))
+            }
+            KeyKind::Command => {
+                let argv: Vec<String> = value.split_whitespace().map(String::from).collect();
+                if argv.is_empty() {
+                    return Err("Give the command that prints the REST key.".into());
+                }
+                KeySource::Command(argv)
+            }
+            KeyKind::Stored => {
+                if value.is_empty() {
+                    return Err("The REST key is empty; type it or pick another source.".into());
+                }
+                KeySource::Stored(Secret::new(value))
+            }
+            KeyKind::Demo => KeySource::Demo,
+        };
+        let base = self.base.clone();
+        let mut p = Profile {
+            indexing_url: self.indexing_url.text().trim().to_string(),
+            analytics_url: self.analytics_url.text().trim().to_string(),
+            rest_key,
+            ..base
+        };
+        p.set_header_prefix(self.header_prefix.text().trim());
+        p.set_api_key(self.api_key.text());
+        Ok(p)
+    }
+}
+
+/// What the keyboard is doing in the manager.
+#[derive(Clone, Debug)]
+pub enum Mode {
+    Browse,
+    Edit(Box<EditForm>),
+    Name { for_: NameFor, input: LineInput },
+    ConfirmDelete(String),
+}
+
+/// All state of the profile manager.
+#[derive(Clone, Debug)]
+pub struct ProfilesState {
+    pub profiles: Vec<Profile>,
+    pub errors: Vec<String>,
+    pub dir: PathBuf,
+    pub current: Option<Profile>,
+    pub selected: usize,
+    /// First row of the list window (see [`window_first`]).
+    pub(super) top: usize,
+    pub mode: Mode,
+    /// Show stored REST keys in clear.
+    pub revealed: bool,
+    pub status: String,
+    /// Draw without colours (NO_COLOR).
+    pub no_color: bool,
+}
+
+impl Default for ProfilesState {
+    fn default() -> Self {
+        ProfilesState {
+            profiles: vec![Profile::demo()],
+            errors: Vec::new(),
+            dir: PathBuf::new(),
+            current: None,
+            selected: 0,
+            top: 0,
+            mode: Mode::Browse,
+            revealed: false,
+            status: String::new(),
+            no_color: Theme::no_color_from_env(),
+        }
+    }
+}
+
+impl ProfilesState {
+    pub fn selected_profile(&self) -> Option<&Profile> {
+        self.profiles.get(self.selected)
+    }
+
+    /// Where a profile's file lives (None for the built-in demo).
+    pub fn file_of(&self, p: &Profile) -> Option<PathBuf> {
+        if p.is_demo() {
+            return None;
+        }
+        Some(
+            p.origin
+                .as_ref()
+                .map(|o| o.path.clone())
+                .unwrap_or_else(|| self.dir.join(format!("{}.toml", p.name))),
+        )
+    }
+
+    pub fn is_text_input_focused(&self) -> bool {
+        match &self.mode {
+            Mode::Browse | Mode::ConfirmDelete(_) => false,
+            Mode::Name { .. } => true,
+            Mode::Edit(form) => form.focus != EditField::KeyKind,
+        }
+    }
+
+    pub fn help(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("Up / Down, j / k", "select a profile"),
+            ("Enter", "use the selected profile"),
+            ("e", "edit URLs, prefix, API key, REST key source"),
+            ("n / c", "new profile from scratch / from the current one"),
+            ("D / r", "duplicate / rename the selected profile"),
+            ("d", "delete the selected profile (asks first)"),
+            ("v", "reveal or hide a stored REST key"),
+            ("edit: Tab / Shift-Tab", "next / previous field"),
+            (
+                "edit: Left / Right",
+                "REST key from: change the source kind",
+            ),
+            ("edit: Ctrl-S or Enter", "save; Esc: cancel"),
+            (
+                "Mouse",
+                "click a profile: select it; wheel: move; edit: click a field",
+            ),
+            (
+                "Panes",
+                "the list cuts long names to its width; the detail pane shows the selected profile whole, wrapped",
+            ),
+        ]
+    }
+}
