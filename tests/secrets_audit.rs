@@ -551,7 +551,7 @@ fn run_the_workbench(s: &mut Session, url: &str) -> PathBuf {
     tui.send(OTHER_KEY);
     tui.wait_for("the typed key", |s| s.contains("typed (not saved)"));
     tui.send(CTRL_G);
-    let screen = tui.wait_for("the mismatch diff", |s| s.contains("Diagnosis:"));
+    let screen = tui.wait_for("the mismatch diff", |s| s.contains("Conclusion:"));
     assert!(screen.contains("SIGNATURE_MISMATCH"), "{screen}");
 
     // 3. Type the audit key itself and send again: accepted, a new job.
