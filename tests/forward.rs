@@ -7,8 +7,7 @@
 
 mod server_common;
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, Command, Stdio};
+use std::io::{Read, Write};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -23,39 +22,16 @@ const BODY: &str = r#"[{"id":"sku-1","name":"Trail shoe"}]"#;
 /// public API key itself. A request signed with the demo REST key is accepted by the proxy and
 /// refused upstream; one signed with the public key is refused by the proxy (a recognised
 /// mistake) and accepted upstream.
-struct Upstream(Child, String);
-
-impl Upstream {
-    fn start(args: &[&str]) -> Upstream {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_signscope"))
-            .args(["serve", "--addr", "127.0.0.1:0"])
-            .args(["--account", &format!("{DEMO_API_KEY}=UPSTREAM_KEY")])
-            .args(args)
-            .env("UPSTREAM_KEY", DEMO_API_KEY)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut out = BufReader::new(child.stdout.take().unwrap());
-        let mut first = String::new();
-        out.read_line(&mut first).unwrap();
-        let url = first
-            .trim_end()
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("{first:?}"))
-            .to_string();
-        std::thread::spawn(move || {
-            let _ = std::io::copy(&mut out, &mut std::io::sink());
-        });
-        Upstream(child, url)
-    }
-}
-
-impl Drop for Upstream {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
+fn upstream() -> ServeProcess {
+    ServeProcess::start(
+        &[
+            "--addr",
+            "127.0.0.1:0",
+            "--account",
+            &format!("{DEMO_API_KEY}=UPSTREAM_KEY"),
+        ],
+        &[("UPSTREAM_KEY", DEMO_API_KEY)],
+    )
 }
 
 async fn proxy_to(indexing: Option<&str>, analytics: Option<&str>) -> RunningServer {
@@ -115,8 +91,8 @@ async fn stream_records(base: &str, n: usize) -> Vec<Value> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn verdicts_that_agree_and_disagree_are_recorded_side_by_side() {
-    let up = Upstream::start(&[]);
-    let proxy = proxy_to(Some(&up.1), None).await;
+    let up = upstream();
+    let proxy = proxy_to(Some(&up.url), None).await;
     let c = client();
 
     // 1. Signed with the demo REST key: accepted here, refused upstream (another key there).
@@ -147,7 +123,7 @@ async fn verdicts_that_agree_and_disagree_are_recorded_side_by_side() {
     let job = answer["jobId"].as_str().unwrap().to_string();
 
     // The upstream saw both requests exactly as sent: path, query, body, signing headers.
-    let (_, seen) = get_json(&c, &format!("{}/_inspect/requests", up.1)).await;
+    let (_, seen) = get_json(&c, &format!("{}/_inspect/requests", up.url)).await;
     let seen = seen.as_array().unwrap();
     assert_eq!(seen.len(), 2);
     assert_eq!(seen[1]["job_id"], job.as_str());
@@ -172,7 +148,7 @@ async fn verdicts_that_agree_and_disagree_are_recorded_side_by_side() {
     assert_eq!(recs[0]["status"], 200);
     assert_eq!(recs[0]["upstream"]["status"], 401);
     assert_eq!(recs[0]["upstream"]["code"], "SIGNATURE_MISMATCH");
-    assert_eq!(recs[0]["upstream"]["url"], up.1.as_str());
+    assert_eq!(recs[0]["upstream"]["url"], up.url.as_str());
     assert_eq!(recs[1]["verdict"], "rejected");
     assert_eq!(recs[1]["status"], 401);
     assert_eq!(recs[1]["code"], "SIGNATURE_MISMATCH");
@@ -187,7 +163,7 @@ async fn verdicts_that_agree_and_disagree_are_recorded_side_by_side() {
     assert_eq!(local[1]["verdict"], "rejected");
 
     // No REST key anywhere: not in what was forwarded, recorded, or streamed.
-    let (_, up_all) = get_json(&c, &format!("{}/_inspect/requests", up.1)).await;
+    let (_, up_all) = get_json(&c, &format!("{}/_inspect/requests", up.url)).await;
     for text in [
         up_all.to_string(),
         local.to_string(),
@@ -226,24 +202,8 @@ async fn an_unreachable_upstream_gets_502_naming_it_and_the_request_is_still_rec
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn large_and_chunked_bodies_arrive_upstream_byte_for_byte() {
     // The upstream takes the demo REST key here.
-    let mut up = Command::new(env!("CARGO_BIN_EXE_signscope"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--demo"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut out = BufReader::new(up.stdout.take().unwrap());
-    let mut first = String::new();
-    out.read_line(&mut first).unwrap();
-    let up_url = first
-        .trim_end()
-        .strip_prefix("listening on ")
-        .unwrap()
-        .to_string();
-    let _up = Upstream(up, up_url.clone());
-    std::thread::spawn(move || {
-        let _ = std::io::copy(&mut out, &mut std::io::sink());
-    });
+    let up = ServeProcess::start(&["--addr", "127.0.0.1:0", "--demo"], &[]);
+    let up_url = up.url.clone();
     let proxy = proxy_to(Some(&up_url), None).await;
     let c = client();
 
@@ -304,15 +264,15 @@ async fn large_and_chunked_bodies_arrive_upstream_byte_for_byte() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn collector_batches_are_forwarded_and_the_upstream_answer_comes_back() {
-    let up = Upstream::start(&[]);
-    let proxy = proxy_to(None, Some(&up.1)).await;
+    let up = upstream();
+    let proxy = proxy_to(None, Some(&up.url)).await;
     let c = client();
     let (status, v) = collect(&c, &proxy.url(), &bad_batch()).await;
     assert_eq!(status, 400, "{v}");
     assert_eq!(v["rejected"], 2);
     let (status, _) = collect(&c, &proxy.url(), GOOD_BATCH).await;
     assert_eq!(status, 200);
-    let (_, summary) = get_json(&c, &format!("{}/_inspect/summary", up.1)).await;
+    let (_, summary) = get_json(&c, &format!("{}/_inspect/summary", up.url)).await;
     assert_eq!(
         (
             summary["batches_bad"].as_u64(),
@@ -329,15 +289,15 @@ async fn collector_batches_are_forwarded_and_the_upstream_answer_comes_back() {
     let h = demo_headers("PUT", "/v2/batch", "", &now(), BODY.as_bytes());
     let (status, _) = send(&c, &proxy.url(), "PUT", "/v2/batch", &h, BODY.into()).await;
     assert_eq!(status, 200);
-    let (_, summary) = get_json(&c, &format!("{}/_inspect/summary", up.1)).await;
+    let (_, summary) = get_json(&c, &format!("{}/_inspect/summary", up.url)).await;
     assert_eq!(summary["requests"], 0);
     proxy.shutdown().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_forward_analytics_preflights_are_answered_locally_and_never_forwarded() {
-    let up = Upstream::start(&[]);
-    let proxy = proxy_to(None, Some(&up.1)).await;
+    let up = upstream();
+    let proxy = proxy_to(None, Some(&up.url)).await;
     let c = client();
     let origin = "https://shop.example.com";
     let resp = c
@@ -375,7 +335,7 @@ async fn with_forward_analytics_preflights_are_answered_locally_and_never_forwar
         origin
     );
     // The upstream saw the POST and nothing before it: the preflight stayed local.
-    let seen = stream_records(&up.1, 1).await;
+    let seen = stream_records(&up.url, 1).await;
     assert_eq!(seen[0]["method"], "POST", "{:?}", seen[0]);
     assert_eq!(seen[0]["path"], "/analytics/collect");
     proxy.shutdown().await;

@@ -9,8 +9,6 @@
 
 mod server_common;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use server_common::*;
@@ -358,12 +356,8 @@ async fn five_hundred_idle_connections_do_not_stop_signed_requests() {
 }
 
 /// Peak resident memory (VmHWM) of a process, in KiB.
-fn peak_rss_kib(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+fn peak_rss_kib(pid: u32) -> u64 {
+    rss(pid).1 / 1024
 }
 
 /// Mixed requests from 8 tasks against the `serve` binary: signed good, tampered, good and bad
@@ -372,7 +366,6 @@ fn peak_rss_kib(pid: u32) -> Option<u64> {
 ///
 /// The default run sends 10,000 requests (about 20 s in a debug build on a busy
 /// 2-core machine: each task keeps its connection alive); `SIGNSCOPE_LOAD_REQUESTS=N` overrides.
-#[allow(unsafe_code)] // signals a child process (libc::kill)
 #[test]
 fn thousands_of_mixed_requests_from_eight_tasks_are_all_accounted_for() {
     const TASKS: usize = 8;
@@ -381,21 +374,9 @@ fn thousands_of_mixed_requests_from_eight_tasks_are_all_accounted_for() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(10_000);
     let per_task = total.div_ceil(TASKS).max(4);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_signscope"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--demo"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    out.read_line(&mut first).unwrap();
-    let base = first
-        .trim_end()
-        .strip_prefix("listening on ")
-        .unwrap()
-        .to_string();
-    let baseline = peak_rss_kib(child.id());
+    let server = ServeProcess::start(&["--addr", "127.0.0.1:0", "--demo"], &[]);
+    let base = server.url.clone();
+    let baseline = peak_rss_kib(server.pid());
 
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -449,10 +430,8 @@ fn thousands_of_mixed_requests_from_eight_tasks_are_all_accounted_for() {
         (totals, s)
     });
     let (totals, s) = totals;
-    let peak = peak_rss_kib(child.id());
-    let rc = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
-    assert_eq!(rc, 0);
-    assert_eq!(child.wait().unwrap().code(), Some(0));
+    let peak = peak_rss_kib(server.pid());
+    assert_eq!(server.stop(), Some(0));
 
     assert_eq!(totals.iter().sum::<usize>(), TASKS * per_task);
     // +2: the final check sends one good and one tampered request.

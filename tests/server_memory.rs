@@ -8,27 +8,11 @@
 
 mod server_common;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use server_common::*;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-
-/// Resident memory of a process, in bytes: current (VmRSS) and peak (VmHWM).
-fn rss(pid: &str) -> (u64, u64) {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    let field = |name: &str| -> u64 {
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-            .unwrap_or(0)
-            * 1024
-    };
-    (field("VmRSS:"), field("VmHWM:"))
-}
 
 const MIB: u64 = 1024 * 1024;
 
@@ -41,35 +25,14 @@ fn problem_batch() -> String {
     )
 }
 
-/// Start `signscope serve --demo` (default limits: a 64 MiB store) on 127.0.0.1 port 0;
-/// returns the child (with its stdout, kept open: the server prints more), its base URL and
-/// its pid.
-type Served = (std::process::Child, BufReader<std::process::ChildStdout>);
-
-fn serve() -> (Served, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_signscope"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--demo"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    out.read_line(&mut first).unwrap();
-    let base = first
-        .trim_end()
-        .strip_prefix("listening on ")
-        .unwrap()
-        .to_string();
-    let pid = child.id().to_string();
-    ((child, out), base, pid)
+/// Start `signscope serve --demo` (default limits: a 64 MiB store) on 127.0.0.1 port 0.
+fn serve() -> ServeProcess {
+    ServeProcess::start(&["--addr", "127.0.0.1:0", "--demo"], &[])
 }
 
-#[allow(unsafe_code)] // signals a child process (libc::kill)
-fn stop((mut child, _out): Served) {
-    let rc = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
-    assert_eq!(rc, 0);
-    assert_eq!(child.wait().unwrap().code(), Some(0));
+/// SIGTERM: the server exits with 0.
+fn stop(p: ServeProcess) {
+    assert_eq!(p.stop(), Some(0));
 }
 
 /// 200 such batches took the server to 2.5 GiB (each kept about 12.6 MiB while counting 10 KB)
@@ -86,14 +49,15 @@ fn batches_with_ten_thousand_problems_stay_within_the_store_limit() {
         .unwrap_or(20);
     let limit = signscope::server::config::DEFAULT_MAX_STORED_BYTES as u64;
     let bound = limit + 64 * MIB;
-    let (child, base, pid) = serve();
+    let child = serve();
+    let (base, pid) = (child.url.clone(), child.pid());
     let body = problem_batch();
     assert!(body.len() < 3600, "{}", body.len());
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
-    let (start_rss, _) = rss(&pid);
+    let (start_rss, _) = rss(pid);
     let t = Instant::now();
     let (stored, before_reset, after_reset, peak) = rt.block_on(async {
         let c = client();
@@ -105,7 +69,7 @@ fn batches_with_ten_thousand_problems_stay_within_the_store_limit() {
                     + v["omitted"]["errors"].as_u64().unwrap_or(0) as usize;
                 assert!(n >= 10_000, "{n}");
             }
-            let (now, _) = rss(&pid);
+            let (now, _) = rss(pid);
             if (i + 1) % 50 == 0 || [1, 2, 5, 10, 20].contains(&(i + 1)) {
                 let (_, sum) = get_json(&c, &format!("{base}/_inspect/summary")).await;
                 eprintln!(
@@ -126,14 +90,14 @@ fn batches_with_ten_thousand_problems_stay_within_the_store_limit() {
         let (_, sum) = get_json(&c, &format!("{base}/_inspect/summary")).await;
         let stored = sum["stored_bytes"].as_u64().unwrap();
         assert!(stored <= limit, "{sum}");
-        let (before_reset, peak) = rss(&pid);
+        let (before_reset, peak) = rss(pid);
         let resp = c
             .post(format!("{base}/_inspect/reset"))
             .send()
             .await
             .unwrap();
         assert_eq!(resp.status(), 200);
-        let (after_reset, _) = rss(&pid);
+        let (after_reset, _) = rss(pid);
         (stored, before_reset, after_reset, peak)
     });
     stop(child);
@@ -169,7 +133,8 @@ fn soak_mixed_clients_for_a_minute() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(60);
-    let (child, base, pid) = serve();
+    let child = serve();
+    let (base, pid) = (child.url.clone(), child.pid());
     let addr: std::net::SocketAddr = base.trim_start_matches("http://").parse().unwrap();
 
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -270,7 +235,7 @@ fn soak_mixed_clients_for_a_minute() {
         }
         all
     });
-    let (_, peak) = rss(&pid);
+    let (_, peak) = rss(pid);
     stop(child);
     good_times.sort();
     let p = |q: f64| good_times[((good_times.len() as f64 * q) as usize).min(good_times.len() - 1)];

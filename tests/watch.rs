@@ -260,42 +260,9 @@ async fn stopping_the_server_ends_open_streams() {
 
 // ---- `signscope watch` against `signscope serve` processes ----
 
-struct Serve(Child, String);
-
-impl Serve {
-    fn start(addr: &str) -> Serve {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_signscope"))
-            .args(["serve", "--addr", addr, "--demo"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut out = BufReader::new(child.stdout.take().unwrap());
-        let mut first = String::new();
-        out.read_line(&mut first).unwrap();
-        let url = first
-            .trim_end()
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("{first:?}"))
-            .to_string();
-        // Keep reading its stdout so it never blocks on a full pipe.
-        std::thread::spawn(move || {
-            let _ = std::io::copy(&mut out, &mut std::io::sink());
-        });
-        Serve(child, url)
-    }
-
-    fn stop(mut self) {
-        signal(&self.0, libc::SIGTERM);
-        let _ = self.0.wait();
-    }
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
+/// `signscope serve --demo` on `addr`.
+fn serve_demo(addr: &str) -> ServeProcess {
+    ServeProcess::start(&["--addr", addr, "--demo"], &[])
 }
 
 #[allow(unsafe_code)] // signals a child process (libc::kill)
@@ -431,8 +398,8 @@ fn line_with(w: &Watch, needle: &str) -> String {
 
 #[test]
 fn watch_prints_a_line_per_request_and_follows_a_restarted_server() {
-    let serve = Serve::start("127.0.0.1:0");
-    let url = serve.1.clone();
+    let serve = serve_demo("127.0.0.1:0");
+    let url = serve.url.clone();
     let w = Watch::start(&["--url", &url]);
     let first = first_line_after_pokes(&w, &url);
     assert!(first.contains(" GET /poke/"), "{first}");
@@ -448,9 +415,9 @@ fn watch_prints_a_line_per_request_and_follows_a_restarted_server() {
 
     // Restart the server on the same port: the watcher reconnects and keeps printing.
     let addr = url.strip_prefix("http://").unwrap().to_string();
-    serve.stop();
-    let serve = Serve::start(&addr);
-    assert_eq!(serve.1, url);
+    let _ = serve.stop();
+    let serve = serve_demo(&addr);
+    assert_eq!(serve.url, url);
     let after = first_line_after_pokes(&w, &url);
     assert!(after.contains("/poke/"), "{after}");
     drop(serve);
@@ -458,8 +425,8 @@ fn watch_prints_a_line_per_request_and_follows_a_restarted_server() {
 
 #[test]
 fn watch_json_only_rejected_prints_the_records_asked_for() {
-    let serve = Serve::start("127.0.0.1:0");
-    let url = serve.1.clone();
+    let serve = serve_demo("127.0.0.1:0");
+    let url = serve.url.clone();
     let w = Watch::start(&["--url", &url, "--output", "json", "--only", "rejected"]);
     // 404s are rejected: they come through; the 200s do not.
     let first = first_line_after_pokes(&w, &url);
@@ -483,8 +450,8 @@ fn watch_json_only_rejected_prints_the_records_asked_for() {
 
 #[test]
 fn watch_ends_cleanly_on_ctrl_c_and_on_a_closed_pipe() {
-    let serve = Serve::start("127.0.0.1:0");
-    let url = serve.1.clone();
+    let serve = serve_demo("127.0.0.1:0");
+    let url = serve.url.clone();
 
     let mut w = Watch::start(&["--url", &url]);
     first_line_after_pokes(&w, &url);

@@ -41,6 +41,49 @@ impl VendorPreset {
     }
 }
 
+/// One indexing operation of the vendor's SDKs: method, path, what it does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SdkOperation {
+    pub method: &'static str,
+    pub path: &'static str,
+    pub what: &'static str,
+}
+
+/// The indexing operations the vendor's SDKs call (the local server emulates them all,
+/// docs/server.md); `{name}` paths use `colour` as the attribute name to edit.
+pub const SDK_OPERATIONS: [SdkOperation; 6] = [
+    SdkOperation {
+        method: "PUT",
+        path: "/v2/batch",
+        what: "add or replace records",
+    },
+    SdkOperation {
+        method: "PATCH",
+        path: "/v2/batch",
+        what: "update records in part",
+    },
+    SdkOperation {
+        method: "PUT",
+        path: "/v2/batch/delete",
+        what: "delete records",
+    },
+    SdkOperation {
+        method: "GET",
+        path: "/v2/attributes",
+        what: "list the attributes",
+    },
+    SdkOperation {
+        method: "PUT",
+        path: "/v2/attributes/colour",
+        what: "add or replace an attribute",
+    },
+    SdkOperation {
+        method: "DELETE",
+        path: "/v2/attributes/colour",
+        what: "delete an attribute",
+    },
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

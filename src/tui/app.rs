@@ -47,6 +47,10 @@ pub enum Popup {
     CopyCode {
         selected: usize,
     },
+    /// The SDK's indexing operations (`core::vendor::SDK_OPERATIONS`) as method + path presets.
+    Operations {
+        selected: usize,
+    },
 }
 
 /// How many status messages the message log keeps.
@@ -175,6 +179,7 @@ pub enum GlobalAction {
     Palette,
     Messages,
     CopyCode,
+    Operations,
     Quit,
     Show(View),
 }
@@ -218,6 +223,12 @@ pub const GLOBAL_KEYS: &[Binding<GlobalAction>] = &[
         &[KeySpec::alt('p')],
         "copy the request as code",
         "copy as code: a program that signs the request being edited (pick one of 8 languages)",
+    ),
+    global(
+        GlobalAction::Operations,
+        &[KeySpec::alt('o')],
+        "pick an indexing operation",
+        "indexing operation presets: the SDK's method + path (batch, delete, attributes)",
     ),
     global(
         GlobalAction::Quit,

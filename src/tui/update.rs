@@ -117,6 +117,11 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
                 p.key,
                 p.key_source,
             );
+            app.request.requests = p
+                .profile
+                .as_deref()
+                .map(crate::tui::components::request::RequestsList::of_profile)
+                .unwrap_or_default();
             let mut cmds = update(
                 app,
                 Message::Events(EventsMsg::SetTarget {
@@ -356,7 +361,7 @@ pub fn row_request(row: &history::HistoryRow, prefix: &str) -> (EditorRequest, S
 }
 
 fn request_quit(app: &mut App) -> Vec<Command> {
-    if app.request.dirty {
+    if app.request.unsaved() {
         app.popup = Some(Popup::ConfirmQuit);
         vec![]
     } else {
@@ -438,6 +443,17 @@ fn run_global(app: &mut App, action: GlobalAction) -> Vec<Command> {
         }
         GlobalAction::CopyCode => {
             app.popup = Some(Popup::CopyCode { selected: 0 });
+            vec![]
+        }
+        GlobalAction::Operations => {
+            let ops = crate::core::vendor::SDK_OPERATIONS;
+            let selected = ops
+                .iter()
+                .position(|o| {
+                    o.method == app.request.method.text() && o.path == app.request.path.text()
+                })
+                .unwrap_or(0);
+            app.popup = Some(Popup::Operations { selected });
             vec![]
         }
         GlobalAction::Quit => request_quit(app),
@@ -542,6 +558,31 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
                     scroll: to.min(max),
                 });
             }
+            vec![]
+        }
+        Popup::Operations { selected } => {
+            let ops = crate::core::vendor::SDK_OPERATIONS;
+            let pick = match key.code {
+                KeyCode::Esc | KeyCode::Char('q') => return vec![],
+                KeyCode::Enter => Some(selected),
+                KeyCode::Char(c @ '1'..='6') => Some(c as usize - '1' as usize),
+                _ => None,
+            };
+            if let Some(i) = pick {
+                let op = ops[i.min(ops.len() - 1)];
+                app.view = View::Request;
+                app.request.method.set(op.method);
+                app.request.path.set(op.path);
+                app.request.dirty = true;
+                app.status = format!("{} {}: {}", op.method, op.path, op.what);
+                return request::resign(&mut app.request);
+            }
+            let selected = match key.code {
+                KeyCode::Down | KeyCode::Char('j') => (selected + 1).min(ops.len() - 1),
+                KeyCode::Up | KeyCode::Char('k') => selected.saturating_sub(1),
+                _ => selected,
+            };
+            app.popup = Some(Popup::Operations { selected });
             vec![]
         }
         Popup::CopyCode { selected } => {

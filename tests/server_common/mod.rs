@@ -175,3 +175,72 @@ pub fn assert_vendor_error(v: &serde_json::Value, status: u16, code: &str) {
         assert!(d["message"].is_string(), "{v}");
     }
 }
+
+/// A `signscope serve` process on 127.0.0.1 (the binary under test), its stdout drained so it
+/// never blocks on a full pipe; killed when dropped.
+pub struct ServeProcess {
+    pub child: std::process::Child,
+    /// Its base URL, from its "listening on URL" line.
+    pub url: String,
+}
+
+impl ServeProcess {
+    /// Run `signscope serve ARGS` with the environment variables `envs`; returns once it listens.
+    pub fn start(args: &[&str], envs: &[(&str, &str)]) -> ServeProcess {
+        use std::io::{BufRead, BufReader};
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_signscope"))
+            .arg("serve")
+            .args(args)
+            .envs(envs.iter().copied())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("signscope serve starts");
+        let mut out = BufReader::new(child.stdout.take().expect("piped stdout"));
+        let mut first = String::new();
+        out.read_line(&mut first).expect("its first line");
+        let url = first
+            .trim_end()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("not a listening line: {first:?}"))
+            .to_string();
+        std::thread::spawn(move || {
+            let _ = std::io::copy(&mut out, &mut std::io::sink());
+        });
+        ServeProcess { child, url }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// SIGTERM, then wait: the exit code (None when a signal ended it).
+    #[allow(unsafe_code)] // signals our own child process (libc::kill)
+    pub fn stop(mut self) -> Option<i32> {
+        // SAFETY: sending a signal to our own child process, which has not been reaped yet.
+        let rc = unsafe { libc::kill(self.child.id() as libc::pid_t, libc::SIGTERM) };
+        assert_eq!(rc, 0, "SIGTERM sent");
+        self.child.wait().expect("the server exits").code()
+    }
+}
+
+impl Drop for ServeProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Resident memory of a process, in bytes: current (VmRSS) and peak (VmHWM); 0 when unknown.
+pub fn rss(pid: u32) -> (u64, u64) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let field = |name: &str| -> u64 {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .unwrap_or(0)
+            * 1024
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}

@@ -246,6 +246,26 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             let h = lines.len() as u16 + 2;
             (" Switch profile ".into(), lines, 40, h)
         }
+        Popup::Operations { selected } => {
+            let mut lines: Vec<Line> = crate::core::vendor::SDK_OPERATIONS
+                .iter()
+                .enumerate()
+                .map(|(i, o)| {
+                    let text = format!("{} {:<6} {:<22} {}", i + 1, o.method, o.path, o.what);
+                    if i == *selected {
+                        Line::from(Span::styled(format!("> {text}"), theme.active_tab()))
+                    } else {
+                        Line::from(format!("  {text}"))
+                    }
+                })
+                .collect();
+            lines.push(Line::from(Span::styled(
+                "Enter / 1-6 set method and path · Esc close",
+                theme.dim(),
+            )));
+            let h = lines.len() as u16 + 2;
+            (" Indexing operations (the SDK's) ".into(), lines, 66, h)
+        }
         Popup::CopyCode { selected } => {
             let mut lines: Vec<Line> = crate::codegen::Lang::ALL
                 .iter()

@@ -315,3 +315,31 @@ fn copy_as_code_picks_a_language_and_copies_the_program_for_the_request_being_ed
     assert!(t.press(KeyCode::Esc).is_empty());
     assert!(t.popup.is_none());
 }
+
+/// The SDK's indexing operations as presets (Alt-O): picking one sets the method and the path
+/// of the request being edited and signs it again.
+#[test]
+fn an_operation_preset_sets_method_and_path() {
+    let mut t = TestApp::new(80, 24);
+    t.sign_now();
+    t.press(KeyCode::F(8));
+    t.alt('o');
+    for o in crate::core::vendor::SDK_OPERATIONS {
+        t.assert_line(&format!("{:<6} {:<22} {}", o.method, o.path, o.what));
+    }
+    t.press(KeyCode::Down);
+    t.press(KeyCode::Down);
+    let cmds = t.press(KeyCode::Enter);
+    assert_eq!(t.view, View::Request);
+    assert_eq!(t.request.method.text(), "PUT");
+    assert_eq!(t.request.path.text(), "/v2/batch/delete");
+    assert!(
+        cmds.iter().any(|c| matches!(c, Command::Sign(_))),
+        "{cmds:?}"
+    );
+    t.alt('o');
+    t.press(KeyCode::Char('6'));
+    assert_eq!(t.request.method.text(), "DELETE");
+    assert_eq!(t.request.path.text(), "/v2/attributes/colour");
+    assert!(t.status.contains("delete an attribute"), "{}", t.status);
+}

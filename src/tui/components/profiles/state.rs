@@ -148,6 +148,24 @@ pub struct EditForm {
 }
 
 impl EditForm {
+    /// Fill in the next vendor preset's public settings (prefix, indexing and analytics URLs;
+    /// the keys stay the user's), as `profile new --vendor` does; returns what it did.
+    pub fn next_vendor_preset(&mut self) -> String {
+        use crate::core::vendor::PRESETS;
+        let current = PRESETS.iter().position(|p| {
+            p.header_prefix == self.header_prefix.text()
+                && p.indexing_url == self.indexing_url.text()
+        });
+        let p = &PRESETS[current.map_or(0, |i| (i + 1) % PRESETS.len())];
+        self.header_prefix.set(p.header_prefix);
+        self.indexing_url.set(p.indexing_url);
+        self.analytics_url.set(p.analytics_url);
+        format!(
+            "{} preset: prefix {}, indexing {}, analytics {}; the keys stay yours (Ctrl-S saves)",
+            p.name, p.header_prefix, p.indexing_url, p.analytics_url
+        )
+    }
+
     pub(super) fn new(p: &Profile) -> Self {
         let (kind, value) = match &p.rest_key {
             KeySource::Env(v) => (KeyKind::Env, v.clone()),
@@ -311,6 +329,10 @@ impl ProfilesState {
             (
                 "edit: Left / Right",
                 "REST key from: change the source kind",
+            ),
+            (
+                "edit: Alt-V",
+                "vendor preset (klevu): prefix and the vendor's URLs; keys stay yours",
             ),
             ("edit: Ctrl-S or Enter", "save; Esc: cancel"),
             (

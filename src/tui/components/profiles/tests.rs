@@ -497,3 +497,41 @@ fn long_names_and_urls_are_whole_in_the_detail_pane_at_every_size() {
         assert!(detail.contains(url), "{w}x{h}: {detail}");
     }
 }
+
+/// Alt-V in the edit form fills the klevu preset (prefix KLEVU, the vendor's indexing and
+/// analytics URLs) as `profile new --vendor klevu` does; the API key and REST key stay.
+#[test]
+fn the_vendor_preset_fills_prefix_and_urls_and_keeps_the_keys() {
+    let mut s = loaded();
+    s.selected = 1;
+    update(&mut s, key(KeyCode::Char('e')));
+    update(
+        &mut s,
+        ProfilesMsg::Key(KeyEvent::new(KeyCode::Char('v'), KeyModifiers::ALT)),
+    );
+    assert!(
+        s.status.starts_with("klevu preset: prefix KLEVU"),
+        "{}",
+        s.status
+    );
+    let screen = render(&s, 100, 30);
+    assert!(
+        screen.contains("https://indexing.ksearchnet.com"),
+        "{screen}"
+    );
+    let effects = update(&mut s, key(KeyCode::Enter));
+    match &effects[..] {
+        [ProfilesEffect::SaveProfile(p, Some(_))] => {
+            let k = &crate::core::vendor::KLEVU;
+            assert_eq!(p.indexing_url, k.indexing_url);
+            assert_eq!(p.analytics_url, k.analytics_url);
+            assert_eq!(p.request().header_prefix, "KLEVU");
+            assert_eq!(p.request().api_key, "shop-public");
+            assert_eq!(
+                p.rest_key,
+                KeySource::Stored(Secret::new("s3cr3t-rest-key"))
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}

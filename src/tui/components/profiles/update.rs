@@ -114,6 +114,9 @@ fn on_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
                 KeyCode::Tab | KeyCode::Down => form.focus = step(form.focus, false),
                 KeyCode::BackTab | KeyCode::Up => form.focus = step(form.focus, true),
                 KeyCode::Char('v') if ctrl => state.revealed = !state.revealed,
+                KeyCode::Char('v') if key.modifiers.contains(KeyModifiers::ALT) => {
+                    state.status = form.next_vendor_preset();
+                }
                 KeyCode::Left | KeyCode::Right | KeyCode::Char(' ')
                     if form.focus == EditField::KeyKind =>
                 {
