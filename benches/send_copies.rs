@@ -206,6 +206,9 @@ fn workbench_save(paths: Paths, body: &str) {
         let a = snapshot();
         fx.execute(Command::SaveProfile {
             name: name.into(),
+            // The profile's requests as they are (the editor's one is `request`).
+            requests: Vec::new(),
+            selected_request: 0,
             request: Box::new(request),
             typed_key: None,
         });

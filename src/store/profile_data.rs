@@ -148,6 +148,18 @@ impl Profile {
         Ok(p)
     }
 
+    /// Replace every request (the workbench's list after adding, copying, renaming, deleting or
+    /// moving some) and select the one at `selected`. An empty list keeps the current one.
+    pub fn replace_requests(
+        &mut self,
+        requests: Vec<SavedRequest>,
+        selected: usize,
+    ) -> Result<(), StoreError> {
+        self.requests = Profile::with_requests(self.name.clone(), requests)?.requests;
+        self.select_index(selected);
+        Ok(())
+    }
+
     /// The selected request (the one the workbench edits and `send` sends).
     pub fn request(&self) -> &RequestSpec {
         &self.selected_request().spec

@@ -340,3 +340,31 @@ fn the_list_operations_keep_names_unique_and_the_selection_on_its_request() {
     p.set_header_prefix("KLEVU");
     assert!(p.requests().iter().all(|r| r.spec.header_prefix == "KLEVU"));
 }
+
+#[test]
+fn replacing_the_requests_validates_them_and_selects_one() {
+    let mut p = Profile::new("shop");
+    let list = vec![
+        SavedRequest::new("a", RequestSpec::default()),
+        SavedRequest::new("b", RequestSpec::default()),
+    ];
+    p.replace_requests(list, 1).unwrap();
+    assert_eq!(
+        (p.request_names(), p.selected_request().name.as_str()),
+        (vec!["a".to_string(), "b".to_string()], "b")
+    );
+    let dup = vec![
+        SavedRequest::new("a", RequestSpec::default()),
+        SavedRequest::new("a", RequestSpec::default()),
+    ];
+    let err = p.replace_requests(dup, 0).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "profile \"shop\" already has a request named \"a\"; choose another name"
+    );
+    assert_eq!(
+        p.request_names(),
+        ["a", "b"],
+        "a refused list changes nothing"
+    );
+}

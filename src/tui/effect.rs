@@ -13,6 +13,8 @@ use crate::tui::signing::SignJob;
 #[derive(Clone, Debug)]
 pub struct SendJob {
     pub id: u64,
+    /// The profile's saved request it is (named in the history entry).
+    pub request_name: Option<String>,
     /// The full URL (for messages).
     pub url: String,
     /// The base URL the profile names (scheme://host:port).
@@ -38,6 +40,10 @@ pub enum Command {
     LoadProfile(String),
     SaveProfile {
         name: String,
+        /// Every request of the profile, in order (the editor's one among them, also in
+        /// `request`), and the index of the editor's one; empty keeps the profile's requests.
+        requests: Vec<crate::store::SavedRequest>,
+        selected_request: usize,
         request: Box<EditorRequest>,
         /// A key typed in the workbench (stored in the profile file, mode 0600); None keeps the
         /// profile's key source.

@@ -117,6 +117,11 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
                 p.key,
                 p.key_source,
             );
+            app.request.requests = p
+                .profile
+                .as_deref()
+                .map(crate::tui::components::request::RequestsList::of_profile)
+                .unwrap_or_default();
             let mut cmds = update(
                 app,
                 Message::Events(EventsMsg::SetTarget {
@@ -356,7 +361,7 @@ pub fn row_request(row: &history::HistoryRow, prefix: &str) -> (EditorRequest, S
 }
 
 fn request_quit(app: &mut App) -> Vec<Command> {
-    if app.request.dirty {
+    if app.request.unsaved() {
         app.popup = Some(Popup::ConfirmQuit);
         vec![]
     } else {

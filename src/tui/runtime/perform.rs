@@ -96,6 +96,11 @@ impl Effects {
             Command::Send(job) => {
                 let tx = self.tx.clone();
                 let sender = self.sender();
+                // The history names the saved request the editor held.
+                let sender = match &job.request_name {
+                    Some(n) => sender.with_request_name(Some(n.clone())),
+                    None => sender,
+                };
                 tracing::debug!(
                     job = job.id,
                     url = %job.url,
@@ -148,15 +153,19 @@ impl Effects {
             }
             Command::SaveProfile {
                 name,
+                requests,
+                selected_request,
                 request,
                 typed_key,
             } => {
                 tracing::debug!(
                     profile = %name,
                     typed_key = typed_key.is_some(),
+                    requests = requests.len(),
                     "save profile"
                 );
-                let msg = self.save_profile(name, *request, typed_key);
+                let msg =
+                    self.save_profile(name, (requests, selected_request), *request, typed_key);
                 match &msg {
                     Ok(saved) => tracing::debug!(profile = %saved, "profile save done"),
                     Err(e) => tracing::debug!(error = %e, "profile save failed"),
@@ -414,6 +423,7 @@ impl Effects {
     fn save_profile(
         &mut self,
         name: String,
+        (requests, selected): (Vec<crate::store::SavedRequest>, usize),
         request: EditorRequest,
         typed_key: Option<crate::core::Secret>,
     ) -> Result<String, String> {
@@ -424,6 +434,10 @@ impl Effects {
             p.origin = None; // a new file
         }
         p.name = name;
+        if !requests.is_empty() {
+            p.replace_requests(requests, selected)
+                .map_err(|e| e.to_string())?;
+        }
         p.indexing_url = if Some(&request.url) == embedded.as_ref() {
             EMBEDDED_URL.to_string()
         } else {

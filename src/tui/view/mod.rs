@@ -73,7 +73,7 @@ fn draw_status(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         return;
     }
     let req = &app.request;
-    let dirty = if req.dirty { "*" } else { "" };
+    let dirty = if req.unsaved() { "*" } else { "" };
     let target = request::target_url(req);
     let text = format!(
         " {}{} │ {} {} │ {}",

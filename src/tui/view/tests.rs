@@ -361,9 +361,9 @@ fn the_help_scrolls_on_a_small_terminal_and_closes_on_any_other_key() {
     update(&mut a, key(KeyCode::Char('x')));
     assert_eq!(a.popup, None);
     // On a terminal that holds it all, Down closes it as before.
-    update(&mut a, Message::Resize(120, 60));
+    update(&mut a, Message::Resize(120, 80));
     update(&mut a, key(KeyCode::F(1)));
-    let screen = rows(&render(&mut a, 120, 60)).join("\n");
+    let screen = rows(&render(&mut a, 120, 80)).join("\n");
     assert!(screen.contains("any key closes this help") && !screen.contains("scroll ("));
     update(&mut a, key(KeyCode::Down));
     assert_eq!(a.popup, None);

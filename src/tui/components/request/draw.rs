@@ -72,6 +72,26 @@ fn draw_prompt(frame: &mut Frame, screen: Rect, req: &RequestState, theme: &Them
             },
             edit,
         ),
+        Some(Prompt::RequestName { action, edit }) => (
+            PromptText {
+                title: action.title(),
+                lead: "name: ",
+                hint: "Enter apply · Esc cancel",
+                width: 50,
+            },
+            edit,
+        ),
+        Some(Prompt::DeleteRequest) => {
+            let edit = crate::tui::widgets::LineInput::default();
+            let text = PromptText {
+                title: " Delete the request? ",
+                lead: "y deletes, any other key keeps it: ",
+                hint: "Ctrl-S then saves the profile without it",
+                width: 50,
+            };
+            prompt::draw(frame, screen, &text, &edit, theme);
+            return;
+        }
     };
     prompt::draw(frame, screen, &text, edit, theme);
 }
@@ -100,8 +120,24 @@ fn draw_fields(
     } else {
         Span::styled(" timestamp frozen · Ctrl-T live ", theme.warn())
     };
+    // The profile's saved requests, the edited one in brackets (Alt-Up / Alt-Down switch).
+    let mut title = vec![Span::styled(" Request ", theme.title())];
+    if req.requests.entries.len() > 1
+        || req.requests.selected_name() != crate::store::DEFAULT_REQUEST
+    {
+        let width = (l.fields_block.width as usize).saturating_sub(12);
+        for (name, selected) in super::requests::title_names(req, width) {
+            let style = if selected {
+                theme.focus_label()
+            } else {
+                theme.dim()
+            };
+            title.push(Span::styled(name, style));
+            title.push(Span::raw(" "));
+        }
+    }
     let b = block(
-        Span::styled(" Request ", theme.title()),
+        Line::from(title),
         req.focus != Field::Body && editing,
         theme,
     )

@@ -1,7 +1,7 @@
 //! The request view's key bindings: one table that the dispatcher (`on_key`), the help
 //! popup and the command palette all read.
 
-use crossterm::event::KeyCode;
+use crossterm::event::{KeyCode, KeyModifiers};
 
 use crate::tui::keymap::{Binding, KeySpec};
 
@@ -31,6 +31,15 @@ pub enum Action {
     CanonicalTop,
     ScrollDetailDown,
     ScrollDetailUp,
+    /// The profile's named requests (`request::requests`).
+    NextRequest,
+    PrevRequest,
+    AddRequest,
+    DuplicateRequest,
+    RenameRequest,
+    DeleteRequest,
+    MoveRequestUp,
+    MoveRequestDown,
 }
 
 const fn bind(
@@ -145,6 +154,60 @@ pub const KEYS: &[Binding<Action>] = &[
         &[KeySpec::alt('s')],
         "save the profile as",
         "save the profile under a new name",
+    ),
+    bind(
+        Action::NextRequest,
+        &[KeySpec {
+            code: KeyCode::PageDown,
+            mods: KeyModifiers::ALT,
+        }],
+        "next saved request",
+        "edit the profile's next saved request (edits stay with their request until saved)",
+    ),
+    bind(
+        Action::PrevRequest,
+        &[KeySpec {
+            code: KeyCode::PageUp,
+            mods: KeyModifiers::ALT,
+        }],
+        "previous saved request",
+        "edit the profile's previous saved request",
+    ),
+    bind(
+        Action::AddRequest,
+        &[KeySpec::alt('a')],
+        "add a saved request",
+        "add a request to the profile (asks its name)",
+    ),
+    bind(
+        Action::DuplicateRequest,
+        &[KeySpec::alt('u')],
+        "duplicate the saved request",
+        "copy the request under a new name",
+    ),
+    bind(
+        Action::RenameRequest,
+        &[KeySpec::alt('e')],
+        "rename the saved request",
+        "rename the request",
+    ),
+    bind(
+        Action::DeleteRequest,
+        &[KeySpec::alt('w')],
+        "delete the saved request",
+        "delete the request from the profile (asks first; Ctrl-S saves)",
+    ),
+    bind(
+        Action::MoveRequestUp,
+        &[KeySpec::alt(',')],
+        "move the saved request up",
+        "move the request one place up in the profile's list",
+    ),
+    bind(
+        Action::MoveRequestDown,
+        &[KeySpec::alt('.')],
+        "move the saved request down",
+        "move the request one place down in the profile's list",
     ),
 ];
 

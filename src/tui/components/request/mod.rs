@@ -10,6 +10,9 @@
 mod draw;
 pub mod keys;
 pub mod layout;
+pub mod requests;
+#[cfg(test)]
+mod requests_tests;
 pub mod response;
 pub mod state;
 mod update;

@@ -1,11 +1,14 @@
 //! The request view's state: the fields, the body editor, the signing and response state, the
 //! profile being edited and the open prompt.
 
+use std::path::PathBuf;
+
 use chrono::{DateTime, Utc};
 
 use crate::core::time::format_timestamp;
 use crate::core::RequestSpec;
 use crate::core::{LineLabel, Secret, SignableRequest};
+use crate::store::DEFAULT_REQUEST;
 use crate::tui::model::{EditorRequest, KeyInfo, ResponseView, SignedView};
 use crate::tui::widgets::body_editor::BodyEditor;
 use crate::tui::widgets::LineInput;
@@ -147,6 +150,104 @@ pub enum Prompt {
     SaveAs(LineInput),
     /// Search the body.
     Search(LineInput),
+    /// Type a name for a new, copied or renamed request of the profile.
+    RequestName { action: NameAction, edit: LineInput },
+    /// Delete the selected request? (y)
+    DeleteRequest,
+}
+
+/// One request of the profile as the workbench holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub name: String,
+    /// Its values while another request is in the editor (the selected entry's are stale: the
+    /// editor has them). The prefix and API key are the account's (the editor's fields).
+    pub spec: RequestSpec,
+    pub body_file: Option<PathBuf>,
+    /// Edits not saved yet.
+    pub dirty: bool,
+}
+
+/// The requests of the profile being edited, in order, and the one in the editor.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RequestsList {
+    pub entries: Vec<Entry>,
+    pub selected: usize,
+    /// Added, copied, renamed, deleted or moved since the profile was loaded or saved.
+    pub changed: bool,
+}
+
+impl Default for RequestsList {
+    fn default() -> Self {
+        RequestsList {
+            entries: vec![Entry {
+                name: DEFAULT_REQUEST.to_string(),
+                spec: RequestSpec::default(),
+                body_file: None,
+                dirty: false,
+            }],
+            selected: 0,
+            changed: false,
+        }
+    }
+}
+
+/// What a name prompt of the list does with the name typed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameAction {
+    Add,
+    Duplicate,
+    Rename,
+}
+
+impl NameAction {
+    pub fn title(self) -> &'static str {
+        match self {
+            NameAction::Add => " New request ",
+            NameAction::Duplicate => " Copy the request as ",
+            NameAction::Rename => " Rename the request ",
+        }
+    }
+}
+
+impl RequestsList {
+    /// The list of a loaded profile; the selected request's body is in the editor, not here.
+    pub fn of_profile(p: &crate::store::Profile) -> RequestsList {
+        RequestsList {
+            entries: p
+                .requests()
+                .iter()
+                .map(|r| Entry {
+                    name: r.name.clone(),
+                    spec: r.spec.clone(),
+                    body_file: r.body_file.clone(),
+                    dirty: false,
+                })
+                .collect(),
+            selected: p.selected_index(),
+            changed: false,
+        }
+    }
+
+    /// Whether a request other than the editor's, or the list itself, has unsaved changes.
+    pub fn unsaved(&self) -> bool {
+        self.changed
+            || self
+                .entries
+                .iter()
+                .enumerate()
+                .any(|(i, e)| i != self.selected && e.dirty)
+    }
+
+    pub fn selected_name(&self) -> &str {
+        self.entries
+            .get(self.selected)
+            .map_or(DEFAULT_REQUEST, |e| e.name.as_str())
+    }
+
+    pub fn position(&self, name: &str) -> Option<usize> {
+        self.entries.iter().position(|e| e.name == name)
+    }
 }
 
 /// The methods offered when cycling with Up/Down on the method field.
@@ -159,8 +260,11 @@ pub const TYPED_KEY: &str = "typed (not saved)";
 pub struct RequestState {
     pub profile_name: String,
     pub is_demo: bool,
-    /// Edits since the profile was loaded or saved.
+    /// Edits of the request in the editor since it was loaded or saved (the other requests'
+    /// are in `requests`; [`RequestState::unsaved`] says whether the profile has any).
     pub dirty: bool,
+    /// The profile's named requests; the editor holds the selected one.
+    pub requests: RequestsList,
 
     pub focus: Field,
     /// Normal mode: no field takes text; single keys are shortcuts (q, ?, s, y, ...).
@@ -217,6 +321,7 @@ impl RequestState {
             profile_name: profile_name.to_string(),
             is_demo,
             dirty: false,
+            requests: Default::default(),
             focus: Field::Body,
             normal_mode: false,
             detail: Detail::Pipeline,
@@ -289,6 +394,12 @@ impl RequestState {
             url: self.url.text().to_string(),
             spec: self.spec(),
         }
+    }
+
+    /// Whether the profile has unsaved edits: in the editor, in another of its requests, or in
+    /// the list of requests itself.
+    pub fn unsaved(&self) -> bool {
+        self.dirty || self.requests.unsaved()
     }
 
     pub fn next_id(&mut self) -> u64 {

@@ -9,6 +9,8 @@ use ratatui::layout::{Position, Rect};
 
 use super::keys::{Action, KEYS, NORMAL_KEYS};
 use super::layout::{request_layout, RequestLayout};
+use super::requests;
+use super::state::NameAction;
 use super::state::{Detail, Field, Prompt, RequestState, METHODS, TYPED_KEY};
 use crate::core::time::format_timestamp;
 use crate::core::Secret;
@@ -165,6 +167,7 @@ pub fn on_saved(req: &mut RequestState, name: &str) {
     req.profile_name = name.to_string();
     req.is_demo = false;
     req.dirty = false;
+    requests::mark_saved(req);
     req.status = format!("profile {name} saved");
 }
 
@@ -209,6 +212,14 @@ fn prompt_key(req: &mut RequestState, prompt: Prompt, key: KeyEvent) -> Vec<Comm
                 vec![]
             }
         },
+        Prompt::RequestName { action, edit } => {
+            let changed = requests::name_prompt_key(req, action, edit, key);
+            resign_if(req, changed)
+        }
+        Prompt::DeleteRequest => {
+            let changed = requests::delete_prompt_key(req, key);
+            resign_if(req, changed)
+        }
         Prompt::Search(mut edit) => match key.code {
             KeyCode::Esc => {
                 let _ = req.body.set_search_pattern("");
@@ -294,8 +305,11 @@ fn search_pattern_error(pattern: &str, e: &regex::Error) -> String {
 }
 
 fn save_command(req: &mut RequestState, name: String) -> Command {
+    let (list, selected) = requests::to_saved(req);
     Command::SaveProfile {
         name,
+        requests: list,
+        selected_request: selected,
         request: Box::new(req.editor_request()),
         typed_key: (req.key_info.source == TYPED_KEY).then(|| req.key_info.secret.clone()),
     }
@@ -374,6 +388,17 @@ pub fn run(req: &mut RequestState, action: Action) -> Vec<Command> {
         Action::CanonicalTop => req.canon_scroll = 0,
         Action::ScrollDetailDown => req.detail_scroll = req.detail_scroll.saturating_add(1),
         Action::ScrollDetailUp => req.detail_scroll = req.detail_scroll.saturating_sub(1),
+        Action::NextRequest | Action::PrevRequest => {
+            let delta = if action == Action::NextRequest { 1 } else { -1 };
+            let changed = requests::step(req, delta);
+            return resign_if(req, changed);
+        }
+        Action::AddRequest => requests::ask_name(req, NameAction::Add),
+        Action::DuplicateRequest => requests::ask_name(req, NameAction::Duplicate),
+        Action::RenameRequest => requests::ask_name(req, NameAction::Rename),
+        Action::DeleteRequest => requests::ask_delete(req),
+        Action::MoveRequestUp => requests::move_selected(req, -1),
+        Action::MoveRequestDown => requests::move_selected(req, 1),
     }
     vec![]
 }
@@ -461,6 +486,15 @@ pub fn body_changed(req: &mut RequestState, changed: Option<usize>) -> Vec<Comma
 }
 
 /// Ask for a new signature of the current fields (the worker drops stale jobs).
+/// [`resign`] when the editor's request changed.
+fn resign_if(req: &mut RequestState, changed: bool) -> Vec<Command> {
+    if changed {
+        resign(req)
+    } else {
+        vec![]
+    }
+}
+
 pub fn resign(req: &mut RequestState) -> Vec<Command> {
     let id = req.next_id();
     req.sign.requested = id;
@@ -527,6 +561,7 @@ fn send(req: &mut RequestState) -> Vec<Command> {
     let job = sign_job(req, id, None, false);
     vec![Command::Send(Box::new(SendJob {
         id,
+        request_name: Some(req.requests.selected_name().to_string()),
         url: target_url(req),
         base_url: req.url.text().trim().to_string(),
         live_timestamp: req.ts_live,
