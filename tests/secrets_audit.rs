@@ -551,7 +551,7 @@ fn run_the_workbench(s: &mut Session, url: &str) -> PathBuf {
     tui.send(OTHER_KEY);
     tui.wait_for("the typed key", |s| s.contains("typed (not saved)"));
     tui.send(CTRL_G);
-    let screen = tui.wait_for("the mismatch diff", |s| s.contains("Diagnosis:"));
+    let screen = tui.wait_for("the mismatch diff", |s| s.contains("Conclusion:"));
     assert!(screen.contains("SIGNATURE_MISMATCH"), "{screen}");
 
     // 3. Type the audit key itself and send again: accepted, a new job.
@@ -600,14 +600,14 @@ fn run_the_workbench(s: &mut Session, url: &str) -> PathBuf {
     for event in [
         "workbench starting",
         "REST key read source=\"env\"",
-        "signscope::tui::runtime: sign job",
-        "signscope::tui::runtime: send started",
-        "signscope::tui::runtime: send finished",
+        "signscope::tui::runtime::perform: sign job",
+        "signscope::tui::runtime::perform: send started",
+        "signscope::tui::runtime::perform: send finished",
         "status=200",
         "code=\"SIGNATURE_MISMATCH\"",
         "signscope::client: request headers",
         "signscope::store::profile: profile saved profile=typed",
-        "signscope::tui::runtime: send failed",
+        "signscope::tui::runtime::perform: send failed",
         "workbench quitting",
     ] {
         assert!(

@@ -310,8 +310,15 @@ async fn decide_off_thread(
     let first = if body.len() < BLOCKING_THRESHOLD {
         decide(st, received.as_ref(), &body, takes_json, now)
     } else {
+        // One large body per core at a time (the permit is held until the job is done).
+        let permit = st.hashing.clone().acquire_owned().await;
         let st = st.clone();
-        blocking(move || decide(&st, received.as_ref(), &body, takes_json, now)).await
+        blocking(move || {
+            let decision = decide(&st, received.as_ref(), &body, takes_json, now);
+            drop(permit);
+            decision
+        })
+        .await
     };
     match (first, again) {
         (Err(failures), Some(r)) if failures.iter().any(|f| f.mismatch().is_some()) => {
@@ -351,6 +358,13 @@ async fn diagnose_if_free(
                 &DiagnosisPlan::default(),
             );
             drop(permit);
+            // The last diagnosis of a burst hands the memory its body variants used back to
+            // the system (glibc keeps freed memory in its arenas otherwise).
+            if r.body.len() >= BLOCKING_THRESHOLD
+                && st.diagnoses.available_permits() == st.config.max_diagnoses
+            {
+                super::store::release_memory();
+            }
             checked.failures
         })
         .await,

@@ -68,6 +68,10 @@ pub struct AppState {
     pub attributes: Arc<operations::Attributes>,
     /// Permits for signature diagnoses (see [`ServerConfig::max_diagnoses`]).
     pub diagnoses: Arc<tokio::sync::Semaphore>,
+    /// Permits for hashing and checking large bodies on the blocking pool, one per core: a
+    /// burst of large requests queues here instead of running dozens of CPU-bound threads
+    /// that the runtime's threads (health, small requests) would have to share the cores with.
+    pub hashing: Arc<tokio::sync::Semaphore>,
     /// The live stream of completed requests (`GET /_inspect/stream`).
     pub stream: Arc<stream::Hub>,
 }
@@ -102,6 +106,9 @@ impl AppState {
             body_budget,
             attributes: Arc::default(),
             diagnoses: Arc::new(tokio::sync::Semaphore::new(config.max_diagnoses)),
+            hashing: Arc::new(tokio::sync::Semaphore::new(
+                std::thread::available_parallelism().map_or(1, usize::from),
+            )),
             header_names: Arc::new(HeaderNames::for_prefix(&config.header_prefix)),
             config: Arc::new(config),
             store: Arc::new(store),

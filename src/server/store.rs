@@ -677,7 +677,7 @@ fn event_preview(e: &EventRecord) -> EventRecord {
 /// Hand freed heap memory back to the operating system (glibc keeps it otherwise: after a
 /// reset the server's RSS stayed at its peak).
 #[allow(unsafe_code)] // the audited block below (SAFETY comment)
-fn release_memory() {
+pub(crate) fn release_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim only releases free memory of the allocator's own arenas.
     unsafe {
