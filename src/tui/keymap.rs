@@ -88,6 +88,21 @@ pub struct Binding<A: 'static> {
     pub help: &'static str,
 }
 
+/// One row of a view's key table (a `const fn`, so the tables stay `const`).
+pub const fn bind<A>(
+    action: A,
+    keys: &'static [KeySpec],
+    name: &'static str,
+    help: &'static str,
+) -> Binding<A> {
+    Binding {
+        action,
+        keys,
+        name,
+        help,
+    }
+}
+
 impl<A> Binding<A> {
     /// The keys as help shows them: "Ctrl-G / F9".
     pub fn keys_label(&self) -> String {

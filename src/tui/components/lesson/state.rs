@@ -7,7 +7,7 @@ use crate::learn::exercise::{Exercise, Knob};
 use crate::learn::lesson::Draft;
 use crate::learn::progress::Progress;
 use crate::tui::components::request::state::RequestState;
-use crate::tui::keymap::{Binding, KeySpec};
+use crate::tui::keymap::{bind, Binding, KeySpec};
 
 /// What the view shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,20 +149,6 @@ pub enum Action {
     Level1,
     Level2,
     ToggleFix,
-}
-
-pub(super) const fn bind(
-    action: Action,
-    keys: &'static [KeySpec],
-    name: &'static str,
-    help: &'static str,
-) -> Binding<Action> {
-    Binding {
-        action,
-        keys,
-        name,
-        help,
-    }
 }
 
 /// The lesson view's keys: the dispatcher, help and the palette read this table.

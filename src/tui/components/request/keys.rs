@@ -3,7 +3,7 @@
 
 use crossterm::event::{KeyCode, KeyModifiers};
 
-use crate::tui::keymap::{Binding, KeySpec};
+use crate::tui::keymap::{bind, Binding, KeySpec};
 
 /// Everything the request view can do by key or by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,20 +40,6 @@ pub enum Action {
     DeleteRequest,
     MoveRequestUp,
     MoveRequestDown,
-}
-
-const fn bind(
-    action: Action,
-    keys: &'static [KeySpec],
-    name: &'static str,
-    help: &'static str,
-) -> Binding<Action> {
-    Binding {
-        action,
-        keys,
-        name,
-        help,
-    }
 }
 
 /// Keys that work in every mode of the request view (in the fields too).

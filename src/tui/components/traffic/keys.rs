@@ -3,7 +3,7 @@
 
 use crossterm::event::KeyCode;
 
-use crate::tui::keymap::{Binding, KeySpec};
+use crate::tui::keymap::{bind, Binding, KeySpec};
 
 /// Everything the traffic view can do by key or by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,20 +17,6 @@ pub enum Action {
     Clear,
     /// Select the newest record (the selection follows new ones again).
     Newest,
-}
-
-const fn bind(
-    action: Action,
-    keys: &'static [KeySpec],
-    name: &'static str,
-    help: &'static str,
-) -> Binding<Action> {
-    Binding {
-        action,
-        keys,
-        name,
-        help,
-    }
 }
 
 /// The traffic view's key bindings.
