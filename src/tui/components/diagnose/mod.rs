@@ -237,7 +237,20 @@ pub fn draw(frame: &mut Frame, area: Rect, d: &DiagnoseState, key_source: &str, 
             theme.title(),
         ))
         .title_bottom(Line::from(Span::styled(
-            format!(" key: {key} · Alt-K change · Ctrl-G diagnose · Alt-L load into editor "),
+            // The keys that fit (F1 lists them all); the key in use always.
+            format!(
+                " {} ",
+                crate::tui::widgets::text::fit_parts(
+                    &[
+                        &format!("key: {key}"),
+                        "Alt-K change",
+                        "Ctrl-G diagnose",
+                        "Alt-L load into editor",
+                    ],
+                    " · ",
+                    (input_area.width as usize).saturating_sub(4),
+                )
+            ),
             theme.dim(),
         )));
     let inner = b.inner(input_area);

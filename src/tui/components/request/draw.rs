@@ -4,7 +4,7 @@
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use ratatui::Frame;
 
 use super::layout::{request_layout, RequestLayout};
@@ -16,7 +16,7 @@ use crate::tui::theme::Theme;
 use crate::tui::widgets::body_editor::floor_char;
 use crate::tui::widgets::prompt::{self, PromptText};
 use crate::tui::widgets::text::{
-    clip, json_line, styled_line, wrap_chars, wrap_spans, wrap_visible,
+    clip, json_line, styled_line, wrap_chars, wrap_spans, wrap_visible, wrap_words,
 };
 
 /// Body lines longer than this are shown cut (with the count of hidden bytes): drawing never
@@ -231,6 +231,7 @@ fn draw_body(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme, c
     let inner = b.inner(area);
     frame.render_widget(b, area);
     frame.render_widget(req.body.textarea(), inner);
+    mark_long_lines(frame, inner, req, theme);
     if focused && cursor {
         // The textarea draws its own cursor cell; also place the terminal cursor there.
         let c = req.body.textarea().screen_cursor();
@@ -239,6 +240,42 @@ fn draw_body(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme, c
         let x = inner.x + (c.col as u16).saturating_sub(left);
         if y < inner.y + inner.height && x < inner.x + inner.width {
             frame.set_cursor_position((x, y));
+        }
+    }
+}
+
+/// The body scrolls horizontally with the cursor (it does not wrap: a wrap would hide where a
+/// line really ends): a `›` in the last column says a line goes on to the right, a `‹` in the
+/// first that it starts further left.
+fn mark_long_lines(frame: &mut Frame, inner: Rect, req: &RequestState, theme: &Theme) {
+    let ta = req.body.textarea();
+    let (top, left) = ta.scroll_offset();
+    let cursor = ta.screen_cursor();
+    let buf = frame.buffer_mut();
+    for (i, line) in ta
+        .lines()
+        .iter()
+        .skip(top as usize)
+        .take(inner.height as usize)
+        .enumerate()
+    {
+        let y = inner.y + i as u16;
+        let mut width = 0usize;
+        for c in line.chars() {
+            width += match c {
+                '\t' => 2 - width % 2,
+                c => Span::raw(c.to_string()).width(),
+            };
+        }
+        let on_cursor = |col: u16| {
+            cursor.row == top as usize + i && cursor.col as u16 == left + col
+        };
+        let last = inner.width.saturating_sub(1);
+        if width > left as usize + inner.width as usize && !on_cursor(last) && inner.width > 1 {
+            buf[(inner.x + last, y)].set_symbol("›").set_style(theme.dim());
+        }
+        if left > 0 && width > 0 && !on_cursor(0) && inner.width > 1 {
+            buf[(inner.x, y)].set_symbol("‹").set_style(theme.dim());
         }
     }
 }
@@ -483,7 +520,11 @@ fn draw_detail(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme)
         };
         title.push(Span::styled(format!(" {} ", d.title()), style));
     }
-    title.push(Span::styled(" Ctrl-P ", theme.dim()));
+    // The key that cycles them when it fits (help and the footer name it too).
+    let used: usize = title.iter().map(|s| s.width()).sum();
+    if used + 8 <= (area.width as usize).saturating_sub(2) {
+        title.push(Span::styled(" Ctrl-P ", theme.dim()));
+    }
     let b = block(Line::from(title), false, theme);
     let inner = b.inner(area);
     frame.render_widget(b, area);
@@ -566,7 +607,7 @@ fn pipeline_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'stat
                 Some(Err(e)) => e.clone(),
                 _ => "signing…".into(),
             };
-            for chunk in wrap_chars(&why, w) {
+            for chunk in wrap_words(&why, w) {
                 out.push(Line::from(Span::styled(chunk, theme.warn())));
             }
         }
@@ -575,10 +616,13 @@ fn pipeline_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'stat
 }
 
 fn headers_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'static>> {
-    let mut out = vec![Line::from(Span::styled(
+    let mut out: Vec<Line<'static>> = wrap_words(
         "Exact headers to send (the body goes byte for byte):",
-        theme.dim(),
-    ))];
+        w,
+    )
+    .into_iter()
+    .map(|l| Line::from(Span::styled(l, theme.dim())))
+    .collect();
     match signed(req) {
         Some(s) => {
             for (n, v) in &s.headers {
@@ -595,10 +639,14 @@ fn headers_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'stati
                     }
                 }
             }
-            out.push(Line::from(Span::styled(
-                "Alt-Y copy signature · Alt-H copy headers · Alt-C copy as curl",
-                theme.dim(),
-            )));
+            out.extend(
+                wrap_words(
+                    "Alt-Y copy signature · Alt-H copy headers · Alt-C copy as curl",
+                    w,
+                )
+                .into_iter()
+                .map(|l| Line::from(Span::styled(l, theme.dim()))),
+            );
         }
         None => out.push(Line::from(Span::styled("signing…", theme.warn()))),
     }
@@ -614,7 +662,10 @@ fn draw_response(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Them
         } else {
             "No response yet: Ctrl-G (or F9) sends the request."
         };
-        frame.render_widget(Paragraph::new(Span::styled(text, theme.dim())), area);
+        frame.render_widget(
+            Paragraph::new(Span::styled(text, theme.dim())).wrap(Wrap { trim: false }),
+            area,
+        );
         return;
     };
     let status_style = if r.status < 300 {
@@ -640,7 +691,7 @@ fn draw_response(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Them
         ),
     ])];
     if let Some(m) = &r.message {
-        for chunk in wrap_chars(m, w).into_iter().take(2) {
+        for chunk in wrap_words(m, w) {
             lines.push(Line::from(chunk));
         }
     }
@@ -702,7 +753,7 @@ fn draw_response(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Them
 
 fn diff_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     let Some(m) = req.response.as_ref().and_then(|r| r.mismatch.as_ref()) else {
-        return wrap_chars(
+        return wrap_words(
             "No mismatch to show. When the local server answers SIGNATURE_MISMATCH, what we \
              signed and what it signed appear here line by line.",
             w,
@@ -713,7 +764,7 @@ fn diff_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'static>>
     };
     // The conclusion first, in words; then the diff, each line labelled.
     let mut out = Vec::new();
-    for chunk in wrap_chars(&diff_conclusion(m), w) {
+    for chunk in wrap_words(&diff_conclusion(m), w) {
         out.push(Line::from(Span::styled(chunk, theme.warn())));
     }
     out.push(styled_line(vec![
@@ -726,27 +777,42 @@ fn diff_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'static>>
         let b = m.theirs.get(i);
         let label = format!("{:<LABEL_W$}", diff_label(i).as_str());
         if a == b {
-            out.push(styled_line(vec![
-                ("  ".into(), Style::default()),
-                (label, theme.label()),
-                (
-                    clip(a.map_or("", |s| s), w.saturating_sub(2 + LABEL_W)),
-                    Style::default(),
-                ),
-            ]));
+            diff_rows(&mut out, "  ", &label, a.map_or("", |s| s), Style::default(), w, theme);
         } else {
             for (sign, text, style) in [("- ", a, theme.removed()), ("+ ", b, theme.added())] {
                 if let Some(t) = text {
-                    out.push(styled_line(vec![
-                        (sign.into(), style),
-                        (label.clone(), theme.label()),
-                        (clip(t, w.saturating_sub(2 + LABEL_W)), style),
-                    ]));
+                    diff_rows(&mut out, sign, &label, t, style, w, theme);
                 }
             }
         }
     }
     out
+}
+
+/// One line of the diff: its sign and label, the text wrapped (the panel scrolls), each
+/// continuation row marked `↪` under the label so a wrap never reads as another line.
+fn diff_rows(
+    out: &mut Vec<Line<'static>>,
+    sign: &str,
+    label: &str,
+    text: &str,
+    style: Style,
+    w: usize,
+    theme: &Theme,
+) {
+    let text_w = w.saturating_sub(2 + LABEL_W).max(1);
+    for (k, chunk) in wrap_chars(text, text_w).into_iter().enumerate() {
+        let lead = if k == 0 {
+            label.to_string()
+        } else {
+            format!("{:>LABEL_W$}", "↪ ")
+        };
+        out.push(styled_line(vec![
+            (sign.into(), style),
+            (lead, theme.label()),
+            (chunk, style),
+        ]));
+    }
 }
 
 /// The label of line `i` of the server's signing text (seven head lines, then the body).
