@@ -10,6 +10,18 @@ pub fn clip(s: &str, width: usize) -> String {
     s.chars().take(width).collect()
 }
 
+/// Cut a string to at most `width` chars, its last one `…` when something was cut.
+pub fn clip_marked(s: &str, width: usize) -> String {
+    if s.chars().count() <= width {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(width.saturating_sub(1)).collect();
+    if width > 0 {
+        out.push('…');
+    }
+    out
+}
+
 /// Split a string into rows of at most `width` chars.
 pub fn wrap_chars(s: &str, width: usize) -> Vec<String> {
     let width = width.max(1);
@@ -247,4 +259,46 @@ pub fn styled_line(parts: Vec<(String, Style)>) -> Line<'static> {
             .map(|(t, s)| Span::styled(t, s))
             .collect::<Vec<_>>(),
     )
+}
+
+/// Over a text area drawn in `inner` (it scrolls horizontally with the cursor, never wraps): a
+/// `›` in the last column of each row whose line goes on to the right, a `‹` in the first when
+/// the line starts further left (never over the cursor).
+pub fn mark_long_lines(
+    frame: &mut ratatui::Frame,
+    inner: ratatui::layout::Rect,
+    ta: &ratatui_textarea::TextArea<'_>,
+    style: Style,
+) {
+    if inner.width < 2 {
+        return;
+    }
+    let (top, left) = ta.scroll_offset();
+    let cursor = ta.screen_cursor();
+    let buf = frame.buffer_mut();
+    for (i, line) in ta
+        .lines()
+        .iter()
+        .skip(top as usize)
+        .take(inner.height as usize)
+        .enumerate()
+    {
+        let y = inner.y + i as u16;
+        let tab = ta.tab_length().max(1) as usize;
+        let mut width = 0usize;
+        for c in line.chars() {
+            width += match c {
+                '\t' => tab - width % tab,
+                c => text_width(c.encode_utf8(&mut [0u8; 4])),
+            };
+        }
+        let on_cursor = |col: u16| cursor.row == top as usize + i && cursor.col == (left + col) as usize;
+        let last = inner.width - 1;
+        if width > left as usize + inner.width as usize && !on_cursor(last) {
+            buf[(inner.x + last, y)].set_symbol("›").set_style(style);
+        }
+        if left > 0 && width > 0 && !on_cursor(0) {
+            buf[(inner.x, y)].set_symbol("‹").set_style(style);
+        }
+    }
 }

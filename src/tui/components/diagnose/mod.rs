@@ -256,6 +256,8 @@ pub fn draw(frame: &mut Frame, area: Rect, d: &DiagnoseState, key_source: &str, 
     let inner = b.inner(input_area);
     frame.render_widget(b, input_area);
     frame.render_widget(&d.input, inner);
+    // The capture scrolls horizontally with the cursor: `›` / `‹` say where lines go on.
+    crate::tui::widgets::text::mark_long_lines(frame, inner, &d.input, theme.dim());
     let verdict = match d.ok {
         Some(true) => Span::styled(" Verdict: accepted ", theme.ok()),
         Some(false) => Span::styled(" Verdict: rejected ", theme.error()),

@@ -384,6 +384,12 @@ fn draw_raw(frame: &mut Frame, area: Rect, state: &EventsState) {
     let inner = blk.inner(area);
     frame.render_widget(blk, area);
     frame.render_widget(state.raw.textarea(), inner);
+    crate::tui::widgets::text::mark_long_lines(
+        frame,
+        inner,
+        state.raw.textarea(),
+        Style::new().dim(),
+    );
 }
 
 fn draw_preview(frame: &mut Frame, area: Rect, state: &EventsState) {

@@ -16,7 +16,7 @@ use crate::tui::theme::Theme;
 use crate::tui::widgets::body_editor::floor_char;
 use crate::tui::widgets::prompt::{self, PromptText};
 use crate::tui::widgets::text::{
-    clip, json_line, styled_line, wrap_chars, wrap_spans, wrap_visible, wrap_words,
+    clip, clip_marked, json_line, styled_line, wrap_chars, wrap_spans, wrap_visible, wrap_words,
 };
 
 /// Body lines longer than this are shown cut (with the count of hidden bytes): drawing never
@@ -192,13 +192,25 @@ fn draw_fields(
         } else {
             0
         };
-        let value: String = visible.chars().skip(skip).take(value_w).collect();
+        let mut value: Vec<char> = visible.chars().skip(skip).take(value_w).collect();
+        // The value scrolls with the cursor: `›` / `‹` say it goes on (never over the cursor).
+        let cursor_col = focused.then(|| cursor - skip);
+        if visible.chars().count() > skip + value_w
+            && value_w > 1
+            && cursor_col != Some(value_w - 1)
+        {
+            value[value_w - 1] = '›';
+        }
+        if skip > 0 && !value.is_empty() && cursor_col != Some(0) {
+            value[0] = '‹';
+        }
+        let value: String = value.into_iter().collect();
         let line = Line::from(vec![
             Span::styled(format!("{:<10}", field.label()), label_style),
             Span::raw(" "),
             Span::raw(value.clone()),
             Span::styled(
-                clip(&extra, value_w.saturating_sub(value.chars().count())),
+                clip_marked(&extra, value_w.saturating_sub(value.chars().count())),
                 theme.dim(),
             ),
         ]);
@@ -231,7 +243,8 @@ fn draw_body(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme, c
     let inner = b.inner(area);
     frame.render_widget(b, area);
     frame.render_widget(req.body.textarea(), inner);
-    mark_long_lines(frame, inner, req, theme);
+    // The body scrolls horizontally with the cursor (a wrap would hide where a line ends).
+    crate::tui::widgets::text::mark_long_lines(frame, inner, req.body.textarea(), theme.dim());
     if focused && cursor {
         // The textarea draws its own cursor cell; also place the terminal cursor there.
         let c = req.body.textarea().screen_cursor();
@@ -240,42 +253,6 @@ fn draw_body(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme, c
         let x = inner.x + (c.col as u16).saturating_sub(left);
         if y < inner.y + inner.height && x < inner.x + inner.width {
             frame.set_cursor_position((x, y));
-        }
-    }
-}
-
-/// The body scrolls horizontally with the cursor (it does not wrap: a wrap would hide where a
-/// line really ends): a `›` in the last column says a line goes on to the right, a `‹` in the
-/// first that it starts further left.
-fn mark_long_lines(frame: &mut Frame, inner: Rect, req: &RequestState, theme: &Theme) {
-    let ta = req.body.textarea();
-    let (top, left) = ta.scroll_offset();
-    let cursor = ta.screen_cursor();
-    let buf = frame.buffer_mut();
-    for (i, line) in ta
-        .lines()
-        .iter()
-        .skip(top as usize)
-        .take(inner.height as usize)
-        .enumerate()
-    {
-        let y = inner.y + i as u16;
-        let mut width = 0usize;
-        for c in line.chars() {
-            width += match c {
-                '\t' => 2 - width % 2,
-                c => Span::raw(c.to_string()).width(),
-            };
-        }
-        let on_cursor = |col: u16| {
-            cursor.row == top as usize + i && cursor.col as u16 == left + col
-        };
-        let last = inner.width.saturating_sub(1);
-        if width > left as usize + inner.width as usize && !on_cursor(last) && inner.width > 1 {
-            buf[(inner.x + last, y)].set_symbol("›").set_style(theme.dim());
-        }
-        if left > 0 && width > 0 && !on_cursor(0) && inner.width > 1 {
-            buf[(inner.x, y)].set_symbol("‹").set_style(theme.dim());
         }
     }
 }
