@@ -99,7 +99,10 @@ impl View {
 }
 
 fn labels_width(titles: TabTitles) -> usize {
-    View::ALL.iter().map(|v| tab_label(*v, titles).chars().count()).sum()
+    View::ALL
+        .iter()
+        .map(|v| tab_label(*v, titles).chars().count())
+        .sum()
 }
 
 /// The titles that fit in a tab bar `width` columns wide (with the help hint).

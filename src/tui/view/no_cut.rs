@@ -40,7 +40,8 @@ pub fn boxes(buf: &Buffer) -> Vec<Rect> {
             if !TOP_LEFT.contains(&cell(buf, x, y)) {
                 continue;
             }
-            let Some(right) = (x + 1..a.x + a.width).find(|&r| TOP_RIGHT.contains(&cell(buf, r, y)))
+            let Some(right) =
+                (x + 1..a.x + a.width).find(|&r| TOP_RIGHT.contains(&cell(buf, r, y)))
             else {
                 continue;
             };
@@ -72,9 +73,12 @@ pub fn panes(buf: &Buffer) -> Vec<Rect> {
     let mut out = inner.clone();
     for y in a.y..a.y + a.height {
         let covered = |x: u16| {
-            inner
-                .iter()
-                .any(|b| b.x.saturating_sub(1) <= x && x <= b.x + b.width && b.y.saturating_sub(1) <= y && y <= b.y + b.height)
+            inner.iter().any(|b| {
+                b.x.saturating_sub(1) <= x
+                    && x <= b.x + b.width
+                    && b.y.saturating_sub(1) <= y
+                    && y <= b.y + b.height
+            })
         };
         if (a.x..a.x + a.width).all(covered) {
             continue;
@@ -115,7 +119,11 @@ fn squeeze(s: &str) -> String {
 /// The last run of non-blank characters of `row` and the first of `next` (after a wrap gutter).
 fn joint(row: &str, next: &str) -> String {
     let tail: String = {
-        let t: Vec<char> = row.chars().rev().take_while(|c| !c.is_whitespace()).collect();
+        let t: Vec<char> = row
+            .chars()
+            .rev()
+            .take_while(|c| !c.is_whitespace())
+            .collect();
         t.into_iter().rev().collect()
     };
     let head: String = next

@@ -24,7 +24,11 @@ fn boxed(text: &str, wrap: bool) -> ratatui::buffer::Buffer {
     render_buffer(40, 6, |f| {
         let p = Paragraph::new(Line::from(text.to_string()))
             .block(Block::default().borders(Borders::ALL).title(" pane "));
-        let p = if wrap { p.wrap(Wrap { trim: false }) } else { p };
+        let p = if wrap {
+            p.wrap(Wrap { trim: false })
+        } else {
+            p
+        };
         f.render_widget(p, Rect::new(0, 0, 30, 6));
     })
 }
@@ -58,7 +62,9 @@ fn the_check_finds_words_cut_at_an_edge_and_strings_not_on_screen() {
     });
     assert_eq!(edge_cuts(&status, &[], None).len(), 1);
     // A word ending exactly at the edge is fine when it is a whole word of the model's text.
-    let exact = render_buffer(9, 1, |f| f.render_widget(Paragraph::new("a message"), f.area()));
+    let exact = render_buffer(9, 1, |f| {
+        f.render_widget(Paragraph::new("a message"), f.area())
+    });
     assert!(edge_cuts(&exact, &known(&["a message"]), None).is_empty());
     assert_eq!(edge_cuts(&exact, &known(&["a messages"]), None).len(), 1);
 }
@@ -75,7 +81,10 @@ fn the_tab_bar_fits_at_80_columns_with_every_tab() {
         }
         assert!(top.trim_end().ends_with("F1 help"), "{w}: {top:?}");
         if w >= 80 {
-            assert!(top.contains("Traffic") && top.contains("Lesson"), "{w}: {top:?}");
+            assert!(
+                top.contains("Traffic") && top.contains("Lesson"),
+                "{w}: {top:?}"
+            );
         }
         if w >= 92 {
             for v in View::ALL {
@@ -96,7 +105,10 @@ fn the_tab_bar_fits_at_80_columns_with_every_tab() {
                 .skip(r.x as usize)
                 .take(r.width as usize)
                 .collect();
-            assert!(label.contains(v.key()), "{w}: {v:?} at {r:?} reads {label:?}");
+            assert!(
+                label.contains(v.key()),
+                "{w}: {v:?} at {r:?} reads {label:?}"
+            );
             a.click(r.x + 1, 0);
             assert_eq!(a.view, v, "{w}: click at {r:?}");
         }
@@ -181,9 +193,7 @@ fn the_request_view_and_its_detail_panels_cut_nothing() {
         assert!(!sig.is_empty());
         a.request.detail = Detail::Pipeline;
         let s = shown(&a.app);
-        let k = known(&[
-            "1 canonical bytes — the exact text signed: 7 lines + body, joined by LF",
-        ]);
+        let k = known(&["1 canonical bytes — the exact text signed: 7 lines + body, joined by LF"]);
         assert_clean(
             &format!("pipeline {w}x{h}"),
             cut_text(&mut a, &k, &s, times(page_down, 12)),
@@ -193,7 +203,7 @@ fn the_request_view_and_its_detail_panels_cut_nothing() {
         let s = shown(&a.app);
         assert_clean(
             &format!("headers {w}x{h}"),
-            cut_text(&mut a, &[sig.clone()], &s, times(page_down, 12)),
+            cut_text(&mut a, std::slice::from_ref(&sig), &s, times(page_down, 12)),
         );
         let mut a = request_app(w, h);
         let long = format!("{{\"message\": \"{} END\"}}", "a long answer ".repeat(12));
@@ -238,13 +248,19 @@ fn popups_and_prompts_cut_nothing() {
         );
         let mut a = request_app(w, h);
         a.ctrl('k');
-        assert_clean(&format!("palette {w}x{h}"), cut_text(&mut a, &[], &[], vec![]));
+        assert_clean(
+            &format!("palette {w}x{h}"),
+            cut_text(&mut a, &[], &[], vec![]),
+        );
         let mut a = request_app(w, h);
         let long = format!("a long status message {} TAIL", "that goes on ".repeat(20));
         a.app.status = long.clone();
         a.update(Message::Resize(w, h));
         let s = shown(&a.app);
-        assert_clean(&format!("status {w}x{h}"), cut_text(&mut a, &[], &s, vec![]));
+        assert_clean(
+            &format!("status {w}x{h}"),
+            cut_text(&mut a, &[], &s, vec![]),
+        );
         a.update(alt_key('m'));
         assert_clean(
             &format!("message log {w}x{h}"),
@@ -252,11 +268,17 @@ fn popups_and_prompts_cut_nothing() {
         );
         let mut a = request_app(w, h);
         a.alt('a');
-        assert_clean(&format!("name prompt {w}x{h}"), cut_text(&mut a, &[], &[], vec![]));
+        assert_clean(
+            &format!("name prompt {w}x{h}"),
+            cut_text(&mut a, &[], &[], vec![]),
+        );
         let mut a = request_app(w, h);
         a.request.dirty = true;
         a.update(ctrl_key('q'));
-        assert_clean(&format!("quit question {w}x{h}"), cut_text(&mut a, &[], &[], vec![]));
+        assert_clean(
+            &format!("quit question {w}x{h}"),
+            cut_text(&mut a, &[], &[], vec![]),
+        );
     }
 }
 

@@ -412,7 +412,11 @@ fn nothing_is_cut_at_80x24_120x40_and_200x50() {
         });
         a.request.detail = Detail::Response;
         let text = panel_text(&mut a, detail);
-        assert!(text.contains(&squeeze(&long)), "{w}x{h}: {text}\n{}", a.screen());
+        assert!(
+            text.contains(&squeeze(&long)),
+            "{w}x{h}: {text}\n{}",
+            a.screen()
+        );
         // A status line longer than the screen ends in the way to read it whole.
         a.app.status = format!("a long status {} TAIL", "s".repeat(250));
         a.update(crate::tui::message::Message::Resize(w, h));

@@ -292,7 +292,8 @@ pub fn mark_long_lines(
                 c => text_width(c.encode_utf8(&mut [0u8; 4])),
             };
         }
-        let on_cursor = |col: u16| cursor.row == top as usize + i && cursor.col == (left + col) as usize;
+        let on_cursor =
+            |col: u16| cursor.row == top as usize + i && cursor.col == (left + col) as usize;
         let last = inner.width - 1;
         if width > left as usize + inner.width as usize && !on_cursor(last) {
             buf[(inner.x + last, y)].set_symbol("›").set_style(style);

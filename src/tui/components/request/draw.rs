@@ -643,13 +643,11 @@ fn pipeline_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'stat
 }
 
 fn headers_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'static>> {
-    let mut out: Vec<Line<'static>> = wrap_words(
-        "Exact headers to send (the body goes byte for byte):",
-        w,
-    )
-    .into_iter()
-    .map(|l| Line::from(Span::styled(l, theme.dim())))
-    .collect();
+    let mut out: Vec<Line<'static>> =
+        wrap_words("Exact headers to send (the body goes byte for byte):", w)
+            .into_iter()
+            .map(|l| Line::from(Span::styled(l, theme.dim())))
+            .collect();
     match signed(req) {
         Some(s) => {
             for (n, v) in &s.headers {
@@ -804,7 +802,15 @@ fn diff_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'static>>
         let b = m.theirs.get(i);
         let label = format!("{:<LABEL_W$}", diff_label(i).as_str());
         if a == b {
-            diff_rows(&mut out, "  ", &label, a.map_or("", |s| s), Style::default(), w, theme);
+            diff_rows(
+                &mut out,
+                "  ",
+                &label,
+                a.map_or("", |s| s),
+                Style::default(),
+                w,
+                theme,
+            );
         } else {
             for (sign, text, style) in [("- ", a, theme.removed()), ("+ ", b, theme.added())] {
                 if let Some(t) = text {
