@@ -427,6 +427,17 @@ fn the_events_form_shows_a_loaded_batch_as_it_is_and_raw_json_keeps_its_problems
         screen.contains("f derives item_id/index"),
         "the fix is offered:\n{screen}"
     );
+    // At 120 columns every column heading and cell is whole (it showed `varia`, `item_i`).
+    let heading = screen.lines().find(|l| l.contains("# clk")).unwrap();
+    let words: Vec<&str> = heading
+        .split(|c: char| c.is_whitespace() || c == '│')
+        .filter(|w| !w.is_empty())
+        .collect();
+    for word in [
+        "group", "variant", "name", "price", "brand", "category", "item_id",
+    ] {
+        assert!(words.contains(&word), "{word}: {heading}");
+    }
 
     // Raw JSON, an edit (a space before the array), and back to the form.
     tui.send(CTRL_P);
@@ -585,6 +596,23 @@ fn at_80x24_the_message_log_holds_long_messages_and_the_problems_pane_lists_seve
     }
     tui.send("x");
     tui.wait_for("the log closed", |s| !s.contains("Messages"));
+
+    // Help rows wrap at 80 columns: a long one is there word for word.
+    tui.send(ESC);
+    std::thread::sleep(Duration::from_millis(200));
+    tui.send(F1);
+    let help = tui.wait_for("the help", |s| s.contains("Help: Request view"));
+    let words: Vec<&str> = help
+        .split(|c: char| c.is_whitespace() || c == '│')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let row =
+        "copy as code: a program that signs the request being edited (pick one of 8 languages)";
+    for word in row.split(' ') {
+        assert!(words.contains(&word), "{word:?} cut:\n{help}");
+    }
+    tui.send(ESC);
+    tui.wait_for("the help closed", |s| !s.contains("Help: Request view"));
 
     // The problems pane at 80x24: every problem of the batch is counted, and at least two are
     // on screen at once, with their words whole.
