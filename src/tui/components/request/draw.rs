@@ -182,7 +182,17 @@ fn draw_fields(
                 },
             ),
             Field::Method => (edit.text().to_string(), "  ↑↓".into()),
+            // The '?' is not part of the query (`docs/signing.md`): sent as "??" it would be
+            // signed as no server signs it, so the send removes it; say so while typing.
+            Field::Query if edit.text().starts_with('?') => {
+                (edit.text().to_string(), "  ⚠ '?' not sent".into())
+            }
             _ => (edit.text().to_string(), String::new()),
+        };
+        let extra_style = if extra.contains('⚠') {
+            theme.warn()
+        } else {
+            theme.dim()
         };
         let visible = escape_visible(shown.as_bytes());
         // Keep the cursor in view: scroll the value horizontally when it is long.
@@ -211,7 +221,7 @@ fn draw_fields(
             Span::raw(value.clone()),
             Span::styled(
                 clip_marked(&extra, value_w.saturating_sub(value.chars().count())),
-                theme.dim(),
+                extra_style,
             ),
         ]);
         frame.render_widget(Paragraph::new(line), *rect);

@@ -564,6 +564,12 @@ fn send(req: &mut RequestState) -> Vec<Command> {
         req.status = "the URL is empty; set the indexing base URL before sending".into();
         return vec![];
     }
+    // No key because its source failed (an unset variable, a missing file): say that, as
+    // the signature line does, rather than send and fail with "the key is empty".
+    if let (Some(why), true) = (&req.key_error, req.key_info.secret.expose().is_empty()) {
+        req.status = format!("not sent: {why}");
+        return vec![];
+    }
     // The query is signed and sent without its leading '?' (`docs/signing.md` rule S4, the
     // canonical text): a typed one would be sent as "??" and signed as no server signs it.
     let stripped = req.query.text().starts_with('?');
