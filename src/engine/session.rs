@@ -214,6 +214,7 @@ impl Session {
         Ok(SigningParams {
             key: self.key()?,
             timestamp,
+            form: Default::default(),
         })
     }
 
