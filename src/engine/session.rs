@@ -172,6 +172,11 @@ impl Session {
         self.embedded = Some(server);
     }
 
+    /// The in-process server when it runs (without starting it).
+    pub fn embedded(&self) -> Option<&BackgroundServer> {
+        self.embedded.as_ref()
+    }
+
     /// The URL of the in-process server when it runs (without starting it).
     pub fn running_embedded_url(&self) -> Option<String> {
         self.embedded.as_ref().map(BackgroundServer::url)

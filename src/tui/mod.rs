@@ -212,6 +212,8 @@ pub fn open_app(loaded: message::LoadedProfile, now: DateTime<Utc>) -> (App, Vec
 /// URL that cannot be used is left out, and the note says why.
 pub fn embedded_config(p: &crate::store::Profile) -> (crate::server::ServerConfig, Option<String>) {
     let mut config = crate::server::ServerConfig::demo();
+    // Another profile opened later may forward elsewhere (`docs/server.md` rule W10).
+    config.forward_switchable = true;
     let mut notes = Vec::new();
     let mut take = |field: &str, url: &Option<String>| -> Option<String> {
         let url = url.as_deref().map(str::trim).filter(|u| !u.is_empty())?;
