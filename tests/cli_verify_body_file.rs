@@ -172,7 +172,11 @@ fn d_at_file_drops_line_ends_as_curl_does_and_data_binary_keeps_every_byte() {
     std::fs::write(&req_d, swap(&curl)).unwrap();
     let out = verify(dir, &req_d, &key, &[]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    assert!(text(&out).contains("without its CR and LF"), "{}", text(&out));
+    assert!(
+        text(&out).contains("without its CR and LF"),
+        "{}",
+        text(&out)
+    );
     std::fs::write(&req, &curl).unwrap();
     let out = verify(dir, &req, &key, &[]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));

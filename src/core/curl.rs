@@ -749,7 +749,10 @@ mod tests {
             ("curl -d @b.json http://h/", BodyFileRead::StripNewlines),
             ("curl -d@b.json http://h/", BodyFileRead::StripNewlines),
             ("curl --data @b.json http://h/", BodyFileRead::StripNewlines),
-            ("curl --data-ascii @b.json http://h/", BodyFileRead::StripNewlines),
+            (
+                "curl --data-ascii @b.json http://h/",
+                BodyFileRead::StripNewlines,
+            ),
         ] {
             let c = parse_curl_command(cmd).unwrap();
             assert_eq!(c.body_file.as_deref(), Some("b.json"), "{cmd}");
