@@ -191,6 +191,7 @@ impl Session {
         Ok(SigningParams {
             key: self.key()?,
             timestamp,
+            form: Default::default(),
         })
     }
 

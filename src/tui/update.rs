@@ -143,6 +143,7 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
                 .as_deref()
                 .map(crate::tui::components::request::RequestsList::of_profile)
                 .unwrap_or_default();
+            app.request.form = app.request.requests.selected_form();
             let mut cmds = update(
                 app,
                 Message::Events(EventsMsg::SetTarget {

@@ -17,6 +17,8 @@ mod send;
 pub use event_loop::{run_app, run_app_with, LoopHooks};
 pub use perform::Effects;
 pub use profile::{loaded_profile, open_current};
+#[cfg(test)]
+pub(crate) use send::send_request;
 
 #[cfg(test)]
 mod tests;

@@ -10,6 +10,8 @@ use crate::tui::keymap::{bind, Binding, KeySpec, Kind, Kinded};
 pub enum Action {
     Send,
     ToggleTimestamp,
+    /// Standard form <-> the vendor's PHP SDK form (`core::form`).
+    ToggleForm,
     Format,
     Minify,
     EditExternally,
@@ -81,6 +83,12 @@ pub const KEYS: &[Binding<Action>] = &[
         &[KeySpec::ctrl('t')],
         "freeze / unfreeze the timestamp",
         "freeze the timestamp / make it live again (typing in it freezes it)",
+    ),
+    bind(
+        Action::ToggleForm,
+        &[KeySpec::alt('f')],
+        "standard / PHP SDK signing form",
+        "sign in the standard form or as the vendor's PHP SDK signs ('?' before the query, trailing '/' trimmed)",
     ),
     bind(
         Action::Format,

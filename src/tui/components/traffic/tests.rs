@@ -125,7 +125,7 @@ fn a_mismatch_arrives_live_with_its_diagnosis_first_and_the_servers_signing_text
     assert_eq!(buf[(gx, gy)].fg, ratatui::style::Color::Green);
     // The newest is selected and shown in full, the diagnosis before the signing texts.
     let screen = t.screen();
-    let diag = screen.find("Diagnosis:").expect(&screen);
+    let diag = screen.find("Conclusion:").expect(&screen);
     let expected = screen
         .find("Server's signing text (expected)")
         .expect(&screen);
