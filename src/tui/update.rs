@@ -362,6 +362,8 @@ fn send_again(app: &mut App, request: EditorRequest, url: String, what: String) 
             body_rev: 0,
             changed_from: None,
             check_json: false,
+            // The documented form: what a correct client signs.
+            form: crate::core::SigningForm::Standard,
         },
     }))]
 }

@@ -52,7 +52,7 @@ impl Kinded for Action {
         use Action::*;
         match self {
             Send => Kind::Send,
-            ToggleTimestamp | RevealKey => Kind::Toggle,
+            ToggleTimestamp | RevealKey | ToggleForm => Kind::Toggle,
             Format | Minify | AddRequest | DuplicateRequest | RenameRequest | DeleteRequest
             | MoveRequestUp | MoveRequestDown => Kind::Edit,
             // Opens the body in $EDITOR (Ctrl-O opens a file in the events view).
