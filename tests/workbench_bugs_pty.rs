@@ -199,6 +199,67 @@ fn loading_over_unsaved_edits_asks_and_keeps_saves_or_drops_them() {
     quit(&mut tui);
 }
 
+/// The other two ways of loading into the editor ask the same: a Traffic record (Enter) and
+/// the Diagnose view's capture (Alt-L). After the load the editor holds the captured request
+/// with its timestamp frozen, and the response of the request before it is gone.
+#[test]
+fn a_traffic_record_or_a_diagnose_capture_over_unsaved_edits_asks_first() {
+    const ALT_L: &str = "\x1bl";
+    const CTRL_D: &str = "\x04";
+    const F7: &str = "\x1b[18~";
+    let home = Home::new();
+    let mut tui = home.start(120, 40, &[], &[]);
+    tui.wait_for("the first frame with a signature", |s| s.contains(" ✓"));
+    tui.send(CTRL_G);
+    tui.wait_for("the response", |s| {
+        s.contains("Job submitted successfully.")
+    });
+    tui.send("EDITX");
+    tui.wait_for("the edit", |s| {
+        s.contains(" demo* ") && s.contains("EDITX[]")
+    });
+    let question = |tui: &Pty, what: &str| {
+        tui.wait_for("the question", |s| {
+            s.contains("There are unsaved edits to this profile.")
+                && s.contains(&format!("Loading {what} replaces them."))
+        });
+    };
+
+    // Traffic: the request just sent, Enter loads it: the question; Esc keeps the edit.
+    tui.send(F7);
+    let screen = tui.wait_for("the record", |s| s.contains("PUT /v2/batch 200"));
+    let ts = value_after(&screen, "X-SVC-TIMESTAMP: ")
+        .unwrap()
+        .to_string();
+    tui.send(ENTER);
+    question(&tui, "the Traffic request");
+    tui.send(ESC);
+    tui.wait_for("nothing loaded", |s| {
+        s.contains("kept the unsaved edits; the Traffic request not loaded")
+    });
+
+    // Ctrl-D puts it into Diagnose; Alt-L there asks too, and d loads it.
+    tui.send(CTRL_D);
+    tui.wait_for("the capture", |s| s.contains("Verdict: accepted"));
+    tui.send(ALT_L);
+    question(&tui, "the captured request");
+    tui.send("d");
+    let screen = tui.wait_for("the capture in the editor", |s| {
+        s.contains("Canonical text") && s.contains("captured request loaded")
+    });
+    assert!(!screen.contains("EDITX"), "{screen}");
+    assert!(screen.contains("Body (2 bytes)"), "{screen}");
+    assert!(
+        screen.contains(&format!("Timestamp  {ts}  frozen")),
+        "{ts}\n{screen}"
+    );
+    assert!(
+        screen.contains("No response yet") && !screen.contains("Job submitted"),
+        "the response of the request before is gone:\n{screen}"
+    );
+    quit(&mut tui);
+}
+
 /// The text of the canonical panel's rows from the one labelled `BODY` down: (label column,
 /// text) per row, cell for cell.
 fn body_rows(rows: &[String]) -> Vec<(String, String)> {
@@ -365,6 +426,17 @@ fn the_events_form_shows_a_loaded_batch_as_it_is_and_raw_json_keeps_its_problems
         screen.contains("f derives item_id/index"),
         "the fix is offered:\n{screen}"
     );
+    // At 120 columns every column heading and cell is whole (it showed `varia`, `item_i`).
+    let heading = screen.lines().find(|l| l.contains("# clk")).unwrap();
+    let words: Vec<&str> = heading
+        .split(|c: char| c.is_whitespace() || c == '│')
+        .filter(|w| !w.is_empty())
+        .collect();
+    for word in [
+        "group", "variant", "name", "price", "brand", "category", "item_id",
+    ] {
+        assert!(words.contains(&word), "{word}: {heading}");
+    }
 
     // Raw JSON, an edit (a space before the array), and back to the form.
     tui.send(CTRL_P);
@@ -481,6 +553,12 @@ fn at_80x24_the_message_log_holds_long_messages_and_the_problems_pane_lists_seve
     let screen = tui.wait_for("the first frame with a signature", |s| s.contains(" ✓"));
     let url = server_url(&screen);
     focus_query(&mut tui);
+    // The warning fits in the field at 80 columns too.
+    let screen = tui.screen();
+    assert!(
+        screen.contains("Query      ?test=1  ⚠ '?' not sent"),
+        "{screen}"
+    );
     tui.send(CTRL_G);
     tui.wait_for("the answer", |s| s.contains("server: accepted"));
     let seen: serde_json::Value =
@@ -518,6 +596,23 @@ fn at_80x24_the_message_log_holds_long_messages_and_the_problems_pane_lists_seve
     tui.send("x");
     tui.wait_for("the log closed", |s| !s.contains("Messages"));
 
+    // Help rows wrap at 80 columns: a long one is there word for word.
+    tui.send(ESC);
+    std::thread::sleep(Duration::from_millis(200));
+    tui.send(F1);
+    let help = tui.wait_for("the help", |s| s.contains("Help: Request view"));
+    let words: Vec<&str> = help
+        .split(|c: char| c.is_whitespace() || c == '│')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let row =
+        "copy as code: a program that signs the request being edited (pick one of 8 languages)";
+    for word in row.split(' ') {
+        assert!(words.contains(&word), "{word:?} cut:\n{help}");
+    }
+    tui.send(ESC);
+    tui.wait_for("the help closed", |s| !s.contains("Help: Request view"));
+
     // The problems pane at 80x24: every problem of the batch is counted, and at least two are
     // on screen at once, with their words whole.
     tui.send(F3);
@@ -539,6 +634,15 @@ fn at_80x24_the_message_log_holds_long_messages_and_the_problems_pane_lists_seve
     .filter(|p| screen.contains(p))
     .collect();
     assert!(listed.len() >= 2, "{listed:?}\n{screen}");
+    // Wrapped at spaces: the first problem's words are whole on their rows.
+    for word in ["currency", "three", "upper-case", "letters"] {
+        assert!(
+            screen
+                .split(|c: char| c.is_whitespace() || c == '│')
+                .any(|w| w == word),
+            "{word}\n{screen}"
+        );
+    }
     quit(&mut tui);
 }
 

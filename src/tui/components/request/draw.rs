@@ -185,7 +185,7 @@ fn draw_fields(
             // The '?' is not part of the query (`docs/signing.md`): sent as "??" it would be
             // signed as no server signs it, so the send removes it; say so while typing.
             Field::Query if edit.text().starts_with('?') => {
-                (edit.text().to_string(), "  ⚠ '?' is not sent".into())
+                (edit.text().to_string(), "  ⚠ '?' not sent".into())
             }
             _ => (edit.text().to_string(), String::new()),
         };
