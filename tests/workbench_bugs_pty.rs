@@ -36,12 +36,28 @@ const ALT_END: &str = "\x1b>";
 const ALT_M: &str = "\x1bm";
 const ALT_Y: &str = "\x1by";
 
+/// Whether `cond` holds within [`common::WAIT`] (polled).
+fn poll(cond: impl Fn() -> bool) -> bool {
+    let start = std::time::Instant::now();
+    while start.elapsed() < common::WAIT {
+        if cond() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    cond()
+}
+
 /// Quit, answering the unsaved-edits question if it comes, and check the program ended well.
 fn quit(tui: &mut Pty) {
     tui.send(CTRL_Q);
-    std::thread::sleep(Duration::from_millis(300));
-    if tui.screen().contains("unsaved edits") {
-        tui.send("y");
+    let start = std::time::Instant::now();
+    while !tui.has_exited() && start.elapsed() < common::WAIT {
+        if tui.screen().contains("quit without saving") {
+            tui.send("y");
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
     }
     assert!(tui.wait_exit().success());
     tui.assert_restored();
@@ -672,8 +688,19 @@ fn copying_says_what_was_copied() {
     tui.wait_for("the first frame with a signature", |s| s.contains(" ✓"));
     // A frozen timestamp: the signature on screen stays the one copied.
     tui.send(CTRL_T);
-    let screen = tui.wait_for("the frozen timestamp", |s| s.contains("timestamp frozen"));
-    let sig = value_after(&screen, "\nsig ").unwrap().to_string();
+    tui.wait_for("the frozen timestamp", |s| s.contains("timestamp frozen"));
+    // A signing job of the last tick may still be under way: read the signature once it
+    // stays the same for a moment.
+    let sig_now = |tui: &Pty| value_after(&tui.screen(), "\nsig ").unwrap().to_string();
+    let mut sig = sig_now(&tui);
+    loop {
+        std::thread::sleep(Duration::from_millis(300));
+        let again = sig_now(&tui);
+        if again == sig {
+            break;
+        }
+        sig = again;
+    }
     let status = |s: &str| s.lines().last().unwrap_or_default().to_string();
 
     // Copies are under one prefix: Alt-Y opens the copy menu, one letter copies.
@@ -737,23 +764,31 @@ fn help_hides_the_cursor_and_ctrl_n_shows_the_list_logic_suggestions() {
     assert!(!tui.cursor_hidden(), "the body editor shows the cursor");
     tui.send(F1);
     tui.wait_for("the help", |s| s.contains("Help: Request view"));
-    assert!(tui.cursor_hidden(), "{}", tui.screen());
+    // The frame comes first, then the cursor escape: wait for it (with the cursor shown
+    // through the popup it never comes).
+    assert!(
+        poll(|| tui.cursor_hidden()),
+        "the cursor shows through the help:\n{}",
+        tui.screen()
+    );
     tui.send(ESC);
     tui.wait_for("the help closed", |s| !s.contains("Help: Request view"));
-    let start = std::time::Instant::now();
-    while tui.cursor_hidden() && start.elapsed() < common::WAIT {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    assert!(!tui.cursor_hidden(), "the cursor is back in the body");
+    assert!(
+        poll(|| !tui.cursor_hidden()),
+        "the cursor is back in the body"
+    );
 
     // Events: the list id has focus; two Tabs reach the list logic.
     tui.send(F3);
     tui.wait_for("the events view", |s| s.contains("List logic:"));
     tui.send(TAB.repeat(2));
-    let before = tui.screen();
+    // The suggestions show as soon as the field has focus.
+    let before = tui.wait_for("the suggestions", |s| s.contains("Ctrl-N:"));
     let before = value_after(&before, "List logic:").unwrap().to_string();
     tui.send(CTRL_N);
-    let screen = tui.wait_for("the suggestions", |s| s.contains("Ctrl-N:"));
+    let screen = tui.wait_for("the next suggestion", |s| {
+        value_after(s, "List logic:") != Some(before.as_str())
+    });
     let row = screen.lines().find(|l| l.contains("Ctrl-N:")).unwrap();
     let value = value_after(&screen, "List logic:").unwrap();
     assert_ne!(

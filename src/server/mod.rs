@@ -155,7 +155,9 @@ fn upstream(state: &AppState, url: Option<&str>, cors: bool) -> Option<Arc<forwa
     let url = url?;
     match forward::Upstream::new(url, state.config.max_body, state.config.body_timeout) {
         Ok(up) => {
-            let up = up.with_budget(state.body_budget.clone());
+            let up = up
+                .with_budget(state.body_budget.clone())
+                .with_pace(state.config.body_pace());
             Some(Arc::new(if cors { up.with_cors() } else { up }))
         }
         Err(why) => {

@@ -142,6 +142,11 @@ impl Pty {
         self.writer.flush().unwrap();
     }
 
+    /// Whether the program has exited (without waiting).
+    pub fn has_exited(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(Some(_)))
+    }
+
     /// The program's process id.
     pub fn pid(&self) -> u32 {
         self.child.process_id().unwrap()
