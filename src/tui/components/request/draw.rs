@@ -676,7 +676,7 @@ fn headers_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'stati
             }
             out.extend(
                 wrap_words(
-                    "Alt-Y copy signature · Alt-H copy headers · Alt-C copy as curl",
+                    "Alt-Y copy: s signature · h headers · c curl · t canonical text",
                     w,
                 )
                 .into_iter()
