@@ -128,7 +128,10 @@ fn saved_requests_are_edited_sent_and_found_again_after_a_restart() {
     // The file on disk: the new format, the requests in their order, the comment kept.
     let saved = fs::read_to_string(&file).unwrap();
     assert!(saved.contains("schema_version = 3"), "{saved}");
-    assert!(saved.contains("# the test shop, edited by hand\n"), "{saved}");
+    assert!(
+        saved.contains("# the test shop, edited by hand\n"),
+        "{saved}"
+    );
     let (items, search) = (
         saved.find("name = \"items\"").expect(&saved),
         saved.find("name = \"search\"").expect(&saved),
