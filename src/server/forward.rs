@@ -11,7 +11,7 @@
 //! altered. signscope holds no key of the client's, so none can be sent: only what the client
 //! sent is.
 
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError, RwLock};
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
@@ -53,6 +53,76 @@ pub struct Upstream {
     budget: Option<BodyBudget>,
     /// The collector's upstream: answers passed back get CORS headers when it sent none.
     cors: bool,
+}
+
+/// The upstreams a server forwards to now, one per kind of route; changed while it runs by
+/// [`super::AppState::set_forwarding`] (the workbench's per-profile forwarding).
+#[derive(Default)]
+pub struct Forwarding {
+    indexing: RwLock<Option<Arc<Upstream>>>,
+    analytics: RwLock<Option<Arc<Upstream>>>,
+}
+
+impl Forwarding {
+    /// Forward to these from the next request on.
+    pub fn set(&self, indexing: Option<Arc<Upstream>>, analytics: Option<Arc<Upstream>>) {
+        *self
+            .indexing
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = indexing;
+        *self
+            .analytics
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = analytics;
+    }
+
+    /// The indexing upstream, if any.
+    pub fn indexing(&self) -> Option<Arc<Upstream>> {
+        self.indexing
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The collector's upstream, if any.
+    pub fn analytics(&self) -> Option<Arc<Upstream>> {
+        self.analytics
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+/// What the [`proxy`] layer of a group of routes forwards to: the server's [`Forwarding`],
+/// indexing or collector side.
+#[derive(Clone)]
+pub struct Target {
+    forwarding: Arc<Forwarding>,
+    analytics: bool,
+}
+
+impl Target {
+    pub fn indexing(forwarding: Arc<Forwarding>) -> Target {
+        Target {
+            forwarding,
+            analytics: false,
+        }
+    }
+
+    pub fn analytics(forwarding: Arc<Forwarding>) -> Target {
+        Target {
+            forwarding,
+            analytics: true,
+        }
+    }
+
+    fn upstream(&self) -> Option<Arc<Upstream>> {
+        if self.analytics {
+            self.forwarding.analytics()
+        } else {
+            self.forwarding.indexing()
+        }
+    }
 }
 
 /// Why an upstream URL cannot be used (one sentence).
@@ -160,12 +230,16 @@ fn end_to_end(headers: &HeaderMap) -> HeaderMap {
     out
 }
 
-/// The middleware that forwards the requests of the routes it wraps to `up`.
-pub async fn proxy(State(up): State<Arc<Upstream>>, req: Request, next: Next) -> Response {
+/// The middleware that forwards the requests of the routes it wraps to the target's upstream
+/// (when there is one now).
+pub async fn proxy(State(target): State<Target>, req: Request, next: Next) -> Response {
     // Preflights are the local server's to answer (the upstream sets its own CORS answers).
     if req.method() == Method::OPTIONS {
         return next.run(req).await;
     }
+    let Some(up) = target.upstream() else {
+        return next.run(req).await;
+    };
     let (mut parts, body) = req.into_parts();
     // Held until the upstream has answered (the body is alive until then).
     let mut permit = BodyPermit::default();

@@ -258,8 +258,12 @@ impl ProfileStore {
         state.last_profile
     }
 
-    /// Remember the profile used last.
+    /// Remember the profile used last. Already remembered, nothing is written (every open and
+    /// send marks the profile, and the atomic write syncs to disk).
     pub fn set_last_used(&self, name: &str) -> Result<(), StoreError> {
+        if self.last_used().as_deref() == Some(name) {
+            return Ok(());
+        }
         self.write_state(&State {
             last_profile: Some(name.to_string()),
         })
@@ -654,6 +658,22 @@ mod tests {
         s.delete("one").unwrap();
         assert_eq!(s.last_used(), None);
         assert!(matches!(s.load("one"), Err(StoreError::NotFound { .. })));
+    }
+
+    /// Marking the profile already remembered writes nothing (an atomic write would replace the
+    /// file: a new inode).
+    #[test]
+    fn marking_the_same_last_used_profile_again_writes_nothing() {
+        use std::os::unix::fs::MetadataExt;
+        let (_d, s) = store();
+        s.set_last_used("one").unwrap();
+        let state = s.paths.state_file();
+        let inode = fs::metadata(&state).unwrap().ino();
+        s.set_last_used("one").unwrap();
+        assert_eq!(fs::metadata(&state).unwrap().ino(), inode);
+        s.set_last_used("two").unwrap();
+        assert_eq!(s.last_used().as_deref(), Some("two"));
+        assert_ne!(fs::metadata(&state).unwrap().ino(), inode);
     }
 
     #[test]

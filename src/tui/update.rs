@@ -92,7 +92,7 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             app.status = format!("copied {what}");
             vec![]
         }
-        Message::Copied(Err(e)) => {
+        Message::Copied(Err(e)) | Message::Status(e) => {
             app.status = e;
             vec![]
         }

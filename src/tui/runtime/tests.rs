@@ -318,3 +318,81 @@ fn the_php_sdk_form_is_sent_as_chosen_accepted_only_where_accepted_and_saved_wit
     assert_eq!(app2.request.form, SigningForm::PhpSdk);
     php.stop();
 }
+
+#[test]
+fn switching_profile_points_the_in_process_server_at_the_new_profiles_upstream() {
+    use crate::server::{spawn_background, ServerConfig};
+    use crate::tui::test_util::ctrl_key;
+    // Two real upstreams on loopback, each taking the demo key.
+    let any_port = || "127.0.0.1:0".parse().unwrap();
+    let up_a = spawn_background(ServerConfig::demo(), any_port()).unwrap();
+    let up_b = spawn_background(ServerConfig::demo(), any_port()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let paths = Paths::new(dir.path().join("c"), dir.path().join("d"));
+    let store = crate::store::ProfileStore::open(&paths);
+    // Three profiles on the in-process server: forwarding to A, to B, and nowhere.
+    for (name, up) in [
+        ("shop-a", Some(&up_a)),
+        ("shop-b", Some(&up_b)),
+        ("local", None),
+    ] {
+        let mut p = Profile::demo();
+        p.name = name.into();
+        p.forward_indexing = up.map(|u| u.url());
+        store.save(&p).unwrap();
+    }
+    let mut session = Session::open_in(paths, Some("shop-a"), ClientOptions::default()).unwrap();
+    // As the workbench starts: the in-process server configured for the first profile.
+    let (config, note) = crate::tui::embedded_config(session.profile());
+    assert_eq!(note, None);
+    let server = crate::tui::start_server(config, None).unwrap();
+    let local = server.url();
+    let local_store = server.store();
+    session.use_embedded(server);
+    let (loaded, _) = open_current(&mut session);
+    let (mut app, startup) = crate::tui::open_app(loaded, Utc::now());
+    let mut session = run_until(&mut app, Some(session), startup, |a| {
+        a.request.sign.result.is_some()
+    });
+    let seen = |s: &crate::server::BackgroundServer| s.store().summary().requests;
+    let send = |app: &mut App, session: Option<Session>| {
+        assert_eq!(
+            app.request.url.text(),
+            local,
+            "every profile sends to the local server"
+        );
+        let cmds = update(app, ctrl_key('g'));
+        let session = run_until(app, session, cmds, |a| !a.request.sending);
+        let resp = app.request.response.as_ref().expect("a response");
+        assert_eq!(resp.status, 200, "{}", app.status);
+        session
+    };
+    let switch = |app: &mut App, session: Option<Session>, name: &str| {
+        let cmds = vec![Command::LoadProfile(name.to_string())];
+        let name = name.to_string();
+        run_until(app, session, cmds, move |a| {
+            a.request.profile_name == name && a.request.sign.result.is_some()
+        })
+    };
+
+    session = send(&mut app, session);
+    assert_eq!((seen(&up_a), seen(&up_b)), (1, 0), "shop-a forwards to A");
+
+    session = switch(&mut app, session, "shop-b");
+    session = send(&mut app, session);
+    assert_eq!((seen(&up_a), seen(&up_b)), (1, 1), "after the switch: to B");
+
+    session = switch(&mut app, session, "local");
+    session = send(&mut app, session);
+    assert_eq!(
+        (seen(&up_a), seen(&up_b)),
+        (1, 1),
+        "a profile without forward URLs: answered locally only"
+    );
+    // The local server verified and recorded all three, on the same address.
+    assert_eq!(local_store.summary().requests, 3);
+
+    session = switch(&mut app, session, "shop-a");
+    drop(send(&mut app, session));
+    assert_eq!((seen(&up_a), seen(&up_b)), (2, 1), "and back to A");
+}
