@@ -487,6 +487,7 @@ pub fn spawn_on(
     Ok(BackgroundServer {
         addr: running.addr,
         store: running.store(),
+        state: running.state.clone(),
         stop: None,
         thread: None,
         running: Some(running),
