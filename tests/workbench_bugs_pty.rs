@@ -33,7 +33,6 @@ const CTRL_P: &str = "\x10";
 const CTRL_Q: &str = "\x11";
 const CTRL_T: &str = "\x14";
 const ALT_END: &str = "\x1b>";
-const ALT_H: &str = "\x1bh";
 const ALT_M: &str = "\x1bm";
 const ALT_Y: &str = "\x1by";
 
@@ -704,16 +703,28 @@ fn copying_says_what_was_copied() {
     }
     let status = |s: &str| s.lines().last().unwrap_or_default().to_string();
 
+    // Copies are under one prefix: Alt-Y opens the copy menu, one letter copies.
     tui.send(ALT_Y);
+    let menu = tui.wait_for("the copy menu", |s| s.contains("Copy…"));
+    for row in [
+        "s  copy the signature",
+        "h  copy the signed headers",
+        "c  copy the request as a curl command",
+    ] {
+        assert!(menu.contains(row), "{row}\n{menu}");
+    }
+    tui.send("s");
     let screen = tui.wait_for("the signature copied", |s| status(s).contains("copied"));
     assert!(
         status(&screen).contains("copied the signature"),
         "{}",
         status(&screen)
     );
-    tui.send(ALT_H);
+    tui.send(ALT_Y);
+    tui.wait_for("the copy menu", |s| s.contains("Copy…"));
+    tui.send("h");
     let screen = tui.wait_for("the headers copied", |s| {
-        status(s).contains("copied the headers")
+        status(s).contains("copied the 5 signed headers")
     });
     let copies = osc52_copies(&tui.raw());
     assert_eq!(copies.len(), 2, "{}", status(&screen));
@@ -728,6 +739,8 @@ fn copying_says_what_was_copied() {
     tui.send(F3);
     tui.wait_for("the events view", |s| s.contains("Batch preview"));
     tui.send(ALT_Y);
+    tui.wait_for("the copy menu", |s| s.contains("b  copy the batch JSON"));
+    tui.send("b");
     let screen = tui.wait_for("the batch copied", |s| {
         status(s).contains("copied the batch")
     });

@@ -7,8 +7,9 @@
 //! - the inspection API under `/_inspect/` ([`inspect`]), backed by a bounded [`store::Store`],
 //!   with a live stream of completed requests at `/_inspect/stream` ([`stream`]).
 //!
-//! Start it in-process with [`start`] (async) or [`spawn_background`] (its own thread and
-//! runtime, for sync callers), or from the command line with `signscope serve`.
+//! Start it in-process with [`start`] (async), [`spawn_background`] (its own thread and
+//! runtime, for sync callers) or [`spawn_on`] (an already bound listener, on a runtime the caller
+//! owns: the workbench's), or from the command line with `signscope serve`.
 //!
 //! Robustness: connections are served by hyper's HTTP/1 server with a request-head timeout
 //! (also the idle keep-alive timeout) and a head size limit (431 above it); bodies are read with
@@ -371,7 +372,8 @@ async fn accept_loop(
     let _ = tokio::time::timeout(config.shutdown_grace, graceful.shutdown()).await;
 }
 
-/// A server on its own thread with its own runtime, for sync callers (CLI, TUI).
+/// A server for sync callers (CLI, TUI): on its own thread with its own runtime
+/// ([`spawn_background`]), or as tasks of a runtime the caller owns ([`spawn_on`]).
 /// Dropping it stops it too.
 pub struct BackgroundServer {
     /// The address actually bound.
@@ -380,6 +382,8 @@ pub struct BackgroundServer {
     state: AppState,
     stop: Option<oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
+    /// The server when it runs on the caller's runtime (dropping it stops it).
+    running: Option<RunningServer>,
 }
 
 impl BackgroundServer {
@@ -404,6 +408,8 @@ impl BackgroundServer {
     }
 
     fn stop_and_join(&mut self) {
+        // On the caller's runtime: dropping it tells its accept loop to stop.
+        drop(self.running.take());
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
@@ -451,6 +457,7 @@ pub fn spawn_background(config: ServerConfig, addr: SocketAddr) -> io::Result<Ba
             state,
             stop: Some(stop_tx),
             thread: Some(thread),
+            running: None,
         }),
         Ok(Err(e)) => {
             let _ = thread.join();
@@ -463,6 +470,28 @@ pub fn spawn_background(config: ServerConfig, addr: SocketAddr) -> io::Result<Ba
             ))
         }
     }
+}
+
+/// Serve on `listener`, already bound (so its address is known before anything runs), as tasks
+/// of the runtime `handle`: no thread or runtime of its own. Returns at once; connections wait
+/// in the listen queue until the runtime's threads accept them. The workbench binds before it
+/// takes the screen and serves on its own runtime.
+pub fn spawn_on(
+    handle: &tokio::runtime::Handle,
+    config: ServerConfig,
+    listener: std::net::TcpListener,
+) -> io::Result<BackgroundServer> {
+    listener.set_nonblocking(true)?;
+    let _runtime = handle.enter();
+    let running = start_on(config, TcpListener::from_std(listener)?)?;
+    Ok(BackgroundServer {
+        addr: running.addr,
+        store: running.store(),
+        state: running.state.clone(),
+        stop: None,
+        thread: None,
+        running: Some(running),
+    })
 }
 
 #[cfg(test)]
@@ -536,5 +565,40 @@ mod tests {
         let addr = server.addr;
         server.stop();
         assert!(std::net::TcpStream::connect(addr).is_err());
+    }
+
+    /// The workbench's way: bound first (the address known before anything runs), then served
+    /// on a runtime it owns, with no thread of the server's own.
+    #[test]
+    fn a_server_on_the_callers_runtime_serves_its_bound_listener_until_dropped() {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = spawn_on(rt.handle(), ServerConfig::demo(), listener).unwrap();
+        assert_eq!(server.addr, addr);
+        let get_health = || {
+            use std::io::{Read, Write};
+            let mut s = std::net::TcpStream::connect(addr)?;
+            s.write_all(b"GET /_inspect/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")?;
+            let mut out = String::new();
+            s.read_to_string(&mut out)?;
+            Ok::<_, std::io::Error>(out)
+        };
+        let out = get_health().unwrap();
+        assert!(out.starts_with("HTTP/1.1 200"), "{out}");
+        drop(server);
+        // The accept loop ends on the runtime's thread; the port is then closed.
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(addr).is_ok() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "still listening on {addr}"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
     }
 }

@@ -81,6 +81,15 @@ impl Effects {
         }
     }
 
+    /// Remember the session's profile as the last used one, on a blocking thread (the write
+    /// syncs to disk): the workbench opens its session unmarked and does this after the first
+    /// frame (`docs/architecture.md`, "Last used profile").
+    pub fn mark_last_used(&self) {
+        if let Some(s) = &self.session {
+            tokio::task::spawn_blocking(s.last_used_marker());
+        }
+    }
+
     /// Execute one command that does not need the terminal.
     pub fn execute(&mut self, cmd: Command) {
         match cmd {

@@ -656,7 +656,7 @@ fn headers_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'stati
                 }
             }
             out.push(Line::from(Span::styled(
-                "Alt-Y copy signature · Alt-H copy headers · Alt-C copy as curl",
+                "Alt-Y copy: s signature · h headers · c curl · t canonical text",
                 theme.dim(),
             )));
         }

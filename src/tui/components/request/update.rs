@@ -375,6 +375,14 @@ pub fn run(req: &mut RequestState, action: Action) -> Vec<Command> {
         Action::CopySignature => return copy_signature(req),
         Action::CopyHeaders => return copy_headers(req),
         Action::CopyCurl => return copy_curl(req),
+        Action::CopyBody => {
+            return vec![Command::CopyAs {
+                text: req.body.text().to_string(),
+                what: format!("the body ({} bytes)", req.body.bytes().len()),
+            }]
+        }
+        Action::CopyCanonical => return copy_canonical(req),
+        Action::CopyResponse => return copy_response(req),
         Action::NextDetail => cycle_detail(req),
         Action::DetailPageDown => req.detail_scroll = req.detail_scroll.saturating_add(10),
         Action::DetailPageUp => req.detail_scroll = req.detail_scroll.saturating_sub(10),
@@ -630,29 +638,63 @@ fn current_signature(req: &mut RequestState) -> Option<SignedView> {
 
 fn copy_signature(req: &mut RequestState) -> Vec<Command> {
     match current_signature(req) {
-        Some(s) => vec![Command::Copy(s.signature)],
+        Some(s) => vec![Command::CopyAs {
+            text: s.signature,
+            what: "the signature".into(),
+        }],
         None => vec![],
     }
 }
 
 fn copy_headers(req: &mut RequestState) -> Vec<Command> {
     match current_signature(req) {
-        Some(s) => vec![Command::Copy(header_text(&s.headers))],
+        Some(s) => vec![Command::CopyAs {
+            what: format!("the {} signed headers", s.headers.len()),
+            text: header_text(&s.headers),
+        }],
         None => vec![],
     }
 }
 
 fn copy_curl(req: &mut RequestState) -> Vec<Command> {
     match current_signature(req) {
-        Some(s) => {
-            vec![Command::Copy(crate::core::curl::to_curl(
+        Some(s) => vec![Command::CopyAs {
+            text: crate::core::curl::to_curl(
                 req.method.text(),
                 &target_url(req),
                 &s.headers,
                 crate::core::curl::CurlBody::Inline(req.body.bytes()),
-            ))]
-        }
+            ),
+            what: "the request as curl".into(),
+        }],
         None => vec![],
+    }
+}
+
+/// The canonical text as it is signed now (the live clock or the frozen timestamp).
+fn copy_canonical(req: &mut RequestState) -> Vec<Command> {
+    let spec = req.spec();
+    let ts = req.timestamp_value().to_string();
+    let signable = spec.signable(&ts);
+    let canonical = signable.canonical();
+    let mut text = canonical.head().as_bytes().to_vec();
+    text.extend_from_slice(canonical.body());
+    vec![Command::CopyAs {
+        what: format!("the canonical text ({} bytes)", text.len()),
+        text: String::from_utf8_lossy(&text).into_owned(),
+    }]
+}
+
+fn copy_response(req: &mut RequestState) -> Vec<Command> {
+    match &req.response {
+        Some(r) => vec![Command::CopyAs {
+            text: r.raw.lines.join("\n"),
+            what: format!("the response body ({}, {} bytes)", r.status, r.body_len),
+        }],
+        None => {
+            req.status = "no response yet: send the request first (Ctrl-G)".into();
+            vec![]
+        }
     }
 }
 
