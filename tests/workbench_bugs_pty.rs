@@ -662,6 +662,82 @@ fn at_80x24_the_message_log_holds_long_messages_and_the_problems_pane_lists_seve
     quit(&mut tui);
 }
 
+/// The text of the request view's detail panel (Pipeline, Headers, Response, Diff), its rows
+/// joined with every space and box line removed: what a reader can read there, wherever a
+/// line wrapped.
+fn detail_panel(rows: &[String]) -> String {
+    let title = rows
+        .iter()
+        .position(|r| r.contains("Pipeline") && r.contains("Response"))
+        .expect("the detail panel");
+    let row: Vec<char> = rows[title].chars().collect();
+    let at = rows[title][..rows[title].find("Pipeline").unwrap()]
+        .chars()
+        .count();
+    let left = row[..at].iter().rposition(|c| *c == '┌').unwrap();
+    let bottom = (title + 1..rows.len())
+        .find(|&y| rows[y].chars().nth(left) == Some('└'))
+        .unwrap();
+    squeezed(rows, title + 1, bottom, left)
+}
+
+/// At 80x24 the detail panel wraps what it shows instead of cutting it: the pipeline's
+/// headings, a response line (the job id), the diff placeholder.
+#[test]
+fn at_80x24_the_detail_panel_wraps_pipeline_headings_response_and_diff_placeholder() {
+    let squeeze = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    let home = Home::new();
+    let mut tui = home.start(80, 24, &[], &[]);
+    let screen = tui.wait_for("the first frame with a signature", |s| s.contains(" ✓"));
+    let url = server_url(&screen);
+    let heading = "1 canonical bytes — the exact text signed: 7 lines + body, joined by LF";
+    let panel = detail_panel(&tui.rows());
+    assert!(panel.contains(&squeeze(heading)), "{panel}\n{screen}");
+
+    tui.send(CTRL_G);
+    tui.wait_for("the answer", |s| s.contains("server: accepted"));
+    let seen: serde_json::Value =
+        serde_json::from_str(&http_get(&format!("{url}/_inspect/requests"))).unwrap();
+    let job = seen.as_array().unwrap().last().unwrap()["job_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let rows = tui.rows();
+    let panel = detail_panel(&rows);
+    for whole in [format!("job{job}"), "Jobsubmittedsuccessfully.".to_string()] {
+        assert!(panel.contains(&whole), "{whole}:\n{}", rows.join("\n"));
+    }
+    // The body is further down: J (after Esc) scrolls the panel a line at a time to it, its
+    // long line wrapped.
+    tui.send(ESC);
+    std::thread::sleep(Duration::from_millis(200));
+    let want = format!("\"jobId\":\"{job}\"");
+    let mut seen = String::new();
+    for _ in 0..8 {
+        tui.send("J");
+        std::thread::sleep(Duration::from_millis(150));
+        seen.push_str(&detail_panel(&tui.rows()));
+        if seen.contains(&want) {
+            break;
+        }
+    }
+    assert!(seen.contains(&want), "{want}:\n{}", tui.screen());
+    tui.send("i");
+
+    tui.send(CTRL_P);
+    let placeholder = "No mismatch to show. When the local server answers SIGNATURE_MISMATCH, \
+                       what we signed and what it signed appear here line by line.";
+    tui.wait_for("the diff panel", |s| s.contains("No mismatch"));
+    let rows = tui.rows();
+    let panel = detail_panel(&rows);
+    assert!(
+        panel.contains(&squeeze(placeholder)),
+        "{panel}\n{}",
+        rows.join("\n")
+    );
+    quit(&mut tui);
+}
+
 /// The payloads of the OSC 52 copies in the program's output, decoded.
 fn osc52_copies(raw: &[u8]) -> Vec<String> {
     use base64::Engine;

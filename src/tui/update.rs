@@ -207,6 +207,16 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             diagnose::on_diagnosed(&mut app.diagnose, ok, lines);
             vec![]
         }
+        Message::CaptureBody { file, result } => {
+            let profile_key = app.request.key();
+            diagnose::on_body_file(
+                &mut app.diagnose,
+                file,
+                result,
+                &profile_key,
+                app.request.prefix.text(),
+            )
+        }
         Message::LoadRequest { request, timestamp } => unsaved::load_or_ask(
             app,
             PendingLoad::Request {

@@ -684,21 +684,25 @@ fn draw_response(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Them
     } else {
         theme.error()
     };
-    let mut lines = vec![styled_line(vec![
-        (format!("{} ", r.status), status_style),
-        (
-            format!("{:.1} ms · {} bytes", r.elapsed_ms, r.body_len),
-            theme.dim(),
-        ),
-        (
-            r.job_id
-                .as_ref()
-                .map(|j| format!(" · job {j}"))
-                .or_else(|| r.code.as_ref().map(|c| format!(" · {c}")))
-                .unwrap_or_default(),
-            status_style,
-        ),
-    ])];
+    // The status line wraps (a job id does not fit 80 columns).
+    let mut lines = wrap_spans(
+        &[
+            Span::styled(format!("{} ", r.status), status_style),
+            Span::styled(
+                format!("{:.1} ms · {} bytes", r.elapsed_ms, r.body_len),
+                theme.dim(),
+            ),
+            Span::styled(
+                r.job_id
+                    .as_ref()
+                    .map(|j| format!(" · job {j}"))
+                    .or_else(|| r.code.as_ref().map(|c| format!(" · {c}")))
+                    .unwrap_or_default(),
+                status_style,
+            ),
+        ],
+        w as u16,
+    );
     if let Some(m) = &r.message {
         for chunk in wrap_chars(m, w).into_iter().take(2) {
             lines.push(Line::from(chunk));
