@@ -98,14 +98,14 @@ pub fn key_variants(key: &str, api_key: &str, others: &[(String, Secret)]) -> Ve
         add(
             Mistake::KeyWithTrailingNewline,
             format!("{key}{nl}").into_bytes(),
-            nl == "\n",
+            true,
         );
     }
     for q in ['"', '\''] {
         add(
             Mistake::KeyQuoted,
             format!("{q}{key}{q}").into_bytes(),
-            q == '"',
+            true,
         );
         if key.len() >= 2 && key.starts_with(q) && key.ends_with(q) {
             add(
@@ -155,6 +155,10 @@ pub struct Outcome {
     pub findings: Vec<Mistake>,
     /// Bytes hashed.
     pub hashed: u64,
+    /// Signatures computed (one per hash function tried).
+    pub signatures: u64,
+    /// Signatures computed by each round: exact, singles, pairs, the PHP SDK form with one more.
+    pub round_signatures: [u64; 4],
     /// The budget ran out before the search was complete.
     pub cut_short: bool,
     /// Variants not tried because sorting keys needs a tree the body is too large for.
@@ -165,6 +169,8 @@ pub struct Outcome {
 pub struct Problem<'a> {
     pub base: Head,
     pub host: Option<&'a str>,
+    /// The order the four signed headers were sent in, when each came once.
+    pub sent_order: Option<[u8; 4]>,
     pub body: &'a [u8],
     pub key: &'a [u8],
     pub keys: Vec<KeyVariant>,
@@ -277,6 +283,7 @@ struct Claims {
 struct Found {
     matches: Vec<Vec<Mistake>>,
     hashed: u64,
+    signatures: u64,
     skipped_tree: bool,
 }
 
@@ -321,10 +328,15 @@ pub fn search(p: &Problem<'_>) -> Outcome {
         hash_count: hashes.len() as u64,
     };
     let mut found: Vec<Vec<Mistake>> = Vec::new();
-    for round in [Round::Exact, Round::Singles, Round::Pairs, Round::PhpAndOne] {
+    for (i, round) in [Round::Exact, Round::Singles, Round::Pairs, Round::PhpAndOne]
+        .into_iter()
+        .enumerate()
+    {
         let tasks = round.tasks(&mut plan, &mut out);
         let r = run_tasks(&tasks, &plan.heads, &keys, &targets, p, out.hashed);
         out.hashed += r.hashed;
+        out.signatures += r.signatures;
+        out.round_signatures[i] = r.signatures;
         out.skipped_tree |= r.skipped_tree;
         found = r.matches;
         if !found.is_empty() {
@@ -367,7 +379,7 @@ impl Round {
     fn tasks(self, plan: &mut Planner<'_>, out: &mut Outcome) -> Vec<Task> {
         let p = plan.p;
         let base = p.base.bytes();
-        let mods = head_mods(&p.base, p.host);
+        let mods = head_mods(&p.base, p.host, p.sent_order);
         let key_ids = 1..=p.keys.len();
         // Keys tried in pairs (the CRLF and single-quote forms are tried alone).
         let paired_keys: Vec<usize> = key_ids
@@ -400,13 +412,13 @@ impl Round {
                     .filter(|m| m.pairable)
                     .map(|m| (m, p.base.with(m).bytes()))
                     .collect();
-                // Two head mistakes that change different parts; a head mistake and a key.
+                // Two head mistakes that can co-occur; a head mistake and a key.
                 let mut c = Vec::new();
                 for (i, (a, _)) in pairable.iter().enumerate() {
                     for (b, _) in &pairable[i + 1..] {
                         if a.composes_with(b) {
                             let ms = [a.mistakes.clone(), b.mistakes.clone()].concat();
-                            c.push((0, p.base.with(a).with(b).bytes(), ms));
+                            c.push((0, p.base.with_all(&[a, b]).bytes(), ms));
                         }
                     }
                 }
@@ -439,17 +451,15 @@ impl Round {
                 let Some(php) = php_sdk_mod(&p.base) else {
                     return tasks;
                 };
-                // The SDK builds the head itself (its order, names, line ends, clock read):
-                // the mistakes that can come with it are the values it is given, the key and
-                // the body.
-                let php_head = p.base.with(&php);
-                let php_bytes = php_head.bytes();
+                // The form with every other mistake that can co-occur with it (one whose
+                // text is the form's alone is tried once, as the form).
+                let php_bytes = p.base.with(&php).bytes();
                 let mut c: Vec<_> = mods
                     .iter()
                     .filter(|m| m.pairable && php.composes_with(m))
                     .map(|m| {
                         let ms = [php.mistakes.clone(), m.mistakes.clone()].concat();
-                        (0, php_head.with(m).bytes(), ms)
+                        (0, p.base.with_all(&[&php, m]).bytes(), ms)
                     })
                     .collect();
                 c.extend(paired_keys.iter().map(|&k| {
@@ -543,6 +553,7 @@ fn run_tasks(
     };
     for f in results {
         r.hashed += f.hashed;
+        r.signatures += f.signatures;
         r.skipped_tree |= f.skipped_tree;
         for m in f.matches {
             if !r.matches.contains(&m) {
@@ -557,6 +568,7 @@ fn run_tasks(
 struct RoundOutcome {
     matches: Vec<Vec<Mistake>>,
     hashed: u64,
+    signatures: u64,
     cut_short: bool,
     skipped_tree: bool,
 }
@@ -608,6 +620,7 @@ fn run_task(
                 ctx.update(b"\n");
             }
             f.hashed += (head.len() + main.len() + usize::from(lf)) as u64;
+            f.signatures += 1;
             let tag = ctx.sign();
             let digest = tag.as_ref();
             for t in targets {
