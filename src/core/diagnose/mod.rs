@@ -11,6 +11,7 @@ pub mod body;
 pub mod catalogue;
 pub mod conclusion;
 pub mod head;
+pub mod lanes;
 pub mod search;
 
 use bytes::Bytes;
