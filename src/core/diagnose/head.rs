@@ -142,7 +142,9 @@ impl Head {
                     params.join("&")
                 });
             }
-            Change::QueryMark => self.query = Some(format!("?{}", self.query.as_deref().unwrap_or(""))),
+            Change::QueryMark => {
+                self.query = Some(format!("?{}", self.query.as_deref().unwrap_or("")))
+            }
             Change::PhpQuery => {
                 let q = self.query.as_deref().unwrap_or("");
                 self.query = Some(SigningForm::PhpSdk.query_line(q).into_owned());
@@ -277,11 +279,11 @@ fn forms(t: DateTime<Utc>) -> Vec<String> {
         (SecondsFormat::Secs, t.timestamp_subsec_nanos() == 0),
         (
             SecondsFormat::Millis,
-            t.timestamp_subsec_nanos() % 1_000_000 == 0,
+            t.timestamp_subsec_nanos().is_multiple_of(1_000_000),
         ),
         (
             SecondsFormat::Micros,
-            t.timestamp_subsec_nanos() % 1_000 == 0,
+            t.timestamp_subsec_nanos().is_multiple_of(1_000),
         ),
     ] {
         if exact {
@@ -326,7 +328,10 @@ pub fn head_mods(base: &Head, host: Option<&str>, sent_order: Option<[u8; 4]>) -
         }
     };
 
-    push(HeadMod::new(Mistake::QuestionMarkBeforeQuery, Change::QueryMark));
+    push(HeadMod::new(
+        Mistake::QuestionMarkBeforeQuery,
+        Change::QueryMark,
+    ));
     if query.is_empty() {
         push(HeadMod::new(
             Mistake::EmptyQueryLineOmitted,
@@ -360,7 +365,10 @@ pub fn head_mods(base: &Head, host: Option<&str>, sent_order: Option<[u8; 4]>) -
         }
     }
     if query.contains('&') {
-        push(HeadMod::new(Mistake::QueryParamsSorted, Change::QuerySorted));
+        push(HeadMod::new(
+            Mistake::QueryParamsSorted,
+            Change::QuerySorted,
+        ));
     }
     let mut urls: Vec<String> = Vec::new();
     if let Some(h) = host.filter(|h| !h.is_empty()) {

@@ -95,8 +95,22 @@ impl Text<'_> {
 
     /// Block `b` of the padded text (after the key block), as 16 big-endian words.
     fn block(&self, b: usize, words: &mut [u64; 16]) {
-        let mut buf = [0u8; 128];
         let start = b * 128;
+        // Most blocks lie inside one part (the body): read them where they are.
+        let mut at = 0;
+        for p in self.parts {
+            if start >= at && start + 128 <= at + p.len() {
+                let bytes = &p[start - at..start - at + 128];
+                for (w, chunk) in words.iter_mut().zip(bytes.chunks_exact(8)) {
+                    let mut word = [0u8; 8];
+                    word.copy_from_slice(chunk);
+                    *w = u64::from_be_bytes(word);
+                }
+                return;
+            }
+            at += p.len();
+        }
+        let mut buf = [0u8; 128];
         let len = self.len();
         // The text's bytes that fall in this block.
         let mut at = 0;
@@ -124,8 +138,15 @@ impl Text<'_> {
     }
 }
 
-/// Whether this CPU hashes eight lanes at once (AVX-512F).
+/// Whether the search should sign with [`sign`]: the CPU has AVX-512F, and this is an
+/// optimised build (unoptimised, the vector code is many times slower than ring's assembly,
+/// so debug builds and their tests sign with ring; the tests here check [`sign`] in any build).
 pub fn available() -> bool {
+    !cfg!(debug_assertions) && cpu_has_avx512()
+}
+
+/// Whether this CPU hashes eight lanes at once (AVX-512F).
+fn cpu_has_avx512() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::arch::is_x86_feature_detected!("avx512f")
@@ -136,7 +157,8 @@ pub fn available() -> bool {
     }
 }
 
-/// The HMAC-SHA384 of each text (at most [`LANES`]), in order. Only call when [`available`].
+/// The HMAC-SHA384 of each text (at most [`LANES`]), in order (right on any CPU; fast on one
+/// with AVX-512).
 pub fn sign(texts: &[Text<'_>]) -> Vec<[u8; 48]> {
     sign_with(texts, compress)
 }
@@ -182,7 +204,7 @@ fn sign_with(texts: &[Text<'_>], compress: Compress) -> Vec<[u8; 48]> {
 /// One SHA-512 block on every lane whose bit is set in `mask` (the others keep their state).
 fn compress(state: &mut [[u64; LANES]; 8], w: &[[u64; LANES]; 16], mask: u8) {
     #[cfg(target_arch = "x86_64")]
-    if available() {
+    if cpu_has_avx512() {
         #[allow(unsafe_code)] // the audited call below (SAFETY comment)
         // SAFETY: the CPU has AVX-512F (checked just above), the only requirement of
         // `compress_avx512`; it reads and writes only the arrays it is given.
@@ -408,7 +430,11 @@ mod tests {
                 let texts: Vec<Text> = (0..n)
                     .map(|i| Text {
                         key: &states[(i + body_len) % states.len()],
-                        parts: [&heads[(i * 3 + n) % heads.len()], body, if i % 2 == 0 { b"\n" } else { b"" }],
+                        parts: [
+                            &heads[(i * 3 + n) % heads.len()],
+                            body,
+                            if i % 2 == 0 { b"\n" } else { b"" },
+                        ],
                     })
                     .collect();
                 let want: Vec<Vec<u8>> = texts

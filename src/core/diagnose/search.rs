@@ -19,9 +19,9 @@ use super::head::{head_mods, php_sdk_mod, Head, HeadMod};
 use super::lanes;
 use crate::core::secret::Secret;
 
-/// Bytes hashed per diagnosis before the search stops (512 MiB: the full search of a 1 MB body
-/// fits; a body of hundreds of MB gets the cheapest checks only).
-pub const DEFAULT_BUDGET: u64 = 512 * 1024 * 1024;
+/// Bytes hashed per diagnosis before the search stops (1 GiB: the full search of a 1 MB body,
+/// about 750 signatures, fits; a body of hundreds of MB gets the cheapest checks only).
+pub const DEFAULT_BUDGET: u64 = 1024 * 1024 * 1024;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum HashFn {
@@ -56,7 +56,7 @@ fn targets(provided: &str) -> Vec<Target> {
             add(d, Some(Mistake::UrlSafeBase64));
         }
     }
-    if provided.len() % 2 == 0 && provided.bytes().all(|b| b.is_ascii_hexdigit()) {
+    if provided.len().is_multiple_of(2) && provided.bytes().all(|b| b.is_ascii_hexdigit()) {
         if let Ok(d) = hex::decode(provided) {
             add(d, Some(Mistake::HexInsteadOfBase64));
         }
@@ -73,46 +73,32 @@ pub fn decodes_to_a_digest(provided: &str) -> bool {
 pub struct KeyVariant {
     pub mistake: Mistake,
     pub bytes: Vec<u8>,
-    /// Tried in pairs with other mistakes (a CRLF ending and single quotes are tried alone:
-    /// the LF and double-quote forms of the same mistakes are the ones paired).
-    pub pairable: bool,
 }
 
 /// The key variants for a REST key, the request's API key, and the other accounts known.
 pub fn key_variants(key: &str, api_key: &str, others: &[(String, Secret)]) -> Vec<KeyVariant> {
     let mut out: Vec<KeyVariant> = Vec::new();
-    let mut add = |mistake: Mistake, bytes: Vec<u8>, pairable: bool| {
+    let mut add = |mistake: Mistake, bytes: Vec<u8>| {
         if bytes != key.as_bytes() && !bytes.is_empty() && !out.iter().any(|k| k.bytes == bytes) {
-            out.push(KeyVariant {
-                mistake,
-                bytes,
-                pairable,
-            });
+            out.push(KeyVariant { mistake, bytes });
         }
     };
     add(
         Mistake::KeyWhitespaceTrimmed,
         key.trim().as_bytes().to_vec(),
-        true,
     );
     for nl in ["\n", "\r\n"] {
         add(
             Mistake::KeyWithTrailingNewline,
             format!("{key}{nl}").into_bytes(),
-            true,
         );
     }
     for q in ['"', '\''] {
-        add(
-            Mistake::KeyQuoted,
-            format!("{q}{key}{q}").into_bytes(),
-            true,
-        );
+        add(Mistake::KeyQuoted, format!("{q}{key}{q}").into_bytes());
         if key.len() >= 2 && key.starts_with(q) && key.ends_with(q) {
             add(
                 Mistake::KeyQuoted,
                 key.as_bytes()[1..key.len() - 1].to_vec(),
-                true,
             );
         }
     }
@@ -127,15 +113,11 @@ pub fn key_variants(key: &str, api_key: &str, others: &[(String, Secret)]) -> Ve
             .or_else(|_| URL_SAFE.decode(key))
             .or_else(|_| URL_SAFE_NO_PAD.decode(key));
         if let Ok(d) = decoded {
-            add(Mistake::KeyBase64Decoded, d, true);
+            add(Mistake::KeyBase64Decoded, d);
         }
     }
     if !api_key.is_empty() {
-        add(
-            Mistake::PublicApiKeyAsSecret,
-            api_key.as_bytes().to_vec(),
-            true,
-        );
+        add(Mistake::PublicApiKeyAsSecret, api_key.as_bytes().to_vec());
     }
     for (name, secret) in others {
         add(
@@ -143,7 +125,6 @@ pub fn key_variants(key: &str, api_key: &str, others: &[(String, Secret)]) -> Ve
                 api_key: name.clone(),
             },
             secret.expose().as_bytes().to_vec(),
-            true,
         );
     }
     out
@@ -388,11 +369,8 @@ impl Round {
         let base = p.base.bytes();
         let mods = head_mods(&p.base, p.host, p.sent_order);
         let key_ids = 1..=p.keys.len();
-        // Keys tried in pairs (the CRLF and single-quote forms are tried alone).
-        let paired_keys: Vec<usize> = key_ids
-            .clone()
-            .filter(|&k| p.keys[k - 1].pairable)
-            .collect();
+        // Every key variant pairs (docs/diagnosis.md D1).
+        let paired_keys: Vec<usize> = key_ids.clone().collect();
         let mistake = |k: usize| p.keys[k - 1].mistake.clone();
         let recipes = applicable(p.body, single_recipes(p.body), out);
         let mut tasks = Vec::new();
@@ -650,7 +628,12 @@ fn run_task(
             })
             .collect();
         for ((job, text), digest) in group.iter().zip(&texts).zip(lanes::sign(&texts)) {
-            check(job, HashFn::Sha384, &digest, text.parts.iter().map(|p| p.len()).sum());
+            check(
+                job,
+                HashFn::Sha384,
+                &digest,
+                text.parts.iter().map(|p| p.len()).sum(),
+            );
         }
     }
     for job in &task.jobs {

@@ -521,36 +521,3 @@ fn a_large_body_is_shown_as_its_ends_and_its_length() {
         crate::core::visible::escape_visible(&d.expected_canonical())
     );
 }
-
-#[test]
-fn zz_count_signatures_of_the_bench_request() {
-    let mut body = b"[".to_vec();
-    for i in 0..20 {
-        if i > 0 {
-            body.push(b',');
-        }
-        body.extend_from_slice(
-            format!(r#"{{"id": "{i}", "name": "Café crème {i}", "url": "https://shop.example/p/{i}", "price": "{i}.99", "tags": ["a", "b"]}}"#).as_bytes(),
-        );
-    }
-    body.push(b']');
-    let req = ReceivedRequest {
-        method: "PUT".into(),
-        path: "/v2/batch/".into(),
-        query: "test=1&b=2".into(),
-        headers: vec![
-            ("Host".into(), b"localhost:8080".to_vec()),
-            ("X-SVC-TIMESTAMP".into(), TS.into()),
-            ("X-SVC-APIKEY".into(), API.into()),
-            ("X-SVC-AUTH-ALGO".into(), b"HmacSHA384".to_vec()),
-            ("Content-Type".into(), b"application/json".to_vec()),
-        ],
-        body: body.into(),
-    };
-    let opts = DiagnoseOptions {
-        other_accounts: vec![("other".into(), Secret::new("other-rest-key"))],
-        ..DiagnoseOptions::default()
-    };
-    let d = diagnose_with(&req, "SVC", &Secret::new("bench-rest-key"), &STANDARD.encode([7u8; 48]), &opts);
-    eprintln!("COUNT {} {:?} hashed {}", d.signatures, d.round_signatures, d.hashed_bytes);
-}
