@@ -15,7 +15,7 @@ use chrono::{DateTime, Utc};
 
 use crate::core::sign::SignedHeaders;
 use crate::core::spec::RequestSpec;
-use crate::core::{sign, Secret, SignError, SignableRequest};
+use crate::core::{sign, Secret, SignError, SignableRequest, SigningForm};
 
 /// Default connect timeout.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -293,6 +293,18 @@ pub fn build_signed(
     timestamp: &str,
     key: &Secret,
 ) -> Result<OutgoingRequest, BuildError> {
+    build_signed_in(base_url, spec, timestamp, key, SigningForm::Standard)
+}
+
+/// [`build_signed`] with the path and query lines written in `form` (`docs/signing.md`, "The
+/// PHP SDK's form"): the request sent is the same, only the signature differs.
+pub fn build_signed_in(
+    base_url: &str,
+    spec: &RequestSpec,
+    timestamp: &str,
+    key: &Secret,
+    form: SigningForm,
+) -> Result<OutgoingRequest, BuildError> {
     // A key typed into the URL by mistake must not reach the debug log either.
     crate::logging::redact_in_logs(key);
     let (method, url) = check_target(base_url, &spec.method, &spec.path, &spec.query)?;
@@ -300,7 +312,10 @@ pub fn build_signed(
         method: &method,
         ..spec.signable(timestamp)
     };
-    let signed = sign(&req, key)?;
+    let signed = match form {
+        SigningForm::Standard => sign(&req, key)?,
+        other => other.sign(&req, key)?,
+    };
     // Lengths and names only here; `send_with` logs the header values (none holds the key).
     tracing::trace!(
         canonical_len = req.canonical().len(),

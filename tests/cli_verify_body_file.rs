@@ -22,7 +22,12 @@ fn signscope(cwd: &Path) -> Command {
 
 /// Sign the request with its body in `body.json` inside `dir`, run there, as curl.
 fn curl_command(dir: &Path, key: &Path) -> Vec<u8> {
-    std::fs::write(dir.join("body.json"), BODY).unwrap();
+    curl_command_with(dir, key, BODY)
+}
+
+/// Like [`curl_command`], with `body` in `body.json`.
+fn curl_command_with(dir: &Path, key: &Path, body: &[u8]) -> Vec<u8> {
+    std::fs::write(dir.join("body.json"), body).unwrap();
     let out = signscope(dir)
         .args(["sign", "--method", "PUT", "--path", "/v2/batch"])
         .args(["--timestamp", TS, "--api-key", "pub-key", "--rest-key-file"])
@@ -128,4 +133,51 @@ fn the_body_file_of_a_curl_command_is_found_and_verified() {
     );
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(text(&out).contains("SIGNATURE_MISMATCH"), "{}", text(&out));
+}
+
+/// curl's `-d @FILE` drops the file's CR and LF, `--data-binary @FILE` keeps them: verify reads
+/// the file the way the command would send it.
+#[test]
+fn d_at_file_drops_line_ends_as_curl_does_and_data_binary_keeps_every_byte() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path();
+    let key = dir.join("rest.key");
+    std::fs::write(&key, format!("{REST}\n")).unwrap();
+    let swap = |curl: &[u8]| {
+        String::from_utf8_lossy(curl).replace("--data-binary @body.json", "-d @body.json")
+    };
+
+    // Signed with the file's trailing LF: --data-binary verifies, -d sends one byte less.
+    let curl = curl_command(dir, &key);
+    let req = dir.join("binary.curl");
+    std::fs::write(&req, &curl).unwrap();
+    let out = verify(dir, &req, &key, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains("byte for byte"), "{}", text(&out));
+    let req_d = dir.join("d.curl");
+    std::fs::write(&req_d, swap(&curl)).unwrap();
+    let out = verify(dir, &req_d, &key, &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("SIGNATURE_MISMATCH"), "{}", text(&out));
+
+    // Signed as one line; the file on disk is the same JSON over several lines with CRLF:
+    // -d sends the signed line, --data-binary the file as it is.
+    let flat = b"[{\"id\": \"1\", \"name\": \"a body in a file\"}]";
+    let curl = curl_command_with(dir, &key, flat);
+    std::fs::write(
+        dir.join("body.json"),
+        b"[\r\n{\"id\": \"1\", \"name\": \"a body in a file\"}\r\n]\n",
+    )
+    .unwrap();
+    std::fs::write(&req_d, swap(&curl)).unwrap();
+    let out = verify(dir, &req_d, &key, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        text(&out).contains("without its CR and LF"),
+        "{}",
+        text(&out)
+    );
+    std::fs::write(&req, &curl).unwrap();
+    let out = verify(dir, &req, &key, &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
 }

@@ -37,6 +37,7 @@ fn demo_send(session: &mut Session, key: &str, timestamp: Timestamp) -> SendRequ
         params: SigningParams {
             key: Secret::new(key),
             timestamp,
+            form: Default::default(),
         },
     }
 }

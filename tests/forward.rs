@@ -294,6 +294,17 @@ async fn collector_batches_are_forwarded_and_the_upstream_answer_comes_back() {
     proxy.shutdown().await;
 }
 
+/// A page on `origin` posting the good batch to the collector at `base`, as a browser does.
+async fn post_from_origin(c: &reqwest::Client, base: &str, origin: &str) -> reqwest::Response {
+    c.post(format!("{base}/analytics/collect"))
+        .header("origin", origin)
+        .header("content-type", "application/json")
+        .body(GOOD_BATCH)
+        .send()
+        .await
+        .unwrap()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_forward_analytics_preflights_are_answered_locally_and_never_forwarded() {
     let up = upstream();
@@ -319,14 +330,7 @@ async fn with_forward_analytics_preflights_are_answered_locally_and_never_forwar
         origin
     );
     // The page's POST is forwarded; the upstream's own CORS answer comes back.
-    let resp = c
-        .post(format!("{}/analytics/collect", proxy.url()))
-        .header("origin", origin)
-        .header("content-type", "application/json")
-        .body(GOOD_BATCH)
-        .send()
-        .await
-        .unwrap();
+    let resp = post_from_origin(&c, &proxy.url(), origin).await;
     assert_eq!(resp.status(), 200);
     assert_eq!(
         resp.headers()["access-control-allow-origin"]
@@ -355,14 +359,7 @@ async fn a_forwarded_collector_answer_without_cors_headers_gets_the_local_ones()
     });
     let proxy = proxy_to(None, Some(&upstream)).await;
     let c = client();
-    let resp = c
-        .post(format!("{}/analytics/collect", proxy.url()))
-        .header("origin", "https://shop.example.com")
-        .header("content-type", "application/json")
-        .body(GOOD_BATCH)
-        .send()
-        .await
-        .unwrap();
+    let resp = post_from_origin(&c, &proxy.url(), "https://shop.example.com").await;
     assert_eq!(resp.status(), 200);
     assert_eq!(
         resp.headers()["access-control-allow-origin"]
@@ -372,5 +369,106 @@ async fn a_forwarded_collector_answer_without_cors_headers_gets_the_local_ones()
     );
     assert_eq!(resp.text().await.unwrap(), "{\"accepted\":2}");
     // The indexing API's forwarded answers get none (it is called by servers, not pages).
+    proxy.shutdown().await;
+}
+
+/// Send `head` (request line and headers, without the blank line), the blank line and `body`
+/// on a raw connection, then keep it open without sending more; return what the server says.
+fn raw_exchange(addr: std::net::SocketAddr, head: &str, body: &[u8]) -> String {
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    s.write_all(format!("{head}\r\n").as_bytes()).unwrap();
+    s.write_all(body).unwrap();
+    s.flush().unwrap();
+    let mut out = Vec::new();
+    let mut buf = [0u8; 4096];
+    // Read until the answer's body is complete (the server closes or the JSON ends).
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => out.extend_from_slice(&buf[..n]),
+        }
+        let text = String::from_utf8_lossy(&out);
+        if let Some((_, body)) = text.split_once("\r\n\r\n") {
+            if body.trim_end().ends_with('}') {
+                break;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_that_fails_the_local_read_is_answered_locally_and_never_forwarded() {
+    let up = ServeProcess::start(&["--addr", "127.0.0.1:0", "--demo"], &[]);
+    let mut cfg = ServerConfig::demo();
+    cfg.forward_indexing = Some(up.url.clone());
+    cfg.forward_analytics = Some(up.url.clone());
+    cfg.max_body = 1024;
+    cfg.body_timeout = Duration::from_secs(1);
+    let proxy = start(cfg).await;
+    let addr = proxy.addr;
+
+    // 1. Over the limit, chunked (no Content-Length to refuse it up front): the proxy reads
+    //    past 1 KiB, stops, and the local handler answers 413 as it does without forwarding.
+    let big = format!("[{}]", "\"x\",".repeat(1000) + "\"x\"");
+    let h = demo_headers("PUT", "/v2/batch", "", &now(), big.as_bytes());
+    let raw = tokio::task::spawn_blocking(move || {
+        let mut head = String::from("PUT /v2/batch HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n");
+        for (n, v) in &h {
+            head.push_str(&format!("{n}: {v}\r\n"));
+        }
+        let body = format!("{:x}\r\n{big}\r\n0\r\n\r\n", big.len());
+        raw_exchange(addr, &head, body.as_bytes())
+    })
+    .await
+    .unwrap();
+    assert!(raw.starts_with("HTTP/1.1 413"), "{raw}");
+    assert!(raw.contains("PAYLOAD_TOO_LARGE"), "{raw}");
+
+    // 2. Too slow: 10 of 100 declared bytes, then nothing. The local handler's 408, once (the
+    //    proxy's read is the only read: the body is not waited for twice).
+    let h = demo_headers("PUT", "/v2/batch", "", &now(), &[b' '; 100]);
+    let raw = tokio::task::spawn_blocking(move || {
+        let mut head = String::from(
+            "PUT /v2/batch HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 100\r\n",
+        );
+        for (n, v) in &h {
+            head.push_str(&format!("{n}: {v}\r\n"));
+        }
+        raw_exchange(addr, &head, &[b' '; 10])
+    })
+    .await
+    .unwrap();
+    assert!(raw.starts_with("HTTP/1.1 408"), "{raw}");
+    assert!(raw.contains("REQUEST_TIMEOUT"), "{raw}");
+
+    // 3. The collector's too-large batch (declared): 413, with its CORS headers.
+    let c = client();
+    let resp = c
+        .post(format!("{}/analytics/collect", proxy.url()))
+        .header("origin", "https://shop.example.com")
+        .header("content-type", "application/json")
+        .body(bad_batch().repeat(20))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 413);
+    assert_eq!(
+        resp.headers()["access-control-allow-origin"],
+        "https://shop.example.com"
+    );
+
+    // Recorded here with the local answers and no upstream; nothing reached the upstream.
+    let recs = stream_records(&proxy.url(), 3).await;
+    let statuses: Vec<&Value> = recs.iter().map(|r| &r["status"]).collect();
+    assert_eq!(statuses, [413, 408, 413], "{recs:?}");
+    for r in &recs {
+        assert!(r.get("upstream").is_none_or(Value::is_null), "{r}");
+    }
+    let (_, summary) = get_json(&c, &format!("{}/_inspect/summary", up.url)).await;
+    assert_eq!(summary["requests"], 0, "{summary}");
+    let (_, events) = get_json(&c, &format!("{}/_inspect/events", up.url)).await;
+    assert_eq!(events, serde_json::json!([]), "{events}");
     proxy.shutdown().await;
 }

@@ -71,7 +71,7 @@ fn an_outside_client_s_mismatch_appears_in_the_traffic_view_with_its_diagnosis()
     let status = send_mismatch(port);
     assert!(status.contains("401"), "{status}");
     let screen = pty.wait_for("the request's line and its diagnosis", |s| {
-        s.contains("PUT /v2/batch/ 401 SIGNATURE_MISMATCH") && s.contains("Diagnosis:")
+        s.contains("PUT /v2/batch/ 401 SIGNATURE_MISMATCH") && s.contains("Conclusion:")
     });
     assert!(
         screen.contains("Server's signing text (expected)"),

@@ -114,8 +114,12 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<u8> {
             if let Some(named) = &c.body_file {
                 let (path, body) =
                     curl_body_file(named, &args.request_file, args.body_file.as_deref())?;
-                notes.push(format!("the body is the file {}", path.display()));
-                request.body = body.into();
+                notes.push(format!(
+                    "the body is the file {}, read {}",
+                    path.display(),
+                    c.body_file_read.describe()
+                ));
+                request.body = c.body_file_read.apply(body).into();
             }
             crate::core::http_text::ParsedRaw {
                 request,

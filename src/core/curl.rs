@@ -43,8 +43,39 @@ pub struct CurlCommand {
     /// When the body comes from a file (`-d @file`, `--data-binary @file`, `-T file`), its path;
     /// `-` means stdin. The body in `request` is then empty.
     pub body_file: Option<String>,
+    /// How curl reads that file into the body (see [`BodyFileRead`]).
+    pub body_file_read: BodyFileRead,
     /// Remarks, e.g. the Content-Type curl adds on its own.
     pub notes: Vec<String>,
+}
+
+/// How curl turns a body file into the body it sends (`docs/verification.md`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BodyFileRead {
+    /// `--data-binary @FILE`, `--json @FILE`, `-T FILE`: the file byte for byte.
+    #[default]
+    Binary,
+    /// `-d @FILE`, `--data @FILE`, `--data-ascii @FILE`: every CR and LF of the file is dropped
+    /// (curl sends a multi-line file as one line).
+    StripNewlines,
+}
+
+impl BodyFileRead {
+    /// The body curl sends for a file holding `bytes`.
+    pub fn apply(self, mut bytes: Vec<u8>) -> Vec<u8> {
+        if self == BodyFileRead::StripNewlines {
+            bytes.retain(|&b| b != b'\r' && b != b'\n');
+        }
+        bytes
+    }
+
+    /// The option that reads it, as a user would write it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            BodyFileRead::Binary => "byte for byte (--data-binary)",
+            BodyFileRead::StripNewlines => "without its CR and LF characters (-d / --data)",
+        }
+    }
 }
 
 /// Split a command line into words the way a POSIX shell would (no expansion of variables).
@@ -301,6 +332,7 @@ struct State {
     data: Vec<Vec<u8>>,
     has_data: bool,
     body_file: Option<String>,
+    body_file_read: BodyFileRead,
     get: bool,
     head: bool,
     upload: bool,
@@ -310,9 +342,16 @@ struct State {
 impl State {
     fn data(&mut self, opt: &str, value: Vec<u8>) {
         self.has_data = true;
-        let raw = opt == "--data-raw" || opt == "--json";
+        // curl reads `@FILE` for every data option but --data-raw; --data-binary and --json
+        // send the file as it is, -d / --data / --data-ascii drop its CR and LF.
+        let raw = opt == "--data-raw";
         if !raw && value.first() == Some(&b'@') {
             self.body_file = Some(text(&value[1..]));
+            self.body_file_read = if opt == "--data-binary" || opt == "--json" {
+                BodyFileRead::Binary
+            } else {
+                BodyFileRead::StripNewlines
+            };
         } else {
             self.data.push(value);
         }
@@ -357,6 +396,7 @@ impl State {
                 self.upload = true;
                 self.has_data = true;
                 self.body_file = Some(text(&value));
+                self.body_file_read = BodyFileRead::Binary;
             }
             "--url" => self.url = Some(text(&value)),
             "-F" | "--form" | "--data-urlencode" | "-K" | "--config" => {
@@ -524,6 +564,7 @@ pub fn parse_curl_command(cmd: &str) -> Result<CurlCommand, ParseError> {
         },
         url,
         body_file: st.body_file,
+        body_file_read: st.body_file_read,
         notes,
     })
 }
@@ -696,6 +737,32 @@ mod tests {
         // --data-raw does not treat @ specially.
         let r = parse_curl("curl --data-raw @x http://h/").unwrap();
         assert_eq!(&r.body[..], b"@x");
+    }
+
+    #[test]
+    fn a_body_file_is_read_as_curl_reads_it_binary_or_without_line_ends() {
+        let file = b"[\r\n  {\"a\": 1}\n]\n".to_vec();
+        for (cmd, read) in [
+            ("curl --data-binary @b.json http://h/", BodyFileRead::Binary),
+            ("curl --json @b.json http://h/", BodyFileRead::Binary),
+            ("curl -T b.json http://h/", BodyFileRead::Binary),
+            ("curl -d @b.json http://h/", BodyFileRead::StripNewlines),
+            ("curl -d@b.json http://h/", BodyFileRead::StripNewlines),
+            ("curl --data @b.json http://h/", BodyFileRead::StripNewlines),
+            (
+                "curl --data-ascii @b.json http://h/",
+                BodyFileRead::StripNewlines,
+            ),
+        ] {
+            let c = parse_curl_command(cmd).unwrap();
+            assert_eq!(c.body_file.as_deref(), Some("b.json"), "{cmd}");
+            assert_eq!(c.body_file_read, read, "{cmd}");
+        }
+        assert_eq!(BodyFileRead::Binary.apply(file.clone()), file);
+        assert_eq!(
+            BodyFileRead::StripNewlines.apply(file),
+            b"[  {\"a\": 1}]".to_vec()
+        );
     }
 
     #[test]

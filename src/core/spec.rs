@@ -12,6 +12,7 @@ use std::borrow::Cow;
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
 
+use super::form::SigningForm;
 use super::request::{SignableRequest, AUTH_ALGO, CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX};
 use super::secret::Secret;
 use super::time::format_timestamp;
@@ -122,6 +123,9 @@ pub struct SigningParams {
     /// The REST key (`docs/signing.md` rule S10).
     pub key: Secret,
     pub timestamp: Timestamp,
+    /// How the path and query lines are written (`docs/signing.md`, "The PHP SDK's form");
+    /// the standard form unless the user chose the vendor's PHP SDK form.
+    pub form: SigningForm,
 }
 
 #[cfg(test)]

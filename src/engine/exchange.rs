@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 use crate::client::{ClientError, OutgoingRequest, Response};
 use crate::core::spec::RequestSpec;
 use crate::core::visible::visible_lines;
+use crate::core::SigningForm;
 use crate::store::HistoryEntry;
 
 /// Answers up to this size are parsed for their code, message, job id and mismatch details;
@@ -154,6 +155,8 @@ pub struct Exchange {
     pub spec: RequestSpec,
     /// The timestamp signed (None for an events batch).
     pub timestamp: Option<String>,
+    /// The form the path and query lines were signed in (`docs/signing.md`).
+    pub form: SigningForm,
     /// Exactly what went on the wire (the body shares the spec's buffer).
     pub request: OutgoingRequest,
     /// The response, or why nothing came back.
@@ -182,7 +185,7 @@ impl Exchange {
     /// Built on demand: it holds the whole body.
     pub fn our_canonical_lines(&self) -> Vec<String> {
         match &self.timestamp {
-            Some(ts) => visible_lines(&self.spec.signable(ts).canonical().to_bytes()),
+            Some(ts) => visible_lines(&self.form.canonical(&self.spec.signable(ts)).to_bytes()),
             None => Vec::new(),
         }
     }

@@ -74,24 +74,33 @@ impl Sender {
     /// request that cannot be sent as signed is an [`EngineError`].
     pub async fn send(&self, req: SendRequest) -> Result<Exchange, EngineError> {
         // Signing hashes the whole body: off the async threads.
+        let form = req.params.form;
         let (out, spec, timestamp, key, sent_at) = tokio::task::spawn_blocking(move || {
             let now = Utc::now();
             let timestamp = req.params.timestamp.text_at(now).into_owned();
-            let out =
-                client::build_signed(&req.base_url, &req.request, &timestamp, &req.params.key)?;
+            let out = client::build_signed_in(
+                &req.base_url,
+                &req.request,
+                &timestamp,
+                &req.params.key,
+                req.params.form,
+            )?;
             Ok::<_, EngineError>((out, req.request, timestamp, req.params.key, now))
         })
         .await
         .map_err(|e| EngineError::Runtime(format!("signing stopped: {e}")))??;
-        self.exchange(
-            ExchangeKind::Request,
-            out,
-            spec,
-            Some(timestamp),
-            Some(key),
-            sent_at,
-        )
-        .await
+        let mut exchange = self
+            .exchange(
+                ExchangeKind::Request,
+                out,
+                spec,
+                Some(timestamp),
+                Some(key),
+                sent_at,
+            )
+            .await?;
+        exchange.form = form;
+        Ok(exchange)
     }
 
     /// Post an event batch, byte for byte, to `{analytics_url}/analytics/collect` and record
@@ -178,6 +187,7 @@ impl Sender {
             sent_at,
             spec,
             timestamp,
+            form: Default::default(),
             request: out,
             response,
             answer,

@@ -50,6 +50,19 @@ impl Session {
         name: Option<&str>,
         opts: ClientOptions,
     ) -> Result<Session, EngineError> {
+        let mut session = Session::open_unmarked_in(paths, name, opts)?;
+        session.mark_last_used();
+        Ok(session)
+    }
+
+    /// [`Session::open_in`] without marking the profile opened as the last used one: the caller
+    /// does it with [`Session::last_used_marker`] when it suits it (the workbench after its
+    /// first frame: the write syncs the state file to disk, several milliseconds).
+    pub fn open_unmarked_in(
+        paths: Paths,
+        name: Option<&str>,
+        opts: ClientOptions,
+    ) -> Result<Session, EngineError> {
         let store = ProfileStore::open(&paths);
         let profile = match name {
             Some(n) => store.load(n)?,
@@ -70,7 +83,7 @@ impl Session {
             },
         };
         let (http, probe) = client::build_client_probed(&opts)?;
-        let mut session = Session {
+        let session = Session {
             history: History::open(&paths),
             store,
             profile,
@@ -79,7 +92,6 @@ impl Session {
             probe,
             opts,
         };
-        session.mark_last_used();
         Ok(session)
     }
 
@@ -102,6 +114,17 @@ impl Session {
         self.profile = profile;
         self.mark_last_used();
         Ok(outcome)
+    }
+
+    /// What marks the current profile as the last used one, to run anywhere (a blocking
+    /// thread); a failure is logged, not fatal.
+    pub fn last_used_marker(&self) -> impl FnOnce() + Send + 'static {
+        let (store, name) = (self.store.clone(), self.profile.name.clone());
+        move || {
+            if let Err(e) = store.set_last_used(&name) {
+                tracing::debug!(error = %e, "last used profile not remembered");
+            }
+        }
     }
 
     /// Remember the current profile as the last used one; a failure is logged, not fatal.
@@ -149,6 +172,11 @@ impl Session {
         self.embedded = Some(server);
     }
 
+    /// The in-process server when it runs (without starting it).
+    pub fn embedded(&self) -> Option<&BackgroundServer> {
+        self.embedded.as_ref()
+    }
+
     /// The URL of the in-process server when it runs (without starting it).
     pub fn running_embedded_url(&self) -> Option<String> {
         self.embedded.as_ref().map(BackgroundServer::url)
@@ -191,6 +219,7 @@ impl Session {
         Ok(SigningParams {
             key: self.key()?,
             timestamp,
+            form: Default::default(),
         })
     }
 

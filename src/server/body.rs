@@ -41,7 +41,7 @@ async fn drain(mut stream: axum::body::BodyDataStream, mut seen: u64) {
 }
 
 /// Why a body could not be read.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum BodyError {
     /// Larger than the limit (by its Content-Length, or while streaming).
     TooLarge,
@@ -153,28 +153,55 @@ impl BodyPermit {
     }
 }
 
+/// Set on a request by the forward proxy when it could not read the body (too large, too slow,
+/// cut off): the local handler answers and records this failure instead of reading the body
+/// again (`docs/server.md`, rule W5).
+#[derive(Clone, Debug)]
+pub struct BodyFailed(pub BodyError);
+
+impl super::config::ServerConfig {
+    /// The time bounds of a body read on this server (`docs/server.md`, rule L2).
+    pub fn body_pace(&self) -> BodyPace {
+        BodyPace {
+            timeout: self.body_timeout,
+            min_rate: self.min_body_rate,
+            grace: self.body_rate_grace,
+        }
+    }
+}
+
 /// Read the body within the server's bounds, taking its bytes from the shared budget as they
-/// arrive. The permit is held until the caller has answered.
+/// arrive. The permit is held until the caller has answered. A request whose body the forward
+/// proxy already failed to read ([`BodyFailed`]) gets that failure.
 pub async fn admit_body(
     st: &super::AppState,
-    headers: &HeaderMap,
+    parts: &axum::http::request::Parts,
     body: Body,
 ) -> (BodyPermit, Result<Bytes, BodyError>) {
-    let pace = BodyPace {
-        timeout: st.config.body_timeout,
-        min_rate: st.config.min_body_rate,
-        grace: st.config.body_rate_grace,
-    };
     let mut permit = BodyPermit::default();
+    if let Some(BodyFailed(e)) = parts.extensions.get::<BodyFailed>() {
+        return (permit, Err(e.clone()));
+    }
     let read = read_body_within(
-        headers,
+        &parts.headers,
         body,
         st.config.max_body,
-        pace,
+        st.config.body_pace(),
         Some((&st.body_budget, &mut permit)),
     )
     .await;
     (permit, read)
+}
+
+/// Read a body as [`admit_body`] does, for the forward proxy (its bytes taken from `budget`).
+pub async fn read_forwarded_body(
+    headers: &HeaderMap,
+    body: Body,
+    limit: usize,
+    pace: BodyPace,
+    budget: Option<(&BodyBudget, &mut BodyPermit)>,
+) -> Result<Bytes, BodyError> {
+    read_body_within(headers, body, limit, pace, budget).await
 }
 
 /// Read the whole body, refusing more than `limit` bytes (up front when Content-Length says so)

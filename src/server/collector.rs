@@ -16,16 +16,18 @@
 //! record for the whole body when it is not a non-empty JSON array (so nothing a client sent is
 //! lost).
 
-use std::time::Duration;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::MethodRouter;
 use axum::Json;
 use bytes::Bytes;
 use serde_json::{json, Value};
-use tower_http::cors::{AllowHeaders, AllowOrigin, CorsLayer};
+use tower::{Layer, Service};
 
 use crate::core::events::{event_of_path, list_id_of, validate_bytes, MAX_LISTED_PROBLEMS};
 use crate::core::time::format_timestamp;
@@ -36,29 +38,112 @@ use super::body::admit_body;
 use super::store::{preview, EventRecord};
 use super::AppState;
 
-/// The collector's routes with CORS: preflights (`OPTIONS`) are answered by the layer with the
-/// origin mirrored, `POST` allowed and the requested headers allowed; every other answer gets
-/// the origin (or `*` when the request had none) and `Vary`.
+/// The collector's routes with CORS: preflights (`OPTIONS`) are answered with `POST` allowed,
+/// the requested headers allowed and a max age of 600 s; every answer, preflight or not,
+/// errors included, gets `Access-Control-Allow-Origin` (the request's origin, or `*` when it
+/// had none) and `Vary: Origin` (`docs/server.md`, "CORS").
+///
+/// Hand-written rather than tower-http's general `CorsLayer`: the collector's policy is fixed
+/// (any origin, one method), so the layer copies one header and inserts two, without boxing
+/// the handler's future (`benches/vendor.rs` measures what it adds per request).
 pub fn with_cors(route: MethodRouter<AppState>) -> MethodRouter<AppState> {
-    let cors = CorsLayer::new()
-        .allow_origin(AllowOrigin::mirror_request())
-        .allow_methods([Method::POST, Method::OPTIONS])
-        .allow_headers(AllowHeaders::mirror_request())
-        .max_age(Duration::from_secs(600));
-    // An OPTIONS route of its own: the router's method-not-allowed fallback would otherwise
-    // answer 405 before the layer sees the preflight (the layer answers it; this never runs).
-    route
-        .options(|| async { StatusCode::NO_CONTENT })
-        .layer(cors)
-        .layer(axum::middleware::map_response(any_origin))
+    route.options(preflight).layer(CorsLayer)
 }
 
-/// `Access-Control-Allow-Origin: *` on an answer to a request that sent no `Origin`.
-async fn any_origin(mut resp: Response) -> Response {
-    resp.headers_mut()
-        .entry(header::ACCESS_CONTROL_ALLOW_ORIGIN)
-        .or_insert(HeaderValue::from_static("*"));
+/// The answer to a preflight; [`CorsLayer`] adds the origin and `Vary`.
+async fn preflight(headers: HeaderMap) -> Response {
+    let mut resp = StatusCode::OK.into_response();
+    let h = resp.headers_mut();
+    h.insert(
+        header::ACCESS_CONTROL_ALLOW_METHODS,
+        HeaderValue::from_static("POST,OPTIONS"),
+    );
+    if let Some(asked) = headers.get(header::ACCESS_CONTROL_REQUEST_HEADERS) {
+        h.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, asked.clone());
+    }
+    h.insert(
+        header::ACCESS_CONTROL_MAX_AGE,
+        HeaderValue::from_static("600"),
+    );
+    h.insert(
+        header::VARY,
+        HeaderValue::from_static("access-control-request-method, access-control-request-headers"),
+    );
     resp
+}
+
+/// Puts the collector's CORS headers on every answer of the service it wraps.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CorsLayer;
+
+impl<S> Layer<S> for CorsLayer {
+    type Service = Cors<S>;
+    fn layer(&self, inner: S) -> Cors<S> {
+        Cors { inner }
+    }
+}
+
+/// The service of [`CorsLayer`].
+#[derive(Clone, Debug)]
+pub struct Cors<S> {
+    inner: S,
+}
+
+impl<S, B> Service<axum::http::Request<B>> for Cors<S>
+where
+    S: Service<axum::http::Request<B>, Response = Response>,
+{
+    type Response = Response;
+    type Error = S::Error;
+    type Future = CorsFuture<S::Future>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, req: axum::http::Request<B>) -> Self::Future {
+        let origin = req.headers().get(header::ORIGIN).cloned();
+        CorsFuture {
+            inner: self.inner.call(req),
+            origin,
+        }
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// The wrapped answer, then the two headers.
+    pub struct CorsFuture<F> {
+        #[pin]
+        inner: F,
+        origin: Option<HeaderValue>,
+    }
+}
+
+impl<F, E> Future for CorsFuture<F>
+where
+    F: Future<Output = Result<Response, E>>,
+{
+    type Output = Result<Response, E>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.project();
+        let mut resp = std::task::ready!(this.inner.poll(cx))?;
+        let origin = this
+            .origin
+            .take()
+            .unwrap_or_else(|| HeaderValue::from_static("*"));
+        add_cors_headers(resp.headers_mut(), origin);
+        Poll::Ready(Ok(resp))
+    }
+}
+
+/// `Access-Control-Allow-Origin: origin` (unless the answer has one) and `Vary: origin`.
+pub fn add_cors_headers(headers: &mut HeaderMap, origin: HeaderValue) {
+    if headers.contains_key(header::ACCESS_CONTROL_ALLOW_ORIGIN) {
+        return;
+    }
+    headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
+    headers.append(header::VARY, HeaderValue::from_static("origin"));
 }
 
 pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
@@ -69,7 +154,7 @@ pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
         .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
 
     // Bounded memory: a permit before taking in a body (released when answered).
-    let (_permit, read) = admit_body(&st, &parts.headers, body).await;
+    let (_permit, read) = admit_body(&st, &parts, body).await;
     let body = match read {
         Ok(b) => b,
         Err(e) => {

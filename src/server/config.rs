@@ -113,6 +113,11 @@ pub struct ServerConfig {
     pub forward_indexing: Option<String>,
     /// The same for collector requests.
     pub forward_analytics: Option<String>,
+    /// Forwarding can be changed while the server runs ([`super::AppState::set_forwarding`]):
+    /// the workbench's in-process server forwards per profile and follows a profile switch
+    /// (`docs/server.md` rule W10). Off for `serve`, whose routes then carry no forwarding
+    /// layer unless a forward URL is given.
+    pub forward_switchable: bool,
     /// Bytes shared by all request bodies being read or handled at once: each body takes its
     /// bytes as they arrive (a stalled client holds only what it sent) and gives them back once
     /// answered; a body that finds the budget spent waits (within its deadline). At least
@@ -147,6 +152,7 @@ impl ServerConfig {
             shutdown_grace: Duration::from_secs(5),
             forward_indexing: None,
             forward_analytics: None,
+            forward_switchable: false,
             body_budget_bytes: DEFAULT_BODY_BUDGET_BYTES,
             accept_forms: Vec::new(),
             max_diagnoses: DEFAULT_MAX_DIAGNOSES,

@@ -11,7 +11,7 @@
 //! altered. signscope holds no key of the client's, so none can be sent: only what the client
 //! sent is.
 
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError, RwLock};
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
@@ -20,9 +20,8 @@ use axum::http::{header, HeaderMap, HeaderName, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use bytes::{Bytes, BytesMut};
-use futures::StreamExt;
 
-use super::body::{BodyBudget, BodyPermit};
+use super::body::{read_forwarded_body, BodyBudget, BodyFailed, BodyPace, BodyPermit};
 use super::error::ApiError;
 use super::stream::{self, UpstreamSeen, STREAM_BODY_PREVIEW};
 
@@ -46,12 +45,84 @@ pub struct Upstream {
     base_path: String,
     client: reqwest::Client,
     max_body: usize,
-    body_timeout: Duration,
+    /// The local server's body read bounds (`docs/server.md`, rule L2): a forwarded body is read
+    /// under the same rules as a local one.
+    pace: BodyPace,
     /// The server's bodies budget: a forwarded body's bytes are taken from it as they arrive
     /// and held until the upstream has answered (`docs/server.md`, rule L1).
     budget: Option<BodyBudget>,
     /// The collector's upstream: answers passed back get CORS headers when it sent none.
     cors: bool,
+}
+
+/// The upstreams a server forwards to now, one per kind of route; changed while it runs by
+/// [`super::AppState::set_forwarding`] (the workbench's per-profile forwarding).
+#[derive(Default)]
+pub struct Forwarding {
+    indexing: RwLock<Option<Arc<Upstream>>>,
+    analytics: RwLock<Option<Arc<Upstream>>>,
+}
+
+impl Forwarding {
+    /// Forward to these from the next request on.
+    pub fn set(&self, indexing: Option<Arc<Upstream>>, analytics: Option<Arc<Upstream>>) {
+        *self
+            .indexing
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = indexing;
+        *self
+            .analytics
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = analytics;
+    }
+
+    /// The indexing upstream, if any.
+    pub fn indexing(&self) -> Option<Arc<Upstream>> {
+        self.indexing
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The collector's upstream, if any.
+    pub fn analytics(&self) -> Option<Arc<Upstream>> {
+        self.analytics
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+/// What the [`proxy`] layer of a group of routes forwards to: the server's [`Forwarding`],
+/// indexing or collector side.
+#[derive(Clone)]
+pub struct Target {
+    forwarding: Arc<Forwarding>,
+    analytics: bool,
+}
+
+impl Target {
+    pub fn indexing(forwarding: Arc<Forwarding>) -> Target {
+        Target {
+            forwarding,
+            analytics: false,
+        }
+    }
+
+    pub fn analytics(forwarding: Arc<Forwarding>) -> Target {
+        Target {
+            forwarding,
+            analytics: true,
+        }
+    }
+
+    fn upstream(&self) -> Option<Arc<Upstream>> {
+        if self.analytics {
+            self.forwarding.analytics()
+        } else {
+            self.forwarding.indexing()
+        }
+    }
 }
 
 /// Why an upstream URL cannot be used (one sentence).
@@ -91,7 +162,7 @@ impl Upstream {
             base_path: parsed.path().trim_end_matches('/').to_string(),
             client,
             max_body,
-            body_timeout,
+            pace: BodyPace::deadline(body_timeout),
             budget: None,
             cors: false,
         })
@@ -102,6 +173,12 @@ impl Upstream {
     /// the real service answered (`docs/server.md`, rule W9).
     pub fn with_cors(mut self) -> Upstream {
         self.cors = true;
+        self
+    }
+
+    /// The same upstream, reading forwarded bodies within these bounds (the server's own).
+    pub fn with_pace(mut self, pace: BodyPace) -> Upstream {
+        self.pace = pace;
         self
     }
 
@@ -153,65 +230,29 @@ fn end_to_end(headers: &HeaderMap) -> HeaderMap {
     out
 }
 
-/// Read the whole body up to `max` bytes within `deadline`, taking its bytes from `budget` (when
-/// given) before keeping them. On failure, the bytes read so far and the rest of the body, for
-/// the local handler to answer as it does (413, 408, ...).
-async fn read_body(
-    body: Body,
-    max: usize,
-    deadline: Duration,
-    budget: Option<(&BodyBudget, &mut BodyPermit)>,
-) -> Result<Bytes, Body> {
-    let mut stream = body.into_data_stream();
-    let mut buf = BytesMut::new();
-    let mut budget = budget;
-    let read = tokio::time::timeout(deadline, async {
-        while let Some(chunk) = stream.next().await {
-            match chunk {
-                Ok(c) => {
-                    if buf.len() + c.len() > max {
-                        buf.extend_from_slice(&c);
-                        return false;
-                    }
-                    if let Some((b, p)) = budget.as_mut() {
-                        p.take(b, c.len()).await;
-                    }
-                    buf.extend_from_slice(&c);
-                    if buf.len() > max {
-                        return false;
-                    }
-                }
-                Err(_) => return false,
-            }
-        }
-        true
-    })
-    .await;
-    match read {
-        Ok(true) => Ok(buf.freeze()),
-        _ => {
-            let head = futures::stream::once(async move { Ok::<Bytes, axum::Error>(buf.freeze()) });
-            Err(Body::from_stream(head.chain(stream)))
-        }
-    }
-}
-
-/// The middleware that forwards the requests of the routes it wraps to `up`.
-pub async fn proxy(State(up): State<Arc<Upstream>>, req: Request, next: Next) -> Response {
+/// The middleware that forwards the requests of the routes it wraps to the target's upstream
+/// (when there is one now).
+pub async fn proxy(State(target): State<Target>, req: Request, next: Next) -> Response {
     // Preflights are the local server's to answer (the upstream sets its own CORS answers).
     if req.method() == Method::OPTIONS {
         return next.run(req).await;
     }
-    let (parts, body) = req.into_parts();
+    let Some(up) = target.upstream() else {
+        return next.run(req).await;
+    };
+    let (mut parts, body) = req.into_parts();
     // Held until the upstream has answered (the body is alive until then).
     let mut permit = BodyPermit::default();
     let budget = up.budget.as_ref().map(|b| (b, &mut permit));
-    let bytes = match read_body(body, up.max_body, up.body_timeout, budget).await {
+    let read = read_forwarded_body(&parts.headers, body, up.max_body, up.pace, budget).await;
+    let bytes = match read {
         Ok(b) => b,
-        // Too large, too slow or aborted: answered (and recorded) locally, not forwarded.
-        Err(rest) => {
+        // Too large, too slow or cut off: not forwarded, not even in part. The local handler
+        // answers and records this very failure (it does not read the body again).
+        Err(e) => {
             drop(permit);
-            return next.run(Request::from_parts(parts, rest)).await;
+            parts.extensions.insert(BodyFailed(e));
+            return next.run(Request::from_parts(parts, Body::empty())).await;
         }
     };
     let method = parts.method.clone();
@@ -260,12 +301,8 @@ pub async fn proxy(State(up): State<Arc<Upstream>>, req: Request, next: Next) ->
 
 /// The collector's CORS headers on a forwarded answer that has none of its own.
 fn add_cors(headers: &mut HeaderMap, origin: Option<axum::http::HeaderValue>) {
-    if headers.contains_key(header::ACCESS_CONTROL_ALLOW_ORIGIN) {
-        return;
-    }
     let value = origin.unwrap_or_else(|| axum::http::HeaderValue::from_static("*"));
-    headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, value);
-    headers.append(header::VARY, axum::http::HeaderValue::from_static("origin"));
+    super::collector::add_cors_headers(headers, value);
 }
 
 /// Send the request on and read the answer; `Err` is the cause in words.

@@ -105,7 +105,7 @@ async fn serve(st: AppState, req: Request, check_signature: bool) -> Response {
         "indexing request received"
     );
     // Bounded memory: a permit before taking in a body (released when answered).
-    let (_permit, read) = admit_body(&st, &parts.headers, body).await;
+    let (_permit, read) = admit_body(&st, &parts, body).await;
     let body = match read {
         Ok(b) => b,
         Err(e) => {

@@ -7,8 +7,9 @@
 //! - the inspection API under `/_inspect/` ([`inspect`]), backed by a bounded [`store::Store`],
 //!   with a live stream of completed requests at `/_inspect/stream` ([`stream`]).
 //!
-//! Start it in-process with [`start`] (async) or [`spawn_background`] (its own thread and
-//! runtime, for sync callers), or from the command line with `signscope serve`.
+//! Start it in-process with [`start`] (async), [`spawn_background`] (its own thread and
+//! runtime, for sync callers) or [`spawn_on`] (an already bound listener, on a runtime the caller
+//! owns: the workbench's), or from the command line with `signscope serve`.
 //!
 //! Robustness: connections are served by hyper's HTTP/1 server with a request-head timeout
 //! (also the idle keep-alive timeout) and a head size limit (431 above it); bodies are read with
@@ -74,6 +75,9 @@ pub struct AppState {
     pub hashing: Arc<tokio::sync::Semaphore>,
     /// The live stream of completed requests (`GET /_inspect/stream`).
     pub stream: Arc<stream::Hub>,
+    /// Where indexing and collector requests are forwarded (none by default; see
+    /// [`AppState::set_forwarding`]).
+    pub forwarding: Arc<forward::Forwarding>,
 }
 
 impl AppState {
@@ -92,7 +96,9 @@ impl AppState {
         ));
         // A forwarded body is held twice while it is handled (the proxy's copy, sent on, and the
         // local handler's): room for two of the largest.
-        let forwarding = config.forward_indexing.is_some() || config.forward_analytics.is_some();
+        let forwarding = config.forward_indexing.is_some()
+            || config.forward_analytics.is_some()
+            || config.forward_switchable;
         let budget_bytes = if forwarding {
             config
                 .body_budget_bytes
@@ -101,7 +107,8 @@ impl AppState {
             config.body_budget_bytes
         };
         let body_budget = body::BodyBudget::new(budget_bytes, config.max_body);
-        AppState {
+        let state = AppState {
+            forwarding: Arc::default(),
             stream,
             body_budget,
             attributes: Arc::default(),
@@ -113,7 +120,44 @@ impl AppState {
             config: Arc::new(config),
             store: Arc::new(store),
             verify_options: Arc::new(verify_options),
+        };
+        let (indexing, analytics) = (
+            state.config.forward_indexing.clone(),
+            state.config.forward_analytics.clone(),
+        );
+        for why in state.set_forwarding(indexing.as_deref(), analytics.as_deref()) {
+            // `serve` checks URLs before starting; an in-process caller's bad URL is logged.
+            tracing::error!("not forwarding: {why}");
         }
+        state
+    }
+
+    /// Forward indexing requests to `indexing` and collector requests to `analytics` from the
+    /// next request on (`None`: answer locally). Takes effect only on routes that carry the
+    /// forwarding layer: those configured with a forward URL, or all of them when
+    /// [`ServerConfig::forward_switchable`]. Returns why a URL cannot be used (that one is not
+    /// forwarded to), one sentence each.
+    pub fn set_forwarding(&self, indexing: Option<&str>, analytics: Option<&str>) -> Vec<String> {
+        let mut notes = Vec::new();
+        let mut make = |url: Option<&str>, cors: bool| {
+            let url = url?;
+            match forward::Upstream::new(url, self.config.max_body, self.config.body_timeout) {
+                Ok(up) => {
+                    let up = up
+                        .with_budget(self.body_budget.clone())
+                        .with_pace(self.config.body_pace());
+                    Some(Arc::new(if cors { up.with_cors() } else { up }))
+                }
+                Err(why) => {
+                    notes.push(why);
+                    None
+                }
+            }
+        };
+        let indexing = make(indexing, false);
+        let analytics = make(analytics, true);
+        self.forwarding.set(indexing, analytics);
+        notes
     }
 }
 
@@ -123,15 +167,19 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/v2", any(indexing::handle))
         .route("/v2/", any(indexing::handle))
         .route("/v2/{*rest}", any(indexing::handle));
-    if let Some(up) = upstream(state, state.config.forward_indexing.as_deref(), false) {
-        indexing = indexing.route_layer(axum::middleware::from_fn_with_state(up, forward::proxy));
+    let switchable = state.config.forward_switchable;
+    if switchable || state.config.forward_indexing.is_some() {
+        let target = forward::Target::indexing(state.forwarding.clone());
+        indexing =
+            indexing.route_layer(axum::middleware::from_fn_with_state(target, forward::proxy));
     }
     let mut collect = Router::new().route(
         "/analytics/collect",
         collector::with_cors(post(collector::collect)),
     );
-    if let Some(up) = upstream(state, state.config.forward_analytics.as_deref(), true) {
-        collect = collect.route_layer(axum::middleware::from_fn_with_state(up, forward::proxy));
+    if switchable || state.config.forward_analytics.is_some() {
+        let target = forward::Target::analytics(state.forwarding.clone());
+        collect = collect.route_layer(axum::middleware::from_fn_with_state(target, forward::proxy));
     }
     let mut router = Router::new()
         .merge(indexing)
@@ -147,22 +195,6 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         router = router.route("/_bench/unverified", put(indexing::unverified));
     }
     router
-}
-
-/// The forwarding target for a configured URL (`serve` checks URLs before starting; an
-/// in-process caller's bad URL is logged and not forwarded to).
-fn upstream(state: &AppState, url: Option<&str>, cors: bool) -> Option<Arc<forward::Upstream>> {
-    let url = url?;
-    match forward::Upstream::new(url, state.config.max_body, state.config.body_timeout) {
-        Ok(up) => {
-            let up = up.with_budget(state.body_budget.clone());
-            Some(Arc::new(if cors { up.with_cors() } else { up }))
-        }
-        Err(why) => {
-            tracing::error!("not forwarding: {why}");
-            None
-        }
-    }
 }
 
 /// The complete application: routes, vendor-shaped 404/405, and the panic guard.
@@ -232,6 +264,7 @@ pub struct RunningServer {
     pub addr: SocketAddr,
     store: Arc<Store>,
     stream: Arc<stream::Hub>,
+    state: AppState,
     stop: Option<oneshot::Sender<()>>,
     task: Option<tokio::task::JoinHandle<()>>,
 }
@@ -245,6 +278,11 @@ impl RunningServer {
     /// The inspection store, for in-process callers.
     pub fn store(&self) -> Arc<Store> {
         self.store.clone()
+    }
+
+    /// Change where requests are forwarded ([`AppState::set_forwarding`]).
+    pub fn set_forwarding(&self, indexing: Option<&str>, analytics: Option<&str>) -> Vec<String> {
+        self.state.set_forwarding(indexing, analytics)
     }
 
     /// Stop accepting, let open requests finish (up to the configured grace), and return.
@@ -284,13 +322,14 @@ pub fn start_on(config: ServerConfig, listener: TcpListener) -> io::Result<Runni
     let store = state.store.clone();
     let stream = state.stream.clone();
     let config = state.config.clone();
-    let router = app(state);
+    let router = app(state.clone());
     let (stop_tx, stop_rx) = oneshot::channel();
     let task = tokio::spawn(accept_loop(listener, router, config, stop_rx));
     Ok(RunningServer {
         addr,
         store,
         stream,
+        state,
         stop: Some(stop_tx),
         task: Some(task),
     })
@@ -333,14 +372,18 @@ async fn accept_loop(
     let _ = tokio::time::timeout(config.shutdown_grace, graceful.shutdown()).await;
 }
 
-/// A server on its own thread with its own runtime, for sync callers (CLI, TUI).
+/// A server for sync callers (CLI, TUI): on its own thread with its own runtime
+/// ([`spawn_background`]), or as tasks of a runtime the caller owns ([`spawn_on`]).
 /// Dropping it stops it too.
 pub struct BackgroundServer {
     /// The address actually bound.
     pub addr: SocketAddr,
     store: Arc<Store>,
+    state: AppState,
     stop: Option<oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
+    /// The server when it runs on the caller's runtime (dropping it stops it).
+    running: Option<RunningServer>,
 }
 
 impl BackgroundServer {
@@ -353,12 +396,20 @@ impl BackgroundServer {
         self.store.clone()
     }
 
+    /// Change where requests are forwarded ([`AppState::set_forwarding`]): the workbench's
+    /// in-process server follows the profile in use.
+    pub fn set_forwarding(&self, indexing: Option<&str>, analytics: Option<&str>) -> Vec<String> {
+        self.state.set_forwarding(indexing, analytics)
+    }
+
     /// Stop the server and wait for its thread to end.
     pub fn stop(mut self) {
         self.stop_and_join();
     }
 
     fn stop_and_join(&mut self) {
+        // On the caller's runtime: dropping it tells its accept loop to stop.
+        drop(self.running.take());
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
@@ -394,17 +445,19 @@ pub fn spawn_background(config: ServerConfig, addr: SocketAddr) -> io::Result<Ba
                         return;
                     }
                 };
-                let _ = ready_tx.send(Ok((server.addr, server.store())));
+                let _ = ready_tx.send(Ok((server.addr, server.store(), server.state.clone())));
                 let _ = stop_rx.await;
                 server.shutdown().await;
             });
         })?;
     match ready_rx.recv() {
-        Ok(Ok((addr, store))) => Ok(BackgroundServer {
+        Ok(Ok((addr, store, state))) => Ok(BackgroundServer {
             addr,
             store,
+            state,
             stop: Some(stop_tx),
             thread: Some(thread),
+            running: None,
         }),
         Ok(Err(e)) => {
             let _ = thread.join();
@@ -417,6 +470,28 @@ pub fn spawn_background(config: ServerConfig, addr: SocketAddr) -> io::Result<Ba
             ))
         }
     }
+}
+
+/// Serve on `listener`, already bound (so its address is known before anything runs), as tasks
+/// of the runtime `handle`: no thread or runtime of its own. Returns at once; connections wait
+/// in the listen queue until the runtime's threads accept them. The workbench binds before it
+/// takes the screen and serves on its own runtime.
+pub fn spawn_on(
+    handle: &tokio::runtime::Handle,
+    config: ServerConfig,
+    listener: std::net::TcpListener,
+) -> io::Result<BackgroundServer> {
+    listener.set_nonblocking(true)?;
+    let _runtime = handle.enter();
+    let running = start_on(config, TcpListener::from_std(listener)?)?;
+    Ok(BackgroundServer {
+        addr: running.addr,
+        store: running.store(),
+        state: running.state.clone(),
+        stop: None,
+        thread: None,
+        running: Some(running),
+    })
 }
 
 #[cfg(test)]
@@ -490,5 +565,40 @@ mod tests {
         let addr = server.addr;
         server.stop();
         assert!(std::net::TcpStream::connect(addr).is_err());
+    }
+
+    /// The workbench's way: bound first (the address known before anything runs), then served
+    /// on a runtime it owns, with no thread of the server's own.
+    #[test]
+    fn a_server_on_the_callers_runtime_serves_its_bound_listener_until_dropped() {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = spawn_on(rt.handle(), ServerConfig::demo(), listener).unwrap();
+        assert_eq!(server.addr, addr);
+        let get_health = || {
+            use std::io::{Read, Write};
+            let mut s = std::net::TcpStream::connect(addr)?;
+            s.write_all(b"GET /_inspect/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")?;
+            let mut out = String::new();
+            s.read_to_string(&mut out)?;
+            Ok::<_, std::io::Error>(out)
+        };
+        let out = get_health().unwrap();
+        assert!(out.starts_with("HTTP/1.1 200"), "{out}");
+        drop(server);
+        // The accept loop ends on the runtime's thread; the port is then closed.
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(addr).is_ok() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "still listening on {addr}"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
     }
 }

@@ -222,9 +222,25 @@ impl ProfileStore {
     }
 
     /// Write a profile to any file (e.g. "save elsewhere" when the config dir is not writable).
-    /// Atomic like [`ProfileStore::save`]; mode 0600 when the key is stored in it.
+    /// Atomic like [`ProfileStore::save`]; mode 0600 when the key is stored in it. A request's
+    /// relative `body_file` is written resolved (absolute, against the profiles directory), so
+    /// the exported file read from anywhere still finds its body (docs/profiles.md).
     pub fn export(&self, p: &Profile, path: &Path) -> Result<(), StoreError> {
-        write_atomic(path, to_toml(p).as_bytes(), FILE_MODE)
+        let dir = self.dir();
+        let dir = if dir.is_absolute() {
+            dir
+        } else {
+            std::env::current_dir()
+                .map_err(|e| StoreError::io("read the working directory of", &dir, &e))?
+                .join(dir)
+        };
+        let mut out = p.clone();
+        for r in out.requests_mut() {
+            if let Some(file) = &r.body_file {
+                r.body_file = Some(body_file_path(&dir, file));
+            }
+        }
+        write_atomic(path, to_toml(&out).as_bytes(), FILE_MODE)
     }
 
     /// Delete a saved profile.
@@ -258,8 +274,12 @@ impl ProfileStore {
         state.last_profile
     }
 
-    /// Remember the profile used last.
+    /// Remember the profile used last. Already remembered, nothing is written (every open and
+    /// send marks the profile, and the atomic write syncs to disk).
     pub fn set_last_used(&self, name: &str) -> Result<(), StoreError> {
+        if self.last_used().as_deref() == Some(name) {
+            return Ok(());
+        }
         self.write_state(&State {
             last_profile: Some(name.to_string()),
         })
@@ -639,6 +659,36 @@ mod tests {
     }
 
     #[test]
+    fn export_writes_a_relative_body_file_resolved_so_the_copy_reads_its_body_from_anywhere() {
+        let (d, s) = store();
+        let mut p = sample("shop");
+        p.selected_request_mut().body_file = Some(PathBuf::from("upload.json"));
+        p.selected_request_mut().spec.body = bytes::Bytes::from_static(b"[{\"id\":1}]");
+        s.save(&p).unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        let target = elsewhere.path().join("shop.toml");
+        s.export(&p, &target).unwrap();
+        let text = fs::read_to_string(&target).unwrap();
+        let expected = s.dir().join("upload.json");
+        assert!(expected.is_absolute());
+        assert!(
+            text.contains(&format!("body_file = {:?}", expected.display().to_string())),
+            "{text}"
+        );
+        // Read back as another store would (its profiles directory is elsewhere): the body is
+        // still found.
+        let mut back = from_toml("shop", &target, &text).unwrap();
+        read_body_files(&mut back, elsewhere.path()).unwrap();
+        assert_eq!(&back.selected_request().spec.body[..], b"[{\"id\":1}]");
+        // The profile itself keeps its relative path.
+        assert_eq!(
+            p.selected_request().body_file.as_deref(),
+            Some(Path::new("upload.json"))
+        );
+        drop(d);
+    }
+
+    #[test]
     fn names_and_last_used() {
         let (_d, s) = store();
         for bad in ["", ".hidden", "a/b", "x y", "../up"] {
@@ -654,6 +704,22 @@ mod tests {
         s.delete("one").unwrap();
         assert_eq!(s.last_used(), None);
         assert!(matches!(s.load("one"), Err(StoreError::NotFound { .. })));
+    }
+
+    /// Marking the profile already remembered writes nothing (an atomic write would replace the
+    /// file: a new inode).
+    #[test]
+    fn marking_the_same_last_used_profile_again_writes_nothing() {
+        use std::os::unix::fs::MetadataExt;
+        let (_d, s) = store();
+        s.set_last_used("one").unwrap();
+        let state = s.paths.state_file();
+        let inode = fs::metadata(&state).unwrap().ino();
+        s.set_last_used("one").unwrap();
+        assert_eq!(fs::metadata(&state).unwrap().ino(), inode);
+        s.set_last_used("two").unwrap();
+        assert_eq!(s.last_used().as_deref(), Some("two"));
+        assert_ne!(fs::metadata(&state).unwrap().ino(), inode);
     }
 
     #[test]

@@ -9,6 +9,7 @@ use super::error::StoreError;
 use super::secret_source::KeySource;
 use crate::core::demo::DEMO_API_KEY;
 use crate::core::spec::RequestSpec;
+use crate::core::SigningForm;
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: u32 = 3;
@@ -80,6 +81,9 @@ pub struct SavedRequest {
     /// When set, the body lives in this file (relative paths are relative to the profile
     /// file's directory): loading reads it into `spec.body`, saving writes `spec.body` to it.
     pub body_file: Option<PathBuf>,
+    /// The form its path and query lines are signed in (`docs/signing.md`, "The PHP SDK's
+    /// form"); the standard form unless chosen in the workbench (Alt-F) or the file.
+    pub form: SigningForm,
 }
 
 impl SavedRequest {
@@ -88,6 +92,7 @@ impl SavedRequest {
             name: name.into(),
             spec,
             body_file: None,
+            form: SigningForm::Standard,
         }
     }
 }

@@ -16,7 +16,7 @@ use super::error::ParseError;
 use super::profile_data::{Profile, SavedRequest, DEFAULT_REQUEST, SCHEMA_VERSION};
 use super::secret_source::KeySource;
 use crate::core::spec::{RequestSpec, DEFAULT_METHOD, DEFAULT_PATH};
-use crate::core::{Secret, AUTH_ALGO, CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX};
+use crate::core::{Secret, SigningForm, AUTH_ALGO, CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX};
 
 /// The keys of a version 2 file that belong to its one request (they move into the
 /// `[[requests]]` table named `default` when such a file is saved as version 3).
@@ -75,6 +75,9 @@ struct RequestRepr {
     header_prefix: Option<String>,
     #[serde(default)]
     api_key: Option<String>,
+    /// `standard` (the default) or `php-sdk`.
+    #[serde(default)]
+    form: Option<String>,
 }
 
 /// What [`to_toml`] writes, borrowed from the profile (bodies are not copied before they are
@@ -112,6 +115,9 @@ struct RequestOut<'a> {
     header_prefix: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     api_key: Option<&'a str>,
+    /// Written only for a form other than the standard one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    form: Option<&'static str>,
 }
 
 /// Version 2: the account and one request, all at the top.
@@ -237,6 +243,7 @@ pub fn to_toml(p: &Profile) -> String {
             body_file: r.body_file.as_deref(),
             header_prefix: (r.spec.header_prefix != prefix).then_some(&r.spec.header_prefix),
             api_key: (r.spec.api_key != key).then_some(&r.spec.api_key),
+            form: (r.form != SigningForm::Standard).then_some(r.form.name()),
         })
         .collect();
     let file = FileV3Out {
@@ -460,10 +467,17 @@ pub fn from_toml(name: &str, path: &Path, text: &str) -> Result<Profile, ParseEr
                     auth_algo: r.auth_algo,
                     body: r.body.map(Bytes::from).unwrap_or_default(),
                 };
+                let form = match r.form.as_deref() {
+                    None => SigningForm::Standard,
+                    Some(f) => f.parse::<SigningForm>().map_err(|e| {
+                        whole(format!("request \"{}\": `form`: {e}", r.name))
+                    })?,
+                };
                 requests.push(SavedRequest {
                     name: r.name,
                     spec,
                     body_file: r.body_file,
+                    form,
                 });
             }
             let none = requests.is_empty();
@@ -531,5 +545,34 @@ mod forward_tests {
         let over = to_toml_over(&p, &text);
         let back = from_toml("shop", Path::new("shop.toml"), &over).unwrap();
         assert_eq!(back.forward_analytics, None);
+    }
+}
+
+#[cfg(test)]
+mod form_tests {
+    use super::*;
+
+    #[test]
+    fn a_request_form_is_written_only_when_not_standard_and_reads_back() {
+        let mut p = Profile::new("shop");
+        let plain = to_toml(&p);
+        assert!(!plain.contains("form"), "{plain}");
+        p.selected_request_mut().form = SigningForm::PhpSdk;
+        let text = to_toml(&p);
+        assert!(text.contains("form = \"php-sdk\""), "{text}");
+        let back = from_toml("shop", Path::new("shop.toml"), &text).unwrap();
+        assert_eq!(back.requests()[0].form, SigningForm::PhpSdk);
+        // Saved over the plain file (its layout kept), the form is added.
+        let over = to_toml_over(&p, &plain);
+        let back = from_toml("shop", Path::new("shop.toml"), &over).unwrap();
+        assert_eq!(back.requests()[0].form, SigningForm::PhpSdk);
+        // An unknown form is one sentence naming the request and the field.
+        let bad = text.replace("php-sdk", "php");
+        let e = from_toml("shop", Path::new("shop.toml"), &bad).unwrap_err();
+        let msg = e.to_string();
+        assert!(
+            msg.contains("request \"default\": `form`: unknown signing form \"php\""),
+            "{msg}"
+        );
     }
 }

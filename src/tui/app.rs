@@ -10,7 +10,7 @@ use super::components::lesson::LessonState;
 use super::components::profiles::ProfilesState;
 use super::components::request::RequestState;
 use super::components::traffic::TrafficState;
-use super::keymap::{Binding, KeySpec};
+use super::keymap::{Binding, KeySpec, Kind, Kinded};
 use super::layout::View;
 use super::model::{EditorRequest, KeyInfo};
 use super::widgets::LineInput;
@@ -43,6 +43,9 @@ pub enum Popup {
     Messages {
         scroll: u16,
     },
+    /// The copy menu (Alt-Y): what this view can copy, one letter each
+    /// (`crate::tui::palette::copy_entries`).
+    Copy,
     /// Copy as code: the languages (`crate::codegen::Lang::ALL`) and the selected one.
     CopyCode {
         selected: usize,
@@ -112,6 +115,9 @@ pub struct App {
     /// The load to run once the profile save (asked from the unsaved-edits question) succeeded.
     pub load_after_save: Option<Box<crate::tui::model::PendingLoad>>,
     pub quit: bool,
+    /// The send of a history entry under way (its id and what was sent), answered in the
+    /// status line.
+    pub sent_again: Option<(u64, String)>,
     pub no_color: bool,
     /// Terminal size (columns, rows), for mouse hit testing with the same layout the view uses.
     pub size: (u16, u16),
@@ -141,6 +147,7 @@ impl App {
             quit_after_save: false,
             load_after_save: None,
             quit: false,
+            sent_again: None,
             no_color: false,
             size: (80, 24),
             request: RequestState::new(profile_name, is_demo, request, key, now),
@@ -178,10 +185,26 @@ pub enum GlobalAction {
     Help,
     Palette,
     Messages,
+    /// The copy menu: Alt-Y, then one letter.
+    CopyMenu,
     CopyCode,
     Operations,
     Quit,
     Show(View),
+}
+
+impl Kinded for GlobalAction {
+    fn kind(&self) -> Kind {
+        match self {
+            GlobalAction::Help
+            | GlobalAction::Palette
+            | GlobalAction::Messages
+            | GlobalAction::Operations => Kind::Open,
+            GlobalAction::CopyMenu | GlobalAction::CopyCode => Kind::Copy,
+            GlobalAction::Quit => Kind::Quit,
+            GlobalAction::Show(_) => Kind::Navigate,
+        }
+    }
 }
 
 const fn global(
@@ -217,6 +240,12 @@ pub const GLOBAL_KEYS: &[Binding<GlobalAction>] = &[
         &[KeySpec::alt('m')],
         "message log",
         "message log: the last 100 status messages in full",
+    ),
+    global(
+        GlobalAction::CopyMenu,
+        &[KeySpec::alt('y')],
+        "copy…",
+        "copy menu: what this view can copy, one letter each (Alt-Y s, Alt-Y c ...; Esc cancels)",
     ),
     global(
         GlobalAction::CopyCode,
@@ -279,3 +308,11 @@ pub const GLOBAL_KEYS: &[Binding<GlobalAction>] = &[
         "Lesson view: the signing scheme step by step, and exercises",
     ),
 ];
+
+/// What the copy menu (Alt-Y, then one letter) offers in every view, after the view's own.
+pub const GLOBAL_COPY_KEYS: &[Binding<GlobalAction>] = &[global(
+    GlobalAction::CopyCode,
+    &[KeySpec::char('p')],
+    "copy the request as a program",
+    "copy the request being edited as a program that signs it (pick one of 8 languages)",
+)];

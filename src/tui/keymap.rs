@@ -77,6 +77,38 @@ impl KeySpec {
     }
 }
 
+/// What kind of thing an action does. The same key does the same kind of thing in every view
+/// (a test over every table checks it), so Ctrl-S never sends and Ctrl-G never saves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// Send a request or a batch (Ctrl-G / F9).
+    Send,
+    /// Write something to disk (Ctrl-S).
+    Save,
+    /// Open the copy menu or copy one thing (Alt-Y).
+    Copy,
+    Undo,
+    Redo,
+    /// Move the selection, the focus or a scroll position; show another panel or view.
+    Navigate,
+    /// Load something into an editor or a view (from a file, a record, a capture).
+    Load,
+    /// Change the text or data being edited (format, add, delete, rename, move...).
+    Edit,
+    /// Switch a setting on or off (timestamp, key source, pause, shape...).
+    Toggle,
+    /// Look something up: search, verify, diagnose, a hint.
+    Inspect,
+    /// Open a popup or a menu (help, palette, log, pickers).
+    Open,
+    Quit,
+}
+
+/// An action that says what kind of thing it does.
+pub trait Kinded {
+    fn kind(&self) -> Kind;
+}
+
 /// One action of a view and the keys that run it.
 #[derive(Clone, Copy, Debug)]
 pub struct Binding<A: 'static> {
@@ -121,6 +153,10 @@ pub fn lookup<A: Copy>(table: &[Binding<A>], key: &KeyEvent) -> Option<A> {
         .find(|b| b.keys.iter().any(|k| k.matches(key)))
         .map(|b| b.action)
 }
+
+#[cfg(test)]
+#[path = "keys_tests.rs"]
+mod views_tests;
 
 #[cfg(test)]
 mod tests {

@@ -48,6 +48,9 @@ pub enum Message {
     EditorDone(Result<String, String>),
     /// A clipboard copy finished: what was copied, or why not.
     Copied(Result<String, String>),
+    /// A sentence for the status line (e.g. a forward URL of the profile just opened that
+    /// cannot be used).
+    Status(String),
     /// A profile was loaded (switch) or failed to load.
     ProfileLoaded(Result<LoadedProfile, String>),
     /// The list of profiles for the switch popup.

@@ -78,11 +78,10 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
         // A bad URL is one sentence before the terminal is taken over.
         crate::cli::watch::stream_url(w, "--watch")?;
     }
-    // A pinned port already in use is said before anything else (the server itself starts
-    // once the profile, and its forwarding, is known).
-    if let Some(addr) = listen {
-        std::net::TcpListener::bind(addr).map_err(|e| anyhow::anyhow!(listen_error(addr, &e)))?;
-    }
+    // The in-process server's port is bound first: a pinned port already in use is said before
+    // anything else, and the address is known for the first frame. The server itself starts
+    // once the profile, and its forwarding, is known, on the workbench's runtime.
+    let listener = bind_listener(listen)?;
     // Drawing goes to stdout: redirected, the workbench cannot run (it said "could not set up
     // the terminal: No such device or address (os error 6)").
     if !std::io::IsTerminal::is_terminal(&std::io::stdout()) {
@@ -107,12 +106,15 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
     // last, the CLI asks for --profile; the workbench opens the demo and says so.
     let opts = crate::client::ClientOptions::default();
     let mut note = None;
-    let mut session = match crate::engine::Session::open_in(paths.clone(), profile.as_deref(), opts)
-    {
+    // Opened unmarked: the event loop remembers it as the last used one after the first frame
+    // (the write syncs to disk).
+    let open =
+        |name: Option<&str>| crate::engine::Session::open_unmarked_in(paths.clone(), name, opts);
+    let mut session = match open(profile.as_deref()) {
         Ok(s) => s,
         Err(e @ crate::engine::EngineError::ChooseProfile { .. }) if profile.is_none() => {
             note = Some(format!("{e}; the demo is open"));
-            crate::engine::Session::open_in(paths, Some(crate::store::DEMO_PROFILE), opts)?
+            open(Some(crate::store::DEMO_PROFILE))?
         }
         Err(e) => match profile {
             Some(name) => anyhow::bail!("cannot open profile {name}: {e}"),
@@ -123,7 +125,9 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
     // profiles whose URLs say `embedded`.
     let (config, forward_note) = embedded_config(session.profile());
     note = note.or(forward_note);
-    let server = start_server(config, listen)?;
+    let rt = runtime::build_runtime()?;
+    let server = crate::server::spawn_on(rt.handle(), config, listener)
+        .map_err(|e| anyhow::anyhow!("the local server could not start on 127.0.0.1: {e}"))?;
     session.use_embedded(server);
     // The body moves to the editor; the session keeps the profile without it.
     let (loaded, url_note) = runtime::open_current(&mut session);
@@ -168,7 +172,14 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
     if note.is_none() && session.is_demo() {
         note = Some(DEMO_NOTE.into());
     }
-    runtime::run_app(app, Some(session), note, startup)
+    runtime::run_app_on(
+        rt,
+        app,
+        Some(session),
+        note,
+        startup,
+        runtime::LoopHooks::default(),
+    )
 }
 
 /// The workbench on a loaded profile: the App, and every command `update` asked for while
@@ -201,6 +212,8 @@ pub fn open_app(loaded: message::LoadedProfile, now: DateTime<Utc>) -> (App, Vec
 /// URL that cannot be used is left out, and the note says why.
 pub fn embedded_config(p: &crate::store::Profile) -> (crate::server::ServerConfig, Option<String>) {
     let mut config = crate::server::ServerConfig::demo();
+    // Another profile opened later may forward elsewhere (`docs/server.md` rule W10).
+    config.forward_switchable = true;
     let mut notes = Vec::new();
     let mut take = |field: &str, url: &Option<String>| -> Option<String> {
         let url = url.as_deref().map(str::trim).filter(|u| !u.is_empty())?;
@@ -225,6 +238,17 @@ pub fn start_server(
 ) -> anyhow::Result<crate::server::BackgroundServer> {
     let addr = listen.unwrap_or_else(|| std::net::SocketAddr::from(([127, 0, 0, 1], 0)));
     crate::server::spawn_background(config, addr).map_err(|e| match listen {
+        Some(a) => anyhow::anyhow!(listen_error(a, &e)),
+        None => anyhow::anyhow!("the local server could not start on 127.0.0.1: {e}"),
+    })
+}
+
+/// The in-process server's listener: on `--listen ADDR`, or on a free loopback port.
+pub fn bind_listener(
+    listen: Option<std::net::SocketAddr>,
+) -> anyhow::Result<std::net::TcpListener> {
+    let addr = listen.unwrap_or_else(|| std::net::SocketAddr::from(([127, 0, 0, 1], 0)));
+    std::net::TcpListener::bind(addr).map_err(|e| match listen {
         Some(a) => anyhow::anyhow!(listen_error(a, &e)),
         None => anyhow::anyhow!("the local server could not start on 127.0.0.1: {e}"),
     })

@@ -1,10 +1,14 @@
 //! The command palette (Ctrl-K): every action of the current view and every global one, with
 //! its keys, from the same tables the dispatcher and help read; type to filter, Enter runs.
+//! Also the copy menu (Alt-Y): the copies of the current view, one letter each.
 
-use super::app::{App, GlobalAction, GLOBAL_KEYS};
-use super::components::{diagnose, lesson, request, traffic};
-use super::keymap::Binding;
+use super::app::{App, GlobalAction, GLOBAL_COPY_KEYS, GLOBAL_KEYS};
+use super::components::{diagnose, events, history, lesson, request, traffic};
+use super::keymap::{Binding, KeySpec};
 use super::layout::View;
+
+/// The key that opens the copy menu; a copy is written "Alt-Y s".
+pub const COPY_PREFIX: KeySpec = KeySpec::alt('y');
 
 /// An action the palette can run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -12,6 +16,8 @@ pub enum PaletteAction {
     Global(GlobalAction),
     Request(request::keys::Action),
     Diagnose(diagnose::Action),
+    Events(events::Action),
+    History(history::Action),
     Traffic(traffic::Action),
     Lesson(lesson::Action),
 }
@@ -20,7 +26,7 @@ pub enum PaletteAction {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
     pub name: &'static str,
-    /// The keys that run it directly, e.g. "Ctrl-G / F9".
+    /// The keys that run it directly, e.g. "Ctrl-G / F9" or "Alt-Y s".
     pub keys: String,
     pub action: PaletteAction,
 }
@@ -37,20 +43,67 @@ fn entries_of<A: Copy>(table: &[Binding<A>], wrap: impl Fn(A) -> PaletteAction) 
         .collect()
 }
 
-/// The actions of the current view first, then the global ones; only those whose name
-/// contains `filter` (ignoring case).
+/// One copy of the copy menu: its letter and the entry (keys written "Alt-Y s").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CopyEntry {
+    pub key: KeySpec,
+    pub help: &'static str,
+    pub entry: Entry,
+}
+
+fn copies_of<A: Copy>(table: &[Binding<A>], wrap: impl Fn(A) -> PaletteAction) -> Vec<CopyEntry> {
+    table
+        .iter()
+        .flat_map(|b| {
+            let wrap = &wrap;
+            b.keys.iter().map(move |k| CopyEntry {
+                key: *k,
+                help: b.help,
+                entry: Entry {
+                    name: b.name,
+                    keys: format!("{} {}", COPY_PREFIX.label(), k.label()),
+                    action: wrap(b.action),
+                },
+            })
+        })
+        .collect()
+}
+
+/// What the copy menu offers in `view`: the view's copies, then the global ones.
+pub fn copy_entries(view: View) -> Vec<CopyEntry> {
+    let mut all = match view {
+        View::Request => copies_of(request::keys::COPY_KEYS, PaletteAction::Request),
+        View::Events => copies_of(events::COPY_KEYS, PaletteAction::Events),
+        View::History => copies_of(history::COPY_KEYS, PaletteAction::History),
+        View::Traffic => copies_of(traffic::COPY_KEYS, PaletteAction::Traffic),
+        View::Diagnose | View::Profiles | View::Lesson => vec![],
+    };
+    all.extend(copies_of(GLOBAL_COPY_KEYS, PaletteAction::Global));
+    all
+}
+
+/// The actions of the current view first (its copies as "Alt-Y s"), then the global ones;
+/// only those whose name contains `filter` (ignoring case).
 pub fn entries(app: &App, filter: &str) -> Vec<Entry> {
     let mut all = match app.view {
         View::Request => entries_of(request::keys::KEYS, PaletteAction::Request),
         View::Diagnose => entries_of(diagnose::KEYS, PaletteAction::Diagnose),
+        View::Events => entries_of(events::KEYS, PaletteAction::Events),
+        View::History => entries_of(history::KEYS, PaletteAction::History),
         View::Traffic => entries_of(traffic::KEYS, PaletteAction::Traffic),
         View::Lesson => entries_of(lesson::KEYS, PaletteAction::Lesson),
-        View::Events | View::History | View::Profiles => vec![],
+        View::Profiles => vec![],
     };
+    all.extend(copy_entries(app.view).into_iter().map(|c| c.entry));
     all.extend(
         entries_of(GLOBAL_KEYS, PaletteAction::Global)
             .into_iter()
-            .filter(|e| e.action != PaletteAction::Global(GlobalAction::Palette)),
+            .filter(|e| {
+                !matches!(
+                    e.action,
+                    PaletteAction::Global(GlobalAction::Palette | GlobalAction::CopyCode)
+                )
+            }),
     );
     let filter = filter.to_lowercase();
     all.retain(|e| e.name.to_lowercase().contains(&filter));

@@ -2,7 +2,9 @@
 //! first changed byte of the body (cloned HMAC states at chunk boundaries).
 
 use crate::core::incremental::IncrementalSigner;
-use crate::core::{RequestSpec, Secret, SignableRequest};
+use std::borrow::Cow;
+
+use crate::core::{RequestSpec, Secret, SignableRequest, SigningForm};
 
 use super::message::Message;
 use super::model::SignedView;
@@ -24,12 +26,21 @@ pub struct SignJob {
     pub changed_from: Option<usize>,
     /// Check whether the body is JSON after signing (only when the body changed).
     pub check_json: bool,
+    /// The form the path and query lines are signed in (the request view's Alt-F).
+    pub form: SigningForm,
 }
 
 impl SignJob {
+    /// The request as written (its path and query as typed).
     pub fn request(&self) -> SignableRequest<'_> {
         self.spec.signable(&self.timestamp)
     }
+}
+
+/// The form's path and query lines, for a request whose standard signing text is this form's
+/// text for `req` (the form changes only those two lines: `docs/signing.md`).
+fn form_lines<'a>(form: SigningForm, req: &SignableRequest<'a>) -> (Cow<'a, str>, Cow<'a, str>) {
+    (form.path_line(req.path), form.query_line(req.query))
 }
 
 /// The core's [`IncrementalSigner`] fed with the change points the editor reports: typing at
@@ -43,6 +54,12 @@ impl Incremental {
     /// Sign the job, reusing saved states when the head and key are unchanged.
     pub fn sign(&mut self, job: &SignJob) -> Result<SignedView, String> {
         let req = job.request();
+        let (path, query) = form_lines(job.form, &req);
+        let req = SignableRequest {
+            path: &path,
+            query: &query,
+            ..req
+        };
         // Bytes before the first change are the same as in the previous job.
         let unchanged = job.changed_from.unwrap_or(job.spec.body.len());
         let signed = self
@@ -142,7 +159,27 @@ mod tests {
             body_rev: 1,
             changed_from,
             check_json: false,
+            form: SigningForm::Standard,
         }
+    }
+
+    #[test]
+    fn a_php_sdk_job_is_signed_in_the_php_sdk_form() {
+        let mut j = job(b"[1]".to_vec(), None);
+        j.spec.path = "/v2/batch/".into();
+        let standard = Incremental::default().sign(&j).unwrap();
+        j.form = SigningForm::PhpSdk;
+        let mut inc = Incremental::default();
+        let php = inc.sign(&j).unwrap();
+        let want = SigningForm::PhpSdk.sign(&j.request(), &j.key).unwrap();
+        assert_eq!(php.signature, want.signature());
+        assert_ne!(php.signature, standard.signature);
+        let php_text = SigningForm::PhpSdk.canonical(&j.request()).to_string();
+        assert!(php_text.contains("\n/v2/batch\n?a=1\n"), "{php_text}");
+        assert_eq!(php.canonical_len, php_text.len());
+        // The same signer, back to the standard form: the head changed, signed from scratch.
+        j.form = SigningForm::Standard;
+        assert_eq!(inc.sign(&j).unwrap().signature, standard.signature);
     }
 
     fn from_scratch(j: &SignJob) -> String {

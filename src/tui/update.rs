@@ -80,7 +80,28 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             vec![]
         }
         Message::SendDone { id, result } => {
-            request::on_send_done(&mut app.request, id, result);
+            match app.sent_again.take() {
+                // A history entry sent again: its answer goes to the status line (the new
+                // entry appears in the history list).
+                Some((sent, what)) if sent == id => {
+                    app.status = match result {
+                        Ok(r) => format!(
+                            "sent {what}: {}{} in {:.0} ms",
+                            r.status,
+                            r.code
+                                .as_deref()
+                                .map(|c| format!(" {c}"))
+                                .unwrap_or_default(),
+                            r.elapsed_ms
+                        ),
+                        Err(e) => format!("send failed ({what}): {e}"),
+                    };
+                }
+                other => {
+                    app.sent_again = other;
+                    request::on_send_done(&mut app.request, id, result);
+                }
+            }
             vec![]
         }
         Message::ResponseFormatted { id, body } => {
@@ -92,7 +113,7 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             app.status = format!("copied {what}");
             vec![]
         }
-        Message::Copied(Err(e)) => {
+        Message::Copied(Err(e)) | Message::Status(e) => {
             app.status = e;
             vec![]
         }
@@ -122,6 +143,7 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
                 .as_deref()
                 .map(crate::tui::components::request::RequestsList::of_profile)
                 .unwrap_or_default();
+            app.request.form = app.request.requests.selected_form();
             let mut cmds = update(
                 app,
                 Message::Events(EventsMsg::SetTarget {
@@ -207,6 +229,15 @@ fn traffic_effects(app: &mut App, effects: Vec<TrafficEffect>) -> Vec<Command> {
         match e {
             TrafficEffect::Status(s) => app.status = s,
             TrafficEffect::Copy(text) => out.push(Command::Copy(text)),
+            TrafficEffect::CopyAs { text, what } => out.push(Command::CopyAs { text, what }),
+            TrafficEffect::SendAgain { request, url } => {
+                let what = format!(
+                    "the Traffic request {} {url} ({} bytes)",
+                    request.spec.method,
+                    request.spec.body.len()
+                );
+                out.extend(send_again(app, *request, url, what));
+            }
             TrafficEffect::LoadIntoRequest { request, timestamp } => {
                 // Asks save / discard / cancel first when the editor has unsaved edits.
                 out.extend(unsaved::load_or_ask(
@@ -284,10 +315,57 @@ fn history_effects(app: &mut App, effects: Vec<HistoryEffect>) -> Vec<Command> {
                     },
                 ));
             }
+            HistoryEffect::Resend(row) => out.extend(resend(app, &row)),
             other => out.push(Command::History(other)),
         }
     }
     out
+}
+
+/// Send a history entry's request again (see [`send_again`]).
+fn resend(app: &mut App, row: &history::HistoryRow) -> Vec<Command> {
+    let (request, _old_timestamp) = row_request(row, app.request.prefix.text());
+    let what = format!(
+        "{} {} ({} bytes, the entry of {})",
+        request.spec.method,
+        row.url,
+        request.spec.body.len(),
+        row.full_time()
+    );
+    send_again(app, request, row.url.clone(), what)
+}
+
+/// Send a request of the History or Traffic view again through the engine, as the request view
+/// sends: signed again now (live timestamp) with the profile's REST key, to `url`. The editor is
+/// not changed; the status says what was sent (`what`), then how it was answered.
+fn send_again(app: &mut App, request: EditorRequest, url: String, what: String) -> Vec<Command> {
+    if request.url.is_empty() {
+        app.status = format!("cannot send {what} again: its URL has no scheme and host");
+        return vec![];
+    }
+    let id = app.request.next_id();
+    let what = format!("{what}, signed again now with the profile's REST key");
+    app.status = format!("sending {what}…");
+    app.sent_again = Some((id, what));
+    let key = app.request.key();
+    vec![Command::Send(Box::new(crate::tui::effect::SendJob {
+        id,
+        request_name: None,
+        url,
+        base_url: request.url,
+        live_timestamp: true,
+        sign: crate::tui::signing::SignJob {
+            id,
+            timestamp: crate::core::time::format_timestamp(app.request.now),
+            spec: request.spec,
+            key,
+            body_rev: 0,
+            changed_from: None,
+            check_json: false,
+            // The documented form: what a correct client signs.
+            form: crate::core::SigningForm::Standard,
+        },
+    }))]
 }
 
 /// The profile manager's effects: activating a profile loads it into the request view.
@@ -441,6 +519,10 @@ fn run_global(app: &mut App, action: GlobalAction) -> Vec<Command> {
             app.popup = Some(Popup::Messages { scroll: u16::MAX });
             vec![]
         }
+        GlobalAction::CopyMenu => {
+            app.popup = Some(Popup::Copy);
+            vec![]
+        }
         GlobalAction::CopyCode => {
             app.popup = Some(Popup::CopyCode { selected: 0 });
             vec![]
@@ -493,6 +575,8 @@ fn run_palette(app: &mut App, action: PaletteAction) -> Vec<Command> {
     match action {
         PaletteAction::Global(a) => run_global(app, a),
         PaletteAction::Request(a) => request::run(&mut app.request, a),
+        PaletteAction::Events(a) => update(app, Message::Events(EventsMsg::Run(a))),
+        PaletteAction::History(a) => update(app, Message::History(HistoryMsg::Run(a))),
         PaletteAction::Traffic(a) => {
             let effects = traffic::run(&mut app.traffic, a);
             traffic_effects(app, effects)
@@ -539,6 +623,23 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
             selected = selected.min(n.saturating_sub(1));
             app.popup = Some(Popup::Palette { filter, selected });
             vec![]
+        }
+        Popup::Copy => {
+            // One letter copies and closes; Esc cancels; another key says what it offers.
+            if key.code == KeyCode::Esc {
+                app.status = "copy cancelled".into();
+                return vec![];
+            }
+            let copies = palette::copy_entries(app.view);
+            match copies.iter().find(|c| c.key.matches(&key)) {
+                Some(c) => run_palette(app, c.entry.action),
+                None => {
+                    let letters: Vec<String> = copies.iter().map(|c| c.key.label()).collect();
+                    app.status = format!("Alt-Y then one of {}; Esc cancels", letters.join(" "));
+                    app.popup = Some(Popup::Copy);
+                    vec![]
+                }
+            }
         }
         Popup::Help { scroll } => {
             // Arrows and pages scroll a help taller than the terminal; any other key closes it

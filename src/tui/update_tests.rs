@@ -366,7 +366,12 @@ fn copy_needs_a_current_signature() {
     let mut a = app();
     let cmds = resign(&mut a.request);
     let id = last_sign_job(&cmds).id;
-    assert!(update(&mut a, alt_key('y')).is_empty());
+    // The copy menu: Alt-Y, then one letter.
+    let copy = |a: &mut App, c: char| {
+        assert!(update(a, alt_key('y')).is_empty());
+        update(a, key(KeyCode::Char(c)))
+    };
+    assert!(copy(&mut a, 's').is_empty());
     assert!(a.status.contains("updating"));
     update(
         &mut a,
@@ -375,12 +380,14 @@ fn copy_needs_a_current_signature() {
             result: Ok(signed_view("SIG")),
         },
     );
-    assert!(matches!(update(&mut a, alt_key('y')).as_slice(), [Command::Copy(s)] if s == "SIG"));
     assert!(
-        matches!(update(&mut a, alt_key('h')).as_slice(), [Command::Copy(s)] if s == "Authorization: Bearer SIG")
+        matches!(copy(&mut a, 's').as_slice(), [Command::CopyAs { text, what }] if text == "SIG" && what == "the signature")
     );
-    let cmds = update(&mut a, alt_key('c'));
-    let [Command::Copy(curl)] = cmds.as_slice() else {
+    assert!(
+        matches!(copy(&mut a, 'h').as_slice(), [Command::CopyAs { text, what }] if text == "Authorization: Bearer SIG" && what == "the 1 signed headers")
+    );
+    let cmds = copy(&mut a, 'c');
+    let [Command::CopyAs { text: curl, .. }] = cmds.as_slice() else {
         panic!()
     };
     let c = crate::core::curl::parse_curl_command(curl).unwrap();
@@ -410,8 +417,9 @@ fn copied_curl_sends_the_exact_body_even_with_quotes_or_a_leading_at() {
                 result: Ok(signed_view("SIG")),
             },
         );
-        let cmds = update(&mut a, alt_key('c'));
-        let [Command::Copy(cmd)] = cmds.as_slice() else {
+        update(&mut a, alt_key('y'));
+        let cmds = update(&mut a, key(KeyCode::Char('c')));
+        let [Command::CopyAs { text: cmd, .. }] = cmds.as_slice() else {
             panic!("{cmds:?}")
         };
         if let Some((printf, curl)) = cmd.split_once(" | ") {

@@ -8,6 +8,8 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+pub mod workbench;
+
 use portable_pty::{native_pty_system, Child, CommandBuilder, MasterPty, PtySize};
 
 /// Upper bound for anything to show up on screen (a generous limit, not a performance check).
@@ -81,6 +83,34 @@ impl Pty {
         self.parser.lock().unwrap().screen().contents()
     }
 
+    /// The screen as rows of cells: each row has one `char` per column (an empty cell is a
+    /// space), so `rows()[y].chars().nth(x)` is the cell at column `x` of row `y`.
+    pub fn rows(&self) -> Vec<String> {
+        let parser = self.parser.lock().unwrap();
+        let screen = parser.screen();
+        let (rows, cols) = screen.size();
+        (0..rows)
+            .map(|y| {
+                (0..cols)
+                    .map(|x| {
+                        let cell = screen.cell(y, x).map(|c| c.contents()).unwrap_or("");
+                        cell.chars().next().unwrap_or(' ')
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Whether the program hid the terminal cursor (DECTCEM off).
+    pub fn cursor_hidden(&self) -> bool {
+        self.parser.lock().unwrap().screen().hide_cursor()
+    }
+
+    /// The screen's last row: the workbench's status line.
+    pub fn last_row(&self) -> String {
+        self.rows().pop().unwrap_or_default()
+    }
+
     /// Every byte the program has printed so far.
     pub fn raw(&self) -> Vec<u8> {
         self.raw.lock().unwrap().clone()
@@ -110,6 +140,11 @@ impl Pty {
     pub fn send(&mut self, bytes: impl AsRef<[u8]>) {
         self.writer.write_all(bytes.as_ref()).unwrap();
         self.writer.flush().unwrap();
+    }
+
+    /// Whether the program has exited (without waiting).
+    pub fn has_exited(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(Some(_)))
     }
 
     /// The program's process id.

@@ -27,6 +27,16 @@ pub struct LoopHooks {
     pub after_draw: Option<Box<dyn FnMut()>>,
 }
 
+/// The workbench's tokio runtime: two worker threads shared by the sends, the traffic feed and
+/// the in-process server (which has no threads of its own, see [`crate::server::spawn_on`]).
+pub fn build_runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("could not start the async runtime")
+}
+
 /// Run the workbench until the user quits. Returns the process exit code.
 pub fn run_app(
     app: App,
@@ -39,17 +49,27 @@ pub fn run_app(
 
 /// [`run_app`] with test doubles.
 pub fn run_app_with(
+    app: App,
+    session: Option<Session>,
+    server_note: Option<String>,
+    startup: Vec<Command>,
+    hooks: LoopHooks,
+) -> anyhow::Result<u8> {
+    run_app_on(build_runtime()?, app, session, server_note, startup, hooks)
+}
+
+/// [`run_app_with`] on a runtime the caller built (the one the in-process server already
+/// serves on). The first frame is drawn before anything else runs: the commands `update` asked
+/// for while the App was filled (`startup`) and remembering the profile as the last used one
+/// come right after it.
+pub fn run_app_on(
+    rt: tokio::runtime::Runtime,
     mut app: App,
     session: Option<Session>,
     server_note: Option<String>,
     startup: Vec<Command>,
     hooks: LoopHooks,
 ) -> anyhow::Result<u8> {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .context("could not start the async runtime")?;
     let (tx, rx) = unbounded_channel();
     if let Some(note) = server_note {
         app.status = note;
@@ -82,10 +102,9 @@ async fn event_loop(
     let mut sigterm = signal(tokio::signal::unix::SignalKind::terminate())?;
     let mut sighup = signal(tokio::signal::unix::SignalKind::hangup())?;
     // Everything `update` asked for while the App was filled (the first signature, the
-    // validation of a saved events batch...).
-    for cmd in startup {
-        fx.execute(cmd);
-    }
+    // validation of a saved events batch, following the traffic...), run once the first frame
+    // is on screen.
+    let mut startup = Some(startup);
     loop {
         // Apply everything that is already waiting, then draw once.
         for msg in pending.drain(..) {
@@ -110,6 +129,12 @@ async fn event_loop(
         term.draw(|f| crate::tui::view::draw(f, app))?;
         if let Some(after_draw) = hooks.after_draw.as_mut() {
             after_draw();
+        }
+        if let Some(startup) = startup.take() {
+            for cmd in startup {
+                fx.execute(cmd);
+            }
+            fx.mark_last_used();
         }
         let tick = if app.wants_tick() {
             let now = Utc::now();

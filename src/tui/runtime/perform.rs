@@ -81,6 +81,15 @@ impl Effects {
         }
     }
 
+    /// Remember the session's profile as the last used one, on a blocking thread (the write
+    /// syncs to disk): the workbench opens its session unmarked and does this after the first
+    /// frame (`docs/architecture.md`, "Last used profile").
+    pub fn mark_last_used(&self) {
+        if let Some(s) = &self.session {
+            tokio::task::spawn_blocking(s.last_used_marker());
+        }
+    }
+
     /// Execute one command that does not need the terminal.
     pub fn execute(&mut self, cmd: Command) {
         match cmd {
@@ -149,7 +158,13 @@ impl Effects {
             Command::LoadProfile(name) => {
                 tracing::debug!(profile = %name, "load profile");
                 let msg = self.load_profile(&name);
+                let loaded = msg.is_ok();
                 let _ = self.tx.send(Message::ProfileLoaded(msg));
+                if loaded {
+                    if let Some(note) = self.forward_for_profile() {
+                        let _ = self.tx.send(Message::Status(note));
+                    }
+                }
             }
             Command::SaveProfile {
                 name,
@@ -415,6 +430,28 @@ impl Effects {
             tracing::debug!(note = %note, "profile URL not resolved");
         }
         Ok(loaded)
+    }
+
+    /// Point the in-process server's forwarding at the current profile's upstreams (none when
+    /// it names none): a profile switch changes where requests go from the next one on, on the
+    /// same address (`docs/server.md` rule W10). Returns why a URL of the profile cannot be
+    /// used, for the status line.
+    fn forward_for_profile(&mut self) -> Option<String> {
+        let sess = self.session.as_ref()?;
+        let server = sess.embedded()?;
+        let (config, note) = crate::tui::embedded_config(sess.profile());
+        let refused = server.set_forwarding(
+            config.forward_indexing.as_deref(),
+            config.forward_analytics.as_deref(),
+        );
+        tracing::debug!(
+            profile = %sess.profile().name,
+            indexing = ?config.forward_indexing,
+            analytics = ?config.forward_analytics,
+            "in-process server forwarding set"
+        );
+        let notes: Vec<String> = note.into_iter().chain(refused).collect();
+        (!notes.is_empty()).then(|| notes.join("; "))
     }
 
     /// Save the editor's request under `name` in the session's profile (its key source, events

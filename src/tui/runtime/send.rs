@@ -34,6 +34,7 @@ pub fn send_request(job: SendJob) -> SendRequest {
         params: SigningParams {
             key: sign.key,
             timestamp,
+            form: sign.form,
         },
     }
 }

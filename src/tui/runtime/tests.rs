@@ -242,3 +242,157 @@ fn an_event_batch_goes_through_the_engine_to_the_local_collector_and_into_the_hi
         "the record holds the collector's answer"
     );
 }
+
+#[test]
+fn the_php_sdk_form_is_sent_as_chosen_accepted_only_where_accepted_and_saved_with_the_request() {
+    use crate::core::SigningForm;
+    use crate::tui::test_util::{alt_key, ctrl_key, key};
+    let dir = tempfile::tempdir().unwrap();
+    let (session, loaded) = demo_session(&dir);
+    let (mut app, startup) = crate::tui::open_app(loaded, Utc::now());
+    let session = run_until(&mut app, Some(session), startup, |a| {
+        a.request.sign.result.is_some()
+    });
+    app.request.path.set("/v2/batch/");
+    app.request.query.set("test=1");
+    let cmds = update(&mut app, alt_key('f'));
+    assert_eq!(app.request.form, SigningForm::PhpSdk);
+    let mut session = run_until(&mut app, session, cmds, |a| !a.request.sign.updating());
+    // A server that accepts only the standard form: refused, and named as the PHP SDK's form.
+    let send = |app: &mut App, session: Option<Session>| {
+        let cmds = update(app, ctrl_key('g'));
+        assert!(
+            cmds.iter().any(|c| matches!(c, Command::Send(_))),
+            "{cmds:?}"
+        );
+        run_until(app, session, cmds, |a| !a.request.sending)
+    };
+    session = send(&mut app, session);
+    let resp = app.request.response.as_ref().expect("a response");
+    assert_eq!(resp.status, 401, "{}", app.status);
+    assert_eq!(resp.code.as_deref(), Some("SIGNATURE_MISMATCH"));
+    let said = format!("{:?} {:?}", resp.message, resp.mismatch);
+    assert!(said.contains("PHP SDK"), "{said}");
+    // Our side of the diff is the PHP SDK text we signed.
+    let m = resp.mismatch.as_ref().expect("the two signing texts");
+    assert!(m.ours.iter().any(|l| l == "?test=1\\n"), "{:?}", m.ours);
+    // A server started with accept-form php-sdk accepts the same request.
+    let mut cfg = crate::server::ServerConfig::demo();
+    cfg.accept_forms = vec![SigningForm::PhpSdk];
+    let php = crate::server::spawn_background(cfg, "127.0.0.1:0".parse().unwrap()).unwrap();
+    app.request.url.set(php.url());
+    session = send(&mut app, session);
+    let resp = app.request.response.as_ref().expect("a response");
+    assert_eq!(resp.status, 200, "{}", app.status);
+    assert!(resp.job_id.is_some(), "{resp:?}");
+    // In the standard form the same request is refused there only if the server's text
+    // differs: it does not (the standard form is always accepted).
+    update(&mut app, alt_key('f'));
+    session = send(&mut app, session);
+    assert_eq!(app.request.response.as_ref().map(|r| r.status), Some(200));
+    update(&mut app, alt_key('f'));
+    assert_eq!(app.request.form, SigningForm::PhpSdk);
+
+    // Saved (the demo profile is saved under a new name) and read back: the form is kept.
+    update(&mut app, alt_key('s'));
+    update(&mut app, ctrl_key('u'));
+    for c in "phpshop".chars() {
+        update(&mut app, key(crossterm::event::KeyCode::Char(c)));
+    }
+    let save = update(&mut app, key(crossterm::event::KeyCode::Enter));
+    assert!(
+        save.iter()
+            .any(|c| matches!(c, Command::SaveProfile { .. })),
+        "{save:?}"
+    );
+    let session = run_until(&mut app, session, save, |a| {
+        a.request.profile_name == "phpshop" && !a.request.dirty
+    })
+    .unwrap();
+    let back = session.store().load("phpshop").unwrap();
+    assert_eq!(back.selected_request().form, SigningForm::PhpSdk);
+    assert_eq!(back.request().path, "/v2/batch/");
+    // Loaded into a fresh workbench, the request is in the PHP SDK form again.
+    let loaded = loaded_profile(back, php.url(), php.url());
+    let (app2, _) = crate::tui::open_app(loaded, Utc::now());
+    assert_eq!(app2.request.form, SigningForm::PhpSdk);
+    php.stop();
+}
+
+#[test]
+fn switching_profile_points_the_in_process_server_at_the_new_profiles_upstream() {
+    use crate::server::{spawn_background, ServerConfig};
+    use crate::tui::test_util::ctrl_key;
+    // Two real upstreams on loopback, each taking the demo key.
+    let any_port = || "127.0.0.1:0".parse().unwrap();
+    let up_a = spawn_background(ServerConfig::demo(), any_port()).unwrap();
+    let up_b = spawn_background(ServerConfig::demo(), any_port()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let paths = Paths::new(dir.path().join("c"), dir.path().join("d"));
+    let store = crate::store::ProfileStore::open(&paths);
+    // Three profiles on the in-process server: forwarding to A, to B, and nowhere.
+    for (name, up) in [
+        ("shop-a", Some(&up_a)),
+        ("shop-b", Some(&up_b)),
+        ("local", None),
+    ] {
+        let mut p = Profile::demo();
+        p.name = name.into();
+        p.forward_indexing = up.map(|u| u.url());
+        store.save(&p).unwrap();
+    }
+    let mut session = Session::open_in(paths, Some("shop-a"), ClientOptions::default()).unwrap();
+    // As the workbench starts: the in-process server configured for the first profile.
+    let (config, note) = crate::tui::embedded_config(session.profile());
+    assert_eq!(note, None);
+    let server = crate::tui::start_server(config, None).unwrap();
+    let local = server.url();
+    let local_store = server.store();
+    session.use_embedded(server);
+    let (loaded, _) = open_current(&mut session);
+    let (mut app, startup) = crate::tui::open_app(loaded, Utc::now());
+    let mut session = run_until(&mut app, Some(session), startup, |a| {
+        a.request.sign.result.is_some()
+    });
+    let seen = |s: &crate::server::BackgroundServer| s.store().summary().requests;
+    let send = |app: &mut App, session: Option<Session>| {
+        assert_eq!(
+            app.request.url.text(),
+            local,
+            "every profile sends to the local server"
+        );
+        let cmds = update(app, ctrl_key('g'));
+        let session = run_until(app, session, cmds, |a| !a.request.sending);
+        let resp = app.request.response.as_ref().expect("a response");
+        assert_eq!(resp.status, 200, "{}", app.status);
+        session
+    };
+    let switch = |app: &mut App, session: Option<Session>, name: &str| {
+        let cmds = vec![Command::LoadProfile(name.to_string())];
+        let name = name.to_string();
+        run_until(app, session, cmds, move |a| {
+            a.request.profile_name == name && a.request.sign.result.is_some()
+        })
+    };
+
+    session = send(&mut app, session);
+    assert_eq!((seen(&up_a), seen(&up_b)), (1, 0), "shop-a forwards to A");
+
+    session = switch(&mut app, session, "shop-b");
+    session = send(&mut app, session);
+    assert_eq!((seen(&up_a), seen(&up_b)), (1, 1), "after the switch: to B");
+
+    session = switch(&mut app, session, "local");
+    session = send(&mut app, session);
+    assert_eq!(
+        (seen(&up_a), seen(&up_b)),
+        (1, 1),
+        "a profile without forward URLs: answered locally only"
+    );
+    // The local server verified and recorded all three, on the same address.
+    assert_eq!(local_store.summary().requests, 3);
+
+    session = switch(&mut app, session, "shop-a");
+    drop(send(&mut app, session));
+    assert_eq!((seen(&up_a), seen(&up_b)), (2, 1), "and back to A");
+}

@@ -7,7 +7,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use ratatui::Frame;
 
 use crate::tui::app::{App, Popup, GLOBAL_KEYS, LOG_MESSAGES};
-use crate::tui::components::{diagnose, request, traffic};
+use crate::tui::components::{diagnose, events, history, request, traffic};
 use crate::tui::keymap::Binding;
 use crate::tui::layout::View;
 use crate::tui::palette;
@@ -36,9 +36,18 @@ pub fn global_rows() -> Vec<(String, String)> {
         .collect()
 }
 
+/// The copy menu's rows of a view: "Alt-Y s" and what it copies.
+fn copy_rows(view: View) -> Vec<(String, String)> {
+    palette::copy_entries(view)
+        .into_iter()
+        .map(|c| (c.entry.keys, c.help.to_string()))
+        .collect()
+}
+
 /// Keys of the request view: its tables, then the keys that depend on where the cursor is.
 pub fn request_rows() -> Vec<(String, String)> {
     rows_of(request::keys::KEYS)
+        .chain(copy_rows(View::Request))
         .chain(fixed_rows(request::keys::CONTEXT_KEYS))
         .chain(rows_of(request::keys::NORMAL_KEYS))
         .collect()
@@ -59,13 +68,23 @@ pub fn bindings(app: &App) -> Vec<(String, String)> {
     match app.view {
         View::Request => v.extend(request_rows()),
         View::Diagnose => v.extend(diagnose_rows()),
-        View::Events => v.extend(fixed_rows(&app.events.help())),
-        View::History => v.extend(fixed_rows(&app.history.help())),
+        View::Events => v.extend(
+            rows_of(events::KEYS)
+                .chain(copy_rows(View::Events))
+                .chain(fixed_rows(&app.events.help())),
+        ),
+        View::History => v.extend(
+            fixed_rows(&app.history.help())
+                .into_iter()
+                .chain(rows_of(history::KEYS))
+                .chain(copy_rows(View::History)),
+        ),
         View::Profiles => v.extend(fixed_rows(&app.profiles.help())),
         View::Traffic => v.extend(
             fixed_rows(traffic::CONTEXT_KEYS)
                 .into_iter()
-                .chain(rows_of(traffic::KEYS)),
+                .chain(rows_of(traffic::KEYS))
+                .chain(copy_rows(View::Traffic)),
         ),
         View::Lesson => v.extend(
             rows_of(crate::tui::components::lesson::KEYS)
@@ -307,6 +326,30 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             )));
             let h = lines.len() as u16 + 2;
             (" Indexing operations (the SDK's) ".into(), lines, 66, h)
+        }
+        Popup::Copy => {
+            let copies = palette::copy_entries(app.view);
+            let mut lines: Vec<Line> = copies
+                .iter()
+                .map(|c| {
+                    Line::from(vec![
+                        Span::styled(format!(" {}  ", c.key.label()), theme.label()),
+                        Span::raw(c.help),
+                    ])
+                })
+                .collect();
+            lines.push(Line::from(Span::styled(
+                "one letter copies · Esc cancels",
+                theme.dim(),
+            )));
+            let w = lines
+                .iter()
+                .map(|l| l.width() as u16 + 2)
+                .max()
+                .unwrap_or(30)
+                .min(area.width);
+            let h = lines.len() as u16 + 2;
+            (" Copy… ".into(), lines, w, h)
         }
         Popup::CopyCode { selected } => {
             let mut lines: Vec<Line> = crate::codegen::Lang::ALL

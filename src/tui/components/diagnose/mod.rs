@@ -109,6 +109,17 @@ pub enum Action {
     LoadIntoEditor,
 }
 
+impl keymap::Kinded for Action {
+    fn kind(&self) -> keymap::Kind {
+        match self {
+            // The view's "go" key: the capture goes through the verifier (Ctrl-G / F9).
+            Action::Diagnose => keymap::Kind::Send,
+            Action::ToggleKey => keymap::Kind::Toggle,
+            Action::LoadIntoEditor => keymap::Kind::Load,
+        }
+    }
+}
+
 /// The diagnose view's key bindings: the dispatcher, help and the palette read this table.
 pub const KEYS: &[Binding<Action>] = &[
     Binding {

@@ -21,6 +21,8 @@ pub struct SendReport {
 #[derive(Clone, Debug)]
 pub enum EventsMsg {
     Key(KeyEvent),
+    /// Run an action of the view's table (from the copy menu or the command palette).
+    Run(super::keys::Action),
     /// Pasted text: goes to the path prompt, the cell being edited, the focused field (one
     /// line each) or the raw JSON editor (as it is).
     Paste(String),

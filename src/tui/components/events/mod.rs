@@ -12,6 +12,7 @@
 
 mod draw;
 mod items_table;
+pub mod keys;
 mod message;
 #[cfg(test)]
 mod mouse_tests;
@@ -23,10 +24,11 @@ mod update;
 mod validate;
 
 pub use draw::{draw, draw_with_cursor, layout};
+pub use keys::{Action, COPY_KEYS, KEYS};
 pub use message::{EventsEffect, EventsMsg, SendReport};
 pub use parts::EventsLayout;
 pub use state::*;
-pub use update::update;
+pub use update::{run, update};
 pub use validate::{ValidateJob, ValidateWorker, Validated, INLINE_VALIDATE_ITEMS};
 
 #[cfg(test)]

@@ -286,7 +286,7 @@ fn copying_the_batch_names_the_batch() {
     let mut s = EventsState::new("http://127.0.0.1:9", "k");
     let fx = update(
         &mut s,
-        EventsMsg::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::ALT)),
+        EventsMsg::Run(crate::tui::components::events::Action::CopyBatch),
     );
     assert_eq!(
         fx,
@@ -298,7 +298,7 @@ fn copying_the_batch_names_the_batch() {
     update(&mut s, ctrl('p'));
     let fx = update(
         &mut s,
-        EventsMsg::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::ALT)),
+        EventsMsg::Run(crate::tui::components::events::Action::CopyBatch),
     );
     assert!(
         matches!(&fx[..], [EventsEffect::CopyText { what, .. }] if what == "the raw batch JSON"),

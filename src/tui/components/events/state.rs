@@ -379,18 +379,6 @@ impl EventsState {
                 "Tab / Shift-Tab",
                 "next / previous field, items table, problems",
             ),
-            (
-                "Ctrl-G / F9",
-                "send the batch to {analytics_url}/analytics/collect",
-            ),
-            ("Ctrl-P", "next view of the batch: the form or raw JSON"),
-            (
-                "Ctrl-B",
-                "switch the batch between the flat and the nested (SDK) event shape, keeping every value",
-            ),
-            ("Ctrl-O", "open: load the batch from a file"),
-            ("Ctrl-S", "save the batch to a file"),
-            ("Alt-Y", "copy the batch JSON"),
             ("Ctrl-N", "list logic / tags: next suggestion"),
             ("Up/Down, Left/Right, hjkl", "items: move the selection"),
             (

@@ -9,6 +9,7 @@ use crossterm::event::{
 use ratatui::layout::{Position, Rect};
 
 use super::draw::layout;
+use super::keys::{Action, KEYS};
 use super::message::{EventsEffect, EventsMsg};
 use super::parts::EventsLayout;
 use super::state::{cell, completions, Column, EventsState, Field, Focus, Mode, PromptKind};
@@ -75,6 +76,7 @@ fn update_msg(state: &mut EventsState, msg: EventsMsg) -> Vec<EventsEffect> {
     match msg {
         EventsMsg::Key(key) if key.kind != KeyEventKind::Release => on_key(state, key),
         EventsMsg::Key(_) => Vec::new(),
+        EventsMsg::Run(action) => run(state, action),
         EventsMsg::Paste(text) => {
             if let Some((_, input)) = &mut state.prompt {
                 input.insert_str(&text);
@@ -175,6 +177,70 @@ fn update_msg(state: &mut EventsState, msg: EventsMsg) -> Vec<EventsEffect> {
     }
 }
 
+/// Run one action of the view's table (from its key, the copy menu or the command palette).
+pub fn run(state: &mut EventsState, action: Action) -> Vec<EventsEffect> {
+    match action {
+        Action::Send => send(state),
+        Action::CopyBatch => {
+            state.ensure_current();
+            let what = match state.mode {
+                Mode::Form => format!(
+                    "the batch JSON ({})",
+                    counted(state.preview_events, "event")
+                ),
+                Mode::Raw => "the raw batch JSON".to_string(),
+            };
+            vec![EventsEffect::CopyText {
+                text: state.preview.clone(),
+                what,
+            }]
+        }
+        Action::ToggleShape => {
+            state.status = match state.toggle_shape() {
+                Some(shape) => format!(
+                    "Events in the {} shape (every value kept); Ctrl-B switches back.",
+                    shape.name()
+                ),
+                None => "The shape is switched in the form: Ctrl-P back to it first.".into(),
+            };
+            Vec::new()
+        }
+        Action::NextMode => {
+            match state.mode {
+                Mode::Form => {
+                    state.enter_raw();
+                    state.status = "Raw JSON mode: the batch as text.".into();
+                }
+                Mode::Raw => match state.leave_raw() {
+                    Ok(()) => state.status = "Back to the form.".into(),
+                    Err(why) => state.status = why,
+                },
+            }
+            Vec::new()
+        }
+        Action::Open => {
+            let start = state
+                .last_path
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default();
+            state.prompt = Some((PromptKind::Load, LineInput::new(start)));
+            state.status.clear();
+            Vec::new()
+        }
+        Action::Save => {
+            let start = state
+                .last_path
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_else(|| "batch.json".into());
+            state.prompt = Some((PromptKind::Save, LineInput::new(start)));
+            state.status.clear();
+            Vec::new()
+        }
+    }
+}
+
 fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     let alt = key.modifiers.contains(KeyModifiers::ALT);
@@ -240,71 +306,10 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
     }
 
     // Keys that work everywhere in the view (the workbench's one keymap: Ctrl-G / F9 send,
-    // Ctrl-S saves, Ctrl-P switches what the pane shows, Ctrl-O opens, Alt-Y copies).
-    if (ctrl && key.code == KeyCode::Char('g')) || (key.code == KeyCode::F(9) && !ctrl && !alt) {
-        return send(state);
-    }
-    if alt && key.code == KeyCode::Char('y') {
-        state.ensure_current();
-        let what = match state.mode {
-            Mode::Form => format!(
-                "the batch JSON ({})",
-                counted(state.preview_events, "event")
-            ),
-            Mode::Raw => "the raw batch JSON".to_string(),
-        };
-        return vec![EventsEffect::CopyText {
-            text: state.preview.clone(),
-            what,
-        }];
-    }
-    if ctrl {
-        match key.code {
-            KeyCode::Char('b') => {
-                state.status = match state.toggle_shape() {
-                    Some(shape) => format!(
-                        "Events in the {} shape (every value kept); Ctrl-B switches back.",
-                        shape.name()
-                    ),
-                    None => "The shape is switched in the form: Ctrl-P back to it first.".into(),
-                };
-                return Vec::new();
-            }
-            KeyCode::Char('p') => {
-                match state.mode {
-                    Mode::Form => {
-                        state.enter_raw();
-                        state.status = "Raw JSON mode: the batch as text.".into();
-                    }
-                    Mode::Raw => match state.leave_raw() {
-                        Ok(()) => state.status = "Back to the form.".into(),
-                        Err(why) => state.status = why,
-                    },
-                }
-                return Vec::new();
-            }
-            KeyCode::Char('o') => {
-                let start = state
-                    .last_path
-                    .as_ref()
-                    .map(|p| p.display().to_string())
-                    .unwrap_or_default();
-                state.prompt = Some((PromptKind::Load, LineInput::new(start)));
-                state.status.clear();
-                return Vec::new();
-            }
-            KeyCode::Char('s') => {
-                let start = state
-                    .last_path
-                    .as_ref()
-                    .map(|p| p.display().to_string())
-                    .unwrap_or_else(|| "batch.json".into());
-                state.prompt = Some((PromptKind::Save, LineInput::new(start)));
-                state.status.clear();
-                return Vec::new();
-            }
-            _ => {}
-        }
+    // Ctrl-S saves, Ctrl-P switches what the pane shows, Ctrl-O opens; copies are in the copy
+    // menu, Alt-Y).
+    if let Some(action) = crate::tui::keymap::lookup(KEYS, &key) {
+        return run(state, action);
     }
     match key.code {
         KeyCode::Tab => {

@@ -6,12 +6,14 @@
 //! on how history is kept on disk.
 
 mod draw;
+pub mod keys;
 mod state;
 mod update;
 
 pub use draw::{draw, layout, HistoryLayout};
+pub use keys::{Action, COPY_KEYS, KEYS};
 pub use state::*;
-pub use update::update;
+pub use update::{run, update};
 
 #[cfg(test)]
 pub(crate) mod tests;

@@ -182,6 +182,8 @@ pub enum HistoryMsg {
     },
     /// A send just finished.
     Appended(Box<HistoryRow>),
+    /// Run an action of the view (from the copy menu or the command palette).
+    Run(super::keys::Action),
 }
 
 /// I/O the history view asks for.
@@ -191,6 +193,9 @@ pub enum HistoryEffect {
     Reload,
     /// Put this indexing request back into the request view.
     LoadIntoRequest(Box<HistoryRow>),
+    /// Send this entry's request again through the engine, as the request view sends: signed
+    /// again now with the profile's REST key, to the entry's URL; the editor is not changed.
+    Resend(Box<HistoryRow>),
     /// Put this batch back into the events view.
     LoadIntoEvents {
         body: String,
@@ -278,6 +283,7 @@ impl HistoryState {
         true
     }
 
+    /// Help rows for what is not an action of its own (the actions are in [`super::KEYS`]).
     pub fn help(&self) -> Vec<(&'static str, &'static str)> {
         vec![
             ("type", "filter the list (every word must match)"),
@@ -285,9 +291,6 @@ impl HistoryState {
             ("Up / Down", "select an entry"),
             ("PageUp / PageDown", "scroll the request and response"),
             ("Mouse", "click a row: select it; wheel: list / entry"),
-            ("Enter", "load the entry into the request or events view"),
-            ("Alt-Y", "copy the request as a curl command"),
-            ("Ctrl-R", "reload the history from disk"),
             (
                 "Panes",
                 "the list cuts long cells to their column; the entry pane shows the selected entry whole, wrapped, and scrolls",

@@ -138,10 +138,7 @@ fn enter_loads_into_the_matching_view_and_ctrl_y_copies_curl() {
     update(&mut s, key(KeyCode::Down));
     let effects = update(&mut s, key(KeyCode::Enter));
     assert!(matches!(&effects[0], HistoryEffect::LoadIntoRequest(r) if r.method == "PUT"));
-    let effects = update(
-        &mut s,
-        HistoryMsg::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::ALT)),
-    );
+    let effects = update(&mut s, HistoryMsg::Run(Action::CopyCurl));
     // The copied command sends the recorded request: parse it back.
     let HistoryEffect::CopyText { text: cmd, what } = &effects[0] else {
         panic!("{effects:?}")

@@ -6,7 +6,9 @@ use crossterm::event::{
 use ratatui::layout::{Position, Rect};
 
 use super::draw::layout;
+use super::keys::{Action, KEYS};
 use super::state::{HistoryEffect, HistoryMsg, HistoryState, RowKind};
+use crate::tui::keymap;
 
 /// Handle a message; pure.
 pub fn update(state: &mut HistoryState, msg: HistoryMsg) -> Vec<HistoryEffect> {
@@ -39,46 +41,68 @@ pub fn update(state: &mut HistoryState, msg: HistoryMsg) -> Vec<HistoryEffect> {
         }
         HistoryMsg::Key(key) if key.kind == KeyEventKind::Release => Vec::new(),
         HistoryMsg::Key(key) => on_key(state, key),
+        HistoryMsg::Run(action) => run(state, action),
+    }
+}
+
+/// Run one action of the history view (from its key, the copy menu or the command palette).
+pub fn run(state: &mut HistoryState, action: Action) -> Vec<HistoryEffect> {
+    if action == Action::Reload {
+        return vec![HistoryEffect::Reload];
+    }
+    let Some(row) = state.selected_row() else {
+        return vec![HistoryEffect::Status("No entry selected.".into())];
+    };
+    let what = |row: &super::state::HistoryRow| match row.kind {
+        RowKind::Request => "request",
+        RowKind::Events => "event batch",
+    };
+    match action {
+        Action::Send if row.kind == RowKind::Events => vec![HistoryEffect::Status(
+            "An event batch is sent from the Events view: Enter loads it there, then Ctrl-G sends it."
+                .into(),
+        )],
+        Action::Send => vec![HistoryEffect::Resend(Box::new(row.clone()))],
+        Action::Load if row.kind == RowKind::Events => vec![
+            HistoryEffect::LoadIntoEvents {
+                body: row.request_body.clone(),
+            },
+            HistoryEffect::Status("Batch loaded into the events view.".into()),
+        ],
+        Action::Load => vec![
+            HistoryEffect::LoadIntoRequest(Box::new(row.clone())),
+            HistoryEffect::Status("Request loaded into the request view.".into()),
+        ],
+        Action::CopyCurl => vec![HistoryEffect::CopyText {
+            text: row.to_curl(),
+            what: format!("the {} of {} as curl", what(row), row.full_time()),
+        }],
+        Action::CopyResponse => match (&row.status, &row.error) {
+            (Some(status), _) => vec![HistoryEffect::CopyText {
+                text: row.response_body.clone(),
+                what: format!(
+                    "the response body of the {} of {} ({status}, {} bytes)",
+                    what(row),
+                    row.full_time(),
+                    row.response_body.len()
+                ),
+            }],
+            (None, _) => vec![HistoryEffect::Status(format!(
+                "The {} of {} got no response: nothing to copy.",
+                what(row),
+                row.full_time()
+            ))],
+        },
+        Action::Reload => vec![HistoryEffect::Reload],
     }
 }
 
 fn on_key(state: &mut HistoryState, key: KeyEvent) -> Vec<HistoryEffect> {
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-    let alt = key.modifiers.contains(KeyModifiers::ALT);
+    if let Some(action) = keymap::lookup(KEYS, &key) {
+        return run(state, action);
+    }
     match key.code {
-        // Alt-Y copies in every view (the workbench's one keymap).
-        KeyCode::Char('y') if alt => {
-            return match state.selected_row() {
-                Some(row) => vec![HistoryEffect::CopyText {
-                    text: row.to_curl(),
-                    what: format!(
-                        "the {} of {} as curl",
-                        match row.kind {
-                            RowKind::Request => "request",
-                            RowKind::Events => "event batch",
-                        },
-                        row.full_time()
-                    ),
-                }],
-                None => vec![HistoryEffect::Status("No entry selected.".into())],
-            };
-        }
-        KeyCode::Char('r') if ctrl => return vec![HistoryEffect::Reload],
-        KeyCode::Enter => {
-            return match state.selected_row() {
-                Some(row) if row.kind == RowKind::Events => vec![
-                    HistoryEffect::LoadIntoEvents {
-                        body: row.request_body.clone(),
-                    },
-                    HistoryEffect::Status("Batch loaded into the events view.".into()),
-                ],
-                Some(row) => vec![
-                    HistoryEffect::LoadIntoRequest(Box::new(row.clone())),
-                    HistoryEffect::Status("Request loaded into the request view.".into()),
-                ],
-                None => vec![HistoryEffect::Status("No entry selected.".into())],
-            };
-        }
         KeyCode::Up => {
             state.selected = state.selected.saturating_sub(1);
             state.top = state.top.min(state.selected);

@@ -151,6 +151,18 @@ pub enum Action {
     ToggleFix,
 }
 
+impl crate::tui::keymap::Kinded for Action {
+    fn kind(&self) -> crate::tui::keymap::Kind {
+        use crate::tui::keymap::Kind;
+        match self {
+            Action::Hint => Kind::Inspect,
+            Action::Skip | Action::Exercises => Kind::Navigate,
+            Action::Restart | Action::Level1 | Action::Level2 => Kind::Load,
+            Action::ToggleFix => Kind::Toggle,
+        }
+    }
+}
+
 /// The lesson view's keys: the dispatcher, help and the palette read this table.
 pub const KEYS: &[Binding<Action>] = &[
     bind(

@@ -10,7 +10,7 @@ use ratatui::Frame;
 use super::layout::{request_layout, RequestLayout};
 use super::state::{Detail, Field, Prompt, RequestState};
 use crate::core::visible::escape_visible;
-use crate::core::LineLabel;
+use crate::core::{LineLabel, SigningForm};
 use crate::tui::model::SignedView;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::body_editor::floor_char;
@@ -182,7 +182,17 @@ fn draw_fields(
                 },
             ),
             Field::Method => (edit.text().to_string(), "  ↑↓".into()),
+            // The '?' is not part of the query (`docs/signing.md`): sent as "??" it would be
+            // signed as no server signs it, so the send removes it; say so while typing.
+            Field::Query if edit.text().starts_with('?') => {
+                (edit.text().to_string(), "  ⚠ '?' not sent".into())
+            }
             _ => (edit.text().to_string(), String::new()),
+        };
+        let extra_style = if extra.contains('⚠') {
+            theme.warn()
+        } else {
+            theme.dim()
         };
         let visible = escape_visible(shown.as_bytes());
         // Keep the cursor in view: scroll the value horizontally when it is long.
@@ -199,7 +209,7 @@ fn draw_fields(
             Span::raw(value.clone()),
             Span::styled(
                 clip(&extra, value_w.saturating_sub(value.chars().count())),
-                theme.dim(),
+                extra_style,
             ),
         ]);
         frame.render_widget(Paragraph::new(line), *rect);
@@ -249,6 +259,14 @@ struct CanonRow {
     text: String,
     lf: bool,
     highlighted: bool,
+    /// The line as the standard form writes it, when the chosen form writes it otherwise
+    /// (shown on a row of its own under the line, which is marked `*`).
+    standard: Option<String>,
+}
+
+/// The rows of a logical line: its wrapped text, and the row of its standard value.
+fn canon_height(row: &CanonRow, text_w: usize, empty_body: bool) -> usize {
+    canon_chunks(row, text_w, empty_body).len() + usize::from(row.standard.is_some())
 }
 
 fn draw_canonical(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme) {
@@ -258,11 +276,24 @@ fn draw_canonical(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
         .as_ref()
         .and_then(|r| r.as_ref().ok())
         .map(|s| s.canonical_len);
-    let title = match len {
-        Some(n) => format!(" Canonical text ({n} bytes signed) "),
-        None => " Canonical text ".to_string(),
+    let mut title = match len {
+        Some(n) => vec![Span::styled(
+            format!(" Canonical text ({n} bytes signed) "),
+            theme.title(),
+        )],
+        None => vec![Span::styled(" Canonical text ", theme.title())],
     };
-    let b = block(Span::styled(title, theme.title()), false, theme);
+    // The form it is signed in, when it is not the standard one (Alt-F switches).
+    if req.form != SigningForm::Standard {
+        title.push(Span::styled(
+            format!(
+                " {} form · * differs from standard · Alt-F ",
+                form_title(req.form)
+            ),
+            theme.warn(),
+        ));
+    }
+    let b = block(Line::from(title), false, theme);
     let inner = b.inner(area);
     frame.render_widget(b, area);
     if inner.height == 0 || inner.width == 0 {
@@ -270,8 +301,11 @@ fn draw_canonical(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
     }
     let highlighted = req.focus.canonical_lines();
     let signable = req.signable();
-    let canonical = signable.canonical();
+    let canonical = req.form.canonical(&signable);
     let head_lines = canonical.lines();
+    let standard = signable.canonical();
+    let standard_lines = standard.lines();
+    let differing = req.form.differing_lines(signable.path, signable.query);
     let body_count = req.body.line_count();
     let total = 7 + body_count;
     let compact = inner.width < 60;
@@ -288,6 +322,9 @@ fn draw_canonical(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
                 text: escape_visible(line.bytes),
                 lf: true,
                 highlighted: highlighted.contains(&line.label),
+                standard: differing
+                    .contains(&line.label)
+                    .then(|| escape_visible(standard_lines[idx].bytes)),
             }
         } else {
             let i = idx - 7;
@@ -307,6 +344,7 @@ fn draw_canonical(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
                 text: shown,
                 lf: i + 1 < body_count,
                 highlighted: highlighted.contains(&LineLabel::Body),
+                standard: None,
             }
         }
     };
@@ -323,7 +361,7 @@ fn draw_canonical(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
                 } else {
                     &[]
                 };
-                canon_chunks(&row_of(idx, line), text_w, false).len()
+                canon_height(&row_of(idx, line), text_w, false)
             })
             .collect();
         let mut used: usize = heights.iter().sum();
@@ -394,13 +432,17 @@ fn push_canon_row(
     };
     let chunks = canon_chunks(&row, text_w, empty_body);
     let n = chunks.len();
+    // A line the chosen form writes otherwise than the standard form is marked `*`.
+    let mark = if row.standard.is_some() { "*" } else { "" };
     for (k, chunk) in chunks.into_iter().enumerate() {
         if rows.len() >= height {
             return;
         }
         let label = match (k, row.label) {
-            (0, Some(l)) if compact => format!("{:<w$}", compact_label(l), w = label_w),
-            (0, Some(l)) => format!("{:<w$}", l.as_str(), w = label_w),
+            (0, Some(l)) if compact => {
+                format!("{:<w$}", format!("{mark}{}", compact_label(l)), w = label_w)
+            }
+            (0, Some(l)) => format!("{:<w$}", format!("{mark}{}", l.as_str()), w = label_w),
             (0, None) => " ".repeat(label_w),
             _ => format!("{WRAP_GUTTER:>w$}", w = label_w),
         };
@@ -423,6 +465,24 @@ fn push_canon_row(
             line = line.style(base);
         }
         rows.push(line);
+    }
+    // Under a marked line: what the standard form signs there.
+    if let Some(std_text) = row.standard {
+        if rows.len() < height {
+            let label = if compact { " std" } else { " standard" };
+            rows.push(Line::from(vec![
+                Span::styled(format!("{label:<label_w$}"), theme.dim()),
+                Span::styled(clip(&format!("{std_text}{LF_MARKER}"), text_w), theme.dim()),
+            ]));
+        }
+    }
+}
+
+/// How the canonical panel's title names a form.
+fn form_title(form: SigningForm) -> &'static str {
+    match form {
+        SigningForm::Standard => "standard",
+        SigningForm::PhpSdk => "PHP SDK",
     }
 }
 
@@ -596,7 +656,7 @@ fn headers_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'stati
                 }
             }
             out.push(Line::from(Span::styled(
-                "Alt-Y copy signature · Alt-H copy headers · Alt-C copy as curl",
+                "Alt-Y copy: s signature · h headers · c curl · t canonical text",
                 theme.dim(),
             )));
         }
@@ -624,21 +684,25 @@ fn draw_response(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Them
     } else {
         theme.error()
     };
-    let mut lines = vec![styled_line(vec![
-        (format!("{} ", r.status), status_style),
-        (
-            format!("{:.1} ms · {} bytes", r.elapsed_ms, r.body_len),
-            theme.dim(),
-        ),
-        (
-            r.job_id
-                .as_ref()
-                .map(|j| format!(" · job {j}"))
-                .or_else(|| r.code.as_ref().map(|c| format!(" · {c}")))
-                .unwrap_or_default(),
-            status_style,
-        ),
-    ])];
+    // The status line wraps (a job id does not fit 80 columns).
+    let mut lines = wrap_spans(
+        &[
+            Span::styled(format!("{} ", r.status), status_style),
+            Span::styled(
+                format!("{:.1} ms · {} bytes", r.elapsed_ms, r.body_len),
+                theme.dim(),
+            ),
+            Span::styled(
+                r.job_id
+                    .as_ref()
+                    .map(|j| format!(" · job {j}"))
+                    .or_else(|| r.code.as_ref().map(|c| format!(" · {c}")))
+                    .unwrap_or_default(),
+                status_style,
+            ),
+        ],
+        w as u16,
+    );
     if let Some(m) = &r.message {
         for chunk in wrap_chars(m, w).into_iter().take(2) {
             lines.push(Line::from(chunk));

@@ -3,13 +3,15 @@
 
 use crossterm::event::{KeyCode, KeyModifiers};
 
-use crate::tui::keymap::{bind, Binding, KeySpec};
+use crate::tui::keymap::{bind, Binding, KeySpec, Kind, Kinded};
 
 /// Everything the request view can do by key or by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
     Send,
     ToggleTimestamp,
+    /// Standard form <-> the vendor's PHP SDK form (`core::form`).
+    ToggleForm,
     Format,
     Minify,
     EditExternally,
@@ -18,6 +20,9 @@ pub enum Action {
     CopySignature,
     CopyHeaders,
     CopyCurl,
+    CopyBody,
+    CopyCanonical,
+    CopyResponse,
     NextDetail,
     DetailPageDown,
     DetailPageUp,
@@ -42,6 +47,29 @@ pub enum Action {
     MoveRequestDown,
 }
 
+impl Kinded for Action {
+    fn kind(&self) -> Kind {
+        use Action::*;
+        match self {
+            Send => Kind::Send,
+            ToggleTimestamp | RevealKey | ToggleForm => Kind::Toggle,
+            Format | Minify | AddRequest | DuplicateRequest | RenameRequest | DeleteRequest
+            | MoveRequestUp | MoveRequestDown => Kind::Edit,
+            // Opens the body in $EDITOR (Ctrl-O opens a file in the events view).
+            EditExternally => Kind::Open,
+            Search => Kind::Inspect,
+            CopySignature | CopyHeaders | CopyCurl | CopyBody | CopyCanonical | CopyResponse => {
+                Kind::Copy
+            }
+            NextDetail | DetailPageDown | DetailPageUp | Edit | ScrollCanonicalDown
+            | ScrollCanonicalUp | CanonicalTop | ScrollDetailDown | ScrollDetailUp
+            | NextRequest | PrevRequest => Kind::Navigate,
+            SwitchProfile => Kind::Load,
+            Save | SaveAs => Kind::Save,
+        }
+    }
+}
+
 /// Keys that work in every mode of the request view (in the fields too).
 pub const KEYS: &[Binding<Action>] = &[
     bind(
@@ -55,6 +83,12 @@ pub const KEYS: &[Binding<Action>] = &[
         &[KeySpec::ctrl('t')],
         "freeze / unfreeze the timestamp",
         "freeze the timestamp / make it live again (typing in it freezes it)",
+    ),
+    bind(
+        Action::ToggleForm,
+        &[KeySpec::alt('f')],
+        "standard / PHP SDK signing form",
+        "sign in the standard form or as the vendor's PHP SDK signs ('?' before the query, trailing '/' trimmed)",
     ),
     bind(
         Action::Format,
@@ -86,24 +120,6 @@ pub const KEYS: &[Binding<Action>] = &[
         &[KeySpec::alt('r')],
         "reveal / mask the REST key",
         "reveal / mask the REST key",
-    ),
-    bind(
-        Action::CopySignature,
-        &[KeySpec::alt('y')],
-        "copy the signature",
-        "copy the signature",
-    ),
-    bind(
-        Action::CopyHeaders,
-        &[KeySpec::alt('h')],
-        "copy the signed headers",
-        "copy the signed headers",
-    ),
-    bind(
-        Action::CopyCurl,
-        &[KeySpec::alt('c')],
-        "copy the request as curl",
-        "copy the request as a curl command",
     ),
     bind(
         Action::NextDetail,
@@ -201,24 +217,6 @@ pub const KEYS: &[Binding<Action>] = &[
 pub const NORMAL_KEYS: &[Binding<Action>] = &[
     bind(Action::Send, &[KeySpec::char('s')], "", "(after Esc) send"),
     bind(
-        Action::CopySignature,
-        &[KeySpec::char('y')],
-        "",
-        "(after Esc) copy the signature",
-    ),
-    bind(
-        Action::CopyHeaders,
-        &[KeySpec::char('H')],
-        "",
-        "(after Esc) copy the headers",
-    ),
-    bind(
-        Action::CopyCurl,
-        &[KeySpec::char('c')],
-        "",
-        "(after Esc) copy as curl",
-    ),
-    bind(
         Action::Format,
         &[KeySpec::char('f')],
         "",
@@ -302,6 +300,46 @@ pub const NORMAL_KEYS: &[Binding<Action>] = &[
         &[KeySpec::char('i'), KeySpec::key(KeyCode::Enter)],
         "",
         "(after Esc) back to editing",
+    ),
+];
+
+/// What the copy menu (Alt-Y, then one letter) copies in the request view.
+pub const COPY_KEYS: &[Binding<Action>] = &[
+    bind(
+        Action::CopySignature,
+        &[KeySpec::char('s')],
+        "copy the signature",
+        "copy the signature",
+    ),
+    bind(
+        Action::CopyHeaders,
+        &[KeySpec::char('h')],
+        "copy the signed headers",
+        "copy the signed headers",
+    ),
+    bind(
+        Action::CopyCurl,
+        &[KeySpec::char('c')],
+        "copy the request as curl",
+        "copy the request as a curl command",
+    ),
+    bind(
+        Action::CopyBody,
+        &[KeySpec::char('b')],
+        "copy the body",
+        "copy the body, byte for byte as it is signed",
+    ),
+    bind(
+        Action::CopyCanonical,
+        &[KeySpec::char('t')],
+        "copy the canonical text",
+        "copy the canonical text (the exact bytes that are signed)",
+    ),
+    bind(
+        Action::CopyResponse,
+        &[KeySpec::char('r')],
+        "copy the response body",
+        "copy the body of the last response",
     ),
 ];
 

@@ -8,6 +8,8 @@
 //! this view edits it.
 
 mod draw;
+#[cfg(test)]
+mod form_tests;
 pub mod keys;
 pub mod layout;
 pub mod requests;

@@ -20,9 +20,10 @@ use crate::tui::widgets::LineInput;
 /// Keep the editor's request (and whether it has unsaved edits) in its entry.
 fn stash(req: &mut RequestState) {
     let spec = req.spec();
-    let dirty = req.dirty;
+    let (dirty, form) = (req.dirty, req.form);
     if let Some(e) = req.requests.entries.get_mut(req.requests.selected) {
         e.spec = spec;
+        e.form = form;
         e.dirty |= dirty;
     }
 }
@@ -42,6 +43,7 @@ fn load_entry(req: &mut RequestState, i: usize) {
         },
     };
     req.set_request(&request);
+    req.form = e.form;
     req.dirty = e.dirty;
     // The response and a frozen timestamp were the other request's.
     req.response = None;
@@ -209,6 +211,7 @@ fn apply_name(req: &mut RequestState, action: NameAction, name: &str) -> Result<
                     name: name.to_string(),
                     spec: RequestSpec::default(),
                     body_file: None,
+                    form: Default::default(),
                     dirty: true,
                 },
                 _ => Entry {
@@ -258,6 +261,7 @@ pub fn to_saved(req: &mut RequestState) -> (Vec<SavedRequest>, usize) {
                 ..e.spec.clone()
             },
             body_file: e.body_file.clone(),
+            form: e.form,
         })
         .collect();
     (list, req.requests.selected)

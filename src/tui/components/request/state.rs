@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 
 use crate::core::time::format_timestamp;
 use crate::core::RequestSpec;
-use crate::core::{LineLabel, Secret, SignableRequest};
+use crate::core::{LineLabel, Secret, SignableRequest, SigningForm};
 use crate::store::DEFAULT_REQUEST;
 use crate::tui::model::{EditorRequest, KeyInfo, ResponseView, SignedView};
 use crate::tui::widgets::body_editor::BodyEditor;
@@ -164,6 +164,8 @@ pub struct Entry {
     /// editor has them). The prefix and API key are the account's (the editor's fields).
     pub spec: RequestSpec,
     pub body_file: Option<PathBuf>,
+    /// The form it is signed in (the editor's `form` for the selected entry).
+    pub form: SigningForm,
     /// Edits not saved yet.
     pub dirty: bool,
 }
@@ -184,6 +186,7 @@ impl Default for RequestsList {
                 name: DEFAULT_REQUEST.to_string(),
                 spec: RequestSpec::default(),
                 body_file: None,
+                form: SigningForm::Standard,
                 dirty: false,
             }],
             selected: 0,
@@ -221,6 +224,7 @@ impl RequestsList {
                     name: r.name.clone(),
                     spec: r.spec.clone(),
                     body_file: r.body_file.clone(),
+                    form: r.form,
                     dirty: false,
                 })
                 .collect(),
@@ -237,6 +241,13 @@ impl RequestsList {
                 .iter()
                 .enumerate()
                 .any(|(i, e)| i != self.selected && e.dirty)
+    }
+
+    /// The signing form of the selected request.
+    pub fn selected_form(&self) -> SigningForm {
+        self.entries
+            .get(self.selected)
+            .map_or(SigningForm::Standard, |e| e.form)
     }
 
     pub fn selected_name(&self) -> &str {
@@ -285,6 +296,9 @@ pub struct RequestState {
     pub timestamp: LineInput,
     /// Live: the timestamp follows the clock (1 s ticks); frozen: the typed value is used.
     pub ts_live: bool,
+    /// The form the path and query lines are signed (and sent) in: standard, or the vendor's
+    /// PHP SDK form (Alt-F; `docs/signing.md`). Saved with the request.
+    pub form: SigningForm,
     /// The body editor; it owns the body bytes (`body.bytes()`), shared with the signer.
     pub body: BodyEditor,
     pub body_state: BodyState,
@@ -338,6 +352,7 @@ impl RequestState {
             auth_algo: LineInput::default(),
             timestamp: LineInput::new(format_timestamp(now)),
             ts_live: true,
+            form: SigningForm::Standard,
             body: new_body_editor(""),
             body_state: BodyState::default(),
             now,

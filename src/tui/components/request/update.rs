@@ -13,7 +13,7 @@ use super::requests;
 use super::state::NameAction;
 use super::state::{Detail, Field, Prompt, RequestState, METHODS, TYPED_KEY};
 use crate::core::time::format_timestamp;
-use crate::core::Secret;
+use crate::core::{Secret, SigningForm};
 use crate::tui::effect::{Command, SendJob};
 use crate::tui::keymap;
 use crate::tui::model::{EditorRequest, FormattedBody, KeyInfo, ResponseView, SignedView};
@@ -362,6 +362,7 @@ pub fn run(req: &mut RequestState, action: Action) -> Vec<Command> {
     match action {
         Action::Send => return send(req),
         Action::ToggleTimestamp => return toggle_timestamp(req),
+        Action::ToggleForm => return toggle_form(req),
         Action::Format => return reformat_body(req, true),
         Action::Minify => return reformat_body(req, false),
         Action::EditExternally => return vec![Command::EditBody(req.body.text().to_string())],
@@ -374,6 +375,14 @@ pub fn run(req: &mut RequestState, action: Action) -> Vec<Command> {
         Action::CopySignature => return copy_signature(req),
         Action::CopyHeaders => return copy_headers(req),
         Action::CopyCurl => return copy_curl(req),
+        Action::CopyBody => {
+            return vec![Command::CopyAs {
+                text: req.body.text().to_string(),
+                what: format!("the body ({} bytes)", req.body.bytes().len()),
+            }]
+        }
+        Action::CopyCanonical => return copy_canonical(req),
+        Action::CopyResponse => return copy_response(req),
         Action::NextDetail => cycle_detail(req),
         Action::DetailPageDown => req.detail_scroll = req.detail_scroll.saturating_add(10),
         Action::DetailPageUp => req.detail_scroll = req.detail_scroll.saturating_sub(10),
@@ -517,7 +526,33 @@ fn sign_job(req: &RequestState, id: u64, changed_from: Option<usize>, check_json
         body_rev: req.body_state.rev,
         changed_from,
         check_json,
+        form: req.form,
     }
+}
+
+/// Switch the signing form of the edited request: standard <-> the vendor's PHP SDK form. The
+/// signature, the send and the saved request follow it (`docs/signing.md`).
+fn toggle_form(req: &mut RequestState) -> Vec<Command> {
+    req.form = match req.form {
+        SigningForm::Standard => SigningForm::PhpSdk,
+        SigningForm::PhpSdk => SigningForm::Standard,
+    };
+    req.dirty = true;
+    let (path, query) = (req.path.text(), req.query.text());
+    let differences = req.form.differences(path, query);
+    req.status = match req.form {
+        SigningForm::Standard => "signing form: standard (path and query signed as sent)".into(),
+        _ if differences.is_empty() => format!(
+            "signing form: {} (no line differs for this path and query)",
+            req.form.name()
+        ),
+        _ => format!(
+            "signing form: {} ({}; marked * in the canonical text)",
+            req.form.name(),
+            differences.join(" and ")
+        ),
+    };
+    resign(req)
 }
 
 fn toggle_timestamp(req: &mut RequestState) -> Vec<Command> {
@@ -535,6 +570,12 @@ fn toggle_timestamp(req: &mut RequestState) -> Vec<Command> {
 fn send(req: &mut RequestState) -> Vec<Command> {
     if req.url.text().trim().is_empty() {
         req.status = "the URL is empty; set the indexing base URL before sending".into();
+        return vec![];
+    }
+    // No key because its source failed (an unset variable, a missing file): say that, as
+    // the signature line does, rather than send and fail with "the key is empty".
+    if let (Some(why), true) = (&req.key_error, req.key_info.secret.expose().is_empty()) {
+        req.status = format!("not sent: {why}");
         return vec![];
     }
     // The query is signed and sent without its leading '?' (`docs/signing.md` rule S4, the
@@ -597,29 +638,63 @@ fn current_signature(req: &mut RequestState) -> Option<SignedView> {
 
 fn copy_signature(req: &mut RequestState) -> Vec<Command> {
     match current_signature(req) {
-        Some(s) => vec![Command::Copy(s.signature)],
+        Some(s) => vec![Command::CopyAs {
+            text: s.signature,
+            what: "the signature".into(),
+        }],
         None => vec![],
     }
 }
 
 fn copy_headers(req: &mut RequestState) -> Vec<Command> {
     match current_signature(req) {
-        Some(s) => vec![Command::Copy(header_text(&s.headers))],
+        Some(s) => vec![Command::CopyAs {
+            what: format!("the {} signed headers", s.headers.len()),
+            text: header_text(&s.headers),
+        }],
         None => vec![],
     }
 }
 
 fn copy_curl(req: &mut RequestState) -> Vec<Command> {
     match current_signature(req) {
-        Some(s) => {
-            vec![Command::Copy(crate::core::curl::to_curl(
+        Some(s) => vec![Command::CopyAs {
+            text: crate::core::curl::to_curl(
                 req.method.text(),
                 &target_url(req),
                 &s.headers,
                 crate::core::curl::CurlBody::Inline(req.body.bytes()),
-            ))]
-        }
+            ),
+            what: "the request as curl".into(),
+        }],
         None => vec![],
+    }
+}
+
+/// The canonical text as it is signed now (the live clock or the frozen timestamp).
+fn copy_canonical(req: &mut RequestState) -> Vec<Command> {
+    let spec = req.spec();
+    let ts = req.timestamp_value().to_string();
+    let signable = spec.signable(&ts);
+    let canonical = signable.canonical();
+    let mut text = canonical.head().as_bytes().to_vec();
+    text.extend_from_slice(canonical.body());
+    vec![Command::CopyAs {
+        what: format!("the canonical text ({} bytes)", text.len()),
+        text: String::from_utf8_lossy(&text).into_owned(),
+    }]
+}
+
+fn copy_response(req: &mut RequestState) -> Vec<Command> {
+    match &req.response {
+        Some(r) => vec![Command::CopyAs {
+            text: r.raw.lines.join("\n"),
+            what: format!("the response body ({}, {} bytes)", r.status, r.body_len),
+        }],
+        None => {
+            req.status = "no response yet: send the request first (Ctrl-G)".into();
+            vec![]
+        }
     }
 }
 

@@ -169,7 +169,7 @@ fn summary(r: &RequestSeen) -> Vec<(Kind, String)> {
     ));
     // The conclusion first: what the client most likely did wrong.
     if let Some(c) = &r.conclusion {
-        out.push((Kind::Heading, format!("Diagnosis: {c}")));
+        out.push((Kind::Heading, format!("Conclusion: {c}")));
     }
     if !r.mistakes.is_empty() {
         out.push((Kind::Warn, format!("Mistakes: {}", r.mistakes.join(", "))));

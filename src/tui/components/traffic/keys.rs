@@ -3,7 +3,7 @@
 
 use crossterm::event::KeyCode;
 
-use crate::tui::keymap::{bind, Binding, KeySpec};
+use crate::tui::keymap::{bind, Binding, KeySpec, Kind, Kinded};
 
 /// Everything the traffic view can do by key or by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,10 +17,32 @@ pub enum Action {
     Clear,
     /// Select the newest record (the selection follows new ones again).
     Newest,
+    /// Send the selected record again to the local server, signed again now with the profile's
+    /// REST key (the editor is not changed).
+    Send,
+}
+
+impl Kinded for Action {
+    fn kind(&self) -> Kind {
+        match self {
+            Action::Pause => Kind::Toggle,
+            Action::LoadIntoRequest | Action::LoadIntoDiagnose => Kind::Load,
+            Action::CopyCurl => Kind::Copy,
+            Action::Clear => Kind::Edit,
+            Action::Newest => Kind::Navigate,
+            Action::Send => Kind::Send,
+        }
+    }
 }
 
 /// The traffic view's key bindings.
 pub const KEYS: &[Binding<Action>] = &[
+    bind(
+        Action::Send,
+        &[KeySpec::ctrl('g'), KeySpec::f(9)],
+        "send the selected request again",
+        "send the selected request again to the local server, signed again now with the profile's REST key (what a correct client sends; the editor is not changed)",
+    ),
     bind(
         Action::Pause,
         &[KeySpec::alt('z')],
@@ -40,12 +62,6 @@ pub const KEYS: &[Binding<Action>] = &[
         "put the selected request into the Diagnose view and diagnose it there",
     ),
     bind(
-        Action::CopyCurl,
-        &[KeySpec::alt('y')],
-        "copy the request as curl",
-        "copy the selected request as a curl command",
-    ),
-    bind(
         Action::Clear,
         &[KeySpec::alt('x')],
         "clear the traffic list",
@@ -58,6 +74,14 @@ pub const KEYS: &[Binding<Action>] = &[
         "select the newest request; the selection follows new ones again",
     ),
 ];
+
+/// What the copy menu (Alt-Y, then one letter) copies in the traffic view.
+pub const COPY_KEYS: &[Binding<Action>] = &[bind(
+    Action::CopyCurl,
+    &[KeySpec::char('c')],
+    "copy the request as curl",
+    "copy the selected request as a curl command",
+)];
 
 /// Help rows for what is not an action of its own.
 pub const CONTEXT_KEYS: &[(&str, &str)] = &[

@@ -20,7 +20,7 @@ mod state;
 mod update;
 
 pub use draw::{draw, layout, TrafficLayout};
-pub use keys::{Action, CONTEXT_KEYS, KEYS};
+pub use keys::{Action, CONTEXT_KEYS, COPY_KEYS, KEYS};
 pub use state::*;
 pub use update::*;
 

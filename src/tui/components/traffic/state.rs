@@ -241,5 +241,16 @@ pub enum TrafficEffect {
     },
     /// Copy `text` to the clipboard.
     Copy(String),
+    /// Copy `text`, said in the status line as `what`.
+    CopyAs {
+        text: String,
+        what: String,
+    },
+    /// Send this request again (to `url`, the local server), signed again now with the
+    /// profile's REST key.
+    SendAgain {
+        request: Box<EditorRequest>,
+        url: String,
+    },
     Status(String),
 }

@@ -125,7 +125,7 @@ fn a_mismatch_arrives_live_with_its_diagnosis_first_and_the_servers_signing_text
     assert_eq!(buf[(gx, gy)].fg, ratatui::style::Color::Green);
     // The newest is selected and shown in full, the diagnosis before the signing texts.
     let screen = t.screen();
-    let diag = screen.find("Diagnosis:").expect(&screen);
+    let diag = screen.find("Conclusion:").expect(&screen);
     let expected = screen
         .find("Server's signing text (expected)")
         .expect(&screen);
@@ -310,15 +310,21 @@ fn ctrl_d_diagnoses_the_request_in_the_diagnose_view() {
 }
 
 #[test]
-fn ctrl_y_copies_the_request_as_curl_aimed_at_the_server() {
+fn alt_y_c_copies_the_request_as_curl_aimed_at_the_server() {
     let recs = served(vec![signed("/v2/batch", "/v2/batch")]);
     let mut t = on_traffic(120, 40);
     receive(&mut t, recs[0].clone());
-    let cmds = t.alt('y');
+    // Alt-Y opens the copy menu; c copies the curl command and says so.
+    assert!(t.alt('y').is_empty());
+    let cmds = t.press(KeyCode::Char('c'));
     let curl = match cmds.as_slice() {
-        [Command::Copy(c)] => c.clone(),
+        [Command::CopyAs { text, what }] => {
+            assert_eq!(what, "the Traffic request PUT /v2/batch as curl");
+            text.clone()
+        }
         other => panic!("{other:?}"),
     };
+    assert!(t.popup.is_none());
     assert!(
         curl.starts_with("curl -X PUT http://127.0.0.1:8787/v2/batch "),
         "{curl}"
@@ -328,8 +334,60 @@ fn ctrl_y_copies_the_request_as_curl_aimed_at_the_server() {
     assert!(!curl.to_lowercase().contains("host:"), "{curl}");
     // Nothing selected: one sentence, no command.
     t.alt('x');
-    assert!(t.alt('y').is_empty());
+    t.alt('y');
+    assert!(t.press(KeyCode::Char('c')).is_empty());
     assert_eq!(t.status, "No request selected.");
+}
+
+/// Ctrl-G / F9, the one send key: the selected record goes to the local server again, signed
+/// again now with the profile's REST key; the editor is not changed and the status says what
+/// was sent, then how it was answered.
+#[test]
+fn ctrl_g_sends_the_selected_record_again_to_the_local_server() {
+    let recs = served(vec![signed("/v2/batch", "/v2/batch/")]);
+    let mut t = on_traffic(120, 40);
+    receive(&mut t, recs[0].clone());
+    let path_before = t.request.path.text().to_string();
+    for key in [
+        crate::tui::test_util::ctrl_key('g'),
+        crate::tui::test_util::key(KeyCode::F(9)),
+    ] {
+        let cmds = t.update(key);
+        let job = match cmds.as_slice() {
+            [Command::Send(job)] => job,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(job.base_url, BASE);
+        assert_eq!(job.url, format!("{BASE}/v2/batch/"));
+        assert_eq!(job.sign.spec.path, "/v2/batch/");
+        assert_eq!(&job.sign.spec.body[..], b"[{\"id\":\"sku-1\"}]");
+        assert!(job.live_timestamp, "signed again at send time");
+        assert_eq!(job.sign.key.expose(), crate::server::DEMO_REST_KEY);
+        assert!(
+            t.status
+                .starts_with("sending the Traffic request PUT http://127.0.0.1:8787/v2/batch/"),
+            "{}",
+            t.status
+        );
+        let id = job.id;
+        t.update(Message::SendDone {
+            id,
+            result: Err("connection refused".into()),
+        });
+        assert!(
+            t.status
+                .starts_with("send failed (the Traffic request PUT ")
+                && t.status.ends_with("connection refused"),
+            "{}",
+            t.status
+        );
+    }
+    assert_eq!(
+        t.request.path.text(),
+        path_before,
+        "the editor is not changed"
+    );
+    assert!(t.request.response.is_none());
 }
 
 #[test]

@@ -216,6 +216,28 @@ pub fn run(state: &mut TrafficState, action: Action) -> Vec<TrafficEffect> {
             }
             out
         }
+        Action::Send => {
+            let Some(e) = state.selected_entry() else {
+                return none();
+            };
+            let (request, _timestamp) = detail::fields(&e.seen, &state.address);
+            let mut out = vec![TrafficEffect::SendAgain {
+                url: format!(
+                    "{}{}{}{}",
+                    state.address.trim_end_matches('/'),
+                    e.seen.path,
+                    if e.seen.query.is_empty() { "" } else { "?" },
+                    e.seen.query
+                ),
+                request: Box::new(request),
+            }];
+            if let Some(note) = detail::cut_note(&e.seen) {
+                out.push(TrafficEffect::Status(format!(
+                    "sending it again, but {note}"
+                )));
+            }
+            out
+        }
         Action::LoadIntoDiagnose => {
             let Some(e) = state.selected_entry() else {
                 return none();
@@ -232,7 +254,13 @@ pub fn run(state: &mut TrafficState, action: Action) -> Vec<TrafficEffect> {
             let Some(e) = state.selected_entry() else {
                 return none();
             };
-            let mut out = vec![TrafficEffect::Copy(detail::curl(&e.seen, &state.address))];
+            let mut out = vec![TrafficEffect::CopyAs {
+                text: detail::curl(&e.seen, &state.address),
+                what: format!(
+                    "the Traffic request {} {} as curl",
+                    e.seen.method, e.seen.path
+                ),
+            }];
             if let Some(note) = detail::cut_note(&e.seen) {
                 out.push(TrafficEffect::Status(format!("copying it, but {note}")));
             }

@@ -1,0 +1,73 @@
+//! The events view's key bindings (the keys that work in every part of the view): one table
+//! that the dispatcher, the help popup and the command palette read, and the copies the copy
+//! menu (Alt-Y) offers.
+
+use crate::tui::keymap::{bind, Binding, KeySpec, Kind, Kinded};
+
+/// Everything the events view does by a key of its own or by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Send,
+    /// Form <-> raw JSON.
+    NextMode,
+    /// Flat <-> nested (SDK) event shape.
+    ToggleShape,
+    Open,
+    Save,
+    CopyBatch,
+}
+
+impl Kinded for Action {
+    fn kind(&self) -> Kind {
+        match self {
+            Action::Send => Kind::Send,
+            Action::NextMode => Kind::Navigate,
+            Action::ToggleShape => Kind::Toggle,
+            Action::Open => Kind::Open,
+            Action::Save => Kind::Save,
+            Action::CopyBatch => Kind::Copy,
+        }
+    }
+}
+
+/// The events view's keys (a path prompt or a cell being edited takes keys first).
+pub const KEYS: &[Binding<Action>] = &[
+    bind(
+        Action::Send,
+        &[KeySpec::ctrl('g'), KeySpec::f(9)],
+        "send the batch",
+        "send the batch to the profile's analytics URL + /analytics/collect",
+    ),
+    bind(
+        Action::NextMode,
+        &[KeySpec::ctrl('p')],
+        "form / raw JSON",
+        "next view of the batch: the form or raw JSON",
+    ),
+    bind(
+        Action::ToggleShape,
+        &[KeySpec::ctrl('b')],
+        "flat / nested event shape",
+        "switch the batch between the flat and the nested (SDK) event shape, keeping every value",
+    ),
+    bind(
+        Action::Open,
+        &[KeySpec::ctrl('o')],
+        "open a batch file",
+        "open: load the batch from a file",
+    ),
+    bind(
+        Action::Save,
+        &[KeySpec::ctrl('s')],
+        "save the batch to a file",
+        "save the batch to a file",
+    ),
+];
+
+/// What the copy menu (Alt-Y, then one letter) copies in the events view.
+pub const COPY_KEYS: &[Binding<Action>] = &[bind(
+    Action::CopyBatch,
+    &[KeySpec::char('b')],
+    "copy the batch JSON",
+    "copy the batch JSON (the body that is sent)",
+)];

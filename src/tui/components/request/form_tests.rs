@@ -1,0 +1,182 @@
+//! The signing form of the edited request (Alt-F), through the whole `update` as the runtime
+//! drives it (TestApp): the canonical panel shows the chosen form's text with the lines that
+//! differ from the standard form marked and their standard value under them, the signature is
+//! the chosen form's, and the form goes with the request when it is saved or switched.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use crate::core::{Secret, SignableRequest, SigningForm};
+use crate::tui::effect::Command;
+use crate::tui::message::Message;
+use crate::tui::test_util::{find_in, TestApp};
+
+/// The demo request with the path and query set, signed.
+fn app_with(path: &str, query: &str) -> TestApp {
+    let mut app = TestApp::new(140, 40);
+    app.request.path.set(path);
+    app.request.query.set(query);
+    app.sign_now();
+    app
+}
+
+fn toggle(app: &mut TestApp) {
+    let cmds = app.alt('f');
+    assert!(
+        cmds.iter().any(|c| matches!(c, Command::Sign(_))),
+        "the request is signed again: {cmds:?}"
+    );
+    app.run_signing(cmds);
+}
+
+/// The signature the worker showed.
+fn shown_signature(app: &TestApp) -> String {
+    match &app.request.sign.result {
+        Some(Ok(s)) => s.signature.clone(),
+        other => panic!("a signature: {other:?}"),
+    }
+}
+
+/// The signature of the editor's request in `form`, computed here from the core.
+fn expected_signature(app: &TestApp, form: SigningForm) -> String {
+    let req: SignableRequest<'_> = app.request.signable();
+    let key = Secret::new(crate::server::DEMO_REST_KEY);
+    form.sign(&req, &key).unwrap().signature().to_string()
+}
+
+#[test]
+fn alt_f_switches_to_the_php_sdk_form_marks_path_and_query_and_signs_that_text() {
+    let mut app = app_with("/v2/batch/", "test=1");
+    assert_eq!(app.request.form, SigningForm::Standard);
+    let standard = shown_signature(&app);
+    assert_eq!(standard, expected_signature(&app, SigningForm::Standard));
+    app.assert_no_line("*PATH");
+    app.assert_no_line("PHP SDK form");
+
+    toggle(&mut app);
+    assert_eq!(app.request.form, SigningForm::PhpSdk);
+    assert!(app.request.dirty, "the form is an edit of the request");
+    assert!(
+        app.status.contains("php-sdk") && app.status.contains("'?' before the query"),
+        "{}",
+        app.status
+    );
+    // The signature is the PHP SDK form's, and it is not the standard one.
+    let php = shown_signature(&app);
+    assert_eq!(php, expected_signature(&app, SigningForm::PhpSdk));
+    assert_ne!(php, standard);
+    // The panel shows the PHP SDK text, the two differing lines marked, their standard values
+    // under them; the other lines are not marked.
+    let lines = app.lines();
+    let screen = lines.join("\n");
+    assert!(screen.contains("PHP SDK form"), "{screen}");
+    let (_, path_y) = find_in(&lines, "*PATH").expect(&screen);
+    assert!(lines[path_y as usize].contains("/v2/batch\\n"), "{screen}");
+    assert!(!lines[path_y as usize].contains("/v2/batch/"), "{screen}");
+    let std_path = &lines[path_y as usize + 1];
+    assert!(
+        std_path.contains("standard") && std_path.contains("/v2/batch/\\n"),
+        "{screen}"
+    );
+    let (_, query_y) = find_in(&lines, "*QUERY").expect(&screen);
+    assert!(lines[query_y as usize].contains("?test=1\\n"), "{screen}");
+    let std_query = &lines[query_y as usize + 1];
+    assert!(
+        std_query.contains("standard") && std_query.contains("test=1\\n"),
+        "{screen}"
+    );
+    assert!(!std_query.contains("?test"), "{screen}");
+    app.assert_no_line("*METHOD");
+    app.assert_no_line("*BODY");
+    // The byte count in the title is the PHP SDK text's: one '?' more, one '/' less.
+    let len = SigningForm::PhpSdk.canonical(&app.request.signable()).len();
+    app.assert_line(&format!("Canonical text ({len} bytes signed)"));
+
+    // Alt-F again: the standard form, nothing marked, the standard signature.
+    toggle(&mut app);
+    assert_eq!(app.request.form, SigningForm::Standard);
+    assert_eq!(shown_signature(&app), standard);
+    app.assert_no_line("*PATH");
+    app.assert_no_line("*QUERY");
+    app.assert_line("/v2/batch/\\n");
+}
+
+#[test]
+fn only_the_line_that_differs_is_marked() {
+    // A trailing '/' and no query: only the path differs.
+    let mut app = app_with("/v2/attributes/colour/", "");
+    toggle(&mut app);
+    app.assert_line("*PATH");
+    app.assert_no_line("*QUERY");
+    // A query and no trailing '/': only the query.
+    let mut app = app_with("/v2/batch", "a=1");
+    toggle(&mut app);
+    app.assert_no_line("*PATH");
+    app.assert_line("*QUERY");
+    // Neither: the PHP SDK text is the standard one; the status says so.
+    let mut app = app_with("/v2/batch", "");
+    toggle(&mut app);
+    app.assert_no_line("*PATH");
+    app.assert_no_line("*QUERY");
+    assert!(app.status.contains("no line differs"), "{}", app.status);
+    assert_eq!(
+        shown_signature(&app),
+        expected_signature(&app, SigningForm::Standard)
+    );
+}
+
+#[test]
+fn the_send_signs_in_the_chosen_form_and_the_form_is_saved_with_its_request() {
+    let mut app = app_with("/v2/batch/", "test=1");
+    toggle(&mut app);
+    let send = app.ctrl('g');
+    let job = send
+        .iter()
+        .find_map(|c| match c {
+            Command::Send(job) => Some(job),
+            _ => None,
+        })
+        .expect("a send");
+    assert_eq!(job.sign.form, SigningForm::PhpSdk);
+    let req = crate::tui::runtime::send_request((**job).clone());
+    assert_eq!(req.params.form, SigningForm::PhpSdk);
+
+    // Saving hands the runtime the request with its form.
+    app.update(Message::Key(KeyEvent::new(
+        KeyCode::Char('s'),
+        KeyModifiers::ALT,
+    )));
+    let cmds = app.press(KeyCode::Enter);
+    let saved = cmds
+        .iter()
+        .find_map(|c| match c {
+            Command::SaveProfile {
+                requests,
+                selected_request,
+                ..
+            } => Some(requests[*selected_request].clone()),
+            _ => None,
+        })
+        .expect("a save");
+    assert_eq!(saved.form, SigningForm::PhpSdk);
+}
+
+#[test]
+fn the_form_stays_with_its_request_when_switching_requests() {
+    let mut app = app_with("/v2/batch/", "");
+    toggle(&mut app);
+    // A second request (standard, as new requests are), then back.
+    app.alt('a');
+    app.type_str("other");
+    let cmds = app.press(KeyCode::Enter);
+    app.run_signing(cmds);
+    assert_eq!(app.request.form, SigningForm::Standard);
+    app.assert_no_line("PHP SDK form");
+    let cmds = app.update(Message::Key(KeyEvent::new(
+        KeyCode::PageUp,
+        KeyModifiers::ALT,
+    )));
+    app.run_signing(cmds);
+    assert_eq!(app.request.requests.selected_name(), "default");
+    assert_eq!(app.request.form, SigningForm::PhpSdk);
+    app.assert_line("*PATH");
+}

@@ -1,0 +1,331 @@
+//! The one keymap across views, on the one TUI fixture (`TestApp`): the send key in every view
+//! that sends, the copy menu (Alt-Y, then one letter), and a check over every key table that a
+//! key does one kind of thing everywhere.
+
+use std::collections::HashMap;
+
+use crossterm::event::KeyCode;
+
+use crate::tui::app::{GlobalAction, Popup, GLOBAL_COPY_KEYS, GLOBAL_KEYS};
+use crate::tui::components::history::tests::row;
+use crate::tui::components::history::{HistoryMsg, RowKind};
+use crate::tui::components::{diagnose, events, history, lesson, request, traffic};
+use crate::tui::effect::Command;
+use crate::tui::keymap::{Binding, KeySpec, Kind, Kinded};
+use crate::tui::layout::View;
+use crate::tui::message::Message;
+use crate::tui::palette;
+use crate::tui::test_util::{ctrl_key, key, TestApp};
+
+fn on_history(rows: Vec<history::HistoryRow>) -> TestApp {
+    let mut t = TestApp::new(80, 24);
+    t.press(KeyCode::F(4));
+    assert_eq!(t.view, View::History);
+    t.update(Message::History(HistoryMsg::Loaded {
+        rows,
+        warnings: vec![],
+    }));
+    t
+}
+
+#[test]
+fn ctrl_g_and_f9_in_history_send_the_selected_entry_again_and_say_what_was_sent() {
+    let mut t = on_history(vec![row(
+        "2026-11-22T10:00:00.000Z",
+        "demo",
+        RowKind::Request,
+        Some(200),
+    )]);
+    let path_before = t.request.path.text().to_string();
+    for k in [ctrl_key('g'), key(KeyCode::F(9))] {
+        let cmds = t.update(k);
+        let job = match cmds.as_slice() {
+            [Command::Send(job)] => job,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(job.base_url, "http://127.0.0.1:4000");
+        assert_eq!(job.url, "http://127.0.0.1:4000/v2/batch?test=1");
+        assert_eq!(job.sign.spec.method, "PUT");
+        assert_eq!(
+            (job.sign.spec.path.as_str(), job.sign.spec.query.as_str()),
+            ("/v2/batch", "test=1")
+        );
+        assert_eq!(&job.sign.spec.body[..], br#"[{"id":"it's"}]"#);
+        assert!(job.live_timestamp, "signed again at send time");
+        assert_eq!(job.sign.key.expose(), crate::server::DEMO_REST_KEY);
+        assert_eq!(
+            t.status,
+            "sending PUT http://127.0.0.1:4000/v2/batch?test=1 (15 bytes, the entry of \
+             2026-11-22 10:00:00 UTC), signed again now with the profile's REST key…"
+        );
+        let id = job.id;
+        // The answer goes to the status line, not to the request view's response panel.
+        t.update(Message::SendDone {
+            id,
+            result: Ok(crate::tui::model::ResponseView {
+                id,
+                status: 200,
+                elapsed_ms: 12.0,
+                job_id: Some("job-1".into()),
+                ..Default::default()
+            }),
+        });
+        assert!(
+            t.status
+                .starts_with("sent PUT http://127.0.0.1:4000/v2/batch?test=1 (15 bytes")
+                && t.status.ends_with(": 200 in 12 ms"),
+            "{}",
+            t.status
+        );
+        assert!(t.request.response.is_none());
+    }
+    assert_eq!(
+        t.request.path.text(),
+        path_before,
+        "the editor is not changed"
+    );
+    assert_eq!(t.view, View::History);
+}
+
+#[test]
+fn ctrl_g_on_an_event_batch_in_history_says_where_it_is_sent_from() {
+    let mut t = on_history(vec![row(
+        "2026-11-22T10:05:00.000Z",
+        "shop",
+        RowKind::Events,
+        Some(200),
+    )]);
+    assert!(t.ctrl('g').is_empty());
+    assert!(t.status.contains("Events view"), "{}", t.status);
+}
+
+/// Alt-Y opens the copy menu listing this view's copies; one letter copies (saying exactly
+/// what) and closes; Esc cancels.
+#[test]
+fn alt_y_opens_the_copy_menu_one_letter_copies_and_esc_cancels() {
+    let mut t = TestApp::new(80, 24);
+    t.sign_now();
+    assert!(t.alt('y').is_empty());
+    assert_eq!(t.popup, Some(Popup::Copy));
+    let screen = t.screen();
+    for row in [
+        "s  copy the signature",
+        "h  copy the signed headers",
+        "c  copy the request as a curl command",
+        "b  copy the body",
+        "t  copy the canonical text",
+        "r  copy the body of the last response",
+        "p  copy the request being edited as a program",
+    ] {
+        assert!(screen.contains(row), "{row:?} in\n{screen}");
+    }
+    // Another key keeps the menu and says what it offers.
+    assert!(t.press(KeyCode::Char('z')).is_empty());
+    assert_eq!(t.popup, Some(Popup::Copy));
+    assert!(t.status.contains("s h c b t r p"), "{}", t.status);
+    let cmds = t.press(KeyCode::Char('h'));
+    match cmds.as_slice() {
+        [Command::CopyAs { text, what }] => {
+            assert_eq!(what, "the 5 signed headers");
+            assert!(text.contains("Authorization: Bearer "), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(t.popup, None);
+    t.alt('y');
+    match t.press(KeyCode::Char('t')).as_slice() {
+        [Command::CopyAs { text, what }] => {
+            assert!(text.starts_with("PUT\n/v2/batch\n"), "{text}");
+            assert_eq!(what, &format!("the canonical text ({} bytes)", text.len()));
+        }
+        other => panic!("{other:?}"),
+    }
+    t.alt('y');
+    assert!(t.press(KeyCode::Esc).is_empty());
+    assert_eq!(t.popup, None);
+    assert_eq!(t.status, "copy cancelled");
+    // The old direct keys no longer copy: Alt-H and Alt-C are free.
+    assert!(t.alt('h').is_empty() && t.alt('c').is_empty());
+    // p opens the copy-as-code picker.
+    t.alt('y');
+    t.press(KeyCode::Char('p'));
+    assert_eq!(t.popup, Some(Popup::CopyCode { selected: 0 }));
+}
+
+#[test]
+fn the_copy_menu_of_events_and_history_copies_what_they_have() {
+    let mut t = TestApp::new(80, 24);
+    t.press(KeyCode::F(3));
+    t.alt('y');
+    match t.press(KeyCode::Char('b')).as_slice() {
+        [Command::Events(events::EventsEffect::CopyText { what, .. })] => {
+            assert!(what.starts_with("the batch JSON ("), "{what}")
+        }
+        other => panic!("{other:?}"),
+    }
+    let mut t = on_history(vec![row(
+        "2026-11-22T10:00:00.000Z",
+        "demo",
+        RowKind::Request,
+        Some(200),
+    )]);
+    t.alt('y');
+    match t.press(KeyCode::Char('r')).as_slice() {
+        [Command::History(history::HistoryEffect::CopyText { text, what })] => {
+            assert_eq!(text, r#"{"accepted":2,"rejected":0}"#);
+            assert_eq!(
+                what,
+                "the response body of the request of 2026-11-22 10:00:00 UTC (200, 27 bytes)"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn help_and_the_palette_write_each_copy_as_alt_y_and_its_letter() {
+    let mut t = TestApp::new(120, 50);
+    t.press(KeyCode::F(1));
+    let help = crate::tui::view::popup::bindings(&t);
+    for (k, d) in [
+        ("Alt-Y s", "copy the signature"),
+        ("Alt-Y c", "copy the request as a curl command"),
+        (
+            "Ctrl-G / F9",
+            "send the request (signed again at send time)",
+        ),
+    ] {
+        assert!(
+            help.iter().any(|(hk, hd)| hk == k && hd == d),
+            "{k} {d}: {help:?}"
+        );
+    }
+    let entries = palette::entries(&t, "copy the signature");
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    assert_eq!(entries[0].keys, "Alt-Y s");
+    // Every view's palette lists its send key and its copies.
+    for (view, send) in [
+        (View::Events, "send the batch"),
+        (View::History, "send the selected entry again"),
+        (View::Traffic, "send the selected request again"),
+    ] {
+        t.view = view;
+        let e = palette::entries(&t, send);
+        assert_eq!(
+            e.first().map(|e| e.keys.as_str()),
+            Some("Ctrl-G / F9"),
+            "{view:?}"
+        );
+        assert!(
+            palette::entries(&t, "copy")
+                .iter()
+                .any(|e| e.keys.starts_with("Alt-Y ")),
+            "{view:?}"
+        );
+    }
+}
+
+/// Every key table: (view, key, kind, action name).
+fn all_keys() -> Vec<(&'static str, KeySpec, Kind, String)> {
+    fn of<A: Kinded + std::fmt::Debug>(
+        view: &'static str,
+        table: &[Binding<A>],
+    ) -> Vec<(&'static str, KeySpec, Kind, String)> {
+        table
+            .iter()
+            .flat_map(|b| {
+                b.keys
+                    .iter()
+                    .map(move |k| (view, *k, b.action.kind(), format!("{:?}", b.action)))
+            })
+            .collect()
+    }
+    let mut v = of("global", GLOBAL_KEYS);
+    v.extend(of("request", request::keys::KEYS));
+    v.extend(of("request (normal mode)", request::keys::NORMAL_KEYS));
+    v.extend(of("diagnose", diagnose::KEYS));
+    v.extend(of("events", events::KEYS));
+    v.extend(of("history", history::KEYS));
+    v.extend(of("traffic", traffic::KEYS));
+    v.extend(of("lesson", lesson::KEYS));
+    v
+}
+
+/// A chord (Ctrl, Alt or a function key) does one kind of thing in every view. Single letters
+/// of a list or normal mode are local to it (they are typed text elsewhere), and are left out.
+#[test]
+fn no_chord_does_two_kinds_of_thing_in_two_views() {
+    let mut seen: HashMap<String, (Kind, String)> = HashMap::new();
+    let mut clashes = vec![];
+    let mut chords = 0;
+    for (view, k, kind, action) in all_keys() {
+        let chord = !k.mods.is_empty() || matches!(k.code, KeyCode::F(_));
+        if !chord {
+            continue;
+        }
+        chords += 1;
+        let label = k.label();
+        match seen.get(&label) {
+            Some((other, first)) if *other != kind => clashes.push(format!(
+                "{label}: {first} is {other:?}, {view} {action} is {kind:?}"
+            )),
+            Some(_) => {}
+            None => {
+                seen.insert(label, (kind, format!("{view} {action}")));
+            }
+        }
+    }
+    assert!(chords > 40, "the tables were read: {chords} chords");
+    assert!(clashes.is_empty(), "{clashes:#?}");
+}
+
+#[test]
+fn the_send_key_sends_in_every_view_that_sends_and_ctrl_s_never_sends() {
+    let keys = all_keys();
+    for view in ["request", "diagnose", "events", "history", "traffic"] {
+        for k in [KeySpec::ctrl('g'), KeySpec::f(9)] {
+            assert!(
+                keys.iter()
+                    .any(|(v, key, kind, _)| *v == view && *key == k && *kind == Kind::Send),
+                "{} sends in {view}",
+                k.label()
+            );
+        }
+    }
+    for (view, k, kind, action) in &keys {
+        if *k == KeySpec::ctrl('s') {
+            assert_eq!(*kind, Kind::Save, "{view} {action}");
+        }
+        if *kind == Kind::Send {
+            assert!(
+                [KeySpec::ctrl('g'), KeySpec::f(9), KeySpec::char('s')].contains(k),
+                "{view} {action} sends on {}",
+                k.label()
+            );
+        }
+    }
+    // Every copy is in a copy menu (the letter after Alt-Y), none on a chord of its own but
+    // the menu itself and the copy-as-code picker.
+    for (view, k, kind, action) in &keys {
+        if *kind == Kind::Copy {
+            assert!(
+                [KeySpec::alt('y'), KeySpec::alt('p')].contains(k),
+                "{view} {action} copies on {}",
+                k.label()
+            );
+        }
+    }
+    for view in [View::Request, View::Events, View::History, View::Traffic] {
+        let copies = palette::copy_entries(view);
+        assert!(copies.len() >= 2, "{view:?}");
+        let mut letters: Vec<_> = copies.iter().map(|c| c.key.label()).collect();
+        letters.sort();
+        letters.dedup();
+        assert_eq!(
+            letters.len(),
+            copies.len(),
+            "one letter, one copy: {view:?}"
+        );
+    }
+    assert_eq!(GLOBAL_COPY_KEYS[0].action, GlobalAction::CopyCode);
+}

@@ -1,0 +1,75 @@
+//! The workbench binary on its own temp config and data directories (profiles written there
+//! with the library's store, as the program itself writes them), started in a [`Pty`].
+
+use std::path::{Path, PathBuf};
+
+use portable_pty::CommandBuilder;
+use signscope::store::{Paths, Profile, ProfileStore};
+
+use super::Pty;
+
+/// A temp home for one test: `config/` (profiles) and `data/` (history, state).
+pub struct Home {
+    dir: tempfile::TempDir,
+}
+
+impl Home {
+    pub fn new() -> Home {
+        Home {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn paths(&self) -> Paths {
+        Paths::new(self.path().join("config"), self.path().join("data"))
+    }
+
+    /// Save `profile` as the program would (`config/profiles/NAME.toml`).
+    pub fn save_profile(&self, profile: &Profile) -> PathBuf {
+        ProfileStore::open(&self.paths()).save(profile).unwrap();
+        self.profile_file(&profile.name)
+    }
+
+    /// A copy of the built-in demo profile (the embedded local server, the demo keys) named
+    /// `name`, with this query and body, saved.
+    pub fn demo_copy(&self, name: &str, query: &str, body: &str) -> PathBuf {
+        let mut p = Profile::demo();
+        p.name = name.to_string();
+        p.request_mut().query = query.to_string();
+        p.request_mut().body = bytes::Bytes::from(body.to_string());
+        self.save_profile(&p)
+    }
+
+    /// Where the profile `name` is stored.
+    pub fn profile_file(&self, name: &str) -> PathBuf {
+        self.paths().profile_file(name)
+    }
+
+    /// The profile file's text.
+    pub fn profile_text(&self, name: &str) -> String {
+        std::fs::read_to_string(self.profile_file(name)).unwrap()
+    }
+
+    /// Start `signscope ARGS` in a `cols` x `rows` terminal: no colour, no $EDITOR, and no
+    /// display server, so a copy always goes through the terminal (OSC 52) and shows in the
+    /// program's output.
+    pub fn start(&self, cols: u16, rows: u16, args: &[&str], env: &[(&str, &str)]) -> Pty {
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_signscope"));
+        cmd.env("SIGNSCOPE_CONFIG_DIR", self.path().join("config"));
+        cmd.env("SIGNSCOPE_DATA_DIR", self.path().join("data"));
+        cmd.env("NO_COLOR", "1");
+        for var in ["VISUAL", "EDITOR", "DISPLAY", "WAYLAND_DISPLAY", "RUST_LOG"] {
+            cmd.env_remove(var);
+        }
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        cmd.args(args);
+        cmd.cwd(self.path());
+        Pty::spawn(cmd, cols, rows)
+    }
+}
