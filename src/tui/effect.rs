@@ -49,16 +49,24 @@ pub enum Command {
         /// profile's key source.
         typed_key: Option<Secret>,
     },
-    /// Run verify + diagnose on a pasted capture.
+    /// Run verify + diagnose on a pasted capture (`body`: the loaded body file of a curl
+    /// command that reads one).
     Diagnose {
         text: String,
+        body: Option<bytes::Bytes>,
         key: Secret,
         prefix: String,
     },
     /// Parse a pasted capture and load it into the request editor.
     ParseCapture {
         text: String,
+        body: Option<bytes::Bytes>,
         prefix: String,
+    },
+    /// Read the body file a pasted curl command names (relative to the working directory);
+    /// answered with `Message::CaptureBody`.
+    ReadCaptureBody {
+        file: String,
     },
     /// Effects of the events, history and profiles views, run as they come.
     Events(EventsEffect),

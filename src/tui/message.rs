@@ -62,6 +62,11 @@ pub enum Message {
         ok: bool,
         lines: Vec<String>,
     },
+    /// The body file of a pasted curl command, read (or why not, in one sentence).
+    CaptureBody {
+        file: String,
+        result: Result<Vec<u8>, String>,
+    },
     /// A captured request parsed for loading into the editor, with its timestamp.
     LoadRequest {
         request: Box<EditorRequest>,

@@ -35,7 +35,7 @@ pub fn update(app: &mut App, msg: Message) -> Vec<Command> {
     if app.lesson.watching() {
         let draft = lesson::draft_of(&app.request);
         let effects = lesson::observe(&mut app.lesson, draft, app.request.now);
-        cmds.extend(lesson_effects(app, effects));
+        cmds.extend(route_effects(app, effects));
     }
     // Every new message is kept in full for the message log.
     app.log.observe(0, &app.status);
@@ -44,16 +44,37 @@ pub fn update(app: &mut App, msg: Message) -> Vec<Command> {
     cmds
 }
 
-/// The lesson view's effects: its status goes to the status line, the rest to the runtime.
-fn lesson_effects(app: &mut App, effects: Vec<LessonEffect>) -> Vec<Command> {
+/// A component's effect as the router handles it. Every component's effects go through the one
+/// loop [`route_effects`]: a status message goes to the status line, what only the router can
+/// do (load into another component, send again) is done here, the rest goes to the runtime as a
+/// [`Command`].
+trait RoutedEffect {
+    fn route(self, app: &mut App) -> Vec<Command>;
+}
+
+/// Route every effect a component's `update` returned.
+fn route_effects<E: RoutedEffect>(app: &mut App, effects: Vec<E>) -> Vec<Command> {
     let mut out = vec![];
     for e in effects {
-        match e {
-            LessonEffect::Status(s) => app.status = s,
-            other => out.push(Command::Lesson(other)),
-        }
+        out.extend(e.route(app));
     }
     out
+}
+
+/// A status message for the status line (no command).
+fn say(app: &mut App, status: String) -> Vec<Command> {
+    app.status = status;
+    vec![]
+}
+
+/// The lesson view's effects: its status goes to the status line, the rest to the runtime.
+impl RoutedEffect for LessonEffect {
+    fn route(self, app: &mut App) -> Vec<Command> {
+        match self {
+            LessonEffect::Status(s) => say(app, s),
+            other => vec![Command::Lesson(other)],
+        }
+    }
 }
 
 fn route(app: &mut App, msg: Message) -> Vec<Command> {
@@ -186,6 +207,16 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             diagnose::on_diagnosed(&mut app.diagnose, ok, lines);
             vec![]
         }
+        Message::CaptureBody { file, result } => {
+            let profile_key = app.request.key();
+            diagnose::on_body_file(
+                &mut app.diagnose,
+                file,
+                result,
+                &profile_key,
+                app.request.prefix.text(),
+            )
+        }
         Message::LoadRequest { request, timestamp } => unsaved::load_or_ask(
             app,
             PendingLoad::Request {
@@ -200,70 +231,66 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
         }
         Message::Events(m) => {
             let effects = events::update(&mut app.events, m);
-            events_effects(app, effects)
+            route_effects(app, effects)
         }
         Message::History(m) => {
             let effects = history::update(&mut app.history, m);
-            history_effects(app, effects)
+            route_effects(app, effects)
         }
         Message::Profiles(m) => {
             let effects = profiles::update(&mut app.profiles, m);
-            profiles_effects(app, effects)
+            route_effects(app, effects)
         }
         Message::Traffic(m) => {
             let effects = traffic::update(&mut app.traffic, m);
-            traffic_effects(app, effects)
+            route_effects(app, effects)
         }
         Message::Lesson(m) => {
             let effects = lesson::update(&mut app.lesson, m);
-            lesson_effects(app, effects)
+            route_effects(app, effects)
         }
     }
 }
 
 /// The traffic view's effects: loading a request goes to the request view (through
 /// `unsaved::load_or_ask`, as every load into the editor does) or to the Diagnose view.
-fn traffic_effects(app: &mut App, effects: Vec<TrafficEffect>) -> Vec<Command> {
-    let mut out = vec![];
-    for e in effects {
-        match e {
-            TrafficEffect::Status(s) => app.status = s,
-            TrafficEffect::Copy(text) => out.push(Command::Copy(text)),
-            TrafficEffect::CopyAs { text, what } => out.push(Command::CopyAs { text, what }),
+impl RoutedEffect for TrafficEffect {
+    fn route(self, app: &mut App) -> Vec<Command> {
+        match self {
+            TrafficEffect::Status(s) => say(app, s),
+            TrafficEffect::Copy(text) => vec![Command::Copy(text)],
+            TrafficEffect::CopyAs { text, what } => vec![Command::CopyAs { text, what }],
             TrafficEffect::SendAgain { request, url } => {
                 let what = format!(
                     "the Traffic request {} {url} ({} bytes)",
                     request.spec.method,
                     request.spec.body.len()
                 );
-                out.extend(send_again(app, *request, url, what));
+                send_again(app, *request, url, what)
             }
-            TrafficEffect::LoadIntoRequest { request, timestamp } => {
-                // Asks save / discard / cancel first when the editor has unsaved edits.
-                out.extend(unsaved::load_or_ask(
-                    app,
-                    PendingLoad::Request {
-                        request,
-                        timestamp,
-                        what: "the Traffic request".into(),
-                    },
-                ));
-            }
+            // Asks save / discard / cancel first when the editor has unsaved edits.
+            TrafficEffect::LoadIntoRequest { request, timestamp } => unsaved::load_or_ask(
+                app,
+                PendingLoad::Request {
+                    request,
+                    timestamp,
+                    what: "the Traffic request".into(),
+                },
+            ),
             TrafficEffect::Diagnose { capture } => {
                 app.diagnose.input = ratatui_textarea::TextArea::from(capture.lines());
                 app.diagnose.normal_mode = false;
                 app.view = View::Diagnose;
                 let profile_key = app.request.key();
-                out.extend(diagnose::run(
+                diagnose::run(
                     &mut app.diagnose,
                     diagnose::Action::Diagnose,
                     &profile_key,
                     app.request.prefix.text(),
-                ));
+                )
             }
         }
     }
-    out
 }
 
 /// Switch to a view; the history and profile views re-read their files when opened.
@@ -274,52 +301,48 @@ fn switch_view(app: &mut App, v: View) -> Vec<Command> {
         View::Profiles => vec![Command::ReloadProfiles],
         View::Lesson => {
             let effects = lesson::update(&mut app.lesson, LessonMsg::Opened);
-            lesson_effects(app, effects)
+            route_effects(app, effects)
         }
         _ => vec![],
     }
 }
 
 /// The events view's effects go to the runtime as they are; its status goes to the status line.
-fn events_effects(app: &mut App, effects: Vec<EventsEffect>) -> Vec<Command> {
-    let mut out = vec![];
-    for e in effects {
-        match e {
-            EventsEffect::Status(s) => app.status = s,
-            other => out.push(Command::Events(other)),
+impl RoutedEffect for EventsEffect {
+    fn route(self, app: &mut App) -> Vec<Command> {
+        match self {
+            EventsEffect::Status(s) => say(app, s),
+            other => vec![Command::Events(other)],
         }
     }
-    out
 }
 
 /// The history view's effects: loading an entry goes to another component (the request or the
 /// events view); the rest goes to the runtime as it is.
-fn history_effects(app: &mut App, effects: Vec<HistoryEffect>) -> Vec<Command> {
-    let mut out = vec![];
-    for e in effects {
-        match e {
-            HistoryEffect::Status(s) => app.status = s,
+impl RoutedEffect for HistoryEffect {
+    fn route(self, app: &mut App) -> Vec<Command> {
+        match self {
+            HistoryEffect::Status(s) => say(app, s),
             HistoryEffect::LoadIntoEvents { body } => {
                 let fx = events::update(&mut app.events, EventsMsg::LoadBatch(body));
                 app.view = View::Events;
-                out.extend(events_effects(app, fx));
+                route_effects(app, fx)
             }
             HistoryEffect::LoadIntoRequest(row) => {
                 let (request, timestamp) = row_request(&row, app.request.prefix.text());
-                out.extend(unsaved::load_or_ask(
+                unsaved::load_or_ask(
                     app,
                     PendingLoad::Request {
                         request: Box::new(request),
                         timestamp,
                         what: "the history entry".into(),
                     },
-                ));
+                )
             }
-            HistoryEffect::Resend(row) => out.extend(resend(app, &row)),
-            other => out.push(Command::History(other)),
+            HistoryEffect::Resend(row) => resend(app, &row),
+            other => vec![Command::History(other)],
         }
     }
-    out
 }
 
 /// Send a history entry's request again (see [`send_again`]).
@@ -369,18 +392,14 @@ fn send_again(app: &mut App, request: EditorRequest, url: String, what: String) 
 }
 
 /// The profile manager's effects: activating a profile loads it into the request view.
-fn profiles_effects(app: &mut App, effects: Vec<ProfilesEffect>) -> Vec<Command> {
-    let mut out = vec![];
-    for e in effects {
-        match e {
-            ProfilesEffect::Status(s) => app.status = s,
-            ProfilesEffect::Activate(name) => {
-                out.extend(unsaved::load_or_ask(app, PendingLoad::Profile(name)));
-            }
-            other => out.push(Command::Profiles(other)),
+impl RoutedEffect for ProfilesEffect {
+    fn route(self, app: &mut App) -> Vec<Command> {
+        match self {
+            ProfilesEffect::Status(s) => say(app, s),
+            ProfilesEffect::Activate(name) => unsaved::load_or_ask(app, PendingLoad::Profile(name)),
+            other => vec![Command::Profiles(other)],
         }
     }
-    out
 }
 
 /// The request of a past send, and the timestamp it was signed with (read from its
@@ -579,7 +598,7 @@ fn run_palette(app: &mut App, action: PaletteAction) -> Vec<Command> {
         PaletteAction::History(a) => update(app, Message::History(HistoryMsg::Run(a))),
         PaletteAction::Traffic(a) => {
             let effects = traffic::run(&mut app.traffic, a);
-            traffic_effects(app, effects)
+            route_effects(app, effects)
         }
         PaletteAction::Lesson(a) => {
             let now = app.request.now;

@@ -823,18 +823,18 @@ fn component_views_get_keys_and_their_effects_become_commands() {
     assert_eq!(f2.url, "http://127.0.0.1:5");
     assert_eq!(f2.spec, named.spec.clone().unwrap());
     assert_eq!(ts2, "2026-11-22T09:59:59.000Z");
-    let cmds = history_effects(&mut a, vec![HistoryEffect::LoadIntoRequest(Box::new(row))]);
+    let cmds = route_effects(&mut a, vec![HistoryEffect::LoadIntoRequest(Box::new(row))]);
     assert_eq!(a.view, View::Request);
     assert_eq!(a.request.prefix.text(), "KLEVU");
     assert_eq!(&last_sign_job(&cmds).spec.body[..], b"[2]");
     // Profile manager: activating a profile loads it (after asking, as the loaded entry is an
     // unsaved edit of the profile: d discards it).
-    let cmds = profiles_effects(&mut a, vec![ProfilesEffect::Activate("prod".into())]);
+    let cmds = route_effects(&mut a, vec![ProfilesEffect::Activate("prod".into())]);
     assert!(cmds.is_empty() && a.popup.is_some());
     let cmds = update(&mut a, key(KeyCode::Char('d')));
     assert!(matches!(cmds.as_slice(), [Command::LoadProfile(n)] if n == "prod"));
     // Events: status effects go to the status line, I/O to the runtime.
-    let cmds = events_effects(
+    let cmds = route_effects(
         &mut a,
         vec![
             EventsEffect::Status("sending".into()),

@@ -11,7 +11,9 @@ use super::send::{send, send_events};
 use crate::client::{self, ClientOptions, ConnectProbe};
 use crate::engine::{Sender, Session};
 use crate::store::{KeySource, SaveOptions, EMBEDDED_URL};
-use crate::tui::components::diagnose::capture::{capture_fields, diagnose_capture, parse_capture};
+use crate::tui::components::diagnose::capture::{
+    capture_fields, diagnose_capture_with, parse_capture_with,
+};
 use crate::tui::components::events::{EventsEffect, EventsMsg, ValidateWorker};
 use crate::tui::components::history::{HistoryEffect, HistoryMsg, HistoryRow};
 use crate::tui::components::lesson::{LessonEffect, LessonMsg};
@@ -187,13 +189,23 @@ impl Effects {
                 }
                 let _ = self.tx.send(Message::ProfileSaved(msg));
             }
-            Command::Diagnose { text, key, prefix } => {
-                let (ok, lines) = diagnose_capture(&text, &key, &prefix, Utc::now());
+            Command::Diagnose {
+                text,
+                body,
+                key,
+                prefix,
+            } => {
+                let (ok, lines) =
+                    diagnose_capture_with(&text, body.as_deref(), &key, &prefix, Utc::now());
                 tracing::debug!(capture_len = text.len(), accepted = ok, "capture diagnosed");
                 let _ = self.tx.send(Message::Diagnosed { ok, lines });
             }
-            Command::ParseCapture { text, prefix } => {
-                let msg = match parse_capture(&text) {
+            Command::ReadCaptureBody { file } => {
+                let result = read_capture_body(&file);
+                let _ = self.tx.send(Message::CaptureBody { file, result });
+            }
+            Command::ParseCapture { text, body, prefix } => {
+                let msg = match parse_capture_with(&text, body.as_deref()) {
                     Ok(req) => {
                         let (fields, timestamp) = capture_fields(&req, &prefix);
                         Message::LoadRequest {
@@ -526,6 +538,20 @@ fn profiles_effect_name(e: &ProfilesEffect) -> &'static str {
         ProfilesEffect::Activate(_) => "activate",
         ProfilesEffect::Status(_) => "status",
     }
+}
+
+/// The body file a pasted curl command names, read relative to the working directory; or why
+/// not, in one sentence naming the file.
+pub fn read_capture_body(file: &str) -> Result<Vec<u8>, String> {
+    std::fs::read(file).map_err(|e| {
+        let cwd = std::env::current_dir()
+            .map(|d| d.display().to_string())
+            .unwrap_or_else(|_| "the working directory".into());
+        format!(
+            "cannot read the body file {file} (looked for from {cwd}): {}",
+            crate::store::io_reason(&e)
+        )
+    })
 }
 
 fn describe_copy(text: &str) -> String {

@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::marker::PhantomData;
 
 use serde::de::{
     self, value::MapAccessDeserializer, value::SeqAccessDeserializer, Deserialize, Deserializer,
@@ -227,272 +228,161 @@ pub(super) struct ItemRec<'a> {
     pub(super) dups: Vec<&'static str>,
 }
 
-impl<'de> Deserialize<'de> for Shaped<Vec<Raw<'de>>> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Shaped<Vec<Raw<'de>>>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
-                while let Some(v) = seq.next_element::<Raw<'de>>()? {
-                    out.push(v);
-                }
-                Ok(Shaped::Ok(out))
-            }
-            fallback_scalars!();
-            fallback_str!();
-            fallback_map!();
+/// A record read from a JSON object: each member the validator knows goes into its slot (a
+/// repeated name noted in `dups`), the others are skipped. One visitor, [`RecordVisitor`],
+/// reads every record; a record only says which members it has ([`members!`]).
+pub(super) trait Record<'de>: Default {
+    /// Read the map's next value, the member `key`, into its slot; false when `key` is not
+    /// one of this record's (the value is then still to be read).
+    fn member<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error>;
+}
+
+/// The member table of a record: `"json name" => field`.
+macro_rules! members {
+    ($r:ident, $key:ident, $map:ident, { $($name:literal => $field:ident),+ $(,)? }) => {
+        match $key {
+            $($name => read_member($map, &mut $r.$field, $name, &mut $r.dups)?,)+
+            _ => return Ok(false),
         }
-        d.deserialize_any(V)
+    };
+}
+
+impl<'de> Record<'de> for EventRec<'de> {
+    fn member<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+        let r = self;
+        members!(r, key, map, {
+            "event" => event,
+            "event_apikey" => apikey,
+            "event_list_id" => list_id,
+            "event_tags" => tags,
+            "event_list_name" => list_name,
+            "event_list_logic" => list_logic,
+            "user_profile" => profile,
+            "items" => items,
+            "event_version" => version,
+            "event_data" => data,
+        });
+        Ok(true)
     }
 }
 
-impl<'de> Deserialize<'de> for Shaped<Vec<Shaped<ItemRec<'de>>>> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Shaped<Vec<Shaped<ItemRec<'de>>>>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
-                while let Some(v) = seq.next_element::<Shaped<ItemRec<'de>>>()? {
-                    out.push(v);
-                }
-                Ok(Shaped::Ok(out))
-            }
-            fallback_scalars!();
-            fallback_str!();
-            fallback_map!();
+impl<'de> Record<'de> for DataRec<'de> {
+    fn member<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+        if let Some(n) = DATA_STRINGS.iter().position(|name| *name == key) {
+            read_member(map, &mut self.strings[n], DATA_STRINGS[n], &mut self.dups)?;
+            return Ok(true);
         }
-        d.deserialize_any(V)
+        let r = self;
+        members!(r, key, map, {
+            "list_id" => list_id,
+            "tags" => tags,
+            "list_name" => list_name,
+            "list_logic" => list_logic,
+            "static_content" => banners,
+            "items" => items,
+        });
+        Ok(true)
     }
 }
 
-impl<'de> Deserialize<'de> for Shaped<ItemRec<'de>> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Shaped<ItemRec<'de>>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut r = ItemRec::default();
-                while let Some(Key(k)) = map.next_key::<Key<'de>>()? {
-                    let d = &mut r.dups;
-                    match &*k {
-                        "item_id" => read_member(&mut map, &mut r.item_id, "item_id", d)?,
-                        "item_group_id" => read_member(&mut map, &mut r.group, "item_group_id", d)?,
-                        "item_variant_id" => {
-                            read_member(&mut map, &mut r.variant, "item_variant_id", d)?
-                        }
-                        "item_name" => read_member(&mut map, &mut r.name, "item_name", d)?,
-                        "price" => read_member(&mut map, &mut r.price, "price", d)?,
-                        "currency" => read_member(&mut map, &mut r.currency, "currency", d)?,
-                        "item_brand" => read_member(&mut map, &mut r.brand, "item_brand", d)?,
-                        "item_category" => {
-                            read_member(&mut map, &mut r.category, "item_category", d)?
-                        }
-                        "index" => read_member(&mut map, &mut r.index, "index", d)?,
-                        _ => {
-                            map.next_value::<Skip>()?;
-                        }
-                    }
-                }
-                Ok(Shaped::Ok(r))
-            }
-            fallback_scalars!();
-            fallback_str!();
-            fallback_seq!();
-        }
-        d.deserialize_any(V)
+impl<'de> Record<'de> for BannerRec<'de> {
+    fn member<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+        let r = self;
+        members!(r, key, map, {
+            "content_type" => content_type,
+            "resolution" => resolution,
+            "banner_image_url" => url,
+            "banner_alt_tag" => alt,
+            "index" => index,
+        });
+        Ok(true)
     }
 }
 
-impl<'de> Deserialize<'de> for Shaped<ProfileRec<'de>> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Shaped<ProfileRec<'de>>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut r = ProfileRec::default();
-                while let Some(Key(k)) = map.next_key::<Key<'de>>()? {
-                    match &*k {
-                        "ip_address" => {
-                            read_member(&mut map, &mut r.ip, "ip_address", &mut r.dups)?
-                        }
-                        "sessionId" => {
-                            read_member(&mut map, &mut r.session, "sessionId", &mut r.dups)?
-                        }
-                        _ => {
-                            map.next_value::<Skip>()?;
-                        }
-                    }
-                }
-                Ok(Shaped::Ok(r))
-            }
-            fallback_scalars!();
-            fallback_str!();
-            fallback_seq!();
-        }
-        d.deserialize_any(V)
+impl<'de> Record<'de> for ProfileRec<'de> {
+    fn member<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+        let r = self;
+        members!(r, key, map, {
+            "ip_address" => ip,
+            "sessionId" => session,
+        });
+        Ok(true)
     }
 }
 
-impl<'de> Deserialize<'de> for Shaped<EventRec<'de>> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Shaped<EventRec<'de>>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut r = EventRec::default();
-                while let Some(Key(k)) = map.next_key::<Key<'de>>()? {
-                    let d = &mut r.dups;
-                    match &*k {
-                        "event" => read_member(&mut map, &mut r.event, "event", d)?,
-                        "event_apikey" => read_member(&mut map, &mut r.apikey, "event_apikey", d)?,
-                        "event_list_id" => {
-                            read_member(&mut map, &mut r.list_id, "event_list_id", d)?
-                        }
-                        "event_tags" => read_member(&mut map, &mut r.tags, "event_tags", d)?,
-                        "event_list_name" => {
-                            read_member(&mut map, &mut r.list_name, "event_list_name", d)?
-                        }
-                        "event_list_logic" => {
-                            read_member(&mut map, &mut r.list_logic, "event_list_logic", d)?
-                        }
-                        "user_profile" => read_member(&mut map, &mut r.profile, "user_profile", d)?,
-                        "items" => read_member(&mut map, &mut r.items, "items", d)?,
-                        "event_version" => {
-                            read_member(&mut map, &mut r.version, "event_version", d)?
-                        }
-                        "event_data" => read_member(&mut map, &mut r.data, "event_data", d)?,
-                        _ => {
-                            map.next_value::<Skip>()?;
-                        }
-                    }
-                }
-                Ok(Shaped::Ok(r))
-            }
-            fallback_scalars!();
-            fallback_str!();
-            fallback_seq!();
-        }
-        d.deserialize_any(V)
+impl<'de> Record<'de> for ItemRec<'de> {
+    fn member<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+        let r = self;
+        members!(r, key, map, {
+            "item_id" => item_id,
+            "item_group_id" => group,
+            "item_variant_id" => variant,
+            "item_name" => name,
+            "price" => price,
+            "currency" => currency,
+            "item_brand" => brand,
+            "item_category" => category,
+            "index" => index,
+        });
+        Ok(true)
     }
 }
 
-impl<'de> Deserialize<'de> for Shaped<DataRec<'de>> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Shaped<DataRec<'de>>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut r = DataRec::default();
-                while let Some(Key(k)) = map.next_key::<Key<'de>>()? {
-                    let d = &mut r.dups;
-                    match &*k {
-                        "list_id" => read_member(&mut map, &mut r.list_id, "list_id", d)?,
-                        "tags" => read_member(&mut map, &mut r.tags, "tags", d)?,
-                        "list_name" => read_member(&mut map, &mut r.list_name, "list_name", d)?,
-                        "list_logic" => read_member(&mut map, &mut r.list_logic, "list_logic", d)?,
-                        "static_content" => {
-                            read_member(&mut map, &mut r.banners, "static_content", d)?
-                        }
-                        "items" => read_member(&mut map, &mut r.items, "items", d)?,
-                        other => match DATA_STRINGS.iter().position(|n| *n == other) {
-                            Some(n) => {
-                                read_member(&mut map, &mut r.strings[n], DATA_STRINGS[n], d)?
-                            }
-                            None => {
-                                map.next_value::<Skip>()?;
-                            }
-                        },
-                    }
-                }
-                Ok(Shaped::Ok(r))
-            }
-            fallback_scalars!();
-            fallback_str!();
-            fallback_seq!();
-        }
-        d.deserialize_any(V)
+/// Reads an object into the record `R`, or keeps what was there instead.
+struct RecordVisitor<R>(PhantomData<R>);
+
+impl<'de, R: Record<'de>> Visitor<'de> for RecordVisitor<R> {
+    type Value = Shaped<R>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
     }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut r = R::default();
+        while let Some(Key(k)) = map.next_key::<Key<'de>>()? {
+            if !r.member(&k, &mut map)? {
+                map.next_value::<Skip>()?;
+            }
+        }
+        Ok(Shaped::Ok(r))
+    }
+    fallback_scalars!();
+    fallback_str!();
+    fallback_seq!();
 }
 
-impl<'de> Deserialize<'de> for Shaped<Vec<Shaped<BannerRec<'de>>>> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Shaped<Vec<Shaped<BannerRec<'de>>>>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let mut out = Vec::new();
-                while let Some(v) = seq.next_element::<Shaped<BannerRec<'de>>>()? {
-                    out.push(v);
-                }
-                Ok(Shaped::Ok(out))
-            }
-            fallback_scalars!();
-            fallback_str!();
-            fallback_map!();
-        }
-        d.deserialize_any(V)
+/// Reads an array of `T`, or keeps what was there instead.
+struct ListVisitor<T>(PhantomData<T>);
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for ListVisitor<T> {
+    type Value = Shaped<Vec<T>>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
     }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(v) = seq.next_element::<T>()? {
+            out.push(v);
+        }
+        Ok(Shaped::Ok(out))
+    }
+    fallback_scalars!();
+    fallback_str!();
+    fallback_map!();
 }
 
-impl<'de> Deserialize<'de> for Shaped<BannerRec<'de>> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Shaped<BannerRec<'de>>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
+/// `Deserialize` for the shapes the validator reads, each with its visitor.
+macro_rules! read_with {
+    ($visitor:ident: $($t:ty),+ $(,)?) => {
+        $(impl<'de> Deserialize<'de> for Shaped<$t> {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                d.deserialize_any($visitor(PhantomData))
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut r = BannerRec::default();
-                while let Some(Key(k)) = map.next_key::<Key<'de>>()? {
-                    let d = &mut r.dups;
-                    match &*k {
-                        "content_type" => {
-                            read_member(&mut map, &mut r.content_type, "content_type", d)?
-                        }
-                        "resolution" => read_member(&mut map, &mut r.resolution, "resolution", d)?,
-                        "banner_image_url" => {
-                            read_member(&mut map, &mut r.url, "banner_image_url", d)?
-                        }
-                        "banner_alt_tag" => read_member(&mut map, &mut r.alt, "banner_alt_tag", d)?,
-                        "index" => read_member(&mut map, &mut r.index, "index", d)?,
-                        _ => {
-                            map.next_value::<Skip>()?;
-                        }
-                    }
-                }
-                Ok(Shaped::Ok(r))
-            }
-            fallback_scalars!();
-            fallback_str!();
-            fallback_seq!();
-        }
-        d.deserialize_any(V)
-    }
+        })+
+    };
 }
+
+read_with!(RecordVisitor: EventRec<'de>, DataRec<'de>, BannerRec<'de>, ProfileRec<'de>, ItemRec<'de>);
+read_with!(ListVisitor: Vec<Raw<'de>>, Vec<Shaped<ItemRec<'de>>>, Vec<Shaped<BannerRec<'de>>>);
 
 /// Skips a value the validator does not look at (an unknown member). Unlike `IgnoredAny` it has
 /// serde_json decode every string, so an invalid escape such as a lone surrogate (`"\uDADD"`) is

@@ -9,13 +9,50 @@ use crate::tui::model::EditorRequest;
 
 /// Read a pasted capture: a curl command line or raw HTTP.
 pub fn parse_capture(text: &str) -> Result<crate::core::verify::ReceivedRequest, String> {
+    parse_capture_with(text, None)
+}
+
+fn is_curl(t: &str) -> bool {
+    t.starts_with("curl ") || t.starts_with("curl\t")
+}
+
+/// The file a pasted curl command reads its body from (`-d @FILE`, `--data-binary @FILE`,
+/// `-T FILE`; `-` is stdin), if it is one.
+pub fn curl_body_file(text: &str) -> Option<String> {
+    let t = text.trim_start();
+    if !is_curl(t) {
+        return None;
+    }
+    crate::core::curl::parse_curl_command(t).ok()?.body_file
+}
+
+/// Read a pasted capture; a curl command that reads its body from a file gets `body_file`
+/// (the file's bytes), read as curl reads it (`docs/verification.md` rule V10).
+pub fn parse_capture_with(
+    text: &str,
+    body_file: Option<&[u8]>,
+) -> Result<crate::core::verify::ReceivedRequest, String> {
     let t = text.trim_start();
     if t.is_empty() {
         return Err("paste a raw HTTP request or a curl command first".into());
     }
-    if t.starts_with("curl ") || t.starts_with("curl\t") {
-        crate::core::curl::parse_curl(t)
-            .map_err(|e| format!("could not read the curl command: {e}"))
+    if is_curl(t) {
+        let c = crate::core::curl::parse_curl_command(t)
+            .map_err(|e| format!("could not read the curl command: {e}"))?;
+        let mut req = c.request;
+        match (c.body_file, body_file) {
+            (Some(_), Some(bytes)) => {
+                req.body = c.body_file_read.apply(bytes.to_vec()).into();
+            }
+            (Some(f), None) => {
+                return Err(format!(
+                    "could not read the curl command: {}",
+                    crate::core::curl::ParseError::BodyFromFile(f)
+                ))
+            }
+            (None, _) => {}
+        }
+        Ok(req)
     } else {
         crate::core::http_text::parse_raw_request(t.as_bytes())
             .map_err(|e| format!("could not read the raw HTTP request: {e}"))
@@ -52,8 +89,19 @@ pub fn diagnose_capture(
     prefix: &str,
     now: chrono::DateTime<Utc>,
 ) -> (bool, Vec<String>) {
+    diagnose_capture_with(text, None, key, prefix, now)
+}
+
+/// [`diagnose_capture`] of a curl command whose body file was loaded (`body_file`).
+pub fn diagnose_capture_with(
+    text: &str,
+    body_file: Option<&[u8]>,
+    key: &crate::core::Secret,
+    prefix: &str,
+    now: chrono::DateTime<Utc>,
+) -> (bool, Vec<String>) {
     use crate::core::verify::{verify, SingleKey, VerifyOptions};
-    let req = match parse_capture(text) {
+    let req = match parse_capture_with(text, body_file) {
         Ok(r) => r,
         Err(e) => return (false, vec![e]),
     };

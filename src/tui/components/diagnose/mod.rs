@@ -6,6 +6,8 @@
 //! [`on_key`] / [`on_mouse`] / [`on_paste`] its update, [`draw`] its view, [`layout`] shared by
 //! both. Reading and verifying a capture is [`capture`] (pure).
 
+#[cfg(test)]
+mod body_file_tests;
 pub mod capture;
 
 use crossterm::event::{KeyCode, KeyEvent, MouseButton, MouseEvent, MouseEventKind};
@@ -41,6 +43,13 @@ pub struct DiagnoseState {
     pub report_scroll: u16,
     /// Normal mode: the capture box takes no text (Esc toggles).
     pub normal_mode: bool,
+    /// The body file of a pasted curl command, loaded: its name as the command writes it and
+    /// its bytes (read as curl reads them when verified).
+    pub body_file: Option<(String, bytes::Bytes)>,
+    /// The question "load body from FILE? y/n" and the action to run once it is loaded.
+    pub offer: Option<(String, Action)>,
+    /// The body file being read (the runtime answers with [`on_body_file`]).
+    pub reading: Option<(String, Action)>,
 }
 
 impl Default for DiagnoseState {
@@ -54,6 +63,9 @@ impl Default for DiagnoseState {
             ok: None,
             report_scroll: 0,
             normal_mode: false,
+            body_file: None,
+            offer: None,
+            reading: None,
         }
     }
 }
@@ -161,6 +173,27 @@ pub fn on_key(
     profile_key: &Secret,
     prefix: &str,
 ) -> Vec<Command> {
+    // The question "load body from FILE? y/n" takes the next key.
+    if let Some((file, then)) = d.offer.take() {
+        match key.code {
+            KeyCode::Char('y') | KeyCode::Char('Y') => {
+                d.report = vec![format!("reading the body file {file}…")];
+                d.reading = Some((file.clone(), then));
+                return vec![Command::ReadCaptureBody { file }];
+            }
+            KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc => {
+                d.report = vec![format!(
+                    "the body file {file} was not loaded, so nothing was verified (the body \
+                     would be empty); Ctrl-G asks again"
+                )];
+                return vec![];
+            }
+            _ => {
+                d.offer = Some((file, then));
+                return vec![];
+            }
+        }
+    }
     if let Some(action) = keymap::lookup(KEYS, &key) {
         return run(d, action, profile_key, prefix);
     }
@@ -182,6 +215,14 @@ pub fn run(
     profile_key: &Secret,
     prefix: &str,
 ) -> Vec<Command> {
+    // A curl command that reads its body from a file: offer to load it first.
+    let body = match action {
+        Action::Diagnose | Action::LoadIntoEditor => match body_file_or_offer(d, action) {
+            Ok(body) => body,
+            Err(()) => return vec![],
+        },
+        Action::ToggleKey => None,
+    };
     match action {
         Action::Diagnose => {
             let key = match d.key {
@@ -190,6 +231,7 @@ pub fn run(
             };
             vec![Command::Diagnose {
                 text: d.input.lines().join("\n"),
+                body,
                 key,
                 prefix: prefix.to_string(),
             }]
@@ -203,8 +245,64 @@ pub fn run(
         }
         Action::LoadIntoEditor => vec![Command::ParseCapture {
             text: d.input.lines().join("\n"),
+            body,
             prefix: prefix.to_string(),
         }],
+    }
+}
+
+/// The loaded body file of the pasted curl command (None when it names none); Err when the
+/// view asks "load body from FILE? y/n" first (or the command reads stdin, which cannot be).
+fn body_file_or_offer(d: &mut DiagnoseState, action: Action) -> Result<Option<bytes::Bytes>, ()> {
+    let Some(file) = capture::curl_body_file(&d.input.lines().join("\n")) else {
+        return Ok(None);
+    };
+    if let Some((_, bytes)) = d.body_file.as_ref().filter(|(f, _)| *f == file) {
+        return Ok(Some(bytes.clone()));
+    }
+    d.ok = None;
+    d.report_scroll = 0;
+    if file == "-" {
+        d.report = vec![
+            "the curl command reads its body from stdin (@-): put the body in the command \
+             (--data-binary '...') and press Ctrl-G again"
+                .to_string(),
+        ];
+        return Err(());
+    }
+    d.report = vec![
+        format!("The curl command reads its body from the file {file}."),
+        format!("load body from {file}? y/n (a relative path is read from the working directory)"),
+    ];
+    d.offer = Some((file, action));
+    Err(())
+}
+
+/// The body file asked for was read (or why not): run the action that waited for it.
+pub fn on_body_file(
+    d: &mut DiagnoseState,
+    file: String,
+    result: Result<Vec<u8>, String>,
+    profile_key: &Secret,
+    prefix: &str,
+) -> Vec<Command> {
+    let Some((want, then)) = d.reading.take() else {
+        return vec![];
+    };
+    if want != file {
+        d.reading = Some((want, then));
+        return vec![];
+    }
+    match result {
+        Ok(bytes) => {
+            d.body_file = Some((file, bytes.into()));
+            run(d, then, profile_key, prefix)
+        }
+        Err(why) => {
+            d.ok = None;
+            d.report = vec![why];
+            vec![]
+        }
     }
 }
 
