@@ -2,7 +2,7 @@
 //! them into Commands, which the effect performer runs off the draw path; the screen is redrawn
 //! only after something changed. No timer runs unless the live timestamp is on screen (1 s tick).
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use chrono::Utc;
@@ -105,9 +105,15 @@ async fn event_loop(
     // validation of a saved events batch, following the traffic...), run once the first frame
     // is on screen.
     let mut startup = Some(startup);
+    let mut pacer = FramePacer::new(FRAME_INTERVAL);
+    // When a frame is owed for background arrivals that came too soon after the last one.
+    let mut draw_at: Option<Instant> = None;
     loop {
         // Apply everything that is already waiting, then draw once.
+        let woke_with_messages = !pending.is_empty();
+        let mut urgent = false;
         for msg in pending.drain(..) {
+            urgent |= !is_background(&msg);
             for cmd in update(app, msg) {
                 match cmd {
                     Command::Quit => {}
@@ -126,9 +132,18 @@ async fn event_loop(
             tracing::debug!("workbench quitting");
             return Ok(());
         }
-        term.draw(|f| crate::tui::view::draw(f, app))?;
-        if let Some(after_draw) = hooks.after_draw.as_mut() {
-            after_draw();
+        let now = Instant::now();
+        match pacer.decide(now, urgent, woke_with_messages, draw_at) {
+            Frame::Now => {
+                term.draw(|f| crate::tui::view::draw(f, app))?;
+                pacer.drawn(Instant::now());
+                draw_at = None;
+                if let Some(after_draw) = hooks.after_draw.as_mut() {
+                    after_draw();
+                }
+            }
+            Frame::At(t) => draw_at = Some(t),
+            Frame::None => {}
         }
         if let Some(startup) = startup.take() {
             for cmd in startup {
@@ -144,14 +159,16 @@ async fn event_loop(
             None
         };
         let ev = events.get_or_insert_with(EventStream::new);
+        let mut from_channel = false;
         tokio::select! {
             e = ev.next() => match e {
                 Some(Ok(e)) => if let Some(m) = event_message(e) { pending.push(m) },
                 Some(Err(e)) => return Err(e).context("reading the terminal failed"),
                 None => return Ok(()),
             },
-            m = rx.recv() => if let Some(m) = m { pending.push(m) },
+            m = rx.recv() => if let Some(m) = m { pending.push(m); from_channel = true },
             _ = async { if let Some(t) = tick { t.await } }, if tick.is_some() => pending.push(Message::Tick(Utc::now())),
+            _ = async { if let Some(t) = draw_at { tokio::time::sleep_until(t.into()).await } }, if draw_at.is_some() => {}
             _ = sigterm.recv() => {
                 tracing::debug!("SIGTERM: quitting");
                 pending.push(Message::Terminate)
@@ -161,12 +178,88 @@ async fn event_loop(
                 pending.push(Message::Terminate)
             }
         }
-        // Coalesce bursts of internal results (worker answers, responses) into one frame.
+        // Coalesce bursts of internal results (worker answers, responses, traffic arrivals)
+        // into one frame: drain what is waiting, at most MAX_DRAIN at a time. A key is applied
+        // and drawn at once, never behind a queue of arrivals (they wait for the next turn).
         // (Terminal input is not drained with a no-op waker: crossterm's EventStream would then
         // wake that waker instead of this task, and keys would arrive one event late.)
-        while let Ok(m) = rx.try_recv() {
-            pending.push(m);
+        if from_channel {
+            while pending.len() < MAX_DRAIN {
+                match rx.try_recv() {
+                    Ok(m) => pending.push(m),
+                    Err(_) => break,
+                }
+            }
         }
+    }
+}
+
+/// The shortest time between two frames drawn for background arrivals (about 60 frames/s).
+/// Input (keys, mouse, pastes, resizes) and the runtime's answers draw at once.
+pub const FRAME_INTERVAL: Duration = Duration::from_millis(16);
+/// At most this many waiting messages are applied before a frame.
+const MAX_DRAIN: usize = 1024;
+
+/// Messages that only add to what is shown and may wait for the next frame: the Traffic view's
+/// arrivals (up to thousands a second).
+pub fn is_background(m: &Message) -> bool {
+    use crate::tui::components::traffic::TrafficMsg;
+    matches!(
+        m,
+        Message::Traffic(TrafficMsg::Received(_) | TrafficMsg::Skipped(_))
+    )
+}
+
+/// What to do about the screen after applying a batch of messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Frame {
+    /// Draw now.
+    Now,
+    /// Draw at this time (unless something urgent comes first).
+    At(Instant),
+    /// Nothing changed: no frame (an idle workbench draws nothing).
+    None,
+}
+
+/// At most one frame per interval for background arrivals; at once for everything else.
+#[derive(Clone, Copy, Debug)]
+pub struct FramePacer {
+    interval: Duration,
+    last: Option<Instant>,
+}
+
+impl FramePacer {
+    pub fn new(interval: Duration) -> Self {
+        FramePacer {
+            interval,
+            last: None,
+        }
+    }
+
+    /// After applying a batch at `now`: `urgent` when it held input or an answer, `changed`
+    /// when it held anything, `owed` a frame already promised for earlier arrivals.
+    pub fn decide(
+        &self,
+        now: Instant,
+        urgent: bool,
+        changed: bool,
+        owed: Option<Instant>,
+    ) -> Frame {
+        let next = self.last.map(|l| l + self.interval);
+        if urgent || owed.is_some_and(|t| t <= now) {
+            return Frame::Now;
+        }
+        match (changed, owed, next) {
+            (true, None, Some(next)) if next > now => Frame::At(next),
+            (true, None, _) => Frame::Now,
+            (_, Some(t), _) => Frame::At(t),
+            (false, None, _) => Frame::None,
+        }
+    }
+
+    /// A frame was drawn at `at`.
+    pub fn drawn(&mut self, at: Instant) {
+        self.last = Some(at);
     }
 }
 

@@ -396,3 +396,35 @@ fn switching_profile_points_the_in_process_server_at_the_new_profiles_upstream()
     drop(send(&mut app, session));
     assert_eq!((seen(&up_a), seen(&up_b)), (2, 1), "and back to A");
 }
+
+#[test]
+fn background_arrivals_get_at_most_one_frame_per_interval_and_input_draws_at_once() {
+    use super::event_loop::{is_background, Frame, FramePacer, FRAME_INTERVAL};
+    use crate::tui::components::traffic::TrafficMsg;
+    use std::time::Instant;
+    let t0 = Instant::now();
+    let ms = |n: u64| t0 + Duration::from_millis(n);
+    let mut p = FramePacer::new(FRAME_INTERVAL);
+    // The first change draws at once.
+    assert_eq!(p.decide(ms(0), false, true, None), Frame::Now);
+    p.drawn(ms(0));
+    // Arrivals 1 ms later: one frame owed at the end of the interval, not now.
+    let owed = ms(16);
+    assert_eq!(p.decide(ms(1), false, true, None), Frame::At(owed));
+    // More arrivals before then: still that one frame.
+    assert_eq!(p.decide(ms(5), false, true, Some(owed)), Frame::At(owed));
+    // A key in between draws at once (it never waits behind arrivals).
+    assert_eq!(p.decide(ms(6), true, true, Some(owed)), Frame::Now);
+    p.drawn(ms(6));
+    // The owed frame comes due: drawn.
+    assert_eq!(p.decide(ms(22), false, false, Some(ms(22))), Frame::Now);
+    p.drawn(ms(22));
+    // Nothing changed and nothing owed: no frame (idle draws nothing).
+    assert_eq!(p.decide(ms(500), false, false, None), Frame::None);
+    // Arrivals long after the last frame: drawn at once.
+    assert_eq!(p.decide(ms(600), false, true, None), Frame::Now);
+    // Which messages may wait.
+    assert!(is_background(&Message::Traffic(TrafficMsg::Skipped(3))));
+    assert!(!is_background(&crate::tui::test_util::ctrl_key('g')));
+    assert!(!is_background(&Message::Tick(Utc::now())));
+}

@@ -168,12 +168,20 @@ fn draw_detail(frame: &mut Frame, area: Rect, state: &TrafficState, theme: &Them
         ));
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let Some(d) = &state.detail else {
-        return;
+    // Arrivals move the selection (on the newest record) without building its text: it is
+    // built here, once per frame, until the next key or click keeps it (`update`).
+    let fresh;
+    let (d, scroll) = match (&state.detail, state.selected_entry()) {
+        (Some(d), Some(e)) if d.seq == e.seen.seq => (d, state.detail_scroll),
+        (_, Some(e)) => {
+            fresh = super::detail::build(&e.seen);
+            (&fresh, 0)
+        }
+        (_, None) => return,
     };
     let lines = detail_lines(d, usize::from(inner.width), theme);
     // Only the rows on screen are handed to the widget.
-    let from = usize::from(state.detail_scroll).min(lines.len().saturating_sub(1));
+    let from = usize::from(scroll).min(lines.len().saturating_sub(1));
     let shown: Vec<Line> = lines
         .into_iter()
         .skip(from)

@@ -251,6 +251,21 @@ fn the_selection_follows_the_newest_until_moved_then_stays_on_its_request() {
     t.press(KeyCode::Home);
     receive(&mut t, record(4, "/v2/four"));
     assert_eq!(t.traffic.selected_entry().unwrap().seen.path, "/v2/four");
+    // The detail shows the newest at once; its text is built by the frame, not per arrival
+    // (the cached one is still the record selected at the last key), and kept at the next key.
+    assert_eq!(t.traffic.detail.as_ref().unwrap().seq, 3);
+    let screen = t.screen();
+    assert!(
+        screen.matches("/v2/four").count() >= 2,
+        "in the list and in the detail: {screen}"
+    );
+    assert_eq!(
+        screen.matches("/v2/three").count(),
+        1,
+        "the list only: {screen}"
+    );
+    t.press(KeyCode::End);
+    t.press(KeyCode::Home);
     assert_eq!(t.traffic.detail.as_ref().unwrap().seq, 4);
 }
 

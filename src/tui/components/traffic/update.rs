@@ -16,6 +16,9 @@ use crate::tui::keymap;
 
 /// Handle a message; pure.
 pub fn update(state: &mut TrafficState, msg: TrafficMsg) -> Vec<TrafficEffect> {
+    // Arrivals come up to thousands a second: the selected record's text is not rebuilt for
+    // each (the frame builds it once when it is stale; the next key or click keeps it).
+    let arrival = matches!(msg, TrafficMsg::Received(_) | TrafficMsg::Skipped(_));
     let effects = match msg {
         TrafficMsg::Received(r) => {
             receive(state, *r);
@@ -52,7 +55,9 @@ pub fn update(state: &mut TrafficState, msg: TrafficMsg) -> Vec<TrafficEffect> {
         TrafficMsg::Key(key) if key.kind == KeyEventKind::Release => vec![],
         TrafficMsg::Key(key) => on_key(state, key),
     };
-    refresh_detail(state);
+    if !arrival {
+        refresh_detail(state);
+    }
     effects
 }
 
