@@ -105,7 +105,9 @@ fn bench(c: &mut Criterion) {
             let cpu = (cpu_seconds() - cpu0) / runs as f64;
             let wall = wall0.elapsed().as_secs_f64() / runs as f64;
             eprintln!(
-                "diagnosis/full_unexplained/{name}, {threads} thread(s): {} bytes hashed ({:.0} bodies); per diagnosis {:.2} ms CPU, {:.2} ms wall (load average {})",
+                "diagnosis/full_unexplained/{name}, {threads} thread(s): {} signatures (exact, singles, pairs, PHP SDK form with one more: {:?}), {} bytes hashed ({:.0} bodies); per diagnosis {:.2} ms CPU, {:.2} ms wall (load average {})",
+                d.signatures,
+                d.round_signatures,
                 d.hashed_bytes,
                 d.hashed_bytes as f64 / n as f64,
                 cpu * 1e3,

@@ -36,6 +36,12 @@ struct Case {
     client_form: Option<&'static str>,
     /// Only the server knows several accounts.
     server_only: bool,
+    /// The timestamp header sent (TS when `None`).
+    ts: Option<&'static str>,
+    /// More for the signer, as a JSON object: `url` (`https`, `http`, `vendor`), `ct` (the
+    /// Content-Type signed), `order` (`"sorted"`, or the order signed and sent), `newline` and
+    /// `quote` (around or after the key).
+    extra: &'static str,
 }
 
 const fn case(mistakes: &'static [&'static str]) -> Case {
@@ -48,6 +54,8 @@ const fn case(mistakes: &'static [&'static str]) -> Case {
         signed_ts: None,
         client_form: None,
         server_only: false,
+        ts: None,
+        extra: "{}",
     }
 }
 
@@ -142,7 +150,68 @@ fn cases() -> Vec<Case> {
             server_only: true,
             ..case(&["OTHER_ACCOUNT_KEY", "TRAILING_LF_AFTER_BODY"])
         },
-        // The PHP SDK's form with one more mistake.
+        // One pair of each family that can co-occur (docs/diagnosis.md D1).
+        // Head and head: a clock read twice with headers signed from a sorted map; the same
+        // query line sorted and given a '?'; a full URL of a trimmed path.
+        Case {
+            signed_ts: Some("2026-11-22T10:00:00.001Z"),
+            extra: r#"{"order": "sorted"}"#,
+            ..case(&["TIMESTAMP_DIFFERS", "HEADER_LINES_REORDERED"])
+        },
+        Case {
+            query: "b=2&a=1",
+            ..case(&["QUESTION_MARK_BEFORE_QUERY", "QUERY_PARAMS_SORTED"])
+        },
+        Case {
+            path: "/v2/batch/",
+            extra: r#"{"url": "vendor"}"#,
+            ..case(&["FULL_URL_AS_PATH", "TRAILING_SLASH_TRIMMED"])
+        },
+        // Head and body.
+        Case {
+            signed_ts: Some("2026-11-22T09:59:59.999Z"),
+            ..case(&["TIMESTAMP_DIFFERS", "BODY_RESERIALISED_COMPACT"])
+        },
+        Case {
+            extra: r#"{"order": [3, 0, 1, 2]}"#,
+            ..case(&["HEADER_LINES_REORDERED", "BODY_SLASHES_ESCAPED"])
+        },
+        // Key and head (a CRLF key, an http:// URL, another charset spelling).
+        Case {
+            extra: r#"{"newline": "\r\n"}"#,
+            ..case(&["KEY_WITH_TRAILING_NEWLINE", "LOWERCASE_HEADER_NAMES"])
+        },
+        Case {
+            api: "b64-key",
+            extra: r#"{"url": "http"}"#,
+            ..case(&["KEY_BASE64_DECODED", "FULL_URL_AS_PATH"])
+        },
+        Case {
+            extra: r#"{"ct": "application/json;charset=UTF-8"}"#,
+            ..case(&["PUBLIC_API_KEY_AS_SECRET", "CONTENT_TYPE_DIFFERS"])
+        },
+        // Key and body.
+        Case {
+            extra: r#"{"quote": "'"}"#,
+            ..case(&["KEY_QUOTED", "BODY_UNICODE_ESCAPED"])
+        },
+        // A clock offset and a key.
+        Case {
+            api: "b64-key",
+            signed_ts: Some("2026-11-22T09:59:59.999Z"),
+            ..case(&["TIMESTAMP_DIFFERS", "KEY_BASE64_DECODED"])
+        },
+        // A header order and a key.
+        Case {
+            extra: r#"{"order": "sorted"}"#,
+            ..case(&["HEADER_LINES_REORDERED", "PUBLIC_API_KEY_AS_SECRET"])
+        },
+        // A timestamp form with a body mistake (microseconds, as Python's isoformat writes).
+        Case {
+            signed_ts: Some("2026-11-22T10:00:00.000000+00:00"),
+            ..case(&["TIMESTAMP_FORM_DIFFERS", "TRAILING_LF_AFTER_BODY"])
+        },
+        // The PHP SDK's form with one more mistake: a key, a head, a body, a clock.
         Case {
             path: "/v2/batch/",
             query: "test=1",
@@ -150,6 +219,64 @@ fn cases() -> Vec<Case> {
                 "QUESTION_MARK_BEFORE_QUERY",
                 "TRAILING_SLASH_TRIMMED",
                 "KEY_WITH_TRAILING_NEWLINE",
+            ])
+        },
+        Case {
+            path: "/v2/batch/",
+            query: "test=1",
+            extra: r#"{"quote": "'"}"#,
+            ..case(&[
+                "QUESTION_MARK_BEFORE_QUERY",
+                "TRAILING_SLASH_TRIMMED",
+                "KEY_QUOTED",
+            ])
+        },
+        Case {
+            path: "/v2/batch/",
+            query: "test=1",
+            ..case(&[
+                "QUESTION_MARK_BEFORE_QUERY",
+                "TRAILING_SLASH_TRIMMED",
+                "LOWERCASE_HEADER_NAMES",
+            ])
+        },
+        Case {
+            path: "/v2/batch/",
+            query: "test=1&a=2",
+            ..case(&[
+                "QUESTION_MARK_BEFORE_QUERY",
+                "TRAILING_SLASH_TRIMMED",
+                "QUERY_PARAMS_SORTED",
+            ])
+        },
+        Case {
+            path: "/v2/batch/",
+            query: "test=1",
+            extra: r#"{"order": "sorted"}"#,
+            ..case(&[
+                "QUESTION_MARK_BEFORE_QUERY",
+                "TRAILING_SLASH_TRIMMED",
+                "HEADER_LINES_REORDERED",
+            ])
+        },
+        Case {
+            path: "/v2/batch/",
+            query: "test=1",
+            ..case(&[
+                "QUESTION_MARK_BEFORE_QUERY",
+                "TRAILING_SLASH_TRIMMED",
+                "BODY_SLASHES_ESCAPED",
+            ])
+        },
+        Case {
+            path: "/v2/batch/",
+            query: "test=1",
+            ts: Some("2026-11-22T10:00:00+00:00"),
+            signed_ts: Some("2026-11-22T10:00:01+00:00"),
+            ..case(&[
+                "QUESTION_MARK_BEFORE_QUERY",
+                "TRAILING_SLASH_TRIMMED",
+                "TIMESTAMP_DIFFERS",
             ])
         },
     ]
@@ -168,18 +295,23 @@ fn signed_by_python(cases: &[Case]) -> Vec<Vec<u8>> {
     let input: Vec<Value> = cases
         .iter()
         .map(|c| {
-            json!({
+            let mut v = json!({
                 "mistakes": c.mistakes,
                 "method": c.method,
                 "path": c.path,
                 "query": c.query,
-                "ts": TS,
-                "signed_ts": c.signed_ts.unwrap_or(TS),
+                "ts": c.ts.unwrap_or(TS),
+                "signed_ts": c.signed_ts.or(c.ts).unwrap_or(TS),
                 "api": c.api,
                 "key": rest_key(c.api),
                 "other_key": OTHER_KEY,
                 "body": BODY,
-            })
+            });
+            let extra: Value = serde_json::from_str(c.extra).unwrap();
+            for (k, x) in extra.as_object().unwrap() {
+                v[k] = x.clone();
+            }
+            v
         })
         .collect();
     let script = concat!(

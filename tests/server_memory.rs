@@ -201,7 +201,7 @@ fn soak_mixed_clients_for_a_minute() {
                         }
                         // Task 6: oversized bodies and collector batches full of problems.
                         (6, _) => {
-                            if i % 2 == 0 {
+                            if i.is_multiple_of(2) {
                                 let resp = c.put(format!("{base}/v2/batch"))
                                     .body(vec![b'x'; 3 * 1024 * 1024]).send().await;
                                 if let Ok(r) = resp {
@@ -214,7 +214,7 @@ fn soak_mixed_clients_for_a_minute() {
                         }
                         // Task 7: inspection reads (full pages).
                         _ => {
-                            let path = if i % 2 == 0 { "requests" } else { "events" };
+                            let path = if i.is_multiple_of(2) { "requests" } else { "events" };
                             let (s, _) = get_json(&c, &format!("{base}/_inspect/{path}?limit=1000")).await;
                             assert_eq!(s, 200);
                         }

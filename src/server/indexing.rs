@@ -26,6 +26,7 @@ use bytes::Bytes;
 use chrono::{DateTime, Utc};
 use serde_json::json;
 
+use crate::core::diagnose::DiagnoseOptions;
 use crate::core::events::{check_json, json_error_reason};
 use crate::core::time::format_timestamp;
 use crate::core::verify::{verify_all, Accepted, DiagnosisPlan, ReceivedRequest, Rejection};
@@ -340,23 +341,26 @@ async fn blocking<T: Send + 'static>(job: impl FnOnce() -> T + Send + 'static) -
 /// `max_diagnoses` permits is free (`None` when none is: the answer keeps "server busy"). The
 /// search runs on the blocking pool, whatever the body size, so it never holds up the runtime's
 /// threads (which answer `/_inspect/health` and other requests); the permit is released as soon
-/// as it is done.
+/// as it is done. It hashes on every core when nothing else is diagnosed or hashed at that
+/// moment, on one otherwise ([`diagnosis_threads`]).
 async fn diagnose_if_free(
     st: &AppState,
     r: ReceivedRequest,
     now: DateTime<Utc>,
 ) -> Option<Vec<Rejection>> {
     let permit = st.diagnoses.clone().try_acquire_owned().ok()?;
+    let threads = diagnosis_threads(
+        st.config.max_diagnoses - st.diagnoses.available_permits(),
+        cores() - st.hashing.available_permits().min(cores()),
+    );
     let st = st.clone();
     Some(
         blocking(move || {
-            let checked = verify_all(
-                &r,
-                &st.config.accounts,
-                &st.verify_options,
-                now,
-                &DiagnosisPlan::default(),
-            );
+            let plan = DiagnosisPlan::Run(DiagnoseOptions {
+                threads,
+                ..DiagnoseOptions::default()
+            });
+            let checked = verify_all(&r, &st.config.accounts, &st.verify_options, now, &plan);
             drop(permit);
             // The last diagnosis of a burst hands the memory its body variants used back to
             // the system (glibc keeps freed memory in its arenas otherwise).
@@ -369,6 +373,24 @@ async fn diagnose_if_free(
         })
         .await,
     )
+}
+
+/// The cores of the machine (read once).
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from))
+}
+
+/// Threads for a diagnosis, given the diagnoses running (this one included) and the large
+/// bodies being hashed: every core when it is the only work of the kind, so one mismatch on an
+/// idle server is diagnosed twice as fast on two cores; one thread when others run, so a burst
+/// never has more CPU-bound threads than the diagnoses allowed (docs/diagnosis.md D7).
+fn diagnosis_threads(diagnosing: usize, hashing: usize) -> usize {
+    if diagnosing <= 1 && hashing == 0 {
+        cores()
+    } else {
+        1
+    }
 }
 
 /// The verdict, with every failing check; a signature mismatch is not diagnosed here (see
@@ -538,6 +560,13 @@ fn record(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lone_diagnosis_uses_every_core_and_one_among_others_one() {
+        assert_eq!(diagnosis_threads(1, 0), cores());
+        assert_eq!(diagnosis_threads(2, 0), 1);
+        assert_eq!(diagnosis_threads(1, 1), 1);
+    }
 
     #[test]
     fn sentences_start_upper_and_end_with_a_period() {

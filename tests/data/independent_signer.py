@@ -25,7 +25,9 @@ def sign_case(c, body):
     if "PATH_PERCENT_DECODED" in m:
         s_path = urllib.parse.unquote(s_path)
     if "FULL_URL_AS_PATH" in m:
-        s_path = "https://" + HOST + s_path
+        scheme, host = {"https": ("https", HOST), "http": ("http", HOST),
+                        "vendor": ("https", "indexing.ksearchnet.com")}[c.get("url", "https")]
+        s_path = scheme + "://" + host + s_path
     s_query = query
     if "QUERY_PERCENT_DECODED" in m:
         s_query = urllib.parse.unquote(s_query)
@@ -35,13 +37,20 @@ def sign_case(c, body):
         s_query = "?" + s_query.strip()
     prefix = "KLEVU" if "HEADER_PREFIX_DIFFERS" in m else "SVC"
     s_ts = c.get("signed_ts", ts)
-    s_ct = "application/json; charset=utf-8" if "CONTENT_TYPE_DIFFERS" in m else "application/json"
+    s_ct = c.get("ct", "application/json; charset=utf-8") if "CONTENT_TYPE_DIFFERS" in m else "application/json"
     names = ["X-%s-TIMESTAMP" % prefix, "X-%s-APIKEY" % prefix, "X-%s-AUTH-ALGO" % prefix, "Content-Type"]
     if "LOWERCASE_HEADER_NAMES" in m:
         names = [n.lower() for n in names]
     lines = list(zip(names, [s_ts, api, "HmacSHA384", s_ct]))
     if "HEADER_LINES_REORDERED" in m:
-        lines = [lines[1], lines[0], lines[2], lines[3]]
+        if c.get("order") == "sorted":
+            # A client that keeps its headers in a sorted map.
+            lines = sorted(lines, key=lambda nv: nv[0])
+        elif isinstance(c.get("order"), list):
+            # A client that signs its headers in the order it sends them (main() sends them so).
+            lines = [lines[i] for i in c["order"]]
+        else:
+            lines = [lines[1], lines[0], lines[2], lines[3]]
     eol = "\r\n" if "CRLF_LINE_ENDINGS" in m else "\n"
     head = s_method + eol + s_path + eol
     if "EMPTY_QUERY_LINE_OMITTED" not in m:
@@ -71,9 +80,10 @@ def sign_case(c, body):
     if "KEY_WHITESPACE_TRIMMED" in m:
         k = k.strip()
     if "KEY_WITH_TRAILING_NEWLINE" in m:
-        k = k + "\n"
+        k = k + c.get("newline", "\n")
     if "KEY_QUOTED" in m:
-        k = '"' + k + '"'
+        q = c.get("quote", '"')
+        k = q + k + q
     kb = k.encode()
     if "KEY_BASE64_DECODED" in m:
         kb = base64.b64decode(k)
@@ -104,11 +114,18 @@ def main():
             if "URL_SAFE_BASE64" not in c["mistakes"] or "-" in sig or "_" in sig:
                 break
         target = c["path"] + ("?" + c["query"] if c["query"] else "")
+        sent = [
+            "X-SVC-TIMESTAMP: %s\r\n" % c["ts"],
+            "X-SVC-APIKEY: %s\r\n" % c["api"],
+            "X-SVC-AUTH-ALGO: HmacSHA384\r\n",
+            "Content-Type: application/json\r\n",
+        ]
+        if isinstance(c.get("order"), list):
+            sent = [sent[i] for i in c["order"]]
         raw = (
-            "%s %s HTTP/1.1\r\nHost: %s\r\nX-SVC-TIMESTAMP: %s\r\nX-SVC-APIKEY: %s\r\n"
-            "X-SVC-AUTH-ALGO: HmacSHA384\r\nContent-Type: application/json\r\n"
+            "%s %s HTTP/1.1\r\nHost: %s\r\n%s"
             "Authorization: Bearer %s\r\nContent-Length: %d\r\nConnection: close\r\n\r\n"
-            % (c["method"], target, HOST, c["ts"], c["api"], sig, len(body))
+            % (c["method"], target, HOST, "".join(sent), sig, len(body))
         ).encode() + body
         out.append(base64.b64encode(raw).decode())
     print(json.dumps(out))

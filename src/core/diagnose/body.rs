@@ -125,11 +125,23 @@ pub fn single_recipes(body: &[u8]) -> Vec<Recipe> {
 
 /// Body recipes that are two mistakes each.
 pub fn pair_recipes() -> Vec<Recipe> {
-    let mut out = vec![Recipe {
-        toggle_unicode: true,
-        toggle_slashes: true,
-        ..SENT
-    }];
+    let mut out = vec![
+        Recipe {
+            toggle_unicode: true,
+            toggle_slashes: true,
+            ..SENT
+        },
+        Recipe {
+            toggle_unicode: true,
+            trailing_lf: true,
+            ..SENT
+        },
+        Recipe {
+            toggle_slashes: true,
+            trailing_lf: true,
+            ..SENT
+        },
+    ];
     for s in [Style::Pretty2, Style::Pretty4] {
         out.push(Recipe {
             style: Some((s, true)),

@@ -4,7 +4,7 @@
 
 use chrono::{DateTime, Duration, SecondsFormat, Utc};
 
-use super::catalogue::{Mistake, Part};
+use super::catalogue::Mistake;
 use crate::core::canonical::LineLabel;
 use crate::core::form::SigningForm;
 use crate::core::time::parse_timestamp;
@@ -24,11 +24,20 @@ const CONTENT_TYPE_VARIANTS: [&str; 5] = [
     "application/json;charset=UTF-8",
 ];
 
-/// Offsets (milliseconds, signed minus sent) tried for a timestamp read twice.
-fn timestamp_offsets_ms() -> impl Iterator<Item = i64> {
-    let ms = (1..=10).flat_map(|i| [i, -i]);
-    let secs = (1..=5).flat_map(|i| [i * 1000, -i * 1000]);
-    ms.chain(secs)
+/// Offsets (milliseconds, signed minus sent) tried for a timestamp read twice, in the sent
+/// precision: a clock read twice differs by a unit or a few of it (milliseconds when the
+/// timestamp has them, seconds when it has none). Each with whether it is tried in pairs: one
+/// unit either way. A microsecond timestamp gets none (two reads differ by an unforeseeable
+/// number of microseconds).
+fn timestamp_offsets_ms(fmt: SecondsFormat) -> Vec<(i64, bool)> {
+    let (unit, units) = match fmt {
+        SecondsFormat::Secs => (1000, 2),
+        SecondsFormat::Millis => (1, 5),
+        _ => return Vec::new(),
+    };
+    (1..=units)
+        .flat_map(|i| [(i * unit, i == 1), (-i * unit, i == 1)])
+        .collect()
 }
 
 /// The fields of a received request that the head is built from.
@@ -99,32 +108,75 @@ impl Head {
 
     /// This head with a mod applied.
     pub fn with(&self, m: &HeadMod) -> Head {
+        self.with_all(&[m])
+    }
+
+    /// This head with several mods applied together: their changes in a fixed order (decode,
+    /// then sort or trim, then `?` and the full URL), so `?` goes before a sorted query and a
+    /// full URL ends in the trimmed path, whatever order the mods are given in.
+    pub fn with_all(&self, mods: &[&HeadMod]) -> Head {
+        let mut changes: Vec<&Change> = mods.iter().flat_map(|m| m.changes.iter()).collect();
+        changes.sort_by_key(|c| c.rank());
         let mut h = self.clone();
-        match &m.change {
-            Change::Method(s) => h.method = s.clone(),
-            Change::Path(s) => h.path = s.clone(),
-            Change::Query(q) => h.query = q.clone(),
-            Change::PathAndQuery(p, q) => {
-                h.path = p.clone();
-                h.query = q.clone();
-            }
-            Change::LowerNames => h.lower_names = true,
-            Change::Prefix(p) => h.prefix = p.clone(),
-            Change::Order(o) => h.order = *o,
-            Change::Crlf => h.eol = "\r\n",
-            Change::Timestamp(t) => h.values[0] = t.clone(),
-            Change::ContentType(c) => h.values[3] = c.clone(),
+        for c in changes {
+            h.apply(c);
         }
         h
     }
+
+    fn apply(&mut self, c: &Change) {
+        match c {
+            Change::Method(s) => self.method = s.clone(),
+            Change::PathDecoded => self.path = percent_decoded(&self.path, false),
+            Change::PathTrimmed => {
+                self.path = SigningForm::PhpSdk.path_line(&self.path).into_owned();
+            }
+            Change::PathUrl(prefix) => self.path = format!("{prefix}{}", self.path),
+            Change::QueryDecoded { plus } => {
+                self.query = self.query.as_deref().map(|q| percent_decoded(q, *plus));
+            }
+            Change::QuerySorted => {
+                self.query = self.query.as_deref().map(|q| {
+                    let mut params: Vec<&str> = q.split('&').collect();
+                    params.sort_unstable();
+                    params.join("&")
+                });
+            }
+            Change::QueryMark => {
+                self.query = Some(format!("?{}", self.query.as_deref().unwrap_or("")))
+            }
+            Change::PhpQuery => {
+                let q = self.query.as_deref().unwrap_or("");
+                self.query = Some(SigningForm::PhpSdk.query_line(q).into_owned());
+            }
+            Change::QueryOmitted => self.query = None,
+            Change::LowerNames => self.lower_names = true,
+            Change::Prefix(p) => self.prefix = p.clone(),
+            Change::Order(o) => self.order = *o,
+            Change::Crlf => self.eol = "\r\n",
+            Change::Timestamp(t) => self.values[0] = t.clone(),
+            Change::ContentType(c) => self.values[3] = c.clone(),
+        }
+    }
 }
 
+/// One change to the head. Path and query changes transform the line as it is (so two of them
+/// compose); the others set a value.
 #[derive(Clone, Debug)]
 enum Change {
     Method(String),
-    Path(String),
-    Query(Option<String>),
-    PathAndQuery(String, Option<String>),
+    PathDecoded,
+    PathTrimmed,
+    /// The scheme and host put before the path.
+    PathUrl(String),
+    QueryDecoded {
+        plus: bool,
+    },
+    QuerySorted,
+    QueryMark,
+    /// The PHP SDK's query line: `?` and the trimmed query, empty for no query.
+    PhpQuery,
+    QueryOmitted,
     LowerNames,
     Prefix(String),
     Order([u8; 4]),
@@ -133,13 +185,25 @@ enum Change {
     ContentType(String),
 }
 
+impl Change {
+    /// When a change is applied among others: decoding first, then sorting and trimming, then
+    /// the `?` and the scheme and host.
+    fn rank(&self) -> u8 {
+        match self {
+            Change::PathDecoded | Change::QueryDecoded { .. } => 0,
+            Change::QuerySorted | Change::PathTrimmed => 1,
+            Change::QueryMark | Change::PhpQuery | Change::PathUrl(_) => 2,
+            _ => 3,
+        }
+    }
+}
+
 /// One head mistake (or the PHP SDK's two at once) as a change to the head.
 #[derive(Clone, Debug)]
 pub struct HeadMod {
     pub mistakes: Vec<Mistake>,
-    change: Change,
-    /// Tried in pairs with other mistakes (header orders, clock offsets and the rarer forms of
-    /// a mistake, such as microsecond timestamps or `http://` URLs, are tried alone).
+    changes: Vec<Change>,
+    /// Tried in pairs with other mistakes (docs/diagnosis.md D1 lists the forms tried alone).
     pub pairable: bool,
 }
 
@@ -147,21 +211,38 @@ impl HeadMod {
     fn new(m: Mistake, change: Change) -> HeadMod {
         HeadMod {
             mistakes: vec![m],
-            change,
+            changes: vec![change],
             pairable: true,
         }
     }
 
-    /// The parts this mod changes.
-    pub fn parts(&self) -> Vec<Part> {
-        self.mistakes.iter().map(Mistake::part).collect()
-    }
-
-    /// Whether two mods change different parts.
+    /// Whether two mods can be made by one client together (docs/diagnosis.md D1): no mistake
+    /// in both, and each two of their mistakes change different parts of the text, or the same
+    /// line in ways that compose (a `?` before a sorted or decoded query; a full URL, trimmed
+    /// or decoded path).
     pub fn composes_with(&self, other: &HeadMod) -> bool {
-        let mine = self.parts();
-        other.parts().iter().all(|p| !mine.contains(p))
+        self.mistakes
+            .iter()
+            .all(|a| other.mistakes.iter().all(|b| co_occur(a, b)))
     }
+}
+
+/// Whether two mistakes can be made together: different ones that change different parts, or
+/// the same path or query line in ways that compose.
+pub fn co_occur(a: &Mistake, b: &Mistake) -> bool {
+    use Mistake::*;
+    if a.code() == b.code() {
+        return false;
+    }
+    if a.part() != b.part() {
+        return true;
+    }
+    let line = |m: &Mistake| match m {
+        QuestionMarkBeforeQuery | QueryPercentDecoded | QueryParamsSorted => 1,
+        TrailingSlashTrimmed | FullUrlAsPath | PathPercentDecoded => 2,
+        _ => 0,
+    };
+    line(a) != 0 && line(a) == line(b)
 }
 
 /// The mistakes that make up the vendor's PHP SDK form ([`SigningForm::PhpSdk`]) for this
@@ -198,11 +279,11 @@ fn forms(t: DateTime<Utc>) -> Vec<String> {
         (SecondsFormat::Secs, t.timestamp_subsec_nanos() == 0),
         (
             SecondsFormat::Millis,
-            t.timestamp_subsec_nanos() % 1_000_000 == 0,
+            t.timestamp_subsec_nanos().is_multiple_of(1_000_000),
         ),
         (
             SecondsFormat::Micros,
-            t.timestamp_subsec_nanos() % 1_000 == 0,
+            t.timestamp_subsec_nanos().is_multiple_of(1_000),
         ),
     ] {
         if exact {
@@ -227,88 +308,85 @@ fn form_of(text: &str) -> (SecondsFormat, bool) {
     (fmt, text.ends_with('Z') || text.ends_with('z'))
 }
 
+/// The order of the four header lines sorted by name, as a client that keeps its headers in a
+/// sorted map signs them: Content-Type, APIKEY, AUTH-ALGO, TIMESTAMP (`C` sorts before `X`, in
+/// either case).
+pub const NAME_SORTED_ORDER: [u8; 4] = [3, 1, 2, 0];
+
 /// Every head mistake that can apply to a request whose expected head is `base`, in the order
-/// they are tried. `host` is the request's Host header, if any.
-pub fn head_mods(base: &Head, host: Option<&str>) -> Vec<HeadMod> {
+/// they are tried. `host` is the request's Host header, if any; `sent_order` the order its four
+/// signed headers came in (by their index in the required order), when all four came once.
+pub fn head_mods(base: &Head, host: Option<&str>, sent_order: Option<[u8; 4]>) -> Vec<HeadMod> {
     let mut mods = Vec::new();
     let query = base.query.clone().unwrap_or_default();
     let path = base.path.clone();
+    // Only mods that change the head are kept (a pair of them is then a change too, or the
+    // search tries it once, as the single it equals).
+    let mut push = |m: HeadMod| {
+        if base.with(&m).bytes() != base.bytes() {
+            mods.push(m);
+        }
+    };
 
-    mods.push(HeadMod::new(
+    push(HeadMod::new(
         Mistake::QuestionMarkBeforeQuery,
-        Change::Query(Some(format!("?{query}"))),
+        Change::QueryMark,
     ));
     if query.is_empty() {
-        mods.push(HeadMod::new(
+        push(HeadMod::new(
             Mistake::EmptyQueryLineOmitted,
-            Change::Query(None),
+            Change::QueryOmitted,
         ));
     }
-    let trimmed = SigningForm::PhpSdk.path_line(&path);
-    if trimmed != path {
-        mods.push(HeadMod::new(
-            Mistake::TrailingSlashTrimmed,
-            Change::Path(trimmed.to_string()),
-        ));
-    }
-    mods.push(HeadMod::new(Mistake::CrlfLineEndings, Change::Crlf));
-    mods.push(HeadMod::new(
+    push(HeadMod::new(
+        Mistake::TrailingSlashTrimmed,
+        Change::PathTrimmed,
+    ));
+    push(HeadMod::new(Mistake::CrlfLineEndings, Change::Crlf));
+    push(HeadMod::new(
         Mistake::LowercaseHeaderNames,
         Change::LowerNames,
     ));
-    let lower_method = base.method.to_ascii_lowercase();
-    if lower_method != base.method {
-        mods.push(HeadMod::new(
-            Mistake::LowercaseMethod,
-            Change::Method(lower_method),
-        ));
-    }
+    push(HeadMod::new(
+        Mistake::LowercaseMethod,
+        Change::Method(base.method.to_ascii_lowercase()),
+    ));
     if query.contains('%') || query.contains('+') {
         let mut seen = vec![query.clone()];
         for plus in [false, true] {
             let d = percent_decoded(&query, plus);
             if !seen.contains(&d) {
-                seen.push(d.clone());
-                mods.push(HeadMod::new(
+                seen.push(d);
+                push(HeadMod::new(
                     Mistake::QueryPercentDecoded,
-                    Change::Query(Some(d)),
+                    Change::QueryDecoded { plus },
                 ));
             }
         }
     }
     if query.contains('&') {
-        let mut params: Vec<&str> = query.split('&').collect();
-        params.sort_unstable();
-        let sorted = params.join("&");
-        if sorted != query {
-            mods.push(HeadMod::new(
-                Mistake::QueryParamsSorted,
-                Change::Query(Some(sorted)),
-            ));
-        }
+        push(HeadMod::new(
+            Mistake::QueryParamsSorted,
+            Change::QuerySorted,
+        ));
     }
     let mut urls: Vec<String> = Vec::new();
     if let Some(h) = host.filter(|h| !h.is_empty()) {
-        urls.push(format!("https://{h}{path}"));
-        urls.push(format!("http://{h}{path}"));
+        urls.push(format!("https://{h}"));
+        urls.push(format!("http://{h}"));
     }
-    let vendor = format!("https://{VENDOR_INDEXING_HOST}{path}");
+    let vendor = format!("https://{VENDOR_INDEXING_HOST}");
     if !urls.contains(&vendor) {
         urls.push(vendor);
     }
     for u in urls {
-        // In pairs: the https forms (http is tried alone).
-        let pairable = u.starts_with("https://");
-        mods.push(HeadMod {
-            pairable,
-            ..HeadMod::new(Mistake::FullUrlAsPath, Change::Path(u))
-        });
+        push(HeadMod::new(Mistake::FullUrlAsPath, Change::PathUrl(u)));
     }
     if path.contains('%') {
-        let d = percent_decoded(&path, false);
-        if d != path {
-            mods.push(HeadMod::new(Mistake::PathPercentDecoded, Change::Path(d)));
-        }
+        push(HeadMod::new(
+            Mistake::PathPercentDecoded,
+            Change::PathDecoded,
+        ));
     }
     let ts = base.values[0].clone();
     if let Some(parsed) = parse_timestamp(&ts) {
@@ -317,25 +395,19 @@ pub fn head_mods(base: &Head, host: Option<&str>) -> Vec<HeadMod> {
         for f in forms(parsed.time) {
             if !seen.contains(&f) {
                 seen.push(f.clone());
-                // In pairs: whole seconds, and the sent precision in the other zone style
-                // (other precisions are tried alone).
-                let pairable = !f.contains('.') || form_of(&f).0 == fmt;
-                mods.push(HeadMod {
-                    pairable,
-                    ..HeadMod::new(
-                        Mistake::TimestampFormDiffers { signed: f.clone() },
-                        Change::Timestamp(f),
-                    )
-                });
+                push(HeadMod::new(
+                    Mistake::TimestampFormDiffers { signed: f.clone() },
+                    Change::Timestamp(f),
+                ));
             }
         }
-        for off in timestamp_offsets_ms() {
+        for (off, pairable) in timestamp_offsets_ms(fmt) {
             let t = parsed.time + Duration::milliseconds(off);
             let text = t.to_rfc3339_opts(fmt, z);
             if !seen.contains(&text) {
                 seen.push(text.clone());
-                mods.push(HeadMod {
-                    pairable: false,
+                push(HeadMod {
+                    pairable,
                     ..HeadMod::new(
                         Mistake::TimestampDiffers { offset_ms: off },
                         Change::Timestamp(text),
@@ -344,23 +416,19 @@ pub fn head_mods(base: &Head, host: Option<&str>) -> Vec<HeadMod> {
             }
         }
     }
-    for (i, ct) in CONTENT_TYPE_VARIANTS.into_iter().enumerate() {
+    for ct in CONTENT_TYPE_VARIANTS {
         if ct != base.values[3] {
-            // In pairs: `application/json` and its lower-case `; charset=utf-8` form.
-            mods.push(HeadMod {
-                pairable: i < 2,
-                ..HeadMod::new(
-                    Mistake::ContentTypeDiffers {
-                        signed: ct.to_string(),
-                    },
-                    Change::ContentType(ct.to_string()),
-                )
-            });
+            push(HeadMod::new(
+                Mistake::ContentTypeDiffers {
+                    signed: ct.to_string(),
+                },
+                Change::ContentType(ct.to_string()),
+            ));
         }
     }
     for p in KNOWN_PREFIXES {
         if p != base.prefix {
-            mods.push(HeadMod::new(
+            push(HeadMod::new(
                 Mistake::HeaderPrefixDiffers {
                     signed: p.to_string(),
                     sent: base.prefix.clone(),
@@ -369,9 +437,12 @@ pub fn head_mods(base: &Head, host: Option<&str>) -> Vec<HeadMod> {
             ));
         }
     }
+    // In pairs: the order the headers were sent in, and sorted by name (what a client that
+    // builds both from one map, or from a sorted one, signs); every other order alone.
+    let paired_orders: Vec<[u8; 4]> = sent_order.into_iter().chain([NAME_SORTED_ORDER]).collect();
     for order in other_orders() {
-        mods.push(HeadMod {
-            pairable: false,
+        push(HeadMod {
+            pairable: paired_orders.contains(&order),
             ..HeadMod::new(
                 Mistake::HeaderLinesReordered { order },
                 Change::Order(order),
@@ -387,10 +458,7 @@ pub fn php_sdk_mod(base: &Head) -> Option<HeadMod> {
     let mistakes = php_sdk_mistakes(&base.path, &query);
     (mistakes.len() == 2).then(|| HeadMod {
         mistakes,
-        change: Change::PathAndQuery(
-            SigningForm::PhpSdk.path_line(&base.path).into_owned(),
-            Some(SigningForm::PhpSdk.query_line(&query).into_owned()),
-        ),
+        changes: vec![Change::PathTrimmed, Change::PhpQuery],
         pairable: true,
     })
 }

@@ -11,6 +11,7 @@ pub mod body;
 pub mod catalogue;
 pub mod conclusion;
 pub mod head;
+pub mod lanes;
 pub mod search;
 
 use bytes::Bytes;
@@ -66,6 +67,10 @@ pub struct Diagnosis {
     pub client_form: Option<&'static str>,
     /// Bytes hashed by the search.
     pub hashed_bytes: u64,
+    /// Signatures the search computed, in all and by round (exact, singles, pairs, the PHP
+    /// SDK form with one more).
+    pub signatures: u64,
+    pub round_signatures: [u64; 4],
     /// The search stopped at its budget before it was complete.
     pub cut_short: bool,
     /// Why no search ran (e.g. "server busy"), when it did not.
@@ -303,6 +308,28 @@ fn expected(req: &ReceivedRequest, header_prefix: &str) -> (String, [String; 4])
     (signable.canonical().head().to_string(), values)
 }
 
+/// The order the four signed headers came in (by their index in the required order: timestamp,
+/// API key, algorithm, Content-Type), when each came exactly once.
+fn sent_order(req: &ReceivedRequest, header_prefix: &str) -> Option<[u8; 4]> {
+    let names = HeaderNames::for_prefix(header_prefix);
+    let wanted = [
+        names.timestamp.as_str(),
+        names.api_key.as_str(),
+        names.auth_algo.as_str(),
+        CONTENT_TYPE_HEADER,
+    ];
+    let mut order = Vec::with_capacity(4);
+    for (name, _) in &req.headers {
+        if let Some(i) = wanted.iter().position(|w| w.eq_ignore_ascii_case(name)) {
+            if order.contains(&(i as u8)) {
+                return None;
+            }
+            order.push(i as u8);
+        }
+    }
+    order.try_into().ok()
+}
+
 /// Recompute the expected signing text of a received request and find the smallest set of
 /// client mistakes that reproduces `provided_signature` (the token after `Bearer `). Header
 /// names are read case-insensitively; a missing header counts as an empty value.
@@ -362,6 +389,7 @@ pub fn diagnose_with(
         keys: key_variants(key.expose(), &base.values[1], &others),
         base,
         host,
+        sent_order: sent_order(req, header_prefix),
         body,
         key: key_bytes,
         provided,
@@ -371,6 +399,8 @@ pub fn diagnose_with(
     let outcome = search(&problem);
     d.findings = outcome.findings;
     d.hashed_bytes = outcome.hashed;
+    d.signatures = outcome.signatures;
+    d.round_signatures = outcome.round_signatures;
     d.cut_short = outcome.cut_short;
     if !d.findings.is_empty() {
         let php = php_part(&d.findings, &head_text);

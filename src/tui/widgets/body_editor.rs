@@ -840,7 +840,7 @@ impl LineIndex {
         let mut n = line;
         for i in memchr::memchr_iter(b'\n', &text[start..end]) {
             n += 1;
-            if n % STRIDE == 0 {
+            if n.is_multiple_of(STRIDE) {
                 out.push((n, start + i + 1));
             }
         }
