@@ -500,7 +500,12 @@ fn history_profiles_and_lesson_with_content_cut_nothing() {
         }));
         assert_clean(
             &format!("history {w}x{h}"),
-            cut_text(&mut a, &[url.clone()], &[url], vec![]),
+            cut_text(
+                &mut a,
+                std::slice::from_ref(&url),
+                std::slice::from_ref(&url),
+                vec![],
+            ),
         );
         let mut a = request_app(w, h);
         a.press(KeyCode::F(5));
