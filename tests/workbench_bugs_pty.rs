@@ -484,6 +484,12 @@ fn a_key_from_an_unset_variable_is_named_in_the_status() {
     };
     let sig = screen.lines().find(|l| l.starts_with("sig ")).unwrap();
     assert!(sig.contains(&unset), "{screen}");
+    // The status says it as soon as the profile is open.
+    let loaded = screen.lines().last().unwrap();
+    assert!(
+        loaded.contains("profile fromenv loaded, without its REST key: ") && loaded.contains(var),
+        "{loaded}"
+    );
     tui.send(CTRL_G);
     let status = |s: &str| s.lines().last().unwrap_or_default().to_string();
     let screen = tui.wait_for("the send's answer", |s| {
