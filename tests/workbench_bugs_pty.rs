@@ -183,7 +183,10 @@ fn loading_over_unsaved_edits_asks_and_keeps_saves_or_drops_them() {
         s.contains("profile mine loaded") && s.contains("Query      mine=1")
     });
     assert!(screen.contains(&size(0)), "{screen}");
-    assert!(!screen.contains("EDIT"), "{screen}");
+    assert!(
+        !screen.contains("EDIT1") && !screen.contains("EDIT2"),
+        "{screen}"
+    );
     let saved = home.profile_text("other");
     assert!(saved.contains("EDIT2[]"), "{saved}");
 

@@ -50,7 +50,12 @@ impl View {
     }
 }
 
-/// The screen split into tab bar, main area and status line.
+/// Below this many rows the screen has no footer row (the views need the room).
+pub const FOOTER_MIN_ROWS: u16 = 16;
+
+/// The screen split into tab bar, main area and status line (and, on a screen of at least
+/// [`FOOTER_MIN_ROWS`], the footer row between the main area and the status line:
+/// [`footer_row`]).
 pub fn frame_layout(area: Rect) -> (Rect, Rect, Rect) {
     let tabs = Rect::new(area.x, area.y, area.width, 1.min(area.height));
     let status = Rect::new(
@@ -59,13 +64,20 @@ pub fn frame_layout(area: Rect) -> (Rect, Rect, Rect) {
         area.width,
         1.min(area.height),
     );
+    let footer = u16::from(area.height >= FOOTER_MIN_ROWS);
     let main = Rect::new(
         area.x,
         area.y + 1,
         area.width,
-        area.height.saturating_sub(2),
+        area.height.saturating_sub(2 + footer),
     );
     (tabs, main, status)
+}
+
+/// The footer row (the keys that work where the cursor is), above the status line.
+pub fn footer_row(area: Rect) -> Option<Rect> {
+    (area.height >= FOOTER_MIN_ROWS)
+        .then(|| Rect::new(area.x, area.y + area.height - 2, area.width, 1))
 }
 
 pub fn tab_label(v: View) -> String {

@@ -11,6 +11,7 @@ use super::components::{diagnose, events, history, lesson, profiles, request, tr
 use super::layout::{frame_layout, tab_label, tab_layout, View};
 use super::theme::Theme;
 
+pub mod footer;
 pub mod popup;
 
 /// Draw the whole screen.
@@ -35,6 +36,10 @@ pub fn draw(frame: &mut Frame, app: &App) {
         View::Profiles => profiles::draw(frame, main, &app.profiles),
         View::Traffic => traffic::draw(frame, main, &app.traffic),
         View::Lesson => lesson::draw(frame, main, &app.lesson, &theme),
+    }
+    if let Some(row) = crate::tui::layout::footer_row(area) {
+        let text = footer::line(&footer::items(app), row.width as usize);
+        frame.render_widget(Paragraph::new(text).style(theme.dim()), row);
     }
     draw_status(frame, status, app, &theme);
     popup::draw(frame, area, app, &theme);
