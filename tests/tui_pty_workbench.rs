@@ -68,8 +68,13 @@ fn the_screen_is_whole_after_the_external_editor_returns() {
         screen_now.contains("BODY         [{\"edited\": \"by the editor\"}]"),
         "{screen_now}"
     );
-    // The left border of the request and body boxes runs down the whole view.
-    for (y, line) in lines.iter().enumerate().take(rows as usize - 2).skip(1) {
+    // The left border of the request and body boxes runs down the whole view (above the
+    // footer row of keys and the status line).
+    assert!(
+        lines[rows as usize - 2].starts_with(" Ctrl-G / F9 send"),
+        "the footer row:\n{screen_now}"
+    );
+    for (y, line) in lines.iter().enumerate().take(rows as usize - 3).skip(1) {
         let first = line.chars().next().unwrap_or(' ');
         assert!(
             matches!(first, '┌' | '│' | '└'),

@@ -183,7 +183,10 @@ fn loading_over_unsaved_edits_asks_and_keeps_saves_or_drops_them() {
         s.contains("profile mine loaded") && s.contains("Query      mine=1")
     });
     assert!(screen.contains(&size(0)), "{screen}");
-    assert!(!screen.contains("EDIT"), "{screen}");
+    assert!(
+        !screen.contains("EDIT1") && !screen.contains("EDIT2"),
+        "{screen}"
+    );
     let saved = home.profile_text("other");
     assert!(saved.contains("EDIT2[]"), "{saved}");
 
@@ -476,20 +479,22 @@ fn a_key_from_an_unset_variable_is_named_in_the_status() {
     home.save_profile(&p);
     let mut tui = home.start(200, 50, &["--profile", "fromenv"], &[]);
     let unset = format!("the environment variable {var} that should hold the REST key is not set");
-    let screen = tui.wait_for("the signature line", |s| s.contains("sig "));
-    let screen = if screen.contains(&unset) {
-        screen
-    } else {
-        tui.wait_for("the key source's failure", |s| s.contains(&unset))
-    };
+    let screen = tui.wait_for("the key source's failure on the signature line", |s| {
+        s.lines()
+            .any(|l| l.starts_with("sig ") && l.contains(&unset))
+    });
     let sig = screen.lines().find(|l| l.starts_with("sig ")).unwrap();
     assert!(sig.contains(&unset), "{screen}");
+    // The status says it as soon as the profile is open.
+    let loaded = screen.lines().last().unwrap();
+    assert!(
+        loaded.contains("profile fromenv loaded, without its REST key: ") && loaded.contains(var),
+        "{loaded}"
+    );
     tui.send(CTRL_G);
     let status = |s: &str| s.lines().last().unwrap_or_default().to_string();
-    let screen = tui.wait_for("the send's answer", |s| {
-        let st = status(s);
-        st.contains(var) || st.contains("empty") || st.contains("failed")
-    });
+    // The status changes (the load's message goes): to the reason nothing was sent.
+    let screen = tui.wait_for("the send's answer", |s| !status(s).contains("loaded"));
     let last = status(&screen);
     assert!(last.contains(&unset), "{last}\n{screen}");
     assert!(!screen.contains("REST API key is empty"), "{screen}");
@@ -880,5 +885,78 @@ fn help_hides_the_cursor_and_ctrl_n_shows_the_list_logic_suggestions() {
         "several suggestions: {row}"
     );
     tui.send(F2);
+    quit(&mut tui);
+}
+
+/// What `signscope sign --output curl --body-file FILE` prints (a `--data-binary @FILE`
+/// command), pasted into the Diagnose view: Ctrl-G offers to load FILE (relative to the working
+/// directory), `y` reads it, the request is verified with its bytes, and Alt-L puts the request
+/// and that body into the editor.
+#[test]
+fn a_curl_command_with_a_body_file_pasted_into_diagnose_offers_to_load_the_file() {
+    const F6: &str = "\x1b[17~";
+    const ALT_L: &str = "\x1bl";
+    let home = Home::new();
+    let body = "[\n  {\"id\": \"sku-1\", \"name\": \"from the file\"}\n]\n";
+    std::fs::write(home.path().join("batch.json"), body).unwrap();
+    std::fs::write(
+        home.path().join("demo.key"),
+        signscope::server::DEMO_REST_KEY,
+    )
+    .unwrap();
+    let out = assert_cmd::Command::cargo_bin("signscope")
+        .unwrap()
+        .current_dir(home.path())
+        .env("SIGNSCOPE_CONFIG_DIR", home.path().join("config"))
+        .env("SIGNSCOPE_DATA_DIR", home.path().join("data"))
+        .args([
+            "sign",
+            "--method",
+            "PUT",
+            "--path",
+            "/v2/batch",
+            "--api-key",
+            signscope::server::DEMO_API_KEY,
+            "--rest-key-file",
+            "demo.key",
+            "--body-file",
+            "batch.json",
+            "--output",
+            "curl",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let curl = String::from_utf8(out.stdout).unwrap();
+    assert!(curl.contains("--data-binary @batch.json"), "{curl}");
+
+    let mut tui = home.start(120, 40, &[], &[]);
+    tui.wait_for("the first frame with a signature", |s| s.contains(" ✓"));
+    tui.send(F6);
+    tui.wait_for("the Diagnose view", |s| s.contains("Captured request"));
+    // A paste, as a terminal sends it (bracketed).
+    tui.send(format!("\x1b[200~{}\x1b[201~", curl.trim_end()));
+    tui.wait_for("the pasted command", |s| {
+        s.contains("--data-binary @batch.json")
+    });
+    tui.send(CTRL_G);
+    tui.wait_for("the offer", |s| {
+        s.contains("load body from batch.json? y/n")
+    });
+    tui.send("y");
+    let screen = tui.wait_for("the verdict", |s| s.contains("Verdict:"));
+    assert!(
+        screen.contains("Verdict: accepted"),
+        "verified with the file's bytes:\n{screen}"
+    );
+    tui.send(ALT_L);
+    let screen = tui.wait_for("the request in the editor", |s| {
+        s.contains("Canonical text") && s.contains("captured request loaded")
+    });
+    assert!(
+        screen.contains(&format!("Body ({} bytes)", body.len())),
+        "{screen}"
+    );
+    assert!(screen.contains("\"name\": \"from the file\""), "{screen}");
     quit(&mut tui);
 }

@@ -135,7 +135,54 @@ pub const fn bind<A>(
     }
 }
 
+/// What every editable text does (the body editor and each one-line field). The widgets match
+/// keys with `widgets::line_input::undo_key`, which a test checks against this table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextAction {
+    Undo,
+    Redo,
+}
+
+impl Kinded for TextAction {
+    fn kind(&self) -> Kind {
+        match self {
+            TextAction::Undo => Kind::Undo,
+            TextAction::Redo => Kind::Redo,
+        }
+    }
+}
+
+/// Undo / redo in every editable text.
+pub const TEXT_KEYS: &[Binding<TextAction>] = &[
+    bind(
+        TextAction::Undo,
+        &[KeySpec::ctrl('z')],
+        "undo",
+        "undo in every text: the body and each field",
+    ),
+    bind(
+        TextAction::Redo,
+        &[KeySpec::ctrl('y')],
+        "redo",
+        "redo in every text (Ctrl-Shift-Z too)",
+    ),
+];
+
 impl<A> Binding<A> {
+    /// The word the footer shows for it: the first word of its name (or of its help, after a
+    /// "(after Esc)" mark), "$EDITOR" for the action that opens it.
+    pub fn short(&self) -> &'static str {
+        let text = if self.name.is_empty() {
+            self.help.trim_start_matches("(after Esc) ")
+        } else {
+            self.name
+        };
+        if text.contains("$EDITOR") {
+            return "$EDITOR";
+        }
+        text.split([' ', ',']).next().unwrap_or(text)
+    }
+
     /// The keys as help shows them: "Ctrl-G / F9".
     pub fn keys_label(&self) -> String {
         self.keys

@@ -248,6 +248,7 @@ fn all_keys() -> Vec<(&'static str, KeySpec, Kind, String)> {
     v.extend(of("history", history::KEYS));
     v.extend(of("traffic", traffic::KEYS));
     v.extend(of("lesson", lesson::KEYS));
+    v.extend(of("every text", crate::tui::keymap::TEXT_KEYS));
     v
 }
 
@@ -328,4 +329,101 @@ fn the_send_key_sends_in_every_view_that_sends_and_ctrl_s_never_sends() {
         );
     }
     assert_eq!(GLOBAL_COPY_KEYS[0].action, GlobalAction::CopyCode);
+}
+
+/// The footer row (above the status line).
+fn footer(t: &mut TestApp) -> String {
+    let lines = t.lines();
+    lines[lines.len() - 2].clone()
+}
+
+/// The footer shows the keys that work where the cursor is, from the tables; at 80x24 it fits,
+/// ending in `…` and the palette's key when not all of them do.
+#[test]
+fn the_footer_follows_the_focus_and_fits_at_80x24() {
+    use crate::tui::components::request::Field;
+    let mut t = TestApp::new(80, 24);
+    t.request.focus = Field::Body;
+    let body = footer(&mut t);
+    assert!(
+        body.starts_with(" Ctrl-G / F9 send  Ctrl-Z undo  Ctrl-Y redo  Alt-J format"),
+        "{body:?}"
+    );
+    assert!(body.trim_end().ends_with("… Ctrl-K all keys"), "{body:?}");
+    assert!(body.chars().count() <= 80);
+
+    t.request.focus = Field::Timestamp;
+    let ts = footer(&mut t);
+    assert!(
+        ts.starts_with(" Ctrl-T freeze  Ctrl-Z undo  Ctrl-Y redo  Ctrl-G / F9 send"),
+        "{ts:?}"
+    );
+    t.request.focus = Field::Method;
+    let method = footer(&mut t);
+    assert!(!method.contains("undo"), "{method:?}");
+    t.request.focus = Field::RestKey;
+    assert!(footer(&mut t).starts_with(" Alt-R reveal"));
+
+    // Normal mode (after Esc): the single-key shortcuts.
+    t.request.focus = Field::Body;
+    t.press(KeyCode::Esc);
+    assert!(t.request.normal_mode);
+    let normal = footer(&mut t);
+    assert!(normal.starts_with(" s send  i / Enter back"), "{normal:?}");
+
+    // A list: the History view's keys.
+    t.press(KeyCode::F(4));
+    let list = footer(&mut t);
+    assert!(
+        list.starts_with(" Ctrl-G / F9 send  Enter load  Ctrl-R reload  Alt-Y copy…"),
+        "{list:?}"
+    );
+    assert_eq!(
+        [&body, &ts, &method, &normal, &list]
+            .iter()
+            .collect::<std::collections::HashSet<_>>()
+            .len(),
+        5
+    );
+
+    // Wide enough, every key of the field is shown, without the cut mark.
+    let mut wide = TestApp::new(200, 50);
+    wide.request.focus = Field::Body;
+    let all = footer(&mut wide);
+    for item in [
+        "Alt-N minify",
+        "Ctrl-O $EDITOR",
+        "Ctrl-F search",
+        "Alt-Y copy…",
+        "F1 / Alt-1 help",
+    ] {
+        assert!(all.contains(item), "{item}: {all:?}");
+    }
+    assert!(!all.contains("all keys"), "{all:?}");
+}
+
+/// The text keys in the table are the ones the widgets obey.
+#[test]
+fn the_undo_and_redo_rows_match_what_the_text_widgets_do() {
+    use crate::tui::keymap::{TextAction, TEXT_KEYS};
+    use crate::tui::widgets::line_input::undo_key;
+    use crossterm::event::{KeyEvent, KeyModifiers};
+    for b in TEXT_KEYS {
+        for k in b.keys {
+            let ev = KeyEvent::new(k.code, k.mods);
+            assert_eq!(
+                undo_key(&ev),
+                Some(b.action == TextAction::Undo),
+                "{}",
+                k.label()
+            );
+        }
+    }
+    assert_eq!(
+        undo_key(&KeyEvent::new(
+            KeyCode::Char('Z'),
+            KeyModifiers::CONTROL | KeyModifiers::SHIFT
+        )),
+        Some(false)
+    );
 }

@@ -98,8 +98,16 @@ pub fn json_problem(body: &[u8]) -> Option<String> {
 
 /// Fold a queued job into the one after it. Only the newest job matters, but it keeps the
 /// earliest change point of the jobs it replaces (the incremental signer re-hashes from there)
-/// and any JSON check asked for.
-fn merge_jobs(older: SignJob, mut newer: SignJob) -> SignJob {
+/// and any JSON check asked for. The newest is the one with the higher id, whatever the order
+/// they were queued in: the first signature, asked for while the workbench starts, is queued
+/// after the first clock tick's; keeping it would leave the newer request unsigned ("updating…"
+/// until the next edit or tick, and never with a frozen timestamp).
+fn merge_jobs(older: SignJob, newer: SignJob) -> SignJob {
+    let (older, mut newer) = if older.id > newer.id {
+        (newer, older)
+    } else {
+        (older, newer)
+    };
     newer.changed_from = match (older.changed_from, newer.changed_from) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
@@ -239,6 +247,22 @@ mod tests {
             merge_jobs(job(body, Some(7)), header_edit).changed_from,
             Some(7)
         );
+    }
+
+    #[test]
+    fn a_job_queued_after_a_newer_one_does_not_replace_it() {
+        let mut newer = job(b"[]".to_vec(), None);
+        newer.id = 2;
+        newer.timestamp = "2026-11-22T10:00:01.000Z".into();
+        let mut older = job(b"[]".to_vec(), Some(0));
+        older.id = 1;
+        older.check_json = true;
+        // Queued newest first (the startup job after the first tick's).
+        let merged = merge_jobs(newer.clone(), older);
+        assert_eq!(merged.id, 2);
+        assert_eq!(merged.timestamp, newer.timestamp);
+        assert_eq!(merged.changed_from, Some(0));
+        assert!(merged.check_json);
     }
 
     #[test]

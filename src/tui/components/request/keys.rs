@@ -343,6 +343,35 @@ pub const COPY_KEYS: &[Binding<Action>] = &[
     ),
 ];
 
+/// The actions the footer shows where the cursor is: a filter on [`KEYS`] (or, in normal mode,
+/// on [`NORMAL_KEYS`]); the keys and words come from those tables.
+pub fn footer_actions(focus: super::Field, normal_mode: bool) -> &'static [Action] {
+    use super::Field;
+    if normal_mode {
+        return &[
+            Action::Send,
+            Action::Edit,
+            Action::NextDetail,
+            Action::ScrollCanonicalDown,
+            Action::Format,
+            Action::Save,
+        ];
+    }
+    match focus {
+        Field::Body => &[
+            Action::Send,
+            Action::Format,
+            Action::Minify,
+            Action::EditExternally,
+            Action::Search,
+        ],
+        Field::Timestamp => &[Action::ToggleTimestamp, Action::Send],
+        Field::RestKey => &[Action::RevealKey, Action::Send, Action::Save],
+        Field::Method => &[Action::Send, Action::NextDetail],
+        _ => &[Action::Send, Action::Save, Action::NextDetail],
+    }
+}
+
 /// Help rows for keys that depend on where the cursor is (not actions of their own).
 pub const CONTEXT_KEYS: &[(&str, &str)] = &[
     (

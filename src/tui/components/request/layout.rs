@@ -36,7 +36,7 @@ pub fn request_layout(area: Rect) -> RequestLayout {
     let fields_h = 12.min(rest_h);
     let fields_block = Rect::new(main.x, main.y, left_w, fields_h);
     let body = Rect::new(main.x, main.y + fields_h, left_w, rest_h - fields_h);
-    let canon_h = (rest_h * 58 / 100).max(12.min(rest_h));
+    let canon_h = (rest_h * 58 / 100).max(11.min(rest_h));
     let canonical = Rect::new(main.x + left_w, main.y, right_w, canon_h);
     let detail = Rect::new(main.x + left_w, main.y + canon_h, right_w, rest_h - canon_h);
     let mut fields = Vec::new();

@@ -1,0 +1,113 @@
+//! The footer: the keys that work where the cursor is, read from the key tables (each view's
+//! table filtered for the focused field or list, the editable-text keys when text has focus,
+//! the copy menu), cut with a visible `…` and the palette's key when it does not fit.
+
+use crate::tui::app::{App, GlobalAction, GLOBAL_KEYS};
+use crate::tui::components::{diagnose, events, history, lesson, request, traffic};
+use crate::tui::keymap::{Binding, TEXT_KEYS};
+use crate::tui::layout::View;
+
+/// (keys, word) for each action of `table` in `actions`, in the order of `actions`.
+fn pick<A: Copy + PartialEq>(table: &[Binding<A>], actions: &[A]) -> Vec<(String, String)> {
+    actions
+        .iter()
+        .filter_map(|a| table.iter().find(|b| b.action == *a))
+        .map(item)
+        .collect()
+}
+
+fn item<A>(b: &Binding<A>) -> (String, String) {
+    (b.keys_label(), b.short().to_string())
+}
+
+fn all<A>(table: &[Binding<A>]) -> Vec<(String, String)> {
+    table.iter().map(item).collect()
+}
+
+fn global(action: GlobalAction) -> Vec<(String, String)> {
+    pick(GLOBAL_KEYS, &[action])
+}
+
+/// The keys that work in the focused field or list of the current view, most useful first.
+pub fn items(app: &App) -> Vec<(String, String)> {
+    let text = all(TEXT_KEYS);
+    let copy = global(GlobalAction::CopyMenu);
+    let mut v = match app.view {
+        View::Request => {
+            let r = &app.request;
+            let table = if r.normal_mode {
+                request::keys::NORMAL_KEYS
+            } else {
+                request::keys::KEYS
+            };
+            let mut v = pick(table, request::keys::footer_actions(r.focus, r.normal_mode));
+            if !r.normal_mode && r.focus != request::Field::Method {
+                v.splice(1..1, text);
+            }
+            v.extend(copy);
+            v
+        }
+        View::Events => {
+            use events::{Action, Focus};
+            let e = &app.events;
+            let mut v = pick(events::KEYS, &[Action::Send]);
+            if matches!(e.focus, Focus::Field(_) | Focus::Raw) {
+                v.extend(text);
+            }
+            v.extend(pick(
+                events::KEYS,
+                &[Action::NextMode, Action::Open, Action::Save],
+            ));
+            v.extend(copy);
+            v
+        }
+        View::History => {
+            let mut v = all(history::KEYS);
+            v.extend(copy);
+            v
+        }
+        View::Traffic => {
+            let mut v = all(traffic::KEYS);
+            v.extend(copy);
+            v
+        }
+        View::Diagnose => all(diagnose::KEYS),
+        View::Lesson => all(lesson::KEYS),
+        View::Profiles => vec![],
+    };
+    v.extend(global(GlobalAction::Help));
+    v
+}
+
+/// The footer for `width` columns: every item when they fit; otherwise as many as fit, then
+/// `…` and the palette's key (the palette lists them all).
+pub fn line(items: &[(String, String)], width: usize) -> String {
+    const SEP: &str = "  ";
+    let palette = GLOBAL_KEYS
+        .iter()
+        .find(|b| b.action == GlobalAction::Palette)
+        .map(|b| format!("… {} all keys", b.keys_label()))
+        .unwrap_or_default();
+    let parts: Vec<String> = items.iter().map(|(k, w)| format!("{k} {w}")).collect();
+    let whole = format!(" {}", parts.join(SEP));
+    if whole.chars().count() <= width {
+        return whole;
+    }
+    let mut out = String::from(" ");
+    for p in &parts {
+        let n = out.chars().count();
+        let need = if n > 1 { SEP.len() } else { 0 } + p.chars().count();
+        if n + need + SEP.len() + palette.chars().count() > width {
+            break;
+        }
+        if n > 1 {
+            out.push_str(SEP);
+        }
+        out.push_str(p);
+    }
+    if out.chars().count() > 1 {
+        out.push_str(SEP);
+    }
+    out.push_str(&palette);
+    out.chars().take(width).collect()
+}
