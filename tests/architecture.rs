@@ -8,6 +8,8 @@
 //! - no file in `src/` is over 1,000 lines before its `#[cfg(test)]` module;
 //! - only the TUI test fixture (`src/tui/test_util.rs`) builds a ratatui `TestBackend`: every
 //!   TUI test and bench draws through it;
+//! - `unsafe` code only in the audited places ([`AUDITED_UNSAFE`]), each `#[allow(unsafe_code)]`
+//!   next to a `SAFETY` comment;
 //! - nothing in the repository cites a document outside it or a tracker's or work session's
 //!   number (rules are cited as `docs/...`).
 //!
@@ -711,4 +713,70 @@ fn the_fixture_and_citation_checks_find_what_they_look_for() {
     );
     assert_eq!(outside_citations(&line).len(), 4, "{line}");
     assert!(outside_citations("an issue with 2 sessions, docs/signing.md").is_empty());
+}
+
+/// The audited places where `unsafe_code` (denied crate-wide in Cargo.toml's `[lints]`) is
+/// allowed: the file and how many `#[allow(unsafe_code)]` it holds. A new one is added here on
+/// purpose, with its SAFETY comment.
+const AUDITED_UNSAFE: &[(&str, usize)] = &[
+    // glibc's mmap threshold in the workbench and malloc_trim in the server: the RSS follows
+    // what the process holds.
+    ("src/tui/mod.rs", 1),
+    ("src/server/store.rs", 1),
+    // SIGPIPE's default action for commands without sockets (`signscope history | head -1`).
+    ("src/cli/mod.rs", 1),
+    // flock on the history file, lock and unlock.
+    ("src/store/history.rs", 2),
+    // kill(pid, 0): is the process holding a lock still alive.
+    ("src/store/private.rs", 1),
+    // The AVX-512 HMAC lanes of the diagnosis: the call after the CPU check, and the function.
+    ("src/core/diagnose/lanes.rs", 2),
+];
+
+/// Each `#[allow(unsafe_code)]` of `text`: its line, and whether a `SAFETY` comment is within
+/// four lines of it.
+fn unsafe_allowances(text: &str) -> Vec<(usize, bool)> {
+    let lines: Vec<&str> = text.lines().collect();
+    lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| {
+            l.contains("#[allow(unsafe_code)]") || l.contains("#![allow(unsafe_code)]")
+        })
+        .map(|(i, _)| {
+            let near = &lines[i.saturating_sub(4)..(i + 5).min(lines.len())];
+            (i + 1, near.iter().any(|l| l.contains("SAFETY")))
+        })
+        .collect()
+}
+
+#[test]
+fn unsafe_code_is_allowed_only_in_the_audited_places_each_with_its_safety_comment() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![];
+    rust_files(&src_dir(), &mut files);
+    let mut found: BTreeMap<String, usize> = BTreeMap::new();
+    let mut unexplained = vec![];
+    for p in files {
+        let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&p).unwrap();
+        for (line, explained) in unsafe_allowances(&text) {
+            *found.entry(rel.clone()).or_default() += 1;
+            if !explained {
+                unexplained.push(format!("{rel}:{line}"));
+            }
+        }
+    }
+    let audited: BTreeMap<String, usize> = AUDITED_UNSAFE
+        .iter()
+        .map(|(f, n)| (f.to_string(), *n))
+        .collect();
+    assert_eq!(found, audited, "unsafe code outside the audited places");
+    assert!(
+        unexplained.is_empty(),
+        "no SAFETY comment next to:\n{}",
+        unexplained.join("\n")
+    );
+    let sample = "fn f() {\n    #[allow(unsafe_code)]\n    unsafe { g() }\n}\n";
+    assert_eq!(unsafe_allowances(sample), [(2, false)]);
 }
