@@ -6,8 +6,8 @@
 //! - `core` imports nothing outside `core`; `client` and `store` never import `server`, and
 //!   `client` never imports `store`;
 //! - no file in `src/` is over 1,000 lines before its `#[cfg(test)]` module;
-//! - only the TUI test fixture (`src/tui/test_util.rs`) builds a ratatui `TestBackend`: every
-//!   TUI test and bench draws through it;
+//! - only the TUI test fixture (`src/tui/test_util.rs`) builds a ratatui `TestBackend` or an
+//!   `App` (besides the workbench's own start): every TUI test and bench draws through it;
 //! - `unsafe` code only in the audited places ([`AUDITED_UNSAFE`]), each `#[allow(unsafe_code)]`
 //!   next to a `SAFETY` comment;
 //! - nothing in the repository cites a document outside it or a tracker's or work session's
@@ -591,13 +591,26 @@ fn all_rust_files() -> Vec<PathBuf> {
     files
 }
 
+/// True when `code` calls `App::new` (not `TestApp::new` or another type's `new`).
+fn builds_an_app(code: &str) -> bool {
+    code.match_indices("App::new(").any(|(at, _)| {
+        !code[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}
+
 /// The files, other than the fixture, whose code (comments and strings aside) names
-/// `TestBackend`.
+/// `TestBackend` or builds an `App` (the workbench itself builds its one in `src/tui/mod.rs`).
 fn test_terminals_outside_the_fixture(files: &[(String, String)]) -> Vec<String> {
     files
         .iter()
         .filter(|(rel, _)| rel != "src/tui/test_util.rs")
-        .filter(|(_, text)| strip_comments_and_strings(text).contains("TestBackend"))
+        .filter(|(rel, text)| {
+            let code = strip_comments_and_strings(text);
+            code.contains("TestBackend") || (rel != "src/tui/mod.rs" && builds_an_app(&code))
+        })
         .map(|(rel, _)| rel.clone())
         .collect()
 }
@@ -704,6 +717,21 @@ fn the_fixture_and_citation_checks_find_what_they_look_for() {
         ),
     ];
     assert_eq!(test_terminals_outside_the_fixture(&files), ["benches/x.rs"]);
+    let apps = vec![
+        (
+            "src/tui/mod.rs".to_string(),
+            "let a = App::new(x);".to_string(),
+        ),
+        (
+            "src/tui/z_tests.rs".to_string(),
+            "let a = TestApp::new(80, 24);".to_string(),
+        ),
+        (
+            "tests/w.rs".to_string(),
+            "let a = signscope::tui::app::App::new(x);".to_string(),
+        ),
+    ];
+    assert_eq!(test_terminals_outside_the_fixture(&apps), ["tests/w.rs"]);
     let line = format!(
         "see {} and {} (tracker {}7, work {}2)",
         ["decisions", "md"].join("."),
