@@ -1,6 +1,8 @@
-//! Key to frame in the events composer: one keystroke through the pure `update` plus
-//! a full draw into a 120x40 TestBackend, for lists of 10, 500 and 5,000 items, in the form and
-//! in the raw JSON editor. Batches above `INLINE_VALIDATE_ITEMS` are rebuilt and validated off
+//! Key to frame in the events composer: one keystroke through the workbench's `update` (the
+//! router, then the events view) plus a full draw of the workbench (the TUI test fixture,
+//! `TestApp`, on a 120x40 screen), for lists of 10, 500 and 5,000 items, in the form and
+//! in the raw JSON editor (Ctrl-P; the bench pressed Ctrl-R before, which left the form in
+//! place, so its earlier `raw` figures are the form's). Batches above `INLINE_VALIDATE_ITEMS` are rebuilt and validated off
 //! the draw path (`EventsEffect::Validate`, run by a worker in the TUI): `validate_job` measures
 //! that work, i.e. how long after the last key the preview and problems are current.
 //!
@@ -14,9 +16,9 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
-use signscope::tui::components::events::{draw, update, EventsMsg, EventsState, Field, Focus};
+use signscope::tui::components::events::{update, EventsMsg, Field, Focus, Mode};
+use signscope::tui::layout::View;
+use signscope::tui::test_util::TestApp;
 
 mod common;
 
@@ -24,8 +26,26 @@ fn batch(items: usize) -> String {
     String::from_utf8(common::batch_bytes(items)).unwrap()
 }
 
-fn key(c: char) -> EventsMsg {
-    EventsMsg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+/// The workbench on the events view with `batch` loaded (in the raw JSON editor when `raw`).
+fn events_view(batch: &str, raw: bool) -> TestApp {
+    let mut t = TestApp::new(120, 40);
+    t.view = View::Events;
+    update(&mut t.events, EventsMsg::LoadBatch(batch.to_string()));
+    if raw {
+        update(
+            &mut t.events,
+            EventsMsg::Key(KeyEvent::new(KeyCode::Char('p'), KeyModifiers::CONTROL)),
+        );
+        assert_eq!(t.events.mode, Mode::Raw, "Ctrl-P opens the raw JSON editor");
+    } else {
+        t.events.focus = Focus::Field(Field::ListName);
+    }
+    // The batch is on screen, and a key reaches the view (not a global binding).
+    let before = t.screen();
+    assert!(before.contains("Product number 0"), "{before}");
+    t.press(KeyCode::Char(if raw { ' ' } else { 'x' }));
+    assert_ne!(t.screen(), before, "the key reached the events view");
+    t
 }
 
 fn bench(c: &mut Criterion) {
@@ -33,36 +53,28 @@ fn bench(c: &mut Criterion) {
     g.sample_size(20)
         .warm_up_time(Duration::from_millis(300))
         .measurement_time(Duration::from_secs(1));
-    let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
     for n in [10usize, 500, 5_000] {
         let text = batch(n);
-        let mut form = EventsState::new("http://127.0.0.1:1", "demo-public-key");
-        update(&mut form, EventsMsg::LoadBatch(text.clone()));
-        form.focus = Focus::Field(Field::ListName);
+        let mut form = events_view(&text, false);
         g.bench_function(BenchmarkId::new("form", n), |b| {
             b.iter(|| {
-                update(&mut form, key('x'));
-                term.draw(|f| draw(f, f.area(), &form)).unwrap();
+                form.press(KeyCode::Char('x'));
+                form.draw();
             })
         });
-        let job = form.validate_job();
+        let job = form.events.validate_job();
         g.bench_function(BenchmarkId::new("validate_job_form", n), |b| {
             b.iter(|| job.run())
         });
-        let mut raw = EventsState::new("http://127.0.0.1:1", "demo-public-key");
-        update(&mut raw, EventsMsg::LoadBatch(text));
-        update(
-            &mut raw,
-            EventsMsg::Key(KeyEvent::new(KeyCode::Char('r'), KeyModifiers::CONTROL)),
-        );
+        let mut raw = events_view(&text, true);
         g.bench_function(BenchmarkId::new("raw", n), |b| {
             b.iter(|| {
                 // A space at the cursor (start of the text) keeps the JSON valid.
-                update(&mut raw, key(' '));
-                term.draw(|f| draw(f, f.area(), &raw)).unwrap();
+                raw.press(KeyCode::Char(' '));
+                raw.draw();
             })
         });
-        let job = raw.validate_job();
+        let job = raw.events.validate_job();
         g.bench_function(BenchmarkId::new("validate_job_raw", n), |b| {
             b.iter(|| job.run())
         });

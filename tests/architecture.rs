@@ -5,7 +5,11 @@
 //!   a loop;
 //! - `core` imports nothing outside `core`; `client` and `store` never import `server`, and
 //!   `client` never imports `store`;
-//! - no file in `src/` is over 1,000 lines before its `#[cfg(test)]` module.
+//! - no file in `src/` is over 1,000 lines before its `#[cfg(test)]` module;
+//! - only the TUI test fixture (`src/tui/test_util.rs`) builds a ratatui `TestBackend`: every
+//!   TUI test and bench draws through it;
+//! - nothing in the repository cites a document outside it or a tracker's or work session's
+//!   number (rules are cited as `docs/...`).
 //!
 //! Imports are `use crate::...`, `use super::...`, `use self::...`, a `use` of a child module by
 //! its name (`pub use request::X` in a `mod.rs`), and inline `crate::a::b` / `super::a` paths.
@@ -571,4 +575,140 @@ fn the_checker_finds_what_it_looks_for() {
         "mod tests {",
     ];
     assert_eq!(test_module_line(&lines), Some(3));
+}
+
+/// Every `.rs` file under the repository's `src/`, `tests/`, `benches/` and `examples/`.
+fn all_rust_files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![];
+    for dir in ["src", "tests", "benches", "examples"] {
+        if root.join(dir).is_dir() {
+            rust_files(&root.join(dir), &mut files);
+        }
+    }
+    files
+}
+
+/// The files, other than the fixture, whose code (comments and strings aside) names
+/// `TestBackend`.
+fn test_terminals_outside_the_fixture(files: &[(String, String)]) -> Vec<String> {
+    files
+        .iter()
+        .filter(|(rel, _)| rel != "src/tui/test_util.rs")
+        .filter(|(_, text)| strip_comments_and_strings(text).contains("TestBackend"))
+        .map(|(rel, _)| rel.clone())
+        .collect()
+}
+
+#[test]
+fn only_the_tui_test_fixture_builds_a_test_terminal() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let files: Vec<(String, String)> = all_rust_files()
+        .into_iter()
+        .map(|p| {
+            let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+            (rel, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect();
+    assert!(files.iter().any(|(rel, _)| rel == "src/tui/test_util.rs"));
+    let found = test_terminals_outside_the_fixture(&files);
+    assert!(
+        found.is_empty(),
+        "draw through src/tui/test_util.rs (TestApp, component_buffer, render_buffer) instead:\n{}",
+        found.join("\n")
+    );
+}
+
+/// What a line cites that is not in the repository: the contract's source documents, a
+/// tracker's issue number or a work session's number.
+fn outside_citations(line: &str) -> Vec<String> {
+    let docs = [
+        ["decisions", "md"].join("."),
+        ["service-interface", "md"].join("."),
+    ];
+    let mut found: Vec<String> = docs
+        .iter()
+        .filter(|d| line.contains(d.as_str()))
+        .cloned()
+        .collect();
+    for word in ["issue ", "session "] {
+        for (at, _) in line.match_indices(word) {
+            if line[at + word.len()..].starts_with(|c: char| c.is_ascii_digit()) {
+                found.push(format!("{word}N"));
+            }
+        }
+    }
+    found
+}
+
+/// Every text file of the repository (build output and git's own files aside).
+fn repository_text_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let p = entry.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        if p.is_dir() {
+            if name != "target" && name != ".git" {
+                repository_text_files(&p, out);
+            }
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn nothing_cites_documents_or_numbers_outside_the_repository() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![];
+    repository_text_files(root, &mut files);
+    let mut found = vec![];
+    for p in files {
+        // Binary files (images, fixtures) are not prose.
+        let Ok(text) = std::fs::read_to_string(&p) else {
+            continue;
+        };
+        for (n, line) in text.lines().enumerate() {
+            for what in outside_citations(line) {
+                found.push(format!(
+                    "{}:{}: {what}",
+                    p.strip_prefix(root).unwrap().display(),
+                    n + 1
+                ));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "cite the repository's docs/... instead:\n{}",
+        found.join("\n")
+    );
+}
+
+/// The two checks above find what they look for.
+#[test]
+fn the_fixture_and_citation_checks_find_what_they_look_for() {
+    let files = vec![
+        (
+            "src/tui/test_util.rs".to_string(),
+            "Terminal::new(TestBackend::new(1, 1))".to_string(),
+        ),
+        (
+            "benches/x.rs".to_string(),
+            "let t = ratatui::backend::TestBackend::new(1, 1);".to_string(),
+        ),
+        (
+            "src/tui/y.rs".to_string(),
+            "// a TestBackend in a comment\nlet s = \"TestBackend\";".to_string(),
+        ),
+    ];
+    assert_eq!(test_terminals_outside_the_fixture(&files), ["benches/x.rs"]);
+    let line = format!(
+        "see {} and {} (tracker {}7, work {}2)",
+        ["decisions", "md"].join("."),
+        ["service-interface", "md"].join("."),
+        "issue ",
+        "session "
+    );
+    assert_eq!(outside_citations(&line).len(), 4, "{line}");
+    assert!(outside_citations("an issue with 2 sessions, docs/signing.md").is_empty());
 }

@@ -269,24 +269,51 @@ impl ProfileStore {
 
     /// The profile used last (remembered in the data dir), if any.
     pub fn last_used(&self) -> Option<String> {
-        let text = fs::read_to_string(self.paths.state_file()).ok()?;
-        let state: State = toml::from_str(&text).ok()?;
-        state.last_profile
+        self.read_state().last_profile
     }
 
     /// Remember the profile used last. Already remembered, nothing is written (every open and
     /// send marks the profile, and the atomic write syncs to disk).
     pub fn set_last_used(&self, name: &str) -> Result<(), StoreError> {
-        if self.last_used().as_deref() == Some(name) {
+        let mut state = self.read_state();
+        if state.last_profile.as_deref() == Some(name) {
             return Ok(());
         }
-        self.write_state(&State {
-            last_profile: Some(name.to_string()),
-        })
+        state.last_profile = Some(name.to_string());
+        self.write_state(&state)
     }
 
     fn clear_last_used(&self) -> Result<(), StoreError> {
-        self.write_state(&State { last_profile: None })
+        let mut state = self.read_state();
+        state.last_profile = None;
+        self.write_state(&state)
+    }
+
+    /// The saved request the workbench last had selected in profile `profile`, if any (it may
+    /// since have been renamed or deleted: the caller checks).
+    pub fn remembered_request(&self, profile: &str) -> Option<String> {
+        self.read_state().requests.remove(profile)
+    }
+
+    /// Remember `request` as the selected saved request of `profile` (in the state file, next
+    /// to the last used profile: selecting a request is not an edit of the profile file).
+    pub fn remember_request(&self, profile: &str, request: &str) -> Result<(), StoreError> {
+        let mut state = self.read_state();
+        if state.requests.get(profile).map(String::as_str) == Some(request) {
+            return Ok(());
+        }
+        state
+            .requests
+            .insert(profile.to_string(), request.to_string());
+        self.write_state(&state)
+    }
+
+    /// The state file's contents; a missing or unreadable file is an empty state.
+    fn read_state(&self) -> State {
+        fs::read_to_string(self.paths.state_file())
+            .ok()
+            .and_then(|text| toml::from_str(&text).ok())
+            .unwrap_or_default()
     }
 
     fn write_state(&self, state: &State) -> Result<(), StoreError> {
@@ -298,10 +325,13 @@ impl ProfileStore {
     }
 }
 
+/// The state file: the last used profile and, per profile, the selected saved request.
 #[derive(Serialize, Deserialize, Default)]
 struct State {
     #[serde(skip_serializing_if = "Option::is_none")]
     last_profile: Option<String>,
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    requests: std::collections::BTreeMap<String, String>,
 }
 
 /// Where a request's body file is: relative paths are relative to the profile directory.
@@ -720,6 +750,29 @@ mod tests {
         s.set_last_used("two").unwrap();
         assert_eq!(s.last_used().as_deref(), Some("two"));
         assert_ne!(fs::metadata(&state).unwrap().ino(), inode);
+    }
+
+    /// The selected saved request of each profile is remembered in the state file next to the
+    /// last used profile: writing one keeps the other.
+    #[test]
+    fn the_selected_request_is_remembered_per_profile_with_the_last_used_profile() {
+        let (_d, s) = store();
+        assert_eq!(s.remembered_request("one"), None);
+        s.set_last_used("one").unwrap();
+        s.remember_request("one", "search").unwrap();
+        s.remember_request("two", "batch copy").unwrap();
+        assert_eq!(s.remembered_request("one").as_deref(), Some("search"));
+        assert_eq!(s.remembered_request("two").as_deref(), Some("batch copy"));
+        assert_eq!(s.last_used().as_deref(), Some("one"));
+        s.set_last_used("two").unwrap();
+        assert_eq!(s.remembered_request("one").as_deref(), Some("search"));
+        s.remember_request("one", "default").unwrap();
+        assert_eq!(s.remembered_request("one").as_deref(), Some("default"));
+        assert_eq!(s.last_used().as_deref(), Some("two"));
+        // A state file of the previous format (the last profile alone) still reads.
+        fs::write(s.paths.state_file(), "last_profile = \"one\"\n").unwrap();
+        assert_eq!(s.last_used().as_deref(), Some("one"));
+        assert_eq!(s.remembered_request("one"), None);
     }
 
     #[test]

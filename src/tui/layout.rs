@@ -80,22 +80,78 @@ pub fn footer_row(area: Rect) -> Option<Rect> {
         .then(|| Rect::new(area.x, area.y + area.height - 2, area.width, 1))
 }
 
-pub fn tab_label(v: View) -> String {
-    format!(" {} {} ", v.key(), v.title())
+/// How much of each tab's title the tab bar shows: the whole titles when they fit, short ones
+/// below that (80 columns), the function keys alone on very narrow screens. Every tab, the
+/// active one included, is always in the bar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TabTitles {
+    Full,
+    Short,
+    Keys,
+}
+
+/// The brand shown left of the tabs when everything fits.
+pub const BRAND: &str = " signscope ";
+/// The help hint right of the tabs.
+pub const HELP_HINT: &str = " F1 help";
+
+impl View {
+    /// The title in at most 7 columns, for the tab bar at 80 columns.
+    pub fn short_title(self) -> &'static str {
+        match self {
+            View::Request => "Req",
+            View::Events => "Events",
+            View::History => "Hist",
+            View::Profiles => "Prof",
+            View::Diagnose => "Diag",
+            View::Traffic => "Traffic",
+            View::Lesson => "Lesson",
+        }
+    }
+}
+
+fn labels_width(titles: TabTitles) -> usize {
+    View::ALL
+        .iter()
+        .map(|v| tab_label(*v, titles).chars().count())
+        .sum()
+}
+
+/// The titles that fit in a tab bar `width` columns wide (with the help hint).
+pub fn tab_titles(width: u16) -> TabTitles {
+    let room = (width as usize).saturating_sub(HELP_HINT.len());
+    [TabTitles::Full, TabTitles::Short]
+        .into_iter()
+        .find(|t| labels_width(*t) <= room)
+        .unwrap_or(TabTitles::Keys)
+}
+
+/// Whether the brand fits left of the whole titles.
+pub fn brand_fits(width: u16) -> bool {
+    BRAND.len() + labels_width(TabTitles::Full) + HELP_HINT.len() <= width as usize
+}
+
+pub fn tab_label(v: View, titles: TabTitles) -> String {
+    match titles {
+        TabTitles::Full => format!(" {} {} ", v.key(), v.title()),
+        TabTitles::Short => format!(" {} {} ", v.key(), v.short_title()),
+        TabTitles::Keys => format!(" {} ", v.key()),
+    }
 }
 
 /// Where each view's tab is in the tab bar `area` (the top row of the screen), for drawing and
 /// for switching views with a click.
 pub fn tab_layout(area: Rect) -> Vec<(View, Rect)> {
     let mut x = area.x;
-    if area.width >= 90 {
-        x += " signscope ".len() as u16;
+    if brand_fits(area.width) {
+        x += BRAND.len() as u16;
     }
+    let titles = tab_titles(area.width);
     let right = area.x + area.width;
     View::ALL
         .iter()
         .filter_map(|v| {
-            let w = tab_label(*v).chars().count() as u16;
+            let w = tab_label(*v, titles).chars().count() as u16;
             let r = Rect::new(x, area.y, w.min(right.saturating_sub(x)), area.height);
             x = x.saturating_add(w);
             (r.width > 0).then_some((*v, r))

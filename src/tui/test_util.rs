@@ -18,6 +18,7 @@ use ratatui::{Frame, Terminal};
 use super::app::App;
 use super::components::request::resign;
 use super::effect::Command;
+use super::layout::View;
 use super::message::Message;
 use super::model::{EditorRequest, KeyInfo};
 use super::signing::Incremental;
@@ -224,6 +225,35 @@ pub fn find_in(rows: &[String], needle: &str) -> Option<(u16, u16)> {
         r.find(needle)
             .map(|bx| (r[..bx].chars().count() as u16, y as u16))
     })
+}
+
+/// A `w`x`h` workbench showing `view`, drawn with `state` in the component's place (`slot`):
+/// the state is swapped in for the draw and back out. How a component's own tests draw it: in
+/// the area, and with the tabs and status line, the App gives it.
+pub fn component_buffer<S>(
+    w: u16,
+    h: u16,
+    view: View,
+    slot: fn(&mut App) -> &mut S,
+    state: &mut S,
+) -> Buffer {
+    let mut t = TestApp::new(w, h);
+    t.app.view = view;
+    std::mem::swap(slot(&mut t.app), state);
+    let buf = t.draw().clone();
+    std::mem::swap(slot(&mut t.app), state);
+    buf
+}
+
+/// [`component_buffer`] as text, one line per row.
+pub fn component_text<S>(
+    w: u16,
+    h: u16,
+    view: View,
+    slot: fn(&mut App) -> &mut S,
+    state: &mut S,
+) -> String {
+    buffer_lines(&component_buffer(w, h, view, slot, state)).join("\n")
 }
 
 /// Draw once into a `w`x`h` TestBackend and return the screen as text, one line per row.

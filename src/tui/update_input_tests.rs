@@ -59,7 +59,9 @@ fn clicking_a_tab_switches_to_its_view() {
             .skip(usize::from(r.x))
             .take(usize::from(r.width))
             .collect();
-        assert_eq!(drawn, " F6 Diagnose ", "{w}x{h}: {top:?}");
+        let label =
+            crate::tui::layout::tab_label(View::Diagnose, crate::tui::layout::tab_titles(w));
+        assert_eq!(drawn, label, "{w}x{h}: {top:?}");
     }
 }
 

@@ -82,6 +82,14 @@ pub fn run_app_on(
     result.map(|_| 0)
 }
 
+/// The profile in the editor and its selected saved request.
+fn selection(app: &App) -> (String, String) {
+    (
+        app.request.profile_name.clone(),
+        app.request.requests.selected_name().to_string(),
+    )
+}
+
 async fn event_loop(
     term: &mut Term,
     app: &mut App,
@@ -105,6 +113,9 @@ async fn event_loop(
     // validation of a saved events batch, following the traffic...), run once the first frame
     // is on screen.
     let mut startup = Some(startup);
+    // The saved request selected in each profile is remembered when it changes (a selection is
+    // not an edit: the profile file is not written).
+    let mut selected = selection(app);
     let mut pacer = FramePacer::new(FRAME_INTERVAL);
     // When a frame is owed for background arrivals that came too soon after the last one.
     let mut draw_at: Option<Instant> = None;
@@ -125,6 +136,16 @@ async fn event_loop(
                         let _ = tx.send(Message::EditorDone(result));
                     }
                     other => fx.execute(other),
+                }
+            }
+        }
+        if app.request.profile_name != selected.0
+            || app.request.requests.selected_name() != selected.1
+        {
+            selected = selection(app);
+            if let Some(store) = fx.session.as_ref().map(|s| s.store()) {
+                if let Err(e) = store.remember_request(&selected.0, &selected.1) {
+                    tracing::debug!(error = %e, "selected request not remembered");
                 }
             }
         }

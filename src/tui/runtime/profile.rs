@@ -59,6 +59,11 @@ pub fn loaded_profile(mut p: Profile, base_url: String, analytics_url: String) -
 /// editor, its URLs are resolved (`embedded` starts the in-process server). A URL that cannot be
 /// resolved is left empty, and the second value says why.
 pub fn open_current(session: &mut Session) -> (LoadedProfile, Option<String>) {
+    // The saved request selected when the workbench last had this profile (the first one when
+    // that request is gone).
+    if let Some(name) = session.store().remembered_request(&session.profile().name) {
+        let _ = session.profile_mut().select_request(&name);
+    }
     let body = std::mem::take(&mut session.profile_mut().request_mut().body);
     let mut note = None;
     let mut resolve = |r: Result<String, crate::engine::EngineError>| {

@@ -8,11 +8,14 @@ use ratatui::Frame;
 
 use super::app::App;
 use super::components::{diagnose, events, history, lesson, profiles, request, traffic};
-use super::layout::{frame_layout, tab_label, tab_layout, View};
+use super::layout::{brand_fits, frame_layout, tab_label, tab_layout, tab_titles, View};
 use super::theme::Theme;
 
 pub mod footer;
 pub mod popup;
+
+#[cfg(test)]
+pub(crate) mod no_cut;
 
 /// Draw the whole screen.
 pub fn draw(frame: &mut Frame, app: &App) {
@@ -47,18 +50,19 @@ pub fn draw(frame: &mut Frame, app: &App) {
 
 fn draw_tabs(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let mut spans = vec![];
-    if area.width >= 90 {
-        spans.push(Span::styled(" signscope ", theme.title()));
+    if brand_fits(area.width) {
+        spans.push(Span::styled(super::layout::BRAND, theme.title()));
     }
+    let titles = tab_titles(area.width);
     for (v, _) in tab_layout(area) {
         let style = if v == app.view {
             theme.active_tab()
         } else {
             theme.dim()
         };
-        spans.push(Span::styled(tab_label(v), style));
+        spans.push(Span::styled(tab_label(v, titles), style));
     }
-    spans.push(Span::styled(" F1 help", theme.dim()));
+    spans.push(Span::styled(super::layout::HELP_HINT, theme.dim()));
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
@@ -116,3 +120,6 @@ mod tests;
 
 #[cfg(test)]
 mod screen_tests;
+
+#[cfg(test)]
+mod no_cut_tests;

@@ -472,19 +472,25 @@ fn the_signer_keeps_its_snapshot_while_the_body_changes() {
     assert_eq!(&ed.bytes()[..], b"zabc");
 }
 
-/// The cursor's row on screen after drawing the editor into a `height`-row area.
-fn drawn_row(
-    ed: &BodyEditor,
-    term: &mut ratatui::Terminal<ratatui::backend::TestBackend>,
-) -> usize {
-    term.draw(|f| f.render_widget(ed.textarea(), f.area()))
-        .unwrap();
+/// The cursor's row on screen after drawing the editor into a 60x`HEIGHT` area (the test
+/// fixture's draw helper).
+fn drawn_row(ed: &BodyEditor) -> usize {
+    drawn(ed);
     ed.textarea().cursor().0 - ed.textarea().scroll_offset().0 as usize
 }
 
+/// The editor drawn into a 60x`HEIGHT` area.
+fn drawn(ed: &BodyEditor) -> ratatui::buffer::Buffer {
+    crate::tui::test_util::render_buffer(60, HEIGHT as u16, |f| {
+        f.render_widget(ed.textarea(), f.area())
+    })
+}
+
+/// The rows of the drawn editor.
+const HEIGHT: usize = 12;
+
 #[test]
 fn the_cursor_keeps_its_row_on_screen_when_the_window_moves() {
-    const HEIGHT: usize = 12;
     let text = big_body(2_000);
     // A small window, so it moves every few dozen lines.
     let limits = Limits {
@@ -492,16 +498,14 @@ fn the_cursor_keeps_its_row_on_screen_when_the_window_moves() {
         rows: 64,
     };
     let mut ed = BodyEditor::with_limits(&text, limits);
-    let mut term =
-        ratatui::Terminal::new(ratatui::backend::TestBackend::new(60, HEIGHT as u16)).unwrap();
-    let mut row = drawn_row(&ed, &mut term);
+    let mut row = drawn_row(&ed);
     assert_eq!(row, 0);
     let mut moves = 0;
     for _ in 0..1_999 {
         let win = ed.window();
         ed.input(key(Key::Down));
         moves += usize::from(ed.window() != win);
-        let now = drawn_row(&ed, &mut term);
+        let now = drawn_row(&ed);
         assert_eq!(
             now,
             (row + 1).min(HEIGHT - 1),
@@ -514,7 +518,7 @@ fn the_cursor_keeps_its_row_on_screen_when_the_window_moves() {
         let win = ed.window();
         ed.input(key(Key::Up));
         moves += usize::from(ed.window() != win);
-        let now = drawn_row(&ed, &mut term);
+        let now = drawn_row(&ed);
         assert_eq!(
             now,
             row.saturating_sub(1),
@@ -528,16 +532,13 @@ fn the_cursor_keeps_its_row_on_screen_when_the_window_moves() {
 
 #[test]
 fn a_jump_to_the_end_shows_the_lines_before_it() {
-    const HEIGHT: usize = 12;
     let text = big_body(2_000);
     let mut ed = BodyEditor::new(&text);
-    let mut term =
-        ratatui::Terminal::new(ratatui::backend::TestBackend::new(60, HEIGHT as u16)).unwrap();
-    assert_eq!(drawn_row(&ed, &mut term), 0);
+    assert_eq!(drawn_row(&ed), 0);
     // Alt-> from the top: the last line on the bottom row, a screenful of lines above it (not
     // the last line alone on the top row, where the cursor was drawn before the jump).
     ed.input(alt('>'));
-    assert_eq!(drawn_row(&ed, &mut term), HEIGHT - 1);
-    let screen = format!("{:?}", term.backend().buffer());
+    assert_eq!(drawn_row(&ed), HEIGHT - 1);
+    let screen = format!("{:?}", drawn(&ed));
     assert!(screen.contains("sku-001990"), "{screen}");
 }

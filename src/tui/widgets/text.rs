@@ -10,6 +10,18 @@ pub fn clip(s: &str, width: usize) -> String {
     s.chars().take(width).collect()
 }
 
+/// Cut a string to at most `width` chars, its last one `…` when something was cut.
+pub fn clip_marked(s: &str, width: usize) -> String {
+    if s.chars().count() <= width {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(width.saturating_sub(1)).collect();
+    if width > 0 {
+        out.push('…');
+    }
+    out
+}
+
 /// Split a string into rows of at most `width` chars.
 pub fn wrap_chars(s: &str, width: usize) -> Vec<String> {
     let width = width.max(1);
@@ -86,37 +98,93 @@ pub fn wrap_visible(s: &str, width: usize, reserve: usize) -> Vec<String> {
     rows.into_iter().map(|r| r.concat()).collect()
 }
 
-/// Wrap styled text into rows of at most `width` display columns, breaking between characters
-/// (not words), so the number of rows is known exactly: components lay out wrapped entries with
-/// it and mouse hit testing finds the same rows the view draws.
+/// Wrap styled text into rows of at most `width` display columns, breaking after the last space
+/// that fits (a word wider than the row breaks between characters), so the number of rows is
+/// known exactly: components lay out wrapped entries with it and mouse hit testing finds the
+/// same rows the view draws. The space a row breaks at is not drawn.
 pub fn wrap_spans(spans: &[Span<'_>], width: u16) -> Vec<Line<'static>> {
     let width = usize::from(width.max(1));
-    let mut rows: Vec<Line<'static>> = Vec::new();
-    let mut row: Vec<Span<'static>> = Vec::new();
+    let cells: Vec<(char, Style, usize)> = spans
+        .iter()
+        .flat_map(|span| {
+            span.content.chars().map(move |c| {
+                let mut buf = [0u8; 4];
+                (c, span.style, Span::raw(&*c.encode_utf8(&mut buf)).width())
+            })
+        })
+        .collect();
+    let mut rows: Vec<Vec<(char, Style, usize)>> = vec![vec![]];
     let mut used = 0;
-    for span in spans {
-        let mut piece = String::new();
-        for c in span.content.chars() {
-            let mut buf = [0u8; 4];
-            let w = Span::raw(&*c.encode_utf8(&mut buf)).width();
-            if used + w > width && used > 0 {
-                if !piece.is_empty() {
-                    row.push(Span::styled(std::mem::take(&mut piece), span.style));
-                }
-                rows.push(Line::from(std::mem::take(&mut row)));
+    for cell in cells {
+        let row = rows.last_mut().expect("one row");
+        if used + cell.2 > width && used > 0 {
+            if cell.0 == ' ' {
+                // Break at this space: it is not drawn.
+                rows.push(vec![]);
                 used = 0;
+                continue;
             }
-            piece.push(c);
-            used += w;
+            let tail = match row.iter().rposition(|c| c.0 == ' ') {
+                Some(sp) => {
+                    let tail = row.split_off(sp + 1);
+                    row.pop();
+                    tail
+                }
+                None => vec![],
+            };
+            used = tail.iter().map(|c| c.2).sum();
+            rows.push(tail);
         }
-        if !piece.is_empty() {
-            row.push(Span::styled(piece, span.style));
-        }
+        used += cell.2;
+        rows.last_mut().expect("one row").push(cell);
     }
-    if !row.is_empty() || rows.is_empty() {
-        rows.push(Line::from(row));
+    rows.into_iter()
+        .map(|row| {
+            let mut out: Vec<Span<'static>> = vec![];
+            for (c, style, _) in row {
+                match out.last_mut() {
+                    Some(last) if last.style == style => last.content.to_mut().push(c),
+                    _ => out.push(Span::styled(c.to_string(), style)),
+                }
+            }
+            Line::from(out)
+        })
+        .collect()
+}
+
+/// Plain text wrapped as [`wrap_spans`] does (at spaces; long words between characters).
+pub fn wrap_words(s: &str, width: usize) -> Vec<String> {
+    wrap_spans(&[Span::raw(s)], width.min(u16::MAX as usize) as u16)
+        .into_iter()
+        .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+        .collect()
+}
+
+/// A key hint ("Ctrl-G send  Ctrl-P raw  F1 help": entries two spaces apart) cut to `width`
+/// columns by dropping whole entries before the last one (the way to the full list), never
+/// cutting one in the middle.
+pub fn fit_hint(hint: &str, width: usize) -> String {
+    let mut parts: Vec<&str> = hint.split("  ").collect();
+    while text_width(&parts.join("  ")) > width && parts.len() > 1 {
+        parts.remove(parts.len() - 2);
     }
-    rows
+    parts.join("  ")
+}
+
+/// `parts` joined by `sep`, the last ones dropped until the text fits in `width` columns (the
+/// first always stays; it is cut with `…` when even it alone is too wide).
+pub fn fit_parts(parts: &[&str], sep: &str, width: usize) -> String {
+    let mut n = parts.len();
+    while n > 1 && text_width(&parts[..n].join(sep)) > width {
+        n -= 1;
+    }
+    let text = parts[..n].join(sep);
+    if text_width(&text) <= width {
+        return text;
+    }
+    let mut out: String = text.chars().take(width.saturating_sub(1)).collect();
+    out.push('…');
+    out
 }
 
 /// A line of JSON text highlighted by a small tokenizer (keys, strings, numbers, literals).
@@ -191,4 +259,47 @@ pub fn styled_line(parts: Vec<(String, Style)>) -> Line<'static> {
             .map(|(t, s)| Span::styled(t, s))
             .collect::<Vec<_>>(),
     )
+}
+
+/// Over a text area drawn in `inner` (it scrolls horizontally with the cursor, never wraps): a
+/// `›` in the last column of each row whose line goes on to the right, a `‹` in the first when
+/// the line starts further left (never over the cursor).
+pub fn mark_long_lines(
+    frame: &mut ratatui::Frame,
+    inner: ratatui::layout::Rect,
+    ta: &ratatui_textarea::TextArea<'_>,
+    style: Style,
+) {
+    if inner.width < 2 {
+        return;
+    }
+    let (top, left) = ta.scroll_offset();
+    let cursor = ta.screen_cursor();
+    let buf = frame.buffer_mut();
+    for (i, line) in ta
+        .lines()
+        .iter()
+        .skip(top as usize)
+        .take(inner.height as usize)
+        .enumerate()
+    {
+        let y = inner.y + i as u16;
+        let tab = ta.tab_length().max(1) as usize;
+        let mut width = 0usize;
+        for c in line.chars() {
+            width += match c {
+                '\t' => tab - width % tab,
+                c => text_width(c.encode_utf8(&mut [0u8; 4])),
+            };
+        }
+        let on_cursor =
+            |col: u16| cursor.row == top as usize + i && cursor.col == (left + col) as usize;
+        let last = inner.width - 1;
+        if width > left as usize + inner.width as usize && !on_cursor(last) {
+            buf[(inner.x + last, y)].set_symbol("›").set_style(style);
+        }
+        if left > 0 && width > 0 && !on_cursor(0) {
+            buf[(inner.x, y)].set_symbol("‹").set_style(style);
+        }
+    }
 }

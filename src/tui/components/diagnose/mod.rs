@@ -346,12 +346,27 @@ pub fn draw(frame: &mut Frame, area: Rect, d: &DiagnoseState, key_source: &str, 
             theme.title(),
         ))
         .title_bottom(Line::from(Span::styled(
-            format!(" key: {key} · Alt-K change · Ctrl-G diagnose · Alt-L load into editor "),
+            // The keys that fit (F1 lists them all); the key in use always.
+            format!(
+                " {} ",
+                crate::tui::widgets::text::fit_parts(
+                    &[
+                        &format!("key: {key}"),
+                        "Alt-K change",
+                        "Ctrl-G diagnose",
+                        "Alt-L load into editor",
+                    ],
+                    " · ",
+                    (input_area.width as usize).saturating_sub(4),
+                )
+            ),
             theme.dim(),
         )));
     let inner = b.inner(input_area);
     frame.render_widget(b, input_area);
     frame.render_widget(&d.input, inner);
+    // The capture scrolls horizontally with the cursor: `›` / `‹` say where lines go on.
+    crate::tui::widgets::text::mark_long_lines(frame, inner, &d.input, theme.dim());
     let verdict = match d.ok {
         Some(true) => Span::styled(" Verdict: accepted ", theme.ok()),
         Some(false) => Span::styled(" Verdict: rejected ", theme.error()),

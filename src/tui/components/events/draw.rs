@@ -247,7 +247,12 @@ pub fn draw_with_cursor(frame: &mut Frame, area: Rect, state: &EventsState, curs
     }
 
     let footer = l.footer;
-    let spans = footer_spans(state);
+    let mut spans = footer_spans(state);
+    if state.prompt.is_none() && state.status.is_empty() {
+        // The key hint on one row: keys dropped from its end (F1 help stays) until it fits.
+        let hint = crate::tui::widgets::text::fit_hint(&spans_text(&spans), footer.width as usize);
+        spans = vec![Span::raw(hint).dim()];
+    }
     let footer_text = if footer.height > 1 {
         Paragraph::new(wrap_words(&spans, footer.width))
     } else {
@@ -264,6 +269,10 @@ pub fn draw_with_cursor(frame: &mut Frame, area: Rect, state: &EventsState, curs
             footer.y,
         ));
     }
+}
+
+fn spans_text(spans: &[Span<'_>]) -> String {
+    spans.iter().map(|s| s.content.as_ref()).collect()
 }
 
 /// The footer: the path prompt (with what it was told), else the status, else the main keys.
@@ -375,6 +384,12 @@ fn draw_raw(frame: &mut Frame, area: Rect, state: &EventsState) {
     let inner = blk.inner(area);
     frame.render_widget(blk, area);
     frame.render_widget(state.raw.textarea(), inner);
+    crate::tui::widgets::text::mark_long_lines(
+        frame,
+        inner,
+        state.raw.textarea(),
+        Style::new().dim(),
+    );
 }
 
 fn draw_preview(frame: &mut Frame, area: Rect, state: &EventsState) {

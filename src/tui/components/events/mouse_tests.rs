@@ -2,11 +2,12 @@
 //! taken from [`layout`], the same layout [`draw`] uses.
 
 use super::draw::*;
+use super::tests::{render, shown};
 use super::update::*;
 use super::*;
 use crate::core::events::{ItemDraft, ListDraft};
 use crate::core::events::{Level, Unshown};
-use crate::tui::test_util::{click_at, click_in, render_buffer, reversed, wheel_in};
+use crate::tui::test_util::{click_at, click_in, reversed, wheel_in};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent};
 use ratatui::layout::Rect;
 use serde_json::Value;
@@ -108,7 +109,7 @@ fn the_clicked_item_row_is_drawn_highlighted() {
         .unwrap();
     mouse(&mut s, click_at(name.x + 1, row2.y), a);
     assert_eq!((s.row, s.col), (2, Column::Name));
-    let buf = render_buffer(120, 40, |f| draw(f, a, &s));
+    let buf = shown(&mut s, 120, 40);
     assert!(
         reversed(&buf, row2.y, name.x, name.x + name.width),
         "the clicked cell is highlighted"
@@ -142,17 +143,17 @@ fn the_wheel_scrolls_preview_and_response_and_moves_item_and_problem_selection()
     let l = layout(a, &s);
 
     let preview = l.preview.unwrap();
-    let top = |s: &EventsState| {
-        let buf = render_buffer(120, 40, |f| draw(f, a, s));
+    let top = |s: &mut EventsState| {
+        let buf = shown(s, 120, 40);
         (preview.x + 1..preview.x + preview.width - 1)
             .map(|x| buf[(x, preview.y + 1)].symbol().to_string())
             .collect::<String>()
     };
-    assert!(top(&s).starts_with('['), "{}", top(&s));
+    assert!(top(&mut s).starts_with('['), "{}", top(&mut s));
     mouse(&mut s, wheel_in(preview, true), a);
     mouse(&mut s, wheel_in(preview, true), a);
     assert_eq!(s.preview_scroll, 6);
-    assert!(!top(&s).starts_with('['), "the preview scrolled");
+    assert!(!top(&mut s).starts_with('['), "the preview scrolled");
     mouse(&mut s, wheel_in(preview, false), a);
     assert_eq!(s.preview_scroll, 3);
 
@@ -196,7 +197,7 @@ fn the_item_window_follows_the_wheel_and_clicks_hit_the_rows_drawn() {
         first,
         "a click does not move the window"
     );
-    let buf = render_buffer(80, 24, |f| draw(f, a, &s));
+    let buf = shown(&mut s, 80, 24);
     let row_text: String = (r.x..r.x + r.width)
         .map(|x| buf[(x, r.y)].symbol().to_string())
         .collect();
@@ -270,8 +271,8 @@ fn job_of(effects: Vec<EventsEffect>) -> ValidateJob {
     jobs.into_iter().next().unwrap()
 }
 
-fn screen(s: &EventsState) -> String {
-    crate::tui::test_util::render_text(120, 40, |f| draw(f, f.area(), s))
+fn screen(s: &mut EventsState) -> String {
+    render(s, 120, 40)
 }
 
 #[test]
@@ -286,7 +287,7 @@ fn a_stale_validation_result_is_ignored_and_the_current_one_shown() {
     let second = job_of(update(&mut s, key(KeyCode::Char('B'))));
     assert!(second.rev > first.rev);
     assert!(s.validating());
-    let shown = screen(&s);
+    let shown = screen(&mut s);
     assert!(shown.contains("Batch preview (validating…)"), "{shown}");
     assert!(shown.contains("Problems: validating…"), "{shown}");
     assert_eq!(
@@ -299,7 +300,7 @@ fn a_stale_validation_result_is_ignored_and_the_current_one_shown() {
     update(&mut s, EventsMsg::Validated(Box::new(first.run())));
     assert!(s.validating());
     assert_eq!(s.batch_text(), before);
-    assert!(screen(&s).contains("validating…"));
+    assert!(screen(&mut s).contains("validating…"));
 
     // The answer for the current revision is shown as current.
     update(&mut s, EventsMsg::Validated(Box::new(second.run())));
@@ -309,7 +310,7 @@ fn a_stale_validation_result_is_ignored_and_the_current_one_shown() {
         "{}",
         s.batch_text()
     );
-    let shown = screen(&s);
+    let shown = screen(&mut s);
     assert!(!shown.contains("validating"), "{shown}");
     assert!(shown.contains("Batch preview (2 events)"), "{shown}");
     assert!(shown.contains("Problems: none, batch is valid"), "{shown}");
@@ -401,7 +402,7 @@ fn raw_edits_are_validated_by_revision_too() {
     assert!(v.problems.iter().any(|p| p.level == Level::Error), "{v:?}");
     update(&mut s, EventsMsg::Validated(Box::new(v)));
     assert!(!s.validating());
-    let sc = screen(&s);
+    let sc = screen(&mut s);
     assert!(sc.contains("Problems: ") && sc.contains(" error"), "{sc}");
 }
 
@@ -416,17 +417,25 @@ fn the_wheel_scrolls_the_raw_editor_without_changing_the_text() {
     let rev = s.rev;
     let text = s.raw.text().to_string();
     let raw = layout(a, &s).raw.unwrap();
-    let first_line = |s: &EventsState| {
-        let buf = render_buffer(120, 40, |f| draw(f, a, s));
+    let first_line = |s: &mut EventsState| {
+        let buf = shown(s, 120, 40);
         (raw.x + 1..raw.x + raw.width - 1)
             .map(|x| buf[(x, raw.y + 1)].symbol().to_string())
             .collect::<String>()
     };
-    assert!(first_line(&s).starts_with('['), "{}", first_line(&s));
+    assert!(
+        first_line(&mut s).starts_with('['),
+        "{}",
+        first_line(&mut s)
+    );
     for _ in 0..3 {
         update(&mut s, EventsMsg::Mouse(wheel_in(raw, true), a));
     }
-    assert!(!first_line(&s).starts_with('['), "{}", first_line(&s));
+    assert!(
+        !first_line(&mut s).starts_with('['),
+        "{}",
+        first_line(&mut s)
+    );
     assert_eq!(s.raw.text(), text);
     assert_eq!(s.rev, rev, "no new revision to validate");
 }
@@ -466,6 +475,6 @@ fn a_raw_batch_with_more_problems_than_listed_counts_them_all_in_the_title() {
         crate::core::events::MAX_LISTED_PROBLEMS
     );
     // Wide enough for the whole title (at 120 columns the pane cuts it after the counts).
-    let sc = crate::tui::test_util::render_text(240, 40, |f| draw(f, f.area(), &s));
+    let sc = render(&mut s, 240, 40);
     assert!(sc.contains(&title), "want {title:?} in\n{sc}");
 }

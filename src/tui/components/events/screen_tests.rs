@@ -2,12 +2,11 @@
 //! user's key), and every cell, problem and suggestion readable at 80x24, 120x40 and 200x50
 //! (wrapped, or reachable by scrolling).
 
+use super::tests::render;
 use super::*;
 use crate::core::events::validate;
-use crate::tui::test_util::render_text;
 use crate::tui::widgets::body_editor::BodyEditor;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::layout::Rect;
 use serde_json::{json, Value};
 
 const SIZES: [(u16, u16); 3] = [(80, 24), (120, 40), (200, 50)];
@@ -20,9 +19,8 @@ fn ctrl(c: char) -> EventsMsg {
 }
 
 /// The view drawn where the App puts it on a `w`x`h` screen.
-fn screen(s: &EventsState, w: u16, h: u16) -> String {
-    let area = crate::tui::layout::frame_layout(Rect::new(0, 0, w, h)).1;
-    render_text(w, h, |f| draw(f, area, s))
+fn screen(s: &mut EventsState, w: u16, h: u16) -> String {
+    render(s, w, h)
 }
 
 fn batch(s: &EventsState) -> Value {
@@ -86,7 +84,7 @@ fn a_loaded_batch_keeps_its_indexes_until_f_derives_them() {
         shown.iter().any(|(p, _)| p == "[0].items[2].index"),
         "{shown:?}"
     );
-    let text = screen(&s, 120, 40);
+    let text = screen(&mut s, 120, 40);
     assert!(
         text.contains("f derives item_id/index"),
         "the fix is offered\n{text}"
@@ -100,7 +98,7 @@ fn a_loaded_batch_keeps_its_indexes_until_f_derives_them() {
     assert_eq!(fixed[1]["items"][0]["item_id"], "C-1");
     assert_eq!(fixed[1]["items"][0]["index"], 3);
     assert!(s.status.contains("derived"), "{}", s.status);
-    assert!(!screen(&s, 120, 40).contains("f derives"));
+    assert!(!screen(&mut s, 120, 40).contains("f derives"));
 }
 
 /// Going from the raw JSON back to the form renumbered the items.
@@ -131,9 +129,9 @@ fn raw_json_to_form_keeps_the_batch_as_it_is() {
 #[test]
 fn the_items_table_shows_every_cell_in_full_or_scrolls_to_it() {
     // The starter list fits whole from 120 columns on.
-    let s = EventsState::new("http://127.0.0.1:9", "k");
+    let mut s = EventsState::new("http://127.0.0.1:9", "k");
     for (w, h) in [(120, 40), (200, 50)] {
-        let text = screen(&s, w, h);
+        let text = screen(&mut s, w, h);
         for c in [
             "variant",
             "Home;;Kitchen",
@@ -163,19 +161,19 @@ fn the_items_table_shows_every_cell_in_full_or_scrolls_to_it() {
         "Home;;Kitchen;;Outdoor",
         "1001-blue-XL",
     ];
-    assert!(screen(&s, 80, 24).contains("←/→ more columns"));
+    assert!(screen(&mut s, 80, 24).contains("←/→ more columns"));
     for (w, h) in SIZES {
         s.col = Column::GroupId;
         let mut seen = String::new();
         for _ in 0..Column::ALL.len() {
-            seen.push_str(&screen(&s, w, h));
+            seen.push_str(&screen(&mut s, w, h));
             update(&mut s, key(KeyCode::Right));
         }
         for c in cells {
             assert!(seen.contains(c), "{w}x{h}: {c}\n{seen}");
         }
     }
-    assert!(!screen(&s, 200, 50).contains("←/→ more columns"));
+    assert!(!screen(&mut s, 200, 50).contains("←/→ more columns"));
 }
 
 /// The problems pane showed one problem at a time, cut in the middle of words.
@@ -198,7 +196,7 @@ fn the_problems_pane_lists_several_problems_wrapped_at_spaces() {
     }
     assert!(s.problems.len() >= 3, "{:?}", s.problems);
     for (w, h) in SIZES {
-        let text = screen(&s, w, h);
+        let text = screen(&mut s, w, h);
         let listed = s
             .problems
             .iter()
@@ -224,7 +222,7 @@ fn ctrl_n_shows_the_suggestions_with_the_current_one() {
     update(&mut s, ctrl('n'));
     assert_eq!(s.draft.list_logic, "TRENDING_PERSONALIZED");
     for (w, h) in SIZES {
-        let text = screen(&s, w, h);
+        let text = screen(&mut s, w, h);
         let row = text
             .lines()
             .find(|l| l.contains("Ctrl-N:"))
@@ -237,13 +235,13 @@ fn ctrl_n_shows_the_suggestions_with_the_current_one() {
         update(&mut s, ctrl('n'));
     }
     assert_eq!(s.draft.list_logic, "VISUALLY_SIMILAR");
-    let text = screen(&s, 80, 24);
+    let text = screen(&mut s, 80, 24);
     let row = text.lines().find(|l| l.contains("Ctrl-N:")).unwrap();
     assert!(row.contains("VISUALLY_SIMILAR"), "{row}");
     // Tags suggest page types.
     s.focus = Focus::Field(Field::Tags);
     update(&mut s, key(KeyCode::Char('x')));
-    let text = screen(&s, 80, 24);
+    let text = screen(&mut s, 80, 24);
     let row = text.lines().find(|l| l.contains("Ctrl-N:")).unwrap();
     assert!(row.contains("recsPageType:CATEGORY"), "{row}");
 }
@@ -270,7 +268,7 @@ fn long_preview_and_response_lines_wrap() {
         .position(|l| l.contains("item_name"))
         .unwrap() as u16;
     for (w, h) in SIZES {
-        let text = screen(&s, w, h);
+        let text = screen(&mut s, w, h);
         for word in ["preview", "pane", "all\","] {
             assert!(text.contains(word), "{w}x{h}: {word}\n{text}");
         }
@@ -313,7 +311,7 @@ fn a_long_status_wraps_in_the_footer() {
     let why = "could not read /home/someone/projects/shop/recommendations/batches/2026-11-23-home.json: No such file or directory (os error 2)";
     update(&mut s, EventsMsg::FileError(why.into()));
     for (w, h) in SIZES {
-        let text = screen(&s, w, h);
+        let text = screen(&mut s, w, h);
         // Rows wrap at spaces: joined with one, they read as the message.
         let joined = text
             .lines()

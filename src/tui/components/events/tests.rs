@@ -1,6 +1,5 @@
 //! Tests of the events composer: keys, form <-> batch, raw mode, files, send, drawing.
 
-use super::draw::*;
 use super::update::*;
 use super::*;
 use crate::core::events as ev;
@@ -336,9 +335,9 @@ fn send_posts_the_preview_bytes_and_fetches_what_the_local_collector_stored() {
 /// The title said "(1 events)".
 #[test]
 fn the_preview_title_counts_one_event_in_the_singular() {
-    let s = EventsState::new("http://127.0.0.1:9", "k");
+    let mut s = EventsState::new("http://127.0.0.1:9", "k");
     assert_eq!(s.preview_events, 1, "a new list is one view event");
-    let screen = crate::tui::test_util::render_text(120, 30, |f| draw(f, f.area(), &s));
+    let screen = render(&mut s, 120, 30);
     assert!(screen.contains("Batch preview (1 event)"), "{screen}");
 }
 
@@ -361,7 +360,7 @@ fn saving_over_an_existing_file_asks_first() {
     );
     // The runtime found a file there: the prompt comes back and says so.
     update(&mut s, EventsMsg::FileExists(path.clone()));
-    let screen = crate::tui::test_util::render_text(160, 40, |f| draw(f, f.area(), &s));
+    let screen = render(&mut s, 160, 40);
     let footer = screen
         .lines()
         .find(|l| l.contains("Save batch to:"))
@@ -431,8 +430,15 @@ fn load_and_save_go_through_a_path_prompt() {
     assert_eq!(s.raw.text().lines().next(), Some("{not json"));
 }
 
-fn render(state: &EventsState, w: u16, h: u16) -> String {
-    crate::tui::test_util::render_text(w, h, |f| draw(f, f.area(), state))
+/// The view as the workbench draws it on a `w`x`h` screen (the one fixture, `TestApp`).
+pub(super) fn shown(state: &mut EventsState, w: u16, h: u16) -> ratatui::buffer::Buffer {
+    let slot: fn(&mut crate::tui::app::App) -> &mut EventsState = |a| &mut a.events;
+    crate::tui::test_util::component_buffer(w, h, crate::tui::layout::View::Events, slot, state)
+}
+
+/// [`shown`] as text, one line per row.
+pub(super) fn render(state: &mut EventsState, w: u16, h: u16) -> String {
+    crate::tui::test_util::buffer_lines(&shown(state, w, h)).join("\n")
 }
 
 #[test]
@@ -449,7 +455,7 @@ fn draws_form_items_preview_and_response_at_80x24_and_120x40() {
         })),
     );
     for (w, h) in [(80, 24), (120, 40)] {
-        let screen = render(&s, w, h);
+        let screen = render(&mut s, w, h);
         assert!(screen.contains("Items (3, 1 clicked)"), "{w}x{h}\n{screen}");
         assert!(screen.contains("1002"), "{w}x{h}\n{screen}");
         assert!(screen.contains("[x]"), "{w}x{h}\n{screen}");
@@ -480,11 +486,11 @@ fn a_long_list_scrolls_to_the_selected_row_and_the_preview_scrolls() {
     s.row = 29;
     s.draft.items[29].group_id = "LAST".into();
     s.refresh();
-    let screen = render(&s, 120, 40);
+    let screen = render(&mut s, 120, 40);
     assert!(screen.contains("LAST-1"), "{screen}");
     assert!(screen.contains("│[ "), "{screen}");
     update(&mut s, key(KeyCode::PageDown));
-    let screen = render(&s, 120, 40);
+    let screen = render(&mut s, 120, 40);
     assert!(
         !screen.contains("│[ "),
         "scrolled past the opening bracket\n{screen}"
@@ -498,7 +504,7 @@ fn draws_raw_mode_and_problems() {
     s.raw = BodyEditor::new("[\n  {\"event\": }\n]");
     update(&mut s, key(KeyCode::Char(' ')));
     for (w, h) in [(80, 24), (120, 40)] {
-        let screen = render(&s, w, h);
+        let screen = render(&mut s, w, h);
         assert!(screen.contains("Batch JSON (raw"), "{w}x{h}\n{screen}");
         assert!(screen.contains("{\"event\": }"), "{w}x{h}\n{screen}");
         assert!(screen.contains("1 error,"), "{w}x{h}\n{screen}");

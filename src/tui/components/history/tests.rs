@@ -1,6 +1,9 @@
 //! Tests of the history view: filtering, selection, loading, copying, drawing.
 
 use super::*;
+use crate::tui::app::App;
+use crate::tui::layout::View;
+use crate::tui::test_util::{buffer_lines, component_buffer};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 
@@ -216,8 +219,15 @@ fn a_store_entry_becomes_a_row_with_its_event_kinds_and_duration() {
     assert_eq!(r.status_text(), "error");
 }
 
+/// The view as the workbench draws it on a `w`x`h` screen (the one fixture, `TestApp`).
+fn shown(state: &HistoryState, w: u16, h: u16) -> ratatui::buffer::Buffer {
+    let slot: fn(&mut App) -> &mut HistoryState = |a| &mut a.history;
+    component_buffer(w, h, View::History, slot, &mut state.clone())
+}
+
+/// [`shown`] as text, one line per row.
 fn render(state: &HistoryState, w: u16, h: u16) -> String {
-    crate::tui::test_util::render_text(w, h, |f| draw(f, f.area(), state))
+    buffer_lines(&shown(state, w, h)).join("\n")
 }
 
 #[test]
@@ -263,7 +273,7 @@ fn draws_list_and_selected_entry_at_80x24_and_120x40() {
 // -----------------------------------------------------------------------------------------
 // Mouse: events aimed at cells from `layout`, the layout `draw` uses.
 
-use crate::tui::test_util::{click_in, render_buffer, reversed, wheel_in};
+use crate::tui::test_util::{click_in, reversed, wheel_in};
 
 fn area(w: u16, h: u16) -> Rect {
     crate::tui::layout::frame_layout(Rect::new(0, 0, w, h)).1
@@ -296,11 +306,11 @@ fn clicking_a_row_selects_it_and_it_is_drawn_highlighted() {
         update(&mut s, HistoryMsg::Mouse(click_in(r), a));
         assert_eq!(s.selected, i, "{w}x{h}");
         assert_eq!(s.detail_scroll, 0, "a new entry shows from its top");
-        let buf = render_buffer(w, h, |f| draw(f, a, &s));
+        let buf = shown(&s, w, h);
         assert!(reversed(&buf, r.y, r.x, r.x + r.width), "{w}x{h}");
         let (_, other) = l.rows[0];
         assert!(!reversed(&buf, other.y, other.x, other.x + other.width));
-        let detail = crate::tui::test_util::render_text(w, h, |f| draw(f, a, &s));
+        let detail = render(&s, w, h);
         assert!(
             detail.contains("2026-11-22 10:00:00 UTC · profile demo"),
             "the oldest entry is shown\n{detail}"
@@ -342,7 +352,7 @@ fn a_click_in_a_scrolled_list_hits_the_row_drawn_and_keeps_the_window() {
     update(&mut s, HistoryMsg::Mouse(click_in(r), a));
     assert_eq!(s.selected, i);
     assert_eq!(layout(a, &s).first, l.first, "the window did not move");
-    let screen = crate::tui::test_util::render_text(80, 24, |f| draw(f, a, &s));
+    let screen = render(&s, 80, 24);
     let drawn = screen.lines().nth(usize::from(r.y)).unwrap();
     let want = s.visible()[i].profile.clone();
     assert!(drawn.contains(&format!(" {want} ")), "{drawn:?} vs {want}");
@@ -390,7 +400,7 @@ fn a_url_cut_in_the_list_is_whole_in_the_entry_pane_at_every_size() {
     );
     for (w, h) in [(80, 24), (120, 40), (200, 50)] {
         let a = area(w, h);
-        let buf = render_buffer(w, h, |f| draw(f, a, &s));
+        let buf = shown(&s, w, h);
         let l = layout(a, &s);
         let detail = pane_text(&buf, l.detail);
         assert!(detail.contains(&long.url), "{w}x{h}: {detail}");

@@ -3,6 +3,9 @@
 use super::*;
 use crate::core::Secret;
 use crate::store::{KeySource, Profile};
+use crate::tui::app::App;
+use crate::tui::layout::View;
+use crate::tui::test_util::{buffer_lines, component_buffer};
 use crossterm::event::{KeyCode, KeyModifiers};
 use crossterm::event::{KeyEvent, MouseEvent};
 use ratatui::layout::Rect;
@@ -218,8 +221,15 @@ fn an_empty_key_source_is_refused_with_a_sentence() {
     assert!(matches!(s.mode, Mode::Edit(_)), "nothing lost");
 }
 
+/// The view as the workbench draws it on a `w`x`h` screen (the one fixture, `TestApp`).
+fn shown(state: &ProfilesState, w: u16, h: u16) -> ratatui::buffer::Buffer {
+    let slot: fn(&mut App) -> &mut ProfilesState = |a| &mut a.profiles;
+    component_buffer(w, h, View::Profiles, slot, &mut state.clone())
+}
+
+/// [`shown`] as text, one line per row.
 fn render(state: &ProfilesState, w: u16, h: u16) -> String {
-    crate::tui::test_util::render_text(w, h, |f| draw(f, f.area(), state))
+    buffer_lines(&shown(state, w, h)).join("\n")
 }
 
 #[test]
@@ -255,7 +265,8 @@ fn a_refused_name_says_why_while_the_prompt_stays_open() {
     assert!(update(&mut s, key(KeyCode::Enter)).is_empty());
     assert!(matches!(s.mode, Mode::Name { .. }), "the prompt stays open");
     let screen = render(&s, 150, 12);
-    let footer = screen.lines().last().unwrap();
+    // The view's last row, above the workbench's status line.
+    let footer = screen.lines().rev().nth(1).unwrap();
     assert!(footer.contains("New profile name: a/b"), "{footer}");
     assert!(
         footer.contains("\"a/b\" is not a usable profile name"),
@@ -267,7 +278,8 @@ fn a_refused_name_says_why_while_the_prompt_stays_open() {
     update(&mut s, key(KeyCode::Char('r')));
     assert!(update(&mut s, key(KeyCode::Enter)).is_empty());
     let screen = render(&s, 150, 12);
-    let footer = screen.lines().last().unwrap();
+    // The view's last row, above the workbench's status line.
+    let footer = screen.lines().rev().nth(1).unwrap();
     assert!(
         footer.contains("A profile named shop already exists"),
         "{footer}"
@@ -314,7 +326,7 @@ fn draws_list_file_location_and_masks_the_rest_key_unless_revealed() {
 // -----------------------------------------------------------------------------------------
 // Mouse: events aimed at cells from `layout`, the layout `draw` uses.
 
-use crate::tui::test_util::{click_in, render_buffer, reversed, wheel_in};
+use crate::tui::test_util::{click_in, reversed, wheel_in};
 
 fn area(w: u16, h: u16) -> Rect {
     crate::tui::layout::frame_layout(Rect::new(0, 0, w, h)).1
@@ -335,7 +347,7 @@ fn clicking_a_profile_selects_it_and_it_is_drawn_highlighted() {
         mouse(&mut s, click_in(r), a);
         assert_eq!(s.selected, i, "{w}x{h}");
         assert_eq!(s.selected_profile().unwrap().name, "shop");
-        let buf = render_buffer(w, h, |f| draw(f, a, &s));
+        let buf = shown(&s, w, h);
         assert!(
             reversed(&buf, r.y, r.x, r.x + 4),
             "{w}x{h}: shop highlighted"
@@ -399,7 +411,7 @@ fn in_edit_mode_a_click_focuses_the_field_under_it() {
         };
         assert_eq!(form.header_prefix.text(), "KLEVUX");
         // The clicked field is drawn highlighted where the layout put it.
-        let buf = render_buffer(w, h, |f| draw(f, a, &s));
+        let buf = shown(&s, w, h);
         assert!(reversed(&buf, r.y, r.x + 16, r.x + 22), "{w}x{h}");
         // Clicks on the list do not change the profile being edited.
         mouse(&mut s, click_in(l.rows[0].1), a);
@@ -424,7 +436,7 @@ fn long_values_wrap_and_the_fields_below_are_still_hit() {
         .iter()
         .find(|(f, _)| *f == EditField::ApiKey)
         .unwrap();
-    let screen = crate::tui::test_util::render_text(80, 24, |f| draw(f, a, &s));
+    let screen = render(&s, 80, 24);
     let row = screen.lines().nth(usize::from(api.y)).unwrap();
     assert!(row.contains("API key: shop-public"), "{row:?}\n{screen}");
     mouse(&mut s, click_in(api), a);
@@ -491,7 +503,7 @@ fn long_names_and_urls_are_whole_in_the_detail_pane_at_every_size() {
     update(&mut s, key(KeyCode::Down));
     for (w, h) in [(80, 24), (120, 40), (200, 50)] {
         let a = area(w, h);
-        let buf = render_buffer(w, h, |f| draw(f, a, &s));
+        let buf = shown(&s, w, h);
         let detail = pane_text(&buf, layout(a, &s).detail);
         assert!(detail.contains(name), "{w}x{h}: {detail}");
         assert!(detail.contains(url), "{w}x{h}: {detail}");

@@ -4,7 +4,7 @@
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use ratatui::Frame;
 
 use super::layout::{request_layout, RequestLayout};
@@ -16,7 +16,7 @@ use crate::tui::theme::Theme;
 use crate::tui::widgets::body_editor::floor_char;
 use crate::tui::widgets::prompt::{self, PromptText};
 use crate::tui::widgets::text::{
-    clip, json_line, styled_line, wrap_chars, wrap_spans, wrap_visible,
+    clip, clip_marked, json_line, styled_line, wrap_chars, wrap_spans, wrap_visible, wrap_words,
 };
 
 /// Body lines longer than this are shown cut (with the count of hidden bytes): drawing never
@@ -202,13 +202,25 @@ fn draw_fields(
         } else {
             0
         };
-        let value: String = visible.chars().skip(skip).take(value_w).collect();
+        let mut value: Vec<char> = visible.chars().skip(skip).take(value_w).collect();
+        // The value scrolls with the cursor: `›` / `‹` say it goes on (never over the cursor).
+        let cursor_col = focused.then(|| cursor - skip);
+        if visible.chars().count() > skip + value_w
+            && value_w > 1
+            && cursor_col != Some(value_w - 1)
+        {
+            value[value_w - 1] = '›';
+        }
+        if skip > 0 && !value.is_empty() && cursor_col != Some(0) {
+            value[0] = '‹';
+        }
+        let value: String = value.into_iter().collect();
         let line = Line::from(vec![
             Span::styled(format!("{:<10}", field.label()), label_style),
             Span::raw(" "),
             Span::raw(value.clone()),
             Span::styled(
-                clip(&extra, value_w.saturating_sub(value.chars().count())),
+                clip_marked(&extra, value_w.saturating_sub(value.chars().count())),
                 extra_style,
             ),
         ]);
@@ -241,6 +253,8 @@ fn draw_body(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme, c
     let inner = b.inner(area);
     frame.render_widget(b, area);
     frame.render_widget(req.body.textarea(), inner);
+    // The body scrolls horizontally with the cursor (a wrap would hide where a line ends).
+    crate::tui::widgets::text::mark_long_lines(frame, inner, req.body.textarea(), theme.dim());
     if focused && cursor {
         // The textarea draws its own cursor cell; also place the terminal cursor there.
         let c = req.body.textarea().screen_cursor();
@@ -543,7 +557,11 @@ fn draw_detail(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme)
         };
         title.push(Span::styled(format!(" {} ", d.title()), style));
     }
-    title.push(Span::styled(" Ctrl-P ", theme.dim()));
+    // The key that cycles them when it fits (help and the footer name it too).
+    let used: usize = title.iter().map(|s| s.width()).sum();
+    if used + 8 <= (area.width as usize).saturating_sub(2) {
+        title.push(Span::styled(" Ctrl-P ", theme.dim()));
+    }
     let b = block(Line::from(title), false, theme);
     let inner = b.inner(area);
     frame.render_widget(b, area);
@@ -626,7 +644,7 @@ fn pipeline_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'stat
                 Some(Err(e)) => e.clone(),
                 _ => "signing…".into(),
             };
-            for chunk in wrap_chars(&why, w) {
+            for chunk in wrap_words(&why, w) {
                 out.push(Line::from(Span::styled(chunk, theme.warn())));
             }
         }
@@ -635,10 +653,11 @@ fn pipeline_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'stat
 }
 
 fn headers_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'static>> {
-    let mut out = vec![Line::from(Span::styled(
-        "Exact headers to send (the body goes byte for byte):",
-        theme.dim(),
-    ))];
+    let mut out: Vec<Line<'static>> =
+        wrap_words("Exact headers to send (the body goes byte for byte):", w)
+            .into_iter()
+            .map(|l| Line::from(Span::styled(l, theme.dim())))
+            .collect();
     match signed(req) {
         Some(s) => {
             for (n, v) in &s.headers {
@@ -655,10 +674,14 @@ fn headers_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'stati
                     }
                 }
             }
-            out.push(Line::from(Span::styled(
-                "Alt-Y copy: s signature · h headers · c curl · t canonical text",
-                theme.dim(),
-            )));
+            out.extend(
+                wrap_words(
+                    "Alt-Y copy: s signature · h headers · c curl · t canonical text",
+                    w,
+                )
+                .into_iter()
+                .map(|l| Line::from(Span::styled(l, theme.dim()))),
+            );
         }
         None => out.push(Line::from(Span::styled("signing…", theme.warn()))),
     }
@@ -674,7 +697,10 @@ fn draw_response(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Them
         } else {
             "No response yet: Ctrl-G (or F9) sends the request."
         };
-        frame.render_widget(Paragraph::new(Span::styled(text, theme.dim())), area);
+        frame.render_widget(
+            Paragraph::new(Span::styled(text, theme.dim())).wrap(Wrap { trim: false }),
+            area,
+        );
         return;
     };
     let status_style = if r.status < 300 {
@@ -704,7 +730,7 @@ fn draw_response(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Them
         w as u16,
     );
     if let Some(m) = &r.message {
-        for chunk in wrap_chars(m, w).into_iter().take(2) {
+        for chunk in wrap_words(m, w) {
             lines.push(Line::from(chunk));
         }
     }
@@ -766,7 +792,7 @@ fn draw_response(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Them
 
 fn diff_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     let Some(m) = req.response.as_ref().and_then(|r| r.mismatch.as_ref()) else {
-        return wrap_chars(
+        return wrap_words(
             "No mismatch to show. When the local server answers SIGNATURE_MISMATCH, what we \
              signed and what it signed appear here line by line.",
             w,
@@ -777,7 +803,7 @@ fn diff_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'static>>
     };
     // The conclusion first, in words; then the diff, each line labelled.
     let mut out = Vec::new();
-    for chunk in wrap_chars(&diff_conclusion(m), w) {
+    for chunk in wrap_words(&diff_conclusion(m), w) {
         out.push(Line::from(Span::styled(chunk, theme.warn())));
     }
     out.push(styled_line(vec![
@@ -790,27 +816,50 @@ fn diff_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'static>>
         let b = m.theirs.get(i);
         let label = format!("{:<LABEL_W$}", diff_label(i).as_str());
         if a == b {
-            out.push(styled_line(vec![
-                ("  ".into(), Style::default()),
-                (label, theme.label()),
-                (
-                    clip(a.map_or("", |s| s), w.saturating_sub(2 + LABEL_W)),
-                    Style::default(),
-                ),
-            ]));
+            diff_rows(
+                &mut out,
+                "  ",
+                &label,
+                a.map_or("", |s| s),
+                Style::default(),
+                w,
+                theme,
+            );
         } else {
             for (sign, text, style) in [("- ", a, theme.removed()), ("+ ", b, theme.added())] {
                 if let Some(t) = text {
-                    out.push(styled_line(vec![
-                        (sign.into(), style),
-                        (label.clone(), theme.label()),
-                        (clip(t, w.saturating_sub(2 + LABEL_W)), style),
-                    ]));
+                    diff_rows(&mut out, sign, &label, t, style, w, theme);
                 }
             }
         }
     }
     out
+}
+
+/// One line of the diff: its sign and label, the text wrapped (the panel scrolls), each
+/// continuation row marked `↪` under the label so a wrap never reads as another line.
+fn diff_rows(
+    out: &mut Vec<Line<'static>>,
+    sign: &str,
+    label: &str,
+    text: &str,
+    style: Style,
+    w: usize,
+    theme: &Theme,
+) {
+    let text_w = w.saturating_sub(2 + LABEL_W).max(1);
+    for (k, chunk) in wrap_chars(text, text_w).into_iter().enumerate() {
+        let lead = if k == 0 {
+            label.to_string()
+        } else {
+            format!("{:>LABEL_W$}", "↪ ")
+        };
+        out.push(styled_line(vec![
+            (sign.into(), style),
+            (lead, theme.label()),
+            (chunk, style),
+        ]));
+    }
 }
 
 /// The label of line `i` of the server's signing text (seven head lines, then the body).

@@ -4,14 +4,14 @@
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use ratatui::Frame;
 
 use super::detail::{Detail, Kind};
 use super::state::{Feed, Tone, TrafficState};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::list_window::window_first;
-use crate::tui::widgets::text::{clip, wrap_chars};
+use crate::tui::widgets::text::{clip, wrap_chars, wrap_words};
 
 /// Where the parts of the traffic view are (shared by [`draw`] and mouse hit testing).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -147,13 +147,17 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &TrafficState) {
         } else {
             "Nothing matches the filter (Esc clears it).".to_string()
         };
+        // Wrapped over the empty list: never cut.
         let r = Rect::new(
             l.list.x + 1,
             l.list.y + 1,
             l.list.width.saturating_sub(2),
-            1,
+            l.list.height.saturating_sub(2),
         );
-        frame.render_widget(Paragraph::new(Span::styled(msg, theme.dim())), r);
+        frame.render_widget(
+            Paragraph::new(Span::styled(msg, theme.dim())).wrap(Wrap { trim: true }),
+            r,
+        );
     }
     draw_detail(frame, l.detail, state, &theme);
 }
@@ -197,7 +201,7 @@ pub fn detail_lines(d: &Detail, width: usize, theme: &Theme) -> Vec<Line<'static
         for (k, t) in rows {
             let style = kind_style(*k, theme);
             out.extend(
-                wrap_chars(t, width)
+                wrap_words(t, width)
                     .into_iter()
                     .map(|row| Line::styled(row, style)),
             );
@@ -217,26 +221,55 @@ pub fn detail_lines(d: &Detail, width: usize, theme: &Theme) -> Vec<Line<'static
             ]));
             let n = expected.len().max(d.received.len());
             for i in 0..n {
-                let left = expected.get(i).map_or("", String::as_str);
-                let right = d.received.get(i).map_or("", String::as_str);
-                out.push(Line::from(vec![
-                    Span::styled(format!("{:<half$}", clip(left, half)), theme.marker()),
-                    Span::raw(" "),
-                    Span::raw(clip(right, half)),
-                ]));
+                // Each side wraps in its half (between characters: signing text), the
+                // continuation rows of a line starting with `↪`.
+                let side = |l: Option<&String>| -> Vec<String> {
+                    let l = l.map_or("", String::as_str);
+                    let mut rows = wrap_chars(l, half);
+                    if rows.len() > 1 {
+                        rows = std::iter::once(l.chars().take(half).collect())
+                            .chain(
+                                wrap_chars(&l.chars().skip(half).collect::<String>(), half - 2)
+                                    .into_iter()
+                                    .map(|r| format!("↪ {r}")),
+                            )
+                            .collect();
+                    }
+                    rows
+                };
+                let (left, right) = (side(expected.get(i)), side(d.received.get(i)));
+                for k in 0..left.len().max(right.len()) {
+                    let l = left.get(k).map_or("", String::as_str);
+                    let r = right.get(k).map_or("", String::as_str);
+                    out.push(Line::from(vec![
+                        Span::styled(format!("{l:<half$}"), theme.marker()),
+                        Span::raw(" "),
+                        Span::raw(r.to_string()),
+                    ]));
+                }
             }
         }
         other => {
             if let Some((title, expected)) = other {
-                out.push(Line::styled(clip(title, width), theme.title()));
+                out.extend(
+                    wrap_words(title, width)
+                        .into_iter()
+                        .map(|t| Line::styled(t, theme.title())),
+                );
                 out.extend(
                     expected
                         .iter()
-                        .map(|l| Line::styled(clip(l, width), theme.marker())),
+                        .flat_map(|l| wrap_chars(l, width))
+                        .map(|l| Line::styled(l, theme.marker())),
                 );
             }
             out.push(Line::styled(received_title, theme.title()));
-            out.extend(d.received.iter().map(|l| Line::raw(clip(l, width))));
+            out.extend(
+                d.received
+                    .iter()
+                    .flat_map(|l| wrap_chars(l, width))
+                    .map(Line::raw),
+            );
         }
     }
     out.push(Line::raw(""));
