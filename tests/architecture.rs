@@ -6,8 +6,10 @@
 //! - `core` imports nothing outside `core`; `client` and `store` never import `server`, and
 //!   `client` never imports `store`;
 //! - no file in `src/` is over 1,000 lines before its `#[cfg(test)]` module;
-//! - only the TUI test fixture (`src/tui/test_util.rs`) builds a ratatui `TestBackend`: every
-//!   TUI test and bench draws through it;
+//! - only the TUI test fixture (`src/tui/test_util.rs`) builds a ratatui `TestBackend` or an
+//!   `App` (besides the workbench's own start): every TUI test and bench draws through it;
+//! - `unsafe` code only in the audited places ([`AUDITED_UNSAFE`]), each `#[allow(unsafe_code)]`
+//!   next to a `SAFETY` comment;
 //! - nothing in the repository cites a document outside it or a tracker's or work session's
 //!   number (rules are cited as `docs/...`).
 //!
@@ -589,13 +591,26 @@ fn all_rust_files() -> Vec<PathBuf> {
     files
 }
 
+/// True when `code` calls `App::new` (not `TestApp::new` or another type's `new`).
+fn builds_an_app(code: &str) -> bool {
+    code.match_indices("App::new(").any(|(at, _)| {
+        !code[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}
+
 /// The files, other than the fixture, whose code (comments and strings aside) names
-/// `TestBackend`.
+/// `TestBackend` or builds an `App` (the workbench itself builds its one in `src/tui/mod.rs`).
 fn test_terminals_outside_the_fixture(files: &[(String, String)]) -> Vec<String> {
     files
         .iter()
         .filter(|(rel, _)| rel != "src/tui/test_util.rs")
-        .filter(|(_, text)| strip_comments_and_strings(text).contains("TestBackend"))
+        .filter(|(rel, text)| {
+            let code = strip_comments_and_strings(text);
+            code.contains("TestBackend") || (rel != "src/tui/mod.rs" && builds_an_app(&code))
+        })
         .map(|(rel, _)| rel.clone())
         .collect()
 }
@@ -702,6 +717,21 @@ fn the_fixture_and_citation_checks_find_what_they_look_for() {
         ),
     ];
     assert_eq!(test_terminals_outside_the_fixture(&files), ["benches/x.rs"]);
+    let apps = vec![
+        (
+            "src/tui/mod.rs".to_string(),
+            "let a = App::new(x);".to_string(),
+        ),
+        (
+            "src/tui/z_tests.rs".to_string(),
+            "let a = TestApp::new(80, 24);".to_string(),
+        ),
+        (
+            "tests/w.rs".to_string(),
+            "let a = signscope::tui::app::App::new(x);".to_string(),
+        ),
+    ];
+    assert_eq!(test_terminals_outside_the_fixture(&apps), ["tests/w.rs"]);
     let line = format!(
         "see {} and {} (tracker {}7, work {}2)",
         ["decisions", "md"].join("."),
@@ -711,4 +741,70 @@ fn the_fixture_and_citation_checks_find_what_they_look_for() {
     );
     assert_eq!(outside_citations(&line).len(), 4, "{line}");
     assert!(outside_citations("an issue with 2 sessions, docs/signing.md").is_empty());
+}
+
+/// The audited places where `unsafe_code` (denied crate-wide in Cargo.toml's `[lints]`) is
+/// allowed: the file and how many `#[allow(unsafe_code)]` it holds. A new one is added here on
+/// purpose, with its SAFETY comment.
+const AUDITED_UNSAFE: &[(&str, usize)] = &[
+    // glibc's mmap threshold in the workbench and malloc_trim in the server: the RSS follows
+    // what the process holds.
+    ("src/tui/mod.rs", 1),
+    ("src/server/store.rs", 1),
+    // SIGPIPE's default action for commands without sockets (`signscope history | head -1`).
+    ("src/cli/mod.rs", 1),
+    // flock on the history file, lock and unlock.
+    ("src/store/history.rs", 2),
+    // kill(pid, 0): is the process holding a lock still alive.
+    ("src/store/private.rs", 1),
+    // The AVX-512 HMAC lanes of the diagnosis: the call after the CPU check, and the function.
+    ("src/core/diagnose/lanes.rs", 2),
+];
+
+/// Each `#[allow(unsafe_code)]` of `text`: its line, and whether a `SAFETY` comment is within
+/// four lines of it.
+fn unsafe_allowances(text: &str) -> Vec<(usize, bool)> {
+    let lines: Vec<&str> = text.lines().collect();
+    lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| {
+            l.contains("#[allow(unsafe_code)]") || l.contains("#![allow(unsafe_code)]")
+        })
+        .map(|(i, _)| {
+            let near = &lines[i.saturating_sub(4)..(i + 5).min(lines.len())];
+            (i + 1, near.iter().any(|l| l.contains("SAFETY")))
+        })
+        .collect()
+}
+
+#[test]
+fn unsafe_code_is_allowed_only_in_the_audited_places_each_with_its_safety_comment() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![];
+    rust_files(&src_dir(), &mut files);
+    let mut found: BTreeMap<String, usize> = BTreeMap::new();
+    let mut unexplained = vec![];
+    for p in files {
+        let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&p).unwrap();
+        for (line, explained) in unsafe_allowances(&text) {
+            *found.entry(rel.clone()).or_default() += 1;
+            if !explained {
+                unexplained.push(format!("{rel}:{line}"));
+            }
+        }
+    }
+    let audited: BTreeMap<String, usize> = AUDITED_UNSAFE
+        .iter()
+        .map(|(f, n)| (f.to_string(), *n))
+        .collect();
+    assert_eq!(found, audited, "unsafe code outside the audited places");
+    assert!(
+        unexplained.is_empty(),
+        "no SAFETY comment next to:\n{}",
+        unexplained.join("\n")
+    );
+    let sample = "fn f() {\n    #[allow(unsafe_code)]\n    unsafe { g() }\n}\n";
+    assert_eq!(unsafe_allowances(sample), [(2, false)]);
 }

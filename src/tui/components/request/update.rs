@@ -159,7 +159,11 @@ pub fn load_profile(
     req.ts_live = true;
     req.timestamp.set(format_timestamp(req.now));
     req.response = None;
-    req.status = format!("profile {name} loaded");
+    req.status = match &req.key_error {
+        // Said at once, as the CLI would: the key source that failed and why.
+        Some(why) => format!("profile {name} loaded, without its REST key: {why}"),
+        None => format!("profile {name} loaded"),
+    };
 }
 
 /// The profile was saved under `name`.
