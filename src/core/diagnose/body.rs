@@ -7,6 +7,7 @@
 //! a few times the body is dropped.
 
 use std::io::Write;
+use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
 
@@ -182,36 +183,82 @@ pub enum NotBuilt {
     TooLarge,
 }
 
-/// Build the body a recipe gives (without the trailing LF, which is hashed separately).
-pub fn build(body: &[u8], r: &Recipe) -> Result<Vec<u8>, NotBuilt> {
-    let cap = body.len().saturating_mul(GROWTH_MAX) + 4096;
-    let mut cur: Vec<u8> = if r.empty {
-        Vec::new()
-    } else {
-        match r.style {
-            None => body.to_vec(),
-            Some((style, false)) => restyle(body, style, cap)?,
-            Some((style, true)) => {
-                if body.len() > TREE_MAX {
-                    return Err(NotBuilt::TooLargeForTree);
+/// Largest body whose re-serialisations are kept for the whole diagnosis (bytes): each style
+/// is then built once, not once per round and per recipe that starts from it (a 1 MB body's
+/// eight take about 10 MB; a larger body builds them again each time, holding one at a time).
+pub const CACHE_MAX: usize = 4 * 1024 * 1024;
+
+/// The re-serialisations of one body (four styles, keys sorted or not), each built at most
+/// once and shared by every recipe and thread of a search. Sorted styles other than compact
+/// re-serialise the sorted compact text, so the tree of values is built once.
+#[derive(Default)]
+pub struct Styled {
+    cells: [OnceLock<Result<Arc<Vec<u8>>, NotBuilt>>; 8],
+}
+
+impl Styled {
+    fn get(
+        &self,
+        body: &[u8],
+        style: Style,
+        keys_sorted: bool,
+        cap: usize,
+    ) -> Result<Arc<Vec<u8>>, NotBuilt> {
+        let i = STYLES.iter().position(|s| *s == style).unwrap_or(0) * 2 + usize::from(keys_sorted);
+        self.cells[i]
+            .get_or_init(|| match (keys_sorted, style) {
+                (false, _) => restyle(body, style, cap).map(Arc::new),
+                (true, Style::Compact) => sorted_style(body, Style::Compact, cap).map(Arc::new),
+                (true, _) => {
+                    let compact = self.get(body, Style::Compact, true, cap)?;
+                    restyle(&compact, style, cap).map(Arc::new)
                 }
-                sorted(body, style, cap)?
-            }
-        }
+            })
+            .clone()
+    }
+}
+
+fn sorted_style(body: &[u8], style: Style, cap: usize) -> Result<Vec<u8>, NotBuilt> {
+    if body.len() > TREE_MAX {
+        return Err(NotBuilt::TooLargeForTree);
+    }
+    sorted(body, style, cap)
+}
+
+/// Build the body a recipe gives (without the trailing LF, which is hashed separately), taking
+/// its re-serialisation from `styled` when given.
+pub fn build(body: &[u8], r: &Recipe, styled: Option<&Styled>) -> Result<Arc<Vec<u8>>, NotBuilt> {
+    let cap = body.len().saturating_mul(GROWTH_MAX) + 4096;
+    let stage: Option<Arc<Vec<u8>>> = match (r.empty, r.style) {
+        (true, _) => Some(Arc::new(Vec::new())),
+        (false, None) => None,
+        (false, Some((style, keys_sorted))) => Some(match styled {
+            Some(cache) => cache.get(body, style, keys_sorted, cap)?,
+            None if keys_sorted => Arc::new(sorted_style(body, style, cap)?),
+            None => Arc::new(restyle(body, style, cap)?),
+        }),
     };
+    let base: &[u8] = stage.as_deref().map_or(body, Vec::as_slice);
+    let mut toggled: Option<Vec<u8>> = None;
     if r.toggle_unicode {
-        cur = toggle_unicode(&cur).ok_or(NotBuilt::NotApplicable)?;
+        toggled = Some(toggle_unicode(base).ok_or(NotBuilt::NotApplicable)?);
     }
     if r.toggle_slashes {
-        cur = toggle_slashes(&cur).ok_or(NotBuilt::NotApplicable)?;
+        let from = toggled.as_deref().unwrap_or(base);
+        toggled = Some(toggle_slashes(from).ok_or(NotBuilt::NotApplicable)?);
     }
-    if cur.len() > cap {
+    let out = match (toggled, stage) {
+        (Some(v), _) => Arc::new(v),
+        (None, Some(v)) => v,
+        (None, None) => Arc::new(body.to_vec()),
+    };
+    if out.len() > cap {
         return Err(NotBuilt::TooLarge);
     }
-    if !r.trailing_lf && !r.empty && cur == body {
+    if !r.trailing_lf && !r.empty && out.as_slice() == body {
         return Err(NotBuilt::NotApplicable);
     }
-    Ok(cur)
+    Ok(out)
 }
 
 /// A writer that refuses to grow past `cap` bytes.

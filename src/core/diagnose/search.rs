@@ -13,7 +13,9 @@ use subtle::ConstantTimeEq;
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
-use super::body::{build, pair_recipes, single_recipes, NotBuilt, Recipe, TREE_MAX};
+use super::body::{
+    build, pair_recipes, single_recipes, NotBuilt, Recipe, Styled, CACHE_MAX, TREE_MAX,
+};
 use super::catalogue::Mistake;
 use super::head::{head_mods, php_sdk_mod, Head, HeadMod};
 use super::lanes;
@@ -315,13 +317,23 @@ pub fn search(p: &Problem<'_>) -> Outcome {
         chunk: usize::try_from(per_task).unwrap_or(usize::MAX),
         hash_count: hashes.len() as u64,
     };
+    // A body up to CACHE_MAX has each re-serialisation built once for every round.
+    let styled = (p.body.len() <= CACHE_MAX).then(Styled::default);
     let mut found: Vec<Vec<Mistake>> = Vec::new();
     for (i, round) in [Round::Exact, Round::Singles, Round::Pairs, Round::PhpAndOne]
         .into_iter()
         .enumerate()
     {
         let tasks = round.tasks(&mut plan, &mut out);
-        let r = run_tasks(&tasks, &plan.heads, &keys, &targets, p, out.hashed);
+        let r = run_tasks(
+            &tasks,
+            &plan.heads,
+            &keys,
+            &targets,
+            p,
+            styled.as_ref(),
+            out.hashed,
+        );
         out.hashed += r.hashed;
         out.signatures += r.signatures;
         out.round_signatures[i] = r.signatures;
@@ -489,6 +501,7 @@ fn run_tasks(
     keys: &[PreparedKey],
     targets: &[Target],
     p: &Problem<'_>,
+    styled: Option<&Styled>,
     hashed_before: u64,
 ) -> RoundOutcome {
     let claims = Mutex::new(Claims {
@@ -513,7 +526,7 @@ fn run_tasks(
                 c.reserved += t.cost;
                 t
             };
-            run_task(task, heads, keys, targets, p.body, &mut f);
+            run_task(task, heads, keys, targets, p.body, styled, &mut f);
         }
         f
     };
@@ -565,6 +578,7 @@ fn run_task(
     keys: &[PreparedKey],
     targets: &[Target],
     body: &[u8],
+    styled: Option<&Styled>,
     f: &mut Found,
 ) {
     let built;
@@ -580,10 +594,10 @@ fn run_task(
             if plain {
                 (body, r.trailing_lf)
             } else {
-                match build(body, &base) {
+                match build(body, &base, styled) {
                     Ok(b) => {
                         built = b;
-                        (&built, r.trailing_lf)
+                        (built.as_slice(), r.trailing_lf)
                     }
                     Err(NotBuilt::TooLargeForTree) => {
                         f.skipped_tree = true;

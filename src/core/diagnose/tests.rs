@@ -521,3 +521,27 @@ fn a_large_body_is_shown_as_its_ends_and_its_length() {
         crate::core::visible::escape_visible(&d.expected_canonical())
     );
 }
+
+#[test]
+fn kept_re_serialisations_build_the_same_bodies_as_building_each_anew() {
+    use super::body::{build, pair_recipes, single_recipes, Styled};
+    let body = r#"{"z": [1, 2.5, {"b": "caf\u00e9", "a": "https://x.example/p"}], "m": "Crème", "a": null}"#.as_bytes();
+    let styled = Styled::default();
+    let recipes: Vec<_> = single_recipes(body)
+        .into_iter()
+        .chain(pair_recipes())
+        .collect();
+    assert!(recipes.len() > 20);
+    let mut built = 0;
+    for r in &recipes {
+        let r = super::body::Recipe {
+            trailing_lf: false,
+            ..*r
+        };
+        let anew = build(body, &r, None);
+        let kept = build(body, &r, Some(&styled));
+        assert_eq!(anew, kept, "{r:?}");
+        built += usize::from(anew.is_ok());
+    }
+    assert!(built > 15, "{built} of {} recipes built", recipes.len());
+}
