@@ -249,6 +249,10 @@ fn all_keys() -> Vec<(&'static str, KeySpec, Kind, String)> {
     v.extend(of("traffic", traffic::KEYS));
     v.extend(of("lesson", lesson::KEYS));
     v.extend(of("every text", crate::tui::keymap::TEXT_KEYS));
+    v.extend(of(
+        "profiles (edit form)",
+        crate::tui::components::profiles::FORM_KEYS,
+    ));
     v
 }
 

@@ -395,6 +395,17 @@ impl Effects {
             return;
         };
         tracing::debug!(effect = profiles_effect_name(&e), "profile manager");
+        // The profile in use, saved with other forward URLs: the in-process server follows.
+        let forward_change = match &e {
+            ProfilesEffect::SaveProfile(p, _)
+                if p.name == sess.profile().name
+                    && (p.forward_indexing != sess.profile().forward_indexing
+                        || p.forward_analytics != sess.profile().forward_analytics) =>
+            {
+                Some((p.forward_indexing.clone(), p.forward_analytics.clone()))
+            }
+            _ => None,
+        };
         let store = sess.store();
         let result = match e {
             ProfilesEffect::SaveProfile(mut p, source) => stored_body(store, source.as_deref())
@@ -419,8 +430,15 @@ impl Effects {
             ProfilesEffect::Activate(_) | ProfilesEffect::Status(_) => return,
         };
         let msg = match result {
-            Ok(m) => {
+            Ok(mut m) => {
                 tracing::debug!(outcome = %m, "profile manager done");
+                if let Some((indexing, analytics)) = forward_change {
+                    sess.profile_mut().forward_indexing = indexing;
+                    sess.profile_mut().forward_analytics = analytics;
+                    if let Some(note) = self.forward_for_profile() {
+                        m = format!("{m}; {note}");
+                    }
+                }
                 ProfilesMsg::Done(m)
             }
             Err(e) => {

@@ -428,3 +428,57 @@ fn background_arrivals_get_at_most_one_frame_per_interval_and_input_draws_at_onc
     assert!(!is_background(&crate::tui::test_util::ctrl_key('g')));
     assert!(!is_background(&Message::Tick(Utc::now())));
 }
+
+#[test]
+fn saving_the_profile_in_use_with_a_forward_url_points_the_in_process_server_at_it() {
+    use crate::server::{spawn_background, ServerConfig};
+    use crate::tui::components::profiles::ProfilesEffect;
+    use crate::tui::test_util::ctrl_key;
+    let up = spawn_background(ServerConfig::demo(), "127.0.0.1:0".parse().unwrap()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let paths = Paths::new(dir.path().join("c"), dir.path().join("d"));
+    let mut shop = Profile::demo();
+    shop.name = "shop".into();
+    crate::store::ProfileStore::open(&paths)
+        .save(&shop)
+        .unwrap();
+    let mut session = Session::open_in(paths, Some("shop"), ClientOptions::default()).unwrap();
+    let (config, _) = crate::tui::embedded_config(session.profile());
+    session.use_embedded(crate::tui::start_server(config, None).unwrap());
+    let (loaded, _) = open_current(&mut session);
+    let (mut app, startup) = crate::tui::open_app(loaded, Utc::now());
+    let mut session = run_until(&mut app, Some(session), startup, |a| {
+        a.request.sign.result.is_some()
+    });
+    let send = |app: &mut App, session: Option<Session>| {
+        let cmds = update(app, ctrl_key('g'));
+        let session = run_until(app, session, cmds, |a| !a.request.sending);
+        assert_eq!(app.request.response.as_ref().map(|r| r.status), Some(200));
+        session
+    };
+    session = send(&mut app, session);
+    assert_eq!(up.store().summary().requests, 0, "no forward URL yet");
+    // The profile manager saves the profile in use (as loaded from its file) with a forward URL.
+    let mut p = session.as_ref().unwrap().store().load("shop").unwrap();
+    p.forward_indexing = Some(up.url());
+    let save = Command::Profiles(ProfilesEffect::SaveProfile(
+        Box::new(p),
+        Some("shop".into()),
+    ));
+    let before = app.profiles.status.clone();
+    session = run_until(&mut app, session, vec![save], move |a| {
+        a.profiles.status != before
+    });
+    assert!(
+        app.profiles.status.contains("saved"),
+        "{}",
+        app.profiles.status
+    );
+    session = send(&mut app, session);
+    assert_eq!(
+        up.store().summary().requests,
+        1,
+        "forwarded from the save on"
+    );
+    drop(session);
+}

@@ -3,7 +3,7 @@
 //! the copy menu), cut with a visible `…` and the palette's key when it does not fit.
 
 use crate::tui::app::{App, GlobalAction, GLOBAL_KEYS};
-use crate::tui::components::{diagnose, events, history, lesson, request, traffic};
+use crate::tui::components::{diagnose, events, history, lesson, profiles, request, traffic};
 use crate::tui::keymap::{Binding, TEXT_KEYS};
 use crate::tui::layout::View;
 
@@ -73,7 +73,14 @@ pub fn items(app: &App) -> Vec<(String, String)> {
         }
         View::Diagnose => all(diagnose::KEYS),
         View::Lesson => all(lesson::KEYS),
-        View::Profiles => vec![],
+        View::Profiles => match app.profiles.mode {
+            profiles::Mode::Edit(_) => {
+                let mut v = all(profiles::FORM_KEYS);
+                v.splice(1..1, text);
+                v
+            }
+            _ => vec![],
+        },
     };
     v.extend(global(GlobalAction::Help));
     v

@@ -79,7 +79,11 @@ pub fn bindings(app: &App) -> Vec<(String, String)> {
                 .chain(rows_of(history::KEYS))
                 .chain(copy_rows(View::History)),
         ),
-        View::Profiles => v.extend(fixed_rows(&app.profiles.help())),
+        View::Profiles => v.extend(
+            fixed_rows(&app.profiles.help())
+                .into_iter()
+                .chain(rows_of(crate::tui::components::profiles::FORM_KEYS)),
+        ),
         View::Traffic => v.extend(
             fixed_rows(traffic::CONTEXT_KEYS)
                 .into_iter()

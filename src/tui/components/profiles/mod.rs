@@ -6,10 +6,12 @@
 //! file work through [`ProfilesEffect`]s.
 
 mod draw;
+pub mod keys;
 mod state;
 mod update;
 
 pub use draw::{draw, layout, ProfilesLayout};
+pub use keys::{FormAction, FORM_KEYS};
 pub use state::*;
 pub use update::update;
 

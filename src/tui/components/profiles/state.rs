@@ -324,17 +324,12 @@ impl ProfilesState {
             ("n / c", "new profile from scratch / from the current one"),
             ("D / r", "duplicate / rename the selected profile"),
             ("d", "delete the selected profile (asks first)"),
-            ("v", "reveal or hide a stored REST key"),
+            ("v", "reveal or hide a stored REST key (Ctrl-V in the edit form)"),
             ("edit: Tab / Shift-Tab", "next / previous field"),
             (
                 "edit: Left / Right",
                 "REST key from: change the source kind",
             ),
-            (
-                "edit: Alt-V",
-                "vendor preset (klevu): prefix and the vendor's URLs; keys stay yours",
-            ),
-            ("edit: Ctrl-S or Enter", "save; Esc: cancel"),
             (
                 "Mouse",
                 "click a profile: select it; wheel: move; edit: click a field",

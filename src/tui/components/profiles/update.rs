@@ -1,11 +1,10 @@
 //! The profile manager's pure transition: keys, mouse, and the results of file work.
 
-use crossterm::event::{
-    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
-};
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
 use super::draw::layout;
+use super::keys::{FormAction, FORM_KEYS};
 use super::state::*;
 use crate::store::profile::validate_name;
 use crate::store::Profile;
@@ -98,25 +97,33 @@ fn on_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
             }
         },
         Mode::Edit(mut form) => {
-            let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
             let step = |f: EditField, back: bool| {
                 let i = EditField::ALL.iter().position(|x| *x == f).unwrap_or(0);
                 let n = EditField::ALL.len();
                 EditField::ALL[if back { (i + n - 1) % n } else { (i + 1) % n }]
             };
+            match crate::tui::keymap::lookup(FORM_KEYS, &key) {
+                Some(FormAction::Save) => return save_form(state, form),
+                Some(FormAction::Reveal) => {
+                    state.revealed = !state.revealed;
+                    state.mode = Mode::Edit(form);
+                    return Vec::new();
+                }
+                Some(FormAction::VendorPreset) => {
+                    state.status = form.next_vendor_preset();
+                    state.mode = Mode::Edit(form);
+                    return Vec::new();
+                }
+                None => {}
+            }
             match key.code {
                 KeyCode::Esc => {
                     state.status = "Edit cancelled; nothing saved.".into();
                     return Vec::new();
                 }
-                KeyCode::Char('s') if ctrl => return save_form(state, form),
                 KeyCode::Enter => return save_form(state, form),
                 KeyCode::Tab | KeyCode::Down => form.focus = step(form.focus, false),
                 KeyCode::BackTab | KeyCode::Up => form.focus = step(form.focus, true),
-                KeyCode::Char('v') if ctrl => state.revealed = !state.revealed,
-                KeyCode::Char('v') if key.modifiers.contains(KeyModifiers::ALT) => {
-                    state.status = form.next_vendor_preset();
-                }
                 KeyCode::Left | KeyCode::Right | KeyCode::Char(' ')
                     if form.focus == EditField::KeyKind =>
                 {

@@ -182,7 +182,7 @@ pub fn run(state: &mut TrafficState, action: Action) -> Vec<TrafficEffect> {
             state.paused = !state.paused;
             if state.paused {
                 return vec![TrafficEffect::Status(
-                    "traffic paused: new requests are held until Ctrl-P".into(),
+                    "traffic paused: new requests are held until Alt-Z resumes".into(),
                 )];
             }
             let held = std::mem::take(&mut state.held);
