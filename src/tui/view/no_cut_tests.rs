@@ -302,3 +302,256 @@ fn every_other_view_cuts_nothing() {
         }
     }
 }
+
+/// The Diagnose view with a long capture (its body one long line) and the report of its
+/// mismatch: the conclusion and every report line readable (the report wraps and scrolls with
+/// the wheel), the capture marked where its lines go on.
+#[test]
+fn diagnose_with_a_long_capture_and_its_conclusion_cuts_nothing() {
+    use crate::core::{sign, Secret, SignableRequest};
+    use crate::tui::components::diagnose::capture::diagnose_capture;
+    use crate::tui::components::diagnose::layout;
+    use crate::tui::test_util::{t0, wheel_in};
+    let key = Secret::new(crate::server::DEMO_REST_KEY);
+    let ts = crate::core::time::format_timestamp(t0());
+    let body = format!(
+        "[{{\"id\": \"sku-1\", \"description\": \"{}END\"}}]",
+        "a very long description ".repeat(12)
+    );
+    let req = SignableRequest::new(
+        "PUT",
+        "/v2/batch",
+        "a=1",
+        &ts,
+        "demo-public-key",
+        body.as_bytes(),
+    );
+    let signed = sign(&req, &key).unwrap();
+    let text = String::from_utf8(crate::core::http_text::to_raw_request(
+        &req,
+        &signed,
+        "127.0.0.1",
+    ))
+    .unwrap();
+    // Signed with "?a=1": the classic mistake, with a long conclusion.
+    let bad = SignableRequest::new(
+        "PUT",
+        "/v2/batch",
+        "?a=1",
+        &ts,
+        "demo-public-key",
+        body.as_bytes(),
+    );
+    let bad_sig = sign(&bad, &key).unwrap().signature().to_string();
+    let capture = text.replace(signed.signature(), &bad_sig);
+    let (ok, lines) = diagnose_capture(&capture, &key, "SVC", t0());
+    assert!(!ok && lines[0].starts_with("Conclusion:"), "{lines:?}");
+    for (w, h) in SIZES {
+        let mut a = request_app(w, h);
+        a.press(KeyCode::F(6));
+        a.paste(&capture);
+        a.update(Message::Diagnosed {
+            ok,
+            lines: lines.clone(),
+        });
+        let report = layout(frame_layout(Rect::new(0, 0, w, h)).1).report;
+        let known: Vec<String> = lines
+            .iter()
+            .filter(|l| !l.trim().is_empty())
+            .cloned()
+            .collect();
+        let shown: Vec<String> = capture.lines().map(str::to_string).collect();
+        assert_clean(
+            &format!("diagnose {w}x{h}"),
+            cut_text(
+                &mut a,
+                &known,
+                &shown,
+                times(|| Message::Mouse(wheel_in(report, true)), 60),
+            ),
+        );
+    }
+}
+
+/// The Events view on a batch whose items and problems are long, in the form (the items
+/// table at every width: `varia`, `Kitch`, `item_i` were cut at 120 columns) and as raw JSON.
+#[test]
+fn events_with_long_items_and_problems_cut_nothing() {
+    use crate::tui::components::events::EventsMsg;
+    let item = |i: u64| {
+        serde_json::json!({"item_id": format!("kitchen-towel-{i}-variant-blue"),
+            "item_group_id": format!("kitchen-towel-{i}"), "item_variant_id": "variant-blue",
+            "item_name": "Kitchen towel, cotton, blue, pack of three", "price": "ten euros",
+            "currency": "euro", "item_brand": "Kitchen & Home Essentials",
+            "item_category": "Home;;Kitchen;;Kitchen textiles", "index": i})
+    };
+    let batch = serde_json::json!([{"event": "view_recs_list", "event_apikey": "",
+        "event_list_id": "list-1", "event_tags": ["recsPageType:HOME"],
+        "event_list_name": "Trending now in kitchen textiles", "event_list_logic": "TRENDING",
+        "items": [item(1), item(2)]}]);
+    for (w, h) in SIZES {
+        let mut a = request_app(w, h);
+        a.press(KeyCode::F(3));
+        a.update(Message::Events(EventsMsg::LoadBatch(batch.to_string())));
+        let problems: Vec<String> = a
+            .events
+            .problems
+            .iter()
+            .map(|p| p.message.clone())
+            .collect();
+        assert!(problems.len() >= 3, "{problems:?}");
+        let mut shown = problems.clone();
+        shown.push(a.events.batch_text().to_string());
+        shown.extend(a.events.problems.iter().map(|p| p.path.clone()));
+        let known = known(&[
+            "variant-blue",
+            "Kitchen towel, cotton, blue, pack of three",
+            "kitchen-towel-1-variant-blue",
+            "Home;;Kitchen;;Kitchen textiles",
+        ]);
+        a.events.focus = crate::tui::components::events::Focus::Items;
+        let scroll = times(|| key(KeyCode::Right), 12);
+        assert_clean(
+            &format!("events form {w}x{h}"),
+            cut_text(&mut a, &known, &shown, scroll),
+        );
+        // The first problem whole (the problems pane wraps).
+        let mut a = request_app(w, h);
+        a.press(KeyCode::F(3));
+        a.update(Message::Events(EventsMsg::LoadBatch(batch.to_string())));
+        assert_clean(
+            &format!("events problems {w}x{h}"),
+            cut_text(&mut a, &problems[..1], &shown, vec![]),
+        );
+        a.ctrl('p');
+        assert_clean(
+            &format!("events raw {w}x{h}"),
+            cut_text(&mut a, &[], &shown, vec![]),
+        );
+    }
+}
+
+/// The Traffic view with a long mismatch record: the summary and conclusion wrap, the
+/// server's signing text and what was received wrap in their halves.
+#[test]
+fn traffic_with_a_long_record_cuts_nothing() {
+    use crate::server::stream::RequestSeen;
+    use crate::tui::components::traffic::TrafficMsg;
+    let long_path = format!("/v2/batch/{}", "segment/".repeat(12));
+    let conclusion = "the client signed the path without its trailing slash while the request \
+                      line has one, so the server's signing text differs in the path line";
+    let rec: RequestSeen = serde_json::from_value(serde_json::json!({
+        "seq": 1, "time": "2026-11-22T11:24:54.123Z", "method": "PUT", "path": long_path,
+        "query": "", "route": "indexing", "status": 401, "code": "SIGNATURE_MISMATCH",
+        "message": "the signature does not match the request", "verdict": "rejected",
+        "conclusion": conclusion,
+        "expected": format!("PUT\\n{long_path}\\n\\nX-SVC-TIMESTAMP=2026-11-22T11:24:54.000Z\\n"),
+        "request_bytes": 2, "response_bytes": null, "duration_ms": 1.0, "record": 1,
+        "job_id": null, "batch": null, "upstream": null,
+        "headers": [["x-svc-timestamp", "2026-11-22T11:24:54.000Z"]], "body": "[]"
+    }))
+    .unwrap();
+    for (w, h) in SIZES {
+        let mut a = request_app(w, h);
+        a.update(Message::Traffic(TrafficMsg::Source {
+            address: "http://127.0.0.1:8787".into(),
+            watching: false,
+        }));
+        a.press(KeyCode::F(7));
+        a.update(Message::Traffic(TrafficMsg::Received(Box::new(
+            rec.clone(),
+        ))));
+        let shown = vec![long_path.clone(), conclusion.to_string()];
+        assert_clean(
+            &format!("traffic {w}x{h}"),
+            cut_text(
+                &mut a,
+                &known(&[conclusion, long_path.as_str()]),
+                &shown,
+                times(page_down, 10),
+            ),
+        );
+    }
+}
+
+/// History with an entry, the profiles form and the lesson.
+#[test]
+fn history_profiles_and_lesson_with_content_cut_nothing() {
+    use crate::tui::components::history::HistoryMsg;
+    use crate::tui::components::lesson::LessonMsg;
+    for (w, h) in SIZES {
+        let mut a = request_app(w, h);
+        a.press(KeyCode::F(4));
+        use crate::tui::components::history::RowKind;
+        let mut row = crate::tui::components::history::tests::row(
+            "2026-11-22T10:00:00.000Z",
+            "demo",
+            RowKind::Request,
+            Some(200),
+        );
+        row.url = format!(
+            "http://127.0.0.1:4000/v2/batch/{}?test=1",
+            "long/".repeat(30)
+        );
+        let url = row.url.clone();
+        a.update(Message::History(HistoryMsg::Loaded {
+            rows: vec![row],
+            warnings: vec![],
+        }));
+        assert_clean(
+            &format!("history {w}x{h}"),
+            cut_text(
+                &mut a,
+                std::slice::from_ref(&url),
+                std::slice::from_ref(&url),
+                vec![],
+            ),
+        );
+        let mut a = request_app(w, h);
+        a.press(KeyCode::F(5));
+        a.press(KeyCode::Char('e'));
+        assert_clean(
+            &format!("profiles form {w}x{h}"),
+            cut_text(&mut a, &[], &[], vec![]),
+        );
+        let mut a = request_app(w, h);
+        a.press(KeyCode::F(8));
+        a.update(Message::Lesson(LessonMsg::ProgressLoaded(Ok(
+            Default::default(),
+        ))));
+        let s = shown(&a.app);
+        assert_clean(
+            &format!("lesson {w}x{h}"),
+            cut_text(&mut a, &[], &s, vec![]),
+        );
+    }
+}
+
+/// The help of every view (each row's description whole, wrapped under its key; the popup
+/// scrolls) and the palette over every view.
+#[test]
+fn the_help_and_the_palette_of_every_view_cut_nothing() {
+    for (w, h) in SIZES {
+        for f in 2..=8 {
+            let mut a = request_app(w, h);
+            a.press(KeyCode::F(f));
+            a.press(KeyCode::F(1));
+            assert!(a.popup.is_some(), "F{f}: no help");
+            let rows: Vec<String> = super::popup::bindings(&a.app)
+                .into_iter()
+                .map(|(_, d)| d)
+                .collect();
+            assert_clean(
+                &format!("help of F{f} {w}x{h}"),
+                cut_text(&mut a, &rows, &[], times(|| key(KeyCode::Down), 80)),
+            );
+            let mut a = request_app(w, h);
+            a.press(KeyCode::F(f));
+            a.ctrl('k');
+            assert_clean(
+                &format!("palette of F{f} {w}x{h}"),
+                cut_text(&mut a, &[], &[], vec![]),
+            );
+        }
+    }
+}

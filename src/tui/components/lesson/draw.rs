@@ -158,28 +158,74 @@ fn draw_text(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {
             Some(_) => ("*", theme.highlight()),
             None => (" ", Style::default()),
         };
-        let mut spans = vec![
-            Span::styled(format!("{mark}{:<13}", label.as_str()), theme.label()),
-            Span::styled(format!("{text}{end}"), style),
-        ];
+        let mut value = vec![(format!("{text}{end}"), style)];
         if let Some((_, before, _)) = was {
-            spans.push(Span::styled(format!("  was {before}"), theme.dim()));
+            value.push((format!("  was {before}"), theme.dim()));
         }
-        out.push(Line::from(spans));
+        let lead = Span::styled(format!("{mark}{:<13}", label.as_str()), theme.label());
+        push_wrapped(&mut out, lead, value, area.width.saturating_sub(2), theme);
     }
     let before = s.start.as_ref().and_then(|d| d.lines_and_signature().1);
     let shown = |v: &Option<String>| v.clone().unwrap_or_else(|| "(none: no REST key)".into());
-    out.push(Line::from(vec![
+    let w = area.width.saturating_sub(2);
+    push_wrapped(
+        &mut out,
         Span::styled(" signature    ", theme.label()),
-        Span::styled(shown(&sig), theme.signature()),
-    ]));
+        vec![(shown(&sig), theme.signature())],
+        w,
+        theme,
+    );
     if before != sig {
-        out.push(Line::from(vec![
+        push_wrapped(
+            &mut out,
             Span::styled(" was          ", theme.dim()),
-            Span::styled(shown(&before), theme.dim()),
-        ]));
+            vec![(shown(&before), theme.dim())],
+            w,
+            theme,
+        );
     }
     frame.render_widget(Paragraph::new(out).block(b), area);
+}
+
+/// One labelled line of the signing text wrapped between characters to `width` (signing text:
+/// no space is dropped), each continuation row marked `↪` under the label so a wrap never
+/// reads as another line.
+fn push_wrapped(
+    out: &mut Vec<Line<'static>>,
+    lead: Span<'static>,
+    value: Vec<(String, Style)>,
+    width: u16,
+    theme: &Theme,
+) {
+    let lead_w = lead.width();
+    let text_w = (width as usize).saturating_sub(lead_w).max(1);
+    let mut rows: Vec<Vec<Span<'static>>> = vec![vec![lead]];
+    let mut used = 0;
+    for (text, style) in value {
+        let mut piece = String::new();
+        for c in text.chars() {
+            if used == text_w {
+                if !piece.is_empty() {
+                    rows.last_mut()
+                        .expect("a row")
+                        .push(Span::styled(std::mem::take(&mut piece), style));
+                }
+                rows.push(vec![Span::styled(
+                    format!("{:>w$} ", "↪", w = lead_w.saturating_sub(1)),
+                    theme.dim(),
+                )]);
+                used = 0;
+            }
+            piece.push(c);
+            used += 1;
+        }
+        if !piece.is_empty() {
+            rows.last_mut()
+                .expect("a row")
+                .push(Span::styled(piece, style));
+        }
+    }
+    out.extend(rows.into_iter().map(Line::from));
 }
 
 fn draw_exercise(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {

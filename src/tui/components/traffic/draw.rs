@@ -11,7 +11,7 @@ use super::detail::{Detail, Kind};
 use super::state::{Feed, Tone, TrafficState};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::list_window::window_first;
-use crate::tui::widgets::text::{clip, wrap_chars, wrap_words};
+use crate::tui::widgets::text::{clip, clip_marked, wrap_chars, wrap_words};
 
 /// Where the parts of the traffic view are (shared by [`draw`] and mouse hit testing).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -131,7 +131,8 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &TrafficState) {
         if *i == state.selected {
             style = style.add_modifier(Modifier::REVERSED);
         }
-        let text = format!("{:<w$}", clip(&e.line, width), w = width);
+        // Cut with `…` (the record's detail below shows it whole).
+        let text = format!("{:<w$}", clip_marked(&e.line, width), w = width);
         frame.render_widget(Paragraph::new(Span::styled(text, style)), *r);
     }
     if state.visible_len() == 0 && l.list.height > 2 {
