@@ -152,27 +152,6 @@ fn shown(a: &crate::tui::app::App) -> Vec<String> {
     out
 }
 
-/// Every view at 80x24 and 120x40 written to /tmp (a look while fixing; not an assertion).
-#[test]
-#[ignore]
-fn dump_screens() {
-    use crate::tui::components::request::Detail;
-    let mut out = String::new();
-    for (w, h) in [(80u16, 24u16), (120, 40)] {
-        for d in Detail::ALL {
-            let mut a = request_app(w, h);
-            a.request.detail = d;
-            out += &format!("==== request {d:?} {w}x{h}\n{}\n", a.screen());
-        }
-        for f in 3..=8 {
-            let mut a = request_app(w, h);
-            a.press(KeyCode::F(f));
-            out += &format!("==== F{f} {w}x{h}\n{}\n", a.screen());
-        }
-    }
-    std::fs::write("/tmp/screens_dump.txt", out).unwrap();
-}
-
 fn page_down() -> Message {
     key(KeyCode::PageDown)
 }
