@@ -273,6 +273,75 @@ fn the_signature_line_says_computed_and_shows_the_servers_verdict_apart() {
     assert!(row.trim_end().ends_with("server: accepted (200)"), "{row}");
 }
 
+/// At 80 columns the signature stays whole beside the server's verdict: the state and the
+/// verdict shrink (`✓`, `✗ 401`) instead of cutting it.
+#[test]
+fn the_signature_is_never_cut_for_the_verdict() {
+    let mut a = app_with_body("[1]");
+    let sig = expected_signature(&a);
+    let cases = [
+        (
+            401,
+            Some("SIGNATURE_MISMATCH"),
+            "server: rejected SIGNATURE_MISMATCH (401)",
+            "✗ 401",
+        ),
+        (200, None, "server: accepted (200)", "✓ 200"),
+    ];
+    for (status, code, long, short) in cases {
+        a.request.response = Some(ResponseView {
+            status,
+            code: code.map(Into::into),
+            ..Default::default()
+        });
+        for (w, h) in [(80, 24), (120, 40), (200, 50)] {
+            let screen = rows(&render(&mut a, w, h));
+            let row = screen
+                .iter()
+                .find(|r| r.contains("sig "))
+                .cloned()
+                .unwrap_or_default();
+            assert!(
+                row.contains(&sig),
+                "{w}x{h}: the signature is cut in {row:?}"
+            );
+            let verdict = if w >= 120 { long } else { short };
+            assert!(row.trim_end().ends_with(verdict), "{w}x{h}: {row:?}");
+        }
+    }
+}
+
+/// PageDown stops with the panel's last line at the top (it went on into a blank panel), and
+/// one PageUp from there moves back at once.
+#[test]
+fn the_detail_panel_scrolls_no_further_than_its_last_line() {
+    use crate::tui::model::FormattedBody;
+    use crossterm::event::KeyCode;
+    use std::sync::Arc;
+    let mut a = app_with_body("[1]");
+    let lines: Vec<String> = (1..=25)
+        .map(|i| format!("line {i:02} of the answer"))
+        .collect();
+    a.request.response = Some(ResponseView {
+        status: 200,
+        raw: Arc::new(FormattedBody { lines, json: false }),
+        ..Default::default()
+    });
+    a.request.detail = Detail::Response;
+    a.request.focus = Field::Query;
+    render(&mut a, 120, 40);
+    for _ in 0..30 {
+        a.press(KeyCode::PageDown);
+        render(&mut a, 120, 40);
+    }
+    let screen = rows(&render(&mut a, 120, 40)).join("\n");
+    assert!(screen.contains("line 25 of the answer"), "{screen}");
+    a.press(KeyCode::PageUp);
+    let screen = rows(&render(&mut a, 120, 40)).join("\n");
+    assert!(screen.contains("line 15 of the answer"), "{screen}");
+    assert!(!screen.contains("line 14 of the answer"), "{screen}");
+}
+
 #[test]
 fn response_panel_shows_status_job_and_highlighted_json() {
     let mut a = app_with_body("[1]");

@@ -576,7 +576,9 @@ fn draw_detail(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme)
         Detail::Response => return draw_response(frame, inner, req, theme),
         Detail::Diff => diff_lines(req, w, theme),
     };
-    let shown: Vec<Line> = lines.into_iter().skip(req.detail_scroll).take(h).collect();
+    req.detail_max.set(lines.len().saturating_sub(h));
+    let skip = req.detail_scroll.min(req.detail_max.get());
+    let shown: Vec<Line> = lines.into_iter().skip(skip).take(h).collect();
     frame.render_widget(Paragraph::new(shown), inner);
 }
 
@@ -758,8 +760,11 @@ fn draw_response(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Them
         },
         theme.dim(),
     )));
-    let skip = req.detail_scroll;
     let head_n = rest.len();
+    // The response scrolls by lines until its last line is at the top.
+    req.detail_max
+        .set((head_n + body.lines.len()).saturating_sub(1));
+    let skip = req.detail_scroll.min(req.detail_max.get());
     let mut shown: Vec<Line> = rest.into_iter().skip(skip).collect();
     let body_skip = skip.saturating_sub(head_n);
     let room = h.saturating_sub(lines.len() + shown.len());
@@ -897,41 +902,72 @@ fn shown_line(l: Option<&String>) -> String {
 
 fn draw_signature(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme) {
     // `✓ computed` is about our signature only; the server's verdict on the last send is
-    // shown apart, at the right.
-    let verdict = req
-        .response
-        .as_ref()
-        .map(|r| server_verdict(r.status, r.code.as_deref()));
-    let line = match &req.sign.result {
+    // shown apart, at the right. The signature is never cut for them: when the row is short
+    // (80 columns), the state shrinks to `✓` and the verdict to `✗ 401`, or goes (the
+    // response panel has it in full).
+    let verdict = req.response.as_ref().map(|r| {
+        let (long, accepted) = server_verdict(r.status, r.code.as_deref());
+        let short = format!("{} {}", if accepted { "✓" } else { "✗" }, r.status);
+        (long, short, accepted)
+    });
+    let width = |spans: &[Span]| {
+        spans
+            .iter()
+            .map(|s| s.content.chars().count())
+            .sum::<usize>()
+    };
+    let (mut spans, state_short) = match &req.sign.result {
         Some(Ok(s)) => {
-            let state = if req.sign.updating() {
-                Span::styled(" updating…", theme.warn())
+            let (long, short, style) = if req.sign.updating() {
+                (" updating…", " …", theme.warn())
             } else {
-                Span::styled(" ✓ computed", theme.ok())
+                (" ✓ computed", " ✓", theme.ok())
             };
-            Line::from(vec![
+            let spans = vec![
                 Span::styled("sig ", theme.label()),
                 Span::styled(s.signature.clone(), theme.signature()),
-                state,
-            ])
+                Span::styled(long, style),
+            ];
+            (spans, Some(Span::styled(short, style)))
         }
-        Some(Err(e)) => Line::from(vec![
-            Span::styled("sig ", theme.label()),
-            Span::styled(e.clone(), theme.error()),
-        ]),
-        None => Line::from(vec![
-            Span::styled("sig ", theme.label()),
-            Span::styled("updating…", theme.warn()),
-        ]),
+        Some(Err(e)) => (
+            vec![
+                Span::styled("sig ", theme.label()),
+                Span::styled(e.clone(), theme.error()),
+            ],
+            None,
+        ),
+        None => (
+            vec![
+                Span::styled("sig ", theme.label()),
+                Span::styled("updating…", theme.warn()),
+            ],
+            None,
+        ),
     };
-    let Some((text, accepted)) = verdict else {
-        frame.render_widget(Paragraph::new(line), area);
+    let room = area.width as usize;
+    let fits = |spans: &[Span], v: &str| width(spans) + 2 + v.chars().count() <= room;
+    if let (Some((long, _, _)), Some(s)) = (&verdict, state_short) {
+        if !fits(&spans, long) {
+            spans.pop();
+            spans.push(s);
+        }
+    }
+    let shown = verdict.and_then(|(long, short, accepted)| {
+        [long, short]
+            .into_iter()
+            .find(|v| fits(&spans, v))
+            .map(|v| (v, accepted))
+    });
+    let Some((text, accepted)) = shown else {
+        frame.render_widget(Paragraph::new(Line::from(spans)), area);
         return;
     };
     let vw = (text.chars().count() as u16 + 2).min(area.width);
     let left = Rect::new(area.x, area.y, area.width - vw, area.height);
-    let right = Rect::new(area.x + area.width - vw, area.y, vw, area.height);
-    frame.render_widget(Paragraph::new(line), left);
+    // One blank column before the verdict and one after it (it never touches the edge).
+    let right = Rect::new(area.x + area.width - vw, area.y, vw - 1, area.height);
+    frame.render_widget(Paragraph::new(Line::from(spans)), left);
     let style = if accepted { theme.ok() } else { theme.error() };
     frame.render_widget(
         Paragraph::new(Line::from(Span::styled(text, style)))

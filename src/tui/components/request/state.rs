@@ -316,6 +316,9 @@ pub struct RequestState {
     /// Scroll offset of the canonical panel (rows), when the body is not focused.
     pub canon_scroll: usize,
     pub detail_scroll: usize,
+    /// The largest useful `detail_scroll` (the last line at the top), as the last frame found
+    /// it: the scroll keys stop there instead of scrolling into a blank panel.
+    pub detail_max: std::cell::Cell<usize>,
     /// A message for the status line, set by `update` and moved there by the router.
     pub status: String,
     /// Why the profile's REST key source gave no key (an unset environment variable, an
@@ -364,6 +367,7 @@ impl RequestState {
             canon_scroll: 0,
             key_error: None,
             detail_scroll: 0,
+            detail_max: std::cell::Cell::new(usize::MAX),
             status: String::new(),
         };
         req.set_request(&request);

@@ -93,6 +93,7 @@ pub fn on_send_done(req: &mut RequestState, id: u64, result: Result<ResponseView
                 Detail::Response
             };
             req.detail_scroll = 0;
+            req.detail_max.set(usize::MAX);
             req.response = Some(resp);
         }
         Err(e) => {
@@ -388,7 +389,7 @@ pub fn run(req: &mut RequestState, action: Action) -> Vec<Command> {
         Action::CopyCanonical => return copy_canonical(req),
         Action::CopyResponse => return copy_response(req),
         Action::NextDetail => cycle_detail(req),
-        Action::DetailPageDown => req.detail_scroll = req.detail_scroll.saturating_add(10),
+        Action::DetailPageDown => scroll_detail(req, 10),
         Action::DetailPageUp => req.detail_scroll = req.detail_scroll.saturating_sub(10),
         Action::SwitchProfile => return vec![Command::ListProfiles],
         Action::Save => return save_current(req),
@@ -399,7 +400,7 @@ pub fn run(req: &mut RequestState, action: Action) -> Vec<Command> {
         Action::ScrollCanonicalDown => req.canon_scroll = req.canon_scroll.saturating_add(1),
         Action::ScrollCanonicalUp => req.canon_scroll = req.canon_scroll.saturating_sub(1),
         Action::CanonicalTop => req.canon_scroll = 0,
-        Action::ScrollDetailDown => req.detail_scroll = req.detail_scroll.saturating_add(1),
+        Action::ScrollDetailDown => scroll_detail(req, 1),
         Action::ScrollDetailUp => req.detail_scroll = req.detail_scroll.saturating_sub(1),
         Action::NextRequest | Action::PrevRequest => {
             let delta = if action == Action::NextRequest { 1 } else { -1 };
@@ -423,6 +424,7 @@ fn cycle_detail(req: &mut RequestState) {
         .unwrap_or(0);
     req.detail = Detail::ALL[(i + 1) % Detail::ALL.len()];
     req.detail_scroll = 0;
+    req.detail_max.set(usize::MAX);
 }
 
 /// Keys that edit the focused field.
@@ -784,7 +786,7 @@ pub fn on_mouse(req: &mut RequestState, m: MouseEvent, screen: Rect) -> Vec<Comm
             if l.canonical.contains(pos) {
                 req.canon_scroll = step(req.canon_scroll);
             } else if l.detail.contains(pos) {
-                req.detail_scroll = step(req.detail_scroll);
+                req.detail_scroll = step(req.detail_scroll).min(req.detail_max.get());
             } else if l.body.contains(pos) {
                 let input = ratatui_textarea::Input::from(m);
                 req.body.input(input);
@@ -799,4 +801,12 @@ fn cycle_detail_if_title(req: &mut RequestState, l: &RequestLayout, pos: Positio
     if pos.y == l.detail.y {
         cycle_detail(req);
     }
+}
+
+/// Scroll the detail panel down by `n` rows, no further than its last line.
+fn scroll_detail(req: &mut RequestState, n: usize) {
+    req.detail_scroll = req
+        .detail_scroll
+        .saturating_add(n)
+        .min(req.detail_max.get());
 }
