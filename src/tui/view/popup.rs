@@ -312,22 +312,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             (" Switch profile ".into(), lines, 40, h)
         }
         Popup::Operations { selected } => {
-            let mut lines: Vec<Line> = crate::core::vendor::SDK_OPERATIONS
+            let items = crate::core::vendor::SDK_OPERATIONS
                 .iter()
-                .enumerate()
-                .map(|(i, o)| {
-                    let text = format!("{} {:<6} {:<22} {}", i + 1, o.method, o.path, o.what);
-                    if i == *selected {
-                        Line::from(Span::styled(format!("> {text}"), theme.active_tab()))
-                    } else {
-                        Line::from(format!("  {text}"))
-                    }
-                })
-                .collect();
-            lines.push(Line::from(Span::styled(
-                "Enter / 1-6 set method and path · Esc close",
-                theme.dim(),
-            )));
+                .map(|o| format!("{:<6} {:<22} {}", o.method, o.path, o.what));
+            let hint = "Enter / 1-6 set method and path · Esc close";
+            let lines = numbered_picker(items, *selected, hint, theme);
             let h = lines.len() as u16 + 2;
             (" Indexing operations (the SDK's) ".into(), lines, 66, h)
         }
@@ -356,22 +345,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             (" Copy… ".into(), lines, w, h)
         }
         Popup::CopyCode { selected } => {
-            let mut lines: Vec<Line> = crate::codegen::Lang::ALL
+            let items = crate::codegen::Lang::ALL
                 .iter()
-                .enumerate()
-                .map(|(i, l)| {
-                    let text = format!("{} {:<7} {}", i + 1, l.name(), l.file_name());
-                    if i == *selected {
-                        Line::from(Span::styled(format!("> {text}"), theme.active_tab()))
-                    } else {
-                        Line::from(format!("  {text}"))
-                    }
-                })
-                .collect();
-            lines.push(Line::from(Span::styled(
-                "Enter / 1-8 copy · Esc close",
-                theme.dim(),
-            )));
+                .map(|l| format!("{:<7} {}", l.name(), l.file_name()));
+            let lines = numbered_picker(items, *selected, "Enter / 1-8 copy · Esc close", theme);
             let h = lines.len() as u16 + 2;
             (" Copy the request as code ".into(), lines, 34, h)
         }
@@ -414,4 +391,26 @@ fn draw_messages(frame: &mut Frame, area: Rect, app: &App, scroll: u16, theme: &
         ))
         .title_bottom(Span::styled(hint, theme.dim()));
     frame.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)), rect);
+}
+
+/// A numbered list to pick from (`1 …`, `2 …`), the selected row marked `>`, and a hint row.
+fn numbered_picker(
+    items: impl Iterator<Item = String>,
+    selected: usize,
+    hint: &str,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let mut lines: Vec<Line> = items
+        .enumerate()
+        .map(|(i, item)| {
+            let text = format!("{} {item}", i + 1);
+            if i == selected {
+                Line::from(Span::styled(format!("> {text}"), theme.active_tab()))
+            } else {
+                Line::from(format!("  {text}"))
+            }
+        })
+        .collect();
+    lines.push(Line::from(Span::styled(hint.to_string(), theme.dim())));
+    lines
 }
