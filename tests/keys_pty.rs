@@ -32,7 +32,7 @@ fn quit(tui: &mut Pty) {
 fn the_footer_follows_the_focus_and_fits_at_80x24() {
     let home = Home::new();
     let mut tui = home.start(80, 24, &[], &[]);
-    tui.wait_for("the first frame with a signature", |s| s.contains(" ✓"));
+    tui.wait_for_signature();
     // The body has the focus at start: its keys, cut with the palette's key.
     let body = footer(&tui);
     assert!(
@@ -92,7 +92,7 @@ fn diagnose_offers_to_load_the_body_file_of_a_pasted_curl_command() {
     assert!(curl.contains("--data-binary @body.json"), "{curl}");
 
     let mut tui = home.start(100, 30, &[], &[]);
-    tui.wait_for("the first frame with a signature", |s| s.contains(" ✓"));
+    tui.wait_for_signature();
     tui.send(F6);
     tui.wait_for("the diagnose view", |s| s.contains("Captured request"));
     tui.send(format!("\x1b[200~{}\x1b[201~", curl.trim_end()));

@@ -40,7 +40,7 @@ fn workbench(dir: &Path) -> Pty {
     cmd.env("NO_COLOR", "1");
     cmd.args(["--profile", "old"]);
     let tui = Pty::spawn(cmd, 120, 40);
-    tui.wait_for("the first frame with a signature", |s| s.contains(" ✓"));
+    tui.wait_for_signature();
     tui
 }
 

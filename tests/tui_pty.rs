@@ -65,7 +65,7 @@ impl Tui {
 #[test]
 fn signature_on_screen_equals_the_cli_send_is_accepted_and_quit_restores_the_terminal() {
     let mut tui = Tui::start(120, 40, &[]);
-    tui.wait_for("the first frame with a signature", |s| s.contains(" ✓"));
+    tui.wait_for_signature();
     // The demo's first status line names the send key of each view that sends (it stays when
     // the user switches to F3, where Ctrl-G is not the send key).
     tui.wait_for("the demo note", |s| s.contains(signscope::tui::DEMO_NOTE));
@@ -212,7 +212,7 @@ fn panicking_workbench() {
 #[test]
 fn a_wrong_key_gets_the_servers_mismatch_diff_and_diagnosis() {
     let mut tui = Tui::start(120, 40, &[]);
-    tui.wait_for("the first frame with a signature", |s| s.contains(" ✓"));
+    tui.wait_for_signature();
     // Body -> URL -> Method -> Path -> Query -> Prefix -> API key -> REST key; spoil the key.
     tui.send(b"\t\t\t\t\t\t\t");
     tui.send(b"X");

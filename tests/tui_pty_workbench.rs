@@ -41,7 +41,7 @@ fn the_screen_is_whole_after_the_external_editor_returns() {
     cmd.env("EDITOR", editor.to_str().unwrap());
     let (cols, rows) = (120u16, 40u16);
     let mut tui = Pty::spawn(cmd, cols, rows);
-    tui.wait_for("the first frame with a signature", |s| s.contains(" ✓"));
+    tui.wait_for_signature();
     tui.send(CTRL_T);
     tui.wait_for("a frozen timestamp", |s| s.contains("timestamp frozen"));
     tui.send(CTRL_O);

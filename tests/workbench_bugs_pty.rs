@@ -228,7 +228,7 @@ fn a_traffic_record_or_a_diagnose_capture_over_unsaved_edits_asks_first() {
     const F7: &str = "\x1b[18~";
     let home = Home::new();
     let mut tui = home.start(120, 40, &[], &[]);
-    tui.wait_for("the first frame with a signature", |s| s.contains(" ✓"));
+    tui.wait_for_signature();
     tui.send(CTRL_G);
     tui.wait_for("the response", |s| {
         s.contains("Job submitted successfully.")
@@ -314,7 +314,7 @@ fn body_rows(rows: &[String]) -> Vec<(String, String)> {
 fn line_end_markers_are_whole_and_wraps_are_marked_at_120x40() {
     let home = Home::new();
     let mut tui = home.start(120, 40, &[], &[]);
-    tui.wait_for("the first frame with a signature", |s| s.contains(" ✓"));
+    tui.wait_for_signature();
     tui.send(ALT_END);
     tui.send(BACKSPACE.repeat(8));
     tui.wait_for("an empty body", |s| s.contains("Body (0 bytes)"));
@@ -515,7 +515,7 @@ fn focus_query(tui: &mut Pty) {
 fn a_question_mark_starting_the_query_is_warned_about_and_stripped_on_send() {
     let home = Home::new();
     let mut tui = home.start(120, 40, &[], &[]);
-    let screen = tui.wait_for("the first frame with a signature", |s| s.contains(" ✓"));
+    let screen = tui.wait_for_signature();
     let url = server_url(&screen);
     focus_query(&mut tui);
     let screen = tui.screen();
@@ -571,7 +571,7 @@ fn at_80x24_the_message_log_holds_long_messages_and_the_problems_pane_lists_seve
     let file = home.path().join("duplicate-index.json");
     std::fs::write(&file, duplicate_index_batch().to_string()).unwrap();
     let mut tui = home.start(80, 24, &[], &[]);
-    let screen = tui.wait_for("the first frame with a signature", |s| s.contains(" ✓"));
+    let screen = tui.wait_for_signature();
     let url = server_url(&screen);
     focus_query(&mut tui);
     // The warning fits in the field at 80 columns too.
@@ -694,7 +694,7 @@ fn at_80x24_the_detail_panel_wraps_pipeline_headings_response_and_diff_placehold
     let squeeze = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
     let home = Home::new();
     let mut tui = home.start(80, 24, &[], &[]);
-    let screen = tui.wait_for("the first frame with a signature", |s| s.contains(" ✓"));
+    let screen = tui.wait_for_signature();
     let url = server_url(&screen);
     let heading = "1 canonical bytes — the exact text signed: 7 lines + body, joined by LF";
     let panel = detail_panel(&tui.rows());
@@ -768,7 +768,7 @@ fn osc52_copies(raw: &[u8]) -> Vec<String> {
 fn copying_says_what_was_copied() {
     let home = Home::new();
     let mut tui = home.start(120, 40, &[], &[]);
-    tui.wait_for("the first frame with a signature", |s| s.contains(" ✓"));
+    tui.wait_for_signature();
     // A frozen timestamp: the signature on screen stays the one copied.
     tui.send(CTRL_T);
     tui.wait_for("the frozen timestamp", |s| s.contains("timestamp frozen"));
@@ -843,7 +843,7 @@ fn copying_says_what_was_copied() {
 fn help_hides_the_cursor_and_ctrl_n_shows_the_list_logic_suggestions() {
     let home = Home::new();
     let mut tui = home.start(120, 40, &[], &[]);
-    tui.wait_for("the first frame with a signature", |s| s.contains(" ✓"));
+    tui.wait_for_signature();
     assert!(!tui.cursor_hidden(), "the body editor shows the cursor");
     tui.send(F1);
     tui.wait_for("the help", |s| s.contains("Help: Request view"));
@@ -933,7 +933,7 @@ fn a_curl_command_with_a_body_file_pasted_into_diagnose_offers_to_load_the_file(
     assert!(curl.contains("--data-binary @batch.json"), "{curl}");
 
     let mut tui = home.start(120, 40, &[], &[]);
-    tui.wait_for("the first frame with a signature", |s| s.contains(" ✓"));
+    tui.wait_for_signature();
     tui.send(F6);
     tui.wait_for("the Diagnose view", |s| s.contains("Captured request"));
     // A paste, as a terminal sends it (bracketed).

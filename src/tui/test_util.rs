@@ -37,6 +37,16 @@ pub fn demo_request() -> EditorRequest {
     EditorRequest::demo("http://127.0.0.1:9")
 }
 
+/// A 200 answer (send id 1) whose body is these plain-text lines.
+pub fn plain_response(lines: Vec<String>) -> super::model::ResponseView {
+    super::model::ResponseView {
+        id: 1,
+        status: 200,
+        raw: std::sync::Arc::new(super::model::FormattedBody { lines, json: false }),
+        ..Default::default()
+    }
+}
+
 /// A workbench on a `TestBackend` of `w` x `h` cells.
 pub struct TestApp {
     pub app: App,

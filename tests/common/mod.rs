@@ -121,6 +121,11 @@ impl Pty {
         self.wait_within(WAIT, what, cond)
     }
 
+    /// Wait for the workbench's first frame with a computed signature (the ` ✓` after it).
+    pub fn wait_for_signature(&self) -> String {
+        self.wait_for("the first frame with a signature", |s| s.contains(" ✓"))
+    }
+
     /// [`Pty::wait_for`] with another deadline.
     pub fn wait_within(&self, limit: Duration, what: &str, cond: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();

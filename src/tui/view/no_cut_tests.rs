@@ -161,8 +161,6 @@ fn page_down() -> Message {
 #[test]
 fn the_request_view_and_its_detail_panels_cut_nothing() {
     use crate::tui::components::request::Detail;
-    use crate::tui::model::{FormattedBody, ResponseView};
-    use std::sync::Arc;
     for (w, h) in SIZES {
         let mut a = request_app(w, h);
         let sig = match &a.request.sign.result {
@@ -186,15 +184,7 @@ fn the_request_view_and_its_detail_panels_cut_nothing() {
         );
         let mut a = request_app(w, h);
         let long = format!("{{\"message\": \"{} END\"}}", "a long answer ".repeat(12));
-        a.request.response = Some(ResponseView {
-            id: 1,
-            status: 200,
-            raw: Arc::new(FormattedBody {
-                lines: vec![long.clone()],
-                json: false,
-            }),
-            ..Default::default()
-        });
+        a.request.response = Some(crate::tui::test_util::plain_response(vec![long.clone()]));
         a.request.detail = Detail::Response;
         let s = shown(&a.app);
         assert_clean(

@@ -376,8 +376,6 @@ fn panel_text(a: &mut TestApp, panel: Rect) -> String {
 #[test]
 fn nothing_is_cut_at_80x24_120x40_and_200x50() {
     use crate::tui::components::request::Detail;
-    use crate::tui::model::{FormattedBody, ResponseView};
-    use std::sync::Arc;
     for (w, h) in [(80u16, 24u16), (120, 40), (200, 50)] {
         let mut a = app_with_body(w, h, "[1]");
         let detail = request_layout(Rect::new(0, 0, w, h)).detail;
@@ -401,15 +399,7 @@ fn nothing_is_cut_at_80x24_120x40_and_200x50() {
         );
         // A response whose body line is far wider than the panel.
         let long = format!("{{\"message\": \"{}END\"}}", "m".repeat(150));
-        a.request.response = Some(ResponseView {
-            id: 1,
-            status: 200,
-            raw: Arc::new(FormattedBody {
-                lines: vec![long.clone()],
-                json: false,
-            }),
-            ..Default::default()
-        });
+        a.request.response = Some(crate::tui::test_util::plain_response(vec![long.clone()]));
         a.request.detail = Detail::Response;
         let text = panel_text(&mut a, detail);
         assert!(

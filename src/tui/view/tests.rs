@@ -315,18 +315,12 @@ fn the_signature_is_never_cut_for_the_verdict() {
 /// one PageUp from there moves back at once.
 #[test]
 fn the_detail_panel_scrolls_no_further_than_its_last_line() {
-    use crate::tui::model::FormattedBody;
     use crossterm::event::KeyCode;
-    use std::sync::Arc;
     let mut a = app_with_body("[1]");
     let lines: Vec<String> = (1..=25)
         .map(|i| format!("line {i:02} of the answer"))
         .collect();
-    a.request.response = Some(ResponseView {
-        status: 200,
-        raw: Arc::new(FormattedBody { lines, json: false }),
-        ..Default::default()
-    });
+    a.request.response = Some(crate::tui::test_util::plain_response(lines));
     a.request.detail = Detail::Response;
     a.request.focus = Field::Query;
     render(&mut a, 120, 40);
