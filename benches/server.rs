@@ -36,9 +36,12 @@ fn bench_server(c: &mut Criterion) {
     cfg.clock = server::fixed_clock(t0);
     cfg.unverified_route = true;
     cfg.max_stored = 100;
-    let srv = rt
-        .block_on(server::start(cfg, "127.0.0.1:0".parse().unwrap()))
-        .unwrap();
+    let srv = server::start(
+        rt.handle(),
+        cfg,
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
+    )
+    .unwrap();
     let base = srv.url();
     let client = reqwest::Client::builder().no_proxy().build().unwrap();
     let ts = format_timestamp(t0);

@@ -42,9 +42,12 @@ fn bench_stream(c: &mut Criterion) {
     let rt = runtime();
     let mut cfg = ServerConfig::demo();
     cfg.max_stored = 10_000;
-    let srv = rt
-        .block_on(server::start(cfg, "127.0.0.1:0".parse().unwrap()))
-        .unwrap();
+    let srv = server::start(
+        rt.handle(),
+        cfg,
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
+    )
+    .unwrap();
     let base = srv.url();
     let http = client();
     // One subscriber, reading on its own task; it reports every record's number.
@@ -126,15 +129,21 @@ fn bench_forward(c: &mut Criterion) {
     let (upstream, proxy) = rt.block_on(async {
         let mut cfg = ServerConfig::demo();
         cfg.max_stored = 1000;
-        let up = server::start(cfg, "127.0.0.1:0".parse().unwrap())
-            .await
-            .unwrap();
+        let up = server::start(
+            &tokio::runtime::Handle::current(),
+            cfg,
+            std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
+        )
+        .unwrap();
         let mut cfg = ServerConfig::demo();
         cfg.max_stored = 1000;
         cfg.forward_indexing = Some(up.url());
-        let proxy = server::start(cfg, "127.0.0.1:0".parse().unwrap())
-            .await
-            .unwrap();
+        let proxy = server::start(
+            &tokio::runtime::Handle::current(),
+            cfg,
+            std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
+        )
+        .unwrap();
         (up, proxy)
     });
     let http = client();

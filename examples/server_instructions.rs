@@ -61,7 +61,7 @@ fn main() {
     cfg.clock = server::fixed_clock(t0);
     cfg.unverified_route = true;
     cfg.max_stored = 100;
-    let srv = server::spawn_background(cfg, "127.0.0.1:0".parse().unwrap()).unwrap();
+    let srv = server::spawn(cfg, std::net::TcpListener::bind("127.0.0.1:0").unwrap()).unwrap();
 
     let body = common::json_body(size);
     let ts = format_timestamp(t0);

@@ -12,7 +12,7 @@ use std::fs;
 
 use assert_cmd::Command;
 use signscope::core::Secret;
-use signscope::server::{spawn_background, BackgroundServer, ServerConfig};
+use signscope::server::{spawn, Server, ServerConfig};
 
 const API: &str = "cli-requests-public";
 const KEY: &str = "cli-requests-rest-key-77a1";
@@ -67,10 +67,10 @@ impl Env {
     }
 }
 
-fn server() -> BackgroundServer {
-    spawn_background(
+fn server() -> Server {
+    spawn(
         ServerConfig::new().with_account(API, Secret::new(KEY)),
-        ([127, 0, 0, 1], 0).into(),
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
     )
     .unwrap()
 }

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use assert_cmd::Command;
 use signscope::core::Secret;
-use signscope::server::{spawn_background, BackgroundServer, ServerConfig};
+use signscope::server::{spawn, Server, ServerConfig};
 
 const API: &str = "cli-test-public";
 const KEY: &str = "cli-test-rest-key-5b1e";
@@ -66,10 +66,10 @@ impl Env {
     }
 }
 
-fn server() -> BackgroundServer {
-    spawn_background(
+fn server() -> Server {
+    spawn(
         ServerConfig::new().with_account(API, Secret::new(KEY)),
-        ([127, 0, 0, 1], 0).into(),
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
     )
     .unwrap()
 }
@@ -544,7 +544,7 @@ fn send_warns_about_a_local_server_whose_clock_is_skewed() {
     let env = Env::new();
     let mut cfg = ServerConfig::new().with_account(API, Secret::new(KEY));
     cfg.clock_skew_seconds = 900;
-    let srv = spawn_background(cfg, ([127, 0, 0, 1], 0).into()).unwrap();
+    let srv = spawn(cfg, std::net::TcpListener::bind("127.0.0.1:0").unwrap()).unwrap();
     new_profile(&env, "skewed", &srv.url(), &["--rest-key-env", "K"]);
     let (code, out, err) = env.run_with(
         &["send", "--profile", "skewed", "--body", "[]"],

@@ -257,10 +257,10 @@ use signscope::server::{start, ServerConfig};
 #[tokio::test]
 async fn real_server_accepts_the_signed_bytes_and_rejects_a_wrong_key() {
     let server = start(
+        &tokio::runtime::Handle::current(),
         ServerConfig::new().with_account("pub-key", Secret::new(KEY)),
-        ([127, 0, 0, 1], 0).into(),
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
     )
-    .await
     .unwrap();
     let base = server.url();
     let http = client::build_client(&ClientOptions::default()).unwrap();
@@ -285,9 +285,12 @@ async fn real_server_accepts_the_signed_bytes_and_rejects_a_wrong_key() {
 
 #[tokio::test]
 async fn real_server_collects_good_events_and_rejects_bad_ones() {
-    let server = start(ServerConfig::demo(), ([127, 0, 0, 1], 0).into())
-        .await
-        .unwrap();
+    let server = start(
+        &tokio::runtime::Handle::current(),
+        ServerConfig::demo(),
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
+    )
+    .unwrap();
     let http = client::build_client(&ClientOptions::default()).unwrap();
     let assets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/events");
     let good = Bytes::from(std::fs::read(assets.join("spec-batch.json")).unwrap());

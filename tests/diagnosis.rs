@@ -16,7 +16,7 @@ use base64::Engine;
 use chrono::TimeZone;
 use serde_json::{json, Value};
 use signscope::core::Secret;
-use signscope::server::{fixed_clock, spawn_background, ServerConfig};
+use signscope::server::{fixed_clock, spawn, ServerConfig};
 
 const TS: &str = "2026-11-22T10:00:00.000Z";
 const KEY: &str = "rest-key-0123";
@@ -515,7 +515,7 @@ fn the_servers_401_names_every_mistake_and_pair_of_an_independent_signer() {
             .with_ymd_and_hms(2026, 11, 22, 10, 0, 0)
             .unwrap(),
     );
-    let server = spawn_background(cfg, "127.0.0.1:0".parse().unwrap()).unwrap();
+    let server = spawn(cfg, std::net::TcpListener::bind("127.0.0.1:0").unwrap()).unwrap();
     let mut failures = Vec::new();
     for (c, raw) in cases.iter().zip(&raws) {
         let (status, v) = send(server.addr, raw);
@@ -544,7 +544,7 @@ fn a_server_with_no_free_diagnosis_still_answers_the_verdict_and_the_text() {
             .unwrap(),
     );
     cfg.max_diagnoses = 0;
-    let server = spawn_background(cfg, "127.0.0.1:0".parse().unwrap()).unwrap();
+    let server = spawn(cfg, std::net::TcpListener::bind("127.0.0.1:0").unwrap()).unwrap();
     let (status, v) = send(server.addr, raw);
     server.stop();
     assert_eq!(status, 401);
@@ -587,7 +587,7 @@ fn the_servers_401_for_a_2mb_body_stays_small_and_says_how_long_the_body_is() {
             .unwrap(),
     );
     cfg.max_diagnoses = 0;
-    let server = spawn_background(cfg, "127.0.0.1:0".parse().unwrap()).unwrap();
+    let server = spawn(cfg, std::net::TcpListener::bind("127.0.0.1:0").unwrap()).unwrap();
     let mut s = TcpStream::connect(server.addr).unwrap();
     s.write_all(&raw).unwrap();
     let mut out = Vec::new();

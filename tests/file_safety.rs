@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use signscope::core::Secret;
-use signscope::server::{spawn_background, ServerConfig};
+use signscope::server::{spawn, ServerConfig};
 
 const API: &str = "file-safety-public";
 const KEY: &str = "file-safety-rest-key-77c1";
@@ -167,9 +167,9 @@ fn temporary_files_of_killed_saves_are_removed_at_start_and_on_delete() {
 #[test]
 fn files_are_private_and_existing_ones_are_tightened_with_one_notice() {
     let env = Env::new();
-    let srv = spawn_background(
+    let srv = spawn(
         ServerConfig::new().with_account(API, Secret::new(KEY)),
-        ([127, 0, 0, 1], 0).into(),
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
     )
     .unwrap();
     let out = env.run(&new_args("shop", &srv.url()));
@@ -221,9 +221,9 @@ fn files_are_private_and_existing_ones_are_tightened_with_one_notice() {
 #[test]
 fn a_rest_key_typed_into_the_url_is_not_in_the_debug_log() {
     let env = Env::new();
-    let srv = spawn_background(
+    let srv = spawn(
         ServerConfig::new().with_account(API, Secret::new(KEY)),
-        ([127, 0, 0, 1], 0).into(),
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
     )
     .unwrap();
     let out = env.run(&new_args("shop", &srv.url()));

@@ -14,7 +14,7 @@ use serde_json::Value;
 use server_common::*;
 use signscope::cli::watch::SseParser;
 use signscope::core::time::format_timestamp;
-use signscope::server::{RunningServer, ServerConfig, DEMO_API_KEY, DEMO_REST_KEY};
+use signscope::server::{Server, ServerConfig, DEMO_API_KEY, DEMO_REST_KEY};
 
 const BODY: &str = r#"[{"id":"sku-1","name":"Trail shoe"}]"#;
 
@@ -34,7 +34,7 @@ fn upstream() -> ServeProcess {
     )
 }
 
-async fn proxy_to(indexing: Option<&str>, analytics: Option<&str>) -> RunningServer {
+async fn proxy_to(indexing: Option<&str>, analytics: Option<&str>) -> Server {
     let mut cfg = ServerConfig::demo();
     cfg.forward_indexing = indexing.map(String::from);
     cfg.forward_analytics = analytics.map(String::from);

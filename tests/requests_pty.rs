@@ -15,7 +15,7 @@ use std::path::Path;
 
 use common::Pty;
 use signscope::core::Secret;
-use signscope::server::{spawn_background, ServerConfig};
+use signscope::server::{spawn, ServerConfig};
 
 const API: &str = "requests-pty-public";
 const KEY: &str = "requests-pty-rest-key-5c1e";
@@ -62,9 +62,9 @@ fn name(tui: &mut Pty, name: &str) {
 #[test]
 fn saved_requests_are_edited_sent_and_found_again_after_a_restart() {
     let dir = tempfile::tempdir().unwrap();
-    let srv = spawn_background(
+    let srv = spawn(
         ServerConfig::new().with_account(API, Secret::new(KEY)),
-        ([127, 0, 0, 1], 0).into(),
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
     )
     .unwrap();
     // A hand-edited profile file of the previous format (one request at the top).

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use signscope::core::Secret;
-use signscope::server::{spawn_background, ServerConfig};
+use signscope::server::{spawn, ServerConfig};
 
 const KEY: &str = "AUDIT-rest-key-Zq7Vx3Lm9Kp2";
 const API: &str = "audit-public";
@@ -103,9 +103,9 @@ fn the_rest_key_appears_only_where_the_user_stored_it() {
         printed: Vec::new(),
     };
     fs::create_dir_all(s.work()).unwrap();
-    let server = spawn_background(
+    let server = spawn(
         ServerConfig::new().with_account(API, Secret::new(KEY)),
-        ([127, 0, 0, 1], 0).into(),
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
     )
     .unwrap();
     let url = server.url();

@@ -1037,9 +1037,11 @@ async fn the_unverified_bench_route_is_off_by_default() {
 
 #[test]
 fn background_server_serves_sync_callers() {
-    let server =
-        signscope::server::spawn_background(ServerConfig::demo(), "127.0.0.1:0".parse().unwrap())
-            .unwrap();
+    let server = signscope::server::spawn(
+        ServerConfig::demo(),
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
+    )
+    .unwrap();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -256,8 +256,8 @@ async fn a_clock_skew_beyond_ten_years_is_refused_at_start() {
     }
     let mut cfg = ServerConfig::demo();
     cfg.clock_skew_seconds = i64::MAX;
-    let err = signscope::server::start(cfg, "127.0.0.1:0".parse().unwrap())
-        .await
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let err = signscope::server::start(&tokio::runtime::Handle::current(), cfg, listener)
         .err()
         .expect("refused");
     assert!(err.to_string().contains("more than ten years"), "{err}");

@@ -178,7 +178,7 @@ async fn php_server(
     rest_key: &str,
     forms: Vec<SigningForm>,
     clock: &ManualClock,
-) -> signscope::server::RunningServer {
+) -> signscope::server::Server {
     let mut cfg = ServerConfig::new().with_account(api_key, Secret::new(rest_key));
     cfg.header_prefix = "KLEVU".into();
     cfg.clock = clock.clock();

@@ -173,8 +173,8 @@ async fn serve(args: ServeArgs, cfg: ServerConfig) -> anyhow::Result<u8> {
     let no_accounts = cfg.accounts.is_empty();
     let prefix = cfg.header_prefix.clone();
     let forms = cfg.accept_forms.clone();
-    let server = server::start(cfg, args.addr)
-        .await
+    let server = std::net::TcpListener::bind(args.addr)
+        .and_then(|listener| server::start(&tokio::runtime::Handle::current(), cfg, listener))
         .with_context(|| format!("could not listen on {}", args.addr))?;
     {
         let mut out = std::io::stdout().lock();

@@ -42,12 +42,14 @@
 //! [`Sender::send_blocking`] / [`Sender::send_events_blocking`] run the same futures on a
 //! current-thread runtime.
 
+mod embedded;
 mod error;
 mod exchange;
 mod record;
 mod send;
 mod session;
 
+pub use embedded::embedded_config;
 pub use error::EngineError;
 pub use exchange::{Exchange, ExchangeKind, ServerAnswer, ServerMismatch};
 pub use record::history_entry;

@@ -5,11 +5,12 @@
 use crate::client::{self, ClientOptions, ConnectProbe};
 use crate::core::spec::{SigningParams, Timestamp};
 use crate::core::Secret;
-use crate::server::{spawn_background, BackgroundServer, ServerConfig};
+use crate::server::{self, Server, ServerConfig};
 use crate::store::{
     History, Paths, Profile, ProfileStore, SaveOptions, SaveOutcome, DEMO_PROFILE, EMBEDDED_URL,
 };
 
+use super::embedded::embedded_config;
 use super::error::EngineError;
 use super::send::Sender;
 
@@ -20,7 +21,7 @@ pub struct Session {
     history: History,
     profile: Profile,
     /// The in-process local server, started the first time a profile names `embedded`.
-    embedded: Option<BackgroundServer>,
+    embedded: Option<Server>,
     http: reqwest::Client,
     probe: ConnectProbe,
     opts: ClientOptions,
@@ -151,14 +152,15 @@ impl Session {
         &self.history
     }
 
-    /// The URL of the in-process server, starting it on first use.
+    /// The URL of the in-process server, starting it on first use (the demo account on a free
+    /// loopback port, on a thread of its own: the CLI has no runtime to lend it).
     pub fn embedded_url(&mut self) -> Result<String, EngineError> {
         if let Some(s) = &self.embedded {
             return Ok(s.url());
         }
-        let addr = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
-        let server =
-            spawn_background(ServerConfig::demo(), addr).map_err(|e| EngineError::Server {
+        let server = std::net::TcpListener::bind(("127.0.0.1", 0))
+            .and_then(|listener| server::spawn(ServerConfig::demo(), listener))
+            .map_err(|e| EngineError::Server {
                 reason: e.to_string(),
             })?;
         let url = server.url();
@@ -166,20 +168,55 @@ impl Session {
         Ok(url)
     }
 
-    /// Use `server` as the in-process server (the workbench starts it itself, on
-    /// `signscope --listen ADDR`); one already running is stopped.
-    pub fn use_embedded(&mut self, server: BackgroundServer) {
-        self.embedded = Some(server);
+    /// Start the in-process server on `listener` (bound by the caller: the workbench binds
+    /// `--listen` before it takes the screen), configured for the current profile
+    /// ([`embedded_config`]): as tasks of `runtime`, or on a thread of its own without one. One
+    /// already running is stopped. Returns why a forward URL of the profile cannot be used.
+    pub fn start_embedded(
+        &mut self,
+        listener: std::net::TcpListener,
+        runtime: Option<&tokio::runtime::Handle>,
+    ) -> Result<Option<String>, EngineError> {
+        let (config, note) = embedded_config(&self.profile);
+        let started = match runtime {
+            Some(rt) => server::start(rt, config, listener),
+            None => server::spawn(config, listener),
+        };
+        self.embedded = Some(started.map_err(|e| EngineError::Server {
+            reason: e.to_string(),
+        })?);
+        Ok(note)
+    }
+
+    /// Point the in-process server's forwarding at the current profile's upstreams (none when
+    /// it names none): a profile switch changes where requests go from the next one on, on the
+    /// same address (`docs/server.md` rule W10). Returns why a URL of the profile cannot be
+    /// used; `None` also when no in-process server runs.
+    pub fn forward_embedded(&self) -> Option<String> {
+        let server = self.embedded.as_ref()?;
+        let (config, note) = embedded_config(&self.profile);
+        let refused = server.set_forwarding(
+            config.forward_indexing.as_deref(),
+            config.forward_analytics.as_deref(),
+        );
+        tracing::debug!(
+            profile = %self.profile.name,
+            indexing = ?config.forward_indexing,
+            analytics = ?config.forward_analytics,
+            "in-process server forwarding set"
+        );
+        let notes: Vec<String> = note.into_iter().chain(refused).collect();
+        (!notes.is_empty()).then(|| notes.join("; "))
     }
 
     /// The in-process server when it runs (without starting it).
-    pub fn embedded(&self) -> Option<&BackgroundServer> {
+    pub fn embedded(&self) -> Option<&Server> {
         self.embedded.as_ref()
     }
 
     /// The URL of the in-process server when it runs (without starting it).
     pub fn running_embedded_url(&self) -> Option<String> {
-        self.embedded.as_ref().map(BackgroundServer::url)
+        self.embedded.as_ref().map(Server::url)
     }
 
     /// The base URL a profile URL stands for (`embedded`: the in-process server).

@@ -106,7 +106,7 @@ pub struct ServerConfig {
     /// Serve `PUT /_bench/unverified`, which does everything `PUT /v2/batch` does except
     /// verifying the signature (to measure the cost of verification). Off by default.
     pub unverified_route: bool,
-    /// How long [`super::RunningServer::shutdown`] waits for open requests to finish.
+    /// How long [`super::Server::shutdown`] waits for open requests to finish.
     pub shutdown_grace: Duration,
     /// Forward every indexing request, once verified and recorded, to this base URL and answer
     /// with the upstream's answer (`docs/server.md` rule W5).

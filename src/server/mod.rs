@@ -7,9 +7,10 @@
 //! - the inspection API under `/_inspect/` ([`inspect`]), backed by a bounded [`store::Store`],
 //!   with a live stream of completed requests at `/_inspect/stream` ([`stream`]).
 //!
-//! Start it in-process with [`start`] (async), [`spawn_background`] (its own thread and
-//! runtime, for sync callers) or [`spawn_on`] (an already bound listener, on a runtime the caller
-//! owns: the workbench's), or from the command line with `signscope serve`.
+//! Start it in-process on a listener the caller has bound, with [`start`] (as tasks of a tokio
+//! runtime the caller owns: the workbench's, `signscope serve`'s, an async test's) or [`spawn`]
+//! (a thread with a runtime of its own, for sync callers); both return the one [`Server`]
+//! handle. From the command line: `signscope serve`.
 //!
 //! Robustness: connections are served by hyper's HTTP/1 server with a request-head timeout
 //! (also the idle keep-alive timeout) and a head size limit (431 above it); bodies are read with
@@ -258,18 +259,24 @@ async fn method_not_allowed(method: Method, uri: axum::http::Uri) -> Response {
     .into_response()
 }
 
-/// A server running on the current tokio runtime.
-pub struct RunningServer {
+/// A running local server, from [`start`] (tasks of a runtime the caller owns) or [`spawn`] (a
+/// thread with a runtime of its own). Dropping it stops it: it stops accepting and ends the
+/// open streams; a server on its own thread is also waited for.
+pub struct Server {
     /// The address actually bound (useful with port 0).
     pub addr: SocketAddr,
-    store: Arc<Store>,
-    stream: Arc<stream::Hub>,
     state: AppState,
     stop: Option<oneshot::Sender<()>>,
-    task: Option<tokio::task::JoinHandle<()>>,
+    /// The accept loop: a task of the caller's runtime, or the thread that owns its runtime.
+    running: Running,
 }
 
-impl RunningServer {
+enum Running {
+    Task(Option<tokio::task::JoinHandle<()>>),
+    Thread(Option<std::thread::JoinHandle<()>>),
+}
+
+impl Server {
     /// `http://ADDR` (no trailing slash).
     pub fn url(&self) -> String {
         format!("http://{}", self.addr)
@@ -277,62 +284,110 @@ impl RunningServer {
 
     /// The inspection store, for in-process callers.
     pub fn store(&self) -> Arc<Store> {
-        self.store.clone()
+        self.state.store.clone()
     }
 
-    /// Change where requests are forwarded ([`AppState::set_forwarding`]).
+    /// Change where requests are forwarded ([`AppState::set_forwarding`]): the workbench's
+    /// in-process server follows the profile in use.
     pub fn set_forwarding(&self, indexing: Option<&str>, analytics: Option<&str>) -> Vec<String> {
         self.state.set_forwarding(indexing, analytics)
     }
 
-    /// Stop accepting, let open requests finish (up to the configured grace), and return.
+    /// Stop accepting, let open requests finish (up to the configured grace), and return once
+    /// the accept loop has ended.
     pub async fn shutdown(mut self) {
+        self.signal_stop();
+        match &mut self.running {
+            Running::Task(task) => {
+                if let Some(task) = task.take() {
+                    let _ = task.await;
+                }
+            }
+            Running::Thread(thread) => {
+                if let Some(thread) = thread.take() {
+                    let _ = tokio::task::spawn_blocking(move || thread.join()).await;
+                }
+            }
+        }
+    }
+
+    /// Stop it from sync code: a server on its own thread is waited for (its port is closed
+    /// when this returns); one on the caller's runtime ends on that runtime's threads.
+    pub fn stop(self) {
+        drop(self);
+    }
+
+    fn signal_stop(&mut self) {
         // Open streams never end by themselves: end them so the grace is not spent on them.
-        self.stream.close();
+        self.state.stream.close();
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
-        }
-        if let Some(task) = self.task.take() {
-            let _ = task.await;
         }
     }
 }
 
-impl Drop for RunningServer {
+impl Drop for Server {
     fn drop(&mut self) {
-        self.stream.close();
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
+        self.signal_stop();
+        if let Running::Thread(thread) = &mut self.running {
+            if let Some(thread) = thread.take() {
+                let _ = thread.join();
+            }
         }
     }
 }
 
-/// Bind `addr` and serve on the current tokio runtime.
-pub async fn start(config: ServerConfig, addr: SocketAddr) -> io::Result<RunningServer> {
-    let listener = TcpListener::bind(addr).await?;
-    start_on(config, listener)
-}
-
-/// Serve on an already bound listener.
-pub fn start_on(config: ServerConfig, listener: TcpListener) -> io::Result<RunningServer> {
+/// Serve on `listener` as tasks of the tokio runtime `runtime` (the caller's: no thread or
+/// runtime of its own). The listener is bound by the caller, so its address and a bind error are
+/// known before anything runs. Returns at once; connections wait in the listen queue until the
+/// runtime's threads accept them.
+pub fn start(
+    runtime: &tokio::runtime::Handle,
+    config: ServerConfig,
+    listener: std::net::TcpListener,
+) -> io::Result<Server> {
     config.check().map_err(io::Error::other)?;
+    listener.set_nonblocking(true)?;
     let addr = listener.local_addr()?;
+    let _entered = runtime.enter();
+    let listener = TcpListener::from_std(listener)?;
     tracing::debug!(%addr, accounts = config.accounts.len(), "local server listening");
     let state = AppState::new(config);
-    let store = state.store.clone();
-    let stream = state.stream.clone();
-    let config = state.config.clone();
     let router = app(state.clone());
     let (stop_tx, stop_rx) = oneshot::channel();
-    let task = tokio::spawn(accept_loop(listener, router, config, stop_rx));
-    Ok(RunningServer {
+    let task = runtime.spawn(accept_loop(listener, router, state.config.clone(), stop_rx));
+    Ok(Server {
         addr,
-        store,
-        stream,
         state,
         stop: Some(stop_tx),
-        task: Some(task),
+        running: Running::Task(Some(task)),
     })
+}
+
+/// Serve on `listener` from a thread of its own, with its own runtime (2 worker threads): for
+/// sync callers without a runtime (the CLI, tests). Listening when it returns.
+pub fn spawn(config: ServerConfig, listener: std::net::TcpListener) -> io::Result<Server> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("signscope-server")
+        .enable_all()
+        .build()?;
+    let mut server = start(runtime.handle(), config, listener)?;
+    let Running::Task(task) = &mut server.running else {
+        unreachable!("start runs the server as a task")
+    };
+    let task = task.take();
+    // The thread owns the runtime: it waits for the accept loop (which ends on the stop signal,
+    // after the grace) and then drops the runtime where blocking is allowed.
+    let thread = std::thread::Builder::new()
+        .name("signscope-server".into())
+        .spawn(move || {
+            if let Some(task) = task {
+                let _ = runtime.block_on(task);
+            }
+        })?;
+    server.running = Running::Thread(Some(thread));
+    Ok(server)
 }
 
 async fn accept_loop(
@@ -372,132 +427,14 @@ async fn accept_loop(
     let _ = tokio::time::timeout(config.shutdown_grace, graceful.shutdown()).await;
 }
 
-/// A server for sync callers (CLI, TUI): on its own thread with its own runtime
-/// ([`spawn_background`]), or as tasks of a runtime the caller owns ([`spawn_on`]).
-/// Dropping it stops it too.
-pub struct BackgroundServer {
-    /// The address actually bound.
-    pub addr: SocketAddr,
-    store: Arc<Store>,
-    state: AppState,
-    stop: Option<oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-    /// The server when it runs on the caller's runtime (dropping it stops it).
-    running: Option<RunningServer>,
-}
-
-impl BackgroundServer {
-    pub fn url(&self) -> String {
-        format!("http://{}", self.addr)
-    }
-
-    /// The inspection store, for in-process callers.
-    pub fn store(&self) -> Arc<Store> {
-        self.store.clone()
-    }
-
-    /// Change where requests are forwarded ([`AppState::set_forwarding`]): the workbench's
-    /// in-process server follows the profile in use.
-    pub fn set_forwarding(&self, indexing: Option<&str>, analytics: Option<&str>) -> Vec<String> {
-        self.state.set_forwarding(indexing, analytics)
-    }
-
-    /// Stop the server and wait for its thread to end.
-    pub fn stop(mut self) {
-        self.stop_and_join();
-    }
-
-    fn stop_and_join(&mut self) {
-        // On the caller's runtime: dropping it tells its accept loop to stop.
-        drop(self.running.take());
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
-
-impl Drop for BackgroundServer {
-    fn drop(&mut self) {
-        self.stop_and_join();
-    }
-}
-
-/// Start a server on its own thread (2 worker threads); returns once it is listening.
-pub fn spawn_background(config: ServerConfig, addr: SocketAddr) -> io::Result<BackgroundServer> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .thread_name("signscope-server")
-        .enable_all()
-        .build()?;
-    let (ready_tx, ready_rx) = std::sync::mpsc::channel();
-    let (stop_tx, stop_rx) = oneshot::channel::<()>();
-    let thread = std::thread::Builder::new()
-        .name("signscope-server".into())
-        .spawn(move || {
-            runtime.block_on(async move {
-                let server = match start(config, addr).await {
-                    Ok(s) => s,
-                    Err(e) => {
-                        let _ = ready_tx.send(Err(e));
-                        return;
-                    }
-                };
-                let _ = ready_tx.send(Ok((server.addr, server.store(), server.state.clone())));
-                let _ = stop_rx.await;
-                server.shutdown().await;
-            });
-        })?;
-    match ready_rx.recv() {
-        Ok(Ok((addr, store, state))) => Ok(BackgroundServer {
-            addr,
-            store,
-            state,
-            stop: Some(stop_tx),
-            thread: Some(thread),
-            running: None,
-        }),
-        Ok(Err(e)) => {
-            let _ = thread.join();
-            Err(e)
-        }
-        Err(_) => {
-            let _ = thread.join();
-            Err(io::Error::other(
-                "the server thread ended before it started listening",
-            ))
-        }
-    }
-}
-
-/// Serve on `listener`, already bound (so its address is known before anything runs), as tasks
-/// of the runtime `handle`: no thread or runtime of its own. Returns at once; connections wait
-/// in the listen queue until the runtime's threads accept them. The workbench binds before it
-/// takes the screen and serves on its own runtime.
-pub fn spawn_on(
-    handle: &tokio::runtime::Handle,
-    config: ServerConfig,
-    listener: std::net::TcpListener,
-) -> io::Result<BackgroundServer> {
-    listener.set_nonblocking(true)?;
-    let _runtime = handle.enter();
-    let running = start_on(config, TcpListener::from_std(listener)?)?;
-    Ok(BackgroundServer {
-        addr: running.addr,
-        store: running.store(),
-        state: running.state.clone(),
-        stop: None,
-        thread: None,
-        running: Some(running),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use tower::ServiceExt;
+
+    fn loopback() -> std::net::TcpListener {
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap()
+    }
 
     #[test]
     fn http_dates_are_imf_fixdates() {
@@ -552,8 +489,7 @@ mod tests {
 
     #[test]
     fn background_server_starts_and_stops() {
-        let server =
-            spawn_background(ServerConfig::demo(), "127.0.0.1:0".parse().unwrap()).unwrap();
+        let server = spawn(ServerConfig::demo(), loopback()).unwrap();
         assert_ne!(server.addr.port(), 0);
         let mut s = std::net::TcpStream::connect(server.addr).unwrap();
         use std::io::{Read, Write};
@@ -576,9 +512,9 @@ mod tests {
             .enable_all()
             .build()
             .unwrap();
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let listener = loopback();
         let addr = listener.local_addr().unwrap();
-        let server = spawn_on(rt.handle(), ServerConfig::demo(), listener).unwrap();
+        let server = start(rt.handle(), ServerConfig::demo(), listener).unwrap();
         assert_eq!(server.addr, addr);
         let get_health = || {
             use std::io::{Read, Write};

@@ -123,12 +123,9 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
     };
     // The in-process server: on --listen or a free loopback port, for the Traffic view and for
     // profiles whose URLs say `embedded`.
-    let (config, forward_note) = embedded_config(session.profile());
-    note = note.or(forward_note);
     let rt = runtime::build_runtime()?;
-    let server = crate::server::spawn_on(rt.handle(), config, listener)
-        .map_err(|e| anyhow::anyhow!("the local server could not start on 127.0.0.1: {e}"))?;
-    session.use_embedded(server);
+    let forward_note = session.start_embedded(listener, Some(rt.handle()))?;
+    note = note.or(forward_note);
     // The body moves to the editor; the session keeps the profile without it.
     let (loaded, url_note) = runtime::open_current(&mut session);
     note = note.or(url_note);
@@ -205,42 +202,6 @@ pub fn open_app(loaded: message::LoadedProfile, now: DateTime<Utc>) -> (App, Vec
     // Fill the components too (events target and batch, profile manager) and sign.
     let startup = update::update(&mut app, message::Message::ProfileLoaded(Ok(loaded)));
     (app, startup)
-}
-
-/// The in-process server's configuration for a profile: the demo account, forwarding to the
-/// profile's `forward_indexing` / `forward_analytics` URLs (`docs/server.md`, "Forwarding"). A
-/// URL that cannot be used is left out, and the note says why.
-pub fn embedded_config(p: &crate::store::Profile) -> (crate::server::ServerConfig, Option<String>) {
-    let mut config = crate::server::ServerConfig::demo();
-    // Another profile opened later may forward elsewhere (`docs/server.md` rule W10).
-    config.forward_switchable = true;
-    let mut notes = Vec::new();
-    let mut take = |field: &str, url: &Option<String>| -> Option<String> {
-        let url = url.as_deref().map(str::trim).filter(|u| !u.is_empty())?;
-        match crate::server::forward::check_url(url) {
-            Ok(_) => Some(url.to_string()),
-            Err(why) => {
-                notes.push(format!("profile {}: {field} {why}; not forwarding", p.name));
-                None
-            }
-        }
-    };
-    config.forward_indexing = take("forward_indexing", &p.forward_indexing);
-    config.forward_analytics = take("forward_analytics", &p.forward_analytics);
-    let note = (!notes.is_empty()).then(|| notes.join("; "));
-    (config, note)
-}
-
-/// The in-process server with `config` on `listen`, or on a free loopback port.
-pub fn start_server(
-    config: crate::server::ServerConfig,
-    listen: Option<std::net::SocketAddr>,
-) -> anyhow::Result<crate::server::BackgroundServer> {
-    let addr = listen.unwrap_or_else(|| std::net::SocketAddr::from(([127, 0, 0, 1], 0)));
-    crate::server::spawn_background(config, addr).map_err(|e| match listen {
-        Some(a) => anyhow::anyhow!(listen_error(a, &e)),
-        None => anyhow::anyhow!("the local server could not start on 127.0.0.1: {e}"),
-    })
 }
 
 /// The in-process server's listener: on `--listen ADDR`, or on a free loopback port.

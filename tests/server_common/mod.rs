@@ -5,7 +5,7 @@
 use chrono::{DateTime, TimeZone, Utc};
 use signscope::core::time::format_timestamp;
 use signscope::core::{sign, Secret, SignableRequest};
-use signscope::server::{self, RunningServer, ServerConfig, DEMO_API_KEY, DEMO_REST_KEY};
+use signscope::server::{self, Server, ServerConfig, DEMO_API_KEY, DEMO_REST_KEY};
 
 /// The fixed "now" of servers started with [`start_at_t0`].
 pub fn t0() -> DateTime<Utc> {
@@ -73,10 +73,9 @@ pub fn demo_headers(
 }
 
 /// A server with this configuration on 127.0.0.1 port 0.
-pub async fn start(config: ServerConfig) -> RunningServer {
-    server::start(config, "127.0.0.1:0".parse().unwrap())
-        .await
-        .unwrap()
+pub async fn start(config: ServerConfig) -> Server {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    server::start(&tokio::runtime::Handle::current(), config, listener).unwrap()
 }
 
 pub fn config_at_t0() -> ServerConfig {
@@ -85,7 +84,7 @@ pub fn config_at_t0() -> ServerConfig {
     cfg
 }
 
-pub async fn start_at_t0() -> RunningServer {
+pub async fn start_at_t0() -> Server {
     start(config_at_t0()).await
 }
 

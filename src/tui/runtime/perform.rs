@@ -467,21 +467,7 @@ impl Effects {
     /// same address (`docs/server.md` rule W10). Returns why a URL of the profile cannot be
     /// used, for the status line.
     fn forward_for_profile(&mut self) -> Option<String> {
-        let sess = self.session.as_ref()?;
-        let server = sess.embedded()?;
-        let (config, note) = crate::tui::embedded_config(sess.profile());
-        let refused = server.set_forwarding(
-            config.forward_indexing.as_deref(),
-            config.forward_analytics.as_deref(),
-        );
-        tracing::debug!(
-            profile = %sess.profile().name,
-            indexing = ?config.forward_indexing,
-            analytics = ?config.forward_analytics,
-            "in-process server forwarding set"
-        );
-        let notes: Vec<String> = note.into_iter().chain(refused).collect();
-        (!notes.is_empty()).then(|| notes.join("; "))
+        self.session.as_ref()?.forward_embedded()
     }
 
     /// Save the editor's request under `name` in the session's profile (its key source, events

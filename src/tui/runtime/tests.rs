@@ -279,7 +279,8 @@ fn the_php_sdk_form_is_sent_as_chosen_accepted_only_where_accepted_and_saved_wit
     // A server started with accept-form php-sdk accepts the same request.
     let mut cfg = crate::server::ServerConfig::demo();
     cfg.accept_forms = vec![SigningForm::PhpSdk];
-    let php = crate::server::spawn_background(cfg, "127.0.0.1:0".parse().unwrap()).unwrap();
+    let php =
+        crate::server::spawn(cfg, std::net::TcpListener::bind("127.0.0.1:0").unwrap()).unwrap();
     app.request.url.set(php.url());
     session = send(&mut app, session);
     let resp = app.request.response.as_ref().expect("a response");
@@ -321,12 +322,19 @@ fn the_php_sdk_form_is_sent_as_chosen_accepted_only_where_accepted_and_saved_wit
 
 #[test]
 fn switching_profile_points_the_in_process_server_at_the_new_profiles_upstream() {
-    use crate::server::{spawn_background, ServerConfig};
+    use crate::server::{spawn, ServerConfig};
     use crate::tui::test_util::ctrl_key;
     // Two real upstreams on loopback, each taking the demo key.
-    let any_port = || "127.0.0.1:0".parse().unwrap();
-    let up_a = spawn_background(ServerConfig::demo(), any_port()).unwrap();
-    let up_b = spawn_background(ServerConfig::demo(), any_port()).unwrap();
+    let up_a = spawn(
+        ServerConfig::demo(),
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
+    )
+    .unwrap();
+    let up_b = spawn(
+        ServerConfig::demo(),
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
+    )
+    .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let paths = Paths::new(dir.path().join("c"), dir.path().join("d"));
     let store = crate::store::ProfileStore::open(&paths);
@@ -343,18 +351,19 @@ fn switching_profile_points_the_in_process_server_at_the_new_profiles_upstream()
     }
     let mut session = Session::open_in(paths, Some("shop-a"), ClientOptions::default()).unwrap();
     // As the workbench starts: the in-process server configured for the first profile.
-    let (config, note) = crate::tui::embedded_config(session.profile());
+    let note = session
+        .start_embedded(std::net::TcpListener::bind("127.0.0.1:0").unwrap(), None)
+        .unwrap();
     assert_eq!(note, None);
-    let server = crate::tui::start_server(config, None).unwrap();
+    let server = session.embedded().expect("started");
     let local = server.url();
     let local_store = server.store();
-    session.use_embedded(server);
     let (loaded, _) = open_current(&mut session);
     let (mut app, startup) = crate::tui::open_app(loaded, Utc::now());
     let mut session = run_until(&mut app, Some(session), startup, |a| {
         a.request.sign.result.is_some()
     });
-    let seen = |s: &crate::server::BackgroundServer| s.store().summary().requests;
+    let seen = |s: &crate::server::Server| s.store().summary().requests;
     let send = |app: &mut App, session: Option<Session>| {
         assert_eq!(
             app.request.url.text(),
@@ -431,10 +440,14 @@ fn background_arrivals_get_at_most_one_frame_per_interval_and_input_draws_at_onc
 
 #[test]
 fn saving_the_profile_in_use_with_a_forward_url_points_the_in_process_server_at_it() {
-    use crate::server::{spawn_background, ServerConfig};
+    use crate::server::{spawn, ServerConfig};
     use crate::tui::components::profiles::ProfilesEffect;
     use crate::tui::test_util::ctrl_key;
-    let up = spawn_background(ServerConfig::demo(), "127.0.0.1:0".parse().unwrap()).unwrap();
+    let up = spawn(
+        ServerConfig::demo(),
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
+    )
+    .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let paths = Paths::new(dir.path().join("c"), dir.path().join("d"));
     let mut shop = Profile::demo();
@@ -443,8 +456,9 @@ fn saving_the_profile_in_use_with_a_forward_url_points_the_in_process_server_at_
         .save(&shop)
         .unwrap();
     let mut session = Session::open_in(paths, Some("shop"), ClientOptions::default()).unwrap();
-    let (config, _) = crate::tui::embedded_config(session.profile());
-    session.use_embedded(crate::tui::start_server(config, None).unwrap());
+    session
+        .start_embedded(std::net::TcpListener::bind("127.0.0.1:0").unwrap(), None)
+        .unwrap();
     let (loaded, _) = open_current(&mut session);
     let (mut app, startup) = crate::tui::open_app(loaded, Utc::now());
     let mut session = run_until(&mut app, Some(session), startup, |a| {

@@ -481,15 +481,15 @@ fn loading_over_unsaved_edits_asks_first_and_discard_loads() {
 #[test]
 fn a_profiles_forwarding_urls_configure_the_in_process_server() {
     // The upstream: a second demo server. The in-process server forwards to it.
-    let upstream = crate::server::spawn_background(
+    let upstream = crate::server::spawn(
         crate::server::ServerConfig::demo(),
-        "127.0.0.1:0".parse().unwrap(),
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
     )
     .unwrap();
     let mut p = crate::store::Profile::demo();
     p.forward_indexing = Some(upstream.url());
     p.forward_analytics = Some("ftp://nowhere".into());
-    let (config, note) = crate::tui::embedded_config(&p);
+    let (config, note) = crate::engine::embedded_config(&p);
     assert_eq!(
         config.forward_indexing.as_deref(),
         Some(upstream.url().as_str())
@@ -500,7 +500,8 @@ fn a_profiles_forwarding_urls_configure_the_in_process_server() {
         note.contains("forward_analytics") && note.contains("http://"),
         "{note}"
     );
-    let server = crate::tui::start_server(config, None).unwrap();
+    let server =
+        crate::server::spawn(config, std::net::TcpListener::bind("127.0.0.1:0").unwrap()).unwrap();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -521,7 +522,7 @@ fn a_profiles_forwarding_urls_configure_the_in_process_server() {
     assert_eq!(upstream.store().summary().accepted, 1);
     assert_eq!(server.store().summary().accepted, 1);
     // Without forwarding URLs, nothing is forwarded and nothing is said.
-    let (config, note) = crate::tui::embedded_config(&crate::store::Profile::demo());
+    let (config, note) = crate::engine::embedded_config(&crate::store::Profile::demo());
     assert!(
         config.forward_indexing.is_none() && config.forward_analytics.is_none() && note.is_none()
     );
