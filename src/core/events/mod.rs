@@ -11,7 +11,7 @@ pub use compose::{ItemDraft, ListDraft};
 pub use draft::{draft_from_value, form_batch, DraftError, ItemRest, Unshown};
 pub use model::{
     derive_item_id, Batch, Event, Item, UserProfile, KNOWN_EVENTS, KNOWN_LIST_LOGICS,
-    KNOWN_PAGE_TYPES, PAGE_TYPE_TAG, SELECT_RECS_LIST, VIEW_RECS_LIST,
+    KNOWN_PAGE_TYPES, ORDER_PURCHASE, PAGE_TYPE_TAG, SELECT_RECS_LIST, VIEW_RECS_LIST,
 };
 pub use nested::{list_id_of, EventData, NestedEvent, Shape, StaticContent, EVENT_VERSION};
 pub use validate::{
@@ -24,3 +24,6 @@ mod tests;
 
 #[cfg(test)]
 mod shape_tests;
+
+#[cfg(test)]
+mod sdk_tests;

@@ -11,8 +11,11 @@ use serde_json::{Map, Value};
 pub const VIEW_RECS_LIST: &str = "view_recs_list";
 /// `event` value of a click report.
 pub const SELECT_RECS_LIST: &str = "select_recs_list";
-/// Every event kind the interface document shows.
-pub const KNOWN_EVENTS: &[&str] = &[VIEW_RECS_LIST, SELECT_RECS_LIST];
+/// `event` value of an order line report: the PHP SDK's `CollectService`, the order-sync module
+/// and `@klevu/core`'s `buy` send it to the same path (`docs/events.md` rule E19).
+pub const ORDER_PURCHASE: &str = "order_purchase";
+/// Every event kind the collector knows.
+pub const KNOWN_EVENTS: &[&str] = &[VIEW_RECS_LIST, SELECT_RECS_LIST, ORDER_PURCHASE];
 
 /// List logics the vendor documents (`docs/events.md` rule E12). Suggestions, not a closed set: any
 /// upper-case-with-underscores name is valid.

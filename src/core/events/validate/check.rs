@@ -11,7 +11,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use super::read::{EventRec, ItemRec, ProfileRec, Raw, Shaped, Skip};
 use super::types::{codes, event_of_path, Level, Omitted, Problem, Report, MAX_LISTED_PROBLEMS};
 use crate::core::events::model::{
-    KNOWN_EVENTS, KNOWN_LIST_LOGICS, SELECT_RECS_LIST, VIEW_RECS_LIST,
+    KNOWN_EVENTS, KNOWN_LIST_LOGICS, ORDER_PURCHASE, SELECT_RECS_LIST, VIEW_RECS_LIST,
 };
 use crate::core::events::nested::Shape;
 
@@ -288,7 +288,7 @@ impl Checker {
                     ev_path(i, "event"),
                     codes::UNKNOWN_EVENT,
                     Some(Value::from(k)),
-                    format!("event must be \"view_recs_list\" or \"select_recs_list\"{hint}."),
+                    format!("event must be \"view_recs_list\", \"select_recs_list\" or \"order_purchase\"{hint}."),
                 );
             }
         }
@@ -317,6 +317,10 @@ impl Checker {
             }
         }
 
+        if kind == Some(ORDER_PURCHASE) {
+            self.check_order(i, &ev);
+            return;
+        }
         match &ev.data {
             None => self.check_list(
                 i,
@@ -453,54 +457,7 @@ impl Checker {
             }
         }
 
-        match l.profile {
-            None => {}
-            Some(Shaped::Wrong(v)) => {
-                let msg = format!("user_profile must be an object, not {}.", json_type(v));
-                self.push(
-                    Level::Error,
-                    ev_path(i, "user_profile"),
-                    codes::TYPE,
-                    Some(v.clone()),
-                    msg,
-                );
-            }
-            Some(Shaped::Ok(p)) => {
-                self.check_dups(&p.dups, |n| format!("[{i}].user_profile.{n}"));
-                if let Some(Raw::Other(v)) = &p.session {
-                    let msg = format!(
-                        "user_profile.sessionId must be a JSON string, not {}.",
-                        json_type(v)
-                    );
-                    self.push(
-                        Level::Error,
-                        format!("[{i}].user_profile.sessionId"),
-                        codes::TYPE,
-                        Some(v.clone()),
-                        msg,
-                    );
-                }
-                let path = || format!("[{i}].user_profile.ip_address");
-                // The nested shape's profile is {sessionId?, ip_address?}: nothing expected.
-                let optional = shape == Shape::Nested && p.ip.is_none();
-                let ip = if optional {
-                    None
-                } else {
-                    self.string(&p.ip, path, "ip_address", "user_profile", false)
-                };
-                if let Some(ip) = ip {
-                    if ip.parse::<Ipv4Addr>().is_err() {
-                        self.push(
-                            Level::Error,
-                            path(),
-                            codes::FORMAT,
-                            Some(Value::from(ip)),
-                            "user_profile.ip_address must be a dotted IPv4 address such as 203.0.113.7.".to_owned(),
-                        );
-                    }
-                }
-            }
-        }
+        self.check_profile(i, shape, l.profile, false);
 
         match l.items {
             // A nested event may report banners only.
@@ -603,6 +560,82 @@ impl Checker {
         }
         if let Some(id) = list_id {
             self.check_list_consistency(shape, i, id, list_name, logic);
+        }
+    }
+
+    /// `user_profile`: `{sessionId?, ip_address?}` of a recommendation event, or
+    /// `{ip_address?, email?}` of an `order_purchase` (`order`). An empty array is the PHP SDK's
+    /// empty profile (PHP encodes an empty map as `[]`): nothing to check.
+    pub(super) fn check_profile(
+        &mut self,
+        i: usize,
+        shape: Shape,
+        profile: &Option<Shaped<ProfileRec<'_>>>,
+        order: bool,
+    ) {
+        match profile {
+            None => {}
+            Some(Shaped::Wrong(Value::Array(a))) if a.is_empty() => {}
+            // A nested event's null profile is an absent one (rule E17).
+            Some(Shaped::Wrong(Value::Null)) if shape == Shape::Nested => {}
+            Some(Shaped::Wrong(v)) => {
+                let msg = format!("user_profile must be an object, not {}.", json_type(v));
+                self.push(
+                    Level::Error,
+                    ev_path(i, "user_profile"),
+                    codes::TYPE,
+                    Some(v.clone()),
+                    msg,
+                );
+            }
+            Some(Shaped::Ok(p)) => {
+                self.check_dups(&p.dups, |n| format!("[{i}].user_profile.{n}"));
+                for (name, raw) in [("sessionId", &p.session), ("email", &p.email)] {
+                    if let Some(Raw::Other(v)) = raw {
+                        let msg = format!(
+                            "user_profile.{name} must be a JSON string, not {}.",
+                            json_type(v)
+                        );
+                        self.push(
+                            Level::Error,
+                            format!("[{i}].user_profile.{name}"),
+                            codes::TYPE,
+                            Some(v.clone()),
+                            msg,
+                        );
+                    }
+                }
+                let path = || format!("[{i}].user_profile.ip_address");
+                // The nested shape's profile is {sessionId?, ip_address?}: nothing expected.
+                let optional = shape == Shape::Nested && p.ip.is_none();
+                let ip = if optional {
+                    None
+                } else {
+                    self.string(&p.ip, path, "ip_address", "user_profile", false)
+                };
+                let Some(ip) = ip else { return };
+                if order {
+                    // The order-sync module sends the shopper's address as the shop saw it,
+                    // IPv6 included; the PHP SDK's validator does not check it.
+                    if ip.parse::<std::net::IpAddr>().is_err() {
+                        self.push(
+                            Level::Warning,
+                            path(),
+                            codes::FORMAT,
+                            Some(Value::from(ip)),
+                            "user_profile.ip_address is not an IP address such as 203.0.113.7 or 2001:db8::7.".to_owned(),
+                        );
+                    }
+                } else if ip.parse::<Ipv4Addr>().is_err() {
+                    self.push(
+                        Level::Error,
+                        path(),
+                        codes::FORMAT,
+                        Some(Value::from(ip)),
+                        "user_profile.ip_address must be a dotted IPv4 address such as 203.0.113.7.".to_owned(),
+                    );
+                }
+            }
         }
     }
 

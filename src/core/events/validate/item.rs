@@ -88,27 +88,10 @@ impl Checker {
             "item_variant_id",
             "item",
         );
-        let mut usable_id = None;
-        if let (Some(id), Some(g), Some(v)) = (id, group, variant) {
-            usable_id = Some(id);
-            // A simple product has all three ids the same (docs/events.md rule E8).
-            let simple = id == g && id == v;
-            if !simple
-                && (id.len() != g.len() + 1 + v.len()
-                    || !id.starts_with(g)
-                    || !id.ends_with(v)
-                    || id.as_bytes()[g.len()] != b'-')
-            {
-                usable_id = None;
-                self.push(
-                    Level::Error,
-                    item_path(shape, i, j, "item_id"),
-                    codes::MISMATCH,
-                    Some(Value::from(id)),
-                    format!("item_id must equal item_group_id + \"-\" + item_variant_id, here \"{g}-{v}\" (or, for a simple product, all three ids the same)."),
-                );
-            }
-        }
+        let usable_id = match (id, group, variant) {
+            (Some(id), Some(g), Some(v)) => self.check_identity(shape, i, j, id, g, v),
+            _ => None,
+        };
         self.string(
             &it.name,
             || item_path(shape, i, j, "item_name"),
@@ -164,28 +147,81 @@ impl Checker {
             "item",
             true,
         ) {
-            let b = c.as_bytes();
-            if !(b.len() == 3 && b.iter().all(u8::is_ascii_uppercase)) {
-                let msg = if b.len() == 3 && b.iter().all(u8::is_ascii_alphabetic) {
-                    format!(
-                        "currency must be three upper-case letters: write \"{}\".",
-                        c.to_ascii_uppercase()
-                    )
-                } else {
-                    "currency must be three upper-case letters (an ISO 4217 code such as \"EUR\")."
-                        .to_owned()
-                };
-                self.push(
-                    Level::Error,
-                    item_path(shape, i, j, "currency"),
-                    codes::FORMAT,
-                    Some(Value::from(c)),
-                    msg,
-                );
-            }
+            self.check_currency(item_path(shape, i, j, "currency"), c);
         }
         let index = self.check_index(shape, i, j, &it.index)?;
         Some((usable_id?, index))
+    }
+
+    /// Item identity (`docs/events.md` rule E18): `item_id` is `item_group_id-item_variant_id`,
+    /// or all three are equal (a simple product), or `item_id` is the variant's own id (a
+    /// record whose id is its variant's, as Shopify stores have). Returns the id when usable.
+    pub(super) fn check_identity<'r>(
+        &mut self,
+        shape: Shape,
+        i: usize,
+        j: usize,
+        id: &'r str,
+        g: &str,
+        v: &str,
+    ) -> Option<&'r str> {
+        let joined = id.len() == g.len() + 1 + v.len()
+            && id.starts_with(g)
+            && id.ends_with(v)
+            && id.as_bytes()[g.len()] == b'-';
+        if joined || (id == g && id == v) {
+            return Some(id);
+        }
+        // The part of item_id after "group-", when item_id has that form.
+        let suffix = id
+            .strip_prefix(g)
+            .and_then(|rest| rest.strip_prefix('-'))
+            .filter(|s| !s.is_empty());
+        if id == v {
+            if let Some(suffix) = suffix {
+                // @klevu/core 5.x's documented click without variantId sends the record id as
+                // the variant id: valid, but the variant is probably the suffix.
+                self.push(
+                    Level::Warning,
+                    item_path(shape, i, j, "item_variant_id"),
+                    codes::VARIANT_ID,
+                    Some(Value::from(v)),
+                    format!("item_variant_id is the whole item_id \"{id}\", which is item_group_id + \"-\" + \"{suffix}\": the variant id is probably \"{suffix}\" (pass the variant id to the SDK's click)."),
+                );
+            }
+            return Some(id);
+        }
+        let msg = if v == g && suffix.is_some() {
+            format!("item_variant_id is the group id \"{g}\", so item_id \"{id}\" is neither item_group_id + \"-\" + item_variant_id nor the variant's own id: the older SDKs' bug that sends the group id as the variant id; send \"{}\" as item_variant_id.", suffix.unwrap_or_default())
+        } else {
+            format!("item_id must equal item_group_id + \"-\" + item_variant_id (here \"{g}-{v}\"), or the variant's own id (\"{v}\"), or, for a simple product, all three ids the same.")
+        };
+        self.push(
+            Level::Error,
+            item_path(shape, i, j, "item_id"),
+            codes::MISMATCH,
+            Some(Value::from(id)),
+            msg,
+        );
+        None
+    }
+
+    /// `currency`: three upper-case letters.
+    pub(super) fn check_currency(&mut self, path: String, c: &str) {
+        let b = c.as_bytes();
+        if b.len() == 3 && b.iter().all(u8::is_ascii_uppercase) {
+            return;
+        }
+        let msg = if b.len() == 3 && b.iter().all(u8::is_ascii_alphabetic) {
+            format!(
+                "currency must be three upper-case letters: write \"{}\".",
+                c.to_ascii_uppercase()
+            )
+        } else {
+            "currency must be three upper-case letters (an ISO 4217 code such as \"EUR\")."
+                .to_owned()
+        };
+        self.push(Level::Error, path, codes::FORMAT, Some(Value::from(c)), msg);
     }
 
     pub(super) fn check_index(

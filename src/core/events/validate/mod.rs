@@ -16,6 +16,7 @@ use serde_json::Value;
 mod check;
 mod item;
 mod nested;
+mod order;
 mod read;
 mod types;
 

@@ -211,6 +211,8 @@ pub(super) struct BannerRec<'a> {
 pub(super) struct ProfileRec<'a> {
     pub(super) ip: Option<Raw<'a>>,
     pub(super) session: Option<Raw<'a>>,
+    /// `order_purchase` only (the PHP SDK's `UserProfile`).
+    pub(super) email: Option<Raw<'a>>,
     pub(super) dups: Vec<&'static str>,
 }
 
@@ -225,7 +227,35 @@ pub(super) struct ItemRec<'a> {
     pub(super) brand: Option<Raw<'a>>,
     pub(super) category: Option<Raw<'a>>,
     pub(super) index: Option<Raw<'a>>,
+    /// The members of an `order_purchase` item (`docs/events.md` rule E20).
+    pub(super) unit_price: Option<Raw<'a>>,
+    pub(super) units: Option<Raw<'a>>,
+    pub(super) order_id: Option<Raw<'a>>,
+    pub(super) order_line_id: Option<Raw<'a>>,
     pub(super) dups: Vec<&'static str>,
+}
+
+/// A JSON `null` in an optional member means the member is absent (`docs/events.md` rule E17:
+/// the vendor's SDK copies `"action": null` and the like from the merchant console).
+pub(super) trait Nullable {
+    fn is_null(&self) -> bool;
+}
+impl Nullable for Raw<'_> {
+    fn is_null(&self) -> bool {
+        matches!(self, Raw::Other(Value::Null))
+    }
+}
+impl<T> Nullable for Shaped<T> {
+    fn is_null(&self) -> bool {
+        matches!(self, Shaped::Wrong(Value::Null))
+    }
+}
+
+/// `slot` emptied when it holds a JSON `null`.
+pub(super) fn null_as_absent<T: Nullable>(slot: &mut Option<T>) {
+    if slot.as_ref().is_some_and(Nullable::is_null) {
+        *slot = None;
+    }
 }
 
 /// A record read from a JSON object: each member the validator knows goes into its slot (a
@@ -235,6 +265,9 @@ pub(super) trait Record<'de>: Default {
     /// Read the map's next value, the member `key`, into its slot; false when `key` is not
     /// one of this record's (the value is then still to be read).
     fn member<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error>;
+
+    /// Called once every member is read.
+    fn finish(&mut self) {}
 }
 
 /// The member table of a record: `"json name" => field`.
@@ -283,6 +316,18 @@ impl<'de> Record<'de> for DataRec<'de> {
         });
         Ok(true)
     }
+
+    fn finish(&mut self) {
+        // Every member of event_data but list_id is optional: null is absent (rule E17).
+        for slot in &mut self.strings {
+            null_as_absent(slot);
+        }
+        null_as_absent(&mut self.tags);
+        null_as_absent(&mut self.list_name);
+        null_as_absent(&mut self.list_logic);
+        null_as_absent(&mut self.banners);
+        null_as_absent(&mut self.items);
+    }
 }
 
 impl<'de> Record<'de> for BannerRec<'de> {
@@ -305,8 +350,15 @@ impl<'de> Record<'de> for ProfileRec<'de> {
         members!(r, key, map, {
             "ip_address" => ip,
             "sessionId" => session,
+            "email" => email,
         });
         Ok(true)
+    }
+
+    fn finish(&mut self) {
+        null_as_absent(&mut self.ip);
+        null_as_absent(&mut self.session);
+        null_as_absent(&mut self.email);
     }
 }
 
@@ -323,6 +375,10 @@ impl<'de> Record<'de> for ItemRec<'de> {
             "item_brand" => brand,
             "item_category" => category,
             "index" => index,
+            "unit_price" => unit_price,
+            "units" => units,
+            "order_id" => order_id,
+            "order_line_id" => order_line_id,
         });
         Ok(true)
     }
@@ -343,6 +399,7 @@ impl<'de, R: Record<'de>> Visitor<'de> for RecordVisitor<R> {
                 map.next_value::<Skip>()?;
             }
         }
+        r.finish();
         Ok(Shaped::Ok(r))
     }
     fallback_scalars!();

@@ -56,6 +56,12 @@ pub mod codes {
     pub const ITEM_NOT_VIEWED: &str = "ITEM_NOT_VIEWED";
     /// A `select_recs_list` event carries more than the one clicked item (warning).
     pub const SELECT_ITEMS: &str = "SELECT_ITEMS";
+    /// `item_variant_id` is the whole `item_id`, which is itself `group-SUFFIX` (warning: the
+    /// variant id is probably SUFFIX).
+    pub const VARIANT_ID: &str = "VARIANT_ID";
+    /// A multipart form reached a JSON endpoint; with a part `[object Object]` it is the
+    /// vendor's SDK's form bug (`docs/events.md` rule E22).
+    pub const MULTIPART_FORM: &str = "MULTIPART_FORM";
 }
 
 /// One thing wrong with a batch.
