@@ -499,6 +499,40 @@ fn no_source_file_is_over_1000_lines_before_its_tests() {
     );
 }
 
+/// Where a view's code reads the colour setting itself instead of drawing with the one
+/// `&Theme` the frame passes it: a call that reads the environment or builds a theme of its own.
+fn own_colour_reads(code: &str) -> Vec<&'static str> {
+    ["no_color_from_env", "env::var", "Theme::new("]
+        .into_iter()
+        .filter(|n| code.contains(n))
+        .collect()
+}
+
+/// `NO_COLOR` is read once, at the workbench's start, into the one `Theme` of the App; every
+/// view draws with the `&Theme` it is given (`docs/architecture.md`, "The workbench").
+#[test]
+fn no_view_reads_no_color_itself() {
+    let found: Vec<String> = load()
+        .iter()
+        .filter(|f| f.rel.starts_with("tui/components/") && !f.rel.ends_with("tests.rs"))
+        .filter_map(|f| {
+            let reads = own_colour_reads(&f.code);
+            (!reads.is_empty()).then(|| format!("src/{}: {}", f.rel, reads.join(", ")))
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "these views choose their colours themselves; take `theme: &Theme` in draw instead:\n{}",
+        found.join("\n")
+    );
+    // The check finds what it looks for.
+    assert_eq!(
+        own_colour_reads("let t = Theme::new(Theme::no_color_from_env());"),
+        ["no_color_from_env", "Theme::new("]
+    );
+    assert!(own_colour_reads("fn draw(f: &mut Frame, theme: &Theme) { theme.ok(); }").is_empty());
+}
+
 /// The checker itself: a loop, a parent re-export and a wrong-way import are all found.
 #[test]
 fn the_checker_finds_what_it_looks_for() {

@@ -118,7 +118,8 @@ pub struct App {
     /// The send of a history entry under way (its id and what was sent), answered in the
     /// status line.
     pub sent_again: Option<(u64, String)>,
-    pub no_color: bool,
+    /// The one set of styles every view draws with (`NO_COLOR` is read once, at start).
+    pub theme: crate::tui::theme::Theme,
     /// Terminal size (columns, rows), for mouse hit testing with the same layout the view uses.
     pub size: (u16, u16),
 
@@ -148,7 +149,7 @@ impl App {
             load_after_save: None,
             quit: false,
             sent_again: None,
-            no_color: false,
+            theme: crate::tui::theme::Theme::new(false),
             size: (80, 24),
             request: RequestState::new(profile_name, is_demo, request, key, now),
             diagnose: DiagnoseState::default(),

@@ -50,6 +50,16 @@ impl View {
     }
 }
 
+/// The smallest screen the views are laid out for (columns, rows): below it every pane would be
+/// a sliver (the canonical text one column wide at 40x12), so the frame says how small the
+/// terminal is and what it needs instead ([`too_small`]).
+pub const MIN_SIZE: (u16, u16) = (60, 16);
+
+/// Whether a screen of `area` is below [`MIN_SIZE`].
+pub fn too_small(area: Rect) -> bool {
+    area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1
+}
+
 /// Below this many rows the screen has no footer row (the views need the room).
 pub const FOOTER_MIN_ROWS: u16 = 16;
 

@@ -159,7 +159,7 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
             );
         }
     }
-    app.no_color = theme::Theme::no_color_from_env();
+    app.theme = theme::Theme::new(theme::Theme::no_color_from_env());
     if let Some(w) = log_warning {
         note = Some(match note {
             Some(n) => format!("{n}; {w}"),

@@ -90,7 +90,7 @@ impl TestApp {
         };
         let mut app = App::new("demo", true, request, key, t0());
         app.size = (w, h);
-        app.no_color = false;
+        app.theme = crate::tui::theme::Theme::new(false);
         TestApp {
             app,
             term: Terminal::new(TestBackend::new(w, h)).unwrap_or_else(|e| {

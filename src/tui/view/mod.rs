@@ -19,8 +19,12 @@ pub(crate) mod no_cut;
 
 /// Draw the whole screen.
 pub fn draw(frame: &mut Frame, app: &App) {
-    let theme = Theme::new(app.no_color);
+    let theme = app.theme;
     let area = frame.area();
+    if crate::tui::layout::too_small(area) {
+        draw_too_small(frame, area, &theme);
+        return;
+    }
     let (tabs, main, status) = frame_layout(area);
     draw_tabs(frame, tabs, app, &theme);
     // The terminal cursor shows where typing goes: never through a popup over the view.
@@ -34,10 +38,10 @@ pub fn draw(frame: &mut Frame, app: &App) {
             &app.request.key_info.source,
             &theme,
         ),
-        View::Events => events::draw_with_cursor(frame, main, &app.events, cursor),
-        View::History => history::draw(frame, main, &app.history),
-        View::Profiles => profiles::draw(frame, main, &app.profiles),
-        View::Traffic => traffic::draw(frame, main, &app.traffic),
+        View::Events => events::draw_with_cursor(frame, main, &app.events, &theme, cursor),
+        View::History => history::draw(frame, main, &app.history, &theme),
+        View::Profiles => profiles::draw(frame, main, &app.profiles, &theme),
+        View::Traffic => traffic::draw(frame, main, &app.traffic, &theme),
         View::Lesson => lesson::draw(frame, main, &app.lesson, &theme),
     }
     if let Some(row) = crate::tui::layout::footer_row(area) {
@@ -46,6 +50,35 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
     draw_status(frame, status, app, &theme);
     popup::draw(frame, area, app, &theme);
+}
+
+/// The whole screen when the terminal is below the size the views are laid out for: how big it
+/// is, what it needs, and that the keys still work (nothing is lost; a bigger window redraws).
+fn draw_too_small(frame: &mut Frame, area: Rect, theme: &Theme) {
+    let (w, h) = crate::tui::layout::MIN_SIZE;
+    let text = format!(
+        "Terminal too small: {}x{}. signscope needs at least {w}x{h}; enlarge the window (Ctrl-Q quits).",
+        area.width, area.height
+    );
+    let wrap = |t: &str| crate::tui::widgets::text::wrap_words(t, area.width as usize);
+    let mut rows = wrap(&text);
+    if rows.len() > area.height as usize {
+        // A tiny window: the short form.
+        rows = wrap(&format!(
+            "{}x{} too small; needs {w}x{h}",
+            area.width, area.height
+        ));
+    }
+    let lines: Vec<Line> = rows
+        .into_iter()
+        .map(|l| Line::styled(l, theme.warn()))
+        .collect();
+    let top = area.height.saturating_sub(lines.len() as u16) / 2;
+    let rows = Rect::new(area.x, area.y + top, area.width, area.height - top);
+    frame.render_widget(
+        Paragraph::new(lines).alignment(ratatui::layout::Alignment::Center),
+        rows,
+    );
 }
 
 fn draw_tabs(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {

@@ -433,3 +433,41 @@ fn nothing_is_cut_at_80x24_120x40_and_200x50() {
         }
     }
 }
+
+/// Below the size the views are laid out for, the screen says so (whole, wrapped, at every
+/// small size) instead of drawing slivers of panes; keys still work, and a bigger window shows
+/// the view the keys chose.
+#[test]
+fn a_terminal_below_the_layouts_size_shows_the_too_small_screen() {
+    use crossterm::event::KeyCode;
+    let mut a = TestApp::new(80, 24);
+    a.assert_no_line("Terminal too small");
+    for (w, h) in [(59u16, 16u16), (60, 15), (40, 12), (30, 8)] {
+        a.resize(w, h);
+        let screen = a.screen().split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            screen.contains(&format!(
+                "Terminal too small: {w}x{h}. signscope needs at least 60x16; enlarge the window (Ctrl-Q quits)."
+            )),
+            "{w}x{h}:\n{}",
+            a.screen()
+        );
+        assert!(!screen.contains("F2"), "no tab bar on it: {screen}");
+    }
+    // A tiny window has the short form, whole.
+    a.resize(20, 5);
+    let screen = a.screen().split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        screen.contains("20x5 too small; needs 60x16"),
+        "{}",
+        a.screen()
+    );
+    // A click where a tab would be does nothing; a key still switches the view.
+    a.resize(40, 12);
+    a.click(5, 0);
+    assert_eq!(a.view, crate::tui::layout::View::Request);
+    a.press(KeyCode::F(3));
+    a.resize(60, 16);
+    a.assert_no_line("Terminal too small");
+    a.assert_line("Items (1, 0 clicked)");
+}

@@ -93,7 +93,7 @@ fn focused_query_line_is_highlighted_even_when_empty() {
         "PATH not highlighted"
     );
     // NO_COLOR: the highlight is reverse video, and no colour is used anywhere.
-    a.no_color = true;
+    a.theme = crate::tui::theme::Theme::new(true);
     let buf = render(&mut a, 80, 24);
     let r = rows(&buf);
     let (x, y) = find(&r, "QUERY  \\n").unwrap();
@@ -382,11 +382,11 @@ fn the_help_scrolls_on_a_small_terminal_and_closes_on_any_other_key() {
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     let key = |c| Message::Key(KeyEvent::new(c, KeyModifiers::NONE));
     let mut a = app_with_body("[1]");
-    update(&mut a, Message::Resize(40, 12));
+    update(&mut a, Message::Resize(60, 16));
     update(&mut a, key(KeyCode::F(1)));
     let first = crate::tui::view::popup::bindings(&a)[0].0.clone();
     let fourth = crate::tui::view::popup::bindings(&a)[3].0.clone();
-    let screen = rows(&render(&mut a, 40, 12)).join("\n");
+    let screen = rows(&render(&mut a, 60, 16)).join("\n");
     assert!(screen.contains(&first), "{screen}");
     assert!(
         screen.contains("scroll (0/"),
@@ -400,15 +400,15 @@ fn the_help_scrolls_on_a_small_terminal_and_closes_on_any_other_key() {
         update(&mut a, key(KeyCode::Down));
     }
     assert_eq!(a.popup, Some(Popup::Help { scroll: 3 }));
-    let screen = rows(&render(&mut a, 40, 12)).join("\n");
-    let top_row = rows(&render(&mut a, 40, 12))
+    let screen = rows(&render(&mut a, 60, 16)).join("\n");
+    let top_row = rows(&render(&mut a, 60, 16))
         .into_iter()
         .find(|r| r.contains(&fourth))
         .expect("the fourth binding is on screen");
     assert!(!screen.contains(&format!("│{first} ")), "{screen}");
     assert!(screen.find(&top_row).unwrap() < screen.find("scroll (3/").unwrap());
     update(&mut a, key(KeyCode::End));
-    let screen = rows(&render(&mut a, 40, 12)).join("\n");
+    let screen = rows(&render(&mut a, 60, 16)).join("\n");
     assert!(
         screen.contains("any other key closes this help"),
         "{screen}"
@@ -532,10 +532,10 @@ fn every_view_draws_on_small_terminals() {
             let buf = render(&mut a, w, h);
             assert_eq!(buf.area.height, h);
         }
-        let screen = rows(&render(&mut a, 40, 12)).join("\n");
+        let screen = rows(&render(&mut a, 60, 16)).join("\n");
         assert!(
             screen.contains(title),
-            "F{fkey} at 40x12 shows no {title:?}:\n{screen}"
+            "F{fkey} at 60x16 shows no {title:?}:\n{screen}"
         );
     }
 }

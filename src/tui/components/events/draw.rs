@@ -92,7 +92,7 @@ pub fn layout(area: Rect, state: &EventsState) -> EventsLayout {
         let mut want = 2u16;
         for p in &state.problems {
             want +=
-                wrap_words(&problem_spans(state, p), right.width.saturating_sub(2)).len() as u16;
+                wrap_words(&problem_spans(&MEASURE, p), right.width.saturating_sub(2)).len() as u16;
             if want >= most {
                 break;
             }
@@ -184,8 +184,9 @@ fn layout_problems(l: &mut EventsLayout, state: &EventsState) {
     if inner.height == 0 || state.problems.is_empty() {
         return;
     }
-    let rows_of =
-        |i: usize| wrap_words(&problem_spans(state, &state.problems[i]), inner.width).len() as u16;
+    let rows_of = |i: usize| {
+        wrap_words(&problem_spans(&MEASURE, &state.problems[i]), inner.width).len() as u16
+    };
     let sel = state.problem_sel.min(state.problems.len() - 1);
     let top = state.problems_top.min(sel);
     // Does the selection fit in a window starting at `top`?
@@ -224,16 +225,22 @@ fn layout_problems(l: &mut EventsLayout, state: &EventsState) {
 }
 
 /// Draw the events view into `area`.
-pub fn draw(frame: &mut Frame, area: Rect, state: &EventsState) {
-    draw_with_cursor(frame, area, state, true)
+pub fn draw(frame: &mut Frame, area: Rect, state: &EventsState, theme: &Theme) {
+    draw_with_cursor(frame, area, state, theme, true)
 }
 
 /// [`draw`]; `cursor`: whether it may place the terminal cursor (not while a popup covers it).
-pub fn draw_with_cursor(frame: &mut Frame, area: Rect, state: &EventsState, cursor: bool) {
+pub fn draw_with_cursor(
+    frame: &mut Frame,
+    area: Rect,
+    state: &EventsState,
+    theme: &Theme,
+    cursor: bool,
+) {
     let l = layout(area, state);
     if state.mode == Mode::Form {
         draw_fields(frame, &l, state, cursor);
-        draw_items(frame, &l, state);
+        draw_items(frame, &l, state, theme);
     }
     if let Some(r) = l.raw {
         draw_raw(frame, r, state);
@@ -241,9 +248,9 @@ pub fn draw_with_cursor(frame: &mut Frame, area: Rect, state: &EventsState, curs
     if let Some(r) = l.preview {
         draw_preview(frame, r, state);
     }
-    draw_problems(frame, &l, state);
+    draw_problems(frame, &l, state, theme);
     if let Some(r) = l.response {
-        draw_response_or_stored(frame, r, state);
+        draw_response_or_stored(frame, r, state, theme);
     }
 
     let footer = l.footer;
@@ -520,11 +527,14 @@ pub(super) fn wrap_words(spans: &[Span<'_>], width: u16) -> Vec<Line<'static>> {
     rows
 }
 
+/// The theme the layout measures problems with: only their widths count there.
+const MEASURE: Theme = Theme { no_color: true };
+
 /// One problem as styled text: level, path, message.
-fn problem_spans<'a>(state: &EventsState, p: &'a Problem) -> Vec<Span<'a>> {
+fn problem_spans<'a>(theme: &Theme, p: &'a Problem) -> Vec<Span<'a>> {
     let (tag, style) = match p.level {
-        Level::Error => ("error", Theme::new(state.no_color).error()),
-        Level::Warning => ("warn ", Theme::new(state.no_color).warn()),
+        Level::Error => ("error", theme.error()),
+        Level::Warning => ("warn ", theme.warn()),
     };
     vec![
         Span::styled(format!("{tag} "), style),
@@ -533,7 +543,7 @@ fn problem_spans<'a>(state: &EventsState, p: &'a Problem) -> Vec<Span<'a>> {
     ]
 }
 
-fn draw_problems(frame: &mut Frame, l: &EventsLayout, state: &EventsState) {
+fn draw_problems(frame: &mut Frame, l: &EventsLayout, state: &EventsState, theme: &Theme) {
     let area = l.problems;
     let focused = state.focus == Focus::Problems;
     let listed_errors = state
@@ -562,7 +572,7 @@ fn draw_problems(frame: &mut Frame, l: &EventsLayout, state: &EventsState) {
     frame.render_widget(block(title, focused), area);
     // Only the problems on screen are built, in the rows the layout gave them.
     for (i, rect) in &l.problem_rows {
-        let spans = problem_spans(state, &state.problems[*i]);
+        let spans = problem_spans(theme, &state.problems[*i]);
         let mut rows = wrap_words(&spans, rect.width);
         if focused && *i == state.problem_sel {
             rows = rows
@@ -585,7 +595,7 @@ fn pretty(text: &str) -> String {
         .unwrap_or_else(|| text.to_string())
 }
 
-fn draw_response_or_stored(frame: &mut Frame, area: Rect, state: &EventsState) {
+fn draw_response_or_stored(frame: &mut Frame, area: Rect, state: &EventsState, theme: &Theme) {
     if area.height == 0 {
         return;
     }
@@ -599,9 +609,9 @@ fn draw_response_or_stored(frame: &mut Frame, area: Rect, state: &EventsState) {
     match &state.response {
         Some(Ok(r)) => {
             let style = if (200..300).contains(&r.status) {
-                Theme::new(state.no_color).ok()
+                theme.ok()
             } else {
-                Theme::new(state.no_color).error()
+                theme.error()
             };
             let mut head = vec![Span::styled(format!("HTTP {}", r.status), style)];
             if let Ok(v) = serde_json::from_str::<Value>(&r.body) {
@@ -614,10 +624,7 @@ fn draw_response_or_stored(frame: &mut Frame, area: Rect, state: &EventsState) {
             lines.push(Line::from(head));
             lines.extend(pretty(&r.body).lines().map(|l| Line::from(l.to_string())));
         }
-        Some(Err(why)) => lines.push(Line::styled(
-            why.clone(),
-            Theme::new(state.no_color).error(),
-        )),
+        Some(Err(why)) => lines.push(Line::styled(why.clone(), theme.error())),
         None => {}
     }
     match &state.stored {

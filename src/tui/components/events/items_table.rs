@@ -150,7 +150,7 @@ pub(super) fn layout_items(l: &mut EventsLayout, area: Rect, state: &EventsState
     }
 }
 
-pub(super) fn draw_items(frame: &mut Frame, l: &EventsLayout, state: &EventsState) {
+pub(super) fn draw_items(frame: &mut Frame, l: &EventsLayout, state: &EventsState, theme: &Theme) {
     let Some(area) = l.items else { return };
     let focused = state.focus == Focus::Items;
     let clicked = state.draft.items.iter().filter(|i| i.clicked).count();
@@ -166,7 +166,7 @@ pub(super) fn draw_items(frame: &mut Frame, l: &EventsLayout, state: &EventsStat
     if kept > 0 {
         title.push(Span::styled(
             format!("{kept} as read, f derives item_id/index "),
-            Theme::new(state.no_color).warn(),
+            theme.warn(),
         ));
     }
     let blk = block(Line::from(title), focused);
@@ -175,7 +175,7 @@ pub(super) fn draw_items(frame: &mut Frame, l: &EventsLayout, state: &EventsStat
             .iter()
             .map(|(c, _)| Cell::from(c.title()).bold()),
     );
-    let warn = Theme::new(state.no_color).warn();
+    let warn = theme.warn();
     // Rows are built only for the window the layout shows.
     let rows = l.item_rows.iter().map(|(r, _)| {
         let r = *r;

@@ -13,7 +13,6 @@ use crate::core::events::{
     self as ev, draft_from_value, form_batch, ItemDraft, ListDraft, Problem, Unshown,
     KNOWN_LIST_LOGICS, KNOWN_PAGE_TYPES, PAGE_TYPE_TAG,
 };
-use crate::tui::theme::Theme;
 use crate::tui::widgets::body_editor::BodyEditor;
 use crate::tui::widgets::LineInput;
 
@@ -219,8 +218,6 @@ pub struct EventsState {
     /// Batches with more items than this are validated off the draw path
     /// ([`INLINE_VALIDATE_ITEMS`]; tests set 0 to exercise the worker path).
     pub inline_max_items: usize,
-    /// Draw without colours (NO_COLOR).
-    pub no_color: bool,
 }
 
 impl Default for EventsState {
@@ -289,7 +286,6 @@ impl EventsState {
             requested: 0,
             shown_rev: 0,
             inline_max_items: INLINE_VALIDATE_ITEMS,
-            no_color: Theme::no_color_from_env(),
         };
         state.set_draft(draft, Unshown::default());
         state.ensure_current();

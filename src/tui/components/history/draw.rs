@@ -63,8 +63,7 @@ pub(super) fn layout_for(area: Rect, state: &HistoryState, count: usize) -> Hist
 }
 
 /// Draw the history view into `area`.
-pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState) {
-    let theme = Theme::new(state.no_color);
+pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState, theme: &Theme) {
     let visible = state.visible();
     let l = layout_for(area, state, visible.len());
     let (list_area, detail_area) = (l.list, l.detail);

@@ -3,8 +3,6 @@
 use crossterm::event::{KeyEvent, MouseEvent};
 use ratatui::layout::Rect;
 
-use crate::tui::theme::Theme;
-
 /// What was sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RowKind {
@@ -209,7 +207,7 @@ pub enum HistoryEffect {
 }
 
 /// All state of the history view.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct HistoryState {
     /// Newest first.
     pub(super) rows: Vec<HistoryRow>,
@@ -220,22 +218,6 @@ pub struct HistoryState {
     pub(super) top: usize,
     pub detail_scroll: u16,
     pub warnings: Vec<String>,
-    /// Draw without colours (NO_COLOR).
-    pub no_color: bool,
-}
-
-impl Default for HistoryState {
-    fn default() -> Self {
-        HistoryState {
-            rows: Vec::new(),
-            filter: String::new(),
-            selected: 0,
-            top: 0,
-            detail_scroll: 0,
-            warnings: Vec::new(),
-            no_color: Theme::no_color_from_env(),
-        }
-    }
 }
 
 impl HistoryState {

@@ -133,8 +133,7 @@ fn detail_title(state: &ProfilesState) -> String {
 }
 
 /// Draw the profile manager into `area`.
-pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState) {
-    let theme = Theme::new(state.no_color);
+pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState, theme: &Theme) {
     let l = layout(area, state);
     let (list_area, detail_area, footer) = (l.list, l.detail, l.footer);
 

@@ -7,7 +7,6 @@ use ratatui::layout::Rect;
 
 use crate::core::Secret;
 use crate::store::{KeySource, Profile};
-use crate::tui::theme::Theme;
 use crate::tui::widgets::LineInput;
 
 /// Messages of the profile manager.
@@ -269,8 +268,6 @@ pub struct ProfilesState {
     /// Show stored REST keys in clear.
     pub revealed: bool,
     pub status: String,
-    /// Draw without colours (NO_COLOR).
-    pub no_color: bool,
 }
 
 impl Default for ProfilesState {
@@ -285,7 +282,6 @@ impl Default for ProfilesState {
             mode: Mode::Browse,
             revealed: false,
             status: String::new(),
-            no_color: Theme::no_color_from_env(),
         }
     }
 }

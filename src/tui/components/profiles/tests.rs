@@ -256,7 +256,7 @@ fn a_refused_name_says_why_while_the_prompt_stays_open() {
     let mut s = loaded();
     s.status = "saved /cfg/profiles/shop.toml".into();
     update(&mut s, key(KeyCode::Char('n')));
-    let screen = render(&s, 150, 12);
+    let screen = render(&s, 150, 16);
     assert!(
         !screen.contains("saved /cfg"),
         "old status on the prompt:\n{screen}"
@@ -264,9 +264,9 @@ fn a_refused_name_says_why_while_the_prompt_stays_open() {
     type_text(&mut s, "a/b");
     assert!(update(&mut s, key(KeyCode::Enter)).is_empty());
     assert!(matches!(s.mode, Mode::Name { .. }), "the prompt stays open");
-    let screen = render(&s, 150, 12);
-    // The view's last row, above the workbench's status line.
-    let footer = screen.lines().rev().nth(1).unwrap();
+    let screen = render(&s, 150, 16);
+    // The view's last row, above the workbench's footer and status line.
+    let footer = screen.lines().rev().nth(2).unwrap();
     assert!(footer.contains("New profile name: a/b"), "{footer}");
     assert!(
         footer.contains("\"a/b\" is not a usable profile name"),
@@ -277,9 +277,9 @@ fn a_refused_name_says_why_while_the_prompt_stays_open() {
     s.selected = 1;
     update(&mut s, key(KeyCode::Char('r')));
     assert!(update(&mut s, key(KeyCode::Enter)).is_empty());
-    let screen = render(&s, 150, 12);
-    // The view's last row, above the workbench's status line.
-    let footer = screen.lines().rev().nth(1).unwrap();
+    let screen = render(&s, 150, 16);
+    // The view's last row, above the workbench's footer and status line.
+    let footer = screen.lines().rev().nth(2).unwrap();
     assert!(
         footer.contains("A profile named shop already exists"),
         "{footer}"

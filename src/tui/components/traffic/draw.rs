@@ -115,8 +115,7 @@ fn list_footer(state: &TrafficState) -> String {
 }
 
 /// Draw the traffic view into `area`.
-pub fn draw(frame: &mut Frame, area: Rect, state: &TrafficState) {
-    let theme = Theme::new(state.no_color);
+pub fn draw(frame: &mut Frame, area: Rect, state: &TrafficState, theme: &Theme) {
     let l = layout(area, state);
     let block = Block::new()
         .borders(Borders::ALL)
@@ -127,7 +126,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &TrafficState) {
     let width = usize::from(l.list.width.saturating_sub(2));
     for (i, r) in &l.rows {
         let Some(e) = state.visible(*i) else { continue };
-        let mut style = tone_style(e.tone, &theme);
+        let mut style = tone_style(e.tone, theme);
         if *i == state.selected {
             style = style.add_modifier(Modifier::REVERSED);
         }
@@ -160,7 +159,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &TrafficState) {
             r,
         );
     }
-    draw_detail(frame, l.detail, state, &theme);
+    draw_detail(frame, l.detail, state, theme);
 }
 
 fn draw_detail(frame: &mut Frame, area: Rect, state: &TrafficState, theme: &Theme) {

@@ -10,7 +10,6 @@ use super::detail::Detail;
 use crate::server::store::Verdict;
 use crate::server::stream::RequestSeen;
 use crate::tui::model::EditorRequest;
-use crate::tui::theme::Theme;
 
 /// How many records the view keeps; older ones are dropped (and counted) beyond it.
 pub const KEEP: usize = 1000;
@@ -120,8 +119,6 @@ pub struct TrafficState {
     /// True when following another server (`signscope --watch URL`), not the in-process one.
     pub watching: bool,
     pub feed: Feed,
-    /// Draw without colours (NO_COLOR).
-    pub no_color: bool,
 }
 
 impl Default for TrafficState {
@@ -142,7 +139,6 @@ impl Default for TrafficState {
             address: String::new(),
             watching: false,
             feed: Feed::Connecting,
-            no_color: Theme::no_color_from_env(),
         }
     }
 }
