@@ -6,6 +6,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub mod capture;
+pub mod check;
 pub mod events;
 pub mod history;
 pub mod keys;
@@ -55,6 +57,8 @@ pub enum Command {
     Sign(sign::SignArgs),
     /// Verify a captured raw HTTP request and explain a failing signature.
     Verify(verify::VerifyArgs),
+    /// Judge every request of a capture (a HAR, raw HTTP or curl) as the local server would.
+    Check(check::CheckArgs),
     /// Send a signed indexing request using a profile.
     Send(send::SendArgs),
     /// Compose, validate and send recommendation event batches.
@@ -89,6 +93,7 @@ pub fn run(cli: Cli) -> ExitCode {
         }),
         Some(Command::Sign(a)) => sign::run(a),
         Some(Command::Verify(a)) => verify::run(a),
+        Some(Command::Check(a)) => check::run(a),
         Some(Command::Send(a)) => send::run(a),
         Some(Command::Events(a)) => events::run(a),
         Some(Command::Serve(a)) => serve::run(a),
@@ -125,6 +130,7 @@ fn only_prints(cmd: &Command) -> bool {
     match cmd {
         Command::Sign(_)
         | Command::Verify(_)
+        | Command::Check(_)
         | Command::Profile(_)
         | Command::History(_)
         | Command::Completions { .. } => true,

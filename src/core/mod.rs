@@ -13,11 +13,13 @@
 //! (moved, not copied) and hands out the five headers to send as `(&str, &str)` pairs.
 
 pub mod canonical;
+pub mod capture;
 pub mod curl;
 pub mod demo;
 pub mod diagnose;
 pub mod events;
 pub mod form;
+pub mod har;
 pub mod http_text;
 pub mod incremental;
 pub mod received;

@@ -44,6 +44,7 @@ pub mod error;
 pub mod forward;
 pub mod indexing;
 pub mod inspect;
+pub mod judge;
 pub mod operations;
 pub mod store;
 pub mod stream;

@@ -1,0 +1,463 @@
+//! Judging a capture file (a HAR, or a file of raw HTTP requests or curl commands) request by
+//! request with the local server's own routes ([`crate::server::judge`]); `signscope check`
+//! prints what comes out, the workbench's Traffic view shows it (`docs/har.md`).
+//!
+//! A HAR is read one entry at a time ([`crate::core::har`]): memory holds the reader's buffer,
+//! one entry and the judge's one-record store, whatever the file's size.
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use crate::core::capture::split_blocks;
+use crate::core::har::{self, EntryView, HarError, HarLog};
+use crate::core::http_text::parse_raw_request_with_notes;
+use crate::core::{ReceivedRequest, SigningForm};
+use crate::server::judge::{judged_route, JudgeKeys, OfflineJudge};
+use crate::server::stream::RequestSeen;
+use crate::server::ServerConfig;
+
+/// How a capture is judged.
+#[derive(Clone, Debug)]
+pub struct CaptureOptions {
+    pub keys: JudgeKeys,
+    /// Hosts judged besides the vendor's and loopback (`--host`).
+    pub hosts: Vec<String>,
+    pub accept_forms: Vec<SigningForm>,
+    /// The time for requests whose capture has none (raw HTTP, curl, an entry without
+    /// `startedDateTime`).
+    pub now: DateTime<Utc>,
+}
+
+/// What the real service answered, as the capture recorded it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Captured {
+    pub status: u16,
+    /// The `code` of an answer in the vendor's error shape.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// Why a request was not judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Skip {
+    /// To a host that is neither the vendor's, nor loopback, nor one given with `--host`.
+    OtherHost,
+    /// To a judged host, but a path the local server has no judgement on.
+    OtherPath,
+}
+
+/// One request of the capture and what became of it.
+#[derive(Clone, Debug)]
+pub enum Item {
+    Judged {
+        /// Its position in the capture (HAR entry index, or block number), from 0.
+        entry: usize,
+        seen: Box<RequestSeen>,
+        captured: Option<Captured>,
+        /// Remarks on reading it (a cut body, a missing capture time...).
+        notes: Vec<String>,
+    },
+    Skipped {
+        entry: usize,
+        method: String,
+        url: String,
+        why: Skip,
+    },
+    /// Could not be read or put on the wire as captured: skipped, with why.
+    Bad { entry: usize, why: String },
+}
+
+impl Item {
+    pub fn entry(&self) -> usize {
+        match self {
+            Item::Judged { entry, .. } | Item::Skipped { entry, .. } | Item::Bad { entry, .. } => {
+                *entry
+            }
+        }
+    }
+}
+
+/// What the whole capture was.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Totals {
+    pub requests: usize,
+    pub judged: usize,
+    pub rejected: usize,
+    pub skipped_other_host: usize,
+    pub skipped_other_path: usize,
+    pub unreadable: usize,
+    /// `har` or `requests` (raw HTTP / curl blocks).
+    pub format: &'static str,
+}
+
+/// Hosts whose requests are judged without `--host`: the vendor's services and loopback (a
+/// local `signscope serve`).
+pub fn default_judged_host(host: &str) -> bool {
+    let h = host.trim_end_matches('.').to_ascii_lowercase();
+    let under = |domain: &str| h == domain || h.ends_with(&format!(".{domain}"));
+    under("ksearchnet.com")
+        || under("klevu.com")
+        || h == "localhost"
+        || h == "::1"
+        || h.parse::<std::net::Ipv4Addr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+fn judged_host(host: &str, extra: &[String]) -> bool {
+    default_judged_host(host) || extra.iter().any(|h| h.eq_ignore_ascii_case(host))
+}
+
+/// The header prefix a captured request uses (as `verify` finds it).
+fn prefix_of(req: &ReceivedRequest) -> String {
+    super::verify::detect_prefix(req)
+}
+
+/// Whether the local verdict refuses the request (as `watch --only rejected` counts).
+pub fn is_rejected(seen: &RequestSeen) -> bool {
+    super::watch::wanted(seen, Some(super::watch::Only::Rejected))
+}
+
+/// The sink's error stops the reading.
+type Sink<'s> = dyn FnMut(Item) -> anyhow::Result<()> + 's;
+
+/// Judge the capture in `path` (`-`: stdin) on `rt`, handing each request to `each` in order.
+/// `Err` only when the file cannot be read at all or `each` fails; a HAR that breaks off is
+/// reported in [`Outcome::broken`] after the entries before the break.
+pub fn judge_file(
+    path: &Path,
+    opts: &CaptureOptions,
+    rt: &tokio::runtime::Handle,
+    each: &mut Sink<'_>,
+) -> anyhow::Result<Outcome> {
+    let input: Box<dyn Read> = if path.as_os_str() == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        Box::new(
+            std::fs::File::open(path)
+                .with_context(|| format!("cannot read the capture {}", path.display()))?,
+        )
+    };
+    let mut reader = BufReader::with_capacity(256 * 1024, input);
+    let head = reader
+        .fill_buf()
+        .with_context(|| format!("cannot read the capture {}", path.display()))?;
+    if har::looks_like_json(head) {
+        judge_har(reader, opts, rt, each)
+    } else {
+        let mut bytes = Vec::new();
+        reader
+            .read_to_end(&mut bytes)
+            .with_context(|| format!("cannot read the capture {}", path.display()))?;
+        judge_blocks(&bytes, path, opts, rt, each)
+    }
+}
+
+/// The end of a capture: its totals and, for a HAR that could not be read to its end, why.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub totals: Totals,
+    pub log: HarLog,
+    pub broken: Option<HarError>,
+}
+
+struct Judging<'a> {
+    judge: OfflineJudge,
+    opts: &'a CaptureOptions,
+    totals: Totals,
+}
+
+impl<'a> Judging<'a> {
+    fn new(opts: &'a CaptureOptions, format: &'static str) -> Judging<'a> {
+        let mut base = ServerConfig::new();
+        base.accept_forms = opts.accept_forms.clone();
+        Judging {
+            judge: OfflineJudge::new(base, opts.keys.clone()),
+            opts,
+            totals: Totals {
+                format,
+                ..Totals::default()
+            },
+        }
+    }
+
+    /// Judge (or skip) one request and hand the item on.
+    #[allow(clippy::too_many_arguments)]
+    fn one(
+        &mut self,
+        rt: &tokio::runtime::Handle,
+        entry: usize,
+        host: Option<&str>,
+        url: String,
+        req: ReceivedRequest,
+        at: DateTime<Utc>,
+        captured: Option<Captured>,
+        notes: Vec<String>,
+    ) -> Item {
+        self.totals.requests += 1;
+        if host.is_some_and(|h| !judged_host(h, &self.opts.hosts)) {
+            self.totals.skipped_other_host += 1;
+            return Item::Skipped {
+                entry,
+                method: req.method,
+                url,
+                why: Skip::OtherHost,
+            };
+        }
+        if !judged_route(&req.path) {
+            self.totals.skipped_other_path += 1;
+            return Item::Skipped {
+                entry,
+                method: req.method,
+                url,
+                why: Skip::OtherPath,
+            };
+        }
+        let prefix = prefix_of(&req);
+        match rt.block_on(self.judge.judge(&req, &prefix, at)) {
+            Ok(mut seen) => {
+                self.totals.judged += 1;
+                // Numbered in the capture's order (each judging server numbers its own).
+                seen.seq = self.totals.judged as u64;
+                if is_rejected(&seen) {
+                    self.totals.rejected += 1;
+                }
+                Item::Judged {
+                    entry,
+                    seen: Box::new(seen),
+                    captured,
+                    notes,
+                }
+            }
+            Err(why) => {
+                self.totals.unreadable += 1;
+                Item::Bad { entry, why }
+            }
+        }
+    }
+
+    fn bad(&mut self, entry: usize, why: String) -> Item {
+        self.totals.requests += 1;
+        self.totals.unreadable += 1;
+        Item::Bad { entry, why }
+    }
+}
+
+/// What the capture's answer said: its status and, for the vendor's error shape, its code.
+fn captured_of(e: &EntryView<'_>) -> Option<Captured> {
+    let status = e.response_status()?;
+    let mut c = Captured {
+        status,
+        ..Captured::default()
+    };
+    if let Some(Ok(body)) = e.response_body() {
+        if body.bytes.len() <= 256 * 1024 {
+            if let Ok(v) = serde_json::from_slice::<serde_json::Value>(&body.bytes) {
+                c.code = v.get("code").and_then(|c| c.as_str()).map(str::to_string);
+                c.message = v
+                    .get("message")
+                    .and_then(|c| c.as_str())
+                    .map(str::to_string);
+            }
+        }
+    }
+    Some(c)
+}
+
+fn judge_har<R: Read>(
+    reader: R,
+    opts: &CaptureOptions,
+    rt: &tokio::runtime::Handle,
+    each: &mut Sink<'_>,
+) -> anyhow::Result<Outcome> {
+    let mut j = Judging::new(opts, "har");
+    let mut sink_error: Option<anyhow::Error> = None;
+    let mut de = serde_json::Deserializer::from_reader(reader);
+    let read = har::read_har(&mut de, |item| {
+        let out = match item {
+            Err(bad) => j.bad(bad.index, bad.why),
+            Ok(e) => entry_item(&mut j, rt, &e),
+        };
+        each(out).map_err(|e| {
+            let why = format!("{e:#}");
+            sink_error = Some(e);
+            why
+        })
+    });
+    if let Some(e) = sink_error {
+        return Err(e);
+    }
+    let (log, broken) = match read {
+        Ok(log) => {
+            let trailing = de.end().err();
+            let entries = log.entries;
+            (
+                log,
+                trailing.map(|e| HarError::Syntax {
+                    after: entries,
+                    line: e.line(),
+                    column: e.column(),
+                    why: "more after the end of the HAR".into(),
+                }),
+            )
+        }
+        Err(e) => (HarLog::default(), Some(e)),
+    };
+    Ok(Outcome {
+        totals: j.totals,
+        log,
+        broken,
+    })
+}
+
+fn entry_item(j: &mut Judging<'_>, rt: &tokio::runtime::Handle, e: &EntryView<'_>) -> Item {
+    let Some(url) = har::split_url(e.url()) else {
+        return j.bad(e.index, "its URL is not absolute".into());
+    };
+    let mut notes = Vec::new();
+    let at = match (e.started(), e.started_text()) {
+        (Some(t), _) => t,
+        (None, text) => {
+            notes.push(match text {
+                Some(t) => format!(
+                    "its startedDateTime \"{}\" is not an RFC 3339 time: judged at {}",
+                    crate::core::visible::escape_visible(t.as_bytes()),
+                    crate::core::time::format_timestamp(j.opts.now)
+                ),
+                None => format!(
+                    "it has no startedDateTime: judged at {}",
+                    crate::core::time::format_timestamp(j.opts.now)
+                ),
+            });
+            j.opts.now
+        }
+    };
+    // Bodies are decoded only for requests that are judged.
+    if !judged_host(url.host, &j.opts.hosts) || !judged_route(url.path) {
+        let req = ReceivedRequest {
+            method: e.method().to_string(),
+            path: url.path.to_string(),
+            ..ReceivedRequest::default()
+        };
+        return j.one(
+            rt,
+            e.index,
+            Some(url.host),
+            e.url().to_string(),
+            req,
+            at,
+            None,
+            notes,
+        );
+    }
+    let body = match e.request_body() {
+        Ok(b) => b,
+        Err(why) => return j.bad(e.index, why),
+    };
+    notes.extend(body.notes);
+    let req = ReceivedRequest {
+        method: e.method().to_string(),
+        path: url.path.to_string(),
+        query: url.query.to_string(),
+        headers: e
+            .request_headers()
+            .map(|(n, v)| (n.to_string(), v.as_bytes().to_vec()))
+            .collect(),
+        body: body.bytes,
+    };
+    let captured = captured_of(e);
+    j.one(
+        rt,
+        e.index,
+        Some(url.host),
+        e.url().to_string(),
+        req,
+        at,
+        captured,
+        notes,
+    )
+}
+
+fn judge_blocks(
+    bytes: &[u8],
+    path: &Path,
+    opts: &CaptureOptions,
+    rt: &tokio::runtime::Handle,
+    each: &mut Sink<'_>,
+) -> anyhow::Result<Outcome> {
+    let mut j = Judging::new(opts, "requests");
+    let blocks = split_blocks(bytes);
+    if blocks.is_empty() {
+        anyhow::bail!(
+            "{} holds no request: give a HAR, raw HTTP requests or curl commands (several separated by ### lines)",
+            path.display()
+        );
+    }
+    for (i, b) in blocks.iter().enumerate() {
+        let item = match block_request(b.text, b.curl, path) {
+            Err(why) => j.bad(i, format!("the request starting at line {}: {why}", b.line)),
+            Ok((req, url, host, notes)) => {
+                j.one(rt, i, host.as_deref(), url, req, opts.now, None, notes)
+            }
+        };
+        each(item)?;
+    }
+    Ok(Outcome {
+        totals: j.totals,
+        ..Outcome::default()
+    })
+}
+
+/// One block as a request: the request, its URL as shown, its host (when it names one) and
+/// notes.
+fn block_request(
+    text: &[u8],
+    curl: bool,
+    path: &Path,
+) -> Result<(ReceivedRequest, String, Option<String>, Vec<String>), String> {
+    if curl {
+        let cmd = std::str::from_utf8(text)
+            .map_err(|_| "the curl command is not UTF-8 text".to_string())?;
+        let c = crate::core::curl::parse_curl_command(cmd).map_err(|e| e.to_string())?;
+        let mut req = c.request;
+        let mut notes = c.notes;
+        if let Some(named) = &c.body_file {
+            let (p, body): (PathBuf, Vec<u8>) =
+                super::verify::curl_body_file(named, path, None).map_err(|e| format!("{e:#}"))?;
+            notes.push(format!(
+                "the body is the file {}, read {}",
+                p.display(),
+                c.body_file_read.describe()
+            ));
+            req.body = c.body_file_read.apply(body).into();
+        }
+        let host = har::split_url(&c.url).map(|u| u.host.to_string());
+        return Ok((req, c.url, host, notes));
+    }
+    let parsed = parse_raw_request_with_notes(text).map_err(|e| e.to_string())?;
+    let host_header = parsed.request.header_text("host");
+    let host = (!host_header.is_empty()).then(|| {
+        // `Host: name:port` or `[v6]:port`.
+        match host_header.strip_prefix('[') {
+            Some(v6) => v6.split(']').next().unwrap_or("").to_string(),
+            None => host_header.split(':').next().unwrap_or("").to_string(),
+        }
+    });
+    let url = format!(
+        "{}{}{}",
+        parsed.request.path,
+        if parsed.request.query.is_empty() {
+            ""
+        } else {
+            "?"
+        },
+        parsed.request.query
+    );
+    Ok((parsed.request, url, host, parsed.notes))
+}

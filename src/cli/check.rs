@@ -1,0 +1,357 @@
+//! `signscope check FILE`: judge every request of a capture (a HAR, or raw HTTP requests or
+//! curl commands one per block) the way the local server would, offline, at the capture's own
+//! time (`docs/har.md`). One line per request as `watch` prints it, with what the real service
+//! answered beside it, then the problems; or one JSON record per request (`--output json`).
+//! Exit 0 when every request judged is accepted, 1 when one is rejected, 2 for unusable input.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{bail, Context};
+use serde_json::json;
+
+use crate::core::time::parse_timestamp;
+use crate::core::visible::escape_visible;
+use crate::core::SigningForm;
+use crate::server::judge::JudgeKeys;
+use crate::store::KeySource;
+
+use super::capture::{is_rejected, judge_file, CaptureOptions, Item, Outcome, Skip};
+use super::keys::rest_key_from_env_or_file;
+use super::watch::request_line;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CheckOutput {
+    /// One line per request, then the problems.
+    Text,
+    /// One JSON object per line: each request as the live stream's record, then a summary.
+    Json,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// The capture: a HAR file (HAR 1.2, as browsers and proxies save it), or a file of raw
+    /// HTTP requests or curl commands (several separated by lines starting with ###); '-'
+    /// reads stdin.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Read the REST key for signed indexing requests from this environment variable (for
+    /// every API key not given with --key).
+    #[arg(long, value_name = "VAR", conflicts_with = "rest_key_file")]
+    pub rest_key_env: Option<String>,
+    /// Read that REST key from this file (one trailing newline is ignored).
+    #[arg(long, value_name = "FILE")]
+    pub rest_key_file: Option<PathBuf>,
+    /// The REST key of one API key, from an environment variable, for captures that span
+    /// accounts: `--key klevu-123=SHOP1_REST_KEY`. Repeatable.
+    #[arg(long = "key", value_name = "API_KEY=ENV_VAR")]
+    pub keys: Vec<String>,
+    /// Also judge requests to this host (repeatable); by default requests to the vendor's
+    /// hosts (ksearchnet.com, klevu.com) and to loopback are judged, others are counted and
+    /// skipped.
+    #[arg(long = "host", value_name = "HOST")]
+    pub hosts: Vec<String>,
+    /// Also accept signatures made in this signing form, as `serve --accept-form` does.
+    #[arg(long = "accept-form", value_name = "FORM", value_parser = parse_form)]
+    pub accept_forms: Vec<SigningForm>,
+    /// The time to judge requests at that carry no capture time (raw HTTP, curl, a HAR entry
+    /// without startedDateTime); default: now.
+    #[arg(long, value_name = "TS")]
+    pub now: Option<String>,
+    #[arg(long, value_enum, default_value_t = CheckOutput::Text)]
+    pub output: CheckOutput,
+}
+
+fn parse_form(s: &str) -> Result<SigningForm, String> {
+    s.parse()
+        .map_err(|e: crate::core::form::UnknownForm| e.to_string())
+}
+
+/// The REST keys from the flags (none at all is allowed: a capture of collector requests needs
+/// none; a signed request then says which flag to give).
+fn keys(args: &CheckArgs) -> anyhow::Result<JudgeKeys> {
+    let default = match (&args.rest_key_env, &args.rest_key_file) {
+        (None, None) => None,
+        (env, file) => Some(rest_key_from_env_or_file(env.as_deref(), file.as_deref())?),
+    };
+    let mut per_api = HashMap::new();
+    for spec in &args.keys {
+        let Some((api, var)) = spec
+            .split_once('=')
+            .filter(|(a, v)| !a.is_empty() && !v.is_empty())
+        else {
+            bail!("--key {spec:?} must have the form API_KEY=ENV_VAR (the REST key of API_KEY is read from the environment variable ENV_VAR)");
+        };
+        let secret = KeySource::Env(var.to_string())
+            .resolve()
+            .map_err(|e| anyhow::anyhow!("{e} (--key {api}={var})"))?;
+        per_api.insert(api.to_string(), secret);
+    }
+    Ok(JudgeKeys { default, per_api })
+}
+
+pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
+    let now = match &args.now {
+        None => chrono::Utc::now(),
+        Some(ts) => match parse_timestamp(ts) {
+            Some(p) => p.time,
+            None => bail!(
+                "the --now value \"{}\" is not an RFC 3339 time such as 2026-11-22T10:00:00.000Z",
+                escape_visible(ts.as_bytes())
+            ),
+        },
+    };
+    let opts = CaptureOptions {
+        keys: keys(&args)?,
+        hosts: args.hosts.clone(),
+        accept_forms: args.accept_forms.clone(),
+        now,
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("could not start the async runtime")?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut problems: Vec<String> = Vec::new();
+    let mut unverified = 0usize;
+    let json = args.output == CheckOutput::Json;
+    let no_key = opts.keys.default.is_none();
+    let outcome = judge_file(&args.file, &opts, runtime.handle(), &mut |item| {
+        if let Item::Judged { seen, .. } = &item {
+            if no_key && seen.code.as_deref() == Some("UNKNOWN_API_KEY") {
+                unverified += 1;
+            }
+        }
+        if json {
+            serde_json::to_writer(&mut out, &json_record(&item))?;
+            writeln!(out)?;
+        } else {
+            if let Some(line) = text_line(&item) {
+                writeln!(out, "{line}")?;
+            }
+            problems.extend(item_problems(&item));
+        }
+        Ok(())
+    })?;
+    let t = &outcome.totals;
+    if json {
+        let mut summary = json!({"type": "summary", "format": t.format, "requests": t.requests,
+            "judged": t.judged, "rejected": t.rejected, "skipped_other_host": t.skipped_other_host,
+            "skipped_other_path": t.skipped_other_path, "unreadable": t.unreadable});
+        if let Some(b) = &outcome.broken {
+            summary["broken"] = json!(b.to_string());
+        }
+        serde_json::to_writer(&mut out, &summary)?;
+        writeln!(out)?;
+    } else {
+        if let Some(b) = &outcome.broken {
+            problems.push(b.to_string());
+        }
+        if unverified > 0 {
+            problems.push(format!(
+                "{unverified} signed {} not verified: no REST key was given for {}; give it with --rest-key-env VAR, or --key API_KEY=VAR per API key",
+                if unverified == 1 { "request was" } else { "requests were" },
+                if unverified == 1 { "its API key" } else { "their API keys" }
+            ));
+        }
+        if !problems.is_empty() {
+            writeln!(out, "problems:")?;
+            for p in &problems {
+                writeln!(out, "  {p}")?;
+            }
+        }
+        writeln!(out, "{}", summary_line(&outcome, unverified))?;
+    }
+    out.flush()?;
+    drop(out);
+    Ok(exit_code(&outcome, unverified))
+}
+
+/// 1 when a request was rejected; else 2 when something could not be read or judged (a bad
+/// entry, a broken HAR, a signed request without its key, nothing to judge at all); else 0.
+fn exit_code(o: &Outcome, unverified: usize) -> u8 {
+    let t = &o.totals;
+    if t.rejected > unverified {
+        1
+    } else if t.unreadable > 0 || o.broken.is_some() || unverified > 0 || t.judged == 0 {
+        2
+    } else {
+        0
+    }
+}
+
+fn captured_text(c: &Option<super::capture::Captured>) -> String {
+    match c {
+        None => String::new(),
+        Some(c) => {
+            let mut s = format!("  [captured: {}", c.status);
+            if let Some(code) = &c.code {
+                s.push(' ');
+                s.push_str(code);
+            }
+            s.push(']');
+            s
+        }
+    }
+}
+
+/// The line of one request: `#3 11:24:54 PUT /v2/batch 401 SIGNATURE_MISMATCH ...` as `watch`
+/// prints it, then what the capture's answer was. Skipped requests have no line (they are
+/// counted in the summary).
+fn text_line(item: &Item) -> Option<String> {
+    match item {
+        Item::Judged {
+            entry,
+            seen,
+            captured,
+            ..
+        } => Some(format!(
+            "#{entry} {}{}",
+            request_line(seen),
+            captured_text(captured)
+        )),
+        Item::Bad { entry, .. } => Some(format!("#{entry} unreadable (see problems)")),
+        Item::Skipped { .. } => None,
+    }
+}
+
+/// The problems of one request, one line each.
+fn item_problems(item: &Item) -> Vec<String> {
+    let mut out = Vec::new();
+    match item {
+        Item::Bad { entry, why } => out.push(format!("#{entry}: skipped: {why}")),
+        Item::Skipped { .. } => {}
+        Item::Judged {
+            entry, seen, notes, ..
+        } => {
+            let what = format!(
+                "#{entry} {} {}{}{}",
+                seen.method,
+                seen.path,
+                if seen.query.is_empty() { "" } else { "?" },
+                seen.query
+            );
+            for n in notes {
+                out.push(format!("{what}: note: {n}"));
+            }
+            if !is_rejected(seen) {
+                for w in &seen.warnings {
+                    out.push(format!("{what}: warning: {w}"));
+                }
+                if let Some(b) = &seen.batch {
+                    for p in &b.problems {
+                        out.push(format!("{what}: {}", problem_text(p)));
+                    }
+                }
+                return out;
+            }
+            let code = seen.code.as_deref().unwrap_or("rejected");
+            match &seen.batch {
+                Some(b) => {
+                    for p in &b.problems {
+                        out.push(format!("{what}: {}", problem_text(p)));
+                    }
+                    if b.problems_omitted > 0 {
+                        out.push(format!(
+                            "{what}: {} more problems not listed",
+                            b.problems_omitted
+                        ));
+                    }
+                }
+                None => {
+                    let message = seen.message.as_deref().unwrap_or("");
+                    out.push(format!("{what}: {code}: {message}"));
+                    // The server's message usually carries the diagnosis's conclusion already.
+                    if let Some(c) = seen
+                        .conclusion
+                        .as_ref()
+                        .filter(|c| !message.contains(c.as_str()))
+                    {
+                        out.push(format!("{what}: diagnosis: {c}"));
+                    }
+                    if let Some(e) = &seen.expected {
+                        out.push(format!("{what}: expected signing text: {e}"));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `LEVEL CODE at PATH: message` for one collector problem.
+fn problem_text(p: &serde_json::Value) -> String {
+    let s = |k: &str| p.get(k).and_then(|v| v.as_str()).unwrap_or("");
+    let path = if s("path").is_empty() { "$" } else { s("path") };
+    format!("{} {} at {path}: {}", s("level"), s("code"), s("message"))
+}
+
+fn summary_line(o: &Outcome, unverified: usize) -> String {
+    let t = &o.totals;
+    let mut s = format!(
+        "{} {}: {} judged ({} accepted, {} rejected",
+        t.requests,
+        if t.requests == 1 {
+            "request"
+        } else {
+            "requests"
+        },
+        t.judged,
+        t.judged - t.rejected,
+        t.rejected - unverified
+    );
+    if unverified > 0 {
+        s.push_str(&format!(", {unverified} not verified: no REST key"));
+    }
+    s.push(')');
+    if t.skipped_other_host > 0 {
+        s.push_str(&format!(
+            ", {} to other hosts skipped",
+            t.skipped_other_host
+        ));
+    }
+    if t.skipped_other_path > 0 {
+        s.push_str(&format!(
+            ", {} to other paths skipped",
+            t.skipped_other_path
+        ));
+    }
+    if t.unreadable > 0 {
+        s.push_str(&format!(", {} unreadable", t.unreadable));
+    }
+    if t.judged == 0 && t.unreadable == 0 {
+        s.push_str("; nothing went to the collector or the indexing API: give the host they were sent to with --host");
+    }
+    s
+}
+
+/// One `--output json` record: a judged request is the live stream's record (`type`
+/// `request`) with its place in the capture (`entry`), the capture's answer (`captured`) and
+/// notes; a skipped or unreadable one says so.
+fn json_record(item: &Item) -> serde_json::Value {
+    match item {
+        Item::Judged {
+            entry,
+            seen,
+            captured,
+            notes,
+        } => {
+            let msg = crate::server::stream::StreamMessage::Request(seen.clone());
+            let mut v = serde_json::to_value(&msg).unwrap_or_default();
+            v["entry"] = json!(entry);
+            v["captured"] = json!(captured);
+            v["notes"] = json!(notes);
+            v["rejected"] = json!(is_rejected(seen));
+            v
+        }
+        Item::Skipped {
+            entry,
+            method,
+            url,
+            why,
+        } => json!({"type": "skipped", "entry": entry, "method": method, "url": url,
+                    "why": match why { Skip::OtherHost => "other_host", Skip::OtherPath => "other_path" }}),
+        Item::Bad { entry, why } => json!({"type": "unreadable", "entry": entry, "why": why}),
+    }
+}

@@ -1,0 +1,350 @@
+//! Writing HAR 1.2 (`docs/har.md`): every field the specification requires, with `-1` where a
+//! size or a time is not known, so that Chrome's DevTools ("Import HAR file"), Firefox and the
+//! `har-validator` schema all take it.
+//!
+//! Written as a stream: the caller hands over one [`Exchange`] at a time and the document's
+//! frame is written around them, so a long history is never held whole.
+
+use std::io::{self, Write};
+
+use base64::Engine;
+use serde_json::{json, Map, Value};
+
+/// The creator named in the HAR's `log.creator`.
+pub const CREATOR: &str = "signscope";
+
+/// One request and its answer, as a HAR entry.
+#[derive(Clone, Debug, Default)]
+pub struct Exchange<'a> {
+    /// When the request started, RFC 3339 (`YYYY-MM-DDThh:mm:ss.mmmZ`).
+    pub started: String,
+    /// Total time in milliseconds, when known.
+    pub time_ms: Option<f64>,
+    pub method: &'a str,
+    /// Absolute URL: scheme, host, path and query.
+    pub url: String,
+    pub headers: &'a [(String, String)],
+    /// The body as recorded (possibly only its start: see `body_size`).
+    pub body: &'a [u8],
+    /// The body's full size in bytes, when known (larger than `body` when it was cut).
+    pub body_size: Option<usize>,
+    pub response: Option<ExchangeResponse<'a>>,
+    /// Where the time went, when measured.
+    pub timings: Option<Timings>,
+    /// A remark on the entry (`entry.comment`), e.g. the local verdict.
+    pub comment: Option<String>,
+    /// Extra members of the entry (names start with `_`, as the specification asks of custom
+    /// fields), e.g. `_signscope` with the verdict.
+    pub custom: Option<(String, Value)>,
+}
+
+/// The answer of an [`Exchange`].
+#[derive(Clone, Debug, Default)]
+pub struct ExchangeResponse<'a> {
+    pub status: u16,
+    pub headers: &'a [(String, String)],
+    /// The body as recorded, when it was (`None`: not recorded).
+    pub body: Option<&'a [u8]>,
+    /// Its full size in bytes, when known.
+    pub body_size: Option<u64>,
+}
+
+/// `timings`, in milliseconds; `None` is written as `-1` (not applicable or not known).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Timings {
+    pub blocked: Option<f64>,
+    pub dns: Option<f64>,
+    pub connect: Option<f64>,
+    pub ssl: Option<f64>,
+    pub send: Option<f64>,
+    pub wait: Option<f64>,
+    pub receive: Option<f64>,
+}
+
+/// A HAR being written: [`HarWriter::begin`], one [`HarWriter::entry`] per exchange,
+/// [`HarWriter::finish`].
+pub struct HarWriter<W: Write> {
+    out: W,
+    first: bool,
+}
+
+impl<W: Write> HarWriter<W> {
+    /// Write the document's start; `version` is signscope's own (the creator's version).
+    pub fn begin(mut out: W, version: &str) -> io::Result<Self> {
+        let creator = json!({"name": CREATOR, "version": version});
+        write!(
+            out,
+            "{{\"log\":{{\"version\":\"1.2\",\"creator\":{creator},\"pages\":[],\"entries\":["
+        )?;
+        Ok(HarWriter { out, first: true })
+    }
+
+    pub fn entry(&mut self, e: &Exchange<'_>) -> io::Result<()> {
+        if !self.first {
+            self.out.write_all(b",")?;
+        }
+        self.first = false;
+        self.out.write_all(b"\n")?;
+        serde_json::to_writer(&mut self.out, &entry_value(e))?;
+        Ok(())
+    }
+
+    /// Close the document and give the writer back.
+    pub fn finish(mut self) -> io::Result<W> {
+        self.out.write_all(b"\n]}}\n")?;
+        Ok(self.out)
+    }
+}
+
+/// The whole HAR of `exchanges` as one string.
+pub fn to_har_string<'a>(
+    version: &str,
+    exchanges: impl IntoIterator<Item = Exchange<'a>>,
+) -> String {
+    let mut w = HarWriter::begin(Vec::new(), version).expect("writing to memory");
+    for e in exchanges {
+        w.entry(&e).expect("writing to memory");
+    }
+    String::from_utf8(w.finish().expect("writing to memory")).expect("serde_json writes UTF-8")
+}
+
+fn ms(v: Option<f64>) -> Value {
+    match v.filter(|t| t.is_finite() && *t >= 0.0) {
+        // Three decimals: microseconds, as browsers write them.
+        Some(t) => json!((t * 1000.0).round() / 1000.0),
+        None => json!(-1),
+    }
+}
+
+fn header_list(headers: &[(String, String)]) -> Value {
+    Value::Array(
+        headers
+            .iter()
+            .map(|(n, v)| json!({"name": n, "value": v}))
+            .collect(),
+    )
+}
+
+/// The first value of a header (name matched in any case).
+fn header_value<'h>(headers: &'h [(String, String)], name: &str) -> Option<&'h str> {
+    headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
+}
+
+/// A body as HAR text: UTF-8 as it is, anything else base64 with `encoding`.
+fn body_text(body: &[u8]) -> (String, Option<&'static str>) {
+    match std::str::from_utf8(body) {
+        Ok(t) => (t.to_string(), None),
+        Err(_) => (
+            base64::engine::general_purpose::STANDARD.encode(body),
+            Some("base64"),
+        ),
+    }
+}
+
+fn query_list(url: &str) -> Value {
+    let query = url
+        .split('#')
+        .next()
+        .and_then(|u| u.split_once('?'))
+        .map_or("", |(_, q)| q);
+    Value::Array(
+        query
+            .split('&')
+            .filter(|p| !p.is_empty())
+            .map(|p| {
+                let (n, v) = p.split_once('=').unwrap_or((p, ""));
+                // HAR's queryString holds the decoded pairs; the URL keeps them as sent.
+                let dec = |s: &str| {
+                    percent_encoding::percent_decode_str(&s.replace('+', " "))
+                        .decode_utf8_lossy()
+                        .into_owned()
+                };
+                json!({"name": dec(n), "value": dec(v)})
+            })
+            .collect(),
+    )
+}
+
+fn entry_value(e: &Exchange<'_>) -> Value {
+    let mut request = Map::new();
+    request.insert("method".into(), json!(e.method));
+    request.insert("url".into(), json!(e.url));
+    request.insert("httpVersion".into(), json!("HTTP/1.1"));
+    request.insert("cookies".into(), json!([]));
+    request.insert("headers".into(), header_list(e.headers));
+    request.insert("queryString".into(), query_list(&e.url));
+    request.insert("headersSize".into(), json!(-1));
+    let body_size = e.body_size.unwrap_or(e.body.len());
+    request.insert(
+        "bodySize".into(),
+        json!(
+            if e.body.is_empty() && body_size == 0 && e.method.eq_ignore_ascii_case("GET") {
+                0
+            } else {
+                body_size
+            }
+        ),
+    );
+    if !e.body.is_empty() || body_size > 0 {
+        let (text, encoding) = body_text(e.body);
+        let mime = header_value(e.headers, "content-type").unwrap_or("");
+        let mut post = Map::new();
+        post.insert("mimeType".into(), json!(mime));
+        post.insert("params".into(), json!([]));
+        post.insert("text".into(), json!(text));
+        if let Some(enc) = encoding {
+            post.insert("encoding".into(), json!(enc));
+        }
+        if e.body.len() < body_size {
+            post.insert(
+                "comment".into(),
+                json!(format!(
+                    "only the first {} of the body's {body_size} bytes were recorded",
+                    e.body.len()
+                )),
+            );
+        }
+        request.insert("postData".into(), Value::Object(post));
+    }
+
+    let response = match &e.response {
+        Some(r) => {
+            let mime = header_value(r.headers, "content-type").unwrap_or("");
+            let mut content = Map::new();
+            let recorded = r.body.map_or(0, <[u8]>::len) as u64;
+            content.insert("size".into(), json!(r.body_size.unwrap_or(recorded)));
+            content.insert("mimeType".into(), json!(mime));
+            if let Some(body) = r.body {
+                let (text, encoding) = body_text(body);
+                content.insert("text".into(), json!(text));
+                if let Some(enc) = encoding {
+                    content.insert("encoding".into(), json!(enc));
+                }
+                if r.body_size.is_some_and(|n| n > recorded) {
+                    content.insert(
+                        "comment".into(),
+                        json!(format!("only the first {recorded} bytes were recorded")),
+                    );
+                }
+            } else {
+                content.insert("comment".into(), json!("the body was not recorded"));
+            }
+            json!({
+                "status": r.status,
+                "statusText": reason(r.status),
+                "httpVersion": "HTTP/1.1",
+                "cookies": [],
+                "headers": header_list(r.headers),
+                "content": Value::Object(content),
+                "redirectURL": header_value(r.headers, "location").unwrap_or(""),
+                "headersSize": -1,
+                "bodySize": r.body_size.map_or(json!(-1), |n| json!(n)),
+            })
+        }
+        // No answer (the request failed): status 0, as browsers write it.
+        None => json!({
+            "status": 0,
+            "statusText": "",
+            "httpVersion": "",
+            "cookies": [],
+            "headers": [],
+            "content": {"size": 0, "mimeType": ""},
+            "redirectURL": "",
+            "headersSize": -1,
+            "bodySize": -1,
+            "comment": "no answer was received",
+        }),
+    };
+    let t = e.timings.unwrap_or_default();
+    // `send`, `wait` and `receive` are required and may not be -1; when the split is not
+    // known the whole time is counted as waiting (the HAR specification's own suggestion for
+    // what cannot be told apart), and 0 when even that is unknown.
+    let total = e.time_ms.filter(|t| t.is_finite() && *t >= 0.0);
+    let (send, wait, receive) = match (t.send, t.wait, t.receive) {
+        (None, None, None) => (Some(0.0), Some(total.unwrap_or(0.0)), Some(0.0)),
+        (s, w, r) => (s.or(Some(0.0)), w.or(Some(0.0)), r.or(Some(0.0))),
+    };
+    let timings = json!({
+        "blocked": ms(t.blocked),
+        "dns": ms(t.dns),
+        "connect": ms(t.connect),
+        "ssl": ms(t.ssl),
+        "send": ms(send),
+        "wait": ms(wait),
+        "receive": ms(receive),
+    });
+    let time = total.unwrap_or_else(|| {
+        [t.blocked, t.dns, t.connect, send, wait, receive]
+            .iter()
+            .flatten()
+            .filter(|v| **v > 0.0)
+            .sum()
+    });
+    let mut entry = Map::new();
+    entry.insert("startedDateTime".into(), json!(e.started));
+    entry.insert("time".into(), ms(Some(time)));
+    entry.insert("request".into(), Value::Object(request));
+    entry.insert("response".into(), response);
+    entry.insert("cache".into(), json!({}));
+    entry.insert("timings".into(), timings);
+    if let Some(c) = &e.comment {
+        entry.insert("comment".into(), json!(c));
+    }
+    if let Some((name, value)) = &e.custom {
+        entry.insert(name.clone(), value.clone());
+    }
+    Value::Object(entry)
+}
+
+/// The reason phrase of a status, for `statusText` (empty when not a common one).
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        201 => "Created",
+        202 => "Accepted",
+        204 => "No Content",
+        301 => "Moved Permanently",
+        302 => "Found",
+        304 => "Not Modified",
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        408 => "Request Timeout",
+        413 => "Payload Too Large",
+        415 => "Unsupported Media Type",
+        429 => "Too Many Requests",
+        431 => "Request Header Fields Too Large",
+        500 => "Internal Server Error",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        504 => "Gateway Timeout",
+        _ => "",
+    }
+}
+
+/// `Bearer ***` for an Authorization value (the scheme kept, the signature masked).
+pub fn redact_authorization(value: &str) -> String {
+    match value.split_once(' ') {
+        Some((scheme, _)) => format!("{scheme} ***"),
+        None => "***".to_string(),
+    }
+}
+
+/// The headers with Authorization masked ([`redact_authorization`]) when `redact` is set.
+pub fn headers_for_export(headers: &[(String, String)], redact: bool) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(n, v)| {
+            if redact && n.eq_ignore_ascii_case("authorization") {
+                (n.clone(), redact_authorization(v))
+            } else {
+                (n.clone(), v.clone())
+            }
+        })
+        .collect()
+}

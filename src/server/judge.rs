@@ -1,0 +1,202 @@
+//! The local server's judgement of a captured request, without a socket: `signscope check` and
+//! the workbench's HAR import hand each captured request to this server's own routes (the
+//! collector, the indexing API with its verification and diagnosis, whatever routes it has) at
+//! the time it was captured, and take the stream record the server makes of it
+//! (`docs/har.md`). Nothing is re-implemented here: a captured request is judged exactly as the
+//! server judges one that arrives.
+//!
+//! One server instance per header prefix and API key met (the server's accounts map an API key
+//! to its REST key and it answers one prefix), each with a clock set to the capture's time
+//! before each request, a store that keeps one record (memory does not grow with the capture)
+//! and no forwarding (nothing captured is ever sent anywhere).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::Router;
+use bytes::Bytes;
+use chrono::{DateTime, Utc};
+use tokio::sync::broadcast;
+use tower::ServiceExt;
+
+use crate::core::{ReceivedRequest, Secret};
+
+use super::config::{ManualClock, ServerConfig};
+use super::stream::{Published, RequestSeen, Route, StreamMessage};
+use super::AppState;
+
+/// Which captured requests the local server has a judgement on: those to its indexing API and
+/// its collector (not its inspection API, not a shop's own pages).
+pub fn judged_route(path: &str) -> bool {
+    matches!(Route::of(path), Route::Indexing | Route::Collect)
+}
+
+/// The REST keys a capture is verified with.
+#[derive(Clone, Debug, Default)]
+pub struct JudgeKeys {
+    /// The key for any API key not named in `per_api` (`--rest-key-env` / `--rest-key-file`).
+    pub default: Option<Secret>,
+    /// API key -> its REST key (`--key API=ENV`).
+    pub per_api: HashMap<String, Secret>,
+}
+
+impl JudgeKeys {
+    fn for_api(&self, api_key: &str) -> Option<&Secret> {
+        self.per_api.get(api_key).or(self.default.as_ref())
+    }
+}
+
+struct Instance {
+    router: Router,
+    clock: ManualClock,
+    records: broadcast::Receiver<Arc<Published>>,
+}
+
+/// Judges captured requests as the local server would (see the module documentation).
+pub struct OfflineJudge {
+    base: ServerConfig,
+    keys: JudgeKeys,
+    instances: HashMap<(String, String), Instance>,
+}
+
+impl OfflineJudge {
+    /// `base` gives the server's settings (accepted signing forms, window, body limit); its
+    /// accounts, prefix, clock, store size and forwarding are set here.
+    pub fn new(base: ServerConfig, keys: JudgeKeys) -> Self {
+        OfflineJudge {
+            base,
+            keys,
+            instances: HashMap::new(),
+        }
+    }
+
+    fn instance(&mut self, prefix: &str, api_key: &str) -> &mut Instance {
+        let key = (prefix.to_string(), api_key.to_string());
+        if !self.instances.contains_key(&key) {
+            let clock = ManualClock::new(DateTime::<Utc>::UNIX_EPOCH);
+            let mut config = self.base.clone();
+            config.accounts = HashMap::new();
+            if let Some(secret) = self.keys.for_api(api_key) {
+                config.accounts.insert(api_key.to_string(), secret.clone());
+            }
+            config.header_prefix = prefix.to_string();
+            config.clock = clock.clock();
+            config.clock_skew_seconds = 0;
+            config.max_stored = 1;
+            config.max_stored_bytes = 4 * config.max_body.max(1);
+            config.forward_indexing = None;
+            config.forward_analytics = None;
+            config.forward_switchable = false;
+            config.unverified_route = false;
+            let state = AppState::new(config);
+            let (_, _, records) = state.stream.subscribe(None);
+            let router = super::app(state);
+            self.instances.insert(
+                key.clone(),
+                Instance {
+                    router,
+                    clock,
+                    records,
+                },
+            );
+        }
+        self.instances.get_mut(&key).expect("inserted above")
+    }
+
+    /// Judge one captured request at `at` (its capture time): the stream record the server
+    /// makes of it. `prefix` is the header prefix its headers carry. `Err` (one sentence) when
+    /// the request cannot be put on the wire as captured (a header name HTTP does not allow).
+    pub async fn judge(
+        &mut self,
+        req: &ReceivedRequest,
+        prefix: &str,
+        at: DateTime<Utc>,
+    ) -> Result<RequestSeen, String> {
+        let http = to_http(req)?;
+        let api_key = if Route::of(&req.path) == Route::Indexing {
+            let name = format!("X-{}-APIKEY", prefix.to_ascii_uppercase());
+            String::from_utf8_lossy(req.header(&name).unwrap_or_default()).into_owned()
+        } else {
+            // The collector takes no key: one instance for every prefix.
+            String::new()
+        };
+        let prefix = if api_key.is_empty() && Route::of(&req.path) != Route::Indexing {
+            crate::core::DEFAULT_HEADER_PREFIX
+        } else {
+            prefix
+        };
+        let inst = self.instance(prefix, &api_key);
+        inst.clock.set(at);
+        let response = inst
+            .router
+            .clone()
+            .oneshot(http)
+            .await
+            .unwrap_or_else(|never| match never {});
+        drop(response);
+        let mut last = None;
+        loop {
+            match inst.records.try_recv() {
+                Ok(p) => last = Some(p),
+                Err(broadcast::error::TryRecvError::Lagged(_)) => continue,
+                Err(_) => break,
+            }
+        }
+        let published = last.ok_or("the local server made no record of it")?;
+        match serde_json::from_str::<StreamMessage>(&published.json) {
+            Ok(StreamMessage::Request(r)) => Ok(*r),
+            _ => Err("the local server's record of it could not be read".into()),
+        }
+    }
+}
+
+/// The request as the server's router takes it: the captured headers (HTTP/2 pseudo-headers
+/// and the framing headers left out; `Content-Length` set to the captured body's length).
+fn to_http(req: &ReceivedRequest) -> Result<axum::http::Request<Body>, String> {
+    let target = if req.query.is_empty() {
+        req.path.clone()
+    } else {
+        format!("{}?{}", req.path, req.query)
+    };
+    let shown = |b: &[u8]| crate::core::visible::escape_visible(b);
+    let mut builder = axum::http::Request::builder()
+        .method(
+            axum::http::Method::from_bytes(req.method.as_bytes()).map_err(|_| {
+                format!(
+                    "the method \"{}\" is not an HTTP method",
+                    shown(req.method.as_bytes())
+                )
+            })?,
+        )
+        .uri(axum::http::Uri::try_from(target.as_str()).map_err(|_| {
+            format!(
+                "the target \"{}\" has characters HTTP does not allow unencoded",
+                shown(target.as_bytes())
+            )
+        })?);
+    for (name, value) in &req.headers {
+        if name.starts_with(':')
+            || name.eq_ignore_ascii_case("content-length")
+            || name.eq_ignore_ascii_case("transfer-encoding")
+        {
+            continue;
+        }
+        let n = axum::http::HeaderName::from_bytes(name.as_bytes()).map_err(|_| {
+            format!(
+                "the header name \"{}\" is not allowed in HTTP",
+                shown(name.as_bytes())
+            )
+        })?;
+        let v = axum::http::HeaderValue::from_bytes(value)
+            .map_err(|_| format!("the value of the header {name} has bytes HTTP does not allow"))?;
+        builder = builder.header(n, v);
+    }
+    if !req.body.is_empty() || !matches!(req.method.as_str(), "GET" | "HEAD" | "DELETE" | "OPTIONS")
+    {
+        builder = builder.header(axum::http::header::CONTENT_LENGTH, req.body.len());
+    }
+    builder
+        .body(Body::from(Bytes::clone(&req.body)))
+        .map_err(|e| format!("it cannot be made into an HTTP request ({e})"))
+}

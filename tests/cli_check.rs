@@ -1,0 +1,357 @@
+//! `signscope check`: real captures (tests/data/har/, written by headless Chromium running the
+//! vendor's JavaScript SDK and by mitmproxy in front of signed indexing requests; see
+//! scripts/har-fixtures.sh) judged as the local server judges them, at the capture's own time;
+//! hostile HAR input; request files of raw HTTP and curl blocks.
+
+// Test code: an unwrap that fails is a failed test, with its message.
+#![allow(clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+const KEY1: &str = "FixtureRestKey0123456789";
+const KEY2: &str = "SecondFixtureKey98765";
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/har")
+        .join(name)
+}
+
+fn check(args: &[&str]) -> (i32, String, String) {
+    let out = Command::cargo_bin("signscope")
+        .unwrap()
+        .arg("check")
+        .args(args)
+        .env("K1", KEY1)
+        .env("K2", KEY2)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn records(stdout: &str) -> Vec<Value> {
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn of_type<'a>(recs: &'a [Value], t: &str) -> Vec<&'a Value> {
+    recs.iter().filter(|r| r["type"] == t).collect()
+}
+
+#[test]
+fn chromium_capture_of_the_vendor_sdk_is_judged_as_the_collector_judges_it() {
+    let har = data("chromium-klevu-core.har");
+    let (code, out, err) = check(&[har.to_str().unwrap(), "--output", "json"]);
+    let recs = records(&out);
+    let judged = of_type(&recs, "request");
+    // The view, the click and the purchase beacon reach the collector; the page, its image, the
+    // SDK's modules and the SDK's visitor-service call do not.
+    assert_eq!(judged.len(), 3, "{out}\n{err}");
+    assert!(judged
+        .iter()
+        .all(|r| r["route"] == "collect" && r["path"] == "/analytics/collect"));
+    let statuses: Vec<u64> = judged
+        .iter()
+        .map(|r| r["status"].as_u64().unwrap())
+        .collect();
+    // The JSON view and click are valid; the purchase is the SDK's multipart beacon whose
+    // event part is "[object Object]": an error.
+    assert_eq!(statuses, [200, 200, 400], "{out}");
+    assert_eq!(judged[0]["batch"]["events"], 1);
+    assert_eq!(judged[2]["code"], "VALIDATION_ERROR");
+    // Beside each local verdict, what the (recorded) service answered.
+    for r in &judged {
+        assert!(r["captured"]["status"].as_u64().is_some(), "{r}");
+    }
+    // Judged at the capture's own time, not now.
+    let started = judged[0]["time"].as_str().unwrap();
+    assert!(started.starts_with("2026-11-25T21:47:"), "{started}");
+    let skipped = of_type(&recs, "skipped");
+    assert!(skipped
+        .iter()
+        .any(|s| s["url"] == "http://shop.example/" && s["why"] == "other_host"));
+    assert!(skipped.iter().any(|s| s["url"]
+        .as_str()
+        .unwrap()
+        .starts_with("https://visitor.service.ksearchnet.com/")
+        && s["why"] == "other_path"));
+    let summary = recs.last().unwrap();
+    assert_eq!(summary["type"], "summary");
+    assert_eq!(summary["judged"], 3);
+    assert_eq!(summary["rejected"], 1);
+    assert_eq!(
+        summary["requests"].as_u64().unwrap() as usize,
+        recs.len() - 1
+    );
+    assert_eq!(code, 1, "one request rejected: exit 1");
+
+    // The text report: one line per judged request as `watch` prints it, the captured answer
+    // beside it, then the problems with their paths, then the counts.
+    let (code, text, _) = check(&[har.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].contains("POST /analytics/collect 200 OK (1 event, 0 invalid"),
+        "{text}"
+    );
+    assert!(lines[0].ends_with("[captured: 200]"), "{text}");
+    assert!(lines[2].contains(" 400 VALIDATION_ERROR"), "{text}");
+    assert!(lines.contains(&"problems:"), "{text}");
+    assert!(
+        text.contains("error JSON_SYNTAX at $") || text.contains("error MULTIPART"),
+        "{text}"
+    );
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .contains("3 judged (2 accepted, 1 rejected)")
+            && lines.last().unwrap().contains("to other hosts skipped"),
+        "{text}"
+    );
+}
+
+#[test]
+fn mitmproxy_capture_of_signed_requests_is_verified_and_diagnosed_per_account() {
+    let har = data("mitmproxy-indexing.har");
+    let h = har.to_str().unwrap();
+    let keys = [
+        "--key",
+        "klevu-1234567890=K1",
+        "--key",
+        "klevu-2222222222=K2",
+    ];
+    let mut args = vec![h, "--output", "json"];
+    args.extend(keys);
+    let (code, out, err) = check(&args);
+    let recs = records(&out);
+    let judged = of_type(&recs, "request");
+    let statuses: Vec<u64> = judged
+        .iter()
+        .map(|r| r["status"].as_u64().unwrap())
+        .collect();
+    assert_eq!(statuses, [200, 200, 200, 401, 401, 401], "{out}\n{err}");
+    assert_eq!(
+        judged[3]["mistakes"],
+        serde_json::json!(["QUESTION_MARK_BEFORE_QUERY"])
+    );
+    assert_eq!(
+        judged[4]["mistakes"],
+        serde_json::json!(["TRAILING_SLASH_TRIMMED"])
+    );
+    // The tampered body: a mismatch that no known client mistake explains.
+    assert_eq!(judged[5]["code"], "SIGNATURE_MISMATCH");
+    assert_eq!(judged[5]["mistakes"], serde_json::json!([]));
+    // Local verdicts agree with what the recorded server answered.
+    for r in &judged {
+        assert_eq!(r["captured"]["status"], r["status"], "{r}");
+    }
+    assert_eq!(code, 1);
+
+    // The PHP SDK's form accepted on request, as `serve --accept-form php-sdk` does.
+    let mut args = vec![h, "--output", "json", "--accept-form", "php-sdk"];
+    args.extend(keys);
+    let (_, out, _) = check(&args);
+    let statuses: Vec<u64> = of_type(&records(&out), "request")
+        .iter()
+        .map(|r| r["status"].as_u64().unwrap())
+        .collect();
+    assert_eq!(statuses, [200, 200, 200, 200, 200, 401]);
+
+    // One key for every account: the second account's request does not verify with it.
+    let (_, out, _) = check(&[h, "--output", "json", "--rest-key-env", "K1"]);
+    let recs = records(&out);
+    let judged = of_type(&recs, "request");
+    assert_eq!(judged[2]["code"], "SIGNATURE_MISMATCH", "{out}");
+    assert_eq!(judged[0]["status"], 200);
+
+    // No key at all: nothing can be verified; the report names the flags, and exit 2.
+    let (code, text, _) = check(&[h]);
+    assert_eq!(code, 2, "{text}");
+    assert!(
+        text.contains("give it with --rest-key-env VAR, or --key API_KEY=VAR"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_capture_is_judged_at_its_own_time() {
+    // The same capture an hour later: every signed request is now outside the window, which
+    // is what the server would have said had they arrived then.
+    let text = std::fs::read_to_string(data("mitmproxy-indexing.har")).unwrap();
+    let mut har: Value = serde_json::from_str(&text).unwrap();
+    for e in har["log"]["entries"].as_array_mut().unwrap() {
+        let t = e["startedDateTime"]
+            .as_str()
+            .unwrap()
+            .replace("T21:47:", "T22:47:");
+        e["startedDateTime"] = Value::String(t);
+    }
+    let shifted = har.to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("later.har");
+    std::fs::write(&path, shifted).unwrap();
+    let (code, out, _) = check(&[
+        path.to_str().unwrap(),
+        "--output",
+        "json",
+        "--rest-key-env",
+        "K1",
+    ]);
+    let recs = records(&out);
+    let first = of_type(&recs, "request")[0];
+    assert_eq!(first["status"], 401, "{first}");
+    assert!(
+        first["code"].as_str().unwrap().contains("TIMESTAMP"),
+        "{first}"
+    );
+    assert_eq!(code, 1);
+}
+
+fn entry(url: &str, post: Value) -> Value {
+    serde_json::json!({
+        "startedDateTime": "2026-11-25T21:47:26.000Z", "time": 3.5,
+        "request": {"method": "POST", "url": url, "httpVersion": "HTTP/1.1",
+                    "headers": [{"name": "Content-Type", "value": "application/json"}],
+                    "postData": post, "bodySize": -1},
+        "response": {"status": 200, "statusText": "OK", "headers": [], "content": {"size": 0, "mimeType": ""}},
+    })
+}
+
+const VIEW: &str = r#"[{"event":"view_recs_list","event_apikey":"klevu-1","event_version":"1.0.0","user_profile":{},"event_data":{"list_id":"k-1","list_name":"Trending","list_logic":"TRENDING","items":[{"item_id":"31337","item_group_id":"31337","item_variant_id":"31337","item_name":"Bottle","price":"12.00","currency":"EUR","index":1}]}}]"#;
+
+#[test]
+fn hostile_har_input_is_reported_by_entry_and_never_stops_the_rest() {
+    use base64::Engine;
+    let collect = "https://stats.ksearchnet.com/analytics/collect";
+    let b64 = base64::engine::general_purpose::STANDARD.encode(VIEW);
+    let entries = serde_json::json!([
+        entry(collect, serde_json::json!({"mimeType": "application/json", "text": VIEW})),
+        {"startedDateTime": "2026-11-25T21:47:26Z"},
+        entry("not a url", serde_json::json!({"text": VIEW})),
+        entry(collect, serde_json::json!({"text": "%%%", "encoding": "base64"})),
+        entry(collect, serde_json::json!({"mimeType": "application/json", "text": b64, "encoding": "base64"})),
+        42,
+        entry(collect, serde_json::json!({"text": 17})),
+    ]);
+    let har = serde_json::json!({"log": {"version": "1.2", "creator": {"name": "x", "version": "1"}, "entries": entries}});
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.har");
+    std::fs::write(&path, har.to_string()).unwrap();
+    let (code, out, err) = check(&[path.to_str().unwrap(), "--output", "json"]);
+    let recs = records(&out);
+    let judged = of_type(&recs, "request");
+    // The text body and the same body in base64 are judged alike.
+    assert_eq!(judged.len(), 2, "{out}\n{err}");
+    assert_eq!(judged[0]["entry"], 0);
+    assert_eq!(judged[1]["entry"], 4);
+    assert_eq!(judged[0]["status"], 200);
+    assert_eq!(judged[1]["status"], 200);
+    assert_eq!(judged[0]["body"], judged[1]["body"]);
+    let bad: Vec<u64> = of_type(&recs, "unreadable")
+        .iter()
+        .map(|r| r["entry"].as_u64().unwrap())
+        .collect();
+    assert_eq!(bad, [1, 2, 3, 5, 6], "{out}");
+    let why = |i: u64| -> String {
+        of_type(&recs, "unreadable")
+            .iter()
+            .find(|r| r["entry"] == i)
+            .unwrap()["why"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert!(why(1).contains("missing field `request`"), "{}", why(1));
+    assert!(why(2).contains("not an absolute URL"), "{}", why(2));
+    assert!(why(3).contains("base64"), "{}", why(3));
+    // Nothing rejected, but entries could not be read: not "all good".
+    assert_eq!(code, 2);
+
+    // Cut short (a download that broke off): the entries before the break are judged, and
+    // the report says where it broke.
+    let text = har.to_string();
+    let cut = &text[..text
+        .find(r#"{"startedDateTime":"2026-11-25T21:47:26Z"}"#)
+        .unwrap()
+        + 20];
+    std::fs::write(&path, cut).unwrap();
+    let (code, out, _) = check(&[path.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("POST /analytics/collect 200 OK"), "{out}");
+    assert!(
+        out.contains("the HAR is not valid JSON at line 1, column"),
+        "{out}"
+    );
+    assert!(out.contains("1 entries before it were read"), "{out}");
+
+    // Not a HAR at all.
+    for (body, says) in [
+        ("[1, 2]", "not a HAR"),
+        ("{\"log\": {\"entries\": {}}}", "not a HAR"),
+        ("{\"something\": 1}", "no log.entries"),
+    ] {
+        std::fs::write(&path, body).unwrap();
+        let (code, out, _) = check(&[path.to_str().unwrap()]);
+        assert_eq!(code, 2, "{body}: {out}");
+        assert!(out.contains(says), "{body}: {out}");
+    }
+    // A file that is not there: one sentence on stderr.
+    let (code, _, err) = check(&[dir.path().join("missing.har").to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("signscope: cannot read the capture"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn request_files_of_raw_http_and_curl_blocks_are_judged_like_a_har() {
+    let php = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/vendor/php-sdk");
+    let mut file = Vec::new();
+    for name in ["01-batch-put.http", "07-batch-put-slash.http"] {
+        file.extend(std::fs::read(php.join(name)).unwrap());
+        file.extend(b"\n### next request\n");
+    }
+    // A curl command, and a collector request with no Host (judged: nothing to skip it by).
+    file.extend(
+        br#"curl -X POST 'http://127.0.0.1:9/analytics/collect' -H 'Content-Type: application/json' --data-binary '[{}]'"#,
+    );
+    file.extend(b"\n###\ncurl 'https://www.example.com/' \n");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("requests.http");
+    std::fs::write(&path, &file).unwrap();
+    let (code, out, err) = check(&[
+        path.to_str().unwrap(),
+        "--output",
+        "json",
+        "--rest-key-env",
+        "K1",
+        "--now",
+        "2026-11-23T20:45:30Z",
+    ]);
+    let recs = records(&out);
+    let judged = of_type(&recs, "request");
+    let statuses: Vec<u64> = judged
+        .iter()
+        .map(|r| r["status"].as_u64().unwrap())
+        .collect();
+    assert_eq!(statuses, [200, 401, 400], "{out}\n{err}");
+    assert_eq!(
+        judged[1]["mistakes"],
+        serde_json::json!(["TRAILING_SLASH_TRIMMED"])
+    );
+    assert_eq!(of_type(&recs, "skipped").len(), 1);
+    assert_eq!(recs.last().unwrap()["format"], "requests");
+    assert_eq!(code, 1);
+}
