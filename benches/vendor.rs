@@ -2,8 +2,10 @@
 //!
 //! - `shape`: validating the nested event shape costs at most 1.2x the flat shape for the same
 //!   items (`validate_bytes` over the same batch written both ways, compact JSON);
-//! - `cors`: the collector's CORS layer adds under 5% per request. The collector handler with
-//!   and without `collector::with_cors`, driven in-process with `tower::ServiceExt::oneshot` (no
+//! - `order`: validating an `order_purchase` line costs at most 1.2x a recommendation item
+//!   (`validate_bytes` over one view event of N items and one order of N lines, per item);
+//! - `cors`: the collector's CORS layer (tower-http's `CorsLayer`, `collector::cors`) adds under
+//!   5% per request. The collector handler with and without it, driven in-process with `tower::ServiceExt::oneshot` (no
 //!   sockets), one request with an `Origin` header and a one-event batch. The handler itself
 //!   hops to the blocking pool to validate, so two separate timing runs differ by more than the
 //!   layer costs: the verdict comes from `ratios`, which interleaves the two routers in the same
@@ -58,6 +60,55 @@ fn bench_shape(c: &mut Criterion) {
     g.finish();
 }
 
+/// One view event of `n` recommendation items, and one `order_purchase` of `n` lines with the
+/// same ids, names and prices (compact JSON, as the SDKs send them).
+fn view_and_order(n: usize) -> (Vec<u8>, Vec<u8>) {
+    let items: Vec<serde_json::Value> = (1..=n)
+        .map(|i| {
+            serde_json::json!({"item_id": format!("G{i}-V{i}"), "item_group_id": format!("G{i}"),
+                "item_variant_id": format!("V{i}"), "item_name": format!("Product {i}"),
+                "price": "19.99", "currency": "EUR", "item_brand": "Brand",
+                "item_category": "Mens;Shoes", "index": i})
+        })
+        .collect();
+    let lines: Vec<serde_json::Value> = (1..=n)
+        .map(|i| {
+            serde_json::json!({"order_id": "100000123", "order_line_id": i.to_string(),
+                "item_id": format!("G{i}-V{i}"), "item_group_id": format!("G{i}"),
+                "item_variant_id": format!("V{i}"), "item_name": format!("Product {i}"),
+                "unit_price": "19.99", "currency": "EUR", "units": 1})
+        })
+        .collect();
+    let view = serde_json::json!([{"event": "view_recs_list", "event_version": "1.0.0",
+        "event_apikey": "klevu-1", "event_data": {"list_id": "k-1", "list_name": "Trending",
+        "list_logic": "TRENDING", "items": items}}]);
+    let order = serde_json::json!([{"event": "order_purchase", "event_version": "1.0.0",
+        "event_apikey": "klevu-1", "event_data": {"items": lines}}]);
+    (
+        serde_json::to_vec(&view).unwrap(),
+        serde_json::to_vec(&order).unwrap(),
+    )
+}
+
+fn bench_order(c: &mut Criterion) {
+    let mut g = c.benchmark_group("order");
+    g.sample_size(20)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1));
+    for n in [100, 10_000] {
+        let (view, order) = view_and_order(n);
+        assert!(validate_bytes(&view).problems.is_empty());
+        assert!(validate_bytes(&order).problems.is_empty());
+        g.bench_with_input(BenchmarkId::new("recommendation", n), &view, |b, body| {
+            b.iter(|| validate_bytes(body))
+        });
+        g.bench_with_input(BenchmarkId::new("order_purchase", n), &order, |b, body| {
+            b.iter(|| validate_bytes(body))
+        });
+    }
+    g.finish();
+}
+
 fn routers() -> (Router, Router) {
     let mut cfg = ServerConfig::demo();
     cfg.max_stored = 100;
@@ -66,10 +117,8 @@ fn routers() -> (Router, Router) {
         .route("/analytics/collect", post(collector::collect))
         .with_state(st.clone());
     let cors = Router::new()
-        .route(
-            "/analytics/collect",
-            collector::with_cors(post(collector::collect)),
-        )
+        .route("/analytics/collect", post(collector::collect))
+        .route_layer(collector::cors())
         .with_state(st);
     (plain, cors)
 }
@@ -84,7 +133,8 @@ fn bare_routers() -> (Router, Router) {
         .route("/analytics/collect", post(nothing))
         .with_state(st.clone());
     let cors = Router::new()
-        .route("/analytics/collect", collector::with_cors(post(nothing)))
+        .route("/analytics/collect", post(nothing))
+        .route_layer(collector::cors())
         .with_state(st);
     (plain, cors)
 }
@@ -219,6 +269,24 @@ fn ratios(_: &mut Criterion) {
             m.as_secs_f64() / f.as_secs_f64()
         );
     }
+    for n in [100, 10_000] {
+        let (view, order) = view_and_order(n);
+        let reps = (4_000_000 / view.len()).clamp(3, 2_000) as u32;
+        let v = best(
+            &mut || drop(std::hint::black_box(validate_bytes(&view))),
+            reps,
+        );
+        let o = best(
+            &mut || drop(std::hint::black_box(validate_bytes(&order))),
+            reps,
+        );
+        println!(
+            "order/{n} items: recommendation {:.0} ns per item, order_purchase {:.0} ns per line, order/recommendation {:.3}",
+            v.as_secs_f64() * 1e9 / n as f64,
+            o.as_secs_f64() * 1e9 / n as f64,
+            o.as_secs_f64() / v.as_secs_f64()
+        );
+    }
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -226,5 +294,5 @@ fn ratios(_: &mut Criterion) {
     cors_ratio(&rt);
 }
 
-criterion_group!(benches, bench_shape, bench_cors, ratios);
+criterion_group!(benches, bench_shape, bench_order, bench_cors, ratios);
 criterion_main!(benches);

@@ -8,6 +8,7 @@
 mod server_common;
 
 use std::io::{Read, Write};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -346,13 +347,15 @@ async fn with_forward_analytics_preflights_are_answered_locally_and_never_forwar
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_forwarded_collector_answer_without_cors_headers_gets_the_local_ones() {
-    // An upstream collector that answers without any CORS header.
+async fn a_forwarded_collector_answer_gets_the_local_cors_headers() {
+    // An upstream collector whose CORS answer a credentialed request cannot use (`*`).
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let upstream = format!("http://{}", listener.local_addr().unwrap());
     let app = axum::Router::new().route(
         "/analytics/collect",
-        axum::routing::post(|| async { "{\"accepted\":2}" }),
+        axum::routing::post(|| async {
+            ([("access-control-allow-origin", "*")], "{\"accepted\":2}")
+        }),
     );
     tokio::spawn(async move {
         let _ = axum::serve(listener, app).await;
@@ -366,6 +369,14 @@ async fn a_forwarded_collector_answer_without_cors_headers_gets_the_local_ones()
             .to_str()
             .unwrap(),
         "https://shop.example.com"
+    );
+    assert_eq!(resp.headers()["access-control-allow-credentials"], "true");
+    assert_eq!(
+        resp.headers()
+            .get_all("access-control-allow-origin")
+            .iter()
+            .count(),
+        1
     );
     assert_eq!(resp.text().await.unwrap(), "{\"accepted\":2}");
     // The indexing API's forwarded answers get none (it is called by servers, not pages).
@@ -470,5 +481,113 @@ async fn a_body_that_fails_the_local_read_is_answered_locally_and_never_forwarde
     assert_eq!(summary["requests"], 0, "{summary}");
     let (_, events) = get_json(&c, &format!("{}/_inspect/events", up.url)).await;
     assert_eq!(events, serde_json::json!([]), "{events}");
+    proxy.shutdown().await;
+}
+
+/// A request as an upstream received it: method, path and query, body.
+type Seen = (String, String, Vec<u8>);
+
+/// An upstream that keeps every request it receives.
+async fn recording_upstream() -> (String, Arc<Mutex<Vec<Seen>>>) {
+    let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
+    let keep = seen.clone();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let app = axum::Router::new().fallback(move |req: axum::extract::Request| {
+        let keep = keep.clone();
+        async move {
+            let (parts, body) = req.into_parts();
+            let body = axum::body::to_bytes(body, 1 << 20).await.unwrap();
+            let target = parts.uri.path_and_query().unwrap().as_str().to_owned();
+            keep.lock()
+                .unwrap()
+                .push((parts.method.to_string(), target, body.to_vec()));
+            "upstream"
+        }
+    });
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    (url, seen)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_analytics_request_reaches_the_upstream_the_older_endpoints_included() {
+    let (up, seen) = recording_upstream().await;
+    let proxy = proxy_to(None, Some(&up)).await;
+    let c = client();
+    let form = "--b1\r\nContent-Disposition: form-data; name=\"klevu_apiKey\"\r\n\r\nklevu-1\r\n--b1\r\nContent-Disposition: form-data; name=\"klevu_term\"\r\n\r\nshoes\r\n--b1--\r\n";
+    let sent: Vec<(&str, String, Vec<u8>)> = vec![
+        // @klevu/core 1.x-3.x: GET, the fields in the query.
+        (
+            "GET",
+            "/analytics/n-search/search?klevu_apiKey=klevu-1&klevu_term=red%20shoes".into(),
+            vec![],
+        ),
+        (
+            "GET",
+            "/analytics/categoryProductViewTracking?klevu_apiKey=klevu-1&klevu_categoryName=Mens"
+                .into(),
+            vec![],
+        ),
+        // 5.x: POST with a multipart form.
+        (
+            "POST",
+            "/analytics/productTracking".into(),
+            form.as_bytes().to_vec(),
+        ),
+        (
+            "POST",
+            "/analytics/dataTracking".into(),
+            form.as_bytes().to_vec(),
+        ),
+        // A path signscope does not know, and a GET to the collector: forwarded all the same.
+        ("POST", "/analytics/somethingNew?x=1".into(), b"{}".to_vec()),
+        ("GET", "/analytics/collect".into(), vec![]),
+    ];
+    for (method, target, body) in &sent {
+        let mut r = c.request(
+            reqwest::Method::from_bytes(method.as_bytes()).unwrap(),
+            format!("{}{target}", proxy.url()),
+        );
+        if target.contains("Tracking") && *method == "POST" {
+            r = r.header("content-type", "multipart/form-data; boundary=b1");
+        }
+        let resp = r.body(body.clone()).send().await.unwrap();
+        assert_eq!(resp.status(), 200, "{method} {target}");
+        assert_eq!(resp.text().await.unwrap(), "upstream", "{method} {target}");
+    }
+    let got = seen.lock().unwrap().clone();
+    let want: Vec<Seen> = sent
+        .iter()
+        .map(|(m, t, b)| (m.to_string(), t.clone(), b.clone()))
+        .collect();
+    assert_eq!(got, want);
+    // And each older endpoint's request is recorded locally, by its endpoint.
+    let text = c
+        .get(format!("{}/_inspect/events", proxy.url()))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let events: Value = serde_json::from_str(&text).unwrap();
+    let names: Vec<&str> = events
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["event"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "n-search/search",
+            "categoryProductViewTracking",
+            "productTracking",
+            "dataTracking"
+        ],
+        "{events}"
+    );
     proxy.shutdown().await;
 }

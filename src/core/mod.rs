@@ -14,6 +14,7 @@
 
 pub mod canonical;
 pub mod capture;
+pub mod collect;
 pub mod curl;
 pub mod demo;
 pub mod diagnose;

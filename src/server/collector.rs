@@ -1,157 +1,80 @@
-//! The analytics collector: `POST /analytics/collect` (`docs/server.md` rule R6).
+//! The analytics collector: `POST /analytics/collect` and the older analytics endpoints
+//! (`docs/server.md` rules R6, R11).
 //!
-//! The body is validated with [`crate::core::events::validate_bytes`]. Every event valid:
-//! `200 {"accepted": N, "rejected": 0, "warnings": [...]}`. Anything invalid: `400` in the
-//! vendor's error shape (`code` `VALIDATION_ERROR`, one `debug` entry per problem) plus
-//! `"accepted": 0, "rejected": N, "problems": [...]` listing every problem at once, each with its
-//! JSON path, offending value and rule (up to [`MAX_LISTED_PROBLEMS`]; past that the rest are
-//! counted in `"omitted"`, so one request cannot make an answer of hundreds of megabytes).
-//! Malformed JSON: the same 400 with one `JSON_SYNTAX` problem naming line and column.
+//! What a request is answered is decided by the pure [`crate::core::collect::judge`] (the same
+//! judgement any reader of a captured collector request gets): a batch is validated with
+//! [`crate::core::events::validate_bytes`]; every event valid: `200 {"accepted": N, "rejected":
+//! 0, "warnings": [...]}`; anything invalid: `400` in the vendor's error shape plus every problem
+//! at once. The older endpoints are recorded and answered 200 when they carry an API key.
 //!
-//! Browsers: the route answers CORS preflights and puts `Access-Control-Allow-Origin` (the
-//! request's origin, or `*` without one) and `Vary: Origin` on every answer, errors included
-//! ([`with_cors`]), so the vendor's SDK on a shop page can post to it (docs/server.md).
+//! Browsers: the analytics routes carry tower-http's `CorsLayer` ([`cors`]), mirroring the
+//! request's origin with credentials allowed, so a `Blob` beacon or a credentialed `fetch` from a
+//! shop page reaches the collector (docs/server.md rule R8).
 //!
 //! Every request, good or bad, is stored for inspection: one record per array element, or one
 //! record for the whole body when it is not a non-empty JSON array (so nothing a client sent is
 //! lost).
 
-use std::future::Future;
-use std::pin::Pin;
-use std::task::{Context, Poll};
+use std::time::Duration;
 
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::MethodRouter;
 use axum::Json;
 use bytes::Bytes;
 use serde_json::{json, Value};
-use tower::{Layer, Service};
+use tower_http::cors::{AllowHeaders, AllowMethods, AllowOrigin, CorsLayer};
 
-use crate::core::events::{event_of_path, list_id_of, validate_bytes, MAX_LISTED_PROBLEMS};
+use crate::core::collect::{event_index, judge, Endpoint, Judgement};
+use crate::core::events::{list_id_of, MAX_LISTED_PROBLEMS};
 use crate::core::time::format_timestamp;
-use crate::core::visible::counted;
-use crate::core::CONTENT_TYPE_JSON;
+use crate::core::verify::ReceivedRequest;
 
 use super::body::admit_body;
+use super::error::ApiError;
 use super::store::{preview, EventRecord};
 use super::AppState;
 
-/// The collector's routes with CORS: preflights (`OPTIONS`) are answered with `POST` allowed,
-/// the requested headers allowed and a max age of 600 s; every answer, preflight or not,
-/// errors included, gets `Access-Control-Allow-Origin` (the request's origin, or `*` when it
-/// had none) and `Vary: Origin` (`docs/server.md`, "CORS").
-///
-/// Hand-written rather than tower-http's general `CorsLayer`: the collector's policy is fixed
-/// (any origin, one method), so the layer copies one header and inserts two, without boxing
-/// the handler's future (`benches/vendor.rs` measures what it adds per request).
-pub fn with_cors(route: MethodRouter<AppState>) -> MethodRouter<AppState> {
-    route.options(preflight).layer(CorsLayer)
+/// The analytics routes' CORS (`docs/server.md`, "CORS"): the request's `Origin` mirrored (never
+/// `*`, which a browser refuses with credentials), `Access-Control-Allow-Credentials: true`,
+/// `GET`, `POST` and `OPTIONS` allowed, the requested headers allowed, preflights cached 600 s.
+/// A `Blob` beacon and `fetch(..., {credentials: "include"})` are credentialed requests: with
+/// `*` or without the credentials header the browser drops them and nothing is recorded.
+pub fn cors() -> CorsLayer {
+    CorsLayer::new()
+        .allow_origin(AllowOrigin::mirror_request())
+        .allow_credentials(true)
+        .allow_methods(AllowMethods::list([
+            Method::GET,
+            Method::POST,
+            Method::OPTIONS,
+        ]))
+        .allow_headers(AllowHeaders::mirror_request())
+        .max_age(Duration::from_secs(600))
 }
 
-/// The answer to a preflight; [`CorsLayer`] adds the origin and `Vary`.
-async fn preflight(headers: HeaderMap) -> Response {
-    let mut resp = StatusCode::OK.into_response();
-    let h = resp.headers_mut();
-    h.insert(
-        header::ACCESS_CONTROL_ALLOW_METHODS,
-        HeaderValue::from_static("POST,OPTIONS"),
-    );
-    if let Some(asked) = headers.get(header::ACCESS_CONTROL_REQUEST_HEADERS) {
-        h.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, asked.clone());
+/// Every request to an analytics path: `POST /analytics/collect`, the older endpoints with any
+/// method, and any other path under `/analytics/` (404 locally; forwarded when an analytics
+/// upstream is set, `docs/server.md` rule W5).
+pub async fn analytics(State(st): State<AppState>, req: Request) -> Response {
+    let path = req.uri().path().to_owned();
+    match Endpoint::of(&path) {
+        Some(Endpoint::Collect) if req.method() != Method::POST => ApiError::new(
+            405,
+            "METHOD_NOT_ALLOWED",
+            format!(
+                "{path} does not accept the method {}; events are POSTed.",
+                req.method()
+            ),
+        )
+        .into_response(),
+        Some(_) => collect(State(st), req).await,
+        None => ApiError::not_found(req.method().as_str(), &path).into_response(),
     }
-    h.insert(
-        header::ACCESS_CONTROL_MAX_AGE,
-        HeaderValue::from_static("600"),
-    );
-    h.insert(
-        header::VARY,
-        HeaderValue::from_static("access-control-request-method, access-control-request-headers"),
-    );
-    resp
-}
-
-/// Puts the collector's CORS headers on every answer of the service it wraps.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct CorsLayer;
-
-impl<S> Layer<S> for CorsLayer {
-    type Service = Cors<S>;
-    fn layer(&self, inner: S) -> Cors<S> {
-        Cors { inner }
-    }
-}
-
-/// The service of [`CorsLayer`].
-#[derive(Clone, Debug)]
-pub struct Cors<S> {
-    inner: S,
-}
-
-impl<S, B> Service<axum::http::Request<B>> for Cors<S>
-where
-    S: Service<axum::http::Request<B>, Response = Response>,
-{
-    type Response = Response;
-    type Error = S::Error;
-    type Future = CorsFuture<S::Future>;
-
-    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        self.inner.poll_ready(cx)
-    }
-
-    fn call(&mut self, req: axum::http::Request<B>) -> Self::Future {
-        let origin = req.headers().get(header::ORIGIN).cloned();
-        CorsFuture {
-            inner: self.inner.call(req),
-            origin,
-        }
-    }
-}
-
-pin_project_lite::pin_project! {
-    /// The wrapped answer, then the two headers.
-    pub struct CorsFuture<F> {
-        #[pin]
-        inner: F,
-        origin: Option<HeaderValue>,
-    }
-}
-
-impl<F, E> Future for CorsFuture<F>
-where
-    F: Future<Output = Result<Response, E>>,
-{
-    type Output = Result<Response, E>;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let this = self.project();
-        let mut resp = std::task::ready!(this.inner.poll(cx))?;
-        let origin = this
-            .origin
-            .take()
-            .unwrap_or_else(|| HeaderValue::from_static("*"));
-        add_cors_headers(resp.headers_mut(), origin);
-        Poll::Ready(Ok(resp))
-    }
-}
-
-/// `Access-Control-Allow-Origin: origin` (unless the answer has one) and `Vary: origin`.
-pub fn add_cors_headers(headers: &mut HeaderMap, origin: HeaderValue) {
-    if headers.contains_key(header::ACCESS_CONTROL_ALLOW_ORIGIN) {
-        return;
-    }
-    headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
-    headers.append(header::VARY, HeaderValue::from_static("origin"));
 }
 
 pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
     let (parts, body) = req.into_parts();
-    let content_type = parts
-        .headers
-        .get(header::CONTENT_TYPE)
-        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
 
     // Bounded memory: a permit before taking in a body (released when answered).
     let (_permit, read) = admit_body(&st, &parts, body).await;
@@ -161,144 +84,68 @@ pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
             let err = e.to_api_error(st.config.max_body);
             let problem = json!({"level": "error", "path": "", "code": err.code,
                                  "value": null, "message": err.message});
-            store_batch(&st, err.status, &Bytes::new(), None, vec![problem], &[]);
+            store_batch(
+                &st,
+                err.status,
+                &Bytes::new(),
+                None,
+                vec![problem],
+                &[],
+                None,
+            );
             return err.into_response();
         }
     };
 
-    let body_for_work = body.clone();
-    let (report_problems, events, omitted) = match tokio::task::spawn_blocking(move || {
-        let report = validate_bytes(&body_for_work);
-        let problems: Vec<Value> = report
-            .problems
+    let received = ReceivedRequest {
+        method: parts.method.as_str().to_owned(),
+        path: parts.uri.path().to_owned(),
+        query: parts.uri.query().unwrap_or("").to_owned(),
+        headers: parts
+            .headers
             .iter()
-            .map(|p| serde_json::to_value(p).unwrap_or(Value::Null))
-            .collect();
-        (problems, report.events, report.omitted)
-    })
-    .await
-    {
-        Ok(r) => r,
+            .map(|(n, v)| (n.as_str().to_owned(), v.as_bytes().to_vec()))
+            .collect(),
+        body: body.clone(),
+    };
+    let judged = match tokio::task::spawn_blocking(move || judge(&received)).await {
+        Ok(j) => j,
         Err(e) => std::panic::resume_unwind(e.into_panic()),
     };
-
-    let mut problems = report_problems;
-    if content_type.as_deref() != Some(CONTENT_TYPE_JSON) {
-        problems.push(json!({
-            "level": "warning",
-            "path": "",
-            "code": "CONTENT_TYPE",
-            "value": content_type,
-            "message": "the Content-Type header should be application/json",
-        }));
-    }
-
-    let errors: Vec<&Value> = problems.iter().filter(|p| is_error(p)).collect();
-    let status = if errors.is_empty() && omitted.errors == 0 {
-        200
-    } else {
-        400
+    let Some(Judgement {
+        endpoint,
+        status,
+        answer,
+        problems,
+        omitted,
+        parsed,
+        ..
+    }) = judged
+    else {
+        return ApiError::not_found(parts.method.as_str(), parts.uri.path()).into_response();
     };
-    let parsed: Option<Value> = serde_json::from_slice(&body).ok();
-
-    let answer = if status == 200 {
-        let warnings: Vec<&Value> = problems.iter().filter(|p| !is_error(p)).collect();
-        (
-            StatusCode::OK,
-            Json(json!({"accepted": events, "rejected": 0, "warnings": warnings})),
-        )
-            .into_response()
-    } else {
-        let bad_events = count_bad_events(&errors, &omitted.error_events, events);
-        let message = if parsed.is_none() {
-            match errors
-                .first()
-                .and_then(|p| p.get("message"))
-                .and_then(Value::as_str)
-            {
-                // The validator's message already says "The body is not valid JSON: ...".
-                Some(m) => m.to_string(),
-                None => "The body is not valid JSON.".to_string(),
-            }
-        } else {
-            let n = errors.len() + omitted.errors;
-            let mut m = format!(
-                "The batch was not accepted: {} in {bad_events} of {}.",
-                counted(n, "problem"),
-                counted(events, "event")
-            );
-            if !omitted.is_empty() {
-                m.push_str(&format!(
-                    " The first {} problems are listed; {} more ({}, {}) are counted in \"omitted\".",
-                    problems.len(),
-                    omitted.total(),
-                    counted(omitted.errors, "error"),
-                    counted(omitted.warnings, "warning"),
-                ));
-            }
-            m
-        };
-        let debug: Vec<Value> = problems
-            .iter()
-            .map(|p| json!({"message": problem_line(p)}))
-            .collect();
-        let mut answer = json!({
-            "status": 400,
-            "code": "VALIDATION_ERROR",
-            "message": message,
-            "debug": debug,
-            "accepted": 0,
-            "rejected": events,
-            "problems": problems,
-        });
-        if !omitted.is_empty() {
-            answer["omitted"] = json!({"errors": omitted.errors, "warnings": omitted.warnings});
-        }
-        (StatusCode::BAD_REQUEST, Json(answer)).into_response()
+    let older = match endpoint {
+        Endpoint::Older(name) => Some(name),
+        Endpoint::Collect => None,
     };
-    store_batch(&st, status, &body, parsed, problems, &omitted.error_events);
-    answer
+    // The answer is serialised before the batch is stored: the store's count is what tests and
+    // `/_inspect/wait` take as "answered".
+    let code = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST);
+    let response = (code, Json(answer)).into_response();
+    store_batch(
+        &st,
+        status,
+        &body,
+        parsed,
+        problems,
+        &omitted.error_events,
+        older,
+    );
+    response
 }
 
 fn is_error(p: &Value) -> bool {
     p.get("level").and_then(Value::as_str) == Some("error")
-}
-
-/// `path: message` for one problem, e.g. `[0].items[2].currency: must be three letters`.
-fn problem_line(p: &Value) -> String {
-    let path = p.get("path").and_then(Value::as_str).unwrap_or("");
-    let msg = p.get("message").and_then(Value::as_str).unwrap_or("");
-    let code = p.get("code").and_then(Value::as_str).unwrap_or("");
-    if path.is_empty() {
-        format!("{code}: {msg}")
-    } else {
-        format!("{path}: {code}: {msg}")
-    }
-}
-
-/// The event a problem belongs to, from its path (`[3].items[0].price` -> 3).
-fn event_index(p: &Value) -> Option<usize> {
-    event_of_path(p.get("path").and_then(Value::as_str)?)
-}
-
-/// Events with an error: listed ones, plus those whose errors were past the list's limit.
-fn count_bad_events(errors: &[&Value], omitted_error_events: &[usize], events: usize) -> usize {
-    let mut seen: std::collections::BTreeSet<usize> =
-        omitted_error_events.iter().copied().collect();
-    let mut whole = false;
-    for e in errors {
-        match event_index(e) {
-            Some(i) => {
-                seen.insert(i);
-            }
-            None => whole = true,
-        }
-    }
-    if whole {
-        events
-    } else {
-        seen.len()
-    }
 }
 
 fn str_field(v: &Value, name: &str) -> Option<String> {
@@ -313,6 +160,7 @@ fn store_batch(
     parsed: Option<Value>,
     problems: Vec<Value>,
     omitted_error_events: &[usize],
+    older: Option<&str>,
 ) {
     let batch = st.store.next_seq();
     tracing::debug!(
@@ -332,6 +180,23 @@ fn store_batch(
 
     let mut records = Vec::new();
     match parsed {
+        // An older endpoint's request: one record, named by its endpoint.
+        Some(fields) if older.is_some() => records.push((
+            body.len() + 256,
+            EventRecord {
+                seq: st.store.next_seq(),
+                batch,
+                time,
+                index: None,
+                valid: status == 200,
+                event: older.map(str::to_owned),
+                list_id: None,
+                status,
+                problems,
+                data: Some(fields),
+                raw: None,
+            },
+        )),
         Some(Value::Array(items)) if !items.is_empty() => {
             let n = items.len();
             // A parsed event takes a few times its text in memory.
@@ -414,31 +279,4 @@ fn store_batch(
         }
     }
     st.store.add_batch(status == 200, records);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn problems_are_attributed_to_their_event() {
-        assert_eq!(event_index(&json!({"path": "[3].items[0].price"})), Some(3));
-        assert_eq!(event_index(&json!({"path": "[12]"})), Some(12));
-        assert_eq!(event_index(&json!({"path": ""})), None);
-        assert_eq!(event_index(&json!({"path": "items"})), None);
-        let errs = [
-            json!({"path": "[0].a"}),
-            json!({"path": "[0].b"}),
-            json!({"path": "[2]"}),
-        ];
-        let refs: Vec<&Value> = errs.iter().collect();
-        assert_eq!(count_bad_events(&refs, &[], 5), 2);
-        // Events whose errors were not listed count too, once.
-        assert_eq!(count_bad_events(&refs, &[2, 4], 5), 3);
-        let whole = [json!({"path": ""})];
-        assert_eq!(
-            count_bad_events(&whole.iter().collect::<Vec<_>>(), &[], 5),
-            5
-        );
-    }
 }

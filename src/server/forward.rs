@@ -51,8 +51,6 @@ pub struct Upstream {
     /// The server's bodies budget: a forwarded body's bytes are taken from it as they arrive
     /// and held until the upstream has answered (`docs/server.md`, rule L1).
     budget: Option<BodyBudget>,
-    /// The collector's upstream: answers passed back get CORS headers when it sent none.
-    cors: bool,
 }
 
 /// The upstreams a server forwards to now, one per kind of route; changed while it runs by
@@ -164,16 +162,7 @@ impl Upstream {
             max_body,
             pace: BodyPace::deadline(body_timeout),
             budget: None,
-            cors: false,
         })
-    }
-
-    /// The same upstream for the collector: an answer without `Access-Control-Allow-Origin`
-    /// gets the local server's (the request's `Origin`, or `*`), so that a page can read what
-    /// the real service answered (`docs/server.md`, rule W9).
-    pub fn with_cors(mut self) -> Upstream {
-        self.cors = true;
-        self
     }
 
     /// The same upstream, reading forwarded bodies within these bounds (the server's own).
@@ -233,7 +222,8 @@ fn end_to_end(headers: &HeaderMap) -> HeaderMap {
 /// The middleware that forwards the requests of the routes it wraps to the target's upstream
 /// (when there is one now).
 pub async fn proxy(State(target): State<Target>, req: Request, next: Next) -> Response {
-    // Preflights are the local server's to answer (the upstream sets its own CORS answers).
+    // Preflights are the local server's to answer (the analytics routes' CORS layer, outside
+    // this one, answers them before they get here; an indexing preflight is answered locally).
     if req.method() == Method::OPTIONS {
         return next.run(req).await;
     }
@@ -262,7 +252,6 @@ pub async fn proxy(State(target): State<Target>, req: Request, next: Next) -> Re
         .map(|p| p.as_str().to_string())
         .unwrap_or_else(|| parts.uri.path().to_string());
     let headers = end_to_end(&parts.headers);
-    let origin = parts.headers.get(header::ORIGIN).cloned();
 
     // Verify and record exactly as without forwarding; keep the local answer for the record.
     let local = next
@@ -272,14 +261,11 @@ pub async fn proxy(State(target): State<Target>, req: Request, next: Next) -> Re
 
     let started = Instant::now();
     match send(&up, method, &path_and_query, headers, bytes).await {
-        Ok((mut response, seen)) => {
+        Ok((response, seen)) => {
             stream::note_upstream(UpstreamSeen {
                 duration_ms: started.elapsed().as_secs_f64() * 1000.0,
                 ..seen
             });
-            if up.cors {
-                add_cors(response.headers_mut(), origin);
-            }
             response
         }
         Err(why) => {
@@ -297,12 +283,6 @@ pub async fn proxy(State(target): State<Target>, req: Request, next: Next) -> Re
             err.into_response()
         }
     }
-}
-
-/// The collector's CORS headers on a forwarded answer that has none of its own.
-fn add_cors(headers: &mut HeaderMap, origin: Option<axum::http::HeaderValue>) {
-    let value = origin.unwrap_or_else(|| axum::http::HeaderValue::from_static("*"));
-    super::collector::add_cors_headers(headers, value);
 }
 
 /// Send the request on and read the answer; `Err` is the cause in words.

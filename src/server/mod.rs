@@ -3,7 +3,8 @@
 //!
 //! - the indexing API (any method under `/v2/`), every request verified with the core's
 //!   [`verify`](crate::core::verify::verify) ([`indexing`]);
-//! - the analytics collector, `POST /analytics/collect` ([`collector`]);
+//! - the analytics collector, `POST /analytics/collect`, and the older analytics endpoints
+//!   ([`collector`]);
 //! - the inspection API under `/_inspect/` ([`inspect`]), backed by a bounded [`store::Store`],
 //!   with a live stream of completed requests at `/_inspect/stream` ([`stream`]).
 //!
@@ -141,14 +142,14 @@ impl AppState {
     /// forwarded to), one sentence each.
     pub fn set_forwarding(&self, indexing: Option<&str>, analytics: Option<&str>) -> Vec<String> {
         let mut notes = Vec::new();
-        let mut make = |url: Option<&str>, cors: bool| {
+        let mut make = |url: Option<&str>| {
             let url = url?;
             match forward::Upstream::new(url, self.config.max_body, self.config.body_timeout) {
                 Ok(up) => {
                     let up = up
                         .with_budget(self.body_budget.clone())
                         .with_pace(self.config.body_pace());
-                    Some(Arc::new(if cors { up.with_cors() } else { up }))
+                    Some(Arc::new(up))
                 }
                 Err(why) => {
                     notes.push(why);
@@ -156,8 +157,8 @@ impl AppState {
                 }
             }
         };
-        let indexing = make(indexing, false);
-        let analytics = make(analytics, true);
+        let indexing = make(indexing);
+        let analytics = make(analytics);
         self.forwarding.set(indexing, analytics);
         notes
     }
@@ -175,14 +176,20 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         indexing =
             indexing.route_layer(axum::middleware::from_fn_with_state(target, forward::proxy));
     }
-    let mut collect = Router::new().route(
-        "/analytics/collect",
-        collector::with_cors(post(collector::collect)),
-    );
+    // Every path under /analytics/: the collector, the older endpoints, and the rest (404
+    // locally, forwarded with the others under an analytics upstream: docs/server.md rule W5).
+    let handler = || any(collector::analytics);
+    let mut collect = Router::new()
+        .route("/analytics", handler())
+        .route("/analytics/", handler())
+        .route("/analytics/{*rest}", handler());
     if switchable || state.config.forward_analytics.is_some() {
         let target = forward::Target::analytics(state.forwarding.clone());
         collect = collect.route_layer(axum::middleware::from_fn_with_state(target, forward::proxy));
     }
+    // Outermost, so that preflights are answered here and forwarded answers get the same
+    // headers as local ones (docs/server.md rule W9).
+    let collect = collect.route_layer(collector::cors());
     let mut router = Router::new()
         .merge(indexing)
         .merge(collect)

@@ -63,7 +63,7 @@ impl Route {
     pub fn of(path: &str) -> Route {
         if path == "/v2" || path.starts_with("/v2/") || path == "/_bench/unverified" {
             Route::Indexing
-        } else if path == "/analytics/collect" {
+        } else if path == "/analytics" || path.starts_with("/analytics/") {
             Route::Collect
         } else if path.starts_with("/_inspect/") {
             Route::Inspect
