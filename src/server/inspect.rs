@@ -118,6 +118,11 @@ pub struct RequestsQuery {
     before: Option<u64>,
     after: Option<u64>,
     seq: Option<u64>,
+    /// `har`: the page as a HAR 1.2 document (`docs/har.md` rule H8) instead of JSON records.
+    format: Option<String>,
+    /// With `format=har`: mask the Authorization header (`docs/har.md` rule H9).
+    #[serde(default)]
+    redact: bool,
 }
 
 pub async fn requests(
@@ -128,7 +133,19 @@ pub async fn requests(
         Ok(q) => q,
         Err(e) => return bad_query(e),
     };
-    let page = st.store.requests(&RequestFilter {
+    let har = match q.format.as_deref() {
+        None | Some("json") => false,
+        Some("har") => true,
+        Some(other) => {
+            return ApiError::new(
+                400,
+                "BAD_QUERY",
+                format!("format={other} is not known; use format=har or leave it out for JSON"),
+            )
+            .into_response()
+        }
+    };
+    let filter = RequestFilter {
         verdict: q.verdict,
         code: q.code,
         page: PageQuery {
@@ -137,8 +154,37 @@ pub async fn requests(
             after: q.after,
             seq: q.seq,
         },
-    });
-    page_reply(page)
+    };
+    if har {
+        return har_reply(&st, &filter, q.redact);
+    }
+    page_reply(st.store.requests(&filter))
+}
+
+/// A page of indexing records as one HAR document, each with all the store keeps of it.
+fn har_reply(st: &AppState, filter: &RequestFilter, redact: bool) -> Response {
+    let page = st.store.requests_as(filter, true);
+    let secrets: Vec<&crate::core::Secret> = st.config.accounts.values().collect();
+    let records: Vec<_> = page
+        .items
+        .iter()
+        .map(|r| super::har_out::of_record(r, "localhost", &secrets, redact))
+        .collect();
+    let text = crate::core::har::write::to_har_string(
+        env!("CARGO_PKG_VERSION"),
+        records.iter().map(|r| r.exchange()),
+    );
+    let mut resp = Response::new(Body::from(text));
+    resp.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    if let Some(cursor) = page.next {
+        if let Ok(v) = HeaderValue::from_str(&cursor.query()) {
+            resp.headers_mut().insert("x-next-cursor", v);
+        }
+    }
+    resp
 }
 
 #[derive(Debug, Deserialize)]

@@ -43,6 +43,7 @@ pub mod collector;
 pub mod config;
 pub mod error;
 pub mod forward;
+pub mod har_out;
 pub mod indexing;
 pub mod inspect;
 pub mod judge;

@@ -405,6 +405,12 @@ impl Store {
     /// One page of the stored requests, in arrival order. Unless one record is asked for
     /// (`seq`), bodies are cut to [`LIST_PREVIEW_BYTES`].
     pub fn requests(&self, f: &RequestFilter) -> Page<RequestRecord> {
+        self.requests_as(f, f.page.full())
+    }
+
+    /// [`Store::requests`], each record with all that is kept of it when `full` (a HAR export
+    /// writes the kept bodies, not the list previews).
+    pub fn requests_as(&self, f: &RequestFilter, full: bool) -> Page<RequestRecord> {
         let g = self.lock();
         let matching: Vec<&RequestRecord> = g
             .requests
@@ -419,7 +425,6 @@ impl Store {
             })
             .collect();
         let page = f.page.cut(matching, |r| r.seq);
-        let full = f.page.full();
         Page {
             items: page
                 .items
