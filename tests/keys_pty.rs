@@ -108,3 +108,36 @@ fn diagnose_offers_to_load_the_body_file_of_a_pasted_curl_command() {
 
     quit(&mut tui);
 }
+
+/// The keys file in the config directory: a bad entry is one sentence before the terminal is
+/// taken (the workbench does not start, exit 2); a good one rebinds the send key, and the
+/// footer says so.
+#[test]
+fn the_keys_file_rebinds_and_a_bad_entry_is_one_sentence_at_start() {
+    let home = Home::new();
+    let config = home.path().join("config");
+    std::fs::create_dir_all(&config).unwrap();
+    let file = config.join("keys.toml");
+    std::fs::write(&file, "[request]\nsend = \"Ctl-E\"\n").unwrap();
+    // Wide enough for the sentence on one row.
+    let mut tui = home.start(400, 24, &[], &[]);
+    let status = tui.wait_exit();
+    assert_eq!(status.exit_code(), 2);
+    let said = format!(
+        "signscope: {}: [request] send = \"Ctl-E\": \"Ctl-E\" is not a key; write keys as help does (Ctrl-G, Alt-Y, F9, PageDown, Enter, s)",
+        file.display()
+    );
+    let screen = tui.screen();
+    assert!(screen.lines().any(|l| l.trim_end() == said), "{screen}");
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "[request]\nsend = \"Ctl-E\"\n"
+    );
+
+    std::fs::write(&file, "[request]\nsend = [\"Ctrl-E\", \"F10\"]\n").unwrap();
+    let mut tui = home.start(80, 24, &[], &[]);
+    tui.wait_for_signature();
+    let row = footer(&tui);
+    assert!(row.starts_with(" Ctrl-E / F10 send"), "{row:?}");
+    quit(&mut tui);
+}

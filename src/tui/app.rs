@@ -10,7 +10,7 @@ use super::components::lesson::LessonState;
 use super::components::profiles::ProfilesState;
 use super::components::request::RequestState;
 use super::components::traffic::TrafficState;
-use super::keymap::{Binding, KeySpec, Kind, Kinded};
+use super::keymap::{Binding, KeySpec, Kind, Kinded, Table};
 use super::layout::View;
 use super::model::{EditorRequest, KeyInfo};
 use super::widgets::LineInput;
@@ -223,7 +223,7 @@ const fn global(
 }
 
 /// Keys that work in every view: the router, help and the palette read this table.
-pub const GLOBAL_KEYS: &[Binding<GlobalAction>] = &[
+pub const GLOBAL_KEYS: Table<GlobalAction> = Table::new("global", &[
     global(
         GlobalAction::Help,
         &[KeySpec::f(1), KeySpec::alt('1')],
@@ -308,12 +308,15 @@ pub const GLOBAL_KEYS: &[Binding<GlobalAction>] = &[
         "go to the Lesson view",
         "Lesson view: the signing scheme step by step, and exercises",
     ),
-];
+]);
 
 /// What the copy menu (Alt-Y, then one letter) offers in every view, after the view's own.
-pub const GLOBAL_COPY_KEYS: &[Binding<GlobalAction>] = &[global(
-    GlobalAction::CopyCode,
-    &[KeySpec::char('p')],
-    "copy the request as a program",
-    "copy the request being edited as a program that signs it (pick one of 8 languages)",
-)];
+pub const GLOBAL_COPY_KEYS: Table<GlobalAction> = Table::new(
+    "global.copy",
+    &[global(
+        GlobalAction::CopyCode,
+        &[KeySpec::char('p')],
+        "copy the request as a program",
+        "copy the request being edited as a program that signs it (pick one of 8 languages)",
+    )],
+);

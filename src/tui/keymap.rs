@@ -1,5 +1,12 @@
 //! Key bindings as data: a table of (action, keys, name, help) that the dispatcher looks keys up
-//! in, the help popup lists and the command palette runs by name, so the three cannot drift.
+//! in, the help popup and the footer list and the command palette runs by name, so they cannot
+//! drift. Each table has a section name; the user's keys file (`crate::tui::user_keys`) rebinds
+//! an action by section and action name, and every reader asks the table for an action's keys
+//! ([`Table::keys`]), so the dispatcher, the help and the footer all follow the file.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -54,6 +61,7 @@ impl KeySpec {
     /// How help and the palette write the key: "Ctrl-G", "Alt-Y", "F9", "s", "PageDown".
     pub fn label(&self) -> String {
         let key = match self.code {
+            KeyCode::Char(' ') => "Space".into(),
             KeyCode::Char(c) if self.mods.is_empty() => c.to_string(),
             KeyCode::Char(c) => c.to_ascii_uppercase().to_string(),
             KeyCode::F(n) => format!("F{n}"),
@@ -153,20 +161,23 @@ impl Kinded for TextAction {
 }
 
 /// Undo / redo in every editable text.
-pub const TEXT_KEYS: &[Binding<TextAction>] = &[
-    bind(
-        TextAction::Undo,
-        &[KeySpec::ctrl('z')],
-        "undo",
-        "undo in every text: the body and each field",
-    ),
-    bind(
-        TextAction::Redo,
-        &[KeySpec::ctrl('y')],
-        "redo",
-        "redo in every text (Ctrl-Shift-Z too)",
-    ),
-];
+pub const TEXT_KEYS: Table<TextAction> = Table::new(
+    "text",
+    &[
+        bind(
+            TextAction::Undo,
+            &[KeySpec::ctrl('z')],
+            "undo",
+            "undo in every text: the body and each field",
+        ),
+        bind(
+            TextAction::Redo,
+            &[KeySpec::ctrl('y')],
+            "redo",
+            "redo in every text (Ctrl-Shift-Z too)",
+        ),
+    ],
+);
 
 impl<A> Binding<A> {
     /// The word the footer shows for it: the first word of its name (or of its help, after a
@@ -182,23 +193,155 @@ impl<A> Binding<A> {
         }
         text.split([' ', ',']).next().unwrap_or(text)
     }
+}
 
-    /// The keys as help shows them: "Ctrl-G / F9".
-    pub fn keys_label(&self) -> String {
-        self.keys
+/// Keys as help shows them: "Ctrl-G / F9".
+pub fn keys_label(keys: &[KeySpec]) -> String {
+    keys.iter()
+        .map(KeySpec::label)
+        .collect::<Vec<_>>()
+        .join(" / ")
+}
+
+/// The name of an action in the keys file: its variant in kebab case ("send",
+/// "detail-page-down", "show-request" for `Show(Request)`).
+pub fn action_id<A: std::fmt::Debug>(action: &A) -> String {
+    let mut out = String::new();
+    for c in format!("{action:?}").chars() {
+        if c.is_ascii_uppercase() {
+            if !out.is_empty() && !out.ends_with('-') {
+                out.push('-');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_string()
+}
+
+/// One key table of a view (or of the router): its section in the keys file and its bindings
+/// with their default keys. Derefs to the bindings; ask [`Table::keys`] for an action's keys.
+pub struct Table<A: 'static> {
+    /// "global", "request", "request.normal", "request.copy", ...
+    pub section: &'static str,
+    pub bindings: &'static [Binding<A>],
+}
+
+impl<A> std::ops::Deref for Table<A> {
+    type Target = [Binding<A>];
+    fn deref(&self) -> &[Binding<A>] {
+        self.bindings
+    }
+}
+
+impl<A: Copy + std::fmt::Debug> Table<A> {
+    pub const fn new(section: &'static str, bindings: &'static [Binding<A>]) -> Table<A> {
+        Table { section, bindings }
+    }
+
+    /// The keys of `b`: the user's from the keys file when it rebinds the action, else the
+    /// table's own.
+    pub fn keys(&self, b: &Binding<A>) -> std::borrow::Cow<'static, [KeySpec]> {
+        USER_KEYS.with(|u| {
+            let user = u.borrow();
+            // Without a keys file (the usual case) nothing is built per key press or frame.
+            if user.is_empty() {
+                return std::borrow::Cow::Borrowed(b.keys);
+            }
+            match user.get(&(self.section.to_string(), action_id(&b.action))) {
+                Some(keys) => std::borrow::Cow::Owned(keys.clone()),
+                None => std::borrow::Cow::Borrowed(b.keys),
+            }
+        })
+    }
+
+    /// The keys of `b` as help, the footer and the palette write them.
+    pub fn label(&self, b: &Binding<A>) -> String {
+        keys_label(&self.keys(b))
+    }
+
+    /// The action bound to `key`, if any.
+    pub fn lookup(&self, key: &KeyEvent) -> Option<A> {
+        self.bindings
             .iter()
-            .map(KeySpec::label)
-            .collect::<Vec<_>>()
-            .join(" / ")
+            .find(|b| self.keys(b).iter().any(|k| k.matches(key)))
+            .map(|b| b.action)
     }
 }
 
 /// The action bound to `key` in `table`, if any.
-pub fn lookup<A: Copy>(table: &[Binding<A>], key: &KeyEvent) -> Option<A> {
-    table
-        .iter()
-        .find(|b| b.keys.iter().any(|k| k.matches(key)))
-        .map(|b| b.action)
+pub fn lookup<A: Copy + std::fmt::Debug>(table: &Table<A>, key: &KeyEvent) -> Option<A> {
+    table.lookup(key)
+}
+
+/// The user's bindings: (section, action name) -> keys.
+pub type UserKeys = HashMap<(String, String), Vec<KeySpec>>;
+
+thread_local! {
+    /// The keys file's bindings, installed once at start ([`install`]). Per thread because the
+    /// workbench's update and draw both run on the thread that starts it (the event loop is
+    /// `block_on` on that thread), and so that each test's `TestApp` has its own.
+    static USER_KEYS: RefCell<Rc<UserKeys>> = RefCell::new(Rc::default());
+}
+
+/// Use `keys` from now on (an empty map: every table's own keys).
+pub fn install(keys: UserKeys) {
+    USER_KEYS.with(|u| *u.borrow_mut() = Rc::new(keys));
+}
+
+/// Parse a key as help writes it: "Ctrl-G", "Alt-Y", "Alt-PageDown", "F9", "Enter", "s"; the
+/// inverse of [`KeySpec::label`]. `None` when it is not one.
+pub fn parse_key(text: &str) -> Option<KeySpec> {
+    let mut mods = KeyModifiers::NONE;
+    let mut rest = text;
+    loop {
+        let lower = rest.to_ascii_lowercase();
+        if rest.len() > 5 && lower.starts_with("ctrl-") {
+            mods |= KeyModifiers::CONTROL;
+            rest = &rest[5..];
+        } else if rest.len() > 4 && lower.starts_with("alt-") {
+            mods |= KeyModifiers::ALT;
+            rest = &rest[4..];
+        } else {
+            break;
+        }
+    }
+    let mut chars = rest.chars();
+    let code = match (chars.next(), chars.next()) {
+        (Some(c), None) if !c.is_control() && c != ' ' => {
+            // With a modifier the label writes the letter in upper case; the key is the letter.
+            KeyCode::Char(if mods.is_empty() {
+                c
+            } else {
+                c.to_ascii_lowercase()
+            })
+        }
+        _ => match rest.to_ascii_lowercase().as_str() {
+            "pagedown" => KeyCode::PageDown,
+            "pageup" => KeyCode::PageUp,
+            "enter" => KeyCode::Enter,
+            "esc" => KeyCode::Esc,
+            "down" => KeyCode::Down,
+            "up" => KeyCode::Up,
+            "left" => KeyCode::Left,
+            "right" => KeyCode::Right,
+            "home" => KeyCode::Home,
+            "end" => KeyCode::End,
+            "tab" => KeyCode::Tab,
+            "backspace" => KeyCode::Backspace,
+            "delete" => KeyCode::Delete,
+            "insert" => KeyCode::Insert,
+            "space" => KeyCode::Char(' '),
+            f => match f.strip_prefix('f').and_then(|n| n.parse::<u8>().ok()) {
+                Some(n @ 1..=12) => KeyCode::F(n),
+                _ => return None,
+            },
+        },
+    };
+    Some(KeySpec { code, mods })
 }
 
 #[cfg(test)]
@@ -215,50 +358,53 @@ mod tests {
         Copy,
     }
 
-    const TABLE: &[Binding<A>] = &[
-        Binding {
-            action: A::Send,
-            keys: &[KeySpec::ctrl('g'), KeySpec::f(9)],
-            name: "send",
-            help: "send it",
-        },
-        Binding {
-            action: A::Copy,
-            keys: &[KeySpec::alt('y'), KeySpec::char('H')],
-            name: "copy",
-            help: "copy it",
-        },
-    ];
+    const TABLE: Table<A> = Table::new(
+        "test",
+        &[
+            Binding {
+                action: A::Send,
+                keys: &[KeySpec::ctrl('g'), KeySpec::f(9)],
+                name: "send",
+                help: "send it",
+            },
+            Binding {
+                action: A::Copy,
+                keys: &[KeySpec::alt('y'), KeySpec::char('H')],
+                name: "copy",
+                help: "copy it",
+            },
+        ],
+    );
 
     #[test]
     fn keys_are_found_with_their_modifiers_and_labelled_as_help_writes_them() {
         let k = |code, mods| KeyEvent::new(code, mods);
         assert_eq!(
-            lookup(TABLE, &k(KeyCode::Char('g'), KeyModifiers::CONTROL)),
+            lookup(&TABLE, &k(KeyCode::Char('g'), KeyModifiers::CONTROL)),
             Some(A::Send)
         );
         assert_eq!(
-            lookup(TABLE, &k(KeyCode::F(9), KeyModifiers::NONE)),
+            lookup(&TABLE, &k(KeyCode::F(9), KeyModifiers::NONE)),
             Some(A::Send)
         );
         assert_eq!(
-            lookup(TABLE, &k(KeyCode::Char('g'), KeyModifiers::NONE)),
+            lookup(&TABLE, &k(KeyCode::Char('g'), KeyModifiers::NONE)),
             None
         );
         assert_eq!(
-            lookup(TABLE, &k(KeyCode::Char('y'), KeyModifiers::ALT)),
+            lookup(&TABLE, &k(KeyCode::Char('y'), KeyModifiers::ALT)),
             Some(A::Copy)
         );
         // Shift is in the character.
         assert_eq!(
-            lookup(TABLE, &k(KeyCode::Char('H'), KeyModifiers::SHIFT)),
+            lookup(&TABLE, &k(KeyCode::Char('H'), KeyModifiers::SHIFT)),
             Some(A::Copy)
         );
         assert_eq!(
-            lookup(TABLE, &k(KeyCode::Char('H'), KeyModifiers::CONTROL)),
+            lookup(&TABLE, &k(KeyCode::Char('H'), KeyModifiers::CONTROL)),
             None
         );
-        assert_eq!(TABLE[0].keys_label(), "Ctrl-G / F9");
-        assert_eq!(TABLE[1].keys_label(), "Alt-Y / H");
+        assert_eq!(TABLE.label(&TABLE[0]), "Ctrl-G / F9");
+        assert_eq!(TABLE.label(&TABLE[1]), "Alt-Y / H");
     }
 }

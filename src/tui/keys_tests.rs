@@ -240,18 +240,18 @@ fn all_keys() -> Vec<(&'static str, KeySpec, Kind, String)> {
             })
             .collect()
     }
-    let mut v = of("global", GLOBAL_KEYS);
-    v.extend(of("request", request::keys::KEYS));
-    v.extend(of("request (normal mode)", request::keys::NORMAL_KEYS));
-    v.extend(of("diagnose", diagnose::KEYS));
-    v.extend(of("events", events::KEYS));
-    v.extend(of("history", history::KEYS));
-    v.extend(of("traffic", traffic::KEYS));
-    v.extend(of("lesson", lesson::KEYS));
-    v.extend(of("every text", crate::tui::keymap::TEXT_KEYS));
+    let mut v = of("global", &GLOBAL_KEYS);
+    v.extend(of("request", &request::keys::KEYS));
+    v.extend(of("request (normal mode)", &request::keys::NORMAL_KEYS));
+    v.extend(of("diagnose", &diagnose::KEYS));
+    v.extend(of("events", &events::KEYS));
+    v.extend(of("history", &history::KEYS));
+    v.extend(of("traffic", &traffic::KEYS));
+    v.extend(of("lesson", &lesson::KEYS));
+    v.extend(of("every text", &crate::tui::keymap::TEXT_KEYS));
     v.extend(of(
         "profiles (edit form)",
-        crate::tui::components::profiles::FORM_KEYS,
+        &crate::tui::components::profiles::FORM_KEYS,
     ));
     v
 }
@@ -412,7 +412,7 @@ fn the_undo_and_redo_rows_match_what_the_text_widgets_do() {
     use crate::tui::keymap::{TextAction, TEXT_KEYS};
     use crate::tui::widgets::line_input::undo_key;
     use crossterm::event::{KeyEvent, KeyModifiers};
-    for b in TEXT_KEYS {
+    for b in TEXT_KEYS.iter() {
         for k in b.keys {
             let ev = KeyEvent::new(k.code, k.mods);
             assert_eq!(

@@ -30,6 +30,7 @@ pub mod terminal;
 pub mod theme;
 pub mod unsaved;
 pub mod update;
+pub mod user_keys;
 pub mod view;
 pub mod widgets;
 pub mod worker;
@@ -91,6 +92,8 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
     }
     fixed_mmap_threshold();
     let paths = crate::store::Paths::discover().map_err(|e| anyhow::anyhow!("{e}"))?;
+    // The user's keys file: a bad entry is one sentence before the terminal is taken.
+    user_keys::load(&paths.config_dir).map_err(|e| anyhow::anyhow!(e))?;
     // Logs go to a file in the data dir, never to the terminal the workbench draws on.
     let log_warning = match crate::logging::init_file(&paths.data_dir) {
         Ok(crate::logging::Logging::File(path)) => {

@@ -4,7 +4,7 @@
 
 use super::app::{App, GlobalAction, GLOBAL_COPY_KEYS, GLOBAL_KEYS};
 use super::components::{diagnose, events, history, lesson, request, traffic};
-use super::keymap::{Binding, KeySpec};
+use super::keymap::{KeySpec, Table};
 use super::layout::View;
 
 /// The key that opens the copy menu; a copy is written "Alt-Y s".
@@ -31,13 +31,16 @@ pub struct Entry {
     pub action: PaletteAction,
 }
 
-fn entries_of<A: Copy>(table: &[Binding<A>], wrap: impl Fn(A) -> PaletteAction) -> Vec<Entry> {
+fn entries_of<A: Copy + std::fmt::Debug>(
+    table: &Table<A>,
+    wrap: impl Fn(A) -> PaletteAction,
+) -> Vec<Entry> {
     table
         .iter()
         .filter(|b| !b.name.is_empty())
         .map(|b| Entry {
             name: b.name,
-            keys: b.keys_label(),
+            keys: table.label(b),
             action: wrap(b.action),
         })
         .collect()
@@ -51,20 +54,27 @@ pub struct CopyEntry {
     pub entry: Entry,
 }
 
-fn copies_of<A: Copy>(table: &[Binding<A>], wrap: impl Fn(A) -> PaletteAction) -> Vec<CopyEntry> {
+fn copies_of<A: Copy + std::fmt::Debug>(
+    table: &Table<A>,
+    wrap: impl Fn(A) -> PaletteAction,
+) -> Vec<CopyEntry> {
     table
         .iter()
         .flat_map(|b| {
             let wrap = &wrap;
-            b.keys.iter().map(move |k| CopyEntry {
-                key: *k,
-                help: b.help,
-                entry: Entry {
-                    name: b.name,
-                    keys: format!("{} {}", COPY_PREFIX.label(), k.label()),
-                    action: wrap(b.action),
-                },
-            })
+            table
+                .keys(b)
+                .into_owned()
+                .into_iter()
+                .map(move |k| CopyEntry {
+                    key: k,
+                    help: b.help,
+                    entry: Entry {
+                        name: b.name,
+                        keys: format!("{} {}", COPY_PREFIX.label(), k.label()),
+                        action: wrap(b.action),
+                    },
+                })
         })
         .collect()
 }
@@ -72,13 +82,13 @@ fn copies_of<A: Copy>(table: &[Binding<A>], wrap: impl Fn(A) -> PaletteAction) -
 /// What the copy menu offers in `view`: the view's copies, then the global ones.
 pub fn copy_entries(view: View) -> Vec<CopyEntry> {
     let mut all = match view {
-        View::Request => copies_of(request::keys::COPY_KEYS, PaletteAction::Request),
-        View::Events => copies_of(events::COPY_KEYS, PaletteAction::Events),
-        View::History => copies_of(history::COPY_KEYS, PaletteAction::History),
-        View::Traffic => copies_of(traffic::COPY_KEYS, PaletteAction::Traffic),
+        View::Request => copies_of(&request::keys::COPY_KEYS, PaletteAction::Request),
+        View::Events => copies_of(&events::COPY_KEYS, PaletteAction::Events),
+        View::History => copies_of(&history::COPY_KEYS, PaletteAction::History),
+        View::Traffic => copies_of(&traffic::COPY_KEYS, PaletteAction::Traffic),
         View::Diagnose | View::Profiles | View::Lesson => vec![],
     };
-    all.extend(copies_of(GLOBAL_COPY_KEYS, PaletteAction::Global));
+    all.extend(copies_of(&GLOBAL_COPY_KEYS, PaletteAction::Global));
     all
 }
 
@@ -86,17 +96,17 @@ pub fn copy_entries(view: View) -> Vec<CopyEntry> {
 /// only those whose name contains `filter` (ignoring case).
 pub fn entries(app: &App, filter: &str) -> Vec<Entry> {
     let mut all = match app.view {
-        View::Request => entries_of(request::keys::KEYS, PaletteAction::Request),
-        View::Diagnose => entries_of(diagnose::KEYS, PaletteAction::Diagnose),
-        View::Events => entries_of(events::KEYS, PaletteAction::Events),
-        View::History => entries_of(history::KEYS, PaletteAction::History),
-        View::Traffic => entries_of(traffic::KEYS, PaletteAction::Traffic),
-        View::Lesson => entries_of(lesson::KEYS, PaletteAction::Lesson),
+        View::Request => entries_of(&request::keys::KEYS, PaletteAction::Request),
+        View::Diagnose => entries_of(&diagnose::KEYS, PaletteAction::Diagnose),
+        View::Events => entries_of(&events::KEYS, PaletteAction::Events),
+        View::History => entries_of(&history::KEYS, PaletteAction::History),
+        View::Traffic => entries_of(&traffic::KEYS, PaletteAction::Traffic),
+        View::Lesson => entries_of(&lesson::KEYS, PaletteAction::Lesson),
         View::Profiles => vec![],
     };
     all.extend(copy_entries(app.view).into_iter().map(|c| c.entry));
     all.extend(
-        entries_of(GLOBAL_KEYS, PaletteAction::Global)
+        entries_of(&GLOBAL_KEYS, PaletteAction::Global)
             .into_iter()
             .filter(|e| {
                 !matches!(

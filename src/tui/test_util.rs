@@ -74,6 +74,15 @@ impl TestApp {
         TestApp::with_request(w, h, demo_request())
     }
 
+    /// The demo workbench with a keys file (`crate::tui::user_keys`) holding `text`; `Err` is
+    /// the sentence the workbench would say at start.
+    pub fn with_keys_file(w: u16, h: u16, text: &str) -> Result<TestApp, String> {
+        let keys = crate::tui::user_keys::parse(text, "keys.toml")?;
+        let t = TestApp::new(w, h);
+        crate::tui::keymap::install(keys);
+        Ok(t)
+    }
+
     /// The demo profile with `body` as the request body.
     pub fn with_body(w: u16, h: u16, body: &str) -> TestApp {
         let mut r = demo_request();
@@ -90,6 +99,8 @@ impl TestApp {
         };
         let mut app = App::new("demo", true, request, key, t0());
         app.size = (w, h);
+        // Every table's own keys, whatever an earlier test on this thread installed.
+        crate::tui::keymap::install(Default::default());
         app.theme = crate::tui::theme::Theme::new(false);
         TestApp {
             app,

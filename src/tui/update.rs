@@ -485,7 +485,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
         return cmds;
     }
     // Global keys.
-    if let Some(action) = keymap::lookup(GLOBAL_KEYS, &key) {
+    if let Some(action) = keymap::lookup(&GLOBAL_KEYS, &key) {
         return run_global(app, action);
     }
     if !app.text_input_focused() {

@@ -337,8 +337,8 @@ fn every_key_of_the_request_table_does_what_the_palette_runs_by_name() {
     use crate::tui::keymap::KeySpec;
     let press =
         |a: &mut TestApp, k: &KeySpec| a.update(Message::Key(KeyEvent::new(k.code, k.mods)));
-    for (table, normal) in [(KEYS, false), (NORMAL_KEYS, true)] {
-        for b in table {
+    for (table, normal) in [(&KEYS, false), (&NORMAL_KEYS, true)] {
+        for b in table.iter() {
             for k in b.keys {
                 let mut by_key = signed_app();
                 by_key.request.normal_mode = normal;
@@ -358,7 +358,7 @@ fn every_key_of_the_request_table_does_what_the_palette_runs_by_name() {
         }
     }
     // And the diagnose view's.
-    for b in crate::tui::components::diagnose::KEYS {
+    for b in crate::tui::components::diagnose::KEYS.iter() {
         for k in b.keys {
             let mut by_key = signed_app();
             by_key.update(key(KeyCode::F(6)));
@@ -388,13 +388,16 @@ fn the_palette_lists_every_action_of_the_view_with_its_key_and_runs_one_by_name(
     assert!(a.ctrl('k').is_empty());
     assert!(matches!(a.popup, Some(Popup::Palette { .. })));
     let screen = a.screen();
-    for b in crate::tui::components::request::keys::KEYS {
+    for b in crate::tui::components::request::keys::KEYS.iter() {
         let row = b.name;
         let line = screen
             .lines()
             .find(|l| l.contains(row))
             .unwrap_or_else(|| panic!("{row:?} not in the palette:\n{screen}"));
-        assert!(line.contains(&b.keys_label()), "{line}");
+        assert!(
+            line.contains(&crate::tui::components::request::keys::KEYS.label(b)),
+            "{line}"
+        );
     }
     assert!(screen.contains("go to the History view"), "{screen}");
     // Type to filter, Enter runs the selected one.

@@ -4,33 +4,36 @@
 
 use crate::tui::app::{App, GlobalAction, GLOBAL_KEYS};
 use crate::tui::components::{diagnose, events, history, lesson, profiles, request, traffic};
-use crate::tui::keymap::{Binding, TEXT_KEYS};
+use crate::tui::keymap::{Binding, Table, TEXT_KEYS};
 use crate::tui::layout::View;
 
 /// (keys, word) for each action of `table` in `actions`, in the order of `actions`.
-fn pick<A: Copy + PartialEq>(table: &[Binding<A>], actions: &[A]) -> Vec<(String, String)> {
+fn pick<A: Copy + PartialEq + std::fmt::Debug>(
+    table: &Table<A>,
+    actions: &[A],
+) -> Vec<(String, String)> {
     actions
         .iter()
         .filter_map(|a| table.iter().find(|b| b.action == *a))
-        .map(item)
+        .map(|b| item(table, b))
         .collect()
 }
 
-fn item<A>(b: &Binding<A>) -> (String, String) {
-    (b.keys_label(), b.short().to_string())
+fn item<A: Copy + std::fmt::Debug>(table: &Table<A>, b: &Binding<A>) -> (String, String) {
+    (table.label(b), b.short().to_string())
 }
 
-fn all<A>(table: &[Binding<A>]) -> Vec<(String, String)> {
-    table.iter().map(item).collect()
+fn all<A: Copy + std::fmt::Debug>(table: &Table<A>) -> Vec<(String, String)> {
+    table.iter().map(|b| item(table, b)).collect()
 }
 
 fn global(action: GlobalAction) -> Vec<(String, String)> {
-    pick(GLOBAL_KEYS, &[action])
+    pick(&GLOBAL_KEYS, &[action])
 }
 
 /// The keys that work in the focused field or list of the current view, most useful first.
 pub fn items(app: &App) -> Vec<(String, String)> {
-    let text = all(TEXT_KEYS);
+    let text = all(&TEXT_KEYS);
     let copy = global(GlobalAction::CopyMenu);
     let mut v = match app.view {
         View::Request => {
@@ -40,7 +43,10 @@ pub fn items(app: &App) -> Vec<(String, String)> {
             } else {
                 request::keys::KEYS
             };
-            let mut v = pick(table, request::keys::footer_actions(r.focus, r.normal_mode));
+            let mut v = pick(
+                &table,
+                request::keys::footer_actions(r.focus, r.normal_mode),
+            );
             if !r.normal_mode && r.focus != request::Field::Method {
                 v.splice(1..1, text);
             }
@@ -50,32 +56,32 @@ pub fn items(app: &App) -> Vec<(String, String)> {
         View::Events => {
             use events::{Action, Focus};
             let e = &app.events;
-            let mut v = pick(events::KEYS, &[Action::Send]);
+            let mut v = pick(&events::KEYS, &[Action::Send]);
             if matches!(e.focus, Focus::Field(_) | Focus::Raw) {
                 v.extend(text);
             }
             v.extend(pick(
-                events::KEYS,
+                &events::KEYS,
                 &[Action::NextMode, Action::Open, Action::Save],
             ));
             v.extend(copy);
             v
         }
         View::History => {
-            let mut v = all(history::KEYS);
+            let mut v = all(&history::KEYS);
             v.extend(copy);
             v
         }
         View::Traffic => {
-            let mut v = all(traffic::KEYS);
+            let mut v = all(&traffic::KEYS);
             v.extend(copy);
             v
         }
-        View::Diagnose => all(diagnose::KEYS),
-        View::Lesson => all(lesson::KEYS),
+        View::Diagnose => all(&diagnose::KEYS),
+        View::Lesson => all(&lesson::KEYS),
         View::Profiles => match app.profiles.mode {
             profiles::Mode::Edit(_) => {
-                let mut v = all(profiles::FORM_KEYS);
+                let mut v = all(&profiles::FORM_KEYS);
                 v.splice(1..1, text);
                 v
             }
@@ -93,7 +99,7 @@ pub fn line(items: &[(String, String)], width: usize) -> String {
     let palette = GLOBAL_KEYS
         .iter()
         .find(|b| b.action == GlobalAction::Palette)
-        .map(|b| format!("… {} all keys", b.keys_label()))
+        .map(|b| format!("… {} all keys", GLOBAL_KEYS.label(b)))
         .unwrap_or_default();
     let parts: Vec<String> = items.iter().map(|(k, w)| format!("{k} {w}")).collect();
     let whole = format!(" {}", parts.join(SEP));

@@ -8,7 +8,7 @@ use ratatui::Frame;
 
 use crate::tui::app::{App, Popup, GLOBAL_KEYS, LOG_MESSAGES};
 use crate::tui::components::{diagnose, events, history, request, traffic};
-use crate::tui::keymap::Binding;
+use crate::tui::keymap::Table;
 use crate::tui::layout::View;
 use crate::tui::palette;
 use crate::tui::theme::Theme;
@@ -16,8 +16,10 @@ use crate::tui::widgets::prompt::centered;
 use crate::tui::widgets::text::wrap_chars;
 
 /// Rows of a key table: its keys as help writes them, and what they do.
-fn rows_of<A>(table: &[Binding<A>]) -> impl Iterator<Item = (String, String)> + '_ {
-    table.iter().map(|b| (b.keys_label(), b.help.to_string()))
+fn rows_of<A: Copy + std::fmt::Debug>(
+    table: &Table<A>,
+) -> impl Iterator<Item = (String, String)> + '_ {
+    table.iter().map(|b| (table.label(b), b.help.to_string()))
 }
 
 fn fixed_rows(rows: &[(&str, &str)]) -> Vec<(String, String)> {
@@ -28,7 +30,7 @@ fn fixed_rows(rows: &[(&str, &str)]) -> Vec<(String, String)> {
 
 /// Keys that work in every view (the router's table, and clicking a tab).
 pub fn global_rows() -> Vec<(String, String)> {
-    rows_of(GLOBAL_KEYS)
+    rows_of(&GLOBAL_KEYS)
         .chain(fixed_rows(&[(
             "Click a tab",
             "switch to that view (mouse)",
@@ -46,10 +48,10 @@ fn copy_rows(view: View) -> Vec<(String, String)> {
 
 /// Keys of the request view: its tables, then the keys that depend on where the cursor is.
 pub fn request_rows() -> Vec<(String, String)> {
-    rows_of(request::keys::KEYS)
+    rows_of(&request::keys::KEYS)
         .chain(copy_rows(View::Request))
         .chain(fixed_rows(request::keys::CONTEXT_KEYS))
-        .chain(rows_of(request::keys::NORMAL_KEYS))
+        .chain(rows_of(&request::keys::NORMAL_KEYS))
         .collect()
 }
 
@@ -57,7 +59,7 @@ pub fn request_rows() -> Vec<(String, String)> {
 pub fn diagnose_rows() -> Vec<(String, String)> {
     fixed_rows(&diagnose::CONTEXT_KEYS[..1])
         .into_iter()
-        .chain(rows_of(diagnose::KEYS))
+        .chain(rows_of(&diagnose::KEYS))
         .chain(fixed_rows(&diagnose::CONTEXT_KEYS[1..]))
         .collect()
 }
@@ -69,29 +71,29 @@ pub fn bindings(app: &App) -> Vec<(String, String)> {
         View::Request => v.extend(request_rows()),
         View::Diagnose => v.extend(diagnose_rows()),
         View::Events => v.extend(
-            rows_of(events::KEYS)
+            rows_of(&events::KEYS)
                 .chain(copy_rows(View::Events))
                 .chain(fixed_rows(&app.events.help())),
         ),
         View::History => v.extend(
             fixed_rows(&app.history.help())
                 .into_iter()
-                .chain(rows_of(history::KEYS))
+                .chain(rows_of(&history::KEYS))
                 .chain(copy_rows(View::History)),
         ),
         View::Profiles => v.extend(
             fixed_rows(&app.profiles.help())
                 .into_iter()
-                .chain(rows_of(crate::tui::components::profiles::FORM_KEYS)),
+                .chain(rows_of(&crate::tui::components::profiles::FORM_KEYS)),
         ),
         View::Traffic => v.extend(
             fixed_rows(traffic::CONTEXT_KEYS)
                 .into_iter()
-                .chain(rows_of(traffic::KEYS))
+                .chain(rows_of(&traffic::KEYS))
                 .chain(copy_rows(View::Traffic)),
         ),
         View::Lesson => v.extend(
-            rows_of(crate::tui::components::lesson::KEYS)
+            rows_of(&crate::tui::components::lesson::KEYS)
                 .chain(fixed_rows(crate::tui::components::lesson::CONTEXT_KEYS)),
         ),
     }

@@ -19,7 +19,7 @@ use ratatui_textarea::TextArea;
 
 use crate::core::Secret;
 use crate::tui::effect::Command;
-use crate::tui::keymap::{self, Binding, KeySpec};
+use crate::tui::keymap::{self, Binding, KeySpec, Table};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::text::wrap_spans;
 
@@ -133,26 +133,29 @@ impl keymap::Kinded for Action {
 }
 
 /// The diagnose view's key bindings: the dispatcher, help and the palette read this table.
-pub const KEYS: &[Binding<Action>] = &[
-    Binding {
-        action: Action::Diagnose,
-        keys: &[KeySpec::ctrl('g'), KeySpec::f(9)],
-        name: "verify and diagnose the capture",
-        help: "verify and diagnose it",
-    },
-    Binding {
-        action: Action::ToggleKey,
-        keys: &[KeySpec::alt('k')],
-        name: "switch the key source",
-        help: "key source: the profile's REST key or the demo key",
-    },
-    Binding {
-        action: Action::LoadIntoEditor,
-        keys: &[KeySpec::alt('l')],
-        name: "load the capture into the request editor",
-        help: "load the captured request into the request editor",
-    },
-];
+pub const KEYS: Table<Action> = Table::new(
+    "diagnose",
+    &[
+        Binding {
+            action: Action::Diagnose,
+            keys: &[KeySpec::ctrl('g'), KeySpec::f(9)],
+            name: "verify and diagnose the capture",
+            help: "verify and diagnose it",
+        },
+        Binding {
+            action: Action::ToggleKey,
+            keys: &[KeySpec::alt('k')],
+            name: "switch the key source",
+            help: "key source: the profile's REST key or the demo key",
+        },
+        Binding {
+            action: Action::LoadIntoEditor,
+            keys: &[KeySpec::alt('l')],
+            name: "load the capture into the request editor",
+            help: "load the captured request into the request editor",
+        },
+    ],
+);
 
 /// Help rows for what is not an action of its own.
 pub const CONTEXT_KEYS: &[(&str, &str)] = &[
@@ -194,7 +197,7 @@ pub fn on_key(
             }
         }
     }
-    if let Some(action) = keymap::lookup(KEYS, &key) {
+    if let Some(action) = keymap::lookup(&KEYS, &key) {
         return run(d, action, profile_key, prefix);
     }
     if key.code == KeyCode::Esc {

@@ -2,7 +2,7 @@
 //! that the dispatcher, the help popup and the command palette read, and the copies the copy
 //! menu (Alt-Y) offers.
 
-use crate::tui::keymap::{bind, Binding, KeySpec, Kind, Kinded};
+use crate::tui::keymap::{bind, KeySpec, Kind, Kinded, Table};
 
 /// Everything the events view does by a key of its own or by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,7 +31,7 @@ impl Kinded for Action {
 }
 
 /// The events view's keys (a path prompt or a cell being edited takes keys first).
-pub const KEYS: &[Binding<Action>] = &[
+pub const KEYS: Table<Action> = Table::new("events", &[
     bind(
         Action::Send,
         &[KeySpec::ctrl('g'), KeySpec::f(9)],
@@ -62,12 +62,15 @@ pub const KEYS: &[Binding<Action>] = &[
         "save the batch to a file",
         "save the batch to a file",
     ),
-];
+]);
 
 /// What the copy menu (Alt-Y, then one letter) copies in the events view.
-pub const COPY_KEYS: &[Binding<Action>] = &[bind(
-    Action::CopyBatch,
-    &[KeySpec::char('b')],
-    "copy the batch JSON",
-    "copy the batch JSON (the body that is sent)",
-)];
+pub const COPY_KEYS: Table<Action> = Table::new(
+    "events.copy",
+    &[bind(
+        Action::CopyBatch,
+        &[KeySpec::char('b')],
+        "copy the batch JSON",
+        "copy the batch JSON (the body that is sent)",
+    )],
+);

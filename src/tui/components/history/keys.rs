@@ -3,7 +3,7 @@
 
 use crossterm::event::KeyCode;
 
-use crate::tui::keymap::{bind, Binding, KeySpec, Kind, Kinded};
+use crate::tui::keymap::{bind, KeySpec, Kind, Kinded, Table};
 
 /// Everything the history view can do by key or by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,7 +31,7 @@ impl Kinded for Action {
 }
 
 /// The history view's keys.
-pub const KEYS: &[Binding<Action>] = &[
+pub const KEYS: Table<Action> = Table::new("history", &[
     bind(
         Action::Send,
         &[KeySpec::ctrl('g'), KeySpec::f(9)],
@@ -50,20 +50,23 @@ pub const KEYS: &[Binding<Action>] = &[
         "reload the history",
         "reload the history from disk",
     ),
-];
+]);
 
 /// What the copy menu (Alt-Y, then one letter) copies in the history view.
-pub const COPY_KEYS: &[Binding<Action>] = &[
-    bind(
-        Action::CopyCurl,
-        &[KeySpec::char('c')],
-        "copy the entry as curl",
-        "copy the selected request as a curl command",
-    ),
-    bind(
-        Action::CopyResponse,
-        &[KeySpec::char('r')],
-        "copy the entry's response body",
-        "copy the selected entry's response body",
-    ),
-];
+pub const COPY_KEYS: Table<Action> = Table::new(
+    "history.copy",
+    &[
+        bind(
+            Action::CopyCurl,
+            &[KeySpec::char('c')],
+            "copy the entry as curl",
+            "copy the selected request as a curl command",
+        ),
+        bind(
+            Action::CopyResponse,
+            &[KeySpec::char('r')],
+            "copy the entry's response body",
+            "copy the selected entry's response body",
+        ),
+    ],
+);

@@ -99,7 +99,7 @@ pub fn run(state: &mut HistoryState, action: Action) -> Vec<HistoryEffect> {
 
 fn on_key(state: &mut HistoryState, key: KeyEvent) -> Vec<HistoryEffect> {
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-    if let Some(action) = keymap::lookup(KEYS, &key) {
+    if let Some(action) = keymap::lookup(&KEYS, &key) {
         return run(state, action);
     }
     match key.code {

@@ -7,7 +7,7 @@ use crate::learn::exercise::{Exercise, Knob};
 use crate::learn::lesson::Draft;
 use crate::learn::progress::Progress;
 use crate::tui::components::request::state::RequestState;
-use crate::tui::keymap::{bind, Binding, KeySpec};
+use crate::tui::keymap::{bind, KeySpec, Table};
 
 /// What the view shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -164,50 +164,53 @@ impl crate::tui::keymap::Kinded for Action {
 }
 
 /// The lesson view's keys: the dispatcher, help and the palette read this table.
-pub const KEYS: &[Binding<Action>] = &[
-    bind(
-        Action::Hint,
-        &[KeySpec::char('h')],
-        "lesson: show how to do this step",
-        "show how to do this step in the editor",
-    ),
-    bind(
-        Action::Skip,
-        &[KeySpec::char('n')],
-        "lesson: skip this step",
-        "skip to the next step",
-    ),
-    bind(
-        Action::Restart,
-        &[KeySpec::char('r')],
-        "lesson: start again from the first step",
-        "start the lesson again from the first step",
-    ),
-    bind(
-        Action::Exercises,
-        &[KeySpec::char('x')],
-        "lesson / exercises",
-        "switch between the lesson and the exercises",
-    ),
-    bind(
-        Action::Level1,
-        &[KeySpec::char('1')],
-        "new exercise, level 1 (one mistake)",
-        "new exercise at level 1: one mistake",
-    ),
-    bind(
-        Action::Level2,
-        &[KeySpec::char('2')],
-        "new exercise, level 2 (two mistakes)",
-        "new exercise at level 2: two mistakes at once",
-    ),
-    bind(
-        Action::ToggleFix,
-        &[KeySpec::char('f')],
-        "exercise: name the mistake / fix the client",
-        "exercise: name the mistake, or fix the client until the server accepts",
-    ),
-];
+pub const KEYS: Table<Action> = Table::new(
+    "lesson",
+    &[
+        bind(
+            Action::Hint,
+            &[KeySpec::char('h')],
+            "lesson: show how to do this step",
+            "show how to do this step in the editor",
+        ),
+        bind(
+            Action::Skip,
+            &[KeySpec::char('n')],
+            "lesson: skip this step",
+            "skip to the next step",
+        ),
+        bind(
+            Action::Restart,
+            &[KeySpec::char('r')],
+            "lesson: start again from the first step",
+            "start the lesson again from the first step",
+        ),
+        bind(
+            Action::Exercises,
+            &[KeySpec::char('x')],
+            "lesson / exercises",
+            "switch between the lesson and the exercises",
+        ),
+        bind(
+            Action::Level1,
+            &[KeySpec::char('1')],
+            "new exercise, level 1 (one mistake)",
+            "new exercise at level 1: one mistake",
+        ),
+        bind(
+            Action::Level2,
+            &[KeySpec::char('2')],
+            "new exercise, level 2 (two mistakes)",
+            "new exercise at level 2: two mistakes at once",
+        ),
+        bind(
+            Action::ToggleFix,
+            &[KeySpec::char('f')],
+            "exercise: name the mistake / fix the client",
+            "exercise: name the mistake, or fix the client until the server accepts",
+        ),
+    ],
+);
 
 /// Help rows for keys that depend on what is shown.
 pub const CONTEXT_KEYS: &[(&str, &str)] = &[

@@ -45,7 +45,7 @@ pub fn update(s: &mut LessonState, msg: LessonMsg) -> Vec<LessonEffect> {
 }
 
 fn on_key(s: &mut LessonState, key: KeyEvent, now: DateTime<Utc>) -> Vec<LessonEffect> {
-    if let Some(action) = keymap::lookup(KEYS, &key) {
+    if let Some(action) = keymap::lookup(&KEYS, &key) {
         return run(s, action, now);
     }
     let Some(ex) = s.exercise.as_mut().filter(|_| s.mode == Mode::Exercise) else {

@@ -1,7 +1,7 @@
 //! The profile manager's edit-form keys: one table that the dispatcher, help and the key checks
 //! read (the list's single letters are in the view's help rows).
 
-use crate::tui::keymap::{bind, Binding, KeySpec, Kind, Kinded};
+use crate::tui::keymap::{bind, KeySpec, Kind, Kinded, Table};
 
 /// What the edit form does by key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,7 +22,7 @@ impl Kinded for FormAction {
 }
 
 /// The edit form's keys (Enter saves too; Esc cancels).
-pub const FORM_KEYS: &[Binding<FormAction>] = &[
+pub const FORM_KEYS: Table<FormAction> = Table::new("profiles.form", &[
     bind(
         FormAction::Save,
         &[KeySpec::ctrl('s')],
@@ -41,4 +41,4 @@ pub const FORM_KEYS: &[Binding<FormAction>] = &[
         "vendor preset",
         "fill the vendor preset (edit form; klevu): prefix and the vendor's URLs; keys stay yours",
     ),
-];
+]);

@@ -102,7 +102,7 @@ fn on_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
                 let n = EditField::ALL.len();
                 EditField::ALL[if back { (i + n - 1) % n } else { (i + 1) % n }]
             };
-            match crate::tui::keymap::lookup(FORM_KEYS, &key) {
+            match crate::tui::keymap::lookup(&FORM_KEYS, &key) {
                 Some(FormAction::Save) => return save_form(state, form),
                 Some(FormAction::Reveal) => {
                     state.revealed = !state.revealed;

@@ -3,7 +3,7 @@
 
 use crossterm::event::{KeyCode, KeyModifiers};
 
-use crate::tui::keymap::{bind, Binding, KeySpec, Kind, Kinded};
+use crate::tui::keymap::{bind, KeySpec, Kind, Kinded, Table};
 
 /// Everything the request view can do by key or by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,7 +71,7 @@ impl Kinded for Action {
 }
 
 /// Keys that work in every mode of the request view (in the fields too).
-pub const KEYS: &[Binding<Action>] = &[
+pub const KEYS: Table<Action> = Table::new("request", &[
     bind(
         Action::Send,
         &[KeySpec::ctrl('g'), KeySpec::f(9)],
@@ -211,137 +211,143 @@ pub const KEYS: &[Binding<Action>] = &[
         "move the saved request down",
         "move the request one place down in the profile's list",
     ),
-];
+]);
 
 /// Single-key shortcuts of normal mode (after Esc, when no field takes text).
-pub const NORMAL_KEYS: &[Binding<Action>] = &[
-    bind(Action::Send, &[KeySpec::char('s')], "", "(after Esc) send"),
-    bind(
-        Action::Format,
-        &[KeySpec::char('f')],
-        "",
-        "(after Esc) format",
-    ),
-    bind(
-        Action::Minify,
-        &[KeySpec::char('m')],
-        "",
-        "(after Esc) minify",
-    ),
-    bind(
-        Action::ToggleTimestamp,
-        &[KeySpec::char('t')],
-        "",
-        "(after Esc) toggle the timestamp",
-    ),
-    bind(
-        Action::EditExternally,
-        &[KeySpec::char('e')],
-        "",
-        "(after Esc) $EDITOR",
-    ),
-    bind(
-        Action::SwitchProfile,
-        &[KeySpec::char('p')],
-        "",
-        "(after Esc) switch profile",
-    ),
-    bind(Action::Save, &[KeySpec::char('w')], "", "(after Esc) save"),
-    bind(
-        Action::SaveAs,
-        &[KeySpec::char('W')],
-        "",
-        "(after Esc) save as",
-    ),
-    bind(
-        Action::RevealKey,
-        &[KeySpec::char('r')],
-        "",
-        "(after Esc) reveal / mask the key",
-    ),
-    bind(
-        Action::NextDetail,
-        &[KeySpec::char('d'), KeySpec::char(']')],
-        "",
-        "(after Esc) next detail panel",
-    ),
-    bind(
-        Action::ScrollCanonicalDown,
-        &[KeySpec::char('j'), KeySpec::key(KeyCode::Down)],
-        "",
-        "(after Esc) scroll the canonical text down",
-    ),
-    bind(
-        Action::ScrollCanonicalUp,
-        &[KeySpec::char('k'), KeySpec::key(KeyCode::Up)],
-        "",
-        "(after Esc) scroll the canonical text up",
-    ),
-    bind(
-        Action::CanonicalTop,
-        &[KeySpec::char('g')],
-        "",
-        "(after Esc) top of the canonical text",
-    ),
-    bind(
-        Action::ScrollDetailDown,
-        &[KeySpec::char('J')],
-        "",
-        "(after Esc) scroll the detail panel down",
-    ),
-    bind(
-        Action::ScrollDetailUp,
-        &[KeySpec::char('K')],
-        "",
-        "(after Esc) scroll the detail panel up",
-    ),
-    bind(
-        Action::Edit,
-        &[KeySpec::char('i'), KeySpec::key(KeyCode::Enter)],
-        "",
-        "(after Esc) back to editing",
-    ),
-];
+pub const NORMAL_KEYS: Table<Action> = Table::new(
+    "request.normal",
+    &[
+        bind(Action::Send, &[KeySpec::char('s')], "", "(after Esc) send"),
+        bind(
+            Action::Format,
+            &[KeySpec::char('f')],
+            "",
+            "(after Esc) format",
+        ),
+        bind(
+            Action::Minify,
+            &[KeySpec::char('m')],
+            "",
+            "(after Esc) minify",
+        ),
+        bind(
+            Action::ToggleTimestamp,
+            &[KeySpec::char('t')],
+            "",
+            "(after Esc) toggle the timestamp",
+        ),
+        bind(
+            Action::EditExternally,
+            &[KeySpec::char('e')],
+            "",
+            "(after Esc) $EDITOR",
+        ),
+        bind(
+            Action::SwitchProfile,
+            &[KeySpec::char('p')],
+            "",
+            "(after Esc) switch profile",
+        ),
+        bind(Action::Save, &[KeySpec::char('w')], "", "(after Esc) save"),
+        bind(
+            Action::SaveAs,
+            &[KeySpec::char('W')],
+            "",
+            "(after Esc) save as",
+        ),
+        bind(
+            Action::RevealKey,
+            &[KeySpec::char('r')],
+            "",
+            "(after Esc) reveal / mask the key",
+        ),
+        bind(
+            Action::NextDetail,
+            &[KeySpec::char('d'), KeySpec::char(']')],
+            "",
+            "(after Esc) next detail panel",
+        ),
+        bind(
+            Action::ScrollCanonicalDown,
+            &[KeySpec::char('j'), KeySpec::key(KeyCode::Down)],
+            "",
+            "(after Esc) scroll the canonical text down",
+        ),
+        bind(
+            Action::ScrollCanonicalUp,
+            &[KeySpec::char('k'), KeySpec::key(KeyCode::Up)],
+            "",
+            "(after Esc) scroll the canonical text up",
+        ),
+        bind(
+            Action::CanonicalTop,
+            &[KeySpec::char('g')],
+            "",
+            "(after Esc) top of the canonical text",
+        ),
+        bind(
+            Action::ScrollDetailDown,
+            &[KeySpec::char('J')],
+            "",
+            "(after Esc) scroll the detail panel down",
+        ),
+        bind(
+            Action::ScrollDetailUp,
+            &[KeySpec::char('K')],
+            "",
+            "(after Esc) scroll the detail panel up",
+        ),
+        bind(
+            Action::Edit,
+            &[KeySpec::char('i'), KeySpec::key(KeyCode::Enter)],
+            "",
+            "(after Esc) back to editing",
+        ),
+    ],
+);
 
 /// What the copy menu (Alt-Y, then one letter) copies in the request view.
-pub const COPY_KEYS: &[Binding<Action>] = &[
-    bind(
-        Action::CopySignature,
-        &[KeySpec::char('s')],
-        "copy the signature",
-        "copy the signature",
-    ),
-    bind(
-        Action::CopyHeaders,
-        &[KeySpec::char('h')],
-        "copy the signed headers",
-        "copy the signed headers",
-    ),
-    bind(
-        Action::CopyCurl,
-        &[KeySpec::char('c')],
-        "copy the request as curl",
-        "copy the request as a curl command",
-    ),
-    bind(
-        Action::CopyBody,
-        &[KeySpec::char('b')],
-        "copy the body",
-        "copy the body, byte for byte as it is signed",
-    ),
-    bind(
-        Action::CopyCanonical,
-        &[KeySpec::char('t')],
-        "copy the canonical text",
-        "copy the canonical text (the exact bytes that are signed)",
-    ),
-    bind(
-        Action::CopyResponse,
-        &[KeySpec::char('r')],
-        "copy the response body",
-        "copy the body of the last response",
-    ),
-];
+pub const COPY_KEYS: Table<Action> = Table::new(
+    "request.copy",
+    &[
+        bind(
+            Action::CopySignature,
+            &[KeySpec::char('s')],
+            "copy the signature",
+            "copy the signature",
+        ),
+        bind(
+            Action::CopyHeaders,
+            &[KeySpec::char('h')],
+            "copy the signed headers",
+            "copy the signed headers",
+        ),
+        bind(
+            Action::CopyCurl,
+            &[KeySpec::char('c')],
+            "copy the request as curl",
+            "copy the request as a curl command",
+        ),
+        bind(
+            Action::CopyBody,
+            &[KeySpec::char('b')],
+            "copy the body",
+            "copy the body, byte for byte as it is signed",
+        ),
+        bind(
+            Action::CopyCanonical,
+            &[KeySpec::char('t')],
+            "copy the canonical text",
+            "copy the canonical text (the exact bytes that are signed)",
+        ),
+        bind(
+            Action::CopyResponse,
+            &[KeySpec::char('r')],
+            "copy the response body",
+            "copy the body of the last response",
+        ),
+    ],
+);
 
 /// The actions the footer shows where the cursor is: a filter on [`KEYS`] (or, in normal mode,
 /// on [`NORMAL_KEYS`]); the keys and words come from those tables.

@@ -333,7 +333,7 @@ pub fn save_current(req: &mut RequestState) -> Vec<Command> {
 /// Keys of the request view: the table's actions ([`KEYS`], then [`NORMAL_KEYS`] in normal
 /// mode), the keys that move between fields, then editing.
 fn request_key(req: &mut RequestState, key: KeyEvent) -> Vec<Command> {
-    if let Some(action) = keymap::lookup(KEYS, &key) {
+    if let Some(action) = keymap::lookup(&KEYS, &key) {
         return run(req, action);
     }
     match key.code {
@@ -354,7 +354,7 @@ fn request_key(req: &mut RequestState, key: KeyEvent) -> Vec<Command> {
         _ => {}
     }
     if req.normal_mode {
-        return match keymap::lookup(NORMAL_KEYS, &key) {
+        return match keymap::lookup(&NORMAL_KEYS, &key) {
             Some(action) => run(req, action),
             None => vec![],
         };

@@ -3,7 +3,7 @@
 
 use crossterm::event::KeyCode;
 
-use crate::tui::keymap::{bind, Binding, KeySpec, Kind, Kinded};
+use crate::tui::keymap::{bind, KeySpec, Kind, Kinded, Table};
 
 /// Everything the traffic view can do by key or by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,7 +36,7 @@ impl Kinded for Action {
 }
 
 /// The traffic view's key bindings.
-pub const KEYS: &[Binding<Action>] = &[
+pub const KEYS: Table<Action> = Table::new("traffic", &[
     bind(
         Action::Send,
         &[KeySpec::ctrl('g'), KeySpec::f(9)],
@@ -73,15 +73,18 @@ pub const KEYS: &[Binding<Action>] = &[
         "select the newest request",
         "select the newest request; the selection follows new ones again",
     ),
-];
+]);
 
 /// What the copy menu (Alt-Y, then one letter) copies in the traffic view.
-pub const COPY_KEYS: &[Binding<Action>] = &[bind(
-    Action::CopyCurl,
-    &[KeySpec::char('c')],
-    "copy the request as curl",
-    "copy the selected request as a curl command",
-)];
+pub const COPY_KEYS: Table<Action> = Table::new(
+    "traffic.copy",
+    &[bind(
+        Action::CopyCurl,
+        &[KeySpec::char('c')],
+        "copy the request as curl",
+        "copy the selected request as a curl command",
+    )],
+);
 
 /// Help rows for what is not an action of its own.
 pub const CONTEXT_KEYS: &[(&str, &str)] = &[

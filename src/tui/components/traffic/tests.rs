@@ -433,10 +433,9 @@ fn help_and_the_palette_list_the_views_keys() {
     t.press(KeyCode::F(1));
     assert!(matches!(t.popup, Some(crate::tui::app::Popup::Help { .. })));
     let rows = crate::tui::view::popup::bindings(&t.app);
-    for b in KEYS {
+    for b in KEYS.iter() {
         assert!(
-            rows.iter()
-                .any(|(k, h)| h == b.help && *k == b.keys_label()),
+            rows.iter().any(|(k, h)| h == b.help && *k == KEYS.label(b)),
             "{:?} not in help: {rows:?}",
             b.help
         );

@@ -140,7 +140,7 @@ fn refresh_detail(state: &mut TrafficState) {
 }
 
 fn on_key(state: &mut TrafficState, key: KeyEvent) -> Vec<TrafficEffect> {
-    if let Some(action) = keymap::lookup(KEYS, &key) {
+    if let Some(action) = keymap::lookup(&KEYS, &key) {
         return run(state, action);
     }
     let plain = !key

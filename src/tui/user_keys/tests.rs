@@ -1,0 +1,147 @@
+//! The keys file, through the one fixture: a rebound action runs from its new key (and no
+//! longer from the old one), and help, the footer, the palette and the copy menu all say the
+//! new key; each kind of bad entry is one sentence naming the fix.
+
+use crossterm::event::KeyCode;
+
+use super::{parse, sections};
+use crate::tui::app::Popup;
+use crate::tui::effect::Command;
+use crate::tui::keymap::parse_key;
+use crate::tui::test_util::TestApp;
+
+fn sends(cmds: &[Command]) -> bool {
+    cmds.iter().any(|c| matches!(c, Command::Send(_)))
+}
+
+#[test]
+fn a_rebound_action_runs_from_its_new_key_and_help_footer_and_palette_say_it() {
+    let mut t = TestApp::with_keys_file(100, 30, "[request]\nsend = [\"Ctrl-E\", \"F10\"]\n")
+        .expect("a good keys file");
+    t.sign_now();
+    assert!(!sends(&t.ctrl('g')), "Ctrl-G no longer sends");
+    assert!(!sends(&t.press(KeyCode::F(9))), "nor F9");
+    assert!(sends(&t.ctrl('e')), "Ctrl-E sends");
+    assert!(sends(&t.press(KeyCode::F(10))), "F10 sends");
+    // The footer (the row above the status line) says the new keys.
+    let footer = t.lines()[28].clone();
+    assert!(footer.contains("Ctrl-E / F10 send"), "{footer}");
+    assert!(!footer.contains("Ctrl-G"), "{footer}");
+    // Help lists the action under its new keys.
+    t.press(KeyCode::F(1));
+    assert!(matches!(t.popup, Some(Popup::Help { .. })));
+    let row = t.assert_line("send the request (signed again");
+    assert!(row.contains("Ctrl-E / F10"), "{row}");
+    t.press(KeyCode::Esc);
+    // The palette too.
+    t.ctrl('k');
+    t.type_str("send the request");
+    let screen = t.screen();
+    assert!(
+        screen
+            .lines()
+            .any(|l| l.contains("send the request") && l.contains("Ctrl-E / F10")),
+        "{screen}"
+    );
+}
+
+#[test]
+fn a_copy_letter_and_a_global_key_can_be_rebound() {
+    let mut t = TestApp::with_keys_file(
+        100,
+        30,
+        "[request.copy]\ncopy-curl = \"u\"\n[global]\nmessages = \"Ctrl-B\"\n",
+    )
+    .expect("a good keys file");
+    t.sign_now();
+    t.alt('y');
+    t.assert_line("u");
+    let cmds = t.type_str("u");
+    assert!(
+        cmds.iter()
+            .any(|c| matches!(c, Command::Copy(text) | Command::CopyAs { text, .. } if text.starts_with("curl"))),
+        "{cmds:?}"
+    );
+    t.ctrl('b');
+    assert!(
+        matches!(t.popup, Some(Popup::Messages { .. })),
+        "{:?}",
+        t.popup
+    );
+}
+
+#[test]
+fn each_bad_entry_is_one_sentence_naming_the_file_and_the_fix() {
+    for (text, says) in [
+        (
+            "[reqest]\nsend = \"Ctrl-E\"\n",
+            "[reqest] is not a key table; use one of global",
+        ),
+        (
+            "[request]\nsned = \"Ctrl-E\"\n",
+            "[request] has no action \"sned\"; its actions are send,",
+        ),
+        (
+            "[request]\nsend = \"Ctl-E\"\n",
+            "\"Ctl-E\" is not a key; write keys as help does",
+        ),
+        (
+            "[request]\nsend = 7\n",
+            "send must be a key in quotes or a list of them",
+        ),
+        (
+            "[request]\nsend = [\"Ctrl-E\", 7]\n",
+            "send must be a key in quotes",
+        ),
+        (
+            "send = \"Ctrl-E\"\n",
+            "send is outside every table; put it under its table",
+        ),
+        ("[request]\nsend = \"Ctrl-E\n", "keys.toml line 2:"),
+        // Ctrl-P is the detail panel key in the request view: the send key would shadow it.
+        (
+            "[request]\nsend = \"Ctrl-P\"\n",
+            "send = \"Ctrl-P\" is already next-detail in [request]; rebind that one too",
+        ),
+        // A view key the router would take first.
+        (
+            "[events]\nsend = \"Ctrl-K\"\n",
+            "is already palette in [global]",
+        ),
+        (
+            "[request.normal]\nformat = \"Ctrl-G\"\n",
+            "is already send in [request]",
+        ),
+    ] {
+        let err = TestApp::with_keys_file(80, 24, text)
+            .err()
+            .unwrap_or_else(|| panic!("accepted {text:?}"));
+        assert!(err.starts_with("keys.toml"), "{err}");
+        assert!(err.contains(says), "{text:?}: {err}");
+        assert!(!err.contains('\n'), "one line: {err}");
+    }
+    // Both keys rebound at once: no clash.
+    assert!(parse(
+        "[request]\nsend = \"Ctrl-P\"\nnext-detail = \"Ctrl-E\"\n",
+        "keys.toml"
+    )
+    .is_ok());
+}
+
+/// Every default key is written by help in a form the file reads back as that key.
+#[test]
+fn every_key_help_writes_is_read_back_as_that_key() {
+    for s in sections() {
+        for (id, keys) in s.actions {
+            for k in keys {
+                assert_eq!(
+                    parse_key(&k.label()),
+                    Some(k),
+                    "[{}] {id}: {}",
+                    s.name,
+                    k.label()
+                );
+            }
+        }
+    }
+}
