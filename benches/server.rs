@@ -85,5 +85,96 @@ fn bench_server(c: &mut Criterion) {
     rt.block_on(srv.shutdown());
 }
 
-criterion_group!(benches, bench_server);
+/// A small signed `PUT` (one at a time) while 4 clients page `/_inspect/requests?limit=1000`
+/// in a loop over a full store (10,000 records with 4 KiB heads). The page used to be copied
+/// under the store's lock, so every PUT waited for a copy (`docs/server.md` rule L5); the goal
+/// is a median under 5 ms.
+fn bench_put_while_paging(c: &mut Criterion) {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let t0 = Utc.with_ymd_and_hms(2026, 11, 22, 10, 0, 0).unwrap();
+    let mut cfg = ServerConfig::demo();
+    cfg.clock = server::fixed_clock(t0);
+    // The server on its own runtime (as `serve` runs it), the pagers on another and the
+    // measured client on a third: the PUT waits only for the server, not for the pagers' reads.
+    let srv = server::start(
+        rt.handle(),
+        cfg,
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
+    )
+    .unwrap();
+    let base = srv.url();
+    let pager_rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let put_rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    pager_rt.block_on(async {
+        let pad = "p".repeat(1000);
+        for i in 0..10_000 {
+            let mut rb = client.put(format!("{base}/v2/batch?i={i}"));
+            for h in 0..4 {
+                rb = rb.header(format!("x-pad-{h}"), &pad);
+            }
+            rb.body("[]").send().await.unwrap().bytes().await.unwrap();
+        }
+    });
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let pagers: Vec<_> = (0..4)
+        .map(|_| {
+            let (client, base, stop) = (client.clone(), base.clone(), stop.clone());
+            pager_rt.spawn(async move {
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let resp = client
+                        .get(format!("{base}/_inspect/requests?limit=1000"))
+                        .send()
+                        .await
+                        .unwrap();
+                    resp.bytes().await.unwrap();
+                }
+            })
+        })
+        .collect();
+    let ts = format_timestamp(t0);
+    let body = bytes::Bytes::from_static(b"[{\"id\":\"sku-1\"}]");
+    let req = SignableRequest::new("PUT", "/v2/batch", "", &ts, DEMO_API_KEY, &body);
+    let headers = sign(&req, &Secret::new(DEMO_REST_KEY)).unwrap().headers;
+    let mut group = c.benchmark_group("server_paging");
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(5));
+    let put_client = reqwest::Client::builder().no_proxy().build().unwrap();
+    group.bench_function("signed_put_while_4_clients_page", |b| {
+        b.iter(|| {
+            let mut rb = put_client
+                .put(format!("{base}/v2/batch"))
+                .body(body.clone());
+            for (n, v) in &headers {
+                rb = rb.header(n, v);
+            }
+            put_rt.block_on(async {
+                let resp = rb.send().await.unwrap();
+                assert_eq!(resp.status().as_u16(), 200);
+                resp.bytes().await.unwrap();
+            })
+        });
+    });
+    group.finish();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for p in pagers {
+        let _ = pager_rt.block_on(p);
+    }
+    rt.block_on(srv.shutdown());
+}
+
+criterion_group!(benches, bench_server, bench_put_while_paging);
 criterion_main!(benches);

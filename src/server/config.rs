@@ -66,6 +66,13 @@ pub const DEFAULT_MIN_BODY_RATE: u64 = 1024;
 pub const DEFAULT_BODY_RATE_GRACE: Duration = Duration::from_secs(2);
 /// Largest `--clock-skew` accepted, in seconds (10 years of 365.25 days).
 pub const MAX_CLOCK_SKEW_SECONDS: i64 = 315_576_000;
+/// Default bytes shared by all inspection answers being written (`docs/server.md` rule L5).
+pub const DEFAULT_ANSWER_BUDGET_BYTES: usize = 16 * 1024 * 1024;
+/// Default time a client may leave the server unable to write to it before its connection is
+/// closed (`docs/server.md` rule L8).
+pub const DEFAULT_WRITE_STALL_TIMEOUT: Duration = Duration::from_secs(30);
+/// Default number of live stream subscribers (`docs/server.md` rule W3).
+pub const DEFAULT_MAX_STREAMS: usize = 64;
 /// Default number of signature diagnoses run at once (docs/diagnosis.md).
 pub const DEFAULT_MAX_DIAGNOSES: usize = 2;
 /// Default timestamp window in seconds either side of server time (`docs/verification.md` rule V2).
@@ -129,6 +136,14 @@ pub struct ServerConfig {
     /// At most this many signature diagnoses run at once; a mismatch that finds none free is
     /// answered with its verdict and expected text, and "diagnosis skipped: server busy".
     pub max_diagnoses: usize,
+    /// Bytes shared by all inspection answers (pages) being written: each chunk takes its
+    /// bytes before it is made and gives them back once written (`docs/server.md` rule L5).
+    pub answer_budget_bytes: usize,
+    /// A connection the server cannot write to for this long (its client stopped reading) is
+    /// closed (`docs/server.md` rule L8).
+    pub write_stall_timeout: Duration,
+    /// Most live stream subscribers at once; past it a stream request answers 503.
+    pub max_streams: usize,
 }
 
 impl ServerConfig {
@@ -156,6 +171,9 @@ impl ServerConfig {
             body_budget_bytes: DEFAULT_BODY_BUDGET_BYTES,
             accept_forms: Vec::new(),
             max_diagnoses: DEFAULT_MAX_DIAGNOSES,
+            answer_budget_bytes: DEFAULT_ANSWER_BUDGET_BYTES,
+            write_stall_timeout: DEFAULT_WRITE_STALL_TIMEOUT,
+            max_streams: DEFAULT_MAX_STREAMS,
         }
     }
 

@@ -18,8 +18,8 @@
 //! next page (`before=SEQ`: the matches older than record SEQ). `after=SEQ` pages forward
 //! instead (the first `limit` matches newer than SEQ; the cursor is then `after=...`). In a list,
 //! request bodies are cut to 1 KiB and events larger than 16 KiB are shown as a 1 KiB text
-//! preview (`raw`); `seq=N` asks for record N alone, in full. Replies are streamed record by
-//! record instead of being built whole.
+//! preview (`raw`); `seq=N` asks for record N alone, in full. Replies are written a chunk at a
+//! time within a budget shared by all answers ([`super::page`], `docs/server.md` rule L5).
 
 use std::time::Duration;
 
@@ -29,14 +29,14 @@ use axum::extract::{Query, State};
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use bytes::Bytes;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::json;
 
 use crate::core::time::format_timestamp;
 
 use super::error::ApiError;
-use super::store::{EventFilter, Page, PageQuery, RequestFilter, Verdict};
+use super::page;
+use super::store::{EventFilter, PageQuery, RequestFilter, Verdict};
 use super::AppState;
 
 /// Longest wait a client may ask for.
@@ -68,46 +68,6 @@ fn bad_query(rejection: QueryRejection) -> Response {
         ),
     )
     .into_response()
-}
-
-/// Records serialized per chunk of a streamed reply.
-const RECORDS_PER_CHUNK: usize = 16;
-
-/// A page as a JSON array, serialized a few records at a time as the client reads, with the
-/// cursor of the next page in `X-Next-Cursor`.
-fn page_reply<T: Serialize + Send + 'static>(page: Page<T>) -> Response {
-    let Page { items, next } = page;
-    let total = items.len();
-    let mut items = items.into_iter().enumerate().peekable();
-    let chunks = std::iter::from_fn(move || {
-        items.peek()?;
-        let mut buf = Vec::new();
-        for (i, item) in items.by_ref().take(RECORDS_PER_CHUNK) {
-            buf.push(if i == 0 { b'[' } else { b',' });
-            // Records are plain data: serializing them cannot fail.
-            let _ = serde_json::to_writer(&mut buf, &item);
-            if i + 1 == total {
-                buf.push(b']');
-            }
-        }
-        Some(Ok::<Bytes, std::convert::Infallible>(Bytes::from(buf)))
-    });
-    let body = if total == 0 {
-        Body::from("[]")
-    } else {
-        Body::from_stream(futures::stream::iter(chunks))
-    };
-    let mut resp = Response::new(body);
-    resp.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    if let Some(cursor) = next {
-        if let Ok(v) = HeaderValue::from_str(&cursor.query()) {
-            resp.headers_mut().insert("x-next-cursor", v);
-        }
-    }
-    resp
 }
 
 #[derive(Debug, Deserialize)]
@@ -158,12 +118,13 @@ pub async fn requests(
     if har {
         return har_reply(&st, &filter, q.redact);
     }
-    page_reply(st.store.requests(&filter))
+    let full = q.seq.is_some();
+    page::reply(&st, st.store.request_slots(&filter), page::Kind::Requests { full })
 }
 
 /// A page of indexing records as one HAR document, each with all the store keeps of it.
 fn har_reply(st: &AppState, filter: &RequestFilter, redact: bool) -> Response {
-    let page = st.store.requests_as(filter, true);
+    let page = st.store.requests(filter);
     let secrets: Vec<&crate::core::Secret> = st.config.accounts.values().collect();
     let records: Vec<_> = page
         .items
@@ -207,7 +168,8 @@ pub async fn events(
         Ok(q) => q,
         Err(e) => return bad_query(e),
     };
-    let page = st.store.events(&EventFilter {
+    let full = q.seq.is_some();
+    let page = st.store.event_slots(&EventFilter {
         valid: q.valid,
         event: q.event,
         list_id: q.list_id,
@@ -219,7 +181,7 @@ pub async fn events(
             seq: q.seq,
         },
     });
-    page_reply(page)
+    page::reply(&st, page, page::Kind::Events { full })
 }
 
 pub async fn summary(State(st): State<AppState>) -> Response {

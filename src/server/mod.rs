@@ -41,6 +41,7 @@ use crate::core::HeaderNames;
 pub mod body;
 pub mod collector;
 pub mod config;
+mod conn;
 pub mod error;
 pub mod forward;
 pub mod har_out;
@@ -48,6 +49,7 @@ pub mod indexing;
 pub mod inspect;
 pub mod judge;
 pub mod operations;
+pub mod page;
 pub mod store;
 pub mod stream;
 
@@ -82,6 +84,9 @@ pub struct AppState {
     /// Where indexing and collector requests are forwarded (none by default; see
     /// [`AppState::set_forwarding`]).
     pub forwarding: Arc<forward::Forwarding>,
+    /// The bytes budget of inspection answers being written (see
+    /// [`ServerConfig::answer_budget_bytes`]).
+    pub answers: body::BodyBudget,
 }
 
 impl AppState {
@@ -90,8 +95,9 @@ impl AppState {
             header_prefix: config.header_prefix.clone(),
             window_seconds: config.window_seconds,
         };
-        let store =
-            Store::new(config.max_stored, config.max_stored_bytes).with_observer(stream::Noter);
+        let store = Store::new(config.max_stored, config.max_stored_bytes)
+            .with_observer(stream::Noter)
+            .with_measure(page::ListBytes);
         // The stream's ring keeps at most as many records as the store, in an eighth of its
         // bytes (a stream record holds previews only).
         let stream = Arc::new(stream::Hub::new(
@@ -112,6 +118,7 @@ impl AppState {
         };
         let body_budget = body::BodyBudget::new(budget_bytes, config.max_body);
         let state = AppState {
+            answers: body::BodyBudget::new(config.answer_budget_bytes, 1),
             forwarding: Arc::default(),
             stream,
             body_budget,
@@ -420,6 +427,7 @@ async fn accept_loop(
                 Ok((stream, _peer)) => {
                     let _ = stream.set_nodelay(true);
                     let service = TowerToHyperService::new(router.clone());
+                    let stream = conn::StallGuard::new(stream, config.write_stall_timeout);
                     let conn = http.serve_connection(TokioIo::new(stream), service);
                     let conn = graceful.watch(conn);
                     tokio::spawn(async move {

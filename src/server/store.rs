@@ -3,7 +3,7 @@
 //! keep counting what was dropped.
 
 use std::collections::VecDeque;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -142,9 +142,22 @@ impl Summary {
     }
 }
 
+/// One stored record: what it holds in memory (counted toward the byte limit), the bytes of its
+/// list form (what a page of it costs to send), and the record, shared with the pages being
+/// written so that serving a page copies nothing under the lock.
+struct Held<T> {
+    size: usize,
+    list_bytes: usize,
+    record: Arc<T>,
+}
+
 struct Inner {
-    requests: VecDeque<(usize, RequestRecord)>,
-    events: VecDeque<(usize, EventRecord)>,
+    requests: VecDeque<Held<RequestRecord>>,
+    events: VecDeque<Held<EventRecord>>,
+    /// Position (counted since start) of the first request and of the first event held: a page
+    /// names its records by position, which stays valid while older records are dropped.
+    requests_base: u64,
+    events_base: u64,
     stored_bytes: usize,
     counts: Summary,
     next_seq: u64,
@@ -157,6 +170,14 @@ pub trait Observer: Send + Sync {
     fn request(&self, record: &RequestRecord);
     /// The event records of one collector request.
     fn batch(&self, records: &[(usize, EventRecord)]);
+}
+
+/// Measures the bytes of a record's list form (what a page of it costs to write), once, when it
+/// is stored; without one the record's size in memory stands in.
+pub trait Measure: Send + Sync {
+    fn request(&self, record: &RequestRecord) -> usize;
+    /// `size`: what the (capped) event holds in memory.
+    fn event(&self, record: &EventRecord, size: usize) -> usize;
 }
 
 /// Filters for [`Store::events`].
@@ -200,23 +221,6 @@ impl PageQuery {
             && self.seq.is_none_or(|s| seq == s)
     }
 
-    /// Cut the matches (in arrival order) to the page; the cursor is the value to pass as
-    /// `before` (or `after`, when paging forward) for the next page, if there is one.
-    fn cut<T>(&self, mut v: Vec<T>, seq: impl Fn(&T) -> u64) -> Page<T> {
-        let n = self.size();
-        let mut next = None;
-        if v.len() > n {
-            if self.after.is_some() {
-                v.truncate(n);
-                next = v.last().map(|x| Cursor::After(seq(x)));
-            } else {
-                v.drain(..v.len() - n);
-                next = v.first().map(|x| Cursor::Before(seq(x)));
-            }
-        }
-        Page { items: v, next }
-    }
-
     /// Whether the reply shows records in full (one record asked for by `seq`).
     pub fn full(&self) -> bool {
         self.seq.is_some()
@@ -240,6 +244,96 @@ impl Cursor {
     }
 }
 
+/// Most bytes of list records one page holds (past that, the page ends early with a cursor):
+/// a page of a thousand records with 32 KiB heads would otherwise be tens of megabytes.
+pub const MAX_PAGE_BYTES: usize = 4 * 1024 * 1024;
+
+/// One record of a page: its position in the store and the bytes of its list form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    pub pos: u64,
+    pub bytes: usize,
+}
+
+/// Walk the held records for one page: the last `limit` matches (or the first after `after`),
+/// stopping early once [`MAX_PAGE_BYTES`] of list records are taken (one record always fits);
+/// the cursor is set when more matches remain.
+fn select<T>(
+    held: &VecDeque<Held<T>>,
+    base: u64,
+    q: &PageQuery,
+    seq: impl Fn(&T) -> u64,
+    matches: impl Fn(&T) -> bool,
+) -> Page<Slot> {
+    let n = q.size();
+    let forward = q.after.is_some();
+    let mut items = Vec::new();
+    let mut bytes = 0usize;
+    let mut more = None;
+    let mut walk = |i: usize, h: &Held<T>| {
+        if !matches(&h.record) {
+            return true;
+        }
+        let full = items.len() >= n
+            || (!q.full() && !items.is_empty() && bytes + h.list_bytes > MAX_PAGE_BYTES);
+        if full {
+            more = Some(());
+            return false;
+        }
+        bytes += h.list_bytes;
+        items.push((
+            i,
+            Slot {
+                pos: base + i as u64,
+                bytes: h.list_bytes,
+            },
+        ));
+        true
+    };
+    if forward {
+        for (i, h) in held.iter().enumerate() {
+            if !walk(i, h) {
+                break;
+            }
+        }
+    } else {
+        for (i, h) in held.iter().enumerate().rev() {
+            if !walk(i, h) {
+                break;
+            }
+        }
+        items.reverse();
+    }
+    let seq_of = |i: usize| held.get(i).map(|h| seq(&h.record));
+    let next = more.and_then(|()| {
+        if forward {
+            items
+                .last()
+                .and_then(|(i, _)| seq_of(*i))
+                .map(Cursor::After)
+        } else {
+            items
+                .first()
+                .and_then(|(i, _)| seq_of(*i))
+                .map(Cursor::Before)
+        }
+    });
+    Page {
+        items: items.into_iter().map(|(_, s)| s).collect(),
+        next,
+    }
+}
+
+fn at(held: &VecDeque<Held<RequestRecord>>, base: u64, slots: &[Slot]) -> Vec<Arc<RequestRecord>> {
+    slots
+        .iter()
+        .filter_map(|s| {
+            let i = usize::try_from(s.pos.checked_sub(base)?).ok()?;
+            held.get(i).map(|h| h.record.clone())
+        })
+        .collect()
+}
+
 /// One page of records and where the next one starts.
 #[derive(Clone, Debug)]
 pub struct Page<T> {
@@ -253,6 +347,8 @@ pub struct Store {
     changed: Notify,
     /// Told of every record as it is stored (the live stream listens here).
     observer: Option<Box<dyn Observer>>,
+    /// Measures list forms (the inspection pages).
+    measure: Option<Box<dyn Measure>>,
     max_stored: usize,
     max_bytes: usize,
 }
@@ -263,6 +359,8 @@ impl Store {
             inner: Mutex::new(Inner {
                 requests: VecDeque::new(),
                 events: VecDeque::new(),
+                requests_base: 0,
+                events_base: 0,
                 stored_bytes: 0,
                 counts: Summary::default(),
                 next_seq: 1,
@@ -270,6 +368,7 @@ impl Store {
             }),
             changed: Notify::new(),
             observer: None,
+            measure: None,
             max_stored,
             max_bytes,
         }
@@ -278,6 +377,12 @@ impl Store {
     /// The same store, telling `observer` of every record as it is stored.
     pub fn with_observer(mut self, observer: impl Observer + 'static) -> Self {
         self.observer = Some(Box::new(observer));
+        self
+    }
+
+    /// The same store, measuring list forms with `measure`.
+    pub fn with_measure(mut self, measure: impl Measure + 'static) -> Self {
+        self.measure = Some(Box::new(measure));
         self
     }
 
@@ -300,6 +405,10 @@ impl Store {
         if let Some(o) = &self.observer {
             o.request(&record);
         }
+        // Measured before the lock is taken: the lock is held only to push the record.
+        let size = record_size_request(&record);
+        let list_bytes = self.measure.as_ref().map_or(size, |m| m.request(&record));
+        let record = Arc::new(record);
         let trim = {
             let mut g = self.lock();
             match record.verdict {
@@ -308,9 +417,12 @@ impl Store {
                 Verdict::Aborted => g.counts.aborted += 1,
             }
             g.counts.requests += 1;
-            let size = record_size_request(&record);
             g.stored_bytes += size;
-            g.requests.push_back((size, record));
+            g.requests.push_back(Held {
+                size,
+                list_bytes,
+                record,
+            });
             self.enforce_bounds(&mut g)
         };
         self.changed.notify_waiters();
@@ -331,11 +443,19 @@ impl Store {
         // each such batch grew the heap (`docs/server.md` rule L4).
         let heavy =
             records.iter().map(|(_, r)| r.problems.len()).sum::<usize>() >= HEAVY_BATCH_PROBLEMS;
-        let records: Vec<(usize, EventRecord)> = records
+        let records: Vec<Held<EventRecord>> = records
             .into_iter()
             .map(|(size, mut record)| {
                 cap_event(&mut record);
-                (size.max(event_size(&record)), record)
+                let size = size.max(event_size(&record));
+                Held {
+                    size,
+                    list_bytes: self
+                        .measure
+                        .as_ref()
+                        .map_or(size, |m| m.event(&record, size)),
+                    record: Arc::new(record),
+                }
             })
             .collect();
         let trim = {
@@ -346,14 +466,14 @@ impl Store {
             } else {
                 g.counts.batches_bad += 1;
             }
-            for (size, record) in records {
-                if record.valid {
+            for held in records {
+                if held.record.valid {
                     g.counts.events_good += 1;
                 } else {
                     g.counts.events_bad += 1;
                 }
-                g.stored_bytes += size;
-                g.events.push_back((size, record));
+                g.stored_bytes += held.size;
+                g.events.push_back(held);
             }
             self.enforce_bounds(&mut g)
         };
@@ -375,7 +495,7 @@ impl Store {
         // Over the byte cap: drop the older of the two oldest records until under it.
         while g.stored_bytes > self.max_bytes && (!g.requests.is_empty() || !g.events.is_empty()) {
             let drop_request = match (g.requests.front(), g.events.front()) {
-                (Some((_, r)), Some((_, e))) => r.seq <= e.batch,
+                (Some(r), Some(e)) => r.record.seq <= e.record.batch,
                 (Some(_), None) => true,
                 _ => false,
             };
@@ -402,75 +522,91 @@ impl Store {
         s
     }
 
-    /// One page of the stored requests, in arrival order. Unless one record is asked for
-    /// (`seq`), bodies are cut to [`LIST_PREVIEW_BYTES`].
-    pub fn requests(&self, f: &RequestFilter) -> Page<RequestRecord> {
-        self.requests_as(f, f.page.full())
+    /// Which stored requests match `f` and fit one page (by count and by bytes), in arrival
+    /// order: their positions, not copies. Only this walk runs under the lock; the page's
+    /// records are fetched a few at a time as the client reads ([`Store::requests_at`]).
+    pub fn request_slots(&self, f: &RequestFilter) -> Page<Slot> {
+        let g = self.lock();
+        select(
+            &g.requests,
+            g.requests_base,
+            &f.page,
+            |r| r.seq,
+            |r: &RequestRecord| {
+                f.page.admits(r.seq)
+                    && f.verdict.is_none_or(|v| r.verdict == v)
+                    && f.code
+                        .as_deref()
+                        .is_none_or(|c| r.code.as_deref() == Some(c))
+            },
+        )
     }
 
-    /// [`Store::requests`], each record with all that is kept of it when `full` (a HAR export
-    /// writes the kept bodies, not the list previews).
-    pub fn requests_as(&self, f: &RequestFilter, full: bool) -> Page<RequestRecord> {
+    /// Which stored events match `f` and fit one page (see [`Store::request_slots`]).
+    pub fn event_slots(&self, f: &EventFilter) -> Page<Slot> {
         let g = self.lock();
-        let matching: Vec<&RequestRecord> = g
-            .requests
+        select(
+            &g.events,
+            g.events_base,
+            &f.page,
+            |e| e.seq,
+            |e: &EventRecord| {
+                f.page.admits(e.seq)
+                    && f.valid.is_none_or(|v| e.valid == v)
+                    && f.event
+                        .as_deref()
+                        .is_none_or(|x| e.event.as_deref() == Some(x))
+                    && f.list_id
+                        .as_deref()
+                        .is_none_or(|x| e.list_id.as_deref() == Some(x))
+                    && f.batch.is_none_or(|b| e.batch == b)
+            },
+        )
+    }
+
+    /// The requests at these positions that are still held (a record dropped since its page
+    /// was chosen is left out), shared: no copy is made under the lock.
+    pub fn requests_at(&self, slots: &[Slot]) -> Vec<Arc<RequestRecord>> {
+        let g = self.lock();
+        at(&g.requests, g.requests_base, slots)
+    }
+
+    /// The events at these positions that are still held, with what each holds in memory.
+    pub fn events_at(&self, slots: &[Slot]) -> Vec<(usize, Arc<EventRecord>)> {
+        let g = self.lock();
+        slots
             .iter()
-            .map(|(_, r)| r)
-            .filter(|r| f.page.admits(r.seq))
-            .filter(|r| f.verdict.is_none_or(|v| r.verdict == v))
-            .filter(|r| {
-                f.code
-                    .as_deref()
-                    .is_none_or(|c| r.code.as_deref() == Some(c))
+            .filter_map(|s| {
+                let i = usize::try_from(s.pos.checked_sub(g.events_base)?).ok()?;
+                g.events.get(i).map(|h| (h.size, h.record.clone()))
             })
-            .collect();
-        let page = f.page.cut(matching, |r| r.seq);
+            .collect()
+    }
+
+    /// One page of the stored requests, in arrival order, whole (in-process callers; the
+    /// inspection API writes them as lists show them, `super::page`).
+    pub fn requests(&self, f: &RequestFilter) -> Page<RequestRecord> {
+        let slots = self.request_slots(f);
         Page {
-            items: page
-                .items
-                .into_iter()
-                .map(|r| if full { r.clone() } else { request_preview(r) })
+            items: self
+                .requests_at(&slots.items)
+                .iter()
+                .map(|r| (**r).clone())
                 .collect(),
-            next: page.next,
+            next: slots.next,
         }
     }
 
-    /// One page of the stored events, in arrival order. Unless one record is asked for
-    /// (`seq`), an event larger than [`LIST_DATA_BYTES`] is shown as a text preview.
+    /// One page of the stored events, in arrival order, whole.
     pub fn events(&self, f: &EventFilter) -> Page<EventRecord> {
-        let g = self.lock();
-        let matching: Vec<&(usize, EventRecord)> = g
-            .events
-            .iter()
-            .filter(|(_, e)| f.page.admits(e.seq))
-            .filter(|(_, e)| f.valid.is_none_or(|v| e.valid == v))
-            .filter(|(_, e)| {
-                f.event
-                    .as_deref()
-                    .is_none_or(|x| e.event.as_deref() == Some(x))
-            })
-            .filter(|(_, e)| {
-                f.list_id
-                    .as_deref()
-                    .is_none_or(|x| e.list_id.as_deref() == Some(x))
-            })
-            .filter(|(_, e)| f.batch.is_none_or(|b| e.batch == b))
-            .collect();
-        let page = f.page.cut(matching, |(_, e)| e.seq);
-        let full = f.page.full();
+        let slots = self.event_slots(f);
         Page {
-            items: page
-                .items
-                .into_iter()
-                .map(|(size, e)| {
-                    if full || *size <= LIST_DATA_BYTES {
-                        e.clone()
-                    } else {
-                        event_preview(e)
-                    }
-                })
+            items: self
+                .events_at(&slots.items)
+                .iter()
+                .map(|(_, e)| (**e).clone())
                 .collect(),
-            next: page.next,
+            next: slots.next,
         }
     }
 
@@ -478,6 +614,9 @@ impl Store {
     pub fn reset(&self) {
         {
             let mut g = self.lock();
+            // Positions are never reused: a page chosen before the reset finds nothing.
+            g.requests_base += g.requests.len() as u64;
+            g.events_base += g.events.len() as u64;
             g.requests.clear();
             g.events.clear();
             g.stored_bytes = 0;
@@ -623,41 +762,9 @@ pub fn cap_event(e: &mut EventRecord) {
     }
 }
 
-/// A copy of a request record with its body cut to [`LIST_PREVIEW_BYTES`].
-fn request_preview(r: &RequestRecord) -> RequestRecord {
-    let mut copy = r.clone_without_body();
-    let (body, cut) = preview_n(r.body.as_bytes(), LIST_PREVIEW_BYTES);
-    copy.body = body;
-    copy.body_truncated = r.body_truncated || cut;
-    copy
-}
-
-impl RequestRecord {
-    fn clone_without_body(&self) -> RequestRecord {
-        RequestRecord {
-            seq: self.seq,
-            time: self.time.clone(),
-            method: self.method.clone(),
-            path: self.path.clone(),
-            query: self.query.clone(),
-            api_key: self.api_key.clone(),
-            verdict: self.verdict,
-            status: self.status,
-            code: self.code.clone(),
-            message: self.message.clone(),
-            warnings: self.warnings.clone(),
-            job_id: self.job_id.clone(),
-            body_bytes: self.body_bytes,
-            body: String::new(),
-            body_truncated: self.body_truncated,
-            headers: self.headers.clone(),
-        }
-    }
-}
-
 /// A copy of an event record whose data is shown as the first [`LIST_PREVIEW_BYTES`] of its
 /// JSON text (in `raw`).
-fn event_preview(e: &EventRecord) -> EventRecord {
+pub(crate) fn event_preview(e: &EventRecord) -> EventRecord {
     let text = match (&e.data, &e.raw) {
         (Some(d), _) => d.to_string(),
         (None, Some(r)) => r.clone(),
@@ -691,7 +798,8 @@ pub(crate) fn release_memory() {
 }
 
 fn drop_front_request(g: &mut Inner) {
-    if let Some((size, _)) = g.requests.pop_front() {
+    if let Some(Held { size, .. }) = g.requests.pop_front() {
+        g.requests_base += 1;
         g.stored_bytes -= size;
         g.freed += size;
         g.counts.dropped_requests += 1;
@@ -699,7 +807,8 @@ fn drop_front_request(g: &mut Inner) {
 }
 
 fn drop_front_event(g: &mut Inner) {
-    if let Some((size, _)) = g.events.pop_front() {
+    if let Some(Held { size, .. }) = g.events.pop_front() {
+        g.events_base += 1;
         g.stored_bytes -= size;
         g.freed += size;
         g.counts.dropped_events += 1;
@@ -822,7 +931,7 @@ mod tests {
     }
 
     #[test]
-    fn lists_are_paged_with_a_cursor_and_bodies_cut_unless_one_record_is_asked_for() {
+    fn lists_are_paged_with_a_cursor() {
         let s = Store::new(10_000, usize::MAX);
         let big = "b".repeat(5000);
         for i in 1..=250 {
@@ -857,10 +966,7 @@ mod tests {
             s.requests(&page(Some(5000), None, None)).items.len(),
             MAX_PAGE
         );
-        // Lists cut bodies; one record asked for is whole.
-        let p = s.requests(&page(Some(1), Some(2), None));
-        assert_eq!(p.items[0].body.len(), LIST_PREVIEW_BYTES);
-        assert!(p.items[0].body_truncated);
+        // One record asked for.
         let one = s.requests(&RequestFilter {
             page: PageQuery {
                 seq: Some(1),

@@ -1,0 +1,121 @@
+//! The local server against clients on 127.0.0.1 that attack the inspection API and the
+//! connections themselves (SECURITY.md, "The local server"): pages that pin memory, readers
+//! that stop reading, hostile `Host` headers, cross-site writes, stream floods. Every test is
+//! bounded; none asserts a time.
+
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
+mod server_common;
+
+use std::time::Duration;
+
+use server_common::*;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// An unsigned request with a 28 KiB head: a 16 KiB query and twelve 1,000-byte headers.
+async fn big_head_request(c: &reqwest::Client, base: &str, i: usize) {
+    let mut rb = c.put(format!(
+        "{base}/v2/batch?i={i}&pad={}",
+        "q".repeat(16 * 1024)
+    ));
+    for h in 0..12 {
+        rb = rb.header(format!("x-pad-{h}"), "p".repeat(1000));
+    }
+    let resp = rb.body("[]").send().await.unwrap();
+    assert!(resp.status().is_client_error(), "{}", resp.status());
+}
+
+/// A list copied paths and queries whole (a page of a thousand 28 KiB heads was 28 MB): a list
+/// record now shows at most 4 KiB of them and says `truncated`, `seq=N` shows the record
+/// whole, and a page ends early, with its cursor, once it holds 4 MiB.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_are_cut_by_bytes_and_list_records_cut_their_heads() {
+    let server = start_at_t0().await;
+    let c = client();
+    for i in 0..400 {
+        big_head_request(&c, &server.url(), i).await;
+    }
+    let resp = c
+        .get(format!("{}/_inspect/requests?limit=1000", server.url()))
+        .send()
+        .await
+        .unwrap();
+    let cursor = resp
+        .headers()
+        .get("x-next-cursor")
+        .map(|v| v.to_str().unwrap().to_string());
+    let bytes = resp.bytes().await.unwrap();
+    let page: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    let page = page.as_array().unwrap();
+    assert!(bytes.len() <= 4 * 1024 * 1024, "{} bytes", bytes.len());
+    assert!(page.len() < 400, "{} records", page.len());
+    let first = page[0]["seq"].as_u64().unwrap();
+    assert_eq!(cursor.as_deref(), Some(format!("before={first}").as_str()));
+    for r in page {
+        assert!(r["query"].as_str().unwrap().len() <= 4096, "{}", r["seq"]);
+        assert_eq!(r["truncated"], true, "{}", r["seq"]);
+    }
+    // The rest is on the next pages, and one record asked for is whole.
+    let (_, older) = get_json(
+        &c,
+        &format!(
+            "{}/_inspect/requests?limit=1000&{}",
+            server.url(),
+            cursor.unwrap()
+        ),
+    )
+    .await;
+    assert_eq!(page.len() + older.as_array().unwrap().len(), 400);
+    let (_, one) = get_json(
+        &c,
+        &format!("{}/_inspect/requests?seq={first}", server.url()),
+    )
+    .await;
+    assert!(one[0]["query"].as_str().unwrap().len() > 16 * 1024, "{one}");
+    assert!(one[0].get("truncated").is_none(), "{one}");
+}
+
+/// Nothing timed out a client that stopped reading: its answer (and the memory behind it)
+/// stayed until it read. Thirty page requests pipelined on one connection (about 100 MB of
+/// answers) by a client that then reads nothing: the server closes the connection once it has
+/// been unable to write for the stall timeout (1 s here), so the client, reading at last, gets
+/// only what the socket buffers held, not the thirty answers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_stops_reading_is_disconnected() {
+    let mut cfg = config_at_t0();
+    cfg.write_stall_timeout = Duration::from_secs(1);
+    let server = start(cfg).await;
+    let c = client();
+    for i in 0..200 {
+        big_head_request(&c, &server.url(), i).await;
+    }
+    let mut s = TcpStream::connect(server.addr).await.unwrap();
+    let one = b"GET /_inspect/requests?limit=1000 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+    s.write_all(&one.repeat(30)).await.unwrap();
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    // Now read everything there is, until the server closes (bounded: the idle keep-alive
+    // timeout would close it after the thirty answers too).
+    let mut answers = 0usize;
+    let mut tail: Vec<u8> = Vec::new();
+    let mut buf = vec![0u8; 1 << 16];
+    let closed = tokio::time::timeout(Duration::from_secs(120), async {
+        loop {
+            match s.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    tail.extend_from_slice(&buf[..n]);
+                    let text = &tail[..];
+                    answers += text.windows(12).filter(|w| w == b"HTTP/1.1 200").count();
+                    let keep = tail.len().saturating_sub(11);
+                    tail.drain(..keep);
+                }
+            }
+        }
+    })
+    .await;
+    assert!(closed.is_ok(), "the connection stayed open");
+    assert!(answers < 30, "all {answers} answers were written");
+}
