@@ -227,6 +227,9 @@ async fn php_sdk_requests_are_accepted_in_its_form_and_named_without_it() {
 
         let (status, v) = replay(&lenient.url(), r).await;
         assert_eq!(status, 200, "{name}: {v}");
+        // The PHP SDK's timestamp form is the vendor's own client's: no remark on it
+        // (docs/verification.md rule V3).
+        assert!(!v.to_string().contains("timestamp"), "{name}: {v}");
 
         let differs = !SigningForm::PhpSdk
             .differing_lines(&r.path, &r.query)
@@ -261,6 +264,11 @@ async fn php_sdk_requests_are_accepted_in_its_form_and_named_without_it() {
         } else {
             // No query, no trailing '/': the PHP SDK signs the documented text.
             assert_eq!(status, 200, "{name}: {v}");
+            assert!(
+                v.get("warnings")
+                    .is_none_or(|w| w.as_array().is_some_and(Vec::is_empty)),
+                "{name}: {v}"
+            );
         }
     }
     assert!(
@@ -269,4 +277,47 @@ async fn php_sdk_requests_are_accepted_in_its_form_and_named_without_it() {
     );
     lenient.shutdown().await;
     strict.shutdown().await;
+}
+
+#[test]
+fn verify_accepts_the_php_sdk_form_when_asked_and_never_remarks_on_its_timestamps() {
+    let dir = vendor_dir().join("php-sdk");
+    let (requests, _, rest_key) = php_requests();
+    for (name, r) in &requests {
+        let ts = r.header_text("X-KLEVU-TIMESTAMP");
+        let file = dir.join(format!("{name}.http"));
+        let run = |extra: &[&str]| {
+            let out = Command::cargo_bin("signscope")
+                .unwrap()
+                .args(["verify", "--rest-key-env", "FIXTURE_REST_KEY", "--now", &ts])
+                .arg("--request-file")
+                .arg(&file)
+                .args(extra)
+                .env("FIXTURE_REST_KEY", &rest_key)
+                .output()
+                .unwrap();
+            (
+                out.status.code(),
+                String::from_utf8_lossy(&out.stdout).into_owned(),
+            )
+        };
+        let differs = !SigningForm::PhpSdk
+            .differing_lines(&r.path, &r.query)
+            .is_empty();
+        let (code, text) = run(&[]);
+        assert!(!text.contains("timestamp"), "{name}: {text}");
+        if differs {
+            assert_eq!(code, Some(1), "{name}: {text}");
+            let (code, text) = run(&["--accept-form", "php-sdk"]);
+            assert_eq!(code, Some(0), "{name}: {text}");
+            assert!(
+                text.contains("warning: accepted in the php-sdk form"),
+                "{name}: {text}"
+            );
+            assert!(!text.contains("timestamp"), "{name}: {text}");
+        } else {
+            assert_eq!(code, Some(0), "{name}: {text}");
+            assert!(!text.contains("warning"), "{name}: {text}");
+        }
+    }
 }

@@ -91,7 +91,7 @@ fn checked_timestamp(ts: Option<&str>) -> anyhow::Result<(String, Option<String>
             escape_visible(ts.as_bytes())
         );
     };
-    let warning = (!parsed.canonical_form).then(|| {
+    let warning = (!parsed.known_form()).then(|| {
         format!(
             "warning: the timestamp {ts} is signed as given, but the usual form is {}",
             format_timestamp(parsed.time)

@@ -100,7 +100,7 @@ pub struct SignArgs {
     pub indexing_url: Option<String>,
 }
 
-fn parse_form(s: &str) -> Result<SigningForm, String> {
+pub(crate) fn parse_form(s: &str) -> Result<SigningForm, String> {
     s.parse()
         .map_err(|e: crate::core::form::UnknownForm| e.to_string())
 }

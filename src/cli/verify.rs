@@ -14,6 +14,7 @@ use crate::core::verify::{verify_all, Checked, DiagnosisPlan, SingleKey, VerifyO
 use crate::core::visible::escape_visible;
 use crate::core::ReceivedRequest;
 use crate::core::Secret;
+use crate::core::SigningForm;
 
 use super::keys::rest_key_from_env_or_file;
 
@@ -45,6 +46,11 @@ pub struct VerifyArgs {
     /// the expected text when no known mistake explains a mismatch.
     #[arg(long, value_name = "FILE")]
     pub client_text: Option<PathBuf>,
+    /// Also accept a signature made in this signing form (`php-sdk`: the vendor's PHP SDK's
+    /// text, `docs/signing.md` rule S14), with a warning naming it, as `serve --accept-form`
+    /// does. Repeatable.
+    #[arg(long = "accept-form", value_name = "FORM", value_parser = super::sign_args::parse_form)]
+    pub accept_forms: Vec<SigningForm>,
     /// `text` (default) or `json`: one object with accepted, status, code, mistakes,
     /// client_form, message, checks, expected_text and expected_signature.
     #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "json"])]
@@ -156,6 +162,14 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<u8> {
         ..DiagnoseOptions::default()
     });
     let checked = verify_all(&parsed.request, &keys, &opts, now, &plan);
+    let checked = accept_in_forms(
+        checked,
+        &parsed.request,
+        &keys,
+        &opts,
+        now,
+        &args.accept_forms,
+    );
     tracing::debug!(
         method = %parsed.request.method,
         path = %parsed.request.path,
@@ -202,6 +216,40 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<u8> {
         }
         (None, None) => unreachable!("a request is accepted or has a failing check"),
     }
+}
+
+/// A request refused for its signature but signed in one of `forms`: accepted in that form, with
+/// a warning naming it (`docs/verification.md` rule V7), as the server with `--accept-form`
+/// does. A request whose signature matches in a form but fails another check (the time window)
+/// gets that check's verdict.
+pub fn accept_in_forms(
+    checked: Checked,
+    req: &ReceivedRequest,
+    keys: &SingleKey,
+    opts: &VerifyOptions,
+    now: chrono::DateTime<chrono::Utc>,
+    forms: &[SigningForm],
+) -> Checked {
+    if checked.mismatch().is_none() {
+        return checked;
+    }
+    for form in forms {
+        let Some(rewritten) = form.as_standard(req) else {
+            continue;
+        };
+        let plan = DiagnosisPlan::Skip("checked in another signing form".into());
+        let mut again = verify_all(&rewritten, keys, opts, now, &plan);
+        if let Some(accepted) = &mut again.accepted {
+            accepted
+                .warnings
+                .push(form.accepted_warning(&req.path, &req.query));
+            return again;
+        }
+        if again.mismatch().is_none() {
+            return again;
+        }
+    }
+    checked
 }
 
 /// The body of a curl command that reads it from the file `named` (`--data-binary @named`):

@@ -129,6 +129,17 @@ impl SigningForm {
             .collect()
     }
 
+    /// The warning on a request accepted in this form (the server with `--accept-form`,
+    /// `verify --accept-form`; `docs/verification.md` rule V7).
+    pub fn accepted_warning(self, path: &str, query: &str) -> String {
+        format!(
+            "accepted in the {} form ({}; here: {}); the documented form signs the path and query exactly as sent, which the real service may require",
+            self.name(),
+            self.description(),
+            self.differences(path, query).join(", ")
+        )
+    }
+
     /// A copy of `req` whose standard signing text is this form's text for `req` (its path and
     /// query replaced by this form's lines), or `None` when the two texts are the same. The
     /// verifier checks the copy to accept a request signed in this form.

@@ -14,6 +14,17 @@ pub struct ParsedTimestamp {
     pub time: DateTime<Utc>,
     /// True when the text is exactly in the rule-9 form (`...T..:..:...mmmZ`).
     pub canonical_form: bool,
+    /// True when the text is in the form the vendor's PHP SDK sends (`date('c')`: whole seconds
+    /// and an offset, `2026-11-23T11:24:54+00:00`; `docs/verification.md` rule V3).
+    pub php_sdk_form: bool,
+}
+
+impl ParsedTimestamp {
+    /// A form a real client of the vendor's sends: the project's own, or the PHP SDK's. Other
+    /// RFC 3339 forms are accepted with a warning (`docs/verification.md` rule V3).
+    pub fn known_form(&self) -> bool {
+        self.canonical_form || self.php_sdk_form
+    }
 }
 
 /// Parse any RFC 3339 timestamp. Returns `None` when the text is not RFC 3339.
@@ -22,7 +33,22 @@ pub fn parse_timestamp(text: &str) -> Option<ParsedTimestamp> {
     Some(ParsedTimestamp {
         time,
         canonical_form: is_canonical_form(text),
+        php_sdk_form: is_php_sdk_form(text),
     })
+}
+
+/// Whether `text` has exactly the shape `YYYY-MM-DDThh:mm:ss+hh:mm` (or `-hh:mm`): PHP's
+/// `date('c')`, which the vendor's PHP SDK signs with.
+pub fn is_php_sdk_form(text: &str) -> bool {
+    let b = text.as_bytes();
+    const SHAPE: &[u8] = b"dddd-dd-ddTdd:dd:dd+dd:dd";
+    b.len() == SHAPE.len()
+        && b.iter().zip(SHAPE).all(|(c, s)| match s {
+            b'd' => c.is_ascii_digit(),
+            b'+' => *c == b'+' || *c == b'-',
+            other => c == other,
+        })
+        && DateTime::parse_from_rfc3339(text).is_ok()
 }
 
 /// Whether `text` has exactly the shape `YYYY-MM-DDThh:mm:ss.mmmZ`.
@@ -60,6 +86,26 @@ mod tests {
                 .canonical_form
         );
         assert!(parse_timestamp("yesterday").is_none());
+        // The PHP SDK's date('c'), any offset: a known form. Fractions with an offset, or
+        // whole seconds with Z, are not.
+        for php in [
+            "2026-11-23T11:24:54+00:00",
+            "2026-11-23T12:24:54+01:00",
+            "2026-11-23T06:24:54-05:00",
+        ] {
+            let p = parse_timestamp(php).unwrap();
+            assert!(p.php_sdk_form && p.known_form(), "{php}");
+        }
+        for other in [
+            "2026-11-23T11:24:54Z",
+            "2026-11-23T11:24:54.5+00:00",
+            "2026-11-23 11:24:54+00:00",
+        ] {
+            assert!(
+                parse_timestamp(other).is_none_or(|p| !p.known_form()),
+                "{other}"
+            );
+        }
         assert!(parse_timestamp("2024-13-01T12:00:00.000Z").is_none());
     }
 }

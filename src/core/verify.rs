@@ -452,7 +452,8 @@ pub fn verify_all(
             "the timestamp {} names a leap second (:60), which RFC 3339 allows but a client's clock should not produce (UTC clocks repeat or smear :59 instead)",
             shown(ts_raw)
         ));
-    } else if let Some(ts) = ts.filter(|t| !t.canonical_form) {
+    } else if let Some(ts) = ts.filter(|t| !t.known_form()) {
+        // The PHP SDK's `date('c')` form is the vendor's own client's: no remark (rule V3).
         warnings.push(format!(
             "the timestamp {} is valid RFC 3339 but not in the form YYYY-MM-DDThh:mm:ss.mmmZ (e.g. {})",
             shown(ts_raw),

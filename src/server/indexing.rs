@@ -290,12 +290,7 @@ fn verify_in_forms(
 
 /// The warning on a request accepted in a signing form other than the documented one.
 fn form_warning(form: SigningForm, r: &ReceivedRequest) -> String {
-    format!(
-        "accepted in the {} form ({}; here: {}); the documented form signs the path and query exactly as sent, which the real service may require",
-        form.name(),
-        form.description(),
-        form.differences(&r.path, &r.query).join(", ")
-    )
+    form.accepted_warning(&r.path, &r.query)
 }
 
 /// [`decide`], on the blocking pool for large bodies: the hash and the JSON check are both
