@@ -345,3 +345,75 @@ async fn the_inspection_filters_work_for_both_shapes() {
     assert_eq!(errors, ["[0].event_data.items[0].price"], "{v}");
     server.shutdown().await;
 }
+
+/// Headers of a request signed with `prefix` (a real account's clients send `X-KLEVU-*`).
+fn headers_with_prefix(
+    prefix: &str,
+    api_key: &str,
+    rest_key: &str,
+    body: &[u8],
+) -> Vec<(String, String)> {
+    let stamp = ts(0);
+    let req = SignableRequest {
+        header_prefix: prefix,
+        ..SignableRequest::new("PUT", "/v2/batch", "", &stamp, api_key, body)
+    };
+    signscope::core::sign(&req, &Secret::new(rest_key))
+        .unwrap()
+        .headers
+        .to_vec()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_header_prefix_belongs_to_the_account() {
+    // The demo account answers to SVC and KLEVU.
+    let server = start_at_t0().await;
+    let body = b"[]".to_vec();
+    for prefix in ["SVC", "KLEVU"] {
+        let h = headers_with_prefix(prefix, DEMO_API_KEY, DEMO_REST_KEY, &body);
+        assert!(h.iter().any(|(n, _)| n == &format!("X-{prefix}-TIMESTAMP")));
+        let (status, v) = send(
+            &client(),
+            &server.url(),
+            "PUT",
+            "/v2/batch",
+            &h,
+            body.clone(),
+        )
+        .await;
+        assert_eq!(status, 200, "{prefix}: {v}");
+    }
+    // The request's own prefix names its API key in the record.
+    let (_, recs) = get_json(&client(), &format!("{}/_inspect/requests", server.url())).await;
+    assert_eq!(recs[1]["api_key"], DEMO_API_KEY, "{recs}");
+    server.shutdown().await;
+
+    // An account told only SVC: a KLEVU request is answered naming both prefixes and the flag,
+    // not as a missing X-SVC-TIMESTAMP.
+    let mut cfg = config_at_t0();
+    cfg.accounts.clear();
+    cfg.account_prefixes.clear();
+    cfg = cfg.with_account("acme", Secret::new("acme-rest-key-0123"));
+    let server = start(cfg).await;
+    let h = headers_with_prefix("KLEVU", "acme", "acme-rest-key-0123", &body);
+    let (status, v) = send(
+        &client(),
+        &server.url(),
+        "PUT",
+        "/v2/batch",
+        &h,
+        body.clone(),
+    )
+    .await;
+    assert_eq!(status, 400, "{v}");
+    assert_eq!(v["code"], "WRONG_HEADER_PREFIX", "{v}");
+    let msg = v["message"].as_str().unwrap();
+    for part in ["KLEVU", "X-SVC-*", "acme", "--header-prefix KLEVU"] {
+        assert!(msg.contains(part), "{part}: {msg}");
+    }
+    // Its own prefix still works.
+    let h = headers_with_prefix("SVC", "acme", "acme-rest-key-0123", &body);
+    let (status, v) = send(&client(), &server.url(), "PUT", "/v2/batch", &h, body).await;
+    assert_eq!(status, 200, "{v}");
+    server.shutdown().await;
+}

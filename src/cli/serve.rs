@@ -19,8 +19,10 @@ pub struct ServeArgs {
     pub addr: SocketAddr,
 
     /// An account: its public API key and the name of the environment variable holding its REST
-    /// key, e.g. `--account acme=ACME_REST_KEY`. Repeatable.
-    #[arg(long = "account", value_name = "API_KEY=ENV_VAR")]
+    /// key, e.g. `--account acme=ACME_REST_KEY`; `@PREFIX` after it adds a header prefix that
+    /// account answers to besides --header-prefix (`--account acme=ACME_REST_KEY@KLEVU`).
+    /// Repeatable.
+    #[arg(long = "account", value_name = "API_KEY=ENV_VAR[@PREFIX]")]
     pub accounts: Vec<String>,
 
     /// Add the demo account and print its (demo-only, public) keys.
@@ -78,9 +80,21 @@ fn parse_form(s: &str) -> Result<SigningForm, String> {
         .map_err(|e: crate::core::form::UnknownForm| e.to_string())
 }
 
-/// Parse one `--account API_KEY=ENV_VAR` and read the key from the environment.
-fn account(spec: &str, env: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<(String, Secret)> {
-    let Some((api_key, var)) = spec.split_once('=') else {
+/// Parse one `--account API_KEY=ENV_VAR[@PREFIX]` and read the key from the environment.
+fn account(
+    spec: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> anyhow::Result<(String, Secret, Option<String>)> {
+    let (spec_key, prefix) = match spec.rsplit_once('@') {
+        Some((rest, p)) => (rest, Some(p)),
+        None => (spec, None),
+    };
+    if let Some(p) = prefix {
+        if !valid_prefix(p) {
+            bail!("the prefix {p:?} in --account {spec:?} must be letters, digits, '-' or '_' (e.g. KLEVU)");
+        }
+    }
+    let Some((api_key, var)) = spec_key.split_once('=') else {
         bail!("--account {spec:?} must have the form API_KEY=ENV_VAR (the REST key is read from the environment variable ENV_VAR)");
     };
     if api_key.is_empty() || var.is_empty() {
@@ -93,7 +107,17 @@ fn account(spec: &str, env: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<(
     if secret.is_empty() {
         bail!("the environment variable {var} named by --account {api_key}={var} is empty; it must hold the REST key");
     }
-    Ok((api_key.to_string(), secret))
+    Ok((
+        api_key.to_string(),
+        secret,
+        prefix.map(str::to_ascii_uppercase),
+    ))
+}
+
+fn valid_prefix(p: &str) -> bool {
+    !p.is_empty()
+        && p.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 /// The server configuration for these arguments.
@@ -107,15 +131,16 @@ pub fn config(
         ServerConfig::new()
     };
     for spec in &args.accounts {
-        let (api_key, secret) = account(spec, env)?;
+        let (api_key, secret, prefix) = account(spec, env)?;
+        if let Some(p) = prefix {
+            cfg.account_prefixes
+                .entry(api_key.clone())
+                .or_default()
+                .push(p);
+        }
         cfg.accounts.insert(api_key, secret);
     }
-    if args.header_prefix.is_empty()
-        || !args
-            .header_prefix
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-    {
+    if !valid_prefix(&args.header_prefix) {
         bail!(
             "--header-prefix {:?} must be letters, digits, '-' or '_' (e.g. SVC or KLEVU)",
             args.header_prefix
@@ -263,6 +288,23 @@ mod tests {
             "EMPTY" => Some(String::new()),
             _ => None,
         }
+    }
+
+    #[test]
+    fn an_account_may_answer_to_another_prefix() {
+        let cfg = config(&parse(&["--account", "acme=ACME_KEY@klevu"]), &env).unwrap();
+        assert_eq!(cfg.prefixes_for("acme"), ["SVC", "KLEVU"]);
+        assert!(cfg.answers_to("acme", "KLEVU") && cfg.answers_to("acme", "svc"));
+        let cfg = config(&parse(&["--account", "acme=ACME_KEY"]), &env).unwrap();
+        assert_eq!(cfg.prefixes_for("acme"), ["SVC"]);
+        let err = config(&parse(&["--account", "acme=ACME_KEY@X Y"]), &env).unwrap_err();
+        assert!(err.to_string().contains("must be letters"), "{err}");
+        // The demo account answers to SVC and KLEVU.
+        let cfg = config(&parse(&["--demo"]), &env).unwrap();
+        assert_eq!(
+            cfg.prefixes_for(crate::core::demo::DEMO_API_KEY),
+            ["SVC", "KLEVU"]
+        );
     }
 
     #[test]

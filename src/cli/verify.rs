@@ -60,20 +60,8 @@ pub struct VerifyArgs {
 /// The header prefix a request uses, found from its `X-<PREFIX>-TIMESTAMP` or
 /// `X-<PREFIX>-APIKEY` header; `SVC` when neither is there.
 pub fn detect_prefix(req: &ReceivedRequest) -> String {
-    for (name, _) in &req.headers {
-        let upper = name.to_ascii_uppercase();
-        for suffix in ["-TIMESTAMP", "-APIKEY", "-AUTH-ALGO"] {
-            if let Some(p) = upper
-                .strip_prefix("X-")
-                .and_then(|r| r.strip_suffix(suffix))
-            {
-                if !p.is_empty() {
-                    return p.to_string();
-                }
-            }
-        }
-    }
-    crate::core::DEFAULT_HEADER_PREFIX.to_string()
+    crate::core::verify::request_prefix(req)
+        .unwrap_or_else(|| crate::core::DEFAULT_HEADER_PREFIX.to_string())
 }
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<u8> {

@@ -146,6 +146,43 @@ pub enum Rejection {
     UnsupportedContentType { got: String },
     #[error("{}", mismatch_sentence(.0))]
     SignatureMismatch(Box<Mismatch>),
+    #[error("the request's headers carry the prefix {found} (X-{found}-APIKEY, ...), but {}; start the server with --header-prefix {found} (or sign with the prefix {})", wrong_prefix_whom(api_key, expected), expected.join(" or "))]
+    WrongPrefix {
+        /// The prefix of the request's vendor headers.
+        found: String,
+        /// The prefixes the server expects for this API key.
+        expected: Vec<String>,
+        /// The API key in the request's `X-<found>-APIKEY` header (empty when none).
+        api_key: String,
+    },
+}
+
+fn wrong_prefix_whom(api_key: &str, expected: &[String]) -> String {
+    let prefixes = expected
+        .iter()
+        .map(|p| format!("X-{p}-*"))
+        .collect::<Vec<_>>()
+        .join(" or ");
+    if api_key.is_empty() {
+        format!("this server expects {prefixes}")
+    } else {
+        format!("this server expects {prefixes} for the API key {api_key}")
+    }
+}
+
+/// The prefix of the vendor headers a request carries, from its first `X-<PREFIX>-APIKEY`,
+/// `X-<PREFIX>-TIMESTAMP` or `X-<PREFIX>-AUTH-ALGO` header, upper case; `None` when it has none.
+/// A captured request is read with its own prefix (`docs/verification.md` rule V11).
+pub fn request_prefix(req: &ReceivedRequest) -> Option<String> {
+    req.headers.iter().find_map(|(name, _)| {
+        let upper = name.to_ascii_uppercase();
+        let rest = upper.strip_prefix("X-")?;
+        ["-APIKEY", "-TIMESTAMP", "-AUTH-ALGO"]
+            .iter()
+            .find_map(|suffix| rest.strip_suffix(suffix))
+            .filter(|p| !p.is_empty())
+            .map(str::to_owned)
+    })
 }
 
 fn window_sentence(skew_ms: i64, server_time: &DateTime<Utc>, window: i64) -> String {
@@ -179,6 +216,7 @@ impl Rejection {
             Rejection::TimestampOutOfWindow { .. } => "TIMESTAMP_OUT_OF_WINDOW",
             Rejection::UnsupportedContentType { .. } => "UNSUPPORTED_CONTENT_TYPE",
             Rejection::SignatureMismatch(_) => "SIGNATURE_MISMATCH",
+            Rejection::WrongPrefix { .. } => "WRONG_HEADER_PREFIX",
         }
     }
 
@@ -189,7 +227,8 @@ impl Rejection {
             Rejection::MissingHeader { .. }
             | Rejection::DuplicateHeader { .. }
             | Rejection::MalformedAuthorization { .. }
-            | Rejection::InvalidTimestamp { .. } => 400,
+            | Rejection::InvalidTimestamp { .. }
+            | Rejection::WrongPrefix { .. } => 400,
             Rejection::UnknownApiKey { .. }
             | Rejection::WrongAlgorithm { .. }
             | Rejection::TimestampOutOfWindow { .. }
@@ -637,10 +676,25 @@ mod tests {
     }
 
     #[test]
-    fn other_rfc3339_forms_are_accepted_with_a_warning() {
-        let a = check(&signed_with("2026-11-22T10:00:00+00:00", REST)).unwrap();
+    fn other_rfc3339_forms_are_accepted_with_a_warning_but_not_the_php_sdks() {
+        let a = check(&signed_with("2026-11-22T10:00:00Z", REST)).unwrap();
         assert_eq!(a.warnings.len(), 1);
         assert!(a.warnings[0].contains("2026-11-22T10:00:00.000Z"));
+        // PHP's date('c'), as the vendor's PHP SDK sends it (docs/verification.md rule V3).
+        let a = check(&signed_with("2026-11-22T10:00:00+00:00", REST)).unwrap();
+        assert_eq!(a.warnings, Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_capture_is_read_with_its_own_prefix() {
+        let mut r = signed_with("2026-11-22T10:00:00.000Z", REST);
+        assert_eq!(request_prefix(&r).as_deref(), Some("SVC"));
+        for (n, _) in &mut r.headers {
+            *n = n.replace("X-SVC-", "x-klevu-");
+        }
+        assert_eq!(request_prefix(&r).as_deref(), Some("KLEVU"));
+        r.headers.retain(|(n, _)| !n.starts_with("x-klevu"));
+        assert_eq!(request_prefix(&r), None);
     }
 
     #[test]

@@ -182,9 +182,13 @@ impl Session {
             Some(rt) => server::start(rt, config, listener),
             None => server::spawn(config, listener),
         };
-        self.embedded = Some(started.map_err(|e| EngineError::Server {
+        let server = started.map_err(|e| EngineError::Server {
             reason: e.to_string(),
-        })?);
+        })?;
+        // A profile of a real account signs X-KLEVU-* (or its own prefix): the in-process
+        // server answers to it (`docs/server.md` rule R12).
+        server.set_profile_prefix(Some(self.profile.header_prefix()));
+        self.embedded = Some(server);
         Ok(note)
     }
 
@@ -194,6 +198,7 @@ impl Session {
     /// used; `None` also when no in-process server runs.
     pub fn forward_embedded(&self) -> Option<String> {
         let server = self.embedded.as_ref()?;
+        server.set_profile_prefix(Some(self.profile.header_prefix()));
         let (config, note) = embedded_config(&self.profile);
         let refused = server.set_forwarding(
             config.forward_indexing.as_deref(),

@@ -84,8 +84,12 @@ pub const DEFAULT_WINDOW_SECONDS: i64 = 600;
 pub struct ServerConfig {
     /// Public API key -> REST key.
     pub accounts: HashMap<String, Secret>,
-    /// Vendor header prefix (`SVC` by default, `KLEVU` for the real service).
+    /// Vendor header prefix (`SVC` by default, `KLEVU` for the real service): every account
+    /// answers to it.
     pub header_prefix: String,
+    /// Further prefixes an account answers to, by public API key (`docs/server.md` rule R12):
+    /// the demo account answers to `SVC` and `KLEVU`.
+    pub account_prefixes: HashMap<String, Vec<String>>,
     /// Largest accepted request body in bytes; larger bodies answer 413.
     pub max_body: usize,
     /// Added to the clock's reading before checking timestamps (simulates a skewed server).
@@ -152,6 +156,7 @@ impl ServerConfig {
         ServerConfig {
             accounts: HashMap::new(),
             header_prefix: DEFAULT_HEADER_PREFIX.to_string(),
+            account_prefixes: HashMap::new(),
             max_body: DEFAULT_MAX_BODY,
             clock_skew_seconds: 0,
             max_stored: DEFAULT_MAX_STORED,
@@ -177,9 +182,36 @@ impl ServerConfig {
         }
     }
 
-    /// A server with the demo account ([`DEMO_API_KEY`] / [`DEMO_REST_KEY`]) and prefix `SVC`.
+    /// A server with the demo account ([`DEMO_API_KEY`] / [`DEMO_REST_KEY`]), which answers to
+    /// the prefix `SVC` and to the real accounts' `KLEVU` (`docs/server.md` rule R12).
     pub fn demo() -> Self {
-        ServerConfig::new().with_account(DEMO_API_KEY, Secret::new(DEMO_REST_KEY))
+        let mut cfg = ServerConfig::new().with_account(DEMO_API_KEY, Secret::new(DEMO_REST_KEY));
+        cfg.account_prefixes.insert(
+            DEMO_API_KEY.to_string(),
+            vec![DEFAULT_HEADER_PREFIX.to_string(), "KLEVU".to_string()],
+        );
+        cfg
+    }
+
+    /// The prefixes the account `api_key` answers to, upper case, the server's own first.
+    pub fn prefixes_for(&self, api_key: &str) -> Vec<String> {
+        let mut out = vec![self.header_prefix.to_ascii_uppercase()];
+        for p in self.account_prefixes.get(api_key).into_iter().flatten() {
+            let p = p.to_ascii_uppercase();
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+        out
+    }
+
+    /// Whether a known account `api_key` answers to `prefix` (any case).
+    pub fn answers_to(&self, api_key: &str, prefix: &str) -> bool {
+        self.accounts.contains_key(api_key)
+            && self
+                .prefixes_for(api_key)
+                .iter()
+                .any(|p| p.eq_ignore_ascii_case(prefix))
     }
 
     /// Add (or replace) an account.
@@ -228,6 +260,7 @@ impl fmt::Debug for ServerConfig {
         f.debug_struct("ServerConfig")
             .field("accounts", &keys)
             .field("header_prefix", &self.header_prefix)
+            .field("account_prefixes", &self.account_prefixes)
             .field("max_body", &self.max_body)
             .field("clock_skew_seconds", &self.clock_skew_seconds)
             .field("max_stored", &self.max_stored)

@@ -29,7 +29,11 @@ use serde_json::json;
 use crate::core::diagnose::DiagnoseOptions;
 use crate::core::events::{check_json, json_error_reason};
 use crate::core::time::format_timestamp;
-use crate::core::verify::{verify_all, Accepted, DiagnosisPlan, ReceivedRequest, Rejection};
+use crate::core::verify::{
+    request_prefix, verify_all, Accepted, Checked, DiagnosisPlan, ReceivedRequest, Rejection,
+    VerifyOptions,
+};
+use crate::core::HeaderNames;
 use crate::core::SigningForm;
 
 use super::body::{admit_body, BodyError};
@@ -91,9 +95,13 @@ async fn serve(st: AppState, req: Request, check_signature: bool) -> Response {
         method: parts.method.as_str().to_string(),
         path: parts.uri.path().to_string(),
         query: parts.uri.query().unwrap_or("").to_string(),
-        api_key: parts
-            .headers
-            .get(st.header_names.api_key.as_str())
+        // Read with the request's own prefix (an account may answer to several, rule R12).
+        api_key: request_prefix_of(&parts.headers)
+            .map(|p| HeaderNames::for_prefix(&p).api_key)
+            .map_or_else(
+                || parts.headers.get(st.header_names.api_key.as_str()),
+                |name| parts.headers.get(name.as_str()),
+            )
             .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()),
     };
 
@@ -355,7 +363,13 @@ async fn diagnose_if_free(
                 threads,
                 ..DiagnoseOptions::default()
             });
-            let checked = verify_all(&r, &st.config.accounts, &st.verify_options, now, &plan);
+            let checked = match verify_options_for(&st, &r) {
+                Ok(opts) => verify_all(&r, &st.config.accounts, &opts, now, &plan),
+                Err(wrong) => Checked {
+                    accepted: None,
+                    failures: vec![wrong],
+                },
+            };
             drop(permit);
             // The last diagnosis of a burst hands the memory its body variants used back to
             // the system (glibc keeps freed memory in its arenas otherwise).
@@ -396,11 +410,55 @@ fn verify_checks(
     now: DateTime<Utc>,
 ) -> Result<Accepted, Vec<Rejection>> {
     let busy = DiagnosisPlan::Skip(DIAGNOSIS_BUSY.to_string());
-    let mut checked = verify_all(r, &st.config.accounts, &st.verify_options, now, &busy);
+    let opts = verify_options_for(st, r).map_err(|wrong| vec![wrong])?;
+    let mut checked = verify_all(r, &st.config.accounts, &opts, now, &busy);
     match checked.accepted.take() {
         Some(a) if checked.failures.is_empty() => Ok(a),
         _ => Err(checked.failures),
     }
+}
+
+/// The verifier's options for this request: the server's prefix, or the request's own when its
+/// account answers to that one too (`docs/server.md` rule R12). Headers with a prefix the
+/// account does not answer to are refused naming both prefixes and the flag that changes it,
+/// rather than as a missing `X-SVC-TIMESTAMP`.
+fn verify_options_for(st: &AppState, r: &ReceivedRequest) -> Result<VerifyOptions, Rejection> {
+    let own = st.verify_options.header_prefix.to_ascii_uppercase();
+    let Some(found) = request_prefix(r).filter(|p| *p != own) else {
+        return Ok((*st.verify_options).clone());
+    };
+    let api_key = r
+        .header(&HeaderNames::for_prefix(&found).api_key)
+        .map(|v| String::from_utf8_lossy(v).into_owned())
+        .unwrap_or_default();
+    if st.answers_to(&api_key, &found) {
+        return Ok(VerifyOptions {
+            header_prefix: found,
+            ..(*st.verify_options).clone()
+        });
+    }
+    let expected = if st.config.accounts.contains_key(&api_key) {
+        st.config.prefixes_for(&api_key)
+    } else {
+        vec![own]
+    };
+    Err(Rejection::WrongPrefix {
+        found,
+        expected,
+        api_key,
+    })
+}
+
+/// [`request_prefix`] of a request's headers.
+fn request_prefix_of(headers: &HeaderMap) -> Option<String> {
+    let r = ReceivedRequest {
+        headers: headers
+            .keys()
+            .map(|n| (n.as_str().to_owned(), Vec::new()))
+            .collect(),
+        ..ReceivedRequest::default()
+    };
+    request_prefix(&r)
 }
 
 /// Why a mismatch was not diagnosed when every permit was taken.

@@ -52,6 +52,11 @@ pub async fn health(State(st): State<AppState>) -> Response {
         "server_time": format_timestamp(st.config.now()),
         "header_prefix": st.config.header_prefix.to_ascii_uppercase(),
         "accounts": accounts,
+        // Each account's prefixes, the server's own first (docs/server.md rule R12).
+        "account_prefixes": accounts
+            .iter()
+            .map(|k| ((*k).clone(), json!(st.config.prefixes_for(k))))
+            .collect::<serde_json::Map<_, _>>(),
         "max_body": st.config.max_body,
         "max_stored": st.config.max_stored,
     }))

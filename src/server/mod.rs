@@ -87,6 +87,9 @@ pub struct AppState {
     /// The bytes budget of inspection answers being written (see
     /// [`ServerConfig::answer_budget_bytes`]).
     pub answers: body::BodyBudget,
+    /// A header prefix every account answers to besides its own (the workbench's in-process
+    /// server follows the open profile's; `docs/server.md` rule R12). None by default.
+    pub profile_prefix: Arc<std::sync::RwLock<Option<String>>>,
 }
 
 impl AppState {
@@ -120,6 +123,7 @@ impl AppState {
         let state = AppState {
             answers: body::BodyBudget::new(config.answer_budget_bytes, 1),
             forwarding: Arc::default(),
+            profile_prefix: Arc::default(),
             stream,
             body_budget,
             attributes: Arc::default(),
@@ -141,6 +145,28 @@ impl AppState {
             tracing::error!("not forwarding: {why}");
         }
         state
+    }
+
+    /// Every account answers to `prefix` too from the next request on (`None`: only to its own).
+    pub fn set_profile_prefix(&self, prefix: Option<&str>) {
+        *self
+            .profile_prefix
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) =
+            prefix.map(str::to_ascii_uppercase);
+    }
+
+    /// Whether the known account `api_key` answers to `prefix` (its own prefixes, or the
+    /// profile's).
+    pub fn answers_to(&self, api_key: &str, prefix: &str) -> bool {
+        self.config.answers_to(api_key, prefix)
+            || (self.config.accounts.contains_key(api_key)
+                && self
+                    .profile_prefix
+                    .read()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .as_deref()
+                    .is_some_and(|p| p.eq_ignore_ascii_case(prefix)))
     }
 
     /// Forward indexing requests to `indexing` and collector requests to `analytics` from the
@@ -307,6 +333,12 @@ impl Server {
     /// in-process server follows the profile in use.
     pub fn set_forwarding(&self, indexing: Option<&str>, analytics: Option<&str>) -> Vec<String> {
         self.state.set_forwarding(indexing, analytics)
+    }
+
+    /// Every account answers to `prefix` too ([`AppState::set_profile_prefix`]): the
+    /// workbench's in-process server follows the open profile's prefix.
+    pub fn set_profile_prefix(&self, prefix: Option<&str>) {
+        self.state.set_profile_prefix(prefix)
     }
 
     /// Stop accepting, let open requests finish (up to the configured grace), and return once

@@ -496,3 +496,49 @@ fn saving_the_profile_in_use_with_a_forward_url_points_the_in_process_server_at_
     );
     drop(session);
 }
+
+#[test]
+fn the_in_process_server_answers_to_the_open_profiles_prefix_and_follows_a_switch() {
+    use crate::tui::test_util::ctrl_key;
+    let dir = tempfile::tempdir().unwrap();
+    let paths = Paths::new(dir.path().join("c"), dir.path().join("d"));
+    let store = crate::store::ProfileStore::open(&paths);
+    // A real account's prefix, and one of a profile of its own (the demo keys in both).
+    for (name, prefix) in [("klevu", "KLEVU"), ("acme", "ACME")] {
+        let mut p = Profile::demo();
+        p.name = name.into();
+        p.set_header_prefix(prefix);
+        store.save(&p).unwrap();
+    }
+    let mut session = Session::open_in(paths, Some("klevu"), ClientOptions::default()).unwrap();
+    session
+        .start_embedded(std::net::TcpListener::bind("127.0.0.1:0").unwrap(), None)
+        .unwrap();
+    let local_store = session.embedded().expect("started").store();
+    let (loaded, _) = open_current(&mut session);
+    let (mut app, startup) = crate::tui::open_app(loaded, Utc::now());
+    let mut session = run_until(&mut app, Some(session), startup, |a| {
+        a.request.sign.result.is_some()
+    });
+    let send = |app: &mut App, session: Option<Session>, prefix: &str| {
+        let cmds = update(app, ctrl_key('g'));
+        let session = run_until(app, session, cmds, |a| !a.request.sending);
+        let resp = app.request.response.as_ref().expect("a response");
+        assert_eq!(resp.status, 200, "{prefix}: {}", app.status);
+        session
+    };
+    session = send(&mut app, session, "KLEVU");
+    let cmds = vec![Command::LoadProfile("acme".to_string())];
+    session = run_until(&mut app, session, cmds, |a| {
+        a.request.profile_name == "acme" && a.request.sign.result.is_some()
+    });
+    session = send(&mut app, session, "ACME");
+    // Both were verified with their own prefix's headers.
+    let recs = local_store.requests(&Default::default()).items;
+    let names: Vec<bool> = recs
+        .iter()
+        .map(|r| r.headers.iter().any(|(n, _)| n == "x-acme-apikey"))
+        .collect();
+    assert_eq!(names, [false, true], "{recs:?}");
+    drop(session);
+}
