@@ -15,7 +15,7 @@ use chrono::{DateTime, Utc};
 
 use crate::core::sign::SignedHeaders;
 use crate::core::spec::RequestSpec;
-use crate::core::{sign, Secret, SignError, SignableRequest, SigningForm};
+use crate::core::{Secret, SignError, SignableRequest, SignedRequest, SigningForm};
 
 /// Default connect timeout.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -227,11 +227,7 @@ fn check_target(
             method: method.to_string(),
         });
     }
-    let url = if query.is_empty() {
-        format!("{base}{path}")
-    } else {
-        format!("{base}{path}?{query}")
-    };
+    let url = crate::core::request_url(base, path, query);
     let parsed = reqwest::Url::parse(&url).map_err(|e| BuildError::BadUrl {
         url: url.clone(),
         reason: e.to_string(),
@@ -307,27 +303,40 @@ pub fn build_signed_in(
 ) -> Result<OutgoingRequest, BuildError> {
     // A key typed into the URL by mistake must not reach the debug log either.
     crate::logging::redact_in_logs(key);
+    // The URL is checked before the body is hashed: a request that cannot go is refused fast.
+    check_target_of(base_url, spec)?;
+    let signed = SignedRequest::sign(spec.clone(), timestamp.to_string(), form, key)?;
+    outgoing(base_url, &signed, key)
+}
+
+/// The checks of the base URL, method, path and query that [`outgoing`] makes, before signing.
+pub fn check_target_of(base_url: &str, spec: &RequestSpec) -> Result<(), BuildError> {
+    check_target(base_url, &spec.method, &spec.path, &spec.query).map(|_| ())
+}
+
+/// The request to send for a request signed already: exactly its headers and body, to its URL.
+/// Nothing is signed again; the checks of `docs/signing.md` rule S13 are made (the bytes on the
+/// wire must be the bytes signed).
+pub fn outgoing(
+    base_url: &str,
+    signed: &SignedRequest,
+    key: &Secret,
+) -> Result<OutgoingRequest, BuildError> {
+    crate::logging::redact_in_logs(key);
+    let spec = signed.spec();
     let (method, url) = check_target(base_url, &spec.method, &spec.path, &spec.query)?;
-    let req = SignableRequest {
-        method: &method,
-        ..spec.signable(timestamp)
-    };
-    let signed = match form {
-        SigningForm::Standard => sign(&req, key)?,
-        other => other.sign(&req, key)?,
-    };
     // Lengths and names only here; `send_with` logs the header values (none holds the key).
     tracing::trace!(
-        canonical_len = req.canonical().len(),
+        canonical_len = signed.canonical().len(),
         body_len = spec.body.len(),
-        headers = ?signed.headers.iter().map(|(n, _)| n).collect::<Vec<_>>(),
+        headers = ?signed.headers().iter().map(|(n, _)| n).collect::<Vec<_>>(),
         "request signed"
     );
-    check_headers(&spec.header_prefix, &signed.headers)?;
+    check_headers(&spec.header_prefix, signed.headers())?;
     Ok(OutgoingRequest {
         method,
         url,
-        headers: signed.headers.to_vec(),
+        headers: signed.headers().to_vec(),
         body: spec.body.clone(), // reference count, not a copy
     })
 }
@@ -663,7 +672,7 @@ mod tests {
             content_type: "application/json",
             body: b"[{\"id\":1}]",
         };
-        let expected = sign(&req, &Secret::new("k")).unwrap();
+        let expected = crate::core::sign(&req, &Secret::new("k")).unwrap();
         assert_eq!(out.headers, expected.headers.to_vec());
     }
 

@@ -153,6 +153,24 @@ fn signed_send_accepted_and_wrong_key_rejected_with_the_server_error() {
     ]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.starts_with("HTTP 200"), "{out}");
+    // A leading '?' is not part of the query: sent as test=1 (accepted), and said on stderr.
+    let (code, out, err) = env.run(&[
+        "send",
+        "--profile",
+        "good",
+        "--body",
+        "[]",
+        "--query",
+        "?test=1",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("HTTP 200"), "{out}");
+    assert!(
+        err.contains("the leading '?' is not part of the query: signed and sent as \"test=1\""),
+        "{err}"
+    );
+    let seen = srv.store().requests(&Default::default()).items;
+    assert_eq!(seen.last().map(|r| r.query.as_str()), Some("test=1"));
 
     let (code, out, err) = env.run_with(
         &["send", "--profile", "bad", "--body", "[]"],

@@ -55,6 +55,11 @@ fn stdout_of(c: &mut Command) -> Vec<u8> {
 
 /// A sign command for the usual test request, body given with --body.
 fn sign_cmd(dir: &Dir, body: &str) -> Command {
+    sign_cmd_query(dir, body, "test=1")
+}
+
+/// [`sign_cmd`] with the query given as `query`.
+fn sign_cmd_query(dir: &Dir, body: &str, query: &str) -> Command {
     let key = dir.file("rest.key", format!("{REST}\n").as_bytes());
     let mut c = cmd();
     c.args([
@@ -64,7 +69,7 @@ fn sign_cmd(dir: &Dir, body: &str) -> Command {
         "--path",
         "/v2/batch",
         "--query",
-        "test=1",
+        query,
     ])
     .args(["--timestamp", TS, "--api-key", "pub-key", "--rest-key-file"])
     .arg(&key)
@@ -685,4 +690,26 @@ fn verify_reads_a_curl_command() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("SIGNATURE_MISMATCH"));
+}
+
+/// A leading '?' is not part of the query: `sign --query '?test=1'` signs and prints exactly
+/// what `--query test=1` does (curl command included: one '?' in the URL), and says so on
+/// stderr.
+#[test]
+fn a_leading_question_mark_in_the_query_is_left_out_and_said() {
+    let dir = Dir::new();
+    for output in ["text", "curl", "signature", "json"] {
+        let plain = stdout_of(sign_cmd(&dir, "[]").args(["--output", output]));
+        let mut marked = sign_cmd_query(&dir, "[]", "?test=1");
+        marked.args(["--output", output]);
+        let out = marked.output().unwrap();
+        assert!(out.status.success(), "{output}: {out:?}");
+        assert_eq!(out.stdout, plain, "{output}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("the leading '?' is not part of the query: signed and sent as \"test=1\""),
+            "{output}: {err}"
+        );
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("??"));
+    }
 }

@@ -509,29 +509,30 @@ fn focus_query(tui: &mut Pty) {
     tui.wait_for("the query typed", |s| s.contains("Query      ?test=1"));
 }
 
-/// `?` typed at the start of the query: the field warns, and the send strips it (the local
-/// server records the query `test=1`, not `?test=1`).
+/// `?` typed at the start of the query: the field says it is not part of the query, and the
+/// canonical text, the status line's URL and the send all leave it out (the local server
+/// records the query `test=1`, not `?test=1`); the field keeps what was typed.
 #[test]
-fn a_question_mark_starting_the_query_is_warned_about_and_stripped_on_send() {
+fn a_question_mark_starting_the_query_is_not_part_of_it_anywhere() {
     let home = Home::new();
     let mut tui = home.start(120, 40, &[], &[]);
     let screen = tui.wait_for_signature();
     let url = server_url(&screen);
     focus_query(&mut tui);
-    let screen = tui.screen();
+    let screen = tui.wait_for("the query signed", |s| s.contains("QUERY        test=1\\n"));
     let field = screen
         .lines()
         .find(|l| l.contains("Query      ?test=1"))
         .unwrap();
     assert!(
-        field.contains("⚠") && field.contains("'?'"),
-        "the field warns: {field}\n{screen}"
+        field.contains("⚠ '?' left out"),
+        "the field says so: {field}\n{screen}"
     );
+    assert!(!screen.contains("??"), "{screen}");
+    assert!(screen.contains("/v2/batch?test=1 │"), "{screen}");
     tui.send(CTRL_G);
     let screen = tui.wait_for("the answer", |s| s.contains("Job submitted successfully."));
-    // The field holds the query without its '?'; the status said why.
-    assert!(screen.contains("Query      test=1 "), "{screen}");
-    assert!(!screen.contains("?test=1  ⚠"), "{screen}");
+    assert!(screen.contains("Query      ?test=1  ⚠"), "{screen}");
     let seen: serde_json::Value =
         serde_json::from_str(&http_get(&format!("{url}/_inspect/requests"))).unwrap();
     let last = seen.as_array().unwrap().last().unwrap();
@@ -540,7 +541,7 @@ fn a_question_mark_starting_the_query_is_warned_about_and_stripped_on_send() {
     tui.send(ALT_M);
     let log = tui.wait_for("the message log", |s| s.contains("Messages"));
     assert!(
-        log.contains("the query started with '?' (it is not part of the query): removed"),
+        log.contains(&format!("sending PUT {url}/v2/batch?test=1…")),
         "{log}"
     );
     tui.send("x");
@@ -577,7 +578,7 @@ fn at_80x24_the_message_log_holds_long_messages_and_the_problems_pane_lists_seve
     // The warning fits in the field at 80 columns too.
     let screen = tui.screen();
     assert!(
-        screen.contains("Query      ?test=1  ⚠ '?' not sent"),
+        screen.contains("Query      ?test=1  ⚠ '?' left out"),
         "{screen}"
     );
     tui.send(CTRL_G);
@@ -590,7 +591,7 @@ fn at_80x24_the_message_log_holds_long_messages_and_the_problems_pane_lists_seve
         .unwrap()
         .to_string();
     let full = [
-        format!("the query started with '?' (it is not part of the query): removed; sending PUT {url}/v2/batch?test=1…"),
+        format!("sending PUT {url}/v2/batch?test=1…"),
         format!("ms, job {job}"),
     ];
     // The status line has no room for the job id: it says where the rest is.

@@ -60,7 +60,7 @@ pub struct AddArgs {
     pub method: Option<String>,
     #[arg(long, value_name = "P")]
     pub path: Option<String>,
-    /// Query string without the leading '?', kept exactly as given.
+    /// Query string, kept exactly as given (a leading '?' is not part of it and is left out).
     #[arg(long, value_name = "Q")]
     pub query: Option<String>,
     #[arg(long, value_name = "CT")]
@@ -92,7 +92,7 @@ pub fn run(store: &ProfileStore, args: RequestArgs) -> anyhow::Result<u8> {
             let spec = RequestSpec {
                 method: a.method.unwrap_or(base.method),
                 path: a.path.unwrap_or(base.path),
-                query: a.query.unwrap_or(base.query),
+                query: super::query_arg(&a.query).unwrap_or(base.query),
                 content_type: a.content_type.unwrap_or(base.content_type),
                 body: match &a.body {
                     Some(text) => text.clone().into_bytes().into(),
@@ -225,7 +225,7 @@ pub(crate) fn sign_inputs(
         let spec = RequestSpec {
             method: need(&args.method, "--method")?,
             path: need(&args.path, "--path")?,
-            query: args.query.clone().unwrap_or_default(),
+            query: super::query_arg(&args.query).unwrap_or_default(),
             header_prefix: or(&args.header_prefix, DEFAULT_HEADER_PREFIX),
             api_key: need(&args.api_key, "--api-key")?,
             content_type: or(&args.content_type, CONTENT_TYPE_JSON),
@@ -279,7 +279,7 @@ pub(crate) fn sign_inputs(
         spec: RequestSpec {
             method: args.method.clone().unwrap_or(s.method),
             path: args.path.clone().unwrap_or(s.path),
-            query: args.query.clone().unwrap_or(s.query),
+            query: super::query_arg(&args.query).unwrap_or(s.query),
             header_prefix: args.header_prefix.clone().unwrap_or(s.header_prefix),
             api_key: args.api_key.clone().unwrap_or(s.api_key),
             content_type: args.content_type.clone().unwrap_or(s.content_type),

@@ -39,7 +39,8 @@ pub struct SendArgs {
     /// Path, e.g. /v2/batch (default: the profile's).
     #[arg(long, value_name = "P")]
     pub path: Option<String>,
-    /// Query string without the leading '?', sent and signed exactly as given.
+    /// Query string, sent and signed exactly as given; a leading '?' is not part of the query
+    /// and is left out (stderr says so).
     #[arg(long, value_name = "Q")]
     pub query: Option<String>,
     /// Read the body from a file ('-' for standard input); its bytes are sent unchanged.
@@ -97,7 +98,7 @@ pub fn run(args: SendArgs) -> anyhow::Result<u8> {
     let request = RequestSpec {
         method: args.method.clone().unwrap_or_else(|| p.method.clone()),
         path: args.path.clone().unwrap_or_else(|| p.path.clone()),
-        query: args.query.clone().unwrap_or_else(|| p.query.clone()),
+        query: super::query_arg(&args.query).unwrap_or_else(|| p.query.clone()),
         ..p.with_body(body)
     };
     let params = session.signing_params(Timestamp::Now)?;

@@ -15,7 +15,7 @@ use crate::core::incremental::StreamingSigner;
 use crate::core::sign::SignedHeaders;
 use crate::core::time::{format_timestamp, parse_timestamp};
 use crate::core::visible::{escape_visible, visible_lines};
-use crate::core::{LineLabel, SignableRequest, Signed, SigningForm};
+use crate::core::{LineLabel, SignableRequest, SignedRequest, SigningForm};
 
 use super::profile_request::{sign_inputs, SignInputs};
 use super::sign_args::BodySource;
@@ -101,9 +101,9 @@ fn checked_timestamp(ts: Option<&str>) -> anyhow::Result<(String, Option<String>
 }
 
 pub fn run(args: SignArgs) -> anyhow::Result<u8> {
-    if args.form != SigningForm::Standard && (args.explain || matches!(args.output, Output::Code)) {
+    if args.form != SigningForm::Standard && args.explain {
         bail!(
-            "--explain and --output code show the documented form only; drop --form {} (--output text shows the {} form's signing text)",
+            "--explain shows the documented form only; drop --form {} (--output text shows the {} form's signing text)",
             args.form,
             args.form
         );
@@ -176,26 +176,26 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
         return Ok(0);
     }
 
-    let body = source.read_all()?;
-    let req = SignableRequest {
-        body: &body,
-        ..head
-    };
-    let signed = args.form.sign(&req, &key)?;
+    // One signed request: every output below prints from it (`docs/signing.md`, "One signed
+    // value").
+    let body = bytes::Bytes::from(source.read_all()?);
+    let signed = SignedRequest::sign(spec.with_body(body), timestamp.clone(), args.form, &key)?;
+    let req = signed.as_sent();
+    let body = &signed.spec().body;
     tracing::trace!(
-        canonical_len = args.form.canonical(&req).len(),
+        canonical_len = signed.canonical().len(),
         body_len = body.len(),
-        headers = ?signed.headers.iter().map(|(n, _)| n).collect::<Vec<_>>(),
+        headers = ?signed.headers().iter().map(|(n, _)| n).collect::<Vec<_>>(),
         "request signed"
     );
     if args.explain {
-        out.write_all(explain(&req, &signed).as_bytes())?;
+        out.write_all(explain(&req, signed.signed()).as_bytes())?;
         out.flush()?;
         return Ok(0);
     }
     match args.output {
-        Output::Text => out.write_all(text_output(&req, args.form, &signed).as_bytes())?,
-        Output::Json => writeln!(out, "{}", json_output(&req, args.form, &signed))?,
+        Output::Text => out.write_all(text_output(&signed).as_bytes())?,
+        Output::Json => writeln!(out, "{}", json_output(&signed))?,
         Output::Code => {
             let lang = args
                 .lang
@@ -209,10 +209,9 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
                     _ => DEFAULT_BODY_FILE,
                 },
             };
-            let code = crate::codegen::render(&req, lang, &opts)?;
+            let code = crate::codegen::render_signed(&signed, lang, &opts)?;
             out.write_all(code.as_bytes())?;
-            if crate::codegen::body_read_from_file(&body) && !matches!(source, BodySource::File(_))
-            {
+            if crate::codegen::body_read_from_file(body) && !matches!(source, BodySource::File(_)) {
                 eprintln!(
                     "note: the program reads the {}-byte body from {DEFAULT_BODY_FILE}; save the body there",
                     body.len()
@@ -226,19 +225,19 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
             );
         }
         Output::Curl => {
-            let url = sendable(&signed.headers)?;
+            let url = sendable(signed.headers())?;
             let curl = to_curl(
                 &method,
                 &url,
-                &signed.headers.to_vec(),
-                CurlBody::Inline(&body),
+                &signed.headers().to_vec(),
+                CurlBody::Inline(body),
             );
             writeln!(out, "{curl}")?
         }
         Output::Http => {
-            sendable(&signed.headers)?;
+            sendable(signed.headers())?;
             let host = host_of(indexing_url.trim_end_matches('/'));
-            out.write_all(&to_raw_request(&req, &signed, host))?
+            out.write_all(&to_raw_request(&req, signed.signed(), host))?
         }
         Output::Signature => writeln!(out, "{}", signed.signature())?,
     }
@@ -264,8 +263,10 @@ fn host_of(url: &str) -> &str {
 /// The labelled signing text, each line made visible, then the signature and the headers.
 ///
 /// A form other than the standard one is named first, with the lines it writes differently.
-pub fn text_output(req: &SignableRequest<'_>, form: SigningForm, signed: &Signed) -> String {
-    let canonical = form.canonical(req);
+pub fn text_output(signed: &SignedRequest) -> String {
+    let canonical = signed.canonical();
+    let form = signed.form();
+    let req = signed.as_sent();
     let mut s = String::new();
     if form != SigningForm::Standard {
         let differs = form.differences(req.path, req.query);
@@ -305,21 +306,17 @@ pub fn text_output(req: &SignableRequest<'_>, form: SigningForm, signed: &Signed
         signed.signature()
     ));
     s.push_str("\nHeaders:\n");
-    for (n, v) in &signed.headers {
+    for (n, v) in signed.headers() {
         s.push_str(&format!("  {n}: {v}\n"));
     }
     s
 }
 
 /// `{"canonical", "canonical_b64", "signature", "headers": {...}, "form"}` with headers in order.
-pub fn json_output(
-    req: &SignableRequest<'_>,
-    form: SigningForm,
-    signed: &Signed,
-) -> serde_json::Value {
-    let bytes = form.canonical(req).to_bytes();
+pub fn json_output(signed: &SignedRequest) -> serde_json::Value {
+    let bytes = signed.canonical().to_bytes();
     let mut headers = serde_json::Map::new();
-    for (n, v) in &signed.headers {
+    for (n, v) in signed.headers() {
         headers.insert(n.to_string(), serde_json::Value::String(v.to_string()));
     }
     serde_json::json!({
@@ -327,6 +324,6 @@ pub fn json_output(
         "canonical_b64": STANDARD.encode(&bytes),
         "signature": signed.signature(),
         "headers": headers,
-        "form": form.name(),
+        "form": signed.form().name(),
     })
 }

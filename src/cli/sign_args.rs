@@ -45,7 +45,8 @@ pub struct SignArgs {
     /// URL path, signed exactly as given.
     #[arg(long, value_name = "P", required_unless_present = "profile")]
     pub path: Option<String>,
-    /// Query string without the leading '?', signed exactly as given (default: empty).
+    /// Query string, signed exactly as given (default: empty); a leading '?' is not part of the
+    /// query and is left out (stderr says so).
     #[arg(long, value_name = "Q")]
     pub query: Option<String>,
     /// Timestamp to sign (default: now, as YYYY-MM-DDThh:mm:ss.mmmZ).

@@ -55,6 +55,14 @@ impl Lang {
         }
     }
 
+    /// What starts a line comment in the language.
+    pub fn comment(self) -> &'static str {
+        match self {
+            Lang::Python | Lang::Ruby | Lang::Shell => "#",
+            _ => "//",
+        }
+    }
+
     pub(super) fn template(self) -> &'static str {
         match self {
             Lang::Python => include_str!("../../assets/codegen/python.py.j2"),

@@ -20,7 +20,7 @@ use serde::Serialize;
 pub use lang::Lang;
 pub use literal::literal;
 
-use crate::core::SignableRequest;
+use crate::core::{SignableRequest, SignedRequest, SigningForm};
 
 /// A body larger than this is read from a file by the generated program instead of being
 /// written into it as a literal.
@@ -87,6 +87,8 @@ struct Context<'a> {
     body_file: Option<&'a str>,
     body_len: usize,
     key_env: &'a str,
+    /// Comment lines saying the request is signed in a form other than the documented one.
+    form_note: Option<String>,
     lines: &'static [notes::Note; 8],
     hmac: &'static notes::Note,
     base64: &'static notes::Note,
@@ -108,6 +110,39 @@ pub fn render(
     req: &SignableRequest<'_>,
     lang: Lang,
     opts: &CodeOptions<'_>,
+) -> Result<String, CodegenError> {
+    render_with_note(req, lang, opts, None)
+}
+
+/// The program that signs exactly what `signed` signed: the path and query lines as signed (in
+/// the request's form), its timestamp, its body. It prints the same signature and headers.
+pub fn render_signed(
+    signed: &SignedRequest,
+    lang: Lang,
+    opts: &CodeOptions<'_>,
+) -> Result<String, CodegenError> {
+    let note = (signed.form() != SigningForm::Standard).then(|| {
+        let c = lang.comment();
+        let sent = signed.as_sent();
+        let query = if sent.query.is_empty() {
+            String::new()
+        } else {
+            format!("?{}", sent.query)
+        };
+        format!(
+            "{c}\n{c} This request is {}.\n{c} It is sent to {}{query}; the path and query lines below are the ones signed.",
+            signed.form().description(),
+            sent.path
+        )
+    });
+    render_with_note(&signed.as_signed(), lang, opts, note)
+}
+
+fn render_with_note(
+    req: &SignableRequest<'_>,
+    lang: Lang,
+    opts: &CodeOptions<'_>,
+    form_note: Option<String>,
 ) -> Result<String, CodegenError> {
     if !valid_env_name(opts.rest_key_env) {
         return Err(CodegenError::BadEnvName(opts.rest_key_env.to_string()));
@@ -137,6 +172,7 @@ pub fn render(
         body_file: from_file.then_some(opts.body_file),
         body_len: req.body.len(),
         key_env: opts.rest_key_env,
+        form_note,
         lines: &notes::LINES,
         hmac: &notes::HMAC,
         base64: &notes::BASE64,

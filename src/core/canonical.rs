@@ -206,6 +206,11 @@ impl<'a> CanonicalText<'a> {
         })
     }
 
+    /// A text from a head built earlier (kept by the signed headers) and its body.
+    pub(crate) fn from_parts(head: String, layout: HeadLayout, body: &'a [u8]) -> Self {
+        CanonicalText { head, layout, body }
+    }
+
     /// The head and its layout, given up to the signed headers (which keep the head rather
     /// than copying the values out of it). The head has [`AUTHORIZATION_SPARE`] bytes of spare
     /// capacity.

@@ -27,6 +27,7 @@ pub mod received;
 pub mod request;
 pub mod secret;
 pub mod sign;
+pub mod signed_request;
 pub mod spec;
 pub mod time;
 pub mod vendor;
@@ -41,6 +42,7 @@ pub use request::{
 };
 pub use secret::Secret;
 pub use sign::{sign, SignError, Signed};
+pub use signed_request::{request_url, SignedRequest};
 pub use spec::{RequestSpec, SigningParams, Timestamp};
 pub use verify::{
     verify, verify_all, Accepted, Checked, DiagnosisPlan, KeyStore, Mismatch, ReceivedRequest,

@@ -119,6 +119,21 @@ impl SignedHeaders {
         }
     }
 
+    /// The canonical head these headers were cut from (the seven lines, each with its LF).
+    pub fn canonical_head(&self) -> &str {
+        &self.text[..self.authorization]
+    }
+
+    /// Byte range of line `i` (0-6) of [`SignedHeaders::canonical_head`], without its LF.
+    pub fn line(&self, i: usize) -> std::ops::Range<usize> {
+        self.layout.line(i)
+    }
+
+    /// The signed text: the kept head, then `body` (the body these headers were signed with).
+    pub fn canonical<'b>(&self, body: &'b [u8]) -> CanonicalText<'b> {
+        CanonicalText::from_parts(self.canonical_head().to_string(), self.layout, body)
+    }
+
     /// Header `i` (0-4) as (name, value).
     pub fn get(&self, i: usize) -> (&str, &str) {
         match i {

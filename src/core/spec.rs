@@ -96,6 +96,36 @@ impl RequestSpec {
     }
 }
 
+/// A query as the user typed it, as it is sent and signed: without the one leading `?`, which
+/// separates the query from the path in a URL and is not part of the query (`docs/signing.md`
+/// rule S4). Returns the query and whether a `?` was left out. A second `?` is part of the
+/// query (`??a=1` is the query `?a=1`, sent as `path??a=1`).
+pub fn query_as_sent(typed: &str) -> (&str, bool) {
+    match typed.strip_prefix('?') {
+        Some(q) => (q, true),
+        None => (typed, false),
+    }
+}
+
+/// The text of a query field for a query as sent: the query itself, with a `?` written before
+/// it when it starts with one (so that [`query_as_sent`] gives it back unchanged).
+pub fn query_as_typed(query: &str) -> Cow<'_, str> {
+    if query.starts_with('?') {
+        Cow::Owned(format!("?{query}"))
+    } else {
+        Cow::Borrowed(query)
+    }
+}
+
+/// What is said when a typed query's leading `?` is left out (the CLI's stderr, the workbench's
+/// query field).
+pub fn query_mark_note(sent: &str) -> String {
+    format!(
+        "the leading '?' is not part of the query: signed and sent as {:?}",
+        sent
+    )
+}
+
 /// The timestamp a request is signed with.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Timestamp {
@@ -163,6 +193,17 @@ mod tests {
             (other.method.as_str(), &other.body[..]),
             ("PUT", &b"[1]"[..])
         );
+    }
+
+    #[test]
+    fn one_leading_question_mark_is_not_part_of_the_query() {
+        assert_eq!(query_as_sent("?a=1"), ("a=1", true));
+        assert_eq!(query_as_sent("a=1"), ("a=1", false));
+        assert_eq!(query_as_sent("??a=1"), ("?a=1", true));
+        assert_eq!(query_as_sent(""), ("", false));
+        for q in ["", "a=1", "?a=1", "??"] {
+            assert_eq!(query_as_sent(&query_as_typed(q)).0, q);
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use crate::client::{ClientError, OutgoingRequest, Response};
 use crate::core::spec::RequestSpec;
 use crate::core::visible::visible_lines;
-use crate::core::SigningForm;
+use crate::core::{SignedRequest, SigningForm};
 use crate::store::HistoryEntry;
 
 /// Answers up to this size are parsed for their code, message, job id and mismatch details;
@@ -157,6 +157,8 @@ pub struct Exchange {
     pub timestamp: Option<String>,
     /// The form the path and query lines were signed in (`docs/signing.md`).
     pub form: SigningForm,
+    /// The signed request sent (None for an event batch): the text we signed, as it was kept.
+    pub signed: Option<SignedRequest>,
     /// Exactly what went on the wire (the body shares the spec's buffer).
     pub request: OutgoingRequest,
     /// The response, or why nothing came back.
@@ -184,8 +186,8 @@ impl Exchange {
     /// Our signing text as visible lines (to compare with [`ServerMismatch::canonical_lines`]).
     /// Built on demand: it holds the whole body.
     pub fn our_canonical_lines(&self) -> Vec<String> {
-        match &self.timestamp {
-            Some(ts) => visible_lines(&self.form.canonical(&self.spec.signable(ts)).to_bytes()),
+        match &self.signed {
+            Some(s) => visible_lines(&s.canonical().to_bytes()),
             None => Vec::new(),
         }
     }

@@ -5,7 +5,7 @@ use chrono::Utc;
 
 use crate::client::{self, ClientOptions, ConnectProbe, OutgoingRequest};
 use crate::core::spec::{RequestSpec, SigningParams};
-use crate::core::Secret;
+use crate::core::{Secret, SignedRequest};
 use crate::store::history::DEFAULT_BODY_CAP;
 use crate::store::{History, ProfileStore};
 
@@ -73,33 +73,57 @@ impl Sender {
     /// signed indexing request. A network failure is an exchange with an error response; a
     /// request that cannot be sent as signed is an [`EngineError`].
     pub async fn send(&self, req: SendRequest) -> Result<Exchange, EngineError> {
+        let SendRequest {
+            base_url,
+            request,
+            params,
+        } = req;
+        // Checked before the body is hashed: a request that cannot go is refused at once.
+        client::check_target_of(&base_url, &request)?;
         // Signing hashes the whole body: off the async threads.
-        let form = req.params.form;
-        let (out, spec, timestamp, key, sent_at) = tokio::task::spawn_blocking(move || {
+        let (signed, key, sent_at) = tokio::task::spawn_blocking(move || {
             let now = Utc::now();
-            let timestamp = req.params.timestamp.text_at(now).into_owned();
-            let out = client::build_signed_in(
-                &req.base_url,
-                &req.request,
-                &timestamp,
-                &req.params.key,
-                req.params.form,
-            )?;
-            Ok::<_, EngineError>((out, req.request, timestamp, req.params.key, now))
+            let timestamp = params.timestamp.text_at(now).into_owned();
+            let signed = SignedRequest::sign(request, timestamp, params.form, &params.key)
+                .map_err(client::BuildError::from)?;
+            Ok::<_, EngineError>((signed, params.key, now))
         })
         .await
         .map_err(|e| EngineError::Runtime(format!("signing stopped: {e}")))??;
+        self.send_signed_at(&base_url, signed, key, sent_at).await
+    }
+
+    /// Send and record a request signed already, exactly as it was signed (the workbench sends
+    /// the signed request it shows): nothing is signed again.
+    pub async fn send_signed(
+        &self,
+        base_url: &str,
+        signed: SignedRequest,
+        key: Secret,
+    ) -> Result<Exchange, EngineError> {
+        self.send_signed_at(base_url, signed, key, Utc::now()).await
+    }
+
+    async fn send_signed_at(
+        &self,
+        base_url: &str,
+        signed: SignedRequest,
+        key: Secret,
+        sent_at: chrono::DateTime<Utc>,
+    ) -> Result<Exchange, EngineError> {
+        let out = client::outgoing(base_url, &signed, &key)?;
         let mut exchange = self
             .exchange(
                 ExchangeKind::Request,
                 out,
-                spec,
-                Some(timestamp),
+                signed.spec().clone(),
+                Some(signed.timestamp().to_string()),
                 Some(key),
                 sent_at,
             )
             .await?;
-        exchange.form = form;
+        exchange.form = signed.form();
+        exchange.signed = Some(signed);
         Ok(exchange)
     }
 
@@ -188,6 +212,7 @@ impl Sender {
             spec,
             timestamp,
             form: Default::default(),
+            signed: None,
             request: out,
             response,
             answer,

@@ -1,7 +1,7 @@
 //! Everything `update` can ask the runtime to do. Components return these (or their own effect
 //! types, wrapped as they are) and the runtime runs them: no effect is translated on the way.
 
-use crate::core::Secret;
+use crate::core::{Secret, SignedRequest};
 use crate::tui::components::events::EventsEffect;
 use crate::tui::components::history::HistoryEffect;
 use crate::tui::components::lesson::LessonEffect;
@@ -9,7 +9,7 @@ use crate::tui::components::profiles::ProfilesEffect;
 use crate::tui::model::EditorRequest;
 use crate::tui::signing::SignJob;
 
-/// What to send: everything needed to sign it again at send time.
+/// What to send: the signed request the view shows, sent as it is (nothing is signed again).
 #[derive(Clone, Debug)]
 pub struct SendJob {
     pub id: u64,
@@ -19,9 +19,9 @@ pub struct SendJob {
     pub url: String,
     /// The base URL the profile names (scheme://host:port).
     pub base_url: String,
-    /// Sign with the clock at send time (live) or with `sign.timestamp` (frozen).
-    pub live_timestamp: bool,
-    pub sign: SignJob,
+    /// The REST key it was signed with (redacted from the history record).
+    pub key: Secret,
+    pub signed: std::sync::Arc<SignedRequest>,
 }
 
 /// Effects `update` asks for; the runtime executes them and answers with Messages.

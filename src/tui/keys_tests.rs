@@ -45,14 +45,21 @@ fn ctrl_g_and_f9_in_history_send_the_selected_entry_again_and_say_what_was_sent(
         };
         assert_eq!(job.base_url, "http://127.0.0.1:4000");
         assert_eq!(job.url, "http://127.0.0.1:4000/v2/batch?test=1");
-        assert_eq!(job.sign.spec.method, "PUT");
+        assert_eq!(job.signed.spec().method, "PUT");
         assert_eq!(
-            (job.sign.spec.path.as_str(), job.sign.spec.query.as_str()),
+            (
+                job.signed.spec().path.as_str(),
+                job.signed.spec().query.as_str()
+            ),
             ("/v2/batch", "test=1")
         );
-        assert_eq!(&job.sign.spec.body[..], br#"[{"id":"it's"}]"#);
-        assert!(job.live_timestamp, "signed again at send time");
-        assert_eq!(job.sign.key.expose(), crate::server::DEMO_REST_KEY);
+        assert_eq!(&job.signed.spec().body[..], br#"[{"id":"it's"}]"#);
+        assert_eq!(
+            job.signed.timestamp(),
+            crate::core::time::format_timestamp(t.request.now),
+            "signed again now"
+        );
+        assert_eq!(job.key.expose(), crate::server::DEMO_REST_KEY);
         assert_eq!(
             t.status,
             "sending PUT http://127.0.0.1:4000/v2/batch?test=1 (15 bytes, the entry of \

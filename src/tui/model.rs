@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::core::{RequestSpec, Secret};
+use crate::core::{RequestSpec, Secret, SignedRequest};
 
 /// Where the REST key came from (shown next to the masked key; never the key itself).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,14 +38,24 @@ impl EditorRequest {
     }
 }
 
-/// The result of a signing job as the view shows it.
+/// The result of a signing job: the request signed as the engine would send it now. Every
+/// view of the request reads this one value (`docs/signing.md`, "One signed value"): the
+/// canonical panel, the signature line, the pipeline, the headers, the status-line URL, every
+/// copy, the generated code, the diff, and the send, which sends it as it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SignedView {
-    pub digest_hex: String,
-    pub signature: String,
-    pub headers: Vec<(String, String)>,
-    /// Length of the canonical text in bytes.
-    pub canonical_len: usize,
+    pub request: Arc<SignedRequest>,
+    /// The revision of the editor's body that was signed.
+    pub body_rev: u64,
+    /// The line index of the signed body (its lines are read through it, never the editor's).
+    pub body_marks: crate::tui::widgets::body_editor::LineMarks,
+}
+
+impl std::ops::Deref for SignedView {
+    type Target = SignedRequest;
+    fn deref(&self) -> &SignedRequest {
+        &self.request
+    }
 }
 
 /// A formatted response body, prepared off the draw path: the lines to draw.

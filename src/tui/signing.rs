@@ -2,12 +2,11 @@
 //! first changed byte of the body (cloned HMAC states at chunk boundaries).
 
 use crate::core::incremental::IncrementalSigner;
-use std::borrow::Cow;
-
-use crate::core::{RequestSpec, Secret, SignableRequest, SigningForm};
+use crate::core::{RequestSpec, Secret, SignableRequest, SignedRequest, SigningForm};
 
 use super::message::Message;
 use super::model::SignedView;
+use super::widgets::body_editor::LineMarks;
 use super::worker::LatestOnly;
 
 /// Distance between saved MAC states in the body (the core's default chunk).
@@ -28,19 +27,16 @@ pub struct SignJob {
     pub check_json: bool,
     /// The form the path and query lines are signed in (the request view's Alt-F).
     pub form: SigningForm,
+    /// The editor's line index of this body (the canonical panel reads the signed body's lines
+    /// through it).
+    pub body_marks: LineMarks,
 }
 
 impl SignJob {
-    /// The request as written (its path and query as typed).
+    /// The request as written (its path and query as sent).
     pub fn request(&self) -> SignableRequest<'_> {
         self.spec.signable(&self.timestamp)
     }
-}
-
-/// The form's path and query lines, for a request whose standard signing text is this form's
-/// text for `req` (the form changes only those two lines: `docs/signing.md`).
-fn form_lines<'a>(form: SigningForm, req: &SignableRequest<'a>) -> (Cow<'a, str>, Cow<'a, str>) {
-    (form.path_line(req.path), form.query_line(req.query))
 }
 
 /// The core's [`IncrementalSigner`] fed with the change points the editor reports: typing at
@@ -54,8 +50,9 @@ impl Incremental {
     /// Sign the job, reusing saved states when the head and key are unchanged.
     pub fn sign(&mut self, job: &SignJob) -> Result<SignedView, String> {
         let req = job.request();
-        let (path, query) = form_lines(job.form, &req);
-        let req = SignableRequest {
+        let (path, query) = (job.form.path_line(req.path), job.form.query_line(req.query));
+        // The form's text for `req` is the standard text of `req` with the form's two lines.
+        let form_req = SignableRequest {
             path: &path,
             query: &query,
             ..req
@@ -64,13 +61,14 @@ impl Incremental {
         let unchanged = job.changed_from.unwrap_or(job.spec.body.len());
         let signed = self
             .signer
-            .sign(&req, &job.key, unchanged)
+            .sign(&form_req, &job.key, unchanged)
             .map_err(|e| e.to_string())?;
+        let request =
+            SignedRequest::from_signed(job.spec.clone(), job.timestamp.clone(), job.form, signed);
         Ok(SignedView {
-            digest_hex: signed.digest_hex(),
-            signature: signed.signature().to_string(),
-            headers: signed.headers.to_vec(),
-            canonical_len: req.canonical().len(),
+            request: std::sync::Arc::new(request),
+            body_rev: job.body_rev,
+            body_marks: job.body_marks.clone(),
         })
     }
 
@@ -168,6 +166,7 @@ mod tests {
             changed_from,
             check_json: false,
             form: SigningForm::Standard,
+            body_marks: LineMarks::of(b""),
         }
     }
 
@@ -180,14 +179,17 @@ mod tests {
         let mut inc = Incremental::default();
         let php = inc.sign(&j).unwrap();
         let want = SigningForm::PhpSdk.sign(&j.request(), &j.key).unwrap();
-        assert_eq!(php.signature, want.signature());
-        assert_ne!(php.signature, standard.signature);
+        assert_eq!(php.signature().to_string(), want.signature());
+        assert_ne!(php.signature().to_string(), standard.signature());
         let php_text = SigningForm::PhpSdk.canonical(&j.request()).to_string();
         assert!(php_text.contains("\n/v2/batch\n?a=1\n"), "{php_text}");
-        assert_eq!(php.canonical_len, php_text.len());
+        assert_eq!(php.canonical().len(), php_text.len());
         // The same signer, back to the standard form: the head changed, signed from scratch.
         j.form = SigningForm::Standard;
-        assert_eq!(inc.sign(&j).unwrap().signature, standard.signature);
+        assert_eq!(
+            inc.sign(&j).unwrap().signature().to_string(),
+            standard.signature()
+        );
     }
 
     fn from_scratch(j: &SignJob) -> String {
@@ -202,23 +204,38 @@ mod tests {
         let mut inc = Incremental::default();
         let mut body = vec![b'x'; 3 * CHECKPOINT_EVERY + 17];
         let j = job(body.clone(), None);
-        assert_eq!(inc.sign(&j).unwrap().signature, from_scratch(&j));
+        assert_eq!(
+            inc.sign(&j).unwrap().signature().to_string(),
+            from_scratch(&j)
+        );
         body.push(b'y');
         let j = job(body.clone(), Some(body.len() - 1));
-        assert_eq!(inc.sign(&j).unwrap().signature, from_scratch(&j));
+        assert_eq!(
+            inc.sign(&j).unwrap().signature().to_string(),
+            from_scratch(&j)
+        );
         assert!(
             inc.last_rehashed() <= CHECKPOINT_EVERY + 18,
             "only the last chunk re-hashed"
         );
         body[CHECKPOINT_EVERY + 3] = b'z';
         let j = job(body.clone(), Some(CHECKPOINT_EVERY + 3));
-        assert_eq!(inc.sign(&j).unwrap().signature, from_scratch(&j));
+        assert_eq!(
+            inc.sign(&j).unwrap().signature().to_string(),
+            from_scratch(&j)
+        );
         body.truncate(10);
         let j = job(body.clone(), Some(10));
-        assert_eq!(inc.sign(&j).unwrap().signature, from_scratch(&j));
+        assert_eq!(
+            inc.sign(&j).unwrap().signature().to_string(),
+            from_scratch(&j)
+        );
         let mut j = job(body, None);
         j.spec.query = "b=2".into();
-        assert_eq!(inc.sign(&j).unwrap().signature, from_scratch(&j));
+        assert_eq!(
+            inc.sign(&j).unwrap().signature().to_string(),
+            from_scratch(&j)
+        );
     }
 
     #[test]
@@ -238,7 +255,10 @@ mod tests {
         assert_eq!(merged.changed_from, Some(5));
         assert!(merged.check_json, "a JSON check asked for is not lost");
         assert_eq!(merged.spec.body, bytes::Bytes::from(body.clone()));
-        assert_eq!(inc.sign(&merged).unwrap().signature, from_scratch(&merged));
+        assert_eq!(
+            inc.sign(&merged).unwrap().signature().to_string(),
+            from_scratch(&merged)
+        );
         // A job that left the body alone (a header edit) adds no change point, either way round.
         let header_edit = job(body.clone(), None);
         let merged = merge_jobs(header_edit.clone(), job(body.clone(), Some(7)));
@@ -294,7 +314,7 @@ mod tests {
         match rx.recv().unwrap() {
             Message::Signed { id, result } => {
                 assert_eq!(id, 1);
-                assert_eq!(result.unwrap().signature, want);
+                assert_eq!(result.unwrap().signature().to_string(), want);
             }
             other => panic!("unexpected {other:?}"),
         }
@@ -325,7 +345,7 @@ mod tests {
                     _ => body.truncate(pos),
                 }
                 let j = job(body.clone(), Some(pos));
-                prop_assert_eq!(inc.sign(&j).unwrap().signature, from_scratch(&j));
+                prop_assert_eq!(inc.sign(&j).unwrap().signature().to_string(), from_scratch(&j));
             }
         }
     }

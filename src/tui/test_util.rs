@@ -165,6 +165,14 @@ impl TestApp {
         }
     }
 
+    /// What the signing worker answers for `job` (the fixture's own incremental signer).
+    pub fn signer_sign(&mut self, job: &super::signing::SignJob) -> super::model::SignedView {
+        match self.signer.sign(job) {
+            Ok(v) => v,
+            Err(e) => panic!("signing {job:?}: {e}"),
+        }
+    }
+
     /// Sign the current request now (what the runtime does at start).
     pub fn sign_now(&mut self) {
         let cmds = resign(&mut self.app.request);

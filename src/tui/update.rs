@@ -92,10 +92,7 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             vec![]
         }
         Message::Tick(now) => request::on_tick(&mut app.request, now),
-        Message::Signed { id, result } => {
-            request::on_signed(&mut app.request, id, result);
-            vec![]
-        }
+        Message::Signed { id, result } => request::on_signed(&mut app.request, id, result),
         Message::JsonChecked { rev, error } => {
             request::on_json_checked(&mut app.request, rev, error);
             vec![]
@@ -366,28 +363,33 @@ fn send_again(app: &mut App, request: EditorRequest, url: String, what: String) 
         app.status = format!("cannot send {what} again: its URL has no scheme and host");
         return vec![];
     }
+    let key = app.request.key();
+    // Signed here, in the documented form (what a correct client signs), with the clock's
+    // last tick: the send then sends this signed request as it is.
+    let timestamp = crate::core::time::format_timestamp(app.request.now);
+    let signed = match crate::core::SignedRequest::sign(
+        request.spec,
+        timestamp,
+        crate::core::SigningForm::Standard,
+        &key,
+    ) {
+        Ok(s) => s,
+        Err(e) => {
+            app.status = format!("cannot send {what} again: {e}");
+            return vec![];
+        }
+    };
     let id = app.request.next_id();
     let what = format!("{what}, signed again now with the profile's REST key");
     app.status = format!("sending {what}…");
     app.sent_again = Some((id, what));
-    let key = app.request.key();
     vec![Command::Send(Box::new(crate::tui::effect::SendJob {
         id,
         request_name: None,
         url,
         base_url: request.url,
-        live_timestamp: true,
-        sign: crate::tui::signing::SignJob {
-            id,
-            timestamp: crate::core::time::format_timestamp(app.request.now),
-            spec: request.spec,
-            key,
-            body_rev: 0,
-            changed_from: None,
-            check_json: false,
-            // The documented form: what a correct client signs.
-            form: crate::core::SigningForm::Standard,
-        },
+        key,
+        signed: std::sync::Arc::new(signed),
     }))]
 }
 
@@ -565,11 +567,23 @@ fn run_global(app: &mut App, action: GlobalAction) -> Vec<Command> {
 /// The program (in `lang`) that signs the request being edited, as a copy command; or why
 /// not, in the status line.
 fn copy_code(app: &mut App, lang: crate::codegen::Lang) -> Vec<Command> {
-    let req = app.request.signable();
+    // The signed request shown: the program signs the same text (in the form chosen) with the
+    // same timestamp, so it prints the same signature.
+    let signed = match (&app.request.sign.result, app.request.sign.updating()) {
+        (Some(Ok(s)), false) => s.request.clone(),
+        (Some(Err(e)), false) => {
+            app.status = format!("cannot write the program: {e}");
+            return vec![];
+        }
+        _ => {
+            app.status = "the signature is still updating; try again in a moment".into();
+            return vec![];
+        }
+    };
     let opts = crate::codegen::CodeOptions::default();
-    match crate::codegen::render(&req, lang, &opts) {
+    match crate::codegen::render_signed(&signed, lang, &opts) {
         Ok(text) => {
-            let from_file = crate::codegen::body_read_from_file(req.body);
+            let from_file = crate::codegen::body_read_from_file(&signed.spec().body);
             let mut what = format!(
                 "the {} program ({}; the REST key from ${}",
                 lang.name(),

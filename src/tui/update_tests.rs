@@ -13,9 +13,12 @@ use crate::tui::model::{EditorRequest, FormattedBody, MismatchView, ResponseView
 use crate::tui::signing::SignJob;
 use crate::tui::test_util::{alt_key, ctrl_key, key, t0, TestApp};
 
-/// The demo workbench on an 80x24 screen (the one fixture, `test_util::TestApp`).
+/// The demo workbench on an 80x24 screen (the one fixture, `test_util::TestApp`), signed as
+/// the runtime signs it at start.
 fn app() -> TestApp {
-    TestApp::new(80, 24)
+    let mut t = TestApp::new(80, 24);
+    t.sign_now();
+    t
 }
 
 fn focus(app: &mut App, f: Field) {
@@ -31,12 +34,21 @@ fn last_sign_job(cmds: &[Command]) -> &SignJob {
         })
         .expect("a signing job")
 }
-fn signed_view(sig: &str) -> SignedView {
+/// The editor's request signed with the REST key `key` (each key gives its own signature).
+fn signed_view(a: &App, key: &str) -> SignedView {
+    let spec = a.request.spec();
     SignedView {
-        digest_hex: "00".repeat(48),
-        signature: sig.into(),
-        headers: vec![("Authorization".into(), format!("Bearer {sig}"))],
-        canonical_len: 10,
+        body_marks: a.request.body.line_marks(),
+        body_rev: a.request.body_state.rev,
+        request: std::sync::Arc::new(
+            crate::core::SignedRequest::sign(
+                spec,
+                a.request.timestamp.text().to_string(),
+                a.request.form,
+                &crate::core::Secret::new(key),
+            )
+            .unwrap(),
+        ),
     }
 }
 
@@ -138,11 +150,12 @@ fn signed_results_never_replace_a_newer_one() {
     let first = last_sign_job(&cmds).id;
     let cmds = resign(&mut a.request);
     let second = last_sign_job(&cmds).id;
+    let (new, old) = (signed_view(&a, "NEW"), signed_view(&a, "OLD"));
     update(
         &mut a,
         Message::Signed {
             id: second,
-            result: Ok(signed_view("NEW")),
+            result: Ok(new),
         },
     );
     assert!(!a.request.sign.updating());
@@ -150,7 +163,7 @@ fn signed_results_never_replace_a_newer_one() {
         &mut a,
         Message::Signed {
             id: first,
-            result: Ok(signed_view("OLD")),
+            result: Ok(old),
         },
     );
     assert_eq!(
@@ -161,8 +174,8 @@ fn signed_results_never_replace_a_newer_one() {
             .unwrap()
             .as_ref()
             .unwrap()
-            .signature,
-        "NEW"
+            .signature(),
+        signed_view(&a, "NEW").signature()
     );
     // An error is shown as such.
     let cmds = resign(&mut a.request);
@@ -217,13 +230,30 @@ fn send_asks_for_a_send_of_the_target_url_and_done_shows_status_and_job() {
     let mut a = app();
     focus(&mut a, Field::Query);
     a.type_str("x=1");
-    let cmds = update(&mut a, ctrl_key('g'));
+    // While the request is being signed, Ctrl-G waits for the signature, then sends it.
+    assert!(update(&mut a, ctrl_key('g')).is_empty());
+    assert!(a.status.contains("sent once it is signed"), "{}", a.status);
+    let cmds = resign(&mut a.request);
+    let Command::Sign(sign_job) = &cmds[0] else {
+        panic!("{cmds:?}")
+    };
+    let view = a.signer_sign(sign_job);
+    let cmds = update(
+        &mut a,
+        Message::Signed {
+            id: sign_job.id,
+            result: Ok(view.clone()),
+        },
+    );
     let Some(Command::Send(job)) = cmds.first() else {
         panic!("no send: {cmds:?}")
     };
     assert_eq!(job.url, "http://127.0.0.1:9/v2/batch?x=1");
-    assert!(job.live_timestamp);
-    assert_eq!(job.sign.spec.query, "x=1");
+    assert_eq!(job.signed.spec().query, "x=1");
+    assert_eq!(
+        *job.signed, *view.request,
+        "the signed request shown is sent"
+    );
     let id = job.id;
     assert!(a.request.sending);
     // A stale answer is ignored.
@@ -373,18 +403,20 @@ fn copy_needs_a_current_signature() {
     };
     assert!(copy(&mut a, 's').is_empty());
     assert!(a.status.contains("updating"));
+    let view = signed_view(&a, "SIG");
+    let sig = view.signature().to_string();
     update(
         &mut a,
         Message::Signed {
             id,
-            result: Ok(signed_view("SIG")),
+            result: Ok(view),
         },
     );
     assert!(
-        matches!(copy(&mut a, 's').as_slice(), [Command::CopyAs { text, what }] if text == "SIG" && what == "the signature")
+        matches!(copy(&mut a, 's').as_slice(), [Command::CopyAs { text, what }] if *text == sig && what == "the signature")
     );
     assert!(
-        matches!(copy(&mut a, 'h').as_slice(), [Command::CopyAs { text, what }] if text == "Authorization: Bearer SIG" && what == "the 1 signed headers")
+        matches!(copy(&mut a, 'h').as_slice(), [Command::CopyAs { text, what }] if text.ends_with(&format!("Authorization: Bearer {sig}")) && what == "the 5 signed headers")
     );
     let cmds = copy(&mut a, 'c');
     let [Command::CopyAs { text: curl, .. }] = cmds.as_slice() else {
@@ -396,7 +428,7 @@ fn copy_needs_a_current_signature() {
         .request
         .headers
         .iter()
-        .any(|(n, v)| n == "Authorization" && v == b"Bearer SIG"));
+        .any(|(n, v)| n == "Authorization" && *v == format!("Bearer {sig}").into_bytes()));
     update(&mut a, Message::Copied(Ok("the signature".into())));
     assert_eq!(a.status, "copied the signature");
     update(&mut a, Message::Copied(Err("no clipboard".into())));
@@ -410,11 +442,12 @@ fn copied_curl_sends_the_exact_body_even_with_quotes_or_a_leading_at() {
         a.request.body = crate::tui::components::request::new_body_editor(body);
         a.request.body_changed_at(0);
         let id = last_sign_job(&resign(&mut a.request)).id;
+        let view = signed_view(&a, "SIG");
         update(
             &mut a,
             Message::Signed {
                 id,
-                result: Ok(signed_view("SIG")),
+                result: Ok(view),
             },
         );
         update(&mut a, alt_key('y'));
@@ -851,25 +884,31 @@ fn component_views_get_keys_and_their_effects_become_commands() {
 }
 
 #[test]
-fn a_question_mark_typed_at_the_start_of_the_query_is_removed_on_send_and_said() {
+fn a_question_mark_typed_at_the_start_of_the_query_is_not_sent_and_the_field_says_so() {
     let mut a = app();
     focus(&mut a, Field::Query);
     a.type_str("?a=1");
     let cmds = a.ctrl('g');
+    assert!(cmds.is_empty(), "sent once signed: {cmds:?}");
+    let cmds = resign(&mut a.request);
+    let Command::Sign(sign_job) = &cmds[0] else {
+        panic!("{cmds:?}")
+    };
+    let view = a.signer_sign(sign_job);
+    let cmds = a.update(Message::Signed {
+        id: sign_job.id,
+        result: Ok(view),
+    });
     let job = match cmds.as_slice() {
         [Command::Send(job)] => job,
         other => panic!("one send: {other:?}"),
     };
-    assert_eq!(job.sign.spec.query, "a=1", "signed without the '?'");
+    assert_eq!(job.signed.spec().query, "a=1", "signed without the '?'");
     assert!(job.url.ends_with("/v2/batch?a=1"), "{}", job.url);
-    assert_eq!(a.request.query.text(), "a=1");
-    assert!(a.status.contains("started with '?'"), "{}", a.status);
-    // A query without one is sent as typed, with no warning.
-    let mut a = app();
-    focus(&mut a, Field::Query);
-    a.type_str("b=2");
-    a.ctrl('g');
-    assert!(!a.status.contains("started with"), "{}", a.status);
+    assert!(a.status.ends_with("/v2/batch?a=1…"), "{}", a.status);
+    // The field keeps what was typed, and says the '?' is not part of the query.
+    assert_eq!(a.request.query.text(), "?a=1");
+    a.assert_line("?a=1  ⚠ '?' left out");
 }
 
 #[test]

@@ -18,7 +18,5 @@ pub use event_loop::{build_runtime, run_app, run_app_on, run_app_with, LoopHooks
 pub use perform::Effects;
 pub use profile::{loaded_profile, open_current};
 #[cfg(test)]
-pub(crate) use send::send_request;
-
 #[cfg(test)]
 mod tests;

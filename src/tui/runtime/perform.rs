@@ -115,9 +115,9 @@ impl Effects {
                 tracing::debug!(
                     job = job.id,
                     url = %job.url,
-                    method = %job.sign.spec.method,
-                    body_len = job.sign.spec.body.len(),
-                    live_timestamp = job.live_timestamp,
+                    method = %job.signed.spec().method,
+                    body_len = job.signed.spec().body.len(),
+                    timestamp = %job.signed.timestamp(),
                     "send started"
                 );
                 tokio::spawn(async move {

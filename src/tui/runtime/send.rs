@@ -7,8 +7,7 @@ use std::sync::Arc;
 use bytes::Bytes;
 use tokio::sync::mpsc::UnboundedSender;
 
-use crate::core::spec::{SigningParams, Timestamp};
-use crate::engine::{Exchange, SendRequest, Sender};
+use crate::engine::{Exchange, Sender};
 use crate::store::KeySource;
 use crate::tui::components::events::SendReport;
 use crate::tui::components::history::{HistoryMsg, HistoryRow};
@@ -18,26 +17,6 @@ use crate::tui::components::request::response::{
 use crate::tui::effect::SendJob;
 use crate::tui::message::Message;
 use crate::tui::model::ResponseView;
-
-/// What the engine sends for a send job: the request, the key, and the timestamp (live: the
-/// clock when the engine signs; frozen: exactly as typed).
-pub fn send_request(job: SendJob) -> SendRequest {
-    let sign = job.sign;
-    let timestamp = if job.live_timestamp {
-        Timestamp::Now
-    } else {
-        Timestamp::Frozen(sign.timestamp)
-    };
-    SendRequest {
-        base_url: job.base_url,
-        request: sign.spec,
-        params: SigningParams {
-            key: sign.key,
-            timestamp,
-            form: sign.form,
-        },
-    }
-}
 
 /// Tell the history view about a recorded exchange.
 fn announce(sender: &Sender, exchange: &Exchange, tx: &UnboundedSender<Message>) {
@@ -54,8 +33,10 @@ pub async fn send(
     tx: UnboundedSender<Message>,
 ) -> Result<ResponseView, String> {
     let id = job.id;
+    // The signed request the view showed, sent as it is.
+    let signed = std::sync::Arc::unwrap_or_clone(job.signed);
     let exchange = sender
-        .send(send_request(job))
+        .send_signed(&job.base_url, signed, job.key)
         .await
         .map_err(|e| e.to_string())?;
     announce(&sender, &exchange, &tx);

@@ -178,9 +178,17 @@ fn a_frozen_timestamp_is_sent_as_typed_and_the_mismatch_shows_both_signing_texts
     };
     // Frozen, but inside the server's time window: a text the clock would not give (.123 ms).
     let frozen = Utc::now().format("%Y-%m-%dT%H:%M:%S.123Z").to_string();
-    job.live_timestamp = false;
-    job.sign.timestamp = frozen.clone();
-    job.sign.key = crate::core::Secret::new("not-the-demo-key");
+    let wrong = crate::core::Secret::new("not-the-demo-key");
+    job.signed = std::sync::Arc::new(
+        crate::core::SignedRequest::sign(
+            job.signed.spec().clone(),
+            frozen.clone(),
+            job.signed.form(),
+            &wrong,
+        )
+        .unwrap(),
+    );
+    job.key = wrong;
     let session = run_until(&mut app, session, vec![Command::Send(job)], |a| {
         !a.request.sending
     })
@@ -261,11 +269,14 @@ fn the_php_sdk_form_is_sent_as_chosen_accepted_only_where_accepted_and_saved_wit
     // A server that accepts only the standard form: refused, and named as the PHP SDK's form.
     let send = |app: &mut App, session: Option<Session>| {
         let cmds = update(app, ctrl_key('g'));
+        // Sent at once, or once the signature being computed is ready.
         assert!(
-            cmds.iter().any(|c| matches!(c, Command::Send(_))),
+            cmds.iter().any(|c| matches!(c, Command::Send(_))) || app.request.send_when_signed,
             "{cmds:?}"
         );
-        run_until(app, session, cmds, |a| !a.request.sending)
+        run_until(app, session, cmds, |a| {
+            !a.request.sending && !a.request.send_when_signed
+        })
     };
     session = send(&mut app, session);
     let resp = app.request.response.as_ref().expect("a response");
@@ -288,7 +299,8 @@ fn the_php_sdk_form_is_sent_as_chosen_accepted_only_where_accepted_and_saved_wit
     assert!(resp.job_id.is_some(), "{resp:?}");
     // In the standard form the same request is refused there only if the server's text
     // differs: it does not (the standard form is always accepted).
-    update(&mut app, alt_key('f'));
+    let cmds = update(&mut app, alt_key('f'));
+    session = run_until(&mut app, session, cmds, |a| !a.request.sign.updating());
     session = send(&mut app, session);
     assert_eq!(app.request.response.as_ref().map(|r| r.status), Some(200));
     update(&mut app, alt_key('f'));
@@ -371,7 +383,9 @@ fn switching_profile_points_the_in_process_server_at_the_new_profiles_upstream()
             "every profile sends to the local server"
         );
         let cmds = update(app, ctrl_key('g'));
-        let session = run_until(app, session, cmds, |a| !a.request.sending);
+        let session = run_until(app, session, cmds, |a| {
+            !a.request.sending && !a.request.send_when_signed
+        });
         let resp = app.request.response.as_ref().expect("a response");
         assert_eq!(resp.status, 200, "{}", app.status);
         session
@@ -380,7 +394,9 @@ fn switching_profile_points_the_in_process_server_at_the_new_profiles_upstream()
         let cmds = vec![Command::LoadProfile(name.to_string())];
         let name = name.to_string();
         run_until(app, session, cmds, move |a| {
-            a.request.profile_name == name && a.request.sign.result.is_some()
+            a.request.profile_name == name
+                && a.request.sign.result.is_some()
+                && !a.request.sign.updating()
         })
     };
 
@@ -466,7 +482,9 @@ fn saving_the_profile_in_use_with_a_forward_url_points_the_in_process_server_at_
     });
     let send = |app: &mut App, session: Option<Session>| {
         let cmds = update(app, ctrl_key('g'));
-        let session = run_until(app, session, cmds, |a| !a.request.sending);
+        let session = run_until(app, session, cmds, |a| {
+            !a.request.sending && !a.request.send_when_signed
+        });
         assert_eq!(app.request.response.as_ref().map(|r| r.status), Some(200));
         session
     };

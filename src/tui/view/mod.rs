@@ -119,15 +119,12 @@ fn draw_status(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     }
     let req = &app.request;
     let dirty = if req.unsaved() { "*" } else { "" };
-    let target = request::target_url(req);
-    let text = format!(
-        " {}{} │ {} {} │ {}",
-        req.profile_name,
-        dirty,
-        req.method.text().to_ascii_uppercase(),
-        target,
-        app.status
-    );
+    // The method and URL of the signed request (what Ctrl-G sends), not of the fields.
+    let target = match request::signed_view(req) {
+        Some(s) => format!("{} {}", s.method(), s.url(req.url.text())),
+        None => "signing…".to_string(),
+    };
+    let text = format!(" {}{} │ {target} │ {}", req.profile_name, dirty, app.status);
     frame.render_widget(
         Paragraph::new(fit_status(&text, area.width)).style(theme.status()),
         area,

@@ -146,8 +146,8 @@ fn shown(a: &crate::tui::app::App) -> Vec<String> {
         out.push(format!("… (+{} bytes)", body - 160));
     }
     if let Some(Ok(s)) = &a.request.sign.result {
-        out.push(s.digest_hex.clone());
-        out.push(format!("Authorization: Bearer {}", s.signature));
+        out.push(s.digest_hex());
+        out.push(format!("Authorization: Bearer {}", s.signature()));
     }
     out
 }
@@ -164,7 +164,7 @@ fn the_request_view_and_its_detail_panels_cut_nothing() {
     for (w, h) in SIZES {
         let mut a = request_app(w, h);
         let sig = match &a.request.sign.result {
-            Some(Ok(s)) => s.signature.clone(),
+            Some(Ok(s)) => s.signature().to_string(),
             _ => String::new(),
         };
         assert!(!sig.is_empty());

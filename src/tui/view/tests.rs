@@ -256,7 +256,7 @@ fn the_signature_line_says_computed_and_shows_the_servers_verdict_apart() {
     let last = |a: &mut TestApp| {
         rows(&render(a, 140, 40))
             .into_iter()
-            .find(|r| r.contains("✓ computed"))
+            .find(|r| r.starts_with("sig "))
             .unwrap_or_default()
     };
     let row = last(&mut a);
@@ -265,12 +265,15 @@ fn the_signature_line_says_computed_and_shows_the_servers_verdict_apart() {
             .ends_with("server: rejected SIGNATURE_MISMATCH (401)"),
         "{row}"
     );
+    // Beside a rejection our side says only that the signature was computed: no success mark.
+    assert!(row.contains(" computed ") && !row.contains('✓'), "{row}");
     a.request.response = Some(ResponseView {
         status: 200,
         ..Default::default()
     });
     let row = last(&mut a);
     assert!(row.trim_end().ends_with("server: accepted (200)"), "{row}");
+    assert!(row.contains("✓ computed"), "{row}");
 }
 
 /// At 80 columns the signature stays whole beside the server's verdict: the state and the
@@ -307,6 +310,8 @@ fn the_signature_is_never_cut_for_the_verdict() {
             );
             let verdict = if w >= 120 { long } else { short };
             assert!(row.trim_end().ends_with(verdict), "{w}x{h}: {row:?}");
+            // A success mark never stands beside a rejection, at any width.
+            assert_eq!(row.contains('✓'), status == 200, "{w}x{h}: {row:?}");
         }
     }
 }

@@ -212,22 +212,13 @@ impl BodyEditor {
 
     /// The lines of the body from line `first` on (without their LF).
     pub fn lines_from(&self, first: usize) -> impl Iterator<Item = &[u8]> {
-        let start = (first < self.index.lines).then(|| self.line_start(first));
-        let text: &[u8] = &self.text;
-        let mut pos = start;
-        std::iter::from_fn(move || {
-            let p = pos?;
-            match memchr::memchr(b'\n', &text[p..]) {
-                Some(i) => {
-                    pos = Some(p + i + 1);
-                    Some(&text[p..p + i])
-                }
-                None => {
-                    pos = None;
-                    Some(&text[p..])
-                }
-            }
-        })
+        lines_from(&self.index, &self.text, first)
+    }
+
+    /// The line index as it is now, for reading the lines of the body as it is now later (a
+    /// signed snapshot of it) without scanning from the top.
+    pub fn line_marks(&self) -> LineMarks {
+        LineMarks(self.index.clone())
     }
 
     /// Replace the whole body (format, minify, external editor). Undo can restore the old text
@@ -804,6 +795,50 @@ fn common_suffix(a: &[u8], b: &[u8]) -> usize {
         k += 1;
     }
     k
+}
+
+/// The lines of `text` (indexed by `index`) from line `first` on, without their LF.
+fn lines_from<'t>(
+    index: &LineIndex,
+    text: &'t [u8],
+    first: usize,
+) -> impl Iterator<Item = &'t [u8]> {
+    let mut pos = (first < index.lines).then(|| index.line_start(text, first));
+    std::iter::from_fn(move || {
+        let p = pos?;
+        match memchr::memchr(b'\n', &text[p..]) {
+            Some(i) => {
+                pos = Some(p + i + 1);
+                Some(&text[p..p + i])
+            }
+            None => {
+                pos = None;
+                Some(&text[p..])
+            }
+        }
+    })
+}
+
+/// The body's line index at one revision (one mark per few hundred lines: cheap to clone), to
+/// read the lines of that revision's bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineMarks(LineIndex);
+
+impl LineMarks {
+    /// The index of `text`, built by scanning it.
+    pub fn of(text: &[u8]) -> Self {
+        LineMarks(LineIndex::build(text))
+    }
+
+    /// The lines of `text`, the bytes this index was taken with, from line `first` on.
+    pub fn lines_from<'t>(&self, text: &'t [u8], first: usize) -> impl Iterator<Item = &'t [u8]> {
+        lines_from(&self.0, text, first)
+    }
+
+    /// Number of lines (LFs + 1).
+    pub fn line_count(&self) -> usize {
+        self.0.lines
+    }
 }
 
 /// Line starts of the body at intervals, to find line N (and the line of byte N) without

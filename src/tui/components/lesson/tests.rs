@@ -281,9 +281,10 @@ fn the_lesson_and_an_exercise_fit_80x24_with_their_keys_shown() {
 /// copied is the code generator's for the request being edited, the key left to the environment.
 #[test]
 fn copy_as_code_picks_a_language_and_copies_the_program_for_the_request_being_edited() {
-    use crate::codegen::{render, CodeOptions, Lang};
+    use crate::codegen::{CodeOptions, Lang};
     let mut t = TestApp::new(80, 24);
     set_field(&mut t, Field::Query, "page=2");
+    t.sign_now();
     t.alt('p');
     for l in Lang::ALL {
         t.assert_line(&format!("{:<7} {}", l.name(), l.file_name()));
@@ -292,7 +293,8 @@ fn copy_as_code_picks_a_language_and_copies_the_program_for_the_request_being_ed
     t.press(KeyCode::Down);
     let cmds = t.press(KeyCode::Enter);
     assert!(t.popup.is_none());
-    let want = render(&t.request.signable(), Lang::Php, &CodeOptions::default()).unwrap();
+    let shown = t.request.sign.result.clone().unwrap().unwrap();
+    let want = crate::codegen::render_signed(&shown, Lang::Php, &CodeOptions::default()).unwrap();
     match cmds.as_slice() {
         [Command::CopyAs { text, what }] => {
             assert_eq!(text, &want);

@@ -182,10 +182,10 @@ fn draw_fields(
                 },
             ),
             Field::Method => (edit.text().to_string(), "  ↑↓".into()),
-            // The '?' is not part of the query (`docs/signing.md`): sent as "??" it would be
-            // signed as no server signs it, so the send removes it; say so while typing.
+            // One leading '?' is the URL's separator, not part of the query (`docs/signing.md`
+            // rule S4): every view, copy and the send leave it out; say so beside it.
             Field::Query if edit.text().starts_with('?') => {
-                (edit.text().to_string(), "  ⚠ '?' not sent".into())
+                (edit.text().to_string(), "  ⚠ '?' left out".into())
             }
             _ => (edit.text().to_string(), String::new()),
         };
@@ -283,26 +283,32 @@ fn canon_height(row: &CanonRow, text_w: usize, empty_body: bool) -> usize {
     canon_chunks(row, text_w, empty_body).len() + usize::from(row.standard.is_some())
 }
 
+/// The canonical panel: the text of the signed request (`signed`), never one built apart from
+/// the fields. While a newer signature is on its way the title says "updating…".
 fn draw_canonical(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme) {
-    let len = req
-        .sign
-        .result
-        .as_ref()
-        .and_then(|r| r.as_ref().ok())
-        .map(|s| s.canonical_len);
-    let mut title = match len {
-        Some(n) => vec![Span::styled(
-            format!(" Canonical text ({n} bytes signed) "),
+    let signed = signed(req);
+    let updating = if req.sign.updating() {
+        " · updating…"
+    } else {
+        ""
+    };
+    let mut title = match signed {
+        Some(s) => vec![Span::styled(
+            format!(
+                " Canonical text ({} bytes signed{updating}) ",
+                s.signed().headers.canonical_head().len() + s.spec().body.len()
+            ),
             theme.title(),
         )],
         None => vec![Span::styled(" Canonical text ", theme.title())],
     };
     // The form it is signed in, when it is not the standard one (Alt-F switches).
-    if req.form != SigningForm::Standard {
+    let form = signed.map_or(req.form, |s| s.form());
+    if form != SigningForm::Standard {
         title.push(Span::styled(
             format!(
                 " {} form · * differs from standard · Alt-F ",
-                form_title(req.form)
+                form_title(form)
             ),
             theme.warn(),
         ));
@@ -313,21 +319,32 @@ fn draw_canonical(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
     if inner.height == 0 || inner.width == 0 {
         return;
     }
+    let Some(s) = signed else {
+        let why = match &req.sign.result {
+            Some(Err(e)) => format!("not signed: {e}"),
+            _ => "signing…".to_string(),
+        };
+        let lines: Vec<Line> = wrap_words(&why, inner.width as usize)
+            .into_iter()
+            .map(|l| Line::from(Span::styled(l, theme.warn())))
+            .collect();
+        frame.render_widget(Paragraph::new(lines), inner);
+        return;
+    };
     let highlighted = req.focus.canonical_lines();
-    let signable = req.signable();
-    let canonical = req.form.canonical(&signable);
+    let canonical = s.canonical();
     let head_lines = canonical.lines();
-    let standard = signable.canonical();
-    let standard_lines = standard.lines();
-    let differing = req.form.differing_lines(signable.path, signable.query);
-    let body_count = req.body.line_count();
+    let standard = s.standard_lines();
+    let body: &[u8] = &s.spec().body;
+    let marks = &s.body_marks;
+    let body_count = marks.line_count();
     let total = 7 + body_count;
     let compact = inner.width < 60;
     let label_w = if compact { LABEL_W_COMPACT } else { LABEL_W };
     let text_w = (inner.width as usize).saturating_sub(label_w).max(1);
     let height = inner.height as usize;
-    // The text of logical line `idx` (head lines, then body lines read through the editor's
-    // line index; `body_line` is that body line's bytes).
+    // The text of logical line `idx` (head lines, then body lines read through the signed
+    // body's line index; `body_line` is that body line's bytes).
     let row_of = |idx: usize, body_line: &[u8]| -> CanonRow {
         if idx < 7 {
             let line = head_lines[idx];
@@ -336,9 +353,10 @@ fn draw_canonical(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
                 text: escape_visible(line.bytes),
                 lf: true,
                 highlighted: highlighted.contains(&line.label),
-                standard: differing
-                    .contains(&line.label)
-                    .then(|| escape_visible(standard_lines[idx].bytes)),
+                standard: standard
+                    .iter()
+                    .find(|(l, _)| *l == line.label)
+                    .map(|(_, t)| escape_visible(t.as_bytes())),
             }
         } else {
             let i = idx - 7;
@@ -365,9 +383,9 @@ fn draw_canonical(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
     // Which logical line comes first: while the body has focus, the latest that still shows
     // the cursor's line whole with the lines before it (long lines wrap over several rows).
     let first = if req.focus == Field::Body && !req.normal_mode {
-        let cur = 7 + req.body.cursor_line();
+        let cur = 7 + req.body.cursor_line().min(body_count.saturating_sub(1));
         let mut start = cur.saturating_sub(height.saturating_sub(1));
-        let mut body_lines = req.body.lines_from(start.saturating_sub(7));
+        let mut body_lines = marks.lines_from(body, start.saturating_sub(7));
         let mut heights: Vec<usize> = (start..=cur)
             .map(|idx| {
                 let line = if idx >= 7 {
@@ -389,8 +407,8 @@ fn draw_canonical(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
     };
     let mut rows: Vec<Line> = Vec::with_capacity(height);
     let mut idx = first;
-    // Only the body lines on screen are read (through the editor's line index).
-    let mut body_lines = req.body.lines_from(first.saturating_sub(7));
+    // Only the body lines on screen are read (through the signed body's line index).
+    let mut body_lines = marks.lines_from(body, first.saturating_sub(7));
     while rows.len() < height && idx < total {
         let line = if idx >= 7 {
             body_lines.next().unwrap_or_default()
@@ -398,7 +416,7 @@ fn draw_canonical(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
             &[]
         };
         let row = row_of(idx, line);
-        let empty_body = idx == 7 && req.body.is_empty();
+        let empty_body = idx == 7 && body.is_empty();
         push_canon_row(
             &mut rows,
             row,
@@ -574,7 +592,7 @@ fn draw_detail(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme)
         Detail::Pipeline => pipeline_lines(req, w, theme),
         Detail::Headers => headers_lines(req, w, theme),
         Detail::Response => return draw_response(frame, inner, req, theme),
-        Detail::Diff => diff_lines(req, w, theme),
+        Detail::Diff => super::diff::diff_lines(req, w, theme),
     };
     req.detail_max.set(lines.len().saturating_sub(h));
     let skip = req.detail_scroll.min(req.detail_max.get());
@@ -582,8 +600,9 @@ fn draw_detail(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme)
     frame.render_widget(Paragraph::new(shown), inner);
 }
 
+/// The signed request every panel reads (`super::update::signed_view`).
 fn signed(req: &RequestState) -> Option<&SignedView> {
-    req.sign.result.as_ref().and_then(|r| r.as_ref().ok())
+    super::update::signed_view(req)
 }
 
 fn pipeline_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'static>> {
@@ -598,13 +617,27 @@ fn pipeline_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'stat
             w as u16,
         ));
     };
-    let signable = req.signable();
-    let canonical = signable.canonical();
+    // Every step reads the signed request: the text in its form, its digest, its signature.
+    let Some(s) = signed(req) else {
+        let why = match &req.sign.result {
+            Some(Err(e)) => e.clone(),
+            _ => "signing…".into(),
+        };
+        for chunk in wrap_words(&why, w) {
+            out.push(Line::from(Span::styled(chunk, theme.warn())));
+        }
+        return out;
+    };
+    let canonical = s.canonical();
+    let form_note = match s.form() {
+        SigningForm::Standard => String::new(),
+        f => format!(" (in the {} form)", form_title(f)),
+    };
     step(
         &mut out,
         "1",
         "canonical bytes",
-        "the exact text signed: 7 lines + body, joined by LF",
+        &format!("the exact text signed{form_note}: 7 lines + body, joined by LF"),
     );
     let mut preview = escape_visible(canonical.head().as_bytes());
     let body = canonical.body();
@@ -616,40 +649,27 @@ fn pipeline_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'stat
     for chunk in wrap_chars(&preview, w).into_iter().take(6) {
         out.push(Line::from(visible_spans(&chunk, Style::default(), theme)));
     }
-    match signed(req) {
-        Some(s) => {
-            step(
-                &mut out,
-                "2",
-                "HMAC-SHA384 digest",
-                "keyed with the REST key; 48 bytes, in hex",
-            );
-            for chunk in wrap_chars(&s.digest_hex, w) {
-                out.push(Line::from(chunk));
-            }
-            step(
-                &mut out,
-                "3",
-                "base64",
-                "standard alphabet with padding: the signature",
-            );
-            for chunk in wrap_chars(&s.signature, w) {
-                out.push(Line::from(Span::styled(chunk, theme.signature())));
-            }
-            step(&mut out, "4", "header", "sent as the Authorization header");
-            for chunk in wrap_chars(&format!("Authorization: Bearer {}", s.signature), w) {
-                out.push(Line::from(chunk));
-            }
-        }
-        None => {
-            let why = match &req.sign.result {
-                Some(Err(e)) => e.clone(),
-                _ => "signing…".into(),
-            };
-            for chunk in wrap_words(&why, w) {
-                out.push(Line::from(Span::styled(chunk, theme.warn())));
-            }
-        }
+    step(
+        &mut out,
+        "2",
+        "HMAC-SHA384 digest",
+        "keyed with the REST key; 48 bytes, in hex",
+    );
+    for chunk in wrap_chars(&s.digest_hex(), w) {
+        out.push(Line::from(chunk));
+    }
+    step(
+        &mut out,
+        "3",
+        "base64",
+        "standard alphabet with padding: the signature",
+    );
+    for chunk in wrap_chars(s.signature(), w) {
+        out.push(Line::from(Span::styled(chunk, theme.signature())));
+    }
+    step(&mut out, "4", "header", "sent as the Authorization header");
+    for chunk in wrap_chars(&format!("Authorization: Bearer {}", s.signature()), w) {
+        out.push(Line::from(chunk));
     }
     out
 }
@@ -662,7 +682,7 @@ fn headers_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'stati
             .collect();
     match signed(req) {
         Some(s) => {
-            for (n, v) in &s.headers {
+            for (n, v) in s.headers() {
                 let text = format!("{n}: {v}");
                 for (k, chunk) in wrap_chars(&text, w).into_iter().enumerate() {
                     if k == 0 && chunk.len() > n.len() {
@@ -795,111 +815,6 @@ fn draw_response(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Them
     frame.render_widget(Paragraph::new(lines), area);
 }
 
-fn diff_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'static>> {
-    let Some(m) = req.response.as_ref().and_then(|r| r.mismatch.as_ref()) else {
-        return wrap_words(
-            "No mismatch to show. When the local server answers SIGNATURE_MISMATCH, what we \
-             signed and what it signed appear here line by line.",
-            w,
-        )
-        .into_iter()
-        .map(|chunk| Line::from(Span::styled(chunk, theme.dim())))
-        .collect();
-    };
-    // The conclusion first, in words; then the diff, each line labelled.
-    let mut out = Vec::new();
-    for chunk in wrap_words(&diff_conclusion(m), w) {
-        out.push(Line::from(Span::styled(chunk, theme.warn())));
-    }
-    out.push(styled_line(vec![
-        ("- we signed  ".into(), theme.removed()),
-        ("+ server signed".into(), theme.added()),
-    ]));
-    let n = m.ours.len().max(m.theirs.len());
-    for i in 0..n {
-        let a = m.ours.get(i);
-        let b = m.theirs.get(i);
-        let label = format!("{:<LABEL_W$}", diff_label(i).as_str());
-        if a == b {
-            diff_rows(
-                &mut out,
-                "  ",
-                &label,
-                a.map_or("", |s| s),
-                Style::default(),
-                w,
-                theme,
-            );
-        } else {
-            for (sign, text, style) in [("- ", a, theme.removed()), ("+ ", b, theme.added())] {
-                if let Some(t) = text {
-                    diff_rows(&mut out, sign, &label, t, style, w, theme);
-                }
-            }
-        }
-    }
-    out
-}
-
-/// One line of the diff: its sign and label, the text wrapped (the panel scrolls), each
-/// continuation row marked `↪` under the label so a wrap never reads as another line.
-fn diff_rows(
-    out: &mut Vec<Line<'static>>,
-    sign: &str,
-    label: &str,
-    text: &str,
-    style: Style,
-    w: usize,
-    theme: &Theme,
-) {
-    let text_w = w.saturating_sub(2 + LABEL_W).max(1);
-    for (k, chunk) in wrap_chars(text, text_w).into_iter().enumerate() {
-        let lead = if k == 0 {
-            label.to_string()
-        } else {
-            format!("{:>LABEL_W$}", "↪ ")
-        };
-        out.push(styled_line(vec![
-            (sign.into(), style),
-            (lead, theme.label()),
-            (chunk, style),
-        ]));
-    }
-}
-
-/// The label of line `i` of the server's signing text (seven head lines, then the body).
-pub fn diff_label(i: usize) -> LineLabel {
-    LineLabel::ALL[i.min(LineLabel::ALL.len() - 1)]
-}
-
-/// One sentence on a mismatch: the server's diagnosis when it gave one; otherwise what the two
-/// texts show (the first line that differs, or, when they are the same, that the keys differ).
-pub fn diff_conclusion(m: &crate::tui::model::MismatchView) -> String {
-    if let Some(d) = &m.diagnosis {
-        return format!("Conclusion: {d}");
-    }
-    let first = (0..m.ours.len().max(m.theirs.len())).find(|&i| m.ours.get(i) != m.theirs.get(i));
-    match first {
-        None => "Conclusion: we and the server signed the same text, so the REST keys differ: \
-                 check the profile's REST key against the server's account"
-            .to_string(),
-        Some(i) => format!(
-            "Conclusion: the texts first differ in the {} line (line {}): we signed {}, the server signed {}",
-            diff_label(i).as_str(),
-            i + 1,
-            shown_line(m.ours.get(i)),
-            shown_line(m.theirs.get(i)),
-        ),
-    }
-}
-
-fn shown_line(l: Option<&String>) -> String {
-    match l {
-        None => "nothing".to_string(),
-        Some(t) => format!("“{}”", clip(t, 80)),
-    }
-}
-
 fn draw_signature(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme) {
     // `✓ computed` is about our signature only; the server's verdict on the last send is
     // shown apart, at the right. The signature is never cut for them: when the row is short
@@ -916,16 +831,21 @@ fn draw_signature(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
             .map(|s| s.content.chars().count())
             .sum::<usize>()
     };
+    // A success mark never stands beside a rejection: once the server has rejected the last
+    // send, our side says only "computed" (the signature was computed, not accepted).
+    let rejected = verdict.as_ref().is_some_and(|(_, _, accepted)| !accepted);
     let (mut spans, state_short) = match &req.sign.result {
         Some(Ok(s)) => {
             let (long, short, style) = if req.sign.updating() {
                 (" updating…", " …", theme.warn())
+            } else if rejected {
+                (" computed", "", theme.dim())
             } else {
                 (" ✓ computed", " ✓", theme.ok())
             };
             let spans = vec![
                 Span::styled("sig ", theme.label()),
-                Span::styled(s.signature.clone(), theme.signature()),
+                Span::styled(s.signature().to_string(), theme.signature()),
                 Span::styled(long, style),
             ];
             (spans, Some(Span::styled(short, style)))

@@ -31,7 +31,7 @@ fn toggle(app: &mut TestApp) {
 /// The signature the worker showed.
 fn shown_signature(app: &TestApp) -> String {
     match &app.request.sign.result {
-        Some(Ok(s)) => s.signature.clone(),
+        Some(Ok(s)) => s.signature().to_string(),
         other => panic!("a signature: {other:?}"),
     }
 }
@@ -136,9 +136,9 @@ fn the_send_signs_in_the_chosen_form_and_the_form_is_saved_with_its_request() {
             _ => None,
         })
         .expect("a send");
-    assert_eq!(job.sign.form, SigningForm::PhpSdk);
-    let req = crate::tui::runtime::send_request((**job).clone());
-    assert_eq!(req.params.form, SigningForm::PhpSdk);
+    // The send sends the signed request shown: the PHP SDK form's, its signature.
+    assert_eq!(job.signed.form(), SigningForm::PhpSdk);
+    assert_eq!(job.signed.signature(), shown_signature(&app));
 
     // Saving hands the runtime the request with its form.
     app.update(Message::Key(KeyEvent::new(

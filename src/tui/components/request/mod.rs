@@ -7,6 +7,7 @@
 //! both. The profile being edited (name, demo or not, unsaved edits) belongs here too: only
 //! this view edits it.
 
+mod diff;
 mod draw;
 #[cfg(test)]
 mod form_tests;

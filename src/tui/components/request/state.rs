@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 
+use crate::core::spec::{query_as_sent, query_as_typed};
 use crate::core::time::format_timestamp;
 use crate::core::RequestSpec;
 use crate::core::{LineLabel, Secret, SignableRequest, SigningForm};
@@ -311,6 +312,9 @@ pub struct RequestState {
     pub sending: bool,
     /// Id of the send we wait for (answers to older sends are ignored).
     pub pending_send: Option<u64>,
+    /// Ctrl-G came while the signature was updating: the request is sent once it is signed
+    /// (the send sends the signed request shown, never one signed apart).
+    pub send_when_signed: bool,
     next_id: u64,
 
     /// Scroll offset of the canonical panel (rows), when the body is not focused.
@@ -363,6 +367,7 @@ impl RequestState {
             response: None,
             sending: false,
             pending_send: None,
+            send_when_signed: false,
             next_id: 0,
             canon_scroll: 0,
             key_error: None,
@@ -381,7 +386,9 @@ impl RequestState {
         self.url.set(&r.url);
         self.method.set(&spec.method);
         self.path.set(&spec.path);
-        self.query.set(&spec.query);
+        // A query that starts with '?' gets the separator written before it, so that the field
+        // gives it back unchanged (`docs/signing.md` rule S4).
+        self.query.set(query_as_typed(&spec.query));
         self.prefix.set(&spec.header_prefix);
         self.api_key.set(&spec.api_key);
         self.content_type.set(&spec.content_type);
@@ -398,7 +405,7 @@ impl RequestState {
         RequestSpec {
             method: self.method.text().to_string(),
             path: self.path.text().to_string(),
-            query: self.query.text().to_string(),
+            query: self.query_as_sent().to_string(),
             header_prefix: self.prefix.text().to_string(),
             api_key: self.api_key.text().to_string(),
             content_type: self.content_type.text().to_string(),
@@ -431,12 +438,18 @@ impl RequestState {
         self.timestamp.text()
     }
 
+    /// The query as sent and signed: the field without its leading `?` (`docs/signing.md`
+    /// rule S4).
+    pub fn query_as_sent(&self) -> &str {
+        query_as_sent(self.query.text()).0
+    }
+
     /// The request as the signer sees it, borrowing the fields.
     pub fn signable(&self) -> SignableRequest<'_> {
         SignableRequest {
             method: self.method.text(),
             path: self.path.text(),
-            query: self.query.text(),
+            query: self.query_as_sent(),
             header_prefix: self.prefix.text(),
             timestamp: self.timestamp.text(),
             api_key: self.api_key.text(),

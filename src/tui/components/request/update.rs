@@ -41,8 +41,13 @@ pub fn on_tick(req: &mut RequestState, now: chrono::DateTime<chrono::Utc>) -> Ve
     vec![]
 }
 
-/// A signing job finished.
-pub fn on_signed(req: &mut RequestState, id: u64, result: Result<SignedView, String>) {
+/// A signing job finished. A send asked for while it was signing goes now, with this
+/// signature.
+pub fn on_signed(
+    req: &mut RequestState,
+    id: u64,
+    result: Result<SignedView, String>,
+) -> Vec<Command> {
     // No key because its source failed: say why the source failed, as the CLI does.
     let result = match (result, &req.key_error) {
         (Err(_), Some(why)) if req.key_info.secret.expose().is_empty() => Err(format!(
@@ -55,6 +60,11 @@ pub fn on_signed(req: &mut RequestState, id: u64, result: Result<SignedView, Str
         req.sign.shown = id;
         req.sign.result = Some(result);
     }
+    if req.send_when_signed && !req.sign.updating() {
+        req.send_when_signed = false;
+        return send(req);
+    }
+    vec![]
 }
 
 /// The JSON check of body revision `rev`.
@@ -380,12 +390,7 @@ pub fn run(req: &mut RequestState, action: Action) -> Vec<Command> {
         Action::CopySignature => return copy_signature(req),
         Action::CopyHeaders => return copy_headers(req),
         Action::CopyCurl => return copy_curl(req),
-        Action::CopyBody => {
-            return vec![Command::CopyAs {
-                text: req.body.text().to_string(),
-                what: format!("the body ({} bytes)", req.body.bytes().len()),
-            }]
-        }
+        Action::CopyBody => return copy_body(req),
         Action::CopyCanonical => return copy_canonical(req),
         Action::CopyResponse => return copy_response(req),
         Action::NextDetail => cycle_detail(req),
@@ -533,6 +538,7 @@ fn sign_job(req: &RequestState, id: u64, changed_from: Option<usize>, check_json
         changed_from,
         check_json,
         form: req.form,
+        body_marks: req.body.line_marks(),
     }
 }
 
@@ -584,47 +590,49 @@ fn send(req: &mut RequestState) -> Vec<Command> {
         req.status = format!("not sent: {why}");
         return vec![];
     }
-    // The query is signed and sent without its leading '?' (`docs/signing.md` rule S4, the
-    // canonical text): a typed one would be sent as "??" and signed as no server signs it.
-    let stripped = req.query.text().starts_with('?');
-    if stripped {
-        let query = req.query.text().trim_start_matches('?').to_string();
-        req.query.set(query);
-        req.dirty = true;
+    // The send sends the signed request shown: while it is being signed, it waits for it.
+    if req.sign.updating() {
+        req.send_when_signed = true;
+        req.status = "signing… the request is sent once it is signed".into();
+        return vec![];
     }
+    let signed = match &req.sign.result {
+        Some(Ok(s)) => s.request.clone(),
+        Some(Err(e)) => {
+            req.status = format!("not sent: {e}");
+            return vec![];
+        }
+        None => {
+            req.send_when_signed = true;
+            req.status = "signing… the request is sent once it is signed".into();
+            return vec![];
+        }
+    };
     let id = req.next_id();
     req.pending_send = Some(id);
     req.sending = true;
-    req.status = format!(
-        "{}sending {} {}…",
-        if stripped {
-            "the query started with '?' (it is not part of the query): removed; "
-        } else {
-            ""
-        },
-        req.method.text().to_ascii_uppercase(),
-        target_url(req)
-    );
-    let job = sign_job(req, id, None, false);
+    let base_url = req.url.text().trim().to_string();
+    let url = signed.url(&base_url);
+    req.status = format!("sending {} {url}…", signed.method());
     vec![Command::Send(Box::new(SendJob {
         id,
         request_name: Some(req.requests.selected_name().to_string()),
-        url: target_url(req),
-        base_url: req.url.text().trim().to_string(),
-        live_timestamp: req.ts_live,
-        sign: job,
+        url,
+        base_url,
+        key: req.key_info.secret.clone(),
+        signed,
     }))]
 }
 
-/// The full URL the request goes to: base URL + path + ?query.
-pub fn target_url(req: &RequestState) -> String {
-    let base = req.url.text().trim_end_matches('/');
-    let mut u = format!("{base}{}", req.path.text());
-    if !req.query.text().is_empty() {
-        u.push('?');
-        u.push_str(req.query.text());
-    }
-    u
+/// The full URL the request goes to: the base URL with the signed request's path and query
+/// (None until the request is signed).
+pub fn target_url(req: &RequestState) -> Option<String> {
+    signed_view(req).map(|s| s.url(req.url.text()))
+}
+
+/// The signed request shown, whether or not it is up to date with the fields.
+pub fn signed_view(req: &RequestState) -> Option<&SignedView> {
+    req.sign.result.as_ref().and_then(|r| r.as_ref().ok())
 }
 
 fn current_signature(req: &mut RequestState) -> Option<SignedView> {
@@ -645,7 +653,7 @@ fn current_signature(req: &mut RequestState) -> Option<SignedView> {
 fn copy_signature(req: &mut RequestState) -> Vec<Command> {
     match current_signature(req) {
         Some(s) => vec![Command::CopyAs {
-            text: s.signature,
+            text: s.signature().to_string(),
             what: "the signature".into(),
         }],
         None => vec![],
@@ -654,10 +662,13 @@ fn copy_signature(req: &mut RequestState) -> Vec<Command> {
 
 fn copy_headers(req: &mut RequestState) -> Vec<Command> {
     match current_signature(req) {
-        Some(s) => vec![Command::CopyAs {
-            what: format!("the {} signed headers", s.headers.len()),
-            text: header_text(&s.headers),
-        }],
+        Some(s) => {
+            let headers = s.headers().to_vec();
+            vec![Command::CopyAs {
+                what: format!("the {} signed headers", headers.len()),
+                text: header_text(&headers),
+            }]
+        }
         None => vec![],
     }
 }
@@ -666,10 +677,10 @@ fn copy_curl(req: &mut RequestState) -> Vec<Command> {
     match current_signature(req) {
         Some(s) => vec![Command::CopyAs {
             text: crate::core::curl::to_curl(
-                req.method.text(),
-                &target_url(req),
-                &s.headers,
-                crate::core::curl::CurlBody::Inline(req.body.bytes()),
+                &s.method(),
+                &s.url(req.url.text()),
+                &s.headers().to_vec(),
+                crate::core::curl::CurlBody::Inline(&s.spec().body),
             ),
             what: "the request as curl".into(),
         }],
@@ -677,18 +688,32 @@ fn copy_curl(req: &mut RequestState) -> Vec<Command> {
     }
 }
 
-/// The canonical text as it is signed now (the live clock or the frozen timestamp).
+fn copy_body(req: &mut RequestState) -> Vec<Command> {
+    match current_signature(req) {
+        Some(s) => {
+            let body = &s.spec().body;
+            vec![Command::CopyAs {
+                text: String::from_utf8_lossy(body).into_owned(),
+                what: format!("the body ({} bytes)", body.len()),
+            }]
+        }
+        None => vec![],
+    }
+}
+
+/// The canonical text that was signed (the live clock or the frozen timestamp, in the form
+/// chosen).
 fn copy_canonical(req: &mut RequestState) -> Vec<Command> {
-    let spec = req.spec();
-    let ts = req.timestamp_value().to_string();
-    let signable = spec.signable(&ts);
-    let canonical = signable.canonical();
-    let mut text = canonical.head().as_bytes().to_vec();
-    text.extend_from_slice(canonical.body());
-    vec![Command::CopyAs {
-        what: format!("the canonical text ({} bytes)", text.len()),
-        text: String::from_utf8_lossy(&text).into_owned(),
-    }]
+    match current_signature(req) {
+        Some(s) => {
+            let text = s.canonical().to_bytes();
+            vec![Command::CopyAs {
+                what: format!("the canonical text ({} bytes)", text.len()),
+                text: String::from_utf8_lossy(&text).into_owned(),
+            }]
+        }
+        None => vec![],
+    }
 }
 
 fn copy_response(req: &mut RequestState) -> Vec<Command> {

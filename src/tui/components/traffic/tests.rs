@@ -374,10 +374,14 @@ fn ctrl_g_sends_the_selected_record_again_to_the_local_server() {
         };
         assert_eq!(job.base_url, BASE);
         assert_eq!(job.url, format!("{BASE}/v2/batch/"));
-        assert_eq!(job.sign.spec.path, "/v2/batch/");
-        assert_eq!(&job.sign.spec.body[..], b"[{\"id\":\"sku-1\"}]");
-        assert!(job.live_timestamp, "signed again at send time");
-        assert_eq!(job.sign.key.expose(), crate::server::DEMO_REST_KEY);
+        assert_eq!(job.signed.spec().path, "/v2/batch/");
+        assert_eq!(&job.signed.spec().body[..], b"[{\"id\":\"sku-1\"}]");
+        assert_eq!(
+            job.signed.timestamp(),
+            crate::core::time::format_timestamp(t.request.now),
+            "signed again now"
+        );
+        assert_eq!(job.key.expose(), crate::server::DEMO_REST_KEY);
         assert!(
             t.status
                 .starts_with("sending the Traffic request PUT http://127.0.0.1:8787/v2/batch/"),
