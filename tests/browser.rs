@@ -140,3 +140,159 @@ async fn a_page_on_another_origin_gets_its_events_recorded() {
     shop_task.abort();
     server.shutdown().await;
 }
+
+/// An attacker's server for DNS rebinding on 127.0.0.1: `GET /` is its page; every other
+/// request is relayed byte for byte to `victim`, as if the attacker's name now resolved to the
+/// victim's address (the browser sees one origin; the victim sees the attacker's name in
+/// `Host`).
+async fn rebinding_server(html: String, victim: std::net::SocketAddr) -> std::net::SocketAddr {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut s, _)) = listener.accept().await else {
+                return;
+            };
+            let html = html.clone();
+            tokio::spawn(async move {
+                let mut head = Vec::new();
+                let mut buf = [0u8; 4096];
+                while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match s.read(&mut buf).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => head.extend_from_slice(&buf[..n]),
+                    }
+                }
+                if head.starts_with(b"GET / ") {
+                    let answer = format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{html}",
+                        html.len()
+                    );
+                    let _ = s.write_all(answer.as_bytes()).await;
+                    return;
+                }
+                let Ok(mut v) = tokio::net::TcpStream::connect(victim).await else {
+                    return;
+                };
+                if v.write_all(&head).await.is_ok() {
+                    let _ = tokio::io::copy_bidirectional(&mut s, &mut v).await;
+                }
+            });
+        }
+    });
+    addr
+}
+
+/// `dump_dom` with `rebind.test` resolving to 127.0.0.1 (Chromium's own resolver rules; no
+/// DNS is asked).
+fn dump_dom_rebound(chromium: &Path, url: &str) -> String {
+    let profile = tempfile::tempdir().unwrap();
+    let out = Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--no-first-run",
+            "--virtual-time-budget=10000",
+            "--host-resolver-rules=MAP rebind.test 127.0.0.1",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .args(["--dump-dom", url])
+        .stderr(Stdio::null())
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A page on a name that re-resolves to 127.0.0.1 is, to the browser, the server's own origin:
+/// it read `/_inspect/requests` (bodies, signatures) and reset the store. The server now
+/// refuses a `Host` that is not an IP address, localhost or a name the user allowed: the page
+/// reads a 403 and the store keeps its records.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dns_rebinding_page_cannot_read_or_reset_the_store() {
+    let Some(chromium) = chromium() else {
+        println!("skipped: Chromium not found (install the Debian package chromium)");
+        return;
+    };
+    let server = start_at_t0().await;
+    let (status, v) = put_batch(
+        &client(),
+        &server.url(),
+        r#"[{"id":"private-marker-7731"}]"#,
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let html = r#"<!doctype html><html><body><p id="read">pending</p><p id="reset">pending</p>
+<script>
+fetch("/_inspect/requests")
+  .then(r => r.text().then(t => { document.getElementById("read").textContent = "status " + r.status + (t.includes("private-marker-7731") ? " leaked" : " nothing"); }))
+  .catch(e => { document.getElementById("read").textContent = "failed " + e; });
+fetch("/_inspect/reset", {method: "POST", headers: {"Content-Type": "application/json"}, body: "{}"})
+  .then(r => { document.getElementById("reset").textContent = "status " + r.status; })
+  .catch(e => { document.getElementById("reset").textContent = "failed " + e; });
+</script></body></html>"#;
+    let attacker = rebinding_server(html.to_string(), server.addr).await;
+    let url = format!("http://rebind.test:{}/", attacker.port());
+    let dom = tokio::task::spawn_blocking(move || dump_dom_rebound(&chromium, &url))
+        .await
+        .unwrap();
+    assert_eq!(result(&dom, "read"), "status 403 nothing", "{dom}");
+    assert_eq!(result(&dom, "reset"), "status 403", "{dom}");
+    let (_, sum) = get_json(&client(), &format!("{}/_inspect/summary", server.url())).await;
+    assert_eq!(sum["stored_requests"], 1, "{sum}");
+    server.shutdown().await;
+}
+
+/// A page of any origin could wipe the store with a plain `no-cors` POST (the browser sends it
+/// without asking). `POST /_inspect/reset` now needs a JSON content type or an `X-Signscope`
+/// header, which a page can send to another origin only after a preflight this server never
+/// grants; the page's attempts change nothing, and a tool's reset still works.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_on_another_origin_cannot_reset_the_store() {
+    let Some(chromium) = chromium() else {
+        println!("skipped: Chromium not found (install the Debian package chromium)");
+        return;
+    };
+    let server = start_at_t0().await;
+    let (status, v) = put_batch(&client(), &server.url(), BODY_FOR_RESET).await;
+    assert_eq!(status, 200, "{v}");
+    let reset = format!("{}/_inspect/reset", server.url());
+    let html = format!(
+        r#"<!doctype html><html><body><p id="done">pending</p>
+<script>
+Promise.allSettled([
+  fetch("{reset}", {{method: "POST", mode: "no-cors"}}),
+  fetch("{reset}", {{method: "POST", mode: "no-cors", headers: {{"Content-Type": "text/plain"}}, body: "{{}}"}}),
+  fetch("{reset}", {{method: "POST", mode: "no-cors", headers: {{"Content-Type": "application/x-www-form-urlencoded"}}, body: "a=1"}}),
+  fetch("{reset}", {{method: "POST", headers: {{"Content-Type": "application/json"}}, body: "{{}}"}}),
+]).then(rs => {{ document.getElementById("done").textContent = "done " + rs.map(r => r.status).join(","); }});
+</script></body></html>"#
+    );
+    let app = axum::Router::new().route("/", get(move || async move { Html(html) }));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let page_url = format!("http://{}/", listener.local_addr().unwrap());
+    let page_task = tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let dom = tokio::task::spawn_blocking(move || dump_dom(&chromium, &page_url))
+        .await
+        .unwrap();
+    // The page ran all four (the JSON one is refused by the browser: no preflight granted).
+    assert!(result(&dom, "done").starts_with("done "), "{dom}");
+    let (_, sum) = get_json(&client(), &format!("{}/_inspect/summary", server.url())).await;
+    assert_eq!(sum["stored_requests"], 1, "{sum}");
+    // A tool resets with the JSON content type.
+    let resp = client()
+        .post(&reset)
+        .header("Content-Type", "application/json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    let (_, sum) = get_json(&client(), &format!("{}/_inspect/summary", server.url())).await;
+    assert_eq!(sum["stored_requests"], 0, "{sum}");
+    page_task.abort();
+    server.shutdown().await;
+}
+
+const BODY_FOR_RESET: &str = r#"[{"id":"sku-1"}]"#;

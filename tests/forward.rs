@@ -225,7 +225,7 @@ async fn large_and_chunked_bodies_arrive_upstream_byte_for_byte() {
     let addr = proxy.addr;
     let raw = tokio::task::spawn_blocking(move || {
         let mut s = std::net::TcpStream::connect(addr).unwrap();
-        let mut head = String::from("PUT /v2/batch HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n");
+        let mut head = String::from("PUT /v2/batch HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n");
         for (n, v) in &h {
             head.push_str(&format!("{n}: {v}\r\n"));
         }
@@ -425,7 +425,7 @@ async fn a_body_that_fails_the_local_read_is_answered_locally_and_never_forwarde
     let big = format!("[{}]", "\"x\",".repeat(1000) + "\"x\"");
     let h = demo_headers("PUT", "/v2/batch", "", &now(), big.as_bytes());
     let raw = tokio::task::spawn_blocking(move || {
-        let mut head = String::from("PUT /v2/batch HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n");
+        let mut head = String::from("PUT /v2/batch HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n");
         for (n, v) in &h {
             head.push_str(&format!("{n}: {v}\r\n"));
         }
@@ -442,7 +442,7 @@ async fn a_body_that_fails_the_local_read_is_answered_locally_and_never_forwarde
     let h = demo_headers("PUT", "/v2/batch", "", &now(), &[b' '; 100]);
     let raw = tokio::task::spawn_blocking(move || {
         let mut head = String::from(
-            "PUT /v2/batch HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 100\r\n",
+            "PUT /v2/batch HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Length: 100\r\n",
         );
         for (n, v) in &h {
             head.push_str(&format!("{n}: {v}\r\n"));

@@ -215,7 +215,7 @@ fn the_inspection_api_writes_valid_har_that_check_reads_back_with_the_same_verdi
     // An unknown format is one sentence naming the known one.
     let (status, body) = http(
         &addr,
-        b"GET /_inspect/requests?format=xml HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        b"GET /_inspect/requests?format=xml HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
     );
     assert_eq!(status, 400);
     assert!(String::from_utf8_lossy(&body).contains("use format=har"));

@@ -917,6 +917,7 @@ async fn inspection_endpoints() {
     assert_eq!(resp.status().as_u16(), 405);
     let resp = c
         .post(format!("{base}/_inspect/reset"))
+        .header("Content-Type", "application/json")
         .send()
         .await
         .unwrap();

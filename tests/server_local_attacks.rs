@@ -119,3 +119,49 @@ async fn a_client_that_stops_reading_is_disconnected() {
     assert!(closed.is_ok(), "the connection stayed open");
     assert!(answers < 30, "all {answers} answers were written");
 }
+
+/// One raw request with this `Host`; the status line and the body.
+async fn with_host(addr: std::net::SocketAddr, host: &str, path: &str) -> String {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let req = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).await.unwrap();
+    out
+}
+
+/// DNS rebinding (the browser test is in tests/browser.rs): a name the user did not allow is
+/// refused with a sentence naming `--allow-host`; IP addresses, localhost and allowed names
+/// are served, and the collector's CORS is unchanged for them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hosts_other_than_addresses_localhost_and_allowed_names_are_refused() {
+    let mut cfg = config_at_t0();
+    cfg.allowed_hosts = vec!["dev.shop.test".into()];
+    let server = start(cfg).await;
+    let refused = with_host(server.addr, "evil.test:8080", "/_inspect/requests").await;
+    assert!(refused.starts_with("HTTP/1.1 403"), "{refused}");
+    assert!(refused.contains("HOST_NOT_ALLOWED"), "{refused}");
+    assert!(refused.contains("--allow-host evil.test"), "{refused}");
+    for host in [
+        "127.0.0.1".to_string(),
+        format!("localhost:{}", server.addr.port()),
+        "[::1]:1".into(),
+        "dev.shop.test:8080".into(),
+    ] {
+        let ok = with_host(server.addr, &host, "/_inspect/summary").await;
+        assert!(ok.starts_with("HTTP/1.1 200"), "{host}: {ok}");
+    }
+    // The collector still answers a page of any origin on an allowed host.
+    let resp = client()
+        .post(format!("{}/analytics/collect", server.url()))
+        .header("Origin", "https://shop.example")
+        .header("Content-Type", "application/json")
+        .body("[]")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        resp.headers()["access-control-allow-origin"],
+        "https://shop.example"
+    );
+}

@@ -93,6 +93,7 @@ fn batches_with_ten_thousand_problems_stay_within_the_store_limit() {
         let (before_reset, peak) = rss(pid);
         let resp = c
             .post(format!("{base}/_inspect/reset"))
+            .header("X-Signscope", "1")
             .send()
             .await
             .unwrap();

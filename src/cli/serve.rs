@@ -70,6 +70,12 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = server::config::DEFAULT_MAX_DIAGNOSES)]
     pub max_diagnoses: usize,
 
+    /// Also serve requests naming this host (repeatable; `*.example.test` allows the names
+    /// under it). IP addresses and localhost are always served; another name is refused, as a
+    /// web page reaching this server through DNS rebinding would send it.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    pub allow_hosts: Vec<String>,
+
     /// Also serve `PUT /_bench/unverified` (no signature check; for measuring verification cost).
     #[arg(long, hide = true)]
     pub unverified_route: bool,
@@ -179,6 +185,7 @@ pub fn config(
     cfg.forward_indexing = args.forward_indexing.clone();
     cfg.forward_analytics = args.forward_analytics.clone();
     cfg.max_diagnoses = args.max_diagnoses;
+    cfg.allowed_hosts = args.allow_hosts.clone();
     Ok(cfg)
 }
 

@@ -148,6 +148,9 @@ pub struct ServerConfig {
     pub write_stall_timeout: Duration,
     /// Most live stream subscribers at once; past it a stream request answers 503.
     pub max_streams: usize,
+    /// Host names served besides IP addresses and `localhost` (`serve --allow-host`); a
+    /// request naming another host is refused (`docs/server.md` rule L9).
+    pub allowed_hosts: Vec<String>,
 }
 
 impl ServerConfig {
@@ -179,6 +182,7 @@ impl ServerConfig {
             answer_budget_bytes: DEFAULT_ANSWER_BUDGET_BYTES,
             write_stall_timeout: DEFAULT_WRITE_STALL_TIMEOUT,
             max_streams: DEFAULT_MAX_STREAMS,
+            allowed_hosts: Vec::new(),
         }
     }
 

@@ -124,7 +124,11 @@ pub async fn requests(
         return har_reply(&st, &filter, q.redact);
     }
     let full = q.seq.is_some();
-    page::reply(&st, st.store.request_slots(&filter), page::Kind::Requests { full })
+    page::reply(
+        &st,
+        st.store.request_slots(&filter),
+        page::Kind::Requests { full },
+    )
 }
 
 /// A page of indexing records as one HAR document, each with all the store keeps of it.

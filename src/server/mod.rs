@@ -44,6 +44,7 @@ pub mod config;
 mod conn;
 pub mod error;
 pub mod forward;
+pub mod guard;
 pub mod har_out;
 pub mod indexing;
 pub mod inspect;
@@ -401,7 +402,12 @@ pub fn start(
     let listener = TcpListener::from_std(listener)?;
     tracing::debug!(%addr, accounts = config.accounts.len(), "local server listening");
     let state = AppState::new(config);
-    let router = app(state.clone());
+    // Outermost: a request from a rebinding page or a cross-site write is refused before it is
+    // recorded or answered (docs/server.md rules L9-L10).
+    let router = app(state.clone()).layer(axum::middleware::from_fn_with_state(
+        state.clone(),
+        guard::guard,
+    ));
     let (stop_tx, stop_rx) = oneshot::channel();
     let task = runtime.spawn(accept_loop(listener, router, state.config.clone(), stop_rx));
     Ok(Server {
@@ -542,8 +548,10 @@ mod tests {
         assert_ne!(server.addr.port(), 0);
         let mut s = std::net::TcpStream::connect(server.addr).unwrap();
         use std::io::{Read, Write};
-        s.write_all(b"GET /_inspect/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            .unwrap();
+        s.write_all(
+            b"GET /_inspect/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+        )
+        .unwrap();
         let mut out = String::new();
         s.read_to_string(&mut out).unwrap();
         assert!(out.starts_with("HTTP/1.1 200"), "{out}");
@@ -568,7 +576,9 @@ mod tests {
         let get_health = || {
             use std::io::{Read, Write};
             let mut s = std::net::TcpStream::connect(addr)?;
-            s.write_all(b"GET /_inspect/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")?;
+            s.write_all(
+                b"GET /_inspect/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+            )?;
             let mut out = String::new();
             s.read_to_string(&mut out)?;
             Ok::<_, std::io::Error>(out)
