@@ -263,6 +263,19 @@ impl<A: Copy + std::fmt::Debug> Table<A> {
         keys_label(&self.keys(b))
     }
 
+    /// The keys of `action` as help writes them ("" when the table has no such action): what
+    /// titles and hints name, so they say the key the dispatcher runs.
+    pub fn label_of(&self, action: A) -> String
+    where
+        A: PartialEq,
+    {
+        self.bindings
+            .iter()
+            .find(|b| b.action == action)
+            .map(|b| self.label(b))
+            .unwrap_or_default()
+    }
+
     /// The action bound to `key`, if any.
     pub fn lookup(&self, key: &KeyEvent) -> Option<A> {
         self.bindings

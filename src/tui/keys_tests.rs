@@ -438,3 +438,21 @@ fn the_undo_and_redo_rows_match_what_the_text_widgets_do() {
         Some(false)
     );
 }
+
+/// The History entry's title names the keys the dispatcher runs (it said `Ctrl-Y: copy as
+/// curl`; the copy is `Alt-Y c`), and follows the keys file.
+#[test]
+fn the_history_entry_title_names_the_keys_that_work() {
+    let mut t = on_history(vec![row(
+        "2026-11-22T10:00:00.000Z",
+        "demo",
+        RowKind::Request,
+        Some(200),
+    )]);
+    t.assert_line("Entry - Enter: load it, Alt-Y c: copy as curl");
+    t.assert_no_line("Ctrl-Y");
+    crate::tui::keymap::install(
+        crate::tui::user_keys::parse("[history.copy]\ncopy-curl = \"u\"\n", "keys.toml").unwrap(),
+    );
+    t.assert_line("Entry - Enter: load it, Alt-Y u: copy as curl");
+}

@@ -19,6 +19,7 @@
 pub mod app;
 pub mod components;
 pub mod effect;
+pub mod global_keys;
 pub mod keymap;
 pub mod layout;
 pub mod message;

@@ -6,7 +6,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, TableState, Wrap};
 use ratatui::Frame;
 
+use super::keys::{Action, COPY_KEYS, KEYS};
 use super::state::*;
+use crate::tui::global_keys::copy_key;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::list_window::window_first;
 
@@ -176,11 +178,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState, theme: &Theme) 
         }
     }
     let detail = Paragraph::new(lines)
-        .block(
-            Block::new()
-                .borders(Borders::ALL)
-                .title(" Entry - Enter: load it, Ctrl-Y: copy as curl "),
-        )
+        .block(Block::new().borders(Borders::ALL).title(format!(
+            " Entry - {}: load it, {}: copy as curl ",
+            KEYS.label_of(Action::Load),
+            copy_key(&COPY_KEYS.label_of(Action::CopyCurl)),
+        )))
         .wrap(Wrap { trim: false })
         .scroll((state.detail_scroll, 0));
     frame.render_widget(detail, detail_area);

@@ -8,7 +8,9 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use ratatui::Frame;
 
 use super::detail::{Detail, Kind};
+use super::keys::{Action, COPY_KEYS, KEYS};
 use super::state::{Feed, Tone, TrafficState};
+use crate::tui::global_keys::copy_key;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::list_window::window_first;
 use crate::tui::widgets::text::{clip, clip_marked, wrap_chars, wrap_words};
@@ -96,6 +98,18 @@ fn list_title(state: &TrafficState) -> String {
     t
 }
 
+/// `↑ N new · Home`: requests that arrived above the window while another row was selected
+/// (the selection stays on its row), and the key that selects the newest again; right-aligned
+/// on the list's top border. Empty when there are none.
+fn new_marker(state: &TrafficState, first: usize, theme: &Theme) -> Line<'static> {
+    let n = state.unseen.min(first);
+    if n == 0 {
+        return Line::default();
+    }
+    let key = KEYS.label_of(Action::Newest);
+    Line::from(Span::styled(format!(" ↑ {n} new · {key} "), theme.warn())).right_aligned()
+}
+
 /// The list's bottom line: the feed, the bound and what was dropped or skipped.
 fn list_footer(state: &TrafficState) -> String {
     let feed = match &state.feed {
@@ -121,6 +135,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &TrafficState, theme: &Theme) 
         .borders(Borders::ALL)
         .border_style(theme.focus_border())
         .title(Span::styled(list_title(state), theme.title()))
+        .title(new_marker(state, l.first, theme))
         .title_bottom(Line::from(Span::styled(list_footer(state), theme.dim())));
     frame.render_widget(block, l.list);
     let width = usize::from(l.list.width.saturating_sub(2));
@@ -167,7 +182,12 @@ fn draw_detail(frame: &mut Frame, area: Rect, state: &TrafficState, theme: &Them
         .borders(Borders::ALL)
         .border_style(theme.border())
         .title(Span::styled(
-            " Request · Enter: edit · Ctrl-D: diagnose · Ctrl-Y: curl ",
+            format!(
+                " Request · {}: edit · {}: diagnose · {}: curl ",
+                KEYS.label_of(Action::LoadIntoRequest),
+                KEYS.label_of(Action::LoadIntoDiagnose),
+                copy_key(&COPY_KEYS.label_of(Action::CopyCurl)),
+            ),
             theme.title(),
         ));
     let inner = block.inner(area);

@@ -111,6 +111,10 @@ pub struct TrafficState {
     pub selected: usize,
     /// First row of the list window.
     pub(super) top: usize,
+    /// Requests that arrived above the list window while another row was selected, not seen
+    /// yet: the list's top border says `↑ N new` until they scroll into view or the newest is
+    /// selected again.
+    pub unseen: usize,
     pub detail_scroll: u16,
     /// The selected record's text, built when the selection changes.
     pub detail: Option<Detail>,
@@ -134,6 +138,7 @@ impl Default for TrafficState {
             paused: false,
             selected: 0,
             top: 0,
+            unseen: 0,
             detail_scroll: 0,
             detail: None,
             address: String::new(),

@@ -530,3 +530,52 @@ fn a_profiles_forwarding_urls_configure_the_in_process_server() {
         config.forward_indexing.is_none() && config.forward_analytics.is_none() && note.is_none()
     );
 }
+
+/// Away from the newest row, requests arriving above the window used to be invisible: the top
+/// border says `↑ N new · Home` (N: those above the window, not yet seen), fewer as they scroll
+/// into view, none once the newest is selected again (the selection then follows new ones).
+#[test]
+fn new_requests_above_the_window_show_an_up_n_new_marker() {
+    let mut t = on_traffic(80, 24);
+    for i in 1..=10 {
+        receive(&mut t, record(i, &format!("/v2/r{i:02}")));
+    }
+    // Following the newest: no marker, the newest is selected.
+    t.assert_no_line("new · Home");
+    for _ in 0..7 {
+        t.press(KeyCode::Down);
+    }
+    assert_eq!(t.traffic.selected_entry().unwrap().seen.path, "/v2/r03");
+    for i in 11..=13 {
+        receive(&mut t, record(i, &format!("/v2/r{i:02}")));
+    }
+    assert_eq!(t.traffic.selected_entry().unwrap().seen.path, "/v2/r03");
+    let row = t.assert_line("↑ 3 new · Home");
+    assert!(
+        row.contains("Traffic (13)"),
+        "on the list's top border: {row}"
+    );
+    t.assert_no_line("/v2/r13");
+    // Scrolling up brings some into view: fewer are new.
+    for _ in 0..8 {
+        t.press(KeyCode::Up);
+    }
+    t.assert_line("↑ 2 new · Home");
+    // Home: the newest again, nothing unseen.
+    t.press(KeyCode::Home);
+    t.assert_no_line("new · Home");
+    t.assert_line("/v2/r13");
+    receive(&mut t, record(14, "/v2/r14"));
+    assert_eq!(t.traffic.selected_entry().unwrap().seen.path, "/v2/r14");
+    t.assert_no_line("new · Home");
+}
+
+/// The detail's title names the keys the dispatcher runs (it said `Ctrl-Y: curl`; the copy is
+/// `Alt-Y c`).
+#[test]
+fn the_detail_title_names_the_keys_that_work() {
+    let mut t = on_traffic(120, 30);
+    receive(&mut t, record(1, "/v2/one"));
+    t.assert_line("Request · Enter: edit · Ctrl-D: diagnose · Alt-Y c: curl");
+    t.assert_no_line("Ctrl-Y: curl");
+}

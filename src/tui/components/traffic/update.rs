@@ -95,6 +95,7 @@ fn show(state: &mut TrafficState, entry: Entry) {
         if state.selected > 0 {
             state.selected += 1;
             state.top += 1;
+            state.unseen += 1;
         }
     }
     state.entries.push_back(entry);
@@ -113,6 +114,8 @@ fn clamp(state: &mut TrafficState) {
     let n = state.matches.len();
     state.selected = state.selected.min(n.saturating_sub(1));
     state.top = state.top.min(state.selected);
+    // New rows that came into the window (or all, at the newest) have been seen.
+    state.unseen = state.unseen.min(state.top);
 }
 
 /// Apply a changed filter to every record held (at most the bound).
@@ -126,6 +129,7 @@ fn refilter(state: &mut TrafficState) {
         .collect();
     state.selected = 0;
     state.top = 0;
+    state.unseen = 0;
     state.detail_scroll = 0;
 }
 
