@@ -449,10 +449,11 @@ fn the_history_entry_title_names_the_keys_that_work() {
         RowKind::Request,
         Some(200),
     )]);
-    t.assert_line("Entry - Enter: load it, Alt-Y c: copy as curl");
+    t.resize(140, 30);
+    t.assert_line("Entry · Enter: load it · Alt-Y c: copy as curl");
     t.assert_no_line("Ctrl-Y");
     crate::tui::keymap::install(
         crate::tui::user_keys::parse("[history.copy]\ncopy-curl = \"u\"\n", "keys.toml").unwrap(),
     );
-    t.assert_line("Entry - Enter: load it, Alt-Y u: copy as curl");
+    t.assert_line("Entry · Enter: load it · Alt-Y u: copy as curl");
 }

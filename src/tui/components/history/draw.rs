@@ -11,6 +11,7 @@ use super::state::*;
 use crate::tui::global_keys::copy_key;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::list_window::window_first;
+use crate::tui::widgets::text::fit_parts;
 
 /// Where the parts of the history view are (shared by [`draw`] and mouse hit testing).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -179,9 +180,19 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState, theme: &Theme) 
     }
     let detail = Paragraph::new(lines)
         .block(Block::new().borders(Borders::ALL).title(format!(
-            " Entry - {}: load it, {}: copy as curl ",
-            KEYS.label_of(Action::Load),
-            copy_key(&COPY_KEYS.label_of(Action::CopyCurl)),
+            " {} ",
+            fit_parts(
+                &[
+                    "Entry",
+                    &format!("{}: load it", KEYS.label_of(Action::Load)),
+                    &format!(
+                        "{}: copy as curl",
+                        copy_key(&COPY_KEYS.label_of(Action::CopyCurl))
+                    ),
+                ],
+                " · ",
+                usize::from(detail_area.width.saturating_sub(4)),
+            )
         )))
         .wrap(Wrap { trim: false })
         .scroll((state.detail_scroll, 0));

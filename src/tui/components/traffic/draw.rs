@@ -13,7 +13,7 @@ use super::state::{Feed, Tone, TrafficState};
 use crate::tui::global_keys::copy_key;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::list_window::window_first;
-use crate::tui::widgets::text::{clip, clip_marked, wrap_chars, wrap_words};
+use crate::tui::widgets::text::{clip, clip_marked, fit_parts, wrap_chars, wrap_words};
 
 /// Where the parts of the traffic view are (shared by [`draw`] and mouse hit testing).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -183,10 +183,17 @@ fn draw_detail(frame: &mut Frame, area: Rect, state: &TrafficState, theme: &Them
         .border_style(theme.border())
         .title(Span::styled(
             format!(
-                " Request · {}: edit · {}: diagnose · {}: curl ",
-                KEYS.label_of(Action::LoadIntoRequest),
-                KEYS.label_of(Action::LoadIntoDiagnose),
-                copy_key(&COPY_KEYS.label_of(Action::CopyCurl)),
+                " {} ",
+                fit_parts(
+                    &[
+                        "Request",
+                        &format!("{}: edit", KEYS.label_of(Action::LoadIntoRequest)),
+                        &format!("{}: diagnose", KEYS.label_of(Action::LoadIntoDiagnose)),
+                        &format!("{}: curl", copy_key(&COPY_KEYS.label_of(Action::CopyCurl))),
+                    ],
+                    " · ",
+                    usize::from(area.width.saturating_sub(4)),
+                )
             ),
             theme.title(),
         ));
