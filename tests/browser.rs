@@ -296,3 +296,74 @@ Promise.allSettled([
 }
 
 const BODY_FOR_RESET: &str = r#"[{"id":"sku-1"}]"#;
+
+/// A page that sends one batch as a `Blob` beacon (what `navigator.sendBeacon` does is always
+/// credentialed; a JSON `Blob` is preflighted) and another with `fetch(..., {credentials:
+/// "include"})`, as the vendor's SDK does from a shop page (docs/server.md rule R8).
+fn credentialed_page(collector: &str, beacon: &str, fetched: &str) -> String {
+    format!(
+        r#"<!doctype html><html><body><p id="beacon">pending</p><p id="fetch">pending</p>
+<script>
+const queued = navigator.sendBeacon("{collector}", new Blob([JSON.stringify({beacon})], {{type: "application/json"}}));
+document.getElementById("beacon").textContent = "queued " + queued;
+fetch("{collector}", {{method: "POST", credentials: "include", headers: {{"Content-Type": "application/json"}}, body: JSON.stringify({fetched})}})
+  .then(r => r.json().then(j => {{ document.getElementById("fetch").textContent = "status " + r.status + " accepted " + j.accepted; }}))
+  .catch(e => {{ document.getElementById("fetch").textContent = "failed " + e; }});
+</script></body></html>"#
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_blob_beacon_and_a_credentialed_fetch_from_another_origin_are_both_recorded() {
+    let Some(chromium) = chromium() else {
+        println!("skipped: Chromium not found (install the Debian package chromium)");
+        return;
+    };
+    let server = start_at_t0().await;
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/vendor/klevu-core-5.2.2");
+    let view = std::fs::read_to_string(data.join("view.json")).unwrap();
+    let click = std::fs::read_to_string(data.join("click.json")).unwrap();
+    let html = credentialed_page(
+        &format!("{}/analytics/collect", server.url()),
+        &view,
+        &click,
+    );
+    let app = axum::Router::new().route("/", get(move || async move { Html(html) }));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let shop = format!("http://{}/", listener.local_addr().unwrap());
+    let shop_task = tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+
+    let dom = tokio::task::spawn_blocking(move || dump_dom(&chromium, &shop))
+        .await
+        .unwrap();
+    assert_eq!(result(&dom, "beacon"), "queued true", "{dom}");
+    // The page could read the credentialed answer: the origin mirrored, credentials allowed.
+    assert_eq!(result(&dom, "fetch"), "status 200 accepted 1", "{dom}");
+    // Both reached the collector and were recorded (a beacon may land after the page is done).
+    let (status, _) = get_json(
+        &client(),
+        &format!("{}/_inspect/wait?events=2&timeout_ms=20000", server.url()),
+    )
+    .await;
+    assert_eq!(status, 200, "both batches recorded");
+    let (_, events) = get_json(&client(), &format!("{}/_inspect/events", server.url())).await;
+    let kinds: Vec<&str> = events
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["event"].as_str().unwrap())
+        .collect();
+    let mut sorted = kinds.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, ["select_recs_list", "view_recs_list"], "{events}");
+    assert!(
+        events
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["valid"] == true),
+        "{events}"
+    );
+    shop_task.abort();
+    server.shutdown().await;
+}
