@@ -3,18 +3,25 @@
 #
 #   scripts/vendor-fixtures.sh [PHP_SDK_GIT_DIR]
 #
-# 1. @klevu/core from the npm registry (the current major, nested event shape, and the latest 3.x,
-#    flat shape), installed into a temporary directory. A small Node program calls its public
-#    functions (KlevuEvents.recommendationView / recommendationClick, with and without a banner)
-#    with eventsApiV2Url pointed at a local `signscope serve`, and writes each body exactly as the
-#    SDK posted it, with the version it came from. Every fetch that is not to 127.0.0.1 is refused.
+# 1. @klevu/core from the npm registry: the latest release of every major.minor line the registry
+#    has (`npm view @klevu/core versions`: 1.9.0, 1.10.x, 2.0.x, 3.0.0, 5.2.2), each installed into
+#    a temporary directory. A small Node program calls its public functions with the analytics URLs
+#    pointed at a local `signscope serve`: recommendation views and clicks with merchant-console
+#    metadata whose `action` is null, STATIC_CONTENT (with a banner) and FILTER, a segment's list,
+#    products with composite, Shopify-style and simple ids, with and without a variantId; `buy`;
+#    the search, search-click and category events of the older endpoints. It writes every
+#    analytics request exactly as the SDK sent it (a JSON body as NAME.json; a GET with its query
+#    or a multipart form as raw HTTP in NAME.http) under klevu-core-VERSION/, with source.json
+#    naming the version and each call. Every fetch that is not to 127.0.0.1 is refused.
 # 2. The vendor's PHP SDK (klevu/php-sdk), extracted at run time from the bare git repository
 #    PHP_SDK_GIT_DIR (default /work/.mirror/klevu+php-sdk/repo) into a temporary directory; its
 #    Composer-only dependencies (PSR interfaces, php-http/discovery) are replaced by the small
 #    stand-ins written below. A PHP program drives its services (batch put, batch delete,
 #    attributes put/get/delete) and its RequestBearerTokenProvider on requests with a query and a
 #    trailing '/', and the stand-in HTTP client writes each signed request as a raw HTTP file to
-#    tests/data/vendor/php-sdk/ before sending it to the local server.
+#    tests/data/vendor/php-sdk/ before sending it to the local server. Its CollectService sends
+#    `order_purchase` events (with a full, an empty and no user profile); those requests go to
+#    tests/data/vendor/php-sdk-collect/.
 #
 # Nothing of either SDK is copied into the repository: only what they sent. Needs cargo, node and
 # npm, php-cli (Debian: apt-get install php-cli), git. Network: the npm registry and loopback.
@@ -57,79 +64,162 @@ echo "local server: $URL"
 # ---------------------------------------------------------------------------------------------
 # @klevu/core
 cat > "$TMP/drive.cjs" <<'JS'
-// node drive.cjs COLLECT_URL OUT_DIR VERSION
+// node drive.cjs ANALYTICS_BASE OUT_DIR VERSION
+// Calls @klevu/core's public functions with its analytics URLs pointed at a local
+// `signscope serve`, and writes every request the SDK makes there, exactly as sent: a JSON
+// body as NAME.json, anything else (a GET with its query, a multipart form) as raw HTTP in
+// NAME.http. Every fetch that is not to 127.0.0.1 is refused.
 const fs = require("fs");
 const path = require("path");
-const [collectUrl, outDir, version] = process.argv.slice(2);
+const [base, outDir, version] = process.argv.slice(2);
+const major = parseInt(version, 10);
 const realFetch = globalThis.fetch;
 let label = null;
 const written = {};
-globalThis.fetch = async (url, init) => {
+const order = [];
+globalThis.fetch = async (url, init = {}) => {
   url = String(url);
   if (!url.startsWith("http://127.0.0.1:")) throw new Error("refusing a fetch outside loopback: " + url);
-  const res = await realFetch(url, init);
-  if (url === collectUrl && label) {
-    fs.writeFileSync(path.join(outDir, label + ".json"), init.body);
-    written[label] = { status: res.status, content_type: (init.headers || {})["Content-Type"] || null };
+  // The 5.x user session asks the visitor service: not an analytics request, not captured.
+  if (!new URL(url).pathname.startsWith("/analytics")) return realFetch(url, init);
+  if (!label) throw new Error("a request outside a call: " + url);
+  const name = label + (written[label] ? "-" + (written[label].length + 1) : "");
+  // The bytes as they go on the wire (a FormData becomes multipart with its boundary).
+  const req = new Request(url, init);
+  const body = Buffer.from(await req.clone().arrayBuffer());
+  const res = await realFetch(req);
+  const u = new URL(url);
+  const ct = req.headers.get("content-type");
+  let file;
+  if (ct === "application/json" && body.length > 0) {
+    file = name + ".json";
+    fs.writeFileSync(path.join(outDir, file), body);
+  } else {
+    file = name + ".http";
+    let head = `${req.method} ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\n`;
+    if (ct) head += `Content-Type: ${ct}\r\n`;
+    head += `Content-Length: ${body.length}\r\n\r\n`;
+    fs.writeFileSync(path.join(outDir, file), Buffer.concat([Buffer.from(head), body]));
   }
+  (written[label] = written[label] || []).push({ file, method: req.method, path: u.pathname, status: res.status });
   return res;
 };
 const { KlevuConfig, KlevuEvents } = require("@klevu/core");
 KlevuConfig.init({
-  url: collectUrl.replace("/analytics/collect", "/cs/v2/search"),
+  url: base + "/cs/v2/search",
   apiKey: process.env.JS_KEY,
-  eventsApiV2Url: collectUrl,
-  visitorServiceUrl: collectUrl.replace("/analytics/collect", "/visitor"),
+  eventsApiV1Url: base + "/analytics/",
+  eventsApiV2Url: base + "/analytics/collect",
+  visitorServiceUrl: base + "/visitor",
 });
-// 3.x has no eventsApiV2Url option in init(); the property is public in every version.
-KlevuConfig.getDefault().eventsApiV2Url = collectUrl;
-const meta = {
-  recsKey: "k-rec-fixture-1", logic: "TRENDING", title: "Trending now",
-  spotKey: "spot-home-1", spotName: "Home top", segmentKey: "seg-all", segmentName: "Everyone",
-};
-// A variant of a configurable product (id = group-variant) and a simple product (three equal ids).
-const products = [
-  { id: "10023-BLK-42", itemGroupId: "10023", variantId: "BLK-42", name: "Trail running shoe",
-    price: "89.90", salePrice: "89.90", currency: "EUR", brand: "Northpeak",
-    category: "Mens;Shoes;Trainers;;Sale" },
-  { id: "31337", itemGroupId: "31337", name: "Water bottle", price: "12.00", salePrice: "12.00",
-    currency: "EUR", brand: "Northpeak", category: "Accessories;Bottles" },
-];
+// Older versions take some URLs only as properties; they are public in every version.
+const cfg = KlevuConfig.getDefault();
+cfg.eventsApiV1Url = base + "/analytics/";
+cfg.eventsApiV2Url = base + "/analytics/collect";
+
+// Merchant-console metadata: an ordinary list (action null, as the console has it), a static
+// banner and a filter rule, and a list for a customer segment.
+const meta = { recsKey: "k-rec-fixture-1", logic: "TRENDING", title: "Trending now",
+  spotKey: "spot-home-1", spotName: "Home top", segmentKey: null, segmentName: null, action: null };
+const segmentMeta = { ...meta, recsKey: "k-rec-fixture-2", logic: "RECENTLY_VIEWED", title: "For you",
+  segmentKey: "seg-returning", segmentName: "Returning shoppers" };
 const banner = { content_type: "image", resolution: "desktop",
   banner_image_url: "https://cdn.example.com/banners/sale.png", banner_alt_tag: "Winter sale", index: 1 };
-const major = parseInt(version, 10);
-const calls = [
-  ["view", "recommendationView", () => KlevuEvents.recommendationView({ recommendationMetadata: meta, products })],
-  ["click", "recommendationClick", () => KlevuEvents.recommendationClick({ recommendationMetadata: meta, product: products[0], productIndexInList: 1, variantId: "BLK-42" })],
-  ["click-simple", "recommendationClick", () => KlevuEvents.recommendationClick({ recommendationMetadata: meta, product: products[1], productIndexInList: 2 })],
-];
-if (major >= 4) {
-  calls.push(["banner-view", "recommendationView (static banner)", () => KlevuEvents.recommendationView({ recommendationMetadata: { ...meta, action: "STATIC_CONTENT" }, products: [], bannerInfo: banner })]);
-  calls.push(["banner-click", "recommendationClick (static banner)", () => KlevuEvents.recommendationClick({ recommendationMetadata: { ...meta, action: "STATIC_CONTENT" }, bannerInfo: banner })]);
+// A variant of a configurable product (id = group-variant), a Shopify variant (its own id),
+// and a simple product (three equal ids).
+const composite = { id: "10023-BLK-42", itemGroupId: "10023", variantId: "BLK-42", name: "Trail running shoe",
+  price: "89.90", salePrice: "89.90", currency: "EUR", brand: "Northpeak", category: "Mens;Shoes;Trainers;;Sale",
+  url: "https://shop.example.com/trail-running-shoe" };
+const shopify = { id: "44120398987561", itemGroupId: "8012345678901", variantId: "44120398987561", name: "Wool beanie",
+  price: "24.00", salePrice: "24.00", currency: "EUR", brand: "Northpeak", category: "Accessories;Hats",
+  url: "https://shop.example.com/products/wool-beanie?variant=44120398987561" };
+const simple = { id: "31337", itemGroupId: "31337", name: "Water bottle", price: "12.00", salePrice: "12.00",
+  currency: "EUR", brand: "Northpeak", category: "Accessories;Bottles", url: "https://shop.example.com/water-bottle" };
+const products = [composite, shopify, simple];
+const noVariant = (p) => { const { variantId, ...rest } = p; return rest; };
+
+// 1.x takes positional arguments; 2.x and later objects (but categoryMerchandisingProductClick
+// stayed positional up to 3.x).
+const positional = major < 2;
+const E = KlevuEvents;
+const calls = [];
+const add = (name, fn) => calls.push([name, fn]);
+if (positional) {
+  add("view", () => E.recommendationView(meta, products));
+  add("click", () => E.recommendationClick(meta, composite, 1, "BLK-42"));
+  add("click-no-variant", () => E.recommendationClick(meta, noVariant(composite), 1));
+  add("click-shopify", () => E.recommendationClick(meta, shopify, 2, shopify.variantId));
+  add("click-simple", () => E.recommendationClick(meta, simple, 3));
+  add("segment-view", () => E.recommendationView(segmentMeta, [shopify, simple]));
+  add("buy", () => E.buy([{ amount: 2, product: composite, variantId: "BLK-42" }]));
+  add("search", () => E.search("trail shoes", 12, "WILDCARD_AND"));
+  add("search-click", () => E.searchProductClick(composite, "trail shoes", "BLK-42"));
+  add("category-view", () => E.categoryMerchandisingView("Shoes", "Mens;Shoes", products, 0));
+  add("category-click", () => E.categoryMerchandisingProductClick(composite, "Shoes", "Mens;Shoes", "BLK-42", 1));
+} else {
+  const actions = major >= 4 ? [["", null], ["-static", "STATIC_CONTENT"], ["-filter", "FILTER"]] : [["", null]];
+  for (const [suffix, action] of actions) {
+    const m = { ...meta, action };
+    const bannerInfo = action === "STATIC_CONTENT" ? banner : undefined;
+    add("view" + suffix, () => E.recommendationView({ recommendationMetadata: m, products: action === "STATIC_CONTENT" ? [] : products, bannerInfo }));
+    add("click" + suffix, () => E.recommendationClick(action === "STATIC_CONTENT"
+      ? { recommendationMetadata: m, bannerInfo }
+      : { recommendationMetadata: m, product: composite, productIndexInList: 1, variantId: "BLK-42" }));
+  }
+  add("click-no-variant", () => E.recommendationClick({ recommendationMetadata: meta, product: noVariant(composite), productIndexInList: 1 }));
+  add("click-shopify", () => E.recommendationClick({ recommendationMetadata: meta, product: shopify, productIndexInList: 2, variantId: shopify.variantId }));
+  add("click-shopify-no-variant", () => E.recommendationClick({ recommendationMetadata: meta, product: noVariant(shopify), productIndexInList: 2 }));
+  add("click-simple", () => E.recommendationClick({ recommendationMetadata: meta, product: simple, productIndexInList: 3 }));
+  add("segment-view", () => E.recommendationView({ recommendationMetadata: segmentMeta, products: [shopify, simple] }));
+  add("segment-click", () => E.recommendationClick({ recommendationMetadata: segmentMeta, product: shopify, productIndexInList: 1, variantId: shopify.variantId }));
+  add("buy", () => E.buy({ items: [{ amount: 2, product: composite, variantId: "BLK-42", orderId: "100000123", orderLineId: "1" }] }));
+  add("search", () => E.search({ term: "trail shoes", totalResults: 12, typeOfSearch: "WILDCARD_AND" }));
+  add("search-click", () => E.searchProductClick({ product: composite, searchTerm: "trail shoes", variantId: "BLK-42" }));
+  add("category-view", () => E.categoryMerchandisingView({ categoryTitle: "Shoes", klevuCategory: "Mens;Shoes", products, pageStartsFrom: 0 }));
+  if (major >= 4) {
+    add("category-click", () => E.categoryMerchandisingProductClick({ product: composite, categoryTitle: "Shoes", klevuCategory: "Mens;Shoes", variantId: "BLK-42", productPosition: 1 }));
+    add("banner-click-v1", () => E.imageBannerClick({ term: "shoes", bannerId: "b-1", bannerName: "Winter sale", imageUrl: banner.banner_image_url, targetUrl: "https://shop.example.com/sale" }));
+  } else {
+    add("category-click", () => E.categoryMerchandisingProductClick(composite, "Shoes", "Mens;Shoes", "BLK-42", 1));
+  }
 }
 (async () => {
-  const source = { package: "@klevu/core", version, captured_by: "scripts/vendor-fixtures.sh", bodies: {} };
-  for (const [name, fn, call] of calls) {
+  const source = { package: "@klevu/core", version, runtime: "node " + process.version, captured_by: "scripts/vendor-fixtures.sh", calls: {} };
+  for (const [name, call] of calls) {
     label = name;
-    call();
+    try { call(); } catch (e) { source.calls[name] = { error: String(e) }; console.log(`  @klevu/core ${version} ${name}: the SDK threw ${e}`); continue; }
     for (let i = 0; i < 50 && !written[name]; i++) await new Promise((r) => setTimeout(r, 100));
-    if (!written[name]) throw new Error(name + ": the SDK sent nothing");
-    source.bodies[name + ".json"] = { function: "KlevuEvents." + fn, local_collector_status: written[name].status };
-    console.log(`  @klevu/core ${version} ${name}: collector answered ${written[name].status}`);
+    await new Promise((r) => setTimeout(r, 100));
+    if (!written[name]) { source.calls[name] = { error: "the SDK sent nothing" }; console.log(`  @klevu/core ${version} ${name}: sent nothing`); continue; }
+    source.calls[name] = { requests: written[name] };
+    for (const w of written[name]) console.log(`  @klevu/core ${version} ${name}: ${w.method} ${w.path} -> ${w.status} (${w.file})`);
   }
+  label = null;
   fs.writeFileSync(path.join(outDir, "source.json"), JSON.stringify(source, null, 2) + "\n");
 })().catch((e) => { console.error(e); process.exit(1); });
 JS
 
-for spec in "@klevu/core@latest" "@klevu/core@3"; do
-  version=$(npm view "$spec" version 2>/dev/null | tail -1 | sed "s/.* '//; s/'.*//")
-  [ -n "$version" ] || { echo "npm has no $spec" >&2; continue; }
+# The latest release of each major.minor line on the registry.
+VERSIONS=$(npm view @klevu/core versions --json | node -e '
+  const all = JSON.parse(require("fs").readFileSync(0, "utf8"));
+  const latest = {};
+  for (const v of all) {
+    if (v.includes("-")) continue; // pre-releases
+    const [ma, mi, pa] = v.split(".").map(Number);
+    const k = ma + "." + mi;
+    if (!latest[k] || pa > latest[k][2]) latest[k] = [ma, mi, pa];
+  }
+  console.log(Object.values(latest).map((x) => x.join(".")).join(" "));')
+[ -n "$VERSIONS" ] || { echo "npm lists no @klevu/core versions" >&2; exit 1; }
+echo "@klevu/core versions: $VERSIONS"
+rm -rf "$OUT"/klevu-core-*
+for version in $VERSIONS; do
   dir=$TMP/npm-$version
   mkdir -p "$dir"
   (cd "$dir" && npm init -y >/dev/null && npm install --no-audit --no-fund --silent "@klevu/core@$version" >/dev/null)
   out=$OUT/klevu-core-$version
-  rm -rf "$out" && mkdir -p "$out"
-  (cd "$dir" && cp "$TMP/drive.cjs" . && JS_KEY=$JS_KEY node drive.cjs "$URL/analytics/collect" "$out" "$version")
+  mkdir -p "$out"
+  (cd "$dir" && cp "$TMP/drive.cjs" . && JS_KEY=$JS_KEY node drive.cjs "$URL" "$out" "$version")
 done
 
 # ---------------------------------------------------------------------------------------------
@@ -276,12 +366,18 @@ use Klevu\PhpSDK\Provider\RequestBearerTokenProvider;
 use Klevu\PhpSDK\Service\Indexing\AttributesService;
 use Klevu\PhpSDK\Service\Indexing\Batch\DeleteService;
 use Klevu\PhpSDK\Service\Indexing\BatchService;
+use Klevu\PhpSDK\Model\Analytics\Collect\Event;
+use Klevu\PhpSDK\Model\Analytics\Collect\EventIterator;
+use Klevu\PhpSDK\Model\Analytics\Collect\EventType;
+use Klevu\PhpSDK\Model\Analytics\Collect\UserProfile;
+use Klevu\PhpSDK\Service\Analytics\CollectService;
 use Stub\CapturingClient;
 
-[, $hostPort, $dir, $jsKey, $restKey] = $argv;
+[, $hostPort, $dir, $jsKey, $restKey, $collectDir] = $argv;
 $credentials = new AccountCredentials(jsApiKey: $jsKey, restAuthKey: $restKey);
 $urls = new BaseUrlsProvider();
 (new ReflectionProperty(BaseUrlsProvider::class, 'indexingUrl'))->setValue($urls, $hostPort);
+(new ReflectionProperty(BaseUrlsProvider::class, 'analyticsUrl'))->setValue($urls, $hostPort);
 $client = new CapturingClient($dir, $hostPort);
 $show = function (string $name, callable $call): void {
   CapturingClient::$next = $name;
@@ -340,12 +436,36 @@ foreach ([
   $request = $request->withHeader('Authorization', 'Bearer ' . $provider->getForRequest($credentials, $request));
   $show($name, fn () => $client->sendRequest($request));
 }
+
+// The CollectService: order_purchase, the event the order-sync module sends.
+$collect = new CollectService(baseUrlsProvider: $urls, httpClient: new CapturingClient($collectDir, $hostPort));
+$line = fn (string $n, string $id, string $group, string $variant, $price, int $units) => [
+  'order_id' => '100000123', 'order_line_id' => $n, 'item_name' => 'Trail running shoe',
+  'item_id' => $id, 'item_group_id' => $group, 'item_variant_id' => $variant,
+  'unit_price' => $price, 'currency' => 'EUR', 'units' => $units,
+];
+$order = fn (?UserProfile $profile, array $items) => new EventIterator([
+  new Event(event: EventType::ORDER_PURCHASE, apikey: $jsKey, version: '1.0.0',
+    data: ['items' => $items], userProfile: $profile),
+]);
+$show('01-order-purchase', fn () => $collect->send($order(new UserProfile(ipAddress: '203.0.113.7', email: 'shopper@example.com'), [
+  $line('1', '10023-BLK-42', '10023', 'BLK-42', '89.90', 2),
+  $line('2', '44120398987561', '8012345678901', '44120398987561', 24.0, 1),
+  $line('3', '31337', '31337', '31337', 12, 1),
+])));
+$show('02-order-purchase-empty-profile', fn () => $collect->send($order(new UserProfile(), [
+  $line('1', '31337', '31337', '31337', '12.00', 3),
+])));
+$show('03-order-purchase-no-profile', fn () => $collect->send($order(null, [
+  $line('1', '10023-BLK-42', '10023', 'BLK-42', 89.9, 1),
+])));
 PHP
 
 out=$OUT/php-sdk
-rm -rf "$out" && mkdir -p "$out"
+collect_out=$OUT/php-sdk-collect
+rm -rf "$out" "$collect_out" && mkdir -p "$out" "$collect_out"
 host_port=${URL#http://}
-(cd "$SDK" && SDK_VERSION=$SDK_VERSION php drive.php "$host_port" "$out" "$JS_KEY" "$REST_KEY")
+(cd "$SDK" && SDK_VERSION=$SDK_VERSION php drive.php "$host_port" "$out" "$JS_KEY" "$REST_KEY" "$collect_out")
 cat > "$out/source.json" <<JSON
 {
   "package": "klevu/php-sdk",
@@ -355,6 +475,15 @@ cat > "$out/source.json" <<JSON
   "api_key": "$JS_KEY",
   "rest_key": "$REST_KEY",
   "header_prefix": "KLEVU"
+}
+JSON
+cat > "$collect_out/source.json" <<JSON
+{
+  "package": "klevu/php-sdk",
+  "version": "$SDK_VERSION",
+  "commit": "$SDK_COMMIT",
+  "service": "CollectService",
+  "captured_by": "scripts/vendor-fixtures.sh"
 }
 JSON
 echo "fixtures written under tests/data/vendor/"

@@ -1,9 +1,13 @@
 //! What the vendor's own clients sent (captured by `scripts/vendor-fixtures.sh` into
-//! tests/data/vendor/), judged as docs/events.md and docs/signing.md say:
+//! tests/data/vendor/), judged as docs/events.md, docs/server.md and docs/signing.md say:
 //!
-//! - every body `@klevu/core` sent for a view, a click and a static banner is valid (collector 200,
-//!   `events validate` exit 0), except the 3.x view, whose real variant-id bug (the view sends the
-//!   group id as `item_variant_id`) is an error at its path;
+//! - every JSON batch each `@klevu/core` version (1.9.0 to 5.2.2) sent is valid, except the
+//!   older SDKs' real variant bug (the group id sent as the variant id), an error at each such
+//!   item's `item_id` that says so; 5.x's click without a variant id is a `VARIANT_ID` warning;
+//! - every request to an older analytics endpoint is recorded and answered 200; 5.x's `buy`
+//!   form with `[object Object]` in it is a 400 that names it;
+//! - every `order_purchase` of the PHP SDK's CollectService is valid;
+//! - every one of these requests passes through a forwarding server to its upstream unchanged;
 //! - every request the PHP SDK signed is accepted by a server started with
 //!   `accept_forms = [php-sdk]`; without it, those whose text differs (a query, a trailing `/`)
 //!   are refused as a mismatch that the PHP SDK form reproduces, and the others are accepted.
@@ -19,6 +23,7 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::Value;
 use server_common::*;
+use signscope::core::collect::{judge, Endpoint};
 use signscope::core::events::validate_bytes;
 use signscope::core::http_text::parse_raw_request;
 use signscope::core::time::parse_timestamp;
@@ -30,121 +35,329 @@ fn vendor_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/vendor")
 }
 
-/// Every `@klevu/core` capture: (version, file name, path).
-fn js_bodies() -> Vec<(String, String, PathBuf)> {
+/// One captured analytics request: where it came from and the request as sent.
+struct Capture {
+    source: String,
+    file: String,
+    request: ReceivedRequest,
+}
+
+impl Capture {
+    fn name(&self) -> String {
+        format!("{} {}", self.source, self.file)
+    }
+}
+
+/// Every analytics request the SDKs sent: `@klevu/core` (each version's source.json names its
+/// files) and the PHP SDK's CollectService. A `.json` capture is a `POST /analytics/collect`
+/// with that body, as the SDK sent it.
+fn captures() -> Vec<Capture> {
     let mut out = Vec::new();
     for dir in std::fs::read_dir(vendor_dir()).unwrap() {
         let dir = dir.unwrap().path();
         let name = dir.file_name().unwrap().to_str().unwrap().to_string();
-        let Some(version) = name.strip_prefix("klevu-core-") else {
+        let files: Vec<String> = if let Some(version) = name.strip_prefix("klevu-core-") {
+            let source: Value =
+                serde_json::from_slice(&std::fs::read(dir.join("source.json")).unwrap()).unwrap();
+            assert_eq!(source["version"], version, "{name}/source.json");
+            source["calls"]
+                .as_object()
+                .unwrap()
+                .values()
+                .flat_map(|c| c["requests"].as_array().cloned().unwrap_or_default())
+                .map(|r| r["file"].as_str().unwrap().to_string())
+                .collect()
+        } else if name == "php-sdk-collect" {
+            let mut f: Vec<String> = std::fs::read_dir(&dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_str().unwrap().to_string())
+                .filter(|f| f.ends_with(".http"))
+                .collect();
+            f.sort();
+            f
+        } else {
             continue;
         };
-        let source: Value =
-            serde_json::from_slice(&std::fs::read(dir.join("source.json")).unwrap()).unwrap();
-        assert_eq!(source["version"], version, "{name}/source.json");
-        for file in source["bodies"].as_object().unwrap().keys() {
-            out.push((version.to_string(), file.clone(), dir.join(file)));
+        for file in files {
+            let bytes = std::fs::read(dir.join(&file)).unwrap();
+            let request = if file.ends_with(".json") {
+                ReceivedRequest {
+                    method: "POST".into(),
+                    path: "/analytics/collect".into(),
+                    headers: vec![("Content-Type".into(), b"application/json".to_vec())],
+                    body: bytes.into(),
+                    ..ReceivedRequest::default()
+                }
+            } else {
+                parse_raw_request(&bytes).unwrap()
+            };
+            out.push(Capture {
+                source: name.clone(),
+                file,
+                request,
+            });
         }
     }
-    out.sort();
+    out.sort_by_key(Capture::name);
     out
 }
 
-/// The errors a capture must have: none, except the 3.x view's variant-id bug.
-fn expected_errors(version: &str, file: &str) -> Vec<(String, String)> {
-    let major: u32 = version.split('.').next().unwrap().parse().unwrap();
-    if major < 4 && file == "view.json" {
-        vec![("[0].items[0].item_id".into(), "MISMATCH".into())]
-    } else {
-        vec![]
+/// The `@klevu/core` major version of a capture, if it is one.
+fn major(c: &Capture) -> Option<u32> {
+    c.source
+        .strip_prefix("klevu-core-")?
+        .split('.')
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// The items of a JSON batch: (path of its item_id, item_id, group, variant).
+fn items(body: &[u8]) -> Vec<(String, String, String, String)> {
+    let v: Value = serde_json::from_slice(body).unwrap();
+    let mut out = Vec::new();
+    for (i, ev) in v.as_array().unwrap().iter().enumerate() {
+        let (prefix, list) = match ev.get("event_data") {
+            Some(d) => (format!("[{i}].event_data.items"), d.get("items")),
+            None => (format!("[{i}].items"), ev.get("items")),
+        };
+        for (j, it) in list
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let s = |k: &str| it[k].as_str().unwrap().to_string();
+            out.push((
+                format!("{prefix}[{j}].item_id"),
+                s("item_id"),
+                s("item_group_id"),
+                s("item_variant_id"),
+            ));
+        }
     }
+    out
 }
 
 #[test]
-fn the_captures_are_there_for_a_nested_and_a_flat_sdk() {
-    let bodies = js_bodies();
+fn the_captures_cover_every_sdk_line_and_what_the_issue_names() {
+    let all = captures();
     let versions: std::collections::BTreeSet<&str> =
-        bodies.iter().map(|(v, _, _)| v.as_str()).collect();
-    assert!(versions.len() >= 2, "{versions:?}");
-    let shapes: std::collections::BTreeSet<bool> = bodies
+        all.iter().map(|c| c.source.as_str()).collect();
+    for want in [
+        "klevu-core-1.9.0",
+        "klevu-core-1.10.2",
+        "klevu-core-2.0.10",
+        "klevu-core-3.0.0",
+        "klevu-core-5.2.2",
+        "php-sdk-collect",
+    ] {
+        assert!(versions.contains(want), "{want}: {versions:?}");
+    }
+    let has = |source: &str, file: &str| all.iter().any(|c| c.source == source && c.file == file);
+    for file in [
+        "view.json",
+        "view-static.json",
+        "view-filter.json",
+        "click-shopify.json",
+        "click-no-variant.json",
+        "segment-view.json",
+        "buy.http",
+        "search.http",
+        "category-view.http",
+        "category-click.http",
+    ] {
+        assert!(has("klevu-core-5.2.2", file), "5.2.2 {file}");
+    }
+    // The older SDKs send the older endpoints with GET.
+    let older_get = all
         .iter()
-        .map(|(_, _, p)| {
-            let v: Value = serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap();
-            v[0].get("event_data").is_some()
-        })
-        .collect();
-    assert_eq!(
-        shapes.len(),
-        2,
-        "both the nested and the flat shape are captured"
-    );
-    assert!(bodies.iter().any(|(_, f, _)| f.starts_with("banner")));
+        .filter(|c| major(c).is_some_and(|m| m < 4) && c.file.ends_with(".http"))
+        .all(|c| c.request.method == "GET");
+    assert!(older_get);
+    // 5.x's ordinary list carries "action": null.
+    let view: Value = serde_json::from_slice(
+        &std::fs::read(vendor_dir().join("klevu-core-5.2.2/view.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(view[0]["event_data"]["action"], Value::Null);
+    assert!(view[0]["event_data"].get("action").is_some());
 }
 
 #[test]
-fn every_sdk_body_is_judged_as_the_rules_say() {
-    for (version, file, path) in js_bodies() {
-        let report = validate_bytes(&std::fs::read(&path).unwrap());
-        let errors: Vec<(String, String)> = report
-            .errors()
-            .map(|p| (p.path.clone(), p.code.clone()))
+fn every_sdk_request_is_judged_as_the_rules_say() {
+    for c in captures() {
+        let name = c.name();
+        let j = judge(&c.request).unwrap_or_else(|| panic!("{name}: not an analytics path"));
+        let errors: Vec<(String, String)> = j
+            .problems
+            .iter()
+            .filter(|p| p["level"] == "error")
+            .map(|p| {
+                (
+                    p["path"].as_str().unwrap().to_string(),
+                    p["code"].as_str().unwrap().to_string(),
+                )
+            })
             .collect();
-        assert_eq!(
-            errors,
-            expected_errors(&version, &file),
-            "@klevu/core {version} {file}: {:?}",
-            report.problems
-        );
+        match j.endpoint {
+            Endpoint::Older(_) => {
+                assert_eq!(j.status, 200, "{name}: {}", j.answer);
+                assert_eq!(j.answer["apikey"], "klevu-1234567890", "{name}");
+            }
+            Endpoint::Collect if c.file == "buy.http" && major(&c) == Some(5) => {
+                // 5.x's buy: a multipart form with [object Object] in it, named for what it is.
+                assert_eq!(j.status, 400, "{name}");
+                assert_eq!(
+                    errors,
+                    [(String::new(), "MULTIPART_FORM".to_string())],
+                    "{name}"
+                );
+                let msg = j.answer["message"].as_str().unwrap();
+                assert!(
+                    msg.contains("multipart form") && msg.contains("[object Object]"),
+                    "{msg}"
+                );
+                assert!(!msg.contains("line 1"), "{msg}");
+            }
+            Endpoint::Collect => {
+                // The rules, said independently of the validator: an item is an error only when
+                // its variant id is the group id and its own id is not (the older SDKs' bug).
+                let body = &c.request.body;
+                let bug: Vec<(String, String)> = items(body)
+                    .into_iter()
+                    .filter(|(_, id, g, v)| v == g && id != g)
+                    .map(|(path, ..)| (path, "MISMATCH".to_string()))
+                    .collect();
+                assert_eq!(errors, bug, "{name}: {:?}", j.problems);
+                assert_eq!(j.status, if bug.is_empty() { 200 } else { 400 }, "{name}");
+                if major(&c).is_some_and(|m| m >= 4) {
+                    assert!(
+                        bug.is_empty(),
+                        "{name}: the current SDK sends no variant bug"
+                    );
+                }
+                for p in j.problems.iter().filter(|p| p["level"] == "error") {
+                    assert!(
+                        p["message"].as_str().unwrap().contains("older SDKs' bug"),
+                        "{p}"
+                    );
+                }
+                // 5.x's click without a variantId: a warning naming the likely variant.
+                let guesses = j
+                    .problems
+                    .iter()
+                    .filter(|p| p["code"] == "VARIANT_ID")
+                    .count();
+                let expected = items(body)
+                    .iter()
+                    .filter(|(_, id, g, v)| v == id && id.starts_with(&format!("{g}-")))
+                    .count();
+                assert_eq!(guesses, expected, "{name}");
+                if c.source == "php-sdk-collect" {
+                    let v: Value = serde_json::from_slice(body).unwrap();
+                    assert_eq!(v[0]["event"], "order_purchase", "{name}");
+                }
+            }
+        }
     }
 }
 
 #[test]
 fn events_validate_exits_0_for_valid_bodies_and_1_for_the_variant_id_bug() {
-    for (version, file, path) in js_bodies() {
+    for c in captures().iter().filter(|c| c.file.ends_with(".json")) {
+        let path = vendor_dir().join(&c.source).join(&c.file);
         let out = Command::cargo_bin("signscope")
             .unwrap()
             .args(["events", "validate"])
             .arg(&path)
             .output()
             .unwrap();
-        let want = if expected_errors(&version, &file).is_empty() {
-            0
-        } else {
-            1
-        };
+        let report = validate_bytes(&c.request.body);
+        let want = if report.is_ok() { 0 } else { 1 };
         let text = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(want), "{version} {file}: {text}");
+        assert_eq!(out.status.code(), Some(want), "{}: {text}", c.name());
         if want == 1 {
-            assert!(
-                text.contains("error MISMATCH at [0].items[0].item_id"),
-                "{text}"
-            );
+            assert!(text.contains("error MISMATCH at"), "{text}");
         }
     }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_collector_answers_every_sdk_body_as_the_rules_say() {
-    let server = start_at_t0().await;
-    for (version, file, path) in js_bodies() {
-        let body = std::fs::read_to_string(&path).unwrap();
-        let (status, v) = collect(&client(), &server.url(), &body).await;
-        let expected = expected_errors(&version, &file);
-        if expected.is_empty() {
-            assert_eq!(status, 200, "{version} {file}: {v}");
-        } else {
-            assert_eq!(status, 400, "{version} {file}: {v}");
-            let paths: Vec<&str> = v["problems"]
-                .as_array()
+async fn the_collector_answers_every_sdk_request_as_judged_and_forwards_it_unchanged() {
+    use std::sync::{Arc, Mutex};
+    // A local upstream that keeps what it receives.
+    type Seen = (String, String, Vec<u8>);
+    let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
+    let keep = seen.clone();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let upstream = format!("http://{}", listener.local_addr().unwrap());
+    let app = axum::Router::new().fallback(move |req: axum::extract::Request| {
+        let keep = keep.clone();
+        async move {
+            let (parts, body) = req.into_parts();
+            let body = axum::body::to_bytes(body, 1 << 20).await.unwrap();
+            let target = parts.uri.path_and_query().unwrap().as_str().to_owned();
+            keep.lock()
                 .unwrap()
-                .iter()
-                .filter(|p| p["level"] == "error")
-                .map(|p| p["path"].as_str().unwrap())
-                .collect();
-            assert_eq!(paths, ["[0].items[0].item_id"], "{v}");
+                .push((parts.method.to_string(), target, body.to_vec()));
+            "{}"
         }
+    });
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    let local = start_at_t0().await;
+    let mut cfg = config_at_t0();
+    cfg.forward_analytics = Some(upstream);
+    let proxy = start(cfg).await;
+    let all = captures();
+    let mut want = Vec::new();
+    for c in &all {
+        let r = &c.request;
+        let target = if r.query.is_empty() {
+            r.path.clone()
+        } else {
+            format!("{}?{}", r.path, r.query)
+        };
+        let headers: Vec<(String, String)> = r
+            .headers
+            .iter()
+            .filter(|(n, _)| {
+                !n.eq_ignore_ascii_case("host") && !n.eq_ignore_ascii_case("content-length")
+            })
+            .map(|(n, v)| (n.clone(), String::from_utf8(v.clone()).unwrap()))
+            .collect();
+        // The local collector answers as judged.
+        let (status, v) = send(
+            &client(),
+            &local.url(),
+            &r.method,
+            &target,
+            &headers,
+            r.body.to_vec(),
+        )
+        .await;
+        assert_eq!(status, judge(r).unwrap().status, "{}: {v}", c.name());
+        // Through the forwarding server: the upstream gets the same request.
+        let (status, _) = send(
+            &client(),
+            &proxy.url(),
+            &r.method,
+            &target,
+            &headers,
+            r.body.to_vec(),
+        )
+        .await;
+        assert_eq!(status, 200, "{}: the upstream's answer", c.name());
+        want.push((r.method.clone(), target, r.body.to_vec()));
     }
-    server.shutdown().await;
+    assert_eq!(*seen.lock().unwrap(), want);
+    // And every one is recorded locally (one record per event, one per older request).
+    let (_, summary) = get_json(&client(), &format!("{}/_inspect/summary", local.url())).await;
+    assert_eq!(summary["batches"], all.len(), "{summary}");
+    local.shutdown().await;
+    proxy.shutdown().await;
 }
 
 /// The PHP SDK's captures, in the order it sent them, with the fixture account's keys.

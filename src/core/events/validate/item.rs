@@ -191,8 +191,9 @@ impl Checker {
             }
             return Some(id);
         }
-        let msg = if v == g && suffix.is_some() {
-            format!("item_variant_id is the group id \"{g}\", so item_id \"{id}\" is neither item_group_id + \"-\" + item_variant_id nor the variant's own id: the older SDKs' bug that sends the group id as the variant id; send \"{}\" as item_variant_id.", suffix.unwrap_or_default())
+        let msg = if v == g {
+            let fix = suffix.unwrap_or(id);
+            format!("item_variant_id is the group id \"{g}\", so item_id \"{id}\" is neither item_group_id + \"-\" + item_variant_id nor the variant's own id: the older SDKs' bug that sends the group id as the variant id; send \"{fix}\" as item_variant_id.")
         } else {
             format!("item_id must equal item_group_id + \"-\" + item_variant_id (here \"{g}-{v}\"), or the variant's own id (\"{v}\"), or, for a simple product, all three ids the same.")
         };
