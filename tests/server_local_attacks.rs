@@ -165,3 +165,89 @@ async fn hosts_other_than_addresses_localhost_and_allowed_names_are_refused() {
         "https://shop.example"
     );
 }
+
+/// Open a live stream and read its status line (the stream itself is left unread).
+async fn open_stream(addr: std::net::SocketAddr) -> (TcpStream, String) {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    s.write_all(b"GET /_inspect/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        .await
+        .unwrap();
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        if s.read(&mut byte).await.unwrap() == 0 {
+            break;
+        }
+        head.push(byte[0]);
+    }
+    (s, String::from_utf8_lossy(&head).into_owned())
+}
+
+/// Streams had no cap (1,014 idle ones stopped the server accepting): past 64 subscribers a
+/// stream request is answered 503 with a sentence, ordinary requests keep being answered, and a
+/// closed stream's place is free again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn streams_past_the_cap_get_503_and_ordinary_requests_are_answered() {
+    let server = start_at_t0().await;
+    let mut open = Vec::new();
+    let mut refused = Vec::new();
+    for _ in 0..70 {
+        let (s, head) = open_stream(server.addr).await;
+        if head.starts_with("HTTP/1.1 200") {
+            open.push(s);
+        } else {
+            refused.push(head);
+        }
+    }
+    assert_eq!(open.len(), 64, "{refused:?}");
+    assert_eq!(refused.len(), 6);
+    assert!(refused[0].starts_with("HTTP/1.1 503"), "{}", refused[0]);
+    let health = with_host(server.addr, "127.0.0.1", "/_inspect/health").await;
+    assert!(health.starts_with("HTTP/1.1 200"), "{health}");
+    let full = with_host(server.addr, "127.0.0.1", "/_inspect/stream").await;
+    assert!(full.contains("TOO_MANY_STREAMS"), "{full}");
+    assert!(full.contains("close another watch"), "{full}");
+    // One closes: its place is free once the server notices (at its next write, the keep-alive
+    // comment every 10 s at the latest).
+    drop(open.pop());
+    let mut again = String::new();
+    for _ in 0..400 {
+        let (s, head) = open_stream(server.addr).await;
+        if head.starts_with("HTTP/1.1 200") {
+            open.push(s);
+            again = head;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(again.starts_with("HTTP/1.1 200"), "no place came free");
+}
+
+/// A subscriber that stops reading while traffic flows is dropped once the server has been
+/// unable to write to it for the stall timeout, and its place goes to the next one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_subscriber_that_stops_reading_is_dropped() {
+    let mut cfg = config_at_t0();
+    cfg.write_stall_timeout = Duration::from_secs(1);
+    cfg.max_streams = 1;
+    let server = start(cfg).await;
+    let (_stalled, head) = open_stream(server.addr).await;
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    let (_, head) = open_stream(server.addr).await;
+    assert!(head.starts_with("HTTP/1.1 503"), "{head}");
+    // Traffic the stalled subscriber never reads: far more than the socket buffers hold.
+    let c = client();
+    let mut freed = false;
+    for i in 0..2000 {
+        big_head_request(&c, &server.url(), i).await;
+        if i % 50 == 49 {
+            let (s, head) = open_stream(server.addr).await;
+            if head.starts_with("HTTP/1.1 200") {
+                drop(s);
+                freed = true;
+                break;
+            }
+        }
+    }
+    assert!(freed, "the stalled subscriber kept its place");
+}

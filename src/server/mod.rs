@@ -88,6 +88,9 @@ pub struct AppState {
     /// The bytes budget of inspection answers being written (see
     /// [`ServerConfig::answer_budget_bytes`]).
     pub answers: body::BodyBudget,
+    /// One permit per live stream subscriber ([`ServerConfig::max_streams`]): the rest of the
+    /// process's connections stay for ordinary requests.
+    pub streams: Arc<tokio::sync::Semaphore>,
     /// A header prefix every account answers to besides its own (the workbench's in-process
     /// server follows the open profile's; `docs/server.md` rule R12). None by default.
     pub profile_prefix: Arc<std::sync::RwLock<Option<String>>>,
@@ -123,6 +126,7 @@ impl AppState {
         let body_budget = body::BodyBudget::new(budget_bytes, config.max_body);
         let state = AppState {
             answers: body::BodyBudget::new(config.answer_budget_bytes, 1),
+            streams: Arc::new(tokio::sync::Semaphore::new(config.max_streams)),
             forwarding: Arc::default(),
             profile_prefix: Arc::default(),
             stream,

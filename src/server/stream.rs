@@ -720,6 +720,19 @@ pub async fn stream(
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse().ok())
     });
+    // A stream holds a connection for as long as it is open: past the cap, say so rather than
+    // let streams take every descriptor (1,014 idle ones stopped the server accepting).
+    let Ok(permit) = st.streams.clone().try_acquire_owned() else {
+        return ApiError::new(
+            503,
+            "TOO_MANY_STREAMS",
+            format!(
+                "This server already has {} live streams open, the most it serves at once so that ordinary requests keep being answered; close another watch or Traffic view and connect again.",
+                st.config.max_streams
+            ),
+        )
+        .into_response();
+    };
     let hub = st.stream;
     // Numbers from another run of the server mean nothing here: start from the oldest held.
     let after = match (&q.instance, after) {
@@ -732,6 +745,7 @@ pub async fn stream(
         backlog: backlog.into(),
         rx,
         closed: hub.closed(),
+        _permit: permit,
     };
     let events = futures::stream::unfold(state, |mut s| async move {
         let event = s.next().await?;
@@ -751,6 +765,8 @@ struct Subscriber {
     backlog: VecDeque<Arc<Published>>,
     rx: broadcast::Receiver<Arc<Published>>,
     closed: watch::Receiver<bool>,
+    /// Given back when the stream ends (its client went away or the server stops).
+    _permit: tokio::sync::OwnedSemaphorePermit,
 }
 
 impl Subscriber {
