@@ -33,6 +33,7 @@ fn entry(i: usize) -> HistoryEntry {
         request_name: None,
         kind: "request".into(),
         request: RecordedRequest {
+            in_process: false,
             method: "PUT".into(),
             url: format!("http://127.0.0.1:8080/v2/batch?i={i}"),
             headers: vec![("Authorization".into(), "Bearer abc".into())],

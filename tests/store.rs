@@ -29,6 +29,7 @@ fn entry(who: &str, i: usize) -> HistoryEntry {
         request_name: None,
         kind: "request".into(),
         request: RecordedRequest {
+            in_process: false,
             method: "PUT".into(),
             url: format!("http://127.0.0.1:9/v2/batch?i={i}"),
             headers: vec![],

@@ -33,6 +33,7 @@ pub fn history_entry(
         request_name: None,
         kind: kind.to_string(),
         request: RecordedRequest {
+            in_process: false,
             method: req.method.clone(),
             url: req.url.clone(),
             headers: req.headers.clone(),

@@ -35,6 +35,9 @@ pub struct Sender {
     request_name: Option<String>,
     history: Option<History>,
     store: Option<ProfileStore>,
+    /// The in-process server's base URL: a send there is recorded as going to "the in-process
+    /// server", which a later run re-sends to its own (`RecordedRequest::in_process`).
+    in_process: Option<String>,
 }
 
 impl Sender {
@@ -55,7 +58,14 @@ impl Sender {
             request_name: None,
             history,
             store,
+            in_process: None,
         }
+    }
+
+    /// Record sends to `base` (the in-process server's URL) as going to the in-process server.
+    pub fn with_in_process(mut self, base: Option<String>) -> Self {
+        self.in_process = base;
+        self
     }
 
     /// Record signed sends as coming from the profile's saved request `name`.
@@ -178,6 +188,11 @@ impl Sender {
         if kind == ExchangeKind::Request {
             entry.request_name = self.request_name.clone();
         }
+        entry.request.in_process = self.in_process.as_deref().is_some_and(|base| {
+            out.url
+                .strip_prefix(base.trim_end_matches('/'))
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(['/', '?']))
+        });
         let mut warnings = Vec::new();
         let (history, store, profile, record) = (
             self.history.clone(),

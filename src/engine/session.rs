@@ -278,6 +278,7 @@ impl Session {
             Some(self.store.clone()),
         )
         .with_request_name(Some(self.profile.selected_request().name.clone()))
+        .with_in_process(self.running_embedded_url())
     }
 
     /// Whether the current profile is the built-in demo.

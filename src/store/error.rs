@@ -66,6 +66,8 @@ pub enum StoreError {
     Conflict { path: PathBuf },
     #[error("a profile file {} already exists, so nothing was written; choose another name, or delete that profile first", path.display())]
     AlreadyExists { path: PathBuf },
+    #[error("the profile file {} was deleted since it was opened, so nothing was written (a save does not bring a deleted profile back); save under a name to keep the edits", path.display())]
+    DeletedMeanwhile { path: PathBuf },
     #[error("a profile named \"{name}\" was created meanwhile ({}), so nothing was written; choose another name, or load that profile", path.display())]
     CreatedMeanwhile { name: String, path: PathBuf },
     #[error("\"{name}\" is not a usable request name: use 1-64 letters, digits, spaces, '.', '_', '-' or '/' (not starting or ending with a space)")]

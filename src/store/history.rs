@@ -68,15 +68,43 @@ pub struct RecordedRequest {
         with = "spec_without_body"
     )]
     pub spec: Option<RequestSpec>,
+    /// Sent to the in-process server (the demo profile's, on a port of that run): `url` names
+    /// a port that is gone in a later run, so the entry is re-sent to that run's in-process
+    /// server instead. Absent (false) for any other server and in entries written before it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub in_process: bool,
 }
 
 impl RecordedRequest {
+    /// The URL to send this request to now: `in_process_base` (this run's in-process server,
+    /// `http://127.0.0.1:PORT`) with the recorded path and query when it went to the in-process
+    /// server; else the recorded URL. `profile` is the entry's: an entry of the demo profile
+    /// written before `in_process` was recorded went to the in-process server too when its URL
+    /// is on 127.0.0.1.
+    pub fn url_now(&self, profile: &str, in_process_base: Option<&str>) -> String {
+        let old_demo = profile == super::profile_data::DEMO_PROFILE
+            && self.url.starts_with("http://127.0.0.1:");
+        match in_process_base {
+            Some(base) if self.in_process || old_demo => match target_of(&self.url) {
+                Some(target) => format!("{}{target}", base.trim_end_matches('/')),
+                None => self.url.clone(),
+            },
+            _ => self.url.clone(),
+        }
+    }
+
     /// The request model sent, with the recorded (possibly capped) body; None when the entry
     /// does not name it.
     pub fn sent_spec(&self) -> Option<RequestSpec> {
         let spec = self.spec.as_ref()?;
         Some(spec.with_body(Bytes::from(self.body.clone())))
     }
+}
+
+/// The path and query of an absolute URL (`http://host:port/v2/batch?x=1` -> `/v2/batch?x=1`).
+fn target_of(url: &str) -> Option<&str> {
+    let rest = &url[url.find("://")? + 3..];
+    Some(rest.find('/').map_or("/", |i| &rest[i..]))
 }
 
 /// A [`RequestSpec`] in a history line: its fields by name, the body left out (the entry
@@ -402,6 +430,47 @@ impl Drop for Lock {
 mod tests {
     use super::*;
 
+    #[test]
+    fn an_in_process_entry_goes_to_this_runs_in_process_server() {
+        let mut e = entry(1).request;
+        e.url = "http://127.0.0.1:41234/v2/batch?test=1".into();
+        let now = Some("http://127.0.0.1:5555");
+        // Another server: the recorded URL.
+        assert_eq!(e.url_now("shop", now), e.url);
+        // Recorded as the in-process server: this run's, path and query kept.
+        e.in_process = true;
+        assert_eq!(
+            e.url_now("shop", now),
+            "http://127.0.0.1:5555/v2/batch?test=1"
+        );
+        assert_eq!(
+            e.url_now("shop", None),
+            e.url,
+            "no in-process server running"
+        );
+        // An entry of the demo written before the flag: on 127.0.0.1, the in-process server.
+        e.in_process = false;
+        assert_eq!(
+            e.url_now("demo", now),
+            "http://127.0.0.1:5555/v2/batch?test=1"
+        );
+        e.url = "https://indexing.example.com/v2/batch".into();
+        assert_eq!(
+            e.url_now("demo", now),
+            e.url,
+            "the demo sent elsewhere by hand"
+        );
+        // The flag is written only when set, and read back.
+        let mut full = entry(2);
+        full.request.in_process = true;
+        let line = serde_json::to_string(&full).unwrap();
+        assert!(line.contains("\"in_process\":true"), "{line}");
+        let back: HistoryEntry = serde_json::from_str(&line).unwrap();
+        assert!(back.request.in_process);
+        let plain = serde_json::to_string(&entry(3)).unwrap();
+        assert!(!plain.contains("in_process"), "{plain}");
+    }
+
     fn entry(i: usize) -> HistoryEntry {
         HistoryEntry {
             time: format!("2026-11-22T10:00:{:02}.000Z", i % 60),
@@ -409,6 +478,7 @@ mod tests {
             request_name: None,
             kind: "request".into(),
             request: RecordedRequest {
+                in_process: false,
                 method: "PUT".into(),
                 url: format!("http://127.0.0.1:9/v2/batch?n={i}"),
                 headers: vec![("Authorization".into(), "Bearer sig==".into())],

@@ -198,6 +198,13 @@ impl ProfileStore {
                     }
                 }
                 (Ok(_), _) => return Err(StoreError::AlreadyExists { path }),
+                // Loaded from this file, which is gone now (deleted in the profile manager or
+                // elsewhere): a save must not silently bring it back.
+                (Err(e), Some(origin))
+                    if origin.path == path && e.kind() == std::io::ErrorKind::NotFound =>
+                {
+                    return Err(StoreError::DeletedMeanwhile { path });
+                }
                 // Missing (or unreachable: the write below reports that in one sentence).
                 (Err(_), _) => {}
             }

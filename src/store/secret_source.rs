@@ -7,6 +7,7 @@
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::core::Secret;
@@ -62,6 +63,8 @@ pub enum KeyError {
     },
     #[error("the REST key command `{program}` did not finish within {seconds} s and was stopped")]
     CommandTimeout { program: String, seconds: u64 },
+    #[error("the REST key command `{program}` was stopped before it finished (cancelled)")]
+    CommandCancelled { program: String },
     #[error("the REST key command `{program}` printed something that is not UTF-8 text")]
     CommandNotUnicode { program: String },
     #[error("the REST key from {source_desc} is empty")]
@@ -101,7 +104,17 @@ impl KeySource {
 
     /// Read the key, giving a command at most `timeout`.
     pub fn resolve_with_timeout(&self, timeout: Duration) -> Result<Secret, KeyError> {
-        let result = self.read_key(timeout);
+        self.resolve_cancellable(timeout, &AtomicBool::new(false))
+    }
+
+    /// Read the key, giving a command at most `timeout`; a command still running when `cancel`
+    /// becomes true is stopped (the workbench's Esc while "resolving the REST key…").
+    pub fn resolve_cancellable(
+        &self,
+        timeout: Duration,
+        cancel: &AtomicBool,
+    ) -> Result<Secret, KeyError> {
+        let result = self.read_key(timeout, cancel);
         // The kind of source only: a command line or a path is the user's business, and the
         // key is never logged.
         match &result {
@@ -113,7 +126,7 @@ impl KeySource {
         result
     }
 
-    fn read_key(&self, timeout: Duration) -> Result<Secret, KeyError> {
+    fn read_key(&self, timeout: Duration, cancel: &AtomicBool) -> Result<Secret, KeyError> {
         let secret = match self {
             KeySource::Env(var) => match std::env::var(var) {
                 Ok(v) => Secret::from_read_text(v),
@@ -133,7 +146,7 @@ impl KeySource {
                     .map_err(|_| KeyError::FileNotUnicode { path: path.clone() })?;
                 Secret::from_read_text(text)
             }
-            KeySource::Command(argv) => run_key_command(argv, timeout)?,
+            KeySource::Command(argv) => run_key_command(argv, timeout, cancel)?,
             KeySource::Stored(s) => Secret::from_read_text(s.expose().to_string()),
             KeySource::Demo => Secret::new(crate::core::demo::DEMO_REST_KEY),
         };
@@ -174,7 +187,11 @@ impl KeySource {
 }
 
 /// Run `argv` directly (no shell); stdout is the key. stderr is shown if it fails.
-fn run_key_command(argv: &[String], timeout: Duration) -> Result<Secret, KeyError> {
+fn run_key_command(
+    argv: &[String],
+    timeout: Duration,
+    cancel: &AtomicBool,
+) -> Result<Secret, KeyError> {
     let (program, args) = argv.split_first().ok_or(KeyError::EmptyCommand)?;
     if program.is_empty() {
         return Err(KeyError::EmptyCommand);
@@ -206,6 +223,13 @@ fn run_key_command(argv: &[String], timeout: Duration) -> Result<Secret, KeyErro
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break status,
+            Ok(None) if cancel.load(Ordering::Relaxed) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(KeyError::CommandCancelled {
+                    program: program.clone(),
+                });
+            }
             Ok(None) if Instant::now() >= deadline => {
                 let _ = child.kill();
                 let _ = child.wait();
@@ -329,6 +353,26 @@ mod tests {
             .resolve_with_timeout(Duration::from_millis(200))
             .unwrap_err();
         assert!(matches!(e, KeyError::CommandTimeout { .. }), "{e}");
+    }
+
+    #[test]
+    fn a_cancelled_command_is_stopped_at_once() {
+        let cancel = std::sync::Arc::new(AtomicBool::new(false));
+        let flag = cancel.clone();
+        let stopper = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            flag.store(true, Ordering::Relaxed);
+        });
+        // Cancelled, not timed out (60 s) nor finished (an empty key).
+        let e = sh("sleep 30")
+            .resolve_cancellable(Duration::from_secs(60), &cancel)
+            .unwrap_err();
+        stopper.join().unwrap();
+        assert!(matches!(e, KeyError::CommandCancelled { .. }), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "the REST key command `sh` was stopped before it finished (cancelled)"
+        );
     }
 
     #[test]

@@ -174,6 +174,12 @@ impl App {
         }
     }
 
+    /// Whether the profile has unsaved edits: its requests, a typed REST key, or the Events
+    /// view's batch (quitting and loading another profile ask first).
+    pub fn unsaved(&self) -> bool {
+        self.request.unsaved() || self.events.unsaved()
+    }
+
     /// Whether the runtime should send 1 s ticks: only while the timestamp is live and on screen.
     pub fn wants_tick(&self) -> bool {
         self.request.ts_live && self.view == View::Request && !self.quit

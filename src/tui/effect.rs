@@ -40,14 +40,19 @@ pub enum Command {
     LoadProfile(String),
     SaveProfile {
         name: String,
+        /// Saved under a new name (Alt-S): a new file, never over the one the profile came from.
+        as_new: bool,
         /// Every request of the profile, in order (the editor's one among them, also in
         /// `request`), and the index of the editor's one; empty keeps the profile's requests.
         requests: Vec<crate::store::SavedRequest>,
         selected_request: usize,
         request: Box<EditorRequest>,
-        /// A key typed in the workbench (stored in the profile file, mode 0600); None keeps the
-        /// profile's key source.
+        /// A key typed in the workbench, to store in the profile file (mode 0600), only when
+        /// the user chose that when saving; None keeps the profile's key source.
         typed_key: Option<Secret>,
+        /// The Events view's batch, when it has unsaved edits (the profile's `events`); None
+        /// keeps the profile's.
+        events: Option<String>,
     },
     /// Run verify + diagnose on a pasted capture (`body`: the loaded body file of a curl
     /// command that reads one).
@@ -76,6 +81,14 @@ pub enum Command {
     Lesson(LessonEffect),
     ReloadHistory,
     ReloadProfiles,
+    /// Read the profile's REST key from `source` off the UI thread (job `id`), a command for at
+    /// most [`crate::tui::KEY_COMMAND_TIMEOUT`]; answered with `Message::KeyResolved`.
+    ResolveKey {
+        id: u64,
+        source: crate::store::KeySource,
+    },
+    /// Stop the key read `id` (Esc): a command still running is killed.
+    CancelKey(u64),
     /// Follow the live stream of the server at this base URL for the traffic view.
     FollowTraffic(String),
     Quit,

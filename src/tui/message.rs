@@ -53,6 +53,11 @@ pub enum Message {
     Status(String),
     /// A profile was loaded (switch) or failed to load.
     ProfileLoaded(Result<LoadedProfile, String>),
+    /// The profile in use was renamed in the profile manager (its file moved).
+    ProfileRenamed {
+        from: String,
+        to: String,
+    },
     /// The list of profiles for the switch popup.
     ProfileList(Result<Vec<String>, String>),
     /// A profile was saved (its name) or not.
@@ -71,6 +76,12 @@ pub enum Message {
     LoadRequest {
         request: Box<EditorRequest>,
         timestamp: String,
+    },
+    /// The profile's REST key, read off the UI thread for job `id` (or why not, in one
+    /// sentence naming the source).
+    KeyResolved {
+        id: u64,
+        result: Result<Secret, String>,
     },
     /// SIGTERM or SIGHUP: leave now, restoring the terminal.
     Terminate,
@@ -99,4 +110,7 @@ pub struct LoadedProfile {
     pub request: EditorRequest,
     pub key: Option<Secret>,
     pub key_source: String,
+    /// The key source to read off the UI thread (an environment variable, a file, a command):
+    /// `key` is None until the runtime answers with [`Message::KeyResolved`].
+    pub key_to_read: Option<crate::store::KeySource>,
 }

@@ -232,6 +232,10 @@ fn listen_error(addr: std::net::SocketAddr, e: &std::io::Error) -> String {
     }
 }
 
+/// How long the workbench lets a REST key command run (`pass`, `op` waiting for a PIN) before
+/// it is stopped and named in the status line.
+pub const KEY_COMMAND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// The first status line on the demo profile. It stays until another message replaces it, on
 /// any view, so it names the send key of each view that sends.
 pub const DEMO_NOTE: &str =

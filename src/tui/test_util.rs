@@ -154,13 +154,24 @@ impl TestApp {
         self.update(Message::Resize(w, h))
     }
 
-    /// Run the signing the runtime would run for these commands, synchronously, and hand the
-    /// results to `update` (a signing job whose answer is dropped leaves the view "updating").
+    /// Run the signing and the REST key reads the runtime would run for these commands,
+    /// synchronously, and hand the results to `update` (and what they ask for in turn; a
+    /// signing job whose answer is dropped leaves the view "updating").
     pub fn run_signing(&mut self, cmds: Vec<Command>) {
-        for c in cmds {
-            if let Command::Sign(job) = c {
-                let result = self.signer.sign(&job);
-                self.update(Message::Signed { id: job.id, result });
+        let mut queue: std::collections::VecDeque<Command> = cmds.into();
+        while let Some(c) = queue.pop_front() {
+            match c {
+                Command::Sign(job) => {
+                    let result = self.signer.sign(&job);
+                    queue.extend(self.update(Message::Signed { id: job.id, result }));
+                }
+                Command::ResolveKey { id, source } => {
+                    let result = source
+                        .resolve_with_timeout(crate::tui::KEY_COMMAND_TIMEOUT)
+                        .map_err(|e| e.to_string());
+                    queue.extend(self.update(Message::KeyResolved { id, result }));
+                }
+                _ => {}
             }
         }
     }

@@ -14,7 +14,7 @@ use super::model::PendingLoad;
 /// Load `load` now when the current profile has no unsaved edits; otherwise open the question
 /// (s: save, then load · d: discard the edits and load · Esc: cancel, nothing loaded).
 pub fn load_or_ask(app: &mut App, load: PendingLoad) -> Vec<Command> {
-    if app.request.unsaved() {
+    if app.unsaved() {
         app.popup = Some(Popup::ConfirmLoad(Box::new(load)));
         vec![]
     } else {

@@ -27,6 +27,13 @@ use crate::core::RequestSpec;
 /// Handle one message.
 pub fn update(app: &mut App, msg: Message) -> Vec<Command> {
     let mut cmds = route(app, msg);
+    // Every save of the profile carries the Events view's batch when it has unsaved edits
+    // (the profile's `events`), whichever key asked for the save.
+    for cmd in &mut cmds {
+        if let Command::SaveProfile { events, .. } = cmd {
+            *events = app.events.batch_to_save();
+        }
+    }
     // A component's status message goes to the status line.
     if !app.request.status.is_empty() {
         app.status = std::mem::take(&mut app.request.status);
@@ -173,6 +180,9 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             if let Some(batch) = p.events {
                 cmds.extend(update(app, Message::Events(EventsMsg::LoadBatch(batch))));
             }
+            // The batch shown is the profile's (or the one kept from before, which the profile
+            // does not hold: saved with it only once edited).
+            app.events.mark_saved();
             if let Some(profile) = p.profile {
                 cmds.extend(update(
                     app,
@@ -180,10 +190,28 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
                 ));
             }
             cmds.extend(request::resign(&mut app.request));
+            // A key source that may take long is read off the UI thread (Esc cancels).
+            if let Some(source) = p.key_to_read {
+                let id = app.request.next_id();
+                request::key_read::started(&mut app.request, id, &source.describe());
+                cmds.push(Command::ResolveKey { id, source });
+            } else {
+                app.request.key_resolving = None;
+            }
             cmds
+        }
+        Message::KeyResolved { id, result } => {
+            request::key_read::finished(&mut app.request, id, result)
+        }
+        Message::ProfileRenamed { from, to } => {
+            if app.request.profile_name == from {
+                app.request.profile_name = to;
+            }
+            vec![]
         }
         Message::ProfileSaved(Ok(name)) => {
             request::on_saved(&mut app.request, &name);
+            app.events.on_profile_saved(true);
             if app.quit_after_save {
                 app.quit = true;
                 return vec![Command::Quit];
@@ -194,6 +222,8 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             }
         }
         Message::ProfileSaved(Err(e)) => {
+            app.events.on_profile_saved(false);
+            app.request.key_choice_made = None;
             app.quit_after_save = false;
             app.load_after_save = None;
             // The edits stay in memory; the user can save elsewhere (Alt-S).
@@ -460,7 +490,7 @@ pub fn row_request(row: &history::HistoryRow, prefix: &str) -> (EditorRequest, S
 }
 
 fn request_quit(app: &mut App) -> Vec<Command> {
-    if app.request.unsaved() {
+    if app.unsaved() {
         app.popup = Some(Popup::ConfirmQuit);
         vec![]
     } else {
@@ -476,15 +506,22 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
     // A prompt of the request view takes every key until it closes.
     if app.view == View::Request && app.request.prompt.is_some() {
         let cmds = request::on_key(&mut app.request, key);
-        // Closed without saving: a load waiting for that save does not happen.
+        // Closed without saving: a load (or the quit) waiting for that save does not happen.
         if app.request.prompt.is_none()
             && !cmds
                 .iter()
                 .any(|c| matches!(c, Command::SaveProfile { .. }))
         {
             app.load_after_save = None;
+            app.quit_after_save = false;
         }
         return cmds;
+    }
+    // Esc while the REST key is being read stops the read (a key command waiting for a PIN).
+    if key.code == KeyCode::Esc && key.modifiers.is_empty() {
+        if let Some(id) = request::key_read::cancel(&mut app.request) {
+            return vec![Command::CancelKey(id)];
+        }
     }
     // Global keys.
     if let Some(action) = keymap::lookup(&GLOBAL_KEYS, &key) {
@@ -765,6 +802,8 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
                 vec![Command::Quit]
             }
             KeyCode::Char('s') => {
+                // The save may ask a question of the request view (a name, the typed key).
+                app.view = View::Request;
                 app.quit_after_save = true;
                 request::save_current(&mut app.request)
             }

@@ -564,7 +564,10 @@ fn rest_key_edit_and_reveal() {
     assert_eq!(a.request.key_info.source, TYPED_KEY);
     update(&mut a, Message::Resize(80, 24));
     a.request.is_demo = false;
+    // Ctrl-S asks where the typed key goes; `s` stores it in the profile file.
     let cmds = update(&mut a, ctrl_key('s'));
+    assert!(cmds.is_empty(), "{cmds:?}");
+    let cmds = update(&mut a, key(KeyCode::Char('s')));
     assert!(
         matches!(cmds.as_slice(), [Command::SaveProfile { typed_key: Some(k), .. }] if k.expose() == format!("{}X", crate::server::DEMO_REST_KEY))
     );
@@ -665,6 +668,7 @@ fn profile_switch_popup_loads_the_chosen_profile() {
             request,
             key: Some(Secret::new("k2")),
             key_source: "env PROD_KEY".into(),
+            key_to_read: None,
         })),
     );
     assert_eq!(
@@ -936,6 +940,7 @@ fn a_frozen_timestamp_stays_with_its_profile_and_a_load_clears_the_old_response(
         request: request.clone(),
         key: Some(Secret::new("k2")),
         key_source: "env PROD_KEY".into(),
+        key_to_read: None,
     })));
     assert!(
         a.request.ts_live,

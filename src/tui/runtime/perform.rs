@@ -2,6 +2,8 @@
 //! profile store, files, clipboard) off the draw path, and answers with Messages.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use chrono::Utc;
 use tokio::sync::mpsc::UnboundedSender;
@@ -40,6 +42,8 @@ pub struct Effects {
     /// The engine's session: profiles, history, the embedded server (None in tests that need no
     /// disk).
     pub session: Option<Session>,
+    /// The REST key read under way (its job id) and the flag that stops it.
+    key_read: Option<(u64, Arc<AtomicBool>)>,
 }
 
 /// The permission bits of an existing file.
@@ -71,6 +75,7 @@ impl Effects {
             http,
             clipboard: None,
             session: None,
+            key_read: None,
         }
     }
 
@@ -170,10 +175,12 @@ impl Effects {
             }
             Command::SaveProfile {
                 name,
+                as_new,
                 requests,
                 selected_request,
                 request,
                 typed_key,
+                events,
             } => {
                 tracing::debug!(
                     profile = %name,
@@ -181,8 +188,12 @@ impl Effects {
                     requests = requests.len(),
                     "save profile"
                 );
-                let msg =
-                    self.save_profile(name, (requests, selected_request), *request, typed_key);
+                let msg = self.save_profile(
+                    (name, as_new),
+                    (requests, selected_request),
+                    *request,
+                    (typed_key, events),
+                );
                 match &msg {
                     Ok(saved) => tracing::debug!(profile = %saved, "profile save done"),
                     Err(e) => tracing::debug!(error = %e, "profile save failed"),
@@ -243,6 +254,32 @@ impl Effects {
             Command::CopyAs { text, what } => {
                 let result = self.copy(&text, what);
                 let _ = self.tx.send(Message::Copied(result));
+            }
+            Command::ResolveKey { id, source } => {
+                // One read at a time: a newer profile's read stops the older one.
+                if let Some((_, stop)) = self.key_read.take() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                let stop = Arc::new(AtomicBool::new(false));
+                self.key_read = Some((id, stop.clone()));
+                tracing::debug!(job = id, source = source.kind(), "REST key read started");
+                let tx = self.tx.clone();
+                tokio::task::spawn_blocking(move || {
+                    let result = source
+                        .resolve_cancellable(crate::tui::KEY_COMMAND_TIMEOUT, &stop)
+                        .map_err(|e| e.to_string());
+                    let _ = tx.send(Message::KeyResolved { id, result });
+                });
+            }
+            Command::CancelKey(id) => {
+                if let Some((running, stop)) = self.key_read.take() {
+                    if running == id {
+                        tracing::debug!(job = id, "REST key read cancelled");
+                        stop.store(true, Ordering::Relaxed);
+                    } else {
+                        self.key_read = Some((running, stop));
+                    }
+                }
             }
             Command::EditBody(_) | Command::Quit => {}
         }
@@ -367,10 +404,20 @@ impl Effects {
     fn reload_history(&mut self) {
         let Some(sess) = &self.session else { return };
         let history = sess.history().clone();
+        // Entries sent to the in-process server (the demo's) go to this run's, not to the port
+        // of the run that recorded them.
+        let in_process = sess.running_embedded_url();
         let tx = self.tx.clone();
         tokio::task::spawn_blocking(move || {
             let (entries, warnings) = history.load(1000);
-            let rows = entries.iter().map(HistoryRow::from).collect();
+            let rows = entries
+                .iter()
+                .map(|e| {
+                    let mut row = HistoryRow::from(e);
+                    row.url = e.request.url_now(&e.profile, in_process.as_deref());
+                    row
+                })
+                .collect();
             let _ = tx.send(Message::History(HistoryMsg::Loaded { rows, warnings }));
         });
     }
@@ -406,7 +453,8 @@ impl Effects {
             }
             _ => None,
         };
-        let store = sess.store();
+        // A handle (cheap): the session itself changes when the profile in use is renamed.
+        let store = &sess.store().clone();
         let result = match e {
             ProfilesEffect::SaveProfile(mut p, source) => stored_body(store, source.as_deref())
                 .and_then(|body| {
@@ -421,11 +469,21 @@ impl Effects {
             ProfilesEffect::RenameProfile { from, mut profile } => stored_body(store, Some(&from))
                 .and_then(|body| {
                     profile.request_mut().body = body;
-                    store
+                    let outcome = store
                         .save(&profile)
-                        .and_then(|_| store.delete(&from))
-                        .map(|_| format!("renamed {from} to {}", profile.name))
-                        .map_err(|e| e.to_string())
+                        .and_then(|o| store.delete(&from).map(|_| o))
+                        .map_err(|e| e.to_string())?;
+                    // The profile in use follows its file: the next Ctrl-S saves under the new
+                    // name, not the old one again.
+                    if sess.profile().name == from {
+                        sess.profile_mut().name = profile.name.clone();
+                        sess.profile_mut().mark_saved(&outcome);
+                        let _ = self.tx.send(Message::ProfileRenamed {
+                            from: from.clone(),
+                            to: profile.name.clone(),
+                        });
+                    }
+                    Ok(format!("renamed {from} to {}", profile.name))
                 }),
             ProfilesEffect::Activate(_) | ProfilesEffect::Status(_) => return,
         };
@@ -470,21 +528,25 @@ impl Effects {
         self.session.as_ref()?.forward_embedded()
     }
 
-    /// Save the editor's request under `name` in the session's profile (its key source, events
-    /// and file state kept; a typed key stored). The saved profile becomes the current, last
-    /// used one.
+    /// Save the editor's request under `name` in the session's profile (its key source and
+    /// file state kept; a typed key stored only when the user chose that; the Events batch when
+    /// it was edited). `as_new`: saved under a new name, a new file. The saved profile becomes
+    /// the current, last used one.
     fn save_profile(
         &mut self,
-        name: String,
+        (name, as_new): (String, bool),
         (requests, selected): (Vec<crate::store::SavedRequest>, usize),
         request: EditorRequest,
-        typed_key: Option<crate::core::Secret>,
+        (typed_key, events): (Option<crate::core::Secret>, Option<String>),
     ) -> Result<String, String> {
         let sess = self.session.as_mut().ok_or(NO_SESSION)?;
         let embedded = sess.running_embedded_url();
         let mut p = sess.profile().clone();
-        if p.name != name {
+        if as_new || p.name != name {
             p.origin = None; // a new file
+        }
+        if let Some(batch) = events {
+            p.events = Some(batch);
         }
         p.name = name;
         if !requests.is_empty() {

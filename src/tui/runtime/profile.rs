@@ -5,7 +5,7 @@
 use bytes::Bytes;
 
 use crate::engine::Session;
-use crate::store::{Profile, ProfileStore, DEMO_PROFILE, EMBEDDED_URL};
+use crate::store::{KeySource, Profile, ProfileStore, DEMO_PROFILE, EMBEDDED_URL};
 use crate::tui::message::LoadedProfile;
 use crate::tui::model::EditorRequest;
 
@@ -33,9 +33,14 @@ pub fn stored_body(store: &ProfileStore, source: Option<&str>) -> Result<Bytes, 
 /// analytics base URLs. The body moves to the editor; the profile kept for the manager has none.
 pub fn loaded_profile(mut p: Profile, base_url: String, analytics_url: String) -> LoadedProfile {
     let body = std::mem::take(&mut p.request_mut().body);
-    let (key, key_source) = match p.rest_key.resolve() {
-        Ok(k) => (Some(k), p.rest_key.describe()),
-        Err(e) => (None, format!("{} — {e}", p.rest_key.describe())),
+    // A key kept in the profile (or the demo's) is at hand; any other source is read off the
+    // UI thread once the profile is shown (a command can wait for a PIN).
+    let (key, key_source, key_to_read) = match &p.rest_key {
+        KeySource::Stored(_) | KeySource::Demo => match p.rest_key.resolve() {
+            Ok(k) => (Some(k), p.rest_key.describe(), None),
+            Err(e) => (None, format!("{} — {e}", p.rest_key.describe()), None),
+        },
+        source => (None, source.describe(), Some(source.clone())),
     };
     LoadedProfile {
         name: p.name.clone(),
@@ -52,6 +57,7 @@ pub fn loaded_profile(mut p: Profile, base_url: String, analytics_url: String) -
         profile: Some(Box::new(p)),
         key,
         key_source,
+        key_to_read,
     }
 }
 

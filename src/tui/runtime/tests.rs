@@ -560,3 +560,79 @@ fn the_in_process_server_answers_to_the_open_profiles_prefix_and_follows_a_switc
     assert_eq!(names, [false, true], "{recs:?}");
     drop(session);
 }
+
+/// Saving a profile whose key was typed: `k` writes the file without the typed key (the
+/// profile's key source stays), `s` stores it (mode 0600); an edited Events batch is saved with
+/// the profile, byte for byte; a profile deleted since it was opened is not recreated.
+#[test]
+fn the_typed_key_is_written_only_by_choice_and_the_events_batch_is_saved_with_the_profile() {
+    use crate::store::KeySource;
+    use crate::tui::components::events::EventsMsg;
+    use crate::tui::components::request::Field;
+    use crate::tui::test_util::{ctrl_key, key};
+    use crossterm::event::KeyCode;
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let paths = Paths::new(dir.path().join("c"), dir.path().join("d"));
+    let mut p = Profile::new("shop");
+    p.indexing_url = "http://127.0.0.1:9".into();
+    p.analytics_url = "http://127.0.0.1:9".into();
+    p.rest_key = KeySource::File(dir.path().join("shop.key"));
+    std::fs::write(dir.path().join("shop.key"), "key-from-the-file\n").unwrap();
+    crate::store::ProfileStore::open(&paths).save(&p).unwrap();
+    let mut session =
+        Session::open_in(paths.clone(), Some("shop"), ClientOptions::default()).unwrap();
+    let (loaded, _) = open_current(&mut session);
+    let (mut app, startup) = crate::tui::open_app(loaded, Utc::now());
+    // The key is read by the runtime, off the UI thread.
+    let mut session = run_until(&mut app, Some(session), startup, |a| {
+        a.request.key_resolving.is_none()
+    });
+    assert_eq!(app.request.key_info.secret.expose(), "key-from-the-file");
+    let file = paths.profile_file("shop");
+    let type_key = |app: &mut App, text: &str| {
+        app.request.focus = Field::RestKey;
+        app.request.normal_mode = false;
+        update(app, ctrl_key('u'));
+        for c in text.chars() {
+            update(app, key(KeyCode::Char(c)));
+        }
+    };
+
+    // An events batch with a member written twice, and a typed key; Ctrl-S, k.
+    let batch = "[ {\"event\": \"view_recs_list\", \"event\": \"view_recs_list\"} ]\n";
+    update(
+        &mut app,
+        Message::Events(EventsMsg::LoadBatch(batch.to_string())),
+    );
+    type_key(&mut app, "typed-secret-zz9");
+    assert!(update(&mut app, ctrl_key('s')).is_empty(), "asks first");
+    let save = update(&mut app, key(KeyCode::Char('k')));
+    session = run_until(&mut app, session, save, |a| !a.unsaved());
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(!text.contains("typed-secret-zz9"), "{text}");
+    assert!(text.contains("source = \"file\""), "{text}");
+    let back = session.as_ref().unwrap().store().load("shop").unwrap();
+    assert_eq!(back.events.as_deref(), Some(batch), "the batch as loaded");
+    assert_eq!(app.request.key_info.secret.expose(), "key-from-the-file");
+    assert!(app.status.contains("dropped"), "{}", app.status);
+
+    // Typed again, Ctrl-S, s: stored, 0600.
+    type_key(&mut app, "typed-secret-zz9");
+    update(&mut app, ctrl_key('s'));
+    let save = update(&mut app, key(KeyCode::Char('s')));
+    session = run_until(&mut app, session, save, |a| !a.unsaved());
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("typed-secret-zz9"), "{text}");
+    let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+
+    // Deleted behind the workbench's back: Ctrl-S says so and writes nothing.
+    std::fs::remove_file(&file).unwrap();
+    app.request.focus = Field::Body;
+    update(&mut app, key(KeyCode::Char(' ')));
+    let save = update(&mut app, ctrl_key('s'));
+    run_until(&mut app, session, save, |a| a.status.contains("deleted"));
+    assert!(!file.exists(), "{}", app.status);
+    assert!(app.status.contains("Alt-S"), "{}", app.status);
+}

@@ -220,7 +220,8 @@ fn a_key_source_that_fails_is_named_instead_of_an_empty_key() {
     let cmds = a.type_str("k");
     a.run_signing(cmds);
     assert!(a.assert_line("sig ").contains('✓'), "{}", a.screen());
-    assert!(!a.screen().contains(&why));
+    let screen = a.screen();
+    assert!(!screen.contains(&why), "{screen}");
 }
 
 /// Verbs that name the same kind of action: a view's main action sends (or, in Diagnose,

@@ -18,6 +18,8 @@ mod message;
 mod mouse_tests;
 mod parts;
 #[cfg(test)]
+mod persist_tests;
+#[cfg(test)]
 mod screen_tests;
 mod state;
 mod update;

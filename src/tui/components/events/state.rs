@@ -218,6 +218,15 @@ pub struct EventsState {
     /// Batches with more items than this are validated off the draw path
     /// ([`INLINE_VALIDATE_ITEMS`]; tests set 0 to exercise the worker path).
     pub inline_max_items: usize,
+    /// The batch's exact bytes as loaded (a file, the profile, a history entry) and the
+    /// revision they stand for: until the first edit, they are what is validated, shown and
+    /// sent, byte for byte (the form shows their values).
+    pub(super) exact: Option<(u64, std::sync::Arc<Vec<u8>>)>,
+    /// The revision the profile holds (loaded with it or saved to it); another one is an
+    /// unsaved edit of the profile.
+    pub(super) saved_rev: u64,
+    /// The revision a profile save under way carries.
+    pub(super) saving_rev: Option<u64>,
 }
 
 impl Default for EventsState {
@@ -286,10 +295,47 @@ impl EventsState {
             requested: 0,
             shown_rev: 0,
             inline_max_items: INLINE_VALIDATE_ITEMS,
+            exact: None,
+            saved_rev: 0,
+            saving_rev: None,
         };
         state.set_draft(draft, Unshown::default());
         state.ensure_current();
+        // The starter batch is no edit of any profile.
+        state.mark_saved();
         state
+    }
+
+    /// Whether the batch differs from the one the profile holds (asked about before quitting
+    /// or loading another profile; saved with the profile).
+    pub fn unsaved(&self) -> bool {
+        self.rev != self.saved_rev
+    }
+
+    /// The batch as the profile now holds it (loaded with it, or just saved to it).
+    pub fn mark_saved(&mut self) {
+        self.saved_rev = self.rev;
+        self.saving_rev = None;
+    }
+
+    /// The batch text to save with the profile when it has unsaved edits (the save under way
+    /// carries this revision).
+    pub fn batch_to_save(&mut self) -> Option<String> {
+        if !self.unsaved() {
+            self.saving_rev = None;
+            return None;
+        }
+        self.ensure_current();
+        self.saving_rev = Some(self.rev);
+        Some(self.preview.clone())
+    }
+
+    /// The profile save finished: a batch it carried is the profile's now.
+    pub fn on_profile_saved(&mut self, ok: bool) {
+        if let (true, Some(rev)) = (ok, self.saving_rev) {
+            self.saved_rev = rev;
+        }
+        self.saving_rev = None;
     }
 
     /// True while the preview and problems on screen are older than the form.
@@ -299,9 +345,14 @@ impl EventsState {
 
     /// A job for the current revision.
     pub fn validate_job(&self) -> ValidateJob {
-        let input = match self.mode {
-            Mode::Form => JobInput::Form(Box::new((self.draft.clone(), self.extras.clone()))),
-            Mode::Raw => JobInput::Raw(std::sync::Arc::clone(self.raw.bytes())),
+        let input = match (self.mode, &self.exact) {
+            // Loaded and not edited since: the bytes as loaded, not the form's rendering of
+            // them (the same problems as `signscope events validate` on the file).
+            (Mode::Form, Some((rev, bytes))) if *rev == self.rev => {
+                JobInput::Raw(std::sync::Arc::clone(bytes))
+            }
+            (Mode::Form, _) => JobInput::Form(Box::new((self.draft.clone(), self.extras.clone()))),
+            (Mode::Raw, _) => JobInput::Raw(std::sync::Arc::clone(self.raw.bytes())),
         };
         ValidateJob {
             rev: self.rev,
@@ -553,19 +604,28 @@ impl EventsState {
         Ok(())
     }
 
-    /// Load a batch from JSON text into the form (or into the raw editor if the form cannot
-    /// hold it, so nothing is lost).
+    /// Load a batch from JSON text: into the form, keeping the exact bytes as what is validated
+    /// and sent until the first edit; into the raw editor when the form cannot hold it (not a
+    /// batch the form knows, or a member written twice, which a form has one cell for), so
+    /// nothing is lost or rewritten.
     pub(super) fn load_text(&mut self, text: &str) -> String {
-        match serde_json::from_str::<Value>(text)
+        let parsed = serde_json::from_str::<Value>(text)
             .map_err(|e| format!("line {} column {}: {e}", e.line(), e.column()))
             .and_then(|v| draft_from_value(&v).map_err(|e| e.to_string()))
-        {
+            .and_then(|form| match duplicate_member(text) {
+                Some(path) => Err(format!(
+                    "{path} is written twice, and the form has one cell for it"
+                )),
+                None => Ok(form),
+            });
+        match parsed {
             Ok((draft, extras)) => {
                 self.mode = Mode::Form;
                 if !matches!(self.focus, Focus::Field(_) | Focus::Items | Focus::Problems) {
                     self.focus = Focus::Field(Field::ListId);
                 }
                 self.set_draft(draft, extras);
+                self.exact = Some((self.rev, std::sync::Arc::new(text.as_bytes().to_vec())));
                 "Batch loaded into the form.".into()
             }
             Err(why) => {
@@ -627,6 +687,16 @@ impl EventsState {
             None => self.status = format!("No form field shows {path}."),
         }
     }
+}
+
+/// The path of the first member written twice in one object of `text`, if any (as
+/// `signscope events validate` reports it).
+fn duplicate_member(text: &str) -> Option<String> {
+    ev::validate_bytes(text.as_bytes())
+        .problems
+        .into_iter()
+        .find(|p| p.code == ev::codes::DUPLICATE_FIELD)
+        .map(|p| p.path)
 }
 
 pub(super) enum Target {

@@ -170,6 +170,7 @@ fn a_store_entry_becomes_a_row_with_its_event_kinds_and_duration() {
         request_name: None,
         kind: "events".into(),
         request: RecordedRequest {
+            in_process: false,
             method: "POST".into(),
             url: "http://127.0.0.1:4000/analytics/collect".into(),
             headers: vec![("Content-Type".into(), "application/json".into())],
@@ -201,6 +202,7 @@ fn a_store_entry_becomes_a_row_with_its_event_kinds_and_duration() {
     let req = HistoryEntry {
         kind: "request".into(),
         request: RecordedRequest {
+            in_process: false,
             method: "PUT".into(),
             url: "http://127.0.0.1:4000/v2/batch".into(),
             headers: vec![],

@@ -268,6 +268,9 @@ pub struct ProfilesState {
     /// Show stored REST keys in clear.
     pub revealed: bool,
     pub status: String,
+    /// The profile the selection moves to when the list comes back (one just created or
+    /// renamed: the list is sorted, so the row index would now be another profile).
+    pub(super) follow: Option<String>,
 }
 
 impl Default for ProfilesState {
@@ -282,6 +285,7 @@ impl Default for ProfilesState {
             mode: Mode::Browse,
             revealed: false,
             status: String::new(),
+            follow: None,
         }
     }
 }

@@ -547,3 +547,60 @@ fn the_vendor_preset_fills_prefix_and_urls_and_keeps_the_keys() {
         other => panic!("{other:?}"),
     }
 }
+
+/// The list is sorted by name: after a rename the selection follows the renamed profile (it
+/// stayed on the row, so `d` offered to delete another one), and the profile in use is not
+/// deleted under the workbench.
+#[test]
+fn the_selection_follows_a_renamed_profile_and_the_one_in_use_is_not_deleted() {
+    let named = |n: &str| Profile::new(n);
+    let list = |names: &[&str]| {
+        let mut v = vec![Profile::demo()];
+        v.extend(names.iter().map(|n| named(n)));
+        v
+    };
+    let mut s = ProfilesState::default();
+    let reload = |s: &mut ProfilesState, names: &[&str]| {
+        update(
+            s,
+            ProfilesMsg::Loaded {
+                profiles: list(names),
+                errors: vec![],
+                dir: PathBuf::from("/cfg/profiles"),
+                current: "alpha".into(),
+            },
+        );
+    };
+    reload(&mut s, &["alpha", "zeta"]);
+    s.selected = 2;
+    assert_eq!(s.selected_profile().unwrap().name, "zeta");
+    update(&mut s, key(KeyCode::Char('r')));
+    for _ in 0..4 {
+        update(&mut s, key(KeyCode::Backspace));
+    }
+    type_text(&mut s, "aaa");
+    let fx = update(&mut s, key(KeyCode::Enter));
+    assert!(
+        matches!(fx.as_slice(), [ProfilesEffect::RenameProfile { from, profile }] if from == "zeta" && profile.name == "aaa"),
+        "{fx:?}"
+    );
+    update(&mut s, ProfilesMsg::Done("renamed zeta to aaa".into()));
+    reload(&mut s, &["aaa", "alpha"]);
+    assert_eq!(s.selected_profile().unwrap().name, "aaa");
+    update(&mut s, key(KeyCode::Char('d')));
+    assert!(matches!(s.mode, Mode::ConfirmDelete(ref n) if n == "aaa"));
+    update(&mut s, key(KeyCode::Esc));
+    // A plain reload keeps the same profile selected, wherever it moved.
+    reload(&mut s, &["0-first", "aaa", "alpha"]);
+    assert_eq!(s.selected_profile().unwrap().name, "aaa");
+
+    // The profile in use: refused, in one sentence saying what to do.
+    s.selected = 3;
+    assert_eq!(s.selected_profile().unwrap().name, "alpha");
+    assert!(update(&mut s, key(KeyCode::Char('d'))).is_empty());
+    assert!(matches!(s.mode, Mode::Browse));
+    assert_eq!(
+        s.status,
+        "Profile alpha is in use, so it was not deleted; open another profile first (select it, Enter), then delete alpha."
+    );
+}

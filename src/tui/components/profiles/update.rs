@@ -32,7 +32,12 @@ pub fn update(state: &mut ProfilesState, msg: ProfilesMsg) -> Vec<ProfilesEffect
             dir,
             current,
         } => {
-            let keep = state.selected_profile().map(|p| p.name.clone());
+            // The same profile stays selected (by name: the list is sorted), or the one just
+            // created or renamed.
+            let keep = state
+                .follow
+                .take()
+                .or_else(|| state.selected_profile().map(|p| p.name.clone()));
             state.profiles = profiles;
             state.errors = errors;
             state.dir = dir;
@@ -228,6 +233,14 @@ fn browse_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
             Some(p) if p.is_demo() => {
                 state.status = "The demo profile is built in and cannot be deleted.".into()
             }
+            // Deleting the file under the workbench would leave it editing a profile that no
+            // longer exists.
+            Some(p) if state.current.as_ref().is_some_and(|c| c.name == p.name) => {
+                state.status = format!(
+                    "Profile {} is in use, so it was not deleted; open another profile first (select it, Enter), then delete {}.",
+                    p.name, p.name
+                )
+            }
             Some(p) => {
                 state.status = format!(
                     "Delete profile {}? y to confirm, any other key keeps it.",
@@ -287,6 +300,7 @@ fn name_entered(state: &mut ProfilesState, for_: NameFor, input: LineInput) -> V
     // copy of the demo that keeps talking to the local server is exactly what a learner wants,
     // so URLs are kept; the demo key source is kept too (it resolves to the published demo key).
     state.status = format!("Saving profile {name}…");
+    state.follow = Some(name.clone());
     match for_ {
         NameFor::Rename => {
             let from = state

@@ -83,6 +83,10 @@ fn draw_prompt(frame: &mut Frame, screen: Rect, req: &RequestState, theme: &Them
             },
             edit,
         ),
+        Some(Prompt::KeyChoice(_)) => {
+            super::key_choice::draw(frame, screen, req, theme);
+            return;
+        }
         Some(Prompt::DeleteRequest) => {
             let edit = crate::tui::widgets::LineInput::default();
             let text = PromptText {

@@ -11,6 +11,10 @@ mod diff;
 mod draw;
 #[cfg(test)]
 mod form_tests;
+pub mod key_choice;
+pub mod key_read;
+#[cfg(test)]
+mod key_tests;
 pub mod keys;
 pub mod layout;
 pub mod requests;

@@ -53,6 +53,7 @@ fn shop(w: u16, h: u16) -> TestApp {
         request,
         key: Some(Secret::new("k")),
         key_source: "env SHOP_KEY".into(),
+        key_to_read: None,
     })));
     app
 }

@@ -155,6 +155,9 @@ pub enum Prompt {
     RequestName { action: NameAction, edit: LineInput },
     /// Delete the selected request? (y)
     DeleteRequest,
+    /// The REST key was typed: store it in the profile file, keep the profile's key source, or
+    /// cancel the save (`key_choice.rs`).
+    KeyChoice(super::key_choice::KeyChoice),
 }
 
 /// One request of the profile as the workbench holds it.
@@ -328,6 +331,24 @@ pub struct RequestState {
     /// Why the profile's REST key source gave no key (an unset environment variable, an
     /// unreadable file...): said instead of "the key is empty" until a key is typed.
     pub key_error: Option<String>,
+    /// The key the profile's source gave (or why not): what a typed key is compared with, so
+    /// the label follows the truth when the field is edited back to it (undo included).
+    pub profile_key: ProfileKey,
+    /// The REST key is being read from the profile's source off the UI thread (this job id);
+    /// Esc cancels.
+    pub key_resolving: Option<u64>,
+    /// What the key choice of the save under way does, applied and said once it succeeds.
+    pub key_choice_made: Option<super::key_choice::KeyOutcome>,
+}
+
+/// The REST key as the profile's source gave it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProfileKey {
+    pub secret: Secret,
+    /// The source's description (`environment variable SHOP_KEY`, `command `pass ...``).
+    pub source: String,
+    /// Why the source gave no key.
+    pub error: Option<String>,
 }
 
 impl RequestState {
@@ -354,6 +375,13 @@ impl RequestState {
             prefix: LineInput::default(),
             api_key: LineInput::default(),
             rest_key: LineInput::new(key.secret.expose()),
+            profile_key: ProfileKey {
+                secret: key.secret.clone(),
+                source: key.source.clone(),
+                error: None,
+            },
+            key_resolving: None,
+            key_choice_made: None,
             key_info: key,
             content_type: LineInput::default(),
             auth_algo: LineInput::default(),
@@ -425,7 +453,13 @@ impl RequestState {
     /// Whether the profile has unsaved edits: in the editor, in another of its requests, or in
     /// the list of requests itself.
     pub fn unsaved(&self) -> bool {
-        self.dirty || self.requests.unsaved()
+        self.dirty || self.requests.unsaved() || self.key_typed()
+    }
+
+    /// Whether the key in the field was typed (differs from the one the profile's source gave):
+    /// saving it needs the user's choice (`key_choice.rs`).
+    pub fn key_typed(&self) -> bool {
+        self.key_info.source == TYPED_KEY
     }
 
     pub fn next_id(&mut self) -> u64 {

@@ -7,11 +7,12 @@ use std::sync::Arc;
 use crossterm::event::{KeyCode, KeyEvent, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
+use super::key_choice;
 use super::keys::{Action, KEYS, NORMAL_KEYS};
 use super::layout::{request_layout, RequestLayout};
 use super::requests;
 use super::state::NameAction;
-use super::state::{Detail, Field, Prompt, RequestState, METHODS, TYPED_KEY};
+use super::state::{Detail, Field, ProfileKey, Prompt, RequestState, METHODS, TYPED_KEY};
 use crate::core::time::format_timestamp;
 use crate::core::{Secret, SigningForm};
 use crate::tui::effect::{Command, SendJob};
@@ -49,7 +50,11 @@ pub fn on_signed(
     result: Result<SignedView, String>,
 ) -> Vec<Command> {
     // No key because its source failed: say why the source failed, as the CLI does.
+    let empty = req.key_info.secret.expose().is_empty();
     let result = match (result, &req.key_error) {
+        (Err(_), _) if empty && req.key_resolving.is_some() => {
+            Err(super::key_read::RESOLVING.to_string())
+        }
         (Err(_), Some(why)) if req.key_info.secret.expose().is_empty() => Err(format!(
             "{why}; type a key in the REST key field or fix the profile's key source"
         )),
@@ -160,6 +165,11 @@ pub fn load_profile(
     };
     req.key_error = key_error;
     let secret = key.unwrap_or_else(|| Secret::new(""));
+    req.profile_key = ProfileKey {
+        secret: secret.clone(),
+        source: key_source.clone(),
+        error: req.key_error.clone(),
+    };
     req.rest_key.set(secret.expose());
     req.key_info = KeyInfo {
         secret,
@@ -183,7 +193,10 @@ pub fn on_saved(req: &mut RequestState, name: &str) {
     req.is_demo = false;
     req.dirty = false;
     requests::mark_saved(req);
-    req.status = format!("profile {name} saved");
+    req.status = match key_choice::on_saved(req) {
+        Some(what) => format!("profile {name} saved; {what}"),
+        None => format!("profile {name} saved"),
+    };
 }
 
 /// A captured request (or a past send) loaded into the editor, with its timestamp frozen.
@@ -218,7 +231,7 @@ fn prompt_key(req: &mut RequestState, prompt: Prompt, key: KeyEvent) -> Vec<Comm
                     req.prompt = Some(Prompt::SaveAs(edit));
                     vec![]
                 } else {
-                    vec![save_command(req, name)]
+                    key_choice::save_or_ask(req, name, true)
                 }
             }
             _ => {
@@ -235,6 +248,7 @@ fn prompt_key(req: &mut RequestState, prompt: Prompt, key: KeyEvent) -> Vec<Comm
             let changed = requests::delete_prompt_key(req, key);
             resign_if(req, changed)
         }
+        Prompt::KeyChoice(choice) => key_choice::on_key(req, choice, key),
         Prompt::Search(mut edit) => match key.code {
             KeyCode::Esc => {
                 let _ = req.body.set_search_pattern("");
@@ -319,25 +333,36 @@ fn search_pattern_error(pattern: &str, e: &regex::Error) -> String {
     format!("the search pattern {pattern:?} is not a valid regex: {why}")
 }
 
-fn save_command(req: &mut RequestState, name: String) -> Command {
+/// The save of the profile under `name` (`as_new`: a new file, Alt-S); `typed_key`: the typed
+/// REST key to store in the file, only when the user chose that (`key_choice.rs`).
+pub(super) fn save_command(
+    req: &mut RequestState,
+    name: String,
+    as_new: bool,
+    typed_key: Option<Secret>,
+) -> Command {
     let (list, selected) = requests::to_saved(req);
     Command::SaveProfile {
         name,
+        as_new,
         requests: list,
         selected_request: selected,
         request: Box::new(req.editor_request()),
-        typed_key: (req.key_info.source == TYPED_KEY).then(|| req.key_info.secret.clone()),
+        typed_key,
+        // The router adds the Events view's batch when it has unsaved edits.
+        events: None,
     }
 }
 
-/// Save under the current name; the built-in demo profile can only be saved as a new name.
+/// Save under the current name; the built-in demo profile can only be saved as a new name. A
+/// typed REST key asks first where it goes (`key_choice.rs`).
 pub fn save_current(req: &mut RequestState) -> Vec<Command> {
     if req.is_demo {
         req.status = "the demo profile is built in: save it under a new name".into();
         req.prompt = Some(Prompt::SaveAs(LineInput::default()));
         return vec![];
     }
-    vec![save_command(req, req.profile_name.clone())]
+    key_choice::save_or_ask(req, req.profile_name.clone(), false)
 }
 
 /// Keys of the request view: the table's actions ([`KEYS`], then [`NORMAL_KEYS`] in normal
@@ -480,13 +505,27 @@ fn field_changed(req: &mut RequestState, focus: Field) -> Vec<Command> {
     match focus {
         Field::Timestamp => req.ts_live = false,
         Field::RestKey => {
-            req.key_info.secret = Secret::new(req.rest_key.text().to_string());
-            req.key_info.source = TYPED_KEY.into();
-            req.key_error = None;
+            // Back to the profile's key (Ctrl-Z, or typed again): the profile's label, and
+            // nothing to save. A typed key is not an edit of the profile: saving asks where it
+            // goes (`key_choice.rs`), and `unsaved` counts it.
+            let text = req.rest_key.text();
+            let pk = &req.profile_key;
+            if text == pk.secret.expose() && req.key_resolving.is_none() {
+                req.key_info.secret = pk.secret.clone();
+                req.key_info.source = pk.source.clone();
+                req.key_error = pk.error.clone();
+            } else {
+                req.key_info.secret = Secret::new(text.to_string());
+                req.key_info.source = TYPED_KEY.into();
+                // The sentence about the source's failure is no longer true of the key used.
+                if req.key_error.take().is_some() {
+                    req.status = "signing with the typed REST key (not saved)".into();
+                }
+            }
         }
         _ => {}
     }
-    if focus != Field::Timestamp {
+    if !matches!(focus, Field::Timestamp | Field::RestKey) {
         req.dirty = true;
     }
     if focus == Field::Url {
@@ -582,6 +621,10 @@ fn toggle_timestamp(req: &mut RequestState) -> Vec<Command> {
 fn send(req: &mut RequestState) -> Vec<Command> {
     if req.url.text().trim().is_empty() {
         req.status = "the URL is empty; set the indexing base URL before sending".into();
+        return vec![];
+    }
+    if req.key_resolving.is_some() && !req.key_typed() {
+        req.status = "not sent: the REST key is still being read from the profile's source (Esc cancels; or type a key)".into();
         return vec![];
     }
     // No key because its source failed (an unset variable, a missing file): say that, as

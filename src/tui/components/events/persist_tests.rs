@@ -1,0 +1,129 @@
+//! The batch is the user's: a loaded batch keeps its exact bytes (a member written twice stays,
+//! and is reported as `signscope events validate` reports it), and the batch is saved with the
+//! profile and counted in the unsaved-edits questions (through the whole `update`, TestApp).
+
+use crossterm::event::KeyCode;
+
+use super::*;
+use crate::core::events as ev;
+use crate::tui::app::Popup;
+use crate::tui::effect::Command;
+use crate::tui::layout::View;
+use crate::tui::message::Message;
+use crate::tui::test_util::TestApp;
+
+const MISTAKES: &str = include_str!("../../../../assets/events/mistakes.json");
+
+fn errors(problems: &[ev::Problem]) -> usize {
+    problems
+        .iter()
+        .filter(|p| p.level == ev::Level::Error)
+        .count()
+}
+
+fn load(a: &mut TestApp, text: &str) {
+    a.update(Message::Events(EventsMsg::FileLoaded {
+        path: "batch.json".into(),
+        text: text.into(),
+    }));
+}
+
+#[test]
+fn a_member_written_twice_stays_and_counts_as_the_cli_counts_it() {
+    let mut a = TestApp::new(120, 40);
+    load(&mut a, MISTAKES);
+    let cli = ev::validate_bytes(MISTAKES.as_bytes());
+    assert_eq!(errors(&cli.problems), 16, "the file's own count");
+    assert_eq!(errors(&a.events.problems), 16, "{}", a.events.status);
+    assert!(a
+        .events
+        .problems
+        .iter()
+        .any(|p| p.code == ev::codes::DUPLICATE_FIELD && p.path == "[0].items[3].price"));
+    // Sent (and copied, and saved) as written.
+    assert_eq!(a.events.batch_text(), MISTAKES);
+    assert_eq!(a.events.mode, Mode::Raw);
+    assert!(
+        a.events
+            .status
+            .contains("[0].items[3].price is written twice"),
+        "{}",
+        a.events.status
+    );
+}
+
+#[test]
+fn a_batch_the_form_shows_keeps_its_bytes_until_it_is_edited() {
+    let mut a = TestApp::new(120, 40);
+    let compact = r#"[{"event":"view_recs_list","event_apikey":"k","event_list_id":"L","event_list_name":"N","event_list_logic":"TRENDING","event_tags":["recsPageType:HOME"],"items":[{"item_id":"A-1","item_group_id":"A","item_variant_id":"1","item_name":"P","price":"1.00","currency":"EUR","item_brand":"b","item_category":"c","index":1}]}]"#;
+    load(&mut a, compact);
+    assert_eq!(a.events.mode, Mode::Form);
+    assert_eq!(
+        a.events.batch_text(),
+        compact,
+        "byte for byte, not re-printed"
+    );
+    // An edit: the form's batch from then on.
+    a.events.focus = Focus::Field(Field::ListName);
+    a.update(Message::Events(EventsMsg::Key(
+        crossterm::event::KeyEvent::new(KeyCode::Char('x'), crossterm::event::KeyModifiers::NONE),
+    )));
+    assert_ne!(a.events.batch_text(), compact);
+    assert!(a
+        .events
+        .batch_text()
+        .contains("\"event_list_name\": \"Nx\""));
+}
+
+fn saved_events(cmds: &[Command]) -> Option<Option<String>> {
+    cmds.iter().find_map(|c| match c {
+        Command::SaveProfile { events, .. } => Some(events.clone()),
+        _ => None,
+    })
+}
+
+#[test]
+fn an_edited_batch_is_asked_about_and_saved_with_the_profile() {
+    let mut a = TestApp::new(120, 40);
+    a.request.is_demo = false;
+    a.request.profile_name = "shop".into();
+    assert!(!a.unsaved());
+    // Nothing edited: a save leaves the profile's batch alone.
+    assert_eq!(saved_events(&a.ctrl('s')), Some(None));
+    a.update(Message::ProfileSaved(Ok("shop".into())));
+
+    load(&mut a, MISTAKES);
+    assert!(
+        a.unsaved(),
+        "a batch loaded into the view is not the profile's yet"
+    );
+    // Quitting asks.
+    a.view = View::Events;
+    a.ctrl('q');
+    assert_eq!(a.popup, Some(Popup::ConfirmQuit));
+    a.press(KeyCode::Esc);
+    assert!(!a.quit);
+    // Switching profile asks.
+    a.update(Message::ProfileList(Ok(vec!["demo".into(), "shop".into()])));
+    a.press(KeyCode::Up);
+    let cmds = a.press(KeyCode::Enter);
+    assert!(cmds.is_empty(), "{cmds:?}");
+    assert!(matches!(a.popup, Some(Popup::ConfirmLoad(_))));
+    // s: saved (with the batch, as loaded), then the load.
+    let cmds = a.press(KeyCode::Char('s'));
+    assert_eq!(saved_events(&cmds), Some(Some(MISTAKES.to_string())));
+    let after = a.update(Message::ProfileSaved(Ok("shop".into())));
+    assert!(!a.unsaved());
+    assert!(matches!(after.as_slice(), [Command::LoadProfile(n)] if n == "demo"));
+}
+
+#[test]
+fn a_failed_save_keeps_the_batch_unsaved() {
+    let mut a = TestApp::new(120, 40);
+    a.request.is_demo = false;
+    load(&mut a, "[]");
+    let cmds = a.ctrl('s');
+    assert_eq!(saved_events(&cmds), Some(Some("[]".into())));
+    a.update(Message::ProfileSaved(Err("disk full".into())));
+    assert!(a.unsaved());
+}

@@ -1,0 +1,138 @@
+//! Saving a profile whose REST key was typed in the workbench. A typed key is written to a file
+//! only when the user says so at the moment of saving: `s` stores it in the profile file (mode
+//! 0600), `k` keeps the profile's key source (environment variable, file, command...) and drops
+//! the typed key, Esc cancels the save. What was done is said once the save succeeded.
+
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::Frame;
+
+use super::state::{Prompt, RequestState};
+use super::update::save_command;
+use crate::store::KeySource;
+use crate::tui::effect::Command;
+use crate::tui::model::KeyInfo;
+use crate::tui::theme::Theme;
+use crate::tui::widgets::prompt::centered;
+
+/// The save waiting for the user's choice about the typed key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyChoice {
+    /// The profile name to save under.
+    pub name: String,
+    /// A save under a new name (Alt-S): a new file, whatever the current one became.
+    pub as_new: bool,
+}
+
+/// What the choice does to the key, applied once the save succeeded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeyOutcome {
+    /// The typed key is now the profile's key, stored in its file.
+    Stored,
+    /// The typed key was dropped: the editor goes back to the key of the profile's source.
+    Dropped,
+}
+
+/// Save under `name` now, or ask first when the REST key in the field was typed.
+pub fn save_or_ask(req: &mut RequestState, name: String, as_new: bool) -> Vec<Command> {
+    if !req.key_typed() {
+        req.key_choice_made = None;
+        return vec![save_command(req, name, as_new, None)];
+    }
+    req.status = "the REST key was typed: s stores it in the profile file, k keeps the profile's key source, Esc cancels".into();
+    req.prompt = Some(Prompt::KeyChoice(KeyChoice { name, as_new }));
+    vec![]
+}
+
+/// A key while the question is open.
+pub fn on_key(req: &mut RequestState, choice: KeyChoice, key: KeyEvent) -> Vec<Command> {
+    match key.code {
+        KeyCode::Char('s') | KeyCode::Char('S') => {
+            req.key_choice_made = Some(KeyOutcome::Stored);
+            let typed = req.key_info.secret.clone();
+            vec![save_command(req, choice.name, choice.as_new, Some(typed))]
+        }
+        KeyCode::Char('k') | KeyCode::Char('K') => {
+            req.key_choice_made = Some(KeyOutcome::Dropped);
+            vec![save_command(req, choice.name, choice.as_new, None)]
+        }
+        KeyCode::Esc | KeyCode::Char('c') | KeyCode::Char('C') => {
+            req.key_choice_made = None;
+            req.status =
+                "not saved; the typed REST key stays in the field only (nothing was written)"
+                    .into();
+            vec![]
+        }
+        _ => {
+            req.prompt = Some(Prompt::KeyChoice(choice));
+            vec![]
+        }
+    }
+}
+
+/// The save succeeded: apply the choice and say what it did (appended to the status).
+pub fn on_saved(req: &mut RequestState) -> Option<String> {
+    match req.key_choice_made.take()? {
+        KeyOutcome::Stored => {
+            let source = KeySource::Stored(req.key_info.secret.clone()).describe();
+            req.profile_key.secret = req.key_info.secret.clone();
+            req.profile_key.source = source.clone();
+            req.profile_key.error = None;
+            req.key_info.source = source;
+            Some("the typed REST key is stored in the profile file (mode 0600)".into())
+        }
+        KeyOutcome::Dropped => {
+            let pk = req.profile_key.clone();
+            req.rest_key.set(pk.secret.expose());
+            req.key_info = KeyInfo {
+                secret: pk.secret,
+                source: pk.source.clone(),
+                revealed: req.key_info.revealed,
+            };
+            req.key_error = pk.error;
+            Some(format!(
+                "the typed REST key was dropped (not written); the key comes from {}",
+                pk.source
+            ))
+        }
+    }
+}
+
+/// The question's lines.
+pub fn lines(req: &RequestState) -> Vec<String> {
+    vec![
+        "The REST key in the field was typed here.".into(),
+        "s: store it in the profile file (mode 0600)".into(),
+        format!(
+            "k: keep the profile's key ({}) and drop the typed one",
+            req.profile_key.source
+        ),
+        "Esc: cancel (nothing is saved)".into(),
+    ]
+}
+
+/// Draw the question over the view.
+pub fn draw(frame: &mut Frame, screen: Rect, req: &RequestState, theme: &Theme) {
+    let lines = lines(req);
+    let widest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u16;
+    let width = (widest + 4).clamp(40, screen.width.saturating_sub(2).max(40));
+    // Wrapped rows at that width, plus the borders.
+    let inner = width.saturating_sub(2).max(1) as usize;
+    let rows: usize = lines
+        .iter()
+        .map(|l| l.chars().count().div_ceil(inner).max(1))
+        .sum();
+    let rect = centered(screen, width, rows as u16 + 2);
+    frame.render_widget(Clear, rect);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.focus_border())
+        .title(Span::styled(" Save the typed REST key? ", theme.title()));
+    let text: Vec<Line> = lines.into_iter().map(Line::from).collect();
+    frame.render_widget(
+        Paragraph::new(text).block(block).wrap(Wrap { trim: false }),
+        rect,
+    );
+}
