@@ -206,11 +206,13 @@ fn workbench_save(paths: Paths, body: &str) {
         let a = snapshot();
         fx.execute(Command::SaveProfile {
             name: name.into(),
+            as_new: name != "big",
             // The profile's requests as they are (the editor's one is `request`).
             requests: Vec::new(),
             selected_request: 0,
             request: Box::new(request),
             typed_key: None,
+            events: None,
         });
         report(&format!("workbench: save {what}"), a, snapshot());
         let saved = fx.session.as_ref().expect("session").store().load(name);

@@ -1,8 +1,8 @@
 //! Secrets audit: a whole session with a recognisable REST key and logging at trace
 //! level: the CLI (sign, verify, profile new/show/list, send through a local server, history,
 //! forced errors including a wrong-key send the server explains), then the workbench in a real
-//! terminal (PTY): a send, a wrong key typed and sent, the right key typed, sent and saved in a
-//! new profile, a send to a closed port, quit. Then a scan of every file written under the
+//! terminal (PTY): a send with a wrong key from the environment, the right key typed, sent and
+//! saved in a new profile (choosing to store it when asked), a send to a closed port, quit. Then a scan of every file written under the
 //! config, data and working dirs (the workbench's `signscope.log` included) and of every byte
 //! printed on stdout, stderr and the terminal. The key may appear only in the profile files the
 //! user asked to store it in, and those must be mode 0600. The logs must really be there (the
@@ -509,8 +509,8 @@ fn the_rest_key_appears_only_where_the_user_stored_it() {
 }
 
 /// The workbench in a real terminal with trace logging, on the `env` profile (key from the
-/// environment): send; type a wrong key and send (the server's mismatch diff is shown); type the
-/// audit key and send; save as `typed` (stores the typed key, 0600); point the URL at a closed
+/// environment, here a wrong one): send (the server's mismatch diff is shown); type the audit key
+/// and send; save as `typed`, choosing to store the typed key (0600); point the URL at a closed
 /// port and send (an error); quit. Everything printed on the terminal joins `s.printed`.
 /// Returns the path of the log file, after checking it recorded the session.
 fn run_the_workbench(s: &mut Session, url: &str) -> PathBuf {
@@ -524,7 +524,8 @@ fn run_the_workbench(s: &mut Session, url: &str) -> PathBuf {
     cmd.cwd(s.work());
     cmd.env("SIGNSCOPE_CONFIG_DIR", s.config());
     cmd.env("SIGNSCOPE_DATA_DIR", s.data());
-    cmd.env("AUDIT_KEY", KEY);
+    // The profile's variable holds a wrong key in this run: the right one is typed below.
+    cmd.env("AUDIT_KEY", OTHER_KEY);
     // Every crate's records (see `Session::run`).
     cmd.env("RUST_LOG", "trace");
     cmd.env_remove("SIGNSCOPE_LOG");
@@ -536,41 +537,38 @@ fn run_the_workbench(s: &mut Session, url: &str) -> PathBuf {
         s.contains(" ✓") && s.contains(url)
     });
 
-    // 1. Send with the key from the environment.
-    tui.send(CTRL_G);
-    let screen = tui.wait_for("the accepted response", |s| s.contains(" job "));
-    assert!(screen.contains("200 "), "{screen}");
-    let first_job = value_after(&screen, " job ").unwrap().to_string();
-
-    // 2. Body -> URL -> Method -> Path -> Query -> Prefix -> API key -> REST key: clear it,
-    // type a wrong key, send: the server explains the mismatch.
-    for _ in 0..7 {
-        tui.send(TAB);
-    }
-    tui.send(CTRL_U);
-    tui.send(OTHER_KEY);
-    tui.wait_for("the typed key", |s| s.contains("typed (not saved)"));
+    // 1. Send with the (wrong) key from the environment: the server explains the mismatch.
     tui.send(CTRL_G);
     let screen = tui.wait_for("the mismatch diff", |s| s.contains("Conclusion:"));
     assert!(screen.contains("SIGNATURE_MISMATCH"), "{screen}");
 
-    // 3. Type the audit key itself and send again: accepted, a new job.
+    // 2. Body -> URL -> Method -> Path -> Query -> Prefix -> API key -> REST key: clear it,
+    // type the audit key itself and send: accepted.
+    for _ in 0..7 {
+        tui.send(TAB);
+    }
     tui.send(CTRL_U);
     tui.send(KEY);
+    tui.wait_for("the typed key", |s| s.contains("typed (not saved)"));
     tui.send(CTRL_G);
-    tui.wait_for("a second accepted response", |s| {
-        value_after(s, " job ").is_some_and(|j| j != first_job)
-    });
+    let screen = tui.wait_for("the accepted response", |s| s.contains(" job "));
+    assert!(screen.contains("200 "), "{screen}");
 
-    // 4. Save as a new profile: the typed key is stored in it (the user's choice; mode 0600).
+    // 3. Save as a new profile, choosing to store the typed key in it (mode 0600).
     tui.send(ALT_S);
     tui.wait_for("the save-as prompt", |s| s.contains("Save profile as"));
     tui.send(CTRL_U);
     tui.send("typed");
     tui.send(ENTER);
-    tui.wait_for("the saved message", |s| s.contains("profile typed saved"));
+    tui.wait_for("where the typed key goes", |s| {
+        s.contains("Save the typed REST key?")
+    });
+    tui.send("s");
+    tui.wait_for("the saved message", |s| {
+        s.contains("profile typed saved; the typed REST key is stored")
+    });
 
-    // 5. REST key -> ... -> URL: a closed port; the send fails.
+    // 4. REST key -> ... -> URL: a closed port; the send fails.
     for _ in 0..6 {
         tui.send(BACKTAB);
     }
@@ -579,7 +577,7 @@ fn run_the_workbench(s: &mut Session, url: &str) -> PathBuf {
     tui.send(CTRL_G);
     tui.wait_for("the failed send", |s| s.contains("send failed"));
 
-    // 6. Quit (the URL edit is unsaved: confirm).
+    // 5. Quit (the URL edit is unsaved: confirm).
     tui.send(CTRL_C);
     tui.wait_for("the quit question", |s| s.contains("unsaved edits"));
     tui.send("y");

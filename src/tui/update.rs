@@ -201,7 +201,11 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             cmds
         }
         Message::KeyResolved { id, result } => {
-            request::key_read::finished(&mut app.request, id, result)
+            if request::key_read::finished(&mut app.request, id, result) {
+                request::resign(&mut app.request)
+            } else {
+                vec![]
+            }
         }
         Message::ProfileRenamed { from, to } => {
             if app.request.profile_name == from {

@@ -596,6 +596,16 @@ impl Effects {
     }
 }
 
+impl Drop for Effects {
+    /// Quitting stops a key command still running (a `pass` waiting for a PIN): the runtime
+    /// would otherwise wait for it before the process can exit.
+    fn drop(&mut self) {
+        if let Some((_, stop)) = self.key_read.take() {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
 fn profiles_effect_name(e: &ProfilesEffect) -> &'static str {
     match e {
         ProfilesEffect::SaveProfile(..) => "save",

@@ -9,30 +9,34 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
-use super::state::{Prompt, RequestState};
-use super::update::save_command;
+use super::requests;
+use super::state::{KeyChoice, KeyOutcome, Prompt, RequestState};
+use crate::core::Secret;
 use crate::store::KeySource;
 use crate::tui::effect::Command;
 use crate::tui::model::KeyInfo;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::prompt::centered;
 
-/// The save waiting for the user's choice about the typed key.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct KeyChoice {
-    /// The profile name to save under.
-    pub name: String,
-    /// A save under a new name (Alt-S): a new file, whatever the current one became.
-    pub as_new: bool,
-}
-
-/// What the choice does to the key, applied once the save succeeded.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum KeyOutcome {
-    /// The typed key is now the profile's key, stored in its file.
-    Stored,
-    /// The typed key was dropped: the editor goes back to the key of the profile's source.
-    Dropped,
+/// The save of the profile under `name` (`as_new`: a new file, Alt-S); `typed_key`: the typed
+/// REST key to store in the file, only when the user chose that (`key_choice.rs`).
+pub fn save_command(
+    req: &mut RequestState,
+    name: String,
+    as_new: bool,
+    typed_key: Option<Secret>,
+) -> Command {
+    let (list, selected) = requests::to_saved(req);
+    Command::SaveProfile {
+        name,
+        as_new,
+        requests: list,
+        selected_request: selected,
+        request: Box::new(req.editor_request()),
+        typed_key,
+        // The router adds the Events view's batch when it has unsaved edits.
+        events: None,
+    }
 }
 
 /// Save under `name` now, or ask first when the REST key in the field was typed.

@@ -4,14 +4,9 @@
 //! sending waits, and Esc stops it. A command is stopped after
 //! [`crate::tui::KEY_COMMAND_TIMEOUT`] and named in the error.
 
-use super::state::RequestState;
-use super::update::resign;
+use super::state::{RequestState, RESOLVING};
 use crate::core::Secret;
-use crate::tui::effect::Command;
 use crate::tui::model::KeyInfo;
-
-/// The label of the REST key field while the key is being read.
-pub const RESOLVING: &str = "resolving the REST key… Esc cancels";
 
 /// The profile's key is being read from `source` (its description) as job `id`.
 pub fn started(req: &mut RequestState, id: u64, source: &str) {
@@ -29,10 +24,11 @@ pub fn started(req: &mut RequestState, id: u64, source: &str) {
 }
 
 /// The answer of job `id`: the key, or one sentence saying why there is none. An answer for
-/// another job (a profile left since, a cancelled read) is dropped.
-pub fn finished(req: &mut RequestState, id: u64, result: Result<Secret, String>) -> Vec<Command> {
+/// another job (a profile left since, a cancelled read) is dropped. True when the key in use
+/// changed (the caller signs again).
+pub fn finished(req: &mut RequestState, id: u64, result: Result<Secret, String>) -> bool {
     if req.key_resolving != Some(id) {
-        return vec![];
+        return false;
     }
     req.key_resolving = None;
     let source = req.profile_key.source.clone();
@@ -44,14 +40,15 @@ pub fn finished(req: &mut RequestState, id: u64, result: Result<Secret, String>)
     req.profile_key.error = error.clone();
     req.status = match &error {
         None => format!("REST key read ({source})"),
+        // As the CLI would say it: the key source that failed and why.
         Some(why) => format!(
-            "profile {} has no REST key: {why}; type one in the REST key field or fix the profile's key source",
+            "profile {} loaded, without its REST key: {why}",
             req.profile_name
         ),
     };
     // A key typed meanwhile stays: the user's choice wins over the source's answer.
     if req.key_typed() {
-        return vec![];
+        return false;
     }
     req.rest_key.set(secret.expose());
     req.key_info = KeyInfo {
@@ -60,7 +57,7 @@ pub fn finished(req: &mut RequestState, id: u64, result: Result<Secret, String>)
         revealed: req.key_info.revealed,
     };
     req.key_error = error;
-    resign(req)
+    true
 }
 
 /// Esc while the key is being read: stop it (the job to cancel), and say how to go on.

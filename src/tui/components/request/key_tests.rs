@@ -7,7 +7,7 @@ use crossterm::event::KeyCode;
 use crate::core::Secret;
 use crate::store::{KeySource, Profile};
 use crate::tui::app::Popup;
-use crate::tui::components::request::{key_read, Field, Prompt, TYPED_KEY};
+use crate::tui::components::request::{Field, Prompt, RESOLVING, TYPED_KEY};
 use crate::tui::effect::Command;
 use crate::tui::message::Message;
 use crate::tui::runtime::loaded_profile;
@@ -207,7 +207,7 @@ fn while_the_key_is_read_the_field_says_so_sending_waits_and_esc_cancels() {
         .collect();
     a.run_signing(signs);
     let screen = a.screen();
-    assert!(screen.contains(key_read::RESOLVING), "{screen}");
+    assert!(screen.contains(RESOLVING), "{screen}");
     assert!(a
         .status
         .contains("resolving the REST key (command `sleep 30`)"));

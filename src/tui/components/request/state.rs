@@ -157,7 +157,7 @@ pub enum Prompt {
     DeleteRequest,
     /// The REST key was typed: store it in the profile file, keep the profile's key source, or
     /// cancel the save (`key_choice.rs`).
-    KeyChoice(super::key_choice::KeyChoice),
+    KeyChoice(KeyChoice),
 }
 
 /// One request of the profile as the workbench holds it.
@@ -268,6 +268,27 @@ impl RequestsList {
 /// The methods offered when cycling with Up/Down on the method field.
 pub const METHODS: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
+/// The save waiting for the user's choice about the typed key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyChoice {
+    /// The profile name to save under.
+    pub name: String,
+    /// A save under a new name (Alt-S): a new file, whatever the current one became.
+    pub as_new: bool,
+}
+
+/// What the choice does to the key, applied once the save succeeded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeyOutcome {
+    /// The typed key is now the profile's key, stored in its file.
+    Stored,
+    /// The typed key was dropped: the editor goes back to the key of the profile's source.
+    Dropped,
+}
+
+/// The label of the REST key field while the key is being read (`key_read.rs`).
+pub const RESOLVING: &str = "resolving the REST key… Esc cancels";
+
 /// The key source label of a key typed in the workbench.
 pub const TYPED_KEY: &str = "typed (not saved)";
 
@@ -338,7 +359,7 @@ pub struct RequestState {
     /// Esc cancels.
     pub key_resolving: Option<u64>,
     /// What the key choice of the save under way does, applied and said once it succeeds.
-    pub key_choice_made: Option<super::key_choice::KeyOutcome>,
+    pub key_choice_made: Option<KeyOutcome>,
 }
 
 /// The REST key as the profile's source gave it.

@@ -53,7 +53,7 @@ pub fn on_signed(
     let empty = req.key_info.secret.expose().is_empty();
     let result = match (result, &req.key_error) {
         (Err(_), _) if empty && req.key_resolving.is_some() => {
-            Err(super::key_read::RESOLVING.to_string())
+            Err(super::state::RESOLVING.to_string())
         }
         (Err(_), Some(why)) if req.key_info.secret.expose().is_empty() => Err(format!(
             "{why}; type a key in the REST key field or fix the profile's key source"
@@ -331,27 +331,6 @@ fn search_pattern_error(pattern: &str, e: &regex::Error) -> String {
         .unwrap_or("")
         .trim_start_matches("error: ");
     format!("the search pattern {pattern:?} is not a valid regex: {why}")
-}
-
-/// The save of the profile under `name` (`as_new`: a new file, Alt-S); `typed_key`: the typed
-/// REST key to store in the file, only when the user chose that (`key_choice.rs`).
-pub(super) fn save_command(
-    req: &mut RequestState,
-    name: String,
-    as_new: bool,
-    typed_key: Option<Secret>,
-) -> Command {
-    let (list, selected) = requests::to_saved(req);
-    Command::SaveProfile {
-        name,
-        as_new,
-        requests: list,
-        selected_request: selected,
-        request: Box::new(req.editor_request()),
-        typed_key,
-        // The router adds the Events view's batch when it has unsaved edits.
-        events: None,
-    }
 }
 
 /// Save under the current name; the built-in demo profile can only be saved as a new name. A
