@@ -547,8 +547,11 @@ fn the_in_process_server_answers_to_the_open_profiles_prefix_and_follows_a_switc
     };
     session = send(&mut app, session, "KLEVU");
     let cmds = vec![Command::LoadProfile("acme".to_string())];
+    // The new profile's own signature (the previous one's is still shown until it comes).
     session = run_until(&mut app, session, cmds, |a| {
-        a.request.profile_name == "acme" && a.request.sign.result.is_some()
+        a.request.profile_name == "acme"
+            && a.request.sign.result.is_some()
+            && !a.request.sign.updating()
     });
     session = send(&mut app, session, "ACME");
     // Both were verified with their own prefix's headers.
