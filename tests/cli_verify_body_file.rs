@@ -1,6 +1,7 @@
 //! `verify` on a curl command whose body is a file (`--data-binary @FILE`, what
 //! `sign --output curl --body-file` prints): the file is found next to the request file, then
-//! in the working directory, or given with `--body-file`.
+//! in the working directory, or given with `--body-file`; a hostile capture cannot name a
+//! file elsewhere, and the key is in no output.
 
 // Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
 // unwrap inside #[test] functions only; this covers the helpers too).
@@ -180,4 +181,91 @@ fn d_at_file_drops_line_ends_as_curl_does_and_data_binary_keeps_every_byte() {
     std::fs::write(&req, &curl).unwrap();
     let out = verify(dir, &req, &key, &[]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+}
+
+/// A capture written by someone else: a curl command naming `@target`.
+fn hostile_capture(dir: &Path, target: &str) -> std::path::PathBuf {
+    let cmd = format!(
+        "curl -X PUT 'http://127.0.0.1:8080/v2/batch' -H 'X-SVC-APIKEY: pub-key' -H 'X-SVC-TIMESTAMP: {TS}' -H 'X-SVC-AUTH-ALGO: HmacSHA384' -H 'Content-Type: application/json' -H 'Authorization: Bearer AAAA' --data-binary @{target}\n"
+    );
+    let path = dir.join("capture.txt");
+    std::fs::write(&path, cmd).unwrap();
+    path
+}
+
+fn verify_env(cwd: &Path, request: &Path, key: &str) -> Output {
+    signscope(cwd)
+        .args(["verify", "--request-file"])
+        .arg(request)
+        .args(["--rest-key-env", "SHOP_KEY", "--now", TS])
+        .env("SHOP_KEY", key)
+        .output()
+        .unwrap()
+}
+
+/// `verify --rest-key-env SHOP_KEY` on a capture reading `@/proc/self/environ` printed the
+/// environment, the key with it; `@/dev/zero` read until memory ran out; a link in the
+/// capture's folder to either did the same. A capture's `@FILE` is now read only when it is a
+/// regular file inside the capture's folder or the working directory (links followed), and
+/// the refusal names `--body-file`; the key is in no output.
+#[test]
+fn a_capture_cannot_make_verify_read_files_outside_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = "hostile-capture-key-90817";
+    std::os::unix::fs::symlink("/proc/self/environ", dir.path().join("env.json")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.path().join("zero.json")).unwrap();
+    for target in [
+        "/proc/self/environ",
+        "/dev/zero",
+        "env.json",
+        "zero.json",
+        "../../../../proc/self/environ",
+    ] {
+        let capture = hostile_capture(dir.path(), target);
+        let out = verify_env(dir.path(), &capture, key);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{target}: {stdout}");
+        assert!(
+            !stdout.contains(key) && !stderr.contains(key),
+            "{target}: {stdout}{stderr}"
+        );
+        assert!(!stdout.contains("SHOP_KEY"), "{target}: {stdout}");
+        assert!(stderr.contains("--body-file"), "{target}: {stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "{target}: {stderr}");
+    }
+}
+
+/// A body file in the capture's folder that holds the key (pasted by mistake, or planted): the
+/// verdict and diagnosis are printed with the key blanked as `***`.
+#[test]
+fn verify_never_prints_the_key_even_when_the_body_holds_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = "key-inside-the-body-55120";
+    std::fs::write(
+        dir.path().join("body.json"),
+        format!("[{{\"id\":\"{key}\"}}]"),
+    )
+    .unwrap();
+    let capture = hostile_capture(dir.path(), "body.json");
+    for output in ["text", "json"] {
+        let out = signscope(dir.path())
+            .args(["verify", "--request-file"])
+            .arg(&capture)
+            .args([
+                "--rest-key-env",
+                "SHOP_KEY",
+                "--now",
+                TS,
+                "--output",
+                output,
+            ])
+            .env("SHOP_KEY", key)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains("***"), "{output}: {stdout}");
+        assert!(!stdout.contains(key), "{output}: {stdout}");
+        assert!(!String::from_utf8_lossy(&out.stderr).contains(key));
+    }
 }

@@ -165,45 +165,56 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<u8> {
         accepted = checked.accepted.is_some(),
         "capture verified"
     );
-    let mut out = std::io::stdout().lock();
-    if args.output == "json" {
-        let report = json_report(&parsed.request, &opts.header_prefix, &secret, &checked);
-        serde_json::to_writer(&mut out, &report)?;
-        writeln!(out)?;
-        return Ok(if checked.accepted.is_some() { 0 } else { 1 });
-    }
-    for note in &parsed.notes {
-        writeln!(out, "note: {note}")?;
-    }
-    match (&checked.accepted, checked.failures.split_first()) {
-        (Some(accepted), _) => {
-            writeln!(out, "{accepted}")?;
-            for w in &accepted.warnings {
-                writeln!(out, "warning: {w}")?;
-            }
-            Ok(0)
+    // Written whole once the key is blanked out of it: a capture's body or headers may hold
+    // the key itself (a body file such as /proc/self/environ), and no output may show it.
+    let mut out: Vec<u8> = Vec::new();
+    let mut report = || -> anyhow::Result<u8> {
+        if args.output == "json" {
+            let report = json_report(&parsed.request, &opts.header_prefix, &secret, &checked);
+            serde_json::to_writer(&mut out, &report)?;
+            writeln!(out)?;
+            return Ok(if checked.accepted.is_some() { 0 } else { 1 });
         }
-        (None, Some((rejection, also))) => {
-            writeln!(
-                out,
-                "rejected ({} {}): {}",
-                rejection.status(),
-                rejection.code(),
-                rejection
-            )?;
-            for a in also {
-                writeln!(out, "also failing ({} {}): {}", a.status(), a.code(), a)?;
-            }
-            if let Some(m) = checked.mismatch() {
-                if let Some(form) = m.diagnosis.client_form {
-                    writeln!(out, "client form: {form}")?;
+        for note in &parsed.notes {
+            writeln!(out, "note: {note}")?;
+        }
+        match (&checked.accepted, checked.failures.split_first()) {
+            (Some(accepted), _) => {
+                writeln!(out, "{accepted}")?;
+                for w in &accepted.warnings {
+                    writeln!(out, "warning: {w}")?;
                 }
-                out.write_all(m.diagnosis.details().as_bytes())?;
+                Ok(0)
             }
-            Ok(1)
+            (None, Some((rejection, also))) => {
+                writeln!(
+                    out,
+                    "rejected ({} {}): {}",
+                    rejection.status(),
+                    rejection.code(),
+                    rejection
+                )?;
+                for a in also {
+                    writeln!(out, "also failing ({} {}): {}", a.status(), a.code(), a)?;
+                }
+                if let Some(m) = checked.mismatch() {
+                    if let Some(form) = m.diagnosis.client_form {
+                        writeln!(out, "client form: {form}")?;
+                    }
+                    out.write_all(m.diagnosis.details().as_bytes())?;
+                }
+                Ok(1)
+            }
+            (None, None) => unreachable!("a request is accepted or has a failing check"),
         }
-        (None, None) => unreachable!("a request is accepted or has a failing check"),
-    }
+    };
+    let code = report()?;
+    crate::logging::redact_in_logs(&secret);
+    let text = String::from_utf8_lossy(&out);
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(crate::logging::redact_line(&text).as_bytes())?;
+    stdout.flush()?;
+    Ok(code)
 }
 
 /// A request refused for its signature but signed in one of `forms`: accepted in that form, with
@@ -240,10 +251,18 @@ pub fn accept_in_forms(
     checked
 }
 
+/// Largest body file a capture's `@FILE` may name (`--body-file` is read whatever its size).
+pub const MAX_CAPTURE_BODY_FILE: u64 = 64 * 1024 * 1024;
+
 /// The body of a curl command that reads it from the file `named` (`--data-binary @named`):
-/// `--body-file` when given; else `named` itself when absolute; else `named` next to the
-/// request file, then in the working directory (`sign --output curl --body-file` prints the
-/// path as it was given, usually relative to where it was run). Returns the path read.
+/// `--body-file` when given; else `named` next to the request file, then in the working
+/// directory (`sign --output curl --body-file` prints the path as it was given, usually
+/// relative to where it was run). Returns the path read.
+///
+/// A capture is text from elsewhere, so what it names is read only if it is a regular file of
+/// at most [`MAX_CAPTURE_BODY_FILE`] bytes inside the capture's folder or the working directory
+/// (after following links): `@/proc/self/environ` would print the environment, `@/dev/zero`
+/// would read until memory runs out. Anything else needs `--body-file`.
 pub fn curl_body_file(
     named: &str,
     request_file: &std::path::Path,
@@ -259,29 +278,76 @@ pub fn curl_body_file(
             "the curl command reads its body from stdin (@-); give the body with --body-file FILE"
         );
     }
+    let shown = escape_visible(named.as_bytes());
     let named_path = PathBuf::from(named);
+    let capture_dir = (request_file.as_os_str() != "-")
+        .then(|| request_file.parent())
+        .flatten()
+        .map(|d| {
+            if d.as_os_str().is_empty() {
+                std::path::Path::new(".")
+            } else {
+                d
+            }
+        });
+    let mut roots = Vec::new();
+    if let Some(dir) = capture_dir {
+        roots.extend(std::fs::canonicalize(dir).ok());
+    }
+    roots.extend(
+        std::env::current_dir()
+            .ok()
+            .and_then(|d| std::fs::canonicalize(d).ok()),
+    );
     let mut candidates = vec![];
     if named_path.is_absolute() {
         candidates.push(named_path.clone());
     } else {
-        if request_file.as_os_str() != "-" {
-            if let Some(dir) = request_file.parent() {
-                candidates.push(dir.join(&named_path));
-            }
+        if let Some(dir) = capture_dir {
+            candidates.push(dir.join(&named_path));
         }
         candidates.push(named_path.clone());
     }
     candidates.dedup();
     for path in &candidates {
-        match std::fs::read(path) {
-            Ok(body) => return Ok((path.clone(), body)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        let real = match std::fs::canonicalize(path) {
+            Ok(real) => real,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
             Err(e) => bail!("cannot read the body file {}: {e}", path.display()),
+        };
+        if !roots.iter().any(|r| real.starts_with(r)) {
+            bail!(
+                "the curl command reads its body from {shown}, which is outside the capture's folder and the working directory; give the body with --body-file FILE if you mean that file"
+            );
         }
+        let meta = std::fs::metadata(&real)
+            .with_context(|| format!("cannot read the body file {}", path.display()))?;
+        if !meta.is_file() {
+            bail!(
+                "the curl command reads its body from {shown}, which is not a regular file; give the body with --body-file FILE"
+            );
+        }
+        if meta.len() > MAX_CAPTURE_BODY_FILE {
+            bail!(
+                "the curl command reads its body from {shown}, {} bytes, more than the {} a capture may name; give it with --body-file FILE",
+                meta.len(),
+                MAX_CAPTURE_BODY_FILE
+            );
+        }
+        let mut body = Vec::new();
+        std::fs::File::open(&real)
+            .and_then(|f| f.take(MAX_CAPTURE_BODY_FILE + 1).read_to_end(&mut body))
+            .with_context(|| format!("cannot read the body file {}", path.display()))?;
+        if body.len() as u64 > MAX_CAPTURE_BODY_FILE {
+            bail!(
+                "the body file {shown} grew past {MAX_CAPTURE_BODY_FILE} bytes while it was read; give it with --body-file FILE"
+            );
+        }
+        return Ok((path.clone(), body));
     }
     let looked: Vec<String> = candidates.iter().map(|p| p.display().to_string()).collect();
     bail!(
-        "the curl command reads its body from the file {named}, which is not at {}; give it with --body-file FILE",
+        "the curl command reads its body from the file {shown}, which is not at {}; give it with --body-file FILE",
         looked.join(" nor at ")
     )
 }
