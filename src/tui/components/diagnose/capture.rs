@@ -59,11 +59,19 @@ pub fn parse_capture_with(
     }
 }
 
+/// The prefix a capture is read with: its own headers' (`docs/verification.md` rule V11), else
+/// `fallback` (the open profile's).
+fn capture_prefix(req: &crate::core::verify::ReceivedRequest, fallback: &str) -> String {
+    crate::core::verify::request_prefix(req).unwrap_or_else(|| fallback.to_ascii_uppercase())
+}
+
 /// The request (and timestamp) of a captured request; no base URL (the editor keeps its own).
+/// Read with the capture's own header prefix; `prefix` (the profile's) when it has none.
 pub fn capture_fields(
     req: &crate::core::verify::ReceivedRequest,
     prefix: &str,
 ) -> (EditorRequest, String) {
+    let prefix = &capture_prefix(req, prefix);
     let names = crate::core::HeaderNames::for_prefix(prefix);
     let spec = RequestSpec {
         method: req.method.clone(),
@@ -105,6 +113,8 @@ pub fn diagnose_capture_with(
         Ok(r) => r,
         Err(e) => return (false, vec![e]),
     };
+    // Verified as `verify` does: with the prefix of the capture's own headers.
+    let prefix = &capture_prefix(&req, prefix);
     if key.is_empty() {
         return (
             false,

@@ -9,6 +9,8 @@
 #[cfg(test)]
 mod body_file_tests;
 pub mod capture;
+#[cfg(test)]
+mod prefix_tests;
 
 use crossterm::event::{KeyCode, KeyEvent, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
