@@ -63,6 +63,62 @@ fn new_prints_a_batch_that_validates_clean() {
 }
 
 #[test]
+fn new_kind_order_purchase_prints_an_order_that_validates_clean() {
+    let out = signscope()
+        .args([
+            "events",
+            "new",
+            "--kind",
+            "order_purchase",
+            "--items",
+            "3",
+            "--api-key",
+            "pk-1",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let batch: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let events = batch.as_array().unwrap();
+    assert_eq!(events.len(), 1);
+    assert_eq!(events[0]["event"], "order_purchase");
+    assert_eq!(events[0]["event_version"], "1.0.0");
+    assert_eq!(events[0]["event_apikey"], "pk-1");
+    let lines = events[0]["event_data"]["items"].as_array().unwrap();
+    assert_eq!(lines.len(), 3);
+    for (i, l) in lines.iter().enumerate() {
+        assert_eq!(l["order_line_id"], (i + 1).to_string());
+        let id = format!(
+            "{}-{}",
+            l["item_group_id"].as_str().unwrap(),
+            l["item_variant_id"].as_str().unwrap()
+        );
+        assert_eq!(l["item_id"], id.as_str());
+        assert!(l.get("index").is_none() && l.get("price").is_none(), "{l}");
+        assert!(l["unit_price"].is_string() && l["units"] == 1, "{l}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("order.json");
+    std::fs::write(&file, &out.stdout).unwrap();
+    signscope()
+        .args(["events", "validate"])
+        .arg(&file)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("order.json: ok, 1 event"));
+    // An unknown kind names the two.
+    signscope()
+        .args(["events", "new", "--kind", "order"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("order_purchase"));
+}
+
+#[test]
 fn new_rejects_a_click_outside_the_list() {
     signscope()
         .args(["events", "new", "--items", "2", "--clicked", "3"])

@@ -59,6 +59,21 @@ pub struct NewArgs {
     /// docs/events.md rules E4-E5).
     #[arg(long, value_name = "SHAPE", default_value = "flat", value_parser = parse_shape)]
     pub shape: Shape,
+    /// What to print: `recs` (a view event and one select event per clicked item) or
+    /// `order_purchase` (one order with a line per item, as the vendor's PHP SDK sends it;
+    /// docs/events.md rules E19-E20; always nested, so --shape and --clicked do not apply).
+    #[arg(long, value_enum, default_value_t = Kind::Recs)]
+    pub kind: Kind,
+}
+
+/// The kind of batch `events new` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Kind {
+    /// A recommendation list's view and clicks.
+    Recs,
+    /// An order's lines.
+    #[value(name = "order_purchase")]
+    OrderPurchase,
 }
 
 fn parse_shape(s: &str) -> Result<Shape, String> {
@@ -152,7 +167,11 @@ pub fn new_draft(args: &NewArgs) -> anyhow::Result<ListDraft> {
 
 fn run_new(args: NewArgs) -> anyhow::Result<u8> {
     let draft = new_draft(&args)?;
-    let mut out = draft.to_batch().to_json_pretty_in(args.shape);
+    let mut out = match args.kind {
+        Kind::Recs => draft.to_batch().to_json_pretty_in(args.shape),
+        Kind::OrderPurchase => serde_json::to_string_pretty(&draft.to_order_json("100000001"))
+            .context("cannot write the order")?,
+    };
     out.push('\n');
     std::io::stdout()
         .lock()
@@ -294,6 +313,7 @@ mod tests {
             api_key: None,
             list_id: None,
             shape: Shape::Flat,
+            kind: Kind::Recs,
         }
     }
 

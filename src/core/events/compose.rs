@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Map;
 
 use super::model::{
-    derive_item_id, Batch, Event, Item, UserProfile, SELECT_RECS_LIST, VIEW_RECS_LIST,
+    derive_item_id, Batch, Event, Item, UserProfile, ORDER_PURCHASE, SELECT_RECS_LIST,
+    VIEW_RECS_LIST,
 };
 
 /// One recommendation list as the user edits it.
@@ -81,6 +82,41 @@ impl ListDraft {
             events.push(select);
         }
         Batch { events }
+    }
+
+    /// The same products as one `order_purchase` event (`docs/events.md` rules E19-E20), as the
+    /// vendor's PHP SDK's CollectService sends it: one order line per item, `unit_price` the
+    /// item's price, one unit each, the user profile's `ip_address` when an IP is set. Order
+    /// ids are placeholders (`order_id` shared, `order_line_id` the line's position).
+    pub fn to_order_json(&self, order_id: &str) -> serde_json::Value {
+        let lines: Vec<serde_json::Value> = self
+            .items
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                serde_json::json!({
+                    "order_id": order_id,
+                    "order_line_id": (i + 1).to_string(),
+                    "item_name": d.name,
+                    "item_id": derive_item_id(&d.group_id, &d.variant_id),
+                    "item_group_id": d.group_id,
+                    "item_variant_id": d.variant_id,
+                    "unit_price": d.price,
+                    "currency": d.currency,
+                    "units": 1,
+                })
+            })
+            .collect();
+        let mut event = serde_json::json!({
+            "event": ORDER_PURCHASE,
+            "event_apikey": self.api_key,
+            "event_version": super::nested::EVENT_VERSION,
+            "event_data": {"items": lines},
+        });
+        if let Some(ip) = &self.user_ip {
+            event["user_profile"] = serde_json::json!({"ip_address": ip});
+        }
+        serde_json::Value::Array(vec![event])
     }
 
     /// Positions (0-based) of the clicked items, in list order.
