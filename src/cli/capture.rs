@@ -63,6 +63,8 @@ pub enum Item {
         captured: Option<Captured>,
         /// Remarks on reading it (a cut body, a missing capture time...).
         notes: Vec<String>,
+        /// The request's whole body as captured (the record previews only its start).
+        body: bytes::Bytes,
     },
     Skipped {
         entry: usize,
@@ -220,6 +222,7 @@ impl<'a> Judging<'a> {
             };
         }
         let prefix = prefix_of(&req);
+        let body = req.body.clone();
         match rt.block_on(self.judge.judge(&req, &prefix, at)) {
             Ok(mut seen) => {
                 self.totals.judged += 1;
@@ -233,6 +236,7 @@ impl<'a> Judging<'a> {
                     seen: Box::new(seen),
                     captured,
                     notes,
+                    body,
                 }
             }
             Err(why) => {

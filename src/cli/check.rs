@@ -336,6 +336,7 @@ fn json_record(item: &Item) -> serde_json::Value {
             seen,
             captured,
             notes,
+            ..
         } => {
             let msg = crate::server::stream::StreamMessage::Request(seen.clone());
             let mut v = serde_json::to_value(&msg).unwrap_or_default();

@@ -61,6 +61,11 @@ pub struct Cli {
     #[arg(long, value_name = "URL")]
     pub watch: Option<String>,
 
+    /// Open this HAR file (or file of raw HTTP requests or curl commands) in the workbench's
+    /// Traffic view: its requests arrive as if just received, judged at their capture's time.
+    #[arg(long, value_name = "FILE")]
+    pub har: Option<std::path::PathBuf>,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -104,6 +109,7 @@ pub fn run(cli: Cli) -> ExitCode {
             profile: cli.profile,
             listen: cli.listen,
             watch: cli.watch,
+            har: cli.har,
         }),
         Some(Command::Sign(a)) => sign::run(a),
         Some(Command::Verify(a)) => verify::run(a),

@@ -91,5 +91,16 @@ pub enum Command {
     CancelKey(u64),
     /// Follow the live stream of the server at this base URL for the traffic view.
     FollowTraffic(String),
+    /// Judge the capture in this file as the local server would (signed requests with `key`)
+    /// and hand its requests to the traffic view (`docs/har.md`).
+    OpenHar {
+        path: std::path::PathBuf,
+        key: crate::core::Secret,
+    },
+    /// Write a HAR document to a new file (never over an existing one).
+    WriteHar {
+        path: std::path::PathBuf,
+        text: String,
+    },
     Quit,
 }

@@ -66,6 +66,8 @@ pub struct Options {
     pub listen: Option<std::net::SocketAddr>,
     /// Show another server's traffic in the Traffic view instead of the in-process server's.
     pub watch: Option<String>,
+    /// A capture to open in the Traffic view (`docs/har.md`).
+    pub har: Option<std::path::PathBuf>,
 }
 
 /// Open the workbench on a profile: the one named, else the last used, else the demo (with the
@@ -75,7 +77,12 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
         profile,
         listen,
         watch,
+        har,
     } = opts;
+    if let Some(h) = &har {
+        // A file that is not there is one sentence before the terminal is taken over.
+        std::fs::metadata(h).map_err(|e| anyhow::anyhow!("--har {}: {e}", h.display()))?;
+    }
     if let Some(w) = &watch {
         // A bad URL is one sentence before the terminal is taken over.
         crate::cli::watch::stream_url(w, "--watch")?;
@@ -162,6 +169,13 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
                 message::Message::Traffic(components::traffic::TrafficMsg::Waiting(e)),
             );
         }
+    }
+    if let Some(path) = har {
+        app.view = layout::View::Traffic;
+        startup.push(effect::Command::OpenHar {
+            path,
+            key: app.request.key(),
+        });
     }
     app.theme = theme::Theme::new(theme::Theme::no_color_from_env());
     if let Some(w) = log_warning {

@@ -289,6 +289,12 @@ impl RoutedEffect for TrafficEffect {
     fn route(self, app: &mut App) -> Vec<Command> {
         match self {
             TrafficEffect::Status(s) => say(app, s),
+            // Verified with the profile's REST key, as the in-process server would.
+            TrafficEffect::OpenHar(path) => vec![Command::OpenHar {
+                path,
+                key: app.request.key(),
+            }],
+            TrafficEffect::WriteHar { path, text } => vec![Command::WriteHar { path, text }],
             TrafficEffect::Copy(text) => vec![Command::Copy(text)],
             TrafficEffect::CopyAs { text, what } => vec![Command::CopyAs { text, what }],
             TrafficEffect::SendAgain { request, url } => {

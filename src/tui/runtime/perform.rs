@@ -250,6 +250,25 @@ impl Effects {
                     ));
                 }
             }
+            Command::OpenHar { path, key } => {
+                let (tx, done) = (self.tx.clone(), self.tx.clone());
+                crate::tui::components::traffic::feed::open_har(
+                    path,
+                    key,
+                    move |m| tx.send(Message::Traffic(m)).is_ok(),
+                    move |s| {
+                        let _ = done.send(Message::Status(s));
+                    },
+                );
+            }
+            Command::WriteHar { path, text } => {
+                let tx = self.tx.clone();
+                tokio::task::spawn_blocking(move || {
+                    let _ = tx.send(Message::Status(
+                        crate::tui::components::traffic::har::write_file(&path, &text),
+                    ));
+                });
+            }
             Command::Lesson(e) => self.lesson_effect(e),
             Command::CopyAs { text, what } => {
                 let result = self.copy(&text, what);

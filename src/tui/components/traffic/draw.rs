@@ -175,6 +175,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &TrafficState, theme: &Theme) 
         );
     }
     draw_detail(frame, l.detail, state, theme);
+    super::har::draw(frame, area, state, theme);
 }
 
 fn draw_detail(frame: &mut Frame, area: Rect, state: &TrafficState, theme: &Theme) {

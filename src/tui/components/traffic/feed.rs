@@ -45,3 +45,67 @@ pub fn spawn(
         }
     }))
 }
+
+/// Open a HAR (or a file of raw requests or curl commands) on the blocking pool: each request
+/// the local server has a judgement on is judged as it would be at its capture's time (signed
+/// ones with `key`, the profile's REST key) and handed over with `send`; `done` gets the
+/// one-line summary, or why the file could not be read (`docs/har.md`).
+pub fn open_har(
+    path: std::path::PathBuf,
+    key: crate::core::Secret,
+    send: impl Fn(TrafficMsg) -> bool + Send + 'static,
+    done: impl FnOnce(String) + Send + 'static,
+) {
+    use crate::cli::capture::{judge_file, CaptureOptions, Item};
+    let rt = tokio::runtime::Handle::current();
+    tokio::task::spawn_blocking(move || {
+        let opts = CaptureOptions {
+            keys: crate::server::judge::JudgeKeys {
+                default: (!key.expose().is_empty()).then_some(key),
+                ..Default::default()
+            },
+            hosts: Vec::new(),
+            accept_forms: Vec::new(),
+            now: chrono::Utc::now(),
+        };
+        let result = judge_file(&path, &opts, &rt, &mut |item| {
+            if let Item::Judged { mut seen, body, .. } = item {
+                // The whole body (up to what the inspection store keeps), so that loading it
+                // into the editor or the Diagnose view has all of it.
+                let keep = body.len().min(crate::server::store::BODY_PREVIEW_BYTES);
+                seen.body = String::from_utf8_lossy(&body[..keep]).into_owned();
+                seen.body_truncated = keep < body.len();
+                if !send(TrafficMsg::Imported(seen)) {
+                    anyhow::bail!("the workbench closed");
+                }
+            }
+            Ok(())
+        });
+        // The file's name: the status line is short.
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        done(match result {
+            Ok(o) => {
+                let t = &o.totals;
+                let mut s = format!(
+                    "opened {name}: {} judged ({} rejected) of {} requests",
+                    t.judged, t.rejected, t.requests
+                );
+                let skipped = t.skipped_other_host + t.skipped_other_path;
+                if skipped > 0 {
+                    s.push_str(&format!(", {skipped} to other hosts or paths skipped"));
+                }
+                if t.unreadable > 0 {
+                    s.push_str(&format!(", {} unreadable", t.unreadable));
+                }
+                if let Some(b) = o.broken {
+                    s.push_str(&format!("; {b}"));
+                }
+                s
+            }
+            Err(e) => format!("could not open {name}: {e:#}"),
+        });
+    });
+}

@@ -20,6 +20,10 @@ pub enum Action {
     /// Send the selected record again to the local server, signed again now with the profile's
     /// REST key (the editor is not changed).
     Send,
+    /// Open a HAR file: its requests arrive as if just received (`docs/har.md`).
+    OpenHar,
+    /// Write the requests shown as a HAR file.
+    WriteHar,
 }
 
 impl Kinded for Action {
@@ -31,6 +35,8 @@ impl Kinded for Action {
             Action::Clear => Kind::Edit,
             Action::Newest => Kind::Navigate,
             Action::Send => Kind::Send,
+            Action::OpenHar => Kind::Load,
+            Action::WriteHar => Kind::Copy,
         }
     }
 }
@@ -66,6 +72,18 @@ pub const KEYS: Table<Action> = Table::new("traffic", &[
         &[KeySpec::alt('x')],
         "clear the traffic list",
         "clear the list (the server keeps its own records)",
+    ),
+    bind(
+        Action::OpenHar,
+        &[KeySpec::ctrl('o')],
+        "open a HAR file",
+        "open a HAR file (browser, mitmproxy...): its requests arrive as if just received, judged at their capture's time",
+    ),
+    bind(
+        Action::WriteHar,
+        &[KeySpec::alt('w')],
+        "write the list as a HAR file",
+        "write the requests shown (after the filter) as a HAR 1.2 file that DevTools imports",
     ),
     bind(
         Action::Newest,

@@ -15,6 +15,7 @@
 pub mod detail;
 mod draw;
 pub mod feed;
+pub mod har;
 pub mod keys;
 mod state;
 mod update;

@@ -89,6 +89,20 @@ pub enum Feed {
     Waiting(String),
 }
 
+/// What the HAR path prompt is for (`har.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HarAction {
+    Open,
+    Write,
+}
+
+/// The open HAR path prompt.
+#[derive(Clone, Debug)]
+pub struct HarPrompt {
+    pub action: HarAction,
+    pub input: crate::tui::widgets::line_input::LineInput,
+}
+
 /// All state of the traffic view.
 #[derive(Clone, Debug)]
 pub struct TrafficState {
@@ -123,6 +137,12 @@ pub struct TrafficState {
     /// True when following another server (`signscope --watch URL`), not the in-process one.
     pub watching: bool,
     pub feed: Feed,
+    /// The HAR path prompt, when open (`har.rs`).
+    pub har: Option<HarPrompt>,
+    /// Added to live records' numbers so that they follow imported ones (`har.rs`).
+    pub(super) shift: u64,
+    /// The server's number of the last live record.
+    pub(super) last_live: u64,
 }
 
 impl Default for TrafficState {
@@ -144,6 +164,9 @@ impl Default for TrafficState {
             address: String::new(),
             watching: false,
             feed: Feed::Connecting,
+            har: None,
+            shift: 0,
+            last_live: 0,
         }
     }
 }
@@ -218,6 +241,8 @@ pub enum TrafficMsg {
     },
     /// One completed request, as the server's stream sent it.
     Received(Box<RequestSeen>),
+    /// One request of an opened HAR, as the local server judged it (`har.rs`).
+    Imported(Box<RequestSeen>),
     /// The server's stream skipped this many records (the view fell behind).
     Skipped(u64),
     /// The stream is open (`again` after an outage).
@@ -254,4 +279,11 @@ pub enum TrafficEffect {
         url: String,
     },
     Status(String),
+    /// Judge the capture in this file and show its requests (`har.rs`).
+    OpenHar(std::path::PathBuf),
+    /// Write this HAR text to this (new) file.
+    WriteHar {
+        path: std::path::PathBuf,
+        text: String,
+    },
 }

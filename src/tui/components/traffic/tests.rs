@@ -579,3 +579,70 @@ fn the_detail_title_names_the_keys_that_work() {
     t.assert_line("Request · Enter: edit · Ctrl-D: diagnose · Alt-Y c: curl");
     t.assert_no_line("Ctrl-Y: curl");
 }
+
+#[test]
+fn imported_records_follow_the_live_ones_and_live_ones_keep_coming_after_them() {
+    let mut t = on_traffic(100, 30);
+    receive(&mut t, record(1, "/v2/live-1"));
+    receive(&mut t, record(2, "/v2/live-2"));
+    // A capture's records are numbered from 1 by their own judge: filed after the live ones.
+    for (i, p) in ["/v2/har-1", "/v2/har-2"].iter().enumerate() {
+        t.update(Message::Traffic(TrafficMsg::Imported(Box::new(record(
+            i as u64 + 1,
+            p,
+        )))));
+    }
+    // The next live record is not taken for a restarted server's: nothing is dropped.
+    receive(&mut t, record(3, "/v2/live-3"));
+    assert_eq!(t.traffic.len(), 5);
+    let order: Vec<String> = (0..5)
+        .map(|i| t.traffic.visible(i).unwrap().seen.path.clone())
+        .collect();
+    assert_eq!(
+        order,
+        [
+            "/v2/live-3",
+            "/v2/har-2",
+            "/v2/har-1",
+            "/v2/live-2",
+            "/v2/live-1"
+        ]
+    );
+    // A server that really restarted (numbers from 1 again) still starts the list over.
+    receive(&mut t, record(1, "/v2/after-restart"));
+    assert_eq!(t.traffic.len(), 1);
+}
+
+#[test]
+fn ctrl_o_asks_for_a_har_and_alt_w_writes_the_shown_requests_as_har() {
+    let mut t = on_traffic(80, 24);
+    let cmds = t.ctrl('o');
+    assert!(cmds.is_empty());
+    assert!(t.screen().contains("Open a HAR file"), "{}", t.screen());
+    t.type_str("capture.har");
+    let cmds = t.press(KeyCode::Enter);
+    assert!(
+        matches!(&cmds[..], [Command::OpenHar { path, .. }] if path == std::path::Path::new("capture.har")),
+        "{cmds:?}"
+    );
+    // Nothing shown: nothing to write, said in one sentence.
+    t.alt('w');
+    assert!(t.traffic.har.is_none());
+    receive(&mut t, record(1, "/v2/batch"));
+    t.alt('w');
+    assert!(t.screen().contains("Write the requests shown as HAR"));
+    let cmds = t.press(KeyCode::Enter);
+    let [Command::WriteHar { path, text }] = &cmds[..] else {
+        panic!("{cmds:?}")
+    };
+    assert_eq!(path, std::path::Path::new("traffic.har"));
+    let har: serde_json::Value = serde_json::from_str(text).unwrap();
+    assert_eq!(
+        har["log"]["entries"][0]["request"]["url"],
+        "http://127.0.0.1:8787/v2/batch"
+    );
+    // Esc closes the prompt without asking for anything.
+    t.ctrl('o');
+    assert!(t.press(KeyCode::Esc).is_empty());
+    assert!(t.traffic.har.is_none());
+}

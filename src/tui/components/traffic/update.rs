@@ -9,6 +9,7 @@ use ratatui::layout::{Position, Rect};
 
 use super::detail;
 use super::draw::layout;
+use super::har::{self, HarAction};
 use super::keys::{Action, KEYS};
 use super::state::{Entry, Feed, TrafficEffect, TrafficMsg, TrafficState};
 use crate::server::stream::RequestSeen;
@@ -18,10 +19,19 @@ use crate::tui::keymap;
 pub fn update(state: &mut TrafficState, msg: TrafficMsg) -> Vec<TrafficEffect> {
     // Arrivals come up to thousands a second: the selected record's text is not rebuilt for
     // each (the frame builds it once when it is stale; the next key or click keeps it).
-    let arrival = matches!(msg, TrafficMsg::Received(_) | TrafficMsg::Skipped(_));
+    let arrival = matches!(
+        msg,
+        TrafficMsg::Received(_) | TrafficMsg::Imported(_) | TrafficMsg::Skipped(_)
+    );
     let effects = match msg {
         TrafficMsg::Received(r) => {
-            receive(state, *r);
+            let r = har::live(state, *r);
+            receive(state, r);
+            vec![]
+        }
+        TrafficMsg::Imported(r) => {
+            let r = har::import(state, *r);
+            receive(state, r);
             vec![]
         }
         TrafficMsg::Skipped(n) => {
@@ -53,6 +63,7 @@ pub fn update(state: &mut TrafficState, msg: TrafficMsg) -> Vec<TrafficEffect> {
             vec![]
         }
         TrafficMsg::Key(key) if key.kind == KeyEventKind::Release => vec![],
+        TrafficMsg::Key(key) if state.har.is_some() => har::on_key(state, key),
         TrafficMsg::Key(key) => on_key(state, key),
     };
     if !arrival {
@@ -211,6 +222,8 @@ pub fn run(state: &mut TrafficState, action: Action) -> Vec<TrafficEffect> {
             select(state, 0);
             vec![]
         }
+        Action::OpenHar => har::start(state, HarAction::Open),
+        Action::WriteHar => har::start(state, HarAction::Write),
         Action::LoadIntoRequest => {
             let Some(e) = state.selected_entry() else {
                 return none();
