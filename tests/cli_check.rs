@@ -331,6 +331,14 @@ fn request_files_of_raw_http_and_curl_blocks_are_judged_like_a_har() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("requests.http");
     std::fs::write(&path, &file).unwrap();
+    // Raw requests carry no capture time: judged at --now, here the time the SDK signed them.
+    let text = String::from_utf8_lossy(&file).into_owned();
+    let signed_at = text
+        .lines()
+        .find_map(|l| l.strip_prefix("X-KLEVU-TIMESTAMP: "))
+        .unwrap()
+        .trim()
+        .to_string();
     let (code, out, err) = check(&[
         path.to_str().unwrap(),
         "--output",
@@ -338,7 +346,7 @@ fn request_files_of_raw_http_and_curl_blocks_are_judged_like_a_har() {
         "--rest-key-env",
         "K1",
         "--now",
-        "2026-11-23T20:45:30Z",
+        &signed_at,
     ]);
     let recs = records(&out);
     let judged = of_type(&recs, "request");
