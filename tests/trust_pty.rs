@@ -102,9 +102,10 @@ fn ctrl_s_asks_before_a_typed_rest_key_is_written_to_the_profile() {
         "{screen}"
     );
     assert!(
-        screen.contains("k: keep the profile's key (environment variable TPK)"),
+        screen.contains("k: keep the profile's key source and drop the typed key"),
         "{screen}"
     );
+    assert!(screen.contains("(environment variable TPK)"), "{screen}");
     assert!(
         screen.contains("Esc: cancel (nothing is saved)"),
         "{screen}"

@@ -109,10 +109,8 @@ pub fn lines(req: &RequestState) -> Vec<String> {
     vec![
         "The REST key in the field was typed here.".into(),
         "s: store it in the profile file (mode 0600)".into(),
-        format!(
-            "k: keep the profile's key ({}) and drop the typed one",
-            req.profile_key.source
-        ),
+        "k: keep the profile's key source and drop the typed key".into(),
+        format!("   ({})", req.profile_key.source),
         "Esc: cancel (nothing is saved)".into(),
     ]
 }

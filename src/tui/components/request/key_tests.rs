@@ -85,7 +85,11 @@ fn ctrl_s_with_a_typed_key_asks_and_k_keeps_the_source_and_drops_the_key() {
         "{screen}"
     );
     assert!(
-        screen.contains("k: keep the profile's key (environment variable SHOP_KEY)"),
+        screen.contains("k: keep the profile's key source and drop the typed key"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("(environment variable SHOP_KEY)"),
         "{screen}"
     );
     // Another key leaves the question open.
@@ -277,4 +281,25 @@ fn a_key_command_that_fails_or_times_out_is_named() {
     assert!(a
         .assert_line("sig ")
         .contains("the REST key command `pass` did not finish within 30 s"));
+}
+
+#[test]
+fn the_question_is_whole_at_80x24() {
+    let mut a = shop();
+    a.resize(80, 24);
+    a.type_str("X");
+    a.ctrl('s');
+    let screen = a.screen();
+    // Wrapped at 80 columns, every word of every choice is on screen.
+    let shown: String = screen
+        .lines()
+        .map(|l| l.trim_matches(|c| c == '│' || c == ' '))
+        .collect::<Vec<_>>()
+        .join(" ");
+    for line in crate::tui::components::request::key_choice::lines(&a.request) {
+        for word in line.split_whitespace() {
+            assert!(shown.contains(word), "{word}: {screen}");
+        }
+    }
+    assert!(screen.contains("k: keep the profile's key"), "{screen}");
 }
