@@ -102,7 +102,7 @@ fn diagnose_offers_to_load_the_body_file_of_a_pasted_curl_command() {
     tui.send("y");
     let screen = tui.wait_for("the verdict", |s| s.contains("Verdict: accepted"));
     assert!(
-        screen.contains("accepted: the signature matches"),
+        screen.contains("accepted: the signature is valid for API key"),
         "{screen}"
     );
 

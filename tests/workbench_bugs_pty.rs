@@ -264,7 +264,7 @@ fn a_traffic_record_or_a_diagnose_capture_over_unsaved_edits_asks_first() {
     question(&tui, "the captured request");
     tui.send("d");
     let screen = tui.wait_for("the capture in the editor", |s| {
-        s.contains("Canonical text") && s.contains("captured request loaded")
+        s.contains("Canonical text") && s.contains("the captured request loaded")
     });
     assert!(!screen.contains("EDITX"), "{screen}");
     assert!(screen.contains("Body (2 bytes)"), "{screen}");
@@ -954,7 +954,7 @@ fn a_curl_command_with_a_body_file_pasted_into_diagnose_offers_to_load_the_file(
     );
     tui.send(ALT_L);
     let screen = tui.wait_for("the request in the editor", |s| {
-        s.contains("Canonical text") && s.contains("captured request loaded")
+        s.contains("Canonical text") && s.contains("the captured request loaded")
     });
     assert!(
         screen.contains(&format!("Body ({} bytes)", body.len())),

@@ -178,35 +178,21 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<u8> {
         for note in &parsed.notes {
             writeln!(out, "note: {note}")?;
         }
-        match (&checked.accepted, checked.failures.split_first()) {
-            (Some(accepted), _) => {
-                writeln!(out, "{accepted}")?;
-                for w in &accepted.warnings {
-                    writeln!(out, "warning: {w}")?;
-                }
-                Ok(0)
-            }
-            (None, Some((rejection, also))) => {
-                writeln!(
-                    out,
-                    "rejected ({} {}): {}",
-                    rejection.status(),
-                    rejection.code(),
-                    rejection
-                )?;
-                for a in also {
-                    writeln!(out, "also failing ({} {}): {}", a.status(), a.code(), a)?;
-                }
-                if let Some(m) = checked.mismatch() {
-                    if let Some(form) = m.diagnosis.client_form {
-                        writeln!(out, "client form: {form}")?;
-                    }
-                    out.write_all(m.diagnosis.details().as_bytes())?;
-                }
-                Ok(1)
-            }
-            (None, None) => unreachable!("a request is accepted or has a failing check"),
+        // The verdict and every failing check, in the lines the workbench's Diagnose view
+        // shows.
+        for line in checked.verdict_lines() {
+            writeln!(out, "{line}")?;
         }
+        if checked.accepted.is_some() {
+            return Ok(0);
+        }
+        if let Some(m) = checked.mismatch() {
+            if let Some(form) = m.diagnosis.client_form {
+                writeln!(out, "client form: {form}")?;
+            }
+            out.write_all(m.diagnosis.details().as_bytes())?;
+        }
+        Ok(1)
     };
     let code = report()?;
     crate::logging::redact_in_logs(&secret);

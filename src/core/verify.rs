@@ -347,6 +347,26 @@ impl Checked {
     pub fn mismatch(&self) -> Option<&Mismatch> {
         self.failures.iter().find_map(Rejection::mismatch)
     }
+
+    /// The verdict in lines, as `signscope verify` prints it and the workbench's Diagnose view
+    /// shows it: `accepted: ...` and one `warning: ...` line per warning; or
+    /// `rejected (STATUS CODE): ...` for the verdict, then one `also failing (STATUS CODE): ...`
+    /// line for every other failing check, in the verifier's order.
+    pub fn verdict_lines(&self) -> Vec<String> {
+        if let Some(a) = &self.accepted {
+            let mut lines = vec![a.to_string()];
+            lines.extend(a.warnings.iter().map(|w| format!("warning: {w}")));
+            return lines;
+        }
+        self.failures
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let lead = if i == 0 { "rejected" } else { "also failing" };
+                format!("{lead} ({} {}): {r}", r.status(), r.code())
+            })
+            .collect()
+    }
 }
 
 /// Run every check that can run and report each that fails: missing or repeated headers and a

@@ -112,6 +112,8 @@ pub enum PendingLoad {
         request: Box<EditorRequest>,
         timestamp: String,
         what: String,
+        /// Said with the load, once it is done (what of the original is not reproduced).
+        note: Option<String>,
     },
 }
 

@@ -30,8 +30,15 @@ pub fn run_load(app: &mut App, load: PendingLoad) -> Vec<Command> {
         PendingLoad::Request {
             request: r,
             timestamp,
-            ..
-        } => request::load_request(&mut app.request, &r, timestamp),
+            what,
+            note,
+        } => {
+            let cmds = request::load_request(&mut app.request, &r, timestamp, &what);
+            if let Some(note) = note {
+                app.request.status.push_str(&format!(", but {note}"));
+            }
+            cmds
+        }
     }
 }
 

@@ -119,6 +119,12 @@ fn a_history_entry_or_a_capture_over_unsaved_edits_asks_first() {
     let cmds = a.press(KeyCode::Char('d'));
     assert!(cmds.iter().any(|c| matches!(c, Command::Sign(_))));
     assert_eq!(a.request.path.text(), "/v2/captured");
+    assert!(
+        a.status
+            .starts_with("the captured request loaded into the request view"),
+        "{}",
+        a.status
+    );
     assert_eq!(a.view, View::Request);
     assert!(!a.request.ts_live, "the captured timestamp stays frozen");
 
@@ -145,6 +151,7 @@ fn a_history_entry_or_a_capture_over_unsaved_edits_asks_first() {
         rows: vec![row],
         warnings: vec![],
     }));
+    let before = a.status.clone();
     let cmds = a.press(KeyCode::Enter);
     assert!(loads(&cmds).is_empty() && !cmds.iter().any(|c| matches!(c, Command::Sign(_))));
     assert!(
@@ -153,8 +160,27 @@ fn a_history_entry_or_a_capture_over_unsaved_edits_asks_first() {
         "{}",
         a.screen()
     );
+    // Nothing is said to be loaded while the question is open.
+    assert_eq!(a.status, before, "said before the answer");
     a.press(KeyCode::Char('d'));
     assert_eq!(a.request.path.text(), "/v2/from-history");
     assert_eq!(a.request.body.text(), "[2]");
     assert_eq!(a.view, View::Request);
+    // Said once done, and named as what it is.
+    assert_eq!(
+        a.status,
+        "the history entry loaded into the request view (it had no timestamp: the field is \
+         empty and frozen; Ctrl-T makes it live)"
+    );
+
+    // Cancelled: nothing is said to be loaded.
+    a.type_str("AGAIN");
+    a.press(KeyCode::F(4));
+    a.press(KeyCode::Enter);
+    a.press(KeyCode::Esc);
+    assert_eq!(
+        a.status,
+        "kept the unsaved edits; the history entry not loaded"
+    );
+    assert!(!a.status.contains("Request loaded"), "{}", a.status);
 }

@@ -254,6 +254,7 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
                 request,
                 timestamp,
                 what: "the captured request".into(),
+                note: None,
             },
         ),
         Message::Terminate => {
@@ -306,12 +307,17 @@ impl RoutedEffect for TrafficEffect {
                 send_again(app, *request, url, what)
             }
             // Asks save / discard / cancel first when the editor has unsaved edits.
-            TrafficEffect::LoadIntoRequest { request, timestamp } => unsaved::load_or_ask(
+            TrafficEffect::LoadIntoRequest {
+                request,
+                timestamp,
+                note,
+            } => unsaved::load_or_ask(
                 app,
                 PendingLoad::Request {
                     request,
                     timestamp,
                     what: "the Traffic request".into(),
+                    note,
                 },
             ),
             TrafficEffect::Diagnose { capture } => {
@@ -373,6 +379,7 @@ impl RoutedEffect for HistoryEffect {
                         request: Box::new(request),
                         timestamp,
                         what: "the history entry".into(),
+                        note: None,
                     },
                 )
             }

@@ -540,7 +540,10 @@ fn the_in_process_server_answers_to_the_open_profiles_prefix_and_follows_a_switc
     });
     let send = |app: &mut App, session: Option<Session>, prefix: &str| {
         let cmds = update(app, ctrl_key('g'));
-        let session = run_until(app, session, cmds, |a| !a.request.sending);
+        // Sent at once, or once the signature being computed is ready.
+        let session = run_until(app, session, cmds, |a| {
+            !a.request.sending && !a.request.send_when_signed
+        });
         let resp = app.request.response.as_ref().expect("a response");
         assert_eq!(resp.status, 200, "{prefix}: {}", app.status);
         session

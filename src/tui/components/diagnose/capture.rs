@@ -108,7 +108,7 @@ pub fn diagnose_capture_with(
     prefix: &str,
     now: chrono::DateTime<Utc>,
 ) -> (bool, Vec<String>) {
-    use crate::core::verify::{verify, SingleKey, VerifyOptions};
+    use crate::core::verify::{verify_all, DiagnosisPlan, SingleKey, VerifyOptions};
     let req = match parse_capture_with(text, body_file) {
         Ok(r) => r,
         Err(e) => return (false, vec![e]),
@@ -130,44 +130,37 @@ pub fn diagnose_capture_with(
     };
     let opts = VerifyOptions {
         header_prefix: prefix.to_string(),
-        window_seconds: 600,
+        ..VerifyOptions::default()
     };
-    match verify(&req, &keys, &opts, now) {
-        Ok(acc) => {
-            let mut lines = vec![format!(
-                "accepted: the signature matches (API key {})",
-                acc.api_key
-            )];
-            lines.extend(acc.warnings.iter().map(|w| format!("warning: {w}")));
-            (true, lines)
+    // Every check, as `signscope verify` runs them: the verdict and each other failing check
+    // are listed in the verifier's order, in the lines the CLI prints (`verdict_lines`).
+    let checked = verify_all(&req, &keys, &opts, now, &DiagnosisPlan::default());
+    let verdict = checked.verdict_lines();
+    let Some(rej) = checked.failures.first() else {
+        return (true, verdict);
+    };
+    let diagnosis = match rej.mismatch().or_else(|| checked.mismatch()) {
+        Some(m) => Some(m.diagnosis.clone()),
+        None => crate::core::diagnose::provided_signature(&req)
+            .map(|sig| crate::core::diagnose::diagnose(&req, prefix, key, &sig))
+            .filter(|d| !d.signature_matches()),
+    };
+    // The conclusion first (one sentence), then the verdict and the other failing checks,
+    // then the details with the expected text labelled line by line.
+    let conclusion = match &diagnosis {
+        Some(d) if rej.mismatch().is_some() => d.summary(),
+        _ => rej.to_string(),
+    };
+    let mut lines = vec![format!("Conclusion: {conclusion}")];
+    lines.extend(verdict);
+    if let Some(d) = diagnosis {
+        lines.push(String::new());
+        if rej.mismatch().is_none() {
+            lines.push(format!("signature: {}", d.summary()));
         }
-        Err(rej) => {
-            let diagnosis = match rej.mismatch() {
-                Some(m) => Some(m.diagnosis.clone()),
-                None => crate::core::diagnose::provided_signature(&req)
-                    .map(|sig| crate::core::diagnose::diagnose(&req, prefix, key, &sig))
-                    .filter(|d| !d.signature_matches()),
-            };
-            // The conclusion first (one sentence), then the verdict, then the details with the
-            // expected text labelled line by line.
-            let conclusion = match &diagnosis {
-                Some(d) if rej.mismatch().is_some() => d.summary(),
-                _ => rej.to_string(),
-            };
-            let mut lines = vec![
-                format!("Conclusion: {conclusion}"),
-                format!("Verdict: {} ({}): {rej}", rej.code(), rej.status()),
-            ];
-            if let Some(d) = diagnosis {
-                lines.push(String::new());
-                if rej.mismatch().is_none() {
-                    lines.push(format!("signature: {}", d.summary()));
-                }
-                lines.extend(d.details_labelled().lines().map(str::to_string));
-            }
-            (false, lines)
-        }
+        lines.extend(d.details_labelled().lines().map(str::to_string));
     }
+    (false, lines)
 }
 
 #[cfg(test)]
@@ -199,7 +192,7 @@ mod tests {
             "{lines:?}"
         );
         assert!(
-            lines[1].starts_with("Verdict: SIGNATURE_MISMATCH (401)"),
+            lines[1].starts_with("rejected (401 SIGNATURE_MISMATCH)"),
             "{lines:?}"
         );
         assert!(

@@ -69,10 +69,9 @@ pub fn run(state: &mut HistoryState, action: Action) -> Vec<HistoryEffect> {
             },
             HistoryEffect::Status("Batch loaded into the events view.".into()),
         ],
-        Action::Load => vec![
-            HistoryEffect::LoadIntoRequest(Box::new(row.clone())),
-            HistoryEffect::Status("Request loaded into the request view.".into()),
-        ],
+        // The request view says it was loaded once it is (after the unsaved-edits question,
+        // when there is one).
+        Action::Load => vec![HistoryEffect::LoadIntoRequest(Box::new(row.clone()))],
         Action::CopyCurl => vec![HistoryEffect::CopyText {
             text: row.to_curl(),
             what: format!("the {} of {} as curl", what(row), row.full_time()),

@@ -199,11 +199,13 @@ pub fn on_saved(req: &mut RequestState, name: &str) {
     };
 }
 
-/// A captured request (or a past send) loaded into the editor, with its timestamp frozen.
+/// A request from elsewhere loaded into the editor, with its timestamp frozen; `what` names it
+/// in the status line ("the history entry", "the captured request").
 pub fn load_request(
     req: &mut RequestState,
     request: &EditorRequest,
     timestamp: String,
+    what: &str,
 ) -> Vec<Command> {
     let url = req.url.text().to_string();
     req.set_request(request);
@@ -215,7 +217,13 @@ pub fn load_request(
     req.ts_live = false;
     // The response shown was the previous request's.
     req.response = None;
-    req.status = "captured request loaded (timestamp frozen to the captured one)".into();
+    req.status = match req.timestamp.text() {
+        "" => format!(
+            "{what} loaded into the request view (it had no timestamp: the field is empty and \
+             frozen; Ctrl-T makes it live)"
+        ),
+        ts => format!("{what} loaded into the request view (timestamp frozen at {ts})"),
+    };
     resign(req)
 }
 

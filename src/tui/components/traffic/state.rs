@@ -260,6 +260,8 @@ pub enum TrafficEffect {
     LoadIntoRequest {
         request: Box<EditorRequest>,
         timestamp: String,
+        /// What of the record is not reproduced (a body the stream cut), said after the load.
+        note: Option<String>,
     },
     /// Put this capture (raw HTTP) into the Diagnose view and diagnose it.
     Diagnose {

@@ -229,14 +229,13 @@ pub fn run(state: &mut TrafficState, action: Action) -> Vec<TrafficEffect> {
                 return none();
             };
             let (request, timestamp) = detail::fields(&e.seen, &state.address);
-            let mut out = vec![TrafficEffect::LoadIntoRequest {
+            // The cut body is said with the load, once it is done (not before the question
+            // about unsaved edits is answered).
+            vec![TrafficEffect::LoadIntoRequest {
                 request: Box::new(request),
                 timestamp,
-            }];
-            if let Some(note) = detail::cut_note(&e.seen) {
-                out.push(TrafficEffect::Status(format!("request loaded, but {note}")));
-            }
-            out
+                note: detail::cut_note(&e.seen),
+            }]
         }
         Action::Send => {
             let Some(e) = state.selected_entry() else {
