@@ -558,14 +558,19 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
         View::Request => request::on_key(&mut app.request, key),
         View::Diagnose => {
             let profile_key = app.request.key();
+            let main = frame_layout(Rect::new(0, 0, app.size.0, app.size.1)).1;
             diagnose::on_key(
                 &mut app.diagnose,
                 key,
                 &profile_key,
                 app.request.prefix.text(),
+                main,
             )
         }
-        View::Events => update(app, Message::Events(EventsMsg::Key(key))),
+        View::Events => {
+            app.events.area = frame_layout(Rect::new(0, 0, app.size.0, app.size.1)).1;
+            update(app, Message::Events(EventsMsg::Key(key)))
+        }
         View::History => update(app, Message::History(HistoryMsg::Key(key))),
         View::Profiles => update(app, Message::Profiles(ProfilesMsg::Key(key))),
         View::Traffic => update(app, Message::Traffic(TrafficMsg::Key(key))),

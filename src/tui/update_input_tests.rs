@@ -96,11 +96,13 @@ fn diagnose_click_in_the_input_leaves_normal_mode_and_the_wheel_scrolls_the_repo
     assert!(!screen.contains("finding 5 "), "{screen}");
     update(&mut a, Message::Mouse(wheel_in(l.report, false)));
     assert_eq!(a.diagnose.report_scroll, 3);
-    // Scrolling stops at the last row.
+    // Scrolling stops when the last row is the box's bottom row (30 rows, 9 shown).
     for _ in 0..20 {
         update(&mut a, Message::Mouse(wheel_in(l.report, true)));
     }
-    assert_eq!(a.diagnose.report_scroll, 29);
+    assert_eq!(a.diagnose.report_scroll, 21);
+    let screen = crate::tui::test_util::render_text(80, 24, |f| view::draw(f, &a));
+    assert!(screen.contains("finding 29"), "{screen}");
     // A new report starts at its top.
     update(
         &mut a,

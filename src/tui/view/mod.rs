@@ -153,3 +153,6 @@ mod screen_tests;
 
 #[cfg(test)]
 mod no_cut_tests;
+
+#[cfg(test)]
+mod scroll_tests;

@@ -472,3 +472,20 @@ fn a_terminal_below_the_layouts_size_shows_the_too_small_screen() {
     a.assert_no_line("Terminal too small");
     a.assert_line("Items (1, 0 clicked)");
 }
+
+/// The Events view drew a hint row of its own above the workbench's footer, and the two
+/// disagreed (`Ctrl-P raw/form` and `Ctrl-P form`): one row of keys, the footer's.
+#[test]
+fn the_events_view_has_one_hint_row() {
+    use crossterm::event::KeyCode;
+    for (w, h) in [(80u16, 24u16), (120, 40)] {
+        let mut a = TestApp::new(w, h);
+        a.press(KeyCode::F(3));
+        let rows: Vec<String> = a
+            .lines()
+            .into_iter()
+            .filter(|l| l.contains("Ctrl-G"))
+            .collect();
+        assert_eq!(rows.len(), 1, "{w}x{h}: {rows:#?}");
+    }
+}

@@ -95,15 +95,9 @@ pub fn on_mouse(d: &mut DiagnoseState, m: MouseEvent, main: Rect) {
         }
         MouseEventKind::ScrollDown | MouseEventKind::ScrollUp if l.report.contains(pos) => {
             d.report_scroll = if m.kind == MouseEventKind::ScrollDown {
-                // Rows of the wrapped report, so the last one stays reachable.
-                let inner_w = l.report.width.saturating_sub(2);
-                let rows: usize = d
-                    .report
-                    .iter()
-                    .map(|line| wrap_spans(&[ratatui::text::Span::raw(line)], inner_w).len())
-                    .sum();
-                let max = rows.saturating_sub(1).min(u16::MAX as usize) as u16;
-                d.report_scroll.saturating_add(3).min(max)
+                d.report_scroll
+                    .saturating_add(3)
+                    .min(report_max_scroll(d, l.report))
             } else {
                 d.report_scroll.saturating_sub(3)
             };
@@ -116,6 +110,42 @@ pub fn on_mouse(d: &mut DiagnoseState, m: MouseEvent, main: Rect) {
 }
 
 /// Everything the diagnose view can do by key or by name.
+/// How far the verdict scrolls in `report` (its box, with the border): until its last wrapped
+/// row is the box's bottom row.
+fn report_max_scroll(d: &DiagnoseState, report: Rect) -> u16 {
+    let inner_w = report.width.saturating_sub(2);
+    let rows: usize = d
+        .report
+        .iter()
+        .map(|line| wrap_spans(&[Span::raw(line)], inner_w).len())
+        .sum();
+    let shown = usize::from(report.height.saturating_sub(2));
+    rows.saturating_sub(shown).min(u16::MAX as usize) as u16
+}
+
+/// The verdict has the focus (Tab or Esc from the capture): the arrows, PageUp / PageDown and
+/// Home / End scroll it; `i`, Enter and Tab go back to typing in the capture.
+fn report_key(d: &mut DiagnoseState, key: KeyEvent, main: Rect) {
+    let report = layout(main).report;
+    let page = report.height.saturating_sub(3).max(1);
+    let max = report_max_scroll(d, report);
+    let s = d.report_scroll.min(max);
+    d.report_scroll = match key.code {
+        KeyCode::Down | KeyCode::Char('j') => s.saturating_add(1),
+        KeyCode::Up | KeyCode::Char('k') => s.saturating_sub(1),
+        KeyCode::PageDown | KeyCode::Char(' ') => s.saturating_add(page),
+        KeyCode::PageUp => s.saturating_sub(page),
+        KeyCode::Home | KeyCode::Char('g') => 0,
+        KeyCode::End | KeyCode::Char('G') => max,
+        KeyCode::Char('i') | KeyCode::Enter | KeyCode::Tab | KeyCode::BackTab => {
+            d.normal_mode = false;
+            s
+        }
+        _ => s,
+    }
+    .min(max);
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
     Diagnose,
@@ -166,6 +196,14 @@ pub const CONTEXT_KEYS: &[(&str, &str)] = &[
         "a raw HTTP request or a curl command line",
     ),
     (
+        "Tab / Esc",
+        "move the focus between the capture and the verdict",
+    ),
+    (
+        "Up / Down / PageUp / PageDown / Home / End",
+        "scroll the verdict (when it has the focus); i or Enter: back to typing",
+    ),
+    (
         "Mouse",
         "click the capture to type in it; wheel scrolls the box under it",
     ),
@@ -177,6 +215,7 @@ pub fn on_key(
     key: KeyEvent,
     profile_key: &Secret,
     prefix: &str,
+    main: Rect,
 ) -> Vec<Command> {
     // The question "load body from FILE? y/n" takes the next key.
     if let Some((file, then)) = d.offer.take() {
@@ -202,11 +241,17 @@ pub fn on_key(
     if let Some(action) = keymap::lookup(&KEYS, &key) {
         return run(d, action, profile_key, prefix);
     }
-    if key.code == KeyCode::Esc {
-        d.normal_mode = !d.normal_mode;
+    if d.normal_mode {
+        if key.code == KeyCode::Esc {
+            d.normal_mode = false;
+        } else {
+            report_key(d, key, main);
+        }
         return vec![];
     }
-    if d.normal_mode {
+    // Tab and Esc move the focus to the verdict (the one focus key of every view: Tab).
+    if matches!(key.code, KeyCode::Esc | KeyCode::Tab | KeyCode::BackTab) {
+        d.normal_mode = true;
         return vec![];
     }
     d.input.input(ratatui_textarea::Input::from(key));
@@ -387,13 +432,25 @@ pub fn draw(frame: &mut Frame, area: Rect, d: &DiagnoseState, key_source: &str, 
     };
     let rb = Block::default()
         .borders(Borders::ALL)
-        .border_style(theme.border())
-        .title(verdict);
+        .border_style(if d.normal_mode {
+            theme.focus_border()
+        } else {
+            theme.border()
+        })
+        .title(verdict)
+        .title_bottom(Line::from(Span::styled(
+            if d.normal_mode {
+                " ↑↓ PgUp PgDn scroll · i / Tab: type "
+            } else {
+                " Tab: scroll the verdict "
+            },
+            theme.dim(),
+        )));
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
             .block(rb)
-            .scroll((d.report_scroll, 0)),
+            .scroll((d.report_scroll.min(report_max_scroll(d, report_area)), 0)),
         report_area,
     );
 }

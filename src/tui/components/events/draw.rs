@@ -79,10 +79,11 @@ pub fn layout(area: Rect, state: &EventsState) -> EventsLayout {
     }
 
     // Right (or bottom): preview | problems | response.
-    let has_response = state.response.is_some() || state.sending;
+    let has_response = state.has_response();
     if wide {
+        // The response grows with the terminal: 10 rows, or two fifths of the column.
         let resp_h = if has_response && state.mode == Mode::Form {
-            10
+            (right.height * 2 / 5).max(10)
         } else {
             0
         };
@@ -254,12 +255,9 @@ pub fn draw_with_cursor(
     }
 
     let footer = l.footer;
-    let mut spans = footer_spans(state);
-    if state.prompt.is_none() && state.status.is_empty() {
-        // The key hint on one row: keys dropped from its end (F1 help stays) until it fits.
-        let hint = crate::tui::widgets::text::fit_hint(&spans_text(&spans), footer.width as usize);
-        spans = vec![Span::raw(hint).dim()];
-    }
+    // The prompt or the status; the keys are in the workbench's footer below (one hint row,
+    // read from the key tables).
+    let spans = footer_spans(state);
     let footer_text = if footer.height > 1 {
         Paragraph::new(wrap_words(&spans, footer.width))
     } else {
@@ -278,11 +276,7 @@ pub fn draw_with_cursor(
     }
 }
 
-fn spans_text(spans: &[Span<'_>]) -> String {
-    spans.iter().map(|s| s.content.as_ref()).collect()
-}
-
-/// The footer: the path prompt (with what it was told), else the status, else the main keys.
+/// The view's last row: the path prompt (with what it was told), else the status.
 fn footer_spans(state: &EventsState) -> Vec<Span<'_>> {
     if let Some((kind, input)) = &state.prompt {
         let label = match kind {
@@ -300,13 +294,8 @@ fn footer_spans(state: &EventsState) -> Vec<Span<'_>> {
             spans.push(Span::styled(state.status.as_str(), Style::new().bold()));
         }
         spans
-    } else if !state.status.is_empty() {
-        vec![Span::raw(state.status.as_str())]
     } else {
-        vec![Span::raw(
-            "Ctrl-G send  Ctrl-P raw/form  Ctrl-O open  Ctrl-S save  Alt-Y copy  Tab next  F1 help",
-        )
-        .dim()]
+        vec![Span::raw(state.status.as_str())]
     }
 }
 
@@ -595,10 +584,9 @@ fn pretty(text: &str) -> String {
         .unwrap_or_else(|| text.to_string())
 }
 
-fn draw_response_or_stored(frame: &mut Frame, area: Rect, state: &EventsState, theme: &Theme) {
-    if area.height == 0 {
-        return;
-    }
+/// The response pane's title and lines: the collector's answer, then what the local collector
+/// stored (drawn by [`draw_response_or_stored`], measured by [`response_max_scroll`]).
+fn response_lines(state: &EventsState, theme: &Theme) -> (String, Vec<Line<'static>>) {
     let mut lines: Vec<Line> = Vec::new();
     let title = match &state.response {
         None if state.sending => " Response: sending… ".to_string(),
@@ -635,11 +623,34 @@ fn draw_response_or_stored(frame: &mut Frame, area: Rect, state: &EventsState, t
         Some(Err(why)) => lines.push(Line::from(format!("Could not read what was stored: {why}"))),
         None => {}
     }
+    (title, lines)
+}
+
+/// How far the response pane in `area` (with its border) scrolls: until its last wrapped row is
+/// the pane's bottom row.
+pub(super) fn response_max_scroll(state: &EventsState, area: Rect) -> u16 {
+    let (_, lines) = response_lines(state, &MEASURE);
+    let width = area.width.saturating_sub(2);
+    let rows: usize = lines
+        .iter()
+        .map(|l| crate::tui::widgets::text::wrap_spans(&l.spans, width).len())
+        .sum();
+    rows.saturating_sub(usize::from(area.height.saturating_sub(2)))
+        .min(usize::from(u16::MAX)) as u16
+}
+
+fn draw_response_or_stored(frame: &mut Frame, area: Rect, state: &EventsState, theme: &Theme) {
+    if area.height == 0 {
+        return;
+    }
+    let (title, lines) = response_lines(state, theme);
+    let focused = state.focus == Focus::Response;
+    let scroll = state.response_scroll.min(response_max_scroll(state, area));
     frame.render_widget(
         Paragraph::new(lines)
-            .block(block(title, false))
+            .block(block(title, focused))
             .wrap(Wrap { trim: false })
-            .scroll((state.response_scroll, 0)),
+            .scroll((scroll, 0)),
         area,
     );
 }

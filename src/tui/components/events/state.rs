@@ -145,6 +145,9 @@ pub enum Focus {
     Problems,
     /// The raw JSON editor (raw mode only).
     Raw,
+    /// The collector's response (and what the local collector stored), once there is one: the
+    /// arrows, PageUp / PageDown and Home / End scroll it.
+    Response,
 }
 
 /// Form or raw JSON.
@@ -209,6 +212,9 @@ pub struct EventsState {
     /// Lines of the preview shown.
     pub(super) preview_lines: usize,
     pub(super) response_scroll: u16,
+    /// The view's area on screen (set by the router before each key), so keys scroll a pane by
+    /// its height and stop at its last line.
+    pub area: ratatui::layout::Rect,
     /// Revision of the form / raw text: bumped by every change.
     pub(super) rev: u64,
     /// The newest revision a validation was asked for.
@@ -291,6 +297,7 @@ impl EventsState {
             problems_top: 0,
             preview_lines: 0,
             response_scroll: 0,
+            area: ratatui::layout::Rect::new(0, 1, 80, 21),
             rev: 0,
             requested: 0,
             shown_rev: 0,
@@ -561,9 +568,18 @@ impl EventsState {
                 .iter()
                 .map(|f| Focus::Field(*f))
                 .chain([Focus::Items, Focus::Problems])
+                .chain(self.has_response().then_some(Focus::Response))
                 .collect(),
-            Mode::Raw => vec![Focus::Raw, Focus::Problems],
+            Mode::Raw => [Focus::Raw, Focus::Problems]
+                .into_iter()
+                .chain(self.has_response().then_some(Focus::Response))
+                .collect(),
         }
+    }
+
+    /// Whether the response pane is shown (a response, what was stored, or a send under way).
+    pub fn has_response(&self) -> bool {
+        self.response.is_some() || self.stored.is_some() || self.sending
     }
 
     pub(super) fn cycle_focus(&mut self, back: bool) {

@@ -8,7 +8,7 @@ use crossterm::event::{
 };
 use ratatui::layout::{Position, Rect};
 
-use super::draw::layout;
+use super::draw::{layout, response_max_scroll};
 use super::keys::{Action, KEYS};
 use super::message::{EventsEffect, EventsMsg};
 use super::parts::EventsLayout;
@@ -93,7 +93,7 @@ fn update_msg(state: &mut EventsState, msg: EventsMsg) -> Vec<EventsEffect> {
                             state.refresh();
                         }
                     }
-                    Focus::Items | Focus::Problems => {}
+                    Focus::Items | Focus::Problems | Focus::Response => {}
                 }
             }
             Vec::new()
@@ -311,6 +311,9 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
     if let Some(action) = crate::tui::keymap::lookup(&KEYS, &key) {
         return run(state, action);
     }
+    if state.focus == Focus::Response && response_key(state, key) {
+        return Vec::new();
+    }
     match key.code {
         KeyCode::Tab => {
             state.cycle_focus(false);
@@ -368,8 +371,33 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
             _ => {}
         },
         Focus::Items => items_key(state, key, alt),
+        // Its keys are taken above.
+        Focus::Response => {}
     }
     Vec::new()
+}
+
+/// The response pane has the focus: the arrows scroll it a line, PageUp / PageDown by its height
+/// less a line (nothing is skipped), Home / End to its ends; it stops at its last line. False
+/// for any other key.
+fn response_key(state: &mut EventsState, key: KeyEvent) -> bool {
+    let Some(pane) = layout(state.area, state).response else {
+        return false;
+    };
+    let max = response_max_scroll(state, pane);
+    let page = pane.height.saturating_sub(3).max(1);
+    let s = state.response_scroll.min(max);
+    state.response_scroll = match key.code {
+        KeyCode::Down | KeyCode::Char('j') => s.saturating_add(1),
+        KeyCode::Up | KeyCode::Char('k') => s.saturating_sub(1),
+        KeyCode::PageDown => s.saturating_add(page),
+        KeyCode::PageUp => s.saturating_sub(page),
+        KeyCode::Home => 0,
+        KeyCode::End => max,
+        _ => return false,
+    }
+    .min(max);
+    true
 }
 
 fn items_key(state: &mut EventsState, key: KeyEvent, alt: bool) {
