@@ -200,6 +200,15 @@ fn draw_detail(frame: &mut Frame, area: Rect, state: &TrafficState, theme: &Them
         ));
     let inner = block.inner(area);
     frame.render_widget(block, area);
+    // A re-send waiting for `y`: the whole question, wrapped, where the record was (the status
+    // line cuts it at 80 columns).
+    if let Some((_, prompt)) = &state.confirm {
+        frame.render_widget(
+            Paragraph::new(Span::styled(prompt.clone(), theme.title())).wrap(Wrap { trim: true }),
+            inner,
+        );
+        return;
+    }
     // Arrivals move the selection (on the newest record) without building its text: it is
     // built here, once per frame, until the next key or click keeps it (`update`).
     let fresh;

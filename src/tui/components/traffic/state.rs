@@ -136,6 +136,9 @@ pub struct TrafficState {
     pub address: String,
     /// True when following another server (`signscope --watch URL`), not the in-process one.
     pub watching: bool,
+    /// A captured request waiting for the user's `y` before it is signed with the profile's
+    /// REST key and sent (any other key drops it), and the question shown.
+    pub confirm: Option<(TrafficEffect, String)>,
     pub feed: Feed,
     /// The HAR path prompt, when open (`har.rs`).
     pub har: Option<HarPrompt>,
@@ -163,6 +166,7 @@ impl Default for TrafficState {
             detail: None,
             address: String::new(),
             watching: false,
+            confirm: None,
             feed: Feed::Connecting,
             har: None,
             shift: 0,

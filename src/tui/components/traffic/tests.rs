@@ -354,9 +354,9 @@ fn alt_y_c_copies_the_request_as_curl_aimed_at_the_server() {
     assert_eq!(t.status, "No request selected.");
 }
 
-/// Ctrl-G / F9, the one send key: the selected record goes to the local server again, signed
-/// again now with the profile's REST key; the editor is not changed and the status says what
-/// was sent, then how it was answered.
+/// Ctrl-G / F9, the one send key: once confirmed with `y`, the selected record goes to the local
+/// server again, signed again now with the profile's REST key; the editor is not changed and
+/// the status says what was sent, then how it was answered.
 #[test]
 fn ctrl_g_sends_the_selected_record_again_to_the_local_server() {
     let recs = served(vec![signed("/v2/batch", "/v2/batch/")]);
@@ -367,7 +367,15 @@ fn ctrl_g_sends_the_selected_record_again_to_the_local_server() {
         crate::tui::test_util::ctrl_key('g'),
         crate::tui::test_util::key(KeyCode::F(9)),
     ] {
-        let cmds = t.update(key);
+        // Nothing is signed before the user has seen what and where, and said yes.
+        assert!(t.update(key).is_empty());
+        assert!(
+            t.status
+                .starts_with("sign PUT /v2/batch/ with the profile's REST key"),
+            "{}",
+            t.status
+        );
+        let cmds = t.press(KeyCode::Char('y'));
         let job = match cmds.as_slice() {
             [Command::Send(job)] => job,
             other => panic!("{other:?}"),
@@ -645,4 +653,87 @@ fn ctrl_o_asks_for_a_har_and_alt_w_writes_the_shown_requests_as_har() {
     t.ctrl('o');
     assert!(t.press(KeyCode::Esc).is_empty());
     assert!(t.traffic.har.is_none());
+}
+
+/// An unsigned request planted by any client of the local server (a delete, say): Ctrl-G signed
+/// it with the profile's REST key and sent it at once. Now the status shows what will be signed
+/// (method, path, body) and where it goes, the upstream it is forwarded to included, and only
+/// `y` sends; any other key drops it with nothing signed.
+#[test]
+fn a_planted_request_is_signed_only_after_the_user_confirms_what_and_where() {
+    let mut planted = record(7, "/v2/batch/delete");
+    planted.verdict = None;
+    planted.status = 400;
+    planted.body = r#"["every-product"]"#.into();
+    planted.upstream = Some(
+        serde_json::from_value(serde_json::json!({
+            "url": "https://indexing.example.test", "status": 401, "code": "SIGNATURE_MISMATCH",
+            "headers": [], "body": "", "body_bytes": 0, "duration_ms": 1.0, "error": null
+        }))
+        .unwrap(),
+    );
+    let mut t = on_traffic(200, 40);
+    receive(&mut t, planted);
+    assert!(t.update(crate::tui::test_util::ctrl_key('g')).is_empty());
+    for part in [
+        "sign PUT /v2/batch/delete",
+        "with the profile's REST key",
+        r#"["every-product"]"#,
+        "send it to http://127.0.0.1:8787/v2/batch/delete",
+        "forwards it to https://indexing.example.test",
+        "y sends",
+    ] {
+        assert!(t.status.contains(part), "{part}: {}", t.status);
+    }
+    // Any other key: nothing signed, nothing sent.
+    assert!(t.press(KeyCode::Char('n')).is_empty());
+    assert_eq!(t.status, "not sent: nothing was signed");
+    assert!(t.press(KeyCode::Char('y')).is_empty(), "the prompt is gone");
+    // (that `y` went to the filter, as typing does)
+    t.press(KeyCode::Esc);
+    // Asked again and confirmed: sent.
+    t.update(crate::tui::test_util::ctrl_key('g'));
+    assert!(matches!(
+        t.press(KeyCode::Char('y')).as_slice(),
+        [Command::Send(_)]
+    ));
+}
+
+/// Following another server (`--watch`), a request is never signed for it: the watched server
+/// could replay it for 10 minutes.
+#[test]
+fn a_request_of_a_watched_server_is_never_signed_for_it() {
+    let mut t = on_traffic(200, 40);
+    t.update(Message::Traffic(TrafficMsg::Source {
+        address: "http://127.0.0.1:9999".into(),
+        watching: true,
+    }));
+    receive(&mut t, record(1, "/v2/batch/delete"));
+    assert!(t.update(crate::tui::test_util::ctrl_key('g')).is_empty());
+    assert!(
+        t.status
+            .starts_with("not sent: this view follows http://127.0.0.1:9999"),
+        "{}",
+        t.status
+    );
+    assert!(t.press(KeyCode::Char('y')).is_empty());
+}
+
+/// At 80x24 the status line cuts the question: the detail pane shows it whole while it waits.
+#[test]
+fn the_question_is_shown_whole_at_80_columns() {
+    let mut t = on_traffic(80, 24);
+    receive(&mut t, record(1, "/v2/batch/delete"));
+    t.update(crate::tui::test_util::ctrl_key('g'));
+    let screen = t.lines().join("\n");
+    for part in [
+        "sign PUT /v2/batch/delete",
+        "send it to",
+        "http://127.0.0.1:8787/v2/batch/delete?",
+        "y sends",
+    ] {
+        assert!(screen.contains(part), "{part}:\n{screen}");
+    }
+    t.press(KeyCode::Char('n'));
+    assert!(!t.lines().join("\n").contains("y sends"));
 }

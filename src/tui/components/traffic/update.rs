@@ -12,6 +12,7 @@ use super::draw::layout;
 use super::har::{self, HarAction};
 use super::keys::{Action, KEYS};
 use super::state::{Entry, Feed, TrafficEffect, TrafficMsg, TrafficState};
+use crate::core::visible::escape_visible;
 use crate::server::stream::RequestSeen;
 use crate::tui::keymap;
 
@@ -155,6 +156,16 @@ fn refresh_detail(state: &mut TrafficState) {
 }
 
 fn on_key(state: &mut TrafficState, key: KeyEvent) -> Vec<TrafficEffect> {
+    // A re-send waiting for its confirmation: `y` sends, any other key drops it.
+    if let Some((pending, _)) = state.confirm.take() {
+        let plain = !key
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+        if plain && matches!(key.code, KeyCode::Char('y') | KeyCode::Char('Y')) {
+            return vec![pending];
+        }
+        return vec![TrafficEffect::Status("not sent: nothing was signed".into())];
+    }
     if let Some(action) = keymap::lookup(&KEYS, &key) {
         return run(state, action);
     }
@@ -241,23 +252,55 @@ pub fn run(state: &mut TrafficState, action: Action) -> Vec<TrafficEffect> {
             let Some(e) = state.selected_entry() else {
                 return none();
             };
-            let (request, _timestamp) = detail::fields(&e.seen, &state.address);
-            let mut out = vec![TrafficEffect::SendAgain {
-                url: format!(
-                    "{}{}{}{}",
-                    state.address.trim_end_matches('/'),
-                    e.seen.path,
-                    if e.seen.query.is_empty() { "" } else { "?" },
-                    e.seen.query
-                ),
-                request: Box::new(request),
-            }];
-            if let Some(note) = detail::cut_note(&e.seen) {
-                out.push(TrafficEffect::Status(format!(
-                    "sending it again, but {note}"
-                )));
+            // A captured request is anyone's: any client of the server can plant one. It is
+            // signed with the profile's REST key only once the user has seen what is signed and
+            // where it goes, and never for the watched server, which could replay it.
+            if state.watching {
+                return vec![TrafficEffect::Status(format!(
+                    "not sent: this view follows {}, which could replay a request signed here with the profile's REST key for 10 minutes; load it into the request view to check and send it from there",
+                    escape_visible(state.address.as_bytes())
+                ))];
             }
-            out
+            let (request, _timestamp) = detail::fields(&e.seen, &state.address);
+            let url = format!(
+                "{}{}{}{}",
+                state.address.trim_end_matches('/'),
+                e.seen.path,
+                if e.seen.query.is_empty() { "" } else { "?" },
+                e.seen.query
+            );
+            let body = &request.spec.body;
+            let preview = escape_visible(&body[..body.len().min(60)]);
+            let more = if body.len() > 60 { "…" } else { "" };
+            let upstream = e
+                .seen
+                .upstream
+                .as_ref()
+                .map(|u| {
+                    format!(
+                        ", which forwards it to {}",
+                        escape_visible(u.url.as_bytes())
+                    )
+                })
+                .unwrap_or_default();
+            let cut = detail::cut_note(&e.seen)
+                .map(|note| format!(" ({note})"))
+                .unwrap_or_default();
+            let prompt = format!(
+                "sign {} {} with the profile's REST key ({} body bytes: {preview}{more}){cut} and send it to {}{upstream}? y sends, any other key cancels",
+                escape_visible(request.spec.method.as_bytes()),
+                escape_visible(e.seen.path.as_bytes()),
+                body.len(),
+                escape_visible(url.as_bytes()),
+            );
+            state.confirm = Some((
+                TrafficEffect::SendAgain {
+                    url,
+                    request: Box::new(request),
+                },
+                prompt.clone(),
+            ));
+            vec![TrafficEffect::Status(prompt)]
         }
         Action::LoadIntoDiagnose => {
             let Some(e) = state.selected_entry() else {
