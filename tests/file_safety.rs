@@ -254,3 +254,50 @@ fn a_rest_key_typed_into_the_url_is_not_in_the_debug_log() {
     let history = fs::read_to_string(env.data().join("history.jsonl")).unwrap();
     assert!(!history.contains(KEY));
 }
+
+fn history_entry() -> signscope::store::HistoryEntry {
+    signscope::store::HistoryEntry {
+        time: "2026-11-22T10:00:00.000Z".into(),
+        profile: "p".into(),
+        request_name: None,
+        kind: "request".into(),
+        request: signscope::store::RecordedRequest {
+            method: "PUT".into(),
+            url: "http://127.0.0.1:8080/v2/batch".into(),
+            headers: vec![("Authorization".into(), "Bearer signed".into())],
+            body: "[]".into(),
+            body_len: 2,
+            body_truncated: false,
+            spec: None,
+            in_process: false,
+        },
+        response: None,
+        error: None,
+        timings: None,
+    }
+}
+
+/// A `history.jsonl` (or `history.lock`) replaced by a symbolic link was followed: signed
+/// requests went wherever it pointed, and the 0600 promise did not hold there. Both are now
+/// opened without following links, and the append fails with one sentence that says so; the
+/// file the link points at is untouched.
+#[test]
+fn a_symlinked_history_or_lock_file_is_not_followed() {
+    for name in ["history.jsonl", "history.lock"] {
+        let d = tempfile::tempdir().unwrap();
+        let paths = signscope::store::Paths::new(d.path().join("c"), d.path().join("d"));
+        std::fs::create_dir_all(d.path().join("d")).unwrap();
+        let elsewhere = d.path().join("elsewhere.txt");
+        std::fs::write(&elsewhere, "someone else's file\n").unwrap();
+        std::os::unix::fs::symlink(&elsewhere, d.path().join("d").join(name)).unwrap();
+        let history = signscope::store::History::open(&paths);
+        let err = history.append(&history_entry()).unwrap_err().to_string();
+        assert!(err.contains("symbolic link"), "{name}: {err}");
+        assert!(!err.contains('\n'), "{name}: {err}");
+        assert_eq!(
+            std::fs::read_to_string(&elsewhere).unwrap(),
+            "someone else's file\n",
+            "{name}"
+        );
+    }
+}

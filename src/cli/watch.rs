@@ -304,7 +304,10 @@ pub fn request_line(r: &RequestSeen) -> String {
             (None, _) => s.push_str(" -> upstream unreachable"),
         }
     }
-    s
+    // Every part of the line came from outside (the client's request, an upstream's answer):
+    // a control byte, a C1 control or a bidi override is shown as an escape, never sent to the
+    // terminal (an upstream code set a tmux pane's title and wrote the clipboard).
+    crate::core::visible::escape_visible(s.as_bytes())
 }
 
 /// One Server-Sent Event: its type (`message` when not named) and its data lines joined.
@@ -432,6 +435,31 @@ mod tests {
             "record": 1, "job_id": null, "batch": null, "upstream": null
         }))
         .unwrap()
+    }
+
+    /// An upstream's error code is text from outside: escapes, C1 controls and bidi overrides in
+    /// it reached the terminal raw (OSC 52 wrote the clipboard, CSI cleared the screen).
+    #[test]
+    fn text_from_outside_never_reaches_the_terminal_raw() {
+        let mut r = seen();
+        r.upstream = Some(
+            serde_json::from_value(serde_json::json!({
+                "url": "http://127.0.0.1:9", "status": 401,
+                "code": "\u{1b}]52;c;aGk=\u{7}\u{1b}[2J\u{9b}2J\u{202e}DEVRESER",
+                "headers": [], "body": "", "body_bytes": 0, "duration_ms": 1.0, "error": null
+            }))
+            .unwrap(),
+        );
+        r.method = "PUT\u{202e}".into();
+        let line = request_line(&r);
+        for raw in ['\u{1b}', '\u{7}', '\u{9b}', '\u{202e}'] {
+            assert!(!line.contains(raw), "{raw:?} in {line:?}");
+        }
+        assert!(
+            line.contains("-> upstream 401 \\x1B]52;c;aGk=\\x07"),
+            "{line}"
+        );
+        assert!(line.contains("\\u{202E}"), "{line}");
     }
 
     #[test]

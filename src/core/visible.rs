@@ -46,10 +46,13 @@ fn push_char(out: &mut String, c: char) {
     }
 }
 
-/// Zero-width and format characters that render as nothing.
+/// Zero-width and format characters that render as nothing, C1 controls (U+009B is a
+/// terminal's CSI), and the bidirectional embeddings, overrides and isolates, which reorder the
+/// text around them on screen ("Trojan Source": what is shown is not what is there).
 fn is_invisible(c: char) -> bool {
     matches!(c, '\u{200B}'..='\u{200F}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{00AD}')
         || ('\u{0080}'..='\u{009F}').contains(&c)
+        || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{061C}')
 }
 
 /// The canonical text made visible line by line: each LF ends a line and is shown as `\n` at its
@@ -74,6 +77,14 @@ mod tests {
         assert_eq!(counted(0, "event"), "0 events");
         assert_eq!(counted(1, "event"), "1 event");
         assert_eq!(counted(2, "more problem"), "2 more problems");
+    }
+
+    #[test]
+    fn bidi_overrides_and_c1_controls_are_shown_as_escapes() {
+        assert_eq!(
+            escape_visible("a\u{202E}b\u{2066}c\u{061C}d\u{009B}2J".as_bytes()),
+            "a\\u{202E}b\\u{2066}c\\u{061C}d\\u{009B}2J"
+        );
     }
 
     #[test]

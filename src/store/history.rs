@@ -280,7 +280,10 @@ impl History {
         #[cfg(unix)]
         {
             use std::os::unix::fs::OpenOptionsExt;
-            opts.mode(super::private::FILE_MODE);
+            // A link put in its place is not followed: the entries (signed requests) would go
+            // wherever it points, and the 0600 mode would not apply there.
+            opts.mode(super::private::FILE_MODE)
+                .custom_flags(libc::O_NOFOLLOW);
         }
         let mut f = opts
             .open(&self.file)
@@ -395,7 +398,8 @@ impl Lock {
         #[cfg(unix)]
         {
             use std::os::unix::fs::OpenOptionsExt;
-            opts.mode(super::private::FILE_MODE);
+            opts.mode(super::private::FILE_MODE)
+                .custom_flags(libc::O_NOFOLLOW);
         }
         let f = opts
             .open(path)

@@ -3,6 +3,10 @@
 /// An I/O error as a short lower-case phrase ("permission denied"), without the OS error number.
 pub(crate) fn io_reason(e: &std::io::Error) -> String {
     use std::io::ErrorKind::*;
+    #[cfg(unix)]
+    if e.raw_os_error() == Some(libc::ELOOP) {
+        return "it is a symbolic link, which signscope does not follow for a private file; remove the link".to_string();
+    }
     match e.kind() {
         NotFound => "no such file or directory".to_string(),
         PermissionDenied => "permission denied".to_string(),
