@@ -457,3 +457,79 @@ fn the_history_entry_title_names_the_keys_that_work() {
     );
     t.assert_line("Entry · Enter: load it · Alt-Y u: copy as curl");
 }
+
+/// macOS terminals send no Alt by default: every action whose keys all need Alt is in the
+/// command palette (Ctrl-K) of its view, so it can be run without Alt.
+#[test]
+fn every_alt_only_action_is_in_the_palette_of_its_view() {
+    use crate::tui::keymap::Table;
+    use crossterm::event::KeyModifiers;
+    fn alt_only<A: Copy + std::fmt::Debug>(t: &Table<A>) -> Vec<(&'static str, &'static str)> {
+        t.iter()
+            .filter(|b| {
+                let keys = t.keys(b);
+                !keys.is_empty() && keys.iter().all(|k| k.mods.contains(KeyModifiers::ALT))
+            })
+            .map(|b| (b.name, b.help))
+            .collect()
+    }
+    let mut missing = vec![];
+    let mut t = TestApp::new(120, 40);
+    for (view, actions) in [
+        (View::Request, alt_only(&request::keys::KEYS)),
+        (View::Request, alt_only(&GLOBAL_KEYS)),
+        (View::Events, alt_only(&events::KEYS)),
+        (View::History, alt_only(&history::KEYS)),
+        (View::Traffic, alt_only(&traffic::KEYS)),
+        (View::Diagnose, alt_only(&diagnose::KEYS)),
+        (View::Lesson, alt_only(&lesson::KEYS)),
+        (
+            View::Profiles,
+            alt_only(&crate::tui::components::profiles::FORM_KEYS),
+        ),
+    ] {
+        t.app.view = view;
+        if view == View::Profiles {
+            // The form's actions are offered while it is open.
+            use crate::tui::components::profiles::{EditForm, Mode};
+            let demo = crate::store::Profile::demo();
+            t.app.profiles.mode = Mode::Edit(Box::new(EditForm::new(&demo)));
+        }
+        let names: Vec<&str> = palette::entries(&t.app, "")
+            .iter()
+            .map(|e| e.name)
+            .collect();
+        for (name, help) in actions {
+            // The global copy-menu key opens the menu whose entries the palette lists one by one.
+            if name == "copy…" || name == "copy the request as code" {
+                continue;
+            }
+            if name.is_empty() || !names.contains(&name) {
+                missing.push(format!("{view:?}: {name:?} ({help})"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "only with Alt:\n{}", missing.join("\n"));
+}
+
+/// The vendor preset of the profile form (Alt-V only) runs from the palette.
+#[test]
+fn the_profile_forms_vendor_preset_runs_from_the_palette() {
+    use crate::tui::components::profiles::{EditForm, Mode};
+    let mut t = TestApp::new(120, 40);
+    t.press(KeyCode::F(5));
+    let demo = crate::store::Profile::demo();
+    t.app.profiles.mode = Mode::Edit(Box::new(EditForm::new(&demo)));
+    t.ctrl('k');
+    t.type_str("vendor preset");
+    t.press(KeyCode::Enter);
+    assert!(
+        t.app.profiles.status.contains("klevu"),
+        "{}",
+        t.app.profiles.status
+    );
+    assert!(
+        matches!(t.app.profiles.mode, Mode::Edit(_)),
+        "the form stays open"
+    );
+}

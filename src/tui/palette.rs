@@ -3,7 +3,7 @@
 //! Also the copy menu (Alt-Y): the copies of the current view, one letter each.
 
 use super::app::{App, GlobalAction, GLOBAL_COPY_KEYS, GLOBAL_KEYS};
-use super::components::{diagnose, events, history, lesson, request, traffic};
+use super::components::{diagnose, events, history, lesson, profiles, request, traffic};
 use super::keymap::{KeySpec, Table};
 use super::layout::View;
 
@@ -20,6 +20,7 @@ pub enum PaletteAction {
     History(history::Action),
     Traffic(traffic::Action),
     Lesson(lesson::Action),
+    Profiles(profiles::FormAction),
 }
 
 /// One row of the palette.
@@ -102,7 +103,11 @@ pub fn entries(app: &App, filter: &str) -> Vec<Entry> {
         View::History => entries_of(&history::KEYS, PaletteAction::History),
         View::Traffic => entries_of(&traffic::KEYS, PaletteAction::Traffic),
         View::Lesson => entries_of(&lesson::KEYS, PaletteAction::Lesson),
-        View::Profiles => vec![],
+        // The edit form's actions while it is open (Alt-V has no other key).
+        View::Profiles => match app.profiles.mode {
+            profiles::Mode::Edit(_) => entries_of(&profiles::FORM_KEYS, PaletteAction::Profiles),
+            _ => vec![],
+        },
     };
     all.extend(copy_entries(app.view).into_iter().map(|c| c.entry));
     all.extend(

@@ -673,6 +673,7 @@ fn run_palette(app: &mut App, action: PaletteAction) -> Vec<Command> {
             let effects = traffic::run(&mut app.traffic, a);
             route_effects(app, effects)
         }
+        PaletteAction::Profiles(a) => update(app, Message::Profiles(ProfilesMsg::Run(a))),
         PaletteAction::Lesson(a) => {
             let now = app.request.now;
             update(app, Message::Lesson(LessonMsg::Run(a, now)))

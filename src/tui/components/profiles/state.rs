@@ -13,6 +13,8 @@ use crate::tui::widgets::LineInput;
 #[derive(Clone, Debug)]
 pub enum ProfilesMsg {
     Key(KeyEvent),
+    /// Run an action of the edit form (from the command palette, which needs no Alt).
+    Run(super::keys::FormAction),
     /// Pasted text: goes to the name prompt or the focused field of the edit form (one line).
     Paste(String),
     /// A mouse event and the manager's area on screen (for hit testing with [`layout`]).
@@ -165,7 +167,7 @@ impl EditForm {
         )
     }
 
-    pub(super) fn new(p: &Profile) -> Self {
+    pub(crate) fn new(p: &Profile) -> Self {
         let (kind, value) = match &p.rest_key {
             KeySource::Env(v) => (KeyKind::Env, v.clone()),
             KeySource::File(path) => (KeyKind::File, path.display().to_string()),

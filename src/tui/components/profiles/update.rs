@@ -73,6 +73,13 @@ pub fn update(state: &mut ProfilesState, msg: ProfilesMsg) -> Vec<ProfilesEffect
         }
         ProfilesMsg::Key(k) if k.kind == KeyEventKind::Release => Vec::new(),
         ProfilesMsg::Key(k) => on_key(state, k),
+        ProfilesMsg::Run(action) => match std::mem::replace(&mut state.mode, Mode::Browse) {
+            Mode::Edit(form) => run_form(state, form, action),
+            other => {
+                state.mode = other;
+                Vec::new()
+            }
+        },
     }
 }
 
@@ -107,19 +114,8 @@ fn on_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
                 let n = EditField::ALL.len();
                 EditField::ALL[if back { (i + n - 1) % n } else { (i + 1) % n }]
             };
-            match crate::tui::keymap::lookup(&FORM_KEYS, &key) {
-                Some(FormAction::Save) => return save_form(state, form),
-                Some(FormAction::Reveal) => {
-                    state.revealed = !state.revealed;
-                    state.mode = Mode::Edit(form);
-                    return Vec::new();
-                }
-                Some(FormAction::VendorPreset) => {
-                    state.status = form.next_vendor_preset();
-                    state.mode = Mode::Edit(form);
-                    return Vec::new();
-                }
-                None => {}
+            if let Some(action) = crate::tui::keymap::lookup(&FORM_KEYS, &key) {
+                return run_form(state, form, action);
             }
             match key.code {
                 KeyCode::Esc => {
@@ -347,4 +343,19 @@ fn on_mouse(state: &mut ProfilesState, m: MouseEvent, area: Rect) {
         }
         _ => {}
     }
+}
+
+/// Run an action of the edit form (from its key or from the command palette).
+fn run_form(
+    state: &mut ProfilesState,
+    mut form: Box<EditForm>,
+    action: FormAction,
+) -> Vec<ProfilesEffect> {
+    match action {
+        FormAction::Save => return save_form(state, form),
+        FormAction::Reveal => state.revealed = !state.revealed,
+        FormAction::VendorPreset => state.status = form.next_vendor_preset(),
+    }
+    state.mode = Mode::Edit(form);
+    Vec::new()
 }
