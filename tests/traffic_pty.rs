@@ -121,3 +121,22 @@ fn watch_needs_a_url() {
         "{err}"
     );
 }
+
+/// `--listen 0.0.0.0:P` opened the workbench's server to the network without a word (`serve
+/// --addr 0.0.0.0` warns): the workbench now says so on its status line at start, at 80x24.
+#[test]
+fn listen_on_all_interfaces_is_warned_about_on_the_status_line() {
+    let port = free_port();
+    let dirs = tempfile::tempdir().unwrap();
+    let mut cmd = portable_pty::CommandBuilder::new(env!("CARGO_BIN_EXE_signscope"));
+    cmd.env("SIGNSCOPE_CONFIG_DIR", dirs.path().join("config"));
+    cmd.env("SIGNSCOPE_DATA_DIR", dirs.path().join("data"));
+    cmd.env("NO_COLOR", "1");
+    cmd.args(["--listen", &format!("0.0.0.0:{port}")]);
+    let mut pty = Pty::spawn(cmd, 80, 24);
+    pty.wait_for("the warning", |s| {
+        s.contains("warning: listening on 0.0.0.0") && s.contains("F7 Traffic")
+    });
+    pty.send("\x11"); // Ctrl-Q
+    pty.wait_exit();
+}

@@ -184,6 +184,14 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
             None => w,
         });
     }
+    // First, as `serve --addr` says it: everyone who can reach the address can use the server
+    // and read every request it keeps.
+    if let Some(w) = listen_warning(listen) {
+        note = Some(match note {
+            Some(n) => format!("{w}; {n}"),
+            None => w,
+        });
+    }
     if note.is_none() && session.is_demo() {
         note = Some(DEMO_NOTE.into());
     }
@@ -231,6 +239,14 @@ pub fn bind_listener(
         Some(a) => anyhow::anyhow!(listen_error(a, &e)),
         None => anyhow::anyhow!("the local server could not start on 127.0.0.1: {e}"),
     })
+}
+
+/// The warning for `--listen` on an address that is not loopback (as `serve` gives one).
+fn listen_warning(listen: Option<std::net::SocketAddr>) -> Option<String> {
+    let addr = listen.filter(|a| !a.ip().is_loopback())?;
+    Some(format!(
+        "warning: listening on {addr}, which is not a loopback address; anyone who can reach it can use this server and read the requests it keeps"
+    ))
 }
 
 /// Why `--listen ADDR` could not be used, in one sentence naming it.
