@@ -43,13 +43,16 @@ fn body_of(size: usize) -> String {
 }
 
 /// The demo workbench (the TUI test fixture) on a 120x40 screen with `body`, the timestamp
-/// frozen, the cursor at the end of the body.
+/// frozen, the cursor at the end of the body, signed.
 fn app_with(body: &str) -> TestApp {
     let mut app = TestApp::with_body(120, 40, body);
     app.request.ts_live = false;
     app.request.focus = Field::Body;
     let end = app.request.body.len();
     app.request.body.move_to(end);
+    // Signed once, as at the start: every frame draws the signed request (its canonical text
+    // one edit behind while the next signature is on its way, read through its line index).
+    app.sign_now();
     app
 }
 
