@@ -47,6 +47,13 @@ pub fn items(app: &App) -> Vec<(String, String)> {
                 &table,
                 request::keys::footer_actions(r.focus, r.normal_mode),
             );
+            if !r.ts_live {
+                // The toggle's word says what it does now: frozen, it makes the timestamp live.
+                let key = table.label_of(request::keys::Action::ToggleTimestamp);
+                for item in v.iter_mut().filter(|(k, _)| *k == key) {
+                    item.1 = "live".into();
+                }
+            }
             if !r.normal_mode && r.focus != request::Field::Method {
                 v.splice(1..1, text);
             }

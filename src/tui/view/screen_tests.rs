@@ -489,3 +489,19 @@ fn the_events_view_has_one_hint_row() {
         assert_eq!(rows.len(), 1, "{w}x{h}: {rows:#?}");
     }
 }
+
+/// The footer said `Ctrl-T freeze` while the timestamp was frozen: frozen, it says what the
+/// key does then (`live`), as the fields' border does.
+#[test]
+fn the_footer_says_what_the_timestamp_key_does_now() {
+    let mut a = TestApp::new(80, 24);
+    a.request.focus = crate::tui::components::request::Field::Timestamp;
+    let footer = a.lines()[22].clone();
+    assert!(footer.contains("Ctrl-T freeze"), "{footer}");
+    a.ctrl('t');
+    assert!(!a.request.ts_live);
+    let footer = a.lines()[22].clone();
+    assert!(footer.contains("Ctrl-T live"), "{footer}");
+    assert!(!footer.contains("freeze"), "{footer}");
+    a.assert_line("timestamp frozen · Ctrl-T live");
+}

@@ -121,10 +121,11 @@ fn draw_fields(
     cursor_shown: bool,
 ) {
     let editing = !req.normal_mode;
+    let toggle = super::keys::KEYS.label_of(super::keys::Action::ToggleTimestamp);
     let ts = if req.ts_live {
-        Span::styled(" timestamp live · Ctrl-T freeze ", theme.dim())
+        Span::styled(format!(" timestamp live · {toggle} freeze "), theme.dim())
     } else {
-        Span::styled(" timestamp frozen · Ctrl-T live ", theme.warn())
+        Span::styled(format!(" timestamp frozen · {toggle} live "), theme.warn())
     };
     // The profile's saved requests, the edited one in brackets (Alt-Up / Alt-Down switch).
     let mut title = vec![Span::styled(" Request ", theme.title())];
