@@ -1,7 +1,7 @@
 //! A HAR in the workbench's Traffic view, in a real terminal at 80x24 (a PTY read by a vt100
 //! emulator): `signscope --har FILE` shows the capture's collector requests as the local server
 //! judges them, with the filter and the detail; Ctrl-O opens another capture from the
-//! keyboard; Alt-W writes the requests shown as a HAR that `check` reads back alike.
+//! keyboard; Ctrl-S writes the requests shown as a HAR that `check` reads back alike.
 
 // Test code: an unwrap that fails is a failed test, with its message.
 #![allow(clippy::unwrap_used)]
@@ -50,8 +50,8 @@ fn a_har_opens_in_the_traffic_view_and_is_written_back_as_har() {
     pty.send("\x1b"); // Esc clears the filter
     pty.wait_for("the whole list again", |s| s.contains("Traffic (3) "));
 
-    // Alt-W writes the requests shown as HAR (the prompt offers traffic.har).
-    pty.send("\x1bw");
+    // Ctrl-S writes the requests shown as HAR (the prompt offers traffic.har).
+    pty.send("\x13");
     pty.wait_for("the write prompt", |s| {
         s.contains("Write the requests shown as HAR")
     });
@@ -76,7 +76,7 @@ fn a_har_opens_in_the_traffic_view_and_is_written_back_as_har() {
         String::from_utf8_lossy(&out.stdout)
     );
     // Written again: an existing file is never overwritten.
-    pty.send("\x1bw");
+    pty.send("\x13");
     pty.wait_for("the write prompt", |s| {
         s.contains("Write the requests shown as HAR")
     });

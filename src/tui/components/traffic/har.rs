@@ -1,7 +1,7 @@
 //! HAR in the traffic view (`docs/har.md`): open a capture (Ctrl-O, or `signscope --har FILE`)
 //! and its requests arrive as if they had just reached the local server, judged by its routes
 //! at their capture's time, with the same filter, detail, diagnosis and load-into-editor; write
-//! the requests shown as a HAR file (Alt-W).
+//! the requests shown as a HAR file (Ctrl-S).
 //!
 //! Kept apart from the view's list handling: the view calls [`on_key`] while a prompt is open,
 //! [`draw`] after itself, and files imported records through [`import`], which numbers them

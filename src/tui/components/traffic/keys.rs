@@ -35,8 +35,9 @@ impl Kinded for Action {
             Action::Clear => Kind::Edit,
             Action::Newest => Kind::Navigate,
             Action::Send => Kind::Send,
-            Action::OpenHar => Kind::Load,
-            Action::WriteHar => Kind::Copy,
+            // A path prompt first: Ctrl-O opens a popup in the request view too.
+            Action::OpenHar => Kind::Open,
+            Action::WriteHar => Kind::Save,
         }
     }
 }
@@ -81,9 +82,9 @@ pub const KEYS: Table<Action> = Table::new("traffic", &[
     ),
     bind(
         Action::WriteHar,
-        &[KeySpec::alt('w')],
-        "write the list as a HAR file",
-        "write the requests shown (after the filter) as a HAR 1.2 file that DevTools imports",
+        &[KeySpec::ctrl('s')],
+        "save the list as a HAR file",
+        "save the requests shown (after the filter) as a HAR 1.2 file that DevTools imports (a new file)",
     ),
     bind(
         Action::Newest,

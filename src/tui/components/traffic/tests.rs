@@ -622,7 +622,7 @@ fn imported_records_follow_the_live_ones_and_live_ones_keep_coming_after_them() 
 }
 
 #[test]
-fn ctrl_o_asks_for_a_har_and_alt_w_writes_the_shown_requests_as_har() {
+fn ctrl_o_asks_for_a_har_and_ctrl_s_writes_the_shown_requests_as_har() {
     let mut t = on_traffic(80, 24);
     let cmds = t.ctrl('o');
     assert!(cmds.is_empty());
@@ -634,10 +634,10 @@ fn ctrl_o_asks_for_a_har_and_alt_w_writes_the_shown_requests_as_har() {
         "{cmds:?}"
     );
     // Nothing shown: nothing to write, said in one sentence.
-    t.alt('w');
+    t.ctrl('s');
     assert!(t.traffic.har.is_none());
     receive(&mut t, record(1, "/v2/batch"));
-    t.alt('w');
+    t.ctrl('s');
     assert!(t.screen().contains("Write the requests shown as HAR"));
     let cmds = t.press(KeyCode::Enter);
     let [Command::WriteHar { path, text }] = &cmds[..] else {
