@@ -791,8 +791,6 @@ const AUDITED_UNSAFE: &[(&str, usize)] = &[
     ("src/store/history.rs", 2),
     // kill(pid, 0): is the process holding a lock still alive.
     ("src/store/private.rs", 1),
-    // The AVX-512 HMAC lanes of the diagnosis: the call after the CPU check, and the function.
-    ("src/core/diagnose/lanes.rs", 2),
 ];
 
 /// Each `#[allow(unsafe_code)]` of `text`: its line, and whether a `SAFETY` comment is within

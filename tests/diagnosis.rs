@@ -60,6 +60,106 @@ const fn case(mistakes: &'static [&'static str]) -> Case {
 }
 
 fn cases() -> Vec<Case> {
+    let mut all = catalogue_cases();
+    all.extend(round_three_cases());
+    all
+}
+
+/// Changes made to the request after it was signed, a clock read twice 38 ms apart, and the
+/// simplest of several explanations (docs/diagnosis.md D1, D8).
+fn round_three_cases() -> Vec<Case> {
+    vec![
+        // A query appended after signing (a library adding `?test=1`), to no query or to one.
+        Case {
+            extra: r#"{"sent_query": "test=1"}"#,
+            ..case(&["QUERY_ADDED_AFTER_SIGNING"])
+        },
+        Case {
+            query: "a=1",
+            extra: r#"{"sent_query": "a=1&test=1"}"#,
+            ..case(&["QUERY_ADDED_AFTER_SIGNING"])
+        },
+        // The vendor's test query removed after signing.
+        Case {
+            query: "test=1",
+            extra: r#"{"sent_query": ""}"#,
+            ..case(&["QUERY_REMOVED_AFTER_SIGNING"])
+        },
+        // A LF appended to the body after signing (`echo >> body.json`, a middleware): to a
+        // spaced body, to PHP's escaped compact JSON, and a CRLF.
+        Case {
+            extra: r#"{"after_body": "lf_added"}"#,
+            ..case(&["LF_ADDED_AFTER_SIGNING"])
+        },
+        Case {
+            extra: r#"{"after_body": "lf_added", "signed_as": "php"}"#,
+            ..case(&["LF_ADDED_AFTER_SIGNING"])
+        },
+        Case {
+            extra: r#"{"after_body": "crlf_added"}"#,
+            ..case(&["LF_ADDED_AFTER_SIGNING"])
+        },
+        // The body's line ends converted on the way, both directions.
+        Case {
+            extra: concat!(
+                r#"{"after_body": "to_crlf", "body": "[\n {\"id\":\"{n}\", \"name\": \"Café\"},"#,
+                r#"\n {\"url\":\"https://shop.example/p/1\"}\n]"}"#
+            ),
+            ..case(&["LINE_ENDS_CONVERTED_AFTER_SIGNING"])
+        },
+        Case {
+            extra: concat!(
+                r#"{"after_body": "to_lf", "body": "[\r\n {\"id\":\"{n}\", \"name\": \"Café\"},"#,
+                r#"\r\n {\"url\":\"https://shop.example/p/1\"}\r\n]"}"#
+            ),
+            ..case(&["LINE_ENDS_CONVERTED_AFTER_SIGNING"])
+        },
+        // Re-serialised after signing: PHP's json_encode($d) signed, JSON_PRETTY_PRINT sent;
+        // Python's ASCII-escaped compact JSON signed, JavaScript's 2-space JSON sent.
+        Case {
+            extra: r#"{"after_body": "php_pretty", "signed_as": "php"}"#,
+            ..case(&["BODY_RESERIALISED_AFTER_SIGNING"])
+        },
+        Case {
+            extra: r#"{"after_body": "js_pretty", "signed_as": "python_ascii"}"#,
+            ..case(&["BODY_RESERIALISED_AFTER_SIGNING"])
+        },
+        // curl -d @file: a 2-space file with a final LF, a 4-space CRLF file.
+        Case {
+            extra: r#"{"after_body": "curl_d", "signed_as": "pretty2_file"}"#,
+            ..case(&["CURL_DATA_FILE_READ"])
+        },
+        Case {
+            extra: r#"{"after_body": "curl_d", "signed_as": "pretty4_crlf_file"}"#,
+            ..case(&["CURL_DATA_FILE_READ"])
+        },
+        // A clock read twice 38 ms apart (the search widens past ±5 ms).
+        Case {
+            signed_ts: Some("2026-11-22T10:00:00.038Z"),
+            ..case(&["TIMESTAMP_DIFFERS"])
+        },
+        // Keys already sorted: re-serialising compactly alone explains it (sorting changed
+        // nothing), not the pair of it and sorting.
+        Case {
+            extra: r#"{"body": "{\"a\": 1, \"b\": [1, 2], \"c\": \"{n}\"}"}"#,
+            ..case(&["BODY_RESERIALISED_COMPACT"])
+        },
+        // The vendor's PHP SDK behind a middleware that appends a LF.
+        Case {
+            path: "/v2/batch/",
+            query: "test=1",
+            extra: r#"{"after_body": "lf_added"}"#,
+            ..case(&[
+                "QUESTION_MARK_BEFORE_QUERY",
+                "TRAILING_SLASH_TRIMMED",
+                "LF_ADDED_AFTER_SIGNING",
+            ])
+        },
+    ]
+}
+
+/// Every catalogued mistake and pairs of them.
+fn catalogue_cases() -> Vec<Case> {
     vec![
         // Singles.
         Case {
@@ -290,6 +390,32 @@ fn rest_key(api: &str) -> &'static str {
     }
 }
 
+/// The raw requests the Python client signs for these inputs.
+fn signed_by_python_values(input: &[Value]) -> Vec<Vec<u8>> {
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/independent_signer.py"
+    );
+    let mut child = Command::new("python3")
+        .arg(script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 runs the independent signer");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(serde_json::to_string(input).unwrap().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "the independent signer failed");
+    let list: Vec<String> = serde_json::from_slice(&out.stdout).unwrap();
+    list.iter()
+        .map(|b| base64::engine::general_purpose::STANDARD.decode(b).unwrap())
+        .collect()
+}
+
 /// The raw requests the Python client signs, one per case.
 fn signed_by_python(cases: &[Case]) -> Vec<Vec<u8>> {
     let input: Vec<Value> = cases
@@ -314,28 +440,7 @@ fn signed_by_python(cases: &[Case]) -> Vec<Vec<u8>> {
             v
         })
         .collect();
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/independent_signer.py"
-    );
-    let mut child = Command::new("python3")
-        .arg(script)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3 runs the independent signer");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(serde_json::to_string(&input).unwrap().as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "the independent signer failed");
-    let list: Vec<String> = serde_json::from_slice(&out.stdout).unwrap();
-    list.iter()
-        .map(|b| base64::engine::general_purpose::STANDARD.decode(b).unwrap())
-        .collect()
+    signed_by_python_values(&input)
 }
 
 fn ids(v: &Value) -> BTreeSet<String> {
@@ -614,4 +719,115 @@ fn the_servers_401_for_a_2mb_body_stays_small_and_says_how_long_the_body_is() {
     assert!(canonical.ends_with(r#"{"id":"last-item-marker"}]"#));
     // 4 KiB at each end, escaped (`\\` doubles each backslash of the body's `\u00e9`).
     assert!(canonical.len() < 3 * 8 * 1024, "{}", canonical.len());
+}
+
+/// Run `signscope verify --output json` on a request file, with the key and extra arguments.
+fn verify_json(file: &std::path::Path, key: &str, more: &[&str]) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_signscope"))
+        .args(["verify", "--output", "json", "--now", TS])
+        .args(["--rest-key-env", "DIAG_KEY", "--request-file"])
+        .arg(file)
+        .args(more)
+        .env("DIAG_KEY", key)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "rejected");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn verify_names_a_curl_data_file_read_from_the_file_a_curl_command_names() {
+    // A file a person wrote (no serialiser indents it so), signed as written by Python; curl's
+    // -d @file sends it without its CR and LF bytes.
+    let file_body =
+        "[\n {\"id\":\"{n}\", \"name\": \"Café\"},\r\n {\"url\":\"https://shop.example/p/1\"}\n]\n";
+    let c = Case {
+        extra: "{}",
+        ..case(&[])
+    };
+    let mut input = json!({
+        "mistakes": c.mistakes, "method": "PUT", "path": "/v2/batch", "query": "",
+        "ts": TS, "signed_ts": TS, "api": "pub-key", "key": KEY, "other_key": OTHER_KEY,
+        "body": file_body,
+    });
+    input["after_body"] = json!("curl_d");
+    let raw = signed_by_python_values(&[input]).remove(0);
+    let text = String::from_utf8(raw).unwrap();
+    let header = |name: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(&format!("{name}: ")))
+            .unwrap()
+            .trim()
+            .to_string()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("body.json"), file_body.replace("{n}", "0")).unwrap();
+    let cmd = format!(
+        "curl -X PUT 'http://127.0.0.1:8080/v2/batch' -H 'X-SVC-TIMESTAMP: {}' -H 'X-SVC-APIKEY: pub-key' -H 'X-SVC-AUTH-ALGO: HmacSHA384' -H 'Content-Type: application/json' -H 'Authorization: {}' -d @body.json",
+        header("X-SVC-TIMESTAMP"),
+        header("Authorization"),
+    );
+    let req = dir.path().join("req.sh");
+    std::fs::write(&req, cmd).unwrap();
+    let v = verify_json(&req, KEY, &[]);
+    assert_eq!(
+        ids(&v["mistakes"]),
+        BTreeSet::from(["CURL_DATA_FILE_READ".to_string()]),
+        "{v}"
+    );
+    let message = v["message"].as_str().unwrap();
+    assert!(
+        message.contains("the request was signed, then changed: curl read the body with -d @file"),
+        "{message}"
+    );
+}
+
+#[test]
+fn nothing_found_says_how_far_the_clock_search_looked() {
+    // Signed 30 s after the header's instant with a short body: beyond the search.
+    let c = Case {
+        signed_ts: Some("2026-11-22T10:00:30.000Z"),
+        extra: r#"{"body": "[{\"id\":\"{n}\"}]"}"#,
+        ..case(&["TIMESTAMP_DIFFERS"])
+    };
+    let raw = &signed_by_python(std::slice::from_ref(&c))[0];
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("req.http");
+    std::fs::write(&file, raw).unwrap();
+    let v = verify_json(&file, KEY, &[]);
+    assert_eq!(v["mistakes"], json!([]), "{v}");
+    let message = v["message"].as_str().unwrap();
+    let reach: u64 = message
+        .split("a clock read twice was tried up to ")
+        .nth(1)
+        .and_then(|r| r.split(" ms either side").next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{message}"));
+    // 4 MiB of hashing over a small request reaches far past ±5 ms, but not 30 s.
+    assert!((38..30_000).contains(&reach), "{message}");
+    // It describes; it does not instruct.
+    assert!(!message.contains("compare the"), "{message}");
+}
+
+#[test]
+fn identical_texts_conclude_that_the_rest_key_differs() {
+    // Signed right, with another key: the client's own text is the expected one.
+    let c = case(&["OTHER_ACCOUNT_KEY"]);
+    let raw = &signed_by_python(std::slice::from_ref(&c))[0];
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("req.http");
+    std::fs::write(&file, raw).unwrap();
+    let v = verify_json(&file, KEY, &[]);
+    let expected = v["expected_text"].as_str().unwrap().to_string();
+    let client = dir.path().join("client.txt");
+    std::fs::write(&client, &expected).unwrap();
+    let v = verify_json(&file, KEY, &["--client-text", client.to_str().unwrap()]);
+    let message = v["message"].as_str().unwrap();
+    assert!(
+        message.contains(
+            "the client's signing text is identical to the expected one, so the REST key differs"
+        ),
+        "{message}"
+    );
+    assert!(!message.contains("either"), "{message}");
 }

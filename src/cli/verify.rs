@@ -95,6 +95,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<u8> {
         .ok()
         .map(str::trim_start)
         .filter(|t| t.starts_with("curl ") || t.starts_with("curl\t"));
+    let mut curl_file = None;
     let parsed = match curl {
         Some(cmd) => {
             let c = crate::core::curl::parse_curl_command(cmd).with_context(|| {
@@ -113,7 +114,12 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<u8> {
                     path.display(),
                     c.body_file_read.describe()
                 ));
-                request.body = c.body_file_read.apply(body).into();
+                let sent = c.body_file_read.apply(body.clone());
+                // The file as written is what a client may have signed (docs/diagnosis.md D8).
+                if sent != body {
+                    curl_file = Some(body);
+                }
+                request.body = sent.into();
             }
             crate::core::http_text::ParsedRaw {
                 request,
@@ -146,6 +152,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<u8> {
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
     let plan = DiagnosisPlan::Run(DiagnoseOptions {
         client_text,
+        curl_file,
         threads,
         ..DiagnoseOptions::default()
     });

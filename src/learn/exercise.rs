@@ -5,15 +5,13 @@
 //! it afterwards names exactly the mistakes the learner had to find. Pure: time is an input.
 
 use chrono::{DateTime, Utc};
-use hmac::{Hmac, Mac};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
-use sha2::Sha256;
 
-use crate::core::diagnose::catalogue::Part;
+use crate::core::diagnose::catalogue::{Part, Signing};
+use crate::core::diagnose::head::Head;
 use crate::core::diagnose::{diagnose, Diagnosis, Mistake};
-use crate::core::sign::{encode_signature, hmac_sha384};
 use crate::core::time::format_timestamp;
 use crate::core::verify::ReceivedRequest;
 use crate::core::{Secret, AUTH_ALGO, CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX};
@@ -107,89 +105,26 @@ fn applies(m: &Mistake, base: &Base) -> bool {
     }
 }
 
-/// The signature a client making `mistakes` sends for `base` at `timestamp`.
+/// The signature a client making `mistakes` sends for `base` at `timestamp`: each mistake made
+/// as the catalogue defines it (`Mistake::apply`), the same definition the diagnosis uses.
 fn mistaken_signature(base: &Base, timestamp: &str, mistakes: &[Mistake]) -> String {
-    let has = |want: &Mistake| mistakes.iter().any(|m| m.code() == want.code());
-    let eol = if has(&Mistake::CrlfLineEndings) {
-        "\r\n"
-    } else {
-        "\n"
-    };
-    let method = if has(&Mistake::LowercaseMethod) {
-        base.method.to_ascii_lowercase()
-    } else {
-        base.method.to_string()
-    };
-    let path = if has(&Mistake::TrailingSlashTrimmed) {
-        base.path.trim_end_matches('/')
-    } else {
-        base.path
-    };
-    let mut text = format!("{method}{eol}{path}{eol}");
-    if has(&Mistake::QuestionMarkBeforeQuery) {
-        text.push_str(&format!("?{}{eol}", base.query));
-    } else if !has(&Mistake::EmptyQueryLineOmitted) {
-        text.push_str(&format!("{}{eol}", base.query));
+    let head = Head::expected(
+        base.method,
+        base.path,
+        base.query,
+        DEFAULT_HEADER_PREFIX,
+        [
+            timestamp.to_string(),
+            API_KEY.to_string(),
+            AUTH_ALGO.to_string(),
+            CONTENT_TYPE_JSON.to_string(),
+        ],
+    );
+    let mut signing = Signing::expected(head, base.body.as_bytes(), REST_KEY.as_bytes());
+    for m in mistakes {
+        m.apply(&mut signing);
     }
-    let prefix = DEFAULT_HEADER_PREFIX;
-    let lines = [
-        (format!("X-{prefix}-TIMESTAMP"), timestamp),
-        (format!("X-{prefix}-APIKEY"), API_KEY),
-        (format!("X-{prefix}-AUTH-ALGO"), AUTH_ALGO),
-        ("Content-Type".to_string(), CONTENT_TYPE_JSON),
-    ];
-    let order = mistakes
-        .iter()
-        .find_map(|m| match m {
-            Mistake::HeaderLinesReordered { order } => Some(*order),
-            _ => None,
-        })
-        .unwrap_or([0, 1, 2, 3]);
-    for i in order {
-        let (name, value) = &lines[i as usize];
-        let name = if has(&Mistake::LowercaseHeaderNames) {
-            name.to_ascii_lowercase()
-        } else {
-            name.clone()
-        };
-        text.push_str(&format!("{name}={value}{eol}"));
-    }
-    let mut body = if has(&Mistake::BodyReserialisedPretty) {
-        let v: serde_json::Value =
-            serde_json::from_str(base.body).expect("exercise bodies are JSON");
-        serde_json::to_string_pretty(&v).expect("a JSON value serialises")
-    } else {
-        base.body.to_string()
-    };
-    if has(&Mistake::TrailingLfAfterBody) {
-        body.push('\n');
-    }
-    text.push_str(&body);
-
-    let key = if has(&Mistake::KeyWithTrailingNewline) {
-        format!("{REST_KEY}\n")
-    } else if has(&Mistake::PublicApiKeyAsSecret) {
-        API_KEY.to_string()
-    } else {
-        REST_KEY.to_string()
-    };
-    let digest: Vec<u8> = if has(&Mistake::Sha256InsteadOfSha384) {
-        let mut mac =
-            Hmac::<Sha256>::new_from_slice(key.as_bytes()).expect("HMAC takes any key length");
-        mac.update(text.as_bytes());
-        mac.finalize().into_bytes().to_vec()
-    } else {
-        hmac_sha384(key.as_bytes(), &[text.as_bytes()]).to_vec()
-    };
-    if has(&Mistake::HexInsteadOfBase64) {
-        hex::encode(&digest)
-    } else if has(&Mistake::UrlSafeBase64) {
-        encode_signature(&digest)
-            .replace('+', "-")
-            .replace('/', "_")
-    } else {
-        encode_signature(&digest)
-    }
+    signing.signature()
 }
 
 /// The request the server receives: the correct parts, the mistaken signature.

@@ -490,7 +490,11 @@ pub fn rejection_error(rejection: &Rejection, now: DateTime<Utc>) -> ApiError {
                 None => err.with_debug(format!("diagnosis: {}", d.summary())),
             };
             for finding in &d.findings {
-                err = err.with_debug(format!("finding {}: {}", finding.code(), finding.detail()));
+                err = err.with_debug(format!(
+                    "finding {}: {}",
+                    finding.code(),
+                    finding.sentence()
+                ));
             }
             if let Some(form) = d.client_form {
                 err = err.with_debug(format!("client form: {form}"));

@@ -55,10 +55,11 @@ pub enum Command {
         events: Option<String>,
     },
     /// Run verify + diagnose on a pasted capture (`body`: the loaded body file of a curl
-    /// command that reads one).
+    /// command that reads one; `client_text`: the client's own signing text, when pasted).
     Diagnose {
         text: String,
         body: Option<bytes::Bytes>,
+        client_text: Option<String>,
         key: Secret,
         prefix: String,
     },

@@ -104,16 +104,59 @@ def sign_case(c, body):
     return sig
 
 
+def php_json(doc, pretty):
+    """PHP's json_encode($d) / json_encode($d, JSON_PRETTY_PRINT): non-ASCII as \\u escapes,
+    '/' as '\\/', four spaces and ": " when pretty."""
+    if pretty:
+        text = json.dumps(doc, indent=4, ensure_ascii=True)
+    else:
+        text = json.dumps(doc, separators=(",", ":"), ensure_ascii=True)
+    return text.replace("/", "\\/")
+
+
+def changed_after_signing(change, body):
+    """The body as a change made after signing leaves it (the tests' middlewares and tools)."""
+    doc = json.loads(body.decode("utf-8"))
+    if change == "lf_added":  # echo >> body.json, or a middleware
+        return body + b"\n"
+    if change == "crlf_added":
+        return body + b"\r\n"
+    if change == "to_crlf":  # a text-mode transfer: LF became CRLF
+        return body.replace(b"\n", b"\r\n")
+    if change == "to_lf":  # CRLF became LF
+        return body.replace(b"\r\n", b"\n")
+    if change == "php_pretty":
+        return php_json(doc, True).encode()
+    if change == "js_pretty":  # JSON.stringify(d, null, 2)
+        return json.dumps(doc, indent=2, ensure_ascii=False).encode()
+    if change == "curl_d":  # curl -d @file drops the file's CR and LF bytes
+        return body.replace(b"\r", b"").replace(b"\n", b"")
+    raise ValueError(change)
+
+
 def main():
     out = []
     for c in json.load(sys.stdin):
         for i in range(1000):
             body = c["body"].replace("{n}", str(i)).encode()
+            # The body the client signed, when the case gives it as the output of a serialiser.
+            if c.get("signed_as") == "php":
+                body = php_json(json.loads(body.decode("utf-8")), False).encode()
+            elif c.get("signed_as") == "python_ascii":
+                body = json.dumps(json.loads(body.decode("utf-8")), separators=(",", ":")).encode()
+            elif c.get("signed_as") == "pretty2_file":
+                body = (json.dumps(json.loads(body.decode("utf-8")), indent=2, ensure_ascii=False) + "\n").encode()
+            elif c.get("signed_as") == "pretty4_crlf_file":
+                body = json.dumps(json.loads(body.decode("utf-8")), indent=4, ensure_ascii=False).replace("\n", "\r\n").encode()
             sig = sign_case(c, body)
             # URL-safe base64 differs from standard only when the digest has '+' or '/'.
             if "URL_SAFE_BASE64" not in c["mistakes"] or "-" in sig or "_" in sig:
                 break
-        target = c["path"] + ("?" + c["query"] if c["query"] else "")
+        # Changes after signing: the signature stays, the request changes on its way out.
+        if c.get("after_body"):
+            body = changed_after_signing(c["after_body"], body)
+        query = c.get("sent_query", c["query"])
+        target = c["path"] + ("?" + query if query else "")
         sent = [
             "X-SVC-TIMESTAMP: %s\r\n" % c["ts"],
             "X-SVC-APIKEY: %s\r\n" % c["api"],

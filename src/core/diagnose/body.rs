@@ -27,8 +27,27 @@ pub enum Style {
     Pretty4,
 }
 
-/// How a body variant is made from the sent body.
+/// A change made to the body after it was signed: the recipe undoes it, so the variant is
+/// the body that was signed (docs/diagnosis.md D8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum After {
+    /// A LF (CRLF when `crlf`) was appended: the variant is the body without it.
+    LfAdded { crlf: bool },
+    /// The line ends were converted, LF to CRLF (`to_crlf`) or CRLF to LF: the variant has
+    /// them converted back.
+    LineEnds { to_crlf: bool },
+    /// Re-serialised: the variant is the recipe's style with its toggles, named as one change.
+    Reserialised,
+    /// Sent with curl's `-d @file`: the variant is the file as written (given by the caller).
+    CurlFile,
+    /// Sent with curl's `-d @file` from an indented JSON file: the variant is the body
+    /// re-indented in `style`, with CRLF line ends when `crlf`, and a line end after it when
+    /// `eol`, kept only when dropping its CR and LF bytes gives the body sent.
+    CurlIndented { style: Style, crlf: bool, eol: bool },
+}
+
+/// How a body variant is made from the sent body.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Recipe {
     /// Signed no body at all.
     pub empty: bool,
@@ -37,6 +56,8 @@ pub struct Recipe {
     pub toggle_unicode: bool,
     pub toggle_slashes: bool,
     pub trailing_lf: bool,
+    /// A change after signing this recipe undoes (named as that change alone).
+    pub after: Option<After>,
 }
 
 const SENT: Recipe = Recipe {
@@ -45,11 +66,72 @@ const SENT: Recipe = Recipe {
     toggle_unicode: false,
     toggle_slashes: false,
     trailing_lf: false,
+    after: None,
 };
+
+/// A JSON form in words ("compact, non-ASCII as \u escapes, '/' as '\/'").
+fn form_words(style: Style, unicode: bool, slashes: bool) -> String {
+    let mut parts = vec![match style {
+        Style::Compact => "compactly",
+        Style::Python => "with Python's \", \" and \": \" spacing",
+        Style::Pretty2 => "indented by 2 spaces",
+        Style::Pretty4 => "indented by 4 spaces",
+    }
+    .to_string()];
+    if unicode {
+        parts.push("with non-ASCII characters as \\u escapes".to_string());
+    }
+    if slashes {
+        parts.push("with '/' as '\\/'".to_string());
+    }
+    let mut text = parts.join(", ");
+    if unicode && slashes && style != Style::Python {
+        text.push_str(if matches!(style, Style::Pretty4) {
+            " (as PHP's json_encode with JSON_PRETTY_PRINT writes it)"
+        } else if style == Style::Compact {
+            " (as PHP's json_encode writes it)"
+        } else {
+            ""
+        });
+    }
+    text
+}
 
 impl Recipe {
     /// The mistakes this recipe is.
     pub fn mistakes(&self) -> Vec<Mistake> {
+        match self.after {
+            Some(After::LfAdded { crlf }) => return vec![Mistake::LfAddedAfterSigning { crlf }],
+            Some(After::LineEnds { to_crlf }) => {
+                return vec![Mistake::LineEndsConvertedAfterSigning { to_crlf }]
+            }
+            Some(After::Reserialised) => {
+                let style = self.style.map_or(Style::Compact, |s| s.0);
+                return vec![Mistake::BodyReserialisedAfterSigning {
+                    signed: form_words(style, self.toggle_unicode, self.toggle_slashes),
+                }];
+            }
+            Some(After::CurlFile) => {
+                return vec![Mistake::CurlDataFileRead {
+                    file: "the file as written".to_string(),
+                }]
+            }
+            Some(After::CurlIndented { style, crlf, eol }) => {
+                let n = if style == Style::Pretty2 { 2 } else { 4 };
+                return vec![Mistake::CurlDataFileRead {
+                    file: format!(
+                        "the JSON indented by {n} spaces on {} lines{}",
+                        if crlf { "CRLF" } else { "LF" },
+                        if eol {
+                            ", with a line end after it"
+                        } else {
+                            ""
+                        }
+                    ),
+                }];
+            }
+            None => {}
+        }
         let mut out = Vec::new();
         if self.empty {
             out.push(Mistake::EmptyBodySigned);
@@ -121,6 +203,60 @@ pub fn single_recipes(body: &[u8]) -> Vec<Recipe> {
         toggle_slashes: true,
         ..SENT
     });
+    out.extend(after_signing_recipes(body));
+    out
+}
+
+/// Body recipes that undo a change made after signing (docs/diagnosis.md D8), each one change,
+/// the ones that cannot apply to this body left out.
+pub fn after_signing_recipes(body: &[u8]) -> Vec<Recipe> {
+    let after = |a: After| Recipe {
+        after: Some(a),
+        ..SENT
+    };
+    let mut out = Vec::new();
+    if body.ends_with(b"\r\n") {
+        out.push(after(After::LfAdded { crlf: true }));
+    } else if body.ends_with(b"\n") {
+        out.push(after(After::LfAdded { crlf: false }));
+    }
+    if memchr::memmem::find(body, b"\r\n").is_some() {
+        out.push(after(After::LineEnds { to_crlf: true }));
+    }
+    if memchr::memchr(b'\n', body).is_some() {
+        out.push(after(After::LineEnds { to_crlf: false }));
+    }
+    let json = matches!(
+        body.iter().find(|b| !b.is_ascii_whitespace()),
+        Some(b'{' | b'[')
+    );
+    if !json {
+        return out;
+    }
+    // Another serialisation of the same JSON with escapes: a re-serialisation alone, or a
+    // toggle alone, is a mistake while signing (the singles above), so these have escapes
+    // toggled after restyling.
+    for s in STYLES {
+        for (u, sl) in [(true, false), (false, true), (true, true)] {
+            out.push(Recipe {
+                style: Some((s, false)),
+                toggle_unicode: u,
+                toggle_slashes: sl,
+                after: Some(After::Reserialised),
+                ..SENT
+            });
+        }
+    }
+    // curl's -d @file dropped every CR and LF: only a body with none left can be one.
+    if memchr::memchr2(b'\r', b'\n', body).is_none() {
+        for style in [Style::Pretty2, Style::Pretty4] {
+            for crlf in [false, true] {
+                for eol in [false, true] {
+                    out.push(after(After::CurlIndented { style, crlf, eol }));
+                }
+            }
+        }
+    }
     out
 }
 
@@ -155,11 +291,18 @@ pub fn pair_recipes() -> Vec<Recipe> {
         .chain([(Style::Compact, true), (Style::Python, true)])
         .collect();
     for st in styled {
-        for (u, sl, lf) in [
-            (true, false, false),
-            (false, true, false),
-            (false, false, true),
-        ] {
+        // A restyle with one escape toggled is one change after signing (a single, above);
+        // only the sorted styles pair with a toggle.
+        let toggles: &[(bool, bool, bool)] = if st.1 {
+            &[
+                (true, false, false),
+                (false, true, false),
+                (false, false, true),
+            ]
+        } else {
+            &[(false, false, true)]
+        };
+        for &(u, sl, lf) in toggles {
             out.push(Recipe {
                 style: Some(st),
                 toggle_unicode: u,
@@ -227,8 +370,17 @@ fn sorted_style(body: &[u8], style: Style, cap: usize) -> Result<Vec<u8>, NotBui
 
 /// Build the body a recipe gives (without the trailing LF, which is hashed separately), taking
 /// its re-serialisation from `styled` when given.
-pub fn build(body: &[u8], r: &Recipe, styled: Option<&Styled>) -> Result<Arc<Vec<u8>>, NotBuilt> {
+pub fn build(
+    body: &[u8],
+    r: &Recipe,
+    styled: Option<&Styled>,
+    curl_file: Option<&[u8]>,
+) -> Result<Arc<Vec<u8>>, NotBuilt> {
     let cap = body.len().saturating_mul(GROWTH_MAX) + 4096;
+    match r.after {
+        None | Some(After::Reserialised) => {}
+        Some(a) => return undo(body, a, styled, curl_file, cap).map(Arc::new),
+    }
     let stage: Option<Arc<Vec<u8>>> = match (r.empty, r.style) {
         (true, _) => Some(Arc::new(Vec::new())),
         (false, None) => None,
@@ -259,6 +411,82 @@ pub fn build(body: &[u8], r: &Recipe, styled: Option<&Styled>) -> Result<Arc<Vec
         return Err(NotBuilt::NotApplicable);
     }
     Ok(out)
+}
+
+/// The body as it was signed, before a change made after signing (`a`).
+fn undo(
+    body: &[u8],
+    a: After,
+    styled: Option<&Styled>,
+    curl_file: Option<&[u8]>,
+    cap: usize,
+) -> Result<Vec<u8>, NotBuilt> {
+    let out = match a {
+        After::LfAdded { crlf } => {
+            let end: &[u8] = if crlf { b"\r\n" } else { b"\n" };
+            body.strip_suffix(end)
+                .ok_or(NotBuilt::NotApplicable)?
+                .to_vec()
+        }
+        After::LineEnds { to_crlf: true } => crlf_to_lf(body),
+        After::LineEnds { to_crlf: false } => lf_to_crlf(body),
+        After::CurlFile => curl_file.ok_or(NotBuilt::NotApplicable)?.to_vec(),
+        After::CurlIndented { style, crlf, eol } => {
+            let pretty = match styled {
+                Some(cache) => cache.get(body, style, false, cap)?,
+                None => Arc::new(restyle(body, style, cap)?),
+            };
+            let mut file = if crlf {
+                lf_to_crlf(&pretty)
+            } else {
+                pretty.to_vec()
+            };
+            if eol {
+                file.extend_from_slice(if crlf { b"\r\n" } else { b"\n" });
+            }
+            // What curl sends from that file: every CR and LF dropped.
+            let sent = file.iter().filter(|b| !matches!(b, b'\r' | b'\n'));
+            if !sent.eq(body.iter()) {
+                return Err(NotBuilt::NotApplicable);
+            }
+            file
+        }
+        After::Reserialised => return Err(NotBuilt::NotApplicable),
+    };
+    if out.len() > cap {
+        return Err(NotBuilt::TooLarge);
+    }
+    if out.as_slice() == body {
+        return Err(NotBuilt::NotApplicable);
+    }
+    Ok(out)
+}
+
+/// Each CRLF as a LF.
+fn crlf_to_lf(b: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
+            i += 1;
+            continue;
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    out
+}
+
+/// Each LF not already after a CR as CRLF.
+fn lf_to_crlf(b: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(b.len() + b.len() / 16);
+    for (i, &c) in b.iter().enumerate() {
+        if c == b'\n' && (i == 0 || b[i - 1] != b'\r') {
+            out.push(b'\r');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// A writer that refuses to grow past `cap` bytes.

@@ -3,6 +3,12 @@
 
 use std::fmt;
 
+use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE};
+use base64::Engine;
+
+use super::body::{build, Recipe, Style};
+use super::head::{shifted_timestamp, without_param, Change, Head};
+
 /// A known client mistake.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Mistake {
@@ -49,12 +55,13 @@ pub enum Mistake {
     BodyUnicodeEscaped,
     /// Signed `\/` for `/` (as PHP's `json_encode` writes), or the reverse.
     BodySlashesEscaped,
-    /// Signed the query percent-decoded.
-    QueryPercentDecoded,
+    /// Signed the query percent-decoded (`plus`: with `+` read as a space, as form decoding does).
+    QueryPercentDecoded { plus: bool },
     /// Signed the query parameters sorted.
     QueryParamsSorted,
-    /// Signed the full URL (`https://host/v2/batch`) on the path line.
-    FullUrlAsPath,
+    /// Signed the full URL (`https://host/v2/batch`) on the path line (`url`: what came before
+    /// the path).
+    FullUrlAsPath { url: String },
     /// Signed the path percent-decoded.
     PathPercentDecoded,
     /// Signed the same instant in another form (`signed` is the text signed).
@@ -71,6 +78,20 @@ pub enum Mistake {
     KeyBase64Decoded,
     /// Signed with the REST key of another account the server knows (`api_key` names it).
     OtherAccountKey { api_key: String },
+    // Changes after signing: the request was signed right, then changed on its way out.
+    /// Query parameters were added after signing (`added`: what the sent query has more).
+    QueryAddedAfterSigning { added: String },
+    /// The query was removed after signing (`removed`: the query signed).
+    QueryRemovedAfterSigning { removed: String },
+    /// A LF (CRLF when `crlf`) was appended to the body after signing.
+    LfAddedAfterSigning { crlf: bool },
+    /// The body was re-serialised after signing; `signed` describes the form that was signed.
+    BodyReserialisedAfterSigning { signed: String },
+    /// The body's line ends were converted after signing: LF to CRLF (`to_crlf`) or back.
+    LineEndsConvertedAfterSigning { to_crlf: bool },
+    /// curl sent the body with `-d @file`, which drops the file's CR and LF bytes; `file`
+    /// says how the signed file is known (read from it, or rebuilt as indented JSON).
+    CurlDataFileRead { file: String },
 }
 
 /// The part of the signing text (or of the signing) a mistake changes: two mistakes can occur
@@ -117,9 +138,9 @@ impl Mistake {
             Mistake::EmptyBodySigned => "EMPTY_BODY_SIGNED",
             Mistake::BodyUnicodeEscaped => "BODY_UNICODE_ESCAPED",
             Mistake::BodySlashesEscaped => "BODY_SLASHES_ESCAPED",
-            Mistake::QueryPercentDecoded => "QUERY_PERCENT_DECODED",
+            Mistake::QueryPercentDecoded { .. } => "QUERY_PERCENT_DECODED",
             Mistake::QueryParamsSorted => "QUERY_PARAMS_SORTED",
-            Mistake::FullUrlAsPath => "FULL_URL_AS_PATH",
+            Mistake::FullUrlAsPath { .. } => "FULL_URL_AS_PATH",
             Mistake::PathPercentDecoded => "PATH_PERCENT_DECODED",
             Mistake::TimestampFormDiffers { .. } => "TIMESTAMP_FORM_DIFFERS",
             Mistake::TimestampDiffers { .. } => "TIMESTAMP_DIFFERS",
@@ -128,6 +149,12 @@ impl Mistake {
             Mistake::KeyQuoted => "KEY_QUOTED",
             Mistake::KeyBase64Decoded => "KEY_BASE64_DECODED",
             Mistake::OtherAccountKey { .. } => "OTHER_ACCOUNT_KEY",
+            Mistake::QueryAddedAfterSigning { .. } => "QUERY_ADDED_AFTER_SIGNING",
+            Mistake::QueryRemovedAfterSigning { .. } => "QUERY_REMOVED_AFTER_SIGNING",
+            Mistake::LfAddedAfterSigning { .. } => "LF_ADDED_AFTER_SIGNING",
+            Mistake::BodyReserialisedAfterSigning { .. } => "BODY_RESERIALISED_AFTER_SIGNING",
+            Mistake::LineEndsConvertedAfterSigning { .. } => "LINE_ENDS_CONVERTED_AFTER_SIGNING",
+            Mistake::CurlDataFileRead { .. } => "CURL_DATA_FILE_READ",
         }
     }
 
@@ -136,10 +163,12 @@ impl Mistake {
         match self {
             Mistake::QuestionMarkBeforeQuery
             | Mistake::EmptyQueryLineOmitted
-            | Mistake::QueryPercentDecoded
-            | Mistake::QueryParamsSorted => Part::Query,
+            | Mistake::QueryPercentDecoded { .. }
+            | Mistake::QueryParamsSorted
+            | Mistake::QueryAddedAfterSigning { .. }
+            | Mistake::QueryRemovedAfterSigning { .. } => Part::Query,
             Mistake::TrailingSlashTrimmed
-            | Mistake::FullUrlAsPath
+            | Mistake::FullUrlAsPath { .. }
             | Mistake::PathPercentDecoded => Part::Path,
             Mistake::CrlfLineEndings => Part::LineEnd,
             Mistake::LowercaseHeaderNames => Part::NameCase,
@@ -156,7 +185,11 @@ impl Mistake {
             | Mistake::BodySortedKeys
             | Mistake::EmptyBodySigned
             | Mistake::BodyUnicodeEscaped
-            | Mistake::BodySlashesEscaped => Part::Body,
+            | Mistake::BodySlashesEscaped
+            | Mistake::LfAddedAfterSigning { .. }
+            | Mistake::BodyReserialisedAfterSigning { .. }
+            | Mistake::LineEndsConvertedAfterSigning { .. }
+            | Mistake::CurlDataFileRead { .. } => Part::Body,
             Mistake::KeyWhitespaceTrimmed
             | Mistake::KeyWithTrailingNewline
             | Mistake::PublicApiKeyAsSecret
@@ -170,91 +203,134 @@ impl Mistake {
         }
     }
 
-    /// What the client did and how to fix it, as the end of a sentence starting "the client ...".
+    /// What happened, as the end of a sentence: "the client ..." for a mistake made while
+    /// signing, "the request was signed, then changed: ..." for a change after signing
+    /// ([`Mistake::after_signing`]). It describes; it does not tell anyone what to do.
     pub fn explanation(&self) -> &'static str {
         match self {
             Mistake::QuestionMarkBeforeQuery => {
-                "put a '?' before the query on the query line (sign `test=1`, not `?test=1`)"
+                "signed a '?' before the query on the query line (`?test=1` for the query `test=1`)"
             }
             Mistake::EmptyQueryLineOmitted => {
-                "left out the empty query line (with no query the path line is followed by two LFs)"
+                "signed no query line, where a request without a query has an empty one (the path line followed by two LFs)"
             }
-            Mistake::TrailingSlashTrimmed => {
-                "trimmed the trailing '/' from the path it signed (sign the path exactly as sent)"
+            Mistake::TrailingSlashTrimmed => "signed the path without its trailing '/'",
+            Mistake::CrlfLineEndings => "signed the lines joined with CRLF, not a single LF",
+            Mistake::TrailingLfAfterBody => {
+                "signed a LF after the body that the body sent does not end with (added while signing, or removed from the body after signing)"
             }
-            Mistake::CrlfLineEndings => "joined the lines with CRLF instead of a single LF",
-            Mistake::TrailingLfAfterBody => "added a LF after the body (nothing follows the body)",
             Mistake::LowercaseHeaderNames => {
-                "wrote the header names in lower case (they are signed as X-SVC-TIMESTAMP=..., Content-Type=...)"
+                "signed the header names in lower case (the text has X-SVC-TIMESTAMP=..., Content-Type=...)"
             }
-            Mistake::LowercaseMethod => "wrote the method in lower case on the method line",
+            Mistake::LowercaseMethod => "signed the method in lower case",
             Mistake::BodyReserialisedCompact => {
-                "signed the body re-serialised compactly instead of the exact bytes it sent"
+                "signed the body re-serialised compactly, not the bytes it sent"
             }
             Mistake::BodyReserialisedPretty => {
-                "signed the body pretty-printed instead of the exact bytes it sent"
+                "signed the body pretty-printed, not the bytes it sent"
             }
-            Mistake::BodySortedKeys => {
-                "signed the body with its keys sorted instead of the exact bytes it sent"
-            }
-            Mistake::KeyWhitespaceTrimmed => {
-                "signed with the REST key trimmed of whitespace (sign with the key exactly as issued)"
-            }
+            Mistake::BodySortedKeys => "signed the body with its keys sorted, not the bytes it sent",
+            Mistake::KeyWhitespaceTrimmed => "signed with the REST key trimmed of its whitespace",
             Mistake::KeyWithTrailingNewline => {
-                "signed with the REST key followed by a newline, as read from a file (strip the newline)"
+                "signed with the REST key followed by a newline, as a key read from a file ends"
             }
-            Mistake::PublicApiKeyAsSecret => {
-                "signed with the public API key instead of the REST key"
-            }
-            Mistake::HexInsteadOfBase64 => "sent the HMAC as hex instead of base64",
-            Mistake::UrlSafeBase64 => "sent URL-safe base64 ('-' and '_') instead of standard base64",
+            Mistake::PublicApiKeyAsSecret => "signed with the public API key, not the REST key",
+            Mistake::HexInsteadOfBase64 => "sent the HMAC as hex, not base64",
+            Mistake::UrlSafeBase64 => "sent the HMAC in URL-safe base64 ('-' and '_'), not standard base64",
             Mistake::Base64PaddingMissing => "sent base64 without its '=' padding",
-            Mistake::Sha256InsteadOfSha384 => "used HMAC-SHA256 instead of HMAC-SHA384",
+            Mistake::Sha256InsteadOfSha384 => "used HMAC-SHA256, not HMAC-SHA384",
             Mistake::HeaderLinesReordered { .. } => {
-                "put the header lines in another order (required: TIMESTAMP, APIKEY, AUTH-ALGO, Content-Type)"
+                "signed the header lines in another order than TIMESTAMP, APIKEY, AUTH-ALGO, Content-Type"
             }
-            Mistake::EmptyBodySigned => {
-                "signed an empty body but sent one (sign the exact bytes sent as the body)"
-            }
+            Mistake::EmptyBodySigned => "signed an empty body and sent one",
             Mistake::BodyUnicodeEscaped => {
-                "signed the body with non-ASCII characters written as \\u escapes and sent them as UTF-8, or the reverse (sign the exact bytes sent)"
+                "signed the body's non-ASCII characters as \\u escapes and sent them as UTF-8, or the reverse"
             }
             Mistake::BodySlashesEscaped => {
-                "signed the body with '/' written as '\\/' (as PHP's json_encode does) and sent it unescaped, or the reverse (sign the exact bytes sent)"
+                "signed the body's '/' as '\\/' (as PHP's json_encode writes it) and sent it unescaped, or the reverse"
             }
-            Mistake::QueryPercentDecoded => {
-                "signed the query percent-decoded (sign it exactly as sent, escapes included)"
-            }
-            Mistake::QueryParamsSorted => {
-                "signed the query parameters sorted (sign them in the order sent)"
-            }
-            Mistake::FullUrlAsPath => {
-                "signed the full URL on the path line (sign only the path, e.g. /v2/batch)"
-            }
-            Mistake::PathPercentDecoded => {
-                "signed the path percent-decoded (sign it exactly as sent, escapes included)"
-            }
+            Mistake::QueryPercentDecoded { .. } => "signed the query percent-decoded, not as sent",
+            Mistake::QueryParamsSorted => "signed the query parameters sorted, not in the order sent",
+            Mistake::FullUrlAsPath { .. } => "signed the full URL on the path line, not the path alone",
+            Mistake::PathPercentDecoded => "signed the path percent-decoded, not as sent",
             Mistake::TimestampFormDiffers { .. } => {
-                "signed the same instant in another timestamp form than the header it sent (sign the header's text exactly)"
+                "signed the same instant in another form than the text of the timestamp header it sent"
             }
             Mistake::TimestampDiffers { .. } => {
-                "signed another instant than the timestamp header it sent, as when the clock is read twice (read it once and sign the header's text)"
+                "signed another instant than the timestamp header it sent, as when the clock is read twice"
             }
             Mistake::ContentTypeDiffers { .. } => {
-                "signed another Content-Type value than the one it sent (sign the header's value exactly)"
+                "signed another Content-Type value than the one it sent"
             }
             Mistake::HeaderPrefixDiffers { .. } => {
-                "signed the vendor header names with another prefix than the one it sent (sign the names it sends)"
+                "signed the vendor header names with another prefix than the one it sent"
             }
             Mistake::KeyQuoted => {
-                "signed with the REST key inside its surrounding quotes (remove the quotes)"
+                "signed with the REST key inside its quotes, or without the quotes it was given with"
             }
             Mistake::KeyBase64Decoded => {
-                "signed with the base64-decoded bytes of the REST key (sign with the key text as issued)"
+                "signed with the bytes the REST key decodes to as base64, not the key's text"
             }
             Mistake::OtherAccountKey { .. } => {
-                "signed with the REST key of another account (use the REST key of the API key it sends)"
+                "signed with the REST key of another account than the API key it sent"
             }
+            Mistake::QueryAddedAfterSigning { .. } => "query parameters were added to the URL after signing",
+            Mistake::QueryRemovedAfterSigning { .. } => "the query was removed from the URL after signing",
+            Mistake::LfAddedAfterSigning { .. } => "a LF was appended to the body after signing",
+            Mistake::BodyReserialisedAfterSigning { .. } => {
+                "the body was re-serialised after signing (the same JSON, written another way)"
+            }
+            Mistake::LineEndsConvertedAfterSigning { .. } => {
+                "the body's line ends were converted after signing"
+            }
+            Mistake::CurlDataFileRead { .. } => {
+                "curl read the body with -d @file, which drops the file's CR and LF bytes, so the body sent lacks the line ends that were signed"
+            }
+        }
+    }
+
+    /// True for a change made to the request after it was signed (named "the request was
+    /// signed, then changed: ...", docs/diagnosis.md D8).
+    pub fn after_signing(&self) -> bool {
+        matches!(
+            self,
+            Mistake::QueryAddedAfterSigning { .. }
+                | Mistake::QueryRemovedAfterSigning { .. }
+                | Mistake::LfAddedAfterSigning { .. }
+                | Mistake::BodyReserialisedAfterSigning { .. }
+                | Mistake::LineEndsConvertedAfterSigning { .. }
+                | Mistake::CurlDataFileRead { .. }
+        )
+    }
+
+    /// How much a mistake rewrites, for choosing between explanations that change as many
+    /// bytes (docs/diagnosis.md D1, "the simplest explanation wins"): a character added or
+    /// dropped before a value rewritten, before a whole body rewritten. Lower is simpler.
+    pub fn rewrite_rank(&self) -> u8 {
+        match self {
+            Mistake::HexInsteadOfBase64
+            | Mistake::UrlSafeBase64
+            | Mistake::Base64PaddingMissing
+            | Mistake::Sha256InsteadOfSha384 => 0,
+            Mistake::TrailingLfAfterBody
+            | Mistake::LfAddedAfterSigning { .. }
+            | Mistake::QuestionMarkBeforeQuery
+            | Mistake::TrailingSlashTrimmed
+            | Mistake::EmptyQueryLineOmitted => 1,
+            Mistake::CurlDataFileRead { .. } | Mistake::LineEndsConvertedAfterSigning { .. } => 2,
+            Mistake::BodyReserialisedCompact | Mistake::BodyReserialisedPretty => 4,
+            Mistake::BodySortedKeys => 5,
+            Mistake::BodyReserialisedAfterSigning { .. } => 6,
+            _ => 3,
+        }
+    }
+
+    /// The whole sentence: "the client ..." or "the request was signed, then changed: ...".
+    pub fn sentence(&self) -> String {
+        if self.after_signing() {
+            format!("the request was signed, then changed: {}", self.detail())
+        } else {
+            format!("the client {}", self.detail())
         }
     }
 
@@ -265,33 +341,225 @@ impl Mistake {
                 const NAMES: [&str; 4] = ["TIMESTAMP", "APIKEY", "AUTH-ALGO", "Content-Type"];
                 let got: Vec<&str> = order.iter().map(|&i| NAMES[i as usize]).collect();
                 format!(
-                    "put the header lines in another order: signed {}, required TIMESTAMP, APIKEY, AUTH-ALGO, Content-Type",
+                    "signed the header lines in another order: {}, where the text has TIMESTAMP, APIKEY, AUTH-ALGO, Content-Type",
                     got.join(", ")
                 )
             }
             Mistake::TimestampFormDiffers { signed } => format!(
-                "signed the same instant in another timestamp form ({signed}) than the header it sent (sign the header's text exactly)"
+                "signed the same instant in another form ({signed}) than the text of the timestamp header it sent"
             ),
             Mistake::TimestampDiffers { offset_ms } => {
                 let dir = if *offset_ms > 0 { "after" } else { "before" };
                 let abs = offset_ms.unsigned_abs();
                 format!(
-                    "signed a time {}.{:03} s {dir} the timestamp header it sent, as when the clock is read twice (read it once and sign the header's text)",
+                    "signed a time {}.{:03} s {dir} the timestamp header it sent, as when the clock is read twice",
                     abs / 1000,
                     abs % 1000
                 )
             }
-            Mistake::ContentTypeDiffers { signed } => format!(
-                "signed the Content-Type \"{signed}\" but sent another value (sign the header's value exactly)"
-            ),
-            Mistake::HeaderPrefixDiffers { signed, sent } => format!(
-                "signed the header names with the prefix X-{signed}- but sent X-{sent}- (sign the names it sends)"
-            ),
+            Mistake::ContentTypeDiffers { signed } => {
+                format!("signed the Content-Type \"{signed}\" but sent another value")
+            }
+            Mistake::HeaderPrefixDiffers { signed, sent } => {
+                format!("signed the header names with the prefix X-{signed}- but sent X-{sent}-")
+            }
             Mistake::OtherAccountKey { api_key } => format!(
-                "signed with the REST key of the account {api_key} (use the REST key of the API key it sends)"
+                "signed with the REST key of the account {api_key}, not that of the API key it sent"
+            ),
+            Mistake::QueryAddedAfterSigning { added } => format!(
+                "the query parameters `{added}` were added to the URL after signing (they are not in the signed query line)"
+            ),
+            Mistake::QueryRemovedAfterSigning { removed } => format!(
+                "the query `{removed}` was removed from the URL after signing (it is in the signed query line)"
+            ),
+            Mistake::LfAddedAfterSigning { crlf } => format!(
+                "{} was appended to the body after signing (the body sent ends with it, the signed one does not)",
+                if *crlf { "a CRLF" } else { "a LF" }
+            ),
+            Mistake::BodyReserialisedAfterSigning { signed } => format!(
+                "the body was re-serialised after signing: the signed body is the same JSON written {signed}"
+            ),
+            Mistake::LineEndsConvertedAfterSigning { to_crlf } => format!(
+                "the body's line ends were converted after signing: {}",
+                if *to_crlf {
+                    "the signed body has LF where the body sent has CRLF"
+                } else {
+                    "the signed body has CRLF where the body sent has LF"
+                }
+            ),
+            Mistake::CurlDataFileRead { file } => format!(
+                "curl read the body with -d @file, which drops the file's CR and LF bytes: the signed body is {file}, the body sent is that without its line ends"
             ),
             other => other.explanation().to_string(),
         }
+    }
+}
+
+/// How a client sends the HMAC it computed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Encoding {
+    #[default]
+    Base64,
+    Hex,
+    UrlSafe,
+    Unpadded,
+}
+
+/// One signing as a client makes it: the head and body it signs, the key, the hash function
+/// and how it sends the digest. [`Mistake::apply`] makes a mistake in it.
+#[derive(Clone, Debug)]
+pub struct Signing {
+    pub head: Head,
+    pub body: Vec<u8>,
+    pub key: Vec<u8>,
+    pub sha256: bool,
+    pub encoding: Encoding,
+}
+
+impl Signing {
+    /// The documented signing of a request: the expected head, the body sent, the REST key.
+    pub fn expected(head: Head, body: &[u8], key: &[u8]) -> Signing {
+        Signing {
+            head,
+            body: body.to_vec(),
+            key: key.to_vec(),
+            sha256: false,
+            encoding: Encoding::Base64,
+        }
+    }
+
+    /// The signature this client sends.
+    pub fn signature(&self) -> String {
+        let alg = if self.sha256 {
+            ring::hmac::HMAC_SHA256
+        } else {
+            ring::hmac::HMAC_SHA384
+        };
+        let mut ctx = ring::hmac::Context::with_key(&ring::hmac::Key::new(alg, &self.key));
+        ctx.update(&self.head.bytes());
+        ctx.update(&self.body);
+        let tag = ctx.sign();
+        let d = tag.as_ref();
+        match self.encoding {
+            Encoding::Base64 => STANDARD.encode(d),
+            Encoding::Hex => hex::encode(d),
+            Encoding::UrlSafe => URL_SAFE.encode(d),
+            Encoding::Unpadded => STANDARD_NO_PAD.encode(d),
+        }
+    }
+}
+
+impl Mistake {
+    /// The change this mistake makes to a head like `head` (`None` for a mistake outside the
+    /// head, or one that cannot apply to it). This is the one definition of each head mistake:
+    /// the diagnosis' variants (`head::head_mods`) and the exercises' requests are both made
+    /// with it.
+    pub fn head_change(&self, head: &Head) -> Option<Change> {
+        Some(match self {
+            Mistake::QuestionMarkBeforeQuery => Change::QueryMark,
+            Mistake::EmptyQueryLineOmitted => Change::QueryOmitted,
+            Mistake::TrailingSlashTrimmed => Change::PathTrimmed,
+            Mistake::CrlfLineEndings => Change::Crlf,
+            Mistake::LowercaseHeaderNames => Change::LowerNames,
+            Mistake::LowercaseMethod => Change::Method(head.method.to_ascii_lowercase()),
+            Mistake::QueryPercentDecoded { plus } => Change::QueryDecoded { plus: *plus },
+            Mistake::QueryParamsSorted => Change::QuerySorted,
+            Mistake::FullUrlAsPath { url } => Change::PathUrl(url.clone()),
+            Mistake::PathPercentDecoded => Change::PathDecoded,
+            Mistake::TimestampFormDiffers { signed } => Change::Timestamp(signed.clone()),
+            Mistake::TimestampDiffers { offset_ms } => {
+                Change::Timestamp(shifted_timestamp(&head.values[0], *offset_ms)?)
+            }
+            Mistake::ContentTypeDiffers { signed } => Change::ContentType(signed.clone()),
+            Mistake::HeaderPrefixDiffers { signed, .. } => Change::Prefix(signed.clone()),
+            Mistake::HeaderLinesReordered { order } => Change::Order(*order),
+            Mistake::QueryAddedAfterSigning { added } => {
+                let query = head.query.as_deref()?;
+                if query == added {
+                    Change::Query(String::new())
+                } else {
+                    let i = query.split('&').position(|p| p == added)?;
+                    Change::Query(without_param(query, i))
+                }
+            }
+            Mistake::QueryRemovedAfterSigning { removed } => Change::Query(removed.clone()),
+            _ => return None,
+        })
+    }
+
+    /// The body recipe of a body mistake made while signing, in its first form (compact,
+    /// 2 spaces, keys sorted compactly); the search tries every form (`body::single_recipes`).
+    fn body_recipe(&self) -> Option<Recipe> {
+        let style = |s: Style, sorted: bool| Recipe {
+            style: Some((s, sorted)),
+            ..Recipe::default()
+        };
+        Some(match self {
+            Mistake::TrailingLfAfterBody => Recipe {
+                trailing_lf: true,
+                ..Recipe::default()
+            },
+            Mistake::EmptyBodySigned => Recipe {
+                empty: true,
+                ..Recipe::default()
+            },
+            Mistake::BodyReserialisedCompact => style(Style::Compact, false),
+            Mistake::BodyReserialisedPretty => style(Style::Pretty2, false),
+            Mistake::BodySortedKeys => style(Style::Compact, true),
+            Mistake::BodyUnicodeEscaped => Recipe {
+                toggle_unicode: true,
+                ..Recipe::default()
+            },
+            Mistake::BodySlashesEscaped => Recipe {
+                toggle_slashes: true,
+                ..Recipe::default()
+            },
+            _ => return None,
+        })
+    }
+
+    /// Make this mistake in a signing, as a client does (used by the exercises, which make
+    /// their requests with it; the diagnosis' search makes the same head changes through
+    /// [`Mistake::head_change`] and the same bodies through `body::build`). False when it
+    /// cannot be made there: a change after signing changes the request, not the signing; a
+    /// body that is not JSON cannot be re-serialised; another account's key is not known.
+    pub fn apply(&self, s: &mut Signing) -> bool {
+        if let Some(c) = self.head_change(&s.head) {
+            s.head.apply(&c);
+            return true;
+        }
+        if let Some(r) = self.body_recipe() {
+            let rewrite = Recipe {
+                trailing_lf: false,
+                ..r
+            };
+            if rewrite != Recipe::default() {
+                let Ok(body) = build(&s.body, &rewrite, None, None) else {
+                    return false;
+                };
+                s.body = body.to_vec();
+            }
+            if r.trailing_lf {
+                s.body.push(b'\n');
+            }
+            return true;
+        }
+        match self {
+            Mistake::KeyWhitespaceTrimmed => s.key = s.key.trim_ascii().to_vec(),
+            Mistake::KeyWithTrailingNewline => s.key.push(b'\n'),
+            Mistake::KeyQuoted => s.key = [&b"\""[..], &s.key, b"\""].concat(),
+            Mistake::KeyBase64Decoded => match STANDARD.decode(&s.key) {
+                Ok(k) => s.key = k,
+                Err(_) => return false,
+            },
+            Mistake::PublicApiKeyAsSecret => s.key = s.head.values[1].clone().into_bytes(),
+            Mistake::HexInsteadOfBase64 => s.encoding = Encoding::Hex,
+            Mistake::UrlSafeBase64 => s.encoding = Encoding::UrlSafe,
+            Mistake::Base64PaddingMissing => s.encoding = Encoding::Unpadded,
+            Mistake::Sha256InsteadOfSha384 => s.sha256 = true,
+            _ => return false,
+        }
+        true
     }
 }
 

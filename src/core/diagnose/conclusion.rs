@@ -76,7 +76,7 @@ pub fn compare_texts(
                 None => String::new(),
             };
             format!(
-                "the client's signing text is identical to the expected one, so the keys differ: {mine}{theirs}"
+                "the client's signing text is identical to the expected one, so the REST key differs: {mine}{theirs}"
             )
         }
         Some(i) => {

@@ -12,6 +12,13 @@ use crate::core::time::parse_timestamp;
 /// The host of the vendor's indexing service, tried as a full URL on the path line.
 pub const VENDOR_INDEXING_HOST: &str = "indexing.ksearchnet.com";
 
+/// The query the vendor documents for its indexing API (a test request), tried as a query
+/// removed after signing when the request has none.
+const VENDOR_TEST_QUERY: &str = "test=1";
+
+/// A query with more parameters than this is not searched for one added after signing.
+const MAX_QUERY_PARAMS: usize = 16;
+
 /// The prefixes of the vendor header names a client may mix up.
 const KNOWN_PREFIXES: [&str; 2] = ["SVC", "KLEVU"];
 
@@ -24,18 +31,23 @@ const CONTENT_TYPE_VARIANTS: [&str; 5] = [
     "application/json;charset=UTF-8",
 ];
 
-/// Offsets (milliseconds, signed minus sent) tried for a timestamp read twice, in the sent
-/// precision: a clock read twice differs by a unit or a few of it (milliseconds when the
-/// timestamp has them, seconds when it has none). Each with whether it is tried in pairs: one
-/// unit either way. A microsecond timestamp gets none (two reads differ by an unforeseeable
-/// number of microseconds).
-fn timestamp_offsets_ms(fmt: SecondsFormat) -> Vec<(i64, bool)> {
-    let (unit, units) = match fmt {
-        SecondsFormat::Secs => (1000, 2),
-        SecondsFormat::Millis => (1, 5),
-        _ => return Vec::new(),
-    };
-    (1..=units)
+/// The unit a clock read twice is searched in: the precision the timestamp was sent in
+/// (a millisecond, or a second for a timestamp in whole seconds); `None` for microseconds (two
+/// reads differ by an unforeseeable number of them) or a text that is no timestamp.
+pub fn clock_unit_ms(ts: &str) -> Option<i64> {
+    parse_timestamp(ts)?;
+    match form_of(ts).0 {
+        SecondsFormat::Secs => Some(1000),
+        SecondsFormat::Millis => Some(1),
+        _ => None,
+    }
+}
+
+/// Offsets (milliseconds, signed minus sent) tried for a timestamp read twice: outward from
+/// the header's instant one unit at a time, `reach` units each way; each with whether it is
+/// tried in pairs (one unit either way, what two reads of one clock in one function give).
+fn timestamp_offsets_ms(unit: i64, reach: i64) -> Vec<(i64, bool)> {
+    (1..=reach)
         .flat_map(|i| [(i * unit, i == 1), (-i * unit, i == 1)])
         .collect()
 }
@@ -124,7 +136,8 @@ impl Head {
         h
     }
 
-    fn apply(&mut self, c: &Change) {
+    /// This head with one change made.
+    pub fn apply(&mut self, c: &Change) {
         match c {
             Change::Method(s) => self.method = s.clone(),
             Change::PathDecoded => self.path = percent_decoded(&self.path, false),
@@ -150,6 +163,7 @@ impl Head {
                 self.query = Some(SigningForm::PhpSdk.query_line(q).into_owned());
             }
             Change::QueryOmitted => self.query = None,
+            Change::Query(q) => self.query = Some(q.clone()),
             Change::LowerNames => self.lower_names = true,
             Change::Prefix(p) => self.prefix = p.clone(),
             Change::Order(o) => self.order = *o,
@@ -163,7 +177,7 @@ impl Head {
 /// One change to the head. Path and query changes transform the line as it is (so two of them
 /// compose); the others set a value.
 #[derive(Clone, Debug)]
-enum Change {
+pub enum Change {
     Method(String),
     PathDecoded,
     PathTrimmed,
@@ -177,6 +191,8 @@ enum Change {
     /// The PHP SDK's query line: `?` and the trimmed query, empty for no query.
     PhpQuery,
     QueryOmitted,
+    /// The query line as signed before the query was changed after signing.
+    Query(String),
     LowerNames,
     Prefix(String),
     Order([u8; 4]),
@@ -190,10 +206,11 @@ impl Change {
     /// the `?` and the scheme and host.
     fn rank(&self) -> u8 {
         match self {
-            Change::PathDecoded | Change::QueryDecoded { .. } => 0,
-            Change::QuerySorted | Change::PathTrimmed => 1,
-            Change::QueryMark | Change::PhpQuery | Change::PathUrl(_) => 2,
-            _ => 3,
+            Change::Query(_) => 0,
+            Change::PathDecoded | Change::QueryDecoded { .. } => 1,
+            Change::QuerySorted | Change::PathTrimmed => 2,
+            Change::QueryMark | Change::PhpQuery | Change::PathUrl(_) => 3,
+            _ => 4,
         }
     }
 }
@@ -208,12 +225,20 @@ pub struct HeadMod {
 }
 
 impl HeadMod {
-    fn new(m: Mistake, change: Change) -> HeadMod {
-        HeadMod {
+    /// A head mistake as a mod of `base` (its change is `Mistake::head_change`, the one
+    /// definition of it); `None` for a mistake outside the head.
+    pub fn of(m: Mistake, base: &Head) -> Option<HeadMod> {
+        let change = m.head_change(base)?;
+        Some(HeadMod {
             mistakes: vec![m],
             changes: vec![change],
             pairable: true,
-        }
+        })
+    }
+
+    /// Whether this mod is a change made after signing.
+    pub fn after_signing(&self) -> bool {
+        self.mistakes.iter().any(Mistake::after_signing)
     }
 
     /// Whether two mods can be made by one client together (docs/diagnosis.md D1): no mistake
@@ -238,8 +263,12 @@ pub fn co_occur(a: &Mistake, b: &Mistake) -> bool {
         return true;
     }
     let line = |m: &Mistake| match m {
-        QuestionMarkBeforeQuery | QueryPercentDecoded | QueryParamsSorted => 1,
-        TrailingSlashTrimmed | FullUrlAsPath | PathPercentDecoded => 2,
+        QuestionMarkBeforeQuery
+        | QueryPercentDecoded { .. }
+        | QueryParamsSorted
+        | QueryAddedAfterSigning { .. }
+        | QueryRemovedAfterSigning { .. } => 1,
+        TrailingSlashTrimmed | FullUrlAsPath { .. } | PathPercentDecoded => 2,
         _ => 0,
     };
     line(a) != 0 && line(a) == line(b)
@@ -316,59 +345,78 @@ pub const NAME_SORTED_ORDER: [u8; 4] = [3, 1, 2, 0];
 /// Every head mistake that can apply to a request whose expected head is `base`, in the order
 /// they are tried. `host` is the request's Host header, if any; `sent_order` the order its four
 /// signed headers came in (by their index in the required order), when all four came once.
-pub fn head_mods(base: &Head, host: Option<&str>, sent_order: Option<[u8; 4]>) -> Vec<HeadMod> {
+pub fn head_mods(
+    base: &Head,
+    host: Option<&str>,
+    sent_order: Option<[u8; 4]>,
+    clock_reach: i64,
+) -> Vec<HeadMod> {
     let mut mods = Vec::new();
     let query = base.query.clone().unwrap_or_default();
     let path = base.path.clone();
-    // Only mods that change the head are kept (a pair of them is then a change too, or the
-    // search tries it once, as the single it equals).
-    let mut push = |m: HeadMod| {
-        if base.with(&m).bytes() != base.bytes() {
-            mods.push(m);
+    // Each mistake's change is its own (`Mistake::head_change`); only mods that change the head
+    // are kept (a pair of them is then a change too, or the search tries it once, as the
+    // single it equals). `pairable`: tried in pairs, not only alone.
+    let base_bytes = base.bytes();
+    let mut push = |m: Mistake, pairable: bool| {
+        if let Some(hm) = HeadMod::of(m, base) {
+            if base.with(&hm).bytes() != base_bytes {
+                mods.push(HeadMod { pairable, ..hm });
+            }
         }
     };
 
-    push(HeadMod::new(
-        Mistake::QuestionMarkBeforeQuery,
-        Change::QueryMark,
-    ));
+    push(Mistake::QuestionMarkBeforeQuery, true);
     if query.is_empty() {
-        push(HeadMod::new(
-            Mistake::EmptyQueryLineOmitted,
-            Change::QueryOmitted,
-        ));
+        push(Mistake::EmptyQueryLineOmitted, true);
     }
-    push(HeadMod::new(
-        Mistake::TrailingSlashTrimmed,
-        Change::PathTrimmed,
-    ));
-    push(HeadMod::new(Mistake::CrlfLineEndings, Change::Crlf));
-    push(HeadMod::new(
-        Mistake::LowercaseHeaderNames,
-        Change::LowerNames,
-    ));
-    push(HeadMod::new(
-        Mistake::LowercaseMethod,
-        Change::Method(base.method.to_ascii_lowercase()),
-    ));
+    push(Mistake::TrailingSlashTrimmed, true);
+    push(Mistake::CrlfLineEndings, true);
+    push(Mistake::LowercaseHeaderNames, true);
+    push(Mistake::LowercaseMethod, true);
     if query.contains('%') || query.contains('+') {
         let mut seen = vec![query.clone()];
         for plus in [false, true] {
             let d = percent_decoded(&query, plus);
             if !seen.contains(&d) {
                 seen.push(d);
-                push(HeadMod::new(
-                    Mistake::QueryPercentDecoded,
-                    Change::QueryDecoded { plus },
-                ));
+                push(Mistake::QueryPercentDecoded { plus }, true);
             }
         }
     }
     if query.contains('&') {
-        push(HeadMod::new(
-            Mistake::QueryParamsSorted,
-            Change::QuerySorted,
-        ));
+        push(Mistake::QueryParamsSorted, true);
+    }
+    // Changes after signing (tried alone and with the PHP SDK form): parameters added to the
+    // URL (each one, or all), or the vendor's documented `test=1` removed from it.
+    if query.is_empty() {
+        let removed = VENDOR_TEST_QUERY.to_string();
+        push(Mistake::QueryRemovedAfterSigning { removed }, false);
+    } else {
+        let params: Vec<&str> = query.split('&').collect();
+        let mut seen = vec![query.clone()];
+        if params.len() <= MAX_QUERY_PARAMS {
+            for (i, p) in params.iter().enumerate() {
+                let signed = without_param(&query, i);
+                if !seen.contains(&signed) {
+                    seen.push(signed);
+                    push(
+                        Mistake::QueryAddedAfterSigning {
+                            added: p.to_string(),
+                        },
+                        false,
+                    );
+                }
+            }
+        }
+        if !seen.contains(&String::new()) {
+            push(
+                Mistake::QueryAddedAfterSigning {
+                    added: query.clone(),
+                },
+                false,
+            );
+        }
     }
     let mut urls: Vec<String> = Vec::new();
     if let Some(h) = host.filter(|h| !h.is_empty()) {
@@ -379,77 +427,79 @@ pub fn head_mods(base: &Head, host: Option<&str>, sent_order: Option<[u8; 4]>) -
     if !urls.contains(&vendor) {
         urls.push(vendor);
     }
-    for u in urls {
-        push(HeadMod::new(Mistake::FullUrlAsPath, Change::PathUrl(u)));
+    for url in urls {
+        push(Mistake::FullUrlAsPath { url }, true);
     }
     if path.contains('%') {
-        push(HeadMod::new(
-            Mistake::PathPercentDecoded,
-            Change::PathDecoded,
-        ));
+        push(Mistake::PathPercentDecoded, true);
     }
     let ts = base.values[0].clone();
     if let Some(parsed) = parse_timestamp(&ts) {
         let mut seen = vec![ts.clone()];
-        let (fmt, z) = form_of(&ts);
         for f in forms(parsed.time) {
             if !seen.contains(&f) {
                 seen.push(f.clone());
-                push(HeadMod::new(
-                    Mistake::TimestampFormDiffers { signed: f.clone() },
-                    Change::Timestamp(f),
-                ));
+                push(Mistake::TimestampFormDiffers { signed: f }, true);
             }
         }
-        for (off, pairable) in timestamp_offsets_ms(fmt) {
-            let t = parsed.time + Duration::milliseconds(off);
-            let text = t.to_rfc3339_opts(fmt, z);
-            if !seen.contains(&text) {
-                seen.push(text.clone());
-                push(HeadMod {
-                    pairable,
-                    ..HeadMod::new(
-                        Mistake::TimestampDiffers { offset_ms: off },
-                        Change::Timestamp(text),
-                    )
-                });
+        let unit = clock_unit_ms(&ts).unwrap_or(0);
+        for (off, pairable) in timestamp_offsets_ms(unit, clock_reach) {
+            if let Some(text) = shifted_timestamp(&ts, off) {
+                if !seen.contains(&text) {
+                    seen.push(text);
+                    push(Mistake::TimestampDiffers { offset_ms: off }, pairable);
+                }
             }
         }
     }
     for ct in CONTENT_TYPE_VARIANTS {
         if ct != base.values[3] {
-            push(HeadMod::new(
+            push(
                 Mistake::ContentTypeDiffers {
                     signed: ct.to_string(),
                 },
-                Change::ContentType(ct.to_string()),
-            ));
+                true,
+            );
         }
     }
     for p in KNOWN_PREFIXES {
         if p != base.prefix {
-            push(HeadMod::new(
-                Mistake::HeaderPrefixDiffers {
-                    signed: p.to_string(),
-                    sent: base.prefix.clone(),
-                },
-                Change::Prefix(p.to_string()),
-            ));
+            let m = Mistake::HeaderPrefixDiffers {
+                signed: p.to_string(),
+                sent: base.prefix.clone(),
+            };
+            push(m, true);
         }
     }
     // In pairs: the order the headers were sent in, and sorted by name (what a client that
     // builds both from one map, or from a sorted one, signs); every other order alone.
     let paired_orders: Vec<[u8; 4]> = sent_order.into_iter().chain([NAME_SORTED_ORDER]).collect();
     for order in other_orders() {
-        push(HeadMod {
-            pairable: paired_orders.contains(&order),
-            ..HeadMod::new(
-                Mistake::HeaderLinesReordered { order },
-                Change::Order(order),
-            )
-        });
+        push(
+            Mistake::HeaderLinesReordered { order },
+            paired_orders.contains(&order),
+        );
     }
     mods
+}
+
+/// A query without its `i`-th parameter (`&`-separated).
+pub fn without_param(query: &str, i: usize) -> String {
+    query
+        .split('&')
+        .enumerate()
+        .filter(|&(j, _)| j != i)
+        .map(|(_, p)| p)
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// A timestamp text moved by `offset_ms`, written in the same form (precision and zone
+/// style); `None` for a text that is no timestamp.
+pub fn shifted_timestamp(text: &str, offset_ms: i64) -> Option<String> {
+    let parsed = parse_timestamp(text)?;
+    let (fmt, z) = form_of(text);
+    Some((parsed.time + Duration::milliseconds(offset_ms)).to_rfc3339_opts(fmt, z))
 }
 
 /// The PHP SDK's form as one mod, when it is two mistakes at once for this request.

@@ -11,14 +11,13 @@ pub mod body;
 pub mod catalogue;
 pub mod conclusion;
 pub mod head;
-pub mod lanes;
 pub mod search;
 
 use bytes::Bytes;
 
 pub use catalogue::{Mistake, Part};
 pub use head::php_sdk_mistakes;
-pub use search::DEFAULT_BUDGET;
+pub use search::{DEFAULT_BUDGET, DEFAULT_CLOCK_BUDGET};
 
 use super::canonical::LineLabel;
 use super::form::SigningForm;
@@ -41,6 +40,13 @@ pub struct DiagnoseOptions {
     pub other_accounts: Vec<(String, Secret)>,
     /// Bytes hashed at most ([`DEFAULT_BUDGET`] when `None`).
     pub budget_bytes: Option<u64>,
+    /// Bytes the widening search for a clock read twice may hash ([`DEFAULT_CLOCK_BUDGET`]
+    /// when `None`): a budget of work, not of time, so the same request always gets the same
+    /// answer (docs/diagnosis.md D1).
+    pub clock_budget_bytes: Option<u64>,
+    /// The file a curl command read its body from with `-d @file` (which drops its CR and LF
+    /// bytes), as written: tried as the body that was signed.
+    pub curl_file: Option<Vec<u8>>,
     /// The client's own signing text, when at hand (compared byte by byte when nothing matches).
     pub client_text: Option<Vec<u8>>,
     /// The key the client signed with, when known (signscope is the client).
@@ -73,6 +79,9 @@ pub struct Diagnosis {
     pub round_signatures: [u64; 4],
     /// The search stopped at its budget before it was complete.
     pub cut_short: bool,
+    /// How far from the timestamp header's instant a clock read twice was tried, in ms each
+    /// way (0 when the timestamp allows no such search).
+    pub clock_reach_ms: i64,
     /// Why no search ran (e.g. "server busy"), when it did not.
     pub skipped: Option<String>,
     /// What is known when nothing reproduces the signature, most telling first.
@@ -127,7 +136,7 @@ impl Diagnosis {
         }
         if self.findings.is_empty() {
             return self.conclusion.first().cloned().unwrap_or_else(|| {
-                "no known client mistake reproduces the provided signature; compare the client's signing text with the expected one".to_string()
+                "no known client mistake reproduces the provided signature".to_string()
             });
         }
         let php = php_part(&self.findings, &self.expected_head);
@@ -135,10 +144,10 @@ impl Diagnosis {
             .findings
             .iter()
             .filter(|m| !php.contains(m))
-            .map(Mistake::detail)
+            .map(Mistake::sentence)
             .collect();
         if php.is_empty() {
-            return format!("the client {}", rest.join(", and "));
+            return rest.join("; and ");
         }
         let (path, query) = path_and_query(&self.expected_head);
         let form = format!(
@@ -149,7 +158,7 @@ impl Diagnosis {
         if rest.is_empty() {
             form
         } else {
-            format!("{form}; and the client also {}", rest.join(", and "))
+            format!("{form}; and {}", rest.join("; and "))
         }
     }
 
@@ -218,7 +227,7 @@ impl Diagnosis {
             self.provided_signature
         ));
         for m in &self.findings {
-            out.push_str(&format!("  {}: the client {}\n", m.code(), m.detail()));
+            out.push_str(&format!("  {}: {}\n", m.code(), m.sentence()));
         }
         let unexplained = self.findings.is_empty() && !self.signature_matches();
         if unexplained {
@@ -394,6 +403,8 @@ pub fn diagnose_with(
         key: key_bytes,
         provided,
         budget: opts.budget_bytes.unwrap_or(DEFAULT_BUDGET),
+        clock_budget: opts.clock_budget_bytes.unwrap_or(DEFAULT_CLOCK_BUDGET),
+        curl_file: opts.curl_file.as_deref(),
         threads: opts.threads.max(1),
     };
     let outcome = search(&problem);
@@ -402,6 +413,7 @@ pub fn diagnose_with(
     d.signatures = outcome.signatures;
     d.round_signatures = outcome.round_signatures;
     d.cut_short = outcome.cut_short;
+    d.clock_reach_ms = outcome.clock_reach_ms;
     if !d.findings.is_empty() {
         let php = php_part(&d.findings, &head_text);
         if !php.is_empty() && php.len() == d.findings.len() {
@@ -413,7 +425,8 @@ pub fn diagnose_with(
     d
 }
 
-/// What is known when nothing reproduced the signature, most telling first.
+/// What is known when nothing reproduced the signature, most telling first. It describes what
+/// was found and how far the search went; it tells no one what to do.
 fn conclude(
     d: &Diagnosis,
     key: &Secret,
@@ -424,10 +437,11 @@ fn conclude(
     let head = d.expected_head.as_bytes();
     if !search::decodes_to_a_digest(&d.provided_signature) {
         out.push(format!(
-            "the provided signature ({} characters) decodes to no HMAC digest (48 bytes for HMAC-SHA384) in base64 or hex, so it is not the signature of any text: send base64 of the HMAC-SHA384 of the signing text",
+            "the provided signature ({} characters) decodes to no HMAC digest (48 bytes for HMAC-SHA384) in base64 or hex, so it is not the signature of any text",
             d.provided_signature.len()
         ));
     }
+    let clock = clock_words(d.clock_reach_ms);
     if let Some(client) = &opts.client_text {
         out.push(conclusion::compare_texts(
             head,
@@ -439,11 +453,13 @@ fn conclude(
     } else if out.is_empty() {
         if d.cut_short {
             out.push(format!(
-                "no client mistake tried reproduces the provided signature, and the search was cut short after hashing {} bytes (its budget); compare the client's signing text with the expected one (verify --client-text FILE)",
+                "no client mistake or change after signing that was tried reproduces the provided signature; the search was cut short after hashing {} bytes (its budget)",
                 d.hashed_bytes
             ));
         } else {
-            out.push("no known client mistake, alone or in pairs, reproduces the provided signature: either the REST key differs or the text differs in a way not catalogued; compare the client's signing text with the expected one (verify --client-text FILE)".to_string());
+            out.push(format!(
+                "no known client mistake or change after signing, alone or in pairs, reproduces the provided signature{clock}: the client's signing text differs from the expected one in a way not catalogued, or its REST key differs (the client's own signing text, given to verify --client-text or the Diagnose view, tells which)"
+            ));
         }
     }
     if d.cut_short && opts.client_text.is_some() {
@@ -460,6 +476,20 @@ fn conclude(
     }
     out.extend(conclusion::invisible_body_bytes(&d.body));
     out
+}
+
+/// How far the clock search looked, as the end of a sentence ("" when it could not run).
+fn clock_words(reach_ms: i64) -> String {
+    match reach_ms {
+        0 => String::new(),
+        ms if ms % 1000 == 0 => format!(
+            " (a clock read twice was tried up to {} s either side of the timestamp header, in 1 s steps)",
+            ms / 1000
+        ),
+        ms => format!(
+            " (a clock read twice was tried up to {ms} ms either side of the timestamp header, in 1 ms steps)"
+        ),
+    }
 }
 
 /// The token of an `Authorization: Bearer <token>` header of a received request, if present

@@ -14,11 +14,10 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
 use super::body::{
-    build, pair_recipes, single_recipes, NotBuilt, Recipe, Styled, CACHE_MAX, TREE_MAX,
+    build, pair_recipes, single_recipes, After, NotBuilt, Recipe, Styled, CACHE_MAX, TREE_MAX,
 };
 use super::catalogue::Mistake;
 use super::head::{head_mods, php_sdk_mod, Head, HeadMod};
-use super::lanes;
 use crate::core::secret::Secret;
 
 /// Bytes hashed per diagnosis before the search stops (1 GiB: the full search of a 1 MB body,
@@ -147,6 +146,8 @@ pub struct Outcome {
     pub cut_short: bool,
     /// Variants not tried because sorting keys needs a tree the body is too large for.
     pub skipped_tree: bool,
+    /// How far from the timestamp header's instant a clock read twice was tried (ms each way).
+    pub clock_reach_ms: i64,
 }
 
 /// Everything the search needs about one request.
@@ -160,6 +161,10 @@ pub struct Problem<'a> {
     pub keys: Vec<KeyVariant>,
     pub provided: &'a str,
     pub budget: u64,
+    /// Bytes the widening clock search may hash (docs/diagnosis.md D1).
+    pub clock_budget: u64,
+    /// The file a curl command read its body from with `-d @file`, as written.
+    pub curl_file: Option<&'a [u8]>,
     /// Threads that hash at once (1: all on the caller's thread).
     pub threads: usize,
 }
@@ -168,9 +173,6 @@ pub struct Problem<'a> {
 /// key is made; every signature with that key starts from them).
 struct PreparedKey {
     macs: Vec<(HashFn, ring::hmac::Key)>,
-    /// The same key for [`lanes`], when the CPU hashes several texts at once (HMAC-SHA384
-    /// is then computed there, not with ring).
-    lanes: Option<lanes::KeyState>,
 }
 
 /// One signature to try: a key and a head (by index) with the body of its task, and the
@@ -268,7 +270,8 @@ struct Claims {
 /// What one worker found and hashed.
 #[derive(Default)]
 struct Found {
-    matches: Vec<Vec<Mistake>>,
+    /// Each explanation with the bytes it changes.
+    matches: Vec<(Vec<Mistake>, u64)>,
     hashed: u64,
     signatures: u64,
     skipped_tree: bool,
@@ -290,12 +293,9 @@ pub fn search(p: &Problem<'_>) -> Outcome {
     if hashes.is_empty() {
         return out;
     }
-    let use_lanes = lanes::available() && hashes.contains(&HashFn::Sha384);
     let prepare = |bytes: &[u8]| PreparedKey {
-        lanes: use_lanes.then(|| lanes::KeyState::new(bytes)),
         macs: hashes
             .iter()
-            .filter(|&&h| !(use_lanes && h == HashFn::Sha384))
             .map(|&h| {
                 let alg = match h {
                     HashFn::Sha384 => ring::hmac::HMAC_SHA384,
@@ -319,7 +319,8 @@ pub fn search(p: &Problem<'_>) -> Outcome {
     };
     // A body up to CACHE_MAX has each re-serialisation built once for every round.
     let styled = (p.body.len() <= CACHE_MAX).then(Styled::default);
-    let mut found: Vec<Vec<Mistake>> = Vec::new();
+    let mut found: Vec<(Vec<Mistake>, u64)> = Vec::new();
+    out.clock_reach_ms = clock_reach(&p.base, p.body.len(), p.clock_budget).1;
     for (i, round) in [Round::Exact, Round::Singles, Round::Pairs, Round::PhpAndOne]
         .into_iter()
         .enumerate()
@@ -347,20 +348,45 @@ pub fn search(p: &Problem<'_>) -> Outcome {
             break;
         }
     }
-    // The smallest explanation; equally small ones (rare) are all named.
-    // (in a fixed order, whatever thread found them first)
-    found.sort_by_cached_key(|ms| format!("{ms:?}"));
-    if let Some(min) = found.iter().map(Vec::len).min() {
-        for ms in found.iter().filter(|m| m.len() == min) {
-            for m in ms {
-                if !out.findings.contains(m) {
-                    out.findings.push(m.clone());
-                }
-            }
-        }
+    // The simplest explanation (docs/diagnosis.md D1): the fewest mistakes (the round that
+    // found it), then the fewest bytes changed, then the smaller rewrite; then a fixed order,
+    // whatever thread found it first.
+    found.sort_by_cached_key(|(ms, changed)| {
+        (
+            ms.len(),
+            *changed,
+            ms.iter().map(|m| u32::from(m.rewrite_rank())).sum::<u32>(),
+            format!("{ms:?}"),
+        )
+    });
+    if let Some((ms, _)) = found.into_iter().next() {
+        out.findings = ms;
     }
     out
 }
+
+/// The widening clock search: how many units of the timestamp's precision it reaches each way
+/// (outward from the header's instant, one unit at a time, while the signatures fit in
+/// `budget` bytes hashed, and at least 5), and that reach in milliseconds. Pure: the budget is
+/// bytes, not time, so the same request always gets the same search.
+pub fn clock_reach(base: &Head, body_len: usize, budget: u64) -> (i64, i64) {
+    let Some(unit_ms) = super::head::clock_unit_ms(&base.values[0]) else {
+        return (0, 0);
+    };
+    let per_signature = body_len as u64 + base.bytes().len() as u64 + 256;
+    let most = (MAX_CLOCK_MS / unit_ms) as u64;
+    let units = (budget / per_signature / 2).clamp(5.min(most), most) as i64;
+    (units, units * unit_ms)
+}
+
+/// The clock search stops here whatever its budget: ten minutes either way is the verifier's
+/// whole window (`docs/verification.md`).
+const MAX_CLOCK_MS: i64 = 600_000;
+
+/// Bytes the widening clock search hashes by default: 4 MiB, so a 16 KB body is searched
+/// about ±125 ms (a millisecond timestamp) and a 1 MB body ±5 ms, within the diagnosis'
+/// time budgets (`benches/README.md`).
+pub const DEFAULT_CLOCK_BUDGET: u64 = 4 * 1024 * 1024;
 
 /// The rounds of the search, smallest explanations first.
 #[derive(Clone, Copy)]
@@ -379,12 +405,19 @@ impl Round {
     fn tasks(self, plan: &mut Planner<'_>, out: &mut Outcome) -> Vec<Task> {
         let p = plan.p;
         let base = p.base.bytes();
-        let mods = head_mods(&p.base, p.host, p.sent_order);
+        let reach = clock_reach(&p.base, p.body.len(), p.clock_budget).0;
+        let mods = head_mods(&p.base, p.host, p.sent_order, reach);
         let key_ids = 1..=p.keys.len();
         // Every key variant pairs (docs/diagnosis.md D1).
         let paired_keys: Vec<usize> = key_ids.clone().collect();
         let mistake = |k: usize| p.keys[k - 1].mistake.clone();
-        let recipes = applicable(p.body, single_recipes(p.body), out);
+        let mut recipes = applicable(p.body, single_recipes(p.body), out);
+        if p.curl_file.is_some_and(|f| f != p.body) {
+            recipes.push(Recipe {
+                after: Some(After::CurlFile),
+                ..Recipe::default()
+            });
+        }
         let mut tasks = Vec::new();
         match self {
             Round::Exact => tasks = plan.tasks(None, [(0, base, Vec::new())]),
@@ -426,8 +459,9 @@ impl Round {
                     }
                 }
                 tasks.extend(plan.tasks(None, c));
-                // A body mistake with a key or a head mistake (the body is built once for all).
-                for r in &recipes {
+                // A body mistake with a key or a head mistake (the body is built once for all);
+                // a change after signing only with the PHP SDK form (the next round).
+                for r in recipes.iter().filter(|r| r.after.is_none()) {
                     let mut c: Vec<_> = paired_keys
                         .iter()
                         .map(|&k| (k, base.clone(), [r.mistakes(), vec![mistake(k)]].concat()))
@@ -453,7 +487,7 @@ impl Round {
                 let php_bytes = p.base.with(&php).bytes();
                 let mut c: Vec<_> = mods
                     .iter()
-                    .filter(|m| m.pairable && php.composes_with(m))
+                    .filter(|m| (m.pairable || m.after_signing()) && php.composes_with(m))
                     .map(|m| {
                         let ms = [php.mistakes.clone(), m.mistakes.clone()].concat();
                         (0, p.base.with_all(&[&php, m]).bytes(), ms)
@@ -526,7 +560,7 @@ fn run_tasks(
                 c.reserved += t.cost;
                 t
             };
-            run_task(task, heads, keys, targets, p.body, styled, &mut f);
+            run_task(task, heads, keys, targets, p, styled, &mut f);
         }
         f
     };
@@ -554,7 +588,7 @@ fn run_tasks(
         r.signatures += f.signatures;
         r.skipped_tree |= f.skipped_tree;
         for m in f.matches {
-            if !r.matches.contains(&m) {
+            if !r.matches.iter().any(|(ms, _)| *ms == m.0) {
                 r.matches.push(m);
             }
         }
@@ -564,11 +598,24 @@ fn run_tasks(
 
 #[derive(Default)]
 struct RoundOutcome {
-    matches: Vec<Vec<Mistake>>,
+    matches: Vec<(Vec<Mistake>, u64)>,
     hashed: u64,
     signatures: u64,
     cut_short: bool,
     skipped_tree: bool,
+}
+
+/// Bytes that differ between two texts: all but their common start and end (how much of the
+/// sent text an explanation rewrites, docs/diagnosis.md D1).
+fn changed_bytes(a: &[u8], b: &[u8]) -> u64 {
+    let start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let end = a[start..]
+        .iter()
+        .rev()
+        .zip(b[start..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    (a.len().max(b.len()) - start - end) as u64
 }
 
 /// Build the task's body (once) and sign it with every job's key and head.
@@ -577,10 +624,11 @@ fn run_task(
     heads: &[Vec<u8>],
     keys: &[PreparedKey],
     targets: &[Target],
-    body: &[u8],
+    p: &Problem<'_>,
     styled: Option<&Styled>,
     f: &mut Found,
 ) {
+    let body = p.body;
     let built;
     let (main, lf): (&[u8], bool) = match &task.body {
         None => (body, false),
@@ -589,12 +637,15 @@ fn run_task(
                 trailing_lf: false,
                 ..*r
             };
-            let plain =
-                !base.empty && base.style.is_none() && !base.toggle_unicode && !base.toggle_slashes;
+            let plain = !base.empty
+                && base.style.is_none()
+                && !base.toggle_unicode
+                && !base.toggle_slashes
+                && base.after.is_none();
             if plain {
                 (body, r.trailing_lf)
             } else {
-                match build(body, &base, styled) {
+                match build(body, &base, styled, p.curl_file) {
                     Ok(b) => {
                         built = b;
                         (built.as_slice(), r.trailing_lf)
@@ -609,47 +660,14 @@ fn run_task(
         }
     };
     let tail: &[u8] = if lf { b"\n" } else { b"" };
-    let mut check = |job: &Job, h: HashFn, digest: &[u8], len: usize| {
-        f.hashed += len as u64;
-        f.signatures += 1;
-        for t in targets {
-            if t.digest.len() == digest.len() && bool::from(t.digest.ct_eq(digest)) {
-                let mut ms = job.mistakes.clone();
-                if h == HashFn::Sha256 {
-                    ms.push(Mistake::Sha256InsteadOfSha384);
-                }
-                ms.extend(t.encoding.clone());
-                if !f.matches.contains(&ms) {
-                    f.matches.push(ms);
-                }
-            }
+    let base_head = p.base.bytes();
+    let key_bytes = |k: usize| {
+        if k == 0 {
+            p.key
+        } else {
+            &p.keys[k - 1].bytes[..]
         }
     };
-    // HMAC-SHA384 eight texts at a time where the CPU can (each job's key has its state).
-    let laned: Vec<&Job> = task
-        .jobs
-        .iter()
-        .filter(|j| keys[j.key].lanes.is_some())
-        .collect();
-    for group in laned.chunks(lanes::LANES) {
-        let texts: Vec<lanes::Text> = group
-            .iter()
-            .filter_map(|j| {
-                Some(lanes::Text {
-                    key: keys[j.key].lanes.as_ref()?,
-                    parts: [&heads[j.head], main, tail],
-                })
-            })
-            .collect();
-        for ((job, text), digest) in group.iter().zip(&texts).zip(lanes::sign(&texts)) {
-            check(
-                job,
-                HashFn::Sha384,
-                &digest,
-                text.parts.iter().map(|p| p.len()).sum(),
-            );
-        }
-    }
     for job in &task.jobs {
         let head: &[u8] = &heads[job.head];
         for (h, mac) in &keys[job.key].macs {
@@ -658,7 +676,26 @@ fn run_task(
             ctx.update(main);
             ctx.update(tail);
             let tag = ctx.sign();
-            check(job, *h, tag.as_ref(), head.len() + main.len() + tail.len());
+            let digest = tag.as_ref();
+            f.hashed += (head.len() + main.len() + tail.len()) as u64;
+            f.signatures += 1;
+            for t in targets {
+                if t.digest.len() == digest.len() && bool::from(t.digest.ct_eq(digest)) {
+                    let mut ms = job.mistakes.clone();
+                    if *h == HashFn::Sha256 {
+                        ms.push(Mistake::Sha256InsteadOfSha384);
+                    }
+                    ms.extend(t.encoding.clone());
+                    // What the explanation rewrites: head, body and key bytes.
+                    let signed_body = [main, tail].concat();
+                    let changed = changed_bytes(&base_head, head)
+                        + changed_bytes(body, &signed_body)
+                        + changed_bytes(p.key, key_bytes(job.key));
+                    if !f.matches.iter().any(|(m, _)| *m == ms) {
+                        f.matches.push((ms, changed));
+                    }
+                }
+            }
         }
     }
 }

@@ -203,11 +203,18 @@ impl Effects {
             Command::Diagnose {
                 text,
                 body,
+                client_text,
                 key,
                 prefix,
             } => {
-                let (ok, lines) =
-                    diagnose_capture_with(&text, body.as_deref(), &key, &prefix, Utc::now());
+                let (ok, lines) = diagnose_capture_with(
+                    &text,
+                    body.as_deref(),
+                    client_text.as_deref().map(str::as_bytes),
+                    &key,
+                    &prefix,
+                    Utc::now(),
+                );
                 tracing::debug!(capture_len = text.len(), accepted = ok, "capture diagnosed");
                 let _ = self.tx.send(Message::Diagnosed { ok, lines });
             }

@@ -48,9 +48,17 @@ fn verdict(cmds: &[Command]) -> (bool, Vec<String>) {
         [Command::Diagnose {
             text,
             body,
+            client_text,
             key,
             prefix,
-        }] => diagnose_capture_with(text, body.as_deref(), key, prefix, t0()),
+        }] => diagnose_capture_with(
+            text,
+            body.as_deref(),
+            client_text.as_deref().map(str::as_bytes),
+            key,
+            prefix,
+            t0(),
+        ),
         other => panic!("{other:?}"),
     }
 }

@@ -97,17 +97,21 @@ pub fn diagnose_capture(
     prefix: &str,
     now: chrono::DateTime<Utc>,
 ) -> (bool, Vec<String>) {
-    diagnose_capture_with(text, None, key, prefix, now)
+    diagnose_capture_with(text, None, None, key, prefix, now)
 }
 
-/// [`diagnose_capture`] of a curl command whose body file was loaded (`body_file`).
+/// [`diagnose_capture`] of a curl command whose body file was loaded (`body_file`), with the
+/// client's own signing text when pasted (`client_text`, compared byte by byte with the
+/// expected one when no known mistake explains a mismatch, as `verify --client-text` does).
 pub fn diagnose_capture_with(
     text: &str,
     body_file: Option<&[u8]>,
+    client_text: Option<&[u8]>,
     key: &crate::core::Secret,
     prefix: &str,
     now: chrono::DateTime<Utc>,
 ) -> (bool, Vec<String>) {
+    use crate::core::diagnose::DiagnoseOptions;
     use crate::core::verify::{verify_all, DiagnosisPlan, SingleKey, VerifyOptions};
     let req = match parse_capture_with(text, body_file) {
         Ok(r) => r,
@@ -134,7 +138,17 @@ pub fn diagnose_capture_with(
     };
     // Every check, as `signscope verify` runs them: the verdict and each other failing check
     // are listed in the verifier's order, in the lines the CLI prints (`verdict_lines`).
-    let checked = verify_all(&req, &keys, &opts, now, &DiagnosisPlan::default());
+    // The file as written is what a client may have signed, when curl changed it on reading
+    // (`-d @file` drops its CR and LF bytes; docs/diagnosis.md D8).
+    let curl_file = body_file
+        .filter(|f| *f != &req.body[..])
+        .map(<[u8]>::to_vec);
+    let plan = DiagnosisPlan::Run(DiagnoseOptions {
+        client_text: client_text.map(<[u8]>::to_vec),
+        curl_file,
+        ..DiagnoseOptions::default()
+    });
+    let checked = verify_all(&req, &keys, &opts, now, &plan);
     let verdict = checked.verdict_lines();
     let Some(rej) = checked.failures.first() else {
         return (true, verdict);

@@ -7,6 +7,8 @@
 //! both. Reading and verifying a capture is [`capture`] (pure).
 
 #[cfg(test)]
+mod after_signing_tests;
+#[cfg(test)]
 mod body_file_tests;
 pub mod capture;
 #[cfg(test)]
@@ -37,6 +39,12 @@ pub enum DiagKey {
 /// State of the diagnose view.
 pub struct DiagnoseState {
     pub input: TextArea<'static>,
+    /// The client's own signing text, when the user pastes it (Alt-T shows this box in the
+    /// capture's place); compared byte by byte with the expected text when no known mistake
+    /// explains a mismatch, as `verify --client-text` does.
+    pub client_text: TextArea<'static>,
+    /// The top box shows (and takes keys for) the client's signing text, not the capture.
+    pub on_client_text: bool,
     pub key: DiagKey,
     /// Verdict and findings as lines (computed by a command).
     pub report: Vec<String>,
@@ -58,8 +66,14 @@ impl Default for DiagnoseState {
     fn default() -> Self {
         let mut input = TextArea::default();
         input.set_placeholder_text("Paste a raw HTTP request or a curl command, then press Ctrl-G");
+        let mut client_text = TextArea::default();
+        client_text.set_placeholder_text(
+            "Optional: paste the text the client signed (Alt-T back to the capture), then Ctrl-G",
+        );
         DiagnoseState {
             input,
+            client_text,
+            on_client_text: false,
             key: DiagKey::Profile,
             report: Vec::new(),
             ok: None,
@@ -72,9 +86,27 @@ impl Default for DiagnoseState {
     }
 }
 
-/// A paste goes into the capture box, line ends and all.
+/// A paste goes into the box shown (the capture, or the client's signing text), line ends and
+/// all.
 pub fn on_paste(d: &mut DiagnoseState, text: &str) {
-    d.input.insert_str(text);
+    d.shown_mut().insert_str(text);
+}
+
+impl DiagnoseState {
+    /// The box shown at the top: the capture, or the client's signing text.
+    pub fn shown_mut(&mut self) -> &mut TextArea<'static> {
+        if self.on_client_text {
+            &mut self.client_text
+        } else {
+            &mut self.input
+        }
+    }
+
+    /// The client's signing text as pasted (`None` when its box is empty).
+    pub fn client_text(&self) -> Option<String> {
+        let text = self.client_text.lines().join("\n");
+        (!text.is_empty()).then_some(text)
+    }
 }
 
 /// The verdict of a capture: accepted or not, and the report lines.
@@ -103,7 +135,7 @@ pub fn on_mouse(d: &mut DiagnoseState, m: MouseEvent, main: Rect) {
             };
         }
         MouseEventKind::ScrollDown | MouseEventKind::ScrollUp if l.input.contains(pos) => {
-            d.input.input(ratatui_textarea::Input::from(m));
+            d.shown_mut().input(ratatui_textarea::Input::from(m));
         }
         _ => {}
     }
@@ -151,6 +183,7 @@ pub enum Action {
     Diagnose,
     ToggleKey,
     LoadIntoEditor,
+    ToggleClientText,
 }
 
 impl keymap::Kinded for Action {
@@ -160,6 +193,7 @@ impl keymap::Kinded for Action {
             Action::Diagnose => keymap::Kind::Send,
             Action::ToggleKey => keymap::Kind::Toggle,
             Action::LoadIntoEditor => keymap::Kind::Load,
+            Action::ToggleClientText => keymap::Kind::Toggle,
         }
     }
 }
@@ -186,6 +220,12 @@ pub const KEYS: Table<Action> = Table::new(
             name: "load the capture into the request editor",
             help: "load the captured request into the request editor",
         },
+        Binding {
+            action: Action::ToggleClientText,
+            keys: &[KeySpec::alt('t')],
+            name: "paste the client's own signing text",
+            help: "show the client's signing text box (or the capture again)",
+        },
     ],
 );
 
@@ -193,7 +233,7 @@ pub const KEYS: Table<Action> = Table::new(
 pub const CONTEXT_KEYS: &[(&str, &str)] = &[
     (
         "(type / paste)",
-        "a raw HTTP request or a curl command line",
+        "a raw HTTP request or a curl command line (or, after Alt-T, the client's signing text)",
     ),
     (
         "Tab / Esc",
@@ -254,7 +294,7 @@ pub fn on_key(
         d.normal_mode = true;
         return vec![];
     }
-    d.input.input(ratatui_textarea::Input::from(key));
+    d.shown_mut().input(ratatui_textarea::Input::from(key));
     vec![]
 }
 
@@ -271,7 +311,7 @@ pub fn run(
             Ok(body) => body,
             Err(()) => return vec![],
         },
-        Action::ToggleKey => None,
+        Action::ToggleKey | Action::ToggleClientText => None,
     };
     match action {
         Action::Diagnose => {
@@ -282,6 +322,7 @@ pub fn run(
             vec![Command::Diagnose {
                 text: d.input.lines().join("\n"),
                 body,
+                client_text: d.client_text(),
                 key,
                 prefix: prefix.to_string(),
             }]
@@ -291,6 +332,11 @@ pub fn run(
                 DiagKey::Profile => DiagKey::Demo,
                 DiagKey::Demo => DiagKey::Profile,
             };
+            vec![]
+        }
+        Action::ToggleClientText => {
+            d.on_client_text = !d.on_client_text;
+            d.normal_mode = false;
             vec![]
         }
         Action::LoadIntoEditor => vec![Command::ParseCapture {
@@ -392,7 +438,11 @@ pub fn draw(frame: &mut Frame, area: Rect, d: &DiagnoseState, key_source: &str, 
             theme.focus_border()
         })
         .title(Span::styled(
-            " Captured request (raw HTTP or curl) ",
+            if d.on_client_text {
+                " Client's signing text (compared when nothing explains a mismatch) "
+            } else {
+                " Captured request (raw HTTP or curl) "
+            },
             theme.title(),
         ))
         .title_bottom(Line::from(Span::styled(
@@ -404,6 +454,13 @@ pub fn draw(frame: &mut Frame, area: Rect, d: &DiagnoseState, key_source: &str, 
                         &format!("key: {key}"),
                         "Alt-K change",
                         "Ctrl-G diagnose",
+                        if d.on_client_text {
+                            "Alt-T capture"
+                        } else if d.client_text.is_empty() {
+                            "Alt-T client text"
+                        } else {
+                            "Alt-T client text (pasted)"
+                        },
                         "Alt-L load into editor",
                     ],
                     " · ",
@@ -414,9 +471,14 @@ pub fn draw(frame: &mut Frame, area: Rect, d: &DiagnoseState, key_source: &str, 
         )));
     let inner = b.inner(input_area);
     frame.render_widget(b, input_area);
-    frame.render_widget(&d.input, inner);
-    // The capture scrolls horizontally with the cursor: `›` / `‹` say where lines go on.
-    crate::tui::widgets::text::mark_long_lines(frame, inner, &d.input, theme.dim());
+    let shown = if d.on_client_text {
+        &d.client_text
+    } else {
+        &d.input
+    };
+    frame.render_widget(shown, inner);
+    // The box scrolls horizontally with the cursor: `›` / `‹` say where lines go on.
+    crate::tui::widgets::text::mark_long_lines(frame, inner, shown, theme.dim());
     let verdict = match d.ok {
         Some(true) => Span::styled(" Verdict: accepted ", theme.ok()),
         Some(false) => Span::styled(" Verdict: rejected ", theme.error()),

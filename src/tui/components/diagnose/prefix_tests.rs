@@ -48,12 +48,13 @@ fn a_klevu_capture_is_verified_and_loaded_with_its_own_prefix() {
         body,
         key,
         prefix,
+        ..
     }] = cmds.as_slice()
     else {
         panic!("{cmds:?}")
     };
     assert_eq!(prefix, "SVC");
-    let (ok, lines) = diagnose_capture_with(sent, body.as_deref(), key, prefix, t0());
+    let (ok, lines) = diagnose_capture_with(sent, body.as_deref(), None, key, prefix, t0());
     assert!(ok, "{lines:?}");
     assert!(!lines.iter().any(|l| l.contains("X-SVC")), "{lines:?}");
     // Alt-L loads its fields, its API key and timestamp included, with the prefix KLEVU.
