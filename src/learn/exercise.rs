@@ -9,7 +9,8 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
-use crate::core::diagnose::catalogue::{Part, Signing};
+use crate::core::diagnose::apply::Signing;
+use crate::core::diagnose::catalogue::Part;
 use crate::core::diagnose::head::Head;
 use crate::core::diagnose::{Diagnosis, Mistake};
 use crate::core::time::format_timestamp;

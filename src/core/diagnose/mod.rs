@@ -7,6 +7,7 @@
 //! when its signature equals the one the client sent; the smallest explanation is reported.
 //! When nothing matches, [`Diagnosis::conclusion`] says what is known ([`conclusion`]).
 
+pub mod apply;
 pub mod body;
 pub mod catalogue;
 pub mod conclusion;
