@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, Criterion};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use signscope::server::stream::{RequestSeen, StreamMessage};
+use signscope::core::traffic::{RequestSeen, StreamMessage};
 use signscope::tui::components::traffic::TrafficMsg;
 use signscope::tui::message::Message;
 use signscope::tui::test_util::TestApp;
@@ -45,7 +45,7 @@ fn signed(path: &str) -> axum::http::Request<axum::body::Body> {
     };
     let ts = signscope::core::time::format_timestamp(chrono::Utc::now());
     let key = signscope::core::Secret::new(signscope::server::DEMO_REST_KEY);
-    let out = signscope::client::build_signed("http://127.0.0.1:9", &spec, &ts, &key).unwrap();
+    let out = signscope::engine::build_signed("http://127.0.0.1:9", &spec, &ts, &key).unwrap();
     let mut b = axum::http::Request::builder()
         .method(out.method.as_str())
         .uri(path);
@@ -256,7 +256,7 @@ fn binary_figures() {
                             let key =
                                 signscope::core::Secret::new(signscope::server::DEMO_REST_KEY);
                             let mut out =
-                                signscope::client::build_signed(&base, &spec, &ts, &key).unwrap();
+                                signscope::engine::build_signed(&base, &spec, &ts, &key).unwrap();
                             out.url.push('/');
                             let _ = signscope::client::send(&http, &out).await;
                             sent.fetch_add(1, std::sync::atomic::Ordering::Relaxed);

@@ -18,7 +18,8 @@
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use signscope::cli::watch::SseParser;
+use futures::StreamExt;
+use signscope::client::stream::events;
 use signscope::core::time::format_timestamp;
 use signscope::core::{sign, Secret, SignableRequest};
 use signscope::server::{self, ServerConfig, DEMO_API_KEY, DEMO_REST_KEY};
@@ -55,15 +56,13 @@ fn bench_stream(c: &mut Criterion) {
     let sub_url = format!("{base}/_inspect/stream");
     let sub_client = client();
     rt.spawn(async move {
-        let mut resp = sub_client.get(sub_url).send().await.unwrap();
-        let mut parser = SseParser::default();
-        while let Ok(Some(chunk)) = resp.chunk().await {
-            for ev in parser.feed(&chunk) {
-                if ev.event == "request" {
-                    let _ = tx.send(ev.id.and_then(|i| i.parse().ok()).unwrap_or(0));
-                } else if ev.event == "skipped" {
-                    panic!("the subscriber fell behind: {}", ev.data);
-                }
+        let resp = sub_client.get(sub_url).send().await.unwrap();
+        let mut events = std::pin::pin!(events(resp));
+        while let Some(Ok(ev)) = events.next().await {
+            if ev.event == "request" {
+                let _ = tx.send(ev.id.parse().unwrap_or(0));
+            } else if ev.event == "skipped" {
+                panic!("the subscriber fell behind: {}", ev.data);
             }
         }
     });

@@ -16,7 +16,7 @@
 //! REST key is never logged: call sites log [`crate::core::Secret`] only through its `Debug`
 //! (which prints `***`), never through `expose()`. And since a user may type the key where it
 //! does not belong (into a URL's query or path), every REST key a request is signed with
-//! is registered ([`redact_in_logs`], from `client::build_signed`) and replaced by `***` in every log line before it is
+//! is registered ([`redact_in_logs`], by the engine's send) and replaced by `***` in every log line before it is
 //! written, whichever field it is in.
 
 use std::fs::{File, OpenOptions};

@@ -3,9 +3,10 @@
 //! - no file-level import cycle in `src/` (two files importing each other, or a longer loop);
 //!   a child that imports through its parent's re-exports while the parent re-exports it is such
 //!   a loop;
-//! - `core` imports nothing outside `core`; `client` and `store` never import `server`, and
-//!   `client` never imports `store`;
-//! - no file in `src/` is over 1,000 lines before its `#[cfg(test)]` module;
+//! - each layer imports only the layers `docs/architecture.md` allows it ([`ALLOWED`]): `core`
+//!   nothing outside itself; `client`, `store` and `server` only `core`; the front ends (`cli`,
+//!   `tui`) neither each other nor `server` or `client` (only the stream client below both);
+//! - no file in `src/` is over 1,000 lines outside its test modules;
 //! - only the TUI test fixture (`src/tui/test_util.rs`) builds a ratatui `TestBackend` or an
 //!   `App` (besides the workbench's own start): every TUI test and bench draws through it;
 //! - `unsafe` code only in the audited places ([`AUDITED_UNSAFE`]), each `#[allow(unsafe_code)]`
@@ -15,8 +16,9 @@
 //!
 //! Imports are `use crate::...`, `use super::...`, `use self::...`, a `use` of a child module by
 //! its name (`pub use request::X` in a `mod.rs`), and inline `crate::a::b` / `super::a` paths.
-//! Each is resolved to the file of the longest module prefix it names. Test modules (from the
-//! first `#[cfg(test)]` followed by a `mod`) are left out.
+//! Each is resolved to the file of the longest module prefix it names. Test modules are left
+//! out: an inline `#[cfg(test)] mod x { ... }` wherever it stands (the code after it is checked),
+//! and the file of a `#[cfg(test)] mod x;` (found through its `#[path]` when it has one).
 
 // Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
 // unwrap inside #[test] functions only; this covers the helpers too).
@@ -25,7 +27,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// The longest a source file may be before its tests.
+/// The longest a source file may be outside its test modules.
 const MAX_LINES: usize = 1_000;
 
 /// A module path such as `["core", "sign"]` (empty for the crate root).
@@ -35,9 +37,9 @@ struct SourceFile {
     /// Relative to `src/`, e.g. `core/sign.rs`.
     rel: String,
     module: ModPath,
-    /// The text before the test module, comments and string literals blanked out.
+    /// The text outside its test modules, comments and string literals blanked out.
     code: String,
-    lines_before_tests: usize,
+    lines_outside_tests: usize,
 }
 
 fn src_dir() -> PathBuf {
@@ -178,19 +180,96 @@ fn strip_comments_and_strings(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// The line index of the test module: the first `#[cfg(test)]` whose next item is a `mod`.
-fn test_module_line(lines: &[&str]) -> Option<usize> {
-    lines.iter().enumerate().find_map(|(i, l)| {
-        if l.trim() != "#[cfg(test)]" {
-            return None;
+/// The test modules a file declares, found on its code with comments and strings blanked:
+/// `#[cfg(test)]` (other attributes may follow) on a `mod`.
+#[derive(Debug, Default, PartialEq)]
+struct TestModules {
+    /// Byte ranges of the inline ones (`mod tests { ... }`), braces included.
+    inline: Vec<std::ops::Range<usize>>,
+    /// The out-of-line ones (`mod tests;`): the module's name and its `#[path]`, if any. Their
+    /// files are test code; the code after such a declaration is not.
+    files: Vec<(String, Option<String>)>,
+}
+
+fn test_modules(code: &str, original: &str) -> TestModules {
+    let attr = regex::Regex::new(
+        r"#\[cfg\(test\)\]((?:\s*#\[[^\]]*\])*)\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+([A-Za-z_][A-Za-z0-9_]*)\s*([{;])",
+    )
+    .expect("test module regex");
+    let path_attr = regex::Regex::new(r#"#\[path\s*=\s*"([^"]+)"\s*\]"#).expect("path regex");
+    let mut found = TestModules::default();
+    for c in attr.captures_iter(code) {
+        let whole = c.get(0).expect("match");
+        if &c[3] == ";" {
+            // The path is a string literal, blanked in `code`: read it from the original text.
+            let attrs = c.get(1).expect("group");
+            let path = path_attr
+                .captures(&original[attrs.range()])
+                .map(|p| p[1].to_string());
+            found.files.push((c[2].to_string(), path));
+            continue;
         }
-        let next = lines[i + 1..]
-            .iter()
-            .map(|l| l.trim())
-            .find(|l| !l.is_empty() && !l.starts_with("#["))?;
-        let is_mod = next.starts_with("mod ") || next.starts_with("pub mod ");
-        is_mod.then_some(i)
-    })
+        let open = whole.end() - 1;
+        let mut depth = 0usize;
+        let mut end = code.len();
+        for (i, b) in code.bytes().enumerate().skip(open) {
+            match b {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = i + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        found.inline.push(whole.start()..end);
+    }
+    found
+}
+
+/// `code` without its inline test modules (line breaks kept), and how many lines are left
+/// outside them.
+fn without_test_modules(code: &str, inline: &[std::ops::Range<usize>]) -> (String, usize) {
+    let mut out = code.as_bytes().to_vec();
+    let mut test_lines = 0;
+    for r in inline {
+        test_lines += code[r.clone()].matches('\n').count() + 1;
+        for b in &mut out[r.clone()] {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+    }
+    let lines = code.lines().count().saturating_sub(test_lines);
+    (String::from_utf8_lossy(&out).into_owned(), lines)
+}
+
+/// The files of the out-of-line test modules that `rel` declares (paths relative to `src/`).
+fn test_module_files(rel: &str, files: &[(String, Option<String>)]) -> Vec<String> {
+    let dir = match rel.rsplit_once('/') {
+        Some((d, _)) => format!("{d}/"),
+        None => String::new(),
+    };
+    let file = rel.rsplit('/').next().unwrap_or(rel);
+    // A `mod x;` in `a/b.rs` is `a/b/x.rs`; in `a/mod.rs` or `lib.rs` it is `a/x.rs`.
+    let child_dir = if file == "mod.rs" || file == "lib.rs" {
+        dir.clone()
+    } else {
+        format!("{dir}{}/", file.trim_end_matches(".rs"))
+    };
+    files
+        .iter()
+        .flat_map(|(name, path)| match path {
+            Some(p) => vec![format!("{dir}{p}")],
+            None => vec![
+                format!("{child_dir}{name}.rs"),
+                format!("{child_dir}{name}/mod.rs"),
+            ],
+        })
+        .collect()
 }
 
 fn load() -> Vec<SourceFile> {
@@ -198,6 +277,7 @@ fn load() -> Vec<SourceFile> {
     let mut paths = Vec::new();
     rust_files(&src, &mut paths);
     let mut files = Vec::new();
+    let mut test_files = BTreeSet::new();
     for p in paths {
         let rel = p
             .strip_prefix(&src)
@@ -209,16 +289,19 @@ fn load() -> Vec<SourceFile> {
         }
         let text = std::fs::read_to_string(&p)
             .unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display()));
-        let lines: Vec<&str> = text.lines().collect();
-        let cut = test_module_line(&lines).unwrap_or(lines.len());
-        let before = lines[..cut].join("\n");
+        let stripped = strip_comments_and_strings(&text);
+        let tests = test_modules(&stripped, &text);
+        test_files.extend(test_module_files(&rel, &tests.files));
+        let (code, lines_outside_tests) = without_test_modules(&stripped, &tests.inline);
         files.push(SourceFile {
             module: module_of(&rel),
-            code: strip_comments_and_strings(&before),
-            lines_before_tests: cut,
+            code,
+            lines_outside_tests,
             rel,
         });
     }
+    // A file that is a test module is test code as a whole.
+    files.retain(|f| !test_files.contains(&f.rel));
     files
 }
 
@@ -457,40 +540,111 @@ fn no_file_level_import_cycles() {
     );
 }
 
-#[test]
-fn layers_import_only_what_docs_architecture_allows() {
-    let g = graph(&load());
+/// What each top-level module (a "layer": the first part of a file's path under `src/`) may
+/// import besides itself, as `docs/architecture.md` ("Layers and import rules") states it. A
+/// target is a layer, or one file of a layer (`client/stream.rs`).
+const ALLOWED: &[(&str, &[&str])] = &[
+    ("core", &[]),
+    ("client", &["core"]),
+    ("store", &["core"]),
+    ("server", &["core"]),
+    ("codegen", &["core"]),
+    ("logging", &["core", "store"]),
+    ("learn", &["core", "store"]),
+    ("engine", &["core", "client", "store", "server", "logging"]),
+    ("cli", FRONT_END),
+    ("tui", FRONT_END),
+    // The crate root only declares the modules.
+    ("lib", &[]),
+];
+
+/// What the two front ends import: never each other, never the server or the HTTP client
+/// (the engine starts the one and sends with the other), except the stream client below both.
+const FRONT_END: &[&str] = &[
+    "core",
+    "engine",
+    "store",
+    "codegen",
+    "learn",
+    "logging",
+    "client/stream.rs",
+];
+
+/// The front-end files that import the server: the commands that run its own routes,
+/// `signscope serve` and `signscope check` (which judges a capture with them).
+const SERVER_COMMANDS: &[&str] = &["cli/serve.rs", "cli/check.rs", "cli/capture.rs"];
+
+/// The imports of `g` that `docs/architecture.md` does not allow, one line each.
+fn wrong_way_imports(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
     let mut wrong = Vec::new();
-    for (from, targets) in &g {
+    for (from, targets) in g {
         let from_layer = layer(from);
+        let Some((_, allowed)) = ALLOWED.iter().find(|(l, _)| *l == from_layer) else {
+            wrong.push(format!(
+                "{from}: a new layer; add it to docs/architecture.md and to ALLOWED"
+            ));
+            continue;
+        };
         for to in targets {
             let to_layer = layer(to);
-            let bad = match from_layer {
-                "core" => to_layer != "core",
-                "client" => matches!(to_layer, "server" | "store" | "engine" | "cli" | "tui"),
-                "store" => matches!(to_layer, "server" | "client" | "engine" | "cli" | "tui"),
-                "server" => matches!(to_layer, "store" | "client" | "engine" | "cli" | "tui"),
-                "engine" => matches!(to_layer, "cli" | "tui"),
-                _ => false,
-            };
-            if bad {
+            let ok = to_layer == from_layer
+                || allowed.contains(&to_layer)
+                || allowed.contains(&to.as_str())
+                || (to_layer == "server" && SERVER_COMMANDS.contains(&from.as_str()));
+            if !ok {
                 wrong.push(format!("{from} imports {to}"));
             }
         }
     }
+    wrong
+}
+
+#[test]
+fn layers_import_only_what_docs_architecture_allows() {
+    let wrong = wrong_way_imports(&graph(&load()));
     assert!(
         wrong.is_empty(),
         "imports that run the wrong way (docs/architecture.md):\n{}",
         wrong.join("\n")
     );
+    // The rules themselves: a front end reaching the other, the server or the client's sending
+    // side is found; the stream client and the server command are not.
+    let g = |edges: &[(&str, &str)]| {
+        let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (a, b) in edges {
+            g.entry(a.to_string()).or_default().insert(b.to_string());
+        }
+        g
+    };
+    let found = wrong_way_imports(&g(&[
+        ("tui/components/traffic/feed.rs", "cli/watch.rs"),
+        ("cli/mod.rs", "tui/mod.rs"),
+        ("tui/mod.rs", "server/mod.rs"),
+        ("cli/send.rs", "client.rs"),
+        ("client.rs", "logging.rs"),
+        ("tui/components/traffic/feed.rs", "client/stream.rs"),
+        ("cli/serve.rs", "server/mod.rs"),
+        ("engine/session.rs", "server/mod.rs"),
+        ("core/sign.rs", "core/request.rs"),
+    ]));
+    assert_eq!(
+        found,
+        [
+            "cli/mod.rs imports tui/mod.rs",
+            "cli/send.rs imports client.rs",
+            "client.rs imports logging.rs",
+            "tui/components/traffic/feed.rs imports cli/watch.rs",
+            "tui/mod.rs imports server/mod.rs",
+        ]
+    );
 }
 
 #[test]
-fn no_source_file_is_over_1000_lines_before_its_tests() {
+fn no_source_file_is_over_1000_lines_outside_its_tests() {
     let long: Vec<String> = load()
         .iter()
-        .filter(|f| f.lines_before_tests > MAX_LINES)
-        .map(|f| format!("src/{} ({} lines)", f.rel, f.lines_before_tests))
+        .filter(|f| f.lines_outside_tests > MAX_LINES)
+        .map(|f| format!("src/{} ({} lines)", f.rel, f.lines_outside_tests))
         .collect();
     assert!(
         long.is_empty(),
@@ -540,7 +694,7 @@ fn the_checker_finds_what_it_looks_for() {
         rel: rel.to_string(),
         module: module_of(rel),
         code: strip_comments_and_strings(code),
-        lines_before_tests: 1,
+        lines_outside_tests: 1,
     };
     let files = vec![
         file("lib.rs", "pub mod core; pub mod store;"),
@@ -603,14 +757,49 @@ fn the_checker_finds_what_it_looks_for() {
             vec!["crate", "a"],
         ]
     );
-    let lines = [
-        "fn a() {}",
-        "#[cfg(test)]",
-        "fn helper() {}",
-        "#[cfg(test)]",
-        "mod tests {",
-    ];
-    assert_eq!(test_module_line(&lines), Some(3));
+    // Test modules: an inline one is cut out wherever it stands (the code after it is still
+    // checked); a declared one (`mod x;`) names a test file and cuts nothing.
+    let text = r#"fn a() {}
+#[cfg(test)]
+fn helper() { crate::store::x() }
+#[cfg(test)]
+#[path = "keys_tests.rs"]
+mod views_tests;
+#[cfg(test)]
+mod tests {
+    fn t() { let s = "}"; crate::server::y() }
+}
+fn after() { crate::client::z() }
+"#;
+    let code = strip_comments_and_strings(text);
+    let tests = test_modules(&code, text);
+    assert_eq!(
+        tests.files,
+        [("views_tests".to_string(), Some("keys_tests.rs".to_string()))]
+    );
+    assert_eq!(tests.inline.len(), 1);
+    let (kept, lines) = without_test_modules(&code, &tests.inline);
+    assert_eq!(lines, 7, "the four lines of `mod tests` are not counted");
+    assert!(kept.contains("crate::store::x") && kept.contains("crate::client::z"));
+    assert!(!kept.contains("crate::server::y"), "{kept}");
+    assert_eq!(
+        test_module_files("tui/keymap.rs", &tests.files),
+        ["tui/keys_tests.rs"]
+    );
+    assert_eq!(
+        test_module_files(
+            "tui/components/diagnose/mod.rs",
+            &[("body_file_tests".to_string(), None)]
+        ),
+        [
+            "tui/components/diagnose/body_file_tests.rs",
+            "tui/components/diagnose/body_file_tests/mod.rs"
+        ]
+    );
+    assert_eq!(
+        test_module_files("store/profile.rs", &[("t".to_string(), None)]),
+        ["store/profile/t.rs", "store/profile/t/mod.rs"]
+    );
 }
 
 /// Every `.rs` file under the repository's `src/`, `tests/`, `benches/` and `examples/`.

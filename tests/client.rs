@@ -109,9 +109,13 @@ fn parts(body: Bytes) -> RequestSpec {
 }
 
 /// The request signed now with `key`, for `base`.
-fn signed(base: &str, body: Bytes, key: &str) -> Result<OutgoingRequest, client::BuildError> {
+fn signed(
+    base: &str,
+    body: Bytes,
+    key: &str,
+) -> Result<OutgoingRequest, signscope::engine::BuildError> {
     let now = signscope::core::time::format_timestamp(chrono::Utc::now());
-    client::build_signed(base, &parts(body), &now, &Secret::new(key))
+    signscope::engine::build_signed(base, &parts(body), &now, &Secret::new(key))
 }
 
 fn quick() -> ClientOptions {
@@ -154,9 +158,12 @@ async fn wrong_key_is_rejected_with_the_server_error() {
 async fn events_go_to_collect_as_json() {
     let (base, seen) = verifying_fixture(None).await;
     let http = client::build_client(&ClientOptions::default()).unwrap();
-    let resp = client::send_events(&http, &format!("{base}/"), Bytes::from_static(b"[{}]"))
-        .await
-        .unwrap();
+    let resp = client::send(
+        &http,
+        &signscope::engine::events_request(&format!("{base}/"), Bytes::from_static(b"[{}]")),
+    )
+    .await
+    .unwrap();
     assert_eq!(resp.status, 200);
     let seen = seen.0.lock().unwrap();
     assert_eq!(
@@ -174,16 +181,22 @@ async fn events_go_to_collect_as_json() {
 async fn server_clock_skew_is_warned() {
     let (base, _) = verifying_fixture(Some("Mon, 01 Jan 2001 00:00:00 GMT")).await;
     let http = client::build_client(&ClientOptions::default()).unwrap();
-    let resp = client::send_events(&http, &base, Bytes::from_static(b"[]"))
-        .await
-        .unwrap();
+    let resp = client::send(
+        &http,
+        &signscope::engine::events_request(&base, Bytes::from_static(b"[]")),
+    )
+    .await
+    .unwrap();
     let w = resp.clock_skew_warning.expect("a warning");
     assert!(w.contains("behind this computer's"), "{w}");
     // The fixture without a fake Date sends the real one: no warning.
     let (base, _) = verifying_fixture(None).await;
-    let resp = client::send_events(&http, &base, Bytes::from_static(b"[]"))
-        .await
-        .unwrap();
+    let resp = client::send(
+        &http,
+        &signscope::engine::events_request(&base, Bytes::from_static(b"[]")),
+    )
+    .await
+    .unwrap();
     assert_eq!(resp.clock_skew_warning, None);
 }
 
@@ -200,7 +213,8 @@ async fn a_server_that_never_answers_times_out() {
     });
     let opts = quick();
     let http = client::build_client(&opts).unwrap();
-    let req = client::events_request(&format!("http://{addr}"), Bytes::from_static(b"[]"));
+    let req =
+        signscope::engine::events_request(&format!("http://{addr}"), Bytes::from_static(b"[]"));
     let err = client::send_with(&http, &req, &opts).await.unwrap_err();
     assert!(matches!(err, ClientError::Timeout { .. }), "{err}");
     assert_eq!(
@@ -216,7 +230,8 @@ async fn refused_connection_is_one_sentence() {
         l.local_addr().unwrap()
     }; // closed: nothing listens there now
     let http = client::build_client(&quick()).unwrap();
-    let req = client::events_request(&format!("http://{addr}"), Bytes::from_static(b"[]"));
+    let req =
+        signscope::engine::events_request(&format!("http://{addr}"), Bytes::from_static(b"[]"));
     let err = client::send(&http, &req).await.unwrap_err();
     assert!(matches!(err, ClientError::Refused { .. }), "{err:?}");
     assert_eq!(
@@ -244,7 +259,8 @@ async fn https_to_a_plain_http_server_is_a_tls_error() {
         }
     });
     let http = client::build_client(&quick()).unwrap();
-    let req = client::events_request(&format!("https://{addr}"), Bytes::from_static(b"[]"));
+    let req =
+        signscope::engine::events_request(&format!("https://{addr}"), Bytes::from_static(b"[]"));
     let err = client::send(&http, &req).await.unwrap_err();
     assert!(matches!(err, ClientError::Tls { .. }), "{err:?}");
     assert!(!err.to_string().contains('\n'));
@@ -294,14 +310,20 @@ async fn real_server_collects_good_events_and_rejects_bad_ones() {
     let http = client::build_client(&ClientOptions::default()).unwrap();
     let assets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/events");
     let good = Bytes::from(std::fs::read(assets.join("spec-batch.json")).unwrap());
-    let resp = client::send_events(&http, &server.url(), good)
-        .await
-        .unwrap();
+    let resp = client::send(
+        &http,
+        &signscope::engine::events_request(&server.url(), good),
+    )
+    .await
+    .unwrap();
     assert_eq!(resp.status, 200, "{}", String::from_utf8_lossy(&resp.body));
     let bad = Bytes::from(std::fs::read(assets.join("mistakes.json")).unwrap());
-    let resp = client::send_events(&http, &server.url(), bad)
-        .await
-        .unwrap();
+    let resp = client::send(
+        &http,
+        &signscope::engine::events_request(&server.url(), bad),
+    )
+    .await
+    .unwrap();
     assert_eq!(resp.status, 400);
     assert!(String::from_utf8_lossy(&resp.body).contains("[0]"));
     server.shutdown().await;
@@ -312,7 +334,7 @@ async fn connect_time_is_measured_for_a_new_connection_only() {
     let (base, _) = verifying_fixture(None).await;
     let opts = ClientOptions::default();
     let (http, probe) = client::build_client_probed(&opts).unwrap();
-    let req = client::events_request(&base, Bytes::from_static(b"[]"));
+    let req = signscope::engine::events_request(&base, Bytes::from_static(b"[]"));
     let first = client::send_probed(&http, &probe, &req, &opts)
         .await
         .unwrap();

@@ -11,9 +11,10 @@ use std::io::{Read, Write};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use futures::StreamExt;
 use serde_json::Value;
 use server_common::*;
-use signscope::cli::watch::SseParser;
+use signscope::client::stream::events;
 use signscope::core::time::format_timestamp;
 use signscope::server::{Server, ServerConfig, DEMO_API_KEY, DEMO_REST_KEY};
 
@@ -67,24 +68,22 @@ async fn send_raw(
 /// The stream's records from the start (`after=0`), `n` of them.
 async fn stream_records(base: &str, n: usize) -> Vec<Value> {
     let c = reqwest::Client::builder().no_proxy().build().unwrap();
-    let mut resp = c
+    let resp = c
         .get(format!("{base}/_inspect/stream?after=0"))
         .send()
         .await
         .unwrap();
-    let mut parser = SseParser::default();
+    let mut events = std::pin::pin!(events(resp));
     let mut out = Vec::new();
     while out.len() < n {
-        let chunk = tokio::time::timeout(Duration::from_secs(10), resp.chunk())
+        let ev = tokio::time::timeout(Duration::from_secs(10), events.next())
             .await
             .expect("no stream record within 10 s")
-            .unwrap()
-            .expect("stream ended");
-        for ev in parser.feed(&chunk) {
-            let v: Value = serde_json::from_str(&ev.data).unwrap();
-            if v["route"] != "inspect" {
-                out.push(v);
-            }
+            .expect("stream ended")
+            .unwrap();
+        let v: Value = serde_json::from_str(&ev.data).unwrap();
+        if v["route"] != "inspect" {
+            out.push(v);
         }
     }
     out

@@ -35,7 +35,7 @@ fn send_mismatch(port: u16) -> String {
     let ts = signscope::core::time::format_timestamp(chrono::Utc::now());
     let key = signscope::core::Secret::new(signscope::server::DEMO_REST_KEY);
     let base = format!("http://127.0.0.1:{port}");
-    let out = signscope::client::build_signed(&base, &spec, &ts, &key).unwrap();
+    let out = signscope::engine::build_signed(&base, &spec, &ts, &key).unwrap();
     let mut raw = format!("PUT /v2/batch/ HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n");
     for (n, v) in &out.headers {
         raw.push_str(&format!("{n}: {v}\r\n"));

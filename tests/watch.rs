@@ -12,18 +12,19 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use futures::StreamExt;
 use serde_json::Value;
 use server_common::*;
-use signscope::cli::watch::SseParser;
+use signscope::client::stream::{events, Event, ReadError};
 use signscope::server::{ServerConfig, DEMO_API_KEY};
 
 const BODY: &str = r#"[{"id":"sku-1","name":"Trail shoe"}]"#;
 
+type Events = std::pin::Pin<Box<dyn futures::Stream<Item = Result<Event, ReadError>> + Send>>;
+
 /// An open stream read event by event.
 struct Stream {
-    resp: reqwest::Response,
-    parser: SseParser,
-    ready: std::collections::VecDeque<(String, Option<String>, Value)>,
+    events: Events,
 }
 
 impl Stream {
@@ -35,27 +36,19 @@ impl Stream {
             "text/event-stream"
         );
         Stream {
-            resp,
-            parser: SseParser::default(),
-            ready: Default::default(),
+            events: Box::pin(events(resp)),
         }
     }
 
     /// The next event: (type, id, data). Panics after 10 s of nothing (a hang guard).
     async fn next(&mut self) -> Option<(String, Option<String>, Value)> {
-        loop {
-            if let Some(e) = self.ready.pop_front() {
-                return Some(e);
-            }
-            let chunk = tokio::time::timeout(Duration::from_secs(10), self.resp.chunk())
-                .await
-                .expect("no stream event within 10 s");
-            let chunk = chunk.ok()??;
-            for ev in self.parser.feed(&chunk) {
-                let data: Value = serde_json::from_str(&ev.data).unwrap();
-                self.ready.push_back((ev.event, ev.id, data));
-            }
-        }
+        let ev = tokio::time::timeout(Duration::from_secs(10), self.events.next())
+            .await
+            .expect("no stream event within 10 s")?
+            .ok()?;
+        let data: Value = serde_json::from_str(&ev.data).unwrap();
+        let id = (!ev.id.is_empty()).then_some(ev.id);
+        Some((ev.event, id, data))
     }
 
     async fn record(&mut self) -> Value {
@@ -203,9 +196,7 @@ async fn after_seq_resumes_without_gaps_and_another_run_starts_from_the_oldest()
         .await
         .unwrap();
     let mut s2 = Stream {
-        resp,
-        parser: SseParser::default(),
-        ready: Default::default(),
+        events: Box::pin(events(resp)),
     };
     assert_eq!(s2.record().await["seq"], 4);
 

@@ -15,9 +15,9 @@ use serde::Serialize;
 use crate::core::capture::split_blocks;
 use crate::core::har::{self, EntryView, HarError, HarLog};
 use crate::core::http_text::parse_raw_request_with_notes;
+use crate::core::traffic::RequestSeen;
 use crate::core::{ReceivedRequest, SigningForm};
 use crate::server::judge::{judged_route, JudgeKeys, OfflineJudge};
-use crate::server::stream::RequestSeen;
 use crate::server::ServerConfig;
 
 /// How a capture is judged.

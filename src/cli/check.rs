@@ -19,7 +19,7 @@ use crate::store::KeySource;
 
 use super::capture::{is_rejected, judge_file, CaptureOptions, Item, Outcome, Skip};
 use super::keys::rest_key_from_env_or_file;
-use super::watch::request_line;
+use crate::core::traffic::request_line;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum CheckOutput {
@@ -338,7 +338,7 @@ fn json_record(item: &Item) -> serde_json::Value {
             notes,
             ..
         } => {
-            let msg = crate::server::stream::StreamMessage::Request(seen.clone());
+            let msg = crate::core::traffic::StreamMessage::Request(seen.clone());
             let mut v = serde_json::to_value(&msg).unwrap_or_default();
             v["entry"] = json!(entry);
             v["captured"] = json!(captured);

@@ -99,29 +99,24 @@ pub enum Command {
     },
 }
 
-/// Run the parsed command line and turn the outcome into an exit code.
-pub fn run(cli: Cli) -> ExitCode {
-    if cli.command.as_ref().is_some_and(only_prints) {
+/// Run a subcommand; its exit code, or the error to print ([`exit_code`]). Without a
+/// subcommand `main` opens the workbench instead.
+pub fn run(command: Command) -> anyhow::Result<u8> {
+    if only_prints(&command) {
         die_quietly_when_stdout_closes();
     }
-    let result = match cli.command {
-        None => crate::tui::run(crate::tui::Options {
-            profile: cli.profile,
-            listen: cli.listen,
-            watch: cli.watch,
-            har: cli.har,
-        }),
-        Some(Command::Sign(a)) => sign::run(a),
-        Some(Command::Verify(a)) => verify::run(a),
-        Some(Command::Check(a)) => check::run(a),
-        Some(Command::Send(a)) => send::run(a),
-        Some(Command::Events(a)) => events::run(a),
-        Some(Command::Serve(a)) => serve::run(a),
-        Some(Command::Watch(a)) => watch::run(a),
-        Some(Command::Profile(a)) => profile::run(a),
-        Some(Command::History(a)) => history::run(a),
-        Some(Command::Learn(a)) => learn::run(a),
-        Some(Command::Completions { shell }) => {
+    match command {
+        Command::Sign(a) => sign::run(a),
+        Command::Verify(a) => verify::run(a),
+        Command::Check(a) => check::run(a),
+        Command::Send(a) => send::run(a),
+        Command::Events(a) => events::run(a),
+        Command::Serve(a) => serve::run(a),
+        Command::Watch(a) => watch::run(a),
+        Command::Profile(a) => profile::run(a),
+        Command::History(a) => history::run(a),
+        Command::Learn(a) => learn::run(a),
+        Command::Completions { shell } => {
             use clap::CommandFactory;
             clap_complete::generate(
                 shell,
@@ -131,7 +126,12 @@ pub fn run(cli: Cli) -> ExitCode {
             );
             Ok(0)
         }
-    };
+    }
+}
+
+/// The process exit code of a command's (or the workbench's) outcome; an error is printed as
+/// one sentence on stderr.
+pub fn exit_code(result: anyhow::Result<u8>) -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         // The reader of stdout went away (`| head`): nothing to tell it; exit as a process

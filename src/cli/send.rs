@@ -9,8 +9,8 @@ use std::time::Duration;
 use anyhow::{anyhow, Context};
 use bytes::Bytes;
 
-use crate::client::{ClientOptions, OutgoingRequest, Response};
 use crate::core::spec::{RequestSpec, Timestamp};
+use crate::engine::{ClientOptions, OutgoingRequest, Response};
 use crate::engine::{Exchange, SendRequest, Session};
 use crate::store::Paths;
 

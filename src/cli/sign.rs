@@ -7,7 +7,6 @@ use anyhow::{anyhow, bail, Context};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 
-use crate::client::check_sendable;
 use crate::codegen::{explain::explain, CodeOptions, DEFAULT_BODY_FILE, DEFAULT_REST_KEY_ENV};
 use crate::core::curl::{to_curl, CurlBody};
 use crate::core::http_text::to_raw_request;
@@ -16,6 +15,7 @@ use crate::core::sign::SignedHeaders;
 use crate::core::time::{format_timestamp, parse_timestamp};
 use crate::core::visible::{escape_visible, visible_lines};
 use crate::core::{LineLabel, SignableRequest, SignedRequest, SigningForm};
+use crate::engine::check_sendable;
 
 use super::profile_request::{sign_inputs, SignInputs};
 use super::sign_args::BodySource;

@@ -6,19 +6,11 @@
 //! closes the pipe.
 
 use std::io::Write;
-use std::time::Duration;
 
 use anyhow::Context;
 
-use crate::server::store::Verdict;
-use crate::server::stream::{RequestSeen, Route, StreamMessage, INSTANCE_HEADER, STREAM_PATH};
-
-/// The default server address (the one `signscope serve` listens on).
-pub const DEFAULT_URL: &str = "http://127.0.0.1:8080";
-/// No byte for this long (the server sends a keep-alive every 10 s) means a dead connection.
-const SILENCE: Duration = Duration::from_secs(30);
-/// Waits between reconnection attempts, growing up to the last.
-const RETRY: [u64; 4] = [100, 250, 500, 1000];
+use crate::client::stream::{follow_stream, stream_url, Follow, DEFAULT_URL};
+use crate::core::traffic::{line, RequestSeen, Route, StreamMessage, Verdict};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Output {
@@ -69,39 +61,9 @@ pub fn run(args: WatchArgs) -> anyhow::Result<u8> {
     })
 }
 
-/// Where the stream was left: the last number received and the server run that gave it.
-#[derive(Default)]
-struct Position {
-    after: Option<u64>,
-    instance: Option<String>,
-}
-
-/// What following a stream reports to its sink, in order.
-#[derive(Debug)]
-pub enum Follow {
-    /// The stream is open (`again` after an outage).
-    Connected { again: bool },
-    /// One event: its JSON text, as the server sent it, and what it says.
-    Message { json: String, msg: StreamMessage },
-    /// The stream is not (or no longer) there, and why; reported once per outage, retrying
-    /// until it is back.
-    Waiting(String),
-}
-
-/// The stream URL of a server's base URL (`http://HOST:PORT`), or one sentence naming the flag.
-pub fn stream_url(base: &str, flag: &str) -> anyhow::Result<reqwest::Url> {
-    let base = base.trim_end_matches('/');
-    let url = reqwest::Url::parse(&format!("{base}{STREAM_PATH}"))
-        .with_context(|| format!("{flag} {base:?} is not a URL like {DEFAULT_URL}"))?;
-    if !matches!(url.scheme(), "http" | "https") {
-        anyhow::bail!("{flag} {base:?} must start with http:// or https://");
-    }
-    Ok(url)
-}
-
 async fn follow(base: &str, url: reqwest::Url, args: &WatchArgs) -> anyhow::Result<u8> {
     let out = std::io::stdout();
-    follow_stream(url, |f| {
+    follow_stream::<anyhow::Error>(url, |f| {
         match f {
             Follow::Connected { again: false } => {
                 eprintln!("signscope: following {base} (Ctrl-C to stop)")
@@ -130,103 +92,6 @@ async fn follow(base: &str, url: reqwest::Url, args: &WatchArgs) -> anyhow::Resu
     Ok(0)
 }
 
-/// Follow a server's stream for ever: reconnect when it goes away and resume after the last
-/// record received (or from the oldest record a restarted server holds). Ends only when `sink`
-/// fails (a closed pipe, a closed channel), with its error.
-pub async fn follow_stream(
-    url: reqwest::Url,
-    mut sink: impl FnMut(Follow) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
-    let client = reqwest::Client::builder()
-        .connect_timeout(Duration::from_secs(2))
-        .build()
-        .context("could not set up the HTTP client")?;
-    let mut pos = Position::default();
-    let mut attempt = 0usize;
-    let mut connected_once = false;
-    let mut told_waiting = false;
-    loop {
-        let mut req = client
-            .get(url.clone())
-            .header("accept", "text/event-stream");
-        if let Some(after) = pos.after {
-            req = req.query(&[("after", after.to_string())]);
-            if let Some(i) = &pos.instance {
-                req = req.query(&[("instance", i.as_str())]);
-            }
-        }
-        let why = match req.send().await {
-            Ok(resp) if resp.status().is_success() => {
-                sink(Follow::Connected {
-                    again: connected_once,
-                })?;
-                connected_once = true;
-                told_waiting = false;
-                attempt = 0;
-                let instance = resp
-                    .headers()
-                    .get(INSTANCE_HEADER)
-                    .and_then(|v| v.to_str().ok())
-                    .map(str::to_string);
-                if instance != pos.instance {
-                    pos.instance = instance;
-                }
-                read_stream(resp, &mut pos, &mut sink).await?
-            }
-            Ok(resp) => format!("it answered {} to {}", resp.status(), url.path()),
-            Err(e) => cause(&e),
-        };
-        if !told_waiting {
-            sink(Follow::Waiting(why))?;
-            told_waiting = true;
-        }
-        let wait = RETRY[attempt.min(RETRY.len() - 1)];
-        attempt += 1;
-        tokio::time::sleep(Duration::from_millis(wait)).await;
-    }
-}
-
-/// Hand the stream's records to `sink` until it ends; returns why it ended. Errors are only
-/// the sink's.
-async fn read_stream(
-    mut resp: reqwest::Response,
-    pos: &mut Position,
-    sink: &mut impl FnMut(Follow) -> anyhow::Result<()>,
-) -> anyhow::Result<String> {
-    let mut parser = SseParser::default();
-    loop {
-        let chunk = match tokio::time::timeout(SILENCE, resp.chunk()).await {
-            Err(_) => return Ok(format!("nothing heard for {} s", SILENCE.as_secs())),
-            Ok(Err(e)) => return Ok(cause(&e)),
-            Ok(Ok(None)) => return Ok("the server closed the stream".to_string()),
-            Ok(Ok(Some(c))) => c,
-        };
-        for ev in parser.feed(&chunk) {
-            let Ok(msg) = serde_json::from_str::<StreamMessage>(&ev.data) else {
-                continue;
-            };
-            if let StreamMessage::Request(r) = &msg {
-                pos.after = Some(r.seq);
-            }
-            sink(Follow::Message { json: ev.data, msg })?;
-        }
-    }
-}
-
-/// The root cause of a connection error, e.g. `Connection refused (os error 111)`.
-fn cause(e: &reqwest::Error) -> String {
-    let mut root: &dyn std::error::Error = e;
-    while let Some(next) = root.source() {
-        root = next;
-    }
-    let text = root.to_string();
-    if e.is_connect() && !text.to_ascii_lowercase().contains("connect") {
-        format!("could not connect: {text}")
-    } else {
-        text
-    }
-}
-
 /// Whether `--only` lets this request through.
 pub fn wanted(r: &RequestSeen, only: Option<Only>) -> bool {
     match only {
@@ -243,187 +108,10 @@ pub fn wanted(r: &RequestSeen, only: Option<Only>) -> bool {
     }
 }
 
-/// One readable line: `11:24:54 PUT /v2/batch 401 SIGNATURE_MISMATCH TRAILING_SLASH_TRIMMED`.
-pub fn line(msg: &StreamMessage) -> String {
-    let r = match msg {
-        StreamMessage::Skipped { skipped } => {
-            return format!(
-                "… {skipped} {} skipped (this watcher fell behind)",
-                if *skipped == 1 { "record" } else { "records" }
-            )
-        }
-        StreamMessage::Request(r) => r,
-    };
-    request_line(r)
-}
-
-/// The line of one request (see [`line`]).
-pub fn request_line(r: &RequestSeen) -> String {
-    // `2026-11-22T11:24:54.123Z` -> `11:24:54`
-    let time = r.time.get(11..19).unwrap_or(&r.time);
-    let mut s = format!("{time} {} {}", r.method, r.path);
-    if !r.query.is_empty() {
-        s.push('?');
-        s.push_str(&r.query);
-    }
-    s.push_str(&format!(" {}", r.status));
-    match &r.code {
-        Some(code) => s.push_str(&format!(" {code}")),
-        None if r.status < 400 => s.push_str(" OK"),
-        None => {}
-    }
-    if !r.mistakes.is_empty() {
-        s.push(' ');
-        s.push_str(&r.mistakes.join("+"));
-    }
-    if let Some(b) = &r.batch {
-        s.push_str(&format!(
-            " ({} {}, {} invalid",
-            b.events,
-            if b.events == 1 { "event" } else { "events" },
-            b.invalid
-        ));
-        if let Some(p) = b.problems.first() {
-            let path = p.get("path").and_then(|v| v.as_str()).unwrap_or("");
-            let code = p.get("code").and_then(|v| v.as_str()).unwrap_or("");
-            s.push_str(&format!(
-                "; {code} at {}",
-                if path.is_empty() { "$" } else { path }
-            ));
-        }
-        s.push(')');
-    }
-    if let Some(u) = &r.upstream {
-        match (u.status, &u.error) {
-            (Some(status), _) => {
-                s.push_str(&format!(" -> upstream {status}"));
-                if let Some(code) = &u.code {
-                    s.push_str(&format!(" {code}"));
-                }
-            }
-            (None, _) => s.push_str(" -> upstream unreachable"),
-        }
-    }
-    // Every part of the line came from outside (the client's request, an upstream's answer):
-    // a control byte, a C1 control or a bidi override is shown as an escape, never sent to the
-    // terminal (an upstream code set a tmux pane's title and wrote the clipboard).
-    crate::core::visible::escape_visible(s.as_bytes())
-}
-
-/// One Server-Sent Event: its type (`message` when not named) and its data lines joined.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SseEvent {
-    pub event: String,
-    pub id: Option<String>,
-    pub data: String,
-}
-
-/// An incremental parser of a `text/event-stream` body (the WHATWG format: `field: value`
-/// lines, events ended by a blank line, `:` comments, LF, CRLF or CR line ends).
-#[derive(Debug, Default)]
-pub struct SseParser {
-    buf: Vec<u8>,
-    event: String,
-    id: Option<String>,
-    data: Vec<String>,
-}
-
-impl SseParser {
-    /// Feed bytes; returns the events they completed.
-    pub fn feed(&mut self, bytes: &[u8]) -> Vec<SseEvent> {
-        self.buf.extend_from_slice(bytes);
-        let mut out = Vec::new();
-        let mut start = 0;
-        let mut i = 0;
-        while i < self.buf.len() {
-            let b = self.buf[i];
-            if b == b'\n' || b == b'\r' {
-                // A CR at the very end may be the first half of a CRLF: wait for more.
-                if b == b'\r' && i + 1 == self.buf.len() {
-                    break;
-                }
-                let line = String::from_utf8_lossy(&self.buf[start..i]).into_owned();
-                let next = if b == b'\r' && self.buf.get(i + 1) == Some(&b'\n') {
-                    i + 2
-                } else {
-                    i + 1
-                };
-                if let Some(ev) = self.line(&line) {
-                    out.push(ev);
-                }
-                start = next;
-                i = next;
-            } else {
-                i += 1;
-            }
-        }
-        self.buf.drain(..start);
-        out
-    }
-
-    fn line(&mut self, line: &str) -> Option<SseEvent> {
-        if line.is_empty() {
-            if self.data.is_empty() {
-                self.event.clear();
-                return None;
-            }
-            let ev = SseEvent {
-                event: if self.event.is_empty() {
-                    "message".to_string()
-                } else {
-                    std::mem::take(&mut self.event)
-                },
-                id: self.id.clone(),
-                data: std::mem::take(&mut self.data).join("\n"),
-            };
-            self.event.clear();
-            return Some(ev);
-        }
-        if line.starts_with(':') {
-            return None;
-        }
-        let (field, value) = match line.split_once(':') {
-            Some((f, v)) => (f, v.strip_prefix(' ').unwrap_or(v)),
-            None => (line, ""),
-        };
-        match field {
-            "event" => self.event = value.to_string(),
-            "data" => self.data.push(value.to_string()),
-            "id" => self.id = Some(value.to_string()),
-            _ => {}
-        }
-        None
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::server::stream::BatchSeen;
-
-    #[test]
-    fn sse_events_are_parsed_across_chunks_and_line_ends() {
-        let mut p = SseParser::default();
-        assert!(p
-            .feed(b": keep-alive\n\nevent: request\r\nid: 7\r")
-            .is_empty());
-        let evs = p.feed(b"\ndata: {\"a\":\ndata: 1}\r\n\r\n");
-        assert_eq!(
-            evs,
-            [SseEvent {
-                event: "request".into(),
-                id: Some("7".into()),
-                data: "{\"a\":\n1}".into()
-            }]
-        );
-        let evs = p.feed(b"data:x\r\rdata: y\n\n");
-        assert_eq!(evs.len(), 2);
-        assert_eq!(
-            (evs[0].event.as_str(), evs[0].data.as_str()),
-            ("message", "x")
-        );
-        assert_eq!(evs[1].data, "y");
-    }
+    use crate::core::traffic::{request_line, BatchSeen};
 
     fn seen() -> RequestSeen {
         serde_json::from_value(serde_json::json!({

@@ -30,6 +30,7 @@ pub mod sign;
 pub mod signed_request;
 pub mod spec;
 pub mod time;
+pub mod traffic;
 pub mod vendor;
 pub mod verify;
 pub mod visible;
@@ -38,7 +39,7 @@ pub use canonical::{CanonicalLine, CanonicalText, LineLabel};
 pub use diagnose::{diagnose, Diagnosis, Mistake};
 pub use form::SigningForm;
 pub use request::{
-    HeaderNames, SignableRequest, AUTH_ALGO, CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX,
+    HeaderNames, SignableRequest, AUTH_ALGO, COLLECT_PATH, CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX,
 };
 pub use secret::Secret;
 pub use sign::{sign, SignError, Signed};

@@ -1,6 +1,7 @@
 //! The engine's errors.
 
-use crate::client::{BuildError, ClientError};
+use super::outgoing::BuildError;
+use crate::client::ClientError;
 use crate::store::{KeyError, PathsError, StoreError};
 
 /// Why the engine could not do what was asked, in one sentence.

@@ -45,13 +45,20 @@
 mod embedded;
 mod error;
 mod exchange;
+mod outgoing;
 mod record;
 mod send;
 mod session;
 
+/// The client's types that the engine's API takes and gives.
+pub use crate::client::{ClientOptions, OutgoingRequest, Response};
 pub use embedded::embedded_config;
 pub use error::EngineError;
 pub use exchange::{Exchange, ExchangeKind, ServerAnswer, ServerMismatch};
+pub use outgoing::{
+    build_signed, build_signed_in, check_sendable, check_target_of, collect_url, events_request,
+    outgoing, BuildError,
+};
 pub use record::history_entry;
 pub use send::{SendRequest, Sender};
 pub use session::Session;

@@ -11,6 +11,7 @@ use crate::store::{History, ProfileStore};
 
 use super::error::EngineError;
 use super::exchange::{Exchange, ExchangeKind, ServerAnswer};
+use super::outgoing::{check_target_of, events_request, outgoing, BuildError};
 use super::record::history_entry;
 
 /// One signed indexing request to send.
@@ -68,6 +69,30 @@ impl Sender {
         self
     }
 
+    /// A sender with a client of its own that records nothing and marks no profile (the
+    /// workbench's before a session is open). A client that cannot be set up with the default
+    /// options falls back to reqwest's defaults.
+    pub fn unrecorded() -> Self {
+        let opts = ClientOptions::default();
+        let (http, probe) = client::build_client_probed(&opts)
+            .unwrap_or_else(|_| (reqwest::Client::new(), ConnectProbe::default()));
+        Sender::new(http, probe, opts, String::new(), None, None)
+    }
+
+    /// `GET url` with this sender's client, and the answer's body as text (what a collector
+    /// stored, for the events view); why not, in one sentence. Nothing is recorded.
+    pub async fn get_text(&self, url: &str) -> Result<String, String> {
+        let r = self
+            .http
+            .get(url)
+            .send()
+            .await
+            .map_err(|e| format!("could not read what the collector stored from {url}: {e}"))?;
+        r.text()
+            .await
+            .map_err(|e| format!("the answer from {url} was cut off: {e}"))
+    }
+
     /// Record signed sends as coming from the profile's saved request `name`.
     pub fn with_request_name(mut self, name: Option<String>) -> Self {
         self.request_name = name;
@@ -89,13 +114,13 @@ impl Sender {
             params,
         } = req;
         // Checked before the body is hashed: a request that cannot go is refused at once.
-        client::check_target_of(&base_url, &request)?;
+        check_target_of(&base_url, &request)?;
         // Signing hashes the whole body: off the async threads.
         let (signed, key, sent_at) = tokio::task::spawn_blocking(move || {
             let now = Utc::now();
             let timestamp = params.timestamp.text_at(now).into_owned();
             let signed = SignedRequest::sign(request, timestamp, params.form, &params.key)
-                .map_err(client::BuildError::from)?;
+                .map_err(BuildError::from)?;
             Ok::<_, EngineError>((signed, params.key, now))
         })
         .await
@@ -121,7 +146,9 @@ impl Sender {
         key: Secret,
         sent_at: chrono::DateTime<Utc>,
     ) -> Result<Exchange, EngineError> {
-        let out = client::outgoing(base_url, &signed, &key)?;
+        // The key never reaches the debug log, even typed into the URL by mistake.
+        crate::logging::redact_in_logs(&key);
+        let out = outgoing(base_url, &signed)?;
         let mut exchange = self
             .exchange(
                 ExchangeKind::Request,
@@ -145,10 +172,10 @@ impl Sender {
         body: Bytes,
         key: Option<Secret>,
     ) -> Result<Exchange, EngineError> {
-        let out = client::events_request(analytics_url, body.clone());
+        let out = events_request(analytics_url, body.clone());
         let spec = RequestSpec {
             method: out.method.clone(),
-            path: client::COLLECT_PATH.to_string(),
+            path: crate::core::COLLECT_PATH.to_string(),
             query: String::new(),
             header_prefix: String::new(),
             api_key: String::new(),

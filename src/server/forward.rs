@@ -23,7 +23,8 @@ use bytes::{Bytes, BytesMut};
 
 use super::body::{read_forwarded_body, BodyBudget, BodyFailed, BodyPace, BodyPermit};
 use super::error::ApiError;
-use super::stream::{self, UpstreamSeen, STREAM_BODY_PREVIEW};
+use super::stream::{self, STREAM_BODY_PREVIEW};
+use crate::core::traffic::UpstreamSeen;
 
 /// Longest wait for an upstream's complete answer.
 const UPSTREAM_TIMEOUT: Duration = Duration::from_secs(60);

@@ -39,8 +39,9 @@ use crate::core::SigningForm;
 use super::body::{admit_body, BodyError};
 use super::error::ApiError;
 use super::operations::{self, Operation};
-use super::store::{preview, RequestRecord, Verdict};
+use super::store::{preview, RequestRecord};
 use super::AppState;
+use crate::core::traffic::Verdict;
 
 /// Bodies at least this large are verified and JSON-checked on the blocking pool, so that a slow
 /// hash (or a diagnosis that re-hashes several variants) or parse never stalls other connections.

@@ -36,8 +36,9 @@ use crate::core::time::format_timestamp;
 
 use super::error::ApiError;
 use super::page;
-use super::store::{EventFilter, PageQuery, RequestFilter, Verdict};
+use super::store::{EventFilter, PageQuery, RequestFilter};
 use super::AppState;
+use crate::core::traffic::Verdict;
 
 /// Longest wait a client may ask for.
 pub const MAX_WAIT_MS: u64 = 60_000;

@@ -23,8 +23,9 @@ use tower::ServiceExt;
 use crate::core::{ReceivedRequest, Secret};
 
 use super::config::{ManualClock, ServerConfig};
-use super::stream::{Published, RequestSeen, Route, StreamMessage};
+use super::stream::Published;
 use super::AppState;
+use crate::core::traffic::{RequestSeen, Route, StreamMessage};
 
 /// Which captured requests the local server has a judgement on: those to its indexing API and
 /// its collector (not its inspection API, not a shop's own pages).

@@ -56,7 +56,7 @@ pub mod stream;
 
 pub use config::{fixed_clock, system_clock, Clock, ManualClock, ServerConfig};
 pub use error::{ApiError, DebugEntry};
-pub use store::{EventRecord, RequestRecord, Store, Summary, Verdict};
+pub use store::{EventRecord, RequestRecord, Store, Summary};
 
 /// The demo account (defined in the core, shared with the store's `demo` profile).
 pub use crate::core::demo::{DEMO_API_KEY, DEMO_REST_KEY};
@@ -238,7 +238,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/_inspect/summary", get(inspect::summary))
         .route("/_inspect/reset", post(inspect::reset))
         .route("/_inspect/wait", get(inspect::wait))
-        .route(stream::STREAM_PATH, get(stream::stream));
+        .route(crate::core::traffic::STREAM_PATH, get(stream::stream));
     if state.config.unverified_route {
         router = router.route("/_bench/unverified", put(indexing::unverified));
     }

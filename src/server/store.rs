@@ -7,6 +7,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
+
+pub use crate::core::traffic::Verdict;
 use tokio::sync::Notify;
 
 /// How much of an indexing request's body is kept for inspection.
@@ -31,18 +33,6 @@ pub const MAX_PAGE: usize = 1000;
 const TRIM_AFTER_FREED: usize = 32 * 1024 * 1024;
 /// A batch with at least this many problems has its transient memory handed back at once.
 const HEAVY_BATCH_PROBLEMS: usize = 1_000;
-
-/// What became of an indexing request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Verdict {
-    /// Signature verified (the operation itself may still answer 400 or 404).
-    Accepted,
-    /// Refused before the operation: bad or missing signature, too large, too slow.
-    Rejected,
-    /// The client went away before its body arrived; nobody received an answer.
-    Aborted,
-}
 
 /// One indexing (or bench) request as the server saw it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

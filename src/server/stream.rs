@@ -25,13 +25,19 @@ use axum::http::HeaderMap;
 use axum::middleware::Next;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::Value;
 use tokio::sync::{broadcast, watch};
 
 use super::error::ApiError;
-use super::store::{EventRecord, Observer, RequestRecord, Verdict};
+use super::store::{EventRecord, Observer, RequestRecord};
 use super::AppState;
+// The records are the core's (the stream client reads them too); named here as well so the
+// server's files keep naming them where they are made.
+pub use crate::core::traffic::{
+    BatchSeen, RequestSeen, Route, StreamMessage, UpstreamSeen, Verdict, INSTANCE_HEADER,
+    STREAM_PATH,
+};
 
 /// How much of a request body a stream record previews (the full preview stays in the store).
 pub const STREAM_BODY_PREVIEW: usize = 2048;
@@ -46,136 +52,6 @@ pub const STREAM_CHANNEL: usize = 1024;
 const RING_MAX_RECORDS: usize = 10_000;
 /// Keep-alive comment interval (proxies and clients notice a dead server within it).
 const KEEP_ALIVE: Duration = Duration::from_secs(10);
-/// The stream's own path, left out of the stream.
-pub const STREAM_PATH: &str = "/_inspect/stream";
-
-/// Which part of the server a request went to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Route {
-    Indexing,
-    Collect,
-    Inspect,
-    Other,
-}
-
-impl Route {
-    pub fn of(path: &str) -> Route {
-        if path == "/v2" || path.starts_with("/v2/") || path == "/_bench/unverified" {
-            Route::Indexing
-        } else if path == "/analytics" || path.starts_with("/analytics/") {
-            Route::Collect
-        } else if path.starts_with("/_inspect/") {
-            Route::Inspect
-        } else {
-            Route::Other
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Route::Indexing => "indexing",
-            Route::Collect => "collect",
-            Route::Inspect => "inspect",
-            Route::Other => "other",
-        }
-    }
-}
-
-/// An event batch in a record: how many events, how many valid, and the first problems.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct BatchSeen {
-    pub events: usize,
-    pub valid: usize,
-    pub invalid: usize,
-    /// Problems (errors and warnings), at most [`STREAM_MAX_PROBLEMS`], each with its `path`.
-    pub problems: Vec<Value>,
-    /// Problems not listed in `problems`.
-    #[serde(default)]
-    pub problems_omitted: usize,
-}
-
-/// What the upstream answered a forwarded request (or why it could not).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct UpstreamSeen {
-    /// The upstream's base URL.
-    pub url: String,
-    /// Its status, `None` when it could not be reached.
-    pub status: Option<u16>,
-    /// Its `code`, when it answered in the vendor's error shape.
-    pub code: Option<String>,
-    #[serde(default)]
-    pub headers: Vec<(String, String)>,
-    #[serde(default)]
-    pub body: String,
-    #[serde(default)]
-    pub body_bytes: usize,
-    pub duration_ms: f64,
-    /// Why it could not be reached (one sentence).
-    pub error: Option<String>,
-}
-
-/// One completed request, as the stream sends it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RequestSeen {
-    /// Position in the stream (numbered when published; never reused).
-    pub seq: u64,
-    /// Server time when the answer was decided, `YYYY-MM-DDThh:mm:ss.mmmZ`.
-    pub time: String,
-    pub method: String,
-    pub path: String,
-    pub query: String,
-    pub route: Route,
-    /// The status the client got.
-    pub status: u16,
-    /// The error code answered, `None` on success.
-    pub code: Option<String>,
-    pub message: Option<String>,
-    /// Whether the signature verified (indexing requests only).
-    pub verdict: Option<Verdict>,
-    /// Client mistakes the diagnosis recognised (ids such as `TRAILING_SLASH_TRIMMED`).
-    #[serde(default)]
-    pub mistakes: Vec<String>,
-    /// The diagnosis's one-sentence conclusion.
-    pub conclusion: Option<String>,
-    /// The server's signing text for a `SIGNATURE_MISMATCH` answer, as the answer gave it (its
-    /// `canonical:` debug entry: `\n` markers on one line).
-    #[serde(default)]
-    pub expected: Option<String>,
-    /// Verifier warnings.
-    #[serde(default)]
-    pub warnings: Vec<String>,
-    pub request_bytes: Option<usize>,
-    pub response_bytes: Option<u64>,
-    pub duration_ms: f64,
-    /// Request headers as received (lower-case names), at most 64, values cut at 512 bytes.
-    #[serde(default)]
-    pub headers: Vec<(String, String)>,
-    /// The start of the body as text (lossy UTF-8), at most [`STREAM_BODY_PREVIEW`] bytes.
-    #[serde(default)]
-    pub body: String,
-    #[serde(default)]
-    pub body_truncated: bool,
-    /// The inspection store's sequence number of the full record (request or batch).
-    pub record: Option<u64>,
-    pub job_id: Option<String>,
-    /// For collector requests: the event counts and problems.
-    pub batch: Option<BatchSeen>,
-    /// For forwarded requests: what the upstream answered.
-    pub upstream: Option<UpstreamSeen>,
-}
-
-/// A message on the stream: a request, or a note that some were skipped.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
-pub enum StreamMessage {
-    Request(Box<RequestSeen>),
-    /// `skipped` records were not delivered (the subscriber fell behind, or they were no
-    /// longer held when it asked to resume).
-    Skipped {
-        skipped: u64,
-    },
-}
 
 /// A published record: its number and its JSON text (serialised once for every subscriber).
 #[derive(Debug)]
@@ -691,9 +567,6 @@ pub struct StreamQuery {
     /// The run `after` was numbered by (from `X-Stream-Instance`).
     instance: Option<String>,
 }
-
-/// The response header naming the server run.
-pub const INSTANCE_HEADER: &str = "x-stream-instance";
 
 /// `GET /_inspect/stream[?after=SEQ]`: Server-Sent Events, one `request` event per completed
 /// request (`id:` its number), `skipped` events for records not delivered. With `after` (or a

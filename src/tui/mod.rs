@@ -85,7 +85,7 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
     }
     if let Some(w) = &watch {
         // A bad URL is one sentence before the terminal is taken over.
-        crate::cli::watch::stream_url(w, "--watch")?;
+        crate::client::stream::stream_url(w, "--watch")?;
     }
     // The in-process server's port is bound first: a pinned port already in use is said before
     // anything else, and the address is known for the first frame. The server itself starts
@@ -115,7 +115,7 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
     // The engine opens the profile and applies the one last-used policy
     // (`docs/architecture.md`, "Last used profile"). With several saved profiles and none used
     // last, the CLI asks for --profile; the workbench opens the demo and says so.
-    let opts = crate::client::ClientOptions::default();
+    let opts = crate::engine::ClientOptions::default();
     let mut note = None;
     // Opened unmarked: the event loop remembers it as the last used one after the first frame
     // (the write syncs to disk).

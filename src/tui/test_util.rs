@@ -93,7 +93,7 @@ impl TestApp {
     /// The demo profile with another request.
     pub fn with_request(w: u16, h: u16, request: EditorRequest) -> TestApp {
         let key = KeyInfo {
-            secret: Secret::new(crate::server::DEMO_REST_KEY),
+            secret: Secret::new(crate::core::demo::DEMO_REST_KEY),
             source: "demo key".into(),
             revealed: false,
         };

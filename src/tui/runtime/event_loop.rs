@@ -28,7 +28,7 @@ pub struct LoopHooks {
 }
 
 /// The workbench's tokio runtime: two worker threads shared by the sends, the traffic feed and
-/// the in-process server (which has no threads of its own, see [`crate::server::start`]).
+/// the in-process server (which has no threads of its own: `server::start` serves on this runtime).
 pub fn build_runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -10,7 +10,6 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use super::profile::{open_current, stored_body, without_body};
 use super::send::{send, send_events};
-use crate::client::{self, ClientOptions, ConnectProbe};
 use crate::engine::{Sender, Session};
 use crate::store::{KeySource, SaveOptions, EMBEDDED_URL};
 use crate::tui::components::diagnose::capture::{
@@ -34,9 +33,8 @@ pub struct Effects {
     pub signer: SignWorker,
     /// Validates big event batches off the draw path.
     pub validator: ValidateWorker,
-    /// For reading what the local collector stored (not a send: nothing is recorded).
-    pub http: reqwest::Client,
-    /// Sends without a session: nothing recorded, no profile marked.
+    /// Sends without a session (nothing recorded, no profile marked), and reads what the local
+    /// collector stored.
     offline: Sender,
     pub clipboard: Option<arboard::Clipboard>,
     /// The engine's session: profiles, history, the embedded server (None in tests that need no
@@ -64,15 +62,11 @@ impl Effects {
         let validator = ValidateWorker::spawn(move |v| {
             let _ = out.send(Message::Events(EventsMsg::Validated(Box::new(v))));
         });
-        let opts = ClientOptions::default();
-        let (http, probe) = client::build_client_probed(&opts)
-            .unwrap_or_else(|_| (reqwest::Client::new(), ConnectProbe::default()));
         Effects {
             tx,
             signer,
             validator,
-            offline: Sender::new(http.clone(), probe, opts, String::new(), None, None),
-            http,
+            offline: Sender::unrecorded(),
             clipboard: None,
             session: None,
             key_read: None,
@@ -336,17 +330,9 @@ impl Effects {
                 });
             }
             EventsEffect::FetchStored { url } => {
-                let http = self.http.clone();
+                let sender = self.offline.clone();
                 tokio::spawn(async move {
-                    let result = async {
-                        let r = http.get(&url).send().await.map_err(|e| {
-                            format!("could not read what the collector stored from {url}: {e}")
-                        })?;
-                        r.text()
-                            .await
-                            .map_err(|e| format!("the answer from {url} was cut off: {e}"))
-                    }
-                    .await;
+                    let result = sender.get_text(&url).await;
                     let _ = tx.send(Message::Events(EventsMsg::Stored(result)));
                 });
             }

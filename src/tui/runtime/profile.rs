@@ -127,7 +127,7 @@ mod tests {
         p.request_mut().body = Bytes::from(vec![b'x'; 4096]);
         ProfileStore::open(&paths).save(&p).unwrap();
         let mut session =
-            Session::open_in(paths, Some("big"), crate::client::ClientOptions::default()).unwrap();
+            Session::open_in(paths, Some("big"), crate::engine::ClientOptions::default()).unwrap();
         let (loaded, note) = open_current(&mut session);
         assert_eq!(note, None);
         assert_eq!(loaded.request.spec.body.len(), 4096);

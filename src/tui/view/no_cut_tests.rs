@@ -404,7 +404,7 @@ fn events_with_long_items_and_problems_cut_nothing() {
 /// server's signing text and what was received wrap in their halves.
 #[test]
 fn traffic_with_a_long_record_cuts_nothing() {
-    use crate::server::stream::RequestSeen;
+    use crate::core::traffic::RequestSeen;
     use crate::tui::components::traffic::TrafficMsg;
     let long_path = format!("/v2/batch/{}", "segment/".repeat(12));
     let conclusion = "the client signed the path without its trailing slash while the request \

@@ -24,7 +24,7 @@ fn curl_with_body_file(file: &str, flag: &str) -> String {
     };
     let ts = crate::core::time::format_timestamp(t0());
     let key = Secret::new(crate::server::DEMO_REST_KEY);
-    let out = crate::client::build_signed("http://127.0.0.1:9", &spec, &ts, &key).unwrap();
+    let out = crate::engine::build_signed("http://127.0.0.1:9", &spec, &ts, &key).unwrap();
     let headers: Vec<(String, String)> = out.headers.clone();
     let cmd = to_curl(
         "PUT",

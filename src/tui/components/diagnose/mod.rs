@@ -317,7 +317,7 @@ pub fn run(
         Action::Diagnose => {
             let key = match d.key {
                 DiagKey::Profile => profile_key.clone(),
-                DiagKey::Demo => Secret::new(crate::server::DEMO_REST_KEY),
+                DiagKey::Demo => Secret::new(crate::core::demo::DEMO_REST_KEY),
             };
             vec![Command::Diagnose {
                 text: d.input.lines().join("\n"),

@@ -469,7 +469,7 @@ impl EventsState {
 
     /// The URL a send goes to.
     pub fn collect_url(&self) -> String {
-        crate::client::collect_url(self.analytics_url.text().trim())
+        crate::engine::collect_url(self.analytics_url.text().trim())
     }
 
     pub(super) fn input(&self, f: Field) -> &LineInput {

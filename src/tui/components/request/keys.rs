@@ -351,8 +351,8 @@ pub const COPY_KEYS: Table<Action> = Table::new(
 
 /// The actions the footer shows where the cursor is: a filter on [`KEYS`] (or, in normal mode,
 /// on [`NORMAL_KEYS`]); the keys and words come from those tables.
-pub fn footer_actions(focus: super::Field, normal_mode: bool) -> &'static [Action] {
-    use super::Field;
+pub fn footer_actions(focus: super::state::Field, normal_mode: bool) -> &'static [Action] {
+    use super::state::Field;
     if normal_mode {
         return &[
             Action::Send,

@@ -4,11 +4,11 @@
 
 use serde_json::Value;
 
+use crate::core::traffic::Verdict;
+use crate::core::traffic::{RequestSeen, Route};
 use crate::core::verify::ReceivedRequest;
 use crate::core::visible::visible_lines;
 use crate::core::{CanonicalText, HeaderNames, SignableRequest};
-use crate::server::store::Verdict;
-use crate::server::stream::{RequestSeen, Route};
 use crate::tui::components::diagnose::capture::capture_fields;
 use crate::tui::model::EditorRequest;
 

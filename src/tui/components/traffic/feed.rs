@@ -1,10 +1,10 @@
 //! The runtime's side of the traffic view: follow a server's live stream
 //! (`GET /_inspect/stream`, `docs/server.md`) on the runtime's tokio threads, parse each record
-//! there, and hand it to the event loop as a [`TrafficMsg`]. Reconnecting and resuming are
-//! `signscope watch`'s ([`crate::cli::watch::follow_stream`]).
+//! there, and hand it to the event loop as a [`TrafficMsg`]. Reconnecting and resuming are the
+//! stream client's ([`crate::client::stream::follow_stream`], as for `signscope watch`).
 
-use crate::cli::watch::{follow_stream, stream_url, Follow};
-use crate::server::stream::StreamMessage;
+use crate::client::stream::{follow_stream, stream_url, Follow};
+use crate::core::traffic::StreamMessage;
 
 use super::state::TrafficMsg;
 

@@ -7,8 +7,8 @@ use crossterm::event::{KeyEvent, MouseEvent};
 use ratatui::layout::Rect;
 
 use super::detail::Detail;
-use crate::server::store::Verdict;
-use crate::server::stream::RequestSeen;
+use crate::core::traffic::RequestSeen;
+use crate::core::traffic::Verdict;
 use crate::tui::model::EditorRequest;
 
 /// How many records the view keeps; older ones are dropped (and counted) beyond it.
@@ -40,7 +40,7 @@ pub struct Entry {
 
 impl Entry {
     pub fn new(seen: RequestSeen) -> Entry {
-        let line = crate::cli::watch::request_line(&seen);
+        let line = crate::core::traffic::request_line(&seen);
         let tone = tone_of(&seen);
         let mut hay = format!("{line} {}", seen.route.as_str());
         if let Some(c) = &seen.conclusion {

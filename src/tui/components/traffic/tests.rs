@@ -5,7 +5,7 @@ use crossterm::event::KeyCode;
 use tower::ServiceExt;
 
 use super::*;
-use crate::server::stream::{RequestSeen, StreamMessage};
+use crate::core::traffic::{RequestSeen, StreamMessage};
 use crate::tui::effect::Command;
 use crate::tui::layout::View;
 use crate::tui::message::Message;
@@ -51,7 +51,7 @@ fn signed(signed_path: &str, sent_path: &str) -> axum::http::Request<axum::body:
     };
     let ts = crate::core::time::format_timestamp(chrono::Utc::now());
     let key = crate::core::Secret::new(crate::server::DEMO_REST_KEY);
-    let out = crate::client::build_signed("http://127.0.0.1:9", &spec, &ts, &key).unwrap();
+    let out = crate::engine::build_signed("http://127.0.0.1:9", &spec, &ts, &key).unwrap();
     let mut b = axum::http::Request::builder()
         .method(out.method.as_str())
         .uri(sent_path);
@@ -524,7 +524,7 @@ fn a_profiles_forwarding_urls_configure_the_in_process_server() {
         };
         let ts = crate::core::time::format_timestamp(chrono::Utc::now());
         let key = crate::core::Secret::new(crate::server::DEMO_REST_KEY);
-        let out = crate::client::build_signed(&server.url(), &spec, &ts, &key).unwrap();
+        let out = crate::engine::build_signed(&server.url(), &spec, &ts, &key).unwrap();
         let http = reqwest::Client::builder().no_proxy().build().unwrap();
         let r = crate::client::send(&http, &out).await.unwrap();
         assert_eq!(r.status, 200);

@@ -12,8 +12,8 @@ use super::draw::layout;
 use super::har::{self, HarAction};
 use super::keys::{Action, KEYS};
 use super::state::{Entry, Feed, TrafficEffect, TrafficMsg, TrafficState};
+use crate::core::traffic::RequestSeen;
 use crate::core::visible::escape_visible;
-use crate::server::stream::RequestSeen;
 use crate::tui::keymap;
 
 /// Handle a message; pure.

@@ -1,0 +1,382 @@
+//! Following a signscope server's live stream (`GET /_inspect/stream`, `docs/server.md`, "Live
+//! stream"): `signscope watch` prints it and the workbench's Traffic view lists it, both through
+//! [`follow_stream`].
+//!
+//! The `text/event-stream` body is parsed by the `eventsource-stream` crate over reqwest's byte
+//! stream ([`events`]). That parser keeps the unfinished line, and the data lines of the event
+//! being read, in memory until they end: a server that never ends a line (or an event) would
+//! grow them without limit, so [`events`] refuses an event longer than [`MAX_EVENT_BYTES`] and
+//! the follower reconnects. A record of a signscope server is at most a few dozen KiB (its
+//! previews and header values are capped).
+
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use bytes::Bytes;
+use eventsource_stream::{EventStreamError, Eventsource};
+use futures::{Stream, StreamExt};
+
+use crate::core::traffic::{StreamMessage, INSTANCE_HEADER, STREAM_PATH};
+
+/// One Server-Sent Event: its type (`message` when not named), its id (empty when none) and its
+/// data lines joined.
+pub use eventsource_stream::Event;
+
+/// The address `signscope serve` listens on by default (`signscope watch` follows it).
+pub const DEFAULT_URL: &str = "http://127.0.0.1:8080";
+/// The longest event (its lines, line ends included) a follower holds while reading it.
+pub const MAX_EVENT_BYTES: usize = 1024 * 1024;
+/// No byte for this long (the server sends a keep-alive every 10 s) means a dead connection.
+const SILENCE: Duration = Duration::from_secs(30);
+/// Waits between reconnection attempts, growing up to the last.
+const RETRY: [u64; 4] = [100, 250, 500, 1000];
+
+/// Why a stream cannot be followed at all (reported before anything is followed).
+#[derive(Debug, thiserror::Error)]
+pub enum FollowError {
+    #[error("{flag} {base:?} is not a URL like {DEFAULT_URL}")]
+    NotAUrl {
+        flag: String,
+        base: String,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    #[error("{flag} {base:?} must start with http:// or https://")]
+    NotHttp { flag: String, base: String },
+    #[error("could not set up the HTTP client: {0}")]
+    Client(#[source] reqwest::Error),
+}
+
+/// Why reading a stream's events stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("{}", cause(.0))]
+    Transport(#[from] reqwest::Error),
+    #[error("an event longer than {} KiB (not a signscope stream?)", MAX_EVENT_BYTES / 1024)]
+    TooLong,
+    #[error("the stream is not UTF-8 text: {0}")]
+    NotText(String),
+    #[error("the stream could not be parsed: {0}")]
+    Parse(String),
+}
+
+/// What following a stream reports to its sink, in order.
+#[derive(Debug)]
+pub enum Follow {
+    /// The stream is open (`again` after an outage).
+    Connected { again: bool },
+    /// One record: its JSON text, as the server sent it, and what it says.
+    Message { json: String, msg: StreamMessage },
+    /// The stream is not (or no longer) there, and why; reported once per outage, retrying
+    /// until it is back.
+    Waiting(String),
+}
+
+/// The stream URL of a server's base URL (`http://HOST:PORT`), or one sentence naming the flag
+/// it came from.
+pub fn stream_url(base: &str, flag: &str) -> Result<reqwest::Url, FollowError> {
+    let base = base.trim_end_matches('/');
+    let url =
+        reqwest::Url::parse(&format!("{base}{STREAM_PATH}")).map_err(|e| FollowError::NotAUrl {
+            flag: flag.to_string(),
+            base: base.to_string(),
+            source: Box::new(e),
+        })?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(FollowError::NotHttp {
+            flag: flag.to_string(),
+            base: base.to_string(),
+        });
+    }
+    Ok(url)
+}
+
+/// Where the stream was left: the last number received and the server run that gave it.
+#[derive(Default)]
+struct Position {
+    after: Option<u64>,
+    instance: Option<String>,
+}
+
+/// Follow a server's stream for ever: reconnect when it goes away and resume after the last
+/// record received (or from the oldest record a restarted server holds). Ends only when `sink`
+/// fails (a closed pipe, a closed channel), with its error.
+pub async fn follow_stream<E: From<FollowError>>(
+    url: reqwest::Url,
+    mut sink: impl FnMut(Follow) -> Result<(), E>,
+) -> Result<(), E> {
+    let client = reqwest::Client::builder()
+        .connect_timeout(Duration::from_secs(2))
+        .build()
+        .map_err(FollowError::Client)?;
+    let mut pos = Position::default();
+    let mut attempt = 0usize;
+    let mut connected_once = false;
+    let mut told_waiting = false;
+    loop {
+        let mut req = client
+            .get(url.clone())
+            .header("accept", "text/event-stream");
+        if let Some(after) = pos.after {
+            req = req.query(&[("after", after.to_string())]);
+            if let Some(i) = &pos.instance {
+                req = req.query(&[("instance", i.as_str())]);
+            }
+        }
+        let why = match req.send().await {
+            Ok(resp) if resp.status().is_success() => {
+                sink(Follow::Connected {
+                    again: connected_once,
+                })?;
+                connected_once = true;
+                told_waiting = false;
+                attempt = 0;
+                pos.instance = resp
+                    .headers()
+                    .get(INSTANCE_HEADER)
+                    .and_then(|v| v.to_str().ok())
+                    .map(str::to_string);
+                read_stream(resp, &mut pos, &mut sink).await?
+            }
+            Ok(resp) => format!("it answered {} to {}", resp.status(), url.path()),
+            Err(e) => cause(&e),
+        };
+        if !told_waiting {
+            sink(Follow::Waiting(why))?;
+            told_waiting = true;
+        }
+        let wait = RETRY[attempt.min(RETRY.len() - 1)];
+        attempt += 1;
+        tokio::time::sleep(Duration::from_millis(wait)).await;
+    }
+}
+
+/// Hand the stream's records to `sink` until it ends; returns why it ended. Errors are only
+/// the sink's.
+async fn read_stream<E>(
+    resp: reqwest::Response,
+    pos: &mut Position,
+    sink: &mut impl FnMut(Follow) -> Result<(), E>,
+) -> Result<String, E> {
+    let mut events = events(resp);
+    loop {
+        let ev = match tokio::time::timeout(SILENCE, events.next()).await {
+            Err(_) => return Ok(format!("nothing heard for {} s", SILENCE.as_secs())),
+            Ok(None) => return Ok("the server closed the stream".to_string()),
+            Ok(Some(Err(e))) => return Ok(e.to_string()),
+            Ok(Some(Ok(ev))) => ev,
+        };
+        let Ok(msg) = serde_json::from_str::<StreamMessage>(&ev.data) else {
+            continue;
+        };
+        if let StreamMessage::Request(r) = &msg {
+            pos.after = Some(r.seq);
+        }
+        sink(Follow::Message { json: ev.data, msg })?;
+    }
+}
+
+/// The events of a `text/event-stream` response, each at most [`MAX_EVENT_BYTES`] long; the
+/// stream ends with an error at the first longer one.
+pub fn events(resp: reqwest::Response) -> impl Stream<Item = Result<Event, ReadError>> + Send {
+    Bounded::new(resp.bytes_stream())
+        .eventsource()
+        .map(|r| r.map_err(read_error))
+}
+
+fn read_error(e: EventStreamError<ReadError>) -> ReadError {
+    match e {
+        EventStreamError::Transport(e) => e,
+        EventStreamError::Utf8(e) => ReadError::NotText(e.to_string()),
+        EventStreamError::Parser(e) => ReadError::Parse(e.to_string()),
+    }
+}
+
+/// A byte stream that fails once an event (the bytes since the last blank line) grows past
+/// [`MAX_EVENT_BYTES`]: the bound on what the event parser holds.
+struct Bounded<S> {
+    inner: S,
+    /// Bytes since the last event ended.
+    event_bytes: usize,
+    /// The previous byte was a line end (`\n`, or a `\r` not followed by `\n`).
+    after_line_end: bool,
+    /// The previous byte was `\r` (a `\n` right after it ends the same line).
+    after_cr: bool,
+    failed: bool,
+}
+
+impl<S> Bounded<S> {
+    fn new(inner: S) -> Self {
+        Bounded {
+            inner,
+            event_bytes: 0,
+            after_line_end: true,
+            after_cr: false,
+            failed: false,
+        }
+    }
+
+    /// Count `chunk`; false when the event it continues is too long.
+    fn admit(&mut self, chunk: &[u8]) -> bool {
+        for &b in chunk {
+            match b {
+                b'\n' if self.after_cr => self.after_cr = false,
+                b'\n' | b'\r' => {
+                    if self.after_line_end {
+                        // A blank line: the event ended.
+                        self.event_bytes = 0;
+                    }
+                    self.after_line_end = true;
+                    self.after_cr = b == b'\r';
+                }
+                _ => {
+                    self.after_line_end = false;
+                    self.after_cr = false;
+                }
+            }
+            self.event_bytes += 1;
+        }
+        self.event_bytes <= MAX_EVENT_BYTES
+    }
+}
+
+impl<S, E> Stream for Bounded<S>
+where
+    S: Stream<Item = Result<Bytes, E>> + Unpin,
+    ReadError: From<E>,
+{
+    type Item = Result<Bytes, ReadError>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        if self.failed {
+            return Poll::Ready(None);
+        }
+        match self.inner.poll_next_unpin(cx) {
+            Poll::Ready(Some(Ok(chunk))) => {
+                if self.admit(&chunk) {
+                    Poll::Ready(Some(Ok(chunk)))
+                } else {
+                    self.failed = true;
+                    Poll::Ready(Some(Err(ReadError::TooLong)))
+                }
+            }
+            Poll::Ready(Some(Err(e))) => Poll::Ready(Some(Err(e.into()))),
+            Poll::Ready(None) => Poll::Ready(None),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+/// The root cause of a connection error, e.g. `Connection refused (os error 111)`.
+fn cause(e: &reqwest::Error) -> String {
+    let mut root: &dyn std::error::Error = e;
+    while let Some(next) = root.source() {
+        root = next;
+    }
+    let text = root.to_string();
+    if e.is_connect() && !text.to_ascii_lowercase().contains("connect") {
+        format!("could not connect: {text}")
+    } else {
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chunks(parts: &[&[u8]]) -> Vec<Result<Bytes, ReadError>> {
+        parts
+            .iter()
+            .map(|p| Ok(Bytes::copy_from_slice(p)))
+            .collect()
+    }
+
+    /// The parser as [`events`] runs it, over chunks instead of a response.
+    async fn parse(parts: &[&[u8]]) -> Vec<Result<Event, String>> {
+        futures::stream::iter(chunks(parts))
+            .eventsource()
+            .map(|r| r.map_err(|e| read_error(e).to_string()))
+            .collect()
+            .await
+    }
+
+    #[tokio::test]
+    async fn events_are_parsed_across_chunks_and_line_ends() {
+        let evs = parse(&[
+            b": keep-alive\n\nevent: request\r\nid: 7\r",
+            b"\ndata: {\"a\":\ndata: 1}\r\n\r\n",
+            b"data:x\r\rdata: y\n\n",
+        ])
+        .await;
+        let evs: Vec<Event> = evs.into_iter().map(Result::unwrap).collect();
+        assert_eq!(evs.len(), 3, "{evs:?}");
+        assert_eq!(
+            (
+                evs[0].event.as_str(),
+                evs[0].id.as_str(),
+                evs[0].data.as_str()
+            ),
+            ("request", "7", "{\"a\":\n1}")
+        );
+        assert_eq!(
+            (evs[1].event.as_str(), evs[1].data.as_str()),
+            ("message", "x")
+        );
+        assert_eq!(evs[2].data, "y");
+    }
+
+    #[test]
+    fn an_event_is_bounded_whatever_its_line_ends() {
+        let mut b = Bounded::new(());
+        // Many complete events, each small: never refused, whatever the total.
+        for _ in 0..10_000 {
+            assert!(b.admit(b"data: 0123456789abcdef0123456789abcdef\n\n"));
+            assert!(b.admit(b"data: x\r\n\r\n"));
+            assert!(b.admit(b"data: y\r\r"));
+        }
+        // One line that never ends: refused past the bound, fed in small chunks.
+        let mut b = Bounded::new(());
+        let piece = [b'a'; 4096];
+        let fed = (0..).take_while(|_| b.admit(&piece)).count();
+        assert_eq!(fed, MAX_EVENT_BYTES / piece.len());
+        // Many data lines with no blank line between them: one event, refused too.
+        let mut b = Bounded::new(());
+        let line = b"data: 0123456789abcdef\n";
+        let fed = (0..).take_while(|_| b.admit(line)).count();
+        assert_eq!(fed, MAX_EVENT_BYTES / line.len());
+        // A CRLF is one line end, not a blank line: "\r\n" then data continues the event.
+        let mut b = Bounded::new(());
+        assert!(b.admit(b"data: a\r\n"));
+        assert!(b.admit(b"data: b\r\n"));
+        assert_eq!(b.event_bytes, 18);
+        assert!(b.admit(b"\r\n"));
+        assert_eq!(b.event_bytes, 2, "the blank line ended it");
+    }
+
+    #[tokio::test]
+    async fn a_stream_that_never_ends_a_line_ends_with_an_error_after_the_bound() {
+        let fed = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counter = fed.clone();
+        let piece = Bytes::from(vec![b'a'; 64 * 1024]);
+        // 64 MiB of one line, if nothing stopped it.
+        let endless = futures::stream::iter(std::iter::repeat_n(piece, 1024)).map(move |p| {
+            counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Ok::<_, ReadError>(p)
+        });
+        let body =
+            futures::stream::once(async { Ok(Bytes::from_static(b"data: ")) }).chain(endless);
+        let mut events = Bounded::new(Box::pin(body)).eventsource();
+        let first = events.next().await.expect("an item").map_err(read_error);
+        assert!(matches!(first, Err(ReadError::TooLong)), "{first:?}");
+        let read = fed.load(std::sync::atomic::Ordering::Relaxed);
+        // The six bytes of `data: ` and 16 pieces of 64 KiB pass 1 MiB: refused at the 16th.
+        assert_eq!(
+            read,
+            MAX_EVENT_BYTES / (64 * 1024),
+            "read no further than the bound"
+        );
+        assert!(events.next().await.is_none(), "and the stream ends there");
+    }
+}

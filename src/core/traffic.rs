@@ -1,0 +1,219 @@
+//! The live stream's records (`GET /_inspect/stream`, `docs/server.md`, "Live stream"): what
+//! a local server saw of one completed request, as it sends it to its followers, and the one
+//! readable line of it that `signscope watch` prints and the workbench's Traffic view lists.
+//! Plain data: the server makes them, the stream client (`client::stream`) reads them.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The stream's own path, left out of the stream.
+pub const STREAM_PATH: &str = "/_inspect/stream";
+/// The header naming the server run whose numbers a stream carries (see [`STREAM_PATH`]).
+pub const INSTANCE_HEADER: &str = "x-stream-instance";
+
+/// What became of an indexing request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Signature verified (the operation itself may still answer 400 or 404).
+    Accepted,
+    /// Refused before the operation: bad or missing signature, too large, too slow.
+    Rejected,
+    /// The client went away before its body arrived; nobody received an answer.
+    Aborted,
+}
+
+/// Which part of the server a request went to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Route {
+    Indexing,
+    Collect,
+    Inspect,
+    Other,
+}
+
+impl Route {
+    pub fn of(path: &str) -> Route {
+        if path == "/v2" || path.starts_with("/v2/") || path == "/_bench/unverified" {
+            Route::Indexing
+        } else if path == "/analytics" || path.starts_with("/analytics/") {
+            Route::Collect
+        } else if path.starts_with("/_inspect/") {
+            Route::Inspect
+        } else {
+            Route::Other
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Route::Indexing => "indexing",
+            Route::Collect => "collect",
+            Route::Inspect => "inspect",
+            Route::Other => "other",
+        }
+    }
+}
+
+/// An event batch in a record: how many events, how many valid, and the first problems.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BatchSeen {
+    pub events: usize,
+    pub valid: usize,
+    pub invalid: usize,
+    /// Problems (errors and warnings), at most the server's limit, each with its `path`.
+    pub problems: Vec<Value>,
+    /// Problems not listed in `problems`.
+    #[serde(default)]
+    pub problems_omitted: usize,
+}
+
+/// What the upstream answered a forwarded request (or why it could not).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct UpstreamSeen {
+    /// The upstream's base URL.
+    pub url: String,
+    /// Its status, `None` when it could not be reached.
+    pub status: Option<u16>,
+    /// Its `code`, when it answered in the vendor's error shape.
+    pub code: Option<String>,
+    #[serde(default)]
+    pub headers: Vec<(String, String)>,
+    #[serde(default)]
+    pub body: String,
+    #[serde(default)]
+    pub body_bytes: usize,
+    pub duration_ms: f64,
+    /// Why it could not be reached (one sentence).
+    pub error: Option<String>,
+}
+
+/// One completed request, as the stream sends it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RequestSeen {
+    /// Position in the stream (numbered when published; never reused).
+    pub seq: u64,
+    /// Server time when the answer was decided, `YYYY-MM-DDThh:mm:ss.mmmZ`.
+    pub time: String,
+    pub method: String,
+    pub path: String,
+    pub query: String,
+    pub route: Route,
+    /// The status the client got.
+    pub status: u16,
+    /// The error code answered, `None` on success.
+    pub code: Option<String>,
+    pub message: Option<String>,
+    /// Whether the signature verified (indexing requests only).
+    pub verdict: Option<Verdict>,
+    /// Client mistakes the diagnosis recognised (ids such as `TRAILING_SLASH_TRIMMED`).
+    #[serde(default)]
+    pub mistakes: Vec<String>,
+    /// The diagnosis's one-sentence conclusion.
+    pub conclusion: Option<String>,
+    /// The server's signing text for a `SIGNATURE_MISMATCH` answer, as the answer gave it (its
+    /// `canonical:` debug entry: `\n` markers on one line).
+    #[serde(default)]
+    pub expected: Option<String>,
+    /// Verifier warnings.
+    #[serde(default)]
+    pub warnings: Vec<String>,
+    pub request_bytes: Option<usize>,
+    pub response_bytes: Option<u64>,
+    pub duration_ms: f64,
+    /// Request headers as received (lower-case names), at most 64, values cut at 512 bytes.
+    #[serde(default)]
+    pub headers: Vec<(String, String)>,
+    /// The start of the body as text (lossy UTF-8), at most the server's limit of bytes.
+    #[serde(default)]
+    pub body: String,
+    #[serde(default)]
+    pub body_truncated: bool,
+    /// The inspection store's sequence number of the full record (request or batch).
+    pub record: Option<u64>,
+    pub job_id: Option<String>,
+    /// For collector requests: the event counts and problems.
+    pub batch: Option<BatchSeen>,
+    /// For forwarded requests: what the upstream answered.
+    pub upstream: Option<UpstreamSeen>,
+}
+
+/// A message on the stream: a request, or a note that some were skipped.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum StreamMessage {
+    Request(Box<RequestSeen>),
+    /// `skipped` records were not delivered (the subscriber fell behind, or they were no
+    /// longer held when it asked to resume).
+    Skipped {
+        skipped: u64,
+    },
+}
+
+/// One readable line: `11:24:54 PUT /v2/batch 401 SIGNATURE_MISMATCH TRAILING_SLASH_TRIMMED`.
+pub fn line(msg: &StreamMessage) -> String {
+    let r = match msg {
+        StreamMessage::Skipped { skipped } => {
+            return format!(
+                "… {skipped} {} skipped (this watcher fell behind)",
+                if *skipped == 1 { "record" } else { "records" }
+            )
+        }
+        StreamMessage::Request(r) => r,
+    };
+    request_line(r)
+}
+
+/// The line of one request (see [`line`]).
+pub fn request_line(r: &RequestSeen) -> String {
+    // `2026-11-22T11:24:54.123Z` -> `11:24:54`
+    let time = r.time.get(11..19).unwrap_or(&r.time);
+    let mut s = format!("{time} {} {}", r.method, r.path);
+    if !r.query.is_empty() {
+        s.push('?');
+        s.push_str(&r.query);
+    }
+    s.push_str(&format!(" {}", r.status));
+    match &r.code {
+        Some(code) => s.push_str(&format!(" {code}")),
+        None if r.status < 400 => s.push_str(" OK"),
+        None => {}
+    }
+    if !r.mistakes.is_empty() {
+        s.push(' ');
+        s.push_str(&r.mistakes.join("+"));
+    }
+    if let Some(b) = &r.batch {
+        s.push_str(&format!(
+            " ({} {}, {} invalid",
+            b.events,
+            if b.events == 1 { "event" } else { "events" },
+            b.invalid
+        ));
+        if let Some(p) = b.problems.first() {
+            let path = p.get("path").and_then(|v| v.as_str()).unwrap_or("");
+            let code = p.get("code").and_then(|v| v.as_str()).unwrap_or("");
+            s.push_str(&format!(
+                "; {code} at {}",
+                if path.is_empty() { "$" } else { path }
+            ));
+        }
+        s.push(')');
+    }
+    if let Some(u) = &r.upstream {
+        match (u.status, &u.error) {
+            (Some(status), _) => {
+                s.push_str(&format!(" -> upstream {status}"));
+                if let Some(code) = &u.code {
+                    s.push_str(&format!(" {code}"));
+                }
+            }
+            (None, _) => s.push_str(" -> upstream unreachable"),
+        }
+    }
+    // Every part of the line came from outside (the client's request, an upstream's answer):
+    // a control byte, a C1 control or a bidi override is shown as an escape, never sent to the
+    // terminal (an upstream code set a tmux pane's title and wrote the clipboard).
+    crate::core::visible::escape_visible(s.as_bytes())
+}
