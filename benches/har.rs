@@ -5,7 +5,7 @@
 //!   5,000 collector posts of one recommendation view each (valid, nested shape) and 1,000
 //!   signed indexing batches (correct signatures, judged at their capture time);
 //! - `value`: serde_json alone parsing the file into a `serde_json::Value` (from memory);
-//! - `check`: the whole of `check` from the file on disk (`cli::capture::judge_file`: streaming
+//! - `check`: the whole of `check` from the file on disk (`engine::capture::judge_file`: streaming
 //!   read, every judged request through the local server's routes, the records made), with a
 //!   sink that only counts;
 //! - budget: `check` within 5x `value` (and under 1 s), and the `check` process under 4x the
@@ -22,9 +22,9 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use signscope::cli::capture::{judge_file, CaptureOptions};
 use signscope::core::sign::{encode_signature, hmac_sha384};
 use signscope::core::Secret;
+use signscope::engine::capture::{judge_file, CaptureOptions};
 use signscope::server::judge::JudgeKeys;
 
 const REST: &str = "bench-rest-key-0123456789";

@@ -14,12 +14,12 @@ use serde_json::json;
 use crate::core::time::parse_timestamp;
 use crate::core::visible::escape_visible;
 use crate::core::SigningForm;
-use crate::server::judge::JudgeKeys;
+use crate::engine::capture::JudgeKeys;
 use crate::store::KeySource;
 
-use super::capture::{is_rejected, judge_file, CaptureOptions, Item, Outcome, Skip};
 use super::keys::rest_key_from_env_or_file;
 use crate::core::traffic::request_line;
+use crate::engine::capture::{is_rejected, judge_file, CaptureOptions, Item, Outcome, Skip};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum CheckOutput {
@@ -181,7 +181,7 @@ fn exit_code(o: &Outcome, unverified: usize) -> u8 {
     }
 }
 
-fn captured_text(c: &Option<super::capture::Captured>) -> String {
+fn captured_text(c: &Option<crate::engine::capture::Captured>) -> String {
     match c {
         None => String::new(),
         Some(c) => {

@@ -6,7 +6,6 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-pub mod capture;
 pub mod check;
 pub mod events;
 pub mod history;

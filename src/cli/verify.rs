@@ -15,6 +15,7 @@ use crate::core::visible::escape_visible;
 use crate::core::ReceivedRequest;
 use crate::core::Secret;
 use crate::core::SigningForm;
+use crate::engine::capture::curl_body_file;
 
 use super::keys::rest_key_from_env_or_file;
 
@@ -242,107 +243,6 @@ pub fn accept_in_forms(
         }
     }
     checked
-}
-
-/// Largest body file a capture's `@FILE` may name (`--body-file` is read whatever its size).
-pub const MAX_CAPTURE_BODY_FILE: u64 = 64 * 1024 * 1024;
-
-/// The body of a curl command that reads it from the file `named` (`--data-binary @named`):
-/// `--body-file` when given; else `named` next to the request file, then in the working
-/// directory (`sign --output curl --body-file` prints the path as it was given, usually
-/// relative to where it was run). Returns the path read.
-///
-/// A capture is text from elsewhere, so what it names is read only if it is a regular file of
-/// at most [`MAX_CAPTURE_BODY_FILE`] bytes inside the capture's folder or the working directory
-/// (after following links): `@/proc/self/environ` would print the environment, `@/dev/zero`
-/// would read until memory runs out. Anything else needs `--body-file`.
-pub fn curl_body_file(
-    named: &str,
-    request_file: &std::path::Path,
-    given: Option<&std::path::Path>,
-) -> anyhow::Result<(PathBuf, Vec<u8>)> {
-    if let Some(path) = given {
-        let body = std::fs::read(path)
-            .with_context(|| format!("cannot read the body file {}", path.display()))?;
-        return Ok((path.to_path_buf(), body));
-    }
-    if named == "-" {
-        bail!(
-            "the curl command reads its body from stdin (@-); give the body with --body-file FILE"
-        );
-    }
-    let shown = escape_visible(named.as_bytes());
-    let named_path = PathBuf::from(named);
-    let capture_dir = (request_file.as_os_str() != "-")
-        .then(|| request_file.parent())
-        .flatten()
-        .map(|d| {
-            if d.as_os_str().is_empty() {
-                std::path::Path::new(".")
-            } else {
-                d
-            }
-        });
-    let mut roots = Vec::new();
-    if let Some(dir) = capture_dir {
-        roots.extend(std::fs::canonicalize(dir).ok());
-    }
-    roots.extend(
-        std::env::current_dir()
-            .ok()
-            .and_then(|d| std::fs::canonicalize(d).ok()),
-    );
-    let mut candidates = vec![];
-    if named_path.is_absolute() {
-        candidates.push(named_path.clone());
-    } else {
-        if let Some(dir) = capture_dir {
-            candidates.push(dir.join(&named_path));
-        }
-        candidates.push(named_path.clone());
-    }
-    candidates.dedup();
-    for path in &candidates {
-        let real = match std::fs::canonicalize(path) {
-            Ok(real) => real,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => bail!("cannot read the body file {}: {e}", path.display()),
-        };
-        if !roots.iter().any(|r| real.starts_with(r)) {
-            bail!(
-                "the curl command reads its body from {shown}, which is outside the capture's folder and the working directory; give the body with --body-file FILE if you mean that file"
-            );
-        }
-        let meta = std::fs::metadata(&real)
-            .with_context(|| format!("cannot read the body file {}", path.display()))?;
-        if !meta.is_file() {
-            bail!(
-                "the curl command reads its body from {shown}, which is not a regular file; give the body with --body-file FILE"
-            );
-        }
-        if meta.len() > MAX_CAPTURE_BODY_FILE {
-            bail!(
-                "the curl command reads its body from {shown}, {} bytes, more than the {} a capture may name; give it with --body-file FILE",
-                meta.len(),
-                MAX_CAPTURE_BODY_FILE
-            );
-        }
-        let mut body = Vec::new();
-        std::fs::File::open(&real)
-            .and_then(|f| f.take(MAX_CAPTURE_BODY_FILE + 1).read_to_end(&mut body))
-            .with_context(|| format!("cannot read the body file {}", path.display()))?;
-        if body.len() as u64 > MAX_CAPTURE_BODY_FILE {
-            bail!(
-                "the body file {shown} grew past {MAX_CAPTURE_BODY_FILE} bytes while it was read; give it with --body-file FILE"
-            );
-        }
-        return Ok((path.clone(), body));
-    }
-    let looked: Vec<String> = candidates.iter().map(|p| p.display().to_string()).collect();
-    bail!(
-        "the curl command reads its body from the file {shown}, which is not at {}; give it with --body-file FILE",
-        looked.join(" nor at ")
-    )
 }
 
 /// The `--output json` object (docs/diagnosis.md): the verdict, every failing check, the ids of

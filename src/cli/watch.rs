@@ -10,7 +10,7 @@ use std::io::Write;
 use anyhow::Context;
 
 use crate::client::stream::{follow_stream, stream_url, Follow, DEFAULT_URL};
-use crate::core::traffic::{line, RequestSeen, Route, StreamMessage, Verdict};
+use crate::core::traffic::{line, RequestSeen, Route, StreamMessage};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Output {
@@ -98,20 +98,14 @@ pub fn wanted(r: &RequestSeen, only: Option<Only>) -> bool {
         None => true,
         Some(Only::Indexing) => r.route == Route::Indexing,
         Some(Only::Collect) => r.route == Route::Collect,
-        Some(Only::Rejected) => {
-            r.status >= 400
-                || r.verdict == Some(Verdict::Rejected)
-                || r.upstream
-                    .as_ref()
-                    .is_some_and(|u| u.status.is_none_or(|s| s >= 400))
-        }
+        Some(Only::Rejected) => r.is_rejected(),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::traffic::{request_line, BatchSeen};
+    use crate::core::traffic::{request_line, BatchSeen, Verdict};
 
     fn seen() -> RequestSeen {
         serde_json::from_value(serde_json::json!({

@@ -139,6 +139,19 @@ pub struct RequestSeen {
     pub upstream: Option<UpstreamSeen>,
 }
 
+impl RequestSeen {
+    /// Whether it was refused: a status of 400 and above, a rejected signature, or an upstream
+    /// that refused it or could not be reached (`signscope watch --only rejected`).
+    pub fn is_rejected(&self) -> bool {
+        self.status >= 400
+            || self.verdict == Some(Verdict::Rejected)
+            || self
+                .upstream
+                .as_ref()
+                .is_some_and(|u| u.status.is_none_or(|s| s >= 400))
+    }
+}
+
 /// A message on the stream: a request, or a note that some were skipped.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]

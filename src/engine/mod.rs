@@ -42,6 +42,7 @@
 //! [`Sender::send_blocking`] / [`Sender::send_events_blocking`] run the same futures on a
 //! current-thread runtime.
 
+pub mod capture;
 mod embedded;
 mod error;
 mod exchange;

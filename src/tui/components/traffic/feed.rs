@@ -56,11 +56,11 @@ pub fn open_har(
     send: impl Fn(TrafficMsg) -> bool + Send + 'static,
     done: impl FnOnce(String) + Send + 'static,
 ) {
-    use crate::cli::capture::{judge_file, CaptureOptions, Item};
+    use crate::engine::capture::{judge_file, CaptureOptions, Item};
     let rt = tokio::runtime::Handle::current();
     tokio::task::spawn_blocking(move || {
         let opts = CaptureOptions {
-            keys: crate::server::judge::JudgeKeys {
+            keys: crate::engine::capture::JudgeKeys {
                 default: (!key.expose().is_empty()).then_some(key),
                 ..Default::default()
             },
@@ -72,7 +72,7 @@ pub fn open_har(
             if let Item::Judged { mut seen, body, .. } = item {
                 // The whole body (up to what the inspection store keeps), so that loading it
                 // into the editor or the Diagnose view has all of it.
-                let keep = body.len().min(crate::server::store::BODY_PREVIEW_BYTES);
+                let keep = body.len().min(crate::engine::capture::BODY_PREVIEW_BYTES);
                 seen.body = String::from_utf8_lossy(&body[..keep]).into_owned();
                 seen.body_truncated = keep < body.len();
                 if !send(TrafficMsg::Imported(seen)) {

@@ -16,7 +16,7 @@ use ratatui::Frame;
 
 pub use super::state::{HarAction, HarPrompt};
 use super::state::{TrafficEffect, TrafficState};
-use crate::server::stream::RequestSeen;
+use crate::core::traffic::RequestSeen;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::line_input::LineInput;
 use crate::tui::widgets::prompt::{self, PromptText};
@@ -80,7 +80,7 @@ pub fn har_text(state: &TrafficState) -> String {
     let records: Vec<_> = (0..n)
         .rev()
         .filter_map(|i| state.visible(i))
-        .map(|e| crate::server::har_out::of_seen(&e.seen, &host, false))
+        .map(|e| crate::engine::capture::har_entry(&e.seen, &host, false))
         .collect();
     crate::core::har::write::to_har_string(
         env!("CARGO_PKG_VERSION"),

@@ -8,7 +8,7 @@
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
@@ -16,8 +16,13 @@ use crate::core::capture::split_blocks;
 use crate::core::har::{self, EntryView, HarError, HarLog};
 use crate::core::http_text::parse_raw_request_with_notes;
 use crate::core::traffic::RequestSeen;
+use crate::core::visible::escape_visible;
 use crate::core::{ReceivedRequest, SigningForm};
-use crate::server::judge::{judged_route, JudgeKeys, OfflineJudge};
+pub use crate::server::judge::JudgeKeys;
+// The server's own: a record written as a HAR entry, and how much of a body it keeps.
+pub use crate::server::har_out::of_seen as har_entry;
+use crate::server::judge::{judged_route, OfflineJudge};
+pub use crate::server::store::BODY_PREVIEW_BYTES;
 use crate::server::ServerConfig;
 
 /// How a capture is judged.
@@ -118,12 +123,13 @@ fn judged_host(host: &str, extra: &[String]) -> bool {
 
 /// The header prefix a captured request uses (as `verify` finds it).
 fn prefix_of(req: &ReceivedRequest) -> String {
-    super::verify::detect_prefix(req)
+    crate::core::verify::request_prefix(req)
+        .unwrap_or_else(|| crate::core::DEFAULT_HEADER_PREFIX.to_string())
 }
 
 /// Whether the local verdict refuses the request (as `watch --only rejected` counts).
 pub fn is_rejected(seen: &RequestSeen) -> bool {
-    super::watch::wanted(seen, Some(super::watch::Only::Rejected))
+    seen.is_rejected()
 }
 
 /// The sink's error stops the reading.
@@ -433,7 +439,7 @@ fn block_request(
         let mut notes = c.notes;
         if let Some(named) = &c.body_file {
             let (p, body): (PathBuf, Vec<u8>) =
-                super::verify::curl_body_file(named, path, None).map_err(|e| format!("{e:#}"))?;
+                curl_body_file(named, path, None).map_err(|e| format!("{e:#}"))?;
             notes.push(format!(
                 "the body is the file {}, read {}",
                 p.display(),
@@ -464,4 +470,105 @@ fn block_request(
         parsed.request.query
     );
     Ok((parsed.request, url, host, parsed.notes))
+}
+
+/// Largest body file a capture's `@FILE` may name (`--body-file` is read whatever its size).
+pub const MAX_CAPTURE_BODY_FILE: u64 = 64 * 1024 * 1024;
+
+/// The body of a curl command that reads it from the file `named` (`--data-binary @named`):
+/// `--body-file` when given; else `named` next to the request file, then in the working
+/// directory (`sign --output curl --body-file` prints the path as it was given, usually
+/// relative to where it was run). Returns the path read.
+///
+/// A capture is text from elsewhere, so what it names is read only if it is a regular file of
+/// at most [`MAX_CAPTURE_BODY_FILE`] bytes inside the capture's folder or the working directory
+/// (after following links): `@/proc/self/environ` would print the environment, `@/dev/zero`
+/// would read until memory runs out. Anything else needs `--body-file`.
+pub fn curl_body_file(
+    named: &str,
+    request_file: &std::path::Path,
+    given: Option<&std::path::Path>,
+) -> anyhow::Result<(PathBuf, Vec<u8>)> {
+    if let Some(path) = given {
+        let body = std::fs::read(path)
+            .with_context(|| format!("cannot read the body file {}", path.display()))?;
+        return Ok((path.to_path_buf(), body));
+    }
+    if named == "-" {
+        bail!(
+            "the curl command reads its body from stdin (@-); give the body with --body-file FILE"
+        );
+    }
+    let shown = escape_visible(named.as_bytes());
+    let named_path = PathBuf::from(named);
+    let capture_dir = (request_file.as_os_str() != "-")
+        .then(|| request_file.parent())
+        .flatten()
+        .map(|d| {
+            if d.as_os_str().is_empty() {
+                std::path::Path::new(".")
+            } else {
+                d
+            }
+        });
+    let mut roots = Vec::new();
+    if let Some(dir) = capture_dir {
+        roots.extend(std::fs::canonicalize(dir).ok());
+    }
+    roots.extend(
+        std::env::current_dir()
+            .ok()
+            .and_then(|d| std::fs::canonicalize(d).ok()),
+    );
+    let mut candidates = vec![];
+    if named_path.is_absolute() {
+        candidates.push(named_path.clone());
+    } else {
+        if let Some(dir) = capture_dir {
+            candidates.push(dir.join(&named_path));
+        }
+        candidates.push(named_path.clone());
+    }
+    candidates.dedup();
+    for path in &candidates {
+        let real = match std::fs::canonicalize(path) {
+            Ok(real) => real,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => bail!("cannot read the body file {}: {e}", path.display()),
+        };
+        if !roots.iter().any(|r| real.starts_with(r)) {
+            bail!(
+                "the curl command reads its body from {shown}, which is outside the capture's folder and the working directory; give the body with --body-file FILE if you mean that file"
+            );
+        }
+        let meta = std::fs::metadata(&real)
+            .with_context(|| format!("cannot read the body file {}", path.display()))?;
+        if !meta.is_file() {
+            bail!(
+                "the curl command reads its body from {shown}, which is not a regular file; give the body with --body-file FILE"
+            );
+        }
+        if meta.len() > MAX_CAPTURE_BODY_FILE {
+            bail!(
+                "the curl command reads its body from {shown}, {} bytes, more than the {} a capture may name; give it with --body-file FILE",
+                meta.len(),
+                MAX_CAPTURE_BODY_FILE
+            );
+        }
+        let mut body = Vec::new();
+        std::fs::File::open(&real)
+            .and_then(|f| f.take(MAX_CAPTURE_BODY_FILE + 1).read_to_end(&mut body))
+            .with_context(|| format!("cannot read the body file {}", path.display()))?;
+        if body.len() as u64 > MAX_CAPTURE_BODY_FILE {
+            bail!(
+                "the body file {shown} grew past {MAX_CAPTURE_BODY_FILE} bytes while it was read; give it with --body-file FILE"
+            );
+        }
+        return Ok((path.clone(), body));
+    }
+    let looked: Vec<String> = candidates.iter().map(|p| p.display().to_string()).collect();
+    bail!(
+        "the curl command reads its body from the file {shown}, which is not at {}; give it with --body-file FILE",
+        looked.join(" nor at ")
+    )
 }
