@@ -975,8 +975,6 @@ const AUDITED_UNSAFE: &[(&str, usize)] = &[
     ("src/server/store.rs", 1),
     // SIGPIPE's default action for commands without sockets (`signscope history | head -1`).
     ("src/cli/mod.rs", 1),
-    // flock on the history file, lock and unlock.
-    ("src/store/history.rs", 2),
     // kill(pid, 0): is the process holding a lock still alive.
     ("src/store/private.rs", 1),
 ];

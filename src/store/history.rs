@@ -388,7 +388,7 @@ fn io(action: &'static str, path: &std::path::Path, e: &std::io::Error) -> Store
     }
 }
 
-/// An exclusive `flock` held until drop.
+/// An exclusive advisory lock (`File::lock`: `flock` on Unix) held until drop.
 pub(crate) struct Lock(File);
 
 impl Lock {
@@ -404,29 +404,15 @@ impl Lock {
         let f = opts
             .open(path)
             .map_err(|e| io("open the lock file", path, &e))?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::io::AsRawFd;
-            // SAFETY: flock on a file descriptor we own; released when the file closes.
-            #[allow(unsafe_code)]
-            let rc = unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) };
-            if rc != 0 {
-                return Err(io("lock", path, &std::io::Error::last_os_error()));
-            }
-        }
+        // The standard library's advisory lock (flock on Unix): released when the file closes.
+        f.lock().map_err(|e| io("lock", path, &e))?;
         Ok(Lock(f))
     }
 }
 
 impl Drop for Lock {
     fn drop(&mut self) {
-        #[cfg(unix)]
-        {
-            use std::os::unix::io::AsRawFd;
-            // SAFETY: unlocking our own descriptor.
-            #[allow(unsafe_code)]
-            let _ = unsafe { libc::flock(self.0.as_raw_fd(), libc::LOCK_UN) };
-        }
+        let _ = self.0.unlock();
     }
 }
 
