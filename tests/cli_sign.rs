@@ -410,38 +410,44 @@ fn verify_explains_the_shipped_captured_request() {
 fn verify_reads_stdin_and_detects_the_header_prefix() {
     let dir = Dir::new();
     let key = dir.file("k", REST.as_bytes());
-    let raw = stdout_of(
-        cmd()
-            .args([
-                "sign",
-                "--method",
-                "PUT",
-                "--path",
-                "/v2/batch",
-                "--header-prefix",
-                "klevu",
-            ])
-            .args([
-                "--timestamp",
-                "2026-11-22T10:00:00+00:00",
-                "--api-key",
-                "pub-key",
-            ])
-            .args(["--body", "[]", "--output", "http"])
+    // `docs/verification.md` rule V3: the PHP SDK's `date('c')` form is the vendor's own and gets
+    // no remark; whole seconds with `Z` is another form, accepted with a warning.
+    for (ts, warned) in [
+        ("2026-11-22T10:00:00+00:00", false),
+        ("2026-11-22T10:00:00Z", true),
+    ] {
+        let raw = stdout_of(
+            cmd()
+                .args([
+                    "sign",
+                    "--method",
+                    "PUT",
+                    "--path",
+                    "/v2/batch",
+                    "--header-prefix",
+                    "klevu",
+                ])
+                .args(["--timestamp", ts, "--api-key", "pub-key"])
+                .args(["--body", "[]", "--output", "http"])
+                .arg("--rest-key-file")
+                .arg(&key),
+        );
+        assert!(String::from_utf8_lossy(&raw).contains("X-KLEVU-TIMESTAMP"));
+        let out = cmd()
+            .args(["verify", "--request-file", "-", "--now", TS])
             .arg("--rest-key-file")
-            .arg(&key),
-    );
-    let out = cmd()
-        .args(["verify", "--request-file", "-", "--now", TS])
-        .arg("--rest-key-file")
-        .arg(&key)
-        .write_stdin(raw)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
-    // A timestamp other than the rule-9 form is accepted with a warning.
-    assert!(stdout.contains("warning: the timestamp"), "{stdout}");
+            .arg(&key)
+            .write_stdin(raw)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{ts}: {stdout}");
+        assert_eq!(
+            stdout.contains("warning: the timestamp"),
+            warned,
+            "{ts}: {stdout}"
+        );
+    }
 }
 
 /// Exit 2 with one sentence on stderr that mentions `needle`.

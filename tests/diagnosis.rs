@@ -615,6 +615,9 @@ fn the_servers_401_names_every_mistake_and_pair_of_an_independent_signer() {
         .with_account("spaced-key", Secret::new(SPACED_KEY))
         .with_account("b64-key", Secret::new(B64_KEY))
         .with_account("other-account", Secret::new(OTHER_KEY));
+    // The independent signer's captures name the host they were sent to, as a real capture
+    // does; the server refuses an unknown Host unless it is allowed (`docs/server.md` rule L9).
+    cfg.allowed_hosts = vec!["example.test".to_string()];
     cfg.clock = fixed_clock(
         chrono::Utc
             .with_ymd_and_hms(2026, 11, 22, 10, 0, 0)
@@ -643,6 +646,7 @@ fn a_server_with_no_free_diagnosis_still_answers_the_verdict_and_the_text() {
     let c = case(&["KEY_WITH_TRAILING_NEWLINE"]);
     let raw = &signed_by_python(std::slice::from_ref(&c))[0];
     let mut cfg = ServerConfig::new().with_account("pub-key", Secret::new(KEY));
+    cfg.allowed_hosts = vec!["example.test".to_string()];
     cfg.clock = fixed_clock(
         chrono::Utc
             .with_ymd_and_hms(2026, 11, 22, 10, 0, 0)
