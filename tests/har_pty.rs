@@ -89,11 +89,17 @@ fn a_har_opens_in_the_traffic_view_and_is_written_back_as_har() {
     pty.wait_for("the open prompt", |s| s.contains("Open a HAR file"));
     pty.send(fixture("mitmproxy-indexing.har"));
     pty.send("\r");
-    let screen = pty.wait_for("the second capture", |s| {
-        s.matches("21:47:34 PUT /v2/batch").count() >= 4
-    });
-    // Newest first, after the first capture's requests (not instead of them: 3 + 6).
-    assert!(screen.contains("Traffic (9)"), "{screen}");
+    // Each signed request is diagnosed as it arrives (seconds apiece in a debug build), so wait
+    // for the last one: 3 + 6, after the first capture's requests, not instead of them.
+    let screen = pty.wait_within(
+        std::time::Duration::from_secs(120),
+        "the second capture",
+        |s| s.contains("Traffic (9)"),
+    );
+    assert!(
+        screen.matches("21:47:34 PUT /v2/batch").count() >= 4,
+        "{screen}"
+    );
     pty.send("\x11"); // Ctrl-Q
     pty.wait_exit();
 }
