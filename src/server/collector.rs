@@ -33,6 +33,7 @@ use crate::core::verify::ReceivedRequest;
 use super::body::admit_body;
 use super::error::ApiError;
 use super::store::{preview, EventRecord};
+use super::stream;
 use super::AppState;
 
 /// The analytics routes' CORS (`docs/server.md`, "CORS"): the request's `Origin` mirrored (never
@@ -84,16 +85,19 @@ pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
             let err = e.to_api_error(st.config.max_body);
             let problem = json!({"level": "error", "path": "", "code": err.code,
                                  "value": null, "message": err.message});
+            let status = err.status;
+            let mut answer = err.into_response();
             store_batch(
                 &st,
-                err.status,
+                status,
                 &Bytes::new(),
                 None,
                 vec![problem],
                 &[],
                 None,
+                &mut answer,
             );
-            return err.into_response();
+            return answer;
         }
     };
 
@@ -131,7 +135,7 @@ pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
     // The answer is serialised before the batch is stored: the store's count is what tests and
     // `/_inspect/wait` take as "answered".
     let code = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST);
-    let response = (code, Json(answer)).into_response();
+    let mut response = (code, Json(answer)).into_response();
     store_batch(
         &st,
         status,
@@ -140,6 +144,7 @@ pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
         problems,
         &omitted.error_events,
         older,
+        &mut response,
     );
     response
 }
@@ -152,7 +157,9 @@ fn str_field(v: &Value, name: &str) -> Option<String> {
     v.get(name).and_then(Value::as_str).map(str::to_string)
 }
 
-/// Store one record per event (or one for the whole body) with the problems that concern it.
+/// Store one record per event (or one for the whole body) with the problems that concern it,
+/// and note them on `answer` for the live stream.
+#[allow(clippy::too_many_arguments)]
 fn store_batch(
     st: &AppState,
     status: u16,
@@ -161,6 +168,7 @@ fn store_batch(
     problems: Vec<Value>,
     omitted_error_events: &[usize],
     older: Option<&str>,
+    answer: &mut Response,
 ) {
     let batch = st.store.next_seq();
     tracing::debug!(
@@ -278,5 +286,6 @@ fn store_batch(
             ));
         }
     }
+    stream::note_batch(answer, &records);
     st.store.add_batch(status == 200, records);
 }

@@ -258,16 +258,16 @@ pub async fn proxy(State(target): State<Target>, req: Request, next: Next) -> Re
     let local = next
         .run(Request::from_parts(parts, Body::from(bytes.clone())))
         .await;
-    stream::note_local_answer(local).await;
+    let local = stream::local_answer(local).await;
 
     let started = Instant::now();
-    match send(&up, method, &path_and_query, headers, bytes).await {
+    let (mut response, upstream) = match send(&up, method, &path_and_query, headers, bytes).await {
         Ok((response, seen)) => {
-            stream::note_upstream(UpstreamSeen {
+            let upstream = UpstreamSeen {
                 duration_ms: started.elapsed().as_secs_f64() * 1000.0,
                 ..seen
-            });
-            response
+            };
+            (response, upstream)
         }
         Err(why) => {
             let err = ApiError::new(
@@ -275,15 +275,17 @@ pub async fn proxy(State(target): State<Target>, req: Request, next: Next) -> Re
                 "BAD_GATEWAY",
                 format!("The upstream {} could not be reached: {why}.", up.base),
             );
-            stream::note_upstream(UpstreamSeen {
+            let upstream = UpstreamSeen {
                 url: up.base.clone(),
                 duration_ms: started.elapsed().as_secs_f64() * 1000.0,
                 error: Some(err.message.clone()),
                 ..UpstreamSeen::default()
-            });
-            err.into_response()
+            };
+            (err.into_response(), upstream)
         }
-    }
+    };
+    stream::note_forwarded(&mut response, local, upstream);
+    response
 }
 
 /// Send the request on and read the answer; `Err` is the cause in words.

@@ -12,7 +12,7 @@ use crate::core::har::write::{headers_for_export, Exchange, ExchangeResponse, Ti
 use crate::core::Secret;
 
 use super::store::RequestRecord;
-use super::stream::RequestSeen;
+use crate::core::traffic::RequestSeen;
 
 /// What the server keeps of one request, owned, ready to be lent to an [`Exchange`].
 pub struct HarRecord {

@@ -40,6 +40,7 @@ use super::body::{admit_body, BodyError};
 use super::error::ApiError;
 use super::operations::{self, Operation};
 use super::store::{preview, RequestRecord};
+use super::stream;
 use super::AppState;
 use crate::core::traffic::Verdict;
 
@@ -123,8 +124,9 @@ async fn serve(st: AppState, req: Request, check_signature: bool) -> Response {
                 BodyError::Aborted(_) => Verdict::Aborted,
                 _ => Verdict::Rejected,
             };
-            record(&st, seen, verdict, err_outcome(&err), Vec::new(), &[], None);
-            return err.into_response();
+            let outcome = err_outcome(&err);
+            let answer = err.into_response();
+            return record(&st, seen, verdict, outcome, Vec::new(), &[], None, answer);
         }
     };
 
@@ -148,16 +150,18 @@ async fn serve(st: AppState, req: Request, check_signature: bool) -> Response {
             for also in &rejection[1..] {
                 err = err.with_debug(format!("also failing {}: {}", also.code(), also));
             }
+            let outcome = err_outcome(&err);
+            let answer = err.into_response();
             record(
                 &st,
                 seen,
                 Verdict::Rejected,
-                err_outcome(&err),
+                outcome,
                 Vec::new(),
                 &body,
                 None,
-            );
-            err.into_response()
+                answer,
+            )
         }
         Ok((accepted, not_json)) => {
             // Signed correctly: the operation's answer, unless the body is not the JSON it
@@ -187,7 +191,7 @@ async fn serve(st: AppState, req: Request, check_signature: bool) -> Response {
                         .unwrap_or("listed")
                         .to_string(),
                 };
-                record(
+                return record(
                     &st,
                     seen,
                     Verdict::Accepted,
@@ -195,20 +199,22 @@ async fn serve(st: AppState, req: Request, check_signature: bool) -> Response {
                     accepted.warnings,
                     &body,
                     None,
+                    Json(value).into_response(),
                 );
-                return Json(value).into_response();
             }
             if let Some(Err(err)) = answer {
-                record(
+                let outcome = err_outcome(&err);
+                let answer = err.into_response();
+                return record(
                     &st,
                     seen,
                     Verdict::Accepted,
-                    err_outcome(&err),
+                    outcome,
                     accepted.warnings,
                     &body,
                     None,
+                    answer,
                 );
-                return err.into_response();
             }
             let job_id = new_job_id();
             let mut answer = json!({"message": JOB_SUBMITTED, "jobId": job_id});
@@ -228,8 +234,8 @@ async fn serve(st: AppState, req: Request, check_signature: bool) -> Response {
                 accepted.warnings,
                 &body,
                 Some(job_id),
-            );
-            Json(answer).into_response()
+                Json(answer).into_response(),
+            )
         }
     }
 }
@@ -574,8 +580,9 @@ fn err_outcome(err: &ApiError) -> Outcome {
     }
 }
 
-/// Store what became of a request. What was seen moves into the record; only the body preview
-/// is copied.
+/// Store what became of a request and give back `answer` with its note for the live stream.
+/// What was seen moves into the record; only the body preview is copied.
+#[allow(clippy::too_many_arguments)]
 fn record(
     st: &AppState,
     seen: Seen,
@@ -584,7 +591,8 @@ fn record(
     warnings: Vec<String>,
     body: &[u8],
     job_id: Option<String>,
-) {
+    mut answer: Response,
+) -> Response {
     tracing::debug!(
         method = %seen.method,
         path = %seen.path,
@@ -595,7 +603,7 @@ fn record(
         "indexing request answered"
     );
     let (text, truncated) = preview(body);
-    st.store.add_request(RequestRecord {
+    let record = RequestRecord {
         seq: st.store.next_seq(),
         time: format_timestamp(st.config.now()),
         method: seen.method,
@@ -612,7 +620,10 @@ fn record(
         body: text,
         body_truncated: truncated,
         headers: seen.headers,
-    });
+    };
+    stream::note_request(&mut answer, &record);
+    st.store.add_request(record);
+    answer
 }
 
 #[cfg(test)]

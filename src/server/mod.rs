@@ -102,9 +102,8 @@ impl AppState {
             header_prefix: config.header_prefix.clone(),
             window_seconds: config.window_seconds,
         };
-        let store = Store::new(config.max_stored, config.max_stored_bytes)
-            .with_observer(stream::Noter)
-            .with_measure(page::ListBytes);
+        let store =
+            Store::new(config.max_stored, config.max_stored_bytes).with_measure(page::ListBytes);
         // The stream's ring keeps at most as many records as the store, in an eighth of its
         // bytes (a stream record holds previews only).
         let stream = Arc::new(stream::Hub::new(

@@ -27,9 +27,10 @@ use serde::Serialize;
 
 use super::body::{BodyBudget, BodyPermit};
 use super::store::{
-    event_preview, Cursor, EventRecord, Page, RequestRecord, Slot, Store, Verdict, LIST_DATA_BYTES,
+    event_preview, Cursor, EventRecord, Page, RequestRecord, Slot, Store, LIST_DATA_BYTES,
     LIST_PREVIEW_BYTES,
 };
+use crate::core::traffic::Verdict;
 
 /// Longest path, query, API key or message a list shows (`seq=N` shows all).
 pub const LIST_TEXT_BYTES: usize = 4 * 1024;

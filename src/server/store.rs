@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::core::traffic::Verdict;
+use crate::core::traffic::Verdict;
 use tokio::sync::Notify;
 
 /// How much of an indexing request's body is kept for inspection.
@@ -153,13 +153,6 @@ struct Inner {
     next_seq: u64,
     /// Bytes of records dropped since memory was last handed back.
     freed: usize,
-}
-
-/// Told of every record as the store takes it (before it is capped or counted).
-pub trait Observer: Send + Sync {
-    fn request(&self, record: &RequestRecord);
-    /// The event records of one collector request.
-    fn batch(&self, records: &[(usize, EventRecord)]);
 }
 
 /// Measures the bytes of a record's list form (what a page of it costs to write), once, when it
@@ -335,8 +328,6 @@ pub struct Page<T> {
 pub struct Store {
     inner: Mutex<Inner>,
     changed: Notify,
-    /// Told of every record as it is stored (the live stream listens here).
-    observer: Option<Box<dyn Observer>>,
     /// Measures list forms (the inspection pages).
     measure: Option<Box<dyn Measure>>,
     max_stored: usize,
@@ -357,17 +348,10 @@ impl Store {
                 freed: 0,
             }),
             changed: Notify::new(),
-            observer: None,
             measure: None,
             max_stored,
             max_bytes,
         }
-    }
-
-    /// The same store, telling `observer` of every record as it is stored.
-    pub fn with_observer(mut self, observer: impl Observer + 'static) -> Self {
-        self.observer = Some(Box::new(observer));
-        self
     }
 
     /// The same store, measuring list forms with `measure`.
@@ -392,9 +376,6 @@ impl Store {
 
     /// Store an indexing request and count it.
     pub fn add_request(&self, record: RequestRecord) {
-        if let Some(o) = &self.observer {
-            o.request(&record);
-        }
         // Measured before the lock is taken: the lock is held only to push the record.
         let size = record_size_request(&record);
         let list_bytes = self.measure.as_ref().map_or(size, |m| m.request(&record));
@@ -425,9 +406,6 @@ impl Store {
     /// ([`cap_event`]) and then counted at what it holds in memory (`size` is a lower bound
     /// the caller may give; the store measures the record itself).
     pub fn add_batch(&self, good: bool, records: Vec<(usize, EventRecord)>) {
-        if let Some(o) = &self.observer {
-            o.batch(&records);
-        }
         // A batch with this many problems left megabytes of short-lived blocks (validation,
         // the answer) between the records the store keeps; without handing the free pages back
         // each such batch grew the heap (`docs/server.md` rule L4).

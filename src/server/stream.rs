@@ -6,14 +6,14 @@
 //!   headers, size, start time) and, once the handler has answered, the status, the time taken
 //!   and, for error answers, the code, message and the diagnosis's mistake ids and conclusion
 //!   (read from the answer's `debug` entries, the same text a client gets);
-//! - while the handler runs, the inspection store's hook ([`note_request`], [`note_batch`])
-//!   adds what only the handler knows: the verdict, the body preview, the event counts and
-//!   problems; a forwarding proxy adds the upstream's answer ([`note_upstream`]);
+//! - the handler adds what only it knows to its answer's extensions, as it stores the request
+//!   ([`note_request`], [`note_batch`]): the verdict, the body preview, the event counts and
+//!   problems; a forwarding proxy adds the local answer and the upstream's ([`local_answer`],
+//!   [`note_forwarded`]);
 //! - the record is numbered and published by the [`Hub`]: a bounded ring (for `?after=SEQ`)
 //!   and a bounded broadcast channel. A subscriber that falls behind the channel gets one
 //!   `skipped` record naming how many it missed, never an unbounded buffer.
 
-use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -30,11 +30,9 @@ use serde_json::Value;
 use tokio::sync::{broadcast, watch};
 
 use super::error::ApiError;
-use super::store::{EventRecord, Observer, RequestRecord};
+use super::store::{EventRecord, RequestRecord};
 use super::AppState;
-// The records are the core's (the stream client reads them too); named here as well so the
-// server's files keep naming them where they are made.
-pub use crate::core::traffic::{
+use crate::core::traffic::{
     BatchSeen, RequestSeen, Route, StreamMessage, UpstreamSeen, Verdict, INSTANCE_HEADER,
     STREAM_PATH,
 };
@@ -177,9 +175,10 @@ impl Hub {
     }
 }
 
-/// What a handler adds to the record of the request it serves.
-#[derive(Default)]
-struct Detail {
+/// What a handler adds to the record of the request it serves. It travels in its answer's
+/// extensions to [`observe`], which takes it out again: nothing of it reaches the client.
+#[derive(Clone, Default)]
+pub struct Detail {
     /// The local answer of a forwarded request (the client got the upstream's).
     local: Option<LocalAnswer>,
     request: Option<RequestPart>,
@@ -187,12 +186,14 @@ struct Detail {
     upstream: Option<UpstreamSeen>,
 }
 
+#[derive(Clone)]
 struct LocalAnswer {
     status: u16,
     bytes: Option<u64>,
     answer: Option<Answer>,
 }
 
+#[derive(Clone)]
 struct RequestPart {
     record: u64,
     time: String,
@@ -206,148 +207,138 @@ struct RequestPart {
     body_truncated: bool,
 }
 
-tokio::task_local! {
-    static DETAIL: RefCell<Detail>;
+/// The detail `response` carries so far (an empty one is added when it has none).
+fn detail_mut(response: &mut Response) -> &mut Detail {
+    response.extensions_mut().get_or_insert_default::<Detail>()
 }
 
-/// The store's observer: hands each record to the request being served (see [`observe`]).
-pub struct Noter;
-
-impl Observer for Noter {
-    fn request(&self, record: &RequestRecord) {
-        note_request(record);
-    }
-
-    fn batch(&self, records: &[(usize, EventRecord)]) {
-        note_batch(records);
-    }
-}
-
-/// The store's hook for an indexing request (called as it is stored). Outside a request (a
-/// store used directly) it does nothing.
-pub fn note_request(r: &RequestRecord) {
-    let _ = DETAIL.try_with(|d| {
-        let (body, cut) = cut_text(&r.body, STREAM_BODY_PREVIEW);
-        d.borrow_mut().request = Some(RequestPart {
-            record: r.seq,
-            time: r.time.clone(),
-            verdict: r.verdict,
-            code: r.code.clone(),
-            message: r.message.clone(),
-            warnings: r.warnings.clone(),
-            job_id: r.job_id.clone(),
-            body_bytes: r.body_bytes,
-            body,
-            body_truncated: cut || r.body_truncated,
-        });
+/// Note an indexing request on its answer (called with the record as it is stored).
+pub fn note_request(response: &mut Response, r: &RequestRecord) {
+    let (body, cut) = cut_text(&r.body, STREAM_BODY_PREVIEW);
+    detail_mut(response).request = Some(RequestPart {
+        record: r.seq,
+        time: r.time.clone(),
+        verdict: r.verdict,
+        code: r.code.clone(),
+        message: r.message.clone(),
+        warnings: r.warnings.clone(),
+        job_id: r.job_id.clone(),
+        body_bytes: r.body_bytes,
+        body,
+        body_truncated: cut || r.body_truncated,
     });
 }
 
-/// The store's hook for a collector request's events (called as they are stored).
-pub fn note_batch(records: &[(usize, EventRecord)]) {
-    let _ = DETAIL.try_with(|d| {
-        let Some((_, first)) = records.first() else {
-            return;
-        };
-        let mut seen = BatchSeen::default();
-        // Batch-level problems (path not under an event) are repeated in every event's record:
-        // counted once, from the first. Linear: a batch may have 100,000 events.
-        let batch_level = |p: &Value| {
-            !p.get("path")
-                .and_then(Value::as_str)
-                .is_some_and(|s| s.starts_with('['))
-        };
-        let mut total = 0usize;
-        for (i, (_, e)) in records.iter().enumerate() {
-            if e.index.is_some() || e.data.is_some() {
-                seen.events += 1;
-                if e.valid {
-                    seen.valid += 1;
-                } else {
-                    seen.invalid += 1;
-                }
-            }
-            for p in &e.problems {
-                if i > 0 && batch_level(p) {
-                    continue;
-                }
-                total += 1;
-                if seen.problems.len() < STREAM_MAX_PROBLEMS {
-                    seen.problems.push(p.clone());
-                }
+/// Note a collector request's events on its answer (called with the records as they are
+/// stored).
+pub fn note_batch(response: &mut Response, records: &[(usize, EventRecord)]) {
+    let Some((_, first)) = records.first() else {
+        return;
+    };
+    let mut seen = BatchSeen::default();
+    // Batch-level problems (path not under an event) are repeated in every event's record:
+    // counted once, from the first. Linear: a batch may have 100,000 events.
+    let batch_level = |p: &Value| {
+        !p.get("path")
+            .and_then(Value::as_str)
+            .is_some_and(|s| s.starts_with('['))
+    };
+    let mut total = 0usize;
+    for (i, (_, e)) in records.iter().enumerate() {
+        if e.index.is_some() || e.data.is_some() {
+            seen.events += 1;
+            if e.valid {
+                seen.valid += 1;
+            } else {
+                seen.invalid += 1;
             }
         }
-        if first.index.is_none() && first.data.is_none() {
-            // The body did not parse: no events, one record for the whole body.
-            seen.invalid = 0;
-        }
-        seen.problems_omitted = total - seen.problems.len();
-        let preview = match (&first.raw, first.index) {
-            (Some(raw), _) => raw.clone(),
-            (None, Some(_)) => {
-                // Re-serialised, only as far as the preview goes.
-                let mut text = String::from("[");
-                for (i, (_, e)) in records.iter().enumerate() {
-                    if text.len() > STREAM_BODY_PREVIEW {
-                        break;
-                    }
-                    if i > 0 {
-                        text.push(',');
-                    }
-                    if let Some(d) = &e.data {
-                        text.push_str(&d.to_string());
-                    }
-                }
-                if text.len() <= STREAM_BODY_PREVIEW {
-                    text.push(']');
-                }
-                text
+        for p in &e.problems {
+            if i > 0 && batch_level(p) {
+                continue;
             }
-            (None, None) => first
-                .data
-                .as_ref()
-                .map(|d| d.to_string())
-                .unwrap_or_default(),
-        };
-        d.borrow_mut().batch = Some((first.batch, first.time.clone(), seen));
-        let (body, cut) = cut_text(&preview, STREAM_BODY_PREVIEW);
-        let mut g = d.borrow_mut();
-        g.request = g.request.take().or(Some(RequestPart {
-            record: first.batch,
-            time: first.time.clone(),
-            verdict: Verdict::Accepted,
-            code: None,
-            message: String::new(),
-            warnings: Vec::new(),
-            job_id: None,
-            body_bytes: 0,
-            body,
-            body_truncated: cut,
-        }));
-    });
+            total += 1;
+            if seen.problems.len() < STREAM_MAX_PROBLEMS {
+                seen.problems.push(p.clone());
+            }
+        }
+    }
+    if first.index.is_none() && first.data.is_none() {
+        // The body did not parse: no events, one record for the whole body.
+        seen.invalid = 0;
+    }
+    seen.problems_omitted = total - seen.problems.len();
+    let preview = match (&first.raw, first.index) {
+        (Some(raw), _) => raw.clone(),
+        (None, Some(_)) => {
+            // Re-serialised, only as far as the preview goes.
+            let mut text = String::from("[");
+            for (i, (_, e)) in records.iter().enumerate() {
+                if text.len() > STREAM_BODY_PREVIEW {
+                    break;
+                }
+                if i > 0 {
+                    text.push(',');
+                }
+                if let Some(d) = &e.data {
+                    text.push_str(&d.to_string());
+                }
+            }
+            if text.len() <= STREAM_BODY_PREVIEW {
+                text.push(']');
+            }
+            text
+        }
+        (None, None) => first
+            .data
+            .as_ref()
+            .map(|d| d.to_string())
+            .unwrap_or_default(),
+    };
+    let (body, cut) = cut_text(&preview, STREAM_BODY_PREVIEW);
+    let d = detail_mut(response);
+    d.batch = Some((first.batch, first.time.clone(), seen));
+    d.request = d.request.take().or(Some(RequestPart {
+        record: first.batch,
+        time: first.time.clone(),
+        verdict: Verdict::Accepted,
+        code: None,
+        message: String::new(),
+        warnings: Vec::new(),
+        job_id: None,
+        body_bytes: 0,
+        body,
+        body_truncated: cut,
+    }));
 }
 
-/// A forwarding proxy's note of the local server's own answer (which the client does not get).
-pub async fn note_local_answer(response: Response) {
-    let status = response.status().as_u16();
-    let bytes = axum::body::HttpBody::size_hint(response.body()).exact();
+/// A forwarding proxy's reading of the local server's own answer (which the client does not
+/// get), with what its handler noted; [`note_forwarded`] puts it on the answer the client gets.
+pub async fn local_answer(mut local: Response) -> Detail {
+    let mut detail = local
+        .extensions_mut()
+        .remove::<Detail>()
+        .unwrap_or_default();
+    let status = local.status().as_u16();
+    let bytes = axum::body::HttpBody::size_hint(local.body()).exact();
     let answer = if status >= 400 {
-        read_answer(response).await.1
+        read_answer(local).await.1
     } else {
         None
     };
-    let _ = DETAIL.try_with(|d| {
-        d.borrow_mut().local = Some(LocalAnswer {
-            status,
-            bytes,
-            answer,
-        })
+    detail.local = Some(LocalAnswer {
+        status,
+        bytes,
+        answer,
     });
+    detail
 }
 
-/// A forwarding proxy's note of what the upstream answered.
-pub fn note_upstream(upstream: UpstreamSeen) {
-    let _ = DETAIL.try_with(|d| d.borrow_mut().upstream = Some(upstream));
+/// A forwarding proxy's note, on the answer the client gets, of the local answer and of what
+/// the upstream answered.
+pub fn note_forwarded(response: &mut Response, mut local: Detail, upstream: UpstreamSeen) {
+    local.upstream = Some(upstream);
+    response.extensions_mut().insert(local);
 }
 
 /// At most `max` bytes of `text`, cut at a character boundary; and whether it was cut.
@@ -396,16 +387,11 @@ pub async fn observe(State(st): State<AppState>, req: Request, next: Next) -> Re
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<usize>().ok());
 
-    let (detail, response) = {
-        let cell = RefCell::new(Detail::default());
-        DETAIL
-            .scope(cell, async move {
-                let response = next.run(req).await;
-                let detail = DETAIL.with(|d| std::mem::take(&mut *d.borrow_mut()));
-                (detail, response)
-            })
-            .await
-    };
+    let mut response = next.run(req).await;
+    let detail = response
+        .extensions_mut()
+        .remove::<Detail>()
+        .unwrap_or_default();
     let (status, response_bytes, response, answer) = match detail.local {
         // Forwarded: the record gives signscope's own answer; the upstream's is in `upstream`.
         Some(local) => (local.status, local.bytes, response, local.answer),
@@ -496,7 +482,7 @@ pub async fn observe(State(st): State<AppState>, req: Request, next: Next) -> Re
 }
 
 /// What an error answer in the vendor's shape says.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Answer {
     code: Option<String>,
     message: Option<String>,
