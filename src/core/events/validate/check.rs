@@ -171,6 +171,22 @@ impl Checker {
         });
     }
 
+    /// `event_data` of event `i` is not an object; `holding` names what the object holds for
+    /// this kind of event (docs/events.md).
+    pub(super) fn event_data_not_object(&mut self, i: usize, v: &Value, holding: &str) {
+        let msg = format!(
+            "event_data must be an object holding {holding}, not {}.",
+            json_type(v)
+        );
+        self.push(
+            Level::Error,
+            ev_path(i, "event_data"),
+            codes::TYPE,
+            Some(v.clone()),
+            msg,
+        );
+    }
+
     pub(super) fn not_array(&mut self, what: &str, value: Option<Value>) {
         self.push(
             Level::Error,
@@ -338,17 +354,7 @@ impl Checker {
                 },
             ),
             Some(Shaped::Wrong(v)) => {
-                let msg = format!(
-                    "event_data must be an object holding list_id, list_name, list_logic and items, not {}.",
-                    json_type(v)
-                );
-                self.push(
-                    Level::Error,
-                    ev_path(i, "event_data"),
-                    codes::TYPE,
-                    Some(v.clone()),
-                    msg,
-                );
+                self.event_data_not_object(i, v, "list_id, list_name, list_logic and items");
                 if kind.is_none() || kind == Some(VIEW_RECS_LIST) {
                     self.unsure_views = true;
                 }

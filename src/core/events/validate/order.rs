@@ -55,17 +55,7 @@ impl Checker {
                 return;
             }
             Some(Shaped::Wrong(v)) => {
-                let msg = format!(
-                    "event_data must be an object holding the order's items, not {}.",
-                    json_type(v)
-                );
-                self.push(
-                    Level::Error,
-                    ev_path(i, "event_data"),
-                    codes::TYPE,
-                    Some(v.clone()),
-                    msg,
-                );
+                self.event_data_not_object(i, v, "the order's items");
                 return;
             }
             Some(Shaped::Ok(d)) => &d.items,
