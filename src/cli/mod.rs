@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 pub mod check;
 pub mod events;
+pub mod generate;
 pub mod history;
 pub mod keys;
 pub mod learn;
@@ -40,7 +41,8 @@ pub const EXIT_USAGE: u8 = 2;
 #[derive(Debug, Parser)]
 #[command(
     name = "signscope",
-    version,
+    // "0.1.0 (commit)": build.rs, which says what is printed outside a git checkout.
+    version = env!("SIGNSCOPE_VERSION"),
     about = "A workbench for HMAC-SHA384 signed indexing requests and recommendation events",
     long_about = "Without a subcommand, opens the interactive workbench (TUI) on the last used \
                   profile, or on the built-in demo profile backed by an in-process local server."
@@ -91,11 +93,10 @@ pub enum Command {
     History(history::HistoryArgs),
     /// Learn the signing scheme: a guided lesson, then exercises.
     Learn(learn::LearnArgs),
-    /// Print shell completions.
-    Completions {
-        #[arg(value_enum)]
-        shell: clap_complete::Shell,
-    },
+    /// Print shell completions (bash, zsh, fish, elvish, powershell).
+    Completions(generate::CompletionsArgs),
+    /// Print the manual page, or write every page into a folder with --dir.
+    Man(generate::ManArgs),
 }
 
 /// Run a subcommand; its exit code, or the error to print ([`exit_code`]). Without a
@@ -115,16 +116,8 @@ pub fn run(command: Command) -> anyhow::Result<u8> {
         Command::Profile(a) => profile::run(a),
         Command::History(a) => history::run(a),
         Command::Learn(a) => learn::run(a),
-        Command::Completions { shell } => {
-            use clap::CommandFactory;
-            clap_complete::generate(
-                shell,
-                &mut Cli::command(),
-                "signscope",
-                &mut std::io::stdout(),
-            );
-            Ok(0)
-        }
+        Command::Completions(a) => generate::completions(a),
+        Command::Man(a) => generate::man(a),
     }
 }
 
@@ -144,7 +137,7 @@ pub fn exit_code(result: anyhow::Result<u8>) -> ExitCode {
 }
 
 /// Commands that open no socket and only print: sign, verify, events new/validate, profile,
-/// history, completions.
+/// history, completions, man.
 fn only_prints(cmd: &Command) -> bool {
     match cmd {
         Command::Sign(_)
@@ -152,7 +145,8 @@ fn only_prints(cmd: &Command) -> bool {
         | Command::Check(_)
         | Command::Profile(_)
         | Command::History(_)
-        | Command::Completions { .. } => true,
+        | Command::Completions(_)
+        | Command::Man(_) => true,
         Command::Events(e) => !matches!(e.command, events::EventsCommand::Send(_)),
         Command::Send(_) | Command::Serve(_) | Command::Watch(_) | Command::Learn(_) => false,
     }
