@@ -143,9 +143,9 @@ fn component_views_get_the_mouse_with_their_screen_area() {
     );
     let l = profiles::layout(area, &a.profiles);
     update(&mut a, Message::Mouse(wheel_in(l.list, true)));
-    assert_eq!(a.profiles.selected, 1);
-    update(&mut a, Message::Mouse(click_in(l.rows[0].1)));
-    assert_eq!(a.profiles.selected, 0);
+    assert_eq!(a.profiles.list.selected, 1);
+    update(&mut a, Message::Mouse(click_in(l.window.rows[0].1)));
+    assert_eq!(a.profiles.list.selected, 0);
 }
 
 /// A terminal that sends each LF of a paste as CR (xterm, VTE, tmux): the pasted capture and
@@ -277,7 +277,7 @@ fn a_paste_reaches_the_text_input_of_every_view() {
     // F4: the filter.
     update(&mut a, key(KeyCode::F(4)));
     update(&mut a, Message::Paste("PUT /v2".into()));
-    assert_eq!(a.history.filter, "PUT /v2");
+    assert_eq!(a.history.list.filter(), "PUT /v2");
     // F5: the name prompt.
     update(&mut a, key(KeyCode::F(5)));
     update(&mut a, key(KeyCode::Char('n')));

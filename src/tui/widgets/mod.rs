@@ -4,12 +4,12 @@
 //! - [`line_input`]: the one single-line text input;
 //! - [`body_editor`]: the multi-line editor for bodies up to many megabytes;
 //! - [`prompt`]: a popup asking for one line (save as, search);
-//! - [`list_window`]: which rows of a long list are on screen;
+//! - [`list`]: the one list: selection, window, follow-newest, `/` filter, mouse;
 //! - [`text`]: cutting, wrapping and JSON highlighting of text to draw.
 
 pub mod body_editor;
 pub mod line_input;
-pub mod list_window;
+pub mod list;
 pub mod prompt;
 pub mod text;
 

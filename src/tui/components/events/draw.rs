@@ -13,7 +13,7 @@ use super::state::{completions, focused_style, EventsState, Field, Focus, Mode, 
 use crate::core::events::{Level, Problem};
 use crate::core::visible::counted;
 use crate::tui::theme::Theme;
-use crate::tui::widgets::list_window::window_first;
+use crate::tui::widgets::list::window_first;
 
 /// The layout of the events view in `area`.
 pub fn layout(area: Rect, state: &EventsState) -> EventsLayout {

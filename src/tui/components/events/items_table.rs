@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::parts::{block, EventsLayout, TableCol, ITEM_SPACING};
 use super::state::{cell, focused_style, Column, EventsState, Focus};
 use crate::tui::theme::Theme;
-use crate::tui::widgets::list_window::window_first;
+use crate::tui::widgets::list::window_first;
 
 /// What the items table shows in row `r`, column by column (see [`TableCol`]), and whether the
 /// value is kept as read from the batch (an item_id or index other than the derived one).

@@ -206,7 +206,7 @@ pub struct EventsState {
     pub status: String,
     pub(super) preview_scroll: u16,
     /// Where the items and problems windows were last put by the mouse (see
-    /// [`crate::tui::widgets::list_window::window_first`]).
+    /// [`crate::tui::widgets::list::window_first`]).
     pub(super) items_top: usize,
     pub(super) problems_top: usize,
     /// Lines of the preview shown.

@@ -1,16 +1,16 @@
 //! Layout and drawing of the history view.
 
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Modifier, Style, Stylize};
+use ratatui::style::{Style, Stylize};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, TableState, Wrap};
+use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Wrap};
 use ratatui::Frame;
 
 use super::keys::{Action, COPY_KEYS, KEYS};
 use super::state::*;
 use crate::tui::global_keys::copy_key;
 use crate::tui::theme::Theme;
-use crate::tui::widgets::list_window::window_first;
+use crate::tui::widgets::list::{self, ListView, Window};
 use crate::tui::widgets::text::fit_parts;
 
 /// Where the parts of the history view are (shared by [`draw`] and mouse hit testing).
@@ -18,10 +18,8 @@ use crate::tui::widgets::text::fit_parts;
 pub struct HistoryLayout {
     /// The list box (with its border).
     pub list: Rect,
-    /// Index (into the filtered list) of the first row on screen.
-    pub first: usize,
-    /// The rows on screen: index into the filtered list and the row's cells.
-    pub rows: Vec<(usize, Rect)>,
+    /// The rows on screen (indexes into the filtered list).
+    pub window: Window,
     /// The selected entry's box (with its border).
     pub detail: Rect,
 }
@@ -51,16 +49,9 @@ pub(super) fn layout_for(area: Rect, state: &HistoryState, count: usize) -> Hist
         list.width.saturating_sub(2),
         list.height.saturating_sub(3),
     );
-    let first = window_first(state.top, state.selected, usize::from(body.height));
-    let rows = (first..count)
-        .take(usize::from(body.height))
-        .enumerate()
-        .map(|(k, i)| (i, Rect::new(body.x, body.y + k as u16, body.width, 1)))
-        .collect();
     HistoryLayout {
         list,
-        first,
-        rows,
+        window: state.list.window(body, count),
         detail,
     }
 }
@@ -71,76 +62,64 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState, theme: &Theme) 
     let l = layout_for(area, state, visible.len());
     let (list_area, detail_area) = (l.list, l.detail);
 
-    // The list, with the filter in its title.
-    let title = if state.filter.is_empty() {
-        format!(" History ({}) - type to filter ", visible.len())
-    } else {
-        format!(
-            " History ({} of {}) - filter: {}▏ ",
-            visible.len(),
-            state.rows.len(),
-            state.filter
-        )
-    };
+    // The list, with the filter in its title; only the rows on screen are built.
+    let title = state
+        .list
+        .title("History", visible.len(), state.rows.len(), list_area.width);
     let header =
         Row::new(["time", "profile", "what", "status", "ms"].map(|h| Cell::from(h).bold()));
-    let rows = visible.iter().map(|r| {
-        let status_style = match r.status {
-            Some(s) if (200..300).contains(&s) => theme.ok(),
-            _ => theme.error(),
-        };
-        Row::new(vec![
-            Cell::from(r.short_time()),
-            Cell::from(r.profile.clone()),
-            Cell::from(r.what()),
-            Cell::from(r.status_text()).style(status_style),
-            Cell::from(r.duration_ms.map(|d| d.to_string()).unwrap_or_default()),
-        ])
-    });
-    let widths = [
+    let rows = l
+        .window
+        .rows
+        .iter()
+        .filter_map(|(i, _)| visible.get(*i))
+        .map(|r| {
+            let status_style = match r.status {
+                Some(s) if (200..300).contains(&s) => theme.ok(),
+                _ => theme.error(),
+            };
+            Row::new(vec![
+                Cell::from(r.short_time()),
+                Cell::from(r.profile.clone()),
+                Cell::from(r.what()),
+                Cell::from(r.status_text()).style(status_style),
+                Cell::from(r.duration_ms.map(|d| d.to_string()).unwrap_or_default()),
+            ])
+        });
+    let widths = vec![
         Constraint::Length(14),
         Constraint::Length(8),
         Constraint::Fill(1),
         Constraint::Length(6),
         Constraint::Length(5),
     ];
-    // The window starts where the layout says, so a click hits the row drawn there.
-    let mut table_state =
-        TableState::default()
-            .with_offset(l.first)
-            .with_selected(if visible.is_empty() {
-                None
-            } else {
-                Some(state.selected)
-            });
-    let table = Table::new(rows, widths)
-        .header(header)
-        .block(Block::new().borders(Borders::ALL).title(title))
-        .row_highlight_style(Style::new().add_modifier(Modifier::REVERSED));
-    frame.render_stateful_widget(table, list_area, &mut table_state);
-    if visible.is_empty() && list_area.height > 3 {
-        let msg = if state.rows.is_empty() {
-            "No sends yet: what you send appears here."
-        } else {
-            "Nothing matches the filter (Esc clears it)."
-        };
-        frame.render_widget(
-            Paragraph::new(msg).dim(),
-            Rect::new(
-                list_area.x + 2,
-                list_area.y + 2,
-                list_area.width.saturating_sub(4),
-                1,
-            ),
-        );
-    }
+    let empty = if state.rows.is_empty() {
+        "No sends yet: what you send appears here."
+    } else {
+        "Nothing matches the filter (Esc clears it)."
+    };
+    list::draw(
+        frame,
+        list_area,
+        ListView {
+            block: Block::new().borders(Borders::ALL).title(title),
+            header: Some(header),
+            widths,
+            rows: rows.collect(),
+            empty: empty.to_string(),
+            highlight: true,
+        },
+        &state.list,
+        &l.window,
+        theme,
+    );
 
     // The selected entry in full.
     let mut lines: Vec<Line> = Vec::new();
     for w in &state.warnings {
         lines.push(Line::styled(format!("warning: {w}"), theme.warn()));
     }
-    if let Some(r) = visible.get(state.selected) {
+    if let Some(r) = visible.get(state.list.selected) {
         lines.push(Line::from(format!("{} · profile {}", r.full_time(), r.profile)).dim());
         lines.push(Line::from(vec![
             Span::styled(format!("{} ", r.method), Style::new().bold()),

@@ -3,6 +3,8 @@
 use crossterm::event::{KeyEvent, MouseEvent};
 use ratatui::layout::Rect;
 
+use crate::tui::widgets::list::ListState;
+
 /// What was sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RowKind {
@@ -169,7 +171,7 @@ pub(super) fn path_of(url: &str) -> &str {
 #[derive(Clone, Debug)]
 pub enum HistoryMsg {
     Key(KeyEvent),
-    /// Pasted text: goes to the filter (one line).
+    /// Pasted text: goes to the filter (one line), which it opens.
     Paste(String),
     /// A mouse event and the view's area on screen (for hit testing with [`layout`]).
     Mouse(MouseEvent, Rect),
@@ -211,11 +213,8 @@ pub enum HistoryEffect {
 pub struct HistoryState {
     /// Newest first.
     pub(super) rows: Vec<HistoryRow>,
-    pub filter: String,
-    /// Index into the filtered list.
-    pub selected: usize,
-    /// First row of the list window (see [`window_first`]).
-    pub(super) top: usize,
+    /// The list's selection (into the filtered list), window and `/` filter.
+    pub list: ListState,
     pub detail_scroll: u16,
     pub warnings: Vec<String>,
 }
@@ -237,11 +236,7 @@ impl HistoryState {
 
     /// Rows matching the filter (every word must appear), newest first.
     pub fn visible(&self) -> Vec<&HistoryRow> {
-        let words: Vec<String> = self
-            .filter
-            .split_whitespace()
-            .map(str::to_lowercase)
-            .collect();
+        let words = self.list.words();
         self.rows
             .iter()
             .filter(|r| {
@@ -252,25 +247,27 @@ impl HistoryState {
     }
 
     pub fn selected_row(&self) -> Option<&HistoryRow> {
-        self.visible().get(self.selected).copied()
+        self.visible().get(self.list.selected).copied()
     }
 
     pub(super) fn clamp(&mut self) {
         let n = self.visible().len();
-        self.selected = self.selected.min(n.saturating_sub(1));
+        self.list.clamp(n);
     }
 
-    /// Typing goes to the filter, so the view is always a text input.
+    /// While `/` has the filter open, typing goes to it.
     pub fn is_text_input_focused(&self) -> bool {
-        true
+        self.list.typing()
     }
 
     /// Help rows for what is not an action of its own (the actions are in [`super::KEYS`]).
     pub fn help(&self) -> Vec<(&'static str, &'static str)> {
         vec![
-            ("type", "filter the list (every word must match)"),
-            ("Backspace / Esc", "edit / clear the filter"),
-            ("Up / Down", "select an entry"),
+            (
+                "/",
+                "filter the list (every word must match; Enter keeps it, Esc clears it)",
+            ),
+            ("Up / Down, j / k", "select an entry (Home / End: first / last)"),
             ("PageUp / PageDown", "scroll the request and response"),
             ("Mouse", "click a row: select it; wheel: list / entry"),
             (

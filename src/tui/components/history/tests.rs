@@ -89,12 +89,16 @@ fn newest_first_and_appended_entries_go_on_top() {
         ))),
     );
     assert_eq!(s.visible()[0].profile, "x");
-    assert_eq!(s.selected, 0);
+    assert_eq!(s.list.selected, 0);
 }
 
 #[test]
-fn typing_filters_by_every_word_and_esc_clears() {
+fn slash_filters_by_every_word_and_esc_clears() {
     let mut s = sample();
+    // Without `/`, letters are keys of the list (`j` selects the next entry), not a filter.
+    update(&mut s, key(KeyCode::Char('j')));
+    assert_eq!((s.list.filter(), s.list.selected), ("", 1));
+    update(&mut s, key(KeyCode::Char('/')));
     for c in "demo 401".chars() {
         update(&mut s, key(KeyCode::Char(c)));
     }
@@ -104,7 +108,7 @@ fn typing_filters_by_every_word_and_esc_clears() {
     update(&mut s, key(KeyCode::Backspace));
     update(&mut s, key(KeyCode::Backspace));
     update(&mut s, key(KeyCode::Backspace));
-    assert_eq!(s.filter, "demo ");
+    assert_eq!(s.list.filter(), "demo ");
     assert_eq!(s.visible().len(), 2);
     for c in "select".chars() {
         update(&mut s, key(KeyCode::Char(c)));
@@ -120,10 +124,11 @@ fn selection_stays_within_the_filtered_list() {
     for _ in 0..5 {
         update(&mut s, key(KeyCode::Down));
     }
-    assert_eq!(s.selected, 2);
+    assert_eq!(s.list.selected, 2);
+    update(&mut s, key(KeyCode::Char('/')));
     update(&mut s, key(KeyCode::Char('s')));
     update(&mut s, key(KeyCode::Char('h')));
-    assert_eq!(s.selected, 0);
+    assert_eq!(s.list.selected, 0);
     assert_eq!(s.selected_row().unwrap().profile, "shop");
 }
 
@@ -261,12 +266,13 @@ fn draws_list_and_selected_entry_at_80x24_and_120x40() {
             "{w}x{h}\n{screen}"
         );
     }
+    update(&mut s, key(KeyCode::Char('/')));
     for c in "zzz".chars() {
         update(&mut s, key(KeyCode::Char(c)));
     }
     let screen = render(&s, 80, 24);
     assert!(
-        screen.contains("History (0 of 3) - filter: zzz"),
+        screen.contains("History (0 of 3) · filter: zzz▏"),
         "{screen}"
     );
     assert!(screen.contains("Nothing matches the filter"), "{screen}");
@@ -304,13 +310,13 @@ fn clicking_a_row_selects_it_and_it_is_drawn_highlighted() {
         let mut s = sample();
         s.detail_scroll = 6;
         let l = layout(a, &s);
-        let (i, r) = l.rows[2];
+        let (i, r) = l.window.rows[2];
         update(&mut s, HistoryMsg::Mouse(click_in(r), a));
-        assert_eq!(s.selected, i, "{w}x{h}");
+        assert_eq!(s.list.selected, i, "{w}x{h}");
         assert_eq!(s.detail_scroll, 0, "a new entry shows from its top");
         let buf = shown(&s, w, h);
         assert!(reversed(&buf, r.y, r.x, r.x + r.width), "{w}x{h}");
-        let (_, other) = l.rows[0];
+        let (_, other) = l.window.rows[0];
         assert!(!reversed(&buf, other.y, other.x, other.x + other.width));
         let detail = render(&s, w, h);
         assert!(
@@ -328,32 +334,36 @@ fn the_wheel_moves_the_selection_over_the_list_and_scrolls_the_entry() {
     for _ in 0..3 {
         update(&mut s, HistoryMsg::Mouse(wheel_in(l.list, true), a));
     }
-    assert_eq!(s.selected, 3);
+    assert_eq!(s.list.selected, 3);
     update(&mut s, HistoryMsg::Mouse(wheel_in(l.list, false), a));
-    assert_eq!(s.selected, 2);
+    assert_eq!(s.list.selected, 2);
     update(&mut s, HistoryMsg::Mouse(wheel_in(l.detail, true), a));
     update(&mut s, HistoryMsg::Mouse(wheel_in(l.detail, true), a));
-    assert_eq!((s.selected, s.detail_scroll), (2, 6));
+    assert_eq!((s.list.selected, s.detail_scroll), (2, 6));
     update(&mut s, HistoryMsg::Mouse(wheel_in(l.detail, false), a));
     assert_eq!(s.detail_scroll, 3);
     // Past the end of the list the selection stays on the last entry.
     for _ in 0..40 {
         update(&mut s, HistoryMsg::Mouse(wheel_in(l.list, true), a));
     }
-    assert_eq!(s.selected, 29);
+    assert_eq!(s.list.selected, 29);
 }
 
 #[test]
 fn a_click_in_a_scrolled_list_hits_the_row_drawn_and_keeps_the_window() {
     let a = area(80, 24);
     let mut s = many(30);
-    s.selected = 25;
+    s.list.selected = 25;
     let l = layout(a, &s);
-    assert!(l.first > 0, "{l:?}");
-    let (i, r) = l.rows[1];
+    assert!(l.window.first > 0, "{l:?}");
+    let (i, r) = l.window.rows[1];
     update(&mut s, HistoryMsg::Mouse(click_in(r), a));
-    assert_eq!(s.selected, i);
-    assert_eq!(layout(a, &s).first, l.first, "the window did not move");
+    assert_eq!(s.list.selected, i);
+    assert_eq!(
+        layout(a, &s).window.first,
+        l.window.first,
+        "the window did not move"
+    );
     let screen = render(&s, 80, 24);
     let drawn = screen.lines().nth(usize::from(r.y)).unwrap();
     let want = s.visible()[i].profile.clone();

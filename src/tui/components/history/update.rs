@@ -1,24 +1,19 @@
 //! The history view's update: keys, mouse, and the results of its effects.
 
-use crossterm::event::{
-    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
-};
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
 use super::draw::layout;
 use super::keys::{Action, KEYS};
 use super::state::{HistoryEffect, HistoryMsg, HistoryState, RowKind};
 use crate::tui::keymap;
+use crate::tui::widgets::list::Outcome;
 
 /// Handle a message; pure.
 pub fn update(state: &mut HistoryState, msg: HistoryMsg) -> Vec<HistoryEffect> {
     match msg {
         HistoryMsg::Paste(text) => {
-            state
-                .filter
-                .extend(text.chars().filter(|c| !c.is_control()));
-            state.selected = 0;
-            state.top = 0;
+            state.list.paste(&text);
             state.clamp();
             Vec::new()
         }
@@ -32,7 +27,7 @@ pub fn update(state: &mut HistoryState, msg: HistoryMsg) -> Vec<HistoryEffect> {
             rows.reverse(); // back to recorded order
             rows.push(*row);
             state.set_rows(rows);
-            state.selected = 0;
+            state.list.selected = 0;
             Vec::new()
         }
         HistoryMsg::Mouse(m, area) => {
@@ -97,79 +92,50 @@ pub fn run(state: &mut HistoryState, action: Action) -> Vec<HistoryEffect> {
 }
 
 fn on_key(state: &mut HistoryState, key: KeyEvent) -> Vec<HistoryEffect> {
-    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    let n = state.visible().len();
+    // The open filter takes typing (and Enter, which closes it) before the view's keys.
+    if state.list.typing() && list_key(state, &key, n) {
+        return Vec::new();
+    }
     if let Some(action) = keymap::lookup(&KEYS, &key) {
         return run(state, action);
     }
+    if list_key(state, &key, n) {
+        return Vec::new();
+    }
     match key.code {
-        KeyCode::Up => {
-            state.selected = state.selected.saturating_sub(1);
-            state.top = state.top.min(state.selected);
-            state.detail_scroll = 0;
-        }
-        KeyCode::Down => {
-            state.selected += 1;
-            state.detail_scroll = 0;
-        }
-        KeyCode::Home => {
-            state.selected = 0;
-            state.top = 0;
-        }
-        KeyCode::End => state.selected = usize::MAX,
         KeyCode::PageDown => state.detail_scroll = state.detail_scroll.saturating_add(10),
         KeyCode::PageUp => state.detail_scroll = state.detail_scroll.saturating_sub(10),
-        KeyCode::Esc => state.filter.clear(),
-        KeyCode::Backspace => {
-            state.filter.pop();
-        }
-        KeyCode::Char(c) if !ctrl && !key.modifiers.contains(KeyModifiers::ALT) => {
-            state.filter.push(c);
-            state.selected = 0;
-            state.top = 0;
-        }
         _ => {}
     }
-    state.clamp();
     Vec::new()
+}
+
+/// A key of the list (selection, `/` filter); false when it is not one.
+fn list_key(state: &mut HistoryState, key: &KeyEvent, n: usize) -> bool {
+    match state.list.on_key(key, n) {
+        Outcome::Ignored => return false,
+        Outcome::Handled => {}
+        Outcome::Moved | Outcome::Filtered => state.detail_scroll = 0,
+    }
+    state.clamp();
+    true
 }
 
 /// Click a row to select it; the wheel over the list moves the selection, over the entry it
 /// scrolls the entry.
 fn on_mouse(state: &mut HistoryState, m: MouseEvent, area: Rect) {
     let l = layout(area, state);
-    // The window stays where it is on screen; the selection moves within it.
-    state.top = l.first;
-    let pos = Position::new(m.column, m.row);
-    match m.kind {
-        MouseEventKind::Down(MouseButton::Left) => {
-            if let Some((i, _)) = l.rows.iter().find(|(_, r)| r.contains(pos)) {
-                if state.selected != *i {
-                    state.selected = *i;
-                    state.detail_scroll = 0;
-                }
+    let n = state.visible().len();
+    match state.list.on_mouse(&m, l.list, &l.window, n) {
+        Outcome::Moved => state.detail_scroll = 0,
+        Outcome::Ignored if l.detail.contains(Position::new(m.column, m.row)) => match m.kind {
+            MouseEventKind::ScrollDown => {
+                state.detail_scroll = state.detail_scroll.saturating_add(3)
             }
-        }
-        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
-            let down = m.kind == MouseEventKind::ScrollDown;
-            if l.list.contains(pos) {
-                let before = state.selected;
-                state.selected = if down {
-                    state.selected.saturating_add(1)
-                } else {
-                    state.selected.saturating_sub(1)
-                };
-                state.clamp();
-                if state.selected != before {
-                    state.detail_scroll = 0;
-                }
-            } else if l.detail.contains(pos) {
-                state.detail_scroll = if down {
-                    state.detail_scroll.saturating_add(3)
-                } else {
-                    state.detail_scroll.saturating_sub(3)
-                };
-            }
-        }
+            MouseEventKind::ScrollUp => state.detail_scroll = state.detail_scroll.saturating_sub(3),
+            _ => {}
+        },
         _ => {}
     }
 }

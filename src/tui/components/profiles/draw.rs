@@ -3,23 +3,22 @@
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style, Stylize};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, List, ListItem, ListState, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Wrap};
 use ratatui::Frame;
 
 use super::state::*;
 use crate::store::KeySource;
 use crate::tui::theme::Theme;
-use crate::tui::widgets::{list_window::window_first, text::wrap_spans};
+use crate::tui::widgets::list::{self, ListView, Window};
+use crate::tui::widgets::text::wrap_spans;
 
 /// Where the parts of the manager are (shared by [`draw`] and mouse hit testing).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ProfilesLayout {
     /// The list box (with its border).
     pub list: Rect,
-    /// Index of the first profile on screen.
-    pub first: usize,
-    /// The list rows on screen: index into the profiles and the row.
-    pub rows: Vec<(usize, Rect)>,
+    /// The list rows on screen (indexes into the filtered list, [`ProfilesState::visible`]).
+    pub window: Window,
     /// The detail box (with its border).
     pub detail: Rect,
     /// Edit mode: the heading row(s) of the form.
@@ -36,16 +35,9 @@ pub fn layout(area: Rect, state: &ProfilesState) -> ProfilesLayout {
     let [list, detail] =
         Layout::horizontal([Constraint::Length(list_w), Constraint::Min(20)]).areas(main);
     let body = Block::new().borders(Borders::ALL).inner(list);
-    let first = window_first(state.top, state.selected, usize::from(body.height));
-    let rows = (first..state.profiles.len())
-        .take(usize::from(body.height))
-        .enumerate()
-        .map(|(k, i)| (i, Rect::new(body.x, body.y + k as u16, body.width, 1)))
-        .collect();
     let mut l = ProfilesLayout {
         list,
-        first,
-        rows,
+        window: state.list.window(body, state.visible().len()),
         detail,
         footer,
         ..ProfilesLayout::default()
@@ -137,9 +129,13 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState, theme: &Theme)
     let l = layout(area, state);
     let (list_area, detail_area, footer) = (l.list, l.detail, l.footer);
 
-    let items: Vec<ListItem> = state
-        .profiles
+    let visible = state.visible();
+    // Only the rows on screen are built.
+    let rows = l
+        .window
+        .rows
         .iter()
+        .filter_map(|(i, _)| state.profiles.get(*visible.get(*i)?))
         .map(|p| {
             let mut spans = vec![Span::raw(p.name.clone())];
             if state.current.as_ref().map(|c| &c.name) == Some(&p.name) {
@@ -148,21 +144,30 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState, theme: &Theme)
             if p.is_demo() {
                 spans.push(Span::styled(" built-in", Style::new().dim()));
             }
-            ListItem::new(Line::from(spans))
+            Row::new([Cell::from(Line::from(spans))])
         })
         .collect();
-    let list = List::new(items)
-        .block(
-            Block::new()
-                .borders(Borders::ALL)
-                .title(format!(" Profiles ({}) ", state.profiles.len())),
-        )
-        .highlight_style(Style::new().add_modifier(Modifier::REVERSED));
-    // The window starts where the layout says, so a click hits the row drawn there.
-    let mut ls = ListState::default()
-        .with_offset(l.first)
-        .with_selected(Some(state.selected));
-    frame.render_stateful_widget(list, list_area, &mut ls);
+    let title = state.list.title(
+        "Profiles",
+        visible.len(),
+        state.profiles.len(),
+        list_area.width,
+    );
+    list::draw(
+        frame,
+        list_area,
+        ListView {
+            block: Block::new().borders(Borders::ALL).title(title),
+            header: None,
+            widths: vec![Constraint::Fill(1)],
+            rows,
+            empty: "Nothing matches the filter (Esc clears it).".into(),
+            highlight: true,
+        },
+        &state.list,
+        &l.window,
+        theme,
+    );
 
     let mut lines: Vec<Line> = Vec::new();
     let label = |s: &str| Span::styled(format!("{s:>14}: "), Style::new().bold());

@@ -7,6 +7,7 @@ use ratatui::layout::Rect;
 
 use crate::core::Secret;
 use crate::store::{KeySource, Profile};
+use crate::tui::widgets::list::ListState;
 use crate::tui::widgets::LineInput;
 
 /// Messages of the profile manager.
@@ -15,7 +16,8 @@ pub enum ProfilesMsg {
     Key(KeyEvent),
     /// Run an action of the edit form (from the command palette, which needs no Alt).
     Run(super::keys::FormAction),
-    /// Pasted text: goes to the name prompt or the focused field of the edit form (one line).
+    /// Pasted text: goes to the name prompt, the focused field of the edit form or the list's
+    /// filter (one line).
     Paste(String),
     /// A mouse event and the manager's area on screen (for hit testing with [`layout`]).
     Mouse(MouseEvent, Rect),
@@ -263,9 +265,8 @@ pub struct ProfilesState {
     pub errors: Vec<String>,
     pub dir: PathBuf,
     pub current: Option<Profile>,
-    pub selected: usize,
-    /// First row of the list window (see [`window_first`]).
-    pub(super) top: usize,
+    /// The list's selection (into the filtered list), window and `/` filter.
+    pub list: ListState,
     pub mode: Mode,
     /// Show stored REST keys in clear.
     pub revealed: bool,
@@ -282,8 +283,7 @@ impl Default for ProfilesState {
             errors: Vec::new(),
             dir: PathBuf::new(),
             current: None,
-            selected: 0,
-            top: 0,
+            list: ListState::default(),
             mode: Mode::Browse,
             revealed: false,
             status: String::new(),
@@ -293,8 +293,20 @@ impl Default for ProfilesState {
 }
 
 impl ProfilesState {
+    /// The profiles the filter shows (indexes into `profiles`): every word in the name.
+    pub fn visible(&self) -> Vec<usize> {
+        let words = self.list.words();
+        (0..self.profiles.len())
+            .filter(|i| {
+                let name = self.profiles[*i].name.to_lowercase();
+                words.iter().all(|w| name.contains(w.as_str()))
+            })
+            .collect()
+    }
+
     pub fn selected_profile(&self) -> Option<&Profile> {
-        self.profiles.get(self.selected)
+        let i = *self.visible().get(self.list.selected)?;
+        self.profiles.get(i)
     }
 
     /// Where a profile's file lives (None for the built-in demo).
@@ -312,7 +324,8 @@ impl ProfilesState {
 
     pub fn is_text_input_focused(&self) -> bool {
         match &self.mode {
-            Mode::Browse | Mode::ConfirmDelete(_) => false,
+            Mode::Browse => self.list.typing(),
+            Mode::ConfirmDelete(_) => false,
             Mode::Name { .. } => true,
             Mode::Edit(form) => form.focus != EditField::KeyKind,
         }
@@ -321,6 +334,10 @@ impl ProfilesState {
     pub fn help(&self) -> Vec<(&'static str, &'static str)> {
         vec![
             ("Up / Down, j / k", "select a profile"),
+            (
+                "/",
+                "filter the list by name (Enter keeps it, Esc clears it)",
+            ),
             ("Enter", "use the selected profile"),
             ("e", "edit URLs, prefix, API key, REST key source"),
             ("n / c", "new profile from scratch / from the current one"),

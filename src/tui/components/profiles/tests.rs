@@ -51,7 +51,7 @@ fn loaded() -> ProfilesState {
 #[test]
 fn delete_needs_confirmation_and_other_keys_keep_the_profile() {
     let mut s = loaded();
-    s.selected = 1;
+    s.list.selected = 1;
     assert!(update(&mut s, key(KeyCode::Char('d'))).is_empty());
     assert!(matches!(s.mode, Mode::ConfirmDelete(ref n) if n == "shop"));
     assert!(update(&mut s, key(KeyCode::Char('n'))).is_empty());
@@ -65,7 +65,7 @@ fn delete_needs_confirmation_and_other_keys_keep_the_profile() {
 #[test]
 fn the_demo_profile_cannot_be_deleted_renamed_or_edited() {
     let mut s = loaded();
-    s.selected = 0;
+    s.list.selected = 0;
     for c in ['d', 'r', 'e'] {
         assert!(update(&mut s, key(KeyCode::Char(c))).is_empty());
         assert!(matches!(s.mode, Mode::Browse), "{c}");
@@ -102,7 +102,7 @@ fn new_from_scratch_from_current_duplicate_and_rename() {
         other => panic!("{other:?}"),
     }
     // Duplicate the selected one: name prefilled.
-    s.selected = 1;
+    s.list.selected = 1;
     update(&mut s, key(KeyCode::Char('D')));
     match &update(&mut s, key(KeyCode::Enter))[..] {
         [ProfilesEffect::SaveProfile(p, Some(source))] => {
@@ -156,7 +156,7 @@ fn bad_or_taken_names_are_refused_and_the_prompt_stays() {
 #[test]
 fn editing_changes_urls_prefix_and_key_source() {
     let mut s = loaded();
-    s.selected = 1;
+    s.list.selected = 1;
     update(&mut s, key(KeyCode::Char('e')));
     // Indexing URL is focused: replace it.
     update(
@@ -195,7 +195,7 @@ fn a_copy_of_the_demo_keeps_the_demo_key_source_when_edited() {
     let mut copy = Profile::demo();
     copy.name = "learn".into();
     s.profiles.push(copy);
-    s.selected = 2;
+    s.list.selected = 2;
     update(&mut s, key(KeyCode::Char('e')));
     update(&mut s, key(KeyCode::Char('/')));
     match &update(&mut s, key(KeyCode::Enter))[..] {
@@ -210,7 +210,7 @@ fn a_copy_of_the_demo_keeps_the_demo_key_source_when_edited() {
 #[test]
 fn an_empty_key_source_is_refused_with_a_sentence() {
     let mut s = loaded();
-    s.selected = 1;
+    s.list.selected = 1;
     update(&mut s, key(KeyCode::Char('e')));
     for _ in 0..4 {
         update(&mut s, key(KeyCode::Tab));
@@ -235,7 +235,7 @@ fn render(state: &ProfilesState, w: u16, h: u16) -> String {
 #[test]
 fn a_paste_goes_to_the_focused_field_of_the_edit_form() {
     let mut s = loaded();
-    s.selected = 1;
+    s.list.selected = 1;
     update(&mut s, key(KeyCode::Char('e')));
     let Mode::Edit(form) = &s.mode else {
         panic!("not editing")
@@ -274,7 +274,7 @@ fn a_refused_name_says_why_while_the_prompt_stays_open() {
     );
     // Taken name, when renaming.
     update(&mut s, key(KeyCode::Esc));
-    s.selected = 1;
+    s.list.selected = 1;
     update(&mut s, key(KeyCode::Char('r')));
     assert!(update(&mut s, key(KeyCode::Enter)).is_empty());
     let screen = render(&s, 150, 16);
@@ -289,7 +289,7 @@ fn a_refused_name_says_why_while_the_prompt_stays_open() {
 #[test]
 fn draws_list_file_location_and_masks_the_rest_key_unless_revealed() {
     let mut s = loaded();
-    s.selected = 1;
+    s.list.selected = 1;
     for (w, h) in [(80, 24), (120, 40)] {
         let screen = render(&s, w, h);
         assert!(screen.contains("Profiles (2)"), "{w}x{h}\n{screen}");
@@ -341,18 +341,18 @@ fn clicking_a_profile_selects_it_and_it_is_drawn_highlighted() {
     for (w, h) in [(80, 24), (120, 40)] {
         let a = area(w, h);
         let mut s = loaded();
-        assert_eq!(s.selected, 0);
+        assert_eq!(s.list.selected, 0);
         let l = layout(a, &s);
-        let (i, r) = l.rows[1];
+        let (i, r) = l.window.rows[1];
         mouse(&mut s, click_in(r), a);
-        assert_eq!(s.selected, i, "{w}x{h}");
+        assert_eq!(s.list.selected, i, "{w}x{h}");
         assert_eq!(s.selected_profile().unwrap().name, "shop");
         let buf = shown(&s, w, h);
         assert!(
             reversed(&buf, r.y, r.x, r.x + 4),
             "{w}x{h}: shop highlighted"
         );
-        let (_, demo) = l.rows[0];
+        let (_, demo) = l.window.rows[0];
         assert!(!reversed(&buf, demo.y, demo.x, demo.x + 4), "{w}x{h}");
         // The detail follows the selection.
         let screen = render(&s, w, h);
@@ -366,15 +366,15 @@ fn the_wheel_over_the_list_moves_the_selection_within_bounds() {
     let mut s = loaded();
     let list = layout(a, &s).list;
     mouse(&mut s, wheel_in(list, true), a);
-    assert_eq!(s.selected, 1);
+    assert_eq!(s.list.selected, 1);
     mouse(&mut s, wheel_in(list, true), a);
-    assert_eq!(s.selected, 1, "stays on the last profile");
+    assert_eq!(s.list.selected, 1, "stays on the last profile");
     mouse(&mut s, wheel_in(list, false), a);
-    assert_eq!(s.selected, 0);
+    assert_eq!(s.list.selected, 0);
     // The wheel over the detail pane does not move the selection.
     let detail = layout(a, &s).detail;
     mouse(&mut s, wheel_in(detail, true), a);
-    assert_eq!(s.selected, 0);
+    assert_eq!(s.list.selected, 0);
 }
 
 #[test]
@@ -382,7 +382,7 @@ fn in_edit_mode_a_click_focuses_the_field_under_it() {
     for (w, h) in [(80, 24), (120, 40)] {
         let a = area(w, h);
         let mut s = loaded();
-        s.selected = 1;
+        s.list.selected = 1;
         update(&mut s, key(KeyCode::Char('e')));
         let l = layout(a, &s);
         assert_eq!(l.edit_fields.len(), EditField::ALL.len(), "{l:?}");
@@ -414,8 +414,8 @@ fn in_edit_mode_a_click_focuses_the_field_under_it() {
         let buf = shown(&s, w, h);
         assert!(reversed(&buf, r.y, r.x + 16, r.x + 22), "{w}x{h}");
         // Clicks on the list do not change the profile being edited.
-        mouse(&mut s, click_in(l.rows[0].1), a);
-        assert_eq!(s.selected, 1);
+        mouse(&mut s, click_in(l.window.rows[0].1), a);
+        assert_eq!(s.list.selected, 1);
         assert!(matches!(s.mode, Mode::Edit(_)));
     }
 }
@@ -424,7 +424,7 @@ fn in_edit_mode_a_click_focuses_the_field_under_it() {
 fn long_values_wrap_and_the_fields_below_are_still_hit() {
     let a = area(80, 24);
     let mut s = loaded();
-    s.selected = 1;
+    s.list.selected = 1;
     update(&mut s, key(KeyCode::Char('e')));
     // A long indexing URL takes more than one row.
     type_text(&mut s, &"/very-long-path-segment".repeat(4));
@@ -450,12 +450,12 @@ fn long_values_wrap_and_the_fields_below_are_still_hit() {
 fn prompts_and_the_delete_confirmation_ignore_clicks() {
     let a = area(80, 24);
     let mut s = loaded();
-    s.selected = 1;
+    s.list.selected = 1;
     update(&mut s, key(KeyCode::Char('d')));
     let l = layout(a, &s);
-    mouse(&mut s, click_in(l.rows[0].1), a);
+    mouse(&mut s, click_in(l.window.rows[0].1), a);
     assert!(matches!(s.mode, Mode::ConfirmDelete(_)));
-    assert_eq!(s.selected, 1);
+    assert_eq!(s.list.selected, 1);
 }
 
 /// The text inside a box's border, rows joined with their trailing spaces cut: a value wrapped
@@ -515,7 +515,7 @@ fn long_names_and_urls_are_whole_in_the_detail_pane_at_every_size() {
 #[test]
 fn the_vendor_preset_fills_prefix_and_urls_and_keeps_the_keys() {
     let mut s = loaded();
-    s.selected = 1;
+    s.list.selected = 1;
     update(&mut s, key(KeyCode::Char('e')));
     update(
         &mut s,
@@ -572,7 +572,7 @@ fn the_selection_follows_a_renamed_profile_and_the_one_in_use_is_not_deleted() {
         );
     };
     reload(&mut s, &["alpha", "zeta"]);
-    s.selected = 2;
+    s.list.selected = 2;
     assert_eq!(s.selected_profile().unwrap().name, "zeta");
     update(&mut s, key(KeyCode::Char('r')));
     for _ in 0..4 {
@@ -595,7 +595,7 @@ fn the_selection_follows_a_renamed_profile_and_the_one_in_use_is_not_deleted() {
     assert_eq!(s.selected_profile().unwrap().name, "aaa");
 
     // The profile in use: refused, in one sentence saying what to do.
-    s.selected = 3;
+    s.list.selected = 3;
     assert_eq!(s.selected_profile().unwrap().name, "alpha");
     assert!(update(&mut s, key(KeyCode::Char('d'))).is_empty());
     assert!(matches!(s.mode, Mode::Browse));

@@ -8,6 +8,7 @@ use super::keys::{FormAction, FORM_KEYS};
 use super::state::*;
 use crate::store::profile::validate_name;
 use crate::store::Profile;
+use crate::tui::widgets::list::Outcome;
 use crate::tui::widgets::LineInput;
 
 /// Handle a message; pure.
@@ -22,7 +23,8 @@ pub fn update(state: &mut ProfilesState, msg: ProfilesMsg) -> Vec<ProfilesEffect
                         input.insert_str(&text);
                     }
                 }
-                _ => {}
+                Mode::Browse => state.list.paste(&text),
+                Mode::ConfirmDelete(_) => {}
             }
             Vec::new()
         }
@@ -47,12 +49,14 @@ pub fn update(state: &mut ProfilesState, msg: ProfilesMsg) -> Vec<ProfilesEffect
                 .find(|p| p.name == current)
                 .cloned()
                 .or(state.current.take());
+            let visible = state.visible();
             if let Some(name) = keep {
-                if let Some(i) = state.profiles.iter().position(|p| p.name == name) {
-                    state.selected = i;
+                let at = visible.iter().position(|i| state.profiles[*i].name == name);
+                if let Some(at) = at {
+                    state.list.selected = at;
                 }
             }
-            state.selected = state.selected.min(state.profiles.len().saturating_sub(1));
+            state.list.clamp(visible.len());
             Vec::new()
         }
         ProfilesMsg::Current(p) => {
@@ -173,20 +177,17 @@ fn save_form(state: &mut ProfilesState, form: Box<EditForm>) -> Vec<ProfilesEffe
 }
 
 fn browse_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
-    let n = state.profiles.len();
+    // The list's keys first: `/` and, while it is open, the filter's typing.
+    let n = state.visible().len();
+    if state.list.on_key(&key, n) != Outcome::Ignored {
+        return Vec::new();
+    }
     let selected = state.selected_profile().cloned();
     let name_prompt = |for_: NameFor, start: String| Mode::Name {
         for_,
         input: LineInput::new(start),
     };
     match key.code {
-        KeyCode::Up | KeyCode::Char('k') => {
-            state.selected = state.selected.saturating_sub(1);
-            state.top = state.top.min(state.selected);
-        }
-        KeyCode::Down | KeyCode::Char('j') => {
-            state.selected = (state.selected + 1).min(n.saturating_sub(1))
-        }
         KeyCode::Char('v') => state.revealed = !state.revealed,
         KeyCode::Enter => {
             if let Some(p) = selected {
@@ -317,25 +318,13 @@ fn name_entered(state: &mut ProfilesState, for_: NameFor, input: LineInput) -> V
 /// (a stray click must not answer them).
 fn on_mouse(state: &mut ProfilesState, m: MouseEvent, area: Rect) {
     let l = layout(area, state);
-    // The window stays where it is on screen; the selection moves within it.
-    state.top = l.first;
     let pos = Position::new(m.column, m.row);
     let click = m.kind == MouseEventKind::Down(MouseButton::Left);
+    let n = state.visible().len();
     match &mut state.mode {
-        Mode::Browse => match m.kind {
-            _ if click => {
-                if let Some((i, _)) = l.rows.iter().find(|(_, r)| r.contains(pos)) {
-                    state.selected = *i;
-                }
-            }
-            MouseEventKind::ScrollDown if l.list.contains(pos) => {
-                state.selected = (state.selected + 1).min(state.profiles.len().saturating_sub(1))
-            }
-            MouseEventKind::ScrollUp if l.list.contains(pos) => {
-                state.selected = state.selected.saturating_sub(1)
-            }
-            _ => {}
-        },
+        Mode::Browse => {
+            state.list.on_mouse(&m, l.list, &l.window, n);
+        }
         Mode::Edit(form) if click => {
             if let Some((f, _)) = l.edit_fields.iter().find(|(_, r)| r.contains(pos)) {
                 form.focus = *f;

@@ -2,9 +2,9 @@
 //! record's text were made in `update`; only the rows on screen are drawn.
 
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Modifier, Style};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Wrap};
 use ratatui::Frame;
 
 use super::detail::{Detail, Kind};
@@ -12,7 +12,7 @@ use super::keys::{Action, COPY_KEYS, KEYS};
 use super::state::{Feed, Tone, TrafficState};
 use crate::tui::global_keys::copy_key;
 use crate::tui::theme::Theme;
-use crate::tui::widgets::list_window::window_first;
+use crate::tui::widgets::list::{self, ListView, Window};
 use crate::tui::widgets::text::{clip, clip_marked, fit_parts, wrap_chars, wrap_words};
 
 /// Where the parts of the traffic view are (shared by [`draw`] and mouse hit testing).
@@ -20,10 +20,8 @@ use crate::tui::widgets::text::{clip, clip_marked, fit_parts, wrap_chars, wrap_w
 pub struct TrafficLayout {
     /// The list box (with its border).
     pub list: Rect,
-    /// Index (into the newest-first filtered list) of the first row on screen.
-    pub first: usize,
-    /// The rows on screen: index into the filtered list and the row's cells.
-    pub rows: Vec<(usize, Rect)>,
+    /// The rows on screen (indexes into the newest-first filtered list).
+    pub window: Window,
     /// The selected request's box (with its border).
     pub detail: Rect,
 }
@@ -45,17 +43,9 @@ pub fn layout(area: Rect, state: &TrafficState) -> TrafficLayout {
         list.width.saturating_sub(2),
         list.height.saturating_sub(2),
     );
-    let count = state.visible_len();
-    let first = window_first(state.top, state.selected, usize::from(body.height));
-    let rows = (first..count)
-        .take(usize::from(body.height))
-        .enumerate()
-        .map(|(k, i)| (i, Rect::new(body.x, body.y + k as u16, body.width, 1)))
-        .collect();
     TrafficLayout {
         list,
-        first,
-        rows,
+        window: state.list.window(body, state.visible_len()),
         detail,
     }
 }
@@ -82,32 +72,13 @@ fn kind_style(k: Kind, theme: &Theme) -> Style {
 
 /// The list's title: counts, the filter, the pause and what was dropped.
 fn list_title(state: &TrafficState) -> String {
-    let mut t = if state.filter.is_empty() {
-        format!(" Traffic ({}) · type to filter ", state.visible_len())
-    } else {
-        format!(
-            " Traffic ({} of {}) · filter: {}▏ ",
-            state.visible_len(),
-            state.len(),
-            state.filter
-        )
-    };
+    let mut t = state
+        .list
+        .title("Traffic", state.visible_len(), state.len(), u16::MAX);
     if state.paused {
         t.push_str(&format!("· PAUSED, {} held ", state.held_len()));
     }
     t
-}
-
-/// `↑ N new · Home`: requests that arrived above the window while another row was selected
-/// (the selection stays on its row), and the key that selects the newest again; right-aligned
-/// on the list's top border. Empty when there are none.
-fn new_marker(state: &TrafficState, first: usize, theme: &Theme) -> Line<'static> {
-    let n = state.unseen.min(first);
-    if n == 0 {
-        return Line::default();
-    }
-    let key = KEYS.label_of(Action::Newest);
-    Line::from(Span::styled(format!(" ↑ {n} new · {key} "), theme.warn())).right_aligned()
 }
 
 /// The list's bottom line: the feed, the bound and what was dropped or skipped.
@@ -135,45 +106,51 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &TrafficState, theme: &Theme) 
         .borders(Borders::ALL)
         .border_style(theme.focus_border())
         .title(Span::styled(list_title(state), theme.title()))
-        .title(new_marker(state, l.first, theme))
+        .title(list::new_marker(
+            &state.list,
+            &l.window,
+            &KEYS.label_of(Action::Newest),
+            theme,
+        ))
         .title_bottom(Line::from(Span::styled(list_footer(state), theme.dim())));
-    frame.render_widget(block, l.list);
     let width = usize::from(l.list.width.saturating_sub(2));
-    for (i, r) in &l.rows {
-        let Some(e) = state.visible(*i) else { continue };
-        let mut style = tone_style(e.tone, theme);
-        if *i == state.selected {
-            style = style.add_modifier(Modifier::REVERSED);
-        }
-        // Cut with `…` (the record's detail below shows it whole).
-        let text = format!("{:<w$}", clip_marked(&e.line, width), w = width);
-        frame.render_widget(Paragraph::new(Span::styled(text, style)), *r);
-    }
-    if state.visible_len() == 0 && l.list.height > 2 {
-        let msg = if state.is_empty() {
-            format!(
-                "No requests yet. Point an application at {} and they appear here.",
-                if state.address.is_empty() {
-                    "the local server"
-                } else {
-                    state.address.as_str()
-                }
-            )
-        } else {
-            "Nothing matches the filter (Esc clears it).".to_string()
-        };
-        // Wrapped over the empty list: never cut.
-        let r = Rect::new(
-            l.list.x + 1,
-            l.list.y + 1,
-            l.list.width.saturating_sub(2),
-            l.list.height.saturating_sub(2),
-        );
-        frame.render_widget(
-            Paragraph::new(Span::styled(msg, theme.dim())).wrap(Wrap { trim: true }),
-            r,
-        );
-    }
+    // Only the rows on screen are built, each cut with `…` (the detail below shows it whole).
+    let rows = l
+        .window
+        .rows
+        .iter()
+        .filter_map(|(i, _)| state.visible(*i))
+        .map(|e| {
+            Row::new([Cell::from(clip_marked(&e.line, width))]).style(tone_style(e.tone, theme))
+        })
+        .collect();
+    let empty = if state.is_empty() {
+        format!(
+            "No requests yet. Point an application at {} and they appear here.",
+            if state.address.is_empty() {
+                "the local server"
+            } else {
+                state.address.as_str()
+            }
+        )
+    } else {
+        "Nothing matches the filter (Esc clears it).".to_string()
+    };
+    list::draw(
+        frame,
+        l.list,
+        ListView {
+            block,
+            header: None,
+            widths: vec![Constraint::Fill(1)],
+            rows,
+            empty,
+            highlight: true,
+        },
+        &state.list,
+        &l.window,
+        theme,
+    );
     draw_detail(frame, l.detail, state, theme);
     super::har::draw(frame, area, state, theme);
 }

@@ -10,6 +10,7 @@ use super::detail::Detail;
 use crate::core::traffic::RequestSeen;
 use crate::core::traffic::Verdict;
 use crate::tui::model::EditorRequest;
+use crate::tui::widgets::list::ListState;
 
 /// How many records the view keeps; older ones are dropped (and counted) beyond it.
 pub const KEEP: usize = 1000;
@@ -118,17 +119,12 @@ pub struct TrafficState {
     pub dropped: u64,
     /// Records the server said this view missed (it fell behind the stream).
     pub skipped: u64,
-    pub filter: String,
     pub paused: bool,
-    /// Index of the selected record in the newest-first filtered list. At 0 the selection
-    /// follows the newest record; elsewhere it stays on its record as new ones arrive.
-    pub selected: usize,
-    /// First row of the list window.
-    pub(super) top: usize,
-    /// Requests that arrived above the list window while another row was selected, not seen
-    /// yet: the list's top border says `↑ N new` until they scroll into view or the newest is
-    /// selected again.
-    pub unseen: usize,
+    /// The list (newest first, after the filter): its selection, window and `/` filter. At
+    /// row 0 the selection follows the newest record; elsewhere it stays on its record as new
+    /// ones arrive, counted in `unseen` (the list's top border says `↑ N new` until they
+    /// scroll into view or the newest is selected again).
+    pub list: ListState,
     pub detail_scroll: u16,
     /// The selected record's text, built when the selection changes.
     pub detail: Option<Detail>,
@@ -157,11 +153,8 @@ impl Default for TrafficState {
             keep: KEEP,
             dropped: 0,
             skipped: 0,
-            filter: String::new(),
             paused: false,
-            selected: 0,
-            top: 0,
-            unseen: 0,
+            list: ListState::default(),
             detail_scroll: 0,
             detail: None,
             address: String::new(),
@@ -212,20 +205,12 @@ impl TrafficState {
     }
 
     pub fn selected_entry(&self) -> Option<&Entry> {
-        self.visible(self.selected)
+        self.visible(self.list.selected)
     }
 
-    /// The filter's words, lower-cased.
-    pub(super) fn words(&self) -> Vec<String> {
-        self.filter
-            .split_whitespace()
-            .map(str::to_lowercase)
-            .collect()
-    }
-
-    /// Typing goes to the filter, so the view is always a text input.
+    /// While `/` has the filter open (or the HAR path prompt is), typing goes to it.
     pub fn is_text_input_focused(&self) -> bool {
-        true
+        self.list.typing() || self.har.is_some()
     }
 }
 
@@ -233,7 +218,7 @@ impl TrafficState {
 #[derive(Clone, Debug)]
 pub enum TrafficMsg {
     Key(KeyEvent),
-    /// Pasted text: goes to the filter (one line).
+    /// Pasted text: goes to the filter (one line), which it opens.
     Paste(String),
     /// A mouse event and the view's area on screen (for hit testing with `layout`).
     Mouse(MouseEvent, Rect),

@@ -169,7 +169,7 @@ fn an_event_batch_lists_its_problems_with_their_paths() {
 }
 
 #[test]
-fn typing_filters_and_esc_clears() {
+fn slash_filters_and_esc_clears() {
     let mut t = on_traffic(120, 30);
     for (i, p) in ["/v2/batch", "/v2/products", "/v2/batch/x"]
         .iter()
@@ -177,8 +177,11 @@ fn typing_filters_and_esc_clears() {
     {
         receive(&mut t, record(i as u64 + 1, p));
     }
-    t.type_str("products");
-    t.assert_line("Traffic (1 of 3)");
+    t.type_str("/products");
+    t.assert_line("Traffic (1 of 3) · filter: products▏");
+    // Enter keeps the filter and gives the keys back to the list.
+    t.press(KeyCode::Enter);
+    t.assert_line("Traffic (1 of 3) · filter: products · Esc clears");
     t.assert_line("PUT /v2/products 200");
     t.assert_no_line("PUT /v2/batch 200");
     // A record arriving that does not match stays out of the list; one that does comes in.
@@ -187,10 +190,14 @@ fn typing_filters_and_esc_clears() {
     t.assert_line("Traffic (2 of 5)");
     t.press(KeyCode::Esc);
     t.assert_line("Traffic (5)");
-    // `q` and `?` are typed into the filter, not shortcuts.
-    t.type_str("q?");
-    assert_eq!(t.traffic.filter, "q?");
+    // In the open filter `q` and `?` are typed, not shortcuts.
+    t.type_str("/q?");
+    assert_eq!(t.traffic.list.filter(), "q?");
     assert!(!t.quit && t.popup.is_none());
+    // With the filter closed, `?` is the help again.
+    t.press(KeyCode::Enter);
+    t.type_str("?");
+    assert!(t.popup.is_some());
 }
 
 #[test]

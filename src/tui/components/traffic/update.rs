@@ -2,9 +2,7 @@
 //! the oldest dropped beyond the bound); the selected record's text is rebuilt only when the
 //! selection moves to another record.
 
-use crossterm::event::{
-    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
-};
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
 use super::detail;
@@ -15,6 +13,7 @@ use super::state::{Entry, Feed, TrafficEffect, TrafficMsg, TrafficState};
 use crate::core::traffic::RequestSeen;
 use crate::core::visible::escape_visible;
 use crate::tui::keymap;
+use crate::tui::widgets::list::Outcome;
 
 /// Handle a message; pure.
 pub fn update(state: &mut TrafficState, msg: TrafficMsg) -> Vec<TrafficEffect> {
@@ -53,9 +52,7 @@ pub fn update(state: &mut TrafficState, msg: TrafficMsg) -> Vec<TrafficEffect> {
             vec![]
         }
         TrafficMsg::Paste(text) => {
-            state
-                .filter
-                .extend(text.chars().filter(|c| !c.is_control()));
+            state.list.paste(&text);
             refilter(state);
             vec![]
         }
@@ -96,19 +93,13 @@ fn show(state: &mut TrafficState, entry: Entry) {
     {
         state.entries.clear();
         state.matches.clear();
-        state.selected = 0;
-        state.top = 0;
+        state.list.select(0, 0);
     }
     let seq = entry.seen.seq;
-    let words = state.words();
-    if entry.matches(&words) {
+    if entry.matches(&state.list.words()) {
         state.matches.push_back(seq);
         // Away from the newest, the selection stays on its record.
-        if state.selected > 0 {
-            state.selected += 1;
-            state.top += 1;
-            state.unseen += 1;
-        }
+        state.list.arrived(1);
     }
     state.entries.push_back(entry);
     while state.entries.len() > state.keep {
@@ -124,24 +115,19 @@ fn show(state: &mut TrafficState, entry: Entry) {
 
 fn clamp(state: &mut TrafficState) {
     let n = state.matches.len();
-    state.selected = state.selected.min(n.saturating_sub(1));
-    state.top = state.top.min(state.selected);
-    // New rows that came into the window (or all, at the newest) have been seen.
-    state.unseen = state.unseen.min(state.top);
+    state.list.clamp(n);
 }
 
 /// Apply a changed filter to every record held (at most the bound).
 fn refilter(state: &mut TrafficState) {
-    let words = state.words();
+    let words = state.list.words();
     state.matches = state
         .entries
         .iter()
         .filter(|e| e.matches(&words))
         .map(|e| e.seen.seq)
         .collect();
-    state.selected = 0;
-    state.top = 0;
-    state.unseen = 0;
+    state.list.select(0, 0);
     state.detail_scroll = 0;
 }
 
@@ -166,38 +152,40 @@ fn on_key(state: &mut TrafficState, key: KeyEvent) -> Vec<TrafficEffect> {
         }
         return vec![TrafficEffect::Status("not sent: nothing was signed".into())];
     }
+    let n = state.visible_len();
+    // The open filter takes typing (and Enter, which closes it) before the view's keys.
+    if state.list.typing() && list_key(state, &key, n) {
+        return vec![];
+    }
     if let Some(action) = keymap::lookup(&KEYS, &key) {
         return run(state, action);
     }
-    let plain = !key
-        .modifiers
-        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+    if list_key(state, &key, n) {
+        return vec![];
+    }
     match key.code {
-        KeyCode::Up => select(state, state.selected.saturating_sub(1)),
-        KeyCode::Down => select(state, state.selected + 1),
-        KeyCode::End => select(state, usize::MAX),
         KeyCode::PageDown => state.detail_scroll = state.detail_scroll.saturating_add(10),
         KeyCode::PageUp => state.detail_scroll = state.detail_scroll.saturating_sub(10),
-        KeyCode::Esc if !state.filter.is_empty() => {
-            state.filter.clear();
-            refilter(state);
-        }
-        KeyCode::Backspace if !state.filter.is_empty() => {
-            state.filter.pop();
-            refilter(state);
-        }
-        KeyCode::Char(c) if plain => {
-            state.filter.push(c);
-            refilter(state);
-        }
         _ => {}
     }
     vec![]
 }
 
+/// A key of the list (selection, `/` filter); false when it is not one.
+fn list_key(state: &mut TrafficState, key: &KeyEvent, n: usize) -> bool {
+    match state.list.on_key(key, n) {
+        Outcome::Ignored => false,
+        Outcome::Filtered => {
+            refilter(state);
+            true
+        }
+        Outcome::Handled | Outcome::Moved => true,
+    }
+}
+
 fn select(state: &mut TrafficState, i: usize) {
-    state.selected = i;
-    clamp(state);
+    let n = state.visible_len();
+    state.list.select(i, n);
 }
 
 /// Run one action of the traffic view (from its key or from the command palette).
@@ -225,8 +213,7 @@ pub fn run(state: &mut TrafficState, action: Action) -> Vec<TrafficEffect> {
             state.entries.clear();
             state.matches.clear();
             state.held.clear();
-            state.selected = 0;
-            state.top = 0;
+            state.list.select(0, 0);
             vec![TrafficEffect::Status("traffic list cleared".into())]
         }
         Action::Newest => {
@@ -335,23 +322,17 @@ pub fn run(state: &mut TrafficState, action: Action) -> Vec<TrafficEffect> {
 
 fn on_mouse(state: &mut TrafficState, m: MouseEvent, area: Rect) {
     let l = layout(area, state);
-    let pos = Position::new(m.column, m.row);
-    match m.kind {
-        MouseEventKind::Down(MouseButton::Left) => {
-            if let Some((i, _)) = l.rows.iter().find(|(_, r)| r.contains(pos)) {
-                select(state, *i);
+    let n = state.visible_len();
+    if state.list.on_mouse(&m, l.list, &l.window, n) != Outcome::Ignored {
+        return;
+    }
+    if l.detail.contains(Position::new(m.column, m.row)) {
+        match m.kind {
+            MouseEventKind::ScrollDown => {
+                state.detail_scroll = state.detail_scroll.saturating_add(3)
             }
+            MouseEventKind::ScrollUp => state.detail_scroll = state.detail_scroll.saturating_sub(3),
+            _ => {}
         }
-        MouseEventKind::ScrollDown if l.list.contains(pos) => select(state, state.selected + 1),
-        MouseEventKind::ScrollUp if l.list.contains(pos) => {
-            select(state, state.selected.saturating_sub(1))
-        }
-        MouseEventKind::ScrollDown if l.detail.contains(pos) => {
-            state.detail_scroll = state.detail_scroll.saturating_add(3)
-        }
-        MouseEventKind::ScrollUp if l.detail.contains(pos) => {
-            state.detail_scroll = state.detail_scroll.saturating_sub(3)
-        }
-        _ => {}
     }
 }
