@@ -33,7 +33,22 @@ fn http(addr: &str, raw: &[u8]) -> (u16, Vec<u8>) {
     s.read_to_end(&mut out).unwrap();
     let status = String::from_utf8_lossy(&out[9..12]).parse().unwrap();
     let split = out.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
-    (status, out[split..].to_vec())
+    let head = String::from_utf8_lossy(&out[..split]).to_ascii_lowercase();
+    if !head.contains("transfer-encoding: chunked") {
+        return (status, out[split..].to_vec());
+    }
+    // A page is written a chunk at a time: undo the chunked framing.
+    let (mut rest, mut body) = (&out[split..], Vec::new());
+    loop {
+        let eol = rest.windows(2).position(|w| w == b"\r\n").unwrap();
+        let size =
+            usize::from_str_radix(std::str::from_utf8(&rest[..eol]).unwrap().trim(), 16).unwrap();
+        if size == 0 {
+            return (status, body);
+        }
+        body.extend_from_slice(&rest[eol + 2..eol + 2 + size]);
+        rest = &rest[eol + 4 + size..];
+    }
 }
 
 fn check(har: &Path, args: &[&str]) -> (i32, Vec<Value>) {

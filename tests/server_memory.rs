@@ -268,8 +268,13 @@ async fn big_head_request(c: &reqwest::Client, base: &str, i: usize) {
 
 /// Open a page request, read its head and stop reading (the rest stays unread).
 async fn stalled_page_reader(addr: std::net::SocketAddr) -> TcpStream {
+    stalled_reader(addr, "/_inspect/requests?limit=1000").await
+}
+
+/// Send `GET path`, read the answer's head and stop reading (the rest stays unread).
+async fn stalled_reader(addr: std::net::SocketAddr, path: &str) -> TcpStream {
     let mut s = TcpStream::connect(addr).await.unwrap();
-    s.write_all(b"GET /_inspect/requests?limit=1000 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    s.write_all(format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").as_bytes())
         .await
         .unwrap();
     let mut head = Vec::new();
@@ -337,6 +342,160 @@ fn two_hundred_stalled_page_readers_stay_within_the_store_limit() {
         drop(readers);
         let (_, peak) = rss(pid);
         assert!(peak < bound, "peak {} MiB", peak / MIB);
+    });
+    stop(child);
+}
+
+/// A HAR page (`?format=har`) was built whole, outside the answers' budget, for every reader:
+/// with a thousand records with 28 KiB heads each page was several MiB, held until read. Now it
+/// is written a record at a time within the same budget as list pages: 200 stalled HAR
+/// readers keep the server under the store limit plus 64 MiB.
+#[test]
+fn two_hundred_stalled_har_readers_stay_within_the_store_limit() {
+    let limit = signscope::server::config::DEFAULT_MAX_STORED_BYTES as u64;
+    let bound = limit + 64 * MIB;
+    let child = serve();
+    let (base, pid) = (child.url.clone(), child.pid());
+    let addr: std::net::SocketAddr = base.trim_start_matches("http://").parse().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let c = client();
+        for i in 0..1000 {
+            big_head_request(&c, &base, i).await;
+        }
+        // A HAR page read to its end is a whole HAR document with every header kept.
+        let whole = c
+            .get(format!("{base}/_inspect/requests?limit=1000&format=har"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(whole.status(), 200);
+        let har: serde_json::Value = serde_json::from_slice(&whole.bytes().await.unwrap()).unwrap();
+        let entries = har["log"]["entries"].as_array().unwrap();
+        assert!(entries.len() > 100, "{} entries", entries.len());
+        let first = &entries[0]["request"]["headers"];
+        assert!(
+            first
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|h| h["name"] == "x-pad-11" && h["value"].as_str().unwrap().len() == 1000),
+            "{first}"
+        );
+        let (filled, _) = rss(pid);
+        let mut readers = Vec::new();
+        for i in 0..200 {
+            readers.push(stalled_reader(addr, "/_inspect/requests?limit=1000&format=har").await);
+            let (now, _) = rss(pid);
+            if (i + 1) % 50 == 0 || i < 3 {
+                eprintln!(
+                    "{} stalled HAR readers: server RSS {} MiB (after filling {} MiB)",
+                    i + 1,
+                    now / MIB,
+                    filled / MIB
+                );
+            }
+            assert!(
+                now < bound,
+                "with {} stalled HAR readers the server's resident memory is {} MiB (bound {} MiB)",
+                i + 1,
+                now / MIB,
+                bound / MIB
+            );
+        }
+        drop(readers);
+        let (_, peak) = rss(pid);
+        assert!(peak < bound, "peak {} MiB", peak / MIB);
+    });
+    stop(child);
+}
+
+/// An upstream on a thread of its own that answers every request with the same `size` bytes
+/// (one buffer shared by every answer, so the test process holds it once).
+fn big_answer_upstream(size: usize) -> String {
+    let body = bytes::Bytes::from(vec![b'x'; size]);
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            let app = axum::Router::new().fallback(move || {
+                let b = body.clone();
+                async move { b }
+            });
+            axum::serve(listener, app).await.unwrap();
+        });
+    });
+    format!("http://{addr}")
+}
+
+/// A forwarded answer was read whole (up to 64 MiB) before it was passed on and held until its
+/// client read it, outside any budget: 8 clients that stopped reading a 63 MiB answer held
+/// 519 MiB. Now an answer is passed on as it arrives, each part within the answers' budget: the
+/// 8 stalled readers keep the server under the store limit plus 64 MiB, a signed request is
+/// still answered, and a client that reads gets the answer whole.
+#[test]
+fn eight_stalled_readers_of_a_63_mib_forwarded_answer_stay_within_the_bound() {
+    let size = 63 * MIB as usize;
+    let upstream = big_answer_upstream(size);
+    let bound = signscope::server::config::DEFAULT_MAX_STORED_BYTES as u64 + 64 * MIB;
+    let child = ServeProcess::start(
+        &[
+            "--addr",
+            "127.0.0.1:0",
+            "--demo",
+            "--forward-indexing",
+            &upstream,
+        ],
+        &[],
+    );
+    let (base, pid) = (child.url.clone(), child.pid());
+    let addr: std::net::SocketAddr = base.trim_start_matches("http://").parse().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let mut readers = Vec::new();
+        for i in 0..8 {
+            readers.push(stalled_reader(addr, &format!("/v2/export?i={i}")).await);
+            let (now, _) = rss(pid);
+            eprintln!("{} stalled readers: server RSS {} MiB", i + 1, now / MIB);
+            assert!(
+                now < bound,
+                "with {} stalled readers of a forwarded 63 MiB answer the server's resident memory is {} MiB (bound {} MiB)",
+                i + 1,
+                now / MIB,
+                bound / MIB
+            );
+        }
+        // Give the stalled answers time to fill whatever they would hold.
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let c = client();
+        let (status, _) = get_json(&c, &format!("{base}/_inspect/summary")).await;
+        assert_eq!(status, 200, "the server answers while they stall");
+        // A client that reads gets every byte.
+        let mut resp = c.get(format!("{base}/v2/export")).send().await.unwrap();
+        assert_eq!(resp.status(), 200);
+        let mut got = 0usize;
+        while let Some(chunk) = resp.chunk().await.unwrap() {
+            assert!(chunk.iter().all(|&b| b == b'x'));
+            got += chunk.len();
+        }
+        assert_eq!(got, size);
+        let (_, peak) = rss(pid);
+        eprintln!("peak RSS {} MiB", peak / MIB);
+        assert!(peak < bound, "peak {} MiB (bound {} MiB)", peak / MIB, bound / MIB);
+        drop(readers);
     });
     stop(child);
 }

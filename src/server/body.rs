@@ -153,6 +153,66 @@ impl BodyPermit {
     }
 }
 
+impl BodyPermit {
+    /// Take `n` more bytes of `budget`, waiting at most `stall` for them to come free; false
+    /// when they did not (the readers of other answers stopped reading).
+    pub(super) async fn take_within(
+        &mut self,
+        budget: &BodyBudget,
+        n: usize,
+        stall: Duration,
+    ) -> bool {
+        tokio::time::timeout(stall, self.take(budget, n))
+            .await
+            .is_ok()
+    }
+
+    /// Hold `other`'s bytes too.
+    pub(super) fn merge(&mut self, other: BodyPermit) {
+        match (&mut self.0, other.0) {
+            (Some(held), Some(p)) => held.merge(p),
+            (None, p) => self.0 = p,
+            (Some(_), None) => {}
+        }
+    }
+
+    /// Give back all but `n` of the bytes held (a chunk turned out smaller than reserved).
+    pub(super) fn keep(&mut self, n: usize) {
+        let held = self.bytes();
+        if let (Some(p), true) = (self.0.as_mut(), held > n) {
+            if n == 0 {
+                self.0 = None;
+            } else {
+                drop(p.split(held - n));
+            }
+        }
+    }
+}
+
+/// A chunk of an answer being written, holding its part of the answers' budget until hyper has
+/// sent it and drops it (`docs/server.md` rule L5).
+pub(super) struct Budgeted<T> {
+    chunk: T,
+    /// Held, not read: dropped with the chunk.
+    _permit: BodyPermit,
+}
+
+impl<T: AsRef<[u8]>> AsRef<[u8]> for Budgeted<T> {
+    fn as_ref(&self) -> &[u8] {
+        self.chunk.as_ref()
+    }
+}
+
+impl<T: AsRef<[u8]> + Send + 'static> Budgeted<T> {
+    /// `chunk` as bytes that give `permit` back when hyper drops them.
+    pub fn bytes(chunk: T, permit: BodyPermit) -> Bytes {
+        Bytes::from_owner(Budgeted {
+            chunk,
+            _permit: permit,
+        })
+    }
+}
+
 /// Set on a request by the forward proxy when it could not read the body (too large, too slow,
 /// cut off): the local handler answers and records this failure instead of reading the body
 /// again (`docs/server.md`, rule W5).

@@ -19,18 +19,28 @@ use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderName, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use bytes::{Bytes, BytesMut};
+use bytes::Bytes;
+use futures::StreamExt;
 
-use super::body::{read_forwarded_body, BodyBudget, BodyFailed, BodyPace, BodyPermit};
+use super::body::{read_forwarded_body, BodyBudget, BodyFailed, BodyPace, BodyPermit, Budgeted};
 use super::error::ApiError;
 use super::stream::{self, STREAM_BODY_PREVIEW};
 use crate::core::traffic::UpstreamSeen;
 
-/// Longest wait for an upstream's complete answer.
+/// Longest wait for an upstream's answer to begin, and then for each part of it (the time its
+/// client takes to read it is the client's, not the upstream's).
 const UPSTREAM_TIMEOUT: Duration = Duration::from_secs(60);
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-/// Largest upstream answer passed back (larger ones answer 502).
+/// Largest upstream answer passed back (a larger declared one answers 502; one that grows
+/// past it while passed on is cut off).
 const MAX_UPSTREAM_ANSWER: usize = 64 * 1024 * 1024;
+/// An answer up to this size is read whole before it is passed on, so that its record holds
+/// all of it (its code, its size); a larger one is passed on as it arrives (`docs/server.md`
+/// rule W7).
+const WHOLE_ANSWER: usize = 256 * 1024;
+/// Bytes of the answers' budget reserved before each read from the upstream: a forwarded
+/// answer waiting for room holds none of the upstream's bytes.
+const READ_AHEAD: usize = 64 * 1024;
 /// How much of the upstream's answer the record keeps.
 const MAX_UPSTREAM_HEADERS: usize = 64;
 
@@ -52,6 +62,9 @@ pub struct Upstream {
     /// The server's bodies budget: a forwarded body's bytes are taken from it as they arrive
     /// and held until the upstream has answered (`docs/server.md`, rule L1).
     budget: Option<BodyBudget>,
+    /// The answers' budget and write stall timeout: the upstream's answer is passed on a part
+    /// at a time, each part holding its bytes of it until written (`docs/server.md` rule L5).
+    answers: Option<(BodyBudget, Duration)>,
 }
 
 /// The upstreams a server forwards to now, one per kind of route; changed while it runs by
@@ -150,10 +163,11 @@ impl Upstream {
     /// An upstream at `url` (checked with [`check_url`]).
     pub fn new(url: &str, max_body: usize, body_timeout: Duration) -> Result<Upstream, String> {
         let parsed = check_url(url)?;
+        // No total timeout: an answer passed on as it arrives takes as long as its client
+        // reads; the upstream's own waits are bounded in `send`.
         let client = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(CONNECT_TIMEOUT)
-            .timeout(UPSTREAM_TIMEOUT)
             .build()
             .map_err(|e| format!("the HTTP client for {url} could not be set up: {e}"))?;
         Ok(Upstream {
@@ -163,6 +177,7 @@ impl Upstream {
             max_body,
             pace: BodyPace::deadline(body_timeout),
             budget: None,
+            answers: None,
         })
     }
 
@@ -175,6 +190,13 @@ impl Upstream {
     /// The same upstream, taking forwarded bodies from the server's bodies budget.
     pub fn with_budget(mut self, budget: BodyBudget) -> Upstream {
         self.budget = Some(budget);
+        self
+    }
+
+    /// The same upstream, its answers passed on within the server's answers budget, waiting
+    /// at most `stall` for room.
+    pub fn with_answers(mut self, budget: BodyBudget, stall: Duration) -> Upstream {
+        self.answers = Some((budget, stall));
         self
     }
 
@@ -316,10 +338,22 @@ async fn send(
     for (name, value) in &headers {
         rb = rb.header(name.as_str(), value.as_bytes());
     }
-    let resp = rb.body(body).send().await.map_err(|e| cause(&e))?;
+    let resp = tokio::time::timeout(UPSTREAM_TIMEOUT, rb.body(body).send())
+        .await
+        .map_err(|_| late())?
+        .map_err(|e| cause(&e))?;
     let status = resp.status().as_u16();
     let resp_headers = resp.headers().clone();
-    let answer = read_answer(resp).await?;
+    let declared = resp.content_length();
+    if declared.is_some_and(|n| n > MAX_UPSTREAM_ANSWER as u64) {
+        return Err(too_large());
+    }
+    let mut answer = Answer {
+        resp,
+        answers: up.answers.clone(),
+        read: 0,
+    };
+    let (head, whole) = answer.head().await?;
 
     let mut out = Response::builder().status(status);
     for (name, value) in &resp_headers {
@@ -327,10 +361,14 @@ async fn send(
             out = out.header(name.as_str(), value.as_bytes());
         }
     }
-    let (preview, _) = super::store::preview(&answer[..answer.len().min(STREAM_BODY_PREVIEW)]);
-    let code = serde_json::from_slice::<ApiError>(&answer)
-        .ok()
-        .map(|e| e.code);
+    let (preview, _) = super::store::preview(&head[..head.len().min(STREAM_BODY_PREVIEW)]);
+    let code = if whole {
+        serde_json::from_slice::<ApiError>(&head)
+            .ok()
+            .map(|e| e.code)
+    } else {
+        None
+    };
     let seen = UpstreamSeen {
         url: up.base.clone(),
         status: Some(status),
@@ -349,29 +387,112 @@ async fn send(
             })
             .collect(),
         body: preview,
-        body_bytes: answer.len(),
+        body_bytes: if whole {
+            head.len()
+        } else {
+            declared.map_or(head.len(), |n| usize::try_from(n).unwrap_or(usize::MAX))
+        },
         duration_ms: 0.0,
         error: None,
     };
+    let body = if whole {
+        Body::from(head)
+    } else {
+        let rest = futures::stream::unfold(answer, |mut a| async move {
+            let next = a.next().await.transpose()?;
+            Some((next, a))
+        });
+        Body::from_stream(futures::stream::once(async move { Ok(head) }).chain(rest))
+    };
     let mut response = out
-        .body(Body::from(answer))
+        .body(body)
         .map_err(|e| format!("its answer could not be passed on ({e})"))?;
     response.extensions_mut().insert(Forwarded);
     Ok((response, seen))
 }
 
-/// The upstream's whole answer (bounded).
-async fn read_answer(mut resp: reqwest::Response) -> Result<Bytes, String> {
-    let mut buf = BytesMut::new();
-    while let Some(chunk) = resp.chunk().await.map_err(|e| cause(&e))? {
-        buf.extend_from_slice(&chunk);
-        if buf.len() > MAX_UPSTREAM_ANSWER {
-            return Err(format!(
-                "its answer is larger than {MAX_UPSTREAM_ANSWER} bytes"
-            ));
+fn late() -> String {
+    format!(
+        "it did not answer in time (nothing for {} s)",
+        UPSTREAM_TIMEOUT.as_secs()
+    )
+}
+
+fn too_large() -> String {
+    format!("its answer is larger than {MAX_UPSTREAM_ANSWER} bytes")
+}
+
+/// An upstream's answer being read, each part's bytes taken from the answers' budget before
+/// it is read (and held until hyper has written it).
+struct Answer {
+    resp: reqwest::Response,
+    answers: Option<(BodyBudget, Duration)>,
+    read: usize,
+}
+
+impl Answer {
+    /// The next part of the answer, its bytes held in the answers' budget; `None` at its end.
+    async fn part(&mut self) -> Result<Option<(Bytes, BodyPermit)>, String> {
+        let mut permit = BodyPermit::default();
+        if let Some((budget, stall)) = &self.answers {
+            if !permit.take_within(budget, READ_AHEAD, *stall).await {
+                return Err(format!(
+                    "no room to pass its answer on for {} s (the server's answers budget is held by clients that stopped reading)",
+                    stall.as_secs()
+                ));
+            }
+        }
+        let chunk = tokio::time::timeout(UPSTREAM_TIMEOUT, self.resp.chunk())
+            .await
+            .map_err(|_| late())?
+            .map_err(|e| cause(&e))?;
+        let Some(chunk) = chunk else {
+            return Ok(None);
+        };
+        self.read += chunk.len();
+        if self.read > MAX_UPSTREAM_ANSWER {
+            return Err(too_large());
+        }
+        if let Some((budget, stall)) = &self.answers {
+            // A part larger than reserved takes the rest (it is already read: this is the
+            // only moment bytes are held outside the budget, one part per answer).
+            let more = chunk.len().saturating_sub(permit.bytes());
+            if !permit.take_within(budget, more, *stall).await {
+                return Err("no room to pass its answer on".into());
+            }
+            permit.keep(chunk.len());
+        }
+        Ok(Some((chunk, permit)))
+    }
+
+    /// The answer's start: all of it when it ends within [`WHOLE_ANSWER`] bytes (true), else
+    /// its first [`WHOLE_ANSWER`] bytes or more; held in the answers' budget.
+    async fn head(&mut self) -> Result<(Bytes, bool), String> {
+        let mut buf = Vec::new();
+        let mut held = BodyPermit::default();
+        while buf.len() <= WHOLE_ANSWER {
+            let Some((chunk, permit)) = self.part().await? else {
+                return Ok((Budgeted::bytes(buf, held), true));
+            };
+            if buf.is_empty() && chunk.len() > WHOLE_ANSWER {
+                return Ok((Budgeted::bytes(chunk, permit), false));
+            }
+            buf.extend_from_slice(&chunk);
+            held.merge(permit);
+        }
+        Ok((Budgeted::bytes(buf, held), false))
+    }
+
+    /// The next part as it is passed on (an error cuts the answer off: its head is sent).
+    async fn next(&mut self) -> Result<Option<Bytes>, std::io::Error> {
+        match self.part().await {
+            Ok(part) => Ok(part.map(|(chunk, permit)| Budgeted::bytes(chunk, permit))),
+            Err(why) => {
+                tracing::warn!("a forwarded answer was cut off: {why}");
+                Err(std::io::Error::other(why))
+            }
         }
     }
-    Ok(buf.freeze())
 }
 
 /// The root cause of a client error in words, e.g. `Connection refused (os error 111)`.

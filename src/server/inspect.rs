@@ -23,10 +23,8 @@
 
 use std::time::Duration;
 
-use axum::body::Body;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
-use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
@@ -121,41 +119,17 @@ pub async fn requests(
             seq: q.seq,
         },
     };
-    if har {
-        return har_reply(&st, &filter, q.redact);
-    }
-    let full = q.seq.is_some();
-    page::reply(
-        &st,
-        st.store.request_slots(&filter),
-        page::Kind::Requests { full },
-    )
-}
-
-/// A page of indexing records as one HAR document, each with all the store keeps of it.
-fn har_reply(st: &AppState, filter: &RequestFilter, redact: bool) -> Response {
-    let page = st.store.requests(filter);
-    let secrets: Vec<&crate::core::Secret> = st.config.accounts.values().collect();
-    let records: Vec<_> = page
-        .items
-        .iter()
-        .map(|r| super::har_out::of_record(r, "localhost", &secrets, redact))
-        .collect();
-    let text = crate::core::har::write::to_har_string(
-        env!("CARGO_PKG_VERSION"),
-        records.iter().map(|r| r.exchange()),
-    );
-    let mut resp = Response::new(Body::from(text));
-    resp.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    if let Some(cursor) = page.next {
-        if let Ok(v) = HeaderValue::from_str(&cursor.query()) {
-            resp.headers_mut().insert("x-next-cursor", v);
+    let kind = if har {
+        page::Kind::Har {
+            redact: q.redact,
+            config: st.config.clone(),
         }
-    }
-    resp
+    } else {
+        page::Kind::Requests {
+            full: q.seq.is_some(),
+        }
+    };
+    page::reply(&st, st.store.request_slots(&filter), kind)
 }
 
 #[derive(Debug, Deserialize)]

@@ -186,6 +186,7 @@ impl AppState {
                 Ok(up) => {
                     let up = up
                         .with_budget(self.body_budget.clone())
+                        .with_answers(self.answers.clone(), self.config.write_stall_timeout)
                         .with_pace(self.config.body_pace());
                     Some(Arc::new(up))
                 }

@@ -25,7 +25,7 @@ use axum::response::Response;
 use bytes::Bytes;
 use serde::Serialize;
 
-use super::body::{BodyBudget, BodyPermit};
+use super::body::{BodyBudget, BodyPermit, Budgeted};
 use super::store::{
     event_preview, Cursor, EventRecord, Page, RequestRecord, Slot, Store, LIST_DATA_BYTES,
     LIST_PREVIEW_BYTES,
@@ -198,9 +198,53 @@ pub enum Kind {
     Requests { full: bool },
     /// Events, cut for a list unless `full`.
     Events { full: bool },
+    /// Requests as the entries of one HAR document, whole, the keys of `config`'s accounts
+    /// blanked and Authorization masked when `redact` (`docs/har.md` rules H8-H9).
+    Har {
+        redact: bool,
+        config: Arc<super::config::ServerConfig>,
+    },
+}
+
+/// Most bytes making one record's HAR entry can take: its text escaped as `\u00XX` (six
+/// bytes each) plus the two copies made on the way (the scrubbed record, the JSON value) and
+/// the entry's frame. Reserved before the entry is made; the excess is given back after.
+fn har_entry_bound(r: &RequestRecord) -> usize {
+    super::store::record_size_request(r).saturating_mul(8) + 2048
 }
 
 impl Kind {
+    /// What an answer of this kind starts and ends with.
+    fn frame(&self) -> (Vec<u8>, &'static [u8]) {
+        match self {
+            Kind::Har { .. } => {
+                let w = crate::core::har::write::HarWriter::begin(
+                    Vec::new(),
+                    env!("CARGO_PKG_VERSION"),
+                )
+                .map(|w| w.into_inner())
+                .unwrap_or_default();
+                (w, b"\n]}}\n")
+            }
+            _ => (b"[".to_vec(), b"]"),
+        }
+    }
+
+    /// Append the HAR entries of `records` to `buf` (`first`: whether none was written before).
+    fn write_har(&self, records: &[Arc<RequestRecord>], buf: &mut Vec<u8>, first: &mut bool) {
+        let Kind::Har { redact, config } = self else {
+            return;
+        };
+        let secrets: Vec<&crate::core::Secret> = config.accounts.values().collect();
+        let mut w = crate::core::har::write::HarWriter::resume(&mut *buf, *first);
+        for r in records {
+            let entry = super::har_out::of_record(r, "localhost", &secrets, *redact);
+            // Writing plain data into a Vec cannot fail.
+            let _ = w.entry(&entry.exchange());
+            *first = false;
+        }
+    }
+
     /// Fetch the still-held records at `slots` and append them to `buf` (comma-separated,
     /// `first` telling whether one was written before).
     fn write(&self, store: &Store, slots: &[Slot], buf: &mut Vec<u8>, first: &mut bool) {
@@ -222,6 +266,7 @@ impl Kind {
                     };
                 }
             }
+            Kind::Har { .. } => self.write_har(&store.requests_at(slots), buf, first),
             Kind::Events { full } => {
                 for (size, e) in store.events_at(slots) {
                     sep(buf);
@@ -233,18 +278,6 @@ impl Kind {
                 }
             }
         }
-    }
-}
-
-/// A written chunk holding its part of the answers' budget until hyper has sent it and drops it.
-struct Budgeted {
-    buf: Vec<u8>,
-    _permit: BodyPermit,
-}
-
-impl AsRef<[u8]> for Budgeted {
-    fn as_ref(&self) -> &[u8] {
-        &self.buf
     }
 }
 
@@ -273,42 +306,51 @@ impl Writer {
             tokio::task::yield_now().await;
         }
         let start = self.next;
-        let mut est = 2;
-        while self.next < self.slots.len()
-            && (self.next == start || est + self.slots[self.next].bytes <= CHUNK_BYTES)
-        {
-            est += self.slots[self.next].bytes + 1;
+        let (open, close) = self.kind.frame();
+        let mut est = open.len() + close.len();
+        // A HAR entry holds its record whole: one record a chunk, its bytes reserved by what
+        // it could take at most (the slots measure list forms).
+        let har = if matches!(self.kind, Kind::Har { .. }) {
             self.next += 1;
-        }
+            let records = self.store.requests_at(&self.slots[start..self.next]);
+            est += records.iter().map(|r| har_entry_bound(r)).sum::<usize>();
+            Some(records)
+        } else {
+            while self.next < self.slots.len()
+                && (self.next == start || est + self.slots[self.next].bytes <= CHUNK_BYTES)
+            {
+                est += self.slots[self.next].bytes + 1;
+                self.next += 1;
+            }
+            None
+        };
         let mut permit = BodyPermit::default();
-        if tokio::time::timeout(self.stall, permit.take(&self.budget, est))
-            .await
-            .is_err()
-        {
+        if !permit.take_within(&self.budget, est, self.stall).await {
             self.done = true;
             return Some(Err(std::io::Error::new(
                 std::io::ErrorKind::TimedOut,
                 "no room in the answers' budget: the readers of other answers stopped reading",
             )));
         }
-        let mut buf = Vec::with_capacity(est);
+        let mut buf = Vec::with_capacity(if har.is_some() { 0 } else { est });
         if start == 0 {
-            buf.push(b'[');
+            buf.extend_from_slice(&open);
         }
-        self.kind.write(
-            &self.store,
-            &self.slots[start..self.next],
-            &mut buf,
-            &mut self.first,
-        );
+        match &har {
+            Some(records) => self.kind.write_har(records, &mut buf, &mut self.first),
+            None => self.kind.write(
+                &self.store,
+                &self.slots[start..self.next],
+                &mut buf,
+                &mut self.first,
+            ),
+        }
         if self.next == self.slots.len() {
-            buf.push(b']');
+            buf.extend_from_slice(close);
             self.done = true;
         }
-        Some(Ok(Bytes::from_owner(Budgeted {
-            buf,
-            _permit: permit,
-        })))
+        permit.keep(buf.capacity());
+        Some(Ok(Budgeted::bytes(buf, permit)))
     }
 }
 
@@ -317,7 +359,9 @@ impl Writer {
 pub fn reply(st: &super::AppState, page: Page<Slot>, kind: Kind) -> Response {
     let Page { items, next } = page;
     let body = if items.is_empty() {
-        Body::from("[]")
+        let (mut open, close) = kind.frame();
+        open.extend_from_slice(close);
+        Body::from(open)
     } else {
         let writer = Writer {
             store: st.store.clone(),

@@ -624,7 +624,7 @@ impl Store {
 const REQUEST_OVERHEAD: usize = 256;
 const EVENT_OVERHEAD: usize = 256;
 
-fn record_size_request(r: &RequestRecord) -> usize {
+pub(super) fn record_size_request(r: &RequestRecord) -> usize {
     let headers: usize = r.headers.iter().map(|(n, v)| n.len() + v.len() + 48).sum();
     let warnings: usize = r.warnings.iter().map(|w| w.len() + 24).sum();
     REQUEST_OVERHEAD

@@ -79,6 +79,17 @@ impl<W: Write> HarWriter<W> {
         Ok(HarWriter { out, first: true })
     }
 
+    /// Go on writing a document whose start (and `first`: whether no entry yet) was written
+    /// before, to another writer: a document written a chunk at a time.
+    pub fn resume(out: W, first: bool) -> Self {
+        HarWriter { out, first }
+    }
+
+    /// The writer, with no end written (see [`HarWriter::resume`]).
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
     pub fn entry(&mut self, e: &Exchange<'_>) -> io::Result<()> {
         if !self.first {
             self.out.write_all(b",")?;
