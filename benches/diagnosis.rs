@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use base64::Engine;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use signscope::core::diagnose::{diagnose_with, DiagnoseOptions};
+use signscope::core::diagnose::{diagnose_with, DiagnoseOptions, SERVER_CLOCK_UNITS};
 use signscope::core::verify::ReceivedRequest;
 use signscope::core::Secret;
 
@@ -125,5 +125,51 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// The server's diagnosis of a small mismatch (`tests/server_faults.rs` sends 2,500 of them):
+/// a 21-byte body signed over `[]`, which nothing explains. With the server's cap on the clock
+/// search (docs/diagnosis.md D9) against `verify`'s uncapped search (its 4 MiB clock budget
+/// buys a small body thousands of instants), one thread each, as the server runs a diagnosis
+/// when another runs.
+fn bench_small(c: &mut Criterion) {
+    let mut g = c.benchmark_group("diagnosis_small");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    let key = Secret::new(KEY);
+    let mut req = request(br#"[{"task":3,"i":1001}]"#.to_vec());
+    req.path = "/v2/batch".into();
+    req.query = String::new();
+    req.headers.retain(|(n, _)| n != "Host");
+    let unexplained = base64::engine::general_purpose::STANDARD.encode([7u8; 48]);
+    for (name, cap) in [("server", Some(SERVER_CLOCK_UNITS)), ("verify", None)] {
+        let opts = DiagnoseOptions {
+            clock_units_max: cap,
+            threads: 1,
+            ..DiagnoseOptions::default()
+        };
+        let d = diagnose_with(&req, "SVC", &key, &unexplained, &opts);
+        assert!(d.findings.is_empty() && !d.cut_short);
+        let runs = 20;
+        let cpu0 = cpu_seconds();
+        for _ in 0..runs {
+            black_box(diagnose_with(&req, "SVC", &key, &unexplained, &opts));
+        }
+        let cpu = (cpu_seconds() - cpu0) / f64::from(runs);
+        eprintln!(
+            "diagnosis_small/{name}: {} signatures ({:?}), clock reach {} ms, {} bytes hashed; {:.2} ms CPU per diagnosis (load average {})",
+            d.signatures,
+            d.round_signatures,
+            d.clock_reach_ms,
+            d.hashed_bytes,
+            cpu * 1e3,
+            std::fs::read_to_string("/proc/loadavg").unwrap_or_default().split(' ').next().unwrap_or("?"),
+        );
+        g.bench_function(name, |b| {
+            b.iter(|| diagnose_with(black_box(&req), "SVC", &key, &unexplained, &opts))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, bench_small);
 criterion_main!(benches);

@@ -176,5 +176,64 @@ fn bench_put_while_paging(c: &mut Criterion) {
     rt.block_on(srv.shutdown());
 }
 
-criterion_group!(benches, bench_server, bench_put_while_paging);
+/// One small request at a time, as `tests/server_faults.rs`'s load test sends them: accepted,
+/// and signed over `[]` but sent with another body (a mismatch nothing explains, so the
+/// server's whole diagnosis runs: every single mistake, every pair, the PHP SDK form with one
+/// more, the clock search capped at ±64 ms, docs/diagnosis.md D9). The difference is what a
+/// mismatch costs the server.
+fn bench_small_mismatch(c: &mut Criterion) {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let t0 = Utc.with_ymd_and_hms(2026, 11, 22, 10, 0, 0).unwrap();
+    let mut cfg = ServerConfig::demo();
+    cfg.clock = server::fixed_clock(t0);
+    cfg.max_stored = 100;
+    let srv = server::start(
+        rt.handle(),
+        cfg,
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
+    )
+    .unwrap();
+    let url = format!("{}/v2/batch", srv.url());
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let ts = format_timestamp(t0);
+    let body = bytes::Bytes::from_static(br#"[{"task":3,"i":1001}]"#);
+    let mut group = c.benchmark_group("server_small");
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    for (name, signed_body, status) in [
+        ("accepted", &body[..], 200),
+        ("mismatch_diagnosed", &b"[]"[..], 401),
+    ] {
+        let req = SignableRequest::new("PUT", "/v2/batch", "", &ts, DEMO_API_KEY, signed_body);
+        let headers = sign(&req, &Secret::new(DEMO_REST_KEY)).unwrap().headers;
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut rb = client.put(&url).body(body.clone());
+                for (n, v) in &headers {
+                    rb = rb.header(n, v);
+                }
+                rt.block_on(async {
+                    let resp = rb.send().await.unwrap();
+                    assert_eq!(resp.status().as_u16(), status);
+                    resp.bytes().await.unwrap();
+                })
+            });
+        });
+    }
+    group.finish();
+    rt.block_on(srv.shutdown());
+}
+
+criterion_group!(
+    benches,
+    bench_server,
+    bench_put_while_paging,
+    bench_small_mismatch
+);
 criterion_main!(benches);

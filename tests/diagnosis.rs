@@ -813,6 +813,70 @@ fn nothing_found_says_how_far_the_clock_search_looked() {
     assert!(!message.contains("compare the"), "{message}");
 }
 
+/// A server that knows the test's account, on the test's fixed clock.
+fn diagnosing_server() -> signscope::server::Server {
+    let mut cfg = ServerConfig::new().with_account("pub-key", Secret::new(KEY));
+    cfg.allowed_hosts = vec!["example.test".to_string()];
+    cfg.clock = fixed_clock(
+        chrono::Utc
+            .with_ymd_and_hms(2026, 11, 22, 10, 0, 0)
+            .unwrap(),
+    );
+    spawn(cfg, std::net::TcpListener::bind("127.0.0.1:0").unwrap()).unwrap()
+}
+
+/// The `diagnosis: ...` entry of a 401.
+fn diagnosis_entry(v: &Value) -> String {
+    v["debug"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["message"].as_str()?.strip_prefix("diagnosis: "))
+        .next()
+        .unwrap_or_else(|| panic!("{v}"))
+        .to_string()
+}
+
+#[test]
+fn the_server_searches_a_clock_read_twice_64_ms_either_way_and_verify_further() {
+    // docs/diagnosis.md D9: the server diagnoses every mismatch it answers, so its clock
+    // search stops at 64 units either way; `verify` (asked about one request) goes on within
+    // its 4 MiB budget. Signed 64 ms and 65 ms after the header's instant, with a short body.
+    let dir = tempfile::tempdir().unwrap();
+    let server = diagnosing_server();
+    for (signed, server_names) in [
+        ("2026-11-22T10:00:00.064Z", true),
+        ("2026-11-22T09:59:59.936Z", true),
+        ("2026-11-22T10:00:00.065Z", false),
+        ("2026-11-22T10:00:00.200Z", false),
+    ] {
+        let c = Case {
+            signed_ts: Some(signed),
+            extra: r#"{"body": "[{\"id\":\"{n}\"}]"}"#,
+            ..case(&["TIMESTAMP_DIFFERS"])
+        };
+        let raw = &signed_by_python(std::slice::from_ref(&c))[0];
+        let file = dir.path().join("req.http");
+        std::fs::write(&file, raw).unwrap();
+        let v = verify_json(&file, KEY, &[]);
+        assert_eq!(v["mistakes"], json!(["TIMESTAMP_DIFFERS"]), "{signed}: {v}");
+        let (status, v) = send(server.addr, raw);
+        assert_eq!(status, 401, "{v}");
+        let (got, _) = debug_findings(&v);
+        if server_names {
+            assert_eq!(got, want(&c), "{signed}: {v}");
+        } else {
+            assert!(got.is_empty(), "{signed}: {v}");
+            let said = diagnosis_entry(&v);
+            assert!(
+                said.contains("a clock read twice was tried up to 64 ms either side"),
+                "{signed}: {said}"
+            );
+        }
+    }
+    server.stop();
+}
+
 #[test]
 fn identical_texts_conclude_that_the_rest_key_differs() {
     // Signed right, with another key: the client's own text is the expected one.

@@ -26,7 +26,7 @@ use bytes::Bytes;
 use chrono::{DateTime, Utc};
 use serde_json::json;
 
-use crate::core::diagnose::DiagnoseOptions;
+use crate::core::diagnose::{DiagnoseOptions, SERVER_CLOCK_UNITS};
 use crate::core::events::{check_json, json_error_reason};
 use crate::core::time::format_timestamp;
 use crate::core::verify::{
@@ -366,8 +366,11 @@ async fn diagnose_if_free(
     let st = st.clone();
     Some(
         blocking(move || {
+            // Every mismatch answered is diagnosed on its way back, so the clock search is
+            // capped (docs/diagnosis.md D9); `verify` and the Diagnose view search wider.
             let plan = DiagnosisPlan::Run(DiagnoseOptions {
                 threads,
+                clock_units_max: Some(SERVER_CLOCK_UNITS),
                 ..DiagnoseOptions::default()
             });
             let checked = match verify_options_for(&st, &r) {

@@ -18,7 +18,7 @@ use bytes::Bytes;
 
 pub use catalogue::{Mistake, Part};
 pub use head::php_sdk_mistakes;
-pub use search::{DEFAULT_BUDGET, DEFAULT_CLOCK_BUDGET};
+pub use search::{DEFAULT_BUDGET, DEFAULT_CLOCK_BUDGET, SERVER_CLOCK_UNITS};
 
 use super::canonical::LineLabel;
 use super::form::SigningForm;
@@ -45,6 +45,11 @@ pub struct DiagnoseOptions {
     /// when `None`): a budget of work, not of time, so the same request always gets the same
     /// answer (docs/diagnosis.md D1).
     pub clock_budget_bytes: Option<u64>,
+    /// Units of the timestamp's precision the clock search reaches each way at most, whatever
+    /// its budget allows (`None`: no cap). The server diagnoses every mismatch it answers and
+    /// caps it at [`SERVER_CLOCK_UNITS`]; `verify` and the Diagnose view do not (docs/diagnosis.md
+    /// D9).
+    pub clock_units_max: Option<u32>,
     /// The file a curl command read its body from with `-d @file` (which drops its CR and LF
     /// bytes), as written: tried as the body that was signed.
     pub curl_file: Option<Vec<u8>>,
@@ -405,6 +410,7 @@ pub fn diagnose_with(
         provided,
         budget: opts.budget_bytes.unwrap_or(DEFAULT_BUDGET),
         clock_budget: opts.clock_budget_bytes.unwrap_or(DEFAULT_CLOCK_BUDGET),
+        clock_units_max: opts.clock_units_max.map_or(i64::MAX, i64::from),
         curl_file: opts.curl_file.as_deref(),
         threads: opts.threads.max(1),
     };

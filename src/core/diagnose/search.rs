@@ -163,6 +163,8 @@ pub struct Problem<'a> {
     pub budget: u64,
     /// Bytes the widening clock search may hash (docs/diagnosis.md D1).
     pub clock_budget: u64,
+    /// Units the clock search reaches each way at most, whatever its budget allows.
+    pub clock_units_max: i64,
     /// The file a curl command read its body from with `-d @file`, as written.
     pub curl_file: Option<&'a [u8]>,
     /// Threads that hash at once (1: all on the caller's thread).
@@ -320,7 +322,7 @@ pub fn search(p: &Problem<'_>) -> Outcome {
     // A body up to CACHE_MAX has each re-serialisation built once for every round.
     let styled = (p.body.len() <= CACHE_MAX).then(Styled::default);
     let mut found: Vec<(Vec<Mistake>, u64)> = Vec::new();
-    out.clock_reach_ms = clock_reach(&p.base, p.body.len(), p.clock_budget).1;
+    out.clock_reach_ms = clock_reach(p).1;
     for (i, round) in [Round::Exact, Round::Singles, Round::Pairs, Round::PhpAndOne]
         .into_iter()
         .enumerate()
@@ -367,15 +369,17 @@ pub fn search(p: &Problem<'_>) -> Outcome {
 
 /// The widening clock search: how many units of the timestamp's precision it reaches each way
 /// (outward from the header's instant, one unit at a time, while the signatures fit in
-/// `budget` bytes hashed, and at least 5), and that reach in milliseconds. Pure: the budget is
-/// bytes, not time, so the same request always gets the same search.
-pub fn clock_reach(base: &Head, body_len: usize, budget: u64) -> (i64, i64) {
-    let Some(unit_ms) = super::head::clock_unit_ms(&base.values[0]) else {
+/// `p.clock_budget` bytes hashed, at least 5, at most `p.clock_units_max`), and that reach in
+/// milliseconds. Pure: the budget is bytes, not time, so the same request always gets the same
+/// search.
+pub fn clock_reach(p: &Problem<'_>) -> (i64, i64) {
+    let Some(unit_ms) = super::head::clock_unit_ms(&p.base.values[0]) else {
         return (0, 0);
     };
-    let per_signature = body_len as u64 + base.bytes().len() as u64 + 256;
-    let most = (MAX_CLOCK_MS / unit_ms) as u64;
-    let units = (budget / per_signature / 2).clamp(5.min(most), most) as i64;
+    let per_signature = p.body.len() as u64 + p.base.bytes().len() as u64 + 256;
+    let most = MAX_CLOCK_MS / unit_ms;
+    let by_budget = i64::try_from(p.clock_budget / per_signature / 2).unwrap_or(i64::MAX);
+    let units = by_budget.min(p.clock_units_max).clamp(5.min(most), most);
     (units, units * unit_ms)
 }
 
@@ -387,6 +391,12 @@ const MAX_CLOCK_MS: i64 = 600_000;
 /// about ±125 ms (a millisecond timestamp) and a 1 MB body ±5 ms, within the diagnosis'
 /// time budgets (`benches/README.md`).
 pub const DEFAULT_CLOCK_BUDGET: u64 = 4 * 1024 * 1024;
+
+/// The server's cap on the clock search (units each way, docs/diagnosis.md D9): it diagnoses
+/// every mismatch it answers, on the request's path, so its search stays near the cost of the
+/// rest of the search (128 instants against the ~9,500 a small body's 4 MiB budget buys) while
+/// still reaching a clock read twice around a network call (±64 ms for a millisecond timestamp).
+pub const SERVER_CLOCK_UNITS: u32 = 64;
 
 /// The rounds of the search, smallest explanations first.
 #[derive(Clone, Copy)]
@@ -405,7 +415,7 @@ impl Round {
     fn tasks(self, plan: &mut Planner<'_>, out: &mut Outcome) -> Vec<Task> {
         let p = plan.p;
         let base = p.base.bytes();
-        let reach = clock_reach(&p.base, p.body.len(), p.clock_budget).0;
+        let reach = clock_reach(p).0;
         let mods = head_mods(&p.base, p.host, p.sent_order, reach);
         let key_ids = 1..=p.keys.len();
         // Every key variant pairs (docs/diagnosis.md D1).
