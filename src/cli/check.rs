@@ -53,7 +53,7 @@ pub struct CheckArgs {
     #[arg(long = "host", value_name = "HOST")]
     pub hosts: Vec<String>,
     /// Also accept signatures made in this signing form, as `serve --accept-form` does.
-    #[arg(long = "accept-form", value_name = "FORM", value_parser = parse_form)]
+    #[arg(long = "accept-form", value_name = "FORM")]
     pub accept_forms: Vec<SigningForm>,
     /// The time to judge requests at that carry no capture time (raw HTTP, curl, a HAR entry
     /// without startedDateTime); default: now.
@@ -61,11 +61,6 @@ pub struct CheckArgs {
     pub now: Option<String>,
     #[arg(long, value_enum, default_value_t = CheckOutput::Text)]
     pub output: CheckOutput,
-}
-
-fn parse_form(s: &str) -> Result<SigningForm, String> {
-    s.parse()
-        .map_err(|e: crate::core::form::UnknownForm| e.to_string())
 }
 
 /// The REST keys from the flags (none at all is allowed: a capture of collector requests needs

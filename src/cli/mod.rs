@@ -14,26 +14,13 @@ pub mod keys;
 pub mod learn;
 pub mod profile;
 pub mod profile_request;
+pub mod request_flags;
 pub mod send;
 pub mod serve;
 pub mod sign;
 pub mod sign_args;
 pub mod verify;
 pub mod watch;
-
-/// A `--query` value as it is sent and signed: one leading `?` is the URL's separator, not part
-/// of the query (`docs/signing.md` rule S4), so it is left out, and stderr says so.
-pub(crate) fn query_arg(q: &Option<String>) -> Option<String> {
-    let typed = q.as_deref()?;
-    let (sent, removed) = crate::core::spec::query_as_sent(typed);
-    if removed {
-        eprintln!(
-            "note: --query: {}",
-            crate::core::spec::query_mark_note(sent)
-        );
-    }
-    Some(sent.to_string())
-}
 
 /// Exit code for unusable input (missing file, unreadable key, bad flag value).
 pub const EXIT_USAGE: u8 = 2;

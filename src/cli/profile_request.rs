@@ -2,8 +2,6 @@
 //! duplicate | rename | move | delete`, and what `sign --profile P --request NAME` takes from
 //! a saved request (`docs/profiles.md`).
 
-use std::path::PathBuf;
-
 use anyhow::{anyhow, Context};
 
 use crate::core::spec::RequestSpec;
@@ -12,6 +10,7 @@ use crate::store::profile::body_file_path;
 use crate::store::{KeySource, Paths, Profile, ProfileStore, EMBEDDED_URL};
 
 use super::keys::rest_key_from_env_or_file;
+use super::request_flags::RequestFlags;
 use super::sign_args::{BodySource, SignArgs, DEFAULT_BASE_URL};
 
 #[derive(Debug, clap::Args)]
@@ -49,28 +48,21 @@ pub enum RequestCommand {
 }
 
 #[derive(Debug, clap::Args)]
-#[command(group = clap::ArgGroup::new("body_source").multiple(false))]
+#[command(mut_arg("body_file", |a| a.help(
+    "Keep the body in this file: the profile names the file (made absolute), and sends read it"
+)))]
+#[command(mut_arg("body", |a| a.help("The body text, stored in the profile file")))]
 pub struct AddArgs {
     pub profile: String,
     pub name: String,
     /// Start from this request of the profile instead of the defaults (PUT /v2/batch, body []).
     #[arg(long, value_name = "REQUEST")]
     pub from: Option<String>,
-    #[arg(long, value_name = "M")]
-    pub method: Option<String>,
-    #[arg(long, value_name = "P")]
-    pub path: Option<String>,
-    /// Query string, kept exactly as given (a leading '?' is not part of it and is left out).
-    #[arg(long, value_name = "Q")]
-    pub query: Option<String>,
+    /// Method, path, query and body (each one left out is the base request's).
+    #[command(flatten)]
+    pub request_flags: RequestFlags,
     #[arg(long, value_name = "CT")]
     pub content_type: Option<String>,
-    /// The body text, stored in the profile file.
-    #[arg(long, value_name = "TEXT", group = "body_source")]
-    pub body: Option<String>,
-    /// Keep the body in this file: the profile names the file (made absolute), and sends read it.
-    #[arg(long, value_name = "FILE", group = "body_source")]
-    pub body_file: Option<PathBuf>,
 }
 
 pub fn run(store: &ProfileStore, args: RequestArgs) -> anyhow::Result<u8> {
@@ -89,19 +81,20 @@ pub fn run(store: &ProfileStore, args: RequestArgs) -> anyhow::Result<u8> {
                     .ok_or_else(|| unknown(&p, from))?,
                 None => RequestSpec::default(),
             };
+            let flags = a.request_flags;
             let spec = RequestSpec {
-                method: a.method.unwrap_or(base.method),
-                path: a.path.unwrap_or(base.path),
-                query: super::query_arg(&a.query).unwrap_or(base.query),
+                method: flags.method.clone().unwrap_or(base.method),
+                path: flags.path.clone().unwrap_or(base.path),
+                query: flags.query().unwrap_or(base.query),
                 content_type: a.content_type.unwrap_or(base.content_type),
-                body: match &a.body {
+                body: match &flags.body {
                     Some(text) => text.clone().into_bytes().into(),
                     None => base.body,
                 },
                 ..base
             };
             let i = p.add_request(&a.name, spec)?;
-            if let Some(f) = a.body_file {
+            if let Some(f) = flags.body_file {
                 let abs = std::path::absolute(&f)
                     .with_context(|| format!("cannot resolve the body file {}", f.display()))?;
                 let body = std::fs::read(&abs)
@@ -215,6 +208,7 @@ pub(crate) fn sign_inputs(
     args: &SignArgs,
     given: Option<BodySource>,
 ) -> anyhow::Result<SignInputs> {
+    let flags = &args.request_flags;
     let Some(name) = &args.profile else {
         let key =
             rest_key_from_env_or_file(args.rest_key_env.as_deref(), args.rest_key_file.as_deref())?;
@@ -223,9 +217,9 @@ pub(crate) fn sign_inputs(
                 .ok_or_else(|| anyhow!("give {flag} (or --profile NAME to sign a saved request)"))
         };
         let spec = RequestSpec {
-            method: need(&args.method, "--method")?,
-            path: need(&args.path, "--path")?,
-            query: super::query_arg(&args.query).unwrap_or_default(),
+            method: need(&flags.method, "--method")?,
+            path: need(&flags.path, "--path")?,
+            query: flags.query().unwrap_or_default(),
             header_prefix: or(&args.header_prefix, DEFAULT_HEADER_PREFIX),
             api_key: need(&args.api_key, "--api-key")?,
             content_type: or(&args.content_type, CONTENT_TYPE_JSON),
@@ -277,9 +271,9 @@ pub(crate) fn sign_inputs(
     };
     Ok(SignInputs {
         spec: RequestSpec {
-            method: args.method.clone().unwrap_or(s.method),
-            path: args.path.clone().unwrap_or(s.path),
-            query: super::query_arg(&args.query).unwrap_or(s.query),
+            method: flags.method.clone().unwrap_or(s.method),
+            path: flags.path.clone().unwrap_or(s.path),
+            query: flags.query().unwrap_or(s.query),
             header_prefix: args.header_prefix.clone().unwrap_or(s.header_prefix),
             api_key: args.api_key.clone().unwrap_or(s.api_key),
             content_type: args.content_type.clone().unwrap_or(s.content_type),

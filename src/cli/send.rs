@@ -9,6 +9,7 @@ use std::time::Duration;
 use anyhow::{anyhow, Context};
 use bytes::Bytes;
 
+use super::request_flags::RequestFlags;
 use crate::core::spec::{RequestSpec, Timestamp};
 use crate::engine::{ClientOptions, OutgoingRequest, Response};
 use crate::engine::{Exchange, SendRequest, Session};
@@ -24,7 +25,6 @@ pub enum Output {
 }
 
 #[derive(Debug, clap::Args)]
-#[command(group = clap::ArgGroup::new("body_source").multiple(false))]
 pub struct SendArgs {
     /// Profile to use (default: the last used one; `demo` when there are no saved profiles).
     #[arg(long, value_name = "NAME")]
@@ -33,22 +33,9 @@ pub struct SendArgs {
     /// NAME` lists them). The flags below override its values.
     #[arg(long, value_name = "NAME")]
     pub request: Option<String>,
-    /// HTTP method (default: the profile's).
-    #[arg(long, value_name = "M")]
-    pub method: Option<String>,
-    /// Path, e.g. /v2/batch (default: the profile's).
-    #[arg(long, value_name = "P")]
-    pub path: Option<String>,
-    /// Query string, sent and signed exactly as given; a leading '?' is not part of the query
-    /// and is left out (stderr says so).
-    #[arg(long, value_name = "Q")]
-    pub query: Option<String>,
-    /// Read the body from a file ('-' for standard input); its bytes are sent unchanged.
-    #[arg(long, value_name = "FILE", group = "body_source")]
-    pub body_file: Option<PathBuf>,
-    /// The body text (default: the profile's saved body).
-    #[arg(long, value_name = "TEXT", group = "body_source")]
-    pub body: Option<String>,
+    /// Method, path, query and body (each one left out is the profile's request's).
+    #[command(flatten)]
+    pub request_flags: RequestFlags,
     #[arg(long, value_enum, default_value_t = Output::Text)]
     pub output: Output,
     #[command(flatten)]
@@ -90,15 +77,16 @@ pub fn run(args: SendArgs) -> anyhow::Result<u8> {
         session.profile_mut().select_request(name)?;
     }
     let p = session.profile().request();
-    let body = match (&args.body_file, &args.body) {
+    let flags = &args.request_flags;
+    let body = match (&flags.body_file, &flags.body) {
         (Some(f), _) => read_body_file(f)?,
         (None, Some(text)) => Bytes::from(text.clone().into_bytes()),
         (None, None) => p.body.clone(), // shared with the profile, not copied
     };
     let request = RequestSpec {
-        method: args.method.clone().unwrap_or_else(|| p.method.clone()),
-        path: args.path.clone().unwrap_or_else(|| p.path.clone()),
-        query: super::query_arg(&args.query).unwrap_or_else(|| p.query.clone()),
+        method: flags.method.clone().unwrap_or_else(|| p.method.clone()),
+        path: flags.path.clone().unwrap_or_else(|| p.path.clone()),
+        query: flags.query().unwrap_or_else(|| p.query.clone()),
         ..p.with_body(body)
     };
     let params = session.signing_params(Timestamp::Now)?;

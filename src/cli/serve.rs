@@ -53,7 +53,7 @@ pub struct ServeArgs {
     /// Also accept signatures made in this signing form (repeatable): `php-sdk` accepts what
     /// the vendor's PHP SDK signs ('?' before the query, trailing '/' trimmed; docs/signing.md),
     /// with a warning on each such request. By default only the documented form is accepted.
-    #[arg(long = "accept-form", value_name = "FORM", value_parser = parse_form)]
+    #[arg(long = "accept-form", value_name = "FORM")]
     pub accept_forms: Vec<SigningForm>,
 
     /// Forward every indexing request, once verified and recorded, byte for byte to this base
@@ -79,11 +79,6 @@ pub struct ServeArgs {
     /// Also serve `PUT /_bench/unverified` (no signature check; for measuring verification cost).
     #[arg(long, hide = true)]
     pub unverified_route: bool,
-}
-
-fn parse_form(s: &str) -> Result<SigningForm, String> {
-    s.parse()
-        .map_err(|e: crate::core::form::UnknownForm| e.to_string())
 }
 
 /// Parse one `--account API_KEY=ENV_VAR[@PREFIX]` and read the key from the environment.

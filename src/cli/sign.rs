@@ -109,7 +109,7 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
         );
     }
     let (timestamp, warning) = checked_timestamp(args.timestamp.as_deref())?;
-    let given = match (&args.body_file, &args.body) {
+    let given = match (&args.request_flags.body_file, &args.request_flags.body) {
         (Some(p), None) if p.as_os_str() == "-" => Some(BodySource::Stdin),
         (Some(p), None) => Some(BodySource::File(p.clone())),
         (None, Some(t)) => Some(BodySource::Text(t.clone())),

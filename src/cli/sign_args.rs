@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use super::request_flags::RequestFlags;
 use crate::codegen::Lang;
 use crate::core::SigningForm;
 
@@ -27,8 +28,9 @@ pub enum Output {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("method", |a| a.required_unless_present("profile")))]
+#[command(mut_arg("path", |a| a.required_unless_present("profile")))]
 #[command(group(clap::ArgGroup::new("rest_key").args(["rest_key_env", "rest_key_file"])))]
-#[command(group(clap::ArgGroup::new("body_source").args(["body_file", "body"])))]
 pub struct SignArgs {
     /// Take the request from a saved profile: its request (method, path, query, prefix, API key,
     /// content type, algorithm, body), its REST key source and its indexing URL. Flags given as
@@ -39,16 +41,9 @@ pub struct SignArgs {
     /// NAME` lists them).
     #[arg(long, value_name = "NAME", requires = "profile")]
     pub request: Option<String>,
-    /// HTTP method (signed upper-cased).
-    #[arg(long, value_name = "M", required_unless_present = "profile")]
-    pub method: Option<String>,
-    /// URL path, signed exactly as given.
-    #[arg(long, value_name = "P", required_unless_present = "profile")]
-    pub path: Option<String>,
-    /// Query string, signed exactly as given (default: empty); a leading '?' is not part of the
-    /// query and is left out (stderr says so).
-    #[arg(long, value_name = "Q")]
-    pub query: Option<String>,
+    /// Method, path, query and body (method and path are needed unless --profile gives them).
+    #[command(flatten)]
+    pub request_flags: RequestFlags,
     /// Timestamp to sign (default: now, as YYYY-MM-DDThh:mm:ss.mmmZ).
     #[arg(long, value_name = "TS")]
     pub timestamp: Option<String>,
@@ -61,12 +56,6 @@ pub struct SignArgs {
     /// Read the REST key from this file (one trailing newline is ignored).
     #[arg(long, value_name = "FILE")]
     pub rest_key_file: Option<PathBuf>,
-    /// Read the body from this file, byte for byte ('-' reads stdin).
-    #[arg(long, value_name = "FILE")]
-    pub body_file: Option<PathBuf>,
-    /// The body as text.
-    #[arg(long, value_name = "TEXT")]
-    pub body: Option<String>,
     /// Content-Type value to sign and send (default: application/json).
     #[arg(long, value_name = "CT")]
     pub content_type: Option<String>,
@@ -82,7 +71,7 @@ pub struct SignArgs {
     /// How the path and query lines are signed: `standard` (the documented form) or `php-sdk`
     /// (as the vendor's PHP SDK signs: '?' before the query, trailing '/' trimmed from the path;
     /// see docs/signing.md). The request printed or sent is the same; only the signature differs.
-    #[arg(long, value_name = "FORM", default_value = "standard", value_parser = parse_form)]
+    #[arg(long, value_name = "FORM", default_value = "standard")]
     pub form: SigningForm,
     /// The language of the program printed by --output code.
     #[arg(
@@ -99,11 +88,6 @@ pub struct SignArgs {
     /// profile's indexing URL, else http://127.0.0.1:8080).
     #[arg(long, value_name = "URL")]
     pub indexing_url: Option<String>,
-}
-
-pub(crate) fn parse_form(s: &str) -> Result<SigningForm, String> {
-    s.parse()
-        .map_err(|e: crate::core::form::UnknownForm| e.to_string())
 }
 
 pub(crate) enum BodySource {

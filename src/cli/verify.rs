@@ -50,7 +50,7 @@ pub struct VerifyArgs {
     /// Also accept a signature made in this signing form (`php-sdk`: the vendor's PHP SDK's
     /// text, `docs/signing.md` rule S14), with a warning naming it, as `serve --accept-form`
     /// does. Repeatable.
-    #[arg(long = "accept-form", value_name = "FORM", value_parser = super::sign_args::parse_form)]
+    #[arg(long = "accept-form", value_name = "FORM")]
     pub accept_forms: Vec<SigningForm>,
     /// `text` (default) or `json`: one object with accepted, status, code, mistakes,
     /// client_form, message, checks, expected_text and expected_signature.
