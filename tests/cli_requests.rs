@@ -299,10 +299,11 @@ fn sign_with_a_profile_and_request_signs_what_the_flags_would() {
     assert!(curl.contains("http://127.0.0.1:9/v2/batch"), "{curl}");
 }
 
-/// A profile file in the previous format (schema 2), edited by hand, and a history line written
-/// before entries named their request.
+/// A profile file of a format only pre-release builds wrote (schema 2) is refused in one
+/// sentence that names the file and how to make the profile again, and nothing rewrites it; a
+/// history line written before entries named their request still reads.
 #[test]
-fn files_of_the_previous_format_load_as_one_default_request_and_keep_their_comments() {
+fn a_pre_release_profile_file_is_one_sentence_and_left_alone() {
     let env = Env::new();
     let srv = server();
     let dir = env.config().join("profiles");
@@ -316,35 +317,44 @@ fn files_of_the_previous_format_load_as_one_default_request_and_keep_their_comme
     );
     let file = dir.join("old.toml");
     fs::write(&file, &old).unwrap();
-    let list = env.ok(&["profile", "request", "list", "old"]);
-    assert_eq!(names(&list), ["default"], "{list}");
-    assert!(list.contains("PUT /v2/batch?test=1"), "{list}");
-    let (code, out, err) = env.run(&["send", "--profile", "old", "--request", "default"]);
-    assert_eq!(code, 0, "{out}{err}");
-    assert_eq!(
-        fs::read_to_string(&file).unwrap(),
-        old,
-        "sending rewrote the file"
-    );
-    // The first change saves the new format, comments kept.
-    env.ok(&["profile", "request", "duplicate", "old", "default", "copy"]);
-    let saved = fs::read_to_string(&file).unwrap();
-    for kept in [
-        "# the test shop\n",
-        "# public\n",
-        "# dry runs only\nquery = \"test=1\"",
+    for args in [
+        &["profile", "request", "list", "old"][..],
+        &["send", "--profile", "old"][..],
+        &["profile", "request", "duplicate", "old", "default", "copy"][..],
     ] {
-        assert!(saved.contains(kept), "lost {kept:?}:\n{saved}");
+        let (code, out, err) = env.run(args);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        // The last line (a first run may say before it that it tightened the directories).
+        let line = err.trim_end().lines().last().unwrap_or_default();
+        assert!(line.starts_with("signscope: the profile file "), "{args:?}: {err}");
+        assert!(line.contains("old.toml is not valid: schema_version 2 "), "{args:?}: {err}");
+        assert!(
+            line.ends_with(
+                "move the file away and make the profile again with `signscope profile new old`"
+            ),
+            "{args:?}: {err}"
+        );
+        assert_eq!(
+            fs::read_to_string(&file).unwrap(),
+            old,
+            "{args:?} rewrote the file"
+        );
     }
-    assert!(saved.contains("schema_version = 3"), "{saved}");
-    assert!(
-        saved.contains("[[requests]]\nname = \"default\""),
-        "{saved}"
-    );
-    assert_eq!(
-        names(&env.ok(&["profile", "request", "list", "old"])),
-        ["default", "copy"]
-    );
+    // Made again, it sends.
+    fs::rename(&file, dir.join("old.toml.bak")).unwrap();
+    env.ok(&[
+        "profile",
+        "new",
+        "old",
+        "--indexing-url",
+        &srv.url(),
+        "--api-key",
+        API,
+        "--rest-key-env",
+        "CLI_REQUESTS_KEY",
+    ]);
+    let (code, out, err) = env.run(&["send", "--profile", "old"]);
+    assert_eq!(code, 0, "{out}{err}");
 
     // A history line of the previous format still reads, next to a new one.
     let history = env.dir.path().join("data/history.jsonl");

@@ -341,7 +341,7 @@ fn profile_commands() {
     // A broken file is reported with its location; the rest still lists.
     fs::write(
         env.config().join("profiles/broken.toml"),
-        "schema_version = 2\napi_key = \n",
+        "schema_version = 3\napi_key = \n",
     )
     .unwrap();
     let (code, out, err) = env.run(&["profile", "list"]);

@@ -67,15 +67,15 @@ fn saved_requests_are_edited_sent_and_found_again_after_a_restart() {
         std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
     )
     .unwrap();
-    // A hand-edited profile file of the previous format (one request at the top).
+    // A hand-edited profile file with one request.
     let profiles = dir.path().join("config").join("profiles");
     fs::create_dir_all(&profiles).unwrap();
     let file = profiles.join("old.toml");
     let old = format!(
-        "schema_version = 2\n# the test shop, edited by hand\nindexing_url = \"{url}\"\n\
-         analytics_url = \"{url}\"\nheader_prefix = \"SVC\"\napi_key = \"{API}\"\n\
-         method = \"PUT\"\npath = \"/v2/batch\"\nbody = \"[]\"\n\n[rest_key]\nsource = \"env\"\n\
-         var = \"REQUESTS_PTY_KEY\"\n",
+        "schema_version = 3\n# the test shop, edited by hand\nindexing_url = \"{url}\"\n\
+         analytics_url = \"{url}\"\nheader_prefix = \"SVC\"\napi_key = \"{API}\"\n\n\
+         [rest_key]\nsource = \"env\"\nvar = \"REQUESTS_PTY_KEY\"\n\n\
+         [[requests]]\nname = \"default\"\nmethod = \"PUT\"\npath = \"/v2/batch\"\nbody = \"[]\"\n",
         url = srv.url()
     );
     fs::write(&file, &old).unwrap();

@@ -199,7 +199,7 @@ fn corrupt_profile_is_reported_with_location_and_left_byte_identical() {
     store.save(&Profile::new("fine")).unwrap();
     let bad = store.paths().profile_file("broken");
     let bytes =
-        b"schema_version = 2\r\n# comment\r\nindexing_url = \"http://x\nbody = 1\r\n\xff".to_vec();
+        b"schema_version = 3\r\n# comment\r\nindexing_url = \"http://x\nbody = 1\r\n\xff".to_vec();
     fs::write(&bad, &bytes).unwrap();
     let report = store.list();
     assert_eq!(
@@ -224,7 +224,7 @@ fn corrupt_profile_is_reported_with_location_and_left_byte_identical() {
     let _ = store.list();
     assert_eq!(fs::read(&bad).unwrap(), bytes);
     // A broken TOML file (valid UTF-8) reports the exact place.
-    fs::write(&bad, "schema_version = 2\nindexing_url = [\n").unwrap();
+    fs::write(&bad, "schema_version = 3\nindexing_url = [\n").unwrap();
     let err = store.load("broken").unwrap_err().to_string();
     assert!(err.contains("broken.toml line 2 column "), "{err}");
 }

@@ -142,16 +142,6 @@ pub fn show(p: &Profile) -> String {
     for l in super::profile_request::list_text(p).lines() {
         line("", l);
     }
-    if p.schema_version != crate::store::SCHEMA_VERSION {
-        line(
-            "schema:",
-            &format!(
-                "version {} (upgraded in memory; saving writes version {})",
-                p.schema_version,
-                crate::store::SCHEMA_VERSION
-            ),
-        );
-    }
     out
 }
 

@@ -21,9 +21,6 @@ pub const FILE_MODE: u32 = 0o600;
 pub const TEMP_PREFIX: &str = ".signscope-";
 /// Suffix of temporary files.
 pub const TEMP_SUFFIX: &str = ".tmp";
-/// A temporary file without a process id in its name (written by an older version) is stale
-/// once it is this old (a save takes milliseconds).
-const LEGACY_TEMP_AGE: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// Create `dir` (and missing parents) with mode 0700.
 pub fn create_private_dir(dir: &Path) -> io::Result<()> {
@@ -77,18 +74,11 @@ pub fn clean_stale_temps(dir: &Path) -> usize {
         else {
             continue;
         };
-        let stale = match middle
+        // A name without a process id is not one of ours: left alone.
+        let stale = middle
             .split_once('-')
             .and_then(|(p, _)| p.parse::<u32>().ok())
-        {
-            Some(pid) => pid != std::process::id() && !alive(pid),
-            None => entry
-                .metadata()
-                .and_then(|m| m.modified())
-                .ok()
-                .and_then(|t| t.elapsed().ok())
-                .is_some_and(|age| age > LEGACY_TEMP_AGE),
-        };
+            .is_some_and(|pid| pid != std::process::id() && !alive(pid));
         if stale && fs::remove_file(entry.path()).is_ok() {
             tracing::debug!(path = %entry.path().display(), "stale temporary file removed");
             removed += 1;
@@ -172,13 +162,20 @@ mod tests {
             .join(format!("{TEMP_PREFIX}{dead}-x2{TEMP_SUFFIX}"));
         let init = d.path().join(format!("{TEMP_PREFIX}1-x3{TEMP_SUFFIX}"));
         let other = d.path().join("notes.tmp");
-        let fresh_legacy = d.path().join(format!("{TEMP_PREFIX}abcdef{TEMP_SUFFIX}"));
-        for p in [&mine, &theirs, &init, &other, &fresh_legacy] {
+        let no_pid = d.path().join(format!("{TEMP_PREFIX}abcdef{TEMP_SUFFIX}"));
+        for p in [&mine, &theirs, &init, &other, &no_pid] {
             fs::write(p, "rest_key = \"secret\"").unwrap();
         }
+        // A name without a process id is no temporary file of signscope's, however old.
+        let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        fs::File::options()
+            .write(true)
+            .open(&no_pid)
+            .and_then(|f| f.set_modified(hour_ago))
+            .unwrap();
         assert_eq!(clean_stale_temps(d.path()), 1);
         assert!(!theirs.exists());
-        for p in [&mine, &init, &other, &fresh_legacy] {
+        for p in [&mine, &init, &other, &no_pid] {
             assert!(p.exists(), "{}", p.display());
         }
     }

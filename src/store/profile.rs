@@ -540,7 +540,7 @@ mod tests {
         let (_d, s) = store();
         s.save(&sample("good")).unwrap();
         let bad = s.paths().profile_file("bad");
-        let text = "schema_version = 2\nindexing_url = \"http://x\"\napi_key = = 3\n";
+        let text = "schema_version = 3\nindexing_url = \"http://x\"\napi_key = = 3\n";
         fs::write(&bad, text).unwrap();
         let report = s.list();
         assert_eq!(report.profiles.len(), 2, "demo and good still load");
@@ -572,9 +572,8 @@ mod tests {
         );
     }
 
-    /// A hand-written file with today's field names and no `schema_version` was read as
-    /// version 1 and refused with "unknown field `indexing_url`, expected one of ... `base_url`",
-    /// pointing the user at the old names.
+    /// A hand-written file with today's field names and no `schema_version` is told what it
+    /// lacks.
     #[test]
     fn a_file_without_schema_version_but_with_todays_fields_is_told_what_it_lacks() {
         let (_d, s) = store();
@@ -590,35 +589,56 @@ mod tests {
         assert!(!err.contains("base_url"), "{err}");
         // With the version line it loads.
         let text = fs::read_to_string(&path).unwrap();
-        fs::write(&path, format!("schema_version = 2\n{text}")).unwrap();
+        fs::write(&path, format!("schema_version = 3\n{text}")).unwrap();
         assert_eq!(s.load("hand").unwrap().indexing_url, "http://127.0.0.1:7");
     }
 
+    /// Versions 1 and 2 were written only by builds before the first release: such a file is
+    /// refused in one sentence that names the file and how to make the profile again, the file
+    /// is left as it is, and the other profiles still load.
     #[test]
-    fn version_1_upgraded_in_memory_and_file_kept() {
+    fn a_file_of_a_pre_release_version_is_one_sentence_naming_the_fix() {
         let (_d, s) = store();
-        fs::create_dir_all(s.dir()).unwrap();
-        let path = s.paths().profile_file("old");
-        let text =
-            "base_url = \"http://127.0.0.1:7\"\napi_key = \"k\"\nrest_key_env = \"OLD_KEY\"\n";
-        fs::write(&path, text).unwrap();
-        let mut p = s.load("old").unwrap();
-        assert_eq!(p.schema_version, 1);
-        assert_eq!(p.indexing_url, "http://127.0.0.1:7");
-        assert_eq!(p.analytics_url, "http://127.0.0.1:7");
-        assert_eq!(p.rest_key, KeySource::Env("OLD_KEY".into()));
-        assert_eq!(
-            fs::read_to_string(&path).unwrap(),
-            text,
-            "file untouched by loading"
-        );
-        let out = s.save(&p).unwrap();
-        p.mark_saved(&out);
-        assert_eq!(p.schema_version, SCHEMA_VERSION);
-        assert!(fs::read_to_string(&path)
-            .unwrap()
-            .contains(&format!("schema_version = {SCHEMA_VERSION}")));
-        assert_eq!(s.load("old").unwrap().indexing_url, "http://127.0.0.1:7");
+        s.save(&sample("good")).unwrap();
+        let files = [
+            (
+                "one",
+                "base_url = \"http://127.0.0.1:7\"\napi_key = \"k\"\nrest_key_env = \"OLD_KEY\"\n",
+            ),
+            (
+                "two",
+                "schema_version = 1\nbase_url = \"http://127.0.0.1:7\"\napi_key = \"k\"\nrest_key_env = \"K\"\n",
+            ),
+            (
+                "three",
+                "schema_version = 2\nindexing_url = \"http://x\"\nanalytics_url = \"http://x\"\napi_key = \"k\"\nmethod = \"PUT\"\n\n[rest_key]\nsource = \"env\"\nvar = \"K\"\n",
+            ),
+        ];
+        for (name, text) in files {
+            let path = s.paths().profile_file(name);
+            fs::write(&path, text).unwrap();
+            let err = s.load(name).unwrap_err().to_string();
+            assert!(err.contains(&format!("{name}.toml")), "{err}");
+            assert!(!err.contains('\n'), "{err}");
+            assert_eq!(fs::read_to_string(&path).unwrap(), text, "file untouched");
+            if name == "one" {
+                // No version line: read as today's format, which names what is wrong.
+                assert!(
+                    err.contains("base_url") || err.contains("schema_version"),
+                    "{err}"
+                );
+            } else {
+                assert!(
+                    err.ends_with(&format!(
+                        "is no longer read; move the file away and make the profile again with `signscope profile new {name}`"
+                    )),
+                    "{err}"
+                );
+            }
+        }
+        let report = s.list();
+        assert_eq!(report.errors.len(), 3, "{:?}", report.errors);
+        assert!(report.profiles.iter().any(|p| p.name == "good"));
     }
 
     #[test]
@@ -776,10 +796,6 @@ mod tests {
         s.remember_request("one", "default").unwrap();
         assert_eq!(s.remembered_request("one").as_deref(), Some("default"));
         assert_eq!(s.last_used().as_deref(), Some("two"));
-        // A state file of the previous format (the last profile alone) still reads.
-        fs::write(s.paths.state_file(), "last_profile = \"one\"\n").unwrap();
-        assert_eq!(s.last_used().as_deref(), Some("one"));
-        assert_eq!(s.remembered_request("one"), None);
     }
 
     #[test]

@@ -38,9 +38,6 @@ pub struct Profile {
     pub requests: Requests,
     /// The last edited event batch (JSON text).
     pub events: Option<String>,
-    /// The version of the file this was read from (after loading an old file, the old number;
-    /// saving writes [`SCHEMA_VERSION`]).
-    pub schema_version: u32,
     /// Where it was loaded from and the file's state then (for conflict detection).
     pub origin: Option<Origin>,
 }
@@ -110,7 +107,6 @@ impl Profile {
             forward_analytics: None,
             requests: Requests::default(),
             events: None,
-            schema_version: SCHEMA_VERSION,
             origin: None,
         }
     }
@@ -343,7 +339,6 @@ impl Profile {
     pub(crate) fn without_origin(&self) -> Profile {
         Profile {
             origin: None,
-            schema_version: SCHEMA_VERSION,
             requests: Requests {
                 selected: 0,
                 ..self.requests.clone()
@@ -376,7 +371,6 @@ impl Profile {
     /// Record the file state after a successful save, so the next save does not see a conflict.
     pub fn mark_saved(&mut self, outcome: &SaveOutcome) {
         self.origin = Some(outcome.origin.clone());
-        self.schema_version = SCHEMA_VERSION;
     }
 }
 

@@ -1,11 +1,10 @@
-//! Named requests in a profile: the schema 3 file format, the upgrade of today's (schema 2)
-//! files with their comments, and the list operations.
+//! Named requests in a profile: the schema 3 file format, saving over a hand-edited file with
+//! its comments, and the list operations.
 
 use std::fs;
 
 use super::*;
 use crate::core::RequestSpec;
-use crate::store::KeySource;
 
 fn store() -> (tempfile::TempDir, ProfileStore) {
     let dir = tempfile::tempdir().unwrap();
@@ -13,113 +12,11 @@ fn store() -> (tempfile::TempDir, ProfileStore) {
     (dir, ProfileStore::open(&paths))
 }
 
-/// A schema 2 file as signscope wrote it before named requests, then edited by hand.
-const V2_HAND_EDITED: &str = r#"# signscope profile "shop" (edit freely; `signscope profile show shop` checks it)
-schema_version = 2
-# staging first, production later
-indexing_url = "http://127.0.0.1:7001"
-analytics_url = "http://127.0.0.1:7002"
-header_prefix = "KLEVU"
-api_key = "shop-public" # from the admin page
-# the catalogue upload
-method = "PUT"
-path = "/v2/batch"
-query = "test=1" # dry run
-content_type = "application/json"
-auth_algo = "HmacSHA384"
-body = "[1]"
-events = "[]"
-
-[rest_key]
-# kept in pass
-source = "command"
-argv = ["pass", "show", "shop"]
-"#;
-
 fn write_profile(s: &ProfileStore, name: &str, text: &str) -> std::path::PathBuf {
     fs::create_dir_all(s.dir()).unwrap();
     let path = s.paths().profile_file(name);
     fs::write(&path, text).unwrap();
     path
-}
-
-#[test]
-fn a_schema_2_file_becomes_one_request_named_default() {
-    let (_d, s) = store();
-    let path = write_profile(&s, "shop", V2_HAND_EDITED);
-    let p = s.load("shop").unwrap();
-    assert_eq!(p.schema_version, 2);
-    assert_eq!(p.request_names(), ["default"]);
-    let r = p.request();
-    assert_eq!(
-        (r.method.as_str(), r.path.as_str(), r.query.as_str()),
-        ("PUT", "/v2/batch", "test=1")
-    );
-    assert_eq!(
-        (r.header_prefix.as_str(), r.api_key.as_str()),
-        ("KLEVU", "shop-public")
-    );
-    assert_eq!(&r.body[..], b"[1]");
-    assert_eq!((p.header_prefix(), p.api_key()), ("KLEVU", "shop-public"));
-    assert_eq!(p.events.as_deref(), Some("[]"));
-    assert_eq!(
-        p.rest_key,
-        KeySource::Command(vec!["pass".into(), "show".into(), "shop".into()])
-    );
-    assert_eq!(
-        fs::read_to_string(&path).unwrap(),
-        V2_HAND_EDITED,
-        "loading wrote nothing"
-    );
-}
-
-#[test]
-fn saving_a_hand_edited_schema_2_file_writes_schema_3_and_keeps_every_comment() {
-    let (_d, s) = store();
-    let path = write_profile(&s, "shop", V2_HAND_EDITED);
-    let mut p = s.load("shop").unwrap();
-    p.request_mut().query = "test=2".into();
-    p.add_request(
-        "bulk delete",
-        RequestSpec {
-            method: "DELETE".into(),
-            ..RequestSpec::default()
-        },
-    )
-    .unwrap();
-    s.save(&p).unwrap();
-    let saved = fs::read_to_string(&path).unwrap();
-    for kept in [
-        "# staging first, production later\nindexing_url = \"http://127.0.0.1:7001\"",
-        "api_key = \"shop-public\" # from the admin page",
-        "# the catalogue upload\nmethod = \"PUT\"",
-        "query = \"test=2\" # dry run",
-        "[rest_key]\n# kept in pass\nsource = \"command\"",
-        "schema_version = 3\n",
-    ] {
-        assert!(saved.contains(kept), "lost {kept:?} in:\n{saved}");
-    }
-    // The request keys moved into the request's table; the account's stayed at the top.
-    let top = &saved[..saved.find('[').unwrap()];
-    assert!(!top.contains("method ="), "{saved}");
-    assert!(top.contains("header_prefix = \"KLEVU\""), "{saved}");
-    let doc: toml::Table = saved.parse().unwrap();
-    let requests = doc["requests"].as_array().unwrap();
-    assert_eq!(requests.len(), 2, "{saved}");
-    assert_eq!(requests[0]["name"].as_str(), Some("default"));
-    assert_eq!(requests[1]["name"].as_str(), Some("bulk delete"));
-    let back = s.load("shop").unwrap();
-    assert_eq!(back.schema_version, SCHEMA_VERSION);
-    assert_eq!(back.request_names(), ["default", "bulk delete"]);
-    assert_eq!(back.request().query, "test=2");
-    assert_eq!(
-        back.find_request("bulk delete").unwrap().spec.method,
-        "DELETE"
-    );
-    assert_eq!(
-        back.find_request("bulk delete").unwrap().spec.api_key,
-        "shop-public"
-    );
 }
 
 #[test]

@@ -1,11 +1,7 @@
-//! The profile file format (TOML), versions 1 to 3, and saving over a hand-edited file with
-//! its comments and layout kept (`docs/profiles.md`).
-//!
-//! Schema versions: version 3 is current: the account at the top, then one `[[requests]]` table
-//! per named request. Version 2 files (one request's fields at the top) become a profile with
-//! one request named `default`; version 1 files (one `base_url` for both APIs and a
-//! `rest_key_env` variable name) likewise. Older files are upgraded in memory; the file on disk
-//! stays as it is until the next explicit save, which keeps its comments.
+//! The profile file format (TOML, schema version 3: the account at the top, then one
+//! `[[requests]]` table per named request) and saving over a hand-edited file with its comments
+//! and layout kept (`docs/profiles.md`). Versions 1 and 2 were written only by builds before the
+//! first release: such a file is refused with one sentence that says how to make it again.
 
 use std::path::{Path, PathBuf};
 
@@ -13,21 +9,10 @@ use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 
 use super::error::ParseError;
-use super::profile_data::{Profile, SavedRequest, DEFAULT_REQUEST, SCHEMA_VERSION};
+use super::profile_data::{Profile, SavedRequest, SCHEMA_VERSION};
 use super::secret_source::KeySource;
 use crate::core::spec::{RequestSpec, DEFAULT_METHOD, DEFAULT_PATH};
 use crate::core::{Secret, SigningForm, AUTH_ALGO, CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX};
-
-/// The keys of a version 2 file that belong to its one request (they move into the
-/// `[[requests]]` table named `default` when such a file is saved as version 3).
-const V2_REQUEST_KEYS: [&str; 6] = [
-    "method",
-    "path",
-    "query",
-    "content_type",
-    "auth_algo",
-    "body",
-];
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -120,50 +105,6 @@ struct RequestOut<'a> {
     form: Option<&'static str>,
 }
 
-/// Version 2: the account and one request, all at the top.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FileV2 {
-    #[allow(dead_code)]
-    schema_version: u32,
-    indexing_url: String,
-    analytics_url: String,
-    #[serde(default = "default_prefix")]
-    header_prefix: String,
-    api_key: String,
-    rest_key: KeyRepr,
-    #[serde(default = "default_method")]
-    method: String,
-    #[serde(default = "default_path")]
-    path: String,
-    #[serde(default)]
-    query: String,
-    #[serde(default = "default_content_type")]
-    content_type: String,
-    #[serde(default = "default_algo")]
-    auth_algo: String,
-    #[serde(default)]
-    body: String,
-    #[serde(default)]
-    events: Option<String>,
-}
-
-/// Version 1: one base URL, the key always from an environment variable.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FileV1 {
-    #[serde(default)]
-    #[allow(dead_code)]
-    schema_version: Option<u32>,
-    base_url: String,
-    api_key: String,
-    rest_key_env: String,
-    #[serde(default = "default_prefix")]
-    header_prefix: String,
-    #[serde(default)]
-    body: String,
-}
-
 #[derive(Serialize, Deserialize)]
 #[serde(tag = "source", rename_all = "lowercase", deny_unknown_fields)]
 enum KeyRepr {
@@ -176,11 +117,8 @@ enum KeyRepr {
 
 #[derive(Deserialize)]
 struct VersionOnly {
+    /// Without one the file is read as the current version (and told what it lacks).
     schema_version: Option<u32>,
-    /// Only versions 2 and 3 have it: a hand-written file that uses today's field names but has
-    /// no `schema_version` is read as the current version (and told what it lacks), not as
-    /// version 1.
-    indexing_url: Option<toml::Value>,
 }
 
 fn default_prefix() -> String {
@@ -273,10 +211,8 @@ pub fn to_toml(p: &Profile) -> String {
 
 /// The text to write for `p` over a file that now holds `old`: the values of [`to_toml`], with
 /// the comments and layout of `old` kept wherever its keys stay, also when a value changes (a
-/// request's keys are matched by the request's name). A version 2 file is upgraded in place:
-/// its request keys, with their comments, move into a `[[requests]]` table named `default`.
-/// Falls back to [`to_toml`] when `old` is not a version 2 or 3 profile file or the merge would
-/// not read back as `p`.
+/// request's keys are matched by the request's name). Falls back to [`to_toml`] when `old` is
+/// not a profile file of the current version or the merge would not read back as `p`.
 pub fn to_toml_over(p: &Profile, old: &str) -> String {
     let fresh = to_toml(p);
     let (Ok(mut doc), Ok(new)) = (
@@ -285,10 +221,8 @@ pub fn to_toml_over(p: &Profile, old: &str) -> String {
     ) else {
         return fresh;
     };
-    match doc.get("schema_version").and_then(|v| v.as_integer()) {
-        Some(2) => upgrade_v2(&mut doc),
-        Some(v) if v == i64::from(SCHEMA_VERSION) => {}
-        _ => return fresh, // version 1 is rewritten whole (its keys differ)
+    if doc.get("schema_version").and_then(|v| v.as_integer()) != Some(i64::from(SCHEMA_VERSION)) {
+        return fresh;
     }
     merge_table(doc.as_table_mut(), new.as_table());
     let text = doc.to_string();
@@ -296,21 +230,6 @@ pub fn to_toml_over(p: &Profile, old: &str) -> String {
         Ok(back) if back.file_view() == p.file_view() => text,
         _ => fresh,
     }
-}
-
-/// Move a version 2 file's request keys (with their comments) into one `[[requests]]` table
-/// named `default`.
-fn upgrade_v2(doc: &mut toml_edit::DocumentMut) {
-    let mut table = toml_edit::Table::new();
-    table.insert("name", toml_edit::value(DEFAULT_REQUEST));
-    for k in V2_REQUEST_KEYS {
-        if let Some((key, item)) = doc.remove_entry(k) {
-            table.insert_formatted(&key, item);
-        }
-    }
-    let mut requests = toml_edit::ArrayOfTables::new();
-    requests.push(table);
-    doc.insert("requests", toml_edit::Item::ArrayOfTables(requests));
 }
 
 /// Put `new`'s values into `old`, keeping `old`'s comments and layout for every key that stays.
@@ -395,11 +314,7 @@ fn merge_named_tables(old: &mut toml_edit::ArrayOfTables, new: &toml_edit::Array
 pub fn from_toml(name: &str, path: &Path, text: &str) -> Result<Profile, ParseError> {
     let located = |e: toml::de::Error| ParseError::from_toml(path, text, &e);
     let found = toml::from_str::<VersionOnly>(text).map_err(located)?;
-    let version = match (found.schema_version, found.indexing_url) {
-        (Some(v), _) => v,
-        (None, Some(_)) => SCHEMA_VERSION,
-        (None, None) => 1,
-    };
+    let version = found.schema_version.unwrap_or(SCHEMA_VERSION);
     let whole = |message: String| ParseError {
         path: path.to_path_buf(),
         line: 0,
@@ -407,45 +322,10 @@ pub fn from_toml(name: &str, path: &Path, text: &str) -> Result<Profile, ParseEr
         message,
     };
     let p = match version {
-        1 => {
-            let v1: FileV1 = toml::from_str(text).map_err(located)?;
-            let mut p = Profile {
-                indexing_url: v1.base_url.clone(),
-                analytics_url: v1.base_url,
-                rest_key: KeySource::Env(v1.rest_key_env),
-                schema_version: 1,
-                ..Profile::new(name)
-            };
-            *p.request_mut() = RequestSpec {
-                header_prefix: v1.header_prefix,
-                api_key: v1.api_key,
-                body: Bytes::from(v1.body),
-                ..RequestSpec::default()
-            };
-            p
-        }
-        2 => {
-            let f: FileV2 = toml::from_str(text).map_err(located)?;
-            let mut p = Profile {
-                indexing_url: f.indexing_url,
-                analytics_url: f.analytics_url,
-                rest_key: f.rest_key.into(),
-                events: f.events,
-                schema_version: 2,
-                ..Profile::new(name)
-            };
-            *p.request_mut() = RequestSpec {
-                method: f.method,
-                path: f.path,
-                query: f.query,
-                header_prefix: f.header_prefix,
-                api_key: f.api_key,
-                content_type: f.content_type,
-                auth_algo: f.auth_algo,
-                // The String's buffer becomes the body: no copy.
-                body: Bytes::from(f.body),
-            };
-            p
+        1 | 2 => {
+            return Err(whole(format!(
+                "schema_version {version} is from a build before signscope's first release and is no longer read; move the file away and make the profile again with `signscope profile new {name}`"
+            )))
         }
         SCHEMA_VERSION => {
             let f: FileV3 = toml::from_str(text).map_err(located)?;
