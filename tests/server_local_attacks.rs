@@ -251,3 +251,74 @@ async fn a_stream_subscriber_that_stops_reading_is_dropped() {
     }
     assert!(freed, "the stalled subscriber kept its place");
 }
+
+/// Counts the polls of the future it wraps (a woken waiter is polled).
+struct Polls<F> {
+    inner: std::pin::Pin<Box<F>>,
+    polls: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl<F: std::future::Future> std::future::Future for Polls<F> {
+    type Output = F::Output;
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<F::Output> {
+        self.polls
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.inner.as_mut().poll(cx)
+    }
+}
+
+/// Every stored record woke every `/_inspect/wait` client, whatever it waited for (3,000
+/// waiters made 5,000 requests take five times as long). Now a record wakes only the waiters
+/// whose counts it reaches: 200 clients waiting for the 300th request are not woken by the
+/// 299 before it (on every record each was polled again), and the 300th answers them all.
+#[tokio::test(flavor = "current_thread")]
+async fn a_record_wakes_only_the_waiters_whose_counts_it_reaches() {
+    use axum::body::Body;
+    use axum::http::Request;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use tower::ServiceExt;
+
+    let app = signscope::server::app(signscope::server::AppState::new(
+        signscope::server::config::ServerConfig::demo(),
+    ));
+    let polls = std::sync::Arc::new(AtomicUsize::new(0));
+    let mut waiters = Vec::new();
+    for _ in 0..200 {
+        let req = Request::get("/_inspect/wait?requests=300&timeout_ms=60000")
+            .body(Body::empty())
+            .unwrap();
+        waiters.push(tokio::spawn(Polls {
+            inner: Box::pin(app.clone().oneshot(req)),
+            polls: polls.clone(),
+        }));
+    }
+    let unsigned = || {
+        Request::put("/v2/batch")
+            .header("content-type", "application/json")
+            .body(Body::from("[]"))
+            .unwrap()
+    };
+    // Every waiter runs once and waits.
+    for _ in 0..10 {
+        tokio::task::yield_now().await;
+    }
+    let before = polls.load(Ordering::Relaxed);
+    for _ in 0..299 {
+        let resp = app.clone().oneshot(unsigned()).await.unwrap();
+        assert!(resp.status().is_client_error(), "{}", resp.status());
+        tokio::task::yield_now().await;
+    }
+    let woken = polls.load(Ordering::Relaxed) - before;
+    assert!(
+        woken < 200,
+        "299 requests that reach no waiter's count polled the 200 waiters {woken} times"
+    );
+    let resp = app.clone().oneshot(unsigned()).await.unwrap();
+    assert!(resp.status().is_client_error());
+    for w in waiters {
+        assert_eq!(w.await.unwrap().unwrap().status(), 200);
+    }
+}

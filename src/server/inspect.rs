@@ -34,7 +34,7 @@ use crate::core::time::format_timestamp;
 
 use super::error::ApiError;
 use super::page;
-use super::store::{EventFilter, PageQuery, RequestFilter};
+use super::store::{Counts, EventFilter, PageQuery, RequestFilter};
 use super::AppState;
 use crate::core::traffic::Verdict;
 
@@ -197,9 +197,13 @@ pub async fn wait(
     let timeout = Duration::from_millis(q.timeout_ms.unwrap_or(DEFAULT_WAIT_MS).min(MAX_WAIT_MS));
     let (summary, reached) = st
         .store
-        .wait_until(timeout, |s| {
-            s.events() >= want_events && s.requests >= want_requests
-        })
+        .wait_for(
+            timeout,
+            Counts {
+                events: want_events,
+                requests: want_requests,
+            },
+        )
         .await;
     if reached {
         Json(json!({"reached": true, "summary": summary})).into_response()

@@ -53,6 +53,7 @@ pub mod operations;
 pub mod page;
 pub mod store;
 pub mod stream;
+mod waiters;
 
 pub use config::{fixed_clock, system_clock, Clock, ManualClock, ServerConfig};
 pub use error::{ApiError, DebugEntry};

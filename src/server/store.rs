@@ -9,7 +9,9 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::core::traffic::Verdict;
-use tokio::sync::Notify;
+
+pub use super::waiters::Counts;
+use super::waiters::Waiters;
 
 /// How much of an indexing request's body is kept for inspection.
 pub const BODY_PREVIEW_BYTES: usize = 64 * 1024;
@@ -129,6 +131,14 @@ impl Summary {
     /// All events counted (good and bad).
     pub fn events(&self) -> u64 {
         self.events_good + self.events_bad
+    }
+
+    /// The counts `/_inspect/wait` waits for.
+    pub fn waited(&self) -> Counts {
+        Counts {
+            events: self.events(),
+            requests: self.requests,
+        }
     }
 }
 
@@ -327,7 +337,8 @@ pub struct Page<T> {
 /// The shared, bounded inspection store.
 pub struct Store {
     inner: Mutex<Inner>,
-    changed: Notify,
+    /// The clients of `/_inspect/wait`, told the counts on every change.
+    waiters: Waiters,
     /// Measures list forms (the inspection pages).
     measure: Option<Box<dyn Measure>>,
     max_stored: usize,
@@ -347,7 +358,7 @@ impl Store {
                 next_seq: 1,
                 freed: 0,
             }),
-            changed: Notify::new(),
+            waiters: Waiters::default(),
             measure: None,
             max_stored,
             max_bytes,
@@ -394,9 +405,10 @@ impl Store {
                 list_bytes,
                 record,
             });
+            // Told under the lock: the waiters' counts are the store's, in order.
+            self.waiters.counts(g.counts.waited());
             self.enforce_bounds(&mut g)
         };
-        self.changed.notify_waiters();
         if trim {
             release_memory();
         }
@@ -443,9 +455,10 @@ impl Store {
                 g.stored_bytes += held.size;
                 g.events.push_back(held);
             }
+            // Told under the lock: the waiters' counts are the store's, in order.
+            self.waiters.counts(g.counts.waited());
             self.enforce_bounds(&mut g)
         };
-        self.changed.notify_waiters();
         if trim || heavy {
             release_memory();
         }
@@ -590,31 +603,31 @@ impl Store {
             g.stored_bytes = 0;
             g.freed = 0;
             g.counts = Summary::default();
+            self.waiters.counts(g.counts.waited());
         }
-        self.changed.notify_waiters();
         release_memory();
     }
 
-    /// Wait until `done(summary)` holds or `timeout` passes; returns the summary and whether
-    /// the condition was reached. No polling: woken by every change.
-    pub async fn wait_until(
-        &self,
-        timeout: Duration,
-        done: impl Fn(&Summary) -> bool,
-    ) -> (Summary, bool) {
+    /// Wait until at least `want` events and requests are counted or `timeout` passes;
+    /// returns the summary and whether they were. Woken only by a change that reaches `want`
+    /// ([`Waiters`]).
+    pub async fn wait_for(&self, timeout: Duration, want: Counts) -> (Summary, bool) {
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
-            let notified = self.changed.notified();
-            tokio::pin!(notified);
-            // Register before checking, so a change between the check and the await is seen.
-            notified.as_mut().enable();
-            let s = self.summary();
-            if done(&s) {
-                return (s, true);
-            }
-            if tokio::time::timeout_at(deadline, notified).await.is_err() {
+            let Some(mut wait) = self.waiters.wait(want) else {
                 let s = self.summary();
-                let ok = done(&s);
+                // A reset may have come between: then wait again.
+                if s.waited().reach(&want) {
+                    return (s, true);
+                }
+                continue;
+            };
+            if tokio::time::timeout_at(deadline, &mut wait.woken)
+                .await
+                .is_err()
+            {
+                let s = self.summary();
+                let ok = s.waited().reach(&want);
                 return (s, ok);
             }
         }
@@ -1066,8 +1079,14 @@ mod tests {
         let s = std::sync::Arc::new(Store::new(100, usize::MAX));
         let s2 = s.clone();
         let waiter = tokio::spawn(async move {
-            s2.wait_until(Duration::from_secs(10), |x| x.events() >= 2)
-                .await
+            s2.wait_for(
+                Duration::from_secs(10),
+                Counts {
+                    events: 2,
+                    requests: 0,
+                },
+            )
+            .await
         });
         s.add_batch(true, vec![ev(1, true, "a")]);
         tokio::task::yield_now().await;
@@ -1076,7 +1095,13 @@ mod tests {
         assert!(reached);
         assert_eq!(sum.events(), 2);
         let (sum, reached) = s
-            .wait_until(Duration::from_millis(20), |x| x.events() >= 3)
+            .wait_for(
+                Duration::from_millis(20),
+                Counts {
+                    events: 3,
+                    requests: 0,
+                },
+            )
             .await;
         assert!(!reached);
         assert_eq!(sum.events(), 2);
