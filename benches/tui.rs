@@ -22,7 +22,8 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use signscope::core::Secret;
-use signscope::tui::components::request::{resign, Field};
+use signscope::tui::components::request::Field;
+use signscope::tui::components::request::RequestMsg;
 use signscope::tui::effect::Command;
 use signscope::tui::message::Message;
 use signscope::tui::signing::Incremental;
@@ -132,7 +133,7 @@ fn resign_after_edit(c: &mut Criterion) {
         let mut app = app_with(&body_of(size));
         let mut inc = Incremental::default();
         // Prime the signer with the whole body.
-        for cmd in resign(&mut app.request) {
+        for cmd in app.resign() {
             if let Command::Sign(job) = cmd {
                 inc.sign(&job).unwrap();
             }
@@ -317,10 +318,10 @@ fn response_6mb(c: &mut Criterion) {
         app.request.sending = true;
         app.request.detail = Detail::Response;
         let view = response_view(id, 200, vec![], &body, 12.0, false, vec![]);
-        app.update(Message::SendDone {
+        app.update(Message::Request(RequestMsg::SendDone {
             id,
             result: Ok(view),
-        });
+        }));
     };
     g.bench_function("raw_on_screen", |b| {
         let mut app = app_with("[]");
@@ -339,10 +340,10 @@ fn response_6mb(c: &mut Criterion) {
             send(&mut app, id);
             black_box(app.draw());
             let formatted = format_json(&body).expect("JSON");
-            app.update(Message::ResponseFormatted {
+            app.update(Message::Request(RequestMsg::ResponseFormatted {
                 id,
                 body: Arc::new(formatted),
-            });
+            }));
             black_box(app.draw());
             let screen = app.screen();
             assert!(

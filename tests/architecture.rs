@@ -7,6 +7,8 @@
 //!   nothing outside itself; `client`, `store` and `server` only `core`; the front ends (`cli`,
 //!   `tui`) neither each other nor `server` or `client` (only the stream client below both);
 //! - no file in `src/` is over 1,000 lines outside its test modules;
+//! - one component protocol: the workbench's global `Message` holds no view's message, and
+//!   every view has its own `update(&mut State, Msg) -> Vec<Effect>`;
 //! - only the TUI test fixture (`src/tui/test_util.rs`) builds a ratatui `TestBackend` or an
 //!   `App` (besides the workbench's own start): every TUI test and bench draws through it;
 //! - `unsafe` code only in the audited places ([`AUDITED_UNSAFE`]), each `#[allow(unsafe_code)]`
@@ -684,6 +686,145 @@ fn no_view_reads_no_color_itself() {
         ["no_color_from_env", "Theme::new("]
     );
     assert!(own_colour_reads("fn draw(f: &mut Frame, theme: &Theme) { theme.ok(); }").is_empty());
+}
+
+/// The messages of the global `Message` that are no view's own: the terminal's input, the
+/// clock, a signal, and the runtime's answers that several views take (a profile loaded, saved,
+/// renamed, listed; a copy done; a sentence for the status line; a capture to load into the
+/// editor, which may ask first). Every other message is a view's, wrapped as `View(ViewMsg)`.
+const GLOBAL_MESSAGES: &[&str] = &[
+    "Key",
+    "Mouse",
+    "Paste",
+    "Resize",
+    "Tick",
+    "Terminate",
+    "Copied",
+    "Status",
+    "ProfileLoaded",
+    "ProfileRenamed",
+    "ProfileList",
+    "ProfileSaved",
+    "LoadRequest",
+];
+
+/// The variants of `enum name` in `code` (comments already blanked), each with what follows
+/// its name up to the next variant: `("Events", "(EventsMsg)")`.
+fn enum_variants(code: &str, name: &str) -> Vec<(String, String)> {
+    let Some(start) = code.find(&format!("enum {name} {{")) else {
+        return vec![];
+    };
+    let body = &code[start + name.len() + 7..];
+    let (mut depth, mut out, mut cur) = (0i32, Vec::new(), String::new());
+    for c in body.chars() {
+        match c {
+            '{' | '(' | '<' => depth += 1,
+            '}' | ')' | '>' if depth == 0 => break,
+            '}' | ')' | '>' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    out.push(cur);
+    out.iter()
+        .map(|v| v.trim())
+        .filter(|v| !v.is_empty())
+        .map(|v| {
+            let v = v.trim_start_matches(|c: char| c == '#' || c.is_whitespace());
+            let end = v
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(v.len());
+            (v[..end].to_string(), v[end..].split_whitespace().collect())
+        })
+        .collect()
+}
+
+/// What is wrong with the one component protocol (`docs/architecture.md`, "The workbench"):
+/// a variant of `Message` that is neither global ([`GLOBAL_MESSAGES`]) nor a view's message
+/// wrapped (`Request(RequestMsg)` for the view `components/request`), and a view without its own
+/// `update(&mut State, Msg) -> Vec<Effect>`.
+fn protocol_breaches(message_code: &str, views: &[(String, String)]) -> Vec<String> {
+    let camel = |dir: &str| {
+        let mut c = dir.chars();
+        c.next()
+            .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+            .unwrap_or_default()
+    };
+    let wrappers: BTreeSet<(String, String)> = views
+        .iter()
+        .map(|(dir, _)| (camel(dir), format!("({}Msg)", camel(dir))))
+        .collect();
+    let mut bad: Vec<String> = enum_variants(message_code, "Message")
+        .into_iter()
+        .filter(|(name, _)| !GLOBAL_MESSAGES.contains(&name.as_str()))
+        .filter(|v| !wrappers.contains(v))
+        .map(|(name, rest)| {
+            format!("Message::{name}{rest} is a view's message: move it into that view's own Msg")
+        })
+        .collect();
+    for (dir, code) in views {
+        let update = code.find("pub fn update(").map(|i| {
+            let sig = &code[i..];
+            sig[..sig.find('{').unwrap_or(sig.len())]
+                .split_whitespace()
+                .collect::<String>()
+        });
+        let want = format!("{}Msg)->Vec<{}Effect>", camel(dir), camel(dir));
+        if !update.as_deref().is_some_and(|u| u.ends_with(&want)) {
+            bad.push(format!(
+                "components/{dir} has no `pub fn update(&mut State, {0}Msg) -> Vec<{0}Effect>`",
+                camel(dir)
+            ));
+        }
+    }
+    bad
+}
+
+/// One component protocol: the global `Message` holds only global messages and one wrapper per
+/// view, and every view has its own `update(&mut State, Msg) -> Vec<Effect>`.
+#[test]
+fn one_component_protocol_no_view_message_in_the_global_message() {
+    let files = load();
+    let message = files
+        .iter()
+        .find(|f| f.rel == "tui/message.rs")
+        .expect("src/tui/message.rs");
+    let mut views: BTreeMap<String, String> = BTreeMap::new();
+    for f in &files {
+        if let Some(rest) = f.rel.strip_prefix("tui/components/") {
+            if let Some((dir, _)) = rest.split_once('/') {
+                views.entry(dir.to_string()).or_default().push_str(&f.code);
+            }
+        }
+    }
+    let views: Vec<(String, String)> = views.into_iter().collect();
+    assert!(
+        views.len() >= 7,
+        "the views: {:?}",
+        views.iter().map(|v| &v.0).collect::<Vec<_>>()
+    );
+    let bad = protocol_breaches(&message.code, &views);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    // The check finds what it looks for: a view's answer in the global Message, a view whose
+    // update returns the runtime's commands.
+    let msg = "pub enum Message { Key(KeyEvent), Signed { id: u64, result: Result<A, B> }, Request(RequestMsg), }";
+    let view = |code: &str| vec![("request".to_string(), code.to_string())];
+    let ok = "pub fn update(req: &mut RequestState, msg: RequestMsg) -> Vec<RequestEffect> {}";
+    assert_eq!(
+        protocol_breaches(msg, &view(ok)).len(),
+        1,
+        "{:?}",
+        protocol_breaches(msg, &view(ok))
+    );
+    assert!(protocol_breaches(msg, &view(ok))[0].starts_with("Message::Signed"));
+    let free = "pub fn on_key(req: &mut RequestState, key: KeyEvent) -> Vec<Command> {}";
+    let good = "pub enum Message { Key(KeyEvent), Request(RequestMsg) }";
+    assert!(protocol_breaches(good, &view(ok)).is_empty());
+    assert_eq!(protocol_breaches(good, &view(free)).len(), 1);
 }
 
 /// The checker itself: a loop, a parent re-export and a wrong-way import are all found.

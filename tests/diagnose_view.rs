@@ -12,6 +12,7 @@ use chrono::TimeZone;
 use signscope::core::http_text::to_raw_request;
 use signscope::core::{sign, Secret, SignableRequest};
 use signscope::tui::components::diagnose::capture::diagnose_capture;
+use signscope::tui::components::diagnose::DiagnoseMsg;
 use signscope::tui::effect::Command as TuiCommand;
 use signscope::tui::layout::View;
 use signscope::tui::message::Message;
@@ -119,7 +120,7 @@ fn the_diagnose_view_shows_the_other_failing_checks_on_screen() {
         panic!("Ctrl-G asks for a diagnosis");
     };
     let (ok, lines) = diagnose_capture(&text, &key, &prefix, now());
-    app.update(Message::Diagnosed { ok, lines });
+    app.update(Message::Diagnose(DiagnoseMsg::Diagnosed { ok, lines }));
     let screen = app.screen();
     assert!(
         screen.contains("rejected (401 SIGNATURE_MISMATCH)"),

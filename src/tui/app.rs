@@ -122,6 +122,9 @@ pub struct App {
     pub theme: crate::tui::theme::Theme,
     /// Terminal size (columns, rows), for mouse hit testing with the same layout the view uses.
     pub size: (u16, u16),
+    /// Messages for the router to handle once the current one is done: what a part of the
+    /// router outside `update.rs` (a popup, the unsaved-edits question) asks of a view.
+    pub queued: std::collections::VecDeque<crate::tui::message::Message>,
 
     pub request: RequestState,
     pub diagnose: DiagnoseState,
@@ -151,6 +154,7 @@ impl App {
             sent_again: None,
             theme: crate::tui::theme::Theme::new(false),
             size: (80, 24),
+            queued: Default::default(),
             request: RequestState::new(profile_name, is_demo, request, key, now),
             diagnose: DiagnoseState::default(),
             events: Default::default(),
@@ -159,6 +163,11 @@ impl App {
             traffic: Default::default(),
             lesson: Default::default(),
         }
+    }
+
+    /// Hand `msg` to the router once the message being handled is done.
+    pub fn send(&mut self, msg: crate::tui::message::Message) {
+        self.queued.push_back(msg);
     }
 
     /// Whether the focused widget takes text (so `?` and `q` are typed, not shortcuts).

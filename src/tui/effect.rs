@@ -70,7 +70,7 @@ pub enum Command {
         prefix: String,
     },
     /// Read the body file a pasted curl command names (relative to the working directory);
-    /// answered with `Message::CaptureBody`.
+    /// answered with `DiagnoseMsg::BodyFile`.
     ReadCaptureBody {
         file: String,
     },
@@ -83,7 +83,7 @@ pub enum Command {
     ReloadHistory,
     ReloadProfiles,
     /// Read the profile's REST key from `source` off the UI thread (job `id`), a command for at
-    /// most [`crate::tui::KEY_COMMAND_TIMEOUT`]; answered with `Message::KeyResolved`.
+    /// most [`crate::tui::KEY_COMMAND_TIMEOUT`]; answered with `RequestMsg::KeyResolved`.
     ResolveKey {
         id: u64,
         source: crate::store::KeySource,

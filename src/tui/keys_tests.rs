@@ -9,6 +9,7 @@ use crossterm::event::KeyCode;
 use crate::tui::app::{GlobalAction, Popup, GLOBAL_COPY_KEYS, GLOBAL_KEYS};
 use crate::tui::components::history::tests::row;
 use crate::tui::components::history::{HistoryMsg, RowKind};
+use crate::tui::components::request::RequestMsg;
 use crate::tui::components::{diagnose, events, history, lesson, request, traffic};
 use crate::tui::effect::Command;
 use crate::tui::keymap::{Binding, KeySpec, Kind, Kinded};
@@ -67,7 +68,7 @@ fn ctrl_g_and_f9_in_history_send_the_selected_entry_again_and_say_what_was_sent(
         );
         let id = job.id;
         // The answer goes to the status line, not to the request view's response panel.
-        t.update(Message::SendDone {
+        t.update(Message::Request(RequestMsg::SendDone {
             id,
             result: Ok(crate::tui::model::ResponseView {
                 id,
@@ -76,7 +77,7 @@ fn ctrl_g_and_f9_in_history_send_the_selected_entry_again_and_say_what_was_sent(
                 job_id: Some("job-1".into()),
                 ..Default::default()
             }),
-        });
+        }));
         assert!(
             t.status
                 .starts_with("sent PUT http://127.0.0.1:4000/v2/batch?test=1 (15 bytes")

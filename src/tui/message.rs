@@ -1,17 +1,18 @@
-//! Everything that can happen to the workbench (Messages): terminal input, ticks, and the
-//! answers of the runtime's effects (`effect.rs`). Only the runtime does I/O.
-
-use std::sync::Arc;
+//! Everything that can happen to the workbench (Messages): terminal input, ticks, the answers
+//! of the runtime that more than one view takes (a profile loaded or saved), and one message
+//! per view wrapping that view's own (`components/*`). Only the runtime does I/O.
 
 use chrono::{DateTime, Utc};
 use crossterm::event::{KeyEvent, MouseEvent};
 
+use crate::tui::components::diagnose::DiagnoseMsg;
 use crate::tui::components::events::EventsMsg;
 use crate::tui::components::history::HistoryMsg;
 use crate::tui::components::lesson::LessonMsg;
 use crate::tui::components::profiles::ProfilesMsg;
+use crate::tui::components::request::RequestMsg;
 use crate::tui::components::traffic::TrafficMsg;
-use crate::tui::model::{EditorRequest, FormattedBody, ResponseView, SignedView};
+use crate::tui::model::EditorRequest;
 
 use crate::core::Secret;
 
@@ -24,28 +25,6 @@ pub enum Message {
     Resize(u16, u16),
     /// The clock, once a second while the live timestamp is visible (and once at start).
     Tick(DateTime<Utc>),
-    /// A signing job finished.
-    Signed {
-        id: u64,
-        result: Result<SignedView, String>,
-    },
-    /// The JSON check of body revision `rev`.
-    JsonChecked {
-        rev: u64,
-        error: Option<String>,
-    },
-    /// A send finished (the response or one sentence saying why not).
-    SendDone {
-        id: u64,
-        result: Result<ResponseView, String>,
-    },
-    /// The pretty-printed response body of send `id`, formatted off the draw path.
-    ResponseFormatted {
-        id: u64,
-        body: Arc<FormattedBody>,
-    },
-    /// The external editor returned (the new body, or why it failed).
-    EditorDone(Result<String, String>),
     /// A clipboard copy finished: what was copied, or why not.
     Copied(Result<String, String>),
     /// A sentence for the status line (e.g. a forward URL of the profile just opened that
@@ -62,30 +41,17 @@ pub enum Message {
     ProfileList(Result<Vec<String>, String>),
     /// A profile was saved (its name) or not.
     ProfileSaved(Result<String, String>),
-    /// The diagnose view's report: verdict ok?, lines.
-    Diagnosed {
-        ok: bool,
-        lines: Vec<String>,
-    },
-    /// The body file of a pasted curl command, read (or why not, in one sentence).
-    CaptureBody {
-        file: String,
-        result: Result<Vec<u8>, String>,
-    },
     /// A captured request parsed for loading into the editor, with its timestamp.
     LoadRequest {
         request: Box<EditorRequest>,
         timestamp: String,
     },
-    /// The profile's REST key, read off the UI thread for job `id` (or why not, in one
-    /// sentence naming the source).
-    KeyResolved {
-        id: u64,
-        result: Result<Secret, String>,
-    },
     /// SIGTERM or SIGHUP: leave now, restoring the terminal.
     Terminate,
-    /// Messages of the events, history and profiles views.
+    /// Messages of each view (`crate::tui::components`): its input, and the answers to its
+    /// effects.
+    Request(RequestMsg),
+    Diagnose(DiagnoseMsg),
     Events(EventsMsg),
     History(HistoryMsg),
     Profiles(ProfilesMsg),
@@ -111,6 +77,6 @@ pub struct LoadedProfile {
     pub key: Option<Secret>,
     pub key_source: String,
     /// The key source to read off the UI thread (an environment variable, a file, a command):
-    /// `key` is None until the runtime answers with [`Message::KeyResolved`].
+    /// `key` is None until the runtime answers with `RequestMsg::KeyResolved`.
     pub key_to_read: Option<crate::store::KeySource>,
 }

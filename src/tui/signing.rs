@@ -4,7 +4,6 @@
 use crate::core::incremental::IncrementalSigner;
 use crate::core::{RequestSpec, Secret, SignableRequest, SignedRequest, SigningForm};
 
-use super::message::Message;
 use super::model::SignedView;
 use super::widgets::body_editor::LineMarks;
 use super::worker::LatestOnly;
@@ -114,23 +113,37 @@ fn merge_jobs(older: SignJob, newer: SignJob) -> SignJob {
     newer
 }
 
+/// What the signing worker answers: a signature, then (when the job asked) the JSON check of
+/// the body (the request view takes both as its messages).
+#[derive(Debug)]
+pub enum SignAnswer {
+    Signed {
+        id: u64,
+        result: Result<SignedView, String>,
+    },
+    JsonChecked {
+        rev: u64,
+        error: Option<String>,
+    },
+}
+
 /// The signing thread (a [`LatestOnly`] worker). Dropping it stops the worker.
 pub struct SignWorker(LatestOnly<SignJob>);
 
 impl SignWorker {
     /// Start the worker; results go to `out`.
-    pub fn spawn(out: impl Fn(Message) + Send + 'static) -> Self {
+    pub fn spawn(out: impl Fn(SignAnswer) + Send + 'static) -> Self {
         let mut inc = Incremental::default();
         SignWorker(LatestOnly::spawn(
             "signscope-signer",
             merge_jobs,
             move |job: SignJob| {
                 let result = inc.sign(&job);
-                out(Message::Signed { id: job.id, result });
+                out(SignAnswer::Signed { id: job.id, result });
                 if job.check_json {
                     let rev = job.body_rev;
                     let error = json_problem(&job.spec.body);
-                    out(Message::JsonChecked { rev, error });
+                    out(SignAnswer::JsonChecked { rev, error });
                 }
             },
         ))
@@ -312,14 +325,14 @@ mod tests {
         let want = from_scratch(&j);
         w.submit(j);
         match rx.recv().unwrap() {
-            Message::Signed { id, result } => {
+            SignAnswer::Signed { id, result } => {
                 assert_eq!(id, 1);
                 assert_eq!(result.unwrap().signature().to_string(), want);
             }
             other => panic!("unexpected {other:?}"),
         }
         match rx.recv().unwrap() {
-            Message::JsonChecked { rev, error } => {
+            SignAnswer::JsonChecked { rev, error } => {
                 assert_eq!(rev, 1);
                 assert_eq!(error, None);
             }

@@ -16,7 +16,7 @@ use ratatui::style::Modifier;
 use ratatui::{Frame, Terminal};
 
 use super::app::App;
-use super::components::request::resign;
+use super::components::request::{resign, RequestEffect};
 use super::effect::Command;
 use super::layout::View;
 use super::message::Message;
@@ -24,6 +24,7 @@ use super::model::{EditorRequest, KeyInfo};
 use super::signing::Incremental;
 use super::update::update;
 use crate::core::Secret;
+use crate::tui::components::request::RequestMsg;
 
 /// The clock every fixture starts at: 2026-11-22T10:00:00Z.
 pub fn t0() -> DateTime<Utc> {
@@ -163,13 +164,17 @@ impl TestApp {
             match c {
                 Command::Sign(job) => {
                     let result = self.signer.sign(&job);
-                    queue.extend(self.update(Message::Signed { id: job.id, result }));
+                    queue.extend(
+                        self.update(Message::Request(RequestMsg::Signed { id: job.id, result })),
+                    );
                 }
                 Command::ResolveKey { id, source } => {
                     let result = source
                         .resolve_with_timeout(crate::tui::KEY_COMMAND_TIMEOUT)
                         .map_err(|e| e.to_string());
-                    queue.extend(self.update(Message::KeyResolved { id, result }));
+                    queue.extend(
+                        self.update(Message::Request(RequestMsg::KeyResolved { id, result })),
+                    );
                 }
                 _ => {}
             }
@@ -186,8 +191,19 @@ impl TestApp {
 
     /// Sign the current request now (what the runtime does at start).
     pub fn sign_now(&mut self) {
-        let cmds = resign(&mut self.app.request);
+        let cmds = self.resign();
         self.run_signing(cmds);
+    }
+
+    /// Ask for a new signature of the request as it is (what an edit asks for), not run yet.
+    pub fn resign(&mut self) -> Vec<Command> {
+        resign(&mut self.app.request)
+            .into_iter()
+            .filter_map(|e| match e {
+                RequestEffect::Sign(job) => Some(Command::Sign(job)),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Draw a full frame and return the buffer.

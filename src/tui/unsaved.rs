@@ -6,9 +6,10 @@
 use crossterm::event::{KeyCode, KeyEvent};
 
 use super::app::{App, Popup};
-use super::components::request;
+use super::components::request::RequestMsg;
 use super::effect::Command;
 use super::layout::View;
+use super::message::Message;
 use super::model::PendingLoad;
 
 /// Load `load` now when the current profile has no unsaved edits; otherwise open the question
@@ -33,11 +34,13 @@ pub fn run_load(app: &mut App, load: PendingLoad) -> Vec<Command> {
             what,
             note,
         } => {
-            let cmds = request::load_request(&mut app.request, &r, timestamp, &what);
-            if let Some(note) = note {
-                app.request.status.push_str(&format!(", but {note}"));
-            }
-            cmds
+            app.send(Message::Request(RequestMsg::LoadRequest {
+                request: r,
+                timestamp,
+                what,
+                note,
+            }));
+            vec![]
         }
     }
 }
@@ -50,7 +53,8 @@ pub fn on_key(app: &mut App, load: Box<PendingLoad>, key: KeyEvent) -> Vec<Comma
             // Saved first (the demo profile asks for a name); the load follows the save.
             app.view = View::Request;
             app.load_after_save = Some(load);
-            request::save_current(&mut app.request)
+            app.send(Message::Request(RequestMsg::Save));
+            vec![]
         }
         KeyCode::Esc | KeyCode::Char('c') | KeyCode::Char('C') | KeyCode::Char('q') => {
             app.status = format!("kept the unsaved edits; {} not loaded", load.describe());

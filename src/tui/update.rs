@@ -7,12 +7,13 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEventK
 use ratatui::layout::{Position, Rect};
 
 use super::app::{App, GlobalAction, Popup, GLOBAL_KEYS};
+use super::components::diagnose::{self, DiagKey, DiagnoseEffect, DiagnoseMsg};
 use super::components::events::{self, EventsEffect, EventsMsg};
 use super::components::history::{self, HistoryEffect, HistoryMsg};
 use super::components::lesson::{self, LessonEffect, LessonMsg};
 use super::components::profiles::{self, ProfilesEffect, ProfilesMsg};
+use super::components::request::{self, RequestEffect, RequestMsg};
 use super::components::traffic::{self, TrafficEffect, TrafficMsg};
-use super::components::{diagnose, request};
 use super::effect::Command;
 use super::keymap;
 use super::layout::{frame_layout, tab_layout, View};
@@ -27,13 +28,7 @@ use crate::core::RequestSpec;
 /// Handle one message.
 pub fn update(app: &mut App, msg: Message) -> Vec<Command> {
     let mut cmds = route(app, msg);
-    // Every save of the profile carries the Events view's batch when it has unsaved edits
-    // (the profile's `events`), whichever key asked for the save.
-    for cmd in &mut cmds {
-        if let Command::SaveProfile { events, .. } = cmd {
-            *events = app.events.batch_to_save();
-        }
-    }
+    cmds.extend(route_queued(app));
     // A component's status message goes to the status line.
     if !app.request.status.is_empty() {
         app.status = std::mem::take(&mut app.request.status);
@@ -59,11 +54,21 @@ trait RoutedEffect {
     fn route(self, app: &mut App) -> Vec<Command>;
 }
 
-/// Route every effect a component's `update` returned.
+/// Route every effect a component's `update` returned (and what routing them queued).
 fn route_effects<E: RoutedEffect>(app: &mut App, effects: Vec<E>) -> Vec<Command> {
     let mut out = vec![];
     for e in effects {
         out.extend(e.route(app));
+    }
+    out.extend(route_queued(app));
+    out
+}
+
+/// What a popup or the unsaved-edits question asked of a view ([`App::send`]), in order.
+fn route_queued(app: &mut App) -> Vec<Command> {
+    let mut out = vec![];
+    while let Some(next) = app.queued.pop_front() {
+        out.extend(route(app, next));
     }
     out
 }
@@ -84,6 +89,67 @@ impl RoutedEffect for LessonEffect {
     }
 }
 
+/// The request view's effects go to the runtime; a save carries the Events view's batch when it
+/// has unsaved edits (the profile's `events`), whichever key asked for the save.
+impl RoutedEffect for RequestEffect {
+    fn route(self, app: &mut App) -> Vec<Command> {
+        vec![match self {
+            RequestEffect::Sign(job) => Command::Sign(job),
+            RequestEffect::Send(job) => Command::Send(job),
+            RequestEffect::EditBody(text) => Command::EditBody(text),
+            RequestEffect::CopyAs { text, what } => Command::CopyAs { text, what },
+            RequestEffect::ListProfiles => Command::ListProfiles,
+            RequestEffect::SaveProfile {
+                name,
+                as_new,
+                requests,
+                selected_request,
+                request,
+                typed_key,
+            } => Command::SaveProfile {
+                name,
+                as_new,
+                requests,
+                selected_request,
+                request,
+                typed_key,
+                events: app.events.batch_to_save(),
+            },
+            RequestEffect::ResolveKey { id, source } => Command::ResolveKey { id, source },
+            RequestEffect::CancelKey(id) => Command::CancelKey(id),
+        }]
+    }
+}
+
+/// The diagnose view's effects, with the REST key and header prefix of the request view (the
+/// profile's) that a capture is read and verified with.
+impl RoutedEffect for DiagnoseEffect {
+    fn route(self, app: &mut App) -> Vec<Command> {
+        let prefix = app.request.prefix.text().to_string();
+        vec![match self {
+            DiagnoseEffect::Diagnose {
+                text,
+                body,
+                client_text,
+                key,
+            } => Command::Diagnose {
+                text,
+                body,
+                client_text,
+                key: match key {
+                    DiagKey::Profile => app.request.key(),
+                    DiagKey::Demo => crate::core::Secret::new(crate::core::demo::DEMO_REST_KEY),
+                },
+                prefix,
+            },
+            DiagnoseEffect::ParseCapture { text, body } => {
+                Command::ParseCapture { text, body, prefix }
+            }
+            DiagnoseEffect::ReadBody { file } => Command::ReadCaptureBody { file },
+        }]
+    }
+}
+
 fn route(app: &mut App, msg: Message) -> Vec<Command> {
     match msg {
         Message::Key(key) => {
@@ -98,42 +164,31 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             app.size = (w, h);
             vec![]
         }
-        Message::Tick(now) => request::on_tick(&mut app.request, now),
-        Message::Signed { id, result } => request::on_signed(&mut app.request, id, result),
-        Message::JsonChecked { rev, error } => {
-            request::on_json_checked(&mut app.request, rev, error);
+        Message::Tick(now) => update(app, Message::Request(RequestMsg::Tick(now))),
+        Message::Request(RequestMsg::SendDone { id, result })
+            if app.sent_again.as_ref().is_some_and(|(sent, _)| *sent == id) =>
+        {
+            // A history or Traffic request sent again: its answer goes to the status line
+            // (the new entry appears in the history list).
+            let what = app
+                .sent_again
+                .take()
+                .map(|(_, what)| what)
+                .unwrap_or_default();
+            app.status = match result {
+                Ok(r) => format!(
+                    "sent {what}: {}{} in {:.0} ms",
+                    r.status,
+                    r.code
+                        .as_deref()
+                        .map(|c| format!(" {c}"))
+                        .unwrap_or_default(),
+                    r.elapsed_ms
+                ),
+                Err(e) => format!("send failed ({what}): {e}"),
+            };
             vec![]
         }
-        Message::SendDone { id, result } => {
-            match app.sent_again.take() {
-                // A history entry sent again: its answer goes to the status line (the new
-                // entry appears in the history list).
-                Some((sent, what)) if sent == id => {
-                    app.status = match result {
-                        Ok(r) => format!(
-                            "sent {what}: {}{} in {:.0} ms",
-                            r.status,
-                            r.code
-                                .as_deref()
-                                .map(|c| format!(" {c}"))
-                                .unwrap_or_default(),
-                            r.elapsed_ms
-                        ),
-                        Err(e) => format!("send failed ({what}): {e}"),
-                    };
-                }
-                other => {
-                    app.sent_again = other;
-                    request::on_send_done(&mut app.request, id, result);
-                }
-            }
-            vec![]
-        }
-        Message::ResponseFormatted { id, body } => {
-            request::on_response_formatted(&mut app.request, id, body);
-            vec![]
-        }
-        Message::EditorDone(result) => request::on_editor_done(&mut app.request, result),
         Message::Copied(Ok(what)) => {
             app.status = format!("copied {what}");
             vec![]
@@ -155,20 +210,11 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             vec![]
         }
         Message::ProfileLoaded(Ok(p)) => {
-            request::load_profile(
-                &mut app.request,
-                &p.name,
-                p.is_demo,
-                &p.request,
-                p.key,
-                p.key_source,
-            );
-            app.request.requests = p
+            let requests = p
                 .profile
                 .as_deref()
-                .map(crate::tui::components::request::RequestsList::of_profile)
+                .map(request::RequestsList::of_profile)
                 .unwrap_or_default();
-            app.request.form = app.request.requests.selected_form();
             let mut cmds = update(
                 app,
                 Message::Events(EventsMsg::SetTarget {
@@ -189,23 +235,20 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
                     Message::Profiles(ProfilesMsg::Current(profile)),
                 ));
             }
-            cmds.extend(request::resign(&mut app.request));
-            // A key source that may take long is read off the UI thread (Esc cancels).
-            if let Some(source) = p.key_to_read {
-                let id = app.request.next_id();
-                request::key_read::started(&mut app.request, id, &source.describe());
-                cmds.push(Command::ResolveKey { id, source });
-            } else {
-                app.request.key_resolving = None;
-            }
+            let load = request::ProfileLoad {
+                name: p.name,
+                is_demo: p.is_demo,
+                request: p.request,
+                key: p.key,
+                key_source: p.key_source,
+                requests,
+                key_to_read: p.key_to_read,
+            };
+            cmds.extend(update(
+                app,
+                Message::Request(RequestMsg::ProfileLoaded(Box::new(load))),
+            ));
             cmds
-        }
-        Message::KeyResolved { id, result } => {
-            if request::key_read::finished(&mut app.request, id, result) {
-                request::resign(&mut app.request)
-            } else {
-                vec![]
-            }
         }
         Message::ProfileRenamed { from, to } => {
             if app.request.profile_name == from {
@@ -214,39 +257,24 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             vec![]
         }
         Message::ProfileSaved(Ok(name)) => {
-            request::on_saved(&mut app.request, &name);
+            let mut cmds = update(app, Message::Request(RequestMsg::Saved(name)));
             app.events.on_profile_saved(true);
             if app.quit_after_save {
                 app.quit = true;
-                return vec![Command::Quit];
+                cmds.push(Command::Quit);
+            } else if let Some(load) = app.load_after_save.take() {
+                cmds.extend(unsaved::run_load(app, *load));
             }
-            match app.load_after_save.take() {
-                Some(load) => unsaved::run_load(app, *load),
-                None => vec![],
-            }
+            cmds
         }
         Message::ProfileSaved(Err(e)) => {
             app.events.on_profile_saved(false);
-            app.request.key_choice_made = None;
+            let cmds = update(app, Message::Request(RequestMsg::SaveFailed));
             app.quit_after_save = false;
             app.load_after_save = None;
             // The edits stay in memory; the user can save elsewhere (Alt-S).
             app.status = format!("{e} (edits kept; Alt-S saves under another name)");
-            vec![]
-        }
-        Message::Diagnosed { ok, lines } => {
-            diagnose::on_diagnosed(&mut app.diagnose, ok, lines);
-            vec![]
-        }
-        Message::CaptureBody { file, result } => {
-            let profile_key = app.request.key();
-            diagnose::on_body_file(
-                &mut app.diagnose,
-                file,
-                result,
-                &profile_key,
-                app.request.prefix.text(),
-            )
+            cmds
         }
         Message::LoadRequest { request, timestamp } => unsaved::load_or_ask(
             app,
@@ -260,6 +288,14 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
         Message::Terminate => {
             app.quit = true;
             vec![Command::Quit]
+        }
+        Message::Request(m) => {
+            let effects = request::update(&mut app.request, m);
+            route_effects(app, effects)
+        }
+        Message::Diagnose(m) => {
+            let effects = diagnose::update(&mut app.diagnose, m);
+            route_effects(app, effects)
         }
         Message::Events(m) => {
             let effects = events::update(&mut app.events, m);
@@ -321,16 +357,8 @@ impl RoutedEffect for TrafficEffect {
                 },
             ),
             TrafficEffect::Diagnose { capture } => {
-                app.diagnose.input = ratatui_textarea::TextArea::from(capture.lines());
-                app.diagnose.normal_mode = false;
                 app.view = View::Diagnose;
-                let profile_key = app.request.key();
-                diagnose::run(
-                    &mut app.diagnose,
-                    diagnose::Action::Diagnose,
-                    &profile_key,
-                    app.request.prefix.text(),
-                )
+                update(app, Message::Diagnose(DiagnoseMsg::Open(capture)))
             }
         }
     }
@@ -522,7 +550,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
     }
     // A prompt of the request view takes every key until it closes.
     if app.view == View::Request && app.request.prompt.is_some() {
-        let cmds = request::on_key(&mut app.request, key);
+        let cmds = update(app, Message::Request(RequestMsg::Key(key)));
         // Closed without saving: a load (or the quit) waiting for that save does not happen.
         if app.request.prompt.is_none()
             && !cmds
@@ -536,8 +564,9 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
     }
     // Esc while the REST key is being read stops the read (a key command waiting for a PIN).
     if key.code == KeyCode::Esc && key.modifiers.is_empty() {
-        if let Some(id) = request::key_read::cancel(&mut app.request) {
-            return vec![Command::CancelKey(id)];
+        let cmds = update(app, Message::Request(RequestMsg::CancelKeyRead));
+        if !cmds.is_empty() {
+            return cmds;
         }
     }
     // Global keys.
@@ -555,17 +584,10 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
         }
     }
     match app.view {
-        View::Request => request::on_key(&mut app.request, key),
+        View::Request => update(app, Message::Request(RequestMsg::Key(key))),
         View::Diagnose => {
-            let profile_key = app.request.key();
             let main = frame_layout(Rect::new(0, 0, app.size.0, app.size.1)).1;
-            diagnose::on_key(
-                &mut app.diagnose,
-                key,
-                &profile_key,
-                app.request.prefix.text(),
-                main,
-            )
+            update(app, Message::Diagnose(DiagnoseMsg::Key(key, main)))
         }
         View::Events => {
             app.events.area = frame_layout(Rect::new(0, 0, app.size.0, app.size.1)).1;
@@ -666,7 +688,7 @@ fn copy_code(app: &mut App, lang: crate::codegen::Lang) -> Vec<Command> {
 fn run_palette(app: &mut App, action: PaletteAction) -> Vec<Command> {
     match action {
         PaletteAction::Global(a) => run_global(app, a),
-        PaletteAction::Request(a) => request::run(&mut app.request, a),
+        PaletteAction::Request(a) => update(app, Message::Request(RequestMsg::Run(a))),
         PaletteAction::Events(a) => update(app, Message::Events(EventsMsg::Run(a))),
         PaletteAction::History(a) => update(app, Message::History(HistoryMsg::Run(a))),
         PaletteAction::Traffic(a) => {
@@ -678,15 +700,7 @@ fn run_palette(app: &mut App, action: PaletteAction) -> Vec<Command> {
             let now = app.request.now;
             update(app, Message::Lesson(LessonMsg::Run(a, now)))
         }
-        PaletteAction::Diagnose(a) => {
-            let profile_key = app.request.key();
-            diagnose::run(
-                &mut app.diagnose,
-                a,
-                &profile_key,
-                app.request.prefix.text(),
-            )
-        }
+        PaletteAction::Diagnose(a) => update(app, Message::Diagnose(DiagnoseMsg::Run(a))),
     }
 }
 
@@ -765,11 +779,12 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
             if let Some(i) = pick {
                 let op = ops[i.min(ops.len() - 1)];
                 app.view = View::Request;
-                app.request.method.set(op.method);
-                app.request.path.set(op.path);
-                app.request.dirty = true;
-                app.status = format!("{} {}: {}", op.method, op.path, op.what);
-                return request::resign(&mut app.request);
+                let what = format!("{} {}: {}", op.method, op.path, op.what);
+                let (method, path) = (op.method, op.path);
+                return update(
+                    app,
+                    Message::Request(RequestMsg::Preset { method, path, what }),
+                );
             }
             let selected = match key.code {
                 KeyCode::Down | KeyCode::Char('j') => (selected + 1).min(ops.len() - 1),
@@ -828,7 +843,7 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
                 // The save may ask a question of the request view (a name, the typed key).
                 app.view = View::Request;
                 app.quit_after_save = true;
-                request::save_current(&mut app.request)
+                update(app, Message::Request(RequestMsg::Save))
             }
             _ => vec![],
         },
@@ -902,11 +917,8 @@ fn on_paste(app: &mut App, text: &str) -> Vec<Command> {
         return vec![];
     }
     match app.view {
-        View::Request => request::on_paste(&mut app.request, text),
-        View::Diagnose => {
-            diagnose::on_paste(&mut app.diagnose, text);
-            vec![]
-        }
+        View::Request => update(app, Message::Request(RequestMsg::Paste(text.to_string()))),
+        View::Diagnose => update(app, Message::Diagnose(DiagnoseMsg::Paste(text.to_string()))),
         View::Events => update(app, Message::Events(EventsMsg::Paste(text.to_string()))),
         View::History => update(app, Message::History(HistoryMsg::Paste(text.to_string()))),
         View::Profiles => update(app, Message::Profiles(ProfilesMsg::Paste(text.to_string()))),
@@ -939,11 +951,8 @@ fn on_mouse(app: &mut App, m: crossterm::event::MouseEvent) -> Vec<Command> {
         View::History => update(app, Message::History(HistoryMsg::Mouse(m, main))),
         View::Profiles => update(app, Message::Profiles(ProfilesMsg::Mouse(m, main))),
         View::Traffic => update(app, Message::Traffic(TrafficMsg::Mouse(m, main))),
-        View::Diagnose => {
-            diagnose::on_mouse(&mut app.diagnose, m, main);
-            vec![]
-        }
-        View::Request => request::on_mouse(&mut app.request, m, screen),
+        View::Diagnose => update(app, Message::Diagnose(DiagnoseMsg::Mouse(m, main))),
+        View::Request => update(app, Message::Request(RequestMsg::Mouse(m, screen))),
         View::Lesson => vec![],
     }
 }

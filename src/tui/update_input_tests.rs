@@ -1,6 +1,8 @@
 //! Tests of `update` for input that is not a plain key: the mouse (every view hit tests with
 //! the layout it draws with), pastes, and the key tables (help, palette, dispatcher agree).
 
+use crate::tui::components::diagnose::DiagnoseMsg;
+use crate::tui::components::request::RequestMsg;
 use chrono::{TimeZone, Utc};
 use crossterm::event::{KeyCode, KeyEvent};
 
@@ -87,7 +89,10 @@ fn diagnose_click_in_the_input_leaves_normal_mode_and_the_wheel_scrolls_the_repo
     assert!(!a.diagnose.normal_mode, "typing goes to the input again");
 
     let lines: Vec<String> = (0..30).map(|i| format!("finding {i}")).collect();
-    update(&mut a, Message::Diagnosed { ok: false, lines });
+    update(
+        &mut a,
+        Message::Diagnose(DiagnoseMsg::Diagnosed { ok: false, lines }),
+    );
     update(&mut a, Message::Mouse(wheel_in(l.report, true)));
     update(&mut a, Message::Mouse(wheel_in(l.report, true)));
     assert_eq!(a.diagnose.report_scroll, 6);
@@ -106,10 +111,10 @@ fn diagnose_click_in_the_input_leaves_normal_mode_and_the_wheel_scrolls_the_repo
     // A new report starts at its top.
     update(
         &mut a,
-        Message::Diagnosed {
+        Message::Diagnose(DiagnoseMsg::Diagnosed {
             ok: true,
             lines: vec!["ok".into()],
-        },
+        }),
     );
     assert_eq!(a.diagnose.report_scroll, 0);
 }
@@ -347,7 +352,7 @@ fn every_key_of_the_request_table_does_what_the_palette_runs_by_name() {
                 let cmds = press(&mut by_key, k);
                 let mut by_name = signed_app();
                 by_name.request.normal_mode = normal;
-                let ran = crate::tui::components::request::run(&mut by_name.request, b.action);
+                let ran = by_name.update(Message::Request(RequestMsg::Run(b.action)));
                 by_name.update(Message::Resize(80, 24)); // moves the status line like update
                 assert_eq!(
                     outcome(&by_key, &cmds),
@@ -366,13 +371,7 @@ fn every_key_of_the_request_table_does_what_the_palette_runs_by_name() {
             by_key.update(key(KeyCode::F(6)));
             let cmds = press(&mut by_key, k);
             let mut by_name = signed_app();
-            let secret = by_name.request.key();
-            let ran = crate::tui::components::diagnose::run(
-                &mut by_name.diagnose,
-                b.action,
-                &secret,
-                "SVC",
-            );
+            let ran = by_name.update(Message::Diagnose(DiagnoseMsg::Run(b.action)));
             assert_eq!(
                 format!("{cmds:?} {:?}", by_key.diagnose.key),
                 format!("{ran:?} {:?}", by_name.diagnose.key),

@@ -1,5 +1,7 @@
 //! Pure tests of `update`: one or more per Message, checking state and the Commands asked for.
 
+use crate::tui::components::diagnose::DiagnoseMsg;
+use crate::tui::components::request::RequestMsg;
 use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
@@ -7,7 +9,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent,
 use super::*;
 use crate::core::Secret;
 use crate::tui::components::diagnose::DiagKey;
-use crate::tui::components::request::{resign, Detail, Field, Prompt, TYPED_KEY};
+use crate::tui::components::request::{Detail, Field, Prompt, TYPED_KEY};
 use crate::tui::message::LoadedProfile;
 use crate::tui::model::{EditorRequest, FormattedBody, MismatchView, ResponseView, SignedView};
 use crate::tui::signing::SignJob;
@@ -146,25 +148,25 @@ fn typing_a_timestamp_freezes_it() {
 #[test]
 fn signed_results_never_replace_a_newer_one() {
     let mut a = app();
-    let cmds = resign(&mut a.request);
+    let cmds = a.resign();
     let first = last_sign_job(&cmds).id;
-    let cmds = resign(&mut a.request);
+    let cmds = a.resign();
     let second = last_sign_job(&cmds).id;
     let (new, old) = (signed_view(&a, "NEW"), signed_view(&a, "OLD"));
     update(
         &mut a,
-        Message::Signed {
+        Message::Request(RequestMsg::Signed {
             id: second,
             result: Ok(new),
-        },
+        }),
     );
     assert!(!a.request.sign.updating());
     update(
         &mut a,
-        Message::Signed {
+        Message::Request(RequestMsg::Signed {
             id: first,
             result: Ok(old),
-        },
+        }),
     );
     assert_eq!(
         a.request
@@ -178,14 +180,14 @@ fn signed_results_never_replace_a_newer_one() {
         signed_view(&a, "NEW").signature()
     );
     // An error is shown as such.
-    let cmds = resign(&mut a.request);
+    let cmds = a.resign();
     let third = last_sign_job(&cmds).id;
     update(
         &mut a,
-        Message::Signed {
+        Message::Request(RequestMsg::Signed {
             id: third,
             result: Err("the REST API key is empty".into()),
-        },
+        }),
     );
     assert!(a.request.sign.result.as_ref().unwrap().is_err());
 }
@@ -196,18 +198,18 @@ fn json_check_of_the_current_revision_is_kept() {
     let rev = a.request.body_state.rev;
     update(
         &mut a,
-        Message::JsonChecked {
+        Message::Request(RequestMsg::JsonChecked {
             rev,
             error: Some("not JSON".into()),
-        },
+        }),
     );
     assert_eq!(a.request.body_state.json_error.as_deref(), Some("not JSON"));
     update(
         &mut a,
-        Message::JsonChecked {
+        Message::Request(RequestMsg::JsonChecked {
             rev: rev - 1,
             error: None,
-        },
+        }),
     );
     assert_eq!(a.request.body_state.json_error.as_deref(), Some("not JSON"));
 }
@@ -233,17 +235,17 @@ fn send_asks_for_a_send_of_the_target_url_and_done_shows_status_and_job() {
     // While the request is being signed, Ctrl-G waits for the signature, then sends it.
     assert!(update(&mut a, ctrl_key('g')).is_empty());
     assert!(a.status.contains("sent once it is signed"), "{}", a.status);
-    let cmds = resign(&mut a.request);
+    let cmds = a.resign();
     let Command::Sign(sign_job) = &cmds[0] else {
         panic!("{cmds:?}")
     };
     let view = a.signer_sign(sign_job);
     let cmds = update(
         &mut a,
-        Message::Signed {
+        Message::Request(RequestMsg::Signed {
             id: sign_job.id,
             result: Ok(view.clone()),
-        },
+        }),
     );
     let Some(Command::Send(job)) = cmds.first() else {
         panic!("no send: {cmds:?}")
@@ -259,15 +261,18 @@ fn send_asks_for_a_send_of_the_target_url_and_done_shows_status_and_job() {
     // A stale answer is ignored.
     update(
         &mut a,
-        Message::SendDone {
+        Message::Request(RequestMsg::SendDone {
             id: id + 100,
             result: Ok(response(id + 100, 500)),
-        },
+        }),
     );
     assert!(a.request.response.is_none());
     let mut r = response(id, 200);
     r.job_id = Some("job-42".into());
-    update(&mut a, Message::SendDone { id, result: Ok(r) });
+    update(
+        &mut a,
+        Message::Request(RequestMsg::SendDone { id, result: Ok(r) }),
+    );
     assert!(!a.request.sending);
     assert_eq!(a.request.detail, Detail::Response);
     assert!(
@@ -293,10 +298,10 @@ fn a_mismatch_response_opens_the_diff() {
     });
     update(
         &mut a,
-        Message::SendDone {
+        Message::Request(RequestMsg::SendDone {
             id: job.id,
             result: Ok(r),
-        },
+        }),
     );
     assert_eq!(a.request.detail, Detail::Diff);
     assert!(a.status.contains("SIGNATURE_MISMATCH"));
@@ -311,10 +316,10 @@ fn send_failure_and_empty_url_are_sentences() {
     };
     update(
         &mut a,
-        Message::SendDone {
+        Message::Request(RequestMsg::SendDone {
             id: job.id,
             result: Err("could not reach x".into()),
-        },
+        }),
     );
     assert_eq!(a.status, "send failed: could not reach x");
     a.request.url.set("");
@@ -332,13 +337,16 @@ fn formatted_response_is_cached_for_its_send_only() {
     });
     update(
         &mut a,
-        Message::ResponseFormatted {
+        Message::Request(RequestMsg::ResponseFormatted {
             id: 6,
             body: body.clone(),
-        },
+        }),
     );
     assert!(a.request.response.as_ref().unwrap().formatted.is_none());
-    update(&mut a, Message::ResponseFormatted { id: 7, body });
+    update(
+        &mut a,
+        Message::Request(RequestMsg::ResponseFormatted { id: 7, body }),
+    );
     assert_eq!(
         a.request
             .response
@@ -358,12 +366,17 @@ fn editor_result_replaces_the_body_or_reports() {
     let mut a = app();
     let cmds = update(&mut a, ctrl_key('o'));
     assert!(matches!(cmds.first(), Some(Command::EditBody(b)) if b.contains("sku-1")));
-    let cmds = update(&mut a, Message::EditorDone(Ok("[1]\n".into())));
+    let cmds = update(
+        &mut a,
+        Message::Request(RequestMsg::EditorDone(Ok("[1]\n".into()))),
+    );
     assert_eq!(&a.request.body.bytes()[..], b"[1]\n");
     assert_eq!(&last_sign_job(&cmds).spec.body[..], b"[1]\n");
     update(
         &mut a,
-        Message::EditorDone(Err("the editor vi exited with 1".into())),
+        Message::Request(RequestMsg::EditorDone(Err(
+            "the editor vi exited with 1".into()
+        ))),
     );
     assert_eq!(a.status, "the editor vi exited with 1");
     assert_eq!(&a.request.body.bytes()[..], b"[1]\n");
@@ -394,7 +407,7 @@ fn format_and_minify_change_the_body_invalid_json_is_kept() {
 #[test]
 fn copy_needs_a_current_signature() {
     let mut a = app();
-    let cmds = resign(&mut a.request);
+    let cmds = a.resign();
     let id = last_sign_job(&cmds).id;
     // The copy menu: Alt-Y, then one letter.
     let copy = |a: &mut App, c: char| {
@@ -407,10 +420,10 @@ fn copy_needs_a_current_signature() {
     let sig = view.signature().to_string();
     update(
         &mut a,
-        Message::Signed {
+        Message::Request(RequestMsg::Signed {
             id,
             result: Ok(view),
-        },
+        }),
     );
     assert!(
         matches!(copy(&mut a, 's').as_slice(), [Command::CopyAs { text, what }] if *text == sig && what == "the signature")
@@ -441,14 +454,14 @@ fn copied_curl_sends_the_exact_body_even_with_quotes_or_a_leading_at() {
         let mut a = app();
         a.request.body = crate::tui::components::request::new_body_editor(body);
         a.request.body_changed_at(0);
-        let id = last_sign_job(&resign(&mut a.request)).id;
+        let id = last_sign_job(&a.resign()).id;
         let view = signed_view(&a, "SIG");
         update(
             &mut a,
-            Message::Signed {
+            Message::Request(RequestMsg::Signed {
                 id,
                 result: Ok(view),
-            },
+            }),
         );
         update(&mut a, alt_key('y'));
         let cmds = update(&mut a, key(KeyCode::Char('c')));
@@ -745,10 +758,10 @@ fn diagnose_view_asks_for_a_diagnosis_and_shows_it() {
     ));
     update(
         &mut a,
-        Message::Diagnosed {
+        Message::Diagnose(DiagnoseMsg::Diagnosed {
             ok: false,
             lines: vec!["SIGNATURE_MISMATCH".into()],
-        },
+        }),
     );
     assert_eq!(a.diagnose.ok, Some(false));
     assert_eq!(a.diagnose.report, ["SIGNATURE_MISMATCH"]);
@@ -894,15 +907,15 @@ fn a_question_mark_typed_at_the_start_of_the_query_is_not_sent_and_the_field_say
     a.type_str("?a=1");
     let cmds = a.ctrl('g');
     assert!(cmds.is_empty(), "sent once signed: {cmds:?}");
-    let cmds = resign(&mut a.request);
+    let cmds = a.resign();
     let Command::Sign(sign_job) = &cmds[0] else {
         panic!("{cmds:?}")
     };
     let view = a.signer_sign(sign_job);
-    let cmds = a.update(Message::Signed {
+    let cmds = a.update(Message::Request(RequestMsg::Signed {
         id: sign_job.id,
         result: Ok(view),
-    });
+    }));
     let job = match cmds.as_slice() {
         [Command::Send(job)] => job,
         other => panic!("one send: {other:?}"),

@@ -13,6 +13,7 @@ use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 use super::perform::Effects;
 use crate::engine::Session;
 use crate::tui::app::App;
+use crate::tui::components::request::RequestMsg;
 use crate::tui::effect::Command;
 use crate::tui::message::Message;
 use crate::tui::terminal::{self, Term};
@@ -133,7 +134,7 @@ async fn event_loop(
                         drop(events.take());
                         let result = edit_externally(term, &text);
                         events = Some(EventStream::new());
-                        let _ = tx.send(Message::EditorDone(result));
+                        let _ = tx.send(Message::Request(RequestMsg::EditorDone(result)));
                     }
                     other => fx.execute(other),
                 }

@@ -15,10 +15,12 @@ use crate::store::{KeySource, SaveOptions, EMBEDDED_URL};
 use crate::tui::components::diagnose::capture::{
     capture_fields, diagnose_capture_with, parse_capture_with,
 };
+use crate::tui::components::diagnose::DiagnoseMsg;
 use crate::tui::components::events::{EventsEffect, EventsMsg, ValidateWorker};
 use crate::tui::components::history::{HistoryEffect, HistoryMsg, HistoryRow};
 use crate::tui::components::lesson::{LessonEffect, LessonMsg};
 use crate::tui::components::profiles::{ProfilesEffect, ProfilesMsg};
+use crate::tui::components::request::RequestMsg;
 use crate::tui::effect::Command;
 use crate::tui::message::{LoadedProfile, Message};
 use crate::tui::model::EditorRequest;
@@ -55,8 +57,8 @@ fn existing_mode(path: &std::path::Path) -> Option<u32> {
 impl Effects {
     pub fn new(tx: UnboundedSender<Message>) -> Self {
         let out = tx.clone();
-        let signer = SignWorker::spawn(move |m| {
-            let _ = out.send(m);
+        let signer = SignWorker::spawn(move |a| {
+            let _ = out.send(Message::Request(RequestMsg::from(a)));
         });
         let out = tx.clone();
         let validator = ValidateWorker::spawn(move |v| {
@@ -136,7 +138,7 @@ impl Effects {
                             tracing::debug!(job = id, error = %e, elapsed_ms = ms, "send failed")
                         }
                     }
-                    let _ = tx.send(Message::SendDone { id, result });
+                    let _ = tx.send(Message::Request(RequestMsg::SendDone { id, result }));
                 });
             }
             Command::Copy(text) => {
@@ -210,11 +212,15 @@ impl Effects {
                     Utc::now(),
                 );
                 tracing::debug!(capture_len = text.len(), accepted = ok, "capture diagnosed");
-                let _ = self.tx.send(Message::Diagnosed { ok, lines });
+                let _ = self
+                    .tx
+                    .send(Message::Diagnose(DiagnoseMsg::Diagnosed { ok, lines }));
             }
             Command::ReadCaptureBody { file } => {
                 let result = read_capture_body(&file);
-                let _ = self.tx.send(Message::CaptureBody { file, result });
+                let _ = self
+                    .tx
+                    .send(Message::Diagnose(DiagnoseMsg::BodyFile { file, result }));
             }
             Command::ParseCapture { text, body, prefix } => {
                 let msg = match parse_capture_with(&text, body.as_deref()) {
@@ -225,10 +231,10 @@ impl Effects {
                             timestamp,
                         }
                     }
-                    Err(e) => Message::Diagnosed {
+                    Err(e) => Message::Diagnose(DiagnoseMsg::Diagnosed {
                         ok: false,
                         lines: vec![e],
-                    },
+                    }),
                 };
                 let _ = self.tx.send(msg);
             }
@@ -288,7 +294,7 @@ impl Effects {
                     let result = source
                         .resolve_cancellable(crate::tui::KEY_COMMAND_TIMEOUT, &stop)
                         .map_err(|e| e.to_string());
-                    let _ = tx.send(Message::KeyResolved { id, result });
+                    let _ = tx.send(Message::Request(RequestMsg::KeyResolved { id, result }));
                 });
             }
             Command::CancelKey(id) => {

@@ -14,6 +14,7 @@ use crate::tui::components::history::{HistoryMsg, HistoryRow};
 use crate::tui::components::request::response::{
     format_json, response_view_parsed, FORMAT_INLINE_LIMIT,
 };
+use crate::tui::components::request::RequestMsg;
 use crate::tui::effect::SendJob;
 use crate::tui::message::Message;
 use crate::tui::model::ResponseView;
@@ -84,10 +85,10 @@ pub async fn send(
         // Shown raw first; formatted once, off the draw path, then cached in the App.
         tokio::task::spawn_blocking(move || {
             if let Some(f) = format_json(&body) {
-                let _ = tx.send(Message::ResponseFormatted {
+                let _ = tx.send(Message::Request(RequestMsg::ResponseFormatted {
                     id,
                     body: Arc::new(f),
-                });
+                }));
             }
         });
     }

@@ -9,6 +9,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::no_cut::{cut_text, edge_cuts, known, times, unreadable};
+use crate::tui::components::diagnose::DiagnoseMsg;
 use crate::tui::layout::{frame_layout, tab_layout, View};
 use crate::tui::message::Message;
 use crate::tui::test_util::{alt_key, ctrl_key, key, render_buffer, TestApp};
@@ -319,10 +320,10 @@ fn diagnose_with_a_long_capture_and_its_conclusion_cuts_nothing() {
         let mut a = request_app(w, h);
         a.press(KeyCode::F(6));
         a.paste(&capture);
-        a.update(Message::Diagnosed {
+        a.update(Message::Diagnose(DiagnoseMsg::Diagnosed {
             ok,
             lines: lines.clone(),
-        });
+        }));
         let report = layout(frame_layout(Rect::new(0, 0, w, h)).1).report;
         let known: Vec<String> = lines
             .iter()

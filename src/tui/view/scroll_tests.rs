@@ -3,6 +3,7 @@
 
 use crossterm::event::KeyCode;
 
+use crate::tui::components::diagnose::DiagnoseMsg;
 use crate::tui::layout::View;
 use crate::tui::message::Message;
 use crate::tui::test_util::TestApp;
@@ -38,10 +39,10 @@ fn the_diagnose_verdict_scrolls_from_the_keyboard_to_its_last_line_at_80x24() {
     t.press(KeyCode::F(6));
     assert_eq!(t.view, View::Diagnose);
     let lines: Vec<String> = (1..=40).map(|i| format!("finding line {i:02}")).collect();
-    t.update(Message::Diagnosed {
+    t.update(Message::Diagnose(DiagnoseMsg::Diagnosed {
         ok: false,
         lines: lines.clone(),
-    });
+    }));
     t.assert_no_line("finding line 40");
     // Tab moves the focus to the verdict; Down walks it line by line, PageDown by pages.
     t.press(KeyCode::Tab);

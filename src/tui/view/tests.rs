@@ -5,6 +5,7 @@ use ratatui::style::{Color, Modifier};
 
 use crate::core::Secret;
 use crate::tui::app::App;
+use crate::tui::components::request::RequestMsg;
 use crate::tui::components::request::{Detail, Field};
 use crate::tui::message::Message;
 use crate::tui::model::{MismatchView, ResponseView};
@@ -140,7 +141,7 @@ fn request_view_120x40_full_labels_pipeline_and_invisible_characters() {
 #[test]
 fn updating_signature_is_marked() {
     let mut a = app_with_body("[1]");
-    let _ = crate::tui::components::request::resign(&mut a.request); // a job is out, not answered yet
+    let _ = a.resign(); // a job is out, not answered yet
     let screen = rows(&render(&mut a, 80, 24)).join("\n");
     assert!(screen.contains("updating…"), "{screen}");
 }
@@ -151,10 +152,10 @@ fn invalid_json_is_flagged_but_signed() {
     let rev = a.request.body_state.rev;
     update(
         &mut a,
-        Message::JsonChecked {
+        Message::Request(RequestMsg::JsonChecked {
             rev,
             error: crate::tui::signing::json_problem(b"{oops"),
-        },
+        }),
     );
     let screen = rows(&render(&mut a, 120, 40)).join("\n");
     assert!(screen.contains("not valid JSON at line 1"), "{screen}");

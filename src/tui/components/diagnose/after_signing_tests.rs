@@ -11,6 +11,7 @@ use base64::Engine;
 use serde_json::{json, Value};
 
 use crate::tui::components::diagnose::capture::diagnose_capture_with;
+use crate::tui::components::diagnose::DiagnoseMsg;
 use crate::tui::effect::Command;
 use crate::tui::message::Message;
 use crate::tui::test_util::TestApp;
@@ -91,10 +92,10 @@ fn diagnose_in_view(t: &mut TestApp, capture: &str, client_text: Option<&str>) -
         now,
     );
     assert!(!ok, "{lines:?}");
-    t.update(Message::Diagnosed {
+    t.update(Message::Diagnose(DiagnoseMsg::Diagnosed {
         ok,
         lines: lines.clone(),
-    });
+    }));
     lines
 }
 

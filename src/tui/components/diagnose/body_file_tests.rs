@@ -7,6 +7,7 @@ use crossterm::event::KeyCode;
 use crate::core::curl::{to_curl, CurlBody};
 use crate::core::Secret;
 use crate::tui::components::diagnose::capture::diagnose_capture_with;
+use crate::tui::components::diagnose::DiagnoseMsg;
 use crate::tui::effect::Command;
 use crate::tui::message::Message;
 use crate::tui::runtime::perform::read_capture_body;
@@ -88,10 +89,10 @@ fn ctrl_g_on_a_curl_command_with_a_body_file_offers_to_load_it_and_verifies_with
     // The runtime reads it for real; then the diagnosis runs with the file's bytes.
     let result = read_capture_body(asked);
     assert_eq!(result.as_deref(), Ok(BODY));
-    let cmds = t.update(Message::CaptureBody {
+    let cmds = t.update(Message::Diagnose(DiagnoseMsg::BodyFile {
         file: file.clone(),
         result,
-    });
+    }));
     let (ok, lines) = verdict(&cmds);
     assert!(ok, "{lines:?}");
     // Loaded once: Ctrl-G again does not ask, and Alt-L loads it with the body.
@@ -115,10 +116,10 @@ fn a_d_at_file_command_is_verified_without_the_files_line_ends() {
     t.ctrl('g');
     let cmds = t.press(KeyCode::Char('y'));
     assert!(matches!(cmds.as_slice(), [Command::ReadCaptureBody { .. }]));
-    let cmds = t.update(Message::CaptureBody {
+    let cmds = t.update(Message::Diagnose(DiagnoseMsg::BodyFile {
         file: file.clone(),
         result: read_capture_body(&file),
-    });
+    }));
     let (ok, lines) = verdict(&cmds);
     assert!(!ok, "{lines:?}");
     assert!(
@@ -146,10 +147,10 @@ fn an_unreadable_body_file_is_one_sentence_and_n_declines() {
         "{why}"
     );
     assert!(t
-        .update(Message::CaptureBody {
+        .update(Message::Diagnose(DiagnoseMsg::BodyFile {
             file: file.clone(),
             result,
-        })
+        }))
         .is_empty());
     assert!(t
         .screen()

@@ -9,11 +9,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
+use super::message::RequestEffect;
 use super::requests;
 use super::state::{KeyChoice, KeyOutcome, Prompt, RequestState};
 use crate::core::Secret;
 use crate::store::KeySource;
-use crate::tui::effect::Command;
 use crate::tui::model::KeyInfo;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::prompt::centered;
@@ -25,22 +25,20 @@ pub fn save_command(
     name: String,
     as_new: bool,
     typed_key: Option<Secret>,
-) -> Command {
+) -> RequestEffect {
     let (list, selected) = requests::to_saved(req);
-    Command::SaveProfile {
+    RequestEffect::SaveProfile {
         name,
         as_new,
         requests: list,
         selected_request: selected,
         request: Box::new(req.editor_request()),
         typed_key,
-        // The router adds the Events view's batch when it has unsaved edits.
-        events: None,
     }
 }
 
 /// Save under `name` now, or ask first when the REST key in the field was typed.
-pub fn save_or_ask(req: &mut RequestState, name: String, as_new: bool) -> Vec<Command> {
+pub fn save_or_ask(req: &mut RequestState, name: String, as_new: bool) -> Vec<RequestEffect> {
     if !req.key_typed() {
         req.key_choice_made = None;
         return vec![save_command(req, name, as_new, None)];
@@ -51,7 +49,7 @@ pub fn save_or_ask(req: &mut RequestState, name: String, as_new: bool) -> Vec<Co
 }
 
 /// A key while the question is open.
-pub fn on_key(req: &mut RequestState, choice: KeyChoice, key: KeyEvent) -> Vec<Command> {
+pub fn on_key(req: &mut RequestState, choice: KeyChoice, key: KeyEvent) -> Vec<RequestEffect> {
     match key.code {
         KeyCode::Char('s') | KeyCode::Char('S') => {
             req.key_choice_made = Some(KeyOutcome::Stored);

@@ -7,6 +7,7 @@ use crossterm::event::KeyCode;
 use crate::core::Secret;
 use crate::store::{KeySource, Profile};
 use crate::tui::app::Popup;
+use crate::tui::components::request::RequestMsg;
 use crate::tui::components::request::{Field, Prompt, RESOLVING, TYPED_KEY};
 use crate::tui::effect::Command;
 use crate::tui::message::Message;
@@ -37,10 +38,10 @@ fn shop() -> TestApp {
             _ => None,
         })
         .expect("the key source is read by the runtime");
-    let cmds = a.update(Message::KeyResolved {
+    let cmds = a.update(Message::Request(RequestMsg::KeyResolved {
         id,
         result: Ok(Secret::new(ENV_KEY)),
-    });
+    }));
     a.run_signing(cmds);
     a.request.focus = Field::RestKey;
     a.request.normal_mode = false;
@@ -232,10 +233,10 @@ fn while_the_key_is_read_the_field_says_so_sending_waits_and_esc_cancels() {
         "{}",
         a.status
     );
-    let late = a.update(Message::KeyResolved {
+    let late = a.update(Message::Request(RequestMsg::KeyResolved {
         id,
         result: Ok(Secret::new("late")),
-    });
+    }));
     assert!(late.is_empty());
     assert_eq!(a.request.key_info.secret.expose(), "");
     // A key typed now signs.
@@ -267,10 +268,10 @@ fn a_key_command_that_fails_or_times_out_is_named() {
         program: "pass".into(),
         seconds: 30,
     };
-    let cmds = a.update(Message::KeyResolved {
+    let cmds = a.update(Message::Request(RequestMsg::KeyResolved {
         id,
         result: Err(timeout.to_string()),
-    });
+    }));
     a.run_signing(cmds);
     assert!(
         a.status

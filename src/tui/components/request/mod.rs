@@ -17,6 +17,7 @@ pub mod key_read;
 mod key_tests;
 pub mod keys;
 pub mod layout;
+mod message;
 pub mod requests;
 #[cfg(test)]
 mod requests_tests;
@@ -26,5 +27,6 @@ mod update;
 
 pub use draw::draw;
 pub use layout::{request_layout, RequestLayout};
+pub use message::{ProfileLoad, RequestEffect, RequestMsg};
 pub use state::*;
 pub use update::*;

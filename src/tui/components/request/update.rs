@@ -10,19 +10,101 @@ use ratatui::layout::{Position, Rect};
 use super::key_choice;
 use super::keys::{Action, KEYS, NORMAL_KEYS};
 use super::layout::{request_layout, RequestLayout};
+use super::message::{ProfileLoad, RequestEffect, RequestMsg};
 use super::requests;
 use super::state::NameAction;
 use super::state::{Detail, Field, ProfileKey, Prompt, RequestState, METHODS, TYPED_KEY};
 use crate::core::time::format_timestamp;
 use crate::core::{Secret, SigningForm};
-use crate::tui::effect::{Command, SendJob};
+use crate::tui::effect::SendJob;
 use crate::tui::keymap;
 use crate::tui::model::{EditorRequest, FormattedBody, KeyInfo, ResponseView, SignedView};
 use crate::tui::signing::SignJob;
 use crate::tui::widgets::{Edit, LineInput};
 
+/// Handle one message of the request view; pure (no I/O): what needs I/O comes back as
+/// effects.
+pub fn update(req: &mut RequestState, msg: RequestMsg) -> Vec<RequestEffect> {
+    match msg {
+        RequestMsg::Key(key) => on_key(req, key),
+        RequestMsg::Mouse(m, screen) => on_mouse(req, m, screen),
+        RequestMsg::Paste(text) => on_paste(req, &text),
+        RequestMsg::Tick(now) => on_tick(req, now),
+        RequestMsg::Run(action) => run(req, action),
+        RequestMsg::Signed { id, result } => on_signed(req, id, result),
+        RequestMsg::JsonChecked { rev, error } => {
+            on_json_checked(req, rev, error);
+            vec![]
+        }
+        RequestMsg::SendDone { id, result } => {
+            on_send_done(req, id, result);
+            vec![]
+        }
+        RequestMsg::ResponseFormatted { id, body } => {
+            on_response_formatted(req, id, body);
+            vec![]
+        }
+        RequestMsg::EditorDone(result) => on_editor_done(req, result),
+        RequestMsg::KeyResolved { id, result } => {
+            let changed = super::key_read::finished(req, id, result);
+            resign_if(req, changed)
+        }
+        RequestMsg::ProfileLoaded(p) => on_profile_loaded(req, *p),
+        RequestMsg::LoadRequest {
+            request,
+            timestamp,
+            what,
+            note,
+        } => {
+            let effects = load_request(req, &request, timestamp, &what);
+            if let Some(note) = note {
+                req.status.push_str(&format!(", but {note}"));
+            }
+            effects
+        }
+        RequestMsg::Save => save_current(req),
+        RequestMsg::Saved(name) => {
+            on_saved(req, &name);
+            vec![]
+        }
+        RequestMsg::SaveFailed => {
+            req.key_choice_made = None;
+            vec![]
+        }
+        RequestMsg::CancelKeyRead => match super::key_read::cancel(req) {
+            Some(id) => vec![RequestEffect::CancelKey(id)],
+            None => vec![],
+        },
+        RequestMsg::Preset { method, path, what } => {
+            req.method.set(method);
+            req.path.set(path);
+            req.dirty = true;
+            req.status = what;
+            resign(req)
+        }
+    }
+}
+
+/// A profile was loaded: its fields, key and saved requests replace the editor's, and it is
+/// signed; a key source that may take long is read off the UI thread (Esc cancels).
+fn on_profile_loaded(req: &mut RequestState, p: ProfileLoad) -> Vec<RequestEffect> {
+    load_profile(req, &p.name, p.is_demo, &p.request, p.key, p.key_source);
+    req.requests = p.requests;
+    req.form = req.requests.selected_form();
+    let mut effects = resign(req);
+    match p.key_to_read {
+        Some(source) => {
+            let id = req.next_id();
+            super::key_read::started(req, id, &source.describe());
+            effects.push(RequestEffect::ResolveKey { id, source });
+        }
+        None => req.key_resolving = None,
+    }
+    effects
+}
+
 /// A key for the request view: its open prompt takes it first.
-pub fn on_key(req: &mut RequestState, key: KeyEvent) -> Vec<Command> {
+fn on_key(req: &mut RequestState, key: KeyEvent) -> Vec<RequestEffect> {
     match req.prompt.take() {
         Some(prompt) => prompt_key(req, prompt, key),
         None => request_key(req, key),
@@ -30,7 +112,7 @@ pub fn on_key(req: &mut RequestState, key: KeyEvent) -> Vec<Command> {
 }
 
 /// The clock moved: a live timestamp follows it (and the request is signed again).
-pub fn on_tick(req: &mut RequestState, now: chrono::DateTime<chrono::Utc>) -> Vec<Command> {
+fn on_tick(req: &mut RequestState, now: chrono::DateTime<chrono::Utc>) -> Vec<RequestEffect> {
     req.now = now;
     if req.ts_live {
         let ts = format_timestamp(now);
@@ -44,11 +126,11 @@ pub fn on_tick(req: &mut RequestState, now: chrono::DateTime<chrono::Utc>) -> Ve
 
 /// A signing job finished. A send asked for while it was signing goes now, with this
 /// signature.
-pub fn on_signed(
+fn on_signed(
     req: &mut RequestState,
     id: u64,
     result: Result<SignedView, String>,
-) -> Vec<Command> {
+) -> Vec<RequestEffect> {
     // No key because its source failed: say why the source failed, as the CLI does.
     let empty = req.key_info.secret.expose().is_empty();
     let result = match (result, &req.key_error) {
@@ -73,7 +155,7 @@ pub fn on_signed(
 }
 
 /// The JSON check of body revision `rev`.
-pub fn on_json_checked(req: &mut RequestState, rev: u64, error: Option<String>) {
+fn on_json_checked(req: &mut RequestState, rev: u64, error: Option<String>) {
     if rev >= req.body_state.json_rev {
         req.body_state.json_rev = rev;
         req.body_state.json_error = error;
@@ -81,7 +163,7 @@ pub fn on_json_checked(req: &mut RequestState, rev: u64, error: Option<String>) 
 }
 
 /// A send finished.
-pub fn on_send_done(req: &mut RequestState, id: u64, result: Result<ResponseView, String>) {
+fn on_send_done(req: &mut RequestState, id: u64, result: Result<ResponseView, String>) {
     if Some(id) != req.pending_send {
         return;
     }
@@ -118,7 +200,7 @@ pub fn on_send_done(req: &mut RequestState, id: u64, result: Result<ResponseView
 }
 
 /// The pretty-printed response body of send `id`.
-pub fn on_response_formatted(req: &mut RequestState, id: u64, body: Arc<FormattedBody>) {
+fn on_response_formatted(req: &mut RequestState, id: u64, body: Arc<FormattedBody>) {
     if let Some(r) = req.response.as_mut() {
         if r.id == id {
             r.formatted = Some(body);
@@ -127,7 +209,7 @@ pub fn on_response_formatted(req: &mut RequestState, id: u64, body: Arc<Formatte
 }
 
 /// The external editor returned.
-pub fn on_editor_done(req: &mut RequestState, result: Result<String, String>) -> Vec<Command> {
+fn on_editor_done(req: &mut RequestState, result: Result<String, String>) -> Vec<RequestEffect> {
     match result {
         Ok(text) => {
             let changed = req.body.set_text(&text);
@@ -147,7 +229,7 @@ pub fn on_editor_done(req: &mut RequestState, result: Result<String, String>) ->
 
 /// A profile was loaded: its fields and key replace the request's (not signed yet: the caller
 /// signs once everything is loaded).
-pub fn load_profile(
+fn load_profile(
     req: &mut RequestState,
     name: &str,
     is_demo: bool,
@@ -188,7 +270,7 @@ pub fn load_profile(
 }
 
 /// The profile was saved under `name`.
-pub fn on_saved(req: &mut RequestState, name: &str) {
+fn on_saved(req: &mut RequestState, name: &str) {
     req.profile_name = name.to_string();
     req.is_demo = false;
     req.dirty = false;
@@ -201,12 +283,12 @@ pub fn on_saved(req: &mut RequestState, name: &str) {
 
 /// A request from elsewhere loaded into the editor, with its timestamp frozen; `what` names it
 /// in the status line ("the history entry", "the captured request").
-pub fn load_request(
+fn load_request(
     req: &mut RequestState,
     request: &EditorRequest,
     timestamp: String,
     what: &str,
-) -> Vec<Command> {
+) -> Vec<RequestEffect> {
     let url = req.url.text().to_string();
     req.set_request(request);
     if req.url.text().is_empty() {
@@ -228,7 +310,7 @@ pub fn load_request(
 }
 
 /// Keys of an open prompt (save as, search).
-fn prompt_key(req: &mut RequestState, prompt: Prompt, key: KeyEvent) -> Vec<Command> {
+fn prompt_key(req: &mut RequestState, prompt: Prompt, key: KeyEvent) -> Vec<RequestEffect> {
     match prompt {
         Prompt::SaveAs(mut edit) => match key.code {
             KeyCode::Esc => vec![],
@@ -298,7 +380,7 @@ fn search_as_typed(req: &mut RequestState, edit: &LineInput) {
 
 /// A paste (line ends already as the user copied them): into the open prompt, the focused
 /// field (as one line) or the body.
-pub fn on_paste(req: &mut RequestState, text: &str) -> Vec<Command> {
+fn on_paste(req: &mut RequestState, text: &str) -> Vec<RequestEffect> {
     match req.prompt.take() {
         // The body search box takes a pasted pattern (one line) and searches at once.
         Some(Prompt::Search(mut edit)) => {
@@ -343,7 +425,7 @@ fn search_pattern_error(pattern: &str, e: &regex::Error) -> String {
 
 /// Save under the current name; the built-in demo profile can only be saved as a new name. A
 /// typed REST key asks first where it goes (`key_choice.rs`).
-pub fn save_current(req: &mut RequestState) -> Vec<Command> {
+pub fn save_current(req: &mut RequestState) -> Vec<RequestEffect> {
     if req.is_demo {
         req.status = "the demo profile is built in: save it under a new name".into();
         req.prompt = Some(Prompt::SaveAs(LineInput::default()));
@@ -354,7 +436,7 @@ pub fn save_current(req: &mut RequestState) -> Vec<Command> {
 
 /// Keys of the request view: the table's actions ([`KEYS`], then [`NORMAL_KEYS`] in normal
 /// mode), the keys that move between fields, then editing.
-fn request_key(req: &mut RequestState, key: KeyEvent) -> Vec<Command> {
+fn request_key(req: &mut RequestState, key: KeyEvent) -> Vec<RequestEffect> {
     if let Some(action) = keymap::lookup(&KEYS, &key) {
         return run(req, action);
     }
@@ -385,14 +467,16 @@ fn request_key(req: &mut RequestState, key: KeyEvent) -> Vec<Command> {
 }
 
 /// Run one action of the request view (from its key or from the command palette).
-pub fn run(req: &mut RequestState, action: Action) -> Vec<Command> {
+pub fn run(req: &mut RequestState, action: Action) -> Vec<RequestEffect> {
     match action {
         Action::Send => return send(req),
         Action::ToggleTimestamp => return toggle_timestamp(req),
         Action::ToggleForm => return toggle_form(req),
         Action::Format => return reformat_body(req, true),
         Action::Minify => return reformat_body(req, false),
-        Action::EditExternally => return vec![Command::EditBody(req.body.text().to_string())],
+        Action::EditExternally => {
+            return vec![RequestEffect::EditBody(req.body.text().to_string())]
+        }
         Action::Search => {
             req.focus = Field::Body;
             req.normal_mode = false;
@@ -408,7 +492,7 @@ pub fn run(req: &mut RequestState, action: Action) -> Vec<Command> {
         Action::NextDetail => cycle_detail(req),
         Action::DetailPageDown => scroll_detail(req, 10),
         Action::DetailPageUp => req.detail_scroll = req.detail_scroll.saturating_sub(10),
-        Action::SwitchProfile => return vec![Command::ListProfiles],
+        Action::SwitchProfile => return vec![RequestEffect::ListProfiles],
         Action::Save => return save_current(req),
         Action::SaveAs => {
             req.prompt = Some(Prompt::SaveAs(LineInput::new(req.profile_name.clone())));
@@ -445,7 +529,7 @@ fn cycle_detail(req: &mut RequestState) {
 }
 
 /// Keys that edit the focused field.
-fn field_key(req: &mut RequestState, key: KeyEvent) -> Vec<Command> {
+fn field_key(req: &mut RequestState, key: KeyEvent) -> Vec<RequestEffect> {
     let focus = req.focus;
     if focus == Field::Body {
         let input = ratatui_textarea::Input::from(key);
@@ -488,7 +572,7 @@ fn field_key(req: &mut RequestState, key: KeyEvent) -> Vec<Command> {
 }
 
 /// After a one-line field changed: freeze the timestamp if typed, track the key, re-sign.
-fn field_changed(req: &mut RequestState, focus: Field) -> Vec<Command> {
+fn field_changed(req: &mut RequestState, focus: Field) -> Vec<RequestEffect> {
     match focus {
         Field::Timestamp => req.ts_live = false,
         Field::RestKey => {
@@ -522,7 +606,7 @@ fn field_changed(req: &mut RequestState, focus: Field) -> Vec<Command> {
 }
 
 /// After an edit of the body: `changed` is the first changed byte (None: nothing changed).
-pub fn body_changed(req: &mut RequestState, changed: Option<usize>) -> Vec<Command> {
+pub fn body_changed(req: &mut RequestState, changed: Option<usize>) -> Vec<RequestEffect> {
     let Some(at) = changed else {
         return vec![];
     };
@@ -533,7 +617,7 @@ pub fn body_changed(req: &mut RequestState, changed: Option<usize>) -> Vec<Comma
 
 /// Ask for a new signature of the current fields (the worker drops stale jobs).
 /// [`resign`] when the editor's request changed.
-fn resign_if(req: &mut RequestState, changed: bool) -> Vec<Command> {
+fn resign_if(req: &mut RequestState, changed: bool) -> Vec<RequestEffect> {
     if changed {
         resign(req)
     } else {
@@ -541,12 +625,12 @@ fn resign_if(req: &mut RequestState, changed: bool) -> Vec<Command> {
     }
 }
 
-pub fn resign(req: &mut RequestState) -> Vec<Command> {
+pub fn resign(req: &mut RequestState) -> Vec<RequestEffect> {
     let id = req.next_id();
     req.sign.requested = id;
     let check_json = req.body_state.json_rev != req.body_state.rev || req.sign.shown == 0;
     let changed_from = req.body_state.changed_from.take();
-    vec![Command::Sign(Box::new(sign_job(
+    vec![RequestEffect::Sign(Box::new(sign_job(
         req,
         id,
         changed_from,
@@ -570,7 +654,7 @@ fn sign_job(req: &RequestState, id: u64, changed_from: Option<usize>, check_json
 
 /// Switch the signing form of the edited request: standard <-> the vendor's PHP SDK form. The
 /// signature, the send and the saved request follow it (`docs/signing.md`).
-fn toggle_form(req: &mut RequestState) -> Vec<Command> {
+fn toggle_form(req: &mut RequestState) -> Vec<RequestEffect> {
     req.form = match req.form {
         SigningForm::Standard => SigningForm::PhpSdk,
         SigningForm::PhpSdk => SigningForm::Standard,
@@ -593,7 +677,7 @@ fn toggle_form(req: &mut RequestState) -> Vec<Command> {
     resign(req)
 }
 
-fn toggle_timestamp(req: &mut RequestState) -> Vec<Command> {
+fn toggle_timestamp(req: &mut RequestState) -> Vec<RequestEffect> {
     req.ts_live = !req.ts_live;
     if req.ts_live {
         req.timestamp.set(format_timestamp(req.now));
@@ -605,7 +689,7 @@ fn toggle_timestamp(req: &mut RequestState) -> Vec<Command> {
     }
 }
 
-fn send(req: &mut RequestState) -> Vec<Command> {
+fn send(req: &mut RequestState) -> Vec<RequestEffect> {
     if req.url.text().trim().is_empty() {
         req.status = "the URL is empty; set the indexing base URL before sending".into();
         return vec![];
@@ -644,7 +728,7 @@ fn send(req: &mut RequestState) -> Vec<Command> {
     let base_url = req.url.text().trim().to_string();
     let url = signed.url(&base_url);
     req.status = format!("sending {} {url}…", signed.method());
-    vec![Command::Send(Box::new(SendJob {
+    vec![RequestEffect::Send(Box::new(SendJob {
         id,
         request_name: Some(req.requests.selected_name().to_string()),
         url,
@@ -680,9 +764,9 @@ fn current_signature(req: &mut RequestState) -> Option<SignedView> {
     }
 }
 
-fn copy_signature(req: &mut RequestState) -> Vec<Command> {
+fn copy_signature(req: &mut RequestState) -> Vec<RequestEffect> {
     match current_signature(req) {
-        Some(s) => vec![Command::CopyAs {
+        Some(s) => vec![RequestEffect::CopyAs {
             text: s.signature().to_string(),
             what: "the signature".into(),
         }],
@@ -690,11 +774,11 @@ fn copy_signature(req: &mut RequestState) -> Vec<Command> {
     }
 }
 
-fn copy_headers(req: &mut RequestState) -> Vec<Command> {
+fn copy_headers(req: &mut RequestState) -> Vec<RequestEffect> {
     match current_signature(req) {
         Some(s) => {
             let headers = s.headers().to_vec();
-            vec![Command::CopyAs {
+            vec![RequestEffect::CopyAs {
                 what: format!("the {} signed headers", headers.len()),
                 text: header_text(&headers),
             }]
@@ -703,9 +787,9 @@ fn copy_headers(req: &mut RequestState) -> Vec<Command> {
     }
 }
 
-fn copy_curl(req: &mut RequestState) -> Vec<Command> {
+fn copy_curl(req: &mut RequestState) -> Vec<RequestEffect> {
     match current_signature(req) {
-        Some(s) => vec![Command::CopyAs {
+        Some(s) => vec![RequestEffect::CopyAs {
             text: crate::core::curl::to_curl(
                 &s.method(),
                 &s.url(req.url.text()),
@@ -718,11 +802,11 @@ fn copy_curl(req: &mut RequestState) -> Vec<Command> {
     }
 }
 
-fn copy_body(req: &mut RequestState) -> Vec<Command> {
+fn copy_body(req: &mut RequestState) -> Vec<RequestEffect> {
     match current_signature(req) {
         Some(s) => {
             let body = &s.spec().body;
-            vec![Command::CopyAs {
+            vec![RequestEffect::CopyAs {
                 text: String::from_utf8_lossy(body).into_owned(),
                 what: format!("the body ({} bytes)", body.len()),
             }]
@@ -733,11 +817,11 @@ fn copy_body(req: &mut RequestState) -> Vec<Command> {
 
 /// The canonical text that was signed (the live clock or the frozen timestamp, in the form
 /// chosen).
-fn copy_canonical(req: &mut RequestState) -> Vec<Command> {
+fn copy_canonical(req: &mut RequestState) -> Vec<RequestEffect> {
     match current_signature(req) {
         Some(s) => {
             let text = s.canonical().to_bytes();
-            vec![Command::CopyAs {
+            vec![RequestEffect::CopyAs {
                 what: format!("the canonical text ({} bytes)", text.len()),
                 text: String::from_utf8_lossy(&text).into_owned(),
             }]
@@ -746,9 +830,9 @@ fn copy_canonical(req: &mut RequestState) -> Vec<Command> {
     }
 }
 
-fn copy_response(req: &mut RequestState) -> Vec<Command> {
+fn copy_response(req: &mut RequestState) -> Vec<RequestEffect> {
     match &req.response {
-        Some(r) => vec![Command::CopyAs {
+        Some(r) => vec![RequestEffect::CopyAs {
             text: r.raw.lines.join("\n"),
             what: format!("the response body ({}, {} bytes)", r.status, r.body_len),
         }],
@@ -769,7 +853,7 @@ pub fn header_text(headers: &[(String, String)]) -> String {
 }
 
 /// Format (pretty) or minify the body as JSON. Invalid JSON is left alone with a status line.
-fn reformat_body(req: &mut RequestState, pretty: bool) -> Vec<Command> {
+fn reformat_body(req: &mut RequestState, pretty: bool) -> Vec<RequestEffect> {
     let value: serde_json::Value = match serde_json::from_slice(req.body.bytes()) {
         Ok(v) => v,
         Err(e) => {
@@ -804,7 +888,7 @@ fn reformat_body(req: &mut RequestState, pretty: bool) -> Vec<Command> {
 }
 
 /// The mouse over the request view (`screen` is the whole terminal).
-pub fn on_mouse(req: &mut RequestState, m: MouseEvent, screen: Rect) -> Vec<Command> {
+fn on_mouse(req: &mut RequestState, m: MouseEvent, screen: Rect) -> Vec<RequestEffect> {
     let l = request_layout(screen);
     let pos = Position::new(m.column, m.row);
     match m.kind {

@@ -6,6 +6,7 @@ use tower::ServiceExt;
 
 use super::*;
 use crate::core::traffic::{RequestSeen, StreamMessage};
+use crate::tui::components::request::RequestMsg;
 use crate::tui::effect::Command;
 use crate::tui::layout::View;
 use crate::tui::message::Message;
@@ -404,10 +405,10 @@ fn ctrl_g_sends_the_selected_record_again_to_the_local_server() {
             t.status
         );
         let id = job.id;
-        t.update(Message::SendDone {
+        t.update(Message::Request(RequestMsg::SendDone {
             id,
             result: Err("connection refused".into()),
-        });
+        }));
         assert!(
             t.status
                 .starts_with("send failed (the Traffic request PUT ")

@@ -1,0 +1,138 @@
+//! Drawing the diagnose view, and where its parts are (shared with mouse hit testing).
+
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::Frame;
+
+use super::state::{DiagKey, DiagnoseState};
+use crate::tui::theme::Theme;
+use crate::tui::widgets::text::wrap_spans;
+
+/// Where the parts of the diagnose view are in its `area` (shared by the view and by mouse hit
+/// testing in [`on_mouse`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DiagnoseLayout {
+    /// The captured-request box (with its border).
+    pub input: Rect,
+    /// The verdict and findings box (with its border).
+    pub report: Rect,
+}
+
+pub fn layout(area: Rect) -> DiagnoseLayout {
+    let input_h = (area.height / 2).max(5).min(area.height);
+    DiagnoseLayout {
+        input: Rect::new(area.x, area.y, area.width, input_h),
+        report: Rect::new(area.x, area.y + input_h, area.width, area.height - input_h),
+    }
+}
+
+/// Draw the view; `key_source` says where the profile's REST key comes from.
+pub fn draw(frame: &mut Frame, area: Rect, d: &DiagnoseState, key_source: &str, theme: &Theme) {
+    let DiagnoseLayout {
+        input: input_area,
+        report: report_area,
+    } = layout(area);
+    let key = match d.key {
+        DiagKey::Profile => format!("profile key [{key_source}]"),
+        DiagKey::Demo => "demo key".to_string(),
+    };
+    let b = Block::default()
+        .borders(Borders::ALL)
+        .border_style(if d.normal_mode {
+            theme.border()
+        } else {
+            theme.focus_border()
+        })
+        .title(Span::styled(
+            if d.on_client_text {
+                " Client's signing text (compared when nothing explains a mismatch) "
+            } else {
+                " Captured request (raw HTTP or curl) "
+            },
+            theme.title(),
+        ))
+        .title_bottom(Line::from(Span::styled(
+            // The keys that fit (F1 lists them all); the key in use always.
+            format!(
+                " {} ",
+                crate::tui::widgets::text::fit_parts(
+                    &[
+                        &format!("key: {key}"),
+                        "Alt-K change",
+                        "Ctrl-G diagnose",
+                        if d.on_client_text {
+                            "Alt-T capture"
+                        } else if d.client_text.is_empty() {
+                            "Alt-T client text"
+                        } else {
+                            "Alt-T client text (pasted)"
+                        },
+                        "Alt-L load into editor",
+                    ],
+                    " · ",
+                    (input_area.width as usize).saturating_sub(4),
+                )
+            ),
+            theme.dim(),
+        )));
+    let inner = b.inner(input_area);
+    frame.render_widget(b, input_area);
+    let shown = if d.on_client_text {
+        &d.client_text
+    } else {
+        &d.input
+    };
+    frame.render_widget(shown, inner);
+    // The box scrolls horizontally with the cursor: `›` / `‹` say where lines go on.
+    crate::tui::widgets::text::mark_long_lines(frame, inner, shown, theme.dim());
+    let verdict = match d.ok {
+        Some(true) => Span::styled(" Verdict: accepted ", theme.ok()),
+        Some(false) => Span::styled(" Verdict: rejected ", theme.error()),
+        None => Span::styled(" Verdict ", theme.title()),
+    };
+    let lines: Vec<Line> = if d.report.is_empty() {
+        vec![Line::from(Span::styled(
+            "Paste a request above and press Ctrl-G.",
+            theme.dim(),
+        ))]
+    } else {
+        d.report.iter().map(|l| Line::from(l.clone())).collect()
+    };
+    let rb = Block::default()
+        .borders(Borders::ALL)
+        .border_style(if d.normal_mode {
+            theme.focus_border()
+        } else {
+            theme.border()
+        })
+        .title(verdict)
+        .title_bottom(Line::from(Span::styled(
+            if d.normal_mode {
+                " ↑↓ PgUp PgDn scroll · i / Tab: type "
+            } else {
+                " Tab: scroll the verdict "
+            },
+            theme.dim(),
+        )));
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(rb)
+            .scroll((d.report_scroll.min(report_max_scroll(d, report_area)), 0)),
+        report_area,
+    );
+}
+
+/// How far the verdict scrolls in `report` (its box, with the border): until its last wrapped
+/// row is the box's bottom row.
+pub(super) fn report_max_scroll(d: &DiagnoseState, report: Rect) -> u16 {
+    let inner_w = report.width.saturating_sub(2);
+    let rows: usize = d
+        .report
+        .iter()
+        .map(|line| wrap_spans(&[Span::raw(line)], inner_w).len())
+        .sum();
+    let shown = usize::from(report.height.saturating_sub(2));
+    rows.saturating_sub(shown).min(u16::MAX as usize) as u16
+}

@@ -1,0 +1,75 @@
+//! Everything the diagnose view can do by key or by name: the dispatcher, the help, the footer
+//! and the palette read [`KEYS`].
+
+use crate::tui::keymap::{self, Binding, KeySpec, Table};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Diagnose,
+    ToggleKey,
+    LoadIntoEditor,
+    ToggleClientText,
+}
+
+impl keymap::Kinded for Action {
+    fn kind(&self) -> keymap::Kind {
+        match self {
+            // The view's "go" key: the capture goes through the verifier (Ctrl-G / F9).
+            Action::Diagnose => keymap::Kind::Send,
+            Action::ToggleKey => keymap::Kind::Toggle,
+            Action::LoadIntoEditor => keymap::Kind::Load,
+            Action::ToggleClientText => keymap::Kind::Toggle,
+        }
+    }
+}
+
+/// The diagnose view's key bindings: the dispatcher, help and the palette read this table.
+pub const KEYS: Table<Action> = Table::new(
+    "diagnose",
+    &[
+        Binding {
+            action: Action::Diagnose,
+            keys: &[KeySpec::ctrl('g'), KeySpec::f(9)],
+            name: "verify and diagnose the capture",
+            help: "verify and diagnose it",
+        },
+        Binding {
+            action: Action::ToggleKey,
+            keys: &[KeySpec::alt('k')],
+            name: "switch the key source",
+            help: "key source: the profile's REST key or the demo key",
+        },
+        Binding {
+            action: Action::LoadIntoEditor,
+            keys: &[KeySpec::alt('l')],
+            name: "load the capture into the request editor",
+            help: "load the captured request into the request editor",
+        },
+        Binding {
+            action: Action::ToggleClientText,
+            keys: &[KeySpec::alt('t')],
+            name: "paste the client's own signing text",
+            help: "show the client's signing text box (or the capture again)",
+        },
+    ],
+);
+
+/// Help rows for what is not an action of its own.
+pub const CONTEXT_KEYS: &[(&str, &str)] = &[
+    (
+        "(type / paste)",
+        "a raw HTTP request or a curl command line (or, after Alt-T, the client's signing text)",
+    ),
+    (
+        "Tab / Esc",
+        "move the focus between the capture and the verdict",
+    ),
+    (
+        "Up / Down / PageUp / PageDown / Home / End",
+        "scroll the verdict (when it has the focus); i or Enter: back to typing",
+    ),
+    (
+        "Mouse",
+        "click the capture to type in it; wheel scrolls the box under it",
+    ),
+];

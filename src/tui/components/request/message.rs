@@ -1,0 +1,136 @@
+//! Messages of the request view (input, and the runtime's answers to its effects) and the
+//! effects it asks the runtime for.
+
+use std::sync::Arc;
+
+use crossterm::event::{KeyEvent, MouseEvent};
+use ratatui::layout::Rect;
+
+use super::keys::Action;
+use super::state::RequestsList;
+use crate::core::Secret;
+use crate::tui::effect::SendJob;
+use crate::tui::model::{EditorRequest, FormattedBody, ResponseView, SignedView};
+use crate::tui::signing::{SignAnswer, SignJob};
+
+/// Messages of the request view.
+#[derive(Debug)]
+pub enum RequestMsg {
+    Key(KeyEvent),
+    /// A mouse event and the whole screen (the view's layout is computed from it).
+    Mouse(MouseEvent, Rect),
+    /// Pasted text, line ends already as the user copied them.
+    Paste(String),
+    /// The clock (a live timestamp follows it).
+    Tick(chrono::DateTime<chrono::Utc>),
+    /// Run an action of the view's table (from the copy menu or the command palette).
+    Run(Action),
+    /// A signing job finished.
+    Signed {
+        id: u64,
+        result: Result<SignedView, String>,
+    },
+    /// The JSON check of body revision `rev`.
+    JsonChecked {
+        rev: u64,
+        error: Option<String>,
+    },
+    /// A send finished (the response or one sentence saying why not).
+    SendDone {
+        id: u64,
+        result: Result<ResponseView, String>,
+    },
+    /// The pretty-printed response body of send `id`, formatted off the draw path.
+    ResponseFormatted {
+        id: u64,
+        body: Arc<FormattedBody>,
+    },
+    /// The external editor returned (the new body, or why it failed).
+    EditorDone(Result<String, String>),
+    /// The profile's REST key, read off the UI thread for job `id` (or why not, in one
+    /// sentence naming the source).
+    KeyResolved {
+        id: u64,
+        result: Result<Secret, String>,
+    },
+    /// A profile was loaded: its request, key and saved requests replace the editor's.
+    ProfileLoaded(Box<ProfileLoad>),
+    /// A request from elsewhere, its timestamp frozen to `timestamp`; `what` names it in the
+    /// status line, `note` says what of the original is not reproduced.
+    LoadRequest {
+        request: Box<EditorRequest>,
+        timestamp: String,
+        what: String,
+        note: Option<String>,
+    },
+    /// Save the profile under its name (the demo profile asks for one first).
+    Save,
+    /// The profile was saved under this name.
+    Saved(String),
+    /// The save failed (the edits stay).
+    SaveFailed,
+    /// Esc anywhere while the REST key is being read: stop the read.
+    CancelKeyRead,
+    /// Set the method and path (an SDK operation preset); `what` is said in the status line.
+    Preset {
+        method: &'static str,
+        path: &'static str,
+        what: String,
+    },
+}
+
+impl From<SignAnswer> for RequestMsg {
+    fn from(a: SignAnswer) -> Self {
+        match a {
+            SignAnswer::Signed { id, result } => RequestMsg::Signed { id, result },
+            SignAnswer::JsonChecked { rev, error } => RequestMsg::JsonChecked { rev, error },
+        }
+    }
+}
+
+/// A loaded profile, as the request view takes it.
+#[derive(Debug)]
+pub struct ProfileLoad {
+    pub name: String,
+    pub is_demo: bool,
+    pub request: EditorRequest,
+    pub key: Option<Secret>,
+    pub key_source: String,
+    /// The profile's saved requests (empty: the editor's request only).
+    pub requests: RequestsList,
+    /// A key source to read off the UI thread (the view says "resolving…" until it answers).
+    pub key_to_read: Option<crate::store::KeySource>,
+}
+
+/// What the request view asks the runtime for.
+#[derive(Debug)]
+pub enum RequestEffect {
+    Sign(Box<SignJob>),
+    Send(Box<SendJob>),
+    /// Open the body in `$EDITOR`; answered with [`RequestMsg::EditorDone`].
+    EditBody(String),
+    /// Copy `text`; `what` names it in the status line ("the signature").
+    CopyAs {
+        text: String,
+        what: String,
+    },
+    /// The profile switcher: list the profiles.
+    ListProfiles,
+    /// Save the profile (the router adds the Events view's unsaved batch).
+    SaveProfile {
+        name: String,
+        as_new: bool,
+        requests: Vec<crate::store::SavedRequest>,
+        selected_request: usize,
+        request: Box<EditorRequest>,
+        typed_key: Option<Secret>,
+    },
+    /// Read the REST key from `source` off the UI thread (job `id`); answered with
+    /// [`RequestMsg::KeyResolved`].
+    ResolveKey {
+        id: u64,
+        source: crate::store::KeySource,
+    },
+    /// Stop the key read `id`.
+    CancelKey(u64),
+}
