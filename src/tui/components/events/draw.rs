@@ -13,7 +13,6 @@ use super::state::{completions, focused_style, EventsState, Field, Focus, Mode, 
 use crate::core::events::{Level, Problem};
 use crate::core::visible::counted;
 use crate::tui::theme::Theme;
-use crate::tui::widgets::list::window_first;
 
 /// The layout of the events view in `area`.
 pub fn layout(area: Rect, state: &EventsState) -> EventsLayout {
@@ -32,9 +31,11 @@ pub fn layout(area: Rect, state: &EventsState) -> EventsLayout {
         // The form takes 58% of the width, more (up to two thirds) when the items table needs
         // it to show every column.
         let form_w = if state.mode == Mode::Form {
-            let visible = usize::from(main.height);
-            let first = window_first(state.items_top, state.row, visible);
-            let rows: Vec<usize> = (first..state.draft.items.len()).take(visible).collect();
+            let rows: Vec<usize> = state
+                .items_window(main)
+                .into_iter()
+                .map(|(r, _)| r)
+                .collect();
             (table_width(state, &rows) + 2).clamp(main.width * 58 / 100, main.width * 2 / 3)
         } else {
             main.width * 58 / 100

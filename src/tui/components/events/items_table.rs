@@ -11,7 +11,6 @@ use serde_json::Value;
 use super::parts::{block, EventsLayout, TableCol, ITEM_SPACING};
 use super::state::{cell, focused_style, Column, EventsState, Focus};
 use crate::tui::theme::Theme;
-use crate::tui::widgets::list::window_first;
 
 /// What the items table shows in row `r`, column by column (see [`TableCol`]), and whether the
 /// value is kept as read from the batch (an item_id or index other than the derived one).
@@ -126,16 +125,14 @@ fn item_widths(state: &EventsState, width: u16, rows: &[usize]) -> (Vec<(TableCo
 pub(super) fn layout_items(l: &mut EventsLayout, area: Rect, state: &EventsState) {
     l.items = Some(area);
     let inner = block("", false).inner(area);
-    let visible = usize::from(area.height.saturating_sub(3).max(1));
-    let first = window_first(state.items_top, state.row, visible);
-    let body_y = inner.y + 1; // under the header
-    for (k, idx) in (first..state.draft.items.len()).take(visible).enumerate() {
-        let y = body_y + k as u16;
-        if y < inner.y + inner.height {
-            l.item_rows
-                .push((idx, Rect::new(inner.x, y, inner.width, 1)));
-        }
-    }
+    // Under the header; the list widget's window over the items the filter shows.
+    let body = Rect::new(
+        inner.x,
+        inner.y + 1,
+        inner.width,
+        inner.height.saturating_sub(1),
+    );
+    l.item_rows = state.items_window(body);
     let rows: Vec<usize> = l.item_rows.iter().map(|(i, _)| *i).collect();
     let (widths, scrolled) = item_widths(state, inner.width, &rows);
     l.items_scrolled = scrolled;
@@ -159,6 +156,15 @@ pub(super) fn draw_items(frame: &mut Frame, l: &EventsLayout, state: &EventsStat
         state.draft.items.len(),
         clicked
     ))];
+    let filter = state.items_list.filter();
+    if state.items_list.typing() {
+        title.push(Span::raw(format!("filter: {filter}▏ ")));
+    } else if !filter.is_empty() {
+        title.push(Span::raw(format!(
+            "{} shown · filter: {filter} · Esc clears ",
+            l.item_rows.len().max(state.visible_items().len())
+        )));
+    }
     if l.items_scrolled {
         title.push(Span::raw("←/→ more columns "));
     }
@@ -215,9 +221,14 @@ pub(super) fn draw_items(frame: &mut Frame, l: &EventsLayout, state: &EventsStat
         .flex(Flex::Start)
         .column_spacing(ITEM_SPACING);
     frame.render_widget(table, area);
-    if state.draft.items.is_empty() && area.height > 3 {
+    let empty = if state.draft.items.is_empty() {
+        "No items: press a to add one."
+    } else {
+        "No item matches the filter (Esc clears it)."
+    };
+    if l.item_rows.is_empty() && area.height > 3 {
         frame.render_widget(
-            Paragraph::new("No items: press a to add one.").dim(),
+            Paragraph::new(empty).dim(),
             Rect::new(area.x + 2, area.y + 2, area.width.saturating_sub(4), 1),
         );
     }

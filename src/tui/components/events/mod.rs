@@ -11,7 +11,10 @@
 //! the core's (`core::events::draft`); this module only shows and edits it.
 
 mod draw;
+mod items;
 mod items_table;
+#[cfg(test)]
+mod items_tests;
 pub mod keys;
 mod message;
 #[cfg(test)]

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use ratatui::style::{Modifier, Style};
 use serde_json::Value;
 
+use super::items::ItemsHistory;
 use super::message::SendReport;
 use super::validate::{
     JobInput, ValidateJob, Validated, INLINE_VALIDATE_ITEMS, INLINE_VALIDATE_LINES,
@@ -14,6 +15,7 @@ use crate::core::events::{
     KNOWN_LIST_LOGICS, KNOWN_PAGE_TYPES, PAGE_TYPE_TAG,
 };
 use crate::tui::widgets::body_editor::BodyEditor;
+use crate::tui::widgets::list::ListState;
 use crate::tui::widgets::LineInput;
 
 /// The top fields of the form, in Tab order.
@@ -205,9 +207,13 @@ pub struct EventsState {
     pub stored: Option<Result<String, String>>,
     pub status: String,
     pub(super) preview_scroll: u16,
-    /// Where the items and problems windows were last put by the mouse (see
+    /// The items table as a list: its window, `/` filter and the mouse (its selection is
+    /// `row`, see `items.rs`).
+    pub(super) items_list: ListState,
+    /// Undo / redo of the changes to the items (Ctrl-Z / Ctrl-Y in the table).
+    pub(super) items_history: ItemsHistory,
+    /// Where the problems window was last put by the mouse (see
     /// [`crate::tui::widgets::list::window_first`]).
-    pub(super) items_top: usize,
     pub(super) problems_top: usize,
     /// Lines of the preview shown.
     pub(super) preview_lines: usize,
@@ -293,7 +299,8 @@ impl EventsState {
             stored: None,
             status: String::new(),
             preview_scroll: 0,
-            items_top: 0,
+            items_list: ListState::default(),
+            items_history: ItemsHistory::default(),
             problems_top: 0,
             preview_lines: 0,
             response_scroll: 0,
@@ -423,6 +430,7 @@ impl EventsState {
     pub fn is_text_input_focused(&self) -> bool {
         self.prompt.is_some()
             || self.editing.is_some()
+            || (self.focus == Focus::Items && self.items_list.typing())
             || matches!(self.focus, Focus::Field(_) | Focus::Raw)
     }
 
@@ -436,14 +444,25 @@ impl EventsState {
             ("Ctrl-N", "list logic / tags: next suggestion"),
             ("Up/Down, Left/Right, hjkl", "items: move the selection"),
             (
+                "/",
+                "items: filter the rows (every word in a cell; Enter keeps it, Esc clears it)",
+            ),
+            (
                 "Enter / e",
-                "items: edit the cell (Enter saves, Esc cancels)",
+                "items: edit the cell, the preview following each key (Enter keeps, Esc puts it back)",
             ),
             (
                 "Space / c",
                 "items: mark the item clicked (adds a select event)",
             ),
-            ("a / y / d", "items: add / duplicate / delete the item"),
+            (
+                "a / y / d",
+                "items: add (then Enter edits it) / duplicate / delete the item",
+            ),
+            (
+                "Ctrl-Z / Ctrl-Y",
+                "items: undo / redo the last change to the items (add, delete, edit, move...)",
+            ),
             (
                 "f",
                 "items: give every item its derived item_id (group-variant) and index (position); a loaded batch keeps its own until then",
@@ -508,6 +527,8 @@ impl EventsState {
         self.extras = extras;
         self.draft = draft;
         self.row = self.row.min(self.draft.items.len().saturating_sub(1));
+        // Another batch: undoing into the items of the one before would mix the two.
+        self.items_history.clear();
         self.refresh();
     }
 

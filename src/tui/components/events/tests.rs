@@ -31,6 +31,7 @@ fn three_items() -> EventsState {
     s.focus = Focus::Items;
     for (g, v) in [("1002", "1"), ("1003", "2")] {
         update(&mut s, key(KeyCode::Char('a')));
+        update(&mut s, key(KeyCode::Enter));
         type_text(&mut s, g);
         update(&mut s, key(KeyCode::Tab)); // commit and go to variant
         update(&mut s, key(KeyCode::Enter));

@@ -9,12 +9,12 @@ use crossterm::event::{
 use ratatui::layout::{Position, Rect};
 
 use super::draw::{layout, response_max_scroll};
+use super::items;
 use super::keys::{Action, KEYS};
 use super::message::{EventsEffect, EventsMsg};
 use super::parts::EventsLayout;
-use super::state::{cell, completions, Column, EventsState, Field, Focus, Mode, PromptKind};
-use crate::core::events::draft::DERIVED_MEMBERS;
-use crate::core::events::{ItemDraft, ItemRest, Level};
+use super::state::{completions, EventsState, Field, Focus, Mode, PromptKind};
+use crate::core::events::Level;
 use crate::core::visible::counted;
 use crate::tui::widgets::LineInput;
 
@@ -243,7 +243,6 @@ pub fn run(state: &mut EventsState, action: Action) -> Vec<EventsEffect> {
 
 fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-    let alt = key.modifiers.contains(KeyModifiers::ALT);
 
     // A path prompt takes every key.
     if let Some((kind, mut input)) = state.prompt.take() {
@@ -286,22 +285,8 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
     }
 
     // Editing a cell in place.
-    if let Some(mut input) = state.editing.take() {
-        match key.code {
-            KeyCode::Esc => {}
-            KeyCode::Enter | KeyCode::Tab => {
-                state.commit_cell(input.text());
-                if key.code == KeyCode::Tab {
-                    let next = (state.col.index() + 1) % Column::ALL.len();
-                    state.col = Column::ALL[next];
-                }
-                state.refresh();
-            }
-            _ => {
-                input.handle_key(&key);
-                state.editing = Some(input);
-            }
-        }
+    if let Some(input) = state.editing.take() {
+        items::edit_key(state, input, key);
         return Vec::new();
     }
 
@@ -370,7 +355,7 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
             KeyCode::Enter => state.jump_to_problem(state.problem_sel),
             _ => {}
         },
-        Focus::Items => items_key(state, key, alt),
+        Focus::Items => items::items_key(state, key),
         // Its keys are taken above.
         Focus::Response => {}
     }
@@ -398,117 +383,6 @@ fn response_key(state: &mut EventsState, key: KeyEvent) -> bool {
     }
     .min(max);
     true
-}
-
-fn items_key(state: &mut EventsState, key: KeyEvent, alt: bool) {
-    let n = state.draft.items.len();
-    match key.code {
-        KeyCode::Up if alt => move_item(state, true),
-        KeyCode::Down if alt => move_item(state, false),
-        KeyCode::Char('K') => move_item(state, true),
-        KeyCode::Char('J') => move_item(state, false),
-        KeyCode::Up | KeyCode::Char('k') => {
-            state.row = state.row.saturating_sub(1);
-            state.items_top = state.items_top.min(state.row);
-        }
-        KeyCode::Down | KeyCode::Char('j') => state.row = (state.row + 1).min(n.saturating_sub(1)),
-        KeyCode::Left | KeyCode::Char('h') => {
-            state.col = Column::ALL[state.col.index().saturating_sub(1)]
-        }
-        KeyCode::Right | KeyCode::Char('l') => {
-            state.col = Column::ALL[(state.col.index() + 1).min(Column::ALL.len() - 1)]
-        }
-        KeyCode::Enter | KeyCode::Char('e') => {
-            if let Some(item) = state.draft.items.get(state.row) {
-                state.editing = Some(LineInput::new(cell(item, state.col)));
-            }
-        }
-        KeyCode::Char('f') => {
-            let n = state.extras.derive_ids();
-            state.status = if n == 0 {
-                "Every item already has its derived item_id and index.".into()
-            } else {
-                format!(
-                    "item_id and index derived (group-variant, position) for {}.",
-                    counted(n, "item")
-                )
-            };
-            state.refresh();
-        }
-        KeyCode::Char(' ') | KeyCode::Char('c') => {
-            if let Some(item) = state.draft.items.get_mut(state.row) {
-                item.clicked = !item.clicked;
-                state.refresh();
-            }
-        }
-        KeyCode::Char('a') | KeyCode::Insert => {
-            let at = if n == 0 { 0 } else { state.row + 1 };
-            let template = state.draft.items.get(state.row).cloned();
-            let item = ItemDraft {
-                currency: template.map(|t| t.currency).unwrap_or_default(),
-                ..ItemDraft::default()
-            };
-            state.draft.items.insert(at, item);
-            state
-                .extras
-                .items
-                .insert(at.min(state.extras.items.len()), ItemRest::default());
-            state.row = at;
-            state.col = Column::GroupId;
-            state.items_changed();
-            state.editing = Some(LineInput::default());
-        }
-        KeyCode::Char('y') => {
-            if let Some(item) = state.draft.items.get(state.row).cloned() {
-                // The copy is a new row: its item_id and index are the derived ones.
-                let mut extra = state
-                    .extras
-                    .items
-                    .get(state.row)
-                    .cloned()
-                    .unwrap_or_default();
-                for m in DERIVED_MEMBERS {
-                    extra.edited(m);
-                }
-                state.draft.items.insert(state.row + 1, item);
-                state
-                    .extras
-                    .items
-                    .insert((state.row + 1).min(state.extras.items.len()), extra);
-                state.row += 1;
-                state.items_changed();
-            }
-        }
-        KeyCode::Char('d') | KeyCode::Char('x') | KeyCode::Delete if state.row < n => {
-            state.draft.items.remove(state.row);
-            if state.row < state.extras.items.len() {
-                state.extras.items.remove(state.row);
-            }
-            state.row = state.row.min(state.draft.items.len().saturating_sub(1));
-            state.items_changed();
-        }
-        _ => {}
-    }
-}
-
-fn move_item(state: &mut EventsState, up: bool) {
-    let n = state.draft.items.len();
-    let (a, b) = if up {
-        if state.row == 0 || n == 0 {
-            return;
-        }
-        (state.row - 1, state.row)
-    } else {
-        if state.row + 1 >= n {
-            return;
-        }
-        (state.row, state.row + 1)
-    };
-    state.draft.items.swap(a, b);
-    state.extras.fit(&state.draft);
-    state.extras.items.swap(a, b);
-    state.row = if up { a } else { b };
-    state.items_changed();
 }
 
 fn send(state: &mut EventsState) -> Vec<EventsEffect> {
@@ -601,13 +475,10 @@ fn on_mouse(state: &mut EventsState, m: MouseEvent, area: Rect) {
                 } else {
                     state.problem_sel.saturating_sub(1)
                 };
-            } else if l.items.is_some_and(|r| r.contains(pos)) && state.editing.is_none() {
-                let last = state.draft.items.len().saturating_sub(1);
-                state.row = if down {
-                    (state.row + 1).min(last)
-                } else {
-                    state.row.saturating_sub(1)
-                };
+            } else if let Some(items) = l.items.filter(|r| r.contains(pos)) {
+                if state.editing.is_none() {
+                    items::items_wheel(state, &m, items, &l.item_rows);
+                }
             } else if l.raw.is_some_and(|r| r.contains(pos)) {
                 // The editor scrolls its own view (the text does not change).
                 if state.raw.input(ratatui_textarea::Input::from(m)).is_some() {
@@ -622,8 +493,11 @@ fn on_mouse(state: &mut EventsState, m: MouseEvent, area: Rect) {
 /// Pin the item and problem windows where they are on screen, so that a click or the wheel
 /// moves the selection within them instead of jumping them.
 fn keep_windows(state: &mut EventsState, l: &EventsLayout) {
-    if let Some((i, _)) = l.item_rows.first() {
-        state.items_top = *i;
+    if let Some((r, _)) = l.item_rows.first() {
+        let visible = state.visible_items();
+        if let Some(at) = visible.iter().position(|v| v == r) {
+            state.items_list.top = at;
+        }
     }
     if let Some((i, _)) = l.problem_rows.first() {
         state.problems_top = *i;

@@ -1,0 +1,120 @@
+//! The items table through the one fixture (`TestApp`, 80x24, keys as a user presses them):
+//! adding, deleting and undoing, editing a cell with the preview following, and the `/` filter.
+
+use crossterm::event::KeyCode;
+
+use super::state::Focus;
+use crate::tui::test_util::TestApp;
+
+/// The Events view at 80x24 with the items table focused (the starter batch: one item, 1001).
+fn on_items() -> TestApp {
+    let mut t = TestApp::new(80, 24);
+    t.press(KeyCode::F(3));
+    t.events.focus = Focus::Items;
+    t
+}
+
+fn group_ids(t: &TestApp) -> Vec<String> {
+    let v: serde_json::Value = serde_json::from_str(t.events.batch_text()).expect("JSON");
+    v[0]["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|i| i["item_group_id"].as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+#[test]
+fn a_adds_a_row_and_the_keys_after_it_are_the_tables_not_typed_into_it() {
+    let mut t = on_items();
+    t.type_str("a");
+    assert_eq!(group_ids(&t), ["1001", ""]);
+    // `k` moves back up (it is not typed into the new row), `l` goes right.
+    t.type_str("kl");
+    assert_eq!(group_ids(&t), ["1001", ""]);
+    assert_eq!(t.events.row, 0);
+    // Enter edits the new row's cell.
+    t.type_str("j");
+    t.press(KeyCode::Char('h'));
+    t.press(KeyCode::Enter);
+    t.type_str("2002");
+    t.press(KeyCode::Enter);
+    assert_eq!(group_ids(&t), ["1001", "2002"]);
+}
+
+#[test]
+fn d_is_undone_with_ctrl_z_and_redone_with_ctrl_y() {
+    let mut t = on_items();
+    t.type_str("a");
+    t.press(KeyCode::Enter);
+    t.type_str("2002");
+    t.press(KeyCode::Enter);
+    t.type_str("k");
+    t.type_str("d");
+    assert_eq!(group_ids(&t), ["2002"]);
+    t.assert_line("Ctrl-Z brings it back");
+    t.ctrl('z');
+    assert_eq!(group_ids(&t), ["1001", "2002"]);
+    assert_eq!(t.events.row, 0, "the selection is back on the item");
+    t.assert_line("Example product");
+    t.ctrl('y');
+    assert_eq!(group_ids(&t), ["2002"]);
+    t.ctrl('z');
+    // Further back: the cell edit, then the add.
+    t.ctrl('z');
+    assert_eq!(group_ids(&t), ["1001", ""]);
+    t.ctrl('z');
+    assert_eq!(group_ids(&t), ["1001"]);
+    t.ctrl('z');
+    t.assert_line("Nothing to undo in the items.");
+}
+
+#[test]
+fn a_cell_edit_shows_in_the_preview_as_it_is_typed_and_esc_puts_it_back() {
+    let mut t = on_items();
+    // The name column: Right twice from the group id.
+    t.type_str("ll");
+    t.press(KeyCode::Enter);
+    t.press(KeyCode::End);
+    t.type_str(" XL");
+    // Not yet confirmed: the batch that would be sent, and the preview on screen, have it.
+    assert!(
+        t.events.batch_text().contains("\"Example product XL\""),
+        "{}",
+        t.events.batch_text()
+    );
+    // The preview pane shows the item's name on a taller screen.
+    t.resize(80, 60);
+    t.assert_line("\"item_name\": \"Example product XL\"");
+    t.press(KeyCode::Esc);
+    assert!(
+        !t.events.batch_text().contains("XL"),
+        "{}",
+        t.events.batch_text()
+    );
+    t.assert_no_line("XL\"");
+}
+
+#[test]
+fn slash_filters_the_items_and_esc_clears() {
+    let mut t = on_items();
+    for g in ["2002", "3003"] {
+        t.type_str("a");
+        t.press(KeyCode::Enter);
+        t.type_str(g);
+        t.press(KeyCode::Enter);
+    }
+    t.assert_line("Items (3, 0 clicked)");
+    t.type_str("/3003");
+    t.assert_line("filter: 3003▏");
+    let s = t.screen();
+    assert!(s.contains("3003") && !s.contains(" 2002 "), "{s}");
+    // Enter keeps the filter; `d` is the table's again and deletes the one item shown.
+    t.press(KeyCode::Enter);
+    t.assert_line("filter: 3003 · Esc clears");
+    assert_eq!(t.events.row, 2);
+    t.press(KeyCode::Esc);
+    t.assert_no_line("filter:");
+    t.assert_line(" 2002 ");
+    assert_eq!(group_ids(&t), ["1001", "2002", "3003"]);
+}
