@@ -8,7 +8,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent};
 use ratatui::layout::Rect;
 
-use super::state::{cell, Column, EventsState};
+use super::state::{cell, Column, EventsState, ItemsSnapshot};
 use crate::core::events::draft::DERIVED_MEMBERS;
 use crate::core::events::{ItemDraft, ItemRest};
 use crate::core::visible::counted;
@@ -18,29 +18,6 @@ use crate::tui::widgets::LineInput;
 
 /// How many changes to the items Ctrl-Z can go back.
 const UNDO_STEPS: usize = 100;
-
-/// The items as they were before one change: what Ctrl-Z puts back.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ItemsSnapshot {
-    items: Vec<ItemDraft>,
-    rest: Vec<ItemRest>,
-    row: usize,
-}
-
-/// The undo and redo stacks of the items table.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ItemsHistory {
-    undo: Vec<ItemsSnapshot>,
-    redo: Vec<ItemsSnapshot>,
-}
-
-impl ItemsHistory {
-    /// Forget every step (another batch was loaded: its items are not an edit of these).
-    pub fn clear(&mut self) {
-        self.undo.clear();
-        self.redo.clear();
-    }
-}
 
 impl EventsState {
     /// The items the filter shows (indexes into the batch's items), in order: every word of

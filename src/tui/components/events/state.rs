@@ -5,13 +5,12 @@ use std::path::PathBuf;
 use ratatui::style::{Modifier, Style};
 use serde_json::Value;
 
-use super::items::ItemsHistory;
 use super::message::SendReport;
 use super::validate::{
     JobInput, ValidateJob, Validated, INLINE_VALIDATE_ITEMS, INLINE_VALIDATE_LINES,
 };
 use crate::core::events::{
-    self as ev, draft_from_value, form_batch, ItemDraft, ListDraft, Problem, Unshown,
+    self as ev, draft_from_value, form_batch, ItemDraft, ItemRest, ListDraft, Problem, Unshown,
     KNOWN_LIST_LOGICS, KNOWN_PAGE_TYPES, PAGE_TYPE_TAG,
 };
 use crate::tui::widgets::body_editor::BodyEditor;
@@ -164,6 +163,29 @@ pub enum Mode {
 pub enum PromptKind {
     Load,
     Save,
+}
+
+/// The items as they were before one change: what Ctrl-Z puts back.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ItemsSnapshot {
+    pub(super) items: Vec<ItemDraft>,
+    pub(super) rest: Vec<ItemRest>,
+    pub(super) row: usize,
+}
+
+/// The undo and redo stacks of the items table.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ItemsHistory {
+    pub(super) undo: Vec<ItemsSnapshot>,
+    pub(super) redo: Vec<ItemsSnapshot>,
+}
+
+impl ItemsHistory {
+    /// Forget every step (another batch was loaded: its items are not an edit of these).
+    pub fn clear(&mut self) {
+        self.undo.clear();
+        self.redo.clear();
+    }
 }
 
 /// All state of the events view.
