@@ -590,3 +590,142 @@ async fn every_analytics_request_reaches_the_upstream_the_older_endpoints_includ
     );
     proxy.shutdown().await;
 }
+
+/// An upstream on raw sockets that answers what an HTTP library would not: `101 Switching
+/// Protocols` to `/v2/switch`, status 600 to `/v2/six-hundred`, `upstream` to anything else.
+/// Keeps every request line it receives.
+fn hostile_upstream() -> (String, Arc<Mutex<Vec<String>>>) {
+    let seen: Arc<Mutex<Vec<String>>> = Arc::default();
+    let keep = seen.clone();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for conn in listener.incoming() {
+            let Ok(mut s) = conn else { continue };
+            let mut head = Vec::new();
+            let mut byte = [0u8; 1];
+            while !head.ends_with(b"\r\n\r\n") && s.read(&mut byte).unwrap_or(0) == 1 {
+                head.push(byte[0]);
+            }
+            let text = String::from_utf8_lossy(&head).into_owned();
+            let line = text.lines().next().unwrap_or("").to_string();
+            let length: usize = text
+                .lines()
+                .find_map(|l| {
+                    l.to_ascii_lowercase()
+                        .strip_prefix("content-length:")
+                        .map(|v| v.trim().parse().unwrap())
+                })
+                .unwrap_or(0);
+            let mut body = vec![0u8; length];
+            let _ = s.read_exact(&mut body);
+            keep.lock().unwrap().push(line.clone());
+            let answer = if line.contains("/v2/switch") {
+                "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"
+            } else if line.contains("/v2/six-hundred") {
+                "HTTP/1.1 600 Strange\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi"
+            } else {
+                "HTTP/1.1 200 OK\r\nContent-Length: 8\r\nConnection: close\r\n\r\nupstream"
+            };
+            let _ = s.write_all(answer.as_bytes());
+        }
+    });
+    (url, seen)
+}
+
+/// Read one answer (head and a body of its Content-Length) from `s`; its status and body.
+fn read_answer(s: &mut std::net::TcpStream) -> (u16, String) {
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        assert_eq!(
+            s.read(&mut byte).unwrap(),
+            1,
+            "the connection ended after {:?}",
+            String::from_utf8_lossy(&head)
+        );
+        head.push(byte[0]);
+    }
+    let text = String::from_utf8_lossy(&head).into_owned();
+    let status = text[9..12].parse().unwrap();
+    let length: usize = text
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-length:")
+                .map(|v| v.trim().parse().unwrap())
+        })
+        .unwrap_or_else(|| panic!("no Content-Length in {text:?}"));
+    let mut body = vec![0u8; length];
+    s.read_exact(&mut body).unwrap();
+    (status, String::from_utf8(body).unwrap())
+}
+
+/// What a proxy cannot pass on left the client's connection dead: `CONNECT /v2/batch` went out
+/// as `CONNECT host:port` (the path lost) and the upstream's yes made a tunnel; an upstream's
+/// `101` came back without its Upgrade headers; status 600 was relayed; and `OPTIONS /v2/...`
+/// was never forwarded. Now CONNECT is refused (405) and the two answers are 502, each with a
+/// sentence, on a connection that goes on serving; OPTIONS reaches the upstream.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_cannot_be_proxied_is_refused_in_a_sentence_and_options_is_forwarded() {
+    let (up, seen) = hostile_upstream();
+    let proxy = proxy_to(Some(&up), None).await;
+    let addr = proxy.addr;
+    let outcome = tokio::task::spawn_blocking(move || {
+        let mut s = std::net::TcpStream::connect(addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        let mut ask = |line: &str| {
+            s.write_all(
+                format!("{line} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n")
+                    .as_bytes(),
+            )
+            .unwrap();
+            read_answer(&mut s)
+        };
+        vec![
+            ask("CONNECT /v2/batch"),
+            ask("GET /v2/switch"),
+            ask("GET /v2/six-hundred"),
+            ask("OPTIONS /v2/batch"),
+            // The same connection still serves.
+            ask("GET /_inspect/summary"),
+        ]
+    })
+    .await
+    .unwrap();
+    let (status, body) = &outcome[0];
+    assert_eq!(*status, 405, "{body}");
+    let v: Value = serde_json::from_str(body).unwrap();
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("CONNECT asks for a tunnel"),
+        "{v}"
+    );
+    for (status, body) in &outcome[1..3] {
+        assert_eq!(*status, 502, "{body}");
+        let v: Value = serde_json::from_str(body).unwrap();
+        assert_eq!(v["code"], "BAD_GATEWAY");
+        assert!(v["message"].as_str().unwrap().contains(&up), "{v}");
+    }
+    assert!(
+        outcome[1].1.contains("101 Switching Protocols"),
+        "{}",
+        outcome[1].1
+    );
+    assert!(outcome[2].1.contains("status 600"), "{}", outcome[2].1);
+    assert_eq!(outcome[3], (200, "upstream".to_string()));
+    assert_eq!(outcome[4].0, 200);
+    let lines = seen.lock().unwrap().clone();
+    assert_eq!(
+        lines,
+        [
+            "GET /v2/switch HTTP/1.1",
+            "GET /v2/six-hundred HTTP/1.1",
+            "OPTIONS /v2/batch HTTP/1.1"
+        ],
+        "CONNECT never reaches the upstream"
+    );
+    proxy.shutdown().await;
+}

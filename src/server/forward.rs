@@ -245,11 +245,9 @@ fn end_to_end(headers: &HeaderMap) -> HeaderMap {
 /// The middleware that forwards the requests of the routes it wraps to the target's upstream
 /// (when there is one now).
 pub async fn proxy(State(target): State<Target>, req: Request, next: Next) -> Response {
-    // Preflights are the local server's to answer (the analytics routes' CORS layer, outside
-    // this one, answers them before they get here; an indexing preflight is answered locally).
-    if req.method() == Method::OPTIONS {
-        return next.run(req).await;
-    }
+    // An OPTIONS under an indexing upstream is forwarded like any request (the indexing API
+    // has no CORS); the analytics routes' CORS layer, outside this one, answers every OPTIONS
+    // before it gets here (docs/server.md rule W9).
     let Some(up) = target.upstream() else {
         return next.run(req).await;
     };
@@ -283,7 +281,18 @@ pub async fn proxy(State(target): State<Target>, req: Request, next: Next) -> Re
     let local = stream::local_answer(local).await;
 
     let started = Instant::now();
-    let (mut response, upstream) = match send(&up, method, &path_and_query, headers, bytes).await {
+    let sent = if method == Method::CONNECT {
+        // The HTTP client would send `CONNECT host:port`, dropping the path, and an upstream
+        // that agreed would turn the client's connection into a tunnel no one serves.
+        Err(Failed::Refused(format!(
+            "CONNECT asks for a tunnel, which signscope's verifying proxy does not open: it \
+             forwards each request to {} as it was received; send the request itself",
+            up.base
+        )))
+    } else {
+        send(&up, method, &path_and_query, headers, bytes).await
+    };
+    let (mut response, upstream) = match sent {
         Ok((response, seen)) => {
             let upstream = UpstreamSeen {
                 duration_ms: started.elapsed().as_secs_f64() * 1000.0,
@@ -291,12 +300,8 @@ pub async fn proxy(State(target): State<Target>, req: Request, next: Next) -> Re
             };
             (response, upstream)
         }
-        Err(why) => {
-            let err = ApiError::new(
-                502,
-                "BAD_GATEWAY",
-                format!("The upstream {} could not be reached: {why}.", up.base),
-            );
+        Err(failed) => {
+            let err = failed.error(&up.base);
             let upstream = UpstreamSeen {
                 url: up.base.clone(),
                 duration_ms: started.elapsed().as_secs_f64() * 1000.0,
@@ -310,14 +315,67 @@ pub async fn proxy(State(target): State<Target>, req: Request, next: Next) -> Re
     response
 }
 
-/// Send the request on and read the answer; `Err` is the cause in words.
+/// Why a request was not passed on, or its answer not passed back.
+enum Failed {
+    /// The upstream could not be reached or did not answer in time (the cause in words).
+    Unreached(String),
+    /// It answered something the client's connection cannot carry (in words).
+    Unusable(String),
+    /// The request cannot be forwarded (in words).
+    Refused(String),
+}
+
+impl From<String> for Failed {
+    fn from(why: String) -> Failed {
+        Failed::Unreached(why)
+    }
+}
+
+impl Failed {
+    /// The client's answer: one sentence naming the upstream.
+    fn error(&self, base: &str) -> ApiError {
+        match self {
+            Failed::Unreached(why) => ApiError::new(
+                502,
+                "BAD_GATEWAY",
+                format!("The upstream {base} could not be reached: {why}."),
+            ),
+            Failed::Unusable(why) => ApiError::new(
+                502,
+                "BAD_GATEWAY",
+                format!("The answer of the upstream {base} cannot be passed on: {why}."),
+            ),
+            Failed::Refused(why) => ApiError::new(405, "METHOD_NOT_ALLOWED", format!("{why}.")),
+        }
+    }
+}
+
+/// Why an upstream's status cannot be passed back, if it cannot.
+fn unusable_status(status: u16) -> Option<String> {
+    match status {
+        // Its Upgrade and Connection headers are the upstream connection's: without them the
+        // client is told its connection switched protocols to nothing.
+        101 => Some(
+            "it answered 101 Switching Protocols, a switch of the connection to another \
+             protocol, which the verifying proxy does not pass on (it forwards HTTP requests \
+             and their answers only)"
+                .into(),
+        ),
+        100..=599 => None,
+        _ => Some(format!(
+            "it answered status {status}, which is not an HTTP status (100-599)"
+        )),
+    }
+}
+
+/// Send the request on and read the answer; `Err` says why not.
 async fn send(
     up: &Upstream,
     method: Method,
     path_and_query: &str,
     headers: HeaderMap,
     body: Bytes,
-) -> Result<(Response, UpstreamSeen), String> {
+) -> Result<(Response, UpstreamSeen), Failed> {
     let target = format!("{}{path_and_query}", up.base);
     let url = reqwest::Url::parse(&target).map_err(|e| format!("{target} is not a URL ({e})"))?;
     // The HTTP client would send `url` as it normalised it; refuse rather than alter what the
@@ -328,9 +386,9 @@ async fn send(
         sent.push_str(q);
     }
     if sent != format!("{}{path_and_query}", up.base_path) {
-        return Err(format!(
+        return Err(Failed::Unreached(format!(
             "the path and query {path_and_query:?} would be sent as {sent:?}, which would change what the signature covers, so it was not forwarded"
-        ));
+        )));
     }
     let reqwest_method = reqwest::Method::from_bytes(method.as_str().as_bytes())
         .map_err(|e| format!("the method {method} cannot be forwarded ({e})"))?;
@@ -343,10 +401,13 @@ async fn send(
         .map_err(|_| late())?
         .map_err(|e| cause(&e))?;
     let status = resp.status().as_u16();
+    if let Some(why) = unusable_status(status) {
+        return Err(Failed::Unusable(why));
+    }
     let resp_headers = resp.headers().clone();
     let declared = resp.content_length();
     if declared.is_some_and(|n| n > MAX_UPSTREAM_ANSWER as u64) {
-        return Err(too_large());
+        return Err(too_large().into());
     }
     let mut answer = Answer {
         resp,
