@@ -326,8 +326,14 @@ fn a_pre_release_profile_file_is_one_sentence_and_left_alone() {
         assert_eq!(code, 2, "{args:?}: {out}{err}");
         // The last line (a first run may say before it that it tightened the directories).
         let line = err.trim_end().lines().last().unwrap_or_default();
-        assert!(line.starts_with("signscope: the profile file "), "{args:?}: {err}");
-        assert!(line.contains("old.toml is not valid: schema_version 2 "), "{args:?}: {err}");
+        assert!(
+            line.starts_with("signscope: the profile file "),
+            "{args:?}: {err}"
+        );
+        assert!(
+            line.contains("old.toml is not valid: schema_version 2 "),
+            "{args:?}: {err}"
+        );
         assert!(
             line.ends_with(
                 "move the file away and make the profile again with `signscope profile new old`"

@@ -491,3 +491,52 @@ fn watch_ends_cleanly_on_ctrl_c_and_on_a_closed_pipe() {
     let _ = child.kill();
     panic!("watch kept running after its reader went away");
 }
+
+/// A header value that is not UTF-8 (a Latin-1 `é`, one byte) next to UTF-8 text: the record
+/// (the stream the Traffic view reads, and the inspection list) shows the UTF-8 as it is and
+/// the stray byte as `\xE9`, never as `�` or another letter.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_header_byte_that_is_not_utf8_is_recorded_escaped_and_utf8_as_it_is() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = start_at_t0().await;
+    let mut s = Stream::open(
+        &stream_client(),
+        &format!("{}/_inspect/stream", server.url()),
+    )
+    .await;
+    let addr = server.url().trim_start_matches("http://").to_string();
+    let mut tcp = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    tcp.write_all(
+        b"PUT /v2/batch?q=caf\xc3\xa9 HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Note: caf\xe9 \xc3\xbc\r\nContent-Length: 2\r\nConnection: close\r\n\r\n[]",
+    )
+    .await
+    .unwrap();
+    let mut answer = Vec::new();
+    tcp.read_to_end(&mut answer).await.unwrap();
+    assert!(answer.starts_with(b"HTTP/1.1 400"), "{answer:?}");
+    let rec = s.record().await;
+    assert_eq!(rec["query"], "q=café", "{rec}");
+    let note = |headers: &Value| {
+        headers
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|h| h[0] == "x-note")
+            .map(|h| h[1].as_str().unwrap().to_string())
+    };
+    assert_eq!(
+        note(&rec["headers"]).as_deref(),
+        Some("caf\\xE9 ü"),
+        "{rec}"
+    );
+    let (_, listed) = get_json(
+        &client(),
+        &format!("{}/_inspect/requests?limit=1", server.url()),
+    )
+    .await;
+    assert_eq!(
+        note(&listed[0]["headers"]).as_deref(),
+        Some("caf\\xE9 ü"),
+        "{listed}"
+    );
+}

@@ -32,6 +32,20 @@ pub fn escape_visible(bytes: &[u8]) -> String {
     out
 }
 
+/// Bytes a client sent as text (a header value): UTF-8 as it is, each byte that is not UTF-8
+/// as `\xNN`, so that a Latin-1 `é` (one byte, `\xE9`) is shown as the byte it is instead of
+/// vanishing into `�` or appearing as another letter.
+pub fn utf8_or_escaped(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02X}"));
+        }
+    }
+    out
+}
+
 fn push_char(out: &mut String, c: char) {
     match c {
         '\n' => out.push_str("\\n"),

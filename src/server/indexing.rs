@@ -90,7 +90,7 @@ async fn serve(st: AppState, req: Request, check_signature: bool) -> Response {
             .headers
             .iter()
             .map(|(n, v)| {
-                let value = String::from_utf8_lossy(v.as_bytes());
+                let value = crate::core::visible::utf8_or_escaped(v.as_bytes());
                 (n.as_str().to_string(), cap(&value, MAX_STORED_HEADER))
             })
             .collect(),

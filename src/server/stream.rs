@@ -358,7 +358,7 @@ fn header_list(headers: &HeaderMap) -> Vec<(String, String)> {
         .iter()
         .take(STREAM_MAX_HEADERS)
         .map(|(n, v)| {
-            let value = String::from_utf8_lossy(v.as_bytes());
+            let value = crate::core::visible::utf8_or_escaped(v.as_bytes());
             (
                 n.as_str().to_string(),
                 cut_text(&value, STREAM_MAX_HEADER_VALUE).0,
