@@ -269,7 +269,7 @@ pub const KEY_COMMAND_TIMEOUT: std::time::Duration = std::time::Duration::from_s
 /// The first status line on the demo profile. It stays until another message replaces it, on
 /// any view, so it names the send key of each view that sends.
 pub const DEMO_NOTE: &str =
-    "demo profile: Ctrl-G sends (in every view) to the local server · F1 help";
+    "demo profile: Ctrl-G sends to the local server from Request, Events, History and Traffic · F1 help";
 
 #[doc(hidden)]
 pub mod test_util;

@@ -27,6 +27,14 @@ fn all<A: Copy + std::fmt::Debug>(table: &Table<A>) -> Vec<(String, String)> {
     table.iter().map(|b| item(table, b)).collect()
 }
 
+/// Keys of a list that are not actions of a table (the list widget's, a table's cell keys).
+fn fixed(items: &[(&str, &str)]) -> Vec<(String, String)> {
+    items
+        .iter()
+        .map(|(k, w)| (k.to_string(), w.to_string()))
+        .collect()
+}
+
 fn global(action: GlobalAction) -> Vec<(String, String)> {
     pick(&GLOBAL_KEYS, &[action])
 }
@@ -67,32 +75,58 @@ pub fn items(app: &App) -> Vec<(String, String)> {
             if matches!(e.focus, Focus::Field(_) | Focus::Raw) {
                 v.extend(text);
             }
-            v.extend(pick(
+            if e.focus == Focus::Items {
+                v.extend(fixed(&[
+                    ("Enter", "edit"),
+                    ("a", "add"),
+                    ("d", "delete"),
+                    ("/", "filter"),
+                    ("Ctrl-Z", "undo"),
+                ]));
+            }
+            let mut modes = pick(
                 &events::KEYS,
                 &[Action::NextMode, Action::Open, Action::Save],
-            ));
+            );
+            // The switch's word says what it does now: from the form it opens the raw JSON.
+            if e.mode == events::Mode::Form {
+                modes[0].1 = "raw JSON".into();
+            }
+            v.extend(modes);
             v.extend(copy);
             v
         }
         View::History => {
             let mut v = all(&history::KEYS);
             v.extend(copy);
+            v.extend(fixed(&[("/", "filter")]));
             v
         }
         View::Traffic => {
             let mut v = all(&traffic::KEYS);
             v.extend(copy);
+            v.extend(fixed(&[("/", "filter")]));
             v
         }
         View::Diagnose => all(&diagnose::KEYS),
-        View::Lesson => all(&lesson::KEYS),
+        // Each lesson key with the word of what it does (their names all start "lesson").
+        View::Lesson => lesson::KEYS
+            .iter()
+            .map(|b| (lesson::KEYS.label(b), lesson::footer_word(b.action).into()))
+            .collect(),
         View::Profiles => match app.profiles.mode {
             profiles::Mode::Edit(_) => {
                 let mut v = all(&profiles::FORM_KEYS);
                 v.splice(1..1, text);
                 v
             }
-            _ => vec![],
+            _ => fixed(&[
+                ("Enter", "use"),
+                ("e", "edit"),
+                ("n", "new"),
+                ("/", "filter"),
+                ("d", "delete"),
+            ]),
         },
     };
     v.extend(global(GlobalAction::Help));

@@ -483,7 +483,7 @@ impl EventsState {
             ),
             (
                 "Ctrl-Z / Ctrl-Y",
-                "items: undo / redo the last change to the items (add, delete, edit, move...)",
+                "undo / redo in the items table: the last change to its items (add, delete, edit, move...)",
             ),
             (
                 "f",

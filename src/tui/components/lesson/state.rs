@@ -163,6 +163,20 @@ impl crate::tui::keymap::Kinded for Action {
     }
 }
 
+/// The footer's word for a lesson key (the names start with what they belong to, "lesson:",
+/// "new exercise", so their first words would all be the same).
+pub fn footer_word(action: Action) -> &'static str {
+    match action {
+        Action::Hint => "how",
+        Action::Skip => "skip step",
+        Action::Restart => "restart",
+        Action::Exercises => "lesson/exercises",
+        Action::Level1 => "exercise 1",
+        Action::Level2 => "exercise 2",
+        Action::ToggleFix => "name/fix",
+    }
+}
+
 /// The lesson view's keys: the dispatcher, help and the palette read this table.
 pub const KEYS: Table<Action> = Table::new(
     "lesson",

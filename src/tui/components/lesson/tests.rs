@@ -345,3 +345,20 @@ fn an_operation_preset_sets_method_and_path() {
     assert_eq!(t.request.path.text(), "/v2/attributes/colour");
     assert!(t.status.contains("delete an attribute"), "{}", t.status);
 }
+
+/// The footer names each lesson key by what it does, not by the first word its name shares
+/// with the others ("lesson:", "new").
+#[test]
+fn the_lesson_footer_says_what_each_key_does_at_80x24() {
+    let mut t = crate::tui::test_util::TestApp::new(80, 24);
+    t.press(crossterm::event::KeyCode::F(8));
+    let footer = t.lines()[22].clone();
+    assert!(
+        footer.contains("h how") && footer.contains("n skip step"),
+        "{footer}"
+    );
+    assert!(
+        !footer.contains("lesson:") && !footer.contains(" new "),
+        "{footer}"
+    );
+}

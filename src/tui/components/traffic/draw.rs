@@ -102,16 +102,22 @@ fn list_footer(state: &TrafficState) -> String {
 /// Draw the traffic view into `area`.
 pub fn draw(frame: &mut Frame, area: Rect, state: &TrafficState, theme: &Theme) {
     let l = layout(area, state);
+    let marker = list::new_marker(
+        &state.list,
+        &l.window,
+        &KEYS.label_of(Action::Newest),
+        theme,
+    );
+    // The title gives way to the marker and is cut with `…` when the box is narrow.
+    let room = usize::from(l.list.width.saturating_sub(2)).saturating_sub(marker.width());
     let block = Block::new()
         .borders(Borders::ALL)
         .border_style(theme.focus_border())
-        .title(Span::styled(list_title(state), theme.title()))
-        .title(list::new_marker(
-            &state.list,
-            &l.window,
-            &KEYS.label_of(Action::Newest),
-            theme,
+        .title(Span::styled(
+            clip_marked(&list_title(state), room),
+            theme.title(),
         ))
+        .title(marker)
         .title_bottom(Line::from(Span::styled(list_footer(state), theme.dim())));
     let width = usize::from(l.list.width.saturating_sub(2));
     // Only the rows on screen are built, each cut with `…` (the detail below shows it whole).

@@ -126,6 +126,9 @@ pub struct TrafficState {
     /// scroll into view or the newest is selected again).
     pub list: ListState,
     pub detail_scroll: u16,
+    /// The view's area on screen (set by the router before each key), so PageUp / PageDown
+    /// scroll the request by its pane's height and stop at its last line.
+    pub area: Rect,
     /// The selected record's text, built when the selection changes.
     pub detail: Option<Detail>,
     /// The address applications point at (the server's base URL).
@@ -156,6 +159,7 @@ impl Default for TrafficState {
             paused: false,
             list: ListState::default(),
             detail_scroll: 0,
+            area: Rect::new(0, 1, 80, 21),
             detail: None,
             address: String::new(),
             watching: false,

@@ -8,9 +8,10 @@ use super::*;
 use crate::core::traffic::{RequestSeen, StreamMessage};
 use crate::tui::components::request::RequestMsg;
 use crate::tui::effect::Command;
-use crate::tui::layout::View;
+use crate::tui::layout::{frame_layout, View};
 use crate::tui::message::Message;
 use crate::tui::test_util::{find_in, reversed, TestApp};
+use ratatui::layout::Rect;
 
 const BASE: &str = "http://127.0.0.1:8787";
 
@@ -744,4 +745,48 @@ fn the_question_is_shown_whole_at_80_columns() {
     }
     t.press(KeyCode::Char('n'));
     assert!(!t.lines().join("\n").contains("y sends"));
+}
+
+/// PageDown in the request pane at 80x24 pages by the pane's height less one line: every line
+/// of the record is seen, none skipped (the first key included), and it stops at the last.
+#[test]
+fn page_down_in_the_request_pane_at_80x24_skips_no_line_and_reaches_the_last() {
+    let mut t = on_traffic(80, 24);
+    let mut r = record(1, "/v2/batch");
+    r.headers = (1..=40)
+        .map(|i| (format!("x-line-{i:02}"), format!("value {i}")))
+        .collect();
+    r.body = "LAST-BODY-LINE".into();
+    receive(&mut t, r);
+    let pane = |t: &mut TestApp| -> Vec<String> {
+        let l = super::layout(frame_layout(Rect::new(0, 0, 80, 24)).1, &t.traffic);
+        let lines = t.lines();
+        (l.detail.y + 1..l.detail.y + l.detail.height - 1)
+            .map(|y| lines[usize::from(y)].clone())
+            .collect()
+    };
+    let mut seen: Vec<String> = pane(&mut t);
+    for _ in 0..20 {
+        let before = pane(&mut t);
+        t.press(KeyCode::PageDown);
+        let after = pane(&mut t);
+        if after == before {
+            break;
+        }
+        // The new page starts on a line of the one before (its last, or, on the last page,
+        // one above it): nothing skipped.
+        let first = after.first().cloned().unwrap_or_default();
+        assert!(before.contains(&first), "{before:#?}\n{after:#?}");
+        seen.extend(after);
+    }
+    for i in 1..=40 {
+        let h = format!("x-line-{i:02}: value {i}");
+        assert!(seen.iter().any(|l| l.contains(&h)), "{h} was skipped");
+    }
+    assert!(seen.iter().any(|l| l.contains("LAST-BODY-LINE")));
+    // At the end, PageDown stays on the last page.
+    let last = pane(&mut t);
+    t.press(KeyCode::PageDown);
+    assert_eq!(pane(&mut t), last);
+    assert!(last.iter().any(|l| l.contains("LAST-BODY-LINE")));
 }

@@ -23,6 +23,10 @@ pub fn update(state: &mut TrafficState, msg: TrafficMsg) -> Vec<TrafficEffect> {
         msg,
         TrafficMsg::Received(_) | TrafficMsg::Imported(_) | TrafficMsg::Skipped(_)
     );
+    if !arrival {
+        // The text a key scrolls is the selected record's (an arrival does not build it).
+        refresh_detail(state);
+    }
     let effects = match msg {
         TrafficMsg::Received(r) => {
             let r = har::live(state, *r);
@@ -163,12 +167,29 @@ fn on_key(state: &mut TrafficState, key: KeyEvent) -> Vec<TrafficEffect> {
     if list_key(state, &key, n) {
         return vec![];
     }
+    // A page is the request pane's height less one line, so nothing is skipped; it stops at
+    // the last line.
+    let (page, max) = detail_page(state);
     match key.code {
-        KeyCode::PageDown => state.detail_scroll = state.detail_scroll.saturating_add(10),
-        KeyCode::PageUp => state.detail_scroll = state.detail_scroll.saturating_sub(10),
+        KeyCode::PageDown => {
+            state.detail_scroll = state.detail_scroll.saturating_add(page).min(max)
+        }
+        KeyCode::PageUp => state.detail_scroll = state.detail_scroll.saturating_sub(page),
         _ => {}
     }
     vec![]
+}
+
+/// The request pane's page (its height less one line) and its last scroll position.
+fn detail_page(state: &TrafficState) -> (u16, u16) {
+    let pane = layout(state.area, state).detail;
+    let inner_h = pane.height.saturating_sub(2);
+    let lines = state.detail.as_ref().map_or(0, |d| {
+        let theme = crate::tui::theme::Theme::new(false);
+        super::draw::detail_lines(d, usize::from(pane.width.saturating_sub(2)), &theme).len()
+    });
+    let max = u16::try_from(lines.saturating_sub(usize::from(inner_h))).unwrap_or(u16::MAX);
+    (inner_h.saturating_sub(1).max(1), max)
 }
 
 /// A key of the list (selection, `/` filter); false when it is not one.
