@@ -3,7 +3,9 @@
 
 use ratatui::style::{Color, Modifier, Style};
 
-#[derive(Clone, Copy, Debug)]
+/// `Default` is the coloured theme, for what only measures text (how many rows a pane's text
+/// takes) and draws nothing.
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Theme {
     pub no_color: bool,
 }

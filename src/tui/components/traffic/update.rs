@@ -185,7 +185,7 @@ fn detail_page(state: &TrafficState) -> (u16, u16) {
     let pane = layout(state.area, state).detail;
     let inner_h = pane.height.saturating_sub(2);
     let lines = state.detail.as_ref().map_or(0, |d| {
-        let theme = crate::tui::theme::Theme::new(false);
+        let theme = crate::tui::theme::Theme::default();
         super::draw::detail_lines(d, usize::from(pane.width.saturating_sub(2)), &theme).len()
     });
     let max = u16::try_from(lines.saturating_sub(usize::from(inner_h))).unwrap_or(u16::MAX);
