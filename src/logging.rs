@@ -166,18 +166,32 @@ fn own_levels(var: &str, text: &str) -> String {
     out.join(",")
 }
 
+/// Why logging is off although it was asked for: a one-sentence warning (nothing is logged).
+#[derive(Debug, thiserror::Error)]
+pub enum LoggingError {
+    #[error("{var} is not a valid log filter ({reason}); logging is off")]
+    Filter { var: &'static str, reason: String },
+    #[error("cannot open the log file {}: {reason}; logging is off", path.display())]
+    File { path: PathBuf, reason: String },
+    #[error("logging could not be set up: {0}")]
+    Init(String),
+}
+
 /// Parse the environment's filter. `Ok(None)`: logging is off.
-fn filter_from_env() -> Result<Option<EnvFilter>, String> {
+fn filter_from_env() -> Result<Option<EnvFilter>, LoggingError> {
     let Some((text, var)) = filter_text() else {
         return Ok(None);
     };
     EnvFilter::try_new(own_levels(var, &text))
         .map(Some)
-        .map_err(|e| format!("{var} is not a valid log filter ({e}); logging is off"))
+        .map_err(|e| LoggingError::Filter {
+            var,
+            reason: e.to_string(),
+        })
 }
 
 /// Log to stderr (the subcommands). Err is a one-sentence warning; nothing is logged then.
-pub fn init_stderr() -> Result<Logging, String> {
+pub fn init_stderr() -> Result<Logging, LoggingError> {
     let Some(filter) = filter_from_env()? else {
         return Ok(Logging::Off);
     };
@@ -187,23 +201,20 @@ pub fn init_stderr() -> Result<Logging, String> {
         .with_ansi(std::io::stderr().is_terminal())
         .finish()
         .try_init()
-        .map_err(|e| format!("logging could not be set up: {e}"))?;
+        .map_err(|e| LoggingError::Init(e.to_string()))?;
     Ok(Logging::Stderr)
 }
 
 /// Log to `<data_dir>/signscope.log`, appending (the workbench). Err is a one-sentence warning
 /// for the status line; nothing is logged then, and nothing is written to the terminal.
-pub fn init_file(data_dir: &Path) -> Result<Logging, String> {
+pub fn init_file(data_dir: &Path) -> Result<Logging, LoggingError> {
     let Some(filter) = filter_from_env()? else {
         return Ok(Logging::Off);
     };
     let path = data_dir.join(LOG_FILE);
-    let file = open_log(&path).map_err(|e| {
-        format!(
-            "cannot open the log file {}: {}; logging is off",
-            path.display(),
-            crate::store::io::io_reason(&e)
-        )
+    let file = open_log(&path).map_err(|e| LoggingError::File {
+        reason: crate::store::io::io_reason(&e),
+        path: path.clone(),
     })?;
     tracing_subscriber::fmt()
         .with_env_filter(filter)
@@ -211,7 +222,7 @@ pub fn init_file(data_dir: &Path) -> Result<Logging, String> {
         .with_ansi(false)
         .finish()
         .try_init()
-        .map_err(|e| format!("logging could not be set up: {e}"))?;
+        .map_err(|e| LoggingError::Init(e.to_string()))?;
     Ok(Logging::File(path))
 }
 

@@ -165,7 +165,7 @@ fn lesson(
     let mut draft = Draft::start(Utc::now());
     let first = progress.lesson_step.min(STEPS.len());
     for s in &STEPS[..first] {
-        draft.apply(s.hint).map_err(anyhow::Error::msg)?;
+        draft.apply(s.hint)?;
     }
     if first == STEPS.len() {
         writeln!(out, "The lesson is done; `signscope learn --restart` starts it again, `signscope learn exercise` tests it.")?;

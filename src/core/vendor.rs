@@ -25,18 +25,29 @@ pub const KLEVU: VendorPreset = VendorPreset {
 /// Every preset.
 pub static PRESETS: [VendorPreset; 1] = [KLEVU];
 
+/// A vendor name no preset has.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown vendor {name:?}: known presets are {known}", known = preset_names())]
+pub struct UnknownVendor {
+    pub name: String,
+}
+
+fn preset_names() -> String {
+    PRESETS
+        .iter()
+        .map(|p| p.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 impl VendorPreset {
-    /// The preset of this name (any case), or a sentence listing the known ones.
-    pub fn named(s: &str) -> Result<&'static VendorPreset, String> {
+    /// The preset of this name (any case).
+    pub fn named(s: &str) -> Result<&'static VendorPreset, UnknownVendor> {
         PRESETS
             .iter()
             .find(|p| p.name.eq_ignore_ascii_case(s))
-            .ok_or_else(|| {
-                let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
-                format!(
-                    "unknown vendor {s:?}: known presets are {}",
-                    names.join(", ")
-                )
+            .ok_or_else(|| UnknownVendor {
+                name: s.to_string(),
             })
     }
 }
@@ -92,7 +103,7 @@ mod tests {
     fn klevu_is_known_by_name_in_any_case() {
         assert_eq!(*VendorPreset::named("Klevu").unwrap(), KLEVU);
         assert_eq!(
-            VendorPreset::named("acme").unwrap_err(),
+            VendorPreset::named("acme").unwrap_err().to_string(),
             "unknown vendor \"acme\": known presets are klevu"
         );
     }

@@ -247,7 +247,10 @@ impl<'a> Judging<'a> {
             }
             Err(why) => {
                 self.totals.unreadable += 1;
-                Item::Bad { entry, why }
+                Item::Bad {
+                    entry,
+                    why: why.to_string(),
+                }
             }
         }
     }
@@ -368,7 +371,7 @@ fn entry_item(j: &mut Judging<'_>, rt: &tokio::runtime::Handle, e: &EntryView<'_
     }
     let body = match e.request_body() {
         Ok(b) => b,
-        Err(why) => return j.bad(e.index, why),
+        Err(why) => return j.bad(e.index, why.to_string()),
     };
     notes.extend(body.notes);
     let req = ReceivedRequest {
@@ -424,22 +427,34 @@ fn judge_blocks(
     })
 }
 
+/// Why a block of a text capture is no request (the end of a sentence naming the block).
+#[derive(Debug, thiserror::Error)]
+enum BlockError {
+    #[error("the curl command is not UTF-8 text")]
+    CurlNotUtf8,
+    #[error(transparent)]
+    Curl(#[from] crate::core::curl::ParseError),
+    #[error("{0}")]
+    BodyFile(String),
+    #[error(transparent)]
+    Raw(#[from] crate::core::http_text::ParseError),
+}
+
 /// One block as a request: the request, its URL as shown, its host (when it names one) and
 /// notes.
 fn block_request(
     text: &[u8],
     curl: bool,
     path: &Path,
-) -> Result<(ReceivedRequest, String, Option<String>, Vec<String>), String> {
+) -> Result<(ReceivedRequest, String, Option<String>, Vec<String>), BlockError> {
     if curl {
-        let cmd = std::str::from_utf8(text)
-            .map_err(|_| "the curl command is not UTF-8 text".to_string())?;
-        let c = crate::core::curl::parse_curl_command(cmd).map_err(|e| e.to_string())?;
+        let cmd = std::str::from_utf8(text).map_err(|_| BlockError::CurlNotUtf8)?;
+        let c = crate::core::curl::parse_curl_command(cmd)?;
         let mut req = c.request;
         let mut notes = c.notes;
         if let Some(named) = &c.body_file {
-            let (p, body): (PathBuf, Vec<u8>) =
-                curl_body_file(named, path, None).map_err(|e| format!("{e:#}"))?;
+            let (p, body): (PathBuf, Vec<u8>) = curl_body_file(named, path, None)
+                .map_err(|e| BlockError::BodyFile(format!("{e:#}")))?;
             notes.push(format!(
                 "the body is the file {}, read {}",
                 p.display(),
@@ -450,7 +465,7 @@ fn block_request(
         let host = har::split_url(&c.url).map(|u| u.host.to_string());
         return Ok((req, c.url, host, notes));
     }
-    let parsed = parse_raw_request_with_notes(text).map_err(|e| e.to_string())?;
+    let parsed = parse_raw_request_with_notes(text)?;
     let host_header = parsed.request.header_text("host");
     let host = (!host_header.is_empty()).then(|| {
         // `Host: name:port` or `[v6]:port`.

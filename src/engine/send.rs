@@ -23,6 +23,15 @@ pub struct SendRequest {
     pub params: SigningParams,
 }
 
+/// Why [`Sender::get_text`] has no text.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GetTextError {
+    #[error("could not read what the collector stored from {url}: {reason}")]
+    Request { url: String, reason: String },
+    #[error("the answer from {url} was cut off: {reason}")]
+    CutOff { url: String, reason: String },
+}
+
 /// Sends and records under one profile name. Cheap to clone (the HTTP client and the paths are
 /// shared); `Send + 'static`, so a tokio task can own it.
 #[derive(Clone, Debug)]
@@ -80,17 +89,21 @@ impl Sender {
     }
 
     /// `GET url` with this sender's client, and the answer's body as text (what a collector
-    /// stored, for the events view); why not, in one sentence. Nothing is recorded.
-    pub async fn get_text(&self, url: &str) -> Result<String, String> {
+    /// stored, for the events view). Nothing is recorded.
+    pub async fn get_text(&self, url: &str) -> Result<String, GetTextError> {
         let r = self
             .http
             .get(url)
             .send()
             .await
-            .map_err(|e| format!("could not read what the collector stored from {url}: {e}"))?;
-        r.text()
-            .await
-            .map_err(|e| format!("the answer from {url} was cut off: {e}"))
+            .map_err(|e| GetTextError::Request {
+                url: url.to_string(),
+                reason: e.to_string(),
+            })?;
+        r.text().await.map_err(|e| GetTextError::CutOff {
+            url: url.to_string(),
+            reason: e.to_string(),
+        })
     }
 
     /// Record signed sends as coming from the profile's saved request `name`.

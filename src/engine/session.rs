@@ -210,7 +210,10 @@ impl Session {
             analytics = ?config.forward_analytics,
             "in-process server forwarding set"
         );
-        let notes: Vec<String> = note.into_iter().chain(refused).collect();
+        let notes: Vec<String> = note
+            .into_iter()
+            .chain(refused.iter().map(ToString::to_string))
+            .collect();
         (!notes.is_empty()).then(|| notes.join("; "))
     }
 

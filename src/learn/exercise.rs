@@ -302,9 +302,13 @@ impl Exercise {
     }
 
     /// What the local server answers to the request a client with these settings sends at
-    /// `now`: `Ok` when accepted, else its one-sentence reason. The check is the server's own
+    /// `now`: `Ok` when accepted, else why it is refused. The check is the server's own
     /// verifier (`core::verify`) with the exercise account.
-    pub fn send_with(&self, knobs: &[Knob], now: DateTime<Utc>) -> Result<(), String> {
+    pub fn send_with(
+        &self,
+        knobs: &[Knob],
+        now: DateTime<Utc>,
+    ) -> Result<(), crate::core::verify::Rejection> {
         let keys: std::collections::HashMap<String, Secret> =
             [(API_KEY.to_string(), Secret::new(REST_KEY))].into();
         crate::core::verify(
@@ -314,7 +318,6 @@ impl Exercise {
             now,
         )
         .map(|_| ())
-        .map_err(|r| r.to_string())
     }
 
     /// The diagnosis of the request, as the server's key sees it: the explanation afterwards.

@@ -83,7 +83,7 @@ impl Draft {
     /// Apply one editing command of the line-based lesson (`method POST`, `query test=1`,
     /// `body+ TEXT`...). Values are taken as typed after the first space; `\n` and `\s` in a
     /// body stand for a LF and a space.
-    pub fn apply(&mut self, command: &str) -> Result<(), String> {
+    pub fn apply(&mut self, command: &str) -> Result<(), UnknownCommand> {
         let (verb, value) = command.split_once(' ').unwrap_or((command, ""));
         match verb {
             "method" => self.method = value.to_string(),
@@ -102,14 +102,20 @@ impl Draft {
             "body" => self.body = unescape(value).into_bytes(),
             "body+" => self.body.extend_from_slice(unescape(value).as_bytes()),
             _ => {
-                return Err(format!(
-                    "\"{verb}\" is not a lesson command; try: {}",
-                    COMMANDS.join(", ")
-                ))
+                return Err(UnknownCommand {
+                    verb: verb.to_string(),
+                })
             }
         }
         Ok(())
     }
+}
+
+/// A line of the lesson that is no editing command.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("\"{verb}\" is not a lesson command; try: {known}", known = COMMANDS.join(", "))]
+pub struct UnknownCommand {
+    pub verb: String,
 }
 
 /// The editing commands of the line-based lesson.
@@ -325,7 +331,10 @@ mod tests {
 
     #[test]
     fn an_unknown_command_is_one_sentence_listing_the_commands() {
-        let err = Draft::start(clock()).apply("frobnicate").unwrap_err();
+        let err = Draft::start(clock())
+            .apply("frobnicate")
+            .unwrap_err()
+            .to_string();
         assert!(
             err.starts_with("\"frobnicate\" is not a lesson command"),
             "{err}"

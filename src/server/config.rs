@@ -233,21 +233,26 @@ impl ServerConfig {
             .unwrap_or(now)
     }
 
-    /// Why this configuration cannot run, in one sentence.
-    pub fn check(&self) -> Result<(), String> {
+    /// Why this configuration cannot run.
+    pub fn check(&self) -> Result<(), ConfigError> {
         check_clock_skew(self.clock_skew_seconds)
     }
 }
 
 /// A clock skew of more than ten years either way is refused: it is a typo (milliseconds for
 /// seconds), and far enough out it would push the server's time out of range.
-pub fn check_clock_skew(seconds: i64) -> Result<(), String> {
+pub fn check_clock_skew(seconds: i64) -> Result<(), ConfigError> {
     if seconds.unsigned_abs() > MAX_CLOCK_SKEW_SECONDS as u64 {
-        return Err(format!(
-            "--clock-skew {seconds} is more than ten years ({MAX_CLOCK_SKEW_SECONDS} seconds) either way; give the skew in seconds"
-        ));
+        return Err(ConfigError::ClockSkew(seconds));
     }
     Ok(())
+}
+
+/// A server configuration that cannot run (one sentence naming the fix).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    #[error("--clock-skew {0} is more than ten years ({MAX_CLOCK_SKEW_SECONDS} seconds) either way; give the skew in seconds")]
+    ClockSkew(i64),
 }
 
 impl Default for ServerConfig {
@@ -326,7 +331,7 @@ mod tests {
             i64::MIN,
         ] {
             cfg.clock_skew_seconds = bad;
-            let err = cfg.check().unwrap_err();
+            let err = cfg.check().unwrap_err().to_string();
             assert!(
                 err.starts_with(&format!("--clock-skew {bad} is more than ten years")),
                 "{err}"

@@ -137,31 +137,80 @@ impl Target {
     }
 }
 
-/// Why an upstream URL cannot be used (one sentence).
-pub fn check_url(url: &str) -> Result<reqwest::Url, String> {
-    let parsed = reqwest::Url::parse(url).map_err(|e| {
-        format!("{url:?} is not a URL ({e}); use e.g. https://indexing.example.com")
+/// Why an upstream cannot be used (one sentence naming the fix).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum UpstreamError {
+    #[error("{url:?} is not a URL ({reason}); use e.g. https://indexing.example.com")]
+    NotAUrl { url: String, reason: String },
+    #[error("{0:?} must start with http:// or https://")]
+    Scheme(String),
+    #[error("{0:?} names no host")]
+    NoHost(String),
+    #[error("{0:?} must not have a query or fragment: the request's own path and query are appended to it")]
+    QueryOrFragment(String),
+    #[error("{0:?} must not carry credentials")]
+    Credentials(String),
+    #[error("the HTTP client for {url} could not be set up: {reason}")]
+    Client { url: String, reason: String },
+}
+
+/// Check an upstream URL.
+pub fn check_url(url: &str) -> Result<reqwest::Url, UpstreamError> {
+    let parsed = reqwest::Url::parse(url).map_err(|e| UpstreamError::NotAUrl {
+        url: url.to_string(),
+        reason: e.to_string(),
     })?;
     if !matches!(parsed.scheme(), "http" | "https") {
-        return Err(format!("{url:?} must start with http:// or https://"));
+        return Err(UpstreamError::Scheme(url.to_string()));
     }
     if parsed.host_str().is_none() {
-        return Err(format!("{url:?} names no host"));
+        return Err(UpstreamError::NoHost(url.to_string()));
     }
     if parsed.query().is_some() || parsed.fragment().is_some() {
-        return Err(format!(
-            "{url:?} must not have a query or fragment: the request's own path and query are appended to it"
-        ));
+        return Err(UpstreamError::QueryOrFragment(url.to_string()));
     }
     if !parsed.username().is_empty() || parsed.password().is_some() {
-        return Err(format!("{url:?} must not carry credentials"));
+        return Err(UpstreamError::Credentials(url.to_string()));
     }
     Ok(parsed)
 }
 
+/// Why a forwarded request has no answer to pass on: the end of the sentence "The upstream URL
+/// could not be reached: ...".
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum ForwardError {
+    #[error("{target} is not a URL ({reason})")]
+    NotAUrl { target: String, reason: String },
+    #[error("the path and query {path_and_query:?} would be sent as {sent:?}, which would change what the signature covers, so it was not forwarded")]
+    Normalised {
+        path_and_query: String,
+        sent: String,
+    },
+    #[error("the method {method} cannot be forwarded ({reason})")]
+    Method { method: String, reason: String },
+    #[error("it did not answer in time (nothing for {} s)", UPSTREAM_TIMEOUT.as_secs())]
+    Late,
+    #[error("it did not answer in time ({0})")]
+    Timeout(String),
+    #[error("the connection failed ({0})")]
+    Connect(String),
+    #[error("{0}")]
+    Transport(String),
+    #[error("its answer is larger than {MAX_UPSTREAM_ANSWER} bytes")]
+    TooLarge,
+    #[error("no room to pass its answer on for {0} s (the server's answers budget is held by clients that stopped reading)")]
+    NoRoom(u64),
+    #[error("its answer could not be passed on ({0})")]
+    Answer(String),
+}
+
 impl Upstream {
     /// An upstream at `url` (checked with [`check_url`]).
-    pub fn new(url: &str, max_body: usize, body_timeout: Duration) -> Result<Upstream, String> {
+    pub fn new(
+        url: &str,
+        max_body: usize,
+        body_timeout: Duration,
+    ) -> Result<Upstream, UpstreamError> {
         let parsed = check_url(url)?;
         // No total timeout: an answer passed on as it arrives takes as long as its client
         // reads; the upstream's own waits are bounded in `send`.
@@ -169,7 +218,10 @@ impl Upstream {
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(CONNECT_TIMEOUT)
             .build()
-            .map_err(|e| format!("the HTTP client for {url} could not be set up: {e}"))?;
+            .map_err(|e| UpstreamError::Client {
+                url: url.to_string(),
+                reason: e.to_string(),
+            })?;
         Ok(Upstream {
             base: url.trim_end_matches('/').to_string(),
             base_path: parsed.path().trim_end_matches('/').to_string(),
@@ -284,11 +336,7 @@ pub async fn proxy(State(target): State<Target>, req: Request, next: Next) -> Re
     let sent = if method == Method::CONNECT {
         // The HTTP client would send `CONNECT host:port`, dropping the path, and an upstream
         // that agreed would turn the client's connection into a tunnel no one serves.
-        Err(Failed::Refused(format!(
-            "CONNECT asks for a tunnel, which signscope's verifying proxy does not open: it \
-             forwards each request to {} as it was received; send the request itself",
-            up.base
-        )))
+        Err(Failed::Connect)
     } else {
         send(&up, method, &path_and_query, headers, bytes).await
     };
@@ -316,17 +364,18 @@ pub async fn proxy(State(target): State<Target>, req: Request, next: Next) -> Re
 }
 
 /// Why a request was not passed on, or its answer not passed back.
+#[derive(Debug)]
 enum Failed {
-    /// The upstream could not be reached or did not answer in time (the cause in words).
-    Unreached(String),
-    /// It answered something the client's connection cannot carry (in words).
-    Unusable(String),
-    /// The request cannot be forwarded (in words).
-    Refused(String),
+    /// The upstream could not be reached or did not answer in time.
+    Unreached(ForwardError),
+    /// It answered a status the client's connection cannot carry.
+    Unusable(UnusableStatus),
+    /// CONNECT: no tunnel is opened.
+    Connect,
 }
 
-impl From<String> for Failed {
-    fn from(why: String) -> Failed {
+impl From<ForwardError> for Failed {
+    fn from(why: ForwardError) -> Failed {
         Failed::Unreached(why)
     }
 }
@@ -345,26 +394,35 @@ impl Failed {
                 "BAD_GATEWAY",
                 format!("The answer of the upstream {base} cannot be passed on: {why}."),
             ),
-            Failed::Refused(why) => ApiError::new(405, "METHOD_NOT_ALLOWED", format!("{why}.")),
+            Failed::Connect => ApiError::new(
+                405,
+                "METHOD_NOT_ALLOWED",
+                format!(
+                    "CONNECT asks for a tunnel, which signscope's verifying proxy does not open: it \
+                     forwards each request to {base} as it was received; send the request itself."
+                ),
+            ),
         }
     }
 }
 
+/// An upstream's status that cannot be passed back.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum UnusableStatus {
+    // Its Upgrade and Connection headers are the upstream connection's: without them the
+    // client is told its connection switched protocols to nothing.
+    #[error("it answered 101 Switching Protocols, a switch of the connection to another protocol, which the verifying proxy does not pass on (it forwards HTTP requests and their answers only)")]
+    SwitchingProtocols,
+    #[error("it answered status {0}, which is not an HTTP status (100-599)")]
+    NotHttp(u16),
+}
+
 /// Why an upstream's status cannot be passed back, if it cannot.
-fn unusable_status(status: u16) -> Option<String> {
+fn unusable_status(status: u16) -> Option<UnusableStatus> {
     match status {
-        // Its Upgrade and Connection headers are the upstream connection's: without them the
-        // client is told its connection switched protocols to nothing.
-        101 => Some(
-            "it answered 101 Switching Protocols, a switch of the connection to another \
-             protocol, which the verifying proxy does not pass on (it forwards HTTP requests \
-             and their answers only)"
-                .into(),
-        ),
+        101 => Some(UnusableStatus::SwitchingProtocols),
         100..=599 => None,
-        _ => Some(format!(
-            "it answered status {status}, which is not an HTTP status (100-599)"
-        )),
+        _ => Some(UnusableStatus::NotHttp(status)),
     }
 }
 
@@ -377,7 +435,10 @@ async fn send(
     body: Bytes,
 ) -> Result<(Response, UpstreamSeen), Failed> {
     let target = format!("{}{path_and_query}", up.base);
-    let url = reqwest::Url::parse(&target).map_err(|e| format!("{target} is not a URL ({e})"))?;
+    let url = reqwest::Url::parse(&target).map_err(|e| ForwardError::NotAUrl {
+        reason: e.to_string(),
+        target: target.clone(),
+    })?;
     // The HTTP client would send `url` as it normalised it; refuse rather than alter what the
     // signature covers.
     let mut sent = url.path().to_string();
@@ -386,19 +447,25 @@ async fn send(
         sent.push_str(q);
     }
     if sent != format!("{}{path_and_query}", up.base_path) {
-        return Err(Failed::Unreached(format!(
-            "the path and query {path_and_query:?} would be sent as {sent:?}, which would change what the signature covers, so it was not forwarded"
-        )));
+        return Err(ForwardError::Normalised {
+            path_and_query: path_and_query.to_string(),
+            sent,
+        }
+        .into());
     }
-    let reqwest_method = reqwest::Method::from_bytes(method.as_str().as_bytes())
-        .map_err(|e| format!("the method {method} cannot be forwarded ({e})"))?;
+    let reqwest_method = reqwest::Method::from_bytes(method.as_str().as_bytes()).map_err(|e| {
+        ForwardError::Method {
+            method: method.to_string(),
+            reason: e.to_string(),
+        }
+    })?;
     let mut rb = up.client.request(reqwest_method, url);
     for (name, value) in &headers {
         rb = rb.header(name.as_str(), value.as_bytes());
     }
     let resp = tokio::time::timeout(UPSTREAM_TIMEOUT, rb.body(body).send())
         .await
-        .map_err(|_| late())?
+        .map_err(|_| ForwardError::Late)?
         .map_err(|e| cause(&e))?;
     let status = resp.status().as_u16();
     if let Some(why) = unusable_status(status) {
@@ -407,7 +474,7 @@ async fn send(
     let resp_headers = resp.headers().clone();
     let declared = resp.content_length();
     if declared.is_some_and(|n| n > MAX_UPSTREAM_ANSWER as u64) {
-        return Err(too_large().into());
+        return Err(ForwardError::TooLarge.into());
     }
     let mut answer = Answer {
         resp,
@@ -467,24 +534,11 @@ async fn send(
     };
     let mut response = out
         .body(body)
-        .map_err(|e| format!("its answer could not be passed on ({e})"))?;
+        .map_err(|e| ForwardError::Answer(e.to_string()))?;
     response.extensions_mut().insert(Forwarded);
     Ok((response, seen))
 }
 
-fn late() -> String {
-    format!(
-        "it did not answer in time (nothing for {} s)",
-        UPSTREAM_TIMEOUT.as_secs()
-    )
-}
-
-fn too_large() -> String {
-    format!("its answer is larger than {MAX_UPSTREAM_ANSWER} bytes")
-}
-
-/// An upstream's answer being read, each part's bytes taken from the answers' budget before
-/// it is read (and held until hyper has written it).
 struct Answer {
     resp: reqwest::Response,
     answers: Option<(BodyBudget, Duration)>,
@@ -493,33 +547,30 @@ struct Answer {
 
 impl Answer {
     /// The next part of the answer, its bytes held in the answers' budget; `None` at its end.
-    async fn part(&mut self) -> Result<Option<(Bytes, BodyPermit)>, String> {
+    async fn part(&mut self) -> Result<Option<(Bytes, BodyPermit)>, ForwardError> {
         let mut permit = BodyPermit::default();
         if let Some((budget, stall)) = &self.answers {
             if !permit.take_within(budget, READ_AHEAD, *stall).await {
-                return Err(format!(
-                    "no room to pass its answer on for {} s (the server's answers budget is held by clients that stopped reading)",
-                    stall.as_secs()
-                ));
+                return Err(ForwardError::NoRoom(stall.as_secs()));
             }
         }
         let chunk = tokio::time::timeout(UPSTREAM_TIMEOUT, self.resp.chunk())
             .await
-            .map_err(|_| late())?
+            .map_err(|_| ForwardError::Late)?
             .map_err(|e| cause(&e))?;
         let Some(chunk) = chunk else {
             return Ok(None);
         };
         self.read += chunk.len();
         if self.read > MAX_UPSTREAM_ANSWER {
-            return Err(too_large());
+            return Err(ForwardError::TooLarge);
         }
         if let Some((budget, stall)) = &self.answers {
             // A part larger than reserved takes the rest (it is already read: this is the
             // only moment bytes are held outside the budget, one part per answer).
             let more = chunk.len().saturating_sub(permit.bytes());
             if !permit.take_within(budget, more, *stall).await {
-                return Err("no room to pass its answer on".into());
+                return Err(ForwardError::NoRoom(stall.as_secs()));
             }
             permit.keep(chunk.len());
         }
@@ -528,7 +579,7 @@ impl Answer {
 
     /// The answer's start: all of it when it ends within [`WHOLE_ANSWER`] bytes (true), else
     /// its first [`WHOLE_ANSWER`] bytes or more; held in the answers' budget.
-    async fn head(&mut self) -> Result<(Bytes, bool), String> {
+    async fn head(&mut self) -> Result<(Bytes, bool), ForwardError> {
         let mut buf = Vec::new();
         let mut held = BodyPermit::default();
         while buf.len() <= WHOLE_ANSWER {
@@ -557,18 +608,18 @@ impl Answer {
 }
 
 /// The root cause of a client error in words, e.g. `Connection refused (os error 111)`.
-fn cause(e: &reqwest::Error) -> String {
+fn cause(e: &reqwest::Error) -> ForwardError {
     let mut root: &dyn std::error::Error = e;
     while let Some(next) = root.source() {
         root = next;
     }
     let text = root.to_string();
     if e.is_timeout() {
-        format!("it did not answer in time ({text})")
+        ForwardError::Timeout(text)
     } else if e.is_connect() {
-        format!("the connection failed ({text})")
+        ForwardError::Connect(text)
     } else {
-        text
+        ForwardError::Transport(text)
     }
 }
 
@@ -678,11 +729,13 @@ mod tests {
     fn upstream_urls_are_checked_in_one_sentence() {
         assert!(check_url("https://indexing.example.com").is_ok());
         assert!(check_url("http://127.0.0.1:9000/base/").is_ok());
-        assert!(check_url("ftp://x").unwrap_err().contains("http://"));
-        assert!(check_url("http://x/?a=1").unwrap_err().contains("query"));
-        assert!(check_url("nonsense").unwrap_err().contains("not a URL"));
-        assert!(check_url("http://u:p@x")
-            .unwrap_err()
-            .contains("credentials"));
+        let err = |url: &str| check_url(url).unwrap_err().to_string();
+        assert_eq!(
+            err("ftp://x"),
+            "\"ftp://x\" must start with http:// or https://"
+        );
+        assert!(err("http://x/?a=1").contains("query"));
+        assert!(err("nonsense").contains("not a URL"));
+        assert!(err("http://u:p@x").contains("credentials"));
     }
 }

@@ -106,14 +106,14 @@ impl OfflineJudge {
     }
 
     /// Judge one captured request at `at` (its capture time): the stream record the server
-    /// makes of it. `prefix` is the header prefix its headers carry. `Err` (one sentence) when
-    /// the request cannot be put on the wire as captured (a header name HTTP does not allow).
+    /// makes of it. `prefix` is the header prefix its headers carry. `Err` when the request
+    /// cannot be put on the wire as captured (a header name HTTP does not allow).
     pub async fn judge(
         &mut self,
         req: &ReceivedRequest,
         prefix: &str,
         at: DateTime<Utc>,
-    ) -> Result<RequestSeen, String> {
+    ) -> Result<RequestSeen, JudgeError> {
         let http = to_http(req)?;
         let api_key = if Route::of(&req.path) == Route::Indexing {
             let name = format!("X-{}-APIKEY", prefix.to_ascii_uppercase());
@@ -144,17 +144,36 @@ impl OfflineJudge {
                 Err(_) => break,
             }
         }
-        let published = last.ok_or("the local server made no record of it")?;
+        let published = last.ok_or(JudgeError::NoRecord)?;
         match serde_json::from_str::<StreamMessage>(&published.json) {
             Ok(StreamMessage::Request(r)) => Ok(*r),
-            _ => Err("the local server's record of it could not be read".into()),
+            _ => Err(JudgeError::UnreadableRecord),
         }
     }
 }
 
+/// Why a captured request could not be judged (the end of a sentence naming the request).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum JudgeError {
+    #[error("the method \"{0}\" is not an HTTP method")]
+    Method(String),
+    #[error("the target \"{0}\" has characters HTTP does not allow unencoded")]
+    Target(String),
+    #[error("the header name \"{0}\" is not allowed in HTTP")]
+    HeaderName(String),
+    #[error("the value of the header {0} has bytes HTTP does not allow")]
+    HeaderValue(String),
+    #[error("it cannot be made into an HTTP request ({0})")]
+    Request(String),
+    #[error("the local server made no record of it")]
+    NoRecord,
+    #[error("the local server's record of it could not be read")]
+    UnreadableRecord,
+}
+
 /// The request as the server's router takes it: the captured headers (HTTP/2 pseudo-headers
 /// and the framing headers left out; `Content-Length` set to the captured body's length).
-fn to_http(req: &ReceivedRequest) -> Result<axum::http::Request<Body>, String> {
+fn to_http(req: &ReceivedRequest) -> Result<axum::http::Request<Body>, JudgeError> {
     let target = if req.query.is_empty() {
         req.path.clone()
     } else {
@@ -163,19 +182,13 @@ fn to_http(req: &ReceivedRequest) -> Result<axum::http::Request<Body>, String> {
     let shown = |b: &[u8]| crate::core::visible::escape_visible(b);
     let mut builder = axum::http::Request::builder()
         .method(
-            axum::http::Method::from_bytes(req.method.as_bytes()).map_err(|_| {
-                format!(
-                    "the method \"{}\" is not an HTTP method",
-                    shown(req.method.as_bytes())
-                )
-            })?,
+            axum::http::Method::from_bytes(req.method.as_bytes())
+                .map_err(|_| JudgeError::Method(shown(req.method.as_bytes())))?,
         )
-        .uri(axum::http::Uri::try_from(target.as_str()).map_err(|_| {
-            format!(
-                "the target \"{}\" has characters HTTP does not allow unencoded",
-                shown(target.as_bytes())
-            )
-        })?);
+        .uri(
+            axum::http::Uri::try_from(target.as_str())
+                .map_err(|_| JudgeError::Target(shown(target.as_bytes())))?,
+        );
     for (name, value) in &req.headers {
         if name.starts_with(':')
             || name.eq_ignore_ascii_case("content-length")
@@ -183,14 +196,10 @@ fn to_http(req: &ReceivedRequest) -> Result<axum::http::Request<Body>, String> {
         {
             continue;
         }
-        let n = axum::http::HeaderName::from_bytes(name.as_bytes()).map_err(|_| {
-            format!(
-                "the header name \"{}\" is not allowed in HTTP",
-                shown(name.as_bytes())
-            )
-        })?;
+        let n = axum::http::HeaderName::from_bytes(name.as_bytes())
+            .map_err(|_| JudgeError::HeaderName(shown(name.as_bytes())))?;
         let v = axum::http::HeaderValue::from_bytes(value)
-            .map_err(|_| format!("the value of the header {name} has bytes HTTP does not allow"))?;
+            .map_err(|_| JudgeError::HeaderValue(name.clone()))?;
         builder = builder.header(n, v);
     }
     if !req.body.is_empty() || !matches!(req.method.as_str(), "GET" | "HEAD" | "DELETE" | "OPTIONS")
@@ -199,5 +208,5 @@ fn to_http(req: &ReceivedRequest) -> Result<axum::http::Request<Body>, String> {
     }
     builder
         .body(Body::from(Bytes::clone(&req.body)))
-        .map_err(|e| format!("it cannot be made into an HTTP request ({e})"))
+        .map_err(|e| JudgeError::Request(e.to_string()))
 }

@@ -178,8 +178,12 @@ impl AppState {
     /// next request on (`None`: answer locally). Takes effect only on routes that carry the
     /// forwarding layer: those configured with a forward URL, or all of them when
     /// [`ServerConfig::forward_switchable`]. Returns why a URL cannot be used (that one is not
-    /// forwarded to), one sentence each.
-    pub fn set_forwarding(&self, indexing: Option<&str>, analytics: Option<&str>) -> Vec<String> {
+    /// forwarded to).
+    pub fn set_forwarding(
+        &self,
+        indexing: Option<&str>,
+        analytics: Option<&str>,
+    ) -> Vec<forward::UpstreamError> {
         let mut notes = Vec::new();
         let mut make = |url: Option<&str>| {
             let url = url?;
@@ -337,7 +341,11 @@ impl Server {
 
     /// Change where requests are forwarded ([`AppState::set_forwarding`]): the workbench's
     /// in-process server follows the profile in use.
-    pub fn set_forwarding(&self, indexing: Option<&str>, analytics: Option<&str>) -> Vec<String> {
+    pub fn set_forwarding(
+        &self,
+        indexing: Option<&str>,
+        analytics: Option<&str>,
+    ) -> Vec<forward::UpstreamError> {
         self.state.set_forwarding(indexing, analytics)
     }
 

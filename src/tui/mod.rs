@@ -110,7 +110,7 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
             None
         }
         Ok(_) => None,
-        Err(warning) => Some(warning),
+        Err(warning) => Some(warning.to_string()),
     };
     // The engine opens the profile and applies the one last-used policy
     // (`docs/architecture.md`, "Last used profile"). With several saved profiles and none used

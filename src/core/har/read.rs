@@ -215,11 +215,25 @@ pub struct DecodedBody {
     pub notes: Vec<String>,
 }
 
+/// Why a captured body cannot be read (the end of a sentence naming the entry).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BodyError {
+    #[error("its {what} is marked base64 but is not ({reason})")]
+    NotBase64 { what: &'static str, reason: String },
+    #[error("its {what} has the encoding \"{encoding}\"; only base64 (or none: text) can be read")]
+    Encoding {
+        what: &'static str,
+        encoding: String,
+    },
+    #[error("its response content is not readable ({0})")]
+    Content(String),
+}
+
 fn decode_body(
     b: &Body<'_>,
     declared_size: Option<f64>,
-    what: &str,
-) -> Result<DecodedBody, String> {
+    what: &'static str,
+) -> Result<DecodedBody, BodyError> {
     let mut notes = Vec::new();
     let bytes: Vec<u8> = match (&b.text, &b.params) {
         (Some(text), _) => match b.encoding.as_deref() {
@@ -229,13 +243,16 @@ fn decode_body(
                 let clean: Vec<u8> = text.bytes().filter(|c| !c.is_ascii_whitespace()).collect();
                 base64::engine::general_purpose::STANDARD
                     .decode(&clean)
-                    .map_err(|e| format!("its {what} is marked base64 but is not ({e})"))?
+                    .map_err(|e| BodyError::NotBase64 {
+                        what,
+                        reason: e.to_string(),
+                    })?
             }
             Some(other) => {
-                return Err(format!(
-                    "its {what} has the encoding \"{}\"; only base64 (or none: text) can be read",
-                    crate::core::visible::escape_visible(other.as_bytes())
-                ))
+                return Err(BodyError::Encoding {
+                    what,
+                    encoding: crate::core::visible::escape_visible(other.as_bytes()),
+                })
             }
         },
         (None, Some(params)) if !params.is_empty() => {
@@ -321,7 +338,7 @@ impl<'a> EntryView<'a> {
     }
 
     /// The request body (`postData`): empty when there is none.
-    pub fn request_body(&self) -> Result<DecodedBody, String> {
+    pub fn request_body(&self) -> Result<DecodedBody, BodyError> {
         match &self.raw.request.post_data {
             Some(b) => decode_body(
                 b,
@@ -362,11 +379,11 @@ impl<'a> EntryView<'a> {
     }
 
     /// The response body, decoded now (text or base64); `None` when the capture has none.
-    pub fn response_body(&self) -> Option<Result<DecodedBody, String>> {
+    pub fn response_body(&self) -> Option<Result<DecodedBody, BodyError>> {
         let raw = self.raw.response.as_ref()?.content?;
         Some(
             serde_json::from_str::<Body<'_>>(raw.get())
-                .map_err(|e| format!("its response content is not readable ({})", short(&e)))
+                .map_err(|e| BodyError::Content(short(&e)))
                 .and_then(|b| decode_body(&b, None, "response body")),
         )
     }
@@ -568,7 +585,10 @@ where
             let item = match serde_json::from_str::<EntryRaw<'_>>(raw.get()) {
                 Ok(raw) => match check(&raw) {
                     Ok(()) => Ok(EntryView { index, raw }),
-                    Err(why) => Err(BadEntry { index, why }),
+                    Err(why) => Err(BadEntry {
+                        index,
+                        why: why.to_string(),
+                    }),
                 },
                 Err(e) => Err(BadEntry {
                     index,
@@ -583,24 +603,31 @@ where
     }
 }
 
+/// Why an entry cannot be judged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum EntryError {
+    #[error("its request.method \"{0}\" is not an HTTP method")]
+    Method(String),
+    #[error("its request.url \"{0}\" is not an absolute URL such as https://host/path")]
+    Url(String),
+}
+
 /// What an entry must have to be judged: a method and an absolute URL.
-fn check(raw: &EntryRaw<'_>) -> Result<(), String> {
+fn check(raw: &EntryRaw<'_>) -> Result<(), EntryError> {
     let m = raw.request.method.as_ref();
     if m.is_empty()
         || !m
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
     {
-        return Err(format!(
-            "its request.method \"{}\" is not an HTTP method",
-            crate::core::visible::escape_visible(m.as_bytes())
-        ));
+        return Err(EntryError::Method(crate::core::visible::escape_visible(
+            m.as_bytes(),
+        )));
     }
     if split_url(&raw.request.url).is_none() {
-        return Err(format!(
-            "its request.url \"{}\" is not an absolute URL such as https://host/path",
-            crate::core::visible::escape_visible(raw.request.url.as_bytes())
-        ));
+        return Err(EntryError::Url(crate::core::visible::escape_visible(
+            raw.request.url.as_bytes(),
+        )));
     }
     Ok(())
 }
@@ -688,6 +715,6 @@ mod tests {
         assert!(
             out[2].as_ref().unwrap().notes[0].contains("holds 2 of the request body's 10 bytes")
         );
-        assert!(out[3].as_ref().unwrap_err().contains("gzip"));
+        assert!(out[3].as_ref().unwrap_err().to_string().contains("gzip"));
     }
 }

@@ -338,7 +338,7 @@ impl Effects {
             EventsEffect::FetchStored { url } => {
                 let sender = self.offline.clone();
                 tokio::spawn(async move {
-                    let result = sender.get_text(&url).await;
+                    let result = sender.get_text(&url).await.map_err(|e| e.to_string());
                     let _ = tx.send(Message::Events(EventsMsg::Stored(result)));
                 });
             }

@@ -191,7 +191,10 @@ fn send_fixed(s: &mut LessonState) -> Vec<LessonEffect> {
         return vec![];
     };
     // The server's clock is the exercise's: the point is the signature, not the window.
-    let answer = ex.exercise.send_with(&ex.knobs, ex.exercise.time);
+    let answer = ex
+        .exercise
+        .send_with(&ex.knobs, ex.exercise.time)
+        .map_err(|e| e.to_string());
     ex.last_send = Some(answer.clone());
     match answer {
         Ok(()) => finish(s, true),
