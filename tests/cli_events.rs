@@ -401,3 +401,57 @@ fn a_closed_stdout_ends_the_command_quietly() {
         );
     }
 }
+
+/// Names and values from the file reached the terminal as they were: a bidi override
+/// reordered the problem's line, a C1 CSI acted on the terminal. Now text and JSON output show
+/// them escaped (`core::visible`), and the JSON still holds the same value.
+#[test]
+fn validate_shows_bidi_overrides_and_c1_controls_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("trojan.json");
+    std::fs::write(&file, "[{\"event\":\"view\u{202E}\u{009B}2J\"}]").unwrap();
+    let hidden = |text: &str| -> Vec<u32> {
+        text.chars()
+            .filter(|&c| (c.is_control() && c != '\n') || hides_itself(c))
+            .map(|c| c as u32)
+            .collect()
+    };
+    let out = signscope()
+        .args(["events", "validate", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(hidden(&text), Vec::<u32>::new(), "{text:?}");
+    assert!(text.contains("view\\u{202E}\\u{009B}2J"), "{text}");
+    let out = signscope()
+        .args([
+            "events",
+            "validate",
+            "--output",
+            "json",
+            file.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(hidden(&text), Vec::<u32>::new(), "{text:?}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert!(
+        v["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["value"] == "view\u{202E}\u{009B}2J"),
+        "{v}"
+    );
+}
+
+/// A character that hides what it is on screen (a C1 control such as U+009B, a CSI; a
+/// bidirectional embedding, override or isolate; a zero-width character): written out here,
+/// not taken from the code under test.
+fn hides_itself(c: char) -> bool {
+    ('\u{0080}'..='\u{009F}').contains(&c)
+        || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{061C}')
+        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{FEFF}')
+}

@@ -592,3 +592,115 @@ fn the_workbench_without_a_terminal_says_what_to_use_instead() {
     );
     assert_eq!(out, "");
 }
+
+/// A server on raw sockets that answers every request with `answer` and closes.
+fn raw_server(answer: &'static [u8]) -> String {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for conn in listener.incoming() {
+            let Ok(mut s) = conn else { continue };
+            let mut head = Vec::new();
+            let mut byte = [0u8; 1];
+            while !head.ends_with(b"\r\n\r\n") && s.read(&mut byte).unwrap_or(0) == 1 {
+                head.push(byte[0]);
+            }
+            let text = String::from_utf8_lossy(&head).to_ascii_lowercase();
+            let length: usize = text
+                .lines()
+                .find_map(|l| {
+                    l.strip_prefix("content-length:")
+                        .map(|v| v.trim().parse().unwrap())
+                })
+                .unwrap_or(0);
+            let mut body = vec![0u8; length];
+            let _ = s.read_exact(&mut body);
+            let _ = s.write_all(answer);
+        }
+    });
+    url
+}
+
+/// An HTTP/1.1 answer: status line rest and headers, then `body` with its length.
+fn answer(head: &str, body: &str) -> &'static [u8] {
+    let text = format!(
+        "HTTP/1.1 {head}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    Box::leak(text.into_bytes().into_boxed_slice())
+}
+
+/// Bytes that act on a terminal or reorder what it shows: ESC, BEL, a C1 CSI, bidi controls.
+fn terminal_controls(text: &str) -> Vec<String> {
+    text.chars()
+        .filter(|&c| (c.is_control() && c != '\n' && c != '\t') || hides_itself(c))
+        .map(|c| format!("U+{:04X}", c as u32))
+        .collect()
+}
+
+/// `send --output text` printed a non-JSON answer (and every header) as received: a server
+/// could set the terminal's title, write its clipboard (OSC 52), clear the screen, or reorder
+/// the line with a bidi override. Now the answer goes through the one escaping rule
+/// (`core::visible`): escapes are shown, nothing acts, and a JSON answer stays JSON.
+#[test]
+fn send_shows_a_hostile_answer_escaped_in_text_and_json() {
+    let env = Env::new();
+    let text = raw_server(answer(
+        "502 Bad Gateway\r\nContent-Type: text/plain\r\nX-Note: a\u{202E}b",
+        "\x1b]52;c;ZWNobyBoaQ==\x07\x1b[2J\u{009B}2Jgone\u{202E}txt.exe\r\n",
+    ));
+    new_profile(&env, "text", &text, &["--rest-key-env", "K"]);
+    let (code, out, err) = env.run_with(
+        &["send", "--profile", "text", "--body", "[]"],
+        &[("K", KEY)],
+        None,
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert_eq!(terminal_controls(&out), Vec::<String>::new(), "{out:?}");
+    assert!(
+        out.contains("\\x1B]52;c;ZWNobyBoaQ==\\x07\\x1B[2J\\u{009B}2Jgone\\u{202E}txt.exe\\r"),
+        "{out}"
+    );
+    assert!(out.contains("x-note: a\\u{202E}b"), "{out}");
+
+    let json = raw_server(answer(
+        "400 Bad Request\r\nContent-Type: application/json",
+        "{\"code\":\"X\u{009B}2J\u{202E}\\u001b\"}",
+    ));
+    new_profile(&env, "json", &json, &["--rest-key-env", "K"]);
+    for output in ["text", "json"] {
+        let (code, out, err) = env.run_with(
+            &[
+                "send",
+                "--profile",
+                "json",
+                "--body",
+                "[]",
+                "--output",
+                output,
+            ],
+            &[("K", KEY)],
+            None,
+        );
+        assert_eq!(code, 1, "{out}{err}");
+        assert_eq!(
+            terminal_controls(&out),
+            Vec::<String>::new(),
+            "{output}: {out:?}"
+        );
+        assert!(
+            out.contains(r#""code": "X\u009b2J\u202e\u001b""#),
+            "{output}: {out}"
+        );
+    }
+}
+
+/// A character that hides what it is on screen (a C1 control such as U+009B, a CSI; a
+/// bidirectional embedding, override or isolate; a zero-width character): written out here,
+/// not taken from the code under test.
+fn hides_itself(c: char) -> bool {
+    ('\u{0080}'..='\u{009F}').contains(&c)
+        || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{061C}')
+        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{FEFF}')
+}

@@ -170,6 +170,7 @@ fn cases() -> Vec<Case> {
             &big,
             "rest-secret-key",
         ),
+        trojan_source(),
         awkward(
             "a body that is not UTF-8",
             "PUT",
@@ -180,6 +181,45 @@ fn cases() -> Vec<Case> {
         ),
     ]);
     cases
+}
+
+/// A body whose text reads differently on screen from what it is: a right-to-left override
+/// and an isolate (U+202E, U+2066), a C1 CSI (U+009B), a CR and an ESC sequence.
+fn trojan_source() -> Case {
+    awkward(
+        "Trojan Source: bidi overrides, C1 controls, CR and ESC",
+        "PUT",
+        "/v2/batch",
+        "",
+        "[{\"id\":\"admin\u{202E} \u{2066}// ok\u{2069}\u{009B}2J\r\u{1b}[2J\"}]".as_bytes(),
+        "ABCDE1234567890",
+    )
+}
+
+/// Generated code wrote such characters into its string literals as they are: the program
+/// read one way in an editor or a terminal and did another ("Trojan Source"). Now every
+/// language writes them as escapes (the programs still sign the same bytes: every case above
+/// runs, this one too).
+#[test]
+fn generated_code_holds_no_character_that_hides_what_it_is() {
+    let case = trojan_source();
+    for lang in Lang::ALL {
+        let code = render(
+            &case.request(),
+            lang,
+            &CodeOptions {
+                rest_key_env: KEY_ENV,
+                body_file: "body.json",
+            },
+        )
+        .unwrap();
+        let hidden: Vec<String> = code
+            .chars()
+            .filter(|&c| hides_itself(c) || (c.is_control() && c != '\n' && c != '\t'))
+            .map(|c| format!("U+{:04X}", c as u32))
+            .collect();
+        assert!(hidden.is_empty(), "{lang:?}: {hidden:?} in\n{code}");
+    }
 }
 
 /// How to run a program of one language in its directory, or why it cannot be run here.
@@ -461,4 +501,13 @@ fn output_code_without_a_language_is_one_sentence() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("--lang"), "{err}");
+}
+
+/// A character that hides what it is on screen (a C1 control such as U+009B, a CSI; a
+/// bidirectional embedding, override or isolate; a zero-width character): written out here,
+/// not taken from the code under test.
+fn hides_itself(c: char) -> bool {
+    ('\u{0080}'..='\u{009F}').contains(&c)
+        || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{061C}')
+        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{FEFF}')
 }

@@ -16,7 +16,7 @@ use anyhow::{bail, Context};
 use serde::Serialize;
 
 use crate::core::events::{validate_bytes, ListDraft, Problem, Shape};
-use crate::core::visible::counted;
+use crate::core::visible::{counted, escape_visible, json_visible};
 
 /// The template `events new` starts from (also in assets/events/template.json).
 pub const TEMPLATE: &str = include_str!("../../assets/events/template.json");
@@ -258,13 +258,17 @@ fn run_validate(args: ValidateArgs) -> anyhow::Result<u8> {
             if !omitted.is_empty() {
                 doc["omitted"] = serde_json::Value::Array(omitted);
             }
-            out = serde_json::to_string_pretty(&doc).context("cannot format the report")?;
+            out = json_visible(
+                &serde_json::to_string_pretty(&doc).context("cannot format the report")?,
+            );
             out.push('\n');
         }
         Output::Text => {
             for (file, report) in &reports {
+                // The file's names and values are text from outside (`core::visible`).
                 for p in &report.problems {
-                    out.push_str(&format!("{file}: {p}\n"));
+                    out.push_str(&escape_visible(format!("{file}: {p}").as_bytes()));
+                    out.push('\n');
                 }
                 if !report.omitted.is_empty() {
                     out.push_str(&format!(

@@ -11,6 +11,7 @@ use bytes::Bytes;
 
 use super::request_flags::RequestFlags;
 use crate::core::spec::{RequestSpec, Timestamp};
+use crate::core::visible::{escape_visible, escape_visible_lines, json_visible};
 use crate::engine::{ClientOptions, OutgoingRequest, Response};
 use crate::engine::{Exchange, SendRequest, Session};
 use crate::store::Paths;
@@ -181,7 +182,7 @@ fn finish(exchange: Exchange, output: Output) -> anyhow::Result<u8> {
                     "error": e.to_string(),
                     "warnings": warnings,
                 });
-                print_out(&format!("{:#}\n", v))?;
+                print_out(&format!("{}\n", json_visible(&format!("{v:#}"))))?;
             }
             eprintln!("signscope: {e}");
             Ok(1)
@@ -204,7 +205,7 @@ fn finish(exchange: Exchange, output: Output) -> anyhow::Result<u8> {
                         },
                         "warnings": warnings,
                     });
-                    print_out(&format!("{:#}\n", v))?;
+                    print_out(&format!("{}\n", json_visible(&format!("{v:#}"))))?;
                 }
             }
             Ok(if resp.is_success() { 0 } else { 1 })
@@ -253,15 +254,18 @@ pub fn response_text(resp: &Response) -> String {
         resp.timings.first_byte.as_secs_f64() * 1000.0,
         resp.timings.total.as_secs_f64() * 1000.0
     );
+    // Everything from the server is text from outside: shown through the one escaping rule
+    // (`core::visible`), so an answer cannot write terminal controls or reorder the screen.
     for (n, v) in &resp.headers {
-        out.push_str(&format!("{n}: {v}\n"));
+        out.push_str(&escape_visible(format!("{n}: {v}").as_bytes()));
+        out.push('\n');
     }
     out.push('\n');
     match serde_json::from_slice::<serde_json::Value>(&resp.body)
         .and_then(|v| serde_json::to_string_pretty(&v))
     {
-        Ok(pretty) => out.push_str(&pretty),
-        Err(_) => out.push_str(&String::from_utf8_lossy(&resp.body)),
+        Ok(pretty) => out.push_str(&json_visible(&pretty)),
+        Err(_) => out.push_str(&escape_visible_lines(&resp.body)),
     }
     if !out.ends_with('\n') {
         out.push('\n');

@@ -2,11 +2,12 @@
 //! stay readable (printable text, including non-ASCII letters, is written as it is).
 
 use super::lang::Lang;
+use crate::core::visible::is_hidden;
 
 /// `value` as a string literal of `lang`, whose UTF-8 bytes are exactly `value`'s.
 pub fn literal(lang: Lang, value: &str) -> String {
     match lang {
-        Lang::Shell => shell_single_quoted(value),
+        Lang::Shell => crate::core::curl::shell_single_quoted(value),
         Lang::Php => c_like(value, Escapes::PHP),
         Lang::Ruby => c_like(value, Escapes::RUBY),
         Lang::Python | Lang::Node | Lang::Go | Lang::Java | Lang::Csharp => {
@@ -55,7 +56,11 @@ fn c_like(value: &str, esc: Escapes) -> String {
                 out.push('\\');
                 out.push(c);
             }
-            c if c.is_control() || matches!(c, '\u{feff}' | '\u{2028}' | '\u{2029}') => {
+            // Control characters, and what `core::visible::is_hidden` names: the BOM, line
+            // and paragraph separators (which some compilers refuse or misread), and the
+            // bidirectional overrides that make code read differently from what it does
+            // ("Trojan Source").
+            c if c.is_control() || is_hidden(c) => {
                 let code = c as u32;
                 if esc.braced_unicode {
                     out.push_str(&format!("\\u{{{code:04x}}}"));
@@ -71,11 +76,6 @@ fn c_like(value: &str, esc: Escapes) -> String {
     }
     out.push('"');
     out
-}
-
-/// A POSIX shell single-quoted word: nothing inside is special except the quote itself.
-fn shell_single_quoted(value: &str) -> String {
-    format!("'{}'", value.replace('\'', r"'\''"))
 }
 
 #[cfg(test)]
@@ -103,6 +103,19 @@ mod tests {
         assert_eq!(literal(Lang::Ruby, "#{x} $y"), r##""\#{x} $y""##);
         assert_eq!(literal(Lang::Python, "#{x} $y"), r##""#{x} $y""##);
         assert_eq!(literal(Lang::Php, "\u{1}"), r#""\u{0001}""#);
+    }
+
+    #[test]
+    fn bidi_overrides_and_c1_controls_are_escaped_in_every_language() {
+        let v = "a\u{202E}b\u{009B}c\u{2066}";
+        assert_eq!(literal(Lang::Python, v), r#""a\u202eb\u009bc\u2066""#);
+        assert_eq!(literal(Lang::Php, v), r#""a\u{202e}b\u{009b}c\u{2066}""#);
+        assert_eq!(
+            literal(Lang::Shell, v),
+            r#"'a'"$(printf '\342\200\256')"'b'"$(printf '\302\233')"'c'"$(printf '\342\201\246')""#
+        );
+        assert_eq!(literal(Lang::Shell, ""), "''");
+        assert_eq!(literal(Lang::Shell, "\r"), r#""$(printf '\015')""#);
     }
 
     #[test]

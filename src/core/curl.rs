@@ -9,7 +9,7 @@
 
 use super::http_text::split_target;
 use super::received::ReceivedRequest;
-use super::visible::escape_visible;
+use super::visible::{escape_visible, is_hidden};
 
 /// Why a curl command could not be read. One sentence each.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -570,7 +570,7 @@ pub fn parse_curl_command(cmd: &str) -> Result<CurlCommand, ParseError> {
 }
 
 /// Quote a word for a POSIX shell: as it is when it is made only of safe characters, otherwise
-/// in single quotes (a `'` inside becomes `'\''`).
+/// with [`shell_single_quoted`].
 pub fn shell_quote(s: &str) -> String {
     let safe = !s.is_empty()
         && s.bytes()
@@ -578,8 +578,51 @@ pub fn shell_quote(s: &str) -> String {
     if safe {
         s.to_string()
     } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
+        shell_single_quoted(s)
     }
+}
+
+/// Whether a character cannot be written as it is into a shell word someone will read: one
+/// that hides what it is (`core::visible::is_hidden`) or a control character other than LF
+/// and tab.
+fn hides(c: char) -> bool {
+    is_hidden(c) || (c.is_control() && c != '\n' && c != '\t')
+}
+
+/// A POSIX shell single-quoted word (a `'` inside becomes `'\''`; nothing else is special).
+/// A character that hides what it is (a bidi override, a C1 control: "Trojan Source") or a
+/// control character other than LF and tab is not written as it is: each becomes
+/// `"$(printf '\ooo...')"`, the octal escapes of its bytes, joined to the quoted runs around it
+/// into one word (POSIX sh has no `$'...'`; none of these is a newline, which `$(...)` would
+/// drop). Used by printed curl commands and generated shell programs alike.
+pub fn shell_single_quoted(value: &str) -> String {
+    let flush = |out: &mut String, run: &mut String| {
+        if !run.is_empty() {
+            out.push_str(&format!("'{}'", run.replace('\'', r"'\''")));
+            run.clear();
+        }
+    };
+    let mut out = String::with_capacity(value.len() + 2);
+    let mut run = String::new();
+    for c in value.chars() {
+        if hides(c) {
+            flush(&mut out, &mut run);
+            let mut buf = [0u8; 4];
+            let octal: String = c
+                .encode_utf8(&mut buf)
+                .bytes()
+                .map(|b| format!("\\{b:03o}"))
+                .collect();
+            out.push_str(&format!("\"$(printf '{octal}')\""));
+        } else {
+            run.push(c);
+        }
+    }
+    flush(&mut out, &mut run);
+    if out.is_empty() {
+        out.push_str("''");
+    }
+    out
 }
 
 /// Where the printed command takes the body from.
@@ -592,10 +635,10 @@ pub enum CurlBody<'a> {
 }
 
 /// Whether bytes can sit inside single quotes and still be read by a person: UTF-8 text with no
-/// control characters other than LF and tab.
+/// control characters other than LF and tab, and nothing that hides what it is.
 fn quotable(body: &[u8]) -> bool {
     match std::str::from_utf8(body) {
-        Ok(s) => s.chars().all(|c| c == '\n' || c == '\t' || !c.is_control()),
+        Ok(s) => !s.chars().any(hides),
         Err(_) => false,
     }
 }

@@ -53,11 +53,53 @@ fn push_char(out: &mut String, c: char) {
         '\t' => out.push_str("\\t"),
         '\\' => out.push_str("\\\\"),
         c if c.is_ascii_control() => out.push_str(&format!("\\x{:02X}", c as u32)),
-        c if !c.is_ascii() && (c.is_whitespace() || is_invisible(c)) => {
-            out.push_str(&format!("\\u{{{:04X}}}", c as u32))
-        }
+        c if is_hidden(c) => out.push_str(&format!("\\u{{{:04X}}}", c as u32)),
         c => out.push(c),
     }
+}
+
+/// Whether a non-ASCII character hides what it is on screen: whitespace other than the space,
+/// zero-width and format characters, C1 controls and the bidirectional controls. The one rule
+/// for every output of text from outside: [`escape_visible`] (views and text output),
+/// [`json_visible`] (JSON output) and the string literals of generated code
+/// (`codegen::literal`) escape exactly these, and ASCII control characters.
+pub fn is_hidden(c: char) -> bool {
+    !c.is_ascii() && (c.is_whitespace() || is_invisible(c))
+}
+
+/// JSON text (as serde_json writes it) with every character [`is_hidden`] written as a
+/// `\uXXXX` escape: the same JSON value, and nothing on screen that is not what it seems.
+/// serde_json escapes ASCII control characters itself but writes C1 controls and bidi
+/// overrides as they are.
+pub fn json_visible(json: &str) -> String {
+    if !json.chars().any(is_hidden) {
+        return json.to_string();
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if is_hidden(c) {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{u:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Text from outside made visible line by line, its line breaks kept: each line through
+/// [`escape_visible`] (a CR shows as `\r`).
+pub fn escape_visible_lines(text: &[u8]) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for (i, line) in text.split(|&b| b == b'\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&escape_visible(line));
+    }
+    out
 }
 
 /// Zero-width and format characters that render as nothing, C1 controls (U+009B is a
@@ -98,6 +140,21 @@ mod tests {
         assert_eq!(
             escape_visible("a\u{202E}b\u{2066}c\u{061C}d\u{009B}2J".as_bytes()),
             "a\\u{202E}b\\u{2066}c\\u{061C}d\\u{009B}2J"
+        );
+    }
+
+    #[test]
+    fn json_keeps_its_value_and_shows_what_hides() {
+        let v = serde_json::json!({"a": "x\u{202E}y\u{009B}z\"\\", "b": "café"});
+        let shown = json_visible(&v.to_string());
+        assert_eq!(shown, r#"{"a":"x\u202ey\u009bz\"\\","b":"café"}"#);
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&shown).unwrap(),
+            v
+        );
+        assert_eq!(
+            escape_visible_lines(b"a\x1b[2J\r\nb\n"),
+            "a\\x1B[2J\\r\nb\n"
         );
     }
 

@@ -171,10 +171,8 @@ pub fn invisible_body_bytes(body: &[u8]) -> Vec<String> {
     notes
 }
 
+/// The one rule of what hides what it is (`core::visible`), which also names C1 controls and
+/// bidirectional overrides.
 fn is_invisible(c: char) -> bool {
-    matches!(
-        c,
-        '\u{00A0}' | '\u{00AD}' | '\u{200B}'..='\u{200F}' | '\u{2028}' | '\u{2029}' | '\u{202F}'
-            | '\u{2060}'..='\u{2064}' | '\u{FEFF}'
-    )
+    crate::core::visible::is_hidden(c)
 }
