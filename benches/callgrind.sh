@@ -3,10 +3,11 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-# Build `examples/$1.rs` (release) and set `bin` to it.
+# Build `examples/$1.rs` in the `profiling` profile (the release code with symbols and line
+# tables, Cargo.toml) and set `bin` to it.
 build_example() {
-    cargo build --release --example "$1" >/dev/null
-    bin="target/release/examples/$1"
+    cargo build --profile profiling --example "$1" >/dev/null
+    bin="target/profiling/examples/$1"
 }
 
 # Instructions executed by one run of `$bin` with these arguments.

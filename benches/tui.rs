@@ -176,6 +176,7 @@ fn cpu_ticks(pid: u32) -> u64 {
 
 /// Start the binary in a PTY; return (time to the first frame, idle RSS KiB, idle CPU ticks over 3 s).
 fn run_binary(
+    exe: &std::path::Path,
     profile: Option<&str>,
     typing: bool,
     config: &std::path::Path,
@@ -190,7 +191,6 @@ fn run_binary(
             pixel_height: 0,
         })
         .unwrap();
-    let exe = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/signscope");
     let mut cmd = CommandBuilder::new(exe);
     cmd.env("SIGNSCOPE_CONFIG_DIR", config);
     cmd.env("SIGNSCOPE_DATA_DIR", data);
@@ -247,17 +247,76 @@ fn run_binary(
     (first_frame, rss, idle)
 }
 
+/// The binaries to measure: `SIGNSCOPE_BENCH_BINARY` (a path, or several separated by `:`, e.g.
+/// builds with different `[profile.release]` settings), else `target/release/signscope`.
+fn binaries() -> Vec<std::path::PathBuf> {
+    match std::env::var("SIGNSCOPE_BENCH_BINARY") {
+        Ok(list) => list
+            .split(':')
+            .filter(|p| !p.is_empty())
+            .map(std::path::PathBuf::from)
+            .collect(),
+        Err(_) => {
+            vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/signscope")]
+        }
+    }
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
 fn binary_figures() {
-    let exe = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/signscope");
-    if !exe.exists() {
-        eprintln!("tui binary figures skipped: build it first with `cargo build --release`");
+    let exes = binaries();
+    if let Some(missing) = exes.iter().find(|e| !e.exists()) {
+        eprintln!(
+            "tui binary figures skipped: {} does not exist; build it first with `cargo build --release`",
+            missing.display()
+        );
         return;
     }
+    // `SIGNSCOPE_BENCH_RUNS` starts of the demo per binary (default 1), alternating between the
+    // binaries so that a change in the machine's load hits all of them alike.
+    let runs: usize = std::env::var("SIGNSCOPE_BENCH_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .filter(|&r| r > 0)
+        .unwrap_or(1);
+    let mut demo: Vec<Vec<(Duration, u64, u64)>> = vec![Vec::new(); exes.len()];
+    for _ in 0..runs {
+        for (exe, figures) in exes.iter().zip(&mut demo) {
+            // A first start each time: no saved profile, so the demo opens.
+            let config = tempfile::tempdir().unwrap();
+            let data = tempfile::tempdir().unwrap();
+            figures.push(run_binary(exe, None, false, config.path(), data.path()));
+        }
+    }
+    for (exe, figures) in exes.iter().zip(demo) {
+        let size = std::fs::metadata(exe).unwrap().len() as f64 / (1024.0 * 1024.0);
+        let name = format!("{} ({size:.1} MiB)", exe.display());
+        let ms: Vec<f64> = figures.iter().map(|f| f.0.as_secs_f64() * 1000.0).collect();
+        let mib: Vec<f64> = figures.iter().map(|f| f.1 as f64 / 1024.0).collect();
+        let idle = figures.iter().map(|f| f.2).max().unwrap_or(0);
+        if runs == 1 {
+            println!("tui binary, demo profile: first frame {:.1} ms, idle RSS {:.1} MiB, idle CPU {idle} ticks in 3 s; {name}", ms[0], mib[0]);
+        } else {
+            let (lo, hi) = (
+                ms.iter().copied().fold(f64::MAX, f64::min),
+                ms.iter().copied().fold(0.0, f64::max),
+            );
+            println!(
+                "tui binary, demo profile, {runs} runs: first frame median {:.1} ms ({lo:.1}-{hi:.1}), idle RSS median {:.1} MiB ({:.1}-{:.1}), idle CPU at most {idle} ticks in 3 s; {name}",
+                median(ms.clone()),
+                median(mib.clone()),
+                mib.iter().copied().fold(f64::MAX, f64::min),
+                mib.iter().copied().fold(0.0, f64::max),
+            );
+        }
+    }
+    // A profile holding a 16 MB body.
     let config = tempfile::tempdir().unwrap();
     let data = tempfile::tempdir().unwrap();
-    let (first, rss, idle) = run_binary(None, false, config.path(), data.path());
-    println!("tui binary, demo profile: first frame {:.1} ms, idle RSS {:.1} MiB, idle CPU {} ticks in 3 s", first.as_secs_f64() * 1000.0, rss as f64 / 1024.0, idle);
-    // A profile holding a 16 MB body.
     let body = body_of(16 << 20);
     let mut p = signscope::store::Profile::new("big");
     p.indexing_url = "http://127.0.0.1:9".into();
@@ -268,20 +327,24 @@ fn binary_figures() {
     signscope::store::ProfileStore::open(&paths)
         .save(&p)
         .unwrap();
-    let (first, rss, idle) = run_binary(Some("big"), false, config.path(), data.path());
-    println!(
-        "tui binary, 16 MiB body: first frame {:.1} ms, RSS {:.1} MiB ({:.2}x the body), idle CPU {} ticks in 3 s",
-        first.as_secs_f64() * 1000.0,
-        rss as f64 / 1024.0,
-        rss as f64 / 1024.0 / 16.0,
-        idle
-    );
-    let (_, rss, _) = run_binary(Some("big"), true, config.path(), data.path());
-    println!(
-        "tui binary, 16 MiB body after typing 50 keys at its end: RSS {:.1} MiB ({:.2}x the body)",
-        rss as f64 / 1024.0,
-        rss as f64 / 1024.0 / 16.0,
-    );
+    for exe in &exes {
+        let (first, rss, idle) = run_binary(exe, Some("big"), false, config.path(), data.path());
+        println!(
+            "tui binary, 16 MiB body: first frame {:.1} ms, RSS {:.1} MiB ({:.2}x the body), idle CPU {} ticks in 3 s; {}",
+            first.as_secs_f64() * 1000.0,
+            rss as f64 / 1024.0,
+            rss as f64 / 1024.0 / 16.0,
+            idle,
+            exe.display()
+        );
+        let (_, rss, _) = run_binary(exe, Some("big"), true, config.path(), data.path());
+        println!(
+            "tui binary, 16 MiB body after typing 50 keys at its end: RSS {:.1} MiB ({:.2}x the body); {}",
+            rss as f64 / 1024.0,
+            rss as f64 / 1024.0 / 16.0,
+            exe.display()
+        );
+    }
 }
 
 /// A compact JSON response of about `size` bytes (an array of product records).
