@@ -9,10 +9,9 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
-use crate::core::diagnose::apply::Signing;
 use crate::core::diagnose::catalogue::Part;
 use crate::core::diagnose::head::Head;
-use crate::core::diagnose::{Diagnosis, Mistake};
+use crate::core::diagnose::{Diagnosis, Mistake, Signing};
 use crate::core::time::format_timestamp;
 use crate::core::verify::ReceivedRequest;
 use crate::core::{Secret, AUTH_ALGO, CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX};
@@ -94,21 +93,8 @@ fn pool() -> Vec<Mistake> {
     ]
 }
 
-/// Whether `m` can be made on `base` at all (a '?' needs a query, a trimmed '/' a path ending
-/// in one...).
-fn applies(m: &Mistake, base: &Base) -> bool {
-    match m {
-        Mistake::QuestionMarkBeforeQuery => !base.query.is_empty(),
-        Mistake::EmptyQueryLineOmitted => base.query.is_empty(),
-        Mistake::TrailingSlashTrimmed => base.path.ends_with('/'),
-        Mistake::BodyReserialisedPretty => !base.body.is_empty(),
-        _ => true,
-    }
-}
-
-/// The signature a client making `mistakes` sends for `base` at `timestamp`: each mistake made
-/// as the catalogue defines it (`Mistake::apply`), the same definition the diagnosis uses.
-fn mistaken_signature(base: &Base, timestamp: &str, mistakes: &[Mistake]) -> String {
+/// The documented signing of `base` at `timestamp`, before any mistake.
+fn signing(base: &Base, timestamp: &str) -> Signing {
     let head = Head::expected(
         base.method,
         base.path,
@@ -121,7 +107,19 @@ fn mistaken_signature(base: &Base, timestamp: &str, mistakes: &[Mistake]) -> Str
             CONTENT_TYPE_JSON.to_string(),
         ],
     );
-    let mut signing = Signing::expected(head, base.body.as_bytes(), REST_KEY.as_bytes());
+    Signing::expected(head, base.body.as_bytes(), REST_KEY.as_bytes())
+}
+
+/// Whether `m` can be made on `base` at all (a trimmed '/' needs a path ending in one, an
+/// omitted empty query line a request without a query...): the catalogue's own test.
+fn applies(m: &Mistake, base: &Base, timestamp: &str) -> bool {
+    m.changes(&signing(base, timestamp))
+}
+
+/// The signature a client making `mistakes` sends for `base` at `timestamp`: each mistake made
+/// as the catalogue defines it (`Mistake::apply`), the same definition the diagnosis uses.
+fn mistaken_signature(base: &Base, timestamp: &str, mistakes: &[Mistake]) -> String {
+    let mut signing = signing(base, timestamp);
     for m in mistakes {
         m.apply(&mut signing);
     }
@@ -172,8 +170,10 @@ pub fn generate(level: u8, seed: u64, now: DateTime<Utc>) -> Exercise {
         attempt += 1;
         let base_index = rng.random_range(0..BASES.len());
         let base = &BASES[base_index];
-        let mut candidates: Vec<Mistake> =
-            pool().into_iter().filter(|m| applies(m, base)).collect();
+        let mut candidates: Vec<Mistake> = pool()
+            .into_iter()
+            .filter(|m| applies(m, base, &timestamp))
+            .collect();
         candidates.shuffle(&mut rng);
         let mut mistakes: Vec<Mistake> = Vec::new();
         for m in &candidates {
@@ -252,6 +252,7 @@ impl Exercise {
     /// the "fix" form of the exercise changes them until the server accepts the request.
     pub fn knobs(&self) -> Vec<Knob> {
         let base = &BASES[self.base];
+        let timestamp = self.timestamp();
         KNOB_PARTS
             .iter()
             .filter_map(|&(part, name)| {
@@ -259,7 +260,7 @@ impl Exercise {
                 options.extend(
                     pool()
                         .into_iter()
-                        .filter(|m| m.part() == part && applies(m, base))
+                        .filter(|m| m.part() == part && applies(m, base, &timestamp))
                         .map(Some),
                 );
                 if options.len() < 2 {
@@ -311,12 +312,15 @@ impl Exercise {
     ) -> Result<(), crate::core::verify::Rejection> {
         let keys: std::collections::HashMap<String, Secret> =
             [(API_KEY.to_string(), Secret::new(REST_KEY))].into();
-        crate::core::verify(
+        let plan = crate::core::verify::DiagnosisPlan::Run(exercise_options());
+        crate::core::verify::verify_all(
             &self.request_with(knobs),
             &keys,
             &crate::core::VerifyOptions::default(),
             now,
+            &plan,
         )
+        .into_result()
         .map(|_| ())
     }
 
@@ -431,11 +435,15 @@ impl Knob {
 /// clock search stays at its narrowest (±5 units, not the 4 MiB budget's thousands of
 /// instants for these short bodies).
 fn diagnose_exercise(req: &ReceivedRequest, prefix: &str, key: &Secret, sig: &str) -> Diagnosis {
-    let opts = crate::core::diagnose::DiagnoseOptions {
+    crate::core::diagnose::diagnose_with(req, prefix, key, sig, &exercise_options())
+}
+
+/// The diagnosis options of every exercise request, its checks in the fix form too.
+fn exercise_options() -> crate::core::diagnose::DiagnoseOptions {
+    crate::core::diagnose::DiagnoseOptions {
         clock_budget_bytes: Some(0),
         ..Default::default()
-    };
-    crate::core::diagnose::diagnose_with(req, prefix, key, sig, &opts)
+    }
 }
 
 /// A short name of a mistake for a pick list (the diagnosis explains it in full afterwards).

@@ -1,8 +1,9 @@
-//! What each mistake does to a signing: [`Mistake::head_change`] (the one definition of a head
-//! mistake, which the search's variants in `head.rs` are made with) and [`Mistake::apply`],
-//! with which the exercises make their requests (docs/diagnosis.md, "Adding a mistake").
-//! Kept beside the catalogue so that the catalogue, the head and the bodies import no one
-//! another in a loop.
+//! What each mistake does to a signing, defined once: [`Mistake::head_change`] (which the
+//! search's head variants in `head.rs` are made with), [`Mistake::apply`] (with which the
+//! exercises make their requests) and [`Mistake::changes`] (whether a mistake applies to a
+//! request at all, for the exercises' draws). docs/diagnosis.md, "Adding a mistake". Kept
+//! beside the catalogue, not in it, so that the catalogue, the head and the bodies import no
+//! one another in a loop (`tests/architecture.rs`).
 
 use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE};
 use base64::Engine;
@@ -73,7 +74,11 @@ impl Mistake {
     pub fn head_change(&self, head: &Head) -> Option<Change> {
         Some(match self {
             Mistake::QuestionMarkBeforeQuery => Change::QueryMark,
-            Mistake::EmptyQueryLineOmitted => Change::QueryOmitted,
+            // Only an empty query line can be left out as this mistake (a query's line left
+            // out is a query removed after signing).
+            Mistake::EmptyQueryLineOmitted if head.query.as_deref() == Some("") => {
+                Change::QueryOmitted
+            }
             Mistake::TrailingSlashTrimmed => Change::PathTrimmed,
             Mistake::CrlfLineEndings => Change::Crlf,
             Mistake::LowercaseHeaderNames => Change::LowerNames,
@@ -132,6 +137,14 @@ impl Mistake {
             },
             _ => return None,
         })
+    }
+
+    /// Whether this mistake can be made in `s` and changes the signature it gives: the one
+    /// test of whether a mistake applies to a request (the search keeps only head variants
+    /// that change the head; the exercises draw only mistakes for which this holds).
+    pub fn changes(&self, s: &Signing) -> bool {
+        let mut made = s.clone();
+        self.apply(&mut made) && made.signature() != s.signature()
     }
 
     /// Make this mistake in a signing, as a client does (used by the exercises, which make

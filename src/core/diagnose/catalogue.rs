@@ -1,5 +1,6 @@
-//! The catalogue of client mistakes the diagnosis knows: each has a stable upper-snake id and one
-//! sentence saying what the client did and how to fix it (docs/diagnosis.md lists them all).
+//! The catalogue of client mistakes the diagnosis knows: each has a stable upper-snake id, the
+//! part of the signing it changes and one sentence describing what happened (docs/diagnosis.md
+//! lists them all); what it does to a signing is in `apply.rs`.
 
 use std::fmt;
 

@@ -367,9 +367,7 @@ pub fn head_mods(
     };
 
     push(Mistake::QuestionMarkBeforeQuery, true);
-    if query.is_empty() {
-        push(Mistake::EmptyQueryLineOmitted, true);
-    }
+    push(Mistake::EmptyQueryLineOmitted, true);
     push(Mistake::TrailingSlashTrimmed, true);
     push(Mistake::CrlfLineEndings, true);
     push(Mistake::LowercaseHeaderNames, true);

@@ -16,6 +16,7 @@ pub mod search;
 
 use bytes::Bytes;
 
+pub use apply::{Encoding, Signing};
 pub use catalogue::{Mistake, Part};
 pub use head::php_sdk_mistakes;
 pub use search::{DEFAULT_BUDGET, DEFAULT_CLOCK_BUDGET, SERVER_CLOCK_UNITS};

@@ -545,3 +545,69 @@ fn kept_re_serialisations_build_the_same_bodies_as_building_each_anew() {
     }
     assert!(built > 15, "{built} of {} recipes built", recipes.len());
 }
+
+#[test]
+fn every_mistake_made_with_the_catalogues_apply_is_named_alone_where_it_changes_the_signing() {
+    // One definition: a mistake the catalogue makes in a signing (`Mistake::apply`, what the
+    // exercises do) is the one the search names, on requests with and without a query or a
+    // trailing '/'; `Mistake::changes` says when it applies at all (an empty query line can
+    // only be left out of a request without a query).
+    let all = [
+        Mistake::QuestionMarkBeforeQuery,
+        Mistake::EmptyQueryLineOmitted,
+        Mistake::TrailingSlashTrimmed,
+        Mistake::CrlfLineEndings,
+        Mistake::TrailingLfAfterBody,
+        Mistake::LowercaseHeaderNames,
+        Mistake::LowercaseMethod,
+        Mistake::BodyReserialisedCompact,
+        Mistake::BodyReserialisedPretty,
+        Mistake::BodySortedKeys,
+        Mistake::EmptyBodySigned,
+        Mistake::BodyUnicodeEscaped,
+        Mistake::BodySlashesEscaped,
+        Mistake::QueryParamsSorted,
+        Mistake::KeyWithTrailingNewline,
+        Mistake::KeyQuoted,
+        Mistake::PublicApiKeyAsSecret,
+        Mistake::HexInsteadOfBase64,
+        Mistake::UrlSafeBase64,
+        Mistake::Sha256InsteadOfSha384,
+        Mistake::HeaderLinesReordered {
+            order: [1, 0, 2, 3],
+        },
+        Mistake::TimestampDiffers { offset_ms: 3 },
+        Mistake::ContentTypeDiffers {
+            signed: "application/json; charset=utf-8".into(),
+        },
+    ];
+    let body = r#"[{"id": "1", "b": 1, "a": "Café / crème"}]"#.as_bytes();
+    let opts = DiagnoseOptions {
+        clock_budget_bytes: Some(0),
+        ..DiagnoseOptions::default()
+    };
+    let mut named = 0;
+    for (path, query) in [("/v2/batch", ""), ("/v2/batch/", "b=2&a=1")] {
+        let req = sent(path, query, body);
+        let (_, values) = expected(&req, "SVC");
+        let head = Head::expected("PUT", path, query, "SVC", values);
+        let right = Signing::expected(head, body, KEY.as_bytes());
+        for m in &all {
+            let mut made = right.clone();
+            let changes = m.changes(&right);
+            assert_eq!(
+                changes,
+                m.apply(&mut made) && made.signature() != right.signature()
+            );
+            if !changes {
+                continue;
+            }
+            let d = diagnose_with(&req, "SVC", &Secret::new(KEY), &made.signature(), &opts);
+            assert_eq!(d.ids(), vec![m.code()], "{path}?{query}: {m:?}");
+            named += 1;
+        }
+        let omitted = Mistake::EmptyQueryLineOmitted.changes(&right);
+        assert_eq!(omitted, query.is_empty(), "{path}?{query}");
+    }
+    assert!(named >= 2 * all.len() - 6, "{named}");
+}
