@@ -540,3 +540,122 @@ async fn a_header_byte_that_is_not_utf8_is_recorded_escaped_and_utf8_as_it_is() 
         "{listed}"
     );
 }
+
+/// A request captured from the vendor's SDK (tests/data/vendor/), sent as raw HTTP to `url`'s
+/// host with its own method, target, headers and body.
+fn send_capture(url: &str, raw: &[u8]) -> u16 {
+    use std::io::Write;
+    let host = url.strip_prefix("http://").unwrap();
+    let text = String::from_utf8_lossy(raw);
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    let head: Vec<&str> = head
+        .split("\r\n")
+        .filter(|l| !l.starts_with("Host: "))
+        .collect();
+    let mut out = format!("{}\r\nHost: {host}\r\n", head[0]);
+    for h in &head[1..] {
+        out.push_str(&format!("{h}\r\n"));
+    }
+    out.push_str("Connection: close\r\n\r\n");
+    out.push_str(body);
+    let mut s = std::net::TcpStream::connect(host).unwrap();
+    s.write_all(out.as_bytes()).unwrap();
+    let mut answer = String::new();
+    s.read_to_string(&mut answer).unwrap();
+    answer[9..12].parse().unwrap()
+}
+
+/// The fields an older endpoint's request carries, counted from the capture itself: the
+/// query's names and the multipart form's parts, each name once.
+fn field_names(raw: &[u8]) -> usize {
+    let text = String::from_utf8_lossy(raw);
+    let target = text.split(' ').nth(1).unwrap();
+    let mut names: std::collections::BTreeSet<String> = target
+        .split_once('?')
+        .map(|(_, q)| q)
+        .unwrap_or("")
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| p.split('=').next().unwrap().to_string())
+        .collect();
+    for part in text
+        .split("Content-Disposition: form-data; name=\"")
+        .skip(1)
+    {
+        names.insert(part.split('"').next().unwrap().to_string());
+    }
+    names.len()
+}
+
+#[test]
+fn the_older_endpoints_show_their_endpoint_and_fields_in_watch_and_the_traffic_line() {
+    // docs/events.md rule E21: what @klevu/core 1.x (GET with a query) and 5.x (POST with a
+    // multipart form) send to the older endpoints is a request with fields, not an event
+    // batch. The line names the endpoint and how many fields came, GET or POST; a request
+    // without its API key names the missing field.
+    let serve = serve_demo("127.0.0.1:0");
+    let url = serve.url.clone();
+    let text = Watch::start(&["--url", &url]);
+    let json = Watch::start(&["--url", &url, "--output", "json", "--only", "collect"]);
+    first_line_after_pokes(&text, &url);
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/vendor");
+    let mut captures: Vec<(String, Vec<u8>)> = Vec::new();
+    for (version, names) in [
+        (
+            "klevu-core-1.9.0",
+            &["search", "search-click", "category-view", "category-click"][..],
+        ),
+        (
+            "klevu-core-5.2.2",
+            &[
+                "search",
+                "search-click",
+                "category-view",
+                "category-click",
+                "banner-click-v1",
+            ][..],
+        ),
+    ] {
+        for name in names {
+            let raw = std::fs::read(dir.join(version).join(format!("{name}.http"))).unwrap();
+            captures.push((format!("{version}/{name}"), raw));
+        }
+    }
+    for (what, raw) in &captures {
+        assert_eq!(send_capture(&url, raw), 200, "{what}");
+        let request = String::from_utf8_lossy(raw);
+        let request_line = request.split("\r\n").next().unwrap();
+        let (method, target) = request_line
+            .strip_suffix(" HTTP/1.1")
+            .unwrap()
+            .split_once(' ')
+            .unwrap();
+        let endpoint = target
+            .split('?')
+            .next()
+            .unwrap()
+            .strip_prefix("/analytics/")
+            .unwrap();
+        let fields = field_names(raw);
+        let want = format!("{method} {target} 200 OK ({endpoint}: {fields} fields)");
+        // watch: `HH:MM:SS <the line>`.
+        let got = line_with(&text, &format!("{method} {target} "));
+        assert_eq!(got.split_once(' ').unwrap().1, want, "{what}");
+        // The Traffic view's row is `core::traffic::request_line` of the same record.
+        let record: signscope::core::traffic::RequestSeen =
+            serde_json::from_str(&json.line()).unwrap();
+        let row = signscope::core::traffic::request_line(&record);
+        assert_eq!(row.split_once(' ').unwrap().1, want, "{what}");
+    }
+    // Without its API key: refused, the missing field named.
+    let bare = b"GET /analytics/productTracking?klevu_type=clicked&klevu_productId=31337 HTTP/1.1\r\nHost: x\r\n\r\n";
+    assert_eq!(send_capture(&url, bare), 400);
+    let got = line_with(&text, "GET /analytics/productTracking?klevu_type=clicked");
+    assert!(
+        got.ends_with(
+            " 400 VALIDATION_ERROR (productTracking: 2 fields; REQUIRED at klevu_apiKey)"
+        ),
+        "{got}"
+    );
+    drop(serve);
+}

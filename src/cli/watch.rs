@@ -164,6 +164,7 @@ mod tests {
             invalid: 1,
             problems: vec![serde_json::json!({"path": "[0].items[0].item_id", "code": "PATTERN"})],
             problems_omitted: 0,
+            ..BatchSeen::default()
         });
         assert_eq!(
             line(&StreamMessage::Request(Box::new(b.clone()))),

@@ -67,6 +67,14 @@ pub struct BatchSeen {
     /// Problems not listed in `problems`.
     #[serde(default)]
     pub problems_omitted: usize,
+    /// The older analytics endpoint the request went to (`n-search/search`, ...;
+    /// `docs/events.md` rule E21), when it was not `/analytics/collect`: its one record holds
+    /// the request's fields, not an event.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub endpoint: Option<String>,
+    /// How many fields that request carried (its query's or form's).
+    #[serde(default)]
+    pub fields: usize,
 }
 
 /// What the upstream answered a forwarded request (or why it could not).
@@ -198,12 +206,20 @@ pub fn request_line(r: &RequestSeen) -> String {
         s.push_str(&r.mistakes.join("+"));
     }
     if let Some(b) = &r.batch {
-        s.push_str(&format!(
-            " ({} {}, {} invalid",
-            b.events,
-            if b.events == 1 { "event" } else { "events" },
-            b.invalid
-        ));
+        match &b.endpoint {
+            // An older endpoint's request carries fields, not events (docs/events.md E21).
+            Some(endpoint) => s.push_str(&format!(
+                " ({endpoint}: {} {}",
+                b.fields,
+                if b.fields == 1 { "field" } else { "fields" }
+            )),
+            None => s.push_str(&format!(
+                " ({} {}, {} invalid",
+                b.events,
+                if b.events == 1 { "event" } else { "events" },
+                b.invalid
+            )),
+        }
         if let Some(p) = b.problems.first() {
             let path = p.get("path").and_then(|v| v.as_str()).unwrap_or("");
             let code = p.get("code").and_then(|v| v.as_str()).unwrap_or("");

@@ -286,6 +286,6 @@ fn store_batch(
             ));
         }
     }
-    stream::note_batch(answer, &records);
+    stream::note_batch(answer, &records, older);
     st.store.add_batch(status == 200, records);
 }

@@ -26,7 +26,7 @@ use axum::middleware::Next;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use tokio::sync::{broadcast, watch};
 
 use super::error::ApiError;
@@ -230,12 +230,23 @@ pub fn note_request(response: &mut Response, r: &RequestRecord) {
 }
 
 /// Note a collector request's events on its answer (called with the records as they are
-/// stored).
-pub fn note_batch(response: &mut Response, records: &[(usize, EventRecord)]) {
+/// stored); `older` names the older endpoint it went to, if it was one.
+pub fn note_batch(response: &mut Response, records: &[(usize, EventRecord)], older: Option<&str>) {
     let Some((_, first)) = records.first() else {
         return;
     };
-    let mut seen = BatchSeen::default();
+    let mut seen = BatchSeen {
+        endpoint: older.map(str::to_owned),
+        // The fields the collector read from its query or form (`core::collect`).
+        fields: match (older, &first.data) {
+            (Some(_), Some(data)) => data
+                .get("fields")
+                .and_then(Value::as_object)
+                .map_or(0, Map::len),
+            _ => 0,
+        },
+        ..BatchSeen::default()
+    };
     // Batch-level problems (path not under an event) are repeated in every event's record:
     // counted once, from the first. Linear: a batch may have 100,000 events.
     let batch_level = |p: &Value| {

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::core::traffic::Verdict;
-use crate::core::traffic::{RequestSeen, Route};
+use crate::core::traffic::{BatchSeen, RequestSeen, Route};
 use crate::core::verify::ReceivedRequest;
 use crate::core::visible::visible_lines;
 use crate::core::{CanonicalText, HeaderNames, SignableRequest};
@@ -145,12 +145,20 @@ pub fn build(r: &RequestSeen) -> Detail {
     }
 }
 
+/// A request to one of the older analytics endpoints (not an event batch).
+fn older(b: &BatchSeen) -> bool {
+    b.endpoint.is_some()
+}
+
 fn summary(r: &RequestSeen) -> Vec<(Kind, String)> {
     let mut out = Vec::new();
     let verdict = match (r.route, r.verdict, r.status) {
         (_, Some(Verdict::Rejected), _) => (Kind::Error, "signature rejected".to_string()),
         (_, Some(Verdict::Accepted), s) if s < 400 => {
             (Kind::Ok, "signature verified, accepted".to_string())
+        }
+        (Route::Collect, _, s) if s < 400 && r.batch.as_ref().is_some_and(older) => {
+            (Kind::Ok, "recorded".to_string())
         }
         (Route::Collect, _, s) if s < 400 => (Kind::Ok, "batch accepted".to_string()),
         (_, _, s) if s >= 400 => (Kind::Error, "refused".to_string()),
@@ -181,13 +189,24 @@ fn summary(r: &RequestSeen) -> Vec<(Kind, String)> {
         out.push((Kind::Warn, format!("warning: {w}")));
     }
     if let Some(b) = &r.batch {
-        out.push((
-            if b.invalid > 0 { Kind::Error } else { Kind::Ok },
-            format!(
-                "Batch: {} events, {} valid, {} invalid",
-                b.events, b.valid, b.invalid
+        out.push(match &b.endpoint {
+            // An older endpoint's request carries fields, not events (docs/events.md E21).
+            Some(endpoint) => (
+                if r.status >= 400 {
+                    Kind::Error
+                } else {
+                    Kind::Ok
+                },
+                format!("Older endpoint {endpoint}: {} fields", b.fields),
             ),
-        ));
+            None => (
+                if b.invalid > 0 { Kind::Error } else { Kind::Ok },
+                format!(
+                    "Batch: {} events, {} valid, {} invalid",
+                    b.events, b.valid, b.invalid
+                ),
+            ),
+        });
         for p in &b.problems {
             let text = |k: &str| p.get(k).and_then(Value::as_str).unwrap_or("");
             let path = match text("path") {

@@ -171,6 +171,36 @@ fn an_event_batch_lists_its_problems_with_their_paths() {
 }
 
 #[test]
+fn an_older_endpoints_form_reads_as_recorded_fields_not_an_event_batch() {
+    // @klevu/core 5.2.2's search event, as the SDK posted it (tests/data/vendor/): a
+    // multipart form to an older endpoint (docs/events.md E21, docs/server.md R11).
+    let raw = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/vendor/klevu-core-5.2.2/search.http"
+    ))
+    .unwrap();
+    let (head, body) = raw.split_at(raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4);
+    let head = String::from_utf8_lossy(head);
+    let ct = head
+        .lines()
+        .find_map(|l| l.strip_prefix("Content-Type: "))
+        .unwrap();
+    let recs = served(vec![axum::http::Request::builder()
+        .method("POST")
+        .uri("/analytics/n-search/search")
+        .header("content-type", ct)
+        .body(axum::body::Body::from(body.to_vec()))
+        .unwrap()]);
+    let mut t = on_traffic(80, 24);
+    receive(&mut t, recs[0].clone());
+    t.assert_line("POST /analytics/n-search/search 200 OK (n-search/search: 4 fields)");
+    t.assert_line("recorded · 200 OK");
+    t.assert_line("Older endpoint n-search/search: 4 fields");
+    t.assert_no_line("Batch:");
+    t.assert_no_line("batch accepted");
+}
+
+#[test]
 fn slash_filters_and_esc_clears() {
     let mut t = on_traffic(120, 30);
     for (i, p) in ["/v2/batch", "/v2/products", "/v2/batch/x"]
