@@ -381,7 +381,10 @@ fn the_footer_follows_the_focus_and_fits_at_80x24() {
     t.press(KeyCode::Esc);
     assert!(t.request.normal_mode);
     let normal = footer(&mut t);
-    assert!(normal.starts_with(" s send  i / Enter back"), "{normal:?}");
+    assert!(
+        normal.starts_with(" NORMAL  s send  i / Enter back"),
+        "{normal:?}"
+    );
 
     // A list: the History view's keys.
     t.press(KeyCode::F(4));

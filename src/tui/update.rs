@@ -146,6 +146,7 @@ impl RoutedEffect for DiagnoseEffect {
                 Command::ParseCapture { text, body, prefix }
             }
             DiagnoseEffect::ReadBody { file } => Command::ReadCaptureBody { file },
+            DiagnoseEffect::Status(s) => return say(app, s),
         }]
     }
 }

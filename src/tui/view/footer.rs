@@ -39,6 +39,14 @@ fn global(action: GlobalAction) -> Vec<(String, String)> {
     pick(&GLOBAL_KEYS, &[action])
 }
 
+/// The editing mode of the request and diagnose views (one model: Esc for normal mode, where
+/// single letters are keys; `i` or Enter to type again): `NORMAL` first in their footers while
+/// letters are keys (typing is the mode the views open in, and the one with the cursor shown;
+/// an `INSERT` word would push a key out of the 80-column footer).
+fn mode(normal: bool) -> Option<(String, String)> {
+    normal.then(|| ("NORMAL".into(), String::new()))
+}
+
 /// The keys that work in the focused field or list of the current view, most useful first.
 pub fn items(app: &App) -> Vec<(String, String)> {
     let text = all(&TEXT_KEYS);
@@ -65,6 +73,7 @@ pub fn items(app: &App) -> Vec<(String, String)> {
             if !r.normal_mode && r.focus != request::Field::Method {
                 v.splice(1..1, text);
             }
+            v.splice(0..0, mode(r.normal_mode));
             v.extend(copy);
             v
         }
@@ -108,7 +117,11 @@ pub fn items(app: &App) -> Vec<(String, String)> {
             v.extend(fixed(&[("/", "filter")]));
             v
         }
-        View::Diagnose => all(&diagnose::KEYS),
+        View::Diagnose => {
+            let mut v: Vec<_> = mode(app.diagnose.normal_mode).into_iter().collect();
+            v.extend(all(&diagnose::KEYS));
+            v
+        }
         // Each lesson key with the word of what it does (their names all start "lesson").
         View::Lesson => lesson::KEYS
             .iter()
@@ -142,7 +155,10 @@ pub fn line(items: &[(String, String)], width: usize) -> String {
         .find(|b| b.action == GlobalAction::Palette)
         .map(|b| format!("… {} all keys", GLOBAL_KEYS.label(b)))
         .unwrap_or_default();
-    let parts: Vec<String> = items.iter().map(|(k, w)| format!("{k} {w}")).collect();
+    let parts: Vec<String> = items
+        .iter()
+        .map(|(k, w)| format!("{k} {w}").trim_end().to_string())
+        .collect();
     let whole = format!(" {}", parts.join(SEP));
     if whole.chars().count() <= width {
         return whole;

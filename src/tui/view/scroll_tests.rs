@@ -58,7 +58,7 @@ fn the_diagnose_verdict_scrolls_from_the_keyboard_to_its_last_line_at_80x24() {
     // i goes back to typing in the capture: the letter is typed there.
     t.press(KeyCode::Char('i'));
     t.type_str("GET");
-    assert_eq!(t.diagnose.input.lines()[0], "GET");
+    assert!(t.diagnose.input.text().starts_with("GET"));
 }
 
 /// The collector's response in the Events view scrolled only with the wheel: Tab reaches it

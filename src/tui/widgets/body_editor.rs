@@ -97,6 +97,8 @@ pub struct BodyEditor {
     scratch: Vec<u8>,
     /// The widget's cursor style (kept when the window moves); None: the widget's default.
     cursor_style: Option<ratatui::style::Style>,
+    /// Shown while the text is empty (e.g. what to paste).
+    placeholder: Option<String>,
 }
 
 impl std::fmt::Debug for BodyEditor {
@@ -134,6 +136,7 @@ impl BodyEditor {
             limits,
             scratch: Vec::new(),
             cursor_style: None,
+            placeholder: None,
         };
         ed.show(0);
         ed
@@ -172,6 +175,12 @@ impl BodyEditor {
     pub fn set_cursor_style(&mut self, style: ratatui::style::Style) {
         self.cursor_style = Some(style);
         self.ta.set_cursor_style(style);
+    }
+
+    /// What the widget shows while the text is empty.
+    pub fn set_placeholder_text(&mut self, text: &str) {
+        self.placeholder = Some(text.to_string());
+        self.ta.set_placeholder_text(text);
     }
 
     /// The byte range of the body the widget holds.
@@ -667,6 +676,9 @@ impl BodyEditor {
         ta.set_yank_text(yank);
         if let Some(style) = self.cursor_style {
             ta.set_cursor_style(style);
+        }
+        if let Some(text) = &self.placeholder {
+            ta.set_placeholder_text(text.as_str());
         }
         if let Some(re) = &self.search {
             let _ = ta.set_search_pattern(re.as_str());

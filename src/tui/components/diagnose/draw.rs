@@ -10,7 +10,7 @@ use crate::tui::theme::Theme;
 use crate::tui::widgets::text::wrap_spans;
 
 /// Where the parts of the diagnose view are in its `area` (shared by the view and by mouse hit
-/// testing in [`on_mouse`]).
+/// testing in the update).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DiagnoseLayout {
     /// The captured-request box (with its border).
@@ -78,11 +78,7 @@ pub fn draw(frame: &mut Frame, area: Rect, d: &DiagnoseState, key_source: &str, 
         )));
     let inner = b.inner(input_area);
     frame.render_widget(b, input_area);
-    let shown = if d.on_client_text {
-        &d.client_text
-    } else {
-        &d.input
-    };
+    let shown = d.shown().textarea();
     frame.render_widget(shown, inner);
     // The box scrolls horizontally with the cursor: `›` / `‹` say where lines go on.
     crate::tui::widgets::text::mark_long_lines(frame, inner, shown, theme.dim());
@@ -109,9 +105,9 @@ pub fn draw(frame: &mut Frame, area: Rect, d: &DiagnoseState, key_source: &str, 
         .title(verdict)
         .title_bottom(Line::from(Span::styled(
             if d.normal_mode {
-                " ↑↓ PgUp PgDn scroll · i / Tab: type "
+                " ↑↓ PgUp PgDn scroll · i / Enter: type "
             } else {
-                " Tab: scroll the verdict "
+                " Esc: scroll the verdict "
             },
             theme.dim(),
         )));

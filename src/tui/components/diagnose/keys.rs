@@ -9,6 +9,8 @@ pub enum Action {
     ToggleKey,
     LoadIntoEditor,
     ToggleClientText,
+    /// Empty the box shown (the capture, or the client's signing text); Ctrl-Z undoes it.
+    Clear,
 }
 
 impl keymap::Kinded for Action {
@@ -19,6 +21,7 @@ impl keymap::Kinded for Action {
             Action::ToggleKey => keymap::Kind::Toggle,
             Action::LoadIntoEditor => keymap::Kind::Load,
             Action::ToggleClientText => keymap::Kind::Toggle,
+            Action::Clear => keymap::Kind::Edit,
         }
     }
 }
@@ -51,6 +54,12 @@ pub const KEYS: Table<Action> = Table::new(
             name: "paste the client's own signing text",
             help: "show the client's signing text box (or the capture again)",
         },
+        Binding {
+            action: Action::Clear,
+            keys: &[KeySpec::alt('x')],
+            name: "clear the capture",
+            help: "clear the box shown (the capture or the client's text); Ctrl-Z brings it back",
+        },
     ],
 );
 
@@ -61,12 +70,17 @@ pub const CONTEXT_KEYS: &[(&str, &str)] = &[
         "a raw HTTP request or a curl command line (or, after Alt-T, the client's signing text)",
     ),
     (
-        "Tab / Esc",
-        "move the focus between the capture and the verdict",
+        "Esc / i or Enter",
+        "normal mode (the verdict has the focus) / insert mode (typing in the capture), as in \
+         the request view; Tab moves between the two",
     ),
     (
         "Up / Down / PageUp / PageDown / Home / End",
-        "scroll the verdict (when it has the focus); i or Enter: back to typing",
+        "scroll the verdict (in normal mode)",
+    ),
+    (
+        "Ctrl-Z / Ctrl-Y",
+        "undo / redo in the capture (a clear too)",
     ),
     (
         "Mouse",

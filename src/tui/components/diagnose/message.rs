@@ -49,4 +49,6 @@ pub enum DiagnoseEffect {
     /// Read the body file a pasted curl command names; answered with
     /// [`DiagnoseMsg::BodyFile`].
     ReadBody { file: String },
+    /// A sentence for the status line.
+    Status(String),
 }

@@ -13,6 +13,8 @@ mod after_signing_tests;
 mod body_file_tests;
 pub mod capture;
 mod draw;
+#[cfg(test)]
+mod editing_tests;
 mod keys;
 mod message;
 #[cfg(test)]

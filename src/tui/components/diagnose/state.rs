@@ -1,8 +1,7 @@
 //! The diagnose view's state.
 
-use ratatui_textarea::TextArea;
-
 use super::keys::Action;
+use crate::tui::widgets::body_editor::BodyEditor;
 
 /// Which key source the diagnose view uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,11 +14,13 @@ pub enum DiagKey {
 
 /// State of the diagnose view.
 pub struct DiagnoseState {
-    pub input: TextArea<'static>,
+    /// The capture, in the request body's editor: its bytes are kept exactly as pasted (CRs
+    /// included), with the same undo, search-free editing and large-text window.
+    pub input: BodyEditor,
     /// The client's own signing text, when the user pastes it (Alt-T shows this box in the
     /// capture's place); compared byte by byte with the expected text when no known mistake
     /// explains a mismatch, as `verify --client-text` does.
-    pub client_text: TextArea<'static>,
+    pub client_text: BodyEditor,
     /// The top box shows (and takes keys for) the client's signing text, not the capture.
     pub on_client_text: bool,
     pub key: DiagKey,
@@ -28,7 +29,8 @@ pub struct DiagnoseState {
     pub ok: Option<bool>,
     /// Rows of the report scrolled off the top (mouse wheel).
     pub report_scroll: u16,
-    /// Normal mode: the capture box takes no text (Esc toggles).
+    /// Normal mode (Esc, as in the request view): the capture box takes no text, the keys
+    /// scroll the verdict; `i` or Enter goes back to typing (insert mode).
     pub normal_mode: bool,
     /// The body file of a pasted curl command, loaded: its name as the command writes it and
     /// its bytes (read as curl reads them when verified).
@@ -41,9 +43,9 @@ pub struct DiagnoseState {
 
 impl Default for DiagnoseState {
     fn default() -> Self {
-        let mut input = TextArea::default();
+        let mut input = BodyEditor::default();
         input.set_placeholder_text("Paste a raw HTTP request or a curl command, then press Ctrl-G");
-        let mut client_text = TextArea::default();
+        let mut client_text = BodyEditor::default();
         client_text.set_placeholder_text(
             "Optional: paste the text the client signed (Alt-T back to the capture), then Ctrl-G",
         );
@@ -65,7 +67,7 @@ impl Default for DiagnoseState {
 
 impl DiagnoseState {
     /// The box shown at the top: the capture, or the client's signing text.
-    pub fn shown_mut(&mut self) -> &mut TextArea<'static> {
+    pub fn shown_mut(&mut self) -> &mut BodyEditor {
         if self.on_client_text {
             &mut self.client_text
         } else {
@@ -73,9 +75,18 @@ impl DiagnoseState {
         }
     }
 
+    /// The box shown at the top: the capture, or the client's signing text.
+    pub fn shown(&self) -> &BodyEditor {
+        if self.on_client_text {
+            &self.client_text
+        } else {
+            &self.input
+        }
+    }
+
     /// The client's signing text as pasted (`None` when its box is empty).
     pub fn client_text(&self) -> Option<String> {
-        let text = self.client_text.lines().join("\n");
-        (!text.is_empty()).then_some(text)
+        let text = self.client_text.text();
+        (!text.is_empty()).then(|| text.to_string())
     }
 }

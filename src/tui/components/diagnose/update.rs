@@ -24,7 +24,8 @@ pub fn update(d: &mut DiagnoseState, msg: DiagnoseMsg) -> Vec<DiagnoseEffect> {
         }
         DiagnoseMsg::Run(action) => run(d, action),
         DiagnoseMsg::Open(capture) => {
-            d.input = ratatui_textarea::TextArea::from(capture.lines());
+            d.input.set_text(&capture);
+            d.on_client_text = false;
             d.normal_mode = false;
             run(d, Action::Diagnose)
         }
@@ -39,7 +40,7 @@ pub fn update(d: &mut DiagnoseState, msg: DiagnoseMsg) -> Vec<DiagnoseEffect> {
 /// A paste goes into the box shown (the capture, or the client's signing text), line ends and
 /// all.
 fn on_paste(d: &mut DiagnoseState, text: &str) {
-    d.shown_mut().insert_str(text);
+    let _ = d.shown_mut().insert_str(text);
 }
 
 /// The verdict of a capture: accepted or not, and the report lines.
@@ -68,7 +69,7 @@ fn on_mouse(d: &mut DiagnoseState, m: MouseEvent, main: Rect) {
             };
         }
         MouseEventKind::ScrollDown | MouseEventKind::ScrollUp if l.input.contains(pos) => {
-            d.shown_mut().input(ratatui_textarea::Input::from(m));
+            let _ = d.shown_mut().input(ratatui_textarea::Input::from(m));
         }
         _ => {}
     }
@@ -123,20 +124,19 @@ fn on_key(d: &mut DiagnoseState, key: KeyEvent, main: Rect) -> Vec<DiagnoseEffec
     if let Some(action) = keymap::lookup(&KEYS, &key) {
         return run(d, action);
     }
+    // Normal mode (the request view's model): the keys scroll the verdict; `i` or Enter goes
+    // back to typing, Esc stays.
     if d.normal_mode {
-        if key.code == KeyCode::Esc {
-            d.normal_mode = false;
-        } else {
-            report_key(d, key, main);
-        }
+        report_key(d, key, main);
         return vec![];
     }
-    // Tab and Esc move the focus to the verdict (the one focus key of every view: Tab).
+    // Esc: normal mode, as in the request view; Tab moves the focus to the verdict (the one
+    // focus key of every view).
     if matches!(key.code, KeyCode::Esc | KeyCode::Tab | KeyCode::BackTab) {
         d.normal_mode = true;
         return vec![];
     }
-    d.shown_mut().input(ratatui_textarea::Input::from(key));
+    let _ = d.shown_mut().input(ratatui_textarea::Input::from(key));
     vec![]
 }
 
@@ -148,12 +148,12 @@ fn run(d: &mut DiagnoseState, action: Action) -> Vec<DiagnoseEffect> {
             Ok(body) => body,
             Err(()) => return vec![],
         },
-        Action::ToggleKey | Action::ToggleClientText => None,
+        Action::ToggleKey | Action::ToggleClientText | Action::Clear => None,
     };
     match action {
         Action::Diagnose => {
             vec![DiagnoseEffect::Diagnose {
-                text: d.input.lines().join("\n"),
+                text: d.input.text().to_string(),
                 body,
                 client_text: d.client_text(),
                 key: d.key,
@@ -171,8 +171,21 @@ fn run(d: &mut DiagnoseState, action: Action) -> Vec<DiagnoseEffect> {
             d.normal_mode = false;
             vec![]
         }
+        Action::Clear => {
+            let what = if d.on_client_text {
+                "the client's signing text"
+            } else {
+                "the capture"
+            };
+            // One edit of the editor: Ctrl-Z brings the text back.
+            let _ = d.shown_mut().set_text("");
+            d.normal_mode = false;
+            vec![DiagnoseEffect::Status(format!(
+                "cleared {what} (Ctrl-Z brings it back)"
+            ))]
+        }
         Action::LoadIntoEditor => vec![DiagnoseEffect::ParseCapture {
-            text: d.input.lines().join("\n"),
+            text: d.input.text().to_string(),
             body,
         }],
     }
@@ -181,7 +194,7 @@ fn run(d: &mut DiagnoseState, action: Action) -> Vec<DiagnoseEffect> {
 /// The loaded body file of the pasted curl command (None when it names none); Err when the
 /// view asks "load body from FILE? y/n" first (or the command reads stdin, which cannot be).
 fn body_file_or_offer(d: &mut DiagnoseState, action: Action) -> Result<Option<bytes::Bytes>, ()> {
-    let Some(file) = capture::curl_body_file(&d.input.lines().join("\n")) else {
+    let Some(file) = capture::curl_body_file(d.input.text()) else {
         return Ok(None);
     };
     if let Some((_, bytes)) = d.body_file.as_ref().filter(|(f, _)| *f == file) {

@@ -349,7 +349,7 @@ fn ctrl_d_diagnoses_the_request_in_the_diagnose_view() {
         other => panic!("{other:?}"),
     };
     // The capture the Diagnose view holds is the request as received.
-    assert_eq!(t.diagnose.input.lines().join("\n"), text);
+    assert_eq!(t.diagnose.input.text(), text);
     let parsed = crate::tui::components::diagnose::capture::parse_capture(&text).unwrap();
     assert_eq!(parsed.path, "/v2/batch/");
     assert_eq!(&parsed.body[..], b"[{\"id\":\"sku-1\"}]");
