@@ -169,8 +169,10 @@ fn run_new(args: NewArgs) -> anyhow::Result<u8> {
     let draft = new_draft(&args)?;
     let mut out = match args.kind {
         Kind::Recs => draft.to_batch().to_json_pretty_in(args.shape),
-        Kind::OrderPurchase => serde_json::to_string_pretty(&draft.to_order_json("100000001"))
-            .context("cannot write the order")?,
+        Kind::OrderPurchase => serde_json::to_string_pretty(
+            &draft.to_order_json(crate::core::events::compose::ORDER_ID_PLACEHOLDER),
+        )
+        .context("cannot write the order")?,
     };
     out.push('\n');
     std::io::stdout()

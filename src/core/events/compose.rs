@@ -58,6 +58,10 @@ impl ItemDraft {
     }
 }
 
+/// The `order_id` an order made from the form's products carries (a placeholder: the shop's
+/// order number goes there; `docs/events.md` rule E23).
+pub const ORDER_ID_PLACEHOLDER: &str = "100000001";
+
 impl ListDraft {
     /// The batch for this list: the view event, then one select event per clicked item (in list
     /// order), each carrying the clicked item with its position in the list.

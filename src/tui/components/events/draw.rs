@@ -337,7 +337,14 @@ fn field_spans<'a>(state: &'a EventsState, f: Field, label_w: u16) -> Vec<Span<'
 fn draw_fields(frame: &mut Frame, l: &EventsLayout, state: &EventsState, cursor: bool) {
     let Some(area) = l.fields_block else { return };
     frame.render_widget(
-        block(" List ", matches!(state.focus, Focus::Field(_))),
+        block(
+            if state.order {
+                " Order (order_purchase) · Alt-B: list "
+            } else {
+                " List "
+            },
+            matches!(state.focus, Focus::Field(_)),
+        ),
         area,
     );
     for (f, rect) in &l.fields {

@@ -118,3 +118,45 @@ fn slash_filters_the_items_and_esc_clears() {
     t.assert_line(" 2002 ");
     assert_eq!(group_ids(&t), ["1001", "2002", "3003"]);
 }
+
+/// Alt-B: the form's products as one `order_purchase` event, as the PHP SDK's CollectService
+/// sends an order (the model `signscope events new --kind order_purchase` prints); what is
+/// previewed, validated and sent; Alt-B again goes back to the list.
+#[test]
+fn alt_b_writes_the_products_as_one_order_purchase_event_and_back() {
+    let mut t = on_items();
+    t.alt('b');
+    let v: serde_json::Value = serde_json::from_str(t.events.batch_text()).expect("JSON");
+    let expected = t
+        .events
+        .draft
+        .to_order_json(crate::core::events::compose::ORDER_ID_PLACEHOLDER);
+    assert_eq!(v, expected);
+    assert_eq!(v[0]["event"], "order_purchase");
+    assert_eq!(
+        v[0]["event_data"]["items"][0]["item_name"],
+        "Example product"
+    );
+    assert_eq!(v[0]["event_data"]["items"][0]["unit_price"], "19.90");
+    // Judged by the order rules (E19-E20): only the empty API key is wrong.
+    let errors: Vec<&str> = t
+        .events
+        .problems
+        .iter()
+        .filter(|p| p.level == crate::core::events::Level::Error)
+        .map(|p| p.path.as_str())
+        .collect();
+    assert_eq!(errors, ["[0].event_apikey"], "{:?}", t.events.problems);
+    t.assert_line("Order (order_purchase)");
+    // An item added to the form is a line of the order.
+    t.type_str("a");
+    let v: serde_json::Value = serde_json::from_str(t.events.batch_text()).expect("JSON");
+    assert_eq!(
+        v[0]["event_data"]["items"].as_array().map(Vec::len),
+        Some(2)
+    );
+    t.alt('b');
+    let v: serde_json::Value = serde_json::from_str(t.events.batch_text()).expect("JSON");
+    assert_eq!(v[0]["event"], "view_recs_list");
+    t.assert_no_line("order_purchase");
+}

@@ -12,6 +12,8 @@ pub enum Action {
     NextMode,
     /// Flat <-> nested (SDK) event shape.
     ToggleShape,
+    /// The recommendation list <-> one order_purchase event of its products.
+    ToggleOrder,
     Open,
     Save,
     CopyBatch,
@@ -22,7 +24,7 @@ impl Kinded for Action {
         match self {
             Action::Send => Kind::Send,
             Action::NextMode => Kind::Navigate,
-            Action::ToggleShape => Kind::Toggle,
+            Action::ToggleShape | Action::ToggleOrder => Kind::Toggle,
             Action::Open => Kind::Open,
             Action::Save => Kind::Save,
             Action::CopyBatch => Kind::Copy,
@@ -49,6 +51,12 @@ pub const KEYS: Table<Action> = Table::new("events", &[
         &[KeySpec::ctrl('b')],
         "flat / nested event shape",
         "switch the batch between the flat and the nested (SDK) event shape, keeping every value",
+    ),
+    bind(
+        Action::ToggleOrder,
+        &[KeySpec::alt('b')],
+        "recommendation list / order_purchase",
+        "switch what the form writes: the recommendation list (its view and clicks) or its products as one order_purchase event, as the vendor's PHP SDK sends an order",
     ),
     bind(
         Action::Open,

@@ -202,6 +202,10 @@ pub struct EventsState {
     pub(super) extras: Unshown,
     pub focus: Focus,
     pub mode: Mode,
+    /// The form writes its products as one `order_purchase` event (the PHP SDK's
+    /// CollectService, `docs/events.md` rule E23) instead of the recommendation list's view and
+    /// clicks (Alt-B switches).
+    pub order: bool,
     /// Selected row and column of the items table.
     pub row: usize,
     pub col: Column,
@@ -303,6 +307,7 @@ impl EventsState {
             draft: ListDraft::default(),
             focus: Focus::Field(Field::ListId),
             mode: Mode::Form,
+            order: false,
             row: 0,
             col: Column::GroupId,
             editing: None,
@@ -387,6 +392,7 @@ impl EventsState {
             (Mode::Form, Some((rev, bytes))) if *rev == self.rev => {
                 JobInput::Raw(std::sync::Arc::clone(bytes))
             }
+            (Mode::Form, _) if self.order => JobInput::Order(Box::new(self.draft.clone())),
             (Mode::Form, _) => JobInput::Form(Box::new((self.draft.clone(), self.extras.clone()))),
             (Mode::Raw, _) => JobInput::Raw(std::sync::Arc::clone(self.raw.bytes())),
         };
@@ -549,8 +555,10 @@ impl EventsState {
         self.extras = extras;
         self.draft = draft;
         self.row = self.row.min(self.draft.items.len().saturating_sub(1));
-        // Another batch: undoing into the items of the one before would mix the two.
+        // Another batch: undoing into the items of the one before would mix the two. A batch
+        // the form reads is a recommendation list.
         self.items_history.clear();
+        self.order = false;
         self.refresh();
     }
 
@@ -593,6 +601,9 @@ impl EventsState {
 
     /// The batch of the form, with the members the form does not show put back.
     pub fn form_batch(&self) -> Value {
+        if self.order {
+            return self.draft.to_order_json(ev::compose::ORDER_ID_PLACEHOLDER);
+        }
         form_batch(&self.draft, &self.extras)
     }
 

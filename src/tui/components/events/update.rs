@@ -205,6 +205,24 @@ pub fn run(state: &mut EventsState, action: Action) -> Vec<EventsEffect> {
             };
             Vec::new()
         }
+        Action::ToggleOrder => {
+            if state.mode == Mode::Raw {
+                state.status =
+                    "What the form writes is switched in the form: Ctrl-P back to it first.".into();
+                return Vec::new();
+            }
+            state.order = !state.order;
+            state.refresh();
+            state.status = if state.order {
+                format!(
+                    "The form writes its products as one order_purchase event (order_id {} is a placeholder); Alt-B switches back.",
+                    crate::core::events::compose::ORDER_ID_PLACEHOLDER
+                )
+            } else {
+                "The form writes the recommendation list (its view and clicks); Alt-B switches to an order.".into()
+            };
+            Vec::new()
+        }
         Action::NextMode => {
             match state.mode {
                 Mode::Form => {

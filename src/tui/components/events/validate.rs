@@ -1,6 +1,7 @@
 //! Building and validating the batch: inside `update` for small batches, else on a worker thread
 //! so that a key press costs the same at any batch size.
 
+use crate::core::events::compose::ORDER_ID_PLACEHOLDER;
 use crate::core::events::{self as ev, form_batch, ListDraft, Problem, Unshown};
 use crate::tui::worker::LatestOnly;
 
@@ -9,6 +10,8 @@ use crate::tui::worker::LatestOnly;
 #[derive(Clone, Debug, PartialEq)]
 pub(super) enum JobInput {
     Form(Box<(ListDraft, Unshown)>),
+    /// The form's products as one `order_purchase` event (`docs/events.md` rule E23).
+    Order(Box<ListDraft>),
     /// The editor's bytes, shared (no copy on the draw path).
     Raw(std::sync::Arc<Vec<u8>>),
 }
@@ -47,6 +50,11 @@ impl ValidateJob {
                 let preview = serde_json::to_string_pretty(&batch).unwrap_or_default();
                 let events = batch.as_array().map_or(0, Vec::len);
                 (preview, events, ev::validate(&batch))
+            }
+            JobInput::Order(draft) => {
+                let batch = draft.to_order_json(ORDER_ID_PLACEHOLDER);
+                let preview = serde_json::to_string_pretty(&batch).unwrap_or_default();
+                (preview, 1, ev::validate(&batch))
             }
             JobInput::Raw(bytes) => {
                 let report = ev::validate_bytes(bytes);
