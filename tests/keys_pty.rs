@@ -50,7 +50,8 @@ fn the_footer_follows_the_focus_and_fits_at_80x24() {
     // Esc: normal mode, single keys (the footer says NORMAL first).
     tui.send(ESC);
     tui.wait_for("the normal-mode keys", |s| {
-        s.lines().any(|l| l.starts_with(" NORMAL  s send  i / Enter back"))
+        s.lines()
+            .any(|l| l.starts_with(" NORMAL  s send  i / Enter back"))
     });
     // A list: the history's keys.
     tui.send(F4);

@@ -594,7 +594,10 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
             app.events.area = frame_layout(Rect::new(0, 0, app.size.0, app.size.1)).1;
             update(app, Message::Events(EventsMsg::Key(key)))
         }
-        View::History => update(app, Message::History(HistoryMsg::Key(key))),
+        View::History => {
+            app.history.area = frame_layout(Rect::new(0, 0, app.size.0, app.size.1)).1;
+            update(app, Message::History(HistoryMsg::Key(key)))
+        }
         View::Profiles => update(app, Message::Profiles(ProfilesMsg::Key(key))),
         View::Traffic => {
             app.traffic.area = frame_layout(Rect::new(0, 0, app.size.0, app.size.1)).1;

@@ -3,7 +3,7 @@
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Style, Stylize};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Wrap};
+use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row};
 use ratatui::Frame;
 
 use super::keys::{Action, COPY_KEYS, KEYS};
@@ -11,7 +11,7 @@ use super::state::*;
 use crate::tui::global_keys::copy_key;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::list::{self, ListView, Window};
-use crate::tui::widgets::text::fit_parts;
+use crate::tui::widgets::text::{fit_parts, wrap_spans};
 
 /// Where the parts of the history view are (shared by [`draw`] and mouse hit testing).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -114,7 +114,37 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState, theme: &Theme) 
         theme,
     );
 
-    // The selected entry in full.
+    // The selected entry in full, wrapped to the pane.
+    let width = detail_area.width.saturating_sub(2);
+    let lines = detail_lines(state, &visible, width, theme);
+    let detail = Paragraph::new(lines)
+        .block(Block::new().borders(Borders::ALL).title(format!(
+            " {} ",
+            fit_parts(
+                &[
+                    "Entry",
+                    &format!("{}: load it", KEYS.label_of(Action::Load)),
+                    &format!(
+                        "{}: copy as curl",
+                        copy_key(&COPY_KEYS.label_of(Action::CopyCurl))
+                    ),
+                ],
+                " · ",
+                usize::from(detail_area.width.saturating_sub(4)),
+            )
+        )))
+        .scroll((state.detail_scroll, 0));
+    frame.render_widget(detail, detail_area);
+}
+
+/// The selected entry's rows in a pane `width` columns wide (wrapped here, so that the keys
+/// can tell where its last row is).
+pub(super) fn detail_lines(
+    state: &HistoryState,
+    visible: &[&HistoryRow],
+    width: u16,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
     let mut lines: Vec<Line> = Vec::new();
     for w in &state.warnings {
         lines.push(Line::styled(format!("warning: {w}"), theme.warn()));
@@ -157,23 +187,12 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState, theme: &Theme) 
             (None, None) => lines.push(Line::from("No response recorded.").dim()),
         }
     }
-    let detail = Paragraph::new(lines)
-        .block(Block::new().borders(Borders::ALL).title(format!(
-            " {} ",
-            fit_parts(
-                &[
-                    "Entry",
-                    &format!("{}: load it", KEYS.label_of(Action::Load)),
-                    &format!(
-                        "{}: copy as curl",
-                        copy_key(&COPY_KEYS.label_of(Action::CopyCurl))
-                    ),
-                ],
-                " · ",
-                usize::from(detail_area.width.saturating_sub(4)),
-            )
-        )))
-        .wrap(Wrap { trim: false })
-        .scroll((state.detail_scroll, 0));
-    frame.render_widget(detail, detail_area);
+    lines
+        .iter()
+        .flat_map(|l| {
+            let rows = wrap_spans(&l.spans, width);
+            let style = l.style;
+            rows.into_iter().map(move |r| r.style(style))
+        })
+        .collect()
 }

@@ -216,6 +216,9 @@ pub struct HistoryState {
     /// The list's selection (into the filtered list), window and `/` filter.
     pub list: ListState,
     pub detail_scroll: u16,
+    /// The view's area on screen (set by the router before each key), so PageUp / PageDown
+    /// scroll the entry by its pane's height and stop at its last line.
+    pub area: Rect,
     pub warnings: Vec<String>,
 }
 

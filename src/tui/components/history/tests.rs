@@ -418,3 +418,60 @@ fn a_url_cut_in_the_list_is_whole_in_the_entry_pane_at_every_size() {
         assert!(detail.contains(&long.url), "{w}x{h}: {detail}");
     }
 }
+
+/// PageDown in the entry pane at 80x24 pages by the pane's height less one line: every line of
+/// a long response is seen, none skipped, and it stops at the last one.
+#[test]
+fn page_down_in_the_entry_pane_at_80x24_skips_no_line_and_reaches_the_last() {
+    use crate::tui::message::Message;
+    let mut t = crate::tui::test_util::TestApp::new(80, 24);
+    let mut r = row(
+        "2026-11-22T10:00:00.000Z",
+        "demo",
+        RowKind::Request,
+        Some(200),
+    );
+    r.response_body = (1..=60)
+        .map(|i| format!("response line {i:02}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    t.update(Message::History(HistoryMsg::Loaded {
+        rows: vec![r],
+        warnings: vec![],
+    }));
+    t.press(KeyCode::F(4));
+    let pane = |t: &mut crate::tui::test_util::TestApp| -> Vec<String> {
+        let a = crate::tui::layout::frame_layout(Rect::new(0, 0, 80, 24)).1;
+        let l = layout(a, &t.history);
+        let lines = t.lines();
+        (l.detail.y + 1..l.detail.y + l.detail.height - 1)
+            .map(|y| lines[usize::from(y)].clone())
+            .collect()
+    };
+    let mut seen = pane(&mut t);
+    for _ in 0..30 {
+        let before = pane(&mut t);
+        t.press(KeyCode::PageDown);
+        let after = pane(&mut t);
+        if after == before {
+            break;
+        }
+        let first = after.first().cloned().unwrap_or_default();
+        assert!(before.contains(&first), "skipped:\n{before:#?}\n{after:#?}");
+        seen.extend(after);
+    }
+    for i in 1..=60 {
+        let l = format!("response line {i:02}");
+        assert!(
+            seen.iter().any(|s| s.contains(&l)),
+            "{l} was never on screen"
+        );
+    }
+    let last = pane(&mut t);
+    assert!(
+        last.iter().any(|s| s.contains("response line 60")),
+        "{last:#?}"
+    );
+    t.press(KeyCode::PageDown);
+    assert_eq!(pane(&mut t), last, "PageDown stops at the last line");
+}

@@ -3,10 +3,11 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
-use super::draw::layout;
+use super::draw::{detail_lines, layout};
 use super::keys::{Action, KEYS};
 use super::state::{HistoryEffect, HistoryMsg, HistoryState, RowKind};
 use crate::tui::keymap;
+use crate::tui::theme::Theme;
 use crate::tui::widgets::list::Outcome;
 
 /// Handle a message; pure.
@@ -103,9 +104,24 @@ fn on_key(state: &mut HistoryState, key: KeyEvent) -> Vec<HistoryEffect> {
     if list_key(state, &key, n) {
         return Vec::new();
     }
+    // A page is the entry pane's height less one line, so nothing is skipped; it stops at its
+    // last line.
+    let l = layout(state.area, state);
+    let inner_h = l.detail.height.saturating_sub(2);
+    let rows = detail_lines(
+        state,
+        &state.visible(),
+        l.detail.width.saturating_sub(2),
+        &Theme::default(),
+    )
+    .len();
+    let max = u16::try_from(rows.saturating_sub(usize::from(inner_h))).unwrap_or(u16::MAX);
+    let page = inner_h.saturating_sub(1).max(1);
     match key.code {
-        KeyCode::PageDown => state.detail_scroll = state.detail_scroll.saturating_add(10),
-        KeyCode::PageUp => state.detail_scroll = state.detail_scroll.saturating_sub(10),
+        KeyCode::PageDown => {
+            state.detail_scroll = state.detail_scroll.saturating_add(page).min(max)
+        }
+        KeyCode::PageUp => state.detail_scroll = state.detail_scroll.saturating_sub(page),
         _ => {}
     }
     Vec::new()
