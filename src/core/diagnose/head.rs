@@ -433,18 +433,18 @@ pub fn head_mods(
     }
     let ts = base.values[0].clone();
     if let Some(parsed) = parse_timestamp(&ts) {
-        let mut seen = vec![ts.clone()];
+        // A set, not a list: the clock search may try thousands of instants (a list made
+        // this loop quadratic, half a second of a small body's diagnosis).
+        let mut seen = std::collections::HashSet::from([ts.clone()]);
         for f in forms(parsed.time) {
-            if !seen.contains(&f) {
-                seen.push(f.clone());
+            if seen.insert(f.clone()) {
                 push(Mistake::TimestampFormDiffers { signed: f }, true);
             }
         }
         let unit = clock_unit_ms(&ts).unwrap_or(0);
         for (off, pairable) in timestamp_offsets_ms(unit, clock_reach) {
             if let Some(text) = shifted_timestamp(&ts, off) {
-                if !seen.contains(&text) {
-                    seen.push(text);
+                if seen.insert(text) {
                     push(Mistake::TimestampDiffers { offset_ms: off }, pairable);
                 }
             }
