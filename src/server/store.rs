@@ -771,10 +771,11 @@ pub(crate) fn event_preview(e: &EventRecord) -> EventRecord {
 /// reset the server's RSS stayed at its peak).
 ///
 /// Kept instead of a maintained allocator that returns memory by itself, by measurement
-/// (`benches/README.md`, "Allocator"): with `mimalloc` as the global allocator and no trim, the
-/// 1,000 problem-heavy batches of `tests/server_memory.rs` crossed the bound of
-/// `docs/server.md` rule L4 (store limit + 64 MiB = 128 MiB) at the 199th batch, with 56 MiB
-/// counted; with this call the release server peaks at 123 MiB over all 1,000.
+/// (`benches/README.md`, "Allocator"): with `mimalloc` or `jemalloc` as the global allocator
+/// and no trim, the 1,000 problem-heavy batches of `tests/server_memory.rs` crossed the bound
+/// of `docs/server.md` rule L4 (store limit + 64 MiB = 128 MiB) at the 199th and the 204th
+/// batch, with 56 MiB counted; with this call the release server peaks at 123 MiB over all
+/// 1,000.
 #[allow(unsafe_code)] // the audited block below (SAFETY comment)
 pub(crate) fn release_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]

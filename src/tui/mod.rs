@@ -51,7 +51,8 @@ use crate::core::Secret;
 /// Kept instead of a maintained allocator, by measurement (`benches/README.md`, "Allocator"):
 /// the release workbench with `mimalloc` idled at 28.7 MiB on the demo profile (15.3 MiB with
 /// glibc and this threshold) and at 84 MiB just after opening a profile with a 16 MiB body
-/// (30.8 MiB).
+/// (30.8 MiB); `jemalloc` matched glibc here (16.4 and 31.6 MiB) but not in the server (see
+/// `server::store::release_memory`), and one allocator serves both.
 #[allow(unsafe_code)] // the audited block below (SAFETY comment)
 fn fixed_mmap_threshold() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
