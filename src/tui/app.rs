@@ -27,10 +27,10 @@ pub enum Popup {
     /// Unsaved edits would be lost by this load: save, discard or cancel
     /// (`crate::tui::unsaved`).
     ConfirmLoad(Box<crate::tui::model::PendingLoad>),
-    /// Pick a profile: names and the selected index.
+    /// Pick a profile: the names, and the list (selection, `/` filter) over them.
     Profiles {
         names: Vec<String>,
-        selected: usize,
+        list: crate::tui::widgets::list::ListState,
     },
     /// The command palette: the actions of the current view whose name contains the filter,
     /// and the selected one among them.

@@ -199,11 +199,13 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             vec![]
         }
         Message::ProfileList(Ok(names)) => {
+            let mut list = crate::tui::widgets::list::ListState::default();
             let selected = names
                 .iter()
                 .position(|n| *n == app.request.profile_name)
                 .unwrap_or(0);
-            app.popup = Some(Popup::Profiles { names, selected });
+            list.select(selected, names.len());
+            app.popup = Some(Popup::Profiles { names, list });
             vec![]
         }
         Message::ProfileList(Err(e)) | Message::ProfileLoaded(Err(e)) => {
@@ -854,32 +856,33 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
             }
             _ => vec![],
         },
-        Popup::Profiles {
-            names,
-            mut selected,
-        } => match key.code {
-            KeyCode::Up | KeyCode::Char('k') => {
-                selected = selected.saturating_sub(1);
-                app.popup = Some(Popup::Profiles { names, selected });
-                vec![]
+        Popup::Profiles { names, mut list } => {
+            use crate::tui::widgets::list::Outcome;
+            // The names the filter shows; the list's keys (selection, `/` filter) first.
+            let shown: Vec<String> = names
+                .iter()
+                .filter(|n| list.matches(&n.to_lowercase()))
+                .cloned()
+                .collect();
+            if list.on_key(&key, shown.len()) != Outcome::Ignored {
+                app.popup = Some(Popup::Profiles { names, list });
+                return vec![];
             }
-            KeyCode::Down | KeyCode::Char('j') => {
-                if selected + 1 < names.len() {
-                    selected += 1;
+            match key.code {
+                KeyCode::Enter => match shown.get(list.selected) {
+                    Some(name) => unsaved::load_or_ask(app, PendingLoad::Profile(name.clone())),
+                    None => {
+                        app.popup = Some(Popup::Profiles { names, list });
+                        vec![]
+                    }
+                },
+                KeyCode::Esc | KeyCode::Char('q') => vec![],
+                _ => {
+                    app.popup = Some(Popup::Profiles { names, list });
+                    vec![]
                 }
-                app.popup = Some(Popup::Profiles { names, selected });
-                vec![]
             }
-            KeyCode::Enter => match names.get(selected) {
-                Some(name) => unsaved::load_or_ask(app, PendingLoad::Profile(name.clone())),
-                None => vec![],
-            },
-            KeyCode::Esc | KeyCode::Char('q') => vec![],
-            _ => {
-                app.popup = Some(Popup::Profiles { names, selected });
-                vec![]
-            }
-        },
+        }
     }
 }
 

@@ -663,7 +663,7 @@ fn profile_switch_popup_loads_the_chosen_profile() {
         &mut a,
         Message::ProfileList(Ok(vec!["demo".into(), "prod".into()])),
     );
-    assert!(matches!(a.popup, Some(Popup::Profiles { selected: 0, .. })));
+    assert!(matches!(&a.popup, Some(Popup::Profiles { list, .. }) if list.selected == 0));
     update(&mut a, key(KeyCode::Down));
     let cmds = update(&mut a, key(KeyCode::Enter));
     assert!(matches!(cmds.as_slice(), [Command::LoadProfile(n)] if n == "prod"));

@@ -288,31 +288,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             46,
             6,
         ),
-        Popup::Profiles { names, selected } => {
-            let mut lines: Vec<Line> = names
-                .iter()
-                .enumerate()
-                .map(|(i, n)| {
-                    if i == *selected {
-                        Line::from(Span::styled(format!("> {n}"), theme.active_tab()))
-                    } else {
-                        Line::from(format!("  {n}"))
-                    }
-                })
-                .collect();
-            if lines.is_empty() {
-                lines.push(Line::from(Span::styled(
-                    "no saved profiles yet",
-                    theme.dim(),
-                )));
-            }
-            lines.push(Line::from(Span::styled(
-                "Enter load · Esc close",
-                theme.dim(),
-            )));
-            let h = lines.len() as u16 + 2;
-            (" Switch profile ".into(), lines, 40, h)
-        }
+        // Drawn by `draw_profiles` (the one list widget).
+        Popup::Profiles { .. } => return draw_profiles(frame, area, popup, theme),
         Popup::Operations { selected } => {
             let items = crate::core::vendor::SDK_OPERATIONS
                 .iter()
@@ -371,6 +348,63 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             frame.set_cursor_position((x, rect.y + 1));
         }
     }
+}
+
+/// The profile switch: the names as the one list (selection, `/` filter), a hint under them.
+fn draw_profiles(frame: &mut Frame, area: Rect, popup: &Popup, theme: &Theme) {
+    use crate::tui::widgets::list::{self, ListView};
+    use ratatui::layout::Constraint;
+    use ratatui::widgets::{Cell, Row};
+    let Popup::Profiles { names, list: state } = popup else {
+        return;
+    };
+    let shown: Vec<&String> = names
+        .iter()
+        .filter(|n| state.matches(&n.to_lowercase()))
+        .collect();
+    let w = 50.min(area.width);
+    let h = (shown.len().max(1) as u16 + 3).min(area.height);
+    let rect = centered(area, w, h);
+    frame.render_widget(Clear, rect);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.focus_border())
+        .title(Span::styled(
+            state.title("Switch profile", shown.len(), names.len(), w),
+            theme.title(),
+        ))
+        .title_bottom(Span::styled(
+            " Enter load · / filter · Esc close ",
+            theme.dim(),
+        ));
+    let inner = block.inner(rect);
+    let window = state.window(inner, shown.len());
+    let rows = window
+        .rows
+        .iter()
+        .filter_map(|(i, _)| shown.get(*i))
+        .map(|n| Row::new([Cell::from(n.to_string())]))
+        .collect();
+    let empty = if names.is_empty() {
+        "no saved profiles yet"
+    } else {
+        "no profile matches the filter (Esc clears it)"
+    };
+    list::draw(
+        frame,
+        rect,
+        ListView {
+            block,
+            header: None,
+            widths: vec![Constraint::Fill(1)],
+            rows,
+            empty: empty.into(),
+            highlight: true,
+        },
+        state,
+        &window,
+        theme,
+    );
 }
 
 fn draw_messages(frame: &mut Frame, area: Rect, app: &App, scroll: u16, theme: &Theme) {

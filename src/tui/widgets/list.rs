@@ -390,6 +390,32 @@ mod tests {
         assert_eq!(s.on_key(&k(KeyCode::Esc), 5), Outcome::Ignored);
     }
 
+    /// The profile switch (a picker) is the same list: `/` filters it at 80x24, Enter loads
+    /// the one shown, Esc clears the filter first.
+    #[test]
+    fn slash_filters_the_profile_picker_and_enter_loads_what_it_shows() {
+        use crate::tui::effect::Command;
+        use crate::tui::message::Message;
+        use crate::tui::test_util::TestApp;
+        let mut t = TestApp::new(80, 24);
+        t.ctrl('l');
+        let names = ["demo", "prod-eu", "prod-us", "staging"].map(String::from);
+        t.update(Message::ProfileList(Ok(names.to_vec())));
+        t.assert_line("Switch profile (4)");
+        t.type_str("/us");
+        t.assert_line("Switch profile (1 of 4) · filter: us▏");
+        t.assert_no_line("staging");
+        t.press(KeyCode::Esc);
+        t.assert_line("staging");
+        t.type_str("/eu");
+        t.press(KeyCode::Enter); // keeps the filter
+        let cmds = t.press(KeyCode::Enter);
+        assert!(
+            matches!(cmds.as_slice(), [Command::LoadProfile(n)] if n == "prod-eu"),
+            "{cmds:?}"
+        );
+    }
+
     #[test]
     fn newest_first_lists_follow_the_newest_or_count_what_arrived() {
         let mut s = ListState::default();
