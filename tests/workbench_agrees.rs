@@ -112,7 +112,7 @@ fn type_into(app: &mut TestApp, field: Field, text: &str) -> Vec<Command> {
 /// The one text a copy command carried.
 fn copied(cmds: Vec<Command>) -> String {
     match cmds.as_slice() {
-        [Command::CopyAs { text, .. }] => text.clone(),
+        [Command::Copy { text, .. }] => text.clone(),
         other => panic!("one copy: {other:?}"),
     }
 }

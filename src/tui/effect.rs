@@ -29,9 +29,9 @@ pub struct SendJob {
 pub enum Command {
     Sign(Box<SignJob>),
     Send(Box<SendJob>),
-    Copy(String),
-    /// Copy `text`, said in the status line as `what` ("the python program").
-    CopyAs {
+    /// Copy `text` to the clipboard, said in the status line as `what` ("the python
+    /// program"): every copy of every view is this one command.
+    Copy {
         text: String,
         what: String,
     },

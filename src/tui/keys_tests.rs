@@ -133,7 +133,7 @@ fn alt_y_opens_the_copy_menu_one_letter_copies_and_esc_cancels() {
     assert!(t.status.contains("s h c b t r p"), "{}", t.status);
     let cmds = t.press(KeyCode::Char('h'));
     match cmds.as_slice() {
-        [Command::CopyAs { text, what }] => {
+        [Command::Copy { text, what }] => {
             assert_eq!(what, "the 5 signed headers");
             assert!(text.contains("Authorization: Bearer "), "{text}");
         }
@@ -142,7 +142,7 @@ fn alt_y_opens_the_copy_menu_one_letter_copies_and_esc_cancels() {
     assert_eq!(t.popup, None);
     t.alt('y');
     match t.press(KeyCode::Char('t')).as_slice() {
-        [Command::CopyAs { text, what }] => {
+        [Command::Copy { text, what }] => {
             assert!(text.starts_with("PUT\n/v2/batch\n"), "{text}");
             assert_eq!(what, &format!("the canonical text ({} bytes)", text.len()));
         }
@@ -160,13 +160,15 @@ fn alt_y_opens_the_copy_menu_one_letter_copies_and_esc_cancels() {
     assert_eq!(t.popup, Some(Popup::CopyCode { selected: 0 }));
 }
 
+/// Every view's copy reaches the runtime as the one `Command::Copy { text, what }`, named by
+/// the view that knows what it copied.
 #[test]
 fn the_copy_menu_of_events_and_history_copies_what_they_have() {
     let mut t = TestApp::new(80, 24);
     t.press(KeyCode::F(3));
     t.alt('y');
     match t.press(KeyCode::Char('b')).as_slice() {
-        [Command::Events(events::EventsEffect::CopyText { what, .. })] => {
+        [Command::Copy { what, .. }] => {
             assert!(what.starts_with("the batch JSON ("), "{what}")
         }
         other => panic!("{other:?}"),
@@ -179,7 +181,7 @@ fn the_copy_menu_of_events_and_history_copies_what_they_have() {
     )]);
     t.alt('y');
     match t.press(KeyCode::Char('r')).as_slice() {
-        [Command::History(history::HistoryEffect::CopyText { text, what })] => {
+        [Command::Copy { text, what }] => {
             assert_eq!(text, r#"{"accepted":2,"rejected":0}"#);
             assert_eq!(
                 what,

@@ -97,7 +97,7 @@ impl RoutedEffect for RequestEffect {
             RequestEffect::Sign(job) => Command::Sign(job),
             RequestEffect::Send(job) => Command::Send(job),
             RequestEffect::EditBody(text) => Command::EditBody(text),
-            RequestEffect::CopyAs { text, what } => Command::CopyAs { text, what },
+            RequestEffect::Copy { text, what } => Command::Copy { text, what },
             RequestEffect::ListProfiles => Command::ListProfiles,
             RequestEffect::SaveProfile {
                 name,
@@ -335,8 +335,7 @@ impl RoutedEffect for TrafficEffect {
                 key: app.request.key(),
             }],
             TrafficEffect::WriteHar { path, text } => vec![Command::WriteHar { path, text }],
-            TrafficEffect::Copy(text) => vec![Command::Copy(text)],
-            TrafficEffect::CopyAs { text, what } => vec![Command::CopyAs { text, what }],
+            TrafficEffect::Copy { text, what } => vec![Command::Copy { text, what }],
             TrafficEffect::SendAgain { request, url } => {
                 let what = format!(
                     "the Traffic request {} {url} ({} bytes)",
@@ -386,6 +385,7 @@ impl RoutedEffect for EventsEffect {
     fn route(self, app: &mut App) -> Vec<Command> {
         match self {
             EventsEffect::Status(s) => say(app, s),
+            EventsEffect::Copy { text, what } => vec![Command::Copy { text, what }],
             other => vec![Command::Events(other)],
         }
     }
@@ -397,6 +397,7 @@ impl RoutedEffect for HistoryEffect {
     fn route(self, app: &mut App) -> Vec<Command> {
         match self {
             HistoryEffect::Status(s) => say(app, s),
+            HistoryEffect::Copy { text, what } => vec![Command::Copy { text, what }],
             HistoryEffect::LoadIntoEvents { body } => {
                 let fx = events::update(&mut app.events, EventsMsg::LoadBatch(body));
                 app.view = View::Events;
@@ -684,7 +685,7 @@ fn copy_code(app: &mut App, lang: crate::codegen::Lang) -> Vec<Command> {
                 what.push_str(&format!(", the body from {}", opts.body_file));
             }
             what.push(')');
-            vec![Command::CopyAs { text, what }]
+            vec![Command::Copy { text, what }]
         }
         Err(e) => {
             app.status = format!("cannot write the program: {e}");

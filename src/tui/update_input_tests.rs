@@ -408,7 +408,7 @@ fn the_palette_lists_every_action_of_the_view_with_its_key_and_runs_one_by_name(
     let cmds = a.press(KeyCode::Enter);
     assert!(a.popup.is_none());
     assert!(
-        matches!(cmds.as_slice(), [Command::CopyAs { text, .. }] if text.starts_with("curl ")),
+        matches!(cmds.as_slice(), [Command::Copy { text, .. }] if text.starts_with("curl ")),
         "{cmds:?}"
     );
     // Esc closes it; a filter matching nothing runs nothing.

@@ -17,7 +17,7 @@ use crate::tui::components::diagnose::capture::{
 };
 use crate::tui::components::diagnose::DiagnoseMsg;
 use crate::tui::components::events::{EventsEffect, EventsMsg, ValidateWorker};
-use crate::tui::components::history::{HistoryEffect, HistoryMsg, HistoryRow};
+use crate::tui::components::history::{HistoryMsg, HistoryRow};
 use crate::tui::components::lesson::{LessonEffect, LessonMsg};
 use crate::tui::components::profiles::{ProfilesEffect, ProfilesMsg};
 use crate::tui::components::request::RequestMsg;
@@ -141,12 +141,6 @@ impl Effects {
                     let _ = tx.send(Message::Request(RequestMsg::SendDone { id, result }));
                 });
             }
-            Command::Copy(text) => {
-                let what = describe_copy(&text);
-                tracing::debug!(what = %what, "copy");
-                let result = self.copy(&text, what);
-                let _ = self.tx.send(Message::Copied(result));
-            }
             Command::ListProfiles => {
                 let msg = match &self.session {
                     Some(sess) => {
@@ -239,10 +233,6 @@ impl Effects {
                 let _ = self.tx.send(msg);
             }
             Command::Events(e) => self.events_effect(e),
-            Command::History(HistoryEffect::CopyText { text, what }) => {
-                let result = self.copy(&text, what);
-                let _ = self.tx.send(Message::Copied(result));
-            }
             Command::History(_) | Command::ReloadHistory => self.reload_history(),
             Command::Profiles(e) => self.profiles_effect(e),
             Command::ReloadProfiles => self.reload_profiles(),
@@ -277,7 +267,8 @@ impl Effects {
                 });
             }
             Command::Lesson(e) => self.lesson_effect(e),
-            Command::CopyAs { text, what } => {
+            Command::Copy { text, what } => {
+                tracing::debug!(what = %what, "copy");
                 let result = self.copy(&text, what);
                 let _ = self.tx.send(Message::Copied(result));
             }
@@ -381,11 +372,8 @@ impl Effects {
                     let _ = tx.send(Message::Events(msg));
                 });
             }
-            EventsEffect::CopyText { text, what } => {
-                let result = self.copy(&text, what);
-                let _ = tx.send(Message::Copied(result));
-            }
-            EventsEffect::Status(_) => {}
+            // The router says these itself (the status line, the one copy command).
+            EventsEffect::Status(_) | EventsEffect::Copy { .. } => {}
             EventsEffect::Validate(job) => {
                 tracing::trace!(rev = job.rev, "events validation job");
                 self.validator.submit(*job);
@@ -593,8 +581,7 @@ impl Effects {
     }
 
     /// Copy to the system clipboard, or with an OSC 52 escape (works over SSH in most terminals).
-    /// `what` names what was copied (the component that asked knows; see `describe_copy` for the
-    /// request view's copies).
+    /// `what` names what was copied (the component that asked knows).
     fn copy(&mut self, text: &str, what: String) -> Result<String, String> {
         if self.clipboard.is_none() {
             self.clipboard = arboard::Clipboard::new().ok();
@@ -646,14 +633,4 @@ pub fn read_capture_body(file: &str) -> Result<Vec<u8>, String> {
             crate::store::io_reason(&e)
         )
     })
-}
-
-fn describe_copy(text: &str) -> String {
-    if text.starts_with("curl ") {
-        "the request as curl".into()
-    } else if text.contains(": ") {
-        "the headers".into()
-    } else {
-        "the signature".into()
-    }
 }

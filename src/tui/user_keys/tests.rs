@@ -59,7 +59,7 @@ fn a_copy_letter_and_a_global_key_can_be_rebound() {
     let cmds = t.type_str("u");
     assert!(
         cmds.iter()
-            .any(|c| matches!(c, Command::Copy(text) | Command::CopyAs { text, .. } if text.starts_with("curl"))),
+            .any(|c| matches!(c, Command::Copy { text, .. } if text.starts_with("curl"))),
         "{cmds:?}"
     );
     t.ctrl('b');

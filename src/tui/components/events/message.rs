@@ -72,7 +72,7 @@ pub enum EventsEffect {
     /// Write the batch to the path unless a file is there; answer [`EventsMsg::FileExists`].
     SaveNewFile(PathBuf, String),
     /// Copy `text` to the clipboard; `what` names it in the status line ("copied {what}").
-    CopyText {
+    Copy {
         text: String,
         what: String,
     },

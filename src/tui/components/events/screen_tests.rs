@@ -288,7 +288,7 @@ fn copying_the_batch_names_the_batch() {
     );
     assert_eq!(
         fx,
-        vec![EventsEffect::CopyText {
+        vec![EventsEffect::Copy {
             text: s.batch_text().to_string(),
             what: "the batch JSON (1 event)".into(),
         }]
@@ -299,7 +299,7 @@ fn copying_the_batch_names_the_batch() {
         EventsMsg::Run(crate::tui::components::events::Action::CopyBatch),
     );
     assert!(
-        matches!(&fx[..], [EventsEffect::CopyText { what, .. }] if what == "the raw batch JSON"),
+        matches!(&fx[..], [EventsEffect::Copy { what, .. }] if what == "the raw batch JSON"),
         "{fx:?}"
     );
 }

@@ -190,7 +190,7 @@ pub fn run(state: &mut EventsState, action: Action) -> Vec<EventsEffect> {
                 ),
                 Mode::Raw => "the raw batch JSON".to_string(),
             };
-            vec![EventsEffect::CopyText {
+            vec![EventsEffect::Copy {
                 text: state.preview.clone(),
                 what,
             }]

@@ -201,7 +201,7 @@ pub enum HistoryEffect {
         body: String,
     },
     /// Copy `text` to the clipboard; `what` names it in the status line ("copied {what}").
-    CopyText {
+    Copy {
         text: String,
         what: String,
     },

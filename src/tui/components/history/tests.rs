@@ -148,7 +148,7 @@ fn enter_loads_into_the_matching_view_and_ctrl_y_copies_curl() {
     assert!(matches!(&effects[0], HistoryEffect::LoadIntoRequest(r) if r.method == "PUT"));
     let effects = update(&mut s, HistoryMsg::Run(Action::CopyCurl));
     // The copied command sends the recorded request: parse it back.
-    let HistoryEffect::CopyText { text: cmd, what } = &effects[0] else {
+    let HistoryEffect::Copy { text: cmd, what } = &effects[0] else {
         panic!("{effects:?}")
     };
     assert!(what.starts_with("the request of "), "{what}");

@@ -68,12 +68,12 @@ pub fn run(state: &mut HistoryState, action: Action) -> Vec<HistoryEffect> {
         // The request view says it was loaded once it is (after the unsaved-edits question,
         // when there is one).
         Action::Load => vec![HistoryEffect::LoadIntoRequest(Box::new(row.clone()))],
-        Action::CopyCurl => vec![HistoryEffect::CopyText {
+        Action::CopyCurl => vec![HistoryEffect::Copy {
             text: row.to_curl(),
             what: format!("the {} of {} as curl", what(row), row.full_time()),
         }],
         Action::CopyResponse => match (&row.status, &row.error) {
-            (Some(status), _) => vec![HistoryEffect::CopyText {
+            (Some(status), _) => vec![HistoryEffect::Copy {
                 text: row.response_body.clone(),
                 what: format!(
                     "the response body of the {} of {} ({status}, {} bytes)",

@@ -110,7 +110,7 @@ pub enum RequestEffect {
     /// Open the body in `$EDITOR`; answered with [`RequestMsg::EditorDone`].
     EditBody(String),
     /// Copy `text`; `what` names it in the status line ("the signature").
-    CopyAs {
+    Copy {
         text: String,
         what: String,
     },

@@ -766,7 +766,7 @@ fn current_signature(req: &mut RequestState) -> Option<SignedView> {
 
 fn copy_signature(req: &mut RequestState) -> Vec<RequestEffect> {
     match current_signature(req) {
-        Some(s) => vec![RequestEffect::CopyAs {
+        Some(s) => vec![RequestEffect::Copy {
             text: s.signature().to_string(),
             what: "the signature".into(),
         }],
@@ -778,7 +778,7 @@ fn copy_headers(req: &mut RequestState) -> Vec<RequestEffect> {
     match current_signature(req) {
         Some(s) => {
             let headers = s.headers().to_vec();
-            vec![RequestEffect::CopyAs {
+            vec![RequestEffect::Copy {
                 what: format!("the {} signed headers", headers.len()),
                 text: header_text(&headers),
             }]
@@ -789,7 +789,7 @@ fn copy_headers(req: &mut RequestState) -> Vec<RequestEffect> {
 
 fn copy_curl(req: &mut RequestState) -> Vec<RequestEffect> {
     match current_signature(req) {
-        Some(s) => vec![RequestEffect::CopyAs {
+        Some(s) => vec![RequestEffect::Copy {
             text: crate::core::curl::to_curl(
                 &s.method(),
                 &s.url(req.url.text()),
@@ -806,7 +806,7 @@ fn copy_body(req: &mut RequestState) -> Vec<RequestEffect> {
     match current_signature(req) {
         Some(s) => {
             let body = &s.spec().body;
-            vec![RequestEffect::CopyAs {
+            vec![RequestEffect::Copy {
                 text: String::from_utf8_lossy(body).into_owned(),
                 what: format!("the body ({} bytes)", body.len()),
             }]
@@ -821,7 +821,7 @@ fn copy_canonical(req: &mut RequestState) -> Vec<RequestEffect> {
     match current_signature(req) {
         Some(s) => {
             let text = s.canonical().to_bytes();
-            vec![RequestEffect::CopyAs {
+            vec![RequestEffect::Copy {
                 what: format!("the canonical text ({} bytes)", text.len()),
                 text: String::from_utf8_lossy(&text).into_owned(),
             }]
@@ -832,7 +832,7 @@ fn copy_canonical(req: &mut RequestState) -> Vec<RequestEffect> {
 
 fn copy_response(req: &mut RequestState) -> Vec<RequestEffect> {
     match &req.response {
-        Some(r) => vec![RequestEffect::CopyAs {
+        Some(r) => vec![RequestEffect::Copy {
             text: r.raw.lines.join("\n"),
             what: format!("the response body ({}, {} bytes)", r.status, r.body_len),
         }],

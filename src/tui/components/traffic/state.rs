@@ -260,10 +260,8 @@ pub enum TrafficEffect {
     Diagnose {
         capture: String,
     },
-    /// Copy `text` to the clipboard.
-    Copy(String),
     /// Copy `text`, said in the status line as `what`.
-    CopyAs {
+    Copy {
         text: String,
         what: String,
     },

@@ -372,7 +372,7 @@ fn alt_y_c_copies_the_request_as_curl_aimed_at_the_server() {
     assert!(t.alt('y').is_empty());
     let cmds = t.press(KeyCode::Char('c'));
     let curl = match cmds.as_slice() {
-        [Command::CopyAs { text, what }] => {
+        [Command::Copy { text, what }] => {
             assert_eq!(what, "the Traffic request PUT /v2/batch as curl");
             text.clone()
         }

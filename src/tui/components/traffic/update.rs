@@ -326,7 +326,7 @@ pub fn run(state: &mut TrafficState, action: Action) -> Vec<TrafficEffect> {
             let Some(e) = state.selected_entry() else {
                 return none();
             };
-            let mut out = vec![TrafficEffect::CopyAs {
+            let mut out = vec![TrafficEffect::Copy {
                 text: detail::curl(&e.seen, &state.address),
                 what: format!(
                     "the Traffic request {} {} as curl",
