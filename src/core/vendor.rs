@@ -1,5 +1,6 @@
 //! Presets for real vendors: the public parts of an account's settings (header prefix and base
-//! URLs), never its keys, which stay the user's (README, "Vendor preset").
+//! URLs), never its keys, which stay the user's (README, "The vendor's own clients";
+//! `signscope profile new --vendor`).
 
 /// The public settings of a vendor's service.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

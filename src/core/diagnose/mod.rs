@@ -89,6 +89,8 @@ pub struct Diagnosis {
     /// How far from the timestamp header's instant a clock read twice was tried, in ms each
     /// way (0 when the timestamp allows no such search).
     pub clock_reach_ms: i64,
+    /// The step of that search in ms: the timestamp's precision (1, or 1000 for whole seconds).
+    pub clock_step_ms: i64,
     /// Why no search ran (e.g. "server busy"), when it did not.
     pub skipped: Option<String>,
     /// What is known when nothing reproduces the signature, most telling first.
@@ -422,6 +424,7 @@ pub fn diagnose_with(
     d.round_signatures = outcome.round_signatures;
     d.cut_short = outcome.cut_short;
     d.clock_reach_ms = outcome.clock_reach_ms;
+    d.clock_step_ms = head::clock_unit_ms(&problem.base.values[0]).unwrap_or(0);
     if !d.findings.is_empty() {
         let php = php_part(&d.findings, &head_text);
         if !php.is_empty() && php.len() == d.findings.len() {
@@ -449,7 +452,7 @@ fn conclude(
             d.provided_signature.len()
         ));
     }
-    let clock = clock_words(d.clock_reach_ms);
+    let clock = clock_words(d.clock_reach_ms, d.clock_step_ms);
     if let Some(client) = &opts.client_text {
         out.push(conclusion::compare_texts(
             head,
@@ -486,15 +489,17 @@ fn conclude(
     out
 }
 
-/// How far the clock search looked, as the end of a sentence ("" when it could not run).
-fn clock_words(reach_ms: i64) -> String {
-    match reach_ms {
-        0 => String::new(),
-        ms if ms % 1000 == 0 => format!(
+/// How far the clock search looked, as the end of a sentence ("" when it could not run), in
+/// the steps it took: a millisecond timestamp is searched 1 ms at a time even when the reach is
+/// a whole number of seconds.
+fn clock_words(reach_ms: i64, step_ms: i64) -> String {
+    match (reach_ms, step_ms) {
+        (0, _) => String::new(),
+        (ms, 1000) => format!(
             " (a clock read twice was tried up to {} s either side of the timestamp header, in 1 s steps)",
             ms / 1000
         ),
-        ms => format!(
+        (ms, _) => format!(
             " (a clock read twice was tried up to {ms} ms either side of the timestamp header, in 1 ms steps)"
         ),
     }

@@ -611,3 +611,22 @@ fn every_mistake_made_with_the_catalogues_apply_is_named_alone_where_it_changes_
     }
     assert!(named >= 2 * all.len() - 6, "{named}");
 }
+
+#[test]
+fn a_millisecond_clock_search_reaching_a_whole_second_says_1_ms_steps() {
+    let body = br#"[{"id":"1"}]"#;
+    let req = sent("/v2/batch", "", body);
+    let opts = DiagnoseOptions {
+        clock_units_max: Some(1000),
+        clock_budget_bytes: Some(u64::MAX / 4),
+        ..DiagnoseOptions::default()
+    };
+    let wrong = encode_signature(&[7u8; 48]);
+    let d = diagnose_with(&req, "SVC", &Secret::new(KEY), &wrong, &opts);
+    assert_eq!(d.clock_reach_ms, 1000);
+    let text = d.conclusion.join("\n");
+    assert!(
+        text.contains("up to 1000 ms either side of the timestamp header, in 1 ms steps"),
+        "{text}"
+    );
+}
