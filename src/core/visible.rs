@@ -32,6 +32,26 @@ pub fn escape_visible(bytes: &[u8]) -> String {
     out
 }
 
+/// Text from outside (a body's line, an upstream's answer) with only what would act on or hide
+/// from the terminal escaped: ASCII control characters as `\xNN` (a tab as `\t`) and every
+/// character [`is_hidden`] as `\u{XXXX}`; backslashes, quotes and trailing spaces stay as they
+/// are, so a JSON body reads as JSON.
+pub fn escape_hidden(text: &str) -> String {
+    if !text.chars().any(|c| c.is_ascii_control() || is_hidden(c)) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\t' => out.push_str("\\t"),
+            c if c.is_ascii_control() => out.push_str(&format!("\\x{:02X}", c as u32)),
+            c if is_hidden(c) => out.push_str(&format!("\\u{{{:04X}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Bytes a client sent as text (a header value): UTF-8 as it is, each byte that is not UTF-8
 /// as `\xNN`, so that a Latin-1 `é` (one byte, `\xE9`) is shown as the byte it is instead of
 /// vanishing into `�` or appearing as another letter.

@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::core::traffic::Verdict;
 use crate::core::traffic::{BatchSeen, RequestSeen, Route};
 use crate::core::verify::ReceivedRequest;
-use crate::core::visible::visible_lines;
+use crate::core::visible::{escape_hidden, escape_visible, visible_lines};
 use crate::core::{CanonicalText, HeaderNames, SignableRequest};
 use crate::tui::components::diagnose::capture::capture_fields;
 use crate::tui::model::EditorRequest;
@@ -177,16 +177,17 @@ fn summary(r: &RequestSeen) -> Vec<(Kind, String)> {
     ));
     // The conclusion first: what the client most likely did wrong.
     if let Some(c) = &r.conclusion {
-        out.push((Kind::Heading, format!("Conclusion: {c}")));
+        out.push((Kind::Heading, format!("Conclusion: {}", escape_hidden(c))));
     }
     if !r.mistakes.is_empty() {
         out.push((Kind::Warn, format!("Mistakes: {}", r.mistakes.join(", "))));
     }
     if let Some(m) = &r.message {
-        out.push((Kind::Text, m.clone()));
+        // The server's answer can quote what the client sent.
+        out.push((Kind::Text, escape_hidden(m)));
     }
     for w in &r.warnings {
-        out.push((Kind::Warn, format!("warning: {w}")));
+        out.push((Kind::Warn, format!("warning: {}", escape_hidden(w))));
     }
     if let Some(b) = &r.batch {
         out.push(match &b.endpoint {
@@ -285,12 +286,14 @@ fn expected(r: &RequestSeen) -> Option<(String, Vec<String>)> {
 }
 
 fn received_lines(r: &RequestSeen) -> Vec<String> {
+    // Everything below came from the client: shown escaped as the list row is
+    // (`core::traffic::request_line`), so a control or bidi character cannot act on the terminal.
     let mut out = vec![
-        format!("{} {}", r.method, r.path),
+        escape_visible(format!("{} {}", r.method, r.path).as_bytes()),
         if r.query.is_empty() {
             "(no query)".to_string()
         } else {
-            format!("?{}", r.query)
+            escape_visible(format!("?{}", r.query).as_bytes())
         },
     ];
     if r.route == Route::Indexing {
@@ -303,7 +306,7 @@ fn received_lines(r: &RequestSeen) -> Vec<String> {
             "Authorization",
         ] {
             match header(r, n) {
-                Some(v) => out.push(format!("{n}: {v}")),
+                Some(v) => out.push(format!("{n}: {}", escape_visible(v.as_bytes()))),
                 None => out.push(format!("{n}: (missing)")),
             }
         }
@@ -318,13 +321,13 @@ fn rest(r: &RequestSeen) -> Vec<(Kind, String)> {
     out.extend(
         r.headers
             .iter()
-            .map(|(n, v)| (Kind::Text, format!("{n}: {v}"))),
+            .map(|(n, v)| (Kind::Text, escape_visible(format!("{n}: {v}").as_bytes()))),
     );
     out.push((Kind::Heading, "Body".to_string()));
     if r.body.is_empty() {
         out.push((Kind::Dim, "(empty)".to_string()));
     }
-    out.extend(r.body.lines().map(|l| (Kind::Text, l.to_string())));
+    out.extend(r.body.lines().map(|l| (Kind::Text, escape_hidden(l))));
     if let Some(note) = cut_note(r) {
         out.push((Kind::Dim, format!("… {note}")));
     }
@@ -335,14 +338,21 @@ fn rest(r: &RequestSeen) -> Vec<(Kind, String)> {
                 if s >= 400 { Kind::Error } else { Kind::Ok },
                 format!(
                     "answered {s} {} in {:.1} ms",
-                    u.code.as_deref().unwrap_or(""),
+                    escape_visible(u.code.as_deref().unwrap_or("").as_bytes()),
                     u.duration_ms
                 ),
             )),
-            (None, Some(e)) => out.push((Kind::Error, format!("not reached: {e}"))),
+            (None, Some(e)) => {
+                out.push((Kind::Error, format!("not reached: {}", escape_hidden(e))))
+            }
             (None, None) => out.push((Kind::Error, "not reached".to_string())),
         }
-        out.extend(u.body.lines().take(20).map(|l| (Kind::Text, l.to_string())));
+        out.extend(
+            u.body
+                .lines()
+                .take(20)
+                .map(|l| (Kind::Text, escape_hidden(l))),
+        );
     }
     out
 }

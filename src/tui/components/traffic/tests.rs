@@ -820,3 +820,26 @@ fn page_down_in_the_request_pane_at_80x24_skips_no_line_and_reaches_the_last() {
     assert_eq!(pane(&mut t), last);
     assert!(last.iter().any(|l| l.contains("LAST-BODY-LINE")));
 }
+
+#[test]
+fn text_from_the_client_in_the_detail_is_escaped_not_sent_to_the_terminal() {
+    // A bidi override, a C1 CSI and an OSC 52 clipboard write, in a header, the path and body.
+    let mut r = record(1, "/v2/batch\u{202E}x");
+    r.headers = vec![("X-Note".into(), "a\u{9B}2Jb".into())];
+    r.body = "[\"\u{1b}]52;c;aGk=\u{7}\"]\n\u{202E}tail".into();
+    let d = detail::build(&r);
+    let all: Vec<String> = d
+        .summary
+        .iter()
+        .map(|(_, l)| l.clone())
+        .chain(d.received.iter().cloned())
+        .chain(d.rest.iter().map(|(_, l)| l.clone()))
+        .collect();
+    let text = all.join("\n");
+    for raw in ['\u{202E}', '\u{9B}', '\u{1b}', '\u{7}'] {
+        assert!(!text.contains(raw), "raw {raw:?} in {text}");
+    }
+    assert!(text.contains("X-Note: a\\u{009B}2Jb"), "{text}");
+    assert!(text.contains("[\"\\x1B]52;c;aGk=\\x07\"]"), "{text}");
+    assert!(text.contains("\\u{202E}tail"), "{text}");
+}
