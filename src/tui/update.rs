@@ -29,10 +29,6 @@ use crate::core::RequestSpec;
 pub fn update(app: &mut App, msg: Message) -> Vec<Command> {
     let mut cmds = route(app, msg);
     cmds.extend(route_queued(app));
-    // A component's status message goes to the status line.
-    if !app.request.status.is_empty() {
-        app.status = std::mem::take(&mut app.request.status);
-    }
     // The lesson follows the request being edited, wherever it was edited.
     if app.lesson.watching() {
         let draft = lesson::draft_of(&app.request);
@@ -117,6 +113,7 @@ impl RoutedEffect for RequestEffect {
             },
             RequestEffect::ResolveKey { id, source } => Command::ResolveKey { id, source },
             RequestEffect::CancelKey(id) => Command::CancelKey(id),
+            RequestEffect::Status(s) => return say(app, s),
         }]
     }
 }

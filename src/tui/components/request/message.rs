@@ -133,4 +133,6 @@ pub enum RequestEffect {
     },
     /// Stop the key read `id`.
     CancelKey(u64),
+    /// A sentence for the status line.
+    Status(String),
 }

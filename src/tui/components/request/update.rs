@@ -25,6 +25,15 @@ use crate::tui::widgets::{Edit, LineInput};
 /// Handle one message of the request view; pure (no I/O): what needs I/O comes back as
 /// effects.
 pub fn update(req: &mut RequestState, msg: RequestMsg) -> Vec<RequestEffect> {
+    let mut effects = update_msg(req, msg);
+    // What the view said while handling it leaves as its one Status effect.
+    if !req.status.is_empty() {
+        effects.push(RequestEffect::Status(std::mem::take(&mut req.status)));
+    }
+    effects
+}
+
+fn update_msg(req: &mut RequestState, msg: RequestMsg) -> Vec<RequestEffect> {
     match msg {
         RequestMsg::Key(key) => on_key(req, key),
         RequestMsg::Mouse(m, screen) => on_mouse(req, m, screen),
