@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
         };
         assert_eq!(index, next);
         next += 1;
-        Ok(())
+        std::ops::ControlFlow::Continue(())
     });
     for b in split_blocks(data) {
         assert!(!b.text.is_empty());

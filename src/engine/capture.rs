@@ -6,6 +6,7 @@
 //! one entry and the judge's one-record store, whatever the file's size.
 
 use std::io::{BufRead, BufReader, Read};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
@@ -297,11 +298,13 @@ fn judge_har<R: Read>(
             Err(bad) => j.bad(bad.index, bad.why),
             Ok(e) => entry_item(&mut j, rt, &e),
         };
-        each(out).map_err(|e| {
-            let why = format!("{e:#}");
-            sink_error = Some(e);
-            why
-        })
+        match each(out) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                sink_error = Some(e);
+                ControlFlow::Break(())
+            }
+        }
     });
     if let Some(e) = sink_error {
         return Err(e);

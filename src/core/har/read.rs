@@ -17,6 +17,7 @@
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::fmt;
+use std::ops::ControlFlow;
 
 use base64::Engine;
 use bytes::Bytes;
@@ -50,9 +51,9 @@ pub enum HarError {
         column: usize,
         why: String,
     },
-    /// The caller stopped the reading (its own error, e.g. a closed output).
-    #[error("stopped: {0}")]
-    Stopped(String),
+    /// The caller stopped the reading (it keeps its own reason, e.g. a closed output).
+    #[error("the reading of the HAR was stopped before its end")]
+    Stopped,
 }
 
 /// An element of `log.entries` that is valid JSON but not a usable entry.
@@ -401,22 +402,23 @@ fn short(e: &serde_json::Error) -> String {
 
 /// Read `log.entries` of a HAR from any serde_json deserializer (a reader or a slice), calling
 /// `each` with every element in order: an [`EntryView`], or a [`BadEntry`] for one that is valid
-/// JSON but not an entry. `each` returns `Err(why)` to stop. The entries already handed over
+/// JSON but not an entry. `each` returns `ControlFlow::Break(())` to stop (the caller keeps its
+/// own reason, typed as it likes). The entries already handed over
 /// stay handed over whatever the result.
 pub fn read_har<'de, D, F>(de: D, each: F) -> Result<HarLog, HarError>
 where
     D: Deserializer<'de, Error = serde_json::Error>,
-    F: FnMut(Result<EntryView<'_>, BadEntry>) -> Result<(), String>,
+    F: FnMut(Result<EntryView<'_>, BadEntry>) -> ControlFlow<()>,
 {
     let state = State {
         each: RefCell::new(each),
         log: RefCell::new(HarLog::default()),
-        stopped: RefCell::new(None),
+        stopped: RefCell::new(false),
         saw_entries: RefCell::new(false),
     };
     let result = de.deserialize_any(RootVisitor(&state));
-    if let Some(why) = state.stopped.borrow_mut().take() {
-        return Err(HarError::Stopped(why));
+    if *state.stopped.borrow() {
+        return Err(HarError::Stopped);
     }
     let log = state.log.into_inner();
     match result {
@@ -440,7 +442,7 @@ where
 /// Read a HAR held in memory (see [`read_har`]).
 pub fn read_har_slice<F>(bytes: &[u8], each: F) -> Result<HarLog, HarError>
 where
-    F: FnMut(Result<EntryView<'_>, BadEntry>) -> Result<(), String>,
+    F: FnMut(Result<EntryView<'_>, BadEntry>) -> ControlFlow<()>,
 {
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let log = read_har(&mut de, each)?;
@@ -466,7 +468,7 @@ pub fn looks_like_json(bytes: &[u8]) -> bool {
 struct State<F> {
     each: RefCell<F>,
     log: RefCell<HarLog>,
-    stopped: RefCell<Option<String>>,
+    stopped: RefCell<bool>,
     saw_entries: RefCell<bool>,
 }
 
@@ -474,7 +476,7 @@ struct RootVisitor<'s, F>(&'s State<F>);
 
 impl<'de, F> Visitor<'de> for RootVisitor<'_, F>
 where
-    F: FnMut(Result<EntryView<'_>, BadEntry>) -> Result<(), String>,
+    F: FnMut(Result<EntryView<'_>, BadEntry>) -> ControlFlow<()>,
 {
     type Value = ();
 
@@ -498,7 +500,7 @@ struct LogSeed<'s, F>(&'s State<F>);
 
 impl<'de, F> DeserializeSeed<'de> for LogSeed<'_, F>
 where
-    F: FnMut(Result<EntryView<'_>, BadEntry>) -> Result<(), String>,
+    F: FnMut(Result<EntryView<'_>, BadEntry>) -> ControlFlow<()>,
 {
     type Value = ();
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
@@ -516,7 +518,7 @@ struct Creator {
 
 impl<'de, F> Visitor<'de> for LogSeed<'_, F>
 where
-    F: FnMut(Result<EntryView<'_>, BadEntry>) -> Result<(), String>,
+    F: FnMut(Result<EntryView<'_>, BadEntry>) -> ControlFlow<()>,
 {
     type Value = ();
 
@@ -556,7 +558,7 @@ struct EntriesSeed<'s, F>(&'s State<F>);
 
 impl<'de, F> DeserializeSeed<'de> for EntriesSeed<'_, F>
 where
-    F: FnMut(Result<EntryView<'_>, BadEntry>) -> Result<(), String>,
+    F: FnMut(Result<EntryView<'_>, BadEntry>) -> ControlFlow<()>,
 {
     type Value = ();
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
@@ -566,7 +568,7 @@ where
 
 impl<'de, F> Visitor<'de> for EntriesSeed<'_, F>
 where
-    F: FnMut(Result<EntryView<'_>, BadEntry>) -> Result<(), String>,
+    F: FnMut(Result<EntryView<'_>, BadEntry>) -> ControlFlow<()>,
 {
     type Value = ();
 
@@ -595,9 +597,9 @@ where
                     why: format!("it is not a HAR entry: {}", short(&e)),
                 }),
             };
-            if let Err(why) = (self.0.each.borrow_mut())(item) {
-                *self.0.stopped.borrow_mut() = Some(why.clone());
-                return Err(de::Error::custom(why));
+            if (self.0.each.borrow_mut())(item).is_break() {
+                *self.0.stopped.borrow_mut() = true;
+                return Err(de::Error::custom("stopped by the caller"));
             }
         }
     }
@@ -645,7 +647,7 @@ mod tests {
                 Ok(e) => (e.index, true),
                 Err(b) => (b.index, false),
             });
-            Ok(())
+            ControlFlow::Continue(())
         });
         (seen, r)
     }
@@ -705,7 +707,7 @@ mod tests {
         let mut out = Vec::new();
         read_har_slice(har, |item| {
             out.push(item.unwrap().request_body());
-            Ok(())
+            ControlFlow::Continue(())
         })
         .unwrap();
         assert_eq!(out[0].as_ref().unwrap().bytes, &b"[[]"[..]);
@@ -716,5 +718,16 @@ mod tests {
             out[2].as_ref().unwrap().notes[0].contains("holds 2 of the request body's 10 bytes")
         );
         assert!(out[3].as_ref().unwrap_err().to_string().contains("gzip"));
+    }
+
+    #[test]
+    fn a_caller_that_breaks_stops_the_reading_after_that_entry() {
+        let mut seen = 0;
+        let r = read_har_slice(MITM, |_| {
+            seen += 1;
+            ControlFlow::Break(())
+        });
+        assert_eq!(seen, 1);
+        assert!(matches!(r, Err(HarError::Stopped)), "{r:?}");
     }
 }
