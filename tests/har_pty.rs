@@ -41,8 +41,8 @@ fn a_har_opens_in_the_traffic_view_and_is_written_back_as_har() {
     );
     // The status line says what was opened (cut at 80 columns).
     assert!(screen.contains("opened chromium-klevu"), "{screen}");
-    // The filter narrows it like live traffic.
-    pty.send("400");
+    // The filter (`/`, as in every list) narrows it like live traffic.
+    pty.send("/400");
     let screen = pty.wait_for("the filtered list", |s| {
         s.contains("POST /analytics/collect 400") && !s.contains("POST /analytics/collect 200")
     });

@@ -131,7 +131,8 @@ fn loading_over_unsaved_edits_asks_and_keeps_saves_or_drops_them() {
         tui.send(CTRL_L);
         tui.wait_for("the profile list", |s| s.contains("Switch profile"));
         tui.send(key);
-        tui.wait_for("the profile chosen", |s| s.contains(&format!("> {name} ")));
+        // The picker is a list: its selection is the row drawn in inverse video.
+        tui.wait_for_selected(name);
         tui.send(ENTER);
         tui.wait_for("the question", |s| {
             s.contains("There are unsaved edits to this profile.")

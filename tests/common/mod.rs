@@ -101,6 +101,42 @@ impl Pty {
             .collect()
     }
 
+    /// The text of the cells drawn in inverse video, one string per row that has any: a
+    /// list's selected row (the list widget marks the selection so, colour or not).
+    pub fn inverse_rows(&self) -> Vec<String> {
+        let parser = self.parser.lock().unwrap();
+        let screen = parser.screen();
+        let (rows, cols) = screen.size();
+        (0..rows)
+            .map(|y| {
+                (0..cols)
+                    .filter_map(|x| screen.cell(y, x))
+                    .filter(|c| c.inverse())
+                    .map(|c| c.contents())
+                    .collect::<String>()
+            })
+            .filter(|r| !r.trim().is_empty())
+            .collect()
+    }
+
+    /// Wait until a row drawn in inverse video (a list's selection) holds `text`.
+    pub fn wait_for_selected(&self, text: &str) -> Vec<String> {
+        let start = Instant::now();
+        loop {
+            let rows = self.inverse_rows();
+            if rows.iter().any(|r| r.contains(text)) {
+                return rows;
+            }
+            if start.elapsed() > WAIT {
+                panic!(
+                    "timed out waiting for {text} selected; inverse rows {rows:?}; screen:\n{}",
+                    self.screen()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     /// Whether the program hid the terminal cursor (DECTCEM off).
     pub fn cursor_hidden(&self) -> bool {
         self.parser.lock().unwrap().screen().hide_cursor()
