@@ -220,6 +220,40 @@ impl TestApp {
         buffer_lines(self.draw())
     }
 
+    /// The rows inside the border of the pane that `area` finds in the drawn state.
+    pub fn pane_rows(&mut self, area: impl Fn(&TestApp) -> Rect) -> Vec<String> {
+        let a = area(self);
+        let lines = self.lines();
+        (a.y + 1..a.y + a.height - 1)
+            .map(|y| lines[usize::from(y)].clone())
+            .collect()
+    }
+
+    /// Press PageDown in a pane until it stops moving (at most `max` presses), asserting that
+    /// each page starts on a row of the page before (nothing skipped); every row seen. The
+    /// pane ends on its last page.
+    pub fn page_down_through(
+        &mut self,
+        max: usize,
+        area: impl Fn(&TestApp) -> Rect,
+    ) -> Vec<String> {
+        let mut seen = self.pane_rows(&area);
+        for _ in 0..max {
+            let before = self.pane_rows(&area);
+            self.press(KeyCode::PageDown);
+            let after = self.pane_rows(&area);
+            if after == before {
+                break;
+            }
+            // The new page starts on a row of the one before (its last, or, on the last page,
+            // one above it).
+            let first = after.first().cloned().unwrap_or_default();
+            assert!(before.contains(&first), "skipped:\n{before:#?}\n{after:#?}");
+            seen.extend(after);
+        }
+        seen
+    }
+
     /// Draw and return the screen as text, rows joined by '\n'.
     pub fn screen(&mut self) -> String {
         self.lines().join("\n")

@@ -440,26 +440,14 @@ fn page_down_in_the_entry_pane_at_80x24_skips_no_line_and_reaches_the_last() {
         warnings: vec![],
     }));
     t.press(KeyCode::F(4));
-    let pane = |t: &mut crate::tui::test_util::TestApp| -> Vec<String> {
-        let a = crate::tui::layout::frame_layout(Rect::new(0, 0, 80, 24)).1;
-        let l = layout(a, &t.history);
-        let lines = t.lines();
-        (l.detail.y + 1..l.detail.y + l.detail.height - 1)
-            .map(|y| lines[usize::from(y)].clone())
-            .collect()
+    let pane = |t: &crate::tui::test_util::TestApp| {
+        layout(
+            crate::tui::layout::frame_layout(Rect::new(0, 0, 80, 24)).1,
+            &t.history,
+        )
+        .detail
     };
-    let mut seen = pane(&mut t);
-    for _ in 0..30 {
-        let before = pane(&mut t);
-        t.press(KeyCode::PageDown);
-        let after = pane(&mut t);
-        if after == before {
-            break;
-        }
-        let first = after.first().cloned().unwrap_or_default();
-        assert!(before.contains(&first), "skipped:\n{before:#?}\n{after:#?}");
-        seen.extend(after);
-    }
+    let seen = t.page_down_through(30, pane);
     for i in 1..=60 {
         let l = format!("response line {i:02}");
         assert!(
@@ -467,11 +455,11 @@ fn page_down_in_the_entry_pane_at_80x24_skips_no_line_and_reaches_the_last() {
             "{l} was never on screen"
         );
     }
-    let last = pane(&mut t);
+    let last = t.pane_rows(pane);
     assert!(
         last.iter().any(|s| s.contains("response line 60")),
         "{last:#?}"
     );
     t.press(KeyCode::PageDown);
-    assert_eq!(pane(&mut t), last, "PageDown stops at the last line");
+    assert_eq!(t.pane_rows(pane), last, "PageDown stops at the last line");
 }

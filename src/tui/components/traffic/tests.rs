@@ -788,36 +788,18 @@ fn page_down_in_the_request_pane_at_80x24_skips_no_line_and_reaches_the_last() {
         .collect();
     r.body = "LAST-BODY-LINE".into();
     receive(&mut t, r);
-    let pane = |t: &mut TestApp| -> Vec<String> {
-        let l = super::layout(frame_layout(Rect::new(0, 0, 80, 24)).1, &t.traffic);
-        let lines = t.lines();
-        (l.detail.y + 1..l.detail.y + l.detail.height - 1)
-            .map(|y| lines[usize::from(y)].clone())
-            .collect()
-    };
-    let mut seen: Vec<String> = pane(&mut t);
-    for _ in 0..20 {
-        let before = pane(&mut t);
-        t.press(KeyCode::PageDown);
-        let after = pane(&mut t);
-        if after == before {
-            break;
-        }
-        // The new page starts on a line of the one before (its last, or, on the last page,
-        // one above it): nothing skipped.
-        let first = after.first().cloned().unwrap_or_default();
-        assert!(before.contains(&first), "{before:#?}\n{after:#?}");
-        seen.extend(after);
-    }
+    let pane =
+        |t: &TestApp| super::layout(frame_layout(Rect::new(0, 0, 80, 24)).1, &t.traffic).detail;
+    let seen = t.page_down_through(20, pane);
     for i in 1..=40 {
         let h = format!("x-line-{i:02}: value {i}");
         assert!(seen.iter().any(|l| l.contains(&h)), "{h} was skipped");
     }
     assert!(seen.iter().any(|l| l.contains("LAST-BODY-LINE")));
     // At the end, PageDown stays on the last page.
-    let last = pane(&mut t);
+    let last = t.pane_rows(pane);
     t.press(KeyCode::PageDown);
-    assert_eq!(pane(&mut t), last);
+    assert_eq!(t.pane_rows(pane), last);
     assert!(last.iter().any(|l| l.contains("LAST-BODY-LINE")));
 }
 
