@@ -121,20 +121,10 @@ impl Pty {
 
     /// Wait until a row drawn in inverse video (a list's selection) holds `text`.
     pub fn wait_for_selected(&self, text: &str) -> Vec<String> {
-        let start = Instant::now();
-        loop {
-            let rows = self.inverse_rows();
-            if rows.iter().any(|r| r.contains(text)) {
-                return rows;
-            }
-            if start.elapsed() > WAIT {
-                panic!(
-                    "timed out waiting for {text} selected; inverse rows {rows:?}; screen:\n{}",
-                    self.screen()
-                );
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        self.poll(WAIT, &format!("{text} selected"), |p| {
+            let rows = p.inverse_rows();
+            rows.iter().any(|r| r.contains(text)).then_some(rows)
+        })
     }
 
     /// Whether the program hid the terminal cursor (DECTCEM off).
@@ -164,14 +154,21 @@ impl Pty {
 
     /// [`Pty::wait_for`] with another deadline.
     pub fn wait_within(&self, limit: Duration, what: &str, cond: impl Fn(&str) -> bool) -> String {
+        self.poll(limit, what, |p| {
+            let s = p.screen();
+            cond(&s).then_some(s)
+        })
+    }
+
+    /// Poll `probe` every 50 ms until it finds something; panics with the screen after `limit`.
+    fn poll<T>(&self, limit: Duration, what: &str, probe: impl Fn(&Pty) -> Option<T>) -> T {
         let start = Instant::now();
         loop {
-            let s = self.screen();
-            if cond(&s) {
-                return s;
+            if let Some(found) = probe(self) {
+                return found;
             }
             if start.elapsed() > limit {
-                panic!("timed out waiting for {what}; screen:\n{s}");
+                panic!("timed out waiting for {what}; screen:\n{}", self.screen());
             }
             std::thread::sleep(Duration::from_millis(50));
         }
