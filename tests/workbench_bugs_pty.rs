@@ -582,6 +582,10 @@ fn at_80x24_the_message_log_holds_long_messages_and_the_problems_pane_lists_seve
         screen.contains("Query      ?test=1  ⚠ '?' left out"),
         "{screen}"
     );
+    // Frozen, so the signature on the line stays the one sent and its verdict stays beside it
+    // (a live timestamp re-signs each second, and the verdict then leaves the line).
+    tui.send(CTRL_T);
+    tui.wait_for("the timestamp frozen", |s| s.contains("timestamp frozen"));
     tui.send(CTRL_G);
     // At 80 columns the verdict beside the whole signature is the short "✓ 200".
     tui.wait_for("the answer", |s| s.contains("✓ 200"));
@@ -702,6 +706,10 @@ fn at_80x24_the_detail_panel_wraps_pipeline_headings_response_and_diff_placehold
     let panel = detail_panel(&tui.rows());
     assert!(panel.contains(&squeeze(heading)), "{panel}\n{screen}");
 
+    // Frozen, so the signature on the line stays the one sent and its verdict stays beside it
+    // (a live timestamp re-signs each second, and the verdict then leaves the line).
+    tui.send(CTRL_T);
+    tui.wait_for("the timestamp frozen", |s| s.contains("timestamp frozen"));
     tui.send(CTRL_G);
     // At 80 columns the verdict beside the whole signature is the short "✓ 200".
     tui.wait_for("the answer", |s| s.contains("✓ 200"));

@@ -89,6 +89,9 @@ pub struct ResponseView {
     /// What the user should know besides the answer (the server's clock far off, the send not
     /// recorded in the history).
     pub warnings: Vec<String>,
+    /// The signature that was sent (`None` when unknown): the verdict belongs to it, not to
+    /// the signature computed since (a live timestamp re-signs every second).
+    pub sent_signature: Option<String>,
 }
 
 /// What we signed next to what the server signed, with the diagnosis.

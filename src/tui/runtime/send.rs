@@ -36,6 +36,7 @@ pub async fn send(
     let id = job.id;
     // The signed request the view showed, sent as it is.
     let signed = std::sync::Arc::unwrap_or_clone(job.signed);
+    let sent_signature = signed.signature().to_string();
     let exchange = sender
         .send_signed(&job.base_url, signed, job.key)
         .await
@@ -77,6 +78,7 @@ pub async fn send(
             ours,
         );
         view.warnings = warnings;
+        view.sent_signature = Some(sent_signature);
         Ok(view)
     })
     .await

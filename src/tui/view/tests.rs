@@ -545,3 +545,31 @@ fn every_view_draws_on_small_terminals() {
         );
     }
 }
+
+#[test]
+fn the_verdict_stands_beside_the_signature_it_judged_only() {
+    let mut a = app_with_body("[1]");
+    let shown = expected_signature(&a);
+    let sig_row = |a: &mut TestApp| {
+        rows(&render(a, 120, 40))
+            .into_iter()
+            .find(|r| r.starts_with("sig "))
+            .unwrap_or_default()
+    };
+    // Sent with the signature on screen: its verdict is beside it.
+    a.request.response = Some(ResponseView {
+        status: 200,
+        sent_signature: Some(shown.clone()),
+        ..Default::default()
+    });
+    let row = sig_row(&mut a);
+    assert!(row.contains(&shown) && row.contains("accepted (200)"), "{row}");
+    // Sent with another signature (the live timestamp ticked since): no verdict on this line.
+    a.request.response = Some(ResponseView {
+        status: 200,
+        sent_signature: Some("c2VudCBiZWZvcmU=".into()),
+        ..Default::default()
+    });
+    let row = sig_row(&mut a);
+    assert!(row.contains(&shown) && !row.contains("200"), "{row}");
+}

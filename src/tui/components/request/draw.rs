@@ -825,11 +825,21 @@ fn draw_signature(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
     // shown apart, at the right. The signature is never cut for them: when the row is short
     // (80 columns), the state shrinks to `✓` and the verdict to `✗ 401`, or goes (the
     // response panel has it in full).
-    let verdict = req.response.as_ref().map(|r| {
-        let (long, accepted) = server_verdict(r.status, r.code.as_deref());
-        let short = format!("{} {}", if accepted { "✓" } else { "✗" }, r.status);
-        (long, short, accepted)
-    });
+    // The verdict stands beside the signature it judged only: once the line shows another one
+    // (the live timestamp ticked, a field changed), the verdict is in the response panel alone.
+    let shown_signature = match &req.sign.result {
+        Some(Ok(s)) => Some(s.signature()),
+        _ => None,
+    };
+    let verdict = req
+        .response
+        .as_ref()
+        .filter(|r| r.sent_signature.is_none() || r.sent_signature.as_deref() == shown_signature)
+        .map(|r| {
+            let (long, accepted) = server_verdict(r.status, r.code.as_deref());
+            let short = format!("{} {}", if accepted { "✓" } else { "✗" }, r.status);
+            (long, short, accepted)
+        });
     let width = |spans: &[Span]| {
         spans
             .iter()
@@ -838,7 +848,10 @@ fn draw_signature(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
     };
     // A success mark never stands beside a rejection: once the server has rejected the last
     // send, our side says only "computed" (the signature was computed, not accepted).
-    let rejected = verdict.as_ref().is_some_and(|(_, _, accepted)| !accepted);
+    let rejected = req
+        .response
+        .as_ref()
+        .is_some_and(|r| !server_verdict(r.status, r.code.as_deref()).1);
     let (mut spans, state_short) = match &req.sign.result {
         Some(Ok(s)) => {
             let (long, short, style) = if req.sign.updating() {
