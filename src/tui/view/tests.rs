@@ -563,7 +563,10 @@ fn the_verdict_stands_beside_the_signature_it_judged_only() {
         ..Default::default()
     });
     let row = sig_row(&mut a);
-    assert!(row.contains(&shown) && row.contains("accepted (200)"), "{row}");
+    assert!(
+        row.contains(&shown) && row.contains("accepted (200)"),
+        "{row}"
+    );
     // Sent with another signature (the live timestamp ticked since): no verdict on this line.
     a.request.response = Some(ResponseView {
         status: 200,
