@@ -5,14 +5,27 @@
 #
 # 1. @klevu/core from the npm registry: the latest release of every major.minor line the registry
 #    has (`npm view @klevu/core versions`: 1.9.0, 1.10.x, 2.0.x, 3.0.0, 5.2.2), each installed into
-#    a temporary directory. A small Node program calls its public functions with the analytics URLs
-#    pointed at a local `signscope serve`: recommendation views and clicks with merchant-console
-#    metadata whose `action` is null, STATIC_CONTENT (with a banner) and FILTER, a segment's list,
-#    products with composite, Shopify-style and simple ids, with and without a variantId; `buy`;
-#    the search, search-click and category events of the older endpoints. It writes every
-#    analytics request exactly as the SDK sent it (a JSON body as NAME.json; a GET with its query
-#    or a multipart form as raw HTTP in NAME.http) under klevu-core-VERSION/, with source.json
-#    naming the version and each call. Every fetch that is not to 127.0.0.1 is refused.
+#    a temporary directory, driven through the same public calls (scripts/vendor-fixtures/calls.js:
+#    recommendation views and clicks with merchant-console metadata whose `action` is null,
+#    STATIC_CONTENT (with a banner) and FILTER, a segment's list, products with composite,
+#    Shopify-style and simple ids, with and without a variantId; `buy`; the search, search-click
+#    and category events of the older endpoints) with the analytics URLs pointed at a local
+#    `signscope serve`, in three environments:
+#    - node (drive-node.cjs): the SDK's fetch is wrapped; a JSON body is written as NAME.json, a
+#      GET with its query or a multipart form as raw HTTP in NAME.http, under
+#      klevu-core-VERSION/;
+#    - jsdom (drive-jsdom.cjs): the SDK's CommonJS build evaluated in a jsdom window's global
+#      scope on a page of another loopback origin, with the whatwg-fetch polyfill (jsdom has no
+#      fetch); under klevu-core-VERSION/jsdom/;
+#    - headless Chromium (drive-chromium.cjs): a shop page on another loopback port imports the
+#      SDK's ES module build from that port and makes the calls; under
+#      klevu-core-VERSION/chromium/.
+#    In jsdom and Chromium the SDK's analytics host is a recording proxy (tap.cjs) in front of
+#    the server, which writes each request as it arrived, headers and body bytes, as raw HTTP in
+#    NAME.http (the server's inspection API keeps the parsed events, not the bytes). Each
+#    directory's source.json names the version, the environment and what each call sent (and the
+#    CORS preflights in a browser); a version that cannot run in an environment gets a
+#    source.json with the error instead of captures. Nothing but 127.0.0.1 is reached.
 # 2. The vendor's PHP SDK (klevu/php-sdk), extracted at run time from the bare git repository
 #    PHP_SDK_GIT_DIR (default /work/.mirror/klevu+php-sdk/repo) into a temporary directory; its
 #    Composer-only dependencies (PSR interfaces, php-http/discovery) are replaced by the small
@@ -24,7 +37,9 @@
 #    tests/data/vendor/php-sdk-collect/.
 #
 # Nothing of either SDK is copied into the repository: only what they sent. Needs cargo, node and
-# npm, php-cli (Debian: apt-get install php-cli), git. Network: the npm registry and loopback.
+# npm, chromium, php-cli (Debian: apt-get install php-cli), git. Network: the npm registry (the
+# SDK versions, jsdom and whatwg-fetch, all into a temporary directory) and loopback. The tests
+# read the committed captures; CI never runs this script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -63,141 +78,29 @@ echo "local server: $URL"
 
 # ---------------------------------------------------------------------------------------------
 # @klevu/core
-cat > "$TMP/drive.cjs" <<'JS'
-// node drive.cjs ANALYTICS_BASE OUT_DIR VERSION
-// Calls @klevu/core's public functions with its analytics URLs pointed at a local
-// `signscope serve`, and writes every request the SDK makes there, exactly as sent: a JSON
-// body as NAME.json, anything else (a GET with its query, a multipart form) as raw HTTP in
-// NAME.http. Every fetch that is not to 127.0.0.1 is refused.
-const fs = require("fs");
-const path = require("path");
-const [base, outDir, version] = process.argv.slice(2);
-const major = parseInt(version, 10);
-const realFetch = globalThis.fetch;
-let label = null;
-const written = {};
-const order = [];
-globalThis.fetch = async (url, init = {}) => {
-  url = String(url);
-  if (!url.startsWith("http://127.0.0.1:")) throw new Error("refusing a fetch outside loopback: " + url);
-  // The 5.x user session asks the visitor service: not an analytics request, not captured.
-  if (!new URL(url).pathname.startsWith("/analytics")) return realFetch(url, init);
-  if (!label) throw new Error("a request outside a call: " + url);
-  const name = label + (written[label] ? "-" + (written[label].length + 1) : "");
-  // The bytes as they go on the wire (a FormData becomes multipart with its boundary).
-  const req = new Request(url, init);
-  const body = Buffer.from(await req.clone().arrayBuffer());
-  const res = await realFetch(req);
-  const u = new URL(url);
-  const ct = req.headers.get("content-type");
-  let file;
-  if (ct === "application/json" && body.length > 0) {
-    file = name + ".json";
-    fs.writeFileSync(path.join(outDir, file), body);
-  } else {
-    file = name + ".http";
-    let head = `${req.method} ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\n`;
-    if (ct) head += `Content-Type: ${ct}\r\n`;
-    head += `Content-Length: ${body.length}\r\n\r\n`;
-    fs.writeFileSync(path.join(outDir, file), Buffer.concat([Buffer.from(head), body]));
-  }
-  (written[label] = written[label] || []).push({ file, method: req.method, path: u.pathname, status: res.status });
-  return res;
-};
-const { KlevuConfig, KlevuEvents } = require("@klevu/core");
-KlevuConfig.init({
-  url: base + "/cs/v2/search",
-  apiKey: process.env.JS_KEY,
-  eventsApiV1Url: base + "/analytics/",
-  eventsApiV2Url: base + "/analytics/collect",
-  visitorServiceUrl: base + "/visitor",
-});
-// Older versions take some URLs only as properties; they are public in every version.
-const cfg = KlevuConfig.getDefault();
-cfg.eventsApiV1Url = base + "/analytics/";
-cfg.eventsApiV2Url = base + "/analytics/collect";
+JS_DIR=$ROOT/scripts/vendor-fixtures
+# jsdom (and the fetch polyfill a jsdom setup uses: jsdom has none) in a scratch directory.
+mkdir -p "$TMP/jsdom"
+(cd "$TMP/jsdom" && npm init -y >/dev/null && npm install --no-audit --no-fund --silent jsdom whatwg-fetch >/dev/null)
+CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)}
+[ -n "$CHROMIUM" ] || { echo "no Chromium found: install the Debian package chromium (or set CHROMIUM)" >&2; exit 1; }
 
-// Merchant-console metadata: an ordinary list (action null, as the console has it), a static
-// banner and a filter rule, and a list for a customer segment.
-const meta = { recsKey: "k-rec-fixture-1", logic: "TRENDING", title: "Trending now",
-  spotKey: "spot-home-1", spotName: "Home top", segmentKey: null, segmentName: null, action: null };
-const segmentMeta = { ...meta, recsKey: "k-rec-fixture-2", logic: "RECENTLY_VIEWED", title: "For you",
-  segmentKey: "seg-returning", segmentName: "Returning shoppers" };
-const banner = { content_type: "image", resolution: "desktop",
-  banner_image_url: "https://cdn.example.com/banners/sale.png", banner_alt_tag: "Winter sale", index: 1 };
-// A variant of a configurable product (id = group-variant), a Shopify variant (its own id),
-// and a simple product (three equal ids).
-const composite = { id: "10023-BLK-42", itemGroupId: "10023", variantId: "BLK-42", name: "Trail running shoe",
-  price: "89.90", salePrice: "89.90", currency: "EUR", brand: "Northpeak", category: "Mens;Shoes;Trainers;;Sale",
-  url: "https://shop.example.com/trail-running-shoe" };
-const shopify = { id: "44120398987561", itemGroupId: "8012345678901", variantId: "44120398987561", name: "Wool beanie",
-  price: "24.00", salePrice: "24.00", currency: "EUR", brand: "Northpeak", category: "Accessories;Hats",
-  url: "https://shop.example.com/products/wool-beanie?variant=44120398987561" };
-const simple = { id: "31337", itemGroupId: "31337", name: "Water bottle", price: "12.00", salePrice: "12.00",
-  currency: "EUR", brand: "Northpeak", category: "Accessories;Bottles", url: "https://shop.example.com/water-bottle" };
-const products = [composite, shopify, simple];
-const noVariant = (p) => { const { variantId, ...rest } = p; return rest; };
-
-// 1.x takes positional arguments; 2.x and later objects (but categoryMerchandisingProductClick
-// stayed positional up to 3.x).
-const positional = major < 2;
-const E = KlevuEvents;
-const calls = [];
-const add = (name, fn) => calls.push([name, fn]);
-if (positional) {
-  add("view", () => E.recommendationView(meta, products));
-  add("click", () => E.recommendationClick(meta, composite, 1, "BLK-42"));
-  add("click-no-variant", () => E.recommendationClick(meta, noVariant(composite), 1));
-  add("click-shopify", () => E.recommendationClick(meta, shopify, 2, shopify.variantId));
-  add("click-simple", () => E.recommendationClick(meta, simple, 3));
-  add("segment-view", () => E.recommendationView(segmentMeta, [shopify, simple]));
-  add("buy", () => E.buy([{ amount: 2, product: composite, variantId: "BLK-42" }]));
-  add("search", () => E.search("trail shoes", 12, "WILDCARD_AND"));
-  add("search-click", () => E.searchProductClick(composite, "trail shoes", "BLK-42"));
-  add("category-view", () => E.categoryMerchandisingView("Shoes", "Mens;Shoes", products, 0));
-  add("category-click", () => E.categoryMerchandisingProductClick(composite, "Shoes", "Mens;Shoes", "BLK-42", 1));
-} else {
-  const actions = major >= 4 ? [["", null], ["-static", "STATIC_CONTENT"], ["-filter", "FILTER"]] : [["", null]];
-  for (const [suffix, action] of actions) {
-    const m = { ...meta, action };
-    const bannerInfo = action === "STATIC_CONTENT" ? banner : undefined;
-    add("view" + suffix, () => E.recommendationView({ recommendationMetadata: m, products: action === "STATIC_CONTENT" ? [] : products, bannerInfo }));
-    add("click" + suffix, () => E.recommendationClick(action === "STATIC_CONTENT"
-      ? { recommendationMetadata: m, bannerInfo }
-      : { recommendationMetadata: m, product: composite, productIndexInList: 1, variantId: "BLK-42" }));
-  }
-  add("click-no-variant", () => E.recommendationClick({ recommendationMetadata: meta, product: noVariant(composite), productIndexInList: 1 }));
-  add("click-shopify", () => E.recommendationClick({ recommendationMetadata: meta, product: shopify, productIndexInList: 2, variantId: shopify.variantId }));
-  add("click-shopify-no-variant", () => E.recommendationClick({ recommendationMetadata: meta, product: noVariant(shopify), productIndexInList: 2 }));
-  add("click-simple", () => E.recommendationClick({ recommendationMetadata: meta, product: simple, productIndexInList: 3 }));
-  add("segment-view", () => E.recommendationView({ recommendationMetadata: segmentMeta, products: [shopify, simple] }));
-  add("segment-click", () => E.recommendationClick({ recommendationMetadata: segmentMeta, product: shopify, productIndexInList: 1, variantId: shopify.variantId }));
-  add("buy", () => E.buy({ items: [{ amount: 2, product: composite, variantId: "BLK-42", orderId: "100000123", orderLineId: "1" }] }));
-  add("search", () => E.search({ term: "trail shoes", totalResults: 12, typeOfSearch: "WILDCARD_AND" }));
-  add("search-click", () => E.searchProductClick({ product: composite, searchTerm: "trail shoes", variantId: "BLK-42" }));
-  add("category-view", () => E.categoryMerchandisingView({ categoryTitle: "Shoes", klevuCategory: "Mens;Shoes", products, pageStartsFrom: 0 }));
-  if (major >= 4) {
-    add("category-click", () => E.categoryMerchandisingProductClick({ product: composite, categoryTitle: "Shoes", klevuCategory: "Mens;Shoes", variantId: "BLK-42", productPosition: 1 }));
-    add("banner-click-v1", () => E.imageBannerClick({ term: "shoes", bannerId: "b-1", bannerName: "Winter sale", imageUrl: banner.banner_image_url, targetUrl: "https://shop.example.com/sale" }));
-  } else {
-    add("category-click", () => E.categoryMerchandisingProductClick(composite, "Shoes", "Mens;Shoes", "BLK-42", 1));
-  }
+# run ENVIRONMENT OUT_DIR VERSION COMMAND...: a driver that fails outright still leaves a
+# source.json saying so, with its error, instead of a capture.
+run() {
+  local env=$1 out=$2 version=$3
+  shift 3
+  if ! "$@" 2> "$TMP/driver.err"; then
+    # The error's own line (node prints the stack after it), else the last lines.
+    node -e 'const [pkgVersion, env, err] = process.argv.slice(1);
+      const m = err.match(/^\w*Error\b.*$/m);
+      console.log(JSON.stringify({ package: "@klevu/core", version: pkgVersion, environment: env,
+        captured_by: "scripts/vendor-fixtures.sh",
+        error: m ? m[0] : err.trim().split("\n").slice(-3).join("\n") }, null, 2));' \
+      "$version" "$env" "$(cat "$TMP/driver.err")" > "$out/source.json"
+    echo "  @klevu/core $version $env: the driver failed; see $out/source.json"
+  fi
 }
-(async () => {
-  const source = { package: "@klevu/core", version, runtime: "node " + process.version, captured_by: "scripts/vendor-fixtures.sh", calls: {} };
-  for (const [name, call] of calls) {
-    label = name;
-    try { call(); } catch (e) { source.calls[name] = { error: String(e) }; console.log(`  @klevu/core ${version} ${name}: the SDK threw ${e}`); continue; }
-    for (let i = 0; i < 50 && !written[name]; i++) await new Promise((r) => setTimeout(r, 100));
-    await new Promise((r) => setTimeout(r, 100));
-    if (!written[name]) { source.calls[name] = { error: "the SDK sent nothing" }; console.log(`  @klevu/core ${version} ${name}: sent nothing`); continue; }
-    source.calls[name] = { requests: written[name] };
-    for (const w of written[name]) console.log(`  @klevu/core ${version} ${name}: ${w.method} ${w.path} -> ${w.status} (${w.file})`);
-  }
-  label = null;
-  fs.writeFileSync(path.join(outDir, "source.json"), JSON.stringify(source, null, 2) + "\n");
-})().catch((e) => { console.error(e); process.exit(1); });
-JS
 
 # The latest release of each major.minor line on the registry.
 VERSIONS=$(npm view @klevu/core versions --json | node -e '
@@ -219,7 +122,13 @@ for version in $VERSIONS; do
   (cd "$dir" && npm init -y >/dev/null && npm install --no-audit --no-fund --silent "@klevu/core@$version" >/dev/null)
   out=$OUT/klevu-core-$version
   mkdir -p "$out"
-  (cd "$dir" && cp "$TMP/drive.cjs" . && JS_KEY=$JS_KEY node drive.cjs "$URL" "$out" "$version")
+  sdk=$dir/node_modules/@klevu/core
+  (cd "$dir" && JS_KEY=$JS_KEY node "$JS_DIR/drive-node.cjs" "$URL" "$out" "$version")
+  mkdir -p "$out/jsdom" "$out/chromium"
+  JS_KEY=$JS_KEY run jsdom "$out/jsdom" "$version" \
+    node "$JS_DIR/drive-jsdom.cjs" "$URL" "$out/jsdom" "$version" "$sdk" "$TMP/jsdom"
+  JS_KEY=$JS_KEY run chromium "$out/chromium" "$version" \
+    node "$JS_DIR/drive-chromium.cjs" "$URL" "$out/chromium" "$version" "$sdk" "$CHROMIUM"
 done
 
 # ---------------------------------------------------------------------------------------------

@@ -1,13 +1,19 @@
 //! What the vendor's own clients sent (captured by `scripts/vendor-fixtures.sh` into
 //! tests/data/vendor/), judged as docs/events.md, docs/server.md and docs/signing.md say:
 //!
+//! - each `@klevu/core` version was captured under node, in a jsdom window and in headless
+//!   Chromium, the browsers from a page of another loopback origin; a browser's JSON body is
+//!   the node one, and Chromium sends 5.x's multipart forms as beacons;
 //! - every JSON batch each `@klevu/core` version (1.9.0 to 5.2.2) sent is valid, except the
 //!   older SDKs' real variant bug (the group id sent as the variant id), an error at each such
 //!   item's `item_id` that says so; 5.x's click without a variant id is a `VARIANT_ID` warning;
 //! - every request to an older analytics endpoint is recorded and answered 200; 5.x's `buy`
 //!   form with `[object Object]` in it is a 400 that names it;
 //! - every `order_purchase` of the PHP SDK's CollectService is valid;
-//! - every one of these requests passes through a forwarding server to its upstream unchanged;
+//! - every one of these requests passes through a forwarding server to its upstream unchanged
+//!   (method, target, content type, body bytes);
+//! - every browser request and Chromium preflight is answered with its origin mirrored and
+//!   credentials allowed;
 //! - every request the PHP SDK signed is accepted by a server started with
 //!   `accept_forms = [php-sdk]`; without it, those whose text differs (a query, a trailing `/`)
 //!   are refused as a mismatch that the PHP SDK form reproduces, and the others are accepted.
@@ -48,54 +54,89 @@ impl Capture {
     }
 }
 
-/// Every analytics request the SDKs sent: `@klevu/core` (each version's source.json names its
-/// files) and the PHP SDK's CollectService. A `.json` capture is a `POST /analytics/collect`
-/// with that body, as the SDK sent it.
+/// The environments `@klevu/core` was captured in, and where: node in klevu-core-VERSION/, the
+/// browsers in a subdirectory of it named for the environment.
+const ENVIRONMENTS: [(&str, &str); 3] =
+    [("node", ""), ("jsdom", "jsdom"), ("chromium", "chromium")];
+
+/// The files of one `@klevu/core` capture directory, as its source.json lists them (none when
+/// the SDK could not run there: source.json then says why, in `error`).
+fn listed_files(dir: &Path, version: &str, environment: &str) -> Vec<String> {
+    let source: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("source.json")).unwrap()).unwrap();
+    let at = dir.display();
+    assert_eq!(source["version"], version, "{at}/source.json");
+    assert_eq!(source["environment"], environment, "{at}/source.json");
+    let files: Vec<String> = source["calls"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .flat_map(|(_, c)| c["requests"].as_array().cloned().unwrap_or_default())
+        .map(|r| r["file"].as_str().unwrap().to_string())
+        .collect();
+    // A version that cannot run somewhere says so, with the error, instead of a capture.
+    assert!(
+        !files.is_empty() || source["error"].as_str().is_some_and(|e| !e.is_empty()),
+        "{at}/source.json: no capture and no error"
+    );
+    files
+}
+
+/// Every analytics request the SDKs sent: `@klevu/core` in each environment (each directory's
+/// source.json names its files) and the PHP SDK's CollectService. A `.json` capture is a `POST
+/// /analytics/collect` with that body, as the SDK sent it; a `.http` capture is the request as
+/// it arrived, headers and all (a browser's Origin, Referer and Sec-Fetch-* among them).
 fn captures() -> Vec<Capture> {
     let mut out = Vec::new();
     for dir in std::fs::read_dir(vendor_dir()).unwrap() {
         let dir = dir.unwrap().path();
         let name = dir.file_name().unwrap().to_str().unwrap().to_string();
-        let files: Vec<String> = if let Some(version) = name.strip_prefix("klevu-core-") {
-            let source: Value =
-                serde_json::from_slice(&std::fs::read(dir.join("source.json")).unwrap()).unwrap();
-            assert_eq!(source["version"], version, "{name}/source.json");
-            source["calls"]
-                .as_object()
-                .unwrap()
-                .values()
-                .flat_map(|c| c["requests"].as_array().cloned().unwrap_or_default())
-                .map(|r| r["file"].as_str().unwrap().to_string())
-                .collect()
-        } else if name == "php-sdk-collect" {
-            let mut f: Vec<String> = std::fs::read_dir(&dir)
-                .unwrap()
-                .map(|e| e.unwrap().file_name().to_str().unwrap().to_string())
-                .filter(|f| f.ends_with(".http"))
-                .collect();
-            f.sort();
-            f
-        } else {
-            continue;
-        };
-        for file in files {
-            let bytes = std::fs::read(dir.join(&file)).unwrap();
-            let request = if file.ends_with(".json") {
-                ReceivedRequest {
-                    method: "POST".into(),
-                    path: "/analytics/collect".into(),
-                    headers: vec![("Content-Type".into(), b"application/json".to_vec())],
-                    body: bytes.into(),
-                    ..ReceivedRequest::default()
-                }
+        let sets: Vec<(String, PathBuf, Vec<String>)> =
+            if let Some(version) = name.strip_prefix("klevu-core-") {
+                ENVIRONMENTS
+                    .iter()
+                    .map(|(env, sub)| {
+                        let d = dir.join(sub);
+                        let source = if sub.is_empty() {
+                            name.clone()
+                        } else {
+                            format!("{name}/{sub}")
+                        };
+                        let files = listed_files(&d, version, env);
+                        (source, d, files)
+                    })
+                    .collect()
+            } else if name == "php-sdk-collect" {
+                let mut f: Vec<String> = std::fs::read_dir(&dir)
+                    .unwrap()
+                    .map(|e| e.unwrap().file_name().to_str().unwrap().to_string())
+                    .filter(|f| f.ends_with(".http"))
+                    .collect();
+                f.sort();
+                vec![(name.clone(), dir.clone(), f)]
             } else {
-                parse_raw_request(&bytes).unwrap()
+                continue;
             };
-            out.push(Capture {
-                source: name.clone(),
-                file,
-                request,
-            });
+        for (source, dir, files) in sets {
+            for file in files {
+                let bytes = std::fs::read(dir.join(&file)).unwrap();
+                let request = if file.ends_with(".json") {
+                    ReceivedRequest {
+                        method: "POST".into(),
+                        path: "/analytics/collect".into(),
+                        headers: vec![("Content-Type".into(), b"application/json".to_vec())],
+                        body: bytes.into(),
+                        ..ReceivedRequest::default()
+                    }
+                } else {
+                    parse_raw_request(&bytes).unwrap()
+                };
+                out.push(Capture {
+                    source: source.clone(),
+                    file,
+                    request,
+                });
+            }
         }
     }
     out.sort_by_key(Capture::name);
@@ -172,7 +213,7 @@ fn the_captures_cover_every_sdk_line_and_what_the_issue_names() {
     // The older SDKs send the older endpoints with GET.
     let older_get = all
         .iter()
-        .filter(|c| major(c).is_some_and(|m| m < 4) && c.file.ends_with(".http"))
+        .filter(|c| major(c).is_some_and(|m| m < 4) && c.request.path != "/analytics/collect")
         .all(|c| c.request.method == "GET");
     assert!(older_get);
     // 5.x's ordinary list carries "action": null.
@@ -182,6 +223,90 @@ fn the_captures_cover_every_sdk_line_and_what_the_issue_names() {
     .unwrap();
     assert_eq!(view[0]["event_data"]["action"], Value::Null);
     assert!(view[0]["event_data"].get("action").is_some());
+}
+
+/// A file's name without its extension: the SDK call that sent it.
+fn stem(file: &str) -> &str {
+    file.rsplit_once('.').map_or(file, |(s, _)| s)
+}
+
+#[test]
+fn every_version_was_captured_in_jsdom_and_chromium_as_a_browser_sends() {
+    let all = captures();
+    let of =
+        |source: &str| -> Vec<&Capture> { all.iter().filter(|c| c.source == source).collect() };
+    let mut bugs = 0;
+    for version in ["1.9.0", "1.10.2", "2.0.10", "3.0.0", "5.2.2"] {
+        let node = of(&format!("klevu-core-{version}"));
+        for env in ["jsdom", "chromium"] {
+            let source = format!("klevu-core-{version}/{env}");
+            let mine = of(&source);
+            // The same calls sent the same number of requests as under node.
+            let stems = |cs: &[&Capture]| -> Vec<String> {
+                let mut v: Vec<String> = cs.iter().map(|c| stem(&c.file).to_string()).collect();
+                v.sort();
+                v
+            };
+            assert_eq!(stems(&mine), stems(&node), "{source}");
+            for c in &mine {
+                let name = c.name();
+                let r = &c.request;
+                // A page on another loopback origin: the browser names it, and it is not the
+                // collector's own.
+                let origin = r.header_text("origin");
+                assert!(
+                    origin.starts_with("http://127.0.0.1:"),
+                    "{name}: {origin:?}"
+                );
+                assert_ne!(
+                    origin,
+                    format!("http://{}", r.header_text("host")),
+                    "{name}"
+                );
+                assert!(r.header_text("referer").starts_with(&origin), "{name}");
+                // A JSON body is the same bytes the SDK sent under node: a browser changes the
+                // transport and the headers, not the event.
+                let ct = r.header_text("content-type");
+                let twin = node
+                    .iter()
+                    .find(|n| stem(&n.file) == stem(&c.file))
+                    .unwrap();
+                if ct == "application/json" && !r.body.is_empty() {
+                    assert_eq!(r.body, twin.request.body, "{name}");
+                }
+                assert_eq!(
+                    (&r.method, &r.path, &r.query),
+                    (
+                        &twin.request.method,
+                        &twin.request.path,
+                        &twin.request.query
+                    ),
+                    "{name}"
+                );
+                if env == "chromium" {
+                    // 5.x posts its multipart forms with navigator.sendBeacon (a no-cors
+                    // request, never preflighted); everything else is a CORS fetch.
+                    let mode = r.header_text("sec-fetch-mode");
+                    let beacon = ct.starts_with("multipart/form-data");
+                    assert_eq!(mode, if beacon { "no-cors" } else { "cors" }, "{name}");
+                    assert_eq!(
+                        beacon,
+                        major(c) == Some(5) && r.method == "POST" && !ct.contains("json"),
+                        "{name}"
+                    );
+                }
+                if let Some(j) = judge(r) {
+                    bugs += j
+                        .problems
+                        .iter()
+                        .filter(|p| p["code"] == "MISMATCH")
+                        .count();
+                }
+            }
+        }
+    }
+    // The older SDKs' variant bug is in the browser captures too (judged in the next test).
+    assert!(bugs > 0);
 }
 
 #[test]
@@ -265,8 +390,23 @@ fn every_sdk_request_is_judged_as_the_rules_say() {
 
 #[test]
 fn events_validate_exits_0_for_valid_bodies_and_1_for_the_variant_id_bug() {
-    for c in captures().iter().filter(|c| c.file.ends_with(".json")) {
-        let path = vendor_dir().join(&c.source).join(&c.file);
+    // A browser's JSON capture is a whole request: its body goes to a file of its own.
+    let scratch = tempfile::tempdir().unwrap();
+    let json = captures().into_iter().filter(|c| {
+        c.request.header_text("content-type") == "application/json" && !c.request.body.is_empty()
+    });
+    let mut browsers = 0;
+    for c in json {
+        let path = if c.file.ends_with(".json") {
+            vendor_dir().join(&c.source).join(&c.file)
+        } else {
+            browsers += 1;
+            let p = scratch
+                .path()
+                .join(format!("{}.json", c.name().replace(['/', ' '], "_")));
+            std::fs::write(&p, &c.request.body).unwrap();
+            p
+        };
         let out = Command::cargo_bin("signscope")
             .unwrap()
             .args(["events", "validate"])
@@ -281,13 +421,18 @@ fn events_validate_exits_0_for_valid_bodies_and_1_for_the_variant_id_bug() {
             assert!(text.contains("error MISMATCH at"), "{text}");
         }
     }
+    assert!(
+        browsers > 0,
+        "the browsers' JSON captures were validated too"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_collector_answers_every_sdk_request_as_judged_and_forwards_it_unchanged() {
     use std::sync::{Arc, Mutex};
     // A local upstream that keeps what it receives.
-    type Seen = (String, String, Vec<u8>);
+    // What the upstream received: method, target, content type, body.
+    type Seen = (String, String, String, Vec<u8>);
     let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
     let keep = seen.clone();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -298,9 +443,14 @@ async fn the_collector_answers_every_sdk_request_as_judged_and_forwards_it_uncha
             let (parts, body) = req.into_parts();
             let body = axum::body::to_bytes(body, 1 << 20).await.unwrap();
             let target = parts.uri.path_and_query().unwrap().as_str().to_owned();
+            let ct = parts
+                .headers
+                .get("content-type")
+                .map(|v| v.to_str().unwrap().to_owned())
+                .unwrap_or_default();
             keep.lock()
                 .unwrap()
-                .push((parts.method.to_string(), target, body.to_vec()));
+                .push((parts.method.to_string(), target, ct, body.to_vec()));
             "{}"
         }
     });
@@ -350,7 +500,12 @@ async fn the_collector_answers_every_sdk_request_as_judged_and_forwards_it_uncha
         )
         .await;
         assert_eq!(status, 200, "{}: the upstream's answer", c.name());
-        want.push((r.method.clone(), target, r.body.to_vec()));
+        want.push((
+            r.method.clone(),
+            target,
+            r.header_text("content-type"),
+            r.body.to_vec(),
+        ));
     }
     assert_eq!(*seen.lock().unwrap(), want);
     // And every one is recorded locally (one record per event, one per older request).
@@ -358,6 +513,117 @@ async fn the_collector_answers_every_sdk_request_as_judged_and_forwards_it_uncha
     assert_eq!(summary["batches"], all.len(), "{summary}");
     local.shutdown().await;
     proxy.shutdown().await;
+}
+
+/// The preflights Chromium sent before the SDK's CORS requests, as each source.json records
+/// them: (where, path, origin, method asked for, headers asked for).
+fn preflights() -> Vec<(String, String, String, String, String)> {
+    let mut out = Vec::new();
+    for dir in std::fs::read_dir(vendor_dir()).unwrap() {
+        let dir = dir.unwrap().path();
+        for env in ["jsdom", "chromium"] {
+            let Ok(bytes) = std::fs::read(dir.join(env).join("source.json")) else {
+                continue;
+            };
+            let source: Value = serde_json::from_slice(&bytes).unwrap();
+            for (call, c) in source["calls"].as_object().into_iter().flatten() {
+                for p in c["preflights"].as_array().into_iter().flatten() {
+                    let s = |k: &str| p[k].as_str().unwrap_or_default().to_string();
+                    out.push((
+                        format!("{} {env} {call}", dir.display()),
+                        s("path"),
+                        s("origin"),
+                        s("request_method"),
+                        s("request_headers"),
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A browser reads an answer (or sends the request a preflight asked for) only when the
+/// collector mirrors its origin and allows credentials (a beacon is always credentialed):
+/// every request the SDK made from a page, and every preflight Chromium sent first, replayed
+/// against the collector with its own headers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_browser_request_and_preflight_is_answered_for_its_origin() {
+    let server = start_at_t0().await;
+    let all = captures();
+    let from_pages: Vec<&Capture> = all
+        .iter()
+        .filter(|c| !c.request.header_text("origin").is_empty())
+        .collect();
+    assert!(from_pages.len() >= 100, "{}", from_pages.len());
+    let cors = |h: &reqwest::header::HeaderMap| {
+        let get = |n: &str| {
+            h.get(n)
+                .map(|v| v.to_str().unwrap().to_string())
+                .unwrap_or_default()
+        };
+        (
+            get("access-control-allow-origin"),
+            get("access-control-allow-credentials"),
+        )
+    };
+    for c in from_pages {
+        let r = &c.request;
+        let target = if r.query.is_empty() {
+            r.path.clone()
+        } else {
+            format!("{}?{}", r.path, r.query)
+        };
+        let mut rb = client().request(
+            reqwest::Method::from_bytes(r.method.as_bytes()).unwrap(),
+            format!("{}{target}", server.url()),
+        );
+        for (n, v) in &r.headers {
+            if !n.eq_ignore_ascii_case("host") && !n.eq_ignore_ascii_case("content-length") {
+                rb = rb.header(n.as_str(), v.as_slice());
+            }
+        }
+        let resp = rb.body(r.body.to_vec()).send().await.unwrap();
+        assert_eq!(
+            resp.status().as_u16(),
+            judge(r).unwrap().status,
+            "{}",
+            c.name()
+        );
+        let origin = r.header_text("origin");
+        assert_eq!(
+            cors(resp.headers()),
+            (origin, "true".into()),
+            "{}",
+            c.name()
+        );
+    }
+    let asked = preflights();
+    // Chromium preflights the JSON posts (and the older SDKs' GET with a JSON content type).
+    assert!(asked.len() >= 10, "{asked:?}");
+    for (at, path, origin, method, headers) in asked {
+        let resp = client()
+            .request(reqwest::Method::OPTIONS, format!("{}{path}", server.url()))
+            .header("Origin", &origin)
+            .header("Access-Control-Request-Method", &method)
+            .header("Access-Control-Request-Headers", &headers)
+            .send()
+            .await
+            .unwrap();
+        assert!(resp.status().is_success(), "{at}: {}", resp.status());
+        let h = resp.headers();
+        assert_eq!(cors(h), (origin, "true".into()), "{at}");
+        let allowed = |n: &str| h.get(n).unwrap().to_str().unwrap().to_ascii_lowercase();
+        assert!(
+            allowed("access-control-allow-methods").contains(&method.to_ascii_lowercase()),
+            "{at}"
+        );
+        assert!(
+            allowed("access-control-allow-headers").contains(&headers.to_ascii_lowercase()),
+            "{at}"
+        );
+    }
+    server.shutdown().await;
 }
 
 /// The PHP SDK's captures, in the order it sent them, with the fixture account's keys.
