@@ -827,6 +827,74 @@ fn one_component_protocol_no_view_message_in_the_global_message() {
     assert_eq!(protocol_breaches(good, &view(free)).len(), 1);
 }
 
+/// What is wrong with the popups' structure (`docs/architecture.md`, "The workbench"): the
+/// router (`update_code`) naming a popup (`Popup::Help`: its keys belong in the popup's own
+/// module), and a variant of `enum Popup` (in `popups_code`) that does not wrap a type of its
+/// own module `tui/popups/<module>.rs` (one of `files`).
+fn popup_breaches(update_code: &str, popups_code: &str, files: &[&str]) -> Vec<String> {
+    let mut bad: Vec<String> = update_code
+        .match_indices("Popup::")
+        .filter_map(|(i, _)| {
+            let rest = &update_code[i + 7..];
+            let end = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            let name = &rest[..end];
+            name.starts_with(|c: char| c.is_ascii_uppercase()).then(|| {
+                format!("update.rs names Popup::{name}: its keys go in its module in tui/popups/")
+            })
+        })
+        .collect();
+    let variants = enum_variants(popups_code, "Popup");
+    if variants.is_empty() {
+        bad.push("tui/popups/mod.rs has no `enum Popup`".into());
+    }
+    for (name, rest) in variants {
+        let module = rest
+            .strip_prefix('(')
+            .and_then(|r| r.split_once("::"))
+            .map(|(m, _)| m.to_string());
+        match module {
+            Some(m) if files.contains(&format!("tui/popups/{m}.rs").as_str()) => {}
+            _ => bad.push(format!(
+                "Popup::{name}{rest} is not a type of its own module in tui/popups/"
+            )),
+        }
+    }
+    bad
+}
+
+/// One module per popup: the router names no popup, and each popup is a type of its own file.
+#[test]
+fn each_popup_is_its_own_module_and_the_router_names_none() {
+    let files = load();
+    let code = |rel: &str| {
+        &files
+            .iter()
+            .find(|f| f.rel == rel)
+            .unwrap_or_else(|| panic!("src/{rel}"))
+            .code
+    };
+    let rels: Vec<&str> = files.iter().map(|f| f.rel.as_str()).collect();
+    let bad = popup_breaches(code("tui/update.rs"), code("tui/popups/mod.rs"), &rels);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    // The check finds what it looks for: a popup matched in the router, a popup whose state
+    // is not its module's.
+    let popups = "pub enum Popup { Help(help::Help), Quit { sure: bool }, }";
+    let found = popup_breaches(
+        "fn on_key() { match p { Popup::Help(h) => {} } Popup::of_action(a) }",
+        popups,
+        &["tui/popups/help.rs"],
+    );
+    assert_eq!(
+        found,
+        [
+            "update.rs names Popup::Help: its keys go in its module in tui/popups/",
+            "Popup::Quit{sure:bool} is not a type of its own module in tui/popups/",
+        ]
+    );
+}
+
 /// The checker itself: a loop, a parent re-export and a wrong-way import are all found.
 #[test]
 fn the_checker_finds_what_it_looks_for() {

@@ -13,94 +13,8 @@ use super::components::traffic::TrafficState;
 pub use super::global_keys::{GlobalAction, GLOBAL_COPY_KEYS, GLOBAL_KEYS};
 use super::layout::View;
 use super::model::{EditorRequest, KeyInfo};
-use super::widgets::LineInput;
-
-/// A popup over every view (the router's; a component's own prompts are its state).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Popup {
-    /// The key bindings of the current view, scrolled down by `scroll` rows (a small terminal
-    /// does not show them all).
-    Help {
-        scroll: u16,
-    },
-    ConfirmQuit,
-    /// Unsaved edits would be lost by this load: save, discard or cancel
-    /// (`crate::tui::unsaved`).
-    ConfirmLoad(Box<crate::tui::model::PendingLoad>),
-    /// Pick a profile: the names, and the list (selection, `/` filter) over them.
-    Profiles {
-        names: Vec<String>,
-        list: crate::tui::widgets::list::ListState,
-    },
-    /// The command palette: the actions of the current view whose name contains the filter,
-    /// and the selected one among them.
-    Palette {
-        filter: LineInput,
-        selected: usize,
-    },
-    /// The message log, scrolled to row `scroll` of its wrapped text (clamped when drawn, so
-    /// `u16::MAX` shows the newest messages).
-    Messages {
-        scroll: u16,
-    },
-    /// The copy menu (Alt-Y): what this view can copy, one letter each
-    /// (`crate::tui::palette::copy_entries`).
-    Copy,
-    /// Copy as code: the languages (`crate::codegen::Lang::ALL`) and the selected one.
-    CopyCode {
-        selected: usize,
-    },
-    /// The SDK's indexing operations (`core::vendor::SDK_OPERATIONS`) as method + path presets.
-    Operations {
-        selected: usize,
-    },
-}
-
-/// How many status messages the message log keeps.
-pub const LOG_MESSAGES: usize = 100;
-
-/// The last [`LOG_MESSAGES`] status messages of every view, in full (the status line and a
-/// view's footer show only the latest, cut to the width).
-#[derive(Clone, Debug, Default)]
-pub struct MessageLog {
-    messages: std::collections::VecDeque<String>,
-    /// The last text seen from each source, so a message is logged once when it appears.
-    seen: Vec<String>,
-}
-
-impl MessageLog {
-    /// Log the current text of source `i` when it is new and not empty.
-    pub fn observe(&mut self, i: usize, text: &str) {
-        if self.seen.len() <= i {
-            self.seen.resize(i + 1, String::new());
-        }
-        if text.is_empty() || self.seen[i] == text {
-            return;
-        }
-        self.seen[i] = text.to_string();
-        self.push(text.to_string());
-    }
-
-    pub fn push(&mut self, text: String) {
-        if self.messages.len() == LOG_MESSAGES {
-            self.messages.pop_front();
-        }
-        self.messages.push_back(text);
-    }
-
-    /// Oldest first.
-    pub fn iter(&self) -> impl Iterator<Item = &String> {
-        self.messages.iter()
-    }
-
-    pub fn len(&self) -> usize {
-        self.messages.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.messages.is_empty()
-    }
-}
+pub use super::popups::Popup;
+pub use super::status::{MessageLog, LOG_MESSAGES};
 
 /// All state of the workbench.
 pub struct App {
@@ -168,6 +82,19 @@ impl App {
     /// Hand `msg` to the router once the message being handled is done.
     pub fn send(&mut self, msg: crate::tui::message::Message) {
         self.queued.push_back(msg);
+    }
+
+    /// What the popups read of the workbench (a popup never sees the App itself).
+    pub fn popup_ctx(&self) -> super::popups::Ctx<'_> {
+        super::popups::Ctx {
+            view: self.view,
+            size: self.size,
+            log: &self.log,
+            request: &self.request,
+            events: &self.events,
+            history: &self.history,
+            profiles: &self.profiles,
+        }
     }
 
     /// Whether the focused widget takes text (so `?` and `q` are typed, not shortcuts).

@@ -114,7 +114,7 @@ fn alt_y_opens_the_copy_menu_one_letter_copies_and_esc_cancels() {
     let mut t = TestApp::new(80, 24);
     t.sign_now();
     assert!(t.alt('y').is_empty());
-    assert_eq!(t.popup, Some(Popup::Copy));
+    assert_eq!(t.popup, Some(Popup::CopyMenu(Default::default())));
     let screen = t.screen();
     for row in [
         "s  copy the signature",
@@ -129,7 +129,7 @@ fn alt_y_opens_the_copy_menu_one_letter_copies_and_esc_cancels() {
     }
     // Another key keeps the menu and says what it offers.
     assert!(t.press(KeyCode::Char('z')).is_empty());
-    assert_eq!(t.popup, Some(Popup::Copy));
+    assert_eq!(t.popup, Some(Popup::CopyMenu(Default::default())));
     assert!(t.status.contains("s h c b t r p"), "{}", t.status);
     let cmds = t.press(KeyCode::Char('h'));
     match cmds.as_slice() {
@@ -157,7 +157,7 @@ fn alt_y_opens_the_copy_menu_one_letter_copies_and_esc_cancels() {
     // p opens the copy-as-code picker.
     t.alt('y');
     t.press(KeyCode::Char('p'));
-    assert_eq!(t.popup, Some(Popup::CopyCode { selected: 0 }));
+    assert_eq!(t.popup, Some(Popup::CopyCode(Default::default())));
 }
 
 /// Every view's copy reaches the runtime as the one `Command::Copy { text, what }`, named by
@@ -196,7 +196,7 @@ fn the_copy_menu_of_events_and_history_copies_what_they_have() {
 fn help_and_the_palette_write_each_copy_as_alt_y_and_its_letter() {
     let mut t = TestApp::new(120, 50);
     t.press(KeyCode::F(1));
-    let help = crate::tui::view::popup::bindings(&t);
+    let help = crate::tui::popups::help::bindings(&t.popup_ctx());
     for (k, d) in [
         ("Alt-Y s", "copy the signature"),
         ("Alt-Y c", "copy the request as a curl command"),
@@ -210,7 +210,7 @@ fn help_and_the_palette_write_each_copy_as_alt_y_and_its_letter() {
             "{k} {d}: {help:?}"
         );
     }
-    let entries = palette::entries(&t, "copy the signature");
+    let entries = palette::entries(t.view, &t.profiles, "copy the signature");
     assert_eq!(entries.len(), 1, "{entries:?}");
     assert_eq!(entries[0].keys, "Alt-Y s");
     // Every view's palette lists its send key and its copies.
@@ -220,14 +220,14 @@ fn help_and_the_palette_write_each_copy_as_alt_y_and_its_letter() {
         (View::Traffic, "send the selected request again"),
     ] {
         t.view = view;
-        let e = palette::entries(&t, send);
+        let e = palette::entries(t.view, &t.profiles, send);
         assert_eq!(
             e.first().map(|e| e.keys.as_str()),
             Some("Ctrl-G / F9"),
             "{view:?}"
         );
         assert!(
-            palette::entries(&t, "copy")
+            palette::entries(t.view, &t.profiles, "copy")
                 .iter()
                 .any(|e| e.keys.starts_with("Alt-Y ")),
             "{view:?}"
@@ -501,7 +501,7 @@ fn every_alt_only_action_is_in_the_palette_of_its_view() {
             let demo = crate::store::Profile::demo();
             t.app.profiles.mode = Mode::Edit(Box::new(EditForm::new(&demo)));
         }
-        let names: Vec<&str> = palette::entries(&t.app, "")
+        let names: Vec<&str> = palette::entries(t.app.view, &t.app.profiles, "")
             .iter()
             .map(|e| e.name)
             .collect();

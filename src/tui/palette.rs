@@ -2,8 +2,8 @@
 //! its keys, from the same tables the dispatcher and help read; type to filter, Enter runs.
 //! Also the copy menu (Alt-Y): the copies of the current view, one letter each.
 
-use super::app::{App, GlobalAction, GLOBAL_COPY_KEYS, GLOBAL_KEYS};
 use super::components::{diagnose, events, history, lesson, profiles, request, traffic};
+use super::global_keys::{GlobalAction, GLOBAL_COPY_KEYS, GLOBAL_KEYS};
 use super::keymap::{KeySpec, Table};
 use super::layout::View;
 
@@ -93,10 +93,11 @@ pub fn copy_entries(view: View) -> Vec<CopyEntry> {
     all
 }
 
-/// The actions of the current view first (its copies as "Alt-Y s"), then the global ones;
-/// only those whose name contains `filter` (ignoring case).
-pub fn entries(app: &App, filter: &str) -> Vec<Entry> {
-    let mut all = match app.view {
+/// The actions of `view` first (its copies as "Alt-Y s"), then the global ones; only those
+/// whose name contains `filter` (ignoring case). The Profiles view's come from its edit form,
+/// while it is open (`profiles`).
+pub fn entries(view: View, profiles: &profiles::ProfilesState, filter: &str) -> Vec<Entry> {
+    let mut all = match view {
         View::Request => entries_of(&request::keys::KEYS, PaletteAction::Request),
         View::Diagnose => entries_of(&diagnose::KEYS, PaletteAction::Diagnose),
         View::Events => entries_of(&events::KEYS, PaletteAction::Events),
@@ -104,12 +105,12 @@ pub fn entries(app: &App, filter: &str) -> Vec<Entry> {
         View::Traffic => entries_of(&traffic::KEYS, PaletteAction::Traffic),
         View::Lesson => entries_of(&lesson::KEYS, PaletteAction::Lesson),
         // The edit form's actions while it is open (Alt-V has no other key).
-        View::Profiles => match app.profiles.mode {
+        View::Profiles => match profiles.mode {
             profiles::Mode::Edit(_) => entries_of(&profiles::FORM_KEYS, PaletteAction::Profiles),
             _ => vec![],
         },
     };
-    all.extend(copy_entries(app.view).into_iter().map(|c| c.entry));
+    all.extend(copy_entries(view).into_iter().map(|c| c.entry));
     all.extend(
         entries_of(&GLOBAL_KEYS, PaletteAction::Global)
             .into_iter()

@@ -3,8 +3,6 @@
 //! view's capture) goes through [`load_or_ask`]: it loads at once when nothing would be lost,
 //! and otherwise asks save / discard / cancel, as quitting does.
 
-use crossterm::event::{KeyCode, KeyEvent};
-
 use super::app::{App, Popup};
 use super::components::request::RequestMsg;
 use super::effect::Command;
@@ -16,7 +14,7 @@ use super::model::PendingLoad;
 /// (s: save, then load · d: discard the edits and load · Esc: cancel, nothing loaded).
 pub fn load_or_ask(app: &mut App, load: PendingLoad) -> Vec<Command> {
     if app.unsaved() {
-        app.popup = Some(Popup::ConfirmLoad(Box::new(load)));
+        app.popup = Some(Popup::confirm_load(load));
         vec![]
     } else {
         run_load(app, load)
@@ -43,39 +41,6 @@ pub fn run_load(app: &mut App, load: PendingLoad) -> Vec<Command> {
             vec![]
         }
     }
-}
-
-/// A key while the question is open.
-pub fn on_key(app: &mut App, load: Box<PendingLoad>, key: KeyEvent) -> Vec<Command> {
-    match key.code {
-        KeyCode::Char('d') | KeyCode::Char('D') => run_load(app, *load),
-        KeyCode::Char('s') | KeyCode::Char('S') => {
-            // Saved first (the demo profile asks for a name); the load follows the save.
-            app.view = View::Request;
-            app.load_after_save = Some(load);
-            app.send(Message::Request(RequestMsg::Save));
-            vec![]
-        }
-        KeyCode::Esc | KeyCode::Char('c') | KeyCode::Char('C') | KeyCode::Char('q') => {
-            app.status = format!("kept the unsaved edits; {} not loaded", load.describe());
-            vec![]
-        }
-        _ => {
-            app.popup = Some(Popup::ConfirmLoad(load));
-            vec![]
-        }
-    }
-}
-
-/// The question's lines.
-pub fn question(load: &PendingLoad) -> Vec<String> {
-    vec![
-        "There are unsaved edits to this profile.".into(),
-        format!("Loading {} replaces them.", load.describe()),
-        "s: save, then load".into(),
-        "d: discard the edits and load".into(),
-        "Esc: cancel (nothing is loaded)".into(),
-    ]
 }
 
 #[cfg(test)]

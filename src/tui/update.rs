@@ -20,9 +20,9 @@ use super::layout::{frame_layout, tab_layout, View};
 use super::message::Message;
 use super::model::EditorRequest;
 use super::model::PendingLoad;
-use super::palette::{self, PaletteAction};
+use super::palette::PaletteAction;
+use super::popups::{self, PopupEffect};
 use super::unsaved;
-use super::widgets::{Edit, LineInput};
 use crate::core::RequestSpec;
 
 /// Handle one message.
@@ -166,26 +166,7 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
         Message::Request(RequestMsg::SendDone { id, result })
             if app.sent_again.as_ref().is_some_and(|(sent, _)| *sent == id) =>
         {
-            // A history or Traffic request sent again: its answer goes to the status line
-            // (the new entry appears in the history list).
-            let what = app
-                .sent_again
-                .take()
-                .map(|(_, what)| what)
-                .unwrap_or_default();
-            app.status = match result {
-                Ok(r) => format!(
-                    "sent {what}: {}{} in {:.0} ms",
-                    r.status,
-                    r.code
-                        .as_deref()
-                        .map(|c| format!(" {c}"))
-                        .unwrap_or_default(),
-                    r.elapsed_ms
-                ),
-                Err(e) => format!("send failed ({what}): {e}"),
-            };
-            vec![]
+            sent_again_done(app, result)
         }
         Message::Copied(Ok(what)) => {
             app.status = format!("copied {what}");
@@ -196,60 +177,14 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             vec![]
         }
         Message::ProfileList(Ok(names)) => {
-            let mut list = crate::tui::widgets::list::ListState::default();
-            let selected = names
-                .iter()
-                .position(|n| *n == app.request.profile_name)
-                .unwrap_or(0);
-            list.select(selected, names.len());
-            app.popup = Some(Popup::Profiles { names, list });
+            app.popup = Some(Popup::switch_profile(names, &app.request.profile_name));
             vec![]
         }
         Message::ProfileList(Err(e)) | Message::ProfileLoaded(Err(e)) => {
             app.status = e;
             vec![]
         }
-        Message::ProfileLoaded(Ok(p)) => {
-            let requests = p
-                .profile
-                .as_deref()
-                .map(request::RequestsList::of_profile)
-                .unwrap_or_default();
-            let mut cmds = update(
-                app,
-                Message::Events(EventsMsg::SetTarget {
-                    analytics_url: p.analytics_url.clone(),
-                    api_key: p.request.spec.api_key.clone(),
-                    local: p.local,
-                }),
-            );
-            if let Some(batch) = p.events {
-                cmds.extend(update(app, Message::Events(EventsMsg::LoadBatch(batch))));
-            }
-            // The batch shown is the profile's (or the one kept from before, which the profile
-            // does not hold: saved with it only once edited).
-            app.events.mark_saved();
-            if let Some(profile) = p.profile {
-                cmds.extend(update(
-                    app,
-                    Message::Profiles(ProfilesMsg::Current(profile)),
-                ));
-            }
-            let load = request::ProfileLoad {
-                name: p.name,
-                is_demo: p.is_demo,
-                request: p.request,
-                key: p.key,
-                key_source: p.key_source,
-                requests,
-                key_to_read: p.key_to_read,
-            };
-            cmds.extend(update(
-                app,
-                Message::Request(RequestMsg::ProfileLoaded(Box::new(load))),
-            ));
-            cmds
-        }
+        Message::ProfileLoaded(Ok(p)) => profile_loaded(app, p),
         Message::ProfileRenamed { from, to } => {
             if app.request.profile_name == from {
                 app.request.profile_name = to;
@@ -318,6 +253,76 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             route_effects(app, effects)
         }
     }
+}
+
+/// A history or Traffic request sent again was answered: the answer goes to the status line
+/// (the new entry appears in the history list).
+fn sent_again_done(
+    app: &mut App,
+    result: Result<crate::tui::model::ResponseView, String>,
+) -> Vec<Command> {
+    let what = app
+        .sent_again
+        .take()
+        .map(|(_, what)| what)
+        .unwrap_or_default();
+    app.status = match result {
+        Ok(r) => format!(
+            "sent {what}: {}{} in {:.0} ms",
+            r.status,
+            r.code
+                .as_deref()
+                .map(|c| format!(" {c}"))
+                .unwrap_or_default(),
+            r.elapsed_ms
+        ),
+        Err(e) => format!("send failed ({what}): {e}"),
+    };
+    vec![]
+}
+
+/// A profile was loaded: the Events view gets its analytics target and batch, the profile
+/// manager its current profile, the request view its request, key and saved requests.
+fn profile_loaded(app: &mut App, p: crate::tui::message::LoadedProfile) -> Vec<Command> {
+    let requests = p
+        .profile
+        .as_deref()
+        .map(request::RequestsList::of_profile)
+        .unwrap_or_default();
+    let mut cmds = update(
+        app,
+        Message::Events(EventsMsg::SetTarget {
+            analytics_url: p.analytics_url.clone(),
+            api_key: p.request.spec.api_key.clone(),
+            local: p.local,
+        }),
+    );
+    if let Some(batch) = p.events {
+        cmds.extend(update(app, Message::Events(EventsMsg::LoadBatch(batch))));
+    }
+    // The batch shown is the profile's (or the one kept from before, which the profile
+    // does not hold: saved with it only once edited).
+    app.events.mark_saved();
+    if let Some(profile) = p.profile {
+        cmds.extend(update(
+            app,
+            Message::Profiles(ProfilesMsg::Current(profile)),
+        ));
+    }
+    let load = request::ProfileLoad {
+        name: p.name,
+        is_demo: p.is_demo,
+        request: p.request,
+        key: p.key,
+        key_source: p.key_source,
+        requests,
+        key_to_read: p.key_to_read,
+    };
+    cmds.extend(update(
+        app,
+        Message::Request(RequestMsg::ProfileLoaded(Box::new(load))),
+    ));
+    cmds
 }
 
 /// The traffic view's effects: loading a request goes to the request view (through
@@ -535,9 +540,52 @@ pub fn row_request(row: &history::HistoryRow, prefix: &str) -> (EditorRequest, S
     (request, timestamp)
 }
 
+/// A popup's answer to a key or a click: it stays open unless it asked to close; its effects
+/// are routed as every view's are.
+fn popup_answered(app: &mut App, popup: Popup, effects: Vec<PopupEffect>) -> Vec<Command> {
+    if !popups::closes(&effects) {
+        app.popup = Some(popup);
+    }
+    route_effects(app, effects)
+}
+
+/// The popups' effects (`crate::tui::popups`): what they ask of a view goes through the router.
+impl RoutedEffect for PopupEffect {
+    fn route(self, app: &mut App) -> Vec<Command> {
+        match self {
+            // Done by `popup_answered`.
+            PopupEffect::Close => vec![],
+            PopupEffect::Status(s) => say(app, s),
+            PopupEffect::Run(action) => run_palette(app, action),
+            PopupEffect::Copy { text, what } => vec![Command::Copy { text, what }],
+            PopupEffect::Request(m) => {
+                app.view = View::Request;
+                update(app, Message::Request(m))
+            }
+            PopupEffect::Quit => {
+                app.quit = true;
+                vec![Command::Quit]
+            }
+            // The save may ask a question of the request view (a name, the typed key).
+            PopupEffect::SaveThenQuit => {
+                app.view = View::Request;
+                app.quit_after_save = true;
+                update(app, Message::Request(RequestMsg::Save))
+            }
+            PopupEffect::SaveThenLoad(load) => {
+                app.view = View::Request;
+                app.load_after_save = Some(load);
+                update(app, Message::Request(RequestMsg::Save))
+            }
+            PopupEffect::Load(load) => unsaved::run_load(app, load),
+            PopupEffect::LoadOrAsk(load) => unsaved::load_or_ask(app, load),
+        }
+    }
+}
+
 fn request_quit(app: &mut App) -> Vec<Command> {
     if app.unsaved() {
-        app.popup = Some(Popup::ConfirmQuit);
+        app.popup = Some(Popup::confirm_quit());
         vec![]
     } else {
         app.quit = true;
@@ -546,8 +594,9 @@ fn request_quit(app: &mut App) -> Vec<Command> {
 }
 
 fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
-    if let Some(popup) = app.popup.take() {
-        return on_popup_key(app, popup, key);
+    if let Some(mut popup) = app.popup.take() {
+        let effects = popup.on_key(&key, &app.popup_ctx());
+        return popup_answered(app, popup, effects);
     }
     // A prompt of the request view takes every key until it closes.
     if app.view == View::Request && app.request.prompt.is_some() {
@@ -576,10 +625,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
     }
     if !app.text_input_focused() {
         match key.code {
-            KeyCode::Char('?') => {
-                app.popup = Some(Popup::Help { scroll: 0 });
-                return vec![];
-            }
+            KeyCode::Char('?') => return run_global(app, GlobalAction::Help),
             KeyCode::Char('q') => return request_quit(app),
             _ => {}
         }
@@ -610,84 +656,15 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
     }
 }
 
-/// Run one global action (from its key or from the palette).
+/// Run one global action (from its key or from the palette): most open a popup.
 fn run_global(app: &mut App, action: GlobalAction) -> Vec<Command> {
-    match action {
-        GlobalAction::Help => {
-            app.popup = Some(Popup::Help { scroll: 0 });
-            vec![]
-        }
-        GlobalAction::Palette => {
-            app.popup = Some(Popup::Palette {
-                filter: LineInput::default(),
-                selected: 0,
-            });
-            vec![]
-        }
-        GlobalAction::Messages => {
-            app.popup = Some(Popup::Messages { scroll: u16::MAX });
-            vec![]
-        }
-        GlobalAction::CopyMenu => {
-            app.popup = Some(Popup::Copy);
-            vec![]
-        }
-        GlobalAction::CopyCode => {
-            app.popup = Some(Popup::CopyCode { selected: 0 });
-            vec![]
-        }
-        GlobalAction::Operations => {
-            let ops = crate::core::vendor::SDK_OPERATIONS;
-            let selected = ops
-                .iter()
-                .position(|o| {
-                    o.method == app.request.method.text() && o.path == app.request.path.text()
-                })
-                .unwrap_or(0);
-            app.popup = Some(Popup::Operations { selected });
-            vec![]
-        }
-        GlobalAction::Quit => request_quit(app),
-        GlobalAction::Show(v) => switch_view(app, v),
+    if let Some(p) = Popup::of_action(action, &app.popup_ctx()) {
+        app.popup = Some(p);
+        return vec![];
     }
-}
-
-/// The program (in `lang`) that signs the request being edited, as a copy command; or why
-/// not, in the status line.
-fn copy_code(app: &mut App, lang: crate::codegen::Lang) -> Vec<Command> {
-    // The signed request shown: the program signs the same text (in the form chosen) with the
-    // same timestamp, so it prints the same signature.
-    let signed = match (&app.request.sign.result, app.request.sign.updating()) {
-        (Some(Ok(s)), false) => s.request.clone(),
-        (Some(Err(e)), false) => {
-            app.status = format!("cannot write the program: {e}");
-            return vec![];
-        }
-        _ => {
-            app.status = "the signature is still updating; try again in a moment".into();
-            return vec![];
-        }
-    };
-    let opts = crate::codegen::CodeOptions::default();
-    match crate::codegen::render_signed(&signed, lang, &opts) {
-        Ok(text) => {
-            let from_file = crate::codegen::body_read_from_file(&signed.spec().body);
-            let mut what = format!(
-                "the {} program ({}; the REST key from ${}",
-                lang.name(),
-                lang.file_name(),
-                opts.rest_key_env
-            );
-            if from_file {
-                what.push_str(&format!(", the body from {}", opts.body_file));
-            }
-            what.push(')');
-            vec![Command::Copy { text, what }]
-        }
-        Err(e) => {
-            app.status = format!("cannot write the program: {e}");
-            vec![]
-        }
+    match action {
+        GlobalAction::Show(v) => switch_view(app, v),
+        _ => request_quit(app),
     }
 }
 
@@ -708,179 +685,6 @@ fn run_palette(app: &mut App, action: PaletteAction) -> Vec<Command> {
             update(app, Message::Lesson(LessonMsg::Run(a, now)))
         }
         PaletteAction::Diagnose(a) => update(app, Message::Diagnose(DiagnoseMsg::Run(a))),
-    }
-}
-
-fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent) -> Vec<Command> {
-    match popup {
-        Popup::Palette {
-            mut filter,
-            mut selected,
-        } => {
-            match key.code {
-                KeyCode::Esc => return vec![],
-                KeyCode::Enter => {
-                    return match palette::entries(app, filter.text()).get(selected) {
-                        Some(e) => run_palette(app, e.action),
-                        None => vec![],
-                    };
-                }
-                KeyCode::Down => selected = selected.saturating_add(1),
-                KeyCode::Up => selected = selected.saturating_sub(1),
-                _ => {
-                    if filter.edit(&key) == Edit::Changed {
-                        selected = 0;
-                    }
-                }
-            }
-            let n = palette::entries(app, filter.text()).len();
-            selected = selected.min(n.saturating_sub(1));
-            app.popup = Some(Popup::Palette { filter, selected });
-            vec![]
-        }
-        Popup::Copy => {
-            // One letter copies and closes; Esc cancels; another key says what it offers.
-            if key.code == KeyCode::Esc {
-                app.status = "copy cancelled".into();
-                return vec![];
-            }
-            let copies = palette::copy_entries(app.view);
-            match copies.iter().find(|c| c.key.matches(&key)) {
-                Some(c) => run_palette(app, c.entry.action),
-                None => {
-                    let letters: Vec<String> = copies.iter().map(|c| c.key.label()).collect();
-                    app.status = format!("Alt-Y then one of {}; Esc cancels", letters.join(" "));
-                    app.popup = Some(Popup::Copy);
-                    vec![]
-                }
-            }
-        }
-        Popup::Help { scroll } => {
-            // Arrows and pages scroll a help taller than the terminal; any other key closes it
-            // (and every key does when it all fits).
-            let max = crate::tui::view::popup::help_max_scroll(app);
-            let to = match key.code {
-                KeyCode::Down | KeyCode::Char('j') => Some(scroll.saturating_add(1)),
-                KeyCode::Up | KeyCode::Char('k') => Some(scroll.saturating_sub(1)),
-                KeyCode::PageDown => Some(scroll.saturating_add(10)),
-                KeyCode::PageUp => Some(scroll.saturating_sub(10)),
-                KeyCode::Home => Some(0),
-                KeyCode::End => Some(max),
-                _ => None,
-            };
-            if let (Some(to), true) = (to, max > 0) {
-                app.popup = Some(Popup::Help {
-                    scroll: to.min(max),
-                });
-            }
-            vec![]
-        }
-        Popup::Operations { selected } => {
-            let ops = crate::core::vendor::SDK_OPERATIONS;
-            let pick = match key.code {
-                KeyCode::Esc | KeyCode::Char('q') => return vec![],
-                KeyCode::Enter => Some(selected),
-                KeyCode::Char(c @ '1'..='6') => Some(c as usize - '1' as usize),
-                _ => None,
-            };
-            if let Some(i) = pick {
-                let op = ops[i.min(ops.len() - 1)];
-                app.view = View::Request;
-                let what = format!("{} {}: {}", op.method, op.path, op.what);
-                let (method, path) = (op.method, op.path);
-                return update(
-                    app,
-                    Message::Request(RequestMsg::Preset { method, path, what }),
-                );
-            }
-            let selected = match key.code {
-                KeyCode::Down | KeyCode::Char('j') => (selected + 1).min(ops.len() - 1),
-                KeyCode::Up | KeyCode::Char('k') => selected.saturating_sub(1),
-                _ => selected,
-            };
-            app.popup = Some(Popup::Operations { selected });
-            vec![]
-        }
-        Popup::CopyCode { selected } => {
-            let langs = crate::codegen::Lang::ALL;
-            let pick = match key.code {
-                KeyCode::Esc | KeyCode::Char('q') => return vec![],
-                KeyCode::Enter => Some(selected),
-                KeyCode::Char(c @ '1'..='8') => Some(c as usize - '1' as usize),
-                _ => None,
-            };
-            if let Some(i) = pick {
-                return copy_code(app, langs[i.min(langs.len() - 1)]);
-            }
-            let selected = match key.code {
-                KeyCode::Down | KeyCode::Char('j') => (selected + 1).min(langs.len() - 1),
-                KeyCode::Up | KeyCode::Char('k') => selected.saturating_sub(1),
-                _ => selected,
-            };
-            app.popup = Some(Popup::CopyCode { selected });
-            vec![]
-        }
-        Popup::Messages { scroll } => {
-            // Arrows and pages scroll; any other key closes the log.
-            let max = crate::tui::view::popup::messages_max_scroll(app);
-            let scroll = scroll.min(max);
-            let to = match key.code {
-                KeyCode::Down | KeyCode::Char('j') => Some(scroll.saturating_add(1)),
-                KeyCode::Up | KeyCode::Char('k') => Some(scroll.saturating_sub(1)),
-                KeyCode::PageDown => Some(scroll.saturating_add(10)),
-                KeyCode::PageUp => Some(scroll.saturating_sub(10)),
-                KeyCode::Home => Some(0),
-                KeyCode::End => Some(max),
-                _ => None,
-            };
-            if let Some(to) = to {
-                app.popup = Some(Popup::Messages {
-                    scroll: to.min(max),
-                });
-            }
-            vec![]
-        }
-        Popup::ConfirmLoad(load) => unsaved::on_key(app, load, key),
-        Popup::ConfirmQuit => match key.code {
-            KeyCode::Char('y') | KeyCode::Char('Y') | KeyCode::Enter => {
-                app.quit = true;
-                vec![Command::Quit]
-            }
-            KeyCode::Char('s') => {
-                // The save may ask a question of the request view (a name, the typed key).
-                app.view = View::Request;
-                app.quit_after_save = true;
-                update(app, Message::Request(RequestMsg::Save))
-            }
-            _ => vec![],
-        },
-        Popup::Profiles { names, mut list } => {
-            use crate::tui::widgets::list::Outcome;
-            // The names the filter shows; the list's keys (selection, `/` filter) first.
-            let shown: Vec<String> = names
-                .iter()
-                .filter(|n| list.matches(&n.to_lowercase()))
-                .cloned()
-                .collect();
-            if list.on_key(&key, shown.len()) != Outcome::Ignored {
-                app.popup = Some(Popup::Profiles { names, list });
-                return vec![];
-            }
-            match key.code {
-                KeyCode::Enter => match shown.get(list.selected) {
-                    Some(name) => unsaved::load_or_ask(app, PendingLoad::Profile(name.clone())),
-                    None => {
-                        app.popup = Some(Popup::Profiles { names, list });
-                        vec![]
-                    }
-                },
-                KeyCode::Esc | KeyCode::Char('q') => vec![],
-                _ => {
-                    app.popup = Some(Popup::Profiles { names, list });
-                    vec![]
-                }
-            }
-        }
     }
 }
 
@@ -938,7 +742,11 @@ fn on_paste(app: &mut App, text: &str) -> Vec<Command> {
 /// Mouse input: a click on a tab switches views; everything else goes to the view under it,
 /// hit tested with the layout the view draws with (from `app.size`).
 fn on_mouse(app: &mut App, m: crossterm::event::MouseEvent) -> Vec<Command> {
-    if app.popup.is_some() || (app.view == View::Request && app.request.prompt.is_some()) {
+    if let Some(mut popup) = app.popup.take() {
+        let effects = popup.on_mouse(&m, &app.popup_ctx());
+        return popup_answered(app, popup, effects);
+    }
+    if app.view == View::Request && app.request.prompt.is_some() {
         return vec![];
     }
     let screen = Rect::new(0, 0, app.size.0, app.size.1);

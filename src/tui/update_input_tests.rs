@@ -70,7 +70,7 @@ fn clicking_a_tab_switches_to_its_view() {
 #[test]
 fn a_popup_takes_the_mouse_away_from_the_views() {
     let mut a = sized(120, 40);
-    a.popup = Some(Popup::Help { scroll: 0 });
+    a.popup = Some(Popup::Help(crate::tui::popups::help::Help { scroll: 0 }));
     let tabs = tab_layout(frame_layout(Rect::new(0, 0, 120, 40)).0);
     update(&mut a, Message::Mouse(click_in(tabs[1].1)));
     assert_eq!(a.view, View::Request);
@@ -387,7 +387,7 @@ fn the_palette_lists_every_action_of_the_view_with_its_key_and_runs_one_by_name(
     let mut a = signed_app();
     a.resize(120, 40);
     assert!(a.ctrl('k').is_empty());
-    assert!(matches!(a.popup, Some(Popup::Palette { .. })));
+    assert!(matches!(a.popup, Some(Popup::Palette(_))));
     let screen = a.screen();
     for b in crate::tui::components::request::keys::KEYS.iter() {
         let row = b.name;

@@ -497,7 +497,7 @@ fn quit_asks_only_with_unsaved_edits() {
     focus(&mut a, Field::Path);
     a.type_str("x");
     assert!(update(&mut a, ctrl_key('c')).is_empty());
-    assert_eq!(a.popup, Some(Popup::ConfirmQuit));
+    assert_eq!(a.popup, Some(Popup::ConfirmQuit(Default::default())));
     // Any other key: stay.
     update(&mut a, key(KeyCode::Char('n')));
     assert!(!a.quit && a.popup.is_none());
@@ -526,7 +526,10 @@ fn normal_mode_keys_quit_help_and_shortcuts() {
     update(&mut a, key(KeyCode::Esc));
     assert!(a.request.normal_mode && !a.text_input_focused());
     update(&mut a, key(KeyCode::Char('?')));
-    assert_eq!(a.popup, Some(Popup::Help { scroll: 0 }));
+    assert_eq!(
+        a.popup,
+        Some(Popup::Help(crate::tui::popups::help::Help { scroll: 0 }))
+    );
     update(&mut a, key(KeyCode::Char('x')));
     assert_eq!(a.popup, None);
     assert!(matches!(
@@ -545,7 +548,7 @@ fn normal_mode_keys_quit_help_and_shortcuts() {
     assert!(update(&mut a, key(KeyCode::Char('q'))).is_empty());
     assert_eq!(
         a.popup,
-        Some(Popup::ConfirmQuit),
+        Some(Popup::ConfirmQuit(Default::default())),
         "unsaved edits: asks first"
     );
 }
@@ -562,7 +565,10 @@ fn function_keys_switch_views_and_help() {
     update(&mut a, key(KeyCode::F(2)));
     assert_eq!(a.view, View::Request);
     update(&mut a, key(KeyCode::F(1)));
-    assert_eq!(a.popup, Some(Popup::Help { scroll: 0 }));
+    assert_eq!(
+        a.popup,
+        Some(Popup::Help(crate::tui::popups::help::Help { scroll: 0 }))
+    );
 }
 
 #[test]
@@ -663,7 +669,7 @@ fn profile_switch_popup_loads_the_chosen_profile() {
         &mut a,
         Message::ProfileList(Ok(vec!["demo".into(), "prod".into()])),
     );
-    assert!(matches!(&a.popup, Some(Popup::Profiles { list, .. }) if list.selected == 0));
+    assert!(matches!(&a.popup, Some(Popup::Profiles(p)) if p.picker.list.selected == 0));
     update(&mut a, key(KeyCode::Down));
     let cmds = update(&mut a, key(KeyCode::Enter));
     assert!(matches!(cmds.as_slice(), [Command::LoadProfile(n)] if n == "prod"));

@@ -12,7 +12,6 @@ use super::layout::{brand_fits, frame_layout, tab_label, tab_layout, tab_titles,
 use super::theme::Theme;
 
 pub mod footer;
-pub mod popup;
 
 #[cfg(test)]
 pub(crate) mod no_cut;
@@ -49,7 +48,9 @@ pub fn draw(frame: &mut Frame, app: &App) {
         frame.render_widget(Paragraph::new(text).style(theme.dim()), row);
     }
     draw_status(frame, status, app, &theme);
-    popup::draw(frame, area, app, &theme);
+    if let Some(popup) = &app.popup {
+        popup.draw(frame, area, &app.popup_ctx(), &theme);
+    }
 }
 
 /// The whole screen when the terminal is below the size the views are laid out for: how big it

@@ -208,7 +208,7 @@ fn popups_and_prompts_cut_nothing() {
     for (w, h) in SIZES {
         let mut a = request_app(w, h);
         a.press(KeyCode::F(1));
-        let rows: Vec<String> = super::popup::bindings(&a.app)
+        let rows: Vec<String> = crate::tui::popups::help::bindings(&a.app.popup_ctx())
             .into_iter()
             .map(|(_, d)| d)
             .collect();
@@ -507,7 +507,7 @@ fn the_help_and_the_palette_of_every_view_cut_nothing() {
             a.press(KeyCode::F(f));
             a.press(KeyCode::F(1));
             assert!(a.popup.is_some(), "F{f}: no help");
-            let rows: Vec<String> = super::popup::bindings(&a.app)
+            let rows: Vec<String> = crate::tui::popups::help::bindings(&a.app.popup_ctx())
                 .into_iter()
                 .map(|(_, d)| d)
                 .collect();

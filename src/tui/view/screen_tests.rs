@@ -253,7 +253,7 @@ fn no_key_in_the_help_table_does_two_unrelated_things() {
     let mut uses: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
     for v in View::ALL {
         a.app.view = v;
-        for (keys, what) in super::popup::bindings(&a.app) {
+        for (keys, what) in crate::tui::popups::help::bindings(&a.app.popup_ctx()) {
             for key in keys.split(" / ") {
                 let key = key.trim();
                 let chord = key.starts_with("Ctrl-")
@@ -417,7 +417,7 @@ fn nothing_is_cut_at_80x24_120x40_and_200x50() {
         // Help rows fit the popup: each description whole, word-wrapped under its key.
         a.app.view = crate::tui::layout::View::Request;
         let inner = (100.min(w) - 2) as usize;
-        let table = super::popup::help_table(&a.app);
+        let table = crate::tui::popups::help::help_table(&a.app.popup_ctx());
         for (k, d) in &table {
             let row = format!("{k}{d}");
             assert!(
@@ -425,7 +425,7 @@ fn nothing_is_cut_at_80x24_120x40_and_200x50() {
                 "{w}x{h}: {row:?} wider than {inner}"
             );
         }
-        for (_, d) in super::popup::bindings(&a.app) {
+        for (_, d) in crate::tui::popups::help::bindings(&a.app.popup_ctx()) {
             let pieces: Vec<&str> = table.iter().map(|(_, p)| p.as_str()).collect();
             assert!(
                 pieces.join(" ").contains(&d),

@@ -375,7 +375,9 @@ fn response_panel_shows_status_job_and_highlighted_json() {
 #[test]
 fn help_popup_lists_bindings() {
     let mut a = app_with_body("[1]");
-    a.popup = Some(crate::tui::app::Popup::Help { scroll: 0 });
+    a.popup = Some(crate::tui::app::Popup::Help(
+        crate::tui::popups::help::Help { scroll: 0 },
+    ));
     let screen = rows(&render(&mut a, 120, 40)).join("\n");
     assert!(screen.contains("Help: Request view"));
     assert!(screen.contains("Ctrl-G / F9"));
@@ -390,8 +392,12 @@ fn the_help_scrolls_on_a_small_terminal_and_closes_on_any_other_key() {
     let mut a = app_with_body("[1]");
     update(&mut a, Message::Resize(60, 16));
     update(&mut a, key(KeyCode::F(1)));
-    let first = crate::tui::view::popup::bindings(&a)[0].0.clone();
-    let fourth = crate::tui::view::popup::bindings(&a)[3].0.clone();
+    let first = crate::tui::popups::help::bindings(&a.popup_ctx())[0]
+        .0
+        .clone();
+    let fourth = crate::tui::popups::help::bindings(&a.popup_ctx())[3]
+        .0
+        .clone();
     let screen = rows(&render(&mut a, 60, 16)).join("\n");
     assert!(screen.contains(&first), "{screen}");
     assert!(
@@ -405,7 +411,10 @@ fn the_help_scrolls_on_a_small_terminal_and_closes_on_any_other_key() {
     for _ in 0..3 {
         update(&mut a, key(KeyCode::Down));
     }
-    assert_eq!(a.popup, Some(Popup::Help { scroll: 3 }));
+    assert_eq!(
+        a.popup,
+        Some(Popup::Help(crate::tui::popups::help::Help { scroll: 3 }))
+    );
     let screen = rows(&render(&mut a, 60, 16)).join("\n");
     let top_row = rows(&render(&mut a, 60, 16))
         .into_iter()
@@ -420,13 +429,21 @@ fn the_help_scrolls_on_a_small_terminal_and_closes_on_any_other_key() {
         "{screen}"
     );
     // Down at the end stays there; Up goes back one.
-    let Some(Popup::Help { scroll: end }) = a.popup.clone() else {
+    let Some(Popup::Help(crate::tui::popups::help::Help { scroll: end })) = a.popup.clone() else {
         panic!("still open")
     };
     update(&mut a, key(KeyCode::Down));
-    assert_eq!(a.popup, Some(Popup::Help { scroll: end }));
+    assert_eq!(
+        a.popup,
+        Some(Popup::Help(crate::tui::popups::help::Help { scroll: end }))
+    );
     update(&mut a, key(KeyCode::Up));
-    assert_eq!(a.popup, Some(Popup::Help { scroll: end - 1 }));
+    assert_eq!(
+        a.popup,
+        Some(Popup::Help(crate::tui::popups::help::Help {
+            scroll: end - 1
+        }))
+    );
     update(&mut a, key(KeyCode::Char('x')));
     assert_eq!(a.popup, None);
     // On a terminal that holds it all, Down closes it as before.
@@ -489,11 +506,11 @@ fn the_cursor_line_stays_in_the_canonical_panel_when_lines_wrap() {
 fn readme_lists_every_key_binding() {
     let readme = include_str!("../../../README.md");
     let cell = |s: &str| s.replace('|', "\\|");
-    let rows = super::popup::global_rows()
+    let rows = crate::tui::popups::help::global_rows()
         .into_iter()
-        .chain(super::popup::request_rows())
+        .chain(crate::tui::popups::help::request_rows())
         .chain(
-            super::popup::diagnose_rows()
+            crate::tui::popups::help::diagnose_rows()
                 .into_iter()
                 .map(|(k, d)| (k, format!("Diagnose view: {d}"))),
         );

@@ -3,6 +3,7 @@
 //!
 //! - [`line_input`]: the one single-line text input;
 //! - [`body_editor`]: the multi-line editor for bodies up to many megabytes;
+//! - [`picker`]: a popup list to choose one row from, on the one list;
 //! - [`prompt`]: a popup asking for one line (save as, search);
 //! - [`list`]: the one list: selection, window, follow-newest, `/` filter, mouse;
 //! - [`text`]: cutting, wrapping and JSON highlighting of text to draw.
@@ -10,6 +11,7 @@
 pub mod body_editor;
 pub mod line_input;
 pub mod list;
+pub mod picker;
 pub mod prompt;
 pub mod text;
 

@@ -63,3 +63,39 @@ pub fn draw(
         frame.set_cursor_position((x as u16, inner.y));
     }
 }
+
+/// What [`text_box`] draws: a popup of lines in a `width` x `height` box (cut to the screen),
+/// its title, an optional hint on its bottom border, scrolled down `scroll` rows, and the
+/// terminal cursor at column `cursor` of its first row (a filter being typed) when given.
+pub struct TextBox<'a> {
+    pub title: String,
+    pub lines: Vec<Line<'a>>,
+    pub width: u16,
+    pub height: u16,
+    pub scroll: u16,
+    pub hint: Option<String>,
+    pub cursor: Option<u16>,
+}
+
+/// Draw a popup of text over whatever is under it, centred in `area`.
+pub fn text_box(frame: &mut Frame, area: Rect, b: TextBox<'_>, theme: &Theme) {
+    let rect = centered(area, b.width, b.height);
+    frame.render_widget(Clear, rect);
+    let mut block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.focus_border())
+        .title(Span::styled(b.title, theme.title()));
+    if let Some(hint) = b.hint {
+        block = block.title_bottom(Span::styled(hint, theme.dim()));
+    }
+    frame.render_widget(
+        Paragraph::new(b.lines).block(block).scroll((b.scroll, 0)),
+        rect,
+    );
+    if let (Some(col), 0) = (b.cursor, b.scroll) {
+        let x = rect.x + 1 + col;
+        if x + 1 < rect.x + rect.width && rect.height > 2 {
+            frame.set_cursor_position((x, rect.y + 1));
+        }
+    }
+}

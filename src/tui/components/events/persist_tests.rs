@@ -100,7 +100,7 @@ fn an_edited_batch_is_asked_about_and_saved_with_the_profile() {
     // Quitting asks.
     a.view = View::Events;
     a.ctrl('q');
-    assert_eq!(a.popup, Some(Popup::ConfirmQuit));
+    assert_eq!(a.popup, Some(Popup::ConfirmQuit(Default::default())));
     a.press(KeyCode::Esc);
     assert!(!a.quit);
     // Switching profile asks.

@@ -140,7 +140,7 @@ fn esc_cancels_the_save_and_a_quit_waiting_for_it() {
     let mut a = shop();
     a.type_str("X");
     a.ctrl('q');
-    assert_eq!(a.popup, Some(Popup::ConfirmQuit));
+    assert_eq!(a.popup, Some(Popup::ConfirmQuit(Default::default())));
     // s: save, then quit; the save asks about the key first.
     let cmds = a.press(KeyCode::Char('s'));
     assert_eq!(save_of(&cmds), None);

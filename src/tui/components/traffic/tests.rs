@@ -482,8 +482,8 @@ fn the_status_line_shows_where_to_point_an_application() {
 fn help_and_the_palette_list_the_views_keys() {
     let mut t = on_traffic(120, 60);
     t.press(KeyCode::F(1));
-    assert!(matches!(t.popup, Some(crate::tui::app::Popup::Help { .. })));
-    let rows = crate::tui::view::popup::bindings(&t.app);
+    assert!(matches!(t.popup, Some(crate::tui::app::Popup::Help(_))));
+    let rows = crate::tui::popups::help::bindings(&t.app.popup_ctx());
     for b in KEYS.iter() {
         assert!(
             rows.iter().any(|(k, h)| h == b.help && *k == KEYS.label(b)),

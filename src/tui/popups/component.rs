@@ -1,0 +1,70 @@
+//! The protocol of the popups, as a view's component has one: what a popup reads ([`Ctx`]),
+//! what it answers ([`PopupEffect`]) and what it does ([`Component`]).
+
+use crossterm::event::{KeyEvent, MouseEvent};
+use ratatui::layout::Rect;
+use ratatui::Frame;
+
+use crate::tui::components::events::EventsState;
+use crate::tui::components::history::HistoryState;
+use crate::tui::components::profiles::ProfilesState;
+use crate::tui::components::request::{RequestMsg, RequestState};
+use crate::tui::layout::View;
+use crate::tui::model::PendingLoad;
+use crate::tui::palette::PaletteAction;
+use crate::tui::status::MessageLog;
+use crate::tui::theme::Theme;
+
+/// What the popups read of the workbench.
+pub struct Ctx<'a> {
+    pub view: View,
+    /// The terminal's size (columns, rows).
+    pub size: (u16, u16),
+    pub log: &'a MessageLog,
+    pub request: &'a RequestState,
+    pub events: &'a EventsState,
+    pub history: &'a HistoryState,
+    pub profiles: &'a ProfilesState,
+}
+
+impl Ctx<'_> {
+    /// The whole screen.
+    pub fn screen(&self) -> Rect {
+        Rect::new(0, 0, self.size.0, self.size.1)
+    }
+}
+
+/// What a popup asks of the router.
+#[derive(Debug)]
+pub enum PopupEffect {
+    /// The popup closes (without it, it stays open).
+    Close,
+    /// A message for the status line.
+    Status(String),
+    /// Run an action of the current view or a global one (the palette, the copy menu).
+    Run(PaletteAction),
+    /// Copy `text`, named `what` in the status line.
+    Copy { text: String, what: String },
+    /// Show the request view and hand it this message.
+    Request(RequestMsg),
+    /// Quit without saving.
+    Quit,
+    /// Save the profile (asking what the save needs), then quit.
+    SaveThenQuit,
+    /// Save the profile, then run this load.
+    SaveThenLoad(Box<PendingLoad>),
+    /// Load now (the unsaved edits are dropped).
+    Load(PendingLoad),
+    /// Load, asking first when unsaved edits would be lost.
+    LoadOrAsk(PendingLoad),
+}
+
+/// One popup: its keys, the mouse and its drawing.
+pub trait Component {
+    fn on_key(&mut self, key: &KeyEvent, ctx: &Ctx<'_>) -> Vec<PopupEffect>;
+    /// The mouse over the screen (most popups ignore it).
+    fn on_mouse(&mut self, _m: &MouseEvent, _ctx: &Ctx<'_>) -> Vec<PopupEffect> {
+        vec![]
+    }
+    fn draw(&self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>, theme: &Theme);
+}

@@ -1,0 +1,76 @@
+//! The SDK's indexing operations (Alt-O, `core::vendor::SDK_OPERATIONS`): pick one to set the
+//! request's method and path.
+
+use crossterm::event::{KeyEvent, MouseEvent};
+use ratatui::layout::Rect;
+use ratatui::Frame;
+
+use super::component::{Component, Ctx, PopupEffect};
+use crate::core::vendor::SDK_OPERATIONS;
+use crate::tui::components::request::RequestMsg;
+use crate::tui::theme::Theme;
+use crate::tui::widgets::picker::{Picked, Picker, PickerText};
+
+/// The operation picker.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Operations {
+    pub picker: Picker,
+}
+
+const TEXT: PickerText<'static> = PickerText {
+    name: "Indexing operations (the SDK's)",
+    pick: "set method and path",
+    empty: "",
+    width: 70,
+};
+
+fn rows() -> Vec<String> {
+    SDK_OPERATIONS
+        .iter()
+        .map(|o| format!("{:<6} {:<22} {}", o.method, o.path, o.what))
+        .collect()
+}
+
+impl Operations {
+    /// Opened on the operation the request has (method and path), else the first.
+    pub fn open(ctx: &Ctx<'_>) -> Self {
+        let r = ctx.request;
+        let selected = SDK_OPERATIONS
+            .iter()
+            .position(|o| o.method == r.method.text() && o.path == r.path.text())
+            .unwrap_or(0);
+        Operations {
+            picker: Picker::new(selected, SDK_OPERATIONS.len()),
+        }
+    }
+
+    fn answer(picked: Picked) -> Vec<PopupEffect> {
+        match picked {
+            Picked::Open => vec![],
+            Picked::Closed => vec![PopupEffect::Close],
+            Picked::Row(i) => {
+                let op = SDK_OPERATIONS[i];
+                let what = format!("{} {}: {}", op.method, op.path, op.what);
+                let (method, path) = (op.method, op.path);
+                vec![
+                    PopupEffect::Close,
+                    PopupEffect::Request(RequestMsg::Preset { method, path, what }),
+                ]
+            }
+        }
+    }
+}
+
+impl Component for Operations {
+    fn on_key(&mut self, key: &KeyEvent, _: &Ctx<'_>) -> Vec<PopupEffect> {
+        Self::answer(self.picker.on_key(key, &rows()))
+    }
+
+    fn on_mouse(&mut self, m: &MouseEvent, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
+        Self::answer(self.picker.on_mouse(m, ctx.screen(), &TEXT, &rows()))
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, _: &Ctx<'_>, theme: &Theme) {
+        self.picker.draw(frame, area, &TEXT, &rows(), theme);
+    }
+}

@@ -1,0 +1,94 @@
+//! The popups through the one `TestApp` fixture, read at 80x24: the operation and copy-as-code
+//! pickers are the one list (`/` filter, Esc clears it, Enter picks what it shows, digits pick
+//! the row numbered so, a click selects and a click on the selection picks).
+
+use crossterm::event::KeyCode;
+
+use crate::tui::effect::Command;
+use crate::tui::test_util::TestApp;
+
+/// The program `cmds` copied, by its name ("the ruby program (sign.rb; …").
+fn copied(cmds: &[Command]) -> String {
+    match cmds {
+        [Command::Copy { what, .. }] => what.clone(),
+        other => panic!("expected one copy: {other:?}"),
+    }
+}
+
+#[test]
+fn slash_filters_the_operations_picker_esc_clears_and_enter_sets_what_it_shows() {
+    let mut t = TestApp::new(80, 24);
+    t.alt('o');
+    t.assert_line("Indexing operations (the SDK's) (6) · / filter");
+    // Single letters are the list's keys (j moves) until `/` opens the filter.
+    t.type_str("/colour del");
+    t.assert_line("(1 of 6) · filter: colour del▏");
+    t.assert_line("1 DELETE /v2/attributes/colour");
+    t.assert_no_line("PATCH");
+    // Esc clears the filter and keeps the picker open.
+    t.press(KeyCode::Esc);
+    t.assert_line("Indexing operations (the SDK's) (6)");
+    t.assert_line("PATCH  /v2/batch");
+    t.type_str("/colour del");
+    t.press(KeyCode::Enter); // keeps the filter, gives the keys back to the list
+    t.assert_line("(1 of 6) · filter: colour del ");
+    t.assert_no_line("▏");
+    t.press(KeyCode::Enter);
+    assert_eq!(t.popup, None);
+    assert_eq!(
+        (t.request.method.text(), t.request.path.text()),
+        ("DELETE", "/v2/attributes/colour")
+    );
+    // Esc with no filter closes without changing the request.
+    t.alt('o');
+    t.press(KeyCode::Esc);
+    assert_eq!(t.popup, None);
+    assert_eq!(t.request.path.text(), "/v2/attributes/colour");
+}
+
+#[test]
+fn slash_filters_the_copy_as_code_picker_and_enter_or_its_digit_copies_what_it_shows() {
+    let mut t = TestApp::new(80, 24);
+    t.sign_now();
+    t.alt('p');
+    t.assert_line("Copy as code (8) · / filter");
+    t.type_str("/ruby");
+    t.assert_line("Copy as code (1 of 8) · filter: ruby▏");
+    t.assert_no_line("python");
+    t.press(KeyCode::Esc);
+    t.assert_line("1 python  sign.py");
+    t.type_str("/ruby");
+    t.press(KeyCode::Enter);
+    let what = copied(&t.press(KeyCode::Enter));
+    assert!(what.starts_with("the ruby program (sign.rb"), "{what}");
+    assert_eq!(t.popup, None);
+    // The digits number the rows shown: after the filter, 1 is the one row it shows.
+    t.alt('p');
+    t.type_str("/shell");
+    t.assert_line("1 shell   sign.sh");
+    t.press(KeyCode::Enter);
+    let what = copied(&t.type_str("1"));
+    assert!(what.starts_with("the shell program (sign.sh"), "{what}");
+    // While the filter is typed, a digit is typed into it.
+    t.alt('p');
+    t.type_str("/2");
+    t.assert_line("filter: 2▏");
+    assert!(t.popup.is_some());
+}
+
+#[test]
+fn a_click_selects_a_picker_row_and_a_click_on_the_selection_picks_it() {
+    let mut t = TestApp::new(80, 24);
+    t.alt('o');
+    let (x, y) = t.find("PATCH  /v2/batch").expect("the PATCH row");
+    t.click(x, y);
+    // Selected, not picked yet.
+    assert!(t.popup.is_some());
+    assert_eq!(t.request.method.text(), "PUT");
+    t.click(x, y);
+    assert_eq!(t.popup, None);
+    assert_eq!(
+        (t.request.method.text(), t.request.path.text()),
+        ("PATCH", "/v2/batch")
+    );
+}
