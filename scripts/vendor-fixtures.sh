@@ -20,6 +20,8 @@
 #    - headless Chromium (drive-chromium.cjs): a shop page on another loopback port imports the
 #      SDK's ES module build from that port and makes the calls; under
 #      klevu-core-VERSION/chromium/.
+#    The browsers then repeat the view and click for a returning visitor (a session id in
+#    localStorage, which 5.x sends as user_profile.sessionId).
 #    In jsdom and Chromium the SDK's analytics host is a recording proxy (tap.cjs) in front of
 #    the server, which writes each request as it arrived, headers and body bytes, as raw HTTP in
 #    NAME.http (the server's inspection API keeps the parsed events, not the bytes). Each

@@ -3,7 +3,8 @@
 //!
 //! - each `@klevu/core` version was captured under node, in a jsdom window and in headless
 //!   Chromium, the browsers from a page of another loopback origin; a browser's JSON body is
-//!   the node one, and Chromium sends 5.x's multipart forms as beacons;
+//!   the node one (5.x adds a returning visitor's session id from localStorage), and Chromium
+//!   sends 5.x's multipart forms as beacons;
 //! - every JSON batch each `@klevu/core` version (1.9.0 to 5.2.2) sent is valid, except the
 //!   older SDKs' real variant bug (the group id sent as the variant id), an error at each such
 //!   item's `item_id` that says so; 5.x's click without a variant id is a `VARIANT_ID` warning;
@@ -241,13 +242,17 @@ fn every_version_was_captured_in_jsdom_and_chromium_as_a_browser_sends() {
         for env in ["jsdom", "chromium"] {
             let source = format!("klevu-core-{version}/{env}");
             let mine = of(&source);
-            // The same calls sent the same number of requests as under node.
+            // The same calls sent the same number of requests as under node, and a returning
+            // visitor's view and click (browsers only: a session id in localStorage).
             let stems = |cs: &[&Capture]| -> Vec<String> {
                 let mut v: Vec<String> = cs.iter().map(|c| stem(&c.file).to_string()).collect();
                 v.sort();
                 v
             };
-            assert_eq!(stems(&mine), stems(&node), "{source}");
+            let mut want = stems(&node);
+            want.extend(["returning-click".to_string(), "returning-view".to_string()]);
+            want.sort();
+            assert_eq!(stems(&mine), want, "{source}");
             for c in &mine {
                 let name = c.name();
                 let r = &c.request;
@@ -267,12 +272,23 @@ fn every_version_was_captured_in_jsdom_and_chromium_as_a_browser_sends() {
                 // A JSON body is the same bytes the SDK sent under node: a browser changes the
                 // transport and the headers, not the event.
                 let ct = r.header_text("content-type");
-                let twin = node
-                    .iter()
-                    .find(|n| stem(&n.file) == stem(&c.file))
-                    .unwrap();
+                let returning = stem(&c.file).strip_prefix("returning-");
+                let twin_stem = returning.unwrap_or(stem(&c.file));
+                let twin = node.iter().find(|n| stem(&n.file) == twin_stem).unwrap();
                 if ct == "application/json" && !r.body.is_empty() {
-                    assert_eq!(r.body, twin.request.body, "{name}");
+                    let mut body: Value = serde_json::from_slice(&r.body).unwrap();
+                    if returning.is_some() && major(c) == Some(5) {
+                        // 5.x reads the session id from localStorage into every event.
+                        for ev in body.as_array_mut().unwrap() {
+                            let profile = ev["user_profile"].as_object_mut().unwrap();
+                            let id = profile.remove("sessionId");
+                            assert_eq!(id, Some("fixture-session-7f3a".into()), "{name}");
+                        }
+                        let twin: Value = serde_json::from_slice(&twin.request.body).unwrap();
+                        assert_eq!(body, twin, "{name}");
+                    } else {
+                        assert_eq!(r.body, twin.request.body, "{name}");
+                    }
                 }
                 assert_eq!(
                     (&r.method, &r.path, &r.query),

@@ -69,4 +69,19 @@ function klevuCalls(E, major) {
   }
   return calls;
 }
-if (typeof module !== "undefined") module.exports = { klevuCalls };
+
+// In a browser only: a returning visitor, whose session id the SDK's visitor service gave on an
+// earlier page and 5.x keeps in localStorage (its events then carry user_profile.sessionId;
+// older versions have no session and send what they sent before). The view and click again.
+const RETURNING_SESSION_ID = "fixture-session-7f3a";
+function klevuReturningCalls(E, major, localStorage) {
+  const again = Object.fromEntries(klevuCalls(E, major));
+  return [
+    ["returning-view", () => {
+      localStorage.setItem("klevu-user-sessionId", RETURNING_SESSION_ID);
+      return again.view();
+    }],
+    ["returning-click", () => again.click()],
+  ];
+}
+if (typeof module !== "undefined") module.exports = { klevuCalls, klevuReturningCalls };

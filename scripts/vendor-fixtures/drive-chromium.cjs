@@ -47,7 +47,7 @@ try {
   await report("/done", { error: "the SDK did not load in Chromium: " + e });
   throw e;
 }
-for (const [name, call] of klevuCalls(KlevuEvents, ${major})) {
+for (const [name, call] of [...klevuCalls(KlevuEvents, ${major}), ...klevuReturningCalls(KlevuEvents, ${major}, localStorage)]) {
   await fetch("/label?name=" + name);
   let error = null;
   try {

@@ -12,7 +12,7 @@ const http = require("http");
 const path = require("path");
 const vm = require("vm");
 const { startTap } = require("./tap.cjs");
-const { klevuCalls } = require("./calls.js");
+const { klevuCalls, klevuReturningCalls } = require("./calls.js");
 
 const [server, outDir, version, sdkDir, jsdomDir] = process.argv.slice(2);
 const major = parseInt(version, 10);
@@ -93,7 +93,8 @@ process.on("unhandledRejection", (e) => unhandled.push(String(e)));
     console.log(`  @klevu/core ${version} jsdom: ${source.error}`);
   }
   if (sdk) {
-    for (const [name, call] of klevuCalls(sdk.KlevuEvents, major)) {
+    const E = sdk.KlevuEvents;
+    for (const [name, call] of [...klevuCalls(E, major), ...klevuReturningCalls(E, major, window.localStorage)]) {
       tap.setLabel(name);
       let error = null;
       try {
