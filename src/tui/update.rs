@@ -644,13 +644,17 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
             app.history.area = frame_layout(Rect::new(0, 0, app.size.0, app.size.1)).1;
             update(app, Message::History(HistoryMsg::Key(key)))
         }
-        View::Profiles => update(app, Message::Profiles(ProfilesMsg::Key(key))),
+        View::Profiles => {
+            app.profiles.area = frame_layout(Rect::new(0, 0, app.size.0, app.size.1)).1;
+            update(app, Message::Profiles(ProfilesMsg::Key(key)))
+        }
         View::Traffic => {
             app.traffic.area = frame_layout(Rect::new(0, 0, app.size.0, app.size.1)).1;
             update(app, Message::Traffic(TrafficMsg::Key(key)))
         }
         View::Lesson => {
             let now = app.request.now;
+            app.lesson.area = frame_layout(Rect::new(0, 0, app.size.0, app.size.1)).1;
             update(app, Message::Lesson(LessonMsg::Key(key, now)))
         }
     }

@@ -13,6 +13,7 @@ use super::state::{completions, focused_style, EventsState, Field, Focus, Mode, 
 use crate::core::events::{Level, Problem};
 use crate::core::visible::counted;
 use crate::tui::theme::Theme;
+use crate::tui::widgets::text::wrap_words as wrap_text;
 
 /// The layout of the events view in `area`.
 pub fn layout(area: Rect, state: &EventsState) -> EventsLayout {
@@ -405,24 +406,85 @@ fn draw_preview(frame: &mut Frame, area: Rect, state: &EventsState) {
             counted(state.preview_events, "event")
         )
     };
-    // Only the visible lines are handed to the widget: a long batch costs nothing per frame
-    // beyond finding where the window starts.
-    let height = area.height.saturating_sub(2) as usize;
+    // Only the visible lines are wrapped and handed to the widget: a long batch costs nothing
+    // per frame beyond finding where the window starts.
+    let (w, h) = preview_inner(area);
     let lines: Vec<Line> = state
         .preview
         .lines()
         .skip(state.preview_scroll as usize)
-        .take(height)
+        .take(h)
+        .flat_map(|l| wrap_text(l, w))
+        .take(h)
         .map(Line::raw)
         .collect();
-    // Long lines wrap (the scroll counts lines of the batch, so every row can be reached).
-    let mut p = Paragraph::new(lines)
-        .block(block(title, false))
-        .wrap(Wrap { trim: false });
+    let mut p = Paragraph::new(lines).block(block(title, false));
     if state.validating() {
         p = p.dim();
     }
     frame.render_widget(p, area);
+}
+
+/// Columns and rows inside the preview's border.
+fn preview_inner(pane: Rect) -> (usize, usize) {
+    (
+        usize::from(pane.width.saturating_sub(2)).max(1),
+        usize::from(pane.height.saturating_sub(2)),
+    )
+}
+
+/// How many lines of the batch PageDown moves the preview in `pane`: the lines wholly on
+/// screen less one (the last of them tops the next page, so no row is skipped however long
+/// lines wrap), at least one. The scroll counts lines of the batch; long lines wrap as drawn.
+pub(super) fn preview_page(state: &EventsState, pane: Rect) -> u16 {
+    let (w, h) = preview_inner(pane);
+    let mut rows = 0;
+    let mut whole = 0u16;
+    for l in state.preview.lines().skip(state.preview_scroll as usize) {
+        rows += wrap_text(l, w).len();
+        if rows > h {
+            break;
+        }
+        whole = whole.saturating_add(1);
+    }
+    whole.saturating_sub(1).max(1)
+}
+
+/// The preview's scroll after PageUp in `pane`: the line on top now is the last one wholly on
+/// screen (the way back of [`preview_page`]), at least one line up.
+pub(super) fn preview_page_up(state: &EventsState, pane: Rect) -> u16 {
+    let (w, h) = preview_inner(pane);
+    let top = usize::from(state.preview_scroll);
+    let above: Vec<&str> = state.preview.lines().take(top + 1).collect();
+    let mut rows = 0;
+    let mut whole = 0usize;
+    for l in above.iter().rev() {
+        rows += wrap_text(l, w).len();
+        if rows > h {
+            break;
+        }
+        whole += 1;
+    }
+    top.saturating_sub(whole.saturating_sub(1).max(1)) as u16
+}
+
+/// The largest useful scroll of the preview in `pane`: its last line on the pane's last row
+/// (from the end, only the lines that fit are wrapped).
+pub(super) fn preview_max_scroll(state: &EventsState, pane: Rect) -> u16 {
+    let (w, h) = preview_inner(pane);
+    let mut rows = 0;
+    let mut fit = 0usize;
+    for l in state.preview.lines().rev() {
+        rows += wrap_text(l, w).len();
+        if rows > h {
+            break;
+        }
+        fit += 1;
+    }
+    (state
+        .preview_lines
+        .saturating_sub(fit.max(1).min(state.preview_lines)))
+    .min(usize::from(state.max_preview_scroll())) as u16
 }
 
 /// While the list logic or the tags have focus, a row under the fields lists their suggestions.

@@ -8,7 +8,7 @@ use crossterm::event::{
 };
 use ratatui::layout::{Position, Rect};
 
-use super::draw::{layout, response_max_scroll};
+use super::draw::{layout, preview_max_scroll, preview_page, preview_page_up, response_max_scroll};
 use super::items;
 use super::keys::{Action, KEYS};
 use super::message::{EventsEffect, EventsMsg};
@@ -326,15 +326,19 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
             state.cycle_focus(true);
             return Vec::new();
         }
-        KeyCode::PageDown => {
-            state.preview_scroll = state
-                .preview_scroll
-                .saturating_add(10)
-                .min(state.max_preview_scroll());
-            return Vec::new();
-        }
-        KeyCode::PageUp => {
-            state.preview_scroll = state.preview_scroll.saturating_sub(10);
+        // The preview pages by its height less a line (nothing is skipped) and stops with its
+        // last line on its last row.
+        KeyCode::PageDown | KeyCode::PageUp => {
+            if let Some(pane) = layout(state.area, state).preview {
+                let page = preview_page(state, pane);
+                let s = state.preview_scroll;
+                state.preview_scroll = if key.code == KeyCode::PageDown {
+                    s.saturating_add(page)
+                        .min(preview_max_scroll(state, pane).max(s))
+                } else {
+                    preview_page_up(state, pane)
+                };
+            }
             return Vec::new();
         }
         _ => {}
@@ -481,9 +485,9 @@ fn on_mouse(state: &mut EventsState, m: MouseEvent, area: Rect) {
                     v.saturating_sub(by)
                 }
             };
-            if l.preview.is_some_and(|r| r.contains(pos)) {
-                state.preview_scroll =
-                    step(state.preview_scroll, 3).min(state.max_preview_scroll());
+            if let Some(r) = l.preview.filter(|r| r.contains(pos)) {
+                state.preview_scroll = step(state.preview_scroll, 3)
+                    .min(preview_max_scroll(state, r).max(state.preview_scroll));
             } else if l.response.is_some_and(|r| r.contains(pos)) {
                 state.response_scroll = step(state.response_scroll, 3);
             } else if l.problems.contains(pos) {

@@ -45,16 +45,14 @@ fn footer(frame: &mut Frame, area: Rect, text: &str, theme: &Theme) {
     );
 }
 
-fn draw_lesson(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {
-    let Some(progress) = &s.progress else {
-        frame.render_widget(
-            Paragraph::new("Reading the lesson progress...").block(block(" Lesson ".into(), theme)),
-            area,
-        );
-        return;
-    };
+/// The step box (title, lines) and the banner under the signing text (a step done, a progress
+/// file that could not be read); None until the progress is read.
+fn lesson_parts(
+    s: &LessonState,
+    theme: &Theme,
+) -> Option<(String, Vec<Line<'static>>, Vec<Line<'static>>)> {
+    let progress = s.progress.as_ref()?;
     let step = progress.lesson_step.min(STEPS.len());
-    let inner_w = area.width.saturating_sub(2);
     let mut top: Vec<Line> = vec![];
     let title = if step == STEPS.len() {
         top.push(Line::from(
@@ -82,8 +80,6 @@ fn draw_lesson(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {
             st.title
         )
     };
-    let top_h = rows(&top, inner_w) + 2;
-
     let mut banner: Vec<Line> = vec![];
     if let Some(d) = &s.done {
         let what = if d.changes.is_empty() {
@@ -109,15 +105,47 @@ fn draw_lesson(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {
     if let Some(e) = &s.progress_error {
         banner.push(Line::from(Span::styled(e.clone(), theme.warn())));
     }
-    let banner_h = rows(&banner, area.width);
+    Some((title, top, banner))
+}
 
-    let [top_a, text_a, banner_a, foot_a] = Layout::vertical([
+/// The step box, the signing-text pane, the banner and the footer in `area`.
+fn lesson_areas(area: Rect, top: &[Line], banner: &[Line]) -> [Rect; 4] {
+    let top_h = rows(top, area.width.saturating_sub(2)) + 2;
+    let banner_h = rows(banner, area.width);
+    Layout::vertical([
         Constraint::Length(top_h),
         Constraint::Min(4),
         Constraint::Length(banner_h),
         Constraint::Length(1),
     ])
-    .areas(area);
+    .areas(area)
+}
+
+/// The signing-text pane of the lesson in `area` (None until the progress is read).
+pub(super) fn text_pane(area: Rect, s: &LessonState) -> Option<Rect> {
+    let (_, top, banner) = lesson_parts(s, &MEASURE)?;
+    Some(lesson_areas(area, &top, &banner)[1])
+}
+
+/// How far the signing text in `pane` scrolls: its last row on the pane's last row.
+pub(super) fn text_max_scroll(s: &LessonState, pane: Rect) -> u16 {
+    let rows = text_rows(s, pane.width.saturating_sub(2), &MEASURE).len();
+    rows.saturating_sub(usize::from(pane.height.saturating_sub(2)))
+        .min(usize::from(u16::MAX)) as u16
+}
+
+/// Styles do not change how text wraps: measuring uses this theme.
+const MEASURE: Theme = Theme { no_color: true };
+
+fn draw_lesson(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {
+    let Some((title, top, banner)) = lesson_parts(s, theme) else {
+        frame.render_widget(
+            Paragraph::new("Reading the lesson progress...").block(block(" Lesson ".into(), theme)),
+            area,
+        );
+        return;
+    };
+    let [top_a, text_a, banner_a, foot_a] = lesson_areas(area, &top, &banner);
     frame.render_widget(
         Paragraph::new(top)
             .wrap(Wrap { trim: false })
@@ -140,9 +168,17 @@ fn draw_text(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {
         " The request in the editor: signing text (* changed since the step began) ".into(),
         theme,
     );
+    let out = text_rows(s, area.width.saturating_sub(2), theme);
+    let skip = s.text_scroll.min(text_max_scroll(s, area));
+    let shown: Vec<Line> = out.into_iter().skip(usize::from(skip)).collect();
+    frame.render_widget(Paragraph::new(shown).block(b), area);
+}
+
+/// The rows of the signing text at `width` (each line wrapped, marked `↪`), then the
+/// signature (and what it was when the step began, when it changed).
+fn text_rows(s: &LessonState, width: u16, theme: &Theme) -> Vec<Line<'static>> {
     let Some(now) = &s.seen else {
-        frame.render_widget(Paragraph::new("").block(b), area);
-        return;
+        return vec![];
     };
     let (lines, sig) = now.lines_and_signature();
     let changed = s
@@ -163,11 +199,11 @@ fn draw_text(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {
             value.push((format!("  was {before}"), theme.dim()));
         }
         let lead = Span::styled(format!("{mark}{:<13}", label.as_str()), theme.label());
-        push_wrapped(&mut out, lead, value, area.width.saturating_sub(2), theme);
+        push_wrapped(&mut out, lead, value, width, theme);
     }
     let before = s.start.as_ref().and_then(|d| d.lines_and_signature().1);
     let shown = |v: &Option<String>| v.clone().unwrap_or_else(|| "(none: no REST key)".into());
-    let w = area.width.saturating_sub(2);
+    let w = width;
     push_wrapped(
         &mut out,
         Span::styled(" signature    ", theme.label()),
@@ -184,7 +220,7 @@ fn draw_text(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {
             theme,
         );
     }
-    frame.render_widget(Paragraph::new(out).block(b), area);
+    out
 }
 
 /// One labelled line of the signing text wrapped between characters to `width` (signing text:

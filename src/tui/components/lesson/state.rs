@@ -63,6 +63,11 @@ pub struct LessonState {
     pub done: Option<Done>,
     pub hint: bool,
     pub exercise: Option<ExerciseState>,
+    /// Rows of the signing text scrolled off its pane's top (PageDown / PageUp).
+    pub text_scroll: u16,
+    /// The view's area on screen (set by the router before each key), so PageDown scrolls the
+    /// signing text by its pane's height and stops at its last row.
+    pub area: ratatui::layout::Rect,
 }
 
 impl Default for LessonState {
@@ -76,6 +81,8 @@ impl Default for LessonState {
             done: None,
             hint: false,
             exercise: None,
+            text_scroll: 0,
+            area: ratatui::layout::Rect::default(),
         }
     }
 }
@@ -241,7 +248,10 @@ pub const CONTEXT_KEYS: &[(&str, &str)] = &[
         "Enter",
         "exercise: answer, or send the fixed request to the local server",
     ),
-    ("PageDown / PageUp", "scroll the diagnosis"),
+    (
+        "PageDown / PageUp",
+        "scroll the signing text (lesson) or the diagnosis (exercise)",
+    ),
 ];
 
 /// How to do each step in the workbench (the CLI's hints name its line commands).

@@ -4,6 +4,7 @@
 use chrono::{DateTime, Utc};
 use crossterm::event::{KeyCode, KeyEvent};
 
+use super::draw::{text_max_scroll, text_pane};
 use super::state::{
     key_is, Action, Done, ExerciseState, LessonEffect, LessonMsg, LessonState, Mode, Outcome, KEYS,
 };
@@ -47,6 +48,21 @@ pub fn update(s: &mut LessonState, msg: LessonMsg) -> Vec<LessonEffect> {
 fn on_key(s: &mut LessonState, key: KeyEvent, now: DateTime<Utc>) -> Vec<LessonEffect> {
     if let Some(action) = keymap::lookup(&KEYS, &key) {
         return run(s, action, now);
+    }
+    if s.mode == Mode::Lesson {
+        // The signing text pages by its pane's height less a row (nothing is skipped) and
+        // stops with its last row on the pane's last row.
+        if let Some(pane) = text_pane(s.area, s) {
+            let page = pane.height.saturating_sub(3).max(1);
+            let max = text_max_scroll(s, pane);
+            let at = s.text_scroll.min(max);
+            match key.code {
+                KeyCode::PageDown => s.text_scroll = at.saturating_add(page).min(max),
+                KeyCode::PageUp => s.text_scroll = at.saturating_sub(page),
+                _ => {}
+            }
+        }
+        return vec![];
     }
     let Some(ex) = s.exercise.as_mut().filter(|_| s.mode == Mode::Exercise) else {
         return vec![];

@@ -3,7 +3,7 @@
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style, Stylize};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Wrap};
+use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row};
 use ratatui::Frame;
 
 use super::state::*;
@@ -124,6 +124,98 @@ fn detail_title(state: &ProfilesState) -> String {
     }
 }
 
+/// The detail pane's lines for the selected profile (browsing): what it holds, the files that
+/// did not load, the keys.
+fn detail_lines(state: &ProfilesState, theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    let label = |s: &str| Span::styled(format!("{s:>14}: "), Style::new().bold());
+    if let Some(p) = state.selected_profile() {
+        lines.push(Line::from(vec![
+            label("Profile"),
+            Span::raw(p.name.clone()),
+        ]));
+        let file = match state.file_of(p) {
+            Some(path) => path.display().to_string(),
+            None => "built in (no file)".to_string(),
+        };
+        lines.push(Line::from(vec![label("File"), Span::raw(file)]));
+        lines.push(Line::from(vec![
+            label("Indexing URL"),
+            Span::raw(p.indexing_url.clone()),
+        ]));
+        lines.push(Line::from(vec![
+            label("Analytics URL"),
+            Span::raw(p.analytics_url.clone()),
+        ]));
+        lines.push(Line::from(vec![
+            label("Header prefix"),
+            Span::raw(p.header_prefix().to_string()),
+        ]));
+        lines.push(Line::from(vec![
+            label("API key"),
+            Span::raw(p.api_key().to_string()),
+        ]));
+        lines.push(Line::from(vec![
+            label("REST key"),
+            Span::raw(masked_key(&p.rest_key, state.revealed)),
+        ]));
+        lines.push(Line::from(vec![
+            label("Request"),
+            Span::raw(format!(
+                "{} {}{}{}",
+                p.request().method,
+                p.request().path,
+                if p.request().query.is_empty() {
+                    ""
+                } else {
+                    "?"
+                },
+                p.request().query
+            )),
+        ]));
+    }
+    if !state.errors.is_empty() {
+        lines.push(Line::from(""));
+        lines.push(Line::styled("Files that did not load:", theme.warn()));
+        for e in &state.errors {
+            lines.push(Line::styled(e.clone(), theme.warn()));
+        }
+    }
+    lines.push(Line::from(""));
+    lines.push(
+        Line::from(
+            "Enter use  e edit  n new  c from current  D duplicate  r rename  d delete  v reveal",
+        )
+        .dim(),
+    );
+    lines
+}
+
+/// The detail pane's rows in `pane` (its lines wrapped to its width, as drawn).
+fn detail_rows(state: &ProfilesState, pane: Rect, theme: &Theme) -> Vec<Line<'static>> {
+    let width = Block::new().borders(Borders::ALL).inner(pane).width;
+    detail_lines(state, theme)
+        .into_iter()
+        .flat_map(|l| {
+            let style = l.style;
+            wrap_spans(&l.spans, width)
+                .into_iter()
+                .map(move |r| r.style(style))
+        })
+        .collect()
+}
+
+/// Styles do not change how text wraps: measuring uses this theme.
+const MEASURE: Theme = Theme { no_color: true };
+
+/// How far the detail pane in `pane` scrolls: its last row on the pane's last row.
+pub(super) fn detail_max_scroll(state: &ProfilesState, pane: Rect) -> u16 {
+    let h = Block::new().borders(Borders::ALL).inner(pane).height;
+    let rows = detail_rows(state, pane, &MEASURE).len();
+    rows.saturating_sub(usize::from(h))
+        .min(usize::from(u16::MAX)) as u16
+}
+
 /// Draw the profile manager into `area`.
 pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState, theme: &Theme) {
     let l = layout(area, state);
@@ -169,98 +261,40 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState, theme: &Theme)
         theme,
     );
 
-    let mut lines: Vec<Line> = Vec::new();
-    let label = |s: &str| Span::styled(format!("{s:>14}: "), Style::new().bold());
-    match &state.mode {
-        Mode::Edit(form) => {
-            // Each line in the rows the layout gave it (wrapped the same way), so a click on
-            // a field lands on the field drawn there.
-            let rects = l
-                .edit_title
-                .iter()
-                .map(|r| (None, *r))
-                .chain(l.edit_fields.iter().map(|(f, r)| (Some(*f), *r)));
-            let content = edit_lines(form, state.revealed);
-            let b = Block::new()
-                .borders(Borders::ALL)
-                .title(detail_title(state));
-            frame.render_widget(b, detail_area);
-            for (field, rect) in rects {
-                if let Some((_, spans)) = content.iter().find(|(f, _)| *f == field) {
-                    let rows = wrap_spans(spans, rect.width);
-                    frame.render_widget(Paragraph::new(rows), rect);
-                }
+    if let Mode::Edit(form) = &state.mode {
+        // Each line in the rows the layout gave it (wrapped the same way), so a click on
+        // a field lands on the field drawn there.
+        let rects = l
+            .edit_title
+            .iter()
+            .map(|r| (None, *r))
+            .chain(l.edit_fields.iter().map(|(f, r)| (Some(*f), *r)));
+        let content = edit_lines(form, state.revealed);
+        let b = Block::new()
+            .borders(Borders::ALL)
+            .title(detail_title(state));
+        frame.render_widget(b, detail_area);
+        for (field, rect) in rects {
+            if let Some((_, spans)) = content.iter().find(|(f, _)| *f == field) {
+                let rows = wrap_spans(spans, rect.width);
+                frame.render_widget(Paragraph::new(rows), rect);
             }
         }
-        _ => {
-            if let Some(p) = state.selected_profile() {
-                lines.push(Line::from(vec![
-                    label("Profile"),
-                    Span::raw(p.name.clone()),
-                ]));
-                let file = match state.file_of(p) {
-                    Some(path) => path.display().to_string(),
-                    None => "built in (no file)".to_string(),
-                };
-                lines.push(Line::from(vec![label("File"), Span::raw(file)]));
-                lines.push(Line::from(vec![
-                    label("Indexing URL"),
-                    Span::raw(p.indexing_url.clone()),
-                ]));
-                lines.push(Line::from(vec![
-                    label("Analytics URL"),
-                    Span::raw(p.analytics_url.clone()),
-                ]));
-                lines.push(Line::from(vec![
-                    label("Header prefix"),
-                    Span::raw(p.header_prefix().to_string()),
-                ]));
-                lines.push(Line::from(vec![
-                    label("API key"),
-                    Span::raw(p.api_key().to_string()),
-                ]));
-                lines.push(Line::from(vec![
-                    label("REST key"),
-                    Span::raw(masked_key(&p.rest_key, state.revealed)),
-                ]));
-                lines.push(Line::from(vec![
-                    label("Request"),
-                    Span::raw(format!(
-                        "{} {}{}{}",
-                        p.request().method,
-                        p.request().path,
-                        if p.request().query.is_empty() {
-                            ""
-                        } else {
-                            "?"
-                        },
-                        p.request().query
-                    )),
-                ]));
-            }
-            if !state.errors.is_empty() {
-                lines.push(Line::from(""));
-                lines.push(Line::styled("Files that did not load:", theme.warn()));
-                for e in &state.errors {
-                    lines.push(Line::styled(e.clone(), theme.warn()));
-                }
-            }
-            lines.push(Line::from(""));
-            lines.push(
-                Line::from("Enter use  e edit  n new  c from current  D duplicate  r rename  d delete  v reveal")
-                    .dim(),
-            );
-        }
-    }
-    if !matches!(state.mode, Mode::Edit(_)) {
+    } else {
+        // Rows wrapped here, so PageDown / PageUp (`update`) count the rows drawn.
+        let skip = state
+            .detail_scroll
+            .min(detail_max_scroll(state, detail_area));
+        let rows: Vec<Line> = detail_rows(state, detail_area, theme)
+            .into_iter()
+            .skip(usize::from(skip))
+            .collect();
         frame.render_widget(
-            Paragraph::new(lines)
-                .block(
-                    Block::new()
-                        .borders(Borders::ALL)
-                        .title(detail_title(state)),
-                )
-                .wrap(Wrap { trim: false }),
+            Paragraph::new(rows).block(
+                Block::new()
+                    .borders(Borders::ALL)
+                    .title(detail_title(state)),
+            ),
             detail_area,
         );
     }

@@ -271,6 +271,12 @@ pub struct ProfilesState {
     /// Show stored REST keys in clear.
     pub revealed: bool,
     pub status: String,
+    /// Rows of the detail pane scrolled off its top (PageDown / PageUp; back to the top when
+    /// another profile is selected).
+    pub detail_scroll: u16,
+    /// The view's area on screen (set by the router before each key), so PageDown scrolls the
+    /// detail pane by its height and stops at its last row.
+    pub area: ratatui::layout::Rect,
     /// The profile the selection moves to when the list comes back (one just created or
     /// renamed: the list is sorted, so the row index would now be another profile).
     pub(super) follow: Option<String>,
@@ -287,6 +293,8 @@ impl Default for ProfilesState {
             mode: Mode::Browse,
             revealed: false,
             status: String::new(),
+            detail_scroll: 0,
+            area: ratatui::layout::Rect::default(),
             follow: None,
         }
     }
@@ -353,6 +361,7 @@ impl ProfilesState {
                 "Mouse",
                 "click a profile: select it; wheel: move; edit: click a field",
             ),
+            ("PageDown / PageUp", "scroll the detail pane"),
             (
                 "Panes",
                 "the list cuts long names to its width; the detail pane shows the selected profile whole, wrapped",

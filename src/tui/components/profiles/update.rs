@@ -3,13 +3,14 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
-use super::draw::layout;
+use super::draw::{detail_max_scroll, layout};
 use super::keys::{FormAction, FORM_KEYS};
 use super::state::*;
 use crate::store::profile::validate_name;
 use crate::store::Profile;
 use crate::tui::widgets::list::Outcome;
 use crate::tui::widgets::LineInput;
+use ratatui::widgets::{Block, Borders};
 
 /// Handle a message; pure.
 pub fn update(state: &mut ProfilesState, msg: ProfilesMsg) -> Vec<ProfilesEffect> {
@@ -179,8 +180,14 @@ fn save_form(state: &mut ProfilesState, form: Box<EditForm>) -> Vec<ProfilesEffe
 fn browse_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
     // The list's keys first: `/` and, while it is open, the filter's typing.
     let n = state.visible().len();
-    if state.list.on_key(&key, n) != Outcome::Ignored {
-        return Vec::new();
+    match state.list.on_key(&key, n) {
+        Outcome::Ignored => {}
+        // Another profile: its detail from the top.
+        Outcome::Moved | Outcome::Filtered => {
+            state.detail_scroll = 0;
+            return Vec::new();
+        }
+        _ => return Vec::new(),
     }
     let selected = state.selected_profile().cloned();
     let name_prompt = |for_: NameFor, start: String| Mode::Name {
@@ -188,6 +195,23 @@ fn browse_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
         input: LineInput::new(start),
     };
     match key.code {
+        // The detail pane pages by its height less a row (nothing is skipped) to its last row.
+        KeyCode::PageDown | KeyCode::PageUp => {
+            let pane = layout(state.area, state).detail;
+            let page = Block::new()
+                .borders(Borders::ALL)
+                .inner(pane)
+                .height
+                .saturating_sub(1)
+                .max(1);
+            let max = detail_max_scroll(state, pane);
+            let s = state.detail_scroll.min(max);
+            state.detail_scroll = if key.code == KeyCode::PageDown {
+                s.saturating_add(page).min(max)
+            } else {
+                s.saturating_sub(page)
+            };
+        }
         KeyCode::Char('v') => state.revealed = !state.revealed,
         KeyCode::Enter => {
             if let Some(p) = selected {
@@ -322,8 +346,21 @@ fn on_mouse(state: &mut ProfilesState, m: MouseEvent, area: Rect) {
     let click = m.kind == MouseEventKind::Down(MouseButton::Left);
     let n = state.visible().len();
     match &mut state.mode {
-        Mode::Browse => {
-            state.list.on_mouse(&m, l.list, &l.window, n);
+        // The wheel over the detail pane scrolls it; elsewhere the list takes the mouse.
+        Mode::Browse if l.detail.contains(pos) => {
+            let max = detail_max_scroll(state, l.detail);
+            match m.kind {
+                MouseEventKind::ScrollDown => {
+                    state.detail_scroll = state.detail_scroll.saturating_add(3).min(max)
+                }
+                MouseEventKind::ScrollUp => {
+                    state.detail_scroll = state.detail_scroll.min(max).saturating_sub(3)
+                }
+                _ => {}
+            }
+        }
+        Mode::Browse if state.list.on_mouse(&m, l.list, &l.window, n) == Outcome::Moved => {
+            state.detail_scroll = 0;
         }
         Mode::Edit(form) if click => {
             if let Some((f, _)) = l.edit_fields.iter().find(|(_, r)| r.contains(pos)) {

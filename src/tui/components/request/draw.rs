@@ -600,6 +600,7 @@ fn draw_detail(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme)
         Detail::Diff => super::diff::diff_lines(req, w, theme),
     };
     req.detail_max.set(lines.len().saturating_sub(h));
+    req.detail_page.set(h.saturating_sub(1).max(1));
     let skip = req.detail_scroll.min(req.detail_max.get());
     let shown: Vec<Line> = lines.into_iter().skip(skip).take(h).collect();
     frame.render_widget(Paragraph::new(shown), inner);
@@ -651,7 +652,16 @@ fn pipeline_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'stat
     if body.len() > cut {
         preview.push_str(&format!("… (+{} bytes)", body.len() - cut));
     }
-    for chunk in wrap_chars(&preview, w).into_iter().take(6) {
+    // Six rows of it at most (the canonical panel has it whole): a cut says so with `…`.
+    let mut rows = wrap_chars(&preview, w);
+    if rows.len() > 6 {
+        rows.truncate(6);
+        if let Some(last) = rows.last_mut() {
+            last.pop();
+            last.push('…');
+        }
+    }
+    for chunk in rows {
         out.push(Line::from(visible_spans(&chunk, Style::default(), theme)));
     }
     step(
@@ -786,18 +796,38 @@ fn draw_response(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Them
         theme.dim(),
     )));
     let head_n = rest.len();
-    // The response scrolls by lines until its last line is at the top.
+    // The response scrolls by lines until its last line is on the panel's last row (from the
+    // end, only the lines that fit are wrapped).
+    let avail = h.saturating_sub(lines.len()).max(1);
+    let mut tail_rows = 0;
+    let mut fit = 0;
+    for text in body.lines.iter().rev() {
+        tail_rows += wrap_chars(&clip(text, w.saturating_mul(avail)), w).len();
+        if tail_rows > avail {
+            break;
+        }
+        fit += 1;
+    }
+    if fit == body.lines.len() {
+        fit += head_n.min(avail - tail_rows.min(avail));
+    }
     req.detail_max
-        .set((head_n + body.lines.len()).saturating_sub(1));
+        .set((head_n + body.lines.len()).saturating_sub(fit.max(1)));
     let skip = req.detail_scroll.min(req.detail_max.get());
     let mut shown: Vec<Line> = rest.into_iter().skip(skip).collect();
     let body_skip = skip.saturating_sub(head_n);
     let room = h.saturating_sub(lines.len() + shown.len());
+    // The lines (header rows, body lines) wholly on screen: PageDown moves by them less one.
+    let mut whole = shown.len().min(h.saturating_sub(lines.len()));
     let mut rows = 0;
     'body: for text in body.lines.iter().skip(body_skip).take(room) {
         // Only the text that can be on screen is wrapped (a line can be megabytes long).
         let t = clip(text, w.saturating_mul(room.max(1)));
-        for chunk in wrap_chars(&t, w) {
+        let chunks = wrap_chars(&t, w);
+        if rows + chunks.len().max(1) <= room && t.len() == text.len() {
+            whole += 1;
+        }
+        for chunk in chunks {
             if rows >= room {
                 break 'body;
             }
@@ -815,6 +845,7 @@ fn draw_response(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Them
             }
         }
     }
+    req.detail_page.set(whole.saturating_sub(1).max(1));
     lines.extend(shown);
     lines.truncate(h);
     frame.render_widget(Paragraph::new(lines), area);

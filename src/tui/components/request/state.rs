@@ -347,6 +347,9 @@ pub struct RequestState {
     /// The largest useful `detail_scroll` (the last line at the top), as the last frame found
     /// it: the scroll keys stop there instead of scrolling into a blank panel.
     pub detail_max: std::cell::Cell<usize>,
+    /// How far PageDown / PageUp move the detail panel, as the last frame found it: the lines
+    /// wholly on screen less one (the last of them tops the next page, so nothing is skipped).
+    pub detail_page: std::cell::Cell<usize>,
     /// A message for the status line, set by `update` and moved there by the router.
     pub status: String,
     /// Why the profile's REST key source gave no key (an unset environment variable, an
@@ -422,6 +425,7 @@ impl RequestState {
             key_error: None,
             detail_scroll: 0,
             detail_max: std::cell::Cell::new(usize::MAX),
+            detail_page: std::cell::Cell::new(1),
             status: String::new(),
         };
         req.set_request(&request);

@@ -499,8 +499,13 @@ pub fn run(req: &mut RequestState, action: Action) -> Vec<RequestEffect> {
         Action::CopyCanonical => return copy_canonical(req),
         Action::CopyResponse => return copy_response(req),
         Action::NextDetail => cycle_detail(req),
-        Action::DetailPageDown => scroll_detail(req, 10),
-        Action::DetailPageUp => req.detail_scroll = req.detail_scroll.saturating_sub(10),
+        Action::DetailPageDown => scroll_detail(req, req.detail_page.get()),
+        Action::DetailPageUp => {
+            req.detail_scroll = req
+                .detail_scroll
+                .min(req.detail_max.get())
+                .saturating_sub(req.detail_page.get())
+        }
         Action::SwitchProfile => return vec![RequestEffect::ListProfiles],
         Action::Save => return save_current(req),
         Action::SaveAs => {
