@@ -9,9 +9,8 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
-use crate::core::diagnose::catalogue::Part;
 use crate::core::diagnose::head::Head;
-use crate::core::diagnose::{Diagnosis, Mistake, Signing};
+use crate::core::diagnose::{Diagnosis, Encoding, Mistake, Part, Signing, CATALOGUE};
 use crate::core::time::format_timestamp;
 use crate::core::verify::ReceivedRequest;
 use crate::core::{Secret, AUTH_ALGO, CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX};
@@ -66,31 +65,41 @@ const BASES: [Base; 3] = [
         method: "PUT",
         path: "/v2/attributes/colour",
         query: "",
-        body: r#"{"label":"Colour","type":"STRING"}"#,
+        body: r#"{"type":"STRING","label":"Colour"}"#,
     },
 ];
 
-/// The mistakes exercises draw from: each changes one part of the signing (its
-/// [`Mistake::part`]), so two of different parts can be made together.
-fn pool() -> Vec<Mistake> {
-    vec![
-        Mistake::QuestionMarkBeforeQuery,
-        Mistake::EmptyQueryLineOmitted,
-        Mistake::TrailingSlashTrimmed,
-        Mistake::CrlfLineEndings,
-        Mistake::TrailingLfAfterBody,
-        Mistake::LowercaseHeaderNames,
-        Mistake::LowercaseMethod,
-        Mistake::BodyReserialisedPretty,
-        Mistake::KeyWithTrailingNewline,
-        Mistake::PublicApiKeyAsSecret,
-        Mistake::HexInsteadOfBase64,
-        Mistake::UrlSafeBase64,
-        Mistake::Sha256InsteadOfSha384,
-        Mistake::HeaderLinesReordered {
-            order: [1, 0, 2, 3],
-        },
-    ]
+/// The mistakes exercises draw from on `base`: every mistake of the catalogue that can be made
+/// there and changes the signature, each in its first such form (`Mistake::made_in`) whose
+/// signature no simpler mistake gives (keys sorted in a body whose keys are already sorted
+/// sign what re-serialising it does; the diagnosis names the simpler, docs/diagnosis.md D1).
+/// No mistake is named here: a mistake added to the catalogue is drawn too.
+fn pool(base: &Base, timestamp: &str) -> Vec<Mistake> {
+    let right = signing(base, timestamp);
+    let made: Vec<Vec<(Mistake, String)>> = CATALOGUE
+        .iter()
+        .map(|d| {
+            Mistake::made_in(d, &right)
+                .into_iter()
+                .map(|(m, s)| (m, s.signature()))
+                .collect()
+        })
+        .collect();
+    // Which mistake each signature is told as: the simplest that gives it.
+    let mut owner: std::collections::HashMap<&str, (u8, &str)> = Default::default();
+    for (m, sig) in made.iter().flatten() {
+        let this = (m.rewrite_rank(), m.code());
+        let e = owner.entry(sig.as_str()).or_insert(this);
+        *e = (*e).min(this);
+    }
+    made.iter()
+        .filter_map(|forms| {
+            forms
+                .iter()
+                .find(|(m, sig)| owner[sig.as_str()] == (m.rewrite_rank(), m.code()))
+                .map(|(m, _)| m.clone())
+        })
+        .collect()
 }
 
 /// The documented signing of `base` at `timestamp`, before any mistake.
@@ -108,12 +117,6 @@ fn signing(base: &Base, timestamp: &str) -> Signing {
         ],
     );
     Signing::expected(head, base.body.as_bytes(), REST_KEY.as_bytes())
-}
-
-/// Whether `m` can be made on `base` at all (a trimmed '/' needs a path ending in one, an
-/// omitted empty query line a request without a query...): the catalogue's own test.
-fn applies(m: &Mistake, base: &Base, timestamp: &str) -> bool {
-    m.changes(&signing(base, timestamp))
 }
 
 /// The signature a client making `mistakes` sends for `base` at `timestamp`: each mistake made
@@ -170,17 +173,17 @@ pub fn generate(level: u8, seed: u64, now: DateTime<Utc>) -> Exercise {
         attempt += 1;
         let base_index = rng.random_range(0..BASES.len());
         let base = &BASES[base_index];
-        let mut candidates: Vec<Mistake> = pool()
-            .into_iter()
-            .filter(|m| applies(m, base, &timestamp))
-            .collect();
+        let mut candidates = pool(base, &timestamp);
         candidates.shuffle(&mut rng);
         let mut mistakes: Vec<Mistake> = Vec::new();
         for m in &candidates {
             if mistakes.len() == level as usize {
                 break;
             }
-            if mistakes.iter().all(|x| x.part() != m.part()) {
+            if mistakes
+                .iter()
+                .all(|x| knob_of(x.part()) != knob_of(m.part()))
+            {
                 mistakes.push(m.clone());
             }
         }
@@ -253,14 +256,15 @@ impl Exercise {
     pub fn knobs(&self) -> Vec<Knob> {
         let base = &BASES[self.base];
         let timestamp = self.timestamp();
-        KNOB_PARTS
+        let pool = pool(base, &timestamp);
+        KNOBS
             .iter()
-            .filter_map(|&(part, name)| {
+            .filter_map(|&(parts, name)| {
                 let mut options = vec![None];
                 options.extend(
-                    pool()
-                        .into_iter()
-                        .filter(|m| m.part() == part && applies(m, base, &timestamp))
+                    pool.iter()
+                        .filter(|m| parts.contains(&m.part()))
+                        .cloned()
                         .map(Some),
                 );
                 if options.len() < 2 {
@@ -275,9 +279,11 @@ impl Exercise {
                     .unwrap_or(0);
                 Some(Knob {
                     name,
+                    parts,
                     options,
                     chosen,
                     base: self.base,
+                    timestamp: timestamp.clone(),
                 })
             })
             .collect()
@@ -336,28 +342,41 @@ impl Exercise {
     }
 }
 
-/// The parts of the signing a client's settings cover, in the order they are listed.
-const KNOB_PARTS: [(Part, &str); 10] = [
-    (Part::Method, "method line"),
-    (Part::Path, "path line"),
-    (Part::Query, "query line"),
-    (Part::LineEnd, "line ends"),
-    (Part::NameCase, "header names"),
-    (Part::Order, "header lines"),
-    (Part::Body, "body"),
-    (Part::Key, "HMAC key"),
-    (Part::Hash, "HMAC"),
-    (Part::Encoding, "signature"),
+/// The client's settings, each covering parts of the signing, in the order they are listed;
+/// an exercise's two mistakes are of two settings. Every part is covered, so every mistake of
+/// the catalogue can be fixed.
+const KNOBS: [(&[Part], &str); 11] = [
+    (&[Part::Method], "method line"),
+    (&[Part::Path], "path line"),
+    (&[Part::Query], "query line"),
+    (&[Part::LineEnd], "line ends"),
+    (&[Part::NameCase, Part::NamePrefix], "header names"),
+    (&[Part::Order], "header lines"),
+    (&[Part::Timestamp, Part::ContentType], "header value"),
+    (&[Part::Body], "body"),
+    (&[Part::Key], "HMAC key"),
+    (&[Part::Hash], "HMAC"),
+    (&[Part::Encoding], "signature"),
 ];
+
+/// The setting (an index into [`KNOBS`]) that covers a part.
+fn knob_of(part: Part) -> usize {
+    KNOBS
+        .iter()
+        .position(|(parts, _)| parts.contains(&part))
+        .unwrap_or(KNOBS.len())
+}
 
 /// One setting of the exercise's client: the part it covers, what it can do there (`None`:
 /// the documented way) and what it does now.
 #[derive(Clone, Debug)]
 pub struct Knob {
     pub name: &'static str,
+    parts: &'static [Part],
     pub options: Vec<Option<Mistake>>,
     pub chosen: usize,
     base: usize,
+    timestamp: String,
 }
 
 impl Knob {
@@ -385,55 +404,108 @@ impl Knob {
             .collect()
     }
 
+    /// What the client signs or sends in this setting's parts with mistake `m` made (or none):
+    /// read off the signing the mistake gives, so no mistake is named here.
     fn value_of(&self, m: Option<&Mistake>) -> String {
         let base = &BASES[self.base];
-        let prefix = DEFAULT_HEADER_PREFIX;
-        match m {
-            None => match self.options.iter().flatten().next().map(Mistake::part) {
-                Some(Part::Method) => base.method.to_string(),
-                Some(Part::Path) => base.path.to_string(),
-                Some(Part::Query) if base.query.is_empty() => "an empty line".into(),
-                Some(Part::Query) => base.query.to_string(),
-                Some(Part::LineEnd) => "LF".into(),
-                Some(Part::NameCase) => format!("X-{prefix}-TIMESTAMP=, Content-Type="),
-                Some(Part::Order) => "TIMESTAMP, APIKEY, AUTH-ALGO, Content-Type".into(),
-                Some(Part::Body) => "the bytes sent".into(),
-                Some(Part::Key) => "the REST key".into(),
-                Some(Part::Hash) => "HMAC-SHA384".into(),
-                Some(Part::Encoding) => "base64".into(),
-                _ => "as documented".into(),
-            },
-            Some(m) => match m {
-                Mistake::LowercaseMethod => base.method.to_ascii_lowercase(),
-                Mistake::TrailingSlashTrimmed => base.path.trim_end_matches('/').to_string(),
-                Mistake::QuestionMarkBeforeQuery => format!("?{}", base.query),
-                Mistake::EmptyQueryLineOmitted => "left out".into(),
-                Mistake::CrlfLineEndings => "CRLF".into(),
-                Mistake::LowercaseHeaderNames => {
-                    format!(
-                        "x-{}-timestamp=, content-type=",
-                        prefix.to_ascii_lowercase()
-                    )
-                }
-                Mistake::HeaderLinesReordered { .. } => {
-                    "APIKEY, TIMESTAMP, AUTH-ALGO, Content-Type".into()
-                }
-                Mistake::BodyReserialisedPretty => "the body pretty-printed".into(),
-                Mistake::TrailingLfAfterBody => "the bytes sent, then a LF".into(),
-                Mistake::KeyWithTrailingNewline => "the REST key and a LF".into(),
-                Mistake::PublicApiKeyAsSecret => "the public API key".into(),
-                Mistake::Sha256InsteadOfSha384 => "HMAC-SHA256".into(),
-                Mistake::HexInsteadOfBase64 => "hex".into(),
-                Mistake::UrlSafeBase64 => "URL-safe base64".into(),
-                other => other.code().to_ascii_lowercase(),
-            },
+        let right = signing(base, &self.timestamp);
+        let mut s = right.clone();
+        if let Some(m) = m {
+            m.apply(&mut s);
         }
+        let mut values: Vec<String> = Vec::new();
+        for &part in self.parts {
+            let v = part_value(part, &s, &right);
+            if !values.contains(&v) {
+                values.push(v);
+            }
+        }
+        values.join(", ")
     }
 }
 
-/// The diagnosis of an exercise's request: no exercise carries a clock read twice, so the
-/// clock search stays at its narrowest (±5 units, not the 4 MiB budget's thousands of
-/// instants for these short bodies).
+/// What a signing has in one part, as a learner reads it (`right`: the documented signing, for
+/// the body and key, which are told by how they differ from it).
+fn part_value(part: Part, s: &Signing, right: &Signing) -> String {
+    const NAMES: [&str; 4] = ["TIMESTAMP", "APIKEY", "AUTH-ALGO", "Content-Type"];
+    let h = &s.head;
+    let name = |n: String| {
+        if h.lower_names {
+            n.to_ascii_lowercase()
+        } else {
+            n
+        }
+    };
+    match part {
+        Part::Method => h.method.clone(),
+        Part::Path => h.path.clone(),
+        Part::Query => match h.query.as_deref() {
+            None => "left out".into(),
+            Some("") => "an empty line".into(),
+            Some(q) => q.to_string(),
+        },
+        Part::LineEnd => if h.eol == "\n" { "LF" } else { "CRLF" }.into(),
+        // The prefix shows in the names.
+        Part::NameCase | Part::NamePrefix => format!(
+            "{}=, {}=",
+            name(format!("X-{}-TIMESTAMP", h.prefix)),
+            name("Content-Type".into())
+        ),
+        Part::Order => h
+            .order
+            .iter()
+            .map(|&i| NAMES[i as usize])
+            .collect::<Vec<_>>()
+            .join(", "),
+        Part::Timestamp => h.values[0].clone(),
+        Part::ContentType => h.values[3].clone(),
+        Part::Body => changed_value("the bytes sent", &s.body, &right.body),
+        Part::Key if s.key == API_KEY.as_bytes() => "the public API key".into(),
+        Part::Key => changed_value("the REST key", &s.key, &right.key),
+        Part::Hash => format!("HMAC-SHA{}", s.hash.digest_algorithm().output_len() * 8),
+        Part::Encoding => match s.encoding {
+            Encoding::Base64 => "base64",
+            Encoding::Hex => "hex",
+            Encoding::UrlSafe => "URL-safe base64",
+            Encoding::Unpadded => "base64 without its padding",
+        }
+        .into(),
+    }
+}
+
+/// Bytes told by how they differ from the right ones (`name`): the same, the same then more,
+/// or the bytes themselves with invisible characters shown, cut around where they differ.
+fn changed_value(name: &str, got: &[u8], right: &[u8]) -> String {
+    use crate::core::visible::escape_visible;
+    if got == right {
+        return name.to_string();
+    }
+    if let Some(tail) = got.strip_prefix(right) {
+        return format!("{name}, then {}", escape_visible(tail));
+    }
+    if got.is_empty() {
+        return "nothing".into();
+    }
+    const SHOWN: usize = 48;
+    let text: Vec<char> = escape_visible(got).chars().collect();
+    let same = text
+        .iter()
+        .zip(escape_visible(right).chars())
+        .take_while(|(a, b)| **a == *b)
+        .count();
+    let start = same.saturating_sub(SHOWN / 3);
+    let end = (start + SHOWN).min(text.len());
+    format!(
+        "{}{}{}",
+        if start > 0 { "…" } else { "" },
+        text[start..end].iter().collect::<String>(),
+        if end < text.len() { "…" } else { "" }
+    )
+}
+
+/// The diagnosis of an exercise's request: an exercise's clock read twice is one unit off (the
+/// mistake's first form), so the clock search stays at its narrowest (±5 units, not the 4 MiB
+/// budget's thousands of instants for these short bodies).
 fn diagnose_exercise(req: &ReceivedRequest, prefix: &str, key: &Secret, sig: &str) -> Diagnosis {
     crate::core::diagnose::diagnose_with(req, prefix, key, sig, &exercise_options())
 }
@@ -448,23 +520,7 @@ fn exercise_options() -> crate::core::diagnose::DiagnoseOptions {
 
 /// A short name of a mistake for a pick list (the diagnosis explains it in full afterwards).
 pub fn short_label(m: &Mistake) -> &'static str {
-    match m {
-        Mistake::QuestionMarkBeforeQuery => "signed a '?' before the query",
-        Mistake::EmptyQueryLineOmitted => "left out the empty query line",
-        Mistake::TrailingSlashTrimmed => "trimmed the path's trailing '/'",
-        Mistake::CrlfLineEndings => "joined the lines with CRLF",
-        Mistake::TrailingLfAfterBody => "added a LF after the body",
-        Mistake::LowercaseHeaderNames => "wrote the header names in lower case",
-        Mistake::LowercaseMethod => "wrote the method in lower case",
-        Mistake::BodyReserialisedPretty => "signed the body pretty-printed",
-        Mistake::KeyWithTrailingNewline => "signed with the REST key and a LF",
-        Mistake::PublicApiKeyAsSecret => "signed with the public API key",
-        Mistake::HexInsteadOfBase64 => "sent the HMAC as hex",
-        Mistake::UrlSafeBase64 => "sent URL-safe base64",
-        Mistake::Sha256InsteadOfSha384 => "used HMAC-SHA256",
-        Mistake::HeaderLinesReordered { .. } => "put the header lines in another order",
-        other => other.explanation(),
-    }
+    m.label()
 }
 
 #[cfg(test)]
@@ -506,6 +562,60 @@ mod tests {
                 assert!(e.choices.len() == if level == 1 { 4 } else { 6 });
             }
         }
+    }
+
+    #[test]
+    fn every_mistake_of_the_catalogue_a_request_can_carry_is_drawn_and_named_exactly() {
+        // The pool walks the catalogue: every mistake that changes an exercise request's
+        // signature is in it, made alone it is what the diagnosis names (so `generate` can
+        // give it), and level-1 exercises over enough seeds draw each one.
+        let ts = format_timestamp(now());
+        let mut pooled = std::collections::BTreeSet::new();
+        for base in &BASES {
+            let right = signing(base, &ts);
+            let pool = pool(base, &ts);
+            for d in CATALOGUE {
+                if !Mistake::made_in(d, &right).is_empty() {
+                    // Left out only where a simpler mistake signs the same.
+                    let simpler = pool.iter().any(|m| {
+                        m.rewrite_rank() <= d.rank
+                            && Mistake::made_in(d, &right).iter().any(|(_, s)| {
+                                mistaken_signature(base, &ts, std::slice::from_ref(m))
+                                    == s.signature()
+                            })
+                    });
+                    assert!(
+                        pool.iter().any(|m| m.code() == d.code) || simpler,
+                        "{} changes {} but is not drawn",
+                        d.code,
+                        base.path
+                    );
+                }
+            }
+            for m in &pool {
+                let sig = mistaken_signature(base, &ts, std::slice::from_ref(m));
+                let req = received(base, &ts, &sig);
+                let found =
+                    diagnose_exercise(&req, DEFAULT_HEADER_PREFIX, &Secret::new(REST_KEY), &sig);
+                assert_eq!(
+                    codes(&found.findings),
+                    vec![m.code()],
+                    "{m:?} on {}",
+                    base.path
+                );
+                pooled.insert(m.code());
+            }
+        }
+        assert!(pooled.len() >= 25, "{pooled:?}");
+        let mut drawn = std::collections::BTreeSet::new();
+        for seed in 0..1000 {
+            drawn.extend(generate(1, seed, now()).mistakes.iter().map(Mistake::code));
+            if drawn.len() == pooled.len() {
+                break;
+            }
+        }
+        let never: Vec<_> = pooled.difference(&drawn).collect();
+        assert!(never.is_empty(), "never drawn: {never:?}");
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! Bodies a client may have signed instead of the one it sent: nothing, a LF after it, the JSON
-//! re-serialised (compact, Python's spacing, pretty, keys sorted), `\u` escapes and `\/` toggled.
+//! re-serialised (compact, Python's spacing, pretty, keys sorted), `\u` escapes and `\/` toggled,
+//! a change after signing undone. A leaf: which mistake signs which body ([`Recipe`]) is the
+//! catalogue's (`catalogue.rs`), which imports this module.
 //!
 //! Bounded memory: re-serialisations stream from the sent bytes to the variant's bytes
 //! (`serde_transcode`, no tree of values); only sorting keys needs a tree, and it is built only for
@@ -10,8 +12,6 @@ use std::io::Write;
 use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
-
-use super::catalogue::Mistake;
 
 /// Largest body whose keys are sorted through a `serde_json::Value` tree (bytes).
 pub const TREE_MAX: usize = 1024 * 1024;
@@ -60,17 +60,8 @@ pub struct Recipe {
     pub after: Option<After>,
 }
 
-const SENT: Recipe = Recipe {
-    empty: false,
-    style: None,
-    toggle_unicode: false,
-    toggle_slashes: false,
-    trailing_lf: false,
-    after: None,
-};
-
 /// A JSON form in words ("compact, non-ASCII as \u escapes, '/' as '\/'").
-fn form_words(style: Style, unicode: bool, slashes: bool) -> String {
+pub fn form_words(style: Style, unicode: bool, slashes: bool) -> String {
     let mut parts = vec![match style {
         Style::Compact => "compactly",
         Style::Python => "with Python's \", \" and \": \" spacing",
@@ -97,223 +88,13 @@ fn form_words(style: Style, unicode: bool, slashes: bool) -> String {
     text
 }
 
-impl Recipe {
-    /// The mistakes this recipe is.
-    pub fn mistakes(&self) -> Vec<Mistake> {
-        match self.after {
-            Some(After::LfAdded { crlf }) => return vec![Mistake::LfAddedAfterSigning { crlf }],
-            Some(After::LineEnds { to_crlf }) => {
-                return vec![Mistake::LineEndsConvertedAfterSigning { to_crlf }]
-            }
-            Some(After::Reserialised) => {
-                let style = self.style.map_or(Style::Compact, |s| s.0);
-                return vec![Mistake::BodyReserialisedAfterSigning {
-                    signed: form_words(style, self.toggle_unicode, self.toggle_slashes),
-                }];
-            }
-            Some(After::CurlFile) => {
-                return vec![Mistake::CurlDataFileRead {
-                    file: "the file as written".to_string(),
-                }]
-            }
-            Some(After::CurlIndented { style, crlf, eol }) => {
-                let n = if style == Style::Pretty2 { 2 } else { 4 };
-                return vec![Mistake::CurlDataFileRead {
-                    file: format!(
-                        "the JSON indented by {n} spaces on {} lines{}",
-                        if crlf { "CRLF" } else { "LF" },
-                        if eol {
-                            ", with a line end after it"
-                        } else {
-                            ""
-                        }
-                    ),
-                }];
-            }
-            None => {}
-        }
-        let mut out = Vec::new();
-        if self.empty {
-            out.push(Mistake::EmptyBodySigned);
-        }
-        match self.style {
-            Some((Style::Compact | Style::Python, false)) => {
-                out.push(Mistake::BodyReserialisedCompact)
-            }
-            Some((Style::Pretty2 | Style::Pretty4, false)) => {
-                out.push(Mistake::BodyReserialisedPretty)
-            }
-            Some((Style::Compact | Style::Python, true)) => out.push(Mistake::BodySortedKeys),
-            Some((Style::Pretty2 | Style::Pretty4, true)) => {
-                out.push(Mistake::BodySortedKeys);
-                out.push(Mistake::BodyReserialisedPretty);
-            }
-            None => {}
-        }
-        if self.toggle_unicode {
-            out.push(Mistake::BodyUnicodeEscaped);
-        }
-        if self.toggle_slashes {
-            out.push(Mistake::BodySlashesEscaped);
-        }
-        if self.trailing_lf {
-            out.push(Mistake::TrailingLfAfterBody);
-        }
-        out
-    }
-}
-
-const STYLES: [Style; 4] = [
+/// Every style, in the order they are tried.
+pub const STYLES: [Style; 4] = [
     Style::Compact,
     Style::Python,
     Style::Pretty2,
     Style::Pretty4,
 ];
-
-/// Body recipes that are one mistake each.
-pub fn single_recipes(body: &[u8]) -> Vec<Recipe> {
-    let mut out = Vec::new();
-    if !body.is_empty() {
-        out.push(Recipe {
-            empty: true,
-            ..SENT
-        });
-    }
-    out.push(Recipe {
-        trailing_lf: true,
-        ..SENT
-    });
-    for s in STYLES {
-        out.push(Recipe {
-            style: Some((s, false)),
-            ..SENT
-        });
-    }
-    for s in [Style::Compact, Style::Python] {
-        out.push(Recipe {
-            style: Some((s, true)),
-            ..SENT
-        });
-    }
-    out.push(Recipe {
-        toggle_unicode: true,
-        ..SENT
-    });
-    out.push(Recipe {
-        toggle_slashes: true,
-        ..SENT
-    });
-    out.extend(after_signing_recipes(body));
-    out
-}
-
-/// Body recipes that undo a change made after signing (docs/diagnosis.md D8), each one change,
-/// the ones that cannot apply to this body left out.
-pub fn after_signing_recipes(body: &[u8]) -> Vec<Recipe> {
-    let after = |a: After| Recipe {
-        after: Some(a),
-        ..SENT
-    };
-    let mut out = Vec::new();
-    if body.ends_with(b"\r\n") {
-        out.push(after(After::LfAdded { crlf: true }));
-    } else if body.ends_with(b"\n") {
-        out.push(after(After::LfAdded { crlf: false }));
-    }
-    if memchr::memmem::find(body, b"\r\n").is_some() {
-        out.push(after(After::LineEnds { to_crlf: true }));
-    }
-    if memchr::memchr(b'\n', body).is_some() {
-        out.push(after(After::LineEnds { to_crlf: false }));
-    }
-    let json = matches!(
-        body.iter().find(|b| !b.is_ascii_whitespace()),
-        Some(b'{' | b'[')
-    );
-    if !json {
-        return out;
-    }
-    // Another serialisation of the same JSON with escapes: a re-serialisation alone, or a
-    // toggle alone, is a mistake while signing (the singles above), so these have escapes
-    // toggled after restyling.
-    for s in STYLES {
-        for (u, sl) in [(true, false), (false, true), (true, true)] {
-            out.push(Recipe {
-                style: Some((s, false)),
-                toggle_unicode: u,
-                toggle_slashes: sl,
-                after: Some(After::Reserialised),
-                ..SENT
-            });
-        }
-    }
-    // curl's -d @file dropped every CR and LF: only a body with none left can be one.
-    if memchr::memchr2(b'\r', b'\n', body).is_none() {
-        for style in [Style::Pretty2, Style::Pretty4] {
-            for crlf in [false, true] {
-                for eol in [false, true] {
-                    out.push(after(After::CurlIndented { style, crlf, eol }));
-                }
-            }
-        }
-    }
-    out
-}
-
-/// Body recipes that are two mistakes each.
-pub fn pair_recipes() -> Vec<Recipe> {
-    let mut out = vec![
-        Recipe {
-            toggle_unicode: true,
-            toggle_slashes: true,
-            ..SENT
-        },
-        Recipe {
-            toggle_unicode: true,
-            trailing_lf: true,
-            ..SENT
-        },
-        Recipe {
-            toggle_slashes: true,
-            trailing_lf: true,
-            ..SENT
-        },
-    ];
-    for s in [Style::Pretty2, Style::Pretty4] {
-        out.push(Recipe {
-            style: Some((s, true)),
-            ..SENT
-        });
-    }
-    let styled: Vec<(Style, bool)> = STYLES
-        .iter()
-        .map(|&s| (s, false))
-        .chain([(Style::Compact, true), (Style::Python, true)])
-        .collect();
-    for st in styled {
-        // A restyle with one escape toggled is one change after signing (a single, above);
-        // only the sorted styles pair with a toggle.
-        let toggles: &[(bool, bool, bool)] = if st.1 {
-            &[
-                (true, false, false),
-                (false, true, false),
-                (false, false, true),
-            ]
-        } else {
-            &[(false, false, true)]
-        };
-        for &(u, sl, lf) in toggles {
-            out.push(Recipe {
-                style: Some(st),
-                toggle_unicode: u,
-                toggle_slashes: sl,
-                trailing_lf: lf,
-                ..SENT
-            });
-        }
-    }
-    out
-}
 
 /// Why a variant was not built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

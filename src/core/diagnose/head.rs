@@ -1,35 +1,11 @@
 //! The head of the signing text (its seven short lines) as a client may have built it: the
-//! expected head, and one [`HeadMod`] per head mistake that can apply to a request. Mods that
-//! change different parts compose, which is how pairs of head mistakes are built.
+//! expected head and the [`Change`]s a mistake can make to it. A leaf: which mistake makes which
+//! change is the catalogue's (`catalogue.rs`), which imports this module.
 
 use chrono::{DateTime, Duration, SecondsFormat, Utc};
 
-use super::catalogue::Mistake;
-use crate::core::canonical::LineLabel;
 use crate::core::form::SigningForm;
 use crate::core::time::parse_timestamp;
-
-/// The host of the vendor's indexing service, tried as a full URL on the path line.
-pub const VENDOR_INDEXING_HOST: &str = "indexing.ksearchnet.com";
-
-/// The query the vendor documents for its indexing API (a test request), tried as a query
-/// removed after signing when the request has none.
-const VENDOR_TEST_QUERY: &str = "test=1";
-
-/// A query with more parameters than this is not searched for one added after signing.
-const MAX_QUERY_PARAMS: usize = 16;
-
-/// The prefixes of the vendor header names a client may mix up.
-const KNOWN_PREFIXES: [&str; 2] = ["SVC", "KLEVU"];
-
-/// Content-Type values a client library may sign while sending `application/json`.
-const CONTENT_TYPE_VARIANTS: [&str; 5] = [
-    "application/json",
-    "application/json; charset=utf-8",
-    "application/json; charset=UTF-8",
-    "application/json;charset=utf-8",
-    "application/json;charset=UTF-8",
-];
 
 /// The unit a clock read twice is searched in: the precision the timestamp was sent in
 /// (a millisecond, or a second for a timestamp in whole seconds); `None` for microseconds (two
@@ -41,15 +17,6 @@ pub fn clock_unit_ms(ts: &str) -> Option<i64> {
         SecondsFormat::Millis => Some(1),
         _ => None,
     }
-}
-
-/// Offsets (milliseconds, signed minus sent) tried for a timestamp read twice: outward from
-/// the header's instant one unit at a time, `reach` units each way; each with whether it is
-/// tried in pairs (one unit either way, what two reads of one clock in one function give).
-fn timestamp_offsets_ms(unit: i64, reach: i64) -> Vec<(i64, bool)> {
-    (1..=reach)
-        .flat_map(|i| [(i * unit, i == 1), (-i * unit, i == 1)])
-        .collect()
 }
 
 /// The fields of a received request that the head is built from.
@@ -118,16 +85,11 @@ impl Head {
         h.into_bytes()
     }
 
-    /// This head with a mod applied.
-    pub fn with(&self, m: &HeadMod) -> Head {
-        self.with_all(&[m])
-    }
-
-    /// This head with several mods applied together: their changes in a fixed order (decode,
-    /// then sort or trim, then `?` and the full URL), so `?` goes before a sorted query and a
-    /// full URL ends in the trimmed path, whatever order the mods are given in.
-    pub fn with_all(&self, mods: &[&HeadMod]) -> Head {
-        let mut changes: Vec<&Change> = mods.iter().flat_map(|m| m.changes.iter()).collect();
+    /// This head with several changes made together, in a fixed order (decode, then sort or
+    /// trim, then `?` and the full URL), so `?` goes before a sorted query and a full URL ends
+    /// in the trimmed path, whatever order the changes are given in.
+    pub fn with_all<'c>(&self, changes: impl IntoIterator<Item = &'c Change>) -> Head {
+        let mut changes: Vec<&Change> = changes.into_iter().collect();
         changes.sort_by_key(|c| c.rank());
         let mut h = self.clone();
         for c in changes {
@@ -136,7 +98,7 @@ impl Head {
         h
     }
 
-    /// This head with one change made.
+    /// Make one change in this head.
     pub fn apply(&mut self, c: &Change) {
         match c {
             Change::Method(s) => self.method = s.clone(),
@@ -215,82 +177,8 @@ impl Change {
     }
 }
 
-/// One head mistake (or the PHP SDK's two at once) as a change to the head.
-#[derive(Clone, Debug)]
-pub struct HeadMod {
-    pub mistakes: Vec<Mistake>,
-    changes: Vec<Change>,
-    /// Tried in pairs with other mistakes (docs/diagnosis.md D1 lists the forms tried alone).
-    pub pairable: bool,
-}
-
-impl HeadMod {
-    /// A head mistake as a mod of `base` (its change is `Mistake::head_change`, the one
-    /// definition of it); `None` for a mistake outside the head.
-    pub fn of(m: Mistake, base: &Head) -> Option<HeadMod> {
-        let change = m.head_change(base)?;
-        Some(HeadMod {
-            mistakes: vec![m],
-            changes: vec![change],
-            pairable: true,
-        })
-    }
-
-    /// Whether this mod is a change made after signing.
-    pub fn after_signing(&self) -> bool {
-        self.mistakes.iter().any(Mistake::after_signing)
-    }
-
-    /// Whether two mods can be made by one client together (docs/diagnosis.md D1): no mistake
-    /// in both, and each two of their mistakes change different parts of the text, or the same
-    /// line in ways that compose (a `?` before a sorted or decoded query; a full URL, trimmed
-    /// or decoded path).
-    pub fn composes_with(&self, other: &HeadMod) -> bool {
-        self.mistakes
-            .iter()
-            .all(|a| other.mistakes.iter().all(|b| co_occur(a, b)))
-    }
-}
-
-/// Whether two mistakes can be made together: different ones that change different parts, or
-/// the same path or query line in ways that compose.
-pub fn co_occur(a: &Mistake, b: &Mistake) -> bool {
-    use Mistake::*;
-    if a.code() == b.code() {
-        return false;
-    }
-    if a.part() != b.part() {
-        return true;
-    }
-    let line = |m: &Mistake| match m {
-        QuestionMarkBeforeQuery
-        | QueryPercentDecoded { .. }
-        | QueryParamsSorted
-        | QueryAddedAfterSigning { .. }
-        | QueryRemovedAfterSigning { .. } => 1,
-        TrailingSlashTrimmed | FullUrlAsPath { .. } | PathPercentDecoded => 2,
-        _ => 0,
-    };
-    line(a) != 0 && line(a) == line(b)
-}
-
-/// The mistakes that make up the vendor's PHP SDK form ([`SigningForm::PhpSdk`]) for this
-/// request: empty when the form signs the documented text, as for `/v2/batch` with no query.
-pub fn php_sdk_mistakes(path: &str, query: &str) -> Vec<Mistake> {
-    SigningForm::PhpSdk
-        .differing_lines(path, query)
-        .into_iter()
-        .filter_map(|line| match line {
-            LineLabel::Path => Some(Mistake::TrailingSlashTrimmed),
-            LineLabel::Query if !query.is_empty() && query != "0" => {
-                Some(Mistake::QuestionMarkBeforeQuery)
-            }
-            _ => None,
-        })
-        .collect()
-}
-
-fn percent_decoded(s: &str, plus_as_space: bool) -> String {
+/// A path or query percent-decoded (`plus_as_space`: `+` read as a space, as form decoding does).
+pub fn percent_decoded(s: &str, plus_as_space: bool) -> String {
     let s = if plus_as_space {
         s.replace('+', " ")
     } else {
@@ -302,7 +190,7 @@ fn percent_decoded(s: &str, plus_as_space: bool) -> String {
 }
 
 /// The timestamp forms of one instant: seconds, milliseconds or microseconds, `Z` or `+00:00`.
-fn forms(t: DateTime<Utc>) -> Vec<String> {
+pub fn timestamp_forms(t: DateTime<Utc>) -> Vec<String> {
     let mut out = Vec::new();
     for (fmt, exact) in [
         (SecondsFormat::Secs, t.timestamp_subsec_nanos() == 0),
@@ -342,145 +230,6 @@ fn form_of(text: &str) -> (SecondsFormat, bool) {
 /// either case).
 pub const NAME_SORTED_ORDER: [u8; 4] = [3, 1, 2, 0];
 
-/// Every head mistake that can apply to a request whose expected head is `base`, in the order
-/// they are tried. `host` is the request's Host header, if any; `sent_order` the order its four
-/// signed headers came in (by their index in the required order), when all four came once.
-pub fn head_mods(
-    base: &Head,
-    host: Option<&str>,
-    sent_order: Option<[u8; 4]>,
-    clock_reach: i64,
-) -> Vec<HeadMod> {
-    let mut mods = Vec::new();
-    let query = base.query.clone().unwrap_or_default();
-    let path = base.path.clone();
-    // Each mistake's change is its own (`Mistake::head_change`); only mods that change the head
-    // are kept (a pair of them is then a change too, or the search tries it once, as the
-    // single it equals). `pairable`: tried in pairs, not only alone.
-    let base_bytes = base.bytes();
-    let mut push = |m: Mistake, pairable: bool| {
-        if let Some(hm) = HeadMod::of(m, base) {
-            if base.with(&hm).bytes() != base_bytes {
-                mods.push(HeadMod { pairable, ..hm });
-            }
-        }
-    };
-
-    push(Mistake::QuestionMarkBeforeQuery, true);
-    push(Mistake::EmptyQueryLineOmitted, true);
-    push(Mistake::TrailingSlashTrimmed, true);
-    push(Mistake::CrlfLineEndings, true);
-    push(Mistake::LowercaseHeaderNames, true);
-    push(Mistake::LowercaseMethod, true);
-    if query.contains('%') || query.contains('+') {
-        let mut seen = vec![query.clone()];
-        for plus in [false, true] {
-            let d = percent_decoded(&query, plus);
-            if !seen.contains(&d) {
-                seen.push(d);
-                push(Mistake::QueryPercentDecoded { plus }, true);
-            }
-        }
-    }
-    if query.contains('&') {
-        push(Mistake::QueryParamsSorted, true);
-    }
-    // Changes after signing (tried alone and with the PHP SDK form): parameters added to the
-    // URL (each one, or all), or the vendor's documented `test=1` removed from it.
-    if query.is_empty() {
-        let removed = VENDOR_TEST_QUERY.to_string();
-        push(Mistake::QueryRemovedAfterSigning { removed }, false);
-    } else {
-        let params: Vec<&str> = query.split('&').collect();
-        let mut seen = vec![query.clone()];
-        if params.len() <= MAX_QUERY_PARAMS {
-            for (i, p) in params.iter().enumerate() {
-                let signed = without_param(&query, i);
-                if !seen.contains(&signed) {
-                    seen.push(signed);
-                    push(
-                        Mistake::QueryAddedAfterSigning {
-                            added: p.to_string(),
-                        },
-                        false,
-                    );
-                }
-            }
-        }
-        if !seen.contains(&String::new()) {
-            push(
-                Mistake::QueryAddedAfterSigning {
-                    added: query.clone(),
-                },
-                false,
-            );
-        }
-    }
-    let mut urls: Vec<String> = Vec::new();
-    if let Some(h) = host.filter(|h| !h.is_empty()) {
-        urls.push(format!("https://{h}"));
-        urls.push(format!("http://{h}"));
-    }
-    let vendor = format!("https://{VENDOR_INDEXING_HOST}");
-    if !urls.contains(&vendor) {
-        urls.push(vendor);
-    }
-    for url in urls {
-        push(Mistake::FullUrlAsPath { url }, true);
-    }
-    if path.contains('%') {
-        push(Mistake::PathPercentDecoded, true);
-    }
-    let ts = base.values[0].clone();
-    if let Some(parsed) = parse_timestamp(&ts) {
-        // A set, not a list: the clock search may try thousands of instants (a list made
-        // this loop quadratic, half a second of a small body's diagnosis).
-        let mut seen = std::collections::HashSet::from([ts.clone()]);
-        for f in forms(parsed.time) {
-            if seen.insert(f.clone()) {
-                push(Mistake::TimestampFormDiffers { signed: f }, true);
-            }
-        }
-        let unit = clock_unit_ms(&ts).unwrap_or(0);
-        for (off, pairable) in timestamp_offsets_ms(unit, clock_reach) {
-            if let Some(text) = shifted_timestamp(&ts, off) {
-                if seen.insert(text) {
-                    push(Mistake::TimestampDiffers { offset_ms: off }, pairable);
-                }
-            }
-        }
-    }
-    for ct in CONTENT_TYPE_VARIANTS {
-        if ct != base.values[3] {
-            push(
-                Mistake::ContentTypeDiffers {
-                    signed: ct.to_string(),
-                },
-                true,
-            );
-        }
-    }
-    for p in KNOWN_PREFIXES {
-        if p != base.prefix {
-            let m = Mistake::HeaderPrefixDiffers {
-                signed: p.to_string(),
-                sent: base.prefix.clone(),
-            };
-            push(m, true);
-        }
-    }
-    // In pairs: the order the headers were sent in, and sorted by name (what a client that
-    // builds both from one map, or from a sorted one, signs); every other order alone.
-    let paired_orders: Vec<[u8; 4]> = sent_order.into_iter().chain([NAME_SORTED_ORDER]).collect();
-    for order in other_orders() {
-        push(
-            Mistake::HeaderLinesReordered { order },
-            paired_orders.contains(&order),
-        );
-    }
-    mods
-}
-
 /// A query without its `i`-th parameter (`&`-separated).
 pub fn without_param(query: &str, i: usize) -> String {
     query
@@ -500,19 +249,8 @@ pub fn shifted_timestamp(text: &str, offset_ms: i64) -> Option<String> {
     Some((parsed.time + Duration::milliseconds(offset_ms)).to_rfc3339_opts(fmt, z))
 }
 
-/// The PHP SDK's form as one mod, when it is two mistakes at once for this request.
-pub fn php_sdk_mod(base: &Head) -> Option<HeadMod> {
-    let query = base.query.clone().unwrap_or_default();
-    let mistakes = php_sdk_mistakes(&base.path, &query);
-    (mistakes.len() == 2).then(|| HeadMod {
-        mistakes,
-        changes: vec![Change::PathTrimmed, Change::PhpQuery],
-        pairable: true,
-    })
-}
-
 /// All orders of four items except the identity.
-fn other_orders() -> Vec<[u8; 4]> {
+pub fn other_orders() -> Vec<[u8; 4]> {
     let mut out = Vec::with_capacity(23);
     for a in 0..4u8 {
         for b in 0..4u8 {

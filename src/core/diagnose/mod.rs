@@ -7,19 +7,20 @@
 //! when its signature equals the one the client sent; the smallest explanation is reported.
 //! When nothing matches, [`Diagnosis::conclusion`] says what is known ([`conclusion`]).
 
-pub mod apply;
 pub mod body;
 pub mod catalogue;
 pub mod conclusion;
 pub mod head;
+pub mod mistake;
 pub mod search;
+pub mod signing;
 
 use bytes::Bytes;
 
-pub use apply::{Encoding, Signing};
-pub use catalogue::{Mistake, Part};
-pub use head::php_sdk_mistakes;
+pub use catalogue::{php_sdk_mistakes, CATALOGUE};
+pub use mistake::{Arg, Def, Mistake, Part};
 pub use search::{DEFAULT_BUDGET, DEFAULT_CLOCK_BUDGET, SERVER_CLOCK_UNITS};
+pub use signing::{Encoding, How, Signing};
 
 use super::canonical::LineLabel;
 use super::form::SigningForm;
@@ -29,7 +30,7 @@ use super::secret::Secret;
 use super::sign::{encode_signature, hmac_sha384};
 use super::visible::{escape_visible, visible_lines};
 use head::Head;
-use search::{key_variants, search, Problem};
+use search::{search, Problem};
 
 /// Largest body shown whole in a text report (bytes).
 pub const SHOWN_BODY_MAX: usize = 64 * 1024;
@@ -404,12 +405,13 @@ pub fn diagnose_with(
         .and_then(|h| std::str::from_utf8(h).ok())
         .map(str::trim);
     let problem = Problem {
-        keys: key_variants(key.expose(), &base.values[1], &others),
         base,
         host,
         sent_order: sent_order(req, header_prefix),
         body,
         key: key_bytes,
+        key_text: key.expose(),
+        others: &others,
         provided,
         budget: opts.budget_bytes.unwrap_or(DEFAULT_BUDGET),
         clock_budget: opts.clock_budget_bytes.unwrap_or(DEFAULT_CLOCK_BUDGET),

@@ -6,29 +6,21 @@
 //! hash functions whose digest length occurs are computed; every comparison is constant-time
 //! (`subtle`); and the bytes hashed per diagnosis stop at a budget (the diagnosis says so).
 
-use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
-use base64::Engine;
 use subtle::ConstantTimeEq;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
-use super::body::{
-    build, pair_recipes, single_recipes, After, NotBuilt, Recipe, Styled, CACHE_MAX, TREE_MAX,
-};
-use super::catalogue::Mistake;
-use super::head::{head_mods, php_sdk_mod, Head, HeadMod};
+use super::body::{build, NotBuilt, Recipe, Styled, CACHE_MAX, TREE_MAX};
+use super::catalogue::{php_sdk_form, CATALOGUE};
+use super::head::{Change, Head};
+use super::mistake::{co_occur, Context, Form, Mistake};
+use super::signing::{Encoding, How};
 use crate::core::secret::Secret;
 
 /// Bytes hashed per diagnosis before the search stops (1 GiB: the full search of a 1 MB body,
 /// about 750 signatures, fits; a body of hundreds of MB gets the cheapest checks only).
 pub const DEFAULT_BUDGET: u64 = 1024 * 1024 * 1024;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum HashFn {
-    Sha384,
-    Sha256,
-}
 
 /// A digest the provided signature can be, with the encoding mistake it implies.
 struct Target {
@@ -36,38 +28,55 @@ struct Target {
     encoding: Option<Mistake>,
 }
 
-/// Every digest the provided signature decodes to (48 or 32 bytes only).
-fn targets(provided: &str) -> Vec<Target> {
+/// Every digest the provided signature decodes to (48 or 32 bytes only): standard base64, then
+/// each encoding of the catalogue.
+fn targets(provided: &str, encodings: &[(Mistake, Encoding)]) -> Vec<Target> {
     let mut out: Vec<Target> = Vec::new();
-    let mut add = |digest: Vec<u8>, encoding: Option<Mistake>| {
-        if matches!(digest.len(), 48 | 32) && !out.iter().any(|t| t.digest == digest) {
-            out.push(Target { digest, encoding });
-        }
-    };
-    if let Ok(d) = STANDARD.decode(provided) {
-        add(d, None);
-    } else if let Ok(d) = STANDARD_NO_PAD.decode(provided) {
-        add(d, Some(Mistake::Base64PaddingMissing));
-    }
-    if provided.contains(['-', '_']) {
-        if let Ok(d) = URL_SAFE
-            .decode(provided)
-            .or_else(|_| URL_SAFE_NO_PAD.decode(provided))
-        {
-            add(d, Some(Mistake::UrlSafeBase64));
-        }
-    }
-    if provided.len().is_multiple_of(2) && provided.bytes().all(|b| b.is_ascii_hexdigit()) {
-        if let Ok(d) = hex::decode(provided) {
-            add(d, Some(Mistake::HexInsteadOfBase64));
+    let decoded = std::iter::once((None, Encoding::Base64))
+        .chain(encodings.iter().map(|(m, e)| (Some(m), *e)));
+    for (mistake, e) in decoded {
+        if let Some(digest) = e.decode(provided) {
+            if matches!(digest.len(), 48 | 32) && !out.iter().any(|t| t.digest == digest) {
+                out.push(Target {
+                    digest,
+                    encoding: mistake.cloned(),
+                });
+            }
         }
     }
     out
 }
 
+/// Every form of every mistake of the catalogue in a request, in the catalogue's order.
+fn all_forms(c: &Context<'_>) -> Vec<Form> {
+    CATALOGUE.iter().flat_map(|d| (d.forms)(d, c)).collect()
+}
+
+/// The encodings of the catalogue (they do not depend on the request).
+fn encodings(forms: &[Form]) -> Vec<(Mistake, Encoding)> {
+    forms
+        .iter()
+        .filter_map(|f| match (&f.how, &f.mistakes[..]) {
+            (How::Encoding(e), [m]) => Some((m.clone(), *e)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Whether the provided signature can be any digest at all (48 or 32 bytes in a known encoding).
 pub fn decodes_to_a_digest(provided: &str) -> bool {
-    !targets(provided.trim()).is_empty()
+    let head = Head::expected("", "", "", "", Default::default());
+    let c = Context {
+        base: &head,
+        body: b"",
+        key: "",
+        others: &[],
+        host: None,
+        sent_order: None,
+        clock_reach: 0,
+        curl_file: None,
+    };
+    !targets(provided.trim(), &encodings(&all_forms(&c))).is_empty()
 }
 
 /// A REST key a client may have signed with instead of the right one.
@@ -76,59 +85,117 @@ pub struct KeyVariant {
     pub bytes: Vec<u8>,
 }
 
-/// The key variants for a REST key, the request's API key, and the other accounts known.
-pub fn key_variants(key: &str, api_key: &str, others: &[(String, Secret)]) -> Vec<KeyVariant> {
+/// The key forms of the catalogue: each different key once, never the right one or an empty one.
+fn key_variants(forms: &[Form], key: &[u8]) -> Vec<KeyVariant> {
     let mut out: Vec<KeyVariant> = Vec::new();
-    let mut add = |mistake: Mistake, bytes: Vec<u8>| {
-        if bytes != key.as_bytes() && !bytes.is_empty() && !out.iter().any(|k| k.bytes == bytes) {
-            out.push(KeyVariant { mistake, bytes });
+    for f in forms {
+        if let (How::Key(bytes), [m]) = (&f.how, &f.mistakes[..]) {
+            if bytes != key && !bytes.is_empty() && !out.iter().any(|k| k.bytes == *bytes) {
+                out.push(KeyVariant {
+                    mistake: m.clone(),
+                    bytes: bytes.clone(),
+                });
+            }
         }
-    };
-    add(
-        Mistake::KeyWhitespaceTrimmed,
-        key.trim().as_bytes().to_vec(),
-    );
-    for nl in ["\n", "\r\n"] {
-        add(
-            Mistake::KeyWithTrailingNewline,
-            format!("{key}{nl}").into_bytes(),
-        );
-    }
-    for q in ['"', '\''] {
-        add(Mistake::KeyQuoted, format!("{q}{key}{q}").into_bytes());
-        if key.len() >= 2 && key.starts_with(q) && key.ends_with(q) {
-            add(
-                Mistake::KeyQuoted,
-                key.as_bytes()[1..key.len() - 1].to_vec(),
-            );
-        }
-    }
-    if key.len() >= 8
-        && key
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_'))
-    {
-        let decoded = STANDARD
-            .decode(key)
-            .or_else(|_| STANDARD_NO_PAD.decode(key))
-            .or_else(|_| URL_SAFE.decode(key))
-            .or_else(|_| URL_SAFE_NO_PAD.decode(key));
-        if let Ok(d) = decoded {
-            add(Mistake::KeyBase64Decoded, d);
-        }
-    }
-    if !api_key.is_empty() {
-        add(Mistake::PublicApiKeyAsSecret, api_key.as_bytes().to_vec());
-    }
-    for (name, secret) in others {
-        add(
-            Mistake::OtherAccountKey {
-                api_key: name.clone(),
-            },
-            secret.expose().as_bytes().to_vec(),
-        );
     }
     out
+}
+
+/// One head mistake (or the PHP SDK form's two at once) as changes to the head.
+#[derive(Clone, Debug)]
+struct HeadMod {
+    mistakes: Vec<Mistake>,
+    changes: Vec<Change>,
+    /// Tried in pairs with other mistakes (docs/diagnosis.md D1 lists the forms tried alone).
+    pairable: bool,
+}
+
+impl HeadMod {
+    /// Whether this mod is a change made after signing.
+    fn after_signing(&self) -> bool {
+        self.mistakes.iter().any(Mistake::after_signing)
+    }
+
+    /// Whether two mods can be made by one client together: each two of their mistakes can
+    /// co-occur (docs/diagnosis.md D1).
+    fn composes_with(&self, other: &HeadMod) -> bool {
+        self.mistakes
+            .iter()
+            .all(|a| other.mistakes.iter().all(|b| co_occur(a, b)))
+    }
+
+    /// The head with this mod's changes (and another's) made.
+    fn on(&self, base: &Head, other: Option<&HeadMod>) -> Head {
+        base.with_all(
+            self.changes
+                .iter()
+                .chain(other.iter().flat_map(|o| &o.changes)),
+        )
+    }
+}
+
+/// The head forms of the catalogue that change the head, in order (a pair of them is then a
+/// change too, or the search tries it once, as the single it equals).
+fn head_mods(forms: &[Form], base: &Head) -> Vec<HeadMod> {
+    let base_bytes = base.bytes();
+    forms
+        .iter()
+        .filter_map(|f| match &f.how {
+            How::Head(c) => Some(HeadMod {
+                mistakes: f.mistakes.clone(),
+                changes: vec![c.clone()],
+                pairable: f.pairs,
+            }),
+            _ => None,
+        })
+        .filter(|m| m.on(base, None).bytes() != base_bytes)
+        .collect()
+}
+
+/// The PHP SDK's form as one mod, when it is two mistakes at once for this request.
+fn php_sdk_mod(base: &Head) -> Option<HeadMod> {
+    let query = base.query.clone().unwrap_or_default();
+    let form = php_sdk_form(&base.path, &query);
+    (form.len() == 2).then(|| {
+        let (mistakes, changes) = form.into_iter().unzip();
+        HeadMod {
+            mistakes,
+            changes,
+            pairable: true,
+        }
+    })
+}
+
+/// A body the client may have signed: a recipe and the mistakes it is (two for a form of two
+/// body mistakes at once).
+#[derive(Clone, Debug)]
+struct BodyForm {
+    recipe: Recipe,
+    mistakes: Vec<Mistake>,
+    after_signing: bool,
+}
+
+/// The body forms of the catalogue with this many mistakes each.
+fn body_forms(forms: &[Form], n: usize) -> Vec<BodyForm> {
+    forms
+        .iter()
+        .filter_map(|f| match &f.how {
+            How::Body(r) if f.mistakes.len() == n => Some(BodyForm {
+                recipe: *r,
+                mistakes: f.mistakes.clone(),
+                after_signing: f.mistakes.iter().any(Mistake::after_signing),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The forms of a request the rounds are made of.
+struct Variants {
+    mods: Vec<HeadMod>,
+    php: Option<HeadMod>,
+    singles: Vec<BodyForm>,
+    pairs: Vec<BodyForm>,
 }
 
 /// What the search found and what it cost.
@@ -158,7 +225,10 @@ pub struct Problem<'a> {
     pub sent_order: Option<[u8; 4]>,
     pub body: &'a [u8],
     pub key: &'a [u8],
-    pub keys: Vec<KeyVariant>,
+    /// The REST key as text.
+    pub key_text: &'a str,
+    /// The other accounts known (API key, REST key).
+    pub others: &'a [(String, Secret)],
     pub provided: &'a str,
     pub budget: u64,
     /// Bytes the widening clock search may hash (docs/diagnosis.md D1).
@@ -174,7 +244,10 @@ pub struct Problem<'a> {
 /// A key variant with its HMAC keys made once (ring derives the inner and outer pads when a
 /// key is made; every signature with that key starts from them).
 struct PreparedKey {
-    macs: Vec<(HashFn, ring::hmac::Key)>,
+    /// The key's bytes (to count the bytes an explanation changes).
+    bytes: Vec<u8>,
+    /// Each hash function tried, with the mistake it is (none for HMAC-SHA384).
+    macs: Vec<(Option<Mistake>, ring::hmac::Key)>,
 }
 
 /// One signature to try: a key and a head (by index) with the body of its task, and the
@@ -197,6 +270,7 @@ struct Task {
 /// (key, head, body) tried so far, so no signature is computed twice.
 struct Planner<'p> {
     p: &'p Problem<'p>,
+    keys: &'p [KeyVariant],
     heads: Vec<Vec<u8>>,
     head_ids: HashMap<Vec<u8>, usize>,
     tried: HashSet<(usize, usize, Option<Recipe>)>,
@@ -283,36 +357,61 @@ struct Found {
 /// complete before the next starts, and the search stops after the first round that explains
 /// the signature (its explanations are the smallest) or when the budget runs out.
 pub fn search(p: &Problem<'_>) -> Outcome {
-    let targets = targets(p.provided);
-    let mut hashes = Vec::new();
-    if targets.iter().any(|t| t.digest.len() == 48) {
-        hashes.push(HashFn::Sha384);
+    let reach = clock_reach(p);
+    let ctx = Context {
+        base: &p.base,
+        body: p.body,
+        key: p.key_text,
+        others: p.others,
+        host: p.host,
+        sent_order: p.sent_order,
+        clock_reach: reach.0,
+        curl_file: p.curl_file,
+    };
+    let forms = all_forms(&ctx);
+    let targets = targets(p.provided, &encodings(&forms));
+    // The right hash function, and each of the catalogue's, when a digest of its length is
+    // among the targets.
+    let mut hashes: Vec<(Option<Mistake>, ring::hmac::Algorithm)> = Vec::new();
+    let wanted = |alg: &ring::hmac::Algorithm| {
+        let len = alg.digest_algorithm().output_len();
+        targets.iter().any(|t| t.digest.len() == len)
+    };
+    if wanted(&ring::hmac::HMAC_SHA384) {
+        hashes.push((None, ring::hmac::HMAC_SHA384));
     }
-    if targets.iter().any(|t| t.digest.len() == 32) {
-        hashes.push(HashFn::Sha256);
+    for f in &forms {
+        if let (How::Hash(alg), [m]) = (&f.how, &f.mistakes[..]) {
+            if wanted(alg) {
+                hashes.push((Some(m.clone()), *alg));
+            }
+        }
     }
     let mut out = Outcome::default();
     if hashes.is_empty() {
         return out;
     }
+    let variants = Variants {
+        mods: head_mods(&forms, &p.base),
+        php: php_sdk_mod(&p.base),
+        singles: body_forms(&forms, 1),
+        pairs: body_forms(&forms, 2),
+    };
+    let key_forms = key_variants(&forms, p.key);
     let prepare = |bytes: &[u8]| PreparedKey {
+        bytes: bytes.to_vec(),
         macs: hashes
             .iter()
-            .map(|&h| {
-                let alg = match h {
-                    HashFn::Sha384 => ring::hmac::HMAC_SHA384,
-                    HashFn::Sha256 => ring::hmac::HMAC_SHA256,
-                };
-                (h, ring::hmac::Key::new(alg, bytes))
-            })
+            .map(|(m, alg)| (m.clone(), ring::hmac::Key::new(*alg, bytes)))
             .collect(),
     };
     let keys: Vec<PreparedKey> = std::iter::once(prepare(p.key))
-        .chain(p.keys.iter().map(|k| prepare(&k.bytes)))
+        .chain(key_forms.iter().map(|k| prepare(&k.bytes)))
         .collect();
     let per_task = (p.budget / 16 / (p.body.len() as u64 + 256)).max(1);
     let mut plan = Planner {
         p,
+        keys: &key_forms,
         heads: Vec::new(),
         head_ids: HashMap::new(),
         tried: HashSet::new(),
@@ -322,12 +421,12 @@ pub fn search(p: &Problem<'_>) -> Outcome {
     // A body up to CACHE_MAX has each re-serialisation built once for every round.
     let styled = (p.body.len() <= CACHE_MAX).then(Styled::default);
     let mut found: Vec<(Vec<Mistake>, u64)> = Vec::new();
-    out.clock_reach_ms = clock_reach(p).1;
+    out.clock_reach_ms = reach.1;
     for (i, round) in [Round::Exact, Round::Singles, Round::Pairs, Round::PhpAndOne]
         .into_iter()
         .enumerate()
     {
-        let tasks = round.tasks(&mut plan, &mut out);
+        let tasks = round.tasks(&mut plan, &variants, &mut out);
         let r = run_tasks(
             &tasks,
             &plan.heads,
@@ -412,22 +511,16 @@ enum Round {
 }
 
 impl Round {
-    fn tasks(self, plan: &mut Planner<'_>, out: &mut Outcome) -> Vec<Task> {
+    fn tasks(self, plan: &mut Planner<'_>, v: &Variants, out: &mut Outcome) -> Vec<Task> {
         let p = plan.p;
         let base = p.base.bytes();
-        let reach = clock_reach(p).0;
-        let mods = head_mods(&p.base, p.host, p.sent_order, reach);
-        let key_ids = 1..=p.keys.len();
+        let mods = &v.mods;
+        let key_ids = 1..=plan.keys.len();
         // Every key variant pairs (docs/diagnosis.md D1).
         let paired_keys: Vec<usize> = key_ids.clone().collect();
-        let mistake = |k: usize| p.keys[k - 1].mistake.clone();
-        let mut recipes = applicable(p.body, single_recipes(p.body), out);
-        if p.curl_file.is_some_and(|f| f != p.body) {
-            recipes.push(Recipe {
-                after: Some(After::CurlFile),
-                ..Recipe::default()
-            });
-        }
+        let keys = plan.keys;
+        let mistake = |k: usize| keys[k - 1].mistake.clone();
+        let recipes = applicable(p.body, v.singles.clone(), out);
         let mut tasks = Vec::new();
         match self {
             Round::Exact => tasks = plan.tasks(None, [(0, base, Vec::new())]),
@@ -439,18 +532,19 @@ impl Round {
                     .collect();
                 c.extend(
                     mods.iter()
-                        .map(|m| (0, p.base.with(m).bytes(), m.mistakes.clone())),
+                        .map(|m| (0, m.on(&p.base, None).bytes(), m.mistakes.clone())),
                 );
                 tasks.extend(plan.tasks(None, c));
                 for r in &recipes {
-                    tasks.extend(plan.tasks(Some(*r), [(0, base.clone(), r.mistakes())]));
+                    let c = [(0, base.clone(), r.mistakes.clone())];
+                    tasks.extend(plan.tasks(Some(r.recipe), c));
                 }
             }
             Round::Pairs => {
                 let pairable: Vec<(&HeadMod, Vec<u8>)> = mods
                     .iter()
                     .filter(|m| m.pairable)
-                    .map(|m| (m, p.base.with(m).bytes()))
+                    .map(|m| (m, m.on(&p.base, None).bytes()))
                     .collect();
                 // Two head mistakes that can co-occur; a head mistake and a key.
                 let mut c = Vec::new();
@@ -458,7 +552,7 @@ impl Round {
                     for (b, _) in &pairable[i + 1..] {
                         if a.composes_with(b) {
                             let ms = [a.mistakes.clone(), b.mistakes.clone()].concat();
-                            c.push((0, p.base.with_all(&[a, b]).bytes(), ms));
+                            c.push((0, a.on(&p.base, Some(b)).bytes(), ms));
                         }
                     }
                 }
@@ -471,36 +565,41 @@ impl Round {
                 tasks.extend(plan.tasks(None, c));
                 // A body mistake with a key or a head mistake (the body is built once for all);
                 // a change after signing only with the PHP SDK form (the next round).
-                for r in recipes.iter().filter(|r| r.after.is_none()) {
+                for r in recipes.iter().filter(|r| !r.after_signing) {
                     let mut c: Vec<_> = paired_keys
                         .iter()
-                        .map(|&k| (k, base.clone(), [r.mistakes(), vec![mistake(k)]].concat()))
+                        .map(|&k| {
+                            let ms = [r.mistakes.clone(), vec![mistake(k)]].concat();
+                            (k, base.clone(), ms)
+                        })
                         .collect();
-                    c.extend(
-                        pairable.iter().map(|(m, h)| {
-                            (0, h.clone(), [m.mistakes.clone(), r.mistakes()].concat())
-                        }),
-                    );
-                    tasks.extend(plan.tasks(Some(*r), c));
+                    c.extend(pairable.iter().map(|(m, h)| {
+                        (
+                            0,
+                            h.clone(),
+                            [m.mistakes.clone(), r.mistakes.clone()].concat(),
+                        )
+                    }));
+                    tasks.extend(plan.tasks(Some(r.recipe), c));
                 }
                 // Two body mistakes.
-                for r in applicable(p.body, pair_recipes(), out) {
-                    tasks.extend(plan.tasks(Some(r), [(0, base.clone(), r.mistakes())]));
+                for r in applicable(p.body, v.pairs.clone(), out) {
+                    tasks.extend(plan.tasks(Some(r.recipe), [(0, base.clone(), r.mistakes)]));
                 }
             }
             Round::PhpAndOne => {
-                let Some(php) = php_sdk_mod(&p.base) else {
+                let Some(php) = &v.php else {
                     return tasks;
                 };
                 // The form with every other mistake that can co-occur with it (one whose
                 // text is the form's alone is tried once, as the form).
-                let php_bytes = p.base.with(&php).bytes();
+                let php_bytes = php.on(&p.base, None).bytes();
                 let mut c: Vec<_> = mods
                     .iter()
                     .filter(|m| (m.pairable || m.after_signing()) && php.composes_with(m))
                     .map(|m| {
                         let ms = [php.mistakes.clone(), m.mistakes.clone()].concat();
-                        (0, p.base.with_all(&[&php, m]).bytes(), ms)
+                        (0, php.on(&p.base, Some(m)).bytes(), ms)
                     })
                     .collect();
                 c.extend(paired_keys.iter().map(|&k| {
@@ -509,8 +608,8 @@ impl Round {
                 }));
                 tasks.extend(plan.tasks(None, c));
                 for r in &recipes {
-                    let ms = [php.mistakes.clone(), r.mistakes()].concat();
-                    tasks.extend(plan.tasks(Some(*r), [(0, php_bytes.clone(), ms)]));
+                    let ms = [php.mistakes.clone(), r.mistakes.clone()].concat();
+                    tasks.extend(plan.tasks(Some(r.recipe), [(0, php_bytes.clone(), ms)]));
                 }
             }
         }
@@ -518,15 +617,16 @@ impl Round {
     }
 }
 
-/// The recipes worth building for this body: a `\u` toggle needs non-ASCII text or escapes, a
-/// slash toggle a slash; sorting keys needs a tree, built only up to [`TREE_MAX`] (the outcome
-/// says when that left variants out).
-fn applicable(body: &[u8], recipes: Vec<Recipe>, out: &mut Outcome) -> Vec<Recipe> {
+/// The body forms worth building for this body: a `\u` toggle needs non-ASCII text or escapes,
+/// a slash toggle a slash; sorting keys needs a tree, built only up to [`TREE_MAX`] (the
+/// outcome says when that left variants out).
+fn applicable(body: &[u8], forms: Vec<BodyForm>, out: &mut Outcome) -> Vec<BodyForm> {
     let unicode = !body.is_ascii() || memchr::memmem::find(body, b"\\u").is_some();
     let slash = memchr::memchr(b'/', body).is_some();
-    recipes
+    forms
         .into_iter()
-        .filter(|r| {
+        .filter(|f| {
+            let r = &f.recipe;
             if matches!(r.style, Some((_, true))) && body.len() > TREE_MAX {
                 out.skipped_tree = true;
                 return false;
@@ -671,13 +771,6 @@ fn run_task(
     };
     let tail: &[u8] = if lf { b"\n" } else { b"" };
     let base_head = p.base.bytes();
-    let key_bytes = |k: usize| {
-        if k == 0 {
-            p.key
-        } else {
-            &p.keys[k - 1].bytes[..]
-        }
-    };
     for job in &task.jobs {
         let head: &[u8] = &heads[job.head];
         for (h, mac) in &keys[job.key].macs {
@@ -692,15 +785,13 @@ fn run_task(
             for t in targets {
                 if t.digest.len() == digest.len() && bool::from(t.digest.ct_eq(digest)) {
                     let mut ms = job.mistakes.clone();
-                    if *h == HashFn::Sha256 {
-                        ms.push(Mistake::Sha256InsteadOfSha384);
-                    }
+                    ms.extend(h.clone());
                     ms.extend(t.encoding.clone());
                     // What the explanation rewrites: head, body and key bytes.
                     let signed_body = [main, tail].concat();
                     let changed = changed_bytes(&base_head, head)
                         + changed_bytes(body, &signed_body)
-                        + changed_bytes(p.key, key_bytes(job.key));
+                        + changed_bytes(p.key, &keys[job.key].bytes);
                     if !f.matches.iter().any(|(m, _)| *m == ms) {
                         f.matches.push((ms, changed));
                     }
