@@ -378,3 +378,43 @@ fn a_pre_release_profile_file_is_one_sentence_and_left_alone() {
     assert!(h[0].get("request_name").is_none(), "{out}");
     assert_eq!(h[1]["request_name"], "default");
 }
+
+/// `profile new` judges the name before anything else: a name that can never be saved is the
+/// one error reported (not "needs --indexing-url" first, then the name after that is fixed), and
+/// a name with a path in it is refused as a name even when the path it spells reaches an
+/// existing profile file (not "already exists").
+#[test]
+fn profile_new_reports_a_bad_name_first() {
+    let env = Env::new();
+    let srv = server();
+    env.shop(&srv.url());
+    let bad_name = "is not a usable profile name";
+    for args in [
+        // No URL either: the name is still the error named.
+        &["profile", "new", "a/b", "--api-key", API][..],
+        &["profile", "new", ".hidden", "--api-key", API][..],
+        // Spells the path of the existing "shop" file.
+        &[
+            "profile",
+            "new",
+            "../profiles/shop",
+            "--indexing-url",
+            "http://127.0.0.1:9",
+        ][..],
+    ] {
+        let (code, out, err) = env.run(args);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(err.contains(bad_name), "{args:?}: {err}");
+        assert!(!err.contains("--indexing-url"), "{args:?}: {err}");
+        assert!(!err.contains("exists"), "{args:?}: {err}");
+    }
+    let (code, _, err) = env.run(&["profile", "new", "demo", "--api-key", API]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("the demo profile is built in"), "{err}");
+    // Nothing was written beside the one profile.
+    let files: Vec<_> = fs::read_dir(env.config().join("profiles"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(files, ["shop.toml"], "{files:?}");
+}

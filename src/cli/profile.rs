@@ -146,6 +146,13 @@ pub fn show(p: &Profile) -> String {
 }
 
 fn new(store: &ProfileStore, a: NewArgs) -> anyhow::Result<u8> {
+    // The name first: a name that can never be saved is the error to fix, not a missing URL
+    // found before it, nor an "already exists" for a name such as `../profiles/shop` that the
+    // path built from it happens to reach.
+    if a.name == crate::store::DEMO_PROFILE {
+        return Err(crate::store::StoreError::DemoIsBuiltIn.into());
+    }
+    crate::store::profile::validate_name(&a.name)?;
     let target = store.paths().profile_file(&a.name);
     if target.exists() {
         return Err(crate::store::StoreError::AlreadyExists { path: target }.into());
