@@ -20,7 +20,8 @@ pub use super::status::{MessageLog, LOG_MESSAGES};
 pub struct App {
     pub view: View,
     pub popup: Option<Popup>,
-    /// The status line (the last message of any view).
+    /// The status line: the last message of any view or popup. Set only by [`App::say`], the
+    /// one status channel (every view's `Effect::Status` reaches it through the router).
     pub status: String,
     /// Every status message, for the message log (Alt-M).
     pub log: MessageLog,
@@ -77,6 +78,15 @@ impl App {
             traffic: Default::default(),
             lesson: Default::default(),
         }
+    }
+
+    /// Say `text` in the status line and keep it in the message log (nothing when empty).
+    pub fn say(&mut self, text: String) {
+        if text.is_empty() {
+            return;
+        }
+        self.log.push(text.clone());
+        self.status = text;
     }
 
     /// Hand `msg` to the router once the message being handled is done.

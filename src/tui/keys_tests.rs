@@ -529,11 +529,7 @@ fn the_profile_forms_vendor_preset_runs_from_the_palette() {
     t.ctrl('k');
     t.type_str("vendor preset");
     t.press(KeyCode::Enter);
-    assert!(
-        t.app.profiles.status.contains("klevu"),
-        "{}",
-        t.app.profiles.status
-    );
+    assert!(t.app.status.contains("klevu"), "{}", t.app.status);
     assert!(
         matches!(t.app.profiles.mode, Mode::Edit(_)),
         "the form stays open"

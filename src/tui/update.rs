@@ -35,10 +35,6 @@ pub fn update(app: &mut App, msg: Message) -> Vec<Command> {
         let effects = lesson::observe(&mut app.lesson, draft, app.request.now);
         cmds.extend(route_effects(app, effects));
     }
-    // Every new message is kept in full for the message log.
-    app.log.observe(0, &app.status);
-    app.log.observe(1, &app.events.status);
-    app.log.observe(2, &app.profiles.status);
     cmds
 }
 
@@ -71,7 +67,7 @@ fn route_queued(app: &mut App) -> Vec<Command> {
 
 /// A status message for the status line (no command).
 fn say(app: &mut App, status: String) -> Vec<Command> {
-    app.status = status;
+    app.say(status);
     vec![]
 }
 
@@ -168,22 +164,13 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
         {
             sent_again_done(app, result)
         }
-        Message::Copied(Ok(what)) => {
-            app.status = format!("copied {what}");
-            vec![]
-        }
-        Message::Copied(Err(e)) | Message::Status(e) => {
-            app.status = e;
-            vec![]
-        }
+        Message::Copied(Ok(what)) => say(app, format!("copied {what}")),
+        Message::Copied(Err(e)) | Message::Status(e) => say(app, e),
         Message::ProfileList(Ok(names)) => {
             app.popup = Some(Popup::switch_profile(names, &app.request.profile_name));
             vec![]
         }
-        Message::ProfileList(Err(e)) | Message::ProfileLoaded(Err(e)) => {
-            app.status = e;
-            vec![]
-        }
+        Message::ProfileList(Err(e)) | Message::ProfileLoaded(Err(e)) => say(app, e),
         Message::ProfileLoaded(Ok(p)) => profile_loaded(app, p),
         Message::ProfileRenamed { from, to } => {
             if app.request.profile_name == from {
@@ -208,7 +195,7 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             app.quit_after_save = false;
             app.load_after_save = None;
             // The edits stay in memory; the user can save elsewhere (Alt-S).
-            app.status = format!("{e} (edits kept; Alt-S saves under another name)");
+            app.say(format!("{e} (edits kept; Alt-S saves under another name)"));
             cmds
         }
         Message::LoadRequest { request, timestamp } => unsaved::load_or_ask(
@@ -266,7 +253,7 @@ fn sent_again_done(
         .take()
         .map(|(_, what)| what)
         .unwrap_or_default();
-    app.status = match result {
+    let said = match result {
         Ok(r) => format!(
             "sent {what}: {}{} in {:.0} ms",
             r.status,
@@ -278,7 +265,7 @@ fn sent_again_done(
         ),
         Err(e) => format!("send failed ({what}): {e}"),
     };
-    vec![]
+    say(app, said)
 }
 
 /// A profile was loaded: the Events view gets its analytics target and batch, the profile
@@ -441,8 +428,10 @@ fn resend(app: &mut App, row: &history::HistoryRow) -> Vec<Command> {
 /// not changed; the status says what was sent (`what`), then how it was answered.
 fn send_again(app: &mut App, request: EditorRequest, url: String, what: String) -> Vec<Command> {
     if request.url.is_empty() {
-        app.status = format!("cannot send {what} again: its URL has no scheme and host");
-        return vec![];
+        return say(
+            app,
+            format!("cannot send {what} again: its URL has no scheme and host"),
+        );
     }
     let key = app.request.key();
     // Signed here, in the documented form (what a correct client signs), with the clock's
@@ -456,13 +445,12 @@ fn send_again(app: &mut App, request: EditorRequest, url: String, what: String) 
     ) {
         Ok(s) => s,
         Err(e) => {
-            app.status = format!("cannot send {what} again: {e}");
-            return vec![];
+            return say(app, format!("cannot send {what} again: {e}"));
         }
     };
     let id = app.request.next_id();
     let what = format!("{what}, signed again now with the profile's REST key");
-    app.status = format!("sending {what}…");
+    app.say(format!("sending {what}…"));
     app.sent_again = Some((id, what));
     vec![Command::Send(Box::new(crate::tui::effect::SendJob {
         id,

@@ -73,7 +73,7 @@ pub fn run_app_on(
 ) -> anyhow::Result<u8> {
     let (tx, rx) = unbounded_channel();
     if let Some(note) = server_note {
-        app.status = note;
+        app.say(note);
     }
     let (mut term, _guard) = terminal::init().context("could not set up the terminal")?;
     let result = rt.block_on(event_loop(

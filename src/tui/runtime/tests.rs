@@ -497,15 +497,9 @@ fn saving_the_profile_in_use_with_a_forward_url_points_the_in_process_server_at_
         Box::new(p),
         Some("shop".into()),
     ));
-    let before = app.profiles.status.clone();
-    session = run_until(&mut app, session, vec![save], move |a| {
-        a.profiles.status != before
-    });
-    assert!(
-        app.profiles.status.contains("saved"),
-        "{}",
-        app.profiles.status
-    );
+    let before = app.status.clone();
+    session = run_until(&mut app, session, vec![save], move |a| a.status != before);
+    assert!(app.status.contains("saved"), "{}", app.status);
     session = send(&mut app, session);
     assert_eq!(
         up.store().summary().requests,

@@ -224,7 +224,7 @@ fn popups_and_prompts_cut_nothing() {
         );
         let mut a = request_app(w, h);
         let long = format!("a long status message {} TAIL", "that goes on ".repeat(20));
-        a.app.status = long.clone();
+        a.update(crate::tui::message::Message::Status(long.clone()));
         a.update(Message::Resize(w, h));
         let s = shown(&a.app);
         assert_clean(

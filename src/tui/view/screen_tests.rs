@@ -148,11 +148,13 @@ fn the_message_log_keeps_the_last_100_messages_in_full() {
     use crossterm::event::KeyCode;
     let mut a = app_with_body(80, 24, "[1]");
     for i in 0..120 {
-        a.app.status = format!("message number {i:03}");
+        a.update(crate::tui::message::Message::Status(format!(
+            "message number {i:03}"
+        )));
         a.update(Message::Resize(80, 24));
     }
     let long = format!("a long message {} END", "z".repeat(300));
-    a.app.status = long.clone();
+    a.update(crate::tui::message::Message::Status(long.clone()));
     a.update(Message::Resize(80, 24));
     // The same message again is not logged twice.
     a.update(Message::Resize(80, 24));
@@ -409,7 +411,10 @@ fn nothing_is_cut_at_80x24_120x40_and_200x50() {
             a.screen()
         );
         // A status line longer than the screen ends in the way to read it whole.
-        a.app.status = format!("a long status {} TAIL", "s".repeat(250));
+        a.update(crate::tui::message::Message::Status(format!(
+            "a long status {} TAIL",
+            "s".repeat(250)
+        )));
         a.update(crate::tui::message::Message::Resize(w, h));
         let last = a.lines().pop().unwrap();
         assert!(last.trim_end().ends_with("… Alt-M"), "{w}x{h}: {last}");

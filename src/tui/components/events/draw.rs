@@ -17,9 +17,10 @@ use crate::tui::widgets::text::wrap_words as wrap_text;
 
 /// The layout of the events view in `area`.
 pub fn layout(area: Rect, state: &EventsState) -> EventsLayout {
-    // The footer wraps a long status or prompt over up to three rows (a quarter of a small
-    // screen); the key hint when there is neither stays one row (F1 lists every key).
-    let footer_h = if state.prompt.is_some() || !state.status.is_empty() {
+    // The footer is the path prompt, wrapped over up to three rows (a quarter of a small
+    // screen); without one it is an empty row (the view's messages are in the workbench's
+    // status line, its keys in the workbench's footer).
+    let footer_h = if state.prompt.is_some() {
         let rows = wrap_words(&footer_spans(state), area.width).len() as u16;
         rows.min(3).min(area.height / 4).max(1)
     } else {
@@ -278,27 +279,21 @@ pub fn draw_with_cursor(
     }
 }
 
-/// The view's last row: the path prompt (with what it was told), else the status.
+/// The view's last row: the path prompt (what it was told, a file already there or no path
+/// typed, is in the status line below it).
 fn footer_spans(state: &EventsState) -> Vec<Span<'_>> {
-    if let Some((kind, input)) = &state.prompt {
-        let label = match kind {
-            PromptKind::Load => "Load batch from: ",
-            PromptKind::Save => "Save batch to: ",
-        };
-        // What the prompt was told (a file already there, no path typed) follows it.
-        let mut spans = vec![
-            Span::styled(label, Style::new().bold()),
-            Span::raw(input.text()),
-            Span::raw("  (Enter ok, Esc cancel)"),
-        ];
-        if !state.status.is_empty() {
-            spans.push(Span::raw("  "));
-            spans.push(Span::styled(state.status.as_str(), Style::new().bold()));
-        }
-        spans
-    } else {
-        vec![Span::raw(state.status.as_str())]
-    }
+    let Some((kind, input)) = &state.prompt else {
+        return vec![];
+    };
+    let label = match kind {
+        PromptKind::Load => "Load batch from: ",
+        PromptKind::Save => "Save batch to: ",
+    };
+    vec![
+        Span::styled(label, Style::new().bold()),
+        Span::raw(input.text()),
+        Span::raw("  (Enter ok, Esc cancel)"),
+    ]
 }
 
 /// The text a field shows: its value, or a dim placeholder when empty (true).

@@ -156,22 +156,29 @@ pub(super) fn edit_key(state: &mut EventsState, mut input: LineInput, key: KeyEv
     }
 }
 
-/// A key of the items table (it has the focus and no cell is edited).
-pub(super) fn items_key(state: &mut EventsState, key: KeyEvent) {
+/// A key of the items table (it has the focus and no cell is edited); what to say in the
+/// status line (empty: nothing).
+pub(super) fn items_key(state: &mut EventsState, key: KeyEvent) -> String {
     if let Some(undo) = undo_key(&key) {
-        if !state.undo_items(undo) {
-            state.status = if undo {
-                "Nothing to undo in the items.".into()
-            } else {
-                "Nothing to redo in the items.".into()
-            };
+        if state.undo_items(undo) {
+            return String::new();
         }
-        return;
+        return if undo {
+            "Nothing to undo in the items.".into()
+        } else {
+            "Nothing to redo in the items.".into()
+        };
     }
     let alt = key.modifiers.contains(KeyModifiers::ALT);
     match key.code {
-        KeyCode::Up if alt => return move_item(state, true),
-        KeyCode::Down if alt => return move_item(state, false),
+        KeyCode::Up if alt => {
+            move_item(state, true);
+            return String::new();
+        }
+        KeyCode::Down if alt => {
+            move_item(state, false);
+            return String::new();
+        }
         _ => {}
     }
     // The list's keys: the selection and the `/` filter.
@@ -184,10 +191,11 @@ pub(super) fn items_key(state: &mut EventsState, key: KeyEvent) {
             if let Some(r) = visible.get(state.items_list.selected) {
                 state.row = *r;
             }
-            return;
+            return String::new();
         }
     }
     let n = state.draft.items.len();
+    let mut say = String::new();
     match key.code {
         KeyCode::Char('K') => move_item(state, true),
         KeyCode::Char('J') => move_item(state, false),
@@ -204,7 +212,7 @@ pub(super) fn items_key(state: &mut EventsState, key: KeyEvent) {
             if n == 0 {
                 state.items_history.undo.pop();
             }
-            state.status = if n == 0 {
+            say = if n == 0 {
                 "Every item already has its derived item_id and index.".into()
             } else {
                 format!(
@@ -238,7 +246,7 @@ pub(super) fn items_key(state: &mut EventsState, key: KeyEvent) {
             // the table's (Enter or e edits the cell), not typed into the row.
             state.items_list.set_filter("");
             state.items_changed();
-            state.status = "Item added: Enter edits its cells, Ctrl-Z takes it back.".into();
+            say = "Item added: Enter edits its cells, Ctrl-Z takes it back.".into();
         }
         KeyCode::Char('y') if state.row < n => {
             state.snapshot_items();
@@ -269,10 +277,11 @@ pub(super) fn items_key(state: &mut EventsState, key: KeyEvent) {
             }
             state.row = state.row.min(state.draft.items.len().saturating_sub(1));
             state.items_changed();
-            state.status = "Item deleted: Ctrl-Z brings it back.".into();
+            say = "Item deleted: Ctrl-Z brings it back.".into();
         }
         _ => {}
     }
+    say
 }
 
 fn move_item(state: &mut EventsState, up: bool) {

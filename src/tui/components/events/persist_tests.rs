@@ -34,7 +34,7 @@ fn a_member_written_twice_stays_and_counts_as_the_cli_counts_it() {
     load(&mut a, MISTAKES);
     let cli = ev::validate_bytes(MISTAKES.as_bytes());
     assert_eq!(errors(&cli.problems), 16, "the file's own count");
-    assert_eq!(errors(&a.events.problems), 16, "{}", a.events.status);
+    assert_eq!(errors(&a.events.problems), 16, "{}", a.status);
     assert!(a
         .events
         .problems
@@ -44,11 +44,9 @@ fn a_member_written_twice_stays_and_counts_as_the_cli_counts_it() {
     assert_eq!(a.events.batch_text(), MISTAKES);
     assert_eq!(a.events.mode, Mode::Raw);
     assert!(
-        a.events
-            .status
-            .contains("[0].items[3].price is written twice"),
+        a.status.contains("[0].items[3].price is written twice"),
         "{}",
-        a.events.status
+        a.status
     );
 }
 

@@ -231,7 +231,6 @@ pub struct EventsState {
     pub(super) sent_events: usize,
     pub response: Option<Result<SendReport, String>>,
     pub stored: Option<Result<String, String>>,
-    pub status: String,
     pub(super) preview_scroll: u16,
     /// The items table as a list: its window, `/` filter and the mouse (its selection is
     /// `row`, see `items.rs`).
@@ -324,7 +323,6 @@ impl EventsState {
             sent_events: 0,
             response: None,
             stored: None,
-            status: String::new(),
             preview_scroll: 0,
             items_list: ListState::default(),
             items_history: ItemsHistory::default(),
@@ -723,12 +721,13 @@ impl EventsState {
         self.refresh();
     }
 
-    /// Jump to the field a problem is about.
-    pub(super) fn jump_to_problem(&mut self, idx: usize) {
+    /// Jump to the field a problem is about; what to say in the status line when it cannot
+    /// (empty: nothing).
+    pub(super) fn jump_to_problem(&mut self, idx: usize) -> String {
         // The problems shown must be those of the current batch for their paths to be right.
         self.ensure_current();
         let Some(problem) = self.problems.get(idx).cloned() else {
-            return;
+            return String::new();
         };
         if self.mode == Mode::Raw {
             if let (Some(line), Some(col)) = (problem.line, problem.column) {
@@ -739,11 +738,10 @@ impl EventsState {
                 let target = start + col.saturating_sub(1).min(this.unwrap_or_default().len());
                 self.raw.move_to(target);
                 self.set_focus(Focus::Raw);
-                return;
+                return String::new();
             }
             if let Err(why) = self.leave_raw() {
-                self.status = why;
-                return;
+                return why;
             }
         }
         let path = problem.path.clone();
@@ -754,8 +752,9 @@ impl EventsState {
                 self.row = row.min(self.draft.items.len().saturating_sub(1));
                 self.col = col;
             }
-            None => self.status = format!("No form field shows {path}."),
+            None => return format!("No form field shows {path}."),
         }
+        String::new()
     }
 }
 

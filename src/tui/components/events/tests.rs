@@ -10,6 +10,26 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::Value;
 use std::path::PathBuf;
 
+/// What `effects` say in the status line (every `Status`, joined).
+pub(super) fn said(effects: &[EventsEffect]) -> String {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            EventsEffect::Status(s) => Some(s.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+/// `effects` without what they say: what the runtime is asked to do.
+pub(super) fn work(effects: Vec<EventsEffect>) -> Vec<EventsEffect> {
+    effects
+        .into_iter()
+        .filter(|e| !matches!(e, EventsEffect::Status(_)))
+        .collect()
+}
+
 fn key(code: KeyCode) -> EventsMsg {
     EventsMsg::Key(KeyEvent::new(code, KeyModifiers::NONE))
 }
@@ -247,8 +267,8 @@ fn raw_mode_round_trip_keeps_unknown_fields() {
     assert_eq!(s.mode, Mode::Raw);
     s.raw = BodyEditor::new(text);
     update(&mut s, key(KeyCode::Char(' '))); // an edit refreshes
-    update(&mut s, ctrl('p'));
-    assert_eq!(s.mode, Mode::Form, "status: {}", s.status);
+    let fx = update(&mut s, ctrl('p'));
+    assert_eq!(s.mode, Mode::Form, "{fx:?}");
     assert!(s.draft.items[0].clicked);
     // Edit in the form: the unknown members stay, and follow their item when moved.
     s.focus = Focus::Items;
@@ -277,9 +297,9 @@ fn broken_raw_json_keeps_raw_mode_and_reports_syntax_with_position() {
     s.raw = BodyEditor::new("[\n  {\"event\": }\n]");
     update(&mut s, key(KeyCode::Char(' ')));
     assert!(s.problems.iter().any(|p| p.code == "JSON_SYNTAX"));
-    update(&mut s, ctrl('p'));
+    let fx = update(&mut s, ctrl('p'));
     assert_eq!(s.mode, Mode::Raw, "refuses to leave: nothing lost");
-    assert!(s.status.contains("does not parse"), "{}", s.status);
+    assert!(said(&fx).contains("does not parse"), "{fx:?}");
     let lines: Vec<&str> = s.raw.text().lines().collect();
     assert_eq!(lines[1], "  {\"event\": }");
     assert_eq!(lines[0], " [");
@@ -308,8 +328,12 @@ fn send_posts_the_preview_bytes_and_fetches_what_the_local_collector_stored() {
         },
     );
     let effects = update(&mut s, ctrl('g'));
+    assert!(
+        said(&effects).ends_with("to http://127.0.0.1:4000/analytics/collect…"),
+        "{effects:?}"
+    );
     assert_eq!(
-        effects,
+        work(effects),
         vec![EventsEffect::SendEvents {
             analytics_url: "http://127.0.0.1:4000/".into(),
             body: Bytes::from(s.batch_text().to_string()),
@@ -324,13 +348,13 @@ fn send_posts_the_preview_bytes_and_fetches_what_the_local_collector_stored() {
             elapsed_ms: 3,
         })),
     );
+    assert!(said(&effects).contains("200"), "{effects:?}");
     assert_eq!(
-        effects,
+        work(effects),
         vec![EventsEffect::FetchStored {
             url: "http://127.0.0.1:4000/_inspect/events?limit=1".into()
         }]
     );
-    assert!(s.status.contains("200"));
 }
 
 /// The title said "(1 events)".
@@ -346,7 +370,6 @@ fn the_preview_title_counts_one_event_in_the_singular() {
 #[test]
 fn saving_over_an_existing_file_asks_first() {
     let mut s = EventsState::new("http://127.0.0.1:9", "k");
-    s.status = "Collector answered 200 in 3 ms.".into();
     update(&mut s, ctrl('s'));
     update(&mut s, ctrl('u'));
     type_text(&mut s, "/home/me/notes.txt");
@@ -359,16 +382,17 @@ fn saving_over_an_existing_file_asks_first() {
             s.batch_text().to_string()
         )]
     );
-    // The runtime found a file there: the prompt comes back and says so.
-    update(&mut s, EventsMsg::FileExists(path.clone()));
+    // The runtime found a file there: the prompt comes back, and the status line says so.
+    let fx = update(&mut s, EventsMsg::FileExists(path.clone()));
     let screen = render(&mut s, 160, 40);
     let footer = screen
         .lines()
         .find(|l| l.contains("Save batch to:"))
         .expect("the save prompt");
-    assert!(
-        footer.contains("/home/me/notes.txt already exists; Enter replaces it"),
-        "{footer}"
+    assert!(footer.contains("/home/me/notes.txt"), "{footer}");
+    assert_eq!(
+        said(&fx),
+        "/home/me/notes.txt already exists; Enter replaces it, Esc keeps it."
     );
     // Esc keeps the file; asking again asks again.
     update(&mut s, key(KeyCode::Esc));
@@ -412,8 +436,8 @@ fn load_and_save_go_through_a_path_prompt() {
             s.batch_text().to_string()
         )]
     );
-    update(&mut s, EventsMsg::FileSaved(PathBuf::from("/tmp/b.json")));
-    assert!(s.status.contains("/tmp/b.json"));
+    let fx = update(&mut s, EventsMsg::FileSaved(PathBuf::from("/tmp/b.json")));
+    assert!(said(&fx).contains("/tmp/b.json"), "{fx:?}");
     update(&mut s, ctrl('o'));
     let effects = update(&mut s, key(KeyCode::Enter));
     assert_eq!(
@@ -558,9 +582,9 @@ fn ctrl_b_switches_the_shape_keeping_every_value() {
     let flat = batch(&s);
     assert!(flat[0].get("event_data").is_none());
     let flat_problems = s.problems.len();
-    update(&mut s, ctrl('b'));
+    let fx = update(&mut s, ctrl('b'));
     assert_eq!(s.shape(), ev::Shape::Nested);
-    assert!(s.status.contains("nested shape"), "{}", s.status);
+    assert!(said(&fx).contains("nested shape"), "{fx:?}");
     let nested = batch(&s);
     for (f, n) in flat
         .as_array()
@@ -589,6 +613,6 @@ fn ctrl_b_switches_the_shape_keeping_every_value() {
     assert_eq!(batch(&s), flat);
     // In raw mode the text is the user's: the key says where the switch is.
     update(&mut s, ctrl('p'));
-    update(&mut s, ctrl('b'));
-    assert!(s.status.contains("Ctrl-P back"), "{}", s.status);
+    let fx = update(&mut s, ctrl('b'));
+    assert!(said(&fx).contains("Ctrl-P back"), "{fx:?}");
 }

@@ -119,56 +119,49 @@ fn update_msg(state: &mut EventsState, msg: EventsMsg) -> Vec<EventsEffect> {
             state.refresh();
             Vec::new()
         }
-        EventsMsg::LoadBatch(text) => {
-            state.status = state.load_text(&text);
-            Vec::new()
-        }
+        EventsMsg::LoadBatch(text) => said(state.load_text(&text)),
         EventsMsg::FileLoaded { path, text } => {
             let how = state.load_text(&text);
-            state.status = format!("{} ({})", how, path.display());
+            let say = format!("{} ({})", how, path.display());
             state.last_path = Some(path);
-            Vec::new()
+            said(say)
         }
         EventsMsg::FileSaved(path) => {
-            state.status = format!("Batch saved to {}.", path.display());
+            let say = format!("Batch saved to {}.", path.display());
             state.last_path = Some(path);
-            Vec::new()
+            said(say)
         }
         EventsMsg::FileExists(path) => {
-            state.status = format!(
+            let say = format!(
                 "{} already exists; Enter replaces it, Esc keeps it.",
                 path.display()
             );
             state.prompt = Some((PromptKind::Save, LineInput::new(path.display().to_string())));
             state.replace_ok = Some(path);
-            Vec::new()
+            said(say)
         }
-        EventsMsg::FileError(why) => {
-            state.status = why;
-            Vec::new()
-        }
+        EventsMsg::FileError(why) => said(why),
         EventsMsg::Sent(result) => {
             state.sending = false;
             let ok = matches!(result, Ok(ref r) if (200..300).contains(&r.status));
-            state.status = match &result {
+            let mut effects = said(match &result {
                 Ok(r) => format!("Collector answered {} in {} ms.", r.status, r.elapsed_ms),
                 Err(why) => why.clone(),
-            };
+            });
             state.response = Some(result);
             state.response_scroll = 0;
             state.stored = None;
             if state.local && (ok || matches!(state.response, Some(Ok(_)))) {
                 // The last events the collector kept: the ones just sent.
-                vec![EventsEffect::FetchStored {
+                effects.push(EventsEffect::FetchStored {
                     url: format!(
                         "{}/_inspect/events?limit={}",
                         state.analytics_url.text().trim_end_matches('/'),
                         state.sent_events.max(1)
                     ),
-                }]
-            } else {
-                Vec::new()
+                });
             }
+            effects
         }
         EventsMsg::Stored(result) => {
             state.stored = Some(result);
@@ -195,47 +188,40 @@ pub fn run(state: &mut EventsState, action: Action) -> Vec<EventsEffect> {
                 what,
             }]
         }
-        Action::ToggleShape => {
-            state.status = match state.toggle_shape() {
-                Some(shape) => format!(
-                    "Events in the {} shape (every value kept); Ctrl-B switches back.",
-                    shape.name()
-                ),
-                None => "The shape is switched in the form: Ctrl-P back to it first.".into(),
-            };
-            Vec::new()
-        }
+        Action::ToggleShape => said(match state.toggle_shape() {
+            Some(shape) => format!(
+                "Events in the {} shape (every value kept); Ctrl-B switches back.",
+                shape.name()
+            ),
+            None => "The shape is switched in the form: Ctrl-P back to it first.".into(),
+        }),
         Action::ToggleOrder => {
             if state.mode == Mode::Raw {
-                state.status =
-                    "What the form writes is switched in the form: Ctrl-P back to it first.".into();
-                return Vec::new();
+                return said(
+                    "What the form writes is switched in the form: Ctrl-P back to it first.".into(),
+                );
             }
             state.order = !state.order;
             state.refresh();
-            state.status = if state.order {
+            said(if state.order {
                 format!(
                     "The form writes its products as one order_purchase event (order_id {} is a placeholder); Alt-B switches back.",
                     crate::core::events::compose::ORDER_ID_PLACEHOLDER
                 )
             } else {
                 "The form writes the recommendation list (its view and clicks); Alt-B switches to an order.".into()
-            };
-            Vec::new()
+            })
         }
-        Action::NextMode => {
-            match state.mode {
-                Mode::Form => {
-                    state.enter_raw();
-                    state.status = "Raw JSON mode: the batch as text.".into();
-                }
-                Mode::Raw => match state.leave_raw() {
-                    Ok(()) => state.status = "Back to the form.".into(),
-                    Err(why) => state.status = why,
-                },
+        Action::NextMode => said(match state.mode {
+            Mode::Form => {
+                state.enter_raw();
+                "Raw JSON mode: the batch as text.".into()
             }
-            Vec::new()
-        }
+            Mode::Raw => match state.leave_raw() {
+                Ok(()) => "Back to the form.".into(),
+                Err(why) => why,
+            },
+        }),
         Action::Open => {
             let start = state
                 .last_path
@@ -243,7 +229,6 @@ pub fn run(state: &mut EventsState, action: Action) -> Vec<EventsEffect> {
                 .map(|p| p.display().to_string())
                 .unwrap_or_default();
             state.prompt = Some((PromptKind::Load, LineInput::new(start)));
-            state.status.clear();
             Vec::new()
         }
         Action::Save => {
@@ -253,7 +238,6 @@ pub fn run(state: &mut EventsState, action: Action) -> Vec<EventsEffect> {
                 .map(|p| p.display().to_string())
                 .unwrap_or_else(|| "batch.json".into());
             state.prompt = Some((PromptKind::Save, LineInput::new(start)));
-            state.status.clear();
             Vec::new()
         }
     }
@@ -266,15 +250,14 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
     if let Some((kind, mut input)) = state.prompt.take() {
         match key.code {
             KeyCode::Esc => {
-                state.status = "Cancelled.".into();
                 state.replace_ok = None;
+                return said("Cancelled.".into());
             }
             KeyCode::Enter => {
                 let path = input.text().trim().to_string();
                 if path.is_empty() {
-                    state.status = "Type a file path first.".into();
                     state.prompt = Some((kind, input));
-                    return Vec::new();
+                    return said("Type a file path first.".into());
                 }
                 let path = PathBuf::from(path);
                 state.ensure_current();
@@ -374,10 +357,10 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
                 state.problem_sel =
                     (state.problem_sel + 1).min(state.problems.len().saturating_sub(1))
             }
-            KeyCode::Enter => state.jump_to_problem(state.problem_sel),
+            KeyCode::Enter => return said(state.jump_to_problem(state.problem_sel)),
             _ => {}
         },
-        Focus::Items => items::items_key(state, key),
+        Focus::Items => return said(items::items_key(state, key)),
         // Its keys are taken above.
         Focus::Response => {}
     }
@@ -409,8 +392,7 @@ fn response_key(state: &mut EventsState, key: KeyEvent) -> bool {
 
 fn send(state: &mut EventsState) -> Vec<EventsEffect> {
     if state.analytics_url.text().trim().is_empty() {
-        state.status = "Set the analytics URL before sending.".into();
-        return Vec::new();
+        return said("Set the analytics URL before sending.".into());
     }
     // What is sent, and the problem count in the status, are those of the current batch.
     state.ensure_current();
@@ -421,7 +403,7 @@ fn send(state: &mut EventsState) -> Vec<EventsEffect> {
         .count();
     state.sending = true;
     state.sent_events = state.preview_events;
-    state.status = if errors > 0 {
+    let say = if errors > 0 {
         format!(
             "Sending a batch with {errors} problem(s) to {}…",
             state.collect_url()
@@ -429,10 +411,21 @@ fn send(state: &mut EventsState) -> Vec<EventsEffect> {
     } else {
         format!("Sending to {}…", state.collect_url())
     };
-    vec![EventsEffect::SendEvents {
-        analytics_url: state.analytics_url.text().trim().to_string(),
-        body: Bytes::from(state.preview.clone()),
-    }]
+    vec![
+        EventsEffect::Status(say),
+        EventsEffect::SendEvents {
+            analytics_url: state.analytics_url.text().trim().to_string(),
+            body: Bytes::from(state.preview.clone()),
+        },
+    ]
+}
+
+/// A status message as the effect that says it (nothing when empty).
+fn said(text: String) -> Vec<EventsEffect> {
+    if text.is_empty() {
+        return Vec::new();
+    }
+    vec![EventsEffect::Status(text)]
 }
 
 /// Click to focus a field, a pane or an item row (and its column); the wheel scrolls the

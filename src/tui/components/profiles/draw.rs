@@ -307,23 +307,19 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState, theme: &Theme)
                 NameFor::Duplicate => "Name of the duplicate: ",
                 NameFor::Rename => "New name: ",
             };
-            // A refused name says why on the same line (the prompt stays open).
-            let mut spans = vec![
+            // A refused name says why in the status line below (the prompt stays open).
+            Line::from(vec![
                 Span::styled(what, Style::new().bold()),
                 Span::raw(input.text().to_string()),
                 Span::raw("▏ (Enter ok, Esc cancel)"),
-            ];
-            if !state.status.is_empty() {
-                spans.push(Span::raw("  "));
-                spans.push(Span::styled(state.status.clone(), theme.error()));
-            }
-            Line::from(spans)
+            ])
         }
         Mode::ConfirmDelete(name) => Line::styled(
             format!("Delete profile {name} and its file? y to confirm, any other key keeps it."),
             theme.error(),
         ),
-        _ => Line::from(state.status.clone()),
+        // The view's messages are in the workbench's status line.
+        _ => Line::default(),
     };
     frame.render_widget(Paragraph::new(footer_line), footer);
 }

@@ -270,7 +270,6 @@ pub struct ProfilesState {
     pub mode: Mode,
     /// Show stored REST keys in clear.
     pub revealed: bool,
-    pub status: String,
     /// Rows of the detail pane scrolled off its top (PageDown / PageUp; back to the top when
     /// another profile is selected).
     pub detail_scroll: u16,
@@ -292,7 +291,6 @@ impl Default for ProfilesState {
             list: ListState::default(),
             mode: Mode::Browse,
             revealed: false,
-            status: String::new(),
             detail_scroll: 0,
             area: ratatui::layout::Rect::default(),
             follow: None,

@@ -11,6 +11,26 @@ use crossterm::event::{KeyEvent, MouseEvent};
 use ratatui::layout::Rect;
 use std::path::PathBuf;
 
+/// What `effects` say in the status line (every `Status`, joined).
+fn said(effects: &[ProfilesEffect]) -> String {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            ProfilesEffect::Status(s) => Some(s.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+/// `effects` without what they say: what the runtime is asked to do.
+fn work(effects: Vec<ProfilesEffect>) -> Vec<ProfilesEffect> {
+    effects
+        .into_iter()
+        .filter(|e| !matches!(e, ProfilesEffect::Status(_)))
+        .collect()
+}
+
 fn key(code: KeyCode) -> ProfilesMsg {
     ProfilesMsg::Key(KeyEvent::new(code, KeyModifiers::NONE))
 }
@@ -52,14 +72,19 @@ fn loaded() -> ProfilesState {
 fn delete_needs_confirmation_and_other_keys_keep_the_profile() {
     let mut s = loaded();
     s.list.selected = 1;
-    assert!(update(&mut s, key(KeyCode::Char('d'))).is_empty());
+    assert!(work(update(&mut s, key(KeyCode::Char('d')))).is_empty());
     assert!(matches!(s.mode, Mode::ConfirmDelete(ref n) if n == "shop"));
-    assert!(update(&mut s, key(KeyCode::Char('n'))).is_empty());
+    let fx = update(&mut s, key(KeyCode::Char('n')));
+    assert_eq!(said(&fx), "Kept profile shop.");
+    assert!(work(fx).is_empty());
     assert!(matches!(s.mode, Mode::Browse));
-    assert!(s.status.contains("Kept"));
     update(&mut s, key(KeyCode::Char('d')));
     let effects = update(&mut s, key(KeyCode::Char('y')));
-    assert_eq!(effects, vec![ProfilesEffect::DeleteProfile("shop".into())]);
+    assert_eq!(said(&effects), "Deleting profile shop…");
+    assert_eq!(
+        work(effects),
+        vec![ProfilesEffect::DeleteProfile("shop".into())]
+    );
 }
 
 #[test]
@@ -67,9 +92,10 @@ fn the_demo_profile_cannot_be_deleted_renamed_or_edited() {
     let mut s = loaded();
     s.list.selected = 0;
     for c in ['d', 'r', 'e'] {
-        assert!(update(&mut s, key(KeyCode::Char(c))).is_empty());
+        let fx = update(&mut s, key(KeyCode::Char(c)));
         assert!(matches!(s.mode, Mode::Browse), "{c}");
-        assert!(s.status.contains("built in"), "{c}: {}", s.status);
+        assert!(said(&fx).contains("built in"), "{c}: {fx:?}");
+        assert!(work(fx).is_empty(), "{c}");
     }
 }
 
@@ -79,7 +105,7 @@ fn new_from_scratch_from_current_duplicate_and_rename() {
     update(&mut s, key(KeyCode::Char('n')));
     assert!(s.is_text_input_focused());
     type_text(&mut s, "staging");
-    let effects = update(&mut s, key(KeyCode::Enter));
+    let effects = work(update(&mut s, key(KeyCode::Enter)));
     match &effects[..] {
         [ProfilesEffect::SaveProfile(p, None)] => {
             assert_eq!(p.name, "staging");
@@ -93,7 +119,7 @@ fn new_from_scratch_from_current_duplicate_and_rename() {
     // From the current (demo) profile: keeps its settings.
     update(&mut s, key(KeyCode::Char('c')));
     type_text(&mut s, "learn");
-    match &update(&mut s, key(KeyCode::Enter))[..] {
+    match &work(update(&mut s, key(KeyCode::Enter)))[..] {
         [ProfilesEffect::SaveProfile(p, Some(source))] => {
             assert_eq!(source, "demo", "keeps the body of the profile it copies");
             assert_eq!(p.name, "learn");
@@ -104,7 +130,7 @@ fn new_from_scratch_from_current_duplicate_and_rename() {
     // Duplicate the selected one: name prefilled.
     s.list.selected = 1;
     update(&mut s, key(KeyCode::Char('D')));
-    match &update(&mut s, key(KeyCode::Enter))[..] {
+    match &work(update(&mut s, key(KeyCode::Enter)))[..] {
         [ProfilesEffect::SaveProfile(p, Some(source))] => {
             assert_eq!(source, "shop");
             assert_eq!(p.name, "shop-copy");
@@ -120,7 +146,7 @@ fn new_from_scratch_from_current_duplicate_and_rename() {
         ProfilesMsg::Key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL)),
     );
     type_text(&mut s, "shop2");
-    match &update(&mut s, key(KeyCode::Enter))[..] {
+    match &work(update(&mut s, key(KeyCode::Enter)))[..] {
         [ProfilesEffect::RenameProfile { from, profile }] => {
             assert_eq!(from, "shop");
             assert_eq!(profile.name, "shop2");
@@ -135,20 +161,18 @@ fn bad_or_taken_names_are_refused_and_the_prompt_stays() {
     let mut s = loaded();
     update(&mut s, key(KeyCode::Char('n')));
     type_text(&mut s, "shop");
-    assert!(update(&mut s, key(KeyCode::Enter)).is_empty());
-    assert!(s.status.contains("already exists"), "{}", s.status);
+    let fx = update(&mut s, key(KeyCode::Enter));
+    assert!(said(&fx).contains("already exists"), "{fx:?}");
+    assert!(work(fx).is_empty());
     assert!(matches!(s.mode, Mode::Name { .. }));
     update(
         &mut s,
         ProfilesMsg::Key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL)),
     );
     type_text(&mut s, "a b");
-    assert!(update(&mut s, key(KeyCode::Enter)).is_empty());
-    assert!(
-        s.status.contains("not a usable profile name"),
-        "{}",
-        s.status
-    );
+    let fx = update(&mut s, key(KeyCode::Enter));
+    assert!(said(&fx).contains("not a usable profile name"), "{fx:?}");
+    assert!(work(fx).is_empty());
     update(&mut s, key(KeyCode::Esc));
     assert!(matches!(s.mode, Mode::Browse));
 }
@@ -175,7 +199,7 @@ fn editing_changes_urls_prefix_and_key_source() {
     update(&mut s, key(KeyCode::Right)); // Demo -> Env (wraps)
     update(&mut s, key(KeyCode::Tab));
     type_text(&mut s, "SHOP_REST_KEY");
-    let effects = update(&mut s, key(KeyCode::Enter));
+    let effects = work(update(&mut s, key(KeyCode::Enter)));
     match &effects[..] {
         [ProfilesEffect::SaveProfile(p, Some(source))] => {
             assert_eq!(source, "shop");
@@ -198,7 +222,7 @@ fn a_copy_of_the_demo_keeps_the_demo_key_source_when_edited() {
     s.list.selected = 2;
     update(&mut s, key(KeyCode::Char('e')));
     update(&mut s, key(KeyCode::Char('/')));
-    match &update(&mut s, key(KeyCode::Enter))[..] {
+    match &work(update(&mut s, key(KeyCode::Enter)))[..] {
         [ProfilesEffect::SaveProfile(p, _)] => {
             assert_eq!(p.rest_key, KeySource::Demo);
             assert!(p.indexing_url.ends_with('/'));
@@ -216,8 +240,9 @@ fn an_empty_key_source_is_refused_with_a_sentence() {
         update(&mut s, key(KeyCode::Tab));
     }
     update(&mut s, key(KeyCode::Left)); // Stored -> Command, value cleared
-    assert!(update(&mut s, key(KeyCode::Enter)).is_empty());
-    assert!(s.status.contains("command"), "{}", s.status);
+    let fx = update(&mut s, key(KeyCode::Enter));
+    assert!(said(&fx).contains("command"), "{fx:?}");
+    assert!(work(fx).is_empty());
     assert!(matches!(s.mode, Mode::Edit(_)), "nothing lost");
 }
 
@@ -250,39 +275,52 @@ fn a_paste_goes_to_the_focused_field_of_the_edit_form() {
 }
 
 /// A refused name used to be invisible: the prompt line replaced the status that said why,
-/// so Enter seemed to do nothing.
+/// so Enter seemed to do nothing. The prompt stays on the view's last row and the status line
+/// under it (the workbench's one) says why.
 #[test]
 fn a_refused_name_says_why_while_the_prompt_stays_open() {
-    let mut s = loaded();
-    s.status = "saved /cfg/profiles/shop.toml".into();
-    update(&mut s, key(KeyCode::Char('n')));
-    let screen = render(&s, 150, 16);
-    assert!(
-        !screen.contains("saved /cfg"),
-        "old status on the prompt:\n{screen}"
-    );
-    type_text(&mut s, "a/b");
-    assert!(update(&mut s, key(KeyCode::Enter)).is_empty());
-    assert!(matches!(s.mode, Mode::Name { .. }), "the prompt stays open");
-    let screen = render(&s, 150, 16);
+    use crate::tui::message::Message;
+    use crate::tui::test_util::TestApp;
+    let mut t = TestApp::new(150, 16);
+    t.press(KeyCode::F(5));
+    t.app.profiles = loaded();
+    t.update(Message::Status("saved /cfg/profiles/shop.toml".into()));
+    t.type_str("n");
+    let rows = t.lines();
     // The view's last row, above the workbench's footer and status line.
-    let footer = screen.lines().rev().nth(2).unwrap();
-    assert!(footer.contains("New profile name: a/b"), "{footer}");
+    let prompt = &rows[rows.len() - 3];
+    assert!(prompt.contains("New profile name:"), "{prompt}");
     assert!(
-        footer.contains("\"a/b\" is not a usable profile name"),
-        "{footer}"
+        !prompt.contains("saved /cfg"),
+        "old status on the prompt: {prompt}"
+    );
+    t.type_str("a/b");
+    t.press(KeyCode::Enter);
+    assert!(
+        matches!(t.profiles.mode, Mode::Name { .. }),
+        "the prompt stays open"
+    );
+    let rows = t.lines();
+    assert!(
+        rows[rows.len() - 3].contains("New profile name: a/b"),
+        "{rows:?}"
+    );
+    let status = rows.last().unwrap();
+    assert!(
+        status.contains("\"a/b\" is not a usable profile name"),
+        "{status}"
     );
     // Taken name, when renaming.
-    update(&mut s, key(KeyCode::Esc));
-    s.list.selected = 1;
-    update(&mut s, key(KeyCode::Char('r')));
-    assert!(update(&mut s, key(KeyCode::Enter)).is_empty());
-    let screen = render(&s, 150, 16);
-    // The view's last row, above the workbench's footer and status line.
-    let footer = screen.lines().rev().nth(2).unwrap();
+    t.press(KeyCode::Esc);
+    t.app.profiles.list.selected = 1;
+    t.type_str("r");
+    t.press(KeyCode::Enter);
+    let rows = t.lines();
+    assert!(rows[rows.len() - 3].contains("New name: shop"), "{rows:?}");
+    let status = rows.last().unwrap();
     assert!(
-        footer.contains("A profile named shop already exists"),
-        "{footer}"
+        status.contains("A profile named shop already exists"),
+        "{status}"
     );
 }
 
@@ -517,21 +555,20 @@ fn the_vendor_preset_fills_prefix_and_urls_and_keeps_the_keys() {
     let mut s = loaded();
     s.list.selected = 1;
     update(&mut s, key(KeyCode::Char('e')));
-    update(
+    let fx = update(
         &mut s,
         ProfilesMsg::Key(KeyEvent::new(KeyCode::Char('v'), KeyModifiers::ALT)),
     );
     assert!(
-        s.status.starts_with("klevu preset: prefix KLEVU"),
-        "{}",
-        s.status
+        said(&fx).starts_with("klevu preset: prefix KLEVU"),
+        "{fx:?}"
     );
     let screen = render(&s, 100, 30);
     assert!(
         screen.contains("https://indexing.ksearchnet.com"),
         "{screen}"
     );
-    let effects = update(&mut s, key(KeyCode::Enter));
+    let effects = work(update(&mut s, key(KeyCode::Enter)));
     match &effects[..] {
         [ProfilesEffect::SaveProfile(p, Some(_))] => {
             let k = &crate::core::vendor::KLEVU;
@@ -579,7 +616,7 @@ fn the_selection_follows_a_renamed_profile_and_the_one_in_use_is_not_deleted() {
         update(&mut s, key(KeyCode::Backspace));
     }
     type_text(&mut s, "aaa");
-    let fx = update(&mut s, key(KeyCode::Enter));
+    let fx = work(update(&mut s, key(KeyCode::Enter)));
     assert!(
         matches!(fx.as_slice(), [ProfilesEffect::RenameProfile { from, profile }] if from == "zeta" && profile.name == "aaa"),
         "{fx:?}"
@@ -597,10 +634,10 @@ fn the_selection_follows_a_renamed_profile_and_the_one_in_use_is_not_deleted() {
     // The profile in use: refused, in one sentence saying what to do.
     s.list.selected = 3;
     assert_eq!(s.selected_profile().unwrap().name, "alpha");
-    assert!(update(&mut s, key(KeyCode::Char('d'))).is_empty());
+    let fx = update(&mut s, key(KeyCode::Char('d')));
     assert!(matches!(s.mode, Mode::Browse));
     assert_eq!(
-        s.status,
+        said(&fx),
         "Profile alpha is in use, so it was not deleted; open another profile first (select it, Enter), then delete alpha."
     );
 }

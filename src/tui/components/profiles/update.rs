@@ -64,14 +64,7 @@ pub fn update(state: &mut ProfilesState, msg: ProfilesMsg) -> Vec<ProfilesEffect
             state.current = Some(*p);
             Vec::new()
         }
-        ProfilesMsg::Done(msg) => {
-            state.status = msg;
-            Vec::new()
-        }
-        ProfilesMsg::Failed(msg) => {
-            state.status = msg;
-            Vec::new()
-        }
+        ProfilesMsg::Done(msg) | ProfilesMsg::Failed(msg) => vec![ProfilesEffect::Status(msg)],
         ProfilesMsg::Mouse(m, area) => {
             on_mouse(state, m, area);
             Vec::new()
@@ -94,18 +87,16 @@ fn on_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
         Mode::Browse => browse_key(state, key),
         Mode::ConfirmDelete(name) => {
             if matches!(key.code, KeyCode::Char('y') | KeyCode::Char('Y')) {
-                state.status = format!("Deleting profile {name}…");
-                vec![ProfilesEffect::DeleteProfile(name)]
+                vec![
+                    ProfilesEffect::Status(format!("Deleting profile {name}…")),
+                    ProfilesEffect::DeleteProfile(name),
+                ]
             } else {
-                state.status = format!("Kept profile {name}.");
-                Vec::new()
+                said(format!("Kept profile {name}."))
             }
         }
         Mode::Name { for_, mut input } => match key.code {
-            KeyCode::Esc => {
-                state.status = "Cancelled.".into();
-                Vec::new()
-            }
+            KeyCode::Esc => said("Cancelled.".into()),
             KeyCode::Enter => name_entered(state, for_, input),
             _ => {
                 input.handle_key(&key);
@@ -123,10 +114,7 @@ fn on_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
                 return run_form(state, form, action);
             }
             match key.code {
-                KeyCode::Esc => {
-                    state.status = "Edit cancelled; nothing saved.".into();
-                    return Vec::new();
-                }
+                KeyCode::Esc => return said("Edit cancelled; nothing saved.".into()),
                 KeyCode::Enter => return save_form(state, form),
                 KeyCode::Tab | KeyCode::Down => form.focus = step(form.focus, false),
                 KeyCode::BackTab | KeyCode::Up => form.focus = step(form.focus, true),
@@ -164,15 +152,17 @@ fn on_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
 fn save_form(state: &mut ProfilesState, form: Box<EditForm>) -> Vec<ProfilesEffect> {
     match form.to_profile() {
         Ok(p) => {
-            state.status = format!("Saving profile {}…", p.name);
+            let saving = format!("Saving profile {}…", p.name);
             // The edited profile keeps its stored body.
             let source = Some(form.base.name.clone());
-            vec![ProfilesEffect::SaveProfile(Box::new(p), source)]
+            vec![
+                ProfilesEffect::Status(saving),
+                ProfilesEffect::SaveProfile(Box::new(p), source),
+            ]
         }
         Err(why) => {
-            state.status = why;
             state.mode = Mode::Edit(form);
-            Vec::new()
+            said(why)
         }
     }
 }
@@ -190,6 +180,8 @@ fn browse_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
         _ => return Vec::new(),
     }
     let selected = state.selected_profile().cloned();
+    // What to say in the status line, if anything.
+    let mut say = String::new();
     let name_prompt = |for_: NameFor, start: String| Mode::Name {
         for_,
         input: LineInput::new(start),
@@ -215,8 +207,10 @@ fn browse_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
         KeyCode::Char('v') => state.revealed = !state.revealed,
         KeyCode::Enter => {
             if let Some(p) = selected {
-                state.status = format!("Using profile {}.", p.name);
-                return vec![ProfilesEffect::Activate(p.name)];
+                return vec![
+                    ProfilesEffect::Status(format!("Using profile {}.", p.name)),
+                    ProfilesEffect::Activate(p.name),
+                ];
             }
         }
         KeyCode::Char('n') => state.mode = name_prompt(NameFor::New, String::new()),
@@ -224,7 +218,7 @@ fn browse_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
             if state.current.is_some() {
                 state.mode = name_prompt(NameFor::FromCurrent, String::new());
             } else {
-                state.status = "No profile is in use to copy from.".into();
+                say = "No profile is in use to copy from.".into();
             }
         }
         KeyCode::Char('D') => {
@@ -234,7 +228,7 @@ fn browse_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
         }
         KeyCode::Char('r') => {
             match selected {
-                Some(p) if p.is_demo() => state.status =
+                Some(p) if p.is_demo() => say =
                     "The demo profile is built in and cannot be renamed; duplicate it (D) instead."
                         .into(),
                 Some(p) => state.mode = name_prompt(NameFor::Rename, p.name),
@@ -243,7 +237,7 @@ fn browse_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
         }
         KeyCode::Char('e') => {
             match selected {
-                Some(p) if p.is_demo() => state.status =
+                Some(p) if p.is_demo() => say =
                     "The demo profile is built in and read-only; duplicate it (D) to edit a copy."
                         .into(),
                 Some(p) => state.mode = Mode::Edit(Box::new(EditForm::new(&p))),
@@ -252,18 +246,18 @@ fn browse_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
         }
         KeyCode::Char('d') | KeyCode::Delete => match selected {
             Some(p) if p.is_demo() => {
-                state.status = "The demo profile is built in and cannot be deleted.".into()
+                say = "The demo profile is built in and cannot be deleted.".into()
             }
             // Deleting the file under the workbench would leave it editing a profile that no
             // longer exists.
             Some(p) if state.current.as_ref().is_some_and(|c| c.name == p.name) => {
-                state.status = format!(
+                say = format!(
                     "Profile {} is in use, so it was not deleted; open another profile first (select it, Enter), then delete {}.",
                     p.name, p.name
                 )
             }
             Some(p) => {
-                state.status = format!(
+                say = format!(
                     "Delete profile {}? y to confirm, any other key keeps it.",
                     p.name
                 );
@@ -273,19 +267,22 @@ fn browse_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
         },
         _ => {}
     }
-    if matches!(state.mode, Mode::Name { .. }) {
-        // The prompt's footer shows the status after it: only a refused name from now on.
-        state.status.clear();
+    said(say)
+}
+
+/// A status message as the effect that says it (nothing when empty).
+fn said(text: String) -> Vec<ProfilesEffect> {
+    if text.is_empty() {
+        return Vec::new();
     }
-    Vec::new()
+    vec![ProfilesEffect::Status(text)]
 }
 
 fn name_entered(state: &mut ProfilesState, for_: NameFor, input: LineInput) -> Vec<ProfilesEffect> {
     let name = input.text().trim().to_string();
     let refuse = |state: &mut ProfilesState, why: String, input: LineInput| {
-        state.status = why;
         state.mode = Mode::Name { for_, input };
-        Vec::new()
+        said(why)
     };
     if let Err(e) = validate_name(&name) {
         return refuse(state, format!("{e}."), input);
@@ -320,21 +317,22 @@ fn name_entered(state: &mut ProfilesState, for_: NameFor, input: LineInput) -> V
     // The demo's key source and "embedded" server only make sense on the demo profile... but a
     // copy of the demo that keeps talking to the local server is exactly what a learner wants,
     // so URLs are kept; the demo key source is kept too (it resolves to the published demo key).
-    state.status = format!("Saving profile {name}…");
+    let saving = ProfilesEffect::Status(format!("Saving profile {name}…"));
     state.follow = Some(name.clone());
-    match for_ {
+    let save = match for_ {
         NameFor::Rename => {
             let from = state
                 .selected_profile()
                 .map(|p| p.name.clone())
                 .unwrap_or_default();
-            vec![ProfilesEffect::RenameProfile {
+            ProfilesEffect::RenameProfile {
                 from,
                 profile: Box::new(profile),
-            }]
+            }
         }
-        _ => vec![ProfilesEffect::SaveProfile(Box::new(profile), source)],
-    }
+        _ => ProfilesEffect::SaveProfile(Box::new(profile), source),
+    };
+    vec![saving, save]
 }
 
 /// Browsing: a click selects the profile under it, the wheel over the list moves the selection.
@@ -377,11 +375,14 @@ fn run_form(
     mut form: Box<EditForm>,
     action: FormAction,
 ) -> Vec<ProfilesEffect> {
-    match action {
+    let say = match action {
         FormAction::Save => return save_form(state, form),
-        FormAction::Reveal => state.revealed = !state.revealed,
-        FormAction::VendorPreset => state.status = form.next_vendor_preset(),
-    }
+        FormAction::Reveal => {
+            state.revealed = !state.revealed;
+            String::new()
+        }
+        FormAction::VendorPreset => form.next_vendor_preset(),
+    };
     state.mode = Mode::Edit(form);
-    Vec::new()
+    said(say)
 }
