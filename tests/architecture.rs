@@ -895,6 +895,66 @@ fn each_popup_is_its_own_module_and_the_router_names_none() {
     );
 }
 
+/// What breaks the one status channel (`docs/architecture.md`, "The workbench"), in the files
+/// `(rel, code)` of `src/tui`: a view's state with a `pub status: String` of its own (its
+/// messages are its `Status` effect), and the App's status line set anywhere but `App::say`
+/// (`app.status = ...` outside `tui/app.rs`, or `self.status =` in it more than once).
+fn status_breaches(files: &[(&str, &str)]) -> Vec<String> {
+    let assigns = |code: &str, receiver: &str| {
+        code.match_indices(&format!("{receiver}.status"))
+            .filter(|(i, m)| {
+                let rest = code[i + m.len()..].trim_start();
+                rest.starts_with('=') && !rest.starts_with("==")
+            })
+            .count()
+    };
+    let mut bad = vec![];
+    for (rel, code) in files {
+        let squeezed: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
+        if rel.starts_with("tui/components/") && squeezed.contains("pub status: String") {
+            bad.push(format!(
+                "{rel}: a view keeps its own `pub status: String`; say it as its Status effect"
+            ));
+        }
+        if *rel != "tui/app.rs" && assigns(code, "app") > 0 {
+            bad.push(format!("{rel}: sets app.status; say it with App::say"));
+        }
+        if *rel == "tui/app.rs" && assigns(code, "self") > 1 {
+            bad.push(format!("{rel}: sets self.status outside App::say"));
+        }
+    }
+    bad
+}
+
+/// One status channel: the App's status line is set only by `App::say`, and no view keeps a
+/// status of its own.
+#[test]
+fn one_status_channel_set_only_by_app_say() {
+    let files = load();
+    let tui: Vec<(&str, &str)> = files
+        .iter()
+        .filter(|f| f.rel.starts_with("tui/"))
+        .map(|f| (f.rel.as_str(), f.code.as_str()))
+        .collect();
+    assert!(tui.iter().any(|(r, _)| *r == "tui/app.rs"));
+    let bad = status_breaches(&tui);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    // The check finds what it looks for.
+    let found = status_breaches(&[
+        (
+            "tui/components/events/state.rs",
+            "pub struct EventsState { pub status:\n String, }",
+        ),
+        ("tui/update.rs", "fn say(app: &mut App) { app.status = s; }"),
+        ("tui/view/mod.rs", "if app.status == s {}"),
+        (
+            "tui/app.rs",
+            "fn say(&mut self) { self.status = t; } fn f(&mut self) { self.status = u; }",
+        ),
+    ]);
+    assert_eq!(found.len(), 3, "{found:?}");
+}
+
 /// The checker itself: a loop, a parent re-export and a wrong-way import are all found.
 #[test]
 fn the_checker_finds_what_it_looks_for() {

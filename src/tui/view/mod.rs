@@ -120,12 +120,18 @@ fn draw_status(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     }
     let req = &app.request;
     let dirty = if req.unsaved() { "*" } else { "" };
-    // The method and URL of the signed request (what Ctrl-G sends), not of the fields.
-    let target = match request::signed_view(req) {
-        Some(s) => format!("{} {}", s.method(), s.url(req.url.text())),
-        None => "signing…".to_string(),
+    // In the request view, the method and URL of the signed request (what Ctrl-G sends there),
+    // not of the fields. Another view's Ctrl-G sends something else (or nothing): the room goes
+    // to its messages.
+    let text = if app.view == View::Request {
+        let target = match request::signed_view(req) {
+            Some(s) => format!("{} {}", s.method(), s.url(req.url.text())),
+            None => "signing…".to_string(),
+        };
+        format!(" {}{} │ {target} │ {}", req.profile_name, dirty, app.status)
+    } else {
+        format!(" {}{} │ {}", req.profile_name, dirty, app.status)
     };
-    let text = format!(" {}{} │ {target} │ {}", req.profile_name, dirty, app.status);
     frame.render_widget(
         Paragraph::new(fit_status(&text, area.width)).style(theme.status()),
         area,

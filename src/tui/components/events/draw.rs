@@ -17,14 +17,14 @@ use crate::tui::widgets::text::wrap_words as wrap_text;
 
 /// The layout of the events view in `area`.
 pub fn layout(area: Rect, state: &EventsState) -> EventsLayout {
-    // The footer is the path prompt, wrapped over up to three rows (a quarter of a small
-    // screen); without one it is an empty row (the view's messages are in the workbench's
-    // status line, its keys in the workbench's footer).
-    let footer_h = if state.prompt.is_some() {
+    // The footer is the path prompt, or why a load left the batch raw, wrapped over up to
+    // three rows (a quarter of a small screen); without either there is none (the view's
+    // messages are in the workbench's status line, its keys in the workbench's footer).
+    let footer_h = if !footer_spans(state).is_empty() {
         let rows = wrap_words(&footer_spans(state), area.width).len() as u16;
         rows.min(3).min(area.height / 4).max(1)
     } else {
-        1
+        0
     };
     let [main, footer] =
         Layout::vertical([Constraint::Min(4), Constraint::Length(footer_h)]).areas(area);
@@ -258,8 +258,8 @@ pub fn draw_with_cursor(
     }
 
     let footer = l.footer;
-    // The prompt or the status; the keys are in the workbench's footer below (one hint row,
-    // read from the key tables).
+    // The prompt, or why the batch is raw; the keys are in the workbench's footer below (one
+    // hint row, read from the key tables).
     let spans = footer_spans(state);
     let footer_text = if footer.height > 1 {
         Paragraph::new(wrap_words(&spans, footer.width))
@@ -280,10 +280,20 @@ pub fn draw_with_cursor(
 }
 
 /// The view's last row: the path prompt (what it was told, a file already there or no path
-/// typed, is in the status line below it).
+/// typed, is in the status line below it); else, while a loaded batch is raw because the form
+/// cannot show it, why.
 fn footer_spans(state: &EventsState) -> Vec<Span<'_>> {
     let Some((kind, input)) = &state.prompt else {
-        return vec![];
+        return match (&state.raw_why, state.mode) {
+            (Some(why), Mode::Raw) => vec![
+                Span::styled(
+                    "Raw JSON: the form cannot show this batch: ",
+                    Style::new().bold(),
+                ),
+                Span::raw(why.as_str()),
+            ],
+            _ => vec![],
+        };
     };
     let label = match kind {
         PromptKind::Load => "Load batch from: ",

@@ -231,6 +231,10 @@ pub struct EventsState {
     pub(super) sent_events: usize,
     pub response: Option<Result<SendReport, String>>,
     pub stored: Option<Result<String, String>>,
+    /// Why a load put the batch in the raw editor (the form cannot show it), shown under the
+    /// editor while the batch stays raw: a fact about the batch, not a message (messages are
+    /// the view's `Status` effect).
+    pub(super) raw_why: Option<String>,
     pub(super) preview_scroll: u16,
     /// The items table as a list: its window, `/` filter and the mouse (its selection is
     /// `row`, see `items.rs`).
@@ -323,6 +327,7 @@ impl EventsState {
             sent_events: 0,
             response: None,
             stored: None,
+            raw_why: None,
             preview_scroll: 0,
             items_list: ListState::default(),
             items_history: ItemsHistory::default(),
@@ -666,6 +671,7 @@ impl EventsState {
             )
         })?;
         let (draft, extras) = draft_from_value(&value).map_err(|e| e.to_string())?;
+        self.raw_why = None;
         self.mode = Mode::Form;
         self.focus = Focus::Field(Field::ListId);
         self.set_draft(draft, extras);
@@ -694,6 +700,7 @@ impl EventsState {
                 }
                 self.set_draft(draft, extras);
                 self.exact = Some((self.rev, std::sync::Arc::new(text.as_bytes().to_vec())));
+                self.raw_why = None;
                 "Batch loaded into the form.".into()
             }
             Err(why) => {
@@ -701,7 +708,9 @@ impl EventsState {
                 self.mode = Mode::Raw;
                 self.set_focus(Focus::Raw);
                 self.refresh();
-                format!("Loaded as raw JSON (the form cannot show it: {why}).")
+                let said = format!("Loaded as raw JSON (the form cannot show it: {why}).");
+                self.raw_why = Some(why);
+                said
             }
         }
     }

@@ -350,8 +350,13 @@ pub struct RequestState {
     /// How far PageDown / PageUp move the detail panel, as the last frame found it: the lines
     /// wholly on screen less one (the last of them tops the next page, so nothing is skipped).
     pub detail_page: std::cell::Cell<usize>,
-    /// A message for the status line, set by `update` and moved there by the router.
-    pub status: String,
+    /// What the view said while handling the current message: emptied at the end of every
+    /// `update` into its one `RequestEffect::Status` (the workbench's one status channel),
+    /// never drawn or read anywhere else. It stays a field, private to the view, because the
+    /// view's helpers in four files say things from inside calls that return other values
+    /// (a changed flag, a key-read id); making each of them return what it says is a larger
+    /// change than this outbox.
+    pub(super) status: String,
     /// Why the profile's REST key source gave no key (an unset environment variable, an
     /// unreadable file...): said instead of "the key is empty" until a key is typed.
     pub key_error: Option<String>,
