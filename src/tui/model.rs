@@ -89,9 +89,53 @@ pub struct ResponseView {
     /// What the user should know besides the answer (the server's clock far off, the send not
     /// recorded in the history).
     pub warnings: Vec<String>,
-    /// The signature that was sent (`None` when unknown): the verdict belongs to it, not to
-    /// the signature computed since (a live timestamp re-signs every second).
-    pub sent_signature: Option<String>,
+    /// The request this answers, as the engine put it on the wire (`None` when unknown).
+    pub sent: Option<Arc<SentView>>,
+}
+
+/// A request as it went on the wire, from the engine's record of the send (never rebuilt from
+/// the fields, which may have changed since): what the "as sent" view of the response shows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SentView {
+    /// The signature sent: the server's verdict belongs to it, not to the signature computed
+    /// since (a live timestamp re-signs every second).
+    pub signature: String,
+    pub method: String,
+    /// The full URL, `?query` included.
+    pub url: String,
+    /// The headers the engine set, in the order it set them, values as sent.
+    pub headers: Vec<(String, String)>,
+    /// The body's exact bytes.
+    pub body: bytes::Bytes,
+    /// The body's lines as shown: split at LF, bytes that are not UTF-8 as `\xNN` and what
+    /// would act on the terminal escaped (`core::visible::escape_hidden`), built once.
+    pub lines: Arc<FormattedBody>,
+}
+
+impl SentView {
+    pub fn new(
+        signature: String,
+        method: String,
+        url: String,
+        headers: Vec<(String, String)>,
+        body: bytes::Bytes,
+    ) -> SentView {
+        use crate::core::visible::{escape_hidden, utf8_or_escaped};
+        let text = utf8_or_escaped(&body);
+        let lines = if body.is_empty() {
+            Vec::new()
+        } else {
+            text.split('\n').map(escape_hidden).collect()
+        };
+        SentView {
+            signature,
+            method,
+            url,
+            headers,
+            body,
+            lines: Arc::new(FormattedBody { lines, json: false }),
+        }
+    }
 }
 
 /// What we signed next to what the server signed, with the diagnosis.

@@ -112,6 +112,18 @@ impl TestApp {
         }
     }
 
+    /// A workbench the runtime opened (`crate::tui::open_app`), on a `w` x `h` screen.
+    pub fn from_app(mut app: App, w: u16, h: u16) -> TestApp {
+        app.size = (w, h);
+        TestApp {
+            app,
+            term: Terminal::new(TestBackend::new(w, h)).unwrap_or_else(|e| {
+                panic!("a TestBackend terminal: {e}");
+            }),
+            signer: Incremental::default(),
+        }
+    }
+
     /// Handle one message as the runtime would; returns the commands asked for.
     pub fn update(&mut self, msg: Message) -> Vec<Command> {
         update(&mut self.app, msg)

@@ -111,6 +111,18 @@ impl Theme {
     pub fn json_literal(&self) -> Style {
         self.color(Style::default(), Color::Magenta)
     }
+    /// A match of the search (the body editor's widget uses the same blue).
+    pub fn search_match(&self) -> Style {
+        if self.no_color {
+            Style::default().add_modifier(Modifier::UNDERLINED)
+        } else {
+            Style::default().bg(Color::Blue)
+        }
+    }
+    /// The current match of the search ("n of m").
+    pub fn search_current(&self) -> Style {
+        Style::default().add_modifier(Modifier::REVERSED | Modifier::BOLD)
+    }
     pub fn status(&self) -> Style {
         if self.no_color {
             Style::default().add_modifier(Modifier::REVERSED)

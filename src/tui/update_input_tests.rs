@@ -385,7 +385,7 @@ fn every_key_of_the_request_table_does_what_the_palette_runs_by_name() {
 #[test]
 fn the_palette_lists_every_action_of_the_view_with_its_key_and_runs_one_by_name() {
     let mut a = signed_app();
-    a.resize(120, 40);
+    a.resize(120, 50);
     assert!(a.ctrl('k').is_empty());
     assert!(matches!(a.popup, Some(Popup::Palette(_))));
     let screen = a.screen();

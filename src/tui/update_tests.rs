@@ -747,6 +747,66 @@ fn search_popup_finds_in_the_body() {
     assert_eq!(a.request.prompt, None);
 }
 
+/// One search for the body and the response: the same key (Ctrl-F), Enter / Down next and Up
+/// previous (wrapping), "n of m" in the prompt. In the body it searches the body; with the
+/// Response panel shown and the cursor elsewhere, the response.
+#[test]
+fn the_one_search_counts_n_of_m_in_the_body_and_in_the_response() {
+    use crate::tui::components::request::SearchIn;
+    let mut a = TestApp::with_body(80, 24, "[\"ab\", \"ab\", \"ab\"]");
+    a.sign_now();
+    focus(&mut a, Field::Body);
+    a.ctrl('f');
+    a.type_str("ab");
+    a.assert_line("1 of 3");
+    a.press(KeyCode::Down);
+    a.assert_line("2 of 3");
+    a.press(KeyCode::Enter);
+    a.assert_line("3 of 3");
+    a.press(KeyCode::Enter);
+    a.assert_line("1 of 3");
+    a.press(KeyCode::Up);
+    a.assert_line("3 of 3");
+    let third = a.request.body.text().rfind("ab").unwrap();
+    assert_eq!(a.request.body.cursor_offset(), third);
+    a.press(KeyCode::Esc);
+
+    // A response with the pattern twice; the Response panel shown, the cursor in the URL.
+    let lines: Vec<String> = (1..=30)
+        .map(|i| {
+            if i % 15 == 0 {
+                format!("line {i} ab")
+            } else {
+                format!("line {i}")
+            }
+        })
+        .collect();
+    a.app.request.response = Some(crate::tui::test_util::plain_response(lines));
+    a.app.request.detail = Detail::Response;
+    focus(&mut a, Field::Url);
+    a.ctrl('f');
+    assert!(matches!(
+        a.request.prompt,
+        Some(Prompt::Search(SearchIn::Response, _))
+    ));
+    a.assert_line("Search response");
+    a.type_str("ab");
+    a.assert_line("1 of 2");
+    // The panel scrolled to the match (line 30 was below the panel's rows).
+    a.press(KeyCode::Down);
+    a.assert_line("2 of 2");
+    a.assert_line("line 30 ab");
+    // In the body, Ctrl-F still searches the body.
+    a.press(KeyCode::Esc);
+    focus(&mut a, Field::Body);
+    a.ctrl('f');
+    assert!(matches!(
+        a.request.prompt,
+        Some(Prompt::Search(SearchIn::Body, _))
+    ));
+    a.assert_line("Search body");
+}
+
 #[test]
 fn diagnose_view_asks_for_a_diagnosis_and_shows_it() {
     let mut a = app();

@@ -62,8 +62,17 @@ pub async fn send(
             response,
             answer,
             warnings,
+            request,
             ..
         } = exchange;
+        // What went on the wire, as the engine recorded it: the "as sent" view of this answer.
+        let sent = crate::tui::model::SentView::new(
+            sent_signature,
+            request.method,
+            request.url,
+            request.headers,
+            request.body,
+        );
         let Ok(resp) = response else {
             return Err("the response went missing".to_string());
         };
@@ -78,7 +87,7 @@ pub async fn send(
             ours,
         );
         view.warnings = warnings;
-        view.sent_signature = Some(sent_signature);
+        view.sent = Some(std::sync::Arc::new(sent));
         Ok(view)
     })
     .await

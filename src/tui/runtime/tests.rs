@@ -636,3 +636,153 @@ fn the_typed_key_is_written_only_by_choice_and_the_events_batch_is_saved_with_th
     assert!(!file.exists(), "{}", app.status);
     assert!(app.status.contains("Alt-S"), "{}", app.status);
 }
+
+/// The last request the server at `url` recorded (`/_inspect/requests`).
+fn last_recorded(url: &str) -> serde_json::Value {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let bytes = rt.block_on(async {
+        reqwest::get(format!("{url}/_inspect/requests"))
+            .await
+            .unwrap()
+            .bytes()
+            .await
+            .unwrap()
+    });
+    let all: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    all.as_array().unwrap().last().unwrap().clone()
+}
+
+/// After a send, the fields are edited (query, body, timestamp frozen and typed): the Response
+/// panel's "as sent" view (Alt-D) still shows the request line, the headers (the signature)
+/// and the body that went on the wire, as the real local server recorded them byte for byte,
+/// not what the next send would use. Then the one search (Ctrl-F) finds in it.
+#[test]
+fn the_as_sent_view_shows_what_the_server_received_not_the_fields_edited_since() {
+    use crate::tui::components::request::{request_layout, Detail, Field};
+    use crate::tui::test_util::TestApp;
+    use crossterm::event::KeyCode;
+    let dir = tempfile::tempdir().unwrap();
+    let (session, loaded) = demo_session(&dir);
+    let url = loaded.request.url.clone();
+    let (app, startup) = crate::tui::open_app(loaded, Utc::now());
+    let mut t = TestApp::from_app(app, 200, 50);
+    let session = run_until(&mut t.app, Some(session), startup, |a| {
+        a.request.sign.result.is_some()
+    });
+    let send = t.ctrl('g');
+    assert!(matches!(send.as_slice(), [Command::Send(_)]), "{send:?}");
+    // The session (and its in-process server) lives until the end of the test.
+    let _session = run_until(&mut t.app, session, send, |a| {
+        !a.request.sending && a.request.response.is_some()
+    });
+    let resp = t.request.response.clone().unwrap();
+    assert_eq!(resp.status, 200, "{:?}", resp.message);
+    let sent = resp.sent.clone().expect("the engine's record of the send");
+
+    // What the server received, byte for byte.
+    let rec = last_recorded(&url);
+    assert_eq!(rec["method"], sent.method.as_str());
+    let query = rec["query"].as_str().unwrap_or("");
+    let target = format!(
+        "{url}{}{}{query}",
+        rec["path"].as_str().unwrap(),
+        if query.is_empty() { "" } else { "?" }
+    );
+    assert_eq!(sent.url, target);
+    assert_eq!(rec["body"].as_str().unwrap().as_bytes(), &sent.body[..]);
+    let received: Vec<(String, String)> = rec["headers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h[0].as_str().unwrap().to_string(),
+                h[1].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    for (n, v) in &sent.headers {
+        let got = received
+            .iter()
+            .find(|(m, _)| m.eq_ignore_ascii_case(n))
+            .map(|(_, v)| v.as_str());
+        assert_eq!(got, Some(v.as_str()), "{n} as received: {received:?}");
+    }
+    let authorization = sent
+        .headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case("authorization"))
+        .map(|(_, v)| v.clone())
+        .expect("the signature was sent");
+
+    // Edits after the send: another query, a body character, a typed frozen timestamp.
+    t.app.request.focus = Field::Query;
+    t.type_str("zz=1");
+    t.app.request.focus = Field::Timestamp;
+    t.ctrl('u');
+    t.type_str("2020-01-01T00:00:00.000Z");
+    t.app.request.focus = Field::Body;
+    t.type_str("X");
+    t.press(KeyCode::Esc);
+
+    // Alt-D: the Response panel shows the request as sent, whatever the fields say now.
+    t.alt('d');
+    assert!(t.request.show_sent && t.request.detail == Detail::Response);
+    let pane = request_layout(ratatui::layout::Rect::new(0, 0, 200, 50)).detail;
+    t.assert_line(" Sent ");
+    // The view says which headers the HTTP client adds on top of the engine's: those.
+    let mut added: Vec<&str> = received
+        .iter()
+        .filter(|(m, _)| !sent.headers.iter().any(|(n, _)| n.eq_ignore_ascii_case(m)))
+        .map(|(m, _)| m.as_str())
+        .collect();
+    added.sort();
+    assert_eq!(added, ["accept", "content-length", "host", "user-agent"]);
+    let rows = t.page_down_through(40, |_| pane).join("\n");
+    let shown = |s: &str| rows.contains(s);
+    assert!(shown(&format!("{} {}", sent.method, sent.url)), "{rows}");
+    assert!(!shown("zz=1"), "{rows}");
+    for (n, v) in &sent.headers {
+        assert!(shown(&format!("{n}: {v}")), "{n}: {v}\n{rows}");
+    }
+    assert!(shown(&format!("Authorization: {authorization}")));
+    assert!(!shown("2020-01-01T00:00:00.000Z"), "{rows}");
+    assert!(shown(
+        "(then the HTTP client adds Accept, User-Agent, Host and Content-Length;"
+    ));
+    for line in std::str::from_utf8(&sent.body).unwrap().lines() {
+        assert!(shown(line), "{line}\n{rows}");
+    }
+    let x_body = t.request.body.text().to_string();
+    assert!(x_body.contains('X') && !sent.body.contains(&b'X'));
+
+    // The one search, in the panel (the cursor is not in the body): n of m, next, previous.
+    t.ctrl('f');
+    t.type_str("X-SVC-");
+    t.assert_line("1 of 3");
+    t.press(KeyCode::Down);
+    t.assert_line("2 of 3");
+    t.press(KeyCode::Up);
+    t.press(KeyCode::Up);
+    t.assert_line("3 of 3");
+    // The current match is drawn reversed, the others marked too.
+    let buf = t.draw().clone();
+    let reversed = (0..50u16).any(|y| {
+        (0..200u16).any(|x| {
+            buf[(x, y)].symbol() == "X"
+                && buf[(x, y)]
+                    .modifier
+                    .contains(ratatui::style::Modifier::REVERSED)
+        })
+    });
+    assert!(reversed, "the current match is reversed");
+    t.press(KeyCode::Esc);
+    assert!(t.request.prompt.is_none());
+    // Alt-D again: the answer.
+    t.alt('d');
+    assert!(!t.request.show_sent);
+    t.assert_line(" Response ");
+}

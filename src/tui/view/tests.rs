@@ -588,7 +588,10 @@ fn the_verdict_stands_beside_the_signature_it_judged_only() {
     // Sent with the signature on screen: its verdict is beside it.
     a.request.response = Some(ResponseView {
         status: 200,
-        sent_signature: Some(shown.clone()),
+        sent: Some(std::sync::Arc::new(crate::tui::model::SentView {
+            signature: shown.clone(),
+            ..Default::default()
+        })),
         ..Default::default()
     });
     let row = sig_row(&mut a);
@@ -599,7 +602,10 @@ fn the_verdict_stands_beside_the_signature_it_judged_only() {
     // Sent with another signature (the live timestamp ticked since): no verdict on this line.
     a.request.response = Some(ResponseView {
         status: 200,
-        sent_signature: Some("c2VudCBiZWZvcmU=".into()),
+        sent: Some(std::sync::Arc::new(crate::tui::model::SentView {
+            signature: "c2VudCBiZWZvcmU=".into(),
+            ..Default::default()
+        })),
         ..Default::default()
     });
     let row = sig_row(&mut a);

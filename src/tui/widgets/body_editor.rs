@@ -944,6 +944,26 @@ impl LineIndex {
     }
 }
 
+/// The body is searched with the workbench's one search (`widgets::search`): the regex runs
+/// over the whole body, the widget highlights the matches in its window.
+impl super::search::Searchable for BodyEditor {
+    fn set_search(&mut self, pattern: &str) -> Result<(), regex::Error> {
+        self.set_search_pattern(pattern)
+    }
+    fn find(&mut self, back: bool, at_current: bool) -> bool {
+        if back {
+            self.search_back(at_current)
+        } else {
+            self.search_forward(at_current)
+        }
+    }
+    /// Which match the cursor is on (from 1) of how many the whole body holds.
+    fn position(&self) -> Option<(usize, usize)> {
+        let re = self.search.as_ref()?;
+        super::search::position_in(re, &self.text, self.cursor_offset())
+    }
+}
+
 #[cfg(test)]
 #[path = "body_editor_tests.rs"]
 mod tests;

@@ -5,6 +5,7 @@
 //! - [`body_editor`]: the multi-line editor for bodies up to many megabytes;
 //! - [`picker`]: a popup list to choose one row from, on the one list;
 //! - [`prompt`]: a popup asking for one line (save as, search);
+//! - [`search`]: the one search (a regex, next / previous, "n of m") over the body or a pane;
 //! - [`list`]: the one list: selection, window, follow-newest, `/` filter, mouse;
 //! - [`text`]: cutting, wrapping and JSON highlighting of text to draw.
 
@@ -13,6 +14,7 @@ pub mod line_input;
 pub mod list;
 pub mod picker;
 pub mod prompt;
+pub mod search;
 pub mod text;
 
 pub use line_input::{Edit, LineInput};

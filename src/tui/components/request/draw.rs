@@ -4,19 +4,20 @@
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::Frame;
 
 use super::layout::{request_layout, RequestLayout};
-use super::state::{Detail, Field, Prompt, RequestState};
+use super::state::{Detail, Field, Prompt, RequestState, SearchIn};
 use crate::core::visible::escape_visible;
 use crate::core::{LineLabel, SigningForm};
 use crate::tui::model::SignedView;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::body_editor::floor_char;
 use crate::tui::widgets::prompt::{self, PromptText};
+use crate::tui::widgets::search;
 use crate::tui::widgets::text::{
-    clip, clip_marked, json_line, styled_line, wrap_chars, wrap_spans, wrap_visible, wrap_words,
+    clip, clip_marked, styled_line, wrap_chars, wrap_spans, wrap_visible, wrap_words,
 };
 
 /// Body lines longer than this are shown cut (with the count of hidden bytes): drawing never
@@ -65,15 +66,28 @@ fn draw_prompt(frame: &mut Frame, screen: Rect, req: &RequestState, theme: &Them
             },
             edit,
         ),
-        Some(Prompt::Search(edit)) => (
-            PromptText {
-                title: " Search body (regex) ",
+        Some(Prompt::Search(within, b)) => {
+            let title = match within {
+                SearchIn::Body => " Search body (regex) ",
+                SearchIn::Response if req.show_sent => " Search the request as sent (regex) ",
+                SearchIn::Response => " Search response (regex) ",
+            };
+            // Where the current match is, before the keys (the keys go first when cut).
+            let count = search::counter(b);
+            let hint = if count.is_empty() {
+                "Enter/Down next · Up previous · Esc close".to_string()
+            } else {
+                format!("{count} · Enter/Down next · Up previous · Esc close")
+            };
+            let text = PromptText {
+                title,
                 lead: "/",
-                hint: "Enter/Down next · Up previous · Esc close",
-                width: 50,
-            },
-            edit,
-        ),
+                hint: &hint,
+                width: 58,
+            };
+            prompt::draw(frame, screen, &text, &b.input, theme);
+            return;
+        }
         Some(Prompt::RequestName { action, edit }) => (
             PromptText {
                 title: action.title(),
@@ -578,7 +592,13 @@ fn draw_detail(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme)
         } else {
             theme.dim()
         };
-        title.push(Span::styled(format!(" {} ", d.title()), style));
+        // The Response tab says when it shows the request as sent instead of the answer.
+        let name = if d == Detail::Response && req.show_sent {
+            "Sent"
+        } else {
+            d.title()
+        };
+        title.push(Span::styled(format!(" {name} "), style));
     }
     // The key that cycles them when it fits (help and the footer name it too).
     let used: usize = title.iter().map(|s| s.width()).sum();
@@ -596,7 +616,7 @@ fn draw_detail(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme)
     let lines: Vec<Line> = match req.detail {
         Detail::Pipeline => pipeline_lines(req, w, theme),
         Detail::Headers => headers_lines(req, w, theme),
-        Detail::Response => return draw_response(frame, inner, req, theme),
+        Detail::Response => return super::response_pane::draw(frame, inner, req, theme),
         Detail::Diff => super::diff::diff_lines(req, w, theme),
     };
     req.detail_max.set(lines.len().saturating_sub(h));
@@ -725,132 +745,6 @@ fn headers_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'stati
     out
 }
 
-fn draw_response(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme) {
-    let w = area.width as usize;
-    let h = area.height as usize;
-    let Some(r) = &req.response else {
-        let text = if req.sending {
-            "sending…"
-        } else {
-            "No response yet: Ctrl-G (or F9) sends the request."
-        };
-        frame.render_widget(
-            Paragraph::new(Span::styled(text, theme.dim())).wrap(Wrap { trim: false }),
-            area,
-        );
-        return;
-    };
-    let status_style = if r.status < 300 {
-        theme.ok()
-    } else if r.status < 500 {
-        theme.warn()
-    } else {
-        theme.error()
-    };
-    // The status line wraps (a job id does not fit 80 columns).
-    let mut lines = wrap_spans(
-        &[
-            Span::styled(format!("{} ", r.status), status_style),
-            Span::styled(
-                format!("{:.1} ms · {} bytes", r.elapsed_ms, r.body_len),
-                theme.dim(),
-            ),
-            Span::styled(
-                r.job_id
-                    .as_ref()
-                    .map(|j| format!(" · job {j}"))
-                    .or_else(|| r.code.as_ref().map(|c| format!(" · {c}")))
-                    .unwrap_or_default(),
-                status_style,
-            ),
-        ],
-        w as u16,
-    );
-    if let Some(m) = &r.message {
-        for chunk in wrap_words(m, w) {
-            lines.push(Line::from(chunk));
-        }
-    }
-    // Headers, then the body (formatted when ready, raw until then), from the scroll offset.
-    let mut rest: Vec<Line> = Vec::new();
-    // Header values and body lines wrap (the panel scrolls): nothing is cut.
-    for (n, v) in &r.headers {
-        rest.extend(wrap_spans(
-            &[
-                Span::styled(format!("{n}: "), theme.label()),
-                Span::raw(v.clone()),
-            ],
-            w as u16,
-        ));
-    }
-    let (body, formatted) = match &r.formatted {
-        Some(f) => (f.clone(), true),
-        None => (r.raw.clone(), false),
-    };
-    rest.push(Line::from(Span::styled(
-        if formatted || !body.json {
-            "".to_string()
-        } else {
-            "(raw; formatting…)".to_string()
-        },
-        theme.dim(),
-    )));
-    let head_n = rest.len();
-    // The response scrolls by lines until its last line is on the panel's last row (from the
-    // end, only the lines that fit are wrapped).
-    let avail = h.saturating_sub(lines.len()).max(1);
-    let mut tail_rows = 0;
-    let mut fit = 0;
-    for text in body.lines.iter().rev() {
-        tail_rows += wrap_chars(&clip(text, w.saturating_mul(avail)), w).len();
-        if tail_rows > avail {
-            break;
-        }
-        fit += 1;
-    }
-    if fit == body.lines.len() {
-        fit += head_n.min(avail - tail_rows.min(avail));
-    }
-    req.detail_max
-        .set((head_n + body.lines.len()).saturating_sub(fit.max(1)));
-    let skip = req.detail_scroll.min(req.detail_max.get());
-    let mut shown: Vec<Line> = rest.into_iter().skip(skip).collect();
-    let body_skip = skip.saturating_sub(head_n);
-    let room = h.saturating_sub(lines.len() + shown.len());
-    // The lines (header rows, body lines) wholly on screen: PageDown moves by them less one.
-    let mut whole = shown.len().min(h.saturating_sub(lines.len()));
-    let mut rows = 0;
-    'body: for text in body.lines.iter().skip(body_skip).take(room) {
-        // Only the text that can be on screen is wrapped (a line can be megabytes long).
-        let t = clip(text, w.saturating_mul(room.max(1)));
-        let chunks = wrap_chars(&t, w);
-        if rows + chunks.len().max(1) <= room && t.len() == text.len() {
-            whole += 1;
-        }
-        for chunk in chunks {
-            if rows >= room {
-                break 'body;
-            }
-            rows += 1;
-            if body.json && formatted {
-                let line = json_line(&chunk, theme);
-                shown.push(Line::from(
-                    line.spans
-                        .into_iter()
-                        .map(|s| Span::styled(s.content.into_owned(), s.style))
-                        .collect::<Vec<_>>(),
-                ));
-            } else {
-                shown.push(Line::from(chunk));
-            }
-        }
-    }
-    req.detail_page.set(whole.saturating_sub(1).max(1));
-    lines.extend(shown);
-    lines.truncate(h);
-    frame.render_widget(Paragraph::new(lines), area);
-}
-
 fn draw_signature(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme) {
     // `✓ computed` is about our signature only; the server's verdict on the last send is
     // shown apart, at the right. The signature is never cut for them: when the row is short
@@ -865,7 +759,11 @@ fn draw_signature(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
     let verdict = req
         .response
         .as_ref()
-        .filter(|r| r.sent_signature.is_none() || r.sent_signature.as_deref() == shown_signature)
+        .filter(|r| {
+            r.sent
+                .as_ref()
+                .is_none_or(|s| Some(s.signature.as_str()) == shown_signature)
+        })
         .map(|r| {
             let (long, accepted) = server_verdict(r.status, r.code.as_deref());
             let short = format!("{} {}", if accepted { "✓" } else { "✗" }, r.status);

@@ -24,6 +24,8 @@ pub enum Action {
     CopyCanonical,
     CopyResponse,
     NextDetail,
+    /// The Response panel shows the request as the engine sent it (again: the answer).
+    ShowSent,
     DetailPageDown,
     DetailPageUp,
     SwitchProfile,
@@ -57,7 +59,7 @@ impl Kinded for Action {
             | MoveRequestUp | MoveRequestDown => Kind::Edit,
             // Opens the body in $EDITOR (Ctrl-O opens a file in the events view).
             EditExternally => Kind::Open,
-            Search => Kind::Inspect,
+            Search | ShowSent => Kind::Inspect,
             CopySignature | CopyHeaders | CopyCurl | CopyBody | CopyCanonical | CopyResponse => {
                 Kind::Copy
             }
@@ -112,8 +114,14 @@ pub const KEYS: Table<Action> = Table::new("request", &[
     bind(
         Action::Search,
         &[KeySpec::ctrl('f')],
-        "search the body",
-        "search the body (Enter/Down next, Up previous, Esc close)",
+        "search",
+        "search the body, or the Response panel when it is shown and the cursor is not in the body (a regex; Enter/Down next, Up previous, Esc close; n of m)",
+    ),
+    bind(
+        Action::ShowSent,
+        &[KeySpec::alt('d')],
+        "sent request of the response",
+        "Response panel: the request as sent for that response (request line, headers, body: the engine's record, not the fields now), or the answer again",
     ),
     bind(
         Action::RevealKey,
@@ -268,6 +276,12 @@ pub const NORMAL_KEYS: Table<Action> = Table::new(
             "(after Esc) next detail panel",
         ),
         bind(
+            Action::ShowSent,
+            &[KeySpec::char('D')],
+            "",
+            "(after Esc) sent request of the response",
+        ),
+        bind(
             Action::ScrollCanonicalDown,
             &[KeySpec::char('j'), KeySpec::key(KeyCode::Down)],
             "",
@@ -358,6 +372,7 @@ pub fn footer_actions(focus: super::state::Field, normal_mode: bool) -> &'static
             Action::Send,
             Action::Edit,
             Action::NextDetail,
+            Action::ShowSent,
             Action::ScrollCanonicalDown,
             Action::Format,
             Action::Save,
@@ -373,8 +388,14 @@ pub fn footer_actions(focus: super::state::Field, normal_mode: bool) -> &'static
         ],
         Field::Timestamp => &[Action::ToggleTimestamp, Action::Send],
         Field::RestKey => &[Action::RevealKey, Action::Send, Action::Save],
-        Field::Method => &[Action::Send, Action::NextDetail],
-        _ => &[Action::Send, Action::Save, Action::NextDetail],
+        Field::Method => &[Action::Send, Action::NextDetail, Action::ShowSent],
+        _ => &[
+            Action::Send,
+            Action::Save,
+            Action::NextDetail,
+            Action::ShowSent,
+            Action::Search,
+        ],
     }
 }
 

@@ -22,6 +22,7 @@ pub mod requests;
 #[cfg(test)]
 mod requests_tests;
 pub mod response;
+pub mod response_pane;
 pub mod state;
 mod update;
 

@@ -12,6 +12,7 @@ use crate::core::{LineLabel, Secret, SignableRequest, SigningForm};
 use crate::store::DEFAULT_REQUEST;
 use crate::tui::model::{EditorRequest, KeyInfo, ResponseView, SignedView};
 use crate::tui::widgets::body_editor::BodyEditor;
+use crate::tui::widgets::search::SearchBox;
 use crate::tui::widgets::LineInput;
 
 /// The editable fields of the request view, in Tab order.
@@ -144,13 +145,36 @@ impl Detail {
     }
 }
 
+/// What the search prompt searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchIn {
+    Body,
+    /// The Response panel: the answer, or the exchange as sent (`response_pane.rs`).
+    Response,
+}
+
+/// What the Response panel shows, as a key: (the response's send id, formatted, as sent). A
+/// search found in other text is not drawn over this one.
+pub type PaneKey = (u64, bool, bool);
+
+/// The search over the Response panel's text (`response_pane.rs`): every match (line, byte
+/// range in it), in order, and the current one.
+#[derive(Clone, Debug, Default)]
+pub struct PaneSearch {
+    pub(super) re: Option<regex::bytes::Regex>,
+    pub(super) matches: Vec<(usize, std::ops::Range<usize>)>,
+    pub(super) current: Option<usize>,
+    /// The text the matches were found in.
+    pub(super) key: Option<PaneKey>,
+}
+
 /// A prompt of the request view, drawn over it and taking its keys until closed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Prompt {
     /// Type a name to save the profile as.
     SaveAs(LineInput),
-    /// Search the body.
-    Search(LineInput),
+    /// Search the body, or the Response panel (`widgets::search`).
+    Search(SearchIn, SearchBox),
     /// Type a name for a new, copied or renamed request of the profile.
     RequestName { action: NameAction, edit: LineInput },
     /// Delete the selected request? (y)
@@ -347,6 +371,11 @@ pub struct RequestState {
     /// The largest useful `detail_scroll` (the last line at the top), as the last frame found
     /// it: the scroll keys stop there instead of scrolling into a blank panel.
     pub detail_max: std::cell::Cell<usize>,
+    /// The Response panel shows the request as the engine sent it for that response, not the
+    /// answer (`response_pane.rs`).
+    pub show_sent: bool,
+    /// The search over the Response panel's text.
+    pub pane_search: PaneSearch,
     /// How far PageDown / PageUp move the detail panel, as the last frame found it: the lines
     /// wholly on screen less one (the last of them tops the next page, so nothing is skipped).
     pub detail_page: std::cell::Cell<usize>,
@@ -431,6 +460,8 @@ impl RequestState {
             detail_scroll: 0,
             detail_max: std::cell::Cell::new(usize::MAX),
             detail_page: std::cell::Cell::new(1),
+            show_sent: false,
+            pane_search: Default::default(),
             status: String::new(),
         };
         req.set_request(&request);

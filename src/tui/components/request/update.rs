@@ -12,14 +12,16 @@ use super::keys::{Action, KEYS, NORMAL_KEYS};
 use super::layout::{request_layout, RequestLayout};
 use super::message::{ProfileLoad, RequestEffect, RequestMsg};
 use super::requests;
+use super::response_pane::PaneTarget;
 use super::state::NameAction;
-use super::state::{Detail, Field, ProfileKey, Prompt, RequestState, METHODS, TYPED_KEY};
+use super::state::{Detail, Field, ProfileKey, Prompt, RequestState, SearchIn, METHODS, TYPED_KEY};
 use crate::core::time::format_timestamp;
 use crate::core::{Secret, SigningForm};
 use crate::tui::effect::SendJob;
 use crate::tui::keymap;
 use crate::tui::model::{EditorRequest, FormattedBody, KeyInfo, ResponseView, SignedView};
 use crate::tui::signing::SignJob;
+use crate::tui::widgets::search;
 use crate::tui::widgets::{Edit, LineInput};
 
 /// Handle one message of the request view; pure (no I/O): what needs I/O comes back as
@@ -200,6 +202,7 @@ fn on_send_done(req: &mut RequestState, id: u64, result: Result<ResponseView, St
             };
             req.detail_scroll = 0;
             req.detail_max.set(usize::MAX);
+            req.show_sent = false;
             req.response = Some(resp);
         }
         Err(e) => {
@@ -348,42 +351,19 @@ fn prompt_key(req: &mut RequestState, prompt: Prompt, key: KeyEvent) -> Vec<Requ
             resign_if(req, changed)
         }
         Prompt::KeyChoice(choice) => key_choice::on_key(req, choice, key),
-        Prompt::Search(mut edit) => match key.code {
-            KeyCode::Esc => {
-                let _ = req.body.set_search_pattern("");
-                vec![]
-            }
-            KeyCode::Enter | KeyCode::Down | KeyCode::Up => {
-                let found = if key.code == KeyCode::Up {
-                    req.body.search_back(false)
-                } else {
-                    req.body.search_forward(false)
-                };
-                if let Err(e) = regex::bytes::Regex::new(edit.text()) {
-                    req.status = search_pattern_error(edit.text(), &e);
-                } else if !found {
-                    req.status = format!("no match for {:?}", edit.text());
+        Prompt::Search(within, mut b) => {
+            let outcome = match within {
+                SearchIn::Body => search::on_key(&mut b, &mut req.body, &key),
+                SearchIn::Response => search::on_key(&mut b, &mut PaneTarget { req }, &key),
+            };
+            if let search::Outcome::Open(said) = outcome {
+                if let Some(said) = said {
+                    req.status = said;
                 }
-                req.prompt = Some(Prompt::Search(edit));
-                vec![]
+                req.prompt = Some(Prompt::Search(within, b));
             }
-            _ => {
-                edit.edit(&key);
-                search_as_typed(req, &edit);
-                req.prompt = Some(Prompt::Search(edit));
-                vec![]
-            }
-        },
-    }
-}
-
-/// Search for the pattern as it is now (from the cursor), or say why it is not a regex.
-fn search_as_typed(req: &mut RequestState, edit: &LineInput) {
-    match req.body.set_search_pattern(edit.text()) {
-        Ok(()) => {
-            req.body.search_forward(true);
+            vec![]
         }
-        Err(e) => req.status = search_pattern_error(edit.text(), &e),
     }
 }
 
@@ -391,11 +371,16 @@ fn search_as_typed(req: &mut RequestState, edit: &LineInput) {
 /// field (as one line) or the body.
 fn on_paste(req: &mut RequestState, text: &str) -> Vec<RequestEffect> {
     match req.prompt.take() {
-        // The body search box takes a pasted pattern (one line) and searches at once.
-        Some(Prompt::Search(mut edit)) => {
-            edit.insert_str(text);
-            search_as_typed(req, &edit);
-            req.prompt = Some(Prompt::Search(edit));
+        // The search box takes a pasted pattern (one line) and searches at once.
+        Some(Prompt::Search(within, mut b)) => {
+            let outcome = match within {
+                SearchIn::Body => search::on_paste(&mut b, &mut req.body, text),
+                SearchIn::Response => search::on_paste(&mut b, &mut PaneTarget { req }, text),
+            };
+            if let search::Outcome::Open(Some(said)) = outcome {
+                req.status = said;
+            }
+            req.prompt = Some(Prompt::Search(within, b));
             return vec![];
         }
         Some(other) => {
@@ -417,19 +402,6 @@ fn on_paste(req: &mut RequestState, text: &str) -> Vec<RequestEffect> {
         }
         field_changed(req, focus)
     }
-}
-
-/// One line for the status bar: regex::Error's Display spans several lines (the pattern, a
-/// caret, then `error: ...`); the last one says what is wrong.
-fn search_pattern_error(pattern: &str, e: &regex::Error) -> String {
-    let text = e.to_string();
-    let why = text
-        .lines()
-        .map(str::trim)
-        .rfind(|l| !l.is_empty())
-        .unwrap_or("")
-        .trim_start_matches("error: ");
-    format!("the search pattern {pattern:?} is not a valid regex: {why}")
 }
 
 /// Save under the current name; the built-in demo profile can only be saved as a new name. A
@@ -486,11 +458,21 @@ pub fn run(req: &mut RequestState, action: Action) -> Vec<RequestEffect> {
         Action::EditExternally => {
             return vec![RequestEffect::EditBody(req.body.text().to_string())]
         }
+        // The Response panel when it is shown and the cursor is not in the body; else the body.
         Action::Search => {
-            req.focus = Field::Body;
-            req.normal_mode = false;
-            req.prompt = Some(Prompt::Search(LineInput::default()));
+            let within = if req.detail == Detail::Response
+                && req.response.is_some()
+                && (req.normal_mode || req.focus != Field::Body)
+            {
+                SearchIn::Response
+            } else {
+                req.focus = Field::Body;
+                req.normal_mode = false;
+                SearchIn::Body
+            };
+            req.prompt = Some(Prompt::Search(within, Default::default()));
         }
+        Action::ShowSent => show_sent(req),
         Action::RevealKey => req.key_info.revealed = !req.key_info.revealed,
         Action::CopySignature => return copy_signature(req),
         Action::CopyHeaders => return copy_headers(req),
@@ -532,12 +514,25 @@ pub fn run(req: &mut RequestState, action: Action) -> Vec<RequestEffect> {
     vec![]
 }
 
+/// The Response panel, showing the request as sent for the response (again: the answer).
+fn show_sent(req: &mut RequestState) {
+    if req.response.is_none() {
+        req.status = "nothing was sent yet: Ctrl-G (or F9) sends the request".into();
+        return;
+    }
+    req.show_sent = req.detail != Detail::Response || !req.show_sent;
+    req.detail = Detail::Response;
+    req.detail_scroll = 0;
+    req.detail_max.set(usize::MAX);
+}
+
 fn cycle_detail(req: &mut RequestState) {
     let i = Detail::ALL
         .iter()
         .position(|d| *d == req.detail)
         .unwrap_or(0);
     req.detail = Detail::ALL[(i + 1) % Detail::ALL.len()];
+    req.show_sent = false;
     req.detail_scroll = 0;
     req.detail_max.set(usize::MAX);
 }
