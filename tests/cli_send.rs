@@ -704,3 +704,77 @@ fn hides_itself(c: char) -> bool {
         || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{061C}')
         || matches!(c, '\u{200B}'..='\u{200F}' | '\u{FEFF}')
 }
+
+/// A header value with a space at an edge is refused, not sent: HTTP drops the space in transit,
+/// so the server would check the signature against the value without it and answer
+/// SIGNATURE_MISMATCH for a request that looked right (`docs/signing.md` rule S13). `sign
+/// --output curl` refuses to print it for the same reason; `--output text` still shows what is
+/// signed, the space made visible.
+#[test]
+fn a_header_value_with_a_trailing_space_is_refused_before_sending() {
+    let env = Env::new();
+    let srv = server();
+    let (code, out, err) = env.run(&[
+        "profile",
+        "new",
+        "spaced",
+        "--indexing-url",
+        &srv.url(),
+        "--api-key",
+        &format!("{API} "),
+        "--rest-key-env",
+        "CLI_KEY",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = env.run_with(
+        &["send", "--profile", "spaced", "--body", "[]"],
+        &[("CLI_KEY", KEY)],
+        None,
+    );
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains(&format!(
+            "the value of header X-SVC-APIKEY (\"{API} \") ends with a space, which HTTP drops in transit"
+        )),
+        "{err}"
+    );
+    assert!(err.trim_end().ends_with("remove the space"), "{err}");
+    let seen = srv.store().requests(&Default::default()).items;
+    assert!(seen.is_empty(), "nothing is sent: {seen:?}");
+
+    let sign = |output: &str| {
+        env.run_with(
+            &[
+                "sign",
+                "--method",
+                "PUT",
+                "--path",
+                "/v2/batch",
+                "--body",
+                "[]",
+                "--api-key",
+                "pub ",
+                "--timestamp",
+                "2026-11-22T10:00:00.000Z",
+                "--rest-key-env",
+                "CLI_KEY",
+                "--indexing-url",
+                "http://127.0.0.1:9",
+                "--output",
+                output,
+            ],
+            &[("CLI_KEY", KEY)],
+            None,
+        )
+    };
+    let (code, out, err) = sign("curl");
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("header X-SVC-APIKEY (\"pub \") ends with a space"),
+        "{err}"
+    );
+    assert!(out.is_empty(), "{out}");
+    let (code, out, err) = sign("text");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("X-SVC-APIKEY=pub·"), "{out}");
+}

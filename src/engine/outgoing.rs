@@ -35,6 +35,14 @@ pub enum BuildError {
     BadHeaderValue { name: String },
     #[error("the header prefix \"{prefix}\" gives the header name {name}, which HTTP does not allow; use letters, digits, '-' or '_' (e.g. SVC or KLEVU)")]
     BadHeaderPrefix { prefix: String, name: String },
+    #[error("the value of header {name} ({value:?}) {edge} with {what}, which HTTP drops in transit, so the server would check the signature against another value and it would not match; remove the {what_short}")]
+    SpaceAroundHeaderValue {
+        name: String,
+        value: String,
+        edge: &'static str,
+        what: &'static str,
+        what_short: &'static str,
+    },
     #[error(transparent)]
     Sign(#[from] SignError),
 }
@@ -113,8 +121,33 @@ fn check_headers(prefix: &str, headers: &SignedHeaders) -> Result<(), BuildError
                 name: name.to_string(),
             });
         }
+        // A field value has no surrounding whitespace (RFC 9110, 5.5): a receiver drops a space
+        // or tab at either end, so the value the server signs is not the value signed here.
+        if let Some((edge, c)) = space_at_an_edge(value) {
+            let (what, what_short) = match c {
+                '\t' => ("a tab", "tab"),
+                _ => ("a space", "space"),
+            };
+            return Err(BuildError::SpaceAroundHeaderValue {
+                name: name.to_string(),
+                value: value.to_string(),
+                edge,
+                what,
+                what_short,
+            });
+        }
     }
     Ok(())
+}
+
+/// Which end of a header value, if any, holds a space or tab HTTP would drop, and that character.
+fn space_at_an_edge(value: &str) -> Option<(&'static str, char)> {
+    let ows = |c: char| c == ' ' || c == '\t';
+    match (value.chars().next(), value.chars().last()) {
+        (Some(c), _) if ows(c) => Some(("starts", c)),
+        (_, Some(c)) if ows(c) => Some(("ends", c)),
+        _ => None,
+    }
 }
 
 /// The URL a signed request goes to, after the checks [`build_signed`] makes before sending
@@ -286,6 +319,50 @@ mod tests {
         assert_eq!(
             build(BASE, &parts(b"[]"), ""),
             Err(BuildError::Sign(SignError::EmptyKey))
+        );
+    }
+
+    /// A header value with a space or tab at either end is refused before it is sent: every
+    /// receiver drops it (RFC 9110 field values), so the server would sign another value.
+    #[test]
+    fn a_header_value_with_space_at_an_edge_is_refused() {
+        for (api_key, edge, what) in [
+            ("pub ", "ends", "a space"),
+            (" pub", "starts", "a space"),
+            ("pub\t", "ends", "a tab"),
+        ] {
+            let mut p = parts(b"[]");
+            p.api_key = api_key.into();
+            let e = build(BASE, &p, "k").unwrap_err();
+            let text = e.to_string();
+            assert!(
+                matches!(&e, BuildError::SpaceAroundHeaderValue { name, edge: got, what: w, .. }
+                    if name == "X-SVC-APIKEY" && *got == edge && *w == what),
+                "{text}"
+            );
+            assert!(text.contains(&format!("{api_key:?}")), "{text}");
+            assert!(
+                text.ends_with(&format!("remove the {}", &what[2..])),
+                "{text}"
+            );
+        }
+        // Inside a value a space is the value's own (the Authorization header has one).
+        let mut p = parts(b"[]");
+        p.api_key = "p u b".into();
+        p.content_type = "application/json; charset=utf-8".into();
+        build(BASE, &p, "k").unwrap();
+        // A timestamp typed with a trailing space, as the workbench's field allows.
+        let e = build_signed(
+            BASE,
+            &parts(b"[]"),
+            "2026-11-22T10:00:00.000Z ",
+            &Secret::new("k"),
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("the value of header X-SVC-TIMESTAMP"),
+            "{e}"
         );
     }
 }
