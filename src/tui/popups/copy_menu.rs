@@ -10,6 +10,7 @@ use super::component::{Component, Ctx, PopupEffect};
 use crate::tui::palette;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::prompt::{text_box, TextBox};
+use crate::tui::widgets::text::wrap_words;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CopyMenu;
@@ -36,26 +37,42 @@ impl Component for CopyMenu {
         }
     }
 
+    /// One row per copy, its description word-wrapped under itself when the screen is too
+    /// narrow for it (nothing is cut).
     fn draw(&self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>, theme: &Theme) {
-        let mut lines: Vec<Line> = palette::copy_entries(ctx.view)
+        let copies = palette::copy_entries(ctx.view);
+        let hint = "one letter copies · Esc cancels";
+        let rows: Vec<(String, &str)> = copies
             .iter()
-            .map(|c| {
-                Line::from(vec![
-                    Span::styled(format!(" {}  ", c.key.label()), theme.label()),
-                    Span::raw(c.help),
-                ])
-            })
+            .map(|c| (format!(" {}  ", c.key.label()), c.help))
             .collect();
-        lines.push(Line::from(Span::styled(
-            "one letter copies · Esc cancels",
-            theme.dim(),
-        )));
-        let width = lines
+        let widest = rows
             .iter()
-            .map(|l| l.width() as u16 + 2)
+            .map(|(k, h)| k.chars().count() + h.chars().count())
+            .chain(std::iter::once(hint.chars().count()))
             .max()
-            .unwrap_or(30)
-            .min(area.width);
+            .unwrap_or(30);
+        let width = (widest as u16 + 2).min(area.width);
+        let inner = usize::from(width.saturating_sub(2));
+        let mut lines: Vec<Line> = vec![];
+        for (key, help) in rows {
+            let lead = key.chars().count();
+            for (i, piece) in wrap_words(help, inner.saturating_sub(lead).max(8))
+                .into_iter()
+                .enumerate()
+            {
+                let key = if i == 0 {
+                    key.clone()
+                } else {
+                    " ".repeat(lead)
+                };
+                lines.push(Line::from(vec![
+                    Span::styled(key, theme.label()),
+                    Span::raw(piece),
+                ]));
+            }
+        }
+        lines.push(Line::from(Span::styled(hint, theme.dim())));
         let height = lines.len() as u16 + 2;
         let b = TextBox {
             title: " Copy… ".into(),

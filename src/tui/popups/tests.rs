@@ -92,3 +92,14 @@ fn a_click_selects_a_picker_row_and_a_click_on_the_selection_picks_it() {
         ("PATCH", "/v2/batch")
     );
 }
+
+/// The copy menu at 80 columns: the longest description ("... (pick one of 8 languages)") was
+/// cut at the box's edge; it wraps under itself.
+#[test]
+fn the_copy_menu_wraps_a_description_too_long_for_80_columns() {
+    let mut t = TestApp::new(80, 24);
+    t.alt('y');
+    t.assert_line(" p  copy the request being edited as a program that signs it");
+    t.assert_line("    languages)");
+    t.assert_line("one letter copies · Esc cancels");
+}

@@ -30,7 +30,11 @@ pub struct ProfilesLayout {
 
 /// The layout of the manager in `area` for the current state.
 pub fn layout(area: Rect, state: &ProfilesState) -> ProfilesLayout {
-    let [main, footer] = Layout::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(area);
+    // The last row is the name prompt or the delete question, while one is open (the view's
+    // messages are in the workbench's status line).
+    let asking = matches!(state.mode, Mode::Name { .. } | Mode::ConfirmDelete(_));
+    let [main, footer] =
+        Layout::vertical([Constraint::Min(3), Constraint::Length(u16::from(asking))]).areas(area);
     let list_w = if main.width >= 110 { 32 } else { 24 };
     let [list, detail] =
         Layout::horizontal([Constraint::Length(list_w), Constraint::Min(20)]).areas(main);
@@ -318,7 +322,6 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState, theme: &Theme)
             format!("Delete profile {name} and its file? y to confirm, any other key keeps it."),
             theme.error(),
         ),
-        // The view's messages are in the workbench's status line.
         _ => Line::default(),
     };
     frame.render_widget(Paragraph::new(footer_line), footer);
