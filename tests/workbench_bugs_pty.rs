@@ -158,7 +158,11 @@ fn loading_over_unsaved_edits_asks_and_keeps_saves_or_drops_them() {
     // response of mine's request.
     switch_to(&mut tui, DOWN, "other");
     tui.send("d");
-    let screen = tui.wait_for("other loaded", |s| s.contains("profile other loaded"));
+    // Until the new signature is in, the canonical panel shows the last one marked
+    // "updating…" (with the dropped edit in it): wait for the new one.
+    let screen = tui.wait_for("other loaded and signed", |s| {
+        s.contains("profile other loaded") && !s.contains("updating…")
+    });
     assert!(screen.contains("Query      other=1"), "{screen}");
     assert!(screen.contains("Body (2 bytes)"), "{screen}");
     assert!(!screen.contains("EDIT1"), "{screen}");
@@ -180,8 +184,10 @@ fn loading_over_unsaved_edits_asks_and_keeps_saves_or_drops_them() {
     });
     switch_to(&mut tui, UP, "mine");
     tui.send("s");
-    let screen = tui.wait_for("mine loaded after the save", |s| {
-        s.contains("profile mine loaded") && s.contains("Query      mine=1")
+    let screen = tui.wait_for("mine loaded after the save, and signed", |s| {
+        s.contains("profile mine loaded")
+            && s.contains("Query      mine=1")
+            && !s.contains("updating…")
     });
     assert!(screen.contains(&size(0)), "{screen}");
     assert!(
