@@ -778,3 +778,68 @@ fn a_header_value_with_a_trailing_space_is_refused_before_sending() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("X-SVC-APIKEY=pub·"), "{out}");
 }
+
+/// `profile new` refuses a URL no send could use, naming the flag and the fix, and writes
+/// nothing; before, `--indexing-url indexing.example.com` (no scheme) was saved and every send
+/// failed with "relative URL without a base".
+#[test]
+fn profile_new_refuses_a_url_no_send_could_use() {
+    let env = Env::new();
+    for (flag, url, says) in [
+        (
+            "--indexing-url",
+            "indexing.example.com",
+            "write the base URL as http://host:port",
+        ),
+        (
+            "--indexing-url",
+            "ftp://127.0.0.1",
+            "must be http:// or https://",
+        ),
+        (
+            "--indexing-url",
+            "http://127.0.0.1:9/v2/batch",
+            "contains a path (/v2/batch)",
+        ),
+        (
+            "--analytics-url",
+            "stats",
+            "write the base URL as http://host:port",
+        ),
+    ] {
+        let mut args = vec![
+            "profile",
+            "new",
+            "p",
+            "--api-key",
+            API,
+            "--rest-key-env",
+            "K",
+        ];
+        if flag == "--analytics-url" {
+            args.extend(["--indexing-url", "http://127.0.0.1:9"]);
+        }
+        args.extend([flag, url]);
+        let (code, out, err) = env.run(&args);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(err.contains(&format!("{flag}: ")), "{err}");
+        assert!(err.contains(says), "{err}");
+        assert!(err.trim_end().ends_with("nothing was saved"), "{err}");
+        assert!(!env.config().join("profiles/p.toml").exists(), "{args:?}");
+    }
+    // The in-process server's word, and a URL with a trailing '/', are fine.
+    let (code, out, err) = env.run(&[
+        "profile",
+        "new",
+        "p",
+        "--api-key",
+        API,
+        "--rest-key-env",
+        "K",
+        "--indexing-url",
+        "embedded",
+        "--analytics-url",
+        "http://127.0.0.1:9/",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+}

@@ -211,6 +211,16 @@ fn new(store: &ProfileStore, a: NewArgs) -> anyhow::Result<u8> {
     if p.analytics_url.is_empty() {
         p.analytics_url = p.indexing_url.clone();
     }
+    // A URL that no send could use is refused now, naming its flag, not at the first send.
+    for (flag, url) in [
+        ("--indexing-url", &p.indexing_url),
+        ("--analytics-url", &p.analytics_url),
+    ] {
+        if url != crate::store::EMBEDDED_URL {
+            crate::engine::check_target_of(url, &crate::core::RequestSpec::default())
+                .map_err(|e| anyhow!("{flag}: {e}; nothing was saved"))?;
+        }
+    }
     // Another `profile new` of this name may have won since the check above.
     let outcome = store.create(&p)?;
     println!("{}", outcome.message());

@@ -15,7 +15,7 @@ use crate::core::{
 /// Why a request could not be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BuildError {
-    #[error("the URL {url} is not valid: {reason}")]
+    #[error("the URL {url} is not valid ({reason}); write the base URL as http://host:port or https://host")]
     BadUrl { url: String, reason: String },
     #[error("the base URL {url} must be http:// or https://")]
     BadScheme { url: String },
