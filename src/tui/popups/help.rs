@@ -37,10 +37,13 @@ fn fixed_rows(rows: &[(&str, &str)]) -> Vec<(String, String)> {
 /// Keys that work in every view (the router's table, and clicking a tab).
 pub fn global_rows() -> Vec<(String, String)> {
     rows_of(&GLOBAL_KEYS)
-        .chain(fixed_rows(&[(
-            "Click a tab",
-            "switch to that view (mouse)",
-        )]))
+        .chain(fixed_rows(&[
+            ("Click a tab", "switch to that view (mouse)"),
+            (
+                "In a picker",
+                "(Ctrl-L, Alt-O, Alt-P) / filters, Esc clears it then closes, Enter or 1-9 picks, a click on the selected row picks",
+            ),
+        ]))
         .collect()
 }
 
