@@ -71,7 +71,7 @@ fn signature_on_screen_equals_the_cli_send_is_accepted_and_quit_restores_the_ter
     // At 120 columns it is cut with `…` (Alt-M shows the whole message).
     tui.wait_for("the demo note", |s| {
         s.contains("demo profile: Ctrl-G sends to the local server from Request")
-            && signscope::tui::DEMO_NOTE
+            && signscope::tui::demo_note()
                 .starts_with("demo profile: Ctrl-G sends to the local server from Request")
     });
     // Freeze the timestamp, clear the body (Alt-> to its end, then Backspace), type a new one.

@@ -27,6 +27,7 @@ pub mod model;
 pub mod palette;
 pub mod popups;
 pub mod runtime;
+pub mod send_keys;
 pub mod signing;
 pub mod status;
 pub mod terminal;
@@ -201,7 +202,7 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
         });
     }
     if note.is_none() && session.is_demo() {
-        note = Some(DEMO_NOTE.into());
+        note = Some(send_keys::demo_note());
     }
     runtime::run_app_on(
         rt,
@@ -274,10 +275,7 @@ fn listen_error(addr: std::net::SocketAddr, e: &std::io::Error) -> String {
 /// it is stopped and named in the status line.
 pub const KEY_COMMAND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
-/// The first status line on the demo profile. It stays until another message replaces it, on
-/// any view, so it names the send key of each view that sends.
-pub const DEMO_NOTE: &str =
-    "demo profile: Ctrl-G sends to the local server from Request, Events, History and Traffic · F1 help";
+pub use send_keys::demo_note;
 
 #[doc(hidden)]
 pub mod test_util;

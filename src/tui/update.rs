@@ -3,7 +3,9 @@
 //! the runtime's answers go to the component they belong to. Pure: no I/O, no clock (time
 //! arrives in `Message::Tick`), no terminal.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEventKind};
+use crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
+};
 use ratatui::layout::{Position, Rect};
 
 use super::app::{App, GlobalAction, Popup, GLOBAL_KEYS};
@@ -195,7 +197,11 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             app.quit_after_save = false;
             app.load_after_save = None;
             // The edits stay in memory; the user can save elsewhere (Alt-S).
-            app.say(format!("{e} (edits kept; Alt-S saves under another name)"));
+            let save_as = crate::tui::components::request::keys::KEYS
+                .label_of(crate::tui::components::request::keys::Action::SaveAs);
+            app.say(format!(
+                "{e} (edits kept; {save_as} saves under another name)"
+            ));
             cmds
         }
         Message::LoadRequest { request, timestamp } => unsaved::load_or_ask(
@@ -618,6 +624,12 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
             _ => {}
         }
     }
+    // A send key where nothing is sent gets an answer that says where it sends (a typed
+    // character in a profile field is text, not a key).
+    if let Some(view) = sends_nothing(app, &key) {
+        app.say(crate::tui::send_keys::nothing_to_send(view));
+        return vec![];
+    }
     match app.view {
         View::Request => update(app, Message::Request(RequestMsg::Key(key))),
         View::Diagnose => {
@@ -645,6 +657,29 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
             app.lesson.area = frame_layout(Rect::new(0, 0, app.size.0, app.size.1)).1;
             update(app, Message::Lesson(LessonMsg::Key(key, now)))
         }
+    }
+}
+
+/// The view's name when `key` is a send key of the views that send, pressed in one that sends
+/// nothing and does not bind the key itself.
+fn sends_nothing(app: &App, key: &KeyEvent) -> Option<&'static str> {
+    let typed = matches!(key.code, KeyCode::Char(_))
+        && !key
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+    if typed || !crate::tui::send_keys::is_send_key(key) {
+        return None;
+    }
+    match app.view {
+        View::Lesson if keymap::lookup(&crate::tui::components::lesson::KEYS, key).is_none() => {
+            Some("the lesson")
+        }
+        View::Profiles
+            if keymap::lookup(&crate::tui::components::profiles::FORM_KEYS, key).is_none() =>
+        {
+            Some("the profile manager")
+        }
+        _ => None,
     }
 }
 

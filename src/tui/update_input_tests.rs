@@ -429,3 +429,37 @@ fn the_palette_lists_every_action_of_the_view_with_its_key_and_runs_one_by_name(
         "{cmds:?}"
     );
 }
+
+/// The send key pressed where nothing is sent (the profile manager, the lesson, an exercise)
+/// answers on the status line, and on the screen, with where it does send; nothing is sent.
+#[test]
+fn the_send_key_where_nothing_is_sent_says_where_it_sends() {
+    let mut t = app();
+    t.sign_now();
+    for view in [KeyCode::F(5), KeyCode::F(8)] {
+        t.press(view);
+        t.say(String::from("-"));
+        let cmds = t.ctrl('g');
+        assert!(
+            !cmds.iter().any(|c| matches!(c, Command::Send(_))),
+            "{cmds:?}"
+        );
+        assert!(
+            t.status.starts_with("nothing to send in the ")
+                && t.status.ends_with(
+                    "Ctrl-G sends to the local server from Request, Events, History and Traffic"
+                ),
+            "{view:?}: {}",
+            t.status
+        );
+        t.assert_line("nothing to send in the");
+    }
+    // F9, the other send key, too; a letter typed is not a send key.
+    t.say(String::from("-"));
+    t.press(KeyCode::F(9));
+    assert!(
+        t.status.starts_with("nothing to send in the lesson"),
+        "{}",
+        t.status
+    );
+}

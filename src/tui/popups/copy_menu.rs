@@ -30,7 +30,8 @@ impl Component for CopyMenu {
             None => {
                 let letters: Vec<String> = copies.iter().map(|c| c.key.label()).collect();
                 vec![PopupEffect::Status(format!(
-                    "Alt-Y then one of {}; Esc cancels",
+                    "{}then one of {}; Esc cancels",
+                    crate::tui::global_keys::copy_key(""),
                     letters.join(" ")
                 ))]
             }

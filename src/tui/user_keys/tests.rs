@@ -141,3 +141,79 @@ fn every_key_help_writes_is_read_back_as_that_key() {
         }
     }
 }
+
+/// Every sentence that names a send key (the demo's first note, the empty Response panel, the
+/// Diagnose boxes and their titles, History's answer for an event batch, the answer where
+/// nothing is sent) names the key the keys file gives it, never the default it replaced.
+#[test]
+fn texts_that_name_a_key_follow_the_keys_file() {
+    use crate::tui::components::history::tests::row;
+    use crate::tui::components::history::{HistoryState, RowKind};
+    let file = "[request]\nsend = [\"Ctrl-E\", \"F10\"]\n\
+                [events]\nsend = \"Ctrl-E\"\n\
+                [history]\nsend = \"Ctrl-E\"\nload = \"Ctrl-L\"\n\
+                [traffic]\nsend = \"Ctrl-E\"\n\
+                [diagnose]\ndiagnose = \"Ctrl-E\"\ntoggle-client-text = \"Alt-C\"\n";
+    let mut t = TestApp::with_keys_file(80, 24, file).expect("a good keys file");
+    t.sign_now();
+    let note = crate::tui::demo_note();
+    assert!(
+        note.starts_with(
+            "demo profile: Ctrl-E sends to the local server from Request, Events, History and Traffic"
+        ),
+        "{note}"
+    );
+    // The empty Response panel and the as-sent view's answer before anything was sent.
+    t.app.request.detail = crate::tui::components::request::state::Detail::Response;
+    t.assert_line("No response yet: Ctrl-E / F10 sends the");
+    t.alt('d');
+    assert!(
+        t.status.contains("Ctrl-E / F10 sends the request"),
+        "{}",
+        t.status
+    );
+    // Diagnose: the empty capture's instruction (wrapped, whole), its title and the verdict box.
+    t.press(KeyCode::F(6));
+    let screen = t.screen();
+    assert!(!screen.contains("Ctrl-G"), "{screen}");
+    assert!(!screen.contains("Alt-T"), "{screen}");
+    t.assert_line("Paste a raw HTTP request or a curl command, then press Ctrl-E");
+    t.assert_line("Ctrl-E diagnose");
+    t.assert_line("Paste a request above and press Ctrl-E.");
+    t.alt('c');
+    // The box's rows read as one text (the instruction wraps at words).
+    let text: Vec<String> = t
+        .lines()
+        .iter()
+        .map(|l| l.trim_matches(|c| c == '│' || c == ' ').to_string())
+        .collect();
+    let text = text.join(" ");
+    assert!(
+        text.contains("(Alt-C back to the capture), then Ctrl-E"),
+        "{text}"
+    );
+    // History: an event batch is not sent from there; the answer names the keys that do it.
+    t.app.history = HistoryState::new(vec![row(
+        "2026-11-22T10:05:00.000Z",
+        "demo",
+        RowKind::Events,
+        Some(200),
+    )]);
+    t.press(KeyCode::F(4));
+    t.ctrl('e');
+    assert!(
+        t.status
+            .contains("Ctrl-L loads it there, then Ctrl-E sends it"),
+        "{}",
+        t.status
+    );
+    // Where nothing is sent, the rebound key gets the answer; the old one is no send key.
+    t.press(KeyCode::F(5));
+    t.ctrl('e');
+    assert!(
+        t.status
+            .starts_with("nothing to send in the profile manager: Ctrl-E sends"),
+        "{}",
+        t.status
+    );
+}

@@ -57,9 +57,14 @@ pub fn draw(frame: &mut Frame, app: &App) {
 /// is, what it needs, and that the keys still work (nothing is lost; a bigger window redraws).
 fn draw_too_small(frame: &mut Frame, area: Rect, theme: &Theme) {
     let (w, h) = crate::tui::layout::MIN_SIZE;
+    let quit =
+        crate::tui::global_keys::GLOBAL_KEYS.label_of(crate::tui::global_keys::GlobalAction::Quit);
     let text = format!(
-        "Terminal too small: {}x{}. signscope needs at least {w}x{h}; enlarge the window (Ctrl-Q quits).",
-        area.width, area.height
+        "Terminal too small: {}x{}. signscope needs at least {w}x{h}; enlarge the window ({} quits).",
+        area.width,
+        area.height,
+        // The table's last quit key (Ctrl-Q; Ctrl-C comes first only as the habit).
+        quit.rsplit(" / ").next().unwrap_or_default()
     );
     let wrap = |t: &str| crate::tui::widgets::text::wrap_words(t, area.width as usize);
     let mut rows = wrap(&text);
@@ -145,10 +150,12 @@ fn fit_status(text: &str, width: u16) -> String {
     if crate::tui::widgets::text::text_width(text) <= width {
         return text.to_string();
     }
-    const MORE: &str = "… Alt-M";
-    let keep = width.saturating_sub(MORE.chars().count());
+    let log = crate::tui::global_keys::GLOBAL_KEYS
+        .label_of(crate::tui::global_keys::GlobalAction::Messages);
+    let more = format!("… {}", log.split(" / ").next().unwrap_or_default());
+    let keep = width.saturating_sub(more.chars().count());
     let mut out: String = text.chars().take(keep).collect();
-    out.push_str(MORE);
+    out.push_str(&more);
     out
 }
 

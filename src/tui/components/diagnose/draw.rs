@@ -5,6 +5,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use ratatui::Frame;
 
+use super::keys::{Action, KEYS};
 use super::state::{DiagKey, DiagnoseState};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::text::wrap_spans;
@@ -59,16 +60,20 @@ pub fn draw(frame: &mut Frame, area: Rect, d: &DiagnoseState, key_source: &str, 
                 crate::tui::widgets::text::fit_parts(
                     &[
                         &format!("key: {key}"),
-                        "Alt-K change",
-                        "Ctrl-G diagnose",
-                        if d.on_client_text {
-                            "Alt-T capture"
-                        } else if d.client_text.is_empty() {
-                            "Alt-T client text"
-                        } else {
-                            "Alt-T client text (pasted)"
-                        },
-                        "Alt-L load into editor",
+                        &format!("{} change", label(Action::ToggleKey)),
+                        &format!("{} diagnose", label(Action::Diagnose)),
+                        &format!(
+                            "{} {}",
+                            label(Action::ToggleClientText),
+                            if d.on_client_text {
+                                "capture"
+                            } else if d.client_text.is_empty() {
+                                "client text"
+                            } else {
+                                "client text (pasted)"
+                            }
+                        ),
+                        &format!("{} load into editor", label(Action::LoadIntoEditor)),
                     ],
                     " · ",
                     (input_area.width as usize).saturating_sub(4),
@@ -80,6 +85,15 @@ pub fn draw(frame: &mut Frame, area: Rect, d: &DiagnoseState, key_source: &str, 
     frame.render_widget(b, input_area);
     let shown = d.shown().textarea();
     frame.render_widget(shown, inner);
+    if d.shown().is_empty() {
+        // Drawn over the empty box (the cursor cell keeps its style), wrapped at words: the
+        // key that ends the sentence is the instruction, and it must not be cut.
+        frame.render_widget(
+            Paragraph::new(Span::styled(placeholder(d.on_client_text), theme.dim()))
+                .wrap(Wrap { trim: false }),
+            inner,
+        );
+    }
     // The box scrolls horizontally with the cursor: `›` / `‹` say where lines go on.
     crate::tui::widgets::text::mark_long_lines(frame, inner, shown, theme.dim());
     let verdict = match d.ok {
@@ -89,7 +103,10 @@ pub fn draw(frame: &mut Frame, area: Rect, d: &DiagnoseState, key_source: &str, 
     };
     let lines: Vec<Line> = if d.report.is_empty() {
         vec![Line::from(Span::styled(
-            "Paste a request above and press Ctrl-G.",
+            format!(
+                "Paste a request above and press {}.",
+                label(Action::Diagnose)
+            ),
             theme.dim(),
         ))]
     } else {
@@ -118,6 +135,32 @@ pub fn draw(frame: &mut Frame, area: Rect, d: &DiagnoseState, key_source: &str, 
             .scroll((d.report_scroll.min(report_max_scroll(d, report_area)), 0)),
         report_area,
     );
+}
+
+/// The first key of `action` as a sentence names it ("Ctrl-G"): from the keymap, so a keys
+/// file that rebinds it changes the view's words too.
+fn label(action: Action) -> String {
+    KEYS.label_of(action)
+        .split(" / ")
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// What the empty top box asks for: the capture, or the client's signing text.
+pub(super) fn placeholder(client_text: bool) -> String {
+    if client_text {
+        format!(
+            "Optional: paste the text the client signed ({} back to the capture), then {}",
+            label(Action::ToggleClientText),
+            label(Action::Diagnose)
+        )
+    } else {
+        format!(
+            "Paste a raw HTTP request or a curl command, then press {}",
+            label(Action::Diagnose)
+        )
+    }
 }
 
 /// How far the verdict scrolls in `report` (its box, with the border): until its last wrapped

@@ -43,15 +43,11 @@ pub struct DiagnoseState {
 
 impl Default for DiagnoseState {
     fn default() -> Self {
-        let mut input = BodyEditor::default();
-        input.set_placeholder_text("Paste a raw HTTP request or a curl command, then press Ctrl-G");
-        let mut client_text = BodyEditor::default();
-        client_text.set_placeholder_text(
-            "Optional: paste the text the client signed (Alt-T back to the capture), then Ctrl-G",
-        );
+        // The empty boxes' instructions are drawn by the view (`draw::placeholder`), wrapped
+        // and naming the keys the keymap has when it is drawn.
         DiagnoseState {
-            input,
-            client_text,
+            input: BodyEditor::default(),
+            client_text: BodyEditor::default(),
             on_client_text: false,
             key: DiagKey::Profile,
             report: Vec::new(),

@@ -181,7 +181,8 @@ fn run(d: &mut DiagnoseState, action: Action) -> Vec<DiagnoseEffect> {
             let _ = d.shown_mut().set_text("");
             d.normal_mode = false;
             vec![DiagnoseEffect::Status(format!(
-                "cleared {what} (Ctrl-Z brings it back)"
+                "cleared {what} ({} brings it back)",
+                keymap::TEXT_KEYS.label_of(keymap::TextAction::Undo)
             ))]
         }
         Action::LoadIntoEditor => vec![DiagnoseEffect::ParseCapture {

@@ -54,10 +54,12 @@ pub fn run(state: &mut HistoryState, action: Action) -> Vec<HistoryEffect> {
         RowKind::Events => "event batch",
     };
     match action {
-        Action::Send if row.kind == RowKind::Events => vec![HistoryEffect::Status(
-            "An event batch is sent from the Events view: Enter loads it there, then Ctrl-G sends it."
-                .into(),
-        )],
+        Action::Send if row.kind == RowKind::Events => vec![HistoryEffect::Status(format!(
+            "An event batch is sent from the Events view: {} loads it there, then {} sends it.",
+            super::keys::KEYS.label_of(Action::Load),
+            crate::tui::components::events::keys::KEYS
+                .label_of(crate::tui::components::events::keys::Action::Send),
+        ))],
         Action::Send => vec![HistoryEffect::Resend(Box::new(row.clone()))],
         Action::Load if row.kind == RowKind::Events => vec![
             HistoryEffect::LoadIntoEvents {

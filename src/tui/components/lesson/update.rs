@@ -280,11 +280,18 @@ pub fn observe(s: &mut LessonState, now: Draft, clock: DateTime<Utc>) -> Vec<Les
     p.lesson_step = step + 1;
     s.start = Some(now);
     s.hint = false;
+    let view_key = crate::tui::global_keys::GLOBAL_KEYS.label_of(
+        crate::tui::global_keys::GlobalAction::Show(crate::tui::layout::View::Lesson),
+    );
+    let view_key = view_key.split(" / ").next().unwrap_or_default();
     let status = if p.lesson_step == STEPS.len() {
-        "lesson: the last step is done; x in the lesson view (F8) starts an exercise".to_string()
+        format!(
+            "lesson: the last step is done; {} in the lesson view ({view_key}) starts an exercise",
+            KEYS.label_of(Action::Exercises)
+        )
     } else {
         format!(
-            "lesson: step {} done; next: {} (F8)",
+            "lesson: step {} done; next: {} ({view_key})",
             step + 1,
             STEPS[step + 1].title
         )

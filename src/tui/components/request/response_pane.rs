@@ -216,9 +216,12 @@ pub fn draw(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme) {
     let h = area.height as usize;
     let Some(r) = &req.response else {
         let text = if req.sending {
-            "sending…"
+            "sending…".to_string()
         } else {
-            "No response yet: Ctrl-G (or F9) sends the request."
+            format!(
+                "No response yet: {} sends the request.",
+                KEYS.label_of(Action::Send)
+            )
         };
         frame.render_widget(
             Paragraph::new(Span::styled(text, theme.dim())).wrap(Wrap { trim: false }),

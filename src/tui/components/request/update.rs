@@ -517,7 +517,10 @@ pub fn run(req: &mut RequestState, action: Action) -> Vec<RequestEffect> {
 /// The Response panel, showing the request as sent for the response (again: the answer).
 fn show_sent(req: &mut RequestState) {
     if req.response.is_none() {
-        req.status = "nothing was sent yet: Ctrl-G (or F9) sends the request".into();
+        req.status = format!(
+            "nothing was sent yet: {} sends the request",
+            KEYS.label_of(Action::Send)
+        );
         return;
     }
     req.show_sent = req.detail != Detail::Response || !req.show_sent;
@@ -846,7 +849,10 @@ fn copy_response(req: &mut RequestState) -> Vec<RequestEffect> {
             what: format!("the response body ({}, {} bytes)", r.status, r.body_len),
         }],
         None => {
-            req.status = "no response yet: send the request first (Ctrl-G)".into();
+            req.status = format!(
+                "no response yet: send the request first ({})",
+                KEYS.label_of(Action::Send)
+            );
             vec![]
         }
     }

@@ -216,9 +216,10 @@ pub fn run(state: &mut TrafficState, action: Action) -> Vec<TrafficEffect> {
         Action::Pause => {
             state.paused = !state.paused;
             if state.paused {
-                return vec![TrafficEffect::Status(
-                    "traffic paused: new requests are held until Alt-Z resumes".into(),
-                )];
+                return vec![TrafficEffect::Status(format!(
+                    "traffic paused: new requests are held until {} resumes",
+                    KEYS.label_of(Action::Pause)
+                ))];
             }
             let held = std::mem::take(&mut state.held);
             let n = held.len();
