@@ -769,9 +769,12 @@ fn protocol_breaches(message_code: &str, views: &[(String, String)]) -> Vec<Stri
     for (dir, code) in views {
         let update = code.find("pub fn update(").map(|i| {
             let sig = &code[i..];
+            // What the view is given besides its message (the profile in use) may come
+            // first; rustfmt may end a long argument list with a comma.
             sig[..sig.find('{').unwrap_or(sig.len())]
                 .split_whitespace()
                 .collect::<String>()
+                .replace(",)", ")")
         });
         let want = format!("{}Msg)->Vec<{}Effect>", camel(dir), camel(dir));
         if !update.as_deref().is_some_and(|u| u.ends_with(&want)) {
@@ -953,6 +956,76 @@ fn one_status_channel_set_only_by_app_say() {
         ),
     ]);
     assert_eq!(found.len(), 3, "{found:?}");
+}
+
+/// What gives the profile in use or the REST key in use a second holder (`docs/architecture.md`,
+/// "The workbench"), in the files `(rel, code)` of `src/tui`: a view's state keeping the
+/// profile's name or kind (`profile_name`, `is_demo`) or a copy of it (`current:
+/// Option<Profile>`) — the App owns it (`App::profile`) and hands it to `update` and `draw` —
+/// and the request view's state keeping the key in a `Secret` besides the one its profile's
+/// source gave (`ProfileKey`): the key in use is the REST key field's text.
+fn owner_breaches(files: &[(&str, &str)]) -> Vec<String> {
+    // A field holding a key: a `Secret`, or a `KeyInfo` (which carries one).
+    let holders = regex::Regex::new(r"pub \w+: (Secret|KeyInfo),").unwrap();
+    let mut bad = vec![];
+    for (rel, code) in files {
+        if !(rel.starts_with("tui/components/") && rel.ends_with("state.rs")) {
+            continue;
+        }
+        let squeezed: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
+        for copy in [
+            "profile_name: String",
+            "is_demo: bool",
+            "current: Option<Profile>",
+        ] {
+            if squeezed.contains(copy) {
+                bad.push(format!(
+                    "{rel}: `{copy}` keeps a copy of the profile in use; read the App's (`CurrentProfile`) given to update/draw"
+                ));
+            }
+        }
+        if holders.find_iter(&squeezed).count() > 1 {
+            bad.push(format!(
+                "{rel}: the REST key is kept twice; the key in use is the field's text"
+            ));
+        }
+    }
+    bad
+}
+
+/// One owner each: the profile in use is the App's, the REST key in use the field's text.
+#[test]
+fn the_profile_in_use_and_the_rest_key_have_one_owner_each() {
+    let files = load();
+    let tui: Vec<(&str, &str)> = files
+        .iter()
+        .filter(|f| f.rel.starts_with("tui/"))
+        .map(|f| (f.rel.as_str(), f.code.as_str()))
+        .collect();
+    assert!(tui
+        .iter()
+        .any(|(r, _)| *r == "tui/components/request/state.rs"));
+    let bad = owner_breaches(&tui);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    // The check finds what it looks for.
+    let found = owner_breaches(&[
+        (
+            "tui/components/request/state.rs",
+            "pub struct RequestState { pub profile_name:\n String, pub is_demo: bool, \
+             pub key_info: KeyInfo, } pub struct ProfileKey { pub secret: Secret, } \
+             fn new(key: KeyInfo, now: Now) {}",
+        ),
+        (
+            "tui/components/profiles/state.rs",
+            "pub struct ProfilesState { pub current: Option<Profile>, }",
+        ),
+        // A message carrying a load is not a holder.
+        (
+            "tui/components/request/message.rs",
+            "pub struct ProfileLoad { pub is_demo: bool, }",
+        ),
+    ]);
+    assert_eq!(found.len(), 4, "{found:?}");
 }
 
 /// The checker itself: a loop, a parent re-export and a wrong-way import are all found.

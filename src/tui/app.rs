@@ -12,7 +12,7 @@ use super::components::request::RequestState;
 use super::components::traffic::TrafficState;
 pub use super::global_keys::{GlobalAction, GLOBAL_COPY_KEYS, GLOBAL_KEYS};
 use super::layout::View;
-use super::model::{EditorRequest, KeyInfo};
+use super::model::{CurrentProfile, EditorRequest, KeyInfo};
 pub use super::popups::Popup;
 pub use super::status::{MessageLog, LOG_MESSAGES};
 
@@ -41,6 +41,8 @@ pub struct App {
     /// router outside `update.rs` (a popup, the unsaved-edits question) asks of a view.
     pub queued: std::collections::VecDeque<crate::tui::message::Message>,
 
+    /// The profile being edited and sent with (its one owner in the workbench).
+    pub profile: CurrentProfile,
     pub request: RequestState,
     pub diagnose: DiagnoseState,
     pub events: EventsState,
@@ -70,7 +72,11 @@ impl App {
             theme: crate::tui::theme::Theme::new(false),
             size: (80, 24),
             queued: Default::default(),
-            request: RequestState::new(profile_name, is_demo, request, key, now),
+            profile: CurrentProfile {
+                name: profile_name.to_string(),
+                is_demo,
+            },
+            request: RequestState::new(request, key, now),
             diagnose: DiagnoseState::default(),
             events: Default::default(),
             history: Default::default(),

@@ -14,6 +14,17 @@ pub struct KeyInfo {
     pub revealed: bool,
 }
 
+/// The profile the workbench edits and sends with, as the workbench sees it: one owner, the
+/// App (`App::profile`), set by the router when a profile loads, is saved under a name or is
+/// renamed; the views read it through what `update` and `draw` are given. (The runtime's
+/// `Session` holds the profile the engine sends with, on the other side of the effects.)
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CurrentProfile {
+    pub name: String,
+    /// The built-in demo profile: read-only, saved only under a new name.
+    pub is_demo: bool,
+}
+
 /// The request the editor is loaded with or holds: the one request model of the core
 /// ([`RequestSpec`], body shared, never copied) and what is not part of the request, the base
 /// URL it goes to. The REST key is apart ([`KeyInfo`]), as in the core's `SigningParams`.

@@ -67,8 +67,8 @@ fn switching_profile_over_unsaved_edits_asks_save_discard_or_cancel() {
 #[test]
 fn save_then_load_loads_only_after_the_save_succeeded() {
     let mut a = TestApp::new(80, 24);
-    a.request.is_demo = false;
-    a.request.profile_name = "mine".into();
+    a.profile.is_demo = false;
+    a.profile.name = "mine".into();
     a.type_str("EDITED");
     switch_to_second(&mut a);
     let cmds = a.press(KeyCode::Char('s'));

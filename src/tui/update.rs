@@ -20,8 +20,8 @@ use super::effect::Command;
 use super::keymap;
 use super::layout::{frame_layout, tab_layout, View};
 use super::message::Message;
-use super::model::EditorRequest;
 use super::model::PendingLoad;
+use super::model::{CurrentProfile, EditorRequest};
 use super::palette::PaletteAction;
 use super::popups::{self, PopupEffect};
 use super::unsaved;
@@ -169,18 +169,24 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
         Message::Copied(Ok(what)) => say(app, format!("copied {what}")),
         Message::Copied(Err(e)) | Message::Status(e) => say(app, e),
         Message::ProfileList(Ok(names)) => {
-            app.popup = Some(Popup::switch_profile(names, &app.request.profile_name));
+            app.popup = Some(Popup::switch_profile(names, &app.profile.name));
             vec![]
         }
         Message::ProfileList(Err(e)) | Message::ProfileLoaded(Err(e)) => say(app, e),
         Message::ProfileLoaded(Ok(p)) => profile_loaded(app, p),
         Message::ProfileRenamed { from, to } => {
-            if app.request.profile_name == from {
-                app.request.profile_name = to;
+            // The App owns the profile's name: a rename of the one in use follows here.
+            if app.profile.name == from {
+                app.profile.name = to;
             }
             vec![]
         }
         Message::ProfileSaved(Ok(name)) => {
+            // Saved under this name (a new one for Save As and for the demo profile).
+            app.profile = CurrentProfile {
+                name: name.clone(),
+                is_demo: false,
+            };
             let mut cmds = update(app, Message::Request(RequestMsg::Saved(name)));
             app.events.on_profile_saved(true);
             if app.quit_after_save {
@@ -218,7 +224,7 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             vec![Command::Quit]
         }
         Message::Request(m) => {
-            let effects = request::update(&mut app.request, m);
+            let effects = request::update(&mut app.request, &app.profile, m);
             route_effects(app, effects)
         }
         Message::Diagnose(m) => {
@@ -234,7 +240,7 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             route_effects(app, effects)
         }
         Message::Profiles(m) => {
-            let effects = profiles::update(&mut app.profiles, m);
+            let effects = profiles::update(&mut app.profiles, &app.profile.name, m);
             route_effects(app, effects)
         }
         Message::Traffic(m) => {
@@ -296,12 +302,10 @@ fn profile_loaded(app: &mut App, p: crate::tui::message::LoadedProfile) -> Vec<C
     // The batch shown is the profile's (or the one kept from before, which the profile
     // does not hold: saved with it only once edited).
     app.events.mark_saved();
-    if let Some(profile) = p.profile {
-        cmds.extend(update(
-            app,
-            Message::Profiles(ProfilesMsg::Current(profile)),
-        ));
-    }
+    app.profile = CurrentProfile {
+        name: p.name.clone(),
+        is_demo: p.is_demo,
+    };
     let load = request::ProfileLoad {
         name: p.name,
         is_demo: p.is_demo,

@@ -143,7 +143,6 @@ fn component_views_get_the_mouse_with_their_screen_area() {
             ],
             errors: vec![],
             dir: std::path::PathBuf::from("/cfg/profiles"),
-            current: "demo".into(),
         }),
     );
     let l = profiles::layout(area, &a.profiles);

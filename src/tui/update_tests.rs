@@ -511,13 +511,59 @@ fn quit_asks_only_with_unsaved_edits() {
 #[test]
 fn save_then_quit_from_the_quit_popup() {
     let mut a = app();
-    a.request.is_demo = false;
+    a.profile.is_demo = false;
     a.request.dirty = true;
     update(&mut a, ctrl_key('c'));
     let cmds = update(&mut a, key(KeyCode::Char('s')));
     assert!(matches!(cmds.as_slice(), [Command::SaveProfile { name, .. }] if name == "demo"));
     let cmds = update(&mut a, Message::ProfileSaved(Ok("demo".into())));
     assert!(matches!(cmds.as_slice(), [Command::Quit]));
+}
+
+/// The profile in use has one owner, the App: a rename of it (from the Profiles view) is what
+/// the status bar shows, what Ctrl-S saves under, and what the Profiles view marks "(in use)"
+/// and refuses to delete, at once (the view kept a copy that only a reload refreshed).
+#[test]
+fn a_rename_of_the_profile_in_use_is_followed_by_every_view_at_once() {
+    use crate::store::Profile;
+    use crate::tui::components::profiles::ProfilesMsg;
+    let mut a = app();
+    a.profile = crate::tui::model::CurrentProfile {
+        name: "shop".into(),
+        is_demo: false,
+    };
+    let listed = |names: &[&str]| ProfilesMsg::Loaded {
+        profiles: std::iter::once(Profile::demo())
+            .chain(names.iter().map(|n| Profile::new(*n)))
+            .collect(),
+        errors: vec![],
+        dir: std::path::PathBuf::from("/cfg/profiles"),
+    };
+    update(&mut a, key(KeyCode::F(5)));
+    update(&mut a, Message::Profiles(listed(&["shop"])));
+    a.assert_line("shop (in use)");
+    update(
+        &mut a,
+        Message::ProfileRenamed {
+            from: "shop".into(),
+            to: "shop-eu".into(),
+        },
+    );
+    // The list comes back from disk after the rename, without anyone saying which is in use.
+    update(&mut a, Message::Profiles(listed(&["shop-eu"])));
+    a.assert_line("shop-eu (in use)");
+    a.assert_line(" shop-eu │");
+    // Deleting it is refused; Ctrl-S in the request view saves under the new name.
+    update(&mut a, key(KeyCode::Down));
+    update(&mut a, key(KeyCode::Char('d')));
+    assert!(a.status.contains("Profile shop-eu is in use"), "{}", a.status);
+    update(&mut a, key(KeyCode::F(2)));
+    a.request.dirty = true;
+    let cmds = update(&mut a, ctrl_key('s'));
+    assert!(
+        matches!(cmds.as_slice(), [Command::SaveProfile { name, .. }] if name == "shop-eu"),
+        "{cmds:?}"
+    );
 }
 
 #[test]
@@ -577,12 +623,12 @@ fn rest_key_edit_and_reveal() {
     focus(&mut a, Field::RestKey);
     let typed = a.type_str("X");
     assert_eq!(
-        a.request.key_info.secret.expose(),
+        a.request.key().expose(),
         format!("{}X", crate::server::DEMO_REST_KEY)
     );
     assert_eq!(a.request.key_info.source, TYPED_KEY);
     update(&mut a, Message::Resize(80, 24));
-    a.request.is_demo = false;
+    a.profile.is_demo = false;
     // Ctrl-S asks where the typed key goes; `s` stores it in the profile file.
     let cmds = update(&mut a, ctrl_key('s'));
     assert!(cmds.is_empty(), "{cmds:?}");
@@ -694,7 +740,7 @@ fn profile_switch_popup_loads_the_chosen_profile() {
         a.events.collect_url(),
         "https://collect.example/analytics/collect"
     );
-    assert_eq!(a.request.profile_name, "prod");
+    assert_eq!(a.profile.name, "prod");
     assert_eq!(a.request.prefix.text(), "KLEVU");
     assert_eq!(a.request.key_info.source, "env PROD_KEY");
     assert!(!a.request.dirty);
@@ -731,8 +777,8 @@ fn save_as_popup_asks_for_a_name() {
     );
     assert!(a.status.contains("edits kept"));
     update(&mut a, Message::ProfileSaved(Ok("mine".into())));
-    assert_eq!(a.request.profile_name, "mine");
-    assert!(!a.request.is_demo);
+    assert_eq!(a.profile.name, "mine");
+    assert!(!a.profile.is_demo);
 }
 
 #[test]

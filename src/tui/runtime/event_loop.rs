@@ -86,7 +86,7 @@ pub fn run_app_on(
 /// The profile in the editor and its selected saved request.
 fn selection(app: &App) -> (String, String) {
     (
-        app.request.profile_name.clone(),
+        app.profile.name.clone(),
         app.request.requests.selected_name().to_string(),
     )
 }
@@ -140,9 +140,7 @@ async fn event_loop(
                 }
             }
         }
-        if app.request.profile_name != selected.0
-            || app.request.requests.selected_name() != selected.1
-        {
+        if app.profile.name != selected.0 || app.request.requests.selected_name() != selected.1 {
             selected = selection(app);
             if let Some(store) = fx.session.as_ref().map(|s| s.store()) {
                 if let Err(e) = store.remember_request(&selected.0, &selected.1) {

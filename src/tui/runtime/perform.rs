@@ -435,7 +435,6 @@ impl Effects {
             profiles: report.profiles.into_iter().map(without_body).collect(),
             errors: report.errors.iter().map(|e| e.to_string()).collect(),
             dir: sess.store().dir(),
-            current: sess.profile().name.clone(),
         };
         let _ = self.tx.send(Message::Profiles(msg));
     }

@@ -319,7 +319,7 @@ fn the_php_sdk_form_is_sent_as_chosen_accepted_only_where_accepted_and_saved_wit
         "{save:?}"
     );
     let session = run_until(&mut app, session, save, |a| {
-        a.request.profile_name == "phpshop" && !a.request.dirty
+        a.profile.name == "phpshop" && !a.request.dirty
     })
     .unwrap();
     let back = session.store().load("phpshop").unwrap();
@@ -394,9 +394,7 @@ fn switching_profile_points_the_in_process_server_at_the_new_profiles_upstream()
         let cmds = vec![Command::LoadProfile(name.to_string())];
         let name = name.to_string();
         run_until(app, session, cmds, move |a| {
-            a.request.profile_name == name
-                && a.request.sign.result.is_some()
-                && !a.request.sign.updating()
+            a.profile.name == name && a.request.sign.result.is_some() && !a.request.sign.updating()
         })
     };
 
@@ -546,9 +544,7 @@ fn the_in_process_server_answers_to_the_open_profiles_prefix_and_follows_a_switc
     let cmds = vec![Command::LoadProfile("acme".to_string())];
     // The new profile's own signature (the previous one's is still shown until it comes).
     session = run_until(&mut app, session, cmds, |a| {
-        a.request.profile_name == "acme"
-            && a.request.sign.result.is_some()
-            && !a.request.sign.updating()
+        a.profile.name == "acme" && a.request.sign.result.is_some() && !a.request.sign.updating()
     });
     session = send(&mut app, session, "ACME");
     // Both were verified with their own prefix's headers.
@@ -588,7 +584,7 @@ fn the_typed_key_is_written_only_by_choice_and_the_events_batch_is_saved_with_th
     let mut session = run_until(&mut app, Some(session), startup, |a| {
         a.request.key_resolving.is_none()
     });
-    assert_eq!(app.request.key_info.secret.expose(), "key-from-the-file");
+    assert_eq!(app.request.key().expose(), "key-from-the-file");
     let file = paths.profile_file("shop");
     let type_key = |app: &mut App, text: &str| {
         app.request.focus = Field::RestKey;
@@ -614,7 +610,7 @@ fn the_typed_key_is_written_only_by_choice_and_the_events_batch_is_saved_with_th
     assert!(text.contains("source = \"file\""), "{text}");
     let back = session.as_ref().unwrap().store().load("shop").unwrap();
     assert_eq!(back.events.as_deref(), Some(batch), "the batch as loaded");
-    assert_eq!(app.request.key_info.secret.expose(), "key-from-the-file");
+    assert_eq!(app.request.key().expose(), "key-from-the-file");
     assert!(app.status.contains("dropped"), "{}", app.status);
 
     // Typed again, Ctrl-S, s: stored, 0600.

@@ -39,7 +39,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         ),
         View::Events => events::draw_with_cursor(frame, main, &app.events, &theme, cursor),
         View::History => history::draw(frame, main, &app.history, &theme),
-        View::Profiles => profiles::draw(frame, main, &app.profiles, &theme),
+        View::Profiles => profiles::draw(frame, main, &app.profiles, &app.profile.name, &theme),
         View::Traffic => traffic::draw(frame, main, &app.traffic, &theme),
         View::Lesson => lesson::draw(frame, main, &app.lesson, &theme),
     }
@@ -133,9 +133,9 @@ fn draw_status(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             Some(s) => format!("{} {}", s.method(), s.url(req.url.text())),
             None => "signing…".to_string(),
         };
-        format!(" {}{} │ {target} │ {}", req.profile_name, dirty, app.status)
+        format!(" {}{} │ {target} │ {}", app.profile.name, dirty, app.status)
     } else {
-        format!(" {}{} │ {}", req.profile_name, dirty, app.status)
+        format!(" {}{} │ {}", app.profile.name, dirty, app.status)
     };
     frame.render_widget(
         Paragraph::new(fit_status(&text, area.width)).style(theme.status()),

@@ -236,7 +236,6 @@ fn the_profiles_list_scrolls_from_the_keyboard_to_its_last_row_at_80x24() {
         profiles,
         errors: vec![],
         dir: std::path::PathBuf::from("/cfg/profiles"),
-        current: "demo".into(),
     }));
     t.assert_no_line("shop-40");
     scroll_to_end(&mut t, KeyCode::Down, &names, "shop-40", 60);
@@ -268,7 +267,6 @@ fn the_profiles_detail_scrolls_from_the_keyboard_to_its_last_line_at_80x24() {
         profiles: vec![Profile::demo()],
         errors: errors.clone(),
         dir: std::path::PathBuf::from("/cfg/profiles"),
-        current: "demo".into(),
     }));
     let last = errors.last().unwrap().clone();
     t.assert_no_line(&last);

@@ -83,8 +83,8 @@ fn saved_events(cmds: &[Command]) -> Option<Option<String>> {
 #[test]
 fn an_edited_batch_is_asked_about_and_saved_with_the_profile() {
     let mut a = TestApp::new(120, 40);
-    a.request.is_demo = false;
-    a.request.profile_name = "shop".into();
+    a.profile.is_demo = false;
+    a.profile.name = "shop".into();
     assert!(!a.unsaved());
     // Nothing edited: a save leaves the profile's batch alone.
     assert_eq!(saved_events(&a.ctrl('s')), Some(None));
@@ -118,7 +118,7 @@ fn an_edited_batch_is_asked_about_and_saved_with_the_profile() {
 #[test]
 fn a_failed_save_keeps_the_batch_unsaved() {
     let mut a = TestApp::new(120, 40);
-    a.request.is_demo = false;
+    a.profile.is_demo = false;
     load(&mut a, "[]");
     let cmds = a.ctrl('s');
     assert_eq!(saved_events(&cmds), Some(Some("[]".into())));

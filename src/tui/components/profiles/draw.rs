@@ -221,7 +221,7 @@ pub(super) fn detail_max_scroll(state: &ProfilesState, pane: Rect) -> u16 {
 }
 
 /// Draw the profile manager into `area`.
-pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState, theme: &Theme) {
+pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState, current: &str, theme: &Theme) {
     let l = layout(area, state);
     let (list_area, detail_area, footer) = (l.list, l.detail, l.footer);
 
@@ -234,7 +234,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState, theme: &Theme)
         .filter_map(|(i, _)| state.profiles.get(*visible.get(*i)?))
         .map(|p| {
             let mut spans = vec![Span::raw(p.name.clone())];
-            if state.current.as_ref().map(|c| &c.name) == Some(&p.name) {
+            if p.name == current {
                 spans.push(Span::styled(" (in use)", Style::new().bold()));
             }
             if p.is_demo() {

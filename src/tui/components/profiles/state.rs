@@ -21,16 +21,13 @@ pub enum ProfilesMsg {
     Paste(String),
     /// A mouse event and the manager's area on screen (for hit testing with [`layout`]).
     Mouse(MouseEvent, Rect),
-    /// The profiles as loaded (demo first), files that did not load (one sentence each), the
-    /// directory profile files live in, and the name of the profile in use.
+    /// The profiles as loaded (demo first), files that did not load (one sentence each) and
+    /// the directory profile files live in.
     Loaded {
         profiles: Vec<Profile>,
         errors: Vec<String>,
         dir: PathBuf,
-        current: String,
     },
-    /// The profile in use changed (e.g. its fields were edited in the request view).
-    Current(Box<Profile>),
     /// A save, delete or rename finished (a sentence for the status line).
     Done(String),
     Failed(String),
@@ -264,7 +261,6 @@ pub struct ProfilesState {
     pub profiles: Vec<Profile>,
     pub errors: Vec<String>,
     pub dir: PathBuf,
-    pub current: Option<Profile>,
     /// The list's selection (into the filtered list), window and `/` filter.
     pub list: ListState,
     pub mode: Mode,
@@ -287,7 +283,6 @@ impl Default for ProfilesState {
             profiles: vec![Profile::demo()],
             errors: Vec::new(),
             dir: PathBuf::new(),
-            current: None,
             list: ListState::default(),
             mode: Mode::Browse,
             revealed: false,
@@ -308,6 +303,11 @@ impl ProfilesState {
                 words.iter().all(|w| name.contains(w.as_str()))
             })
             .collect()
+    }
+
+    /// The profile in use (named `current`, as the App holds it), as listed.
+    pub fn in_use(&self, current: &str) -> Option<&Profile> {
+        self.profiles.iter().find(|p| p.name == current)
     }
 
     pub fn selected_profile(&self) -> Option<&Profile> {

@@ -31,6 +31,12 @@ fn work(effects: Vec<ProfilesEffect>) -> Vec<ProfilesEffect> {
         .collect()
 }
 
+/// The view's update with the demo profile in use (as the workbench starts; the App owns the
+/// name of the profile in use).
+fn update(s: &mut ProfilesState, msg: ProfilesMsg) -> Vec<ProfilesEffect> {
+    super::update(s, "demo", msg)
+}
+
 fn key(code: KeyCode) -> ProfilesMsg {
     ProfilesMsg::Key(KeyEvent::new(code, KeyModifiers::NONE))
 }
@@ -62,7 +68,6 @@ fn loaded() -> ProfilesState {
                 "/cfg/profiles/bad.toml line 3 column 1 is not valid: expected `=`".into(),
             ],
             dir: PathBuf::from("/cfg/profiles"),
-            current: "demo".into(),
         },
     );
     s
@@ -535,7 +540,6 @@ fn long_names_and_urls_are_whole_in_the_detail_pane_at_every_size() {
             ],
             errors: vec![],
             dir: PathBuf::from("/cfg/profiles"),
-            current: "demo".into(),
         },
     );
     update(&mut s, key(KeyCode::Down));
@@ -598,35 +602,39 @@ fn the_selection_follows_a_renamed_profile_and_the_one_in_use_is_not_deleted() {
     };
     let mut s = ProfilesState::default();
     let reload = |s: &mut ProfilesState, names: &[&str]| {
-        update(
+        super::update(
             s,
+            "alpha",
             ProfilesMsg::Loaded {
                 profiles: list(names),
                 errors: vec![],
                 dir: PathBuf::from("/cfg/profiles"),
-                current: "alpha".into(),
             },
         );
     };
     reload(&mut s, &["alpha", "zeta"]);
     s.list.selected = 2;
     assert_eq!(s.selected_profile().unwrap().name, "zeta");
-    update(&mut s, key(KeyCode::Char('r')));
+    super::update(&mut s, "alpha", key(KeyCode::Char('r')));
     for _ in 0..4 {
-        update(&mut s, key(KeyCode::Backspace));
+        super::update(&mut s, "alpha", key(KeyCode::Backspace));
     }
     type_text(&mut s, "aaa");
-    let fx = work(update(&mut s, key(KeyCode::Enter)));
+    let fx = work(super::update(&mut s, "alpha", key(KeyCode::Enter)));
     assert!(
         matches!(fx.as_slice(), [ProfilesEffect::RenameProfile { from, profile }] if from == "zeta" && profile.name == "aaa"),
         "{fx:?}"
     );
-    update(&mut s, ProfilesMsg::Done("renamed zeta to aaa".into()));
+    super::update(
+        &mut s,
+        "alpha",
+        ProfilesMsg::Done("renamed zeta to aaa".into()),
+    );
     reload(&mut s, &["aaa", "alpha"]);
     assert_eq!(s.selected_profile().unwrap().name, "aaa");
-    update(&mut s, key(KeyCode::Char('d')));
+    super::update(&mut s, "alpha", key(KeyCode::Char('d')));
     assert!(matches!(s.mode, Mode::ConfirmDelete(ref n) if n == "aaa"));
-    update(&mut s, key(KeyCode::Esc));
+    super::update(&mut s, "alpha", key(KeyCode::Esc));
     // A plain reload keeps the same profile selected, wherever it moved.
     reload(&mut s, &["0-first", "aaa", "alpha"]);
     assert_eq!(s.selected_profile().unwrap().name, "aaa");
@@ -634,7 +642,7 @@ fn the_selection_follows_a_renamed_profile_and_the_one_in_use_is_not_deleted() {
     // The profile in use: refused, in one sentence saying what to do.
     s.list.selected = 3;
     assert_eq!(s.selected_profile().unwrap().name, "alpha");
-    let fx = update(&mut s, key(KeyCode::Char('d')));
+    let fx = super::update(&mut s, "alpha", key(KeyCode::Char('d')));
     assert!(matches!(s.mode, Mode::Browse));
     assert_eq!(
         said(&fx),

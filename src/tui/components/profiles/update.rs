@@ -12,8 +12,9 @@ use crate::tui::widgets::list::Outcome;
 use crate::tui::widgets::LineInput;
 use ratatui::widgets::{Block, Borders};
 
-/// Handle a message; pure.
-pub fn update(state: &mut ProfilesState, msg: ProfilesMsg) -> Vec<ProfilesEffect> {
+/// Handle a message; pure. `current` names the profile in use (the App owns it): it is marked,
+/// not deleted, and `c` copies it.
+pub fn update(state: &mut ProfilesState, current: &str, msg: ProfilesMsg) -> Vec<ProfilesEffect> {
     match msg {
         ProfilesMsg::Paste(text) => {
             match &mut state.mode {
@@ -33,7 +34,6 @@ pub fn update(state: &mut ProfilesState, msg: ProfilesMsg) -> Vec<ProfilesEffect
             profiles,
             errors,
             dir,
-            current,
         } => {
             // The same profile stays selected (by name: the list is sorted), or the one just
             // created or renamed.
@@ -44,12 +44,6 @@ pub fn update(state: &mut ProfilesState, msg: ProfilesMsg) -> Vec<ProfilesEffect
             state.profiles = profiles;
             state.errors = errors;
             state.dir = dir;
-            state.current = state
-                .profiles
-                .iter()
-                .find(|p| p.name == current)
-                .cloned()
-                .or(state.current.take());
             let visible = state.visible();
             if let Some(name) = keep {
                 let at = visible.iter().position(|i| state.profiles[*i].name == name);
@@ -60,17 +54,13 @@ pub fn update(state: &mut ProfilesState, msg: ProfilesMsg) -> Vec<ProfilesEffect
             state.list.clamp(visible.len());
             Vec::new()
         }
-        ProfilesMsg::Current(p) => {
-            state.current = Some(*p);
-            Vec::new()
-        }
         ProfilesMsg::Done(msg) | ProfilesMsg::Failed(msg) => vec![ProfilesEffect::Status(msg)],
         ProfilesMsg::Mouse(m, area) => {
             on_mouse(state, m, area);
             Vec::new()
         }
         ProfilesMsg::Key(k) if k.kind == KeyEventKind::Release => Vec::new(),
-        ProfilesMsg::Key(k) => on_key(state, k),
+        ProfilesMsg::Key(k) => on_key(state, current, k),
         ProfilesMsg::Run(action) => match std::mem::replace(&mut state.mode, Mode::Browse) {
             Mode::Edit(form) => run_form(state, form, action),
             other => {
@@ -81,10 +71,10 @@ pub fn update(state: &mut ProfilesState, msg: ProfilesMsg) -> Vec<ProfilesEffect
     }
 }
 
-fn on_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
+fn on_key(state: &mut ProfilesState, current: &str, key: KeyEvent) -> Vec<ProfilesEffect> {
     let mode = std::mem::replace(&mut state.mode, Mode::Browse);
     match mode {
-        Mode::Browse => browse_key(state, key),
+        Mode::Browse => browse_key(state, current, key),
         Mode::ConfirmDelete(name) => {
             if matches!(key.code, KeyCode::Char('y') | KeyCode::Char('Y')) {
                 vec![
@@ -97,7 +87,7 @@ fn on_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
         }
         Mode::Name { for_, mut input } => match key.code {
             KeyCode::Esc => said("Cancelled.".into()),
-            KeyCode::Enter => name_entered(state, for_, input),
+            KeyCode::Enter => name_entered(state, current, for_, input),
             _ => {
                 input.handle_key(&key);
                 state.mode = Mode::Name { for_, input };
@@ -167,7 +157,7 @@ fn save_form(state: &mut ProfilesState, form: Box<EditForm>) -> Vec<ProfilesEffe
     }
 }
 
-fn browse_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
+fn browse_key(state: &mut ProfilesState, current: &str, key: KeyEvent) -> Vec<ProfilesEffect> {
     // The list's keys first: `/` and, while it is open, the filter's typing.
     let n = state.visible().len();
     match state.list.on_key(&key, n) {
@@ -215,7 +205,7 @@ fn browse_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
         }
         KeyCode::Char('n') => state.mode = name_prompt(NameFor::New, String::new()),
         KeyCode::Char('c') => {
-            if state.current.is_some() {
+            if state.in_use(current).is_some() {
                 state.mode = name_prompt(NameFor::FromCurrent, String::new());
             } else {
                 say = "No profile is in use to copy from.".into();
@@ -250,7 +240,7 @@ fn browse_key(state: &mut ProfilesState, key: KeyEvent) -> Vec<ProfilesEffect> {
             }
             // Deleting the file under the workbench would leave it editing a profile that no
             // longer exists.
-            Some(p) if state.current.as_ref().is_some_and(|c| c.name == p.name) => {
+            Some(p) if p.name == current => {
                 say = format!(
                     "Profile {} is in use, so it was not deleted; open another profile first (select it, Enter), then delete {}.",
                     p.name, p.name
@@ -278,7 +268,12 @@ fn said(text: String) -> Vec<ProfilesEffect> {
     vec![ProfilesEffect::Status(text)]
 }
 
-fn name_entered(state: &mut ProfilesState, for_: NameFor, input: LineInput) -> Vec<ProfilesEffect> {
+fn name_entered(
+    state: &mut ProfilesState,
+    current: &str,
+    for_: NameFor,
+    input: LineInput,
+) -> Vec<ProfilesEffect> {
     let name = input.text().trim().to_string();
     let refuse = |state: &mut ProfilesState, why: String, input: LineInput| {
         state.mode = Mode::Name { for_, input };
@@ -303,7 +298,7 @@ fn name_entered(state: &mut ProfilesState, for_: NameFor, input: LineInput) -> V
     // The profile copied from (its stored body goes with the copy), if any.
     let base = match for_ {
         NameFor::New => None,
-        NameFor::FromCurrent => match state.current.clone() {
+        NameFor::FromCurrent => match state.in_use(current).cloned() {
             Some(p) => Some(p),
             None => return refuse(state, "No profile is in use to copy from.".into(), input),
         },

@@ -11,10 +11,10 @@ use ratatui::Frame;
 
 use super::message::RequestEffect;
 use super::requests;
+use super::state::KeyLabel;
 use super::state::{KeyChoice, KeyOutcome, Prompt, RequestState};
 use crate::core::Secret;
 use crate::store::KeySource;
-use crate::tui::model::KeyInfo;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::prompt::centered;
 
@@ -53,7 +53,7 @@ pub fn on_key(req: &mut RequestState, choice: KeyChoice, key: KeyEvent) -> Vec<R
     match key.code {
         KeyCode::Char('s') | KeyCode::Char('S') => {
             req.key_choice_made = Some(KeyOutcome::Stored);
-            let typed = req.key_info.secret.clone();
+            let typed = req.key();
             vec![save_command(req, choice.name, choice.as_new, Some(typed))]
         }
         KeyCode::Char('k') | KeyCode::Char('K') => {
@@ -78,8 +78,8 @@ pub fn on_key(req: &mut RequestState, choice: KeyChoice, key: KeyEvent) -> Vec<R
 pub fn on_saved(req: &mut RequestState) -> Option<String> {
     match req.key_choice_made.take()? {
         KeyOutcome::Stored => {
-            let source = KeySource::Stored(req.key_info.secret.clone()).describe();
-            req.profile_key.secret = req.key_info.secret.clone();
+            let source = KeySource::Stored(req.key()).describe();
+            req.profile_key.secret = req.key();
             req.profile_key.source = source.clone();
             req.profile_key.error = None;
             req.key_info.source = source;
@@ -88,8 +88,7 @@ pub fn on_saved(req: &mut RequestState) -> Option<String> {
         KeyOutcome::Dropped => {
             let pk = req.profile_key.clone();
             req.rest_key.set(pk.secret.expose());
-            req.key_info = KeyInfo {
-                secret: pk.secret,
+            req.key_info = KeyLabel {
                 source: pk.source.clone(),
                 revealed: req.key_info.revealed,
             };

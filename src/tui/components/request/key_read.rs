@@ -4,12 +4,12 @@
 //! sending waits, and Esc stops it. A command is stopped after
 //! [`crate::tui::KEY_COMMAND_TIMEOUT`] and named in the error.
 
+use super::state::KeyLabel;
 use super::state::{RequestState, RESOLVING};
 use crate::core::Secret;
-use crate::tui::model::KeyInfo;
 
 /// The profile's key is being read from `source` (its description) as job `id`.
-pub fn started(req: &mut RequestState, id: u64, source: &str) {
+pub fn started(req: &mut RequestState, profile: &str, id: u64, source: &str) {
     req.key_resolving = Some(id);
     req.profile_key.source = source.to_string();
     req.profile_key.error = None;
@@ -17,16 +17,19 @@ pub fn started(req: &mut RequestState, id: u64, source: &str) {
     if !req.key_typed() {
         req.key_info.source = RESOLVING.into();
     }
-    req.status = format!(
-        "profile {} loaded; resolving the REST key ({source})… Esc cancels",
-        req.profile_name
-    );
+    req.status =
+        format!("profile {profile} loaded; resolving the REST key ({source})… Esc cancels");
 }
 
 /// The answer of job `id`: the key, or one sentence saying why there is none. An answer for
 /// another job (a profile left since, a cancelled read) is dropped. True when the key in use
 /// changed (the caller signs again).
-pub fn finished(req: &mut RequestState, id: u64, result: Result<Secret, String>) -> bool {
+pub fn finished(
+    req: &mut RequestState,
+    profile: &str,
+    id: u64,
+    result: Result<Secret, String>,
+) -> bool {
     if req.key_resolving != Some(id) {
         return false;
     }
@@ -41,18 +44,14 @@ pub fn finished(req: &mut RequestState, id: u64, result: Result<Secret, String>)
     req.status = match &error {
         None => format!("REST key read ({source})"),
         // As the CLI would say it: the key source that failed and why.
-        Some(why) => format!(
-            "profile {} loaded, without its REST key: {why}",
-            req.profile_name
-        ),
+        Some(why) => format!("profile {profile} loaded, without its REST key: {why}"),
     };
     // A key typed meanwhile stays: the user's choice wins over the source's answer.
     if req.key_typed() {
         return false;
     }
     req.rest_key.set(secret.expose());
-    req.key_info = KeyInfo {
-        secret,
+    req.key_info = KeyLabel {
         source,
         revealed: req.key_info.revealed,
     };

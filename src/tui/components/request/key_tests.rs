@@ -60,7 +60,7 @@ fn save_of(cmds: &[Command]) -> Option<(Option<String>, bool)> {
 #[test]
 fn the_key_of_the_source_is_labelled_with_it_and_saves_without_asking() {
     let mut a = shop();
-    assert_eq!(a.request.key_info.secret.expose(), ENV_KEY);
+    assert_eq!(a.request.key().expose(), ENV_KEY);
     assert_eq!(a.request.key_info.source, "environment variable SHOP_KEY");
     assert!(!a.unsaved());
     let cmds = a.ctrl('s');
@@ -106,7 +106,7 @@ fn ctrl_s_with_a_typed_key_asks_and_k_keeps_the_source_and_drops_the_key() {
         a.status
     );
     assert_eq!(a.request.rest_key.text(), ENV_KEY);
-    assert_eq!(a.request.key_info.secret.expose(), ENV_KEY);
+    assert_eq!(a.request.key().expose(), ENV_KEY);
     assert_eq!(a.request.key_info.source, "environment variable SHOP_KEY");
     assert!(!a.unsaved());
 }
@@ -238,7 +238,7 @@ fn while_the_key_is_read_the_field_says_so_sending_waits_and_esc_cancels() {
         result: Ok(Secret::new("late")),
     }));
     assert!(late.is_empty());
-    assert_eq!(a.request.key_info.secret.expose(), "");
+    assert_eq!(a.request.key().expose(), "");
     // A key typed now signs.
     a.request.focus = Field::RestKey;
     let cmds = a.type_str("k");

@@ -317,9 +317,9 @@ pub const RESOLVING: &str = "resolving the REST key… Esc cancels";
 pub const TYPED_KEY: &str = "typed (not saved)";
 
 /// All state of the request view.
+/// The profile it edits is not held here: the App owns it (`CurrentProfile`), and `update`
+/// is given it.
 pub struct RequestState {
-    pub profile_name: String,
-    pub is_demo: bool,
     /// Edits of the request in the editor since it was loaded or saved (the other requests'
     /// are in `requests`; [`RequestState::unsaved`] says whether the profile has any).
     pub dirty: bool,
@@ -339,7 +339,9 @@ pub struct RequestState {
     pub prefix: LineInput,
     pub api_key: LineInput,
     pub rest_key: LineInput,
-    pub key_info: KeyInfo,
+    /// Where the key in the REST key field comes from, and whether it is shown. The key itself
+    /// is the field's text (`rest_key`, read through [`RequestState::key`]): its one holder.
+    pub key_info: KeyLabel,
     pub content_type: LineInput,
     pub auth_algo: LineInput,
     pub timestamp: LineInput,
@@ -399,6 +401,14 @@ pub struct RequestState {
     pub key_choice_made: Option<KeyOutcome>,
 }
 
+/// What the REST key field's label says: where its key comes from, and whether it is shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyLabel {
+    /// e.g. "demo key", "environment variable SHOP_KEY", "typed (not saved)".
+    pub source: String,
+    pub revealed: bool,
+}
+
 /// The REST key as the profile's source gave it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProfileKey {
@@ -410,16 +420,8 @@ pub struct ProfileKey {
 }
 
 impl RequestState {
-    pub fn new(
-        profile_name: &str,
-        is_demo: bool,
-        request: EditorRequest,
-        key: KeyInfo,
-        now: DateTime<Utc>,
-    ) -> Self {
+    pub fn new(request: EditorRequest, key: KeyInfo, now: DateTime<Utc>) -> Self {
         let mut req = RequestState {
-            profile_name: profile_name.to_string(),
-            is_demo,
             dirty: false,
             requests: Default::default(),
             focus: Field::Body,
@@ -440,7 +442,10 @@ impl RequestState {
             },
             key_resolving: None,
             key_choice_made: None,
-            key_info: key,
+            key_info: KeyLabel {
+                source: key.source,
+                revealed: key.revealed,
+            },
             content_type: LineInput::default(),
             auth_algo: LineInput::default(),
             timestamp: LineInput::new(format_timestamp(now)),
@@ -604,9 +609,9 @@ impl RequestState {
         format_timestamp(self.now)
     }
 
-    /// The REST key as a secret (an empty one when none is set).
+    /// The REST key in use: the field's text (an empty key when none is set).
     pub fn key(&self) -> Secret {
-        self.key_info.secret.clone()
+        Secret::new(self.rest_key.text())
     }
 }
 
@@ -627,7 +632,7 @@ mod tests {
         };
         let mut r = EditorRequest::demo("http://127.0.0.1:1");
         r.spec.body = bytes::Bytes::copy_from_slice(body.as_bytes());
-        RequestState::new("t", false, r, key, Utc::now())
+        RequestState::new(r, key, Utc::now())
     }
 
     #[test]

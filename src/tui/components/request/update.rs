@@ -14,20 +14,27 @@ use super::message::{ProfileLoad, RequestEffect, RequestMsg};
 use super::requests;
 use super::response_pane::PaneTarget;
 use super::state::NameAction;
-use super::state::{Detail, Field, ProfileKey, Prompt, RequestState, SearchIn, METHODS, TYPED_KEY};
+use super::state::{
+    Detail, Field, KeyLabel, ProfileKey, Prompt, RequestState, SearchIn, METHODS, TYPED_KEY,
+};
 use crate::core::time::format_timestamp;
 use crate::core::{Secret, SigningForm};
 use crate::tui::effect::SendJob;
 use crate::tui::keymap;
-use crate::tui::model::{EditorRequest, FormattedBody, KeyInfo, ResponseView, SignedView};
+use crate::tui::model::{CurrentProfile, EditorRequest, FormattedBody, ResponseView, SignedView};
 use crate::tui::signing::SignJob;
 use crate::tui::widgets::search;
 use crate::tui::widgets::{Edit, LineInput};
 
 /// Handle one message of the request view; pure (no I/O): what needs I/O comes back as
-/// effects.
-pub fn update(req: &mut RequestState, msg: RequestMsg) -> Vec<RequestEffect> {
-    let mut effects = update_msg(req, msg);
+/// effects. `profile` is the profile being edited (the App owns it: a save under another name
+/// or a load changes it there).
+pub fn update(
+    req: &mut RequestState,
+    profile: &CurrentProfile,
+    msg: RequestMsg,
+) -> Vec<RequestEffect> {
+    let mut effects = update_msg(req, profile, msg);
     // What the view said while handling it leaves as its one Status effect.
     if !req.status.is_empty() {
         effects.push(RequestEffect::Status(std::mem::take(&mut req.status)));
@@ -35,13 +42,17 @@ pub fn update(req: &mut RequestState, msg: RequestMsg) -> Vec<RequestEffect> {
     effects
 }
 
-fn update_msg(req: &mut RequestState, msg: RequestMsg) -> Vec<RequestEffect> {
+fn update_msg(
+    req: &mut RequestState,
+    profile: &CurrentProfile,
+    msg: RequestMsg,
+) -> Vec<RequestEffect> {
     match msg {
-        RequestMsg::Key(key) => on_key(req, key),
+        RequestMsg::Key(key) => on_key(req, profile, key),
         RequestMsg::Mouse(m, screen) => on_mouse(req, m, screen),
         RequestMsg::Paste(text) => on_paste(req, &text),
         RequestMsg::Tick(now) => on_tick(req, now),
-        RequestMsg::Run(action) => run(req, action),
+        RequestMsg::Run(action) => run(req, profile, action),
         RequestMsg::Signed { id, result } => on_signed(req, id, result),
         RequestMsg::JsonChecked { rev, error } => {
             on_json_checked(req, rev, error);
@@ -57,7 +68,7 @@ fn update_msg(req: &mut RequestState, msg: RequestMsg) -> Vec<RequestEffect> {
         }
         RequestMsg::EditorDone(result) => on_editor_done(req, result),
         RequestMsg::KeyResolved { id, result } => {
-            let changed = super::key_read::finished(req, id, result);
+            let changed = super::key_read::finished(req, &profile.name, id, result);
             resign_if(req, changed)
         }
         RequestMsg::ProfileLoaded(p) => on_profile_loaded(req, *p),
@@ -73,7 +84,7 @@ fn update_msg(req: &mut RequestState, msg: RequestMsg) -> Vec<RequestEffect> {
             }
             effects
         }
-        RequestMsg::Save => save_current(req),
+        RequestMsg::Save => save_current(req, profile),
         RequestMsg::Saved(name) => {
             on_saved(req, &name);
             vec![]
@@ -99,14 +110,14 @@ fn update_msg(req: &mut RequestState, msg: RequestMsg) -> Vec<RequestEffect> {
 /// A profile was loaded: its fields, key and saved requests replace the editor's, and it is
 /// signed; a key source that may take long is read off the UI thread (Esc cancels).
 fn on_profile_loaded(req: &mut RequestState, p: ProfileLoad) -> Vec<RequestEffect> {
-    load_profile(req, &p.name, p.is_demo, &p.request, p.key, p.key_source);
+    load_profile(req, &p.name, &p.request, p.key, p.key_source);
     req.requests = p.requests;
     req.form = req.requests.selected_form();
     let mut effects = resign(req);
     match p.key_to_read {
         Some(source) => {
             let id = req.next_id();
-            super::key_read::started(req, id, &source.describe());
+            super::key_read::started(req, &p.name, id, &source.describe());
             effects.push(RequestEffect::ResolveKey { id, source });
         }
         None => req.key_resolving = None,
@@ -115,10 +126,10 @@ fn on_profile_loaded(req: &mut RequestState, p: ProfileLoad) -> Vec<RequestEffec
 }
 
 /// A key for the request view: its open prompt takes it first.
-fn on_key(req: &mut RequestState, key: KeyEvent) -> Vec<RequestEffect> {
+fn on_key(req: &mut RequestState, profile: &CurrentProfile, key: KeyEvent) -> Vec<RequestEffect> {
     match req.prompt.take() {
         Some(prompt) => prompt_key(req, prompt, key),
-        None => request_key(req, key),
+        None => request_key(req, profile, key),
     }
 }
 
@@ -143,12 +154,12 @@ fn on_signed(
     result: Result<SignedView, String>,
 ) -> Vec<RequestEffect> {
     // No key because its source failed: say why the source failed, as the CLI does.
-    let empty = req.key_info.secret.expose().is_empty();
+    let empty = req.rest_key.text().is_empty();
     let result = match (result, &req.key_error) {
         (Err(_), _) if empty && req.key_resolving.is_some() => {
             Err(super::state::RESOLVING.to_string())
         }
-        (Err(_), Some(why)) if req.key_info.secret.expose().is_empty() => Err(format!(
+        (Err(_), Some(why)) if req.rest_key.text().is_empty() => Err(format!(
             "{why}; type a key in the REST key field or fix the profile's key source"
         )),
         (r, _) => r,
@@ -244,13 +255,10 @@ fn on_editor_done(req: &mut RequestState, result: Result<String, String>) -> Vec
 fn load_profile(
     req: &mut RequestState,
     name: &str,
-    is_demo: bool,
     request: &EditorRequest,
     key: Option<Secret>,
     key_source: String,
 ) {
-    req.profile_name = name.to_string();
-    req.is_demo = is_demo;
     req.set_request(request);
     // A source that failed is described as "<source> — <why>" (the runtime's `loaded_profile`).
     let (key_source, key_error) = match (&key, key_source.split_once(" — ")) {
@@ -265,8 +273,7 @@ fn load_profile(
         error: req.key_error.clone(),
     };
     req.rest_key.set(secret.expose());
-    req.key_info = KeyInfo {
-        secret,
+    req.key_info = KeyLabel {
         source: key_source,
         revealed: false,
     };
@@ -283,8 +290,6 @@ fn load_profile(
 
 /// The profile was saved under `name`.
 fn on_saved(req: &mut RequestState, name: &str) {
-    req.profile_name = name.to_string();
-    req.is_demo = false;
     req.dirty = false;
     requests::mark_saved(req);
     req.status = match key_choice::on_saved(req) {
@@ -406,20 +411,24 @@ fn on_paste(req: &mut RequestState, text: &str) -> Vec<RequestEffect> {
 
 /// Save under the current name; the built-in demo profile can only be saved as a new name. A
 /// typed REST key asks first where it goes (`key_choice.rs`).
-pub fn save_current(req: &mut RequestState) -> Vec<RequestEffect> {
-    if req.is_demo {
+pub fn save_current(req: &mut RequestState, profile: &CurrentProfile) -> Vec<RequestEffect> {
+    if profile.is_demo {
         req.status = "the demo profile is built in: save it under a new name".into();
         req.prompt = Some(Prompt::SaveAs(LineInput::default()));
         return vec![];
     }
-    key_choice::save_or_ask(req, req.profile_name.clone(), false)
+    key_choice::save_or_ask(req, profile.name.clone(), false)
 }
 
 /// Keys of the request view: the table's actions ([`KEYS`], then [`NORMAL_KEYS`] in normal
 /// mode), the keys that move between fields, then editing.
-fn request_key(req: &mut RequestState, key: KeyEvent) -> Vec<RequestEffect> {
+fn request_key(
+    req: &mut RequestState,
+    profile: &CurrentProfile,
+    key: KeyEvent,
+) -> Vec<RequestEffect> {
     if let Some(action) = keymap::lookup(&KEYS, &key) {
-        return run(req, action);
+        return run(req, profile, action);
     }
     match key.code {
         KeyCode::Tab => {
@@ -440,7 +449,7 @@ fn request_key(req: &mut RequestState, key: KeyEvent) -> Vec<RequestEffect> {
     }
     if req.normal_mode {
         return match keymap::lookup(&NORMAL_KEYS, &key) {
-            Some(action) => run(req, action),
+            Some(action) => run(req, profile, action),
             None => vec![],
         };
     }
@@ -448,7 +457,7 @@ fn request_key(req: &mut RequestState, key: KeyEvent) -> Vec<RequestEffect> {
 }
 
 /// Run one action of the request view (from its key or from the command palette).
-pub fn run(req: &mut RequestState, action: Action) -> Vec<RequestEffect> {
+pub fn run(req: &mut RequestState, profile: &CurrentProfile, action: Action) -> Vec<RequestEffect> {
     match action {
         Action::Send => return send(req),
         Action::ToggleTimestamp => return toggle_timestamp(req),
@@ -489,9 +498,9 @@ pub fn run(req: &mut RequestState, action: Action) -> Vec<RequestEffect> {
                 .saturating_sub(req.detail_page.get())
         }
         Action::SwitchProfile => return vec![RequestEffect::ListProfiles],
-        Action::Save => return save_current(req),
+        Action::Save => return save_current(req, profile),
         Action::SaveAs => {
-            req.prompt = Some(Prompt::SaveAs(LineInput::new(req.profile_name.clone())));
+            req.prompt = Some(Prompt::SaveAs(LineInput::new(profile.name.clone())));
         }
         Action::Edit => req.normal_mode = false,
         Action::ScrollCanonicalDown => req.canon_scroll = req.canon_scroll.saturating_add(1),
@@ -594,11 +603,9 @@ fn field_changed(req: &mut RequestState, focus: Field) -> Vec<RequestEffect> {
             let text = req.rest_key.text();
             let pk = &req.profile_key;
             if text == pk.secret.expose() && req.key_resolving.is_none() {
-                req.key_info.secret = pk.secret.clone();
                 req.key_info.source = pk.source.clone();
                 req.key_error = pk.error.clone();
             } else {
-                req.key_info.secret = Secret::new(text.to_string());
                 req.key_info.source = TYPED_KEY.into();
                 // The sentence about the source's failure is no longer true of the key used.
                 if req.key_error.take().is_some() {
@@ -655,7 +662,7 @@ fn sign_job(req: &RequestState, id: u64, changed_from: Option<usize>, check_json
         id,
         spec: req.spec(),
         timestamp: req.timestamp.text().to_string(),
-        key: req.key_info.secret.clone(),
+        key: req.key(),
         body_rev: req.body_state.rev,
         changed_from,
         check_json,
@@ -712,7 +719,7 @@ fn send(req: &mut RequestState) -> Vec<RequestEffect> {
     }
     // No key because its source failed (an unset variable, a missing file): say that, as
     // the signature line does, rather than send and fail with "the key is empty".
-    if let (Some(why), true) = (&req.key_error, req.key_info.secret.expose().is_empty()) {
+    if let (Some(why), true) = (&req.key_error, req.rest_key.text().is_empty()) {
         req.status = format!("not sent: {why}");
         return vec![];
     }
@@ -745,7 +752,7 @@ fn send(req: &mut RequestState) -> Vec<RequestEffect> {
         request_name: Some(req.requests.selected_name().to_string()),
         url,
         base_url,
-        key: req.key_info.secret.clone(),
+        key: req.key(),
         signed,
     }))]
 }
