@@ -571,6 +571,11 @@ fn send_warns_about_a_local_server_whose_clock_is_skewed() {
     );
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("TIMESTAMP_OUT_OF_WINDOW"), "{out}");
+    // The answer names the fix, not only the distance.
+    assert!(
+        out.contains("(allowed: ±600 s); sign the request again with the current time"),
+        "{out}"
+    );
     assert!(
         err.contains("the server's clock is 900 s ahead of this computer's")
             || err.contains("the server's clock is 899 s ahead of this computer's")

@@ -189,7 +189,7 @@ fn window_sentence(skew_ms: i64, server_time: &DateTime<Utc>, window: i64) -> St
     let dir = if skew_ms > 0 { "ahead of" } else { "behind" };
     let abs = skew_ms.unsigned_abs();
     format!(
-        "the timestamp is {}.{:03} s {dir} the server time {} (allowed: ±{window} s)",
+        "the timestamp is {}.{:03} s {dir} the server time {} (allowed: ±{window} s); sign the request again with the current time, from a clock that is set right",
         abs / 1000,
         abs % 1000,
         format_timestamp(*server_time)
