@@ -1,7 +1,7 @@
 //! The protocol of the popups, as a view's component has one: what a popup reads ([`Ctx`]),
 //! what it answers ([`PopupEffect`]) and what it does ([`Component`]).
 
-use crossterm::event::{KeyEvent, MouseEvent};
+use crossterm::event::{KeyCode, KeyEvent, MouseEvent};
 use ratatui::layout::Rect;
 use ratatui::Frame;
 
@@ -67,4 +67,19 @@ pub trait Component {
         vec![]
     }
     fn draw(&self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>, theme: &Theme);
+}
+
+/// Where a scrolled popup (help, message log) goes on `key`, from row `at` of `max`: arrows (and
+/// `j` / `k`) a row, pages ten, Home / End the ends; None for any other key (which closes it).
+pub fn scroll_key(key: &KeyEvent, at: u16, max: u16) -> Option<u16> {
+    let to = match key.code {
+        KeyCode::Down | KeyCode::Char('j') => at.saturating_add(1),
+        KeyCode::Up | KeyCode::Char('k') => at.saturating_sub(1),
+        KeyCode::PageDown => at.saturating_add(10),
+        KeyCode::PageUp => at.saturating_sub(10),
+        KeyCode::Home => 0,
+        KeyCode::End => max,
+        _ => return None,
+    };
+    Some(to.min(max))
 }

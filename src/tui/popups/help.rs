@@ -1,12 +1,12 @@
 //! The help popup (`?`, F1): the key bindings of the current view, from the same tables the
 //! dispatcher reads, scrolled when the terminal is too short for them.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::KeyEvent;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
 
-use super::component::{Component, Ctx, PopupEffect};
+use super::component::{scroll_key, Component, Ctx, PopupEffect};
 use crate::tui::components::{diagnose, events, history, lesson, profiles, request, traffic};
 use crate::tui::global_keys::GLOBAL_KEYS;
 use crate::tui::keymap::Table;
@@ -162,21 +162,13 @@ impl Component for Help {
     /// every key does when it all fits).
     fn on_key(&mut self, key: &KeyEvent, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
         let max = help_max_scroll(ctx);
-        let s = self.scroll;
-        let to = match key.code {
-            KeyCode::Down | KeyCode::Char('j') => s.saturating_add(1),
-            KeyCode::Up | KeyCode::Char('k') => s.saturating_sub(1),
-            KeyCode::PageDown => s.saturating_add(10),
-            KeyCode::PageUp => s.saturating_sub(10),
-            KeyCode::Home => 0,
-            KeyCode::End => max,
-            _ => return vec![PopupEffect::Close],
-        };
-        if max == 0 {
-            return vec![PopupEffect::Close];
+        match scroll_key(key, self.scroll, max) {
+            Some(to) if max > 0 => {
+                self.scroll = to;
+                vec![]
+            }
+            _ => vec![PopupEffect::Close],
         }
-        self.scroll = to.min(max);
-        vec![]
     }
 
     fn draw(&self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>, theme: &Theme) {

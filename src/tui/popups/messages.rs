@@ -1,11 +1,11 @@
 //! The message log (Alt-M): every status message, in full, oldest first.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::KeyEvent;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::Frame;
 
-use super::component::{Component, Ctx, PopupEffect};
+use super::component::{scroll_key, Component, Ctx, PopupEffect};
 use crate::tui::status::LOG_MESSAGES;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::prompt::{centered, text_box, TextBox};
@@ -68,18 +68,13 @@ impl Component for Messages {
     /// Arrows and pages scroll; any other key closes the log.
     fn on_key(&mut self, key: &KeyEvent, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
         let max = messages_max_scroll(ctx);
-        let s = self.scroll.min(max);
-        let to = match key.code {
-            KeyCode::Down | KeyCode::Char('j') => s.saturating_add(1),
-            KeyCode::Up | KeyCode::Char('k') => s.saturating_sub(1),
-            KeyCode::PageDown => s.saturating_add(10),
-            KeyCode::PageUp => s.saturating_sub(10),
-            KeyCode::Home => 0,
-            KeyCode::End => max,
-            _ => return vec![PopupEffect::Close],
-        };
-        self.scroll = to.min(max);
-        vec![]
+        match scroll_key(key, self.scroll.min(max), max) {
+            Some(to) => {
+                self.scroll = to;
+                vec![]
+            }
+            None => vec![PopupEffect::Close],
+        }
     }
 
     fn draw(&self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>, theme: &Theme) {
