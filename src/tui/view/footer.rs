@@ -122,11 +122,8 @@ pub fn items(app: &App) -> Vec<(String, String)> {
             v.extend(all(&diagnose::KEYS));
             v
         }
-        // Each lesson key with the word of what it does (their names all start "lesson").
-        View::Lesson => lesson::KEYS
-            .iter()
-            .map(|b| (lesson::KEYS.label(b), lesson::footer_word(b.action).into()))
-            .collect(),
+        // The keys that work in what the lesson view shows (its only hint row).
+        View::Lesson => lesson::footer_items(&app.lesson),
         View::Profiles => match app.profiles.mode {
             profiles::Mode::Edit(_) => {
                 let mut v = all(&profiles::FORM_KEYS);

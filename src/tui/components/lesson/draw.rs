@@ -13,7 +13,7 @@ use crate::core::LineLabel;
 use crate::learn::exercise::{short_label, API_KEY, REST_KEY};
 use crate::learn::lesson::{changed_lines, STEPS};
 use crate::tui::theme::Theme;
-use crate::tui::widgets::text::wrap_spans;
+use crate::tui::widgets::text::{clip_marked, wrap_spans};
 
 /// Draw the view in `area` (the main area of the frame).
 pub fn draw(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {
@@ -36,13 +36,6 @@ fn rows(lines: &[Line], width: u16) -> u16 {
         .iter()
         .map(|l| wrap_spans(&l.spans, width).len().max(1) as u16)
         .sum()
-}
-
-fn footer(frame: &mut Frame, area: Rect, text: &str, theme: &Theme) {
-    frame.render_widget(
-        Paragraph::new(Span::styled(text.to_string(), theme.dim())),
-        area,
-    );
 }
 
 /// The step box (title, lines) and the banner under the signing text (a step done, a progress
@@ -108,15 +101,15 @@ fn lesson_parts(
     Some((title, top, banner))
 }
 
-/// The step box, the signing-text pane, the banner and the footer in `area`.
-fn lesson_areas(area: Rect, top: &[Line], banner: &[Line]) -> [Rect; 4] {
+/// The step box, the signing-text pane and the banner in `area` (the keys are the workbench
+/// footer's: one hint row, `super::hints`).
+fn lesson_areas(area: Rect, top: &[Line], banner: &[Line]) -> [Rect; 3] {
     let top_h = rows(top, area.width.saturating_sub(2)) + 2;
     let banner_h = rows(banner, area.width);
     Layout::vertical([
         Constraint::Length(top_h),
         Constraint::Min(4),
         Constraint::Length(banner_h),
-        Constraint::Length(1),
     ])
     .areas(area)
 }
@@ -145,7 +138,7 @@ fn draw_lesson(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {
         );
         return;
     };
-    let [top_a, text_a, banner_a, foot_a] = lesson_areas(area, &top, &banner);
+    let [top_a, text_a, banner_a] = lesson_areas(area, &top, &banner);
     frame.render_widget(
         Paragraph::new(top)
             .wrap(Wrap { trim: false })
@@ -154,12 +147,6 @@ fn draw_lesson(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {
     );
     draw_text(frame, text_a, s, theme);
     frame.render_widget(Paragraph::new(banner).wrap(Wrap { trim: false }), banner_a);
-    footer(
-        frame,
-        foot_a,
-        "F2 edit the request · h how · n skip · r restart · x exercises",
-        theme,
-    );
 }
 
 /// The signing text of the request in the editor, a changed line marked with what it was.
@@ -289,52 +276,67 @@ fn draw_exercise(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) 
             ex.exercise.mistakes.len()
         )
     };
-    let inner_w = area.width.saturating_sub(2);
-    let want = rows(&bottom, inner_w) + 2;
-    let bottom_h = want.min(area.height.saturating_sub(8)).max(3);
-    let [server_a, bottom_a, foot_a] = Layout::vertical([
-        Constraint::Min(4),
-        Constraint::Length(bottom_h),
-        Constraint::Length(1),
-    ])
-    .areas(area);
-    let server: Vec<Line> = ex
-        .exercise
-        .server_view()
-        .lines()
-        .map(|l| Line::from(l.to_string()))
-        .collect();
+    let [server_a, bottom_a] = exercise_panes(area, ex);
+    // The title names the exercise's accounts; cut with `…` where it does not fit.
+    let title = format!(
+        " Level {} · the server received (account {API_KEY}, REST key {REST_KEY}) ",
+        ex.exercise.level
+    );
+    let title = clip_marked(&title, usize::from(server_a.width.saturating_sub(2)));
     frame.render_widget(
-        Paragraph::new(server)
+        Paragraph::new(server_lines(ex))
             .wrap(Wrap { trim: false })
-            .block(block(
-                format!(
-                    " Level {} · the server received (account {API_KEY}, REST key {REST_KEY}) ",
-                    ex.exercise.level
-                ),
-                theme,
-            )),
+            .scroll((ex.server_scroll.min(server_max_scroll(ex, server_a)), 0))
+            .block(block(title, theme)),
         server_a,
     );
-    let mut b = block(bottom_title, theme);
+    let mut b = block(
+        clip_marked(&bottom_title, usize::from(bottom_a.width.saturating_sub(2))),
+        theme,
+    );
     if !scores.is_empty() {
         b = b.title_bottom(Span::styled(format!(" {scores} "), theme.dim()));
     }
     frame.render_widget(
         Paragraph::new(bottom)
             .wrap(Wrap { trim: false })
-            .scroll((ex.scroll, 0))
+            .scroll((ex.scroll.min(bottom_max_scroll(ex, bottom_a)), 0))
             .block(b),
         bottom_a,
     );
-    let keys = if ex.outcome.is_some() {
-        "1 / 2 next exercise (level) · x lesson"
-    } else if ex.fixing {
-        "Up/Down · Space change · Enter send · f name it instead · x lesson"
-    } else {
-        "Up/Down · Space tick · Enter answer · f fix it instead · x lesson"
-    };
-    footer(frame, foot_a, keys, theme);
+}
+
+/// What the server received, a line each.
+fn server_lines(ex: &ExerciseState) -> Vec<Line<'static>> {
+    ex.exercise
+        .server_view()
+        .lines()
+        .map(|l| Line::from(l.to_string()))
+        .collect()
+}
+
+/// The "server received" pane and the pane under it (the list, the settings or the diagnosis)
+/// in the view's `area`; shared by the drawing and the scroll keys.
+pub(super) fn exercise_panes(area: Rect, ex: &ExerciseState) -> [Rect; 2] {
+    let want = rows(&bottom_lines(ex, &MEASURE), area.width.saturating_sub(2)) + 2;
+    let bottom_h = want.min(area.height.saturating_sub(7)).max(3);
+    Layout::vertical([Constraint::Min(4), Constraint::Length(bottom_h)]).areas(area)
+}
+
+/// How far the rows of `lines` wrapped in `pane` (with its border) scroll: the last row on the
+/// pane's last row.
+fn max_scroll(lines: &[Line], pane: Rect) -> u16 {
+    rows(lines, pane.width.saturating_sub(2)).saturating_sub(pane.height.saturating_sub(2))
+}
+
+/// How far what the server received scrolls in its pane.
+pub(super) fn server_max_scroll(ex: &ExerciseState, pane: Rect) -> u16 {
+    max_scroll(&server_lines(ex), pane)
+}
+
+/// How far the pane under it (the diagnosis, once answered) scrolls.
+pub(super) fn bottom_max_scroll(ex: &ExerciseState, pane: Rect) -> u16 {
+    max_scroll(&bottom_lines(ex, &MEASURE), pane)
 }
 
 fn bottom_lines(ex: &ExerciseState, theme: &Theme) -> Vec<Line<'static>> {

@@ -9,10 +9,12 @@
 //! (`crate::learn::progress`); the runtime reads and writes them ([`LessonEffect`]).
 
 mod draw;
+mod hints;
 mod state;
 mod update;
 
 pub use draw::draw;
+pub use hints::footer_items;
 pub use state::*;
 pub use update::{observe, update};
 

@@ -48,6 +48,9 @@ pub struct ExerciseState {
     pub outcome: Option<Outcome>,
     /// Rows of the diagnosis scrolled off the top.
     pub scroll: u16,
+    /// Rows of what the server received scrolled off its pane's top (PageDown / PageUp
+    /// before the answer).
+    pub server_scroll: u16,
 }
 
 /// All state of the lesson view.
@@ -170,20 +173,6 @@ impl crate::tui::keymap::Kinded for Action {
     }
 }
 
-/// The footer's word for a lesson key (the names start with what they belong to, "lesson:",
-/// "new exercise", so their first words would all be the same).
-pub fn footer_word(action: Action) -> &'static str {
-    match action {
-        Action::Hint => "how",
-        Action::Skip => "skip step",
-        Action::Restart => "restart",
-        Action::Exercises => "lesson/exercises",
-        Action::Level1 => "exercise 1",
-        Action::Level2 => "exercise 2",
-        Action::ToggleFix => "name/fix",
-    }
-}
-
 /// The lesson view's keys: the dispatcher, help and the palette read this table.
 pub const KEYS: Table<Action> = Table::new(
     "lesson",
@@ -246,11 +235,13 @@ pub const CONTEXT_KEYS: &[(&str, &str)] = &[
     ),
     (
         "Enter",
-        "exercise: answer, or send the fixed request to the local server",
+        "exercise: answer, or check the fixed request (with the local server's verifier, in \
+         process: nothing is sent)",
     ),
     (
         "PageDown / PageUp",
-        "scroll the signing text (lesson) or the diagnosis (exercise)",
+        "scroll the signing text (lesson), what the server received (exercise) or the \
+         diagnosis (answered exercise; Up / Down, Home / End too)",
     ),
 ];
 

@@ -246,7 +246,7 @@ fn fixing_the_clients_settings_until_the_local_server_accepts_solves_level_two()
     t.assert_line("line ends");
     // Sent as it is, the server refuses it.
     t.press(KeyCode::Enter);
-    assert!(t.status.contains("the server refused it"), "{}", t.status);
+    assert!(t.status.contains("the verifier refused it"), "{}", t.status);
     let knobs = t.lesson.exercise.as_ref().unwrap().knobs.clone();
     for (i, k) in knobs.iter().enumerate() {
         t.app.lesson.exercise.as_mut().unwrap().knob_cursor = 0;
@@ -267,14 +267,151 @@ fn the_lesson_and_an_exercise_fit_80x24_with_their_keys_shown() {
     let mut t = lesson_app(Progress::default());
     let lines = t.lines();
     assert_eq!(lines.len(), 24);
-    t.assert_line("F2 edit the request");
+    t.assert_line("h how");
     t.assert_line(" signature ");
     t.assert_line("BODY");
     t.press(KeyCode::Char('x'));
     t.assert_line("Enter answer");
     t.press(KeyCode::Char('f'));
-    t.assert_line("Enter send");
+    t.assert_line("Enter check");
     t.assert_line("signature");
+}
+
+/// The workbench footer (row 22) against what each key does: one hint row, and every key
+/// it names does something in what is shown; the lesson's step keys are neither offered nor
+/// run in an exercise (n did nothing, h left it, r restarted the lesson unasked).
+#[test]
+fn the_lesson_has_one_hint_row_and_every_key_it_names_works_in_that_mode() {
+    let mut t = lesson_app(Progress::default());
+    let footer = t.lines()[22].clone();
+    for want in [
+        "h how",
+        "n skip step",
+        "PageDown scroll",
+        "x exercises",
+        "r restart",
+    ] {
+        assert!(footer.contains(want), "{want}: {footer}");
+    }
+    t.press(KeyCode::Char('x'));
+    let lines = t.lines();
+    let footer = lines[22].clone();
+    for want in [
+        "Space tick",
+        "Enter answer",
+        "f fix",
+        "PageDown scroll",
+        "x lesson",
+    ] {
+        assert!(footer.contains(want), "{want}: {footer}");
+    }
+    for gone in ["h how", "n skip", "r restart"] {
+        assert!(!footer.contains(gone), "{gone}: {footer}");
+    }
+    // One hint row: no other row of the view names the answer key.
+    let hint_rows = lines.iter().filter(|l| l.contains("Enter")).count();
+    assert_eq!(hint_rows, 1, "{}", lines.join("\n"));
+    // n, h and r in the exercise: it stays, the lesson's progress is untouched, the status
+    // says where they work.
+    let before = t.lesson.progress.clone();
+    for k in ['n', 'h', 'r'] {
+        let cmds = t.press(KeyCode::Char(k));
+        assert_eq!(t.lesson.mode, super::Mode::Exercise, "{k}");
+        assert!(saved(&cmds).is_none(), "{k}: {cmds:?}");
+    }
+    assert_eq!(
+        t.lesson.progress.as_ref().map(|p| p.lesson_step),
+        before.as_ref().map(|p| p.lesson_step)
+    );
+    assert!(
+        t.status.contains("work in the lesson: x goes back"),
+        "{}",
+        t.status
+    );
+    // Fixing: Enter checks (nothing is sent); the words follow.
+    t.press(KeyCode::Char('f'));
+    let footer = t.lines()[22].clone();
+    for want in ["Space change", "Enter check", "f name", "x lesson"] {
+        assert!(footer.contains(want), "{want}: {footer}");
+    }
+}
+
+/// What the server received scrolls from the keyboard to its last line (its body), a page at a
+/// time with nothing skipped; the pane's title is cut with `…`.
+#[test]
+fn the_exercises_server_pane_pages_to_its_last_line_at_80x24() {
+    let mut t = lesson_app(Progress::default());
+    t.press(KeyCode::Char('x'));
+    t.press(KeyCode::Char('f'));
+    let want = t.lesson.exercise.as_ref().unwrap().exercise.server_view();
+    let last = want.lines().last().unwrap().to_string();
+    let last = last.chars().take(60).collect::<String>();
+    let server = |t: &TestApp| {
+        let area = crate::tui::layout::frame_layout(ratatui::layout::Rect::new(0, 0, 80, 24)).1;
+        super::draw::exercise_panes(area, t.lesson.exercise.as_ref().unwrap())[0]
+    };
+    assert!(
+        !t.pane_rows(server).iter().any(|r| r.contains(&last)),
+        "the body starts below the pane at 80x24"
+    );
+    let seen = t.page_down_through(20, server);
+    let rows = t.pane_rows(server);
+    assert!(rows.iter().any(|r| r.contains(&last)), "{rows:#?}");
+    assert!(seen.iter().any(|r| r.contains("Authorization:")));
+    let title = t.lines()[1].clone();
+    assert!(title.ends_with("…┐"), "{title}");
+    // PageUp goes back to the request line.
+    for _ in 0..10 {
+        t.press(KeyCode::PageUp);
+    }
+    assert!(t.pane_rows(server)[0].contains("HTTP/1.1"));
+}
+
+/// The diagnosis of an answered exercise stops with its last row at the pane's bottom: however
+/// often PageDown or Down is pressed, the pane is never blank, and one PageUp shows more.
+#[test]
+fn the_diagnosis_scroll_stops_at_its_last_row() {
+    let mut t = lesson_app(Progress::default());
+    t.press(KeyCode::Char('x'));
+    t.press(KeyCode::Char(' '));
+    t.press(KeyCode::Enter);
+    assert!(t.lesson.exercise.as_ref().unwrap().outcome.is_some());
+    let bottom = |t: &TestApp| {
+        let area = crate::tui::layout::frame_layout(ratatui::layout::Rect::new(0, 0, 80, 24)).1;
+        super::draw::exercise_panes(area, t.lesson.exercise.as_ref().unwrap())[1]
+    };
+    let report = t
+        .lesson
+        .exercise
+        .as_ref()
+        .unwrap()
+        .outcome
+        .clone()
+        .unwrap()
+        .report;
+    let last = report
+        .iter()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap()
+        .clone();
+    let last: String = last.trim().chars().take(40).collect();
+    for _ in 0..30 {
+        t.press(KeyCode::PageDown);
+        t.press(KeyCode::Down);
+    }
+    let rows = t.pane_rows(bottom);
+    assert!(
+        rows.iter().any(|r| r.contains(&last)),
+        "the last line is shown: {rows:#?}"
+    );
+    assert!(
+        !rows[0].trim_matches(|c| c == '│' || c == ' ').is_empty(),
+        "the pane's top row is text, not the blank past the end: {rows:#?}"
+    );
+    // The position is the end, not past it: Up or PageUp moves back at once.
+    let max = super::draw::bottom_max_scroll(t.lesson.exercise.as_ref().unwrap(), bottom(&t));
+    assert_eq!(t.lesson.exercise.as_ref().unwrap().scroll, max);
 }
 
 /// Copy as code (Alt-P, from any view): the picker lists the eight languages, and the program
@@ -350,8 +487,7 @@ fn an_operation_preset_sets_method_and_path() {
 /// with the others ("lesson:", "new").
 #[test]
 fn the_lesson_footer_says_what_each_key_does_at_80x24() {
-    let mut t = crate::tui::test_util::TestApp::new(80, 24);
-    t.press(crossterm::event::KeyCode::F(8));
+    let mut t = lesson_app(Progress::default());
     let footer = t.lines()[22].clone();
     assert!(
         footer.contains("h how") && footer.contains("n skip step"),

@@ -4,7 +4,10 @@
 use chrono::{DateTime, Utc};
 use crossterm::event::{KeyCode, KeyEvent};
 
-use super::draw::{text_max_scroll, text_pane};
+use super::draw::{
+    bottom_max_scroll, exercise_panes, server_max_scroll, text_max_scroll, text_pane,
+};
+use super::hints::key_works;
 use super::state::{
     key_is, Action, Done, ExerciseState, LessonEffect, LessonMsg, LessonState, Mode, Outcome, KEYS,
 };
@@ -47,7 +50,21 @@ pub fn update(s: &mut LessonState, msg: LessonMsg) -> Vec<LessonEffect> {
 
 fn on_key(s: &mut LessonState, key: KeyEvent, now: DateTime<Utc>) -> Vec<LessonEffect> {
     if let Some(action) = keymap::lookup(&KEYS, &key) {
-        return run(s, action, now);
+        if key_works(s, action) {
+            return run(s, action, now);
+        }
+        // The lesson's step keys in an exercise: they would leave it (or restart the lesson
+        // unasked); say where they work instead.
+        if s.mode == Mode::Exercise && !matches!(action, Action::ToggleFix) {
+            return vec![LessonEffect::Status(format!(
+                "{}, {} and {} work in the lesson: {} goes back to it",
+                KEYS.label_of(Action::Hint),
+                KEYS.label_of(Action::Skip),
+                KEYS.label_of(Action::Restart),
+                KEYS.label_of(Action::Exercises)
+            ))];
+        }
+        return vec![];
     }
     if s.mode == Mode::Lesson {
         // The signing text pages by its pane's height less a row (nothing is skipped) and
@@ -64,16 +81,35 @@ fn on_key(s: &mut LessonState, key: KeyEvent, now: DateTime<Utc>) -> Vec<LessonE
         }
         return vec![];
     }
+    let area = s.area;
     let Some(ex) = s.exercise.as_mut().filter(|_| s.mode == Mode::Exercise) else {
         return vec![];
     };
+    let [server, bottom] = exercise_panes(area, ex);
     if ex.outcome.is_some() {
-        match key.code {
-            KeyCode::PageDown | KeyCode::Down => ex.scroll = ex.scroll.saturating_add(3),
-            KeyCode::PageUp | KeyCode::Up => ex.scroll = ex.scroll.saturating_sub(3),
-            _ => {}
-        }
+        // The diagnosis scrolls a row or a page and stops with its last row at the bottom.
+        let max = bottom_max_scroll(ex, bottom);
+        let page = bottom.height.saturating_sub(3).max(1);
+        let at = ex.scroll.min(max);
+        ex.scroll = match key.code {
+            KeyCode::Down => at.saturating_add(1).min(max),
+            KeyCode::Up => at.saturating_sub(1),
+            KeyCode::PageDown => at.saturating_add(page).min(max),
+            KeyCode::PageUp => at.saturating_sub(page),
+            KeyCode::End => max,
+            KeyCode::Home => 0,
+            _ => at,
+        };
         return vec![];
+    }
+    // What the server received pages with PageDown / PageUp (Up / Down move in the list).
+    let max = server_max_scroll(ex, server);
+    let page = server.height.saturating_sub(3).max(1);
+    let at = ex.server_scroll.min(max);
+    match key.code {
+        KeyCode::PageDown => ex.server_scroll = at.saturating_add(page).min(max),
+        KeyCode::PageUp => ex.server_scroll = at.saturating_sub(page),
+        _ => {}
     }
     let (len, cursor) = if ex.fixing {
         (ex.knobs.len(), &mut ex.knob_cursor)
@@ -175,6 +211,7 @@ fn new_exercise(s: &mut LessonState, level: u8, now: DateTime<Utc>) -> Vec<Lesso
         last_send: None,
         outcome: None,
         scroll: 0,
+        server_scroll: 0,
     });
     match s.progress.as_mut() {
         Some(p) => {
@@ -201,7 +238,8 @@ fn answer(s: &mut LessonState) -> Vec<LessonEffect> {
     finish(s, solved)
 }
 
-/// Send the request the fixed client makes to the local server's verifier.
+/// Check the request the fixed client makes with the local server's verifier, in process
+/// (nothing goes over the network: the exercise's accounts are not the server's).
 fn send_fixed(s: &mut LessonState) -> Vec<LessonEffect> {
     let Some(ex) = s.exercise.as_mut() else {
         return vec![];
@@ -214,7 +252,9 @@ fn send_fixed(s: &mut LessonState) -> Vec<LessonEffect> {
     ex.last_send = Some(answer.clone());
     match answer {
         Ok(()) => finish(s, true),
-        Err(e) => vec![LessonEffect::Status(format!("the server refused it: {e}"))],
+        Err(e) => vec![LessonEffect::Status(format!(
+            "the verifier refused it: {e}"
+        ))],
     }
 }
 
