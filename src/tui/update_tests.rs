@@ -556,7 +556,11 @@ fn a_rename_of_the_profile_in_use_is_followed_by_every_view_at_once() {
     // Deleting it is refused; Ctrl-S in the request view saves under the new name.
     update(&mut a, key(KeyCode::Down));
     update(&mut a, key(KeyCode::Char('d')));
-    assert!(a.status.contains("Profile shop-eu is in use"), "{}", a.status);
+    assert!(
+        a.status.contains("Profile shop-eu is in use"),
+        "{}",
+        a.status
+    );
     update(&mut a, key(KeyCode::F(2)));
     a.request.dirty = true;
     let cmds = update(&mut a, ctrl_key('s'));

@@ -605,7 +605,7 @@ pub static CATALOGUE: &[Def] = &[
             let mut out = vec![body(d, styled(Style::Compact, true)), body(d, styled(Style::Python, true))];
             for s in [Style::Pretty2, Style::Pretty4] {
                 let mut f = body(d, styled(s, true));
-                f.mistakes.push(named("BODY_RESERIALISED_PRETTY"));
+                f.mistakes.push(Mistake::named("BODY_RESERIALISED_PRETTY"));
                 out.push(f);
             }
             for s in [Style::Compact, Style::Python] {
@@ -782,22 +782,17 @@ pub static CATALOGUE: &[Def] = &[
     },
 ];
 
-/// The mistake of the catalogue with this id, in its form without specifics.
-///
-/// # Panics
-/// When no entry has that id (a typo in the catalogue itself; the tests walk every entry).
-pub fn named(code: &str) -> Mistake {
-    let def = CATALOGUE
-        .iter()
-        .find(|d| d.code == code)
-        .unwrap_or_else(|| panic!("no mistake {code} in the catalogue"));
-    Mistake::new(def, Arg::None)
-}
-
 impl Mistake {
-    /// The mistake of the catalogue with this id ([`named`]).
+    /// The mistake of the catalogue with this id, in its form without specifics.
+    ///
+    /// # Panics
+    /// When no entry has that id (a typo in the catalogue itself; the tests walk every entry).
     pub fn named(code: &str) -> Mistake {
-        named(code)
+        let def = CATALOGUE
+            .iter()
+            .find(|d| d.code == code)
+            .unwrap_or_else(|| panic!("no mistake {code} in the catalogue"));
+        Mistake::new(def, Arg::None)
     }
 }
 
@@ -843,7 +838,7 @@ fn body(d: &'static Def, r: Recipe) -> Form {
 /// A body form of two mistakes at once: `d` and the one named `other`, in that order.
 fn body_pair(d: &'static Def, other: &str, r: Recipe) -> Form {
     let mut f = body(d, r);
-    f.mistakes.push(named(other));
+    f.mistakes.push(Mistake::named(other));
     f
 }
 

@@ -213,18 +213,16 @@ impl Mistake {
     /// when it cannot be made there: a body that is not JSON cannot be re-serialised, another
     /// account's key is not known, a '/' cannot be trimmed from a path without one.
     pub fn apply(&self, s: &mut Signing) -> bool {
-        let before = s.signature();
-        for f in forms_in(self.def, s) {
-            if f.mistakes.len() != 1 || f.mistakes[0] != *self {
-                continue;
-            }
-            let mut made = s.clone();
-            if f.how.make(&mut made) && made.signature() != before {
+        match Mistake::made_in(self.def, s)
+            .into_iter()
+            .find(|(m, _)| m == self)
+        {
+            Some((_, made)) => {
                 *s = made;
-                return true;
+                true
             }
+            None => false,
         }
-        false
     }
 
     /// Whether this mistake can be made in `s` and changes the signature it gives.
