@@ -244,6 +244,10 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             route_effects(app, effects)
         }
         Message::Traffic(m) => {
+            app.traffic.account = (
+                app.request.api_key.text().to_string(),
+                app.request.auth_algo.text().to_string(),
+            );
             let effects = traffic::update(&mut app.traffic, m);
             route_effects(app, effects)
         }

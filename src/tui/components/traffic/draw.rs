@@ -74,7 +74,13 @@ fn kind_style(k: Kind, theme: &Theme) -> Style {
 fn list_title(state: &TrafficState) -> String {
     let mut t = state
         .list
-        .title("Traffic", state.visible_len(), state.len(), u16::MAX);
+        // Hidden inspection calls are not counted as filtered out (the bottom line says them).
+        .title(
+            "Traffic",
+            state.visible_len(),
+            state.len() - state.hidden_inspections(),
+            u16::MAX,
+        );
     if state.paused {
         t.push_str(&format!("· PAUSED, {} held ", state.held_len()));
     }
@@ -85,6 +91,8 @@ fn list_title(state: &TrafficState) -> String {
 fn list_footer(state: &TrafficState) -> String {
     let feed = match &state.feed {
         Feed::Connecting => "connecting".to_string(),
+        // Paused, the stream is still open but the list is not live: new records are held.
+        Feed::Live if state.paused => "paused".to_string(),
         Feed::Live => "live".to_string(),
         Feed::Waiting(why) => format!("waiting: {why}"),
     };
@@ -94,6 +102,10 @@ fn list_footer(state: &TrafficState) -> String {
     }
     if state.skipped > 0 {
         t.push_str(&format!(", {} skipped by the server", state.skipped));
+    }
+    let hidden = state.hidden_inspections();
+    if hidden > 0 {
+        t.push_str(&format!(", {hidden} /_inspect hidden (/inspect shows)"));
     }
     t.push(' ');
     t
@@ -118,7 +130,13 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &TrafficState, theme: &Theme) 
             theme.title(),
         ))
         .title(marker)
-        .title_bottom(Line::from(Span::styled(list_footer(state), theme.dim())));
+        .title_bottom(Line::from(Span::styled(
+            clip_marked(
+                &list_footer(state),
+                usize::from(l.list.width.saturating_sub(2)),
+            ),
+            theme.dim(),
+        )));
     let width = usize::from(l.list.width.saturating_sub(2));
     // Only the rows on screen are built, each cut with `…` (the detail below shows it whole).
     let rows = l

@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 
 use super::detail::Detail;
 use crate::core::traffic::RequestSeen;
-use crate::core::traffic::Verdict;
+use crate::core::traffic::{Route, Verdict};
 use crate::tui::model::EditorRequest;
 use crate::tui::widgets::list::ListState;
 
@@ -57,9 +57,20 @@ impl Entry {
         }
     }
 
-    /// Whether every word of the (lower-cased) filter appears in the record.
+    /// Whether every word of the (lower-cased) filter appears in the record. An inspection
+    /// call (`/_inspect/*`: the workbench asking its server what it stored, a test harness)
+    /// is not an application's request: the server's stream carries it (docs/server.md W1),
+    /// the view shows it only when a filter word asks for it (`/inspect`).
     pub fn matches(&self, words: &[String]) -> bool {
+        if self.seen.route == Route::Inspect && !words.iter().any(|w| w.contains("inspect")) {
+            return false;
+        }
         words.iter().all(|w| self.hay.contains(w.as_str()))
+    }
+
+    /// Whether the record is an inspection call (hidden unless the filter asks for it).
+    pub fn is_inspection(&self) -> bool {
+        self.seen.route == Route::Inspect
     }
 }
 
@@ -135,6 +146,10 @@ pub struct TrafficState {
     pub address: String,
     /// True when following another server (`signscope --watch URL`), not the in-process one.
     pub watching: bool,
+    /// The API key and the algorithm of the request view (the profile's, as edited), set by
+    /// the router before each message: a re-send of a record without them sends these, as the
+    /// account's own client would (docs/server.md).
+    pub account: (String, String),
     /// A captured request waiting for the user's `y` before it is signed with the profile's
     /// REST key and sent (any other key drops it), and the question shown.
     pub confirm: Option<(TrafficEffect, String)>,
@@ -163,6 +178,7 @@ impl Default for TrafficState {
             detail: None,
             address: String::new(),
             watching: false,
+            account: (String::new(), String::new()),
             confirm: None,
             feed: Feed::Connecting,
             har: None,
@@ -176,6 +192,15 @@ impl TrafficState {
     /// Records shown (after the filter).
     pub fn visible_len(&self) -> usize {
         self.matches.len()
+    }
+
+    /// Inspection calls held but not shown (the filter does not ask for them).
+    pub fn hidden_inspections(&self) -> usize {
+        let words = self.list.words();
+        if words.iter().any(|w| w.contains("inspect")) {
+            return 0;
+        }
+        self.entries.iter().filter(|e| e.is_inspection()).count()
     }
 
     /// Records held (before the filter).

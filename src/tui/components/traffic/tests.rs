@@ -764,7 +764,13 @@ fn the_question_is_shown_whole_at_80_columns() {
     let mut t = on_traffic(80, 24);
     receive(&mut t, record(1, "/v2/batch/delete"));
     t.update(crate::tui::test_util::ctrl_key('g'));
-    let screen = t.lines().join("\n");
+    // The question's rows read as one text (it wraps at words inside the pane).
+    let screen = t
+        .lines()
+        .iter()
+        .map(|l| l.trim_matches(|c| c == '│' || c == ' '))
+        .collect::<Vec<_>>()
+        .join(" ");
     for part in [
         "sign PUT /v2/batch/delete",
         "send it to",
@@ -824,4 +830,112 @@ fn text_from_the_client_in_the_detail_is_escaped_not_sent_to_the_terminal() {
     assert!(text.contains("X-Note: a\\u{009B}2Jb"), "{text}");
     assert!(text.contains("[\"\\x1B]52;c;aGk=\\x07\"]"), "{text}");
     assert!(text.contains("\\u{202E}tail"), "{text}");
+}
+
+/// A record without the account headers (a client that sent only `Authorization`) is sent
+/// again as the account's own client would send it: with the profile's API key and algorithm,
+/// and the question says so before anything is signed.
+#[test]
+fn a_resend_of_a_record_without_account_headers_sends_the_profiles() {
+    let bare = axum::http::Request::builder()
+        .method("PUT")
+        .uri("/v2/batch")
+        .header("host", "127.0.0.1:8787")
+        .header("authorization", "Bearer x")
+        .body(axum::body::Body::from("[]"))
+        .unwrap();
+    let recs = served(vec![bare]);
+    assert!(
+        !recs[0]
+            .headers
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case("x-svc-apikey")),
+        "{:?}",
+        recs[0].headers
+    );
+    let mut t = on_traffic(120, 40);
+    receive(&mut t, recs[0].clone());
+    t.ctrl('g');
+    assert!(
+        t.status.contains(
+            "with the profile's X-SVC-APIKEY: demo-public-key, X-SVC-AUTH-ALGO: HmacSHA384 (the record has none)"
+        ),
+        "{}",
+        t.status
+    );
+    let cmds = t.press(KeyCode::Char('y'));
+    let job = match cmds.as_slice() {
+        [Command::Send(job)] => job,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(job.signed.spec().api_key, crate::server::DEMO_API_KEY);
+    assert_eq!(job.signed.spec().auth_algo, "HmacSHA384");
+    // With the profile's API key emptied in the editor, the question says it goes empty.
+    t.press(KeyCode::F(2));
+    t.app.request.api_key.set("");
+    t.press(KeyCode::F(7));
+    t.ctrl('g');
+    assert!(
+        t.status
+            .contains("X-SVC-APIKEY sent empty (neither the record nor the profile has one)"),
+        "{}",
+        t.status
+    );
+    t.press(KeyCode::Esc);
+}
+
+/// The inspection calls the server's stream carries (the workbench asking its own server what
+/// it stored) are not an application's requests: the list leaves them out, and they do not move
+/// the `↑ N new` marker; the bottom line says how many are hidden and `/inspect` shows them.
+#[test]
+fn inspection_calls_are_hidden_until_the_filter_asks_for_them() {
+    let inspect = |uri: &str| {
+        axum::http::Request::builder()
+            .method("GET")
+            .uri(uri)
+            .body(axum::body::Body::empty())
+            .unwrap()
+    };
+    let recs = served(vec![
+        signed("/v2/batch", "/v2/batch"),
+        collect(r#"[{"event":"view_recs_list"}]"#),
+        inspect("/_inspect/events?limit=1"),
+        inspect("/_inspect/requests"),
+        signed("/v2/batch", "/v2/batch/"),
+    ]);
+    assert_eq!(recs.len(), 5);
+    let mut t = on_traffic(80, 24);
+    for r in &recs[..3] {
+        receive(&mut t, r.clone());
+    }
+    t.assert_no_line("/_inspect/events");
+    t.assert_line("POST /analytics/collect");
+    t.assert_line("Traffic (2)");
+    t.assert_line("1 /_inspect hidden (/inspect shows) ─");
+    // Away from the newest, an inspection call is not counted as new; a request is.
+    t.press(KeyCode::Down);
+    receive(&mut t, recs[3].clone());
+    t.assert_no_line("↑");
+    receive(&mut t, recs[4].clone());
+    t.assert_line("↑ 1 new");
+    // The filter that asks for them shows them.
+    t.type_str("/inspect");
+    t.press(KeyCode::Enter);
+    t.assert_line("GET /_inspect/events?limit=1");
+    t.assert_line("GET /_inspect/requests");
+    t.assert_no_line("/_inspect hidden");
+}
+
+/// Paused, the list's bottom line does not say `live`.
+#[test]
+fn paused_the_bottom_line_says_paused_not_live() {
+    let mut t = on_traffic(80, 24);
+    t.update(Message::Traffic(TrafficMsg::Connected { again: false }));
+    receive(&mut t, record(1, "/v2/one"));
+    t.assert_line("└ live · newest 1000 kept");
+    t.alt('z');
+    t.assert_line("└ paused · newest 1000 kept");
+    t.assert_no_line("live ·");
+    t.alt('z');
+    t.assert_line("└ live · newest 1000 kept");
 }

@@ -209,6 +209,47 @@ fn select(state: &mut TrafficState, i: usize) {
     state.list.select(i, n);
 }
 
+/// Fill the account headers a record lacks (the API key, the algorithm) from `account` (the
+/// profile's): a correct client of the account sends both, and the server rejects an empty one
+/// before it looks at the signature. What the prompt adds: which headers were filled, and with
+/// what, or which stay empty because the profile has none either.
+fn fill_account(
+    request: &mut crate::tui::model::EditorRequest,
+    account: &(String, String),
+) -> String {
+    let names = crate::core::HeaderNames::for_prefix(&request.spec.header_prefix);
+    let mut filled = vec![];
+    let mut empty = vec![];
+    for (value, name, profile) in [
+        (&mut request.spec.api_key, &names.api_key, &account.0),
+        (&mut request.spec.auth_algo, &names.auth_algo, &account.1),
+    ] {
+        if !value.is_empty() {
+            continue;
+        }
+        if profile.is_empty() {
+            empty.push(name.to_string());
+        } else {
+            *value = profile.clone();
+            filled.push(format!("{name}: {}", escape_visible(profile.as_bytes())));
+        }
+    }
+    let mut out = String::new();
+    if !filled.is_empty() {
+        out.push_str(&format!(
+            ", with the profile's {} (the record has none)",
+            filled.join(", ")
+        ));
+    }
+    if !empty.is_empty() {
+        out.push_str(&format!(
+            "; {} sent empty (neither the record nor the profile has one)",
+            empty.join(", ")
+        ));
+    }
+    out
+}
+
 /// Run one action of the traffic view (from its key or from the command palette).
 pub fn run(state: &mut TrafficState, action: Action) -> Vec<TrafficEffect> {
     let none = || vec![TrafficEffect::Status("No request selected.".into())];
@@ -270,7 +311,8 @@ pub fn run(state: &mut TrafficState, action: Action) -> Vec<TrafficEffect> {
                     escape_visible(state.address.as_bytes())
                 ))];
             }
-            let (request, _timestamp) = detail::fields(&e.seen, &state.address);
+            let (mut request, _timestamp) = detail::fields(&e.seen, &state.address);
+            let account = fill_account(&mut request, &state.account);
             let url = format!(
                 "{}{}{}{}",
                 state.address.trim_end_matches('/'),
@@ -296,7 +338,7 @@ pub fn run(state: &mut TrafficState, action: Action) -> Vec<TrafficEffect> {
                 .map(|note| format!(" ({note})"))
                 .unwrap_or_default();
             let prompt = format!(
-                "sign {} {} with the profile's REST key ({} body bytes: {preview}{more}){cut} and send it to {}{upstream}? y sends, any other key cancels",
+                "sign {} {} with the profile's REST key ({} body bytes: {preview}{more}){cut}{account} and send it to {}{upstream}? y sends, any other key cancels",
                 escape_visible(request.spec.method.as_bytes()),
                 escape_visible(e.seen.path.as_bytes()),
                 body.len(),
