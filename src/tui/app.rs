@@ -136,4 +136,12 @@ impl App {
     pub fn wants_tick(&self) -> bool {
         self.request.ts_live && self.view == View::Request && !self.quit
     }
+
+    /// Whether the clock the App last heard of is in another second than `now`: the runtime then
+    /// ticks before applying input, so a send from any view (a re-send from Traffic or History,
+    /// the Lesson, Ctrl-G at once on coming back to the Request view) signs with the current
+    /// time, and a live timestamp is current again the moment the Request view is shown.
+    pub fn clock_is_stale(&self, now: DateTime<Utc>) -> bool {
+        now.timestamp() != self.request.now.timestamp()
+    }
 }

@@ -448,8 +448,9 @@ fn send_again(app: &mut App, request: EditorRequest, url: String, what: String) 
         );
     }
     let key = app.request.key();
-    // Signed here, in the documented form (what a correct client signs), with the clock's
-    // last tick: the send then sends this signed request as it is.
+    // Signed here, in the documented form (what a correct client signs), with the clock as the
+    // runtime read it before this key (it ticks before input when the second has moved on): the
+    // send then sends this signed request as it is.
     let timestamp = crate::core::time::format_timestamp(app.request.now);
     let signed = match crate::core::SignedRequest::sign(
         request.spec,

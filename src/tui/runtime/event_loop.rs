@@ -182,7 +182,15 @@ async fn event_loop(
         let mut from_channel = false;
         tokio::select! {
             e = ev.next() => match e {
-                Some(Ok(e)) => if let Some(m) = event_message(e) { pending.push(m) },
+                Some(Ok(e)) => if let Some(m) = event_message(e) {
+                    // Ticks come only while the Request view shows a live timestamp: input
+                    // anywhere else reads the clock first, so what it sends is signed now.
+                    let now = Utc::now();
+                    if app.clock_is_stale(now) {
+                        pending.push(Message::Tick(now));
+                    }
+                    pending.push(m)
+                },
                 Some(Err(e)) => return Err(e).context("reading the terminal failed"),
                 None => return Ok(()),
             },

@@ -1,0 +1,125 @@
+//! The clock of a send, in a real terminal at 80x24 (portable-pty read by vt100) against a real
+//! local server on 127.0.0.1 port 0: the workbench ticks its clock only while the Request view
+//! shows a live timestamp, so a send after some seconds in another view (Ctrl-G at once on
+//! coming back to the Request view, a re-send from History) must still be signed with the time
+//! of the send, as the server recorded it (`/_inspect/requests`), not the last tick.
+
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use chrono::{DateTime, Utc};
+use common::workbench::Home;
+use common::{Pty, CTRL_G, F3, F4};
+use serde_json::Value;
+use signscope::server::{spawn, ServerConfig};
+use signscope::store::Profile;
+use std::time::Duration;
+
+const F2: &str = "\x1bOQ";
+const CTRL_Q: &str = "\x11";
+
+/// The requests the server received, from its inspection API.
+fn received(url: &str) -> Vec<Value> {
+    let out = std::process::Command::new("curl")
+        .args(["-s", &format!("{url}/_inspect/requests")])
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Wait until the server holds `n` requests; the timestamp header of the last one.
+fn nth_timestamp(url: &str, n: usize) -> DateTime<Utc> {
+    let start = std::time::Instant::now();
+    loop {
+        let seen = received(url);
+        if seen.len() >= n {
+            let rec = &seen[n - 1];
+            let ts = rec["headers"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|h| {
+                    h[0].as_str()
+                        .unwrap()
+                        .eq_ignore_ascii_case("x-svc-timestamp")
+                })
+                .and_then(|h| h[1].as_str())
+                .unwrap_or_else(|| panic!("no timestamp in {rec}"))
+                .to_string();
+            return DateTime::parse_from_rfc3339(&ts)
+                .unwrap()
+                .with_timezone(&Utc);
+        }
+        assert!(start.elapsed() < common::WAIT, "{n} requests never arrived");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The signed timestamp is the send's second: not before the key was pressed less one second
+/// (the clock ticks whole seconds), not after the server recorded it.
+fn assert_signed_now(ts: DateTime<Utc>, pressed: DateTime<Utc>, what: &str) {
+    let late = pressed - ts;
+    assert!(
+        late < chrono::Duration::seconds(1) && ts <= Utc::now(),
+        "{what}: signed {ts}, {} ms before the key was pressed at {pressed}",
+        late.num_milliseconds()
+    );
+}
+
+fn quit(tui: &mut Pty) {
+    tui.send(CTRL_Q);
+    let start = std::time::Instant::now();
+    while !tui.has_exited() && start.elapsed() < common::WAIT {
+        if tui.screen().contains("quit without saving") {
+            tui.send("y");
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(tui.wait_exit().success());
+}
+
+#[test]
+fn sends_after_seconds_in_another_view_are_signed_with_the_time_of_the_send() {
+    let srv = spawn(
+        ServerConfig::demo(),
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
+    )
+    .unwrap();
+    let home = Home::new();
+    let mut p = Profile::demo();
+    p.name = "shop".into();
+    p.indexing_url = srv.url();
+    p.analytics_url = srv.url();
+    home.save_profile(&p);
+    let mut tui = home.start(80, 24, &["--profile", "shop"], &[]);
+    tui.wait_for_signature();
+    tui.send(CTRL_G);
+    tui.wait_for("the answer", |s| s.contains("✓ 200"));
+    nth_timestamp(&srv.url(), 1);
+
+    // Three seconds in the Events view, then back to the (live) Request view and Ctrl-G at once.
+    tui.send(F3);
+    tui.wait_for("the events view", |s| s.contains("Analytics URL"));
+    std::thread::sleep(Duration::from_secs(3));
+    let pressed = Utc::now();
+    tui.send(format!("{F2}{CTRL_G}"));
+    assert_signed_now(
+        nth_timestamp(&srv.url(), 2),
+        pressed,
+        "Ctrl-G on coming back",
+    );
+
+    // Three seconds in History, then a re-send of its newest entry ("signed again now").
+    tui.send(F4);
+    tui.wait_for("the history", |s| s.contains("History (2)"));
+    std::thread::sleep(Duration::from_secs(3));
+    let pressed = Utc::now();
+    tui.send(CTRL_G);
+    assert_signed_now(nth_timestamp(&srv.url(), 3), pressed, "History re-send");
+    quit(&mut tui);
+    srv.stop();
+}
