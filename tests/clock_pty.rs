@@ -113,7 +113,9 @@ fn sends_after_seconds_in_another_view_are_signed_with_the_time_of_the_send() {
         "Ctrl-G on coming back",
     );
 
-    // Three seconds in History, then a re-send of its newest entry ("signed again now").
+    // Three seconds in History, then a re-send of its newest entry ("signed again now"). The
+    // History view reads the entries when it is shown: the answer must be written first.
+    std::thread::sleep(Duration::from_secs(1));
     tui.send(F4);
     tui.wait_for("the history", |s| s.contains("History (2)"));
     std::thread::sleep(Duration::from_secs(3));
