@@ -37,6 +37,34 @@ impl Default for ClientOptions {
     }
 }
 
+/// The User-Agent header every client built here sends.
+pub const USER_AGENT: &str = concat!("signscope/", env!("CARGO_PKG_VERSION"));
+
+/// The headers the HTTP client adds on its own to a request sent with [`send_with`] (in
+/// neither the request's signed headers nor its record): reqwest's default `accept`, the
+/// builders' `user-agent`, and hyper's `host` and `content-length`. Lower case, as sent. A
+/// request that sets one of them itself keeps its own (it is in `headers`). Tests compare this
+/// with what a real server received, so the list cannot drift from the sending code.
+pub fn added_headers(
+    url: &str,
+    headers: &[(String, String)],
+    body_len: usize,
+) -> Vec<(String, String)> {
+    let mut out = vec![
+        ("accept".to_string(), "*/*".to_string()),
+        ("user-agent".to_string(), USER_AGENT.to_string()),
+    ];
+    if let Ok(u) = reqwest::Url::parse(url) {
+        out.push(("host".to_string(), host_of(&u)));
+    }
+    // hyper leaves the length out of an empty body, whatever the method.
+    if body_len > 0 {
+        out.push(("content-length".to_string(), body_len.to_string()));
+    }
+    out.retain(|(n, _)| !headers.iter().any(|(h, _)| h.eq_ignore_ascii_case(n)));
+    out
+}
+
 /// A reqwest client with the given timeouts (rustls; no proxy from the environment, so a
 /// request to a loopback server never goes elsewhere).
 pub fn build_client(opts: &ClientOptions) -> Result<reqwest::Client, ClientError> {
@@ -44,7 +72,7 @@ pub fn build_client(opts: &ClientOptions) -> Result<reqwest::Client, ClientError
         .connect_timeout(opts.connect_timeout)
         .timeout(opts.total_timeout)
         .no_proxy()
-        .user_agent(concat!("signscope/", env!("CARGO_PKG_VERSION")))
+        .user_agent(USER_AGENT)
         .build()
         .map_err(|e| ClientError::Other {
             detail: format!("the HTTP client could not be set up: {}", chain_text(&e)),
@@ -126,7 +154,7 @@ pub fn build_client_probed(
         .connect_timeout(opts.connect_timeout)
         .timeout(opts.total_timeout)
         .no_proxy()
-        .user_agent(concat!("signscope/", env!("CARGO_PKG_VERSION")))
+        .user_agent(USER_AGENT)
         .connector_layer(probe.clone())
         .build()
         .map_err(|e| ClientError::Other {

@@ -346,3 +346,65 @@ async fn connect_time_is_measured_for_a_new_connection_only() {
         .unwrap();
     assert_eq!(second.timings.connect, None);
 }
+
+/// `client::added_headers` names exactly the headers the HTTP client adds on its own (the
+/// workbench shows them under the signed ones): what the real server received, less the
+/// request's own headers, for a PUT with a body, an empty PUT, a GET with and without a body
+/// and a POST, on the default port and on another.
+#[tokio::test]
+async fn the_headers_the_client_adds_are_the_ones_the_server_received() {
+    let server = start(
+        &tokio::runtime::Handle::current(),
+        ServerConfig::demo(),
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
+    )
+    .unwrap();
+    let base = server.url();
+    let http = client::build_client(&ClientOptions::default()).unwrap();
+    let cases: [(&str, &str, &'static [u8]); 5] = [
+        ("PUT", "/v2/batch", b"[{\"id\":\"p1\"}]\n"),
+        ("PUT", "/v2/batch", b""),
+        ("GET", "/v2/batch?x=1", b""),
+        ("GET", "/v2/batch", b"[]"),
+        ("POST", "/analytics/collect", b"[]"),
+    ];
+    for (method, path, body) in cases {
+        let req = OutgoingRequest {
+            method: method.into(),
+            url: format!("{base}{path}"),
+            headers: vec![
+                ("X-SVC-APIKEY".into(), "demo-public-key".into()),
+                ("Content-Type".into(), "application/json".into()),
+            ],
+            body: Bytes::from_static(body),
+        };
+        client::send(&http, &req).await.unwrap();
+        let seen: Vec<serde_json::Value> = serde_json::from_slice(
+            &reqwest::get(format!("{base}/_inspect/requests?limit=1"))
+                .await
+                .unwrap()
+                .bytes()
+                .await
+                .unwrap(),
+        )
+        .unwrap();
+        let rec = seen.last().unwrap();
+        let mut got: Vec<(String, String)> = rec["headers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| {
+                (
+                    h[0].as_str().unwrap().to_lowercase(),
+                    h[1].as_str().unwrap().to_string(),
+                )
+            })
+            .filter(|(n, _)| !req.headers.iter().any(|(o, _)| o.eq_ignore_ascii_case(n)))
+            .collect();
+        let mut want = client::added_headers(&req.url, &req.headers, body.len());
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "{method} {path} with {} bytes", body.len());
+    }
+    server.shutdown().await;
+}

@@ -52,7 +52,7 @@ mod send;
 mod session;
 
 /// The client's types that the engine's API takes and gives.
-pub use crate::client::{ClientOptions, OutgoingRequest, Response};
+pub use crate::client::{added_headers, ClientOptions, OutgoingRequest, Response};
 pub use embedded::embedded_config;
 pub use error::EngineError;
 pub use exchange::{Exchange, ExchangeKind, ServerAnswer, ServerMismatch};

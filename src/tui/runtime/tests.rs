@@ -674,6 +674,7 @@ fn the_as_sent_view_shows_what_the_server_received_not_the_fields_edited_since()
     let _session = run_until(&mut t.app, session, send, |a| {
         !a.request.sending && a.request.response.is_some()
     });
+    let pane_of = |w, h| request_layout(ratatui::layout::Rect::new(0, 0, w, h)).detail;
     let resp = t.request.response.clone().unwrap();
     assert_eq!(resp.status, 200, "{:?}", resp.message);
     let sent = resp.sent.clone().expect("the engine's record of the send");
@@ -714,6 +715,21 @@ fn the_as_sent_view_shows_what_the_server_received_not_the_fields_edited_since()
         .map(|(_, v)| v.clone())
         .expect("the signature was sent");
 
+    // The Headers tab names every header the server received, the HTTP client's own included
+    // (marked as not signed), with the values received.
+    t.app.request.detail = Detail::Headers;
+    let rows = t.page_down_through(40, |_| pane_of(200, 50)).join("\n");
+    let lower = rows.to_lowercase();
+    assert!(
+        rows.contains("Added by the HTTP client, not signed:"),
+        "{rows}"
+    );
+    for (n, v) in &received {
+        let want = format!("{n}: {v}").to_lowercase();
+        assert!(lower.contains(&want), "{want}\n{rows}");
+    }
+    t.app.request.detail = Detail::Response;
+
     // Edits after the send: another query, a body character, a typed frozen timestamp.
     t.app.request.focus = Field::Query;
     t.type_str("zz=1");
@@ -727,7 +743,7 @@ fn the_as_sent_view_shows_what_the_server_received_not_the_fields_edited_since()
     // Alt-D: the Response panel shows the request as sent, whatever the fields say now.
     t.alt('d');
     assert!(t.request.show_sent && t.request.detail == Detail::Response);
-    let pane = request_layout(ratatui::layout::Rect::new(0, 0, 200, 50)).detail;
+    let pane = pane_of(200, 50);
     t.assert_line(" Sent ");
     // The view says which headers the HTTP client adds on top of the engine's: those.
     let mut added: Vec<&str> = received
@@ -746,9 +762,10 @@ fn the_as_sent_view_shows_what_the_server_received_not_the_fields_edited_since()
     }
     assert!(shown(&format!("Authorization: {authorization}")));
     assert!(!shown("2020-01-01T00:00:00.000Z"), "{rows}");
-    assert!(shown(
-        "(then the HTTP client adds Accept, User-Agent, Host and Content-Length;"
-    ));
+    assert!(shown("(added by the HTTP client, not signed:)"), "{rows}");
+    for (n, v) in received.iter().filter(|(m, _)| added.contains(&m.as_str())) {
+        assert!(shown(&format!("{n}: {v}")), "{n}: {v}\n{rows}");
+    }
     for line in std::str::from_utf8(&sent.body).unwrap().lines() {
         assert!(shown(line), "{line}\n{rows}");
     }

@@ -717,7 +717,12 @@ fn headers_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'stati
             .collect();
     match signed(req) {
         Some(s) => {
-            for (n, v) in s.headers() {
+            let own: Vec<(String, String)> = s
+                .headers()
+                .into_iter()
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .collect();
+            for (n, v) in &own {
                 let text = format!("{n}: {v}");
                 for (k, chunk) in wrap_chars(&text, w).into_iter().enumerate() {
                     if k == 0 && chunk.len() > n.len() {
@@ -729,6 +734,19 @@ fn headers_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'stati
                     } else {
                         out.push(Line::from(chunk));
                     }
+                }
+            }
+            // What the HTTP client adds on its own goes on the wire too: shown apart, as the
+            // sending code computes it (`engine::added_headers`), marked as not signed.
+            let added = crate::engine::added_headers(req.url.text(), &own, s.spec().body.len());
+            out.extend(
+                wrap_words("Added by the HTTP client, not signed:", w)
+                    .into_iter()
+                    .map(|l| Line::from(Span::styled(l, theme.dim()))),
+            );
+            for (n, v) in added {
+                for chunk in wrap_chars(&format!("{n}: {v}"), w) {
+                    out.push(Line::from(Span::styled(chunk, theme.dim())));
                 }
             }
             out.extend(

@@ -64,14 +64,14 @@ pub fn pane_text(req: &RequestState) -> Option<(PaneKey, PaneText)> {
                 .iter()
                 .map(|(n, v)| (format!("{n}: {v}"), n.len() + 2)),
         );
-        // Not in the engine's record: the headers the HTTP client adds on its own.
-        head.push((
-            format!(
-                "(then the HTTP client adds Accept, User-Agent, Host and Content-Length; {} bytes of body)",
-                s.body.len()
-            ),
-            0,
-        ));
+        // Not in the engine's record: the headers the HTTP client adds on its own, as the
+        // sending code computes them.
+        head.push(("(added by the HTTP client, not signed:)".to_string(), 0));
+        head.extend(
+            crate::engine::added_headers(&s.url, &s.headers, s.body.len())
+                .into_iter()
+                .map(|(n, v)| (format!("{n}: {v}"), n.len() + 2)),
+        );
         let text = PaneText {
             head,
             body: s.lines.clone(),
