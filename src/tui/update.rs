@@ -210,15 +210,23 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             ));
             cmds
         }
-        Message::LoadRequest { request, timestamp } => unsaved::load_or_ask(
-            app,
-            PendingLoad::Request {
-                request,
-                timestamp,
-                what: "the captured request".into(),
-                note: None,
-            },
-        ),
+        Message::LoadRequest { request, timestamp } => {
+            // A capture's host is where its client sent it, not where the editor sends: the
+            // URL field stays, and the status says so.
+            let note = format!(
+                "its host was not taken: it is sent to {} (the URL field)",
+                app.request.url.text()
+            );
+            unsaved::load_or_ask(
+                app,
+                PendingLoad::Request {
+                    request,
+                    timestamp,
+                    what: "the captured request".into(),
+                    note: Some(note),
+                },
+            )
+        }
         Message::Terminate => {
             app.quit = true;
             vec![Command::Quit]

@@ -119,7 +119,22 @@ pub fn items(app: &App) -> Vec<(String, String)> {
         }
         View::Diagnose => {
             let mut v: Vec<_> = mode(app.diagnose.normal_mode).into_iter().collect();
-            v.extend(all(&diagnose::KEYS));
+            let on_client_text = app.diagnose.on_client_text;
+            // The box switch second: it is the key the box's state changes the word of.
+            use diagnose::Action as D;
+            let order = [
+                D::Diagnose,
+                D::ToggleClientText,
+                D::LoadIntoEditor,
+                D::ToggleKey,
+                D::Clear,
+            ];
+            v.extend(order.iter().map(|&a| {
+                (
+                    diagnose::KEYS.label_of(a),
+                    diagnose::footer_word(a, on_client_text).to_string(),
+                )
+            }));
             v
         }
         // The keys that work in what the lesson view shows (its only hint row).

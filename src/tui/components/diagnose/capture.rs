@@ -166,7 +166,21 @@ pub fn diagnose_capture_with(
         _ => rej.to_string(),
     };
     let mut lines = vec![format!("Conclusion: {conclusion}")];
-    lines.extend(verdict);
+    // The verdict's line ends with the same sentence (as `verify` prints it, where there is no
+    // conclusion line): here it would be said twice in a few rows, so it points up instead.
+    lines.extend(
+        verdict
+            .into_iter()
+            .map(|l| match l.strip_suffix(conclusion.as_str()) {
+                Some(head) if !conclusion.is_empty() => {
+                    format!(
+                        "{} (the conclusion above)",
+                        head.trim_end_matches([':', ' '])
+                    )
+                }
+                _ => l,
+            }),
+    );
     if let Some(d) = diagnosis {
         lines.push(String::new());
         if rej.mismatch().is_none() {
@@ -209,6 +223,14 @@ mod tests {
             lines[1].starts_with("rejected (401 SIGNATURE_MISMATCH)"),
             "{lines:?}"
         );
+        // The conclusion is said once; the verdict's line points to it.
+        let conclusion = lines[0].trim_start_matches("Conclusion: ");
+        assert_eq!(
+            lines.iter().filter(|l| l.contains(conclusion)).count(),
+            1,
+            "{lines:#?}"
+        );
+        assert!(lines[1].ends_with("(the conclusion above)"), "{lines:?}");
         assert!(
             lines
                 .iter()

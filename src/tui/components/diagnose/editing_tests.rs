@@ -138,3 +138,65 @@ fn one_key_clears_the_capture_and_ctrl_z_brings_it_back() {
     t.press(KeyCode::Enter);
     assert_eq!(t.diagnose.input.text(), "");
 }
+
+/// At 80x24 the empty boxes' instructions are whole (wrapped at words: the key that ends them
+/// is on screen), and the footer names the box switch by what it does now, as the box's bottom
+/// line and help do ("client text" / "capture"), not "paste".
+#[test]
+fn the_empty_boxes_say_their_whole_instruction_and_the_footer_names_the_switch_at_80x24() {
+    let mut t = TestApp::new(80, 24);
+    t.press(KeyCode::F(6));
+    let text = |t: &mut TestApp| {
+        t.lines()
+            .iter()
+            .map(|l| l.trim_matches(|c| c == '│' || c == ' ').to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert!(
+        text(&mut t).contains("Paste a raw HTTP request or a curl command, then press Ctrl-G"),
+        "{}",
+        t.screen()
+    );
+    let footer = t.lines()[22].clone();
+    assert!(footer.contains("Alt-T client text"), "{footer}");
+    assert!(!footer.contains("paste"), "{footer}");
+    t.alt('t');
+    assert!(
+        text(&mut t).contains(
+            "Optional: paste the text the client signed (Alt-T back to the capture), then Ctrl-G"
+        ),
+        "{}",
+        t.screen()
+    );
+    let footer = t.lines()[22].clone();
+    assert!(footer.contains("Alt-T capture"), "{footer}");
+    // Typing replaces the instruction.
+    t.type_str("PUT");
+    t.assert_no_line("Optional: paste");
+}
+
+/// A capture loaded into the editor (Alt-L) keeps the editor's URL, and the status says the
+/// capture's host was not taken and where the request goes instead.
+#[test]
+fn loading_a_capture_says_its_host_was_not_taken() {
+    use crate::tui::components::diagnose::capture::{capture_fields, parse_capture_with};
+    let mut t = TestApp::new(80, 24);
+    let url = t.request.url.text().to_string();
+    let curl = "curl -X PUT http://10.1.2.3:35031/v2/batch -H 'X-SVC-APIKEY: demo-public-key' \
+                -H 'X-SVC-TIMESTAMP: 2026-11-22T10:00:00.000Z' --data-raw '[]'";
+    let parsed = parse_capture_with(curl, None).expect("a curl capture");
+    let (fields, timestamp) = capture_fields(&parsed, "SVC");
+    t.update(crate::tui::message::Message::LoadRequest {
+        request: Box::new(fields),
+        timestamp,
+    });
+    assert_eq!(t.request.url.text(), url);
+    assert!(
+        t.status.contains(&format!(
+            "its host was not taken: it is sent to {url} (the URL field)"
+        )),
+        "{}",
+        t.status
+    );
+}

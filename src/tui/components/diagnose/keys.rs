@@ -63,6 +63,20 @@ pub const KEYS: Table<Action> = Table::new(
     ],
 );
 
+/// The footer's word for `action`: what the key does now, in the words the box's bottom line
+/// and help use (the first word of each name would say "paste" for the key that switches
+/// boxes, and "switch" for two keys).
+pub fn footer_word(action: Action, on_client_text: bool) -> &'static str {
+    match action {
+        Action::Diagnose => "verify",
+        Action::ToggleKey => "key source",
+        Action::LoadIntoEditor => "load",
+        Action::ToggleClientText if on_client_text => "capture",
+        Action::ToggleClientText => "client text",
+        Action::Clear => "clear",
+    }
+}
+
 /// Help rows for what is not an action of its own.
 pub const CONTEXT_KEYS: &[(&str, &str)] = &[
     (

@@ -23,7 +23,7 @@ mod state;
 mod update;
 
 pub use draw::{draw, layout, DiagnoseLayout};
-pub use keys::{Action, CONTEXT_KEYS, KEYS};
+pub use keys::{footer_word, Action, CONTEXT_KEYS, KEYS};
 pub use message::{DiagnoseEffect, DiagnoseMsg};
 pub use state::{DiagKey, DiagnoseState};
 pub use update::update;

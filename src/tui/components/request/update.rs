@@ -319,7 +319,8 @@ fn load_request(
     req.status = match req.timestamp.text() {
         "" => format!(
             "{what} loaded into the request view (it had no timestamp: the field is empty and \
-             frozen; Ctrl-T makes it live)"
+             frozen; {} makes it live)",
+            KEYS.label_of(Action::ToggleTimestamp)
         ),
         ts => format!("{what} loaded into the request view (timestamp frozen at {ts})"),
     };
