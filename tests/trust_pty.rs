@@ -329,3 +329,40 @@ fn a_slow_key_command_never_freezes_the_workbench_and_esc_cancels_it() {
     });
     quit(&mut tui);
 }
+
+/// The profile editor's typed fields were lost by Ctrl-Q (no question). At 80x24: the quit
+/// question names them, Enter (by habit) stays, and `s` writes them to the file, then quits.
+#[test]
+fn quitting_with_profile_editor_changes_asks_and_s_writes_them_to_the_file() {
+    let home = Home::new();
+    home.demo_copy("alpha", "", "[]");
+    let mut tui = home.start(80, 24, &["--profile", "alpha"], &[]);
+    tui.wait_for_signature();
+    tui.send(F5);
+    tui.wait_for("the profile list", |s| s.contains("alpha (in use)"));
+    tui.send("/alpha");
+    tui.send(ENTER);
+    tui.send("e");
+    tui.wait_for("the edit form", |s| s.contains("Editing alpha"));
+    for _ in 0..3 {
+        tui.send(TAB);
+    }
+    tui.send("qq");
+    tui.wait_for("the typed key", |s| s.contains("keyqq"));
+    tui.send(CTRL_Q);
+    tui.wait_for("the quit question", |s| {
+        s.contains("unsaved changes to alpha") && s.contains("d: quit without saving")
+    });
+    tui.send(ENTER);
+    tui.wait_for("the question closed", |s| {
+        !s.contains("Quit?") && s.contains("keyqq")
+    });
+    assert!(!tui.has_exited());
+    tui.send(CTRL_Q);
+    tui.wait_for("the quit question", |s| s.contains("s: save, then quit"));
+    tui.send("s");
+    assert!(tui.wait_exit().success());
+    tui.assert_restored();
+    let text = home.profile_text("alpha");
+    assert!(text.contains("keyqq"), "{text}");
+}

@@ -27,6 +27,9 @@ pub struct App {
     pub log: MessageLog,
     /// Quit once the profile save (asked from the quit popup) succeeded.
     pub quit_after_save: bool,
+    /// Quit once the profile editor's save (asked from the quit popup) is done; the request
+    /// and Events edits, if any, are saved after it.
+    pub quit_after_draft_save: bool,
     /// The load to run once the profile save (asked from the unsaved-edits question) succeeded.
     pub load_after_save: Option<Box<crate::tui::model::PendingLoad>>,
     pub quit: bool,
@@ -66,6 +69,7 @@ impl App {
             status: String::new(),
             log: MessageLog::default(),
             quit_after_save: false,
+            quit_after_draft_save: false,
             load_after_save: None,
             quit: false,
             sent_again: None,
@@ -130,6 +134,12 @@ impl App {
     /// view's batch (quitting and loading another profile ask first).
     pub fn unsaved(&self) -> bool {
         self.request.unsaved() || self.events.unsaved()
+    }
+
+    /// Whether quitting loses something typed: the profile's unsaved edits or the profile
+    /// editor's changes (the quit question names which).
+    pub fn unsaved_anywhere(&self) -> bool {
+        self.unsaved() || self.profiles.unsaved_draft().is_some()
     }
 
     /// Whether the runtime should send 1 s ticks: only while the timestamp is live and on screen.

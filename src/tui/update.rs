@@ -248,8 +248,25 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             route_effects(app, effects)
         }
         Message::Profiles(m) => {
+            let after_save = match &m {
+                ProfilesMsg::Done(_) => Some(true),
+                ProfilesMsg::Failed(_) => Some(false),
+                _ => None,
+            };
             let effects = profiles::update(&mut app.profiles, &app.profile.name, m);
-            route_effects(app, effects)
+            let mut cmds = route_effects(app, effects);
+            // The quit waiting for the profile editor's save: the other edits are saved next
+            // (their save quits), or the workbench quits now; a failed save quits nothing.
+            if let Some(ok) = after_save.filter(|_| app.quit_after_draft_save) {
+                app.quit_after_draft_save = false;
+                if ok && app.unsaved() {
+                    cmds.extend(route_effects(app, vec![PopupEffect::SaveThenQuit]));
+                } else if ok {
+                    app.quit = true;
+                    cmds.push(Command::Quit);
+                }
+            }
+            cmds
         }
         Message::Traffic(m) => {
             app.traffic.account = (
@@ -578,6 +595,19 @@ impl RoutedEffect for PopupEffect {
                 vec![Command::Quit]
             }
             // The save may ask a question of the request view (a name, the typed key).
+            // The profile editor's changes first (its form may refuse them: then nothing
+            // quits and the form says why); the profile's own edits follow once it is saved.
+            PopupEffect::SaveThenQuit if app.profiles.unsaved_draft().is_some() => {
+                app.view = View::Profiles;
+                let cmds = update(
+                    app,
+                    Message::Profiles(ProfilesMsg::Run(
+                        crate::tui::components::profiles::keys::FormAction::Save,
+                    )),
+                );
+                app.quit_after_draft_save = app.profiles.unsaved_draft().is_none();
+                cmds
+            }
             PopupEffect::SaveThenQuit => {
                 app.view = View::Request;
                 app.quit_after_save = true;
@@ -595,7 +625,7 @@ impl RoutedEffect for PopupEffect {
 }
 
 fn request_quit(app: &mut App) -> Vec<Command> {
-    if app.unsaved() {
+    if app.unsaved_anywhere() {
         app.popup = Some(Popup::confirm_quit());
         vec![]
     } else {

@@ -70,13 +70,23 @@ pub fn layout(area: Rect, state: &ProfilesState) -> ProfilesLayout {
 /// The lines of the edit form: the heading (no field), then one per field.
 fn edit_lines(form: &EditForm, revealed: bool) -> Vec<(Option<EditField>, Vec<Span<'static>>)> {
     let label = |s: &str| Span::styled(format!("{s:>14}: "), Style::new().bold());
-    let mut out = vec![(
-        None,
-        vec![Span::styled(
-            format!("Editing {} (Enter saves, Esc cancels)", form.name),
+    // The heading names the keys the footer names (Enter and Ctrl-S both save), or asks the
+    // question Esc opened while the form holds changes.
+    let heading = if form.asking_discard {
+        Span::styled(
+            format!(
+                "Discard the changes to {}? d discards them, any other key keeps editing",
+                form.name
+            ),
+            Style::new().bold().add_modifier(Modifier::REVERSED),
+        )
+    } else {
+        Span::styled(
+            format!("Editing {} (Enter or Ctrl-S saves, Esc leaves)", form.name),
             Style::new().bold(),
-        )],
-    )];
+        )
+    };
+    let mut out = vec![(None, vec![heading])];
     for f in EditField::ALL {
         let value = match f {
             EditField::IndexingUrl => form.indexing_url.text().to_string(),
@@ -107,6 +117,26 @@ fn edit_lines(form: &EditForm, revealed: bool) -> Vec<(Option<EditField>, Vec<Sp
         out.push((Some(f), vec![label(lab), v]));
     }
     out
+}
+
+/// Where the cursor of the focused text field is drawn: the label and the text before the
+/// cursor, wrapped as the field is, end at it. None for the key-kind picker, while Esc's
+/// question is open, or when the field is off screen.
+fn edit_cursor(form: &EditForm, l: &ProfilesLayout) -> Option<ratatui::layout::Position> {
+    if form.asking_discard {
+        return None;
+    }
+    let mut form = form.clone();
+    let focus = form.focus;
+    let input = form.input_mut(focus)?;
+    let before: String = input.text().chars().take(input.cursor()).collect();
+    let (_, rect) = l.edit_fields.iter().find(|(f, _)| *f == focus)?;
+    let label = Span::raw(format!("{:>14}: ", "")); // the label's width
+    let rows = wrap_spans(&[label, Span::raw(before)], rect.width);
+    let row = rows.len().saturating_sub(1) as u16;
+    let col = rows.last().map_or(0, |r| r.width()) as u16;
+    (row < rect.height && col < rect.width)
+        .then(|| ratatui::layout::Position::new(rect.x + col, rect.y + row))
 }
 
 fn masked_key(source: &KeySource, revealed: bool) -> String {
@@ -283,6 +313,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState, current: &str,
                 let rows = wrap_spans(spans, rect.width);
                 frame.render_widget(Paragraph::new(rows), rect);
             }
+        }
+        // The terminal cursor at the insertion point of the focused text field (as every
+        // Request field shows it), so Left / Right show where typing goes.
+        if let Some(at) = edit_cursor(form, &l) {
+            frame.set_cursor_position(at);
         }
     } else {
         // Rows wrapped here, so PageDown / PageUp (`update`) count the rows drawn.

@@ -21,13 +21,13 @@ impl Kinded for FormAction {
     }
 }
 
-/// The edit form's keys (Enter saves too; Esc cancels).
+/// The edit form's keys (Enter saves too; Esc leaves, asking first when fields changed).
 pub const FORM_KEYS: Table<FormAction> = Table::new("profiles.form", &[
     bind(
         FormAction::Save,
         &[KeySpec::ctrl('s')],
         "save the profile",
-        "save the edited profile (edit form; Enter too, Esc cancels)",
+        "save the edited profile (edit form; Enter too, Esc asks before dropping changes)",
     ),
     bind(
         FormAction::Reveal,

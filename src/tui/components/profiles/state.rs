@@ -145,6 +145,9 @@ pub struct EditForm {
     pub(super) key_value: LineInput,
     /// The profile being edited (fields the form does not show are kept).
     pub(super) base: Profile,
+    /// Esc was pressed with changes in the form: the next key answers whether to discard them
+    /// (`d`) or keep editing (any other key), so typed fields are never dropped by one key.
+    pub(super) asking_discard: bool,
 }
 
 impl EditForm {
@@ -184,7 +187,24 @@ impl EditForm {
             key_kind: kind,
             key_value: LineInput::new(value),
             base: p.clone(),
+            asking_discard: false,
         }
+    }
+
+    /// Whether a field differs from the profile the form was opened on (what a quit or Esc
+    /// would lose).
+    pub fn changed(&self) -> bool {
+        let was = EditForm::new(&self.base);
+        self.key_kind != was.key_kind
+            || [
+                (&self.indexing_url, &was.indexing_url),
+                (&self.analytics_url, &was.analytics_url),
+                (&self.header_prefix, &was.header_prefix),
+                (&self.api_key, &was.api_key),
+                (&self.key_value, &was.key_value),
+            ]
+            .iter()
+            .any(|(a, b)| a.text() != b.text())
     }
 
     pub(super) fn input_mut(&mut self, f: EditField) -> Option<&mut LineInput> {
@@ -326,6 +346,15 @@ impl ProfilesState {
                 .map(|o| o.path.clone())
                 .unwrap_or_else(|| self.dir.join(format!("{}.toml", p.name))),
         )
+    }
+
+    /// The name of the profile whose edit form holds changes not saved yet (the workbench asks
+    /// before quitting, as it does for the request and Events edits).
+    pub fn unsaved_draft(&self) -> Option<&str> {
+        match &self.mode {
+            Mode::Edit(form) if form.changed() => Some(&form.name),
+            _ => None,
+        }
     }
 
     pub fn is_text_input_focused(&self) -> bool {

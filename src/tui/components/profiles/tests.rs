@@ -226,11 +226,15 @@ fn a_copy_of_the_demo_keeps_the_demo_key_source_when_edited() {
     s.profiles.push(copy);
     s.list.selected = 2;
     update(&mut s, key(KeyCode::Char('e')));
+    // (A URL is checked on save: the change goes to the API key.)
+    for _ in 0..3 {
+        update(&mut s, key(KeyCode::Tab));
+    }
     update(&mut s, key(KeyCode::Char('/')));
     match &work(update(&mut s, key(KeyCode::Enter)))[..] {
         [ProfilesEffect::SaveProfile(p, _)] => {
             assert_eq!(p.rest_key, KeySource::Demo);
-            assert!(p.indexing_url.ends_with('/'));
+            assert!(p.api_key().ends_with('/'));
         }
         other => panic!("{other:?}"),
     }
@@ -648,4 +652,177 @@ fn the_selection_follows_a_renamed_profile_and_the_one_in_use_is_not_deleted() {
         said(&fx),
         "Profile alpha is in use, so it was not deleted; open another profile first (select it, Enter), then delete alpha."
     );
+}
+
+/// The workbench at 80x24 in the profile manager, `shop` selected and its edit form open.
+fn editing_shop() -> crate::tui::test_util::TestApp {
+    use crate::tui::test_util::TestApp;
+    let mut t = TestApp::new(80, 24);
+    t.press(KeyCode::F(5));
+    t.app.profiles = loaded();
+    t.app.profiles.list.selected = 1;
+    t.type_str("e");
+    assert!(matches!(t.profiles.mode, Mode::Edit(_)));
+    t
+}
+
+/// The profile saves the runtime is asked for.
+fn saves(cmds: &[crate::tui::effect::Command]) -> Vec<Profile> {
+    cmds.iter()
+        .filter_map(|c| match c {
+            crate::tui::effect::Command::Profiles(ProfilesEffect::SaveProfile(p, _)) => {
+                Some((**p).clone())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Typed fields of the profile editor used to be lost by Ctrl-Q (no question: the workbench
+/// asked only about the request and Events edits), even after leaving the view and coming back.
+#[test]
+fn quitting_with_profile_editor_changes_asks_and_s_saves_them_then_quits() {
+    use crate::tui::effect::Command;
+    use crate::tui::message::Message;
+    use crate::tui::popups::Popup;
+    let mut t = editing_shop();
+    for _ in 0..3 {
+        t.press(KeyCode::Tab); // API key
+    }
+    t.type_str("qq");
+    t.press(KeyCode::F(2));
+    let cmds = t.ctrl('q');
+    assert!(!cmds.iter().any(|c| matches!(c, Command::Quit)), "{cmds:?}");
+    assert!(!t.quit);
+    assert!(matches!(t.popup, Some(Popup::ConfirmQuit(_))));
+    t.assert_line("unsaved changes to shop");
+    t.assert_line("d: quit without saving");
+    // Enter (typed by habit) stays, the changes kept.
+    t.press(KeyCode::Enter);
+    assert!(!t.quit && t.popup.is_none());
+    assert_eq!(t.profiles.unsaved_draft(), Some("shop"));
+    // s: the form is saved (with the typed key), and the quit follows the save.
+    t.ctrl('q');
+    let cmds = t.type_str("s");
+    let saved = saves(&cmds);
+    assert_eq!(saved.len(), 1, "{cmds:?}");
+    assert_eq!(saved[0].api_key(), "shop-publicqq");
+    assert!(!t.quit, "not before the save is done");
+    let cmds = t.update(Message::Profiles(ProfilesMsg::Done(
+        "saved /cfg/profiles/shop.toml".into(),
+    )));
+    assert!(cmds.iter().any(|c| matches!(c, Command::Quit)), "{cmds:?}");
+    assert!(t.quit);
+}
+
+/// A failed save of the form quits nothing; `d` quits without saving.
+#[test]
+fn a_failed_profile_editor_save_does_not_quit_and_d_discards() {
+    use crate::tui::effect::Command;
+    use crate::tui::message::Message;
+    let mut t = editing_shop();
+    t.type_str("/x");
+    t.ctrl('q');
+    t.type_str("s");
+    let cmds = t.update(Message::Profiles(ProfilesMsg::Failed("disk full".into())));
+    assert!(!cmds.iter().any(|c| matches!(c, Command::Quit)));
+    assert!(!t.quit);
+    // A new draft, then d.
+    t.app.profiles.list.selected = 1;
+    t.type_str("ez");
+    t.ctrl('q');
+    let cmds = t.type_str("d");
+    assert!(cmds.iter().any(|c| matches!(c, Command::Quit)), "{cmds:?}");
+    assert!(saves(&cmds).is_empty());
+}
+
+/// Esc used to drop the typed fields at once ("Edit cancelled"). With changes it asks: any
+/// other key keeps editing (the typing still there), `d` discards; without changes it leaves.
+#[test]
+fn esc_with_changes_asks_and_only_d_discards_them() {
+    let mut t = editing_shop();
+    t.press(KeyCode::Tab); // Analytics URL
+    t.type_str("abc");
+    t.press(KeyCode::Esc);
+    assert!(matches!(t.profiles.mode, Mode::Edit(_)), "still editing");
+    t.assert_line("Discard the changes to shop?");
+    // Any other key: kept, and not typed into the field.
+    t.type_str("x");
+    t.assert_line("http://127.0.0.1:7002abc");
+    t.assert_no_line("7002abcx");
+    t.assert_no_line("Discard the changes");
+    assert!(
+        t.status.contains("Kept the changes to shop"),
+        "{}",
+        t.status
+    );
+    // Esc, then d: discarded.
+    t.press(KeyCode::Esc);
+    t.type_str("d");
+    assert!(matches!(t.profiles.mode, Mode::Browse));
+    assert!(t.status.contains("discarded"), "{}", t.status);
+    // No changes: Esc leaves at once.
+    t.type_str("e");
+    t.press(KeyCode::Esc);
+    assert!(matches!(t.profiles.mode, Mode::Browse));
+}
+
+/// The edit form saved any text as a URL (`indexing_url = "cfromcur"`), found only when a
+/// send failed. It is refused as `profile new` refuses it, naming the field and the form to
+/// write; the form stays open with the text typed.
+#[test]
+fn the_edit_form_refuses_a_url_no_send_could_use_and_keeps_the_typing() {
+    let mut t = editing_shop();
+    t.ctrl('u');
+    t.type_str("cfromcur");
+    let cmds = t.press(KeyCode::Enter);
+    assert!(saves(&cmds).is_empty(), "{cmds:?}");
+    assert!(matches!(t.profiles.mode, Mode::Edit(_)));
+    assert!(t.status.starts_with("Indexing URL:"), "{}", t.status);
+    assert!(t.status.contains("http://host:port"), "{}", t.status);
+    t.assert_line("Indexing URL: cfromcur");
+    // The analytics URL too; `embedded` and a real URL are accepted.
+    t.ctrl('u');
+    t.type_str("embedded");
+    t.press(KeyCode::Tab);
+    t.ctrl('u');
+    t.type_str("http://stats.example.com/path");
+    let cmds = t.ctrl('s');
+    assert!(saves(&cmds).is_empty());
+    assert!(t.status.starts_with("Analytics URL:"), "{}", t.status);
+    t.ctrl('u');
+    t.type_str("https://stats.example.com");
+    let saved = saves(&t.ctrl('s'));
+    assert_eq!(saved.len(), 1);
+    assert_eq!(saved[0].indexing_url, "embedded");
+    assert_eq!(saved[0].analytics_url, "https://stats.example.com");
+}
+
+/// The form showed no cursor (only the whole field reversed), and its heading named Enter
+/// while the footer named Ctrl-S.
+#[test]
+fn the_edit_form_shows_the_cursor_at_the_insertion_point_and_names_both_save_keys() {
+    let mut t = editing_shop();
+    t.press(KeyCode::Tab); // Analytics URL: http://127.0.0.1:7002
+    t.press(KeyCode::Left);
+    t.press(KeyCode::Left);
+    t.draw();
+    let b = t.term.backend();
+    assert!(b.cursor_visible(), "the cursor is shown");
+    let p = b.cursor_position();
+    let (x, y) = t.find("Analytics URL: http").expect("the field");
+    let start = x + "Analytics URL: ".len() as u16;
+    assert_eq!(
+        (p.x, p.y),
+        (start + "http://127.0.0.1:70".len() as u16, y),
+        "{}",
+        t.screen()
+    );
+    t.assert_line("Enter or Ctrl-S saves");
+    // The key-kind picker takes no text: no cursor.
+    t.press(KeyCode::Tab);
+    t.press(KeyCode::Tab);
+    t.press(KeyCode::Tab);
+    t.draw();
+    assert!(!t.term.backend().cursor_visible());
 }

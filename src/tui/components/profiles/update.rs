@@ -1,6 +1,8 @@
 //! The profile manager's pure transition: keys, mouse, and the results of file work.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind};
+use crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
 use ratatui::layout::{Position, Rect};
 
 use super::draw::{detail_max_scroll, layout};
@@ -100,11 +102,38 @@ fn on_key(state: &mut ProfilesState, current: &str, key: KeyEvent) -> Vec<Profil
                 let n = EditField::ALL.len();
                 EditField::ALL[if back { (i + n - 1) % n } else { (i + 1) % n }]
             };
+            // The answer to "discard the changes?": `d` discards, any other key keeps editing
+            // (and does nothing else, so a key typed in a hurry is not a field edit either).
+            if form.asking_discard {
+                form.asking_discard = false;
+                let plain = !key
+                    .modifiers
+                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+                if plain && matches!(key.code, KeyCode::Char('d') | KeyCode::Char('D')) {
+                    return said(format!(
+                        "Changes to {} discarded; nothing saved.",
+                        form.name
+                    ));
+                }
+                let kept = format!("Kept the changes to {}: Enter or Ctrl-S saves.", form.name);
+                state.mode = Mode::Edit(form);
+                return said(kept);
+            }
             if let Some(action) = crate::tui::keymap::lookup(&FORM_KEYS, &key) {
                 return run_form(state, form, action);
             }
             match key.code {
-                KeyCode::Esc => return said("Edit cancelled; nothing saved.".into()),
+                // Esc with typed changes asks first (one key must not drop them).
+                KeyCode::Esc if form.changed() => {
+                    form.asking_discard = true;
+                    let ask = format!(
+                        "Discard the changes to {}? d discards them, any other key keeps editing.",
+                        form.name
+                    );
+                    state.mode = Mode::Edit(form);
+                    return said(ask);
+                }
+                KeyCode::Esc => return said("Edit closed; nothing was changed.".into()),
                 KeyCode::Enter => return save_form(state, form),
                 KeyCode::Tab | KeyCode::Down => form.focus = step(form.focus, false),
                 KeyCode::BackTab | KeyCode::Up => form.focus = step(form.focus, true),
@@ -140,7 +169,7 @@ fn on_key(state: &mut ProfilesState, current: &str, key: KeyEvent) -> Vec<Profil
 }
 
 fn save_form(state: &mut ProfilesState, form: Box<EditForm>) -> Vec<ProfilesEffect> {
-    match form.to_profile() {
+    match form.to_profile().and_then(|p| usable_urls(&p).map(|()| p)) {
         Ok(p) => {
             let saving = format!("Saving profile {}…", p.name);
             // The edited profile keeps its stored body.
@@ -155,6 +184,22 @@ fn save_form(state: &mut ProfilesState, form: Box<EditForm>) -> Vec<ProfilesEffe
             said(why)
         }
     }
+}
+
+/// A URL no send could use is refused when the form is saved, naming the field, as
+/// `profile new` refuses it (`docs/profiles.md`); `embedded` names the in-process server and
+/// an empty URL is one not set yet (a new profile's).
+fn usable_urls(p: &Profile) -> Result<(), String> {
+    for (field, url) in [
+        (EditField::IndexingUrl, &p.indexing_url),
+        (EditField::AnalyticsUrl, &p.analytics_url),
+    ] {
+        if !url.is_empty() && url != crate::store::EMBEDDED_URL {
+            crate::engine::check_target_of(url, &crate::core::RequestSpec::default())
+                .map_err(|e| format!("{}: {e}; nothing was saved.", field.label()))?;
+        }
+    }
+    Ok(())
 }
 
 fn browse_key(state: &mut ProfilesState, current: &str, key: KeyEvent) -> Vec<ProfilesEffect> {
