@@ -129,9 +129,11 @@ fn draw_status(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     // not of the fields. Another view's Ctrl-G sends something else (or nothing): the room goes
     // to its messages.
     let text = if app.view == View::Request {
-        let target = match request::signed_view(req) {
-            Some(s) => format!("{} {}", s.method(), s.url(req.url.text())),
-            None => "signing…".to_string(),
+        let target = match (request::signed_view(req), &req.sign.result) {
+            (Some(s), _) => format!("{} {}", s.method(), s.url(req.url.text())),
+            // The reason is in the Canonical text pane; the bar says only that it failed.
+            (None, Some(Err(_))) => "not signed".to_string(),
+            (None, _) => "signing…".to_string(),
         };
         format!(" {}{} │ {target} │ {}", app.profile.name, dirty, app.status)
     } else {
@@ -170,3 +172,6 @@ mod no_cut_tests;
 
 #[cfg(test)]
 mod scroll_tests;
+
+#[cfg(test)]
+mod unsigned_tests;

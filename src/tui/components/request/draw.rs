@@ -758,7 +758,15 @@ fn headers_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'stati
                 .map(|l| Line::from(Span::styled(l, theme.dim()))),
             );
         }
-        None => out.push(Line::from(Span::styled("signing…", theme.warn()))),
+        None => {
+            let why = match &req.sign.result {
+                Some(Err(e)) => format!("not signed: {e}"),
+                _ => "signing…".to_string(),
+            };
+            for chunk in wrap_words(&why, w) {
+                out.push(Line::from(Span::styled(chunk, theme.warn())));
+            }
+        }
     }
     out
 }
@@ -815,13 +823,23 @@ fn draw_signature(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
             ];
             (spans, Some(Span::styled(short, style)))
         }
-        Some(Err(e)) => (
-            vec![
-                Span::styled("sig ", theme.label()),
-                Span::styled(e.clone(), theme.error()),
-            ],
-            None,
-        ),
+        // The reason whole when it fits; else a pointer to the Canonical text pane, which has it
+        // wrapped (the part a cut would lose is the fix).
+        Some(Err(e)) => {
+            let room = (area.width as usize).saturating_sub(4);
+            let why = if e.chars().count() <= room {
+                e.clone()
+            } else {
+                clip_marked("not signed: the Canonical text pane says why", room)
+            };
+            (
+                vec![
+                    Span::styled("sig ", theme.label()),
+                    Span::styled(why, theme.error()),
+                ],
+                None,
+            )
+        }
         None => (
             vec![
                 Span::styled("sig ", theme.label()),
@@ -831,6 +849,14 @@ fn draw_signature(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
         ),
     };
     let room = area.width as usize;
+    // A signature wider than the row (under 68 columns) is cut with a mark, never silently: a
+    // reader copying it by eye must see it is not whole (Alt-Y s copies it whole).
+    if width(&spans) > room && spans.len() > 1 {
+        spans.truncate(2);
+        let keep = room.saturating_sub(4);
+        let sig = clip_marked(&spans[1].content, keep);
+        spans[1] = Span::styled(sig, spans[1].style);
+    }
     let fits = |spans: &[Span], v: &str| width(spans) + 2 + v.chars().count() <= room;
     if let (Some((long, _, _)), Some(s)) = (&verdict, state_short) {
         if !fits(&spans, long) {
