@@ -94,10 +94,11 @@ fn alt_d_shows_the_request_as_the_server_received_it_after_the_fields_changed_at
     // workbench opens in): the next send would carry another body and signature.
     tui.send(CTRL_T);
     tui.send("EDITED ");
+    // The signature line with no "…": no newer signature is on its way.
     let now = tui.wait_for("a new signature", |s| {
         s.contains("EDITED")
             && s.contains("timestamp frozen")
-            && s.lines().any(|l| l.starts_with("sig "))
+            && s.lines().any(|l| l.starts_with("sig ") && !l.contains('…'))
             && !sent_sig.ends_with(&signature_line(s))
     });
     assert!(!sent_sig.contains(&signature_line(&now)));
@@ -107,12 +108,13 @@ fn alt_d_shows_the_request_as_the_server_received_it_after_the_fields_changed_at
     tui.wait_for("the request as sent", |s| {
         s.contains(" Sent ") && s.contains("As sent for this 200")
     });
-    // Paged to its end, collecting what the panel showed.
+    // Paged to its end, collecting what the panel showed. The timestamp is frozen and nothing
+    // is on its way, so the frame after each PageDown is the one that shows it: the end is the
+    // page that no longer changes.
     let mut text = panel(&tui);
     for _ in 0..12 {
         let before = panel(&tui);
-        tui.send(PAGE_DOWN);
-        std::thread::sleep(std::time::Duration::from_millis(150));
+        tui.send_and_wait_frame(PAGE_DOWN);
         let after = panel(&tui);
         if after == before {
             break;

@@ -39,13 +39,10 @@ impl Tui {
         }
     }
 
-    /// Wait until the screen contains `text` (panics with the screen after 20 s).
+    /// Wait until the screen contains `text` (panics with the screen after `common::WAIT`).
     fn wait_for(&self, text: &str) -> String {
-        self.pty.wait_within(
-            Duration::from_secs(20),
-            &format!("{text:?} on screen"),
-            |s| s.contains(text),
-        )
+        self.pty
+            .wait_for(&format!("{text:?} on screen"), |s| s.contains(text))
     }
 
     fn send(&mut self, bytes: &str) {

@@ -146,6 +146,61 @@ fn signature_on_screen_equals_the_cli_send_is_accepted_and_quit_restores_the_ter
     tui.assert_restored();
 }
 
+/// Every frame is written between the synchronized-update marks (DEC mode 2026), so a
+/// terminal shows it whole: the marks alternate, start then end, and each frame drawn is in a
+/// pair (typing draws frames of its own).
+#[test]
+fn every_frame_is_drawn_between_synchronized_update_marks() {
+    let mut tui = Tui::start(80, 24, &[]);
+    tui.wait_for_signature();
+    tui.send(b"\x14"); // Ctrl-T
+    tui.wait_for("frozen timestamp", |s| s.contains("timestamp frozen"));
+    tui.send(b"abc");
+    tui.wait_for("the typed text", |s| s.contains("abc[]"));
+    tui.send(b"\x03");
+    tui.wait_for("the quit question", |s| s.contains("unsaved edits"));
+    tui.send(b"y");
+    assert!(tui.wait_exit().success());
+    let raw = tui.raw();
+    let marks: Vec<bool> = raw
+        .windows(8)
+        .filter_map(|w| match w {
+            b"\x1b[?2026h" => Some(true),
+            b"\x1b[?2026l" => Some(false),
+            _ => None,
+        })
+        .collect();
+    // The first frame, Ctrl-T, three letters, the question: at least six frames.
+    assert!(marks.len() >= 12, "{marks:?}");
+    for (i, start) in marks.iter().enumerate() {
+        // The last end may be the one the restore writes (harmless when no frame is open).
+        assert!(*start == (i % 2 == 0) || i == marks.len() - 1, "{marks:?}");
+    }
+    // The frames hold the screen's text: what is outside them is only the terminal set-up.
+    let text = String::from_utf8_lossy(&raw);
+    let first = text.find("\x1b[?2026h").unwrap();
+    assert!(!text[..first].contains("Canonical"), "{}", &text[..first]);
+}
+
+/// The tests' emulator is given a frame only once it has ended, however the reads cut it.
+#[test]
+fn the_emulator_is_given_whole_frames_only() {
+    let mut f = common::Frames::default();
+    // Outside a frame: at once.
+    assert_eq!(f.push(b"\x1b[?1049h"), b"\x1b[?1049h");
+    // A frame in three reads, the end mark cut in two: nothing until it has ended.
+    assert_eq!(f.push(b"\x1b[?2026hTOP "), b"");
+    assert_eq!(f.push(b"BOTTOM\x1b[?20"), b"");
+    assert_eq!(f.push(b"26l"), b"\x1b[?2026hTOP BOTTOM\x1b[?2026l");
+    // A start mark cut by the read is held; the frame before it is given.
+    assert_eq!(
+        f.push(b"\x1b[?2026hA\x1b[?2026l\x1b[?2"),
+        b"\x1b[?2026hA\x1b[?2026l"
+    );
+    assert_eq!(f.push(b"026hB"), b"");
+    assert_eq!(f.push(b"\x1b[?2026lafter"), b"\x1b[?2026hB\x1b[?2026lafter");
+}
+
 #[allow(unsafe_code)] // signals a child process (libc::kill)
 #[test]
 fn sigterm_restores_the_terminal() {

@@ -36,6 +36,16 @@ const ALT_END: &str = "\x1b>";
 const ALT_M: &str = "\x1bm";
 const ALT_Y: &str = "\x1by";
 
+/// Esc in the body editor, then wait for normal mode (the footer says NORMAL first): a key sent
+/// before the Esc is read would arrive with it as one Alt-key.
+fn normal_mode(tui: &mut Pty) {
+    let normal = |s: &str| s.lines().any(|l| l.starts_with(" NORMAL "));
+    // Not already so: the wait below must wait for the Esc.
+    assert!(!normal(&tui.screen()), "{}", tui.screen());
+    tui.send(ESC);
+    tui.wait_for("normal mode", normal);
+}
+
 /// Whether `cond` holds within [`common::WAIT`] (polled).
 fn poll(cond: impl Fn() -> bool) -> bool {
     let start = std::time::Instant::now();
@@ -486,9 +496,11 @@ fn a_key_from_an_unset_variable_is_named_in_the_status() {
     home.save_profile(&p);
     let mut tui = home.start(200, 50, &["--profile", "fromenv"], &[]);
     let unset = format!("the environment variable {var} that should hold the REST key is not set");
+    // Both in one frame: the signature line and the status line (the last row).
     let screen = tui.wait_for("the key source's failure on the signature line", |s| {
         s.lines()
             .any(|l| l.starts_with("sig ") && l.contains(&unset))
+            && s.lines().last().is_some_and(|l| l.contains("loaded"))
     });
     let sig = screen.lines().find(|l| l.starts_with("sig ")).unwrap();
     assert!(sig.contains(&unset), "{screen}");
@@ -631,8 +643,7 @@ fn at_80x24_the_message_log_holds_long_messages_and_the_problems_pane_lists_seve
     tui.wait_for("the log closed", |s| !s.contains("Messages"));
 
     // Help rows wrap at 80 columns: a long one is there word for word.
-    tui.send(ESC);
-    std::thread::sleep(Duration::from_millis(200));
+    normal_mode(&mut tui);
     tui.send(F1);
     let help = tui.wait_for("the help", |s| s.contains("Help: Request view"));
     let words: Vec<&str> = help
@@ -732,14 +743,15 @@ fn at_80x24_the_detail_panel_wraps_pipeline_headings_response_and_diff_placehold
     }
     // The body is further down: J (after Esc) scrolls the panel a line at a time to it, its
     // long line wrapped.
-    tui.send(ESC);
-    std::thread::sleep(Duration::from_millis(200));
+    normal_mode(&mut tui);
     let want = format!("\"jobId\":\"{job}\"");
     let mut seen = String::new();
     for _ in 0..8 {
+        let before = detail_panel(&tui.rows());
         tui.send("J");
-        std::thread::sleep(Duration::from_millis(150));
-        seen.push_str(&detail_panel(&tui.rows()));
+        // Scrolled: the panel shows other lines (one that cannot scroll times out here).
+        let rows = tui.wait_for_rows("the panel scrolled", |r| detail_panel(r) != before);
+        seen.push_str(&detail_panel(&rows));
         if seen.contains(&want) {
             break;
         }
@@ -788,18 +800,13 @@ fn copying_says_what_was_copied() {
     // A frozen timestamp: the signature on screen stays the one copied.
     tui.send(CTRL_T);
     tui.wait_for("the frozen timestamp", |s| s.contains("timestamp frozen"));
-    // A signing job of the last tick may still be under way: read the signature once it
-    // stays the same for a moment.
-    let sig_now = |tui: &Pty| value_after(&tui.screen(), "\nsig ").unwrap().to_string();
-    let mut sig = sig_now(&tui);
-    loop {
-        std::thread::sleep(Duration::from_millis(300));
-        let again = sig_now(&tui);
-        if again == sig {
-            break;
-        }
-        sig = again;
-    }
+    // A signing job of the last tick may still be under way: read the signature once the
+    // signature line has no "…" (nothing newer on its way) in a frame drawn after the freeze.
+    let screen = tui.wait_for("the frozen request signed", |s| {
+        s.contains("timestamp frozen")
+            && s.lines().any(|l| l.starts_with("sig ") && !l.contains('…'))
+    });
+    let sig = value_after(&screen, "\nsig ").unwrap().to_string();
     let status = |s: &str| s.lines().last().unwrap_or_default().to_string();
 
     // Copies are under one prefix: Alt-Y opens the copy menu, one letter copies.

@@ -9,7 +9,8 @@ use crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
 };
 use crossterm::terminal::{
-    disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen,
+    disable_raw_mode, enable_raw_mode, BeginSynchronizedUpdate, EndSynchronizedUpdate,
+    EnterAlternateScreen, LeaveAlternateScreen,
 };
 use crossterm::{cursor, execute};
 use ratatui::backend::CrosstermBackend;
@@ -40,6 +41,8 @@ pub fn restore() {
     let mut out = io::stdout();
     let _ = execute!(
         out,
+        // A panic in the middle of a frame must not leave the terminal holding it back.
+        EndSynchronizedUpdate,
         DisableBracketedPaste,
         DisableMouseCapture,
         LeaveAlternateScreen,
@@ -47,6 +50,18 @@ pub fn restore() {
     );
     let _ = disable_raw_mode();
     let _ = out.flush();
+}
+
+/// Draw one frame between the synchronized-update marks (DEC mode 2026): a terminal that
+/// knows them shows the frame once it is whole, never the top of a new frame over the bottom
+/// of the old one (stdout writes a frame in pieces of about 1 KB, and a busy machine can pause
+/// between them); a terminal that does not know them ignores them.
+pub fn draw_whole(term: &mut Term, render: impl FnOnce(&mut ratatui::Frame)) -> io::Result<()> {
+    crossterm::queue!(term.backend_mut(), BeginSynchronizedUpdate)?;
+    let drawn = term.draw(render).map(|_| ());
+    // Ended even when the draw failed, so the terminal does not keep waiting for the end.
+    execute!(term.backend_mut(), EndSynchronizedUpdate)?;
+    drawn
 }
 
 /// Clear the screen and forget the frame ratatui believes is on it, so the next draw is whole:

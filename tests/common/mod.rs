@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use std::io::{Read, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -34,6 +35,8 @@ pub struct Pty {
     writer: Box<dyn Write + Send>,
     parser: Arc<Mutex<vt100::Parser>>,
     raw: Arc<Mutex<Vec<u8>>>,
+    /// Frames the emulator has been given whole.
+    frames: Arc<AtomicUsize>,
     reader: Option<JoinHandle<()>>,
 }
 
@@ -56,17 +59,27 @@ impl Pty {
         let writer = pair.master.take_writer().unwrap();
         let parser = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
         let raw = Arc::new(Mutex::new(Vec::new()));
-        let (p, r) = (parser.clone(), raw.clone());
+        let frames_done = Arc::new(AtomicUsize::new(0));
+        let (p, r, done) = (parser.clone(), raw.clone(), frames_done.clone());
         let reader = std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
+            let mut frames = Frames::default();
             // Ends at EOF or EIO: the program exited and closed its side of the PTY.
             while let Ok(n) = reader.read(&mut buf) {
                 if n == 0 {
                     break;
                 }
-                p.lock().unwrap().process(&buf[..n]);
                 r.lock().unwrap().extend_from_slice(&buf[..n]);
+                let whole = frames.push(&buf[..n]);
+                if !whole.is_empty() {
+                    p.lock().unwrap().process(&whole);
+                    // Counted once the emulator has them (a frame is never cut by `push`).
+                    let ended = whole.windows(FRAME_END.len()).filter(|w| *w == FRAME_END);
+                    done.fetch_add(ended.count(), Ordering::SeqCst);
+                }
             }
+            // What is left (a frame the program never finished) is shown as it is.
+            p.lock().unwrap().process(&frames.held);
         });
         Pty {
             child,
@@ -74,6 +87,7 @@ impl Pty {
             writer,
             parser,
             raw,
+            frames: frames_done,
             reader: Some(reader),
         }
     }
@@ -180,6 +194,30 @@ impl Pty {
         self.writer.flush().unwrap();
     }
 
+    /// How many frames the program has drawn (and the emulator shows) so far.
+    pub fn frames(&self) -> usize {
+        self.frames.load(Ordering::SeqCst)
+    }
+
+    /// Type `bytes`, then wait for the next frame the program draws: the workbench reads a key
+    /// and draws at once, so when nothing else draws meanwhile (a frozen timestamp, no
+    /// traffic, no answer on its way) that frame shows what the key did, changed or not.
+    pub fn send_and_wait_frame(&mut self, bytes: impl AsRef<[u8]>) -> String {
+        let before = self.frames();
+        self.send(bytes);
+        self.poll(WAIT, "a frame after the key", |p| {
+            (p.frames() > before).then(|| p.screen())
+        })
+    }
+
+    /// [`Pty::wait_for`] on the screen's rows (see [`Pty::rows`]).
+    pub fn wait_for_rows(&self, what: &str, cond: impl Fn(&[String]) -> bool) -> Vec<String> {
+        self.poll(WAIT, what, |p| {
+            let rows = p.rows();
+            cond(&rows).then_some(rows)
+        })
+    }
+
     /// Whether the program has exited (without waiting).
     pub fn has_exited(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(Some(_)))
@@ -226,6 +264,40 @@ impl Pty {
             vt100::MouseProtocolMode::None,
             "mouse reporting still on"
         );
+    }
+}
+
+/// Starts a frame drawn between synchronized-update marks (DEC mode 2026)...
+const FRAME_START: &[u8] = b"\x1b[?2026h";
+/// ...and ends it.
+const FRAME_END: &[u8] = b"\x1b[?2026l";
+
+/// The emulator sees each frame whole, as a terminal that knows the synchronized-update marks
+/// shows it. The program writes a frame in pieces (stdout flushes about every 1 KB) and a
+/// loaded machine can pause between them: read half-way, the screen would hold the top of the
+/// new frame over the bottom of the old one, and a test would read stale text next to new.
+#[derive(Default)]
+pub struct Frames {
+    /// Bytes of a frame not yet ended (or of a mark not yet whole).
+    held: Vec<u8>,
+}
+
+impl Frames {
+    /// Take `bytes`; give back what the emulator may show now: everything up to the start of
+    /// a frame still being written.
+    pub fn push(&mut self, bytes: &[u8]) -> Vec<u8> {
+        self.held.extend_from_slice(bytes);
+        let last = |mark: &[u8]| self.held.windows(mark.len()).rposition(|w| w == mark);
+        let cut = match (last(FRAME_START), last(FRAME_END)) {
+            (Some(start), end) if end.is_none_or(|end| end < start) => start,
+            // No frame open: all of it, but for the first bytes of a mark cut by the read.
+            _ => (1..FRAME_START.len())
+                .rev()
+                .find(|&n| self.held.ends_with(&FRAME_START[..n]))
+                .map_or(self.held.len(), |n| self.held.len() - n),
+        };
+        let rest = self.held.split_off(cut);
+        std::mem::replace(&mut self.held, rest)
     }
 }
 

@@ -155,7 +155,7 @@ async fn event_loop(
         let now = Instant::now();
         match pacer.decide(now, urgent, woke_with_messages, draw_at) {
             Frame::Now => {
-                term.draw(|f| crate::tui::view::draw(f, app))?;
+                terminal::draw_whole(term, |f| crate::tui::view::draw(f, app))?;
                 pacer.drawn(Instant::now());
                 draw_at = None;
                 if let Some(after_draw) = hooks.after_draw.as_mut() {
