@@ -213,6 +213,7 @@ fn workbench_save(paths: Paths, body: &str) {
             request: Box::new(request),
             typed_key: None,
             events: None,
+            analytics_url: None,
         });
         report(&format!("workbench: save {what}"), a, snapshot());
         let saved = fx.session.as_ref().expect("session").store().load(name);

@@ -16,12 +16,13 @@ use std::os::unix::fs::PermissionsExt;
 use std::time::Duration;
 
 use common::workbench::Home;
-use common::{value_after, Pty, CTRL_G, CTRL_S, CTRL_U, ENTER, F3, F4, TAB};
+use common::{value_after, Pty, BACKTAB, CTRL_G, CTRL_S, CTRL_U, ENTER, F3, F4, TAB};
 use signscope::store::{KeySource, Paths, Profile, ProfileStore};
 
 const ESC: &str = "\x1b";
 const DOWN: &str = "\x1b[B";
 const F5: &str = "\x1b[15~";
+const F2: &str = "\x1bOQ";
 const CTRL_L: &str = "\x0c";
 const CTRL_O: &str = "\x0f";
 const CTRL_Q: &str = "\x11";
@@ -365,4 +366,35 @@ fn quitting_with_profile_editor_changes_asks_and_s_writes_them_to_the_file() {
     tui.assert_restored();
     let text = home.profile_text("alpha");
     assert!(text.contains("keyqq"), "{text}");
+}
+
+/// The Events view's Analytics URL was never written, though Ctrl-S said the profile was
+/// saved, and the status bar's `*` did not count it. At 80x24: typed in Events, the bar marks
+/// the profile edited, Ctrl-S writes it to the file and the mark goes.
+#[test]
+fn the_events_analytics_url_is_saved_with_the_profile_and_marked_until_then() {
+    let home = Home::new();
+    home.demo_copy("alpha", "", "[]");
+    let mut tui = home.start(80, 24, &["--profile", "alpha"], &[]);
+    tui.wait_for_signature();
+    tui.send(F3);
+    tui.wait_for("the events view", |s| s.contains("Analytics URL"));
+    tui.send(BACKTAB);
+    tui.send(BACKTAB);
+    tui.send(CTRL_U);
+    tui.send("http://stats.example.com");
+    tui.wait_for("the typed URL and the mark", |s| {
+        s.contains("http://stats.example.com") && s.contains("alpha*")
+    });
+    // Ctrl-S in Events saves the batch to a file: the profile is saved from the Request view.
+    tui.send(F2);
+    tui.wait_for("the request view", |s| s.contains("alpha*"));
+    tui.send(CTRL_S);
+    tui.wait_for("the save", |s| s.contains("saved") && !s.contains("alpha*"));
+    let text = home.profile_text("alpha");
+    assert!(
+        text.contains("analytics_url = \"http://stats.example.com\""),
+        "{text}"
+    );
+    quit(&mut tui);
 }

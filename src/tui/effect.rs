@@ -53,6 +53,9 @@ pub enum Command {
         /// The Events view's batch, when it has unsaved edits (the profile's `events`); None
         /// keeps the profile's.
         events: Option<String>,
+        /// The Events view's analytics URL, when it was edited there (the profile's
+        /// `analytics_url`); None keeps the profile's.
+        analytics_url: Option<String>,
     },
     /// Run verify + diagnose on a pasted capture (`body`: the loaded body file of a curl
     /// command that reads one; `client_text`: the client's own signing text, when pasted).

@@ -108,6 +108,7 @@ impl RoutedEffect for RequestEffect {
                 request,
                 typed_key,
                 events: app.events.batch_to_save(),
+                analytics_url: app.events.url_to_save(),
             },
             RequestEffect::ResolveKey { id, source } => Command::ResolveKey { id, source },
             RequestEffect::CancelKey(id) => Command::CancelKey(id),

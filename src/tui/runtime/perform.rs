@@ -171,6 +171,7 @@ impl Effects {
                 request,
                 typed_key,
                 events,
+                analytics_url,
             } => {
                 tracing::debug!(
                     profile = %name,
@@ -182,7 +183,7 @@ impl Effects {
                     (name, as_new),
                     (requests, selected_request),
                     *request,
-                    (typed_key, events),
+                    (typed_key, events, analytics_url),
                 );
                 match &msg {
                     Ok(saved) => tracing::debug!(profile = %saved, "profile save done"),
@@ -542,7 +543,11 @@ impl Effects {
         (name, as_new): (String, bool),
         (requests, selected): (Vec<crate::store::SavedRequest>, usize),
         request: EditorRequest,
-        (typed_key, events): (Option<crate::core::Secret>, Option<String>),
+        (typed_key, events, analytics_url): (
+            Option<crate::core::Secret>,
+            Option<String>,
+            Option<String>,
+        ),
     ) -> Result<String, String> {
         let sess = self.session.as_mut().ok_or(NO_SESSION)?;
         let embedded = sess.running_embedded_url();
@@ -558,11 +563,18 @@ impl Effects {
             p.replace_requests(requests, selected)
                 .map_err(|e| e.to_string())?;
         }
-        p.indexing_url = if Some(&request.url) == embedded.as_ref() {
-            EMBEDDED_URL.to_string()
-        } else {
-            request.url
+        // The in-process server's URL changes every run: saved as `embedded`.
+        let as_saved = |url: String| {
+            if Some(&url) == embedded.as_ref() {
+                EMBEDDED_URL.to_string()
+            } else {
+                url
+            }
         };
+        p.indexing_url = as_saved(request.url);
+        if let Some(url) = analytics_url {
+            p.analytics_url = as_saved(url);
+        }
         // The prefix and the public key are the account's: every request of the profile uses
         // them.
         p.set_header_prefix(&request.spec.header_prefix);

@@ -124,7 +124,9 @@ fn draw_status(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         return;
     }
     let req = &app.request;
-    let dirty = if req.unsaved() { "*" } else { "" };
+    // Every unsaved edit of the profile counts (the request's and the Events view's), as the
+    // unsaved-edits questions count them.
+    let dirty = if app.unsaved() { "*" } else { "" };
     // In the request view, the method and URL of the signed request (what Ctrl-G sends there),
     // not of the fields. Another view's Ctrl-G sends something else (or nothing): the room goes
     // to its messages.

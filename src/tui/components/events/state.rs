@@ -268,6 +268,11 @@ pub struct EventsState {
     pub(super) saved_rev: u64,
     /// The revision a profile save under way carries.
     pub(super) saving_rev: Option<u64>,
+    /// The analytics URL as the profile holds it (resolved, as the field shows it): another
+    /// one typed in the field is an unsaved edit of the profile's `analytics_url`.
+    pub(super) saved_url: String,
+    /// The analytics URL a profile save under way carries.
+    pub(super) saving_url: Option<String>,
 }
 
 impl Default for EventsState {
@@ -342,6 +347,8 @@ impl EventsState {
             exact: None,
             saved_rev: 0,
             saving_rev: None,
+            saved_url: analytics_url.to_string(),
+            saving_url: None,
         };
         state.set_draft(draft, Unshown::default());
         state.ensure_current();
@@ -350,22 +357,45 @@ impl EventsState {
         state
     }
 
-    /// Whether the batch differs from the one the profile holds (asked about before quitting
-    /// or loading another profile; saved with the profile).
+    /// Whether the batch or the analytics URL differs from what the profile holds (asked
+    /// about before quitting or loading another profile; saved with the profile).
     pub fn unsaved(&self) -> bool {
+        self.batch_unsaved() || self.url_unsaved()
+    }
+
+    fn batch_unsaved(&self) -> bool {
         self.rev != self.saved_rev
     }
 
-    /// The batch as the profile now holds it (loaded with it, or just saved to it).
+    fn url_unsaved(&self) -> bool {
+        self.analytics_url.text().trim() != self.saved_url.trim()
+    }
+
+    /// The batch and the analytics URL as the profile now holds them (loaded with it, or just
+    /// saved to it).
     pub fn mark_saved(&mut self) {
         self.saved_rev = self.rev;
         self.saving_rev = None;
+        self.saved_url = self.analytics_url.text().to_string();
+        self.saving_url = None;
+    }
+
+    /// The analytics URL to save with the profile when it was edited (the save under way
+    /// carries it).
+    pub fn url_to_save(&mut self) -> Option<String> {
+        if !self.url_unsaved() {
+            self.saving_url = None;
+            return None;
+        }
+        let url = self.analytics_url.text().trim().to_string();
+        self.saving_url = Some(url.clone());
+        Some(url)
     }
 
     /// The batch text to save with the profile when it has unsaved edits (the save under way
     /// carries this revision).
     pub fn batch_to_save(&mut self) -> Option<String> {
-        if !self.unsaved() {
+        if !self.batch_unsaved() {
             self.saving_rev = None;
             return None;
         }
@@ -379,7 +409,11 @@ impl EventsState {
         if let (true, Some(rev)) = (ok, self.saving_rev) {
             self.saved_rev = rev;
         }
+        if let (true, Some(url)) = (ok, self.saving_url.take()) {
+            self.saved_url = url;
+        }
         self.saving_rev = None;
+        self.saving_url = None;
     }
 
     /// True while the preview and problems on screen are older than the form.
