@@ -535,3 +535,39 @@ fn the_profile_forms_vendor_preset_runs_from_the_palette() {
         "the form stays open"
     );
 }
+
+/// The History footer offers what the selected entry's keys do: the send key for a request,
+/// not for an event batch (it is sent from the Events view; Enter loads it there).
+#[test]
+fn the_history_footer_follows_the_selected_entrys_kind() {
+    let mut t = TestApp::new(80, 24);
+    t.app.history = history::HistoryState::new(vec![
+        row(
+            "2026-11-22T10:00:00.000Z",
+            "demo",
+            RowKind::Request,
+            Some(200),
+        ),
+        row(
+            "2026-11-22T10:05:00.000Z",
+            "demo",
+            RowKind::Events,
+            Some(200),
+        ),
+    ]);
+    t.press(KeyCode::F(4));
+    assert_eq!(
+        t.history.selected_row().map(|r| r.kind),
+        Some(RowKind::Events)
+    );
+    let footer = t.lines()[22].clone();
+    assert!(!footer.contains("send"), "{footer}");
+    assert!(footer.contains("Enter load in Events"), "{footer}");
+    t.press(KeyCode::Down);
+    assert_eq!(
+        t.history.selected_row().map(|r| r.kind),
+        Some(RowKind::Request)
+    );
+    let footer = t.lines()[22].clone();
+    assert!(footer.contains("Ctrl-G / F9 send"), "{footer}");
+}

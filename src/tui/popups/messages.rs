@@ -9,7 +9,7 @@ use super::component::{scroll_key, Component, Ctx, PopupEffect};
 use crate::tui::status::LOG_MESSAGES;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::prompt::{centered, text_box, TextBox};
-use crate::tui::widgets::text::wrap_chars;
+use crate::tui::widgets::text::wrap_words;
 
 /// The log, scrolled to row `scroll` of its wrapped text (clamped when drawn, so `u16::MAX`
 /// shows the newest messages).
@@ -45,7 +45,8 @@ pub fn messages_rows(ctx: &Ctx<'_>) -> Vec<String> {
     for (i, m) in ctx.log.iter().enumerate() {
         let lead = format!("{:>num_w$} ", i + 1);
         let text_w = w.saturating_sub(lead.len()).max(1);
-        for (k, chunk) in wrap_chars(m, text_w).into_iter().enumerate() {
+        // At spaces, as every other text: a word cut in two reads as two words.
+        for (k, chunk) in wrap_words(m, text_w).into_iter().enumerate() {
             let lead = if k == 0 {
                 lead.clone()
             } else {

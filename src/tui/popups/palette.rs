@@ -23,6 +23,14 @@ fn entries(p: &Palette, ctx: &Ctx<'_>) -> Vec<Entry> {
     palette::entries(ctx.view, ctx.profiles, p.filter.text())
 }
 
+/// The entries one page moves: the rows the box shows (the screen less the border, the filter
+/// row and the hint row) less one, so the row seen last is seen again.
+fn page(ctx: &Ctx<'_>) -> usize {
+    usize::from(ctx.size.1.saturating_sub(4))
+        .saturating_sub(1)
+        .max(1)
+}
+
 impl Component for Palette {
     fn on_key(&mut self, key: &KeyEvent, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
         match key.code {
@@ -36,6 +44,12 @@ impl Component for Palette {
             }
             KeyCode::Down => self.selected = self.selected.saturating_add(1),
             KeyCode::Up => self.selected = self.selected.saturating_sub(1),
+            // A page is the rows the box shows less one (nothing skipped); Home / End go to
+            // the first / last entry (the filter keeps Left / Right).
+            KeyCode::PageDown => self.selected = self.selected.saturating_add(page(ctx)),
+            KeyCode::PageUp => self.selected = self.selected.saturating_sub(page(ctx)),
+            KeyCode::Home => self.selected = 0,
+            KeyCode::End => self.selected = usize::MAX,
             _ => {
                 if self.filter.edit(key) == Edit::Changed {
                     self.selected = 0;
@@ -66,7 +80,7 @@ impl Component for Palette {
             }
         }));
         lines.push(Line::from(Span::styled(
-            "type to filter · Up/Down choose · Enter run · Esc close",
+            "type to filter · Up/Down PgUp/PgDn choose · Enter run · Esc close",
             theme.dim(),
         )));
         // Keep the selection on screen when the list is taller than the terminal.
@@ -74,7 +88,17 @@ impl Component for Palette {
         let row = (self.selected + 1) as u16;
         let height = lines.len() as u16 + 2;
         let b = TextBox {
-            title: format!(" Commands: {} view ", ctx.view.title()),
+            // Where the selection is in the list: most of it is off screen at 80x24.
+            title: format!(
+                " Commands: {} view · {}/{} ",
+                ctx.view.title(),
+                if entries.is_empty() {
+                    0
+                } else {
+                    self.selected + 1
+                },
+                entries.len()
+            ),
             lines,
             width: 70,
             height,

@@ -103,3 +103,75 @@ fn the_copy_menu_wraps_a_description_too_long_for_80_columns() {
     t.assert_line("    languages)");
     t.assert_line("one letter copies · Esc cancels");
 }
+
+/// The command palette at 80x24 lists more than it shows: PageDown / PageUp move a page (the
+/// row seen last seen again), End and Home the last and first entry, the selection stays on
+/// screen, and the title says where it is ("n/m"); Enter runs the entry shown selected.
+#[test]
+fn the_palette_pages_and_says_where_the_selection_is() {
+    use crate::tui::app::Popup;
+    let mut t = TestApp::new(80, 24);
+    t.ctrl('k');
+    let n = crate::tui::palette::entries(t.view, &t.profiles, "").len();
+    assert!(n > 20, "more entries than rows: {n}");
+    t.assert_line(&format!("· 1/{n} "));
+    let selected = |t: &TestApp| match &t.popup {
+        Some(Popup::Palette(p)) => p.selected,
+        other => panic!("{other:?}"),
+    };
+    // The entries on screen, by their rows as the palette writes them.
+    let entries = crate::tui::palette::entries(t.view, &t.profiles, "");
+    let name_w = entries.iter().map(|e| e.name.len()).max().unwrap();
+    let rows: Vec<String> = entries
+        .iter()
+        .map(|e| {
+            format!("{:<name_w$}  {}", e.name, e.keys)
+                .trim_end()
+                .chars()
+                .take(60)
+                .collect()
+        })
+        .collect();
+    let shown = |t: &mut TestApp| -> Vec<usize> {
+        let screen = t.screen();
+        (0..rows.len())
+            .filter(|&i| screen.contains(&rows[i]))
+            .collect()
+    };
+    let before = shown(&mut t);
+    t.press(KeyCode::PageDown);
+    let page = selected(&t);
+    assert!(page >= 10, "a page, not a row: {page}");
+    t.assert_line(&format!("· {}/{n} ", page + 1));
+    // The page's selection is on screen, and the last row seen before is still seen.
+    let after = shown(&mut t);
+    assert!(after.contains(&page), "{after:?}");
+    let last_before = *before.last().unwrap();
+    assert!(
+        after.contains(&last_before),
+        "nothing skipped: {before:?} {after:?}"
+    );
+    t.press(KeyCode::End);
+    assert_eq!(selected(&t), n - 1);
+    t.assert_line(&format!("· {n}/{n} "));
+    assert!(shown(&mut t).contains(&(n - 1)));
+    t.press(KeyCode::PageUp);
+    assert_eq!(selected(&t), n - 1 - page);
+    t.press(KeyCode::Home);
+    assert_eq!(selected(&t), 0);
+    t.assert_line(&format!("· 1/{n} "));
+}
+
+/// The message log (Alt-M) wraps a long message at spaces: every word of it is whole on one
+/// row at 80 columns (the demo note's "History" was cut "Hi" / "story").
+#[test]
+fn the_message_log_wraps_at_words() {
+    let mut t = TestApp::new(80, 24);
+    let note = crate::tui::demo_note();
+    t.say(note.clone());
+    t.alt('m');
+    let screen = t.screen();
+    for word in note.split(' ') {
+        assert!(screen.contains(word), "{word:?} is cut:\n{screen}");
+    }
+}

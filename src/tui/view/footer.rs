@@ -106,7 +106,17 @@ pub fn items(app: &App) -> Vec<(String, String)> {
             v
         }
         View::History => {
-            let mut v = all(&history::KEYS);
+            use history::{Action, RowKind};
+            // The keys that do something to the selected entry: an event batch is not sent
+            // from here (its send key only says so), it loads into the Events view.
+            let mut v = match app.history.selected_row().map(|r| r.kind) {
+                Some(RowKind::Events) => {
+                    let mut v = pick(&history::KEYS, &[Action::Load, Action::Reload]);
+                    v[0].1 = "load in Events".into();
+                    v
+                }
+                Some(RowKind::Request) | None => all(&history::KEYS),
+            };
             v.extend(copy);
             v.extend(fixed(&[("/", "filter")]));
             v

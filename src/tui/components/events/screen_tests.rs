@@ -325,7 +325,29 @@ fn a_long_status_is_cut_marked_and_whole_in_the_message_log() {
             "{w}x{h}: {status}"
         );
         t.alt('m');
-        let log: String = t.lines().iter().map(|l| l.replace('│', "")).collect();
+        // The text inside the log's box (the view under it shows at its sides).
+        let rows: Vec<Vec<char>> = t.lines().iter().map(|l| l.chars().collect()).collect();
+        let top = rows
+            .iter()
+            .position(|r| r.iter().collect::<String>().contains("┌ Messages"))
+            .expect("the log's box");
+        let x0 = rows[top].iter().position(|&c| c == '┌').unwrap_or(0);
+        let x0 = (x0..rows[top].len())
+            .find(|&x| {
+                rows[top][x..]
+                    .iter()
+                    .collect::<String>()
+                    .starts_with("┌ Messages")
+            })
+            .unwrap_or(x0);
+        let x1 = (x0 + 1..rows[top].len())
+            .find(|&x| rows[top][x] == '┐')
+            .unwrap_or(rows[top].len());
+        let log: String = rows[top + 1..]
+            .iter()
+            .take_while(|r| r.get(x0) != Some(&'└'))
+            .map(|r| r[x0 + 1..x1.min(r.len())].iter().collect::<String>())
+            .collect();
         assert!(
             squeezed(&log).contains(&squeezed(why)),
             "{w}x{h}\n{}",

@@ -280,7 +280,8 @@ fn expected(r: &RequestSeen) -> Option<(String, Vec<String>)> {
     let title = if r.verdict == Some(Verdict::Accepted) {
         "Signing text (verified)"
     } else {
-        "Signing text of the request as received"
+        // Short enough for its half of an 80-column pane.
+        "Signing text (as received)"
     };
     Some((title.to_string(), visible_lines(&text)))
 }

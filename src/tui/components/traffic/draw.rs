@@ -13,7 +13,7 @@ use super::state::{Feed, Tone, TrafficState};
 use crate::tui::global_keys::copy_key;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::list::{self, ListView, Window};
-use crate::tui::widgets::text::{clip, clip_marked, fit_parts, wrap_chars, wrap_words};
+use crate::tui::widgets::text::{clip_marked, fit_parts, wrap_chars, wrap_words};
 
 /// Where the parts of the traffic view are (shared by [`draw`] and mouse hit testing).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -253,9 +253,13 @@ pub fn detail_lines(d: &Detail, width: usize, theme: &Theme) -> Vec<Line<'static
         Some((title, expected)) if width >= 70 => {
             let half = (width - 1) / 2;
             out.push(Line::from(vec![
-                Span::styled(format!("{:<half$}", clip(title, half)), theme.title()),
+                // Cut with `…` when a half is narrower than its title.
+                Span::styled(
+                    format!("{:<half$}", clip_marked(title, half)),
+                    theme.title(),
+                ),
                 Span::raw(" "),
-                Span::styled(clip(&received_title, half), theme.title()),
+                Span::styled(clip_marked(&received_title, half), theme.title()),
             ]));
             let n = expected.len().max(d.received.len());
             for i in 0..n {

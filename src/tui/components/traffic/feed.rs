@@ -68,7 +68,13 @@ pub fn open_har(
             accept_forms: Vec::new(),
             now: chrono::Utc::now(),
         };
+        // Why the first unreadable entry was skipped, as `signscope check` says it: a count
+        // alone leaves the user guessing what the file was taken for.
+        let mut first_bad: Option<(usize, String)> = None;
         let result = judge_file(&path, &opts, &rt, &mut |item| {
+            if let Item::Bad { entry, why } = &item {
+                first_bad.get_or_insert_with(|| (*entry, why.clone()));
+            }
             if let Item::Judged { mut seen, body, .. } = item {
                 // The whole body (up to what the inspection store keeps), so that loading it
                 // into the editor or the Diagnose view has all of it.
@@ -99,6 +105,9 @@ pub fn open_har(
                 }
                 if t.unreadable > 0 {
                     s.push_str(&format!(", {} unreadable", t.unreadable));
+                    if let Some((entry, why)) = &first_bad {
+                        s.push_str(&format!(" (#{entry}: {why})"));
+                    }
                 }
                 if let Some(b) = o.broken {
                     s.push_str(&format!("; {b}"));
@@ -108,4 +117,35 @@ pub fn open_har(
             Err(e) => format!("could not open {name}: {e:#}"),
         });
     });
+}
+
+#[cfg(test)]
+mod open_har_tests {
+    /// A file that is neither HAR nor readable HTTP: the status names why its entry was not
+    /// read (the request line it expected, what it found), not only a count.
+    #[test]
+    fn an_unreadable_file_says_why() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("passwd");
+        std::fs::write(&path, "root:x:0:0:root:/root:/bin/bash\n").unwrap();
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let said = rt.block_on(async {
+            let (tx, rx) = tokio::sync::oneshot::channel();
+            super::open_har(
+                path,
+                crate::core::Secret::new(crate::server::DEMO_REST_KEY),
+                |_| true,
+                move |s| {
+                    let _ = tx.send(s);
+                },
+            );
+            rx.await.unwrap()
+        });
+        assert!(said.contains("1 unreadable (#0: "), "{said}");
+        assert!(said.contains("root:x:0:0"), "{said}");
+    }
 }

@@ -939,3 +939,21 @@ fn paused_the_bottom_line_says_paused_not_live() {
     t.alt('z');
     t.assert_line("└ live · newest 1000 kept");
 }
+
+/// At 80x24 the two-column head of a rejected request's detail is whole: its left title fits
+/// its half (it was cut to "as receive" with no mark) next to "Received".
+#[test]
+fn the_detail_head_of_a_rejected_request_is_whole_at_80x24() {
+    let bare = axum::http::Request::builder()
+        .method("PUT")
+        .uri("/v2/batch")
+        .header("host", "127.0.0.1:8787")
+        .header("authorization", "Bearer x")
+        .body(axum::body::Body::from("[]"))
+        .unwrap();
+    let recs = served(vec![bare]);
+    let mut t = on_traffic(80, 24);
+    receive(&mut t, recs[0].clone());
+    let row = t.assert_line("Signing text (as received)");
+    assert!(row.contains(" Received"), "{row}");
+}
