@@ -53,7 +53,7 @@ impl View {
 /// The smallest screen the views are laid out for (columns, rows): below it every pane would be
 /// a sliver (the canonical text one column wide at 40x12), so the frame says how small the
 /// terminal is and what it needs instead ([`too_small`]).
-pub const MIN_SIZE: (u16, u16) = (60, 16);
+pub const MIN_SIZE: (u16, u16) = (60, 19);
 
 /// Whether a screen of `area` is below [`MIN_SIZE`].
 pub fn too_small(area: Rect) -> bool {

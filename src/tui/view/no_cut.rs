@@ -95,6 +95,24 @@ pub fn panes(buf: &Buffer) -> Vec<Rect> {
     out
 }
 
+/// Box borders whose title runs into the corner: the cell before a box's top or bottom right
+/// corner is neither border, blank nor a "more" mark, so the title was cut there silently
+/// (ratatui cuts a title at the corner without a mark). Each as `row: border text`.
+pub fn title_cuts(buf: &Buffer) -> Vec<String> {
+    let mut out = vec![];
+    for b in boxes(buf) {
+        for y in [b.y - 1, b.y + b.height] {
+            let before_corner = cell(buf, b.x + b.width - 1, y);
+            let border = matches!(before_corner, '─' | '━' | '═' | ' ');
+            if !border && !INDICATORS.contains(&before_corner) {
+                let r = Rect::new(b.x - 1, y, b.width + 2, 1);
+                out.push(format!("{y}: {}", row_text(buf, r, y)));
+            }
+        }
+    }
+    out
+}
+
 fn row_text(buf: &Buffer, r: Rect, y: u16) -> String {
     (r.x..r.x + r.width).map(|x| buf[(x, y)].symbol()).collect()
 }

@@ -529,3 +529,108 @@ fn the_help_and_the_palette_of_every_view_cut_nothing() {
         }
     }
 }
+
+/// No block title is cut silently at the smallest size, at 80x24 and at 120x40: every view,
+/// the request view while signing (`updating…` in its title), with the PHP SDK form on (the
+/// legend that explains the `*` rows), with a body that is not JSON (the reason in the body's
+/// bottom border) and with a long saved-request list in its title; the detail tabs whole or
+/// marked.
+#[test]
+fn no_block_title_is_cut_unmarked_in_any_view() {
+    use crate::tui::layout::MIN_SIZE;
+    let mut cuts = vec![];
+    for (w, h) in [MIN_SIZE, (80, 24), (120, 40)] {
+        let mut states: Vec<(String, TestApp)> = vec![];
+        for f in 2..=8 {
+            let mut a = request_app(w, h);
+            a.press(KeyCode::F(f));
+            states.push((format!("F{f}"), a));
+        }
+        let mut a = request_app(w, h);
+        let pending = a.resign();
+        assert!(!pending.is_empty() && a.request.sign.updating());
+        states.push(("signing".into(), a));
+        let mut a = request_app(w, h);
+        a.alt('f');
+        a.sign_now();
+        states.push(("PHP form".into(), a));
+        let body = "[\n{\"id\": 1},\n{\"id\": 2}\n{\"id\": 3}\n]";
+        let mut a = TestApp::with_body(w, h, body);
+        a.sign_now();
+        // What the runtime's JSON check answers for this body.
+        let rev = a.request.body_state.rev;
+        let error = crate::tui::signing::json_problem(body.as_bytes());
+        assert!(error.is_some());
+        a.update(Message::Request(
+            crate::tui::components::request::RequestMsg::JsonChecked { rev, error },
+        ));
+        states.push(("body not JSON".into(), a));
+        for (what, mut a) in states {
+            let buf = a.draw().clone();
+            for c in super::no_cut::title_cuts(&buf) {
+                cuts.push(format!("{what} {w}x{h}: {c}"));
+            }
+            let screen = a.screen();
+            if what == "F2" {
+                // The detail tabs: all four, or the cut marked.
+                let tabs = screen
+                    .lines()
+                    .find(|l| l.contains(" Pipeline "))
+                    .unwrap_or_else(|| panic!("{screen}"));
+                assert!(
+                    tabs.contains(" Diff ") || tabs.contains('…'),
+                    "{w}x{h}: {tabs}"
+                );
+            }
+            // At 60 columns the canonical pane is 22 wide: the legend's start, marked.
+            if what == "PHP form" && w >= 80 {
+                assert!(
+                    screen.contains("form · * differs from standard")
+                        || screen.contains("form · * not standard"),
+                    "{w}x{h}: the legend is on screen:\n{screen}"
+                );
+            }
+        }
+    }
+    assert_clean("block titles", cuts);
+}
+
+/// At the smallest size the workbench draws (below it, the "too small" screen) every pane of
+/// the request view has a row for its text: the body that takes the typing is on screen (it
+/// was not at 60x16), and so are the canonical text and the detail panel; the Events items
+/// table shows a row.
+#[test]
+fn at_the_smallest_size_every_request_pane_has_a_row() {
+    use crate::tui::components::request::request_layout;
+    use crate::tui::layout::MIN_SIZE;
+    let (w, h) = MIN_SIZE;
+    let l = request_layout(Rect::new(0, 0, w, h));
+    for (name, r) in [
+        ("body", l.body),
+        ("canonical", l.canonical),
+        ("detail", l.detail),
+    ] {
+        assert!(r.height >= 3, "{name} at {w}x{h}: {r:?}");
+    }
+    let mut a = request_app(w, h);
+    a.press(KeyCode::Tab);
+    let body = a.request.body.text().to_string();
+    let start: String = body.chars().take(10).collect();
+    a.assert_line(&format!("│{start}"));
+    a.press(KeyCode::F(3));
+    a.assert_line("1 [ ]");
+}
+
+/// The timestamp's `live` goes whole or not at all: at 80x24 the row ends with the whole
+/// timestamp, no `…` after it (it read as a cut timestamp).
+#[test]
+fn the_timestamp_row_has_no_mark_after_a_whole_timestamp() {
+    for (w, h) in [(60, 19), (80, 24), (120, 40)] {
+        let mut a = TestApp::new(w, h);
+        a.sign_now();
+        let ts = a.request.timestamp.text().to_string();
+        let row = a.assert_line("│Timestamp");
+        assert!(row.contains(&ts), "{row}");
+        assert!(!row.contains(&format!("{ts}…")), "{w}x{h}: {row}");
+    }
+}

@@ -448,12 +448,12 @@ fn a_terminal_below_the_layouts_size_shows_the_too_small_screen() {
     use crossterm::event::KeyCode;
     let mut a = TestApp::new(80, 24);
     a.assert_no_line("Terminal too small");
-    for (w, h) in [(59u16, 16u16), (60, 15), (40, 12), (30, 8)] {
+    for (w, h) in [(59u16, 19u16), (60, 18), (60, 16), (40, 12), (30, 8)] {
         a.resize(w, h);
         let screen = a.screen().split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(
             screen.contains(&format!(
-                "Terminal too small: {w}x{h}. signscope needs at least 60x16; enlarge the window (Ctrl-Q quits)."
+                "Terminal too small: {w}x{h}. signscope needs at least 60x19; enlarge the window (Ctrl-Q quits)."
             )),
             "{w}x{h}:\n{}",
             a.screen()
@@ -464,7 +464,7 @@ fn a_terminal_below_the_layouts_size_shows_the_too_small_screen() {
     a.resize(20, 5);
     let screen = a.screen().split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        screen.contains("20x5 too small; needs 60x16"),
+        screen.contains("20x5 too small; needs 60x19"),
         "{}",
         a.screen()
     );
@@ -473,7 +473,7 @@ fn a_terminal_below_the_layouts_size_shows_the_too_small_screen() {
     a.click(5, 0);
     assert_eq!(a.view, crate::tui::layout::View::Request);
     a.press(KeyCode::F(3));
-    a.resize(60, 16);
+    a.resize(60, 19);
     a.assert_no_line("Terminal too small");
     a.assert_line("Items (1, 0 clicked)");
 }

@@ -402,7 +402,7 @@ fn the_help_scrolls_on_a_small_terminal_and_closes_on_any_other_key() {
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     let key = |c| Message::Key(KeyEvent::new(c, KeyModifiers::NONE));
     let mut a = app_with_body("[1]");
-    update(&mut a, Message::Resize(60, 16));
+    update(&mut a, Message::Resize(60, 19));
     update(&mut a, key(KeyCode::F(1)));
     let first = crate::tui::popups::help::bindings(&a.popup_ctx())[0]
         .0
@@ -410,7 +410,7 @@ fn the_help_scrolls_on_a_small_terminal_and_closes_on_any_other_key() {
     let fourth = crate::tui::popups::help::bindings(&a.popup_ctx())[3]
         .0
         .clone();
-    let screen = rows(&render(&mut a, 60, 16)).join("\n");
+    let screen = rows(&render(&mut a, 60, 19)).join("\n");
     assert!(screen.contains(&first), "{screen}");
     assert!(
         screen.contains("scroll (0/"),
@@ -427,15 +427,15 @@ fn the_help_scrolls_on_a_small_terminal_and_closes_on_any_other_key() {
         a.popup,
         Some(Popup::Help(crate::tui::popups::help::Help { scroll: 3 }))
     );
-    let screen = rows(&render(&mut a, 60, 16)).join("\n");
-    let top_row = rows(&render(&mut a, 60, 16))
+    let screen = rows(&render(&mut a, 60, 19)).join("\n");
+    let top_row = rows(&render(&mut a, 60, 19))
         .into_iter()
         .find(|r| r.contains(&fourth))
         .expect("the fourth binding is on screen");
     assert!(!screen.contains(&format!("│{first} ")), "{screen}");
     assert!(screen.find(&top_row).unwrap() < screen.find("scroll (3/").unwrap());
     update(&mut a, key(KeyCode::End));
-    let screen = rows(&render(&mut a, 60, 16)).join("\n");
+    let screen = rows(&render(&mut a, 60, 19)).join("\n");
     assert!(
         screen.contains("any other key closes this help"),
         "{screen}"
@@ -567,10 +567,10 @@ fn every_view_draws_on_small_terminals() {
             let buf = render(&mut a, w, h);
             assert_eq!(buf.area.height, h);
         }
-        let screen = rows(&render(&mut a, 60, 16)).join("\n");
+        let screen = rows(&render(&mut a, 60, 19)).join("\n");
         assert!(
             screen.contains(title),
-            "F{fkey} at 60x16 shows no {title:?}:\n{screen}"
+            "F{fkey} at 60x19 shows no {title:?}:\n{screen}"
         );
     }
 }

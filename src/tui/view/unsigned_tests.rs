@@ -65,7 +65,7 @@ fn an_unsignable_request_says_not_signed_and_the_sig_row_cuts_nothing_unmarked_a
 /// At 60 columns the signature (64 characters after `sig `) is cut with `…`, never silently.
 #[test]
 fn a_signature_wider_than_its_row_ends_in_a_mark_at_60_columns() {
-    for (w, h) in [(60, 16), (66, 20), (80, 24)] {
+    for (w, h) in [(60, 19), (66, 20), (80, 24)] {
         let mut t = TestApp::new(w, h);
         t.sign_now();
         let sig = match &t.app.request.sign.result {

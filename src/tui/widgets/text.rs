@@ -22,6 +22,45 @@ pub fn clip_marked(s: &str, width: usize) -> String {
     out
 }
 
+/// A block title fitted to a block `width` columns wide (its two corners left out): cut with
+/// `…` when it is longer, never silently (ratatui cuts a title at the corner without a mark).
+/// Every block title goes through it.
+pub fn fit_title<'a>(title: impl Into<Line<'a>>, width: u16) -> Line<'a> {
+    let mut line: Line<'a> = title.into();
+    let room = (width as usize).saturating_sub(2);
+    if line.width() <= room {
+        return line;
+    }
+    let keep = room.saturating_sub(1);
+    let mut used = 0;
+    let mut out: Vec<Span<'a>> = Vec::new();
+    for span in std::mem::take(&mut line.spans) {
+        let mut text = String::new();
+        let mut whole = true;
+        for ch in span.content.chars() {
+            let w = text_width(ch.encode_utf8(&mut [0; 4]));
+            if used + w > keep {
+                whole = false;
+                break;
+            }
+            text.push(ch);
+            used += w;
+        }
+        if whole {
+            out.push(span);
+            continue;
+        }
+        // A title cut after a space reads as whole: the mark goes right after the last word.
+        let text = text.trim_end().to_string();
+        if room > 0 {
+            out.push(Span::styled(format!("{text}…"), span.style));
+        }
+        break;
+    }
+    line.spans = out;
+    line
+}
+
 /// Split a string into rows of at most `width` chars.
 pub fn wrap_chars(s: &str, width: usize) -> Vec<String> {
     let width = width.max(1);

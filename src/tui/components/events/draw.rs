@@ -423,7 +423,10 @@ fn draw_preview(frame: &mut Frame, area: Rect, state: &EventsState) {
         .take(h)
         .map(Line::raw)
         .collect();
-    let mut p = Paragraph::new(lines).block(block(title, false));
+    let mut p = Paragraph::new(lines).block(block(
+        crate::tui::widgets::text::fit_title(title, area.width),
+        false,
+    ));
     if state.validating() {
         p = p.dim();
     }
@@ -633,7 +636,13 @@ fn draw_problems(frame: &mut Frame, l: &EventsLayout, state: &EventsState, theme
             counted(warnings, "warning")
         )
     };
-    frame.render_widget(block(title, focused), area);
+    frame.render_widget(
+        block(
+            crate::tui::widgets::text::fit_title(title, area.width),
+            focused,
+        ),
+        area,
+    );
     // Only the problems on screen are built, in the rows the layout gave them.
     for (i, rect) in &l.problem_rows {
         let spans = problem_spans(theme, &state.problems[*i]);
@@ -723,7 +732,10 @@ fn draw_response_or_stored(frame: &mut Frame, area: Rect, state: &EventsState, t
     let scroll = state.response_scroll.min(response_max_scroll(state, area));
     frame.render_widget(
         Paragraph::new(lines)
-            .block(block(title, focused))
+            .block(block(
+                crate::tui::widgets::text::fit_title(title, area.width),
+                focused,
+            ))
             .wrap(Wrap { trim: false })
             .scroll((scroll, 0)),
         area,

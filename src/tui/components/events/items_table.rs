@@ -175,7 +175,10 @@ pub(super) fn draw_items(frame: &mut Frame, l: &EventsLayout, state: &EventsStat
             theme.warn(),
         ));
     }
-    let blk = block(Line::from(title), focused);
+    let blk = block(
+        crate::tui::widgets::text::fit_title(Line::from(title), area.width),
+        focused,
+    );
     let header = Row::new(
         l.item_table
             .iter()

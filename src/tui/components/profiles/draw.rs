@@ -306,7 +306,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState, current: &str,
         let content = edit_lines(form, state.revealed);
         let b = Block::new()
             .borders(Borders::ALL)
-            .title(detail_title(state));
+            .title(crate::tui::widgets::text::fit_title(
+                detail_title(state),
+                detail_area.width,
+            ));
         frame.render_widget(b, detail_area);
         for (field, rect) in rects {
             if let Some((_, spans)) = content.iter().find(|(f, _)| *f == field) {
@@ -329,11 +332,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState, current: &str,
             .skip(usize::from(skip))
             .collect();
         frame.render_widget(
-            Paragraph::new(rows).block(
-                Block::new()
-                    .borders(Borders::ALL)
-                    .title(detail_title(state)),
-            ),
+            Paragraph::new(rows).block(Block::new().borders(Borders::ALL).title(
+                crate::tui::widgets::text::fit_title(detail_title(state), detail_area.width),
+            )),
             detail_area,
         );
     }

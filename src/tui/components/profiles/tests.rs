@@ -290,7 +290,7 @@ fn a_paste_goes_to_the_focused_field_of_the_edit_form() {
 fn a_refused_name_says_why_while_the_prompt_stays_open() {
     use crate::tui::message::Message;
     use crate::tui::test_util::TestApp;
-    let mut t = TestApp::new(150, 16);
+    let mut t = TestApp::new(150, 19);
     t.press(KeyCode::F(5));
     t.app.profiles = loaded();
     t.update(Message::Status("saved /cfg/profiles/shop.toml".into()));

@@ -17,7 +17,8 @@ use crate::tui::widgets::body_editor::floor_char;
 use crate::tui::widgets::prompt::{self, PromptText};
 use crate::tui::widgets::search;
 use crate::tui::widgets::text::{
-    clip, clip_marked, styled_line, wrap_chars, wrap_spans, wrap_visible, wrap_words,
+    clip, clip_marked, fit_title, styled_line, text_width, wrap_chars, wrap_spans, wrap_visible,
+    wrap_words,
 };
 
 /// Body lines longer than this are shown cut (with the count of hidden bytes): drawing never
@@ -157,12 +158,13 @@ fn draw_fields(
             title.push(Span::raw(" "));
         }
     }
+    let w = l.fields_block.width;
     let b = block(
-        Line::from(title),
+        fit_title(Line::from(title), w),
         req.focus != Field::Body && editing,
         theme,
     )
-    .title_bottom(Line::from(ts));
+    .title_bottom(fit_title(Line::from(ts), w));
     frame.render_widget(b, l.fields_block);
     for (field, rect) in &l.fields {
         if *field == Field::Body {
@@ -234,14 +236,19 @@ fn draw_fields(
             value[0] = '‹';
         }
         let value: String = value.into_iter().collect();
+        let room = value_w.saturating_sub(value.chars().count());
+        // The timestamp's `live` / `frozen` goes whole or not at all: a `…` after a whole
+        // timestamp reads as a cut timestamp (the bottom border says which it is anyway).
+        let extra = if *field == Field::Timestamp && extra.chars().count() > room {
+            String::new()
+        } else {
+            clip_marked(&extra, room)
+        };
         let line = Line::from(vec![
             Span::styled(format!("{:<10}", field.label()), label_style),
             Span::raw(" "),
             Span::raw(value.clone()),
-            Span::styled(
-                clip_marked(&extra, value_w.saturating_sub(value.chars().count())),
-                extra_style,
-            ),
+            Span::styled(extra, extra_style),
         ]);
         frame.render_widget(Paragraph::new(line), *rect);
         let masked = *field == Field::RestKey && !req.key_info.revealed;
@@ -268,7 +275,8 @@ fn draw_body(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme, c
     if focused {
         title.push(Span::styled("Ctrl-F find ", theme.dim()));
     }
-    let b = block(Line::from(title), focused, theme).title_bottom(bottom);
+    let b = block(fit_title(Line::from(title), area.width), focused, theme)
+        .title_bottom(fit_title(bottom, area.width));
     let inner = b.inner(area);
     frame.render_widget(b, area);
     frame.render_widget(req.body.textarea(), inner);
@@ -321,18 +329,32 @@ fn draw_canonical(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
         )],
         None => vec![Span::styled(" Canonical text ", theme.title())],
     };
-    // The form it is signed in, when it is not the standard one (Alt-F switches).
+    // The form it is signed in, when it is not the standard one (Alt-F switches): beside the
+    // title when both fit, else on the bottom border (the legend explains the `*` rows, so it is
+    // never the part cut), in a short form when the long one does not fit there either.
     let form = signed.map_or(req.form, |s| s.form());
+    let mut bottom = Line::from("");
     if form != SigningForm::Standard {
-        title.push(Span::styled(
-            format!(
-                " {} form · * differs from standard · Alt-F ",
-                form_title(form)
-            ),
-            theme.warn(),
-        ));
+        let room = (area.width as usize).saturating_sub(2);
+        let long = format!(
+            " {} form · * differs from standard · Alt-F ",
+            form_title(form)
+        );
+        let used: usize = title.iter().map(|s| s.width()).sum();
+        if used + text_width(&long) <= room {
+            title.push(Span::styled(long, theme.warn()));
+        } else {
+            let short = format!(" {} form · * not standard · Alt-F ", form_title(form));
+            let legend = if text_width(&long) <= room {
+                long
+            } else {
+                short
+            };
+            bottom = Line::from(Span::styled(legend, theme.warn()));
+        }
     }
-    let b = block(Line::from(title), false, theme);
+    let b = block(fit_title(Line::from(title), area.width), false, theme)
+        .title_bottom(fit_title(bottom, area.width));
     let inner = b.inner(area);
     frame.render_widget(b, area);
     if inner.height == 0 || inner.width == 0 {
@@ -605,7 +627,7 @@ fn draw_detail(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme)
     if used + 8 <= (area.width as usize).saturating_sub(2) {
         title.push(Span::styled(" Ctrl-P ", theme.dim()));
     }
-    let b = block(Line::from(title), false, theme);
+    let b = block(fit_title(Line::from(title), area.width), false, theme);
     let inner = b.inner(area);
     frame.render_widget(b, area);
     if inner.height == 0 {
