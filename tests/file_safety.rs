@@ -86,14 +86,15 @@ fn of_two_concurrent_profile_new_of_one_name_exactly_one_succeeds() {
     let mut meanwhile = 0;
     for i in 0..20 {
         let name = format!("shop-{i}");
-        let url = format!("http://127.0.0.1:9/{i}");
+        // Two hosts, not two paths: a base URL with a path is refused before the race.
+        let url = format!("http://a-{i}.example:9");
         let a = env
             .cmd(&new_args(&name, &url))
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let url_b = format!("http://127.0.0.1:9/other-{i}");
+        let url_b = format!("http://b-{i}.example:9");
         let b = env
             .cmd(&new_args(&name, &url_b))
             .stdout(Stdio::piped())
