@@ -251,8 +251,10 @@ pub const TUI_HINTS: [&str; 10] = [
     "F2, Tab to Path, type '/' at its end",
     "F2, Tab to Query, type test=1",
     "F2, Tab to Query, delete it (Ctrl-U clears the field)",
-    "Ctrl-T freezes the timestamp (typing in it freezes it too)",
-    "F2, Tab to Timestamp, type 2020-01-01T00:00:00.000Z",
+    // Ctrl-T is a Request-view key: from the Lesson view it does nothing, hence the F2.
+    "F2, Ctrl-T freezes the timestamp (typing in it freezes it too)",
+    // Typed into the field as it is, the text would be appended to the live timestamp.
+    "F2, Tab to Timestamp, Ctrl-U clears it, type 2020-01-01T00:00:00.000Z",
     "F2, Tab to API key, change it",
     "F2, Tab to REST key, change it",
     "F2, Tab to Body, End of the body, type a space",

@@ -138,6 +138,35 @@ fn a_finished_step_shows_what_changed_in_the_text_and_the_signature() {
     t.assert_line("✓ Step 8 done: no line changed; the signature changed.");
 }
 
+/// Steps 5 and 6 done with exactly the keys their How lines name: Ctrl-T pressed in the
+/// Lesson view itself does nothing (it is a Request-view key), and a timestamp typed without
+/// Ctrl-U first would be appended to the one in the field.
+#[test]
+fn the_timestamp_steps_are_done_with_the_keys_their_how_lines_name() {
+    let mut t = lesson_app(Progress {
+        lesson_step: 4,
+        ..Progress::default()
+    });
+    t.press(KeyCode::Char('h'));
+    t.assert_line("How: F2, Ctrl-T freezes the timestamp");
+    t.press(KeyCode::F(2));
+    t.ctrl('t');
+    t.press(KeyCode::F(8));
+    t.assert_line("✓ Step 5 done");
+    t.press(KeyCode::Char('h'));
+    t.assert_line("How: F2, Tab to Timestamp, Ctrl-U clears it, type 2020-01-01T00:00:00.000Z");
+    t.press(KeyCode::F(2));
+    t.app.request.focus = Field::Timestamp;
+    t.ctrl('u');
+    t.type_str("2020-01-01T00:00:00.000Z");
+    assert_eq!(
+        t.app.request.line_edit(Field::Timestamp).unwrap().text(),
+        "2020-01-01T00:00:00.000Z"
+    );
+    t.press(KeyCode::F(8));
+    t.assert_line("✓ Step 6 done");
+}
+
 #[test]
 fn progress_read_from_the_data_directory_resumes_and_restart_starts_again() {
     let mut t = lesson_app(Progress {
@@ -146,7 +175,7 @@ fn progress_read_from_the_data_directory_resumes_and_restart_starts_again() {
     });
     t.assert_line("step 5 of 10: The timestamp line");
     t.press(KeyCode::Char('h'));
-    t.assert_line("How: Ctrl-T freezes the timestamp");
+    t.assert_line("How: F2, Ctrl-T freezes the timestamp");
     let cmds = t.press(KeyCode::Char('n'));
     assert_eq!(saved(&cmds).unwrap().lesson_step, 5);
     t.assert_line("step 6 of 10");
