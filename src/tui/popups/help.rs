@@ -113,13 +113,25 @@ const HELP_W: u16 = 100;
 /// does), the description word-wrapped under itself so no row is cut at 80 columns.
 pub fn help_table(ctx: &Ctx<'_>) -> Vec<(String, String)> {
     let b = bindings(ctx);
-    let key_w = b.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(10);
     let inner = HELP_W.min(ctx.size.0).saturating_sub(2) as usize;
+    // The keys column is as wide as the longest keys, up to a quarter of the popup: one long
+    // list of keys ("Up / Down / PageUp / PageDown / Home / End") would otherwise squeeze every
+    // description into a narrow column; such keys wrap under themselves instead.
+    let cap = (inner / 4).max(12);
+    let key_w = b
+        .iter()
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(10)
+        .min(cap);
     let desc_w = inner.saturating_sub(key_w + 2).max(12);
     let mut rows = vec![];
     for (k, d) in b {
-        for (i, piece) in word_wrap(&d, desc_w).into_iter().enumerate() {
-            let key = if i == 0 { k.clone() } else { String::new() };
+        let keys = word_wrap(&k, key_w);
+        let descs = word_wrap(&d, desc_w);
+        for i in 0..keys.len().max(descs.len()) {
+            let key = keys.get(i).map_or("", String::as_str);
+            let piece = descs.get(i).cloned().unwrap_or_default();
             rows.push((format!("{key:<key_w$}  "), piece));
         }
     }

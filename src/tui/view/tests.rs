@@ -396,6 +396,41 @@ fn help_popup_lists_bindings() {
     assert!(screen.contains("Ctrl-T"));
 }
 
+/// At 80x24 no view's help squeezes its descriptions into a narrow column because of one
+/// long list of keys (the Diagnose view's scroll keys made the keys column 43 wide, leaving 33
+/// columns for every description): the keys column is at most a quarter of the popup, a longer
+/// list of keys wraps under itself, and nothing of it is lost.
+#[test]
+fn the_help_keys_column_stays_narrow_and_long_keys_wrap_whole() {
+    use crate::tui::layout::View;
+    use crate::tui::popups::help::{bindings, help_table};
+    let mut a = app_with_body("[1]");
+    update(&mut a, Message::Resize(80, 24));
+    for v in View::ALL {
+        a.view = v;
+        let ctx = a.popup_ctx();
+        let table = help_table(&ctx);
+        let key_w = table[0].0.chars().count();
+        assert!(key_w <= 78 / 4 + 2, "{v:?}: keys column {key_w} wide");
+        // The keys column, read down, gives back every binding's keys in order.
+        let mut keys = vec![];
+        for (k, _) in &table {
+            let k = k.trim_end();
+            if k.is_empty() {
+                continue;
+            }
+            match keys.last_mut() {
+                Some(last) if bindings(&ctx).iter().all(|(b, _)| b != last) => {
+                    *last = format!("{last} {k}");
+                }
+                _ => keys.push(k.to_string()),
+            }
+        }
+        let want: Vec<String> = bindings(&ctx).into_iter().map(|(k, _)| k).collect();
+        assert_eq!(keys, want, "{v:?}");
+    }
+}
+
 #[test]
 fn the_help_scrolls_on_a_small_terminal_and_closes_on_any_other_key() {
     use crate::tui::app::Popup;
