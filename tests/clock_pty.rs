@@ -30,32 +30,37 @@ fn received(url: &str) -> Vec<Value> {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-/// Wait until the server holds `n` requests; the timestamp header of the last one.
-fn nth_timestamp(url: &str, n: usize) -> DateTime<Utc> {
+/// Wait until the server holds `n` requests; the `n`th.
+fn nth(url: &str, n: usize) -> Value {
     let start = std::time::Instant::now();
     loop {
-        let seen = received(url);
+        let mut seen = received(url);
         if seen.len() >= n {
-            let rec = &seen[n - 1];
-            let ts = rec["headers"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|h| {
-                    h[0].as_str()
-                        .unwrap()
-                        .eq_ignore_ascii_case("x-svc-timestamp")
-                })
-                .and_then(|h| h[1].as_str())
-                .unwrap_or_else(|| panic!("no timestamp in {rec}"))
-                .to_string();
-            return DateTime::parse_from_rfc3339(&ts)
-                .unwrap()
-                .with_timezone(&Utc);
+            return seen.swap_remove(n - 1);
         }
         assert!(start.elapsed() < common::WAIT, "{n} requests never arrived");
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// Wait until the server holds `n` requests; the timestamp header of the `n`th.
+fn nth_timestamp(url: &str, n: usize) -> DateTime<Utc> {
+    let rec = nth(url, n);
+    let ts = rec["headers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| {
+            h[0].as_str()
+                .unwrap()
+                .eq_ignore_ascii_case("x-svc-timestamp")
+        })
+        .and_then(|h| h[1].as_str())
+        .unwrap_or_else(|| panic!("no timestamp in {rec}"))
+        .to_string();
+    DateTime::parse_from_rfc3339(&ts)
+        .unwrap()
+        .with_timezone(&Utc)
 }
 
 /// The signed timestamp is the send's second: not before the key was pressed less one second
@@ -114,8 +119,10 @@ fn sends_after_seconds_in_another_view_are_signed_with_the_time_of_the_send() {
     );
 
     // Three seconds in History, then a re-send of its newest entry ("signed again now"). The
-    // History view reads the entries when it is shown: the answer must be written first.
-    std::thread::sleep(Duration::from_secs(1));
+    // History view reads the entries when it is shown: the answer must be recorded first, and
+    // it is once the workbench shows it (its job id in the Response panel).
+    let job = nth(&srv.url(), 2)["job_id"].as_str().unwrap().to_string();
+    tui.wait_for("the second answer", |s| s.contains(&job));
     tui.send(F4);
     tui.wait_for("the history", |s| s.contains("History (2)"));
     std::thread::sleep(Duration::from_secs(3));

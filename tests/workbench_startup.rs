@@ -26,7 +26,7 @@ fn the_profile_opened_is_remembered_as_the_last_used_one_after_the_first_frame()
     tui.wait_for("the first frame with a signature", |s| s.contains(" ✓"));
     let paths = signscope::store::Paths::new(dirs.path().join("config"), &data);
     let store = signscope::store::ProfileStore::open(&paths);
-    let deadline = Instant::now() + Duration::from_secs(20);
+    let deadline = Instant::now() + common::WAIT;
     while store.last_used().is_none() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }

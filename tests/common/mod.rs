@@ -14,7 +14,7 @@ pub mod workbench;
 use portable_pty::{native_pty_system, Child, CommandBuilder, MasterPty, PtySize};
 
 /// Upper bound for anything to show up on screen (a generous limit, not a performance check).
-pub const WAIT: Duration = Duration::from_secs(30);
+pub const WAIT: Duration = Duration::from_secs(60);
 
 pub const TAB: &str = "\t";
 pub const BACKTAB: &str = "\x1b[Z";
