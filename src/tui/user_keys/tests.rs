@@ -217,3 +217,39 @@ fn texts_that_name_a_key_follow_the_keys_file() {
         t.status
     );
 }
+
+/// The titles and hints of the request view and the lesson that name a key follow the keys
+/// file too: the body's find key, the detail panel's cycle key, the copy letters of the
+/// Headers panel, the "adds another" answer, the lesson's footer and its finished text.
+#[test]
+fn titles_and_hints_follow_the_keys_file() {
+    let file = "[request]\nsearch = \"Alt-Q\"\nnext-detail = \"F12\"\nadd-request = \"Alt-C\"\n\
+                [request.copy]\ncopy-curl = \"u\"\n\
+                [lesson]\nexercises = \"e\"\n";
+    let mut t = TestApp::with_keys_file(120, 40, file).expect("a good keys file");
+    t.sign_now();
+    let screen = t.screen();
+    assert!(screen.contains("Alt-Q find"), "{screen}");
+    assert!(!screen.contains("Ctrl-F find"), "{screen}");
+    assert!(screen.contains(" F12 "), "{screen}");
+    assert!(
+        !screen.contains("Ctrl-P ─") && !screen.contains(" Ctrl-P "),
+        "{screen}"
+    );
+    // The Headers panel's last rows: the copy letters.
+    t.app.request.detail = crate::tui::components::request::state::Detail::Headers;
+    t.app.request.detail_scroll = 100;
+    let screen = t.screen();
+    assert!(screen.contains("· u curl ·"), "{screen}");
+    t.update(crate::tui::message::Message::Key(
+        crossterm::event::KeyEvent::new(KeyCode::PageDown, crossterm::event::KeyModifiers::ALT),
+    ));
+    assert!(t.status.contains("Alt-C adds another"), "{}", t.status);
+    t.press(KeyCode::F(8));
+    t.update(crate::tui::message::Message::Lesson(
+        crate::tui::components::lesson::LessonMsg::ProgressLoaded(Ok(Default::default())),
+    ));
+    let footer = t.lines()[38].clone();
+    assert!(footer.contains("e exercises"), "{footer}");
+    assert!(!footer.contains("x exercises"), "{footer}");
+}

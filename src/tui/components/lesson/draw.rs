@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use ratatui::Frame;
 
-use super::state::{ExerciseState, LessonState, Mode, TUI_HINTS};
+use super::state::{Action, ExerciseState, LessonState, Mode, KEYS, TUI_HINTS};
 use crate::core::LineLabel;
 use crate::learn::exercise::{short_label, API_KEY, REST_KEY};
 use crate::learn::lesson::{changed_lines, STEPS};
@@ -38,6 +38,19 @@ fn rows(lines: &[Line], width: u16) -> u16 {
         .sum()
 }
 
+/// How to do step `step` in the workbench, naming the keys the keymap has (the request view's
+/// key and the timestamp toggle can be rebound in the keys file).
+fn tui_hint(step: usize) -> String {
+    use crate::tui::components::request::keys as request_keys;
+    use crate::tui::global_keys::{GlobalAction, GLOBAL_KEYS};
+    let first = |l: String| l.split(" / ").next().unwrap_or_default().to_string();
+    let edit = first(GLOBAL_KEYS.label_of(GlobalAction::Show(crate::tui::layout::View::Request)));
+    let freeze = first(request_keys::KEYS.label_of(request_keys::Action::ToggleTimestamp));
+    TUI_HINTS[step]
+        .replace("F2", &edit)
+        .replace("Ctrl-T", &freeze)
+}
+
 /// The step box (title, lines) and the banner under the signing text (a step done, a progress
 /// file that could not be read); None until the progress is read.
 fn lesson_parts(
@@ -48,10 +61,12 @@ fn lesson_parts(
     let step = progress.lesson_step.min(STEPS.len());
     let mut top: Vec<Line> = vec![];
     let title = if step == STEPS.len() {
-        top.push(Line::from(
+        top.push(Line::from(format!(
             "The lesson is done: every line of the signing text, the window, the key and the \
-             encoding. x starts an exercise; r starts the lesson again.",
-        ));
+             encoding. {} starts an exercise; {} starts the lesson again.",
+            KEYS.label_of(Action::Exercises),
+            KEYS.label_of(Action::Restart)
+        )));
         format!(" Lesson · {} steps done ", STEPS.len())
     } else {
         let st = &STEPS[step];
@@ -63,7 +78,7 @@ fn lesson_parts(
         if s.hint {
             top.push(Line::from(vec![
                 Span::styled("How: ", theme.label()),
-                Span::raw(TUI_HINTS[step]),
+                Span::raw(tui_hint(step)),
             ]));
         }
         format!(
@@ -254,8 +269,12 @@ fn push_wrapped(
 fn draw_exercise(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {
     let Some(ex) = &s.exercise else {
         frame.render_widget(
-            Paragraph::new("1 starts an exercise at level 1, 2 at level 2.")
-                .block(block(" Exercise ".into(), theme)),
+            Paragraph::new(format!(
+                "{} starts an exercise at level 1, {} at level 2.",
+                KEYS.label_of(Action::Level1),
+                KEYS.label_of(Action::Level2)
+            ))
+            .block(block(" Exercise ".into(), theme)),
             area,
         );
         return;

@@ -273,7 +273,13 @@ fn draw_body(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme, c
         None => Line::from(""),
     };
     if focused {
-        title.push(Span::styled("Ctrl-F find ", theme.dim()));
+        title.push(Span::styled(
+            format!(
+                "{} find ",
+                super::keys::KEYS.label_of(super::keys::Action::Search)
+            ),
+            theme.dim(),
+        ));
     }
     let b = block(fit_title(Line::from(title), area.width), focused, theme)
         .title_bottom(fit_title(bottom, area.width));
@@ -336,15 +342,16 @@ fn draw_canonical(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
     let mut bottom = Line::from("");
     if form != SigningForm::Standard {
         let room = (area.width as usize).saturating_sub(2);
+        let toggle = super::keys::KEYS.label_of(super::keys::Action::ToggleForm);
         let long = format!(
-            " {} form · * differs from standard · Alt-F ",
+            " {} form · * differs from standard · {toggle} ",
             form_title(form)
         );
         let used: usize = title.iter().map(|s| s.width()).sum();
         if used + text_width(&long) <= room {
             title.push(Span::styled(long, theme.warn()));
         } else {
-            let short = format!(" {} form · * not standard · Alt-F ", form_title(form));
+            let short = format!(" {} form · * not standard · {toggle} ", form_title(form));
             let legend = if text_width(&long) <= room {
                 long
             } else {
@@ -625,7 +632,13 @@ fn draw_detail(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme)
     // The key that cycles them when it fits (help and the footer name it too).
     let used: usize = title.iter().map(|s| s.width()).sum();
     if used + 8 <= (area.width as usize).saturating_sub(2) {
-        title.push(Span::styled(" Ctrl-P ", theme.dim()));
+        title.push(Span::styled(
+            format!(
+                " {} ",
+                super::keys::KEYS.label_of(super::keys::Action::NextDetail)
+            ),
+            theme.dim(),
+        ));
     }
     let b = block(fit_title(Line::from(title), area.width), false, theme);
     let inner = b.inner(area);
@@ -772,12 +785,9 @@ fn headers_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'stati
                 }
             }
             out.extend(
-                wrap_words(
-                    "Alt-Y copy: s signature · h headers · c curl · t canonical text",
-                    w,
-                )
-                .into_iter()
-                .map(|l| Line::from(Span::styled(l, theme.dim()))),
+                wrap_words(&copy_hint(), w)
+                    .into_iter()
+                    .map(|l| Line::from(Span::styled(l, theme.dim()))),
             );
         }
         None => {
@@ -920,4 +930,19 @@ pub fn server_verdict(status: u16, code: Option<&str>) -> (String, bool) {
             None => (format!("server: rejected ({status})"), false),
         }
     }
+}
+
+/// The copy menu's letters for what the Pipeline panel shows, from the keymap ("Alt-Y copy: s
+/// signature · h headers · ...").
+fn copy_hint() -> String {
+    use super::keys::{Action, COPY_KEYS};
+    let l = |a| COPY_KEYS.label_of(a);
+    format!(
+        "{}copy: {} signature · {} headers · {} curl · {} canonical text",
+        crate::tui::global_keys::copy_key(""),
+        l(Action::CopySignature),
+        l(Action::CopyHeaders),
+        l(Action::CopyCurl),
+        l(Action::CopyCanonical)
+    )
 }

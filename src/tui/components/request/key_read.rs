@@ -71,7 +71,9 @@ pub fn cancel(req: &mut RequestState) -> Option<u64> {
         req.key_info.source = req.profile_key.source.clone();
         req.key_error = Some(why.clone());
     }
-    req.status =
-        format!("{why}; type a key in the REST key field, or Ctrl-L to open the profile again");
+    req.status = format!(
+        "{why}; type a key in the REST key field, or {} to open the profile again",
+        super::keys::KEYS.label_of(super::keys::Action::SwitchProfile)
+    );
     Some(id)
 }

@@ -10,6 +10,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent};
 
+use super::keys::{Action, KEYS};
 use super::state::{Entry, NameAction, Prompt, RequestState, RequestsList};
 use crate::core::spec::RequestSpec;
 use crate::store::profile::validate_request_name;
@@ -67,11 +68,23 @@ pub fn select(req: &mut RequestState, i: usize) -> bool {
     true
 }
 
+/// The first key of `action` as a status sentence names it (from the keymap).
+fn key_name(action: Action) -> String {
+    KEYS.label_of(action)
+        .split(" / ")
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// The next (`+1`) or previous (`-1`) request, wrapping around.
 pub fn step(req: &mut RequestState, delta: isize) -> bool {
     let n = req.requests.entries.len() as isize;
     if n < 2 {
-        req.status = "this profile has one request: Alt-A adds another".into();
+        req.status = format!(
+            "this profile has one request: {} adds another",
+            key_name(Action::AddRequest)
+        );
         return false;
     }
     let i = (req.requests.selected as isize + delta).rem_euclid(n) as usize;
@@ -179,8 +192,9 @@ pub fn delete_prompt_key(req: &mut RequestState, key: KeyEvent) -> bool {
     list.selected = usize::MAX;
     load_entry(req, next);
     req.status = format!(
-        "request \"{}\" deleted (Ctrl-S saves the profile without it)",
-        gone.name
+        "request \"{}\" deleted ({} saves the profile without it)",
+        gone.name,
+        key_name(Action::Save)
     );
     true
 }
@@ -235,7 +249,10 @@ fn apply_name(req: &mut RequestState, action: NameAction, name: &str) -> Result<
                 "copied"
             };
             let changed = select(req, at);
-            req.status = format!("request \"{name}\" {verb} (Ctrl-S saves it in the profile)");
+            req.status = format!(
+                "request \"{name}\" {verb} ({} saves it in the profile)",
+                key_name(Action::Save)
+            );
             Ok(changed)
         }
     }
