@@ -173,6 +173,14 @@ pub enum PendingLoad {
         /// Said with the load, once it is done (what of the original is not reproduced).
         note: Option<String>,
     },
+    /// A batch for the Events view (a file opened there, a history entry's batch): it
+    /// replaces the batch being edited, so it asks while that one is unsaved.
+    Batch {
+        text: String,
+        /// The file it was read from (the view remembers it for the next open and save).
+        path: Option<std::path::PathBuf>,
+        what: String,
+    },
 }
 
 impl PendingLoad {
@@ -180,7 +188,7 @@ impl PendingLoad {
     pub fn describe(&self) -> String {
         match self {
             PendingLoad::Profile(name) => format!("profile {name}"),
-            PendingLoad::Request { what, .. } => what.clone(),
+            PendingLoad::Request { what, .. } | PendingLoad::Batch { what, .. } => what.clone(),
         }
     }
 }

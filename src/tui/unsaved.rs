@@ -1,9 +1,11 @@
 //! Asking before a load replaces unsaved edits. Every way of putting something else into the
 //! request editor (switching profile, loading a history entry, a Traffic record or the Diagnose
-//! view's capture) goes through [`load_or_ask`]: it loads at once when nothing would be lost,
+//! view's capture), and every batch put into the Events view (a file opened there, a history
+//! entry's batch), goes through [`load_or_ask`]: it loads at once when nothing would be lost,
 //! and otherwise asks save / discard / cancel, as quitting does.
 
 use super::app::{App, Popup};
+use super::components::events::EventsMsg;
 use super::components::request::RequestMsg;
 use super::effect::Command;
 use super::layout::View;
@@ -13,7 +15,12 @@ use super::model::PendingLoad;
 /// Load `load` now when the current profile has no unsaved edits; otherwise open the question
 /// (s: save, then load · d: discard the edits and load · Esc: cancel, nothing loaded).
 pub fn load_or_ask(app: &mut App, load: PendingLoad) -> Vec<Command> {
-    if app.unsaved() {
+    // A batch replaces only the Events view's batch: the request's edits stay as they are.
+    let loses_edits = match &load {
+        PendingLoad::Batch { .. } => app.events.batch_unsaved(),
+        _ => app.unsaved(),
+    };
+    if loses_edits {
         app.popup = Some(Popup::confirm_load(load));
         vec![]
     } else {
@@ -23,6 +30,15 @@ pub fn load_or_ask(app: &mut App, load: PendingLoad) -> Vec<Command> {
 
 /// Load without asking (the request view shows what was loaded).
 pub fn run_load(app: &mut App, load: PendingLoad) -> Vec<Command> {
+    if let PendingLoad::Batch { text, path, .. } = load {
+        app.view = View::Events;
+        let msg = match path {
+            Some(path) => EventsMsg::LoadFile { path, text },
+            None => EventsMsg::LoadBatch(text),
+        };
+        app.send(Message::Events(msg));
+        return vec![];
+    }
     app.view = View::Request;
     match load {
         PendingLoad::Profile(name) => vec![Command::LoadProfile(name)],
@@ -40,6 +56,7 @@ pub fn run_load(app: &mut App, load: PendingLoad) -> Vec<Command> {
             }));
             vec![]
         }
+        PendingLoad::Batch { .. } => vec![],
     }
 }
 

@@ -184,3 +184,134 @@ fn a_history_entry_or_a_capture_over_unsaved_edits_asks_first() {
     );
     assert!(!a.status.contains("Request loaded"), "{}", a.status);
 }
+
+/// The Events view at 80x24 with its List name edited ("Trending nowXYZ").
+fn events_edited() -> TestApp {
+    use crate::tui::components::events::{Field, Focus};
+    let mut a = TestApp::new(80, 24);
+    a.press(KeyCode::F(3));
+    a.app.events.focus = Focus::Field(Field::ListName);
+    a.type_str("XYZ");
+    a.assert_line("Trending nowXYZ");
+    a
+}
+
+const OTHER_BATCH: &str = r#"[{"event":"view_recs_list","event_apikey":"k","event_version":"1.0.0","event_data":{"list_id":"l2","list_name":"From elsewhere","list_logic":"T","items":[]}}]"#;
+
+/// A file opened in the Events view (Ctrl-O) replaced an edited batch without asking, and
+/// nothing brought it back. It asks as the other loads do: Esc keeps the edit, d loads.
+#[test]
+fn opening_a_file_over_an_edited_batch_asks_first() {
+    use crate::tui::components::events::EventsMsg;
+    let mut a = events_edited();
+    let file = || {
+        Message::Events(EventsMsg::FileLoaded {
+            path: "/tmp/new.json".into(),
+            text: OTHER_BATCH.into(),
+        })
+    };
+    a.update(file());
+    a.assert_line("Loading the batch from /tmp/new.json replaces them.");
+    a.press(KeyCode::Esc);
+    a.assert_line("Trending nowXYZ");
+    assert!(a.status.contains("not loaded"), "{}", a.status);
+    a.update(file());
+    a.press(KeyCode::Char('d'));
+    a.assert_line("From elsewhere");
+    a.assert_no_line("Trending nowXYZ");
+    assert_eq!(
+        a.events.last_path.as_deref(),
+        Some("/tmp/new.json".as_ref())
+    );
+}
+
+/// With no unsaved batch, a file loads at once (no question).
+#[test]
+fn opening_a_file_over_the_profiles_batch_loads_at_once() {
+    use crate::tui::components::events::EventsMsg;
+    let mut a = TestApp::new(80, 24);
+    a.press(KeyCode::F(3));
+    a.update(Message::Events(EventsMsg::FileLoaded {
+        path: "/tmp/new.json".into(),
+        text: OTHER_BATCH.into(),
+    }));
+    assert!(a.popup.is_none());
+    a.assert_line("From elsewhere");
+}
+
+/// History Enter on an event-batch entry replaced an edited batch without asking (a request
+/// entry asked).
+#[test]
+fn a_history_batch_over_an_edited_batch_asks_first() {
+    let mut a = events_edited();
+    let row = HistoryRow {
+        time: "2026-11-22T10:00:00.000Z".into(),
+        profile: "demo".into(),
+        kind: RowKind::Events,
+        method: "POST".into(),
+        url: "http://127.0.0.1:9/analytics/collect".into(),
+        event_kinds: vec!["view_recs_list".into()],
+        request_headers: vec![],
+        request_body: OTHER_BATCH.into(),
+        status: Some(200),
+        duration_ms: Some(3),
+        response_headers: vec![],
+        response_body: "{}".into(),
+        error: None,
+        spec: None,
+    };
+    a.press(KeyCode::F(4));
+    a.update(Message::History(HistoryMsg::Loaded {
+        rows: vec![row],
+        warnings: vec![],
+    }));
+    a.press(KeyCode::Enter);
+    a.assert_line("Loading the history entry's batch replaces them.");
+    a.press(KeyCode::Esc);
+    a.press(KeyCode::F(3));
+    a.assert_line("Trending nowXYZ");
+    a.press(KeyCode::F(4));
+    a.press(KeyCode::Enter);
+    a.press(KeyCode::Char('d'));
+    assert_eq!(a.view, View::Events);
+    a.assert_line("From elsewhere");
+}
+
+/// Enter on a profile in the manager said "Using profile X." (status and log) before the
+/// unsaved-edits question was answered, and when it was cancelled.
+#[test]
+fn choosing_a_profile_says_nothing_until_it_is_loaded() {
+    use crate::store::Profile;
+    use crate::tui::components::profiles::ProfilesMsg;
+    let mut a = TestApp::new(80, 24);
+    a.sign_now();
+    a.type_str("EDITED");
+    a.press(KeyCode::F(5));
+    a.update(Message::Profiles(ProfilesMsg::Loaded {
+        profiles: vec![Profile::demo(), Profile::new("my-prof")],
+        errors: vec![],
+        dir: "/cfg/profiles".into(),
+    }));
+    a.press(KeyCode::Down);
+    let cmds = a.press(KeyCode::Enter);
+    assert!(loads(&cmds).is_empty(), "{cmds:?}");
+    assert!(matches!(a.popup, Some(Popup::ConfirmLoad(_))));
+    let said = |a: &TestApp| {
+        a.log
+            .iter()
+            .any(|m| m.contains("my-prof") && !m.contains("not loaded"))
+    };
+    assert!(
+        !said(&a),
+        "said before the answer: {:?}",
+        a.log.iter().collect::<Vec<_>>()
+    );
+    a.assert_no_line("Using profile");
+    a.press(KeyCode::Esc);
+    assert!(!said(&a), "{:?}", a.log.iter().collect::<Vec<_>>());
+    assert!(
+        a.status.contains("profile my-prof not loaded"),
+        "{}",
+        a.status
+    );
+}

@@ -240,6 +240,15 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             let effects = diagnose::update(&mut app.diagnose, m);
             route_effects(app, effects)
         }
+        // A file read for the Events view replaces its batch: asked first while it is unsaved.
+        Message::Events(EventsMsg::FileLoaded { path, text }) => unsaved::load_or_ask(
+            app,
+            PendingLoad::Batch {
+                what: format!("the batch from {}", path.display()),
+                text,
+                path: Some(path),
+            },
+        ),
         Message::Events(m) => {
             let effects = events::update(&mut app.events, m);
             route_effects(app, effects)
@@ -427,11 +436,14 @@ impl RoutedEffect for HistoryEffect {
         match self {
             HistoryEffect::Status(s) => say(app, s),
             HistoryEffect::Copy { text, what } => vec![Command::Copy { text, what }],
-            HistoryEffect::LoadIntoEvents { body } => {
-                let fx = events::update(&mut app.events, EventsMsg::LoadBatch(body));
-                app.view = View::Events;
-                route_effects(app, fx)
-            }
+            HistoryEffect::LoadIntoEvents { body } => unsaved::load_or_ask(
+                app,
+                PendingLoad::Batch {
+                    text: body,
+                    path: None,
+                    what: "the history entry's batch".into(),
+                },
+            ),
             HistoryEffect::LoadIntoRequest(row) => {
                 let (request, timestamp) = row_request(&row, app.request.prefix.text());
                 unsaved::load_or_ask(

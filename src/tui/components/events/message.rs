@@ -40,7 +40,14 @@ pub enum EventsMsg {
     },
     /// Put a batch (JSON text) into the view, e.g. from history or a profile.
     LoadBatch(String),
+    /// A file read for the view (Ctrl-O): the router asks before it replaces an unsaved batch
+    /// and then hands it on as [`EventsMsg::LoadFile`].
     FileLoaded {
+        path: PathBuf,
+        text: String,
+    },
+    /// Put the batch read from `path` into the view (the load was asked for and agreed to).
+    LoadFile {
         path: PathBuf,
         text: String,
     },

@@ -120,6 +120,9 @@ fn a_failed_save_keeps_the_batch_unsaved() {
     let mut a = TestApp::new(120, 40);
     a.profile.is_demo = false;
     load(&mut a, "[]");
+    // (A file loads into the Events view, where Ctrl-S writes a file: the profile is saved
+    // from the Request view.)
+    a.press(KeyCode::F(2));
     let cmds = a.ctrl('s');
     assert_eq!(saved_events(&cmds), Some(Some("[]".into())));
     a.update(Message::ProfileSaved(Err("disk full".into())));

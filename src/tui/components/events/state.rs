@@ -363,7 +363,9 @@ impl EventsState {
         self.batch_unsaved() || self.url_unsaved()
     }
 
-    fn batch_unsaved(&self) -> bool {
+    /// Whether the batch differs from the one the profile holds (a load into the view would
+    /// replace it).
+    pub fn batch_unsaved(&self) -> bool {
         self.rev != self.saved_rev
     }
 

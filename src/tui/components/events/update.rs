@@ -120,7 +120,7 @@ fn update_msg(state: &mut EventsState, msg: EventsMsg) -> Vec<EventsEffect> {
             Vec::new()
         }
         EventsMsg::LoadBatch(text) => said(state.load_text(&text)),
-        EventsMsg::FileLoaded { path, text } => {
+        EventsMsg::FileLoaded { path, text } | EventsMsg::LoadFile { path, text } => {
             let how = state.load_text(&text);
             let say = format!("{} ({})", how, path.display());
             state.last_path = Some(path);

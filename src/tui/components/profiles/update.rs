@@ -241,11 +241,10 @@ fn browse_key(state: &mut ProfilesState, current: &str, key: KeyEvent) -> Vec<Pr
         }
         KeyCode::Char('v') => state.revealed = !state.revealed,
         KeyCode::Enter => {
+            // Nothing said here: the load may wait for the unsaved-edits question (or be
+            // cancelled there); the request view says "profile X loaded" once it is.
             if let Some(p) = selected {
-                return vec![
-                    ProfilesEffect::Status(format!("Using profile {}.", p.name)),
-                    ProfilesEffect::Activate(p.name),
-                ];
+                return vec![ProfilesEffect::Activate(p.name)];
             }
         }
         KeyCode::Char('n') => state.mode = name_prompt(NameFor::New, String::new()),
