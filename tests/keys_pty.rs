@@ -36,7 +36,7 @@ fn the_footer_follows_the_focus_and_fits_at_80x24() {
     // The body has the focus at start: its keys, cut with the palette's key.
     let body = footer(&tui);
     assert!(
-        body.starts_with(" Ctrl-G / F9 send  Ctrl-Z undo  Ctrl-Y redo  Alt-J format"),
+        body.starts_with(" INSERT  Ctrl-G / F9 send  Alt-J format  Ctrl-Z undo"),
         "{body:?}"
     );
     assert!(body.trim_end().ends_with("… Ctrl-K all keys"), "{body:?}");
@@ -44,7 +44,7 @@ fn the_footer_follows_the_focus_and_fits_at_80x24() {
     // Shift-Tab: the timestamp field, whose first key freezes it.
     tui.send(BACKTAB);
     let screen = tui.wait_for("the timestamp field's keys", |s| {
-        s.lines().any(|l| l.starts_with(" Ctrl-T freeze"))
+        s.lines().any(|l| l.starts_with(" INSERT  Ctrl-T freeze"))
     });
     assert!(!screen.contains("Alt-J format"), "{screen}");
     // Esc: normal mode, single keys (the footer says NORMAL first).
@@ -139,6 +139,6 @@ fn the_keys_file_rebinds_and_a_bad_entry_is_one_sentence_at_start() {
     let mut tui = home.start(80, 24, &[], &[]);
     tui.wait_for_signature();
     let row = footer(&tui);
-    assert!(row.starts_with(" Ctrl-E / F10 send"), "{row:?}");
+    assert!(row.starts_with(" INSERT  Ctrl-E / F10 send"), "{row:?}");
     quit(&mut tui);
 }

@@ -71,7 +71,7 @@ fn the_screen_is_whole_after_the_external_editor_returns() {
     // The left border of the request and body boxes runs down the whole view (above the
     // footer row of keys and the status line).
     assert!(
-        lines[rows as usize - 2].starts_with(" Ctrl-G / F9 send"),
+        lines[rows as usize - 2].starts_with(" INSERT  Ctrl-G / F9 send"),
         "the footer row:\n{screen_now}"
     );
     for (y, line) in lines.iter().enumerate().take(rows as usize - 3).skip(1) {

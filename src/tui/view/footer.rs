@@ -40,11 +40,14 @@ fn global(action: GlobalAction) -> Vec<(String, String)> {
 }
 
 /// The editing mode of the request and diagnose views (one model: Esc for normal mode, where
-/// single letters are keys; `i` or Enter to type again): `NORMAL` first in their footers while
-/// letters are keys (typing is the mode the views open in, and the one with the cursor shown;
-/// an `INSERT` word would push a key out of the 80-column footer).
+/// single letters are keys; `i` or Enter to type again), first in their footers: `NORMAL`
+/// while letters are keys, `INSERT` while they are typed (the footer's last keys give way; F1
+/// and the palette list them all).
 fn mode(normal: bool) -> Option<(String, String)> {
-    normal.then(|| ("NORMAL".into(), String::new()))
+    Some((
+        if normal { "NORMAL" } else { "INSERT" }.into(),
+        String::new(),
+    ))
 }
 
 /// The keys that work in the focused field or list of the current view, most useful first.
@@ -70,8 +73,11 @@ pub fn items(app: &App) -> Vec<(String, String)> {
                     item.1 = "live".into();
                 }
             }
+            // The field's two first keys (send among them), then undo/redo: with the mode word
+            // first, the 80-column footer keeps the send key in every field.
             if !r.normal_mode && r.focus != request::Field::Method {
-                v.splice(1..1, text);
+                let at = v.len().min(2);
+                v.splice(at..at, text);
             }
             v.splice(0..0, mode(r.normal_mode));
             v.extend(copy);
