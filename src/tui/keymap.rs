@@ -300,6 +300,18 @@ thread_local! {
     static USER_KEYS: RefCell<Rc<UserKeys>> = RefCell::new(Rc::default());
 }
 
+/// The first key the keys file gives action `action` (its name in the file, e.g.
+/// "show-request") of `section`, as help writes it; `None` when the file does not rebind it.
+/// For a label drawn where the table cannot be named (the tab bar: the global table names the
+/// views, so `layout` cannot name it back).
+pub fn user_label(section: &str, action: &str) -> Option<String> {
+    USER_KEYS.with(|u| {
+        u.borrow()
+            .get(&(section.to_string(), action.to_string()))
+            .and_then(|keys| keys.first().map(KeySpec::label))
+    })
+}
+
 /// Use `keys` from now on (an empty map: every table's own keys).
 pub fn install(keys: UserKeys) {
     USER_KEYS.with(|u| *u.borrow_mut() = Rc::new(keys));

@@ -37,7 +37,14 @@ impl View {
             View::Lesson => "Lesson",
         }
     }
-    pub fn key(self) -> &'static str {
+    /// The key that shows the view, as the tab bar names it: the keys file's when it rebinds
+    /// `show-<view>` in `[global]`, else the function key.
+    pub fn key(self) -> String {
+        let id = format!("show-{}", self.title().to_ascii_lowercase());
+        crate::tui::keymap::user_label("global", &id).unwrap_or_else(|| self.default_key().into())
+    }
+
+    fn default_key(self) -> &'static str {
         match self {
             View::Request => "F2",
             View::Events => "F3",

@@ -253,3 +253,18 @@ fn titles_and_hints_follow_the_keys_file() {
     assert!(footer.contains("e exercises"), "{footer}");
     assert!(!footer.contains("x exercises"), "{footer}");
 }
+
+/// The tab bar names the key the keys file gives a view (it said F2 after `show-request` was
+/// rebound), and that key shows the view.
+#[test]
+fn the_tab_bar_names_a_rebound_view_key() {
+    let mut t =
+        TestApp::with_keys_file(120, 40, "[global]\nshow-request = \"Ctrl-E\"\n").expect("good");
+    let tabs = t.lines()[0].clone();
+    assert!(tabs.contains(" Ctrl-E Request "), "{tabs}");
+    assert!(!tabs.contains("F2"), "{tabs}");
+    assert!(tabs.contains(" F3 Events "), "{tabs}");
+    t.press(KeyCode::F(3));
+    t.ctrl('e');
+    assert_eq!(t.view, crate::tui::layout::View::Request);
+}

@@ -107,7 +107,7 @@ fn the_tab_bar_fits_at_80_columns_with_every_tab() {
                 .take(r.width as usize)
                 .collect();
             assert!(
-                label.contains(v.key()),
+                label.contains(&v.key()),
                 "{w}: {v:?} at {r:?} reads {label:?}"
             );
             a.click(r.x + 1, 0);
