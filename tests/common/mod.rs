@@ -242,8 +242,11 @@ impl Pty {
             std::thread::sleep(Duration::from_millis(50));
         };
         if let Some(reader) = self.reader.take() {
+            // The last bytes (the terminal restored) are read at once, but a loaded machine
+            // can keep the reader waiting; a process the program started and left holding the
+            // terminal would keep it open to the deadline.
             let exited = Instant::now();
-            while !reader.is_finished() && exited.elapsed() < Duration::from_secs(5) {
+            while !reader.is_finished() && exited.elapsed() < Duration::from_secs(20) {
                 std::thread::sleep(Duration::from_millis(20));
             }
             if reader.is_finished() {
