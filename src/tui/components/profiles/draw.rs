@@ -33,8 +33,13 @@ pub fn layout(area: Rect, state: &ProfilesState) -> ProfilesLayout {
     // The last row is the name prompt or the delete question, while one is open (the view's
     // messages are in the workbench's status line).
     let asking = matches!(state.mode, Mode::Name { .. } | Mode::ConfirmDelete(_));
-    let [main, footer] =
-        Layout::vertical([Constraint::Min(3), Constraint::Length(u16::from(asking))]).areas(area);
+    // A refused name's reason, whole, on its own rows above the prompt.
+    let error_rows = name_error_rows(state, area.width).len() as u16;
+    let [main, footer] = Layout::vertical([
+        Constraint::Min(3),
+        Constraint::Length(u16::from(asking) + error_rows),
+    ])
+    .areas(area);
     let list_w = if main.width >= 110 { 32 } else { 24 };
     let [list, detail] =
         Layout::horizontal([Constraint::Length(list_w), Constraint::Min(20)]).areas(main);
@@ -65,6 +70,19 @@ pub fn layout(area: Rect, state: &ProfilesState) -> ProfilesLayout {
         }
     }
     l
+}
+
+/// The rows of a refused name's reason (wrapped to `width`, at most 3), while the name prompt
+/// is open.
+fn name_error_rows(state: &ProfilesState, width: u16) -> Vec<Line<'static>> {
+    match (&state.mode, &state.name_error) {
+        (Mode::Name { .. }, Some(why)) => {
+            let mut rows = wrap_spans(&[Span::raw(why.clone())], width.max(1));
+            rows.truncate(3);
+            rows
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// The lines of the edit form: the heading (no field), then one per field.
@@ -347,7 +365,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState, current: &str,
                 NameFor::Duplicate => "Name of the duplicate: ",
                 NameFor::Rename => "New name: ",
             };
-            // A refused name says why in the status line below (the prompt stays open).
+            // A refused name says why on the rows above (the prompt stays open).
             Line::from(vec![
                 Span::styled(what, Style::new().bold()),
                 Span::raw(input.text().to_string()),
@@ -360,5 +378,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState, current: &str,
         ),
         _ => Line::default(),
     };
-    frame.render_widget(Paragraph::new(footer_line), footer);
+    let mut rows: Vec<Line> = name_error_rows(state, footer.width)
+        .into_iter()
+        .map(|r| r.style(theme.error()))
+        .collect();
+    rows.push(footer_line);
+    frame.render_widget(Paragraph::new(rows), footer);
 }

@@ -295,6 +295,9 @@ pub struct ProfilesState {
     /// The profile the selection moves to when the list comes back (one just created or
     /// renamed: the list is sorted, so the row index would now be another profile).
     pub(super) follow: Option<String>,
+    /// Why the name typed in the name prompt was refused: drawn whole above the prompt (the
+    /// status line cuts a long sentence, and its end says what to type), until the next key.
+    pub(super) name_error: Option<String>,
 }
 
 impl Default for ProfilesState {
@@ -309,6 +312,7 @@ impl Default for ProfilesState {
             detail_scroll: 0,
             area: ratatui::layout::Rect::default(),
             follow: None,
+            name_error: None,
         }
     }
 }

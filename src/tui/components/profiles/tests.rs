@@ -826,3 +826,40 @@ fn the_edit_form_shows_the_cursor_at_the_insertion_point_and_names_both_save_key
     t.draw();
     assert!(!t.term.backend().cursor_visible());
 }
+
+/// A refused profile name's reason was cut at 80 columns, and the cut part was the fix ("use
+/// 1-64 letters, digits, ..."). It is drawn whole on its own rows above the prompt.
+#[test]
+fn a_refused_name_shows_its_whole_reason_above_the_prompt_at_80_columns() {
+    use crate::tui::test_util::TestApp;
+    let mut t = TestApp::new(80, 24);
+    t.press(KeyCode::F(5));
+    t.app.profiles = loaded();
+    t.type_str("nmy/p");
+    t.press(KeyCode::Enter);
+    let rows = t.lines();
+    let prompt = rows
+        .iter()
+        .position(|r| r.starts_with("New profile name: my/p"))
+        .expect("the prompt");
+    let above = rows[..prompt]
+        .iter()
+        .rev()
+        .take(3)
+        .rev()
+        .map(|r| r.trim())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let why = crate::store::profile::validate_name("my/p")
+        .unwrap_err()
+        .to_string();
+    assert!(above.contains(&why), "{above:?} lacks {why:?}");
+    // The next key clears it; the prompt keeps the typing.
+    t.press(KeyCode::Backspace);
+    let rows = t.lines();
+    let prompt = rows
+        .iter()
+        .position(|r| r.starts_with("New profile name: my/▏"))
+        .expect("the prompt");
+    assert!(!rows[prompt - 1].contains("usable"), "{rows:?}");
+}

@@ -87,15 +87,19 @@ fn on_key(state: &mut ProfilesState, current: &str, key: KeyEvent) -> Vec<Profil
                 said(format!("Kept profile {name}."))
             }
         }
-        Mode::Name { for_, mut input } => match key.code {
-            KeyCode::Esc => said("Cancelled.".into()),
-            KeyCode::Enter => name_entered(state, current, for_, input),
-            _ => {
-                input.handle_key(&key);
-                state.mode = Mode::Name { for_, input };
-                Vec::new()
+        Mode::Name { for_, mut input } => {
+            // A refusal shows until the next key (Enter refuses again if still so).
+            state.name_error = None;
+            match key.code {
+                KeyCode::Esc => said("Cancelled.".into()),
+                KeyCode::Enter => name_entered(state, current, for_, input),
+                _ => {
+                    input.handle_key(&key);
+                    state.mode = Mode::Name { for_, input };
+                    Vec::new()
+                }
             }
-        },
+        }
         Mode::Edit(mut form) => {
             let step = |f: EditField, back: bool| {
                 let i = EditField::ALL.iter().position(|x| *x == f).unwrap_or(0);
@@ -321,6 +325,7 @@ fn name_entered(
     let name = input.text().trim().to_string();
     let refuse = |state: &mut ProfilesState, why: String, input: LineInput| {
         state.mode = Mode::Name { for_, input };
+        state.name_error = Some(why.clone());
         said(why)
     };
     if let Err(e) = validate_name(&name) {
