@@ -388,7 +388,9 @@ fn the_events_analytics_url_is_saved_with_the_profile_and_marked_until_then() {
     });
     // Ctrl-S in Events saves the batch to a file: the profile is saved from the Request view.
     tui.send(F2);
-    tui.wait_for("the request view", |s| s.contains("alpha*"));
+    tui.wait_for("the request view", |s| {
+        s.contains("Canonical text") && s.contains("alpha*")
+    });
     tui.send(CTRL_S);
     tui.wait_for("the save", |s| s.contains("saved") && !s.contains("alpha*"));
     let text = home.profile_text("alpha");
