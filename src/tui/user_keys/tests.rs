@@ -268,3 +268,17 @@ fn the_tab_bar_names_a_rebound_view_key() {
     t.ctrl('e');
     assert_eq!(t.view, crate::tui::layout::View::Request);
 }
+
+/// The Diagnose verdict for an empty REST key names the key-source switch the keys file gives.
+#[test]
+fn the_empty_key_verdict_names_the_rebound_switch() {
+    let _t = TestApp::with_keys_file(80, 24, "[diagnose]\ntoggle-key = \"Alt-C\"\n").expect("good");
+    let (ok, lines) = crate::tui::components::diagnose::capture::diagnose_capture(
+        "PUT /v2/batch HTTP/1.1\nX-SVC-APIKEY: k\n\n[]",
+        &crate::core::Secret::new(""),
+        "SVC",
+        chrono::Utc::now(),
+    );
+    assert!(!ok);
+    assert!(lines[0].ends_with("pick the demo key (Alt-C)"), "{lines:?}");
+}

@@ -122,10 +122,11 @@ pub fn diagnose_capture_with(
     if key.is_empty() {
         return (
             false,
-            vec![
-                "the REST key is empty: set it in the request view or pick the demo key (Alt-K)"
-                    .into(),
-            ],
+            // Run on the workbench's thread (the effect performer), where the keymap is.
+            vec![format!(
+                "the REST key is empty: set it in the request view or pick the demo key ({})",
+                super::keys::KEYS.label_of(super::keys::Action::ToggleKey)
+            )],
         );
     }
     let keys = SingleKey {
