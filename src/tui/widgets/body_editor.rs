@@ -278,7 +278,22 @@ impl BodyEditor {
 
     /// Feed a key or mouse input. Returns the first changed byte when the body changed.
     pub fn input(&mut self, input: impl Into<Input>) -> Option<usize> {
-        let input: Input = input.into();
+        let input: Input = match input.into() {
+            // Ctrl-J is the LF a terminal sends for a typed or unbracketed pasted line end: a
+            // new line, as Enter (the text widget's own Ctrl-J deletes to the line's start).
+            Input {
+                key: Key::Char('j'),
+                ctrl: true,
+                alt: false,
+                ..
+            } => Input {
+                key: Key::Enter,
+                ctrl: false,
+                alt: false,
+                shift: false,
+            },
+            other => other,
+        };
         match input {
             // Undo / redo as in every editable text of the workbench (`line_input::undo_key`):
             // Ctrl-Z, then Ctrl-Y or Ctrl-Shift-Z. The text widget's own Ctrl-U / Ctrl-R undo

@@ -180,3 +180,24 @@ fn the_form_stays_with_its_request_when_switching_requests() {
     assert_eq!(app.request.form, SigningForm::PhpSdk);
     app.assert_line("*PATH");
 }
+
+/// Ctrl-J in the body (the LF a terminal sends for a line end typed or pasted without
+/// bracketed paste) is a new line, not the text widget's "delete to the line's start": the
+/// typed line stays, the body gets an LF, the screen shows both lines at 80x24.
+#[test]
+fn ctrl_j_in_the_body_is_a_new_line_and_deletes_nothing() {
+    let mut t = TestApp::with_body(80, 24, "[1]");
+    t.sign_now();
+    t.app.request.focus = crate::tui::components::request::Field::Body;
+    t.app.request.normal_mode = false;
+    t.press(KeyCode::End);
+    t.type_str("ab");
+    t.ctrl('j');
+    t.type_str("cd");
+    assert_eq!(t.request.body.text(), "[1]ab\ncd");
+    t.assert_line("│[1]ab");
+    t.assert_line("│cd");
+    // One undo takes the typed `d` back, not the line.
+    t.ctrl('z');
+    assert_eq!(t.request.body.text(), "[1]ab\nc");
+}

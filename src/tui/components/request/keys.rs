@@ -411,7 +411,10 @@ pub const CONTEXT_KEYS: &[(&str, &str)] = &[
         "undo / redo in every text: the body and each field (Ctrl-Shift-Z redoes too)",
     ),
     ("Ctrl-U", "in a one-line field: clear to its start"),
-    ("Shift-arrows", "select in the body; Ctrl-X cuts"),
+    (
+        "Shift-arrows",
+        "select in the body; Ctrl-X cuts; Ctrl-W / Alt-D delete a word; Ctrl-J is Enter",
+    ),
     ("Alt-< / Alt->", "top / end of the body"),
     ("Esc", "leave the field: single-key shortcuts (after Esc)"),
     (
