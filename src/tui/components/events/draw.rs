@@ -299,10 +299,21 @@ fn footer_spans(state: &EventsState) -> Vec<Span<'_>> {
         PromptKind::Load => "Load batch from: ",
         PromptKind::Save => "Save batch to: ",
     };
+    // Prefilled text is shown selected: typing replaces it.
+    let text = if state.prompt_prefilled {
+        Span::raw(input.text()).add_modifier(ratatui::style::Modifier::REVERSED)
+    } else {
+        Span::raw(input.text())
+    };
+    let hint = if state.prompt_prefilled {
+        "  (typing replaces it; Enter ok, Esc cancel)"
+    } else {
+        "  (Enter ok, Esc cancel)"
+    };
     vec![
         Span::styled(label, Style::new().bold()),
-        Span::raw(input.text()),
-        Span::raw("  (Enter ok, Esc cancel)"),
+        text,
+        Span::raw(hint),
     ]
 }
 

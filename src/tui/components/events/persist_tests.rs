@@ -128,3 +128,41 @@ fn a_failed_save_keeps_the_batch_unsaved() {
     a.update(Message::ProfileSaved(Err("disk full".into())));
     assert!(a.unsaved());
 }
+
+/// File prompts lost the typed path on a read error (the prompt closed; Ctrl-O started empty),
+/// and the Ctrl-S prompt's prefilled `batch.json` had the cursor after it, so a typed path was
+/// appended (`batch.json/tmp/x.json`). At 80x24: the error comes back with the path in the
+/// prompt to fix, and the first character typed replaces a prefilled path.
+#[test]
+fn file_prompts_keep_the_typed_path_on_error_and_typing_replaces_a_prefilled_one() {
+    let mut a = TestApp::new(80, 24);
+    a.press(KeyCode::F(3));
+    a.ctrl('o');
+    a.type_str("/tmp/nope.json");
+    a.press(KeyCode::Enter);
+    a.update(Message::Events(EventsMsg::FileError(
+        "cannot read /tmp/nope.json: No such file or directory (os error 2)".into(),
+    )));
+    a.assert_line("Load batch from: /tmp/nope.json");
+    assert!(
+        a.status.contains("fix the path and press Enter"),
+        "{}",
+        a.status
+    );
+    // Fixed in place: Backspace edits the path kept.
+    a.press(KeyCode::Backspace);
+    a.assert_line("Load batch from: /tmp/nope.jso ");
+    a.press(KeyCode::Esc);
+
+    // Ctrl-S: prefilled, shown as replaced by typing.
+    a.ctrl('s');
+    a.assert_line("Save batch to: batch.json  (typing replaces it");
+    a.type_str("/tmp/fx/body.json");
+    a.assert_line("Save batch to: /tmp/fx/body.json  (Enter ok");
+    a.assert_no_line("batch.json/tmp");
+    a.press(KeyCode::Esc);
+    // A key that is not typing edits the prefilled text instead.
+    a.ctrl('s');
+    a.press(KeyCode::Backspace);
+    a.assert_line("Save batch to: batch.jso  (Enter ok");
+}

@@ -273,6 +273,13 @@ pub struct EventsState {
     pub(super) saved_url: String,
     /// The analytics URL a profile save under way carries.
     pub(super) saving_url: Option<String>,
+    /// The path prompt holds text it was opened with (the last path, `batch.json`): the first
+    /// character typed replaces it, as a selected text is replaced (a path typed after it
+    /// made `batch.json/tmp/x.json`); any other key edits it.
+    pub(super) prompt_prefilled: bool,
+    /// The path last entered in the prompt, until the read or write answers: an error opens
+    /// the prompt again with it, so a typo is fixed, not typed again.
+    pub(super) prompt_sent: Option<(PromptKind, String)>,
 }
 
 impl Default for EventsState {
@@ -349,6 +356,8 @@ impl EventsState {
             saving_rev: None,
             saved_url: analytics_url.to_string(),
             saving_url: None,
+            prompt_prefilled: false,
+            prompt_sent: None,
         };
         state.set_draft(draft, Unshown::default());
         state.ensure_current();

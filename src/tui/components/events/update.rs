@@ -79,6 +79,9 @@ fn update_msg(state: &mut EventsState, msg: EventsMsg) -> Vec<EventsEffect> {
         EventsMsg::Run(action) => run(state, action),
         EventsMsg::Paste(text) => {
             if let Some((_, input)) = &mut state.prompt {
+                if std::mem::take(&mut state.prompt_prefilled) {
+                    input.set("");
+                }
                 input.insert_str(&text);
             } else if let Some(input) = &mut state.editing {
                 input.insert_str(&text);
@@ -121,12 +124,14 @@ fn update_msg(state: &mut EventsState, msg: EventsMsg) -> Vec<EventsEffect> {
         }
         EventsMsg::LoadBatch(text) => said(state.load_text(&text)),
         EventsMsg::FileLoaded { path, text } | EventsMsg::LoadFile { path, text } => {
+            state.prompt_sent = None;
             let how = state.load_text(&text);
             let say = format!("{} ({})", how, path.display());
             state.last_path = Some(path);
             said(say)
         }
         EventsMsg::FileSaved(path) => {
+            state.prompt_sent = None;
             let say = format!("Batch saved to {}.", path.display());
             state.last_path = Some(path);
             said(say)
@@ -140,7 +145,16 @@ fn update_msg(state: &mut EventsState, msg: EventsMsg) -> Vec<EventsEffect> {
             state.replace_ok = Some(path);
             said(say)
         }
-        EventsMsg::FileError(why) => said(why),
+        // The path entered comes back in the prompt, to be fixed.
+        EventsMsg::FileError(why) => match state.prompt_sent.take() {
+            Some((kind, path)) if state.prompt.is_none() => {
+                state.prompt = Some((kind, LineInput::new(path)));
+                said(format!(
+                    "{why}; fix the path and press Enter (Esc cancels)."
+                ))
+            }
+            _ => said(why),
+        },
         EventsMsg::Sent(result) => {
             state.sending = false;
             let ok = matches!(result, Ok(ref r) if (200..300).contains(&r.status));
@@ -228,6 +242,7 @@ pub fn run(state: &mut EventsState, action: Action) -> Vec<EventsEffect> {
                 .as_ref()
                 .map(|p| p.display().to_string())
                 .unwrap_or_default();
+            state.prompt_prefilled = !start.is_empty();
             state.prompt = Some((PromptKind::Load, LineInput::new(start)));
             Vec::new()
         }
@@ -237,6 +252,7 @@ pub fn run(state: &mut EventsState, action: Action) -> Vec<EventsEffect> {
                 .as_ref()
                 .map(|p| p.display().to_string())
                 .unwrap_or_else(|| "batch.json".into());
+            state.prompt_prefilled = true;
             state.prompt = Some((PromptKind::Save, LineInput::new(start)));
             Vec::new()
         }
@@ -248,6 +264,7 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
 
     // A path prompt takes every key.
     if let Some((kind, mut input)) = state.prompt.take() {
+        let prefilled = std::mem::take(&mut state.prompt_prefilled);
         match key.code {
             KeyCode::Esc => {
                 state.replace_ok = None;
@@ -259,6 +276,7 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
                     state.prompt = Some((kind, input));
                     return said("Type a file path first.".into());
                 }
+                state.prompt_sent = Some((kind, path.clone()));
                 let path = PathBuf::from(path);
                 state.ensure_current();
                 return match kind {
@@ -278,6 +296,13 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
                 };
             }
             _ => {
+                let typed = matches!(key.code, KeyCode::Char(_))
+                    && !key
+                        .modifiers
+                        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+                if prefilled && typed {
+                    input.set("");
+                }
                 input.handle_key(&key);
                 state.prompt = Some((kind, input));
             }
