@@ -110,7 +110,10 @@ pub enum TabTitles {
 /// The brand shown left of the tabs when everything fits.
 pub const BRAND: &str = " signscope ";
 /// The help hint right of the tabs.
-pub const HELP_HINT: &str = " F1 help";
+pub fn help_hint() -> String {
+    let key = crate::tui::keymap::user_label("global", "help").unwrap_or_else(|| "F1".into());
+    format!(" {key} help")
+}
 
 impl View {
     /// The title in at most 7 columns, for the tab bar at 80 columns.
@@ -136,7 +139,7 @@ fn labels_width(titles: TabTitles) -> usize {
 
 /// The titles that fit in a tab bar `width` columns wide (with the help hint).
 pub fn tab_titles(width: u16) -> TabTitles {
-    let room = (width as usize).saturating_sub(HELP_HINT.len());
+    let room = (width as usize).saturating_sub(help_hint().chars().count());
     [TabTitles::Full, TabTitles::Short]
         .into_iter()
         .find(|t| labels_width(*t) <= room)
@@ -145,7 +148,7 @@ pub fn tab_titles(width: u16) -> TabTitles {
 
 /// Whether the brand fits left of the whole titles.
 pub fn brand_fits(width: u16) -> bool {
-    BRAND.len() + labels_width(TabTitles::Full) + HELP_HINT.len() <= width as usize
+    BRAND.len() + labels_width(TabTitles::Full) + help_hint().chars().count() <= width as usize
 }
 
 pub fn tab_label(v: View, titles: TabTitles) -> String {

@@ -258,9 +258,14 @@ fn titles_and_hints_follow_the_keys_file() {
 /// rebound), and that key shows the view.
 #[test]
 fn the_tab_bar_names_a_rebound_view_key() {
-    let mut t =
-        TestApp::with_keys_file(120, 40, "[global]\nshow-request = \"Ctrl-E\"\n").expect("good");
+    let mut t = TestApp::with_keys_file(
+        120,
+        40,
+        "[global]\nshow-request = \"Ctrl-E\"\nhelp = \"F10\"\n",
+    )
+    .expect("good");
     let tabs = t.lines()[0].clone();
+    assert!(tabs.trim_end().ends_with("F10 help"), "{tabs}");
     assert!(tabs.contains(" Ctrl-E Request "), "{tabs}");
     assert!(!tabs.contains("F2"), "{tabs}");
     assert!(tabs.contains(" F3 Events "), "{tabs}");

@@ -101,7 +101,7 @@ fn draw_tabs(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         };
         spans.push(Span::styled(tab_label(v, titles), style));
     }
-    spans.push(Span::styled(super::layout::HELP_HINT, theme.dim()));
+    spans.push(Span::styled(super::layout::help_hint(), theme.dim()));
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
