@@ -451,7 +451,29 @@ fn draw_canonical(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
         }
         start
     } else {
-        req.canon_scroll.min(total.saturating_sub(1))
+        // The last line stops at the pane's bottom (it never scrolls up into a blank pane):
+        // the latest first line from which the lines to the end still fill the pane, found
+        // from the end (only the lines that fit are read).
+        let mut last_first = total.saturating_sub(1);
+        let mut used = 0;
+        while last_first > 0 {
+            let idx = last_first;
+            let line = if idx >= 7 {
+                marks.lines_from(body, idx - 7).next().unwrap_or_default()
+            } else {
+                &[]
+            };
+            let h = canon_height(&row_of(idx, line), text_w, false);
+            if used + h > height {
+                last_first += 1;
+                break;
+            }
+            used += h;
+            last_first -= 1;
+        }
+        let last_first = last_first.min(total.saturating_sub(1));
+        req.canon_max.set(last_first);
+        req.canon_scroll.min(last_first)
     };
     let mut rows: Vec<Line> = Vec::with_capacity(height);
     let mut idx = first;

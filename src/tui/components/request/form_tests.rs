@@ -201,3 +201,44 @@ fn ctrl_j_in_the_body_is_a_new_line_and_deletes_nothing() {
     t.ctrl('z');
     assert_eq!(t.request.body.text(), "[1]ab\nc");
 }
+
+/// The canonical text stops with its last line at the pane's bottom (it scrolled on into a
+/// blank pane); `G` goes to that end, `g` to the top, and Up moves at once after scrolling on.
+#[test]
+fn the_canonical_text_stops_at_its_end_and_g_goes_there() {
+    use crate::tui::components::request::request_layout;
+    let body: String = (1..=10)
+        .map(|i| format!("{{\"id\":\"p{i}\"}}"))
+        .collect::<Vec<_>>()
+        .join(",\n");
+    let mut t = TestApp::with_body(80, 24, &format!("[{body}]"));
+    t.sign_now();
+    t.app.request.normal_mode = true;
+    let pane = request_layout(ratatui::layout::Rect::new(0, 0, 80, 24)).canonical;
+    let rows = |t: &mut TestApp| t.pane_rows(|_| pane);
+    for _ in 0..30 {
+        t.press(KeyCode::Char('j'));
+    }
+    let end = rows(&mut t);
+    // The canonical pane's part of each of its inner rows.
+    let inner: Vec<String> = end
+        .iter()
+        .map(|r| r.chars().skip(usize::from(pane.x) + 1).collect())
+        .collect();
+    assert!(
+        inner.last().unwrap().contains("{\"id\":\"p10\"}]"),
+        "the last line at the bottom:\n{}",
+        end.join("\n")
+    );
+    assert!(
+        inner.iter().all(|r| !r.trim_matches(['│', ' ']).is_empty()),
+        "no blank row:\n{}",
+        end.join("\n")
+    );
+    t.press(KeyCode::Char('g'));
+    assert!(rows(&mut t).join("\n").contains("PUT"));
+    t.press(KeyCode::Char('G'));
+    assert_eq!(rows(&mut t), end);
+    t.press(KeyCode::Char('k'));
+    assert_ne!(rows(&mut t), end, "Up moves at once");
+}

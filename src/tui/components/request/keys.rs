@@ -36,6 +36,7 @@ pub enum Action {
     ScrollCanonicalDown,
     ScrollCanonicalUp,
     CanonicalTop,
+    CanonicalEnd,
     ScrollDetailDown,
     ScrollDetailUp,
     /// The profile's named requests (`request::requests`).
@@ -64,8 +65,8 @@ impl Kinded for Action {
                 Kind::Copy
             }
             NextDetail | DetailPageDown | DetailPageUp | Edit | ScrollCanonicalDown
-            | ScrollCanonicalUp | CanonicalTop | ScrollDetailDown | ScrollDetailUp
-            | NextRequest | PrevRequest => Kind::Navigate,
+            | ScrollCanonicalUp | CanonicalTop | CanonicalEnd | ScrollDetailDown
+            | ScrollDetailUp | NextRequest | PrevRequest => Kind::Navigate,
             SwitchProfile => Kind::Load,
             Save | SaveAs => Kind::Save,
         }
@@ -298,6 +299,12 @@ pub const NORMAL_KEYS: Table<Action> = Table::new(
             &[KeySpec::char('g')],
             "",
             "(after Esc) top of the canonical text",
+        ),
+        bind(
+            Action::CanonicalEnd,
+            &[KeySpec::char('G')],
+            "",
+            "(after Esc) end of the canonical text",
         ),
         bind(
             Action::ScrollDetailDown,

@@ -369,6 +369,9 @@ pub struct RequestState {
 
     /// Scroll offset of the canonical panel (rows), when the body is not focused.
     pub canon_scroll: usize,
+    /// The largest useful `canon_scroll` at the last draw (its last line at the pane's bottom):
+    /// scrolling keys stop there, so Up works at once after scrolling past the end.
+    pub canon_max: std::cell::Cell<usize>,
     pub detail_scroll: usize,
     /// The largest useful `detail_scroll` (the last line at the top), as the last frame found
     /// it: the scroll keys stop there instead of scrolling into a blank panel.
@@ -461,6 +464,7 @@ impl RequestState {
             send_when_signed: false,
             next_id: 0,
             canon_scroll: 0,
+            canon_max: std::cell::Cell::new(usize::MAX),
             key_error: None,
             detail_scroll: 0,
             detail_max: std::cell::Cell::new(usize::MAX),

@@ -504,9 +504,14 @@ pub fn run(req: &mut RequestState, profile: &CurrentProfile, action: Action) -> 
             req.prompt = Some(Prompt::SaveAs(LineInput::new(profile.name.clone())));
         }
         Action::Edit => req.normal_mode = false,
-        Action::ScrollCanonicalDown => req.canon_scroll = req.canon_scroll.saturating_add(1),
-        Action::ScrollCanonicalUp => req.canon_scroll = req.canon_scroll.saturating_sub(1),
+        Action::ScrollCanonicalDown => {
+            req.canon_scroll = req.canon_scroll.saturating_add(1).min(req.canon_max.get())
+        }
+        Action::ScrollCanonicalUp => {
+            req.canon_scroll = req.canon_scroll.min(req.canon_max.get()).saturating_sub(1)
+        }
         Action::CanonicalTop => req.canon_scroll = 0,
+        Action::CanonicalEnd => req.canon_scroll = req.canon_max.get(),
         Action::ScrollDetailDown => scroll_detail(req, 1),
         Action::ScrollDetailUp => req.detail_scroll = req.detail_scroll.saturating_sub(1),
         Action::NextRequest | Action::PrevRequest => {
