@@ -689,6 +689,17 @@ fn response_lines(state: &EventsState, theme: &Theme) -> (String, Vec<Line<'stat
         Some(Ok(r)) => format!(" Response: {} in {} ms ", r.status, r.elapsed_ms),
         Some(Err(_)) => " Response: failed ".to_string(),
     };
+    // The batch changed since it was sent: the answer is the earlier batch's, not this one's.
+    let changed = state.sent_rev.is_some_and(|rev| rev != state.rev);
+    let title = if state.response.is_some() && changed {
+        lines.push(Line::styled(
+            "Answers the batch as it was sent; it has changed since (Ctrl-G sends this one).",
+            theme.warn(),
+        ));
+        format!("{}(as sent) ", title)
+    } else {
+        title
+    };
     match &state.response {
         Some(Ok(r)) => {
             let style = if (200..300).contains(&r.status) {

@@ -374,3 +374,31 @@ fn a_problem_of_a_click_jumps_to_the_clicked_row() {
     update(&mut s, key(KeyCode::Enter));
     assert_eq!((s.focus, s.row, s.col), (Focus::Items, 2, Column::GroupId));
 }
+
+/// The previous batch's response stayed beside a changed batch, unmarked. At 80x24 it says
+/// it answers the batch as it was sent once the batch changes.
+#[test]
+fn the_response_beside_a_changed_batch_says_it_answers_the_batch_as_sent() {
+    let mut s = EventsState::new("http://127.0.0.1:9", "k");
+    let fx = update(&mut s, ctrl('g'));
+    assert!(s.sending, "{fx:?}");
+    update(
+        &mut s,
+        EventsMsg::Sent(Ok(SendReport {
+            status: 400,
+            body: "{\"accepted\":0,\"rejected\":1}".into(),
+            elapsed_ms: 2,
+        })),
+    );
+    let text = screen(&mut s, 80, 24);
+    assert!(text.contains("Response: 400 in 2 ms"), "{text}");
+    assert!(
+        !text.contains("(as sent)") && !text.contains("Answers the batch"),
+        "{text}"
+    );
+    s.focus = Focus::Field(Field::ListName);
+    update(&mut s, key(KeyCode::Char('X')));
+    let text = screen(&mut s, 80, 24);
+    assert!(text.contains("Response: 400 in 2 ms (as sent)"), "{text}");
+    assert!(text.contains("Answers the batch as it was"), "{text}");
+}

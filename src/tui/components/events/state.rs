@@ -280,6 +280,9 @@ pub struct EventsState {
     /// The path last entered in the prompt, until the read or write answers: an error opens
     /// the prompt again with it, so a typo is fixed, not typed again.
     pub(super) prompt_sent: Option<(PromptKind, String)>,
+    /// The revision of the batch last sent: the response beside another one is marked as
+    /// answering the batch as it was sent.
+    pub(super) sent_rev: Option<u64>,
 }
 
 impl Default for EventsState {
@@ -358,6 +361,7 @@ impl EventsState {
             saving_url: None,
             prompt_prefilled: false,
             prompt_sent: None,
+            sent_rev: None,
         };
         state.set_draft(draft, Unshown::default());
         state.ensure_current();

@@ -428,6 +428,7 @@ fn send(state: &mut EventsState) -> Vec<EventsEffect> {
         .count();
     state.sending = true;
     state.sent_events = state.preview_events;
+    state.sent_rev = Some(state.rev);
     let say = if errors > 0 {
         format!(
             "Sending a batch with {errors} problem(s) to {}…",
