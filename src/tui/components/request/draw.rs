@@ -208,6 +208,14 @@ fn draw_fields(
             Field::Query if edit.text().starts_with('?') => {
                 (edit.text().to_string(), "  ⚠ '?' left out".into())
             }
+            // A header value with a space or tab at an edge is refused at the send (HTTP drops
+            // it in transit, so the server would check another value: `docs/signing.md` S13):
+            // say so beside the field, before the send.
+            Field::ApiKey | Field::ContentType | Field::AuthAlgo
+                if edit.text().starts_with([' ', '\t']) || edit.text().ends_with([' ', '\t']) =>
+            {
+                (edit.text().to_string(), "  ⚠ space".into())
+            }
             _ => (edit.text().to_string(), String::new()),
         };
         let extra_style = if extra.contains('⚠') {

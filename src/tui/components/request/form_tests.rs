@@ -242,3 +242,22 @@ fn the_canonical_text_stops_at_its_end_and_g_goes_there() {
     t.press(KeyCode::Char('k'));
     assert_ne!(rows(&mut t), end, "Up moves at once");
 }
+
+/// A header value typed with a space at an edge (the send refuses it: HTTP drops it in
+/// transit) is flagged beside its field before the send, at 80x24; the flag goes with the
+/// space.
+#[test]
+fn a_header_value_with_a_space_at_an_edge_is_flagged_beside_its_field() {
+    use crate::tui::components::request::Field;
+    let mut t = TestApp::new(80, 24);
+    t.sign_now();
+    t.app.request.focus = Field::ApiKey;
+    t.app.request.normal_mode = false;
+    t.press(KeyCode::End);
+    t.type_str(" ");
+    let row = t.assert_line("│API key");
+    assert!(row.contains("·  ⚠ space│"), "{row}");
+    t.press(KeyCode::Backspace);
+    let row = t.assert_line("│API key");
+    assert!(!row.contains('⚠'), "{row}");
+}
