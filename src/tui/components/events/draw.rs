@@ -647,13 +647,18 @@ fn draw_problems(frame: &mut Frame, l: &EventsLayout, state: &EventsState, theme
             counted(warnings, "warning")
         )
     };
-    frame.render_widget(
-        block(
-            crate::tui::widgets::text::fit_title(title, area.width),
-            focused,
-        ),
-        area,
+    let mut b = block(
+        crate::tui::widgets::text::fit_title(title, area.width),
+        focused,
     );
+    // Enter's jump is said where it works (the footer names the view's keys, not this one's).
+    if focused && !state.problems.is_empty() {
+        b = b.title_bottom(crate::tui::widgets::text::fit_title(
+            " Enter: go to its field ".to_string(),
+            area.width,
+        ));
+    }
+    frame.render_widget(b, area);
     // Only the problems on screen are built, in the rows the layout gave them.
     for (i, rect) in &l.problem_rows {
         let spans = problem_spans(theme, &state.problems[*i]);

@@ -402,3 +402,17 @@ fn the_response_beside_a_changed_batch_says_it_answers_the_batch_as_sent() {
     assert!(text.contains("Response: 400 in 2 ms (as sent)"), "{text}");
     assert!(text.contains("Answers the batch as it was"), "{text}");
 }
+
+/// The problems pane gave no hint that Enter goes to the field a problem is about (the footer
+/// names the view's keys). Focused with a problem listed, its border says so at 80x24.
+#[test]
+fn the_focused_problems_pane_says_enter_goes_to_the_field() {
+    let mut s = EventsState::new("http://127.0.0.1:9", "");
+    s.refresh();
+    assert!(!s.problems.is_empty(), "an empty API key is a problem");
+    let text = screen(&mut s, 80, 24);
+    assert!(!text.contains("Enter: go to its field"), "{text}");
+    s.focus = Focus::Problems;
+    let text = screen(&mut s, 80, 24);
+    assert!(text.contains("Enter: go to its field"), "{text}");
+}
