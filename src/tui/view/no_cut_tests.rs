@@ -565,6 +565,57 @@ fn no_block_title_is_cut_unmarked_in_any_view() {
             crate::tui::components::request::RequestMsg::JsonChecked { rev, error },
         ));
         states.push(("body not JSON".into(), a));
+        // Long titles in the other views: a long filter (typed and kept) in History and
+        // Traffic, a long lesson exercise, and the popups over them.
+        let filter = "a-very-long-filter-that-no-title-has-room-for ".repeat(3);
+        for (f, name) in [(4, "History"), (7, "Traffic")] {
+            for keep in [false, true] {
+                let mut a = request_app(w, h);
+                a.press(KeyCode::F(f));
+                a.press(KeyCode::Char('/'));
+                a.type_str(&filter);
+                if keep {
+                    a.press(KeyCode::Enter);
+                }
+                states.push((format!("{name} filter kept={keep}"), a));
+            }
+        }
+        for f in 2..=8 {
+            let mut a = request_app(w, h);
+            a.press(KeyCode::F(f));
+            a.press(KeyCode::F(1));
+            states.push((format!("help of F{f}"), a));
+            let mut a = request_app(w, h);
+            a.press(KeyCode::F(f));
+            a.ctrl('k');
+            states.push((format!("palette of F{f}"), a));
+        }
+        // The lesson read (its signing-text pane has a long title) and an exercise.
+        for keys in ["", "1"] {
+            let mut a = request_app(w, h);
+            a.press(KeyCode::F(8));
+            a.update(Message::Lesson(
+                crate::tui::components::lesson::LessonMsg::ProgressLoaded(Ok(Default::default())),
+            ));
+            a.type_str(keys);
+            states.push((format!("lesson {keys:?}"), a));
+        }
+        let mut a = request_app(w, h);
+        a.press(KeyCode::F(6));
+        a.alt('t');
+        states.push(("Diagnose client text".into(), a));
+        let mut a = request_app(w, h);
+        a.press(KeyCode::F(7));
+        a.ctrl('s');
+        states.push(("Traffic save prompt".into(), a));
+        let mut a = request_app(w, h);
+        a.press(KeyCode::F(3));
+        a.ctrl('s');
+        states.push(("Events save prompt".into(), a));
+        let mut a = request_app(w, h);
+        a.press(KeyCode::F(3));
+        a.ctrl('o');
+        states.push(("Events open prompt".into(), a));
         for (what, mut a) in states {
             let buf = a.draw().clone();
             for c in super::no_cut::title_cuts(&buf) {

@@ -120,7 +120,10 @@ impl Picker {
                 self.list.title(text.name, shown, total, w),
                 theme.title(),
             ))
-            .title_bottom(Span::styled(hint, theme.dim()))
+            .title_bottom(crate::tui::widgets::text::fit_title(
+                Span::styled(hint, theme.dim()),
+                w,
+            ))
     }
 
     /// A click or the wheel on a screen of `area` (a click outside the box does nothing).

@@ -51,7 +51,10 @@ pub fn draw(
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.focus_border())
-        .title(Span::styled(text.title, theme.title()));
+        .title(crate::tui::widgets::text::fit_title(
+            Span::styled(text.title, theme.title()),
+            rect.width,
+        ));
     let inner = block.inner(rect);
     let lines = vec![
         Line::from(format!("{}{}", text.lead, input.text())),
@@ -84,9 +87,15 @@ pub fn text_box(frame: &mut Frame, area: Rect, b: TextBox<'_>, theme: &Theme) {
     let mut block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.focus_border())
-        .title(Span::styled(b.title, theme.title()));
+        .title(crate::tui::widgets::text::fit_title(
+            Span::styled(b.title, theme.title()),
+            rect.width,
+        ));
     if let Some(hint) = b.hint {
-        block = block.title_bottom(Span::styled(hint, theme.dim()));
+        block = block.title_bottom(crate::tui::widgets::text::fit_title(
+            Span::styled(hint, theme.dim()),
+            rect.width,
+        ));
     }
     frame.render_widget(
         Paragraph::new(b.lines).block(block).scroll((b.scroll, 0)),

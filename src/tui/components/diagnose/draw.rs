@@ -45,13 +45,16 @@ pub fn draw(frame: &mut Frame, area: Rect, d: &DiagnoseState, key_source: &str, 
         } else {
             theme.focus_border()
         })
-        .title(Span::styled(
-            if d.on_client_text {
-                " Client's signing text (compared when nothing explains a mismatch) "
-            } else {
-                " Captured request (raw HTTP or curl) "
-            },
-            theme.title(),
+        .title(crate::tui::widgets::text::fit_title(
+            Span::styled(
+                if d.on_client_text {
+                    " Client's signing text (compared when nothing explains a mismatch) "
+                } else {
+                    " Captured request (raw HTTP or curl) "
+                },
+                theme.title(),
+            ),
+            area.width,
         ))
         .title_bottom(Line::from(Span::styled(
             // The keys that fit (F1 lists them all); the key in use always.
@@ -119,15 +122,21 @@ pub fn draw(frame: &mut Frame, area: Rect, d: &DiagnoseState, key_source: &str, 
         } else {
             theme.border()
         })
-        .title(verdict)
-        .title_bottom(Line::from(Span::styled(
-            if d.normal_mode {
-                " ↑↓ PgUp PgDn scroll · i / Enter: type "
-            } else {
-                " Esc: scroll the verdict "
-            },
-            theme.dim(),
-        )));
+        .title(crate::tui::widgets::text::fit_title(
+            verdict,
+            report_area.width,
+        ))
+        .title_bottom(crate::tui::widgets::text::fit_title(
+            Span::styled(
+                if d.normal_mode {
+                    " ↑↓ PgUp PgDn scroll · i / Enter: type "
+                } else {
+                    " Esc: scroll the verdict "
+                },
+                theme.dim(),
+            ),
+            report_area.width,
+        ));
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })

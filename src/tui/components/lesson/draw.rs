@@ -23,11 +23,15 @@ pub fn draw(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {
     }
 }
 
-fn block<'a>(title: String, theme: &Theme) -> Block<'a> {
+/// A pane `width` columns wide titled `title` (cut with `…` where it does not fit).
+fn block<'a>(title: String, width: u16, theme: &Theme) -> Block<'a> {
     Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border())
-        .title(Span::styled(title, theme.title()))
+        .title(crate::tui::widgets::text::fit_title(
+            Span::styled(title, theme.title()),
+            width,
+        ))
 }
 
 /// Rows `text` takes wrapped at `width`.
@@ -148,7 +152,11 @@ const MEASURE: Theme = Theme { no_color: true };
 fn draw_lesson(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {
     let Some((title, top, banner)) = lesson_parts(s, theme) else {
         frame.render_widget(
-            Paragraph::new("Reading the lesson progress...").block(block(" Lesson ".into(), theme)),
+            Paragraph::new("Reading the lesson progress...").block(block(
+                " Lesson ".into(),
+                area.width,
+                theme,
+            )),
             area,
         );
         return;
@@ -157,7 +165,7 @@ fn draw_lesson(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {
     frame.render_widget(
         Paragraph::new(top)
             .wrap(Wrap { trim: false })
-            .block(block(title, theme)),
+            .block(block(title, top_a.width, theme)),
         top_a,
     );
     draw_text(frame, text_a, s, theme);
@@ -168,6 +176,7 @@ fn draw_lesson(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {
 fn draw_text(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {
     let b = block(
         " The request in the editor: signing text (* changed since the step began) ".into(),
+        area.width,
         theme,
     );
     let out = text_rows(s, area.width.saturating_sub(2), theme);
@@ -274,7 +283,7 @@ fn draw_exercise(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) 
                 KEYS.label_of(Action::Level1),
                 KEYS.label_of(Action::Level2)
             ))
-            .block(block(" Exercise ".into(), theme)),
+            .block(block(" Exercise ".into(), area.width, theme)),
             area,
         );
         return;
@@ -306,15 +315,19 @@ fn draw_exercise(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) 
         Paragraph::new(server_lines(ex))
             .wrap(Wrap { trim: false })
             .scroll((ex.server_scroll.min(server_max_scroll(ex, server_a)), 0))
-            .block(block(title, theme)),
+            .block(block(title, server_a.width, theme)),
         server_a,
     );
     let mut b = block(
         clip_marked(&bottom_title, usize::from(bottom_a.width.saturating_sub(2))),
+        bottom_a.width,
         theme,
     );
     if !scores.is_empty() {
-        b = b.title_bottom(Span::styled(format!(" {scores} "), theme.dim()));
+        b = b.title_bottom(crate::tui::widgets::text::fit_title(
+            Span::styled(format!(" {scores} "), theme.dim()),
+            bottom_a.width,
+        ));
     }
     frame.render_widget(
         Paragraph::new(bottom)
