@@ -287,3 +287,65 @@ fn the_empty_key_verdict_names_the_rebound_switch() {
     assert!(!ok);
     assert!(lines[0].ends_with("pick the demo key (Alt-C)"), "{lines:?}");
 }
+
+/// The Events view's and the profile editor's texts name the keys the keys file gives: the
+/// shape / order / form switches, the items' undo, the profile form's save key.
+#[test]
+fn events_and_profile_texts_follow_the_keys_file() {
+    let file =
+        "[events]\nnext-mode = \"Ctrl-E\"\ntoggle-shape = \"Alt-S\"\ntoggle-order = \"Alt-J\"\n\
+                [text]\nundo = \"Alt-U\"\n\
+                [\"profiles.form\"]\nsave = \"Alt-W\"\nreveal = \"Alt-R\"\n";
+    let mut t = TestApp::with_keys_file(120, 40, file).expect("a good keys file");
+    t.press(KeyCode::F(3));
+    t.alt('s');
+    assert!(t.status.contains("Alt-S switches back"), "{}", t.status);
+    t.alt('s');
+    t.alt('j');
+    assert!(t.status.contains("Alt-J switches back"), "{}", t.status);
+    t.assert_line("Order (order_purchase) · Alt-J: list");
+    t.alt('j');
+    assert!(
+        t.status.contains("Alt-J switches to an order"),
+        "{}",
+        t.status
+    );
+    t.ctrl('e');
+    t.assert_line("Batch JSON (raw, Ctrl-E: form)");
+    t.alt('s');
+    assert!(t.status.contains("Ctrl-E back to it first"), "{}", t.status);
+    t.alt('j');
+    assert!(t.status.contains("Ctrl-E back to it first"), "{}", t.status);
+    t.ctrl('e');
+    t.app.events.focus = crate::tui::components::events::Focus::Items;
+    t.press(KeyCode::Char('a'));
+    assert!(t.status.contains("Alt-U takes it back"), "{}", t.status);
+    t.press(KeyCode::Char('x'));
+    assert!(t.status.contains("Alt-U brings it back"), "{}", t.status);
+    let screen = t.screen();
+    assert!(
+        !screen.contains("Ctrl-Z") && !screen.contains("Ctrl-P"),
+        "{screen}"
+    );
+    // The profile editor's title and the preset's message.
+    use crate::store::{KeySource, Profile};
+    let mut shop = Profile {
+        rest_key: KeySource::Stored(crate::core::Secret::new("s3cr3t-rest-key")),
+        ..Profile::new("shop")
+    };
+    shop.set_api_key("shop-public");
+    t.update(crate::tui::message::Message::Profiles(
+        crate::tui::components::profiles::ProfilesMsg::Loaded {
+            profiles: vec![Profile::demo(), shop],
+            errors: vec![],
+            dir: std::path::PathBuf::from("/cfg/profiles"),
+        },
+    ));
+    t.press(KeyCode::F(5));
+    t.press(KeyCode::Down);
+    t.press(KeyCode::Char('e'));
+    t.assert_line("Editing shop (Enter or Alt-W saves, Esc leaves)");
+    t.assert_line("(Alt-R reveals)");
+    t.alt('v');
+    assert!(t.status.contains("(Alt-W saves)"), "{}", t.status);
+}

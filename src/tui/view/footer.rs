@@ -96,8 +96,8 @@ pub fn items(app: &App) -> Vec<(String, String)> {
                     ("a", "add"),
                     ("d", "delete"),
                     ("/", "filter"),
-                    ("Ctrl-Z", "undo"),
                 ]));
+                v.extend(pick(&TEXT_KEYS, &[crate::tui::keymap::TextAction::Undo]));
             }
             let mut modes = pick(
                 &events::KEYS,

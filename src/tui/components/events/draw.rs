@@ -356,9 +356,12 @@ fn draw_fields(frame: &mut Frame, l: &EventsLayout, state: &EventsState, cursor:
     frame.render_widget(
         block(
             if state.order {
-                " Order (order_purchase) · Alt-B: list "
+                format!(
+                    " Order (order_purchase) · {}: list ",
+                    super::keys::KEYS.label_of(super::keys::Action::ToggleOrder)
+                )
             } else {
-                " List "
+                " List ".to_string()
             },
             matches!(state.focus, Focus::Field(_)),
         ),
@@ -399,7 +402,10 @@ fn draw_raw(frame: &mut Frame, area: Rect, state: &EventsState) {
     // The block is drawn around the editor rather than set on it, so drawing never clones
     // the text.
     let blk = block(
-        " Batch JSON (raw, Ctrl-P: form) ",
+        format!(
+            " Batch JSON (raw, {}: form) ",
+            super::keys::KEYS.label_of(super::keys::Action::NextMode)
+        ),
         state.focus == Focus::Raw,
     );
     let inner = blk.inner(area);

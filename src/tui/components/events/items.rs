@@ -246,7 +246,10 @@ pub(super) fn items_key(state: &mut EventsState, key: KeyEvent) -> String {
             // the table's (Enter or e edits the cell), not typed into the row.
             state.items_list.set_filter("");
             state.items_changed();
-            say = "Item added: Enter edits its cells, Ctrl-Z takes it back.".into();
+            say = format!(
+                "Item added: Enter edits its cells, {} takes it back.",
+                crate::tui::keymap::TEXT_KEYS.label_of(crate::tui::keymap::TextAction::Undo)
+            );
         }
         KeyCode::Char('y') if state.row < n => {
             state.snapshot_items();
@@ -277,7 +280,10 @@ pub(super) fn items_key(state: &mut EventsState, key: KeyEvent) -> String {
             }
             state.row = state.row.min(state.draft.items.len().saturating_sub(1));
             state.items_changed();
-            say = "Item deleted: Ctrl-Z brings it back.".into();
+            say = format!(
+                "Item deleted: {} brings it back.",
+                crate::tui::keymap::TEXT_KEYS.label_of(crate::tui::keymap::TextAction::Undo)
+            );
         }
         _ => {}
     }

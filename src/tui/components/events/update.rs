@@ -204,26 +204,35 @@ pub fn run(state: &mut EventsState, action: Action) -> Vec<EventsEffect> {
         }
         Action::ToggleShape => said(match state.toggle_shape() {
             Some(shape) => format!(
-                "Events in the {} shape (every value kept); Ctrl-B switches back.",
-                shape.name()
+                "Events in the {} shape (every value kept); {} switches back.",
+                shape.name(),
+                KEYS.label_of(Action::ToggleShape)
             ),
-            None => "The shape is switched in the form: Ctrl-P back to it first.".into(),
+            None => format!(
+                "The shape is switched in the form: {} back to it first.",
+                KEYS.label_of(Action::NextMode)
+            ),
         }),
         Action::ToggleOrder => {
             if state.mode == Mode::Raw {
-                return said(
-                    "What the form writes is switched in the form: Ctrl-P back to it first.".into(),
-                );
+                return said(format!(
+                    "What the form writes is switched in the form: {} back to it first.",
+                    KEYS.label_of(Action::NextMode)
+                ));
             }
             state.order = !state.order;
             state.refresh();
             said(if state.order {
                 format!(
-                    "The form writes its products as one order_purchase event (order_id {} is a placeholder); Alt-B switches back.",
-                    crate::core::events::compose::ORDER_ID_PLACEHOLDER
+                    "The form writes its products as one order_purchase event (order_id {} is a placeholder); {} switches back.",
+                    crate::core::events::compose::ORDER_ID_PLACEHOLDER,
+                    KEYS.label_of(Action::ToggleOrder)
                 )
             } else {
-                "The form writes the recommendation list (its view and clicks); Alt-B switches to an order.".into()
+                format!(
+                    "The form writes the recommendation list (its view and clicks); {} switches to an order.",
+                    KEYS.label_of(Action::ToggleOrder)
+                )
             })
         }
         Action::NextMode => said(match state.mode {

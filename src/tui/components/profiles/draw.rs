@@ -100,7 +100,11 @@ fn edit_lines(form: &EditForm, revealed: bool) -> Vec<(Option<EditField>, Vec<Sp
         )
     } else {
         Span::styled(
-            format!("Editing {} (Enter or Ctrl-S saves, Esc leaves)", form.name),
+            format!(
+                "Editing {} (Enter or {} saves, Esc leaves)",
+                form.name,
+                super::keys::FORM_KEYS.label_of(super::keys::FormAction::Save)
+            ),
             Style::new().bold(),
         )
     };
@@ -115,7 +119,11 @@ fn edit_lines(form: &EditForm, revealed: bool) -> Vec<(Option<EditField>, Vec<Sp
             EditField::KeyValue => {
                 let t = form.key_value.text();
                 if form.key_kind == KeyKind::Stored && !revealed {
-                    format!("{} (Ctrl-V reveals)", "•".repeat(t.chars().count()))
+                    format!(
+                        "{} ({} reveals)",
+                        "•".repeat(t.chars().count()),
+                        super::keys::FORM_KEYS.label_of(super::keys::FormAction::Reveal)
+                    )
                 } else {
                     t.to_string()
                 }

@@ -164,8 +164,12 @@ impl EditForm {
         self.indexing_url.set(p.indexing_url);
         self.analytics_url.set(p.analytics_url);
         format!(
-            "{} preset: prefix {}, indexing {}, analytics {}; the keys stay yours (Ctrl-S saves)",
-            p.name, p.header_prefix, p.indexing_url, p.analytics_url
+            "{} preset: prefix {}, indexing {}, analytics {}; the keys stay yours ({} saves)",
+            p.name,
+            p.header_prefix,
+            p.indexing_url,
+            p.analytics_url,
+            super::keys::FORM_KEYS.label_of(super::keys::FormAction::Save)
         )
     }
 

@@ -119,7 +119,11 @@ fn on_key(state: &mut ProfilesState, current: &str, key: KeyEvent) -> Vec<Profil
                         form.name
                     ));
                 }
-                let kept = format!("Kept the changes to {}: Enter or Ctrl-S saves.", form.name);
+                let kept = format!(
+                    "Kept the changes to {}: Enter or {} saves.",
+                    form.name,
+                    FORM_KEYS.label_of(FormAction::Save)
+                );
                 state.mode = Mode::Edit(form);
                 return said(kept);
             }
