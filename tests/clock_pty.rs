@@ -12,14 +12,12 @@ mod common;
 
 use chrono::{DateTime, Utc};
 use common::workbench::Home;
-use common::{Pty, CTRL_G, F3, F4};
+use common::{CTRL_G, F3, F4};
 use serde_json::Value;
 use signscope::server::{spawn, ServerConfig};
-use signscope::store::Profile;
 use std::time::Duration;
 
 const F2: &str = "\x1bOQ";
-const CTRL_Q: &str = "\x11";
 
 /// The requests the server received, from its inspection API.
 fn received(url: &str) -> Vec<Value> {
@@ -74,19 +72,6 @@ fn assert_signed_now(ts: DateTime<Utc>, pressed: DateTime<Utc>, what: &str) {
     );
 }
 
-fn quit(tui: &mut Pty) {
-    tui.send(CTRL_Q);
-    let start = std::time::Instant::now();
-    while !tui.has_exited() && start.elapsed() < common::WAIT {
-        if tui.screen().contains("quit without saving") {
-            tui.send("y");
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    assert!(tui.wait_exit().success());
-}
-
 #[test]
 fn sends_after_seconds_in_another_view_are_signed_with_the_time_of_the_send() {
     let srv = spawn(
@@ -95,11 +80,7 @@ fn sends_after_seconds_in_another_view_are_signed_with_the_time_of_the_send() {
     )
     .unwrap();
     let home = Home::new();
-    let mut p = Profile::demo();
-    p.name = "shop".into();
-    p.indexing_url = srv.url();
-    p.analytics_url = srv.url();
-    home.save_profile(&p);
+    home.shop_on(&srv.url());
     let mut tui = home.start(80, 24, &["--profile", "shop"], &[]);
     tui.wait_for_signature();
     tui.send(CTRL_G);
@@ -129,6 +110,6 @@ fn sends_after_seconds_in_another_view_are_signed_with_the_time_of_the_send() {
     let pressed = Utc::now();
     tui.send(CTRL_G);
     assert_signed_now(nth_timestamp(&srv.url(), 3), pressed, "History re-send");
-    quit(&mut tui);
+    tui.quit_answering();
     srv.stop();
 }

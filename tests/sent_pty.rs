@@ -15,7 +15,6 @@ use common::{Pty, CTRL_G};
 use ratatui::layout::Rect;
 use serde_json::Value;
 use signscope::server::{spawn, ServerConfig};
-use signscope::store::Profile;
 use signscope::tui::components::request::request_layout;
 
 const ALT_D: &str = "\x1bd";
@@ -66,11 +65,7 @@ fn alt_d_shows_the_request_as_the_server_received_it_after_the_fields_changed_at
     )
     .unwrap();
     let home = Home::new();
-    let mut p = Profile::demo();
-    p.name = "shop".into();
-    p.indexing_url = srv.url();
-    p.analytics_url = srv.url();
-    home.save_profile(&p);
+    home.shop_on(&srv.url());
     let mut tui = home.start(80, 24, &["--profile", "shop"], &[]);
     tui.wait_for_signature();
     tui.send(CTRL_G);

@@ -13,7 +13,6 @@
 mod common;
 
 use std::os::unix::fs::PermissionsExt;
-use std::time::Duration;
 
 use common::workbench::Home;
 use common::{value_after, Pty, BACKTAB, CTRL_G, CTRL_S, CTRL_U, ENTER, F3, F4, TAB};
@@ -27,22 +26,6 @@ const CTRL_L: &str = "\x0c";
 const CTRL_O: &str = "\x0f";
 const CTRL_Q: &str = "\x11";
 const CTRL_Z: &str = "\x1a";
-
-/// Quit, answering "quit without saving" if the question comes, and check the program ended
-/// well.
-fn quit(tui: &mut Pty) {
-    tui.send(CTRL_Q);
-    let start = std::time::Instant::now();
-    while !tui.has_exited() && start.elapsed() < common::WAIT {
-        if tui.screen().contains("quit without saving") {
-            tui.send("y");
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    assert!(tui.wait_exit().success());
-    tui.assert_restored();
-}
 
 /// The status line (the last row).
 fn status(tui: &Pty) -> String {
@@ -160,7 +143,7 @@ fn ctrl_s_asks_before_a_typed_rest_key_is_written_to_the_profile() {
     tui.wait_for("the stored label", |s| {
         s.contains("[stored in the profile file (***)]")
     });
-    quit(&mut tui);
+    tui.quit_answering();
 }
 
 /// A batch loaded in the Events view (a member written twice in it) makes quitting ask; saved,
@@ -225,7 +208,7 @@ fn the_demo_history_re_sends_to_the_in_process_server_of_a_later_run() {
     let first = value_after(&screen, "│URL").unwrap().to_string();
     tui.send(CTRL_G);
     tui.wait_for("the accepted send", |s| s.contains(" job "));
-    quit(&mut tui);
+    tui.quit_answering();
 
     let mut tui = home.start(120, 40, &[], &[]);
     let screen = tui.wait_for_signature();
@@ -253,7 +236,7 @@ fn the_demo_history_re_sends_to_the_in_process_server_of_a_later_run() {
         rows.len() == 2 && rows.iter().all(|r| r.contains(" 200 ")),
         "{screen}"
     );
-    quit(&mut tui);
+    tui.quit_answering();
 }
 
 /// Renaming a profile keeps the selection on it (the sorted list moved it), so `d` offers to
@@ -292,7 +275,7 @@ fn after_a_rename_the_selection_stays_on_the_profile_and_the_one_in_use_is_not_d
     assert!(home.profile_file("alpha").exists());
     assert!(home.profile_file("aaa").exists());
     assert!(!home.profile_file("zeta").exists());
-    quit(&mut tui);
+    tui.quit_answering();
 }
 
 /// A key command that takes long (`pass` waiting for a PIN; here `sleep 30`): the first frame
@@ -328,7 +311,7 @@ fn a_slow_key_command_never_freezes_the_workbench_and_esc_cancels_it() {
     tui.wait_for("the cancellation", |s| {
         s.contains("reading the REST key (command `sleep 30`) was cancelled")
     });
-    quit(&mut tui);
+    tui.quit_answering();
 }
 
 /// The profile editor's typed fields were lost by Ctrl-Q (no question). At 80x24: the quit
@@ -398,5 +381,5 @@ fn the_events_analytics_url_is_saved_with_the_profile_and_marked_until_then() {
         text.contains("analytics_url = \"http://stats.example.com\""),
         "{text}"
     );
-    quit(&mut tui);
+    tui.quit_answering();
 }

@@ -30,7 +30,6 @@ const CTRL_L: &str = "\x0c";
 const CTRL_N: &str = "\x0e";
 const CTRL_O: &str = "\x0f";
 const CTRL_P: &str = "\x10";
-const CTRL_Q: &str = "\x11";
 const CTRL_T: &str = "\x14";
 const ALT_END: &str = "\x1b>";
 const ALT_M: &str = "\x1bm";
@@ -56,21 +55,6 @@ fn poll(cond: impl Fn() -> bool) -> bool {
         std::thread::sleep(Duration::from_millis(20));
     }
     cond()
-}
-
-/// Quit, answering the unsaved-edits question if it comes, and check the program ended well.
-fn quit(tui: &mut Pty) {
-    tui.send(CTRL_Q);
-    let start = std::time::Instant::now();
-    while !tui.has_exited() && start.elapsed() < common::WAIT {
-        if tui.screen().contains("quit without saving") {
-            tui.send("y");
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    assert!(tui.wait_exit().success());
-    tui.assert_restored();
 }
 
 /// The base URL of the embedded server, as the request view's URL field shows it.
@@ -232,7 +216,7 @@ fn loading_over_unsaved_edits_asks_and_keeps_saves_or_drops_them() {
         screen.contains("No response yet") && !screen.contains("Job submitted"),
         "{screen}"
     );
-    quit(&mut tui);
+    tui.quit_answering();
 }
 
 /// The other two ways of loading into the editor ask the same: a Traffic record (Enter) and
@@ -293,7 +277,7 @@ fn a_traffic_record_or_a_diagnose_capture_over_unsaved_edits_asks_first() {
         screen.contains("No response yet") && !screen.contains("Job submitted"),
         "the response of the request before is gone:\n{screen}"
     );
-    quit(&mut tui);
+    tui.quit_answering();
 }
 
 /// The text of the canonical panel's rows from the one labelled `BODY` down: (label column,
@@ -377,7 +361,7 @@ fn line_end_markers_are_whole_and_wraps_are_marked_at_120x40() {
     for (_, text) in continuations {
         assert!(text.trim_end().ends_with("\\n"), "{text:?}\n{shown}");
     }
-    quit(&mut tui);
+    tui.quit_answering();
 }
 
 /// Three items whose indexes say 1, 2, 2, a click on the third that says 3, and a currency
@@ -481,7 +465,7 @@ fn the_events_form_shows_a_loaded_batch_as_it_is_and_raw_json_keeps_its_problems
     tui.send(CTRL_P);
     let back = tui.wait_for("the form again", |s| s.contains("Back to the form."));
     assert_eq!(form_state(&back), (items, problems), "{back}");
-    quit(&mut tui);
+    tui.quit_answering();
 }
 
 /// A profile whose REST key comes from an unset environment variable: the signature line and
@@ -517,7 +501,7 @@ fn a_key_from_an_unset_variable_is_named_in_the_status() {
     let last = status(&screen);
     assert!(last.contains(&unset), "{last}\n{screen}");
     assert!(!screen.contains("REST API key is empty"), "{screen}");
-    quit(&mut tui);
+    tui.quit_answering();
 }
 
 /// Ctrl-Shift-Tab is not portable: move focus from the body to the query field with Tab.
@@ -564,7 +548,7 @@ fn a_question_mark_starting_the_query_is_not_part_of_it_anywhere() {
         "{log}"
     );
     tui.send("x");
-    quit(&mut tui);
+    tui.quit_answering();
 }
 
 /// The characters of the screen's rows between `top` and `bottom` (exclusive) inside the
@@ -688,7 +672,7 @@ fn at_80x24_the_message_log_holds_long_messages_and_the_problems_pane_lists_seve
             "{word}\n{screen}"
         );
     }
-    quit(&mut tui);
+    tui.quit_answering();
 }
 
 /// The text of the request view's detail panel (Pipeline, Headers, Response, Diff), its rows
@@ -770,7 +754,7 @@ fn at_80x24_the_detail_panel_wraps_pipeline_headings_response_and_diff_placehold
         "{panel}\n{}",
         rows.join("\n")
     );
-    quit(&mut tui);
+    tui.quit_answering();
 }
 
 /// The payloads of the OSC 52 copies in the program's output, decoded.
@@ -857,7 +841,7 @@ fn copying_says_what_was_copied() {
     let batch: serde_json::Value = serde_json::from_str(&copies[2]).unwrap();
     assert_eq!(batch.as_array().unwrap().len(), 1, "{batch}");
     assert_eq!(batch[0]["event"], "view_recs_list", "{batch}");
-    quit(&mut tui);
+    tui.quit_answering();
 }
 
 /// The help popup hides the terminal cursor (it showed through the popup), and Ctrl-N in the
@@ -910,7 +894,7 @@ fn help_hides_the_cursor_and_ctrl_n_shows_the_list_logic_suggestions() {
         "several suggestions: {row}"
     );
     tui.send(F2);
-    quit(&mut tui);
+    tui.quit_answering();
 }
 
 /// What `signscope sign --output curl --body-file FILE` prints (a `--data-binary @FILE`
@@ -983,5 +967,5 @@ fn a_curl_command_with_a_body_file_pasted_into_diagnose_offers_to_load_the_file(
         "{screen}"
     );
     assert!(screen.contains("\"name\": \"from the file\""), "{screen}");
-    quit(&mut tui);
+    tui.quit_answering();
 }

@@ -218,6 +218,22 @@ impl Pty {
         })
     }
 
+    /// Quit with Ctrl-Q, answering "quit without saving" if the unsaved-edits question comes,
+    /// and check that the program ended well and gave the terminal back.
+    pub fn quit_answering(&mut self) {
+        self.send("\x11");
+        let start = std::time::Instant::now();
+        while !self.has_exited() && start.elapsed() < WAIT {
+            if self.screen().contains("quit without saving") {
+                self.send("y");
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert!(self.wait_exit().success());
+        self.assert_restored();
+    }
+
     /// Whether the program has exited (without waiting).
     pub fn has_exited(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(Some(_)))

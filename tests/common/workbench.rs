@@ -44,6 +44,16 @@ impl Home {
         self.save_profile(&p)
     }
 
+    /// A copy of the demo profile named "shop" that sends its requests and events to `url` (a
+    /// test's own server on 127.0.0.1), saved; start it with `--profile shop`.
+    pub fn shop_on(&self, url: &str) -> PathBuf {
+        let mut p = Profile::demo();
+        p.name = "shop".into();
+        p.indexing_url = url.to_string();
+        p.analytics_url = url.to_string();
+        self.save_profile(&p)
+    }
+
     /// Where the profile `name` is stored.
     pub fn profile_file(&self, name: &str) -> PathBuf {
         self.paths().profile_file(name)
