@@ -56,7 +56,10 @@ fn a_har_opens_in_the_traffic_view_and_is_written_back_as_har() {
         s.contains("Write the requests shown as HAR")
     });
     pty.send("\r");
-    pty.wait_for("the file written", |s| s.contains("wrote traffic.har"));
+    // The message names the whole path written (the working directory's traffic.har).
+    pty.wait_for("the file written", |s| {
+        s.contains("wrote /") && s.contains("/traffic.har (")
+    });
     let written = dirs.path().join("traffic.har");
     let out = assert_cmd::Command::cargo_bin("signscope")
         .unwrap()

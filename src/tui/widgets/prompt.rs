@@ -108,3 +108,24 @@ pub fn text_box(frame: &mut Frame, area: Rect, b: TextBox<'_>, theme: &Theme) {
         }
     }
 }
+
+/// The file a typed path names: a relative path joined to the working directory (as the file
+/// system reads it), so a file prompt can show, and its message name, the file written or read
+/// wherever the workbench was started.
+pub fn resolved(typed: &str) -> std::path::PathBuf {
+    let path = std::path::PathBuf::from(typed);
+    if path.is_absolute() {
+        return path;
+    }
+    std::env::current_dir().map_or(path.clone(), |dir| dir.join(&path))
+}
+
+/// What a file prompt shows after the typed text: ` → /abs/path` while the text is a relative
+/// path (where it resolves to), nothing while it is absolute or empty.
+pub fn resolved_note(typed: &str) -> String {
+    let typed = typed.trim();
+    if typed.is_empty() || std::path::Path::new(typed).is_absolute() {
+        return String::new();
+    }
+    format!(" → {}", resolved(typed).display())
+}

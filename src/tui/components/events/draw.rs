@@ -313,6 +313,8 @@ fn footer_spans(state: &EventsState) -> Vec<Span<'_>> {
     vec![
         Span::styled(label, Style::new().bold()),
         text,
+        // A relative path: the file it names, resolved against the working directory.
+        Span::raw(crate::tui::widgets::prompt::resolved_note(input.text())).dim(),
         Span::raw(hint),
     ]
 }

@@ -156,7 +156,9 @@ fn file_prompts_keep_the_typed_path_on_error_and_typing_replaces_a_prefilled_one
 
     // Ctrl-S: prefilled, shown as replaced by typing.
     a.ctrl('s');
-    a.assert_line("Save batch to: batch.json  (typing replaces it");
+    let cwd = std::env::current_dir().unwrap();
+    let offered = cwd.join("batch.json").display().to_string();
+    a.assert_line(&format!("Save batch to: {offered}  (typing replaces it"));
     a.type_str("/tmp/fx/body.json");
     a.assert_line("Save batch to: /tmp/fx/body.json  (Enter ok");
     a.assert_no_line("batch.json/tmp");
@@ -164,5 +166,47 @@ fn file_prompts_keep_the_typed_path_on_error_and_typing_replaces_a_prefilled_one
     // A key that is not typing edits the prefilled text instead.
     a.ctrl('s');
     a.press(KeyCode::Backspace);
-    a.assert_line("Save batch to: batch.jso  (Enter ok");
+    a.assert_line(&format!(
+        "Save batch to: {}  (Enter ok",
+        offered.trim_end_matches('n')
+    ));
+}
+
+/// Ctrl-S wrote `batch.json` into the working directory and never said which: the prompt
+/// offers the whole path, a relative path typed is shown resolved against the working
+/// directory, and what is written or read (and so the message after it) is the whole path.
+#[test]
+fn file_prompts_show_and_use_the_whole_path() {
+    let cwd = std::env::current_dir().unwrap();
+    let mut a = TestApp::new(120, 40);
+    a.press(KeyCode::F(3));
+    a.ctrl('s');
+    a.type_str("out/b.json");
+    let whole = cwd.join("out/b.json");
+    a.assert_line(&format!("Save batch to: out/b.json → {}", whole.display()));
+    let cmds = a.press(KeyCode::Enter);
+    let written = format!("{cmds:?}");
+    assert!(written.contains(&format!("{:?}", whole)), "{written}");
+    a.update(Message::Events(EventsMsg::FileSaved(whole.clone())));
+    assert!(
+        a.status
+            .contains(&format!("Batch saved to {}.", whole.display())),
+        "{}",
+        a.status
+    );
+    a.ctrl('o');
+    for _ in 0..whole.display().to_string().chars().count() {
+        a.press(KeyCode::Backspace);
+    }
+    a.type_str("in.json");
+    a.assert_line(&format!(
+        "Load batch from: in.json → {}",
+        cwd.join("in.json").display()
+    ));
+    let cmds = a.press(KeyCode::Enter);
+    let read = format!("{cmds:?}");
+    assert!(
+        read.contains(&format!("{:?}", cwd.join("in.json"))),
+        "{read}"
+    );
 }

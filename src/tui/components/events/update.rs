@@ -260,7 +260,12 @@ pub fn run(state: &mut EventsState, action: Action) -> Vec<EventsEffect> {
                 .last_path
                 .as_ref()
                 .map(|p| p.display().to_string())
-                .unwrap_or_else(|| "batch.json".into());
+                // The file written is shown whole, resolved against the working directory.
+                .unwrap_or_else(|| {
+                    crate::tui::widgets::prompt::resolved("batch.json")
+                        .display()
+                        .to_string()
+                });
             state.prompt_prefilled = true;
             state.prompt = Some((PromptKind::Save, LineInput::new(start)));
             Vec::new()
@@ -286,7 +291,9 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
                     return said("Type a file path first.".into());
                 }
                 state.prompt_sent = Some((kind, path.clone()));
-                let path = PathBuf::from(path);
+                // A relative path names a file in the working directory: the effect and the
+                // message that follows carry the whole path.
+                let path: PathBuf = crate::tui::widgets::prompt::resolved(&path);
                 state.ensure_current();
                 return match kind {
                     PromptKind::Load => vec![EventsEffect::LoadFile(path)],

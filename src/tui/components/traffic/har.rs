@@ -30,9 +30,10 @@ pub fn start(state: &mut TrafficState, action: HarAction) -> Vec<TrafficEffect> 
     }
     state.har = Some(HarPrompt {
         action,
+        // The file written is shown whole, resolved against the working directory.
         input: LineInput::new(match action {
-            HarAction::Open => "",
-            HarAction::Write => "traffic.har",
+            HarAction::Open => String::new(),
+            HarAction::Write => prompt::resolved("traffic.har").display().to_string(),
         }),
     });
     vec![]
@@ -51,7 +52,7 @@ pub fn on_key(state: &mut TrafficState, key: KeyEvent) -> Vec<TrafficEffect> {
                 state.har = Some(p);
                 return vec![TrafficEffect::Status("type the HAR file's path".into())];
             }
-            let path = PathBuf::from(path);
+            let path: PathBuf = prompt::resolved(&path);
             match p.action {
                 HarAction::Open => vec![TrafficEffect::OpenHar(path)],
                 HarAction::Write => vec![TrafficEffect::WriteHar {
@@ -122,8 +123,16 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &TrafficState, theme: &Theme) 
             HarAction::Write => " Write the requests shown as HAR ",
         },
         lead: "file: ",
-        hint: "Enter: ok  Esc: cancel",
-        width: 60,
+        hint: &format!(
+            "{}Enter: ok  Esc: cancel",
+            // A relative path: the file it names, resolved against the working directory.
+            match prompt::resolved_note(p.input.text()) {
+                note if note.is_empty() => String::new(),
+                note => format!("{} · ", note.trim_start()),
+            }
+        ),
+        // As wide as the screen allows, so an absolute path reads whole.
+        width: area.width.saturating_sub(4).max(60),
     };
     prompt::draw(frame, area, &text, &p.input, theme);
 }

@@ -667,9 +667,11 @@ fn ctrl_o_asks_for_a_har_and_ctrl_s_writes_the_shown_requests_as_har() {
     assert!(cmds.is_empty());
     assert!(t.screen().contains("Open a HAR file"), "{}", t.screen());
     t.type_str("capture.har");
+    let cwd = std::env::current_dir().unwrap();
+    t.assert_line(&format!("→ {}", cwd.join("capture.har").display()));
     let cmds = t.press(KeyCode::Enter);
     assert!(
-        matches!(&cmds[..], [Command::OpenHar { path, .. }] if path == std::path::Path::new("capture.har")),
+        matches!(&cmds[..], [Command::OpenHar { path, .. }] if *path == cwd.join("capture.har")),
         "{cmds:?}"
     );
     // Nothing shown: nothing to write, said in one sentence.
@@ -678,15 +680,30 @@ fn ctrl_o_asks_for_a_har_and_ctrl_s_writes_the_shown_requests_as_har() {
     receive(&mut t, record(1, "/v2/batch"));
     t.ctrl('s');
     assert!(t.screen().contains("Write the requests shown as HAR"));
+    // The prompt offers the whole path written: the working directory's traffic.har.
+    let offered = cwd.join("traffic.har");
+    t.assert_line(&format!("file: {}", offered.display()));
     let cmds = t.press(KeyCode::Enter);
     let [Command::WriteHar { path, text }] = &cmds[..] else {
         panic!("{cmds:?}")
     };
-    assert_eq!(path, std::path::Path::new("traffic.har"));
+    assert_eq!(path, &offered);
     let har: serde_json::Value = serde_json::from_str(text).unwrap();
     assert_eq!(
         har["log"]["entries"][0]["request"]["url"],
         "http://127.0.0.1:8787/v2/batch"
+    );
+    // A relative path typed: the prompt shows where it resolves, the write gets the whole path.
+    t.ctrl('s');
+    for _ in 0..offered.display().to_string().chars().count() {
+        t.press(KeyCode::Backspace);
+    }
+    t.type_str("out/mine.har");
+    t.assert_line(&format!("→ {}", cwd.join("out/mine.har").display()));
+    let cmds = t.press(KeyCode::Enter);
+    assert!(
+        matches!(&cmds[..], [Command::WriteHar { path, .. }] if *path == cwd.join("out/mine.har")),
+        "{cmds:?}"
     );
     // Esc closes the prompt without asking for anything.
     t.ctrl('o');
