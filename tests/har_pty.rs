@@ -52,15 +52,24 @@ fn a_har_opens_in_the_traffic_view_and_is_written_back_as_har() {
 
     // Ctrl-S writes the requests shown as HAR (the prompt offers traffic.har).
     pty.send("\x13");
+    // The prompt offers the whole path: the working directory's traffic.har.
+    let written = dirs.path().join("traffic.har");
+    let whole = written.display().to_string();
     pty.wait_for("the write prompt", |s| {
-        s.contains("Write the requests shown as HAR")
+        s.contains("Write the requests shown as HAR") && s.contains(&whole)
     });
     pty.send("\r");
-    // The message names the whole path written (the working directory's traffic.har).
-    pty.wait_for("the file written", |s| {
-        s.contains("wrote /") && s.contains("/traffic.har (")
+    // The message names the whole path written (the status row cuts it at 80 columns; the
+    // messages popup, Alt-M, has it whole).
+    pty.wait_for("the file written", |s| s.contains("wrote /"));
+    pty.send("\x1bm");
+    pty.wait_for("the message in full", |s| {
+        s.contains(&format!("wrote {whole}"))
     });
-    let written = dirs.path().join("traffic.har");
+    pty.send("\x1b");
+    pty.wait_for("the popup closed", |s| {
+        !s.contains(&format!("wrote {whole}"))
+    });
     let out = assert_cmd::Command::cargo_bin("signscope")
         .unwrap()
         .args(["check", written.to_str().unwrap(), "--output", "json"])
