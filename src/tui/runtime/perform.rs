@@ -20,7 +20,7 @@ use crate::tui::components::events::{EventsEffect, EventsMsg, ValidateWorker};
 use crate::tui::components::history::{HistoryMsg, HistoryRow};
 use crate::tui::components::lesson::{LessonEffect, LessonMsg};
 use crate::tui::components::profiles::{ProfilesEffect, ProfilesMsg};
-use crate::tui::components::request::RequestMsg;
+use crate::tui::components::request::{AccountChange, RequestMsg};
 use crate::tui::effect::Command;
 use crate::tui::message::{LoadedProfile, Message};
 use crate::tui::model::EditorRequest;
@@ -461,13 +461,29 @@ impl Effects {
         };
         // A handle (cheap): the session itself changes when the profile in use is renamed.
         let store = &sess.store().clone();
+        // Said after the manager's own answer, so that the status line ends with what the
+        // request view kept.
+        let mut account = None;
         let result = match e {
             ProfilesEffect::SaveProfile(mut p, source) => stored_body(store, source.as_deref())
                 .and_then(|body| {
                     p.request_mut().body = body;
                     store.save(&p).map_err(|e| e.to_string())
                 })
-                .map(|o| o.message()),
+                .map(|o| {
+                    // The profile in use: the session holds what was saved (the next Ctrl-S
+                    // starts from it, with no conflict) and the request view follows.
+                    if p.name == sess.profile().name {
+                        let change = account_change(sess, &p);
+                        let mut saved = *p;
+                        saved.request_mut().body = bytes::Bytes::new();
+                        saved.mark_saved(&o);
+                        *sess.profile_mut() = saved;
+                        let change = change(sess);
+                        account = Some(change).filter(AccountChange::changes_anything);
+                    }
+                    o.message()
+                }),
             ProfilesEffect::DeleteProfile(name) => store
                 .delete(&name)
                 .map(|path| format!("deleted profile {name} ({})", path.display()))
@@ -511,6 +527,10 @@ impl Effects {
             }
         };
         let _ = self.tx.send(Message::Profiles(msg));
+        if let Some(change) = account {
+            let msg = RequestMsg::AccountSaved(Box::new(change));
+            let _ = self.tx.send(Message::Request(msg));
+        }
         self.reload_profiles();
     }
 
@@ -618,6 +638,35 @@ impl Drop for Effects {
     fn drop(&mut self) {
         if let Some((_, stop)) = self.key_read.take() {
             stop.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// The account values of the profile in use before a save of `new`; the returned closure
+/// completes them with the session's values after it (URLs as the fields show them: the
+/// in-process server's address for `embedded`).
+fn account_change(
+    sess: &mut Session,
+    new: &crate::store::Profile,
+) -> impl FnOnce(&mut Session) -> AccountChange {
+    let url = sess.indexing_url().unwrap_or_default();
+    let old = sess.profile();
+    let before = (
+        url,
+        old.request().header_prefix.clone(),
+        old.request().api_key.clone(),
+    );
+    let key_source = (old.rest_key != new.rest_key).then(|| new.rest_key.clone());
+    let name = new.name.clone();
+    move |sess| {
+        let url = sess.indexing_url().unwrap_or_default();
+        let p = sess.profile();
+        AccountChange {
+            name,
+            url: (before.0, url),
+            prefix: (before.1, p.request().header_prefix.clone()),
+            api_key: (before.2, p.request().api_key.clone()),
+            key_source,
         }
     }
 }

@@ -799,3 +799,72 @@ fn the_as_sent_view_shows_what_the_server_received_not_the_fields_edited_since()
     assert!(!t.request.show_sent);
     t.assert_line(" Response ");
 }
+
+/// The profile manager saves the profile in use with another indexing URL and API key while
+/// the request view has an unsaved path edit and a typed prefix: the view takes the URL and the
+/// key (not unsaved), keeps the typed prefix (and says so), and its Ctrl-S then writes the
+/// manager's values plus the view's edits, with no "changed since loaded" conflict.
+#[test]
+fn saving_the_profile_in_use_from_the_manager_reaches_the_request_view_and_its_next_save() {
+    use crate::tui::components::profiles::ProfilesEffect;
+    use crate::tui::components::request::Field;
+    use crate::tui::test_util::{ctrl_key, key};
+    use crossterm::event::KeyCode;
+    let dir = tempfile::tempdir().unwrap();
+    let paths = Paths::new(dir.path().join("c"), dir.path().join("d"));
+    let mut shop = Profile::demo();
+    shop.name = "shop".into();
+    shop.indexing_url = "http://127.0.0.1:9/old".into();
+    crate::store::ProfileStore::open(&paths)
+        .save(&shop)
+        .unwrap();
+    let mut session =
+        Session::open_in(paths.clone(), Some("shop"), ClientOptions::default()).unwrap();
+    let (loaded, _) = open_current(&mut session);
+    let (mut app, startup) = crate::tui::open_app(loaded, Utc::now());
+    let mut session = run_until(&mut app, Some(session), startup, |a| {
+        a.request.sign.result.is_some()
+    });
+    let type_into = |app: &mut App, field: Field, text: &str| {
+        app.request.focus = field;
+        app.request.normal_mode = false;
+        for c in text.chars() {
+            update(app, key(KeyCode::Char(c)));
+        }
+    };
+    type_into(&mut app, Field::Path, "zz");
+    type_into(&mut app, Field::Prefix, "Q");
+    let path = app.request.path.text().to_string();
+    let prefix = app.request.prefix.text().to_string();
+    assert!(app.unsaved());
+
+    let mut p = session.as_ref().unwrap().store().load("shop").unwrap();
+    p.indexing_url = "http://127.0.0.1:9/new".into();
+    p.set_api_key("new-api-key");
+    p.set_header_prefix("ACME");
+    let save = Command::Profiles(ProfilesEffect::SaveProfile(
+        Box::new(p),
+        Some("shop".into()),
+    ));
+    session = run_until(&mut app, session, vec![save], |a| {
+        a.request.url.text() == "http://127.0.0.1:9/new"
+    });
+    assert_eq!(app.request.api_key.text(), "new-api-key");
+    assert_eq!(app.request.prefix.text(), prefix, "the typed prefix stays");
+    assert!(app.status.contains("prefix"), "{}", app.status);
+    assert_eq!(app.request.path.text(), path);
+
+    let save = update(&mut app, ctrl_key('s'));
+    run_until(&mut app, session, save, |a| !a.unsaved());
+    let back = crate::store::ProfileStore::open(&paths)
+        .load("shop")
+        .unwrap();
+    assert_eq!(
+        back.indexing_url, "http://127.0.0.1:9/new",
+        "{}",
+        app.status
+    );
+    assert_eq!(back.request().api_key, "new-api-key");
+    assert_eq!(back.request().path, path);
+    assert_eq!(back.request().header_prefix, prefix);
+}

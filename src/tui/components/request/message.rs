@@ -71,6 +71,9 @@ pub enum RequestMsg {
     SaveFailed,
     /// Esc anywhere while the REST key is being read: stop the read.
     CancelKeyRead,
+    /// The profile manager saved the profile in use with other account values: the fields the
+    /// user has not edited take them (the file has them, so they are not unsaved edits).
+    AccountSaved(Box<AccountChange>),
     /// Set the method and path (an SDK operation preset); `what` is said in the status line.
     Preset {
         method: &'static str,
@@ -85,6 +88,28 @@ impl From<SignAnswer> for RequestMsg {
             SignAnswer::Signed { id, result } => RequestMsg::Signed { id, result },
             SignAnswer::JsonChecked { rev, error } => RequestMsg::JsonChecked { rev, error },
         }
+    }
+}
+
+/// The account values of the profile in use before and after a save from the profile manager.
+#[derive(Debug)]
+pub struct AccountChange {
+    pub name: String,
+    /// (before, after) of the indexing URL, header prefix and API key as the fields show them.
+    pub url: (String, String),
+    pub prefix: (String, String),
+    pub api_key: (String, String),
+    /// The new REST key source when it changed (read off the UI thread).
+    pub key_source: Option<crate::store::KeySource>,
+}
+
+impl AccountChange {
+    /// Whether the request view has anything to follow.
+    pub fn changes_anything(&self) -> bool {
+        self.url.0 != self.url.1
+            || self.prefix.0 != self.prefix.1
+            || self.api_key.0 != self.api_key.1
+            || self.key_source.is_some()
     }
 }
 

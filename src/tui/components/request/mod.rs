@@ -7,6 +7,7 @@
 //! both. The profile being edited (name, demo or not, unsaved edits) belongs here too: only
 //! this view edits it.
 
+mod account;
 mod diff;
 mod draw;
 #[cfg(test)]
@@ -28,6 +29,6 @@ mod update;
 
 pub use draw::draw;
 pub use layout::{request_layout, RequestLayout};
-pub use message::{ProfileLoad, RequestEffect, RequestMsg};
+pub use message::{AccountChange, ProfileLoad, RequestEffect, RequestMsg};
 pub use state::*;
 pub use update::*;

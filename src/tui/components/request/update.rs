@@ -97,6 +97,12 @@ fn update_msg(
             Some(id) => vec![RequestEffect::CancelKey(id)],
             None => vec![],
         },
+        RequestMsg::AccountSaved(change) => {
+            let key_read = super::account::on_account_saved(req, *change);
+            let mut effects = resign(req);
+            effects.extend(key_read);
+            effects
+        }
         RequestMsg::Preset { method, path, what } => {
             req.method.set(method);
             req.path.set(path);
