@@ -142,6 +142,12 @@ impl App {
         self.unsaved() || self.profiles.unsaved_draft().is_some()
     }
 
+    /// Whether the terminal is below the size the views are laid out for (the "too small"
+    /// screen is drawn instead, and keys are not read).
+    pub fn too_small(&self) -> bool {
+        crate::tui::layout::too_small(ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1))
+    }
+
     /// Whether the runtime should send 1 s ticks: only while the timestamp is live and on screen.
     pub fn wants_tick(&self) -> bool {
         self.request.ts_live && self.view == View::Request && !self.quit

@@ -153,9 +153,14 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             if key.kind == KeyEventKind::Release {
                 return vec![];
             }
+            if app.too_small() {
+                return on_key_too_small(app, key);
+            }
             on_key(app, key)
         }
         Message::Mouse(m) => on_mouse(app, m),
+        // Not into a box no one can see: the clipboard still holds it for a bigger window.
+        Message::Paste(_) if app.too_small() => vec![],
         Message::Paste(text) => on_paste(app, &text),
         Message::Resize(w, h) => {
             app.size = (w, h);
@@ -824,6 +829,20 @@ fn on_paste(app: &mut App, text: &str) -> Vec<Command> {
         View::Traffic => update(app, Message::Traffic(TrafficMsg::Paste(text.to_string()))),
         View::Lesson => vec![],
     }
+}
+
+/// A key while the "terminal too small" screen hides the view: typed blind it would edit a
+/// field, send, or answer a question no one can see (a `d` discarded the edits behind a quit
+/// question). Only the quit key is read, and only when quitting loses nothing; the screen says
+/// so.
+fn on_key_too_small(app: &mut App, key: KeyEvent) -> Vec<Command> {
+    let quit = crate::tui::global_keys::GLOBAL_KEYS.lookup(&key)
+        == Some(crate::tui::global_keys::GlobalAction::Quit);
+    if quit && app.popup.is_none() && !app.unsaved_anywhere() {
+        app.quit = true;
+        return vec![Command::Quit];
+    }
+    vec![]
 }
 
 /// Mouse input: a click on a tab switches views; everything else goes to the view under it,

@@ -21,7 +21,12 @@ pub fn draw(frame: &mut Frame, app: &App) {
     let theme = app.theme;
     let area = frame.area();
     if crate::tui::layout::too_small(area) {
-        draw_too_small(frame, area, &theme);
+        draw_too_small(
+            frame,
+            area,
+            app.unsaved_anywhere() || app.popup.is_some(),
+            &theme,
+        );
         return;
     }
     let (tabs, main, status) = frame_layout(area);
@@ -54,17 +59,22 @@ pub fn draw(frame: &mut Frame, app: &App) {
 }
 
 /// The whole screen when the terminal is below the size the views are laid out for: how big it
-/// is, what it needs, and that the keys still work (nothing is lost; a bigger window redraws).
-fn draw_too_small(frame: &mut Frame, area: Rect, theme: &Theme) {
+/// is, what it needs, and that keys wait for a bigger window (nothing typed blind; the quit key
+/// quits only when that loses nothing and no question is open: `kept`).
+fn draw_too_small(frame: &mut Frame, area: Rect, kept: bool, theme: &Theme) {
     let (w, h) = crate::tui::layout::MIN_SIZE;
     let quit =
         crate::tui::global_keys::GLOBAL_KEYS.label_of(crate::tui::global_keys::GlobalAction::Quit);
+    // The table's last quit key (Ctrl-Q; Ctrl-C comes first only as the habit).
+    let quit = quit.rsplit(" / ").next().unwrap_or_default();
+    let keys = if kept {
+        "keys wait for it; the edits are kept".to_string()
+    } else {
+        format!("keys wait for it, {quit} quits")
+    };
     let text = format!(
-        "Terminal too small: {}x{}. signscope needs at least {w}x{h}; enlarge the window ({} quits).",
-        area.width,
-        area.height,
-        // The table's last quit key (Ctrl-Q; Ctrl-C comes first only as the habit).
-        quit.rsplit(" / ").next().unwrap_or_default()
+        "Terminal too small: {}x{}. signscope needs at least {w}x{h}; enlarge the window ({keys}).",
+        area.width, area.height,
     );
     let wrap = |t: &str| crate::tui::widgets::text::wrap_words(t, area.width as usize);
     let mut rows = wrap(&text);

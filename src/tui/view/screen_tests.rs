@@ -441,8 +441,7 @@ fn nothing_is_cut_at_80x24_120x40_and_200x50() {
 }
 
 /// Below the size the views are laid out for, the screen says so (whole, wrapped, at every
-/// small size) instead of drawing slivers of panes; keys still work, and a bigger window shows
-/// the view the keys chose.
+/// small size) instead of drawing slivers of panes; keys wait for a bigger window.
 #[test]
 fn a_terminal_below_the_layouts_size_shows_the_too_small_screen() {
     use crossterm::event::KeyCode;
@@ -453,7 +452,7 @@ fn a_terminal_below_the_layouts_size_shows_the_too_small_screen() {
         let screen = a.screen().split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(
             screen.contains(&format!(
-                "Terminal too small: {w}x{h}. signscope needs at least 60x19; enlarge the window (Ctrl-Q quits)."
+                "Terminal too small: {w}x{h}. signscope needs at least 60x19; enlarge the window (keys wait for it, Ctrl-Q quits)."
             )),
             "{w}x{h}:\n{}",
             a.screen()
@@ -468,14 +467,67 @@ fn a_terminal_below_the_layouts_size_shows_the_too_small_screen() {
         "{}",
         a.screen()
     );
-    // A click where a tab would be does nothing; a key still switches the view.
+    // A click where a tab would be does nothing, nor does a key: the view is the one shown
+    // before.
     a.resize(40, 12);
     a.click(5, 0);
     assert_eq!(a.view, crate::tui::layout::View::Request);
     a.press(KeyCode::F(3));
     a.resize(60, 19);
     a.assert_no_line("Terminal too small");
-    a.assert_line("Items (1, 0 clicked)");
+    assert_eq!(a.view, crate::tui::layout::View::Request);
+}
+
+/// Keys typed while the "too small" screen hides the view were read by it: `abc` went into a
+/// body no one could see, Ctrl-G sent it, and a `d` answered a hidden quit question (the edits
+/// were gone). Now no key, paste or send reaches the view; the quit key quits only when nothing
+/// is unsaved, and the screen says the edits are kept.
+#[test]
+fn keys_typed_on_the_too_small_screen_reach_nothing_and_quit_loses_nothing() {
+    use crate::tui::components::request::Field;
+    use crate::tui::effect::Command;
+    use crate::tui::message::Message;
+    use crossterm::event::KeyCode;
+    let mut a = TestApp::new(80, 24);
+    a.sign_now();
+    a.app.request.focus = Field::Body;
+    let body = a.app.request.body.text().to_string();
+    a.resize(50, 12);
+    let mut cmds = a.type_str("abc");
+    cmds.extend(a.update(Message::Paste("pasted".into())));
+    cmds.extend(a.ctrl('g'));
+    cmds.extend(a.press(KeyCode::Enter));
+    assert!(cmds.is_empty(), "nothing done: {cmds:?}");
+    assert_eq!(
+        a.app.request.body.text().to_string(),
+        body,
+        "the body is untouched"
+    );
+    // With nothing unsaved the quit key quits.
+    assert!(a.ctrl('q').iter().any(|c| matches!(c, Command::Quit)));
+
+    // With an unsaved edit: the quit key (and any answer to a question) does nothing here.
+    let mut a = TestApp::new(80, 24);
+    a.sign_now();
+    a.app.request.focus = Field::Body;
+    a.type_str("x");
+    let edited = a.app.request.body.text().to_string();
+    a.resize(50, 12);
+    let screen = a.screen().split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        screen.contains("keys wait for it; the edits are kept"),
+        "{screen}"
+    );
+    let mut cmds = a.ctrl('q');
+    cmds.extend(a.press(KeyCode::Char('d')));
+    cmds.extend(a.press(KeyCode::Char('y')));
+    assert!(cmds.is_empty(), "{cmds:?}");
+    assert!(!a.app.quit && a.app.popup.is_none());
+    a.resize(80, 24);
+    assert_eq!(a.app.request.body.text().to_string(), edited);
+    // The same quit at a size that shows the question asks it.
+    a.ctrl('q');
+    assert!(a.app.popup.is_some(), "the quit question is open");
 }
 
 /// The Events view drew a hint row of its own above the workbench's footer, and the two
