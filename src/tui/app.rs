@@ -99,6 +99,12 @@ impl App {
         self.status = text;
     }
 
+    /// An edit was made: the status line's sentence (about an earlier change, or from another
+    /// view) is stale and leaves the line; the message log (Alt-M) keeps it.
+    pub fn edited(&mut self) {
+        self.status.clear();
+    }
+
     /// Hand `msg` to the router once the message being handled is done.
     pub fn send(&mut self, msg: crate::tui::message::Message) {
         self.queued.push_back(msg);

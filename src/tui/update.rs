@@ -255,7 +255,13 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             },
         ),
         Message::Events(m) => {
+            let before = app.events.rev();
             let effects = events::update(&mut app.events, m);
+            // An edit makes the sentence on the status line stale ("Item deleted: Ctrl-Z brings
+            // it back." after more edits): it goes; what this message says comes after.
+            if app.events.rev() != before {
+                app.edited();
+            }
             route_effects(app, effects)
         }
         Message::History(m) => {

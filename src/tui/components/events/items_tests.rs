@@ -160,3 +160,32 @@ fn alt_b_writes_the_products_as_one_order_purchase_event_and_back() {
     assert_eq!(v[0]["event"], "view_recs_list");
     t.assert_no_line("order_purchase");
 }
+
+/// "Item deleted: Ctrl-Z brings it back." stayed on the status line through later edits, and
+/// so did a message of another view: the next edit of the batch takes it off the line (the
+/// message log keeps it); a key that edits nothing leaves it.
+#[test]
+fn an_edit_takes_a_stale_message_off_the_status_line() {
+    let mut t = on_items();
+    t.type_str("aa");
+    t.press(KeyCode::Char('x'));
+    assert!(t.status.contains("Item deleted"), "{}", t.status);
+    // Moving is no edit: the hint still holds.
+    t.press(KeyCode::Up);
+    assert!(t.status.contains("Item deleted"), "{}", t.status);
+    // An edit of a field: the undo hint is stale.
+    t.events.focus = Focus::Field(super::state::Field::ListName);
+    t.type_str("x");
+    assert!(!t.status.contains("Item deleted"), "{}", t.status);
+    t.assert_no_line("Item deleted");
+    assert!(t.log.iter().any(|m| m.contains("Item deleted")));
+    // A message of another view, then a duplicate (`y`, which says nothing itself).
+    t.app
+        .say("wrote /tmp/traffic.har (2245 bytes of HAR)".into());
+    t.events.focus = Focus::Items;
+    t.press(KeyCode::Char('y'));
+    assert!(!t.status.contains("traffic.har"), "{}", t.status);
+    // An edit that says something: its own sentence is shown.
+    t.press(KeyCode::Char('x'));
+    assert!(t.status.contains("Item deleted"), "{}", t.status);
+}

@@ -372,6 +372,11 @@ impl EventsState {
 
     /// Whether the batch or the analytics URL differs from what the profile holds (asked
     /// about before quitting or loading another profile; saved with the profile).
+    /// The batch's revision: changes with every edit of the form, the items or the raw text.
+    pub fn rev(&self) -> u64 {
+        self.rev
+    }
+
     pub fn unsaved(&self) -> bool {
         self.batch_unsaved() || self.url_unsaved()
     }
