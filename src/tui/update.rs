@@ -346,11 +346,15 @@ fn profile_loaded(app: &mut App, p: crate::tui::message::LoadedProfile) -> Vec<C
             local: p.local,
         }),
     );
-    if let Some(batch) = p.events {
-        cmds.extend(update(app, Message::Events(EventsMsg::LoadBatch(batch))));
+    match p.events {
+        Some(batch) => cmds.extend(update(app, Message::Events(EventsMsg::LoadBatch(batch)))),
+        // Loaded over unsaved edits of the batch, the user chose to discard them (a save
+        // would have marked them saved): they are not carried into this profile.
+        None if app.events.batch_unsaved() => app.events.reset_to_starter(),
+        None => {}
     }
-    // The batch shown is the profile's (or the one kept from before, which the profile
-    // does not hold: saved with it only once edited).
+    // The batch shown is the profile's (or the one kept from before, saved in the profile
+    // left; this profile holds it only once it is edited and saved).
     app.events.mark_saved();
     app.profile = CurrentProfile {
         name: p.name.clone(),

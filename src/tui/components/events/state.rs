@@ -400,6 +400,22 @@ impl EventsState {
         self.saving_url = None;
     }
 
+    /// The starter batch in place of an edited one whose edits a profile load discarded, when
+    /// the profile loaded holds no batch of its own: kept, the other profile's edits were
+    /// shown (and saved by the next save) as this one's.
+    pub fn reset_to_starter(&mut self) {
+        let starter = EventsState::new(self.analytics_url.text(), self.api_key.text());
+        self.mode = Mode::Form;
+        if !matches!(self.focus, Focus::Field(_) | Focus::Items | Focus::Problems) {
+            self.focus = Focus::Field(Field::ListId);
+        }
+        self.set_draft(starter.draft, Unshown::default());
+        self.exact = None;
+        self.raw_why = None;
+        self.response = None;
+        self.sent_rev = None;
+    }
+
     /// The analytics URL to save with the profile when it was edited (the save under way
     /// carries it).
     pub fn url_to_save(&mut self) -> Option<String> {
