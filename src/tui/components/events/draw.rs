@@ -169,7 +169,7 @@ fn layout_fields(l: &mut EventsLayout, area: Rect, state: &EventsState) {
                 l.fields.push((a, Rect::new(inner.x, y, inner.width, 1)));
                 continue;
             };
-            let used = l.label_w + field_value(state, a).0.chars().count() as u16;
+            let used = label_width(a, l.label_w) + field_value(state, a).0.chars().count() as u16;
             let b_x = (inner.x + (inner.width / 2).max(used + 1)).min(right);
             l.fields.push((a, Rect::new(inner.x, y, b_x - inner.x, 1)));
             l.fields.push((b, Rect::new(b_x, y, right - b_x, 1)));
@@ -334,12 +334,18 @@ fn field_value(state: &EventsState, f: Field) -> (&str, bool) {
     }
 }
 
+/// How wide `f`'s label is drawn: the layout's label column, or the label itself where it is
+/// longer ("Analytics URL: " in the narrow layout's 11 columns). The cursor is placed with it.
+fn label_width(f: Field, label_w: u16) -> u16 {
+    label_w.max(f.label().chars().count() as u16 + 2)
+}
+
 fn field_spans<'a>(state: &'a EventsState, f: Field, label_w: u16) -> Vec<Span<'a>> {
     let focused = state.focus == Focus::Field(f);
     let label = format!(
         "{:>w$}: ",
         f.label(),
-        w = usize::from(label_w.saturating_sub(2))
+        w = usize::from(label_width(f, label_w).saturating_sub(2))
     );
     let value = match field_value(state, f) {
         (text, true) => Span::styled(text, Style::new().dim()),
@@ -392,7 +398,7 @@ fn draw_fields(frame: &mut Frame, l: &EventsLayout, state: &EventsState, cursor:
     // Cursor in the focused field.
     if let (Focus::Field(f), true) = (state.focus, cursor) {
         if let Some((_, rect)) = l.fields.iter().find(|(g, _)| *g == f) {
-            let x = l.label_w + state.input(f).cursor() as u16;
+            let x = label_width(f, l.label_w) + state.input(f).cursor() as u16;
             if x < rect.width {
                 frame.set_cursor_position((rect.x + x, rect.y));
             }

@@ -416,3 +416,31 @@ fn the_focused_problems_pane_says_enter_goes_to_the_field() {
     let text = screen(&mut s, 80, 24);
     assert!(text.contains("Enter: go to its field"), "{text}");
 }
+
+/// In the narrow layout (80x24) the cursor of the Analytics URL field stood 4 columns left of
+/// where typing goes: its label is wider than the label column the cursor was placed with.
+/// Every field's cursor stands right after its text.
+#[test]
+fn every_fields_cursor_stands_where_typing_goes_at_80x24_and_120x40() {
+    use crate::tui::test_util::TestApp;
+    for (w, h) in [(80u16, 24u16), (120, 40)] {
+        let mut t = TestApp::new(w, h);
+        t.press(KeyCode::F(3));
+        for f in Field::ALL {
+            t.app.events.focus = Focus::Field(f);
+            t.press(KeyCode::End);
+            t.type_str("Q");
+            t.draw();
+            let b = t.term.backend();
+            assert!(b.cursor_visible(), "{f:?}");
+            let p = b.cursor_position();
+            let row = &t.lines()[p.y as usize];
+            let before: String = row.chars().take(p.x as usize).collect();
+            assert!(
+                before.ends_with('Q'),
+                "{w}x{h} {f:?}: the cursor at column {} follows {before:?}",
+                p.x
+            );
+        }
+    }
+}
