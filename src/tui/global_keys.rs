@@ -89,7 +89,7 @@ pub const GLOBAL_KEYS: Table<GlobalAction> = Table::new("global", &[
         GlobalAction::Quit,
         &[KeySpec::ctrl('c'), KeySpec::ctrl('q')],
         "quit",
-        "quit (asks only when there are unsaved edits; q too, when no text field has focus)",
+        "quit (asks only when there are unsaved edits; q too, when no text field has focus; Ctrl-C copies a selection in the body instead)",
     ),
     global(
         GlobalAction::Show(View::Request),

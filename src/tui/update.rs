@@ -688,6 +688,17 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
             return cmds;
         }
     }
+    // Ctrl-C with a selection in the body copies it, as in a terminal's editor: quitting at
+    // once would answer a copy by closing the workbench.
+    if app.view == View::Request
+        && key.code == KeyCode::Char('c')
+        && key.modifiers == crossterm::event::KeyModifiers::CONTROL
+        && app.request.focus == crate::tui::components::request::Field::Body
+        && app.request.body.selected_text().is_some()
+    {
+        let effects = crate::tui::components::request::copy_selection_or_say(&mut app.request);
+        return route_effects(app, effects);
+    }
     // Global keys.
     if let Some(action) = keymap::lookup(&GLOBAL_KEYS, &key) {
         return run_global(app, action);

@@ -153,6 +153,22 @@ impl BodyEditor {
         bytes::Bytes::from_owner(SharedBody(Arc::clone(&self.text)))
     }
 
+    /// The selected text, exactly as in the body (a CR of a CRLF line end included); None when
+    /// nothing is selected. The selection stays.
+    pub fn selected_text(&self) -> Option<String> {
+        let ((r0, c0), (r1, c1)) = self.ta.selection_range()?;
+        let byte = |l: &str, c: usize| l.char_indices().nth(c).map_or(l.len(), |(i, _)| i);
+        let mut parts: Vec<&str> = self.ta.lines()[r0..=r1]
+            .iter()
+            .map(String::as_str)
+            .collect();
+        let last = parts.len() - 1;
+        parts[last] = &parts[last][..byte(parts[last], c1)];
+        parts[0] = &parts[0][byte(parts[0], c0)..];
+        let out = parts.join("\n");
+        (!out.is_empty()).then_some(out)
+    }
+
     /// The body as text.
     pub fn text(&self) -> &str {
         std::str::from_utf8(&self.text).expect("the body is built from str")

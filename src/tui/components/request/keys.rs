@@ -420,7 +420,7 @@ pub const CONTEXT_KEYS: &[(&str, &str)] = &[
     ("Ctrl-U", "in a one-line field: clear to its start"),
     (
         "Shift-arrows",
-        "select in the body; Ctrl-X cuts; Ctrl-W / Alt-D delete a word; Ctrl-J is Enter",
+        "select in the body; Ctrl-X cuts and Alt-C (or Ctrl-C) copies it to the clipboard; Ctrl-W / Alt-D delete a word; Ctrl-J is Enter",
     ),
     ("Alt-< / Alt->", "top / end of the body"),
     ("Esc", "leave the field: single-key shortcuts (after Esc)"),

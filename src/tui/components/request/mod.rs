@@ -8,6 +8,7 @@
 //! this view edits it.
 
 mod account;
+mod clipboard;
 mod diff;
 mod draw;
 #[cfg(test)]
@@ -27,6 +28,7 @@ pub mod response_pane;
 pub mod state;
 mod update;
 
+pub use clipboard::copy_selection_or_say;
 pub use draw::draw;
 pub use layout::{request_layout, RequestLayout};
 pub use message::{AccountChange, ProfileLoad, RequestEffect, RequestMsg};

@@ -565,9 +565,17 @@ fn cycle_detail(req: &mut RequestState) {
 fn field_key(req: &mut RequestState, key: KeyEvent) -> Vec<RequestEffect> {
     let focus = req.focus;
     if focus == Field::Body {
+        use super::clipboard::{body_key, SelectionKey};
+        let cut = match body_key(req, &key) {
+            SelectionKey::Copied(effects) => return effects,
+            SelectionKey::Cut(copy) => Some(copy),
+            SelectionKey::Other => None,
+        };
         let input = ratatui_textarea::Input::from(key);
         let changed = req.body.input(input);
-        return body_changed(req, changed);
+        let mut effects = body_changed(req, changed);
+        effects.extend(cut);
+        return effects;
     }
     if key.code == KeyCode::Enter {
         req.focus = focus.next();
