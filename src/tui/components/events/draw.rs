@@ -501,6 +501,27 @@ pub(super) fn preview_page_up(state: &EventsState, pane: Rect) -> u16 {
     top.saturating_sub(whole.saturating_sub(1).max(1)) as u16
 }
 
+/// The preview's scroll in `pane` that shows its line `line`: unchanged when the line is on
+/// screen already, else that line second from the top (the line above it for context).
+pub(super) fn preview_showing(state: &EventsState, pane: Rect, line: usize) -> u16 {
+    let (w, h) = preview_inner(pane);
+    let top = usize::from(state.preview_scroll);
+    if line >= top {
+        let rows: usize = state
+            .preview
+            .lines()
+            .skip(top)
+            .take(line - top + 1)
+            .map(|l| wrap_text(l, w).len())
+            .sum();
+        if rows <= h {
+            return state.preview_scroll;
+        }
+    }
+    let max = usize::from(preview_max_scroll(state, pane));
+    line.saturating_sub(1).min(max) as u16
+}
+
 /// The largest useful scroll of the preview in `pane`: its last line on the pane's last row
 /// (from the end, only the lines that fit are wrapped).
 pub(super) fn preview_max_scroll(state: &EventsState, pane: Rect) -> u16 {

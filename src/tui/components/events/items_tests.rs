@@ -189,3 +189,31 @@ fn an_edit_takes_a_stale_message_off_the_status_line() {
     t.press(KeyCode::Char('x'));
     assert!(t.status.contains("Item deleted"), "{}", t.status);
 }
+
+/// Typing in a field while the preview was scrolled elsewhere left the change out of sight:
+/// an edit brings the line the field writes onto the preview; scrolling (no edit) is left as
+/// it is.
+#[test]
+fn the_preview_shows_the_line_of_the_field_being_edited() {
+    let mut t = TestApp::new(80, 24);
+    t.press(KeyCode::F(3));
+    t.events.focus = Focus::Field(super::state::Field::ListName);
+    for _ in 0..10 {
+        t.press(KeyCode::PageDown);
+    }
+    t.assert_no_line("\"event_list_name\"");
+    let scrolled = t.events.preview_scroll;
+    assert!(scrolled > 0);
+    t.type_str("Z");
+    let row = t.assert_line("\"event_list_name\"");
+    assert!(row.contains("Z\""), "{row}");
+    // Scrolling away again is not undone without an edit.
+    for _ in 0..10 {
+        t.press(KeyCode::PageDown);
+    }
+    t.assert_no_line("\"event_list_name\"");
+    // Tags: their line too.
+    t.events.focus = Focus::Field(super::state::Field::Tags);
+    t.type_str(",a:b");
+    t.assert_line("\"event_tags\"");
+}

@@ -513,6 +513,20 @@ impl EventsState {
         }
     }
 
+    /// The member of the batch a field writes, as the flat shape names it (none: the URL is
+    /// not in the batch).
+    pub(super) fn field_member(field: Field) -> Option<&'static str> {
+        Some(match field {
+            Field::AnalyticsUrl => return None,
+            Field::ApiKey => "event_apikey",
+            Field::ListId => "event_list_id",
+            Field::ListName => "event_list_name",
+            Field::ListLogic => "event_list_logic",
+            Field::Tags => "event_tags",
+            Field::UserIp => "user_profile",
+        })
+    }
+
     pub(super) fn max_preview_scroll(&self) -> u16 {
         self.preview_lines.saturating_sub(1).min(u16::MAX as usize) as u16
     }

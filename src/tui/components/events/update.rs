@@ -59,6 +59,7 @@ fn complete(field: Field, text: &str) -> Option<String> {
 /// [`EventsEffect::Validate`] (the view says "validating…" until the answer for the current
 /// revision arrives; answers for older revisions are dropped).
 pub fn update(state: &mut EventsState, msg: EventsMsg) -> Vec<EventsEffect> {
+    let before = state.rev;
     let mut effects = update_msg(state, msg);
     if state.rev != state.requested && state.validating() {
         state.requested = state.rev;
@@ -69,7 +70,28 @@ pub fn update(state: &mut EventsState, msg: EventsMsg) -> Vec<EventsEffect> {
             effects.push(EventsEffect::Validate(Box::new(state.validate_job())));
         }
     }
+    if state.rev != before && state.shown_rev == state.rev {
+        follow_edit(state);
+    }
     effects
+}
+
+/// After an edit of a field, the preview shows the line the field writes (it stayed wherever
+/// it was scrolled, the change out of sight).
+fn follow_edit(state: &mut EventsState) {
+    let Focus::Field(field) = state.focus else {
+        return;
+    };
+    let Some(member) = EventsState::field_member(field) else {
+        return;
+    };
+    let Some(pane) = layout(state.area, state).preview else {
+        return;
+    };
+    let quoted = format!("\"{member}\"");
+    if let Some(line) = state.preview.lines().position(|l| l.contains(&quoted)) {
+        state.preview_scroll = super::draw::preview_showing(state, pane, line);
+    }
 }
 
 fn update_msg(state: &mut EventsState, msg: EventsMsg) -> Vec<EventsEffect> {
