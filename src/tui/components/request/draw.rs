@@ -208,6 +208,18 @@ fn draw_fields(
             Field::Query if edit.text().starts_with('?') => {
                 (edit.text().to_string(), "  ⚠ '?' left out".into())
             }
+            // A path or query the URL parser would re-encode is refused at the send (the bytes
+            // signed would not be the bytes sent): say so beside it, before the send.
+            Field::Query | Field::Path
+                if req.refused_part()
+                    == Some(if *field == Field::Query {
+                        "query"
+                    } else {
+                        "path"
+                    }) =>
+            {
+                (edit.text().to_string(), "  ⚠ %-encode".into())
+            }
             // A header value with a space or tab at an edge is refused at the send (HTTP drops
             // it in transit, so the server would check another value: `docs/signing.md` S13):
             // say so beside the field, before the send.

@@ -261,3 +261,29 @@ fn a_header_value_with_a_space_at_an_edge_is_flagged_beside_its_field() {
     let row = t.assert_line("│API key");
     assert!(!row.contains('⚠'), "{row}");
 }
+
+/// A query the client would refuse (a space: the URL parser re-encodes it, so the bytes signed
+/// would not be the bytes sent) is flagged beside its field before Ctrl-G, at 80x24; the same
+/// query percent-encoded is not, and a path with a space is flagged too.
+#[test]
+fn a_query_or_path_the_send_refuses_is_flagged_beside_its_field() {
+    use crate::tui::components::request::Field;
+    let mut t = TestApp::new(80, 24);
+    t.sign_now();
+    t.app.request.focus = Field::Query;
+    t.app.request.normal_mode = false;
+    t.type_str("a=1 b");
+    let row = t.assert_line("│Query");
+    assert!(row.contains("⚠ %-encode"), "{row}");
+    for _ in 0..2 {
+        t.press(KeyCode::Backspace);
+    }
+    t.type_str("%20b");
+    let row = t.assert_line("│Query");
+    assert!(!row.contains('⚠'), "{row}");
+    t.app.request.focus = Field::Path;
+    t.press(KeyCode::End);
+    t.type_str(" x");
+    let row = t.assert_line("│Path");
+    assert!(row.contains("⚠ %-encode"), "{row}");
+}

@@ -512,6 +512,23 @@ impl RequestState {
         }
     }
 
+    /// The part of the target (`"path"` or `"query"`) the send would refuse because the URL
+    /// parser re-encodes it (a space in the query): the engine's own check, run on the fields
+    /// so that the field is flagged before the send (`docs/signing.md` rule S13).
+    pub fn refused_part(&self) -> Option<&'static str> {
+        let spec = RequestSpec {
+            method: self.method.text().to_string(),
+            path: self.path.text().to_string(),
+            query: self.query_as_sent().to_string(),
+            ..RequestSpec::default()
+        };
+        // Any valid base: the path and query checks do not depend on it.
+        match crate::engine::check_target_of("http://localhost", &spec) {
+            Err(crate::engine::BuildError::WouldBeReencoded { part, .. }) => Some(part),
+            _ => None,
+        }
+    }
+
     /// The request and the base URL it goes to.
     pub fn editor_request(&self) -> EditorRequest {
         EditorRequest {
