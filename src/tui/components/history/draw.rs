@@ -57,6 +57,9 @@ pub(super) fn layout_for(area: Rect, state: &HistoryState, count: usize) -> Hist
 }
 
 /// Draw the history view into `area`.
+/// The width of the list's profile column.
+const PROFILE_W: usize = 8;
+
 pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState, theme: &Theme) {
     let visible = state.visible();
     let l = layout_for(area, state, visible.len());
@@ -80,7 +83,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState, theme: &Theme) 
             };
             Row::new(vec![
                 Cell::from(r.short_time()),
-                Cell::from(r.profile.clone()),
+                // The column is 8 wide: a longer name is cut with a mark, not silently.
+                Cell::from(crate::tui::widgets::text::clip_marked(
+                    &r.profile, PROFILE_W,
+                )),
                 Cell::from(r.what()),
                 Cell::from(r.status_text()).style(status_style),
                 Cell::from(r.duration_ms.map(|d| d.to_string()).unwrap_or_default()),
@@ -88,7 +94,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &HistoryState, theme: &Theme) 
         });
     let widths = vec![
         Constraint::Length(14),
-        Constraint::Length(8),
+        Constraint::Length(PROFILE_W as u16),
         Constraint::Fill(1),
         Constraint::Length(6),
         Constraint::Length(5),

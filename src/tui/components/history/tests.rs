@@ -463,3 +463,34 @@ fn page_down_in_the_entry_pane_at_80x24_skips_no_line_and_reaches_the_last() {
     t.press(KeyCode::PageDown);
     assert_eq!(t.pane_rows(pane), last, "PageDown stops at the last line");
 }
+
+/// The list's profile column (8 wide) cut a longer name with no mark ("demo-cop" for
+/// "demo-copy"), so two profiles could read the same; it ends in `…` and the entry pane has it
+/// whole.
+#[test]
+fn a_profile_name_wider_than_its_column_is_cut_with_a_mark() {
+    use crate::tui::message::Message;
+    let mut t = crate::tui::test_util::TestApp::new(80, 24);
+    let rows = vec![
+        row(
+            "2026-11-22T10:00:00.000Z",
+            "demo-copy",
+            RowKind::Request,
+            Some(200),
+        ),
+        row(
+            "2026-11-22T10:00:01.000Z",
+            "shop",
+            RowKind::Request,
+            Some(200),
+        ),
+    ];
+    t.update(Message::History(HistoryMsg::Loaded {
+        rows,
+        warnings: vec![],
+    }));
+    t.press(KeyCode::F(4));
+    t.assert_line("demo-co…");
+    t.assert_no_line("demo-cop ");
+    t.assert_line("shop");
+}
