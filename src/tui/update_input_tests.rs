@@ -462,3 +462,21 @@ fn the_send_key_where_nothing_is_sent_says_where_it_sends() {
         t.status
     );
 }
+
+/// Alt-K changed the key beside a verdict judged with the other one, and the box still said
+/// "Verdict: rejected" over it: the verdict is marked as the other key's until Ctrl-G.
+#[test]
+fn a_verdict_judged_with_the_other_key_is_marked_when_the_key_changes() {
+    let mut t = TestApp::new(80, 24);
+    t.press(KeyCode::F(6));
+    t.update(Message::Diagnose(DiagnoseMsg::Diagnosed {
+        ok: false,
+        lines: vec!["the REST key is empty: set it in the request view".into()],
+    }));
+    t.assert_line("Verdict: rejected");
+    t.press(KeyCode::Esc);
+    t.alt('k');
+    t.assert_no_line("Verdict: rejected");
+    t.assert_line("The key changed: what follows was judged with the other key");
+    t.assert_line("the REST key is empty");
+}

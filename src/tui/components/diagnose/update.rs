@@ -164,6 +164,19 @@ fn run(d: &mut DiagnoseState, action: Action) -> Vec<DiagnoseEffect> {
                 DiagKey::Profile => DiagKey::Demo,
                 DiagKey::Demo => DiagKey::Profile,
             };
+            // A verdict judged with the other key does not stand under this one's title: it
+            // stays readable, marked as the other key's, until the next diagnosis.
+            if d.ok.take().is_some() {
+                d.report.insert(
+                    0,
+                    format!(
+                        "The key changed: what follows was judged with the other key; {} judges \
+                         again with this one.",
+                        super::keys::KEYS.label_of(super::keys::Action::Diagnose)
+                    ),
+                );
+                d.report_scroll = 0;
+            }
             vec![]
         }
         Action::ToggleClientText => {
