@@ -11,22 +11,12 @@
 mod common;
 
 use chrono::{DateTime, Utc};
-use common::workbench::Home;
+use common::workbench::{received, shop_after_one_send};
 use common::{CTRL_G, F3, F4};
 use serde_json::Value;
-use signscope::server::{spawn, ServerConfig};
 use std::time::Duration;
 
 const F2: &str = "\x1bOQ";
-
-/// The requests the server received, from its inspection API.
-fn received(url: &str) -> Vec<Value> {
-    let out = std::process::Command::new("curl")
-        .args(["-s", &format!("{url}/_inspect/requests")])
-        .output()
-        .unwrap();
-    serde_json::from_slice(&out.stdout).unwrap()
-}
 
 /// Wait until the server holds `n` requests; the `n`th.
 fn nth(url: &str, n: usize) -> Value {
@@ -74,17 +64,7 @@ fn assert_signed_now(ts: DateTime<Utc>, pressed: DateTime<Utc>, what: &str) {
 
 #[test]
 fn sends_after_seconds_in_another_view_are_signed_with_the_time_of_the_send() {
-    let srv = spawn(
-        ServerConfig::demo(),
-        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
-    )
-    .unwrap();
-    let home = Home::new();
-    home.shop_on(&srv.url());
-    let mut tui = home.start(80, 24, &["--profile", "shop"], &[]);
-    tui.wait_for_signature();
-    tui.send(CTRL_G);
-    tui.wait_for("the answer", |s| s.contains("✓ 200"));
+    let (srv, _home, mut tui) = shop_after_one_send();
     nth_timestamp(&srv.url(), 1);
 
     // Three seconds in the Events view, then back to the (live) Request view and Ctrl-G at once.

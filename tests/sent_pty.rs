@@ -10,26 +10,15 @@
 
 mod common;
 
-use common::workbench::Home;
-use common::{Pty, CTRL_G};
+use common::workbench::{received, shop_after_one_send};
+use common::Pty;
 use ratatui::layout::Rect;
-use serde_json::Value;
-use signscope::server::{spawn, ServerConfig};
 use signscope::tui::components::request::request_layout;
 
 const ALT_D: &str = "\x1bd";
 const CTRL_T: &str = "\x14";
 const CTRL_Q: &str = "\x11";
 const PAGE_DOWN: &str = "\x1b[6~";
-
-/// The requests the server received, from its inspection API.
-fn received(url: &str) -> Vec<Value> {
-    let out = std::process::Command::new("curl")
-        .args(["-s", &format!("{url}/_inspect/requests")])
-        .output()
-        .unwrap();
-    serde_json::from_slice(&out.stdout).unwrap()
-}
 
 /// The text inside the detail panel's border, its rows joined (a value wrapped between
 /// characters reads whole again).
@@ -59,17 +48,7 @@ fn signature_line(screen: &str) -> String {
 
 #[test]
 fn alt_d_shows_the_request_as_the_server_received_it_after_the_fields_changed_at_80x24() {
-    let srv = spawn(
-        ServerConfig::demo(),
-        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
-    )
-    .unwrap();
-    let home = Home::new();
-    home.shop_on(&srv.url());
-    let mut tui = home.start(80, 24, &["--profile", "shop"], &[]);
-    tui.wait_for_signature();
-    tui.send(CTRL_G);
-    tui.wait_for("the answer", |s| s.contains("✓ 200"));
+    let (srv, _home, mut tui) = shop_after_one_send();
     let seen = received(&srv.url());
     assert_eq!(seen.len(), 1, "{seen:?}");
     let rec = &seen[0];

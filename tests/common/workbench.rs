@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use portable_pty::CommandBuilder;
+use signscope::server::{spawn, Server, ServerConfig};
 use signscope::store::{Paths, Profile, ProfileStore};
 
 use super::Pty;
@@ -82,4 +83,31 @@ impl Home {
         cmd.cwd(self.path());
         Pty::spawn(cmd, cols, rows)
     }
+}
+
+/// The requests `url`'s server received, from its inspection API (read with `curl`, as a
+/// user would).
+pub fn received(url: &str) -> Vec<serde_json::Value> {
+    let out = std::process::Command::new("curl")
+        .args(["-s", &format!("{url}/_inspect/requests")])
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// A demo server on 127.0.0.1 (port 0), a "shop" profile sending to it, and the workbench on
+/// that profile at 80x24 after one Ctrl-G answered `✓ 200`.
+pub fn shop_after_one_send() -> (Server, Home, Pty) {
+    let srv = spawn(
+        ServerConfig::demo(),
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
+    )
+    .unwrap();
+    let home = Home::new();
+    home.shop_on(&srv.url());
+    let mut tui = home.start(80, 24, &["--profile", "shop"], &[]);
+    tui.wait_for_signature();
+    tui.send(super::CTRL_G);
+    tui.wait_for("the answer", |s| s.contains("✓ 200"));
+    (srv, home, tui)
 }
