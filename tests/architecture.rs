@@ -929,16 +929,21 @@ fn status_breaches(files: &[(&str, &str)]) -> Vec<String> {
     bad
 }
 
+/// The files of `src/tui` as `(rel, code)`, the form the workbench's checks read.
+fn tui_files(files: &[SourceFile]) -> Vec<(&str, &str)> {
+    files
+        .iter()
+        .filter(|f| f.rel.starts_with("tui/"))
+        .map(|f| (f.rel.as_str(), f.code.as_str()))
+        .collect()
+}
+
 /// One status channel: the App's status line is set only by `App::say`, and no view keeps a
 /// status of its own.
 #[test]
 fn one_status_channel_set_only_by_app_say() {
     let files = load();
-    let tui: Vec<(&str, &str)> = files
-        .iter()
-        .filter(|f| f.rel.starts_with("tui/"))
-        .map(|f| (f.rel.as_str(), f.code.as_str()))
-        .collect();
+    let tui = tui_files(&files);
     assert!(tui.iter().any(|(r, _)| *r == "tui/app.rs"));
     let bad = status_breaches(&tui);
     assert!(bad.is_empty(), "{}", bad.join("\n"));
@@ -997,11 +1002,7 @@ fn owner_breaches(files: &[(&str, &str)]) -> Vec<String> {
 #[test]
 fn the_profile_in_use_and_the_rest_key_have_one_owner_each() {
     let files = load();
-    let tui: Vec<(&str, &str)> = files
-        .iter()
-        .filter(|f| f.rel.starts_with("tui/"))
-        .map(|f| (f.rel.as_str(), f.code.as_str()))
-        .collect();
+    let tui = tui_files(&files);
     assert!(tui
         .iter()
         .any(|(r, _)| *r == "tui/components/request/state.rs"));
