@@ -876,11 +876,11 @@ fn on_mouse(app: &mut App, m: crossterm::event::MouseEvent) -> Vec<Command> {
     if app.view == View::Request && app.request.prompt.is_some() {
         return vec![];
     }
-    let screen = Rect::new(0, 0, app.size.0, app.size.1);
     // The "terminal too small" screen has no tabs or panes to click.
-    if crate::tui::layout::too_small(screen) {
+    if app.too_small() {
         return vec![];
     }
+    let screen = Rect::new(0, 0, app.size.0, app.size.1);
     let (tabs, main, _) = frame_layout(screen);
     let pos = Position::new(m.column, m.row);
     if m.kind == MouseEventKind::Down(MouseButton::Left) && tabs.contains(pos) {

@@ -294,24 +294,7 @@ impl Default for EventsState {
 impl EventsState {
     /// A view targeting `analytics_url`, with a starter list of one item.
     pub fn new(analytics_url: &str, api_key: &str) -> Self {
-        let draft = ListDraft {
-            api_key: api_key.to_string(),
-            list_id: "list-1".into(),
-            list_name: "Trending now".into(),
-            list_logic: "TRENDING".into(),
-            tags: vec!["recsPageType:HOME".into()],
-            user_ip: None,
-            items: vec![ItemDraft {
-                group_id: "1001".into(),
-                variant_id: "1".into(),
-                name: "Example product".into(),
-                price: "19.90".into(),
-                currency: "EUR".into(),
-                brand: "Acme".into(),
-                category: "Home;;Kitchen".into(),
-                clicked: false,
-            }],
-        };
+        let draft = starter_draft(api_key);
         let mut state = EventsState {
             analytics_url: LineInput::new(analytics_url),
             local: false,
@@ -404,12 +387,12 @@ impl EventsState {
     /// the profile loaded holds no batch of its own: kept, the other profile's edits were
     /// shown (and saved by the next save) as this one's.
     pub fn reset_to_starter(&mut self) {
-        let starter = EventsState::new(self.analytics_url.text(), self.api_key.text());
+        let draft = starter_draft(self.api_key.text());
         self.mode = Mode::Form;
         if !matches!(self.focus, Focus::Field(_) | Focus::Items | Focus::Problems) {
             self.focus = Focus::Field(Field::ListId);
         }
-        self.set_draft(starter.draft, Unshown::default());
+        self.set_draft(draft, Unshown::default());
         self.exact = None;
         self.raw_why = None;
         self.response = None;
@@ -920,4 +903,26 @@ pub(super) fn completions(field: Field, text: &str) -> Vec<String> {
 /// The style of the focused row or cell.
 pub(super) fn focused_style() -> Style {
     Style::new().add_modifier(Modifier::REVERSED)
+}
+
+/// The starter list of one item a new view (and a discarded batch's place) shows.
+fn starter_draft(api_key: &str) -> ListDraft {
+    ListDraft {
+        api_key: api_key.to_string(),
+        list_id: "list-1".into(),
+        list_name: "Trending now".into(),
+        list_logic: "TRENDING".into(),
+        tags: vec!["recsPageType:HOME".into()],
+        user_ip: None,
+        items: vec![ItemDraft {
+            group_id: "1001".into(),
+            variant_id: "1".into(),
+            name: "Example product".into(),
+            price: "19.90".into(),
+            currency: "EUR".into(),
+            brand: "Acme".into(),
+            category: "Home;;Kitchen".into(),
+            clicked: false,
+        }],
+    }
 }
