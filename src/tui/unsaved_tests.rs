@@ -321,26 +321,23 @@ fn choosing_a_profile_says_nothing_until_it_is_loaded() {
 /// profile's file. The discarded edit is gone (the starter batch), and nothing is unsaved.
 #[test]
 fn discarding_an_edited_batch_for_a_profile_without_one_does_not_carry_it_over() {
-    use crate::core::Secret;
-    use crate::tui::message::LoadedProfile;
     let mut a = events_edited();
     a.press(KeyCode::F(2));
     let cmds = switch_to_second(&mut a);
     assert!(loads(&cmds).is_empty(), "it asks first: {cmds:?}");
     let cmds = a.press(KeyCode::Char('d'));
     assert_eq!(loads(&cmds), ["prod"]);
-    a.update(Message::ProfileLoaded(Ok(LoadedProfile {
-        name: "prod".into(),
-        is_demo: false,
-        analytics_url: "https://collect.example".into(),
-        local: false,
-        events: None,
-        profile: None,
-        request: EditorRequest::demo("http://127.0.0.1:9"),
-        key: Some(Secret::new("k2")),
-        key_source: "env PROD_KEY".into(),
-        key_to_read: None,
-    })));
+    // What the runtime answers for a profile that holds no batch.
+    let mut prod = crate::store::Profile::demo();
+    prod.name = "prod".into();
+    prod.events = None;
+    a.update(Message::ProfileLoaded(Ok(
+        crate::tui::runtime::profile::loaded_profile(
+            prod,
+            "http://127.0.0.1:9".into(),
+            "https://collect.example".into(),
+        ),
+    )));
     a.press(KeyCode::F(3));
     let row = a
         .lines()
