@@ -859,9 +859,9 @@ fn on_paste(app: &mut App, text: &str) -> Vec<Command> {
 fn on_key_too_small(app: &mut App, key: KeyEvent) -> Vec<Command> {
     let quit = crate::tui::global_keys::GLOBAL_KEYS.lookup(&key)
         == Some(crate::tui::global_keys::GlobalAction::Quit);
+    // Where quitting would ask, the question could not be seen: the key waits.
     if quit && app.popup.is_none() && !app.unsaved_anywhere() {
-        app.quit = true;
-        return vec![Command::Quit];
+        return request_quit(app);
     }
     vec![]
 }
