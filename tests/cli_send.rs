@@ -6,10 +6,13 @@
 // unwrap inside #[test] functions only; this covers the helpers too).
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use std::fs;
 use std::path::Path;
 
 use assert_cmd::Command;
+use common::upstream::{raw_answer, raw_upstream};
 use signscope::core::Secret;
 use signscope::server::{spawn, Server, ServerConfig};
 
@@ -598,44 +601,6 @@ fn the_workbench_without_a_terminal_says_what_to_use_instead() {
     assert_eq!(out, "");
 }
 
-/// A server on raw sockets that answers every request with `answer` and closes.
-fn raw_server(answer: &'static [u8]) -> String {
-    use std::io::{Read, Write};
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    std::thread::spawn(move || {
-        for conn in listener.incoming() {
-            let Ok(mut s) = conn else { continue };
-            let mut head = Vec::new();
-            let mut byte = [0u8; 1];
-            while !head.ends_with(b"\r\n\r\n") && s.read(&mut byte).unwrap_or(0) == 1 {
-                head.push(byte[0]);
-            }
-            let text = String::from_utf8_lossy(&head).to_ascii_lowercase();
-            let length: usize = text
-                .lines()
-                .find_map(|l| {
-                    l.strip_prefix("content-length:")
-                        .map(|v| v.trim().parse().unwrap())
-                })
-                .unwrap_or(0);
-            let mut body = vec![0u8; length];
-            let _ = s.read_exact(&mut body);
-            let _ = s.write_all(answer);
-        }
-    });
-    url
-}
-
-/// An HTTP/1.1 answer: status line rest and headers, then `body` with its length.
-fn answer(head: &str, body: &str) -> &'static [u8] {
-    let text = format!(
-        "HTTP/1.1 {head}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    Box::leak(text.into_bytes().into_boxed_slice())
-}
-
 /// Bytes that act on a terminal or reorder what it shows: ESC, BEL, a C1 CSI, bidi controls.
 fn terminal_controls(text: &str) -> Vec<String> {
     text.chars()
@@ -651,10 +616,12 @@ fn terminal_controls(text: &str) -> Vec<String> {
 #[test]
 fn send_shows_a_hostile_answer_escaped_in_text_and_json() {
     let env = Env::new();
-    let text = raw_server(answer(
-        "502 Bad Gateway\r\nContent-Type: text/plain\r\nX-Note: a\u{202E}b",
-        "\x1b]52;c;ZWNobyBoaQ==\x07\x1b[2J\u{009B}2Jgone\u{202E}txt.exe\r\n",
-    ));
+    let (text, _) = raw_upstream(|_| {
+        raw_answer(
+            "502 Bad Gateway\r\nContent-Type: text/plain\r\nX-Note: a\u{202E}b",
+            "\x1b]52;c;ZWNobyBoaQ==\x07\x1b[2J\u{009B}2Jgone\u{202E}txt.exe\r\n",
+        )
+    });
     new_profile(&env, "text", &text, &["--rest-key-env", "K"]);
     let (code, out, err) = env.run_with(
         &["send", "--profile", "text", "--body", "[]"],
@@ -669,10 +636,12 @@ fn send_shows_a_hostile_answer_escaped_in_text_and_json() {
     );
     assert!(out.contains("x-note: a\\u{202E}b"), "{out}");
 
-    let json = raw_server(answer(
-        "400 Bad Request\r\nContent-Type: application/json",
-        "{\"code\":\"X\u{009B}2J\u{202E}\\u001b\"}",
-    ));
+    let (json, _) = raw_upstream(|_| {
+        raw_answer(
+            "400 Bad Request\r\nContent-Type: application/json",
+            "{\"code\":\"X\u{009B}2J\u{202E}\\u001b\"}",
+        )
+    });
     new_profile(&env, "json", &json, &["--rest-key-env", "K"]);
     for output in ["text", "json"] {
         let (code, out, err) = env.run_with(

@@ -5,12 +5,14 @@
 // unwrap inside #[test] functions only; this covers the helpers too).
 #![allow(clippy::unwrap_used)]
 
+mod common;
 mod server_common;
 
 use std::io::{Read, Write};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use common::upstream::{raw_answer, raw_upstream, Received};
 use futures::StreamExt;
 use serde_json::Value;
 use server_common::*;
@@ -593,44 +595,30 @@ async fn every_analytics_request_reaches_the_upstream_the_older_endpoints_includ
 
 /// An upstream on raw sockets that answers what an HTTP library would not: `101 Switching
 /// Protocols` to `/v2/switch`, status 600 to `/v2/six-hundred`, `upstream` to anything else.
-/// Keeps every request line it receives.
-fn hostile_upstream() -> (String, Arc<Mutex<Vec<String>>>) {
-    let seen: Arc<Mutex<Vec<String>>> = Arc::default();
-    let keep = seen.clone();
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    std::thread::spawn(move || {
-        for conn in listener.incoming() {
-            let Ok(mut s) = conn else { continue };
-            let mut head = Vec::new();
-            let mut byte = [0u8; 1];
-            while !head.ends_with(b"\r\n\r\n") && s.read(&mut byte).unwrap_or(0) == 1 {
-                head.push(byte[0]);
-            }
-            let text = String::from_utf8_lossy(&head).into_owned();
-            let line = text.lines().next().unwrap_or("").to_string();
-            let length: usize = text
-                .lines()
-                .find_map(|l| {
-                    l.to_ascii_lowercase()
-                        .strip_prefix("content-length:")
-                        .map(|v| v.trim().parse().unwrap())
-                })
-                .unwrap_or(0);
-            let mut body = vec![0u8; length];
-            let _ = s.read_exact(&mut body);
-            keep.lock().unwrap().push(line.clone());
-            let answer = if line.contains("/v2/switch") {
-                "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"
-            } else if line.contains("/v2/six-hundred") {
-                "HTTP/1.1 600 Strange\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi"
-            } else {
-                "HTTP/1.1 200 OK\r\nContent-Length: 8\r\nConnection: close\r\n\r\nupstream"
-            };
-            let _ = s.write_all(answer.as_bytes());
+fn hostile_upstream() -> (String, Received) {
+    raw_upstream(|line| {
+        if line.contains("/v2/switch") {
+            b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"
+                .to_vec()
+        } else if line.contains("/v2/six-hundred") {
+            raw_answer("600 Strange", "hi")
+        } else {
+            raw_answer("200 OK", "upstream")
         }
-    });
-    (url, seen)
+    })
+}
+
+/// The request lines of what a [`raw_upstream`] received.
+fn request_lines(received: &Received) -> Vec<String> {
+    received
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let text = String::from_utf8_lossy(r);
+            text.lines().next().unwrap_or("").to_string()
+        })
+        .collect()
 }
 
 /// Read one answer (head and a body of its Content-Length) from `s`; its status and body.
@@ -717,7 +705,7 @@ async fn what_cannot_be_proxied_is_refused_in_a_sentence_and_options_is_forwarde
     assert!(outcome[2].1.contains("status 600"), "{}", outcome[2].1);
     assert_eq!(outcome[3], (200, "upstream".to_string()));
     assert_eq!(outcome[4].0, 200);
-    let lines = seen.lock().unwrap().clone();
+    let lines = request_lines(&seen);
     assert_eq!(
         lines,
         [
@@ -727,5 +715,59 @@ async fn what_cannot_be_proxied_is_refused_in_a_sentence_and_options_is_forwarde
         ],
         "CONNECT never reaches the upstream"
     );
+    proxy.shutdown().await;
+}
+
+/// The proxy added what the application never sent: a request without `Accept` reached the
+/// upstream with `accept: */*` (the HTTP client's default), and every name went out in lower
+/// case. Now the upstream receives the bytes the client sent, `Host` naming the upstream being
+/// the one difference: no header added, none dropped or re-cased, the same order, the body
+/// byte for byte (rule W8).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_upstream_receives_the_bytes_the_client_sent_and_nothing_more() {
+    let (up, received) = raw_upstream(|_| raw_answer("200 OK", "upstream"));
+    let proxy = proxy_to(Some(&up), Some(&up)).await;
+    let (proxy_host, up_host) = (proxy.addr.to_string(), up.replace("http://", ""));
+    let form = "--b1\r\nContent-Disposition: form-data; name=\"klevu_apiKey\"\r\n\r\nklevu-1\r\n--b1\r\nContent-Disposition: form-data; name=\"klevu_term\"\r\n\r\nshoes\r\n--b1--\r\n";
+    let requests: Vec<String> = vec![
+        // Guzzle as the vendor's Magento module uses it: no Accept, no User-Agent.
+        format!("PUT /v2/batch HTTP/1.1\r\nHost: {proxy_host}\r\nContent-Type: application/json\r\nX-KLEVU-APIKEY: klevu-1\r\nX-KLEVU-TIMESTAMP: 2026-01-01T00:00:00.000Z\r\nX-KLEVU-AUTH-ALGO: HmacSHA384\r\nX-KLEVU-CONTENT-ENCODING: utf-8\r\nX-KLEVU-SIGNATURE: c2ln\r\nContent-Length: {}\r\n\r\n{BODY}", BODY.len()),
+        // One with both, written in its own case.
+        format!("PUT /v2/batch HTTP/1.1\r\nuser-agent: GuzzleHttp/7\r\nHost: {proxy_host}\r\nACCEPT: application/json\r\nContent-Length: {}\r\ncontent-type: application/json\r\nx-svc-apikey: klevu-1\r\n\r\n{BODY}", BODY.len()),
+        // A multipart form to an older endpoint.
+        format!("POST /analytics/productTracking HTTP/1.1\r\nHost: {proxy_host}\r\nContent-Type: multipart/form-data; boundary=b1\r\nContent-Length: {}\r\n\r\n{form}", form.len()),
+        // A GET with a JSON body.
+        format!("GET /v2/attributes?x=%2F HTTP/1.1\r\nHost: {proxy_host}\r\nX-Svc-Apikey: klevu-1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{BODY}", BODY.len()),
+        // A GET without a body declares no length and gets none.
+        format!("GET /v2/attributes HTTP/1.1\r\nHost: {proxy_host}\r\nX-Svc-Apikey: klevu-1\r\n\r\n"),
+    ];
+    let addr = proxy.addr;
+    let sent = requests.clone();
+    let answers = tokio::task::spawn_blocking(move || {
+        sent.iter()
+            .map(|raw| {
+                let mut s = std::net::TcpStream::connect(addr).unwrap();
+                s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+                s.write_all(raw.as_bytes()).unwrap();
+                read_answer(&mut s)
+            })
+            .collect::<Vec<_>>()
+    })
+    .await
+    .unwrap();
+    for (answer, raw) in answers.iter().zip(&requests) {
+        assert_eq!(answer, &(200, "upstream".to_string()), "{raw}");
+    }
+    let got: Vec<String> = received
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|r| String::from_utf8_lossy(r).into_owned())
+        .collect();
+    let want: Vec<String> = requests
+        .iter()
+        .map(|r| r.replace(&format!("Host: {proxy_host}"), &format!("Host: {up_host}")))
+        .collect();
+    assert_eq!(got, want);
     proxy.shutdown().await;
 }

@@ -9,18 +9,26 @@
 //! Nothing is re-encoded, so the signature the application made is the one the upstream checks;
 //! a path or query the HTTP client would re-encode is refused with 502 instead of being sent
 //! altered. signscope holds no key of the client's, so none can be sent: only what the client
-//! sent is.
+//! sent is. Nothing is added either (`docs/server.md` rule W8): the client is hyper's own HTTP/1.1
+//! client, which sends the headers it is given in their order and with the names' case as the
+//! application wrote them (the server keeps it), and no `Accept` or `User-Agent` of its own;
+//! only `Host` names the upstream and a chunked body is sent with its `Content-Length`.
 
 use std::sync::{Arc, PoisonError, RwLock};
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderMap, HeaderName, Method};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use futures::StreamExt;
+use http_body_util::BodyExt;
+use hyper::body::Incoming;
+use hyper_rustls::HttpsConnector;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioExecutor;
 
 use super::body::{read_forwarded_body, BodyBudget, BodyFailed, BodyPace, BodyPermit, Budgeted};
 use super::error::ApiError;
@@ -48,13 +56,19 @@ const MAX_UPSTREAM_HEADERS: usize = 64;
 #[derive(Clone, Copy, Debug)]
 pub struct Forwarded;
 
+/// The HTTP/1.1 client a forwarded request goes out with (plain or TLS, connections reused).
+type Client = hyper_util::client::legacy::Client<HttpsConnector<HttpConnector>, Body>;
+
 /// One upstream: where to, and the client that goes there.
 pub struct Upstream {
     /// The base URL without a trailing slash, e.g. `https://indexing.example.com`.
     base: String,
     /// Its path without a trailing slash (`""` for most upstreams).
     base_path: String,
-    client: reqwest::Client,
+    /// The `Host` a forwarded request carries: the upstream's host, and its port unless it is
+    /// the scheme's default.
+    host: HeaderValue,
+    client: Client,
     max_body: usize,
     /// The local server's body read bounds (`docs/server.md`, rule L2): a forwarded body is read
     /// under the same rules as a local one.
@@ -186,8 +200,6 @@ enum ForwardError {
         path_and_query: String,
         sent: String,
     },
-    #[error("the method {method} cannot be forwarded ({reason})")]
-    Method { method: String, reason: String },
     #[error("it did not answer in time (nothing for {} s)", UPSTREAM_TIMEOUT.as_secs())]
     Late,
     #[error("it did not answer in time ({0})")]
@@ -212,20 +224,21 @@ impl Upstream {
         body_timeout: Duration,
     ) -> Result<Upstream, UpstreamError> {
         let parsed = check_url(url)?;
-        // No total timeout: an answer passed on as it arrives takes as long as its client
-        // reads; the upstream's own waits are bounded in `send`.
-        let client = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .connect_timeout(CONNECT_TIMEOUT)
-            .build()
-            .map_err(|e| UpstreamError::Client {
-                url: url.to_string(),
-                reason: e.to_string(),
-            })?;
+        let failed = |reason: String| UpstreamError::Client {
+            url: url.to_string(),
+            reason,
+        };
+        // check_url made sure there is a host.
+        let name = parsed.host_str().unwrap_or_default();
+        let host = match parsed.port() {
+            Some(port) => format!("{name}:{port}"),
+            None => name.to_string(),
+        };
         Ok(Upstream {
             base: url.trim_end_matches('/').to_string(),
             base_path: parsed.path().trim_end_matches('/').to_string(),
-            client,
+            host: HeaderValue::from_str(&host).map_err(|e| failed(e.to_string()))?,
+            client: client().map_err(failed)?,
             max_body,
             pace: BodyPace::deadline(body_timeout),
             budget: None,
@@ -257,6 +270,35 @@ impl Upstream {
     }
 }
 
+/// The forwarding client: HTTP/1.1 over TCP or TLS (the roots reqwest's own client trusts),
+/// names sent in the case they were received in, no redirects followed, no header added. No
+/// total timeout: an answer passed on as it arrives takes as long as its client reads; the
+/// upstream's own waits are bounded in `send`.
+fn client() -> Result<Client, String> {
+    let mut roots = rustls::RootCertStore::empty();
+    roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+    let tls = rustls::ClientConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .map_err(|e| e.to_string())?
+    .with_root_certificates(roots)
+    .with_no_client_auth();
+    let mut tcp = HttpConnector::new();
+    tcp.enforce_http(false);
+    tcp.set_connect_timeout(Some(CONNECT_TIMEOUT));
+    let connector = hyper_rustls::HttpsConnectorBuilder::new()
+        .with_tls_config(tls)
+        .https_or_http()
+        .enable_http1()
+        .wrap_connector(tcp);
+    Ok(
+        hyper_util::client::legacy::Client::builder(TokioExecutor::new())
+            .http1_preserve_header_case(true)
+            .build(connector),
+    )
+}
+
 /// Headers that belong to one connection, not to the request (RFC 9110 7.6.1), plus those the
 /// client sets for the upstream connection itself (`Host`, `Content-Length`).
 fn hop_by_hop(name: &HeaderName, connection: &HeaderMap) -> bool {
@@ -284,12 +326,26 @@ fn hop_by_hop(name: &HeaderName, connection: &HeaderMap) -> bool {
         .any(|token| token.trim().eq_ignore_ascii_case(n))
 }
 
-fn end_to_end(headers: &HeaderMap) -> HeaderMap {
-    let mut out = HeaderMap::with_capacity(headers.len());
+/// The headers a forwarded request carries, in the order received: every end-to-end one as
+/// it came, `Host` (where the client put it) naming the upstream, and the body's
+/// `Content-Length` where the client put its own (after the others when its body came
+/// chunked; none for a body-less request that declared none).
+fn upstream_headers(headers: &HeaderMap, host: &HeaderValue, body_len: usize) -> HeaderMap {
+    let length = HeaderValue::from(body_len);
+    let mut out = HeaderMap::with_capacity(headers.len() + 1);
     for (name, value) in headers {
-        if !hop_by_hop(name, headers) {
+        if name == header::HOST {
+            out.entry(header::HOST).or_insert_with(|| host.clone());
+        } else if name == header::CONTENT_LENGTH {
+            out.entry(header::CONTENT_LENGTH)
+                .or_insert_with(|| length.clone());
+        } else if !hop_by_hop(name, headers) {
             out.append(name.clone(), value.clone());
         }
+    }
+    out.entry(header::HOST).or_insert_with(|| host.clone());
+    if body_len > 0 || headers.contains_key(header::TRANSFER_ENCODING) {
+        out.entry(header::CONTENT_LENGTH).or_insert(length);
     }
     out
 }
@@ -324,7 +380,9 @@ pub async fn proxy(State(target): State<Target>, req: Request, next: Next) -> Re
         .path_and_query()
         .map(|p| p.as_str().to_string())
         .unwrap_or_else(|| parts.uri.path().to_string());
-    let headers = end_to_end(&parts.headers);
+    let headers = upstream_headers(&parts.headers, &up.host, bytes.len());
+    // The names' case as received (hyper's server keeps it there; its client writes it).
+    let extensions = parts.extensions.clone();
 
     // Verify and record exactly as without forwarding; keep the local answer for the record.
     let local = next
@@ -338,7 +396,11 @@ pub async fn proxy(State(target): State<Target>, req: Request, next: Next) -> Re
         // that agreed would turn the client's connection into a tunnel no one serves.
         Err(Failed::Connect)
     } else {
-        send(&up, method, &path_and_query, headers, bytes).await
+        let mut request = axum::http::Request::new(Body::from(bytes));
+        *request.method_mut() = method;
+        *request.headers_mut() = headers;
+        *request.extensions_mut() = extensions;
+        send(&up, request, &path_and_query).await
     };
     let (mut response, upstream) = match sent {
         Ok((response, seen)) => {
@@ -426,26 +488,24 @@ fn unusable_status(status: u16) -> Option<UnusableStatus> {
     }
 }
 
-/// Send the request on and read the answer; `Err` says why not.
+/// Send the request (method, headers, body and the names' case as received) on to
+/// `path_and_query` under the upstream and read the answer; `Err` says why not.
 async fn send(
     up: &Upstream,
-    method: Method,
+    mut request: axum::http::Request<Body>,
     path_and_query: &str,
-    headers: HeaderMap,
-    body: Bytes,
 ) -> Result<(Response, UpstreamSeen), Failed> {
     let target = format!("{}{path_and_query}", up.base);
-    let url = reqwest::Url::parse(&target).map_err(|e| ForwardError::NotAUrl {
-        reason: e.to_string(),
-        target: target.clone(),
-    })?;
-    // The HTTP client would send `url` as it normalised it; refuse rather than alter what the
-    // signature covers.
-    let mut sent = url.path().to_string();
-    if let Some(q) = url.query() {
-        sent.push('?');
-        sent.push_str(q);
-    }
+    let uri: axum::http::Uri =
+        target
+            .parse()
+            .map_err(|e: axum::http::uri::InvalidUri| ForwardError::NotAUrl {
+                reason: e.to_string(),
+                target: target.clone(),
+            })?;
+    // The HTTP client sends the URI's path and query as they are; refuse rather than alter
+    // what the signature covers should they ever differ.
+    let sent = uri.path_and_query().map_or("/", |p| p.as_str()).to_string();
     if sent != format!("{}{path_and_query}", up.base_path) {
         return Err(ForwardError::Normalised {
             path_and_query: path_and_query.to_string(),
@@ -453,31 +513,25 @@ async fn send(
         }
         .into());
     }
-    let reqwest_method = reqwest::Method::from_bytes(method.as_str().as_bytes()).map_err(|e| {
-        ForwardError::Method {
-            method: method.to_string(),
-            reason: e.to_string(),
-        }
-    })?;
-    let mut rb = up.client.request(reqwest_method, url);
-    for (name, value) in &headers {
-        rb = rb.header(name.as_str(), value.as_bytes());
-    }
-    let resp = tokio::time::timeout(UPSTREAM_TIMEOUT, rb.body(body).send())
+    *request.uri_mut() = uri;
+    let resp = tokio::time::timeout(UPSTREAM_TIMEOUT, up.client.request(request))
         .await
         .map_err(|_| ForwardError::Late)?
-        .map_err(|e| cause(&e))?;
+        .map_err(|e| cause(&e, e.is_connect()))?;
     let status = resp.status().as_u16();
     if let Some(why) = unusable_status(status) {
         return Err(Failed::Unusable(why));
     }
     let resp_headers = resp.headers().clone();
-    let declared = resp.content_length();
+    let declared = resp_headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
     if declared.is_some_and(|n| n > MAX_UPSTREAM_ANSWER as u64) {
         return Err(ForwardError::TooLarge.into());
     }
     let mut answer = Answer {
-        resp,
+        body: resp.into_body(),
         answers: up.answers.clone(),
         read: 0,
     };
@@ -540,7 +594,7 @@ async fn send(
 }
 
 struct Answer {
-    resp: reqwest::Response,
+    body: Incoming,
     answers: Option<(BodyBudget, Duration)>,
     read: usize,
 }
@@ -554,10 +608,10 @@ impl Answer {
                 return Err(ForwardError::NoRoom(stall.as_secs()));
             }
         }
-        let chunk = tokio::time::timeout(UPSTREAM_TIMEOUT, self.resp.chunk())
+        let chunk = tokio::time::timeout(UPSTREAM_TIMEOUT, self.data())
             .await
             .map_err(|_| ForwardError::Late)?
-            .map_err(|e| cause(&e))?;
+            .map_err(|e| cause(&e, false))?;
         let Some(chunk) = chunk else {
             return Ok(None);
         };
@@ -575,6 +629,16 @@ impl Answer {
             permit.keep(chunk.len());
         }
         Ok(Some((chunk, permit)))
+    }
+
+    /// The body's next bytes (trailers are the connection's and stay behind); `None` at its end.
+    async fn data(&mut self) -> Result<Option<Bytes>, hyper::Error> {
+        while let Some(frame) = self.body.frame().await {
+            if let Ok(data) = frame?.into_data() {
+                return Ok(Some(data));
+            }
+        }
+        Ok(None)
     }
 
     /// The answer's start: all of it when it ends within [`WHOLE_ANSWER`] bytes (true), else
@@ -607,16 +671,20 @@ impl Answer {
     }
 }
 
-/// The root cause of a client error in words, e.g. `Connection refused (os error 111)`.
-fn cause(e: &reqwest::Error) -> ForwardError {
-    let mut root: &dyn std::error::Error = e;
+/// The root cause of a client error in words, e.g. `Connection refused (os error 111)`;
+/// `connect` when it came while connecting.
+fn cause(e: &(dyn std::error::Error + 'static), connect: bool) -> ForwardError {
+    let mut root = e;
     while let Some(next) = root.source() {
         root = next;
     }
     let text = root.to_string();
-    if e.is_timeout() {
+    let timed_out = root
+        .downcast_ref::<std::io::Error>()
+        .is_some_and(|io| io.kind() == std::io::ErrorKind::TimedOut);
+    if timed_out {
         ForwardError::Timeout(text)
-    } else if e.is_connect() {
+    } else if connect {
         ForwardError::Connect(text)
     } else {
         ForwardError::Transport(text)
@@ -628,21 +696,39 @@ mod tests {
     use super::*;
 
     #[test]
-    fn hop_by_hop_headers_stay_behind() {
+    fn hop_by_hop_headers_stay_behind_and_host_and_length_keep_their_places() {
         let mut h = HeaderMap::new();
         h.insert("host", "a".parse().unwrap());
         h.insert("connection", "keep-alive, x-private".parse().unwrap());
         h.insert("x-private", "1".parse().unwrap());
         h.insert("transfer-encoding", "chunked".parse().unwrap());
-        h.insert("content-length", "3".parse().unwrap());
         h.insert("authorization", "Bearer sig".parse().unwrap());
         h.append("x-svc-apikey", "k".parse().unwrap());
         h.append("x-multi", "1".parse().unwrap());
         h.append("x-multi", "2".parse().unwrap());
-        let kept = end_to_end(&h);
+        let kept = upstream_headers(&h, &HeaderValue::from_static("up:9"), 3);
         let names: Vec<&str> = kept.keys().map(|n| n.as_str()).collect();
-        assert_eq!(names, ["authorization", "x-svc-apikey", "x-multi"]);
+        assert_eq!(
+            names,
+            [
+                "host",
+                "authorization",
+                "x-svc-apikey",
+                "x-multi",
+                "content-length"
+            ]
+        );
+        assert_eq!(kept["host"], "up:9");
+        assert_eq!(kept["content-length"], "3");
         assert_eq!(kept.get_all("x-multi").iter().count(), 2);
+
+        // A request without a body and without a length gets none.
+        let mut get = HeaderMap::new();
+        get.insert("host", "a".parse().unwrap());
+        get.insert("x-svc-apikey", "k".parse().unwrap());
+        let kept = upstream_headers(&get, &HeaderValue::from_static("up:9"), 0);
+        let names: Vec<&str> = kept.keys().map(|n| n.as_str()).collect();
+        assert_eq!(names, ["host", "x-svc-apikey"]);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

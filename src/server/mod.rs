@@ -470,7 +470,10 @@ async fn accept_loop(
         .max_header_size(config.max_header_bytes)
         .max_buf_size(config.max_header_bytes.max(8192) * 2)
         // A client that shuts down its write side after the body still gets its answer.
-        .half_close(true);
+        .half_close(true)
+        // The names' case as the client wrote them, which a forwarded request keeps
+        // (docs/server.md rule W8).
+        .preserve_header_case(true);
     loop {
         tokio::select! {
             _ = &mut stop => break,

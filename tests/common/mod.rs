@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+pub mod upstream;
 pub mod workbench;
 
 use portable_pty::{native_pty_system, Child, CommandBuilder, MasterPty, PtySize};

@@ -1,0 +1,54 @@
+//! An HTTP/1.1 server on raw sockets (127.0.0.1, port 0) for tests that must see exactly the
+//! bytes a client sent, or answer what an HTTP library would not.
+
+use std::io::{Read, Write};
+use std::sync::{Arc, Mutex};
+
+/// Every request a [`raw_upstream`] received, as the bytes that arrived: its head up to the
+/// blank line and the body of its `Content-Length`.
+pub type Received = Arc<Mutex<Vec<Vec<u8>>>>;
+
+/// A server that reads each request (head, then a body of its `Content-Length`), keeps its
+/// bytes, writes `answer(request line)` and closes the connection. Its base URL and what it
+/// received.
+pub fn raw_upstream(answer: impl Fn(&str) -> Vec<u8> + Send + 'static) -> (String, Received) {
+    let received: Received = Arc::default();
+    let keep = received.clone();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for conn in listener.incoming() {
+            let Ok(mut s) = conn else { continue };
+            let mut bytes = Vec::new();
+            let mut byte = [0u8; 1];
+            while !bytes.ends_with(b"\r\n\r\n") && s.read(&mut byte).unwrap_or(0) == 1 {
+                bytes.push(byte[0]);
+            }
+            let head = String::from_utf8_lossy(&bytes).into_owned();
+            let length: usize = head
+                .lines()
+                .find_map(|l| {
+                    l.to_ascii_lowercase()
+                        .strip_prefix("content-length:")
+                        .map(|v| v.trim().parse().unwrap())
+                })
+                .unwrap_or(0);
+            let mut body = vec![0u8; length];
+            let _ = s.read_exact(&mut body);
+            bytes.extend_from_slice(&body);
+            keep.lock().unwrap().push(bytes);
+            let line = head.lines().next().unwrap_or("");
+            let _ = s.write_all(&answer(line));
+        }
+    });
+    (url, received)
+}
+
+/// An HTTP/1.1 answer: the status line's rest (`200 OK`) and `body` with its length.
+pub fn raw_answer(status: &str, body: &str) -> Vec<u8> {
+    format!(
+        "HTTP/1.1 {status}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
