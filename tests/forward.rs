@@ -12,7 +12,7 @@ use std::io::{Read, Write};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use common::upstream::{raw_answer, raw_upstream, Received};
+use common::upstream::{content_length, raw_answer, raw_upstream, Received};
 use futures::StreamExt;
 use serde_json::Value;
 use server_common::*;
@@ -636,14 +636,7 @@ fn read_answer(s: &mut std::net::TcpStream) -> (u16, String) {
     }
     let text = String::from_utf8_lossy(&head).into_owned();
     let status = text[9..12].parse().unwrap();
-    let length: usize = text
-        .lines()
-        .find_map(|l| {
-            l.to_ascii_lowercase()
-                .strip_prefix("content-length:")
-                .map(|v| v.trim().parse().unwrap())
-        })
-        .unwrap_or_else(|| panic!("no Content-Length in {text:?}"));
+    let length = content_length(&text).unwrap_or_else(|| panic!("no Content-Length in {text:?}"));
     let mut body = vec![0u8; length];
     s.read_exact(&mut body).unwrap();
     (status, String::from_utf8(body).unwrap())

@@ -25,14 +25,7 @@ pub fn raw_upstream(answer: impl Fn(&str) -> Vec<u8> + Send + 'static) -> (Strin
                 bytes.push(byte[0]);
             }
             let head = String::from_utf8_lossy(&bytes).into_owned();
-            let length: usize = head
-                .lines()
-                .find_map(|l| {
-                    l.to_ascii_lowercase()
-                        .strip_prefix("content-length:")
-                        .map(|v| v.trim().parse().unwrap())
-                })
-                .unwrap_or(0);
+            let length = content_length(&head).unwrap_or(0);
             let mut body = vec![0u8; length];
             let _ = s.read_exact(&mut body);
             bytes.extend_from_slice(&body);
@@ -42,6 +35,15 @@ pub fn raw_upstream(answer: impl Fn(&str) -> Vec<u8> + Send + 'static) -> (Strin
         }
     });
     (url, received)
+}
+
+/// The `Content-Length` a message head declares, if any.
+pub fn content_length(head: &str) -> Option<usize> {
+    head.lines().find_map(|l| {
+        l.to_ascii_lowercase()
+            .strip_prefix("content-length:")
+            .map(|v| v.trim().parse().unwrap())
+    })
 }
 
 /// An HTTP/1.1 answer: the status line's rest (`200 OK`) and `body` with its length.
