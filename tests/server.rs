@@ -641,6 +641,60 @@ async fn collector_accepts_a_good_batch_and_stores_its_events() {
     );
 }
 
+/// The older endpoints were judged by their API key alone: a search sent with `apiKey=` and
+/// `term=` was told only that klevu_apiKey was missing, and a click with the group id as its
+/// variant id, or without its keywords, was answered 200. Now each endpoint's documented
+/// fields are required, a field without its `klevu_` prefix is named as misnamed, the three ids
+/// follow the collector's identity rule, and the older SDKs' checkout (no keywords) is a
+/// warning (`docs/events.md` rule E21).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_older_endpoints_judge_their_documented_fields() {
+    let server = start_at_t0().await;
+    let c = client();
+    let get = |query: &str| {
+        let (c, url) = (c.clone(), format!("{}/analytics/{query}", server.url()));
+        async move { get_json(&c, &url).await }
+    };
+    let codes = |v: &serde_json::Value| -> Vec<String> {
+        v["problems"]
+            .as_array()
+            .or(v["warnings"].as_array())
+            .unwrap()
+            .iter()
+            .map(|p| format!("{} {}", p["code"], p["path"]).replace('"', ""))
+            .collect()
+    };
+    let (status, v) = get(
+        "n-search/search?apiKey=k&term=shoes&klevu_totalResults=3&klevu_typeOfQuery=WILDCARD_AND",
+    )
+    .await;
+    assert_eq!(status, 400, "{v}");
+    assert_eq!(codes(&v), ["MISNAMED apiKey", "MISNAMED term"], "{v}");
+    let click = "productTracking?klevu_apiKey=k&klevu_type=clicked&klevu_keywords=shoes&klevu_productId=10023-BLK-42&klevu_productGroupId=10023";
+    let (status, v) = get(&format!("{click}&klevu_productVariantId=10023")).await;
+    assert_eq!(status, 400, "{v}");
+    assert_eq!(codes(&v), ["MISMATCH klevu_productId"], "{v}");
+    assert!(
+        v["message"].as_str().unwrap().contains("older SDKs' bug"),
+        "{v}"
+    );
+    let (status, v) =
+        get(&format!("{click}&klevu_productVariantId=BLK-42").replace("&klevu_keywords=shoes", ""))
+            .await;
+    assert_eq!(status, 400, "{v}");
+    assert_eq!(codes(&v), ["REQUIRED klevu_keywords"], "{v}");
+    let (status, v) = get(&format!("{click}&klevu_productVariantId=BLK-42")).await;
+    assert_eq!(status, 200, "{v}");
+    assert!(v.get("warnings").is_none(), "{v}");
+    let checkout = click.replace(
+        "klevu_type=clicked&klevu_keywords=shoes",
+        "klevu_type=checkout&klevu_unit=1&klevu_salePrice=9.5&klevu_currency=EUR",
+    );
+    let (status, v) = get(&format!("{checkout}&klevu_productVariantId=BLK-42")).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(codes(&v), ["RECOMMENDED klevu_keywords"], "{v}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn collector_rejects_a_bad_batch_listing_every_problem_and_keeps_it() {
     let server = start_at_t0().await;

@@ -6,12 +6,14 @@
 //! - `POST /analytics/collect`: a JSON array of events, validated (`docs/events.md`); a
 //!   multipart form there is named as such, with its `[object Object]` part (rule E22).
 //! - The older endpoints (`n-search/search`, `productTracking`, the category trackers,
-//!   `dataTracking`; rule E21): their fields are read from the query or the form and only an API
-//!   key is required.
+//!   `dataTracking`; rule E21): their fields are read from the query or the form and judged by
+//!   what each endpoint documents (`older`).
 
 use serde_json::{json, Map, Value};
 
-use super::events::{codes, validate_bytes, Level, Omitted, Problem, Report};
+use super::events::{
+    codes, identity, validate_bytes, IdNames, Identity, Level, Omitted, Problem, Report,
+};
 use super::received::ReceivedRequest;
 use super::request::CONTENT_TYPE_JSON;
 use super::visible::counted;
@@ -297,9 +299,115 @@ fn form_judgement(fields: Vec<(String, String)>) -> Judgement {
     }
 }
 
-/// An older endpoint: its fields from the query and the body (multipart or URL-encoded form),
-/// recorded whatever they are; only the API key is required.
+// The older endpoints (`docs/events.md` rule E21): their fields read from the query and the
+// form, judged by what the vendor documents for each endpoint (the same fields `@klevu/core`'s
+// request types mark required), a field sent without its `klevu_` prefix named as misnamed, the
+// three ids judged as on the collector (rule E18), and what the vendor's own SDKs leave out in
+// a flow they support a warning, never a refusal.
+
+/// The names the older endpoints give the three ids.
+const IDS: IdNames = IdNames {
+    id: "klevu_productId",
+    group: "klevu_productGroupId",
+    variant: "klevu_productVariantId",
+};
+
+/// The fields an older endpoint requires (`docs/events.md` rule E21), the API key first.
+pub fn required_fields(name: &str) -> &'static [&'static str] {
+    match name {
+        "n-search/search" => &[
+            "klevu_apiKey",
+            "klevu_term",
+            "klevu_totalResults",
+            "klevu_typeOfQuery",
+        ],
+        "productTracking" => &[
+            "klevu_apiKey",
+            "klevu_keywords",
+            "klevu_productId",
+            "klevu_productGroupId",
+            "klevu_productVariantId",
+        ],
+        "categoryProductViewTracking" => &[
+            "klevu_apiKey",
+            "klevu_categoryName",
+            "klevu_categoryPath",
+            "klevu_productIds",
+        ],
+        "categoryProductClickTracking" => &[
+            "klevu_apiKey",
+            "klevu_categoryName",
+            "klevu_categoryPath",
+            "klevu_productId",
+            "klevu_productGroupId",
+            "klevu_productVariantId",
+        ],
+        _ => &["klevu_apiKey"],
+    }
+}
+
+/// Why a missing required field is only a warning: a flow of the vendor's own SDK that sends
+/// the request without it (checked in each `@klevu/core` version's code).
+fn sdk_omits(name: &str, field: &str, fields: &Map<String, Value>) -> Option<&'static str> {
+    let kind = fields.get("klevu_type").and_then(Value::as_str);
+    (name == "productTracking" && field == "klevu_keywords" && kind == Some("checkout")).then_some(
+        "@klevu/core 1.x-3.x's checkout (KlevuEvents.buy, klevu_type=checkout) sends none: a purchase has no search term",
+    )
+}
+
+/// An older endpoint's request: its fields from the query and the body (multipart or
+/// URL-encoded form), recorded whatever they are, and judged.
 fn judge_older(req: &ReceivedRequest, name: &'static str) -> Judgement {
+    let fields = older_fields(req);
+    let mut map = Map::new();
+    for (k, v) in &fields {
+        // A repeated field keeps its first value (the record's `fields` shows them all).
+        map.entry(k.clone())
+            .or_insert_with(|| Value::from(v.as_str()));
+    }
+    let problems = older_problems(name, &map);
+    let errors: Vec<&str> = problems
+        .iter()
+        .filter(|p| p.get("level").and_then(Value::as_str) == Some("error"))
+        .filter_map(|p| p.get("message").and_then(Value::as_str))
+        .collect();
+    let (status, answer) = if errors.is_empty() {
+        let key = map.get(OLDER_API_KEY_FIELD).cloned().unwrap_or(Value::Null);
+        let mut answer =
+            json!({"recorded": true, "endpoint": name, "apikey": key, "fields": fields.len()});
+        if !problems.is_empty() {
+            answer["warnings"] = Value::from(problems.clone());
+        }
+        (200, answer)
+    } else {
+        let message = match errors.as_slice() {
+            [one] => (*one).to_string(),
+            many => format!(
+                "The request to /analytics/{name} was not accepted ({}): {}",
+                counted(many.len(), "problem"),
+                many.join(" ")
+            ),
+        };
+        (400, rejection(message, &problems, 1))
+    };
+    let parsed = json!({
+        "endpoint": name,
+        "method": req.method,
+        "fields": Value::Object(map),
+    });
+    Judgement {
+        endpoint: Endpoint::Older(name),
+        status,
+        answer,
+        problems,
+        events: 1,
+        omitted: Omitted::default(),
+        parsed: Some(parsed),
+    }
+}
+
+/// The fields of the query, then of a multipart or URL-encoded form body, in order.
+fn older_fields(req: &ReceivedRequest) -> Vec<(String, String)> {
     let mut fields: Vec<(String, String)> = form_urlencoded::parse(req.query.as_bytes())
         .map(|(k, v)| (k.into_owned(), v.into_owned()))
         .collect();
@@ -314,50 +422,90 @@ fn judge_older(req: &ReceivedRequest, name: &'static str) -> Judgement {
             form_urlencoded::parse(&req.body).map(|(k, v)| (k.into_owned(), v.into_owned())),
         );
     }
-    let mut map = Map::new();
-    for (k, v) in &fields {
-        // A repeated field keeps its first value (the record's `fields` shows them all).
-        map.entry(k.clone())
-            .or_insert_with(|| Value::from(v.as_str()));
-    }
-    let key = map
-        .get(OLDER_API_KEY_FIELD)
-        .and_then(Value::as_str)
-        .filter(|k| !k.trim().is_empty())
-        .map(str::to_owned);
-    let parsed = json!({
-        "endpoint": name,
-        "method": req.method,
-        "fields": Value::Object(map),
-    });
-    let (status, problems, answer) = match key {
-        Some(key) => (
-            200,
-            Vec::new(),
-            json!({"recorded": true, "endpoint": name, "apikey": key, "fields": fields.len()}),
-        ),
-        None => {
-            let message = format!("{OLDER_API_KEY_FIELD} is missing: every request to /analytics/{name} carries the account's public API key (in the query, or as a form field when posted).");
-            let problems = vec![problem(
-                Level::Error,
-                OLDER_API_KEY_FIELD,
-                codes::REQUIRED,
-                None,
-                message.clone(),
-            )];
-            let answer = rejection(message, &problems, 1);
-            (400, problems, answer)
-        }
+    fields
+}
+
+/// Every problem of an older endpoint's fields: each required field missing, empty or sent
+/// without its prefix, then the three ids' identity.
+fn older_problems(name: &str, fields: &Map<String, Value>) -> Vec<Value> {
+    let required = required_fields(name);
+    let mut problems: Vec<Value> = required
+        .iter()
+        .filter_map(|field| required_problem(name, field, fields))
+        .collect();
+    let text = |f: &str| {
+        fields
+            .get(f)
+            .and_then(Value::as_str)
+            .filter(|v| !v.trim().is_empty())
     };
-    Judgement {
-        endpoint: Endpoint::Older(name),
-        status,
-        answer,
-        problems,
-        events: 1,
-        omitted: Omitted::default(),
-        parsed: Some(parsed),
+    if let (Some(id), Some(g), Some(v)) = (text(IDS.id), text(IDS.group), text(IDS.variant)) {
+        let verdict = identity(id, g, v);
+        if let Some(message) = verdict.message(IDS, id, g, v) {
+            problems.push(match verdict {
+                Identity::LikelyVariant(_) => problem(
+                    Level::Warning,
+                    IDS.variant,
+                    codes::VARIANT_ID,
+                    Some(Value::from(v)),
+                    message,
+                ),
+                _ => problem(
+                    Level::Error,
+                    IDS.id,
+                    codes::MISMATCH,
+                    Some(Value::from(id)),
+                    message,
+                ),
+            });
+        }
     }
+    problems
+}
+
+/// What is wrong with one required field, if anything.
+fn required_problem(name: &str, field: &str, fields: &Map<String, Value>) -> Option<Value> {
+    let value = fields.get(field).and_then(Value::as_str);
+    if let Some(v) = value {
+        return v.trim().is_empty().then(|| {
+            problem(
+                Level::Error,
+                field,
+                codes::EMPTY,
+                Some(Value::from(v)),
+                format!("{field} is empty: /analytics/{name} needs its value."),
+            )
+        });
+    }
+    // The same field without its prefix (`apiKey`, `term`), in any case.
+    let bare = field.strip_prefix("klevu_").unwrap_or(field);
+    if let Some((sent, v)) = fields.iter().find(|(k, _)| k.eq_ignore_ascii_case(bare)) {
+        return Some(problem(
+            Level::Error,
+            sent,
+            codes::MISNAMED,
+            Some(v.clone()),
+            format!("{sent} is misnamed: /analytics/{name} reads this field only as {field} (with its klevu_ prefix); send it as {field}."),
+        ));
+    }
+    if let Some(why) = sdk_omits(name, field, fields) {
+        return Some(problem(
+            Level::Warning,
+            field,
+            codes::RECOMMENDED,
+            None,
+            format!("{field} is missing, which /analytics/{name} documents as required; accepted because {why}."),
+        ));
+    }
+    let message = if field == OLDER_API_KEY_FIELD {
+        format!("{field} is missing: every request to /analytics/{name} carries the account's public API key (in the query, or as a form field when posted).")
+    } else {
+        format!(
+            "{field} is missing: /analytics/{name} requires {} (in the query, or as form fields when posted).",
+            required_fields(name).join(", ")
+        )
+    };
+    Some(problem(Level::Error, field, codes::REQUIRED, None, message))
 }
 
 /// The fields of a `multipart/form-data` body, in order, when it is one: named by its

@@ -60,24 +60,38 @@ fn the_object_object_form_is_named_never_a_json_error() {
         .contains("part \"0\" is the text"));
 }
 
+/// A GET to an older endpoint with these query fields.
+fn older(path: &str, query: &str) -> Judgement {
+    judge(&req("GET", &format!("/analytics/{path}"), query, None, b"")).unwrap()
+}
+
+/// The problems' `level code path`, in order.
+fn problem_codes(j: &Judgement) -> Vec<String> {
+    j.problems
+        .iter()
+        .map(|p| format!("{} {} {}", p["level"], p["code"], p["path"]).replace('"', ""))
+        .collect()
+}
+
+const SEARCH: &str =
+    "klevu_apiKey=klevu-1&klevu_term=shoes%20red&klevu_totalResults=12&klevu_typeOfQuery=WILDCARD_AND";
+const CLICK: &str = "klevu_apiKey=klevu-1&klevu_type=clicked&klevu_keywords=shoes&klevu_productId=10023-BLK-42&klevu_productGroupId=10023&klevu_productVariantId=BLK-42";
+
 #[test]
-fn older_endpoints_record_their_fields_and_need_only_an_api_key() {
+fn older_endpoints_record_their_fields_and_accept_what_they_document() {
     // 1.x-3.x: GET with the fields in the query.
-    let j = judge(&req(
-        "GET",
-        "/analytics/n-search/search",
-        "klevu_apiKey=klevu-1&klevu_term=shoes%20red&klevu_totalResults=12",
-        None,
-        b"",
-    ))
-    .unwrap();
+    let j = older("n-search/search", SEARCH);
     assert_eq!(j.status, 200, "{}", j.answer);
     assert_eq!(j.endpoint, Endpoint::Older("n-search/search"));
     let fields = &j.parsed.as_ref().unwrap()["fields"];
     assert_eq!(fields["klevu_term"], "shoes red");
+    assert!(j.problems.is_empty(), "{:?}", j.problems);
     // 5.x: POST with a multipart form.
     let form = BUY_FORM
         .replace("name=\"event_apikey\"", "name=\"klevu_apiKey\"")
+        .replace("name=\"event\"", "name=\"klevu_categoryName\"")
+        .replace("name=\"event_version\"", "name=\"klevu_productIds\"")
+        .replace("name=\"event_data\"", "name=\"klevu_categoryPath\"")
         .replace("[object Object]", "Mens;Shoes");
     let j = judge(&req(
         "POST",
@@ -92,21 +106,127 @@ fn older_endpoints_record_their_fields_and_need_only_an_api_key() {
         j.parsed.as_ref().unwrap()["fields"]["klevu_apiKey"],
         "klevu-1"
     );
+    assert_eq!(older("productTracking", CLICK).status, 200);
     // No API key: 400 naming the field.
-    let j = judge(&req(
-        "GET",
-        "/analytics/productTracking",
-        "klevu_term=x",
-        None,
-        b"",
-    ))
-    .unwrap();
+    let j = older("dataTracking", "klevu_term=x");
     assert_eq!(j.status, 400);
     assert_eq!(j.problems[0]["path"], "klevu_apiKey");
     assert!(j.answer["message"]
         .as_str()
         .unwrap()
         .contains("klevu_apiKey is missing"));
+}
+
+/// A search sent with `apiKey=` and `term=` was told only that klevu_apiKey was missing; a
+/// click without its keywords or its group and variant ids was accepted. Now each documented
+/// field is required and a field without its prefix is named as misnamed.
+#[test]
+fn older_endpoints_name_each_missing_and_misnamed_field() {
+    let j = older(
+        "n-search/search",
+        "apiKey=klevu-1&term=shoes&klevu_totalResults=3",
+    );
+    assert_eq!(j.status, 400, "{}", j.answer);
+    assert_eq!(
+        problem_codes(&j),
+        [
+            "error MISNAMED apiKey",
+            "error MISNAMED term",
+            "error REQUIRED klevu_typeOfQuery"
+        ]
+    );
+    let message = j.answer["message"].as_str().unwrap();
+    assert!(message.contains("3 problems"), "{message}");
+    assert!(
+        message.contains(
+            "apiKey is misnamed: /analytics/n-search/search reads this field only as klevu_apiKey"
+        ),
+        "{message}"
+    );
+    let no_keywords = older(
+        "productTracking",
+        &CLICK.replace("&klevu_keywords=shoes", ""),
+    );
+    assert_eq!(
+        problem_codes(&no_keywords),
+        ["error REQUIRED klevu_keywords"]
+    );
+    assert_eq!(no_keywords.status, 400);
+    let no_ids = older(
+        "productTracking",
+        "klevu_apiKey=k&klevu_type=clicked&klevu_keywords=s&klevu_productId=31337",
+    );
+    assert_eq!(
+        problem_codes(&no_ids),
+        [
+            "error REQUIRED klevu_productGroupId",
+            "error REQUIRED klevu_productVariantId"
+        ]
+    );
+    let empty = older(
+        "categoryProductViewTracking",
+        "klevu_apiKey=k&klevu_categoryName=&klevu_categoryPath=A&klevu_productIds=1",
+    );
+    assert_eq!(problem_codes(&empty), ["error EMPTY klevu_categoryName"]);
+}
+
+/// The three ids follow the collector's identity rule: the group id sent as the variant id is
+/// the same error on a click as in an event.
+#[test]
+fn older_endpoints_judge_the_three_ids_as_the_collector_does() {
+    let group_as_variant = CLICK.replace(
+        "klevu_productVariantId=BLK-42",
+        "klevu_productVariantId=10023",
+    );
+    for path in ["productTracking", "categoryProductClickTracking"] {
+        let q =
+            format!("{group_as_variant}&klevu_categoryName=Shoes&klevu_categoryPath=Mens%3BShoes");
+        let j = older(path, &q);
+        assert_eq!(
+            problem_codes(&j),
+            ["error MISMATCH klevu_productId"],
+            "{path}"
+        );
+        let message = j.problems[0]["message"].as_str().unwrap();
+        assert!(message.contains("the older SDKs' bug"), "{message}");
+        assert!(
+            message.contains("send \"BLK-42\" as klevu_productVariantId"),
+            "{message}"
+        );
+    }
+    // A simple product (three equal ids) and a record whose id is its variant's: valid.
+    let simple = CLICK
+        .replace("10023-BLK-42", "31337")
+        .replace("=10023&", "=31337&")
+        .replace("=BLK-42", "=31337");
+    assert_eq!(older("productTracking", &simple).status, 200);
+    let shopify = CLICK
+        .replace("10023-BLK-42", "44120398987561")
+        .replace("=BLK-42", "=44120398987561");
+    assert_eq!(older("productTracking", &shopify).status, 200);
+    // 5.x's click without a variant: the record id as the variant id, a warning.
+    let whole = CLICK.replace("=BLK-42", "=10023-BLK-42");
+    let j = older("productTracking", &whole);
+    assert_eq!(j.status, 200, "{}", j.answer);
+    assert_eq!(
+        problem_codes(&j),
+        ["warning VARIANT_ID klevu_productVariantId"]
+    );
+    assert_eq!(j.answer["warnings"][0]["code"], "VARIANT_ID");
+}
+
+/// What the vendor's own SDK leaves out in a flow it supports is a warning: @klevu/core 1.x-3.x's
+/// checkout sends productTracking without keywords.
+#[test]
+fn an_sdk_flow_that_omits_a_documented_field_is_warned_not_refused() {
+    let checkout = "klevu_apiKey=klevu-1&klevu_currency=EUR&klevu_productGroupId=10023&klevu_productId=10023-BLK-42&klevu_salePrice=89.9&klevu_productVariantId=BLK-42&klevu_type=checkout&klevu_unit=2";
+    let j = older("productTracking", checkout);
+    assert_eq!(j.status, 200, "{}", j.answer);
+    assert_eq!(problem_codes(&j), ["warning RECOMMENDED klevu_keywords"]);
+    assert!(j.problems[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("checkout"));
 }
 
 #[test]

@@ -153,9 +153,7 @@ impl Checker {
         Some((usable_id?, index))
     }
 
-    /// Item identity (`docs/events.md` rule E18): `item_id` is `item_group_id-item_variant_id`,
-    /// or all three are equal (a simple product), or `item_id` is the variant's own id (a
-    /// record whose id is its variant's, as Shopify stores have). Returns the id when usable.
+    /// Item identity (`docs/events.md` rule E18, see [`identity`]); returns the id when usable.
     pub(super) fn check_identity<'r>(
         &mut self,
         shape: Shape,
@@ -165,46 +163,27 @@ impl Checker {
         g: &str,
         v: &str,
     ) -> Option<&'r str> {
-        let joined = id.len() == g.len() + 1 + v.len()
-            && id.starts_with(g)
-            && id.ends_with(v)
-            && id.as_bytes()[g.len()] == b'-';
-        if joined || (id == g && id == v) {
+        const NAMES: IdNames = IdNames {
+            id: "item_id",
+            group: "item_group_id",
+            variant: "item_variant_id",
+        };
+        let verdict = identity(id, g, v);
+        let Some(message) = verdict.message(NAMES, id, g, v) else {
             return Some(id);
-        }
-        // The part of item_id after "group-", when item_id has that form.
-        let suffix = id
-            .strip_prefix(g)
-            .and_then(|rest| rest.strip_prefix('-'))
-            .filter(|s| !s.is_empty());
-        if id == v {
-            if let Some(suffix) = suffix {
-                // @klevu/core 5.x's documented click without variantId sends the record id as
-                // the variant id: valid, but the variant is probably the suffix.
-                self.push(
-                    Level::Warning,
-                    item_path(shape, i, j, "item_variant_id"),
-                    codes::VARIANT_ID,
-                    Some(Value::from(v)),
-                    format!("item_variant_id is the whole item_id \"{id}\", which is item_group_id + \"-\" + \"{suffix}\": the variant id is probably \"{suffix}\" (pass the variant id to the SDK's click)."),
-                );
-            }
-            return Some(id);
-        }
-        let msg = if v == g {
-            let fix = suffix.unwrap_or(id);
-            format!("item_variant_id is the group id \"{g}\", so item_id \"{id}\" is neither item_group_id + \"-\" + item_variant_id nor the variant's own id: the older SDKs' bug that sends the group id as the variant id; send \"{fix}\" as item_variant_id.")
-        } else {
-            format!("item_id must equal item_group_id + \"-\" + item_variant_id (here \"{g}-{v}\"), or the variant's own id (\"{v}\"), or, for a simple product, all three ids the same.")
+        };
+        let (level, field, code, value) = match verdict {
+            Identity::LikelyVariant(_) => (Level::Warning, NAMES.variant, codes::VARIANT_ID, v),
+            _ => (Level::Error, NAMES.id, codes::MISMATCH, id),
         };
         self.push(
-            Level::Error,
-            item_path(shape, i, j, "item_id"),
-            codes::MISMATCH,
-            Some(Value::from(id)),
-            msg,
+            level,
+            item_path(shape, i, j, field),
+            code,
+            Some(Value::from(value)),
+            message,
         );
-        None
+        verdict.usable().then_some(id)
     }
 
     /// `currency`: three upper-case letters.
@@ -294,5 +273,76 @@ impl Checker {
             );
         }
         Some(n)
+    }
+}
+
+/// The names an account's three ids go by where they are judged: `item_id`, `item_group_id`,
+/// `item_variant_id` in a collector event; `klevu_productId`, ... on the older endpoints.
+#[derive(Clone, Copy, Debug)]
+pub struct IdNames {
+    pub id: &'static str,
+    pub group: &'static str,
+    pub variant: &'static str,
+}
+
+/// What rule E18 (`docs/events.md`) says of a record's id, its group id and its variant id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Identity<'a> {
+    /// `id` is `group-variant`, or all three are equal (a simple product), or `id` is the
+    /// variant's own id with another group id (a record whose id is its variant's).
+    Valid,
+    /// The variant id is the whole id, which is itself `group-SUFFIX`: valid, but the variant
+    /// is probably SUFFIX (a warning; @klevu/core 5.x's documented click without `variantId`).
+    LikelyVariant(&'a str),
+    /// The group id sent as the variant id (the older SDKs' bug): an error; the fix is the
+    /// variant id given.
+    GroupAsVariant(&'a str),
+    /// Neither of the valid forms: an error.
+    Mismatch,
+}
+
+/// Judge three ids by rule E18.
+pub fn identity<'a>(id: &'a str, g: &str, v: &str) -> Identity<'a> {
+    let joined = id.len() == g.len() + 1 + v.len()
+        && id.starts_with(g)
+        && id.ends_with(v)
+        && id.as_bytes()[g.len()] == b'-';
+    if joined || (id == g && id == v) {
+        return Identity::Valid;
+    }
+    // The part of the id after "group-", when the id has that form.
+    let suffix = id
+        .strip_prefix(g)
+        .and_then(|rest| rest.strip_prefix('-'))
+        .filter(|s| !s.is_empty());
+    if id == v {
+        return suffix.map_or(Identity::Valid, Identity::LikelyVariant);
+    }
+    if v == g {
+        Identity::GroupAsVariant(suffix.unwrap_or(id))
+    } else {
+        Identity::Mismatch
+    }
+}
+
+impl Identity<'_> {
+    /// Whether the id can be used (it is valid, perhaps with a warning).
+    pub fn usable(self) -> bool {
+        matches!(self, Identity::Valid | Identity::LikelyVariant(_))
+    }
+
+    /// The sentence a warning or error says, under these names; `None` when valid.
+    pub fn message(self, n: IdNames, id: &str, g: &str, v: &str) -> Option<String> {
+        let IdNames {
+            id: i,
+            group,
+            variant,
+        } = n;
+        Some(match self {
+            Identity::Valid => return None,
+            Identity::LikelyVariant(suffix) => format!("{variant} is the whole {i} \"{id}\", which is {group} + \"-\" + \"{suffix}\": the variant id is probably \"{suffix}\" (pass the variant id to the SDK's click)."),
+            Identity::GroupAsVariant(fix) => format!("{variant} is the group id \"{g}\", so {i} \"{id}\" is neither {group} + \"-\" + {variant} nor the variant's own id: the older SDKs' bug that sends the group id as the variant id; send \"{fix}\" as {variant}."),
+            Identity::Mismatch => format!("{i} must equal {group} + \"-\" + {variant} (here \"{g}-{v}\"), or the variant's own id (\"{v}\"), or, for a simple product, all three ids the same."),
+        })
     }
 }

@@ -21,6 +21,7 @@ mod read;
 mod types;
 
 use check::{Checker, RootSeed};
+pub use item::{identity, IdNames, Identity};
 use read::Skip;
 pub use types::{codes, event_of_path, Level, Omitted, Problem, Report, MAX_LISTED_PROBLEMS};
 

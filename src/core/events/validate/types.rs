@@ -62,6 +62,9 @@ pub mod codes {
     /// A multipart form reached a JSON endpoint; with a part `[object Object]` it is the
     /// vendor's SDK's form bug (`docs/events.md` rule E22).
     pub const MULTIPART_FORM: &str = "MULTIPART_FORM";
+    /// A field of an older analytics endpoint sent without its `klevu_` prefix (`apiKey` for
+    /// `klevu_apiKey`; `docs/events.md` rule E21).
+    pub const MISNAMED: &str = "MISNAMED";
 }
 
 /// One thing wrong with a batch.
