@@ -277,5 +277,8 @@ pub const KEY_COMMAND_TIMEOUT: std::time::Duration = std::time::Duration::from_s
 
 pub use send_keys::demo_note;
 
+/// The test fixture: only in tests, and behind the `test-util` feature for the integration tests
+/// and benches (Cargo.toml); never in the binary.
+#[cfg(any(test, feature = "test-util"))]
 #[doc(hidden)]
 pub mod test_util;
