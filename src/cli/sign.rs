@@ -14,7 +14,7 @@ use crate::core::incremental::StreamingSigner;
 use crate::core::sign::SignedHeaders;
 use crate::core::time::{format_timestamp, parse_timestamp};
 use crate::core::visible::{escape_visible, visible_lines};
-use crate::core::{LineLabel, SignableRequest, SignedRequest, SigningForm};
+use crate::core::{LineLabel, SignedRequest, SigningForm};
 use crate::engine::check_sendable;
 
 use super::profile_request::{sign_inputs, SignInputs};
@@ -144,14 +144,7 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
     let streams = matches!(args.output, Output::Signature)
         || (matches!(args.output, Output::Curl) && matches!(source, BodySource::File(_)));
     if streams {
-        let form_path = args.form.path_line(head.path);
-        let form_query = args.form.query_line(head.query);
-        let form_head = SignableRequest {
-            path: &form_path,
-            query: &form_query,
-            ..head
-        };
-        let mut signer = StreamingSigner::new(&form_head, &key)?;
+        let mut signer = StreamingSigner::in_form(&head, args.form, &key)?;
         source.stream_into(&mut signer)?;
         let signed = signer.finish();
         match (&args.output, &source) {

@@ -83,6 +83,23 @@ impl SigningForm {
         }
     }
 
+    /// Call `f` with `req` as this form signs it: the same request with the form's path and
+    /// query lines. The signers that take a [`SignableRequest`] (the incremental signer of the
+    /// workbench, the streaming signer of `signscope sign`) sign a form through this, so the
+    /// lines are reshaped here, in one place, and the front ends only show what comes back.
+    pub fn with_request<R>(
+        self,
+        req: &SignableRequest<'_>,
+        f: impl FnOnce(&SignableRequest<'_>) -> R,
+    ) -> R {
+        let (path, query) = (self.path_line(req.path), self.query_line(req.query));
+        f(&SignableRequest {
+            path: &path,
+            query: &query,
+            ..*req
+        })
+    }
+
     /// The exact text this form signs for `req`.
     pub fn canonical<'a>(self, req: &SignableRequest<'a>) -> CanonicalText<'a> {
         match self {

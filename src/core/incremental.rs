@@ -38,6 +38,7 @@
 //!
 //! Signs a body fed in pieces (e.g. read from a file in 1 MiB chunks) without holding it whole.
 
+use super::form::SigningForm;
 use super::request::SignableRequest;
 use super::secret::Secret;
 use super::sign::{new_mac, HmacSha384, SignError, Signed};
@@ -179,16 +180,29 @@ pub fn common_prefix_len(a: &[u8], b: &[u8]) -> usize {
 /// supplies the head (its `body` is ignored); feed the body with [`StreamingSigner::update`].
 pub struct StreamingSigner<'a> {
     req: SignableRequest<'a>,
+    form: SigningForm,
     mac: HmacSha384,
     body_len: u64,
 }
 
 impl<'a> StreamingSigner<'a> {
+    /// Sign `req` in the documented form.
     pub fn new(req: &SignableRequest<'a>, key: &Secret) -> Result<Self, SignError> {
+        Self::in_form(req, SigningForm::Standard, key)
+    }
+
+    /// Sign `req` as `form` signs it (its path and query lines reshaped by the form).
+    pub fn in_form(
+        req: &SignableRequest<'a>,
+        form: SigningForm,
+        key: &Secret,
+    ) -> Result<Self, SignError> {
+        let req = SignableRequest { body: b"", ..*req };
         let mut mac = new_mac(key)?;
-        mac.update(req.canonical().head().as_bytes());
+        mac.update(form.canonical(&req).head().as_bytes());
         Ok(StreamingSigner {
-            req: SignableRequest { body: b"", ..*req },
+            req,
+            form,
             mac,
             body_len: 0,
         })
@@ -207,7 +221,7 @@ impl<'a> StreamingSigner<'a> {
 
     /// The signature and headers.
     pub fn finish(self) -> Signed {
-        Signed::new(self.mac.finalize(), self.req.canonical())
+        Signed::new(self.mac.finalize(), self.form.canonical(&self.req))
     }
 }
 

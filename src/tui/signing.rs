@@ -48,19 +48,13 @@ pub struct Incremental {
 impl Incremental {
     /// Sign the job, reusing saved states when the head and key are unchanged.
     pub fn sign(&mut self, job: &SignJob) -> Result<SignedView, String> {
-        let req = job.request();
-        let (path, query) = (job.form.path_line(req.path), job.form.query_line(req.query));
-        // The form's text for `req` is the standard text of `req` with the form's two lines.
-        let form_req = SignableRequest {
-            path: &path,
-            query: &query,
-            ..req
-        };
         // Bytes before the first change are the same as in the previous job.
         let unchanged = job.changed_from.unwrap_or(job.spec.body.len());
-        let signed = self
-            .signer
-            .sign(&form_req, &job.key, unchanged)
+        let signed = job
+            .form
+            .with_request(&job.request(), |req| {
+                self.signer.sign(req, &job.key, unchanged)
+            })
             .map_err(|e| e.to_string())?;
         let request =
             SignedRequest::from_signed(job.spec.clone(), job.timestamp.clone(), job.form, signed);
