@@ -238,6 +238,26 @@ mod tests {
     }
 
     #[test]
+    fn streaming_in_a_form_signs_what_the_form_signs() {
+        let key = Secret::new("k");
+        let body = br#"[{"id":"1"}]"#;
+        let r = SignableRequest::new("PUT", "/v2/batch/", " test=1", TS, "pk", body);
+        for form in SigningForm::ALL {
+            let mut s = StreamingSigner::in_form(&r, form, &key).unwrap();
+            s.update(&body[..4]);
+            s.update(&body[4..]);
+            let streamed = s.finish();
+            let whole = form.sign(&r, &key).unwrap();
+            // Digest and headers (whose canonical head they keep) both equal.
+            assert_eq!(streamed, whole, "{form:?}");
+        }
+        // The two forms sign different texts for this request, so the loop compared two things.
+        let std = SigningForm::Standard.sign(&r, &key).unwrap();
+        let php = SigningForm::PhpSdk.sign(&r, &key).unwrap();
+        assert_ne!(std.signature(), php.signature());
+    }
+
+    #[test]
     fn typing_at_the_end_rehashes_one_chunk() {
         let key = Secret::new("k");
         let mut body = vec![b'a'; 4 * DEFAULT_CHUNK + 10];
