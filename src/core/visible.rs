@@ -42,12 +42,7 @@ pub fn escape_hidden(text: &str) -> String {
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        match c {
-            '\t' => out.push_str("\\t"),
-            c if c.is_ascii_control() => out.push_str(&format!("\\x{:02X}", c as u32)),
-            c if is_hidden(c) => out.push_str(&format!("\\u{{{:04X}}}", c as u32)),
-            c => out.push(c),
-        }
+        push_unless_hidden(&mut out, c);
     }
     out
 }
@@ -66,12 +61,26 @@ pub fn utf8_or_escaped(bytes: &[u8]) -> String {
     out
 }
 
+/// One character of [`escape_visible`]: the rule of [`escape_hidden`], with LF, CR and the
+/// backslash written as escapes too, so that what is shown can be read back byte for byte.
 fn push_char(out: &mut String, c: char) {
     match c {
         '\n' => out.push_str("\\n"),
         '\r' => out.push_str("\\r"),
-        '\t' => out.push_str("\\t"),
         '\\' => out.push_str("\\\\"),
+        c => push_unless_hidden(out, c),
+    }
+}
+
+/// The one rule of both escapes: ASCII control characters as `\xNN` (a tab as `\t`) and every
+/// character [`is_hidden`] as `\u{XXXX}`, the rest as it is. The one difference between the
+/// two: [`escape_visible`] is exact (LF, CR and backslash escaped, trailing spaces marked,
+/// bytes that are not UTF-8 as `\xNN`), for a line whose every byte matters (a header, the
+/// canonical text); [`escape_hidden`] leaves backslashes, quotes and spaces alone, for text
+/// that is read rather than checked (a JSON body, a message), so that it reads as it was sent.
+fn push_unless_hidden(out: &mut String, c: char) {
+    match c {
+        '\t' => out.push_str("\\t"),
         c if c.is_ascii_control() => out.push_str(&format!("\\x{:02X}", c as u32)),
         c if is_hidden(c) => out.push_str(&format!("\\u{{{:04X}}}", c as u32)),
         c => out.push(c),
