@@ -14,7 +14,7 @@ use crate::core::incremental::StreamingSigner;
 use crate::core::sign::SignedHeaders;
 use crate::core::time::{format_timestamp, parse_timestamp};
 use crate::core::visible::{escape_visible, visible_lines};
-use crate::core::{LineLabel, SignedRequest, SigningForm};
+use crate::core::{LineLabel, SignableRequest, SignedRequest, SigningForm};
 use crate::engine::check_sendable;
 
 use super::profile_request::{sign_inputs, SignInputs};
@@ -109,13 +109,7 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
         );
     }
     let (timestamp, warning) = checked_timestamp(args.timestamp.as_deref())?;
-    let given = match (&args.request_flags.body_file, &args.request_flags.body) {
-        (Some(p), None) if p.as_os_str() == "-" => Some(BodySource::Stdin),
-        (Some(p), None) => Some(BodySource::File(p.clone())),
-        (None, Some(t)) => Some(BodySource::Text(t.clone())),
-        (None, None) => None,
-        _ => bail!("give the body with exactly one of --body-file FILE or --body TEXT"),
-    };
+    let given = given_body(&args)?;
     let SignInputs {
         spec,
         key,
@@ -144,28 +138,7 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
     let streams = matches!(args.output, Output::Signature)
         || (matches!(args.output, Output::Curl) && matches!(source, BodySource::File(_)));
     if streams {
-        let mut signer = StreamingSigner::in_form(&head, args.form, &key)?;
-        source.stream_into(&mut signer)?;
-        let signed = signer.finish();
-        match (&args.output, &source) {
-            (Output::Curl, BodySource::File(p)) => {
-                let url = sendable(&signed.headers)?;
-                let path = p.to_str().with_context(|| {
-                    format!("the body file path {} is not valid UTF-8", p.display())
-                })?;
-                writeln!(
-                    out,
-                    "{}",
-                    to_curl(
-                        &method,
-                        &url,
-                        &signed.headers.to_vec(),
-                        CurlBody::File(path)
-                    )
-                )?;
-            }
-            _ => writeln!(out, "{}", signed.signature())?,
-        }
+        print_streamed(&args, &head, &key, &source, &method, &sendable, &mut out)?;
         return Ok(0);
     }
 
@@ -173,54 +146,100 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
     // value").
     let body = bytes::Bytes::from(source.read_all()?);
     let signed = SignedRequest::sign(spec.with_body(body), timestamp.clone(), args.form, &key)?;
-    let req = signed.as_sent();
-    let body = &signed.spec().body;
     tracing::trace!(
         canonical_len = signed.canonical().len(),
-        body_len = body.len(),
+        body_len = signed.spec().body.len(),
         headers = ?signed.headers().iter().map(|(n, _)| n).collect::<Vec<_>>(),
         "request signed"
     );
     if args.explain {
-        out.write_all(explain(&req, signed.signed()).as_bytes())?;
-        out.flush()?;
-        return Ok(0);
+        out.write_all(explain(&signed.as_sent(), signed.signed()).as_bytes())?;
+    } else {
+        let printing = Printing {
+            source: &source,
+            rest_key_env: rest_key_env.as_deref(),
+            method: &method,
+            indexing_url: &indexing_url,
+            sendable: &sendable,
+        };
+        print_signed(&args, &signed, &printing, &mut out)?;
     }
-    match args.output {
-        Output::Text => out.write_all(text_output(&signed).as_bytes())?,
-        Output::Json => writeln!(out, "{}", json_output(&signed))?,
-        Output::Code => {
-            let lang = args
-                .lang
-                .context("--output code needs --lang to say which language")?;
-            let opts = CodeOptions {
-                rest_key_env: rest_key_env.as_deref().unwrap_or(DEFAULT_REST_KEY_ENV),
-                body_file: match &source {
-                    BodySource::File(p) => p.to_str().with_context(|| {
-                        format!("the body file path {} is not valid UTF-8", p.display())
-                    })?,
-                    _ => DEFAULT_BODY_FILE,
-                },
-            };
-            let code = crate::codegen::render_signed(&signed, lang, &opts)?;
-            out.write_all(code.as_bytes())?;
-            if crate::codegen::body_read_from_file(body) && !matches!(source, BodySource::File(_)) {
-                eprintln!(
-                    "note: the program reads the {}-byte body from {DEFAULT_BODY_FILE}; save the body there",
-                    body.len()
-                );
-            }
-            eprintln!(
-                "note: run as {} with {} set; it prints Authorization: Bearer {}",
-                lang.file_name(),
-                opts.rest_key_env,
-                signed.signature()
-            );
+    out.flush()?;
+    Ok(0)
+}
+
+/// The body the flags give, if any: a file (`-` for stdin) or text, never both.
+fn given_body(args: &SignArgs) -> anyhow::Result<Option<BodySource>> {
+    Ok(
+        match (&args.request_flags.body_file, &args.request_flags.body) {
+            (Some(p), None) if p.as_os_str() == "-" => Some(BodySource::Stdin),
+            (Some(p), None) => Some(BodySource::File(p.clone())),
+            (None, Some(t)) => Some(BodySource::Text(t.clone())),
+            (None, None) => None,
+            _ => bail!("give the body with exactly one of --body-file FILE or --body TEXT"),
+        },
+    )
+}
+
+/// The check a printed request gets first: the URL it goes to, or why it cannot be printed.
+type Sendable<'a> = dyn Fn(&SignedHeaders) -> anyhow::Result<String> + 'a;
+
+/// The outputs that do not print the body (the signature; curl reading a body file): the body
+/// streamed through the MAC in the signing form, never held whole.
+fn print_streamed(
+    args: &SignArgs,
+    head: &SignableRequest<'_>,
+    key: &crate::core::Secret,
+    source: &BodySource,
+    method: &str,
+    sendable: &Sendable<'_>,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let mut signer = StreamingSigner::in_form(head, args.form, key)?;
+    source.stream_into(&mut signer)?;
+    let signed = signer.finish();
+    match (&args.output, source) {
+        (Output::Curl, BodySource::File(p)) => {
+            let url = sendable(&signed.headers)?;
+            let path = p.to_str().with_context(|| {
+                format!("the body file path {} is not valid UTF-8", p.display())
+            })?;
+            writeln!(
+                out,
+                "{}",
+                to_curl(method, &url, &signed.headers.to_vec(), CurlBody::File(path))
+            )?;
         }
+        _ => writeln!(out, "{}", signed.signature())?,
+    }
+    Ok(())
+}
+
+/// What the printed outputs need besides the signed request.
+struct Printing<'a> {
+    source: &'a BodySource,
+    rest_key_env: Option<&'a str>,
+    method: &'a str,
+    indexing_url: &'a str,
+    sendable: &'a Sendable<'a>,
+}
+
+/// One signed request printed in the output asked for.
+fn print_signed(
+    args: &SignArgs,
+    signed: &SignedRequest,
+    p: &Printing<'_>,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let body = &signed.spec().body;
+    match args.output {
+        Output::Text => out.write_all(text_output(signed).as_bytes())?,
+        Output::Json => writeln!(out, "{}", json_output(signed))?,
+        Output::Code => print_code(args, signed, p, out)?,
         Output::Curl => {
-            let url = sendable(signed.headers())?;
+            let url = (p.sendable)(signed.headers())?;
             let curl = to_curl(
-                &method,
+                p.method,
                 &url,
                 &signed.headers().to_vec(),
                 CurlBody::Inline(body),
@@ -228,14 +247,50 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
             writeln!(out, "{curl}")?
         }
         Output::Http => {
-            sendable(signed.headers())?;
-            let host = host_of(indexing_url.trim_end_matches('/'));
-            out.write_all(&to_raw_request(&req, signed.signed(), host))?
+            (p.sendable)(signed.headers())?;
+            let host = host_of(p.indexing_url.trim_end_matches('/'));
+            out.write_all(&to_raw_request(&signed.as_sent(), signed.signed(), host))?
         }
         Output::Signature => writeln!(out, "{}", signed.signature())?,
     }
-    out.flush()?;
-    Ok(0)
+    Ok(())
+}
+
+/// `--output code`: the program in the language asked for, and notes on stderr of how to run it.
+fn print_code(
+    args: &SignArgs,
+    signed: &SignedRequest,
+    p: &Printing<'_>,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let body = &signed.spec().body;
+    let lang = args
+        .lang
+        .context("--output code needs --lang to say which language")?;
+    let opts = CodeOptions {
+        rest_key_env: p.rest_key_env.unwrap_or(DEFAULT_REST_KEY_ENV),
+        body_file: match p.source {
+            BodySource::File(path) => path.to_str().with_context(|| {
+                format!("the body file path {} is not valid UTF-8", path.display())
+            })?,
+            _ => DEFAULT_BODY_FILE,
+        },
+    };
+    let code = crate::codegen::render_signed(signed, lang, &opts)?;
+    out.write_all(code.as_bytes())?;
+    if crate::codegen::body_read_from_file(body) && !matches!(p.source, BodySource::File(_)) {
+        eprintln!(
+            "note: the program reads the {}-byte body from {DEFAULT_BODY_FILE}; save the body there",
+            body.len()
+        );
+    }
+    eprintln!(
+        "note: run as {} with {} set; it prints Authorization: Bearer {}",
+        lang.file_name(),
+        opts.rest_key_env,
+        signed.signature()
+    );
+    Ok(())
 }
 
 fn output_name(o: Output) -> &'static str {

@@ -440,6 +440,53 @@ pub fn parse_curl_command(cmd: &str) -> Result<CurlCommand, ParseError> {
     if program.rsplit('/').next() != Some("curl") && program != "curl.exe" {
         return Err(ParseError::NotCurl(escape_visible(&first)));
     }
+    let mut st = read_options(it)?;
+    let url = st.url.clone().ok_or(ParseError::NoUrl)?;
+    let (path, mut query) = url_target(&url)?;
+
+    let mut body: Vec<u8> = st.data.join(&b'&');
+    if st.get && st.has_data {
+        let q = String::from_utf8_lossy(&body).into_owned();
+        query = if query.is_empty() {
+            q
+        } else {
+            format!("{query}&{q}")
+        };
+        body.clear();
+        st.has_data = false;
+    }
+    let method = match st.method.clone() {
+        Some(m) => m,
+        None if st.head => "HEAD".to_string(),
+        None if st.upload => "PUT".to_string(),
+        None if st.has_data => "POST".to_string(),
+        None => "GET".to_string(),
+    };
+    let mut notes = implied_headers(&mut st);
+    if let Some(f) = &st.body_file {
+        notes.push(format!("the body is read from the file \"{f}\""));
+    }
+
+    Ok(CurlCommand {
+        request: ReceivedRequest {
+            method,
+            path,
+            query,
+            headers: st.headers,
+            body: bytes::Bytes::from(body),
+        },
+        url,
+        body_file: st.body_file,
+        body_file_read: st.body_file_read,
+        notes,
+    })
+}
+
+/// The options after the program's name: the first word that is no option is the URL, `--`
+/// ends the options, long options and clusters of short ones are applied to the state.
+fn read_options(
+    mut it: std::iter::Peekable<std::vec::IntoIter<Vec<u8>>>,
+) -> Result<State, ParseError> {
     let mut st = State::default();
     let mut only_args = false;
     while let Some(w) = it.next() {
@@ -468,38 +515,47 @@ pub fn parse_curl_command(cmd: &str) -> Result<CurlCommand, ParseError> {
             }
             continue;
         }
-        // A cluster of short options such as -sSL or -XPUT or -H'A: b'.
-        let bytes = &w[1..];
-        let mut j = 0;
-        while j < bytes.len() {
-            let c = bytes[j];
-            if SHORT_WITH_VALUE.contains(&c) {
-                let opt = format!("-{}", c as char);
-                let rest = bytes[j + 1..].to_vec();
-                let v = if rest.is_empty() {
-                    it.next()
-                        .ok_or_else(|| ParseError::MissingValue(opt.clone()))?
-                } else {
-                    rest
-                };
-                st.apply(&opt, v)?;
-                break;
-            }
-            match c {
-                b'G' => st.get = true,
-                b'I' => st.head = true,
-                _ => {}
-            }
-            j += 1;
+        read_short_cluster(&w[1..], &mut it, &mut st)?;
+    }
+    Ok(st)
+}
+
+/// A cluster of short options such as -sSL or -XPUT or -H'A: b': flags until the first option
+/// that takes a value, whose value is the rest of the cluster or else the next word.
+fn read_short_cluster(
+    bytes: &[u8],
+    it: &mut std::iter::Peekable<std::vec::IntoIter<Vec<u8>>>,
+    st: &mut State,
+) -> Result<(), ParseError> {
+    for (j, &c) in bytes.iter().enumerate() {
+        if SHORT_WITH_VALUE.contains(&c) {
+            let opt = format!("-{}", c as char);
+            let rest = bytes[j + 1..].to_vec();
+            let v = if rest.is_empty() {
+                it.next()
+                    .ok_or_else(|| ParseError::MissingValue(opt.clone()))?
+            } else {
+                rest
+            };
+            return st.apply(&opt, v);
+        }
+        match c {
+            b'G' => st.get = true,
+            b'I' => st.head = true,
+            _ => {}
         }
     }
+    Ok(())
+}
 
-    let url = st.url.clone().ok_or(ParseError::NoUrl)?;
+/// The path and query of the URL curl would request (http:// assumed for a bare host, the
+/// fragment dropped); another scheme is refused.
+fn url_target(url: &str) -> Result<(String, String), ParseError> {
     let lower = url.to_ascii_lowercase();
     let (mut path, mut query) = if lower.starts_with("http://") || lower.starts_with("https://") {
-        split_target(&url)
+        split_target(url)
     } else if url.contains("://") {
-        return Err(ParseError::BadUrl(url));
+        return Err(ParseError::BadUrl(url.to_string()));
     } else {
         // curl assumes http:// for a bare host.
         split_target(&format!("http://{url}"))
@@ -510,26 +566,13 @@ pub fn parse_curl_command(cmd: &str) -> Result<CurlCommand, ParseError> {
     if let Some(i) = query.find('#') {
         query.truncate(i);
     }
+    Ok((path, query))
+}
 
+/// The headers curl adds itself (`--json`'s two, a form Content-Type for `-d`), added to the
+/// state's; the notes that say so.
+fn implied_headers(st: &mut State) -> Vec<String> {
     let mut notes = Vec::new();
-    let mut body: Vec<u8> = st.data.join(&b'&');
-    if st.get && st.has_data {
-        let q = String::from_utf8_lossy(&body).into_owned();
-        query = if query.is_empty() {
-            q
-        } else {
-            format!("{query}&{q}")
-        };
-        body.clear();
-        st.has_data = false;
-    }
-    let method = match st.method.clone() {
-        Some(m) => m,
-        None if st.head => "HEAD".to_string(),
-        None if st.upload => "PUT".to_string(),
-        None if st.has_data => "POST".to_string(),
-        None => "GET".to_string(),
-    };
     let has = |n: &str, h: &[(String, Vec<u8>)]| h.iter().any(|(x, _)| x.eq_ignore_ascii_case(n));
     if st.json {
         if !has("Content-Type", &st.headers) {
@@ -550,23 +593,7 @@ pub fn parse_curl_command(cmd: &str) -> Result<CurlCommand, ParseError> {
                 .to_string(),
         );
     }
-    if let Some(f) = &st.body_file {
-        notes.push(format!("the body is read from the file \"{f}\""));
-    }
-
-    Ok(CurlCommand {
-        request: ReceivedRequest {
-            method,
-            path,
-            query,
-            headers: st.headers,
-            body: bytes::Bytes::from(body),
-        },
-        url,
-        body_file: st.body_file,
-        body_file_read: st.body_file_read,
-        notes,
-    })
+    notes
 }
 
 /// Quote a word for a POSIX shell: as it is when it is made only of safe characters, otherwise

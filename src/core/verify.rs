@@ -28,7 +28,7 @@ use super::request::{
 };
 use super::secret::Secret;
 use super::sign::{digest_canonical, DIGEST_LEN};
-use super::time::{format_timestamp, parse_timestamp};
+use super::time::{format_timestamp, parse_timestamp, ParsedTimestamp};
 use super::visible::escape_visible;
 
 /// Where the verifier finds the REST key of a public API key.
@@ -381,40 +381,20 @@ pub fn verify_all(
     plan: &DiagnosisPlan,
 ) -> Checked {
     let names = HeaderNames::for_prefix(&opts.header_prefix);
-    let stop = |r: Rejection| Checked {
+    let stop = |failures: Vec<Rejection>| Checked {
         accepted: None,
-        failures: vec![r],
+        failures,
     };
     // 1. presence, exactly once: every missing or repeated header is reported.
-    let mut presence = Vec::new();
-    let mut raw: [&[u8]; 5] = [b""; 5];
-    for (i, name) in [
-        names.timestamp.as_str(),
-        names.api_key.as_str(),
-        names.auth_algo.as_str(),
-        CONTENT_TYPE_HEADER,
-        AUTHORIZATION_HEADER,
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        match exactly_one(req, name) {
-            Ok(v) => raw[i] = v,
-            Err(e) => presence.push(e),
-        }
-    }
-    if !presence.is_empty() {
-        return Checked {
-            accepted: None,
-            failures: presence,
-        };
-    }
-    let [ts_raw, api_raw, algo_raw, ct_raw, auth_raw] = raw;
+    let [ts_raw, api_raw, algo_raw, ct_raw, auth_raw] = match present_once(req, &names) {
+        Ok(raw) => raw,
+        Err(presence) => return stop(presence),
+    };
 
     // 2. Authorization shape.
     let token = match bearer_token(auth_raw) {
         Ok(t) => t,
-        Err(e) => return stop(e),
+        Err(e) => return stop(vec![e]),
     };
 
     // 3. values.
@@ -423,10 +403,10 @@ pub fn verify_all(
         api_key: shown(api_raw),
     };
     let Ok(api_key) = std::str::from_utf8(api_raw) else {
-        return stop(unknown());
+        return stop(vec![unknown()]);
     };
     let Some(secret) = keys.rest_key(api_key).filter(|s| !s.is_empty()) else {
-        return stop(unknown());
+        return stop(vec![unknown()]);
     };
     let mut failures = Vec::new();
     let algo_ok = algo_raw == AUTH_ALGO.as_bytes();
@@ -451,58 +431,132 @@ pub fn verify_all(
 
     // 4. signature, constant-time.
     if algo_ok && ct_ok {
-        let signable = SignableRequest {
-            method: &req.method,
-            path: &req.path,
-            query: &req.query,
-            header_prefix: &opts.header_prefix,
-            timestamp: ts_text.unwrap_or(""),
+        let signed = Signed {
             api_key,
-            auth_algo: AUTH_ALGO,
-            content_type: CONTENT_TYPE_JSON,
-            body: &req.body,
+            timestamp: ts_text.unwrap_or(""),
+            secret: &secret,
+            token,
         };
-        let digest = digest_canonical(&signable.canonical(), &secret)
-            .expect("the key was checked to be non-empty");
-        if !signature_matches(&digest, token) {
-            let diagnosis = match plan {
-                DiagnosisPlan::Run(o) => {
-                    let mut o = o.clone();
-                    o.other_accounts.extend(keys.other_accounts(api_key));
-                    diagnose_with(req, &opts.header_prefix, &secret, token, &o)
-                }
-                DiagnosisPlan::Skip(reason) => {
-                    Diagnosis::skipped(req, &opts.header_prefix, &secret, token, reason)
-                }
-            };
-            failures.push(Rejection::SignatureMismatch(Box::new(Mismatch {
-                provided: token.to_string(),
-                diagnosis,
-            })));
-        }
+        failures.extend(signature_failure(req, keys, opts, plan, &signed));
     }
 
     // 5. time window (inclusive at ±window seconds).
-    if let Some(ts) = ts {
-        let skew_ms = (ts.time - now).num_milliseconds();
-        if skew_ms.abs() > opts.window_seconds.saturating_mul(1000) {
-            let secs = skew_ms.abs() / 1000 + i64::from(skew_ms.abs() % 1000 != 0);
-            failures.push(Rejection::TimestampOutOfWindow {
-                skew_seconds: secs * skew_ms.signum(),
-                skew_ms,
-                server_time: now,
-                window_seconds: opts.window_seconds,
-            });
-        }
-    }
+    failures.extend(ts.as_ref().and_then(|ts| window_failure(ts, now, opts)));
     if !failures.is_empty() {
         // The verdict keeps the verifier's order: value checks, then the signature, then time.
-        return Checked {
-            accepted: None,
-            failures,
-        };
+        return stop(failures);
     }
+    Checked {
+        accepted: Some(Accepted {
+            api_key: api_key.to_string(),
+            warnings: timestamp_warnings(ts.as_ref(), ts_raw),
+        }),
+        failures: Vec::new(),
+    }
+}
 
+/// The five headers' values, each present exactly once (the timestamp, API key, algorithm,
+/// Content-Type and Authorization, in that order), or every missing or repeated one.
+fn present_once<'r>(
+    req: &'r ReceivedRequest,
+    names: &'r HeaderNames,
+) -> Result<[&'r [u8]; 5], Vec<Rejection>> {
+    let mut presence = Vec::new();
+    let mut raw: [&[u8]; 5] = [b""; 5];
+    for (i, name) in [
+        names.timestamp.as_str(),
+        names.api_key.as_str(),
+        names.auth_algo.as_str(),
+        CONTENT_TYPE_HEADER,
+        AUTHORIZATION_HEADER,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        match exactly_one(req, name) {
+            Ok(v) => raw[i] = v,
+            Err(e) => presence.push(e),
+        }
+    }
+    if presence.is_empty() {
+        Ok(raw)
+    } else {
+        Err(presence)
+    }
+}
+
+/// What the request's signature is checked with: its key's name and secret, the timestamp as
+/// sent, and the token of its Authorization.
+struct Signed<'a> {
+    api_key: &'a str,
+    timestamp: &'a str,
+    secret: &'a Secret,
+    token: &'a str,
+}
+
+/// The signature mismatch, with its diagnosis as planned, when the token is not the request's
+/// signature (compared in constant time).
+fn signature_failure(
+    req: &ReceivedRequest,
+    keys: &dyn KeyStore,
+    opts: &VerifyOptions,
+    plan: &DiagnosisPlan,
+    s: &Signed<'_>,
+) -> Option<Rejection> {
+    let signable = SignableRequest {
+        method: &req.method,
+        path: &req.path,
+        query: &req.query,
+        header_prefix: &opts.header_prefix,
+        timestamp: s.timestamp,
+        api_key: s.api_key,
+        auth_algo: AUTH_ALGO,
+        content_type: CONTENT_TYPE_JSON,
+        body: &req.body,
+    };
+    let digest = digest_canonical(&signable.canonical(), s.secret)
+        .expect("the key was checked to be non-empty");
+    if signature_matches(&digest, s.token) {
+        return None;
+    }
+    let diagnosis = match plan {
+        DiagnosisPlan::Run(o) => {
+            let mut o = o.clone();
+            o.other_accounts.extend(keys.other_accounts(s.api_key));
+            diagnose_with(req, &opts.header_prefix, s.secret, s.token, &o)
+        }
+        DiagnosisPlan::Skip(reason) => {
+            Diagnosis::skipped(req, &opts.header_prefix, s.secret, s.token, reason)
+        }
+    };
+    Some(Rejection::SignatureMismatch(Box::new(Mismatch {
+        provided: s.token.to_string(),
+        diagnosis,
+    })))
+}
+
+/// The timestamp out of the window (inclusive at ±window seconds) around `now`, if it is.
+fn window_failure(
+    ts: &ParsedTimestamp,
+    now: DateTime<Utc>,
+    opts: &VerifyOptions,
+) -> Option<Rejection> {
+    let skew_ms = (ts.time - now).num_milliseconds();
+    if skew_ms.abs() <= opts.window_seconds.saturating_mul(1000) {
+        return None;
+    }
+    let secs = skew_ms.abs() / 1000 + i64::from(skew_ms.abs() % 1000 != 0);
+    Some(Rejection::TimestampOutOfWindow {
+        skew_seconds: secs * skew_ms.signum(),
+        skew_ms,
+        server_time: now,
+        window_seconds: opts.window_seconds,
+    })
+}
+
+/// The remarks on an accepted request's timestamp: a leap second, or a form other than the
+/// documented one.
+fn timestamp_warnings(ts: Option<&ParsedTimestamp>, ts_raw: &[u8]) -> Vec<String> {
     let mut warnings = Vec::new();
     // chrono reads `:60` as a leap second (a nanosecond count past one second): accepted, as
     // RFC 3339 allows it, but no clock a client should sign with produces one.
@@ -519,13 +573,7 @@ pub fn verify_all(
             format_timestamp(ts.time)
         ));
     }
-    Checked {
-        accepted: Some(Accepted {
-            api_key: api_key.to_string(),
-            warnings,
-        }),
-        failures: Vec::new(),
-    }
+    warnings
 }
 
 /// Compare a provided base64 token with the expected digest in constant time. The expected
