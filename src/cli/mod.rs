@@ -17,6 +17,7 @@ pub mod profile_request;
 pub mod request_flags;
 pub mod send;
 pub mod serve;
+pub mod serve_ci;
 pub mod sign;
 pub mod sign_args;
 pub mod verify;
@@ -72,6 +73,8 @@ pub enum Command {
     Events(events::EventsArgs),
     /// Run the local verifying server.
     Serve(serve::ServeArgs),
+    /// Wait until a signscope server answers (a URL, or the ready file of `serve --ready-file`).
+    Wait(serve_ci::WaitArgs),
     /// Follow a local server's live stream: one line per request it answers.
     Watch(watch::WatchArgs),
     /// Manage saved profiles.
@@ -100,6 +103,7 @@ pub fn run(command: Command) -> anyhow::Result<u8> {
         Command::Events(a) => events::run(a),
         Command::Serve(a) => serve::run(a),
         Command::Watch(a) => watch::run(a),
+        Command::Wait(a) => serve_ci::wait(a),
         Command::Profile(a) => profile::run(a),
         Command::History(a) => history::run(a),
         Command::Learn(a) => learn::run(a),
@@ -135,7 +139,11 @@ fn only_prints(cmd: &Command) -> bool {
         | Command::Completions(_)
         | Command::Man(_) => true,
         Command::Events(e) => !matches!(e.command, events::EventsCommand::Send(_)),
-        Command::Send(_) | Command::Serve(_) | Command::Watch(_) | Command::Learn(_) => false,
+        Command::Send(_)
+        | Command::Serve(_)
+        | Command::Wait(_)
+        | Command::Watch(_)
+        | Command::Learn(_) => false,
     }
 }
 

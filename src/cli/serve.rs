@@ -12,6 +12,8 @@ use anyhow::{bail, Context};
 use crate::core::{Secret, SigningForm};
 use crate::server::{self, ServerConfig, DEMO_API_KEY, DEMO_REST_KEY};
 
+use super::serve_ci::{write_ready_file, RunFollower};
+
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
     /// Address to listen on (loopback by default; port 0 picks a free port).
@@ -75,6 +77,9 @@ pub struct ServeArgs {
     /// web page reaching this server through DNS rebinding would send it.
     #[arg(long = "allow-host", value_name = "NAME")]
     pub allow_hosts: Vec<String>,
+
+    #[command(flatten)]
+    pub ci: super::serve_ci::CiArgs,
 
     /// Also serve `PUT /_bench/unverified` (no signature check; for measuring verification cost).
     #[arg(long, hide = true)]
@@ -197,12 +202,17 @@ async fn serve(args: ServeArgs, cfg: ServerConfig) -> anyhow::Result<u8> {
     // Listen for the stop signals before announcing the address, so that a script that reads
     // the first line and sends SIGTERM at once always gets a clean stop.
     let stop = stop_signal()?;
+    let log = args.ci.open()?;
     let no_accounts = cfg.accounts.is_empty();
     let prefix = cfg.header_prefix.clone();
     let forms = cfg.accept_forms.clone();
     let server = std::net::TcpListener::bind(args.addr)
         .and_then(|listener| server::start(&tokio::runtime::Handle::current(), cfg, listener))
         .with_context(|| format!("could not listen on {}", args.addr))?;
+    let run = RunFollower::start(&server, log);
+    if let Some(path) = &args.ci.ready_file {
+        write_ready_file(path, &server)?;
+    }
     {
         let mut out = std::io::stdout().lock();
         writeln!(out, "listening on {}", server.url())?;
@@ -242,9 +252,24 @@ async fn serve(args: ServeArgs, cfg: ServerConfig) -> anyhow::Result<u8> {
             server.addr
         );
     }
-    stop.await;
+    tokio::select! {
+        _ = stop => {}
+        _ = run.idle(args.ci.exit_after_idle) => {}
+    }
+    let dropped = {
+        let s = server.store().summary();
+        (s.dropped_requests, s.dropped_events)
+    };
     server.shutdown().await;
-    Ok(0)
+    let verdict = run.finish().await;
+    let report = verdict.report(dropped);
+    if args.ci.summary_to_stderr() {
+        eprint!("{report}");
+    } else {
+        print!("{report}");
+        std::io::stdout().flush()?;
+    }
+    Ok(u8::from(args.ci.strict && verdict.failed()))
 }
 
 /// A future that completes on SIGTERM or SIGINT (Ctrl-C); the handlers are installed now.

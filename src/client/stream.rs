@@ -92,6 +92,35 @@ pub fn stream_url(base: &str, flag: &str) -> Result<reqwest::Url, FollowError> {
     Ok(url)
 }
 
+/// Whether a signscope server answers its health check at `base` (`signscope wait`): `Ok` on
+/// `200` with `"status": "ok"`, else one sentence saying what came instead.
+pub async fn health(base: &str) -> Result<(), String> {
+    let url = format!("{}/_inspect/health", base.trim_end_matches('/'));
+    let client = reqwest::Client::builder()
+        .connect_timeout(Duration::from_secs(2))
+        .timeout(Duration::from_secs(5))
+        .no_proxy()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let resp = client.get(&url).send().await.map_err(|e| {
+        if e.is_connect() {
+            format!("nothing listens at {base}")
+        } else {
+            format!("{url} did not answer: {e}")
+        }
+    })?;
+    let status = resp.status();
+    let bytes = resp.bytes().await.unwrap_or_default();
+    let body: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
+    if status.is_success() && body.get("status").and_then(|s| s.as_str()) == Some("ok") {
+        Ok(())
+    } else {
+        Err(format!(
+            "{url} answered {status}, not a signscope server's health"
+        ))
+    }
+}
+
 /// Where the stream was left: the last number received and the server run that gave it.
 #[derive(Default)]
 struct Position {

@@ -25,6 +25,7 @@ pub mod http_text;
 pub mod incremental;
 pub mod received;
 pub mod request;
+pub mod run_verdict;
 pub mod secret;
 pub mod sign;
 pub mod signed_request;

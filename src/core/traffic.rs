@@ -172,6 +172,35 @@ pub enum StreamMessage {
     },
 }
 
+/// The request header that names the test a request belongs to (`docs/server.md`, "Use in
+/// CI"); never part of what is signed.
+pub const TEST_HEADER: &str = "x-signscope-test";
+/// The cookie a shop page sets for the same purpose (a browser's beacon cannot add a header).
+pub const TEST_COOKIE: &str = "signscope_test";
+
+/// The test id of a request from its headers (names in any case): the `X-Signscope-Test`
+/// header, else the `signscope_test` cookie. Never the query or body: those are signed, and a
+/// test id there would change what is signed.
+pub fn test_id<N: AsRef<str>, V: AsRef<str>>(headers: &[(N, V)]) -> Option<String> {
+    fn values<'h, N: AsRef<str>, V: AsRef<str>>(
+        headers: &'h [(N, V)],
+        name: &'h str,
+    ) -> impl Iterator<Item = &'h str> {
+        headers
+            .iter()
+            .filter(move |(n, _)| n.as_ref().eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_ref().trim())
+    }
+    if let Some(v) = values(headers, TEST_HEADER).find(|v| !v.is_empty()) {
+        return Some(v.to_string());
+    }
+    values(headers, "cookie")
+        .flat_map(|c| c.split(';'))
+        .filter_map(|kv| kv.trim().split_once('='))
+        .find(|(k, v)| *k == TEST_COOKIE && !v.is_empty())
+        .map(|(_, v)| v.trim_matches('"').to_string())
+}
+
 /// One readable line: `11:24:54 PUT /v2/batch 401 SIGNATURE_MISMATCH TRAILING_SLASH_TRIMMED`.
 pub fn line(msg: &StreamMessage) -> String {
     let r = match msg {
@@ -245,4 +274,27 @@ pub fn request_line(r: &RequestSeen) -> String {
     // a control byte, a C1 control or a bidi override is shown as an escape, never sent to the
     // terminal (an upstream code set a tmux pane's title and wrote the clipboard).
     crate::core::visible::escape_visible(s.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_test_id_comes_from_its_header_or_its_cookie_never_elsewhere() {
+        let h = |pairs: &[(&str, &str)]| test_id(pairs);
+        assert_eq!(h(&[("X-Signscope-Test", " t1 ")]), Some("t1".into()));
+        assert_eq!(
+            h(&[("cookie", "a=1; signscope_test=\"t2\"; b=2")]),
+            Some("t2".into())
+        );
+        // The header wins over the cookie; an empty one is no id.
+        assert_eq!(
+            h(&[("cookie", "signscope_test=c"), ("x-signscope-test", "h")]),
+            Some("h".into())
+        );
+        assert_eq!(h(&[("x-signscope-test", "")]), None);
+        assert_eq!(h(&[("cookie", "my_signscope_test=x")]), None);
+        assert_eq!(h(&[("x-other", "signscope_test=x")]), None);
+    }
 }

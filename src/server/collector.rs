@@ -76,6 +76,7 @@ pub async fn analytics(State(st): State<AppState>, req: Request) -> Response {
 
 pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
     let (parts, body) = req.into_parts();
+    let test = test_id_of(&parts.headers);
 
     // Bounded memory: a permit before taking in a body (released when answered).
     let (_permit, read) = admit_body(&st, &parts, body).await;
@@ -95,6 +96,7 @@ pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
                 vec![problem],
                 &[],
                 None,
+                test.as_deref(),
                 &mut answer,
             );
             return answer;
@@ -144,9 +146,19 @@ pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
         problems,
         &omitted.error_events,
         older,
+        test.as_deref(),
         &mut response,
     );
     response
+}
+
+/// The request's test id (`X-Signscope-Test` or the `signscope_test` cookie).
+fn test_id_of(headers: &axum::http::HeaderMap) -> Option<String> {
+    let pairs: Vec<(&str, &str)> = headers
+        .iter()
+        .filter_map(|(n, v)| Some((n.as_str(), v.to_str().ok()?)))
+        .collect();
+    crate::core::traffic::test_id(&pairs)
 }
 
 fn is_error(p: &Value) -> bool {
@@ -168,6 +180,7 @@ fn store_batch(
     problems: Vec<Value>,
     omitted_error_events: &[usize],
     older: Option<&str>,
+    test: Option<&str>,
     answer: &mut Response,
 ) {
     let batch = st.store.next_seq();
@@ -287,5 +300,5 @@ fn store_batch(
         }
     }
     stream::note_batch(answer, &records, older);
-    st.store.add_batch(status == 200, records);
+    st.store.add_batch(status == 200, records, test);
 }

@@ -75,9 +75,14 @@ fn bad_query(rejection: QueryRejection) -> Response {
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RequestsQuery {
     verdict: Option<Verdict>,
     code: Option<String>,
+    path: Option<String>,
+    test: Option<String>,
+    /// Only records after this sequence number (a `/_inspect/mark`), oldest first.
+    since: Option<u64>,
     limit: Option<usize>,
     before: Option<u64>,
     after: Option<u64>,
@@ -109,13 +114,19 @@ pub async fn requests(
             .into_response()
         }
     };
+    let after = match since(&st, q.since, q.after) {
+        Ok(a) => a,
+        Err(e) => return e,
+    };
     let filter = RequestFilter {
         verdict: q.verdict,
         code: q.code,
+        path: q.path,
+        test: q.test,
         page: PageQuery {
             limit: q.limit,
             before: q.before,
-            after: q.after,
+            after,
             seq: q.seq,
         },
     };
@@ -133,11 +144,17 @@ pub async fn requests(
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct EventsQuery {
     valid: Option<bool>,
     event: Option<String>,
     list_id: Option<String>,
     batch: Option<u64>,
+    /// Events with a problem of this code.
+    code: Option<String>,
+    test: Option<String>,
+    /// Only records after this sequence number (a `/_inspect/mark`), oldest first.
+    since: Option<u64>,
     limit: Option<usize>,
     before: Option<u64>,
     after: Option<u64>,
@@ -153,15 +170,21 @@ pub async fn events(
         Err(e) => return bad_query(e),
     };
     let full = q.seq.is_some();
+    let after = match since(&st, q.since, q.after) {
+        Ok(a) => a,
+        Err(e) => return e,
+    };
     let page = st.store.event_slots(&EventFilter {
         valid: q.valid,
         event: q.event,
         list_id: q.list_id,
         batch: q.batch,
+        code: q.code,
+        test: q.test,
         page: PageQuery {
             limit: q.limit,
             before: q.before,
-            after: q.after,
+            after,
             seq: q.seq,
         },
     });
@@ -170,6 +193,37 @@ pub async fn events(
 
 pub async fn summary(State(st): State<AppState>) -> Response {
     Json(st.store.summary()).into_response()
+}
+
+/// `GET /_inspect/mark`: the newest sequence number given so far, for `since=SEQ`: a test
+/// takes a mark, drives its client, and asks only about what came after it.
+pub async fn mark(State(st): State<AppState>) -> Response {
+    Json(json!({"since": head(&st)})).into_response()
+}
+
+/// The newest sequence number given (0 before the first record).
+fn head(st: &AppState) -> u64 {
+    st.store.head_seq()
+}
+
+/// `since=SEQ` as the page's `after` (the later of the two when both are given); a `since`
+/// beyond the newest record is a mistake (a mark from another server run), refused.
+fn since(st: &AppState, since: Option<u64>, after: Option<u64>) -> Result<Option<u64>, Response> {
+    let Some(s) = since else {
+        return Ok(after);
+    };
+    let newest = head(st);
+    if s > newest {
+        return Err(ApiError::new(
+            400,
+            "BAD_QUERY",
+            format!(
+                "since={s} is beyond the newest record ({newest}); take it from /_inspect/mark of this server run"
+            ),
+        )
+        .into_response());
+    }
+    Ok(Some(after.map_or(s, |a| a.max(s))))
 }
 
 pub async fn reset(State(st): State<AppState>) -> Response {

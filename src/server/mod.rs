@@ -241,6 +241,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/_inspect/requests", get(inspect::requests))
         .route("/_inspect/events", get(inspect::events))
         .route("/_inspect/summary", get(inspect::summary))
+        .route("/_inspect/mark", get(inspect::mark))
         .route("/_inspect/reset", post(inspect::reset))
         .route("/_inspect/wait", get(inspect::wait))
         .route(crate::core::traffic::STREAM_PATH, get(stream::stream));
@@ -337,6 +338,19 @@ impl Server {
     /// The inspection store, for in-process callers.
     pub fn store(&self) -> Arc<Store> {
         self.state.store.clone()
+    }
+
+    /// Every live stream record of this run, from the first one (those already published are
+    /// in the backlog, `missing` counts those no longer held), then the rest as they come:
+    /// `signscope serve --strict` and `--log-json` read the run through it.
+    pub fn follow_all(
+        &self,
+    ) -> (
+        Vec<Arc<stream::Published>>,
+        u64,
+        tokio::sync::broadcast::Receiver<Arc<stream::Published>>,
+    ) {
+        self.state.stream.subscribe(Some(0))
     }
 
     /// Change where requests are forwarded ([`AppState::set_forwarding`]): the workbench's

@@ -149,6 +149,9 @@ struct Held<T> {
     size: usize,
     list_bytes: usize,
     record: Arc<T>,
+    /// The test id the request carried (`X-Signscope-Test` or the `signscope_test` cookie;
+    /// `docs/server.md` "Use in CI"), for `?test=ID`.
+    test: Option<Arc<str>>,
 }
 
 struct Inner {
@@ -180,6 +183,10 @@ pub struct EventFilter {
     pub event: Option<String>,
     pub list_id: Option<String>,
     pub batch: Option<u64>,
+    /// Events with a problem of this code.
+    pub code: Option<String>,
+    /// Events of a request that carried this test id.
+    pub test: Option<String>,
     /// Which page of the matches.
     pub page: PageQuery,
 }
@@ -189,6 +196,10 @@ pub struct EventFilter {
 pub struct RequestFilter {
     pub verdict: Option<Verdict>,
     pub code: Option<String>,
+    /// Requests to exactly this path.
+    pub path: Option<String>,
+    /// Requests that carried this test id.
+    pub test: Option<String>,
     pub page: PageQuery,
 }
 
@@ -256,7 +267,7 @@ fn select<T>(
     base: u64,
     q: &PageQuery,
     seq: impl Fn(&T) -> u64,
-    matches: impl Fn(&T) -> bool,
+    matches: impl Fn(&Held<T>) -> bool,
 ) -> Page<Slot> {
     let n = q.size();
     let forward = q.after.is_some();
@@ -264,7 +275,7 @@ fn select<T>(
     let mut bytes = 0usize;
     let mut more = None;
     let mut walk = |i: usize, h: &Held<T>| {
-        if !matches(&h.record) {
+        if !matches(h) {
             return true;
         }
         let full = items.len() >= n
@@ -377,6 +388,11 @@ impl Store {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// The newest sequence number given so far (0 before the first), without taking one.
+    pub fn head_seq(&self) -> u64 {
+        self.lock().next_seq.saturating_sub(1)
+    }
+
     /// A fresh sequence number (for a request or a batch).
     pub fn next_seq(&self) -> u64 {
         let mut g = self.lock();
@@ -390,6 +406,7 @@ impl Store {
         // Measured before the lock is taken: the lock is held only to push the record.
         let size = record_size_request(&record);
         let list_bytes = self.measure.as_ref().map_or(size, |m| m.request(&record));
+        let test = crate::core::traffic::test_id(&record.headers).map(Arc::from);
         let record = Arc::new(record);
         let trim = {
             let mut g = self.lock();
@@ -404,6 +421,7 @@ impl Store {
                 size,
                 list_bytes,
                 record,
+                test,
             });
             // Told under the lock: the waiters' counts are the store's, in order.
             self.waiters.counts(g.counts.waited());
@@ -417,7 +435,9 @@ impl Store {
     /// Store the events of one collector request and count them. Each record is first capped
     /// ([`cap_event`]) and then counted at what it holds in memory (`size` is a lower bound
     /// the caller may give; the store measures the record itself).
-    pub fn add_batch(&self, good: bool, records: Vec<(usize, EventRecord)>) {
+    /// `test`: the test id the collector request carried.
+    pub fn add_batch(&self, good: bool, records: Vec<(usize, EventRecord)>, test: Option<&str>) {
+        let test: Option<Arc<str>> = test.map(Arc::from);
         // A batch with this many problems left megabytes of short-lived blocks (validation,
         // the answer) between the records the store keeps; without handing the free pages back
         // each such batch grew the heap (`docs/server.md` rule L4).
@@ -435,6 +455,7 @@ impl Store {
                         .as_ref()
                         .map_or(size, |m| m.event(&record, size)),
                     record: Arc::new(record),
+                    test: test.clone(),
                 }
             })
             .collect();
@@ -513,8 +534,13 @@ impl Store {
             g.requests_base,
             &f.page,
             |r| r.seq,
-            |r: &RequestRecord| {
+            |h: &Held<RequestRecord>| {
+                let r = &h.record;
                 f.page.admits(r.seq)
+                    && f.path.as_deref().is_none_or(|p| r.path == p)
+                    && f.test
+                        .as_deref()
+                        .is_none_or(|t| h.test.as_deref() == Some(t))
                     && f.verdict.is_none_or(|v| r.verdict == v)
                     && f.code
                         .as_deref()
@@ -531,8 +557,17 @@ impl Store {
             g.events_base,
             &f.page,
             |e| e.seq,
-            |e: &EventRecord| {
+            |h: &Held<EventRecord>| {
+                let e = &h.record;
                 f.page.admits(e.seq)
+                    && f.test
+                        .as_deref()
+                        .is_none_or(|t| h.test.as_deref() == Some(t))
+                    && f.code.as_deref().is_none_or(|c| {
+                        e.problems
+                            .iter()
+                            .any(|p| p.get("code").and_then(|v| v.as_str()) == Some(c))
+                    })
                     && f.valid.is_none_or(|v| e.valid == v)
                     && f.event
                         .as_deref()
@@ -972,7 +1007,7 @@ mod tests {
         let uncapped = event_size(&e);
         assert!(uncapped > 10_000 * 200, "{uncapped}");
         let s = Store::new(100, usize::MAX);
-        s.add_batch(false, vec![(10, e)]);
+        s.add_batch(false, vec![(10, e)], None);
         let kept = &s.events(&EventFilter::default()).items[0];
         assert_eq!(kept.problems.len(), MAX_RECORD_PROBLEMS + 1);
         assert_eq!(
@@ -991,7 +1026,7 @@ mod tests {
         for i in 0..200 {
             let (_, mut e) = ev(i, false, "x");
             e.problems = many_problems(1000);
-            s.add_batch(false, vec![(10, e)]);
+            s.add_batch(false, vec![(10, e)], None);
         }
         let sum = s.summary();
         assert!(sum.stored_bytes <= 1024 * 1024, "{sum:?}");
@@ -1026,8 +1061,9 @@ mod tests {
                 ev(1, true, "view_recs_list"),
                 ev(2, false, "select_recs_list"),
             ],
+            None,
         );
-        s.add_batch(true, vec![ev(3, true, "select_recs_list")]);
+        s.add_batch(true, vec![ev(3, true, "select_recs_list")], None);
         let f = |valid, event: Option<&str>, limit| EventFilter {
             valid,
             event: event.map(String::from),
@@ -1095,9 +1131,9 @@ mod tests {
             )
             .await
         });
-        s.add_batch(true, vec![ev(1, true, "a")]);
+        s.add_batch(true, vec![ev(1, true, "a")], None);
         tokio::task::yield_now().await;
-        s.add_batch(true, vec![ev(2, true, "a")]);
+        s.add_batch(true, vec![ev(2, true, "a")], None);
         let (sum, reached) = waiter.await.unwrap();
         assert!(reached);
         assert_eq!(sum.events(), 2);
