@@ -3,6 +3,9 @@
 //! `path`, `code`), the JSON-lines log, and the run's verdict on SIGTERM and after an idle
 //! spell. Every server is a real `signscope serve` process on 127.0.0.1 port 0.
 
+// Test code: an unwrap that fails is a failed test, with its message.
+#![allow(clippy::unwrap_used)]
+
 mod server_common;
 
 use std::path::{Path, PathBuf};

@@ -116,7 +116,7 @@ pub async fn requests(
     };
     let after = match since(&st, q.since, q.after) {
         Ok(a) => a,
-        Err(e) => return e,
+        Err(e) => return e.into_response(),
     };
     let filter = RequestFilter {
         verdict: q.verdict,
@@ -172,7 +172,7 @@ pub async fn events(
     let full = q.seq.is_some();
     let after = match since(&st, q.since, q.after) {
         Ok(a) => a,
-        Err(e) => return e,
+        Err(e) => return e.into_response(),
     };
     let page = st.store.event_slots(&EventFilter {
         valid: q.valid,
@@ -208,7 +208,7 @@ fn head(st: &AppState) -> u64 {
 
 /// `since=SEQ` as the page's `after` (the later of the two when both are given); a `since`
 /// beyond the newest record is a mistake (a mark from another server run), refused.
-fn since(st: &AppState, since: Option<u64>, after: Option<u64>) -> Result<Option<u64>, Response> {
+fn since(st: &AppState, since: Option<u64>, after: Option<u64>) -> Result<Option<u64>, ApiError> {
     let Some(s) = since else {
         return Ok(after);
     };
@@ -220,8 +220,7 @@ fn since(st: &AppState, since: Option<u64>, after: Option<u64>) -> Result<Option
             format!(
                 "since={s} is beyond the newest record ({newest}); take it from /_inspect/mark of this server run"
             ),
-        )
-        .into_response());
+        ));
     }
     Ok(Some(after.map_or(s, |a| a.max(s))))
 }
