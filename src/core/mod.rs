@@ -23,6 +23,7 @@ pub mod form;
 pub mod har;
 pub mod http_text;
 pub mod incremental;
+pub mod indexing_body;
 pub mod received;
 pub mod request;
 pub mod run_verdict;
