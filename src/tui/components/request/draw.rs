@@ -136,36 +136,7 @@ fn draw_fields(
     cursor_shown: bool,
 ) {
     let editing = !req.normal_mode;
-    let toggle = super::keys::KEYS.label_of(super::keys::Action::ToggleTimestamp);
-    let ts = if req.ts_live {
-        Span::styled(format!(" timestamp live · {toggle} freeze "), theme.dim())
-    } else {
-        Span::styled(format!(" timestamp frozen · {toggle} live "), theme.warn())
-    };
-    // The profile's saved requests, the edited one in brackets (Alt-Up / Alt-Down switch).
-    let mut title = vec![Span::styled(" Request ", theme.title())];
-    if req.requests.entries.len() > 1
-        || req.requests.selected_name() != crate::store::DEFAULT_REQUEST
-    {
-        let width = (l.fields_block.width as usize).saturating_sub(12);
-        for (name, selected) in super::requests::title_names(req, width) {
-            let style = if selected {
-                theme.focus_label()
-            } else {
-                theme.dim()
-            };
-            title.push(Span::styled(name, style));
-            title.push(Span::raw(" "));
-        }
-    }
-    let w = l.fields_block.width;
-    let b = block(
-        fit_title(Line::from(title), w),
-        req.focus != Field::Body && editing,
-        theme,
-    )
-    .title_bottom(fit_title(Line::from(ts), w));
-    frame.render_widget(b, l.fields_block);
+    draw_fields_block(frame, l, req, theme);
     for (field, rect) in &l.fields {
         if *field == Field::Body {
             continue;
@@ -180,82 +151,14 @@ fn draw_fields(
             theme.label()
         };
         let value_w = (rect.width as usize).saturating_sub(11);
-        let (shown, extra): (String, String) = match field {
-            // A fixed-width mask: not even the key's length shows.
-            Field::RestKey if !req.key_info.revealed => (
-                if edit.text().is_empty() {
-                    String::new()
-                } else {
-                    "•".repeat(8)
-                },
-                format!("  [{}]", req.key_info.source),
-            ),
-            Field::RestKey => (
-                edit.text().to_string(),
-                format!("  [{}]", req.key_info.source),
-            ),
-            Field::Timestamp => (
-                edit.text().to_string(),
-                if req.ts_live {
-                    "  live".into()
-                } else {
-                    "  frozen".into()
-                },
-            ),
-            Field::Method => (edit.text().to_string(), "  ↑↓".into()),
-            // One leading '?' is the URL's separator, not part of the query (`docs/signing.md`
-            // rule S4): every view, copy and the send leave it out; say so beside it.
-            Field::Query if edit.text().starts_with('?') => {
-                (edit.text().to_string(), "  ⚠ '?' left out".into())
-            }
-            // A path or query the URL parser would re-encode is refused at the send (the bytes
-            // signed would not be the bytes sent): say so beside it, before the send.
-            Field::Query | Field::Path
-                if req.refused_part()
-                    == Some(if *field == Field::Query {
-                        "query"
-                    } else {
-                        "path"
-                    }) =>
-            {
-                (edit.text().to_string(), "  ⚠ %-encode".into())
-            }
-            // A header value with a space or tab at an edge is refused at the send (HTTP drops
-            // it in transit, so the server would check another value: `docs/signing.md` S13):
-            // say so beside the field, before the send.
-            Field::ApiKey | Field::ContentType | Field::AuthAlgo
-                if edit.text().starts_with([' ', '\t']) || edit.text().ends_with([' ', '\t']) =>
-            {
-                (edit.text().to_string(), "  ⚠ space".into())
-            }
-            _ => (edit.text().to_string(), String::new()),
-        };
+        let (shown, extra) = field_shown(req, *field, edit.text());
         let extra_style = if extra.contains('⚠') {
             theme.warn()
         } else {
             theme.dim()
         };
-        let visible = escape_visible(shown.as_bytes());
-        // Keep the cursor in view: scroll the value horizontally when it is long.
         let cursor = edit.cursor();
-        let skip = if focused && cursor >= value_w {
-            cursor + 1 - value_w
-        } else {
-            0
-        };
-        let mut value: Vec<char> = visible.chars().skip(skip).take(value_w).collect();
-        // The value scrolls with the cursor: `›` / `‹` say it goes on (never over the cursor).
-        let cursor_col = focused.then(|| cursor - skip);
-        if visible.chars().count() > skip + value_w
-            && value_w > 1
-            && cursor_col != Some(value_w - 1)
-        {
-            value[value_w - 1] = '›';
-        }
-        if skip > 0 && !value.is_empty() && cursor_col != Some(0) {
-            value[0] = '‹';
-        }
-        let value: String = value.into_iter().collect();
+        let (value, skip) = scrolled_value(&shown, value_w, focused.then_some(cursor));
         let room = value_w.saturating_sub(value.chars().count());
         // The timestamp's `live` / `frozen` goes whole or not at all: a `…` after a whole
         // timestamp reads as a cut timestamp (the bottom border says which it is anyway).
@@ -279,6 +182,111 @@ fn draw_fields(
             }
         }
     }
+}
+
+/// The fields' box: the profile's saved requests in its title, the edited one in brackets
+/// (Alt-Up / Alt-Down switch), and whether the timestamp is live or frozen at its bottom.
+fn draw_fields_block(frame: &mut Frame, l: &RequestLayout, req: &RequestState, theme: &Theme) {
+    let editing = !req.normal_mode;
+    let toggle = super::keys::KEYS.label_of(super::keys::Action::ToggleTimestamp);
+    let ts = if req.ts_live {
+        Span::styled(format!(" timestamp live · {toggle} freeze "), theme.dim())
+    } else {
+        Span::styled(format!(" timestamp frozen · {toggle} live "), theme.warn())
+    };
+    let mut title = vec![Span::styled(" Request ", theme.title())];
+    if req.requests.entries.len() > 1
+        || req.requests.selected_name() != crate::store::DEFAULT_REQUEST
+    {
+        let width = (l.fields_block.width as usize).saturating_sub(12);
+        for (name, selected) in super::requests::title_names(req, width) {
+            let style = if selected {
+                theme.focus_label()
+            } else {
+                theme.dim()
+            };
+            title.push(Span::styled(name, style));
+            title.push(Span::raw(" "));
+        }
+    }
+    let w = l.fields_block.width;
+    let b = block(
+        fit_title(Line::from(title), w),
+        req.focus != Field::Body && editing,
+        theme,
+    )
+    .title_bottom(fit_title(Line::from(ts), w));
+    frame.render_widget(b, l.fields_block);
+}
+
+/// A field's value as shown (the REST key masked unless revealed) and the remark beside it: the
+/// key's source, the timestamp's state, or a warning of what the send would refuse or change.
+fn field_shown(req: &RequestState, field: Field, text: &str) -> (String, String) {
+    match field {
+        // A fixed-width mask: not even the key's length shows.
+        Field::RestKey if !req.key_info.revealed => (
+            if text.is_empty() {
+                String::new()
+            } else {
+                "•".repeat(8)
+            },
+            format!("  [{}]", req.key_info.source),
+        ),
+        Field::RestKey => (text.to_string(), format!("  [{}]", req.key_info.source)),
+        Field::Timestamp => (
+            text.to_string(),
+            if req.ts_live {
+                "  live".into()
+            } else {
+                "  frozen".into()
+            },
+        ),
+        Field::Method => (text.to_string(), "  ↑↓".into()),
+        // One leading '?' is the URL's separator, not part of the query (`docs/signing.md`
+        // rule S4): every view, copy and the send leave it out; say so beside it.
+        Field::Query if text.starts_with('?') => (text.to_string(), "  ⚠ '?' left out".into()),
+        // A path or query the URL parser would re-encode is refused at the send (the bytes
+        // signed would not be the bytes sent): say so beside it, before the send.
+        Field::Query | Field::Path
+            if req.refused_part()
+                == Some(if field == Field::Query {
+                    "query"
+                } else {
+                    "path"
+                }) =>
+        {
+            (text.to_string(), "  ⚠ %-encode".into())
+        }
+        // A header value with a space or tab at an edge is refused at the send (HTTP drops
+        // it in transit, so the server would check another value: `docs/signing.md` S13):
+        // say so beside the field, before the send.
+        Field::ApiKey | Field::ContentType | Field::AuthAlgo
+            if text.starts_with([' ', '\t']) || text.ends_with([' ', '\t']) =>
+        {
+            (text.to_string(), "  ⚠ space".into())
+        }
+        _ => (text.to_string(), String::new()),
+    }
+}
+
+/// The value made visible in `value_w` columns, scrolled to keep the cursor (when focused) in
+/// view, and how many characters the scroll skips: `›` / `‹` say it goes on (never over the
+/// cursor).
+fn scrolled_value(shown: &str, value_w: usize, cursor: Option<usize>) -> (String, usize) {
+    let visible = escape_visible(shown.as_bytes());
+    let skip = match cursor {
+        Some(c) if c >= value_w => c + 1 - value_w,
+        _ => 0,
+    };
+    let mut value: Vec<char> = visible.chars().skip(skip).take(value_w).collect();
+    let cursor_col = cursor.map(|c| c - skip);
+    if visible.chars().count() > skip + value_w && value_w > 1 && cursor_col != Some(value_w - 1) {
+        value[value_w - 1] = '›';
+    }
+    if skip > 0 && !value.is_empty() && cursor_col != Some(0) {
+        value[0] = '‹';
+    }
+    (value.into_iter().collect(), skip)
 }
 
 fn draw_body(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme, cursor: bool) {
@@ -340,63 +348,14 @@ fn canon_height(row: &CanonRow, text_w: usize, empty_body: bool) -> usize {
 /// the fields. While a newer signature is on its way the title says "updating…".
 fn draw_canonical(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme) {
     let signed = signed(req);
-    let updating = if req.sign.updating() {
-        " · updating…"
-    } else {
-        ""
-    };
-    let mut title = match signed {
-        Some(s) => vec![Span::styled(
-            format!(
-                " Canonical text ({} bytes signed{updating}) ",
-                s.signed().headers.canonical_head().len() + s.spec().body.len()
-            ),
-            theme.title(),
-        )],
-        None => vec![Span::styled(" Canonical text ", theme.title())],
-    };
-    // The form it is signed in, when it is not the standard one (Alt-F switches): beside the
-    // title when both fit, else on the bottom border (the legend explains the `*` rows, so it is
-    // never the part cut), in a short form when the long one does not fit there either.
-    let form = signed.map_or(req.form, |s| s.form());
-    let mut bottom = Line::from("");
-    if form != SigningForm::Standard {
-        let room = (area.width as usize).saturating_sub(2);
-        let toggle = super::keys::KEYS.label_of(super::keys::Action::ToggleForm);
-        let long = format!(
-            " {} form · * differs from standard · {toggle} ",
-            form_title(form)
-        );
-        let used: usize = title.iter().map(|s| s.width()).sum();
-        if used + text_width(&long) <= room {
-            title.push(Span::styled(long, theme.warn()));
-        } else {
-            let short = format!(" {} form · * not standard · {toggle} ", form_title(form));
-            let legend = if text_width(&long) <= room {
-                long
-            } else {
-                short
-            };
-            bottom = Line::from(Span::styled(legend, theme.warn()));
-        }
-    }
-    let b = block(fit_title(Line::from(title), area.width), false, theme)
-        .title_bottom(fit_title(bottom, area.width));
+    let b = canonical_block(area, req, signed, theme);
     let inner = b.inner(area);
     frame.render_widget(b, area);
     if inner.height == 0 || inner.width == 0 {
         return;
     }
     let Some(s) = signed else {
-        let why = match &req.sign.result {
-            Some(Err(e)) => format!("not signed: {e}"),
-            _ => "signing…".to_string(),
-        };
-        let lines: Vec<Line> = wrap_words(&why, inner.width as usize)
-            .into_iter()
-            .map(|l| Line::from(Span::styled(l, theme.warn())))
-            .collect();
-        frame.render_widget(Paragraph::new(lines), inner);
+        draw_unsigned(frame, inner, req, theme);
         return;
     };
     let highlighted = req.focus.canonical_lines();
@@ -448,9 +407,114 @@ fn draw_canonical(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
             }
         }
     };
-    // Which logical line comes first: while the body has focus, the latest that still shows
-    // the cursor's line whole with the lines before it (long lines wrap over several rows).
-    let first = if req.focus == Field::Body && !req.normal_mode {
+    let first = canonical_first_line(req, s, text_w, height, &row_of);
+    let mut rows: Vec<Line> = Vec::with_capacity(height);
+    let mut idx = first;
+    // Only the body lines on screen are read (through the signed body's line index).
+    let mut body_lines = marks.lines_from(body, first.saturating_sub(7));
+    while rows.len() < height && idx < total {
+        let line = if idx >= 7 {
+            body_lines.next().unwrap_or_default()
+        } else {
+            &[]
+        };
+        let row = row_of(idx, line);
+        let empty_body = idx == 7 && body.is_empty();
+        push_canon_row(
+            &mut rows,
+            row,
+            (label_w, compact),
+            text_w,
+            height,
+            theme,
+            empty_body,
+        );
+        idx += 1;
+    }
+    frame.render_widget(Paragraph::new(rows), inner);
+}
+
+/// The canonical panel's box: the bytes signed in its title ("updating…" while a newer
+/// signature is on its way) and the form it is signed in when it is not the standard one.
+fn canonical_block<'a>(
+    area: Rect,
+    req: &RequestState,
+    signed: Option<&SignedView>,
+    theme: &Theme,
+) -> Block<'a> {
+    let updating = if req.sign.updating() {
+        " · updating…"
+    } else {
+        ""
+    };
+    let mut title = match signed {
+        Some(s) => vec![Span::styled(
+            format!(
+                " Canonical text ({} bytes signed{updating}) ",
+                s.signed().headers.canonical_head().len() + s.spec().body.len()
+            ),
+            theme.title(),
+        )],
+        None => vec![Span::styled(" Canonical text ", theme.title())],
+    };
+    // The form it is signed in, when it is not the standard one (Alt-F switches): beside the
+    // title when both fit, else on the bottom border (the legend explains the `*` rows, so it is
+    // never the part cut), in a short form when the long one does not fit there either.
+    let form = signed.map_or(req.form, |s| s.form());
+    let mut bottom = Line::from("");
+    if form != SigningForm::Standard {
+        let room = (area.width as usize).saturating_sub(2);
+        let toggle = super::keys::KEYS.label_of(super::keys::Action::ToggleForm);
+        let long = format!(
+            " {} form · * differs from standard · {toggle} ",
+            form_title(form)
+        );
+        let used: usize = title.iter().map(|s| s.width()).sum();
+        if used + text_width(&long) <= room {
+            title.push(Span::styled(long, theme.warn()));
+        } else {
+            let short = format!(" {} form · * not standard · {toggle} ", form_title(form));
+            let legend = if text_width(&long) <= room {
+                long
+            } else {
+                short
+            };
+            bottom = Line::from(Span::styled(legend, theme.warn()));
+        }
+    }
+    block(fit_title(Line::from(title), area.width), false, theme)
+        .title_bottom(fit_title(bottom, area.width))
+}
+
+/// The canonical panel with no signature to show: why (the signing error), or that it is on its
+/// way.
+fn draw_unsigned(frame: &mut Frame, inner: Rect, req: &RequestState, theme: &Theme) {
+    let why = match &req.sign.result {
+        Some(Err(e)) => format!("not signed: {e}"),
+        _ => "signing…".to_string(),
+    };
+    let lines: Vec<Line> = wrap_words(&why, inner.width as usize)
+        .into_iter()
+        .map(|l| Line::from(Span::styled(l, theme.warn())))
+        .collect();
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// Which logical line of the canonical panel comes first: while the body has focus, the latest
+/// that still shows the cursor's line whole with the lines before it (long lines wrap over
+/// several rows); else the scroll, kept from going past the last line's place at the bottom.
+fn canonical_first_line(
+    req: &RequestState,
+    s: &SignedView,
+    text_w: usize,
+    height: usize,
+    row_of: &dyn Fn(usize, &[u8]) -> CanonRow,
+) -> usize {
+    let body: &[u8] = &s.spec().body;
+    let marks = &s.body_marks;
+    let body_count = marks.line_count();
+    let total = 7 + body_count;
+    if req.focus == Field::Body && !req.normal_mode {
         let cur = 7 + req.body.cursor_line().min(body_count.saturating_sub(1));
         let mut start = cur.saturating_sub(height.saturating_sub(1));
         let mut body_lines = marks.lines_from(body, start.saturating_sub(7));
@@ -494,31 +558,7 @@ fn draw_canonical(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
         let last_first = last_first.min(total.saturating_sub(1));
         req.canon_max.set(last_first);
         req.canon_scroll.min(last_first)
-    };
-    let mut rows: Vec<Line> = Vec::with_capacity(height);
-    let mut idx = first;
-    // Only the body lines on screen are read (through the signed body's line index).
-    let mut body_lines = marks.lines_from(body, first.saturating_sub(7));
-    while rows.len() < height && idx < total {
-        let line = if idx >= 7 {
-            body_lines.next().unwrap_or_default()
-        } else {
-            &[]
-        };
-        let row = row_of(idx, line);
-        let empty_body = idx == 7 && body.is_empty();
-        push_canon_row(
-            &mut rows,
-            row,
-            (label_w, compact),
-            text_w,
-            height,
-            theme,
-            empty_body,
-        );
-        idx += 1;
     }
-    frame.render_widget(Paragraph::new(rows), inner);
 }
 
 /// The rows one logical line of the canonical panel takes at `text_w` columns: its text wrapped
@@ -852,12 +892,61 @@ fn draw_signature(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
     // response panel has it in full).
     // The verdict stands beside the signature it judged only: once the line shows another one
     // (the live timestamp ticked, a field changed), the verdict is in the response panel alone.
+    let verdict = verdict_beside(req);
+    let width = |spans: &[Span]| {
+        spans
+            .iter()
+            .map(|s| s.content.chars().count())
+            .sum::<usize>()
+    };
+    let (mut spans, state_short) = signature_spans(req, area, theme);
+    let room = area.width as usize;
+    // A signature wider than the row (under 68 columns) is cut with a mark, never silently: a
+    // reader copying it by eye must see it is not whole (Alt-Y s copies it whole).
+    if width(&spans) > room && spans.len() > 1 {
+        spans.truncate(2);
+        let keep = room.saturating_sub(4);
+        let sig = clip_marked(&spans[1].content, keep);
+        spans[1] = Span::styled(sig, spans[1].style);
+    }
+    let fits = |spans: &[Span], v: &str| width(spans) + 2 + v.chars().count() <= room;
+    if let (Some((long, _, _)), Some(s)) = (&verdict, state_short) {
+        if !fits(&spans, long) {
+            spans.pop();
+            spans.push(s);
+        }
+    }
+    let shown = verdict.and_then(|(long, short, accepted)| {
+        [long, short]
+            .into_iter()
+            .find(|v| fits(&spans, v))
+            .map(|v| (v, accepted))
+    });
+    let Some((text, accepted)) = shown else {
+        frame.render_widget(Paragraph::new(Line::from(spans)), area);
+        return;
+    };
+    let vw = (text.chars().count() as u16 + 2).min(area.width);
+    let left = Rect::new(area.x, area.y, area.width - vw, area.height);
+    // One blank column before the verdict and one after it (it never touches the edge).
+    let right = Rect::new(area.x + area.width - vw, area.y, vw - 1, area.height);
+    frame.render_widget(Paragraph::new(Line::from(spans)), left);
+    let style = if accepted { theme.ok() } else { theme.error() };
+    frame.render_widget(
+        Paragraph::new(Line::from(Span::styled(text, style)))
+            .alignment(ratatui::layout::Alignment::Right),
+        right,
+    );
+}
+
+/// The server's verdict on the last send (long, short, and whether it accepted), when the
+/// line shows the signature it judged.
+fn verdict_beside(req: &RequestState) -> Option<(String, String, bool)> {
     let shown_signature = match &req.sign.result {
         Some(Ok(s)) => Some(s.signature()),
         _ => None,
     };
-    let verdict = req
-        .response
+    req.response
         .as_ref()
         .filter(|r| {
             r.sent
@@ -868,20 +957,23 @@ fn draw_signature(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
             let (long, accepted) = server_verdict(r.status, r.code.as_deref());
             let short = format!("{} {}", if accepted { "✓" } else { "✗" }, r.status);
             (long, short, accepted)
-        });
-    let width = |spans: &[Span]| {
-        spans
-            .iter()
-            .map(|s| s.content.chars().count())
-            .sum::<usize>()
-    };
+        })
+}
+
+/// Our side of the signature line: the signature and its state (and the state's short form
+/// for a short row), or why there is none.
+fn signature_spans<'a>(
+    req: &RequestState,
+    area: Rect,
+    theme: &Theme,
+) -> (Vec<Span<'a>>, Option<Span<'a>>) {
     // A success mark never stands beside a rejection: once the server has rejected the last
     // send, our side says only "computed" (the signature was computed, not accepted).
     let rejected = req
         .response
         .as_ref()
         .is_some_and(|r| !server_verdict(r.status, r.code.as_deref()).1);
-    let (mut spans, state_short) = match &req.sign.result {
+    match &req.sign.result {
         Some(Ok(s)) => {
             let (long, short, style) = if req.sign.updating() {
                 (" updating…", " …", theme.warn())
@@ -921,44 +1013,7 @@ fn draw_signature(frame: &mut Frame, area: Rect, req: &RequestState, theme: &The
             ],
             None,
         ),
-    };
-    let room = area.width as usize;
-    // A signature wider than the row (under 68 columns) is cut with a mark, never silently: a
-    // reader copying it by eye must see it is not whole (Alt-Y s copies it whole).
-    if width(&spans) > room && spans.len() > 1 {
-        spans.truncate(2);
-        let keep = room.saturating_sub(4);
-        let sig = clip_marked(&spans[1].content, keep);
-        spans[1] = Span::styled(sig, spans[1].style);
     }
-    let fits = |spans: &[Span], v: &str| width(spans) + 2 + v.chars().count() <= room;
-    if let (Some((long, _, _)), Some(s)) = (&verdict, state_short) {
-        if !fits(&spans, long) {
-            spans.pop();
-            spans.push(s);
-        }
-    }
-    let shown = verdict.and_then(|(long, short, accepted)| {
-        [long, short]
-            .into_iter()
-            .find(|v| fits(&spans, v))
-            .map(|v| (v, accepted))
-    });
-    let Some((text, accepted)) = shown else {
-        frame.render_widget(Paragraph::new(Line::from(spans)), area);
-        return;
-    };
-    let vw = (text.chars().count() as u16 + 2).min(area.width);
-    let left = Rect::new(area.x, area.y, area.width - vw, area.height);
-    // One blank column before the verdict and one after it (it never touches the edge).
-    let right = Rect::new(area.x + area.width - vw, area.y, vw - 1, area.height);
-    frame.render_widget(Paragraph::new(Line::from(spans)), left);
-    let style = if accepted { theme.ok() } else { theme.error() };
-    frame.render_widget(
-        Paragraph::new(Line::from(Span::styled(text, style)))
-            .alignment(ratatui::layout::Alignment::Right),
-        right,
-    );
 }
 
 /// The server's verdict on the last send, in words: `server: accepted (200)` or
