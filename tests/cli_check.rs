@@ -363,3 +363,75 @@ fn request_files_of_raw_http_and_curl_blocks_are_judged_like_a_har() {
     assert_eq!(recs.last().unwrap()["format"], "requests");
     assert_eq!(code, 1);
 }
+
+/// docs/har.md H3 named `/v2/...` and `/analytics/collect` only, though `check` judges the
+/// older analytics endpoints, any other analytics path and the preflights too. Now H3 names
+/// every path `check` judges, and each one it names is judged (the rest are skipped).
+#[test]
+fn har_h3_names_every_path_check_judges() {
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/har.md")).unwrap();
+    let h3 = &docs[docs.find("- **H3.").unwrap()..docs.find("- **H4.").unwrap()];
+    // (request line, extra head lines, what H3 says of it)
+    let judged: Vec<(String, &str, String)> = [
+        ("PUT /v2/batch", "", "`/v2/`"),
+        ("GET /v2", "", "`/v2`"),
+        ("POST /_bench/unverified", "", "`/_bench/unverified`"),
+        ("POST /analytics/collect", "", "`/analytics/collect`"),
+        (
+            "GET /analytics/somethingNew",
+            "",
+            "any other path under `/analytics/`",
+        ),
+        (
+            "OPTIONS /analytics/productTracking",
+            "Origin: http://shop.example\r\nAccess-Control-Request-Method: POST\r\n",
+            "`OPTIONS`",
+        ),
+    ]
+    .into_iter()
+    .map(|(l, h, d)| (l.to_string(), h, d.to_string()))
+    .chain(signscope::core::collect::OLDER_ENDPOINTS.iter().map(|e| {
+        (
+            format!("GET /analytics/{e}?klevu_apiKey=k"),
+            "",
+            format!("`/analytics/{e}`"),
+        )
+    }))
+    .collect();
+    let mut file = String::new();
+    for (line, head, _) in &judged {
+        file.push_str(&format!(
+            "{line} HTTP/1.1\r\nHost: 127.0.0.1:9\r\n{head}\r\n\n###\n"
+        ));
+    }
+    file.push_str("GET /visitor/session HTTP/1.1\r\nHost: 127.0.0.1:9\r\n\r\n");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("paths.http");
+    std::fs::write(&path, &file).unwrap();
+    let (_, out, err) = check(&[path.to_str().unwrap(), "--output", "json"]);
+    let recs = records(&out);
+    let got: Vec<String> = of_type(&recs, "request")
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {}",
+                r["method"].as_str().unwrap(),
+                r["path"].as_str().unwrap()
+            )
+        })
+        .collect();
+    let want: Vec<String> = judged
+        .iter()
+        .map(|(l, _, _)| l.split('?').next().unwrap().to_string())
+        .collect();
+    assert_eq!(got, want, "{out}\n{err}");
+    assert_eq!(of_type(&recs, "skipped").len(), 1, "{out}");
+    for (line, _, named) in &judged {
+        assert!(
+            h3.contains(named.as_str()),
+            "H3 does not name {named} ({line}): {h3}"
+        );
+    }
+    assert!(h3.contains("other paths"), "{h3}");
+}

@@ -764,3 +764,51 @@ async fn the_upstream_receives_the_bytes_the_client_sent_and_nothing_more() {
     assert_eq!(got, want);
     proxy.shutdown().await;
 }
+
+/// `/_inspect/requests` kept less than the live stream: no upstream answer, no mistakes, no
+/// conclusion. Now a request's inspection record (list and `?seq=`) holds every field its
+/// stream record holds, with the same values (rule R14).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_inspection_record_holds_what_the_stream_record_holds() {
+    let (up, _) = raw_upstream(|_| {
+        raw_answer(
+            "401 Unauthorized\r\nContent-Type: application/json",
+            r#"{"status":401,"code":"SIGNATURE_MISMATCH","message":"no","debug":[]}"#,
+        )
+    });
+    let proxy = proxy_to(Some(&up), None).await;
+    let c = client();
+    // Signed with the public API key as the REST key: a mistake the diagnosis names.
+    let h = signed_headers(
+        "PUT",
+        "/v2/batch",
+        "",
+        &now(),
+        DEMO_API_KEY,
+        DEMO_API_KEY,
+        BODY.as_bytes(),
+    );
+    let (status, _, _) = send_raw(&c, &proxy.url(), "/v2/batch", &h, BODY.into()).await;
+    assert_eq!(status, 401);
+    let stream = stream_records(&proxy.url(), 1).await.remove(0);
+    assert_eq!(
+        stream["mistakes"],
+        serde_json::json!(["PUBLIC_API_KEY_AS_SECRET"])
+    );
+    assert!(stream["conclusion"].is_string(), "{stream}");
+    assert_eq!(stream["upstream"]["status"], 401, "{stream}");
+    let seq = stream["record"].as_u64().unwrap();
+    let (_, list) = get_json(&c, &format!("{}/_inspect/requests", proxy.url())).await;
+    let (_, one) = get_json(&c, &format!("{}/_inspect/requests?seq={seq}", proxy.url())).await;
+    for (what, record) in [("list", &list[0]), ("seq", &one[0])] {
+        assert_eq!(record["seq"], seq, "{what}: {record}");
+        assert_eq!(record["body_bytes"], stream["request_bytes"], "{what}");
+        for (key, value) in stream.as_object().unwrap() {
+            if ["type", "seq", "record", "request_bytes", "batch"].contains(&key.as_str()) {
+                continue;
+            }
+            assert_eq!(&record[key], value, "{what}: {key} differs: {record}");
+        }
+    }
+    proxy.shutdown().await;
+}

@@ -623,6 +623,7 @@ fn record(
         body: text,
         body_truncated: truncated,
         headers: seen.headers,
+        answered: Default::default(),
     };
     stream::note_request(&mut answer, &record);
     st.store.add_request(record);

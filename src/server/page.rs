@@ -27,8 +27,8 @@ use serde::Serialize;
 
 use super::body::{BodyBudget, BodyPermit, Budgeted};
 use super::store::{
-    event_preview, Cursor, EventRecord, Page, RequestRecord, Slot, Store, LIST_DATA_BYTES,
-    LIST_PREVIEW_BYTES,
+    event_preview, Answered, Cursor, EventRecord, Page, RequestRecord, Slot, Store,
+    LIST_DATA_BYTES, LIST_PREVIEW_BYTES,
 };
 use crate::core::traffic::Verdict;
 
@@ -75,6 +75,9 @@ struct RequestView<'a> {
     /// Something besides the body was cut (headers, path, query, key or texts).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     truncated: bool,
+    /// What the answer told, as the live stream's record has it.
+    #[serde(flatten)]
+    answered: &'a Answered,
 }
 
 impl<'a> RequestView<'a> {
@@ -124,6 +127,7 @@ impl<'a> RequestView<'a> {
             body_truncated: r.body_truncated || body_cut,
             headers,
             truncated,
+            answered: &r.answered,
         }
     }
 }
@@ -152,6 +156,7 @@ pub fn request_preview(r: &RequestRecord) -> RequestRecord {
             .into_iter()
             .map(|(n, v)| (n.to_owned(), v.to_owned()))
             .collect(),
+        answered: v.answered.clone(),
     }
 }
 
@@ -416,6 +421,7 @@ mod tests {
             headers: (0..100)
                 .map(|i| (format!("x-{i}"), "v".repeat(2000)))
                 .collect(),
+            answered: Answered::default(),
         };
         let p = request_preview(&r);
         assert_eq!(p.body.len(), LIST_PREVIEW_BYTES);

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::traffic::Verdict;
+use crate::core::traffic::{Route, UpstreamSeen, Verdict};
 
 pub use super::waiters::Counts;
 use super::waiters::Waiters;
@@ -37,7 +37,7 @@ const TRIM_AFTER_FREED: usize = 32 * 1024 * 1024;
 const HEAVY_BATCH_PROBLEMS: usize = 1_000;
 
 /// One indexing (or bench) request as the server saw it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RequestRecord {
     /// Position in arrival order (never reused, not reset).
     pub seq: u64,
@@ -67,6 +67,32 @@ pub struct RequestRecord {
     /// Includes `authorization` (a signature, not a key).
     #[serde(default)]
     pub headers: Vec<(String, String)>,
+    /// What the live stream's record says of its answer (`docs/server.md` rule R14): its
+    /// fields sit beside the others.
+    #[serde(flatten)]
+    pub answered: Answered,
+}
+
+/// What is known of a request once it has been answered, kept in its inspection record as in
+/// its live stream record (the same names): the diagnosis of a refusal and, when forwarded,
+/// the upstream's answer. Empty until the answer is decided.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Answered {
+    /// `indexing` for every stored request (the stream's `route`).
+    pub route: Option<Route>,
+    /// Client mistakes the diagnosis recognised (ids such as `TRAILING_SLASH_TRIMMED`).
+    pub mistakes: Vec<String>,
+    /// The diagnosis's one-sentence conclusion.
+    pub conclusion: Option<String>,
+    /// The server's signing text of a `SIGNATURE_MISMATCH` answer (its `canonical:` entry).
+    pub expected: Option<String>,
+    /// Bytes of the answer signscope decided (when known).
+    pub response_bytes: Option<u64>,
+    /// Head received to answer decided, in milliseconds.
+    pub duration_ms: f64,
+    /// For a forwarded request: what the upstream answered, or why it could not.
+    pub upstream: Option<UpstreamSeen>,
 }
 
 /// One collected event (or, when the body was not a non-empty JSON array, the whole body).
@@ -432,6 +458,49 @@ impl Store {
         }
     }
 
+    /// Complete the stored request `seq` with what its answer told (the live stream's record
+    /// of it); nothing when it is no longer held. Its sizes are measured again.
+    pub fn complete_request(&self, seq: u64, answered: Answered) {
+        let Some(held) = self.find_request(seq) else {
+            return;
+        };
+        // Measured outside the lock, as when it was stored.
+        let mut record = (*held).clone();
+        record.answered = answered;
+        let size = record_size_request(&record);
+        let list_bytes = self.measure.as_ref().map_or(size, |m| m.request(&record));
+        let mut g = self.lock();
+        let Some(h) = g
+            .requests
+            .iter_mut()
+            .rev()
+            .find(|h| Arc::ptr_eq(&h.record, &held))
+        else {
+            return;
+        };
+        let before = h.size;
+        *h = Held {
+            size,
+            list_bytes,
+            record: Arc::new(record),
+        };
+        g.stored_bytes = g.stored_bytes - before + size;
+        if self.enforce_bounds(&mut g) {
+            drop(g);
+            release_memory();
+        }
+    }
+
+    /// The stored request `seq`, if still held (the newest are looked at first).
+    fn find_request(&self, seq: u64) -> Option<Arc<RequestRecord>> {
+        let g = self.lock();
+        g.requests
+            .iter()
+            .rev()
+            .find(|h| h.record.seq == seq)
+            .map(|h| h.record.clone())
+    }
+
     /// Store the events of one collector request and count them. Each record is first capped
     /// ([`cap_event`]) and then counted at what it holds in memory (`size` is a lower bound
     /// the caller may give; the store measures the record itself).
@@ -673,7 +742,7 @@ const REQUEST_OVERHEAD: usize = 256;
 const EVENT_OVERHEAD: usize = 256;
 
 pub(super) fn record_size_request(r: &RequestRecord) -> usize {
-    let headers: usize = r.headers.iter().map(|(n, v)| n.len() + v.len() + 48).sum();
+    let headers = headers_size(&r.headers);
     let warnings: usize = r.warnings.iter().map(|w| w.len() + 24).sum();
     REQUEST_OVERHEAD
         + r.body.len()
@@ -687,6 +756,22 @@ pub(super) fn record_size_request(r: &RequestRecord) -> usize {
         + r.job_id.as_ref().map_or(0, String::len)
         + warnings
         + headers
+        + answered_size(&r.answered)
+}
+
+/// Bytes a list of headers holds.
+fn headers_size(headers: &[(String, String)]) -> usize {
+    headers.iter().map(|(n, v)| n.len() + v.len() + 48).sum()
+}
+
+/// Bytes an answer's part of a request record holds: its texts and the upstream's.
+fn answered_size(a: &Answered) -> usize {
+    let text = |s: &Option<String>| s.as_ref().map_or(0, String::len);
+    let mistakes: usize = a.mistakes.iter().map(|m| m.len() + 24).sum();
+    let upstream = a.upstream.as_ref().map_or(0, |u| {
+        128 + u.url.len() + u.body.len() + text(&u.code) + text(&u.error) + headers_size(&u.headers)
+    });
+    mistakes + text(&a.conclusion) + text(&a.expected) + upstream
 }
 
 /// Bytes an event record holds in memory: its strings, its data and every problem.
@@ -874,6 +959,7 @@ mod tests {
             body: body.into(),
             body_truncated: false,
             headers: vec![],
+            answered: Answered::default(),
         }
     }
 
@@ -894,6 +980,31 @@ mod tests {
                 raw: None,
             },
         )
+    }
+
+    #[test]
+    fn a_completed_request_holds_its_answer_and_is_counted_at_its_new_size() {
+        let s = Store::new(10, 1 << 20);
+        s.add_request(req(1, Verdict::Accepted, "{}"));
+        let before = s.summary().stored_bytes;
+        let upstream = UpstreamSeen {
+            url: "http://up".into(),
+            status: Some(401),
+            body: "x".repeat(1000),
+            ..UpstreamSeen::default()
+        };
+        let answered = Answered {
+            mistakes: vec!["PUBLIC_API_KEY_AS_SECRET".into()],
+            upstream: Some(upstream),
+            ..Answered::default()
+        };
+        s.complete_request(1, answered.clone());
+        // One no longer held (or never stored) changes nothing.
+        s.complete_request(99, Answered::default());
+        let got = s.requests(&RequestFilter::default()).items;
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].answered, answered);
+        assert!(s.summary().stored_bytes >= before + 1000);
     }
 
     #[test]

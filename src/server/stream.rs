@@ -30,7 +30,7 @@ use serde_json::{Map, Value};
 use tokio::sync::{broadcast, watch};
 
 use super::error::ApiError;
-use super::store::{EventRecord, RequestRecord};
+use super::store::{Answered, EventRecord, RequestRecord};
 use super::AppState;
 use crate::core::traffic::{
     BatchSeen, RequestSeen, Route, StreamMessage, UpstreamSeen, Verdict, INSTANCE_HEADER,
@@ -446,6 +446,7 @@ pub async fn observe(State(st): State<AppState>, req: Request, next: Next) -> Re
         batch: None,
         upstream: detail.upstream,
     };
+    let stored_request = detail.request.as_ref().map(|part| part.record);
     if let Some(part) = detail.request {
         record.time = part.time;
         record.record = Some(part.record);
@@ -488,8 +489,25 @@ pub async fn observe(State(st): State<AppState>, req: Request, next: Next) -> Re
     if record.time.is_empty() {
         record.time = crate::core::time::format_timestamp(st.config.now());
     }
+    if let Some(stored) = stored_request {
+        // The inspection record keeps what this one says of the answer (docs/server.md rule R14).
+        st.store.complete_request(stored, answered(&record));
+    }
     st.stream.publish(record);
     response
+}
+
+/// What a stream record says of its answer, for the inspection record of the same request.
+fn answered(record: &RequestSeen) -> Answered {
+    Answered {
+        route: Some(record.route),
+        mistakes: record.mistakes.clone(),
+        conclusion: record.conclusion.clone(),
+        expected: record.expected.clone(),
+        response_bytes: record.response_bytes,
+        duration_ms: record.duration_ms,
+        upstream: record.upstream.clone(),
+    }
 }
 
 /// What an error answer in the vendor's shape says.
