@@ -479,11 +479,9 @@ impl Store {
             return;
         };
         let before = h.size;
-        *h = Held {
-            size,
-            list_bytes,
-            record: Arc::new(record),
-        };
+        h.size = size;
+        h.list_bytes = list_bytes;
+        h.record = Arc::new(record);
         g.stored_bytes = g.stored_bytes - before + size;
         if self.enforce_bounds(&mut g) {
             drop(g);
