@@ -9,6 +9,7 @@
 //! the follower reconnects. A record of a signscope server is at most a few dozen KiB (its
 //! previews and header values are capped).
 
+use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -27,7 +28,8 @@ pub use eventsource_stream::Event;
 pub const DEFAULT_URL: &str = "http://127.0.0.1:8080";
 /// The longest event (its lines, line ends included) a follower holds while reading it.
 pub const MAX_EVENT_BYTES: usize = 1024 * 1024;
-/// No byte for this long (the server sends a keep-alive every 10 s) means a dead connection.
+/// No byte for this long means a dead connection. The server sends a keep-alive comment every
+/// 10 s; a comment is no event, but its bytes are heard ([`Silence`]).
 const SILENCE: Duration = Duration::from_secs(30);
 /// Waits between reconnection attempts, growing up to the last.
 const RETRY: [u64; 4] = [100, 250, 500, 1000];
@@ -59,6 +61,8 @@ pub enum ReadError {
     NotText(String),
     #[error("the stream could not be parsed: {0}")]
     Parse(String),
+    #[error("nothing heard for {} s", .0.as_secs())]
+    Silent(Duration),
 }
 
 /// What following a stream reports to its sink, in order.
@@ -190,11 +194,10 @@ async fn read_stream<E>(
 ) -> Result<String, E> {
     let mut events = events(resp);
     loop {
-        let ev = match tokio::time::timeout(SILENCE, events.next()).await {
-            Err(_) => return Ok(format!("nothing heard for {} s", SILENCE.as_secs())),
-            Ok(None) => return Ok("the server closed the stream".to_string()),
-            Ok(Some(Err(e))) => return Ok(e.to_string()),
-            Ok(Some(Ok(ev))) => ev,
+        let ev = match events.next().await {
+            None => return Ok("the server closed the stream".to_string()),
+            Some(Err(e)) => return Ok(e.to_string()),
+            Some(Ok(ev)) => ev,
         };
         let Ok(msg) = serde_json::from_str::<StreamMessage>(&ev.data) else {
             continue;
@@ -207,9 +210,21 @@ async fn read_stream<E>(
 }
 
 /// The events of a `text/event-stream` response, each at most [`MAX_EVENT_BYTES`] long; the
-/// stream ends with an error at the first longer one.
+/// stream ends with an error at the first longer one, or after [`SILENCE`] without a byte
+/// (keep-alive comments count: they are bytes, though no event).
 pub fn events(resp: reqwest::Response) -> impl Stream<Item = Result<Event, ReadError>> + Send {
-    Bounded::new(resp.bytes_stream())
+    events_of(resp.bytes_stream(), SILENCE)
+}
+
+fn events_of<S, E>(
+    bytes: S,
+    silence: Duration,
+) -> impl Stream<Item = Result<Event, ReadError>> + Send
+where
+    S: Stream<Item = Result<Bytes, E>> + Unpin + Send,
+    ReadError: From<E>,
+{
+    Silence::new(Bounded::new(bytes), silence)
         .eventsource()
         .map(|r| r.map_err(read_error))
 }
@@ -293,6 +308,54 @@ where
             Poll::Ready(Some(Err(e))) => Poll::Ready(Some(Err(e.into()))),
             Poll::Ready(None) => Poll::Ready(None),
             Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+/// A byte stream that fails once no byte has come for `limit`: a dead connection. Any byte
+/// counts, a keep-alive comment's included, where a timeout on the parsed events would not see
+/// the comments the parser drops.
+struct Silence<S> {
+    inner: S,
+    limit: Duration,
+    timer: Pin<Box<tokio::time::Sleep>>,
+    fired: bool,
+}
+
+impl<S> Silence<S> {
+    fn new(inner: S, limit: Duration) -> Self {
+        Silence {
+            inner,
+            limit,
+            timer: Box::pin(tokio::time::sleep(limit)),
+            fired: false,
+        }
+    }
+}
+
+impl<S> Stream for Silence<S>
+where
+    S: Stream<Item = Result<Bytes, ReadError>> + Unpin,
+{
+    type Item = Result<Bytes, ReadError>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        if self.fired {
+            return Poll::Ready(None);
+        }
+        match self.inner.poll_next_unpin(cx) {
+            Poll::Ready(item) => {
+                let next = tokio::time::Instant::now() + self.limit;
+                self.timer.as_mut().reset(next);
+                Poll::Ready(item)
+            }
+            Poll::Pending => match self.timer.as_mut().poll(cx) {
+                Poll::Ready(()) => {
+                    self.fired = true;
+                    Poll::Ready(Some(Err(ReadError::Silent(self.limit))))
+                }
+                Poll::Pending => Poll::Pending,
+            },
         }
     }
 }
@@ -382,6 +445,38 @@ mod tests {
         assert_eq!(b.event_bytes, 18);
         assert!(b.admit(b"\r\n"));
         assert_eq!(b.event_bytes, 2, "the blank line ended it");
+    }
+
+    /// An idle server's stream: keep-alive comments only. Each is heard (its bytes restart
+    /// the silence clock) though the parser makes no event of it.
+    #[tokio::test]
+    async fn a_keep_alive_comment_restarts_the_silence_clock() {
+        let (tx, rx) = futures::channel::mpsc::unbounded::<Result<Bytes, ReadError>>();
+        let limit = Duration::from_secs(30);
+        let mut heard = Silence::new(rx, limit);
+        let first = heard.timer.deadline();
+        tx.unbounded_send(Ok(Bytes::from_static(b": keep-alive\n\n")))
+            .unwrap();
+        let before = tokio::time::Instant::now();
+        assert!(heard.next().await.expect("the comment").is_ok());
+        let now = heard.timer.deadline();
+        assert!(now >= before + limit && now > first, "{now:?} {first:?}");
+    }
+
+    /// No byte at all for the limit: the stream ends with "nothing heard", once.
+    #[tokio::test]
+    async fn silence_ends_the_stream_with_one_sentence() {
+        let (_tx, rx) = futures::channel::mpsc::unbounded::<Result<Bytes, ReadError>>();
+        let mut silent = Silence::new(rx, Duration::ZERO);
+        let err = silent.next().await.expect("an item").unwrap_err();
+        assert!(matches!(err, ReadError::Silent(_)), "{err:?}");
+        assert_eq!(err.to_string(), "nothing heard for 0 s");
+        assert!(silent.next().await.is_none());
+        // Through the parser, as a follower reads it.
+        let (_tx, rx) = futures::channel::mpsc::unbounded::<Result<Bytes, ReadError>>();
+        let mut evs = Box::pin(events_of(rx, Duration::ZERO));
+        let err = evs.next().await.expect("an item").unwrap_err();
+        assert!(matches!(err, ReadError::Silent(_)), "{err:?}");
     }
 
     #[tokio::test]
