@@ -86,25 +86,31 @@ pub struct ServeArgs {
     pub unverified_route: bool,
 }
 
-/// Parse one `--account API_KEY=ENV_VAR[@PREFIX]` and read the key from the environment.
+/// Parse one `--account API_KEY=ENV_VAR[@PREFIX]` and read the key from the environment. An
+/// error never repeats what follows the `=`: where a name belongs, a pasted key is common.
 fn account(
     spec: &str,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> anyhow::Result<(String, Secret, Option<String>)> {
-    let (spec_key, prefix) = match spec.rsplit_once('@') {
-        Some((rest, p)) => (rest, Some(p)),
-        None => (spec, None),
-    };
-    if let Some(p) = prefix {
-        if !valid_prefix(p) {
-            bail!("the prefix {p:?} in --account {spec:?} must be letters, digits, '-' or '_' (e.g. KLEVU)");
-        }
-    }
-    let Some((api_key, var)) = spec_key.split_once('=') else {
+    let Some((api_key, rest)) = spec.split_once('=') else {
         bail!("--account {spec:?} must have the form API_KEY=ENV_VAR (the REST key is read from the environment variable ENV_VAR)");
     };
+    let (var, prefix) = match rest.rsplit_once('@') {
+        Some((var, p)) if valid_env_name(var) => (var, Some(p)),
+        _ => (rest, None),
+    };
     if api_key.is_empty() || var.is_empty() {
-        bail!("--account {spec:?} must have the form API_KEY=ENV_VAR with both parts non-empty");
+        bail!(
+            "--account {api_key:?}=… must have the form API_KEY=ENV_VAR with both parts non-empty"
+        );
+    }
+    if !valid_env_name(var) {
+        bail!("--account {api_key:?}=… must name an environment variable (letters, digits and '_') after the '=', not hold the REST key itself (the value is not shown); e.g. export ACME_REST_KEY and pass --account {api_key}=ACME_REST_KEY");
+    }
+    if let Some(p) = prefix {
+        if !valid_prefix(p) {
+            bail!("the prefix {p:?} in --account {api_key}={var}@{p} must be letters, digits, '-' or '_' (e.g. KLEVU)");
+        }
     }
     let Some(value) = env(var) else {
         bail!("the environment variable {var} named by --account {api_key}={var} is not set (or not valid UTF-8)");
@@ -118,6 +124,16 @@ fn account(
         secret,
         prefix.map(str::to_ascii_uppercase),
     ))
+}
+
+/// An environment variable's name as a shell exports it: a letter or '_', then letters,
+/// digits and '_'.
+fn valid_env_name(name: &str) -> bool {
+    let mut bytes = name.bytes();
+    bytes
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
 fn valid_prefix(p: &str) -> bool {
@@ -369,6 +385,17 @@ mod tests {
         assert!(format!("{err:#}").contains("empty"));
         let err = config(&parse(&["--account", "acme"]), &env).unwrap_err();
         assert!(format!("{err:#}").contains("API_KEY=ENV_VAR"));
+        // A REST key pasted where the variable's name belongs is refused and never repeated.
+        for pasted in ["k3y+/Pasted==", "k3y+/Pasted@x", "9pasted"] {
+            let spec = format!("acme={pasted}");
+            let err = config(&parse(&["--account", &spec]), &env).unwrap_err();
+            let text = format!("{err:#}");
+            assert!(text.contains("environment variable"), "{text}");
+            assert!(
+                !text.contains("Pasted") && !text.contains("9pasted"),
+                "{text}"
+            );
+        }
         let err = config(&parse(&["--header-prefix", "X Y"]), &env).unwrap_err();
         assert!(format!("{err:#}").contains("--header-prefix"));
         let err = config(&parse(&["--forward-indexing", "ftp://x"]), &env).unwrap_err();
