@@ -418,3 +418,45 @@ fn profile_new_reports_a_bad_name_first() {
         .collect();
     assert_eq!(files, ["shop.toml"], "{files:?}");
 }
+
+/// `verify` and `check` take `--profile` as `sign` and `send` do: the profile's REST key (and,
+/// for `verify`, its API key) judge a request the profile signed.
+#[test]
+fn verify_and_check_take_a_profile() {
+    let env = Env::new();
+    env.shop("http://127.0.0.1:9");
+    let ts = "2026-11-22T10:00:00.000Z";
+    let http = env.ok(&[
+        "sign",
+        "--profile",
+        "shop",
+        "--timestamp",
+        ts,
+        "--output",
+        "http",
+    ]);
+    let file = env.dir.path().join("request.http");
+    fs::write(&file, &http).unwrap();
+    let file = file.to_str().unwrap();
+    let (code, out, err) = env.run(&[
+        "verify",
+        "--profile",
+        "shop",
+        "--request-file",
+        file,
+        "--now",
+        ts,
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = env.run(&["check", "--profile", "shop", file, "--now", ts]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!out.contains("SIGNATURE_MISMATCH"), "{out}");
+    // Without a key: `verify` names the flags, --profile among them.
+    let (code, _, err) = env.run(&["verify", "--request-file", file, "--now", ts]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--profile"), "{err}");
+    // An unknown profile: one sentence naming it.
+    let (code, _, err) = env.run(&["check", "--profile", "nope", file, "--now", ts]);
+    assert_ne!(code, 0);
+    assert!(err.contains("nope"), "{err}");
+}

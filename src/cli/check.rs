@@ -17,7 +17,7 @@ use crate::core::SigningForm;
 use crate::engine::capture::JudgeKeys;
 use crate::store::KeySource;
 
-use super::keys::rest_key_from_env_or_file;
+use super::keys::{profile_keys, rest_key_from_env_or_file};
 use crate::core::traffic::request_line;
 use crate::engine::capture::{is_rejected, judge_file, CaptureOptions, Item, Outcome, Skip};
 
@@ -47,6 +47,10 @@ pub struct CheckArgs {
     /// accounts: `--key klevu-123=SHOP1_REST_KEY`. Repeatable.
     #[arg(long = "key", value_name = "API_KEY=ENV_VAR")]
     pub keys: Vec<String>,
+    /// The REST key of a saved profile's API key, as `sign` and `send` take it (`--profile
+    /// shop1`). Repeatable.
+    #[arg(long = "profile", value_name = "NAME")]
+    pub profiles: Vec<String>,
     /// Also judge requests to this host (repeatable); by default requests to the vendor's
     /// hosts (ksearchnet.com, klevu.com) and to loopback are judged, others are counted and
     /// skipped.
@@ -82,6 +86,10 @@ fn keys(args: &CheckArgs) -> anyhow::Result<JudgeKeys> {
             .resolve()
             .map_err(|e| anyhow::anyhow!("{e} (--key {api}={var})"))?;
         per_api.insert(api.to_string(), secret);
+    }
+    for name in &args.profiles {
+        let (api, secret) = profile_keys(name)?;
+        per_api.entry(api).or_insert(secret);
     }
     Ok(JudgeKeys { default, per_api })
 }

@@ -26,3 +26,16 @@ pub fn rest_key_from_env_or_file(env: Option<&str>, file: Option<&Path>) -> anyh
         .resolve()
         .map_err(|e| anyhow::anyhow!("{e} ({flag})"))
 }
+
+/// A saved profile's public API key and its REST key, resolved as the profile says
+/// (`verify --profile`, `check --profile`, as `sign`/`send` take it). The error names the
+/// profile and the fix, never the key.
+pub fn profile_keys(name: &str) -> anyhow::Result<(String, Secret)> {
+    let store = crate::store::ProfileStore::open(&crate::store::Paths::discover()?);
+    let p = store.load(name)?;
+    let secret = p
+        .rest_key
+        .resolve()
+        .map_err(|e| anyhow::anyhow!("profile \"{}\": {e}", p.name))?;
+    Ok((p.api_key().to_string(), secret))
+}

@@ -17,10 +17,10 @@ use crate::core::Secret;
 use crate::core::SigningForm;
 use crate::engine::capture::curl_body_file;
 
-use super::keys::rest_key_from_env_or_file;
+use super::keys::{profile_keys, rest_key_from_env_or_file};
 
 #[derive(Debug, clap::Args)]
-#[command(group(clap::ArgGroup::new("rest_key").required(true).args(["rest_key_env", "rest_key_file"])))]
+#[command(group(clap::ArgGroup::new("rest_key").required(true).args(["rest_key_env", "rest_key_file", "profile"])))]
 pub struct VerifyArgs {
     /// The raw HTTP/1.1 request (request line, headers, blank line, body) or a curl command
     /// line (as `sign --output curl` prints); '-' reads stdin.
@@ -37,6 +37,10 @@ pub struct VerifyArgs {
     /// Read the REST key from this file (one trailing newline is ignored).
     #[arg(long, value_name = "FILE")]
     pub rest_key_file: Option<PathBuf>,
+    /// Take the REST key and the API key from a saved profile, as `sign` and `send` do
+    /// (--rest-key-env / --rest-key-file and --api-key still override it).
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
     /// The API key the REST key belongs to (default: whatever API key the request names).
     #[arg(long, value_name = "K")]
     pub api_key: Option<String>,
@@ -63,6 +67,28 @@ pub struct VerifyArgs {
 pub fn detect_prefix(req: &ReceivedRequest) -> String {
     crate::core::verify::request_prefix(req)
         .unwrap_or_else(|| crate::core::DEFAULT_HEADER_PREFIX.to_string())
+}
+
+/// The key to verify with: the flags', else the profile's (its API key too, unless --api-key
+/// names one).
+fn single_key(args: &VerifyArgs) -> anyhow::Result<SingleKey> {
+    let from_flags = args.rest_key_env.is_some() || args.rest_key_file.is_some();
+    match &args.profile {
+        Some(name) if !from_flags => {
+            let (api_key, secret) = profile_keys(name)?;
+            Ok(SingleKey {
+                api_key: Some(args.api_key.clone().unwrap_or(api_key)),
+                secret,
+            })
+        }
+        _ => Ok(SingleKey {
+            api_key: args.api_key.clone(),
+            secret: rest_key_from_env_or_file(
+                args.rest_key_env.as_deref(),
+                args.rest_key_file.as_deref(),
+            )?,
+        }),
+    }
 }
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<u8> {
@@ -139,12 +165,8 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<u8> {
         })?),
         None => None,
     };
-    let secret =
-        rest_key_from_env_or_file(args.rest_key_env.as_deref(), args.rest_key_file.as_deref())?;
-    let keys = SingleKey {
-        api_key: args.api_key.clone(),
-        secret: secret.clone(),
-    };
+    let keys = single_key(&args)?;
+    let secret = keys.secret.clone();
     let opts = VerifyOptions {
         header_prefix: detect_prefix(&parsed.request),
         ..VerifyOptions::default()
