@@ -217,6 +217,11 @@ fn catalogue_cases() -> Vec<Case> {
             signed_ts: Some("2026-11-22T10:00:00.003Z"),
             ..case(&["TIMESTAMP_DIFFERS"])
         },
+        Case {
+            ts: Some("2026-11-22T10:00:00Z"),
+            signed_ts: Some("2026-11-22T10:00:00.372Z"),
+            ..case(&["TIMESTAMP_MILLISECONDS_DROPPED"])
+        },
         case(&["CONTENT_TYPE_DIFFERS"]),
         case(&["HEADER_PREFIX_DIFFERS"]),
         case(&["KEY_QUOTED"]),

@@ -288,6 +288,42 @@ pub static CATALOGUE: &[Def] = &[
         ..Def::PLAIN
     },
     Def {
+        code: "TIMESTAMP_MILLISECONDS_DROPPED",
+        part: Part::Timestamp,
+        rank: 1,
+        explanation: "signed a timestamp with milliseconds and sent it without them (`…:46.372Z` signed, `…:46Z` sent)",
+        label: "dropped the milliseconds from the sent timestamp",
+        detail: |a| match a {
+            Arg::Text(signed) => Some(format!(
+                "signed the timestamp {signed} and sent it without its milliseconds"
+            )),
+            _ => None,
+        },
+        // A whole-second header: the instants of that second with milliseconds, `.001` up,
+        // 16 per unit of the clock search's reach (all 999 once it reaches a minute either
+        // way; docs/diagnosis.md D9). `.000` is the same instant in another form.
+        forms: |d, c| {
+            let ts = &c.base.values[0];
+            if clock_unit_ms(ts) != Some(1000) {
+                return Vec::new();
+            }
+            let Some(parsed) = parse_timestamp(ts) else {
+                return Vec::new();
+            };
+            let z = ts.ends_with(['Z', 'z']);
+            let last = c.clock_reach.saturating_mul(16).clamp(0, 999);
+            (1..=last)
+                .map(|ms| {
+                    let signed = (parsed.time + chrono::Duration::milliseconds(ms))
+                        .to_rfc3339_opts(chrono::SecondsFormat::Millis, z);
+                    let how = How::Head(Change::Timestamp(signed.clone()));
+                    Form::of(d, Arg::Text(signed), how, false)
+                })
+                .collect()
+        },
+        ..Def::PLAIN
+    },
+    Def {
         code: "TIMESTAMP_DIFFERS",
         part: Part::Timestamp,
         explanation: "signed another instant than the timestamp header it sent, as when the clock is read twice",
