@@ -38,6 +38,31 @@ fn ends(key: &[u8]) -> &'static str {
     }
 }
 
+/// When the client's signing text names another timestamp or API key than the request judged
+/// (a text kept from an earlier capture, or pasted from another request), one sentence saying
+/// so with both values; the byte comparison that follows is then of two requests.
+pub fn another_request(head: &[u8], client: &[u8]) -> Option<String> {
+    let value = |text: &[u8], i: usize| {
+        text.split(|&b| b == b'\n')
+            .nth(i)
+            .and_then(|l| l.splitn(2, |&b| b == b'=').nth(1))
+            .map(crate::core::visible::escape_visible)
+    };
+    let differ: Vec<String> = [(3, "timestamp"), (4, "API key")]
+        .into_iter()
+        .filter_map(|(i, what)| match (value(head, i), value(client, i)) {
+            (Some(e), Some(c)) if e != c => Some(format!("its {what} is {c}, this request's {e}")),
+            _ => None,
+        })
+        .collect();
+    (!differ.is_empty()).then(|| {
+        format!(
+            "the client's signing text is of another request ({}): give the text the client signed for this one",
+            differ.join("; ")
+        )
+    })
+}
+
 /// Compare the client's signing text with the expected one (`head` + `body`).
 pub fn compare_texts(
     head: &[u8],

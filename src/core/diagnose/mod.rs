@@ -456,6 +456,7 @@ fn conclude(
     }
     let clock = clock_words(d.clock_reach_ms, d.clock_step_ms);
     if let Some(client) = &opts.client_text {
+        out.extend(conclusion::another_request(head, client));
         out.push(conclusion::compare_texts(
             head,
             &d.body,

@@ -452,9 +452,27 @@ fn identical_texts_mean_the_keys_differ_and_a_difference_is_located() {
         ..DiagnoseOptions::default()
     };
     let d = diagnose_with(&req, "SVC", &Secret::new(KEY), &sig, &opts);
+    // Another API key: the text is of another request, said first, then located.
+    assert_eq!(
+        d.conclusion[0],
+        format!("the client's signing text is of another request (its API key is P{}, this request's {API}): give the text the client signed for this one", &API[1..])
+    );
+    assert_eq!(
+        d.conclusion[1],
+        format!("the client's signing text first differs from the expected one at byte offset {at}, in the APIKEY line: expected 0x70 ('p'), the client's has 0x50 ('P')")
+    );
+    // A text kept from an earlier capture: another timestamp, said with both values.
+    let earlier = String::from_utf8(expected.clone())
+        .unwrap()
+        .replace("2026-11-22T10:00:00.000Z", "2026-11-21T09:00:00.000Z");
+    let opts = DiagnoseOptions {
+        client_text: Some(earlier.into_bytes()),
+        ..DiagnoseOptions::default()
+    };
+    let d = diagnose_with(&req, "SVC", &Secret::new(KEY), &sig, &opts);
     assert_eq!(
         d.summary(),
-        format!("the client's signing text first differs from the expected one at byte offset {at}, in the APIKEY line: expected 0x70 ('p'), the client's has 0x50 ('P')")
+        "the client's signing text is of another request (its timestamp is 2026-11-21T09:00:00.000Z, this request's 2026-11-22T10:00:00.000Z): give the text the client signed for this one"
     );
 }
 
@@ -643,6 +661,16 @@ fn scenarios() -> Vec<Scenario> {
             req: sent("/v2/batch", "", b"{  \"a\": 1}"),
             key: " rest-key-0123 ",
             opts: opts(Some(b"{\n\t\"a\": 1\n}")),
+        },
+        // A timestamp in whole seconds: milliseconds dropped from it.
+        Scenario {
+            req: {
+                let mut req = sent("/v2/batch", "", b"[]");
+                req.headers[0].1 = b"2026-11-22T10:00:00Z".to_vec();
+                req
+            },
+            key: "rest-key-whole-seconds",
+            opts: opts(None),
         },
         Scenario {
             req: sent("/v2/b%20atch", "test=1", b"{\"k\":[1,\n2]}\n"),
