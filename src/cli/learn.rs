@@ -212,6 +212,13 @@ fn lesson(
             writeln!(out, "  {e}")?;
             continue;
         }
+        if command.starts_with("query ") && draft.query_as_sent() != draft.query {
+            writeln!(
+                out,
+                "  {}",
+                crate::core::spec::query_mark_note(draft.query_as_sent())
+            )?;
+        }
         let clock = Utc::now();
         draft.tick(clock);
         report_change(out, &before, &draft)?;

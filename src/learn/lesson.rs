@@ -5,6 +5,7 @@
 
 use chrono::{DateTime, Duration, Utc};
 
+use crate::core::spec::query_as_sent;
 use crate::core::time::{format_timestamp, parse_timestamp};
 use crate::core::visible::escape_visible;
 use crate::core::{sign, LineLabel, Secret, SignableRequest};
@@ -44,12 +45,13 @@ impl Draft {
         }
     }
 
-    /// The request as the signer sees it.
+    /// The request as the signer sees it: as the request view signs it, the query field
+    /// without its one leading `?` (`docs/signing.md` rules S4 and S15).
     pub fn signable(&self) -> SignableRequest<'_> {
         SignableRequest {
             method: &self.method,
             path: &self.path,
-            query: &self.query,
+            query: self.query_as_sent(),
             header_prefix: &self.header_prefix,
             timestamp: &self.timestamp,
             api_key: &self.api_key,
@@ -57,6 +59,11 @@ impl Draft {
             content_type: &self.content_type,
             body: &self.body,
         }
+    }
+
+    /// The query as sent and signed ([`query_as_sent`]), whatever was typed.
+    pub fn query_as_sent(&self) -> &str {
+        query_as_sent(&self.query).0
     }
 
     /// A live timestamp follows the clock; a frozen one stays as it is.
@@ -182,7 +189,10 @@ pub const STEPS: [Step; 10] = [
                       decoded, not sorted.",
         task: "Add the query test=1.",
         hint: "query test=1",
-        goal: |p| !p.now.query.is_empty() && !p.now.query.starts_with('?'),
+        goal: |p| {
+            let q = p.now.query_as_sent();
+            !q.is_empty() && !q.starts_with('?')
+        },
     },
     Step {
         title: "The empty query line",
@@ -190,7 +200,7 @@ pub const STEPS: [Step; 10] = [
                       by two LFs. Leaving the empty line out is a classic mismatch.",
         task: "Remove the query again and see the empty line stay.",
         hint: "query",
-        goal: |p| p.now.query.is_empty() && !p.start.query.is_empty(),
+        goal: |p| p.now.query_as_sent().is_empty() && !p.start.query_as_sent().is_empty(),
     },
     Step {
         title: "The timestamp line",
@@ -267,6 +277,27 @@ mod tests {
 
     fn clock() -> DateTime<Utc> {
         "2026-11-22T10:00:00Z".parse().unwrap()
+    }
+
+    /// A query typed with its '?' is signed as the request view signs it (without the '?'),
+    /// and the query step is done: one signed request everywhere (`docs/signing.md` S15).
+    #[test]
+    fn a_query_typed_with_its_mark_is_signed_without_it() {
+        let mut typed = Draft::start(clock());
+        typed.apply("query ?test=1").unwrap();
+        let mut plain = Draft::start(clock());
+        plain.apply("query test=1").unwrap();
+        assert_eq!(typed.lines_and_signature(), plain.lines_and_signature());
+        let (lines, _) = typed.lines_and_signature();
+        assert_eq!(lines[2], (LineLabel::Query, "test=1".to_string()));
+        let start = Draft::start(clock());
+        let p = Progress {
+            start: &start,
+            now: &typed,
+            clock: clock(),
+        };
+        let query_step = STEPS.iter().position(|s| s.hint == "query test=1").unwrap();
+        assert!((STEPS[query_step].goal)(&p));
     }
 
     /// Each step's hint, applied to the draft as the previous steps left it, reaches its goal;
