@@ -17,10 +17,11 @@ pub fn without_body(mut p: Profile) -> Profile {
 }
 
 /// The body a profile saved from the manager keeps: that of the stored profile `source` (the
-/// built-in demo's for "demo"), or none.
+/// built-in demo's for "demo"), or a new profile's default body, as `profile new` writes it
+/// (one default body however a profile is made).
 pub fn stored_body(store: &ProfileStore, source: Option<&str>) -> Result<Bytes, String> {
     match source {
-        None => Ok(Bytes::new()),
+        None => Ok(Profile::new("").request().body.clone()),
         Some(DEMO_PROFILE) => Ok(Profile::demo().request().body.clone()),
         Some(name) => store
             .load(name)
@@ -108,7 +109,12 @@ mod tests {
             stored_body(&store, Some("big")).unwrap(),
             big.request().body
         );
-        assert_eq!(stored_body(&store, None).unwrap(), "");
+        // A new profile (F5 `n`) starts with the body `profile new` gives it.
+        assert_eq!(stored_body(&store, None).unwrap(), "[]");
+        assert_eq!(
+            stored_body(&store, None).unwrap(),
+            Profile::new("cli").request().body
+        );
         assert_eq!(
             stored_body(&store, Some(DEMO_PROFILE)).unwrap(),
             Profile::demo().request().body.clone()
