@@ -65,6 +65,8 @@ pub enum Command {
         client_text: Option<String>,
         key: Secret,
         prefix: String,
+        /// Judged at the capture's own time (its timestamp header), not now.
+        own_time: bool,
     },
     /// Parse a pasted capture and load it into the request editor.
     ParseCapture {

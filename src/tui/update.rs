@@ -128,10 +128,12 @@ impl RoutedEffect for DiagnoseEffect {
                 body,
                 client_text,
                 key,
+                own_time,
             } => Command::Diagnose {
                 text,
                 body,
                 client_text,
+                own_time,
                 key: match key {
                     DiagKey::Profile => app.request.key(),
                     DiagKey::Demo => crate::core::Secret::new(crate::core::demo::DEMO_REST_KEY),
@@ -142,6 +144,7 @@ impl RoutedEffect for DiagnoseEffect {
                 Command::ParseCapture { text, body, prefix }
             }
             DiagnoseEffect::ReadBody { file } => Command::ReadCaptureBody { file },
+            DiagnoseEffect::ListProfiles => Command::ListProfiles,
             DiagnoseEffect::Status(s) => return say(app, s),
         }]
     }

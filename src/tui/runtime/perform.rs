@@ -13,7 +13,7 @@ use super::send::{send, send_events};
 use crate::engine::{Sender, Session};
 use crate::store::{KeySource, SaveOptions, EMBEDDED_URL};
 use crate::tui::components::diagnose::capture::{
-    capture_fields, diagnose_capture_with, parse_capture_with,
+    capture_fields, diagnose_capture_with, judged_at, parse_capture_with,
 };
 use crate::tui::components::diagnose::DiagnoseMsg;
 use crate::tui::components::events::{EventsEffect, EventsMsg, ValidateWorker};
@@ -197,15 +197,18 @@ impl Effects {
                 client_text,
                 key,
                 prefix,
+                own_time,
             } => {
-                let (ok, lines) = diagnose_capture_with(
+                let (at, note) = judged_at(&text, body.as_deref(), &prefix, own_time, Utc::now());
+                let (ok, mut lines) = diagnose_capture_with(
                     &text,
                     body.as_deref(),
                     client_text.as_deref().map(str::as_bytes),
                     &key,
                     &prefix,
-                    Utc::now(),
+                    at,
                 );
+                lines.extend(note);
                 tracing::debug!(capture_len = text.len(), accepted = ok, "capture diagnosed");
                 let _ = self
                     .tx

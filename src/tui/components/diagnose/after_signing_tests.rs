@@ -78,6 +78,7 @@ fn diagnose_in_view(t: &mut TestApp, capture: &str, client_text: Option<&str>) -
         client_text,
         key,
         prefix,
+        ..
     }] = cmds.as_slice()
     else {
         panic!("{cmds:?}")

@@ -52,6 +52,7 @@ fn verdict(cmds: &[Command]) -> (bool, Vec<String>) {
             client_text,
             key,
             prefix,
+            ..
         }] => diagnose_capture_with(
             text,
             body.as_deref(),

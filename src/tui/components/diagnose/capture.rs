@@ -90,6 +90,37 @@ pub fn capture_fields(
     (request, req.header_text(&names.timestamp))
 }
 
+/// The time a capture is judged at: `now`, or (its own time, the Diagnose view's Alt-N) the
+/// instant of its timestamp header, as `verify --now` judges a capture; with the line that
+/// says which, when it is not now.
+pub fn judged_at(
+    text: &str,
+    body_file: Option<&[u8]>,
+    prefix: &str,
+    own_time: bool,
+    now: chrono::DateTime<Utc>,
+) -> (chrono::DateTime<Utc>, Option<String>) {
+    if !own_time {
+        return (now, None);
+    }
+    let ts = parse_capture_with(text, body_file)
+        .ok()
+        .map(|req| capture_fields(&req, prefix).1)
+        .unwrap_or_default();
+    match crate::core::time::parse_timestamp(&ts) {
+        Some(p) => (
+            p.time,
+            Some(format!(
+                "Judged at the capture's own time, {ts} (its timestamp header), as verify --now does."
+            )),
+        ),
+        None => (
+            now,
+            Some("The capture has no readable timestamp header: judged at the current time.".into()),
+        ),
+    }
+}
+
 /// Verify a capture with one key and explain the verdict: (accepted?, report lines).
 pub fn diagnose_capture(
     text: &str,

@@ -40,6 +40,7 @@ fn judged(cmds: &[Command]) -> (String, bool, Vec<String>) {
             client_text,
             key,
             prefix,
+            ..
         }] => {
             let (ok, lines) = diagnose_capture_with(
                 text,
@@ -207,4 +208,24 @@ fn loading_a_capture_says_its_host_was_not_taken() {
         "{}",
         t.status
     );
+}
+
+#[test]
+fn ctrl_l_switches_profile_from_the_diagnose_view_and_types_nothing() {
+    let mut t = on_diagnose();
+    t.type_str("PUT /x");
+    let cmds = t.ctrl('l');
+    assert!(
+        matches!(cmds.as_slice(), [Command::ListProfiles]),
+        "{cmds:?}"
+    );
+    t.update(crate::tui::message::Message::ProfileList(Ok(vec![
+        "demo".into(),
+        "prod".into(),
+    ])));
+    assert!(t.popup.is_some(), "the profile picker is open");
+    // Esc closes the picker; the next key is typed where it was, nothing went in before.
+    t.press(KeyCode::Esc);
+    t.press(KeyCode::Esc);
+    assert_eq!(t.diagnose.input.text(), "PUT /x");
 }

@@ -11,6 +11,11 @@ pub enum Action {
     ToggleClientText,
     /// Empty the box shown (the capture, or the client's signing text); Ctrl-Z undoes it.
     Clear,
+    /// Judge at the capture's own time (its timestamp header), as `verify --now` does, or at
+    /// the current time again.
+    OwnTime,
+    /// The profile picker, as in the request view: the profile's REST key judges the capture.
+    SwitchProfile,
 }
 
 impl keymap::Kinded for Action {
@@ -22,6 +27,8 @@ impl keymap::Kinded for Action {
             Action::LoadIntoEditor => keymap::Kind::Load,
             Action::ToggleClientText => keymap::Kind::Toggle,
             Action::Clear => keymap::Kind::Edit,
+            Action::SwitchProfile => keymap::Kind::Load,
+            Action::OwnTime => keymap::Kind::Toggle,
         }
     }
 }
@@ -60,6 +67,18 @@ pub const KEYS: Table<Action> = Table::new(
             name: "clear the capture",
             help: "clear the box shown (the capture or the client's text); Ctrl-Z brings it back",
         },
+        Binding {
+            action: Action::OwnTime,
+            keys: &[KeySpec::alt('n')],
+            name: "judge at the capture's own time",
+            help: "judge at the capture's own time (its timestamp header, as verify --now does) or at the current time",
+        },
+        Binding {
+            action: Action::SwitchProfile,
+            keys: &[KeySpec::ctrl('l')],
+            name: "switch profile",
+            help: "switch profile (popup list), as in the request view: its REST key judges the capture",
+        },
     ],
 );
 
@@ -74,6 +93,8 @@ pub fn footer_word(action: Action, on_client_text: bool) -> &'static str {
         Action::ToggleClientText if on_client_text => "capture",
         Action::ToggleClientText => "client text",
         Action::Clear => "clear",
+        Action::SwitchProfile => "profile",
+        Action::OwnTime => "own time",
     }
 }
 

@@ -40,6 +40,8 @@ pub enum DiagnoseEffect {
         body: Option<bytes::Bytes>,
         client_text: Option<String>,
         key: DiagKey,
+        /// At the capture's own time (its timestamp header), not now.
+        own_time: bool,
     },
     /// Parse the capture and load it into the request editor.
     ParseCapture {
@@ -51,4 +53,6 @@ pub enum DiagnoseEffect {
     ReadBody { file: String },
     /// A sentence for the status line.
     Status(String),
+    /// Open the profile picker (Ctrl-L, as in the request view).
+    ListProfiles,
 }

@@ -24,6 +24,8 @@ pub struct DiagnoseState {
     /// The top box shows (and takes keys for) the client's signing text, not the capture.
     pub on_client_text: bool,
     pub key: DiagKey,
+    /// Judge at the capture's own time (its timestamp header), not the current time.
+    pub own_time: bool,
     /// Verdict and findings as lines (computed by a command).
     pub report: Vec<String>,
     pub ok: Option<bool>,
@@ -50,6 +52,7 @@ impl Default for DiagnoseState {
             client_text: BodyEditor::default(),
             on_client_text: false,
             key: DiagKey::Profile,
+            own_time: false,
             report: Vec::new(),
             ok: None,
             report_scroll: 0,

@@ -148,7 +148,11 @@ fn run(d: &mut DiagnoseState, action: Action) -> Vec<DiagnoseEffect> {
             Ok(body) => body,
             Err(()) => return vec![],
         },
-        Action::ToggleKey | Action::ToggleClientText | Action::Clear => None,
+        Action::ToggleKey
+        | Action::ToggleClientText
+        | Action::Clear
+        | Action::SwitchProfile
+        | Action::OwnTime => None,
     };
     match action {
         Action::Diagnose => {
@@ -157,6 +161,7 @@ fn run(d: &mut DiagnoseState, action: Action) -> Vec<DiagnoseEffect> {
                 body,
                 client_text: d.client_text(),
                 key: d.key,
+                own_time: d.own_time,
             }]
         }
         Action::ToggleKey => {
@@ -202,6 +207,19 @@ fn run(d: &mut DiagnoseState, action: Action) -> Vec<DiagnoseEffect> {
             text: d.input.text().to_string(),
             body,
         }],
+        Action::SwitchProfile => vec![DiagnoseEffect::ListProfiles],
+        Action::OwnTime => {
+            d.own_time = !d.own_time;
+            let when = if d.own_time {
+                "at the capture's own time (its timestamp header), as verify --now does"
+            } else {
+                "at the current time"
+            };
+            vec![DiagnoseEffect::Status(format!(
+                "the capture is judged {when}; {} judges it",
+                super::keys::KEYS.label_of(Action::Diagnose)
+            ))]
+        }
     }
 }
 
