@@ -96,7 +96,10 @@ pub fn received(url: &str) -> Vec<serde_json::Value> {
 }
 
 /// A demo server on 127.0.0.1 (port 0), a "shop" profile sending to it, and the workbench on
-/// that profile at 80x24 after one Ctrl-G answered `✓ 200`.
+/// that profile at 80x24 after one Ctrl-G was received and answered: the server holds the
+/// request, and the workbench shows its job id in the Response panel. (Not the `✓ 200` beside
+/// the signature: with a live timestamp the line is re-signed each second, and an answer that
+/// arrives across a second boundary never shows there.)
 pub fn shop_after_one_send() -> (Server, Home, Pty) {
     let srv = spawn(
         ServerConfig::demo(),
@@ -108,6 +111,22 @@ pub fn shop_after_one_send() -> (Server, Home, Pty) {
     let mut tui = home.start(80, 24, &["--profile", "shop"], &[]);
     tui.wait_for_signature();
     tui.send(super::CTRL_G);
-    tui.wait_for("the answer", |s| s.contains("✓ 200"));
+    let job = received_job(&srv.url());
+    tui.wait_for("the answer's job id", |s| s.contains(&job));
     (srv, home, tui)
+}
+
+/// Wait until `url`'s server holds a request; the job id its answer carried.
+fn received_job(url: &str) -> String {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(job) = received(url)
+            .first()
+            .and_then(|r| r["job_id"].as_str().map(str::to_string))
+        {
+            return job;
+        }
+        assert!(start.elapsed() < super::WAIT, "the send never reached the server");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
 }
