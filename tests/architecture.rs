@@ -1321,6 +1321,8 @@ const AUDITED_UNSAFE: &[(&str, usize)] = &[
     ("src/cli/mod.rs", 1),
     // kill(pid, 0): is the process holding a lock still alive.
     ("src/store/private.rs", 1),
+    // getrlimit/setrlimit: the server raises its soft open-files limit to the hard one.
+    ("src/server/connections.rs", 1),
 ];
 
 /// Each `#[allow(unsafe_code)]` of `text`: its line, and whether a `SAFETY` comment is within

@@ -73,6 +73,9 @@ pub const DEFAULT_ANSWER_BUDGET_BYTES: usize = 16 * 1024 * 1024;
 pub const DEFAULT_WRITE_STALL_TIMEOUT: Duration = Duration::from_secs(30);
 /// Default number of live stream subscribers (`docs/server.md` rule W3).
 pub const DEFAULT_MAX_STREAMS: usize = 64;
+/// Most connections served at once (and never more than the open-files limit less a reserve:
+/// `docs/server.md` rule L12).
+pub const DEFAULT_MAX_CONNECTIONS: usize = 10_000;
 /// Default number of signature diagnoses run at once (docs/diagnosis.md).
 pub const DEFAULT_MAX_DIAGNOSES: usize = 2;
 /// Default timestamp window in seconds either side of server time (`docs/verification.md` rule V2).
@@ -148,6 +151,10 @@ pub struct ServerConfig {
     pub write_stall_timeout: Duration,
     /// Most live stream subscribers at once; past it a stream request answers 503.
     pub max_streams: usize,
+    /// Most connections at once (under the open-files limit less a reserve); past it the
+    /// oldest idle keep-alive connection is closed, or, when all are busy, the new one is
+    /// answered 503 and closed (`docs/server.md` rule L12).
+    pub max_connections: usize,
     /// Host names served besides IP addresses and `localhost` (`serve --allow-host`); a
     /// request naming another host is refused (`docs/server.md` rule L9).
     pub allowed_hosts: Vec<String>,
@@ -182,6 +189,7 @@ impl ServerConfig {
             answer_budget_bytes: DEFAULT_ANSWER_BUDGET_BYTES,
             write_stall_timeout: DEFAULT_WRITE_STALL_TIMEOUT,
             max_streams: DEFAULT_MAX_STREAMS,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
             allowed_hosts: Vec::new(),
         }
     }

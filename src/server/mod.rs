@@ -42,6 +42,7 @@ pub mod body;
 pub mod collector;
 pub mod config;
 mod conn;
+pub mod connections;
 pub mod error;
 pub mod forward;
 pub mod guard;
@@ -478,6 +479,47 @@ async fn accept_loop(
     mut stop: oneshot::Receiver<()>,
 ) {
     let graceful = GracefulShutdown::new();
+    let http = http1_builder(&config);
+    let conns = Arc::new(connections::Connections::default());
+    let limit = connections::connection_limit(
+        config.max_connections,
+        connections::raise_open_files_limit(),
+    );
+    loop {
+        tokio::select! {
+            _ = &mut stop => break,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _peer)) => {
+                    let _ = stream.set_nodelay(true);
+                    let stream = conn::StallGuard::new(stream, config.write_stall_timeout);
+                    if !conns.make_room(limit) {
+                        refuse(&http, stream, &config);
+                        continue;
+                    }
+                    let place = conns.register();
+                    let service = TowerToHyperService::new(counted(router.clone(), place.busy.clone()));
+                    let conn = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
+                    tokio::spawn(async move {
+                        // A client that misbehaves only ends its own connection; an idle one
+                        // closed to make room ends here too.
+                        tokio::select! {
+                            _ = conn => {}
+                            _ = place.close.notified() => {}
+                        }
+                        drop(place);
+                    });
+                }
+                // E.g. too many open files: back off briefly and keep serving.
+                Err(_) => tokio::time::sleep(Duration::from_millis(20)).await,
+            }
+        }
+    }
+    drop(listener);
+    let _ = tokio::time::timeout(config.shutdown_grace, graceful.shutdown()).await;
+}
+
+/// hyper's HTTP/1 server as this server configures it.
+fn http1_builder(config: &ServerConfig) -> hyper::server::conn::http1::Builder {
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(config.header_read_timeout)
@@ -488,28 +530,59 @@ async fn accept_loop(
         // The names' case as the client wrote them, which a forwarded request keeps
         // (docs/server.md rule W8).
         .preserve_header_case(true);
-    loop {
-        tokio::select! {
-            _ = &mut stop => break,
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _peer)) => {
-                    let _ = stream.set_nodelay(true);
-                    let service = TowerToHyperService::new(router.clone());
-                    let stream = conn::StallGuard::new(stream, config.write_stall_timeout);
-                    let conn = http.serve_connection(TokioIo::new(stream), service);
-                    let conn = graceful.watch(conn);
-                    tokio::spawn(async move {
-                        // A client that misbehaves only ends its own connection.
-                        let _ = conn.await;
-                    });
-                }
-                // E.g. too many open files: back off briefly and keep serving.
-                Err(_) => tokio::time::sleep(Duration::from_millis(20)).await,
-            }
+    http
+}
+
+/// `router`, counting each request on the connection as in flight from its head until its
+/// answer's body is written or dropped (an idle connection is one with none).
+fn counted(
+    router: Router,
+    busy: Arc<std::sync::atomic::AtomicUsize>,
+) -> impl tower::Service<
+    hyper::Request<hyper::body::Incoming>,
+    Response = Response,
+    Error = std::convert::Infallible,
+    Future = impl std::future::Future<Output = Result<Response, std::convert::Infallible>> + Send,
+> + Clone {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    tower::service_fn(move |req: hyper::Request<hyper::body::Incoming>| {
+        let in_flight = connections::InFlight::enter(&busy);
+        let router = router.clone();
+        async move {
+            let resp = router.oneshot(req).await?;
+            Ok(resp.map(|body| {
+                axum::body::Body::new(body.map_frame(move |frame| {
+                    let _held = &in_flight;
+                    frame
+                }))
+            }))
         }
-    }
-    drop(listener);
-    let _ = tokio::time::timeout(config.shutdown_grace, graceful.shutdown()).await;
+    })
+}
+
+/// A connection beyond the limit with every connection busy: its request is answered 503 and
+/// the connection closed.
+fn refuse<S>(http: &hyper::server::conn::http1::Builder, stream: S, config: &ServerConfig)
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let max = config.max_connections;
+    let service = hyper::service::service_fn(move |_req| async move {
+        let resp = ApiError::new(
+            503,
+            "TOO_MANY_CONNECTIONS",
+            format!(
+                "This server is serving as many connections as it can at once (at most {max}, and fewer under the open-files limit), all of them busy; close another client or raise the limit with ulimit -n, and connect again."
+            ),
+        )
+        .into_response();
+        Ok::<_, std::convert::Infallible>(connections::close_after(resp))
+    });
+    let conn = http.serve_connection(TokioIo::new(stream), service);
+    tokio::spawn(async move {
+        let _ = conn.await;
+    });
 }
 
 #[cfg(test)]

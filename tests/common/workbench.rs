@@ -126,7 +126,10 @@ fn received_job(url: &str) -> String {
         {
             return job;
         }
-        assert!(start.elapsed() < super::WAIT, "the send never reached the server");
+        assert!(
+            start.elapsed() < super::WAIT,
+            "the send never reached the server"
+        );
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
 }
