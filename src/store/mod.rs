@@ -7,6 +7,7 @@ mod atomic;
 mod error;
 pub mod history;
 pub(crate) mod io;
+pub mod os_store;
 pub mod paths;
 pub mod private;
 pub mod profile;
@@ -21,4 +22,4 @@ pub use profile::{
     LoadReport, Origin, ParseError, Profile, ProfileStore, Requests, SaveOptions, SaveOutcome,
     SavedRequest, StoreError, DEFAULT_REQUEST, DEMO_PROFILE, EMBEDDED_URL, SCHEMA_VERSION,
 };
-pub use secret_source::{KeyError, KeySource};
+pub use secret_source::{KeyError, KeySource, RefError};

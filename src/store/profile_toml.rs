@@ -111,6 +111,7 @@ enum KeyRepr {
     Env { var: String },
     File { path: PathBuf },
     Command { argv: Vec<String> },
+    Keyring { service: String, account: String },
     Stored { value: String },
     Demo,
 }
@@ -143,6 +144,10 @@ impl From<&KeySource> for KeyRepr {
             KeySource::Env(var) => KeyRepr::Env { var: var.clone() },
             KeySource::File(path) => KeyRepr::File { path: path.clone() },
             KeySource::Command(argv) => KeyRepr::Command { argv: argv.clone() },
+            KeySource::Keyring { service, account } => KeyRepr::Keyring {
+                service: service.clone(),
+                account: account.clone(),
+            },
             KeySource::Stored(s) => KeyRepr::Stored {
                 value: s.expose().to_string(),
             },
@@ -157,6 +162,7 @@ impl From<KeyRepr> for KeySource {
             KeyRepr::Env { var } => KeySource::Env(var),
             KeyRepr::File { path } => KeySource::File(path),
             KeyRepr::Command { argv } => KeySource::Command(argv),
+            KeyRepr::Keyring { service, account } => KeySource::Keyring { service, account },
             KeyRepr::Stored { value } => KeySource::Stored(Secret::new(value)),
             KeyRepr::Demo => KeySource::Demo,
         }

@@ -1,4 +1,7 @@
-//! Where a profile's REST key comes from, and how it is read.
+//! Where a profile's REST key comes from, and how it is read: the one resolver of a REST key
+//! reference (`env:NAME`, `file:PATH`, `cmd:COMMAND`, `keyring:SERVICE/ACCOUNT`;
+//! `docs/profiles.md`, "Where the REST key comes from") for profiles, the workbench, the CLI's
+//! `--rest-key REF`, suites and the server.
 //!
 //! Every value read (environment, file, command output, stored text) goes through
 //! [`Secret::from_read_text`], so one trailing LF/CRLF is dropped and nothing else is touched
@@ -27,6 +30,8 @@ pub enum KeySource {
     File(PathBuf),
     /// A program and its arguments (run directly, no shell); its stdout is the key.
     Command(Vec<String>),
+    /// An entry of the operating system's key store ([`super::os_store`]).
+    Keyring { service: String, account: String },
     /// The key itself, kept in the profile file (only when the user asked; the file is 0600).
     Stored(Secret),
     /// The demo account's published key (the built-in `demo` profile).
@@ -67,8 +72,41 @@ pub enum KeyError {
     CommandCancelled { program: String },
     #[error("the REST key command `{program}` printed something that is not UTF-8 text")]
     CommandNotUnicode { program: String },
-    #[error("the REST key from {source_desc} is empty")]
+    #[error(
+        "the REST key from {source_desc} is empty; put the key there or give another reference"
+    )]
     Empty { source_desc: String },
+    #[error("the REST key file {path} is a directory; give the file inside it")]
+    FileIsDirectory { path: PathBuf },
+    #[error(
+        "the REST key file {path} can be read by every user of this machine; make it private with `chmod 600 {path}`"
+    )]
+    FileWorldReadable { path: PathBuf },
+    #[error("{0}")]
+    Store(#[from] super::os_store::StoreFailure),
+}
+
+/// Why a REST key reference could not be understood. Never contains the text given (it may be
+/// the key itself, typed where a reference belongs).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RefError {
+    #[error(
+        "a REST key reference starts with env:, file:, cmd: or keyring: (env:NAME, file:PATH, \
+         cmd:COMMAND, keyring:SERVICE/ACCOUNT); the key itself is never given on the command line"
+    )]
+    UnknownKind,
+    #[error("the REST key reference {kind}: names nothing; write {kind}:{example}")]
+    Empty {
+        kind: &'static str,
+        example: &'static str,
+    },
+    #[error("the command in the REST key reference cmd: cannot be split into words ({reason}); close its quotes")]
+    BadCommand { reason: String },
+    #[error(
+        "the REST key reference keyring: needs a service and an account, as keyring:SERVICE/ACCOUNT \
+         (for example keyring:signscope/shop)"
+    )]
+    BadKeyring,
 }
 
 impl KeyError {
@@ -96,7 +134,55 @@ fn stderr_suffix(stderr: &str) -> String {
     }
 }
 
+impl std::str::FromStr for KeySource {
+    type Err = RefError;
+
+    /// Parse a reference: `env:NAME`, `file:PATH`, `cmd:COMMAND` (split into words like a shell
+    /// would, run without one; `cmd:sh -c '...'` asks for a shell), `keyring:SERVICE/ACCOUNT`.
+    fn from_str(text: &str) -> Result<Self, RefError> {
+        let (kind, rest) = text.split_once(':').ok_or(RefError::UnknownKind)?;
+        let empty = |kind, example| RefError::Empty { kind, example };
+        match kind {
+            "env" if rest.is_empty() => Err(empty("env", "NAME")),
+            "env" => Ok(KeySource::Env(rest.to_string())),
+            "file" if rest.is_empty() => Err(empty("file", "PATH")),
+            "file" => Ok(KeySource::File(PathBuf::from(rest))),
+            "cmd" => {
+                let argv = shell_words::split(rest).map_err(|e| RefError::BadCommand {
+                    reason: e.to_string(),
+                })?;
+                if argv.is_empty() {
+                    return Err(empty("cmd", "COMMAND"));
+                }
+                Ok(KeySource::Command(argv))
+            }
+            "keyring" => match rest.split_once('/') {
+                Some((service, account)) if !service.is_empty() && !account.is_empty() => {
+                    Ok(KeySource::Keyring {
+                        service: service.to_string(),
+                        account: account.to_string(),
+                    })
+                }
+                _ => Err(RefError::BadKeyring),
+            },
+            _ => Err(RefError::UnknownKind),
+        }
+    }
+}
+
 impl KeySource {
+    /// The reference that reads back as this source (`env:SHOP_KEY`, `keyring:signscope/shop`);
+    /// `None` for a key kept in the profile file or the demo key, which have none. Never the key.
+    pub fn reference(&self) -> Option<String> {
+        match self {
+            KeySource::Env(var) => Some(format!("env:{var}")),
+            KeySource::File(p) => Some(format!("file:{}", p.display())),
+            KeySource::Command(argv) => Some(format!("cmd:{}", shell_words::join(argv))),
+            KeySource::Keyring { service, account } => Some(format!("keyring:{service}/{account}")),
+            KeySource::Stored(_) | KeySource::Demo => None,
+        }
+    }
+
     /// Read the key. Commands get [`DEFAULT_COMMAND_TIMEOUT`].
     pub fn resolve(&self) -> Result<Secret, KeyError> {
         self.resolve_with_timeout(DEFAULT_COMMAND_TIMEOUT)
@@ -137,16 +223,9 @@ impl KeySource {
                     return Err(KeyError::EnvNotUnicode { var: var.clone() })
                 }
             },
-            KeySource::File(path) => {
-                let bytes = std::fs::read(path).map_err(|e| KeyError::FileRead {
-                    path: path.clone(),
-                    reason: super::io::io_reason(&e),
-                })?;
-                let text = String::from_utf8(bytes)
-                    .map_err(|_| KeyError::FileNotUnicode { path: path.clone() })?;
-                Secret::from_read_text(text)
-            }
+            KeySource::File(path) => read_key_file(path)?,
             KeySource::Command(argv) => run_key_command(argv, timeout, cancel)?,
+            KeySource::Keyring { service, account } => super::os_store::read(service, account)?,
             KeySource::Stored(s) => Secret::from_read_text(s.expose().to_string()),
             KeySource::Demo => Secret::new(crate::core::demo::DEMO_REST_KEY),
         };
@@ -164,6 +243,9 @@ impl KeySource {
             KeySource::Env(var) => format!("environment variable {var}"),
             KeySource::File(p) => format!("file {}", p.display()),
             KeySource::Command(argv) => format!("command `{}`", argv.join(" ")),
+            KeySource::Keyring { service, account } => {
+                format!("operating-system key store entry keyring:{service}/{account}")
+            }
             KeySource::Stored(_) => "stored in the profile file (***)".to_string(),
             KeySource::Demo => "the demo account's published key".to_string(),
         }
@@ -175,6 +257,7 @@ impl KeySource {
             KeySource::Env(_) => "env",
             KeySource::File(_) => "file",
             KeySource::Command(_) => "command",
+            KeySource::Keyring { .. } => "keyring",
             KeySource::Stored(_) => "stored",
             KeySource::Demo => "demo",
         }
@@ -184,6 +267,47 @@ impl KeySource {
     pub fn is_stored(&self) -> bool {
         matches!(self, KeySource::Stored(_))
     }
+}
+
+/// A key file's text. A directory, or a file every user may read, is refused with the fix.
+fn read_key_file(path: &std::path::Path) -> Result<Secret, KeyError> {
+    let read_error = |e: std::io::Error| KeyError::FileRead {
+        path: path.to_path_buf(),
+        reason: super::io::io_reason(&e),
+    };
+    let meta = std::fs::metadata(path).map_err(read_error)?;
+    if meta.is_dir() {
+        return Err(KeyError::FileIsDirectory {
+            path: path.to_path_buf(),
+        });
+    }
+    #[cfg(unix)]
+    if world_readable(path, &meta) {
+        return Err(KeyError::FileWorldReadable {
+            path: path.to_path_buf(),
+        });
+    }
+    let bytes = std::fs::read(path).map_err(read_error)?;
+    let text = String::from_utf8(bytes).map_err(|_| KeyError::FileNotUnicode {
+        path: path.to_path_buf(),
+    })?;
+    Ok(Secret::from_read_text(text))
+}
+
+/// Whether every user of the machine can read the file: it is readable by others and every
+/// directory above it lets others through (a file in a private directory is not exposed).
+#[cfg(unix)]
+fn world_readable(path: &std::path::Path, meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    if meta.permissions().mode() & 0o004 == 0 {
+        return false;
+    }
+    let Ok(full) = std::fs::canonicalize(path) else {
+        return true;
+    };
+    full.ancestors()
+        .skip(1)
+        .all(|dir| std::fs::metadata(dir).is_ok_and(|m| m.permissions().mode() & 0o001 != 0))
 }
 
 /// Run `argv` directly (no shell); stdout is the key. stderr is shown if it fails.
@@ -391,6 +515,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("key");
         std::fs::write(&f, "file-key\r\n").unwrap();
+        private(&f);
         assert_eq!(
             KeySource::File(f.clone()).resolve().unwrap().expose(),
             "file-key"
@@ -410,6 +535,113 @@ mod tests {
         assert_eq!(
             env.to_string(),
             "the environment variable SIGNSCOPE_TEST_SURELY_UNSET_VAR that should hold the REST key is not set"
+        );
+    }
+
+    fn private(path: &std::path::Path) {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        }
+    }
+
+    #[test]
+    fn references_parse_and_read_back() {
+        for text in [
+            "env:SHOP_KEY",
+            "file:/run/secrets/shop key",
+            "cmd:pass show 'shop/rest key'",
+            "keyring:signscope/shop",
+            "keyring:svc/team/shop",
+        ] {
+            let source: KeySource = text.parse().unwrap();
+            assert_eq!(source.reference().as_deref(), Some(text), "{source:?}");
+        }
+        assert_eq!(
+            "cmd:pass show 'shop/rest key'"
+                .parse::<KeySource>()
+                .unwrap(),
+            KeySource::Command(vec!["pass".into(), "show".into(), "shop/rest key".into()])
+        );
+        assert_eq!(
+            "keyring:svc/team/shop".parse::<KeySource>().unwrap(),
+            KeySource::Keyring {
+                service: "svc".into(),
+                account: "team/shop".into()
+            }
+        );
+        assert_eq!(KeySource::Demo.reference(), None);
+        assert_eq!(KeySource::Stored(Secret::new("x")).reference(), None);
+    }
+
+    #[test]
+    fn a_bad_reference_is_one_sentence_without_the_text() {
+        let key = "sk-live-typed-where-a-reference-belongs";
+        for (text, expected) in [
+            (key, RefError::UnknownKind),
+            ("vault:sk-live-typed", RefError::UnknownKind),
+            ("keyring:signscope", RefError::BadKeyring),
+            ("keyring:/shop", RefError::BadKeyring),
+            (
+                "env:",
+                RefError::Empty {
+                    kind: "env",
+                    example: "NAME",
+                },
+            ),
+            (
+                "cmd:  ",
+                RefError::Empty {
+                    kind: "cmd",
+                    example: "COMMAND",
+                },
+            ),
+        ] {
+            let e = text.parse::<KeySource>().unwrap_err();
+            assert_eq!(e, expected, "{text}");
+            assert!(!e.to_string().contains("sk-live"), "{e}");
+        }
+        assert!(matches!(
+            "cmd:pass show 'shop".parse::<KeySource>(),
+            Err(RefError::BadCommand { .. })
+        ));
+    }
+
+    #[test]
+    fn a_directory_or_a_world_readable_file_is_refused_with_the_fix() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = KeySource::File(dir.path().to_path_buf())
+            .resolve()
+            .unwrap_err();
+        assert!(matches!(e, KeyError::FileIsDirectory { .. }), "{e}");
+        assert!(e.to_string().contains("give the file inside it"), "{e}");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            // A world-readable file in a private directory is not exposed; in an open one it is.
+            std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+            let f = dir.path().join("key");
+            std::fs::write(&f, "sk-world-readable-key\n").unwrap();
+            std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o644)).unwrap();
+            let e = KeySource::File(f.clone()).resolve().unwrap_err();
+            let msg = e.to_string();
+            assert!(msg.contains("chmod 600"), "{msg}");
+            assert!(!msg.contains("sk-world"), "{msg}");
+            private(&f);
+            assert_eq!(
+                KeySource::File(f).resolve().unwrap().expose(),
+                "sk-world-readable-key"
+            );
+        }
+    }
+
+    #[test]
+    fn an_empty_variable_or_a_silent_command_names_the_source_and_the_fix() {
+        let e = sh("true").resolve().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the REST key from command `sh -c true` is empty; put the key there or give another reference"
         );
     }
 

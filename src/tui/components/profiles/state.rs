@@ -99,16 +99,19 @@ pub enum KeyKind {
     Env,
     File,
     Command,
+    /// An entry of the operating system's key store (`SERVICE/ACCOUNT`).
+    Keyring,
     Stored,
     /// The demo account's published key (for copies of the demo profile).
     Demo,
 }
 
 impl KeyKind {
-    pub(super) const ALL: [KeyKind; 5] = [
+    pub(super) const ALL: [KeyKind; 6] = [
         KeyKind::Env,
         KeyKind::File,
         KeyKind::Command,
+        KeyKind::Keyring,
         KeyKind::Stored,
         KeyKind::Demo,
     ];
@@ -117,6 +120,7 @@ impl KeyKind {
             KeyKind::Env => "environment variable",
             KeyKind::File => "file",
             KeyKind::Command => "command",
+            KeyKind::Keyring => "the operating system's key store",
             KeyKind::Stored => "stored in the profile file",
             KeyKind::Demo => "the demo account's published key",
         }
@@ -126,6 +130,7 @@ impl KeyKind {
             KeyKind::Env => "variable name",
             KeyKind::File => "file path",
             KeyKind::Command => "program and arguments",
+            KeyKind::Keyring => "service/account",
             KeyKind::Stored => "the key (masked)",
             KeyKind::Demo => "(nothing to set)",
         }
@@ -177,7 +182,10 @@ impl EditForm {
         let (kind, value) = match &p.rest_key {
             KeySource::Env(v) => (KeyKind::Env, v.clone()),
             KeySource::File(path) => (KeyKind::File, path.display().to_string()),
-            KeySource::Command(argv) => (KeyKind::Command, argv.join(" ")),
+            KeySource::Command(argv) => (KeyKind::Command, shell_words::join(argv)),
+            KeySource::Keyring { service, account } => {
+                (KeyKind::Keyring, format!("{service}/{account}"))
+            }
             KeySource::Stored(s) => (KeyKind::Stored, s.expose().to_string()),
             KeySource::Demo => (KeyKind::Demo, String::new()),
         };
@@ -242,13 +250,15 @@ impl EditForm {
                 }
                 KeySource::File(PathBuf::from(v))
             }
-            KeyKind::Command => {
-                let argv: Vec<String> = value.split_whitespace().map(String::from).collect();
-                if argv.is_empty() {
-                    return Err("Give the command that prints the REST key.".into());
-                }
-                KeySource::Command(argv)
+            KeyKind::Command if value.trim().is_empty() => {
+                return Err("Give the command that prints the REST key.".into());
             }
+            KeyKind::Command => format!("cmd:{value}")
+                .parse()
+                .map_err(|e: crate::store::RefError| format!("{e}."))?,
+            KeyKind::Keyring => format!("keyring:{}", value.trim())
+                .parse()
+                .map_err(|e: crate::store::RefError| format!("{e}."))?,
             KeyKind::Stored => {
                 if value.is_empty() {
                     return Err("The REST key is empty; type it or pick another source.".into());

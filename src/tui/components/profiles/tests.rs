@@ -248,7 +248,11 @@ fn an_empty_key_source_is_refused_with_a_sentence() {
     for _ in 0..4 {
         update(&mut s, key(KeyCode::Tab));
     }
-    update(&mut s, key(KeyCode::Left)); // Stored -> Command, value cleared
+    update(&mut s, key(KeyCode::Left)); // Stored -> the OS key store, value cleared
+    let fx = update(&mut s, key(KeyCode::Enter));
+    assert!(said(&fx).contains("keyring:SERVICE/ACCOUNT"), "{fx:?}");
+    assert!(work(fx).is_empty());
+    update(&mut s, key(KeyCode::Left)); // -> Command
     let fx = update(&mut s, key(KeyCode::Enter));
     assert!(said(&fx).contains("command"), "{fx:?}");
     assert!(work(fx).is_empty());
