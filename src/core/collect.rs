@@ -12,7 +12,7 @@
 use serde_json::{json, Map, Value};
 
 use super::events::{
-    codes, identity, validate_bytes, IdNames, Identity, Level, Omitted, Problem, Report,
+    codes, identity, problem_value, validate_bytes, IdNames, Identity, Level, Omitted, Report,
 };
 use super::received::ReceivedRequest;
 use super::request::CONTENT_TYPE_JSON;
@@ -111,13 +111,13 @@ pub fn judge_collect(req: &ReceivedRequest) -> Judgement {
         .map(|p| serde_json::to_value(p).unwrap_or(Value::Null))
         .collect();
     if ct.as_deref() != Some(CONTENT_TYPE_JSON) {
-        problems.push(json!({
-            "level": "warning",
-            "path": "",
-            "code": "CONTENT_TYPE",
-            "value": ct,
-            "message": "the Content-Type header should be application/json",
-        }));
+        problems.push(problem_value(
+            "warning",
+            "",
+            "CONTENT_TYPE",
+            ct.map(Value::from),
+            "the Content-Type header should be application/json",
+        ));
     }
     let parsed: Option<Value> = serde_json::from_slice(&req.body).ok();
     batch_judgement(problems, report, parsed)
@@ -238,16 +238,7 @@ pub fn count_bad_events(errors: &[&Value], omitted_error_events: &[usize], event
 }
 
 fn problem(level: Level, path: &str, code: &str, value: Option<Value>, message: String) -> Value {
-    serde_json::to_value(Problem {
-        level,
-        path: path.to_owned(),
-        code: code.to_owned(),
-        value,
-        message,
-        line: None,
-        column: None,
-    })
-    .unwrap_or(Value::Null)
+    problem_value(level.as_str(), path, code, value, &message)
 }
 
 /// A multipart form posted where a JSON batch is expected: named, with its parts, and the

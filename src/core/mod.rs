@@ -24,6 +24,7 @@ pub mod har;
 pub mod http_text;
 pub mod incremental;
 pub mod indexing_body;
+pub mod json;
 pub mod received;
 pub mod request;
 pub mod run_verdict;

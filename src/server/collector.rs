@@ -22,11 +22,11 @@ use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use bytes::Bytes;
-use serde_json::{json, Value};
+use serde_json::Value;
 use tower_http::cors::{AllowHeaders, AllowMethods, AllowOrigin, CorsLayer};
 
 use crate::core::collect::{event_index, judge, Endpoint, Judgement};
-use crate::core::events::{list_id_of, MAX_LISTED_PROBLEMS};
+use crate::core::events::{list_id_of, problem_value, MAX_LISTED_PROBLEMS};
 use crate::core::time::format_timestamp;
 use crate::core::verify::ReceivedRequest;
 
@@ -84,8 +84,7 @@ pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
         Ok(b) => b,
         Err(e) => {
             let err = e.to_api_error(st.config.max_body);
-            let problem = json!({"level": "error", "path": "", "code": err.code,
-                                 "value": null, "message": err.message});
+            let problem = problem_value("error", "", &err.code, None, &err.message);
             let status = err.status;
             let mut answer = err.into_response();
             store_batch(
@@ -234,15 +233,15 @@ fn store_batch(
                 let mut mine: Vec<Value> = batch_level.clone();
                 mine.extend(own);
                 if omitted_error_events.binary_search(&i).is_ok() {
-                    mine.push(json!({
-                        "level": "error",
-                        "path": format!("[{i}]"),
-                        "code": "NOT_LISTED",
-                        "value": null,
-                        "message": format!(
+                    mine.push(problem_value(
+                        "error",
+                        &format!("[{i}]"),
+                        "NOT_LISTED",
+                        None,
+                        &format!(
                             "This event has errors that are not listed: the batch had more than {MAX_LISTED_PROBLEMS} problems, and only the first {MAX_LISTED_PROBLEMS} are."
                         ),
-                    }));
+                    ));
                 }
                 let valid = !batch_error && !mine.iter().any(is_error);
                 records.push((

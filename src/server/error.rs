@@ -1,10 +1,13 @@
 //! The vendor's error shape (`docs/server.md` rule R2):
-//! `{"status": 401, "code": "...", "message": "...", "debug": [{"message": "..."}]}`.
+//! `{"status": 401, "code": "...", "message": "...", "debug": [{"message": "..."}]}`, plus
+//! `fieldPath` (a JSON Pointer into the body, `""` for the whole request) and `description`
+//! (the sentence again), as GA4's `validationMessages` have them (`docs/verification.md`,
+//! "Error codes").
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 
 /// One entry of `debug`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -14,12 +17,41 @@ pub struct DebugEntry {
 
 /// An error answer in the vendor's shape. `message` is one clear sentence; `debug` carries
 /// details (never a key).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
 pub struct ApiError {
     pub status: u16,
     pub code: String,
     pub message: String,
     pub debug: Vec<DebugEntry>,
+    /// Where in the body the error is, as a JSON Pointer; `""` for the whole request.
+    #[serde(default, rename = "fieldPath")]
+    pub field_path: String,
+}
+
+/// The answer as written: the vendor's members, then `fieldPath` and `description`.
+#[derive(Serialize)]
+struct Wire<'a> {
+    status: u16,
+    code: &'a str,
+    message: &'a str,
+    debug: &'a [DebugEntry],
+    #[serde(rename = "fieldPath")]
+    field_path: &'a str,
+    description: &'a str,
+}
+
+impl Serialize for ApiError {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        Wire {
+            status: self.status,
+            code: &self.code,
+            message: &self.message,
+            debug: &self.debug,
+            field_path: &self.field_path,
+            description: &self.message,
+        }
+        .serialize(s)
+    }
 }
 
 impl ApiError {
@@ -29,6 +61,7 @@ impl ApiError {
             code: code.to_string(),
             message: message.into(),
             debug: Vec::new(),
+            field_path: String::new(),
         }
     }
 
@@ -94,9 +127,22 @@ mod tests {
         assert_eq!(
             v,
             serde_json::json!({"status": 401, "code": "SIGNATURE_MISMATCH", "message": "no",
-                               "debug": [{"message": "d"}]})
+                               "debug": [{"message": "d"}], "fieldPath": "", "description": "no"})
         );
         let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
-        assert_eq!(keys, ["status", "code", "message", "debug"]);
+        assert_eq!(
+            keys,
+            [
+                "status",
+                "code",
+                "message",
+                "debug",
+                "fieldPath",
+                "description"
+            ]
+        );
+        // A client reading the answer back gets the same error.
+        let back: ApiError = serde_json::from_value(v).unwrap();
+        assert_eq!(back, e);
     }
 }

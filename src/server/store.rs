@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::core::events::problem_value;
 use crate::core::traffic::{Route, UpstreamSeen, Verdict};
 
 pub use super::waiters::Counts;
@@ -840,15 +841,15 @@ pub fn cap_event(e: &mut EventRecord) {
     if e.problems.len() > MAX_RECORD_PROBLEMS {
         let rest = e.problems.len() - MAX_RECORD_PROBLEMS;
         e.problems.truncate(MAX_RECORD_PROBLEMS);
-        e.problems.push(serde_json::json!({
-            "level": "note",
-            "path": e.index.map(|i| format!("[{i}]")).unwrap_or_default(),
-            "code": "PROBLEMS_NOT_KEPT",
-            "value": rest,
-            "message": format!(
+        e.problems.push(problem_value(
+            "note",
+            &e.index.map(|i| format!("[{i}]")).unwrap_or_default(),
+            "PROBLEMS_NOT_KEPT",
+            Some(rest.into()),
+            &format!(
                 "{rest} more problems of this event are not kept for inspection (at most {MAX_RECORD_PROBLEMS} are); the answer to the batch listed them"
             ),
-        }));
+        ));
         e.problems.shrink_to_fit();
     }
     if e.data

@@ -15,8 +15,9 @@ pub use model::{
 };
 pub use nested::{list_id_of, EventData, NestedEvent, Shape, StaticContent, EVENT_VERSION};
 pub use validate::{
-    check_json, codes, event_of_path, identity, json_error_reason, validate, validate_bytes,
-    IdNames, Identity, Level, Omitted, Problem, Report, MAX_JSON_DEPTH, MAX_LISTED_PROBLEMS,
+    check_json, codes, event_of_path, identity, json_error_reason, problem_value, validate,
+    validate_bytes, IdNames, Identity, Level, Omitted, Problem, Report, MAX_JSON_DEPTH,
+    MAX_LISTED_PROBLEMS,
 };
 
 #[cfg(test)]

@@ -23,7 +23,9 @@ mod types;
 use check::{Checker, RootSeed};
 pub use item::{identity, IdNames, Identity};
 use read::Skip;
-pub use types::{codes, event_of_path, Level, Omitted, Problem, Report, MAX_LISTED_PROBLEMS};
+pub use types::{
+    codes, event_of_path, problem_value, Level, Omitted, Problem, Report, MAX_LISTED_PROBLEMS,
+};
 
 /// How deeply arrays and objects may nest in a body the server accepts (serde_json's own
 /// recursion limit, which both the collector and the indexing route apply).

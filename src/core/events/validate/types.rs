@@ -5,6 +5,8 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::core::json::json_pointer;
+
 /// How bad a problem is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -15,12 +17,19 @@ pub enum Level {
     Warning,
 }
 
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl Level {
+    /// `error` or `warning`, as reports write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
             Level::Error => "error",
             Level::Warning => "warning",
-        })
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -67,8 +76,10 @@ pub mod codes {
     pub const MISNAMED: &str = "MISNAMED";
 }
 
-/// One thing wrong with a batch.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// One thing wrong with a batch. Serialized with two more members, as GA4's
+/// `validationMessages` have them (`docs/events.md`, "Problem codes"): `fieldPath`, the path
+/// as a JSON Pointer, and `description`, the sentence (the same as `message`).
+#[derive(Clone, Debug, PartialEq)]
 pub struct Problem {
     pub level: Level,
     /// JSON path of the offending value, e.g. `[0].items[2].currency`; empty for the whole body.
@@ -80,11 +91,77 @@ pub struct Problem {
     /// One sentence naming the rule.
     pub message: String,
     /// For `JSON_SYNTAX`: 1-based line of the error.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
     /// For `JSON_SYNTAX`: 1-based column of the error.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub column: Option<usize>,
+}
+
+/// A problem as it is written: the one shape of every problem the collector reports.
+#[derive(Serialize)]
+struct Wire<'a> {
+    level: &'a str,
+    path: &'a str,
+    code: &'a str,
+    value: Option<&'a Value>,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    column: Option<usize>,
+    #[serde(rename = "fieldPath")]
+    field_path: String,
+    description: &'a str,
+}
+
+impl<'a> Wire<'a> {
+    fn new(
+        level: &'a str,
+        path: &'a str,
+        code: &'a str,
+        value: Option<&'a Value>,
+        message: &'a str,
+    ) -> Self {
+        Wire {
+            level,
+            path,
+            code,
+            value,
+            message,
+            line: None,
+            column: None,
+            field_path: json_pointer(path),
+            description: message,
+        }
+    }
+}
+
+impl Serialize for Problem {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut wire = Wire::new(
+            self.level.as_str(),
+            &self.path,
+            &self.code,
+            self.value.as_ref(),
+            &self.message,
+        );
+        wire.line = self.line;
+        wire.column = self.column;
+        wire.serialize(s)
+    }
+}
+
+/// A problem the server adds beside the validator's (a body it could not read, a `note` that
+/// problems were not kept), in the same shape as a [`Problem`]; `level` is `error`, `warning`
+/// or `note`.
+pub fn problem_value(
+    level: &str,
+    path: &str,
+    code: &str,
+    value: Option<Value>,
+    message: &str,
+) -> Value {
+    serde_json::to_value(Wire::new(level, path, code, value.as_ref(), message))
+        .unwrap_or(Value::Null)
 }
 
 impl fmt::Display for Problem {

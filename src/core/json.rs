@@ -1,0 +1,140 @@
+//! Two small JSON helpers shared by the collector's reports and the inspection API: a problem's
+//! path as a JSON Pointer (`docs/events.md`, "Problem codes"), and the partial match of
+//! `/_inspect/events?match=` (`docs/server.md`).
+
+use serde_json::Value;
+
+/// A problem path as the reports write it (`[0].items[2].currency`, `event_data.list_id`,
+/// `klevu_term`; empty for the whole body) as an RFC 6901 JSON Pointer (`/0/items/2/currency`;
+/// `""` for the whole body). A member name's `~` is written `~0` and its `/` `~1`; a `[` that
+/// does not open an index (`[` digits `]`) is part of the name.
+pub fn json_pointer(path: &str) -> String {
+    let mut out = String::with_capacity(path.len() + 4);
+    let mut name = String::new();
+    let mut in_name = false;
+    let mut rest = path;
+    while let Some(c) = rest.chars().next() {
+        let index = (c == '[').then(|| leading_index(rest)).flatten();
+        if let Some((digits, after)) = index {
+            flush_name(&mut out, &mut name, &mut in_name);
+            out.push('/');
+            out.push_str(digits);
+            rest = after;
+            continue;
+        }
+        rest = &rest[c.len_utf8()..];
+        if c == '.' {
+            flush_name(&mut out, &mut name, &mut in_name);
+        } else {
+            name.push(c);
+            in_name = true;
+        }
+    }
+    flush_name(&mut out, &mut name, &mut in_name);
+    out
+}
+
+/// `[12]...` → `("12", "...")`.
+fn leading_index(s: &str) -> Option<(&str, &str)> {
+    let inner = s.strip_prefix('[')?;
+    let end = inner.find(']')?;
+    let digits = &inner[..end];
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| (digits, &inner[end + 1..]))
+}
+
+fn flush_name(out: &mut String, name: &mut String, in_name: &mut bool) {
+    if *in_name {
+        out.push('/');
+        out.push_str(&name.replace('~', "~0").replace('/', "~1"));
+        name.clear();
+        *in_name = false;
+    }
+}
+
+/// Whether `actual` has everything `given` has: an object matches when each of its members is
+/// present in `actual` and matches there (recursively, so `{"event_data": {"list_id": "x"}}`
+/// ignores the other members of `event_data`); anything else (arrays included) must be equal.
+pub fn matches_partially(given: &Value, actual: &Value) -> bool {
+    match (given, actual) {
+        (Value::Object(want), Value::Object(have)) => want
+            .iter()
+            .all(|(k, w)| have.get(k).is_some_and(|h| matches_partially(w, h))),
+        _ => given == actual,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn paths_become_json_pointers() {
+        let cases = [
+            ("", ""),
+            ("[0]", "/0"),
+            ("[0].items[2].currency", "/0/items/2/currency"),
+            ("[3].event_data.list_id", "/3/event_data/list_id"),
+            ("[12].items", "/12/items"),
+            ("klevu_term", "/klevu_term"),
+            ("[0].a~b", "/0/a~0b"),
+            ("[0].a/b", "/0/a~1b"),
+            ("[0].~/", "/0/~0~1"),
+            ("[0].odd[x]", "/0/odd[x]"),
+            ("[0].items[1][2]", "/0/items/1/2"),
+            ("[0].café", "/0/café"),
+        ];
+        for (path, pointer) in cases {
+            assert_eq!(json_pointer(path), pointer, "path {path:?}");
+        }
+    }
+
+    #[test]
+    fn every_problem_carries_its_pointer_and_description() {
+        let report = crate::core::events::validate_bytes(br#"[{"event": 5}]"#);
+        assert!(!report.problems.is_empty());
+        for p in &report.problems {
+            let v = serde_json::to_value(p).unwrap();
+            assert_eq!(v["fieldPath"], json!(json_pointer(&p.path)), "{v}");
+            assert_eq!(v["description"], v["message"], "{v}");
+            assert_eq!(v["path"], json!(p.path), "{v}");
+        }
+        let syntax = crate::core::events::validate_bytes(b"[{");
+        let v = serde_json::to_value(&syntax.problems[0]).unwrap();
+        assert_eq!(v["fieldPath"], json!(""));
+        assert_eq!(v["code"], json!("JSON_SYNTAX"));
+        assert!(v["line"].is_number());
+    }
+
+    #[test]
+    fn partial_match_is_recursive_for_objects_and_exact_for_the_rest() {
+        let ev = json!({"event": "view_recs_list", "event_apikey": "k",
+                        "event_data": {"list_id": "L", "items": [{"item_id": "a"}, {"item_id": "b"}]}});
+        assert!(matches_partially(&json!({}), &ev));
+        assert!(matches_partially(&json!({"event": "view_recs_list"}), &ev));
+        assert!(matches_partially(
+            &json!({"event_data": {"list_id": "L"}}),
+            &ev
+        ));
+        assert!(!matches_partially(
+            &json!({"event_data": {"list_id": "M"}}),
+            &ev
+        ));
+        assert!(!matches_partially(&json!({"missing": null}), &ev));
+        assert!(!matches_partially(
+            &json!({"event_data": {"items": [{"item_id": "a"}]}}),
+            &ev
+        ));
+        assert!(matches_partially(
+            &json!({"event_data": {"items": [{"item_id": "a"}, {"item_id": "b"}]}}),
+            &ev
+        ));
+        assert!(!matches_partially(&json!({"event": 1}), &ev));
+        assert!(!matches_partially(
+            &json!({"event": {"x": 1}}),
+            &json!({"event": "s"})
+        ));
+        assert!(!matches_partially(&json!([1]), &ev));
+    }
+}
