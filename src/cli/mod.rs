@@ -20,6 +20,7 @@ pub mod serve;
 pub mod serve_ci;
 pub mod sign;
 pub mod sign_args;
+pub mod test;
 pub mod verify;
 pub mod watch;
 
@@ -69,6 +70,8 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Send a signed indexing request using a profile.
     Send(send::SendArgs),
+    /// Run request suites (`*.signscope.toml`) and judge every answer against its expectations.
+    Test(test::TestArgs),
     /// Compose, validate and send recommendation event batches.
     Events(events::EventsArgs),
     /// Run the local verifying server.
@@ -100,6 +103,7 @@ pub fn run(command: Command) -> anyhow::Result<u8> {
         Command::Verify(a) => verify::run(a),
         Command::Check(a) => check::run(a),
         Command::Send(a) => send::run(a),
+        Command::Test(a) => test::run(a),
         Command::Events(a) => events::run(a),
         Command::Serve(a) => serve::run(a),
         Command::Watch(a) => watch::run(a),
@@ -140,6 +144,7 @@ fn only_prints(cmd: &Command) -> bool {
         | Command::Man(_) => true,
         Command::Events(e) => !matches!(e.command, events::EventsCommand::Send(_)),
         Command::Send(_)
+        | Command::Test(_)
         | Command::Serve(_)
         | Command::Wait(_)
         | Command::Watch(_)

@@ -32,6 +32,7 @@ pub mod secret;
 pub mod sign;
 pub mod signed_request;
 pub mod spec;
+pub mod suite;
 pub mod time;
 pub mod traffic;
 pub mod vendor;

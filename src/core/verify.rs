@@ -203,6 +203,24 @@ fn mismatch_sentence(m: &Mismatch) -> String {
     )
 }
 
+/// Whether an answer's `code` is one of the verifier's refusals (`docs/verification.md` rule
+/// V8): the local verdict rejected the request.
+pub fn is_refusal_code(code: &str) -> bool {
+    matches!(
+        code,
+        "MISSING_HEADER"
+            | "DUPLICATE_HEADER"
+            | "MALFORMED_AUTHORIZATION"
+            | "UNKNOWN_API_KEY"
+            | "INVALID_ALGORITHM"
+            | "INVALID_TIMESTAMP"
+            | "TIMESTAMP_OUT_OF_WINDOW"
+            | "UNSUPPORTED_CONTENT_TYPE"
+            | "SIGNATURE_MISMATCH"
+            | "WRONG_HEADER_PREFIX"
+    )
+}
+
 impl Rejection {
     /// The stable error code (used in the server's error body and by scripts).
     pub fn code(&self) -> &'static str {

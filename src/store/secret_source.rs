@@ -237,6 +237,33 @@ impl KeySource {
         Ok(secret)
     }
 
+    /// A key given by reference in one string: `env:NAME`, `file:PATH`, `cmd:PROGRAM ARGS...`
+    /// (split on spaces, run without a shell) or `demo`. Anything else is refused with the
+    /// sentence that names the forms, never echoing the text (it may be a pasted key).
+    pub fn from_reference(text: &str) -> Result<KeySource, String> {
+        let text = text.trim();
+        let refused = || {
+            "the REST key must be a reference, not the key itself: write `env:NAME` (an \
+             environment variable), `file:PATH` or `cmd:PROGRAM ARGS`"
+                .to_string()
+        };
+        if text == "demo" {
+            return Ok(KeySource::Demo);
+        }
+        let (kind, rest) = text.split_once(':').ok_or_else(refused)?;
+        let rest = rest.trim();
+        match kind {
+            "env" if !rest.is_empty() && !rest.contains(char::is_whitespace) => {
+                Ok(KeySource::Env(rest.to_string()))
+            }
+            "file" if !rest.is_empty() => Ok(KeySource::File(PathBuf::from(rest))),
+            "cmd" if !rest.is_empty() => Ok(KeySource::Command(
+                rest.split_whitespace().map(str::to_string).collect(),
+            )),
+            _ => Err(refused()),
+        }
+    }
+
     /// A human description of the source, e.g. `environment variable SHOP_KEY`. Never the key.
     pub fn describe(&self) -> String {
         match self {
@@ -422,6 +449,30 @@ fn redact(stderr: &str, stdout: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn references_parse_and_an_inline_key_is_refused_without_echo() {
+        assert_eq!(
+            KeySource::from_reference("env:SHOP_KEY"),
+            Ok(KeySource::Env("SHOP_KEY".into()))
+        );
+        assert_eq!(
+            KeySource::from_reference("file:/run/key"),
+            Ok(KeySource::File("/run/key".into()))
+        );
+        assert_eq!(
+            KeySource::from_reference("cmd:pass show shop"),
+            Ok(KeySource::Command(vec![
+                "pass".into(),
+                "show".into(),
+                "shop".into()
+            ]))
+        );
+        assert_eq!(KeySource::from_reference("demo"), Ok(KeySource::Demo));
+        let e = KeySource::from_reference("abcd-secret-1234").unwrap_err();
+        assert!(e.contains("env:NAME") && !e.contains("abcd"), "{e}");
+        assert!(KeySource::from_reference("env:").is_err());
+    }
     use super::*;
 
     fn sh(script: &str) -> KeySource {

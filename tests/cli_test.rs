@@ -1,0 +1,118 @@
+//! `signscope test`: the example suite passes against the in-process server, a failure names
+//! `file:line` with expected and actual, unusable input exits 2 with nothing run, and the JUnit
+//! report is well formed.
+
+use assert_cmd::Command;
+
+fn cmd(dir: &tempfile::TempDir) -> Command {
+    let mut c = Command::cargo_bin("signscope").unwrap();
+    c.env("SIGNSCOPE_CONFIG_DIR", dir.path().join("config"))
+        .env("SIGNSCOPE_DATA_DIR", dir.path().join("data"))
+        .env("NO_COLOR", "1")
+        .env_remove("SIGNSCOPE_REST_KEY");
+    c
+}
+
+fn example() -> String {
+    std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/suites/demo.signscope.toml"
+    ))
+    .unwrap()
+}
+
+#[test]
+fn the_example_suite_passes_and_writes_a_junit_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let junit = dir.path().join("junit.xml");
+    let out = cmd(&dir)
+        .arg("test")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/suites"))
+        .arg("--report")
+        .arg(format!("junit={}", junit.display()))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("9 requests, 0 failed"), "{text}");
+    let checks: usize = text
+        .lines()
+        .last()
+        .and_then(|l| l.split(", ").nth(2)?.split(' ').next()?.parse().ok())
+        .unwrap();
+    assert!(checks >= 25, "{text}");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains("<testsuites name=\"signscope\" tests=\"9\" failures=\"0\""),
+        "{xml}"
+    );
+    assert_eq!(xml.matches("<testcase ").count(), 9, "{xml}");
+}
+
+#[test]
+fn a_failed_expectation_names_file_line_expected_and_actual() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("bad.signscope.toml");
+    let text = example()
+        .replace(
+            "equals = \"Job submitted successfully.\"",
+            "equals = \"Nope\"",
+        )
+        .replace(
+            "events = [{ event = \"select_recs_list\"",
+            "events = [{ event = \"other\"",
+        )
+        .replace(
+            "pointer = \"/0/datatype\", exists = true",
+            "pointer = \"/0/absent\", exists = true",
+        );
+    std::fs::write(&suite, text).unwrap();
+    let out = cmd(&dir)
+        .arg("test")
+        .arg(&suite)
+        .arg("--report")
+        .arg("tap=-")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let place = format!("{}:15: add a record: json /message equals: expected \"Nope\", got \"Job submitted successfully.\"", suite.display());
+    assert!(stdout.contains(&place), "{stdout}");
+    assert!(
+        stdout.contains("json /0/absent exists: expected true, got false"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("event recorded: expected {\"event\":\"other\""),
+        "{stdout}"
+    );
+    assert!(stdout.contains("not ok 1 - add a record"), "{stdout}");
+}
+
+#[test]
+fn a_syntax_error_or_an_inline_key_runs_nothing_and_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("s.signscope.toml");
+    std::fs::write(
+        &suite,
+        example().replace("method = \"PATCH\"", "method = PATCH"),
+    )
+    .unwrap();
+    let out = cmd(&dir).arg("test").arg(&suite).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains(&format!("{}:34:10", suite.display())), "{err}");
+    assert!(out.stdout.is_empty());
+
+    let key = "inline-secret-0123";
+    std::fs::write(
+        &suite,
+        example().replace("rest_key = \"demo\"", &format!("rest_key = \"{key}\"")),
+    )
+    .unwrap();
+    let out = cmd(&dir).arg("test").arg(&suite).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("env:NAME") && !err.contains(key), "{err}");
+    assert!(out.stdout.is_empty());
+}
