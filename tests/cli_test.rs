@@ -5,7 +5,8 @@
 use assert_cmd::Command;
 
 fn cmd(dir: &tempfile::TempDir) -> Command {
-    let mut c = Command::cargo_bin("signscope").unwrap();
+    let mut c =
+        Command::cargo_bin("signscope").expect("the signscope binary is built for the tests");
     c.env("SIGNSCOPE_CONFIG_DIR", dir.path().join("config"))
         .env("SIGNSCOPE_DATA_DIR", dir.path().join("data"))
         .env("NO_COLOR", "1")
@@ -18,7 +19,7 @@ fn example() -> String {
         env!("CARGO_MANIFEST_DIR"),
         "/examples/suites/demo.signscope.toml"
     ))
-    .unwrap()
+    .expect("the example suite is in the repository")
 }
 
 #[test]
