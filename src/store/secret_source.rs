@@ -237,31 +237,17 @@ impl KeySource {
         Ok(secret)
     }
 
-    /// A key given by reference in one string: `env:NAME`, `file:PATH`, `cmd:PROGRAM ARGS...`
-    /// (split on spaces, run without a shell) or `demo`. Anything else is refused with the
-    /// sentence that names the forms, never echoing the text (it may be a pasted key).
+    /// A key given by reference in one string, as a suite file gives it: a reference the one
+    /// parser reads (`env:NAME`, `file:PATH`, `cmd:COMMAND`, `keyring:SERVICE/ACCOUNT`) or
+    /// `demo`. Anything else is refused with the sentence that names the forms, never echoing
+    /// the text (it may be a pasted key).
     pub fn from_reference(text: &str) -> Result<KeySource, String> {
         let text = text.trim();
-        let refused = || {
-            "the REST key must be a reference, not the key itself: write `env:NAME` (an \
-             environment variable), `file:PATH` or `cmd:PROGRAM ARGS`"
-                .to_string()
-        };
         if text == "demo" {
             return Ok(KeySource::Demo);
         }
-        let (kind, rest) = text.split_once(':').ok_or_else(refused)?;
-        let rest = rest.trim();
-        match kind {
-            "env" if !rest.is_empty() && !rest.contains(char::is_whitespace) => {
-                Ok(KeySource::Env(rest.to_string()))
-            }
-            "file" if !rest.is_empty() => Ok(KeySource::File(PathBuf::from(rest))),
-            "cmd" if !rest.is_empty() => Ok(KeySource::Command(
-                rest.split_whitespace().map(str::to_string).collect(),
-            )),
-            _ => Err(refused()),
-        }
+        // The one parser of references (`FromStr`): a suite resolves a key as a profile does.
+        text.parse::<KeySource>().map_err(|e| e.to_string())
     }
 
     /// A human description of the source, e.g. `environment variable SHOP_KEY`. Never the key.
