@@ -575,6 +575,12 @@ fn the_typed_key_is_written_only_by_choice_and_the_events_batch_is_saved_with_th
     p.analytics_url = "http://127.0.0.1:9".into();
     p.rest_key = KeySource::File(dir.path().join("shop.key"));
     std::fs::write(dir.path().join("shop.key"), "key-from-the-file\n").unwrap();
+    // A key file others may read is refused (docs/profiles.md): keep it the owner's.
+    std::fs::set_permissions(
+        dir.path().join("shop.key"),
+        std::fs::Permissions::from_mode(0o600),
+    )
+    .unwrap();
     crate::store::ProfileStore::open(&paths).save(&p).unwrap();
     let mut session =
         Session::open_in(paths.clone(), Some("shop"), ClientOptions::default()).unwrap();

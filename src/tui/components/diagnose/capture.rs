@@ -90,7 +90,7 @@ pub fn capture_fields(
     (request, req.header_text(&names.timestamp))
 }
 
-/// The time a capture is judged at: `now`, or (its own time, the Diagnose view's Alt-N) the
+/// The time a capture is judged at: `now`, or (its own time, the Diagnose view's Alt-I) the
 /// instant of its timestamp header, as `verify --now` judges a capture; with the line that
 /// says which, when it is not now.
 pub fn judged_at(

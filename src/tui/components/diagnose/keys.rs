@@ -69,7 +69,7 @@ pub const KEYS: Table<Action> = Table::new(
         },
         Binding {
             action: Action::OwnTime,
-            keys: &[KeySpec::alt('n')],
+            keys: &[KeySpec::alt('i')],
             name: "judge at the capture's own time",
             help: "judge at the capture's own time (its timestamp header, as verify --now does) or at the current time",
         },
