@@ -7,6 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::Frame;
 
+use super::labels::{compact_label, form_title, visible_spans};
 use super::layout::{request_layout, RequestLayout};
 use super::state::{Detail, Field, Prompt, RequestState, SearchIn};
 use crate::core::visible::escape_visible;
@@ -27,20 +28,6 @@ const SHOW_LINE_BYTES: usize = 2048;
 /// Width of the label column of the canonical panel (wide screens / narrow screens).
 const LABEL_W: usize = 13;
 const LABEL_W_COMPACT: usize = 7;
-
-/// A short label for narrow screens.
-fn compact_label(l: LineLabel) -> &'static str {
-    match l {
-        LineLabel::Method => "METHOD",
-        LineLabel::Path => "PATH",
-        LineLabel::Query => "QUERY",
-        LineLabel::Timestamp => "TS",
-        LineLabel::ApiKey => "APIKEY",
-        LineLabel::AuthAlgo => "ALGO",
-        LineLabel::ContentType => "CTYPE",
-        LineLabel::Body => "BODY",
-    }
-}
 
 /// Draw the request view on the whole `screen`; `cursor`: whether it may place the terminal
 /// cursor (not while a popup covers it).
@@ -638,61 +625,6 @@ fn push_canon_row(
             ]));
         }
     }
-}
-
-/// How the canonical panel's title names a form.
-fn form_title(form: SigningForm) -> &'static str {
-    match form {
-        SigningForm::Standard => "standard",
-        SigningForm::PhpSdk => "PHP SDK",
-    }
-}
-
-/// Split escaped text so the escape markers (`\n`, `\t`, `\xNN`, `\u{..}`, `·`) stand out.
-fn visible_spans(text: &str, base: Style, theme: &Theme) -> Vec<Span<'static>> {
-    let mut spans = Vec::new();
-    let mut plain = String::new();
-    let mut chars = text.chars().peekable();
-    let marker = theme.marker().patch(base);
-    while let Some(c) = chars.next() {
-        if c == '·' {
-            if !plain.is_empty() {
-                spans.push(Span::styled(std::mem::take(&mut plain), base));
-            }
-            spans.push(Span::styled("·", marker));
-        } else if c == '\\' {
-            if !plain.is_empty() {
-                spans.push(Span::styled(std::mem::take(&mut plain), base));
-            }
-            let mut esc = String::from('\\');
-            if let Some(&n) = chars.peek() {
-                esc.push(n);
-                chars.next();
-                if n == 'x' {
-                    for _ in 0..2 {
-                        if let Some(h) = chars.next() {
-                            esc.push(h);
-                        }
-                    }
-                } else if n == 'u' {
-                    for h in chars.by_ref() {
-                        esc.push(h);
-                        if h == '}' {
-                            break;
-                        }
-                    }
-                }
-            }
-            let style = if esc == "\\\\" { base } else { marker };
-            spans.push(Span::styled(esc, style));
-        } else {
-            plain.push(c);
-        }
-    }
-    if !plain.is_empty() {
-        spans.push(Span::styled(plain, base));
-    }
-    spans
 }
 
 fn draw_detail(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme) {

@@ -18,6 +18,7 @@ pub mod key_read;
 #[cfg(test)]
 mod key_tests;
 pub mod keys;
+mod labels;
 pub mod layout;
 mod message;
 pub mod requests;
