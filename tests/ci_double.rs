@@ -252,3 +252,110 @@ async fn a_quiet_server_stops_by_itself_and_a_clean_strict_run_exits_0() {
     assert!(out.contains("1 accepted, 0 rejected"), "{out}");
     assert!(!out.contains("what went wrong"), "{out}");
 }
+
+/// `url` with `params` URL-encoded, as a CI script's `curl --data-urlencode` sends them.
+fn with_params(url: &str, params: &[(&str, &str)]) -> String {
+    reqwest::Url::parse_with_params(url, params)
+        .unwrap()
+        .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn partial_matches_find_events_and_summaries_keep_to_a_test_or_a_mark() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = Double::start(dir.path(), &[]);
+    let (c, base) = (client(), d.url.clone());
+    let body = r#"[{"id":"1"}]"#;
+    let h = signed_put(body, DEMO_REST_KEY, Some("t1"));
+    assert_eq!(
+        send(&c, &base, "PUT", "/v2/batch", &h, body.into()).await.0,
+        200
+    );
+    let h = signed_put(body, "not-the-key", Some("t2"));
+    assert_eq!(
+        send(&c, &base, "PUT", "/v2/batch", &h, body.into()).await.0,
+        401
+    );
+    let t1 = [("X-Signscope-Test", "t1")];
+    assert_eq!(post_events(&base, GOOD_BATCH, &t1).await, 200);
+    let bad = server_common::bad_batch();
+    let t2 = [("X-Signscope-Test", "t2")];
+    assert_eq!(post_events(&base, &bad, &t2).await, 400);
+
+    let events = format!("{base}/_inspect/events");
+    let found = |v: &serde_json::Value| -> Vec<(String, bool)> {
+        v.as_array()
+            .unwrap_or_else(|| panic!("{v}"))
+            .iter()
+            .map(|e| (e["event"].as_str().unwrap().to_string(), e["valid"] == true))
+            .collect()
+    };
+    // A member given must be equal; the others are not looked at, nested objects included.
+    let q = with_params(&events, &[("match", r#"{"event":"select_recs_list"}"#)]);
+    let (st, v) = get_json(&c, &q).await;
+    assert_eq!(st, 200);
+    let select = |valid| ("select_recs_list".to_string(), valid);
+    assert_eq!(found(&v), [select(true), select(false)], "{v}");
+    let nested =
+        r#"{"user_profile":{"ip_address":"203.0.113.7"},"event_list_id":"home-trending-1"}"#;
+    let q = with_params(&events, &[("match", nested), ("test", "t2")]);
+    let (_, v) = get_json(&c, &q).await;
+    assert_eq!(found(&v), [("view_recs_list".to_string(), false)], "{v}");
+    // An item's wrong id is not the one sent by the good batch: arrays must be equal whole.
+    let item = r#"{"items":[{"item_id":"10023_BLK-42"}]}"#;
+    let (_, v) = get_json(&c, &with_params(&events, &[("match", item)])).await;
+    assert_eq!(v, serde_json::json!([]), "arrays are compared whole");
+    // None such: an empty list, whatever was counted before.
+    let q = with_params(&events, &[("match", r#"{"event":"purchase"}"#)]);
+    let (st, v) = get_json(&c, &q).await;
+    assert_eq!((st, v), (200, serde_json::json!([])));
+    // A match that is not a JSON object: one sentence naming the parameter.
+    for bad in ["{event:view}", "[1]"] {
+        let (st, v) = get_json(&c, &with_params(&events, &[("match", bad)])).await;
+        assert_eq!(st, 400, "{bad}: {v}");
+        let msg = v["message"].as_str().unwrap();
+        assert!(msg.starts_with(&format!("match={bad} is not")), "{msg}");
+        assert_eq!(msg.matches(". ").count(), 0, "one sentence: {msg}");
+    }
+
+    // Summaries of one test's traffic, then of what came after a mark.
+    let summary = format!("{base}/_inspect/summary");
+    let counts = |v: &serde_json::Value| -> [u64; 6] {
+        [
+            "requests",
+            "accepted",
+            "rejected",
+            "batches",
+            "events_good",
+            "events_bad",
+        ]
+        .map(|k| v[k].as_u64().unwrap_or_else(|| panic!("{k}: {v}")))
+    };
+    let (_, v) = get_json(&c, &with_params(&summary, &[("test", "t1")])).await;
+    assert_eq!(counts(&v), [1, 1, 0, 1, 2, 0], "{v}");
+    let (_, v) = get_json(&c, &with_params(&summary, &[("test", "t2")])).await;
+    assert_eq!(counts(&v), [1, 0, 1, 1, 0, 2], "{v}");
+    assert_eq!(v["batches_bad"], 1, "{v}");
+    let (_, v) = get_json(&c, &summary).await;
+    assert_eq!(counts(&v), [2, 1, 1, 2, 2, 2], "the run's: {v}");
+    let (_, m) = get_json(&c, &format!("{base}/_inspect/mark")).await;
+    let mark = m["since"].to_string();
+    let (_, v) = get_json(&c, &with_params(&summary, &[("since", &mark)])).await;
+    assert_eq!(counts(&v), [0; 6], "nothing after the mark yet: {v}");
+    assert_eq!(post_events(&base, GOOD_BATCH, &t1).await, 200);
+    let q = with_params(&summary, &[("since", &mark), ("test", "t1")]);
+    let (_, v) = get_json(&c, &q).await;
+    assert_eq!(counts(&v), [0, 0, 0, 1, 2, 0], "{v}");
+    // Bad scopes: one sentence naming the parameter.
+    let (st, v) = get_json(&c, &with_params(&summary, &[("since", "999999")])).await;
+    assert_eq!(st, 400);
+    assert!(
+        v["message"].as_str().unwrap().contains("since=999999"),
+        "{v}"
+    );
+    let (st, v) = get_json(&c, &with_params(&summary, &[("colour", "red")])).await;
+    assert_eq!(st, 400);
+    assert!(v["message"].as_str().unwrap().contains("colour"), "{v}");
+    let (code, _) = d.stop();
+    assert_eq!(code, Some(0), "not strict");
+}

@@ -5,9 +5,10 @@
 //! - `GET /_inspect/requests?verdict=accepted|rejected|aborted&code=...`: indexing
 //!   requests in arrival order (time, method, path, query, headers, verdict, status, code,
 //!   body preview, ...);
-//! - `GET /_inspect/events?valid=true|false&event=...&list_id=...&batch=N`: collected
-//!   events in arrival order;
-//! - `GET /_inspect/summary`: counters since start or reset, including dropped records;
+//! - `GET /_inspect/events?valid=true|false&event=...&list_id=...&batch=N&match={json}`:
+//!   collected events in arrival order (`match`: every member given must be equal);
+//! - `GET /_inspect/summary?since=SEQ&test=ID`: counters since start or reset, including
+//!   dropped records (with `since`/`test`, of the held records in that scope);
 //! - `POST /_inspect/reset`: forget everything;
 //! - `GET /_inspect/wait?events=N&requests=M&timeout_ms=T`: answers 200 as soon as at least N
 //!   events and M indexing requests have been counted (since start or reset), or 408
@@ -153,12 +154,37 @@ pub struct EventsQuery {
     /// Events with a problem of this code.
     code: Option<String>,
     test: Option<String>,
+    /// A JSON object: events whose data has every member given, equal (partial match).
+    #[serde(rename = "match")]
+    matching: Option<String>,
     /// Only records after this sequence number (a `/_inspect/mark`), oldest first.
     since: Option<u64>,
     limit: Option<usize>,
     before: Option<u64>,
     after: Option<u64>,
     seq: Option<u64>,
+}
+
+/// `match=` as the JSON object it must be, or the one-sentence 400 naming the parameter.
+fn match_object(text: Option<&str>) -> Result<Option<serde_json::Value>, ApiError> {
+    let Some(text) = text else {
+        return Ok(None);
+    };
+    let refuse = |why: String| {
+        ApiError::new(
+            400,
+            "BAD_QUERY",
+            format!(
+                "match={text} is {why}; give a JSON object of the fields that must be equal, \
+                 such as match={{\"event\":\"view_recs_list\"}} (URL-encoded)"
+            ),
+        )
+    };
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(v) if v.is_object() => Ok(Some(v)),
+        Ok(_) => Err(refuse("not a JSON object".into())),
+        Err(e) => Err(refuse(format!("not JSON ({e})"))),
+    }
 }
 
 pub async fn events(
@@ -174,6 +200,10 @@ pub async fn events(
         Ok(a) => a,
         Err(e) => return e.into_response(),
     };
+    let matching = match match_object(q.matching.as_deref()) {
+        Ok(m) => m,
+        Err(e) => return e.into_response(),
+    };
     let page = st.store.event_slots(&EventFilter {
         valid: q.valid,
         event: q.event,
@@ -181,6 +211,7 @@ pub async fn events(
         batch: q.batch,
         code: q.code,
         test: q.test,
+        matching,
         page: PageQuery {
             limit: q.limit,
             before: q.before,
@@ -191,8 +222,33 @@ pub async fn events(
     page::reply(&st, page, page::Kind::Events { full })
 }
 
-pub async fn summary(State(st): State<AppState>) -> Response {
-    Json(st.store.summary()).into_response()
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SummaryQuery {
+    /// Count only the records after this sequence number (a `/_inspect/mark`).
+    since: Option<u64>,
+    /// Count only the records of requests that carried this test id.
+    test: Option<String>,
+}
+
+/// `GET /_inspect/summary`: the run's counters; with `since` or `test`, the counters of the
+/// held records in that scope ([`super::store::Store::scoped_summary`]).
+pub async fn summary(
+    State(st): State<AppState>,
+    q: Result<Query<SummaryQuery>, QueryRejection>,
+) -> Response {
+    let Query(q) = match q {
+        Ok(q) => q,
+        Err(e) => return bad_query(e),
+    };
+    if q.since.is_none() && q.test.is_none() {
+        return Json(st.store.summary()).into_response();
+    }
+    let after = match since(&st, q.since, None) {
+        Ok(a) => a,
+        Err(e) => return e.into_response(),
+    };
+    Json(st.store.scoped_summary(after, q.test.as_deref())).into_response()
 }
 
 /// `GET /_inspect/mark`: the newest sequence number given so far, for `since=SEQ`: a test

@@ -214,6 +214,9 @@ pub struct EventFilter {
     pub code: Option<String>,
     /// Events of a request that carried this test id.
     pub test: Option<String>,
+    /// Events whose data has every member of this object, equal
+    /// ([`crate::core::json::matches_partially`]).
+    pub matching: Option<serde_json::Value>,
     /// Which page of the matches.
     pub page: PageQuery,
 }
@@ -592,6 +595,52 @@ impl Store {
         s
     }
 
+    /// Counters of the held records after sequence `after` that carried test id `test`
+    /// (`/_inspect/summary?since=&test=`): what was dropped cannot be told apart, so the
+    /// `dropped_*` counters stay the run's, and a non-zero one says the counts may be short.
+    pub fn scoped_summary(&self, after: Option<u64>, test: Option<&str>) -> Summary {
+        let g = self.lock();
+        let keep = |seq: u64, t: &Option<Arc<str>>| {
+            after.is_none_or(|a| seq > a) && test.is_none_or(|w| t.as_deref() == Some(w))
+        };
+        let mut s = Summary {
+            dropped_requests: g.counts.dropped_requests,
+            dropped_events: g.counts.dropped_events,
+            ..Summary::default()
+        };
+        for h in g.requests.iter().filter(|h| keep(h.record.seq, &h.test)) {
+            match h.record.verdict {
+                Verdict::Accepted => s.accepted += 1,
+                Verdict::Rejected => s.rejected += 1,
+                Verdict::Aborted => s.aborted += 1,
+            }
+            s.requests += 1;
+            s.stored_requests += 1;
+            s.stored_bytes += h.size as u64;
+        }
+        let mut last_batch = None;
+        for h in g.events.iter().filter(|h| keep(h.record.seq, &h.test)) {
+            let e = &h.record;
+            if last_batch != Some(e.batch) {
+                last_batch = Some(e.batch);
+                s.batches += 1;
+                if e.status == 200 {
+                    s.batches_good += 1;
+                } else {
+                    s.batches_bad += 1;
+                }
+            }
+            if e.valid {
+                s.events_good += 1;
+            } else {
+                s.events_bad += 1;
+            }
+            s.stored_events += 1;
+            s.stored_bytes += h.size as u64;
+        }
+        s
+    }
+
     /// Which stored requests match `f` and fit one page (by count and by bytes), in arrival
     /// order: their positions, not copies. Only this walk runs under the lock; the page's
     /// records are fetched a few at a time as the client reads ([`Store::requests_at`]).
@@ -644,6 +693,11 @@ impl Store {
                         .as_deref()
                         .is_none_or(|x| e.list_id.as_deref() == Some(x))
                     && f.batch.is_none_or(|b| e.batch == b)
+                    && f.matching.as_ref().is_none_or(|m| {
+                        e.data
+                            .as_ref()
+                            .is_some_and(|d| crate::core::json::matches_partially(m, d))
+                    })
             },
         )
     }
