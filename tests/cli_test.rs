@@ -117,3 +117,76 @@ fn a_syntax_error_or_an_inline_key_runs_nothing_and_exits_2() {
     assert!(err.contains("env:NAME") && !err.contains(key), "{err}");
     assert!(out.stdout.is_empty());
 }
+
+/// A request's own headers go on the wire beside the signed ones (the server records them), with
+/// variables put in; a header the signature sets is refused with the request's line, nothing
+/// sent.
+#[test]
+fn a_request_sends_its_own_headers_and_cannot_replace_a_signed_one() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let server = signscope::server::start(
+        rt.handle(),
+        signscope::server::ServerConfig::demo(),
+        listener,
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("h.signscope.toml");
+    let with_headers = |h: &str| {
+        example().replacen(
+            "capture = { job = \"/jobId\" }",
+            &format!("capture = {{ job = \"/jobId\" }}\nheaders = {{ {h} }}"),
+            1,
+        )
+    };
+    std::fs::write(
+        &suite,
+        with_headers("\"X-Test-Run\" = \"run-{{sku}}\", \"User-Agent\" = \"suite/1\""),
+    )
+    .unwrap();
+    let out = cmd(&dir)
+        .arg("test")
+        .arg(&suite)
+        .arg("--server")
+        .arg(server.url())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let recorded = rt
+        .block_on(async {
+            let client = reqwest::Client::builder().no_proxy().build()?;
+            client
+                .get(format!("{}/_inspect/requests", server.url()))
+                .send()
+                .await?
+                .text()
+                .await
+        })
+        .unwrap();
+    let record: serde_json::Value = serde_json::from_str(&recorded).unwrap();
+    let first = record
+        .as_array()
+        .or_else(|| record["requests"].as_array())
+        .and_then(|a| a.first())
+        .cloned()
+        .unwrap_or_default();
+    let headers = first["headers"].to_string().to_ascii_lowercase();
+    assert!(
+        headers.contains("[\"x-test-run\",\"run-sku-1001\"]"),
+        "{recorded}"
+    );
+    assert!(
+        headers.contains("[\"user-agent\",\"suite/1\"]"),
+        "{recorded}"
+    );
+    assert_eq!(first["verdict"], "accepted", "{recorded}");
+
+    std::fs::write(&suite, with_headers("\"X-SVC-APIKEY\" = \"other\"")).unwrap();
+    let out = cmd(&dir).arg("test").arg(&suite).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains(&format!("{}:15:1", suite.display())), "{err}");
+    assert!(err.contains("the signature sets"), "{err}");
+    assert!(out.stdout.is_empty());
+}

@@ -11,6 +11,8 @@ use std::path::PathBuf;
 use anyhow::{bail, Context};
 use serde_json::json;
 
+use crate::core::suite::judge::Check;
+use crate::core::suite::report::Case;
 use crate::core::time::parse_timestamp;
 use crate::core::visible::escape_visible;
 use crate::core::SigningForm;
@@ -65,6 +67,10 @@ pub struct CheckArgs {
     pub now: Option<String>,
     #[arg(long, value_enum, default_value_t = CheckOutput::Text)]
     pub output: CheckOutput,
+    /// Also write a report with one test case per request judged: `junit=FILE`, `tap=FILE`,
+    /// `json=FILE` (`-` is stdout), as `signscope test` writes them. Repeatable.
+    #[arg(long = "report", value_name = "FORMAT=FILE")]
+    pub reports: Vec<String>,
 }
 
 /// The REST keys from the flags (none at all is allowed: a capture of collector requests needs
@@ -105,6 +111,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
             ),
         },
     };
+    let reports = super::test::parse_reports(&args.reports, &["junit", "tap", "json"])?;
     let opts = CaptureOptions {
         keys: keys(&args)?,
         hosts: args.hosts.clone(),
@@ -118,6 +125,8 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut problems: Vec<String> = Vec::new();
     let mut unverified = 0usize;
+    let mut cases = Vec::new();
+    let file_label = args.file.display().to_string();
     let json = args.output == CheckOutput::Json;
     let no_key = opts.keys.default.is_none();
     let outcome = judge_file(&args.file, &opts, runtime.handle(), &mut |item| {
@@ -126,6 +135,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
                 unverified += 1;
             }
         }
+        cases.extend(case_of(&file_label, &item));
         if json {
             serde_json::to_writer(&mut out, &json_record(&item))?;
             writeln!(out)?;
@@ -168,7 +178,63 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
     }
     out.flush()?;
     drop(out);
+    super::test::write_reports(&reports, &cases)?;
     Ok(exit_code(&outcome, unverified))
+}
+
+/// One request of the capture as a test case for the reports (`docs/test.md`): its place is
+/// `FILE:N` with N its number in the capture (`#N` in the text output); it passes when its
+/// signature and body are accepted, and a failure carries the answer and the diagnosis
+/// sentence. Requests skipped as not for the vendor are no case.
+fn case_of(file: &str, item: &Item) -> Option<Case> {
+    let mut case = Case {
+        file: file.to_string(),
+        ..Case::default()
+    };
+    match item {
+        Item::Skipped { .. } => return None,
+        Item::Bad { entry, why } => {
+            case.line = *entry;
+            case.name = format!("#{entry} (unreadable)");
+            case.error = Some(why.clone());
+        }
+        Item::Judged { entry, seen, .. } => {
+            let rejected = is_rejected(seen);
+            case.line = *entry;
+            case.name = format!("#{entry} {}", request_line_short(seen));
+            case.duration_ms = seen.duration_ms;
+            let actual = match (rejected, &seen.code, &seen.message) {
+                (false, _, _) => "accepted".to_string(),
+                (true, Some(code), Some(m)) => format!("rejected, {code}: {m}"),
+                (true, code, _) => format!("rejected, {}", code.as_deref().unwrap_or("no code")),
+            };
+            case.checks.push(Check {
+                what: "verdict".to_string(),
+                expected: "accepted".to_string(),
+                actual,
+                passed: !rejected,
+            });
+            if rejected {
+                // The server's message usually carries the diagnosis's conclusion already.
+                let message = seen.message.as_deref().unwrap_or("");
+                let conclusion = seen
+                    .conclusion
+                    .clone()
+                    .filter(|c| !message.contains(c.as_str()));
+                case.diagnosis = conclusion.or_else(|| {
+                    let problems = seen.batch.as_ref()?.problems.iter().map(problem_text);
+                    Some(problems.collect::<Vec<_>>().join("; ")).filter(|p| !p.is_empty())
+                });
+            }
+        }
+    }
+    Some(case)
+}
+
+/// `METHOD /path?query` of a judged request.
+fn request_line_short(seen: &crate::core::traffic::RequestSeen) -> String {
+    let q = if seen.query.is_empty() { "" } else { "?" };
+    format!("{} {}{q}{}", seen.method, seen.path, seen.query)
 }
 
 /// 1 when a request was rejected; else 2 when something could not be read or judged (a bad
@@ -228,13 +294,7 @@ fn item_problems(item: &Item) -> Vec<String> {
         Item::Judged {
             entry, seen, notes, ..
         } => {
-            let what = format!(
-                "#{entry} {} {}{}{}",
-                seen.method,
-                seen.path,
-                if seen.query.is_empty() { "" } else { "?" },
-                seen.query
-            );
+            let what = format!("#{entry} {}", request_line_short(seen));
             for n in notes {
                 out.push(format!("{what}: note: {n}"));
             }

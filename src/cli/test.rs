@@ -394,8 +394,22 @@ fn send_indexing(
         request,
         params,
     };
-    let exchange = run.sender.send_blocking(send)?;
+    let exchange = sender_for(run, r, vars)?.send_blocking(send)?;
     Ok(observed(&exchange))
+}
+
+/// The sender for one request: the run's, adding the request's own headers (variables put in).
+fn sender_for(
+    run: &Runner<'_>,
+    r: &SuiteRequest,
+    vars: &BTreeMap<String, String>,
+) -> anyhow::Result<Sender> {
+    let headers = r
+        .headers
+        .iter()
+        .map(|(n, v)| Ok((n.clone(), subst(v, vars)?)))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    Ok(run.sender.clone().with_extra_headers(headers))
 }
 
 /// What the judge needs of an exchange.
@@ -440,7 +454,7 @@ fn send_events(
     } else {
         0
     };
-    let exchange = run.sender.send_events_blocking(
+    let exchange = sender_for(run, r, vars)?.send_events_blocking(
         &run.target.analytics,
         Bytes::from(body.into_bytes()),
         None,

@@ -52,6 +52,11 @@ fn is_token_char(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
 }
 
+/// Whether `name` is a header name HTTP allows (a non-empty token, RFC 9110 5.1).
+pub fn is_header_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(is_token_char)
+}
+
 fn trim_ows(mut v: &[u8]) -> &[u8] {
     while let [b' ' | b'\t', rest @ ..] = v {
         v = rest;

@@ -16,6 +16,10 @@ pub const CONTENT_TYPE_JSON: &str = "application/json";
 pub const CONTENT_TYPE_HEADER: &str = "Content-Type";
 /// The authorization header name.
 pub const AUTHORIZATION_HEADER: &str = "Authorization";
+/// Request headers HTTP itself sets from the URL and the body (lower case): a request's own
+/// headers cannot replace them.
+pub const RESERVED_REQUEST_HEADERS: [&str; 4] =
+    ["host", "content-length", "transfer-encoding", "connection"];
 
 /// The names of the three vendor headers for one prefix, e.g. `X-SVC-TIMESTAMP`.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -43,6 +43,8 @@ pub enum BuildError {
         what: &'static str,
         what_short: &'static str,
     },
+    #[error("the header {name} cannot be added to the request: {why}; remove it from the request's headers")]
+    ReservedHeader { name: String, why: &'static str },
     #[error(transparent)]
     Sign(#[from] SignError),
 }
@@ -216,6 +218,50 @@ pub fn outgoing(base_url: &str, signed: &SignedRequest) -> Result<OutgoingReques
     })
 }
 
+/// `out` with `extra` headers after its own (a suite request's headers, `docs/test.md`). None may
+/// replace a header the request has already (the signature's, its content type) or one HTTP
+/// sets itself; names and values must be ones HTTP can carry as written.
+pub fn with_extra_headers(
+    mut out: OutgoingRequest,
+    extra: &[(String, String)],
+) -> Result<OutgoingRequest, BuildError> {
+    for (name, value) in extra {
+        let why = if out
+            .headers
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case(name))
+        {
+            Some("the request sets it already (it is signed, or it is the content type)")
+        } else if crate::core::RESERVED_REQUEST_HEADERS
+            .iter()
+            .any(|r| r.eq_ignore_ascii_case(name))
+        {
+            Some("HTTP sets it from the URL and the body")
+        } else if reqwest::header::HeaderName::from_bytes(name.as_bytes()).is_err() {
+            Some("HTTP does not allow that name")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(BuildError::ReservedHeader {
+                name: name.clone(),
+                why,
+            });
+        }
+        if reqwest::header::HeaderValue::from_str(value).is_err() {
+            return Err(BuildError::BadHeaderValue { name: name.clone() });
+        }
+        if space_at_an_edge(value).is_some() {
+            return Err(BuildError::ReservedHeader {
+                name: name.clone(),
+                why: "HTTP drops the space or tab at an end of its value",
+            });
+        }
+        out.headers.push((name.clone(), value.clone()));
+    }
+    Ok(out)
+}
+
 /// The collector URL for an analytics base URL.
 pub fn collect_url(analytics_url: &str) -> String {
     format!("{}{COLLECT_PATH}", analytics_url.trim_end_matches('/'))
@@ -250,6 +296,29 @@ mod tests {
 
     fn build(base: &str, p: &RequestSpec, key: &str) -> Result<OutgoingRequest, BuildError> {
         build_signed(base, p, TS, &Secret::new(key))
+    }
+
+    #[test]
+    fn extra_headers_follow_the_signed_ones_and_never_replace_one() {
+        let out = build(BASE, &parts(b"[]"), "k").unwrap();
+        let h = |n: &str, v: &str| vec![(n.to_string(), v.to_string())];
+        let added = with_extra_headers(out.clone(), &h("X-Run", "7")).unwrap();
+        assert_eq!(added.headers.last().unwrap(), &("X-Run".into(), "7".into()));
+        assert_eq!(added.headers.len(), out.headers.len() + 1);
+        for (name, value) in [
+            ("authorization", "x"),
+            ("x-svc-timestamp", "x"),
+            ("content-type", "text/plain"),
+            ("Host", "example.com"),
+            ("Bad Name", "x"),
+            ("X-Run", " 7"),
+            ("X-Run", "a\nb"),
+        ] {
+            assert!(
+                with_extra_headers(out.clone(), &h(name, value)).is_err(),
+                "{name}: {value:?}"
+            );
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::store::{History, ProfileStore};
 
 use super::error::EngineError;
 use super::exchange::{Exchange, ExchangeKind, ServerAnswer};
-use super::outgoing::{check_target_of, events_request, outgoing, BuildError};
+use super::outgoing::{check_target_of, events_request, outgoing, with_extra_headers, BuildError};
 use super::record::history_entry;
 
 /// One signed indexing request to send.
@@ -48,6 +48,8 @@ pub struct Sender {
     /// The in-process server's base URL: a send there is recorded as going to "the in-process
     /// server", which a later run re-sends to its own (`RecordedRequest::in_process`).
     in_process: Option<String>,
+    /// Headers added to every request after its own (a suite request's `headers`).
+    extra_headers: Vec<(String, String)>,
 }
 
 impl Sender {
@@ -69,12 +71,20 @@ impl Sender {
             history,
             store,
             in_process: None,
+            extra_headers: Vec::new(),
         }
     }
 
     /// Record sends to `base` (the in-process server's URL) as going to the in-process server.
     pub fn with_in_process(mut self, base: Option<String>) -> Self {
         self.in_process = base;
+        self
+    }
+
+    /// Add these headers, after its own, to every request this sender sends (refused, as an
+    /// [`EngineError`], when one would replace a header the request or HTTP sets).
+    pub fn with_extra_headers(mut self, headers: Vec<(String, String)>) -> Self {
+        self.extra_headers = headers;
         self
     }
 
@@ -209,6 +219,7 @@ impl Sender {
         key: Option<Secret>,
         sent_at: chrono::DateTime<Utc>,
     ) -> Result<Exchange, EngineError> {
+        let out = with_extra_headers(out, &self.extra_headers)?;
         let response = client::send_probed(&self.http, &self.probe, &out, &self.opts).await;
         let answer = match &response {
             Ok(r) => ServerAnswer::parse(&r.body),

@@ -53,6 +53,10 @@ pub struct SuiteRequest {
     pub path: Option<String>,
     pub query: Option<String>,
     pub content_type: Option<String>,
+    /// Headers sent besides the signed ones (name -> value, `{{var}}` in values); not one the
+    /// signature, the content type or HTTP itself sets.
+    #[serde(default)]
+    pub headers: BTreeMap<String, String>,
     pub body: Option<String>,
     /// Relative to the suite file.
     pub body_file: Option<String>,
@@ -149,7 +153,7 @@ pub fn parse(text: &str) -> Result<Suite, SuiteError> {
         let (line, column) = line_col(text, spanned.span().start);
         let mut r = spanned.into_inner();
         r.line = line;
-        check_request(&r).map_err(|message| SuiteError {
+        check_request(&r, &file.account.header_prefix).map_err(|message| SuiteError {
             line,
             column,
             message,
@@ -170,7 +174,10 @@ pub fn parse(text: &str) -> Result<Suite, SuiteError> {
     })
 }
 
-fn check_request(r: &SuiteRequest) -> Result<(), String> {
+fn check_request(r: &SuiteRequest, prefix: &str) -> Result<(), String> {
+    for (name, value) in &r.headers {
+        check_header(&r.name, name, value, prefix)?;
+    }
     if r.body.is_some() && r.body_file.is_some() {
         return Err(format!(
             "request {:?} has both body and body_file; keep one",
@@ -207,6 +214,43 @@ fn check_request(r: &SuiteRequest) -> Result<(), String> {
             r.name
         )),
     }
+}
+
+/// Why a request header of a suite cannot be sent as written: a name HTTP does not allow, one
+/// that something else sets (the signature, `content_type`, the HTTP client), or a value with a
+/// control character or a space HTTP would drop.
+fn check_header(request: &str, name: &str, value: &str, prefix: &str) -> Result<(), String> {
+    if !crate::core::http_text::is_header_name(name) {
+        return Err(format!(
+            "the header name {name:?} of request {request:?} is not one HTTP allows; use letters, digits and '-'"
+        ));
+    }
+    let lower = name.to_ascii_lowercase();
+    if lower == "content-type" {
+        return Err(format!(
+            "request {request:?} sets Content-Type under headers; write it as content_type = \"...\" (it is signed)"
+        ));
+    }
+    if lower == "authorization" || lower.starts_with(&format!("x-{}-", prefix.to_ascii_lowercase()))
+    {
+        return Err(format!(
+            "the header {name} of request {request:?} is one the signature sets; remove it (to send a wrong signature, give the request its own rest_key)"
+        ));
+    }
+    if crate::core::RESERVED_REQUEST_HEADERS.contains(&lower.as_str()) {
+        return Err(format!(
+            "the header {name} of request {request:?} is set by HTTP itself; remove it"
+        ));
+    }
+    if value.chars().any(|c| c.is_control() && c != '\t')
+        || value.starts_with([' ', '\t'])
+        || value.ends_with([' ', '\t'])
+    {
+        return Err(format!(
+            "the value of header {name} of request {request:?} has a control character or a space at an end, which HTTP cannot carry as written; remove it"
+        ));
+    }
+    Ok(())
 }
 
 /// 1-based line and column (in characters) of a byte offset.

@@ -109,7 +109,7 @@ fn xml_escape(s: &str) -> String {
 }
 
 /// JUnit XML: one `<testsuite>` per file, one `<testcase>` per request, a `<failure>` naming
-/// `file:line`, expected and actual (the shape of `tests/data/junit.xsd`).
+/// `file:line`, expected and actual (the shape of `tests/data/junit/junit-10.xsd`).
 pub fn junit(cases: &[Case], timestamp: &str) -> String {
     let mut files: Vec<&str> = Vec::new();
     for c in cases {

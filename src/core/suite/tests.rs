@@ -84,3 +84,27 @@ fn junit_escapes_and_names_the_place_of_a_failure() {
     );
     assert!(xml.contains("failures=\"1\""));
 }
+
+#[test]
+fn request_headers_parse_and_the_signed_ones_are_refused_with_the_request_line() {
+    let with = |h: &str| {
+        SUITE.replace(
+            "body = \"[]\"",
+            &format!("body = \"[]\"\nheaders = {{ {h} }}"),
+        )
+    };
+    let s = parse(&with("\"X-Test-Run\" = \"{{run}}\"")).unwrap();
+    assert_eq!(s.requests[0].headers["X-Test-Run"], "{{run}}");
+    for (h, says) in [
+        ("Authorization = \"x\"", "the signature sets"),
+        ("\"x-svc-timestamp\" = \"x\"", "the signature sets"),
+        ("\"Content-Type\" = \"text/plain\"", "content_type ="),
+        ("Host = \"example.com\"", "set by HTTP itself"),
+        ("\"Bad Name\" = \"x\"", "not one HTTP allows"),
+        ("\"X-A\" = \" padded\"", "space at an end"),
+    ] {
+        let e = parse(&with(h)).unwrap_err();
+        assert_eq!((e.line, e.column), (6, 1), "{h}: {e}");
+        assert!(e.message.contains(says), "{h}: {e}");
+    }
+}
