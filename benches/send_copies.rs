@@ -25,7 +25,7 @@ use signscope::client::ClientOptions;
 use signscope::core::{Secret, Timestamp};
 use signscope::engine::{SendRequest, Session};
 use signscope::store::{KeySource, Paths, Profile, ProfileStore};
-use signscope::tui::effect::Command;
+use signscope::tui::effect::{Command, ProfileSave};
 use signscope::tui::runtime::Effects;
 use signscope::tui::test_util::TestApp;
 
@@ -204,17 +204,17 @@ fn workbench_save(paths: Paths, body: &str) {
     ] {
         let request = app.request.editor_request();
         let a = snapshot();
-        fx.execute(Command::SaveProfile {
+        fx.execute(Command::SaveProfile(Box::new(ProfileSave {
             name: name.into(),
             as_new: name != "big",
             // The profile's requests as they are (the editor's one is `request`).
             requests: Vec::new(),
             selected_request: 0,
-            request: Box::new(request),
+            request,
             typed_key: None,
             events: None,
             analytics_url: None,
-        });
+        })));
         report(&format!("workbench: save {what}"), a, snapshot());
         let saved = fx.session.as_ref().expect("session").store().load(name);
         assert_eq!(saved.expect("saved").request().body.len(), body.len());

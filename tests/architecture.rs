@@ -619,12 +619,12 @@ fn layers_import_only_what_docs_architecture_allows() {
         g
     };
     let found = wrong_way_imports(&g(&[
-        ("tui/components/traffic/feed.rs", "cli/watch.rs"),
+        ("tui/runtime/perform/traffic.rs", "cli/watch.rs"),
         ("cli/mod.rs", "tui/mod.rs"),
         ("tui/mod.rs", "server/mod.rs"),
         ("cli/send.rs", "client.rs"),
         ("client.rs", "logging.rs"),
-        ("tui/components/traffic/feed.rs", "client/stream.rs"),
+        ("tui/runtime/perform/traffic.rs", "client/stream.rs"),
         ("cli/serve.rs", "server/mod.rs"),
         ("engine/session.rs", "server/mod.rs"),
         ("core/sign.rs", "core/request.rs"),
@@ -635,8 +635,91 @@ fn layers_import_only_what_docs_architecture_allows() {
             "cli/mod.rs imports tui/mod.rs",
             "cli/send.rs imports client.rs",
             "client.rs imports logging.rs",
-            "tui/components/traffic/feed.rs imports cli/watch.rs",
             "tui/mod.rs imports server/mod.rs",
+            "tui/runtime/perform/traffic.rs imports cli/watch.rs",
+        ]
+    );
+}
+
+/// Where the workbench's rooms are broken (`docs/architecture.md`, "The workbench"): a
+/// component (`tui/components/X/`) that imports the runtime, a runtime file that reaches past a
+/// component's face (its `mod.rs`) into one of its files, and a component file that does I/O
+/// itself (the runtime performs every effect).
+fn room_breaches(g: &BTreeMap<String, BTreeSet<String>>, files: &[SourceFile]) -> Vec<String> {
+    const COMPONENTS: &str = "tui/components/";
+    const RUNTIME: &str = "tui/runtime/";
+    /// Paths that do I/O or start threads, as a component's code would name them.
+    const IO: &[&str] = &[
+        "tokio::",
+        "std::fs",
+        "std::process",
+        "std::thread",
+        "std::net",
+        "std::env",
+        "arboard::",
+    ];
+    let face = |to: &str| {
+        to.strip_prefix(COMPONENTS)
+            .is_some_and(|rest| rest == "mod.rs" || rest.split('/').nth(1) == Some("mod.rs"))
+    };
+    let mut found = Vec::new();
+    for (from, targets) in g {
+        for to in targets {
+            if from.starts_with(COMPONENTS) && to.starts_with(RUNTIME) {
+                found.push(format!("{from} imports the runtime ({to})"));
+            }
+            if from.starts_with(RUNTIME) && to.starts_with(COMPONENTS) && !face(to) {
+                found.push(format!("{from} reaches into {to}"));
+            }
+        }
+    }
+    for f in files.iter().filter(|f| f.rel.starts_with(COMPONENTS)) {
+        for io in IO.iter().filter(|io| f.code.contains(*io)) {
+            found.push(format!("{} does I/O itself ({io})", f.rel));
+        }
+    }
+    found
+}
+
+#[test]
+fn components_are_pure_and_the_runtime_uses_their_faces() {
+    let files = load();
+    let found = room_breaches(&graph(&files), &files);
+    assert!(
+        found.is_empty(),
+        "every effect is performed in tui/runtime/, through each component's mod.rs \
+         (docs/architecture.md, \"The workbench\"):\n{}",
+        found.join("\n")
+    );
+    // The check finds what it looks for; a component's face and its own files are allowed.
+    let file = |rel: &str, code: &str| SourceFile {
+        rel: rel.to_string(),
+        module: module_of(rel),
+        code: strip_comments_and_strings(code),
+        lines_outside_tests: 1,
+    };
+    let files = vec![
+        file("lib.rs", "pub mod tui;"),
+        file("tui/mod.rs", "pub mod components; pub mod runtime;"),
+        file("tui/components/mod.rs", "pub mod traffic;"),
+        file("tui/components/traffic/mod.rs", "pub mod feed; pub use feed::Msg;"),
+        file(
+            "tui/components/traffic/feed.rs",
+            "fn f() { tokio::spawn(async {}); crate::tui::runtime::Effects::new(); }\n// std::fs",
+        ),
+        file("tui/runtime/mod.rs", "pub mod perform;"),
+        file(
+            "tui/runtime/perform.rs",
+            "use crate::tui::components::traffic::Msg;\nuse crate::tui::components::traffic::feed::spawn;",
+        ),
+        file("tui/runtime/ok.rs", "use crate::tui::components::traffic::Msg; fn f() { std::fs::read(\"x\"); }"),
+    ];
+    assert_eq!(
+        room_breaches(&graph(&files), &files),
+        [
+            "tui/components/traffic/feed.rs imports the runtime (tui/runtime/mod.rs)",
+            "tui/runtime/perform.rs reaches into tui/components/traffic/feed.rs",
+            "tui/components/traffic/feed.rs does I/O itself (tokio::)",
         ]
     );
 }

@@ -24,6 +24,29 @@ pub struct SendJob {
     pub signed: std::sync::Arc<SignedRequest>,
 }
 
+/// A save of the profile: what the request view holds, and (added by the router) what the
+/// Events view has unsaved. One shape from the key to the runtime.
+#[derive(Debug)]
+pub struct ProfileSave {
+    pub name: String,
+    /// Saved under a new name (Alt-S): a new file, never over the one the profile came from.
+    pub as_new: bool,
+    /// Every request of the profile, in order (the editor's one among them, also in
+    /// `request`), and the index of the editor's one; empty keeps the profile's requests.
+    pub requests: Vec<crate::store::SavedRequest>,
+    pub selected_request: usize,
+    pub request: EditorRequest,
+    /// A key typed in the workbench, to store in the profile file (mode 0600), only when the
+    /// user chose that when saving; None keeps the profile's key source.
+    pub typed_key: Option<Secret>,
+    /// The Events view's batch, when it has unsaved edits (the profile's `events`); None keeps
+    /// the profile's.
+    pub events: Option<String>,
+    /// The Events view's analytics URL, when it was edited there (the profile's
+    /// `analytics_url`); None keeps the profile's.
+    pub analytics_url: Option<String>,
+}
+
 /// Effects `update` asks for; the runtime executes them and answers with Messages.
 #[derive(Debug)]
 pub enum Command {
@@ -38,25 +61,8 @@ pub enum Command {
     EditBody(String),
     ListProfiles,
     LoadProfile(String),
-    SaveProfile {
-        name: String,
-        /// Saved under a new name (Alt-S): a new file, never over the one the profile came from.
-        as_new: bool,
-        /// Every request of the profile, in order (the editor's one among them, also in
-        /// `request`), and the index of the editor's one; empty keeps the profile's requests.
-        requests: Vec<crate::store::SavedRequest>,
-        selected_request: usize,
-        request: Box<EditorRequest>,
-        /// A key typed in the workbench, to store in the profile file (mode 0600), only when
-        /// the user chose that when saving; None keeps the profile's key source.
-        typed_key: Option<Secret>,
-        /// The Events view's batch, when it has unsaved edits (the profile's `events`); None
-        /// keeps the profile's.
-        events: Option<String>,
-        /// The Events view's analytics URL, when it was edited there (the profile's
-        /// `analytics_url`); None keeps the profile's.
-        analytics_url: Option<String>,
-    },
+    /// Save the editor's request in the profile (the Events view's unsaved batch with it).
+    SaveProfile(Box<ProfileSave>),
     /// Run verify + diagnose on a pasted capture (`body`: the loaded body file of a curl
     /// command that reads one; `client_text`: the client's own signing text, when pasted).
     Diagnose {

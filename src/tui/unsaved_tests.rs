@@ -73,7 +73,7 @@ fn save_then_load_loads_only_after_the_save_succeeded() {
     switch_to_second(&mut a);
     let cmds = a.press(KeyCode::Char('s'));
     assert!(
-        matches!(cmds.as_slice(), [Command::SaveProfile { name, .. }] if name == "mine"),
+        matches!(cmds.as_slice(), [Command::SaveProfile(s)] if s.name == "mine"),
         "{cmds:?}"
     );
     assert!(loads(&cmds).is_empty(), "not before the save");

@@ -93,23 +93,11 @@ impl RoutedEffect for RequestEffect {
             RequestEffect::EditBody(text) => Command::EditBody(text),
             RequestEffect::Copy { text, what } => Command::Copy { text, what },
             RequestEffect::ListProfiles => Command::ListProfiles,
-            RequestEffect::SaveProfile {
-                name,
-                as_new,
-                requests,
-                selected_request,
-                request,
-                typed_key,
-            } => Command::SaveProfile {
-                name,
-                as_new,
-                requests,
-                selected_request,
-                request,
-                typed_key,
-                events: app.events.batch_to_save(),
-                analytics_url: app.events.url_to_save(),
-            },
+            RequestEffect::SaveProfile(mut save) => {
+                save.events = app.events.batch_to_save();
+                save.analytics_url = app.events.url_to_save();
+                Command::SaveProfile(save)
+            }
             RequestEffect::ResolveKey { id, source } => Command::ResolveKey { id, source },
             RequestEffect::CancelKey(id) => Command::CancelKey(id),
             RequestEffect::Status(s) => return say(app, s),
@@ -675,9 +663,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
         let cmds = update(app, Message::Request(RequestMsg::Key(key)));
         // Closed without saving: a load (or the quit) waiting for that save does not happen.
         if app.request.prompt.is_none()
-            && !cmds
-                .iter()
-                .any(|c| matches!(c, Command::SaveProfile { .. }))
+            && !cmds.iter().any(|c| matches!(c, Command::SaveProfile(_)))
         {
             app.load_after_save = None;
             app.quit_after_save = false;

@@ -515,7 +515,7 @@ fn save_then_quit_from_the_quit_popup() {
     a.request.dirty = true;
     update(&mut a, ctrl_key('c'));
     let cmds = update(&mut a, key(KeyCode::Char('s')));
-    assert!(matches!(cmds.as_slice(), [Command::SaveProfile { name, .. }] if name == "demo"));
+    assert!(matches!(cmds.as_slice(), [Command::SaveProfile(s)] if s.name == "demo"));
     let cmds = update(&mut a, Message::ProfileSaved(Ok("demo".into())));
     assert!(matches!(cmds.as_slice(), [Command::Quit]));
 }
@@ -565,7 +565,7 @@ fn a_rename_of_the_profile_in_use_is_followed_by_every_view_at_once() {
     a.request.dirty = true;
     let cmds = update(&mut a, ctrl_key('s'));
     assert!(
-        matches!(cmds.as_slice(), [Command::SaveProfile { name, .. }] if name == "shop-eu"),
+        matches!(cmds.as_slice(), [Command::SaveProfile(s)] if s.name == "shop-eu"),
         "{cmds:?}"
     );
 }
@@ -638,7 +638,7 @@ fn rest_key_edit_and_reveal() {
     assert!(cmds.is_empty(), "{cmds:?}");
     let cmds = update(&mut a, key(KeyCode::Char('s')));
     assert!(
-        matches!(cmds.as_slice(), [Command::SaveProfile { typed_key: Some(k), .. }] if k.expose() == format!("{}X", crate::server::DEMO_REST_KEY))
+        matches!(cmds.as_slice(), [Command::SaveProfile(s)] if s.typed_key.as_ref().is_some_and(|k| k.expose() == format!("{}X", crate::server::DEMO_REST_KEY)))
     );
     assert_eq!(
         last_sign_job(&typed).key.expose(),
@@ -774,7 +774,7 @@ fn save_as_popup_asks_for_a_name() {
     assert!(matches!(a.request.prompt, Some(Prompt::SaveAs(_))));
     a.type_str("mine");
     let cmds = update(&mut a, key(KeyCode::Enter));
-    assert!(matches!(cmds.as_slice(), [Command::SaveProfile { name, .. }] if name == "mine"));
+    assert!(matches!(cmds.as_slice(), [Command::SaveProfile(s)] if s.name == "mine"));
     update(
         &mut a,
         Message::ProfileSaved(Err("cannot write /ro/mine.toml: read-only".into())),

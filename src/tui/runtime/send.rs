@@ -11,10 +11,9 @@ use crate::engine::{Exchange, Sender};
 use crate::store::KeySource;
 use crate::tui::components::events::SendReport;
 use crate::tui::components::history::{HistoryMsg, HistoryRow};
-use crate::tui::components::request::response::{
-    format_json, response_view_parsed, FORMAT_INLINE_LIMIT,
+use crate::tui::components::request::{
+    format_json, response_view_parsed, RequestMsg, FORMAT_INLINE_LIMIT,
 };
-use crate::tui::components::request::RequestMsg;
 use crate::tui::effect::SendJob;
 use crate::tui::message::Message;
 use crate::tui::model::ResponseView;

@@ -314,8 +314,7 @@ fn the_php_sdk_form_is_sent_as_chosen_accepted_only_where_accepted_and_saved_wit
     }
     let save = update(&mut app, key(crossterm::event::KeyCode::Enter));
     assert!(
-        save.iter()
-            .any(|c| matches!(c, Command::SaveProfile { .. })),
+        save.iter().any(|c| matches!(c, Command::SaveProfile(_))),
         "{save:?}"
     );
     let session = run_until(&mut app, session, save, |a| {

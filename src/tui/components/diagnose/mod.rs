@@ -9,8 +9,6 @@
 
 #[cfg(test)]
 mod after_signing_tests;
-#[cfg(test)]
-mod body_file_tests;
 pub mod capture;
 mod draw;
 #[cfg(test)]
@@ -22,6 +20,7 @@ mod prefix_tests;
 mod state;
 mod update;
 
+pub use capture::{capture_fields, diagnose_capture_with, judged_at, parse_capture_with};
 pub use draw::{draw, layout, DiagnoseLayout};
 pub use keys::{footer_word, Action, CONTEXT_KEYS, KEYS};
 pub use message::{DiagnoseEffect, DiagnoseMsg};

@@ -34,7 +34,7 @@ pub use message::{EventsEffect, EventsMsg, SendReport};
 pub use parts::EventsLayout;
 pub use state::*;
 pub use update::{run, update};
-pub use validate::{ValidateJob, ValidateWorker, Validated, INLINE_VALIDATE_ITEMS};
+pub use validate::{ValidateJob, Validated, INLINE_VALIDATE_ITEMS};
 
 #[cfg(test)]
 mod tests;

@@ -75,7 +75,7 @@ fn a_batch_the_form_shows_keeps_its_bytes_until_it_is_edited() {
 
 fn saved_events(cmds: &[Command]) -> Option<Option<String>> {
     cmds.iter().find_map(|c| match c {
-        Command::SaveProfile { events, .. } => Some(events.clone()),
+        Command::SaveProfile(s) => Some(s.events.clone()),
         _ => None,
     })
 }

@@ -1,9 +1,8 @@
-//! Building and validating the batch: inside `update` for small batches, else on a worker thread
-//! so that a key press costs the same at any batch size.
+//! Building and validating the batch: inside `update` for small batches, else as a job on the
+//! runtime's worker thread so that a key press costs the same at any batch size.
 
 use crate::core::events::compose::ORDER_ID_PLACEHOLDER;
 use crate::core::events::{self as ev, form_batch, ListDraft, Problem, Unshown};
-use crate::tui::worker::LatestOnly;
 
 /// What a validation job works on: the form (its draft and the members it does not show) or the
 /// raw JSON text.
@@ -79,59 +78,3 @@ impl ValidateJob {
 pub const INLINE_VALIDATE_ITEMS: usize = 100;
 /// The same bound for the raw editor, in lines (about a dozen lines per pretty-printed item).
 pub(super) const INLINE_VALIDATE_LINES: usize = 1_200;
-
-/// The validation thread (a [`LatestOnly`] worker): builds and validates the batch off the draw
-/// path. Only the newest job matters: jobs that queued up behind a running one are dropped, and
-/// the view ignores answers for older revisions. Dropping it stops the worker.
-pub struct ValidateWorker(LatestOnly<ValidateJob>);
-
-impl ValidateWorker {
-    /// Start the worker; each result goes to `out` (the runtime sends it to the view as
-    /// `EventsMsg::Validated`).
-    pub fn spawn(out: impl Fn(Validated) + Send + 'static) -> Self {
-        ValidateWorker(LatestOnly::spawn(
-            "signscope-validate",
-            |_older, newer| newer,
-            move |job: ValidateJob| {
-                let v = job.run();
-                out(v);
-            },
-        ))
-    }
-
-    pub fn submit(&self, job: ValidateJob) {
-        self.0.submit(job);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::{update, EventsEffect, EventsMsg, EventsState};
-    use super::*;
-    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-    use std::sync::mpsc;
-
-    #[test]
-    fn worker_answers_with_the_validated_batch_of_the_job() {
-        let (tx, rx) = mpsc::channel();
-        let w = ValidateWorker::spawn(move |m| {
-            let _ = tx.send(m);
-        });
-        let mut s = EventsState::new("http://127.0.0.1:9", "k");
-        s.inline_max_items = 0;
-        let fx = update(
-            &mut s,
-            EventsMsg::Key(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE)),
-        );
-        let job = fx
-            .into_iter()
-            .find_map(|e| match e {
-                EventsEffect::Validate(j) => Some(*j),
-                _ => None,
-            })
-            .expect("a validation job");
-        let want = job.run();
-        w.submit(job);
-        assert_eq!(rx.recv().unwrap(), want);
-    }
-}

@@ -149,11 +149,7 @@ fn the_send_signs_in_the_chosen_form_and_the_form_is_saved_with_its_request() {
     let saved = cmds
         .iter()
         .find_map(|c| match c {
-            Command::SaveProfile {
-                requests,
-                selected_request,
-                ..
-            } => Some(requests[*selected_request].clone()),
+            Command::SaveProfile(s) => Some(s.requests[s.selected_request].clone()),
             _ => None,
         })
         .expect("a save");

@@ -15,6 +15,7 @@ use super::state::KeyLabel;
 use super::state::{KeyChoice, KeyOutcome, Prompt, RequestState};
 use crate::core::Secret;
 use crate::store::KeySource;
+use crate::tui::effect::ProfileSave;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::prompt::centered;
 
@@ -27,14 +28,16 @@ pub fn save_command(
     typed_key: Option<Secret>,
 ) -> RequestEffect {
     let (list, selected) = requests::to_saved(req);
-    RequestEffect::SaveProfile {
+    RequestEffect::SaveProfile(Box::new(ProfileSave {
         name,
         as_new,
         requests: list,
         selected_request: selected,
-        request: Box::new(req.editor_request()),
+        request: req.editor_request(),
         typed_key,
-    }
+        events: None,
+        analytics_url: None,
+    }))
 }
 
 /// Save under `name` now, or ask first when the REST key in the field was typed.

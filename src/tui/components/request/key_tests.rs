@@ -50,9 +50,10 @@ fn shop() -> TestApp {
 
 fn save_of(cmds: &[Command]) -> Option<(Option<String>, bool)> {
     cmds.iter().find_map(|c| match c {
-        Command::SaveProfile {
-            typed_key, as_new, ..
-        } => Some((typed_key.as_ref().map(|k| k.expose().to_string()), *as_new)),
+        Command::SaveProfile(s) => Some((
+            s.typed_key.as_ref().map(|k| k.expose().to_string()),
+            s.as_new,
+        )),
         _ => None,
     })
 }

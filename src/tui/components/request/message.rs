@@ -9,7 +9,7 @@ use ratatui::layout::Rect;
 use super::keys::Action;
 use super::state::RequestsList;
 use crate::core::Secret;
-use crate::tui::effect::SendJob;
+use crate::tui::effect::{ProfileSave, SendJob};
 use crate::tui::model::{EditorRequest, FormattedBody, ResponseView, SignedView};
 use crate::tui::signing::{SignAnswer, SignJob};
 
@@ -142,14 +142,7 @@ pub enum RequestEffect {
     /// The profile switcher: list the profiles.
     ListProfiles,
     /// Save the profile (the router adds the Events view's unsaved batch).
-    SaveProfile {
-        name: String,
-        as_new: bool,
-        requests: Vec<crate::store::SavedRequest>,
-        selected_request: usize,
-        request: Box<EditorRequest>,
-        typed_key: Option<Secret>,
-    },
+    SaveProfile(Box<ProfileSave>),
     /// Read the REST key from `source` off the UI thread (job `id`); answered with
     /// [`RequestMsg::KeyResolved`].
     ResolveKey {

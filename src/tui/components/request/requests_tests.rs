@@ -66,11 +66,7 @@ fn focus(app: &mut TestApp, f: Field) {
 fn saved_requests(cmds: &[Command]) -> (Vec<SavedRequest>, usize) {
     cmds.iter()
         .find_map(|c| match c {
-            Command::SaveProfile {
-                requests,
-                selected_request,
-                ..
-            } => Some((requests.clone(), *selected_request)),
+            Command::SaveProfile(s) => Some((s.requests.clone(), s.selected_request)),
             _ => None,
         })
         .expect("a save")

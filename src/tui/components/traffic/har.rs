@@ -136,22 +136,3 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &TrafficState, theme: &Theme) 
     };
     prompt::draw(frame, area, &text, &p.input, theme);
 }
-
-/// Write `text` to `path`, a new file (an existing one is never overwritten); the status line's
-/// sentence either way.
-pub fn write_file(path: &std::path::Path, text: &str) -> String {
-    use std::io::Write;
-    let result = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .and_then(|mut f| f.write_all(text.as_bytes()).and_then(|()| f.sync_all()));
-    match result {
-        Ok(()) => format!("wrote {} ({} bytes of HAR)", path.display(), text.len()),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => format!(
-            "not overwritten: {} already exists; give a new file name",
-            path.display()
-        ),
-        Err(e) => format!("could not write {}: {e}", path.display()),
-    }
-}

@@ -8,13 +8,12 @@
 //! A component (see `docs/architecture.md`, "The workbench"): [`TrafficState`] is its state
 //! (`state.rs`), [`update`] its pure update, [`draw`] its view and [`layout`] shared by both;
 //! [`keys`] is its key table (the dispatcher, help and the palette read it); [`detail`] builds
-//! the selected record's text once, in `update`, never on the draw path. [`feed`] is the
-//! runtime's side: it follows the server's live stream (`GET /_inspect/stream`, see
-//! `docs/server.md`) and hands each record over as a message.
+//! the selected record's text once, in `update`, never on the draw path. Following the
+//! server's live stream (`GET /_inspect/stream`, see `docs/server.md`) is the runtime's
+//! (`tui::runtime::perform`): each record arrives as a message.
 
 pub mod detail;
 mod draw;
-pub mod feed;
 pub mod har;
 pub mod keys;
 mod state;

@@ -4,13 +4,12 @@
 
 use crossterm::event::KeyCode;
 
+use super::capture::read_capture_body;
 use crate::core::curl::{to_curl, CurlBody};
 use crate::core::Secret;
-use crate::tui::components::diagnose::capture::diagnose_capture_with;
-use crate::tui::components::diagnose::DiagnoseMsg;
+use crate::tui::components::diagnose::{diagnose_capture_with, DiagnoseMsg};
 use crate::tui::effect::Command;
 use crate::tui::message::Message;
-use crate::tui::runtime::perform::read_capture_body;
 use crate::tui::test_util::{t0, TestApp};
 
 const BODY: &[u8] = b"[\n  {\"id\": \"sku-1\"}\n]\n";

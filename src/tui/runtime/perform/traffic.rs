@@ -1,15 +1,50 @@
-//! The runtime's side of the traffic view: follow a server's live stream
-//! (`GET /_inspect/stream`, `docs/server.md`) on the runtime's tokio threads, parse each record
-//! there, and hand it to the event loop as a [`TrafficMsg`]. Reconnecting and resuming are the
-//! stream client's ([`crate::client::stream::follow_stream`], as for `signscope watch`).
+//! The traffic view's effects: follow a server's live stream (`GET /_inspect/stream`,
+//! `docs/server.md`) on the runtime's tokio threads, parse each record there, and hand it to
+//! the event loop as a [`TrafficMsg`]; open a HAR file and write one (`docs/har.md`).
+//! Reconnecting and resuming are the stream client's
+//! ([`crate::client::stream::follow_stream`], as for `signscope watch`).
 
 use crate::client::stream::{follow_stream, stream_url, Follow};
 use crate::core::traffic::StreamMessage;
+use crate::tui::components::traffic::TrafficMsg;
+use crate::tui::message::Message;
 
-use super::state::TrafficMsg;
+use super::Effects;
+
+impl Effects {
+    /// Follow the live stream of the server at `base`, or say in the view why not.
+    pub(super) fn follow_traffic(&mut self, base: &str) {
+        let tx = self.tx.clone();
+        if let Err(e) = spawn(base, move |m| tx.send(Message::Traffic(m)).is_ok()) {
+            self.answer(Message::Traffic(TrafficMsg::Waiting(format!("{e:#}"))));
+        }
+    }
+
+    /// Judge the capture in `path` (signed requests with `key`) into the traffic view; its
+    /// summary goes to the status line.
+    pub(super) fn open_har(&mut self, path: std::path::PathBuf, key: crate::core::Secret) {
+        let (tx, done) = (self.tx.clone(), self.tx.clone());
+        open_har(
+            path,
+            key,
+            move |m| tx.send(Message::Traffic(m)).is_ok(),
+            move |s| {
+                let _ = done.send(Message::Status(s));
+            },
+        );
+    }
+
+    /// Write a HAR document to a new file on a blocking thread; the outcome to the status line.
+    pub(super) fn write_har(&mut self, path: std::path::PathBuf, text: String) {
+        let tx = self.tx.clone();
+        tokio::task::spawn_blocking(move || {
+            let _ = tx.send(Message::Status(write_file(&path, &text)));
+        });
+    }
+}
 
 /// The message a step of the stream gives the view.
-pub fn message(f: Follow) -> TrafficMsg {
+fn message(f: Follow) -> TrafficMsg {
     match f {
         Follow::Connected { again } => TrafficMsg::Connected { again },
         Follow::Waiting(why) => TrafficMsg::Waiting(why),
@@ -26,7 +61,7 @@ pub fn message(f: Follow) -> TrafficMsg {
 
 /// Follow the stream of the server at `base` (`http://HOST:PORT`) on the current tokio
 /// runtime until `send` refuses a message (the workbench has closed).
-pub fn spawn(
+fn spawn(
     base: &str,
     send: impl Fn(TrafficMsg) -> bool + Send + 'static,
 ) -> anyhow::Result<tokio::task::JoinHandle<()>> {
@@ -50,7 +85,7 @@ pub fn spawn(
 /// the local server has a judgement on is judged as it would be at its capture's time (signed
 /// ones with `key`, the profile's REST key) and handed over with `send`; `done` gets the
 /// one-line summary, or why the file could not be read (`docs/har.md`).
-pub fn open_har(
+fn open_har(
     path: std::path::PathBuf,
     key: crate::core::Secret,
     send: impl Fn(TrafficMsg) -> bool + Send + 'static,
@@ -117,6 +152,25 @@ pub fn open_har(
             Err(e) => format!("could not open {name}: {e:#}"),
         });
     });
+}
+
+/// Write `text` to `path`, a new file (an existing one is never overwritten); the status line's
+/// sentence either way.
+fn write_file(path: &std::path::Path, text: &str) -> String {
+    use std::io::Write;
+    let result = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(text.as_bytes()).and_then(|()| f.sync_all()));
+    match result {
+        Ok(()) => format!("wrote {} ({} bytes of HAR)", path.display(), text.len()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => format!(
+            "not overwritten: {} already exists; give a new file name",
+            path.display()
+        ),
+        Err(e) => format!("could not write {}: {e}", path.display()),
+    }
 }
 
 #[cfg(test)]
