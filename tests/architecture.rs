@@ -692,12 +692,6 @@ fn components_are_pure_and_the_runtime_uses_their_faces() {
         found.join("\n")
     );
     // The check finds what it looks for; a component's face and its own files are allowed.
-    let file = |rel: &str, code: &str| SourceFile {
-        rel: rel.to_string(),
-        module: module_of(rel),
-        code: strip_comments_and_strings(code),
-        lines_outside_tests: 1,
-    };
     let files = vec![
         file("lib.rs", "pub mod tui;"),
         file("tui/mod.rs", "pub mod components; pub mod runtime;"),
@@ -1113,15 +1107,19 @@ fn the_profile_in_use_and_the_rest_key_have_one_owner_each() {
     assert_eq!(found.len(), 4, "{found:?}");
 }
 
-/// The checker itself: a loop, a parent re-export and a wrong-way import are all found.
-#[test]
-fn the_checker_finds_what_it_looks_for() {
-    let file = |rel: &str, code: &str| SourceFile {
+/// A source file of a checker's own test: `code` as the checker reads it.
+fn file(rel: &str, code: &str) -> SourceFile {
+    SourceFile {
         rel: rel.to_string(),
         module: module_of(rel),
         code: strip_comments_and_strings(code),
         lines_outside_tests: 1,
-    };
+    }
+}
+
+/// The checker itself: a loop, a parent re-export and a wrong-way import are all found.
+#[test]
+fn the_checker_finds_what_it_looks_for() {
     let files = vec![
         file("lib.rs", "pub mod core; pub mod store;"),
         file(
