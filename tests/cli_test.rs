@@ -190,3 +190,66 @@ fn a_request_sends_its_own_headers_and_cannot_replace_a_signed_one() {
     assert!(err.contains("the signature sets"), "{err}");
     assert!(out.stdout.is_empty());
 }
+
+/// `profile request export --suite`: a saved request with the answer of its latest send becomes
+/// a suite entry that `signscope test` passes; added to an existing suite it keeps that suite;
+/// the key is only ever a reference.
+#[test]
+fn a_saved_request_exported_with_its_answer_is_a_passing_suite() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = cmd(&dir)
+        .args(["profile", "request", "export", "demo", "default", "--suite"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("rest_key = \"demo\"") && !text.contains("[request.expect]"),
+        "{text}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("has not been sent yet"));
+
+    let sent = cmd(&dir)
+        .args(["send", "--profile", "demo"])
+        .output()
+        .unwrap();
+    assert_eq!(sent.status.code(), Some(0), "{sent:?}");
+    let suite = dir.path().join("mine.signscope.toml");
+    std::fs::write(&suite, example()).unwrap();
+    let out = cmd(&dir)
+        .args(["profile", "request", "export", "demo", "default", "--suite"])
+        .arg(&suite)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(out.stdout.is_empty(), "written where asked only");
+    let text = std::fs::read_to_string(&suite).unwrap();
+    assert!(text.starts_with(&example()), "{text}");
+    assert!(
+        text.contains("[request.expect]\nstatus = 200\nverdict = \"accepted\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("{ pointer = \"/jobId\", exists = true }"),
+        "{text}"
+    );
+    let out = cmd(&dir).arg("test").arg(&suite).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("10 requests, 0 failed"), "{stdout}");
+
+    // Into a file that is not a suite: refused with its place, the file left as it was.
+    let other = dir.path().join("notes.toml");
+    std::fs::write(&other, "title = [unclosed\n").unwrap();
+    let out = cmd(&dir)
+        .args(["profile", "request", "export", "demo", "default", "--suite"])
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains(&format!("{}:1:", other.display())));
+    assert_eq!(
+        std::fs::read_to_string(&other).unwrap(),
+        "title = [unclosed\n"
+    );
+}

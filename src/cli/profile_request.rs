@@ -7,7 +7,7 @@ use anyhow::{anyhow, Context};
 use crate::core::spec::RequestSpec;
 use crate::core::{Secret, AUTH_ALGO, CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX};
 use crate::store::profile::body_file_path;
-use crate::store::{KeySource, Paths, Profile, ProfileStore, EMBEDDED_URL};
+use crate::store::{suite_export, KeySource, Paths, Profile, ProfileStore, EMBEDDED_URL};
 
 use super::keys::rest_key_from_env_or_file;
 use super::request_flags::RequestFlags;
@@ -45,6 +45,19 @@ pub enum RequestCommand {
     },
     /// Delete a request (a profile keeps at least one).
     Delete { profile: String, name: String },
+    /// Write a request as a suite entry for `signscope test`, with the answer of its latest
+    /// send as the expectation (`docs/test.md`). The REST key is written as a reference only.
+    Export(ExportArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    pub profile: String,
+    pub name: String,
+    /// Add the entry to this suite file (created with the account section when it does not
+    /// exist); without FILE, or `-`, the whole suite goes to stdout.
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-", required = true)]
+    pub suite: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -139,6 +152,20 @@ pub fn run(store: &ProfileStore, args: RequestArgs) -> anyhow::Result<u8> {
             let mut p = store.load(&profile)?;
             p.delete_request(&name)?;
             save(store, &p, &format!("deleted request \"{name}\""))
+        }
+        RequestCommand::Export(a) => {
+            let p = store.load(&a.profile)?;
+            let history = crate::store::History::open(&Paths::discover()?)
+                .load(usize::MAX)
+                .0;
+            let request = suite_export::saved_request(&p, &a.name, &history)
+                .ok_or_else(|| unknown(&p, &a.name))?;
+            let file = a.suite.filter(|f| f.as_os_str() != "-");
+            super::test::export_to_suite(&p, &request, file.as_deref())?;
+            if request.answer.is_none() {
+                eprintln!("\"{}\" has not been sent yet, so the entry expects nothing; send it (signscope send --profile {} --request \"{}\") and export it again", a.name, p.name, a.name);
+            }
+            Ok(0)
         }
     }
 }

@@ -101,6 +101,52 @@ pub fn write_reports(reports: &[ReportSpec], cases: &[Case]) -> anyhow::Result<(
     Ok(())
 }
 
+/// Write `request` as a suite entry (`docs/test.md`, "Writing the first suite"): added to
+/// `file` when it is a suite, a new suite there when it does not exist, or the whole suite to
+/// stdout without a file. Only where asked, and never the key: the account's REST key is its
+/// reference. What is written parses as a suite first.
+pub fn export_to_suite(
+    profile: &crate::store::Profile,
+    request: &crate::core::suite::export::ExportRequest,
+    file: Option<&Path>,
+) -> anyhow::Result<()> {
+    use crate::core::suite::export;
+    let (reference, stand_in) = crate::store::suite_export::rest_key_reference(&profile.rest_key);
+    let spec = profile.request();
+    let head = export::head(&spec.api_key, &spec.header_prefix, &reference);
+    let entry = export::entry(request);
+    let existing = match file {
+        Some(f) if f.exists() => Some(std::fs::read_to_string(f).map_err(|e| {
+            anyhow!(
+                "cannot read the suite {}: {}",
+                f.display(),
+                crate::store::io_reason(&e)
+            )
+        })?),
+        _ => None,
+    };
+    let place = file.map_or_else(|| "-".to_string(), |f| f.display().to_string());
+    let text = export::add_entry(existing.as_deref(), &head, &entry)
+        .map_err(|e| anyhow!("{place}:{e}"))?;
+    match file {
+        None => std::io::stdout().lock().write_all(text.as_bytes())?,
+        Some(f) => {
+            std::fs::write(f, &text).map_err(|e| {
+                anyhow!(
+                    "cannot write the suite {}: {}",
+                    f.display(),
+                    crate::store::io_reason(&e)
+                )
+            })?;
+            eprintln!("wrote \"{}\" as a suite entry to {place}", request.name);
+        }
+    }
+    if stand_in && existing.is_none() {
+        eprintln!("the profile keeps its REST key in its file, so the suite reads it from the environment variable {}: set it where the suite runs", crate::store::suite_export::REST_KEY_ENV);
+    }
+    Ok(())
+}
+
 /// A suite file read and parsed, with its keys resolved.
 struct Loaded {
     file: PathBuf,

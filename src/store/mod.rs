@@ -14,6 +14,7 @@ pub mod profile;
 mod profile_data;
 mod profile_toml;
 pub mod secret_source;
+pub mod suite_export;
 
 pub use history::{History, HistoryEntry, RecordedRequest, RecordedResponse, RecordedTimings};
 pub(crate) use io::io_reason;

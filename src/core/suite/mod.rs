@@ -3,6 +3,7 @@
 //! and the reports go out; reading files and sending is the caller's (`cli::test` through the
 //! engine).
 
+pub mod export;
 pub mod judge;
 pub mod report;
 
