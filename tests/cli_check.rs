@@ -10,6 +10,13 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use serde_json::Value;
+use signscope::core::Secret;
+use signscope::engine::capture::{
+    judge_file, judge_file_in_windows, CaptureOptions, Item, JudgeKeys, Totals,
+};
+
+#[path = "../benches/common/sdk_har.rs"]
+mod sdk_har;
 
 const KEY1: &str = "FixtureRestKey0123456789";
 const KEY2: &str = "SecondFixtureKey98765";
@@ -434,4 +441,82 @@ fn har_h3_names_every_path_check_judges() {
         );
     }
     assert!(h3.contains("other paths"), "{h3}");
+}
+
+/// What is handed on for one item, without what differs between two judgements of the same
+/// request (the job id the server draws, how long it took).
+fn shown(item: &Item) -> String {
+    match item {
+        Item::Judged {
+            entry,
+            seen,
+            captured,
+            notes,
+            ..
+        } => {
+            let mut v = serde_json::to_value(seen).unwrap();
+            v["job_id"] = Value::Null;
+            v["duration_ms"] = Value::Null;
+            format!("#{entry} {v} {captured:?} {notes:?}")
+        }
+        Item::Skipped { entry, why, .. } => format!("#{entry} skipped {why:?}"),
+        Item::Bad { entry, why } => format!("#{entry} bad {why}"),
+    }
+}
+
+/// `check` judges on every core (`docs/har.md` H7); what it hands on is what one judge, one
+/// request after the other, hands on: every item in the capture's order with the same verdict,
+/// the account's attributes listed after one was put or deleted included (those definitions
+/// change what later requests are answered, so they are judged between the others).
+#[test]
+fn judging_on_every_core_hands_on_what_one_judge_in_order_would() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mixed.har");
+    sdk_har::write_sdk_har(&path, 300, 40, sdk_har::Mix::Everything);
+    let opts = CaptureOptions {
+        keys: JudgeKeys {
+            default: Some(Secret::new(sdk_har::SDK_REST)),
+            ..JudgeKeys::default()
+        },
+        hosts: vec![],
+        accept_forms: vec![],
+        now: chrono::DateTime::parse_from_rfc3339("2026-11-25T22:00:00Z")
+            .unwrap()
+            .into(),
+    };
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let run = |window: Option<usize>| -> (Totals, Vec<String>) {
+        let mut items = Vec::new();
+        let mut each = |item: Item| {
+            items.push(shown(&item));
+            Ok(())
+        };
+        let outcome = match window {
+            Some(w) => judge_file_in_windows(&path, &opts, rt.handle(), w, &mut each),
+            None => judge_file(&path, &opts, rt.handle(), &mut each),
+        }
+        .unwrap();
+        (outcome.totals, items)
+    };
+    let (one_totals, one) = run(Some(1));
+    assert_eq!(one.len(), 300);
+    // The capture is what the test says it is: mismatches, and lists of the account's
+    // attributes whose answer depends on the definitions judged before them.
+    assert!(one_totals.rejected > 80, "{one_totals:?}");
+    let listed: std::collections::BTreeSet<String> = one
+        .iter()
+        .filter(|l| l.contains(r#""method":"GET","path":"/v2/attributes""#))
+        .map(|l| l.split(r#""response_bytes":"#).nth(1).unwrap()[..4].to_string())
+        .collect();
+    assert!(listed.len() > 1, "{listed:?}");
+    for (what, window) in [("the default window", None), ("windows of 7", Some(7))] {
+        let (totals, items) = run(window);
+        assert_eq!(totals, one_totals, "{what}");
+        for (i, (a, b)) in one.iter().zip(&items).enumerate() {
+            assert_eq!(a, b, "{what}: item {i} differs");
+        }
+    }
 }

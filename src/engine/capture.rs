@@ -2,8 +2,9 @@
 //! request with the local server's own routes ([`crate::server::judge`]); `signscope check`
 //! prints what comes out, the workbench's Traffic view shows it (`docs/har.md`).
 //!
-//! A HAR is read one entry at a time ([`crate::core::har`]): memory holds the reader's buffer,
-//! one entry and the judge's one-record store, whatever the file's size.
+//! A HAR is read one entry at a time ([`crate::core::har`]) and its requests are judged on
+//! every core, a window at a time, handed on in the capture's order (`super::judging`):
+//! memory holds the reader's buffer and a few windows, whatever the file's size.
 
 use std::io::{BufRead, BufReader, Read};
 use std::ops::ControlFlow;
@@ -23,6 +24,8 @@ pub use crate::server::judge::JudgeKeys;
 // The server's own: a record written as a HAR entry, and how much of a body it keeps.
 pub use crate::server::har_out::of_seen as har_entry;
 use crate::server::judge::{judged_route, OfflineJudge};
+
+use super::judging::{judge_all, Pending, Work, WINDOW};
 pub use crate::server::store::BODY_PREVIEW_BYTES;
 use crate::server::ServerConfig;
 
@@ -137,6 +140,7 @@ pub fn is_rejected(seen: &RequestSeen) -> bool {
 type Sink<'s> = dyn FnMut(Item) -> anyhow::Result<()> + 's;
 
 /// Judge the capture in `path` (`-`: stdin) on `rt`, handing each request to `each` in order.
+/// The requests are judged on every core, a window at a time ([`judge_file_in_windows`]).
 /// `Err` only when the file cannot be read at all or `each` fails; a HAR that breaks off is
 /// reported in [`Outcome::broken`] after the entries before the break.
 pub fn judge_file(
@@ -145,8 +149,20 @@ pub fn judge_file(
     rt: &tokio::runtime::Handle,
     each: &mut Sink<'_>,
 ) -> anyhow::Result<Outcome> {
-    let input: Box<dyn Read> = if path.as_os_str() == "-" {
-        Box::new(std::io::stdin().lock())
+    judge_file_in_windows(path, opts, rt, WINDOW, each)
+}
+
+/// [`judge_file`] with at most `window` requests judged at once: 1 judges them one after the
+/// other (the order and verdicts are the same whatever the window: `tests/cli_check.rs`).
+pub fn judge_file_in_windows(
+    path: &Path,
+    opts: &CaptureOptions,
+    rt: &tokio::runtime::Handle,
+    window: usize,
+    each: &mut Sink<'_>,
+) -> anyhow::Result<Outcome> {
+    let input: Box<dyn Read + Send> = if path.as_os_str() == "-" {
+        Box::new(std::io::stdin())
     } else {
         Box::new(
             std::fs::File::open(path)
@@ -158,13 +174,13 @@ pub fn judge_file(
         .fill_buf()
         .with_context(|| format!("cannot read the capture {}", path.display()))?;
     if har::looks_like_json(head) {
-        judge_har(reader, opts, rt, each)
+        judge_har(reader, opts, rt, window, each)
     } else {
         let mut bytes = Vec::new();
         reader
             .read_to_end(&mut bytes)
             .with_context(|| format!("cannot read the capture {}", path.display()))?;
-        judge_blocks(&bytes, path, opts, rt, each)
+        judge_blocks(&bytes, path, opts, rt, window, each)
     }
 }
 
@@ -176,91 +192,52 @@ pub struct Outcome {
     pub broken: Option<HarError>,
 }
 
-struct Judging<'a> {
-    judge: OfflineJudge,
-    opts: &'a CaptureOptions,
-    totals: Totals,
+/// The judge of one capture: the local server's settings with the accepted signing forms.
+fn offline_judge(opts: &CaptureOptions) -> OfflineJudge {
+    let mut base = ServerConfig::new();
+    base.accept_forms = opts.accept_forms.clone();
+    OfflineJudge::new(base, opts.keys.clone())
 }
 
-impl<'a> Judging<'a> {
-    fn new(opts: &'a CaptureOptions, format: &'static str) -> Judging<'a> {
-        let mut base = ServerConfig::new();
-        base.accept_forms = opts.accept_forms.clone();
-        Judging {
-            judge: OfflineJudge::new(base, opts.keys.clone()),
-            opts,
-            totals: Totals {
-                format,
-                ..Totals::default()
-            },
-        }
+/// A request read from a capture, as work for the judges: skipped when its host or path is
+/// not judged, else to be judged at `at`.
+#[allow(clippy::too_many_arguments)]
+fn work(
+    opts: &CaptureOptions,
+    entry: usize,
+    host: Option<&str>,
+    url: String,
+    req: ReceivedRequest,
+    at: DateTime<Utc>,
+    captured: Option<Captured>,
+    notes: Vec<String>,
+) -> Work {
+    let skipped = |why| {
+        Work::Done(Item::Skipped {
+            entry,
+            method: req.method.clone(),
+            url: url.clone(),
+            why,
+        })
+    };
+    if host.is_some_and(|h| !judged_host(h, &opts.hosts)) {
+        return skipped(Skip::OtherHost);
     }
+    if !judged_route(&req.path) {
+        return skipped(Skip::OtherPath);
+    }
+    Work::Judge(Box::new(Pending {
+        entry,
+        prefix: prefix_of(&req),
+        req,
+        at,
+        captured,
+        notes,
+    }))
+}
 
-    /// Judge (or skip) one request and hand the item on.
-    #[allow(clippy::too_many_arguments)]
-    fn one(
-        &mut self,
-        rt: &tokio::runtime::Handle,
-        entry: usize,
-        host: Option<&str>,
-        url: String,
-        req: ReceivedRequest,
-        at: DateTime<Utc>,
-        captured: Option<Captured>,
-        notes: Vec<String>,
-    ) -> Item {
-        self.totals.requests += 1;
-        if host.is_some_and(|h| !judged_host(h, &self.opts.hosts)) {
-            self.totals.skipped_other_host += 1;
-            return Item::Skipped {
-                entry,
-                method: req.method,
-                url,
-                why: Skip::OtherHost,
-            };
-        }
-        if !judged_route(&req.path) {
-            self.totals.skipped_other_path += 1;
-            return Item::Skipped {
-                entry,
-                method: req.method,
-                url,
-                why: Skip::OtherPath,
-            };
-        }
-        let prefix = prefix_of(&req);
-        let body = req.body.clone();
-        match rt.block_on(self.judge.judge(&req, &prefix, at)) {
-            Ok(mut seen) => {
-                self.totals.judged += 1;
-                // Numbered in the capture's order (each judging server numbers its own).
-                seen.seq = self.totals.judged as u64;
-                if is_rejected(&seen) {
-                    self.totals.rejected += 1;
-                }
-                Item::Judged {
-                    entry,
-                    seen: Box::new(seen),
-                    captured,
-                    notes,
-                    body,
-                }
-            }
-            Err(why) => {
-                self.totals.unreadable += 1;
-                Item::Bad {
-                    entry,
-                    why: why.to_string(),
-                }
-            }
-        }
-    }
-
-    fn bad(&mut self, entry: usize, why: String) -> Item {
-        self.totals.requests += 1;
-        self.totals.unreadable += 1;
-        Item::Bad { entry, why }
-    }
+fn bad(entry: usize, why: String) -> Work {
+    Work::Done(Item::Bad { entry, why })
 }
 
 /// What the capture's answer said: its status and, for the vendor's error shape, its code.
@@ -284,88 +261,77 @@ fn captured_of(e: &EntryView<'_>) -> Option<Captured> {
     Some(c)
 }
 
-fn judge_har<R: Read>(
+fn judge_har<R: Read + Send>(
     reader: R,
     opts: &CaptureOptions,
     rt: &tokio::runtime::Handle,
+    window: usize,
     each: &mut Sink<'_>,
 ) -> anyhow::Result<Outcome> {
-    let mut j = Judging::new(opts, "har");
-    let mut sink_error: Option<anyhow::Error> = None;
-    let mut de = serde_json::Deserializer::from_reader(reader);
-    let read = har::read_har(&mut de, |item| {
-        let out = match item {
-            Err(bad) => j.bad(bad.index, bad.why),
-            Ok(e) => entry_item(&mut j, rt, &e),
-        };
-        match each(out) {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(e) => {
-                sink_error = Some(e);
-                ControlFlow::Break(())
-            }
-        }
-    });
-    if let Some(e) = sink_error {
-        return Err(e);
-    }
-    let (log, broken) = match read {
-        Ok(log) => {
-            let trailing = de.end().err();
-            let entries = log.entries;
-            (
-                log,
-                trailing.map(|e| HarError::Syntax {
-                    after: entries,
+    let read = |push: &mut dyn FnMut(Work) -> ControlFlow<()>| {
+        let mut de = serde_json::Deserializer::from_reader(reader);
+        let read = har::read_har(&mut de, |item| {
+            push(match item {
+                Err(e) => bad(e.index, e.why),
+                Ok(e) => entry_work(opts, &e),
+            })
+        });
+        match read {
+            Ok(log) => {
+                let trailing = de.end().err().map(|e| HarError::Syntax {
+                    after: log.entries,
                     line: e.line(),
                     column: e.column(),
                     why: "more after the end of the HAR".into(),
-                }),
-            )
+                });
+                (log, trailing)
+            }
+            Err(e) => (HarLog::default(), Some(e)),
         }
-        Err(e) => (HarLog::default(), Some(e)),
     };
+    let (totals, (log, broken)) = judge_all(offline_judge(opts), rt, "har", window, read, each)?;
     Ok(Outcome {
-        totals: j.totals,
+        totals,
         log,
         broken,
     })
 }
 
-fn entry_item(j: &mut Judging<'_>, rt: &tokio::runtime::Handle, e: &EntryView<'_>) -> Item {
+/// The capture time of an entry, or `now` with a note saying why.
+fn entry_time(opts: &CaptureOptions, e: &EntryView<'_>, notes: &mut Vec<String>) -> DateTime<Utc> {
+    if let Some(t) = e.started() {
+        return t;
+    }
+    let now = crate::core::time::format_timestamp(opts.now);
+    notes.push(match e.started_text() {
+        Some(t) => format!(
+            "its startedDateTime \"{}\" is not an RFC 3339 time: judged at {now}",
+            crate::core::visible::escape_visible(t.as_bytes()),
+        ),
+        None => format!("it has no startedDateTime: judged at {now}"),
+    });
+    opts.now
+}
+
+fn entry_work(opts: &CaptureOptions, e: &EntryView<'_>) -> Work {
     let Some(url) = har::split_url(e.url()) else {
-        return j.bad(e.index, "its URL is not absolute".into());
+        return bad(e.index, "its URL is not absolute".into());
     };
     let mut notes = Vec::new();
-    let at = match (e.started(), e.started_text()) {
-        (Some(t), _) => t,
-        (None, text) => {
-            notes.push(match text {
-                Some(t) => format!(
-                    "its startedDateTime \"{}\" is not an RFC 3339 time: judged at {}",
-                    crate::core::visible::escape_visible(t.as_bytes()),
-                    crate::core::time::format_timestamp(j.opts.now)
-                ),
-                None => format!(
-                    "it has no startedDateTime: judged at {}",
-                    crate::core::time::format_timestamp(j.opts.now)
-                ),
-            });
-            j.opts.now
-        }
-    };
+    let at = entry_time(opts, e, &mut notes);
     // Bodies are decoded only for requests that are judged.
-    if !judged_host(url.host, &j.opts.hosts) || !judged_route(url.path) {
+    if !judged_host(url.host, &opts.hosts) || !judged_route(url.path) {
         let req = ReceivedRequest {
             method: e.method().to_string(),
             path: url.path.to_string(),
             ..ReceivedRequest::default()
         };
-        return j.one(
-            rt,
+        let url_text = e.url().to_string();
+        return work(
+            opts,
             e.index,
             Some(url.host),
-            e.url().to_string(),
+            url_text,
             req,
             at,
             None,
@@ -374,7 +340,7 @@ fn entry_item(j: &mut Judging<'_>, rt: &tokio::runtime::Handle, e: &EntryView<'_
     }
     let body = match e.request_body() {
         Ok(b) => b,
-        Err(why) => return j.bad(e.index, why.to_string()),
+        Err(why) => return bad(e.index, why.to_string()),
     };
     notes.extend(body.notes);
     let req = ReceivedRequest {
@@ -388,11 +354,12 @@ fn entry_item(j: &mut Judging<'_>, rt: &tokio::runtime::Handle, e: &EntryView<'_
         body: body.bytes,
     };
     let captured = captured_of(e);
-    j.one(
-        rt,
+    let url_text = e.url().to_string();
+    work(
+        opts,
         e.index,
         Some(url.host),
-        e.url().to_string(),
+        url_text,
         req,
         at,
         captured,
@@ -405,9 +372,9 @@ fn judge_blocks(
     path: &Path,
     opts: &CaptureOptions,
     rt: &tokio::runtime::Handle,
+    window: usize,
     each: &mut Sink<'_>,
 ) -> anyhow::Result<Outcome> {
-    let mut j = Judging::new(opts, "requests");
     let blocks = split_blocks(bytes);
     if blocks.is_empty() {
         anyhow::bail!(
@@ -415,17 +382,22 @@ fn judge_blocks(
             path.display()
         );
     }
-    for (i, b) in blocks.iter().enumerate() {
-        let item = match block_request(b.text, b.curl, path) {
-            Err(why) => j.bad(i, format!("the request starting at line {}: {why}", b.line)),
-            Ok((req, url, host, notes)) => {
-                j.one(rt, i, host.as_deref(), url, req, opts.now, None, notes)
+    let read = |push: &mut dyn FnMut(Work) -> ControlFlow<()>| {
+        for (i, b) in blocks.iter().enumerate() {
+            let w = match block_request(b.text, b.curl, path) {
+                Err(why) => bad(i, format!("the request starting at line {}: {why}", b.line)),
+                Ok((req, url, host, notes)) => {
+                    work(opts, i, host.as_deref(), url, req, opts.now, None, notes)
+                }
+            };
+            if push(w).is_break() {
+                return;
             }
-        };
-        each(item)?;
-    }
+        }
+    };
+    let (totals, ()) = judge_all(offline_judge(opts), rt, "requests", window, read, each)?;
     Ok(Outcome {
-        totals: j.totals,
+        totals,
         ..Outcome::default()
     })
 }

@@ -46,6 +46,7 @@ pub mod capture;
 mod embedded;
 mod error;
 mod exchange;
+mod judging;
 mod outgoing;
 mod record;
 mod send;

@@ -8,7 +8,9 @@
 //! One server instance per header prefix and API key met (the server's accounts map an API key
 //! to its REST key and it answers one prefix), each with a clock set to the capture's time
 //! before each request, a store that keeps one record (memory does not grow with the capture)
-//! and no forwarding (nothing captured is ever sent anywhere).
+//! and no forwarding (nothing captured is ever sent anywhere). Judges made with
+//! [`OfflineJudge::sibling`] share what one request can change for the next (the accounts'
+//! attributes), so that several judge one capture on several cores.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -23,6 +25,7 @@ use tower::ServiceExt;
 use crate::core::{ReceivedRequest, Secret};
 
 use super::config::{ManualClock, ServerConfig};
+use super::operations::{Attributes, Operation};
 use super::stream::Published;
 use super::AppState;
 use crate::core::traffic::{RequestSeen, Route, StreamMessage};
@@ -31,6 +34,17 @@ use crate::core::traffic::{RequestSeen, Route, StreamMessage};
 /// its collector (not its inspection API, not a shop's own pages).
 pub fn judged_route(path: &str) -> bool {
     matches!(Route::of(path), Route::Indexing | Route::Collect)
+}
+
+/// Whether judging this request changes what later ones are judged against: `PUT` and
+/// `DELETE /v2/attributes/{name}` (a record using an attribute no one put is warned about).
+/// Judging in parallel waits for every request before such a one, and it for the ones after.
+pub fn changes_later_judgements(req: &ReceivedRequest) -> bool {
+    Route::of(&req.path) == Route::Indexing
+        && matches!(
+            Operation::of(&req.method, &req.path),
+            Operation::PutAttribute(_) | Operation::DeleteAttribute(_)
+        )
 }
 
 /// The REST keys a capture is verified with.
@@ -59,6 +73,9 @@ pub struct OfflineJudge {
     base: ServerConfig,
     keys: JudgeKeys,
     instances: HashMap<(String, String), Instance>,
+    /// The attributes every account has put, shared by every instance and every sibling (as
+    /// the real server keeps them per account, whatever the prefix).
+    attributes: Arc<Attributes>,
 }
 
 impl OfflineJudge {
@@ -69,6 +86,18 @@ impl OfflineJudge {
             base,
             keys,
             instances: HashMap::new(),
+            attributes: Arc::default(),
+        }
+    }
+
+    /// Another judge with the same settings and keys that shares this one's attributes, for
+    /// another thread.
+    pub fn sibling(&self) -> Self {
+        OfflineJudge {
+            base: self.base.clone(),
+            keys: self.keys.clone(),
+            instances: HashMap::new(),
+            attributes: self.attributes.clone(),
         }
     }
 
@@ -90,7 +119,8 @@ impl OfflineJudge {
             config.forward_analytics = None;
             config.forward_switchable = false;
             config.unverified_route = false;
-            let state = AppState::new(config);
+            let mut state = AppState::new(config);
+            state.attributes = self.attributes.clone();
             let (_, _, records) = state.stream.subscribe(None);
             let router = super::app(state);
             self.instances.insert(
