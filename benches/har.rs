@@ -214,36 +214,7 @@ fn bench(c: &mut Criterion) {
         k.as_secs_f64() / v.as_secs_f64()
     );
     // Peak memory of the release binary checking the file.
-    let bin = env!("CARGO_BIN_EXE_signscope");
-    let out = std::process::Command::new("/usr/bin/time")
-        .args(["-f", "%M %e"])
-        .arg(bin)
-        .args([
-            "check",
-            path.to_str().unwrap(),
-            "--rest-key-env",
-            "BENCH_KEY",
-            "--output",
-            "json",
-        ])
-        .env("BENCH_KEY", REST)
-        .stdout(std::process::Stdio::null())
-        .output();
-    match out {
-        Ok(o) => {
-            let err = String::from_utf8_lossy(&o.stderr);
-            let last = err.lines().last().unwrap_or("0 0").to_string();
-            let mut f = last.split_whitespace();
-            let kib: f64 = f.next().and_then(|x| x.parse().ok()).unwrap_or(0.0);
-            let secs: f64 = f.next().and_then(|x| x.parse().ok()).unwrap_or(0.0);
-            println!(
-                "har: `signscope check --output json` process: {secs:.2} s wall, peak RSS {:.1} MB = {:.2}x the file (budget 4x)",
-                kib * 1024.0 / 1e6,
-                kib * 1024.0 / size as f64
-            );
-        }
-        Err(e) => println!("har: peak memory not measured (/usr/bin/time: {e})"),
-    }
+    process(&path, REST, size, "shop page");
 }
 
 /// `check` of an SDK HAR with the default window or `window`; returns the rejected count.
