@@ -12,7 +12,6 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 use chrono::{DateTime, Utc};
-use serde::Serialize;
 
 use crate::core::capture::split_blocks;
 use crate::core::har::{self, EntryView, HarError, HarLog};
@@ -26,6 +25,7 @@ pub use crate::server::har_out::of_seen as har_entry;
 use crate::server::judge::{judged_route, OfflineJudge};
 
 use super::judging::{judge_all, Pending, Work, WINDOW};
+pub use super::judging::{Captured, Item, Skip, Totals};
 pub use crate::server::store::BODY_PREVIEW_BYTES;
 use crate::server::ServerConfig;
 
@@ -39,73 +39,6 @@ pub struct CaptureOptions {
     /// The time for requests whose capture has none (raw HTTP, curl, an entry without
     /// `startedDateTime`).
     pub now: DateTime<Utc>,
-}
-
-/// What the real service answered, as the capture recorded it.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct Captured {
-    pub status: u16,
-    /// The `code` of an answer in the vendor's error shape.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub code: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
-}
-
-/// Why a request was not judged.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Skip {
-    /// To a host that is neither the vendor's, nor loopback, nor one given with `--host`.
-    OtherHost,
-    /// To a judged host, but a path the local server has no judgement on.
-    OtherPath,
-}
-
-/// One request of the capture and what became of it.
-#[derive(Clone, Debug)]
-pub enum Item {
-    Judged {
-        /// Its position in the capture (HAR entry index, or block number), from 0.
-        entry: usize,
-        seen: Box<RequestSeen>,
-        captured: Option<Captured>,
-        /// Remarks on reading it (a cut body, a missing capture time...).
-        notes: Vec<String>,
-        /// The request's whole body as captured (the record previews only its start).
-        body: bytes::Bytes,
-    },
-    Skipped {
-        entry: usize,
-        method: String,
-        url: String,
-        why: Skip,
-    },
-    /// Could not be read or put on the wire as captured: skipped, with why.
-    Bad { entry: usize, why: String },
-}
-
-impl Item {
-    pub fn entry(&self) -> usize {
-        match self {
-            Item::Judged { entry, .. } | Item::Skipped { entry, .. } | Item::Bad { entry, .. } => {
-                *entry
-            }
-        }
-    }
-}
-
-/// What the whole capture was.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Totals {
-    pub requests: usize,
-    pub judged: usize,
-    pub rejected: usize,
-    pub skipped_other_host: usize,
-    pub skipped_other_path: usize,
-    pub unreadable: usize,
-    /// `har` or `requests` (raw HTTP / curl blocks).
-    pub format: &'static str,
 }
 
 /// Hosts whose requests are judged without `--host`: the vendor's services and loopback (a

@@ -18,16 +18,84 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Mutex;
 
 use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use crate::core::traffic::RequestSeen;
 use rayon::prelude::*;
 
 use crate::core::ReceivedRequest;
 use crate::server::judge::{changes_later_judgements, OfflineJudge};
 
-use super::capture::{is_rejected, Captured, Item, Totals};
-
 /// Requests judged together at most (and at most [`WINDOW_BYTES`] of their bodies).
 pub(crate) const WINDOW: usize = 256;
 const WINDOW_BYTES: usize = 16 * 1024 * 1024;
+
+/// What the real service answered, as the capture recorded it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Captured {
+    pub status: u16,
+    /// The `code` of an answer in the vendor's error shape.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// Why a request was not judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Skip {
+    /// To a host that is neither the vendor's, nor loopback, nor one given with `--host`.
+    OtherHost,
+    /// To a judged host, but a path the local server has no judgement on.
+    OtherPath,
+}
+
+/// One request of the capture and what became of it.
+#[derive(Clone, Debug)]
+pub enum Item {
+    Judged {
+        /// Its position in the capture (HAR entry index, or block number), from 0.
+        entry: usize,
+        seen: Box<RequestSeen>,
+        captured: Option<Captured>,
+        /// Remarks on reading it (a cut body, a missing capture time...).
+        notes: Vec<String>,
+        /// The request's whole body as captured (the record previews only its start).
+        body: bytes::Bytes,
+    },
+    Skipped {
+        entry: usize,
+        method: String,
+        url: String,
+        why: Skip,
+    },
+    /// Could not be read or put on the wire as captured: skipped, with why.
+    Bad { entry: usize, why: String },
+}
+
+impl Item {
+    pub fn entry(&self) -> usize {
+        match self {
+            Item::Judged { entry, .. } | Item::Skipped { entry, .. } | Item::Bad { entry, .. } => {
+                *entry
+            }
+        }
+    }
+}
+
+/// What the whole capture was.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Totals {
+    pub requests: usize,
+    pub judged: usize,
+    pub rejected: usize,
+    pub skipped_other_host: usize,
+    pub skipped_other_path: usize,
+    pub unreadable: usize,
+    /// `har` or `requests` (raw HTTP / curl blocks).
+    pub format: &'static str,
+}
 
 /// A request read from the capture: what became of it already, or what is to be judged.
 pub(crate) enum Work {
@@ -156,13 +224,13 @@ fn count(totals: &mut Totals, item: &mut Item) {
             totals.judged += 1;
             seen.seq = totals.judged as u64;
             seen.record = None;
-            if is_rejected(seen) {
+            if seen.is_rejected() {
                 totals.rejected += 1;
             }
         }
         Item::Skipped { why, .. } => match why {
-            super::capture::Skip::OtherHost => totals.skipped_other_host += 1,
-            super::capture::Skip::OtherPath => totals.skipped_other_path += 1,
+            Skip::OtherHost => totals.skipped_other_host += 1,
+            Skip::OtherPath => totals.skipped_other_path += 1,
         },
         Item::Bad { .. } => totals.unreadable += 1,
     }
