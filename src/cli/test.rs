@@ -217,6 +217,29 @@ fn load_all(paths: &[PathBuf]) -> anyhow::Result<Vec<Loaded>> {
 /// Run `signscope test`.
 pub fn run(args: TestArgs) -> anyhow::Result<u8> {
     let reports = parse_reports(&args.reports, &["junit", "tap", "json"])?;
+    let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let mut out = std::io::stdout().lock();
+    let cases = run_cases(&args, &mut |case| {
+        writeln!(out, "{}", report::progress_line(case, colour))?;
+        for f in case.failures() {
+            writeln!(out, "  {f}")?;
+        }
+        out.flush()?;
+        Ok(())
+    })?;
+    writeln!(out, "{}", report::summary_line(&cases))?;
+    drop(out);
+    write_reports(&reports, &cases)?;
+    Ok(if cases.iter().all(Case::passed) { 0 } else { 1 })
+}
+
+/// Load every suite of `args` (nothing is sent when one cannot be used), run their requests in
+/// order and give each case to `progress` as it is judged; the cases, in order (the bench's
+/// entry, `benches/suite.rs`).
+pub fn run_cases(
+    args: &TestArgs,
+    progress: &mut dyn FnMut(&Case) -> anyhow::Result<()>,
+) -> anyhow::Result<Vec<Case>> {
     let loaded = load_all(&args.paths)?;
     let opts = args.timeouts.options()?;
     let mut session = Session::open_unmarked_in(
@@ -229,11 +252,9 @@ pub fn run(args: TestArgs) -> anyhow::Result<u8> {
         opts,
     )?;
     let sender = Sender::unrecorded();
-    let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let mut cases = Vec::new();
-    let mut out = std::io::stdout().lock();
     for l in &loaded {
-        let target = Urls::of(&args, &l.suite, &mut session)?;
+        let target = Urls::of(args, &l.suite, &mut session)?;
         let mut vars = l.suite.vars.clone();
         for r in &l.suite.requests {
             let case = run_one(
@@ -246,18 +267,11 @@ pub fn run(args: TestArgs) -> anyhow::Result<u8> {
                 r,
                 &mut vars,
             );
-            writeln!(out, "{}", report::progress_line(&case, colour))?;
-            for f in case.failures() {
-                writeln!(out, "  {f}")?;
-            }
-            out.flush()?;
+            progress(&case)?;
             cases.push(case);
         }
     }
-    writeln!(out, "{}", report::summary_line(&cases))?;
-    drop(out);
-    write_reports(&reports, &cases)?;
-    Ok(if cases.iter().all(Case::passed) { 0 } else { 1 })
+    Ok(cases)
 }
 
 /// Where one suite's requests go.
