@@ -1,6 +1,7 @@
 //! `signscope serve` as a CI test double (`docs/server.md` rule R13): how long from spawning
 //! the process to its socket being ready (the ready file is written, then the first stdout line),
-//! and what a `test=`/`since=` query costs on a full store of 10,000 records.
+//! and what a `test=`/`since=`/`match=` query and a scoped summary cost on a full store of
+//! 10,000 records.
 //!
 //! `cargo bench --bench ci_double` (small samples: the machine is shared).
 
@@ -12,7 +13,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use signscope::server::store::{PageQuery, RequestFilter, RequestRecord};
+use signscope::server::store::{EventFilter, EventRecord, PageQuery, RequestFilter, RequestRecord};
 use signscope::server::Store;
 
 /// Spawn `signscope serve` on port 0 and wait for its first line (it is printed once the socket
@@ -48,6 +49,55 @@ fn record(seq: u64, test: &str) -> RequestRecord {
     .unwrap()
 }
 
+/// A valid `view_recs_list` of list `list-N` (the data a `match` is compared with).
+fn event(seq: u64) -> EventRecord {
+    serde_json::from_value(serde_json::json!({
+        "seq": seq, "batch": seq, "time": "2026-11-29T10:00:00.000Z", "index": 0,
+        "valid": true, "event": "view_recs_list", "list_id": format!("list-{}", seq % 100),
+        "status": 200, "problems": [],
+        "data": {"event": "view_recs_list", "event_apikey": "demo-public-key",
+                 "event_data": {"list_id": format!("list-{}", seq % 100), "list_name": "Trending",
+                                "items": [{"item_id": format!("sku-{seq}"), "index": 1}]}},
+        "raw": null,
+    }))
+    .unwrap()
+}
+
+/// The event filters and the scoped summary on 10,000 events (one a batch) from 100 tests.
+fn event_queries(g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>) {
+    let store = Store::new(10_000, usize::MAX);
+    for seq in 1..=10_000u64 {
+        store.add_batch(
+            true,
+            vec![(0, event(seq))],
+            Some(&format!("t{}", seq % 100)),
+        );
+    }
+    let matching: serde_json::Value = serde_json::json!({"event_data": {"list_id": "list-42"}});
+    g.bench_function("events_match_10k", |b| {
+        b.iter(|| {
+            store.event_slots(&EventFilter {
+                matching: Some(matching.clone()),
+                ..EventFilter::default()
+            })
+        })
+    });
+    g.bench_function("events_test_filter_10k", |b| {
+        b.iter(|| {
+            store.event_slots(&EventFilter {
+                test: Some("t42".into()),
+                ..EventFilter::default()
+            })
+        })
+    });
+    g.bench_function("summary_test_scope_10k", |b| {
+        b.iter(|| store.scoped_summary(None, Some("t42")))
+    });
+    g.bench_function("summary_since_near_head_10k", |b| {
+        b.iter(|| store.scoped_summary(Some(9_990), None))
+    });
+}
+
 fn benches(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     let mut g = c.benchmark_group("ci_double");
@@ -78,6 +128,7 @@ fn benches(c: &mut Criterion) {
     g.bench_function("requests_unfiltered_page_10k", |b| {
         b.iter(|| store.request_slots(&q(None, None)))
     });
+    event_queries(&mut g);
     g.finish();
 }
 
