@@ -13,7 +13,7 @@ use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use serde_json::Value;
+use serde_json::{json, Value};
 use signscope::core::Secret;
 use signscope::server::{fixed_clock, spawn, ServerConfig};
 
@@ -293,5 +293,116 @@ fn history_writes_valid_har_that_check_reads_back_with_the_same_verdicts() {
             .iter()
             .all(|r| r["rejected"] == true && r["code"] == "MALFORMED_AUTHORIZATION"),
         "{recs:?}"
+    );
+}
+
+#[test]
+fn check_does_not_judge_what_history_did_not_send_or_did_not_keep() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        Command::cargo_bin("signscope")
+            .unwrap()
+            .args(args)
+            .env("SIGNSCOPE_CONFIG_DIR", dir.path().join("config"))
+            .env("SIGNSCOPE_DATA_DIR", dir.path().join("data"))
+            .env_remove("SIGNSCOPE_REST_KEY")
+            .output()
+            .unwrap()
+    };
+    // A body of 200 KB, signed and sent whole; history keeps its first 64 KiB.
+    let name = "n".repeat(200_000);
+    let big =
+        format!(r#"[{{"id":"sku-1","type":"KLEVU_PRODUCT","attributes":{{"name":"{name}"}}}}]"#);
+    let file = write(dir.path(), "big.json", &big);
+    let sent = run(&["send", "--body-file", file.to_str().unwrap()]);
+    assert_eq!(sent.status.code(), Some(0), "{sent:?}");
+    // A send to a port nothing listens on: never answered.
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let url = format!("http://127.0.0.1:{port}");
+    let made = run(&[
+        "profile",
+        "new",
+        "closed",
+        "--from",
+        "demo",
+        "--indexing-url",
+        &url,
+    ]);
+    assert_eq!(made.status.code(), Some(0), "{made:?}");
+    let refused = run(&["send", "--profile", "closed", "--body", "[]"]);
+    assert_ne!(refused.status.code(), Some(0));
+    let out = run(&["history", "--output", "har"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let path = write(dir.path(), "history.har", &text);
+    let har: Value = serde_json::from_str(&text).unwrap();
+    let entries = har["log"]["entries"].as_array().unwrap();
+    let statuses: Vec<&Value> = entries.iter().map(|e| &e["response"]["status"]).collect();
+    assert_eq!(statuses, [200, 0], "history's order: oldest first");
+
+    let (code, recs) = check(&path, &["--rest-key-env", "DEMO_KEY"]);
+    assert_eq!(code, 2, "nothing judged, a body not kept: {recs:?}");
+    let not_judged: Vec<(&Value, &Value)> = recs
+        .iter()
+        .filter(|r| r["type"] == "not_judged")
+        .map(|r| (&r["entry"], &r["why"]))
+        .collect();
+    assert_eq!(
+        not_judged,
+        [
+            (&json!(0), &json!("body_not_kept")),
+            (&json!(1), &json!("not_sent"))
+        ],
+        "{recs:?}"
+    );
+    assert!(
+        recs.iter().all(|r| r["type"] != "request"),
+        "never a verdict: {recs:?}"
+    );
+    let summary = recs.last().unwrap();
+    assert_eq!(
+        (
+            &summary["judged"],
+            &summary["not_sent"],
+            &summary["body_not_kept"]
+        ),
+        (&json!(0), &json!(1), &json!(1)),
+        "{summary}"
+    );
+
+    // In text: one line each, counted in the summary, and no 200 KB of expected text.
+    let out = Command::cargo_bin("signscope")
+        .unwrap()
+        .args([
+            "check",
+            path.to_str().unwrap(),
+            "--rest-key-env",
+            "DEMO_KEY",
+        ])
+        .env("DEMO_KEY", signscope::core::demo::DEMO_REST_KEY)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.len() < 4096,
+        "{} bytes: {}",
+        stdout.len(),
+        &stdout[..4096]
+    );
+    assert!(!stdout.contains("SIGNATURE_MISMATCH"), "{stdout}");
+    assert!(
+        stdout.contains("/v2/batch: not judged: the capture did not keep the body (the capture holds 65536 of the request body's 200064 bytes)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("#1 PUT "), "{stdout}");
+    assert!(
+        stdout.contains(": not sent: the capture has no answer to it"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("2 not judged (1 not sent, 1 body not kept)"),
+        "{stdout}"
     );
 }

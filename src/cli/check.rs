@@ -151,7 +151,8 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
     if json {
         let mut summary = json!({"type": "summary", "format": t.format, "requests": t.requests,
             "judged": t.judged, "rejected": t.rejected, "skipped_other_host": t.skipped_other_host,
-            "skipped_other_path": t.skipped_other_path, "unreadable": t.unreadable});
+            "skipped_other_path": t.skipped_other_path, "unreadable": t.unreadable,
+            "not_sent": t.not_sent, "body_not_kept": t.body_not_kept});
         if let Some(b) = &outcome.broken {
             summary["broken"] = json!(b.to_string());
         }
@@ -238,12 +239,18 @@ fn request_line_short(seen: &crate::core::traffic::RequestSeen) -> String {
 }
 
 /// 1 when a request was rejected; else 2 when something could not be read or judged (a bad
-/// entry, a broken HAR, a signed request without its key, nothing to judge at all); else 0.
+/// entry, a broken HAR, a body the capture did not keep, a signed request without its key,
+/// nothing to judge at all); else 0.
 fn exit_code(o: &Outcome, unverified: usize) -> u8 {
     let t = &o.totals;
     if t.rejected > unverified {
         1
-    } else if t.unreadable > 0 || o.broken.is_some() || unverified > 0 || t.judged == 0 {
+    } else if t.unreadable > 0
+        || t.body_not_kept > 0
+        || o.broken.is_some()
+        || unverified > 0
+        || t.judged == 0
+    {
         2
     } else {
         0
@@ -281,6 +288,12 @@ fn text_line(item: &Item) -> Option<String> {
             captured_text(captured)
         )),
         Item::Bad { entry, .. } => Some(format!("#{entry} unreadable (see problems)")),
+        Item::NotJudged {
+            entry,
+            method,
+            url,
+            why,
+        } => Some(format!("#{entry} {method} {url}: {}", why.sentence())),
         Item::Skipped { .. } => None,
     }
 }
@@ -290,7 +303,7 @@ fn item_problems(item: &Item) -> Vec<String> {
     let mut out = Vec::new();
     match item {
         Item::Bad { entry, why } => out.push(format!("#{entry}: skipped: {why}")),
-        Item::Skipped { .. } => {}
+        Item::Skipped { .. } | Item::NotJudged { .. } => {}
         Item::Judged {
             entry, seen, notes, ..
         } => {
@@ -380,10 +393,18 @@ fn summary_line(o: &Outcome, unverified: usize) -> String {
             t.skipped_other_path
         ));
     }
+    if t.not_sent + t.body_not_kept > 0 {
+        s.push_str(&format!(
+            ", {} not judged ({} not sent, {} body not kept)",
+            t.not_sent + t.body_not_kept,
+            t.not_sent,
+            t.body_not_kept
+        ));
+    }
     if t.unreadable > 0 {
         s.push_str(&format!(", {} unreadable", t.unreadable));
     }
-    if t.judged == 0 && t.unreadable == 0 {
+    if t.judged == 0 && t.unreadable == 0 && t.not_sent + t.body_not_kept == 0 {
         s.push_str("; nothing went to the collector or the indexing API: give the host they were sent to with --host");
     }
     s
@@ -417,5 +438,12 @@ fn json_record(item: &Item) -> serde_json::Value {
         } => json!({"type": "skipped", "entry": entry, "method": method, "url": url,
                     "why": match why { Skip::OtherHost => "other_host", Skip::OtherPath => "other_path" }}),
         Item::Bad { entry, why } => json!({"type": "unreadable", "entry": entry, "why": why}),
+        Item::NotJudged {
+            entry,
+            method,
+            url,
+            why,
+        } => json!({"type": "not_judged", "entry": entry, "method": method, "url": url,
+                    "why": why.id(), "message": why.sentence()}),
     }
 }

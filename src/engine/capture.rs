@@ -25,7 +25,7 @@ pub use crate::server::har_out::of_seen as har_entry;
 use crate::server::judge::{judged_route, OfflineJudge};
 
 use super::judging::{judge_all, Pending, Work, WINDOW};
-pub use super::judging::{Captured, Item, Skip, Totals};
+pub use super::judging::{Captured, Item, NotJudged, Skip, Totals};
 pub use crate::server::store::BODY_PREVIEW_BYTES;
 use crate::server::ServerConfig;
 
@@ -169,6 +169,16 @@ fn work(
     }))
 }
 
+/// A request the capture does not show as sent (`docs/har.md` rule H12).
+fn not_judged(e: &EntryView<'_>, why: NotJudged) -> Work {
+    Work::Done(Item::NotJudged {
+        entry: e.index,
+        method: e.method().to_string(),
+        url: e.url().to_string(),
+        why,
+    })
+}
+
 fn bad(entry: usize, why: String) -> Work {
     Work::Done(Item::Bad { entry, why })
 }
@@ -271,10 +281,16 @@ fn entry_work(opts: &CaptureOptions, e: &EntryView<'_>) -> Work {
             notes,
         );
     }
+    if e.not_answered() {
+        return not_judged(e, NotJudged::NotSent);
+    }
     let body = match e.request_body() {
         Ok(b) => b,
         Err(why) => return bad(e.index, why.to_string()),
     };
+    if let Some(how) = body.cut {
+        return not_judged(e, NotJudged::BodyNotKept(how));
+    }
     notes.extend(body.notes);
     let req = ReceivedRequest {
         method: e.method().to_string(),

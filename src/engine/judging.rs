@@ -72,14 +72,54 @@ pub enum Item {
     },
     /// Could not be read or put on the wire as captured: skipped, with why.
     Bad { entry: usize, why: String },
+    /// A request to a judged host and path that is not judged, because the capture does not
+    /// show what was sent (`docs/har.md` rule H12): never a verdict.
+    NotJudged {
+        entry: usize,
+        method: String,
+        url: String,
+        why: NotJudged,
+    },
+}
+
+/// Why a request the local server would judge is not judged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotJudged {
+    /// The capture has no answer to it (status 0): it was not sent, or not answered.
+    NotSent,
+    /// The capture did not keep its body whole; the sentence says how.
+    BodyNotKept(String),
+}
+
+impl NotJudged {
+    /// `not_sent` or `body_not_kept`, as `check --output json` writes it.
+    pub fn id(&self) -> &'static str {
+        match self {
+            NotJudged::NotSent => "not_sent",
+            NotJudged::BodyNotKept(_) => "body_not_kept",
+        }
+    }
+
+    /// One sentence: "not sent: ..." or "not judged: the capture did not keep the body (...)".
+    pub fn sentence(&self) -> String {
+        match self {
+            NotJudged::NotSent => {
+                "not sent: the capture has no answer to it (status 0), so it is not judged".into()
+            }
+            NotJudged::BodyNotKept(how) => {
+                format!("not judged: the capture did not keep the body ({how})")
+            }
+        }
+    }
 }
 
 impl Item {
     pub fn entry(&self) -> usize {
         match self {
-            Item::Judged { entry, .. } | Item::Skipped { entry, .. } | Item::Bad { entry, .. } => {
-                *entry
-            }
+            Item::Judged { entry, .. }
+            | Item::Skipped { entry, .. }
+            | Item::Bad { entry, .. }
+            | Item::NotJudged { entry, .. } => *entry,
         }
     }
 }
@@ -93,8 +133,27 @@ pub struct Totals {
     pub skipped_other_host: usize,
     pub skipped_other_path: usize,
     pub unreadable: usize,
+    /// Not judged: the capture has no answer to them (status 0).
+    pub not_sent: usize,
+    /// Not judged: the capture did not keep their bodies whole.
+    pub body_not_kept: usize,
     /// `har` or `requests` (raw HTTP / curl blocks).
     pub format: &'static str,
+}
+
+impl Totals {
+    /// `, N not judged (X not sent, Y body not kept)` when some were not (`docs/har.md` rule
+    /// H12), for a summary line; empty otherwise.
+    pub fn not_judged_text(&self) -> String {
+        let n = self.not_sent + self.body_not_kept;
+        if n == 0 {
+            return String::new();
+        }
+        format!(
+            ", {n} not judged ({} not sent, {} body not kept)",
+            self.not_sent, self.body_not_kept
+        )
+    }
 }
 
 /// A request read from the capture: what became of it already, or what is to be judged.
@@ -233,6 +292,10 @@ fn count(totals: &mut Totals, item: &mut Item) {
             Skip::OtherPath => totals.skipped_other_path += 1,
         },
         Item::Bad { .. } => totals.unreadable += 1,
+        Item::NotJudged { why, .. } => match why {
+            NotJudged::NotSent => totals.not_sent += 1,
+            NotJudged::BodyNotKept(_) => totals.body_not_kept += 1,
+        },
     }
 }
 

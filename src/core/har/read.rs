@@ -93,6 +93,11 @@ struct Body<'a> {
     params: Option<Vec<NameValue<'a>>>,
     #[serde(default)]
     size: Option<f64>,
+    /// A capture tool's mark that it cut the body (`true`, or the bytes left out).
+    #[serde(default, rename = "_truncated")]
+    truncated: Option<serde_json::Value>,
+    #[serde(borrow, default)]
+    comment: Option<Cow<'a, str>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -212,8 +217,12 @@ pub fn split_url(url: &str) -> Option<UrlParts<'_>> {
 pub struct DecodedBody {
     pub bytes: Bytes,
     pub mime_type: Option<String>,
-    /// Remarks such as "the capture holds 2,048 of the body's 10,000 bytes".
+    /// Remarks such as "the form was given as fields and rebuilt".
     pub notes: Vec<String>,
+    /// Why the capture does not hold the whole body, when it does not (`docs/har.md` rule
+    /// H12): "the capture holds 2,048 of the request body's 10,000 bytes". A body not kept
+    /// whole is not judged.
+    pub cut: Option<String>,
 }
 
 /// Why a captured body cannot be read (the end of a sentence naming the entry).
@@ -275,23 +284,64 @@ fn decode_body(
         }
         _ => Vec::new(),
     };
-    let size = declared_size
-        .or(b.size)
-        .filter(|s| *s >= 0.0 && s.is_finite());
-    if let Some(size) = size {
-        let size = size as u64;
-        if (bytes.len() as u64) < size {
-            notes.push(format!(
-                "the capture holds {} of the {what}'s {size} bytes",
-                bytes.len()
-            ));
-        }
-    }
+    let cut = if b.text.is_some() {
+        cut_reason(b, bytes.len(), declared_size.or(b.size), what)
+    } else {
+        None
+    };
     Ok(DecodedBody {
         bytes: Bytes::from(bytes),
         mime_type: b.mime_type.as_deref().map(str::to_string),
         notes,
+        cut,
     })
+}
+
+/// Why a body's text is not the whole body: the capture tool says it cut it (`_truncated`, a
+/// `comment` saying so), or it is shorter than its declared size.
+fn cut_reason(b: &Body<'_>, held: usize, size: Option<f64>, what: &str) -> Option<String> {
+    if let Some(size) = size
+        .filter(|s| *s >= 0.0 && s.is_finite())
+        .map(|s| s as u64)
+    {
+        if (held as u64) < size {
+            return Some(format!(
+                "the capture holds {held} of the {what}'s {size} bytes"
+            ));
+        }
+    }
+    let marked = match &b.truncated {
+        Some(serde_json::Value::Bool(t)) => *t,
+        Some(serde_json::Value::Number(n)) => n.as_f64().is_some_and(|n| n > 0.0),
+        _ => false,
+    };
+    if marked {
+        return Some(format!(
+            "the capture tool marked its {what} as cut (_truncated)"
+        ));
+    }
+    b.comment.as_deref().filter(|c| says_cut(c)).map(|c| {
+        format!(
+            "the capture says of its {what}: \"{}\"",
+            crate::core::visible::escape_visible(c.as_bytes())
+        )
+    })
+}
+
+/// Whether a capture tool's comment on a body says that the body was cut.
+fn says_cut(comment: &str) -> bool {
+    let c = comment.to_ascii_lowercase();
+    [
+        "truncat",
+        "only the first",
+        "not recorded",
+        "not kept",
+        "omitted",
+        "partial",
+        "cut ",
+    ]
+    .iter()
+    .any(|w| c.contains(w))
 }
 
 impl<'a> EntryView<'a> {
@@ -338,25 +388,52 @@ impl<'a> EntryView<'a> {
             .map(|h| (h.name.as_ref(), h.value.as_ref()))
     }
 
-    /// The request body (`postData`): empty when there is none.
+    /// The request body (`postData`): empty when there is none. A body the capture did not
+    /// keep whole says why in `cut`: no `postData` text for a body that had bytes (`bodySize`
+    /// or `Content-Length` above 0; mitmproxy writes a GET's body so), a tool's mark, or fewer
+    /// bytes than declared.
     pub fn request_body(&self) -> Result<DecodedBody, BodyError> {
-        match &self.raw.request.post_data {
-            Some(b) => decode_body(
-                b,
-                self.raw.request.body_size.filter(|s| *s > 0.0),
-                "request body",
-            ),
-            None => {
-                let mut d = DecodedBody::default();
-                if let Some(n) = self.raw.request.body_size.filter(|s| *s > 0.0) {
-                    d.notes.push(format!(
-                        "the capture holds none of the request body's {} bytes",
-                        n as u64
-                    ));
-                }
-                Ok(d)
+        let declared = self.raw.request.body_size.filter(|s| *s > 0.0);
+        let length = self
+            .request_headers()
+            .find(|(n, _)| n.eq_ignore_ascii_case("content-length"))
+            .and_then(|(_, v)| v.trim().parse::<u64>().ok())
+            .filter(|n| *n > 0);
+        let mut d = match &self.raw.request.post_data {
+            Some(b) => decode_body(b, declared, "request body")?,
+            None => DecodedBody::default(),
+        };
+        let has_text =
+            self.raw.request.post_data.as_ref().is_some_and(|b| {
+                b.text.is_some() || b.params.as_ref().is_some_and(|p| !p.is_empty())
+            });
+        if d.cut.is_none() && !has_text {
+            if let Some(n) = declared.map(|s| s as u64).or(length) {
+                d.cut = Some(format!(
+                    "the capture holds none of the request body's {n} bytes"
+                ));
             }
         }
+        if d.cut.is_none() && has_text {
+            if let Some(n) = length.filter(|n| (d.bytes.len() as u64) < *n) {
+                d.cut = Some(format!(
+                    "the capture holds {} of the request body's {n} bytes (its Content-Length)",
+                    d.bytes.len()
+                ));
+            }
+        }
+        Ok(d)
+    }
+
+    /// Whether the capture has no answer to the request (a response with status 0, as
+    /// browsers and `history --output har` write a request that was not sent or not answered;
+    /// some tools write -1).
+    pub fn not_answered(&self) -> bool {
+        self.raw
+            .response
+            .as_ref()
+            .and_then(|r| r.status)
+            .is_some_and(|s| s <= 0.0)
     }
 
     /// The response status, when the entry has a response with one (browsers write `0` for a
@@ -714,10 +791,47 @@ mod tests {
         let form = out[1].as_ref().unwrap();
         assert_eq!(form.bytes, &b"a%20b=1%262"[..]);
         assert!(form.notes[0].contains("form fields"));
-        assert!(
-            out[2].as_ref().unwrap().notes[0].contains("holds 2 of the request body's 10 bytes")
+        assert_eq!(
+            out[2].as_ref().unwrap().cut.as_deref(),
+            Some("the capture holds 2 of the request body's 10 bytes")
         );
+        assert_eq!(out[0].as_ref().unwrap().cut, None);
         assert!(out[3].as_ref().unwrap_err().to_string().contains("gzip"));
+    }
+
+    #[test]
+    fn bodies_not_kept_whole_say_why_and_unanswered_entries_are_told() {
+        let har = br#"{"log":{"entries":[
+          {"request":{"method":"GET","url":"http://h/a","bodySize":-1,"headers":[{"name":"Content-Length","value":"12"}]},"response":{"status":200}},
+          {"request":{"method":"POST","url":"http://h/a","bodySize":5}},
+          {"request":{"method":"POST","url":"http://h/a","postData":{"text":"[1","_truncated":true}}},
+          {"request":{"method":"POST","url":"http://h/a","postData":{"text":"[1","comment":"Body truncated at 2 bytes"}}},
+          {"request":{"method":"POST","url":"http://h/a","headers":[{"name":"content-length","value":"9"}],"postData":{"text":"[1"}}},
+          {"request":{"method":"POST","url":"http://h/a","bodySize":2,"postData":{"text":"[]","comment":"from the shop"}},"response":{"status":0}},
+          {"request":{"method":"GET","url":"http://h/a","bodySize":0},"response":{"status":-1}}
+        ]}}"#;
+        let mut out = Vec::new();
+        read_har_slice(har, |item| {
+            let e = item.unwrap();
+            out.push((e.request_body().unwrap().cut, e.not_answered()));
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        let cut: Vec<Option<&str>> = out.iter().map(|(c, _)| c.as_deref()).collect();
+        assert_eq!(
+            cut,
+            [
+                Some("the capture holds none of the request body's 12 bytes"),
+                Some("the capture holds none of the request body's 5 bytes"),
+                Some("the capture tool marked its request body as cut (_truncated)"),
+                Some("the capture says of its request body: \"Body truncated at 2 bytes\""),
+                Some("the capture holds 2 of the request body's 9 bytes (its Content-Length)"),
+                None,
+                None,
+            ]
+        );
+        let unanswered: Vec<bool> = out.iter().map(|(_, n)| *n).collect();
+        assert_eq!(unanswered, [false, false, false, false, false, true, true]);
     }
 
     #[test]
