@@ -21,7 +21,9 @@ use crate::store::KeySource;
 
 use super::keys::{profile_keys, rest_key_from_env_or_file};
 use crate::core::traffic::request_line;
-use crate::engine::capture::{is_rejected, judge_file, CaptureOptions, Item, Outcome, Skip};
+use crate::engine::capture::{
+    is_rejected, judge_file, CaptureOptions, Item, NotJudged, Outcome, Skip,
+};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum CheckOutput {
@@ -186,18 +188,34 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
 /// One request of the capture as a test case for the reports (`docs/test.md`): its place is
 /// `FILE:N` with N its number in the capture (`#N` in the text output); it passes when its
 /// signature and body are accepted, and a failure carries the answer and the diagnosis
-/// sentence. Requests skipped as not for the vendor are no case.
+/// sentence. Requests skipped as not for the vendor, or not sent, are no case; one whose body
+/// the capture did not keep is an error (`docs/har.md` rule H12).
 fn case_of(file: &str, item: &Item) -> Option<Case> {
     let mut case = Case {
         file: file.to_string(),
         ..Case::default()
     };
     match item {
-        Item::Skipped { .. } => return None,
+        Item::Skipped { .. }
+        | Item::NotJudged {
+            why: NotJudged::NotSent,
+            ..
+        } => return None,
         Item::Bad { entry, why } => {
             case.line = *entry;
             case.name = format!("#{entry} (unreadable)");
             case.error = Some(why.clone());
+        }
+        Item::NotJudged {
+            entry,
+            method,
+            url,
+            why,
+        } => {
+            // Not judged, so neither passed nor failed: an error, as an unreadable entry.
+            case.line = *entry;
+            case.name = format!("#{entry} {method} {url}");
+            case.error = Some(why.sentence());
         }
         Item::Judged { entry, seen, .. } => {
             let rejected = is_rejected(seen);
