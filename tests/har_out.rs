@@ -236,19 +236,22 @@ fn the_inspection_api_writes_valid_har_that_check_reads_back_with_the_same_verdi
     assert!(String::from_utf8_lossy(&body).contains("use format=har"));
 }
 
+/// `signscope ARGS` with its configuration and data in `dir` (no REST key from outside).
+fn signscope_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::cargo_bin("signscope")
+        .unwrap()
+        .args(args)
+        .env("SIGNSCOPE_CONFIG_DIR", dir.join("config"))
+        .env("SIGNSCOPE_DATA_DIR", dir.join("data"))
+        .env_remove("SIGNSCOPE_REST_KEY")
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn history_writes_valid_har_that_check_reads_back_with_the_same_verdicts() {
     let dir = tempfile::tempdir().unwrap();
-    let run = |args: &[&str]| {
-        Command::cargo_bin("signscope")
-            .unwrap()
-            .args(args)
-            .env("SIGNSCOPE_CONFIG_DIR", dir.path().join("config"))
-            .env("SIGNSCOPE_DATA_DIR", dir.path().join("data"))
-            .env_remove("SIGNSCOPE_REST_KEY")
-            .output()
-            .unwrap()
-    };
+    let run = |args: &[&str]| signscope_in(dir.path(), args);
     // Two sends through the demo profile's in-process server: one taken, one whose (correctly
     // signed) body is not JSON.
     assert_eq!(run(&["send", "--body", "[]"]).status.code(), Some(0));
@@ -299,16 +302,7 @@ fn history_writes_valid_har_that_check_reads_back_with_the_same_verdicts() {
 #[test]
 fn check_does_not_judge_what_history_did_not_send_or_did_not_keep() {
     let dir = tempfile::tempdir().unwrap();
-    let run = |args: &[&str]| {
-        Command::cargo_bin("signscope")
-            .unwrap()
-            .args(args)
-            .env("SIGNSCOPE_CONFIG_DIR", dir.path().join("config"))
-            .env("SIGNSCOPE_DATA_DIR", dir.path().join("data"))
-            .env_remove("SIGNSCOPE_REST_KEY")
-            .output()
-            .unwrap()
-    };
+    let run = |args: &[&str]| signscope_in(dir.path(), args);
     // A body of 200 KB, signed and sent whole; history keeps its first 64 KiB.
     let name = "n".repeat(200_000);
     let big =

@@ -411,14 +411,7 @@ fn summary_line(o: &Outcome, unverified: usize) -> String {
             t.skipped_other_path
         ));
     }
-    if t.not_sent + t.body_not_kept > 0 {
-        s.push_str(&format!(
-            ", {} not judged ({} not sent, {} body not kept)",
-            t.not_sent + t.body_not_kept,
-            t.not_sent,
-            t.body_not_kept
-        ));
-    }
+    s.push_str(&t.not_judged_text());
     if t.unreadable > 0 {
         s.push_str(&format!(", {} unreadable", t.unreadable));
     }

@@ -138,14 +138,7 @@ fn open_har(
                 if skipped > 0 {
                     s.push_str(&format!(", {skipped} to other hosts or paths skipped"));
                 }
-                if t.not_sent + t.body_not_kept > 0 {
-                    s.push_str(&format!(
-                        ", {} not judged ({} not sent, {} body not kept)",
-                        t.not_sent + t.body_not_kept,
-                        t.not_sent,
-                        t.body_not_kept
-                    ));
-                }
+                s.push_str(&t.not_judged_text());
                 if t.unreadable > 0 {
                     s.push_str(&format!(", {} unreadable", t.unreadable));
                     if let Some((entry, why)) = &first_bad {
