@@ -461,6 +461,7 @@ fn shown(item: &Item) -> String {
         }
         Item::Skipped { entry, why, .. } => format!("#{entry} skipped {why:?}"),
         Item::Bad { entry, why } => format!("#{entry} bad {why}"),
+        Item::NotJudged { entry, why, .. } => format!("#{entry} not judged {why:?}"),
     }
 }
 
