@@ -88,59 +88,13 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
         watch,
         har,
     } = opts;
-    if let Some(h) = &har {
-        // A file that is not there is one sentence before the terminal is taken over.
-        std::fs::metadata(h).map_err(|e| anyhow::anyhow!("--har {}: {e}", h.display()))?;
-    }
-    if let Some(w) = &watch {
-        // A bad URL is one sentence before the terminal is taken over.
-        crate::client::stream::stream_url(w, "--watch")?;
-    }
-    // The in-process server's port is bound first: a pinned port already in use is said before
-    // anything else, and the address is known for the first frame. The server itself starts
-    // once the profile, and its forwarding, is known, on the workbench's runtime.
-    let listener = bind_listener(listen)?;
-    // Drawing goes to stdout: redirected, the workbench cannot run (it said "could not set up
-    // the terminal: No such device or address (os error 6)").
-    if !std::io::IsTerminal::is_terminal(&std::io::stdout()) {
-        anyhow::bail!(
-            "the workbench needs a terminal, but standard output is not one; in scripts use a subcommand (`signscope --help` lists them)"
-        );
-    }
+    let listener = check_before_the_terminal(har.as_deref(), watch.as_deref(), listen)?;
     fixed_mmap_threshold();
     let paths = crate::store::Paths::discover().map_err(|e| anyhow::anyhow!("{e}"))?;
     // The user's keys file: a bad entry is one sentence before the terminal is taken.
     user_keys::load(&paths.config_dir).map_err(|e| anyhow::anyhow!(e))?;
-    // Logs go to a file in the data dir, never to the terminal the workbench draws on.
-    let log_warning = match crate::logging::init_file(&paths.data_dir) {
-        Ok(crate::logging::Logging::File(path)) => {
-            tracing::debug!(log = %path.display(), config_dir = %paths.config_dir.display(),
-                data_dir = %paths.data_dir.display(), "workbench starting");
-            None
-        }
-        Ok(_) => None,
-        Err(warning) => Some(warning.to_string()),
-    };
-    // The engine opens the profile and applies the one last-used policy
-    // (`docs/architecture.md`, "Last used profile"). With several saved profiles and none used
-    // last, the CLI asks for --profile; the workbench opens the demo and says so.
-    let opts = crate::engine::ClientOptions::default();
-    let mut note = None;
-    // Opened unmarked: the event loop remembers it as the last used one after the first frame
-    // (the write syncs to disk).
-    let open =
-        |name: Option<&str>| crate::engine::Session::open_unmarked_in(paths.clone(), name, opts);
-    let mut session = match open(profile.as_deref()) {
-        Ok(s) => s,
-        Err(e @ crate::engine::EngineError::ChooseProfile { .. }) if profile.is_none() => {
-            note = Some(format!("{e}; the demo is open"));
-            open(Some(crate::store::DEMO_PROFILE))?
-        }
-        Err(e) => match profile {
-            Some(name) => anyhow::bail!("cannot open profile {name}: {e}"),
-            None => anyhow::bail!("{e}"),
-        },
-    };
+    let log_warning = start_logging(&paths);
+    let (mut session, mut note) = open_session(paths, profile)?;
     // The in-process server: on --listen or a free loopback port, for the Traffic view and for
     // profiles whose URLs say `embedded`.
     let rt = runtime::build_runtime()?;
@@ -152,33 +106,7 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
     tracing::debug!(profile = %loaded.name, demo = loaded.is_demo, key = loaded.key.is_some(),
         "profile opened");
     let (mut app, mut startup) = open_app(loaded, Utc::now());
-    // The Traffic view follows the in-process server (started now when the profile did not
-    // need it), or the server named with --watch.
-    let traffic_source = match watch {
-        Some(url) => Ok((url.trim_end_matches('/').to_string(), true)),
-        None => session
-            .embedded_url()
-            .map(|u| (u, false))
-            .map_err(|e| e.to_string()),
-    };
-    match traffic_source {
-        Ok((address, watching)) => {
-            startup.extend(update::update(
-                &mut app,
-                message::Message::Traffic(components::traffic::TrafficMsg::Source {
-                    address: address.clone(),
-                    watching,
-                }),
-            ));
-            startup.push(effect::Command::FollowTraffic(address));
-        }
-        Err(e) => {
-            update::update(
-                &mut app,
-                message::Message::Traffic(components::traffic::TrafficMsg::Waiting(e)),
-            );
-        }
-    }
+    startup.extend(follow_traffic(&mut app, watch, &mut session));
     if let Some(path) = har {
         app.view = layout::View::Traffic;
         startup.push(effect::Command::OpenHar {
@@ -187,23 +115,7 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
         });
     }
     app.theme = theme::Theme::new(theme::Theme::no_color_from_env());
-    if let Some(w) = log_warning {
-        note = Some(match note {
-            Some(n) => format!("{n}; {w}"),
-            None => w,
-        });
-    }
-    // First, as `serve --addr` says it: everyone who can reach the address can use the server
-    // and read every request it keeps.
-    if let Some(w) = listen_warning(listen) {
-        note = Some(match note {
-            Some(n) => format!("{w}; {n}"),
-            None => w,
-        });
-    }
-    if note.is_none() && session.is_demo() {
-        note = Some(send_keys::demo_note());
-    }
+    let note = first_note(note, log_warning, listen, &session);
     runtime::run_app_on(
         rt,
         app,
@@ -212,6 +124,122 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
         startup,
         runtime::LoopHooks::default(),
     )
+}
+
+/// What is said in one sentence before the terminal is taken over: a HAR file that is not
+/// there, a bad --watch URL, a pinned port already in use, an output that is not a terminal.
+/// Returns the in-process server's listener: its port is bound first, so the address is known
+/// for the first frame (the server itself starts once the profile, and its forwarding, is
+/// known, on the workbench's runtime).
+fn check_before_the_terminal(
+    har: Option<&std::path::Path>,
+    watch: Option<&str>,
+    listen: Option<std::net::SocketAddr>,
+) -> anyhow::Result<std::net::TcpListener> {
+    if let Some(h) = har {
+        std::fs::metadata(h).map_err(|e| anyhow::anyhow!("--har {}: {e}", h.display()))?;
+    }
+    if let Some(w) = watch {
+        crate::client::stream::stream_url(w, "--watch")?;
+    }
+    let listener = bind_listener(listen)?;
+    // Drawing goes to stdout: redirected, the workbench cannot run (it said "could not set up
+    // the terminal: No such device or address (os error 6)").
+    if !std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        anyhow::bail!(
+            "the workbench needs a terminal, but standard output is not one; in scripts use a subcommand (`signscope --help` lists them)"
+        );
+    }
+    Ok(listener)
+}
+
+/// Logs go to a file in the data dir, never to the terminal the workbench draws on; why not,
+/// for the first status line.
+fn start_logging(paths: &crate::store::Paths) -> Option<String> {
+    match crate::logging::init_file(&paths.data_dir) {
+        Ok(crate::logging::Logging::File(path)) => {
+            tracing::debug!(log = %path.display(), config_dir = %paths.config_dir.display(),
+                data_dir = %paths.data_dir.display(), "workbench starting");
+            None
+        }
+        Ok(_) => None,
+        Err(warning) => Some(warning.to_string()),
+    }
+}
+
+/// The engine opens the profile and applies the one last-used policy (`docs/architecture.md`,
+/// "Last used profile"). With several saved profiles and none used last, the CLI asks for
+/// --profile; the workbench opens the demo and says so (the note). Opened unmarked: the event
+/// loop remembers it as the last used one after the first frame (the write syncs to disk).
+fn open_session(
+    paths: crate::store::Paths,
+    profile: Option<String>,
+) -> anyhow::Result<(crate::engine::Session, Option<String>)> {
+    let opts = crate::engine::ClientOptions::default();
+    let open =
+        |name: Option<&str>| crate::engine::Session::open_unmarked_in(paths.clone(), name, opts);
+    match open(profile.as_deref()) {
+        Ok(s) => Ok((s, None)),
+        Err(e @ crate::engine::EngineError::ChooseProfile { .. }) if profile.is_none() => {
+            let note = format!("{e}; the demo is open");
+            Ok((open(Some(crate::store::DEMO_PROFILE))?, Some(note)))
+        }
+        Err(e) => match profile {
+            Some(name) => anyhow::bail!("cannot open profile {name}: {e}"),
+            None => anyhow::bail!("{e}"),
+        },
+    }
+}
+
+/// The Traffic view follows the in-process server (started now when the profile did not need
+/// it), or the server named with --watch; the commands that start it.
+fn follow_traffic(
+    app: &mut App,
+    watch: Option<String>,
+    session: &mut crate::engine::Session,
+) -> Vec<effect::Command> {
+    let source = match watch {
+        Some(url) => Ok((url.trim_end_matches('/').to_string(), true)),
+        None => session
+            .embedded_url()
+            .map(|u| (u, false))
+            .map_err(|e| e.to_string()),
+    };
+    let (address, watching) = match source {
+        Ok(s) => s,
+        Err(e) => {
+            let msg = components::traffic::TrafficMsg::Waiting(e);
+            update::update(app, message::Message::Traffic(msg));
+            return vec![];
+        }
+    };
+    let msg = components::traffic::TrafficMsg::Source {
+        address: address.clone(),
+        watching,
+    };
+    let mut cmds = update::update(app, message::Message::Traffic(msg));
+    cmds.push(effect::Command::FollowTraffic(address));
+    cmds
+}
+
+/// The first status line: a public --listen address first (as `serve --addr` says it: everyone
+/// who can reach the address can use the server and read every request it keeps), then what
+/// opening said, then a log file that could not be written; the demo's note when nothing else.
+fn first_note(
+    note: Option<String>,
+    log_warning: Option<String>,
+    listen: Option<std::net::SocketAddr>,
+    session: &crate::engine::Session,
+) -> Option<String> {
+    let parts: Vec<String> = listen_warning(listen)
+        .into_iter()
+        .chain(note)
+        .chain(log_warning)
+        .collect();
+    if parts.is_empty() && session.is_demo() {
+        return Some(send_keys::demo_note());
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
 }
 
 /// The workbench on a loaded profile: the App, and every command `update` asked for while

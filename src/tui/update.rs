@@ -140,15 +140,7 @@ impl RoutedEffect for DiagnoseEffect {
 
 fn route(app: &mut App, msg: Message) -> Vec<Command> {
     match msg {
-        Message::Key(key) => {
-            if key.kind == KeyEventKind::Release {
-                return vec![];
-            }
-            if app.too_small() {
-                return on_key_too_small(app, key);
-            }
-            on_key(app, key)
-        }
+        Message::Key(key) => on_terminal_key(app, key),
         Message::Mouse(m) => on_mouse(app, m),
         // Not into a box no one can see: the clipboard still holds it for a bigger window.
         Message::Paste(_) if app.too_small() => vec![],
@@ -178,52 +170,9 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             }
             vec![]
         }
-        Message::ProfileSaved(Ok(name)) => {
-            // Saved under this name (a new one for Save As and for the demo profile).
-            app.profile = CurrentProfile {
-                name: name.clone(),
-                is_demo: false,
-            };
-            let mut cmds = update(app, Message::Request(RequestMsg::Saved(name)));
-            app.events.on_profile_saved(true);
-            if app.quit_after_save {
-                app.quit = true;
-                cmds.push(Command::Quit);
-            } else if let Some(load) = app.load_after_save.take() {
-                cmds.extend(unsaved::run_load(app, *load));
-            }
-            cmds
-        }
-        Message::ProfileSaved(Err(e)) => {
-            app.events.on_profile_saved(false);
-            let cmds = update(app, Message::Request(RequestMsg::SaveFailed));
-            app.quit_after_save = false;
-            app.load_after_save = None;
-            // The edits stay in memory; the user can save elsewhere (Alt-S).
-            let save_as = crate::tui::components::request::keys::KEYS
-                .label_of(crate::tui::components::request::keys::Action::SaveAs);
-            app.say(format!(
-                "{e} (edits kept; {save_as} saves under another name)"
-            ));
-            cmds
-        }
-        Message::LoadRequest { request, timestamp } => {
-            // A capture's host is where its client sent it, not where the editor sends: the
-            // URL field stays, and the status says so.
-            let note = format!(
-                "its host was not taken: it is sent to {} (the URL field)",
-                app.request.url.text()
-            );
-            unsaved::load_or_ask(
-                app,
-                PendingLoad::Request {
-                    request,
-                    timestamp,
-                    what: "the captured request".into(),
-                    note: Some(note),
-                },
-            )
-        }
+        Message::ProfileSaved(Ok(name)) => profile_saved(app, name),
+        Message::ProfileSaved(Err(e)) => profile_save_failed(app, e),
+        Message::LoadRequest { request, timestamp } => load_capture(app, request, timestamp),
         Message::Terminate => {
             app.quit = true;
             vec![Command::Quit]
@@ -245,41 +194,12 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
                 path: Some(path),
             },
         ),
-        Message::Events(m) => {
-            let before = app.events.rev();
-            let effects = events::update(&mut app.events, m);
-            // An edit makes the sentence on the status line stale ("Item deleted: Ctrl-Z brings
-            // it back." after more edits): it goes; what this message says comes after.
-            if app.events.rev() != before {
-                app.edited();
-            }
-            route_effects(app, effects)
-        }
+        Message::Events(m) => events_msg(app, m),
         Message::History(m) => {
             let effects = history::update(&mut app.history, m);
             route_effects(app, effects)
         }
-        Message::Profiles(m) => {
-            let after_save = match &m {
-                ProfilesMsg::Done(_) => Some(true),
-                ProfilesMsg::Failed(_) => Some(false),
-                _ => None,
-            };
-            let effects = profiles::update(&mut app.profiles, &app.profile.name, m);
-            let mut cmds = route_effects(app, effects);
-            // The quit waiting for the profile editor's save: the other edits are saved next
-            // (their save quits), or the workbench quits now; a failed save quits nothing.
-            if let Some(ok) = after_save.filter(|_| app.quit_after_draft_save) {
-                app.quit_after_draft_save = false;
-                if ok && app.unsaved() {
-                    cmds.extend(route_effects(app, vec![PopupEffect::SaveThenQuit]));
-                } else if ok {
-                    app.quit = true;
-                    cmds.push(Command::Quit);
-                }
-            }
-            cmds
-        }
+        Message::Profiles(m) => profiles_msg(app, m),
         Message::Traffic(m) => {
             app.traffic.account = (
                 app.request.api_key.text().to_string(),
@@ -293,6 +213,109 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             route_effects(app, effects)
         }
     }
+}
+
+/// A key from the terminal: releases are ignored; a window too small for the workbench has
+/// its own few keys.
+fn on_terminal_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
+    if key.kind == KeyEventKind::Release {
+        return vec![];
+    }
+    if app.too_small() {
+        return on_key_too_small(app, key);
+    }
+    on_key(app, key)
+}
+
+/// The profile was saved under `name` (a new one for Save As and for the demo profile): it is
+/// the one in use; a quit or a load that waited for the save goes on.
+fn profile_saved(app: &mut App, name: String) -> Vec<Command> {
+    app.profile = CurrentProfile {
+        name: name.clone(),
+        is_demo: false,
+    };
+    let mut cmds = update(app, Message::Request(RequestMsg::Saved(name)));
+    app.events.on_profile_saved(true);
+    if app.quit_after_save {
+        app.quit = true;
+        cmds.push(Command::Quit);
+    } else if let Some(load) = app.load_after_save.take() {
+        cmds.extend(unsaved::run_load(app, *load));
+    }
+    cmds
+}
+
+/// The save failed: the edits stay in memory (the user can save elsewhere, Alt-S) and what
+/// waited for the save does not happen.
+fn profile_save_failed(app: &mut App, e: String) -> Vec<Command> {
+    app.events.on_profile_saved(false);
+    let cmds = update(app, Message::Request(RequestMsg::SaveFailed));
+    app.quit_after_save = false;
+    app.load_after_save = None;
+    let save_as = crate::tui::components::request::keys::KEYS
+        .label_of(crate::tui::components::request::keys::Action::SaveAs);
+    app.say(format!(
+        "{e} (edits kept; {save_as} saves under another name)"
+    ));
+    cmds
+}
+
+/// A capture loaded into the request editor (asked first while it has unsaved edits). Its host
+/// is where its client sent it, not where the editor sends: the URL field stays, and the status
+/// says so.
+fn load_capture(
+    app: &mut App,
+    request: Box<crate::tui::model::EditorRequest>,
+    timestamp: String,
+) -> Vec<Command> {
+    let note = format!(
+        "its host was not taken: it is sent to {} (the URL field)",
+        app.request.url.text()
+    );
+    unsaved::load_or_ask(
+        app,
+        PendingLoad::Request {
+            request,
+            timestamp,
+            what: "the captured request".into(),
+            note: Some(note),
+        },
+    )
+}
+
+/// A message of the Events view. An edit makes the sentence on the status line stale ("Item
+/// deleted: Ctrl-Z brings it back." after more edits): it goes; what this message says comes
+/// after.
+fn events_msg(app: &mut App, m: EventsMsg) -> Vec<Command> {
+    let before = app.events.rev();
+    let effects = events::update(&mut app.events, m);
+    if app.events.rev() != before {
+        app.edited();
+    }
+    route_effects(app, effects)
+}
+
+/// A message of the Profiles view. The quit waiting for the profile editor's save: the other
+/// edits are saved next (their save quits), or the workbench quits now; a failed save quits
+/// nothing.
+fn profiles_msg(app: &mut App, m: ProfilesMsg) -> Vec<Command> {
+    let after_save = match &m {
+        ProfilesMsg::Done(_) => Some(true),
+        ProfilesMsg::Failed(_) => Some(false),
+        _ => None,
+    };
+    let effects = profiles::update(&mut app.profiles, &app.profile.name, m);
+    let mut cmds = route_effects(app, effects);
+    if let Some(ok) = after_save.filter(|_| app.quit_after_draft_save) {
+        app.quit_after_draft_save = false;
+        if ok && app.unsaved() {
+            cmds.extend(route_effects(app, vec![PopupEffect::SaveThenQuit]));
+        } else if ok {
+            app.quit = true;
+            cmds.push(Command::Quit);
+        }
+    }
+    cmds
 }
 
 /// A history or Traffic request sent again was answered: the answer goes to the status line

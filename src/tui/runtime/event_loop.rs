@@ -96,9 +96,9 @@ async fn event_loop(
     app: &mut App,
     session: Option<Session>,
     startup: Vec<Command>,
-    mut hooks: LoopHooks,
+    hooks: LoopHooks,
     tx: UnboundedSender<Message>,
-    mut rx: UnboundedReceiver<Message>,
+    rx: UnboundedReceiver<Message>,
 ) -> anyhow::Result<()> {
     let mut fx = Effects::new(tx.clone());
     fx.session = session;
@@ -107,70 +107,136 @@ async fn event_loop(
         Message::Resize(size.width, size.height),
         Message::Tick(Utc::now()),
     ];
-    let mut events = Some(EventStream::new());
-    let mut sigterm = signal(tokio::signal::unix::SignalKind::terminate())?;
-    let mut sighup = signal(tokio::signal::unix::SignalKind::hangup())?;
+    let mut lp = Loop {
+        term,
+        fx,
+        events: Some(EventStream::new()),
+        tx,
+        rx,
+        sigterm: signal(tokio::signal::unix::SignalKind::terminate())?,
+        sighup: signal(tokio::signal::unix::SignalKind::hangup())?,
+        selected: selection(app),
+        pacer: FramePacer::new(FRAME_INTERVAL),
+        draw_at: None,
+        hooks,
+    };
     // Everything `update` asked for while the App was filled (the first signature, the
     // validation of a saved events batch, following the traffic...), run once the first frame
     // is on screen.
     let mut startup = Some(startup);
-    // The saved request selected in each profile is remembered when it changes (a selection is
-    // not an edit: the profile file is not written).
-    let mut selected = selection(app);
-    let mut pacer = FramePacer::new(FRAME_INTERVAL);
-    // When a frame is owed for background arrivals that came too soon after the last one.
-    let mut draw_at: Option<Instant> = None;
     loop {
         // Apply everything that is already waiting, then draw once.
         let woke_with_messages = !pending.is_empty();
+        let urgent = lp.apply(app, &mut pending);
+        lp.remember_selection(app);
+        if app.quit {
+            tracing::debug!("workbench quitting");
+            return Ok(());
+        }
+        lp.draw_when_due(app, urgent, woke_with_messages)?;
+        if let Some(startup) = startup.take() {
+            for cmd in startup {
+                lp.fx.execute(cmd);
+            }
+            lp.fx.mark_last_used();
+        }
+        if !lp.wait(app, &mut pending).await? {
+            return Ok(());
+        }
+    }
+}
+
+/// What the event loop holds between turns besides the App.
+struct Loop<'t> {
+    term: &'t mut Term,
+    fx: Effects,
+    /// The terminal's input (None while an external editor owns the terminal).
+    events: Option<EventStream>,
+    tx: UnboundedSender<Message>,
+    rx: UnboundedReceiver<Message>,
+    sigterm: tokio::signal::unix::Signal,
+    sighup: tokio::signal::unix::Signal,
+    /// The saved request selected in each profile is remembered when it changes (a selection is
+    /// not an edit: the profile file is not written).
+    selected: (String, String),
+    pacer: FramePacer,
+    /// When a frame is owed for background arrivals that came too soon after the last one.
+    draw_at: Option<Instant>,
+    hooks: LoopHooks,
+}
+
+impl Loop<'_> {
+    /// Update the App with every waiting message and run the commands it returns; whether one
+    /// of them was urgent (not a background arrival).
+    fn apply(&mut self, app: &mut App, pending: &mut Vec<Message>) -> bool {
         let mut urgent = false;
         for msg in pending.drain(..) {
             urgent |= !is_background(&msg);
             for cmd in update(app, msg) {
                 match cmd {
                     Command::Quit => {}
-                    Command::EditBody(text) => {
-                        // Stop reading the terminal while the editor owns it.
-                        drop(events.take());
-                        let result = edit_externally(term, &text);
-                        events = Some(EventStream::new());
-                        let _ = tx.send(Message::Request(RequestMsg::EditorDone(result)));
-                    }
-                    other => fx.execute(other),
+                    Command::EditBody(text) => self.edit_body(&text),
+                    other => self.fx.execute(other),
                 }
             }
         }
-        if app.profile.name != selected.0 || app.request.requests.selected_name() != selected.1 {
-            selected = selection(app);
-            if let Some(store) = fx.session.as_ref().map(|s| s.store()) {
-                if let Err(e) = store.remember_request(&selected.0, &selected.1) {
-                    tracing::debug!(error = %e, "selected request not remembered");
-                }
+        urgent
+    }
+
+    /// Open the body in `$EDITOR`; the terminal is not read while the editor owns it.
+    fn edit_body(&mut self, text: &str) {
+        drop(self.events.take());
+        let result = edit_externally(self.term, text);
+        self.events = Some(EventStream::new());
+        let _ = self
+            .tx
+            .send(Message::Request(RequestMsg::EditorDone(result)));
+    }
+
+    /// Remember the profile's selected saved request when it changed.
+    fn remember_selection(&mut self, app: &App) {
+        if app.profile.name == self.selected.0
+            && app.request.requests.selected_name() == self.selected.1
+        {
+            return;
+        }
+        self.selected = selection(app);
+        if let Some(store) = self.fx.session.as_ref().map(|s| s.store()) {
+            if let Err(e) = store.remember_request(&self.selected.0, &self.selected.1) {
+                tracing::debug!(error = %e, "selected request not remembered");
             }
         }
-        if app.quit {
-            tracing::debug!("workbench quitting");
-            return Ok(());
-        }
+    }
+
+    /// Draw now, or later when background arrivals came too soon after the last frame.
+    fn draw_when_due(
+        &mut self,
+        app: &App,
+        urgent: bool,
+        woke_with_messages: bool,
+    ) -> anyhow::Result<()> {
         let now = Instant::now();
-        match pacer.decide(now, urgent, woke_with_messages, draw_at) {
+        match self
+            .pacer
+            .decide(now, urgent, woke_with_messages, self.draw_at)
+        {
             Frame::Now => {
-                terminal::draw_whole(term, |f| crate::tui::view::draw(f, app))?;
-                pacer.drawn(Instant::now());
-                draw_at = None;
-                if let Some(after_draw) = hooks.after_draw.as_mut() {
+                terminal::draw_whole(self.term, |f| crate::tui::view::draw(f, app))?;
+                self.pacer.drawn(Instant::now());
+                self.draw_at = None;
+                if let Some(after_draw) = self.hooks.after_draw.as_mut() {
                     after_draw();
                 }
             }
-            Frame::At(t) => draw_at = Some(t),
+            Frame::At(t) => self.draw_at = Some(t),
             Frame::None => {}
         }
-        if let Some(startup) = startup.take() {
-            for cmd in startup {
-                fx.execute(cmd);
-            }
-            fx.mark_last_used();
-        }
+        Ok(())
+    }
+
+    /// Wait for the next input, answer, tick, owed frame or signal, into `pending`; false when
+    /// the terminal's input has ended.
+    async fn wait(&mut self, app: &App, pending: &mut Vec<Message>) -> anyhow::Result<bool> {
         let tick = if app.wants_tick() {
             let now = Utc::now();
             let ms_to_next = 1000 - (now.timestamp_subsec_millis() as u64 % 1000);
@@ -178,7 +244,8 @@ async fn event_loop(
         } else {
             None
         };
-        let ev = events.get_or_insert_with(EventStream::new);
+        let draw_at = self.draw_at;
+        let ev = self.events.get_or_insert_with(EventStream::new);
         let mut from_channel = false;
         tokio::select! {
             e = ev.next() => match e {
@@ -192,16 +259,16 @@ async fn event_loop(
                     pending.push(m)
                 },
                 Some(Err(e)) => return Err(e).context("reading the terminal failed"),
-                None => return Ok(()),
+                None => return Ok(false),
             },
-            m = rx.recv() => if let Some(m) = m { pending.push(m); from_channel = true },
+            m = self.rx.recv() => if let Some(m) = m { pending.push(m); from_channel = true },
             _ = async { if let Some(t) = tick { t.await } }, if tick.is_some() => pending.push(Message::Tick(Utc::now())),
             _ = async { if let Some(t) = draw_at { tokio::time::sleep_until(t.into()).await } }, if draw_at.is_some() => {}
-            _ = sigterm.recv() => {
+            _ = self.sigterm.recv() => {
                 tracing::debug!("SIGTERM: quitting");
                 pending.push(Message::Terminate)
             }
-            _ = sighup.recv() => {
+            _ = self.sighup.recv() => {
                 tracing::debug!("SIGHUP: quitting");
                 pending.push(Message::Terminate)
             }
@@ -213,12 +280,13 @@ async fn event_loop(
         // wake that waker instead of this task, and keys would arrive one event late.)
         if from_channel {
             while pending.len() < MAX_DRAIN {
-                match rx.try_recv() {
+                match self.rx.try_recv() {
                     Ok(m) => pending.push(m),
                     Err(_) => break,
                 }
             }
         }
+        Ok(true)
     }
 }
 

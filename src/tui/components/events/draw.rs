@@ -29,37 +29,7 @@ pub fn layout(area: Rect, state: &EventsState) -> EventsLayout {
     let [main, footer] =
         Layout::vertical([Constraint::Min(4), Constraint::Length(footer_h)]).areas(area);
     let wide = main.width >= 110;
-    let (left, right) = if wide {
-        // The form takes 58% of the width, more (up to two thirds) when the items table needs
-        // it to show every column.
-        let form_w = if state.mode == Mode::Form {
-            let rows: Vec<usize> = state
-                .items_window(main)
-                .into_iter()
-                .map(|(r, _)| r)
-                .collect();
-            (table_width(state, &rows) + 2).clamp(main.width * 58 / 100, main.width * 2 / 3)
-        } else {
-            main.width * 58 / 100
-        };
-        let [l, r] =
-            Layout::horizontal([Constraint::Length(form_w), Constraint::Min(0)]).areas(main);
-        (l, r)
-    } else {
-        let fields_h = if state.mode == Mode::Form {
-            6 + u16::from(suggesting(state))
-        } else {
-            0
-        };
-        let items_h = if state.mode == Mode::Form {
-            (state.draft.items.len() as u16 + 3).clamp(4, 8)
-        } else {
-            0
-        };
-        let [l, r] = Layout::vertical([Constraint::Length(fields_h + items_h), Constraint::Min(5)])
-            .areas(main);
-        (l, r)
-    };
+    let (left, right) = columns(main, wide, state);
     let mut l = EventsLayout {
         wide,
         footer,
@@ -80,62 +50,107 @@ pub fn layout(area: Rect, state: &EventsState) -> EventsLayout {
             }
         }
     }
-
     // Right (or bottom): preview | problems | response.
-    let has_response = state.has_response();
     if wide {
-        // The response grows with the terminal: 10 rows, or two fifths of the column.
-        let resp_h = if has_response && state.mode == Mode::Form {
-            (right.height * 2 / 5).max(10)
-        } else {
-            0
-        };
-        // The problems pane is as tall as its wrapped problems, up to 45% of the column (then
-        // it scrolls with the selection).
-        let most = (right.height.saturating_sub(resp_h) * 45 / 100).max(3);
-        let mut want = 2u16;
-        for p in &state.problems {
-            want +=
-                wrap_words(&problem_spans(&MEASURE, p), right.width.saturating_sub(2)).len() as u16;
-            if want >= most {
-                break;
-            }
-        }
-        let [preview, problems, response] = Layout::vertical([
-            Constraint::Min(5),
-            Constraint::Length(want.clamp(3, most)),
-            Constraint::Length(resp_h),
-        ])
-        .areas(right);
-        if state.mode == Mode::Form {
-            l.preview = Some(preview);
-            if has_response {
-                l.response = Some(response);
-            }
-        } else {
-            // The raw editor is on the left: the response takes the preview's place.
-            l.response = Some(preview);
-        }
-        l.problems = problems;
+        layout_right_column(&mut l, right, state);
     } else {
-        let [a, b] = Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)])
-            .areas(right);
-        if state.mode == Mode::Form {
-            l.preview = Some(a);
-        } else {
-            l.raw = Some(a);
-        }
-        if has_response {
-            let [p, r] =
-                Layout::vertical([Constraint::Percentage(40), Constraint::Percentage(60)]).areas(b);
-            l.problems = p;
-            l.response = Some(r);
-        } else {
-            l.problems = b;
-        }
+        layout_bottom(&mut l, right, state);
     }
     layout_problems(&mut l, state);
     l
+}
+
+/// The view's two parts: side by side on a wide screen (the form, or the raw editor, on the
+/// left), else the form above the rest.
+fn columns(main: Rect, wide: bool, state: &EventsState) -> (Rect, Rect) {
+    let form = state.mode == Mode::Form;
+    if wide {
+        // The form takes 58% of the width, more (up to two thirds) when the items table needs
+        // it to show every column.
+        let form_w = if form {
+            let rows: Vec<usize> = state
+                .items_window(main)
+                .into_iter()
+                .map(|(r, _)| r)
+                .collect();
+            (table_width(state, &rows) + 2).clamp(main.width * 58 / 100, main.width * 2 / 3)
+        } else {
+            main.width * 58 / 100
+        };
+        let [l, r] =
+            Layout::horizontal([Constraint::Length(form_w), Constraint::Min(0)]).areas(main);
+        (l, r)
+    } else {
+        let fields_h = if form {
+            6 + u16::from(suggesting(state))
+        } else {
+            0
+        };
+        let items_h = if form {
+            (state.draft.items.len() as u16 + 3).clamp(4, 8)
+        } else {
+            0
+        };
+        let [l, r] = Layout::vertical([Constraint::Length(fields_h + items_h), Constraint::Min(5)])
+            .areas(main);
+        (l, r)
+    }
+}
+
+/// A wide screen's right column: the preview, the problems (as tall as their wrapped lines, up
+/// to 45% of the column, then they scroll with the selection) and the response (10 rows, or
+/// two fifths of the column). The raw editor is on the left: the response takes the preview's
+/// place.
+fn layout_right_column(l: &mut EventsLayout, right: Rect, state: &EventsState) {
+    let has_response = state.has_response();
+    let resp_h = if has_response && state.mode == Mode::Form {
+        (right.height * 2 / 5).max(10)
+    } else {
+        0
+    };
+    let most = (right.height.saturating_sub(resp_h) * 45 / 100).max(3);
+    let mut want = 2u16;
+    for p in &state.problems {
+        want += wrap_words(&problem_spans(&MEASURE, p), right.width.saturating_sub(2)).len() as u16;
+        if want >= most {
+            break;
+        }
+    }
+    let [preview, problems, response] = Layout::vertical([
+        Constraint::Min(5),
+        Constraint::Length(want.clamp(3, most)),
+        Constraint::Length(resp_h),
+    ])
+    .areas(right);
+    if state.mode == Mode::Form {
+        l.preview = Some(preview);
+        if has_response {
+            l.response = Some(response);
+        }
+    } else {
+        l.response = Some(preview);
+    }
+    l.problems = problems;
+}
+
+/// A narrow screen's bottom part: the preview (or the raw editor) beside the problems, which
+/// share their column with the response when there is one.
+fn layout_bottom(l: &mut EventsLayout, bottom: Rect, state: &EventsState) {
+    let [a, b] =
+        Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(bottom);
+    if state.mode == Mode::Form {
+        l.preview = Some(a);
+    } else {
+        l.raw = Some(a);
+    }
+    if state.has_response() {
+        let [p, r] =
+            Layout::vertical([Constraint::Percentage(40), Constraint::Percentage(60)]).areas(b);
+        l.problems = p;
+        l.response = Some(r);
+    } else {
+        l.problems = b;
+    }
 }
 
 /// Wide: one field per row. Narrow: two per row after the URL; the second starts at half the

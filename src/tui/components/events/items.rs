@@ -181,21 +181,10 @@ pub(super) fn items_key(state: &mut EventsState, key: KeyEvent) -> String {
         }
         _ => {}
     }
-    // The list's keys: the selection and the `/` filter.
-    let visible = state.sync_items_list();
-    match state.items_list.on_key(&key, visible.len()) {
-        Outcome::Ignored => {}
-        Outcome::Handled | Outcome::Moved | Outcome::Filtered => {
-            let visible = state.visible_items();
-            state.items_list.clamp(visible.len());
-            if let Some(r) = visible.get(state.items_list.selected) {
-                state.row = *r;
-            }
-            return String::new();
-        }
+    if list_key(state, &key) {
+        return String::new();
     }
     let n = state.draft.items.len();
-    let mut say = String::new();
     match key.code {
         KeyCode::Char('K') => move_item(state, true),
         KeyCode::Char('J') => move_item(state, false),
@@ -206,88 +195,120 @@ pub(super) fn items_key(state: &mut EventsState, key: KeyEvent) -> String {
             state.col = Column::ALL[(state.col.index() + 1).min(Column::ALL.len() - 1)]
         }
         KeyCode::Enter | KeyCode::Char('e') => state.start_edit(),
-        KeyCode::Char('f') => {
-            state.snapshot_items();
-            let n = state.extras.derive_ids();
-            if n == 0 {
-                state.items_history.undo.pop();
-            }
-            say = if n == 0 {
-                "Every item already has its derived item_id and index.".into()
-            } else {
-                format!(
-                    "item_id and index derived (group-variant, position) for {}.",
-                    counted(n, "item")
-                )
-            };
-            state.refresh();
-        }
+        KeyCode::Char('f') => return derive_ids(state),
         KeyCode::Char(' ') | KeyCode::Char('c') if state.row < n => {
             state.snapshot_items();
             state.draft.items[state.row].clicked = !state.draft.items[state.row].clicked;
             state.refresh();
         }
-        KeyCode::Char('a') | KeyCode::Insert => {
-            state.snapshot_items();
-            let at = if n == 0 { 0 } else { state.row + 1 };
-            let template = state.draft.items.get(state.row).cloned();
-            let item = ItemDraft {
-                currency: template.map(|t| t.currency).unwrap_or_default(),
-                ..ItemDraft::default()
-            };
-            state.draft.items.insert(at, item);
-            state
-                .extras
-                .items
-                .insert(at.min(state.extras.items.len()), ItemRest::default());
-            state.row = at;
-            state.col = Column::GroupId;
-            // The new, empty row is shown whatever the filter was. The keys that follow are
-            // the table's (Enter or e edits the cell), not typed into the row.
-            state.items_list.set_filter("");
-            state.items_changed();
-            say = format!(
-                "Item added: Enter edits its cells, {} takes it back.",
-                crate::tui::keymap::TEXT_KEYS.label_of(crate::tui::keymap::TextAction::Undo)
-            );
-        }
-        KeyCode::Char('y') if state.row < n => {
-            state.snapshot_items();
-            let item = state.draft.items[state.row].clone();
-            // The copy is a new row: its item_id and index are the derived ones.
-            let mut extra = state
-                .extras
-                .items
-                .get(state.row)
-                .cloned()
-                .unwrap_or_default();
-            for m in DERIVED_MEMBERS {
-                extra.edited(m);
-            }
-            state.draft.items.insert(state.row + 1, item);
-            state
-                .extras
-                .items
-                .insert((state.row + 1).min(state.extras.items.len()), extra);
-            state.row += 1;
-            state.items_changed();
-        }
+        KeyCode::Char('a') | KeyCode::Insert => return add_item(state),
+        KeyCode::Char('y') if state.row < n => duplicate_item(state),
         KeyCode::Char('d') | KeyCode::Char('x') | KeyCode::Delete if state.row < n => {
-            state.snapshot_items();
-            state.draft.items.remove(state.row);
-            if state.row < state.extras.items.len() {
-                state.extras.items.remove(state.row);
-            }
-            state.row = state.row.min(state.draft.items.len().saturating_sub(1));
-            state.items_changed();
-            say = format!(
-                "Item deleted: {} brings it back.",
-                crate::tui::keymap::TEXT_KEYS.label_of(crate::tui::keymap::TextAction::Undo)
-            );
+            return delete_item(state)
         }
         _ => {}
     }
-    say
+    String::new()
+}
+
+/// The list's keys: the selection and the `/` filter; whether the list took the key.
+fn list_key(state: &mut EventsState, key: &KeyEvent) -> bool {
+    let visible = state.sync_items_list();
+    match state.items_list.on_key(key, visible.len()) {
+        Outcome::Ignored => false,
+        Outcome::Handled | Outcome::Moved | Outcome::Filtered => {
+            let visible = state.visible_items();
+            state.items_list.clamp(visible.len());
+            if let Some(r) = visible.get(state.items_list.selected) {
+                state.row = *r;
+            }
+            true
+        }
+    }
+}
+
+/// `f`: every item gets its derived item_id and index (group-variant, position); an undo step
+/// only when something changed.
+fn derive_ids(state: &mut EventsState) -> String {
+    state.snapshot_items();
+    let n = state.extras.derive_ids();
+    if n == 0 {
+        state.items_history.undo.pop();
+    }
+    state.refresh();
+    if n == 0 {
+        "Every item already has its derived item_id and index.".into()
+    } else {
+        format!(
+            "item_id and index derived (group-variant, position) for {}.",
+            counted(n, "item")
+        )
+    }
+}
+
+/// `a`: a new, empty item after the selected one (its currency), its first cell selected.
+fn add_item(state: &mut EventsState) -> String {
+    state.snapshot_items();
+    let n = state.draft.items.len();
+    let at = if n == 0 { 0 } else { state.row + 1 };
+    let template = state.draft.items.get(state.row).cloned();
+    let item = ItemDraft {
+        currency: template.map(|t| t.currency).unwrap_or_default(),
+        ..ItemDraft::default()
+    };
+    state.draft.items.insert(at, item);
+    state
+        .extras
+        .items
+        .insert(at.min(state.extras.items.len()), ItemRest::default());
+    state.row = at;
+    state.col = Column::GroupId;
+    // The new, empty row is shown whatever the filter was. The keys that follow are the
+    // table's (Enter or e edits the cell), not typed into the row.
+    state.items_list.set_filter("");
+    state.items_changed();
+    format!(
+        "Item added: Enter edits its cells, {} takes it back.",
+        crate::tui::keymap::TEXT_KEYS.label_of(crate::tui::keymap::TextAction::Undo)
+    )
+}
+
+/// `y`: a copy of the selected item after it; the copy's item_id and index are the derived
+/// ones (it is a new row).
+fn duplicate_item(state: &mut EventsState) {
+    state.snapshot_items();
+    let item = state.draft.items[state.row].clone();
+    let mut extra = state
+        .extras
+        .items
+        .get(state.row)
+        .cloned()
+        .unwrap_or_default();
+    for m in DERIVED_MEMBERS {
+        extra.edited(m);
+    }
+    state.draft.items.insert(state.row + 1, item);
+    state
+        .extras
+        .items
+        .insert((state.row + 1).min(state.extras.items.len()), extra);
+    state.row += 1;
+    state.items_changed();
+}
+
+/// `d`: the selected item goes (an undo brings it back).
+fn delete_item(state: &mut EventsState) -> String {
+    state.snapshot_items();
+    state.draft.items.remove(state.row);
+    if state.row < state.extras.items.len() {
+        state.extras.items.remove(state.row);
+    }
+    state.row = state.row.min(state.draft.items.len().saturating_sub(1));
+    state.items_changed();
+    format!(
+        "Item deleted: {} brings it back.",
+        crate::tui::keymap::TEXT_KEYS.label_of(crate::tui::keymap::TextAction::Undo)
+    )
 }
 
 fn move_item(state: &mut EventsState, up: bool) {

@@ -11,7 +11,7 @@ use ratatui::layout::{Position, Rect};
 use super::draw::{layout, preview_max_scroll, preview_page, preview_page_up, response_max_scroll};
 use super::items;
 use super::keys::{Action, KEYS};
-use super::message::{EventsEffect, EventsMsg};
+use super::message::{EventsEffect, EventsMsg, SendReport};
 use super::parts::EventsLayout;
 use super::state::{completions, EventsState, Field, Focus, Mode, PromptKind};
 use crate::core::events::Level;
@@ -100,27 +100,7 @@ fn update_msg(state: &mut EventsState, msg: EventsMsg) -> Vec<EventsEffect> {
         EventsMsg::Key(_) => Vec::new(),
         EventsMsg::Run(action) => run(state, action),
         EventsMsg::Paste(text) => {
-            if let Some((_, input)) = &mut state.prompt {
-                if std::mem::take(&mut state.prompt_prefilled) {
-                    input.set("");
-                }
-                input.insert_str(&text);
-            } else if let Some(input) = &mut state.editing {
-                input.insert_str(&text);
-            } else {
-                match state.focus {
-                    Focus::Field(field) => {
-                        state.input_mut(field).insert_str(&text);
-                        state.refresh();
-                    }
-                    Focus::Raw => {
-                        if state.raw.insert_str(&text).is_some() {
-                            state.refresh();
-                        }
-                    }
-                    Focus::Items | Focus::Problems | Focus::Response => {}
-                }
-            }
+            on_paste(state, &text);
             Vec::new()
         }
         EventsMsg::Mouse(mouse, area) => {
@@ -158,52 +138,89 @@ fn update_msg(state: &mut EventsState, msg: EventsMsg) -> Vec<EventsEffect> {
             state.last_path = Some(path);
             said(say)
         }
-        EventsMsg::FileExists(path) => {
-            let say = format!(
-                "{} already exists; Enter replaces it, Esc keeps it.",
-                path.display()
-            );
-            state.prompt = Some((PromptKind::Save, LineInput::new(path.display().to_string())));
-            state.replace_ok = Some(path);
-            said(say)
-        }
-        // The path entered comes back in the prompt, to be fixed.
-        EventsMsg::FileError(why) => match state.prompt_sent.take() {
-            Some((kind, path)) if state.prompt.is_none() => {
-                state.prompt = Some((kind, LineInput::new(path)));
-                said(format!(
-                    "{why}; fix the path and press Enter (Esc cancels)."
-                ))
-            }
-            _ => said(why),
-        },
-        EventsMsg::Sent(result) => {
-            state.sending = false;
-            let ok = matches!(result, Ok(ref r) if (200..300).contains(&r.status));
-            let mut effects = said(match &result {
-                Ok(r) => format!("Collector answered {} in {} ms.", r.status, r.elapsed_ms),
-                Err(why) => why.clone(),
-            });
-            state.response = Some(result);
-            state.response_scroll = 0;
-            state.stored = None;
-            if state.local && (ok || matches!(state.response, Some(Ok(_)))) {
-                // The last events the collector kept: the ones just sent.
-                effects.push(EventsEffect::FetchStored {
-                    url: format!(
-                        "{}/_inspect/events?limit={}",
-                        state.analytics_url.text().trim_end_matches('/'),
-                        state.sent_events.max(1)
-                    ),
-                });
-            }
-            effects
-        }
+        EventsMsg::FileExists(path) => file_exists(state, path),
+        EventsMsg::FileError(why) => file_error(state, why),
+        EventsMsg::Sent(result) => sent(state, result),
         EventsMsg::Stored(result) => {
             state.stored = Some(result);
             Vec::new()
         }
     }
+}
+
+/// A paste goes where typing would: the open prompt (over its prefilled path), the cell being
+/// edited, or the focused field or raw editor.
+fn on_paste(state: &mut EventsState, text: &str) {
+    if let Some((_, input)) = &mut state.prompt {
+        if std::mem::take(&mut state.prompt_prefilled) {
+            input.set("");
+        }
+        input.insert_str(text);
+    } else if let Some(input) = &mut state.editing {
+        input.insert_str(text);
+    } else {
+        match state.focus {
+            Focus::Field(field) => {
+                state.input_mut(field).insert_str(text);
+                state.refresh();
+            }
+            Focus::Raw => {
+                if state.raw.insert_str(text).is_some() {
+                    state.refresh();
+                }
+            }
+            Focus::Items | Focus::Problems | Focus::Response => {}
+        }
+    }
+}
+
+/// A save to a new file found one there: the prompt asks again, Enter now replaces it.
+fn file_exists(state: &mut EventsState, path: PathBuf) -> Vec<EventsEffect> {
+    let say = format!(
+        "{} already exists; Enter replaces it, Esc keeps it.",
+        path.display()
+    );
+    state.prompt = Some((PromptKind::Save, LineInput::new(path.display().to_string())));
+    state.replace_ok = Some(path);
+    said(say)
+}
+
+/// A file could not be read or written: the path entered comes back in the prompt, to be
+/// fixed.
+fn file_error(state: &mut EventsState, why: String) -> Vec<EventsEffect> {
+    match state.prompt_sent.take() {
+        Some((kind, path)) if state.prompt.is_none() => {
+            state.prompt = Some((kind, LineInput::new(path)));
+            said(format!(
+                "{why}; fix the path and press Enter (Esc cancels)."
+            ))
+        }
+        _ => said(why),
+    }
+}
+
+/// The collector answered (or the send failed): the response pane shows it; the local
+/// collector is asked for the events it kept, the ones just sent.
+fn sent(state: &mut EventsState, result: Result<SendReport, String>) -> Vec<EventsEffect> {
+    state.sending = false;
+    let ok = matches!(result, Ok(ref r) if (200..300).contains(&r.status));
+    let mut effects = said(match &result {
+        Ok(r) => format!("Collector answered {} in {} ms.", r.status, r.elapsed_ms),
+        Err(why) => why.clone(),
+    });
+    state.response = Some(result);
+    state.response_scroll = 0;
+    state.stored = None;
+    if state.local && (ok || matches!(state.response, Some(Ok(_)))) {
+        effects.push(EventsEffect::FetchStored {
+            url: format!(
+                "{}/_inspect/events?limit={}",
+                state.analytics_url.text().trim_end_matches('/'),
+                state.sent_events.max(1)
+            ),
+        });
+    }
+    effects
 }
 
 /// Run one action of the view's table (from its key, the copy menu or the command palette).
@@ -296,64 +313,15 @@ pub fn run(state: &mut EventsState, action: Action) -> Vec<EventsEffect> {
 }
 
 fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
-    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-
     // A path prompt takes every key.
-    if let Some((kind, mut input)) = state.prompt.take() {
-        let prefilled = std::mem::take(&mut state.prompt_prefilled);
-        match key.code {
-            KeyCode::Esc => {
-                state.replace_ok = None;
-                return said("Cancelled.".into());
-            }
-            KeyCode::Enter => {
-                let path = input.text().trim().to_string();
-                if path.is_empty() {
-                    state.prompt = Some((kind, input));
-                    return said("Type a file path first.".into());
-                }
-                state.prompt_sent = Some((kind, path.clone()));
-                // A relative path names a file in the working directory: the effect and the
-                // message that follows carry the whole path.
-                let path: PathBuf = crate::tui::widgets::prompt::resolved(&path);
-                state.ensure_current();
-                return match kind {
-                    PromptKind::Load => vec![EventsEffect::LoadFile(path)],
-                    // A file of this session (loaded or saved here) or one the user agreed to
-                    // replace is overwritten; any other path only when nothing is there.
-                    PromptKind::Save
-                        if state.last_path.as_ref() == Some(&path)
-                            || state.replace_ok.as_ref() == Some(&path) =>
-                    {
-                        state.replace_ok = None;
-                        vec![EventsEffect::SaveFile(path, state.preview.clone())]
-                    }
-                    PromptKind::Save => {
-                        vec![EventsEffect::SaveNewFile(path, state.preview.clone())]
-                    }
-                };
-            }
-            _ => {
-                let typed = matches!(key.code, KeyCode::Char(_))
-                    && !key
-                        .modifiers
-                        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
-                if prefilled && typed {
-                    input.set("");
-                }
-                input.handle_key(&key);
-                state.prompt = Some((kind, input));
-            }
-        }
-        return Vec::new();
+    if let Some((kind, input)) = state.prompt.take() {
+        return prompt_key(state, kind, input, key);
     }
-
     // Editing a cell in place.
     if let Some(input) = state.editing.take() {
         items::edit_key(state, input, key);
         return Vec::new();
     }
-
     // Keys that work everywhere in the view (the workbench's one keymap: Ctrl-G / F9 send,
     // Ctrl-S saves, Ctrl-P switches what the pane shows, Ctrl-O opens; copies are in the copy
     // menu, Alt-Y).
@@ -363,17 +331,75 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
     if state.focus == Focus::Response && response_key(state, key) {
         return Vec::new();
     }
+    if view_key(state, &key) {
+        return Vec::new();
+    }
+    focused_key(state, key)
+}
+
+/// A key while the path prompt is open: Esc cancels, Enter asks for the file, the rest edits
+/// (typing replaces a prefilled path).
+fn prompt_key(
+    state: &mut EventsState,
+    kind: PromptKind,
+    mut input: LineInput,
+    key: KeyEvent,
+) -> Vec<EventsEffect> {
+    let prefilled = std::mem::take(&mut state.prompt_prefilled);
     match key.code {
-        KeyCode::Tab => {
-            state.cycle_focus(false);
-            return Vec::new();
+        KeyCode::Esc => {
+            state.replace_ok = None;
+            said("Cancelled.".into())
         }
-        KeyCode::BackTab => {
-            state.cycle_focus(true);
-            return Vec::new();
+        KeyCode::Enter => {
+            let path = input.text().trim().to_string();
+            if path.is_empty() {
+                state.prompt = Some((kind, input));
+                return said("Type a file path first.".into());
+            }
+            state.prompt_sent = Some((kind, path.clone()));
+            // A relative path names a file in the working directory: the effect and the
+            // message that follows carry the whole path.
+            let path: PathBuf = crate::tui::widgets::prompt::resolved(&path);
+            state.ensure_current();
+            match kind {
+                PromptKind::Load => vec![EventsEffect::LoadFile(path)],
+                // A file of this session (loaded or saved here) or one the user agreed to
+                // replace is overwritten; any other path only when nothing is there.
+                PromptKind::Save
+                    if state.last_path.as_ref() == Some(&path)
+                        || state.replace_ok.as_ref() == Some(&path) =>
+                {
+                    state.replace_ok = None;
+                    vec![EventsEffect::SaveFile(path, state.preview.clone())]
+                }
+                PromptKind::Save => {
+                    vec![EventsEffect::SaveNewFile(path, state.preview.clone())]
+                }
+            }
         }
-        // The preview pages by its height less a line (nothing is skipped) and stops with its
-        // last line on its last row.
+        _ => {
+            let typed = matches!(key.code, KeyCode::Char(_))
+                && !key
+                    .modifiers
+                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+            if prefilled && typed {
+                input.set("");
+            }
+            input.handle_key(&key);
+            state.prompt = Some((kind, input));
+            Vec::new()
+        }
+    }
+}
+
+/// The view's own moves, whatever has the focus: Tab / Shift-Tab between the panes, and the
+/// preview's pages (by its height less a line, so nothing is skipped, stopping with its last
+/// line on its last row). Whether the key was one.
+fn view_key(state: &mut EventsState, key: &KeyEvent) -> bool {
+    match key.code {
+        KeyCode::Tab => state.cycle_focus(false),
+        KeyCode::BackTab => state.cycle_focus(true),
         KeyCode::PageDown | KeyCode::PageUp => {
             if let Some(pane) = layout(state.area, state).preview {
                 let page = preview_page(state, pane);
@@ -385,11 +411,16 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
                     preview_page_up(state, pane)
                 };
             }
-            return Vec::new();
         }
-        _ => {}
+        _ => return false,
     }
+    true
+}
 
+/// A key for the focused pane: a field (Ctrl-N completes), the raw editor, the problems list
+/// (Enter jumps to the problem) or the items table.
+fn focused_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     match state.focus {
         Focus::Field(field) => {
             match key.code {
@@ -424,7 +455,7 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
             _ => {}
         },
         Focus::Items => return said(items::items_key(state, key)),
-        // Its keys are taken above.
+        // Its keys are taken by `on_key`.
         Focus::Response => {}
     }
     Vec::new()
