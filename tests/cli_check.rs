@@ -185,7 +185,7 @@ fn mitmproxy_capture_of_signed_requests_is_verified_and_diagnosed_per_account() 
     let (code, text, _) = check(&[h]);
     assert_eq!(code, 2, "{text}");
     assert!(
-        text.contains("give it with --rest-key-env VAR, or --key API_KEY=VAR"),
+        text.contains("give it with --rest-key REF, or --key API_KEY=REF"),
         "{text}"
     );
 }

@@ -719,3 +719,76 @@ fn a_leading_question_mark_in_the_query_is_left_out_and_said() {
         assert!(!String::from_utf8_lossy(&out.stdout).contains("??"));
     }
 }
+
+/// `--rest-key REF` and its older spellings are one reference, read by one resolver: the same
+/// signature from every kind; a bad reference or an unreadable one is one sentence naming it
+/// and the fix, never the key.
+#[test]
+fn every_key_reference_signs_the_same_and_bad_ones_are_one_sentence() {
+    let dir = Dir::new();
+    let key = dir.file("rest.key", format!("{REST}\n").as_bytes());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    let base = || {
+        let mut c = cmd();
+        c.args(["sign", "--method", "PUT", "--path", "/v2/batch"])
+            .args([
+                "--query",
+                "test=1",
+                "--timestamp",
+                TS,
+                "--api-key",
+                "pub-key",
+            ])
+            .args(["--body", "[]", "--output", "signature"])
+            .env("SIGNSCOPE_TEST_KEY", REST);
+        c
+    };
+    let want = format!("{}\n", expected(b"[]").signature());
+    let file_ref = format!("file:{}", key.display());
+    let cmd_ref = format!("cmd:cat '{}'", key.display());
+    let cmd_line = format!("cat '{}'", key.display());
+    for args in [
+        ["--rest-key", "env:SIGNSCOPE_TEST_KEY"],
+        ["--rest-key", &file_ref],
+        ["--rest-key", &cmd_ref],
+        ["--rest-key-env", "SIGNSCOPE_TEST_KEY"],
+        ["--rest-key-command", &cmd_line],
+    ] {
+        let out = stdout_of(base().args(args));
+        assert_eq!(String::from_utf8(out).unwrap(), want, "{args:?}");
+    }
+    // A key pasted where a reference belongs: refused, not repeated.
+    fails_with(
+        base().args(["--rest-key", REST]),
+        "--rest-key: a REST key reference starts with env:, file:, cmd: or keyring:",
+    );
+    // Two spellings at once.
+    fails_with(
+        base().args(["--rest-key", "env:A", "--rest-key-env", "B"]),
+        "cannot be used with",
+    );
+    // An empty variable, a command that prints nothing, a directory: the reference and the fix.
+    fails_with(
+        base().args(["--rest-key", "env:SIGNSCOPE_EMPTY_KEY"]).env("SIGNSCOPE_EMPTY_KEY", ""),
+        "the REST key from environment variable SIGNSCOPE_EMPTY_KEY is empty; put the key there or give another reference (--rest-key)",
+    );
+    fails_with(
+        base().args(["--rest-key", "cmd:true"]),
+        "the REST key from command `true` is empty",
+    );
+    let dir_ref = format!("file:{}", dir.0.path().display());
+    fails_with(
+        base().args(["--rest-key", &dir_ref]),
+        "is a directory; give the file inside it",
+    );
+    // A failing command: its stderr is shown, its stdout (the key) never.
+    let failing = format!(
+        "cmd:sh -c 'cat \"{}\"; echo vault locked >&2; exit 1'",
+        key.display()
+    );
+    fails_with(base().args(["--rest-key", &failing]), "vault locked");
+}

@@ -17,9 +17,8 @@ use crate::core::time::parse_timestamp;
 use crate::core::visible::escape_visible;
 use crate::core::SigningForm;
 use crate::engine::capture::JudgeKeys;
-use crate::store::KeySource;
 
-use super::keys::{profile_keys, rest_key_from_env_or_file};
+use super::keys::{account_key_source, profile_keys, resolve};
 use crate::core::traffic::request_line;
 use crate::engine::capture::{
     is_rejected, judge_file, CaptureOptions, Item, NotJudged, Outcome, Skip,
@@ -40,16 +39,13 @@ pub struct CheckArgs {
     /// reads stdin.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
-    /// Read the REST key for signed indexing requests from this environment variable (for
-    /// every API key not given with --key).
-    #[arg(long, value_name = "VAR", conflicts_with = "rest_key_file")]
-    pub rest_key_env: Option<String>,
-    /// Read that REST key from this file (one trailing newline is ignored).
-    #[arg(long, value_name = "FILE")]
-    pub rest_key_file: Option<PathBuf>,
-    /// The REST key of one API key, from an environment variable, for captures that span
-    /// accounts: `--key klevu-123=SHOP1_REST_KEY`. Repeatable.
-    #[arg(long = "key", value_name = "API_KEY=ENV_VAR")]
+    /// The REST key for signed indexing requests (for every API key not given with --key).
+    #[command(flatten)]
+    pub key: super::keys::RestKeyArgs,
+    /// The REST key of one API key, by reference or from an environment variable, for captures
+    /// that span accounts: `--key klevu-123=env:SHOP1_REST_KEY` (or `klevu-123=SHOP1_REST_KEY`).
+    /// Repeatable.
+    #[arg(long = "key", value_name = "API_KEY=REF")]
     pub keys: Vec<String>,
     /// The REST key of a saved profile's API key, as `sign` and `send` take it (`--profile
     /// shop1`). Repeatable.
@@ -78,21 +74,17 @@ pub struct CheckArgs {
 /// The REST keys from the flags (none at all is allowed: a capture of collector requests needs
 /// none; a signed request then says which flag to give).
 fn keys(args: &CheckArgs) -> anyhow::Result<JudgeKeys> {
-    let default = match (&args.rest_key_env, &args.rest_key_file) {
-        (None, None) => None,
-        (env, file) => Some(rest_key_from_env_or_file(env.as_deref(), file.as_deref())?),
-    };
+    let default = args.key.resolve()?;
     let mut per_api = HashMap::new();
     for spec in &args.keys {
-        let Some((api, var)) = spec
+        let Some((api, reference)) = spec
             .split_once('=')
             .filter(|(a, v)| !a.is_empty() && !v.is_empty())
         else {
-            bail!("--key {spec:?} must have the form API_KEY=ENV_VAR (the REST key of API_KEY is read from the environment variable ENV_VAR)");
+            bail!("--key must have the form API_KEY=REF (the REST key of API_KEY by reference, e.g. klevu-123=env:SHOP1_REST_KEY)");
         };
-        let secret = KeySource::Env(var.to_string())
-            .resolve()
-            .map_err(|e| anyhow::anyhow!("{e} (--key {api}={var})"))?;
+        let source = account_key_source("--key", api, reference)?;
+        let secret = resolve(&source).map_err(|e| anyhow::anyhow!("{e} (--key {api}=…)"))?;
         per_api.insert(api.to_string(), secret);
     }
     for name in &args.profiles {
@@ -166,7 +158,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
         }
         if unverified > 0 {
             problems.push(format!(
-                "{unverified} signed {} not verified: no REST key was given for {}; give it with --rest-key-env VAR, or --key API_KEY=VAR per API key",
+                "{unverified} signed {} not verified: no REST key was given for {}; give it with --rest-key REF, or --key API_KEY=REF per API key",
                 if unverified == 1 { "request was" } else { "requests were" },
                 if unverified == 1 { "its API key" } else { "their API keys" }
             ));

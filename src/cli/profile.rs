@@ -3,7 +3,6 @@
 //! `show` and `list` describe where the REST key comes from, never the key.
 
 use std::io::Read;
-use std::path::PathBuf;
 
 use anyhow::{anyhow, Context};
 
@@ -36,7 +35,6 @@ pub enum ProfileCommand {
 }
 
 #[derive(Debug, clap::Args)]
-#[command(group = clap::ArgGroup::new("key").multiple(false))]
 pub struct NewArgs {
     pub name: String,
     /// Start from this profile (e.g. `demo`) instead of the defaults.
@@ -53,19 +51,14 @@ pub struct NewArgs {
     /// The public API key.
     #[arg(long, value_name = "KEY")]
     pub api_key: Option<String>,
-    /// Read the REST key from this environment variable when sending.
-    #[arg(long, value_name = "VAR", group = "key")]
-    pub rest_key_env: Option<String>,
-    /// Read the REST key from this file when sending.
-    #[arg(long, value_name = "FILE", group = "key")]
-    pub rest_key_file: Option<PathBuf>,
-    /// Run this command (no shell; split into words, quotes group words) and use its output as
-    /// the REST key, e.g. "pass show shop/rest-key".
-    #[arg(long, value_name = "CMD", group = "key")]
-    pub rest_key_command: Option<String>,
+    /// Where the REST key is read from when sending: the profile keeps this reference, never
+    /// the key.
+    #[command(flatten)]
+    pub key: super::keys::RestKeyArgs,
     /// Read the REST key from standard input now and store it in the profile file (which is
-    /// then readable by you only, mode 0600).
-    #[arg(long, group = "key")]
+    /// then readable by you only, mode 0600); `signscope key set` keeps it in the operating
+    /// system's key store instead.
+    #[arg(long, conflicts_with = "rest_key_ref")]
     pub store_rest_key_from_stdin: bool,
     /// Header prefix (SVC by default; KLEVU for a real account).
     #[arg(long, value_name = "X")]
@@ -183,12 +176,8 @@ fn new(store: &ProfileStore, a: NewArgs) -> anyhow::Result<u8> {
     if let Some(x) = a.header_prefix {
         p.set_header_prefix(&x);
     }
-    if let Some(var) = a.rest_key_env {
-        p.rest_key = KeySource::Env(var);
-    } else if let Some(f) = a.rest_key_file {
-        p.rest_key = KeySource::File(f);
-    } else if let Some(cmd) = a.rest_key_command {
-        p.rest_key = KeySource::Command(split_command(&cmd)?);
+    if let Some(source) = a.key.source()? {
+        p.rest_key = source;
     } else if a.store_rest_key_from_stdin {
         let mut text = String::new();
         std::io::stdin()
@@ -225,98 +214,4 @@ fn new(store: &ProfileStore, a: NewArgs) -> anyhow::Result<u8> {
     let outcome = store.create(&p)?;
     println!("{}", outcome.message());
     Ok(0)
-}
-
-/// Split a command line into words: whitespace separates, '…' and "…" group, \ escapes the next
-/// character outside single quotes. No expansion of any kind: it is not a shell.
-pub fn split_command(cmd: &str) -> anyhow::Result<Vec<String>> {
-    let mut words = Vec::new();
-    let mut cur = String::new();
-    let mut in_word = false;
-    let mut chars = cmd.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(ch) => cur.push(ch),
-                        None => {
-                            return Err(anyhow!("the REST key command has an unclosed ' quote"))
-                        }
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(ch) => cur.push(ch),
-                            None => {
-                                return Err(anyhow!("the REST key command ends with a lone \\"))
-                            }
-                        },
-                        Some(ch) => cur.push(ch),
-                        None => {
-                            return Err(anyhow!("the REST key command has an unclosed \" quote"))
-                        }
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                match chars.next() {
-                    Some(ch) => cur.push(ch),
-                    None => return Err(anyhow!("the REST key command ends with a lone \\")),
-                }
-            }
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut cur));
-                    in_word = false;
-                }
-            }
-            c => {
-                in_word = true;
-                cur.push(c);
-            }
-        }
-    }
-    if in_word {
-        words.push(cur);
-    }
-    if words.is_empty() {
-        return Err(anyhow!("the REST key command is empty"));
-    }
-    Ok(words)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn splits_like_argv_without_a_shell() {
-        assert_eq!(
-            split_command("pass show shop/key").unwrap(),
-            ["pass", "show", "shop/key"]
-        );
-        assert_eq!(
-            split_command(r#"op read "op://Vault/Shop Key/credential" 'a b' c\ d $HOME"#).unwrap(),
-            [
-                "op",
-                "read",
-                "op://Vault/Shop Key/credential",
-                "a b",
-                "c d",
-                "$HOME"
-            ]
-        );
-        assert_eq!(split_command("x ''").unwrap(), ["x", ""]);
-        assert!(split_command("  ").is_err());
-        assert!(split_command("a 'b").is_err());
-    }
 }

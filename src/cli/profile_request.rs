@@ -9,7 +9,6 @@ use crate::core::{Secret, AUTH_ALGO, CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX};
 use crate::store::profile::body_file_path;
 use crate::store::{suite_export, KeySource, Paths, Profile, ProfileStore, EMBEDDED_URL};
 
-use super::keys::rest_key_from_env_or_file;
 use super::request_flags::RequestFlags;
 use super::sign_args::{BodySource, SignArgs, DEFAULT_BASE_URL};
 
@@ -237,8 +236,7 @@ pub(crate) fn sign_inputs(
 ) -> anyhow::Result<SignInputs> {
     let flags = &args.request_flags;
     let Some(name) = &args.profile else {
-        let key =
-            rest_key_from_env_or_file(args.rest_key_env.as_deref(), args.rest_key_file.as_deref())?;
+        let key = args.key.require()?;
         let need = |v: &Option<String>, flag: &str| {
             v.clone()
                 .ok_or_else(|| anyhow!("give {flag} (or --profile NAME to sign a saved request)"))
@@ -261,7 +259,7 @@ pub(crate) fn sign_inputs(
             key,
             body,
             indexing_url: or(&args.indexing_url, DEFAULT_BASE_URL),
-            rest_key_env: args.rest_key_env.clone(),
+            rest_key_env: args.key.env_var(),
         });
     };
     let store = ProfileStore::open(&Paths::discover()?);
@@ -270,16 +268,15 @@ pub(crate) fn sign_inputs(
         p.select_request(r)?;
     }
     let saved = p.selected_request().clone();
-    let key = if args.rest_key_env.is_some() || args.rest_key_file.is_some() {
-        rest_key_from_env_or_file(args.rest_key_env.as_deref(), args.rest_key_file.as_deref())?
-    } else {
-        p.rest_key
-            .resolve()
-            .map_err(|e| anyhow!("profile \"{}\": {e}", p.name))?
-    };
-    let rest_key_env = match (&args.rest_key_env, &p.rest_key) {
-        (Some(v), _) => Some(v.clone()),
-        (None, KeySource::Env(v)) if args.rest_key_file.is_none() => Some(v.clone()),
+    if let Some(source) = args.key.source()? {
+        p.rest_key = source;
+    }
+    let key = p
+        .rest_key
+        .resolve()
+        .map_err(|e| anyhow!("profile \"{}\": {e}", p.name))?;
+    let rest_key_env = match &p.rest_key {
+        KeySource::Env(v) => Some(v.clone()),
         _ => None,
     };
     let s = saved.spec;

@@ -37,6 +37,9 @@ pub struct SendArgs {
     /// Method, path, query and body (each one left out is the profile's request's).
     #[command(flatten)]
     pub request_flags: RequestFlags,
+    /// The REST key for this send (default: the profile's; the profile is not changed).
+    #[command(flatten)]
+    pub key: super::keys::RestKeyArgs,
     #[arg(long, value_enum, default_value_t = Output::Text)]
     pub output: Output,
     #[command(flatten)]
@@ -76,6 +79,9 @@ pub fn run(args: SendArgs) -> anyhow::Result<u8> {
     let mut session = Session::open_in(Paths::discover()?, args.profile.as_deref(), opts)?;
     if let Some(name) = &args.request {
         session.profile_mut().select_request(name)?;
+    }
+    if let Some(source) = args.key.source()? {
+        session.profile_mut().rest_key = source;
     }
     let p = session.profile().request();
     let flags = &args.request_flags;

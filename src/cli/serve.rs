@@ -2,7 +2,8 @@
 //!
 //! The first stdout line is exactly `listening on http://ADDR` (flushed at once), so scripts can
 //! pass `--addr 127.0.0.1:0` and read the port. REST keys never appear on the command line:
-//! `--account API_KEY=ENV_VAR` names the environment variable that holds one.
+//! `--account API_KEY=REF` names one by reference (`env:NAME`, `file:PATH`, `cmd:COMMAND`,
+//! `keyring:SERVICE/ACCOUNT`, or an environment variable's bare name).
 
 use std::io::Write;
 use std::net::SocketAddr;
@@ -10,6 +11,9 @@ use std::net::SocketAddr;
 use anyhow::{bail, Context};
 
 use crate::core::{Secret, SigningForm};
+use crate::store::{KeyError, KeySource};
+
+use super::keys::{account_key_source, resolve};
 use crate::server::{self, ServerConfig, DEMO_API_KEY, DEMO_REST_KEY};
 
 use super::serve_ci::{write_ready_file, RunFollower};
@@ -20,11 +24,12 @@ pub struct ServeArgs {
     #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
 
-    /// An account: its public API key and the name of the environment variable holding its REST
-    /// key, e.g. `--account acme=ACME_REST_KEY`; `@PREFIX` after it adds a header prefix that
-    /// account answers to besides --header-prefix (`--account acme=ACME_REST_KEY@KLEVU`).
+    /// An account: its public API key and its REST key by reference, e.g. `--account
+    /// acme=env:ACME_REST_KEY` (or `keyring:signscope/acme`, `file:PATH`, `cmd:COMMAND`; a bare
+    /// `ACME_REST_KEY` names an environment variable); `@PREFIX` after it adds a header prefix
+    /// that account answers to besides --header-prefix (`--account acme=ACME_REST_KEY@KLEVU`).
     /// Repeatable.
-    #[arg(long = "account", value_name = "API_KEY=ENV_VAR[@PREFIX]")]
+    #[arg(long = "account", value_name = "API_KEY=REF[@PREFIX]")]
     pub accounts: Vec<String>,
 
     /// Add the demo account and print its (demo-only, public) keys.
@@ -86,54 +91,46 @@ pub struct ServeArgs {
     pub unverified_route: bool,
 }
 
-/// Parse one `--account API_KEY=ENV_VAR[@PREFIX]` and read the key from the environment. An
-/// error never repeats what follows the `=`: where a name belongs, a pasted key is common.
+/// Parse one `--account API_KEY=REF[@PREFIX]` and read the key: REF is a reference (`env:NAME`,
+/// `file:PATH`, `cmd:COMMAND`, `keyring:SERVICE/ACCOUNT`, read by the store's one resolver) or
+/// the bare name of an environment variable (read through `env`). `@PREFIX` is the part after
+/// the last '@' when it is letters, digits, '-' or '_'. An error never repeats what follows the
+/// `=`: where a reference belongs, a pasted key is common.
 fn account(
     spec: &str,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> anyhow::Result<(String, Secret, Option<String>)> {
     let Some((api_key, rest)) = spec.split_once('=') else {
-        bail!("--account {spec:?} must have the form API_KEY=ENV_VAR (the REST key is read from the environment variable ENV_VAR)");
+        bail!("--account must have the form API_KEY=REF (the REST key by reference, e.g. acme=env:ACME_REST_KEY)");
     };
-    let (var, prefix) = match rest.rsplit_once('@') {
-        Some((var, p)) if valid_env_name(var) => (var, Some(p)),
+    let (reference, prefix) = match rest.rsplit_once('@') {
+        Some((r, p)) if !r.is_empty() && valid_prefix(p) => (r, Some(p)),
         _ => (rest, None),
     };
-    if api_key.is_empty() || var.is_empty() {
-        bail!(
-            "--account {api_key:?}=… must have the form API_KEY=ENV_VAR with both parts non-empty"
-        );
+    if api_key.is_empty() || reference.is_empty() {
+        bail!("--account {api_key:?}=… must have the form API_KEY=REF with both parts non-empty");
     }
-    if !valid_env_name(var) {
-        bail!("--account {api_key:?}=… must name an environment variable (letters, digits and '_') after the '=', not hold the REST key itself (the value is not shown); e.g. export ACME_REST_KEY and pass --account {api_key}=ACME_REST_KEY");
-    }
-    if let Some(p) = prefix {
-        if !valid_prefix(p) {
-            bail!("the prefix {p:?} in --account {api_key}={var}@{p} must be letters, digits, '-' or '_' (e.g. KLEVU)");
+    let source = account_key_source("--account", api_key, reference)?;
+    let secret = match &source {
+        // The environment as given (the tests give their own).
+        KeySource::Env(var) => {
+            let value = env(var).ok_or_else(|| KeyError::EnvMissing { var: var.clone() })?;
+            let secret = Secret::from_read_text(value);
+            if secret.is_empty() {
+                return Err(KeyError::Empty {
+                    source_desc: source.describe(),
+                })
+                .with_context(|| format!("--account {api_key}=…"));
+            }
+            secret
         }
-    }
-    let Some(value) = env(var) else {
-        bail!("the environment variable {var} named by --account {api_key}={var} is not set (or not valid UTF-8)");
+        other => resolve(other)?,
     };
-    let secret = Secret::from_read_text(value);
-    if secret.is_empty() {
-        bail!("the environment variable {var} named by --account {api_key}={var} is empty; it must hold the REST key");
-    }
     Ok((
         api_key.to_string(),
         secret,
         prefix.map(str::to_ascii_uppercase),
     ))
-}
-
-/// An environment variable's name as a shell exports it: a letter or '_', then letters,
-/// digits and '_'.
-fn valid_env_name(name: &str) -> bool {
-    let mut bytes = name.bytes();
-    bytes
-        .next()
-        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
-        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
 fn valid_prefix(p: &str) -> bool {
@@ -260,7 +257,7 @@ async fn serve(args: ServeArgs, cfg: ServerConfig) -> anyhow::Result<u8> {
         out.flush()?;
     }
     if no_accounts {
-        eprintln!("signscope: warning: no accounts configured (use --demo or --account API_KEY=ENV_VAR); every signed request will be rejected as UNKNOWN_API_KEY");
+        eprintln!("signscope: warning: no accounts configured (use --demo or --account API_KEY=REF); every signed request will be rejected as UNKNOWN_API_KEY");
     }
     if !server.addr.ip().is_loopback() {
         eprintln!(
@@ -384,7 +381,7 @@ mod tests {
         let err = config(&parse(&["--account", "acme=EMPTY"]), &env).unwrap_err();
         assert!(format!("{err:#}").contains("empty"));
         let err = config(&parse(&["--account", "acme"]), &env).unwrap_err();
-        assert!(format!("{err:#}").contains("API_KEY=ENV_VAR"));
+        assert!(format!("{err:#}").contains("API_KEY=REF"));
         // A REST key pasted where the variable's name belongs is refused and never repeated.
         for pasted in ["k3y+/Pasted==", "k3y+/Pasted@x", "9pasted"] {
             let spec = format!("acme={pasted}");

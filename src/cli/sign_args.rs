@@ -30,7 +30,6 @@ pub enum Output {
 #[derive(Debug, clap::Args)]
 #[command(mut_arg("method", |a| a.required_unless_present("profile")))]
 #[command(mut_arg("path", |a| a.required_unless_present("profile")))]
-#[command(group(clap::ArgGroup::new("rest_key").args(["rest_key_env", "rest_key_file"])))]
 pub struct SignArgs {
     /// Take the request from a saved profile: its request (method, path, query, prefix, API key,
     /// content type, algorithm, body), its REST key source and its indexing URL. Flags given as
@@ -50,12 +49,9 @@ pub struct SignArgs {
     /// The public API key.
     #[arg(long, value_name = "K", required_unless_present = "profile")]
     pub api_key: Option<String>,
-    /// Read the REST key from this environment variable.
-    #[arg(long, value_name = "VAR")]
-    pub rest_key_env: Option<String>,
-    /// Read the REST key from this file (one trailing newline is ignored).
-    #[arg(long, value_name = "FILE")]
-    pub rest_key_file: Option<PathBuf>,
+    /// The REST key (default: the profile's).
+    #[command(flatten)]
+    pub key: super::keys::RestKeyArgs,
     /// Content-Type value to sign and send (default: application/json).
     #[arg(long, value_name = "CT")]
     pub content_type: Option<String>,

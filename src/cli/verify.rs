@@ -17,10 +17,9 @@ use crate::core::Secret;
 use crate::core::SigningForm;
 use crate::engine::capture::curl_body_file;
 
-use super::keys::{profile_keys, rest_key_from_env_or_file};
+use super::keys::profile_keys;
 
 #[derive(Debug, clap::Args)]
-#[command(group(clap::ArgGroup::new("rest_key").required(true).args(["rest_key_env", "rest_key_file", "profile"])))]
 pub struct VerifyArgs {
     /// The raw HTTP/1.1 request (request line, headers, blank line, body) or a curl command
     /// line (as `sign --output curl` prints); '-' reads stdin.
@@ -31,15 +30,12 @@ pub struct VerifyArgs {
     /// the request file, then in the working directory.
     #[arg(long, value_name = "FILE")]
     pub body_file: Option<PathBuf>,
-    /// Read the REST key from this environment variable.
-    #[arg(long, value_name = "VAR")]
-    pub rest_key_env: Option<String>,
-    /// Read the REST key from this file (one trailing newline is ignored).
-    #[arg(long, value_name = "FILE")]
-    pub rest_key_file: Option<PathBuf>,
+    /// The REST key to verify with (this or --profile is needed).
+    #[command(flatten)]
+    pub key: super::keys::RestKeyArgs,
     /// Take the REST key and the API key from a saved profile, as `sign` and `send` do
-    /// (--rest-key-env / --rest-key-file and --api-key still override it).
-    #[arg(long, value_name = "NAME")]
+    /// (--rest-key and --api-key still override it).
+    #[arg(long, value_name = "NAME", required_unless_present_any = ["rest_key", "rest_key_env", "rest_key_file", "rest_key_command"])]
     pub profile: Option<String>,
     /// The API key the REST key belongs to (default: whatever API key the request names).
     #[arg(long, value_name = "K")]
@@ -72,9 +68,8 @@ pub fn detect_prefix(req: &ReceivedRequest) -> String {
 /// The key to verify with: the flags', else the profile's (its API key too, unless --api-key
 /// names one).
 fn single_key(args: &VerifyArgs) -> anyhow::Result<SingleKey> {
-    let from_flags = args.rest_key_env.is_some() || args.rest_key_file.is_some();
     match &args.profile {
-        Some(name) if !from_flags => {
+        Some(name) if !args.key.given() => {
             let (api_key, secret) = profile_keys(name)?;
             Ok(SingleKey {
                 api_key: Some(args.api_key.clone().unwrap_or(api_key)),
@@ -83,10 +78,7 @@ fn single_key(args: &VerifyArgs) -> anyhow::Result<SingleKey> {
         }
         _ => Ok(SingleKey {
             api_key: args.api_key.clone(),
-            secret: rest_key_from_env_or_file(
-                args.rest_key_env.as_deref(),
-                args.rest_key_file.as_deref(),
-            )?,
+            secret: args.key.require()?,
         }),
     }
 }
