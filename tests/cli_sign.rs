@@ -650,7 +650,7 @@ fn verify_error_paths() {
     fails_with(&mut c, "the --now value \"noon\"");
     let mut c = cmd();
     c.args(["verify", "--request-file"]).arg(&good);
-    fails_with(&mut c, "--rest-key-env");
+    fails_with(&mut c, "give the REST key to verify with: --rest-key REF");
     // A request without the signing headers is a rejection (exit 1), not unusable input.
     let out = cmd()
         .args(["verify", "--request-file"])

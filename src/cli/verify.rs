@@ -35,7 +35,7 @@ pub struct VerifyArgs {
     pub key: super::keys::RestKeyArgs,
     /// Take the REST key and the API key from a saved profile, as `sign` and `send` do
     /// (--rest-key and --api-key still override it).
-    #[arg(long, value_name = "NAME", required_unless_present_any = ["rest_key", "rest_key_env", "rest_key_file", "rest_key_command"])]
+    #[arg(long, value_name = "NAME")]
     pub profile: Option<String>,
     /// The API key the REST key belongs to (default: whatever API key the request names).
     #[arg(long, value_name = "K")]
@@ -76,6 +76,9 @@ fn single_key(args: &VerifyArgs) -> anyhow::Result<SingleKey> {
                 secret,
             })
         }
+        None if !args.key.given() => bail!(
+            "give the REST key to verify with: --rest-key REF (env:NAME, file:PATH, cmd:COMMAND or keyring:SERVICE/ACCOUNT) or --profile NAME"
+        ),
         _ => Ok(SingleKey {
             api_key: args.api_key.clone(),
             secret: args.key.require()?,
