@@ -7,9 +7,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub mod check;
+pub mod doctor;
 pub mod events;
 pub mod generate;
 pub mod history;
+pub mod key;
 pub mod keys;
 pub mod learn;
 pub mod profile;
@@ -82,6 +84,11 @@ pub enum Command {
     Watch(watch::WatchArgs),
     /// Manage saved profiles.
     Profile(profile::ProfileArgs),
+    /// Keep a profile's REST key in the operating system's key store (set, get --reveal, delete).
+    Key(key::KeyArgs),
+    /// Check every profile: its key resolves (never shown), header prefix, the server's clock,
+    /// file permissions; and what to do about each problem.
+    Doctor(doctor::DoctorArgs),
     /// Show past sends.
     History(history::HistoryArgs),
     /// Learn the signing scheme: a guided lesson, then exercises.
@@ -109,6 +116,8 @@ pub fn run(command: Command) -> anyhow::Result<u8> {
         Command::Watch(a) => watch::run(a),
         Command::Wait(a) => serve_ci::wait(a),
         Command::Profile(a) => profile::run(a),
+        Command::Key(a) => key::run(a),
+        Command::Doctor(a) => doctor::run(a),
         Command::History(a) => history::run(a),
         Command::Learn(a) => learn::run(a),
         Command::Completions(a) => generate::completions(a),
@@ -148,6 +157,8 @@ fn only_prints(cmd: &Command) -> bool {
         | Command::Serve(_)
         | Command::Wait(_)
         | Command::Watch(_)
+        | Command::Key(_)
+        | Command::Doctor(_)
         | Command::Learn(_) => false,
     }
 }

@@ -125,6 +125,30 @@ pub async fn health(base: &str) -> Result<(), String> {
     }
 }
 
+/// The `Date` header a server at `url` answers a plain `GET` with (any status), for `doctor`'s
+/// clock check; one sentence when nothing answers or no date came. Nothing is signed or sent
+/// but the request line.
+pub async fn server_date(url: &str) -> Result<String, String> {
+    let client = reqwest::Client::builder()
+        .connect_timeout(Duration::from_secs(3))
+        .timeout(Duration::from_secs(5))
+        .no_proxy()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let resp = client.get(url).send().await.map_err(|e| {
+        if e.is_connect() {
+            format!("nothing answers at {url}")
+        } else {
+            format!("{url} did not answer: {e}")
+        }
+    })?;
+    resp.headers()
+        .get(reqwest::header::DATE)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
+        .ok_or_else(|| format!("{url} answered without a Date header"))
+}
+
 /// Where the stream was left: the last number received and the server run that gave it.
 #[derive(Default)]
 struct Position {

@@ -1,0 +1,165 @@
+//! `signscope key set|get|delete` against a real Secret Service (gnome-keyring-daemon under
+//! dbus-run-session, unlocked with a password on stdin), cross-checked with `secret-tool`; a
+//! profile whose key an earlier version kept in clear moves to the store and keeps working; and
+//! a machine without a key store gets one sentence naming the reference and the fix.
+#![cfg(target_os = "linux")]
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
+use std::path::Path;
+use std::process::Command;
+
+const CLEAR_KEY: &str = "clear-key-from-an-earlier-version-5d1e";
+const TYPED_KEY: &str = "typed-key-for-the-store-93ab77";
+
+fn has(tool: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Every file under `dir`, read whole.
+fn files_under(dir: &Path, out: &mut Vec<(std::path::PathBuf, Vec<u8>)>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files_under(&path, out);
+        } else {
+            out.push((path.clone(), std::fs::read(&path).unwrap()));
+        }
+    }
+}
+
+#[test]
+fn keys_go_to_a_real_secret_service_and_a_clear_key_moves_there() {
+    let missing: Vec<&str> = ["dbus-run-session", "gnome-keyring-daemon", "secret-tool"]
+        .into_iter()
+        .filter(|t| !has(t))
+        .collect();
+    if !missing.is_empty() {
+        println!(
+            "skipped: {} not installed (.ci/run installs dbus, gnome-keyring and libsecret-tools)",
+            missing.join(", ")
+        );
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("config");
+    let data = home.path().join("data");
+    let bin = assert_cmd::cargo::cargo_bin("signscope");
+    // One D-Bus session for the whole script: the daemon lives as long as the bus.
+    let script = format!(
+        r#"
+S="$1"
+printf pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+printf '{CLEAR_KEY}\n' | "$S" profile new shop --indexing-url http://127.0.0.1:9 --api-key pub --store-rest-key-from-stdin >/dev/null
+echo "SIG_CLEAR=$("$S" sign --profile shop --timestamp 2026-11-22T10:00:00.000Z --output signature)"
+"$S" key set shop --from-profile
+echo "LOOKUP1=$(secret-tool lookup service signscope username shop)"
+"$S" profile show shop
+echo "SIG_STORE=$("$S" sign --profile shop --timestamp 2026-11-22T10:00:00.000Z --output signature)"
+printf '{TYPED_KEY}\n' | "$S" key set shop
+echo "LOOKUP2=$(secret-tool lookup service signscope username shop)"
+"$S" key get shop
+echo "REVEAL=$("$S" key get shop --reveal)"
+echo "SERVE_REF=$("$S" sign --method PUT --path /v2/batch --api-key pub --body '[]' --timestamp 2026-11-22T10:00:00.000Z --rest-key keyring:signscope/shop --output signature)"
+echo "SERVE_ENV=$(K={TYPED_KEY} "$S" sign --method PUT --path /v2/batch --api-key pub --body '[]' --timestamp 2026-11-22T10:00:00.000Z --rest-key env:K --output signature)"
+"$S" key delete shop
+"$S" key get shop || echo "GET_AFTER_DELETE_EXIT=$?"
+"#
+    );
+    let out = Command::new("timeout")
+        .args(["300", "dbus-run-session", "--", "sh", "-c", &script, "sh"])
+        .arg(&bin)
+        .env("HOME", home.path())
+        .env("XDG_RUNTIME_DIR", home.path())
+        .env("SIGNSCOPE_CONFIG_DIR", &config)
+        .env("SIGNSCOPE_DATA_DIR", &data)
+        .env_remove("DBUS_SESSION_BUS_ADDRESS")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    let line = |name: &str| {
+        stdout
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{name}=")))
+            .unwrap_or_else(|| panic!("no {name}= in stdout:\n{stdout}\nstderr:\n{stderr}"))
+            .to_string()
+    };
+    // The key in clear moved to the store, where secret-tool finds it; the profile reads it
+    // from there and signs as before.
+    assert_eq!(line("LOOKUP1"), CLEAR_KEY, "{stderr}");
+    assert!(
+        stdout.contains("keyring:signscope/shop"),
+        "{stdout}\n{stderr}"
+    );
+    assert!(!line("SIG_CLEAR").is_empty());
+    assert_eq!(line("SIG_CLEAR"), line("SIG_STORE"));
+    // A key read from stdin replaces it; get says so without it, --reveal prints it.
+    assert_eq!(line("LOOKUP2"), TYPED_KEY);
+    assert!(
+        stdout.contains("keyring:signscope/shop holds a REST key;"),
+        "{stdout}"
+    );
+    assert_eq!(line("REVEAL"), TYPED_KEY);
+    // --rest-key keyring: reads the same key as the same key from the environment.
+    assert_eq!(line("SERVE_REF"), line("SERVE_ENV"));
+    assert!(!line("SERVE_REF").is_empty(), "{stderr}");
+    // Deleted: get fails with the sentence that names the entry and the fix.
+    assert_eq!(line("GET_AFTER_DELETE_EXIT"), "2", "{stderr}");
+    assert!(
+        stderr.contains("the operating-system key store has no entry keyring:signscope/shop"),
+        "{stderr}"
+    );
+    // No file signscope wrote holds either key, and only --reveal printed one.
+    let mut files = Vec::new();
+    files_under(&config, &mut files);
+    if data.exists() {
+        files_under(&data, &mut files);
+    }
+    assert!(!files.is_empty());
+    for (path, bytes) in &files {
+        let text = String::from_utf8_lossy(bytes);
+        for key in [CLEAR_KEY, TYPED_KEY] {
+            assert!(!text.contains(key), "{} holds a key", path.display());
+        }
+    }
+    assert!(!stderr.contains(CLEAR_KEY) && !stderr.contains(TYPED_KEY));
+    assert_eq!(stdout.matches(TYPED_KEY).count(), 2, "{stdout}"); // LOOKUP2 and REVEAL
+}
+
+/// Without a Secret Service, `keyring:` is one sentence naming the reference and the other
+/// references; nothing hangs.
+#[test]
+fn a_machine_without_a_key_store_gets_one_sentence() {
+    let home = tempfile::tempdir().unwrap();
+    let out = assert_cmd::Command::cargo_bin("signscope")
+        .unwrap()
+        .args(["sign", "--method", "PUT", "--path", "/v2/batch"])
+        .args(["--api-key", "pub", "--body", "[]"])
+        .args(["--rest-key", "keyring:signscope/shop"])
+        .env("HOME", home.path())
+        .env("XDG_RUNTIME_DIR", home.path())
+        .env(
+            "DBUS_SESSION_BUS_ADDRESS",
+            format!("unix:path={}/no-bus", home.path().display()),
+        )
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with(
+            "signscope: no operating-system key store is reachable for keyring:signscope/shop"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("give the key as env:NAME, file:PATH or cmd:COMMAND"),
+        "{stderr}"
+    );
+}
