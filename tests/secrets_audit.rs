@@ -271,6 +271,20 @@ fn the_rest_key_appears_only_where_the_user_stored_it() {
         s.run(&["send", "--profile", "demo", "--body", "[]"], None),
         0
     );
+    // `--rest-key REF` of each kind on the command line (the profile's key left aside), a
+    // generated program, and doctor, which says each key resolves without showing it.
+    let file_ref = format!("file:{keyfile}");
+    let cmd_ref = format!("cmd:cat '{keyfile}'");
+    for reference in ["env:AUDIT_KEY", file_ref.as_str(), cmd_ref.as_str()] {
+        let args = ["send", "--profile", "env", "--body", "[]", "--rest-key", reference];
+        assert_eq!(s.run(&args, None), 0, "{reference}");
+        let args = [
+            "sign", "--profile", "env", "--rest-key", reference, "--output", "code", "--lang",
+            "python",
+        ];
+        assert_eq!(s.run(&args, None), 0, "{reference}");
+    }
+    assert_eq!(s.run(&["doctor"], None), 1, "the stored key is a problem");
 
     // Forced errors: rejected (path the server does not serve), refused connection, bad body file,
     // a key command that fails.
