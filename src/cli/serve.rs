@@ -13,7 +13,7 @@ use anyhow::{bail, Context};
 use crate::core::{Secret, SigningForm};
 use crate::store::{KeyError, KeySource};
 
-use super::keys::{account_key_source, resolve};
+use super::keys::{account_key_source, resolve, valid_env_name};
 use crate::server::{self, ServerConfig, DEMO_API_KEY, DEMO_REST_KEY};
 
 use super::serve_ci::{write_ready_file, RunFollower};
@@ -104,9 +104,12 @@ fn account(
         bail!("--account must have the form API_KEY=REF (the REST key by reference, e.g. acme=env:ACME_REST_KEY)");
     };
     let (reference, prefix) = match rest.rsplit_once('@') {
-        Some((r, p)) if !r.is_empty() && valid_prefix(p) => (r, Some(p)),
+        Some((r, p)) if valid_env_name(r) || (!r.is_empty() && valid_prefix(p)) => (r, Some(p)),
         _ => (rest, None),
     };
+    if let Some(p) = prefix.filter(|p| !valid_prefix(p)) {
+        bail!("the prefix {p:?} in --account {api_key}=…@{p} must be letters, digits, '-' or '_' (e.g. KLEVU)");
+    }
     if api_key.is_empty() || reference.is_empty() {
         bail!("--account {api_key:?}=… must have the form API_KEY=REF with both parts non-empty");
     }
@@ -328,6 +331,26 @@ mod tests {
             "EMPTY" => Some(String::new()),
             _ => None,
         }
+    }
+
+    #[test]
+    fn an_account_key_may_be_any_reference() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("acme.key");
+        std::fs::write(&f, "acme-file-key\n").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o600)).unwrap();
+        }
+        let spec = format!("acme=file:{}@KLEVU", f.display());
+        let cfg = config(&parse(&["--account", &spec]), &env).unwrap();
+        assert_eq!(cfg.accounts["acme"].expose(), "acme-file-key");
+        assert_eq!(cfg.prefixes_for("acme"), ["SVC", "KLEVU"]);
+        let cfg = config(&parse(&["--account", "acme=cmd:printf cmd-key"]), &env).unwrap();
+        assert_eq!(cfg.accounts["acme"].expose(), "cmd-key");
+        let err = config(&parse(&["--account", "acme=cmd:true"]), &env).unwrap_err();
+        assert!(format!("{err:#}").contains("is empty"), "{err:#}");
     }
 
     #[test]

@@ -100,12 +100,7 @@ pub fn stream_url(base: &str, flag: &str) -> Result<reqwest::Url, FollowError> {
 /// `200` with `"status": "ok"`, else one sentence saying what came instead.
 pub async fn health(base: &str) -> Result<(), String> {
     let url = format!("{}/_inspect/health", base.trim_end_matches('/'));
-    let client = reqwest::Client::builder()
-        .connect_timeout(Duration::from_secs(2))
-        .timeout(Duration::from_secs(5))
-        .no_proxy()
-        .build()
-        .map_err(|e| e.to_string())?;
+    let client = probe_client(Duration::from_secs(2))?;
     let resp = client.get(&url).send().await.map_err(|e| {
         if e.is_connect() {
             format!("nothing listens at {base}")
@@ -125,16 +120,22 @@ pub async fn health(base: &str) -> Result<(), String> {
     }
 }
 
+/// A client for one short look at a server (`wait`'s health, `doctor`'s clock): no proxy, at
+/// most 5 s in all.
+fn probe_client(connect: Duration) -> Result<reqwest::Client, String> {
+    reqwest::Client::builder()
+        .connect_timeout(connect)
+        .timeout(Duration::from_secs(5))
+        .no_proxy()
+        .build()
+        .map_err(|e| e.to_string())
+}
+
 /// The `Date` header a server at `url` answers a plain `GET` with (any status), for `doctor`'s
 /// clock check; one sentence when nothing answers or no date came. Nothing is signed or sent
 /// but the request line.
 pub async fn server_date(url: &str) -> Result<String, String> {
-    let client = reqwest::Client::builder()
-        .connect_timeout(Duration::from_secs(3))
-        .timeout(Duration::from_secs(5))
-        .no_proxy()
-        .build()
-        .map_err(|e| e.to_string())?;
+    let client = probe_client(Duration::from_secs(3))?;
     let resp = client.get(url).send().await.map_err(|e| {
         if e.is_connect() {
             format!("nothing answers at {url}")
