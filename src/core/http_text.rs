@@ -96,42 +96,69 @@ pub fn parse_raw_request(bytes: &[u8]) -> Result<ReceivedRequest, ParseError> {
 
 /// Parse a raw HTTP/1.1 request and keep notes about adjustments.
 pub fn parse_raw_request_with_notes(bytes: &[u8]) -> Result<ParsedRaw, ParseError> {
-    let mut pos = 0usize;
-    let mut line_no = 0usize;
-    // Next line without its LF (and without a CR before it); None at the end of input.
-    let next_line = |pos: &mut usize| -> Option<(&[u8], bool)> {
-        if *pos >= bytes.len() {
+    let mut lines = Lines {
+        bytes,
+        pos: 0,
+        line_no: 0,
+    };
+    let (method, target, version) = read_request_line(&mut lines)?;
+    let (path, query) = split_target(target);
+    let headers = read_headers(&mut lines)?;
+    let mut notes = Vec::new();
+    let body = framed_body(&headers, &bytes[lines.pos.min(bytes.len())..], &mut notes)?;
+    Ok(ParsedRaw {
+        request: ReceivedRequest {
+            method: method.to_string(),
+            path,
+            query,
+            headers,
+            body: bytes::Bytes::copy_from_slice(body),
+        },
+        version: version.to_string(),
+        notes,
+    })
+}
+
+/// A raw request read line by line, each line counted.
+struct Lines<'b> {
+    bytes: &'b [u8],
+    pos: usize,
+    line_no: usize,
+}
+
+impl<'b> Lines<'b> {
+    /// The next line without its LF (and without a CR before it); None at the end of input.
+    fn next_line(&mut self) -> Option<&'b [u8]> {
+        if self.pos >= self.bytes.len() {
             return None;
         }
-        let rest = &bytes[*pos..];
-        let (line, had_lf) = match rest.iter().position(|&b| b == b'\n') {
+        self.line_no += 1;
+        let rest = &self.bytes[self.pos..];
+        let line = match rest.iter().position(|&b| b == b'\n') {
             Some(i) => {
-                *pos += i + 1;
-                (&rest[..i], true)
+                self.pos += i + 1;
+                &rest[..i]
             }
             None => {
-                *pos = bytes.len();
-                (rest, false)
+                self.pos = self.bytes.len();
+                rest
             }
         };
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        Some((line, had_lf))
-    };
+        Some(line.strip_suffix(b"\r").unwrap_or(line))
+    }
+}
 
-    // Request line, after any empty lines.
+/// The request line (after any empty lines): its method, target and version.
+fn read_request_line<'b>(lines: &mut Lines<'b>) -> Result<(&'b str, &'b str, &'b str), ParseError> {
     let request_line = loop {
-        match next_line(&mut pos) {
+        match lines.next_line() {
             None => return Err(ParseError::Empty),
-            Some((l, _)) => {
-                line_no += 1;
-                if !l.is_empty() {
-                    break l;
-                }
-            }
+            Some(l) if !l.is_empty() => break l,
+            Some(_) => {}
         }
     };
     let bad_line = || ParseError::BadRequestLine {
-        line: line_no,
+        line: lines.line_no,
         shown: escape_visible(&request_line[..request_line.len().min(120)]),
     };
     let text = std::str::from_utf8(request_line).map_err(|_| bad_line())?;
@@ -144,16 +171,16 @@ pub fn parse_raw_request_with_notes(bytes: &[u8]) -> Result<ParsedRaw, ParseErro
     if !method.bytes().all(is_token_char) || !version.starts_with("HTTP/") {
         return Err(bad_line());
     }
-    let (path, query) = split_target(target);
+    Ok((method, target, version))
+}
 
-    // Headers up to the blank line (or the end of input).
+/// The headers up to the blank line (or the end of input); `lines` is left at the body.
+fn read_headers(lines: &mut Lines<'_>) -> Result<Vec<(String, Vec<u8>)>, ParseError> {
     let mut headers: Vec<(String, Vec<u8>)> = Vec::new();
-    let mut body_start = bytes.len();
-    while let Some((line, _)) = next_line(&mut pos) {
-        line_no += 1;
+    while let Some(line) = lines.next_line() {
+        let line_no = lines.line_no;
         if line.is_empty() {
-            body_start = pos;
-            break;
+            return Ok(headers);
         }
         if matches!(line[0], b' ' | b'\t') {
             return Err(ParseError::FoldedHeader { line: line_no });
@@ -174,9 +201,18 @@ pub fn parse_raw_request_with_notes(bytes: &[u8]) -> Result<ParsedRaw, ParseErro
         let name = String::from_utf8(name.to_vec()).expect("token characters are ASCII");
         headers.push((name, trim_ows(&line[colon + 1..]).to_vec()));
     }
+    // No blank line: there is no body.
+    lines.pos = lines.bytes.len();
+    Ok(headers)
+}
 
-    let mut notes = Vec::new();
-    let mut body = &bytes[body_start.min(bytes.len())..];
+/// The body as its headers frame it: chunked is refused, and bytes after the Content-Length
+/// are cut off with a note.
+fn framed_body<'b>(
+    headers: &[(String, Vec<u8>)],
+    mut body: &'b [u8],
+    notes: &mut Vec<String>,
+) -> Result<&'b [u8], ParseError> {
     let header = |n: &str| {
         headers
             .iter()
@@ -210,17 +246,7 @@ pub fn parse_raw_request_with_notes(bytes: &[u8]) -> Result<ParsedRaw, ParseErro
         }
     }
 
-    Ok(ParsedRaw {
-        request: ReceivedRequest {
-            method: method.to_string(),
-            path,
-            query,
-            headers,
-            body: bytes::Bytes::copy_from_slice(body),
-        },
-        version: version.to_string(),
-        notes,
-    })
+    Ok(body)
 }
 
 /// The request target: the path, then `?query` when there is a query.

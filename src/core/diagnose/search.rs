@@ -370,23 +370,7 @@ pub fn search(p: &Problem<'_>) -> Outcome {
     };
     let forms = all_forms(&ctx);
     let targets = targets(p.provided, &encodings(&forms));
-    // The right hash function, and each of the catalogue's, when a digest of its length is
-    // among the targets.
-    let mut hashes: Vec<(Option<Mistake>, ring::hmac::Algorithm)> = Vec::new();
-    let wanted = |alg: &ring::hmac::Algorithm| {
-        let len = alg.digest_algorithm().output_len();
-        targets.iter().any(|t| t.digest.len() == len)
-    };
-    if wanted(&ring::hmac::HMAC_SHA384) {
-        hashes.push((None, ring::hmac::HMAC_SHA384));
-    }
-    for f in &forms {
-        if let (How::Hash(alg), [m]) = (&f.how, &f.mistakes[..]) {
-            if wanted(alg) {
-                hashes.push((Some(m.clone()), *alg));
-            }
-        }
-    }
+    let hashes = hash_functions(&forms, &targets);
     let mut out = Outcome::default();
     if hashes.is_empty() {
         return out;
@@ -449,9 +433,38 @@ pub fn search(p: &Problem<'_>) -> Outcome {
             break;
         }
     }
-    // The simplest explanation (docs/diagnosis.md D1): the fewest mistakes (the round that
-    // found it), then the fewest bytes changed, then the smaller rewrite; then a fixed order,
-    // whatever thread found it first.
+    out.findings = simplest(found);
+    out
+}
+
+/// The right hash function, and each of the catalogue's, when a digest of its length is among
+/// the targets.
+fn hash_functions(
+    forms: &[Form],
+    targets: &[Target],
+) -> Vec<(Option<Mistake>, ring::hmac::Algorithm)> {
+    let mut hashes: Vec<(Option<Mistake>, ring::hmac::Algorithm)> = Vec::new();
+    let wanted = |alg: &ring::hmac::Algorithm| {
+        let len = alg.digest_algorithm().output_len();
+        targets.iter().any(|t| t.digest.len() == len)
+    };
+    if wanted(&ring::hmac::HMAC_SHA384) {
+        hashes.push((None, ring::hmac::HMAC_SHA384));
+    }
+    for f in forms {
+        if let (How::Hash(alg), [m]) = (&f.how, &f.mistakes[..]) {
+            if wanted(alg) {
+                hashes.push((Some(m.clone()), *alg));
+            }
+        }
+    }
+    hashes
+}
+
+/// The simplest explanation (docs/diagnosis.md D1): the fewest mistakes (the round that found
+/// it), then the fewest bytes changed, then the smaller rewrite; then a fixed order, whatever
+/// thread found it first. Empty when nothing explains the signature.
+fn simplest(mut found: Vec<(Vec<Mistake>, u64)>) -> Vec<Mistake> {
     found.sort_by_cached_key(|(ms, changed)| {
         (
             ms.len(),
@@ -460,10 +473,11 @@ pub fn search(p: &Problem<'_>) -> Outcome {
             format!("{ms:?}"),
         )
     });
-    if let Some((ms, _)) = found.into_iter().next() {
-        out.findings = ms;
-    }
-    out
+    found
+        .into_iter()
+        .next()
+        .map(|(ms, _)| ms)
+        .unwrap_or_default()
 }
 
 /// The widening clock search: how many units of the timestamp's precision it reaches each way
@@ -512,109 +526,131 @@ enum Round {
 
 impl Round {
     fn tasks(self, plan: &mut Planner<'_>, v: &Variants, out: &mut Outcome) -> Vec<Task> {
-        let p = plan.p;
-        let base = p.base.bytes();
-        let mods = &v.mods;
-        let key_ids = 1..=plan.keys.len();
-        // Every key variant pairs (docs/diagnosis.md D1).
-        let paired_keys: Vec<usize> = key_ids.clone().collect();
-        let keys = plan.keys;
-        let mistake = |k: usize| keys[k - 1].mistake.clone();
-        let recipes = applicable(p.body, v.singles.clone(), out);
-        let mut tasks = Vec::new();
+        let recipes = applicable(plan.p.body, v.singles.clone(), out);
         match self {
-            Round::Exact => tasks = plan.tasks(None, [(0, base, Vec::new())]),
-            Round::Singles => {
-                // Keys first, then heads, then bodies: a huge body gets the cheap checks first.
-                let mut c: Vec<(usize, Vec<u8>, Vec<Mistake>)> = key_ids
-                    .clone()
-                    .map(|k| (k, base.clone(), vec![mistake(k)]))
-                    .collect();
-                c.extend(
-                    mods.iter()
-                        .map(|m| (0, m.on(&p.base, None).bytes(), m.mistakes.clone())),
-                );
-                tasks.extend(plan.tasks(None, c));
-                for r in &recipes {
-                    let c = [(0, base.clone(), r.mistakes.clone())];
-                    tasks.extend(plan.tasks(Some(r.recipe), c));
-                }
-            }
-            Round::Pairs => {
-                let pairable: Vec<(&HeadMod, Vec<u8>)> = mods
-                    .iter()
-                    .filter(|m| m.pairable)
-                    .map(|m| (m, m.on(&p.base, None).bytes()))
-                    .collect();
-                // Two head mistakes that can co-occur; a head mistake and a key.
-                let mut c = Vec::new();
-                for (i, (a, _)) in pairable.iter().enumerate() {
-                    for (b, _) in &pairable[i + 1..] {
-                        if a.composes_with(b) {
-                            let ms = [a.mistakes.clone(), b.mistakes.clone()].concat();
-                            c.push((0, a.on(&p.base, Some(b)).bytes(), ms));
-                        }
-                    }
-                }
-                for &k in &paired_keys {
-                    for (m, h) in &pairable {
-                        let ms = [m.mistakes.clone(), vec![mistake(k)]].concat();
-                        c.push((k, h.clone(), ms));
-                    }
-                }
-                tasks.extend(plan.tasks(None, c));
-                // A body mistake with a key or a head mistake (the body is built once for all);
-                // a change after signing only with the PHP SDK form (the next round).
-                for r in recipes.iter().filter(|r| !r.after_signing) {
-                    let mut c: Vec<_> = paired_keys
-                        .iter()
-                        .map(|&k| {
-                            let ms = [r.mistakes.clone(), vec![mistake(k)]].concat();
-                            (k, base.clone(), ms)
-                        })
-                        .collect();
-                    c.extend(pairable.iter().map(|(m, h)| {
-                        (
-                            0,
-                            h.clone(),
-                            [m.mistakes.clone(), r.mistakes.clone()].concat(),
-                        )
-                    }));
-                    tasks.extend(plan.tasks(Some(r.recipe), c));
-                }
-                // Two body mistakes.
-                for r in applicable(p.body, v.pairs.clone(), out) {
-                    tasks.extend(plan.tasks(Some(r.recipe), [(0, base.clone(), r.mistakes)]));
-                }
-            }
-            Round::PhpAndOne => {
-                let Some(php) = &v.php else {
-                    return tasks;
-                };
-                // The form with every other mistake that can co-occur with it (one whose
-                // text is the form's alone is tried once, as the form).
-                let php_bytes = php.on(&p.base, None).bytes();
-                let mut c: Vec<_> = mods
-                    .iter()
-                    .filter(|m| (m.pairable || m.after_signing()) && php.composes_with(m))
-                    .map(|m| {
-                        let ms = [php.mistakes.clone(), m.mistakes.clone()].concat();
-                        (0, php.on(&p.base, Some(m)).bytes(), ms)
-                    })
-                    .collect();
-                c.extend(paired_keys.iter().map(|&k| {
-                    let ms = [php.mistakes.clone(), vec![mistake(k)]].concat();
-                    (k, php_bytes.clone(), ms)
-                }));
-                tasks.extend(plan.tasks(None, c));
-                for r in &recipes {
-                    let ms = [php.mistakes.clone(), r.mistakes.clone()].concat();
-                    tasks.extend(plan.tasks(Some(r.recipe), [(0, php_bytes.clone(), ms)]));
-                }
+            Round::Exact => plan.tasks(None, [(0, plan.p.base.bytes(), Vec::new())]),
+            Round::Singles => single_tasks(plan, v, &recipes),
+            Round::Pairs => pair_tasks(plan, v, &recipes, out),
+            Round::PhpAndOne => php_tasks(plan, v, &recipes),
+        }
+    }
+}
+
+impl Planner<'_> {
+    /// The mistake of key variant `k` (1-based: 0 is the key as given).
+    fn key_mistake(&self, k: usize) -> Mistake {
+        self.keys[k - 1].mistake.clone()
+    }
+}
+
+/// One mistake: a key, a head, a body. Keys first, then heads, then bodies: a huge body gets
+/// the cheap checks first.
+fn single_tasks(plan: &mut Planner<'_>, v: &Variants, recipes: &[BodyForm]) -> Vec<Task> {
+    let p = plan.p;
+    let base = p.base.bytes();
+    let mut c: Vec<(usize, Vec<u8>, Vec<Mistake>)> = (1..=plan.keys.len())
+        .map(|k| (k, base.clone(), vec![plan.key_mistake(k)]))
+        .collect();
+    c.extend(
+        v.mods
+            .iter()
+            .map(|m| (0, m.on(&p.base, None).bytes(), m.mistakes.clone())),
+    );
+    let mut tasks = plan.tasks(None, c);
+    for r in recipes {
+        let c = [(0, base.clone(), r.mistakes.clone())];
+        tasks.extend(plan.tasks(Some(r.recipe), c));
+    }
+    tasks
+}
+
+/// Two mistakes that can co-occur: two heads, a head and a key, a body and a key or a head,
+/// two bodies. Every key variant pairs (docs/diagnosis.md D1).
+fn pair_tasks(
+    plan: &mut Planner<'_>,
+    v: &Variants,
+    recipes: &[BodyForm],
+    out: &mut Outcome,
+) -> Vec<Task> {
+    let p = plan.p;
+    let base = p.base.bytes();
+    let paired_keys: Vec<usize> = (1..=plan.keys.len()).collect();
+    let pairable: Vec<(&HeadMod, Vec<u8>)> = v
+        .mods
+        .iter()
+        .filter(|m| m.pairable)
+        .map(|m| (m, m.on(&p.base, None).bytes()))
+        .collect();
+    // Two head mistakes that can co-occur; a head mistake and a key.
+    let mut c = Vec::new();
+    for (i, (a, _)) in pairable.iter().enumerate() {
+        for (b, _) in &pairable[i + 1..] {
+            if a.composes_with(b) {
+                let ms = [a.mistakes.clone(), b.mistakes.clone()].concat();
+                c.push((0, a.on(&p.base, Some(b)).bytes(), ms));
             }
         }
-        tasks
     }
+    for &k in &paired_keys {
+        for (m, h) in &pairable {
+            let ms = [m.mistakes.clone(), vec![plan.key_mistake(k)]].concat();
+            c.push((k, h.clone(), ms));
+        }
+    }
+    let mut tasks = plan.tasks(None, c);
+    // A body mistake with a key or a head mistake (the body is built once for all);
+    // a change after signing only with the PHP SDK form (the next round).
+    for r in recipes.iter().filter(|r| !r.after_signing) {
+        let mut c: Vec<_> = paired_keys
+            .iter()
+            .map(|&k| {
+                let ms = [r.mistakes.clone(), vec![plan.key_mistake(k)]].concat();
+                (k, base.clone(), ms)
+            })
+            .collect();
+        c.extend(pairable.iter().map(|(m, h)| {
+            (
+                0,
+                h.clone(),
+                [m.mistakes.clone(), r.mistakes.clone()].concat(),
+            )
+        }));
+        tasks.extend(plan.tasks(Some(r.recipe), c));
+    }
+    // Two body mistakes.
+    for r in applicable(p.body, v.pairs.clone(), out) {
+        tasks.extend(plan.tasks(Some(r.recipe), [(0, base.clone(), r.mistakes)]));
+    }
+    tasks
+}
+
+/// The PHP SDK's form (two mistakes) with one more: every other mistake that can co-occur with
+/// it (one whose text is the form's alone is tried once, as the form).
+fn php_tasks(plan: &mut Planner<'_>, v: &Variants, recipes: &[BodyForm]) -> Vec<Task> {
+    let Some(php) = &v.php else {
+        return Vec::new();
+    };
+    let p = plan.p;
+    let php_bytes = php.on(&p.base, None).bytes();
+    let mut c: Vec<_> = v
+        .mods
+        .iter()
+        .filter(|m| (m.pairable || m.after_signing()) && php.composes_with(m))
+        .map(|m| {
+            let ms = [php.mistakes.clone(), m.mistakes.clone()].concat();
+            (0, php.on(&p.base, Some(m)).bytes(), ms)
+        })
+        .collect();
+    c.extend((1..=plan.keys.len()).map(|k| {
+        let ms = [php.mistakes.clone(), vec![plan.key_mistake(k)]].concat();
+        (k, php_bytes.clone(), ms)
+    }));
+    let mut tasks = plan.tasks(None, c);
+    for r in recipes {
+        let ms = [php.mistakes.clone(), r.mistakes.clone()].concat();
+        tasks.extend(plan.tasks(Some(r.recipe), [(0, php_bytes.clone(), ms)]));
+    }
+    tasks
 }
 
 /// The body forms worth building for this body: a `\u` toggle needs non-ASCII text or escapes,

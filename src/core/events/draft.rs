@@ -328,6 +328,18 @@ pub fn draft_from_value(value: &Value) -> Result<(ListDraft, Unshown), DraftErro
     let view = events[view_pos]
         .as_object()
         .ok_or(DraftError::EventNotAnObject)?;
+    read_list(view, &mut draft, &mut unshown)?;
+    let items = read_items(view, &mut draft, &mut unshown)?;
+    read_clicks(events, view_pos, items, &mut draft, &mut unshown);
+    Ok((draft, unshown))
+}
+
+/// The list members of the view event, its user profile, and the members the form does not show.
+fn read_list(
+    view: &Map<String, Value>,
+    draft: &mut ListDraft,
+    unshown: &mut Unshown,
+) -> Result<(), DraftError> {
     draft.api_key = str_of(view.get("event_apikey"));
     draft.list_id = str_of(view.get("event_list_id"));
     draft.list_name = str_of(view.get("event_list_name"));
@@ -346,6 +358,15 @@ pub fn draft_from_value(value: &Value) -> Result<(ListDraft, Unshown), DraftErro
         Some(_) => return Err(DraftError::WrongType("user_profile", "an object")),
     }
     unshown.view = unknown_members(view, &EVENT_MEMBERS);
+    Ok(())
+}
+
+/// The view event's items as rows of the form, each with what the form would write differently.
+fn read_items<'v>(
+    view: &'v Map<String, Value>,
+    draft: &mut ListDraft,
+    unshown: &mut Unshown,
+) -> Result<&'v [Value], DraftError> {
     let items = match view.get("items") {
         Some(Value::Array(items)) => items.as_slice(),
         Some(Value::Null) | None => &[],
@@ -371,6 +392,19 @@ pub fn draft_from_value(value: &Value) -> Result<(ListDraft, Unshown), DraftErro
         });
         draft.items.push(item);
     }
+    Ok(items)
+}
+
+/// The other events: a select of the view's list carrying one of its unclicked items marks that
+/// row clicked (the first select's unshown members kept); any other event is kept as it is.
+fn read_clicks(
+    events: &[Value],
+    view_pos: usize,
+    items: &[Value],
+    draft: &mut ListDraft,
+    unshown: &mut Unshown,
+) {
+    let view = &events[view_pos];
     let item_ids: Vec<String> = items.iter().map(|i| str_of(i.get("item_id"))).collect();
     let mut first_select = true;
     for (pos, event) in events.iter().enumerate() {
@@ -410,7 +444,6 @@ pub fn draft_from_value(value: &Value) -> Result<(ListDraft, Unshown), DraftErro
             _ => unshown.other_events.push(event.clone()),
         }
     }
-    Ok((draft, unshown))
 }
 
 /// The batch of the form: the draft's events ([`ListDraft::to_batch`]) with the members the form

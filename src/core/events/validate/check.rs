@@ -291,47 +291,8 @@ impl Checker {
         };
         self.check_dups(&ev.dups, |n| ev_path(i, n));
 
-        let kind = self.nonempty(&ev.event, || ev_path(i, "event"), "event", "event");
-        if let Some(k) = kind {
-            if !KNOWN_EVENTS.contains(&k) {
-                let hint = KNOWN_EVENTS
-                    .iter()
-                    .find(|known| known.eq_ignore_ascii_case(k.trim()))
-                    .map(|known| format!(" (did you mean \"{known}\"?)"))
-                    .unwrap_or_default();
-                self.push(
-                    Level::Error,
-                    ev_path(i, "event"),
-                    codes::UNKNOWN_EVENT,
-                    Some(Value::from(k)),
-                    format!("event must be \"view_recs_list\", \"select_recs_list\" or \"order_purchase\"{hint}."),
-                );
-            }
-        }
-        let kind_unreadable = kind.is_none();
-        let kind = kind.filter(|k| KNOWN_EVENTS.contains(k));
-
-        if let Some(key) = self.nonempty(
-            &ev.apikey,
-            || ev_path(i, "event_apikey"),
-            "event_apikey",
-            "event",
-        ) {
-            match &self.apikey {
-                None => self.apikey = Some((i, key.to_owned())),
-                Some((first, k)) if k != key => {
-                    let msg = format!("event_apikey differs from the one of event [{first}] (\"{k}\"); one batch normally carries one account's key.");
-                    self.push(
-                        Level::Warning,
-                        ev_path(i, "event_apikey"),
-                        codes::MISMATCH,
-                        Some(Value::from(key)),
-                        msg,
-                    );
-                }
-                Some(_) => {}
-            }
-        }
+        let (kind, kind_unreadable) = self.check_kind(i, &ev);
+        self.check_apikey(i, &ev);
 
         if kind == Some(ORDER_PURCHASE) {
             self.check_order(i, &ev);
@@ -380,6 +341,55 @@ impl Checker {
         }
     }
 
+    /// `event`: present, a string, one of the known kinds (with a hint for a case slip). Returns
+    /// the known kind, and whether the member could not be read at all.
+    fn check_kind<'r>(&mut self, i: usize, ev: &'r EventRec<'_>) -> (Option<&'r str>, bool) {
+        let kind = self.nonempty(&ev.event, || ev_path(i, "event"), "event", "event");
+        if let Some(k) = kind {
+            if !KNOWN_EVENTS.contains(&k) {
+                let hint = KNOWN_EVENTS
+                    .iter()
+                    .find(|known| known.eq_ignore_ascii_case(k.trim()))
+                    .map(|known| format!(" (did you mean \"{known}\"?)"))
+                    .unwrap_or_default();
+                self.push(
+                    Level::Error,
+                    ev_path(i, "event"),
+                    codes::UNKNOWN_EVENT,
+                    Some(Value::from(k)),
+                    format!("event must be \"view_recs_list\", \"select_recs_list\" or \"order_purchase\"{hint}."),
+                );
+            }
+        }
+        (kind.filter(|k| KNOWN_EVENTS.contains(k)), kind.is_none())
+    }
+
+    /// `event_apikey`: present, and the same as the batch's first one.
+    fn check_apikey(&mut self, i: usize, ev: &EventRec<'_>) {
+        let Some(key) = self.nonempty(
+            &ev.apikey,
+            || ev_path(i, "event_apikey"),
+            "event_apikey",
+            "event",
+        ) else {
+            return;
+        };
+        match &self.apikey {
+            None => self.apikey = Some((i, key.to_owned())),
+            Some((first, k)) if k != key => {
+                let msg = format!("event_apikey differs from the one of event [{first}] (\"{k}\"); one batch normally carries one account's key.");
+                self.push(
+                    Level::Warning,
+                    ev_path(i, "event_apikey"),
+                    codes::MISMATCH,
+                    Some(Value::from(key)),
+                    msg,
+                );
+            }
+            Some(_) => {}
+        }
+    }
+
     /// The list-level members and items of one event, in either shape.
     fn check_list(
         &mut self,
@@ -395,8 +405,20 @@ impl Checker {
             &field_name(shape, "list_id"),
             "event",
         );
+        self.check_tags(shape, i, l.tags);
+        let list_name = self.check_list_name(shape, i, l.list_name);
+        let logic = self.check_list_logic(shape, i, l.list_logic);
+        self.check_profile(i, shape, l.profile, false);
+        self.check_items(shape, i, kind, list_id, &l);
+        self.note_list(shape, i, kind, kind_unreadable, list_id);
+        if let Some(id) = list_id {
+            self.check_list_consistency(shape, i, id, list_name, logic);
+        }
+    }
 
-        match l.tags {
+    /// `event_tags`: expected in the flat shape, an array of `name:value` strings.
+    fn check_tags(&mut self, shape: Shape, i: usize, tags: &Option<Shaped<Vec<Raw<'_>>>>) {
+        match tags {
             None if shape == Shape::Nested => {}
             None => self.push(
                 Level::Warning,
@@ -415,9 +437,17 @@ impl Checker {
                 }
             }
         }
+    }
 
+    /// `list_name`: a string, and not blank. Returns it, to compare with the list's other events.
+    fn check_list_name<'r>(
+        &mut self,
+        shape: Shape,
+        i: usize,
+        raw: &'r Option<Raw<'_>>,
+    ) -> Option<&'r str> {
         let list_name = self.string(
-            l.list_name,
+            raw,
             || field_path(shape, i, "list_name"),
             &field_name(shape, "list_name"),
             "event",
@@ -435,9 +465,19 @@ impl Checker {
                 ),
             );
         }
+        list_name
+    }
 
+    /// `list_logic`: upper snake case. Returns it when it is, to compare with the list's other
+    /// events (a malformed one is reported once, here).
+    fn check_list_logic<'r>(
+        &mut self,
+        shape: Shape,
+        i: usize,
+        raw: &'r Option<Raw<'_>>,
+    ) -> Option<&'r str> {
         let mut logic = self.string(
-            l.list_logic,
+            raw,
             || field_path(shape, i, "list_logic"),
             &field_name(shape, "list_logic"),
             "event",
@@ -462,9 +502,19 @@ impl Checker {
                 logic = None;
             }
         }
+        logic
+    }
 
-        self.check_profile(i, shape, l.profile, false);
-
+    /// `items`: required unless banners stand in for them, an array of items; each item is
+    /// checked and remembered for the end of the batch.
+    fn check_items(
+        &mut self,
+        shape: Shape,
+        i: usize,
+        kind: Option<&str>,
+        list_id: Option<&str>,
+        l: &ListRefs<'_, '_>,
+    ) {
         match l.items {
             // A nested event may report banners only.
             None if l.has_banners => {}
@@ -493,63 +543,95 @@ impl Checker {
                 );
             }
             Some(Shaped::Ok(items)) => {
-                if items.is_empty() {
-                    self.push(
-                        Level::Warning,
-                        field_path(shape, i, "items"),
-                        codes::EMPTY,
-                        Some(Value::Array(vec![])),
-                        format!("{} is empty; an event reports the products of the list it concerns.", field_name(shape, "items")),
-                    );
-                } else if kind == Some(SELECT_RECS_LIST) && items.len() > 1 {
-                    let msg = format!("A select_recs_list event normally carries only the clicked item, this one has {}.", items.len());
-                    self.push(
-                        Level::Warning,
-                        field_path(shape, i, "items"),
-                        codes::SELECT_ITEMS,
-                        None,
-                        msg,
-                    );
-                }
-                self.seen_index.clear();
-                // Items shown by the views of this list so far, to check clicks against.
-                let mut shown = match (kind, list_id) {
-                    (Some(VIEW_RECS_LIST), Some(id)) => {
-                        Some(self.shown.remove(id).unwrap_or_default())
-                    }
-                    _ => None,
-                };
-                for (j, item) in items.iter().enumerate() {
-                    let Some((item_id, index)) = self.check_item(shape, i, j, item) else {
-                        if let (Some(VIEW_RECS_LIST), Some(id)) = (kind, list_id) {
-                            // A view item we cannot read: do not second-guess this list's clicks.
-                            self.incomplete.insert(id.to_owned());
-                        }
-                        continue;
-                    };
-                    if let Some(shown) = &mut shown {
-                        if let Some(seen) = shown.get_mut(item_id) {
-                            seen.2 = true;
-                        } else {
-                            shown.insert(item_id.to_owned(), (i, index, false));
-                        }
-                    } else if let (Some(SELECT_RECS_LIST), Some(id)) = (kind, list_id) {
-                        self.clicks.push(Click {
-                            shape,
-                            event: i,
-                            item: j,
-                            list_id: id.to_owned(),
-                            item_id: item_id.to_owned(),
-                            index,
-                        });
-                    }
-                }
-                if let (Some(shown), Some(id)) = (shown, list_id) {
-                    self.shown.insert(id.to_owned(), shown);
-                }
+                self.check_item_count(shape, i, kind, items.len());
+                self.note_items(shape, i, kind, list_id, items);
             }
         }
+    }
 
+    /// An empty item list, or a select event with more than its clicked item.
+    fn check_item_count(&mut self, shape: Shape, i: usize, kind: Option<&str>, count: usize) {
+        if count == 0 {
+            self.push(
+                Level::Warning,
+                field_path(shape, i, "items"),
+                codes::EMPTY,
+                Some(Value::Array(vec![])),
+                format!(
+                    "{} is empty; an event reports the products of the list it concerns.",
+                    field_name(shape, "items")
+                ),
+            );
+        } else if kind == Some(SELECT_RECS_LIST) && count > 1 {
+            let msg = format!(
+                "A select_recs_list event normally carries only the clicked item, this one has {}.",
+                count
+            );
+            self.push(
+                Level::Warning,
+                field_path(shape, i, "items"),
+                codes::SELECT_ITEMS,
+                None,
+                msg,
+            );
+        }
+    }
+
+    /// Checks each item, and remembers what a view showed (to check clicks against) and what a
+    /// select clicked (checked at the end of the batch).
+    fn note_items(
+        &mut self,
+        shape: Shape,
+        i: usize,
+        kind: Option<&str>,
+        list_id: Option<&str>,
+        items: &[Shaped<ItemRec<'_>>],
+    ) {
+        self.seen_index.clear();
+        // Items shown by the views of this list so far, to check clicks against.
+        let mut shown = match (kind, list_id) {
+            (Some(VIEW_RECS_LIST), Some(id)) => Some(self.shown.remove(id).unwrap_or_default()),
+            _ => None,
+        };
+        for (j, item) in items.iter().enumerate() {
+            let Some((item_id, index)) = self.check_item(shape, i, j, item) else {
+                if let (Some(VIEW_RECS_LIST), Some(id)) = (kind, list_id) {
+                    // A view item we cannot read: do not second-guess this list's clicks.
+                    self.incomplete.insert(id.to_owned());
+                }
+                continue;
+            };
+            if let Some(shown) = &mut shown {
+                if let Some(seen) = shown.get_mut(item_id) {
+                    seen.2 = true;
+                } else {
+                    shown.insert(item_id.to_owned(), (i, index, false));
+                }
+            } else if let (Some(SELECT_RECS_LIST), Some(id)) = (kind, list_id) {
+                self.clicks.push(Click {
+                    shape,
+                    event: i,
+                    item: j,
+                    list_id: id.to_owned(),
+                    item_id: item_id.to_owned(),
+                    index,
+                });
+            }
+        }
+        if let (Some(shown), Some(id)) = (shown, list_id) {
+            self.shown.insert(id.to_owned(), shown);
+        }
+    }
+
+    /// Cross-event bookkeeping: the lists viewed, the selects to check at the end of the batch.
+    fn note_list(
+        &mut self,
+        shape: Shape,
+        i: usize,
+        kind: Option<&str>,
+        kind_unreadable: bool,
+        list_id: Option<&str>,
+    ) {
         // Cross-event bookkeeping. An event whose kind or (for a view) list id is unusable might
         // have been the view of a later select: then LIST_NOT_VIEWED would only be noise.
         if kind_unreadable || (kind == Some(VIEW_RECS_LIST) && list_id.is_none()) {
@@ -563,9 +645,6 @@ impl Checker {
             } else {
                 self.selects.push((i, shape, id.to_owned()));
             }
-        }
-        if let Some(id) = list_id {
-            self.check_list_consistency(shape, i, id, list_name, logic);
         }
     }
 

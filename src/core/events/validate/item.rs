@@ -70,6 +70,22 @@ impl Checker {
             }
         };
         self.check_dups(&it.dups, |n| item_path(shape, i, j, n));
+        let usable_id = self.check_item_ids(shape, i, j, it);
+        self.check_item_labels(shape, i, j, it);
+        self.check_item_price(shape, i, j, it);
+        let index = self.check_index(shape, i, j, &it.index)?;
+        Some((usable_id?, index))
+    }
+
+    /// `item_id`, `item_group_id` and `item_variant_id`: each present and not blank, and together
+    /// one identity. Returns the id when usable.
+    fn check_item_ids<'r>(
+        &mut self,
+        shape: Shape,
+        i: usize,
+        j: usize,
+        it: &'r ItemRec<'_>,
+    ) -> Option<&'r str> {
         let id = self.nonempty(
             &it.item_id,
             || item_path(shape, i, j, "item_id"),
@@ -88,10 +104,15 @@ impl Checker {
             "item_variant_id",
             "item",
         );
-        let usable_id = match (id, group, variant) {
+        match (id, group, variant) {
             (Some(id), Some(g), Some(v)) => self.check_identity(shape, i, j, id, g, v),
             _ => None,
-        };
+        }
+    }
+
+    /// The optional texts of an item: `item_name`, `item_brand` and `item_category` (whose
+    /// levels must not be empty).
+    fn check_item_labels(&mut self, shape: Shape, i: usize, j: usize, it: &ItemRec<'_>) {
         self.string(
             &it.name,
             || item_path(shape, i, j, "item_name"),
@@ -123,6 +144,10 @@ impl Checker {
                 );
             }
         }
+    }
+
+    /// `price` (a decimal written as text) and `currency`, both required.
+    fn check_item_price(&mut self, shape: Shape, i: usize, j: usize, it: &ItemRec<'_>) {
         if let Some(p) = self.string(
             &it.price,
             || item_path(shape, i, j, "price"),
@@ -149,8 +174,6 @@ impl Checker {
         ) {
             self.check_currency(item_path(shape, i, j, "currency"), c);
         }
-        let index = self.check_index(shape, i, j, &it.index)?;
-        Some((usable_id?, index))
     }
 
     /// Item identity (`docs/events.md` rule E18, see [`identity`]); returns the id when usable.

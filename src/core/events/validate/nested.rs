@@ -167,6 +167,17 @@ impl Checker {
                 msg,
             );
         }
+        self.check_banner_index(b, path, j, seen);
+    }
+
+    /// A banner's `index`: a JSON integer from 1, used once in the event.
+    fn check_banner_index(
+        &mut self,
+        b: &BannerRec<'_>,
+        path: &dyn Fn(&str) -> String,
+        j: usize,
+        seen: &mut std::collections::HashMap<u64, usize>,
+    ) {
         let index = match &b.index {
             None => {
                 self.push(
