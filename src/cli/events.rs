@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Context};
 use serde::Serialize;
 
-use crate::core::events::{validate_bytes, ListDraft, Problem, Shape};
+use crate::core::events::{validate_bytes, ListDraft, Problem, Report, Shape};
 use crate::core::visible::{counted, escape_visible, json_visible};
 
 /// The template `events new` starts from (also in assets/events/template.json).
@@ -225,75 +225,10 @@ fn run_validate(args: ValidateArgs) -> anyhow::Result<u8> {
         }
     }
 
-    let mut out = String::new();
-    match args.output {
-        Output::Json => {
-            let mut errors = Vec::new();
-            let mut warnings = Vec::new();
-            for (file, report) in &reports {
-                for p in report.errors() {
-                    errors.push(FileProblem {
-                        file: file.clone(),
-                        problem: p,
-                    });
-                }
-                for p in report.warnings() {
-                    warnings.push(FileProblem {
-                        file: file.clone(),
-                        problem: p,
-                    });
-                }
-            }
-            let mut doc = serde_json::json!({ "errors": errors, "warnings": warnings });
-            // Problems past the report's limit: counted per file, not listed.
-            let omitted: Vec<serde_json::Value> = reports
-                .iter()
-                .filter(|(_, r)| !r.omitted.is_empty())
-                .map(|(file, r)| {
-                    serde_json::json!({
-                        "file": file,
-                        "errors": r.omitted.errors,
-                        "warnings": r.omitted.warnings,
-                    })
-                })
-                .collect();
-            if !omitted.is_empty() {
-                doc["omitted"] = serde_json::Value::Array(omitted);
-            }
-            out = json_visible(
-                &serde_json::to_string_pretty(&doc).context("cannot format the report")?,
-            );
-            out.push('\n');
-        }
-        Output::Text => {
-            for (file, report) in &reports {
-                // The file's names and values are text from outside (`core::visible`).
-                for p in &report.problems {
-                    out.push_str(&escape_visible(format!("{file}: {p}").as_bytes()));
-                    out.push('\n');
-                }
-                if !report.omitted.is_empty() {
-                    out.push_str(&format!(
-                        "{file}: ... and {} not listed (only the first {} problems are)\n",
-                        counted(report.omitted.total(), "more problem"),
-                        report.problems.len()
-                    ));
-                }
-                let e = report.errors().count() + report.omitted.errors;
-                let w = report.warnings().count() + report.omitted.warnings;
-                let events = counted(report.events, "event");
-                if e == 0 && w == 0 {
-                    out.push_str(&format!("{file}: ok, {events}\n"));
-                } else {
-                    out.push_str(&format!(
-                        "{file}: {}, {} ({events})\n",
-                        counted(e, "error"),
-                        counted(w, "warning")
-                    ));
-                }
-            }
-        }
-    }
+    let out = match args.output {
+        Output::Json => json_report(&reports)?,
+        Output::Text => text_report(&reports),
+    };
     std::io::stdout()
         .lock()
         .write_all(out.as_bytes())
@@ -305,6 +240,79 @@ fn run_validate(args: ValidateArgs) -> anyhow::Result<u8> {
     } else {
         0
     })
+}
+
+/// The reports as one JSON document: every file's errors and warnings, and what each left
+/// unlisted.
+fn json_report(reports: &[(String, Report)]) -> anyhow::Result<String> {
+    let mut errors = Vec::new();
+    let mut warnings = Vec::new();
+    for (file, report) in reports {
+        for p in report.errors() {
+            errors.push(FileProblem {
+                file: file.clone(),
+                problem: p,
+            });
+        }
+        for p in report.warnings() {
+            warnings.push(FileProblem {
+                file: file.clone(),
+                problem: p,
+            });
+        }
+    }
+    let mut doc = serde_json::json!({ "errors": errors, "warnings": warnings });
+    // Problems past the report's limit: counted per file, not listed.
+    let omitted: Vec<serde_json::Value> = reports
+        .iter()
+        .filter(|(_, r)| !r.omitted.is_empty())
+        .map(|(file, r)| {
+            serde_json::json!({
+                "file": file,
+                "errors": r.omitted.errors,
+                "warnings": r.omitted.warnings,
+            })
+        })
+        .collect();
+    if !omitted.is_empty() {
+        doc["omitted"] = serde_json::Value::Array(omitted);
+    }
+    let mut out =
+        json_visible(&serde_json::to_string_pretty(&doc).context("cannot format the report")?);
+    out.push('\n');
+    Ok(out)
+}
+
+/// The reports as text: each problem on its own line, then a summary line per file.
+fn text_report(reports: &[(String, Report)]) -> String {
+    let mut out = String::new();
+    for (file, report) in reports {
+        // The file's names and values are text from outside (`core::visible`).
+        for p in &report.problems {
+            out.push_str(&escape_visible(format!("{file}: {p}").as_bytes()));
+            out.push('\n');
+        }
+        if !report.omitted.is_empty() {
+            out.push_str(&format!(
+                "{file}: ... and {} not listed (only the first {} problems are)\n",
+                counted(report.omitted.total(), "more problem"),
+                report.problems.len()
+            ));
+        }
+        let e = report.errors().count() + report.omitted.errors;
+        let w = report.warnings().count() + report.omitted.warnings;
+        let events = counted(report.events, "event");
+        if e == 0 && w == 0 {
+            out.push_str(&format!("{file}: ok, {events}\n"));
+        } else {
+            out.push_str(&format!(
+                "{file}: {}, {} ({events})\n",
+                counted(e, "error"),
+                counted(w, "warning")
+            ));
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -87,73 +87,8 @@ fn single_key(args: &VerifyArgs) -> anyhow::Result<SingleKey> {
 }
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<u8> {
-    let now = match &args.now {
-        None => chrono::Utc::now(),
-        Some(ts) => match parse_timestamp(ts) {
-            Some(p) => p.time,
-            None => bail!(
-                "the --now value \"{}\" is not an RFC 3339 time such as 2026-11-22T10:00:00.000Z",
-                escape_visible(ts.as_bytes())
-            ),
-        },
-    };
-    let raw = if args.request_file.as_os_str() == "-" {
-        let mut v = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut v)
-            .context("cannot read the request from stdin")?;
-        v
-    } else {
-        std::fs::read(&args.request_file).with_context(|| {
-            format!(
-                "cannot read the request file {}",
-                args.request_file.display()
-            )
-        })?
-    };
-    // A curl command line (the workbench's Diagnose view takes both; `sign --output curl`
-    // prints one) or raw HTTP.
-    let curl = std::str::from_utf8(&raw)
-        .ok()
-        .map(str::trim_start)
-        .filter(|t| t.starts_with("curl ") || t.starts_with("curl\t"));
-    let mut curl_file = None;
-    let parsed = match curl {
-        Some(cmd) => {
-            let c = crate::core::curl::parse_curl_command(cmd).with_context(|| {
-                format!(
-                    "cannot read the curl command in {}",
-                    args.request_file.display()
-                )
-            })?;
-            let mut request = c.request;
-            let mut notes = c.notes;
-            if let Some(named) = &c.body_file {
-                let (path, body) =
-                    curl_body_file(named, &args.request_file, args.body_file.as_deref())?;
-                notes.push(format!(
-                    "the body is the file {}, read {}",
-                    path.display(),
-                    c.body_file_read.describe()
-                ));
-                let sent = c.body_file_read.apply(body.clone());
-                // The file as written is what a client may have signed (docs/diagnosis.md D8).
-                if sent != body {
-                    curl_file = Some(body);
-                }
-                request.body = sent.into();
-            }
-            crate::core::http_text::ParsedRaw {
-                request,
-                version: "HTTP/1.1".into(),
-                notes,
-            }
-        }
-        None => parse_raw_request_with_notes(&raw).with_context(|| {
-            format!("cannot read the request in {}", args.request_file.display())
-        })?,
-    };
-    drop(raw);
+    let now = now_of(&args)?;
+    let (parsed, curl_file) = read_capture(&args)?;
     let client_text = match &args.client_text {
         Some(path) => Some(std::fs::read(path).with_context(|| {
             format!("cannot read the client's signing text {}", path.display())
@@ -193,39 +128,132 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<u8> {
     // Written whole once the key is blanked out of it: a capture's body or headers may hold
     // the key itself (a body file such as /proc/self/environ), and no output may show it.
     let mut out: Vec<u8> = Vec::new();
-    let mut report = || -> anyhow::Result<u8> {
-        if args.output == "json" {
-            let report = json_report(&parsed.request, &opts.header_prefix, &secret, &checked);
-            serde_json::to_writer(&mut out, &report)?;
-            writeln!(out)?;
-            return Ok(if checked.accepted.is_some() { 0 } else { 1 });
-        }
-        for note in &parsed.notes {
-            writeln!(out, "note: {note}")?;
-        }
-        // The verdict and every failing check, in the lines the workbench's Diagnose view
-        // shows.
-        for line in checked.verdict_lines() {
-            writeln!(out, "{line}")?;
-        }
+    let code = if args.output == "json" {
+        let report = json_report(&parsed.request, &opts.header_prefix, &secret, &checked);
+        serde_json::to_writer(&mut out, &report)?;
+        writeln!(out)?;
         if checked.accepted.is_some() {
-            return Ok(0);
+            0
+        } else {
+            1
         }
-        if let Some(m) = checked.mismatch() {
-            if let Some(form) = m.diagnosis.client_form {
-                writeln!(out, "client form: {form}")?;
-            }
-            out.write_all(m.diagnosis.details().as_bytes())?;
-        }
-        Ok(1)
+    } else {
+        text_report(&mut out, &parsed.notes, &checked)?
     };
-    let code = report()?;
     crate::logging::redact_in_logs(&secret);
     let text = String::from_utf8_lossy(&out);
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(crate::logging::redact_line(&text).as_bytes())?;
     stdout.flush()?;
     Ok(code)
+}
+
+/// The server time to check against: --now, else the clock.
+fn now_of(args: &VerifyArgs) -> anyhow::Result<chrono::DateTime<chrono::Utc>> {
+    Ok(match &args.now {
+        None => chrono::Utc::now(),
+        Some(ts) => match parse_timestamp(ts) {
+            Some(p) => p.time,
+            None => bail!(
+                "the --now value \"{}\" is not an RFC 3339 time such as 2026-11-22T10:00:00.000Z",
+                escape_visible(ts.as_bytes())
+            ),
+        },
+    })
+}
+
+/// The capture: a curl command line (the workbench's Diagnose view takes both; `sign --output
+/// curl` prints one) or raw HTTP, with the body file as written when the curl command reads
+/// it changed (what a client may have signed).
+fn read_capture(
+    args: &VerifyArgs,
+) -> anyhow::Result<(crate::core::http_text::ParsedRaw, Option<Vec<u8>>)> {
+    let raw = if args.request_file.as_os_str() == "-" {
+        let mut v = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut v)
+            .context("cannot read the request from stdin")?;
+        v
+    } else {
+        std::fs::read(&args.request_file).with_context(|| {
+            format!(
+                "cannot read the request file {}",
+                args.request_file.display()
+            )
+        })?
+    };
+    let curl = std::str::from_utf8(&raw)
+        .ok()
+        .map(str::trim_start)
+        .filter(|t| t.starts_with("curl ") || t.starts_with("curl\t"));
+    match curl {
+        Some(cmd) => read_curl_capture(args, cmd),
+        None => Ok((
+            parse_raw_request_with_notes(&raw).with_context(|| {
+                format!("cannot read the request in {}", args.request_file.display())
+            })?,
+            None,
+        )),
+    }
+}
+
+/// A curl command line as the request it sends, its body file read as curl would.
+fn read_curl_capture(
+    args: &VerifyArgs,
+    cmd: &str,
+) -> anyhow::Result<(crate::core::http_text::ParsedRaw, Option<Vec<u8>>)> {
+    let mut curl_file = None;
+    let c = crate::core::curl::parse_curl_command(cmd).with_context(|| {
+        format!(
+            "cannot read the curl command in {}",
+            args.request_file.display()
+        )
+    })?;
+    let mut request = c.request;
+    let mut notes = c.notes;
+    if let Some(named) = &c.body_file {
+        let (path, body) = curl_body_file(named, &args.request_file, args.body_file.as_deref())?;
+        notes.push(format!(
+            "the body is the file {}, read {}",
+            path.display(),
+            c.body_file_read.describe()
+        ));
+        let sent = c.body_file_read.apply(body.clone());
+        // The file as written is what a client may have signed (docs/diagnosis.md D8).
+        if sent != body {
+            curl_file = Some(body);
+        }
+        request.body = sent.into();
+    }
+    let parsed = crate::core::http_text::ParsedRaw {
+        request,
+        version: "HTTP/1.1".into(),
+        notes,
+    };
+    Ok((parsed, curl_file))
+}
+
+/// The text report: the capture's notes, the verdict and every failing check (the lines the
+/// workbench's Diagnose view shows), and a mismatch's diagnosis. Returns the exit code.
+fn text_report(out: &mut Vec<u8>, notes: &[String], checked: &Checked) -> anyhow::Result<u8> {
+    for note in notes {
+        writeln!(out, "note: {note}")?;
+    }
+    // The verdict and every failing check, in the lines the workbench's Diagnose view
+    // shows.
+    for line in checked.verdict_lines() {
+        writeln!(out, "{line}")?;
+    }
+    if checked.accepted.is_some() {
+        return Ok(0);
+    }
+    if let Some(m) = checked.mismatch() {
+        if let Some(form) = m.diagnosis.client_form {
+            writeln!(out, "client form: {form}")?;
+        }
+        out.write_all(m.diagnosis.details().as_bytes())?;
+    }
+    Ok(1)
 }
 
 /// A request refused for its signature but signed in one of `forms`: accepted in that form, with

@@ -191,13 +191,6 @@ fn store_batch(
         "event batch answered"
     );
     let time = format_timestamp(st.config.now());
-    let batch_level: Vec<Value> = problems
-        .iter()
-        .filter(|p| event_index(p).is_none())
-        .cloned()
-        .collect();
-    let batch_error = batch_level.iter().any(is_error);
-
     let mut records = Vec::new();
     match parsed {
         // An older endpoint's request: one record, named by its endpoint.
@@ -218,49 +211,14 @@ fn store_batch(
             },
         )),
         Some(Value::Array(items)) if !items.is_empty() => {
-            let n = items.len();
             // A parsed event takes a few times its text in memory.
-            let share = 3 * body.len() / n;
-            // Each event's problems, in one pass (filtering every problem for every event took
-            // events x problems steps: 74 s for 3,001 bad events in a debug build).
-            let mut per_event: Vec<Vec<Value>> = vec![Vec::new(); n];
-            for p in &problems {
-                if let Some(mine) = event_index(p).and_then(|i| per_event.get_mut(i)) {
-                    mine.push(p.clone());
-                }
-            }
-            for ((i, item), own) in items.into_iter().enumerate().zip(per_event) {
-                let mut mine: Vec<Value> = batch_level.clone();
-                mine.extend(own);
-                if omitted_error_events.binary_search(&i).is_ok() {
-                    mine.push(problem_value(
-                        "error",
-                        &format!("[{i}]"),
-                        "NOT_LISTED",
-                        None,
-                        &format!(
-                            "This event has errors that are not listed: the batch had more than {MAX_LISTED_PROBLEMS} problems, and only the first {MAX_LISTED_PROBLEMS} are."
-                        ),
-                    ));
-                }
-                let valid = !batch_error && !mine.iter().any(is_error);
-                records.push((
-                    share,
-                    EventRecord {
-                        seq: st.store.next_seq(),
-                        batch,
-                        time: time.clone(),
-                        index: Some(i),
-                        valid,
-                        event: str_field(&item, "event"),
-                        list_id: list_id_of(&item).map(str::to_owned),
-                        status,
-                        problems: mine,
-                        data: Some(item),
-                        raw: None,
-                    },
-                ));
-            }
+            let share = 3 * body.len() / items.len();
+            let at = BatchAt {
+                batch,
+                time,
+                status,
+            };
+            records = event_records(st, &at, items, share, &problems, omitted_error_events);
         }
         Some(other) => records.push((
             body.len(),
@@ -300,4 +258,72 @@ fn store_batch(
     }
     stream::note_batch(answer, &records, older);
     st.store.add_batch(status == 200, records, test);
+}
+
+/// What every record of one batch shares: its sequence number, time and answer.
+struct BatchAt {
+    batch: u64,
+    time: String,
+    status: u16,
+}
+
+/// One record per event of a batch array, each with the batch's own problems and its own (an
+/// event whose errors were past the listed limit says so), and the memory it is counted for.
+fn event_records(
+    st: &AppState,
+    at: &BatchAt,
+    items: Vec<Value>,
+    share: usize,
+    problems: &[Value],
+    omitted_error_events: &[usize],
+) -> Vec<(usize, EventRecord)> {
+    let batch_level: Vec<Value> = problems
+        .iter()
+        .filter(|p| event_index(p).is_none())
+        .cloned()
+        .collect();
+    let batch_error = batch_level.iter().any(is_error);
+    let n = items.len();
+    let mut records = Vec::with_capacity(n);
+    // Each event's problems, in one pass (filtering every problem for every event took
+    // events x problems steps: 74 s for 3,001 bad events in a debug build).
+    let mut per_event: Vec<Vec<Value>> = vec![Vec::new(); n];
+    for p in problems {
+        if let Some(mine) = event_index(p).and_then(|i| per_event.get_mut(i)) {
+            mine.push(p.clone());
+        }
+    }
+    for ((i, item), own) in items.into_iter().enumerate().zip(per_event) {
+        let mut mine: Vec<Value> = batch_level.clone();
+        mine.extend(own);
+        if omitted_error_events.binary_search(&i).is_ok() {
+            mine.push(problem_value(
+                "error",
+                &format!("[{i}]"),
+                "NOT_LISTED",
+                None,
+                &format!(
+                    "This event has errors that are not listed: the batch had more than {MAX_LISTED_PROBLEMS} problems, and only the first {MAX_LISTED_PROBLEMS} are."
+                ),
+            ));
+        }
+        let valid = !batch_error && !mine.iter().any(is_error);
+        records.push((
+            share,
+            EventRecord {
+                seq: st.store.next_seq(),
+                batch: at.batch,
+                time: at.time.clone(),
+                index: Some(i),
+                valid,
+                event: str_field(&item, "event"),
+                list_id: list_id_of(&item).map(str::to_owned),
+                status: at.status,
+                problems: mine,
+                data: Some(item),
+                raw: None,
+            },
+        ));
+    }
+    records
 }

@@ -495,24 +495,7 @@ async fn send(
     mut request: axum::http::Request<Body>,
     path_and_query: &str,
 ) -> Result<(Response, UpstreamSeen), Failed> {
-    let target = format!("{}{path_and_query}", up.base);
-    let uri: axum::http::Uri =
-        target
-            .parse()
-            .map_err(|e: axum::http::uri::InvalidUri| ForwardError::NotAUrl {
-                reason: e.to_string(),
-                target: target.clone(),
-            })?;
-    // The HTTP client sends the URI's path and query as they are; refuse rather than alter
-    // what the signature covers should they ever differ.
-    let sent = uri.path_and_query().map_or("/", |p| p.as_str()).to_string();
-    if sent != format!("{}{path_and_query}", up.base_path) {
-        return Err(ForwardError::Normalised {
-            path_and_query: path_and_query.to_string(),
-            sent,
-        }
-        .into());
-    }
+    let uri = target_uri(up, path_and_query)?;
     *request.uri_mut() = uri;
     let resp = tokio::time::timeout(UPSTREAM_TIMEOUT, up.client.request(request))
         .await
@@ -543,15 +526,64 @@ async fn send(
             out = out.header(name.as_str(), value.as_bytes());
         }
     }
+    let seen = upstream_seen(up, status, &resp_headers, &head, whole, declared);
+    let body = if whole {
+        Body::from(head)
+    } else {
+        let rest = futures::stream::unfold(answer, |mut a| async move {
+            let next = a.next().await.transpose()?;
+            Some((next, a))
+        });
+        Body::from_stream(futures::stream::once(async move { Ok(head) }).chain(rest))
+    };
+    let mut response = out
+        .body(body)
+        .map_err(|e| ForwardError::Answer(e.to_string()))?;
+    response.extensions_mut().insert(Forwarded);
+    Ok((response, seen))
+}
+
+/// The upstream URL of `path_and_query`. The HTTP client sends the URI's path and query as
+/// they are; refuse rather than alter what the signature covers should they ever differ.
+fn target_uri(up: &Upstream, path_and_query: &str) -> Result<axum::http::Uri, Failed> {
+    let target = format!("{}{path_and_query}", up.base);
+    let uri: axum::http::Uri =
+        target
+            .parse()
+            .map_err(|e: axum::http::uri::InvalidUri| ForwardError::NotAUrl {
+                reason: e.to_string(),
+                target: target.clone(),
+            })?;
+    let sent = uri.path_and_query().map_or("/", |p| p.as_str()).to_string();
+    if sent != format!("{}{path_and_query}", up.base_path) {
+        return Err(ForwardError::Normalised {
+            path_and_query: path_and_query.to_string(),
+            sent,
+        }
+        .into());
+    }
+    Ok(uri)
+}
+
+/// What the record keeps of the upstream's answer: its status, error code (of a whole JSON
+/// answer), headers and body preview, and its size (declared, for one streamed on).
+fn upstream_seen(
+    up: &Upstream,
+    status: u16,
+    resp_headers: &axum::http::HeaderMap,
+    head: &Bytes,
+    whole: bool,
+    declared: Option<u64>,
+) -> UpstreamSeen {
     let (preview, _) = super::store::preview(&head[..head.len().min(STREAM_BODY_PREVIEW)]);
     let code = if whole {
-        serde_json::from_slice::<ApiError>(&head)
+        serde_json::from_slice::<ApiError>(head)
             .ok()
             .map(|e| e.code)
     } else {
         None
     };
-    let seen = UpstreamSeen {
+    UpstreamSeen {
         url: up.base.clone(),
         status: Some(status),
         code,
@@ -576,21 +608,7 @@ async fn send(
         },
         duration_ms: 0.0,
         error: None,
-    };
-    let body = if whole {
-        Body::from(head)
-    } else {
-        let rest = futures::stream::unfold(answer, |mut a| async move {
-            let next = a.next().await.transpose()?;
-            Some((next, a))
-        });
-        Body::from_stream(futures::stream::once(async move { Ok(head) }).chain(rest))
-    };
-    let mut response = out
-        .body(body)
-        .map_err(|e| ForwardError::Answer(e.to_string()))?;
-    response.extensions_mut().insert(Forwarded);
-    Ok((response, seen))
+    }
 }
 
 struct Answer {

@@ -448,43 +448,13 @@ pub async fn observe(State(st): State<AppState>, req: Request, next: Next) -> Re
     };
     let stored_request = detail.request.as_ref().map(|part| part.record);
     if let Some(part) = detail.request {
-        record.time = part.time;
-        record.record = Some(part.record);
-        if route == Route::Indexing {
-            record.verdict = Some(part.verdict);
-            record.request_bytes = Some(part.body_bytes);
-        }
-        record.code = part.code;
-        if !part.message.is_empty() {
-            record.message = Some(part.message);
-        }
-        record.warnings = part.warnings;
-        record.job_id = part.job_id;
-        record.body = part.body;
-        record.body_truncated = part.body_truncated;
+        fill_from_request(&mut record, part);
     }
-    if let Some((batch_seq, time, seen)) = detail.batch {
-        record.record = Some(batch_seq);
-        record.time = time;
-        if status >= 400 {
-            record.code = seen
-                .problems
-                .iter()
-                .find(|p| p.get("level").and_then(Value::as_str) == Some("error"))
-                .map(|_| "VALIDATION_ERROR".to_string());
-        }
-        record.batch = Some(seen);
+    if let Some(batch) = detail.batch {
+        fill_from_batch(&mut record, batch);
     }
     if let Some(answer) = answer {
-        if record.code.is_none() {
-            record.code = answer.code;
-        }
-        if record.message.is_none() {
-            record.message = answer.message;
-        }
-        record.mistakes = answer.mistakes;
-        record.conclusion = answer.conclusion;
-        record.expected = answer.canonical;
+        fill_from_answer(&mut record, answer);
     }
     if record.time.is_empty() {
         record.time = crate::core::time::format_timestamp(st.config.now());
@@ -495,6 +465,52 @@ pub async fn observe(State(st): State<AppState>, req: Request, next: Next) -> Re
     }
     st.stream.publish(record);
     response
+}
+
+/// What the inspection record of the request says: its time and record, the verdict and size
+/// of an indexing request, the code, message and warnings of the answer, and the body.
+fn fill_from_request(record: &mut RequestSeen, part: RequestPart) {
+    record.time = part.time;
+    record.record = Some(part.record);
+    if record.route == Route::Indexing {
+        record.verdict = Some(part.verdict);
+        record.request_bytes = Some(part.body_bytes);
+    }
+    record.code = part.code;
+    if !part.message.is_empty() {
+        record.message = Some(part.message);
+    }
+    record.warnings = part.warnings;
+    record.job_id = part.job_id;
+    record.body = part.body;
+    record.body_truncated = part.body_truncated;
+}
+
+/// A collector batch's record and time, and its code when it was refused for its errors.
+fn fill_from_batch(record: &mut RequestSeen, (batch_seq, time, seen): (u64, String, BatchSeen)) {
+    record.record = Some(batch_seq);
+    record.time = time;
+    if record.status >= 400 {
+        record.code = seen
+            .problems
+            .iter()
+            .find(|p| p.get("level").and_then(Value::as_str) == Some("error"))
+            .map(|_| "VALIDATION_ERROR".to_string());
+    }
+    record.batch = Some(seen);
+}
+
+/// An error answer's code and message (unless the request's record gave them) and diagnosis.
+fn fill_from_answer(record: &mut RequestSeen, answer: Answer) {
+    if record.code.is_none() {
+        record.code = answer.code;
+    }
+    if record.message.is_none() {
+        record.message = answer.message;
+    }
+    record.mistakes = answer.mistakes;
+    record.conclusion = answer.conclusion;
+    record.expected = answer.canonical;
 }
 
 /// What a stream record says of its answer, for the inspection record of the same request.
