@@ -52,113 +52,23 @@ fn mode(normal: bool) -> Option<(String, String)> {
 
 /// The keys that work in the focused field or list of the current view, most useful first.
 pub fn items(app: &App) -> Vec<(String, String)> {
-    let text = all(&TEXT_KEYS);
-    let copy = global(GlobalAction::CopyMenu);
     let mut v = match app.view {
-        View::Request => {
-            let r = &app.request;
-            let table = if r.normal_mode {
-                request::keys::NORMAL_KEYS
-            } else {
-                request::keys::KEYS
-            };
-            let mut v = pick(
-                &table,
-                request::keys::footer_actions(r.focus, r.normal_mode),
-            );
-            if !r.ts_live {
-                // The toggle's word says what it does now: frozen, it makes the timestamp live.
-                let key = table.label_of(request::keys::Action::ToggleTimestamp);
-                for item in v.iter_mut().filter(|(k, _)| *k == key) {
-                    item.1 = "live".into();
-                }
-            }
-            // The field's two first keys (send among them), then undo/redo: with the mode word
-            // first, the 80-column footer keeps the send key in every field.
-            if !r.normal_mode && r.focus != request::Field::Method {
-                let at = v.len().min(2);
-                v.splice(at..at, text);
-            }
-            v.splice(0..0, mode(r.normal_mode));
-            v.extend(copy);
-            v
-        }
-        View::Events => {
-            use events::{Action, Focus};
-            let e = &app.events;
-            let mut v = pick(&events::KEYS, &[Action::Send]);
-            if matches!(e.focus, Focus::Field(_) | Focus::Raw) {
-                v.extend(text);
-            }
-            if e.focus == Focus::Items {
-                v.extend(fixed(&[
-                    ("Enter", "edit"),
-                    ("a", "add"),
-                    ("d", "delete"),
-                    ("/", "filter"),
-                ]));
-                v.extend(pick(&TEXT_KEYS, &[crate::tui::keymap::TextAction::Undo]));
-            }
-            let mut modes = pick(
-                &events::KEYS,
-                &[Action::NextMode, Action::Open, Action::Save],
-            );
-            // The switch's word says what it does now: from the form it opens the raw JSON.
-            if e.mode == events::Mode::Form {
-                modes[0].1 = "raw JSON".into();
-            }
-            v.extend(modes);
-            v.extend(copy);
-            v
-        }
-        View::History => {
-            use history::{Action, RowKind};
-            // The keys that do something to the selected entry: an event batch is not sent
-            // from here (its send key only says so), it loads into the Events view.
-            let mut v = match app.history.selected_row().map(|r| r.kind) {
-                Some(RowKind::Events) => {
-                    let mut v = pick(&history::KEYS, &[Action::Load, Action::Reload]);
-                    v[0].1 = "load in Events".into();
-                    v
-                }
-                Some(RowKind::Request) | None => all(&history::KEYS),
-            };
-            v.extend(copy);
-            v.extend(fixed(&[("/", "filter")]));
-            v
-        }
+        View::Request => request_items(&app.request),
+        View::Events => events_items(&app.events),
+        View::History => history_items(&app.history),
         View::Traffic => {
             let mut v = all(&traffic::KEYS);
-            v.extend(copy);
+            v.extend(global(GlobalAction::CopyMenu));
             v.extend(fixed(&[("/", "filter")]));
             v
         }
-        View::Diagnose => {
-            let mut v: Vec<_> = mode(app.diagnose.normal_mode).into_iter().collect();
-            let on_client_text = app.diagnose.on_client_text;
-            // The box switch second: it is the key the box's state changes the word of.
-            use diagnose::Action as D;
-            let order = [
-                D::Diagnose,
-                D::ToggleClientText,
-                D::LoadIntoEditor,
-                D::ToggleKey,
-                D::Clear,
-            ];
-            v.extend(order.iter().map(|&a| {
-                (
-                    diagnose::KEYS.label_of(a),
-                    diagnose::footer_word(a, on_client_text).to_string(),
-                )
-            }));
-            v
-        }
+        View::Diagnose => diagnose_items(&app.diagnose),
         // The keys that work in what the lesson view shows (its only hint row).
         View::Lesson => lesson::footer_items(&app.lesson),
         View::Profiles => match app.profiles.mode {
             profiles::Mode::Edit(_) => {
                 let mut v = all(&profiles::FORM_KEYS);
-                v.splice(1..1, text);
+                v.splice(1..1, all(&TEXT_KEYS));
                 v
             }
             _ => fixed(&[
@@ -171,6 +81,105 @@ pub fn items(app: &App) -> Vec<(String, String)> {
         },
     };
     v.extend(global(GlobalAction::Help));
+    v
+}
+
+/// The request view's: the mode word, the focused field's keys (the timestamp toggle's word
+/// saying what it does now), the text keys while typing, the copy menu.
+fn request_items(r: &request::RequestState) -> Vec<(String, String)> {
+    let table = if r.normal_mode {
+        request::keys::NORMAL_KEYS
+    } else {
+        request::keys::KEYS
+    };
+    let mut v = pick(
+        &table,
+        request::keys::footer_actions(r.focus, r.normal_mode),
+    );
+    if !r.ts_live {
+        // The toggle's word says what it does now: frozen, it makes the timestamp live.
+        let key = table.label_of(request::keys::Action::ToggleTimestamp);
+        for item in v.iter_mut().filter(|(k, _)| *k == key) {
+            item.1 = "live".into();
+        }
+    }
+    // The field's two first keys (send among them), then undo/redo: with the mode word
+    // first, the 80-column footer keeps the send key in every field.
+    if !r.normal_mode && r.focus != request::Field::Method {
+        let at = v.len().min(2);
+        v.splice(at..at, all(&TEXT_KEYS));
+    }
+    v.splice(0..0, mode(r.normal_mode));
+    v.extend(global(GlobalAction::CopyMenu));
+    v
+}
+
+/// The events view's: send, the text keys in a field, the item list's keys, the modes.
+fn events_items(e: &events::EventsState) -> Vec<(String, String)> {
+    use events::{Action, Focus};
+    let mut v = pick(&events::KEYS, &[Action::Send]);
+    if matches!(e.focus, Focus::Field(_) | Focus::Raw) {
+        v.extend(all(&TEXT_KEYS));
+    }
+    if e.focus == Focus::Items {
+        v.extend(fixed(&[
+            ("Enter", "edit"),
+            ("a", "add"),
+            ("d", "delete"),
+            ("/", "filter"),
+        ]));
+        v.extend(pick(&TEXT_KEYS, &[crate::tui::keymap::TextAction::Undo]));
+    }
+    let mut modes = pick(
+        &events::KEYS,
+        &[Action::NextMode, Action::Open, Action::Save],
+    );
+    // The switch's word says what it does now: from the form it opens the raw JSON.
+    if e.mode == events::Mode::Form {
+        modes[0].1 = "raw JSON".into();
+    }
+    v.extend(modes);
+    v.extend(global(GlobalAction::CopyMenu));
+    v
+}
+
+/// The history view's: what works on the selected entry, the copy menu, the filter.
+fn history_items(h: &history::HistoryState) -> Vec<(String, String)> {
+    use history::{Action, RowKind};
+    // The keys that do something to the selected entry: an event batch is not sent
+    // from here (its send key only says so), it loads into the Events view.
+    let mut v = match h.selected_row().map(|r| r.kind) {
+        Some(RowKind::Events) => {
+            let mut v = pick(&history::KEYS, &[Action::Load, Action::Reload]);
+            v[0].1 = "load in Events".into();
+            v
+        }
+        Some(RowKind::Request) | None => all(&history::KEYS),
+    };
+    v.extend(global(GlobalAction::CopyMenu));
+    v.extend(fixed(&[("/", "filter")]));
+    v
+}
+
+/// The diagnose view's: the mode word, then its keys, the box switch second.
+fn diagnose_items(d: &diagnose::DiagnoseState) -> Vec<(String, String)> {
+    let mut v: Vec<_> = mode(d.normal_mode).into_iter().collect();
+    let on_client_text = d.on_client_text;
+    // The box switch second: it is the key the box's state changes the word of.
+    use diagnose::Action as D;
+    let order = [
+        D::Diagnose,
+        D::ToggleClientText,
+        D::LoadIntoEditor,
+        D::ToggleKey,
+        D::Clear,
+    ];
+    v.extend(order.iter().map(|&a| {
+        (
+            diagnose::KEYS.label_of(a),
+            diagnose::footer_word(a, on_client_text).to_string(),
+        )
+    }));
     v
 }
 

@@ -18,9 +18,11 @@ use std::collections::VecDeque;
 use std::ops::Range;
 use std::sync::Arc;
 
-use ratatui_textarea::{CursorMove, Input, Key, TextArea};
+use ratatui_textarea::{CursorMove, TextArea};
 
 use crate::core::incremental::common_prefix_len;
+
+mod keys;
 
 /// The most body bytes the textarea holds at once.
 pub const WINDOW_BYTES: usize = 96 * 1024;
@@ -290,159 +292,6 @@ impl BodyEditor {
         self.record(edit);
         self.show(at + s.len());
         Some(removed.map_or(at, |r| r.min(at)))
-    }
-
-    /// Feed a key or mouse input. Returns the first changed byte when the body changed.
-    pub fn input(&mut self, input: impl Into<Input>) -> Option<usize> {
-        let input: Input = match input.into() {
-            // Ctrl-J is the LF a terminal sends for a typed or unbracketed pasted line end: a
-            // new line, as Enter (the text widget's own Ctrl-J deletes to the line's start).
-            Input {
-                key: Key::Char('j'),
-                ctrl: true,
-                alt: false,
-                ..
-            } => Input {
-                key: Key::Enter,
-                ctrl: false,
-                alt: false,
-                shift: false,
-            },
-            other => other,
-        };
-        match input {
-            // Undo / redo as in every editable text of the workbench (`line_input::undo_key`):
-            // Ctrl-Z, then Ctrl-Y or Ctrl-Shift-Z. The text widget's own Ctrl-U / Ctrl-R undo
-            // and Ctrl-Y yank are not used, so a key means one thing everywhere.
-            Input {
-                key: Key::Char('z'),
-                ctrl: true,
-                alt: false,
-                shift: false,
-            } => return self.undo(),
-            Input {
-                key: Key::Char('z' | 'Z'),
-                ctrl: true,
-                alt: false,
-                ..
-            }
-            | Input {
-                key: Key::Char('y'),
-                ctrl: true,
-                alt: false,
-                ..
-            } => return self.redo(),
-            Input {
-                key: Key::Char('u' | 'r'),
-                ctrl: true,
-                alt: false,
-                ..
-            } => return None,
-            Input {
-                key: Key::Char('<'),
-                ctrl: false,
-                alt: true,
-                ..
-            }
-            | Input {
-                key: Key::Up | Key::Char('p'),
-                ctrl: true,
-                alt: true,
-                ..
-            } => {
-                self.show(0);
-                return None;
-            }
-            Input {
-                key: Key::Char('>'),
-                ctrl: false,
-                alt: true,
-                ..
-            }
-            | Input {
-                key: Key::Down | Key::Char('n'),
-                ctrl: true,
-                alt: true,
-                ..
-            } => {
-                self.show(self.text.len());
-                return None;
-            }
-            Input {
-                key: Key::Char('a'),
-                ctrl: true,
-                alt: false,
-                shift: false,
-            }
-            | Input {
-                key: Key::Home,
-                shift: false,
-                ..
-            }
-            | Input {
-                key: Key::Left | Key::Char('b'),
-                ctrl: true,
-                alt: true,
-                shift: false,
-            } if self.ta.cursor().0 == 0 && self.starts_inside_a_line() => {
-                // The line's start is before the window (a line longer than the window).
-                let off = self.cursor_offset();
-                self.show(memchr::memrchr(b'\n', &self.text[..off]).map_or(0, |i| i + 1));
-                return None;
-            }
-            Input {
-                key: Key::Char('e'),
-                ctrl: true,
-                alt: false,
-                shift: false,
-            }
-            | Input {
-                key: Key::End,
-                shift: false,
-                ..
-            }
-            | Input {
-                key: Key::Right | Key::Char('f'),
-                ctrl: true,
-                alt: true,
-                shift: false,
-            } if self.ta.cursor().0 + 1 == self.ta.lines().len() && self.ends_inside_a_line() => {
-                let off = self.cursor_offset();
-                let end =
-                    memchr::memchr(b'\n', &self.text[off..]).map_or(self.text.len(), |i| off + i);
-                self.show(end);
-                return None;
-            }
-            Input {
-                key: Key::Up,
-                ctrl: false,
-                alt: false,
-                ..
-            } if self.ta.cursor().0 == 0 && self.win.start > 0 => {
-                // The line above is outside the window (the window starts inside a long line).
-                self.vertical(-1);
-                return None;
-            }
-            Input {
-                key: Key::Down,
-                ctrl: false,
-                alt: false,
-                ..
-            } if self.ta.cursor().0 + 1 == self.ta.lines().len()
-                && self.win.end < self.text.len() =>
-            {
-                self.vertical(1);
-                return None;
-            }
-            _ => {}
-        }
-        let changed = if self.ta.input(input) {
-            self.sync()
-        } else {
-            None
-        };
-        self.follow_cursor();
-        changed
     }
 
     /// Put the cursor at a cell of the widget's area (`row`, `col` from its top left corner):

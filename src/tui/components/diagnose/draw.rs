@@ -34,6 +34,18 @@ pub fn draw(frame: &mut Frame, area: Rect, d: &DiagnoseState, key_source: &str, 
         input: input_area,
         report: report_area,
     } = layout(area);
+    draw_capture(frame, input_area, d, key_source, theme);
+    draw_report(frame, report_area, d, theme);
+}
+
+/// The captured request (or the client's signing text) being typed, its keys along the bottom.
+fn draw_capture(
+    frame: &mut Frame,
+    input_area: Rect,
+    d: &DiagnoseState,
+    key_source: &str,
+    theme: &Theme,
+) {
     let key = match d.key {
         DiagKey::Profile => format!("profile key [{key_source}]"),
         DiagKey::Demo => "demo key".to_string(),
@@ -54,7 +66,7 @@ pub fn draw(frame: &mut Frame, area: Rect, d: &DiagnoseState, key_source: &str, 
                 },
                 theme.title(),
             ),
-            area.width,
+            input_area.width,
         ))
         .title_bottom(Line::from(Span::styled(
             // The keys that fit (F1 lists them all); the key in use always.
@@ -99,6 +111,10 @@ pub fn draw(frame: &mut Frame, area: Rect, d: &DiagnoseState, key_source: &str, 
     }
     // The box scrolls horizontally with the cursor: `›` / `‹` say where lines go on.
     crate::tui::widgets::text::mark_long_lines(frame, inner, shown, theme.dim());
+}
+
+/// The verdict and findings, scrolled.
+fn draw_report(frame: &mut Frame, report_area: Rect, d: &DiagnoseState, theme: &Theme) {
     let verdict = match d.ok {
         Some(true) => Span::styled(" Verdict: accepted ", theme.ok()),
         Some(false) => Span::styled(" Verdict: rejected ", theme.error()),

@@ -279,8 +279,24 @@ pub(super) fn detail_max_scroll(state: &ProfilesState, pane: Rect) -> u16 {
 /// Draw the profile manager into `area`.
 pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState, current: &str, theme: &Theme) {
     let l = layout(area, state);
-    let (list_area, detail_area, footer) = (l.list, l.detail, l.footer);
+    draw_list(frame, &l, state, current, theme);
+    if let Mode::Edit(form) = &state.mode {
+        draw_form(frame, &l, state, form);
+    } else {
+        draw_detail(frame, l.detail, state, theme);
+    }
+    draw_footer(frame, l.footer, state, theme);
+}
 
+/// The profiles (only the rows on screen), the one in use and the built-in one marked.
+fn draw_list(
+    frame: &mut Frame,
+    l: &ProfilesLayout,
+    state: &ProfilesState,
+    current: &str,
+    theme: &Theme,
+) {
+    let list_area = l.list;
     let visible = state.visible();
     // Only the rows on screen are built.
     let rows = l
@@ -320,51 +336,59 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &ProfilesState, current: &str,
         &l.window,
         theme,
     );
+}
 
-    if let Mode::Edit(form) = &state.mode {
-        // Each line in the rows the layout gave it (wrapped the same way), so a click on
-        // a field lands on the field drawn there.
-        let rects = l
-            .edit_title
-            .iter()
-            .map(|r| (None, *r))
-            .chain(l.edit_fields.iter().map(|(f, r)| (Some(*f), *r)));
-        let content = edit_lines(form, state.revealed);
-        let b = Block::new()
-            .borders(Borders::ALL)
-            .title(crate::tui::widgets::text::fit_title(
-                detail_title(state),
-                detail_area.width,
-            ));
-        frame.render_widget(b, detail_area);
-        for (field, rect) in rects {
-            if let Some((_, spans)) = content.iter().find(|(f, _)| *f == field) {
-                let rows = wrap_spans(spans, rect.width);
-                frame.render_widget(Paragraph::new(rows), rect);
-            }
+/// The edit form in the detail pane, each line in the rows the layout gave it.
+fn draw_form(frame: &mut Frame, l: &ProfilesLayout, state: &ProfilesState, form: &EditForm) {
+    let detail_area = l.detail;
+    // Each line in the rows the layout gave it (wrapped the same way), so a click on
+    // a field lands on the field drawn there.
+    let rects = l
+        .edit_title
+        .iter()
+        .map(|r| (None, *r))
+        .chain(l.edit_fields.iter().map(|(f, r)| (Some(*f), *r)));
+    let content = edit_lines(form, state.revealed);
+    let b = Block::new()
+        .borders(Borders::ALL)
+        .title(crate::tui::widgets::text::fit_title(
+            detail_title(state),
+            detail_area.width,
+        ));
+    frame.render_widget(b, detail_area);
+    for (field, rect) in rects {
+        if let Some((_, spans)) = content.iter().find(|(f, _)| *f == field) {
+            let rows = wrap_spans(spans, rect.width);
+            frame.render_widget(Paragraph::new(rows), rect);
         }
-        // The terminal cursor at the insertion point of the focused text field (as every
-        // Request field shows it), so Left / Right show where typing goes.
-        if let Some(at) = edit_cursor(form, &l) {
-            frame.set_cursor_position(at);
-        }
-    } else {
-        // Rows wrapped here, so PageDown / PageUp (`update`) count the rows drawn.
-        let skip = state
-            .detail_scroll
-            .min(detail_max_scroll(state, detail_area));
-        let rows: Vec<Line> = detail_rows(state, detail_area, theme)
-            .into_iter()
-            .skip(usize::from(skip))
-            .collect();
-        frame.render_widget(
-            Paragraph::new(rows).block(Block::new().borders(Borders::ALL).title(
-                crate::tui::widgets::text::fit_title(detail_title(state), detail_area.width),
-            )),
-            detail_area,
-        );
     }
+    // The terminal cursor at the insertion point of the focused text field (as every
+    // Request field shows it), so Left / Right show where typing goes.
+    if let Some(at) = edit_cursor(form, l) {
+        frame.set_cursor_position(at);
+    }
+}
 
+/// The selected profile's details, scrolled.
+fn draw_detail(frame: &mut Frame, detail_area: Rect, state: &ProfilesState, theme: &Theme) {
+    // Rows wrapped here, so PageDown / PageUp (`update`) count the rows drawn.
+    let skip = state
+        .detail_scroll
+        .min(detail_max_scroll(state, detail_area));
+    let rows: Vec<Line> = detail_rows(state, detail_area, theme)
+        .into_iter()
+        .skip(usize::from(skip))
+        .collect();
+    frame.render_widget(
+        Paragraph::new(rows).block(Block::new().borders(Borders::ALL).title(
+            crate::tui::widgets::text::fit_title(detail_title(state), detail_area.width),
+        )),
+        detail_area,
+    );
+}
+
+/// The name prompt or the delete confirmation, under a refused name's reasons.
+fn draw_footer(frame: &mut Frame, footer: Rect, state: &ProfilesState, theme: &Theme) {
     let footer_line = match &state.mode {
         Mode::Name { for_, input } => {
             let what = match for_ {

@@ -100,80 +100,86 @@ fn on_key(state: &mut ProfilesState, current: &str, key: KeyEvent) -> Vec<Profil
                 }
             }
         }
-        Mode::Edit(mut form) => {
-            let step = |f: EditField, back: bool| {
-                let i = EditField::ALL.iter().position(|x| *x == f).unwrap_or(0);
-                let n = EditField::ALL.len();
-                EditField::ALL[if back { (i + n - 1) % n } else { (i + 1) % n }]
-            };
-            // The answer to "discard the changes?": `d` discards, any other key keeps editing
-            // (and does nothing else, so a key typed in a hurry is not a field edit either).
-            if form.asking_discard {
-                form.asking_discard = false;
-                let plain = !key
-                    .modifiers
-                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
-                if plain && matches!(key.code, KeyCode::Char('d') | KeyCode::Char('D')) {
-                    return said(format!(
-                        "Changes to {} discarded; nothing saved.",
-                        form.name
-                    ));
-                }
-                let kept = format!(
-                    "Kept the changes to {}: Enter or {} saves.",
-                    form.name,
-                    FORM_KEYS.label_of(FormAction::Save)
-                );
-                state.mode = Mode::Edit(form);
-                return said(kept);
-            }
-            if let Some(action) = crate::tui::keymap::lookup(&FORM_KEYS, &key) {
-                return run_form(state, form, action);
-            }
-            match key.code {
-                // Esc with typed changes asks first (one key must not drop them).
-                KeyCode::Esc if form.changed() => {
-                    form.asking_discard = true;
-                    let ask = format!(
-                        "Discard the changes to {}? d discards them, any other key keeps editing.",
-                        form.name
-                    );
-                    state.mode = Mode::Edit(form);
-                    return said(ask);
-                }
-                KeyCode::Esc => return said("Edit closed; nothing was changed.".into()),
-                KeyCode::Enter => return save_form(state, form),
-                KeyCode::Tab | KeyCode::Down => form.focus = step(form.focus, false),
-                KeyCode::BackTab | KeyCode::Up => form.focus = step(form.focus, true),
-                KeyCode::Left | KeyCode::Right | KeyCode::Char(' ')
-                    if form.focus == EditField::KeyKind =>
-                {
-                    let i = KeyKind::ALL
-                        .iter()
-                        .position(|k| *k == form.key_kind)
-                        .unwrap_or(0);
-                    let n = KeyKind::ALL.len();
-                    let next = if key.code == KeyCode::Left {
-                        (i + n - 1) % n
-                    } else {
-                        (i + 1) % n
-                    };
-                    form.key_kind = KeyKind::ALL[next];
-                    // A value typed for one kind means nothing for another (and must not leak
-                    // a stored key into a file path shown in clear).
-                    form.key_value.set("");
-                }
-                _ => {
-                    let focus = form.focus;
-                    if let Some(input) = form.input_mut(focus) {
-                        input.handle_key(&key);
-                    }
-                }
-            }
+        Mode::Edit(form) => edit_key(state, form, key),
+    }
+}
+
+/// A key in the edit form: the answer to "discard the changes?", a form action, moving between
+/// fields, cycling the key kind, or typing into the focused field.
+fn edit_key(
+    state: &mut ProfilesState,
+    mut form: Box<EditForm>,
+    key: KeyEvent,
+) -> Vec<ProfilesEffect> {
+    let step = |f: EditField, back: bool| {
+        let i = EditField::ALL.iter().position(|x| *x == f).unwrap_or(0);
+        let n = EditField::ALL.len();
+        EditField::ALL[if back { (i + n - 1) % n } else { (i + 1) % n }]
+    };
+    // The answer to "discard the changes?": `d` discards, any other key keeps editing
+    // (and does nothing else, so a key typed in a hurry is not a field edit either).
+    if form.asking_discard {
+        form.asking_discard = false;
+        let plain = !key
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+        if plain && matches!(key.code, KeyCode::Char('d') | KeyCode::Char('D')) {
+            return said(format!(
+                "Changes to {} discarded; nothing saved.",
+                form.name
+            ));
+        }
+        let kept = format!(
+            "Kept the changes to {}: Enter or {} saves.",
+            form.name,
+            FORM_KEYS.label_of(FormAction::Save)
+        );
+        state.mode = Mode::Edit(form);
+        return said(kept);
+    }
+    if let Some(action) = crate::tui::keymap::lookup(&FORM_KEYS, &key) {
+        return run_form(state, form, action);
+    }
+    match key.code {
+        // Esc with typed changes asks first (one key must not drop them).
+        KeyCode::Esc if form.changed() => {
+            form.asking_discard = true;
+            let ask = format!(
+                "Discard the changes to {}? d discards them, any other key keeps editing.",
+                form.name
+            );
             state.mode = Mode::Edit(form);
-            Vec::new()
+            return said(ask);
+        }
+        KeyCode::Esc => return said("Edit closed; nothing was changed.".into()),
+        KeyCode::Enter => return save_form(state, form),
+        KeyCode::Tab | KeyCode::Down => form.focus = step(form.focus, false),
+        KeyCode::BackTab | KeyCode::Up => form.focus = step(form.focus, true),
+        KeyCode::Left | KeyCode::Right | KeyCode::Char(' ') if form.focus == EditField::KeyKind => {
+            let i = KeyKind::ALL
+                .iter()
+                .position(|k| *k == form.key_kind)
+                .unwrap_or(0);
+            let n = KeyKind::ALL.len();
+            let next = if key.code == KeyCode::Left {
+                (i + n - 1) % n
+            } else {
+                (i + 1) % n
+            };
+            form.key_kind = KeyKind::ALL[next];
+            // A value typed for one kind means nothing for another (and must not leak
+            // a stored key into a file path shown in clear).
+            form.key_value.set("");
+        }
+        _ => {
+            let focus = form.focus;
+            if let Some(input) = form.input_mut(focus) {
+                input.handle_key(&key);
+            }
         }
     }
+    state.mode = Mode::Edit(form);
+    Vec::new()
 }
 
 fn save_form(state: &mut ProfilesState, form: Box<EditForm>) -> Vec<ProfilesEffect> {
@@ -231,22 +237,7 @@ fn browse_key(state: &mut ProfilesState, current: &str, key: KeyEvent) -> Vec<Pr
     };
     match key.code {
         // The detail pane pages by its height less a row (nothing is skipped) to its last row.
-        KeyCode::PageDown | KeyCode::PageUp => {
-            let pane = layout(state.area, state).detail;
-            let page = Block::new()
-                .borders(Borders::ALL)
-                .inner(pane)
-                .height
-                .saturating_sub(1)
-                .max(1);
-            let max = detail_max_scroll(state, pane);
-            let s = state.detail_scroll.min(max);
-            state.detail_scroll = if key.code == KeyCode::PageDown {
-                s.saturating_add(page).min(max)
-            } else {
-                s.saturating_sub(page)
-            };
-        }
+        KeyCode::PageDown | KeyCode::PageUp => page_detail(state, key.code == KeyCode::PageDown),
         KeyCode::Char('v') => state.revealed = !state.revealed,
         KeyCode::Enter => {
             // Nothing said here: the load may wait for the unsaved-edits question (or be
@@ -277,39 +268,58 @@ fn browse_key(state: &mut ProfilesState, current: &str, key: KeyEvent) -> Vec<Pr
                 None => {}
             }
         }
-        KeyCode::Char('e') => {
-            match selected {
-                Some(p) if p.is_demo() => say =
-                    "The demo profile is built in and read-only; duplicate it (D) to edit a copy."
-                        .into(),
-                Some(p) => state.mode = Mode::Edit(Box::new(EditForm::new(&p))),
-                None => {}
-            }
-        }
-        KeyCode::Char('d') | KeyCode::Delete => match selected {
+        KeyCode::Char('e') => match selected {
             Some(p) if p.is_demo() => {
-                say = "The demo profile is built in and cannot be deleted.".into()
+                say = "The demo profile is built in and read-only; duplicate it (D) to edit a copy."
+                    .into()
             }
-            // Deleting the file under the workbench would leave it editing a profile that no
-            // longer exists.
-            Some(p) if p.name == current => {
-                say = format!(
-                    "Profile {} is in use, so it was not deleted; open another profile first (select it, Enter), then delete {}.",
-                    p.name, p.name
-                )
-            }
-            Some(p) => {
-                say = format!(
-                    "Delete profile {}? y to confirm, any other key keeps it.",
-                    p.name
-                );
-                state.mode = Mode::ConfirmDelete(p.name);
-            }
+            Some(p) => state.mode = Mode::Edit(Box::new(EditForm::new(&p))),
             None => {}
         },
+        KeyCode::Char('d') | KeyCode::Delete => say = ask_delete(state, current, selected),
         _ => {}
     }
     said(say)
+}
+
+/// The detail pane pages by its height less a row (nothing is skipped) to its last row.
+fn page_detail(state: &mut ProfilesState, down: bool) {
+    let pane = layout(state.area, state).detail;
+    let page = Block::new()
+        .borders(Borders::ALL)
+        .inner(pane)
+        .height
+        .saturating_sub(1)
+        .max(1);
+    let max = detail_max_scroll(state, pane);
+    let s = state.detail_scroll.min(max);
+    state.detail_scroll = if down {
+        s.saturating_add(page).min(max)
+    } else {
+        s.saturating_sub(page)
+    };
+}
+
+/// Delete asks to confirm, unless the profile is the built-in one or the one in use (deleting
+/// its file under the workbench would leave it editing a profile that no longer exists).
+/// Returns what to say.
+fn ask_delete(state: &mut ProfilesState, current: &str, selected: Option<Profile>) -> String {
+    match selected {
+        Some(p) if p.is_demo() => "The demo profile is built in and cannot be deleted.".into(),
+        Some(p) if p.name == current => format!(
+            "Profile {} is in use, so it was not deleted; open another profile first (select it, Enter), then delete {}.",
+            p.name, p.name
+        ),
+        Some(p) => {
+            let ask = format!(
+                "Delete profile {}? y to confirm, any other key keeps it.",
+                p.name
+            );
+            state.mode = Mode::ConfirmDelete(p.name);
+            ask
+        }
+        None => String::new(),
+    }
 }
 
 /// A status message as the effect that says it (nothing when empty).

@@ -17,7 +17,7 @@ use ratatui::Frame;
 
 use super::keys::{Action, KEYS};
 use super::state::{PaneKey, PaneSearch, RequestState};
-use crate::tui::model::FormattedBody;
+use crate::tui::model::{FormattedBody, ResponseView};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::search::{Searchable, COUNT_LIMIT};
 use crate::tui::widgets::text::{clip, json_line, wrap_chars, wrap_spans, wrap_words};
@@ -229,51 +229,7 @@ pub fn draw(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme) {
         );
         return;
     };
-    let status_style = if r.status < 300 {
-        theme.ok()
-    } else if r.status < 500 {
-        theme.warn()
-    } else {
-        theme.error()
-    };
-    let toggle = KEYS.label_of(Action::ShowSent);
-    // The rows that stay on top: the status (it wraps: a job id does not fit 80 columns), or
-    // what the as-sent view is.
-    let mut lines = if req.show_sent {
-        let what = match &r.sent {
-            Some(_) => format!("As sent for this {} · {toggle} the answer", r.status),
-            None => format!("Not known what was sent · {toggle} the answer"),
-        };
-        wrap_words(&what, w)
-            .into_iter()
-            .map(|l| Line::from(Span::styled(l, theme.dim())))
-            .collect()
-    } else {
-        let mut lines = wrap_spans(
-            &[
-                Span::styled(format!("{} ", r.status), status_style),
-                Span::styled(
-                    format!("{:.1} ms · {} bytes", r.elapsed_ms, r.body_len),
-                    theme.dim(),
-                ),
-                Span::styled(
-                    r.job_id
-                        .as_ref()
-                        .map(|j| format!(" · job {j}"))
-                        .or_else(|| r.code.as_ref().map(|c| format!(" · {c}")))
-                        .unwrap_or_default(),
-                    status_style,
-                ),
-            ],
-            w as u16,
-        );
-        if let Some(m) = &r.message {
-            for chunk in wrap_words(m, w) {
-                lines.push(Line::from(chunk));
-            }
-        }
-        lines
-    };
+    let mut lines = top_rows(req, r, w, theme);
     let Some((key, text)) = pane_text(req) else {
         lines.truncate(h);
         frame.render_widget(Paragraph::new(lines), area);
@@ -320,6 +276,54 @@ pub fn draw(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme) {
     req.detail_page.set(whole.saturating_sub(1).max(1));
     lines.truncate(h);
     frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// The rows that stay on top: the status (it wraps: a job id does not fit 80 columns), or
+/// what the as-sent view is.
+fn top_rows(req: &RequestState, r: &ResponseView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
+    let status_style = if r.status < 300 {
+        theme.ok()
+    } else if r.status < 500 {
+        theme.warn()
+    } else {
+        theme.error()
+    };
+    let toggle = KEYS.label_of(Action::ShowSent);
+    if req.show_sent {
+        let what = match &r.sent {
+            Some(_) => format!("As sent for this {} · {toggle} the answer", r.status),
+            None => format!("Not known what was sent · {toggle} the answer"),
+        };
+        wrap_words(&what, w)
+            .into_iter()
+            .map(|l| Line::from(Span::styled(l, theme.dim())))
+            .collect()
+    } else {
+        let mut lines = wrap_spans(
+            &[
+                Span::styled(format!("{} ", r.status), status_style),
+                Span::styled(
+                    format!("{:.1} ms · {} bytes", r.elapsed_ms, r.body_len),
+                    theme.dim(),
+                ),
+                Span::styled(
+                    r.job_id
+                        .as_ref()
+                        .map(|j| format!(" · job {j}"))
+                        .or_else(|| r.code.as_ref().map(|c| format!(" · {c}")))
+                        .unwrap_or_default(),
+                    status_style,
+                ),
+            ],
+            w as u16,
+        );
+        if let Some(m) = &r.message {
+            for chunk in wrap_words(m, w) {
+                lines.push(Line::from(chunk));
+            }
+        }
+        lines
+    }
 }
 
 /// Line `i` of the panel (`t`: its text, cut to what can be on screen) wrapped into rows of `w`

@@ -252,26 +252,8 @@ fn fill_account(
 
 /// Run one action of the traffic view (from its key or from the command palette).
 pub fn run(state: &mut TrafficState, action: Action) -> Vec<TrafficEffect> {
-    let none = || vec![TrafficEffect::Status("No request selected.".into())];
     match action {
-        Action::Pause => {
-            state.paused = !state.paused;
-            if state.paused {
-                return vec![TrafficEffect::Status(format!(
-                    "traffic paused: new requests are held until {} resumes",
-                    KEYS.label_of(Action::Pause)
-                ))];
-            }
-            let held = std::mem::take(&mut state.held);
-            let n = held.len();
-            for e in held {
-                show(state, e);
-            }
-            vec![TrafficEffect::Status(format!(
-                "traffic resumed ({n} held {} shown)",
-                if n == 1 { "request" } else { "requests" }
-            ))]
-        }
+        Action::Pause => toggle_pause(state),
         Action::Clear => {
             state.entries.clear();
             state.matches.clear();
@@ -298,61 +280,7 @@ pub fn run(state: &mut TrafficState, action: Action) -> Vec<TrafficEffect> {
                 note: detail::cut_note(&e.seen),
             }]
         }
-        Action::Send => {
-            let Some(e) = state.selected_entry() else {
-                return none();
-            };
-            // A captured request is anyone's: any client of the server can plant one. It is
-            // signed with the profile's REST key only once the user has seen what is signed and
-            // where it goes, and never for the watched server, which could replay it.
-            if state.watching {
-                return vec![TrafficEffect::Status(format!(
-                    "not sent: this view follows {}, which could replay a request signed here with the profile's REST key for 10 minutes; load it into the request view to check and send it from there",
-                    escape_visible(state.address.as_bytes())
-                ))];
-            }
-            let (mut request, _timestamp) = detail::fields(&e.seen, &state.address);
-            let account = fill_account(&mut request, &state.account);
-            let url = format!(
-                "{}{}{}{}",
-                state.address.trim_end_matches('/'),
-                e.seen.path,
-                if e.seen.query.is_empty() { "" } else { "?" },
-                e.seen.query
-            );
-            let body = &request.spec.body;
-            let preview = escape_visible(&body[..body.len().min(60)]);
-            let more = if body.len() > 60 { "…" } else { "" };
-            let upstream = e
-                .seen
-                .upstream
-                .as_ref()
-                .map(|u| {
-                    format!(
-                        ", which forwards it to {}",
-                        escape_visible(u.url.as_bytes())
-                    )
-                })
-                .unwrap_or_default();
-            let cut = detail::cut_note(&e.seen)
-                .map(|note| format!(" ({note})"))
-                .unwrap_or_default();
-            let prompt = format!(
-                "sign {} {} with the profile's REST key ({} body bytes: {preview}{more}){cut}{account} and send it to {}{upstream}? y sends, any other key cancels",
-                escape_visible(request.spec.method.as_bytes()),
-                escape_visible(e.seen.path.as_bytes()),
-                body.len(),
-                escape_visible(url.as_bytes()),
-            );
-            state.confirm = Some((
-                TrafficEffect::SendAgain {
-                    url,
-                    request: Box::new(request),
-                },
-                prompt.clone(),
-            ));
-            vec![TrafficEffect::Status(prompt)]
-        }
+        Action::Send => ask_send_again(state),
         Action::LoadIntoDiagnose => {
             let Some(e) = state.selected_entry() else {
                 return none();
@@ -382,6 +310,89 @@ pub fn run(state: &mut TrafficState, action: Action) -> Vec<TrafficEffect> {
             out
         }
     }
+}
+
+/// What an action on the selected request says when none is.
+fn none() -> Vec<TrafficEffect> {
+    vec![TrafficEffect::Status("No request selected.".into())]
+}
+
+/// Pause holds new requests; resuming shows the held ones.
+fn toggle_pause(state: &mut TrafficState) -> Vec<TrafficEffect> {
+    state.paused = !state.paused;
+    if state.paused {
+        return vec![TrafficEffect::Status(format!(
+            "traffic paused: new requests are held until {} resumes",
+            KEYS.label_of(Action::Pause)
+        ))];
+    }
+    let held = std::mem::take(&mut state.held);
+    let n = held.len();
+    for e in held {
+        show(state, e);
+    }
+    vec![TrafficEffect::Status(format!(
+        "traffic resumed ({n} held {} shown)",
+        if n == 1 { "request" } else { "requests" }
+    ))]
+}
+
+/// Send the selected request again: signed with the profile's key only once the user confirms
+/// what is signed and where it goes (the prompt says it all), and never for a watched server.
+fn ask_send_again(state: &mut TrafficState) -> Vec<TrafficEffect> {
+    let Some(e) = state.selected_entry() else {
+        return none();
+    };
+    // A captured request is anyone's: any client of the server can plant one. It is
+    // signed with the profile's REST key only once the user has seen what is signed and
+    // where it goes, and never for the watched server, which could replay it.
+    if state.watching {
+        return vec![TrafficEffect::Status(format!(
+            "not sent: this view follows {}, which could replay a request signed here with the profile's REST key for 10 minutes; load it into the request view to check and send it from there",
+            escape_visible(state.address.as_bytes())
+        ))];
+    }
+    let (mut request, _timestamp) = detail::fields(&e.seen, &state.address);
+    let account = fill_account(&mut request, &state.account);
+    let url = format!(
+        "{}{}{}{}",
+        state.address.trim_end_matches('/'),
+        e.seen.path,
+        if e.seen.query.is_empty() { "" } else { "?" },
+        e.seen.query
+    );
+    let body = &request.spec.body;
+    let preview = escape_visible(&body[..body.len().min(60)]);
+    let more = if body.len() > 60 { "…" } else { "" };
+    let upstream = e
+        .seen
+        .upstream
+        .as_ref()
+        .map(|u| {
+            format!(
+                ", which forwards it to {}",
+                escape_visible(u.url.as_bytes())
+            )
+        })
+        .unwrap_or_default();
+    let cut = detail::cut_note(&e.seen)
+        .map(|note| format!(" ({note})"))
+        .unwrap_or_default();
+    let prompt = format!(
+        "sign {} {} with the profile's REST key ({} body bytes: {preview}{more}){cut}{account} and send it to {}{upstream}? y sends, any other key cancels",
+        escape_visible(request.spec.method.as_bytes()),
+        escape_visible(e.seen.path.as_bytes()),
+        body.len(),
+        escape_visible(url.as_bytes()),
+    );
+    state.confirm = Some((
+        TrafficEffect::SendAgain {
+            url,
+            request: Box::new(request),
+        },
+        prompt.clone(),
+    ));
+    vec![TrafficEffect::Status(prompt)]
 }
 
 fn on_mouse(state: &mut TrafficState, m: MouseEvent, area: Rect) {
