@@ -38,9 +38,9 @@ fn chromium() -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// `chromium --headless --dump-dom URL`: the DOM once the page's fetches are done (virtual
-/// time waits for pending network requests). Killed after 90 s.
-fn dump_dom(chromium: &Path, url: &str) -> String {
+/// `chromium --headless --dump-dom URL` (with `extra` flags): the DOM once the page's fetches
+/// are done (virtual time waits for pending network requests). Killed after 90 s.
+fn dump_dom(chromium: &Path, url: &str, extra: &[&str]) -> String {
     let profile = tempfile::tempdir().unwrap();
     let mut child = Command::new(chromium)
         .args([
@@ -51,6 +51,7 @@ fn dump_dom(chromium: &Path, url: &str) -> String {
             "--no-first-run",
             "--virtual-time-budget=10000",
         ])
+        .args(extra)
         .arg(format!("--user-data-dir={}", profile.path().display()))
         .args(["--dump-dom", url])
         .stdout(Stdio::piped())
@@ -67,6 +68,20 @@ fn dump_dom(chromium: &Path, url: &str) -> String {
     }
     let out = child.wait_with_output().unwrap();
     String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Serve `html` at `/` on another port of 127.0.0.1 (so another origin than the server's), open
+/// it in headless Chromium and return its DOM once its fetches are done.
+async fn open_page(chromium: PathBuf, html: String) -> String {
+    let app = axum::Router::new().route("/", get(move || async move { Html(html) }));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/", listener.local_addr().unwrap());
+    let page = tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let dom = tokio::task::spawn_blocking(move || dump_dom(&chromium, &url, &[]))
+        .await
+        .unwrap();
+    page.abort();
+    dom
 }
 
 /// The text of `<p id="ID">` in a dumped DOM.
@@ -121,14 +136,7 @@ async fn a_page_on_another_origin_gets_its_events_recorded() {
         &format!("{}/_inspect/summary", server.url()),
         body,
     );
-    let app = axum::Router::new().route("/", get(move || async move { Html(html) }));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let shop = format!("http://{}/", listener.local_addr().unwrap());
-    let shop_task = tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-
-    let dom = tokio::task::spawn_blocking(move || dump_dom(&chromium, &shop))
-        .await
-        .unwrap();
+    let dom = open_page(chromium, html).await;
     assert_eq!(result(&dom, "events"), "status 200 accepted 1", "{dom}");
     assert!(result(&dom, "inspect").starts_with("failed"), "{dom}");
 
@@ -137,7 +145,6 @@ async fn a_page_on_another_origin_gets_its_events_recorded() {
     assert_eq!(events.len(), 1, "{events:?}");
     assert_eq!(events[0]["valid"], true);
     assert_eq!(events[0]["event"], "view_recs_list");
-    shop_task.abort();
     server.shutdown().await;
 }
 
@@ -184,28 +191,6 @@ async fn rebinding_server(html: String, victim: std::net::SocketAddr) -> std::ne
     addr
 }
 
-/// `dump_dom` with `rebind.test` resolving to 127.0.0.1 (Chromium's own resolver rules; no
-/// DNS is asked).
-fn dump_dom_rebound(chromium: &Path, url: &str) -> String {
-    let profile = tempfile::tempdir().unwrap();
-    let out = Command::new(chromium)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--no-first-run",
-            "--virtual-time-budget=10000",
-            "--host-resolver-rules=MAP rebind.test 127.0.0.1",
-        ])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
-        .args(["--dump-dom", url])
-        .stderr(Stdio::null())
-        .output()
-        .unwrap();
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 /// A page on a name that re-resolves to 127.0.0.1 is, to the browser, the server's own origin:
 /// it read `/_inspect/requests` (bodies, signatures) and reset the store. The server now
 /// refuses a `Host` that is not an IP address, localhost or a name the user allowed: the page
@@ -235,7 +220,9 @@ fetch("/_inspect/reset", {method: "POST", headers: {"Content-Type": "application
 </script></body></html>"#;
     let attacker = rebinding_server(html.to_string(), server.addr).await;
     let url = format!("http://rebind.test:{}/", attacker.port());
-    let dom = tokio::task::spawn_blocking(move || dump_dom_rebound(&chromium, &url))
+    // `rebind.test` resolves to 127.0.0.1 (Chromium's own resolver rules; no DNS is asked).
+    let rules = "--host-resolver-rules=MAP rebind.test 127.0.0.1";
+    let dom = tokio::task::spawn_blocking(move || dump_dom(&chromium, &url, &[rules]))
         .await
         .unwrap();
     assert_eq!(result(&dom, "read"), "status 403 nothing", "{dom}");
@@ -270,13 +257,7 @@ Promise.allSettled([
 ]).then(rs => {{ document.getElementById("done").textContent = "done " + rs.map(r => r.status).join(","); }});
 </script></body></html>"#
     );
-    let app = axum::Router::new().route("/", get(move || async move { Html(html) }));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let page_url = format!("http://{}/", listener.local_addr().unwrap());
-    let page_task = tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    let dom = tokio::task::spawn_blocking(move || dump_dom(&chromium, &page_url))
-        .await
-        .unwrap();
+    let dom = open_page(chromium, html).await;
     // The page ran all four (the JSON one is refused by the browser: no preflight granted).
     assert!(result(&dom, "done").starts_with("done "), "{dom}");
     let (_, sum) = get_json(&client(), &format!("{}/_inspect/summary", server.url())).await;
@@ -291,7 +272,6 @@ Promise.allSettled([
     assert_eq!(resp.status(), 200);
     let (_, sum) = get_json(&client(), &format!("{}/_inspect/summary", server.url())).await;
     assert_eq!(sum["stored_requests"], 0, "{sum}");
-    page_task.abort();
     server.shutdown().await;
 }
 
@@ -328,14 +308,7 @@ async fn a_blob_beacon_and_a_credentialed_fetch_from_another_origin_are_both_rec
         &view,
         &click,
     );
-    let app = axum::Router::new().route("/", get(move || async move { Html(html) }));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let shop = format!("http://{}/", listener.local_addr().unwrap());
-    let shop_task = tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-
-    let dom = tokio::task::spawn_blocking(move || dump_dom(&chromium, &shop))
-        .await
-        .unwrap();
+    let dom = open_page(chromium, html).await;
     assert_eq!(result(&dom, "beacon"), "queued true", "{dom}");
     // The page could read the credentialed answer: the origin mirrored, credentials allowed.
     assert_eq!(result(&dom, "fetch"), "status 200 accepted 1", "{dom}");
@@ -364,6 +337,5 @@ async fn a_blob_beacon_and_a_credentialed_fetch_from_another_origin_are_both_rec
             .all(|e| e["valid"] == true),
         "{events}"
     );
-    shop_task.abort();
     server.shutdown().await;
 }

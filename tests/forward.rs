@@ -9,7 +9,6 @@ mod common;
 mod server_common;
 
 use std::io::{Read, Write};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use common::upstream::{content_length, raw_answer, raw_upstream, Received};
@@ -485,36 +484,9 @@ async fn a_body_that_fails_the_local_read_is_answered_locally_and_never_forwarde
     proxy.shutdown().await;
 }
 
-/// A request as an upstream received it: method, path and query, body.
-type Seen = (String, String, Vec<u8>);
-
-/// An upstream that keeps every request it receives.
-async fn recording_upstream() -> (String, Arc<Mutex<Vec<Seen>>>) {
-    let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
-    let keep = seen.clone();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    let app = axum::Router::new().fallback(move |req: axum::extract::Request| {
-        let keep = keep.clone();
-        async move {
-            let (parts, body) = req.into_parts();
-            let body = axum::body::to_bytes(body, 1 << 20).await.unwrap();
-            let target = parts.uri.path_and_query().unwrap().as_str().to_owned();
-            keep.lock()
-                .unwrap()
-                .push((parts.method.to_string(), target, body.to_vec()));
-            "upstream"
-        }
-    });
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
-    (url, seen)
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_analytics_request_reaches_the_upstream_the_older_endpoints_included() {
-    let (up, seen) = recording_upstream().await;
+    let (up, seen) = recording_upstream("upstream").await;
     let proxy = proxy_to(None, Some(&up)).await;
     let c = client();
     let form = "--b1\r\nContent-Disposition: form-data; name=\"klevu_apiKey\"\r\n\r\nklevu-1\r\n--b1\r\nContent-Disposition: form-data; name=\"klevu_term\"\r\n\r\nshoes\r\n--b1--\r\n";
@@ -558,8 +530,13 @@ async fn every_analytics_request_reaches_the_upstream_the_older_endpoints_includ
         assert_eq!(resp.status(), 200, "{method} {target}");
         assert_eq!(resp.text().await.unwrap(), "upstream", "{method} {target}");
     }
-    let got = seen.lock().unwrap().clone();
-    let want: Vec<Seen> = sent
+    let got: Vec<(String, String, Vec<u8>)> = seen
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|(m, t, _, b)| (m.clone(), t.clone(), b.clone()))
+        .collect();
+    let want: Vec<(String, String, Vec<u8>)> = sent
         .iter()
         .map(|(m, t, b)| (m.to_string(), t.clone(), b.clone()))
         .collect();

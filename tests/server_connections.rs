@@ -15,25 +15,10 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use server_common::*;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncReadExt;
 use tokio::net::TcpStream;
 
 const DEADLINE: Duration = Duration::from_secs(60);
-
-/// Send a GET of `path` on `s` (kept alive) and read the answer's head; the head.
-async fn ask(s: &mut TcpStream, path: &str) -> String {
-    let req = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut head = Vec::new();
-    let mut byte = [0u8; 1];
-    while !head.ends_with(b"\r\n\r\n") {
-        if s.read(&mut byte).await.unwrap() == 0 {
-            break;
-        }
-        head.push(byte[0]);
-    }
-    String::from_utf8_lossy(&head).into_owned()
-}
 
 /// Read `s` to its end (the server closed it) within the deadline; what was left.
 async fn closed(s: &mut TcpStream, what: &str) -> String {
@@ -48,7 +33,7 @@ async fn closed(s: &mut TcpStream, what: &str) -> String {
 /// A new connection's answer to `/_inspect/health` (status line first).
 async fn health(addr: SocketAddr) -> String {
     let mut s = TcpStream::connect(addr).await.unwrap();
-    ask(&mut s, "/_inspect/health").await
+    get_head(&mut s, "/_inspect/health").await
 }
 
 /// A stream refused past the cap gets its 503 and then the connection is closed (it stayed
@@ -59,11 +44,11 @@ async fn a_refused_stream_is_answered_503_and_its_connection_closed() {
     cfg.max_streams = 1;
     let server = start(cfg).await;
     let mut held = TcpStream::connect(server.addr).await.unwrap();
-    assert!(ask(&mut held, "/_inspect/stream")
+    assert!(get_head(&mut held, "/_inspect/stream")
         .await
         .starts_with("HTTP/1.1 200"));
     let mut refused = TcpStream::connect(server.addr).await.unwrap();
-    let head = ask(&mut refused, "/_inspect/stream").await;
+    let head = get_head(&mut refused, "/_inspect/stream").await;
     assert!(head.starts_with("HTTP/1.1 503"), "{head}");
     assert!(
         head.to_ascii_lowercase().contains("connection: close"),
@@ -82,13 +67,13 @@ async fn the_oldest_idle_connection_makes_room_and_busy_ones_are_kept() {
     cfg.max_connections = 3;
     let server = start(cfg).await;
     let mut stream = TcpStream::connect(server.addr).await.unwrap();
-    assert!(ask(&mut stream, "/_inspect/stream")
+    assert!(get_head(&mut stream, "/_inspect/stream")
         .await
         .starts_with("HTTP/1.1 200"));
     let mut idle = Vec::new();
     for _ in 0..2 {
         let mut s = TcpStream::connect(server.addr).await.unwrap();
-        let head = ask(&mut s, "/_inspect/summary").await;
+        let head = get_head(&mut s, "/_inspect/summary").await;
         assert!(head.starts_with("HTTP/1.1 200"), "{head}");
         idle.push(s);
     }
@@ -101,12 +86,12 @@ async fn the_oldest_idle_connection_makes_room_and_busy_ones_are_kept() {
     let mut streams = vec![stream];
     while streams.len() < 3 {
         let mut s = TcpStream::connect(server.addr).await.unwrap();
-        let head = ask(&mut s, "/_inspect/stream").await;
+        let head = get_head(&mut s, "/_inspect/stream").await;
         assert!(head.starts_with("HTTP/1.1 200"), "{head}");
         streams.push(s);
     }
     let mut s = TcpStream::connect(server.addr).await.unwrap();
-    let head = ask(&mut s, "/_inspect/health").await;
+    let head = get_head(&mut s, "/_inspect/health").await;
     assert!(head.starts_with("HTTP/1.1 503"), "{head}");
     let body = closed(&mut s, "the refused connection").await;
     assert!(body.contains("TOO_MANY_CONNECTIONS"), "{body}");
@@ -152,7 +137,7 @@ async fn under_a_1024_file_limit_1100_stream_clients_leave_health_answering() {
     let mut refused = 0;
     for i in 0..1100 {
         let mut s = TcpStream::connect(addr).await.unwrap();
-        let head = ask(&mut s, "/_inspect/stream").await;
+        let head = get_head(&mut s, "/_inspect/stream").await;
         if head.starts_with("HTTP/1.1 200") {
             open.push(s);
         } else {

@@ -169,18 +169,8 @@ async fn hosts_other_than_addresses_localhost_and_allowed_names_are_refused() {
 /// Open a live stream and read its status line (the stream itself is left unread).
 async fn open_stream(addr: std::net::SocketAddr) -> (TcpStream, String) {
     let mut s = TcpStream::connect(addr).await.unwrap();
-    s.write_all(b"GET /_inspect/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        .await
-        .unwrap();
-    let mut head = Vec::new();
-    let mut byte = [0u8; 1];
-    while !head.ends_with(b"\r\n\r\n") {
-        if s.read(&mut byte).await.unwrap() == 0 {
-            break;
-        }
-        head.push(byte[0]);
-    }
-    (s, String::from_utf8_lossy(&head).into_owned())
+    let head = get_head(&mut s, "/_inspect/stream").await;
+    (s, head)
 }
 
 /// Streams had no cap (1,014 idle ones stopped the server accepting): past 64 subscribers a

@@ -445,34 +445,7 @@ fn events_validate_exits_0_for_valid_bodies_and_1_for_the_variant_id_bug() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_collector_answers_every_sdk_request_as_judged_and_forwards_it_unchanged() {
-    use std::sync::{Arc, Mutex};
-    // A local upstream that keeps what it receives.
-    // What the upstream received: method, target, content type, body.
-    type Seen = (String, String, String, Vec<u8>);
-    let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
-    let keep = seen.clone();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let upstream = format!("http://{}", listener.local_addr().unwrap());
-    let app = axum::Router::new().fallback(move |req: axum::extract::Request| {
-        let keep = keep.clone();
-        async move {
-            let (parts, body) = req.into_parts();
-            let body = axum::body::to_bytes(body, 1 << 20).await.unwrap();
-            let target = parts.uri.path_and_query().unwrap().as_str().to_owned();
-            let ct = parts
-                .headers
-                .get("content-type")
-                .map(|v| v.to_str().unwrap().to_owned())
-                .unwrap_or_default();
-            keep.lock()
-                .unwrap()
-                .push((parts.method.to_string(), target, ct, body.to_vec()));
-            "{}"
-        }
-    });
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
+    let (upstream, seen) = recording_upstream("{}").await;
     let local = start_at_t0().await;
     let mut cfg = config_at_t0();
     cfg.forward_analytics = Some(upstream);

@@ -243,3 +243,58 @@ pub fn rss(pid: u32) -> (u64, u64) {
     };
     (field("VmRSS:"), field("VmHWM:"))
 }
+
+/// A request as an upstream received it: method, path and query, content type, body.
+pub type Seen = (String, String, String, Vec<u8>);
+
+/// An upstream on 127.0.0.1 (port 0) that keeps every request it receives and answers each
+/// with `answer`: its base URL and what it received.
+pub async fn recording_upstream(
+    answer: &'static str,
+) -> (String, std::sync::Arc<std::sync::Mutex<Vec<Seen>>>) {
+    let seen: std::sync::Arc<std::sync::Mutex<Vec<Seen>>> = Default::default();
+    let keep = seen.clone();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let app = axum::Router::new().fallback(move |req: axum::extract::Request| {
+        let keep = keep.clone();
+        async move {
+            let (parts, body) = req.into_parts();
+            let body = axum::body::to_bytes(body, 1 << 20).await.unwrap();
+            let target = parts.uri.path_and_query().unwrap().as_str().to_owned();
+            let content_type = parts
+                .headers
+                .get("content-type")
+                .map(|v| v.to_str().unwrap().to_owned())
+                .unwrap_or_default();
+            keep.lock().unwrap().push((
+                parts.method.to_string(),
+                target,
+                content_type,
+                body.to_vec(),
+            ));
+            answer
+        }
+    });
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    (url, seen)
+}
+
+/// Send a GET of `path` on `s` (kept alive) and read the answer's head up to its blank line
+/// (what arrived, should the server close first); the head.
+pub async fn get_head(s: &mut tokio::net::TcpStream, path: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let req = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        if s.read(&mut byte).await.unwrap() == 0 {
+            break;
+        }
+        head.push(byte[0]);
+    }
+    String::from_utf8_lossy(&head).into_owned()
+}
