@@ -66,19 +66,15 @@ impl RunVerdict {
             .as_deref()
             .or(r.message.as_deref())
             .unwrap_or("no diagnosis was given");
-        self.fail(format!("{} {}: {code}: {why}", r.method, target(r)));
+        self.fail(r, &code, why);
     }
 
     fn add_collect(&mut self, r: &RequestSeen) {
         self.batches += 1;
         let Some(b) = &r.batch else {
             if r.status >= 400 {
-                let code = r
-                    .code
-                    .clone()
-                    .unwrap_or_else(|| format!("HTTP_{}", r.status));
                 let why = r.message.as_deref().unwrap_or("no reason was given");
-                self.fail(format!("{} {}: {code}: {why}", r.method, target(r)));
+                self.fail(r, &answer_code(r), why);
             }
             return;
         };
@@ -96,27 +92,23 @@ impl RunVerdict {
                 .filter(|s| !s.is_empty())
                 .unwrap_or("(body)");
             let why = text(p, "message").unwrap_or("");
-            self.fail(format!(
-                "{} {}: {code} at {path}: {why}",
-                r.method,
-                target(r)
-            ));
+            self.fail(r, &format!("{code} at {path}"), why);
             listed = true;
         }
         if !listed && (b.invalid > 0 || r.status >= 400) {
-            let code = r
-                .code
-                .clone()
-                .unwrap_or_else(|| format!("HTTP_{}", r.status));
+            let code = answer_code(r);
             *self.invalid_by_code.entry(code.clone()).or_default() += 1;
             let why = r.message.as_deref().unwrap_or("the batch was refused");
-            self.fail(format!("{} {}: {code}: {why}", r.method, target(r)));
+            self.fail(r, &code, why);
         }
     }
 
-    fn fail(&mut self, line: String) {
+    /// A failure's line: the request, what went wrong (`code`, a problem's with its path) and
+    /// why.
+    fn fail(&mut self, r: &RequestSeen, code: &str, why: &str) {
         if self.failures.len() < MAX_LISTED {
-            self.failures.push(line);
+            self.failures
+                .push(format!("{} {}: {code}: {why}", r.method, target(r)));
         } else {
             self.failures_omitted += 1;
         }
@@ -175,6 +167,13 @@ fn by_code(m: &BTreeMap<String, u64>) -> String {
     }
     let parts: Vec<String> = m.iter().map(|(c, n)| format!("{c} {n}")).collect();
     format!(" ({})", parts.join(", "))
+}
+
+/// The answer's code, else its HTTP status as `HTTP_NNN`.
+fn answer_code(r: &RequestSeen) -> String {
+    r.code
+        .clone()
+        .unwrap_or_else(|| format!("HTTP_{}", r.status))
 }
 
 fn target(r: &RequestSeen) -> String {

@@ -10,6 +10,19 @@ pub fn counted(n: usize, word: &str) -> String {
     }
 }
 
+/// Where byte `offset` of `text` is as an editor shows it: its 1-based line and column (in
+/// characters). An offset inside a character counts as that character; past the end, as the end.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let mut start = offset.min(text.len());
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let before = &text[..start];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
+
 /// Render bytes as one line of text in which nothing is invisible:
 /// LF as `\n`, CR as `\r`, tab as `\t`, other control bytes as `\xNN`, a backslash as `\\`,
 /// non-ASCII whitespace as `\u{XXXX}`, trailing spaces as `·`, and bytes that are not UTF-8 as

@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use super::io::io_reason;
+use crate::core::visible::line_col;
 
 /// A profile file that could not be read, with where the problem is (1-based; 0 = unknown).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -35,20 +36,6 @@ impl ParseError {
             message: e.message().trim().to_string(),
         }
     }
-}
-
-/// 1-based line and column (in characters) of a byte offset.
-pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(text.len());
-    let mut start = offset;
-    while !text.is_char_boundary(start) {
-        start -= 1;
-    }
-    let before = &text[..start];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
-    let column = before[line_start..].chars().count() + 1;
-    (line, column)
 }
 
 /// Errors of the profile store; each reads as one sentence naming the file or profile.

@@ -14,9 +14,9 @@ use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
-use super::error::line_col;
 use super::paths::Paths;
 use super::private::{clean_stale_temps, create_private_dir, FILE_MODE};
+use crate::core::visible::line_col;
 
 pub use super::atomic::write_atomic;
 pub use super::error::{ParseError, StoreError};

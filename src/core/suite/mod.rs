@@ -9,6 +9,7 @@ pub mod report;
 
 use std::collections::BTreeMap;
 
+use crate::core::visible::line_col;
 use serde::Deserialize;
 
 /// A suite file name ends so (`docs/test.md`); a folder is searched for such files.
@@ -252,14 +253,6 @@ fn check_header(request: &str, name: &str, value: &str, prefix: &str) -> Result<
         ));
     }
     Ok(())
-}
-
-/// 1-based line and column (in characters) of a byte offset.
-pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let start = before.rfind('\n').map_or(0, |i| i + 1);
-    (line, before[start..].chars().count() + 1)
 }
 
 /// `text` with every `{{name}}` replaced by its variable; an unknown name is left as written
