@@ -13,8 +13,6 @@ use serde_json::json;
 
 use crate::core::suite::judge::Check;
 use crate::core::suite::report::Case;
-use crate::core::time::parse_timestamp;
-use crate::core::visible::escape_visible;
 use crate::core::SigningForm;
 use crate::engine::capture::JudgeKeys;
 
@@ -95,16 +93,7 @@ fn keys(args: &CheckArgs) -> anyhow::Result<JudgeKeys> {
 }
 
 pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
-    let now = match &args.now {
-        None => chrono::Utc::now(),
-        Some(ts) => match parse_timestamp(ts) {
-            Some(p) => p.time,
-            None => bail!(
-                "the --now value \"{}\" is not an RFC 3339 time such as 2026-11-22T10:00:00.000Z",
-                escape_visible(ts.as_bytes())
-            ),
-        },
-    };
+    let now = super::now_from_flag(args.now.as_deref())?;
     let reports = super::test::parse_reports(&args.reports, &["junit", "tap", "json"])?;
     let opts = CaptureOptions {
         keys: keys(&args)?,

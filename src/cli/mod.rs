@@ -187,3 +187,17 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 pub fn one_sentence(err: &anyhow::Error) -> String {
     format!("{err:#}")
 }
+
+/// The server time a `--now` flag names, else the clock (`verify` and `check` judge at it).
+fn now_from_flag(now: Option<&str>) -> anyhow::Result<chrono::DateTime<chrono::Utc>> {
+    let Some(ts) = now else {
+        return Ok(chrono::Utc::now());
+    };
+    match crate::core::time::parse_timestamp(ts) {
+        Some(p) => Ok(p.time),
+        None => anyhow::bail!(
+            "the --now value \"{}\" is not an RFC 3339 time such as 2026-11-22T10:00:00.000Z",
+            crate::core::visible::escape_visible(ts.as_bytes())
+        ),
+    }
+}

@@ -4,14 +4,12 @@
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 
 use crate::core::diagnose::{expected_head, DiagnoseOptions};
 use crate::core::http_text::parse_raw_request_with_notes;
 use crate::core::sign::{encode_signature, hmac_sha384};
-use crate::core::time::parse_timestamp;
 use crate::core::verify::{verify_all, Checked, DiagnosisPlan, SingleKey, VerifyOptions};
-use crate::core::visible::escape_visible;
 use crate::core::ReceivedRequest;
 use crate::core::Secret;
 use crate::core::SigningForm;
@@ -87,7 +85,7 @@ fn single_key(args: &VerifyArgs) -> anyhow::Result<SingleKey> {
 }
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<u8> {
-    let now = now_of(&args)?;
+    let now = super::now_from_flag(args.now.as_deref())?;
     let (parsed, curl_file) = read_capture(&args)?;
     let client_text = match &args.client_text {
         Some(path) => Some(std::fs::read(path).with_context(|| {
@@ -146,20 +144,6 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<u8> {
     stdout.write_all(crate::logging::redact_line(&text).as_bytes())?;
     stdout.flush()?;
     Ok(code)
-}
-
-/// The server time to check against: --now, else the clock.
-fn now_of(args: &VerifyArgs) -> anyhow::Result<chrono::DateTime<chrono::Utc>> {
-    Ok(match &args.now {
-        None => chrono::Utc::now(),
-        Some(ts) => match parse_timestamp(ts) {
-            Some(p) => p.time,
-            None => bail!(
-                "the --now value \"{}\" is not an RFC 3339 time such as 2026-11-22T10:00:00.000Z",
-                escape_visible(ts.as_bytes())
-            ),
-        },
-    })
 }
 
 /// The capture: a curl command line (the workbench's Diagnose view takes both; `sign --output
