@@ -4,7 +4,7 @@
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 
 use crate::core::diagnose::{expected_head, DiagnoseOptions};
 use crate::core::http_text::parse_raw_request_with_notes;
