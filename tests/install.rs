@@ -358,8 +358,20 @@ fn bash_completes_the_subcommands_and_their_flags() {
     let mut se = bash_complete(&script, &["se"]);
     se.sort();
     assert_eq!(se, ["send", "serve"]);
-    let flags = bash_complete(&script, &["send", "--re"]);
+    let flags = bash_complete(&script, &["send", "--req"]);
     assert_eq!(flags, ["--request"]);
+    // The key reference and its older spellings, on every command that takes a key.
+    let mut flags = bash_complete(&script, &["send", "--rest-key"]);
+    flags.sort();
+    assert_eq!(
+        flags,
+        [
+            "--rest-key",
+            "--rest-key-command",
+            "--rest-key-env",
+            "--rest-key-file"
+        ]
+    );
     let shells = bash_complete(&script, &["completions", "z"]);
     assert_eq!(shells, ["zsh"]);
 }
