@@ -180,6 +180,26 @@ fn query_list(url: &str) -> Value {
 }
 
 fn entry_value(e: &Exchange<'_>) -> Value {
+    let (timings, time) = timings_value(e);
+    let mut entry = Map::new();
+    entry.insert("startedDateTime".into(), json!(e.started));
+    entry.insert("time".into(), ms(Some(time)));
+    entry.insert("request".into(), request_value(e));
+    entry.insert("response".into(), response_value(e.response.as_ref()));
+    entry.insert("cache".into(), json!({}));
+    entry.insert("timings".into(), timings);
+    if let Some(c) = &e.comment {
+        entry.insert("comment".into(), json!(c));
+    }
+    if let Some((name, value)) = &e.custom {
+        entry.insert(name.clone(), value.clone());
+    }
+    Value::Object(entry)
+}
+
+/// The entry's `request`: method, URL, headers, the query's decoded pairs and the body
+/// (`postData`, saying when only its start was recorded).
+fn request_value(e: &Exchange<'_>) -> Value {
     let mut request = Map::new();
     request.insert("method".into(), json!(e.method));
     request.insert("url".into(), json!(e.url));
@@ -220,8 +240,12 @@ fn entry_value(e: &Exchange<'_>) -> Value {
         }
         request.insert("postData".into(), Value::Object(post));
     }
+    Value::Object(request)
+}
 
-    let response = match &e.response {
+/// The entry's `response`; status 0, as browsers write it, when no answer was received.
+fn response_value(response: Option<&ExchangeResponse<'_>>) -> Value {
+    match response {
         Some(r) => {
             let mime = header_value(r.headers, "content-type").unwrap_or("");
             let mut content = Map::new();
@@ -268,11 +292,15 @@ fn entry_value(e: &Exchange<'_>) -> Value {
             "bodySize": -1,
             "comment": "no answer was received",
         }),
-    };
+    }
+}
+
+/// The entry's `timings` and its whole `time`. `send`, `wait` and `receive` are required and may
+/// not be -1; when the split is not known the whole time is counted as waiting (the HAR
+/// specification's own suggestion for what cannot be told apart), and 0 when even that is
+/// unknown.
+fn timings_value(e: &Exchange<'_>) -> (Value, f64) {
     let t = e.timings.unwrap_or_default();
-    // `send`, `wait` and `receive` are required and may not be -1; when the split is not
-    // known the whole time is counted as waiting (the HAR specification's own suggestion for
-    // what cannot be told apart), and 0 when even that is unknown.
     let total = e.time_ms.filter(|t| t.is_finite() && *t >= 0.0);
     let (send, wait, receive) = match (t.send, t.wait, t.receive) {
         (None, None, None) => (Some(0.0), Some(total.unwrap_or(0.0)), Some(0.0)),
@@ -294,20 +322,7 @@ fn entry_value(e: &Exchange<'_>) -> Value {
             .filter(|v| **v > 0.0)
             .sum()
     });
-    let mut entry = Map::new();
-    entry.insert("startedDateTime".into(), json!(e.started));
-    entry.insert("time".into(), ms(Some(time)));
-    entry.insert("request".into(), Value::Object(request));
-    entry.insert("response".into(), response);
-    entry.insert("cache".into(), json!({}));
-    entry.insert("timings".into(), timings);
-    if let Some(c) = &e.comment {
-        entry.insert("comment".into(), json!(c));
-    }
-    if let Some((name, value)) = &e.custom {
-        entry.insert(name.clone(), value.clone());
-    }
-    Value::Object(entry)
+    (timings, time)
 }
 
 /// The reason phrase of a status, for `statusText` (empty when not a common one).
