@@ -8,6 +8,8 @@
 // Test code: an unwrap that fails is a failed test, with its message.
 #![allow(clippy::unwrap_used)]
 
+mod server_common;
+
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -399,4 +401,94 @@ fn check_does_not_judge_what_history_did_not_send_or_did_not_keep() {
         stdout.contains("2 not judged (1 not sent, 1 body not kept)"),
         "{stdout}"
     );
+}
+
+/// One HAR of everything the server received (`docs/server.md` rule R15): indexing, collector
+/// and older endpoints' requests in arrival order, the collector's body as its bytes came, and
+/// `check` reads it back with the verdicts the server gave.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_har_holds_every_request_received_and_check_gives_the_same_verdicts() {
+    use server_common::{bad_batch, client, config_at_t0, send, signed_headers, start, ts};
+    let server = start(config_at_t0()).await;
+    let (c, base) = (client(), server.url());
+    let body = r#"[{"id":"1"}]"#;
+    let h = signed_headers(
+        "PUT",
+        "/v2/batch",
+        "",
+        &ts(0),
+        signscope::server::DEMO_API_KEY,
+        signscope::server::DEMO_REST_KEY,
+        body.as_bytes(),
+    );
+    let mut live = vec![send(&c, &base, "PUT", "/v2/batch", &h, body.into()).await.0];
+    // The collector: a pretty batch (its bytes must stay as they came), a bad one, and an
+    // older endpoint's GET.
+    let pretty = server_common::GOOD_BATCH;
+    for b in [pretty.to_string(), bad_batch()] {
+        let r = c
+            .post(format!("{base}/analytics/collect"))
+            .header("Content-Type", "application/json")
+            .body(b)
+            .send()
+            .await
+            .unwrap();
+        live.push(r.status().as_u16());
+    }
+    let older = c
+        .get(format!("{base}/analytics/productTracking?klevu_apiKey=demo-public-key&klevu_type=clicked&klevu_productId=1"))
+        .send()
+        .await
+        .unwrap();
+    live.push(older.status().as_u16());
+    assert_eq!(&live[..3], [200, 200, 400]);
+
+    let har_url = format!("{base}/_inspect/requests?format=har&all=true");
+    let text = c.get(&har_url).send().await.unwrap().text().await.unwrap();
+    let har: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let entries = har["log"]["entries"].as_array().unwrap();
+    let urls: Vec<&str> = entries
+        .iter()
+        .map(|e| e["request"]["url"].as_str().unwrap())
+        .map(|u| &u[u.find("/v2").or_else(|| u.find("/analytics")).unwrap()..])
+        .collect();
+    assert_eq!(
+        urls,
+        [
+            "/v2/batch",
+            "/analytics/collect",
+            "/analytics/collect",
+            "/analytics/productTracking?klevu_apiKey=demo-public-key&klevu_type=clicked&klevu_productId=1"
+        ]
+    );
+    assert_eq!(
+        entries[1]["request"]["postData"]["text"], pretty,
+        "the collector's body as received, not re-serialised"
+    );
+    assert_eq!(entries[1]["request"]["bodySize"], pretty.len());
+    // Without all=true the page is the indexing requests only, as before.
+    let only = c
+        .get(format!("{base}/_inspect/requests?format=har"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let only: Value = serde_json::from_str(&only).unwrap();
+    assert_eq!(only["log"]["entries"].as_array().unwrap().len(), 1);
+    let (st, _) = server_common::get_json(&c, &format!("{har_url}&verdict=accepted")).await;
+    assert_eq!(st, 400, "all=true takes no verdict filter");
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "all.har", &text);
+    let (code, recs) =
+        tokio::task::spawn_blocking(move || check(&path, &["--rest-key-env", "DEMO_KEY"]))
+            .await
+            .unwrap();
+    let judged: Vec<u64> = statuses(&recs);
+    let live: Vec<u64> = live.iter().map(|s| u64::from(*s)).collect();
+    assert_eq!(judged, live, "{recs:?}");
+    assert_eq!(code, 1, "the bad batch is rejected");
+    server.shutdown().await;
 }

@@ -396,13 +396,13 @@ fn watch_prints_a_line_per_request_and_follows_a_restarted_server() {
     assert!(first.contains(" GET /poke/"), "{first}");
     assert!(first.ends_with(" 404 NOT_FOUND"), "{first}");
 
-    assert_eq!(blocking_get(&format!("{url}/_inspect/summary?x=1")), 200);
+    assert_eq!(blocking_get(&format!("{url}/_inspect/summary?test=x")), 200);
     let l = line_with(&w, "/_inspect/summary");
-    // `HH:MM:SS GET /_inspect/summary?x=1 200 OK`
+    // `HH:MM:SS GET /_inspect/summary?test=x 200 OK`
     let (time, rest) = l.split_once(' ').unwrap();
     assert_eq!(time.len(), 8, "{l}");
     assert_eq!(time.as_bytes()[2], b':');
-    assert_eq!(rest, "GET /_inspect/summary?x=1 200 OK");
+    assert_eq!(rest, "GET /_inspect/summary?test=x 200 OK");
 
     // Restart the server on the same port: the watcher reconnects and keeps printing.
     let addr = url.strip_prefix("http://").unwrap().to_string();

@@ -32,9 +32,10 @@ use crate::core::verify::ReceivedRequest;
 
 use super::body::admit_body;
 use super::error::ApiError;
-use super::store::{preview, EventRecord};
+use super::store::{preview, EventRecord, RequestRecord};
 use super::stream;
 use super::AppState;
+use crate::core::traffic::Verdict;
 
 /// The analytics routes' CORS (`docs/server.md`, "CORS"): the request's `Origin` mirrored (never
 /// `*`, which a browser refuses with credentials), `Access-Control-Allow-Credentials: true`,
@@ -86,6 +87,7 @@ pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
             let err = e.to_api_error(st.config.max_body);
             let problem = problem_value("error", "", &err.code, None, &err.message);
             let status = err.status;
+            let received = received_record(&parts, &Bytes::new(), status, Some(err.code.clone()));
             let mut answer = err.into_response();
             store_batch(
                 &st,
@@ -97,6 +99,7 @@ pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
                 None,
                 test.as_deref(),
                 &mut answer,
+                received,
             );
             return answer;
         }
@@ -137,6 +140,8 @@ pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
     // `/_inspect/wait` take as "answered".
     let code = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST);
     let mut response = (code, Json(answer)).into_response();
+    let failed = (status != 200).then(|| "VALIDATION_ERROR".to_string());
+    let received = received_record(&parts, &body, status, failed);
     store_batch(
         &st,
         status,
@@ -147,8 +152,53 @@ pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
         older,
         test.as_deref(),
         &mut response,
+        received,
     );
     response
+}
+
+/// The collector request as received, for the HAR of everything the server received
+/// (`docs/server.md` rule R15): the body's bytes as they came (up to the store's preview), not
+/// the events re-serialised. Its number and time are its batch's ([`store_batch`]).
+fn received_record(
+    parts: &axum::http::request::Parts,
+    body: &Bytes,
+    status: u16,
+    code: Option<String>,
+) -> RequestRecord {
+    let (text, cut) = preview(body);
+    RequestRecord {
+        seq: 0,
+        time: String::new(),
+        method: parts.method.as_str().to_owned(),
+        path: parts.uri.path().to_owned(),
+        query: parts.uri.query().unwrap_or("").to_owned(),
+        api_key: None,
+        verdict: if status == 200 {
+            Verdict::Accepted
+        } else {
+            Verdict::Rejected
+        },
+        status,
+        code,
+        message: String::new(),
+        warnings: Vec::new(),
+        job_id: None,
+        body_bytes: body.len(),
+        body: text,
+        body_truncated: cut,
+        headers: parts
+            .headers
+            .iter()
+            .map(|(n, v)| {
+                (
+                    n.as_str().to_owned(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
+            .collect(),
+        answered: Default::default(),
+    }
 }
 
 /// The request's test id (`X-Signscope-Test` or the `signscope_test` cookie).
@@ -181,6 +231,7 @@ fn store_batch(
     older: Option<&str>,
     test: Option<&str>,
     answer: &mut Response,
+    mut received: RequestRecord,
 ) {
     let batch = st.store.next_seq();
     tracing::debug!(
@@ -257,6 +308,14 @@ fn store_batch(
         }
     }
     stream::note_batch(answer, &records, older);
+    // The request as received, numbered as its batch, kept before the batch is counted (a
+    // test that waits for the count finds it).
+    received.seq = batch;
+    received.time = records
+        .first()
+        .map(|(_, e)| e.time.clone())
+        .unwrap_or_default();
+    st.store.add_collected(received, test);
     st.store.add_batch(status == 200, records, test);
 }
 

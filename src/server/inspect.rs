@@ -93,6 +93,10 @@ pub struct RequestsQuery {
     /// With `format=har`: mask the Authorization header (`docs/har.md` rule H9).
     #[serde(default)]
     redact: bool,
+    /// Every request the server received (indexing, collector, older endpoints) in arrival
+    /// order, oldest first (`docs/server.md` rule R15).
+    #[serde(default)]
+    all: bool,
 }
 
 pub async fn requests(
@@ -119,6 +123,20 @@ pub async fn requests(
         Ok(a) => a,
         Err(e) => return e.into_response(),
     };
+    if q.all
+        && (q.verdict.is_some()
+            || q.code.is_some()
+            || q.path.is_some()
+            || q.before.is_some()
+            || q.seq.is_some())
+    {
+        return ApiError::new(
+            400,
+            "BAD_QUERY",
+            "all=true takes only since, after, test and limit (every request the server received, oldest first); leave out verdict, code, path, before and seq",
+        )
+        .into_response();
+    }
     let filter = RequestFilter {
         verdict: q.verdict,
         code: q.code,
@@ -141,7 +159,12 @@ pub async fn requests(
             full: q.seq.is_some(),
         }
     };
-    page::reply(&st, st.store.request_slots(&filter), kind)
+    let slots = if q.all {
+        st.store.all_slots(&filter.page, filter.test.as_deref())
+    } else {
+        st.store.request_slots(&filter)
+    };
+    page::reply(&st, slots, kind)
 }
 
 #[derive(Debug, Deserialize)]

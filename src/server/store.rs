@@ -3,6 +3,8 @@
 //! keep counting what was dropped.
 
 use std::collections::VecDeque;
+
+mod received;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -193,6 +195,8 @@ struct Inner {
     next_seq: u64,
     /// Bytes of records dropped since memory was last handed back.
     freed: usize,
+    /// The collector's requests as received, for the HAR of everything ([`received`]).
+    collected: received::Collected,
 }
 
 /// Measures the bytes of a record's list form (what a page of it costs to write), once, when it
@@ -287,6 +291,8 @@ pub const MAX_PAGE_BYTES: usize = 4 * 1024 * 1024;
 pub struct Slot {
     pub pos: u64,
     pub bytes: usize,
+    /// A position among the collector's requests ([`received`]), not the indexing ones.
+    pub collected: bool,
 }
 
 /// Walk the held records for one page: the last `limit` matches (or the first after `after`),
@@ -320,6 +326,7 @@ fn select<T>(
             Slot {
                 pos: base + i as u64,
                 bytes: h.list_bytes,
+                collected: false,
             },
         ));
         true
@@ -358,16 +365,6 @@ fn select<T>(
     }
 }
 
-fn at(held: &VecDeque<Held<RequestRecord>>, base: u64, slots: &[Slot]) -> Vec<Arc<RequestRecord>> {
-    slots
-        .iter()
-        .filter_map(|s| {
-            let i = usize::try_from(s.pos.checked_sub(base)?).ok()?;
-            held.get(i).map(|h| h.record.clone())
-        })
-        .collect()
-}
-
 /// One page of records and where the next one starts.
 #[derive(Clone, Debug)]
 pub struct Page<T> {
@@ -398,6 +395,7 @@ impl Store {
                 counts: Summary::default(),
                 next_seq: 1,
                 freed: 0,
+                collected: received::Collected::default(),
             }),
             waiters: Waiters::default(),
             measure: None,
@@ -559,6 +557,7 @@ impl Store {
     /// Drop the oldest records until within the bounds; true when enough memory has been freed
     /// since the last time that it should be handed back (after the lock is released).
     fn enforce_bounds(&self, g: &mut Inner) -> bool {
+        received::trim(g, self.max_stored, self.max_bytes);
         while g.requests.len() > self.max_stored {
             drop_front_request(g);
         }
@@ -592,52 +591,6 @@ impl Store {
         s.stored_requests = g.requests.len() as u64;
         s.stored_events = g.events.len() as u64;
         s.stored_bytes = g.stored_bytes as u64;
-        s
-    }
-
-    /// Counters of the held records after sequence `after` that carried test id `test`
-    /// (`/_inspect/summary?since=&test=`): what was dropped cannot be told apart, so the
-    /// `dropped_*` counters stay the run's, and a non-zero one says the counts may be short.
-    pub fn scoped_summary(&self, after: Option<u64>, test: Option<&str>) -> Summary {
-        let g = self.lock();
-        let keep = |seq: u64, t: &Option<Arc<str>>| {
-            after.is_none_or(|a| seq > a) && test.is_none_or(|w| t.as_deref() == Some(w))
-        };
-        let mut s = Summary {
-            dropped_requests: g.counts.dropped_requests,
-            dropped_events: g.counts.dropped_events,
-            ..Summary::default()
-        };
-        for h in g.requests.iter().filter(|h| keep(h.record.seq, &h.test)) {
-            match h.record.verdict {
-                Verdict::Accepted => s.accepted += 1,
-                Verdict::Rejected => s.rejected += 1,
-                Verdict::Aborted => s.aborted += 1,
-            }
-            s.requests += 1;
-            s.stored_requests += 1;
-            s.stored_bytes += h.size as u64;
-        }
-        let mut last_batch = None;
-        for h in g.events.iter().filter(|h| keep(h.record.seq, &h.test)) {
-            let e = &h.record;
-            if last_batch != Some(e.batch) {
-                last_batch = Some(e.batch);
-                s.batches += 1;
-                if e.status == 200 {
-                    s.batches_good += 1;
-                } else {
-                    s.batches_bad += 1;
-                }
-            }
-            if e.valid {
-                s.events_good += 1;
-            } else {
-                s.events_bad += 1;
-            }
-            s.stored_events += 1;
-            s.stored_bytes += h.size as u64;
-        }
         s
     }
 
@@ -705,8 +658,7 @@ impl Store {
     /// The requests at these positions that are still held (a record dropped since its page
     /// was chosen is left out), shared: no copy is made under the lock.
     pub fn requests_at(&self, slots: &[Slot]) -> Vec<Arc<RequestRecord>> {
-        let g = self.lock();
-        at(&g.requests, g.requests_base, slots)
+        received::at_any(&self.lock(), slots)
     }
 
     /// The events at these positions that are still held, with what each holds in memory.
@@ -757,6 +709,7 @@ impl Store {
             g.events_base += g.events.len() as u64;
             g.requests.clear();
             g.events.clear();
+            g.collected.clear();
             g.stored_bytes = 0;
             g.freed = 0;
             g.counts = Summary::default();
