@@ -8,7 +8,10 @@
 //!
 //! [`stream`] follows a local server's live stream of what it saw.
 
+mod early;
 pub mod stream;
+
+pub use early::EARLY_ANSWER_MIN_BODY;
 
 use std::time::{Duration, Instant};
 
@@ -172,7 +175,7 @@ pub async fn send_probed(
     opts: &ClientOptions,
 ) -> Result<Response, ClientError> {
     probe.reset();
-    let mut resp = send_with(client, req, opts).await?;
+    let mut resp = send_routed(client, req, opts, Some(probe)).await?;
     resp.timings.connect = probe.take();
     Ok(resp)
 }
@@ -208,9 +211,39 @@ pub struct Response {
     pub timings: Timings,
     /// Set when the server's Date differs from the local clock by more than 60 s.
     pub clock_skew_warning: Option<String>,
+    /// Set when the server answered before it had read the whole body and closed the
+    /// connection: the sentence that says so (the answer is the server's all the same).
+    pub body_cut_short: Option<String>,
 }
 
 impl Response {
+    /// An answer as read, its clock-skew warning from its `Date` (on a new connection's
+    /// send, `timings.connect` is filled in by the caller).
+    fn received(
+        status: u16,
+        headers: Vec<(String, String)>,
+        body: Bytes,
+        first_byte: Duration,
+        total: Duration,
+    ) -> Response {
+        let clock_skew_warning = headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case("date"))
+            .and_then(|(_, v)| clock_skew_warning(v, Utc::now()));
+        Response {
+            status,
+            headers,
+            body,
+            timings: Timings {
+                connect: None,
+                first_byte,
+                total,
+            },
+            clock_skew_warning,
+            body_cut_short: None,
+        }
+    }
+
     pub fn is_success(&self) -> bool {
         (200..300).contains(&self.status)
     }
@@ -251,11 +284,23 @@ pub async fn send(
     send_with(client, req, &ClientOptions::default()).await
 }
 
-/// Like [`send`]; `opts` is only used to word timeout errors (the client carries the timeouts).
+/// Like [`send`]; `opts` is only used to word timeout errors (the client carries the timeouts),
+/// except for a body of [`EARLY_ANSWER_MIN_BODY`] bytes or more: that one is sent on a
+/// connection of its own within `opts`, which reads the server's answer even when the server
+/// sends it before it has read the whole body (a 413 for a body over its limit).
 pub async fn send_with(
     client: &reqwest::Client,
     req: &OutgoingRequest,
     opts: &ClientOptions,
+) -> Result<Response, ClientError> {
+    send_routed(client, req, opts, None).await
+}
+
+async fn send_routed(
+    client: &reqwest::Client,
+    req: &OutgoingRequest,
+    opts: &ClientOptions,
+    probe: Option<&ConnectProbe>,
 ) -> Result<Response, ClientError> {
     let method =
         reqwest::Method::from_bytes(req.method.as_bytes()).map_err(|_| ClientError::Other {
@@ -265,6 +310,9 @@ pub async fn send_with(
         detail: format!("the URL {} is not valid: {e}", req.url),
     })?;
     let host = host_of(&url);
+    if req.body.len() >= EARLY_ANSWER_MIN_BODY {
+        return early::send(method, url, &host, req, opts, probe).await;
+    }
     let mut builder = client.request(method, url);
     for (name, value) in &req.headers {
         builder = builder.header(name.as_str(), value.as_str());
@@ -287,16 +335,7 @@ pub async fn send_with(
     })?;
     let first_byte = started.elapsed();
     let status = response.status().as_u16();
-    let headers: Vec<(String, String)> = response
-        .headers()
-        .iter()
-        .map(|(n, v)| {
-            (
-                n.as_str().to_string(),
-                String::from_utf8_lossy(v.as_bytes()).into_owned(),
-            )
-        })
-        .collect();
+    let headers = header_pairs(response.headers());
     let body = response.bytes().await.map_err(|e| {
         let err = classify(&e, &host, opts);
         tracing::debug!(url = %req.url, status, error = %err, "response body not read");
@@ -311,21 +350,19 @@ pub async fn send_with(
         body_len = body.len(),
         "response received"
     );
-    let clock_skew_warning = headers
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case("date"))
-        .and_then(|(_, v)| clock_skew_warning(v, Utc::now()));
-    Ok(Response {
-        status,
-        headers,
-        body,
-        timings: Timings {
-            connect: None,
-            first_byte,
-            total,
-        },
-        clock_skew_warning,
-    })
+    Ok(Response::received(status, headers, body, first_byte, total))
+}
+
+/// A header map's names and values as text (a value that is not UTF-8, lossily).
+fn header_pairs(map: &reqwest::header::HeaderMap) -> Vec<(String, String)> {
+    map.iter()
+        .map(|(n, v)| {
+            (
+                n.as_str().to_string(),
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            )
+        })
+        .collect()
 }
 
 /// A warning when an HTTP `Date` header is more than 60 s away from `local`.
@@ -367,18 +404,23 @@ fn chain_text(e: &(dyn std::error::Error + 'static)) -> String {
     parts.join(": ")
 }
 
-fn classify(e: &reqwest::Error, host: &str, opts: &ClientOptions) -> ClientError {
-    let mut io_kinds = Vec::new();
-    let mut cur: Option<&(dyn std::error::Error + 'static)> = Some(e);
+/// The kinds of the I/O errors in an error's source chain.
+fn io_kinds(e: &(dyn std::error::Error + 'static)) -> Vec<std::io::ErrorKind> {
+    let mut kinds = Vec::new();
+    let mut cur = Some(e);
     while let Some(s) = cur {
         if let Some(io) = s.downcast_ref::<std::io::Error>() {
-            io_kinds.push(io.kind());
+            kinds.push(io.kind());
         }
         cur = s.source();
     }
+    kinds
+}
+
+fn classify(e: &reqwest::Error, host: &str, opts: &ClientOptions) -> ClientError {
     classify_parts(
         &chain_text(e),
-        &io_kinds,
+        &io_kinds(e),
         e.is_timeout(),
         e.is_connect(),
         host,

@@ -12,7 +12,7 @@ use std::fs;
 use std::path::Path;
 
 use assert_cmd::Command;
-use common::upstream::{raw_answer, raw_upstream};
+use common::upstream::{payload_too_large, raw_answer, raw_upstream, refusing_upstream};
 use signscope::core::Secret;
 use signscope::server::{spawn, Server, ServerConfig};
 
@@ -816,4 +816,30 @@ fn profile_new_refuses_a_url_no_send_could_use() {
         "http://127.0.0.1:9/",
     ]);
     assert_eq!(code, 0, "{out}{err}");
+}
+
+/// A body the server refuses before reading it (it answers 413 on the head and closes the
+/// connection, the body unread): `send` prints the server's answer, not the write that failed.
+#[test]
+fn send_shows_the_answer_of_a_server_that_refused_the_body_unread() {
+    let env = Env::new();
+    let url = refusing_upstream(payload_too_large());
+    new_profile(&env, "big", &url, &["--rest-key-env", "K"]);
+    let file = env.dir.path().join("big.json");
+    fs::write(&file, vec![b' '; 16 * 1024 * 1024]).unwrap();
+    let (code, out, err) = env.run_with(
+        &[
+            "send",
+            "--profile",
+            "big",
+            "--body-file",
+            file.to_str().unwrap(),
+        ],
+        &[("K", KEY)],
+        None,
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("413"), "{out}{err}");
+    assert!(out.contains("PAYLOAD_TOO_LARGE"), "{out}{err}");
+    assert!(!err.contains("Broken pipe"), "{err}");
 }

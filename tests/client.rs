@@ -6,6 +6,8 @@
 // unwrap inside #[test] functions only; this covers the helpers too).
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -349,7 +351,7 @@ async fn connect_time_is_measured_for_a_new_connection_only() {
 
 /// `client::added_headers` names exactly the headers the HTTP client adds on its own (the
 /// workbench shows them under the signed ones): what the real server received, less the
-/// request's own headers, for a PUT with a body, an empty PUT, a GET with and without a body
+/// request's own headers, for a PUT with a body, one with a large body, an empty PUT, a GET with and without a body
 /// and a POST, on the default port and on another.
 #[tokio::test]
 async fn the_headers_the_client_adds_are_the_ones_the_server_received() {
@@ -361,8 +363,12 @@ async fn the_headers_the_client_adds_are_the_ones_the_server_received() {
     .unwrap();
     let base = server.url();
     let http = client::build_client(&ClientOptions::default()).unwrap();
-    let cases: [(&str, &str, &'static [u8]); 5] = [
+    // A body this long goes on a connection of the client's own (one that reads an early
+    // answer): it adds the same headers.
+    let large: &'static [u8] = Box::leak(vec![b' '; client::EARLY_ANSWER_MIN_BODY].into());
+    let cases: [(&str, &str, &'static [u8]); 6] = [
         ("PUT", "/v2/batch", b"[{\"id\":\"p1\"}]\n"),
+        ("PUT", "/v2/batch", large),
         ("PUT", "/v2/batch", b""),
         ("GET", "/v2/batch?x=1", b""),
         ("GET", "/v2/batch", b"[]"),
@@ -407,4 +413,61 @@ async fn the_headers_the_client_adds_are_the_ones_the_server_received() {
         assert_eq!(got, want, "{method} {path} with {} bytes", body.len());
     }
     server.shutdown().await;
+}
+
+/// A body the server refuses before reading it: its answer (413) is what the send gives, not
+/// the write that failed when the server closed the connection ("Broken pipe"). Against a
+/// server on raw sockets that answers on the head alone, and against the local server, which
+/// answers a declared length past what it drains at once.
+#[tokio::test]
+async fn a_server_that_answers_before_reading_the_body_is_heard() {
+    let refusing = common::upstream::refusing_upstream(common::upstream::payload_too_large());
+    let mut config = ServerConfig::demo();
+    config.max_body = 1024 * 1024;
+    let server = start(
+        &tokio::runtime::Handle::current(),
+        config,
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
+    )
+    .unwrap();
+    let opts = ClientOptions {
+        connect_timeout: Duration::from_secs(10),
+        total_timeout: Duration::from_secs(60),
+    };
+    let http = client::build_client(&opts).unwrap();
+    // Past the bytes the local server reads and throws away before it answers.
+    let body = Bytes::from(vec![b' '; 40 * 1024 * 1024]);
+    for base in [refusing, server.url()] {
+        let req = OutgoingRequest {
+            method: "PUT".into(),
+            url: format!("{base}/v2/batch"),
+            headers: vec![("X-SVC-APIKEY".into(), "demo-public-key".into())],
+            body: body.clone(),
+        };
+        let resp = client::send_with(&http, &req, &opts)
+            .await
+            .unwrap_or_else(|e| panic!("{base}: {e}"));
+        assert_eq!(resp.status, 413, "{base}");
+        let text = String::from_utf8_lossy(&resp.body);
+        assert!(text.contains("PAYLOAD_TOO_LARGE"), "{base}: {text}");
+    }
+    server.shutdown().await;
+}
+
+/// A connection the server closes with no answer while the body is being sent is one sentence
+/// that names the closed connection.
+#[tokio::test]
+async fn a_server_that_closes_without_an_answer_is_one_sentence() {
+    let closing = common::upstream::refusing_upstream(Vec::new());
+    let req = OutgoingRequest {
+        method: "PUT".into(),
+        url: format!("{closing}/v2/batch"),
+        headers: vec![],
+        body: Bytes::from(vec![b' '; 16 * 1024 * 1024]),
+    };
+    let http = client::build_client(&ClientOptions::default()).unwrap();
+    let err = client::send(&http, &req).await.unwrap_err();
+    let text = err.to_string();
+    assert!(!text.contains('\n'), "{text}");
+    assert!(text.to_lowercase().contains("connection"), "{text}");
 }

@@ -135,3 +135,35 @@ fn alt_d_shows_the_request_as_the_server_received_it_after_the_fields_changed_at
     assert!(tui.wait_exit().success());
     srv.stop();
 }
+
+/// A body the server refuses before reading it (413, the connection closed with the body
+/// unread): Ctrl-G shows the server's answer, never "send failed: ... Broken pipe" and "No
+/// response yet".
+#[test]
+fn a_refused_large_body_shows_the_servers_answer_at_80x24() {
+    let url = common::upstream::refusing_upstream(common::upstream::payload_too_large());
+    let home = common::workbench::Home::new();
+    let mut p = signscope::store::Profile::demo();
+    p.name = "shop".into();
+    p.indexing_url = url;
+    // More than the socket buffers take before the server reads: the write fails once the
+    // server has closed.
+    let item = "  {\"id\":\"p1\",\"name\":\"a product with a long enough name\"},\n";
+    let body = format!(
+        "[\n{}  {{\"id\":\"end\"}}\n]\n",
+        item.repeat(8 * 1024 * 1024 / item.len())
+    );
+    p.request_mut().body = bytes::Bytes::from(body);
+    home.save_profile(&p);
+    let mut tui = home.start(80, 24, &["--profile", "shop"], &[]);
+    tui.wait_for_signature();
+    tui.send(common::CTRL_G);
+    let screen = tui.wait_for("the server's 413 answer", |s| {
+        s.contains("PAYLOAD_TOO_LARGE")
+    });
+    assert!(screen.contains("413"), "{screen}");
+    assert!(!screen.contains("send failed"), "{screen}");
+    assert!(!screen.contains("No response yet"), "{screen}");
+    tui.send(CTRL_Q);
+    tui.wait_exit();
+}

@@ -269,6 +269,7 @@ impl Sender {
         .map_err(|e| EngineError::Runtime(format!("recording the send stopped: {e}")))?;
         warnings.extend(written);
         if let Ok(r) = &response {
+            warnings.extend(r.body_cut_short.clone());
             warnings.extend(r.clock_skew_warning.clone());
         }
         Ok(Exchange {

@@ -54,3 +54,31 @@ pub fn raw_answer(status: &str, body: &str) -> Vec<u8> {
     )
     .into_bytes()
 }
+
+/// A server that reads each request's head only, writes `answer` at once and closes the
+/// connection, its body unread: as a server refusing a body it will not read (413) does. Its
+/// base URL.
+pub fn refusing_upstream(answer: Vec<u8>) -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for conn in listener.incoming() {
+            let Ok(mut s) = conn else { continue };
+            let mut head = Vec::new();
+            let mut byte = [0u8; 1];
+            while !head.ends_with(b"\r\n\r\n") && s.read(&mut byte).unwrap_or(0) == 1 {
+                head.push(byte[0]);
+            }
+            let _ = s.write_all(&answer);
+        }
+    });
+    url
+}
+
+/// The local server's answer to a body over its limit, as it words it.
+pub fn payload_too_large() -> Vec<u8> {
+    raw_answer(
+        "413 Payload Too Large\r\nContent-Type: application/json",
+        "{\"status\":413,\"code\":\"PAYLOAD_TOO_LARGE\",\"message\":\"the body is larger than 1048576 bytes\"}",
+    )
+}
