@@ -311,7 +311,7 @@ async fn send_routed(
     })?;
     let host = host_of(&url);
     if req.body.len() >= EARLY_ANSWER_MIN_BODY {
-        return early::send(method, url, &host, req, opts, probe).await;
+        return send_early(method, url, &host, req, opts, probe).await;
     }
     let mut builder = client.request(method, url);
     for (name, value) in &req.headers {
@@ -351,6 +351,90 @@ async fn send_routed(
         "response received"
     );
     Ok(Response::received(status, headers, body, first_byte, total))
+}
+
+/// The request as hyper sends it for [`early::send`]: its own headers, then `accept` and
+/// `user-agent` unless it has them (reqwest's defaults); hyper adds `host` and `content-length`.
+fn hyper_request(
+    method: reqwest::Method,
+    url: &reqwest::Url,
+    req: &OutgoingRequest,
+) -> Result<hyper::Request<http_body_util::Full<Bytes>>, ClientError> {
+    let has = |name: &str| {
+        req.headers
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case(name))
+    };
+    let mut builder = hyper::Request::builder()
+        .method(method.as_str())
+        .uri(url.as_str());
+    for (name, value) in &req.headers {
+        builder = builder.header(name.as_str(), value.as_str());
+    }
+    if !has("accept") {
+        builder = builder.header("accept", "*/*");
+    }
+    if !has("user-agent") {
+        builder = builder.header("user-agent", USER_AGENT);
+    }
+    builder
+        .body(http_body_util::Full::new(req.body.clone()))
+        .map_err(|e| ClientError::Other {
+            detail: format!("the request could not be assembled: {}", chain_text(&e)),
+        })
+}
+
+/// A large body's send ([`early::send`]): the server's answer even when it came before the
+/// server read the whole body, with a warning that the body was cut short.
+async fn send_early(
+    method: reqwest::Method,
+    url: reqwest::Url,
+    host: &str,
+    req: &OutgoingRequest,
+    opts: &ClientOptions,
+    probe: Option<&ConnectProbe>,
+) -> Result<Response, ClientError> {
+    let request = hyper_request(method, &url, req)?;
+    let sent = early::send(
+        request,
+        opts.connect_timeout,
+        opts.total_timeout,
+        probe.map(|p| p.0.clone()),
+    )
+    .await;
+    let answer = sent.map_err(|f| match f {
+        early::Failure::Setup(detail) => ClientError::Other { detail },
+        early::Failure::Timeout => ClientError::Timeout {
+            host: host.to_string(),
+            seconds: opts.total_timeout.as_secs_f64(),
+        },
+        early::Failure::ClosedWhileSending(w) => ClientError::Other {
+            detail: format!(
+                "the server closed the connection while the body was being sent ({w}) and sent no answer; it may refuse bodies this large"
+            ),
+        },
+        early::Failure::Http(e, is_connect) => {
+            let kinds = io_kinds(&*e);
+            let timed_out = is_connect && kinds.contains(&std::io::ErrorKind::TimedOut);
+            classify_parts(&chain_text(&*e), &kinds, timed_out, is_connect, host, opts)
+        }
+    })?;
+    tracing::debug!(url = %req.url, status = answer.status, cut_short = answer.cut_short.is_some(), "response received");
+    let headers = header_pairs(&answer.headers);
+    let mut resp = Response::received(
+        answer.status,
+        headers,
+        answer.body,
+        answer.first_byte,
+        answer.total,
+    );
+    resp.body_cut_short = answer.cut_short.map(|w| {
+        format!(
+            "the server answered before it had read the whole body and closed the connection ({w}): not all of the {} body bytes reached it",
+            req.body.len()
+        )
+    });
+    Ok(resp)
 }
 
 /// A header map's names and values as text (a value that is not UTF-8, lossily).

@@ -5,20 +5,20 @@
 //! pipe", "Connection reset") while the answer waits, unread, in the socket. reqwest (hyper's
 //! client under it) reports the write failure and drops the answer. Here the connection keeps
 //! reading after its writes fail: a write the peer has closed is counted as done (the bytes go
-//! nowhere), hyper goes on to read the answer, and the [`Response`] says that the body was cut
+//! nowhere), hyper goes on to read the answer, and the answer says that the body was cut
 //! short. A connection closed with no answer is the write failure, in one sentence.
 //!
 //! Used for bodies of [`EARLY_ANSWER_MIN_BODY`] bytes or more (a smaller body fits in the
 //! socket's buffers before the server reads it, so its write cannot fail that way). It sends
 //! the same headers reqwest would (`accept`, `user-agent`, `host`, `content-length`: the ones
-//! [`super::added_headers`] lists).
+//! `client::added_headers` lists).
 
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use http_body_util::{BodyExt, Full};
 use hyper::rt::{Read, ReadBufCursor, Write};
@@ -26,10 +26,8 @@ use hyper::Uri;
 use hyper_util::client::legacy::connect::{Connected, Connection, HttpConnector};
 use hyper_util::rt::TokioExecutor;
 
-use super::{
-    chain_text, classify_parts, header_pairs, io_kinds, ClientError, ClientOptions, ConnectProbe,
-    OutgoingRequest, Response, USER_AGENT,
-};
+/// The connect-time slot of the client's connect probe.
+pub(super) type ConnectSlot = Arc<Mutex<Option<Duration>>>;
 
 /// Bodies at least this long are sent by [`send`].
 pub const EARLY_ANSWER_MIN_BODY: usize = 256 * 1024;
@@ -155,7 +153,7 @@ impl<T: Connection> Connection for KeepReading<T> {
 struct KeepReadingConnector {
     tcp: HttpConnector,
     failed: WriteFailure,
-    probe: Option<ConnectProbe>,
+    probe: Option<ConnectSlot>,
 }
 
 type Tcp = <HttpConnector as tower::Service<Uri>>::Response;
@@ -177,7 +175,7 @@ impl tower::Service<Uri> for KeepReadingConnector {
         Box::pin(async move {
             let inner = fut.await?;
             if let Some(p) = probe {
-                *p.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(started.elapsed());
+                *p.lock().unwrap_or_else(|e| e.into_inner()) = Some(started.elapsed());
             }
             Ok(KeepReading { inner, failed })
         })
@@ -185,35 +183,33 @@ impl tower::Service<Uri> for KeepReadingConnector {
 }
 
 /// The TLS set-up: the roots reqwest's own client trusts (webpki's).
-fn tls_config() -> Result<rustls::ClientConfig, ClientError> {
+fn tls_config() -> Result<rustls::ClientConfig, Failure> {
     let mut roots = rustls::RootCertStore::empty();
     roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
     Ok(rustls::ClientConfig::builder_with_provider(Arc::new(
         rustls::crypto::ring::default_provider(),
     ))
     .with_safe_default_protocol_versions()
-    .map_err(|e| ClientError::Other {
-        detail: format!("the TLS client could not be set up: {e}"),
-    })?
+    .map_err(|e| Failure::Setup(format!("the TLS client could not be set up: {e}")))?
     .with_root_certificates(roots)
     .with_no_client_auth())
 }
 
 /// A one-connection client for one send, whose connection keeps reading after its writes fail.
 fn one_send_client(
-    opts: &ClientOptions,
+    connect_timeout: Duration,
     failed: &WriteFailure,
-    probe: Option<&ConnectProbe>,
+    probe: Option<ConnectSlot>,
 ) -> Result<
     hyper_util::client::legacy::Client<
         hyper_rustls::HttpsConnector<KeepReadingConnector>,
         Full<bytes::Bytes>,
     >,
-    ClientError,
+    Failure,
 > {
     let mut tcp = HttpConnector::new();
     tcp.enforce_http(false);
-    tcp.set_connect_timeout(Some(opts.connect_timeout));
+    tcp.set_connect_timeout(Some(connect_timeout));
     let connector = hyper_rustls::HttpsConnectorBuilder::new()
         .with_tls_config(tls_config()?)
         .https_or_http()
@@ -221,7 +217,7 @@ fn one_send_client(
         .wrap_connector(KeepReadingConnector {
             tcp,
             failed: failed.clone(),
-            probe: probe.cloned(),
+            probe,
         });
     Ok(
         hyper_util::client::legacy::Client::builder(TokioExecutor::new())
@@ -230,91 +226,69 @@ fn one_send_client(
     )
 }
 
-/// The request as hyper sends it: its own headers, then `accept` and `user-agent` unless it
-/// has them (reqwest's defaults); hyper adds `host` and `content-length`.
-fn hyper_request(
-    method: reqwest::Method,
-    url: &reqwest::Url,
-    req: &OutgoingRequest,
-) -> Result<hyper::Request<Full<bytes::Bytes>>, ClientError> {
-    let has = |name: &str| {
-        req.headers
-            .iter()
-            .any(|(n, _)| n.eq_ignore_ascii_case(name))
-    };
-    let mut builder = hyper::Request::builder()
-        .method(method.as_str())
-        .uri(url.as_str());
-    for (name, value) in &req.headers {
-        builder = builder.header(name.as_str(), value.as_str());
-    }
-    if !has("accept") {
-        builder = builder.header("accept", "*/*");
-    }
-    if !has("user-agent") {
-        builder = builder.header("user-agent", USER_AGENT);
-    }
-    builder
-        .body(Full::new(req.body.clone()))
-        .map_err(|e| ClientError::Other {
-            detail: format!("the request could not be assembled: {}", chain_text(&e)),
-        })
+/// What [`send`] read: the answer, and when the server closed the connection before it had
+/// read the whole body, the write failure's text.
+pub(super) struct Answer {
+    pub status: u16,
+    pub headers: hyper::HeaderMap,
+    pub body: bytes::Bytes,
+    pub first_byte: Duration,
+    pub total: Duration,
+    pub cut_short: Option<String>,
 }
 
-/// Send `req` (its method and URL parsed already) and read the whole answer, even one the
-/// server sent before it read the whole body. `probe`, when given, times the connection.
+/// Why [`send`] read no answer.
+pub(super) enum Failure {
+    /// The client could not be set up.
+    Setup(String),
+    /// No whole answer within the total timeout.
+    Timeout,
+    /// The server closed the connection while the body was being sent, with no answer: the
+    /// write failure's text.
+    ClosedWhileSending(String),
+    /// hyper's error; whether it was opening the connection.
+    Http(Box<dyn std::error::Error + Send + Sync>, bool),
+}
+
+/// Send `request` and read the whole answer within `total_timeout`, even one the server sent
+/// before it read the whole body. `probe`, when given, gets the time the connection took.
 pub(super) async fn send(
-    method: reqwest::Method,
-    url: reqwest::Url,
-    host: &str,
-    req: &OutgoingRequest,
-    opts: &ClientOptions,
-    probe: Option<&ConnectProbe>,
-) -> Result<Response, ClientError> {
+    request: hyper::Request<Full<bytes::Bytes>>,
+    connect_timeout: Duration,
+    total_timeout: Duration,
+    probe: Option<ConnectSlot>,
+) -> Result<Answer, Failure> {
     let failed = WriteFailure::default();
-    let client = one_send_client(opts, &failed, probe)?;
-    let request = hyper_request(method, &url, req)?;
+    let client = one_send_client(connect_timeout, &failed, probe)?;
     let started = Instant::now();
-    let deadline = tokio::time::Instant::now() + opts.total_timeout;
-    let timeout = || ClientError::Timeout {
-        host: host.to_string(),
-        seconds: opts.total_timeout.as_secs_f64(),
-    };
-    let no_answer = |e: &(dyn std::error::Error + 'static), is_connect: bool| {
-        match failed.get() {
-        Some(w) => ClientError::Other {
-            detail: format!(
-                "the server closed the connection while the body was being sent ({w}) and sent no answer; it may refuse bodies this large"
-            ),
-        },
-        None => {
-            let kinds = io_kinds(e);
-            let timed_out = is_connect && kinds.contains(&io::ErrorKind::TimedOut);
-            classify_parts(&chain_text(e), &kinds, timed_out, is_connect, host, opts)
-        }
-    }
-    };
+    let deadline = tokio::time::Instant::now() + total_timeout;
+    let no_answer =
+        |e: Box<dyn std::error::Error + Send + Sync>, is_connect: bool| match failed.get() {
+            Some(w) => Failure::ClosedWhileSending(w),
+            None => Failure::Http(e, is_connect),
+        };
     let response = match tokio::time::timeout_at(deadline, client.request(request)).await {
-        Err(_) => return Err(timeout()),
-        Ok(Err(e)) => return Err(no_answer(&e, e.is_connect())),
+        Err(_) => return Err(Failure::Timeout),
+        Ok(Err(e)) => {
+            let is_connect = e.is_connect();
+            return Err(no_answer(Box::new(e), is_connect));
+        }
         Ok(Ok(r)) => r,
     };
     let first_byte = started.elapsed();
     let status = response.status().as_u16();
-    let headers = header_pairs(response.headers());
+    let headers = response.headers().clone();
     let body = match tokio::time::timeout_at(deadline, response.into_body().collect()).await {
-        Err(_) => return Err(timeout()),
-        Ok(Err(e)) => return Err(no_answer(&e, false)),
+        Err(_) => return Err(Failure::Timeout),
+        Ok(Err(e)) => return Err(no_answer(Box::new(e), false)),
         Ok(Ok(b)) => b.to_bytes(),
     };
-    let total = started.elapsed();
-    tracing::debug!(url = %req.url, status, body_len = body.len(), cut_short = failed.is_set(), "response received");
-    let mut answer = Response::received(status, headers, body, first_byte, total);
-    answer.body_cut_short = failed.get().map(|w| {
-        format!(
-            "the server answered before it had read the whole body and closed the connection ({w}): not all of the {} body bytes reached it",
-            req.body.len()
-        )
-    });
-    Ok(answer)
+    Ok(Answer {
+        status,
+        headers,
+        body,
+        first_byte,
+        total: started.elapsed(),
+        cut_short: failed.get(),
+    })
 }
