@@ -204,11 +204,14 @@ fn timeout_and_refused_are_one_sentence_and_recorded() {
     let env = Env::new();
     let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let silent_addr = silent.local_addr().unwrap();
+    // The connection is held open, unanswered, until the send has given up (however long a
+    // loaded machine takes to start it): a closed one would be another error.
+    let (release, hold) = std::sync::mpsc::channel::<()>();
     let held = std::thread::spawn(move || {
         let mut socks = Vec::new();
         for s in silent.incoming().take(1) {
             socks.push(s);
-            std::thread::sleep(std::time::Duration::from_secs(3));
+            let _ = hold.recv();
         }
     });
     new_profile(
@@ -235,7 +238,8 @@ fn timeout_and_refused_are_one_sentence_and_recorded() {
         err.contains(&format!("{silent_addr} did not answer within 0.5 s")),
         "{err}"
     );
-    drop(held);
+    drop(release);
+    held.join().unwrap();
 
     let closed = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()

@@ -70,6 +70,7 @@ fn sends_after_seconds_in_another_view_are_signed_with_the_time_of_the_send() {
     // Three seconds in the Events view, then back to the (live) Request view and Ctrl-G at once.
     tui.send(F3);
     tui.wait_for("the events view", |s| s.contains("Analytics URL"));
+    // The thing tested: seconds pass in another view before the send.
     std::thread::sleep(Duration::from_secs(3));
     let pressed = Utc::now();
     tui.send(format!("{F2}{CTRL_G}"));
@@ -86,6 +87,7 @@ fn sends_after_seconds_in_another_view_are_signed_with_the_time_of_the_send() {
     tui.wait_for("the second answer", |s| s.contains(&job));
     tui.send(F4);
     tui.wait_for("the history", |s| s.contains("History (2)"));
+    // The thing tested: seconds pass in another view before the send.
     std::thread::sleep(Duration::from_secs(3));
     let pressed = Utc::now();
     tui.send(CTRL_G);

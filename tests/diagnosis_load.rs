@@ -143,6 +143,7 @@ fn serve_under_32_concurrent_2mb_mismatches() {
     let burst = started.elapsed();
     done.store(true, Ordering::Relaxed);
     let (worst, peak_rss, polls, health_failed) = poller.join().unwrap();
+    // The printed figure is the resident memory 2 s after the burst (no assertion waits on it).
     std::thread::sleep(Duration::from_secs(2));
     let after = kib(pid, "VmRSS");
     let hwm = kib(pid, "VmHWM");

@@ -234,6 +234,7 @@ async fn large_and_chunked_bodies_arrive_upstream_byte_for_byte() {
         for part in [&BODY[..5], &BODY[5..6], &BODY[6..]] {
             s.write_all(format!("{:x}\r\n{part}\r\n", part.len()).as_bytes()).unwrap();
             s.flush().unwrap();
+            // Paced so the chunks tend to arrive apart; the answer is the same if they do not.
             std::thread::sleep(Duration::from_millis(20));
         }
         s.write_all(b"0\r\n\r\n").unwrap();

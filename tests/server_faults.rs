@@ -174,7 +174,8 @@ async fn a_stalled_body_does_not_hold_back_the_next_request() {
     a.write_all(b"PUT /v2/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n[")
         .await
         .unwrap();
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // A holds its byte of the budget before B is sent.
+    wait_for_body_bytes(&server, 1).await;
     // B is served while A waits.
     let (status, v) = put_batch(&client(), &server.url(), BODY).await;
     assert_eq!(status, 200, "{v}");

@@ -68,8 +68,8 @@ async fn two_hundred_slow_bodies_do_not_delay_a_signed_request() {
     for _ in 0..200 {
         slow.push(slow_client(server.addr, "/v2/batch", 2_000_000, b"[").await);
     }
-    // Let the server take in every head and first byte.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Wait until the server has taken in every head and first byte.
+    wait_for_body_bytes(&server, 200).await;
 
     let c = client();
     let mut times = Vec::new();

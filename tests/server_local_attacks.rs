@@ -95,6 +95,8 @@ async fn a_client_that_stops_reading_is_disconnected() {
     let mut s = TcpStream::connect(server.addr).await.unwrap();
     let one = b"GET /_inspect/requests?limit=1000 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
     s.write_all(&one.repeat(30)).await.unwrap();
+    // The thing tested: a client that reads nothing for four times the stall timeout (reading
+    // earlier would let the server write on).
     tokio::time::sleep(Duration::from_secs(4)).await;
     // Now read everything there is, until the server closes (bounded: the idle keep-alive
     // timeout would close it after the thirty answers too).

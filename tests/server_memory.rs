@@ -478,7 +478,8 @@ fn eight_stalled_readers_of_a_63_mib_forwarded_answer_stay_within_the_bound() {
                 bound / MIB
             );
         }
-        // Give the stalled answers time to fill whatever they would hold.
+        // The thing tested: readers that stay stalled a while, so the answers fill whatever
+        // they would hold (the bound is checked after, not raced against).
         tokio::time::sleep(Duration::from_secs(1)).await;
         let c = client();
         let (status, _) = get_json(&c, &format!("{base}/_inspect/summary")).await;

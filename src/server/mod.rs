@@ -341,6 +341,12 @@ impl Server {
         self.state.store.clone()
     }
 
+    /// Bytes of the body budget held at the moment by bodies being read or handled (a test
+    /// waits on it for the server to have taken in a stalled body, instead of sleeping).
+    pub fn body_bytes_held(&self) -> usize {
+        self.state.body_budget.size() - self.state.body_budget.available()
+    }
+
     /// Every live stream record of this run, from the first one (those already published are
     /// in the backlog, `missing` counts those no longer held), then the rest as they come:
     /// `signscope serve --strict` and `--log-json` read the run through it.

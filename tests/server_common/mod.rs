@@ -78,6 +78,20 @@ pub async fn start(config: ServerConfig) -> Server {
     server::start(&tokio::runtime::Handle::current(), config, listener).unwrap()
 }
 
+/// Wait until the server holds at least `bytes` of its body budget (stalled bodies taken in:
+/// their bytes arrived), with a generous deadline.
+pub async fn wait_for_body_bytes(server: &Server, bytes: usize) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while server.body_bytes_held() < bytes {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server took in {} body bytes, not {bytes}",
+            server.body_bytes_held()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+}
+
 pub fn config_at_t0() -> ServerConfig {
     let mut cfg = ServerConfig::demo();
     cfg.clock = server::fixed_clock(t0());
