@@ -165,6 +165,17 @@ fn rss_kib(pid: u32) -> u64 {
         .unwrap_or(0)
 }
 
+/// Private memory of a process in KiB (`Private_Clean` + `Private_Dirty` of smaps_rollup: what
+/// it alone holds, shared libraries' pages left out).
+fn private_kib(pid: u32) -> u64 {
+    let rollup = std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).unwrap_or_default();
+    rollup
+        .lines()
+        .filter(|l| l.starts_with("Private_Clean:") || l.starts_with("Private_Dirty:"))
+        .filter_map(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .sum()
+}
+
 /// utime + stime of a process in clock ticks.
 fn cpu_ticks(pid: u32) -> u64 {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
@@ -239,6 +250,11 @@ fn run_binary(
     }
     let pid = child.process_id().unwrap();
     let rss = rss_kib(pid);
+    println!(
+        "tui binary: idle private memory {:.2} MiB (RSS {:.1} MiB)",
+        private_kib(pid) as f64 / 1024.0,
+        rss as f64 / 1024.0
+    );
     let t0 = cpu_ticks(pid);
     std::thread::sleep(Duration::from_secs(3));
     let idle = cpu_ticks(pid) - t0;
