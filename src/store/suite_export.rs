@@ -1,7 +1,7 @@
 //! What `profile request export --suite` and the workbench's "write as a suite entry" take from
 //! the store (`docs/test.md`, "Writing the first suite"): a saved request with the answer of its
-//! latest send, or a History entry, as a [`ExportRequest`]; and the account's REST key as a
-//! reference, never the key.
+//! latest send as an [`ExportRequest`]; and the account's REST key as a reference, never the
+//! key.
 
 use crate::core::suite::export::{Answer, ExportRequest};
 
@@ -23,7 +23,7 @@ pub fn rest_key_reference(source: &KeySource) -> (String, bool) {
     }
 }
 
-/// The answer of a History entry, when one came back whole.
+/// The answer of a history entry, when one came back whole.
 fn answer_of(e: &HistoryEntry) -> Option<Answer> {
     let r = e.response.as_ref().filter(|r| !r.body_truncated)?;
     Some(Answer {
@@ -48,29 +48,5 @@ pub fn saved_request(
         spec: saved.spec.clone(),
         events: false,
         answer: latest.and_then(answer_of),
-    })
-}
-
-/// A History entry as it was sent, with its answer; refused when the recorded body was cut
-/// (the entry does not hold the request any more).
-pub fn history_entry(e: &HistoryEntry, name: &str) -> Result<ExportRequest, String> {
-    if e.request.body_truncated {
-        return Err(format!(
-            "the history holds only the first part of this request's body ({} bytes); write its saved request as a suite entry instead",
-            e.request.body_len
-        ));
-    }
-    let events = e.kind == "events";
-    let spec = match (&e.request.spec, events) {
-        (Some(s), false) => s.clone(),
-        (None, false) => return Err("this history entry was written before signscope recorded the request it sent; send the request again and write that entry".to_string()),
-        (_, true) => crate::core::RequestSpec::default(),
-    }
-    .with_body(bytes::Bytes::from(e.request.body.clone()));
-    Ok(ExportRequest {
-        name: name.to_string(),
-        spec,
-        events,
-        answer: answer_of(e),
     })
 }

@@ -16,6 +16,9 @@ pub enum Action {
     CopyCurl,
     /// Copy the selected entry's response body.
     CopyResponse,
+    /// Copy the selected entry as a suite entry for `signscope test`, its answer as the
+    /// expectation (`docs/test.md`).
+    CopySuite,
     /// Read the history again from disk.
     Reload,
 }
@@ -25,7 +28,7 @@ impl Kinded for Action {
         match self {
             Action::Send => Kind::Send,
             Action::Load | Action::Reload => Kind::Load,
-            Action::CopyCurl | Action::CopyResponse => Kind::Copy,
+            Action::CopyCurl | Action::CopyResponse | Action::CopySuite => Kind::Copy,
         }
     }
 }
@@ -67,6 +70,12 @@ pub const COPY_KEYS: Table<Action> = Table::new(
             &[KeySpec::char('r')],
             "copy the entry's response body",
             "copy the selected entry's response body",
+        ),
+        bind(
+            Action::CopySuite,
+            &[KeySpec::char('e')],
+            "copy the entry as a suite entry",
+            "copy the selected entry as a `signscope test` suite entry with its answer as the expectation (docs/test.md); paste it into a suite file",
         ),
     ],
 );

@@ -14,6 +14,10 @@ pub enum RowKind {
     Events,
 }
 
+/// How a body the history keeps only the start of is marked in the view (`{KEPT_NOTE}N of M
+/// bytes)`): such an entry is no request to write as a suite entry.
+pub(super) const KEPT_NOTE: &str = "\n… (history keeps the first ";
+
 /// One past send, as the history view shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HistoryRow {
@@ -121,7 +125,7 @@ impl From<&crate::store::HistoryEntry> for HistoryRow {
         let mut request_body = e.request.body.clone();
         if e.request.body_truncated {
             request_body.push_str(&format!(
-                "\n… (history keeps the first {} of {} bytes)",
+                "{KEPT_NOTE}{} of {} bytes)",
                 e.request.body.len(),
                 e.request.body_len
             ));
@@ -131,7 +135,7 @@ impl From<&crate::store::HistoryEntry> for HistoryRow {
                 let mut body = r.body.clone();
                 if r.body_truncated {
                     body.push_str(&format!(
-                        "\n… (history keeps the first {} of {} bytes)",
+                        "{KEPT_NOTE}{} of {} bytes)",
                         r.body.len(),
                         r.body_len
                     ));

@@ -494,3 +494,65 @@ fn a_profile_name_wider_than_its_column_is_cut_with_a_mark() {
     t.assert_no_line("demo-cop ");
     t.assert_line("shop");
 }
+
+#[test]
+fn alt_y_e_copies_the_entry_as_a_suite_entry_with_its_answer_expected() {
+    let head = crate::core::suite::export::head("demo-public-key", "SVC", "demo");
+    let copied = |r: HistoryRow| {
+        let mut s = HistoryState::new(vec![r]);
+        update(&mut s, HistoryMsg::Run(Action::CopySuite))
+    };
+    // A request with the model it sent: the request and its answer, a suite that parses.
+    let mut r = row(
+        "2026-11-22T10:00:00.000Z",
+        "demo",
+        RowKind::Request,
+        Some(200),
+    );
+    r.spec = Some(crate::core::RequestSpec {
+        query: "test=1".into(),
+        ..Default::default()
+    });
+    r.response_body = r#"{"message":"Job submitted successfully.","jobId":"0b0e6c2a-0d7b-4f3e-9a55-1f2f3a4b5c6d"}"#.into();
+    let effects = copied(r.clone());
+    let [HistoryEffect::Copy { text, what }] = &effects[..] else {
+        panic!("{effects:?}")
+    };
+    assert!(what.ends_with(" as a suite entry"), "{what}");
+    let suite = crate::core::suite::parse(&format!("{head}\n{text}")).unwrap();
+    let req = &suite.requests[0];
+    assert_eq!(req.body.as_deref(), Some(r#"[{"id":"it's"}]"#));
+    assert_eq!(req.query.as_deref(), Some("test=1"));
+    assert_eq!(req.expect.status, Some(200));
+    assert_eq!(req.expect.verdict.as_deref(), Some("accepted"));
+    assert!(
+        text.contains("{ pointer = \"/jobId\", exists = true }"),
+        "{text}"
+    );
+    // An event batch: its events, the collector's answer.
+    let effects = copied(row(
+        "2026-11-22T10:01:00.000Z",
+        "demo",
+        RowKind::Events,
+        Some(200),
+    ));
+    let [HistoryEffect::Copy { text, .. }] = &effects[..] else {
+        panic!("{effects:?}")
+    };
+    let suite = crate::core::suite::parse(&format!("{head}\n{text}")).unwrap();
+    assert!(suite.requests[0].is_events());
+    assert!(
+        text.contains("{ pointer = \"/accepted\", equals = 2 }"),
+        "{text}"
+    );
+    // A body the history cut, or an entry without its request model: said, nothing copied.
+    r.response_body.push_str(KEPT_NOTE);
+    assert!(matches!(&copied(r)[..], [HistoryEffect::Status(s)] if s.contains("only the start")));
+    let old = row(
+        "2026-11-22T10:02:00.000Z",
+        "demo",
+        RowKind::Request,
+        Some(200),
+    );
+    assert!(matches!(&copied(old)[..], [HistoryEffect::Status(s)] if s.contains("send it again")));
+}

@@ -5,7 +5,7 @@ use ratatui::layout::{Position, Rect};
 
 use super::draw::{detail_lines, layout};
 use super::keys::{Action, KEYS};
-use super::state::{HistoryEffect, HistoryMsg, HistoryState, RowKind};
+use super::state::{HistoryEffect, HistoryMsg, HistoryState, RowKind, KEPT_NOTE};
 use crate::tui::keymap;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::list::Outcome;
@@ -90,8 +90,45 @@ pub fn run(state: &mut HistoryState, action: Action) -> Vec<HistoryEffect> {
                 row.full_time()
             ))],
         },
+        Action::CopySuite => match suite_entry(row) {
+            Ok(text) => vec![HistoryEffect::Copy {
+                text,
+                what: format!("the {} of {} as a suite entry", what(row), row.full_time()),
+            }],
+            Err(why) => vec![HistoryEffect::Status(why)],
+        },
         Action::Reload => vec![HistoryEffect::Reload],
     }
+}
+
+/// The `[[request]]` entry of a suite for `row` (`docs/test.md`, "Writing the first suite"):
+/// the request as sent, its answer as the expectation; never a key (an entry holds none).
+fn suite_entry(row: &super::state::HistoryRow) -> Result<String, String> {
+    use crate::core::suite::export::{entry, Answer, ExportRequest};
+    if row.request_body.contains(KEPT_NOTE) || row.response_body.contains(KEPT_NOTE) {
+        return Err("The history keeps only the start of this entry's bodies: write its saved request as a suite entry instead (profile request export --suite).".into());
+    }
+    let events = row.kind == RowKind::Events;
+    let spec = match (&row.spec, events) {
+        (_, true) => crate::core::RequestSpec::default(),
+        (Some(s), false) => s.clone(),
+        (None, false) => {
+            return Err(format!(
+                "This entry was recorded before signscope kept the request it sent: send it again ({}) and copy the new entry.",
+                KEYS.label_of(Action::Send)
+            ))
+        }
+    }
+    .with_body(bytes::Bytes::from(row.request_body.clone()));
+    Ok(entry(&ExportRequest {
+        name: row.what(),
+        spec,
+        events,
+        answer: row.status.map(|status| Answer {
+            status,
+            body: row.response_body.clone(),
+        }),
+    }))
 }
 
 fn on_key(state: &mut HistoryState, key: KeyEvent) -> Vec<HistoryEffect> {
