@@ -205,7 +205,7 @@ async fn a_dns_rebinding_page_cannot_read_or_reset_the_store() {
     let (status, v) = put_batch(
         &client(),
         &server.url(),
-        r#"[{"id":"private-marker-7731"}]"#,
+        r#"[{"id":"private-marker-7731","type":"KLEVU_CMS"}]"#,
     )
     .await;
     assert_eq!(status, 200, "{v}");
@@ -275,7 +275,7 @@ Promise.allSettled([
     server.shutdown().await;
 }
 
-const BODY_FOR_RESET: &str = r#"[{"id":"sku-1"}]"#;
+const BODY_FOR_RESET: &str = r#"[{"id":"sku-1","type":"KLEVU_CMS"}]"#;
 
 /// A page that sends one batch as a `Blob` beacon (what `navigator.sendBeacon` does is always
 /// credentialed; a JSON `Blob` is preflighted) and another with `fetch(..., {credentials:

@@ -150,7 +150,7 @@ async fn a_strict_run_fails_with_what_went_wrong_and_the_filters_find_each_test(
 
     // Test "good": an accepted request and a valid batch; test "bad": a wrong key and an
     // invalid batch (its id in a cookie, as a shop page sets it).
-    let body = r#"[{"id":"1"}]"#;
+    let body = r#"[{"id":"1","type":"KLEVU_CMS"}]"#;
     let h = signed_put(body, DEMO_REST_KEY, Some("good"));
     let (st, _) = send(&c, &base, "PUT", "/v2/batch", &h, body.into()).await;
     assert_eq!(st, 200);
@@ -242,7 +242,7 @@ async fn a_strict_run_fails_with_what_went_wrong_and_the_filters_find_each_test(
 async fn a_quiet_server_stops_by_itself_and_a_clean_strict_run_exits_0() {
     let dir = tempfile::tempdir().unwrap();
     let d = Double::start(dir.path(), &["--strict", "--exit-after-idle", "2"]);
-    let body = r#"[{"id":"1"}]"#;
+    let body = r#"[{"id":"1","type":"KLEVU_CMS"}]"#;
     let h = signed_put(body, DEMO_REST_KEY, None);
     let (st, _) = send(&client(), &d.url, "PUT", "/v2/batch", &h, body.into()).await;
     assert_eq!(st, 200);

@@ -103,7 +103,7 @@ fn requests_are_added_copied_renamed_moved_deleted_and_sent_by_name() {
         "--query",
         "test=1",
         "--body",
-        "[{\"id\":\"7\"}]",
+        "[{\"id\":\"7\",\"type\":\"KLEVU_CMS\"}]",
     ]);
     env.ok(&[
         "profile",
@@ -118,7 +118,7 @@ fn requests_are_added_copied_renamed_moved_deleted_and_sent_by_name() {
     let list = env.ok(&["profile", "request", "list", "shop"]);
     assert_eq!(names(&list), ["bulk", "default", "dry run"], "{list}");
     assert!(
-        list.contains("dry run  PUT /v2/batch?test=1  (12 bytes)"),
+        list.contains("dry run  PUT /v2/batch?test=1  (31 bytes)"),
         "{list}"
     );
     env.ok(&["profile", "request", "delete", "shop", "bulk"]);

@@ -144,7 +144,7 @@ fn signed_send_accepted_and_wrong_key_rejected_with_the_server_error() {
     );
 
     let body = env.dir.path().join("body.json");
-    fs::write(&body, "[ {\"id\": \"é\"} ]\n").unwrap();
+    fs::write(&body, "[ {\"id\": \"é\", \"type\": \"KLEVU_CMS\"} ]\n").unwrap();
     let (code, out, err) = env.run(&[
         "send",
         "--profile",
@@ -377,7 +377,8 @@ fn history_survives_a_corrupt_line() {
     let mut text = fs::read_to_string(&file).unwrap();
     text.push_str("{not json\n");
     fs::write(&file, &text).unwrap();
-    assert_eq!(env.run(&["send", "--body", "[1]"]).0, 0);
+    let second = r#"[{"id":"2","type":"KLEVU_CMS"}]"#;
+    assert_eq!(env.run(&["send", "--body", second]).0, 0);
     let (code, out, err) = env.run(&["history"]);
     assert_eq!(code, 0);
     assert_eq!(out.lines().count(), 2, "{out}");
@@ -398,7 +399,7 @@ fn key_is_not_in_history_or_output() {
     let srv = server();
     new_profile(&env, "p", &srv.url(), &["--rest-key-env", "CLI_KEY"]);
     // The user pastes the key into the body by mistake: the history must still not keep it.
-    let body = format!("[{{\"oops\": \"{KEY}\"}}]");
+    let body = format!("[{{\"id\": \"1\", \"type\": \"KLEVU_CMS\", \"oops\": \"{KEY}\"}}]");
     let (code, out, err) = env.run_with(
         &["send", "--profile", "p", "--body", &body],
         &[("CLI_KEY", KEY)],

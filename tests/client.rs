@@ -283,7 +283,8 @@ async fn real_server_accepts_the_signed_bytes_and_rejects_a_wrong_key() {
     let base = server.url();
     let http = client::build_client(&ClientOptions::default()).unwrap();
     // Bytes a re-serialiser would change: spacing, key order, non-ASCII, a trailing LF.
-    let body = Bytes::from_static("[ {\"z\":1, \"a\" : \"é\"}\n]\n".as_bytes());
+    let body =
+        Bytes::from_static("[ {\"z\":1, \"id\" : \"é\", \"type\":\"KLEVU_CMS\"}\n]\n".as_bytes());
     let out = signed(&base, body.clone(), KEY).unwrap();
     let resp = client::send(&http, &out).await.unwrap();
     assert_eq!(resp.status, 200, "{}", String::from_utf8_lossy(&resp.body));

@@ -31,7 +31,7 @@ fn demo_send(session: &mut Session, key: &str, timestamp: Timestamp) -> SendRequ
             .expect("the in-process server starts"),
         request: RequestSpec {
             query: "test=1".into(),
-            body: Bytes::from_static(b"[ {\"id\": \"1\"} ]"),
+            body: Bytes::from_static(b"[ {\"id\": \"1\", \"type\": \"KLEVU_CMS\"} ]"),
             ..session.profile().request().clone()
         },
         params: SigningParams {

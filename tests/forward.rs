@@ -19,7 +19,7 @@ use signscope::client::stream::events;
 use signscope::core::time::format_timestamp;
 use signscope::server::{Server, ServerConfig, DEMO_API_KEY, DEMO_REST_KEY};
 
-const BODY: &str = r#"[{"id":"sku-1","name":"Trail shoe"}]"#;
+const BODY: &str = r#"[{"id":"sku-1","type":"KLEVU_CMS","name":"Trail shoe"}]"#;
 
 /// `signscope serve` whose only account is the demo API key with a different REST key: the
 /// public API key itself. A request signed with the demo REST key is accepted by the proxy and
@@ -209,12 +209,13 @@ async fn large_and_chunked_bodies_arrive_upstream_byte_for_byte() {
     let c = client();
 
     // 1.5 MiB, with bytes that any re-encoding would change (escapes, non-ASCII, CRLF).
-    let item = "{\"id\":\"sku-\\u00e9\",\"name\":\"caf\u{e9} \\/ \\\"x\\\"\"},\r\n";
+    let item =
+        "{\"id\":\"sku-\\u00e9\",\"type\":\"KLEVU_CMS\",\"name\":\"caf\u{e9} \\/ \\\"x\\\"\"},\r\n";
     let mut big = String::from("[");
     while big.len() < 1_500_000 {
         big.push_str(item);
     }
-    big.push_str("{\"id\":\"end\"}]");
+    big.push_str("{\"id\":\"end\",\"type\":\"KLEVU_CMS\"}]");
     let h = demo_headers("PUT", "/v2/batch", "", &now(), big.as_bytes());
     let (status, _, body) =
         send_raw(&c, &proxy.url(), "/v2/batch", &h, big.clone().into_bytes()).await;

@@ -245,7 +245,13 @@ fn the_rest_key_appears_only_where_the_user_stored_it() {
     for name in ["env", "file", "cmd", "kept"] {
         assert_eq!(
             s.run(
-                &["send", "--profile", name, "--body", "[{\"id\":\"1\"}]"],
+                &[
+                    "send",
+                    "--profile",
+                    name,
+                    "--body",
+                    "[{\"id\":\"1\",\"type\":\"KLEVU_CMS\"}]",
+                ],
                 None
             ),
             0,

@@ -14,7 +14,7 @@ use signscope::core::visible::escape_visible;
 use signscope::core::{Secret, SignableRequest};
 use signscope::server::{ManualClock, ServerConfig, DEMO_API_KEY, DEMO_REST_KEY};
 
-const BODY: &str = r#"[{"id":"sku-1","name":"Trail shoe"}]"#;
+const BODY: &str = r#"[{"id":"sku-1","type":"KLEVU_CMS","name":"Trail shoe"}]"#;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_correctly_signed_batch_is_accepted_and_recorded() {
@@ -368,7 +368,7 @@ async fn a_batch_that_is_not_utf8_is_not_json() {
         "{v}"
     );
     // Valid UTF-8 is still accepted.
-    let utf8 = "[{\"name\": \"café\"}]".as_bytes();
+    let utf8 = "[{\"id\": \"1\", \"type\": \"KLEVU_CMS\", \"name\": \"café\"}]".as_bytes();
     let h = demo_headers("PUT", "/v2/batch", "", &ts(0), utf8);
     let (status, v) = send(&client(), &base, "PUT", "/v2/batch", &h, utf8.to_vec()).await;
     assert_eq!(status, 200, "{v}");
@@ -462,8 +462,13 @@ async fn a_non_canonical_timestamp_is_accepted_with_a_warning_but_not_the_php_sd
 }
 
 /// A JSON string of exactly `n` bytes.
+/// A batch of one record (one the vendor's SDK would send) of exactly `n` bytes.
 fn json_of_len(n: usize) -> String {
-    format!("\"{}\"", "a".repeat(n - 2))
+    let empty = r#"[{"id":"1","type":"KLEVU_CMS","name":""}]"#;
+    format!(
+        r#"[{{"id":"1","type":"KLEVU_CMS","name":"{}"}}]"#,
+        "a".repeat(n - empty.len())
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -499,9 +504,14 @@ async fn body_limit_answers_413_above_and_200_at_the_limit() {
 fn big_array(lines: usize, tail: &str) -> String {
     let mut s = String::from("[\n");
     for i in 0..lines {
-        s.push_str(&format!("\"{i:08}{}\",\n", "x".repeat(88)));
+        let record = format!(
+            r#"{{"id":"{i:08}","type":"KLEVU_CMS","n":"{}"}},"#,
+            "x".repeat(55)
+        );
+        s.push_str(&record);
+        s.push('\n');
     }
-    s.push_str("\"end\"\n");
+    s.push_str("{\"id\":\"end\",\"type\":\"KLEVU_CMS\"}\n");
     s.push_str(tail);
     s
 }
@@ -1019,7 +1029,7 @@ async fn two_hundred_concurrent_signed_requests_are_all_verified_and_logged() {
         let c = c.clone();
         let base = server.url();
         tasks.push(tokio::spawn(async move {
-            let body = format!(r#"[{{"id":"sku-{i}"}}]"#);
+            let body = format!(r#"[{{"id":"sku-{i}","type":"KLEVU_CMS"}}]"#);
             let h = demo_headers(
                 "PUT",
                 "/v2/batch",
@@ -1238,4 +1248,75 @@ fn serve_binary_stops_cleanly_on_ctrl_c_too() {
     let rc = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
     assert_eq!(rc, 0);
     assert_eq!(child.wait().unwrap().code(), Some(0));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_signed_body_the_sdk_would_refuse_is_answered_400_with_every_problem() {
+    let server = start_at_t0().await;
+    let c = client();
+    let body = r#"[{"id":42,"type":"KLEVU_CMS"},{"id":"b","attributes":{"colour-code":"x"}}]"#;
+    let (status, v) = put_batch(&c, &server.url(), body).await;
+    assert_eq!(status, 400, "{v}");
+    assert_vendor_error(&v, 400, "VALIDATION_ERROR");
+    let found: Vec<(&str, &str)> = v["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["code"].as_str().unwrap(),
+                p["fieldPath"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("ID_NOT_STRING", "/0/id"),
+            ("TYPE_REQUIRED", "/1/type"),
+            ("ATTRIBUTE_NAME_FORMAT", "/1/attributes/colour-code"),
+            // The account never put colour-code: a warning beside the errors.
+            ("ATTRIBUTE_UNDEFINED", "/1/attributes/colour-code"),
+        ],
+        "{v}"
+    );
+    assert!(v.get("moreProblems").is_none(), "{v}");
+    // A documented rule the SDK does not check is a warning: still 200, the problem named.
+    let dup = r#"[{"id":"a","type":"KLEVU_CMS"},{"id":"a","type":"KLEVU_CMS"}]"#;
+    let (status, v) = put_batch(&c, &server.url(), dup).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["problems"][0]["code"], "DUPLICATE_ID", "{v}");
+    let (_, reqs) = get_json(&c, &format!("{}/_inspect/requests", server.url())).await;
+    assert_eq!(reqs[0]["verdict"], "accepted", "{reqs}");
+    assert_eq!(reqs[0]["status"], 400, "{reqs}");
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_2mb_batch_with_a_problem_in_every_record_lists_100_and_counts_the_rest() {
+    let server = start_at_t0().await;
+    let pad = "x".repeat(150);
+    let records: Vec<String> = (0..10_000)
+        .map(|i| format!(r#"{{"id":{i},"type":"KLEVU_CMS","name":"{pad}"}}"#))
+        .collect();
+    let body = format!("[{}]", records.join(","));
+    assert!(
+        body.len() > 1_800_000 && body.len() <= 2 * 1024 * 1024,
+        "{}",
+        body.len()
+    );
+    let (status, v) = put_batch(&client(), &server.url(), &body).await;
+    assert_eq!(status, 400, "{}", v["message"]);
+    assert_eq!(v["problems"].as_array().unwrap().len(), 100);
+    assert_eq!(v["moreProblems"], 9_900);
+    assert_eq!(v["problems"][99]["fieldPath"], "/99/id");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("The body has 10000 errors the vendor's SDK would refuse to send"),
+        "{}",
+        v["message"]
+    );
+    server.shutdown().await;
 }

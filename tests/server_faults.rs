@@ -16,7 +16,7 @@ use signscope::server::{ServerConfig, DEMO_API_KEY, DEMO_REST_KEY};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-const BODY: &str = r#"[{"id":"sku-1"}]"#;
+const BODY: &str = r#"[{"id":"sku-1","type":"KLEVU_CMS"}]"#;
 
 /// The server still verifies: a good request passes, a tampered one is refused.
 async fn still_serves(base: &str) {
@@ -395,7 +395,7 @@ fn thousands_of_mixed_requests_from_eight_tasks_are_all_accounted_for() {
                 let mut counts = [0usize; 4];
                 for i in 0..per_task {
                     let now = signscope::core::time::format_timestamp(chrono::Utc::now());
-                    let body = format!(r#"[{{"task":{t},"i":{i}}}]"#);
+                    let body = format!(r#"[{{"id":"{t}-{i}","type":"KLEVU_CMS"}}]"#);
                     match i % 4 {
                         0 => {
                             let h = demo_headers("PUT", "/v2/batch", "", &now, body.as_bytes());

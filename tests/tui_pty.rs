@@ -78,9 +78,10 @@ fn signature_on_screen_equals_the_cli_send_is_accepted_and_quit_restores_the_ter
     tui.send(b"\x14"); // Ctrl-T
     tui.wait_for("frozen timestamp", |s| s.contains("timestamp frozen"));
     tui.send(b"\x1b>");
-    tui.send([0x7f; 80]);
+    tui.send([0x7f; 400]);
     tui.wait_for("an empty body", |s| s.contains("Body (0 bytes)"));
-    let body = r#"{"hello": "wörld", "n": [1, 2]}"#;
+    // A record the vendor's SDK would send: the local server judges the body too.
+    let body = r#"[{"id": "wörld", "type": "KLEVU_CMS", "n": [1, 2]}]"#;
     tui.send(body.as_bytes());
     let want_len = format!("Body ({} bytes)", body.len());
     let screen = tui.wait_for("the typed body, signed", |s| {

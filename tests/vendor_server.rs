@@ -52,12 +52,17 @@ async fn every_sdk_indexing_operation_is_emulated() {
     let server = start_at_t0().await;
     let base = server.url();
 
-    for (method, path) in [
-        ("PUT", "/v2/batch"),
-        ("PATCH", "/v2/batch"),
-        ("PUT", "/v2/batch/delete"),
+    // Each with a body the vendor's SDK sends (docs/indexing-bodies.md).
+    for (method, path, body) in [
+        ("PUT", "/v2/batch", r#"[{"id": "1", "type": "KLEVU_CMS"}]"#),
+        (
+            "PATCH",
+            "/v2/batch",
+            r#"{"1": [{"op": "replace", "path": "/attributes/name", "value": "x"}]}"#,
+        ),
+        ("PUT", "/v2/batch/delete", r#"{"ids": ["1"]}"#),
     ] {
-        let (status, v) = signed(&base, STD, method, path, "", r#"[{"id": "1"}]"#).await;
+        let (status, v) = signed(&base, STD, method, path, "", body).await;
         assert_eq!(status, 200, "{method} {path}: {v}");
         assert_eq!(v["message"], "Job submitted successfully.");
         assert_eq!(v["jobId"].as_str().unwrap().len(), 36, "{v}");
@@ -144,7 +149,12 @@ async fn php_sdk_signatures_are_refused_by_default_and_accepted_with_a_warning_w
         ("PUT", "/v2/batch/", "", "[]"),
         ("PUT", "/v2/batch/", "test=1", "[]"),
         ("GET", "/v2/attributes/", "", ""),
-        ("PUT", "/v2/attributes/size", "", "{}"),
+        (
+            "PUT",
+            "/v2/attributes/size",
+            "",
+            r#"{"datatype": "STRING"}"#,
+        ),
     ];
     for (method, path, query, body) in cases {
         let (status, v) = signed(&strict.url(), php, method, path, query, body).await;

@@ -18,7 +18,7 @@ use server_common::*;
 use signscope::client::stream::{events, Event, ReadError};
 use signscope::server::{ServerConfig, DEMO_API_KEY};
 
-const BODY: &str = r#"[{"id":"sku-1","name":"Trail shoe"}]"#;
+const BODY: &str = r#"[{"id":"sku-1","type":"KLEVU_CMS","name":"Trail shoe"}]"#;
 
 type Events = std::pin::Pin<Box<dyn futures::Stream<Item = Result<Event, ReadError>> + Send>>;
 

@@ -43,7 +43,13 @@ struct Edit {
 }
 
 fn edits() -> impl Strategy<Value = Edit> {
-    let body_line = prop::sample::select(vec!["{\"id\": 1}", "[1, 2]", "\"a b\"", "{}"]);
+    // Records the vendor's SDK sends (docs/indexing-bodies.md), spaced and ordered variously.
+    let body_line = prop::sample::select(vec![
+        "{\"id\": \"1\", \"type\": \"KLEVU_CMS\"}",
+        "{\"type\":\"KLEVU_CATEGORY\",\"id\":\"a b\",\"n\":[1, 2]}",
+        "{ \"id\" : \"é\" , \"type\" : \"KLEVU_CMS\" }",
+        "{\"id\":\"2\",\"type\":\"KLEVU_CMS\",\"relations\":{}}",
+    ]);
     let line_end = prop::sample::select(vec!["\n", "\r\n", "  \n", " \r\n"]);
     let body = prop::collection::vec((body_line, line_end), 1..4).prop_map(|parts| {
         let mut s = String::from("[");

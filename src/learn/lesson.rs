@@ -41,7 +41,7 @@ impl Draft {
             rest_key: "demo-rest-key".into(),
             auth_algo: crate::core::AUTH_ALGO.into(),
             content_type: crate::core::CONTENT_TYPE_JSON.into(),
-            body: br#"[{"op":"add","path":"/","value":{"id":"sku-1"}}]"#.to_vec(),
+            body: br#"[{"id":"sku-1","type":"KLEVU_CMS"}]"#.to_vec(),
         }
     }
 

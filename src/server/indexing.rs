@@ -27,7 +27,12 @@ use chrono::{DateTime, Utc};
 use serde_json::json;
 
 use crate::core::diagnose::{DiagnoseOptions, SERVER_CLOCK_UNITS};
+use std::collections::BTreeSet;
+
 use crate::core::events::{check_json, json_error_reason};
+use crate::core::indexing_body::{
+    judge_bytes, shown_path, BodyKind, BodyProblem, Judgement, Level,
+};
 use crate::core::time::format_timestamp;
 use crate::core::verify::{
     request_prefix, verify_all, Accepted, Checked, DiagnosisPlan, ReceivedRequest, Rejection,
@@ -85,28 +90,7 @@ struct Seen {
 
 async fn serve(st: AppState, req: Request, check_signature: bool) -> Response {
     let (parts, body) = req.into_parts();
-    let seen = Seen {
-        headers: parts
-            .headers
-            .iter()
-            .map(|(n, v)| {
-                let value = crate::core::visible::utf8_or_escaped(v.as_bytes());
-                (n.as_str().to_string(), cap(&value, MAX_STORED_HEADER))
-            })
-            .collect(),
-        method: parts.method.as_str().to_string(),
-        path: parts.uri.path().to_string(),
-        query: parts.uri.query().unwrap_or("").to_string(),
-        // Read with the request's own prefix (an account may answer to several, rule R12).
-        api_key: request_prefix_of(&parts.headers)
-            .map(|p| HeaderNames::for_prefix(&p).api_key)
-            .map_or_else(
-                || parts.headers.get(st.header_names.api_key.as_str()),
-                |name| parts.headers.get(name.as_str()),
-            )
-            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()),
-    };
-
+    let seen = seen_of(&st, &parts);
     tracing::trace!(
         method = %seen.method,
         path = %seen.path,
@@ -138,106 +122,161 @@ async fn serve(st: AppState, req: Request, check_signature: bool) -> Response {
         body: body.clone(),
     });
     // The unverified bench route does what the batch route does.
-    let op = if check_signature {
-        Operation::of(&seen.method, &seen.path)
+    let (op, kind) = if check_signature {
+        (
+            Operation::of(&seen.method, &seen.path),
+            BodyKind::of(&seen.method, &seen.path),
+        )
     } else {
-        Operation::Batch
+        (Operation::Batch, Some(BodyKind::Records))
+    };
+    let takes = Takes {
+        json: op.takes_json(),
+        kind,
     };
     let now = st.config.now();
-    match decide_off_thread(&st, received, body.clone(), op.takes_json(), now).await {
-        Err(rejection) => {
-            let mut err = rejection_error(&rejection[0], now);
-            for also in &rejection[1..] {
-                err = err.with_debug(format!("also failing {}: {}", also.code(), also));
-            }
+    match decide_off_thread(&st, received, body.clone(), takes, now).await {
+        Err(rejection) => refused_signature(&st, seen, &rejection, &body, now),
+        Ok(verified) => answer_verified(&st, seen, &op, &body, verified),
+    }
+}
+
+/// What the request was, read from its head: headers capped for inspection, and the API key
+/// read with the request's own prefix (an account may answer to several, rule R12).
+fn seen_of(st: &AppState, parts: &axum::http::request::Parts) -> Seen {
+    Seen {
+        headers: parts
+            .headers
+            .iter()
+            .map(|(n, v)| {
+                let value = crate::core::visible::utf8_or_escaped(v.as_bytes());
+                (n.as_str().to_string(), cap(&value, MAX_STORED_HEADER))
+            })
+            .collect(),
+        method: parts.method.as_str().to_string(),
+        path: parts.uri.path().to_string(),
+        query: parts.uri.query().unwrap_or("").to_string(),
+        api_key: request_prefix_of(&parts.headers)
+            .map(|p| HeaderNames::for_prefix(&p).api_key)
+            .map_or_else(
+                || parts.headers.get(st.header_names.api_key.as_str()),
+                |name| parts.headers.get(name.as_str()),
+            )
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()),
+    }
+}
+
+/// The answer to a refused signature: the first failing check, every other one in `debug`.
+fn refused_signature(
+    st: &AppState,
+    seen: Seen,
+    rejection: &[Rejection],
+    body: &[u8],
+    now: DateTime<Utc>,
+) -> Response {
+    let mut err = rejection_error(&rejection[0], now);
+    for also in &rejection[1..] {
+        err = err.with_debug(format!("also failing {}: {}", also.code(), also));
+    }
+    let outcome = err_outcome(&err);
+    let answer = err.into_response();
+    let verdict = Verdict::Rejected;
+    record(st, seen, verdict, outcome, Vec::new(), body, None, answer)
+}
+
+/// Signed correctly: the operation's answer, unless the body is not the JSON it takes, or not
+/// a body the vendor's SDK would send (`docs/indexing-bodies.md`).
+fn answer_verified(
+    st: &AppState,
+    seen: Seen,
+    op: &Operation,
+    body: &[u8],
+    (mut accepted, not_json, judgement): Verified,
+) -> Response {
+    if let Some(j) = judgement.as_ref().filter(|j| !j.is_ok()) {
+        let (err, answer) = refused_body(j);
+        let outcome = err_outcome(&err);
+        let warnings = accepted.warnings;
+        let verdict = Verdict::Accepted;
+        return record(st, seen, verdict, outcome, warnings, body, None, answer);
+    }
+    let problems = judgement
+        .map(|j| body_warnings(&mut accepted.warnings, j))
+        .filter(|p| !p.is_empty());
+    let answer = match not_json {
+        Some(e) => Err(not_json_error(&e, body)),
+        None if op.is_job() => return job_submitted(st, seen, accepted, problems, body),
+        None => operations::answer(
+            op,
+            &st.attributes,
+            &accepted.api_key,
+            &seen.method,
+            &seen.path,
+            body,
+        ),
+    };
+    let mut value = match answer {
+        Ok(value) => value,
+        Err(err) => {
             let outcome = err_outcome(&err);
+            let (verdict, warnings) = (Verdict::Accepted, accepted.warnings);
             let answer = err.into_response();
-            record(
-                &st,
-                seen,
-                Verdict::Rejected,
-                outcome,
-                Vec::new(),
-                &body,
-                None,
-                answer,
-            )
+            return record(st, seen, verdict, outcome, warnings, body, None, answer);
         }
-        Ok((accepted, not_json)) => {
-            // Signed correctly: the operation's answer, unless the body is not the JSON it
-            // takes.
-            let answer = match not_json {
-                Some(e) => Some(Err(not_json_error(&e, &body))),
-                None if op.is_job() => None,
-                None => Some(operations::answer(
-                    &op,
-                    &st.attributes,
-                    &accepted.api_key,
-                    &seen.method,
-                    &seen.path,
-                    &body,
-                )),
-            };
-            if let Some(Ok(mut value)) = answer {
-                if let (Some(o), false) = (value.as_object_mut(), accepted.warnings.is_empty()) {
-                    o.insert("warnings".into(), json!(accepted.warnings));
-                }
-                let outcome = Outcome {
-                    status: 200,
-                    code: None,
-                    message: value
-                        .get("message")
-                        .and_then(|m| m.as_str())
-                        .unwrap_or("listed")
-                        .to_string(),
-                };
-                return record(
-                    &st,
-                    seen,
-                    Verdict::Accepted,
-                    outcome,
-                    accepted.warnings,
-                    &body,
-                    None,
-                    Json(value).into_response(),
-                );
-            }
-            if let Some(Err(err)) = answer {
-                let outcome = err_outcome(&err);
-                let answer = err.into_response();
-                return record(
-                    &st,
-                    seen,
-                    Verdict::Accepted,
-                    outcome,
-                    accepted.warnings,
-                    &body,
-                    None,
-                    answer,
-                );
-            }
-            let job_id = new_job_id();
-            let mut answer = json!({"message": JOB_SUBMITTED, "jobId": job_id});
-            if !accepted.warnings.is_empty() {
-                answer["warnings"] = json!(accepted.warnings);
-            }
-            let outcome = Outcome {
-                status: 200,
-                code: None,
-                message: JOB_SUBMITTED.to_string(),
-            };
-            record(
-                &st,
-                seen,
-                Verdict::Accepted,
-                outcome,
-                accepted.warnings,
-                &body,
-                Some(job_id),
-                Json(answer).into_response(),
-            )
+    };
+    if let (Some(o), false) = (value.as_object_mut(), accepted.warnings.is_empty()) {
+        o.insert("warnings".into(), json!(accepted.warnings));
+        if let Some(p) = problems {
+            o.insert("problems".into(), json!(p));
         }
     }
+    let outcome = Outcome {
+        status: 200,
+        code: None,
+        message: value
+            .get("message")
+            .and_then(|m| m.as_str())
+            .unwrap_or("listed")
+            .to_string(),
+    };
+    let (verdict, warnings) = (Verdict::Accepted, accepted.warnings);
+    let answer = Json(value).into_response();
+    record(st, seen, verdict, outcome, warnings, body, None, answer)
+}
+
+/// `200 Job submitted successfully.` with a new job id, the verifier's and the body's warnings.
+fn job_submitted(
+    st: &AppState,
+    seen: Seen,
+    accepted: Accepted,
+    problems: Option<Vec<BodyProblem>>,
+    body: &[u8],
+) -> Response {
+    let job_id = new_job_id();
+    let mut answer = json!({"message": JOB_SUBMITTED, "jobId": job_id});
+    if !accepted.warnings.is_empty() {
+        answer["warnings"] = json!(accepted.warnings);
+    }
+    if let Some(p) = problems {
+        answer["problems"] = json!(p);
+    }
+    let outcome = Outcome {
+        status: 200,
+        code: None,
+        message: JOB_SUBMITTED.to_string(),
+    };
+    let (verdict, warnings) = (Verdict::Accepted, accepted.warnings);
+    let answer = Json(answer).into_response();
+    record(
+        st,
+        seen,
+        verdict,
+        outcome,
+        warnings,
+        body,
+        Some(job_id),
+        answer,
+    )
 }
 
 /// The answer to a batch taken.
@@ -246,13 +285,17 @@ const JOB_SUBMITTED: &str = "Job submitted successfully.";
 /// The signature verdict (always accepted on the unverified route) and, for a body the batch
 /// route takes, why it is not JSON. The JSON check runs only once the signature is accepted.
 /// A refusal lists every failing check, the verdict first.
-type Decision = Result<(Accepted, Option<serde_json::Error>), Vec<Rejection>>;
+/// For a body the SDK's rules apply to, their judgement (`docs/indexing-bodies.md`).
+type Decision = Result<Verified, Vec<Rejection>>;
+
+/// A verified request: its acceptance, why its body is not JSON, the body's judgement.
+type Verified = (Accepted, Option<serde_json::Error>, Option<Judgement>);
 
 fn decide(
     st: &AppState,
     received: Option<&ReceivedRequest>,
     body: &[u8],
-    takes_json: bool,
+    takes: Takes,
     now: DateTime<Utc>,
 ) -> Decision {
     let accepted = match received {
@@ -263,12 +306,31 @@ fn decide(
         },
     };
     // The collector's rule (depth limit, finite numbers, valid escapes), not a laxer one.
-    let not_json = if takes_json {
+    let not_json = if takes.json {
         check_json(body).err()
     } else {
         None
     };
-    Ok((accepted, not_json))
+    let judgement = match (takes.kind, &not_json) {
+        (Some(kind), None) => {
+            let defined: BTreeSet<String> = st
+                .attributes
+                .list(&accepted.api_key)
+                .iter()
+                .filter_map(|a| a.get("attributeName")?.as_str().map(str::to_string))
+                .collect();
+            judge_bytes(kind, body, Some(&defined))
+        }
+        _ => None,
+    };
+    Ok((accepted, not_json, judgement))
+}
+
+/// What a verified body must be: JSON, and for an indexing body, one the SDK would send.
+#[derive(Clone, Copy)]
+struct Takes {
+    json: bool,
+    kind: Option<BodyKind>,
 }
 
 /// Verify in the documented form, then, when that signature does not match, in each extra form
@@ -314,18 +376,18 @@ async fn decide_off_thread(
     st: &AppState,
     received: Option<ReceivedRequest>,
     body: Bytes,
-    takes_json: bool,
+    takes: Takes,
     now: DateTime<Utc>,
 ) -> Decision {
     let again = received.clone();
     let first = if body.len() < BLOCKING_THRESHOLD {
-        decide(st, received.as_ref(), &body, takes_json, now)
+        decide(st, received.as_ref(), &body, takes, now)
     } else {
         // One large body per core at a time (the permit is held until the job is done).
         let permit = st.hashing.clone().acquire_owned().await;
         let st = st.clone();
         blocking(move || {
-            let decision = decide(&st, received.as_ref(), &body, takes_json, now);
+            let decision = decide(&st, received.as_ref(), &body, takes, now);
             drop(permit);
             decision
         })
@@ -521,6 +583,61 @@ pub fn rejection_error(rejection: &Rejection, now: DateTime<Utc>) -> ApiError {
         _ => {}
     }
     err
+}
+
+/// The 400 for a body the vendor's SDK would refuse to send (`docs/indexing-bodies.md`): the
+/// vendor's error shape, one `debug` line per listed problem, and the problems themselves,
+/// machine-readable, with the count of those not listed.
+fn refused_body(j: &Judgement) -> (ApiError, Response) {
+    let errors = j.error_count();
+    let first = j
+        .problems
+        .iter()
+        .find(|p| p.level == Level::Error)
+        .unwrap_or(&j.problems[0]);
+    let mut err = ApiError::new(
+        400,
+        "VALIDATION_ERROR",
+        format!(
+            "The body has {errors} error{} the vendor's SDK would refuse to send, the first {} at {}: {}",
+            if errors == 1 { "" } else { "s" },
+            first.code,
+            shown_path(&first.field_path),
+            first.description
+        ),
+    );
+    for p in &j.problems {
+        err = err.with_debug(format!(
+            "{} {} at {}: {}",
+            p.level,
+            p.code,
+            shown_path(&p.field_path),
+            p.rule
+        ));
+    }
+    let mut value = serde_json::to_value(&err).unwrap_or_default();
+    value["problems"] = json!(j.problems);
+    if j.more_errors + j.more_warnings > 0 {
+        value["moreProblems"] = json!(j.more_errors + j.more_warnings);
+    }
+    let answer = (axum::http::StatusCode::BAD_REQUEST, Json(value)).into_response();
+    (err, answer)
+}
+
+/// The judgement's warnings as the answer's warning lines; gives its problems.
+fn body_warnings(warnings: &mut Vec<String>, j: Judgement) -> Vec<BodyProblem> {
+    for p in &j.problems {
+        warnings.push(format!(
+            "{} at {}: {}",
+            p.code,
+            shown_path(&p.field_path),
+            p.description
+        ));
+    }
+    if j.more_warnings > 0 {
+        warnings.push(format!("and {} more warnings", j.more_warnings));
+    }
+    j.problems
 }
 
 /// The 400 for a body that is not JSON. A UTF-8 byte order mark (Windows editors add one) is

@@ -35,6 +35,10 @@ pub struct EditorRequest {
     pub spec: RequestSpec,
 }
 
+/// The demo request's body: one product the vendor's SDK would send, with the documented
+/// product attributes (`docs/indexing-bodies.md`), so the demo shows no body problem.
+pub const DEMO_BODY: &str = r#"[{"id": "sku-1", "type": "KLEVU_PRODUCT", "attributes": {"name": {"default": "Blue shirt"}, "sku": "sku-1", "url": "https://shop.example/blue-shirt", "prices": [{"amount": 25, "currency": "GBP", "type": "defaultPrice"}], "visibility": ["search", "catalog"]}}]"#;
+
 impl EditorRequest {
     /// The demo request (PUT /v2/batch, the demo API key, a one-item body) sent to `url`.
     pub fn demo(url: &str) -> Self {
@@ -42,7 +46,7 @@ impl EditorRequest {
             url: url.to_string(),
             spec: RequestSpec {
                 api_key: crate::core::demo::DEMO_API_KEY.into(),
-                body: bytes::Bytes::from_static(b"[{\"id\": \"sku-1\", \"name\": \"Blue shirt\"}]"),
+                body: bytes::Bytes::from_static(DEMO_BODY.as_bytes()),
                 ..RequestSpec::default()
             },
         }

@@ -391,7 +391,7 @@ fn format_and_minify_change_the_body_invalid_json_is_kept() {
     update(&mut a, alt_key('n'));
     assert_eq!(
         &a.request.body.bytes()[..],
-        br#"[{"id":"sku-1","name":"Blue shirt"}]"#
+        br#"[{"id":"sku-1","type":"KLEVU_PRODUCT","attributes":{"name":{"default":"Blue shirt"},"sku":"sku-1","url":"https://shop.example/blue-shirt","prices":[{"amount":25,"currency":"GBP","type":"defaultPrice"}],"visibility":["search","catalog"]}}]"#
     );
     a.request.body = crate::tui::components::request::new_body_editor("{oops");
     a.request.body_changed_at(0);

@@ -48,7 +48,7 @@ fn signed(signed_path: &str, sent_path: &str) -> axum::http::Request<axum::body:
     let spec = crate::core::RequestSpec {
         path: signed_path.to_string(),
         api_key: crate::server::DEMO_API_KEY.to_string(),
-        body: bytes::Bytes::from_static(b"[{\"id\":\"sku-1\"}]"),
+        body: bytes::Bytes::from_static(b"[{\"id\":\"sku-1\",\"type\":\"KLEVU_CMS\"}]"),
         ..Default::default()
     };
     let ts = crate::core::time::format_timestamp(chrono::Utc::now());
