@@ -84,7 +84,7 @@ fn http_get(url: &str) -> String {
 /// A JSON body of about 4 KB, one item per line.
 fn few_kb_body() -> String {
     let items: Vec<String> = (0..150)
-        .map(|i| format!("  {{\"id\": \"sku-{i:04}\", \"qty\": {i}}}"))
+        .map(|i| format!("  {{\"id\": \"sku-{i:04}\", \"type\": \"KLEVU_CMS\", \"qty\": {i}}}"))
         .collect();
     format!("[\n{}\n]", items.join(",\n"))
 }

@@ -35,9 +35,9 @@ pub struct EditorRequest {
     pub spec: RequestSpec,
 }
 
-/// The demo request's body: one product the vendor's SDK would send, with the documented
-/// product attributes (`docs/indexing-bodies.md`), so the demo shows no body problem.
-pub const DEMO_BODY: &str = r#"[{"id": "sku-1", "type": "KLEVU_PRODUCT", "attributes": {"name": {"default": "Blue shirt"}, "sku": "sku-1", "url": "https://shop.example/blue-shirt", "prices": [{"amount": 25, "currency": "GBP", "type": "defaultPrice"}], "visibility": ["search", "catalog"]}}]"#;
+/// The demo request's body: one record (a CMS page) the vendor's SDK would send, short enough
+/// for one line of the signing text (`docs/indexing-bodies.md`): the demo shows no body problem.
+pub const DEMO_BODY: &str = r#"[{"id": "about-us", "type": "KLEVU_CMS"}]"#;
 
 impl EditorRequest {
     /// The demo request (PUT /v2/batch, the demo API key, a one-item body) sent to `url`.

@@ -365,7 +365,7 @@ fn formatted_response_is_cached_for_its_send_only() {
 fn editor_result_replaces_the_body_or_reports() {
     let mut a = app();
     let cmds = update(&mut a, ctrl_key('o'));
-    assert!(matches!(cmds.first(), Some(Command::EditBody(b)) if b.contains("sku-1")));
+    assert!(matches!(cmds.first(), Some(Command::EditBody(b)) if b.contains("about-us")));
     let cmds = update(
         &mut a,
         Message::Request(RequestMsg::EditorDone(Ok("[1]\n".into()))),
@@ -391,7 +391,7 @@ fn format_and_minify_change_the_body_invalid_json_is_kept() {
     update(&mut a, alt_key('n'));
     assert_eq!(
         &a.request.body.bytes()[..],
-        br#"[{"id":"sku-1","type":"KLEVU_PRODUCT","attributes":{"name":{"default":"Blue shirt"},"sku":"sku-1","url":"https://shop.example/blue-shirt","prices":[{"amount":25,"currency":"GBP","type":"defaultPrice"}],"visibility":["search","catalog"]}}]"#
+        br#"[{"id":"about-us","type":"KLEVU_CMS"}]"#
     );
     a.request.body = crate::tui::components::request::new_body_editor("{oops");
     a.request.body_changed_at(0);
@@ -790,8 +790,8 @@ fn search_popup_finds_in_the_body() {
     let mut a = app();
     focus(&mut a, Field::Body);
     update(&mut a, ctrl_key('f'));
-    a.type_str("shirt");
-    let at = a.request.body.text().find("shirt").unwrap();
+    a.type_str("about");
+    let at = a.request.body.text().find("about").unwrap();
     assert_eq!(a.request.body.cursor_offset(), at, "cursor on the match");
     update(&mut a, key(KeyCode::Esc));
     assert_eq!(a.request.prompt, None);

@@ -320,7 +320,10 @@ fn enter_loads_the_request_into_the_editor_and_the_rest_key_stays_the_profiles()
     assert_eq!(t.request.query.text(), "lang=en");
     assert_eq!(t.request.url.text(), BASE);
     assert_eq!(t.request.api_key.text(), crate::server::DEMO_API_KEY);
-    assert_eq!(t.request.body.text(), "[{\"id\":\"sku-1\"}]");
+    assert_eq!(
+        t.request.body.text(),
+        "[{\"id\":\"sku-1\",\"type\":\"KLEVU_CMS\"}]"
+    );
     assert_eq!(
         t.request.timestamp.text(),
         recs[0]
@@ -352,7 +355,10 @@ fn ctrl_d_diagnoses_the_request_in_the_diagnose_view() {
     assert_eq!(t.diagnose.input.text(), text);
     let parsed = crate::tui::components::diagnose::capture::parse_capture(&text).unwrap();
     assert_eq!(parsed.path, "/v2/batch/");
-    assert_eq!(&parsed.body[..], b"[{\"id\":\"sku-1\"}]");
+    assert_eq!(
+        &parsed.body[..],
+        b"[{\"id\":\"sku-1\",\"type\":\"KLEVU_CMS\"}]"
+    );
     // And it reproduces the server's verdict with the demo key.
     let (ok, report) = crate::tui::components::diagnose::capture::diagnose_capture(
         &text,
@@ -384,7 +390,10 @@ fn alt_y_c_copies_the_request_as_curl_aimed_at_the_server() {
         "{curl}"
     );
     assert!(curl.contains("-H 'authorization: Bearer "), "{curl}");
-    assert!(curl.contains("--data-raw '[{\"id\":\"sku-1\"}]'"), "{curl}");
+    assert!(
+        curl.contains("--data-raw '[{\"id\":\"sku-1\",\"type\":\"KLEVU_CMS\"}]'"),
+        "{curl}"
+    );
     assert!(!curl.to_lowercase().contains("host:"), "{curl}");
     // Nothing selected: one sentence, no command.
     t.alt('x');
@@ -422,7 +431,10 @@ fn ctrl_g_sends_the_selected_record_again_to_the_local_server() {
         assert_eq!(job.base_url, BASE);
         assert_eq!(job.url, format!("{BASE}/v2/batch/"));
         assert_eq!(job.signed.spec().path, "/v2/batch/");
-        assert_eq!(&job.signed.spec().body[..], b"[{\"id\":\"sku-1\"}]");
+        assert_eq!(
+            &job.signed.spec().body[..],
+            b"[{\"id\":\"sku-1\",\"type\":\"KLEVU_CMS\"}]"
+        );
         assert_eq!(
             job.signed.timestamp(),
             crate::core::time::format_timestamp(t.request.now),
