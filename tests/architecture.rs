@@ -1453,3 +1453,97 @@ fn unsafe_code_is_allowed_only_in_the_audited_places_each_with_its_safety_commen
     let sample = "fn f() {\n    #[allow(unsafe_code)]\n    unsafe { g() }\n}\n";
     assert_eq!(unsafe_allowances(sample), [(2, false)]);
 }
+
+/// The longest a function outside tests may be, signature to closing brace.
+const MAX_FN_LINES: usize = 100;
+
+/// The functions in `code` (comments, strings and test modules blanked) longer than
+/// [`MAX_FN_LINES`]: each as its name, the line its `fn` stands on, and its length in lines.
+/// A function's length runs from its `fn` to its closing brace; one declared without a body
+/// (`fn f();` in a trait) has none.
+fn long_functions(code: &str) -> Vec<(String, usize, usize)> {
+    let fn_name = regex::Regex::new(r"\bfn\s+([A-Za-z_][A-Za-z0-9_]*)").expect("fn regex");
+    let bytes = code.as_bytes();
+    let mut out = Vec::new();
+    for c in fn_name.captures_iter(code) {
+        let start = c.get(0).expect("match").start();
+        let Some(open) = body_start(&bytes[c.get(0).expect("match").end()..]) else {
+            continue;
+        };
+        let open = c.get(0).expect("match").end() + open;
+        let mut depth = 0usize;
+        let mut close = code.len();
+        for (i, b) in bytes.iter().enumerate().skip(open) {
+            match b {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = i;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let lines = code[start..close].matches('\n').count() + 1;
+        if lines > MAX_FN_LINES {
+            let line = code[..start].matches('\n').count() + 1;
+            out.push((c[1].to_string(), line, lines));
+        }
+    }
+    out
+}
+
+/// Where a signature's body opens (the offset of its `{`), or `None` when it ends in `;`
+/// first: brackets, parentheses and generics may hold either.
+fn body_start(after_name: &[u8]) -> Option<usize> {
+    let mut depth = 0i32;
+    for (i, b) in after_name.iter().enumerate() {
+        match b {
+            b'(' | b'[' | b'<' => depth += 1,
+            b')' | b']' => depth -= 1,
+            // `->` is no closing angle bracket.
+            b'>' if i == 0 || after_name[i - 1] != b'-' => depth -= 1,
+            b'{' if depth <= 0 => return Some(i),
+            b';' if depth <= 0 => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+#[test]
+fn no_function_outside_tests_is_over_100_lines() {
+    let long: Vec<String> = load()
+        .iter()
+        .flat_map(|f| {
+            long_functions(&f.code)
+                .into_iter()
+                .map(|(name, line, lines)| {
+                    format!("src/{}:{line} fn {name} ({lines} lines)", f.rel)
+                })
+        })
+        .collect();
+    assert!(
+        long.is_empty(),
+        "split each along what its parts do (one function per effect family, a validator per \
+         rule group, a draw per panel region), never into numbered parts:\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn the_long_function_check_finds_what_it_looks_for() {
+    let body = "    x();\n".repeat(MAX_FN_LINES - 2);
+    let fits = format!("fn fits(a: [u8; 2]) -> Vec<u8> {{\n{body}}}\n");
+    assert!(
+        long_functions(&fits).is_empty(),
+        "exactly the limit is allowed"
+    );
+    let over = format!("trait T {{ fn decl(&self); }}\nfn over<F: Fn() -> u8>(f: F) {{\n    {{ f(); }}\n{body}}}\n");
+    assert_eq!(
+        long_functions(&over),
+        vec![("over".to_string(), 2, MAX_FN_LINES + 1)]
+    );
+}
