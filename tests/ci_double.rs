@@ -265,7 +265,7 @@ async fn partial_matches_find_events_and_summaries_keep_to_a_test_or_a_mark() {
     let dir = tempfile::tempdir().unwrap();
     let d = Double::start(dir.path(), &[]);
     let (c, base) = (client(), d.url.clone());
-    let body = r#"[{"id":"1"}]"#;
+    let body = r#"[{"id":"1","type":"KLEVU_CMS"}]"#;
     let h = signed_put(body, DEMO_REST_KEY, Some("t1"));
     assert_eq!(
         send(&c, &base, "PUT", "/v2/batch", &h, body.into()).await.0,

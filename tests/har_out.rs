@@ -411,7 +411,7 @@ async fn one_har_holds_every_request_received_and_check_gives_the_same_verdicts(
     use server_common::{bad_batch, client, config_at_t0, send, signed_headers, start, ts};
     let server = start(config_at_t0()).await;
     let (c, base) = (client(), server.url());
-    let body = r#"[{"id":"1"}]"#;
+    let body = r#"[{"id":"1","type":"KLEVU_CMS"}]"#;
     let h = signed_headers(
         "PUT",
         "/v2/batch",
