@@ -268,6 +268,22 @@ fn signal(child: &Child, sig: i32) {
 struct Watch {
     child: Child,
     lines: mpsc::Receiver<String>,
+    /// Its stderr, line by line (where it says it is following the stream).
+    errors: mpsc::Receiver<String>,
+}
+
+/// The lines of a child's pipe, delivered on a channel by a thread of their own.
+fn lines_of(pipe: impl std::io::Read + Send + 'static) -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(pipe).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
 }
 
 impl Watch {
@@ -279,17 +295,27 @@ impl Watch {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let out = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(out).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
+        let lines = lines_of(child.stdout.take().unwrap());
+        let errors = lines_of(child.stderr.take().unwrap());
+        Watch {
+            child,
+            lines,
+            errors,
+        }
+    }
+
+    /// Wait until watch says it follows the stream: the server subscribes it before it answers,
+    /// so every request sent after this reaches it (a first connection starts from now).
+    fn connected(&self) {
+        loop {
+            let l = self
+                .errors
+                .recv_timeout(Duration::from_secs(20))
+                .expect("watch did not say it follows the stream within 20 s");
+            if l.starts_with("signscope: following ") {
+                return;
             }
-        });
-        Watch { child, lines }
+        }
     }
 
     fn line(&self) -> String {
@@ -298,15 +324,9 @@ impl Watch {
             .expect("no line from watch within 20 s")
     }
 
+    /// Everything it wrote to stderr, once it has ended.
     fn stderr(&mut self) -> String {
-        let mut s = String::new();
-        self.child
-            .stderr
-            .take()
-            .unwrap()
-            .read_to_string(&mut s)
-            .unwrap();
-        s
+        self.errors.iter().map(|l| l + "\n").collect()
     }
 }
 
@@ -597,6 +617,8 @@ fn the_older_endpoints_show_their_endpoint_and_fields_in_watch_and_the_traffic_l
     let url = serve.url.clone();
     let text = Watch::start(&["--url", &url]);
     let json = Watch::start(&["--url", &url, "--output", "json", "--only", "collect"]);
+    // The JSON watch lets no poke through: wait for it to follow before sending anything.
+    json.connected();
     first_line_after_pokes(&text, &url);
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/vendor");
     let mut captures: Vec<(String, Vec<u8>)> = Vec::new();
