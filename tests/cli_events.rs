@@ -4,6 +4,8 @@
 // unwrap inside #[test] functions only; this covers the helpers too).
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
@@ -359,8 +361,7 @@ fn run_with_stdout_closed(
 fn a_closed_stdout_ends_the_command_quietly() {
     use std::os::unix::process::ExitStatusExt;
     let dir = tempfile::tempdir().unwrap();
-    let key = dir.path().join("rest.key");
-    std::fs::write(&key, "demo-rest-key-0123456789\n").unwrap();
+    let key = common::write_key_file(dir.path().join("rest.key"), "demo-rest-key-0123456789\n");
     let body = dir.path().join("body.json");
     std::fs::write(&body, format!("[{}1]", "1,".repeat(100_000))).unwrap();
     // Many invalid events: a long validation report, and a long collector answer.

@@ -128,8 +128,7 @@ fn demo_send_works_offline_with_no_profiles() {
 fn signed_send_accepted_and_wrong_key_rejected_with_the_server_error() {
     let env = Env::new();
     let srv = server();
-    let keyfile = env.dir.path().join("rest.key");
-    fs::write(&keyfile, format!("{KEY}\n")).unwrap();
+    let keyfile = common::write_key_file(env.dir.path().join("rest.key"), format!("{KEY}\n"));
     new_profile(
         &env,
         "good",
@@ -468,8 +467,7 @@ fn events_send_good_and_bad_batches() {
 #[test]
 fn a_header_prefix_with_a_space_is_named_when_sending() {
     let env = Env::new();
-    let keyfile = env.dir.path().join("rest.key");
-    fs::write(&keyfile, format!("{KEY}\n")).unwrap();
+    let keyfile = common::write_key_file(env.dir.path().join("rest.key"), format!("{KEY}\n"));
     let (code, out, err) = env.run(&[
         "profile",
         "new",

@@ -5,6 +5,8 @@
 // unwrap inside #[test] functions only; this covers the helpers too).
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
@@ -40,6 +42,10 @@ impl Dir {
         std::fs::write(&p, bytes).unwrap();
         p
     }
+    /// A REST key file, private as a user keeps one.
+    fn key(&self, name: &str, bytes: &[u8]) -> PathBuf {
+        common::write_key_file(self.0.path().join(name), bytes)
+    }
 }
 
 fn stdout_of(c: &mut Command) -> Vec<u8> {
@@ -60,7 +66,7 @@ fn sign_cmd(dir: &Dir, body: &str) -> Command {
 
 /// [`sign_cmd`] with the query given as `query`.
 fn sign_cmd_query(dir: &Dir, body: &str, query: &str) -> Command {
-    let key = dir.file("rest.key", format!("{REST}\n").as_bytes());
+    let key = dir.key("rest.key", format!("{REST}\n").as_bytes());
     let mut c = cmd();
     c.args([
         "sign",
@@ -93,7 +99,7 @@ fn every_vector_through_the_binary_with_every_signing_flag() {
             &STANDARD.decode(s("body_b64")).unwrap(),
         );
         // The key file ends with a newline, which is not part of the key.
-        let key = dir.file(
+        let key = dir.key(
             &format!("key{i}"),
             format!("{}\n", s("rest_key")).as_bytes(),
         );
@@ -205,7 +211,7 @@ fn http_output_is_accepted_by_verify() {
     let parsed = parse_raw_request(&raw).unwrap();
     assert_eq!(&parsed.body[..], body.as_bytes());
     let req_file = dir.file("req.http", &raw);
-    let key = dir.file("k", REST.as_bytes());
+    let key = dir.key("k", REST.as_bytes());
     let out = cmd()
         .args(["verify", "--request-file"])
         .arg(&req_file)
@@ -269,7 +275,7 @@ fn curl_output_sends_the_exact_body() {
 
     // --body-file FILE: referenced with --data-binary @FILE, not re-typed.
     let file = dir.file("body file.json", b"[\n  1\n]\n");
-    let key = dir.file("k", REST.as_bytes());
+    let key = dir.key("k", REST.as_bytes());
     let out = String::from_utf8(stdout_of(
         cmd()
             .args([
@@ -351,7 +357,7 @@ fn streaming_signature_of_a_large_file_equals_the_library() {
     let dir = Dir::new();
     let body: Vec<u8> = (0..3_000_000u32).map(|i| (i * 7 % 256) as u8).collect();
     let file = dir.file("big.bin", &body);
-    let key = dir.file("k", REST.as_bytes());
+    let key = dir.key("k", REST.as_bytes());
     let out = stdout_of(
         cmd()
             .args([
@@ -409,7 +415,7 @@ fn verify_explains_the_shipped_captured_request() {
 #[test]
 fn verify_reads_stdin_and_detects_the_header_prefix() {
     let dir = Dir::new();
-    let key = dir.file("k", REST.as_bytes());
+    let key = dir.key("k", REST.as_bytes());
     // `docs/verification.md` rule V3: the PHP SDK's `date('c')` form is the vendor's own and gets
     // no remark; whole seconds with `Z` is another form, accepted with a warning.
     for (ts, warned) in [
@@ -463,7 +469,7 @@ fn fails_with(c: &mut Command, needle: &str) {
 #[test]
 fn printed_requests_get_the_checks_of_send_and_go_to_the_given_url() {
     let dir = Dir::new();
-    let key = dir.file("rest.key", format!("{REST}\n").as_bytes());
+    let key = dir.key("rest.key", format!("{REST}\n").as_bytes());
     // (method, query, api key, extra args)
     let run = |method: &str, query: &str, api_key: &str, extra: &[&str]| {
         let mut c = cmd();
@@ -550,8 +556,8 @@ fn printed_requests_get_the_checks_of_send_and_go_to_the_given_url() {
 #[test]
 fn sign_error_paths() {
     let dir = Dir::new();
-    let key = dir.file("k", REST.as_bytes());
-    let empty = dir.file("empty", b"\n");
+    let key = dir.key("k", REST.as_bytes());
+    let empty = dir.key("empty", b"\n");
     let base = || {
         let mut c = cmd();
         c.args([
@@ -624,7 +630,7 @@ fn sign_error_paths() {
 #[test]
 fn verify_error_paths() {
     let dir = Dir::new();
-    let key = dir.file("k", REST.as_bytes());
+    let key = dir.key("k", REST.as_bytes());
     let bad = dir.file(
         "bad.http",
         b"PUT /v2/batch HTTP/1.1\nthis is not a header\n\n[]",
@@ -671,7 +677,7 @@ fn verify_reads_a_curl_command() {
     let curl = stdout_of(sign_cmd(&dir, "[{\"id\": \"it's\"}]").args(["--output", "curl"]));
     assert!(curl.starts_with(b"curl "));
     let req_file = dir.file("req.curl", &curl);
-    let key = dir.file("k", REST.as_bytes());
+    let key = dir.key("k", REST.as_bytes());
     let out = cmd()
         .args(["verify", "--request-file"])
         .arg(&req_file)
@@ -685,7 +691,7 @@ fn verify_reads_a_curl_command() {
     assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
     assert!(stdout.starts_with("accepted"), "{stdout}");
     // Another key: the mismatch is diagnosed as for raw HTTP.
-    let wrong = dir.file("wrong", b"not-the-key");
+    let wrong = dir.key("wrong", b"not-the-key");
     let out = cmd()
         .args(["verify", "--request-file"])
         .arg(&req_file)
@@ -726,12 +732,7 @@ fn a_leading_question_mark_in_the_query_is_left_out_and_said() {
 #[test]
 fn every_key_reference_signs_the_same_and_bad_ones_are_one_sentence() {
     let dir = Dir::new();
-    let key = dir.file("rest.key", format!("{REST}\n").as_bytes());
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600)).unwrap();
-    }
+    let key = dir.key("rest.key", format!("{REST}\n").as_bytes());
     let base = || {
         let mut c = cmd();
         c.args(["sign", "--method", "PUT", "--path", "/v2/batch"])

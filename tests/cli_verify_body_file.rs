@@ -7,6 +7,8 @@
 // unwrap inside #[test] functions only; this covers the helpers too).
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -81,8 +83,7 @@ fn the_body_file_of_a_curl_command_is_found_and_verified() {
     for d in [&here, &there, &elsewhere] {
         std::fs::create_dir(d).unwrap();
     }
-    let key = root.path().join("rest.key");
-    std::fs::write(&key, format!("{REST}\n")).unwrap();
+    let key = common::write_key_file(root.path().join("rest.key"), format!("{REST}\n"));
     let curl = curl_command(&here, &key);
 
     // Next to the request file, run from anywhere.
@@ -142,8 +143,7 @@ fn the_body_file_of_a_curl_command_is_found_and_verified() {
 fn d_at_file_drops_line_ends_as_curl_does_and_data_binary_keeps_every_byte() {
     let root = tempfile::tempdir().unwrap();
     let dir = root.path();
-    let key = dir.join("rest.key");
-    std::fs::write(&key, format!("{REST}\n")).unwrap();
+    let key = common::write_key_file(dir.join("rest.key"), format!("{REST}\n"));
     let swap = |curl: &[u8]| {
         String::from_utf8_lossy(curl).replace("--data-binary @body.json", "-d @body.json")
     };

@@ -7,6 +7,8 @@
 // unwrap inside #[test] functions only; this covers the helpers too).
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use assert_cmd::Command;
 use chrono::TimeZone;
 use signscope::core::http_text::to_raw_request;
@@ -43,8 +45,7 @@ fn cli_checks(capture: &str) -> Vec<String> {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("capture.http");
     std::fs::write(&file, capture).unwrap();
-    let key = dir.path().join("key");
-    std::fs::write(&key, KEY).unwrap();
+    let key = common::write_key_file(dir.path().join("key"), KEY);
     let out = Command::cargo_bin("signscope")
         .unwrap()
         .args(["verify", "--now", NOW, "--request-file"])

@@ -9,7 +9,7 @@
 mod common;
 
 use common::workbench::Home;
-use common::{Pty, BACKTAB, CTRL_C, CTRL_G, F4};
+use common::{write_key_file, Pty, BACKTAB, CTRL_C, CTRL_G, F4};
 
 const ESC: &str = "\x1b";
 const F2: &str = "\x1bOQ";
@@ -69,8 +69,10 @@ fn diagnose_offers_to_load_the_body_file_of_a_pasted_curl_command() {
     let home = Home::new();
     // The command `sign --output curl --body-file` prints, run in the program's working
     // directory: the body file is named relative to it.
-    let key = home.path().join("demo.key");
-    std::fs::write(&key, signscope::server::DEMO_REST_KEY).unwrap();
+    let key = write_key_file(
+        home.path().join("demo.key"),
+        signscope::server::DEMO_REST_KEY,
+    );
     std::fs::write(
         home.path().join("body.json"),
         b"[\n  {\"id\": \"sku-1\"}\n]\n",

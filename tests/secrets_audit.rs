@@ -110,8 +110,7 @@ fn the_rest_key_appears_only_where_the_user_stored_it() {
     .unwrap();
     let url = server.url();
     // The user's own key file lives outside signscope's directories.
-    let keyfile = s.work().join("rest.key");
-    fs::write(&keyfile, format!("{KEY}\n")).unwrap();
+    let keyfile = common::write_key_file(s.work().join("rest.key"), format!("{KEY}\n"));
     let keyfile = keyfile.to_str().unwrap().to_string();
 
     // sign (text, json, curl, raw http) and verify (good, and a forced mismatch).
@@ -153,7 +152,7 @@ fn the_rest_key_appears_only_where_the_user_stored_it() {
         ),
         0
     );
-    fs::write(s.work().join("other.key"), "some-other-key").unwrap();
+    common::write_key_file(s.work().join("other.key"), "some-other-key");
     let code = s.run(
         &[
             "verify",

@@ -16,7 +16,7 @@ use std::io::{Read, Write};
 use std::time::Duration;
 
 use common::workbench::Home;
-use common::{value_after, Pty, ENTER, F3, F4, TAB};
+use common::{value_after, write_key_file, Pty, ENTER, F3, F4, TAB};
 use signscope::store::{KeySource, Profile};
 
 const ESC: &str = "\x1b";
@@ -908,11 +908,10 @@ fn a_curl_command_with_a_body_file_pasted_into_diagnose_offers_to_load_the_file(
     let home = Home::new();
     let body = "[\n  {\"id\": \"sku-1\", \"name\": \"from the file\"}\n]\n";
     std::fs::write(home.path().join("batch.json"), body).unwrap();
-    std::fs::write(
+    write_key_file(
         home.path().join("demo.key"),
         signscope::server::DEMO_REST_KEY,
-    )
-    .unwrap();
+    );
     let out = assert_cmd::Command::cargo_bin("signscope")
         .unwrap()
         .current_dir(home.path())

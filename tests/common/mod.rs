@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -13,6 +14,31 @@ pub mod upstream;
 pub mod workbench;
 
 use portable_pty::{native_pty_system, Child, CommandBuilder, MasterPty, PtySize};
+
+/// Write a REST key file as a user should keep one: readable and writable by its owner only
+/// (mode 0600, given when the file is created, so it is never readable by others even for a
+/// moment; an existing file is set to it too). Every test that writes a key file writes it here.
+pub fn write_key_file(path: impl AsRef<Path>, contents: impl AsRef<[u8]>) -> PathBuf {
+    let path = path.as_ref();
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options
+        .open(path)
+        .unwrap_or_else(|e| panic!("cannot write the key file {}: {e}", path.display()));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        file.set_permissions(std::fs::Permissions::from_mode(0o600))
+            .unwrap();
+    }
+    file.write_all(contents.as_ref()).unwrap();
+    path.to_path_buf()
+}
 
 /// Upper bound for anything to show up on screen (a generous limit, not a performance check).
 pub const WAIT: Duration = Duration::from_secs(60);
