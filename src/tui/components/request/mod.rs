@@ -8,11 +8,17 @@
 //! this view edits it.
 
 mod account;
+mod body_pane;
+mod canonical_pane;
 mod clipboard;
+mod copy;
+mod detail_pane;
 mod diff;
 mod draw;
+mod fields_pane;
 #[cfg(test)]
 mod form_tests;
+mod input;
 pub mod key_choice;
 pub mod key_read;
 #[cfg(test)]
@@ -26,6 +32,9 @@ pub mod requests;
 mod requests_tests;
 pub mod response;
 pub mod response_pane;
+mod send;
+mod sign;
+mod signature_line;
 pub mod state;
 mod update;
 
@@ -34,5 +43,7 @@ pub use draw::draw;
 pub use layout::{request_layout, RequestLayout};
 pub use message::{AccountChange, ProfileLoad, RequestEffect, RequestMsg};
 pub use response::{format_json, response_view_parsed, FORMAT_INLINE_LIMIT};
+pub use send::target_url;
+pub use sign::resign;
 pub use state::*;
-pub use update::*;
+pub use update::update;

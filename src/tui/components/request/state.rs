@@ -641,6 +641,11 @@ pub fn new_body_editor(text: &str) -> BodyEditor {
     BodyEditor::new(text)
 }
 
+/// The signed request shown, whether or not it is up to date with the fields.
+pub fn signed_view(req: &RequestState) -> Option<&SignedView> {
+    req.sign.result.as_ref().and_then(|r| r.as_ref().ok())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
