@@ -786,6 +786,27 @@ fn every_key_reference_signs_the_same_and_bad_ones_are_one_sentence() {
         base().args(["--rest-key", &dir_ref]),
         "is a directory; give the file inside it",
     );
+    // A key file other users may read: refused before it is read, with the command that fixes
+    // it, whichever spelling names it.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let open = dir.file("open.key", format!("{REST}\n").as_bytes());
+        std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let sentence = format!(
+            "signscope: the REST key file {0} can be read by other users of this machine (mode 644); make it yours only with `chmod 600 {0}`",
+            open.display()
+        );
+        fails_with(
+            base().arg("--rest-key-file").arg(&open),
+            &format!("{sentence} (--rest-key-file)"),
+        );
+        let open_ref = format!("file:{}", open.display());
+        fails_with(
+            base().args(["--rest-key", &open_ref]),
+            &format!("{sentence} (--rest-key)"),
+        );
+    }
     // A failing command: its stderr is shown, its stdout (the key) never.
     let failing = format!(
         "cmd:sh -c 'cat \"{}\"; echo vault locked >&2; exit 1'",

@@ -79,9 +79,10 @@ pub enum KeyError {
     #[error("the REST key file {path} is a directory; give the file inside it")]
     FileIsDirectory { path: PathBuf },
     #[error(
-        "the REST key file {path} can be read by every user of this machine; make it private with `chmod 600 {path}`"
+        "the REST key file {path} can be read by other users of this machine (mode {mode:o}); make it yours only with `chmod 600 {}`",
+        shell_words::quote(&path.to_string_lossy())
     )]
-    FileWorldReadable { path: PathBuf },
+    FileReadableByOthers { path: PathBuf, mode: u32 },
     #[error("{0}")]
     Store(#[from] super::os_store::StoreFailure),
 }
@@ -282,9 +283,13 @@ impl KeySource {
     }
 }
 
-/// A key file's text. A directory is refused with the fix. (A file every user may read is not
-/// refused yet: the tests' and users' key files written with the default mode must move to 0600
-/// first; `KeyError::FileWorldReadable` holds the sentence for when they have.)
+/// Permission bits that let users other than the owner read a file: the group's and
+/// everyone's read bits.
+const READ_BY_OTHERS: u32 = 0o044;
+
+/// A key file's text. A directory, and a file that the group or every user may read, are
+/// refused with the fix before a byte is read (`docs/profiles.md`, "Where the REST key comes
+/// from").
 fn read_key_file(path: &std::path::Path) -> Result<Secret, KeyError> {
     let read_error = |e: std::io::Error| KeyError::FileRead {
         path: path.to_path_buf(),
@@ -295,6 +300,17 @@ fn read_key_file(path: &std::path::Path) -> Result<Secret, KeyError> {
         return Err(KeyError::FileIsDirectory {
             path: path.to_path_buf(),
         });
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = meta.permissions().mode() & 0o777;
+        if mode & READ_BY_OTHERS != 0 {
+            return Err(KeyError::FileReadableByOthers {
+                path: path.to_path_buf(),
+                mode,
+            });
+        }
     }
     let bytes = std::fs::read(path).map_err(read_error)?;
     let text = String::from_utf8(bytes).map_err(|_| KeyError::FileNotUnicode {
@@ -633,15 +649,34 @@ mod tests {
             .unwrap_err();
         assert!(matches!(e, KeyError::FileIsDirectory { .. }), "{e}");
         assert!(e.to_string().contains("give the file inside it"), "{e}");
-        #[cfg(unix)]
-        {
-            let f = dir.path().join("key");
-            std::fs::write(&f, "sk-world-readable-key\n").unwrap();
-            private(&f);
+    }
+
+    /// A key file the group or every user may read is refused before it is read, with the
+    /// command that fixes it (the path quoted for a shell); the owner's own file is read.
+    #[cfg(unix)]
+    #[test]
+    fn a_key_file_others_may_read_is_refused_with_the_fix() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("shop key");
+        std::fs::write(&f, "sk-readable-by-others\n").unwrap();
+        for mode in [0o644, 0o640, 0o604, 0o444] {
+            std::fs::set_permissions(&f, std::fs::Permissions::from_mode(mode)).unwrap();
+            let e = KeySource::File(f.clone()).resolve().unwrap_err();
             assert_eq!(
-                KeySource::File(f).resolve().unwrap().expose(),
-                "sk-world-readable-key"
+                e.to_string(),
+                format!(
+                    "the REST key file {} can be read by other users of this machine (mode {mode:o}); make it yours only with `chmod 600 '{}'`",
+                    f.display(),
+                    f.display()
+                )
             );
+        }
+        // Only the read bits count: the owner's 0600, 0400 and a group-writable 0620 are read.
+        for mode in [0o600, 0o400, 0o620] {
+            std::fs::set_permissions(&f, std::fs::Permissions::from_mode(mode)).unwrap();
+            let key = KeySource::File(f.clone()).resolve().unwrap();
+            assert_eq!(key.expose(), "sk-readable-by-others", "{mode:o}");
         }
     }
 
