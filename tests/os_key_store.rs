@@ -7,18 +7,13 @@
 // unwrap inside #[test] functions only; this covers the helpers too).
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
 const CLEAR_KEY: &str = "clear-key-from-an-earlier-version-5d1e";
 const TYPED_KEY: &str = "typed-key-for-the-store-93ab77";
-
-fn has(tool: &str) -> bool {
-    Command::new("sh")
-        .args(["-c", &format!("command -v {tool}")])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
 
 /// Every file under `dir`, read whole.
 fn files_under(dir: &Path, out: &mut Vec<(std::path::PathBuf, Vec<u8>)>) {
@@ -34,10 +29,8 @@ fn files_under(dir: &Path, out: &mut Vec<(std::path::PathBuf, Vec<u8>)>) {
 
 #[test]
 fn keys_go_to_a_real_secret_service_and_a_clear_key_moves_there() {
-    let missing: Vec<&str> = ["dbus-run-session", "gnome-keyring-daemon", "secret-tool"]
-        .into_iter()
-        .filter(|t| !has(t))
-        .collect();
+    let missing =
+        common::missing_tools(&["dbus-run-session", "gnome-keyring-daemon", "secret-tool"]);
     if !missing.is_empty() {
         println!(
             "skipped: {} not installed (.ci/run installs dbus, gnome-keyring and libsecret-tools)",

@@ -6,7 +6,8 @@
 //! config, data and working dirs (the workbench's `signscope.log` included) and of every byte
 //! printed on stdout, stderr and the terminal. The key may appear only in the profile files the
 //! user asked to store it in, and those must be mode 0600. The logs must really be there (the
-//! test fails if logging silently stops), so the scan covers them.
+//! test fails if logging silently stops), so the scan covers them. A second session takes the
+//! key from the operating system's store (`keyring:`) in a real Secret Service, with the same scan.
 
 // Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
 // unwrap inside #[test] functions only; this covers the helpers too).
@@ -681,3 +682,148 @@ fn an_unopenable_log_file_leaves_the_workbench_running() {
     );
     assert!(!contains(&raw, b"TRACE"), "no log line on the terminal");
 }
+
+/// A key from the operating system's store (`keyring:`), in a real Secret Service
+/// (gnome-keyring-daemon under dbus-run-session, as `tests/os_key_store.rs`): `key set` files it
+/// and every command that takes a key reads it from there, logging at trace level: profile
+/// show, key get (without --reveal), sign in every output and as generated code, verify, check
+/// with a JUnit report, send (text, JSON, `--rest-key keyring:`), a suite exported from the
+/// profile and run with its reports, doctor, history, and `serve --account API=keyring:` taking
+/// a send. Then every byte printed, logged or written (config, data, working directory) is
+/// scanned for the key: zero hits.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_key_from_the_os_store_is_never_printed_logged_or_written() {
+    const STORED: &str = "AUDIT-keyring-key-Hw4Rt8Nc2";
+    let missing = common::missing_tools(&["dbus-run-session", "gnome-keyring-daemon"]);
+    if !missing.is_empty() {
+        println!(
+            "skipped: {} not installed (.ci/run installs dbus and gnome-keyring)",
+            missing.join(", ")
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (out, work) = (dir.path().join("out"), dir.path().join("work"));
+    let (config, data) = (dir.path().join("config"), dir.path().join("data"));
+    fs::create_dir_all(&out).unwrap();
+    fs::create_dir_all(&work).unwrap();
+    let server = spawn(
+        ServerConfig::new().with_account(API, Secret::new(STORED)),
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
+    )
+    .unwrap();
+    let status = std::process::Command::new("timeout")
+        .args([
+            "300",
+            "dbus-run-session",
+            "--",
+            "sh",
+            "-c",
+            KEYRING_SESSION,
+            "sh",
+        ])
+        .arg(assert_cmd::cargo::cargo_bin("signscope"))
+        .args([&out, &work])
+        .args([server.url().as_str(), API])
+        .current_dir(&work)
+        .env("STORED_KEY", STORED)
+        .env("HOME", dir.path())
+        .env("XDG_RUNTIME_DIR", dir.path())
+        .env("SIGNSCOPE_CONFIG_DIR", &config)
+        .env("SIGNSCOPE_DATA_DIR", &data)
+        .env("RUST_LOG", "trace")
+        .env_remove("SIGNSCOPE_LOG")
+        .env_remove("DBUS_SESSION_BUS_ADDRESS")
+        .status()
+        .unwrap();
+    server.stop();
+    let index = fs::read_to_string(out.join("index")).unwrap_or_default();
+    let printed = |n: usize| {
+        let read = |ext: &str| fs::read_to_string(out.join(format!("{n}.{ext}"))).unwrap();
+        format!("stdout:\n{}\nstderr:\n{}", read("out"), read("err"))
+    };
+    // Every command succeeded (the index lists each one's exit status and arguments).
+    for (n, line) in index.lines().enumerate() {
+        assert!(line.starts_with("0 "), "{line}\n{}", printed(n + 1));
+    }
+    assert!(status.success(), "{index}");
+    assert!(index.lines().count() >= 20, "{index}");
+    // The key really came from the store, and the records were written at trace level.
+    let logged: String = (1..=index.lines().count()).map(printed).collect();
+    for event in [
+        "REST key read source=\"keyring\"",
+        "signscope::client: request headers",
+        "status=200",
+    ] {
+        assert!(logged.contains(event), "no {event:?} in:\n{logged}");
+    }
+    let served = fs::read_to_string(out.join("serve.err")).unwrap();
+    assert!(
+        served.contains("signscope::server::indexing: indexing request answered"),
+        "{served}"
+    );
+    let history = fs::read_to_string(data.join("history.jsonl")).unwrap();
+    assert!(history.lines().count() >= 4, "{history}");
+    // The scan: what was printed (out/), the files the commands wrote (reports, the suite,
+    // the capture) and signscope's own config and data.
+    let mut files = Vec::new();
+    for d in [&out, &work, &config, &data] {
+        files_under(d, &mut files);
+    }
+    assert!(files.len() >= 50, "{files:?}");
+    for f in &files {
+        let bytes = fs::read(f).unwrap();
+        assert!(
+            !contains(&bytes, STORED.as_bytes()),
+            "the key from the store is in {}",
+            f.display()
+        );
+    }
+}
+
+/// The session of [`a_key_from_the_os_store_is_never_printed_logged_or_written`], run under one
+/// D-Bus session: `$1` signscope, `$2` where each command's stdout and stderr go (`N.out`,
+/// `N.err`, and a line `STATUS ARGS` in `index`), `$3` the working directory, `$4` the server's
+/// URL, `$5` its API key. The key reaches `key set` on stdin only (a here-document: a pipe
+/// would run `run` in a subshell, whose count is lost).
+const KEYRING_SESSION: &str = r#"
+S="$1"; OUT="$2"; WORK="$3"; URL="$4"; API="$5"; n=0
+run() {
+    n=$((n + 1))
+    "$S" "$@" >"$OUT/$n.out" 2>"$OUT/$n.err"
+    echo "$? $*" >>"$OUT/index"
+}
+printf pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+REF=keyring:signscope/kr
+run profile new kr --indexing-url "$URL" --api-key "$API" --rest-key "$REF"
+run key set kr <<KEY
+$STORED_KEY
+KEY
+run profile show kr
+run key get kr
+for output in text json curl http; do
+    run sign --profile kr --body '[]' --output "$output"
+done
+cp "$OUT/$n.out" "$WORK/captured.http"
+run sign --profile kr --output code --lang python
+run verify --request-file "$WORK/captured.http" --rest-key "$REF"
+run check "$WORK/captured.http" --key "$API=$REF" --report "junit=$WORK/check.xml"
+run send --profile kr --body '[{"id":"1","type":"KLEVU_CMS"}]'
+run send --profile kr --body '[]' --output json
+run send --profile kr --body '[]' --rest-key "$REF"
+run profile request export kr default --suite "$WORK/kr.signscope.toml"
+run test "$WORK/kr.signscope.toml" --server "$URL" --report "junit=$WORK/suite.xml" --report "json=$WORK/suite.json"
+run doctor --profile kr --offline
+"$S" serve --addr 127.0.0.1:0 --account "$API=$REF" --ready-file "$WORK/ready.json" \
+    >"$OUT/serve.out" 2>"$OUT/serve.err" &
+serve=$!
+run wait "$WORK/ready.json" --timeout 60
+served=$(sed -e 's/.*"url":"\([^"]*\)".*/\1/' "$WORK/ready.json")
+run profile new served --from kr --indexing-url "$served"
+run send --profile served --body '[]'
+kill "$serve"
+wait "$serve"
+run history --output json
+run history --last 100
+"#;

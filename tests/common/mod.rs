@@ -40,6 +40,20 @@ pub fn write_key_file(path: impl AsRef<Path>, contents: impl AsRef<[u8]>) -> Pat
     path.to_path_buf()
 }
 
+/// Which of `tools` are not on the PATH (a test that needs them prints one line and skips).
+pub fn missing_tools<'t>(tools: &[&'t str]) -> Vec<&'t str> {
+    tools
+        .iter()
+        .copied()
+        .filter(|tool| {
+            !std::process::Command::new("sh")
+                .args(["-c", &format!("command -v {tool}")])
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+        .collect()
+}
+
 /// Upper bound for anything to show up on screen (a generous limit, not a performance check).
 pub const WAIT: Duration = Duration::from_secs(60);
 
