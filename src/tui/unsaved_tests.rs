@@ -349,5 +349,7 @@ fn discarding_an_edited_batch_for_a_profile_without_one_does_not_carry_it_over()
         "{row}"
     );
     assert!(!a.app.unsaved_anywhere(), "nothing to save into prod");
+    // The starter batch was validated as it came: the view does not wait for a key to settle.
+    assert!(!a.app.events.validating(), "the starter batch is validated");
     assert!(a.app.events.batch_to_save().is_none());
 }

@@ -364,7 +364,9 @@ fn profile_loaded(app: &mut App, p: crate::tui::message::LoadedProfile) -> Vec<C
         Some(batch) => cmds.extend(update(app, Message::Events(EventsMsg::LoadBatch(batch)))),
         // Loaded over unsaved edits of the batch, the user chose to discard them (a save
         // would have marked them saved): they are not carried into this profile.
-        None if app.events.batch_unsaved() => app.events.reset_to_starter(),
+        None if app.events.batch_unsaved() => {
+            cmds.extend(update(app, Message::Events(EventsMsg::Starter)))
+        }
         None => {}
     }
     // The batch shown is the profile's (or the one kept from before, saved in the profile

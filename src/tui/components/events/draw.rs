@@ -7,7 +7,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 use serde_json::Value;
 
-use super::items_table::{draw_items, layout_items, table_width};
+use super::items_table::{draw_items, form_width, layout_items};
 use super::parts::{block, EventsLayout};
 use super::state::{completions, focused_style, EventsState, Field, Focus, Mode, PromptKind};
 use crate::core::events::{Level, Problem};
@@ -65,15 +65,14 @@ pub fn layout(area: Rect, state: &EventsState) -> EventsLayout {
 fn columns(main: Rect, wide: bool, state: &EventsState) -> (Rect, Rect) {
     let form = state.mode == Mode::Form;
     if wide {
-        // The form takes 58% of the width, more (up to two thirds) when the items table needs
-        // it to show every column.
+        // The form takes 58% of the width, more when the items table needs it (`form_width`).
         let form_w = if form {
             let rows: Vec<usize> = state
                 .items_window(main)
                 .into_iter()
                 .map(|(r, _)| r)
                 .collect();
-            (table_width(state, &rows) + 2).clamp(main.width * 58 / 100, main.width * 2 / 3)
+            form_width(state, &rows, main.width)
         } else {
             main.width * 58 / 100
         };

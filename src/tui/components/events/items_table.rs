@@ -59,66 +59,98 @@ fn natural_widths(state: &EventsState, rows: &[usize], cap: u16) -> Vec<u16> {
 }
 
 /// The width the items table needs to show every column of `rows` in full.
-pub(super) fn table_width(state: &EventsState, rows: &[usize]) -> u16 {
+fn table_width(state: &EventsState, rows: &[usize]) -> u16 {
     let natural = natural_widths(state, rows, u16::MAX);
     natural.iter().sum::<u16>() + (natural.len() as u16 - 1) * ITEM_SPACING
 }
 
+/// The width of the columns `ks` of `natural` side by side.
+fn run_width(natural: &[u16], ks: &[usize]) -> u16 {
+    ks.iter()
+        .map(|k| natural[*k])
+        .sum::<u16>()
+        .saturating_add(ks.len().saturating_sub(1) as u16 * ITEM_SPACING)
+}
+
+/// The columns (indexes into [`TableCol::ALL`]) that fit in `width` when editable column `sel`
+/// is selected: all of them when they fit, else `#` and the click mark, and the window of the
+/// other columns that ends at the selected one (at the item_id when the last editable column
+/// is selected) and takes in as many as fit on either side.
+fn window_columns(natural: &[u16], width: u16, sel: usize) -> Vec<usize> {
+    let all: Vec<usize> = (0..TableCol::ALL.len()).collect();
+    if run_width(natural, &all) <= width {
+        return all;
+    }
+    let sel = 2 + sel;
+    let end = if sel + 2 == TableCol::ALL.len() {
+        sel + 1
+    } else {
+        sel
+    };
+    let mut first = end;
+    while first > 2 {
+        let run: Vec<usize> = [0, 1].into_iter().chain(first - 1..=end).collect();
+        if run_width(natural, &run) > width {
+            break;
+        }
+        first -= 1;
+    }
+    let first = first.min(sel);
+    let mut last = end;
+    while last + 1 < TableCol::ALL.len() {
+        let run: Vec<usize> = [0, 1].into_iter().chain(first..=last + 1).collect();
+        if run_width(natural, &run) > width {
+            break;
+        }
+        last += 1;
+    }
+    [0, 1].into_iter().chain(first..=last).collect()
+}
+
 /// The columns on screen and their widths. Each column is as wide as its widest text in the
 /// rows shown (title included), so nothing is cut; when they do not all fit, the table scrolls
-/// horizontally: `#` and the click mark stay, and the window of the other columns ends at the
-/// selected one (at the item_id when the last editable column is selected), moving with
-/// Left/Right. Room left over widens the name column.
+/// horizontally ([`window_columns`]), moving with Left/Right. Room left over widens the name
+/// column when every column is shown; a table that scrolls pads none (the room it cannot use
+/// is at its right end).
 fn item_widths(state: &EventsState, width: u16, rows: &[usize]) -> (Vec<(TableCol, u16)>, bool) {
     // A column never gets wider than the table beside `#` and the click mark.
     let natural = natural_widths(state, rows, width.saturating_sub(8).max(1));
-    let total = |ks: &[usize]| -> u16 {
-        ks.iter()
-            .map(|k| natural[*k])
-            .sum::<u16>()
-            .saturating_add(ks.len().saturating_sub(1) as u16 * ITEM_SPACING)
-    };
-    let all: Vec<usize> = (0..TableCol::ALL.len()).collect();
-    let (shown, scrolled) = if total(&all) <= width {
-        (all, false)
-    } else {
-        let sel = 2 + state.col.index();
-        let end = if sel + 2 == TableCol::ALL.len() {
-            sel + 1
-        } else {
-            sel
-        };
-        let mut first = end;
-        while first > 2 {
-            let run: Vec<usize> = [0, 1].into_iter().chain(first - 1..=end).collect();
-            if total(&run) > width {
-                break;
-            }
-            first -= 1;
-        }
-        let first = first.min(sel);
-        let mut last = end;
-        while last + 1 < TableCol::ALL.len() {
-            let run: Vec<usize> = [0, 1].into_iter().chain(first..=last + 1).collect();
-            if total(&run) > width {
-                break;
-            }
-            last += 1;
-        }
-        ([0, 1].into_iter().chain(first..=last).collect(), true)
-    };
-    let used = total(&shown);
+    let shown = window_columns(&natural, width, state.col.index());
+    let scrolled = shown.len() < TableCol::ALL.len();
+    let used = run_width(&natural, &shown);
     let mut out: Vec<(TableCol, u16)> = shown
         .into_iter()
         .map(|k| (TableCol::ALL[k], natural[k]))
         .collect();
     if let Some((_, w)) = out
         .iter_mut()
-        .find(|(c, _)| *c == TableCol::Edit(Column::Name))
+        .find(|(c, _)| *c == TableCol::Edit(Column::Name) && !scrolled)
     {
         *w += width.saturating_sub(used);
     }
     (out, scrolled)
+}
+
+/// The form's width on a wide screen whose main area is `width` columns, for the item rows
+/// `rows`: 58% of it, more (up to two thirds) when the items table needs it to show every
+/// column. A table that does not fit in two thirds scrolls sideways: the form is then only as
+/// wide as the widest window of columns Left/Right can show (the same at every column, so the
+/// layout does not move while scrolling), and the room the table cannot use goes to the
+/// preview, the problems and the response beside it.
+pub(super) fn form_width(state: &EventsState, rows: &[usize], width: u16) -> u16 {
+    let (least, most) = (width * 58 / 100, width * 2 / 3);
+    let whole = table_width(state, rows).saturating_add(2);
+    if whole <= most {
+        return whole.max(least);
+    }
+    // Inside the form's border, as `layout_items` measures it.
+    let inner = most.saturating_sub(2);
+    let natural = natural_widths(state, rows, inner.saturating_sub(8).max(1));
+    let widest = (0..Column::ALL.len())
+        .map(|sel| run_width(&natural, &window_columns(&natural, inner, sel)))
+        .max()
+        .unwrap_or(inner);
+    widest.saturating_add(2).clamp(least, most)
 }
 
 /// The rows shown are a window that keeps the selected row on screen.

@@ -40,6 +40,10 @@ pub enum EventsMsg {
     },
     /// Put a batch (JSON text) into the view, e.g. from history or a profile.
     LoadBatch(String),
+    /// Put the starter batch in place of an edited one whose edits a profile load discarded
+    /// (the profile loaded holds no batch of its own). Through [`update`](super::update) like
+    /// every change of the batch, so its validation runs and the view settles by itself.
+    Starter,
     /// A file read for the view (Ctrl-O): the router asks before it replaces an unsaved batch
     /// and then hands it on as [`EventsMsg::LoadFile`].
     FileLoaded {

@@ -386,7 +386,7 @@ impl EventsState {
     /// The starter batch in place of an edited one whose edits a profile load discarded, when
     /// the profile loaded holds no batch of its own: kept, the other profile's edits were
     /// shown (and saved by the next save) as this one's.
-    pub fn reset_to_starter(&mut self) {
+    pub(super) fn reset_to_starter(&mut self) {
         let draft = starter_draft(self.api_key.text());
         self.mode = Mode::Form;
         if !matches!(self.focus, Focus::Field(_) | Focus::Items | Focus::Problems) {

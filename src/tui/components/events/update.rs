@@ -125,6 +125,10 @@ fn update_msg(state: &mut EventsState, msg: EventsMsg) -> Vec<EventsEffect> {
             Vec::new()
         }
         EventsMsg::LoadBatch(text) => said(state.load_text(&text)),
+        EventsMsg::Starter => {
+            state.reset_to_starter();
+            Vec::new()
+        }
         EventsMsg::FileLoaded { path, text } | EventsMsg::LoadFile { path, text } => {
             state.prompt_sent = None;
             let how = state.load_text(&text);
