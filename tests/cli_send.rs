@@ -495,6 +495,94 @@ fn a_header_prefix_with_a_space_is_named_when_sending() {
 /// `profile new` with a taken name says what the user can do; there is no "force" to use
 /// (the message used to suggest saving "with force", which neither the CLI nor the workbench
 /// offers).
+/// `profile edit` changes where a profile's key comes from without the key touching a file: a
+/// key kept in clear is replaced by the reference (and is gone from the file), the file keeps
+/// its comments, a send reads the new reference; what is not given stays; a pasted key, a URL no
+/// send could use, nothing to change, the demo profile and an unknown profile are one sentence
+/// each and change nothing.
+#[test]
+fn profile_edit_points_the_key_elsewhere_and_keeps_the_file() {
+    let env = Env::new();
+    let srv = server();
+    let (code, _, err) = env.run_with(
+        &[
+            "profile",
+            "new",
+            "shop",
+            "--indexing-url",
+            &srv.url(),
+            "--api-key",
+            API,
+            "--store-rest-key-from-stdin",
+        ],
+        &[],
+        Some(&format!("{KEY}\n")),
+    );
+    assert_eq!(code, 0, "{err}");
+    let file = env.config().join("profiles/shop.toml");
+    let text = fs::read_to_string(&file).unwrap();
+    assert!(text.contains(KEY), "{text}");
+    fs::write(&file, format!("# the shop's account\n{text}")).unwrap();
+
+    let (code, out, err) = env.run(&["profile", "edit", "shop", "--rest-key", "env:SHOP_KEY"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("the REST key the file kept in clear is no longer in it"),
+        "{out}"
+    );
+    let text = fs::read_to_string(&file).unwrap();
+    assert!(!text.contains(KEY), "{text}");
+    assert!(text.starts_with("# the shop's account\n"), "{text}");
+    assert!(text.contains("source = \"env\""), "{text}");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+    }
+    let (_, out, _) = env.run(&["profile", "show", "shop"]);
+    assert!(out.contains("environment variable SHOP_KEY"), "{out}");
+    assert!(out.contains(&srv.url()) && out.contains(API), "{out}");
+    let (code, out, err) = env.run_with(
+        &["send", "--profile", "shop", "--body", "[]"],
+        &[("SHOP_KEY", KEY)],
+        None,
+    );
+    assert_eq!(code, 0, "{out}{err}");
+
+    let before = fs::read_to_string(&file).unwrap();
+    for (args, sentence) in [
+        (
+            vec!["shop", "--rest-key", "sk-pasted-where-a-reference-belongs"],
+            "--rest-key: a REST key reference starts with env:, file:, cmd: or keyring:",
+        ),
+        (
+            vec!["shop", "--indexing-url", "ftp://127.0.0.1"],
+            "--indexing-url: ",
+        ),
+        (
+            vec!["shop"],
+            "profile edit shop changes nothing: give --rest-key REF",
+        ),
+        (
+            vec!["demo", "--api-key", "x"],
+            "the demo profile is built in and cannot be saved or deleted",
+        ),
+        (
+            vec!["nosuch", "--api-key", "x"],
+            "there is no profile named \"nosuch\"",
+        ),
+    ] {
+        let mut all = vec!["profile", "edit"];
+        all.extend(args);
+        let (code, out, err) = env.run(&all);
+        assert_eq!(code, 2, "{all:?}: {out}{err}");
+        assert!(err.contains(sentence), "{all:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(!err.contains("sk-pasted"), "{err}");
+    }
+    assert_eq!(fs::read_to_string(&file).unwrap(), before);
+}
+
 #[test]
 fn profile_new_with_a_taken_name_suggests_only_what_exists() {
     let env = Env::new();

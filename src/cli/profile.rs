@@ -1,6 +1,7 @@
-//! `signscope profile`: list, show, create, delete profiles; print where they live; manage a
-//! profile's named requests (`profile request ...`, in `profile_request.rs`).
-//! `show` and `list` describe where the REST key comes from, never the key.
+//! `signscope profile`: list, show, create, edit, delete profiles; print where they live; manage
+//! a profile's named requests (`profile request ...`, in `profile_request.rs`).
+//! `show` and `list` describe where the REST key comes from, never the key; `new` and `edit`
+//! keep a reference to it, never the key (but on `--store-rest-key-from-stdin`).
 
 use std::io::Read;
 
@@ -30,6 +31,9 @@ pub enum ProfileCommand {
     Path,
     /// Create a profile.
     New(NewArgs),
+    /// Change a saved profile's account settings or where its REST key comes from (the file's
+    /// comments and layout are kept; what is not given stays as it is).
+    Edit(EditArgs),
     /// List, add, copy, rename, move or delete a profile's named requests.
     Request(super::profile_request::RequestArgs),
 }
@@ -40,6 +44,26 @@ pub struct NewArgs {
     /// Start from this profile (e.g. `demo`) instead of the defaults.
     #[arg(long, value_name = "NAME")]
     pub from: Option<String>,
+    #[command(flatten)]
+    pub account: AccountArgs,
+    /// Read the REST key from standard input now and store it in the profile file (which is
+    /// then readable by you only, mode 0600); `signscope key set` keeps it in the operating
+    /// system's key store instead.
+    #[arg(long, conflicts_with = "rest_key_ref")]
+    pub store_rest_key_from_stdin: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct EditArgs {
+    pub name: String,
+    #[command(flatten)]
+    pub account: AccountArgs,
+}
+
+/// The account settings `profile new` and `profile edit` take; each one not given is left as
+/// it is.
+#[derive(Debug, clap::Args)]
+pub struct AccountArgs {
     /// Fill in a vendor's public settings: `klevu` sets the prefix KLEVU and the vendor's
     /// indexing and analytics URLs (the flags below still override them; keys stay yours).
     #[arg(long, value_name = "VENDOR", value_parser = crate::core::vendor::VendorPreset::named)]
@@ -55,14 +79,48 @@ pub struct NewArgs {
     /// the key.
     #[command(flatten)]
     pub key: super::keys::RestKeyArgs,
-    /// Read the REST key from standard input now and store it in the profile file (which is
-    /// then readable by you only, mode 0600); `signscope key set` keeps it in the operating
-    /// system's key store instead.
-    #[arg(long, conflicts_with = "rest_key_ref")]
-    pub store_rest_key_from_stdin: bool,
     /// Header prefix (SVC by default; KLEVU for a real account).
     #[arg(long, value_name = "X")]
     pub header_prefix: Option<String>,
+}
+
+impl AccountArgs {
+    /// Whether any setting was given.
+    fn given(&self) -> bool {
+        self.vendor.is_some()
+            || self.indexing_url.is_some()
+            || self.analytics_url.is_some()
+            || self.api_key.is_some()
+            || self.key.given()
+            || self.header_prefix.is_some()
+    }
+
+    /// Set on `p` what was given: a vendor's settings first, the flags over them. A key
+    /// reference that cannot be read as one is refused (never echoed) and `p` is left as it is.
+    fn apply(self, p: &mut Profile) -> anyhow::Result<()> {
+        let source = self.key.source()?;
+        if let Some(v) = self.vendor {
+            p.set_header_prefix(v.header_prefix);
+            p.indexing_url = v.indexing_url.to_string();
+            p.analytics_url = v.analytics_url.to_string();
+        }
+        if let Some(u) = self.indexing_url {
+            p.indexing_url = u;
+        }
+        if let Some(u) = self.analytics_url {
+            p.analytics_url = u;
+        }
+        if let Some(k) = self.api_key {
+            p.set_api_key(&k);
+        }
+        if let Some(x) = self.header_prefix {
+            p.set_header_prefix(&x);
+        }
+        if let Some(source) = source {
+            p.rest_key = source;
+        }
+        Ok(())
+    }
 }
 
 pub fn run(args: ProfileArgs) -> anyhow::Result<u8> {
@@ -87,6 +145,7 @@ pub fn run(args: ProfileArgs) -> anyhow::Result<u8> {
             Ok(0)
         }
         ProfileCommand::New(a) => new(&store, a),
+        ProfileCommand::Edit(a) => edit(&store, a),
         ProfileCommand::Request(a) => super::profile_request::run(&store, a),
     }
 }
@@ -159,26 +218,8 @@ fn new(store: &ProfileStore, a: NewArgs) -> anyhow::Result<u8> {
         }
         None => Profile::new(a.name.clone()),
     };
-    if let Some(v) = a.vendor {
-        p.set_header_prefix(v.header_prefix);
-        p.indexing_url = v.indexing_url.to_string();
-        p.analytics_url = v.analytics_url.to_string();
-    }
-    if let Some(u) = a.indexing_url {
-        p.indexing_url = u;
-    }
-    if let Some(u) = a.analytics_url {
-        p.analytics_url = u;
-    }
-    if let Some(k) = a.api_key {
-        p.set_api_key(&k);
-    }
-    if let Some(x) = a.header_prefix {
-        p.set_header_prefix(&x);
-    }
-    if let Some(source) = a.key.source()? {
-        p.rest_key = source;
-    } else if a.store_rest_key_from_stdin {
+    a.account.apply(&mut p)?;
+    if a.store_rest_key_from_stdin {
         let mut text = String::new();
         std::io::stdin()
             .read_to_string(&mut text)
@@ -200,7 +241,40 @@ fn new(store: &ProfileStore, a: NewArgs) -> anyhow::Result<u8> {
     if p.analytics_url.is_empty() {
         p.analytics_url = p.indexing_url.clone();
     }
-    // A URL that no send could use is refused now, naming its flag, not at the first send.
+    check_urls(&p)?;
+    // Another `profile new` of this name may have won since the check above.
+    let outcome = store.create(&p)?;
+    println!("{}", outcome.message());
+    Ok(0)
+}
+
+/// `profile edit`: load, set what was given, check the URLs as `new` does, save over the same
+/// file (its comments kept; a file changed on disk meanwhile is not overwritten). A new key
+/// reference replaces a key kept in the file in clear, which is then gone from it.
+fn edit(store: &ProfileStore, a: EditArgs) -> anyhow::Result<u8> {
+    if a.name == crate::store::DEMO_PROFILE {
+        return Err(crate::store::StoreError::DemoIsBuiltIn.into());
+    }
+    if !a.account.given() {
+        return Err(anyhow!(
+            "profile edit {} changes nothing: give --rest-key REF, --indexing-url, --analytics-url, --api-key, --header-prefix or --vendor",
+            a.name
+        ));
+    }
+    let mut p = store.load(&a.name)?;
+    let was_stored = p.rest_key.is_stored();
+    a.account.apply(&mut p)?;
+    check_urls(&p)?;
+    let outcome = store.save(&p)?;
+    println!("{}", outcome.message());
+    if was_stored && !p.rest_key.is_stored() {
+        println!("the REST key the file kept in clear is no longer in it");
+    }
+    Ok(0)
+}
+
+/// A URL that no send could use is refused now, naming its flag, not at the first send.
+fn check_urls(p: &Profile) -> anyhow::Result<()> {
     for (flag, url) in [
         ("--indexing-url", &p.indexing_url),
         ("--analytics-url", &p.analytics_url),
@@ -210,8 +284,5 @@ fn new(store: &ProfileStore, a: NewArgs) -> anyhow::Result<u8> {
                 .map_err(|e| anyhow!("{flag}: {e}; nothing was saved"))?;
         }
     }
-    // Another `profile new` of this name may have won since the check above.
-    let outcome = store.create(&p)?;
-    println!("{}", outcome.message());
-    Ok(0)
+    Ok(())
 }
