@@ -66,7 +66,9 @@ pub enum KeyError {
         status: String,
         stderr: String,
     },
-    #[error("the REST key command `{program}` did not finish within {seconds} s and was stopped")]
+    #[error(
+        "the REST key command `{program}` did not finish within {seconds} s and was stopped; make it print the key without waiting for input (unlock its store first) or give another reference"
+    )]
     CommandTimeout { program: String, seconds: u64 },
     #[error("the REST key command `{program}` was stopped before it finished (cancelled)")]
     CommandCancelled { program: String },
@@ -510,6 +512,10 @@ mod tests {
             .resolve_with_timeout(Duration::from_millis(200))
             .unwrap_err();
         assert!(matches!(e, KeyError::CommandTimeout { .. }), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "the REST key command `sh` did not finish within 1 s and was stopped; make it print the key without waiting for input (unlock its store first) or give another reference"
+        );
     }
 
     #[test]
