@@ -1,7 +1,7 @@
 //! The code tables of the documentation list every code the core and the server can produce
 //! (`docs/events.md` "Problem codes", `docs/verification.md` rules V8 and V12,
 //! `docs/indexing-bodies.md` "Codes"). The codes are read from the source text (the problem
-//! code constants, the verifier's `Rejection::code`, the indexing body checks' `code: "..."`,
+//! code constants, the verifier's `refusal_codes`, the indexing body checks' `code: "..."`,
 //! every `ApiError::new(STATUS, "CODE", ...)` of the server), so a code added without its row
 //! fails here.
 
@@ -81,14 +81,25 @@ fn every_collector_problem_code_has_a_row_in_docs_events() {
 
 #[test]
 fn every_indexing_refusal_and_server_answer_code_has_a_row_in_docs_verification() {
+    // The refusal codes are one list (`refusal_codes`): `Rejection::code` gives each variant
+    // one of its constants, and `ALL` (which `is_refusal_code` reads) holds every one.
     let verify = read("src/core/verify.rs");
+    let module = &verify[verify.find("pub mod refusal_codes {").unwrap()..];
+    let module = &module[..module.find("\n}").unwrap()];
+    let refusals = captures(r#"pub const [A-Z_]+: &str = "([A-Z_]+)";"#, module);
+    let all = &module[module.find("pub const ALL").unwrap()..];
+    assert_eq!(
+        captures(r"(?m)^\s+([A-Z][A-Z_]+),$", all),
+        refusals,
+        "refusal_codes::ALL lists every refusal code"
+    );
     let code_fn = &verify[verify.find("pub fn code(&self)").unwrap()..];
     let code_fn = &code_fn[..code_fn.find("\n    }\n").unwrap()];
-    let refusals = captures(r#"=> "([A-Z_]+)""#, code_fn);
-    let variants = code_fn.matches("Rejection::").count();
+    let arms = captures(r"=> refusal_codes::([A-Z_]+),", code_fn);
+    assert_eq!(arms, refusals, "one code per refusal");
     assert_eq!(
+        code_fn.matches("Rejection::").count(),
         refusals.len(),
-        variants,
         "one code per refusal: {refusals:?}"
     );
     assert!(refusals.contains("SIGNATURE_MISMATCH"), "{refusals:?}");

@@ -203,38 +203,56 @@ fn mismatch_sentence(m: &Mismatch) -> String {
     )
 }
 
+/// The verifier's refusal codes (`docs/verification.md` rule V8), stable and never renamed:
+/// [`Rejection::code`] gives each refusal its own, and [`is_refusal_code`] looks a code up in
+/// [`refusal_codes::ALL`], so the two read one list.
+pub mod refusal_codes {
+    pub const MISSING_HEADER: &str = "MISSING_HEADER";
+    pub const DUPLICATE_HEADER: &str = "DUPLICATE_HEADER";
+    pub const MALFORMED_AUTHORIZATION: &str = "MALFORMED_AUTHORIZATION";
+    pub const UNKNOWN_API_KEY: &str = "UNKNOWN_API_KEY";
+    pub const INVALID_ALGORITHM: &str = "INVALID_ALGORITHM";
+    pub const INVALID_TIMESTAMP: &str = "INVALID_TIMESTAMP";
+    pub const TIMESTAMP_OUT_OF_WINDOW: &str = "TIMESTAMP_OUT_OF_WINDOW";
+    pub const UNSUPPORTED_CONTENT_TYPE: &str = "UNSUPPORTED_CONTENT_TYPE";
+    pub const SIGNATURE_MISMATCH: &str = "SIGNATURE_MISMATCH";
+    pub const WRONG_HEADER_PREFIX: &str = "WRONG_HEADER_PREFIX";
+
+    /// Every refusal code, one per [`super::Rejection`] variant.
+    pub const ALL: [&str; 10] = [
+        MISSING_HEADER,
+        DUPLICATE_HEADER,
+        MALFORMED_AUTHORIZATION,
+        UNKNOWN_API_KEY,
+        INVALID_ALGORITHM,
+        INVALID_TIMESTAMP,
+        TIMESTAMP_OUT_OF_WINDOW,
+        UNSUPPORTED_CONTENT_TYPE,
+        SIGNATURE_MISMATCH,
+        WRONG_HEADER_PREFIX,
+    ];
+}
+
 /// Whether an answer's `code` is one of the verifier's refusals (`docs/verification.md` rule
 /// V8): the local verdict rejected the request.
 pub fn is_refusal_code(code: &str) -> bool {
-    matches!(
-        code,
-        "MISSING_HEADER"
-            | "DUPLICATE_HEADER"
-            | "MALFORMED_AUTHORIZATION"
-            | "UNKNOWN_API_KEY"
-            | "INVALID_ALGORITHM"
-            | "INVALID_TIMESTAMP"
-            | "TIMESTAMP_OUT_OF_WINDOW"
-            | "UNSUPPORTED_CONTENT_TYPE"
-            | "SIGNATURE_MISMATCH"
-            | "WRONG_HEADER_PREFIX"
-    )
+    refusal_codes::ALL.contains(&code)
 }
 
 impl Rejection {
     /// The stable error code (used in the server's error body and by scripts).
     pub fn code(&self) -> &'static str {
         match self {
-            Rejection::MissingHeader { .. } => "MISSING_HEADER",
-            Rejection::DuplicateHeader { .. } => "DUPLICATE_HEADER",
-            Rejection::MalformedAuthorization { .. } => "MALFORMED_AUTHORIZATION",
-            Rejection::UnknownApiKey { .. } => "UNKNOWN_API_KEY",
-            Rejection::WrongAlgorithm { .. } => "INVALID_ALGORITHM",
-            Rejection::InvalidTimestamp { .. } => "INVALID_TIMESTAMP",
-            Rejection::TimestampOutOfWindow { .. } => "TIMESTAMP_OUT_OF_WINDOW",
-            Rejection::UnsupportedContentType { .. } => "UNSUPPORTED_CONTENT_TYPE",
-            Rejection::SignatureMismatch(_) => "SIGNATURE_MISMATCH",
-            Rejection::WrongPrefix { .. } => "WRONG_HEADER_PREFIX",
+            Rejection::MissingHeader { .. } => refusal_codes::MISSING_HEADER,
+            Rejection::DuplicateHeader { .. } => refusal_codes::DUPLICATE_HEADER,
+            Rejection::MalformedAuthorization { .. } => refusal_codes::MALFORMED_AUTHORIZATION,
+            Rejection::UnknownApiKey { .. } => refusal_codes::UNKNOWN_API_KEY,
+            Rejection::WrongAlgorithm { .. } => refusal_codes::INVALID_ALGORITHM,
+            Rejection::InvalidTimestamp { .. } => refusal_codes::INVALID_TIMESTAMP,
+            Rejection::TimestampOutOfWindow { .. } => refusal_codes::TIMESTAMP_OUT_OF_WINDOW,
+            Rejection::UnsupportedContentType { .. } => refusal_codes::UNSUPPORTED_CONTENT_TYPE,
+            Rejection::SignatureMismatch(_) => refusal_codes::SIGNATURE_MISMATCH,
+            Rejection::WrongPrefix { .. } => refusal_codes::WRONG_HEADER_PREFIX,
         }
     }
 
