@@ -371,6 +371,34 @@ fn request_files_of_raw_http_and_curl_blocks_are_judged_like_a_har() {
     assert_eq!(code, 1);
 }
 
+/// A request to an analytics path the collector does not serve is rejected with the server's
+/// own code and sentence (`NOT_FOUND`, "There is no operation ..."), in the text's problem line
+/// and in the JSON record; it used to print "rejected: " and nothing after it.
+#[test]
+fn an_unknown_analytics_path_is_rejected_with_its_sentence() {
+    let har = serde_json::json!({"log": {"version": "1.2", "creator": {"name": "x", "version": "1"}, "entries": [
+        entry("https://stats.ksearchnet.com/analytics/nothing", serde_json::json!({"mimeType": "application/json", "text": "[]"})),
+    ]}});
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("unknown.har");
+    std::fs::write(&path, har.to_string()).unwrap();
+    let sentence = "There is no operation POST /analytics/nothing on this server.";
+    let (code, out, err) = check(&[path.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(
+        out.contains(&format!(
+            "#0 POST /analytics/nothing: NOT_FOUND: {sentence}"
+        )),
+        "{out}"
+    );
+    let (_, out, _) = check(&[path.to_str().unwrap(), "--output", "json"]);
+    let recs = records(&out);
+    let judged = of_type(&recs, "request");
+    assert_eq!(judged[0]["status"], 404, "{out}");
+    assert_eq!(judged[0]["code"], "NOT_FOUND", "{out}");
+    assert_eq!(judged[0]["message"], sentence, "{out}");
+}
+
 /// docs/har.md H3 named `/v2/...` and `/analytics/collect` only, though `check` judges the
 /// older analytics endpoints, any other analytics path and the preflights too. Now H3 names
 /// every path `check` judges, and each one it names is judged (the rest are skipped).

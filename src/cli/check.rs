@@ -336,7 +336,14 @@ fn item_problems(item: &Item) -> Vec<String> {
                 }
                 None => {
                     let message = seen.message.as_deref().unwrap_or("");
-                    out.push(format!("{what}: {code}: {message}"));
+                    if message.is_empty() {
+                        out.push(format!(
+                            "{what}: {code}: answered {} with no message",
+                            seen.status
+                        ));
+                    } else {
+                        out.push(format!("{what}: {code}: {message}"));
+                    }
                     // The server's message usually carries the diagnosis's conclusion already.
                     if let Some(c) = seen
                         .conclusion

@@ -403,19 +403,22 @@ pub async fn observe(State(st): State<AppState>, req: Request, next: Next) -> Re
         .extensions_mut()
         .remove::<Detail>()
         .unwrap_or_default();
+    let collector_batch = detail.batch.is_some();
     let (status, response_bytes, response, answer) = match detail.local {
         // Forwarded: the record gives signscope's own answer; the upstream's is in `upstream`.
         Some(local) => (local.status, local.bytes, response, local.answer),
         None => {
             let status = response.status().as_u16();
             let bytes = axum::body::HttpBody::size_hint(response.body()).exact();
-            // The code and diagnosis of an error answer (not the collector's: its detail has
-            // the problems, and its answer may be large).
-            let (response, answer) = if status >= 400 && route != Route::Collect {
-                read_answer(response).await
-            } else {
-                (response, None)
-            };
+            // The code and diagnosis of an error answer (not a collector batch's: its detail
+            // has the problems, and its answer may be large). Another answer under
+            // /analytics/ (no such endpoint, a body too large) gives its code and sentence.
+            let (response, answer) =
+                if status >= 400 && !(route == Route::Collect && collector_batch) {
+                    read_answer(response).await
+                } else {
+                    (response, None)
+                };
             (status, bytes, response, answer)
         }
     };
