@@ -20,7 +20,8 @@ fn bin() -> Command {
 }
 
 /// A `signscope serve --demo --addr 127.0.0.1:0 --ready-file ... EXTRA` whose stdout and stderr
-/// go to files in `dir`, and its URL once `signscope wait` says it is ready.
+/// go to files in `dir`, and its URL once `signscope wait` says it is ready. Dropped (a test
+/// that ends or panics before `stop` or `exit`), it kills the process and reaps it.
 struct Double {
     child: Child,
     dir: PathBuf,
@@ -38,6 +39,12 @@ impl Double {
             .stderr(std::fs::File::create(dir.join("err.txt")).unwrap())
             .spawn()
             .unwrap();
+        // Owned before anything below can panic, so a failed start leaves no server behind.
+        let mut double = Double {
+            child,
+            dir: dir.to_path_buf(),
+            url: String::new(),
+        };
         // `signscope wait` on the ready file: what a CI step does.
         let waited = bin()
             .args(["wait", "--timeout", "120"])
@@ -47,14 +54,10 @@ impl Double {
         assert_eq!(waited.status.code(), Some(0), "{waited:?}");
         let v: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&ready).unwrap()).unwrap();
-        assert_eq!(v["pid"], child.id());
-        let url = v["url"].as_str().unwrap().to_string();
-        assert_eq!(url, format!("http://127.0.0.1:{}", v["port"]));
-        Double {
-            child,
-            dir: dir.to_path_buf(),
-            url,
-        }
+        assert_eq!(v["pid"], double.child.id());
+        double.url = v["url"].as_str().unwrap().to_string();
+        assert_eq!(double.url, format!("http://127.0.0.1:{}", v["port"]));
+        double
     }
 
     /// SIGTERM, wait: the exit code and what it printed.
@@ -70,6 +73,15 @@ impl Double {
         let code = self.child.wait().unwrap().code();
         let out = std::fs::read_to_string(self.dir.join("out.txt")).unwrap();
         (code, out)
+    }
+}
+
+impl Drop for Double {
+    fn drop(&mut self) {
+        // A child already waited for (`stop`, `exit`) is not signalled again: std knows it
+        // has exited, so its id (perhaps another process's by now) is left alone.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
@@ -358,4 +370,25 @@ async fn partial_matches_find_events_and_summaries_keep_to_a_test_or_a_mark() {
     assert!(v["message"].as_str().unwrap().contains("colour"), "{v}");
     let (code, _) = d.stop();
     assert_eq!(code, Some(0), "not strict");
+}
+
+/// A test that panics while its double runs leaves no `serve` process behind: the fixture kills
+/// and reaps it as the panic unwinds.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_test_that_panics_leaves_no_server_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid = std::sync::Mutex::new(None);
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let double = Double::start(dir.path(), &[]);
+        *pid.lock().unwrap() = Some(double.child.id());
+        panic!("a failing assertion with the double running");
+    }));
+    assert!(caught.is_err());
+    let pid = pid.lock().unwrap().expect("the double started");
+    // Reaped, not a zombie: the process is gone from /proc.
+    assert!(
+        !Path::new(&format!("/proc/{pid}")).exists(),
+        "signscope serve (pid {pid}) outlived the test"
+    );
 }

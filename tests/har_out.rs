@@ -467,15 +467,9 @@ async fn one_har_holds_every_request_received_and_check_gives_the_same_verdicts(
     );
     assert_eq!(entries[1]["request"]["bodySize"], pretty.len());
     // Without all=true the page is the indexing requests only, as before.
-    let only = c
-        .get(format!("{base}/_inspect/requests?format=har"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    let only: Value = serde_json::from_str(&only).unwrap();
+    let (st, only) =
+        server_common::get_json(&c, &format!("{base}/_inspect/requests?format=har")).await;
+    assert_eq!(st, 200, "{only}");
     assert_eq!(only["log"]["entries"].as_array().unwrap().len(), 1);
     let (st, _) = server_common::get_json(&c, &format!("{har_url}&verdict=accepted")).await;
     assert_eq!(st, 400, "all=true takes no verdict filter");
