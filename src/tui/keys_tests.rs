@@ -123,6 +123,7 @@ fn alt_y_opens_the_copy_menu_one_letter_copies_and_esc_cancels() {
         "b  copy the body",
         "t  copy the canonical text",
         "r  copy the body of the last response",
+        "e  copy the request as signed as a `signscope test` suite entry",
         "p  copy the request being edited as a program",
     ] {
         assert!(screen.contains(row), "{row:?} in\n{screen}");
@@ -130,7 +131,7 @@ fn alt_y_opens_the_copy_menu_one_letter_copies_and_esc_cancels() {
     // Another key keeps the menu and says what it offers.
     assert!(t.press(KeyCode::Char('z')).is_empty());
     assert_eq!(t.popup, Some(Popup::CopyMenu(Default::default())));
-    assert!(t.status.contains("s h c b t r p"), "{}", t.status);
+    assert!(t.status.contains("s h c b t r e p"), "{}", t.status);
     let cmds = t.press(KeyCode::Char('h'));
     match cmds.as_slice() {
         [Command::Copy { text, what }] => {

@@ -8,6 +8,7 @@ use ratatui::layout::{Position, Rect};
 use super::body_pane::{body_changed, reformat_body};
 use super::copy::{
     copy_body, copy_canonical, copy_curl, copy_headers, copy_response, copy_signature,
+    copy_suite_entry,
 };
 use super::detail_pane::{cycle_detail, cycle_detail_if_title, scroll_detail, show_sent};
 use super::fields_pane::field_changed;
@@ -189,6 +190,7 @@ pub fn run(req: &mut RequestState, profile: &CurrentProfile, action: Action) -> 
         Action::CopyBody => return copy_body(req),
         Action::CopyCanonical => return copy_canonical(req),
         Action::CopyResponse => return copy_response(req),
+        Action::CopySuite => return copy_suite_entry(req),
         Action::NextDetail => cycle_detail(req),
         Action::DetailPageDown => scroll_detail(req, req.detail_page.get()),
         Action::DetailPageUp => {

@@ -23,6 +23,8 @@ pub enum Action {
     CopyBody,
     CopyCanonical,
     CopyResponse,
+    /// The request as a `signscope test` suite entry, its last answer as the expectation.
+    CopySuite,
     NextDetail,
     /// The Response panel shows the request as the engine sent it (again: the answer).
     ShowSent,
@@ -61,9 +63,8 @@ impl Kinded for Action {
             // Opens the body in $EDITOR (Ctrl-O opens a file in the events view).
             EditExternally => Kind::Open,
             Search | ShowSent => Kind::Inspect,
-            CopySignature | CopyHeaders | CopyCurl | CopyBody | CopyCanonical | CopyResponse => {
-                Kind::Copy
-            }
+            CopySignature | CopyHeaders | CopyCurl | CopyBody | CopyCanonical | CopyResponse
+            | CopySuite => Kind::Copy,
             NextDetail | DetailPageDown | DetailPageUp | Edit | ScrollCanonicalDown
             | ScrollCanonicalUp | CanonicalTop | CanonicalEnd | ScrollDetailDown
             | ScrollDetailUp | NextRequest | PrevRequest => Kind::Navigate,
@@ -366,6 +367,12 @@ pub const COPY_KEYS: Table<Action> = Table::new(
             &[KeySpec::char('r')],
             "copy the response body",
             "copy the body of the last response",
+        ),
+        bind(
+            Action::CopySuite,
+            &[KeySpec::char('e')],
+            "copy the request as a suite entry",
+            "copy the request as signed as a `signscope test` suite entry, its last answer as the expectation (docs/test.md); paste it into a suite file",
         ),
     ],
 );
