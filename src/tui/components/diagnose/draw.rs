@@ -58,14 +58,7 @@ fn draw_capture(
             theme.focus_border()
         })
         .title(crate::tui::widgets::text::fit_title(
-            Span::styled(
-                if d.on_client_text {
-                    " Client's signing text (compared when nothing explains a mismatch) "
-                } else {
-                    " Captured request (raw HTTP or curl) "
-                },
-                theme.title(),
-            ),
+            Span::styled(capture_title(d, input_area.width), theme.title()),
             input_area.width,
         ))
         .title_bottom(Line::from(Span::styled(
@@ -82,10 +75,8 @@ fn draw_capture(
                             label(Action::ToggleClientText),
                             if d.on_client_text {
                                 "capture"
-                            } else if d.client_text.is_empty() {
-                                "client text"
                             } else {
-                                "client text (pasted)"
+                                "client text"
                             }
                         ),
                         &format!("{} load into editor", label(Action::LoadIntoEditor)),
@@ -111,6 +102,25 @@ fn draw_capture(
     }
     // The box scrolls horizontally with the cursor: `›` / `‹` say where lines go on.
     crate::tui::widgets::text::mark_long_lines(frame, inner, shown, theme.dim());
+}
+
+/// The capture box's title: what the box holds and, over the capture, that a client's signing
+/// text is pasted (it is compared at the next Ctrl-G, so the user must see it is there even
+/// when the box shows the capture), in the first wording that fits `width`.
+fn capture_title(d: &DiagnoseState, width: u16) -> String {
+    if d.on_client_text {
+        return " Client's signing text (compared when nothing explains a mismatch) ".into();
+    }
+    if d.client_text.is_empty() {
+        return " Captured request (raw HTTP or curl) ".into();
+    }
+    let pasted = format!("{} client text (pasted)", label(Action::ToggleClientText));
+    let long = format!(" Captured request (raw HTTP or curl) · {pasted} ");
+    if crate::tui::widgets::text::text_width(&long) + 2 <= usize::from(width) {
+        long
+    } else {
+        format!(" Captured request · {pasted} ")
+    }
 }
 
 /// The verdict and findings, scrolled.
