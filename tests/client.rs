@@ -231,7 +231,7 @@ async fn refused_connection_is_one_sentence() {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         l.local_addr().unwrap()
     }; // closed: nothing listens there now
-    let http = client::build_client(&quick()).unwrap();
+    let http = client::build_client(&ClientOptions::default()).unwrap();
     let req =
         signscope::engine::events_request(&format!("http://{addr}"), Bytes::from_static(b"[]"));
     let err = client::send(&http, &req).await.unwrap_err();
@@ -260,7 +260,9 @@ async fn https_to_a_plain_http_server_is_a_tls_error() {
             });
         }
     });
-    let http = client::build_client(&quick()).unwrap();
+    // The default timeouts: a TLS handshake refused by a loaded machine can take longer than
+    // the 0.4 s of `quick`, and would then be a timeout instead of the TLS error tested.
+    let http = client::build_client(&ClientOptions::default()).unwrap();
     let req =
         signscope::engine::events_request(&format!("https://{addr}"), Bytes::from_static(b"[]"));
     let err = client::send(&http, &req).await.unwrap_err();

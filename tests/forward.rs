@@ -77,9 +77,9 @@ async fn stream_records(base: &str, n: usize) -> Vec<Value> {
     let mut events = std::pin::pin!(events(resp));
     let mut out = Vec::new();
     while out.len() < n {
-        let ev = tokio::time::timeout(Duration::from_secs(10), events.next())
+        let ev = tokio::time::timeout(Duration::from_secs(60), events.next())
             .await
-            .expect("no stream record within 10 s")
+            .expect("no stream record within a minute")
             .expect("stream ended")
             .unwrap();
         let v: Value = serde_json::from_str(&ev.data).unwrap();

@@ -99,12 +99,18 @@ async fn headers_sent_one_byte_per_100_ms_time_out_and_the_connection_closes() {
     cfg.header_read_timeout = Duration::from_millis(500);
     let server = start(cfg).await;
     let mut s = TcpStream::connect(server.addr).await.unwrap();
-    let request = b"GET /_inspect/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: yes\r\n\r\n";
+    // A head of 600 bytes: one a 100 ms is a minute, long past the 500 ms the server allows
+    // even on a loaded machine; its end is never sent.
+    let request = format!(
+        "GET /_inspect/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: {}\r\n\r\n",
+        "y".repeat(550)
+    );
+    let unfinished = request.len() - 2;
     let mut sent = 0;
     let mut closed = false;
     let mut got = Vec::new();
-    // At most 30 bytes (3 s) — the server must give up long before the head is complete.
-    for &b in request.iter().take(30) {
+    // The server must give up before the head is complete.
+    for &b in request.as_bytes().iter().take(unfinished) {
         if s.write_all(&[b]).await.is_err() {
             closed = true;
             break;
@@ -128,7 +134,7 @@ async fn headers_sent_one_byte_per_100_ms_time_out_and_the_connection_closes() {
         closed,
         "the server kept a dribbling client for {sent} bytes"
     );
-    assert!(sent < 30, "sent {sent}");
+    assert!(sent < unfinished, "sent {sent}");
     // Either nothing or an error status, never a 200 for the incomplete request.
     assert!(
         !String::from_utf8_lossy(&got).contains(" 200 "),
@@ -151,7 +157,7 @@ async fn a_body_that_stalls_gets_408_and_is_recorded() {
     .unwrap();
     // ... and nothing more.
     let resp =
-        String::from_utf8_lossy(&read_some(&mut s, Duration::from_secs(10)).await).into_owned();
+        String::from_utf8_lossy(&read_some(&mut s, Duration::from_secs(60)).await).into_owned();
     assert!(resp.starts_with("HTTP/1.1 408"), "{resp}");
     assert!(resp.contains("REQUEST_TIMEOUT"), "{resp}");
     let (_, reqs) = get_json(&client(), &format!("{}/_inspect/requests", server.url())).await;
@@ -180,7 +186,7 @@ async fn a_stalled_body_does_not_hold_back_the_next_request() {
     let (status, v) = put_batch(&client(), &server.url(), BODY).await;
     assert_eq!(status, 200, "{v}");
     let resp =
-        String::from_utf8_lossy(&read_some(&mut a, Duration::from_secs(5)).await).into_owned();
+        String::from_utf8_lossy(&read_some(&mut a, Duration::from_secs(60)).await).into_owned();
     assert!(resp.starts_with("HTTP/1.1 408"), "{resp}");
     let (_, reqs) = get_json(&client(), &format!("{}/_inspect/requests", server.url())).await;
     let statuses: Vec<u64> = reqs
@@ -283,7 +289,7 @@ async fn malformed_http_bad_utf8_and_huge_headers_are_answered_or_closed() {
         .await
         .unwrap();
     let resp =
-        String::from_utf8_lossy(&read_some(&mut s, Duration::from_secs(5)).await).into_owned();
+        String::from_utf8_lossy(&read_some(&mut s, Duration::from_secs(60)).await).into_owned();
     assert!(
         resp.is_empty() || resp.starts_with("HTTP/1.1 400"),
         "{resp}"
@@ -309,7 +315,7 @@ async fn malformed_http_bad_utf8_and_huge_headers_are_answered_or_closed() {
     );
     s.write_all(&head).await.unwrap();
     let resp =
-        String::from_utf8_lossy(&read_some(&mut s, Duration::from_secs(5)).await).into_owned();
+        String::from_utf8_lossy(&read_some(&mut s, Duration::from_secs(60)).await).into_owned();
     assert!(resp.starts_with("HTTP/1.1 401"), "{resp}");
     assert!(resp.contains("UNKNOWN_API_KEY"), "{resp}");
 
@@ -321,7 +327,7 @@ async fn malformed_http_bad_utf8_and_huge_headers_are_answered_or_closed() {
     );
     let _ = s.write_all(big.as_bytes()).await;
     let resp =
-        String::from_utf8_lossy(&read_some(&mut s, Duration::from_secs(5)).await).into_owned();
+        String::from_utf8_lossy(&read_some(&mut s, Duration::from_secs(60)).await).into_owned();
     assert!(
         resp.is_empty() || resp.starts_with("HTTP/1.1 431"),
         "{resp}"
@@ -343,7 +349,7 @@ async fn five_hundred_idle_connections_do_not_stop_signed_requests() {
         s.write_all(b"GET /_inspect/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             .await
             .unwrap();
-        let resp = read_some(s, Duration::from_secs(5)).await;
+        let resp = read_some(s, Duration::from_secs(60)).await;
         assert!(
             resp.starts_with(b"HTTP/1.1 200"),
             "{}",

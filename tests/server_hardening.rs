@@ -110,8 +110,8 @@ async fn a_body_slower_than_the_minimum_rate_gets_408_before_the_deadline() {
     let mut s = slow_client(server.addr, "/v2/batch", 1000, b"[").await;
     let t = Instant::now();
     let mut answer = String::new();
-    // One byte every 200 ms (5 bytes per second), for at most 10 s.
-    for _ in 0..50 {
+    // One byte every 200 ms (5 bytes per second), for at most 30 s (half the deadline).
+    for _ in 0..150 {
         if s.write_all(b" ").await.is_err() {
             break;
         }
@@ -129,7 +129,7 @@ async fn a_body_slower_than_the_minimum_rate_gets_408_before_the_deadline() {
         answer.contains("The request body arrived slower than 100 bytes per second"),
         "{answer}"
     );
-    assert!(took < Duration::from_secs(10), "{took:?}");
+    assert!(took < Duration::from_secs(30), "{took:?}");
     let (_, reqs) = get_json(&client(), &format!("{}/_inspect/requests", server.url())).await;
     assert_eq!(reqs[0]["status"], 408, "{reqs}");
     assert_eq!(reqs[0]["verdict"], "rejected", "{reqs}");
@@ -152,10 +152,10 @@ async fn expect_continue_over_the_limit_gets_413_at_once() {
     )
     .await
     .unwrap();
-    let t = Instant::now();
-    let got = read_for(&mut s, Duration::from_secs(10), true).await;
+    // At once: the first answer is the 413, with no "100 Continue" before it (and the body is
+    // never sent, so a server waiting for it would answer nothing or 408 at its deadline).
+    let got = read_for(&mut s, Duration::from_secs(60), true).await;
     assert!(got.starts_with("HTTP/1.1 413"), "{got:?}");
-    assert!(t.elapsed() < Duration::from_secs(4), "{:?}", t.elapsed());
 
     let h = demo_headers("PUT", "/v2/batch", "", &ts(0), BODY.as_bytes());
     let mut head = String::from("PUT /v2/batch HTTP/1.1\r\nHost: 127.0.0.1\r\n");
@@ -172,10 +172,10 @@ async fn expect_continue_over_the_limit_gets_413_at_once() {
     )
     .await
     .unwrap();
-    let got = read_for(&mut s, Duration::from_secs(5), true).await;
+    let got = read_for(&mut s, Duration::from_secs(60), true).await;
     assert!(got.starts_with("HTTP/1.1 100"), "{got:?}");
     s.write_all(BODY.as_bytes()).await.unwrap();
-    let got = read_for(&mut s, Duration::from_secs(5), false).await;
+    let got = read_for(&mut s, Duration::from_secs(60), false).await;
     assert!(got.starts_with("HTTP/1.1 200"), "{got:?}");
 }
 

@@ -4,15 +4,14 @@
 //! in the history view (F4).
 //!
 //! The screen is a vt100 parser fed by a real PTY (portable-pty). Waits poll the screen with a
-//! generous deadline; they check that something appears, never how fast.
+//! generous deadline; they check that something appears, never how fast. Keys are typed one at
+//! a time, each after the frame that shows the one before was handled.
 
 // Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
 // unwrap inside #[test] functions only; this covers the helpers too).
 #![allow(clippy::unwrap_used)]
 
 mod common;
-
-use std::time::Duration;
 
 use common::{Pty, CTRL_G, CTRL_U, ENTER, F3, F4, TAB, UP};
 
@@ -45,11 +44,11 @@ impl Tui {
             .wait_for(&format!("{text:?} on screen"), |s| s.contains(text))
     }
 
+    /// Type one key and wait for the frame the workbench draws once it has handled it (a key is
+    /// applied and drawn at once), so the next key is read after this one, as when a person
+    /// types: no fixed delay that a loaded machine can outrun.
     fn send(&mut self, bytes: &str) {
-        self.pty.send(bytes);
-        // Let the app handle each key before the next (keys are not coalesced by a terminal
-        // either when typed by a person).
-        std::thread::sleep(Duration::from_millis(30));
+        self.pty.send_and_wait_frame(bytes);
     }
 
     fn keys(&mut self, keys: &[&str]) {

@@ -69,7 +69,7 @@ fn http_get(url: &str) -> String {
     let rest = url.strip_prefix("http://").unwrap();
     let (host, path) = rest.split_at(rest.find('/').unwrap());
     let mut s = std::net::TcpStream::connect(host).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     write!(s, "GET {path} HTTP/1.0\r\nHost: {host}\r\n\r\n").unwrap();
     let mut answer = String::new();
     s.read_to_string(&mut answer).unwrap();

@@ -752,16 +752,22 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_forwarded_body_is_taken_from_the_bodies_budget_until_the_upstream_answers() {
         use tower::ServiceExt;
-        // An upstream that answers only when told to.
+        // An upstream that says when the request reached it and answers only when told to.
         let (go_tx, go_rx) = tokio::sync::oneshot::channel::<()>();
         let go = Arc::new(tokio::sync::Mutex::new(Some(go_rx)));
+        let (arrived_tx, arrived_rx) = tokio::sync::oneshot::channel::<()>();
+        let arrived = Arc::new(std::sync::Mutex::new(Some(arrived_tx)));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         let app = axum::Router::new().route(
             "/analytics/collect",
             axum::routing::post(move || {
                 let go = go.clone();
+                let arrived = arrived.clone();
                 async move {
+                    if let Some(tx) = arrived.lock().unwrap().take() {
+                        let _ = tx.send(());
+                    }
                     if let Some(rx) = go.lock().await.take() {
                         let _ = rx.await;
                     }
@@ -784,17 +790,18 @@ mod tests {
             .body(Body::from(body))
             .unwrap();
         let call = tokio::spawn(router.oneshot(req));
-        // Once the local handler has answered (and given its own copy's bytes back), while the
-        // upstream has not, the proxy still holds the body's bytes.
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while state.store.summary().batches == 0 {
-            assert!(
-                Instant::now() < deadline,
-                "the local handler never answered"
-            );
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        // The request reached the upstream: the local handler has answered (the proxy waits
+        // for its answer before it forwards) and given its own copy's bytes back, while the
+        // upstream has not answered: the proxy still holds the body's bytes.
+        tokio::time::timeout(Duration::from_secs(60), arrived_rx)
+            .await
+            .expect("the request never reached the upstream")
+            .unwrap();
+        assert_eq!(
+            state.store.summary().batches,
+            1,
+            "recorded before forwarded"
+        );
         assert_eq!(
             size - state.body_budget.available(),
             len,

@@ -59,7 +59,7 @@ fn run_until(
 
 /// The history file's entries, once the engine has appended `n` (it appends off the draw path).
 fn wait_for_entries(session: &Session, n: usize) -> Vec<crate::store::HistoryEntry> {
-    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
     loop {
         let (entries, _) = session.history().load(10);
         if entries.len() >= n || std::time::Instant::now() > deadline {
