@@ -486,3 +486,121 @@ async fn one_har_holds_every_request_received_and_check_gives_the_same_verdicts(
     assert_eq!(code, 1, "the bad batch is rejected");
     server.shutdown().await;
 }
+
+/// `signscope watch --output har`: every request the server received while watch ran (not the
+/// one before), indexing and collector alike, in arrival order, written as one HAR on stdout
+/// when it is stopped (Ctrl-C); `check` reads it back with the verdicts the server gave.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watch_output_har_writes_what_the_server_received_while_it_ran() {
+    use server_common::{bad_batch, client, config_at_t0, send, signed_headers, start, ts};
+    use std::io::BufRead;
+    let server = start(config_at_t0()).await;
+    let (c, base) = (client(), server.url());
+    let collect = |body: String| {
+        c.post(format!("{base}/analytics/collect"))
+            .header("Content-Type", "application/json")
+            .body(body)
+            .send()
+    };
+    // Before watch: not in its HAR.
+    let before = collect(server_common::GOOD_BATCH.to_string())
+        .await
+        .unwrap();
+    assert_eq!(before.status(), 200);
+
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_signscope"))
+        .args(["watch", "--url", &base, "--output", "har"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    std::thread::spawn(move || {
+        for line in stderr.lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    // It says it follows once it has taken the server's mark and subscribed.
+    let rx = tokio::task::spawn_blocking(move || loop {
+        let l = rx
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("watch did not say it follows the stream within a minute");
+        if l.starts_with("signscope: following ") {
+            return rx;
+        }
+    })
+    .await
+    .unwrap();
+
+    let body = r#"[{"id":"1","type":"KLEVU_CMS"}]"#;
+    let h = signed_headers(
+        "PUT",
+        "/v2/batch",
+        "",
+        &ts(0),
+        signscope::server::DEMO_API_KEY,
+        signscope::server::DEMO_REST_KEY,
+        body.as_bytes(),
+    );
+    let mut live = vec![send(&c, &base, "PUT", "/v2/batch", &h, body.into()).await.0];
+    live.push(collect(bad_batch()).await.unwrap().status().as_u16());
+    assert_eq!(live, [200, 400]);
+
+    // Ctrl-C: the HAR on stdout, a line saying so on stderr.
+    interrupt(&child);
+    let (status, text, said) = tokio::task::spawn_blocking(move || {
+        let mut text = String::new();
+        child
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_string(&mut text)
+            .unwrap();
+        let status = child.wait().unwrap();
+        let said: Vec<String> = rx.iter().collect();
+        (status, text, said)
+    })
+    .await
+    .unwrap();
+    assert!(status.success(), "{status:?} {said:?}");
+    assert!(
+        said.iter()
+            .any(|l| l.starts_with("signscope: wrote 2 requests")),
+        "{said:?}"
+    );
+    let har: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let urls: Vec<&str> = har["log"]["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["request"]["url"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        urls,
+        [
+            format!("{base}/v2/batch"),
+            format!("{base}/analytics/collect")
+        ],
+        "{text}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "watched.har", &text);
+    let (_, recs) =
+        tokio::task::spawn_blocking(move || check(&path, &["--rest-key-env", "DEMO_KEY"]))
+            .await
+            .unwrap();
+    let live: Vec<u64> = live.iter().map(|s| u64::from(*s)).collect();
+    assert_eq!(statuses(&recs), live, "{recs:?}");
+    server.shutdown().await;
+}
+
+/// Ctrl-C to a child process (SIGINT).
+#[allow(unsafe_code)] // signals our own child process (libc::kill)
+fn interrupt(child: &std::process::Child) {
+    // SAFETY: a signal to our own child process, which has not been reaped yet.
+    let rc = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    assert_eq!(rc, 0);
+}

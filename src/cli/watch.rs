@@ -4,12 +4,18 @@
 //! It reconnects when the server goes away (and resumes after the last record it printed, or
 //! from the oldest record a restarted server holds), and ends on Ctrl-C or when its reader
 //! closes the pipe.
+//!
+//! `--output har` prints the lines on stderr instead and, when it is stopped (Ctrl-C,
+//! SIGTERM), writes every request the server received while it ran (indexing, collector and
+//! older endpoints, in arrival order) as one HAR 1.2 document on stdout: the server's own
+//! export, `/_inspect/requests?format=har&all=true` (`docs/server.md` rule R15), from the mark
+//! taken when it started.
 
 use std::io::Write;
 
 use anyhow::Context;
 
-use crate::client::stream::{follow_stream, stream_url, Follow, DEFAULT_URL};
+use crate::client::stream::{follow_stream, mark, received_har, stream_url, Follow, DEFAULT_URL};
 use crate::core::traffic::{line, RequestSeen, Route, StreamMessage};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -18,6 +24,9 @@ pub enum Output {
     Text,
     /// One JSON object per line, as the server sent it.
     Json,
+    /// Lines on stderr; when stopped (Ctrl-C), every request the server received meanwhile
+    /// as one HAR on stdout.
+    Har,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -48,11 +57,19 @@ pub struct WatchArgs {
 pub fn run(args: WatchArgs) -> anyhow::Result<u8> {
     let base = args.url.trim_end_matches('/').to_string();
     let url = stream_url(&args.url, "--url")?;
+    if args.output == Output::Har && args.only.is_some() {
+        anyhow::bail!(
+            "--only does not apply to --output har (the HAR holds every request the server received); leave --only out"
+        );
+    }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("could not start the async runtime")?;
     runtime.block_on(async move {
+        if args.output == Output::Har {
+            return har(&base, url, &args).await;
+        }
         let stop = tokio::signal::ctrl_c();
         tokio::select! {
             r = follow(&base, url, &args) => r,
@@ -61,8 +78,31 @@ pub fn run(args: WatchArgs) -> anyhow::Result<u8> {
     })
 }
 
+/// `--output har`: take the server's mark, follow its stream (the lines on stderr) until
+/// Ctrl-C or SIGTERM, then write every request it received since the mark as one HAR on
+/// stdout.
+async fn har(base: &str, url: reqwest::Url, args: &WatchArgs) -> anyhow::Result<u8> {
+    let since = mark(base).await.map_err(anyhow::Error::msg)?;
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .context("could not install a signal handler")?;
+    tokio::select! {
+        r = follow(base, url, args) => { r?; }
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
+    }
+    // A server that restarted meanwhile numbers from 1 again: what it holds came after the mark.
+    let now = mark(base).await.map_err(anyhow::Error::msg)?;
+    let (text, n) = received_har(base, (now >= since).then_some(since))
+        .await
+        .map_err(anyhow::Error::msg)?;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    eprintln!("signscope: wrote {n} requests {base} received as HAR");
+    Ok(0)
+}
+
 async fn follow(base: &str, url: reqwest::Url, args: &WatchArgs) -> anyhow::Result<u8> {
-    let out = std::io::stdout();
     follow_stream::<anyhow::Error>(url, |f| {
         match f {
             Follow::Connected { again: false } => {
@@ -78,10 +118,14 @@ async fn follow(base: &str, url: reqwest::Url, args: &WatchArgs) -> anyhow::Resu
                         return Ok(());
                     }
                 }
-                let mut w = out.lock();
+                // With --output har, stdout is the document's: the lines go to stderr.
+                let mut w: Box<dyn Write> = match args.output {
+                    Output::Har => Box::new(std::io::stderr().lock()),
+                    _ => Box::new(std::io::stdout().lock()),
+                };
                 match args.output {
                     Output::Json => writeln!(w, "{json}")?,
-                    Output::Text => writeln!(w, "{}", line(&msg))?,
+                    Output::Text | Output::Har => writeln!(w, "{}", line(&msg))?,
                 }
                 w.flush()?;
             }

@@ -150,6 +150,106 @@ pub async fn server_date(url: &str) -> Result<String, String> {
         .ok_or_else(|| format!("{url} answered without a Date header"))
 }
 
+/// A client for the inspection API's answers (`mark`, the HAR export): no proxy, at most a
+/// minute an answer (a page is at most a few MiB from a server on this machine or nearby).
+fn inspect_client() -> Result<reqwest::Client, String> {
+    reqwest::Client::builder()
+        .connect_timeout(Duration::from_secs(5))
+        .timeout(Duration::from_secs(60))
+        .no_proxy()
+        .build()
+        .map_err(|e| format!("could not set up the HTTP client: {e}"))
+}
+
+/// `GET url` of a signscope server at `base`: its answer when it is a 200, else one sentence.
+async fn inspect_get(
+    client: &reqwest::Client,
+    base: &str,
+    url: &str,
+) -> Result<reqwest::Response, String> {
+    let resp = client.get(url).send().await.map_err(|e| {
+        if e.is_connect() {
+            format!("nothing answers at {base}; start the server or give its URL")
+        } else {
+            format!("{url} did not answer: {}", cause(&e))
+        }
+    })?;
+    let status = resp.status();
+    if status.is_success() {
+        return Ok(resp);
+    }
+    let bytes = resp.bytes().await.unwrap_or_default();
+    let said = serde_json::from_slice::<serde_json::Value>(&bytes)
+        .ok()
+        .and_then(|v| {
+            v.get("message")
+                .and_then(|m| m.as_str())
+                .map(str::to_string)
+        })
+        .unwrap_or_else(|| String::from_utf8_lossy(&bytes[..bytes.len().min(200)]).into_owned());
+    Err(format!("{url} answered {status}: {said}"))
+}
+
+/// The newest sequence number of the server at `base` (`GET /_inspect/mark`): what it
+/// receives from now on comes after it (`docs/server.md` rule R13).
+pub async fn mark(base: &str) -> Result<u64, String> {
+    let base = base.trim_end_matches('/');
+    let url = format!("{base}/_inspect/mark");
+    let resp = inspect_get(&inspect_client()?, base, &url).await?;
+    let bytes = resp
+        .bytes()
+        .await
+        .map_err(|e| format!("{url} was cut off: {}", cause(&e)))?;
+    let v: serde_json::Value =
+        serde_json::from_slice(&bytes).map_err(|e| format!("{url} did not answer JSON: {e}"))?;
+    v.get("since")
+        .and_then(serde_json::Value::as_u64)
+        .ok_or_else(|| format!("{url} answered {v}, not a signscope server's mark"))
+}
+
+/// Every request the server at `base` received after the mark `since` (all it holds without
+/// one): indexing, collector and older endpoints, in arrival order, as one HAR 1.2 document,
+/// and how many entries. Read page after page from `/_inspect/requests?format=har&all=true`
+/// (`docs/server.md` rule R15), following `X-Next-Cursor`.
+pub async fn received_har(base: &str, since: Option<u64>) -> Result<(String, usize), String> {
+    let base = base.trim_end_matches('/');
+    let client = inspect_client()?;
+    let first = match since {
+        Some(s) => format!("{base}/_inspect/requests?format=har&all=true&limit=1000&since={s}"),
+        None => format!("{base}/_inspect/requests?format=har&all=true&limit=1000"),
+    };
+    let mut pages = Vec::new();
+    let mut url = first.clone();
+    let mut last_cursor = None;
+    loop {
+        let resp = inspect_get(&client, base, &url).await?;
+        let cursor = resp
+            .headers()
+            .get("x-next-cursor")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("after="))
+            .and_then(|v| v.parse::<u64>().ok());
+        pages.push(
+            resp.text()
+                .await
+                .map_err(|e| format!("{url} was cut off: {}", cause(&e)))?,
+        );
+        match cursor {
+            // A cursor that does not move on would page for ever.
+            Some(after) if last_cursor.is_none_or(|l| after > l) => {
+                last_cursor = Some(after);
+                url = format!("{first}&after={after}");
+            }
+            Some(after) => {
+                return Err(format!("{url} gave the cursor after={after} again"));
+            }
+            None => break,
+        }
+    }
+    crate::core::har::write::join_pages(env!("CARGO_PKG_VERSION"), &pages)
+        .map_err(|e| format!("{first}: {e}"))
+}
+
 /// Where the stream was left: the last number received and the server run that gave it.
 #[derive(Default)]
 struct Position {

@@ -114,5 +114,11 @@ pub enum Command {
         path: std::path::PathBuf,
         text: String,
     },
+    /// Fetch every request the server at `base` received (its HAR export) and write it to a
+    /// new file.
+    WriteReceivedHar {
+        path: std::path::PathBuf,
+        base: String,
+    },
     Quit,
 }

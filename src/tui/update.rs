@@ -404,6 +404,9 @@ impl RoutedEffect for TrafficEffect {
                 key: app.request.key(),
             }],
             TrafficEffect::WriteHar { path, text } => vec![Command::WriteHar { path, text }],
+            TrafficEffect::WriteReceivedHar { path, base } => {
+                vec![Command::WriteReceivedHar { path, base }]
+            }
             TrafficEffect::Copy { text, what } => vec![Command::Copy { text, what }],
             TrafficEffect::SendAgain { request, url } => {
                 let what = format!(

@@ -91,13 +91,24 @@ impl<W: Write> HarWriter<W> {
     }
 
     pub fn entry(&mut self, e: &Exchange<'_>) -> io::Result<()> {
+        self.next_entry()?;
+        serde_json::to_writer(&mut self.out, &entry_value(e))?;
+        Ok(())
+    }
+
+    /// The separator before an entry: one entry a line.
+    fn next_entry(&mut self) -> io::Result<()> {
         if !self.first {
             self.out.write_all(b",")?;
         }
         self.first = false;
-        self.out.write_all(b"\n")?;
-        serde_json::to_writer(&mut self.out, &entry_value(e))?;
-        Ok(())
+        self.out.write_all(b"\n")
+    }
+
+    /// An entry already written as JSON (one of another HAR document's entries).
+    fn raw_entry(&mut self, json: &str) -> io::Result<()> {
+        self.next_entry()?;
+        self.out.write_all(json.as_bytes())
     }
 
     /// Close the document and give the writer back.
@@ -117,6 +128,38 @@ pub fn to_har_string<'a>(
         w.entry(&e).expect("writing to memory");
     }
     String::from_utf8(w.finish().expect("writing to memory")).expect("serde_json writes UTF-8")
+}
+
+/// Pages of one HAR export (each a whole HAR 1.2 document, e.g. the pages of
+/// `/_inspect/requests?format=har&all=true`, `docs/server.md` rule R15) as one document written
+/// by `version`: every page's entries, page after page, each kept as its bytes came. Also the
+/// number of entries; one sentence naming the page that is not a HAR document.
+pub fn join_pages<S: AsRef<str>>(version: &str, pages: &[S]) -> Result<(String, usize), String> {
+    #[derive(serde::Deserialize)]
+    struct Page<'a> {
+        #[serde(borrow)]
+        log: Log<'a>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Log<'a> {
+        #[serde(borrow)]
+        entries: Vec<&'a serde_json::value::RawValue>,
+    }
+    let mut w = HarWriter::begin(Vec::new(), version).expect("writing to memory");
+    let mut n = 0;
+    for (i, page) in pages.iter().enumerate() {
+        let page: Page<'_> = serde_json::from_str(page.as_ref())
+            .map_err(|e| format!("page {} of the export is not a HAR document: {e}", i + 1))?;
+        for raw in page.log.entries {
+            w.raw_entry(raw.get()).expect("writing to memory");
+            n += 1;
+        }
+    }
+    let out = w.finish().expect("writing to memory");
+    Ok((
+        String::from_utf8(out).expect("the pages were UTF-8 text"),
+        n,
+    ))
 }
 
 fn ms(v: Option<f64>) -> Value {
@@ -373,4 +416,56 @@ pub fn headers_for_export(headers: &[(String, String)], redact: bool) -> Vec<(St
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(urls: &[&str]) -> String {
+        let exchanges: Vec<Exchange<'_>> = urls
+            .iter()
+            .map(|u| Exchange {
+                started: "2026-11-22T10:00:00.000Z".into(),
+                method: "POST",
+                url: (*u).into(),
+                body: b"[ 1 ]",
+                ..Exchange::default()
+            })
+            .collect();
+        to_har_string("0", exchanges)
+    }
+
+    #[test]
+    fn pages_join_into_one_document_with_every_entry_as_it_came() {
+        let (one, two) = (page(&["http://a/1", "http://a/2"]), page(&["http://a/3"]));
+        let (text, n) = join_pages("9.9", &[one.clone(), two]).unwrap();
+        assert_eq!(n, 3);
+        let har: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(har["log"]["creator"]["version"], "9.9");
+        let urls: Vec<&str> = har["log"]["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["request"]["url"].as_str().unwrap())
+            .collect();
+        assert_eq!(urls, ["http://a/1", "http://a/2", "http://a/3"]);
+        // Each entry's bytes as the page had them.
+        let first_entry = one.lines().nth(1).unwrap().trim_end_matches(',');
+        assert!(text.contains(first_entry), "{text}");
+        // No page, no entry: still a HAR document.
+        let (empty, n) = join_pages::<String>("9.9", &[]).unwrap();
+        assert_eq!(n, 0);
+        assert!(
+            serde_json::from_str::<Value>(&empty).unwrap()["log"]["entries"]
+                .as_array()
+                .unwrap()
+                .is_empty()
+        );
+        let err = join_pages("9.9", &[page(&["http://a/1"]), "<html>".into()]).unwrap_err();
+        assert!(
+            err.starts_with("page 2 of the export is not a HAR document"),
+            "{err}"
+        );
+    }
 }

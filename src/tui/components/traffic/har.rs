@@ -1,7 +1,10 @@
 //! HAR in the traffic view (`docs/har.md`): open a capture (Ctrl-O, or `signscope --har FILE`)
 //! and its requests arrive as if they had just reached the local server, judged by its routes
 //! at their capture's time, with the same filter, detail, diagnosis and load-into-editor; write
-//! the requests shown as a HAR file (Ctrl-S).
+//! a HAR file (Ctrl-S): every request the followed server received, as the server exports it
+//! (`/_inspect/requests?format=har&all=true`, `docs/server.md` rule R15: indexing, collector
+//! and older endpoints, whole bodies as it kept them), or the requests shown when a filter is
+//! set or a capture was opened (the view's records, bodies as the stream previewed them).
 //!
 //! Kept apart from the view's list handling: the view calls [`on_key`] while a prompt is open,
 //! [`draw`] after itself, and files imported records through [`import`], which numbers them
@@ -28,12 +31,23 @@ pub fn start(state: &mut TrafficState, action: HarAction) -> Vec<TrafficEffect> 
             "No request shown to write; a HAR of nothing would be empty.".into(),
         )];
     }
+    // Unfiltered live traffic: the server's own record of it, which the stream only previews.
+    let action = match action {
+        HarAction::Write
+            if !state.opened && state.list.filter().is_empty() && !state.address.is_empty() =>
+        {
+            HarAction::WriteReceived
+        }
+        other => other,
+    };
     state.har = Some(HarPrompt {
         action,
         // The file written is shown whole, resolved against the working directory.
         input: LineInput::new(match action {
             HarAction::Open => String::new(),
-            HarAction::Write => prompt::resolved("traffic.har").display().to_string(),
+            HarAction::Write | HarAction::WriteReceived => {
+                prompt::resolved("traffic.har").display().to_string()
+            }
         }),
     });
     vec![]
@@ -58,6 +72,10 @@ pub fn on_key(state: &mut TrafficState, key: KeyEvent) -> Vec<TrafficEffect> {
                 HarAction::Write => vec![TrafficEffect::WriteHar {
                     path,
                     text: har_text(state),
+                }],
+                HarAction::WriteReceived => vec![TrafficEffect::WriteReceivedHar {
+                    path,
+                    base: state.address.trim_end_matches('/').to_string(),
                 }],
             }
         }
@@ -121,6 +139,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &TrafficState, theme: &Theme) 
         title: match p.action {
             HarAction::Open => " Open a HAR file ",
             HarAction::Write => " Write the requests shown as HAR ",
+            HarAction::WriteReceived => " Write every request the server received as HAR ",
         },
         lead: "file: ",
         hint: &format!(

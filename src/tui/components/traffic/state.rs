@@ -105,7 +105,11 @@ pub enum Feed {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HarAction {
     Open,
+    /// The requests shown (a filter is set, or a capture was opened).
     Write,
+    /// Every request the followed server received: its own HAR export (`docs/server.md` rule
+    /// R15), bodies as it kept them.
+    WriteReceived,
 }
 
 /// The open HAR path prompt.
@@ -160,6 +164,8 @@ pub struct TrafficState {
     pub(super) shift: u64,
     /// The server's number of the last live record.
     pub(super) last_live: u64,
+    /// A capture was opened (Ctrl-O, `--har`): its requests are the view's, not the server's.
+    pub(super) opened: bool,
 }
 
 impl Default for TrafficState {
@@ -184,6 +190,7 @@ impl Default for TrafficState {
             har: None,
             shift: 0,
             last_live: 0,
+            opened: false,
         }
     }
 }
@@ -303,5 +310,11 @@ pub enum TrafficEffect {
     WriteHar {
         path: std::path::PathBuf,
         text: String,
+    },
+    /// Write every request the server at `base` received, as its HAR export, to this (new)
+    /// file.
+    WriteReceivedHar {
+        path: std::path::PathBuf,
+        base: String,
     },
 }

@@ -673,7 +673,7 @@ fn imported_records_follow_the_live_ones_and_live_ones_keep_coming_after_them() 
 }
 
 #[test]
-fn ctrl_o_asks_for_a_har_and_ctrl_s_writes_the_shown_requests_as_har() {
+fn ctrl_o_asks_for_a_har_and_ctrl_s_writes_what_the_server_received_or_the_shown_requests() {
     let mut t = on_traffic(80, 24);
     let cmds = t.ctrl('o');
     assert!(cmds.is_empty());
@@ -690,6 +690,24 @@ fn ctrl_o_asks_for_a_har_and_ctrl_s_writes_the_shown_requests_as_har() {
     t.ctrl('s');
     assert!(t.traffic.har.is_none());
     receive(&mut t, record(1, "/v2/batch"));
+    // Live traffic, no filter: every request the server received, as the server exports it
+    // (the stream only previews bodies).
+    t.ctrl('s');
+    assert!(
+        t.screen()
+            .contains("Write every request the server received as HAR"),
+        "{}",
+        t.screen()
+    );
+    let cmds = t.press(KeyCode::Enter);
+    assert!(
+        matches!(&cmds[..], [Command::WriteReceivedHar { path, base }]
+            if *path == cwd.join("traffic.har") && base == BASE),
+        "{cmds:?}"
+    );
+    // With a filter set, the requests shown.
+    t.type_str("/batch");
+    t.press(KeyCode::Enter);
     t.ctrl('s');
     assert!(t.screen().contains("Write the requests shown as HAR"));
     // The prompt offers the whole path written: the working directory's traffic.har.

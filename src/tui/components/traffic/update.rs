@@ -34,6 +34,7 @@ pub fn update(state: &mut TrafficState, msg: TrafficMsg) -> Vec<TrafficEffect> {
             vec![]
         }
         TrafficMsg::Imported(r) => {
+            state.opened = true;
             let r = har::import(state, *r);
             receive(state, r);
             vec![]

@@ -127,6 +127,7 @@ impl Effects {
             Command::FollowTraffic(base) => self.follow_traffic(&base),
             Command::OpenHar { path, key } => self.open_har(path, key),
             Command::WriteHar { path, text } => self.write_har(path, text),
+            Command::WriteReceivedHar { path, base } => self.write_received_har(path, base),
             Command::Events(e) => self.events_effect(e),
             Command::Lesson(e) => self.lesson_effect(e),
             Command::EditBody(_) | Command::Quit => {}

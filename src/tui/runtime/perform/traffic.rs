@@ -4,7 +4,7 @@
 //! Reconnecting and resuming are the stream client's
 //! ([`crate::client::stream::follow_stream`], as for `signscope watch`).
 
-use crate::client::stream::{follow_stream, stream_url, Follow};
+use crate::client::stream::{follow_stream, received_har, stream_url, Follow};
 use crate::core::traffic::StreamMessage;
 use crate::tui::components::traffic::TrafficMsg;
 use crate::tui::message::Message;
@@ -39,6 +39,27 @@ impl Effects {
         let tx = self.tx.clone();
         tokio::task::spawn_blocking(move || {
             let _ = tx.send(Message::Status(write_file(&path, &text)));
+        });
+    }
+
+    /// Fetch every request the server at `base` received, as its HAR export (`docs/server.md`
+    /// rule R15), and write it to a new file; the outcome to the status line.
+    pub(super) fn write_received_har(&mut self, path: std::path::PathBuf, base: String) {
+        let tx = self.tx.clone();
+        tokio::spawn(async move {
+            let said = match received_har(&base, None).await {
+                Ok((text, n)) => tokio::task::spawn_blocking(move || {
+                    let said = write_file(&path, &text);
+                    match said.strip_prefix("wrote ") {
+                        Some(rest) => format!("wrote {n} requests {base} received to {rest}"),
+                        None => said,
+                    }
+                })
+                .await
+                .unwrap_or_else(|e| format!("the HAR was not written: {e}")),
+                Err(e) => format!("no HAR written: {e}"),
+            };
+            let _ = tx.send(Message::Status(said));
         });
     }
 }
