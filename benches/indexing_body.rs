@@ -25,7 +25,7 @@ const RECORDS: usize = 10_000;
 
 /// 10,000 records of about 200 bytes each (2 MB), every one with three errors.
 fn bad_batch() -> Vec<u8> {
-    let pad = "x".repeat(118);
+    let pad = "x".repeat(108);
     let mut s = String::from("[");
     for i in 0..RECORDS {
         if i > 0 {
