@@ -212,6 +212,7 @@ fn workbench_save(paths: Paths, body: &str) {
             selected_request: 0,
             request,
             typed_key: None,
+            typed_key_to_os_store: false,
             events: None,
             analytics_url: None,
         })));

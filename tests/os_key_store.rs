@@ -156,3 +156,124 @@ fn a_machine_without_a_key_store_gets_one_sentence() {
         "{stderr}"
     );
 }
+
+/// The workbench asks where a typed key goes and offers the operating system's key store first:
+/// `o` files it there as `keyring:signscope/shop` (what `secret-tool` then finds) and the profile
+/// file keeps only that reference; the key is never on the terminal. The workbench runs in a
+/// real terminal inside one D-Bus session with an unlocked gnome-keyring.
+#[test]
+fn the_workbench_keeps_a_typed_key_in_the_os_store_first() {
+    use common::workbench::Home;
+    use common::{Pty, CTRL_C, CTRL_S, CTRL_U, TAB};
+    const TYPED: &str = "typed-in-the-workbench-key-6c0d";
+    let missing =
+        common::missing_tools(&["dbus-run-session", "gnome-keyring-daemon", "secret-tool"]);
+    if !missing.is_empty() {
+        println!(
+            "skipped: {} not installed (.ci/run installs dbus, gnome-keyring and libsecret-tools)",
+            missing.join(", ")
+        );
+        return;
+    }
+    let home = Home::new();
+    let mut p = signscope::store::Profile::demo();
+    p.name = "shop".into();
+    p.rest_key = signscope::store::KeySource::Env("TPK".into());
+    home.save_profile(&p);
+    let lookup = home.path().join("lookup");
+    let script = r#"printf pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+"$1" --profile shop
+status=$?
+secret-tool lookup service signscope username shop > "$2"
+exit $status"#;
+    let (bin, out) = (env!("CARGO_BIN_EXE_signscope"), lookup.to_str().unwrap());
+    let dir = home.path().to_str().unwrap();
+    let mut cmd = home.command(
+        "dbus-run-session",
+        &["--", "sh", "-c", script, "sh", bin, out],
+        &[
+            ("TPK", signscope::core::demo::DEMO_REST_KEY),
+            ("HOME", dir),
+            ("XDG_RUNTIME_DIR", dir),
+        ],
+    );
+    cmd.env_remove("DBUS_SESSION_BUS_ADDRESS");
+    let mut tui = Pty::spawn(cmd, 160, 40);
+    tui.wait_for("the key read from the variable", |s| {
+        s.contains("[environment variable TPK]") && s.contains(" ✓")
+    });
+    for _ in 0..7 {
+        tui.send(TAB);
+    }
+    tui.send(CTRL_U);
+    tui.send(TYPED);
+    tui.wait_for("the typed label", |s| s.contains("[typed (not saved)]"));
+    tui.send(CTRL_S);
+    let screen = tui.wait_for("the question", |s| s.contains("Save the typed REST key?"));
+    let (o, s) = (
+        screen.find("o: keep it in the operating system's key store"),
+        screen.find("s: store it in the profile file"),
+    );
+    assert!(o.is_some() && o < s, "the OS store comes first: {screen}");
+    tui.send("o");
+    tui.wait_for("what was done", |s| {
+        s.contains("kept in the operating system's key store (keyring:signscope/shop)")
+    });
+    tui.send(CTRL_C);
+    assert!(tui.wait_exit().success(), "{}", tui.screen());
+    let text = home.profile_text("shop");
+    assert!(text.contains("source = \"keyring\""), "{text}");
+    assert!(!text.contains(TYPED), "{text}");
+    assert_eq!(std::fs::read_to_string(&lookup).unwrap(), TYPED);
+    let raw = String::from_utf8_lossy(&tui.raw()).into_owned();
+    assert!(
+        !raw.contains(TYPED),
+        "the typed key was printed on the terminal"
+    );
+}
+
+/// Without a key store, `o` saves nothing and says so in the status line (the store's sentence,
+/// then the other choices); the profile file is left as it was.
+#[test]
+fn without_a_key_store_o_saves_nothing_and_names_the_other_choices() {
+    use common::workbench::Home;
+    use common::{CTRL_S, CTRL_U, TAB};
+    let home = Home::new();
+    let mut p = signscope::store::Profile::demo();
+    p.name = "shop".into();
+    p.rest_key = signscope::store::KeySource::Env("TPK".into());
+    home.save_profile(&p);
+    let before = home.profile_text("shop");
+    let dir = home.path().to_str().unwrap().to_string();
+    let bus = format!("unix:path={dir}/no-bus");
+    let mut tui = home.start(
+        200,
+        40,
+        &["--profile", "shop"],
+        &[
+            ("TPK", signscope::core::demo::DEMO_REST_KEY),
+            ("HOME", &dir),
+            ("XDG_RUNTIME_DIR", &dir),
+            ("DBUS_SESSION_BUS_ADDRESS", &bus),
+        ],
+    );
+    tui.wait_for("the key read from the variable", |s| {
+        s.contains("[environment variable TPK]") && s.contains(" ✓")
+    });
+    for _ in 0..7 {
+        tui.send(TAB);
+    }
+    tui.send(CTRL_U);
+    tui.send("typed-with-no-store-1d2e");
+    tui.wait_for("the typed label", |s| s.contains("[typed (not saved)]"));
+    tui.send(CTRL_S);
+    tui.wait_for("the question", |s| s.contains("Save the typed REST key?"));
+    tui.send("o");
+    tui.wait_for("the refusal", |s| {
+        s.contains(
+            "not saved: no operating-system key store is reachable for keyring:signscope/shop",
+        )
+    });
+    assert_eq!(home.profile_text("shop"), before);
+    tui.quit_answering();
+}

@@ -36,9 +36,13 @@ pub struct ProfileSave {
     pub requests: Vec<crate::store::SavedRequest>,
     pub selected_request: usize,
     pub request: EditorRequest,
-    /// A key typed in the workbench, to store in the profile file (mode 0600), only when the
-    /// user chose that when saving; None keeps the profile's key source.
+    /// A key typed in the workbench, to keep, only when the user chose that when saving: in
+    /// the operating system's key store when `typed_key_to_os_store`, else in the profile file
+    /// (mode 0600); None keeps the profile's key source.
     pub typed_key: Option<Secret>,
+    /// The typed key goes to the operating system's key store as `keyring:signscope/NAME`,
+    /// and the profile keeps that reference (`docs/profiles.md`).
+    pub typed_key_to_os_store: bool,
     /// The Events view's batch, when it has unsaved edits (the profile's `events`); None keeps
     /// the profile's.
     pub events: Option<String>,

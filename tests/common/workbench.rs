@@ -69,7 +69,14 @@ impl Home {
     /// display server, so a copy always goes through the terminal (OSC 52) and shows in the
     /// program's output.
     pub fn start(&self, cols: u16, rows: u16, args: &[&str], env: &[(&str, &str)]) -> Pty {
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_signscope"));
+        let cmd = self.command(env!("CARGO_BIN_EXE_signscope"), args, env);
+        Pty::spawn(cmd, cols, rows)
+    }
+
+    /// `program ARGS` with the environment [`Home::start`] gives signscope (for a program that
+    /// runs signscope itself, such as `dbus-run-session`).
+    pub fn command(&self, program: &str, args: &[&str], env: &[(&str, &str)]) -> CommandBuilder {
+        let mut cmd = CommandBuilder::new(program);
         cmd.env("SIGNSCOPE_CONFIG_DIR", self.path().join("config"));
         cmd.env("SIGNSCOPE_DATA_DIR", self.path().join("data"));
         cmd.env("NO_COLOR", "1");
@@ -81,7 +88,7 @@ impl Home {
         }
         cmd.args(args);
         cmd.cwd(self.path());
-        Pty::spawn(cmd, cols, rows)
+        cmd
     }
 }
 

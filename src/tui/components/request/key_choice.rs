@@ -1,7 +1,9 @@
-//! Saving a profile whose REST key was typed in the workbench. A typed key is written to a file
-//! only when the user says so at the moment of saving: `s` stores it in the profile file (mode
-//! 0600), `k` keeps the profile's key source (environment variable, file, command...) and drops
-//! the typed key, Esc cancels the save. What was done is said once the save succeeded.
+//! Saving a profile whose REST key was typed in the workbench. A typed key is kept only when
+//! the user says so at the moment of saving, the operating system's key store offered first:
+//! `o` keeps it there (`keyring:signscope/NAME`, the profile pointed at it), `s` stores it in
+//! the profile file (mode 0600), `k` keeps the profile's key source (environment variable,
+//! file, command...) and drops the typed key, Esc cancels the save. What was done is said once
+//! the save succeeded.
 
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
@@ -20,12 +22,14 @@ use crate::tui::theme::Theme;
 use crate::tui::widgets::prompt::centered;
 
 /// The save of the profile under `name` (`as_new`: a new file, Alt-S); `typed_key`: the typed
-/// REST key to store in the file, only when the user chose that (`key_choice.rs`).
+/// REST key to keep, only when the user chose that, in the operating system's key store when
+/// `to_os_store`, else in the file.
 pub fn save_command(
     req: &mut RequestState,
     name: String,
     as_new: bool,
     typed_key: Option<Secret>,
+    to_os_store: bool,
 ) -> RequestEffect {
     let (list, selected) = requests::to_saved(req);
     RequestEffect::SaveProfile(Box::new(ProfileSave {
@@ -35,6 +39,7 @@ pub fn save_command(
         selected_request: selected,
         request: req.editor_request(),
         typed_key,
+        typed_key_to_os_store: to_os_store,
         events: None,
         analytics_url: None,
     }))
@@ -44,9 +49,9 @@ pub fn save_command(
 pub fn save_or_ask(req: &mut RequestState, name: String, as_new: bool) -> Vec<RequestEffect> {
     if !req.key_typed() {
         req.key_choice_made = None;
-        return vec![save_command(req, name, as_new, None)];
+        return vec![save_command(req, name, as_new, None, false)];
     }
-    req.status = "the REST key was typed: s stores it in the profile file, k keeps the profile's key source, Esc cancels".into();
+    req.status = "the REST key was typed: o keeps it in the operating system's key store, s in the profile file, k keeps the profile's key source, Esc cancels".into();
     req.prompt = Some(Prompt::KeyChoice(KeyChoice { name, as_new }));
     vec![]
 }
@@ -54,14 +59,33 @@ pub fn save_or_ask(req: &mut RequestState, name: String, as_new: bool) -> Vec<Re
 /// A key while the question is open.
 pub fn on_key(req: &mut RequestState, choice: KeyChoice, key: KeyEvent) -> Vec<RequestEffect> {
     match key.code {
+        KeyCode::Char('o') | KeyCode::Char('O') => {
+            req.key_choice_made = Some(KeyOutcome::OsStore {
+                account: choice.name.clone(),
+            });
+            let typed = req.key();
+            vec![save_command(
+                req,
+                choice.name,
+                choice.as_new,
+                Some(typed),
+                true,
+            )]
+        }
         KeyCode::Char('s') | KeyCode::Char('S') => {
             req.key_choice_made = Some(KeyOutcome::Stored);
             let typed = req.key();
-            vec![save_command(req, choice.name, choice.as_new, Some(typed))]
+            vec![save_command(
+                req,
+                choice.name,
+                choice.as_new,
+                Some(typed),
+                false,
+            )]
         }
         KeyCode::Char('k') | KeyCode::Char('K') => {
             req.key_choice_made = Some(KeyOutcome::Dropped);
-            vec![save_command(req, choice.name, choice.as_new, None)]
+            vec![save_command(req, choice.name, choice.as_new, None, false)]
         }
         KeyCode::Esc | KeyCode::Char('c') | KeyCode::Char('C') => {
             req.key_choice_made = None;
@@ -81,12 +105,20 @@ pub fn on_key(req: &mut RequestState, choice: KeyChoice, key: KeyEvent) -> Vec<R
 pub fn on_saved(req: &mut RequestState) -> Option<String> {
     match req.key_choice_made.take()? {
         KeyOutcome::Stored => {
-            let source = KeySource::Stored(req.key()).describe();
-            req.profile_key.secret = req.key();
-            req.profile_key.source = source.clone();
-            req.profile_key.error = None;
-            req.key_info.source = source;
+            kept_as(req, KeySource::Stored(req.key()));
             Some("the typed REST key is stored in the profile file (mode 0600)".into())
+        }
+        KeyOutcome::OsStore { account } => {
+            let source = KeySource::Keyring {
+                service: crate::store::os_store::DEFAULT_SERVICE.to_string(),
+                account,
+            };
+            let said = format!(
+                "the typed REST key is kept in the operating system's key store ({})",
+                source.reference().unwrap_or_default()
+            );
+            kept_as(req, source);
+            Some(said)
         }
         KeyOutcome::Dropped => {
             let pk = req.profile_key.clone();
@@ -104,10 +136,20 @@ pub fn on_saved(req: &mut RequestState) -> Option<String> {
     }
 }
 
+/// The typed key is now the profile's key, read from `source`.
+fn kept_as(req: &mut RequestState, source: KeySource) {
+    let source = source.describe();
+    req.profile_key.secret = req.key();
+    req.profile_key.source = source.clone();
+    req.profile_key.error = None;
+    req.key_info.source = source;
+}
+
 /// The question's lines.
 pub fn lines(req: &RequestState) -> Vec<String> {
     vec![
         "The REST key in the field was typed here.".into(),
+        "o: keep it in the operating system's key store".into(),
         "s: store it in the profile file (mode 0600)".into(),
         "k: keep the profile's key source and drop the typed key".into(),
         format!("   ({})", req.profile_key.source),

@@ -136,6 +136,52 @@ fn s_stores_the_typed_key_and_says_so() {
     assert!(!a.request.key_typed());
 }
 
+/// The operating system's key store is offered first: `o` hands the typed key to the runtime
+/// for the store (never for the file), and once saved the profile reads it from
+/// `keyring:signscope/NAME`; a save the runtime could not do (no store) leaves the key typed.
+#[test]
+fn o_keeps_the_typed_key_in_the_os_store_and_says_so() {
+    let mut a = shop();
+    a.ctrl('u');
+    a.type_str("typed-secret-3");
+    a.ctrl('s');
+    let screen = a.screen();
+    let (o, s) = (
+        screen.find("o: keep it in the operating system's key store"),
+        screen.find("s: store it in the profile file"),
+    );
+    assert!(o.is_some() && o < s, "{screen}");
+    let cmds = a.press(KeyCode::Char('o'));
+    let job = cmds.iter().find_map(|c| match c {
+        Command::SaveProfile(s) => Some(s),
+        _ => None,
+    });
+    let job = job.expect("a save");
+    assert!(job.typed_key_to_os_store);
+    assert_eq!(
+        job.typed_key.as_ref().map(|k| k.expose()),
+        Some("typed-secret-3")
+    );
+    // No store reachable: the runtime's sentence, and the key stays typed.
+    a.update(Message::ProfileSaved(Err("not saved: no key store".into())));
+    assert!(a.request.key_typed());
+    a.ctrl('s');
+    a.press(KeyCode::Char('o'));
+    a.update(Message::ProfileSaved(Ok("shop".into())));
+    assert_eq!(
+        a.status,
+        "profile shop saved; the typed REST key is kept in the operating system's key store (keyring:signscope/shop)"
+    );
+    assert_eq!(
+        a.request.key_info.source,
+        "operating-system key store entry keyring:signscope/shop"
+    );
+    assert!(!a.unsaved());
+    a.ctrl('u');
+    a.type_str("typed-secret-3");
+    assert!(!a.request.key_typed());
+}
+
 #[test]
 fn esc_cancels_the_save_and_a_quit_waiting_for_it() {
     let mut a = shop();

@@ -306,6 +306,9 @@ pub struct KeyChoice {
 pub enum KeyOutcome {
     /// The typed key is now the profile's key, stored in its file.
     Stored,
+    /// The typed key is now the profile's key, kept in the operating system's key store under
+    /// this account of the `signscope` service.
+    OsStore { account: String },
     /// The typed key was dropped: the editor goes back to the key of the profile's source.
     Dropped,
 }

@@ -6,6 +6,7 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use super::super::profile::{open_current, stored_body, without_body};
 use super::{Effects, NO_SESSION};
+use crate::core::Secret;
 use crate::engine::Session;
 use crate::store::{KeySource, Profile, SaveOptions, EMBEDDED_URL};
 use crate::tui::components::history::{HistoryMsg, HistoryRow};
@@ -218,7 +219,11 @@ impl Effects {
         // The editor's buffer itself (shared): the body is not copied to be saved.
         *p.request_mut() = request.spec;
         if let Some(k) = job.typed_key {
-            p.rest_key = KeySource::Stored(k);
+            p.rest_key = if job.typed_key_to_os_store {
+                keep_in_os_store(&p.name, &k)?
+            } else {
+                KeySource::Stored(k)
+            };
         }
         sess.save(p, SaveOptions::default())
             .map_err(|e| e.to_string())?;
@@ -226,6 +231,20 @@ impl Effects {
         sess.profile_mut().request_mut().body = bytes::Bytes::new();
         Ok(sess.profile().name.clone())
     }
+}
+
+/// File a key typed in the workbench in the operating system's key store as
+/// `keyring:signscope/NAME`: the reference the profile keeps. Without a store, nothing is saved
+/// and the sentence names the other choices.
+fn keep_in_os_store(name: &str, key: &Secret) -> Result<KeySource, String> {
+    let service = crate::store::os_store::DEFAULT_SERVICE;
+    crate::store::os_store::write(service, name, key).map_err(|e| {
+        format!("not saved: {e}; save again and choose s to store the key in the profile file, or k to keep the profile's key source")
+    })?;
+    Ok(KeySource::Keyring {
+        service: service.to_string(),
+        account: name.to_string(),
+    })
 }
 
 /// The profile in use, saved by the manager with other forward URLs: the in-process server
