@@ -307,7 +307,7 @@ fn store_batch(
             ));
         }
     }
-    stream::note_batch(answer, &records, older);
+    stream::note_batch(answer, body, &records, older);
     // The request as received, numbered as its batch, kept before the batch is counted (a
     // test that waits for the count finds it).
     received.seq = batch;

@@ -230,8 +230,14 @@ pub fn note_request(response: &mut Response, r: &RequestRecord) {
 }
 
 /// Note a collector request's events on its answer (called with the records as they are
-/// stored); `older` names the older endpoint it went to, if it was one.
-pub fn note_batch(response: &mut Response, records: &[(usize, EventRecord)], older: Option<&str>) {
+/// stored, and `body`, the request's bytes as they came); `older` names the older endpoint it
+/// went to, if it was one.
+pub fn note_batch(
+    response: &mut Response,
+    body: &[u8],
+    records: &[(usize, EventRecord)],
+    older: Option<&str>,
+) {
     let Some((_, first)) = records.first() else {
         return;
     };
@@ -279,34 +285,22 @@ pub fn note_batch(response: &mut Response, records: &[(usize, EventRecord)], old
         seen.invalid = 0;
     }
     seen.problems_omitted = total - seen.problems.len();
-    let preview = match (&first.raw, first.index) {
-        (Some(raw), _) => raw.clone(),
-        (None, Some(_)) => {
-            // Re-serialised, only as far as the preview goes.
-            let mut text = String::from("[");
-            for (i, (_, e)) in records.iter().enumerate() {
-                if text.len() > STREAM_BODY_PREVIEW {
-                    break;
-                }
-                if i > 0 {
-                    text.push(',');
-                }
-                if let Some(d) = &e.data {
-                    text.push_str(&d.to_string());
-                }
-            }
-            if text.len() <= STREAM_BODY_PREVIEW {
-                text.push(']');
-            }
-            text
-        }
-        (None, None) => first
-            .data
-            .as_ref()
-            .map(|d| d.to_string())
-            .unwrap_or_default(),
+    let (preview, cut_short) = match (&first.raw, first.index) {
+        (Some(raw), _) => (raw.clone(), false),
+        // A batch: its bytes as they came (a pretty batch stays pretty in the Traffic view's
+        // HAR), only as far as the preview goes.
+        (None, Some(_)) => super::store::preview_n(body, STREAM_BODY_PREVIEW),
+        (None, None) => (
+            first
+                .data
+                .as_ref()
+                .map(|d| d.to_string())
+                .unwrap_or_default(),
+            false,
+        ),
     };
     let (body, cut) = cut_text(&preview, STREAM_BODY_PREVIEW);
+    let cut = cut || cut_short;
     let d = detail_mut(response);
     d.batch = Some((first.batch, first.time.clone(), seen));
     d.request = d.request.take().or(Some(RequestPart {

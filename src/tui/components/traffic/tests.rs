@@ -1004,3 +1004,25 @@ fn the_detail_head_of_a_rejected_request_is_whole_at_80x24() {
     let row = t.assert_line("Signing text (as received)");
     assert!(row.contains(" Received"), "{row}");
 }
+
+/// The Traffic view's HAR keeps a collector body as its bytes came: a pretty-printed batch is
+/// not written back compact (1,857 pretty bytes became 1,290).
+#[test]
+fn the_har_written_keeps_a_collector_body_as_received() {
+    let pretty = "[\n  {\n    \"event\": \"view_recs_list\",\n    \"event_apikey\": \"demo-public-key\",\n    \"event_list_id\": \"list-1\"\n  }\n]\n";
+    let recs = served(vec![collect(pretty)]);
+    let mut t = on_traffic(120, 40);
+    for r in recs {
+        receive(&mut t, r);
+    }
+    t.ctrl('s');
+    let cmds = t.press(KeyCode::Enter);
+    let [Command::WriteHar { text, .. }] = &cmds[..] else {
+        panic!("{cmds:?}")
+    };
+    let har: serde_json::Value = serde_json::from_str(text).unwrap();
+    let request = &har["log"]["entries"][0]["request"];
+    assert_eq!(request["url"], "http://127.0.0.1:8787/analytics/collect");
+    assert_eq!(request["postData"]["text"], pretty);
+    assert_eq!(request["bodySize"], pretty.len());
+}
