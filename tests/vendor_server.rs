@@ -135,6 +135,40 @@ async fn every_sdk_indexing_operation_is_emulated() {
     server.shutdown().await;
 }
 
+/// The exercises' requests, without their mistakes, are what a correct client sends: the
+/// server takes each whole (signature and body, `docs/indexing-bodies.md`), with no warning.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_exercise_requests_without_their_mistakes_are_accepted_by_the_server() {
+    use signscope::learn::exercise::{generate, API_KEY, REST_KEY};
+    let config = config_at_t0().with_account(API_KEY, Secret::new(REST_KEY));
+    let server = start(config).await;
+    let mut paths = std::collections::BTreeSet::new();
+    for seed in 0..40 {
+        let e = generate(1, seed, t0());
+        let mut knobs = e.knobs();
+        for k in &mut knobs {
+            k.chosen = 0;
+        }
+        let r = e.request_with(&knobs);
+        let headers: Vec<(String, String)> = r
+            .headers
+            .iter()
+            .map(|(n, v)| (n.clone(), String::from_utf8_lossy(v).into_owned()))
+            .collect();
+        let target = signscope::core::http_text::target(&r.path, &r.query);
+        let body = r.body.to_vec();
+        let (status, v) = send(&client(), &server.url(), &r.method, &target, &headers, body).await;
+        assert_eq!(status, 200, "seed {seed}, {} {target}: {v}", r.method);
+        assert!(
+            v.get("warnings").is_none() && v.get("problems").is_none(),
+            "{v}"
+        );
+        paths.insert(format!("{} {}", r.method, r.path));
+    }
+    // Every request the exercises draw from was sent.
+    assert_eq!(paths.len(), 3, "{paths:?}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn php_sdk_signatures_are_refused_by_default_and_accepted_with_a_warning_when_asked() {
     let strict = start_at_t0().await;

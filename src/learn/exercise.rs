@@ -40,7 +40,8 @@ pub struct Exercise {
     pub choices: Vec<Mistake>,
 }
 
-/// A request before any mistake.
+/// A request before any mistake: its body is one the vendor's SDK sends
+/// (`docs/indexing-bodies.md`), so the request without a mistake is accepted whole.
 struct Base {
     method: &'static str,
     path: &'static str,
@@ -53,19 +54,19 @@ const BASES: [Base; 3] = [
         method: "PUT",
         path: "/v2/batch",
         query: "test=1",
-        body: r#"[{"op":"add","path":"/","value":{"id":"sku-1","type":"KLEVU_PRODUCT"}}]"#,
+        body: r#"[{"id":"faq/delivery","type":"KLEVU_CMS"}]"#,
     },
     Base {
         method: "PATCH",
         path: "/v2/batch/",
         query: "",
-        body: r#"[{"op":"replace","path":"/sku-2/name","value":"Boots"}]"#,
+        body: r#"{"sku-2":[{"op":"replace","path":"/attributes/name","value":{"default":"Boots"}}]}"#,
     },
     Base {
         method: "PUT",
         path: "/v2/attributes/colour",
         query: "",
-        body: r#"{"type":"STRING","label":"Colour"}"#,
+        body: r#"{"attributeName":"colour","datatype":"STRING","label":{"default":"Colour"}}"#,
     },
 ];
 
