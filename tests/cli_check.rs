@@ -549,3 +549,129 @@ fn judging_on_every_core_hands_on_what_one_judge_in_order_would() {
         }
     }
 }
+
+/// A raw HTTP `PUT /v2/batch` signed with [`KEY1`] at `ts`.
+fn signed_batch(ts: &str, body: &str) -> String {
+    let req =
+        signscope::core::SignableRequest::new("PUT", "/v2/batch", "", ts, "shop", body.as_bytes());
+    let signed = signscope::core::sign(&req, &Secret::new(KEY1)).unwrap();
+    let mut text = String::from("PUT /v2/batch HTTP/1.1\nHost: 127.0.0.1\n");
+    for (n, v) in signed.headers.iter() {
+        text.push_str(&format!("{n}: {v}\n"));
+    }
+    text.push('\n');
+    text.push_str(body);
+    text
+}
+
+/// An indexing body is judged as the server judges it (`docs/indexing-bodies.md`), in
+/// `check` (each request's problems and the summary) and in `verify`.
+#[test]
+fn check_and_verify_name_what_is_wrong_with_an_indexing_body() {
+    let ts = "2026-11-22T10:00:00.000Z";
+    let refused = signed_batch(ts, r#"[{"id":42,"type":"KLEVU_CMS"}]"#);
+    let warned = signed_batch(
+        ts,
+        r#"[{"id":"a","type":"KLEVU_CMS"},{"id":"a","type":"KLEVU_CMS"}]"#,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bodies.http");
+    std::fs::write(&path, format!("{refused}\n###\n{warned}")).unwrap();
+    let p = path.to_str().unwrap();
+    let args = |extra: &[&'static str]| {
+        let mut a = vec![p, "--rest-key-env", "K1", "--now", ts];
+        a.extend_from_slice(extra);
+        a
+    };
+    let (code, out, err) = check(&args(&["--output", "json"]));
+    let recs = records(&out);
+    let judged = of_type(&recs, "request");
+    assert_eq!(judged.len(), 2, "{out}\n{err}");
+    assert_eq!(judged[0]["status"], 400, "{out}");
+    let b = &judged[0]["body_problems"];
+    assert_eq!(
+        (b["errors"].as_u64(), b["warnings"].as_u64()),
+        (Some(1), Some(0)),
+        "{b}"
+    );
+    assert_eq!(b["problems"][0]["code"], "ID_NOT_STRING", "{b}");
+    assert_eq!(b["problems"][0]["fieldPath"], "/0/id", "{b}");
+    assert_eq!(judged[1]["status"], 200, "{out}");
+    assert_eq!(
+        judged[1]["body_problems"]["problems"][0]["code"],
+        "DUPLICATE_ID"
+    );
+    // The body's warnings are in its problems, not again among the verifier's warnings.
+    assert_eq!(judged[1]["warnings"], serde_json::json!([]), "{out}");
+    let summary = recs.last().unwrap();
+    assert_eq!(
+        (
+            summary["bodies_refused"].as_u64(),
+            summary["bodies_with_warnings"].as_u64()
+        ),
+        (Some(1), Some(1)),
+        "{summary}"
+    );
+    assert_eq!(code, 1);
+
+    let (code, text, _) = check(&args(&[]));
+    assert!(
+        text.contains("#0 PUT /v2/batch: body: error ID_NOT_STRING at /0/id: "),
+        "{text}"
+    );
+    assert!(
+        text.contains("#1 PUT /v2/batch: body: warning DUPLICATE_ID at /1/id: "),
+        "{text}"
+    );
+    assert!(
+        text.contains("(body: 1 error, 0 warnings: ID_NOT_STRING at /0/id)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("; indexing bodies: 1 the vendor's SDK would refuse, 1 with warnings"),
+        "{text}"
+    );
+    assert_eq!(code, 1);
+
+    // verify: the signature is accepted, the body is not.
+    let one = dir.path().join("one.http");
+    std::fs::write(&one, &refused).unwrap();
+    let verify = |extra: &[&str]| {
+        let out = Command::cargo_bin("signscope")
+            .unwrap()
+            .args([
+                "verify",
+                "--request-file",
+                one.to_str().unwrap(),
+                "--rest-key-env",
+                "K1",
+                "--now",
+                ts,
+            ])
+            .args(extra)
+            .env("K1", KEY1)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, text) = verify(&[]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("body: refused (400 VALIDATION_ERROR)"),
+        "{text}"
+    );
+    assert!(text.contains("  error ID_NOT_STRING at /0/id: "), "{text}");
+    let (code, text) = verify(&["--output", "json"]);
+    assert_eq!(code, Some(1), "{text}");
+    let v: Value = serde_json::from_str(text.trim()).unwrap();
+    assert_eq!(
+        (v["accepted"].as_bool(), v["status"].as_u64()),
+        (Some(true), Some(400)),
+        "{v}"
+    );
+    assert_eq!(v["code"], "VALIDATION_ERROR");
+    assert_eq!(v["body"]["problems"][0]["code"], "ID_NOT_STRING", "{v}");
+}

@@ -17,7 +17,7 @@ use crate::core::SigningForm;
 use crate::engine::capture::JudgeKeys;
 
 use super::keys::{account_key_source, profile_keys, resolve};
-use crate::core::traffic::request_line;
+use crate::core::traffic::{body_problem_line, request_line, RequestSeen};
 use crate::engine::capture::{
     is_rejected, judge_file, CaptureOptions, Item, NotJudged, Outcome, Skip,
 };
@@ -108,6 +108,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut problems: Vec<String> = Vec::new();
     let mut unverified = 0usize;
+    let mut bodies = Bodies::default();
     let mut cases = Vec::new();
     let file_label = args.file.display().to_string();
     let json = args.output == CheckOutput::Json;
@@ -117,6 +118,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
             if no_key && seen.code.as_deref() == Some("UNKNOWN_API_KEY") {
                 unverified += 1;
             }
+            bodies.count(seen);
         }
         cases.extend(case_of(&file_label, &item));
         if json {
@@ -135,7 +137,8 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
         let mut summary = json!({"type": "summary", "format": t.format, "requests": t.requests,
             "judged": t.judged, "rejected": t.rejected, "skipped_other_host": t.skipped_other_host,
             "skipped_other_path": t.skipped_other_path, "unreadable": t.unreadable,
-            "not_sent": t.not_sent, "body_not_kept": t.body_not_kept});
+            "not_sent": t.not_sent, "body_not_kept": t.body_not_kept,
+            "bodies_refused": bodies.refused, "bodies_with_warnings": bodies.warned});
         if let Some(b) = &outcome.broken {
             summary["broken"] = json!(b.to_string());
         }
@@ -158,12 +161,46 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
                 writeln!(out, "  {p}")?;
             }
         }
-        writeln!(out, "{}", summary_line(&outcome, unverified))?;
+        writeln!(
+            out,
+            "{}{}",
+            summary_line(&outcome, unverified),
+            bodies.text()
+        )?;
     }
     out.flush()?;
     drop(out);
     super::test::write_reports(&reports, &cases)?;
     Ok(exit_code(&outcome, unverified))
+}
+
+/// Indexing bodies of the capture the vendor's SDK would refuse, and those with only warnings
+/// (`docs/indexing-bodies.md`).
+#[derive(Default)]
+struct Bodies {
+    refused: usize,
+    warned: usize,
+}
+
+impl Bodies {
+    fn count(&mut self, seen: &RequestSeen) {
+        match &seen.body_problems {
+            Some(b) if b.errors > 0 => self.refused += 1,
+            Some(_) => self.warned += 1,
+            None => {}
+        }
+    }
+
+    /// `; indexing bodies: 2 the vendor's SDK would refuse, 1 with warnings`, or nothing.
+    fn text(&self) -> String {
+        if self.refused + self.warned == 0 {
+            return String::new();
+        }
+        format!(
+            "; indexing bodies: {} the vendor's SDK would refuse, {} with warnings",
+            self.refused, self.warned
+        )
+    }
 }
 
 /// One request of the capture as a test case for the reports (`docs/test.md`): its place is
@@ -221,10 +258,16 @@ fn case_of(file: &str, item: &Item) -> Option<Case> {
                     .conclusion
                     .clone()
                     .filter(|c| !message.contains(c.as_str()));
-                case.diagnosis = conclusion.or_else(|| {
-                    let problems = seen.batch.as_ref()?.problems.iter().map(problem_text);
-                    Some(problems.collect::<Vec<_>>().join("; ")).filter(|p| !p.is_empty())
-                });
+                case.diagnosis = conclusion
+                    .or_else(|| {
+                        let problems = seen.batch.as_ref()?.problems.iter().map(problem_text);
+                        Some(problems.collect::<Vec<_>>().join("; ")).filter(|p| !p.is_empty())
+                    })
+                    .or_else(|| {
+                        let problems = seen.body_problems.as_ref()?.problems.iter();
+                        let lines = problems.map(body_problem_line).collect::<Vec<_>>();
+                        Some(lines.join("; ")).filter(|p| !p.is_empty())
+                    });
             }
         }
     }
@@ -319,6 +362,7 @@ fn item_problems(item: &Item) -> Vec<String> {
                         out.push(format!("{what}: {}", problem_text(p)));
                     }
                 }
+                out.extend(body_problem_lines(&what, seen));
                 return out;
             }
             let code = seen.code.as_deref().unwrap_or("rejected");
@@ -355,9 +399,30 @@ fn item_problems(item: &Item) -> Vec<String> {
                     if let Some(e) = &seen.expected {
                         out.push(format!("{what}: expected signing text: {e}"));
                     }
+                    out.extend(body_problem_lines(&what, seen));
                 }
             }
         }
+    }
+    out
+}
+
+/// The problems of an indexing body (`docs/indexing-bodies.md`), one line each, and how many
+/// more the record did not list.
+fn body_problem_lines(what: &str, seen: &RequestSeen) -> Vec<String> {
+    let Some(b) = &seen.body_problems else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = b
+        .problems
+        .iter()
+        .map(|p| format!("{what}: body: {}", body_problem_line(p)))
+        .collect();
+    if b.problems_omitted > 0 {
+        out.push(format!(
+            "{what}: body: {} more problems not listed",
+            b.problems_omitted
+        ));
     }
     out
 }

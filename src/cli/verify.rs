@@ -8,6 +8,7 @@ use anyhow::{bail, Context};
 
 use crate::core::diagnose::{expected_head, DiagnoseOptions};
 use crate::core::http_text::parse_raw_request_with_notes;
+use crate::core::indexing_body::{judge_bytes, shown_path, BodyKind, Judgement};
 use crate::core::sign::{encode_signature, hmac_sha384};
 use crate::core::verify::{verify_all, Checked, DiagnosisPlan, SingleKey, VerifyOptions};
 use crate::core::ReceivedRequest;
@@ -123,20 +124,35 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<u8> {
         accepted = checked.accepted.is_some(),
         "capture verified"
     );
+    // A verified indexing body is judged as the server judges it (`docs/indexing-bodies.md`).
+    let body = checked
+        .accepted
+        .as_ref()
+        .and_then(|_| body_judgement(&parsed.request));
+    let refused = body.as_ref().is_some_and(|j| !j.is_ok());
     // Written whole once the key is blanked out of it: a capture's body or headers may hold
     // the key itself (a body file such as /proc/self/environ), and no output may show it.
     let mut out: Vec<u8> = Vec::new();
     let code = if args.output == "json" {
-        let report = json_report(&parsed.request, &opts.header_prefix, &secret, &checked);
+        let mut report = json_report(&parsed.request, &opts.header_prefix, &secret, &checked);
+        report["body"] = serde_json::json!(body);
+        if refused {
+            report["status"] = serde_json::json!(400);
+            report["code"] = serde_json::json!("VALIDATION_ERROR");
+        }
         serde_json::to_writer(&mut out, &report)?;
         writeln!(out)?;
-        if checked.accepted.is_some() {
+        if checked.accepted.is_some() && !refused {
             0
         } else {
             1
         }
     } else {
-        text_report(&mut out, &parsed.notes, &checked)?
+        let code = text_report(&mut out, &parsed.notes, &checked)?;
+        if let Some(j) = &body {
+            body_report(&mut out, j)?;
+        }
+        code.max(u8::from(refused))
     };
     crate::logging::redact_in_logs(&secret);
     let text = String::from_utf8_lossy(&out);
@@ -238,6 +254,41 @@ fn text_report(out: &mut Vec<u8>, notes: &[String], checked: &Checked) -> anyhow
         out.write_all(m.diagnosis.details().as_bytes())?;
     }
     Ok(1)
+}
+
+/// The judgement of an indexing body (`PUT /v2/batch`, ...), as the server makes it; `None`
+/// for another request or a body that is not JSON.
+fn body_judgement(req: &ReceivedRequest) -> Option<Judgement> {
+    let kind = BodyKind::of(&req.method, &req.path)?;
+    judge_bytes(kind, &req.body, None)
+}
+
+/// The body's problems after the verdict: `body: 1 error, ...` then one line each.
+fn body_report(out: &mut Vec<u8>, j: &Judgement) -> anyhow::Result<()> {
+    if j.problems.is_empty() && j.more_errors + j.more_warnings == 0 {
+        return Ok(());
+    }
+    let verdict = if j.is_ok() {
+        "accepted with warnings"
+    } else {
+        "refused (400 VALIDATION_ERROR): the vendor's SDK would not send it"
+    };
+    writeln!(out, "body: {verdict}; {}", j.summary())?;
+    for p in &j.problems {
+        writeln!(
+            out,
+            "  {} {} at {}: {}",
+            p.level,
+            p.code,
+            shown_path(&p.field_path),
+            p.description
+        )?;
+    }
+    if j.more_errors + j.more_warnings > 0 {
+        let more = j.more_errors + j.more_warnings;
+        writeln!(out, "  and {more} more problems not listed")?;
+    }
+    Ok(())
 }
 
 /// A request refused for its signature but signed in one of `forms`: accepted in that form, with

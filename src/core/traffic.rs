@@ -77,6 +77,83 @@ pub struct BatchSeen {
     pub fields: usize,
 }
 
+/// An indexing body's judgement in a record (`docs/indexing-bodies.md`): how many errors and
+/// warnings, and the first problems as the server's answer gives them (`level`, `code`,
+/// `fieldPath`, `description`, `record`, `rule`, `value`). Present only when there are any.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BodySeen {
+    /// Records (updates, ids) in the body.
+    pub records: usize,
+    /// Errors, listed or not: any makes the body one the vendor's SDK would refuse to send.
+    pub errors: usize,
+    pub warnings: usize,
+    /// The first problems, at most [`BodySeen::MAX_LISTED`].
+    pub problems: Vec<Value>,
+    /// Problems not listed in `problems`.
+    #[serde(default)]
+    pub problems_omitted: usize,
+}
+
+impl BodySeen {
+    /// Problems a record lists (the rest are counted).
+    pub const MAX_LISTED: usize = 20;
+
+    /// The record's part of a judgement; `None` when it found nothing.
+    pub fn of(j: &crate::core::indexing_body::Judgement) -> Option<BodySeen> {
+        let (errors, warnings) = (j.error_count(), j.warning_count());
+        if errors + warnings == 0 {
+            return None;
+        }
+        let problems: Vec<Value> = j
+            .problems
+            .iter()
+            .take(Self::MAX_LISTED)
+            .map(|p| serde_json::to_value(p).unwrap_or(Value::Null))
+            .collect();
+        Some(BodySeen {
+            records: j.records,
+            errors,
+            warnings,
+            problems_omitted: errors + warnings - problems.len(),
+            problems,
+        })
+    }
+
+    /// `2 errors, 1 warning: ID_NOT_STRING at /0/id` (the first problem).
+    pub fn summary(&self) -> String {
+        let mut s = format!(
+            "{} error{}, {} warning{}",
+            self.errors,
+            if self.errors == 1 { "" } else { "s" },
+            self.warnings,
+            if self.warnings == 1 { "" } else { "s" }
+        );
+        if let Some(p) = self.problems.first() {
+            s.push_str(&format!(": {}", body_problem_head(p)));
+        }
+        s
+    }
+}
+
+/// `CODE at /pointer` of one indexing body problem (the whole body is `(body)`).
+pub fn body_problem_head(p: &Value) -> String {
+    let text = |k: &str| p.get(k).and_then(Value::as_str).unwrap_or("");
+    let path = crate::core::indexing_body::shown_path(text("fieldPath"));
+    format!("{} at {path}", text("code"))
+}
+
+/// `error ID_NOT_STRING at /0/id: Send the id as a JSON string...` of one indexing body
+/// problem.
+pub fn body_problem_line(p: &Value) -> String {
+    let text = |k: &str| p.get(k).and_then(Value::as_str).unwrap_or("");
+    format!(
+        "{} {}: {}",
+        text("level"),
+        body_problem_head(p),
+        text("description")
+    )
+}
+
 /// What the upstream answered a forwarded request (or why it could not).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct UpstreamSeen {
@@ -143,6 +220,9 @@ pub struct RequestSeen {
     pub job_id: Option<String>,
     /// For collector requests: the event counts and problems.
     pub batch: Option<BatchSeen>,
+    /// For an indexing body the vendor's SDK checks: what is wrong with it (none: `None`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_problems: Option<BodySeen>,
     /// For forwarded requests: what the upstream answered.
     pub upstream: Option<UpstreamSeen>,
 }
@@ -259,6 +339,9 @@ pub fn request_line(r: &RequestSeen) -> String {
         }
         s.push(')');
     }
+    if let Some(b) = &r.body_problems {
+        s.push_str(&format!(" (body: {})", b.summary()));
+    }
     if let Some(u) = &r.upstream {
         match (u.status, &u.error) {
             (Some(status), _) => {
@@ -279,6 +362,41 @@ pub fn request_line(r: &RequestSeen) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_notes_what_is_wrong_with_an_indexing_body() {
+        use crate::core::indexing_body::{judge_bytes, BodyKind};
+        let j = judge_bytes(
+            BodyKind::Records,
+            br#"[{"id":42,"type":"KLEVU_CMS"}]"#,
+            None,
+        );
+        let body = BodySeen::of(&j.unwrap());
+        let mut r: RequestSeen = serde_json::from_value(serde_json::json!({
+            "seq": 1, "time": "2026-11-22T11:24:54.123Z", "method": "PUT", "path": "/v2/batch",
+            "query": "", "route": "indexing", "status": 400, "code": "VALIDATION_ERROR",
+            "message": null, "verdict": "accepted", "conclusion": null, "request_bytes": 2,
+            "response_bytes": null, "duration_ms": 1.0, "record": 1, "job_id": null,
+            "batch": null, "upstream": null
+        }))
+        .unwrap();
+        assert_eq!(
+            request_line(&r),
+            "11:24:54 PUT /v2/batch 400 VALIDATION_ERROR"
+        );
+        r.body_problems = body;
+        assert_eq!(
+            request_line(&r),
+            "11:24:54 PUT /v2/batch 400 VALIDATION_ERROR (body: 1 error, 0 warnings: ID_NOT_STRING at /0/id)"
+        );
+        // A body with nothing wrong carries no note.
+        let ok = judge_bytes(
+            BodyKind::Records,
+            br#"[{"id":"a","type":"KLEVU_CMS"}]"#,
+            None,
+        );
+        assert_eq!(BodySeen::of(&ok.unwrap()), None);
+    }
 
     #[test]
     fn the_test_id_comes_from_its_header_or_its_cookie_never_elsewhere() {

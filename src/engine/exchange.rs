@@ -69,6 +69,11 @@ pub struct ServerAnswer {
     /// `jobId` of an accepted batch.
     pub job_id: Option<String>,
     pub mismatch: Option<ServerMismatch>,
+    /// The problems of an indexing body the local server judged (`docs/indexing-bodies.md`),
+    /// one line each: `error ID_NOT_STRING at /0/id: Send the id as a JSON string.`
+    pub problems: Vec<String>,
+    /// Problems the answer counted without listing them (`moreProblems`).
+    pub more_problems: usize,
 }
 
 impl ServerAnswer {
@@ -88,11 +93,26 @@ impl ServerAnswer {
         } else {
             None
         };
+        let problems = v
+            .get("problems")
+            .and_then(|p| p.as_array())
+            .map(|list| {
+                list.iter()
+                    .filter(|p| p.get("fieldPath").is_some())
+                    .map(crate::core::traffic::body_problem_line)
+                    .collect()
+            })
+            .unwrap_or_default();
         ServerAnswer {
             message: text("message"),
             job_id: text("jobId"),
             code,
             mismatch,
+            problems,
+            more_problems: v
+                .get("moreProblems")
+                .and_then(|n| n.as_u64())
+                .map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX)),
         }
     }
 }

@@ -197,6 +197,7 @@ fn received_record(
                 )
             })
             .collect(),
+        body_problems: None,
         answered: Default::default(),
     }
 }

@@ -47,7 +47,7 @@ use super::operations::{self, Operation};
 use super::store::{preview, RequestRecord};
 use super::stream;
 use super::AppState;
-use crate::core::traffic::Verdict;
+use crate::core::traffic::{BodySeen, Verdict};
 
 /// Bodies at least this large are verified and JSON-checked on the blocking pool, so that a slow
 /// hash (or a diagnosis that re-hashes several variants) or parse never stalls other connections.
@@ -86,6 +86,8 @@ struct Seen {
     path: String,
     query: String,
     api_key: Option<String>,
+    /// What is wrong with its body, once judged (`docs/indexing-bodies.md`).
+    body_problems: Option<BodySeen>,
 }
 
 async fn serve(st: AppState, req: Request, check_signature: bool) -> Response {
@@ -163,6 +165,7 @@ fn seen_of(st: &AppState, parts: &axum::http::request::Parts) -> Seen {
                 |name| parts.headers.get(name.as_str()),
             )
             .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()),
+        body_problems: None,
     }
 }
 
@@ -188,11 +191,12 @@ fn refused_signature(
 /// a body the vendor's SDK would send (`docs/indexing-bodies.md`).
 fn answer_verified(
     st: &AppState,
-    seen: Seen,
+    mut seen: Seen,
     op: &Operation,
     body: &[u8],
-    (mut accepted, not_json, judgement): Verified,
+    (accepted, not_json, judgement): Verified,
 ) -> Response {
+    seen.body_problems = judgement.as_ref().and_then(BodySeen::of);
     if let Some(j) = judgement.as_ref().filter(|j| !j.is_ok()) {
         let (err, answer) = refused_body(j);
         let outcome = err_outcome(&err);
@@ -200,12 +204,18 @@ fn answer_verified(
         let verdict = Verdict::Accepted;
         return record(st, seen, verdict, outcome, warnings, body, None, answer);
     }
-    let problems = judgement
-        .map(|j| body_warnings(&mut accepted.warnings, j))
-        .filter(|p| !p.is_empty());
+    // The answer's warnings name the body's too; the record keeps those in `body_problems`.
+    let shown = match &judgement {
+        Some(j) => body_warnings(&accepted.warnings, j),
+        None => accepted.warnings.clone(),
+    };
+    let problems = judgement.map(|j| j.problems).filter(|p| !p.is_empty());
     let answer = match not_json {
         Some(e) => Err(not_json_error(&e, body)),
-        None if op.is_job() => return job_submitted(st, seen, accepted, problems, body),
+        None if op.is_job() => {
+            let answer = JobAnswer { shown, problems };
+            return job_submitted(st, seen, accepted, answer, body);
+        }
         None => operations::answer(
             op,
             &st.attributes,
@@ -224,8 +234,8 @@ fn answer_verified(
             return record(st, seen, verdict, outcome, warnings, body, None, answer);
         }
     };
-    if let (Some(o), false) = (value.as_object_mut(), accepted.warnings.is_empty()) {
-        o.insert("warnings".into(), json!(accepted.warnings));
+    if let (Some(o), false) = (value.as_object_mut(), shown.is_empty()) {
+        o.insert("warnings".into(), json!(shown));
         if let Some(p) = problems {
             o.insert("problems".into(), json!(p));
         }
@@ -244,18 +254,25 @@ fn answer_verified(
     record(st, seen, verdict, outcome, warnings, body, None, answer)
 }
 
+/// What a job's answer says besides its id: the verifier's and the body's warnings, and the
+/// body's problems.
+struct JobAnswer {
+    shown: Vec<String>,
+    problems: Option<Vec<BodyProblem>>,
+}
+
 /// `200 Job submitted successfully.` with a new job id, the verifier's and the body's warnings.
 fn job_submitted(
     st: &AppState,
     seen: Seen,
     accepted: Accepted,
-    problems: Option<Vec<BodyProblem>>,
+    JobAnswer { shown, problems }: JobAnswer,
     body: &[u8],
 ) -> Response {
     let job_id = new_job_id();
     let mut answer = json!({"message": JOB_SUBMITTED, "jobId": job_id});
-    if !accepted.warnings.is_empty() {
-        answer["warnings"] = json!(accepted.warnings);
+    if !shown.is_empty() {
+        answer["warnings"] = json!(shown);
     }
     if let Some(p) = problems {
         answer["problems"] = json!(p);
@@ -624,8 +641,9 @@ fn refused_body(j: &Judgement) -> (ApiError, Response) {
     (err, answer)
 }
 
-/// The judgement's warnings as the answer's warning lines; gives its problems.
-fn body_warnings(warnings: &mut Vec<String>, j: Judgement) -> Vec<BodyProblem> {
+/// The answer's warning lines: the verifier's, then the judgement's problems.
+fn body_warnings(verifier: &[String], j: &Judgement) -> Vec<String> {
+    let mut warnings = verifier.to_vec();
     for p in &j.problems {
         warnings.push(format!(
             "{} at {}: {}",
@@ -637,7 +655,7 @@ fn body_warnings(warnings: &mut Vec<String>, j: Judgement) -> Vec<BodyProblem> {
     if j.more_warnings > 0 {
         warnings.push(format!("and {} more warnings", j.more_warnings));
     }
-    j.problems
+    warnings
 }
 
 /// The 400 for a body that is not JSON. A UTF-8 byte order mark (Windows editors add one) is
@@ -740,6 +758,7 @@ fn record(
         body: text,
         body_truncated: truncated,
         headers: seen.headers,
+        body_problems: seen.body_problems,
         answered: Default::default(),
     };
     stream::note_request(&mut answer, &record);

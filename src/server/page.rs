@@ -30,7 +30,7 @@ use super::store::{
     event_preview, Answered, Cursor, EventRecord, Page, RequestRecord, Slot, Store,
     LIST_DATA_BYTES, LIST_PREVIEW_BYTES,
 };
-use crate::core::traffic::Verdict;
+use crate::core::traffic::{BodySeen, Verdict};
 
 /// Longest path, query, API key or message a list shows (`seq=N` shows all).
 pub const LIST_TEXT_BYTES: usize = 4 * 1024;
@@ -72,6 +72,8 @@ struct RequestView<'a> {
     body: Cow<'a, str>,
     body_truncated: bool,
     headers: Vec<(&'a str, &'a str)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    body_problems: Option<&'a BodySeen>,
     /// Something besides the body was cut (headers, path, query, key or texts).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     truncated: bool,
@@ -126,6 +128,7 @@ impl<'a> RequestView<'a> {
             body: Cow::Borrowed(body),
             body_truncated: r.body_truncated || body_cut,
             headers,
+            body_problems: r.body_problems.as_ref(),
             truncated,
             answered: &r.answered,
         }
@@ -156,6 +159,7 @@ pub fn request_preview(r: &RequestRecord) -> RequestRecord {
             .into_iter()
             .map(|(n, v)| (n.to_owned(), v.to_owned()))
             .collect(),
+        body_problems: v.body_problems.cloned(),
         answered: v.answered.clone(),
     }
 }
@@ -421,6 +425,7 @@ mod tests {
             headers: (0..100)
                 .map(|i| (format!("x-{i}"), "v".repeat(2000)))
                 .collect(),
+            body_problems: None,
             answered: Answered::default(),
         };
         let p = request_preview(&r);

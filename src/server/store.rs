@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::core::events::problem_value;
-use crate::core::traffic::{Route, UpstreamSeen, Verdict};
+use crate::core::traffic::{BodySeen, Route, UpstreamSeen, Verdict};
 
 pub use super::waiters::Counts;
 use super::waiters::Waiters;
@@ -70,6 +70,10 @@ pub struct RequestRecord {
     /// Includes `authorization` (a signature, not a key).
     #[serde(default)]
     pub headers: Vec<(String, String)>,
+    /// What is wrong with an indexing body the vendor's SDK checks (`docs/indexing-bodies.md`),
+    /// when anything is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_problems: Option<BodySeen>,
     /// What the live stream's record says of its answer (`docs/server.md` rule R14): its
     /// fields sit beside the others.
     #[serde(flatten)]
@@ -762,7 +766,17 @@ pub(super) fn record_size_request(r: &RequestRecord) -> usize {
         + r.job_id.as_ref().map_or(0, String::len)
         + warnings
         + headers
+        + r.body_problems.as_ref().map_or(0, body_problems_size)
         + answered_size(&r.answered)
+}
+
+/// Bytes an indexing body's judgement holds (its problems as JSON, about).
+fn body_problems_size(b: &BodySeen) -> usize {
+    64 + b
+        .problems
+        .iter()
+        .map(|p| p.to_string().len() + 96)
+        .sum::<usize>()
 }
 
 /// Bytes a list of headers holds.
@@ -965,6 +979,7 @@ mod tests {
             body: body.into(),
             body_truncated: false,
             headers: vec![],
+            body_problems: None,
             answered: Answered::default(),
         }
     }

@@ -33,7 +33,7 @@ use super::error::ApiError;
 use super::store::{Answered, EventRecord, RequestRecord};
 use super::AppState;
 use crate::core::traffic::{
-    BatchSeen, RequestSeen, Route, StreamMessage, UpstreamSeen, Verdict, INSTANCE_HEADER,
+    BatchSeen, BodySeen, RequestSeen, Route, StreamMessage, UpstreamSeen, Verdict, INSTANCE_HEADER,
     STREAM_PATH,
 };
 
@@ -205,6 +205,7 @@ struct RequestPart {
     body_bytes: usize,
     body: String,
     body_truncated: bool,
+    body_problems: Option<BodySeen>,
 }
 
 /// The detail `response` carries so far (an empty one is added when it has none).
@@ -226,6 +227,7 @@ pub fn note_request(response: &mut Response, r: &RequestRecord) {
         body_bytes: r.body_bytes,
         body,
         body_truncated: cut || r.body_truncated,
+        body_problems: r.body_problems.clone(),
     });
 }
 
@@ -314,6 +316,7 @@ pub fn note_batch(
         body_bytes: 0,
         body,
         body_truncated: cut,
+        body_problems: None,
     }));
 }
 
@@ -441,6 +444,7 @@ pub async fn observe(State(st): State<AppState>, req: Request, next: Next) -> Re
         record: None,
         job_id: None,
         batch: None,
+        body_problems: None,
         upstream: detail.upstream,
     };
     let stored_request = detail.request.as_ref().map(|part| part.record);
@@ -481,6 +485,7 @@ fn fill_from_request(record: &mut RequestSeen, part: RequestPart) {
     record.job_id = part.job_id;
     record.body = part.body;
     record.body_truncated = part.body_truncated;
+    record.body_problems = part.body_problems;
 }
 
 /// A collector batch's record and time, and its code when it was refused for its errors.
@@ -737,6 +742,7 @@ mod tests {
             record: None,
             job_id: None,
             batch: None,
+            body_problems: None,
             upstream: None,
         }
     }

@@ -101,11 +101,21 @@ pub struct ResponseView {
     /// The error code from the error body, if any.
     pub code: Option<String>,
     pub message: Option<String>,
+    /// The problems the answer lists (an indexing body's or an event batch's), when it lists
+    /// any.
+    pub problems: Option<Arc<AnswerProblems>>,
     /// What the user should know besides the answer (the server's clock far off, the send not
     /// recorded in the history).
     pub warnings: Vec<String>,
     /// The request this answers, as the engine put it on the wire (`None` when unknown).
     pub sent: Option<Arc<SentView>>,
+}
+
+/// The problems an answer lists, one line each, and how many more it counted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AnswerProblems {
+    pub lines: Vec<String>,
+    pub more: usize,
 }
 
 /// A request as it went on the wire, from the engine's record of the send (never rebuilt from

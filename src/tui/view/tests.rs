@@ -354,6 +354,81 @@ fn the_detail_panel_scrolls_no_further_than_its_last_line() {
     assert!(!screen.contains("line 25 of the answer"), "{screen}");
 }
 
+/// The local server's answer (in-process router) to a demo `PUT /v2/batch` of `body`, signed
+/// correctly: status and body.
+fn local_answer(body: &'static [u8]) -> (u16, Vec<u8>) {
+    use tower::ServiceExt;
+    let spec = crate::core::RequestSpec {
+        path: "/v2/batch".into(),
+        api_key: crate::server::DEMO_API_KEY.into(),
+        body: bytes::Bytes::from_static(body),
+        ..Default::default()
+    };
+    let ts = crate::core::time::format_timestamp(chrono::Utc::now());
+    let key = Secret::new(crate::server::DEMO_REST_KEY);
+    let out = crate::engine::build_signed("http://127.0.0.1:9", &spec, &ts, &key).unwrap();
+    let mut b = axum::http::Request::builder()
+        .method(out.method.as_str())
+        .uri("/v2/batch");
+    for (n, v) in &out.headers {
+        b = b.header(n.as_str(), v.as_str());
+    }
+    let req = b.body(axum::body::Body::from(out.body.clone())).unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let state = crate::server::AppState::new(crate::server::ServerConfig::demo());
+        let resp = crate::server::app(state).oneshot(req).await.unwrap();
+        let status = resp.status().as_u16();
+        let bytes = axum::body::to_bytes(resp.into_body(), 1 << 20)
+            .await
+            .unwrap();
+        (status, bytes.to_vec())
+    })
+}
+
+#[test]
+fn response_panel_lists_the_problems_of_a_refused_body_readable_at_80x24() {
+    let (status, body) =
+        local_answer(br#"[{"id":1,"type":""},{"id":2,"type":"KLEVU_CMS"},{"id":" ","type":"x"}]"#);
+    assert_eq!(status, 400, "{}", String::from_utf8_lossy(&body));
+    let mut a = app_with_body("[1]");
+    let ct = ("content-type".to_string(), "application/json".to_string());
+    let view = crate::tui::components::request::response::response_view(
+        1,
+        status,
+        vec![ct],
+        &body,
+        4.2,
+        true,
+        vec![],
+    );
+    a.request.response = Some(view);
+    a.request.detail = Detail::Response;
+    let buf = render(&mut a, 80, 24);
+    let screen = rows(&buf).join("\n");
+    // The first three problems above the answer, each with its pointer, and the count of the
+    // rest (the answer below lists them all).
+    assert!(
+        screen.contains("error ID_NOT_STRING at /0/id: "),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("error TYPE_REQUIRED at /0/type: "),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("error ID_NOT_STRING at /1/id: "),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("… 1 more problems in the answer below"),
+        "{screen}"
+    );
+}
+
 #[test]
 fn response_panel_shows_status_job_and_highlighted_json() {
     let mut a = app_with_body("[1]");

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::engine::ServerAnswer;
-use crate::tui::model::{FormattedBody, MismatchView, ResponseView};
+use crate::tui::model::{AnswerProblems, FormattedBody, MismatchView, ResponseView};
 
 /// Responses up to this size are formatted before they are shown; larger ones are shown raw
 /// first and formatted on a blocking thread.
@@ -86,6 +86,12 @@ pub fn response_view_parsed(
     view.job_id = answer.job_id;
     view.code = answer.code;
     view.message = answer.message;
+    if !answer.problems.is_empty() || answer.more_problems > 0 {
+        view.problems = Some(Arc::new(AnswerProblems {
+            lines: answer.problems,
+            more: answer.more_problems,
+        }));
+    }
     view.mismatch = answer.mismatch.map(|m| MismatchView {
         theirs: m.canonical_lines(),
         ours: our_canonical,

@@ -20,7 +20,7 @@ use super::state::{PaneKey, PaneSearch, RequestState};
 use crate::tui::model::{FormattedBody, ResponseView};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::search::{Searchable, COUNT_LIMIT};
-use crate::tui::widgets::text::{clip, json_line, wrap_chars, wrap_spans, wrap_words};
+use crate::tui::widgets::text::{clip, clip_marked, json_line, wrap_chars, wrap_spans, wrap_words};
 
 /// The scrolled text of the panel: `head` lines (each with the length of its `Name: ` label,
 /// 0 for none), then the body's lines.
@@ -317,13 +317,51 @@ fn top_rows(req: &RequestState, r: &ResponseView, w: usize, theme: &Theme) -> Ve
             ],
             w as u16,
         );
-        if let Some(m) = &r.message {
-            for chunk in wrap_words(m, w) {
-                lines.push(Line::from(chunk));
+        match (&r.message, &r.problems) {
+            // The problems follow, each on its row: the message (which names the first) takes
+            // one, so they are all on screen at 80x24.
+            (Some(m), Some(_)) => lines.push(Line::from(clip_marked(m, w))),
+            (Some(m), None) => {
+                for chunk in wrap_words(m, w) {
+                    lines.push(Line::from(chunk));
+                }
             }
+            (None, _) => {}
         }
+        lines.extend(problem_rows(r, w, theme));
         lines
     }
+}
+
+/// Most problems of an answer listed above its body (the body below lists every one).
+const PROBLEM_ROWS: usize = 3;
+
+/// The answer's first problems, one row each (cut to the width), and how many more.
+fn problem_rows(r: &ResponseView, w: usize, theme: &Theme) -> Vec<Line<'static>> {
+    let Some(problems) = &r.problems else {
+        return Vec::new();
+    };
+    let mut rows: Vec<Line<'static>> = problems
+        .lines
+        .iter()
+        .take(PROBLEM_ROWS)
+        .map(|p| {
+            let style = if p.starts_with("error") {
+                theme.error()
+            } else {
+                theme.warn()
+            };
+            // The answer may come from another server: nothing in it acts on the terminal.
+            let p = crate::core::visible::escape_hidden(p);
+            Line::from(Span::styled(clip_marked(&p, w), style))
+        })
+        .collect();
+    let more = problems.lines.len().saturating_sub(PROBLEM_ROWS) + problems.more;
+    if more > 0 {
+        let text = format!("… {more} more problems in the answer below");
+        rows.push(Line::from(Span::styled(clip_marked(&text, w), theme.dim())));
+    }
+    rows
 }
 
 /// Line `i` of the panel (`t`: its text, cut to what can be on screen) wrapped into rows of `w`

@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use crate::core::indexing_body::shown_path;
 use crate::core::traffic::Verdict;
 use crate::core::traffic::{BatchSeen, RequestSeen, Route};
 use crate::core::verify::ReceivedRequest;
@@ -189,6 +190,7 @@ fn summary(r: &RequestSeen) -> Vec<(Kind, String)> {
     for w in &r.warnings {
         out.push((Kind::Warn, format!("warning: {}", escape_hidden(w))));
     }
+    out.extend(body_lines(r));
     if let Some(b) = &r.batch {
         out.push(match &b.endpoint {
             // An older endpoint's request carries fields, not events (docs/events.md E21).
@@ -237,6 +239,61 @@ fn summary(r: &RequestSeen) -> Vec<(Kind, String)> {
         }
     }
     out
+}
+
+/// What is wrong with an indexing body (`docs/indexing-bodies.md`): a problems line, then each
+/// problem with its JSON Pointer.
+fn body_lines(r: &RequestSeen) -> Vec<(Kind, String)> {
+    let Some(b) = &r.body_problems else {
+        return Vec::new();
+    };
+    let kind = if b.errors > 0 {
+        Kind::Error
+    } else {
+        Kind::Warn
+    };
+    let verdict = if b.errors > 0 {
+        "the vendor's SDK would refuse it"
+    } else {
+        "accepted"
+    };
+    let mut out = vec![(
+        kind,
+        format!(
+            "Body problems: {}, {}; {verdict}",
+            counted(b.errors, "error"),
+            counted(b.warnings, "warning")
+        ),
+    )];
+    for p in &b.problems {
+        let kind = if p.get("level").and_then(Value::as_str) == Some("error") {
+            Kind::Error
+        } else {
+            Kind::Warn
+        };
+        let text = |k: &str| p.get(k).and_then(Value::as_str).unwrap_or("");
+        out.push((
+            kind,
+            escape_hidden(&format!(
+                "  {}  {} {}",
+                shown_path(text("fieldPath")),
+                text("code"),
+                text("description")
+            )),
+        ));
+    }
+    if b.problems_omitted > 0 {
+        out.push((
+            Kind::Dim,
+            format!("  … {} more problems (see the answer)", b.problems_omitted),
+        ));
+    }
+    out
+}
+
+/// `1 error`, `2 warnings`.
+fn counted(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 /// The server's signing text: from a mismatch answer as it gave it; for another indexing

@@ -45,10 +45,20 @@ fn served(requests: Vec<axum::http::Request<axum::body::Body>>) -> Vec<RequestSe
 /// A signed demo request: signed for `signed_path`, sent to `sent_path` (a mismatch when they
 /// differ).
 fn signed(signed_path: &str, sent_path: &str) -> axum::http::Request<axum::body::Body> {
+    let body = b"[{\"id\":\"sku-1\",\"type\":\"KLEVU_CMS\"}]";
+    signed_with(signed_path, sent_path, body)
+}
+
+/// [`signed`] with this body.
+fn signed_with(
+    signed_path: &str,
+    sent_path: &str,
+    body: &'static [u8],
+) -> axum::http::Request<axum::body::Body> {
     let spec = crate::core::RequestSpec {
         path: signed_path.to_string(),
         api_key: crate::server::DEMO_API_KEY.to_string(),
-        body: bytes::Bytes::from_static(b"[{\"id\":\"sku-1\",\"type\":\"KLEVU_CMS\"}]"),
+        body: bytes::Bytes::from_static(body),
         ..Default::default()
     };
     let ts = crate::core::time::format_timestamp(chrono::Utc::now());
@@ -168,6 +178,22 @@ fn an_event_batch_lists_its_problems_with_their_paths() {
     t.assert_line("POST /analytics/collect 400");
     t.assert_line("Batch: 1 events");
     t.assert_line(&first_path);
+}
+
+#[test]
+fn an_indexing_body_the_sdk_would_refuse_has_a_problems_line_with_each_pointer() {
+    let body =
+        br#"[{"id":42,"type":"KLEVU_CMS"},{"id":"b","type":"KLEVU_CMS","attributes":{"a-b":1}}]"#;
+    let recs = served(vec![signed_with("/v2/batch", "/v2/batch", body)]);
+    let r = recs[0].clone();
+    assert_eq!(r.status, 400, "{r:?}");
+    let mut t = on_traffic(150, 50);
+    receive(&mut t, r);
+    // The detail lists every problem with its JSON Pointer.
+    t.assert_line("Body problems: 2 errors, 1 warning; the vendor's SDK would refuse it");
+    t.assert_line("/0/id  ID_NOT_STRING ");
+    t.assert_line("/1/attributes/a-b  ATTRIBUTE_NAME_FORMAT ");
+    t.assert_line("/1/attributes/a-b  ATTRIBUTE_UNDEFINED ");
 }
 
 #[test]
