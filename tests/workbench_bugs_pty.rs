@@ -247,7 +247,10 @@ fn a_traffic_record_or_a_diagnose_capture_over_unsaved_edits_asks_first() {
 
     // Traffic: the request just sent, Enter loads it: the question; Esc keeps the edit.
     tui.send(F7);
-    let screen = tui.wait_for("the record", |s| s.contains("PUT /v2/batch 200"));
+    // The record and its detail (the timestamp it was signed with) on the same screen.
+    let screen = tui.wait_for("the record and its detail", |s| {
+        s.contains("PUT /v2/batch 200") && value_after(s, "X-SVC-TIMESTAMP: ").is_some()
+    });
     let ts = value_after(&screen, "X-SVC-TIMESTAMP: ")
         .unwrap()
         .to_string();
