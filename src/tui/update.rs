@@ -100,6 +100,7 @@ impl RoutedEffect for RequestEffect {
             }
             RequestEffect::ResolveKey { id, source } => Command::ResolveKey { id, source },
             RequestEffect::CancelKey(id) => Command::CancelKey(id),
+            RequestEffect::CancelSend(id) => Command::CancelSend(id),
             RequestEffect::Status(s) => return say(app, s),
         }]
     }

@@ -1038,7 +1038,7 @@ fn a_question_mark_typed_at_the_start_of_the_query_is_not_sent_and_the_field_say
     };
     assert_eq!(job.signed.spec().query, "a=1", "signed without the '?'");
     assert!(job.url.ends_with("/v2/batch?a=1"), "{}", job.url);
-    assert!(a.status.ends_with("/v2/batch?a=1…"), "{}", a.status);
+    assert!(a.status.contains("/v2/batch?a=1…"), "{}", a.status);
     // The field keeps what was typed, and says the '?' is not part of the query.
     assert_eq!(a.request.query.text(), "?a=1");
     a.assert_line("?a=1  ⚠ '?' left out");

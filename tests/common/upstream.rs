@@ -82,3 +82,37 @@ pub fn payload_too_large() -> Vec<u8> {
         "{\"status\":413,\"code\":\"PAYLOAD_TOO_LARGE\",\"message\":\"the body is larger than 1048576 bytes\"}",
     )
 }
+
+/// A server that reads a request's head and holds the answer: it says on the first receiver
+/// that a request arrived, then reads until the client closes the connection and says so on
+/// the second (a client that gives up closes it; one that waits never does). Its base URL.
+pub fn holding_upstream() -> (
+    String,
+    std::sync::mpsc::Receiver<()>,
+    std::sync::mpsc::Receiver<()>,
+) {
+    let (arrived_tx, arrived) = std::sync::mpsc::channel();
+    let (closed_tx, closed) = std::sync::mpsc::channel();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for conn in listener.incoming() {
+            let Ok(mut s) = conn else { continue };
+            let (arrived_tx, closed_tx) = (arrived_tx.clone(), closed_tx.clone());
+            std::thread::spawn(move || {
+                let mut head = Vec::new();
+                let mut byte = [0u8; 1];
+                while !head.ends_with(b"\r\n\r\n") && s.read(&mut byte).unwrap_or(0) == 1 {
+                    head.push(byte[0]);
+                }
+                let _ = arrived_tx.send(());
+                // The body, then nothing more until the client closes: 0 bytes read (or an
+                // error) is the connection closed.
+                let mut buf = [0u8; 4096];
+                while s.read(&mut buf).unwrap_or(0) > 0 {}
+                let _ = closed_tx.send(());
+            });
+        }
+    });
+    (url, arrived, closed)
+}

@@ -18,7 +18,7 @@ use super::layout::request_layout;
 use super::message::RequestEffect;
 use super::requests;
 use super::response_pane::PaneTarget;
-use super::send::send;
+use super::send::{cancel_send, send};
 use super::sign::{resign_if, toggle_form, toggle_timestamp};
 use super::state::{Detail, Field, NameAction, Prompt, RequestState, SearchIn};
 use crate::tui::keymap;
@@ -161,6 +161,7 @@ fn request_key(
 pub fn run(req: &mut RequestState, profile: &CurrentProfile, action: Action) -> Vec<RequestEffect> {
     match action {
         Action::Send => return send(req),
+        Action::CancelSend => return cancel_send(req),
         Action::ToggleTimestamp => return toggle_timestamp(req),
         Action::ToggleForm => return toggle_form(req),
         Action::Format => return reformat_body(req, true),

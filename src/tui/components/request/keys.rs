@@ -9,6 +9,8 @@ use crate::tui::keymap::{bind, KeySpec, Kind, Kinded, Table};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
     Send,
+    /// Stop the send in flight (one send at a time).
+    CancelSend,
     ToggleTimestamp,
     /// Standard form <-> the vendor's PHP SDK form (`core::form`).
     ToggleForm,
@@ -57,6 +59,8 @@ impl Kinded for Action {
         use Action::*;
         match self {
             Send => Kind::Send,
+            // Stops what runs, as a pause does (Alt-K is a toggle in the Diagnose view too).
+            CancelSend => Kind::Toggle,
             ToggleTimestamp | RevealKey | ToggleForm => Kind::Toggle,
             Format | Minify | AddRequest | DuplicateRequest | RenameRequest | DeleteRequest
             | MoveRequestUp | MoveRequestDown => Kind::Edit,
@@ -81,6 +85,12 @@ pub const KEYS: Table<Action> = Table::new("request", &[
         &[KeySpec::ctrl('g'), KeySpec::f(9)],
         "send the request",
         "send the request (signed again at send time)",
+    ),
+    bind(
+        Action::CancelSend,
+        &[KeySpec::alt('k')],
+        "cancel the send",
+        "cancel the send in flight: its connection is closed and its answer not waited for (one send at a time: a second Ctrl-G is refused until it ends)",
     ),
     bind(
         Action::ToggleTimestamp,

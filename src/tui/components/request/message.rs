@@ -151,6 +151,8 @@ pub enum RequestEffect {
     },
     /// Stop the key read `id`.
     CancelKey(u64),
+    /// Stop the send `id`: its task is dropped, with its connection.
+    CancelSend(u64),
     /// A sentence for the status line.
     Status(String),
 }

@@ -1,14 +1,26 @@
 //! The send (Ctrl-G): the signed request shown goes as it is (waiting for a signature on its
-//! way), or the reason it cannot; its answer fills the Response or Diff tab.
+//! way), or the reason it cannot; its answer fills the Response or Diff tab. One send at a
+//! time: another Ctrl-G while one is in flight is refused with a sentence naming the cancel key
+//! (Alt-K), which stops it (the runtime drops its connection).
 
 use std::sync::Arc;
 
+use super::keys::{Action, KEYS};
 use super::message::RequestEffect;
 use super::state::{signed_view, Detail, RequestState};
 use crate::tui::effect::SendJob;
 use crate::tui::model::{FormattedBody, ResponseView};
 
 pub(super) fn send(req: &mut RequestState) -> Vec<RequestEffect> {
+    // Never two sends at once: the one in flight is waited for or cancelled; nothing the user
+    // typed meanwhile is touched.
+    if req.pending_send.is_some() {
+        req.status = format!(
+            "not sent: a send is in flight ({} cancels it; your edits are kept)",
+            KEYS.label_of(Action::CancelSend)
+        );
+        return vec![];
+    }
     if req.url.text().trim().is_empty() {
         req.status = "the URL is empty; set the indexing base URL before sending".into();
         return vec![];
@@ -46,7 +58,11 @@ pub(super) fn send(req: &mut RequestState) -> Vec<RequestEffect> {
     req.sending = true;
     let base_url = req.url.text().trim().to_string();
     let url = signed.url(&base_url);
-    req.status = format!("sending {} {url}…", signed.method());
+    req.status = format!(
+        "sending {} {url}… ({} cancels)",
+        signed.method(),
+        KEYS.label_of(Action::CancelSend)
+    );
     vec![RequestEffect::Send(Box::new(SendJob {
         id,
         request_name: Some(req.requests.selected_name().to_string()),
@@ -55,6 +71,30 @@ pub(super) fn send(req: &mut RequestState) -> Vec<RequestEffect> {
         key: req.key(),
         signed,
     }))]
+}
+
+/// Cancel the send in flight (Alt-K, or the palette): the runtime stops it and its answer, if
+/// one still comes, is not shown; a send waiting for its signature does not go.
+pub(super) fn cancel_send(req: &mut RequestState) -> Vec<RequestEffect> {
+    if req.send_when_signed {
+        req.send_when_signed = false;
+        req.status = "send cancelled before it left (it was waiting for the signature)".into();
+        return vec![];
+    }
+    match req.pending_send.take() {
+        Some(id) => {
+            req.sending = false;
+            req.status = format!(
+                "send cancelled: its connection is closed; {} sends again",
+                KEYS.label_of(Action::Send)
+            );
+            vec![RequestEffect::CancelSend(id)]
+        }
+        None => {
+            req.status = "no send in flight to cancel".into();
+            vec![]
+        }
+    }
 }
 
 /// A send finished.
@@ -108,4 +148,72 @@ pub(super) fn on_response_formatted(req: &mut RequestState, id: u64, body: Arc<F
 /// (None until the request is signed).
 pub fn target_url(req: &RequestState) -> Option<String> {
     signed_view(req).map(|s| s.url(req.url.text()))
+}
+
+#[cfg(test)]
+mod tests {
+    use crossterm::event::KeyCode;
+
+    use crate::tui::components::request::{Field, RequestMsg};
+    use crate::tui::effect::Command;
+    use crate::tui::message::Message;
+    use crate::tui::test_util::{plain_response, TestApp};
+
+    /// One send at a time: a second Ctrl-G while one is in flight sends nothing and says how to
+    /// cancel; an edit typed meanwhile stays; Alt-K cancels it (the runtime is asked to stop
+    /// it), a late answer to it is not shown, and the next Ctrl-G sends the edited request.
+    #[test]
+    fn a_second_ctrl_g_during_a_send_is_refused_and_alt_k_cancels_the_send() {
+        let mut t = TestApp::new(120, 40);
+        t.request.query.set("");
+        t.sign_now();
+        let cmds = t.ctrl('g');
+        let Some(Command::Send(job)) = cmds.first() else {
+            panic!("{cmds:?}")
+        };
+        let id = job.id;
+        assert!(t.status.contains("Alt-K cancels"), "{}", t.status);
+        // An edit while it is in flight, then Ctrl-G again: refused, the edit kept.
+        t.request.focus = Field::Query;
+        t.request.normal_mode = false;
+        t.type_str("b=2");
+        t.sign_now();
+        let cmds = t.ctrl('g');
+        assert!(
+            !cmds.iter().any(|c| matches!(c, Command::Send(_))),
+            "{cmds:?}"
+        );
+        assert!(
+            t.status.contains("a send is in flight") && t.status.contains("Alt-K cancels it"),
+            "{}",
+            t.status
+        );
+        assert_eq!(t.request.query.text(), "b=2");
+        assert!(t.request.sending);
+        // Alt-K: the runtime stops that send; the view no longer waits for it.
+        let cmds = t.alt('k');
+        assert!(
+            matches!(cmds.as_slice(), [Command::CancelSend(i)] if *i == id),
+            "{cmds:?}"
+        );
+        assert!(!t.request.sending);
+        assert!(t.status.contains("send cancelled"), "{}", t.status);
+        t.update(Message::Request(RequestMsg::SendDone {
+            id,
+            result: Ok(plain_response(vec!["late".into()])),
+        }));
+        assert!(t.request.response.is_none(), "a cancelled send's answer");
+        // Nothing in flight: Alt-K says so; Ctrl-G sends the edited request.
+        assert!(t.alt('k').is_empty());
+        assert!(t.status.contains("no send in flight"), "{}", t.status);
+        let cmds = t.press(KeyCode::F(9));
+        let Some(Command::Send(job)) = cmds.first() else {
+            panic!("{cmds:?}")
+        };
+        assert_eq!(job.signed.spec().query, "b=2");
+        // The palette has it by name.
+        t.ctrl('k');
+        t.type_str("cancel the send");
+        t.assert_line("cancel the send");
+    }
 }

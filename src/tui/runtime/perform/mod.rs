@@ -47,6 +47,8 @@ pub struct Effects {
     pub session: Option<Session>,
     /// The REST key read under way (its job id) and the flag that stops it.
     key_read: Option<(u64, Arc<AtomicBool>)>,
+    /// The request view's send under way (its job id) and what stops it.
+    send_task: Option<(u64, tokio::task::AbortHandle)>,
 }
 
 impl Effects {
@@ -67,6 +69,7 @@ impl Effects {
             clipboard: None,
             session: None,
             key_read: None,
+            send_task: None,
         }
     }
 
@@ -100,6 +103,7 @@ impl Effects {
             Command::Send(job) => self.send(*job),
             Command::ResolveKey { id, source } => self.resolve_key(id, source),
             Command::CancelKey(id) => self.cancel_key(id),
+            Command::CancelSend(id) => self.cancel_send(id),
             Command::Copy { text, what } => self.copy_text(&text, what),
             Command::ListProfiles => self.list_profiles(),
             Command::LoadProfile(name) => self.load_profile(&name),

@@ -40,7 +40,8 @@ impl Effects {
             timestamp = %job.signed.timestamp(),
             "send started"
         );
-        tokio::spawn(async move {
+        let id = job.id;
+        let task = tokio::spawn(async move {
             let id = job.id;
             let started = std::time::Instant::now();
             let result = send(sender, job, tx.clone()).await;
@@ -59,6 +60,20 @@ impl Effects {
             }
             let _ = tx.send(Message::Request(RequestMsg::SendDone { id, result }));
         });
+        self.send_task = Some((id, task.abort_handle()));
+    }
+
+    /// Stop the send `id` if it is the one under way (Alt-K): its task is aborted, which drops
+    /// the request and closes its connection; no `SendDone` comes.
+    pub(super) fn cancel_send(&mut self, id: u64) {
+        if let Some((running, task)) = self.send_task.take() {
+            if running == id {
+                tracing::debug!(job = id, "send cancelled");
+                task.abort();
+            } else {
+                self.send_task = Some((running, task));
+            }
+        }
     }
 
     /// Read the REST key from `source` on a blocking thread (job `id`); answered with

@@ -1,0 +1,57 @@
+//! One send at a time, in a real terminal at 140x30 (portable-pty read by vt100; wide enough for
+//! the status line to show its sentences whole): the workbench sends to a server on 127.0.0.1
+//! (port 0) that holds its answer; a second Ctrl-G while the first is in flight sends nothing
+//! and says how to cancel; Alt-K cancels, and the server sees the connection closed (the send
+//! really stopped, not only hidden). Every wait is for the fact itself: the server's word that
+//! the request arrived or its connection closed, the screen's text.
+
+// Test code: an unwrap that fails is a failed test, with its message (clippy.toml allows
+// unwrap inside #[test] functions only; this covers the helpers too).
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::upstream::holding_upstream;
+use common::workbench::Home;
+use common::{CTRL_G, WAIT};
+
+const ALT_K: &str = "\x1bk";
+
+#[test]
+fn a_second_ctrl_g_is_refused_while_a_send_is_held_and_alt_k_closes_its_connection() {
+    let (url, arrived, closed) = holding_upstream();
+    let home = Home::new();
+    home.shop_on(&url);
+    let mut tui = home.start(140, 30, &["--profile", "shop"], &[]);
+    tui.wait_for_signature();
+    tui.send(CTRL_G);
+    arrived
+        .recv_timeout(WAIT)
+        .expect("the server received the send");
+    tui.wait_for("the send in flight", |s| s.contains("(Alt-K cancels)"));
+    // Ctrl-G again: refused with the way out; the server gets no second request.
+    tui.send(CTRL_G);
+    tui.wait_for("the refusal", |s| {
+        s.contains("not sent: a send is in flight (Alt-K cancels it")
+    });
+    assert!(
+        arrived.try_recv().is_err(),
+        "a second request reached the server"
+    );
+    // Alt-K: the workbench says so, and the server sees the connection closed.
+    tui.send(ALT_K);
+    tui.wait_for("the cancel", |s| s.contains("send cancelled"));
+    closed
+        .recv_timeout(WAIT)
+        .expect("the cancelled send's connection closed");
+    // The next Ctrl-G sends again.
+    tui.send(CTRL_G);
+    arrived
+        .recv_timeout(WAIT)
+        .expect("the server received the next send");
+    tui.send(ALT_K);
+    closed
+        .recv_timeout(WAIT)
+        .expect("the second cancelled send's connection closed");
+    tui.quit_answering();
+}
