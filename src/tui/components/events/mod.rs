@@ -22,6 +22,9 @@ mod mouse_tests;
 mod parts;
 #[cfg(test)]
 mod persist_tests;
+mod raw;
+mod revision;
+mod saved;
 #[cfg(test)]
 mod screen_tests;
 mod state;

@@ -6,12 +6,10 @@ use ratatui::style::{Modifier, Style};
 use serde_json::Value;
 
 use super::message::SendReport;
-use super::validate::{
-    JobInput, ValidateJob, Validated, INLINE_VALIDATE_ITEMS, INLINE_VALIDATE_LINES,
-};
+use super::validate::INLINE_VALIDATE_ITEMS;
 use crate::core::events::{
-    self as ev, draft_from_value, form_batch, ItemDraft, ItemRest, ListDraft, Problem, Unshown,
-    KNOWN_LIST_LOGICS, KNOWN_PAGE_TYPES, PAGE_TYPE_TAG,
+    self as ev, form_batch, ItemDraft, ItemRest, ListDraft, Problem, Unshown, KNOWN_LIST_LOGICS,
+    KNOWN_PAGE_TYPES, PAGE_TYPE_TAG,
 };
 use crate::tui::widgets::body_editor::BodyEditor;
 use crate::tui::widgets::list::ListState;
@@ -353,36 +351,6 @@ impl EventsState {
         state
     }
 
-    /// Whether the batch or the analytics URL differs from what the profile holds (asked
-    /// about before quitting or loading another profile; saved with the profile).
-    /// The batch's revision: changes with every edit of the form, the items or the raw text.
-    pub fn rev(&self) -> u64 {
-        self.rev
-    }
-
-    pub fn unsaved(&self) -> bool {
-        self.batch_unsaved() || self.url_unsaved()
-    }
-
-    /// Whether the batch differs from the one the profile holds (a load into the view would
-    /// replace it).
-    pub fn batch_unsaved(&self) -> bool {
-        self.rev != self.saved_rev
-    }
-
-    fn url_unsaved(&self) -> bool {
-        self.analytics_url.text().trim() != self.saved_url.trim()
-    }
-
-    /// The batch and the analytics URL as the profile now holds them (loaded with it, or just
-    /// saved to it).
-    pub fn mark_saved(&mut self) {
-        self.saved_rev = self.rev;
-        self.saving_rev = None;
-        self.saved_url = self.analytics_url.text().to_string();
-        self.saving_url = None;
-    }
-
     /// The starter batch in place of an edited one whose edits a profile load discarded, when
     /// the profile loaded holds no batch of its own: kept, the other profile's edits were
     /// shown (and saved by the next save) as this one's.
@@ -398,104 +366,6 @@ impl EventsState {
         self.response = None;
         self.sent_rev = None;
     }
-
-    /// The analytics URL to save with the profile when it was edited (the save under way
-    /// carries it).
-    pub fn url_to_save(&mut self) -> Option<String> {
-        if !self.url_unsaved() {
-            self.saving_url = None;
-            return None;
-        }
-        let url = self.analytics_url.text().trim().to_string();
-        self.saving_url = Some(url.clone());
-        Some(url)
-    }
-
-    /// The batch text to save with the profile when it has unsaved edits (the save under way
-    /// carries this revision).
-    pub fn batch_to_save(&mut self) -> Option<String> {
-        if !self.batch_unsaved() {
-            self.saving_rev = None;
-            return None;
-        }
-        self.ensure_current();
-        self.saving_rev = Some(self.rev);
-        Some(self.preview.clone())
-    }
-
-    /// The profile save finished: a batch it carried is the profile's now.
-    pub fn on_profile_saved(&mut self, ok: bool) {
-        if let (true, Some(rev)) = (ok, self.saving_rev) {
-            self.saved_rev = rev;
-        }
-        if let (true, Some(url)) = (ok, self.saving_url.take()) {
-            self.saved_url = url;
-        }
-        self.saving_rev = None;
-        self.saving_url = None;
-    }
-
-    /// True while the preview and problems on screen are older than the form.
-    pub fn validating(&self) -> bool {
-        self.shown_rev != self.rev
-    }
-
-    /// A job for the current revision.
-    pub fn validate_job(&self) -> ValidateJob {
-        let input = match (self.mode, &self.exact) {
-            // Loaded and not edited since: the bytes as loaded, not the form's rendering of
-            // them (the same problems as `signscope events validate` on the file).
-            (Mode::Form, Some((rev, bytes))) if *rev == self.rev => {
-                JobInput::Raw(std::sync::Arc::clone(bytes))
-            }
-            (Mode::Form, _) if self.order => JobInput::Order(Box::new(self.draft.clone())),
-            (Mode::Form, _) => JobInput::Form(Box::new((self.draft.clone(), self.extras.clone()))),
-            (Mode::Raw, _) => JobInput::Raw(std::sync::Arc::clone(self.raw.bytes())),
-        };
-        ValidateJob {
-            rev: self.rev,
-            input,
-        }
-    }
-
-    /// Show a validation result if it is for the current revision; a stale one is dropped
-    /// (returns false).
-    pub(super) fn apply(&mut self, v: Validated) -> bool {
-        if v.rev != self.rev {
-            return false;
-        }
-        self.preview = v.preview;
-        self.preview_events = v.events;
-        self.preview_lines = v.lines;
-        self.problems = v.problems;
-        self.omitted = v.omitted;
-        self.problem_sel = self.problem_sel.min(self.problems.len().saturating_sub(1));
-        self.preview_scroll = self.preview_scroll.min(self.max_preview_scroll());
-        self.shown_rev = v.rev;
-        true
-    }
-
-    /// Validate now if what is shown is stale (before sending, copying or saving the text,
-    /// which must be the current batch).
-    pub(super) fn ensure_current(&mut self) {
-        if self.validating() {
-            let v = self.validate_job().run();
-            self.requested = self.rev;
-            self.apply(v);
-        }
-    }
-
-    /// Whether the current revision is small enough to validate inside `update`.
-    pub(super) fn validate_inline(&self) -> bool {
-        match self.mode {
-            Mode::Form => self.draft.items.len() <= self.inline_max_items,
-            Mode::Raw => {
-                self.raw.line_count()
-                    <= INLINE_VALIDATE_LINES.min(self.inline_max_items.saturating_mul(12))
-            }
-        }
-    }
-
     /// The member of the batch a field writes, as the flat shape names it (none: the URL is
     /// not in the batch).
     pub(super) fn field_member(field: Field) -> Option<&'static str> {
@@ -719,69 +589,6 @@ impl EventsState {
         );
     }
 
-    pub(super) fn enter_raw(&mut self) {
-        self.ensure_current();
-        let text = self.preview.clone();
-        self.raw = BodyEditor::new(&text);
-        self.mode = Mode::Raw;
-        self.set_focus(Focus::Raw);
-        self.refresh();
-    }
-
-    /// Back to the form; refused (nothing lost) when the raw text is not a JSON array.
-    pub(super) fn leave_raw(&mut self) -> Result<(), String> {
-        let value: Value = serde_json::from_str(self.raw.text()).map_err(|e| {
-            format!(
-                "The raw JSON does not parse (line {} column {}); fix it before going back to the form.",
-                e.line(),
-                e.column()
-            )
-        })?;
-        let (draft, extras) = draft_from_value(&value).map_err(|e| e.to_string())?;
-        self.raw_why = None;
-        self.mode = Mode::Form;
-        self.focus = Focus::Field(Field::ListId);
-        self.set_draft(draft, extras);
-        Ok(())
-    }
-
-    /// Load a batch from JSON text: into the form, keeping the exact bytes as what is validated
-    /// and sent until the first edit; into the raw editor when the form cannot hold it (not a
-    /// batch the form knows, or a member written twice, which a form has one cell for), so
-    /// nothing is lost or rewritten.
-    pub(super) fn load_text(&mut self, text: &str) -> String {
-        let parsed = serde_json::from_str::<Value>(text)
-            .map_err(|e| format!("line {} column {}: {e}", e.line(), e.column()))
-            .and_then(|v| draft_from_value(&v).map_err(|e| e.to_string()))
-            .and_then(|form| match duplicate_member(text) {
-                Some(path) => Err(format!(
-                    "{path} is written twice, and the form has one cell for it"
-                )),
-                None => Ok(form),
-            });
-        match parsed {
-            Ok((draft, extras)) => {
-                self.mode = Mode::Form;
-                if !matches!(self.focus, Focus::Field(_) | Focus::Items | Focus::Problems) {
-                    self.focus = Focus::Field(Field::ListId);
-                }
-                self.set_draft(draft, extras);
-                self.exact = Some((self.rev, std::sync::Arc::new(text.as_bytes().to_vec())));
-                self.raw_why = None;
-                "Batch loaded into the form.".into()
-            }
-            Err(why) => {
-                self.raw = BodyEditor::new(text);
-                self.mode = Mode::Raw;
-                self.set_focus(Focus::Raw);
-                self.refresh();
-                let said = format!("Loaded as raw JSON (the form cannot show it: {why}).");
-                self.raw_why = Some(why);
-                said
-            }
-        }
-    }
-
     /// The user typed `text` into the selected cell: it is what that member says from now on
     /// (a value kept as read for it is dropped).
     pub(super) fn commit_cell(&mut self, text: &str) {
@@ -832,16 +639,6 @@ impl EventsState {
         }
         String::new()
     }
-}
-
-/// The path of the first member written twice in one object of `text`, if any (as
-/// `signscope events validate` reports it).
-fn duplicate_member(text: &str) -> Option<String> {
-    ev::validate_bytes(text.as_bytes())
-        .problems
-        .into_iter()
-        .find(|p| p.code == ev::codes::DUPLICATE_FIELD)
-        .map(|p| p.path)
 }
 
 pub(super) enum Target {
