@@ -675,3 +675,96 @@ fn check_and_verify_name_what_is_wrong_with_an_indexing_body() {
     assert_eq!(v["code"], "VALIDATION_ERROR");
     assert_eq!(v["body"]["problems"][0]["code"], "ID_NOT_STRING", "{v}");
 }
+
+/// `check` judges a click against the views before it in the capture (`docs/events.md` rule
+/// E25), whatever the threads: the collector requests with recommendation events are judged
+/// one at a time in the capture's order, so every run, in any window, gives the same verdicts;
+/// and the 2022 release's swapped names are named (rule E26).
+#[test]
+fn a_captures_clicks_are_judged_against_its_earlier_views_the_same_every_run() {
+    let vendor = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/vendor");
+    let read = |p: &str| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(vendor.join(p)).unwrap()).unwrap()
+    };
+    let (view, click) = (
+        read("klevu-core-2.0.10/view.json"),
+        read("klevu-core-2.0.10/click.json"),
+    );
+    let of_list = |batch: &Value, list: usize| {
+        let mut b = batch.clone();
+        b[0]["event_list_id"] = Value::from(format!("list-{list}"));
+        b.to_string()
+    };
+    let url = "https://stats.ksearchnet.com/analytics/collect";
+    let post = |text: String| serde_json::json!({"mimeType": "application/json", "text": text});
+    let mut entries = Vec::new();
+    // The click of list 0 comes before any view of it: no impression.
+    entries.push(entry(url, post(of_list(&click, 0))));
+    for list in 0..40 {
+        entries.push(entry(url, post(of_list(&view, list))));
+        if list > 0 {
+            entries.push(entry(url, post(of_list(&click, list - 1))));
+        }
+    }
+    entries.push(entry(
+        url,
+        post(read("swapped-names-2022/render.json").to_string()),
+    ));
+    entries.push(entry(
+        url,
+        post(read("swapped-names-2022/click.json").to_string()),
+    ));
+    let har = serde_json::json!({"log": {"version": "1.2", "creator": {"name": "x", "version": "1"}, "entries": entries}});
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("clicks.har");
+    std::fs::write(&path, har.to_string()).unwrap();
+    let opts = CaptureOptions {
+        keys: JudgeKeys::default(),
+        hosts: vec![],
+        accept_forms: vec![],
+        now: chrono::DateTime::parse_from_rfc3339("2026-11-25T22:00:00Z")
+            .unwrap()
+            .into(),
+    };
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let run = |window: Option<usize>| -> Vec<String> {
+        let mut items = Vec::new();
+        let mut each = |item: Item| {
+            items.push(shown(&item));
+            Ok(())
+        };
+        match window {
+            Some(w) => judge_file_in_windows(&path, &opts, rt.handle(), w, &mut each),
+            None => judge_file(&path, &opts, rt.handle(), &mut each),
+        }
+        .unwrap();
+        items
+    };
+    let one = run(Some(1));
+    assert_eq!(one.len(), entries.len());
+    let not_viewed: Vec<usize> = one
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.contains("LIST_NOT_VIEWED"))
+        .map(|(i, _)| i)
+        .collect();
+    // Only the click sent before its list's view, and the swapped release's "select" of the
+    // whole list (no view before it either), have no impression.
+    assert_eq!(not_viewed, [0, entries.len() - 2], "{one:#?}");
+    assert!(
+        one[entries.len() - 1].contains("EVENT_NAMES_SWAPPED"),
+        "{}",
+        one[entries.len() - 1]
+    );
+    for run_no in 0..3 {
+        for window in [None, Some(7), Some(2)] {
+            let items = run(window);
+            for (i, (a, b)) in one.iter().zip(&items).enumerate() {
+                assert_eq!(a, b, "run {run_no}, window {window:?}: item {i} differs");
+            }
+        }
+    }
+}

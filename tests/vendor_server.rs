@@ -461,3 +461,65 @@ async fn the_header_prefix_belongs_to_the_account() {
     assert_eq!(status, 200, "{v}");
     server.shutdown().await;
 }
+
+fn vendor_file(path: &str) -> String {
+    std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/vendor")
+            .join(path),
+    )
+    .unwrap()
+}
+
+fn warning_codes(v: &serde_json::Value) -> Vec<String> {
+    // A 200 lists its warnings in `warnings`, a 400 every problem in `problems`.
+    ["warnings", "problems"]
+        .iter()
+        .filter_map(|k| v[*k].as_array())
+        .flatten()
+        .map(|w| w["code"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// A click comes in its own request after its list's view (`docs/events.md` rule E25): the
+/// server places it against that view; and the 2022 release's two requests are named as the
+/// names swapped (rule E26).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_click_after_its_view_is_not_warned_and_the_2022_swap_is_named() {
+    let server = start_at_t0().await;
+    let base = server.url();
+    let c = client();
+    // Alone, as the first request, the click has no impression.
+    let click = vendor_file("klevu-core-5.2.2/click.json");
+    let (status, v) = collect(&c, &base, &click).await;
+    assert_eq!(status, 200, "{v}");
+    assert!(
+        warning_codes(&v).contains(&"LIST_NOT_VIEWED".to_string()),
+        "{v}"
+    );
+    // After the view the SDK sent when the list rendered, the same click is placed.
+    let (status, v) = collect(&c, &base, &vendor_file("klevu-core-5.2.2/view.json")).await;
+    assert_eq!(status, 200, "{v}");
+    let (status, v) = collect(&c, &base, &click).await;
+    assert_eq!(status, 200, "{v}");
+    let codes = warning_codes(&v);
+    assert!(!codes.iter().any(|c| c.ends_with("NOT_VIEWED")), "{v}");
+
+    // The 2022 release: the rendered list as a select, then the click as a view.
+    let (_, v) = collect(&c, &base, &vendor_file("swapped-names-2022/render.json")).await;
+    assert!(
+        warning_codes(&v).contains(&"SELECT_ITEMS".to_string()),
+        "{v}"
+    );
+    let (status, v) = collect(&c, &base, &vendor_file("swapped-names-2022/click.json")).await;
+    assert_eq!(status, 200, "{v}");
+    let swapped: Vec<&serde_json::Value> = v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["code"] == "EVENT_NAMES_SWAPPED")
+        .collect();
+    assert_eq!(swapped.len(), 1, "{v}");
+    assert_eq!(swapped[0]["fieldPath"], "/0/event", "{v}");
+    server.shutdown().await;
+}

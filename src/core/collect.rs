@@ -11,6 +11,9 @@
 
 use serde_json::{json, Map, Value};
 
+mod views;
+pub use views::{ViewMemory, MAX_CLIENTS, MAX_ID_BYTES, MAX_ITEMS, MAX_LIST_ITEMS};
+
 use super::events::{
     codes, identity, problem_value, validate_bytes, IdNames, Identity, Level, Omitted, Report,
 };
@@ -91,6 +94,31 @@ pub fn judge(req: &ReceivedRequest) -> Option<Judgement> {
         Endpoint::Collect => judge_collect(req),
         Endpoint::Older(name) => judge_older(req, name),
     })
+}
+
+/// A batch's judgement with the views its clients sent before (`docs/events.md` rule E25):
+/// [`ViewMemory::judge`] on its events (`client` is the request's address, for an event that
+/// names no session or IP), the answer made again when that changed its problems. The memory
+/// is read and updated in the order requests are handed in.
+pub fn judge_with_views(j: Judgement, views: &mut ViewMemory, client: &str) -> Judgement {
+    let mut j = j;
+    let changed = match j
+        .parsed
+        .as_ref()
+        .filter(|_| j.endpoint == Endpoint::Collect)
+    {
+        Some(batch) => views.judge(batch, client, &mut j.problems, &mut j.omitted),
+        None => false,
+    };
+    if !changed {
+        return j;
+    }
+    let report = Report {
+        problems: Vec::new(),
+        events: j.events,
+        omitted: j.omitted,
+    };
+    batch_judgement(j.problems, report, j.parsed)
 }
 
 fn content_type(req: &ReceivedRequest) -> Option<String> {

@@ -25,7 +25,7 @@ use bytes::Bytes;
 use serde_json::Value;
 use tower_http::cors::{AllowHeaders, AllowMethods, AllowOrigin, CorsLayer};
 
-use crate::core::collect::{event_index, judge, Endpoint, Judgement};
+use crate::core::collect::{event_index, judge, judge_with_views, Endpoint, Judgement};
 use crate::core::events::{list_id_of, problem_value, MAX_LISTED_PROBLEMS};
 use crate::core::time::format_timestamp;
 use crate::core::verify::ReceivedRequest;
@@ -116,7 +116,18 @@ pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
             .collect(),
         body: body.clone(),
     };
-    let judged = match tokio::task::spawn_blocking(move || judge(&received)).await {
+    let client = parts
+        .extensions
+        .get::<ClientAddr>()
+        .map(|c| c.0.to_string())
+        .unwrap_or_default();
+    let views = st.views.clone();
+    let judged = move || {
+        let j = judge(&received)?;
+        let mut views = views.lock().unwrap_or_else(|e| e.into_inner());
+        Some(judge_with_views(j, &mut views, &client))
+    };
+    let judged = match tokio::task::spawn_blocking(judged).await {
         Ok(j) => j,
         Err(e) => std::panic::resume_unwind(e.into_panic()),
     };
@@ -201,6 +212,11 @@ fn received_record(
         answered: Default::default(),
     }
 }
+
+/// The address a request came from (set by the server on every request it reads from a
+/// socket; a capture judged offline has none).
+#[derive(Clone, Copy, Debug)]
+pub struct ClientAddr(pub std::net::IpAddr);
 
 /// The request's test id (`X-Signscope-Test` or the `signscope_test` cookie).
 fn test_id_of(headers: &axum::http::HeaderMap) -> Option<String> {

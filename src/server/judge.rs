@@ -36,16 +36,25 @@ pub fn judged_route(path: &str) -> bool {
     matches!(Route::of(path), Route::Indexing | Route::Collect)
 }
 
-/// Whether judging this request changes what later ones are judged against: `PUT` and
-/// `DELETE /v2/attributes/{name}` (a record using an attribute no one put is warned about).
-/// Judging in parallel waits for every request before such a one, and it for the ones after.
+/// Whether judging this request changes what later ones are judged against (or depends on
+/// what earlier ones changed): `PUT` and `DELETE /v2/attributes/{name}` (a record using an
+/// attribute no one put is warned about), and a collector request with recommendation events
+/// (a click is judged against the views before it, `docs/events.md` rule E25). Judging in
+/// parallel waits for every request before such a one, and it for the ones after, so these
+/// are judged one at a time in the capture's order.
 pub fn changes_later_judgements(req: &ReceivedRequest) -> bool {
-    Route::of(&req.path) == Route::Indexing
-        && matches!(
+    match Route::of(&req.path) {
+        Route::Indexing => matches!(
             Operation::of(&req.method, &req.path),
             Operation::PutAttribute(_) | Operation::DeleteAttribute(_)
-        )
+        ),
+        Route::Collect => req.body.windows(RECS.len()).any(|w| w == RECS),
+        _ => false,
+    }
 }
+
+/// What every recommendation event's name ends with (`view_recs_list`, `select_recs_list`).
+const RECS: &[u8] = b"_recs_list";
 
 /// The REST keys a capture is verified with.
 #[derive(Clone, Debug, Default)]
@@ -76,6 +85,8 @@ pub struct OfflineJudge {
     /// The attributes every account has put, shared by every instance and every sibling (as
     /// the real server keeps them per account, whatever the prefix).
     attributes: Arc<Attributes>,
+    /// The recommendation views seen so far, shared the same way (`docs/events.md` rule E25).
+    views: Arc<std::sync::Mutex<crate::core::collect::ViewMemory>>,
 }
 
 impl OfflineJudge {
@@ -87,6 +98,7 @@ impl OfflineJudge {
             keys,
             instances: HashMap::new(),
             attributes: Arc::default(),
+            views: Arc::default(),
         }
     }
 
@@ -98,6 +110,7 @@ impl OfflineJudge {
             keys: self.keys.clone(),
             instances: HashMap::new(),
             attributes: self.attributes.clone(),
+            views: self.views.clone(),
         }
     }
 
@@ -121,6 +134,7 @@ impl OfflineJudge {
             config.unverified_route = false;
             let mut state = AppState::new(config);
             state.attributes = self.attributes.clone();
+            state.views = self.views.clone();
             let (_, _, records) = state.stream.subscribe(None);
             let router = super::app(state);
             self.instances.insert(

@@ -76,6 +76,9 @@ pub struct AppState {
     pub body_budget: body::BodyBudget,
     /// The indexing attributes each account has put (`PUT /v2/attributes/{name}`).
     pub attributes: Arc<operations::Attributes>,
+    /// The recommendation views each client sent, to judge its later clicks against
+    /// (`docs/events.md` rule E25; bounded, `core::collect::ViewMemory`).
+    pub views: Arc<std::sync::Mutex<crate::core::collect::ViewMemory>>,
     /// Permits for signature diagnoses (see [`ServerConfig::max_diagnoses`]).
     pub diagnoses: Arc<tokio::sync::Semaphore>,
     /// Permits for hashing and checking large bodies on the blocking pool, one per core: a
@@ -133,6 +136,7 @@ impl AppState {
             stream,
             body_budget,
             attributes: Arc::default(),
+            views: Arc::default(),
             diagnoses: Arc::new(tokio::sync::Semaphore::new(config.max_diagnoses)),
             hashing: Arc::new(tokio::sync::Semaphore::new(
                 std::thread::available_parallelism().map_or(1, usize::from),
@@ -495,7 +499,7 @@ async fn accept_loop(
         tokio::select! {
             _ = &mut stop => break,
             accepted = listener.accept() => match accepted {
-                Ok((stream, _peer)) => {
+                Ok((stream, peer)) => {
                     let _ = stream.set_nodelay(true);
                     let stream = conn::StallGuard::new(stream, config.write_stall_timeout);
                     if !conns.make_room(limit) {
@@ -503,7 +507,7 @@ async fn accept_loop(
                         continue;
                     }
                     let place = conns.register();
-                    let service = TowerToHyperService::new(counted(router.clone(), place.busy.clone()));
+                    let service = TowerToHyperService::new(counted(router.clone(), place.busy.clone(), peer));
                     let conn = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
                     tokio::spawn(async move {
                         // A client that misbehaves only ends its own connection; an idle one
@@ -544,6 +548,7 @@ fn http1_builder(config: &ServerConfig) -> hyper::server::conn::http1::Builder {
 fn counted(
     router: Router,
     busy: Arc<std::sync::atomic::AtomicUsize>,
+    peer: SocketAddr,
 ) -> impl tower::Service<
     hyper::Request<hyper::body::Incoming>,
     Response = Response,
@@ -552,7 +557,10 @@ fn counted(
 > + Clone {
     use http_body_util::BodyExt;
     use tower::ServiceExt;
-    tower::service_fn(move |req: hyper::Request<hyper::body::Incoming>| {
+    tower::service_fn(move |mut req: hyper::Request<hyper::body::Incoming>| {
+        // The collector tells clients apart by it when their events name no session or IP.
+        req.extensions_mut()
+            .insert(collector::ClientAddr(peer.ip()));
         let in_flight = connections::InFlight::enter(&busy);
         let router = router.clone();
         async move {

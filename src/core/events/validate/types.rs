@@ -65,6 +65,9 @@ pub mod codes {
     pub const ITEM_NOT_VIEWED: &str = "ITEM_NOT_VIEWED";
     /// A `select_recs_list` event carries more than the one clicked item (warning).
     pub const SELECT_ITEMS: &str = "SELECT_ITEMS";
+    /// A `view_recs_list` carries one item of a list its client sent whole as a
+    /// `select_recs_list`: the two names swapped (`docs/events.md` rule E26; warning).
+    pub const EVENT_NAMES_SWAPPED: &str = "EVENT_NAMES_SWAPPED";
     /// `item_variant_id` is the whole `item_id`, which is itself `group-SUFFIX` (warning: the
     /// variant id is probably SUFFIX).
     pub const VARIANT_ID: &str = "VARIANT_ID";
