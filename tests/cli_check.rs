@@ -493,20 +493,11 @@ fn shown(item: &Item) -> String {
     }
 }
 
-/// `check` judges on every core (`docs/har.md` H7); what it hands on is what one judge, one
-/// request after the other, hands on: every item in the capture's order with the same verdict,
-/// the account's attributes listed after one was put or deleted included (those definitions
-/// change what later requests are answered, so they are judged between the others).
-#[test]
-fn judging_on_every_core_hands_on_what_one_judge_in_order_would() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("mixed.har");
-    sdk_har::write_sdk_har(&path, 300, 40, sdk_har::Mix::Everything);
+/// `judge_file` (or, with a window, `judge_file_in_windows`) of `path` with `keys` at a fixed
+/// time: the totals and each item as [`shown`].
+fn judged_in(path: &Path, keys: JudgeKeys, window: Option<usize>) -> (Totals, Vec<String>) {
     let opts = CaptureOptions {
-        keys: JudgeKeys {
-            default: Some(Secret::new(sdk_har::SDK_REST)),
-            ..JudgeKeys::default()
-        },
+        keys,
         hosts: vec![],
         accept_forms: vec![],
         now: chrono::DateTime::parse_from_rfc3339("2026-11-25T22:00:00Z")
@@ -517,19 +508,33 @@ fn judging_on_every_core_hands_on_what_one_judge_in_order_would() {
         .enable_all()
         .build()
         .unwrap();
-    let run = |window: Option<usize>| -> (Totals, Vec<String>) {
-        let mut items = Vec::new();
-        let mut each = |item: Item| {
-            items.push(shown(&item));
-            Ok(())
-        };
-        let outcome = match window {
-            Some(w) => judge_file_in_windows(&path, &opts, rt.handle(), w, &mut each),
-            None => judge_file(&path, &opts, rt.handle(), &mut each),
-        }
-        .unwrap();
-        (outcome.totals, items)
+    let mut items = Vec::new();
+    let mut each = |item: Item| {
+        items.push(shown(&item));
+        Ok(())
     };
+    let outcome = match window {
+        Some(w) => judge_file_in_windows(path, &opts, rt.handle(), w, &mut each),
+        None => judge_file(path, &opts, rt.handle(), &mut each),
+    }
+    .unwrap();
+    (outcome.totals, items)
+}
+
+/// `check` judges on every core (`docs/har.md` H7); what it hands on is what one judge, one
+/// request after the other, hands on: every item in the capture's order with the same verdict,
+/// the account's attributes listed after one was put or deleted included (those definitions
+/// change what later requests are answered, so they are judged between the others).
+#[test]
+fn judging_on_every_core_hands_on_what_one_judge_in_order_would() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mixed.har");
+    sdk_har::write_sdk_har(&path, 300, 40, sdk_har::Mix::Everything);
+    let keys = JudgeKeys {
+        default: Some(Secret::new(sdk_har::SDK_REST)),
+        ..JudgeKeys::default()
+    };
+    let run = |window: Option<usize>| judged_in(&path, keys.clone(), window);
     let (one_totals, one) = run(Some(1));
     assert_eq!(one.len(), 300);
     // The capture is what the test says it is: mismatches, and lists of the account's
@@ -718,31 +723,7 @@ fn a_captures_clicks_are_judged_against_its_earlier_views_the_same_every_run() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("clicks.har");
     std::fs::write(&path, har.to_string()).unwrap();
-    let opts = CaptureOptions {
-        keys: JudgeKeys::default(),
-        hosts: vec![],
-        accept_forms: vec![],
-        now: chrono::DateTime::parse_from_rfc3339("2026-11-25T22:00:00Z")
-            .unwrap()
-            .into(),
-    };
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let run = |window: Option<usize>| -> Vec<String> {
-        let mut items = Vec::new();
-        let mut each = |item: Item| {
-            items.push(shown(&item));
-            Ok(())
-        };
-        match window {
-            Some(w) => judge_file_in_windows(&path, &opts, rt.handle(), w, &mut each),
-            None => judge_file(&path, &opts, rt.handle(), &mut each),
-        }
-        .unwrap();
-        items
-    };
+    let run = |window: Option<usize>| judged_in(&path, JudgeKeys::default(), window).1;
     let one = run(Some(1));
     assert_eq!(one.len(), entries.len());
     let not_viewed: Vec<usize> = one
