@@ -1,7 +1,7 @@
 //! One send at a time, in a real terminal at 140x30 (portable-pty read by vt100; wide enough for
 //! the status line to show its sentences whole): the workbench sends to a server on 127.0.0.1
 //! (port 0) that holds its answer; a second Ctrl-G while the first is in flight sends nothing
-//! and says how to cancel; Alt-K cancels, and the server sees the connection closed (the send
+//! and says how to cancel; Alt-G cancels, and the server sees the connection closed (the send
 //! really stopped, not only hidden). Every wait is for the fact itself: the server's word that
 //! the request arrived or its connection closed, the screen's text.
 
@@ -15,7 +15,7 @@ use common::upstream::holding_upstream;
 use common::workbench::Home;
 use common::{CTRL_G, WAIT};
 
-const ALT_K: &str = "\x1bk";
+const ALT_G: &str = "\x1bg";
 
 #[test]
 fn a_second_ctrl_g_is_refused_while_a_send_is_held_and_alt_k_closes_its_connection() {
@@ -28,18 +28,18 @@ fn a_second_ctrl_g_is_refused_while_a_send_is_held_and_alt_k_closes_its_connecti
     arrived
         .recv_timeout(WAIT)
         .expect("the server received the send");
-    tui.wait_for("the send in flight", |s| s.contains("(Alt-K cancels)"));
+    tui.wait_for("the send in flight", |s| s.contains("(Alt-G cancels)"));
     // Ctrl-G again: refused with the way out; the server gets no second request.
     tui.send(CTRL_G);
     tui.wait_for("the refusal", |s| {
-        s.contains("not sent: a send is in flight (Alt-K cancels it")
+        s.contains("not sent: a send is in flight (Alt-G cancels it")
     });
     assert!(
         arrived.try_recv().is_err(),
         "a second request reached the server"
     );
-    // Alt-K: the workbench says so, and the server sees the connection closed.
-    tui.send(ALT_K);
+    // Alt-G: the workbench says so, and the server sees the connection closed.
+    tui.send(ALT_G);
     tui.wait_for("the cancel", |s| s.contains("send cancelled"));
     closed
         .recv_timeout(WAIT)
@@ -49,7 +49,7 @@ fn a_second_ctrl_g_is_refused_while_a_send_is_held_and_alt_k_closes_its_connecti
     arrived
         .recv_timeout(WAIT)
         .expect("the server received the next send");
-    tui.send(ALT_K);
+    tui.send(ALT_G);
     closed
         .recv_timeout(WAIT)
         .expect("the second cancelled send's connection closed");

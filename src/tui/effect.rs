@@ -105,7 +105,7 @@ pub enum Command {
     },
     /// Stop the key read `id` (Esc): a command still running is killed.
     CancelKey(u64),
-    /// Stop the send `id` (Alt-K): its task is aborted, which closes its connection.
+    /// Stop the send `id` (Alt-G): its task is aborted, which closes its connection.
     CancelSend(u64),
     /// Follow the live stream of the server at this base URL for the traffic view.
     FollowTraffic(String),

@@ -23,7 +23,7 @@ fn a_rebound_action_runs_from_its_new_key_and_help_footer_and_palette_say_it() {
     assert!(!sends(&t.press(KeyCode::F(9))), "nor F9");
     assert!(sends(&t.ctrl('e')), "Ctrl-E sends");
     // One send at a time: that one is cancelled before the next key sends.
-    t.alt('k');
+    t.alt('g');
     assert!(sends(&t.press(KeyCode::F(10))), "F10 sends");
     // The footer (the row above the status line) says the new keys.
     let footer = t.lines()[28].clone();

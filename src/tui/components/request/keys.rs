@@ -59,7 +59,7 @@ impl Kinded for Action {
         use Action::*;
         match self {
             Send => Kind::Send,
-            // Stops what runs, as a pause does (Alt-K is a toggle in the Diagnose view too).
+            // Stops what runs, as a pause does.
             CancelSend => Kind::Toggle,
             ToggleTimestamp | RevealKey | ToggleForm => Kind::Toggle,
             Format | Minify | AddRequest | DuplicateRequest | RenameRequest | DeleteRequest
@@ -88,7 +88,7 @@ pub const KEYS: Table<Action> = Table::new("request", &[
     ),
     bind(
         Action::CancelSend,
-        &[KeySpec::alt('k')],
+        &[KeySpec::alt('g')],
         "cancel the send",
         "cancel the send in flight: its connection is closed and its answer not waited for (one send at a time: a second Ctrl-G is refused until it ends)",
     ),

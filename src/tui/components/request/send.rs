@@ -1,7 +1,7 @@
 //! The send (Ctrl-G): the signed request shown goes as it is (waiting for a signature on its
 //! way), or the reason it cannot; its answer fills the Response or Diff tab. One send at a
 //! time: another Ctrl-G while one is in flight is refused with a sentence naming the cancel key
-//! (Alt-K), which stops it (the runtime drops its connection).
+//! (Alt-G), which stops it (the runtime drops its connection).
 
 use std::sync::Arc;
 
@@ -73,7 +73,7 @@ pub(super) fn send(req: &mut RequestState) -> Vec<RequestEffect> {
     }))]
 }
 
-/// Cancel the send in flight (Alt-K, or the palette): the runtime stops it and its answer, if
+/// Cancel the send in flight (Alt-G, or the palette): the runtime stops it and its answer, if
 /// one still comes, is not shown; a send waiting for its signature does not go.
 pub(super) fn cancel_send(req: &mut RequestState) -> Vec<RequestEffect> {
     if req.send_when_signed {
@@ -160,7 +160,7 @@ mod tests {
     use crate::tui::test_util::{plain_response, TestApp};
 
     /// One send at a time: a second Ctrl-G while one is in flight sends nothing and says how to
-    /// cancel; an edit typed meanwhile stays; Alt-K cancels it (the runtime is asked to stop
+    /// cancel; an edit typed meanwhile stays; Alt-G cancels it (the runtime is asked to stop
     /// it), a late answer to it is not shown, and the next Ctrl-G sends the edited request.
     #[test]
     fn a_second_ctrl_g_during_a_send_is_refused_and_alt_k_cancels_the_send() {
@@ -172,7 +172,7 @@ mod tests {
             panic!("{cmds:?}")
         };
         let id = job.id;
-        assert!(t.status.contains("Alt-K cancels"), "{}", t.status);
+        assert!(t.status.contains("Alt-G cancels"), "{}", t.status);
         // An edit while it is in flight, then Ctrl-G again: refused, the edit kept.
         t.request.focus = Field::Query;
         t.request.normal_mode = false;
@@ -184,14 +184,14 @@ mod tests {
             "{cmds:?}"
         );
         assert!(
-            t.status.contains("a send is in flight") && t.status.contains("Alt-K cancels it"),
+            t.status.contains("a send is in flight") && t.status.contains("Alt-G cancels it"),
             "{}",
             t.status
         );
         assert_eq!(t.request.query.text(), "b=2");
         assert!(t.request.sending);
-        // Alt-K: the runtime stops that send; the view no longer waits for it.
-        let cmds = t.alt('k');
+        // Alt-G: the runtime stops that send; the view no longer waits for it.
+        let cmds = t.alt('g');
         assert!(
             matches!(cmds.as_slice(), [Command::CancelSend(i)] if *i == id),
             "{cmds:?}"
@@ -203,8 +203,8 @@ mod tests {
             result: Ok(plain_response(vec!["late".into()])),
         }));
         assert!(t.request.response.is_none(), "a cancelled send's answer");
-        // Nothing in flight: Alt-K says so; Ctrl-G sends the edited request.
-        assert!(t.alt('k').is_empty());
+        // Nothing in flight: Alt-G says so; Ctrl-G sends the edited request.
+        assert!(t.alt('g').is_empty());
         assert!(t.status.contains("no send in flight"), "{}", t.status);
         let cmds = t.press(KeyCode::F(9));
         let Some(Command::Send(job)) = cmds.first() else {

@@ -63,7 +63,7 @@ impl Effects {
         self.send_task = Some((id, task.abort_handle()));
     }
 
-    /// Stop the send `id` if it is the one under way (Alt-K): its task is aborted, which drops
+    /// Stop the send `id` if it is the one under way (Alt-G): its task is aborted, which drops
     /// the request and closes its connection; no `SendDone` comes.
     pub(super) fn cancel_send(&mut self, id: u64) {
         if let Some((running, task)) = self.send_task.take() {
