@@ -215,3 +215,48 @@ fn the_lesson_is_walked_in_the_editor_and_an_exercise_of_each_level_is_solved() 
     assert!(text.contains("level 1: 1/1 solved"), "{text}");
     assert!(text.contains("level 2: 1/1 solved"), "{text}");
 }
+
+/// A query typed with its '?' in the editor is the query the Lesson signs: the step is done, and
+/// the Lesson's QUERY line is the editor's signing-text line, the '?' left out (`docs/signing.md`
+/// S15: one signed request everywhere). Before, the Lesson signed `?test=1` and the step stayed
+/// undone while the editor signed `test=1`.
+#[test]
+fn a_query_typed_with_its_mark_is_the_query_the_lesson_signs() {
+    let config = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = portable_pty::CommandBuilder::new(env!("CARGO_BIN_EXE_signscope"));
+    cmd.env("SIGNSCOPE_CONFIG_DIR", config.path());
+    cmd.env("SIGNSCOPE_DATA_DIR", data.path());
+    let pty = Pty::spawn(cmd, 80, 24);
+    let mut ed = Editor { pty, focus: 10 };
+    ed.pty
+        .wait_for("the first frame", |s| s.contains("Canonical"));
+    ed.lesson_at(0);
+    ed.pty.send(F2);
+    ed.replace("method", 10, "POST");
+    ed.lesson_at(1);
+    ed.pty.send(F2);
+    ed.go("path");
+    ed.pty.send(format!("{END}/"));
+    ed.lesson_at(2);
+    ed.pty.send(F2);
+    ed.replace("query", 0, "?test=1");
+    // The editor's own line, once it has signed what was typed.
+    let editor = ed.pty.wait_for("the editor's query line", |s| {
+        s.lines()
+            .any(|l| l.contains("QUERY") && l.contains("test=1"))
+    });
+    let editor_line = editor
+        .lines()
+        .find(|l| l.contains("QUERY") && l.contains("test=1"))
+        .unwrap()
+        .to_string();
+    assert!(!editor_line.contains("?test=1"), "{editor}");
+    let screen = ed.lesson_at(3);
+    let query = screen
+        .lines()
+        .find(|l| l.contains("QUERY"))
+        .unwrap_or_else(|| panic!("no QUERY line in the Lesson: {screen}"));
+    assert!(query.contains("test=1\\n"), "{screen}");
+    assert!(!query.contains("?test=1"), "{screen}");
+}

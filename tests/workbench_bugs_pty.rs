@@ -1049,3 +1049,28 @@ fn the_diagnose_view_judges_a_capture_at_its_own_time_with_alt_i() {
     assert!(screen.contains("Verdict: rejected"), "{screen}");
     tui.quit_answering();
 }
+
+/// Ctrl-L in the Diagnose view opens the profile picker there, as in every view, and types
+/// nothing into the capture: Esc closes it and the next key goes where the typing was. (It did
+/// nothing, and the key after it went into the capture.)
+#[test]
+fn ctrl_l_in_the_diagnose_view_switches_profile_and_types_nothing() {
+    const F6: &str = "\x1b[17~";
+    let home = Home::new();
+    let mut tui = home.start(80, 24, &[], &[]);
+    tui.wait_for_signature();
+    tui.send(F6);
+    tui.wait_for("the Diagnose view", |s| s.contains("Captured request"));
+    tui.send("PUT /zq");
+    tui.wait_for("the typed capture", |s| s.contains("PUT /zq"));
+    tui.send(CTRL_L);
+    tui.wait_for("the profile list", |s| s.contains("Switch profile"));
+    tui.send(ESC);
+    tui.wait_for("the picker closed", |s| {
+        !s.contains("Switch profile") && s.contains("Captured request")
+    });
+    tui.send("k");
+    let screen = tui.wait_for("the next key typed", |s| s.contains("PUT /zqk"));
+    assert!(!screen.contains("PUT /zq\u{c}"), "{screen}");
+    tui.quit_answering();
+}
