@@ -35,6 +35,21 @@ struct Editor {
 }
 
 impl Editor {
+    /// The workbench at 80x24 on a fresh config and data folder (kept while the test runs), its
+    /// first frame drawn; focus on the body.
+    fn start() -> (Editor, [tempfile::TempDir; 2]) {
+        let config = tempfile::tempdir().unwrap();
+        let data = tempfile::tempdir().unwrap();
+        let mut cmd = portable_pty::CommandBuilder::new(env!("CARGO_BIN_EXE_signscope"));
+        cmd.env("SIGNSCOPE_CONFIG_DIR", config.path());
+        cmd.env("SIGNSCOPE_DATA_DIR", data.path());
+        let pty = Pty::spawn(cmd, 80, 24);
+        let mut ed = Editor { pty, focus: 10 };
+        ed.pty
+            .wait_for("the first frame", |s| s.contains("Canonical"));
+        (ed, [config, data])
+    }
+
     /// Move the focus to `field` with Tab / Shift-Tab, the short way round.
     fn go(&mut self, field: &str) {
         let to = FIELDS.iter().position(|f| *f == field).unwrap();
@@ -93,15 +108,7 @@ fn exercise_on_screen(screen: &str, level: u8, seed: u64) -> Exercise {
 
 #[test]
 fn the_lesson_is_walked_in_the_editor_and_an_exercise_of_each_level_is_solved() {
-    let config = tempfile::tempdir().unwrap();
-    let data = tempfile::tempdir().unwrap();
-    let mut cmd = portable_pty::CommandBuilder::new(env!("CARGO_BIN_EXE_signscope"));
-    cmd.env("SIGNSCOPE_CONFIG_DIR", config.path());
-    cmd.env("SIGNSCOPE_DATA_DIR", data.path());
-    let pty = Pty::spawn(cmd, 80, 24);
-    let mut ed = Editor { pty, focus: 10 };
-    ed.pty
-        .wait_for("the first frame", |s| s.contains("Canonical"));
+    let (mut ed, [config, data]) = Editor::start();
 
     ed.lesson_at(0);
     // Each step, done with keys in the request editor (F2); the lesson view notices it.
@@ -222,15 +229,7 @@ fn the_lesson_is_walked_in_the_editor_and_an_exercise_of_each_level_is_solved() 
 /// undone while the editor signed `test=1`.
 #[test]
 fn a_query_typed_with_its_mark_is_the_query_the_lesson_signs() {
-    let config = tempfile::tempdir().unwrap();
-    let data = tempfile::tempdir().unwrap();
-    let mut cmd = portable_pty::CommandBuilder::new(env!("CARGO_BIN_EXE_signscope"));
-    cmd.env("SIGNSCOPE_CONFIG_DIR", config.path());
-    cmd.env("SIGNSCOPE_DATA_DIR", data.path());
-    let pty = Pty::spawn(cmd, 80, 24);
-    let mut ed = Editor { pty, focus: 10 };
-    ed.pty
-        .wait_for("the first frame", |s| s.contains("Canonical"));
+    let (mut ed, _dirs) = Editor::start();
     ed.lesson_at(0);
     ed.pty.send(F2);
     ed.replace("method", 10, "POST");

@@ -59,9 +59,15 @@ pub fn save_or_ask(req: &mut RequestState, name: String, as_new: bool) -> Vec<Re
 /// A key while the question is open.
 pub fn on_key(req: &mut RequestState, choice: KeyChoice, key: KeyEvent) -> Vec<RequestEffect> {
     match key.code {
-        KeyCode::Char('o') | KeyCode::Char('O') => {
-            req.key_choice_made = Some(KeyOutcome::OsStore {
-                account: choice.name.clone(),
+        // The typed key kept: in the operating system's store (o) or in the profile file (s).
+        KeyCode::Char(c @ ('o' | 'O' | 's' | 'S')) => {
+            let os_store = c.eq_ignore_ascii_case(&'o');
+            req.key_choice_made = Some(if os_store {
+                KeyOutcome::OsStore {
+                    account: choice.name.clone(),
+                }
+            } else {
+                KeyOutcome::Stored
             });
             let typed = req.key();
             vec![save_command(
@@ -69,18 +75,7 @@ pub fn on_key(req: &mut RequestState, choice: KeyChoice, key: KeyEvent) -> Vec<R
                 choice.name,
                 choice.as_new,
                 Some(typed),
-                true,
-            )]
-        }
-        KeyCode::Char('s') | KeyCode::Char('S') => {
-            req.key_choice_made = Some(KeyOutcome::Stored);
-            let typed = req.key();
-            vec![save_command(
-                req,
-                choice.name,
-                choice.as_new,
-                Some(typed),
-                false,
+                os_store,
             )]
         }
         KeyCode::Char('k') | KeyCode::Char('K') => {
