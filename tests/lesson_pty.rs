@@ -44,7 +44,7 @@ impl Editor {
         cmd.env("SIGNSCOPE_CONFIG_DIR", config.path());
         cmd.env("SIGNSCOPE_DATA_DIR", data.path());
         let pty = Pty::spawn(cmd, 80, 24);
-        let mut ed = Editor { pty, focus: 10 };
+        let ed = Editor { pty, focus: 10 };
         ed.pty
             .wait_for("the first frame", |s| s.contains("Canonical"));
         (ed, [config, data])
