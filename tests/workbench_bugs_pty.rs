@@ -1074,3 +1074,60 @@ fn ctrl_l_in_the_diagnose_view_switches_profile_and_types_nothing() {
     assert!(!screen.contains("PUT /zq\u{c}"), "{screen}");
     tui.quit_answering();
 }
+
+/// A client's signing text kept from another request (its timestamp differs) is named as such
+/// in the Diagnose view's verdict, with both timestamps, before anything is located in it.
+/// (The view compared it with the capture as if it were its text and concluded a wrong cause.)
+#[test]
+fn the_diagnose_view_says_a_client_text_is_of_another_request() {
+    const F6: &str = "\x1b[17~";
+    const ALT_I: &str = "\x1bi";
+    const ALT_T: &str = "\x1bt";
+    // The tour's capture with a signature no mistake explains (48 zero bytes): the diagnosis
+    // then reads the client's text.
+    let capture = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/assets/examples/captured-request.http"
+    ))
+    .unwrap()
+    .replace(
+        "HuA3RstvEooQwooR78b9ajN2Gvj1HX2XZmM0pswr/w17cfRyrOIj3sPmEMtxwbOr",
+        &"A".repeat(64),
+    );
+    let body = capture
+        .split_once("\r\n\r\n")
+        .map_or_else(|| capture.split_once("\n\n").unwrap().1, |(_, b)| b);
+    // What the client signed for an earlier request: the same request a day before.
+    let earlier = format!(
+        "PUT\n/v2/batch\ntest=1\nX-SVC-TIMESTAMP=2026-11-21T09:00:00.000Z\nX-SVC-APIKEY=demo-public-key\nX-SVC-AUTH-ALGO=HmacSHA384\nContent-Type=application/json\n{body}"
+    );
+    let home = Home::new();
+    let mut tui = home.start(220, 50, &[], &[]);
+    tui.wait_for_signature();
+    tui.send(F6);
+    tui.wait_for("the Diagnose view", |s| s.contains("Captured request"));
+    tui.send(format!("\x1b[200~{capture}\x1b[201~"));
+    tui.wait_for("the pasted capture", |s| s.contains("Trail running shoe"));
+    tui.send(ALT_I);
+    tui.wait_for("the status line", |s| {
+        s.contains("at the capture's own time")
+    });
+    tui.send(ALT_T);
+    tui.wait_for("the client text box", |s| {
+        s.contains("Client's signing text")
+    });
+    tui.send(format!("\x1b[200~{earlier}\x1b[201~"));
+    tui.wait_for("the pasted text", |s| {
+        s.contains("2026-11-21T09:00:00.000Z")
+    });
+    tui.send(ALT_T);
+    tui.wait_for("the capture box again", |s| {
+        s.contains("Captured request") && !s.contains("2026-11-21T09:00:00.000Z")
+    });
+    tui.send(CTRL_G);
+    let screen = tui.wait_for("the verdict", |s| {
+        s.contains("Verdict: rejected") && s.contains("of another request")
+    });
+    assert!(screen.contains("2026-11-21T09:00:00.000Z"), "{screen}");
+    tui.quit_answering();
+}
