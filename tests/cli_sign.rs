@@ -206,7 +206,7 @@ fn text_output_labels_lines_and_shows_line_ends() {
 #[test]
 fn http_output_is_accepted_by_verify() {
     let dir = Dir::new();
-    let body = "[{\"id\": \"1\"}]\n";
+    let body = "[{\"id\": \"1\", \"type\": \"KLEVU_CMS\"}]\n";
     let raw = stdout_of(sign_cmd(&dir, body).args(["--output", "http"]));
     let parsed = parse_raw_request(&raw).unwrap();
     assert_eq!(&parsed.body[..], body.as_bytes());
@@ -674,7 +674,9 @@ fn verify_error_paths() {
 #[test]
 fn verify_reads_a_curl_command() {
     let dir = Dir::new();
-    let curl = stdout_of(sign_cmd(&dir, "[{\"id\": \"it's\"}]").args(["--output", "curl"]));
+    let curl = stdout_of(
+        sign_cmd(&dir, "[{\"id\": \"it's\", \"type\": \"KLEVU_CMS\"}]").args(["--output", "curl"]),
+    );
     assert!(curl.starts_with(b"curl "));
     let req_file = dir.file("req.curl", &curl);
     let key = dir.key("k", REST.as_bytes());
