@@ -14,7 +14,7 @@ use std::process::{Command, Output};
 
 const TS: &str = "2026-11-22T10:00:00.000Z";
 const REST: &str = "cli-verify-body-file-key-51c2";
-const BODY: &[u8] = b"[{\"id\": \"1\", \"name\": \"a body in a file\"}]\n";
+const BODY: &[u8] = b"[{\"id\": \"1\", \"type\": \"KLEVU_CMS\"}]\n";
 
 fn signscope(cwd: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_signscope"));
@@ -126,7 +126,7 @@ fn the_body_file_of_a_curl_command_is_found_and_verified() {
 
     // Another body than the one signed: rejected.
     let other = elsewhere.join("other.json");
-    std::fs::write(&other, b"[{\"id\": \"2\"}]\n").unwrap();
+    std::fs::write(&other, b"[{\"id\": \"2\", \"type\": \"KLEVU_CMS\"}]\n").unwrap();
     let out = verify(
         &elsewhere,
         &req_there,
@@ -163,11 +163,11 @@ fn d_at_file_drops_line_ends_as_curl_does_and_data_binary_keeps_every_byte() {
 
     // Signed as one line; the file on disk is the same JSON over several lines with CRLF:
     // -d sends the signed line, --data-binary the file as it is.
-    let flat = b"[{\"id\": \"1\", \"name\": \"a body in a file\"}]";
+    let flat = b"[{\"id\": \"1\", \"type\": \"KLEVU_CMS\"}]";
     let curl = curl_command_with(dir, &key, flat);
     std::fs::write(
         dir.join("body.json"),
-        b"[\r\n{\"id\": \"1\", \"name\": \"a body in a file\"}\r\n]\n",
+        b"[\r\n{\"id\": \"1\", \"type\": \"KLEVU_CMS\"}\r\n]\n",
     )
     .unwrap();
     std::fs::write(&req_d, swap(&curl)).unwrap();

@@ -529,9 +529,12 @@ fn verify_json_has_exactly_the_documented_fields_and_every_failing_check() {
             "message",
             "checks",
             "expected_text",
-            "expected_signature"
+            "expected_signature",
+            "body"
         ])
     );
+    // The body is judged only once the signature verifies (docs/diagnosis.md).
+    assert_eq!(v["body"], Value::Null);
     let codes: Vec<&str> = v["checks"]
         .as_array()
         .unwrap()
