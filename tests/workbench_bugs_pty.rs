@@ -34,6 +34,9 @@ const CTRL_T: &str = "\x14";
 const ALT_END: &str = "\x1b>";
 const ALT_M: &str = "\x1bm";
 const ALT_Y: &str = "\x1by";
+const ALT_I: &str = "\x1bi";
+const ALT_T: &str = "\x1bt";
+const F6: &str = "\x1b[17~";
 
 /// Esc in the body editor, then wait for normal mode (the footer says NORMAL first): a key sent
 /// before the Esc is read would arrive with it as one Alt-key.
@@ -906,7 +909,6 @@ fn help_hides_the_cursor_and_ctrl_n_shows_the_list_logic_suggestions() {
 /// and that body into the editor.
 #[test]
 fn a_curl_command_with_a_body_file_pasted_into_diagnose_offers_to_load_the_file() {
-    const F6: &str = "\x1b[17~";
     const ALT_L: &str = "\x1bl";
     let home = Home::new();
     let body = "[\n  {\"id\": \"sku-1\", \"name\": \"from the file\"}\n]\n";
@@ -979,8 +981,6 @@ fn a_curl_command_with_a_body_file_pasted_into_diagnose_offers_to_load_the_file(
 /// pasted for an earlier capture was invisible while it steered the diagnosis.)
 #[test]
 fn the_diagnose_view_shows_that_a_client_text_is_pasted() {
-    const F6: &str = "\x1b[17~";
-    const ALT_T: &str = "\x1bt";
     for (cols, rows) in [(80, 24), (120, 40)] {
         let home = Home::new();
         let mut tui = home.start(cols, rows, &[], &[]);
@@ -1016,13 +1016,7 @@ fn the_diagnose_view_shows_that_a_client_text_is_pasted() {
 /// "TIMESTAMP_OUT_OF_WINDOW".)
 #[test]
 fn the_diagnose_view_judges_a_capture_at_its_own_time_with_alt_i() {
-    const F6: &str = "\x1b[17~";
-    const ALT_I: &str = "\x1bi";
-    let capture = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/assets/examples/captured-request.http"
-    ))
-    .unwrap();
+    let capture = tour_capture();
     let home = Home::new();
     let mut tui = home.start(120, 40, &[], &[]);
     tui.wait_for_signature();
@@ -1055,7 +1049,6 @@ fn the_diagnose_view_judges_a_capture_at_its_own_time_with_alt_i() {
 /// nothing, and the key after it went into the capture.)
 #[test]
 fn ctrl_l_in_the_diagnose_view_switches_profile_and_types_nothing() {
-    const F6: &str = "\x1b[17~";
     let home = Home::new();
     let mut tui = home.start(80, 24, &[], &[]);
     tui.wait_for_signature();
@@ -1080,17 +1073,9 @@ fn ctrl_l_in_the_diagnose_view_switches_profile_and_types_nothing() {
 /// (The view compared it with the capture as if it were its text and concluded a wrong cause.)
 #[test]
 fn the_diagnose_view_says_a_client_text_is_of_another_request() {
-    const F6: &str = "\x1b[17~";
-    const ALT_I: &str = "\x1bi";
-    const ALT_T: &str = "\x1bt";
     // The tour's capture with a signature no mistake explains (48 zero bytes): the diagnosis
     // then reads the client's text.
-    let capture = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/assets/examples/captured-request.http"
-    ))
-    .unwrap()
-    .replace(
+    let capture = tour_capture().replace(
         "HuA3RstvEooQwooR78b9ajN2Gvj1HX2XZmM0pswr/w17cfRyrOIj3sPmEMtxwbOr",
         &"A".repeat(64),
     );
@@ -1130,4 +1115,13 @@ fn the_diagnose_view_says_a_client_text_is_of_another_request() {
     });
     assert!(screen.contains("2026-11-21T09:00:00.000Z"), "{screen}");
     tui.quit_answering();
+}
+
+/// The README tour's captured request (`assets/examples/captured-request.http`), as pasted.
+fn tour_capture() -> String {
+    std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/assets/examples/captured-request.http"
+    ))
+    .unwrap()
 }
