@@ -211,7 +211,7 @@ fn help_and_the_palette_write_each_copy_as_alt_y_and_its_letter() {
             "{k} {d}: {help:?}"
         );
     }
-    let entries = palette::entries(t.view, &t.profiles, "copy the signature");
+    let entries = named(&t, "copy the signature");
     assert_eq!(entries.len(), 1, "{entries:?}");
     assert_eq!(entries[0].keys, "Alt-Y s");
     // Every view's palette lists its send key and its copies.
@@ -221,19 +221,26 @@ fn help_and_the_palette_write_each_copy_as_alt_y_and_its_letter() {
         (View::Traffic, "send the selected request again"),
     ] {
         t.view = view;
-        let e = palette::entries(t.view, &t.profiles, send);
+        let e = named(&t, send);
         assert_eq!(
             e.first().map(|e| e.keys.as_str()),
             Some("Ctrl-G / F9"),
             "{view:?}"
         );
         assert!(
-            palette::entries(t.view, &t.profiles, "copy")
+            named(&t, "copy")
                 .iter()
                 .any(|e| e.keys.starts_with("Alt-Y ")),
             "{view:?}"
         );
     }
+}
+
+/// The palette's entries in `t`'s view whose name holds `part`.
+fn named(t: &TestApp, part: &str) -> Vec<palette::Entry> {
+    let mut entries = palette::entries(t.view, &t.profiles);
+    entries.retain(|e| e.name.contains(part));
+    entries
 }
 
 /// Every key table: (view, key, kind, action name).
@@ -502,7 +509,7 @@ fn every_alt_only_action_is_in_the_palette_of_its_view() {
             let demo = crate::store::Profile::demo();
             t.app.profiles.mode = Mode::Edit(Box::new(EditForm::new(&demo)));
         }
-        let names: Vec<&str> = palette::entries(t.app.view, &t.app.profiles, "")
+        let names: Vec<&str> = palette::entries(t.app.view, &t.app.profiles)
             .iter()
             .map(|e| e.name)
             .collect();

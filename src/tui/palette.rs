@@ -93,10 +93,10 @@ pub fn copy_entries(view: View) -> Vec<CopyEntry> {
     all
 }
 
-/// The actions of `view` first (its copies as "Alt-Y s"), then the global ones; only those
-/// whose name contains `filter` (ignoring case). The Profiles view's come from its edit form,
-/// while it is open (`profiles`).
-pub fn entries(view: View, profiles: &profiles::ProfilesState, filter: &str) -> Vec<Entry> {
+/// The actions of `view` first (its copies as "Alt-Y s"), then the global ones (the palette's
+/// picker filters them). The Profiles view's come from its edit form, while it is open
+/// (`profiles`).
+pub fn entries(view: View, profiles: &profiles::ProfilesState) -> Vec<Entry> {
     let mut all = match view {
         View::Request => entries_of(&request::keys::KEYS, PaletteAction::Request),
         View::Diagnose => entries_of(&diagnose::KEYS, PaletteAction::Diagnose),
@@ -121,7 +121,5 @@ pub fn entries(view: View, profiles: &profiles::ProfilesState, filter: &str) -> 
                 )
             }),
     );
-    let filter = filter.to_lowercase();
-    all.retain(|e| e.name.to_lowercase().contains(&filter));
     all
 }

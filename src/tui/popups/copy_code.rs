@@ -79,7 +79,7 @@ impl CopyCode {
 
 impl Component for CopyCode {
     fn on_key(&mut self, key: &KeyEvent, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
-        let picked = self.picker.on_key(key, &rows());
+        let picked = self.picker.on_key(key, ctx.screen(), &TEXT, &rows());
         self.answer(picked, ctx)
     }
 

@@ -62,8 +62,8 @@ impl Operations {
 }
 
 impl Component for Operations {
-    fn on_key(&mut self, key: &KeyEvent, _: &Ctx<'_>) -> Vec<PopupEffect> {
-        Self::answer(self.picker.on_key(key, &rows()))
+    fn on_key(&mut self, key: &KeyEvent, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
+        Self::answer(self.picker.on_key(key, ctx.screen(), &TEXT, &rows()))
     }
 
     fn on_mouse(&mut self, m: &MouseEvent, ctx: &Ctx<'_>) -> Vec<PopupEffect> {

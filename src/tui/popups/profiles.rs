@@ -45,8 +45,8 @@ impl Profiles {
 }
 
 impl Component for Profiles {
-    fn on_key(&mut self, key: &KeyEvent, _: &Ctx<'_>) -> Vec<PopupEffect> {
-        let picked = self.picker.on_key(key, &self.names);
+    fn on_key(&mut self, key: &KeyEvent, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
+        let picked = self.picker.on_key(key, ctx.screen(), &TEXT, &self.names);
         self.answer(picked)
     }
 

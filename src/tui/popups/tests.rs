@@ -112,15 +112,15 @@ fn the_palette_pages_and_says_where_the_selection_is() {
     use crate::tui::app::Popup;
     let mut t = TestApp::new(80, 24);
     t.ctrl('k');
-    let n = crate::tui::palette::entries(t.view, &t.profiles, "").len();
+    let n = crate::tui::palette::entries(t.view, &t.profiles).len();
     assert!(n > 20, "more entries than rows: {n}");
     t.assert_line(&format!("· 1/{n} "));
     let selected = |t: &TestApp| match &t.popup {
-        Some(Popup::Palette(p)) => p.selected,
+        Some(Popup::Palette(p)) => p.picker.list.selected,
         other => panic!("{other:?}"),
     };
     // The entries on screen, by their rows as the palette writes them.
-    let entries = crate::tui::palette::entries(t.view, &t.profiles, "");
+    let entries = crate::tui::palette::entries(t.view, &t.profiles);
     let name_w = entries.iter().map(|e| e.name.len()).max().unwrap();
     let rows: Vec<String> = entries
         .iter()

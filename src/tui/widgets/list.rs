@@ -118,6 +118,25 @@ impl ListState {
         self.unseen = 0;
     }
 
+    /// A key to the filter's text, open or not (a picker whose filter always takes typing
+    /// sends it every key it does not move by): the selection goes back to the first row when
+    /// the text changes.
+    pub fn edit_filter(&mut self, key: &KeyEvent) -> Outcome {
+        match self.filter.edit(key) {
+            Edit::Changed => {
+                self.filtered();
+                Outcome::Filtered
+            }
+            Edit::Moved => Outcome::Handled,
+            Edit::Ignored => Outcome::Ignored,
+        }
+    }
+
+    /// Where the cursor is in the filter's text, in chars (for the terminal cursor).
+    pub fn filter_cursor(&self) -> usize {
+        self.filter.cursor()
+    }
+
     /// A key for a list of `len` rows: `/` opens the filter, and while it is open typing goes
     /// to it; Up / Down (and `k` / `j` when the filter is closed) move the selection, Home / End
     /// go to the ends; Esc clears the filter.
@@ -158,14 +177,7 @@ impl ListState {
                     self.typing = false;
                     Outcome::Handled
                 }
-                _ => match self.filter.edit(key) {
-                    Edit::Changed => {
-                        self.filtered();
-                        Outcome::Filtered
-                    }
-                    Edit::Moved => Outcome::Handled,
-                    Edit::Ignored => Outcome::Ignored,
-                },
+                _ => self.edit_filter(key),
             };
         }
         match key.code {

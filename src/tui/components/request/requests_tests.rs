@@ -232,7 +232,7 @@ fn the_last_request_cannot_be_deleted_and_a_profile_of_one_says_how_to_add() {
 #[test]
 fn the_requests_keys_are_in_the_keymap_so_help_and_the_palette_show_them() {
     let app = shop(120, 40);
-    let palette = crate::tui::palette::entries(app.view, &app.profiles, "saved request");
+    let palette = crate::tui::palette::entries(app.view, &app.profiles);
     let shown: Vec<(String, String)> = palette
         .iter()
         .map(|e| (e.keys.clone(), e.name.to_string()))
