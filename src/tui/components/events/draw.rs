@@ -67,11 +67,7 @@ fn columns(main: Rect, wide: bool, state: &EventsState) -> (Rect, Rect) {
     if wide {
         // The form takes 58% of the width, more when the items table needs it (`form_width`).
         let form_w = if form {
-            let rows: Vec<usize> = state
-                .items_window(main)
-                .into_iter()
-                .map(|(r, _)| r)
-                .collect();
+            let rows: Vec<usize> = state.items_window(main).1.iter().map(|(r, _)| *r).collect();
             form_width(state, &rows, main.width)
         } else {
             main.width * 58 / 100

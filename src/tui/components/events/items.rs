@@ -51,18 +51,21 @@ impl EventsState {
         visible
     }
 
-    /// The items' window in `body` (indexes into the batch's items, as the layout gives them).
-    pub(super) fn items_window(&self, body: Rect) -> Vec<(usize, Rect)> {
+    /// The list's window over the items the filter shows, in `body` (its indexes are places
+    /// among the items shown), and the same rows as indexes into the batch's items.
+    pub(super) fn items_window(&self, body: Rect) -> (Window, Vec<(usize, Rect)>) {
         let visible = self.visible_items();
         let mut list = self.items_list.clone();
         if let Some(at) = visible.iter().position(|r| *r == self.row) {
             list.selected = at;
         }
-        list.window(body, visible.len())
+        let window = list.window(body, visible.len());
+        let rows = window
             .rows
-            .into_iter()
-            .filter_map(|(i, r)| Some((*visible.get(i)?, r)))
-            .collect()
+            .iter()
+            .filter_map(|(i, r)| Some((*visible.get(*i)?, *r)))
+            .collect();
+        (window, rows)
     }
 
     /// Remember the items as they are before a change (Ctrl-Z goes back to them).
@@ -331,24 +334,12 @@ fn move_item(state: &mut EventsState, up: bool) {
     state.items_changed();
 }
 
-/// The wheel over the items table moves the selection (through the list widget); a click on a
-/// row is the caller's (it also picks the column).
-pub(super) fn items_wheel(
-    state: &mut EventsState,
-    m: &MouseEvent,
-    area: Rect,
-    rows: &[(usize, Rect)],
-) {
+/// A click or the wheel over the items table (its box `area`, the list's `window` as drawn),
+/// through the list widget: a click selects the row under it, the wheel moves the selection;
+/// the window stays where it is on screen. (A click's column is the caller's.)
+pub(super) fn items_mouse(state: &mut EventsState, m: &MouseEvent, area: Rect, window: &Window) {
     let visible = state.sync_items_list();
-    let first = rows
-        .first()
-        .and_then(|(r, _)| visible.iter().position(|v| v == r))
-        .unwrap_or(0);
-    let window = Window {
-        first,
-        rows: Vec::new(),
-    };
-    if state.items_list.on_mouse(m, area, &window, visible.len()) == Outcome::Moved {
+    if state.items_list.on_mouse(m, area, window, visible.len()) == Outcome::Moved {
         if let Some(r) = visible.get(state.items_list.selected) {
             state.row = *r;
         }

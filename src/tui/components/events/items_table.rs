@@ -1,16 +1,18 @@
 //! The items table of the events form: what each cell shows, column widths from the text and
-//! sideways scrolling, its layout and drawing.
+//! sideways scrolling, its layout, and its drawing through the one list widget
+//! (`widgets::list`), which draws the box, the header, the window's rows and the empty list.
 
-use ratatui::layout::{Constraint, Flex, Rect};
+use ratatui::layout::{Constraint, Rect};
 use ratatui::style::Stylize;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Cell, Paragraph, Row, Table};
+use ratatui::widgets::{Cell, Row};
 use ratatui::Frame;
 use serde_json::Value;
 
 use super::parts::{block, EventsLayout, TableCol, ITEM_SPACING};
 use super::state::{cell, focused_style, Column, EventsState, Focus};
 use crate::tui::theme::Theme;
+use crate::tui::widgets::list::{self, ListView};
 
 /// What the items table shows in row `r`, column by column (see [`TableCol`]), and whether the
 /// value is kept as read from the batch (an item_id or index other than the derived one).
@@ -164,7 +166,7 @@ pub(super) fn layout_items(l: &mut EventsLayout, area: Rect, state: &EventsState
         inner.width,
         inner.height.saturating_sub(1),
     );
-    l.item_rows = state.items_window(body);
+    (l.items_window, l.item_rows) = state.items_window(body);
     let rows: Vec<usize> = l.item_rows.iter().map(|(i, _)| *i).collect();
     let (widths, scrolled) = item_widths(state, inner.width, &rows);
     l.items_scrolled = scrolled;
@@ -250,21 +252,19 @@ pub(super) fn draw_items(frame: &mut Frame, l: &EventsLayout, state: &EventsStat
         .iter()
         .map(|(_, r)| Constraint::Length(r.width))
         .collect();
-    let table = Table::new(rows, widths)
-        .header(header)
-        .block(blk)
-        .flex(Flex::Start)
-        .column_spacing(ITEM_SPACING);
-    frame.render_widget(table, area);
     let empty = if state.draft.items.is_empty() {
         "No items: press a to add one."
     } else {
         "No item matches the filter (Esc clears it)."
     };
-    if l.item_rows.is_empty() && area.height > 3 {
-        frame.render_widget(
-            Paragraph::new(empty).dim(),
-            Rect::new(area.x + 2, area.y + 2, area.width.saturating_sub(4), 1),
-        );
-    }
+    // The list marks its selection itself: the selected cell, not the row.
+    let view = ListView {
+        block: blk,
+        header: Some(header),
+        widths,
+        rows: rows.collect(),
+        empty: empty.to_string(),
+        highlight: false,
+    };
+    list::draw(frame, area, view, &state.items_list, &l.items_window, theme);
 }

@@ -7,6 +7,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders};
 
 use super::state::{Column, Field};
+use crate::tui::widgets::list::Window;
 
 pub(super) fn block<'a>(title: impl Into<Line<'a>>, focused: bool) -> Block<'a> {
     let b = Block::new().borders(Borders::ALL).title(title);
@@ -18,7 +19,7 @@ pub(super) fn block<'a>(title: impl Into<Line<'a>>, focused: bool) -> Block<'a> 
     }
 }
 
-/// Spacing between the items table's columns.
+/// Spacing between the items table's columns (the list widget's table keeps ratatui's, 1).
 pub(super) const ITEM_SPACING: u16 = 1;
 
 /// Where the parts of the events view are for a given area and state: [`draw`] draws with it
@@ -37,6 +38,9 @@ pub struct EventsLayout {
     pub suggestions: Option<Rect>,
     /// The items table (form mode).
     pub items: Option<Rect>,
+    /// The list widget's window over the items the filter shows (what it draws and what the
+    /// mouse hits).
+    pub items_window: Window,
     /// The item rows on screen: index into the items, and the row.
     pub item_rows: Vec<(usize, Rect)>,
     /// The editable columns on screen, as their header cells (x and width apply to every row).

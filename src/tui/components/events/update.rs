@@ -545,10 +545,10 @@ fn on_mouse(state: &mut EventsState, m: MouseEvent, area: Rect) {
             keep_windows(state, &l);
             if let Some((f, _)) = l.fields.iter().find(|(_, r)| r.contains(pos)) {
                 state.set_focus(Focus::Field(*f));
-            } else if l.items.is_some_and(|r| r.contains(pos)) {
+            } else if let Some(items) = l.items.filter(|r| r.contains(pos)) {
                 state.set_focus(Focus::Items);
-                if let Some((idx, _)) = l.item_rows.iter().find(|(_, r)| r.contains(pos)) {
-                    state.row = *idx;
+                items::items_mouse(state, &m, items, &l.items_window);
+                if l.item_rows.iter().any(|(_, r)| r.contains(pos)) {
                     let col = l
                         .item_columns
                         .iter()
@@ -591,7 +591,7 @@ fn on_mouse(state: &mut EventsState, m: MouseEvent, area: Rect) {
                 };
             } else if let Some(items) = l.items.filter(|r| r.contains(pos)) {
                 if state.editing.is_none() {
-                    items::items_wheel(state, &m, items, &l.item_rows);
+                    items::items_mouse(state, &m, items, &l.items_window);
                 }
             } else if l.raw.is_some_and(|r| r.contains(pos)) {
                 // The editor scrolls its own view (the text does not change).
@@ -607,11 +607,8 @@ fn on_mouse(state: &mut EventsState, m: MouseEvent, area: Rect) {
 /// Pin the item and problem windows where they are on screen, so that a click or the wheel
 /// moves the selection within them instead of jumping them.
 fn keep_windows(state: &mut EventsState, l: &EventsLayout) {
-    if let Some((r, _)) = l.item_rows.first() {
-        let visible = state.visible_items();
-        if let Some(at) = visible.iter().position(|v| v == r) {
-            state.items_list.top = at;
-        }
+    if !l.items_window.rows.is_empty() {
+        state.items_list.top = l.items_window.first;
     }
     if let Some((i, _)) = l.problem_rows.first() {
         state.problems_top = *i;
