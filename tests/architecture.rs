@@ -8,7 +8,9 @@
 //!   `tui`) neither each other nor `server` or `client` (only the stream client below both);
 //! - no file in `src/` is over 1,000 lines outside its test modules;
 //! - one component protocol: the workbench's global `Message` holds no view's message, and
-//!   every view has its own `update(&mut State, Msg) -> Vec<Effect>`;
+//!   every view has its own `update(&mut State, Msg) -> Vec<Effect>`; every view and popup
+//!   implements the one `Component` trait (`src/tui/component.rs`) and the router calls the
+//!   views through it;
 //! - only the TUI test fixture (`src/tui/test_util.rs`) builds a ratatui `TestBackend` or an
 //!   `App` (besides the workbench's own start): every TUI test and bench draws through it;
 //! - `unsafe` code only in the audited places ([`AUDITED_UNSAFE`]), each `#[allow(unsafe_code)]`
@@ -906,6 +908,126 @@ fn one_component_protocol_no_view_message_in_the_global_message() {
     let good = "pub enum Message { Key(KeyEvent), Request(RequestMsg) }";
     assert!(protocol_breaches(good, &view(ok)).is_empty());
     assert_eq!(protocol_breaches(good, &view(free)).len(), 1);
+}
+
+/// Where the one component trait (`tui/component.rs`, `docs/architecture.md`, "The
+/// workbench") is not used: a view (`components/X`, its code in `views`) that does not
+/// implement it with its own message and effects (`type Msg = XMsg;`, `type Effect =
+/// XEffect;`), a popup module (`popups`) that does not implement it, and the router or the
+/// screen (`callers`) calling a view's free `update` or `draw` instead of the trait.
+fn trait_breaches(
+    views: &[(String, String)],
+    popups: &[(String, String)],
+    callers: &[(&str, &str)],
+) -> Vec<String> {
+    let camel = |dir: &str| {
+        let mut c = dir.chars();
+        c.next()
+            .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+            .unwrap_or_default()
+    };
+    let flat = |code: &str| code.split_whitespace().collect::<String>();
+    let mut bad = Vec::new();
+    for (dir, code) in views {
+        let code = flat(code);
+        let x = camel(dir);
+        let own = [format!("typeMsg={x}Msg;"), format!("typeEffect={x}Effect;")];
+        if !code.contains("implComponentfor") || !own.iter().all(|t| code.contains(t.as_str())) {
+            bad.push(format!(
+                "components/{dir} does not implement `Component` with its own {x}Msg and {x}Effect"
+            ));
+        }
+    }
+    for (rel, code) in popups {
+        if !flat(code).contains("implComponentfor") {
+            bad.push(format!("{rel} does not implement `Component`"));
+        }
+    }
+    for (rel, code) in callers {
+        let code = flat(code);
+        for view in views.iter().map(|(dir, _)| dir) {
+            for f in ["update", "draw", "draw_with_cursor"] {
+                if code.contains(&format!("{view}::{f}(")) {
+                    bad.push(format!(
+                        "{rel} calls {view}::{f} instead of the `Component` trait"
+                    ));
+                }
+            }
+        }
+    }
+    bad
+}
+
+/// Every view and every popup is a `Component` (one trait: state, messages, effects, update,
+/// draw), and the router and the screen call the views through it.
+#[test]
+fn every_view_and_popup_implements_the_one_component_trait() {
+    let files = load();
+    let mut views: BTreeMap<String, String> = BTreeMap::new();
+    let mut popups = Vec::new();
+    for f in &files {
+        if let Some((dir, _)) = f
+            .rel
+            .strip_prefix("tui/components/")
+            .and_then(|r| r.split_once('/'))
+        {
+            views.entry(dir.to_string()).or_default().push_str(&f.code);
+        }
+        let popup = f.rel.strip_prefix("tui/popups/");
+        if popup.is_some_and(|p| !["mod.rs", "component.rs"].contains(&p) && !p.contains('/')) {
+            popups.push((f.rel.clone(), f.code.clone()));
+        }
+    }
+    let views: Vec<(String, String)> = views.into_iter().collect();
+    assert!(
+        views.len() >= 7 && popups.len() >= 9,
+        "{views:?} {popups:?}"
+    );
+    let code = |rel: &str| {
+        files
+            .iter()
+            .find(|f| f.rel == rel)
+            .map_or("", |f| f.code.as_str())
+    };
+    let callers = [
+        ("tui/update.rs", code("tui/update.rs")),
+        ("tui/view/mod.rs", code("tui/view/mod.rs")),
+    ];
+    let bad = trait_breaches(&views, &popups, &callers);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    // The check finds what it looks for: a view on free functions only, one implementing the
+    // trait with another view's message, a popup without it, a caller of a free `update`.
+    let view = |dir: &str, code: &str| (dir.to_string(), code.to_string());
+    let good =
+        "impl Component for HistoryState { type Msg = HistoryMsg; type Effect = HistoryEffect; }";
+    let views = [
+        view(
+            "history",
+            "pub fn update(s: &mut HistoryState, msg: HistoryMsg) -> Vec<HistoryEffect> {}",
+        ),
+        view(
+            "events",
+            "impl Component for EventsState { type Msg = HistoryMsg; type Effect = EventsEffect; }",
+        ),
+    ];
+    let popups = [(
+        "tui/popups/help.rs".to_string(),
+        "fn on_key() {}".to_string(),
+    )];
+    let callers = [(
+        "tui/update.rs",
+        "let fx = history::update(&mut app.history, m);",
+    )];
+    assert_eq!(
+        trait_breaches(&views, &popups, &callers),
+        [
+            "components/history does not implement `Component` with its own HistoryMsg and HistoryEffect",
+            "components/events does not implement `Component` with its own EventsMsg and EventsEffect",
+            "tui/popups/help.rs does not implement `Component`",
+            "tui/update.rs calls history::update instead of the `Component` trait",
+        ]
+    );
+    assert!(trait_breaches(&[view("history", good)], &[], &[]).is_empty());
 }
 
 /// What is wrong with the popups' structure (`docs/architecture.md`, "The workbench"): the

@@ -17,6 +17,7 @@
 //!   restoration; [`theme`]: styles, NO_COLOR.
 
 pub mod app;
+pub mod component;
 pub mod components;
 pub mod effect;
 pub mod global_keys;

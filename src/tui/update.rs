@@ -9,11 +9,12 @@ use crossterm::event::{
 use ratatui::layout::{Position, Rect};
 
 use super::app::{App, GlobalAction, Popup, GLOBAL_KEYS};
-use super::components::diagnose::{self, DiagKey, DiagnoseEffect, DiagnoseMsg};
-use super::components::events::{self, EventsEffect, EventsMsg};
+use super::component::Component;
+use super::components::diagnose::{DiagKey, DiagnoseEffect, DiagnoseMsg};
+use super::components::events::{EventsEffect, EventsMsg};
 use super::components::history::{self, HistoryEffect, HistoryMsg};
 use super::components::lesson::{self, LessonEffect, LessonMsg};
-use super::components::profiles::{self, ProfilesEffect, ProfilesMsg};
+use super::components::profiles::{ProfilesEffect, ProfilesMsg};
 use super::components::request::{self, RequestEffect, RequestMsg};
 use super::components::traffic::{self, TrafficEffect, TrafficMsg};
 use super::effect::Command;
@@ -23,7 +24,7 @@ use super::message::Message;
 use super::model::PendingLoad;
 use super::model::{CurrentProfile, EditorRequest};
 use super::palette::PaletteAction;
-use super::popups::{self, PopupEffect};
+use super::popups::{self, PopupEffect, PopupInput};
 use super::unsaved;
 use crate::core::RequestSpec;
 
@@ -179,11 +180,17 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
             vec![Command::Quit]
         }
         Message::Request(m) => {
-            let effects = request::update(&mut app.request, &app.profile, m);
+            let ctx = request::RequestCtx {
+                profile: &app.profile,
+                cursor: app.popup.is_none(),
+            };
+            let effects = app.request.update(m, &ctx);
             route_effects(app, effects)
         }
         Message::Diagnose(m) => {
-            let effects = diagnose::update(&mut app.diagnose, m);
+            let effects = app
+                .diagnose
+                .update(m, &app.request.key_info.source.as_str());
             route_effects(app, effects)
         }
         // A file read for the Events view replaces its batch: asked first while it is unsaved.
@@ -197,7 +204,7 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
         ),
         Message::Events(m) => events_msg(app, m),
         Message::History(m) => {
-            let effects = history::update(&mut app.history, m);
+            let effects = app.history.update(m, &());
             route_effects(app, effects)
         }
         Message::Profiles(m) => profiles_msg(app, m),
@@ -206,11 +213,11 @@ fn route(app: &mut App, msg: Message) -> Vec<Command> {
                 app.request.api_key.text().to_string(),
                 app.request.auth_algo.text().to_string(),
             );
-            let effects = traffic::update(&mut app.traffic, m);
+            let effects = app.traffic.update(m, &());
             route_effects(app, effects)
         }
         Message::Lesson(m) => {
-            let effects = lesson::update(&mut app.lesson, m);
+            let effects = app.lesson.update(m, &());
             route_effects(app, effects)
         }
     }
@@ -289,7 +296,7 @@ fn load_capture(
 /// after.
 fn events_msg(app: &mut App, m: EventsMsg) -> Vec<Command> {
     let before = app.events.rev();
-    let effects = events::update(&mut app.events, m);
+    let effects = app.events.update(m, &app.popup.is_none());
     if app.events.rev() != before {
         app.edited();
     }
@@ -305,7 +312,7 @@ fn profiles_msg(app: &mut App, m: ProfilesMsg) -> Vec<Command> {
         ProfilesMsg::Failed(_) => Some(false),
         _ => None,
     };
-    let effects = profiles::update(&mut app.profiles, &app.profile.name, m);
+    let effects = app.profiles.update(m, &app.profile.name.as_str());
     let mut cmds = route_effects(app, effects);
     if let Some(ok) = after_save.filter(|_| app.quit_after_draft_save) {
         app.quit_after_draft_save = false;
@@ -446,7 +453,7 @@ fn switch_view(app: &mut App, v: View) -> Vec<Command> {
         View::History => vec![Command::ReloadHistory],
         View::Profiles => vec![Command::ReloadProfiles],
         View::Lesson => {
-            let effects = lesson::update(&mut app.lesson, LessonMsg::Opened);
+            let effects = app.lesson.update(LessonMsg::Opened, &());
             route_effects(app, effects)
         }
         _ => vec![],
@@ -684,7 +691,7 @@ fn request_quit(app: &mut App) -> Vec<Command> {
 
 fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
     if let Some(mut popup) = app.popup.take() {
-        let effects = popup.on_key(&key, &app.popup_ctx());
+        let effects = popup.update(PopupInput::Key(key), &app.popup_ctx());
         return popup_answered(app, popup, effects);
     }
     // A prompt of the request view takes every key until it closes.
@@ -888,7 +895,7 @@ fn on_key_too_small(app: &mut App, key: KeyEvent) -> Vec<Command> {
 /// hit tested with the layout the view draws with (from `app.size`).
 fn on_mouse(app: &mut App, m: crossterm::event::MouseEvent) -> Vec<Command> {
     if let Some(mut popup) = app.popup.take() {
-        let effects = popup.on_mouse(&m, &app.popup_ctx());
+        let effects = popup.update(PopupInput::Mouse(m), &app.popup_ctx());
         return popup_answered(app, popup, effects);
     }
     if app.view == View::Request && app.request.prompt.is_some() {

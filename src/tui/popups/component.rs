@@ -1,9 +1,9 @@
-//! The protocol of the popups, as a view's component has one: what a popup reads ([`Ctx`]),
-//! what it answers ([`PopupEffect`]) and what it does ([`Component`]).
+//! What the popups share of the one component protocol (`crate::tui::component::Component`):
+//! what a popup reads ([`Ctx`]), what it is told ([`PopupInput`]) and what it answers
+//! ([`PopupEffect`]).
 
 use crossterm::event::{KeyCode, KeyEvent, MouseEvent};
 use ratatui::layout::Rect;
-use ratatui::Frame;
 
 use crate::tui::components::events::EventsState;
 use crate::tui::components::history::HistoryState;
@@ -13,7 +13,6 @@ use crate::tui::layout::View;
 use crate::tui::model::PendingLoad;
 use crate::tui::palette::PaletteAction;
 use crate::tui::status::MessageLog;
-use crate::tui::theme::Theme;
 
 /// What the popups read of the workbench.
 pub struct Ctx<'a> {
@@ -59,14 +58,11 @@ pub enum PopupEffect {
     LoadOrAsk(PendingLoad),
 }
 
-/// One popup: its keys, the mouse and its drawing.
-pub trait Component {
-    fn on_key(&mut self, key: &KeyEvent, ctx: &Ctx<'_>) -> Vec<PopupEffect>;
-    /// The mouse over the screen (most popups ignore it).
-    fn on_mouse(&mut self, _m: &MouseEvent, _ctx: &Ctx<'_>) -> Vec<PopupEffect> {
-        vec![]
-    }
-    fn draw(&self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>, theme: &Theme);
+/// What a popup is told: a key, or the mouse over the screen (most popups ignore it).
+#[derive(Clone, Copy, Debug)]
+pub enum PopupInput {
+    Key(KeyEvent),
+    Mouse(MouseEvent),
 }
 
 /// Where a scrolled popup (help, message log) goes on `key`, from row `at` of `max`: arrows (and

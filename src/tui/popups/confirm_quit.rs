@@ -2,12 +2,13 @@
 //! quit, discard and quit, or stay. The convention of every unsaved-edits question: a letter
 //! (`d`) discards, Esc and any other key (Enter too, typed by habit) keep the edits.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::Frame;
 
-use super::component::{Component, Ctx, PopupEffect};
+use super::component::{Ctx, PopupEffect, PopupInput};
+use crate::tui::component::Component;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::prompt::{text_box, TextBox};
 
@@ -34,7 +35,14 @@ pub fn question(ctx: &Ctx<'_>) -> Vec<String> {
 }
 
 impl Component for ConfirmQuit {
-    fn on_key(&mut self, key: &KeyEvent, _: &Ctx<'_>) -> Vec<PopupEffect> {
+    type Msg = PopupInput;
+    type Effect = PopupEffect;
+    type Ctx<'a> = Ctx<'a>;
+
+    fn update(&mut self, input: PopupInput, _: &Ctx<'_>) -> Vec<PopupEffect> {
+        let PopupInput::Key(key) = &input else {
+            return vec![];
+        };
         let then = match key.code {
             // `y` ("yes, quit") as well as `d`: both are deliberate letters.
             KeyCode::Char('d' | 'D' | 'y' | 'Y') => PopupEffect::Quit,

@@ -1,12 +1,12 @@
 //! Copy as code (Alt-P): pick a language (`crate::codegen::Lang::ALL`); the program that signs
 //! the request being edited is copied.
 
-use crossterm::event::{KeyEvent, MouseEvent};
 use ratatui::layout::Rect;
 use ratatui::Frame;
 
-use super::component::{Component, Ctx, PopupEffect};
+use super::component::{Ctx, PopupEffect, PopupInput};
 use crate::codegen::Lang;
+use crate::tui::component::Component;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::picker::{Picked, Picker, PickerText};
 
@@ -78,13 +78,15 @@ impl CopyCode {
 }
 
 impl Component for CopyCode {
-    fn on_key(&mut self, key: &KeyEvent, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
-        let picked = self.picker.on_key(key, ctx.screen(), &TEXT, &rows());
-        self.answer(picked, ctx)
-    }
+    type Msg = PopupInput;
+    type Effect = PopupEffect;
+    type Ctx<'a> = Ctx<'a>;
 
-    fn on_mouse(&mut self, m: &MouseEvent, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
-        let picked = self.picker.on_mouse(m, ctx.screen(), &TEXT, &rows());
+    fn update(&mut self, input: PopupInput, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
+        let picked = match input {
+            PopupInput::Key(key) => self.picker.on_key(&key, ctx.screen(), &TEXT, &rows()),
+            PopupInput::Mouse(m) => self.picker.on_mouse(&m, ctx.screen(), &TEXT, &rows()),
+        };
         self.answer(picked, ctx)
     }
 

@@ -1,12 +1,13 @@
 //! The copy menu (Alt-Y): what this view can copy, one letter each
 //! (`crate::tui::palette::copy_entries`).
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
 
-use super::component::{Component, Ctx, PopupEffect};
+use super::component::{Ctx, PopupEffect, PopupInput};
+use crate::tui::component::Component;
 use crate::tui::palette;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::prompt::{text_box, TextBox};
@@ -16,8 +17,15 @@ use crate::tui::widgets::text::wrap_words;
 pub struct CopyMenu;
 
 impl Component for CopyMenu {
+    type Msg = PopupInput;
+    type Effect = PopupEffect;
+    type Ctx<'a> = Ctx<'a>;
+
     /// One letter copies and closes; Esc cancels; another key says what it offers.
-    fn on_key(&mut self, key: &KeyEvent, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
+    fn update(&mut self, input: PopupInput, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
+        let PopupInput::Key(key) = &input else {
+            return vec![];
+        };
         if key.code == KeyCode::Esc {
             return vec![
                 PopupEffect::Close,

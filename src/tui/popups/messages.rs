@@ -1,11 +1,11 @@
 //! The message log (Alt-M): every status message, in full, oldest first.
 
-use crossterm::event::KeyEvent;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::Frame;
 
-use super::component::{scroll_key, Component, Ctx, PopupEffect};
+use super::component::{scroll_key, Ctx, PopupEffect, PopupInput};
+use crate::tui::component::Component;
 use crate::tui::status::LOG_MESSAGES;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::prompt::{centered, text_box, TextBox};
@@ -66,8 +66,15 @@ pub fn messages_max_scroll(ctx: &Ctx<'_>) -> u16 {
 }
 
 impl Component for Messages {
+    type Msg = PopupInput;
+    type Effect = PopupEffect;
+    type Ctx<'a> = Ctx<'a>;
+
     /// Arrows and pages scroll; any other key closes the log.
-    fn on_key(&mut self, key: &KeyEvent, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
+    fn update(&mut self, input: PopupInput, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
+        let PopupInput::Key(key) = &input else {
+            return vec![];
+        };
         let max = messages_max_scroll(ctx);
         match scroll_key(key, self.scroll.min(max), max) {
             Some(to) => {

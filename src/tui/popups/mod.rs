@@ -4,10 +4,10 @@
 //! [`PopupEffect`]s, which the router in `update.rs` routes like every view's effects; it stays
 //! open until it answers [`PopupEffect::Close`]. (The request view's own prompts are its state.)
 
-use crossterm::event::{KeyEvent, MouseEvent};
 use ratatui::layout::Rect;
 use ratatui::Frame;
 
+use super::component::Component;
 use super::global_keys::GlobalAction;
 use super::model::PendingLoad;
 use super::theme::Theme;
@@ -23,7 +23,7 @@ pub mod operations;
 pub mod palette;
 pub mod profiles;
 
-pub use component::{Component, Ctx, PopupEffect};
+pub use component::{Ctx, PopupEffect, PopupInput};
 
 /// The popup open over the view.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,47 +39,42 @@ pub enum Popup {
     Operations(operations::Operations),
 }
 
+/// The open popup is a component: what it is told goes to the one open, and it draws.
+impl Component for Popup {
+    type Msg = PopupInput;
+    type Effect = PopupEffect;
+    type Ctx<'a> = Ctx<'a>;
+
+    fn update(&mut self, input: PopupInput, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
+        match self {
+            Popup::Help(p) => p.update(input, ctx),
+            Popup::ConfirmQuit(p) => p.update(input, ctx),
+            Popup::ConfirmLoad(p) => p.update(input, ctx),
+            Popup::Profiles(p) => p.update(input, ctx),
+            Popup::Palette(p) => p.update(input, ctx),
+            Popup::Messages(p) => p.update(input, ctx),
+            Popup::CopyMenu(p) => p.update(input, ctx),
+            Popup::CopyCode(p) => p.update(input, ctx),
+            Popup::Operations(p) => p.update(input, ctx),
+        }
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>, theme: &Theme) {
+        match self {
+            Popup::Help(p) => p.draw(frame, area, ctx, theme),
+            Popup::ConfirmQuit(p) => p.draw(frame, area, ctx, theme),
+            Popup::ConfirmLoad(p) => p.draw(frame, area, ctx, theme),
+            Popup::Profiles(p) => p.draw(frame, area, ctx, theme),
+            Popup::Palette(p) => p.draw(frame, area, ctx, theme),
+            Popup::Messages(p) => p.draw(frame, area, ctx, theme),
+            Popup::CopyMenu(p) => p.draw(frame, area, ctx, theme),
+            Popup::CopyCode(p) => p.draw(frame, area, ctx, theme),
+            Popup::Operations(p) => p.draw(frame, area, ctx, theme),
+        }
+    }
+}
+
 impl Popup {
-    fn component(&self) -> &dyn Component {
-        match self {
-            Popup::Help(p) => p,
-            Popup::ConfirmQuit(p) => p,
-            Popup::ConfirmLoad(p) => p,
-            Popup::Profiles(p) => p,
-            Popup::Palette(p) => p,
-            Popup::Messages(p) => p,
-            Popup::CopyMenu(p) => p,
-            Popup::CopyCode(p) => p,
-            Popup::Operations(p) => p,
-        }
-    }
-
-    fn component_mut(&mut self) -> &mut dyn Component {
-        match self {
-            Popup::Help(p) => p,
-            Popup::ConfirmQuit(p) => p,
-            Popup::ConfirmLoad(p) => p,
-            Popup::Profiles(p) => p,
-            Popup::Palette(p) => p,
-            Popup::Messages(p) => p,
-            Popup::CopyMenu(p) => p,
-            Popup::CopyCode(p) => p,
-            Popup::Operations(p) => p,
-        }
-    }
-
-    pub fn on_key(&mut self, key: &KeyEvent, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
-        self.component_mut().on_key(key, ctx)
-    }
-
-    pub fn on_mouse(&mut self, m: &MouseEvent, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
-        self.component_mut().on_mouse(m, ctx)
-    }
-
-    pub fn draw(&self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>, theme: &Theme) {
-        self.component().draw(frame, area, ctx, theme)
-    }
-
     /// The question asked before quitting with unsaved edits.
     pub fn confirm_quit() -> Popup {
         Popup::ConfirmQuit(confirm_quit::ConfirmQuit)

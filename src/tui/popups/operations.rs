@@ -1,12 +1,12 @@
 //! The SDK's indexing operations (Alt-O, `core::vendor::SDK_OPERATIONS`): pick one to set the
 //! request's method and path.
 
-use crossterm::event::{KeyEvent, MouseEvent};
 use ratatui::layout::Rect;
 use ratatui::Frame;
 
-use super::component::{Component, Ctx, PopupEffect};
+use super::component::{Ctx, PopupEffect, PopupInput};
 use crate::core::vendor::SDK_OPERATIONS;
+use crate::tui::component::Component;
 use crate::tui::components::request::RequestMsg;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::picker::{Picked, Picker, PickerText};
@@ -62,12 +62,15 @@ impl Operations {
 }
 
 impl Component for Operations {
-    fn on_key(&mut self, key: &KeyEvent, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
-        Self::answer(self.picker.on_key(key, ctx.screen(), &TEXT, &rows()))
-    }
+    type Msg = PopupInput;
+    type Effect = PopupEffect;
+    type Ctx<'a> = Ctx<'a>;
 
-    fn on_mouse(&mut self, m: &MouseEvent, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
-        Self::answer(self.picker.on_mouse(m, ctx.screen(), &TEXT, &rows()))
+    fn update(&mut self, input: PopupInput, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
+        Self::answer(match input {
+            PopupInput::Key(key) => self.picker.on_key(&key, ctx.screen(), &TEXT, &rows()),
+            PopupInput::Mouse(m) => self.picker.on_mouse(&m, ctx.screen(), &TEXT, &rows()),
+        })
     }
 
     fn draw(&self, frame: &mut Frame, area: Rect, _: &Ctx<'_>, theme: &Theme) {

@@ -2,11 +2,11 @@
 //! (`crate::tui::palette::entries`) on a searching picker (`widgets::picker`): what is typed
 //! filters them (every word in the row: the name or its keys), Enter runs the selected one.
 
-use crossterm::event::{KeyEvent, MouseEvent};
 use ratatui::layout::Rect;
 use ratatui::Frame;
 
-use super::component::{Component, Ctx, PopupEffect};
+use super::component::{Ctx, PopupEffect, PopupInput};
+use crate::tui::component::Component;
 use crate::tui::palette::{self, Entry};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::picker::{Picked, Picker, PickerText};
@@ -61,17 +61,18 @@ fn answer(picked: Picked, entries: &[Entry]) -> Vec<PopupEffect> {
 }
 
 impl Component for Palette {
-    fn on_key(&mut self, key: &KeyEvent, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
-        let (entries, rows) = rows(ctx);
-        let title = title(ctx);
-        let picked = self.picker.on_key(key, ctx.screen(), &text(&title), &rows);
-        answer(picked, &entries)
-    }
+    type Msg = PopupInput;
+    type Effect = PopupEffect;
+    type Ctx<'a> = Ctx<'a>;
 
-    fn on_mouse(&mut self, m: &MouseEvent, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
+    fn update(&mut self, input: PopupInput, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
         let (entries, rows) = rows(ctx);
         let title = title(ctx);
-        let picked = self.picker.on_mouse(m, ctx.screen(), &text(&title), &rows);
+        let (screen, text) = (ctx.screen(), text(&title));
+        let picked = match input {
+            PopupInput::Key(key) => self.picker.on_key(&key, screen, &text, &rows),
+            PopupInput::Mouse(m) => self.picker.on_mouse(&m, screen, &text, &rows),
+        };
         answer(picked, &entries)
     }
 

@@ -1,11 +1,11 @@
 //! Switch profile (Ctrl-L): the saved profiles' names; the one picked is loaded (asking first
 //! when unsaved edits would be lost).
 
-use crossterm::event::{KeyEvent, MouseEvent};
 use ratatui::layout::Rect;
 use ratatui::Frame;
 
-use super::component::{Component, Ctx, PopupEffect};
+use super::component::{Ctx, PopupEffect, PopupInput};
+use crate::tui::component::Component;
 use crate::tui::model::PendingLoad;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::picker::{Picked, Picker, PickerText};
@@ -45,13 +45,16 @@ impl Profiles {
 }
 
 impl Component for Profiles {
-    fn on_key(&mut self, key: &KeyEvent, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
-        let picked = self.picker.on_key(key, ctx.screen(), &TEXT, &self.names);
-        self.answer(picked)
-    }
+    type Msg = PopupInput;
+    type Effect = PopupEffect;
+    type Ctx<'a> = Ctx<'a>;
 
-    fn on_mouse(&mut self, m: &MouseEvent, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
-        let picked = self.picker.on_mouse(m, ctx.screen(), &TEXT, &self.names);
+    fn update(&mut self, input: PopupInput, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
+        let (screen, names) = (ctx.screen(), &self.names);
+        let picked = match input {
+            PopupInput::Key(key) => self.picker.on_key(&key, screen, &TEXT, names),
+            PopupInput::Mouse(m) => self.picker.on_mouse(&m, screen, &TEXT, names),
+        };
         self.answer(picked)
     }
 

@@ -7,7 +7,8 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use super::app::App;
-use super::components::{diagnose, events, history, lesson, profiles, request, traffic};
+use super::component::Component;
+use super::components::request;
 use super::layout::{brand_fits, frame_layout, tab_label, tab_layout, tab_titles, View};
 use super::theme::Theme;
 
@@ -34,19 +35,24 @@ pub fn draw(frame: &mut Frame, app: &App) {
     // The terminal cursor shows where typing goes: never through a popup over the view.
     let cursor = app.popup.is_none();
     match app.view {
-        View::Request => request::draw(frame, area, &app.request, &theme, cursor),
-        View::Diagnose => diagnose::draw(
-            frame,
-            main,
-            &app.diagnose,
-            &app.request.key_info.source,
-            &theme,
-        ),
-        View::Events => events::draw_with_cursor(frame, main, &app.events, &theme, cursor),
-        View::History => history::draw(frame, main, &app.history, &theme),
-        View::Profiles => profiles::draw(frame, main, &app.profiles, &app.profile.name, &theme),
-        View::Traffic => traffic::draw(frame, main, &app.traffic, &theme),
-        View::Lesson => lesson::draw(frame, main, &app.lesson, &theme),
+        View::Request => {
+            let ctx = request::RequestCtx {
+                profile: &app.profile,
+                cursor,
+            };
+            app.request.draw(frame, area, &ctx, &theme)
+        }
+        View::Diagnose => {
+            let key_source = app.request.key_info.source.as_str();
+            app.diagnose.draw(frame, main, &key_source, &theme)
+        }
+        View::Events => app.events.draw(frame, main, &cursor, &theme),
+        View::History => app.history.draw(frame, main, &(), &theme),
+        View::Profiles => app
+            .profiles
+            .draw(frame, main, &app.profile.name.as_str(), &theme),
+        View::Traffic => app.traffic.draw(frame, main, &(), &theme),
+        View::Lesson => app.lesson.draw(frame, main, &(), &theme),
     }
     if let Some(row) = crate::tui::layout::footer_row(area) {
         let text = footer::line(&footer::items(app), row.width as usize);

@@ -188,7 +188,11 @@ impl Picker {
         theme: &Theme,
     ) -> Block<'static> {
         let (title, hint) = if self.search {
-            let at = if shown == 0 { 0 } else { self.list.selected + 1 };
+            let at = if shown == 0 {
+                0
+            } else {
+                self.list.selected + 1
+            };
             (
                 format!(" {} · {at}/{shown} ", text.name),
                 format!(

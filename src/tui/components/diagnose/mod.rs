@@ -26,3 +26,25 @@ pub use keys::{footer_word, Action, CONTEXT_KEYS, KEYS};
 pub use message::{DiagnoseEffect, DiagnoseMsg};
 pub use state::{DiagKey, DiagnoseState};
 pub use update::update;
+
+use ratatui::layout::Rect;
+use ratatui::Frame;
+
+use crate::tui::component::Component;
+use crate::tui::theme::Theme;
+
+/// The Diagnose view's protocol ([`update`], [`draw`]); it reads where the profile's REST key
+/// comes from (the request view's key source), which its key choice names.
+impl Component for DiagnoseState {
+    type Msg = DiagnoseMsg;
+    type Effect = DiagnoseEffect;
+    type Ctx<'a> = &'a str;
+
+    fn update(&mut self, msg: DiagnoseMsg, _: &&str) -> Vec<DiagnoseEffect> {
+        update(self, msg)
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, key_source: &&str, theme: &Theme) {
+        draw(frame, area, self, key_source, theme)
+    }
+}

@@ -39,5 +39,27 @@ pub use state::*;
 pub use update::{run, update};
 pub use validate::{ValidateJob, Validated, INLINE_VALIDATE_ITEMS};
 
+use ratatui::layout::Rect;
+use ratatui::Frame;
+
+use crate::tui::component::Component;
+use crate::tui::theme::Theme;
+
+/// The Events view's protocol ([`update`], [`draw_with_cursor`]); it reads whether it shows
+/// the terminal cursor (no popup over it).
+impl Component for EventsState {
+    type Msg = EventsMsg;
+    type Effect = EventsEffect;
+    type Ctx<'a> = bool;
+
+    fn update(&mut self, msg: EventsMsg, _: &bool) -> Vec<EventsEffect> {
+        update(self, msg)
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, cursor: &bool, theme: &Theme) {
+        draw_with_cursor(frame, area, self, theme, *cursor)
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -15,5 +15,26 @@ pub use keys::{Action, COPY_KEYS, KEYS};
 pub use state::*;
 pub use update::{run, update};
 
+use ratatui::layout::Rect;
+use ratatui::Frame;
+
+use crate::tui::component::Component;
+use crate::tui::theme::Theme;
+
+/// The History view's protocol ([`update`], [`draw`]); it reads nothing but its state.
+impl Component for HistoryState {
+    type Msg = HistoryMsg;
+    type Effect = HistoryEffect;
+    type Ctx<'a> = ();
+
+    fn update(&mut self, msg: HistoryMsg, _: &()) -> Vec<HistoryEffect> {
+        update(self, msg)
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, _: &(), theme: &Theme) {
+        draw(frame, area, self, theme)
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod tests;

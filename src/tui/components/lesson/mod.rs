@@ -18,5 +18,26 @@ pub use hints::footer_items;
 pub use state::*;
 pub use update::{observe, update};
 
+use ratatui::layout::Rect;
+use ratatui::Frame;
+
+use crate::tui::component::Component;
+use crate::tui::theme::Theme;
+
+/// The Lesson view's protocol ([`update`], [`draw`]); it reads nothing but its state.
+impl Component for LessonState {
+    type Msg = LessonMsg;
+    type Effect = LessonEffect;
+    type Ctx<'a> = ();
+
+    fn update(&mut self, msg: LessonMsg, _: &()) -> Vec<LessonEffect> {
+        update(self, msg)
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, _: &(), theme: &Theme) {
+        draw(frame, area, self, theme)
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -15,5 +15,27 @@ pub use keys::{FormAction, FORM_KEYS};
 pub use state::*;
 pub use update::update;
 
+use ratatui::layout::Rect;
+use ratatui::Frame;
+
+use crate::tui::component::Component;
+use crate::tui::theme::Theme;
+
+/// The Profiles view's protocol ([`update`], [`draw`]); it reads the name of the profile in
+/// use (marked "(in use)", never deleted, copied for `c`).
+impl Component for ProfilesState {
+    type Msg = ProfilesMsg;
+    type Effect = ProfilesEffect;
+    type Ctx<'a> = &'a str;
+
+    fn update(&mut self, msg: ProfilesMsg, current: &&str) -> Vec<ProfilesEffect> {
+        update(self, current, msg)
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, current: &&str, theme: &Theme) {
+        draw(frame, area, self, current, theme)
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -47,3 +47,33 @@ pub use send::target_url;
 pub use sign::resign;
 pub use state::*;
 pub use update::update;
+
+use ratatui::layout::Rect;
+use ratatui::Frame;
+
+use crate::tui::component::Component;
+use crate::tui::model::CurrentProfile;
+use crate::tui::theme::Theme;
+
+/// What the request view reads of the workbench: the profile being edited (it saves under it
+/// and names it), and whether it shows the terminal cursor (no popup over it).
+pub struct RequestCtx<'a> {
+    pub profile: &'a CurrentProfile,
+    pub cursor: bool,
+}
+
+/// The request view's protocol ([`update`], [`draw`]; it draws on the whole screen, its
+/// status line included).
+impl Component for RequestState {
+    type Msg = RequestMsg;
+    type Effect = RequestEffect;
+    type Ctx<'a> = RequestCtx<'a>;
+
+    fn update(&mut self, msg: RequestMsg, ctx: &RequestCtx<'_>) -> Vec<RequestEffect> {
+        update(self, ctx.profile, msg)
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, ctx: &RequestCtx<'_>, theme: &Theme) {
+        draw(frame, area, self, theme, ctx.cursor)
+    }
+}

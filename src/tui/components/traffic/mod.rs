@@ -24,5 +24,26 @@ pub use keys::{Action, CONTEXT_KEYS, COPY_KEYS, KEYS};
 pub use state::*;
 pub use update::*;
 
+use ratatui::layout::Rect;
+use ratatui::Frame;
+
+use crate::tui::component::Component;
+use crate::tui::theme::Theme;
+
+/// The Traffic view's protocol ([`update`], [`draw`]); it reads nothing but its state.
+impl Component for TrafficState {
+    type Msg = TrafficMsg;
+    type Effect = TrafficEffect;
+    type Ctx<'a> = ();
+
+    fn update(&mut self, msg: TrafficMsg, _: &()) -> Vec<TrafficEffect> {
+        update(self, msg)
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, _: &(), theme: &Theme) {
+        draw(frame, area, self, theme)
+    }
+}
+
 #[cfg(test)]
 mod tests;
