@@ -9,8 +9,8 @@ use crossterm::event::{KeyCode, KeyEvent};
 use super::*;
 use crate::core::Secret;
 use crate::tui::components::request::Field;
-use crate::tui::test_util::{ctrl_key, key, TestApp};
 use crate::tui::components::{diagnose, events, profiles};
+use crate::tui::test_util::{ctrl_key, key, TestApp};
 use crate::tui::view;
 
 /// The demo workbench on an 80x24 screen (the one fixture, `test_util::TestApp`).
