@@ -14,7 +14,7 @@ use chrono::TimeZone;
 use signscope::core::http_text::to_raw_request;
 use signscope::core::{sign, Secret, SignableRequest};
 use signscope::tui::components::diagnose::capture::diagnose_capture;
-use signscope::tui::components::diagnose::DiagnoseMsg;
+use signscope::tui::components::diagnose::{DiagnoseEffect, DiagnoseMsg};
 use signscope::tui::effect::Command as TuiCommand;
 use signscope::tui::layout::View;
 use signscope::tui::message::Message;
@@ -122,7 +122,9 @@ fn the_diagnose_view_shows_the_other_failing_checks_on_screen() {
     app.paste(&wrong_and_stale());
     let cmds = app.ctrl('g');
     let Some(TuiCommand::Diagnose {
-        text, key, prefix, ..
+        effect: DiagnoseEffect::Diagnose { text, .. },
+        key,
+        prefix,
     }) = cmds.into_iter().next()
     else {
         panic!("Ctrl-G asks for a diagnosis");

@@ -2,10 +2,12 @@
 //! types, wrapped as they are) and the runtime runs them: no effect is translated on the way.
 
 use crate::core::{Secret, SignedRequest};
+use crate::tui::components::diagnose::DiagnoseEffect;
 use crate::tui::components::events::EventsEffect;
 use crate::tui::components::history::HistoryEffect;
 use crate::tui::components::lesson::LessonEffect;
 use crate::tui::components::profiles::ProfilesEffect;
+use crate::tui::components::traffic::TrafficEffect;
 use crate::tui::model::EditorRequest;
 use crate::tui::signing::SignJob;
 
@@ -67,27 +69,14 @@ pub enum Command {
     LoadProfile(String),
     /// Save the editor's request in the profile (the Events view's unsaved batch with it).
     SaveProfile(Box<ProfileSave>),
-    /// Run verify + diagnose on a pasted capture (`body`: the loaded body file of a curl
-    /// command that reads one; `client_text`: the client's own signing text, when pasted).
+    /// The Diagnose view's effects as it asked them (a capture to judge, to load into the
+    /// editor, a body file to read), with what only the router knows: the REST key a diagnosis
+    /// verifies with (the profile's, or the demo account's when the view chose it) and the
+    /// profile's header prefix, which a capture is read with.
     Diagnose {
-        text: String,
-        body: Option<bytes::Bytes>,
-        client_text: Option<String>,
+        effect: DiagnoseEffect,
         key: Secret,
         prefix: String,
-        /// Judged at the capture's own time (its timestamp header), not now.
-        own_time: bool,
-    },
-    /// Parse a pasted capture and load it into the request editor.
-    ParseCapture {
-        text: String,
-        body: Option<bytes::Bytes>,
-        prefix: String,
-    },
-    /// Read the body file a pasted curl command names (relative to the working directory);
-    /// answered with `DiagnoseMsg::BodyFile`.
-    ReadCaptureBody {
-        file: String,
     },
     /// Effects of the events, history and profiles views, run as they come.
     Events(EventsEffect),
@@ -109,22 +98,12 @@ pub enum Command {
     CancelSend(u64),
     /// Follow the live stream of the server at this base URL for the traffic view.
     FollowTraffic(String),
-    /// Judge the capture in this file as the local server would (signed requests with `key`)
-    /// and hand its requests to the traffic view (`docs/har.md`).
-    OpenHar {
-        path: std::path::PathBuf,
-        key: crate::core::Secret,
-    },
-    /// Write a HAR document to a new file (never over an existing one).
-    WriteHar {
-        path: std::path::PathBuf,
-        text: String,
-    },
-    /// Fetch every request the server at `base` received (its HAR export) and write it to a
-    /// new file.
-    WriteReceivedHar {
-        path: std::path::PathBuf,
-        base: String,
+    /// The Traffic view's file effects as it asked them (open a HAR, write one, write what a
+    /// server received), with the profile's REST key, which the requests of a HAR opened are
+    /// verified with, as the local server would (`docs/har.md`).
+    Traffic {
+        effect: TrafficEffect,
+        key: Secret,
     },
     Quit,
 }

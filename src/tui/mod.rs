@@ -110,8 +110,8 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
     startup.extend(follow_traffic(&mut app, watch, &mut session));
     if let Some(path) = har {
         app.view = layout::View::Traffic;
-        startup.push(effect::Command::OpenHar {
-            path,
+        startup.push(effect::Command::Traffic {
+            effect: components::traffic::TrafficEffect::OpenHar(path),
             key: app.request.key(),
         });
     }

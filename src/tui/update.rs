@@ -111,32 +111,24 @@ impl RoutedEffect for RequestEffect {
 /// profile's) that a capture is read and verified with.
 impl RoutedEffect for DiagnoseEffect {
     fn route(self, app: &mut App) -> Vec<Command> {
-        let prefix = app.request.prefix.text().to_string();
-        vec![match self {
-            DiagnoseEffect::Diagnose {
-                text,
-                body,
-                client_text,
-                key,
-                own_time,
-            } => Command::Diagnose {
-                text,
-                body,
-                client_text,
-                own_time,
-                key: match key {
-                    DiagKey::Profile => app.request.key(),
-                    DiagKey::Demo => crate::core::Secret::new(crate::core::demo::DEMO_REST_KEY),
-                },
-                prefix,
-            },
-            DiagnoseEffect::ParseCapture { text, body } => {
-                Command::ParseCapture { text, body, prefix }
+        match self {
+            DiagnoseEffect::Status(s) => say(app, s),
+            DiagnoseEffect::ListProfiles => vec![Command::ListProfiles],
+            effect => {
+                let key = match &effect {
+                    DiagnoseEffect::Diagnose {
+                        key: DiagKey::Demo, ..
+                    } => crate::core::Secret::new(crate::core::demo::DEMO_REST_KEY),
+                    _ => app.request.key(),
+                };
+                let prefix = app.request.prefix.text().to_string();
+                vec![Command::Diagnose {
+                    effect,
+                    key,
+                    prefix,
+                }]
             }
-            DiagnoseEffect::ReadBody { file } => Command::ReadCaptureBody { file },
-            DiagnoseEffect::ListProfiles => Command::ListProfiles,
-            DiagnoseEffect::Status(s) => return say(app, s),
-        }]
+        }
     }
 }
 
@@ -406,15 +398,14 @@ impl RoutedEffect for TrafficEffect {
     fn route(self, app: &mut App) -> Vec<Command> {
         match self {
             TrafficEffect::Status(s) => say(app, s),
-            // Verified with the profile's REST key, as the in-process server would.
-            TrafficEffect::OpenHar(path) => vec![Command::OpenHar {
-                path,
+            // A HAR's requests are verified with the profile's REST key, as the in-process
+            // server would.
+            effect @ (TrafficEffect::OpenHar(_)
+            | TrafficEffect::WriteHar { .. }
+            | TrafficEffect::WriteReceivedHar { .. }) => vec![Command::Traffic {
+                effect,
                 key: app.request.key(),
             }],
-            TrafficEffect::WriteHar { path, text } => vec![Command::WriteHar { path, text }],
-            TrafficEffect::WriteReceivedHar { path, base } => {
-                vec![Command::WriteReceivedHar { path, base }]
-            }
             TrafficEffect::Copy { text, what } => vec![Command::Copy { text, what }],
             TrafficEffect::SendAgain { request, url } => {
                 let what = format!(

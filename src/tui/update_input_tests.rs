@@ -171,7 +171,11 @@ fn a_paste_whose_line_ends_the_terminal_turned_into_cr_keeps_its_lines() {
         update(&mut a, key(KeyCode::F(6)));
         update(&mut a, Message::Paste(pasted.clone()));
         let cmds = update(&mut a, ctrl_key('g'));
-        let [Command::Diagnose { text, .. }] = cmds.as_slice() else {
+        let [Command::Diagnose {
+            effect: DiagnoseEffect::Diagnose { text, .. },
+            ..
+        }] = cmds.as_slice()
+        else {
             panic!("no diagnosis asked for: {cmds:?}");
         };
         assert!(!text.contains('\r'), "bare CRs left in {text:?}");

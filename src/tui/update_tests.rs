@@ -864,13 +864,13 @@ fn diagnose_view_asks_for_a_diagnosis_and_shows_it() {
     update(&mut a, Message::Paste("PUT /v2/batch HTTP/1.1".into()));
     let cmds = update(&mut a, ctrl_key('g'));
     assert!(
-        matches!(cmds.as_slice(), [Command::Diagnose { text, .. }] if text.starts_with("PUT /v2"))
+        matches!(cmds.as_slice(), [Command::Diagnose { effect: DiagnoseEffect::Diagnose { text, .. }, .. }] if text.starts_with("PUT /v2"))
     );
     update(&mut a, alt_key('k'));
     assert_eq!(a.diagnose.key, DiagKey::Demo);
     assert!(matches!(
         update(&mut a, alt_key('l')).as_slice(),
-        [Command::ParseCapture { prefix, .. }] if prefix == "SVC"
+        [Command::Diagnose { effect: DiagnoseEffect::ParseCapture { .. }, prefix, .. }] if prefix == "SVC"
     ));
     update(
         &mut a,

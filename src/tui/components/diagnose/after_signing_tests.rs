@@ -11,7 +11,7 @@ use base64::Engine;
 use serde_json::{json, Value};
 
 use crate::tui::components::diagnose::capture::diagnose_capture_with;
-use crate::tui::components::diagnose::DiagnoseMsg;
+use crate::tui::components::diagnose::{DiagnoseEffect, DiagnoseMsg};
 use crate::tui::effect::Command;
 use crate::tui::message::Message;
 use crate::tui::test_util::TestApp;
@@ -73,12 +73,15 @@ fn diagnose_in_view(t: &mut TestApp, capture: &str, client_text: Option<&str>) -
     }
     let cmds = t.ctrl('g');
     let [Command::Diagnose {
-        text,
-        body,
-        client_text,
+        effect:
+            DiagnoseEffect::Diagnose {
+                text,
+                body,
+                client_text,
+                ..
+            },
         key,
         prefix,
-        ..
     }] = cmds.as_slice()
     else {
         panic!("{cmds:?}")

@@ -6,6 +6,7 @@ use crossterm::event::KeyCode;
 
 use crate::core::{sign, Secret, SignableRequest};
 use crate::tui::components::diagnose::capture::diagnose_capture_with;
+use crate::tui::components::diagnose::DiagnoseEffect;
 use crate::tui::effect::Command;
 use crate::tui::test_util::{t0, TestApp};
 
@@ -35,12 +36,15 @@ fn crlf_capture() -> (String, &'static str) {
 fn judged(cmds: &[Command]) -> (String, bool, Vec<String>) {
     match cmds {
         [Command::Diagnose {
-            text,
-            body,
-            client_text,
+            effect:
+                DiagnoseEffect::Diagnose {
+                    text,
+                    body,
+                    client_text,
+                    ..
+                },
             key,
             prefix,
-            ..
         }] => {
             let (ok, lines) = diagnose_capture_with(
                 text,

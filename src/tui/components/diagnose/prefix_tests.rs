@@ -6,6 +6,7 @@ use crate::core::{sign, Secret, SignableRequest};
 use crate::tui::components::diagnose::capture::{
     capture_fields, diagnose_capture_with, parse_capture,
 };
+use crate::tui::components::diagnose::DiagnoseEffect;
 use crate::tui::effect::Command;
 use crate::tui::test_util::{t0, TestApp};
 
@@ -44,11 +45,11 @@ fn a_klevu_capture_is_verified_and_loaded_with_its_own_prefix() {
     // The open profile is the demo one (prefix SVC); the capture is verified as X-KLEVU-*.
     let cmds = t.ctrl('g');
     let [Command::Diagnose {
-        text: sent,
-        body,
+        effect: DiagnoseEffect::Diagnose {
+            text: sent, body, ..
+        },
         key,
         prefix,
-        ..
     }] = cmds.as_slice()
     else {
         panic!("{cmds:?}")
@@ -59,8 +60,10 @@ fn a_klevu_capture_is_verified_and_loaded_with_its_own_prefix() {
     assert!(!lines.iter().any(|l| l.contains("X-SVC")), "{lines:?}");
     // Alt-L loads its fields, its API key and timestamp included, with the prefix KLEVU.
     let cmds = t.alt('l');
-    let [Command::ParseCapture {
-        text: sent, prefix, ..
+    let [Command::Diagnose {
+        effect: DiagnoseEffect::ParseCapture { text: sent, .. },
+        prefix,
+        ..
     }] = cmds.as_slice()
     else {
         panic!("{cmds:?}")

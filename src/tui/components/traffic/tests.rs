@@ -374,7 +374,10 @@ fn ctrl_d_diagnoses_the_request_in_the_diagnose_view() {
     let cmds = t.ctrl('d');
     assert_eq!(t.view, View::Diagnose);
     let text = match cmds.as_slice() {
-        [Command::Diagnose { text, .. }] => text.clone(),
+        [Command::Diagnose {
+            effect: crate::tui::components::diagnose::DiagnoseEffect::Diagnose { text, .. },
+            ..
+        }] => text.clone(),
         other => panic!("{other:?}"),
     };
     // The capture the Diagnose view holds is the request as received.
@@ -709,7 +712,7 @@ fn ctrl_o_asks_for_a_har_and_ctrl_s_writes_what_the_server_received_or_the_shown
     t.assert_line(&format!("→ {}", cwd.join("capture.har").display()));
     let cmds = t.press(KeyCode::Enter);
     assert!(
-        matches!(&cmds[..], [Command::OpenHar { path, .. }] if *path == cwd.join("capture.har")),
+        matches!(&cmds[..], [Command::Traffic { effect: TrafficEffect::OpenHar(path), .. }] if *path == cwd.join("capture.har")),
         "{cmds:?}"
     );
     // Nothing shown: nothing to write, said in one sentence.
@@ -727,7 +730,7 @@ fn ctrl_o_asks_for_a_har_and_ctrl_s_writes_what_the_server_received_or_the_shown
     );
     let cmds = t.press(KeyCode::Enter);
     assert!(
-        matches!(&cmds[..], [Command::WriteReceivedHar { path, base }]
+        matches!(&cmds[..], [Command::Traffic { effect: TrafficEffect::WriteReceivedHar { path, base }, .. }]
             if *path == cwd.join("traffic.har") && base == BASE),
         "{cmds:?}"
     );
@@ -740,7 +743,11 @@ fn ctrl_o_asks_for_a_har_and_ctrl_s_writes_what_the_server_received_or_the_shown
     let offered = cwd.join("traffic.har");
     t.assert_line(&format!("file: {}", offered.display()));
     let cmds = t.press(KeyCode::Enter);
-    let [Command::WriteHar { path, text }] = &cmds[..] else {
+    let [Command::Traffic {
+        effect: TrafficEffect::WriteHar { path, text },
+        ..
+    }] = &cmds[..]
+    else {
         panic!("{cmds:?}")
     };
     assert_eq!(path, &offered);
@@ -758,7 +765,7 @@ fn ctrl_o_asks_for_a_har_and_ctrl_s_writes_what_the_server_received_or_the_shown
     t.assert_line(&format!("→ {}", cwd.join("out/mine.har").display()));
     let cmds = t.press(KeyCode::Enter);
     assert!(
-        matches!(&cmds[..], [Command::WriteHar { path, .. }] if *path == cwd.join("out/mine.har")),
+        matches!(&cmds[..], [Command::Traffic { effect: TrafficEffect::WriteHar { path, .. }, .. }] if *path == cwd.join("out/mine.har")),
         "{cmds:?}"
     );
     // Esc closes the prompt without asking for anything.
@@ -1047,7 +1054,11 @@ fn the_har_written_keeps_a_collector_body_as_received() {
     t.press(KeyCode::Enter);
     t.ctrl('s');
     let cmds = t.press(KeyCode::Enter);
-    let [Command::WriteHar { text, .. }] = &cmds[..] else {
+    let [Command::Traffic {
+        effect: TrafficEffect::WriteHar { text, .. },
+        ..
+    }] = &cmds[..]
+    else {
         panic!("{cmds:?}")
     };
     let har: serde_json::Value = serde_json::from_str(text).unwrap();

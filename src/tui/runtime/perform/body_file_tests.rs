@@ -7,7 +7,7 @@ use crossterm::event::KeyCode;
 use super::capture::read_capture_body;
 use crate::core::curl::{to_curl, CurlBody};
 use crate::core::Secret;
-use crate::tui::components::diagnose::{diagnose_capture_with, DiagnoseMsg};
+use crate::tui::components::diagnose::{diagnose_capture_with, DiagnoseEffect, DiagnoseMsg};
 use crate::tui::effect::Command;
 use crate::tui::message::Message;
 use crate::tui::test_util::{t0, TestApp};
@@ -46,12 +46,15 @@ fn on_diagnose(capture: &str) -> TestApp {
 fn verdict(cmds: &[Command]) -> (bool, Vec<String>) {
     match cmds {
         [Command::Diagnose {
-            text,
-            body,
-            client_text,
+            effect:
+                DiagnoseEffect::Diagnose {
+                    text,
+                    body,
+                    client_text,
+                    ..
+                },
             key,
             prefix,
-            ..
         }] => diagnose_capture_with(
             text,
             body.as_deref(),
@@ -82,7 +85,11 @@ fn ctrl_g_on_a_curl_command_with_a_body_file_offers_to_load_it_and_verifies_with
     // Another key keeps the question; y asks the runtime to read the file.
     assert!(t.press(KeyCode::Char('x')).is_empty());
     let cmds = t.press(KeyCode::Char('y'));
-    let [Command::ReadCaptureBody { file: asked }] = cmds.as_slice() else {
+    let [Command::Diagnose {
+        effect: DiagnoseEffect::ReadBody { file: asked },
+        ..
+    }] = cmds.as_slice()
+    else {
         panic!("{cmds:?}")
     };
     assert_eq!(asked, &file);
@@ -99,7 +106,10 @@ fn ctrl_g_on_a_curl_command_with_a_body_file_offers_to_load_it_and_verifies_with
     let (ok, _) = verdict(&t.ctrl('g'));
     assert!(ok);
     match t.alt('l').as_slice() {
-        [Command::ParseCapture { body, .. }] => assert_eq!(body.as_deref(), Some(BODY)),
+        [Command::Diagnose {
+            effect: DiagnoseEffect::ParseCapture { body, .. },
+            ..
+        }] => assert_eq!(body.as_deref(), Some(BODY)),
         other => panic!("{other:?}"),
     }
 }
@@ -115,7 +125,13 @@ fn a_d_at_file_command_is_verified_without_the_files_line_ends() {
     let mut t = on_diagnose(&curl_with_body_file(&file, "-d"));
     t.ctrl('g');
     let cmds = t.press(KeyCode::Char('y'));
-    assert!(matches!(cmds.as_slice(), [Command::ReadCaptureBody { .. }]));
+    assert!(matches!(
+        cmds.as_slice(),
+        [Command::Diagnose {
+            effect: DiagnoseEffect::ReadBody { .. },
+            ..
+        }]
+    ));
     let cmds = t.update(Message::Diagnose(DiagnoseMsg::BodyFile {
         file: file.clone(),
         result: read_capture_body(&file),
@@ -136,7 +152,11 @@ fn an_unreadable_body_file_is_one_sentence_and_n_declines() {
     ));
     t.ctrl('g');
     let cmds = t.press(KeyCode::Char('y'));
-    let [Command::ReadCaptureBody { file }] = cmds.as_slice() else {
+    let [Command::Diagnose {
+        effect: DiagnoseEffect::ReadBody { file },
+        ..
+    }] = cmds.as_slice()
+    else {
         panic!("{cmds:?}")
     };
     let result = read_capture_body(file);

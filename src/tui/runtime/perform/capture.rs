@@ -4,19 +4,46 @@
 use chrono::Utc;
 
 use super::Effects;
+use crate::core::Secret;
 use crate::tui::components::diagnose::{
-    capture_fields, diagnose_capture_with, judged_at, parse_capture_with, DiagnoseMsg,
+    capture_fields, diagnose_capture_with, judged_at, parse_capture_with, DiagnoseEffect,
+    DiagnoseMsg,
 };
 use crate::tui::message::Message;
 
 impl Effects {
+    /// One of the Diagnose view's effects, with the REST key a diagnosis verifies with and the
+    /// header prefix a capture is read with.
+    pub(super) fn capture_effect(&mut self, effect: DiagnoseEffect, key: &Secret, prefix: &str) {
+        match effect {
+            DiagnoseEffect::Diagnose {
+                text,
+                body,
+                client_text,
+                own_time,
+                ..
+            } => self.diagnose(
+                (&text, body.as_deref(), client_text.as_deref()),
+                key,
+                prefix,
+                own_time,
+            ),
+            DiagnoseEffect::ReadBody { file } => self.read_capture_body(file),
+            DiagnoseEffect::ParseCapture { text, body } => {
+                self.parse_capture(&text, body.as_deref(), prefix)
+            }
+            // The router's: the status line, the profile picker.
+            DiagnoseEffect::Status(_) | DiagnoseEffect::ListProfiles => {}
+        }
+    }
+
     /// Verify and diagnose the capture `text` (with `body`, the loaded body file of a curl
     /// command, and `client_text`, the client's own signing text) with `key`; answered with
     /// `DiagnoseMsg::Diagnosed`.
-    pub(super) fn diagnose(
+    fn diagnose(
         &mut self,
         (text, body, client_text): (&str, Option<&[u8]>, Option<&str>),
-        key: &crate::core::Secret,
+        key: &Secret,
         prefix: &str,
         own_time: bool,
     ) {
@@ -28,14 +55,14 @@ impl Effects {
         self.answer(Message::Diagnose(DiagnoseMsg::Diagnosed { ok, lines }));
     }
 
-    pub(super) fn read_capture_body(&mut self, file: String) {
+    fn read_capture_body(&mut self, file: String) {
         let result = read_capture_body(&file);
         self.answer(Message::Diagnose(DiagnoseMsg::BodyFile { file, result }));
     }
 
     /// Load the capture into the request editor, or say in the Diagnose view why it cannot be
     /// read.
-    pub(super) fn parse_capture(&mut self, text: &str, body: Option<&[u8]>, prefix: &str) {
+    fn parse_capture(&mut self, text: &str, body: Option<&[u8]>, prefix: &str) {
         let msg = match parse_capture_with(text, body) {
             Ok(req) => {
                 let (fields, timestamp) = capture_fields(&req, prefix);

@@ -112,26 +112,12 @@ impl Effects {
             Command::ReloadProfiles => self.reload_profiles(),
             Command::History(_) | Command::ReloadHistory => self.reload_history(),
             Command::Diagnose {
-                text,
-                body,
-                client_text,
+                effect,
                 key,
                 prefix,
-                own_time,
-            } => self.diagnose(
-                (&text, body.as_deref(), client_text.as_deref()),
-                &key,
-                &prefix,
-                own_time,
-            ),
-            Command::ReadCaptureBody { file } => self.read_capture_body(file),
-            Command::ParseCapture { text, body, prefix } => {
-                self.parse_capture(&text, body.as_deref(), &prefix)
-            }
+            } => self.capture_effect(effect, &key, &prefix),
             Command::FollowTraffic(base) => self.follow_traffic(&base),
-            Command::OpenHar { path, key } => self.open_har(path, key),
-            Command::WriteHar { path, text } => self.write_har(path, text),
-            Command::WriteReceivedHar { path, base } => self.write_received_har(path, base),
+            Command::Traffic { effect, key } => self.traffic_effect(effect, key),
             Command::Events(e) => self.events_effect(e),
             Command::Lesson(e) => self.lesson_effect(e),
             Command::EditBody(_) | Command::Quit => {}

@@ -6,7 +6,8 @@
 
 use crate::client::stream::{follow_stream, received_har, stream_url, Follow};
 use crate::core::traffic::StreamMessage;
-use crate::tui::components::traffic::TrafficMsg;
+use crate::core::Secret;
+use crate::tui::components::traffic::{TrafficEffect, TrafficMsg};
 use crate::tui::message::Message;
 
 use super::Effects;
@@ -20,9 +21,20 @@ impl Effects {
         }
     }
 
+    /// One of the Traffic view's file effects (`key`: the REST key a HAR's requests are
+    /// verified with); the rest of its effects are the router's.
+    pub(super) fn traffic_effect(&mut self, effect: TrafficEffect, key: Secret) {
+        match effect {
+            TrafficEffect::OpenHar(path) => self.open_har(path, key),
+            TrafficEffect::WriteHar { path, text } => self.write_har(path, text),
+            TrafficEffect::WriteReceivedHar { path, base } => self.write_received_har(path, base),
+            _ => {}
+        }
+    }
+
     /// Judge the capture in `path` (signed requests with `key`) into the traffic view; its
     /// summary goes to the status line.
-    pub(super) fn open_har(&mut self, path: std::path::PathBuf, key: crate::core::Secret) {
+    fn open_har(&mut self, path: std::path::PathBuf, key: Secret) {
         let (tx, done) = (self.tx.clone(), self.tx.clone());
         open_har(
             path,
@@ -35,7 +47,7 @@ impl Effects {
     }
 
     /// Write a HAR document to a new file on a blocking thread; the outcome to the status line.
-    pub(super) fn write_har(&mut self, path: std::path::PathBuf, text: String) {
+    fn write_har(&mut self, path: std::path::PathBuf, text: String) {
         let tx = self.tx.clone();
         tokio::task::spawn_blocking(move || {
             let _ = tx.send(Message::Status(write_file(&path, &text)));
@@ -44,7 +56,7 @@ impl Effects {
 
     /// Fetch every request the server at `base` received, as its HAR export (`docs/server.md`
     /// rule R15), and write it to a new file; the outcome to the status line.
-    pub(super) fn write_received_har(&mut self, path: std::path::PathBuf, base: String) {
+    fn write_received_har(&mut self, path: std::path::PathBuf, base: String) {
         let tx = self.tx.clone();
         tokio::spawn(async move {
             let said = match received_har(&base, None).await {
