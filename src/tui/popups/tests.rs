@@ -175,3 +175,31 @@ fn the_message_log_wraps_at_words() {
         assert!(screen.contains(word), "{word:?} is cut:\n{screen}");
     }
 }
+
+/// The command palette is a searching picker: every key typed goes to its filter, digits and
+/// `q` included (no row is picked by its digit, `q` does not close it), Backspace on an empty
+/// filter keeps it open, the words may be in an entry's name or its keys, and a click on the
+/// selected row runs it.
+#[test]
+fn the_palette_filters_on_every_key_typed_and_a_click_on_its_selection_runs_it() {
+    use crate::tui::app::Popup;
+    let mut t = TestApp::new(80, 24);
+    t.sign_now();
+    t.ctrl('k');
+    let open = |t: &TestApp| matches!(t.popup, Some(Popup::Palette(_)));
+    assert!(t.press(KeyCode::Backspace).is_empty() && open(&t));
+    assert!(t.type_str("q1").is_empty() && open(&t));
+    t.assert_line("> q1");
+    t.press(KeyCode::Backspace);
+    t.press(KeyCode::Backspace);
+    // "alt-y" is in the copies' keys, "curl" in one name.
+    t.type_str("alt-y curl");
+    t.assert_line("· 1/1 ");
+    let (x, y) = t.find("copy the request as curl").expect("the entry");
+    let cmds = t.click(x, y);
+    assert!(!open(&t), "the click ran it");
+    assert!(
+        matches!(cmds.as_slice(), [Command::Copy { text, .. }] if text.starts_with("curl ")),
+        "{cmds:?}"
+    );
+}
