@@ -1255,6 +1255,34 @@ async fn a_signed_body_the_sdk_would_refuse_is_answered_400_with_every_problem()
     let server = start_at_t0().await;
     let c = client();
     let body = r#"[{"id":42,"type":"KLEVU_CMS"},{"id":"b","attributes":{"colour-code":"x"}}]"#;
+    // No attribute put yet: the account's attributes are not known (its console may define
+    // them), so no ATTRIBUTE_UNDEFINED, only the SDK's errors.
+    let (status, v) = put_batch(&c, &server.url(), body).await;
+    assert_eq!(status, 400, "{v}");
+    let codes: Vec<&str> = v["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        codes,
+        ["ID_NOT_STRING", "TYPE_REQUIRED", "ATTRIBUTE_NAME_FORMAT"],
+        "{v}"
+    );
+    // Once the account has put one attribute, the others it uses are warned about.
+    let attr = r#"{"attributeName":"fabric","datatype":"STRING","label":{"default":"Fabric"}}"#;
+    let h = demo_headers("PUT", "/v2/attributes/fabric", "", &ts(0), attr.as_bytes());
+    let (status, v) = send(
+        &c,
+        &server.url(),
+        "PUT",
+        "/v2/attributes/fabric",
+        &h,
+        attr.as_bytes().to_vec(),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
     let (status, v) = put_batch(&c, &server.url(), body).await;
     assert_eq!(status, 400, "{v}");
     assert_vendor_error(&v, 400, "VALIDATION_ERROR");

@@ -336,7 +336,10 @@ fn decide(
                 .iter()
                 .filter_map(|a| a.get("attributeName")?.as_str().map(str::to_string))
                 .collect();
-            judge_bytes(kind, body, Some(&defined))
+            // No attribute put on this server says nothing of what the account defined (the
+            // vendor's console defines them too): no "undefined" warnings until one is put
+            // (docs/indexing-bodies.md).
+            judge_bytes(kind, body, (!defined.is_empty()).then_some(&defined))
         }
         _ => None,
     };

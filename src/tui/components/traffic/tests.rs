@@ -183,7 +183,7 @@ fn an_event_batch_lists_its_problems_with_their_paths() {
 #[test]
 fn an_indexing_body_the_sdk_would_refuse_has_a_problems_line_with_each_pointer() {
     let body =
-        br#"[{"id":42,"type":"KLEVU_CMS"},{"id":"b","type":"KLEVU_CMS","attributes":{"a-b":1}}]"#;
+        br#"[{"id":42,"type":"KLEVU_CMS"},{"id":"b","type":"KLEVU_CMS","attributes":{"a-b":1}},{"id":"b","type":"KLEVU_CMS"}]"#;
     let recs = served(vec![signed_with("/v2/batch", "/v2/batch", body)]);
     let r = recs[0].clone();
     assert_eq!(r.status, 400, "{r:?}");
@@ -193,7 +193,7 @@ fn an_indexing_body_the_sdk_would_refuse_has_a_problems_line_with_each_pointer()
     t.assert_line("Body problems: 2 errors, 1 warning; the vendor's SDK would refuse it");
     t.assert_line("/0/id  ID_NOT_STRING ");
     t.assert_line("/1/attributes/a-b  ATTRIBUTE_NAME_FORMAT ");
-    t.assert_line("/1/attributes/a-b  ATTRIBUTE_UNDEFINED ");
+    t.assert_line("/2/id  DUPLICATE_ID ");
 }
 
 #[test]
