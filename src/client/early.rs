@@ -24,7 +24,6 @@ use http_body_util::{BodyExt, Full};
 use hyper::rt::{Read, ReadBufCursor, Write};
 use hyper::Uri;
 use hyper_util::client::legacy::connect::{Connected, Connection, HttpConnector};
-use hyper_util::rt::TokioExecutor;
 
 /// The connect-time slot of the client's connect probe.
 pub(super) type ConnectSlot = Arc<Mutex<Option<Duration>>>;
@@ -182,6 +181,50 @@ impl tower::Service<Uri> for KeepReadingConnector {
     }
 }
 
+/// The executor of a one-send client: hyper runs the connection (the writes of the body, the
+/// reads of the answer) as a task of its own, which would go on writing a large body after the
+/// send was cancelled or timed out. Its tasks are owned by the send: [`OwnedTasks::abort_on_drop`]
+/// ends them, closing the connection, when the send ends in any way.
+#[derive(Clone, Default)]
+struct OwnedTasks(Arc<Mutex<Vec<tokio::task::AbortHandle>>>);
+
+impl<F> hyper::rt::Executor<F> for OwnedTasks
+where
+    F: Future + Send + 'static,
+    F::Output: Send + 'static,
+{
+    fn execute(&self, fut: F) {
+        let task = tokio::spawn(fut);
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(task.abort_handle());
+    }
+}
+
+impl OwnedTasks {
+    /// A guard that aborts every task spawned so far when it is dropped.
+    fn abort_on_drop(&self) -> AbortOnDrop {
+        AbortOnDrop(self.clone())
+    }
+}
+
+struct AbortOnDrop(OwnedTasks);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        for task in self
+            .0
+             .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .drain(..)
+        {
+            task.abort();
+        }
+    }
+}
+
 /// The TLS set-up: the roots reqwest's own client trusts (webpki's).
 fn tls_config() -> Result<rustls::ClientConfig, Failure> {
     let mut roots = rustls::RootCertStore::empty();
@@ -200,6 +243,7 @@ fn one_send_client(
     connect_timeout: Duration,
     failed: &WriteFailure,
     probe: Option<ConnectSlot>,
+    tasks: &OwnedTasks,
 ) -> Result<
     hyper_util::client::legacy::Client<
         hyper_rustls::HttpsConnector<KeepReadingConnector>,
@@ -219,11 +263,9 @@ fn one_send_client(
             failed: failed.clone(),
             probe,
         });
-    Ok(
-        hyper_util::client::legacy::Client::builder(TokioExecutor::new())
-            .pool_max_idle_per_host(0)
-            .build(connector),
-    )
+    Ok(hyper_util::client::legacy::Client::builder(tasks.clone())
+        .pool_max_idle_per_host(0)
+        .build(connector))
 }
 
 /// What [`send`] read: the answer, and when the server closed the connection before it had
@@ -259,7 +301,11 @@ pub(super) async fn send(
     probe: Option<ConnectSlot>,
 ) -> Result<Answer, Failure> {
     let failed = WriteFailure::default();
-    let client = one_send_client(connect_timeout, &failed, probe)?;
+    let tasks = OwnedTasks::default();
+    // The connection ends with the send: a cancelled send (its task aborted) or a timeout stops
+    // writing the body and closes the socket, as a small body's send does.
+    let _connection = tasks.abort_on_drop();
+    let client = one_send_client(connect_timeout, &failed, probe, &tasks)?;
     let started = Instant::now();
     let deadline = tokio::time::Instant::now() + total_timeout;
     let no_answer =

@@ -84,21 +84,49 @@ pub fn payload_too_large() -> Vec<u8> {
 }
 
 /// A server that reads a request's head and holds the answer: it says on the first receiver
-/// that a request arrived, then reads until the client closes the connection and says so on
-/// the second (a client that gives up closes it; one that waits never does). Its base URL.
+/// that a request arrived, then reads until the client closes the connection and says on the
+/// second how many body bytes it read (a client that gives up closes it; one that waits never
+/// does). Its base URL.
 pub fn holding_upstream() -> (
     String,
     std::sync::mpsc::Receiver<()>,
+    std::sync::mpsc::Receiver<usize>,
+) {
+    holding(None)
+}
+
+/// As [`holding_upstream`], but it reads nothing of a body until the test says so on the
+/// returned sender (once per request): a large body's writes block in the client, as against a
+/// server that stalls, and what the client did meanwhile (went on writing, or closed) shows when
+/// the server reads.
+pub fn stalling_upstream() -> (
+    String,
     std::sync::mpsc::Receiver<()>,
+    std::sync::mpsc::Sender<()>,
+    std::sync::mpsc::Receiver<usize>,
+) {
+    let (read_tx, read_rx) = std::sync::mpsc::channel();
+    let (url, arrived, closed) = holding(Some(read_rx));
+    (url, arrived, read_tx, closed)
+}
+
+fn holding(
+    gate: Option<std::sync::mpsc::Receiver<()>>,
+) -> (
+    String,
+    std::sync::mpsc::Receiver<()>,
+    std::sync::mpsc::Receiver<usize>,
 ) {
     let (arrived_tx, arrived) = std::sync::mpsc::channel();
     let (closed_tx, closed) = std::sync::mpsc::channel();
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
+    let gate = gate.map(|g| Arc::new(Mutex::new(g)));
     std::thread::spawn(move || {
         for conn in listener.incoming() {
             let Ok(mut s) = conn else { continue };
-            let (arrived_tx, closed_tx) = (arrived_tx.clone(), closed_tx.clone());
+            let (arrived_tx, closed_tx, gate) =
+                (arrived_tx.clone(), closed_tx.clone(), gate.clone());
             std::thread::spawn(move || {
                 let mut head = Vec::new();
                 let mut byte = [0u8; 1];
@@ -106,11 +134,19 @@ pub fn holding_upstream() -> (
                     head.push(byte[0]);
                 }
                 let _ = arrived_tx.send(());
+                if let Some(gate) = gate {
+                    let _ = gate.lock().unwrap().recv();
+                }
                 // The body, then nothing more until the client closes: 0 bytes read (or an
                 // error) is the connection closed.
-                let mut buf = [0u8; 4096];
-                while s.read(&mut buf).unwrap_or(0) > 0 {}
-                let _ = closed_tx.send(());
+                let (mut buf, mut read) = ([0u8; 4096], 0);
+                loop {
+                    match s.read(&mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => read += n,
+                    }
+                }
+                let _ = closed_tx.send(read);
             });
         }
     });
