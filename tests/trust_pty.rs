@@ -383,3 +383,52 @@ fn the_events_analytics_url_is_saved_with_the_profile_and_marked_until_then() {
     );
     tui.quit_answering();
 }
+
+/// One default body for a new profile: F5 `n` in the workbench made a profile whose body was
+/// empty where `profile new` gives `[]`. At 80x24: the profile F5 `n` makes opens with the
+/// body `[]` (not the body of the profile in use), and its file holds the same request as the
+/// one `profile new` writes.
+#[test]
+fn a_profile_made_with_f5_n_starts_with_the_body_profile_new_gives() {
+    let home = Home::new();
+    home.demo_copy("alpha", "", r#"{"kept":"alpha's body"}"#);
+    let mut tui = home.start(80, 24, &["--profile", "alpha"], &[]);
+    tui.wait_for_signature();
+    tui.send(F5);
+    tui.wait_for("the profile list", |s| s.contains("alpha (in use)"));
+    tui.send("n");
+    tui.wait_for("the name prompt", |s| s.contains("New profile name:"));
+    tui.send("fresh");
+    tui.send(ENTER);
+    tui.wait_for("the new profile listed", |s| {
+        s.contains("fresh") && !s.contains("New profile name:")
+    });
+    tui.send("/fresh");
+    tui.send(ENTER);
+    tui.wait_for_selected("fresh");
+    tui.send(ENTER);
+    tui.wait_for("the new profile in use, its body []", |s| {
+        s.contains("Canonical text")
+            && s.contains("fresh")
+            && s.contains("[]")
+            && !s.contains("alpha's body")
+    });
+    tui.quit_answering();
+
+    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_signscope"))
+        .env("SIGNSCOPE_CONFIG_DIR", home.path().join("config"))
+        .env("SIGNSCOPE_DATA_DIR", home.path().join("data"))
+        .args([
+            "profile",
+            "new",
+            "other",
+            "--indexing-url",
+            "http://127.0.0.1:1",
+        ])
+        .output()
+        .unwrap();
+    assert!(cli.status.success(), "{cli:?}");
+    let body = |name: &str| store(&home).load(name).unwrap().request().body.clone();
+    assert_eq!(body("fresh"), "[]");
+    assert_eq!(body("fresh"), body("other"));
+}
