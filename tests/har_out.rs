@@ -408,20 +408,11 @@ fn check_does_not_judge_what_history_did_not_send_or_did_not_keep() {
 /// `check` reads it back with the verdicts the server gave.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_har_holds_every_request_received_and_check_gives_the_same_verdicts() {
-    use server_common::{bad_batch, client, config_at_t0, send, signed_headers, start, ts};
+    use server_common::{bad_batch, client, config_at_t0, put_batch, start};
     let server = start(config_at_t0()).await;
     let (c, base) = (client(), server.url());
     let body = r#"[{"id":"1","type":"KLEVU_CMS"}]"#;
-    let h = signed_headers(
-        "PUT",
-        "/v2/batch",
-        "",
-        &ts(0),
-        signscope::server::DEMO_API_KEY,
-        signscope::server::DEMO_REST_KEY,
-        body.as_bytes(),
-    );
-    let mut live = vec![send(&c, &base, "PUT", "/v2/batch", &h, body.into()).await.0];
+    let mut live = vec![put_batch(&c, &base, body).await.0];
     // The collector: a pretty batch (its bytes must stay as they came), a bad one, and an
     // older endpoint's GET.
     let pretty = server_common::GOOD_BATCH;
@@ -492,7 +483,7 @@ async fn one_har_holds_every_request_received_and_check_gives_the_same_verdicts(
 /// when it is stopped (Ctrl-C); `check` reads it back with the verdicts the server gave.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn watch_output_har_writes_what_the_server_received_while_it_ran() {
-    use server_common::{bad_batch, client, config_at_t0, send, signed_headers, start, ts};
+    use server_common::{bad_batch, client, config_at_t0, put_batch, start};
     use std::io::BufRead;
     let server = start(config_at_t0()).await;
     let (c, base) = (client(), server.url());
@@ -536,16 +527,7 @@ async fn watch_output_har_writes_what_the_server_received_while_it_ran() {
     .unwrap();
 
     let body = r#"[{"id":"1","type":"KLEVU_CMS"}]"#;
-    let h = signed_headers(
-        "PUT",
-        "/v2/batch",
-        "",
-        &ts(0),
-        signscope::server::DEMO_API_KEY,
-        signscope::server::DEMO_REST_KEY,
-        body.as_bytes(),
-    );
-    let mut live = vec![send(&c, &base, "PUT", "/v2/batch", &h, body.into()).await.0];
+    let mut live = vec![put_batch(&c, &base, body).await.0];
     live.push(collect(bad_batch()).await.unwrap().status().as_u16());
     assert_eq!(live, [200, 400]);
 

@@ -10,7 +10,7 @@ mod common;
 
 use std::path::Path;
 
-use common::Pty;
+use common::workbench::Home;
 
 fn fixture(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -23,14 +23,8 @@ fn fixture(name: &str) -> String {
 
 #[test]
 fn a_har_opens_in_the_traffic_view_and_is_written_back_as_har() {
-    let dirs = tempfile::tempdir().unwrap();
-    let mut cmd = portable_pty::CommandBuilder::new(env!("CARGO_BIN_EXE_signscope"));
-    cmd.env("SIGNSCOPE_CONFIG_DIR", dirs.path().join("config"));
-    cmd.env("SIGNSCOPE_DATA_DIR", dirs.path().join("data"));
-    cmd.env("NO_COLOR", "1");
-    cmd.cwd(dirs.path());
-    cmd.args(["--har", &fixture("chromium-klevu-core.har")]);
-    let mut pty = Pty::spawn(cmd, 80, 24);
+    let home = Home::new();
+    let mut pty = home.start(80, 24, &["--har", &fixture("chromium-klevu-core.har")], &[]);
     // The view opens on the capture: its three collector requests, judged at capture time.
     let screen = pty.wait_for("the capture's requests", |s| {
         s.contains("21:47:26 POST /analytics/collect 400") && s.contains("opened ")
@@ -53,7 +47,7 @@ fn a_har_opens_in_the_traffic_view_and_is_written_back_as_har() {
     // Ctrl-S writes the requests shown as HAR (the prompt offers traffic.har).
     pty.send("\x13");
     // The prompt offers the whole path: the working directory's traffic.har.
-    let written = dirs.path().join("traffic.har");
+    let written = home.path().join("traffic.har");
     let whole = written.display().to_string();
     pty.wait_for("the write prompt", |s| {
         s.contains("Write the requests shown as HAR") && s.contains(&whole)

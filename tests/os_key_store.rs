@@ -27,8 +27,9 @@ fn files_under(dir: &Path, out: &mut Vec<(std::path::PathBuf, Vec<u8>)>) {
     }
 }
 
-#[test]
-fn keys_go_to_a_real_secret_service_and_a_clear_key_moves_there() {
+/// True (and says so) when this machine cannot run a Secret Service for a test: the tests then
+/// skip, as every test whose tool is missing does.
+fn no_secret_service() -> bool {
     let missing =
         common::missing_tools(&["dbus-run-session", "gnome-keyring-daemon", "secret-tool"]);
     if !missing.is_empty() {
@@ -36,6 +37,13 @@ fn keys_go_to_a_real_secret_service_and_a_clear_key_moves_there() {
             "skipped: {} not installed (.ci/run installs dbus, gnome-keyring and libsecret-tools)",
             missing.join(", ")
         );
+    }
+    !missing.is_empty()
+}
+
+#[test]
+fn keys_go_to_a_real_secret_service_and_a_clear_key_moves_there() {
+    if no_secret_service() {
         return;
     }
     let home = tempfile::tempdir().unwrap();
@@ -166,13 +174,7 @@ fn the_workbench_keeps_a_typed_key_in_the_os_store_first() {
     use common::workbench::Home;
     use common::{Pty, CTRL_C, CTRL_S, CTRL_U, TAB};
     const TYPED: &str = "typed-in-the-workbench-key-6c0d";
-    let missing =
-        common::missing_tools(&["dbus-run-session", "gnome-keyring-daemon", "secret-tool"]);
-    if !missing.is_empty() {
-        println!(
-            "skipped: {} not installed (.ci/run installs dbus, gnome-keyring and libsecret-tools)",
-            missing.join(", ")
-        );
+    if no_secret_service() {
         return;
     }
     let home = Home::new();

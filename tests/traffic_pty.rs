@@ -13,7 +13,7 @@ mod common;
 use std::io::{Read, Write};
 use std::time::Duration;
 
-use common::Pty;
+use common::workbench::Home;
 
 /// xterm's F7.
 const F7: &str = "\x1b[18~";
@@ -67,13 +67,8 @@ fn exchange(port: u16, head: &[u8], body: &[u8]) -> String {
 #[test]
 fn an_outside_client_s_mismatch_appears_in_the_traffic_view_with_its_diagnosis() {
     let port = free_port();
-    let dirs = tempfile::tempdir().unwrap();
-    let mut cmd = portable_pty::CommandBuilder::new(env!("CARGO_BIN_EXE_signscope"));
-    cmd.env("SIGNSCOPE_CONFIG_DIR", dirs.path().join("config"));
-    cmd.env("SIGNSCOPE_DATA_DIR", dirs.path().join("data"));
-    cmd.env("NO_COLOR", "1");
-    cmd.args(["--listen", &format!("127.0.0.1:{port}")]);
-    let mut pty = Pty::spawn(cmd, 140, 45);
+    let home = Home::new();
+    let mut pty = home.start(140, 45, &["--listen", &format!("127.0.0.1:{port}")], &[]);
     pty.wait_for("the workbench", |s| s.contains("F7 Traffic"));
     pty.send(F7);
     let address = format!("point applications at http://127.0.0.1:{port}");
@@ -99,13 +94,8 @@ fn an_outside_client_s_mismatch_appears_in_the_traffic_view_with_its_diagnosis()
 /// preview is written whole, and `check` reads the file back with the verdicts the server gave.
 #[test]
 fn ctrl_s_writes_every_request_the_server_received_and_check_agrees() {
-    let dirs = tempfile::tempdir().unwrap();
-    let mut cmd = portable_pty::CommandBuilder::new(env!("CARGO_BIN_EXE_signscope"));
-    cmd.env("SIGNSCOPE_CONFIG_DIR", dirs.path().join("config"));
-    cmd.env("SIGNSCOPE_DATA_DIR", dirs.path().join("data"));
-    cmd.env("NO_COLOR", "1");
-    cmd.cwd(dirs.path());
-    let mut pty = Pty::spawn(cmd, 160, 45);
+    let home = Home::new();
+    let mut pty = home.start(160, 45, &[], &[]);
     pty.wait_for("the workbench", |s| s.contains("F7 Traffic"));
     pty.send(F7);
     let screen = pty.wait_for("the address", |s| {
@@ -156,7 +146,7 @@ fn ctrl_s_writes_every_request_the_server_received_and_check_agrees() {
     });
     pty.send("\r");
     pty.wait_for("the file written", |s| s.contains("wrote 3 requests"));
-    let written = dirs.path().join("traffic.har");
+    let written = home.path().join("traffic.har");
     let har: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&written).unwrap()).unwrap();
     let entries = har["log"]["entries"].as_array().unwrap();
@@ -237,13 +227,8 @@ fn watch_needs_a_url() {
 #[test]
 fn listen_on_all_interfaces_is_warned_about_on_the_status_line() {
     let port = free_port();
-    let dirs = tempfile::tempdir().unwrap();
-    let mut cmd = portable_pty::CommandBuilder::new(env!("CARGO_BIN_EXE_signscope"));
-    cmd.env("SIGNSCOPE_CONFIG_DIR", dirs.path().join("config"));
-    cmd.env("SIGNSCOPE_DATA_DIR", dirs.path().join("data"));
-    cmd.env("NO_COLOR", "1");
-    cmd.args(["--listen", &format!("0.0.0.0:{port}")]);
-    let mut pty = Pty::spawn(cmd, 80, 24);
+    let home = Home::new();
+    let mut pty = home.start(80, 24, &["--listen", &format!("0.0.0.0:{port}")], &[]);
     pty.wait_for("the warning", |s| {
         s.contains("warning: listening on 0.0.0.0") && s.contains("F7 Traffic")
     });
