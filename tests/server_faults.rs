@@ -233,7 +233,7 @@ async fn send_too_much(
     let mut out = Vec::new();
     let mut buf = [0u8; 4096];
     loop {
-        match tokio::time::timeout(Duration::from_secs(20), r.read(&mut buf)).await {
+        match tokio::time::timeout(Duration::from_secs(60), r.read(&mut buf)).await {
             Ok(Ok(0)) | Ok(Err(_)) | Err(_) => break,
             Ok(Ok(n)) => {
                 out.extend_from_slice(&buf[..n]);

@@ -85,8 +85,12 @@ async fn two_hundred_slow_bodies_do_not_delay_a_signed_request() {
         times[times.len() / 2],
         times[times.len() - 1]
     );
-    // Generous bound (the goal is 100 ms; a loaded CI machine may be slower).
-    assert!(times[times.len() / 2] < Duration::from_secs(5), "{times:?}");
+    // Not a speed target (benches/README.md has the figures): the fault made a signed request
+    // wait for the body deadline (60 s here), so half of it tells the two apart on any machine.
+    assert!(
+        times[times.len() / 2] < Duration::from_secs(30),
+        "{times:?}"
+    );
 
     // The slow clients are all still open and unanswered.
     for s in slow.iter_mut().take(20) {
@@ -129,7 +133,8 @@ async fn a_body_slower_than_the_minimum_rate_gets_408_before_the_deadline() {
         answer.contains("The request body arrived slower than 100 bytes per second"),
         "{answer}"
     );
-    assert!(took < Duration::from_secs(30), "{took:?}");
+    // Before the 60 s deadline: the minimum rate refused it, not the deadline.
+    assert!(took < Duration::from_secs(60), "{took:?}");
     let (_, reqs) = get_json(&client(), &format!("{}/_inspect/requests", server.url())).await;
     assert_eq!(reqs[0]["status"], 408, "{reqs}");
     assert_eq!(reqs[0]["verdict"], "rejected", "{reqs}");
