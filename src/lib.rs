@@ -7,6 +7,8 @@
 //!   no I/O, no clock reads, no tokio.
 //! - [`store`]: profiles, secrets and history on disk.
 //! - [`client`]: sending signed requests and event batches (reqwest).
+//! - [`net`]: the HTTP connections both the client and the server's forwarding proxy open (a
+//!   connection that keeps reading after its writes fail, so an early answer is never lost).
 //! - [`engine`]: one send for the CLI and the workbench: profile, key, sign once, send, exchange,
 //!   history (see `docs/architecture.md`).
 //! - [`codegen`]: the request as a signing program in eight languages, and `sign --explain`.
@@ -23,6 +25,7 @@ pub mod core;
 pub mod engine;
 pub mod learn;
 pub mod logging;
+pub mod net;
 pub mod server;
 pub mod store;
 pub mod tui;

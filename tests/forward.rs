@@ -200,6 +200,44 @@ async fn an_unreachable_upstream_gets_502_naming_it_and_the_request_is_still_rec
     proxy.shutdown().await;
 }
 
+/// An upstream that answers 413 after reading a few KB of a large body and closes (a server on
+/// raw sockets, and signscope's own server with a 1 MiB limit): the proxy's writes of the rest
+/// fail, and its client still gets the upstream's 413 and its record says so. The proxy lost
+/// the answer, a 502 "could not be reached: Broken pipe", whenever the write failed before it
+/// had read the answer (most exchanges here), so each upstream gets six.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_upstream_answer_sent_before_the_whole_body_was_read_is_passed_on() {
+    let mut limited = ServerConfig::demo();
+    limited.max_body = 1024 * 1024;
+    let limited = start(limited).await;
+    let refusing =
+        common::upstream::refusing_after(8 * 1024, common::upstream::payload_too_large());
+    let body = vec![b' '; 24 * 1024 * 1024];
+    let h = demo_headers("PUT", "/v2/batch", "", &now(), &body);
+    let c = client();
+    for upstream in [refusing, limited.url()] {
+        let mut cfg = ServerConfig::demo();
+        cfg.forward_indexing = Some(upstream.clone());
+        // Far past what the socket buffers between the proxy and the upstream hold.
+        cfg.max_body = 32 * 1024 * 1024;
+        let proxy = start(cfg).await;
+        for round in 0..6 {
+            let (status, _, answer) =
+                send_raw(&c, &proxy.url(), "/v2/batch", &h, body.clone()).await;
+            let text = String::from_utf8_lossy(&answer);
+            assert_eq!(status, 413, "{upstream}, exchange {round}: {text}");
+            assert!(text.contains("PAYLOAD_TOO_LARGE"), "{text}");
+        }
+        let rec = &stream_records(&proxy.url(), 1).await[0];
+        assert_eq!(rec["upstream"]["status"], 413, "{rec}");
+        let kept = rec["upstream"]["body"].as_str().unwrap();
+        assert!(kept.contains("PAYLOAD_TOO_LARGE"), "{rec}");
+        assert_eq!(rec["upstream"]["error"], Value::Null, "{rec}");
+        proxy.shutdown().await;
+    }
+    limited.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn large_and_chunked_bodies_arrive_upstream_byte_for_byte() {
     // The upstream takes the demo REST key here.

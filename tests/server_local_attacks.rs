@@ -82,9 +82,15 @@ async fn pages_are_cut_by_bytes_and_list_records_cut_their_heads() {
 /// stayed until it read. Thirty page requests pipelined on one connection (about 100 MB of
 /// answers) by a client that then reads nothing: the server closes the connection once it has
 /// been unable to write for the stall timeout (1 s here), so the client, reading at last, gets
-/// only what the socket buffers held, not the thirty answers.
+/// only what the socket buffers held, not the thirty answers. The client waits for the fact:
+/// the server's end of the connection no longer established in the kernel's table of TCP
+/// sockets (a server that never disconnects fails at the deadline).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_stops_reading_is_disconnected() {
+    if std::fs::read_to_string("/proc/net/tcp").is_err() {
+        println!("skipped: /proc/net/tcp cannot be read, so the server's close cannot be seen");
+        return;
+    }
     let mut cfg = config_at_t0();
     cfg.write_stall_timeout = Duration::from_secs(1);
     let server = start(cfg).await;
@@ -93,13 +99,20 @@ async fn a_client_that_stops_reading_is_disconnected() {
         big_head_request(&c, &server.url(), i).await;
     }
     let mut s = TcpStream::connect(server.addr).await.unwrap();
+    let client_port = s.local_addr().unwrap().port();
     let one = b"GET /_inspect/requests?limit=1000 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
     s.write_all(&one.repeat(30)).await.unwrap();
-    // The thing tested: a client that reads nothing for four times the stall timeout (reading
-    // earlier would let the server write on).
-    tokio::time::sleep(Duration::from_secs(4)).await;
-    // Now read everything there is, until the server closes (bounded: the idle keep-alive
-    // timeout would close it after the thirty answers too).
+    // The thing tested: a client that reads nothing (reading would let the server write on)
+    // until the server has given up on the connection.
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    while server_end_established(server.addr.port(), client_port) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server kept the connection of a client that stopped reading for 120 s"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Now read everything there is, until the server's close arrives.
     let mut answers = 0usize;
     let mut tail: Vec<u8> = Vec::new();
     let mut buf = vec![0u8; 1 << 16];
@@ -120,6 +133,19 @@ async fn a_client_that_stops_reading_is_disconnected() {
     .await;
     assert!(closed.is_ok(), "the connection stayed open");
     assert!(answers < 30, "all {answers} answers were written");
+}
+
+/// Whether the server's end (127.0.0.1:`server_port`, talking to 127.0.0.1:`client_port`) of a
+/// TCP connection is in the kernel's table in state ESTABLISHED (`01` in /proc/net/tcp); once
+/// the server has closed it, it is in FIN_WAIT1 or gone.
+fn server_end_established(server_port: u16, client_port: u16) -> bool {
+    let table = std::fs::read_to_string("/proc/net/tcp").unwrap_or_default();
+    let local = format!("0100007F:{server_port:04X}");
+    let remote = format!("0100007F:{client_port:04X}");
+    table.lines().skip(1).any(|line| {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        f.len() > 3 && f[1] == local && f[2] == remote && f[3] == "01"
+    })
 }
 
 /// One raw request with this `Host`; the status line and the body.

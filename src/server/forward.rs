@@ -34,6 +34,7 @@ use super::body::{read_forwarded_body, BodyBudget, BodyFailed, BodyPace, BodyPer
 use super::error::ApiError;
 use super::stream::{self, STREAM_BODY_PREVIEW};
 use crate::core::traffic::UpstreamSeen;
+use crate::net::{tls_config, KeepReadingConnector};
 
 /// Longest wait for an upstream's answer to begin, and then for each part of it (the time its
 /// client takes to read it is the client's, not the upstream's).
@@ -57,7 +58,7 @@ const MAX_UPSTREAM_HEADERS: usize = 64;
 pub struct Forwarded;
 
 /// The HTTP/1.1 client a forwarded request goes out with (plain or TLS, connections reused).
-type Client = hyper_util::client::legacy::Client<HttpsConnector<HttpConnector>, Body>;
+type Client = hyper_util::client::legacy::Client<HttpsConnector<KeepReadingConnector>, Body>;
 
 /// One upstream: where to, and the client that goes there.
 pub struct Upstream {
@@ -273,25 +274,18 @@ impl Upstream {
 /// The forwarding client: HTTP/1.1 over TCP or TLS (the roots reqwest's own client trusts),
 /// names sent in the case they were received in, no redirects followed, no header added. No
 /// total timeout: an answer passed on as it arrives takes as long as its client reads; the
-/// upstream's own waits are bounded in `send`.
+/// upstream's own waits are bounded in `send`. Its connections keep reading after a write fails
+/// (`net::KeepReading`), so an upstream that answers before it has read the whole body and
+/// closes (a 413) has that answer passed on, not a 502 (`docs/server.md` rule W7).
 fn client() -> Result<Client, String> {
-    let mut roots = rustls::RootCertStore::empty();
-    roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
-    let tls = rustls::ClientConfig::builder_with_provider(Arc::new(
-        rustls::crypto::ring::default_provider(),
-    ))
-    .with_safe_default_protocol_versions()
-    .map_err(|e| e.to_string())?
-    .with_root_certificates(roots)
-    .with_no_client_auth();
     let mut tcp = HttpConnector::new();
     tcp.enforce_http(false);
     tcp.set_connect_timeout(Some(CONNECT_TIMEOUT));
     let connector = hyper_rustls::HttpsConnectorBuilder::new()
-        .with_tls_config(tls)
+        .with_tls_config(tls_config()?)
         .https_or_http()
         .enable_http1()
-        .wrap_connector(tcp);
+        .wrap_connector(KeepReadingConnector::new(tcp));
     Ok(
         hyper_util::client::legacy::Client::builder(TokioExecutor::new())
             .http1_preserve_header_case(true)

@@ -59,6 +59,12 @@ pub fn raw_answer(status: &str, body: &str) -> Vec<u8> {
 /// connection, its body unread: as a server refusing a body it will not read (413) does. Its
 /// base URL.
 pub fn refusing_upstream(answer: Vec<u8>) -> String {
+    refusing_after(0, answer)
+}
+
+/// [`refusing_upstream`] that reads `body_bytes` of each body (or all there is, when less)
+/// before it answers and closes, the rest unread. Its base URL.
+pub fn refusing_after(body_bytes: usize, answer: Vec<u8>) -> String {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     std::thread::spawn(move || {
@@ -68,6 +74,15 @@ pub fn refusing_upstream(answer: Vec<u8>) -> String {
             let mut byte = [0u8; 1];
             while !head.ends_with(b"\r\n\r\n") && s.read(&mut byte).unwrap_or(0) == 1 {
                 head.push(byte[0]);
+            }
+            let mut read = 0;
+            let mut buf = vec![0u8; 256 * 1024];
+            while read < body_bytes {
+                let want = buf.len().min(body_bytes - read);
+                match s.read(&mut buf[..want]) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => read += n,
+                }
             }
             let _ = s.write_all(&answer);
         }
