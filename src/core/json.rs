@@ -1,6 +1,6 @@
-//! Two small JSON helpers shared by the collector's reports and the inspection API: a problem's
-//! path as a JSON Pointer (`docs/events.md`, "Problem codes"), and the partial match of
-//! `/_inspect/events?match=` (`docs/server.md`).
+//! Small JSON helpers shared by the collector's reports, the inspection API and the workbench: a
+//! problem's path as a JSON Pointer (`docs/events.md`, "Problem codes"), the partial match of
+//! `/_inspect/events?match=` (`docs/server.md`), and where in a document a pointer leads.
 
 use serde_json::Value;
 
@@ -32,6 +32,35 @@ pub fn json_pointer(path: &str) -> String {
     }
     flush_name(&mut out, &mut name, &mut in_name);
     out
+}
+
+/// Where the value a JSON Pointer names begins in `text` (a JSON document), as a byte offset:
+/// what an editor moves its cursor to for a problem's `fieldPath`. A member or element that is
+/// not there gives the deepest value on the way that is (a record without an `id` gives the
+/// record). `None` when `text` is not JSON.
+pub fn pointer_offset(text: &str, pointer: &str) -> Option<usize> {
+    use serde_json::value::RawValue;
+    use std::collections::BTreeMap;
+    let mut at: &RawValue = serde_json::from_str(text).ok()?;
+    for token in pointer.split('/').skip(1) {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        let next = match at.get().as_bytes().first() {
+            Some(b'[') => token.parse::<usize>().ok().and_then(|i| {
+                let items: Vec<&RawValue> = serde_json::from_str(at.get()).ok()?;
+                items.get(i).copied()
+            }),
+            Some(b'{') => serde_json::from_str::<BTreeMap<String, &RawValue>>(at.get())
+                .ok()
+                .and_then(|members| members.get(&token).copied()),
+            _ => None,
+        };
+        match next {
+            Some(n) => at = n,
+            None => break,
+        }
+    }
+    // Every value is a slice of `text`: its place is its distance from the start.
+    Some(at.get().as_ptr() as usize - text.as_ptr() as usize)
 }
 
 /// `[12]...` → `("12", "...")`.
@@ -68,6 +97,51 @@ pub fn matches_partially(given: &Value, actual: &Value) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The text at the place `pointer` leads to in `text`, `n` bytes of it.
+    fn at<'t>(text: &'t str, pointer: &str, n: usize) -> Option<&'t str> {
+        pointer_offset(text, pointer).map(|o| &text[o..(o + n).min(text.len())])
+    }
+
+    #[test]
+    fn a_pointer_leads_to_its_value_in_a_pretty_body() {
+        let text = "[\n  {\"id\": 42, \"type\": \"\",\n   \"attributes\": {\"a/b\": 1, \"c~d\": [7, [8, 9]]}}\n]";
+        assert_eq!(at(text, "/0/id", 2), Some("42"));
+        assert_eq!(at(text, "/0/type", 2), Some("\"\""));
+        assert_eq!(at(text, "/0/attributes/a~1b", 1), Some("1"));
+        assert_eq!(at(text, "/0/attributes/c~0d", 3), Some("[7,"));
+        assert_eq!(at(text, "/0/attributes/c~0d/1/1", 1), Some("9"));
+        assert_eq!(at(text, "", 2), Some("[\n"));
+    }
+
+    #[test]
+    fn a_pointer_leads_to_its_value_in_a_compact_body() {
+        let text = r#"  [{"id":"a","type":"KLEVU_PRODUCT"},{"id":7,"a\"b":{"~1":true},"x":null}]"#;
+        assert_eq!(at(text, "/1/id", 1), Some("7"));
+        assert_eq!(at(text, "/0/type", 6), Some("\"KLEVU"));
+        // A key written with an escape in the JSON; a key that is "~1" itself is "~01".
+        assert_eq!(at(text, "/1/a\"b/~01", 4), Some("true"));
+        assert_eq!(at(text, "/1/x", 4), Some("null"));
+        // The whole body starts at its first bracket, not at the spaces before it.
+        assert_eq!(at(text, "", 2), Some("[{"));
+    }
+
+    #[test]
+    fn a_pointer_to_nothing_leads_to_the_deepest_value_on_its_way() {
+        let text = "{\"ids\": [\"a\", 5],\n \"more\": {}}";
+        // A member that is not there: the object it would be in.
+        assert_eq!(at(text, "/more/x", 2), Some("{}"));
+        // An element past the end, or an index into an object: where the walk stopped.
+        assert_eq!(at(text, "/ids/9", 1), Some("["));
+        assert_eq!(at(text, "/more/0/y", 2), Some("{}"));
+        // Not an index into an array, or a step into a scalar.
+        assert_eq!(at(text, "/ids/first", 1), Some("["));
+        assert_eq!(at(text, "/ids/1/x", 1), Some("5"));
+        assert_eq!(at(text, "/ids/1", 1), Some("5"));
+        // Not JSON: nowhere.
+        assert_eq!(pointer_offset("[1,", "/0"), None);
+        assert_eq!(pointer_offset("", ""), None);
+    }
 
     #[test]
     fn paths_become_json_pointers() {

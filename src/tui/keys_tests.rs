@@ -153,7 +153,7 @@ fn alt_y_opens_the_copy_menu_one_letter_copies_and_esc_cancels() {
     assert!(t.press(KeyCode::Esc).is_empty());
     assert_eq!(t.popup, None);
     assert_eq!(t.status, "copy cancelled");
-    // The old direct keys no longer copy: Alt-H and Alt-C are free.
+    // The old direct keys no longer copy: Alt-C is free, Alt-H lists the body's problems.
     assert!(t.alt('h').is_empty() && t.alt('c').is_empty());
     // p opens the copy-as-code picker.
     t.alt('y');

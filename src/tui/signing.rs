@@ -119,14 +119,50 @@ pub enum SignAnswer {
         rev: u64,
         error: Option<String>,
     },
+    /// The indexing-body judgement of the body (`docs/indexing-bodies.md`), after its JSON
+    /// check: `None` when the route takes no indexing body or the body is not JSON.
+    BodyJudged {
+        rev: u64,
+        judgement: Option<Box<crate::core::indexing_body::Judgement>>,
+    },
 }
 
-/// The signing thread (a [`LatestOnly`] worker). Dropping it stops the worker.
+/// What the vendor's SDK would refuse in the job's body (`core::indexing_body`), for the
+/// indexing routes the server judges.
+pub fn body_judgement(spec: &RequestSpec) -> Option<crate::core::indexing_body::Judgement> {
+    use crate::core::indexing_body::{judge_bytes, BodyKind};
+    let kind = BodyKind::of(&spec.method.to_ascii_uppercase(), &spec.path)?;
+    judge_bytes(kind, &spec.body, None)
+}
+
+/// The body's judgement, asked for after its JSON check: the body revision and the request it
+/// is judged for.
+struct JudgeJob {
+    rev: u64,
+    spec: RequestSpec,
+}
+
+/// The signing thread (a [`LatestOnly`] worker) and the thread that judges an indexing body
+/// after its JSON check (another, so a long judgement never holds up the next signature; it
+/// too judges only the newest body). Dropping it stops both.
 pub struct SignWorker(LatestOnly<SignJob>);
 
 impl SignWorker {
     /// Start the worker; results go to `out`.
-    pub fn spawn(out: impl Fn(SignAnswer) + Send + 'static) -> Self {
+    pub fn spawn(out: impl Fn(SignAnswer) + Send + Sync + 'static) -> Self {
+        let out = std::sync::Arc::new(out);
+        let judged = std::sync::Arc::clone(&out);
+        let judge = LatestOnly::spawn(
+            "signscope-judge",
+            |_older, newer| newer,
+            move |job: JudgeJob| {
+                let judgement = body_judgement(&job.spec).map(Box::new);
+                judged(SignAnswer::BodyJudged {
+                    rev: job.rev,
+                    judgement,
+                });
+            },
+        );
         let mut inc = Incremental::default();
         SignWorker(LatestOnly::spawn(
             "signscope-signer",
@@ -138,6 +174,10 @@ impl SignWorker {
                     let rev = job.body_rev;
                     let error = json_problem(&job.spec.body);
                     out(SignAnswer::JsonChecked { rev, error });
+                    judge.submit(JudgeJob {
+                        rev,
+                        spec: job.spec,
+                    });
                 }
             },
         ))
@@ -332,6 +372,34 @@ mod tests {
             }
             other => panic!("unexpected {other:?}"),
         }
+    }
+
+    /// After a body's JSON check the worker judges it for the route (`PUT /v2/batch` here) on
+    /// a thread of its own; a route that takes no indexing body gets no judgement.
+    #[test]
+    fn worker_judges_an_indexing_body_after_its_json_check() {
+        let (tx, rx) = mpsc::channel();
+        let w = SignWorker::spawn(move |m| {
+            let _ = tx.send(m);
+        });
+        let judged = |rx: &mpsc::Receiver<SignAnswer>| loop {
+            if let SignAnswer::BodyJudged { rev, judgement } = rx.recv().unwrap() {
+                return (rev, judgement);
+            }
+        };
+        let mut j = job(br#"[{"id": 42, "type": "KLEVU_PRODUCT"}]"#.to_vec(), None);
+        j.check_json = true;
+        j.body_rev = 3;
+        w.submit(j.clone());
+        let (rev, judgement) = judged(&rx);
+        assert_eq!(rev, 3);
+        let judgement = judgement.expect("a judgement for PUT /v2/batch");
+        assert_eq!(judgement.problems[0].code, "ID_NOT_STRING");
+        assert_eq!(judgement.problems[0].field_path, "/0/id");
+        j.spec.method = "GET".into();
+        j.id = 2;
+        w.submit(j);
+        assert_eq!(judged(&rx), (3, None));
     }
 
     proptest! {

@@ -102,6 +102,10 @@ impl RoutedEffect for RequestEffect {
             RequestEffect::ResolveKey { id, source } => Command::ResolveKey { id, source },
             RequestEffect::CancelKey(id) => Command::CancelKey(id),
             RequestEffect::CancelSend(id) => Command::CancelSend(id),
+            RequestEffect::ShowProblems => {
+                app.popup = Some(Popup::body_problems(&app.popup_ctx()));
+                return vec![];
+            }
             RequestEffect::Status(s) => return say(app, s),
         }]
     }

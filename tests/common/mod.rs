@@ -182,6 +182,11 @@ impl Pty {
         })
     }
 
+    /// Where the terminal cursor is: (row, column), from 0.
+    pub fn cursor(&self) -> (u16, u16) {
+        self.parser.lock().unwrap().screen().cursor_position()
+    }
+
     /// Whether the program hid the terminal cursor (DECTCEM off).
     pub fn cursor_hidden(&self) -> bool {
         self.parser.lock().unwrap().screen().hide_cursor()

@@ -55,7 +55,7 @@ impl BodyKind {
 
 /// One thing wrong with an indexing body, in the machine-readable shape (`code`, `fieldPath`,
 /// `description`) plus where and which rule.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct BodyProblem {
     pub level: Level,
     /// Stable upper-case code (`docs/indexing-bodies.md` lists them).

@@ -21,6 +21,7 @@ pub mod help;
 pub mod messages;
 pub mod operations;
 pub mod palette;
+pub mod problems;
 pub mod profiles;
 
 pub use component::{Ctx, PopupEffect, PopupInput};
@@ -37,6 +38,7 @@ pub enum Popup {
     CopyMenu(copy_menu::CopyMenu),
     CopyCode(copy_code::CopyCode),
     Operations(operations::Operations),
+    BodyProblems(problems::BodyProblems),
 }
 
 /// The open popup is a component: what it is told goes to the one open, and it draws.
@@ -56,6 +58,7 @@ impl Component for Popup {
             Popup::CopyMenu(p) => p.update(input, ctx),
             Popup::CopyCode(p) => p.update(input, ctx),
             Popup::Operations(p) => p.update(input, ctx),
+            Popup::BodyProblems(p) => p.update(input, ctx),
         }
     }
 
@@ -70,6 +73,7 @@ impl Component for Popup {
             Popup::CopyMenu(p) => p.draw(frame, area, ctx, theme),
             Popup::CopyCode(p) => p.draw(frame, area, ctx, theme),
             Popup::Operations(p) => p.draw(frame, area, ctx, theme),
+            Popup::BodyProblems(p) => p.draw(frame, area, ctx, theme),
         }
     }
 }
@@ -88,6 +92,11 @@ impl Popup {
     /// The profile switch over `names`, on `current` when it is one of them.
     pub fn switch_profile(names: Vec<String>, current: &str) -> Popup {
         Popup::Profiles(profiles::Profiles::open(names, current))
+    }
+
+    /// The list of the request body's problems (the request view's Alt-H).
+    pub fn body_problems(ctx: &Ctx<'_>) -> Popup {
+        Popup::BodyProblems(problems::BodyProblems::open(ctx))
     }
 
     /// The popup a global action opens, if it opens one.

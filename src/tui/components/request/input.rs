@@ -184,6 +184,7 @@ pub fn run(req: &mut RequestState, profile: &CurrentProfile, action: Action) -> 
             req.prompt = Some(Prompt::Search(within, Default::default()));
         }
         Action::ShowSent => show_sent(req),
+        Action::ShowProblems => return super::body_pane::show_problems(req),
         Action::RevealKey => req.key_info.revealed = !req.key_info.revealed,
         Action::CopySignature => return copy_signature(req),
         Action::CopyHeaders => return copy_headers(req),

@@ -11,6 +11,8 @@ pub enum Action {
     Send,
     /// Stop the send in flight (one send at a time).
     CancelSend,
+    /// The list of what the vendor's SDK would refuse in the body; Enter goes to one.
+    ShowProblems,
     ToggleTimestamp,
     /// Standard form <-> the vendor's PHP SDK form (`core::form`).
     ToggleForm,
@@ -66,7 +68,7 @@ impl Kinded for Action {
             | MoveRequestUp | MoveRequestDown => Kind::Edit,
             // Opens the body in $EDITOR (Ctrl-O opens a file in the events view).
             EditExternally => Kind::Open,
-            Search | ShowSent => Kind::Inspect,
+            Search | ShowSent | ShowProblems => Kind::Inspect,
             CopySignature | CopyHeaders | CopyCurl | CopyBody | CopyCanonical | CopyResponse
             | CopySuite => Kind::Copy,
             NextDetail | DetailPageDown | DetailPageUp | Edit | ScrollCanonicalDown
@@ -90,7 +92,7 @@ pub const KEYS: Table<Action> = Table::new("request", &[
         Action::CancelSend,
         &[KeySpec::alt('g')],
         "cancel the send",
-        "cancel the send in flight: its connection is closed and its answer not waited for (one send at a time: a second Ctrl-G is refused until it ends)",
+        "cancel the send in flight, closing its connection (one send at a time)",
     ),
     bind(
         Action::ToggleTimestamp,
@@ -128,6 +130,13 @@ pub const KEYS: Table<Action> = Table::new("request", &[
         &[KeySpec::ctrl('f')],
         "search",
         "search the body, or the Response panel when it is shown and the cursor is not in the body (a regex; Enter/Down next, Up previous, Esc close; n of m)",
+    ),
+    bind(
+        Action::ShowProblems,
+        // Alt-H (hints): Alt-G cancels a send, Alt-I and Alt-K are the Diagnose view's.
+        &[KeySpec::alt('h')],
+        "list the body's problems",
+        "list the body's problems; Enter puts the cursor on one",
     ),
     bind(
         Action::ShowSent,

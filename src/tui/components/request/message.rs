@@ -35,6 +35,11 @@ pub enum RequestMsg {
         rev: u64,
         error: Option<String>,
     },
+    /// The indexing-body problems of body revision `rev` (`None`: none to judge).
+    BodyJudged {
+        rev: u64,
+        judgement: Option<Box<crate::core::indexing_body::Judgement>>,
+    },
     /// A send finished (the response or one sentence saying why not).
     SendDone {
         id: u64,
@@ -74,6 +79,8 @@ pub enum RequestMsg {
     /// The profile manager saved the profile in use with other account values: the fields the
     /// user has not edited take them (the file has them, so they are not unsaved edits).
     AccountSaved(Box<AccountChange>),
+    /// The body's cursor to a problem's place (Enter in the list of the body's problems).
+    GoToProblem(Box<crate::core::indexing_body::BodyProblem>),
     /// Set the method and path (an SDK operation preset); `what` is said in the status line.
     Preset {
         method: &'static str,
@@ -87,6 +94,7 @@ impl From<SignAnswer> for RequestMsg {
         match a {
             SignAnswer::Signed { id, result } => RequestMsg::Signed { id, result },
             SignAnswer::JsonChecked { rev, error } => RequestMsg::JsonChecked { rev, error },
+            SignAnswer::BodyJudged { rev, judgement } => RequestMsg::BodyJudged { rev, judgement },
         }
     }
 }
@@ -153,6 +161,8 @@ pub enum RequestEffect {
     CancelKey(u64),
     /// Stop the send `id`: its task is dropped, with its connection.
     CancelSend(u64),
+    /// Open the list of the body's problems (`RequestState::body_state`'s judgement).
+    ShowProblems,
     /// A sentence for the status line.
     Status(String),
 }

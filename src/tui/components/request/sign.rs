@@ -71,7 +71,14 @@ pub(super) fn resign_if(req: &mut RequestState, changed: bool) -> Vec<RequestEff
 pub fn resign(req: &mut RequestState) -> Vec<RequestEffect> {
     let id = req.next_id();
     req.sign.requested = id;
-    let check_json = req.body_state.json_rev != req.body_state.rev || req.sign.shown == 0;
+    let kind = crate::core::indexing_body::BodyKind::of(
+        &req.method.text().to_ascii_uppercase(),
+        req.path.text(),
+    );
+    let rejudge = kind != req.body_state.judged_for;
+    req.body_state.judged_for = kind;
+    let check_json =
+        req.body_state.json_rev != req.body_state.rev || req.sign.shown == 0 || rejudge;
     let changed_from = req.body_state.changed_from.take();
     vec![RequestEffect::Sign(Box::new(sign_job(
         req,

@@ -117,6 +117,11 @@ pub struct BodyState {
     pub json_error: Option<String>,
     /// The revision the JSON check belongs to.
     pub json_rev: u64,
+    /// What the vendor's SDK would refuse in the body (`docs/indexing-bodies.md`), for the
+    /// indexing routes the server judges; judged off the draw path with the JSON check.
+    pub problems: Option<Box<crate::core::indexing_body::Judgement>>,
+    /// The route the body was last judged for (a new method or path judges it again).
+    pub judged_for: Option<crate::core::indexing_body::BodyKind>,
 }
 
 /// The detail panel under the canonical text.

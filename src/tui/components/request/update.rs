@@ -2,7 +2,7 @@
 //! the runtime's answers about the profile (loaded, saved) and a request loaded from
 //! elsewhere. Pure: no I/O, no clock (time arrives as ticks).
 
-use super::body_pane::{on_editor_done, on_json_checked};
+use super::body_pane::{go_to_problem, on_body_judged, on_editor_done, on_json_checked};
 use super::input::{on_key, on_mouse, on_paste, run, save_current};
 use super::key_choice;
 use super::keys::{Action, KEYS};
@@ -43,6 +43,14 @@ fn update_msg(
         RequestMsg::Tick(now) => on_tick(req, now),
         RequestMsg::Run(action) => run(req, profile, action),
         RequestMsg::Signed { id, result } => on_signed(req, id, result),
+        RequestMsg::BodyJudged { rev, judgement } => {
+            on_body_judged(req, rev, judgement);
+            vec![]
+        }
+        RequestMsg::GoToProblem(p) => {
+            go_to_problem(req, &p);
+            vec![]
+        }
         RequestMsg::JsonChecked { rev, error } => {
             on_json_checked(req, rev, error);
             vec![]
