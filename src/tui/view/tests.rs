@@ -374,12 +374,7 @@ fn local_answer(body: &'static [u8]) -> (u16, Vec<u8>) {
         b = b.header(n.as_str(), v.as_str());
     }
     let req = b.body(axum::body::Body::from(out.body.clone())).unwrap();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    rt.block_on(async {
-        let state = crate::server::AppState::new(crate::server::ServerConfig::demo());
+    crate::tui::test_util::on_demo_server(|state| async move {
         let resp = crate::server::app(state).oneshot(req).await.unwrap();
         let status = resp.status().as_u16();
         let bytes = axum::body::to_bytes(resp.into_body(), 1 << 20)
