@@ -143,6 +143,11 @@ pub struct ServerConfig {
     /// At most this many signature diagnoses run at once; a mismatch that finds none free is
     /// answered with its verdict and expected text, and "diagnosis skipped: server busy".
     pub max_diagnoses: usize,
+    /// Threads one diagnosis hashes on at most (`None`: every core when it is the only one
+    /// running, docs/diagnosis.md D7). `check` judges a window of requests on every core
+    /// already, so its judges diagnose each mismatch on one thread (no threads started per
+    /// round of the search, none competing with the other judges).
+    pub diagnosis_threads: Option<usize>,
     /// Bytes shared by all inspection answers (pages) being written: each chunk takes its
     /// bytes before it is made and gives them back once written (`docs/server.md` rule L5).
     pub answer_budget_bytes: usize,
@@ -186,6 +191,7 @@ impl ServerConfig {
             body_budget_bytes: DEFAULT_BODY_BUDGET_BYTES,
             accept_forms: Vec::new(),
             max_diagnoses: DEFAULT_MAX_DIAGNOSES,
+            diagnosis_threads: None,
             answer_budget_bytes: DEFAULT_ANSWER_BUDGET_BYTES,
             write_stall_timeout: DEFAULT_WRITE_STALL_TIMEOUT,
             max_streams: DEFAULT_MAX_STREAMS,

@@ -444,7 +444,8 @@ async fn diagnose_if_free(
     let threads = diagnosis_threads(
         st.config.max_diagnoses - st.diagnoses.available_permits(),
         cores() - st.hashing.available_permits().min(cores()),
-    );
+    )
+    .min(st.config.diagnosis_threads.unwrap_or(usize::MAX));
     let st = st.clone();
     Some(
         blocking(move || {

@@ -132,6 +132,8 @@ impl OfflineJudge {
             config.forward_analytics = None;
             config.forward_switchable = false;
             config.unverified_route = false;
+            // The judges run on every core already (engine::judging).
+            config.diagnosis_threads = Some(1);
             let mut state = AppState::new(config);
             state.attributes = self.attributes.clone();
             state.views = self.views.clone();
