@@ -801,3 +801,26 @@ fn a_millisecond_clock_search_reaching_a_whole_second_says_1_ms_steps() {
         "{text}"
     );
 }
+
+#[test]
+fn once_a_text_reproduces_the_signature_the_rest_of_its_task_is_not_hashed() {
+    // The path signed without its trailing '/' is one of the singles round's head variants,
+    // all signed with the sent body in one task; a signature nothing explains tries them all.
+    let req = sent("/v2/batch/", "", BODY);
+    let explained = b64_384(KEY, &text("/v2/batch", "", BODY));
+    let unexplained = b64_384("someone-else", &text("/v2/batch/", "", BODY));
+    let opts = DiagnoseOptions {
+        clock_units_max: Some(SERVER_CLOCK_UNITS),
+        ..DiagnoseOptions::default()
+    };
+    let run = |sig: &str| diagnose_with(&req, "SVC", &Secret::new(KEY), sig, &opts);
+    let (found, full) = (run(&explained), run(&unexplained));
+    assert_eq!(found.ids(), ["TRAILING_SLASH_TRIMMED"]);
+    assert!(full.findings.is_empty());
+    assert!(
+        found.round_signatures[1] * 2 < full.round_signatures[1],
+        "singles: {} explained, {} in all",
+        found.round_signatures[1],
+        full.round_signatures[1]
+    );
+}
