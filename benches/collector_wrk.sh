@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The collector's throughput with wrk (2 threads, 16 connections, two-event batches posted to
 # /analytics/collect), its p99 latency, and the idle private memory of `signscope serve` (from
-# /proc/PID/smaps_rollup, before and after the load). Needs wrk (`apt-get install wrk`) and a
+# /proc/PID/smaps_rollup, before and after the load), and the server's CPU time per request
+# (user + system, from /proc/PID/stat: what a request costs whatever else the machine runs,
+# where req/s on a shared machine is the server's share of the cores). Needs wrk (`apt-get install wrk`) and a
 # release binary (`cargo build --release`, or the one `cargo bench` builds).
 # Usage: benches/collector_wrk.sh [BINARY] [SECONDS]   (default: target/release/signscope 15)
 set -euo pipefail
@@ -25,5 +27,12 @@ EOF
 status=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' \
     --data-binary "$(sed -n 's/^wrk.body = \[=\[\(.*\)\]=\]$/\1/p' "$dir/post.lua")" "$url/analytics/collect")
 echo "one batch: HTTP $status"
-wrk -t2 -c16 -d"${secs}s" --latency -s "$dir/post.lua" "$url/analytics/collect"
+ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
+before=$(ticks)
+wrk -t2 -c16 -d"${secs}s" --latency -s "$dir/post.lua" "$url/analytics/collect" | tee "$dir/wrk.txt"
+after=$(ticks)
+requests=$(awk '/requests in/ {print $1}' "$dir/wrk.txt")
+hz=$(getconf CLK_TCK)
+awk -v t=$((after - before)) -v n="$requests" -v hz="$hz" \
+    'BEGIN {printf "server CPU per request: %.1f us (%d requests)\n", t / hz / n * 1e6, n}'
 echo "private memory after load: $(private)"

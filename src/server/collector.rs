@@ -75,6 +75,12 @@ pub async fn analytics(State(st): State<AppState>, req: Request) -> Response {
     }
 }
 
+/// Bodies up to this size are judged on the request's own task; larger ones on the blocking
+/// pool, so that a big batch never holds up the runtime's threads. Handing a small batch to the
+/// pool (a thread woken, the judgement handed back) cost more than judging it
+/// (`benches/README.md`, "The collector's throughput").
+const INLINE_JUDGE_BYTES: usize = 8 * 1024;
+
 pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
     let (parts, body) = req.into_parts();
     let test = test_id_of(&parts.headers);
@@ -127,9 +133,13 @@ pub async fn collect(State(st): State<AppState>, req: Request) -> Response {
         let mut views = views.lock().unwrap_or_else(|e| e.into_inner());
         Some(judge_with_views(j, &mut views, &client))
     };
-    let judged = match tokio::task::spawn_blocking(judged).await {
-        Ok(j) => j,
-        Err(e) => std::panic::resume_unwind(e.into_panic()),
+    let judged = if body.len() <= INLINE_JUDGE_BYTES {
+        judged()
+    } else {
+        match tokio::task::spawn_blocking(judged).await {
+            Ok(j) => j,
+            Err(e) => std::panic::resume_unwind(e.into_panic()),
+        }
     };
     let Some(Judgement {
         endpoint,
