@@ -311,3 +311,6 @@ pub use send_keys::demo_note;
 #[cfg(any(test, feature = "test-util"))]
 #[doc(hidden)]
 pub mod test_util;
+
+#[cfg(test)]
+mod test_server;

@@ -414,18 +414,3 @@ pub fn wheel_in(r: Rect, down: bool) -> MouseEvent {
 pub fn reversed(buf: &Buffer, y: u16, x0: u16, x1: u16) -> bool {
     (x0..x1).all(|x| buf[(x, y)].modifier.contains(Modifier::REVERSED))
 }
-
-/// Run `f` on a current-thread runtime with the demo server's state (the in-process server the
-/// workbench starts), for tests that put requests through its router.
-pub fn on_demo_server<T, Fut>(f: impl FnOnce(crate::server::AppState) -> Fut) -> T
-where
-    Fut: std::future::Future<Output = T>,
-{
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap_or_else(|e| panic!("a test runtime: {e}"));
-    rt.block_on(f(crate::server::AppState::new(
-        crate::server::ServerConfig::demo(),
-    )))
-}

@@ -79,3 +79,17 @@ pub fn scroll_key(key: &KeyEvent, at: u16, max: u16) -> Option<u16> {
     };
     Some(to.min(max))
 }
+
+/// What a picker popup answers to its picker's outcome: nothing while it stays open, `Close`
+/// when it is closed, and for a chosen row `Close` then what choosing row `i` does.
+pub fn on_pick(
+    picked: crate::tui::widgets::picker::Picked,
+    choose: impl FnOnce(usize) -> PopupEffect,
+) -> Vec<PopupEffect> {
+    use crate::tui::widgets::picker::Picked;
+    match picked {
+        Picked::Open => vec![],
+        Picked::Closed => vec![PopupEffect::Close],
+        Picked::Row(i) => vec![PopupEffect::Close, choose(i)],
+    }
+}

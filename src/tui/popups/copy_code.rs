@@ -4,7 +4,7 @@
 use ratatui::layout::Rect;
 use ratatui::Frame;
 
-use super::component::{Ctx, PopupEffect, PopupInput};
+use super::component::{on_pick, Ctx, PopupEffect, PopupInput};
 use crate::codegen::Lang;
 use crate::tui::component::Component;
 use crate::tui::theme::Theme;
@@ -69,11 +69,7 @@ fn copy_code(ctx: &Ctx<'_>, lang: Lang) -> PopupEffect {
 
 impl CopyCode {
     fn answer(&self, picked: Picked, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
-        match picked {
-            Picked::Open => vec![],
-            Picked::Closed => vec![PopupEffect::Close],
-            Picked::Row(i) => vec![PopupEffect::Close, copy_code(ctx, Lang::ALL[i])],
-        }
+        on_pick(picked, |i| copy_code(ctx, Lang::ALL[i]))
     }
 }
 

@@ -41,7 +41,7 @@ pub fn global_rows() -> Vec<(String, String)> {
             ("Click a tab", "switch to that view (mouse)"),
             (
                 "In a picker",
-                "(Ctrl-L, Alt-O, Alt-P) / filters, Esc clears it then closes, Enter or 1-9 picks, a click on the selected row picks",
+                "(Ctrl-L, Alt-O, Alt-P, Alt-H) / filters, Esc clears it then closes, Enter or 1-9 picks, a click on the selected row picks",
             ),
         ]))
         .collect()

@@ -4,7 +4,7 @@
 use ratatui::layout::Rect;
 use ratatui::Frame;
 
-use super::component::{Ctx, PopupEffect, PopupInput};
+use super::component::{on_pick, Ctx, PopupEffect, PopupInput};
 use crate::core::vendor::SDK_OPERATIONS;
 use crate::tui::component::Component;
 use crate::tui::components::request::RequestMsg;
@@ -45,19 +45,12 @@ impl Operations {
     }
 
     fn answer(picked: Picked) -> Vec<PopupEffect> {
-        match picked {
-            Picked::Open => vec![],
-            Picked::Closed => vec![PopupEffect::Close],
-            Picked::Row(i) => {
-                let op = SDK_OPERATIONS[i];
-                let what = format!("{} {}: {}", op.method, op.path, op.what);
-                let (method, path) = (op.method, op.path);
-                vec![
-                    PopupEffect::Close,
-                    PopupEffect::Request(RequestMsg::Preset { method, path, what }),
-                ]
-            }
-        }
+        on_pick(picked, |i| {
+            let op = SDK_OPERATIONS[i];
+            let what = format!("{} {}: {}", op.method, op.path, op.what);
+            let (method, path) = (op.method, op.path);
+            PopupEffect::Request(RequestMsg::Preset { method, path, what })
+        })
     }
 }
 

@@ -5,7 +5,7 @@
 use ratatui::layout::Rect;
 use ratatui::Frame;
 
-use super::component::{Ctx, PopupEffect, PopupInput};
+use super::component::{on_pick, Ctx, PopupEffect, PopupInput};
 use crate::tui::component::Component;
 use crate::tui::palette::{self, Entry};
 use crate::tui::theme::Theme;
@@ -53,11 +53,7 @@ fn title(ctx: &Ctx<'_>) -> String {
 
 /// The answer to what the picker did: the picked entry's action, run.
 fn answer(picked: Picked, entries: &[Entry]) -> Vec<PopupEffect> {
-    match picked {
-        Picked::Open => vec![],
-        Picked::Closed => vec![PopupEffect::Close],
-        Picked::Row(i) => vec![PopupEffect::Close, PopupEffect::Run(entries[i].action)],
-    }
+    on_pick(picked, |i| PopupEffect::Run(entries[i].action))
 }
 
 impl Component for Palette {

@@ -5,7 +5,7 @@
 use ratatui::layout::Rect;
 use ratatui::Frame;
 
-use super::component::{Ctx, PopupEffect, PopupInput};
+use super::component::{on_pick, Ctx, PopupEffect, PopupInput};
 use crate::core::indexing_body::{shown_path, BodyProblem};
 use crate::tui::component::Component;
 use crate::tui::components::request::RequestMsg;
@@ -64,14 +64,9 @@ impl BodyProblems {
     }
 
     fn answer(&self, picked: Picked) -> Vec<PopupEffect> {
-        match picked {
-            Picked::Open => vec![],
-            Picked::Closed => vec![PopupEffect::Close],
-            Picked::Row(i) => vec![
-                PopupEffect::Close,
-                PopupEffect::Request(RequestMsg::GoToProblem(Box::new(self.problems[i].clone()))),
-            ],
-        }
+        on_pick(picked, |i| {
+            PopupEffect::Request(RequestMsg::GoToProblem(Box::new(self.problems[i].clone())))
+        })
     }
 }
 

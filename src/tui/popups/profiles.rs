@@ -4,7 +4,7 @@
 use ratatui::layout::Rect;
 use ratatui::Frame;
 
-use super::component::{Ctx, PopupEffect, PopupInput};
+use super::component::{on_pick, Ctx, PopupEffect, PopupInput};
 use crate::tui::component::Component;
 use crate::tui::model::PendingLoad;
 use crate::tui::theme::Theme;
@@ -33,14 +33,9 @@ impl Profiles {
     }
 
     fn answer(&self, picked: Picked) -> Vec<PopupEffect> {
-        match picked {
-            Picked::Open => vec![],
-            Picked::Closed => vec![PopupEffect::Close],
-            Picked::Row(i) => vec![
-                PopupEffect::Close,
-                PopupEffect::LoadOrAsk(PendingLoad::Profile(self.names[i].clone())),
-            ],
-        }
+        on_pick(picked, |i| {
+            PopupEffect::LoadOrAsk(PendingLoad::Profile(self.names[i].clone()))
+        })
     }
 }
 

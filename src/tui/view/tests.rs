@@ -374,7 +374,7 @@ fn local_answer(body: &'static [u8]) -> (u16, Vec<u8>) {
         b = b.header(n.as_str(), v.as_str());
     }
     let req = b.body(axum::body::Body::from(out.body.clone())).unwrap();
-    crate::tui::test_util::on_demo_server(|state| async move {
+    crate::tui::test_server::on_demo_server(|state| async move {
         let resp = crate::server::app(state).oneshot(req).await.unwrap();
         let status = resp.status().as_u16();
         let bytes = axum::body::to_bytes(resp.into_body(), 1 << 20)

@@ -18,7 +18,7 @@ const BASE: &str = "http://127.0.0.1:8787";
 /// Serve `requests` with a real demo server (in-process router) and return the stream
 /// records it published for them, in order.
 fn served(requests: Vec<axum::http::Request<axum::body::Body>>) -> Vec<RequestSeen> {
-    crate::tui::test_util::on_demo_server(|state| async move {
+    crate::tui::test_server::on_demo_server(|state| async move {
         let app = crate::server::app(state.clone());
         for r in requests {
             let resp = app.clone().oneshot(r).await.unwrap();
