@@ -127,11 +127,20 @@ pub enum SignAnswer {
     },
 }
 
+/// The largest body the workbench judges: the 2 MB the vendor documents per indexing request
+/// (`docs/server.md` rule R4). A larger body is refused for its size before its records matter,
+/// and judging it would hold about ten times its size in parsed JSON (a 16 MiB body took the
+/// workbench from 30 to 180 MiB).
+pub const JUDGED_BODY_MAX: usize = 2 * 1024 * 1024;
+
 /// What the vendor's SDK would refuse in the job's body (`core::indexing_body`), for the
-/// indexing routes the server judges.
+/// indexing routes the server judges and bodies up to [`JUDGED_BODY_MAX`].
 pub fn body_judgement(spec: &RequestSpec) -> Option<crate::core::indexing_body::Judgement> {
     use crate::core::indexing_body::{judge_bytes, BodyKind};
     let kind = BodyKind::of(&spec.method.to_ascii_uppercase(), &spec.path)?;
+    if spec.body.len() > JUDGED_BODY_MAX {
+        return None;
+    }
     judge_bytes(kind, &spec.body, None)
 }
 
@@ -372,6 +381,27 @@ mod tests {
             }
             other => panic!("unexpected {other:?}"),
         }
+    }
+
+    /// A body over the documented 2 MB is not judged (it is refused for its size first, and
+    /// its parsed JSON would hold ten times its size); one under it is.
+    #[test]
+    fn a_body_over_the_documented_limit_is_not_judged() {
+        let record = r#"{"id": 42, "type": "KLEVU_CMS", "name": "a name of some length"},"#;
+        let body = |n: usize| {
+            let mut b = String::from("[");
+            b.push_str(&record.repeat(n));
+            b.pop();
+            b.push(']');
+            b.into_bytes()
+        };
+        let small = job(body(10), None);
+        assert!(body_judgement(&small.spec).is_some());
+        let n = JUDGED_BODY_MAX / record.len() + 1;
+        let big = job(body(n), None);
+        assert!(big.spec.body.len() > JUDGED_BODY_MAX);
+        assert!(serde_json::from_slice::<serde_json::Value>(&big.spec.body).is_ok());
+        assert!(body_judgement(&big.spec).is_none());
     }
 
     /// After a body's JSON check the worker judges it for the route (`PUT /v2/batch` here) on
