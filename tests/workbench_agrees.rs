@@ -25,6 +25,7 @@ use sha2::Sha384;
 use signscope::core::visible::escape_visible;
 use signscope::core::SigningForm;
 use signscope::server::{ServerConfig, DEMO_REST_KEY};
+use signscope::tui::component::Clip;
 use signscope::tui::components::request::{new_body_editor, Field};
 use signscope::tui::effect::Command;
 use signscope::tui::message::Message;
@@ -118,7 +119,7 @@ fn type_into(app: &mut TestApp, field: Field, text: &str) -> Vec<Command> {
 /// The one text a copy command carried.
 fn copied(cmds: Vec<Command>) -> String {
     match cmds.as_slice() {
-        [Command::Copy { text, .. }] => text.clone(),
+        [Command::Copy(Clip { text, .. })] => text.clone(),
         other => panic!("one copy: {other:?}"),
     }
 }

@@ -33,3 +33,19 @@ pub trait Component {
     /// the screen it centres itself on). Only draws: it changes nothing.
     fn draw(&self, frame: &mut Frame, area: Rect, ctx: &Self::Ctx<'_>, theme: &Theme);
 }
+
+/// A copy to the clipboard: `text`, named `what` in the status line ("copied the signature").
+/// Every view's copy effect, the popups' and the runtime's command carry this one value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Clip {
+    pub text: String,
+    pub what: String,
+}
+
+/// A read of the profile's REST key from `source` off the UI thread (job `id`): the request
+/// view's effect and the runtime's command carry this one value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeyRead {
+    pub id: u64,
+    pub source: crate::store::KeySource,
+}

@@ -2,6 +2,7 @@
 //! types, wrapped as they are) and the runtime runs them: no effect is translated on the way.
 
 use crate::core::{Secret, SignedRequest};
+use crate::tui::component::{Clip, KeyRead};
 use crate::tui::components::diagnose::DiagnoseEffect;
 use crate::tui::components::events::EventsEffect;
 use crate::tui::components::history::HistoryEffect;
@@ -60,10 +61,7 @@ pub enum Command {
     Send(Box<SendJob>),
     /// Copy `text` to the clipboard, said in the status line as `what` ("the python
     /// program"): every copy of every view is this one command.
-    Copy {
-        text: String,
-        what: String,
-    },
+    Copy(Clip),
     EditBody(String),
     ListProfiles,
     LoadProfile(String),
@@ -88,10 +86,7 @@ pub enum Command {
     ReloadProfiles,
     /// Read the profile's REST key from `source` off the UI thread (job `id`), a command for at
     /// most [`crate::tui::KEY_COMMAND_TIMEOUT`]; answered with `RequestMsg::KeyResolved`.
-    ResolveKey {
-        id: u64,
-        source: crate::store::KeySource,
-    },
+    ResolveKey(KeyRead),
     /// Stop the key read `id` (Esc): a command still running is killed.
     CancelKey(u64),
     /// Stop the send `id` (Alt-G): its task is aborted, which closes its connection.

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use crossterm::event::KeyCode;
 
 use crate::tui::app::{GlobalAction, Popup, GLOBAL_COPY_KEYS, GLOBAL_KEYS};
+use crate::tui::component::Clip;
 use crate::tui::components::history::tests::row;
 use crate::tui::components::history::{HistoryMsg, RowKind};
 use crate::tui::components::request::RequestMsg;
@@ -134,7 +135,7 @@ fn alt_y_opens_the_copy_menu_one_letter_copies_and_esc_cancels() {
     assert!(t.status.contains("s h c b t r e p"), "{}", t.status);
     let cmds = t.press(KeyCode::Char('h'));
     match cmds.as_slice() {
-        [Command::Copy { text, what }] => {
+        [Command::Copy(Clip { text, what })] => {
             assert_eq!(what, "the 5 signed headers");
             assert!(text.contains("Authorization: Bearer "), "{text}");
         }
@@ -143,7 +144,7 @@ fn alt_y_opens_the_copy_menu_one_letter_copies_and_esc_cancels() {
     assert_eq!(t.popup, None);
     t.alt('y');
     match t.press(KeyCode::Char('t')).as_slice() {
-        [Command::Copy { text, what }] => {
+        [Command::Copy(Clip { text, what })] => {
             assert!(text.starts_with("PUT\n/v2/batch\n"), "{text}");
             assert_eq!(what, &format!("the canonical text ({} bytes)", text.len()));
         }
@@ -161,7 +162,7 @@ fn alt_y_opens_the_copy_menu_one_letter_copies_and_esc_cancels() {
     assert_eq!(t.popup, Some(Popup::CopyCode(Default::default())));
 }
 
-/// Every view's copy reaches the runtime as the one `Command::Copy { text, what }`, named by
+/// Every view's copy reaches the runtime as the one `Command::Copy(Clip { text, what })`, named by
 /// the view that knows what it copied.
 #[test]
 fn the_copy_menu_of_events_and_history_copies_what_they_have() {
@@ -169,7 +170,7 @@ fn the_copy_menu_of_events_and_history_copies_what_they_have() {
     t.press(KeyCode::F(3));
     t.alt('y');
     match t.press(KeyCode::Char('b')).as_slice() {
-        [Command::Copy { what, .. }] => {
+        [Command::Copy(Clip { what, .. })] => {
             assert!(what.starts_with("the batch JSON ("), "{what}")
         }
         other => panic!("{other:?}"),
@@ -182,7 +183,7 @@ fn the_copy_menu_of_events_and_history_copies_what_they_have() {
     )]);
     t.alt('y');
     match t.press(KeyCode::Char('r')).as_slice() {
-        [Command::Copy { text, what }] => {
+        [Command::Copy(Clip { text, what })] => {
             assert_eq!(text, r#"{"accepted":2,"rejected":0}"#);
             assert_eq!(
                 what,

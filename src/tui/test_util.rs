@@ -24,6 +24,7 @@ use super::model::{EditorRequest, KeyInfo};
 use super::signing::Incremental;
 use super::update::update;
 use crate::core::Secret;
+use crate::tui::component::KeyRead;
 use crate::tui::components::request::RequestMsg;
 
 /// The clock every fixture starts at: 2026-11-22T10:00:00Z.
@@ -180,7 +181,7 @@ impl TestApp {
                         self.update(Message::Request(RequestMsg::Signed { id: job.id, result })),
                     );
                 }
-                Command::ResolveKey { id, source } => {
+                Command::ResolveKey(KeyRead { id, source }) => {
                     let result = source
                         .resolve_with_timeout(crate::tui::KEY_COMMAND_TIMEOUT)
                         .map_err(|e| e.to_string());

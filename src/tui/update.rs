@@ -92,14 +92,14 @@ impl RoutedEffect for RequestEffect {
             RequestEffect::Sign(job) => Command::Sign(job),
             RequestEffect::Send(job) => Command::Send(job),
             RequestEffect::EditBody(text) => Command::EditBody(text),
-            RequestEffect::Copy { text, what } => Command::Copy { text, what },
+            RequestEffect::Copy(clip) => Command::Copy(clip),
             RequestEffect::ListProfiles => Command::ListProfiles,
             RequestEffect::SaveProfile(mut save) => {
                 save.events = app.events.batch_to_save();
                 save.analytics_url = app.events.url_to_save();
                 Command::SaveProfile(save)
             }
-            RequestEffect::ResolveKey { id, source } => Command::ResolveKey { id, source },
+            RequestEffect::ResolveKey(read) => Command::ResolveKey(read),
             RequestEffect::CancelKey(id) => Command::CancelKey(id),
             RequestEffect::CancelSend(id) => Command::CancelSend(id),
             RequestEffect::ShowProblems => {
@@ -410,7 +410,7 @@ impl RoutedEffect for TrafficEffect {
                 effect,
                 key: app.request.key(),
             }],
-            TrafficEffect::Copy { text, what } => vec![Command::Copy { text, what }],
+            TrafficEffect::Copy(clip) => vec![Command::Copy(clip)],
             TrafficEffect::SendAgain { request, url } => {
                 let what = format!(
                     "the Traffic request {} {url} ({} bytes)",
@@ -460,7 +460,7 @@ impl RoutedEffect for EventsEffect {
     fn route(self, app: &mut App) -> Vec<Command> {
         match self {
             EventsEffect::Status(s) => say(app, s),
-            EventsEffect::Copy { text, what } => vec![Command::Copy { text, what }],
+            EventsEffect::Copy(clip) => vec![Command::Copy(clip)],
             other => vec![Command::Events(other)],
         }
     }
@@ -472,7 +472,7 @@ impl RoutedEffect for HistoryEffect {
     fn route(self, app: &mut App) -> Vec<Command> {
         match self {
             HistoryEffect::Status(s) => say(app, s),
-            HistoryEffect::Copy { text, what } => vec![Command::Copy { text, what }],
+            HistoryEffect::Copy(clip) => vec![Command::Copy(clip)],
             HistoryEffect::LoadIntoEvents { body } => unsaved::load_or_ask(
                 app,
                 PendingLoad::Batch {
@@ -635,7 +635,7 @@ impl RoutedEffect for PopupEffect {
             PopupEffect::Close => vec![],
             PopupEffect::Status(s) => say(app, s),
             PopupEffect::Run(action) => run_palette(app, action),
-            PopupEffect::Copy { text, what } => vec![Command::Copy { text, what }],
+            PopupEffect::Copy(clip) => vec![Command::Copy(clip)],
             PopupEffect::Request(m) => {
                 app.view = View::Request;
                 update(app, Message::Request(m))

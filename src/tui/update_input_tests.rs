@@ -8,6 +8,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use super::*;
 use crate::core::Secret;
+use crate::tui::component::Clip;
 use crate::tui::components::request::Field;
 use crate::tui::components::{diagnose, events, profiles};
 use crate::tui::test_util::{ctrl_key, key, TestApp};
@@ -412,7 +413,7 @@ fn the_palette_lists_every_action_of_the_view_with_its_key_and_runs_one_by_name(
     let cmds = a.press(KeyCode::Enter);
     assert!(a.popup.is_none());
     assert!(
-        matches!(cmds.as_slice(), [Command::Copy { text, .. }] if text.starts_with("curl ")),
+        matches!(cmds.as_slice(), [Command::Copy(Clip { text, .. })] if text.starts_with("curl ")),
         "{cmds:?}"
     );
     // Esc closes it; a filter matching nothing runs nothing.

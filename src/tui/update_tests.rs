@@ -8,6 +8,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent,
 
 use super::*;
 use crate::core::Secret;
+use crate::tui::component::Clip;
 use crate::tui::components::diagnose::DiagKey;
 use crate::tui::components::request::{Detail, Field, Prompt, TYPED_KEY};
 use crate::tui::message::LoadedProfile;
@@ -426,13 +427,13 @@ fn copy_needs_a_current_signature() {
         }),
     );
     assert!(
-        matches!(copy(&mut a, 's').as_slice(), [Command::Copy { text, what }] if *text == sig && what == "the signature")
+        matches!(copy(&mut a, 's').as_slice(), [Command::Copy(Clip { text, what })] if *text == sig && what == "the signature")
     );
     assert!(
-        matches!(copy(&mut a, 'h').as_slice(), [Command::Copy { text, what }] if text.ends_with(&format!("Authorization: Bearer {sig}")) && what == "the 5 signed headers")
+        matches!(copy(&mut a, 'h').as_slice(), [Command::Copy(Clip { text, what })] if text.ends_with(&format!("Authorization: Bearer {sig}")) && what == "the 5 signed headers")
     );
     let cmds = copy(&mut a, 'c');
-    let [Command::Copy { text: curl, .. }] = cmds.as_slice() else {
+    let [Command::Copy(Clip { text: curl, .. })] = cmds.as_slice() else {
         panic!()
     };
     let c = crate::core::curl::parse_curl_command(curl).unwrap();
@@ -465,7 +466,7 @@ fn copied_curl_sends_the_exact_body_even_with_quotes_or_a_leading_at() {
         );
         update(&mut a, alt_key('y'));
         let cmds = update(&mut a, key(KeyCode::Char('c')));
-        let [Command::Copy { text: cmd, .. }] = cmds.as_slice() else {
+        let [Command::Copy(Clip { text: cmd, .. })] = cmds.as_slice() else {
             panic!("{cmds:?}")
         };
         if let Some((printf, curl)) = cmd.split_once(" | ") {

@@ -5,6 +5,7 @@
 use crossterm::event::{KeyCode, KeyEvent, MouseEvent};
 use ratatui::layout::Rect;
 
+use crate::tui::component::Clip;
 use crate::tui::components::events::EventsState;
 use crate::tui::components::history::HistoryState;
 use crate::tui::components::profiles::ProfilesState;
@@ -43,7 +44,7 @@ pub enum PopupEffect {
     /// Run an action of the current view or a global one (the palette, the copy menu).
     Run(PaletteAction),
     /// Copy `text`, named `what` in the status line.
-    Copy { text: String, what: String },
+    Copy(Clip),
     /// Show the request view and hand it this message.
     Request(RequestMsg),
     /// Quit without saving.

@@ -6,6 +6,7 @@ use ratatui::Frame;
 
 use super::component::{on_pick, Ctx, PopupEffect, PopupInput};
 use crate::codegen::Lang;
+use crate::tui::component::Clip;
 use crate::tui::component::Component;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::picker::{Picked, Picker, PickerText};
@@ -61,7 +62,7 @@ fn copy_code(ctx: &Ctx<'_>, lang: Lang) -> PopupEffect {
                 what.push_str(&format!(", the body from {}", opts.body_file));
             }
             what.push(')');
-            PopupEffect::Copy { text, what }
+            PopupEffect::Copy(Clip { text, what })
         }
         Err(e) => PopupEffect::Status(format!("cannot write the program: {e}")),
     }

@@ -4,13 +4,14 @@
 
 use crossterm::event::KeyCode;
 
+use crate::tui::component::Clip;
 use crate::tui::effect::Command;
 use crate::tui::test_util::TestApp;
 
 /// The program `cmds` copied, by its name ("the ruby program (sign.rb; …").
 fn copied(cmds: &[Command]) -> String {
     match cmds {
-        [Command::Copy { what, .. }] => what.clone(),
+        [Command::Copy(Clip { what, .. })] => what.clone(),
         other => panic!("expected one copy: {other:?}"),
     }
 }
@@ -199,7 +200,7 @@ fn the_palette_filters_on_every_key_typed_and_a_click_on_its_selection_runs_it()
     let cmds = t.click(x, y);
     assert!(!open(&t), "the click ran it");
     assert!(
-        matches!(cmds.as_slice(), [Command::Copy { text, .. }] if text.starts_with("curl ")),
+        matches!(cmds.as_slice(), [Command::Copy(Clip { text, .. })] if text.starts_with("curl ")),
         "{cmds:?}"
     );
 }

@@ -6,6 +6,7 @@ use crossterm::event::KeyCode;
 
 use super::{parse, sections};
 use crate::tui::app::Popup;
+use crate::tui::component::Clip;
 use crate::tui::effect::Command;
 use crate::tui::keymap::parse_key;
 use crate::tui::test_util::TestApp;
@@ -61,7 +62,7 @@ fn a_copy_letter_and_a_global_key_can_be_rebound() {
     let cmds = t.type_str("u");
     assert!(
         cmds.iter()
-            .any(|c| matches!(c, Command::Copy { text, .. } if text.starts_with("curl"))),
+            .any(|c| matches!(c, Command::Copy(Clip { text, .. }) if text.starts_with("curl"))),
         "{cmds:?}"
     );
     t.ctrl('b');

@@ -8,6 +8,7 @@ use crossterm::event::{KeyEvent, MouseEvent};
 use ratatui::layout::Rect;
 
 use super::validate::{ValidateJob, Validated};
+use crate::tui::component::Clip;
 
 /// The result of a send, as the runtime reports it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,9 +84,6 @@ pub enum EventsEffect {
     /// Write the batch to the path unless a file is there; answer [`EventsMsg::FileExists`].
     SaveNewFile(PathBuf, String),
     /// Copy `text` to the clipboard; `what` names it in the status line ("copied {what}").
-    Copy {
-        text: String,
-        what: String,
-    },
+    Copy(Clip),
     Status(String),
 }

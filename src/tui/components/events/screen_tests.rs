@@ -5,6 +5,7 @@
 use super::tests::{render, said};
 use super::*;
 use crate::core::events::validate;
+use crate::tui::component::Clip;
 use crate::tui::widgets::body_editor::BodyEditor;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::{json, Value};
@@ -288,10 +289,10 @@ fn copying_the_batch_names_the_batch() {
     );
     assert_eq!(
         fx,
-        vec![EventsEffect::Copy {
+        vec![EventsEffect::Copy(Clip {
             text: s.batch_text().to_string(),
             what: "the batch JSON (1 event)".into(),
-        }]
+        })]
     );
     update(&mut s, ctrl('p'));
     let fx = update(
@@ -299,7 +300,7 @@ fn copying_the_batch_names_the_batch() {
         EventsMsg::Run(crate::tui::components::events::Action::CopyBatch),
     );
     assert!(
-        matches!(&fx[..], [EventsEffect::Copy { what, .. }] if what == "the raw batch JSON"),
+        matches!(&fx[..], [EventsEffect::Copy(Clip { what, .. })] if what == "the raw batch JSON"),
         "{fx:?}"
     );
 }

@@ -16,6 +16,7 @@ use super::parts::EventsLayout;
 use super::state::{completions, EventsState, Field, Focus, Mode, PromptKind};
 use crate::core::events::Level;
 use crate::core::visible::counted;
+use crate::tui::component::Clip;
 use crate::tui::widgets::LineInput;
 
 /// The next suggestion for the field: the list logic as a whole, or the last tag.
@@ -240,10 +241,10 @@ pub fn run(state: &mut EventsState, action: Action) -> Vec<EventsEffect> {
                 ),
                 Mode::Raw => "the raw batch JSON".to_string(),
             };
-            vec![EventsEffect::Copy {
+            vec![EventsEffect::Copy(Clip {
                 text: state.preview.clone(),
                 what,
-            }]
+            })]
         }
         Action::ToggleShape => said(match state.toggle_shape() {
             Some(shape) => format!(

@@ -3,6 +3,7 @@
 use crossterm::event::{KeyEvent, MouseEvent};
 use ratatui::layout::Rect;
 
+use crate::tui::component::Clip;
 use crate::tui::widgets::list::ListState;
 
 /// What was sent.
@@ -205,10 +206,7 @@ pub enum HistoryEffect {
         body: String,
     },
     /// Copy `text` to the clipboard; `what` names it in the status line ("copied {what}").
-    Copy {
-        text: String,
-        what: String,
-    },
+    Copy(Clip),
     Status(String),
 }
 

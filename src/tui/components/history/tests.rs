@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::tui::app::App;
+use crate::tui::component::Clip;
 use crate::tui::layout::View;
 use crate::tui::test_util::{buffer_lines, component_buffer};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -148,7 +149,7 @@ fn enter_loads_into_the_matching_view_and_ctrl_y_copies_curl() {
     assert!(matches!(&effects[0], HistoryEffect::LoadIntoRequest(r) if r.method == "PUT"));
     let effects = update(&mut s, HistoryMsg::Run(Action::CopyCurl));
     // The copied command sends the recorded request: parse it back.
-    let HistoryEffect::Copy { text: cmd, what } = &effects[0] else {
+    let HistoryEffect::Copy(Clip { text: cmd, what }) = &effects[0] else {
         panic!("{effects:?}")
     };
     assert!(what.starts_with("the request of "), "{what}");
@@ -515,7 +516,7 @@ fn alt_y_e_copies_the_entry_as_a_suite_entry_with_its_answer_expected() {
     });
     r.response_body = r#"{"message":"Job submitted successfully.","jobId":"0b0e6c2a-0d7b-4f3e-9a55-1f2f3a4b5c6d"}"#.into();
     let effects = copied(r.clone());
-    let [HistoryEffect::Copy { text, what }] = &effects[..] else {
+    let [HistoryEffect::Copy(Clip { text, what })] = &effects[..] else {
         panic!("{effects:?}")
     };
     assert!(what.ends_with(" as a suite entry"), "{what}");
@@ -536,7 +537,7 @@ fn alt_y_e_copies_the_entry_as_a_suite_entry_with_its_answer_expected() {
         RowKind::Events,
         Some(200),
     ));
-    let [HistoryEffect::Copy { text, .. }] = &effects[..] else {
+    let [HistoryEffect::Copy(Clip { text, .. })] = &effects[..] else {
         panic!("{effects:?}")
     };
     let suite = crate::core::suite::parse(&format!("{head}\n{text}")).unwrap();

@@ -6,6 +6,7 @@ use ratatui::layout::{Position, Rect};
 use super::draw::{detail_lines, layout};
 use super::keys::{Action, KEYS};
 use super::state::{HistoryEffect, HistoryMsg, HistoryState, RowKind, KEPT_NOTE};
+use crate::tui::component::Clip;
 use crate::tui::keymap;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::list::Outcome;
@@ -70,12 +71,12 @@ pub fn run(state: &mut HistoryState, action: Action) -> Vec<HistoryEffect> {
         // The request view says it was loaded once it is (after the unsaved-edits question,
         // when there is one).
         Action::Load => vec![HistoryEffect::LoadIntoRequest(Box::new(row.clone()))],
-        Action::CopyCurl => vec![HistoryEffect::Copy {
+        Action::CopyCurl => vec![HistoryEffect::Copy(Clip {
             text: row.to_curl(),
             what: format!("the {} of {} as curl", what(row), row.full_time()),
-        }],
+        })],
         Action::CopyResponse => match (&row.status, &row.error) {
-            (Some(status), _) => vec![HistoryEffect::Copy {
+            (Some(status), _) => vec![HistoryEffect::Copy(Clip {
                 text: row.response_body.clone(),
                 what: format!(
                     "the response body of the {} of {} ({status}, {} bytes)",
@@ -83,7 +84,7 @@ pub fn run(state: &mut HistoryState, action: Action) -> Vec<HistoryEffect> {
                     row.full_time(),
                     row.response_body.len()
                 ),
-            }],
+            })],
             (None, _) => vec![HistoryEffect::Status(format!(
                 "The {} of {} got no response: nothing to copy.",
                 what(row),
@@ -91,10 +92,10 @@ pub fn run(state: &mut HistoryState, action: Action) -> Vec<HistoryEffect> {
             ))],
         },
         Action::CopySuite => match suite_entry(row) {
-            Ok(text) => vec![HistoryEffect::Copy {
+            Ok(text) => vec![HistoryEffect::Copy(Clip {
                 text,
                 what: format!("the {} of {} as a suite entry", what(row), row.full_time()),
-            }],
+            })],
             Err(why) => vec![HistoryEffect::Status(why)],
         },
         Action::Reload => vec![HistoryEffect::Reload],

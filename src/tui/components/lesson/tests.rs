@@ -6,6 +6,7 @@ use crossterm::event::KeyCode;
 use super::{LessonEffect, LessonMsg};
 use crate::learn::lesson::STEPS;
 use crate::learn::progress::Progress;
+use crate::tui::component::Clip;
 use crate::tui::components::request::Field;
 use crate::tui::effect::Command;
 use crate::tui::layout::View;
@@ -462,7 +463,7 @@ fn copy_as_code_picks_a_language_and_copies_the_program_for_the_request_being_ed
     let shown = t.request.sign.result.clone().unwrap().unwrap();
     let want = crate::codegen::render_signed(&shown, Lang::Php, &CodeOptions::default()).unwrap();
     match cmds.as_slice() {
-        [Command::Copy { text, what }] => {
+        [Command::Copy(Clip { text, what })] => {
             assert_eq!(text, &want);
             assert!(text.contains("page=2") && text.contains("SIGNSCOPE_REST_KEY"));
             assert!(
@@ -477,7 +478,7 @@ fn copy_as_code_picks_a_language_and_copies_the_program_for_the_request_being_ed
     t.alt('p');
     let cmds = t.press(KeyCode::Char('8'));
     assert!(
-        matches!(cmds.as_slice(), [Command::Copy { what, .. }] if what.starts_with("the shell program"))
+        matches!(cmds.as_slice(), [Command::Copy(Clip { what, .. })] if what.starts_with("the shell program"))
     );
     t.alt('p');
     assert!(t.press(KeyCode::Esc).is_empty());

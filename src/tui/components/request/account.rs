@@ -3,6 +3,7 @@
 
 use super::message::{AccountChange, RequestEffect};
 use super::state::RequestState;
+use crate::tui::component::KeyRead;
 
 /// The profile in use was saved from the profile manager with other account values. A field
 /// still showing the value before that save takes the saved one; a field the user edited keeps
@@ -29,7 +30,7 @@ pub(super) fn on_account_saved(req: &mut RequestState, c: AccountChange) -> Opti
     if let Some(source) = c.key_source {
         let id = req.next_id();
         super::key_read::started(req, &c.name, id, &source.describe());
-        effect = Some(RequestEffect::ResolveKey { id, source });
+        effect = Some(RequestEffect::ResolveKey(KeyRead { id, source }));
     }
     let mut status = if kept.is_empty() {
         format!("the request view follows the saved profile {}", c.name)

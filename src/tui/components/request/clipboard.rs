@@ -6,6 +6,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::message::RequestEffect;
 use super::state::RequestState;
+use crate::tui::component::Clip;
 
 /// What a body key does with the selection.
 pub(super) enum SelectionKey {
@@ -47,13 +48,14 @@ pub fn copy_selection_or_say(req: &mut RequestState) -> Vec<RequestEffect> {
 fn copy_selection(req: &RequestState, done: &str) -> Option<RequestEffect> {
     let text = req.body.selected_text()?;
     let what = format!("the selection ({} bytes, {done})", text.len());
-    Some(RequestEffect::Copy { text, what })
+    Some(RequestEffect::Copy(Clip { text, what }))
 }
 
 #[cfg(test)]
 mod tests {
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+    use crate::tui::component::Clip;
     use crate::tui::components::request::Field;
     use crate::tui::effect::Command;
     use crate::tui::message::Message;
@@ -76,7 +78,7 @@ mod tests {
     fn copied(cmds: &[Command]) -> Vec<&str> {
         cmds.iter()
             .filter_map(|c| match c {
-                Command::Copy { text, .. } => Some(text.as_str()),
+                Command::Copy(Clip { text, .. }) => Some(text.as_str()),
                 _ => None,
             })
             .collect()

@@ -7,6 +7,7 @@ use super::message::RequestEffect;
 use super::state::RequestState;
 use crate::core::suite::export::{entry, Answer, ExportRequest};
 use crate::core::SigningForm;
+use crate::tui::component::Clip;
 use crate::tui::model::{ResponseView, SignedView};
 
 fn current_signature(req: &mut RequestState) -> Option<SignedView> {
@@ -26,10 +27,10 @@ fn current_signature(req: &mut RequestState) -> Option<SignedView> {
 
 pub(super) fn copy_signature(req: &mut RequestState) -> Vec<RequestEffect> {
     match current_signature(req) {
-        Some(s) => vec![RequestEffect::Copy {
+        Some(s) => vec![RequestEffect::Copy(Clip {
             text: s.signature().to_string(),
             what: "the signature".into(),
-        }],
+        })],
         None => vec![],
     }
 }
@@ -38,10 +39,10 @@ pub(super) fn copy_headers(req: &mut RequestState) -> Vec<RequestEffect> {
     match current_signature(req) {
         Some(s) => {
             let headers = s.headers().to_vec();
-            vec![RequestEffect::Copy {
+            vec![RequestEffect::Copy(Clip {
                 what: format!("the {} signed headers", headers.len()),
                 text: header_text(&headers),
-            }]
+            })]
         }
         None => vec![],
     }
@@ -49,7 +50,7 @@ pub(super) fn copy_headers(req: &mut RequestState) -> Vec<RequestEffect> {
 
 pub(super) fn copy_curl(req: &mut RequestState) -> Vec<RequestEffect> {
     match current_signature(req) {
-        Some(s) => vec![RequestEffect::Copy {
+        Some(s) => vec![RequestEffect::Copy(Clip {
             text: crate::core::curl::to_curl(
                 &s.method(),
                 &s.url(req.url.text()),
@@ -57,7 +58,7 @@ pub(super) fn copy_curl(req: &mut RequestState) -> Vec<RequestEffect> {
                 crate::core::curl::CurlBody::Inline(&s.spec().body),
             ),
             what: "the request as curl".into(),
-        }],
+        })],
         None => vec![],
     }
 }
@@ -66,10 +67,10 @@ pub(super) fn copy_body(req: &mut RequestState) -> Vec<RequestEffect> {
     match current_signature(req) {
         Some(s) => {
             let body = &s.spec().body;
-            vec![RequestEffect::Copy {
+            vec![RequestEffect::Copy(Clip {
                 text: String::from_utf8_lossy(body).into_owned(),
                 what: format!("the body ({} bytes)", body.len()),
-            }]
+            })]
         }
         None => vec![],
     }
@@ -81,10 +82,10 @@ pub(super) fn copy_canonical(req: &mut RequestState) -> Vec<RequestEffect> {
     match current_signature(req) {
         Some(s) => {
             let text = s.canonical().to_bytes();
-            vec![RequestEffect::Copy {
+            vec![RequestEffect::Copy(Clip {
                 what: format!("the canonical text ({} bytes)", text.len()),
                 text: String::from_utf8_lossy(&text).into_owned(),
-            }]
+            })]
         }
         None => vec![],
     }
@@ -92,10 +93,10 @@ pub(super) fn copy_canonical(req: &mut RequestState) -> Vec<RequestEffect> {
 
 pub(super) fn copy_response(req: &mut RequestState) -> Vec<RequestEffect> {
     match &req.response {
-        Some(r) => vec![RequestEffect::Copy {
+        Some(r) => vec![RequestEffect::Copy(Clip {
             text: r.raw.lines.join("\n"),
             what: format!("the response body ({}, {} bytes)", r.status, r.body_len),
-        }],
+        })],
         None => {
             req.status = format!(
                 "no response yet: send the request first ({})",
@@ -147,7 +148,7 @@ pub(super) fn copy_suite_entry(req: &mut RequestState) -> Vec<RequestEffect> {
         events: false,
         answer,
     });
-    vec![RequestEffect::Copy { text, what }]
+    vec![RequestEffect::Copy(Clip { text, what })]
 }
 
 /// Whether `r` answers the signed request `s` (the same method, path, query and body; the
@@ -170,6 +171,7 @@ mod tests {
     use crossterm::event::KeyCode;
 
     use crate::core::suite::{self, SuiteRequest};
+    use crate::tui::component::Clip;
     use crate::tui::components::request::keys::Action;
     use crate::tui::components::request::{Field, RequestMsg};
     use crate::tui::effect::Command;
@@ -181,7 +183,7 @@ mod tests {
     /// reads it, and what the status line says was copied.
     fn copied(t: &mut TestApp) -> (SuiteRequest, String, String) {
         let cmds = t.update(Message::Request(RequestMsg::Run(Action::CopySuite)));
-        let [Command::Copy { text, what }] = &cmds[..] else {
+        let [Command::Copy(Clip { text, what })] = &cmds[..] else {
             panic!("{cmds:?}")
         };
         let head = suite::export::head("demo-public-key", "SVC", "demo");

@@ -7,6 +7,7 @@ use crossterm::event::KeyCode;
 use crate::core::Secret;
 use crate::store::{KeySource, Profile};
 use crate::tui::app::Popup;
+use crate::tui::component::KeyRead;
 use crate::tui::components::request::RequestMsg;
 use crate::tui::components::request::{Field, Prompt, RESOLVING, TYPED_KEY};
 use crate::tui::effect::Command;
@@ -31,7 +32,7 @@ fn shop() -> TestApp {
     let id = cmds
         .iter()
         .find_map(|c| match c {
-            Command::ResolveKey { id, source } => {
+            Command::ResolveKey(KeyRead { id, source }) => {
                 assert_eq!(*source, KeySource::Env("SHOP_KEY".into()));
                 Some(*id)
             }
@@ -248,7 +249,7 @@ fn while_the_key_is_read_the_field_says_so_sending_waits_and_esc_cancels() {
     let id = cmds
         .iter()
         .find_map(|c| match c {
-            Command::ResolveKey { id, .. } => Some(*id),
+            Command::ResolveKey(KeyRead { id, .. }) => Some(*id),
             _ => None,
         })
         .unwrap();
@@ -306,7 +307,7 @@ fn a_key_command_that_fails_or_times_out_is_named() {
     let id = cmds
         .iter()
         .find_map(|c| match c {
-            Command::ResolveKey { id, .. } => Some(*id),
+            Command::ResolveKey(KeyRead { id, .. }) => Some(*id),
             _ => None,
         })
         .unwrap();

@@ -9,6 +9,7 @@ use ratatui::layout::Rect;
 use super::keys::Action;
 use super::state::RequestsList;
 use crate::core::Secret;
+use crate::tui::component::{Clip, KeyRead};
 use crate::tui::effect::{ProfileSave, SendJob};
 use crate::tui::model::{EditorRequest, FormattedBody, ResponseView, SignedView};
 use crate::tui::signing::{SignAnswer, SignJob};
@@ -143,20 +144,14 @@ pub enum RequestEffect {
     /// Open the body in `$EDITOR`; answered with [`RequestMsg::EditorDone`].
     EditBody(String),
     /// Copy `text`; `what` names it in the status line ("the signature").
-    Copy {
-        text: String,
-        what: String,
-    },
+    Copy(Clip),
     /// The profile switcher: list the profiles.
     ListProfiles,
     /// Save the profile (the router adds the Events view's unsaved batch).
     SaveProfile(Box<ProfileSave>),
     /// Read the REST key from `source` off the UI thread (job `id`); answered with
     /// [`RequestMsg::KeyResolved`].
-    ResolveKey {
-        id: u64,
-        source: crate::store::KeySource,
-    },
+    ResolveKey(KeyRead),
     /// Stop the key read `id`.
     CancelKey(u64),
     /// Stop the send `id`: its task is dropped, with its connection.

@@ -13,6 +13,7 @@ use super::sign::{on_signed, on_tick, resign, resign_if};
 use super::state::{KeyLabel, ProfileKey, RequestState};
 use crate::core::time::format_timestamp;
 use crate::core::Secret;
+use crate::tui::component::KeyRead;
 use crate::tui::model::{CurrentProfile, EditorRequest};
 
 /// Handle one message of the request view; pure (no I/O): what needs I/O comes back as
@@ -121,7 +122,7 @@ fn on_profile_loaded(req: &mut RequestState, p: ProfileLoad) -> Vec<RequestEffec
         Some(source) => {
             let id = req.next_id();
             super::key_read::started(req, &p.name, id, &source.describe());
-            effects.push(RequestEffect::ResolveKey { id, source });
+            effects.push(RequestEffect::ResolveKey(KeyRead { id, source }));
         }
         None => req.key_resolving = None,
     }

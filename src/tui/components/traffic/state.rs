@@ -9,6 +9,7 @@ use ratatui::layout::Rect;
 use super::detail::Detail;
 use crate::core::traffic::RequestSeen;
 use crate::core::traffic::{Route, Verdict};
+use crate::tui::component::Clip;
 use crate::tui::model::EditorRequest;
 use crate::tui::widgets::list::ListState;
 
@@ -293,10 +294,7 @@ pub enum TrafficEffect {
         capture: String,
     },
     /// Copy `text`, said in the status line as `what`.
-    Copy {
-        text: String,
-        what: String,
-    },
+    Copy(Clip),
     /// Send this request again (to `url`, the local server), signed again now with the
     /// profile's REST key.
     SendAgain {

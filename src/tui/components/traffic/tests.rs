@@ -6,6 +6,7 @@ use tower::ServiceExt;
 
 use super::*;
 use crate::core::traffic::{RequestSeen, StreamMessage};
+use crate::tui::component::Clip;
 use crate::tui::components::request::RequestMsg;
 use crate::tui::effect::Command;
 use crate::tui::layout::{frame_layout, View};
@@ -402,7 +403,7 @@ fn alt_y_c_copies_the_request_as_curl_aimed_at_the_server() {
     assert!(t.alt('y').is_empty());
     let cmds = t.press(KeyCode::Char('c'));
     let curl = match cmds.as_slice() {
-        [Command::Copy { text, what }] => {
+        [Command::Copy(Clip { text, what })] => {
             assert_eq!(what, "the Traffic request PUT /v2/batch as curl");
             text.clone()
         }

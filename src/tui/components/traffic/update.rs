@@ -12,6 +12,7 @@ use super::keys::{Action, KEYS};
 use super::state::{Entry, Feed, TrafficEffect, TrafficMsg, TrafficState};
 use crate::core::traffic::RequestSeen;
 use crate::core::visible::escape_visible;
+use crate::tui::component::Clip;
 use crate::tui::keymap;
 use crate::tui::widgets::list::Outcome;
 
@@ -298,13 +299,13 @@ pub fn run(state: &mut TrafficState, action: Action) -> Vec<TrafficEffect> {
             let Some(e) = state.selected_entry() else {
                 return none();
             };
-            let mut out = vec![TrafficEffect::Copy {
+            let mut out = vec![TrafficEffect::Copy(Clip {
                 text: detail::curl(&e.seen, &state.address),
                 what: format!(
                     "the Traffic request {} {} as curl",
                     e.seen.method, e.seen.path
                 ),
-            }];
+            })];
             if let Some(note) = detail::cut_note(&e.seen) {
                 out.push(TrafficEffect::Status(format!("copying it, but {note}")));
             }

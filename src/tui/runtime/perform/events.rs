@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use super::super::send::send_events;
 use super::Effects;
+use crate::tui::component::Clip;
 use crate::tui::components::events::{EventsEffect, EventsMsg};
 use crate::tui::message::Message;
 
@@ -25,7 +26,7 @@ impl Effects {
                 self.events_file(move || save_file(path, &text, false))
             }
             // The router says these itself (the status line, the one copy command).
-            EventsEffect::Status(_) | EventsEffect::Copy { .. } => {}
+            EventsEffect::Status(_) | EventsEffect::Copy(Clip { .. }) => {}
             EventsEffect::Validate(job) => {
                 tracing::trace!(rev = job.rev, "events validation job");
                 self.validator.submit(*job);

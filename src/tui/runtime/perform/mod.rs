@@ -27,6 +27,7 @@ use crate::tui::effect::Command;
 use crate::tui::message::Message;
 use crate::tui::signing::SignWorker;
 
+use crate::tui::component::{Clip, KeyRead};
 pub use validate::ValidateWorker;
 
 /// What "no session" answers (tests that need no disk).
@@ -101,10 +102,10 @@ impl Effects {
         match cmd {
             Command::Sign(job) => self.sign(*job),
             Command::Send(job) => self.send(*job),
-            Command::ResolveKey { id, source } => self.resolve_key(id, source),
+            Command::ResolveKey(KeyRead { id, source }) => self.resolve_key(id, source),
             Command::CancelKey(id) => self.cancel_key(id),
             Command::CancelSend(id) => self.cancel_send(id),
-            Command::Copy { text, what } => self.copy_text(&text, what),
+            Command::Copy(Clip { text, what }) => self.copy_text(&text, what),
             Command::ListProfiles => self.list_profiles(),
             Command::LoadProfile(name) => self.load_profile(&name),
             Command::SaveProfile(job) => self.save_profile(*job),
