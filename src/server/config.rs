@@ -50,7 +50,7 @@ impl ManualClock {
 }
 
 /// Default request body limit: the vendor's documented 2 MB (`docs/server.md` rule R4).
-pub const DEFAULT_MAX_BODY: usize = 2 * 1024 * 1024;
+pub const DEFAULT_MAX_BODY: usize = crate::core::indexing_body::DOCUMENTED_MAX_BODY;
 /// Default number of stored requests and of stored events kept for inspection.
 pub const DEFAULT_MAX_STORED: usize = 10_000;
 /// Default cap on the bytes of bodies and events kept for inspection (all records together).

@@ -131,7 +131,7 @@ pub enum SignAnswer {
 /// (`docs/server.md` rule R4). A larger body is refused for its size before its records matter,
 /// and judging it would hold about ten times its size in parsed JSON (a 16 MiB body took the
 /// workbench from 30 to 180 MiB).
-pub const JUDGED_BODY_MAX: usize = 2 * 1024 * 1024;
+pub const JUDGED_BODY_MAX: usize = crate::core::indexing_body::DOCUMENTED_MAX_BODY;
 
 /// What the vendor's SDK would refuse in the job's body (`core::indexing_body`), for the
 /// indexing routes the server judges and bodies up to [`JUDGED_BODY_MAX`].

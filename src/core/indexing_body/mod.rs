@@ -23,6 +23,10 @@ pub use crate::core::events::Level;
 /// Most problems a judgement lists; the rest are counted (`docs/indexing-bodies.md`).
 pub const MAX_LISTED: usize = 100;
 
+/// The body size the vendor documents per indexing request, 2 MB (`docs/server.md` rule R4):
+/// the local server's default limit and the largest body the workbench judges as you type.
+pub const DOCUMENTED_MAX_BODY: usize = 2 * 1024 * 1024;
+
 /// Which indexing body this is, from the request's method and path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BodyKind {
