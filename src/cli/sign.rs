@@ -7,7 +7,9 @@ use anyhow::{anyhow, bail, Context};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 
-use crate::codegen::{explain::explain, CodeOptions, DEFAULT_BODY_FILE, DEFAULT_REST_KEY_ENV};
+use crate::codegen::{
+    explain::explain, CodeOptions, Lang, DEFAULT_BODY_FILE, DEFAULT_REST_KEY_ENV,
+};
 use crate::core::curl::{to_curl, CurlBody};
 use crate::core::http_text::to_raw_request;
 use crate::core::incremental::StreamingSigner;
@@ -235,7 +237,12 @@ fn print_signed(
     match args.output {
         Output::Text => out.write_all(text_output(signed).as_bytes())?,
         Output::Json => writeln!(out, "{}", json_output(signed))?,
-        Output::Code => print_code(args, signed, p, out)?,
+        Output::Code => {
+            let lang = args
+                .lang
+                .context("--output code needs --lang to say which language")?;
+            print_code(signed, lang, p, out)?
+        }
         Output::Curl => {
             let url = (p.sendable)(signed.headers())?;
             let curl = to_curl(
@@ -258,15 +265,11 @@ fn print_signed(
 
 /// `--output code`: the program in the language asked for, and notes on stderr of how to run it.
 fn print_code(
-    args: &SignArgs,
     signed: &SignedRequest,
-    p: &Printing<'_>,
+    lang: Lang,
+    p: &Printing,
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
-    let body = &signed.spec().body;
-    let lang = args
-        .lang
-        .context("--output code needs --lang to say which language")?;
     let opts = CodeOptions {
         rest_key_env: p.rest_key_env.unwrap_or(DEFAULT_REST_KEY_ENV),
         body_file: match p.source {
@@ -278,10 +281,12 @@ fn print_code(
     };
     let code = crate::codegen::render_signed(signed, lang, &opts)?;
     out.write_all(code.as_bytes())?;
-    if crate::codegen::body_read_from_file(body) && !matches!(p.source, BodySource::File(_)) {
+    let body_len = signed.spec().body.len();
+    if crate::codegen::body_read_from_file(&signed.spec().body)
+        && !matches!(p.source, BodySource::File(_))
+    {
         eprintln!(
-            "note: the program reads the {}-byte body from {DEFAULT_BODY_FILE}; save the body there",
-            body.len()
+            "note: the program reads the {body_len}-byte body from {DEFAULT_BODY_FILE}; save the body there"
         );
     }
     eprintln!(

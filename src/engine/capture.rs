@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use chrono::{DateTime, Utc};
 
-use crate::core::capture::split_blocks;
+use crate::core::capture::{split_blocks, Block};
 use crate::core::har::{self, EntryView, HarError, HarLog};
 use crate::core::http_text::parse_raw_request_with_notes;
 use crate::core::traffic::RequestSeen;
@@ -106,16 +106,40 @@ pub fn judge_file_in_windows(
     let head = reader
         .fill_buf()
         .with_context(|| format!("cannot read the capture {}", path.display()))?;
-    if har::looks_like_json(head) {
-        judge_har(reader, opts, rt, window, each)
+    let (totals, (log, broken)) = if har::looks_like_json(head) {
+        judge_all(
+            offline_judge(opts),
+            rt,
+            "har",
+            window,
+            har_entries(reader, opts),
+            each,
+        )?
     } else {
         let mut bytes = Vec::new();
         reader
             .read_to_end(&mut bytes)
             .with_context(|| format!("cannot read the capture {}", path.display()))?;
-        judge_blocks(&bytes, path, opts, rt, window, each)
-    }
+        let blocks = split_blocks(&bytes);
+        if blocks.is_empty() {
+            anyhow::bail!(
+                "{} holds no request: give a HAR, raw HTTP requests or curl commands (several separated by ### lines)",
+                path.display()
+            );
+        }
+        let read = text_requests(&blocks, path, opts);
+        judge_all(offline_judge(opts), rt, "requests", window, read, each)?
+    };
+    Ok(Outcome {
+        totals,
+        log,
+        broken,
+    })
 }
+
+/// What a reader of a capture hands the judges: each request as work, in order, and at the end
+/// the HAR's log and why it broke off (a text capture has neither).
+type Reading = (HarLog, Option<HarError>);
 
 /// The end of a capture: its totals and, for a HAR that could not be read to its end, why.
 #[derive(Debug, Default)]
@@ -204,14 +228,12 @@ fn captured_of(e: &EntryView<'_>) -> Option<Captured> {
     Some(c)
 }
 
-fn judge_har<R: Read + Send>(
+/// The entries of a HAR read one at a time (`docs/har.md` rule H7).
+fn har_entries<'a, R: Read + Send + 'a>(
     reader: R,
-    opts: &CaptureOptions,
-    rt: &tokio::runtime::Handle,
-    window: usize,
-    each: &mut Sink<'_>,
-) -> anyhow::Result<Outcome> {
-    let read = |push: &mut dyn FnMut(Work) -> ControlFlow<()>| {
+    opts: &'a CaptureOptions,
+) -> impl FnOnce(&mut dyn FnMut(Work) -> ControlFlow<()>) -> Reading + Send + 'a {
+    move |push: &mut dyn FnMut(Work) -> ControlFlow<()>| {
         let mut de = serde_json::Deserializer::from_reader(reader);
         let read = har::read_har(&mut de, |item| {
             push(match item {
@@ -231,13 +253,7 @@ fn judge_har<R: Read + Send>(
             }
             Err(e) => (HarLog::default(), Some(e)),
         }
-    };
-    let (totals, (log, broken)) = judge_all(offline_judge(opts), rt, "har", window, read, each)?;
-    Ok(Outcome {
-        totals,
-        log,
-        broken,
-    })
+    }
 }
 
 /// The capture time of an entry, or `now` with a note saying why.
@@ -316,22 +332,13 @@ fn entry_work(opts: &CaptureOptions, e: &EntryView<'_>) -> Work {
     )
 }
 
-fn judge_blocks(
-    bytes: &[u8],
-    path: &Path,
-    opts: &CaptureOptions,
-    rt: &tokio::runtime::Handle,
-    window: usize,
-    each: &mut Sink<'_>,
-) -> anyhow::Result<Outcome> {
-    let blocks = split_blocks(bytes);
-    if blocks.is_empty() {
-        anyhow::bail!(
-            "{} holds no request: give a HAR, raw HTTP requests or curl commands (several separated by ### lines)",
-            path.display()
-        );
-    }
-    let read = |push: &mut dyn FnMut(Work) -> ControlFlow<()>| {
+/// The requests of a text capture (raw HTTP or curl), one block at a time.
+fn text_requests<'a>(
+    blocks: &'a [Block<'a>],
+    path: &'a Path,
+    opts: &'a CaptureOptions,
+) -> impl FnOnce(&mut dyn FnMut(Work) -> ControlFlow<()>) -> Reading + Send + 'a {
+    move |push: &mut dyn FnMut(Work) -> ControlFlow<()>| {
         for (i, b) in blocks.iter().enumerate() {
             let w = match block_request(b.text, b.curl, path) {
                 Err(why) => bad(i, format!("the request starting at line {}: {why}", b.line)),
@@ -340,15 +347,11 @@ fn judge_blocks(
                 }
             };
             if push(w).is_break() {
-                return;
+                break;
             }
         }
-    };
-    let (totals, ()) = judge_all(offline_judge(opts), rt, "requests", window, read, each)?;
-    Ok(Outcome {
-        totals,
-        ..Outcome::default()
-    })
+        (HarLog::default(), None)
+    }
 }
 
 /// Why a block of a text capture is no request (the end of a sentence naming the block).

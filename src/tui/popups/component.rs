@@ -4,8 +4,9 @@
 
 use crossterm::event::{KeyCode, KeyEvent, MouseEvent};
 use ratatui::layout::Rect;
+use ratatui::Frame;
 
-use crate::tui::component::Clip;
+use crate::tui::component::{Clip, Component};
 use crate::tui::components::events::EventsState;
 use crate::tui::components::history::HistoryState;
 use crate::tui::components::profiles::ProfilesState;
@@ -14,6 +15,7 @@ use crate::tui::layout::View;
 use crate::tui::model::PendingLoad;
 use crate::tui::palette::PaletteAction;
 use crate::tui::status::MessageLog;
+use crate::tui::theme::Theme;
 
 /// What the popups read of the workbench.
 pub struct Ctx<'a> {
@@ -64,6 +66,30 @@ pub enum PopupEffect {
 pub enum PopupInput {
     Key(KeyEvent),
     Mouse(MouseEvent),
+}
+
+/// A popup that answers keys only (a click over it does nothing): it says what a key does and
+/// how it draws, and it is a [`Component`] through the impl below, which every such popup shares.
+pub trait KeyPopup {
+    fn on_key(&mut self, key: &KeyEvent, ctx: &Ctx<'_>) -> Vec<PopupEffect>;
+    fn draw(&self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>, theme: &Theme);
+}
+
+impl<T: KeyPopup> Component for T {
+    type Msg = PopupInput;
+    type Effect = PopupEffect;
+    type Ctx<'a> = Ctx<'a>;
+
+    fn update(&mut self, input: PopupInput, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
+        match &input {
+            PopupInput::Key(key) => self.on_key(key, ctx),
+            PopupInput::Mouse(_) => vec![],
+        }
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>, theme: &Theme) {
+        KeyPopup::draw(self, frame, area, ctx, theme)
+    }
 }
 
 /// Where a scrolled popup (help, message log) goes on `key`, from row `at` of `max`: arrows (and

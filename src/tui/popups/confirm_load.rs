@@ -1,13 +1,12 @@
 //! Asking before a load replaces unsaved edits (`crate::tui::unsaved`): save then load,
 //! discard the edits and load, or cancel.
 
-use crossterm::event::KeyCode;
+use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::Frame;
 
-use super::component::{Ctx, PopupEffect, PopupInput};
-use crate::tui::component::Component;
+use super::component::{Ctx, KeyPopup, PopupEffect};
 use crate::tui::model::PendingLoad;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::prompt::{text_box, TextBox};
@@ -27,15 +26,8 @@ pub fn question(load: &PendingLoad) -> Vec<String> {
     ]
 }
 
-impl Component for ConfirmLoad {
-    type Msg = PopupInput;
-    type Effect = PopupEffect;
-    type Ctx<'a> = Ctx<'a>;
-
-    fn update(&mut self, input: PopupInput, _: &Ctx<'_>) -> Vec<PopupEffect> {
-        let PopupInput::Key(key) = &input else {
-            return vec![];
-        };
+impl KeyPopup for ConfirmLoad {
+    fn on_key(&mut self, key: &KeyEvent, _: &Ctx<'_>) -> Vec<PopupEffect> {
         let load = self.0.clone();
         let then = match key.code {
             KeyCode::Char('d') | KeyCode::Char('D') => PopupEffect::Load(*load),

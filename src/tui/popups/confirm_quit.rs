@@ -2,13 +2,12 @@
 //! quit, discard and quit, or stay. The convention of every unsaved-edits question: a letter
 //! (`d`) discards, Esc and any other key (Enter too, typed by habit) keep the edits.
 
-use crossterm::event::KeyCode;
+use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::Frame;
 
-use super::component::{Ctx, PopupEffect, PopupInput};
-use crate::tui::component::Component;
+use super::component::{Ctx, KeyPopup, PopupEffect};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::prompt::{text_box, TextBox};
 
@@ -34,15 +33,8 @@ pub fn question(ctx: &Ctx<'_>) -> Vec<String> {
     lines
 }
 
-impl Component for ConfirmQuit {
-    type Msg = PopupInput;
-    type Effect = PopupEffect;
-    type Ctx<'a> = Ctx<'a>;
-
-    fn update(&mut self, input: PopupInput, _: &Ctx<'_>) -> Vec<PopupEffect> {
-        let PopupInput::Key(key) = &input else {
-            return vec![];
-        };
+impl KeyPopup for ConfirmQuit {
+    fn on_key(&mut self, key: &KeyEvent, _: &Ctx<'_>) -> Vec<PopupEffect> {
         let then = match key.code {
             // `y` ("yes, quit") as well as `d`: both are deliberate letters.
             KeyCode::Char('d' | 'D' | 'y' | 'Y') => PopupEffect::Quit,

@@ -1,13 +1,12 @@
 //! The copy menu (Alt-Y): what this view can copy, one letter each
 //! (`crate::tui::palette::copy_entries`).
 
-use crossterm::event::KeyCode;
+use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
 
-use super::component::{Ctx, PopupEffect, PopupInput};
-use crate::tui::component::Component;
+use super::component::{Ctx, KeyPopup, PopupEffect};
 use crate::tui::palette;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::prompt::{text_box, TextBox};
@@ -16,16 +15,9 @@ use crate::tui::widgets::text::wrap_words;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CopyMenu;
 
-impl Component for CopyMenu {
-    type Msg = PopupInput;
-    type Effect = PopupEffect;
-    type Ctx<'a> = Ctx<'a>;
-
+impl KeyPopup for CopyMenu {
     /// One letter copies and closes; Esc cancels; another key says what it offers.
-    fn update(&mut self, input: PopupInput, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
-        let PopupInput::Key(key) = &input else {
-            return vec![];
-        };
+    fn on_key(&mut self, key: &KeyEvent, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
         if key.code == KeyCode::Esc {
             return vec![
                 PopupEffect::Close,

@@ -1,12 +1,12 @@
 //! The help popup (`?`, F1): the key bindings of the current view, from the same tables the
 //! dispatcher reads, scrolled when the terminal is too short for them.
 
+use crossterm::event::KeyEvent;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
 
-use super::component::{scroll_key, Ctx, PopupEffect, PopupInput};
-use crate::tui::component::Component;
+use super::component::{scroll_key, Ctx, KeyPopup, PopupEffect};
 use crate::tui::components::{diagnose, events, history, lesson, profiles, request, traffic};
 use crate::tui::global_keys::GLOBAL_KEYS;
 use crate::tui::keymap::Table;
@@ -169,17 +169,10 @@ pub fn help_max_scroll(ctx: &Ctx<'_>) -> u16 {
     rows.saturating_sub(ctx.size.1.saturating_sub(2))
 }
 
-impl Component for Help {
-    type Msg = PopupInput;
-    type Effect = PopupEffect;
-    type Ctx<'a> = Ctx<'a>;
-
+impl KeyPopup for Help {
     /// Arrows and pages scroll a help taller than the terminal; any other key closes it (and
     /// every key does when it all fits).
-    fn update(&mut self, input: PopupInput, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
-        let PopupInput::Key(key) = &input else {
-            return vec![];
-        };
+    fn on_key(&mut self, key: &KeyEvent, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
         let max = help_max_scroll(ctx);
         match scroll_key(key, self.scroll, max) {
             Some(to) if max > 0 => {

@@ -1,11 +1,11 @@
 //! The message log (Alt-M): every status message, in full, oldest first.
 
+use crossterm::event::KeyEvent;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::Frame;
 
-use super::component::{scroll_key, Ctx, PopupEffect, PopupInput};
-use crate::tui::component::Component;
+use super::component::{scroll_key, Ctx, KeyPopup, PopupEffect};
 use crate::tui::status::LOG_MESSAGES;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::prompt::{centered, text_box, TextBox};
@@ -65,16 +65,9 @@ pub fn messages_max_scroll(ctx: &Ctx<'_>) -> u16 {
     (messages_rows(ctx).len() as u16).saturating_sub(inner_h)
 }
 
-impl Component for Messages {
-    type Msg = PopupInput;
-    type Effect = PopupEffect;
-    type Ctx<'a> = Ctx<'a>;
-
+impl KeyPopup for Messages {
     /// Arrows and pages scroll; any other key closes the log.
-    fn update(&mut self, input: PopupInput, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
-        let PopupInput::Key(key) = &input else {
-            return vec![];
-        };
+    fn on_key(&mut self, key: &KeyEvent, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
         let max = messages_max_scroll(ctx);
         match scroll_key(key, self.scroll.min(max), max) {
             Some(to) => {
