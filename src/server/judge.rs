@@ -191,7 +191,12 @@ impl OfflineJudge {
             }
         }
         let published = last.ok_or(JudgeError::NoRecord)?;
-        match serde_json::from_str::<StreamMessage>(&published.json) {
+        // The channel carries the record itself; its text is parsed back only if it did not.
+        let message = match &published.message {
+            Some(m) => Ok(m.clone()),
+            None => serde_json::from_str::<StreamMessage>(&published.json),
+        };
+        match message {
             Ok(StreamMessage::Request(r)) => Ok(*r),
             _ => Err(JudgeError::UnreadableRecord),
         }
