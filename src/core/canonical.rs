@@ -15,7 +15,6 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::io::{self, Write};
 use std::ops::Range;
 
 use super::request::{SignableRequest, CONTENT_TYPE_HEADER, VENDOR_NAME_TAILS};
@@ -249,12 +248,6 @@ impl<'a> CanonicalText<'a> {
         v.extend_from_slice(self.head.as_bytes());
         v.extend_from_slice(self.body);
         v
-    }
-
-    /// Write the exact signed bytes.
-    pub fn write_to<W: Write>(&self, mut w: W) -> io::Result<()> {
-        w.write_all(self.head.as_bytes())?;
-        w.write_all(self.body)
     }
 
     /// The eight labelled parts in signing order.

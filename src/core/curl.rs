@@ -314,16 +314,6 @@ fn text(w: &[u8]) -> String {
     String::from_utf8_lossy(w).into_owned()
 }
 
-/// Parse a curl command into the request it sends. A body read from a file is an error here
-/// ([`ParseError::BodyFromFile`]); use [`parse_curl_command`] to get the file name instead.
-pub fn parse_curl(cmd: &str) -> Result<ReceivedRequest, ParseError> {
-    let c = parse_curl_command(cmd)?;
-    if let Some(f) = c.body_file {
-        return Err(ParseError::BodyFromFile(f));
-    }
-    Ok(c.request)
-}
-
 #[derive(Default)]
 struct State {
     method: Option<String>,
@@ -729,6 +719,16 @@ pub fn to_curl(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Parse a curl command into the request it sends. A body read from a file is an error here
+    /// ([`ParseError::BodyFromFile`]); use [`parse_curl_command`] to get the file name instead.
+    fn parse_curl(cmd: &str) -> Result<ReceivedRequest, ParseError> {
+        let c = parse_curl_command(cmd)?;
+        if let Some(f) = c.body_file {
+            return Err(ParseError::BodyFromFile(f));
+        }
+        Ok(c.request)
+    }
 
     fn words(s: &str) -> Vec<String> {
         shell_words(s).unwrap().iter().map(|w| text(w)).collect()

@@ -278,39 +278,39 @@ pub fn to_raw_request(req: &SignableRequest<'_>, signed: &Signed, host: &str) ->
     out
 }
 
-/// Print a received request as raw HTTP/1.1 (CRLF line ends), headers as they are, adding a
-/// `Content-Length` only when there is none.
-pub fn print_received(req: &ReceivedRequest) -> Vec<u8> {
-    let mut out = Vec::with_capacity(req.body.len() + 512);
-    out.extend_from_slice(
-        format!(
-            "{} {} HTTP/1.1\r\n",
-            req.method,
-            target(&req.path, &req.query)
-        )
-        .as_bytes(),
-    );
-    let mut has_length = false;
-    for (n, v) in &req.headers {
-        has_length |= n.eq_ignore_ascii_case("Content-Length");
-        out.extend_from_slice(n.as_bytes());
-        out.extend_from_slice(b": ");
-        out.extend_from_slice(v);
-        out.extend_from_slice(b"\r\n");
-    }
-    if !has_length {
-        out.extend_from_slice(format!("Content-Length: {}\r\n", req.body.len()).as_bytes());
-    }
-    out.extend_from_slice(b"\r\n");
-    out.extend_from_slice(&req.body);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::core::secret::Secret;
     use crate::core::sign::sign;
+
+    /// Print a received request as raw HTTP/1.1 (CRLF line ends), headers as they are, adding a
+    /// `Content-Length` only when there is none.
+    fn print_received(req: &ReceivedRequest) -> Vec<u8> {
+        let mut out = Vec::with_capacity(req.body.len() + 512);
+        out.extend_from_slice(
+            format!(
+                "{} {} HTTP/1.1\r\n",
+                req.method,
+                target(&req.path, &req.query)
+            )
+            .as_bytes(),
+        );
+        let mut has_length = false;
+        for (n, v) in &req.headers {
+            has_length |= n.eq_ignore_ascii_case("Content-Length");
+            out.extend_from_slice(n.as_bytes());
+            out.extend_from_slice(b": ");
+            out.extend_from_slice(v);
+            out.extend_from_slice(b"\r\n");
+        }
+        if !has_length {
+            out.extend_from_slice(format!("Content-Length: {}\r\n", req.body.len()).as_bytes());
+        }
+        out.extend_from_slice(b"\r\n");
+        out.extend_from_slice(&req.body);
+        out
+    }
 
     #[test]
     fn parses_crlf_request_with_query_and_body() {

@@ -264,17 +264,6 @@ pub async fn read_forwarded_body(
     read_body_within(headers, body, limit, pace, budget).await
 }
 
-/// Read the whole body, refusing more than `limit` bytes (up front when Content-Length says so)
-/// and giving up after `timeout`.
-pub async fn read_body(
-    headers: &HeaderMap,
-    body: Body,
-    limit: usize,
-    timeout: Duration,
-) -> Result<Bytes, BodyError> {
-    read_body_within(headers, body, limit, BodyPace::deadline(timeout), None).await
-}
-
 fn expects_continue(headers: &HeaderMap) -> bool {
     headers
         .get(header::EXPECT)

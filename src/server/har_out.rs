@@ -112,18 +112,19 @@ pub fn of_record(
         body_size: r.body_bytes,
         status: r.status,
         response_bytes: None,
-        comment: format!(
-            "signscope: {} {}{}",
-            r.status,
-            r.code.as_deref().unwrap_or("OK"),
-            if r.body_truncated {
-                "; only the start of the body was kept"
-            } else {
-                ""
-            }
-        ),
+        comment: comment(r.status, r.code.as_deref(), r.body_truncated),
         verdict,
     }
+}
+
+/// The entry's comment: the status and code signscope answered, and whether the body was cut.
+fn comment(status: u16, code: Option<&str>, body_truncated: bool) -> String {
+    let cut = if body_truncated {
+        "; only the start of the body was kept"
+    } else {
+        ""
+    };
+    format!("signscope: {status} {}{cut}", code.unwrap_or("OK"))
 }
 
 /// A live stream record (the Traffic view's) as a HAR entry.
@@ -142,16 +143,7 @@ pub fn of_seen(r: &RequestSeen, fallback_host: &str, redact: bool) -> HarRecord 
         body_size,
         status: r.status,
         response_bytes: r.response_bytes,
-        comment: format!(
-            "signscope: {} {}{}",
-            r.status,
-            r.code.as_deref().unwrap_or("OK"),
-            if r.body_truncated {
-                "; only the start of the body was kept"
-            } else {
-                ""
-            }
-        ),
+        comment: comment(r.status, r.code.as_deref(), r.body_truncated),
         verdict,
     }
 }

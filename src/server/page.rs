@@ -135,35 +135,6 @@ impl<'a> RequestView<'a> {
     }
 }
 
-/// A request record as a list shows it, owned.
-pub fn request_preview(r: &RequestRecord) -> RequestRecord {
-    let v = RequestView::of(r);
-    RequestRecord {
-        seq: v.seq,
-        time: v.time.to_owned(),
-        method: v.method.to_owned(),
-        path: v.path.to_owned(),
-        query: v.query.to_owned(),
-        api_key: v.api_key.map(str::to_owned),
-        verdict: v.verdict,
-        status: v.status,
-        code: v.code.map(str::to_owned),
-        message: v.message.to_owned(),
-        warnings: v.warnings.into_iter().map(str::to_owned).collect(),
-        job_id: v.job_id.map(str::to_owned),
-        body_bytes: v.body_bytes,
-        body: v.body.into_owned(),
-        body_truncated: v.body_truncated,
-        headers: v
-            .headers
-            .into_iter()
-            .map(|(n, v)| (n.to_owned(), v.to_owned()))
-            .collect(),
-        body_problems: v.body_problems.cloned(),
-        answered: v.answered.clone(),
-    }
-}
-
 /// Counts what is written to it.
 struct Counter(usize);
 
@@ -403,6 +374,35 @@ pub fn reply(st: &super::AppState, page: Page<Slot>, kind: Kind) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A request record as a list shows it, owned.
+    fn request_preview(r: &RequestRecord) -> RequestRecord {
+        let v = RequestView::of(r);
+        RequestRecord {
+            seq: v.seq,
+            time: v.time.to_owned(),
+            method: v.method.to_owned(),
+            path: v.path.to_owned(),
+            query: v.query.to_owned(),
+            api_key: v.api_key.map(str::to_owned),
+            verdict: v.verdict,
+            status: v.status,
+            code: v.code.map(str::to_owned),
+            message: v.message.to_owned(),
+            warnings: v.warnings.into_iter().map(str::to_owned).collect(),
+            job_id: v.job_id.map(str::to_owned),
+            body_bytes: v.body_bytes,
+            body: v.body.into_owned(),
+            body_truncated: v.body_truncated,
+            headers: v
+                .headers
+                .into_iter()
+                .map(|(n, v)| (n.to_owned(), v.to_owned()))
+                .collect(),
+            body_problems: v.body_problems.cloned(),
+            answered: v.answered.clone(),
+        }
+    }
 
     #[test]
     fn lists_cut_bodies_heads_and_texts() {

@@ -499,7 +499,11 @@ mod tests {
     fn demo_is_built_in() {
         let (_d, s) = store();
         let demo = s.load("demo").unwrap();
-        assert!(demo.is_demo() && demo.uses_embedded_server());
+        assert!(
+            demo.is_demo()
+                && demo.indexing_url == EMBEDDED_URL
+                && demo.analytics_url == EMBEDDED_URL
+        );
         assert_eq!(demo.rest_key, KeySource::Demo);
         assert_eq!(s.save(&demo), Err(StoreError::DemoIsBuiltIn));
         assert_eq!(s.delete("demo"), Err(StoreError::DemoIsBuiltIn));

@@ -363,11 +363,6 @@ impl Profile {
         self.name == DEMO_PROFILE
     }
 
-    /// Whether the profile talks to the in-process server.
-    pub fn uses_embedded_server(&self) -> bool {
-        self.indexing_url == EMBEDDED_URL || self.analytics_url == EMBEDDED_URL
-    }
-
     /// Record the file state after a successful save, so the next save does not see a conflict.
     pub fn mark_saved(&mut self, outcome: &SaveOutcome) {
         self.origin = Some(outcome.origin.clone());

@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 
 use super::compose::{ItemDraft, ListDraft};
 use super::model::{Event, Item, UserProfile, SELECT_RECS_LIST, VIEW_RECS_LIST};
-use super::nested::{Shape, EVENT_VERSION};
+use super::nested::{Shape, DATA_ONLY, EVENT_VERSION};
 
 /// Flat members and their names inside a nested event's `event_data`.
 const DATA_NAMES: [(&str, &str); 5] = [
@@ -30,16 +30,6 @@ const DATA_NAMES: [(&str, &str); 5] = [
     ("event_list_logic", "list_logic"),
     ("event_tags", "tags"),
     ("items", "items"),
-];
-
-/// `event_data` members with no flat counterpart: top-level members of a flat event.
-const DATA_ONLY: [&str; 6] = [
-    "action",
-    "spot_id",
-    "spot_name",
-    "segment_id",
-    "segment_name",
-    "static_content",
 ];
 
 /// A nested event (`event_version`, `event_data`) as a flat one, every value kept: the

@@ -7,7 +7,7 @@
 //! ```
 //!
 //! Items have the same fields in both shapes. [`NestedEvent::from_flat`] and
-//! [`NestedEvent::to_flat`] convert without losing a value: what one shape has no field for is
+//! `draft::nested_to_flat` convert without losing a value: what one shape has no field for is
 //! kept among the other's unknown members.
 
 use serde::{Deserialize, Serialize};
@@ -128,7 +128,7 @@ pub struct NestedEvent {
 
 /// `event_data` members with no flat counterpart, moved to and from a flat event's unknown
 /// members so a round trip keeps them.
-const DATA_ONLY: [&str; 6] = [
+pub(super) const DATA_ONLY: [&str; 6] = [
     "action",
     "spot_id",
     "spot_name",
@@ -173,46 +173,6 @@ impl NestedEvent {
             extra,
         }
     }
-
-    /// The same event in the flat shape; `event_version` and the `event_data` members with no
-    /// flat field are kept among its unknown members.
-    pub fn to_flat(&self) -> Event {
-        let d = &self.event_data;
-        let mut extra = self.extra.clone();
-        extra.insert(
-            "event_version".into(),
-            Value::from(self.event_version.clone()),
-        );
-        let opt = |v: &Option<String>| v.clone().map(Value::from);
-        for (name, value) in DATA_ONLY.iter().zip([
-            opt(&d.action),
-            opt(&d.spot_id),
-            opt(&d.spot_name),
-            opt(&d.segment_id),
-            opt(&d.segment_name),
-            d.static_content
-                .as_ref()
-                .and_then(|s| serde_json::to_value(s).ok()),
-        ]) {
-            if let Some(v) = value {
-                extra.insert((*name).into(), v);
-            }
-        }
-        for (k, v) in &d.extra {
-            extra.insert(k.clone(), v.clone());
-        }
-        Event {
-            event: self.event.clone(),
-            event_apikey: self.event_apikey.clone(),
-            event_list_id: d.list_id.clone(),
-            event_tags: d.tags.clone(),
-            event_list_name: d.list_name.clone(),
-            event_list_logic: d.list_logic.clone(),
-            user_profile: self.user_profile.clone(),
-            items: d.items.clone().unwrap_or_default(),
-            extra,
-        }
-    }
 }
 
 impl Batch {
@@ -232,6 +192,48 @@ impl Batch {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl NestedEvent {
+        /// The same event in the flat shape; `event_version` and the `event_data` members with no
+        /// flat field are kept among its unknown members.
+        pub fn to_flat(&self) -> Event {
+            let d = &self.event_data;
+            let mut extra = self.extra.clone();
+            extra.insert(
+                "event_version".into(),
+                Value::from(self.event_version.clone()),
+            );
+            let opt = |v: &Option<String>| v.clone().map(Value::from);
+            for (name, value) in DATA_ONLY.iter().zip([
+                opt(&d.action),
+                opt(&d.spot_id),
+                opt(&d.spot_name),
+                opt(&d.segment_id),
+                opt(&d.segment_name),
+                d.static_content
+                    .as_ref()
+                    .and_then(|s| serde_json::to_value(s).ok()),
+            ]) {
+                if let Some(v) = value {
+                    extra.insert((*name).into(), v);
+                }
+            }
+            for (k, v) in &d.extra {
+                extra.insert(k.clone(), v.clone());
+            }
+            Event {
+                event: self.event.clone(),
+                event_apikey: self.event_apikey.clone(),
+                event_list_id: d.list_id.clone(),
+                event_tags: d.tags.clone(),
+                event_list_name: d.list_name.clone(),
+                event_list_logic: d.list_logic.clone(),
+                user_profile: self.user_profile.clone(),
+                items: d.items.clone().unwrap_or_default(),
+                extra,
+            }
+        }
+    }
 
     const NESTED: &str = r#"{"event":"view_recs_list","event_version":"1.0.0","event_apikey":"klevu-1",
         "user_profile":{"sessionId":"s-1"},

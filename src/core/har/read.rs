@@ -120,8 +120,6 @@ struct RequestRaw<'a> {
 struct ResponseRaw<'a> {
     #[serde(default)]
     status: Option<f64>,
-    #[serde(borrow, default, rename = "statusText")]
-    status_text: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     headers: Vec<NameValue<'a>>,
     /// Kept as raw text: decoded only when asked for ([`EntryView::response_body`]).
@@ -441,10 +439,6 @@ impl<'a> EntryView<'a> {
     pub fn response_status(&self) -> Option<u16> {
         let s = self.raw.response.as_ref()?.status?;
         (s.is_finite() && (100.0..1000.0).contains(&s)).then_some(s as u16)
-    }
-
-    pub fn response_status_text(&self) -> Option<&str> {
-        self.raw.response.as_ref()?.status_text.as_deref()
     }
 
     pub fn response_headers(&self) -> impl Iterator<Item = (&str, &str)> {

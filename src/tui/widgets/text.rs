@@ -199,17 +199,6 @@ pub fn wrap_words(s: &str, width: usize) -> Vec<String> {
         .collect()
 }
 
-/// A key hint ("Ctrl-G send  Ctrl-P raw  F1 help": entries two spaces apart) cut to `width`
-/// columns by dropping whole entries before the last one (the way to the full list), never
-/// cutting one in the middle.
-pub fn fit_hint(hint: &str, width: usize) -> String {
-    let mut parts: Vec<&str> = hint.split("  ").collect();
-    while text_width(&parts.join("  ")) > width && parts.len() > 1 {
-        parts.remove(parts.len() - 2);
-    }
-    parts.join("  ")
-}
-
 /// `parts` joined by `sep`, the last ones dropped until the text fits in `width` columns (the
 /// first always stays; it is cut with `…` when even it alone is too wide).
 pub fn fit_parts(parts: &[&str], sep: &str, width: usize) -> String {

@@ -562,11 +562,6 @@ impl RequestState {
         self.next_id
     }
 
-    /// The timestamp that is signed now: the clock when live, the typed value when frozen.
-    pub fn timestamp_value(&self) -> &str {
-        self.timestamp.text()
-    }
-
     /// The query as sent and signed: the field without its leading `?` (`docs/signing.md`
     /// rule S4).
     pub fn query_as_sent(&self) -> &str {
