@@ -182,9 +182,11 @@ fn check_key(p: &Profile, report: &mut Report) {
 /// The header prefix, and whether it is the vendor's for a profile that talks to the vendor.
 fn check_prefix(p: &Profile, report: &mut Report) {
     let prefix = p.header_prefix();
+    let url = reqwest::Url::parse(&p.indexing_url).ok();
+    let host = url.as_ref().and_then(|u| u.host_str()).unwrap_or_default();
     let vendor = ["klevu.com", "ksearchnet.com"]
         .iter()
-        .any(|h| host_of(&p.indexing_url).is_some_and(|host| host.ends_with(h)));
+        .any(|h| host.ends_with(h));
     if vendor && !prefix.eq_ignore_ascii_case("KLEVU") {
         report.problem(
             format!("header prefix {prefix} (X-{prefix}-TIMESTAMP...) for the vendor's server, which expects KLEVU"),
@@ -193,13 +195,6 @@ fn check_prefix(p: &Profile, report: &mut Report) {
     } else {
         report.ok(format!("header prefix {prefix} (X-{prefix}-TIMESTAMP...)"));
     }
-}
-
-fn host_of(url: &str) -> Option<String> {
-    let rest = url.split_once("://")?.1;
-    let host = rest.split(['/', '?', '#']).next()?;
-    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
-    Some(host.split(':').next()?.to_ascii_lowercase())
 }
 
 /// The offset of the profile server's clock (its `Date` header) from this computer's.

@@ -88,17 +88,16 @@ pub fn write_reports(reports: &[ReportSpec], cases: &[Case]) -> anyhow::Result<(
         if r.file.as_os_str() == "-" {
             std::io::stdout().lock().write_all(text.as_bytes())?;
         } else {
-            std::fs::write(&r.file, text).map_err(|e| {
-                anyhow!(
-                    "cannot write the {} report {}: {}",
-                    r.format,
-                    r.file.display(),
-                    crate::store::io_reason(&e)
-                )
-            })?;
+            let what = format!("cannot write the {} report", r.format);
+            std::fs::write(&r.file, text).map_err(io_err(&what, &r.file))?;
         }
     }
     Ok(())
+}
+
+/// The error of a file operation: `WHAT PATH: why` (`cannot read the suite a.toml: ...`).
+fn io_err<'a>(what: &'a str, path: &'a Path) -> impl FnOnce(std::io::Error) -> anyhow::Error + 'a {
+    move |e| anyhow!("{what} {}: {}", path.display(), crate::store::io_reason(&e))
 }
 
 /// Write `request` as a suite entry (`docs/test.md`, "Writing the first suite"): added to
@@ -116,13 +115,9 @@ pub fn export_to_suite(
     let head = export::head(&spec.api_key, &spec.header_prefix, &reference);
     let entry = export::entry(request);
     let existing = match file {
-        Some(f) if f.exists() => Some(std::fs::read_to_string(f).map_err(|e| {
-            anyhow!(
-                "cannot read the suite {}: {}",
-                f.display(),
-                crate::store::io_reason(&e)
-            )
-        })?),
+        Some(f) if f.exists() => {
+            Some(std::fs::read_to_string(f).map_err(io_err("cannot read the suite", f))?)
+        }
         _ => None,
     };
     let place = file.map_or_else(|| "-".to_string(), |f| f.display().to_string());
@@ -131,13 +126,7 @@ pub fn export_to_suite(
     match file {
         None => std::io::stdout().lock().write_all(text.as_bytes())?,
         Some(f) => {
-            std::fs::write(f, &text).map_err(|e| {
-                anyhow!(
-                    "cannot write the suite {}: {}",
-                    f.display(),
-                    crate::store::io_reason(&e)
-                )
-            })?;
+            std::fs::write(f, &text).map_err(io_err("cannot write the suite", f))?;
             eprintln!("wrote \"{}\" as a suite entry to {place}", request.name);
         }
     }
@@ -159,13 +148,7 @@ fn suite_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     for p in paths {
         if p.is_dir() {
             let mut found: Vec<PathBuf> = std::fs::read_dir(p)
-                .map_err(|e| {
-                    anyhow!(
-                        "cannot read the folder {}: {}",
-                        p.display(),
-                        crate::store::io_reason(&e)
-                    )
-                })?
+                .map_err(io_err("cannot read the folder", p))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|f| f.to_string_lossy().ends_with(SUITE_SUFFIX))
                 .collect();
@@ -189,13 +172,8 @@ fn suite_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
 fn load_all(paths: &[PathBuf]) -> anyhow::Result<Vec<Loaded>> {
     let mut out = Vec::new();
     for file in suite_files(paths)? {
-        let text = std::fs::read_to_string(&file).map_err(|e| {
-            anyhow!(
-                "cannot read the suite {}: {}",
-                file.display(),
-                crate::store::io_reason(&e)
-            )
-        })?;
+        let text =
+            std::fs::read_to_string(&file).map_err(io_err("cannot read the suite", &file))?;
         let suite = suite::parse(&text).map_err(|e| anyhow!("{}:{e}", file.display()))?;
         let account_line = text
             .lines()
@@ -416,13 +394,7 @@ fn request_spec(
         (Some(b), _) => Bytes::from(subst(b, vars)?.into_bytes()),
         (None, Some(f)) => {
             let path = run.loaded.file.parent().unwrap_or(Path::new(".")).join(f);
-            Bytes::from(std::fs::read(&path).map_err(|e| {
-                anyhow!(
-                    "cannot read the body file {}: {}",
-                    path.display(),
-                    crate::store::io_reason(&e)
-                )
-            })?)
+            Bytes::from(std::fs::read(&path).map_err(io_err("cannot read the body file", &path))?)
         }
         (None, None) => base.body.clone(),
     };

@@ -298,22 +298,14 @@ impl serde_json::ser::Formatter for Spaced {
         w: &mut W,
         first: bool,
     ) -> std::io::Result<()> {
-        if first {
-            Ok(())
-        } else {
-            w.write_all(b", ")
-        }
+        w.write_all(if first { b"" } else { b", " })
     }
     fn begin_object_key<W: ?Sized + Write>(
         &mut self,
         w: &mut W,
         first: bool,
     ) -> std::io::Result<()> {
-        if first {
-            Ok(())
-        } else {
-            w.write_all(b", ")
-        }
+        self.begin_array_value(w, first)
     }
     fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
         w.write_all(b": ")
