@@ -276,8 +276,8 @@ fn case_of(file: &str, item: &Item) -> Option<Case> {
 
 /// `METHOD /path?query` of a judged request.
 fn request_line_short(seen: &crate::core::traffic::RequestSeen) -> String {
-    let q = if seen.query.is_empty() { "" } else { "?" };
-    format!("{} {}{q}{}", seen.method, seen.path, seen.query)
+    let target = crate::core::http_text::target(&seen.path, &seen.query);
+    format!("{} {target}", seen.method)
 }
 
 /// 1 when a request was rejected; else 2 when something could not be read or judged (a bad

@@ -198,21 +198,16 @@ pub fn list_text(p: &Profile) -> String {
     let mut out = String::new();
     for (i, r) in p.requests().iter().enumerate() {
         let mark = if i == 0 { '*' } else { ' ' };
-        let q = if r.spec.query.is_empty() {
-            String::new()
-        } else {
-            format!("?{}", r.spec.query)
-        };
         let body = match &r.body_file {
             Some(f) => format!("body file {}", f.display()),
             None => format!("{} bytes", r.spec.body.len()),
         };
         out.push_str(&format!(
-            "{mark} {:>2}. {:<width$}  {} {}{q}  ({body})\n",
+            "{mark} {:>2}. {:<width$}  {} {}  ({body})\n",
             i + 1,
             r.name,
             r.spec.method,
-            r.spec.path,
+            crate::core::http_text::target(&r.spec.path, &r.spec.query),
         ));
     }
     out

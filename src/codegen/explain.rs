@@ -33,17 +33,11 @@ fn byte_count(n: usize) -> String {
 pub fn explain(req: &SignableRequest<'_>, signed: &Signed) -> String {
     let canonical = req.canonical();
     let mut out = String::new();
-    let query = if req.query.is_empty() {
-        String::new()
-    } else {
-        format!("?{}", req.query)
-    };
     let _ = writeln!(
         out,
-        "How the request {} {}{} is signed (docs/signing.md)",
+        "How the request {} {} is signed (docs/signing.md)",
         req.method.to_ascii_uppercase(),
-        req.path,
-        query
+        crate::core::http_text::target(req.path, req.query)
     );
     out.push_str("In the bytes shown, \\n is one LF and · is one space; nothing else is added.\n");
     for (i, line) in canonical.lines().iter().enumerate() {

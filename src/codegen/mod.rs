@@ -124,15 +124,10 @@ pub fn render_signed(
     let note = (signed.form() != SigningForm::Standard).then(|| {
         let c = lang.comment();
         let sent = signed.as_sent();
-        let query = if sent.query.is_empty() {
-            String::new()
-        } else {
-            format!("?{}", sent.query)
-        };
         format!(
-            "{c}\n{c} This request is {}.\n{c} It is sent to {}{query}; the path and query lines below are the ones signed.",
+            "{c}\n{c} This request is {}.\n{c} It is sent to {}; the path and query lines below are the ones signed.",
             signed.form().description(),
-            sent.path
+            crate::core::http_text::target(sent.path, sent.query)
         )
     });
     render_with_note(&signed.as_signed(), lang, opts, note)

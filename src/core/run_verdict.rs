@@ -107,8 +107,11 @@ impl RunVerdict {
     /// why.
     fn fail(&mut self, r: &RequestSeen, code: &str, why: &str) {
         if self.failures.len() < MAX_LISTED {
-            self.failures
-                .push(format!("{} {}: {code}: {why}", r.method, target(r)));
+            self.failures.push(format!(
+                "{} {}: {code}: {why}",
+                r.method,
+                super::http_text::target(&r.path, &r.query)
+            ));
         } else {
             self.failures_omitted += 1;
         }
@@ -174,14 +177,6 @@ fn answer_code(r: &RequestSeen) -> String {
     r.code
         .clone()
         .unwrap_or_else(|| format!("HTTP_{}", r.status))
-}
-
-fn target(r: &RequestSeen) -> String {
-    if r.query.is_empty() {
-        r.path.clone()
-    } else {
-        format!("{}?{}", r.path, r.query)
-    }
 }
 
 fn text<'a>(p: &'a Value, name: &str) -> Option<&'a str> {

@@ -401,16 +401,7 @@ fn block_request(
             None => host_header.split(':').next().unwrap_or("").to_string(),
         }
     });
-    let url = format!(
-        "{}{}{}",
-        parsed.request.path,
-        if parsed.request.query.is_empty() {
-            ""
-        } else {
-            "?"
-        },
-        parsed.request.query
-    );
+    let url = crate::core::http_text::target(&parsed.request.path, &parsed.request.query);
     Ok((parsed.request, url, host, parsed.notes))
 }
 

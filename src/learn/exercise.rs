@@ -225,11 +225,7 @@ impl Exercise {
     /// The request as a server sees it: request line, headers, blank line, body.
     pub fn server_view(&self) -> String {
         let r = &self.request;
-        let target = if r.query.is_empty() {
-            r.path.clone()
-        } else {
-            format!("{}?{}", r.path, r.query)
-        };
+        let target = crate::core::http_text::target(&r.path, &r.query);
         let mut s = format!("{} {target} HTTP/1.1\n", r.method);
         for (n, v) in &r.headers {
             s.push_str(&format!("{n}: {}\n", String::from_utf8_lossy(v)));

@@ -64,8 +64,8 @@ fn url_of(headers: &[(String, String)], fallback: &str, path: &str, query: &str)
         .find(|(n, _)| n.eq_ignore_ascii_case("host"))
         .map_or(fallback, |(_, v)| v.as_str());
     format!(
-        "http://{host}{path}{}{query}",
-        if query.is_empty() { "" } else { "?" }
+        "http://{host}{}",
+        crate::core::http_text::target(path, query)
     )
 }
 

@@ -225,11 +225,7 @@ pub enum JudgeError {
 /// The request as the server's router takes it: the captured headers (HTTP/2 pseudo-headers
 /// and the framing headers left out; `Content-Length` set to the captured body's length).
 fn to_http(req: &ReceivedRequest) -> Result<axum::http::Request<Body>, JudgeError> {
-    let target = if req.query.is_empty() {
-        req.path.clone()
-    } else {
-        format!("{}?{}", req.path, req.query)
-    };
+    let target = crate::core::http_text::target(&req.path, &req.query);
     let shown = |b: &[u8]| crate::core::visible::escape_visible(b);
     let mut builder = axum::http::Request::builder()
         .method(

@@ -222,15 +222,9 @@ fn detail_lines(state: &ProfilesState, theme: &Theme) -> Vec<Line<'static>> {
         lines.push(Line::from(vec![
             label("Request"),
             Span::raw(format!(
-                "{} {}{}{}",
+                "{} {}",
                 p.request().method,
-                p.request().path,
-                if p.request().query.is_empty() {
-                    ""
-                } else {
-                    "?"
-                },
-                p.request().query
+                crate::core::http_text::target(&p.request().path, &p.request().query)
             )),
         ]));
     }

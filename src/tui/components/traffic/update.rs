@@ -357,11 +357,9 @@ fn ask_send_again(state: &mut TrafficState) -> Vec<TrafficEffect> {
     let (mut request, _timestamp) = detail::fields(&e.seen, &state.address);
     let account = fill_account(&mut request, &state.account);
     let url = format!(
-        "{}{}{}{}",
+        "{}{}",
         state.address.trim_end_matches('/'),
-        e.seen.path,
-        if e.seen.query.is_empty() { "" } else { "?" },
-        e.seen.query
+        crate::core::http_text::target(&e.seen.path, &e.seen.query)
     );
     let body = &request.spec.body;
     let preview = escape_visible(&body[..body.len().min(60)]);
