@@ -13,6 +13,7 @@ use std::path::PathBuf;
 
 use anyhow::anyhow;
 
+pub use crate::codegen::valid_env_name;
 use crate::core::Secret;
 use crate::store::KeySource;
 
@@ -118,16 +119,6 @@ pub fn account_key_source(flag: &str, api_key: &str, text: &str) -> anyhow::Resu
     }
     text.parse::<KeySource>()
         .map_err(|e| anyhow!("{flag} {api_key:?}=…: {e}"))
-}
-
-/// An environment variable's name as a shell exports it: a letter or '_', then letters,
-/// digits and '_'.
-pub fn valid_env_name(name: &str) -> bool {
-    let mut bytes = name.bytes();
-    bytes
-        .next()
-        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
-        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
 /// A saved profile's public API key and its REST key, resolved as the profile says

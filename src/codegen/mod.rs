@@ -95,7 +95,9 @@ struct Context<'a> {
     header: &'static notes::Note,
 }
 
-fn valid_env_name(name: &str) -> bool {
+/// An environment variable's name as a shell exports it: a letter or '_', then letters,
+/// digits and '_'.
+pub fn valid_env_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars
         .next()

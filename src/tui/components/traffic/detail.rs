@@ -8,7 +8,7 @@ use crate::core::indexing_body::shown_path;
 use crate::core::traffic::Verdict;
 use crate::core::traffic::{BatchSeen, RequestSeen, Route};
 use crate::core::verify::ReceivedRequest;
-use crate::core::visible::{escape_hidden, escape_visible, visible_lines};
+use crate::core::visible::{counted, escape_hidden, escape_visible, visible_lines};
 use crate::core::{CanonicalText, HeaderNames, SignableRequest};
 use crate::tui::components::diagnose::capture::capture_fields;
 use crate::tui::model::EditorRequest;
@@ -289,11 +289,6 @@ fn body_lines(r: &RequestSeen) -> Vec<(Kind, String)> {
         ));
     }
     out
-}
-
-/// `1 error`, `2 warnings`.
-fn counted(n: usize, what: &str) -> String {
-    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 /// The server's signing text: from a mismatch answer as it gave it; for another indexing
