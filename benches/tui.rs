@@ -5,8 +5,10 @@
 //!    draw into a 120x40 TestBackend, for bodies of 1 KB, 1 MB and 16 MB.
 //! 2. The signing that follows (off the draw path): the incremental re-sign after that edit.
 //! 3. A 6 MB JSON response: bytes to the raw text on screen, and to the formatted text on screen.
-//! 4. The running binary in a PTY: time to the first drawn frame, idle RSS and idle CPU with the
-//!    demo profile, and RSS with a 16 MB body (printed, not asserted).
+//! 4. The running binary in a PTY: time to the first drawn frame, idle private memory, RSS and
+//!    idle CPU with the demo profile, side by side with ATAC and Slumber when they are installed
+//!    (`SIGNSCOPE_BENCH_ATAC`, `SIGNSCOPE_BENCH_SLUMBER`), and RSS with a 16 MB body (printed,
+//!    not asserted).
 //!
 //! Run: `cargo bench --bench tui` (add `-- --quick` for a short run).
 
@@ -166,14 +168,21 @@ fn rss_kib(pid: u32) -> u64 {
 }
 
 /// Private memory of a process in KiB (`Private_Clean` + `Private_Dirty` of smaps_rollup: what
-/// it alone holds, shared libraries' pages left out).
-fn private_kib(pid: u32) -> u64 {
+/// it alone holds, shared libraries' pages left out), and of that the `Anonymous` pages (heap,
+/// stacks: what it allocated, without the pages of its own executable file).
+fn private_kib(pid: u32) -> (u64, u64) {
     let rollup = std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).unwrap_or_default();
-    rollup
-        .lines()
-        .filter(|l| l.starts_with("Private_Clean:") || l.starts_with("Private_Dirty:"))
-        .filter_map(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
-        .sum()
+    let sum = |fields: &[&str]| -> u64 {
+        rollup
+            .lines()
+            .filter(|l| fields.iter().any(|f| l.starts_with(f)))
+            .filter_map(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+            .sum()
+    };
+    (
+        sum(&["Private_Clean:", "Private_Dirty:"]),
+        sum(&["Anonymous:"]),
+    )
 }
 
 /// utime + stime of a process in clock ticks.
@@ -185,15 +194,30 @@ fn cpu_ticks(pid: u32) -> u64 {
         + f.get(12).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0)
 }
 
-/// Start the binary in a PTY; return (time to the first frame, idle RSS KiB, idle CPU ticks over 3 s).
-fn run_binary(
-    exe: &std::path::Path,
-    profile: Option<&str>,
+/// What one start in the PTY measured.
+#[derive(Clone, Copy)]
+struct Figures {
+    /// From the spawn to the first frame showing the program's marker text.
+    first_frame: Duration,
+    /// Private_Clean + Private_Dirty, KiB, 2 s after the first frame.
+    private_kib: u64,
+    /// Of that, anonymous memory (heap, stacks), KiB.
+    anon_kib: u64,
+    rss_kib: u64,
+    /// CPU ticks over the 3 s after that.
+    idle_ticks: u64,
+}
+
+/// Start `cmd` in a 120x40 PTY and measure it: the first frame that shows `marker`, then
+/// `after_first` typed (signscope: Ctrl-T freezes the timestamp, so no 1 s tick runs), 2 s of
+/// rest (or `typing`: 50 keys at the end of the body, then 2 s), memory, 3 s of idle CPU.
+fn run_in_pty(
+    mut cmd: portable_pty::CommandBuilder,
+    marker: &str,
+    after_first: &[u8],
     typing: bool,
-    config: &std::path::Path,
-    data: &std::path::Path,
-) -> (Duration, u64, u64) {
-    use portable_pty::{native_pty_system, CommandBuilder, PtySize};
+) -> Figures {
+    use portable_pty::{native_pty_system, PtySize};
     let pair = native_pty_system()
         .openpty(PtySize {
             rows: 40,
@@ -202,13 +226,7 @@ fn run_binary(
             pixel_height: 0,
         })
         .unwrap();
-    let mut cmd = CommandBuilder::new(exe);
-    cmd.env("SIGNSCOPE_CONFIG_DIR", config);
-    cmd.env("SIGNSCOPE_DATA_DIR", data);
     cmd.env("TERM", "xterm-256color");
-    if let Some(p) = profile {
-        cmd.args(["--profile", p]);
-    }
     let started = Instant::now();
     let mut child = pair.slave.spawn_command(cmd).unwrap();
     drop(pair.slave);
@@ -216,7 +234,7 @@ fn run_binary(
     let mut writer = pair.master.take_writer().unwrap();
     let parser = Arc::new(Mutex::new(vt100::Parser::new(40, 120, 0)));
     let first = Arc::new(Mutex::new(None::<Duration>));
-    let (p, f) = (parser.clone(), first.clone());
+    let (p, f, text) = (parser.clone(), first.clone(), marker.to_string());
     std::thread::spawn(move || {
         let mut buf = [0u8; 65536];
         while let Ok(n) = reader.read(&mut buf) {
@@ -225,7 +243,7 @@ fn run_binary(
             }
             let mut p = p.lock().unwrap();
             p.process(&buf[..n]);
-            if f.lock().unwrap().is_none() && p.screen().contents().contains("Canonical text") {
+            if f.lock().unwrap().is_none() && p.screen().contents().contains(&text) {
                 *f.lock().unwrap() = Some(started.elapsed());
             }
         }
@@ -235,8 +253,13 @@ fn run_binary(
         std::thread::sleep(Duration::from_millis(2));
     }
     let first_frame = first.lock().unwrap().unwrap_or(Duration::MAX);
-    // Freeze the timestamp (no 1 s tick), let signing finish, then measure idle.
-    writer.write_all(b"\x14").unwrap();
+    if first_frame == Duration::MAX {
+        eprintln!(
+            "no frame showed {marker:?} within 60 s; the screen:\n{}",
+            parser.lock().unwrap().screen().contents()
+        );
+    }
+    writer.write_all(after_first).unwrap();
     std::thread::sleep(Duration::from_secs(2));
     if typing {
         // Go to the end of the body (Alt->) and type there, a key every 20 ms, so the RSS below
@@ -249,22 +272,117 @@ fn run_binary(
         std::thread::sleep(Duration::from_secs(2));
     }
     let pid = child.process_id().unwrap();
-    let rss = rss_kib(pid);
-    println!(
-        "tui binary: idle private memory {:.2} MiB (RSS {:.1} MiB)",
-        private_kib(pid) as f64 / 1024.0,
-        rss as f64 / 1024.0
-    );
+    let ((private_kib, anon_kib), rss_kib) = (private_kib(pid), rss_kib(pid));
     let t0 = cpu_ticks(pid);
     std::thread::sleep(Duration::from_secs(3));
-    let idle = cpu_ticks(pid) - t0;
+    let idle_ticks = cpu_ticks(pid) - t0;
     let _ = child.kill();
     let _ = child.wait();
-    (first_frame, rss, idle)
+    Figures {
+        first_frame,
+        private_kib,
+        anon_kib,
+        rss_kib,
+        idle_ticks,
+    }
 }
 
-/// The binaries to measure: `SIGNSCOPE_BENCH_BINARY` (a path, or several separated by `:`, e.g.
-/// builds with different `[profile.release]` settings), else `target/release/signscope`.
+/// A program measured side by side: signscope, ATAC or Slumber.
+#[derive(Clone, Copy, PartialEq)]
+enum Tool {
+    Signscope,
+    Atac,
+    Slumber,
+}
+
+/// One binary to start on a fresh home, and what its first full frame shows.
+struct Subject {
+    tool: Tool,
+    exe: std::path::PathBuf,
+}
+
+impl Subject {
+    /// The text the first full frame draws once the collection (signscope: the demo profile,
+    /// signed) is loaded: the canonical text panel, the request in ATAC's collection, the
+    /// recipe in Slumber's list.
+    fn marker(&self) -> &'static str {
+        match self.tool {
+            Tool::Signscope => "Canonical text",
+            Tool::Atac | Tool::Slumber => "index_products",
+        }
+    }
+
+    /// The command on a fresh home under `home`: every XDG directory there, the working
+    /// directory too, and a minimal collection of one POST request with a JSON body (what the
+    /// demo profile holds) for ATAC and Slumber.
+    fn command(&self, home: &std::path::Path) -> portable_pty::CommandBuilder {
+        let mut cmd = portable_pty::CommandBuilder::new(&self.exe);
+        cmd.cwd(home);
+        cmd.env("HOME", home);
+        for (var, dir) in [
+            ("XDG_CONFIG_HOME", ".config"),
+            ("XDG_DATA_HOME", ".local/share"),
+            ("XDG_STATE_HOME", ".local/state"),
+            ("XDG_CACHE_HOME", ".cache"),
+        ] {
+            cmd.env(var, home.join(dir));
+        }
+        match self.tool {
+            Tool::Signscope => {
+                cmd.env("SIGNSCOPE_CONFIG_DIR", home.join("config"));
+                cmd.env("SIGNSCOPE_DATA_DIR", home.join("data"));
+            }
+            Tool::Atac => {
+                let dir = home.join("atac");
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::write(dir.join("bench.json"), ATAC_COLLECTION).unwrap();
+                cmd.arg("--directory");
+                cmd.arg(dir);
+            }
+            Tool::Slumber => std::fs::write(home.join("slumber.yml"), SLUMBER_COLLECTION).unwrap(),
+        }
+        cmd
+    }
+
+    fn measure(&self) -> Figures {
+        let home = tempfile::tempdir().unwrap();
+        let after_first: &[u8] = if self.tool == Tool::Signscope {
+            b"\x14"
+        } else {
+            b""
+        };
+        run_in_pty(self.command(home.path()), self.marker(), after_first, false)
+    }
+
+    fn label(&self) -> String {
+        let size = std::fs::metadata(&self.exe).map(|m| m.len()).unwrap_or(0) as f64;
+        format!("{} ({:.1} MiB)", self.exe.display(), size / (1024.0 * 1024.0))
+    }
+}
+
+/// ATAC's collection: one POST with a JSON body (its own example collections' format).
+const ATAC_COLLECTION: &str = r#"{"name": "bench", "last_position": 0, "requests": [{
+  "name": "index_products", "url": "http://127.0.0.1:9/v2/products", "params": [],
+  "headers": [{"enabled": true, "data": ["content-type", "application/json"]}],
+  "auth": "no_auth", "scripts": {"pre_request_script": null, "post_request_script": null},
+  "settings": {"use_config_proxy": true, "allow_redirects": true, "timeout": 30000,
+    "store_received_cookies": true, "pretty_print_response_content": true,
+    "accept_invalid_certs": false, "accept_invalid_hostnames": false},
+  "protocol": {"type": "http", "method": "POST", "body": {"json": "[{\"id\": \"sku-1\"}]"}}}]}
+"#;
+
+/// Slumber's collection: the same request.
+const SLUMBER_COLLECTION: &str = r#"requests:
+  index_products:
+    method: POST
+    url: "http://127.0.0.1:9/v2/products"
+    body:
+      type: json
+      data: [{ "id": "sku-1" }]
+"#;
+
+/// The signscope binaries to measure: `SIGNSCOPE_BENCH_BINARY` (a path, or several separated by
+/// `:`, e.g. builds before and after a change), else `target/release/signscope`.
 fn binaries() -> Vec<std::path::PathBuf> {
     match std::env::var("SIGNSCOPE_BENCH_BINARY") {
         Ok(list) => list
@@ -278,9 +396,76 @@ fn binaries() -> Vec<std::path::PathBuf> {
     }
 }
 
+/// ATAC and Slumber, side by side with signscope: `SIGNSCOPE_BENCH_ATAC` and
+/// `SIGNSCOPE_BENCH_SLUMBER` (paths), else `atac` and `slumber` on the PATH; one that is not
+/// there is skipped with one line.
+fn other_tools() -> Vec<Subject> {
+    let mut found = Vec::new();
+    for (tool, var, name) in [
+        (Tool::Atac, "SIGNSCOPE_BENCH_ATAC", "atac"),
+        (Tool::Slumber, "SIGNSCOPE_BENCH_SLUMBER", "slumber"),
+    ] {
+        let exe = match std::env::var_os(var) {
+            Some(path) => Some(std::path::PathBuf::from(path)),
+            None => std::env::var_os("PATH").and_then(|path| {
+                std::env::split_paths(&path)
+                    .map(|dir| dir.join(name))
+                    .find(|p| p.is_file())
+            }),
+        };
+        match exe.filter(|p| p.is_file()) {
+            Some(exe) => found.push(Subject { tool, exe }),
+            None => println!("tui binary figures: {name} skipped: not installed (set {var} to its path)"),
+        }
+    }
+    found
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
     v[v.len() / 2]
+}
+
+/// "median (lowest-highest)" of some figures.
+fn spread(v: &[f64], digits: usize) -> String {
+    let lo = v.iter().copied().fold(f64::MAX, f64::min);
+    let hi = v.iter().copied().fold(0.0, f64::max);
+    if v.len() == 1 {
+        return format!("{:.digits$}", v[0]);
+    }
+    format!("median {:.digits$} ({lo:.digits$}-{hi:.digits$})", median(v.to_vec()))
+}
+
+/// The figures of each subject, started `SIGNSCOPE_BENCH_RUNS` times (default 1) in rounds: each
+/// round starts every subject once, the order turned by one each round, so a change in the
+/// machine's load hits all of them alike and none always goes first.
+fn side_by_side(subjects: &[Subject], runs: usize) {
+    let mut figures: Vec<Vec<Figures>> = vec![Vec::new(); subjects.len()];
+    for round in 0..runs {
+        for i in 0..subjects.len() {
+            let at = (i + round) % subjects.len();
+            figures[at].push(subjects[at].measure());
+        }
+    }
+    for (subject, figures) in subjects.iter().zip(figures) {
+        let ms: Vec<f64> = figures
+            .iter()
+            .map(|f| f.first_frame.as_secs_f64() * 1000.0)
+            .collect();
+        let mib = |kib: u64| kib as f64 / 1024.0;
+        let private: Vec<f64> = figures.iter().map(|f| mib(f.private_kib)).collect();
+        let anon: Vec<f64> = figures.iter().map(|f| mib(f.anon_kib)).collect();
+        let rss: Vec<f64> = figures.iter().map(|f| mib(f.rss_kib)).collect();
+        let idle = figures.iter().map(|f| f.idle_ticks).max().unwrap_or(0);
+        println!(
+            "tui binary, first screen, {runs} runs: first frame {} ms, idle private memory {} MiB (anonymous {} MiB), RSS {} MiB, idle CPU at most {idle} ticks in 3 s; {}",
+            spread(&ms, 1),
+            spread(&private, 2),
+            spread(&anon, 2),
+            spread(&rss, 1),
+            subject.label()
+        );
+    }
 }
 
 fn binary_figures() {
@@ -292,72 +477,59 @@ fn binary_figures() {
         );
         return;
     }
-    // `SIGNSCOPE_BENCH_RUNS` starts of the demo per binary (default 1), alternating between the
-    // binaries so that a change in the machine's load hits all of them alike.
     let runs: usize = std::env::var("SIGNSCOPE_BENCH_RUNS")
         .ok()
         .and_then(|r| r.parse().ok())
         .filter(|&r| r > 0)
         .unwrap_or(1);
-    let mut demo: Vec<Vec<(Duration, u64, u64)>> = vec![Vec::new(); exes.len()];
-    for _ in 0..runs {
-        for (exe, figures) in exes.iter().zip(&mut demo) {
-            // A first start each time: no saved profile, so the demo opens.
-            let config = tempfile::tempdir().unwrap();
-            let data = tempfile::tempdir().unwrap();
-            figures.push(run_binary(exe, None, false, config.path(), data.path()));
-        }
-    }
-    for (exe, figures) in exes.iter().zip(demo) {
-        let size = std::fs::metadata(exe).unwrap().len() as f64 / (1024.0 * 1024.0);
-        let name = format!("{} ({size:.1} MiB)", exe.display());
-        let ms: Vec<f64> = figures.iter().map(|f| f.0.as_secs_f64() * 1000.0).collect();
-        let mib: Vec<f64> = figures.iter().map(|f| f.1 as f64 / 1024.0).collect();
-        let idle = figures.iter().map(|f| f.2).max().unwrap_or(0);
-        if runs == 1 {
-            println!("tui binary, demo profile: first frame {:.1} ms, idle RSS {:.1} MiB, idle CPU {idle} ticks in 3 s; {name}", ms[0], mib[0]);
-        } else {
-            let (lo, hi) = (
-                ms.iter().copied().fold(f64::MAX, f64::min),
-                ms.iter().copied().fold(0.0, f64::max),
-            );
-            println!(
-                "tui binary, demo profile, {runs} runs: first frame median {:.1} ms ({lo:.1}-{hi:.1}), idle RSS median {:.1} MiB ({:.1}-{:.1}), idle CPU at most {idle} ticks in 3 s; {name}",
-                median(ms.clone()),
-                median(mib.clone()),
-                mib.iter().copied().fold(f64::MAX, f64::min),
-                mib.iter().copied().fold(0.0, f64::max),
-            );
-        }
-    }
-    // A profile holding a 16 MB body.
-    let config = tempfile::tempdir().unwrap();
-    let data = tempfile::tempdir().unwrap();
+    let mut subjects: Vec<Subject> = exes
+        .iter()
+        .map(|exe| Subject {
+            tool: Tool::Signscope,
+            exe: exe.clone(),
+        })
+        .collect();
+    subjects.extend(other_tools());
+    side_by_side(&subjects, runs);
+    big_body_figures(&exes);
+}
+
+/// signscope on a profile holding a 16 MB body: first frame and RSS, then RSS after typing.
+fn big_body_figures(exes: &[std::path::PathBuf]) {
+    let home = tempfile::tempdir().unwrap();
     let body = body_of(16 << 20);
     let mut p = signscope::store::Profile::new("big");
     p.indexing_url = "http://127.0.0.1:9".into();
     p.set_api_key("pk");
     p.rest_key = signscope::store::KeySource::Stored(Secret::new("k"));
     p.request_mut().body = body.into();
-    let paths = signscope::store::Paths::new(config.path(), data.path());
+    let paths = signscope::store::Paths::new(home.path().join("config"), home.path().join("data"));
     signscope::store::ProfileStore::open(&paths)
         .save(&p)
         .unwrap();
-    for exe in &exes {
-        let (first, rss, idle) = run_binary(exe, Some("big"), false, config.path(), data.path());
+    for exe in exes {
+        let subject = Subject {
+            tool: Tool::Signscope,
+            exe: exe.clone(),
+        };
+        let start = |typing| {
+            let mut cmd = subject.command(home.path());
+            cmd.args(["--profile", "big"]);
+            run_in_pty(cmd, subject.marker(), b"\x14", typing)
+        };
+        let f = start(false);
+        let rss = f.rss_kib as f64 / 1024.0;
         println!(
-            "tui binary, 16 MiB body: first frame {:.1} ms, RSS {:.1} MiB ({:.2}x the body), idle CPU {} ticks in 3 s; {}",
-            first.as_secs_f64() * 1000.0,
-            rss as f64 / 1024.0,
-            rss as f64 / 1024.0 / 16.0,
-            idle,
+            "tui binary, 16 MiB body: first frame {:.1} ms, RSS {rss:.1} MiB ({:.2}x the body), idle CPU {} ticks in 3 s; {}",
+            f.first_frame.as_secs_f64() * 1000.0,
+            rss / 16.0,
+            f.idle_ticks,
             exe.display()
         );
-        let (_, rss, _) = run_binary(exe, Some("big"), true, config.path(), data.path());
+        let rss = start(true).rss_kib as f64 / 1024.0;
         println!(
-            "tui binary, 16 MiB body after typing 50 keys at its end: RSS {:.1} MiB ({:.2}x the body); {}",
-            rss as f64 / 1024.0,
-            rss as f64 / 1024.0 / 16.0,
+            "tui binary, 16 MiB body after typing 50 keys at its end: RSS {rss:.1} MiB ({:.2}x the body); {}",
+            rss / 16.0,
             exe.display()
         );
     }

@@ -50,7 +50,10 @@ use crate::core::Secret;
 /// that, big buffers (a 16 MB body and its short-lived copies while a profile loads) come from
 /// the heap and their pages stay with the process. A fixed threshold keeps every block over
 /// 1 MiB in its own mapping, given back to the system when freed: the workbench's RSS follows
-/// what it holds.
+/// what it holds. And glibc gives each thread that allocates an arena of its own (up to 8 per
+/// core), each holding its freed pages: two arenas serve the workbench's threads (the event
+/// loop, the runtime's, the signer's), which seldom allocate at the same moment
+/// (`benches/README.md`, "Start-up and idle memory").
 ///
 /// Kept instead of a maintained allocator, by measurement (`benches/README.md`, "Allocator"):
 /// the release workbench with `mimalloc` idled at 28.7 MiB on the demo profile (15.3 MiB with
@@ -58,12 +61,13 @@ use crate::core::Secret;
 /// (30.8 MiB); `jemalloc` matched glibc here (16.4 and 31.6 MiB) but not in the server (see
 /// `server::store::release_memory`), and one allocator serves both.
 #[allow(unsafe_code)] // the audited block below (SAFETY comment)
-fn fixed_mmap_threshold() {
+fn tune_malloc() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only changes an allocator tunable; it is called before any other thread
+    // SAFETY: mallopt only changes allocator tunables; it is called before any other thread
     // starts.
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+        libc::mallopt(libc::M_ARENA_MAX, 2);
     }
 }
 
@@ -90,7 +94,7 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
         har,
     } = opts;
     let listener = check_before_the_terminal(har.as_deref(), watch.as_deref(), listen)?;
-    fixed_mmap_threshold();
+    tune_malloc();
     let paths = crate::store::Paths::discover().map_err(|e| anyhow::anyhow!("{e}"))?;
     // The user's keys file: a bad entry is one sentence before the terminal is taken.
     user_keys::load(&paths.config_dir).map_err(|e| anyhow::anyhow!(e))?;
