@@ -194,11 +194,26 @@ fn cpu_ticks(pid: u32) -> u64 {
         + f.get(12).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0)
 }
 
+/// CPU time of a process so far in nanoseconds: the sum over its threads of
+/// `/proc/PID/task/TID/schedstat`'s first field (time on a CPU), finer than clock ticks.
+fn cpu_ns(pid: u32) -> u64 {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
+    tasks
+        .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("schedstat")).ok())
+        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .sum()
+}
+
 /// What one start in the PTY measured.
 #[derive(Clone, Copy)]
 struct Figures {
     /// From the spawn to the first frame showing the program's marker text.
     first_frame: Duration,
+    /// The CPU time the program had used by then (all its threads): on a shared machine the
+    /// wall time above is mostly waiting for a core.
+    first_frame_cpu: Duration,
     /// Private_Clean + Private_Dirty, KiB, 2 s after the first frame.
     private_kib: u64,
     /// Of that, anonymous memory (heap, stacks), KiB.
@@ -232,8 +247,9 @@ fn run_in_pty(
     drop(pair.slave);
     let mut reader = pair.master.try_clone_reader().unwrap();
     let mut writer = pair.master.take_writer().unwrap();
+    let pid = child.process_id().unwrap();
     let parser = Arc::new(Mutex::new(vt100::Parser::new(40, 120, 0)));
-    let first = Arc::new(Mutex::new(None::<Duration>));
+    let first = Arc::new(Mutex::new(None::<(Duration, Duration)>));
     let (p, f, text) = (parser.clone(), first.clone(), marker.to_string());
     std::thread::spawn(move || {
         let mut buf = [0u8; 65536];
@@ -244,7 +260,8 @@ fn run_in_pty(
             let mut p = p.lock().unwrap();
             p.process(&buf[..n]);
             if f.lock().unwrap().is_none() && p.screen().contents().contains(&text) {
-                *f.lock().unwrap() = Some(started.elapsed());
+                let cpu = Duration::from_nanos(cpu_ns(pid));
+                *f.lock().unwrap() = Some((started.elapsed(), cpu));
             }
         }
     });
@@ -252,7 +269,10 @@ fn run_in_pty(
     while first.lock().unwrap().is_none() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(2));
     }
-    let first_frame = first.lock().unwrap().unwrap_or(Duration::MAX);
+    let (first_frame, first_frame_cpu) = first
+        .lock()
+        .unwrap()
+        .unwrap_or((Duration::MAX, Duration::MAX));
     if first_frame == Duration::MAX {
         eprintln!(
             "no frame showed {marker:?} within 60 s; the screen:\n{}",
@@ -271,7 +291,6 @@ fn run_in_pty(
         }
         std::thread::sleep(Duration::from_secs(2));
     }
-    let pid = child.process_id().unwrap();
     let ((private_kib, anon_kib), rss_kib) = (private_kib(pid), rss_kib(pid));
     let t0 = cpu_ticks(pid);
     std::thread::sleep(Duration::from_secs(3));
@@ -280,6 +299,7 @@ fn run_in_pty(
     let _ = child.wait();
     Figures {
         first_frame,
+        first_frame_cpu,
         private_kib,
         anon_kib,
         rss_kib,
@@ -356,7 +376,11 @@ impl Subject {
 
     fn label(&self) -> String {
         let size = std::fs::metadata(&self.exe).map(|m| m.len()).unwrap_or(0) as f64;
-        format!("{} ({:.1} MiB)", self.exe.display(), size / (1024.0 * 1024.0))
+        format!(
+            "{} ({:.1} MiB)",
+            self.exe.display(),
+            size / (1024.0 * 1024.0)
+        )
     }
 }
 
@@ -415,7 +439,9 @@ fn other_tools() -> Vec<Subject> {
         };
         match exe.filter(|p| p.is_file()) {
             Some(exe) => found.push(Subject { tool, exe }),
-            None => println!("tui binary figures: {name} skipped: not installed (set {var} to its path)"),
+            None => println!(
+                "tui binary figures: {name} skipped: not installed (set {var} to its path)"
+            ),
         }
     }
     found
@@ -433,7 +459,10 @@ fn spread(v: &[f64], digits: usize) -> String {
     if v.len() == 1 {
         return format!("{:.digits$}", v[0]);
     }
-    format!("median {:.digits$} ({lo:.digits$}-{hi:.digits$})", median(v.to_vec()))
+    format!(
+        "median {:.digits$} ({lo:.digits$}-{hi:.digits$})",
+        median(v.to_vec())
+    )
 }
 
 /// The figures of each subject, started `SIGNSCOPE_BENCH_RUNS` times (default 1) in rounds: each
@@ -452,14 +481,19 @@ fn side_by_side(subjects: &[Subject], runs: usize) {
             .iter()
             .map(|f| f.first_frame.as_secs_f64() * 1000.0)
             .collect();
+        let cpu: Vec<f64> = figures
+            .iter()
+            .map(|f| f.first_frame_cpu.as_secs_f64() * 1000.0)
+            .collect();
         let mib = |kib: u64| kib as f64 / 1024.0;
         let private: Vec<f64> = figures.iter().map(|f| mib(f.private_kib)).collect();
         let anon: Vec<f64> = figures.iter().map(|f| mib(f.anon_kib)).collect();
         let rss: Vec<f64> = figures.iter().map(|f| mib(f.rss_kib)).collect();
         let idle = figures.iter().map(|f| f.idle_ticks).max().unwrap_or(0);
         println!(
-            "tui binary, first screen, {runs} runs: first frame {} ms, idle private memory {} MiB (anonymous {} MiB), RSS {} MiB, idle CPU at most {idle} ticks in 3 s; {}",
+            "tui binary, first screen, {runs} runs: first frame {} ms (CPU {} ms), idle private memory {} MiB (anonymous {} MiB), RSS {} MiB, idle CPU at most {idle} ticks in 3 s; {}",
             spread(&ms, 1),
+            spread(&cpu, 1),
             spread(&private, 2),
             spread(&anon, 2),
             spread(&rss, 1),

@@ -80,9 +80,13 @@ mod tests {
     #[test]
     fn the_thread_starts_with_the_first_job_not_before() {
         let (done_tx, done_rx) = mpsc::channel::<u32>();
-        let w = LatestOnly::spawn("lazy-worker", |_, newer| newer, move |job| {
-            done_tx.send(job).unwrap();
-        });
+        let w = LatestOnly::spawn(
+            "lazy-worker",
+            |_, newer| newer,
+            move |job| {
+                done_tx.send(job).unwrap();
+            },
+        );
         assert_eq!(threads_named("lazy-worker"), 0, "no thread before a job");
         w.submit(7);
         assert_eq!(done_rx.recv().unwrap(), 7);
