@@ -1,12 +1,9 @@
 //! Sending a large body so that a server's early answer is never lost.
 //!
-//! A server that refuses a body (413 for a body over its limit) may answer before it has read
-//! the whole body and close the connection; the client's next write then fails ("Broken
-//! pipe", "Connection reset") while the answer waits, unread, in the socket. reqwest (hyper's
-//! client under it) reports the write failure and drops the answer. Here the send goes on a
-//! connection that keeps reading after its writes fail (`net::KeepReading`, which the
-//! forwarding proxy uses too): hyper goes on to read the answer, and the answer says that the
-//! body was cut short. A connection closed with no answer is the write failure, in one sentence.
+//! reqwest drops a server's early answer when a write of the body fails (`net` says how): here
+//! the send goes on a connection that keeps reading after its writes fail (`net::KeepReading`,
+//! which the forwarding proxy uses too), and the answer says that the body was cut short. A
+//! connection closed with no answer is the write failure, in one sentence.
 //!
 //! Used for bodies of [`EARLY_ANSWER_MIN_BODY`] bytes or more (a smaller body fits in the
 //! socket's buffers before the server reads it, so its write cannot fail that way). It sends

@@ -276,6 +276,15 @@ impl<A: Copy + std::fmt::Debug> Table<A> {
             .unwrap_or_default()
     }
 
+    /// The first key of `action` ("Ctrl-G" of "Ctrl-G / F9"): the one a sentence names.
+    pub fn first_label_of(&self, action: A) -> String
+    where
+        A: PartialEq,
+    {
+        let label = self.label_of(action);
+        label.split(" / ").next().unwrap_or_default().to_string()
+    }
+
     /// The action bound to `key`, if any.
     pub fn lookup(&self, key: &KeyEvent) -> Option<A> {
         self.bindings

@@ -10,29 +10,24 @@ use super::components::request::keys as request_keys;
 use super::components::traffic::keys as traffic_keys;
 use super::global_keys::{GlobalAction, GLOBAL_KEYS};
 
-/// The first key of a label ("Ctrl-G / F9" -> "Ctrl-G"): the one a sentence names.
-fn first(label: String) -> String {
-    label.split(" / ").next().unwrap_or_default().to_string()
-}
-
 /// The views that send, each with its send key as a sentence writes it.
 fn senders() -> [(&'static str, String); 4] {
     [
         (
             "Request",
-            first(request_keys::KEYS.label_of(request_keys::Action::Send)),
+            request_keys::KEYS.first_label_of(request_keys::Action::Send),
         ),
         (
             "Events",
-            first(events_keys::KEYS.label_of(events_keys::Action::Send)),
+            events_keys::KEYS.first_label_of(events_keys::Action::Send),
         ),
         (
             "History",
-            first(history_keys::KEYS.label_of(history_keys::Action::Send)),
+            history_keys::KEYS.first_label_of(history_keys::Action::Send),
         ),
         (
             "Traffic",
-            first(traffic_keys::KEYS.label_of(traffic_keys::Action::Send)),
+            traffic_keys::KEYS.first_label_of(traffic_keys::Action::Send),
         ),
     ]
 }
@@ -78,7 +73,7 @@ pub fn demo_note() -> String {
     format!(
         "demo profile: {} · {} help",
         send_note(),
-        first(GLOBAL_KEYS.label_of(GlobalAction::Help))
+        GLOBAL_KEYS.first_label_of(GlobalAction::Help)
     )
 }
 

@@ -68,18 +68,21 @@ fn draw_capture(
                 crate::tui::widgets::text::fit_parts(
                     &[
                         &format!("key: {key}"),
-                        &format!("{} change", label(Action::ToggleKey)),
-                        &format!("{} diagnose", label(Action::Diagnose)),
+                        &format!("{} change", KEYS.first_label_of(Action::ToggleKey)),
+                        &format!("{} diagnose", KEYS.first_label_of(Action::Diagnose)),
                         &format!(
                             "{} {}",
-                            label(Action::ToggleClientText),
+                            KEYS.first_label_of(Action::ToggleClientText),
                             if d.on_client_text {
                                 "capture"
                             } else {
                                 "client text"
                             }
                         ),
-                        &format!("{} load into editor", label(Action::LoadIntoEditor)),
+                        &format!(
+                            "{} load into editor",
+                            KEYS.first_label_of(Action::LoadIntoEditor)
+                        ),
                     ],
                     " · ",
                     (input_area.width as usize).saturating_sub(4),
@@ -114,7 +117,10 @@ fn capture_title(d: &DiagnoseState, width: u16) -> String {
     if d.client_text.is_empty() {
         return " Captured request (raw HTTP or curl) ".into();
     }
-    let pasted = format!("{} client text (pasted)", label(Action::ToggleClientText));
+    let pasted = format!(
+        "{} client text (pasted)",
+        KEYS.first_label_of(Action::ToggleClientText)
+    );
     let long = format!(" Captured request (raw HTTP or curl) · {pasted} ");
     if crate::tui::widgets::text::text_width(&long) + 2 <= usize::from(width) {
         long
@@ -134,7 +140,7 @@ fn draw_report(frame: &mut Frame, report_area: Rect, d: &DiagnoseState, theme: &
         vec![Line::from(Span::styled(
             format!(
                 "Paste a request above and press {}.",
-                label(Action::Diagnose)
+                KEYS.first_label_of(Action::Diagnose)
             ),
             theme.dim(),
         ))]
@@ -172,28 +178,18 @@ fn draw_report(frame: &mut Frame, report_area: Rect, d: &DiagnoseState, theme: &
     );
 }
 
-/// The first key of `action` as a sentence names it ("Ctrl-G"): from the keymap, so a keys
-/// file that rebinds it changes the view's words too.
-fn label(action: Action) -> String {
-    KEYS.label_of(action)
-        .split(" / ")
-        .next()
-        .unwrap_or_default()
-        .to_string()
-}
-
 /// What the empty top box asks for: the capture, or the client's signing text.
 pub(super) fn placeholder(client_text: bool) -> String {
     if client_text {
         format!(
             "Optional: paste the text the client signed ({} back to the capture), then {}",
-            label(Action::ToggleClientText),
-            label(Action::Diagnose)
+            KEYS.first_label_of(Action::ToggleClientText),
+            KEYS.first_label_of(Action::Diagnose)
         )
     } else {
         format!(
             "Paste a raw HTTP request or a curl command, then press {}",
-            label(Action::Diagnose)
+            KEYS.first_label_of(Action::Diagnose)
         )
     }
 }

@@ -47,9 +47,8 @@ fn rows(lines: &[Line], width: u16) -> u16 {
 fn tui_hint(step: usize) -> String {
     use crate::tui::components::request::keys as request_keys;
     use crate::tui::global_keys::{GlobalAction, GLOBAL_KEYS};
-    let first = |l: String| l.split(" / ").next().unwrap_or_default().to_string();
-    let edit = first(GLOBAL_KEYS.label_of(GlobalAction::Show(crate::tui::layout::View::Request)));
-    let freeze = first(request_keys::KEYS.label_of(request_keys::Action::ToggleTimestamp));
+    let edit = GLOBAL_KEYS.first_label_of(GlobalAction::Show(crate::tui::layout::View::Request));
+    let freeze = request_keys::KEYS.first_label_of(request_keys::Action::ToggleTimestamp);
     TUI_HINTS[step]
         .replace("F2", &edit)
         .replace("Ctrl-T", &freeze)

@@ -320,10 +320,9 @@ pub fn observe(s: &mut LessonState, now: Draft, clock: DateTime<Utc>) -> Vec<Les
     p.lesson_step = step + 1;
     s.start = Some(now);
     s.hint = false;
-    let view_key = crate::tui::global_keys::GLOBAL_KEYS.label_of(
+    let view_key = crate::tui::global_keys::GLOBAL_KEYS.first_label_of(
         crate::tui::global_keys::GlobalAction::Show(crate::tui::layout::View::Lesson),
     );
-    let view_key = view_key.split(" / ").next().unwrap_or_default();
     let status = if p.lesson_step == STEPS.len() {
         format!(
             "lesson: the last step is done; {} in the lesson view ({view_key}) starts an exercise",

@@ -68,22 +68,13 @@ pub fn select(req: &mut RequestState, i: usize) -> bool {
     true
 }
 
-/// The first key of `action` as a status sentence names it (from the keymap).
-fn key_name(action: Action) -> String {
-    KEYS.label_of(action)
-        .split(" / ")
-        .next()
-        .unwrap_or_default()
-        .to_string()
-}
-
 /// The next (`+1`) or previous (`-1`) request, wrapping around.
 pub fn step(req: &mut RequestState, delta: isize) -> bool {
     let n = req.requests.entries.len() as isize;
     if n < 2 {
         req.status = format!(
             "this profile has one request: {} adds another",
-            key_name(Action::AddRequest)
+            KEYS.first_label_of(Action::AddRequest)
         );
         return false;
     }
@@ -194,7 +185,7 @@ pub fn delete_prompt_key(req: &mut RequestState, key: KeyEvent) -> bool {
     req.status = format!(
         "request \"{}\" deleted ({} saves the profile without it)",
         gone.name,
-        key_name(Action::Save)
+        KEYS.first_label_of(Action::Save)
     );
     true
 }
@@ -251,7 +242,7 @@ fn apply_name(req: &mut RequestState, action: NameAction, name: &str) -> Result<
             let changed = select(req, at);
             req.status = format!(
                 "request \"{name}\" {verb} ({} saves it in the profile)",
-                key_name(Action::Save)
+                KEYS.first_label_of(Action::Save)
             );
             Ok(changed)
         }
