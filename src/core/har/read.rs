@@ -26,6 +26,8 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use crate::core::events::json_error_reason;
+
 /// What a HAR's `log` says of itself, and how many entries it had.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HarLog {
@@ -455,19 +457,9 @@ impl<'a> EntryView<'a> {
         let raw = self.raw.response.as_ref()?.content?;
         Some(
             serde_json::from_str::<Body<'_>>(raw.get())
-                .map_err(|e| BodyError::Content(short(&e)))
+                .map_err(|e| BodyError::Content(json_error_reason(&e)))
                 .and_then(|b| decode_body(&b, None, "response body")),
         )
-    }
-}
-
-/// A serde_json error without its position inside one entry's text (which means nothing to
-/// a user looking at the whole file).
-fn short(e: &serde_json::Error) -> String {
-    let s = e.to_string();
-    match s.rfind(" at line ") {
-        Some(i) => s[..i].to_string(),
-        None => s,
     }
 }
 
@@ -501,11 +493,11 @@ where
             after: log.entries,
             line: e.line(),
             column: e.column(),
-            why: short(&e),
+            why: json_error_reason(&e),
         }),
         Err(e) => Err(HarError::NotHar(format!(
             "the file is JSON but not a HAR: {}",
-            short(&e)
+            json_error_reason(&e)
         ))),
     }
 }
@@ -521,7 +513,7 @@ where
         after: log.entries,
         line: e.line(),
         column: e.column(),
-        why: short(&e),
+        why: json_error_reason(&e),
     })?;
     Ok(log)
 }
@@ -665,7 +657,7 @@ where
                 },
                 Err(e) => Err(BadEntry {
                     index,
-                    why: format!("it is not a HAR entry: {}", short(&e)),
+                    why: format!("it is not a HAR entry: {}", json_error_reason(&e)),
                 }),
             };
             if (self.0.each.borrow_mut())(item).is_break() {
