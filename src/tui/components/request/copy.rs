@@ -25,70 +25,64 @@ fn current_signature(req: &mut RequestState) -> Option<SignedView> {
     }
 }
 
+/// What `clip` makes of the current signature, copied (nothing when there is none).
+fn copy_signed(
+    req: &mut RequestState,
+    clip: impl FnOnce(&SignedView) -> Clip,
+) -> Vec<RequestEffect> {
+    current_signature(req)
+        .map(|s| RequestEffect::Copy(clip(&s)))
+        .into_iter()
+        .collect()
+}
+
 pub(super) fn copy_signature(req: &mut RequestState) -> Vec<RequestEffect> {
-    match current_signature(req) {
-        Some(s) => vec![RequestEffect::Copy(Clip {
-            text: s.signature().to_string(),
-            what: "the signature".into(),
-        })],
-        None => vec![],
-    }
+    copy_signed(req, |s| Clip {
+        text: s.signature().to_string(),
+        what: "the signature".into(),
+    })
 }
 
 pub(super) fn copy_headers(req: &mut RequestState) -> Vec<RequestEffect> {
-    match current_signature(req) {
-        Some(s) => {
-            let headers = s.headers().to_vec();
-            vec![RequestEffect::Copy(Clip {
-                what: format!("the {} signed headers", headers.len()),
-                text: header_text(&headers),
-            })]
+    copy_signed(req, |s| {
+        let headers = s.headers().to_vec();
+        Clip {
+            what: format!("the {} signed headers", headers.len()),
+            text: header_text(&headers),
         }
-        None => vec![],
-    }
+    })
 }
 
 pub(super) fn copy_curl(req: &mut RequestState) -> Vec<RequestEffect> {
-    match current_signature(req) {
-        Some(s) => vec![RequestEffect::Copy(Clip {
-            text: crate::core::curl::to_curl(
-                &s.method(),
-                &s.url(req.url.text()),
-                &s.headers().to_vec(),
-                crate::core::curl::CurlBody::Inline(&s.spec().body),
-            ),
-            what: "the request as curl".into(),
-        })],
-        None => vec![],
-    }
+    let url = req.url.text().to_string();
+    copy_signed(req, |s| Clip {
+        text: crate::core::curl::to_curl(
+            &s.method(),
+            &s.url(&url),
+            &s.headers().to_vec(),
+            crate::core::curl::CurlBody::Inline(&s.spec().body),
+        ),
+        what: "the request as curl".into(),
+    })
 }
 
 pub(super) fn copy_body(req: &mut RequestState) -> Vec<RequestEffect> {
-    match current_signature(req) {
-        Some(s) => {
-            let body = &s.spec().body;
-            vec![RequestEffect::Copy(Clip {
-                text: String::from_utf8_lossy(body).into_owned(),
-                what: format!("the body ({} bytes)", body.len()),
-            })]
-        }
-        None => vec![],
-    }
+    copy_signed(req, |s| Clip {
+        text: String::from_utf8_lossy(&s.spec().body).into_owned(),
+        what: format!("the body ({} bytes)", s.spec().body.len()),
+    })
 }
 
 /// The canonical text that was signed (the live clock or the frozen timestamp, in the form
 /// chosen).
 pub(super) fn copy_canonical(req: &mut RequestState) -> Vec<RequestEffect> {
-    match current_signature(req) {
-        Some(s) => {
-            let text = s.canonical().to_bytes();
-            vec![RequestEffect::Copy(Clip {
-                what: format!("the canonical text ({} bytes)", text.len()),
-                text: String::from_utf8_lossy(&text).into_owned(),
-            })]
+    copy_signed(req, |s| {
+        let text = s.canonical().to_bytes();
+        Clip {
+            what: format!("the canonical text ({} bytes)", text.len()),
+            text: String::from_utf8_lossy(&text).into_owned(),
         }
-        None => vec![],
-    }
+    })
 }
 
 pub(super) fn copy_response(req: &mut RequestState) -> Vec<RequestEffect> {
