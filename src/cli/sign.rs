@@ -125,11 +125,13 @@ pub fn run(args: SignArgs) -> anyhow::Result<u8> {
     let head = spec.signable(&timestamp);
     // A printed request is sent by someone else: it gets the checks `send` makes first (a value
     // with a line break would print as another header; a prefix with a space as no header).
+    let output = clap::ValueEnum::to_possible_value(&args.output)
+        .map(|v| v.get_name().to_owned())
+        .unwrap_or_default();
     let sendable = |headers: &SignedHeaders| {
         check_sendable(&indexing_url, &head, headers).map_err(|e| {
             anyhow!(
-                "--output {} cannot print this request: {e}; --output text shows what is signed",
-                output_name(args.output)
+                "--output {output} cannot print this request: {e}; --output text shows what is signed"
             )
         })
     };
@@ -296,17 +298,6 @@ fn print_code(
         signed.signature()
     );
     Ok(())
-}
-
-fn output_name(o: Output) -> &'static str {
-    match o {
-        Output::Text => "text",
-        Output::Json => "json",
-        Output::Curl => "curl",
-        Output::Http => "http",
-        Output::Signature => "signature",
-        Output::Code => "code",
-    }
 }
 
 fn host_of(url: &str) -> &str {
