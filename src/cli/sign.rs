@@ -283,12 +283,11 @@ fn print_code(
     };
     let code = crate::codegen::render_signed(signed, lang, &opts)?;
     out.write_all(code.as_bytes())?;
-    let body_len = signed.spec().body.len();
-    if crate::codegen::body_read_from_file(&signed.spec().body)
-        && !matches!(p.source, BodySource::File(_))
-    {
+    let body = &signed.spec().body;
+    if crate::codegen::body_read_from_file(body) && !matches!(p.source, BodySource::File(_)) {
         eprintln!(
-            "note: the program reads the {body_len}-byte body from {DEFAULT_BODY_FILE}; save the body there"
+            "note: the program reads the {}-byte body from {DEFAULT_BODY_FILE}; save the body there",
+            body.len()
         );
     }
     eprintln!(
