@@ -71,15 +71,22 @@ pub fn added_headers(
 /// A reqwest client with the given timeouts (rustls; no proxy from the environment, so a
 /// request to a loopback server never goes elsewhere).
 pub fn build_client(opts: &ClientOptions) -> Result<reqwest::Client, ClientError> {
-    reqwest::Client::builder()
+    build_client_with(opts, |b| b)
+}
+
+/// [`build_client`], its builder given to `more` before it is built.
+fn build_client_with(
+    opts: &ClientOptions,
+    more: impl FnOnce(reqwest::ClientBuilder) -> reqwest::ClientBuilder,
+) -> Result<reqwest::Client, ClientError> {
+    let builder = reqwest::Client::builder()
         .connect_timeout(opts.connect_timeout)
         .timeout(opts.total_timeout)
         .no_proxy()
-        .user_agent(USER_AGENT)
-        .build()
-        .map_err(|e| ClientError::Other {
-            detail: format!("the HTTP client could not be set up: {}", chain_text(&e)),
-        })
+        .user_agent(USER_AGENT);
+    more(builder).build().map_err(|e| ClientError::Other {
+        detail: format!("the HTTP client could not be set up: {}", chain_text(&e)),
+    })
 }
 
 /// Measures how long opening a connection (TCP, plus TLS for https) takes, for clients built
@@ -153,16 +160,7 @@ pub fn build_client_probed(
     opts: &ClientOptions,
 ) -> Result<(reqwest::Client, ConnectProbe), ClientError> {
     let probe = ConnectProbe::default();
-    let client = reqwest::Client::builder()
-        .connect_timeout(opts.connect_timeout)
-        .timeout(opts.total_timeout)
-        .no_proxy()
-        .user_agent(USER_AGENT)
-        .connector_layer(probe.clone())
-        .build()
-        .map_err(|e| ClientError::Other {
-            detail: format!("the HTTP client could not be set up: {}", chain_text(&e)),
-        })?;
+    let client = build_client_with(opts, |b| b.connector_layer(probe.clone()))?;
     Ok((client, probe))
 }
 
@@ -353,29 +351,21 @@ async fn send_routed(
     Ok(Response::received(status, headers, body, first_byte, total))
 }
 
-/// The request as hyper sends it for [`early::send`]: its own headers, then `accept` and
-/// `user-agent` unless it has them (reqwest's defaults); hyper adds `host` and `content-length`.
+/// The request as hyper sends it for [`early::send`]: its own headers, then those of
+/// [`added_headers`] it does not have but `host` and `content-length`, which hyper adds.
 fn hyper_request(
     method: reqwest::Method,
     url: &reqwest::Url,
     req: &OutgoingRequest,
 ) -> Result<hyper::Request<http_body_util::Full<Bytes>>, ClientError> {
-    let has = |name: &str| {
-        req.headers
-            .iter()
-            .any(|(n, _)| n.eq_ignore_ascii_case(name))
-    };
+    let reqwest_adds = added_headers(url.as_str(), &req.headers, 0)
+        .into_iter()
+        .filter(|(n, _)| n != "host");
     let mut builder = hyper::Request::builder()
         .method(method.as_str())
         .uri(url.as_str());
-    for (name, value) in &req.headers {
-        builder = builder.header(name.as_str(), value.as_str());
-    }
-    if !has("accept") {
-        builder = builder.header("accept", "*/*");
-    }
-    if !has("user-agent") {
-        builder = builder.header("user-agent", USER_AGENT);
+    for (name, value) in req.headers.iter().cloned().chain(reqwest_adds) {
+        builder = builder.header(name, value);
     }
     builder
         .body(http_body_util::Full::new(req.body.clone()))

@@ -97,14 +97,6 @@ impl IncrementalSigner {
         }
     }
 
-    /// Forget every checkpoint; the next call signs from scratch.
-    pub fn reset(&mut self) {
-        self.head = None;
-        self.after_head = None;
-        self.checkpoints.clear();
-        self.body_len = 0;
-    }
-
     /// How many bytes of signing text the last call fed into the MAC.
     pub fn last_rehashed(&self) -> usize {
         self.last_rehashed

@@ -113,17 +113,6 @@ impl NotJudged {
     }
 }
 
-impl Item {
-    pub fn entry(&self) -> usize {
-        match self {
-            Item::Judged { entry, .. }
-            | Item::Skipped { entry, .. }
-            | Item::Bad { entry, .. }
-            | Item::NotJudged { entry, .. } => *entry,
-        }
-    }
-}
-
 /// What the whole capture was.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Totals {

@@ -58,8 +58,8 @@ pub use embedded::embedded_config;
 pub use error::EngineError;
 pub use exchange::{Exchange, ExchangeKind, ServerAnswer, ServerMismatch};
 pub use outgoing::{
-    build_signed, build_signed_in, check_sendable, check_target_of, collect_url, events_request,
-    outgoing, BuildError,
+    build_signed, check_sendable, check_target_of, collect_url, events_request, outgoing,
+    BuildError,
 };
 pub use record::history_entry;
 pub use send::{SendRequest, Sender};

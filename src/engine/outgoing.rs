@@ -173,21 +173,14 @@ pub fn build_signed(
     timestamp: &str,
     key: &Secret,
 ) -> Result<OutgoingRequest, BuildError> {
-    build_signed_in(base_url, spec, timestamp, key, SigningForm::Standard)
-}
-
-/// [`build_signed`] with the path and query lines written in `form` (`docs/signing.md`, "The
-/// PHP SDK's form"): the request sent is the same, only the signature differs.
-pub fn build_signed_in(
-    base_url: &str,
-    spec: &RequestSpec,
-    timestamp: &str,
-    key: &Secret,
-    form: SigningForm,
-) -> Result<OutgoingRequest, BuildError> {
     // The URL is checked before the body is hashed: a request that cannot go is refused fast.
     check_target_of(base_url, spec)?;
-    let signed = SignedRequest::sign(spec.clone(), timestamp.to_string(), form, key)?;
+    let signed = SignedRequest::sign(
+        spec.clone(),
+        timestamp.to_string(),
+        SigningForm::Standard,
+        key,
+    )?;
     outgoing(base_url, &signed)
 }
 

@@ -109,13 +109,3 @@ pub fn delete(service: &str, account: &str) -> Result<(), StoreFailure> {
         .delete_credential()
         .map_err(|e| failure(service, account, e))
 }
-
-/// Whether an OS store answers at all: `Ok` when reading a surely absent entry says "no such
-/// entry" (or finds one), the reason otherwise. Used by the workbench before offering the store
-/// and by `doctor`.
-pub fn probe() -> Result<(), StoreFailure> {
-    match read(DEFAULT_SERVICE, "signscope-probe-no-such-entry") {
-        Ok(_) | Err(StoreFailure::NoEntry { .. }) => Ok(()),
-        Err(e) => Err(e),
-    }
-}

@@ -3,6 +3,7 @@
 //! and layout kept (`docs/profiles.md`). Versions 1 and 2 were written only by builds before the
 //! first release: such a file is refused with one sentence that says how to make it again.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use bytes::Bytes;
@@ -14,95 +15,56 @@ use super::secret_source::KeySource;
 use crate::core::spec::{RequestSpec, DEFAULT_METHOD, DEFAULT_PATH};
 use crate::core::{Secret, SigningForm, AUTH_ALGO, CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX};
 
-#[derive(Deserialize)]
+/// A profile file as read and as written ([`to_toml`] borrows from the profile: bodies are not
+/// copied before they are written as TOML text).
+#[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct FileV3 {
-    /// Read through [`VersionOnly`]; declared so that `deny_unknown_fields` accepts it.
-    #[allow(dead_code)]
+struct FileV3<'a> {
     schema_version: u32,
-    indexing_url: String,
-    analytics_url: String,
+    indexing_url: Cow<'a, str>,
+    analytics_url: Cow<'a, str>,
     #[serde(default = "default_prefix")]
-    header_prefix: String,
-    api_key: String,
+    header_prefix: Cow<'a, str>,
+    api_key: Cow<'a, str>,
     rest_key: KeyRepr,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    forward_indexing: Option<Cow<'a, str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    forward_analytics: Option<Cow<'a, str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    events: Option<Cow<'a, str>>,
     #[serde(default)]
-    forward_indexing: Option<String>,
-    #[serde(default)]
-    forward_analytics: Option<String>,
-    #[serde(default)]
-    events: Option<String>,
-    #[serde(default)]
-    requests: Vec<RequestRepr>,
+    requests: Vec<RequestRepr<'a>>,
 }
 
 /// One `[[requests]]` table.
-#[derive(Deserialize)]
+#[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RequestRepr {
-    name: String,
+struct RequestRepr<'a> {
+    name: Cow<'a, str>,
     #[serde(default = "default_method")]
-    method: String,
+    method: Cow<'a, str>,
     #[serde(default = "default_path")]
-    path: String,
+    path: Cow<'a, str>,
     #[serde(default)]
-    query: String,
+    query: Cow<'a, str>,
     #[serde(default = "default_content_type")]
-    content_type: String,
+    content_type: Cow<'a, str>,
     #[serde(default = "default_algo")]
-    auth_algo: String,
-    #[serde(default)]
-    body: Option<String>,
-    #[serde(default)]
-    body_file: Option<PathBuf>,
+    auth_algo: Cow<'a, str>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    body: Option<Cow<'a, str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    body_file: Option<Cow<'a, Path>>,
     /// Only when this request differs from the account (a hand-edited file).
-    #[serde(default)]
-    header_prefix: Option<String>,
-    #[serde(default)]
-    api_key: Option<String>,
-    /// `standard` (the default) or `php-sdk`.
-    #[serde(default)]
-    form: Option<String>,
-}
-
-/// What [`to_toml`] writes, borrowed from the profile (bodies are not copied before they are
-/// written as TOML text).
-#[derive(Serialize)]
-struct FileV3Out<'a> {
-    schema_version: u32,
-    indexing_url: &'a str,
-    analytics_url: &'a str,
-    header_prefix: &'a str,
-    api_key: &'a str,
-    rest_key: KeyRepr,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    forward_indexing: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    forward_analytics: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    events: Option<&'a str>,
-    requests: Vec<RequestOut<'a>>,
-}
-
-#[derive(Serialize)]
-struct RequestOut<'a> {
-    name: &'a str,
-    method: &'a str,
-    path: &'a str,
-    query: &'a str,
-    content_type: &'a str,
-    auth_algo: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    body: Option<std::borrow::Cow<'a, str>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    body_file: Option<&'a Path>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    header_prefix: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    api_key: Option<&'a str>,
-    /// Written only for a form other than the standard one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    form: Option<&'static str>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    header_prefix: Option<Cow<'a, str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    api_key: Option<Cow<'a, str>>,
+    /// `standard` (the default) or `php-sdk`; written only for a form other than the standard
+    /// one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    form: Option<Cow<'a, str>>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -122,20 +84,20 @@ struct VersionOnly {
     schema_version: Option<u32>,
 }
 
-fn default_prefix() -> String {
-    DEFAULT_HEADER_PREFIX.to_string()
+fn default_prefix() -> Cow<'static, str> {
+    DEFAULT_HEADER_PREFIX.into()
 }
-fn default_method() -> String {
-    DEFAULT_METHOD.to_string()
+fn default_method() -> Cow<'static, str> {
+    DEFAULT_METHOD.into()
 }
-fn default_path() -> String {
-    DEFAULT_PATH.to_string()
+fn default_path() -> Cow<'static, str> {
+    DEFAULT_PATH.into()
 }
-fn default_content_type() -> String {
-    CONTENT_TYPE_JSON.to_string()
+fn default_content_type() -> Cow<'static, str> {
+    CONTENT_TYPE_JSON.into()
 }
-fn default_algo() -> String {
-    AUTH_ALGO.to_string()
+fn default_algo() -> Cow<'static, str> {
+    AUTH_ALGO.into()
 }
 
 impl From<&KeySource> for KeyRepr {
@@ -176,30 +138,31 @@ pub fn to_toml(p: &Profile) -> String {
     let requests = p
         .requests()
         .iter()
-        .map(|r| RequestOut {
-            name: &r.name,
-            method: &r.spec.method,
-            path: &r.spec.path,
-            query: &r.spec.query,
-            content_type: &r.spec.content_type,
-            auth_algo: &r.spec.auth_algo,
+        .map(|r| RequestRepr {
+            name: r.name.as_str().into(),
+            method: r.spec.method.as_str().into(),
+            path: r.spec.path.as_str().into(),
+            query: r.spec.query.as_str().into(),
+            content_type: r.spec.content_type.as_str().into(),
+            auth_algo: r.spec.auth_algo.as_str().into(),
             body: r.body_file.is_none().then(|| r.spec.body_text()),
-            body_file: r.body_file.as_deref(),
-            header_prefix: (r.spec.header_prefix != prefix).then_some(&r.spec.header_prefix),
-            api_key: (r.spec.api_key != key).then_some(&r.spec.api_key),
-            form: (r.form != SigningForm::Standard).then_some(r.form.name()),
+            body_file: r.body_file.as_deref().map(Cow::Borrowed),
+            header_prefix: (r.spec.header_prefix != prefix)
+                .then_some(r.spec.header_prefix.as_str().into()),
+            api_key: (r.spec.api_key != key).then_some(r.spec.api_key.as_str().into()),
+            form: (r.form != SigningForm::Standard).then_some(r.form.name().into()),
         })
         .collect();
-    let file = FileV3Out {
+    let file = FileV3 {
         schema_version: SCHEMA_VERSION,
-        indexing_url: &p.indexing_url,
-        analytics_url: &p.analytics_url,
-        header_prefix: prefix,
-        api_key: key,
+        indexing_url: p.indexing_url.as_str().into(),
+        analytics_url: p.analytics_url.as_str().into(),
+        header_prefix: prefix.into(),
+        api_key: key.into(),
         rest_key: KeyRepr::from(&p.rest_key),
-        forward_indexing: p.forward_indexing.as_deref(),
-        forward_analytics: p.forward_analytics.as_deref(),
-        events: p.events.as_deref(),
+        forward_indexing: p.forward_indexing.as_deref().map(Cow::Borrowed),
+        forward_analytics: p.forward_analytics.as_deref().map(Cow::Borrowed),
+        events: p.events.as_deref().map(Cow::Borrowed),
         requests,
     };
     let mut text = format!(
@@ -344,14 +307,14 @@ pub fn from_toml(name: &str, path: &Path, text: &str) -> Result<Profile, ParseEr
                     )));
                 }
                 let spec = RequestSpec {
-                    method: r.method,
-                    path: r.path,
-                    query: r.query,
-                    header_prefix: r.header_prefix.unwrap_or_else(|| f.header_prefix.clone()),
-                    api_key: r.api_key.unwrap_or_else(|| f.api_key.clone()),
-                    content_type: r.content_type,
-                    auth_algo: r.auth_algo,
-                    body: r.body.map(Bytes::from).unwrap_or_default(),
+                    method: r.method.into_owned(),
+                    path: r.path.into_owned(),
+                    query: r.query.into_owned(),
+                    header_prefix: r.header_prefix.unwrap_or_else(|| f.header_prefix.clone()).into_owned(),
+                    api_key: r.api_key.unwrap_or_else(|| f.api_key.clone()).into_owned(),
+                    content_type: r.content_type.into_owned(),
+                    auth_algo: r.auth_algo.into_owned(),
+                    body: r.body.map(|b| Bytes::from(b.into_owned())).unwrap_or_default(),
                 };
                 let form = match r.form.as_deref() {
                     None => SigningForm::Standard,
@@ -360,9 +323,9 @@ pub fn from_toml(name: &str, path: &Path, text: &str) -> Result<Profile, ParseEr
                     })?,
                 };
                 requests.push(SavedRequest {
-                    name: r.name,
+                    name: r.name.into_owned(),
                     spec,
-                    body_file: r.body_file,
+                    body_file: r.body_file.map(Cow::into_owned),
                     form,
                 });
             }
@@ -374,12 +337,12 @@ pub fn from_toml(name: &str, path: &Path, text: &str) -> Result<Profile, ParseEr
                 p.set_header_prefix(&f.header_prefix);
                 p.set_api_key(&f.api_key);
             }
-            p.indexing_url = f.indexing_url;
-            p.analytics_url = f.analytics_url;
+            p.indexing_url = f.indexing_url.into_owned();
+            p.analytics_url = f.analytics_url.into_owned();
             p.rest_key = f.rest_key.into();
-            p.forward_indexing = f.forward_indexing;
-            p.forward_analytics = f.forward_analytics;
-            p.events = f.events;
+            p.forward_indexing = f.forward_indexing.map(Cow::into_owned);
+            p.forward_analytics = f.forward_analytics.map(Cow::into_owned);
+            p.events = f.events.map(Cow::into_owned);
             p
         }
         other => {

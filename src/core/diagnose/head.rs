@@ -225,11 +225,6 @@ fn form_of(text: &str) -> (SecondsFormat, bool) {
     (fmt, text.ends_with('Z') || text.ends_with('z'))
 }
 
-/// The order of the four header lines sorted by name, as a client that keeps its headers in a
-/// sorted map signs them: Content-Type, APIKEY, AUTH-ALGO, TIMESTAMP (`C` sorts before `X`, in
-/// either case).
-pub const NAME_SORTED_ORDER: [u8; 4] = [3, 1, 2, 0];
-
 /// A query without its `i`-th parameter (`&`-separated).
 pub fn without_param(query: &str, i: usize) -> String {
     query

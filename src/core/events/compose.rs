@@ -152,37 +152,6 @@ impl ListDraft {
         self.items.len() - 1
     }
 
-    /// Insert an item at `at` (clamped to the end); returns its position.
-    pub fn insert_item(&mut self, at: usize, item: ItemDraft) -> usize {
-        let at = at.min(self.items.len());
-        self.items.insert(at, item);
-        at
-    }
-
-    /// Remove the item at `at`; `None` when there is no such item.
-    pub fn remove_item(&mut self, at: usize) -> Option<ItemDraft> {
-        (at < self.items.len()).then(|| self.items.remove(at))
-    }
-
-    /// Move the item at `at` one place up; returns its new position (unchanged at the top or when
-    /// out of range).
-    pub fn move_up(&mut self, at: usize) -> usize {
-        if at == 0 || at >= self.items.len() {
-            return at;
-        }
-        self.items.swap(at - 1, at);
-        at - 1
-    }
-
-    /// Move the item at `at` one place down; returns its new position.
-    pub fn move_down(&mut self, at: usize) -> usize {
-        if at + 1 >= self.items.len() {
-            return at;
-        }
-        self.items.swap(at, at + 1);
-        at + 1
-    }
-
     /// Copy the item at `at` to just after it (the copy is not clicked); returns the copy's
     /// position, or `None` when there is no such item.
     pub fn duplicate(&mut self, at: usize) -> Option<usize> {
@@ -191,18 +160,53 @@ impl ListDraft {
         self.items.insert(at + 1, copy);
         Some(at + 1)
     }
-
-    /// Flip the clicked flag of the item at `at`; returns the new flag.
-    pub fn toggle_clicked(&mut self, at: usize) -> Option<bool> {
-        let item = self.items.get_mut(at)?;
-        item.clicked = !item.clicked;
-        Some(item.clicked)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The list edits the tests here and the property tests of `core::events` make (the
+    /// workbench edits its list beside the rows' extras: `tui::components::events::items`).
+    impl ListDraft {
+        /// Insert an item at `at` (clamped to the end); returns its position.
+        pub fn insert_item(&mut self, at: usize, item: ItemDraft) -> usize {
+            let at = at.min(self.items.len());
+            self.items.insert(at, item);
+            at
+        }
+
+        /// Remove the item at `at`; `None` when there is no such item.
+        pub fn remove_item(&mut self, at: usize) -> Option<ItemDraft> {
+            (at < self.items.len()).then(|| self.items.remove(at))
+        }
+
+        /// Move the item at `at` one place up; returns its new position (unchanged at the top
+        /// or when out of range).
+        pub fn move_up(&mut self, at: usize) -> usize {
+            if at == 0 || at >= self.items.len() {
+                return at;
+            }
+            self.items.swap(at - 1, at);
+            at - 1
+        }
+
+        /// Move the item at `at` one place down; returns its new position.
+        pub fn move_down(&mut self, at: usize) -> usize {
+            if at + 1 >= self.items.len() {
+                return at;
+            }
+            self.items.swap(at, at + 1);
+            at + 1
+        }
+
+        /// Flip the clicked flag of the item at `at`; returns the new flag.
+        pub fn toggle_clicked(&mut self, at: usize) -> Option<bool> {
+            let item = self.items.get_mut(at)?;
+            item.clicked = !item.clicked;
+            Some(item.clicked)
+        }
+    }
 
     fn item(g: &str, v: &str, clicked: bool) -> ItemDraft {
         ItemDraft {

@@ -108,8 +108,6 @@ struct RequestRaw<'a> {
     method: Cow<'a, str>,
     #[serde(borrow)]
     url: Cow<'a, str>,
-    #[serde(borrow, default, rename = "httpVersion")]
-    http_version: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     headers: Vec<NameValue<'a>>,
     #[serde(borrow, default, rename = "postData")]
@@ -122,8 +120,6 @@ struct RequestRaw<'a> {
 struct ResponseRaw<'a> {
     #[serde(default)]
     status: Option<f64>,
-    #[serde(borrow, default)]
-    headers: Vec<NameValue<'a>>,
     /// Kept as raw text: decoded only when asked for ([`EntryView::response_body`]).
     #[serde(borrow, default)]
     content: Option<&'a RawValue>,
@@ -133,14 +129,10 @@ struct ResponseRaw<'a> {
 struct EntryRaw<'a> {
     #[serde(borrow, default, rename = "startedDateTime")]
     started: Option<Cow<'a, str>>,
-    #[serde(default)]
-    time: Option<f64>,
     #[serde(borrow)]
     request: RequestRaw<'a>,
     #[serde(borrow, default)]
     response: Option<ResponseRaw<'a>>,
-    #[serde(borrow, default, rename = "serverIPAddress")]
-    server_ip: Option<Cow<'a, str>>,
 }
 
 /// One entry of a HAR, borrowed from its JSON text.
@@ -357,25 +349,12 @@ impl<'a> EntryView<'a> {
             .map(|t| t.with_timezone(&Utc))
     }
 
-    /// The entry's total time in milliseconds (`time`), when known.
-    pub fn time_ms(&self) -> Option<f64> {
-        self.raw.time.filter(|t| t.is_finite() && *t >= 0.0)
-    }
-
     pub fn method(&self) -> &str {
         &self.raw.request.method
     }
 
     pub fn url(&self) -> &str {
         &self.raw.request.url
-    }
-
-    pub fn http_version(&self) -> Option<&str> {
-        self.raw.request.http_version.as_deref()
-    }
-
-    pub fn server_ip(&self) -> Option<&str> {
-        self.raw.server_ip.as_deref()
     }
 
     /// The request headers in order, HTTP/2 pseudo-headers (`:authority`...) left out.
@@ -441,15 +420,6 @@ impl<'a> EntryView<'a> {
     pub fn response_status(&self) -> Option<u16> {
         let s = self.raw.response.as_ref()?.status?;
         (s.is_finite() && (100.0..1000.0).contains(&s)).then_some(s as u16)
-    }
-
-    pub fn response_headers(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.raw
-            .response
-            .iter()
-            .flat_map(|r| r.headers.iter())
-            .filter(|h| !h.name.starts_with(':'))
-            .map(|h| (h.name.as_ref(), h.value.as_ref()))
     }
 
     /// The response body, decoded now (text or base64); `None` when the capture has none.
