@@ -2,7 +2,7 @@
 //! function keys), in a table of its own so that every view can name them (a title that says
 //! "Alt-Y c" asks this table for the copy menu's key).
 
-use super::keymap::{Binding, KeySpec, Kind, Kinded, Table};
+use super::keymap::{bind, KeySpec, Kind, Kinded, Table};
 use super::layout::View;
 
 /// What the router does by key or by name, in every view.
@@ -33,101 +33,87 @@ impl Kinded for GlobalAction {
     }
 }
 
-const fn global(
-    action: GlobalAction,
-    keys: &'static [KeySpec],
-    name: &'static str,
-    help: &'static str,
-) -> Binding<GlobalAction> {
-    Binding {
-        action,
-        keys,
-        name,
-        help,
-    }
-}
-
 /// Keys that work in every view: the router, help and the palette read this table.
 pub const GLOBAL_KEYS: Table<GlobalAction> = Table::new("global", &[
-    global(
+    bind(
         GlobalAction::Help,
         &[KeySpec::f(1), KeySpec::alt('1')],
         "help",
         "this help (? too, when no text field has focus)",
     ),
-    global(
+    bind(
         GlobalAction::Palette,
         &[KeySpec::ctrl('k')],
         "command palette",
         "command palette: every action of this view, run by name",
     ),
-    global(
+    bind(
         GlobalAction::Messages,
         &[KeySpec::alt('m')],
         "message log",
         "message log: the last 100 status messages in full",
     ),
-    global(
+    bind(
         GlobalAction::CopyMenu,
         &[KeySpec::alt('y')],
         "copy…",
         "copy menu: what this view can copy, one letter each (Alt-Y s, Alt-Y c ...; Esc cancels)",
     ),
-    global(
+    bind(
         GlobalAction::CopyCode,
         &[KeySpec::alt('p')],
         "copy the request as code",
         "copy as code: a program that signs the request being edited (pick one of 8 languages)",
     ),
-    global(
+    bind(
         GlobalAction::Operations,
         &[KeySpec::alt('o')],
         "pick an indexing operation",
         "indexing operation presets: the SDK's method + path (batch, delete, attributes)",
     ),
-    global(
+    bind(
         GlobalAction::Quit,
         &[KeySpec::ctrl('c'), KeySpec::ctrl('q')],
         "quit",
         "quit (asks only when there are unsaved edits; q too, when no text field has focus; Ctrl-C copies a selection in the body instead)",
     ),
-    global(
+    bind(
         GlobalAction::Show(View::Request),
         &[KeySpec::f(2), KeySpec::alt('2')],
         "go to the Request view",
         "Request view",
     ),
-    global(
+    bind(
         GlobalAction::Show(View::Events),
         &[KeySpec::f(3), KeySpec::alt('3')],
         "go to the Events view",
         "Events view",
     ),
-    global(
+    bind(
         GlobalAction::Show(View::History),
         &[KeySpec::f(4), KeySpec::alt('4')],
         "go to the History view",
         "History view",
     ),
-    global(
+    bind(
         GlobalAction::Show(View::Profiles),
         &[KeySpec::f(5), KeySpec::alt('5')],
         "go to the Profiles view",
         "Profiles view",
     ),
-    global(
+    bind(
         GlobalAction::Show(View::Diagnose),
         &[KeySpec::f(6), KeySpec::alt('6')],
         "go to the Diagnose view",
         "Diagnose view",
     ),
-    global(
+    bind(
         GlobalAction::Show(View::Traffic),
         &[KeySpec::f(7), KeySpec::alt('7')],
         "go to the Traffic view",
         "Traffic view: the requests reaching the local server, live",
     ),
-    global(
+    bind(
         GlobalAction::Show(View::Lesson),
         &[KeySpec::f(8), KeySpec::alt('8')],
         "go to the Lesson view",
@@ -138,7 +124,7 @@ pub const GLOBAL_KEYS: Table<GlobalAction> = Table::new("global", &[
 /// What the copy menu (Alt-Y, then one letter) offers in every view, after the view's own.
 pub const GLOBAL_COPY_KEYS: Table<GlobalAction> = Table::new(
     "global.copy",
-    &[global(
+    &[bind(
         GlobalAction::CopyCode,
         &[KeySpec::char('p')],
         "copy the request as a program",

@@ -18,3 +18,21 @@ pub mod search;
 pub mod text;
 
 pub use line_input::{Edit, LineInput};
+
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Borders};
+
+use crate::tui::theme::Theme;
+
+/// A pane's box: all borders, the focused one marked, `title` at its top.
+pub fn pane<'a>(title: impl Into<Line<'a>>, focused: bool, theme: &Theme) -> Block<'a> {
+    let border = if focused {
+        theme.focus_border()
+    } else {
+        theme.border()
+    };
+    Block::new()
+        .borders(Borders::ALL)
+        .border_style(border)
+        .title(title)
+}

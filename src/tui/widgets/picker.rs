@@ -16,11 +16,12 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Constraint, Margin, Position, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row};
+use ratatui::widgets::{Block, Cell, Clear, Paragraph, Row};
 use ratatui::Frame;
 
 use super::list::{self, ListState, ListView, Outcome};
 use super::prompt::centered;
+use super::text::fit_title;
 use crate::tui::theme::Theme;
 
 /// What a key or a click did to a picker.
@@ -210,17 +211,12 @@ impl Picker {
                 format!(" Enter / {digits} {} · / filter · Esc close ", text.pick),
             )
         };
-        Block::default()
-            .borders(Borders::ALL)
-            .border_style(theme.focus_border())
-            .title(crate::tui::widgets::text::fit_title(
-                Span::styled(title, theme.title()),
-                w,
-            ))
-            .title_bottom(crate::tui::widgets::text::fit_title(
-                Span::styled(hint, theme.dim()),
-                w,
-            ))
+        super::pane(
+            fit_title(Span::styled(title, theme.title()), w),
+            true,
+            theme,
+        )
+        .title_bottom(fit_title(Span::styled(hint, theme.dim()), w))
     }
 
     /// A click or the wheel on a screen of `area` (a click outside the box does nothing).

@@ -2,10 +2,11 @@
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui::widgets::{Clear, Paragraph};
 use ratatui::Frame;
 
 use super::line_input::LineInput;
+use super::text::fit_title;
 use crate::tui::theme::Theme;
 
 /// What a prompt shows around its input.
@@ -48,13 +49,11 @@ pub fn draw(
 ) {
     let rect = prompt_area(area, text);
     frame.render_widget(Clear, rect);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.focus_border())
-        .title(crate::tui::widgets::text::fit_title(
-            Span::styled(text.title, theme.title()),
-            rect.width,
-        ));
+    let block = super::pane(
+        fit_title(Span::styled(text.title, theme.title()), rect.width),
+        true,
+        theme,
+    );
     let inner = block.inner(rect);
     let lines = vec![
         Line::from(format!("{}{}", text.lead, input.text())),
@@ -84,18 +83,13 @@ pub struct TextBox<'a> {
 pub fn text_box(frame: &mut Frame, area: Rect, b: TextBox<'_>, theme: &Theme) {
     let rect = centered(area, b.width, b.height);
     frame.render_widget(Clear, rect);
-    let mut block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.focus_border())
-        .title(crate::tui::widgets::text::fit_title(
-            Span::styled(b.title, theme.title()),
-            rect.width,
-        ));
+    let mut block = super::pane(
+        fit_title(Span::styled(b.title, theme.title()), rect.width),
+        true,
+        theme,
+    );
     if let Some(hint) = b.hint {
-        block = block.title_bottom(crate::tui::widgets::text::fit_title(
-            Span::styled(hint, theme.dim()),
-            rect.width,
-        ));
+        block = block.title_bottom(fit_title(Span::styled(hint, theme.dim()), rect.width));
     }
     frame.render_widget(
         Paragraph::new(b.lines).block(block).scroll((b.scroll, 0)),

@@ -1,5 +1,6 @@
 //! Text helpers shared by every view: cutting and wrapping to a width, JSON highlighting.
 
+use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
@@ -189,6 +190,20 @@ pub fn wrap_spans(spans: &[Span<'_>], width: u16) -> Vec<Line<'static>> {
             Line::from(out)
         })
         .collect()
+}
+
+/// How many rows `lines` take wrapped as [`wrap_spans`] wraps them to `width` columns.
+pub fn wrapped_rows(lines: &[Line], width: u16) -> usize {
+    lines
+        .iter()
+        .map(|l| wrap_spans(&l.spans, width).len())
+        .sum()
+}
+
+/// How far `rows` rows scroll in the bordered box `pane`: until the last is on its bottom row.
+pub fn max_scroll(rows: usize, pane: Rect) -> u16 {
+    let inner = usize::from(pane.height.saturating_sub(2));
+    rows.saturating_sub(inner).min(usize::from(u16::MAX)) as u16
 }
 
 /// Plain text wrapped as [`wrap_spans`] does (at spaces; long words between characters).

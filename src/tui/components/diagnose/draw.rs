@@ -2,13 +2,14 @@
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 
 use super::keys::{Action, KEYS};
 use super::state::{DiagKey, DiagnoseState};
 use crate::tui::theme::Theme;
-use crate::tui::widgets::text::wrap_spans;
+use crate::tui::widgets::pane;
+use crate::tui::widgets::text::{fit_title, max_scroll, wrap_spans};
 
 /// Where the parts of the diagnose view are in its `area` (shared by the view and by mouse hit
 /// testing in the update).
@@ -50,18 +51,9 @@ fn draw_capture(
         DiagKey::Profile => format!("profile key [{key_source}]"),
         DiagKey::Demo => "demo key".to_string(),
     };
-    let b = Block::default()
-        .borders(Borders::ALL)
-        .border_style(if d.normal_mode {
-            theme.border()
-        } else {
-            theme.focus_border()
-        })
-        .title(crate::tui::widgets::text::fit_title(
-            Span::styled(capture_title(d, input_area.width), theme.title()),
-            input_area.width,
-        ))
-        .title_bottom(Line::from(Span::styled(
+    let title = Span::styled(capture_title(d, input_area.width), theme.title());
+    let b = pane(fit_title(title, input_area.width), !d.normal_mode, theme).title_bottom(
+        Line::from(Span::styled(
             // The keys that fit (F1 lists them all); the key in use always.
             format!(
                 " {} ",
@@ -89,7 +81,8 @@ fn draw_capture(
                 )
             ),
             theme.dim(),
-        )));
+        )),
+    );
     let inner = b.inner(input_area);
     frame.render_widget(b, input_area);
     let shown = d.shown().textarea();
@@ -147,18 +140,8 @@ fn draw_report(frame: &mut Frame, report_area: Rect, d: &DiagnoseState, theme: &
     } else {
         d.report.iter().map(|l| Line::from(l.clone())).collect()
     };
-    let rb = Block::default()
-        .borders(Borders::ALL)
-        .border_style(if d.normal_mode {
-            theme.focus_border()
-        } else {
-            theme.border()
-        })
-        .title(crate::tui::widgets::text::fit_title(
-            verdict,
-            report_area.width,
-        ))
-        .title_bottom(crate::tui::widgets::text::fit_title(
+    let rb =
+        pane(fit_title(verdict, report_area.width), d.normal_mode, theme).title_bottom(fit_title(
             Span::styled(
                 if d.normal_mode {
                     " ↑↓ PgUp PgDn scroll · i / Enter: type "
@@ -198,11 +181,9 @@ pub(super) fn placeholder(client_text: bool) -> String {
 /// row is the box's bottom row.
 pub(super) fn report_max_scroll(d: &DiagnoseState, report: Rect) -> u16 {
     let inner_w = report.width.saturating_sub(2);
-    let rows: usize = d
+    let rows = d
         .report
         .iter()
-        .map(|line| wrap_spans(&[Span::raw(line)], inner_w).len())
-        .sum();
-    let shown = usize::from(report.height.saturating_sub(2));
-    rows.saturating_sub(shown).min(u16::MAX as usize) as u16
+        .map(|line| wrap_spans(&[Span::raw(line)], inner_w).len());
+    max_scroll(rows.sum(), report)
 }

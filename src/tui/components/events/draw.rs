@@ -13,7 +13,7 @@ use super::state::{completions, focused_style, EventsState, Field, Focus, Mode, 
 use crate::core::events::{Level, Problem};
 use crate::core::visible::counted;
 use crate::tui::theme::Theme;
-use crate::tui::widgets::text::wrap_words as wrap_text;
+use crate::tui::widgets::text::{max_scroll, wrap_spans, wrap_words as wrap_text, wrapped_rows};
 
 /// The layout of the events view in `area`.
 pub fn layout(area: Rect, state: &EventsState) -> EventsLayout {
@@ -21,7 +21,7 @@ pub fn layout(area: Rect, state: &EventsState) -> EventsLayout {
     // three rows (a quarter of a small screen); without either there is none (the view's
     // messages are in the workbench's status line, its keys in the workbench's footer).
     let footer_h = if !footer_spans(state).is_empty() {
-        let rows = wrap_words(&footer_spans(state), area.width).len() as u16;
+        let rows = wrap_spans(&footer_spans(state), area.width).len() as u16;
         rows.min(3).min(area.height / 4).max(1)
     } else {
         0
@@ -106,7 +106,7 @@ fn layout_right_column(l: &mut EventsLayout, right: Rect, state: &EventsState) {
     let most = (right.height.saturating_sub(resp_h) * 45 / 100).max(3);
     let mut want = 2u16;
     for p in &state.problems {
-        want += wrap_words(&problem_spans(&MEASURE, p), right.width.saturating_sub(2)).len() as u16;
+        want += wrap_spans(&problem_spans(&MEASURE, p), right.width.saturating_sub(2)).len() as u16;
         if want >= most {
             break;
         }
@@ -199,7 +199,7 @@ fn layout_problems(l: &mut EventsLayout, state: &EventsState) {
         return;
     }
     let rows_of = |i: usize| {
-        wrap_words(&problem_spans(&MEASURE, &state.problems[i]), inner.width).len() as u16
+        wrap_spans(&problem_spans(&MEASURE, &state.problems[i]), inner.width).len() as u16
     };
     let sel = state.problem_sel.min(state.problems.len() - 1);
     let top = state.problems_top.min(sel);
@@ -272,7 +272,7 @@ pub fn draw_with_cursor(
     // hint row, read from the key tables).
     let spans = footer_spans(state);
     let footer_text = if footer.height > 1 {
-        Paragraph::new(wrap_words(&spans, footer.width))
+        Paragraph::new(wrap_spans(&spans, footer.width))
     } else {
         Paragraph::new(Line::from(spans))
     };
@@ -595,61 +595,6 @@ fn suggestion_line(cands: &[String], current: Option<usize>, width: u16) -> Line
     Line::from(spans)
 }
 
-/// Wrap styled text at spaces into rows of `width` columns; a word longer than a row is cut
-/// into row-long pieces. Nothing is dropped: every character of `spans` is in the rows.
-pub(super) fn wrap_words(spans: &[Span<'_>], width: u16) -> Vec<Line<'static>> {
-    let width = usize::from(width.max(1));
-    // Words with the spaces after them, each piece keeping its span's style.
-    let mut words: Vec<Vec<(String, Style)>> = vec![Vec::new()];
-    for span in spans {
-        for (i, part) in span.content.split(' ').enumerate() {
-            if i > 0 {
-                if let Some(w) = words.last_mut() {
-                    w.push((" ".into(), span.style));
-                }
-                words.push(Vec::new());
-            }
-            if !part.is_empty() {
-                if let Some(w) = words.last_mut() {
-                    w.push((part.to_string(), span.style));
-                }
-            }
-        }
-    }
-    let len = |w: &[(String, Style)]| w.iter().map(|(t, _)| t.chars().count()).sum::<usize>();
-    let mut rows: Vec<Line<'static>> = Vec::new();
-    let mut row: Vec<Span<'static>> = Vec::new();
-    let mut used = 0;
-    for word in words {
-        let trailing = word.last().is_some_and(|(t, _)| t == " ");
-        let visible = len(&word) - usize::from(trailing);
-        if used > 0 && used + visible > width {
-            rows.push(Line::from(std::mem::take(&mut row)));
-            used = 0;
-        }
-        for (text, style) in word {
-            for c in text.chars() {
-                if used == width {
-                    if c == ' ' {
-                        continue; // a space at a row's end is the wrap itself
-                    }
-                    rows.push(Line::from(std::mem::take(&mut row)));
-                    used = 0;
-                }
-                match row.last_mut() {
-                    Some(last) if last.style == style => last.content.to_mut().push(c),
-                    _ => row.push(Span::styled(c.to_string(), style)),
-                }
-                used += 1;
-            }
-        }
-    }
-    if !row.is_empty() || rows.is_empty() {
-        rows.push(Line::from(row));
-    }
-    rows
-}
-
 /// The theme the layout measures problems with: only their widths count there.
 const MEASURE: Theme = Theme { no_color: true };
 
@@ -707,7 +652,7 @@ fn draw_problems(frame: &mut Frame, l: &EventsLayout, state: &EventsState, theme
     // Only the problems on screen are built, in the rows the layout gave them.
     for (i, rect) in &l.problem_rows {
         let spans = problem_spans(theme, &state.problems[*i]);
-        let mut rows = wrap_words(&spans, rect.width);
+        let mut rows = wrap_spans(&spans, rect.width);
         if focused && *i == state.problem_sel {
             rows = rows
                 .into_iter()
@@ -786,13 +731,7 @@ fn response_lines(state: &EventsState, theme: &Theme) -> (String, Vec<Line<'stat
 /// the pane's bottom row.
 pub(super) fn response_max_scroll(state: &EventsState, area: Rect) -> u16 {
     let (_, lines) = response_lines(state, &MEASURE);
-    let width = area.width.saturating_sub(2);
-    let rows: usize = lines
-        .iter()
-        .map(|l| crate::tui::widgets::text::wrap_spans(&l.spans, width).len())
-        .sum();
-    rows.saturating_sub(usize::from(area.height.saturating_sub(2)))
-        .min(usize::from(u16::MAX)) as u16
+    max_scroll(wrapped_rows(&lines, area.width.saturating_sub(2)), area)
 }
 
 fn draw_response_or_stored(frame: &mut Frame, area: Rect, state: &EventsState, theme: &Theme) {

@@ -13,7 +13,7 @@ use crate::core::LineLabel;
 use crate::learn::exercise::{short_label, API_KEY, REST_KEY};
 use crate::learn::lesson::{changed_lines, STEPS};
 use crate::tui::theme::Theme;
-use crate::tui::widgets::text::{clip_marked, wrap_spans};
+use crate::tui::widgets::text::{clip_marked, max_scroll, wrapped_rows};
 
 /// Draw the view in `area` (the main area of the frame).
 pub fn draw(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {
@@ -36,10 +36,7 @@ fn block<'a>(title: String, width: u16, theme: &Theme) -> Block<'a> {
 
 /// Rows `text` takes wrapped at `width`.
 fn rows(lines: &[Line], width: u16) -> u16 {
-    lines
-        .iter()
-        .map(|l| wrap_spans(&l.spans, width).len().max(1) as u16)
-        .sum()
+    wrapped_rows(lines, width).min(usize::from(u16::MAX)) as u16
 }
 
 /// How to do step `step` in the workbench, naming the keys the keymap has (the request view's
@@ -140,9 +137,10 @@ pub(super) fn text_pane(area: Rect, s: &LessonState) -> Option<Rect> {
 
 /// How far the signing text in `pane` scrolls: its last row on the pane's last row.
 pub(super) fn text_max_scroll(s: &LessonState, pane: Rect) -> u16 {
-    let rows = text_rows(s, pane.width.saturating_sub(2), &MEASURE).len();
-    rows.saturating_sub(usize::from(pane.height.saturating_sub(2)))
-        .min(usize::from(u16::MAX)) as u16
+    max_scroll(
+        text_rows(s, pane.width.saturating_sub(2), &MEASURE).len(),
+        pane,
+    )
 }
 
 /// Styles do not change how text wraps: measuring uses this theme.
@@ -356,18 +354,18 @@ pub(super) fn exercise_panes(area: Rect, ex: &ExerciseState) -> [Rect; 2] {
 
 /// How far the rows of `lines` wrapped in `pane` (with its border) scroll: the last row on the
 /// pane's last row.
-fn max_scroll(lines: &[Line], pane: Rect) -> u16 {
-    rows(lines, pane.width.saturating_sub(2)).saturating_sub(pane.height.saturating_sub(2))
+fn lines_max_scroll(lines: &[Line], pane: Rect) -> u16 {
+    max_scroll(wrapped_rows(lines, pane.width.saturating_sub(2)), pane)
 }
 
 /// How far what the server received scrolls in its pane.
 pub(super) fn server_max_scroll(ex: &ExerciseState, pane: Rect) -> u16 {
-    max_scroll(&server_lines(ex), pane)
+    lines_max_scroll(&server_lines(ex), pane)
 }
 
 /// How far the pane under it (the diagnosis, once answered) scrolls.
 pub(super) fn bottom_max_scroll(ex: &ExerciseState, pane: Rect) -> u16 {
-    max_scroll(&bottom_lines(ex, &MEASURE), pane)
+    lines_max_scroll(&bottom_lines(ex, &MEASURE), pane)
 }
 
 fn bottom_lines(ex: &ExerciseState, theme: &Theme) -> Vec<Line<'static>> {

@@ -10,7 +10,7 @@ use super::state::*;
 use crate::store::KeySource;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::list::{self, ListView, Window};
-use crate::tui::widgets::text::wrap_spans;
+use crate::tui::widgets::text::{max_scroll, wrap_spans};
 
 /// Where the parts of the manager are (shared by [`draw`] and mouse hit testing).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -264,10 +264,7 @@ const MEASURE: Theme = Theme { no_color: true };
 
 /// How far the detail pane in `pane` scrolls: its last row on the pane's last row.
 pub(super) fn detail_max_scroll(state: &ProfilesState, pane: Rect) -> u16 {
-    let h = Block::new().borders(Borders::ALL).inner(pane).height;
-    let rows = detail_rows(state, pane, &MEASURE).len();
-    rows.saturating_sub(usize::from(h))
-        .min(usize::from(u16::MAX)) as u16
+    max_scroll(detail_rows(state, pane, &MEASURE).len(), pane)
 }
 
 /// Draw the profile manager into `area`.

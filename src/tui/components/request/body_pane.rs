@@ -8,7 +8,6 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
 
-use super::labels::block;
 use super::message::RequestEffect;
 use super::sign::resign;
 use super::state::{Field, RequestState};
@@ -16,6 +15,7 @@ use crate::core::indexing_body::{shown_path, BodyProblem};
 use crate::core::json::pointer_offset;
 use crate::core::visible::line_col;
 use crate::tui::theme::Theme;
+use crate::tui::widgets::pane;
 use crate::tui::widgets::text::fit_title;
 
 /// A key for the body's editor: the clipboard's keys on the selection first.
@@ -82,7 +82,7 @@ pub(super) fn draw_body(
             theme.dim(),
         ));
     }
-    let b = block(fit_title(Line::from(title), area.width), focused, theme)
+    let b = pane(fit_title(Line::from(title), area.width), focused, theme)
         .title_bottom(fit_title(bottom, area.width));
     let inner = b.inner(area);
     frame.render_widget(b, area);

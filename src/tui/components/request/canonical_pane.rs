@@ -9,13 +9,14 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 use ratatui::Frame;
 
-use super::labels::{block, compact_label, form_title, visible_spans};
+use super::labels::{compact_label, form_title, visible_spans};
 use super::state::{signed_view, Field, RequestState};
 use crate::core::visible::escape_visible;
 use crate::core::{LineLabel, SigningForm};
 use crate::tui::model::SignedView;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::body_editor::floor_char;
+use crate::tui::widgets::pane;
 use crate::tui::widgets::text::{clip, fit_title, text_width, wrap_visible, wrap_words};
 
 /// Body lines longer than this are shown cut (with the count of hidden bytes): drawing never
@@ -181,7 +182,7 @@ fn canonical_block<'a>(
             bottom = Line::from(Span::styled(legend, theme.warn()));
         }
     }
-    block(fit_title(Line::from(title), area.width), false, theme)
+    pane(fit_title(Line::from(title), area.width), false, theme)
         .title_bottom(fit_title(bottom, area.width))
 }
 

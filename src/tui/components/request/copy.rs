@@ -149,10 +149,7 @@ pub(super) fn copy_suite_entry(req: &mut RequestState) -> Vec<RequestEffect> {
 /// timestamp and so the signature may have moved on since).
 fn answers(r: &ResponseView, s: &SignedView) -> bool {
     let spec = s.spec();
-    let target = match spec.query.as_str() {
-        "" => spec.path.clone(),
-        q => format!("{}?{q}", spec.path),
-    };
+    let target = crate::core::http_text::target(&spec.path, &spec.query);
     r.sent.as_ref().is_some_and(|sent| {
         sent.method == spec.method && sent.body == spec.body && sent.url.ends_with(&target)
     })

@@ -9,12 +9,13 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use super::keys::{Action, KEYS};
-use super::labels::{block, form_title, visible_spans};
+use super::labels::{form_title, visible_spans};
 use super::layout::RequestLayout;
 use super::state::{signed_view, Detail, RequestState};
 use crate::core::visible::escape_visible;
 use crate::core::SigningForm;
 use crate::tui::theme::Theme;
+use crate::tui::widgets::pane;
 use crate::tui::widgets::text::{fit_title, styled_line, wrap_chars, wrap_spans, wrap_words};
 
 pub(super) fn draw_detail(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme) {
@@ -41,7 +42,7 @@ pub(super) fn draw_detail(frame: &mut Frame, area: Rect, req: &RequestState, the
             theme.dim(),
         ));
     }
-    let b = block(fit_title(Line::from(title), area.width), false, theme);
+    let b = pane(fit_title(Line::from(title), area.width), false, theme);
     let inner = b.inner(area);
     frame.render_widget(b, area);
     if inner.height == 0 {

@@ -8,13 +8,13 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-use super::labels::block;
 use super::layout::RequestLayout;
 use super::message::RequestEffect;
 use super::sign::resign;
 use super::state::{Field, RequestState, METHODS, TYPED_KEY};
 use crate::core::visible::escape_visible;
 use crate::tui::theme::Theme;
+use crate::tui::widgets::pane;
 use crate::tui::widgets::text::{clip_marked, fit_title};
 use crate::tui::widgets::Edit;
 
@@ -139,7 +139,7 @@ fn draw_fields_block(frame: &mut Frame, l: &RequestLayout, req: &RequestState, t
         }
     }
     let w = l.fields_block.width;
-    let b = block(
+    let b = pane(
         fit_title(Line::from(title), w),
         req.focus != Field::Body && editing,
         theme,

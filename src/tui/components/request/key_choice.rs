@@ -8,7 +8,7 @@
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
 use super::message::RequestEffect;
@@ -19,6 +19,7 @@ use crate::core::Secret;
 use crate::store::KeySource;
 use crate::tui::effect::ProfileSave;
 use crate::tui::theme::Theme;
+use crate::tui::widgets::pane;
 use crate::tui::widgets::prompt::centered;
 
 /// The save of the profile under `name` (`as_new`: a new file, Alt-S); `typed_key`: the typed
@@ -165,10 +166,11 @@ pub fn draw(frame: &mut Frame, screen: Rect, req: &RequestState, theme: &Theme) 
         .sum();
     let rect = centered(screen, width, rows as u16 + 2);
     frame.render_widget(Clear, rect);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.focus_border())
-        .title(Span::styled(" Save the typed REST key? ", theme.title()));
+    let block = pane(
+        Span::styled(" Save the typed REST key? ", theme.title()),
+        true,
+        theme,
+    );
     let text: Vec<Line> = lines.into_iter().map(Line::from).collect();
     frame.render_widget(
         Paragraph::new(text).block(block).wrap(Wrap { trim: false }),

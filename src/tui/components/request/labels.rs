@@ -1,25 +1,11 @@
-//! The request view's small helpers, shared by its panes: the box every pane is drawn in, the
-//! canonical panel's short labels and form names, and escaped text as spans with its markers
-//! styled.
+//! The request view's small helpers, shared by its panes: the canonical panel's short labels and
+//! form names, and escaped text as spans with its markers styled.
 
 use ratatui::style::Style;
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders};
+use ratatui::text::Span;
 
 use crate::core::{LineLabel, SigningForm};
 use crate::tui::theme::Theme;
-
-/// A pane's box: all borders, the focused one marked, `title` at its top.
-pub(super) fn block<'a>(title: impl Into<Line<'a>>, focused: bool, theme: &Theme) -> Block<'a> {
-    Block::default()
-        .borders(Borders::ALL)
-        .border_style(if focused {
-            theme.focus_border()
-        } else {
-            theme.border()
-        })
-        .title(title)
-}
 
 /// A short label for narrow screens.
 pub(super) fn compact_label(l: LineLabel) -> &'static str {

@@ -13,6 +13,7 @@ use super::state::{Feed, Tone, TrafficState};
 use crate::tui::global_keys::copy_key;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::list::{self, ListView, Window};
+use crate::tui::widgets::pane;
 use crate::tui::widgets::text::{clip_marked, fit_parts, wrap_chars, wrap_words};
 
 /// Where the parts of the traffic view are (shared by [`draw`] and mouse hit testing).
@@ -122,13 +123,8 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &TrafficState, theme: &Theme) 
     );
     // The title gives way to the marker and is cut with `…` when the box is narrow.
     let room = usize::from(l.list.width.saturating_sub(2)).saturating_sub(marker.width());
-    let block = Block::new()
-        .borders(Borders::ALL)
-        .border_style(theme.focus_border())
-        .title(Span::styled(
-            clip_marked(&list_title(state), room),
-            theme.title(),
-        ))
+    let title = Span::styled(clip_marked(&list_title(state), room), theme.title());
+    let block = pane(title, true, theme)
         .title(marker)
         .title_bottom(Line::from(Span::styled(
             clip_marked(
