@@ -18,9 +18,8 @@ use crate::engine::capture::JudgeKeys;
 
 use super::keys::{account_key_source, profile_keys, resolve};
 use crate::core::traffic::{body_problem_line, request_line, RequestSeen};
-use crate::engine::capture::{
-    is_rejected, judge_file, CaptureOptions, Item, NotJudged, Outcome, Skip,
-};
+use crate::core::visible::counted;
+use crate::engine::capture::{is_rejected, judge_file, CaptureOptions, Item, NotJudged, Outcome};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum CheckOutput {
@@ -252,13 +251,8 @@ fn case_of(file: &str, item: &Item) -> Option<Case> {
                 passed: !rejected,
             });
             if rejected {
-                // The server's message usually carries the diagnosis's conclusion already.
-                let message = seen.message.as_deref().unwrap_or("");
-                let conclusion = seen
-                    .conclusion
-                    .clone()
-                    .filter(|c| !message.contains(c.as_str()));
-                case.diagnosis = conclusion
+                case.diagnosis = new_conclusion(seen)
+                    .cloned()
                     .or_else(|| {
                         let problems = seen.batch.as_ref()?.problems.iter().map(problem_text);
                         Some(problems.collect::<Vec<_>>().join("; ")).filter(|p| !p.is_empty())
@@ -300,18 +294,14 @@ fn exit_code(o: &Outcome, unverified: usize) -> u8 {
 }
 
 fn captured_text(c: &Option<crate::engine::capture::Captured>) -> String {
-    match c {
-        None => String::new(),
-        Some(c) => {
-            let mut s = format!("  [captured: {}", c.status);
-            if let Some(code) = &c.code {
-                s.push(' ');
-                s.push_str(code);
-            }
-            s.push(']');
-            s
-        }
-    }
+    let Some(c) = c else {
+        return String::new();
+    };
+    let code = c
+        .code
+        .as_ref()
+        .map_or(String::new(), |code| format!(" {code}"));
+    format!("  [captured: {}{code}]", c.status)
 }
 
 /// The line of one request: `#3 11:24:54 PUT /v2/batch 401 SIGNATURE_MISMATCH ...` as `watch`
@@ -350,61 +340,57 @@ fn item_problems(item: &Item) -> Vec<String> {
             entry, seen, notes, ..
         } => {
             let what = format!("#{entry} {}", request_line_short(seen));
-            for n in notes {
-                out.push(format!("{what}: note: {n}"));
+            out.extend(notes.iter().map(|n| format!("{what}: note: {n}")));
+            let rejected = is_rejected(seen);
+            if !rejected {
+                out.extend(
+                    seen.warnings
+                        .iter()
+                        .map(|w| format!("{what}: warning: {w}")),
+                );
             }
-            if !is_rejected(seen) {
-                for w in &seen.warnings {
-                    out.push(format!("{what}: warning: {w}"));
-                }
-                if let Some(b) = &seen.batch {
-                    for p in &b.problems {
-                        out.push(format!("{what}: {}", problem_text(p)));
-                    }
-                }
-                out.extend(body_problem_lines(&what, seen));
-                return out;
-            }
-            let code = seen.code.as_deref().unwrap_or("rejected");
-            match &seen.batch {
-                Some(b) => {
-                    for p in &b.problems {
-                        out.push(format!("{what}: {}", problem_text(p)));
-                    }
+            if let Some(b) = &seen.batch {
+                out.extend(
+                    b.problems
+                        .iter()
+                        .map(|p| format!("{what}: {}", problem_text(p))),
+                );
+                if rejected {
                     if b.problems_omitted > 0 {
-                        out.push(format!(
-                            "{what}: {} more problems not listed",
-                            b.problems_omitted
-                        ));
+                        let more = b.problems_omitted;
+                        out.push(format!("{what}: {more} more problems not listed"));
                     }
+                    return out;
                 }
-                None => {
-                    let message = seen.message.as_deref().unwrap_or("");
-                    if message.is_empty() {
-                        out.push(format!(
-                            "{what}: {code}: answered {} with no message",
-                            seen.status
-                        ));
-                    } else {
-                        out.push(format!("{what}: {code}: {message}"));
-                    }
-                    // The server's message usually carries the diagnosis's conclusion already.
-                    if let Some(c) = seen
-                        .conclusion
-                        .as_ref()
-                        .filter(|c| !message.contains(c.as_str()))
-                    {
-                        out.push(format!("{what}: diagnosis: {c}"));
-                    }
-                    if let Some(e) = &seen.expected {
-                        out.push(format!("{what}: expected signing text: {e}"));
-                    }
-                    out.extend(body_problem_lines(&what, seen));
+            } else if rejected {
+                let code = seen.code.as_deref().unwrap_or("rejected");
+                let message = seen.message.as_deref().unwrap_or("");
+                if message.is_empty() {
+                    let status = seen.status;
+                    out.push(format!("{what}: {code}: answered {status} with no message"));
+                } else {
+                    out.push(format!("{what}: {code}: {message}"));
+                }
+                if let Some(c) = new_conclusion(seen) {
+                    out.push(format!("{what}: diagnosis: {c}"));
+                }
+                if let Some(e) = &seen.expected {
+                    out.push(format!("{what}: expected signing text: {e}"));
                 }
             }
+            out.extend(body_problem_lines(&what, seen));
         }
     }
     out
+}
+
+/// The diagnosis's conclusion when the server's message does not carry it already (it usually
+/// does).
+fn new_conclusion(seen: &RequestSeen) -> Option<&String> {
+    let message = seen.message.as_deref().unwrap_or("");
+    seen.conclusion
+        .as_ref()
+        .filter(|c| !message.contains(c.as_str()))
 }
 
 /// The problems of an indexing body (`docs/indexing-bodies.md`), one line each, and how many
@@ -437,13 +423,8 @@ fn problem_text(p: &serde_json::Value) -> String {
 fn summary_line(o: &Outcome, unverified: usize) -> String {
     let t = &o.totals;
     let mut s = format!(
-        "{} {}: {} judged ({} accepted, {} rejected",
-        t.requests,
-        if t.requests == 1 {
-            "request"
-        } else {
-            "requests"
-        },
+        "{}: {} judged ({} accepted, {} rejected",
+        counted(t.requests, "request"),
         t.judged,
         t.judged - t.rejected,
         t.rejected - unverified
@@ -499,8 +480,7 @@ fn json_record(item: &Item) -> serde_json::Value {
             method,
             url,
             why,
-        } => json!({"type": "skipped", "entry": entry, "method": method, "url": url,
-                    "why": match why { Skip::OtherHost => "other_host", Skip::OtherPath => "other_path" }}),
+        } => json!({"type": "skipped", "entry": entry, "method": method, "url": url, "why": why}),
         Item::Bad { entry, why } => json!({"type": "unreadable", "entry": entry, "why": why}),
         Item::NotJudged {
             entry,

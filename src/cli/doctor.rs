@@ -73,16 +73,13 @@ pub fn run(args: DoctorArgs) -> anyhow::Result<u8> {
     for line in &report.lines {
         println!("{line}");
     }
-    match report.problems {
-        0 => {
-            println!("no problems found");
-            Ok(0)
-        }
-        n => {
-            println!("{n} problem{} found", if n == 1 { "" } else { "s" });
-            Ok(1)
-        }
+    if report.problems == 0 {
+        println!("no problems found");
+        return Ok(0);
     }
+    let problems = crate::core::visible::counted(report.problems, "problem");
+    println!("{problems} found");
+    Ok(1)
 }
 
 /// The config and data directories and what is in them: private to the user (0700/0600).

@@ -157,17 +157,10 @@ fn read_body_file(f: &std::path::Path) -> anyhow::Result<Bytes> {
         return Ok(Bytes::from(buf));
     }
     let bytes = std::fs::read(f).map_err(|e| {
-        anyhow!(
-            "cannot read the body file {}: {}",
-            f.display(),
-            io_phrase(&e)
-        )
+        let reason = crate::store::io_reason(&e);
+        anyhow!("cannot read the body file {}: {reason}", f.display())
     })?;
     Ok(Bytes::from(bytes))
-}
-
-fn io_phrase(e: &std::io::Error) -> String {
-    crate::store::io_reason(e)
 }
 
 fn finish(exchange: Exchange, output: Output) -> anyhow::Result<u8> {

@@ -421,19 +421,13 @@ where
         if self.failed {
             return Poll::Ready(None);
         }
-        match self.inner.poll_next_unpin(cx) {
-            Poll::Ready(Some(Ok(chunk))) => {
-                if self.admit(&chunk) {
-                    Poll::Ready(Some(Ok(chunk)))
-                } else {
-                    self.failed = true;
-                    Poll::Ready(Some(Err(ReadError::TooLong)))
-                }
+        Poll::Ready(match std::task::ready!(self.inner.poll_next_unpin(cx)) {
+            Some(Ok(chunk)) if !self.admit(&chunk) => {
+                self.failed = true;
+                Some(Err(ReadError::TooLong))
             }
-            Poll::Ready(Some(Err(e))) => Poll::Ready(Some(Err(e.into()))),
-            Poll::Ready(None) => Poll::Ready(None),
-            Poll::Pending => Poll::Pending,
-        }
+            other => other.map(|r| r.map_err(ReadError::from)),
+        })
     }
 }
 

@@ -25,8 +25,9 @@ pub const DEFAULT_PATH: &str = "/v2/batch";
 pub const DEFAULT_BODY: &str = "[]";
 
 /// Everything that is signed except the timestamp, owned. Values are kept exactly as given
-/// (`docs/signing.md` rules S4-S8).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// (`docs/signing.md` rules S4-S8). Serialized without its body (a history entry keeps the
+/// body it sent beside the spec, capped).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RequestSpec {
     pub method: String,
     pub path: String,
@@ -38,6 +39,7 @@ pub struct RequestSpec {
     pub content_type: String,
     pub auth_algo: String,
     /// The exact bytes sent; shared, never copied, by clones of the spec.
+    #[serde(skip)]
     pub body: Bytes,
 }
 

@@ -6,6 +6,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::core::visible::counted;
+
 /// The stream's own path, left out of the stream.
 pub const STREAM_PATH: &str = "/_inspect/stream";
 /// The header naming the server run whose numbers a stream carries (see [`STREAM_PATH`]).
@@ -122,11 +124,9 @@ impl BodySeen {
     /// `2 errors, 1 warning: ID_NOT_STRING at /0/id` (the first problem).
     pub fn summary(&self) -> String {
         let mut s = format!(
-            "{} error{}, {} warning{}",
-            self.errors,
-            if self.errors == 1 { "" } else { "s" },
-            self.warnings,
-            if self.warnings == 1 { "" } else { "s" }
+            "{}, {}",
+            counted(self.errors, "error"),
+            counted(self.warnings, "warning")
         );
         if let Some(p) = self.problems.first() {
             s.push_str(&format!(": {}", body_problem_head(p)));
@@ -285,10 +285,8 @@ pub fn test_id<N: AsRef<str>, V: AsRef<str>>(headers: &[(N, V)]) -> Option<Strin
 pub fn line(msg: &StreamMessage) -> String {
     let r = match msg {
         StreamMessage::Skipped { skipped } => {
-            return format!(
-                "… {skipped} {} skipped (this watcher fell behind)",
-                if *skipped == 1 { "record" } else { "records" }
-            )
+            let records = counted(*skipped as usize, "record");
+            return format!("… {records} skipped (this watcher fell behind)");
         }
         StreamMessage::Request(r) => r,
     };
@@ -299,12 +297,8 @@ pub fn line(msg: &StreamMessage) -> String {
 pub fn request_line(r: &RequestSeen) -> String {
     // `2026-11-22T11:24:54.123Z` -> `11:24:54`
     let time = r.time.get(11..19).unwrap_or(&r.time);
-    let mut s = format!("{time} {} {}", r.method, r.path);
-    if !r.query.is_empty() {
-        s.push('?');
-        s.push_str(&r.query);
-    }
-    s.push_str(&format!(" {}", r.status));
+    let target = crate::core::http_text::target(&r.path, &r.query);
+    let mut s = format!("{time} {} {target} {}", r.method, r.status);
     match &r.code {
         Some(code) => s.push_str(&format!(" {code}")),
         None if r.status < 400 => s.push_str(" OK"),
@@ -317,15 +311,10 @@ pub fn request_line(r: &RequestSeen) -> String {
     if let Some(b) = &r.batch {
         match &b.endpoint {
             // An older endpoint's request carries fields, not events (docs/events.md E21).
-            Some(endpoint) => s.push_str(&format!(
-                " ({endpoint}: {} {}",
-                b.fields,
-                if b.fields == 1 { "field" } else { "fields" }
-            )),
+            Some(endpoint) => s.push_str(&format!(" ({endpoint}: {}", counted(b.fields, "field"))),
             None => s.push_str(&format!(
-                " ({} {}, {} invalid",
-                b.events,
-                if b.events == 1 { "event" } else { "events" },
+                " ({}, {} invalid",
+                counted(b.events, "event"),
                 b.invalid
             )),
         }

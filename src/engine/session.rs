@@ -51,7 +51,7 @@ impl Session {
         name: Option<&str>,
         opts: ClientOptions,
     ) -> Result<Session, EngineError> {
-        let mut session = Session::open_unmarked_in(paths, name, opts)?;
+        let session = Session::open_unmarked_in(paths, name, opts)?;
         session.mark_last_used();
         Ok(session)
     }
@@ -128,11 +128,9 @@ impl Session {
         }
     }
 
-    /// Remember the current profile as the last used one; a failure is logged, not fatal.
-    fn mark_last_used(&mut self) -> Option<String> {
-        let e = self.store.set_last_used(&self.profile.name).err()?;
-        tracing::debug!(error = %e, "last used profile not remembered");
-        Some(format!("the last used profile was not remembered: {e}"))
+    /// Remember the current profile as the last used one, now.
+    fn mark_last_used(&self) {
+        self.last_used_marker()();
     }
 
     pub fn profile(&self) -> &Profile {

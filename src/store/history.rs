@@ -62,11 +62,7 @@ pub struct RecordedRequest {
     pub body_truncated: bool,
     /// The request model that was sent (`core::RequestSpec`), without its body: that is `body`
     /// above (capped). Absent for event batches and in entries written before it was recorded.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "spec_without_body"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spec: Option<RequestSpec>,
     /// Sent to the in-process server (the demo profile's, on a port of that run): `url` names
     /// a port that is gone in a later run, so the entry is re-sent to that run's in-process
@@ -105,63 +101,6 @@ impl RecordedRequest {
 fn target_of(url: &str) -> Option<&str> {
     let rest = &url[url.find("://")? + 3..];
     Some(rest.find('/').map_or("/", |i| &rest[i..]))
-}
-
-/// A [`RequestSpec`] in a history line: its fields by name, the body left out (the entry
-/// records the body once, capped).
-mod spec_without_body {
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    use crate::core::RequestSpec;
-
-    #[derive(Serialize)]
-    struct Out<'a> {
-        method: &'a str,
-        path: &'a str,
-        query: &'a str,
-        header_prefix: &'a str,
-        api_key: &'a str,
-        content_type: &'a str,
-        auth_algo: &'a str,
-    }
-
-    #[derive(Deserialize)]
-    struct In {
-        method: String,
-        path: String,
-        query: String,
-        header_prefix: String,
-        api_key: String,
-        content_type: String,
-        auth_algo: String,
-    }
-
-    pub fn serialize<S: Serializer>(v: &Option<RequestSpec>, s: S) -> Result<S::Ok, S::Error> {
-        v.as_ref()
-            .map(|r| Out {
-                method: &r.method,
-                path: &r.path,
-                query: &r.query,
-                header_prefix: &r.header_prefix,
-                api_key: &r.api_key,
-                content_type: &r.content_type,
-                auth_algo: &r.auth_algo,
-            })
-            .serialize(s)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<RequestSpec>, D::Error> {
-        Ok(Option::<In>::deserialize(d)?.map(|i| RequestSpec {
-            method: i.method,
-            path: i.path,
-            query: i.query,
-            header_prefix: i.header_prefix,
-            api_key: i.api_key,
-            content_type: i.content_type,
-            auth_algo: i.auth_algo,
-            body: bytes::Bytes::new(),
-        }))
-    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

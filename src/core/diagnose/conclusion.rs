@@ -143,9 +143,8 @@ pub fn invisible_body_bytes(body: &[u8]) -> Vec<String> {
             .collect();
         let more = if trailing > 16 { " …" } else { "" };
         notes.push(format!(
-            "the body ends with {} invisible byte{}: {}{more}",
-            trailing,
-            if trailing == 1 { "" } else { "s" },
+            "the body ends with {}: {}{more}",
+            crate::core::visible::counted(trailing, "invisible byte"),
             shown.join(" ")
         ));
     }

@@ -19,6 +19,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub use crate::core::events::Level;
+use crate::core::visible::counted;
 
 /// Most problems a judgement lists; the rest are counted (`docs/indexing-bodies.md`).
 pub const MAX_LISTED: usize = 100;
@@ -127,19 +128,11 @@ impl Judgement {
             .map(|p| format!("{} at {}", p.code, shown_path(&p.field_path)))
             .collect();
         format!(
-            "{e} error{}, {w} warning{}: {}",
-            plural(e),
-            plural(w),
+            "{}, {}: {}",
+            counted(e, "error"),
+            counted(w, "warning"),
             first.join(", ")
         )
-    }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
     }
 }
 
