@@ -62,12 +62,22 @@ pub struct KeepReading<T> {
     failed: WriteFailure,
 }
 
-impl<T> KeepReading<T> {
-    /// A write's outcome: a peer's close is remembered and counted as `done`.
-    fn absorb<O>(&self, out: Poll<io::Result<O>>, done: O) -> Poll<io::Result<O>> {
-        match out {
+impl<T: Unpin> KeepReading<T> {
+    /// A write (or flush, or shutdown) of the inner connection: once the peer has closed it,
+    /// `done` at once; otherwise its outcome, with a peer's close remembered and counted as
+    /// `done`.
+    fn write_op<O>(
+        self: Pin<&mut Self>,
+        done: O,
+        op: impl FnOnce(Pin<&mut T>) -> Poll<io::Result<O>>,
+    ) -> Poll<io::Result<O>> {
+        let this = self.get_mut();
+        if this.failed.is_set() {
+            return Poll::Ready(Ok(done));
+        }
+        match op(Pin::new(&mut this.inner)) {
             Poll::Ready(Err(e)) if closed_by_peer(&e) => {
-                self.failed.set(&e);
+                this.failed.set(&e);
                 Poll::Ready(Ok(done))
             }
             other => other,
@@ -91,12 +101,7 @@ impl<T: Write + Unpin> Write for KeepReading<T> {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        let this = self.get_mut();
-        if this.failed.is_set() {
-            return Poll::Ready(Ok(buf.len()));
-        }
-        let out = Pin::new(&mut this.inner).poll_write(cx, buf);
-        this.absorb(out, buf.len())
+        self.write_op(buf.len(), |w| w.poll_write(cx, buf))
     }
 
     fn poll_write_vectored(
@@ -104,13 +109,8 @@ impl<T: Write + Unpin> Write for KeepReading<T> {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        let this = self.get_mut();
         let all = bufs.iter().map(|b| b.len()).sum();
-        if this.failed.is_set() {
-            return Poll::Ready(Ok(all));
-        }
-        let out = Pin::new(&mut this.inner).poll_write_vectored(cx, bufs);
-        this.absorb(out, all)
+        self.write_op(all, |w| w.poll_write_vectored(cx, bufs))
     }
 
     fn is_write_vectored(&self) -> bool {
@@ -118,21 +118,11 @@ impl<T: Write + Unpin> Write for KeepReading<T> {
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        let this = self.get_mut();
-        if this.failed.is_set() {
-            return Poll::Ready(Ok(()));
-        }
-        let out = Pin::new(&mut this.inner).poll_flush(cx);
-        this.absorb(out, ())
+        self.write_op((), |w| w.poll_flush(cx))
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        let this = self.get_mut();
-        if this.failed.is_set() {
-            return Poll::Ready(Ok(()));
-        }
-        let out = Pin::new(&mut this.inner).poll_shutdown(cx);
-        this.absorb(out, ())
+        self.write_op((), |w| w.poll_shutdown(cx))
     }
 }
 

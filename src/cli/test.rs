@@ -262,30 +262,23 @@ struct Urls {
 
 impl Urls {
     fn of(args: &TestArgs, suite: &Suite, session: &mut Session) -> anyhow::Result<Urls> {
-        if let Some(url) = &args.server {
+        let (indexing, analytics, inspectable) = if let Some(url) = &args.server {
             let url = url.trim_end_matches('/').to_string();
-            return Ok(Urls {
-                indexing: url.clone(),
-                analytics: url,
-                inspectable: true,
-            });
-        }
-        if args.target == Target::Real {
+            (url.clone(), url, true)
+        } else if args.target == Target::Real {
             let a = &suite.account;
             let (Some(i), Some(an)) = (&a.indexing_url, &a.analytics_url) else {
                 bail!("--target real needs indexing_url and analytics_url in the suite's [account]; add them");
             };
-            return Ok(Urls {
-                indexing: i.clone(),
-                analytics: an.clone(),
-                inspectable: false,
-            });
-        }
-        let url = session.embedded_url()?;
+            (i.clone(), an.clone(), false)
+        } else {
+            let url = session.embedded_url()?;
+            (url.clone(), url, true)
+        };
         Ok(Urls {
-            indexing: url.clone(),
-            analytics: url,
-            inspectable: true,
+            indexing,
+            analytics,
+            inspectable,
         })
     }
 }

@@ -225,7 +225,7 @@ impl Sender {
             Ok(r) => ServerAnswer::parse(&r.body),
             Err(_) => ServerAnswer::default(),
         };
-        let entry = history_entry(
+        let mut entry = history_entry(
             &self.profile,
             kind.as_str(),
             sent_at,
@@ -235,7 +235,6 @@ impl Sender {
             key.as_ref(),
             DEFAULT_BODY_CAP,
         );
-        let mut entry = entry;
         if kind == ExchangeKind::Request {
             entry.request_name = self.request_name.clone();
         }
@@ -244,14 +243,13 @@ impl Sender {
                 .strip_prefix(base.trim_end_matches('/'))
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with(['/', '?']))
         });
-        let mut warnings = Vec::new();
         let (history, store, profile, record) = (
             self.history.clone(),
             self.store.clone(),
             self.profile.clone(),
             entry.clone(),
         );
-        let written = tokio::task::spawn_blocking(move || {
+        let mut warnings = tokio::task::spawn_blocking(move || {
             let mut warnings = Vec::new();
             if let Some(h) = history {
                 if let Err(e) = h.append(&record) {
@@ -267,7 +265,6 @@ impl Sender {
         })
         .await
         .map_err(|e| EngineError::Runtime(format!("recording the send stopped: {e}")))?;
-        warnings.extend(written);
         if let Ok(r) = &response {
             warnings.extend(r.body_cut_short.clone());
             warnings.extend(r.clock_skew_warning.clone());

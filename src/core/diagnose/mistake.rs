@@ -156,11 +156,6 @@ impl Mistake {
         self.def
     }
 
-    /// The specifics of its form.
-    pub fn arg(&self) -> &Arg {
-        &self.arg
-    }
-
     /// A stable code for the mistake.
     pub fn code(&self) -> &'static str {
         self.def.code
@@ -223,11 +218,6 @@ impl Mistake {
             }
             None => false,
         }
-    }
-
-    /// Whether this mistake can be made in `s` and changes the signature it gives.
-    pub fn changes(&self, s: &Signing) -> bool {
-        self.apply(&mut s.clone())
     }
 
     /// Every form of `def` made in `s` that changes its signature: the mistake (with the

@@ -125,17 +125,12 @@ pub(crate) fn judge_text(out: &mut Problems, v: Option<&Value>, at: &str, which:
         Text::Type => ("Record Type", "type", ["TYPE_NOT_STRING", "TYPE_REQUIRED"]),
     };
     let (code, rule, fix) = match v {
-        None | Some(Value::Null) => (
+        Some(Value::String(s)) if !blank(s) => return,
+        None | Some(Value::Null | Value::String(_)) => (
             codes[1],
             format!("{field}: {label} is required"),
             format!("Give the record's {field} as a non-empty string."),
         ),
-        Some(Value::String(s)) if blank(s) => (
-            codes[1],
-            format!("{field}: {label} is required"),
-            format!("Give the record's {field} as a non-empty string."),
-        ),
-        Some(Value::String(_)) => return,
         Some(other) => (
             codes[0],
             format!(
