@@ -28,7 +28,7 @@ pub struct Observed {
 }
 
 /// One expectation and how it went.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Check {
     /// What was checked (`status`, `json /jobId equals`, ...).
     pub what: String,

@@ -200,9 +200,7 @@ pub fn json(cases: &[Case]) -> String {
                 "duration_ms": c.duration_ms,
                 "error": c.error,
                 "diagnosis": c.diagnosis,
-                "checks": c.checks.iter().map(|k| serde_json::json!({
-                    "what": k.what, "expected": k.expected, "actual": k.actual, "passed": k.passed,
-                })).collect::<Vec<_>>(),
+                "checks": c.checks,
             })
         })
         .collect();

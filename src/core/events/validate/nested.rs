@@ -12,29 +12,45 @@ use crate::core::events::nested::EVENT_VERSION;
 const RESOLUTIONS: [&str; 2] = ["desktop", "mobile"];
 
 impl Checker {
-    /// The members of a nested event other than its list and items.
-    pub(super) fn check_nested(&mut self, i: usize, ev: &EventRec<'_>, d: &DataRec<'_>) {
-        match &ev.version {
+    /// `event_version`: required in an `order_purchase` event, recommended in the other nested
+    /// events; the vendor's SDK sends [`EVENT_VERSION`].
+    pub(super) fn check_version(&mut self, i: usize, version: &Option<Raw<'_>>, order: bool) {
+        let at = ev_path(i, "event_version");
+        match version {
+            None if order => self.push(
+                Level::Error,
+                at,
+                codes::REQUIRED,
+                None,
+                format!("event_version is required in an order_purchase event; the vendor's SDK sends \"{EVENT_VERSION}\"."),
+            ),
             None => self.push(
                 Level::Warning,
-                ev_path(i, "event_version"),
+                at,
                 codes::RECOMMENDED,
                 None,
                 format!("event_version is missing; the vendor's SDK sends \"{EVENT_VERSION}\" with every nested event."),
             ),
-            Some(Raw::Str(v)) if v != EVENT_VERSION => self.push(
-                Level::Warning,
-                ev_path(i, "event_version"),
-                codes::FORMAT,
-                Some(Value::from(&**v)),
-                format!("event_version is \"{EVENT_VERSION}\" in what the vendor's SDK sends; another version may be read differently."),
-            ),
+            Some(Raw::Str(v)) if v != EVENT_VERSION => {
+                let then = if order {
+                    format!("its rules for order_purchase are those of version {EVENT_VERSION}")
+                } else {
+                    "another version may be read differently".to_string()
+                };
+                let msg = format!("event_version is \"{EVENT_VERSION}\" in what the vendor's SDK sends; {then}.");
+                self.push(Level::Warning, at, codes::FORMAT, Some(Value::from(&**v)), msg);
+            }
             Some(Raw::Str(_)) => {}
             Some(Raw::Other(v)) => {
                 let msg = format!("event_version must be a JSON string such as \"{EVENT_VERSION}\", not {}.", json_type(v));
-                self.push(Level::Error, ev_path(i, "event_version"), codes::TYPE, Some(v.clone()), msg);
+                self.push(Level::Error, at, codes::TYPE, Some(v.clone()), msg);
             }
         }
+    }
+
+    /// The members of a nested event other than its list and items.
+    pub(super) fn check_nested(&mut self, i: usize, ev: &EventRec<'_>, d: &DataRec<'_>) {
+        self.check_version(i, &ev.version, false);
         // Flat members next to event_data are not read by a reader of the nested shape.
         for (name, present) in [
             ("event_list_id", ev.list_id.is_some()),

@@ -7,40 +7,11 @@ use serde_json::Value;
 use super::check::{ev_path, item_path, json_type, Checker};
 use super::read::{EventRec, ItemRec, Raw, Shaped};
 use super::types::{codes, Level};
-use crate::core::events::nested::{Shape, EVENT_VERSION};
+use crate::core::events::nested::Shape;
 
 impl Checker {
     pub(super) fn check_order(&mut self, i: usize, ev: &EventRec<'_>) {
-        match &ev.version {
-            None => self.push(
-                Level::Error,
-                ev_path(i, "event_version"),
-                codes::REQUIRED,
-                None,
-                format!("event_version is required in an order_purchase event; the vendor's SDK sends \"{EVENT_VERSION}\"."),
-            ),
-            Some(Raw::Str(v)) if v != EVENT_VERSION => self.push(
-                Level::Warning,
-                ev_path(i, "event_version"),
-                codes::FORMAT,
-                Some(Value::from(&**v)),
-                format!("event_version is \"{EVENT_VERSION}\" in what the vendor's SDK sends; its rules for order_purchase are those of version {EVENT_VERSION}."),
-            ),
-            Some(Raw::Str(_)) => {}
-            Some(Raw::Other(v)) => {
-                let msg = format!(
-                    "event_version must be a JSON string such as \"{EVENT_VERSION}\", not {}.",
-                    json_type(v)
-                );
-                self.push(
-                    Level::Error,
-                    ev_path(i, "event_version"),
-                    codes::TYPE,
-                    Some(v.clone()),
-                    msg,
-                );
-            }
-        }
+        self.check_version(i, &ev.version, true);
         self.check_profile(i, Shape::Nested, &ev.profile, true);
         let items = match &ev.data {
             None => {
