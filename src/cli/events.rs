@@ -245,21 +245,14 @@ fn run_validate(args: ValidateArgs) -> anyhow::Result<u8> {
 /// The reports as one JSON document: every file's errors and warnings, and what each left
 /// unlisted.
 fn json_report(reports: &[(String, Report)]) -> anyhow::Result<String> {
-    let mut errors = Vec::new();
-    let mut warnings = Vec::new();
+    let with_file = |file: &String, problem| FileProblem {
+        file: file.clone(),
+        problem,
+    };
+    let (mut errors, mut warnings) = (Vec::new(), Vec::new());
     for (file, report) in reports {
-        for p in report.errors() {
-            errors.push(FileProblem {
-                file: file.clone(),
-                problem: p,
-            });
-        }
-        for p in report.warnings() {
-            warnings.push(FileProblem {
-                file: file.clone(),
-                problem: p,
-            });
-        }
+        errors.extend(report.errors().map(|p| with_file(file, p)));
+        warnings.extend(report.warnings().map(|p| with_file(file, p)));
     }
     let mut doc = serde_json::json!({ "errors": errors, "warnings": warnings });
     // Problems past the report's limit: counted per file, not listed.

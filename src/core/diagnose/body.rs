@@ -11,8 +11,6 @@
 use std::io::Write;
 use std::sync::{Arc, OnceLock};
 
-use serde::Serialize;
-
 /// Largest body whose keys are sorted through a `serde_json::Value` tree (bytes).
 pub const TREE_MAX: usize = 1024 * 1024;
 
@@ -312,36 +310,32 @@ impl serde_json::ser::Formatter for Spaced {
     }
 }
 
+/// Write what `de` reads in `style` to `w`; false when that failed (the cap was reached, or
+/// `de` is not JSON).
+fn write_styled<'de>(de: impl serde::Deserializer<'de>, style: Style, w: Capped<'_>) -> bool {
+    use serde_json::{ser::PrettyFormatter, Serializer};
+    let indent: &[u8] = if style == Style::Pretty2 {
+        b"  "
+    } else {
+        b"    "
+    };
+    match style {
+        Style::Compact => serde_transcode::transcode(de, &mut Serializer::new(w)).is_ok(),
+        Style::Python => {
+            serde_transcode::transcode(de, &mut Serializer::with_formatter(w, Spaced)).is_ok()
+        }
+        Style::Pretty2 | Style::Pretty4 => {
+            let pretty = PrettyFormatter::with_indent(indent);
+            serde_transcode::transcode(de, &mut Serializer::with_formatter(w, pretty)).is_ok()
+        }
+    }
+}
+
 fn restyle(body: &[u8], style: Style, cap: usize) -> Result<Vec<u8>, NotBuilt> {
     let mut out = Vec::with_capacity(body.len().min(cap));
     let w = Capped { out: &mut out, cap };
     let mut de = serde_json::Deserializer::from_slice(body);
-    let ok = match style {
-        Style::Compact => {
-            serde_transcode::transcode(&mut de, &mut serde_json::Serializer::new(w)).is_ok()
-        }
-        Style::Python => serde_transcode::transcode(
-            &mut de,
-            &mut serde_json::Serializer::with_formatter(w, Spaced),
-        )
-        .is_ok(),
-        Style::Pretty2 | Style::Pretty4 => {
-            let indent: &[u8] = if style == Style::Pretty2 {
-                b"  "
-            } else {
-                b"    "
-            };
-            serde_transcode::transcode(
-                &mut de,
-                &mut serde_json::Serializer::with_formatter(
-                    w,
-                    serde_json::ser::PrettyFormatter::with_indent(indent),
-                ),
-            )
-            .is_ok()
-        }
-    };
-    if !ok {
+    if !write_styled(&mut de, style, w) {
         return Err(if out.len() >= cap {
             NotBuilt::TooLarge
         } else {
@@ -358,26 +352,7 @@ fn sorted(body: &[u8], style: Style, cap: usize) -> Result<Vec<u8>, NotBuilt> {
     let value = sort_keys(value);
     let mut out = Vec::with_capacity(body.len().min(cap));
     let w = Capped { out: &mut out, cap };
-    let ok = match style {
-        Style::Compact => value.serialize(&mut serde_json::Serializer::new(w)).is_ok(),
-        Style::Python => value
-            .serialize(&mut serde_json::Serializer::with_formatter(w, Spaced))
-            .is_ok(),
-        Style::Pretty2 | Style::Pretty4 => {
-            let indent: &[u8] = if style == Style::Pretty2 {
-                b"  "
-            } else {
-                b"    "
-            };
-            value
-                .serialize(&mut serde_json::Serializer::with_formatter(
-                    w,
-                    serde_json::ser::PrettyFormatter::with_indent(indent),
-                ))
-                .is_ok()
-        }
-    };
-    if ok {
+    if write_styled(&value, style, w) {
         Ok(out)
     } else {
         Err(NotBuilt::TooLarge)
