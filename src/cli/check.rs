@@ -19,7 +19,7 @@ use crate::engine::capture::JudgeKeys;
 use super::keys::{account_key_source, profile_keys, resolve};
 use crate::core::traffic::{body_problem_line, request_line, RequestSeen};
 use crate::core::visible::counted;
-use crate::engine::capture::{is_rejected, judge_file, CaptureOptions, Item, NotJudged, Outcome};
+use crate::engine::capture::{judge_file, CaptureOptions, Item, NotJudged, Outcome};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum CheckOutput {
@@ -235,7 +235,7 @@ fn case_of(file: &str, item: &Item) -> Option<Case> {
             case.error = Some(why.sentence());
         }
         Item::Judged { entry, seen, .. } => {
-            let rejected = is_rejected(seen);
+            let rejected = seen.is_rejected();
             case.line = *entry;
             case.name = format!("#{entry} {}", request_line_short(seen));
             case.duration_ms = seen.duration_ms;
@@ -341,7 +341,7 @@ fn item_problems(item: &Item) -> Vec<String> {
         } => {
             let what = format!("#{entry} {}", request_line_short(seen));
             out.extend(notes.iter().map(|n| format!("{what}: note: {n}")));
-            let rejected = is_rejected(seen);
+            let rejected = seen.is_rejected();
             if !rejected {
                 out.extend(
                     seen.warnings
@@ -472,7 +472,7 @@ fn json_record(item: &Item) -> serde_json::Value {
             v["entry"] = json!(entry);
             v["captured"] = json!(captured);
             v["notes"] = json!(notes);
-            v["rejected"] = json!(is_rejected(seen));
+            v["rejected"] = json!(seen.is_rejected());
             v
         }
         Item::Skipped {

@@ -57,13 +57,6 @@ pub struct VerifyArgs {
     pub output: String,
 }
 
-/// The header prefix a request uses, found from its `X-<PREFIX>-TIMESTAMP` or
-/// `X-<PREFIX>-APIKEY` header; `SVC` when neither is there.
-pub fn detect_prefix(req: &ReceivedRequest) -> String {
-    crate::core::verify::request_prefix(req)
-        .unwrap_or_else(|| crate::core::DEFAULT_HEADER_PREFIX.to_string())
-}
-
 /// The key to verify with: the flags', else the profile's (its API key too, unless --api-key
 /// names one).
 fn single_key(args: &VerifyArgs) -> anyhow::Result<SingleKey> {
@@ -97,7 +90,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<u8> {
     let keys = single_key(&args)?;
     let secret = keys.secret.clone();
     let opts = VerifyOptions {
-        header_prefix: detect_prefix(&parsed.request),
+        header_prefix: crate::core::verify::prefix_or_default(&parsed.request),
         ..VerifyOptions::default()
     };
     // The diagnosis hashes its variants on every core (the search is pure CPU work).

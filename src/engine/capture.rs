@@ -16,7 +16,6 @@ use chrono::{DateTime, Utc};
 use crate::core::capture::{split_blocks, Block};
 use crate::core::har::{self, EntryView, HarError, HarLog};
 use crate::core::http_text::parse_raw_request_with_notes;
-use crate::core::traffic::RequestSeen;
 use crate::core::visible::escape_visible;
 use crate::core::{ReceivedRequest, SigningForm};
 pub use crate::server::judge::JudgeKeys;
@@ -56,17 +55,6 @@ pub fn default_judged_host(host: &str) -> bool {
 
 fn judged_host(host: &str, extra: &[String]) -> bool {
     default_judged_host(host) || extra.iter().any(|h| h.eq_ignore_ascii_case(host))
-}
-
-/// The header prefix a captured request uses (as `verify` finds it).
-fn prefix_of(req: &ReceivedRequest) -> String {
-    crate::core::verify::request_prefix(req)
-        .unwrap_or_else(|| crate::core::DEFAULT_HEADER_PREFIX.to_string())
-}
-
-/// Whether the local verdict refuses the request (as `watch --only rejected` counts).
-pub fn is_rejected(seen: &RequestSeen) -> bool {
-    seen.is_rejected()
 }
 
 /// The sink's error stops the reading.
@@ -185,7 +173,7 @@ fn work(
     }
     Work::Judge(Box::new(Pending {
         entry,
-        prefix: prefix_of(&req),
+        prefix: crate::core::verify::prefix_or_default(&req),
         req,
         at,
         captured,
