@@ -173,7 +173,7 @@ fn wrong_prefix_whom(api_key: &str, expected: &[String]) -> String {
 /// [`request_prefix`], else the documented `SVC`: the prefix a captured request is verified
 /// with.
 pub fn prefix_or_default(req: &ReceivedRequest) -> String {
-    request_prefix(req).unwrap_or_else(|| super::DEFAULT_HEADER_PREFIX.to_string())
+    request_prefix(req).unwrap_or_else(|| super::request::DEFAULT_HEADER_PREFIX.to_string())
 }
 
 /// The prefix of the vendor headers a request carries, from its first `X-<PREFIX>-APIKEY`,
