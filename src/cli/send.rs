@@ -173,43 +173,38 @@ fn finish(exchange: Exchange, output: Output) -> anyhow::Result<u8> {
     for w in &warnings {
         eprintln!("signscope: warning: {w}");
     }
-    match outcome {
+    let mut v = serde_json::json!({ "request": request_json(&req) });
+    let code = match &outcome {
         Err(e) => {
-            if output == Output::Json {
-                let v = serde_json::json!({
-                    "request": request_json(&req),
-                    "error": e.to_string(),
-                    "warnings": warnings,
-                });
-                print_out(&format!("{}\n", json_visible(&format!("{v:#}"))))?;
-            }
-            eprintln!("signscope: {e}");
-            Ok(1)
+            v["error"] = e.to_string().into();
+            1
+        }
+        Ok(resp) if output == Output::Text => {
+            print_out(&response_text(resp))?;
+            u8::from(!resp.is_success())
         }
         Ok(resp) => {
-            match output {
-                Output::Text => print_out(&response_text(&resp))?,
-                Output::Json => {
-                    let v = serde_json::json!({
-                        "request": request_json(&req),
-                        "response": {
-                            "status": resp.status,
-                            "headers": resp.headers,
-                            "body": body_json(&resp.body),
-                        },
-                        "timings": {
-                            "connect_ms": resp.timings.connect.map(|d| d.as_secs_f64() * 1000.0),
-                            "first_byte_ms": resp.timings.first_byte.as_secs_f64() * 1000.0,
-                            "total_ms": resp.timings.total.as_secs_f64() * 1000.0,
-                        },
-                        "warnings": warnings,
-                    });
-                    print_out(&format!("{}\n", json_visible(&format!("{v:#}"))))?;
-                }
-            }
-            Ok(if resp.is_success() { 0 } else { 1 })
+            v["response"] = serde_json::json!({
+                "status": resp.status,
+                "headers": resp.headers,
+                "body": body_json(&resp.body),
+            });
+            v["timings"] = serde_json::json!({
+                "connect_ms": resp.timings.connect.map(|d| d.as_secs_f64() * 1000.0),
+                "first_byte_ms": resp.timings.first_byte.as_secs_f64() * 1000.0,
+                "total_ms": resp.timings.total.as_secs_f64() * 1000.0,
+            });
+            u8::from(!resp.is_success())
         }
+    };
+    if output == Output::Json {
+        v["warnings"] = serde_json::json!(warnings);
+        print_out(&format!("{}\n", json_visible(&format!("{v:#}"))))?;
     }
+    if let Err(e) = &outcome {
+        eprintln!("signscope: {e}");
+    }
+    Ok(code)
 }
 
 /// Write to stdout; an error (e.g. the reader of a pipe went away) is returned, where

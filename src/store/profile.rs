@@ -47,6 +47,21 @@ pub struct ProfileStore {
     paths: Paths,
 }
 
+/// The profiles a directory holds, by name, sorted: its `NAME.toml` files with a usable name
+/// (not `demo`, which is built in).
+fn profile_names(entries: fs::ReadDir) -> Vec<String> {
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let stem = name.strip_suffix(".toml")?;
+            (validate_name(stem).is_ok() && stem != DEMO_PROFILE).then(|| stem.to_string())
+        })
+        .collect();
+    names.sort();
+    names
+}
+
 impl ProfileStore {
     pub fn open(paths: &Paths) -> Self {
         ProfileStore {
@@ -82,16 +97,7 @@ impl ProfileStore {
                 return report;
             }
         };
-        let mut names: Vec<String> = entries
-            .filter_map(|e| e.ok())
-            .filter_map(|e| {
-                let name = e.file_name().into_string().ok()?;
-                let stem = name.strip_suffix(".toml")?;
-                (validate_name(stem).is_ok() && stem != DEMO_PROFILE).then(|| stem.to_string())
-            })
-            .collect();
-        names.sort();
-        for name in names {
+        for name in profile_names(entries) {
             match self.load(&name) {
                 Ok(p) => report.profiles.push(p),
                 Err(StoreError::Parse(e)) => report.errors.push(e),
@@ -109,18 +115,9 @@ impl ProfileStore {
 
     /// Names of the saved profiles (not the demo), whether or not they parse.
     pub fn saved_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = fs::read_dir(self.dir())
-            .into_iter()
-            .flatten()
-            .filter_map(|e| e.ok())
-            .filter_map(|e| {
-                let n = e.file_name().into_string().ok()?;
-                let stem = n.strip_suffix(".toml")?;
-                (validate_name(stem).is_ok() && stem != DEMO_PROFILE).then(|| stem.to_string())
-            })
-            .collect();
-        names.sort();
-        names
+        fs::read_dir(self.dir())
+            .map(profile_names)
+            .unwrap_or_default()
     }
 
     /// Load one profile (`demo` is built in).
