@@ -180,7 +180,12 @@ pub fn prefix_or_default(req: &ReceivedRequest) -> String {
 /// `X-<PREFIX>-TIMESTAMP` or `X-<PREFIX>-AUTH-ALGO` header, upper case; `None` when it has none.
 /// A captured request is read with its own prefix (`docs/verification.md` rule V11).
 pub fn request_prefix(req: &ReceivedRequest) -> Option<String> {
-    req.headers.iter().find_map(|(name, _)| {
+    prefix_of_names(req.headers.iter().map(|(name, _)| name.as_str()))
+}
+
+/// [`request_prefix`] of header names alone.
+pub fn prefix_of_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    names.into_iter().find_map(|name| {
         let upper = name.to_ascii_uppercase();
         let rest = upper.strip_prefix("X-")?;
         ["-APIKEY", "-TIMESTAMP", "-AUTH-ALGO"]

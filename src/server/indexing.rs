@@ -35,8 +35,8 @@ use crate::core::indexing_body::{
 };
 use crate::core::time::format_timestamp;
 use crate::core::verify::{
-    request_prefix, verify_all, Accepted, Checked, DiagnosisPlan, ReceivedRequest, Rejection,
-    VerifyOptions,
+    prefix_of_names, request_prefix, verify_all, Accepted, Checked, DiagnosisPlan, ReceivedRequest,
+    Rejection, VerifyOptions,
 };
 use crate::core::HeaderNames;
 use crate::core::SigningForm;
@@ -158,7 +158,7 @@ fn seen_of(st: &AppState, parts: &axum::http::request::Parts) -> Seen {
         method: parts.method.as_str().to_string(),
         path: parts.uri.path().to_string(),
         query: parts.uri.query().unwrap_or("").to_string(),
-        api_key: request_prefix_of(&parts.headers)
+        api_key: prefix_of_names(parts.headers.keys().map(|n| n.as_str()))
             .map(|p| HeaderNames::for_prefix(&p).api_key)
             .map_or_else(
                 || parts.headers.get(st.header_names.api_key.as_str()),
@@ -540,18 +540,6 @@ fn verify_options_for(st: &AppState, r: &ReceivedRequest) -> Result<VerifyOption
         expected,
         api_key,
     })
-}
-
-/// [`request_prefix`] of a request's headers.
-fn request_prefix_of(headers: &HeaderMap) -> Option<String> {
-    let r = ReceivedRequest {
-        headers: headers
-            .keys()
-            .map(|n| (n.as_str().to_owned(), Vec::new()))
-            .collect(),
-        ..ReceivedRequest::default()
-    };
-    request_prefix(&r)
 }
 
 /// Why a mismatch was not diagnosed when every permit was taken.

@@ -24,6 +24,14 @@ use ratatui::widgets::{Block, Borders};
 
 use crate::tui::theme::Theme;
 
+/// The item after `current` in `all` (before it when `back`), round from the end to the start;
+/// from the first when `current` is not in `all`.
+pub fn cycle<T: Copy + PartialEq>(all: &[T], current: T, back: bool) -> T {
+    let i = all.iter().position(|x| *x == current).unwrap_or(0);
+    let n = all.len();
+    all[if back { (i + n - 1) % n } else { (i + 1) % n }]
+}
+
 /// A pane's box: all borders, the focused one marked, `title` at its top.
 pub fn pane<'a>(title: impl Into<Line<'a>>, focused: bool, theme: &Theme) -> Block<'a> {
     let border = if focused {

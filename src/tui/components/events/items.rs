@@ -142,8 +142,7 @@ pub(super) fn edit_key(state: &mut EventsState, mut input: LineInput, key: KeyEv
                 state.items_history.undo.pop();
             }
             if key.code == KeyCode::Tab {
-                let next = (state.col.index() + 1) % Column::ALL.len();
-                state.col = Column::ALL[next];
+                state.col = crate::tui::widgets::cycle(&Column::ALL, state.col, false);
             }
             state.refresh();
         }

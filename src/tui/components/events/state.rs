@@ -578,15 +578,7 @@ impl EventsState {
 
     pub(super) fn cycle_focus(&mut self, back: bool) {
         let order = self.focus_order();
-        let pos = order.iter().position(|f| *f == self.focus).unwrap_or(0);
-        let n = order.len();
-        self.set_focus(
-            order[if back {
-                (pos + n - 1) % n
-            } else {
-                (pos + 1) % n
-            }],
-        );
+        self.set_focus(crate::tui::widgets::cycle(&order, self.focus, back));
     }
 
     /// The user typed `text` into the selected cell: it is what that member says from now on

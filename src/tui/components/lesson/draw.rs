@@ -5,7 +5,7 @@
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
 
 use super::state::{Action, ExerciseState, LessonState, Mode, KEYS, TUI_HINTS};
@@ -25,13 +25,12 @@ pub fn draw(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {
 
 /// A pane `width` columns wide titled `title` (cut with `…` where it does not fit).
 fn block<'a>(title: String, width: u16, theme: &Theme) -> Block<'a> {
-    Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.border())
-        .title(crate::tui::widgets::text::fit_title(
-            Span::styled(title, theme.title()),
-            width,
-        ))
+    let title = Span::styled(title, theme.title());
+    crate::tui::widgets::pane(
+        crate::tui::widgets::text::fit_title(title, width),
+        false,
+        theme,
+    )
 }
 
 /// Rows `text` takes wrapped at `width`.

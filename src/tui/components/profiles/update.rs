@@ -11,7 +11,7 @@ use super::state::*;
 use crate::store::profile::validate_name;
 use crate::store::Profile;
 use crate::tui::widgets::list::Outcome;
-use crate::tui::widgets::LineInput;
+use crate::tui::widgets::{cycle, LineInput};
 use ratatui::widgets::{Block, Borders};
 
 /// Handle a message; pure. `current` names the profile in use (the App owns it): it is marked,
@@ -111,11 +111,6 @@ fn edit_key(
     mut form: Box<EditForm>,
     key: KeyEvent,
 ) -> Vec<ProfilesEffect> {
-    let step = |f: EditField, back: bool| {
-        let i = EditField::ALL.iter().position(|x| *x == f).unwrap_or(0);
-        let n = EditField::ALL.len();
-        EditField::ALL[if back { (i + n - 1) % n } else { (i + 1) % n }]
-    };
     // The answer to "discard the changes?": `d` discards, any other key keeps editing
     // (and does nothing else, so a key typed in a hurry is not a field edit either).
     if form.asking_discard {
@@ -153,20 +148,10 @@ fn edit_key(
         }
         KeyCode::Esc => return said("Edit closed; nothing was changed.".into()),
         KeyCode::Enter => return save_form(state, form),
-        KeyCode::Tab | KeyCode::Down => form.focus = step(form.focus, false),
-        KeyCode::BackTab | KeyCode::Up => form.focus = step(form.focus, true),
+        KeyCode::Tab | KeyCode::Down => form.focus = cycle(&EditField::ALL, form.focus, false),
+        KeyCode::BackTab | KeyCode::Up => form.focus = cycle(&EditField::ALL, form.focus, true),
         KeyCode::Left | KeyCode::Right | KeyCode::Char(' ') if form.focus == EditField::KeyKind => {
-            let i = KeyKind::ALL
-                .iter()
-                .position(|k| *k == form.key_kind)
-                .unwrap_or(0);
-            let n = KeyKind::ALL.len();
-            let next = if key.code == KeyCode::Left {
-                (i + n - 1) % n
-            } else {
-                (i + 1) % n
-            };
-            form.key_kind = KeyKind::ALL[next];
+            form.key_kind = cycle(&KeyKind::ALL, form.key_kind, key.code == KeyCode::Left);
             // A value typed for one kind means nothing for another (and must not leak
             // a stored key into a file path shown in clear).
             form.key_value.set("");

@@ -231,11 +231,7 @@ pub(super) fn show_sent(req: &mut RequestState) {
 }
 
 pub(super) fn cycle_detail(req: &mut RequestState) {
-    let i = Detail::ALL
-        .iter()
-        .position(|d| *d == req.detail)
-        .unwrap_or(0);
-    req.detail = Detail::ALL[(i + 1) % Detail::ALL.len()];
+    req.detail = crate::tui::widgets::cycle(&Detail::ALL, req.detail, false);
     req.show_sent = false;
     req.detail_scroll = 0;
     req.detail_max.set(usize::MAX);

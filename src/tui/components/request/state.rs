@@ -79,12 +79,10 @@ impl Field {
     }
 
     pub fn next(self) -> Field {
-        let i = Field::ALL.iter().position(|f| *f == self).unwrap_or(0);
-        Field::ALL[(i + 1) % Field::ALL.len()]
+        crate::tui::widgets::cycle(&Field::ALL, self, false)
     }
     pub fn prev(self) -> Field {
-        let i = Field::ALL.iter().position(|f| *f == self).unwrap_or(0);
-        Field::ALL[(i + Field::ALL.len() - 1) % Field::ALL.len()]
+        crate::tui::widgets::cycle(&Field::ALL, self, true)
     }
 }
 

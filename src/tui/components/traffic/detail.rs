@@ -40,18 +40,9 @@ pub struct Detail {
     pub rest: Vec<(Kind, String)>,
 }
 
-/// The vendor header prefix a request used (from its `X-<PREFIX>-TIMESTAMP` header), `SVC`
-/// when it names none.
+/// The vendor header prefix a request used (as `verify` finds it), `SVC` when it names none.
 pub fn prefix_of(headers: &[(String, String)]) -> String {
-    headers
-        .iter()
-        .find_map(|(n, _)| {
-            let u = n.to_ascii_uppercase();
-            u.strip_prefix("X-")
-                .and_then(|r| r.strip_suffix("-TIMESTAMP"))
-                .filter(|p| !p.is_empty())
-                .map(str::to_string)
-        })
+    crate::core::verify::prefix_of_names(headers.iter().map(|(n, _)| n.as_str()))
         .unwrap_or_else(|| crate::core::DEFAULT_HEADER_PREFIX.to_string())
 }
 

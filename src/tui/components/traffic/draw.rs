@@ -4,7 +4,7 @@
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Wrap};
+use ratatui::widgets::{Cell, Paragraph, Row, Wrap};
 use ratatui::Frame;
 
 use super::detail::{Detail, Kind};
@@ -176,10 +176,8 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &TrafficState, theme: &Theme) 
 }
 
 fn draw_detail(frame: &mut Frame, area: Rect, state: &TrafficState, theme: &Theme) {
-    let block = Block::new()
-        .borders(Borders::ALL)
-        .border_style(theme.border())
-        .title(Span::styled(
+    let block = pane(
+        Span::styled(
             format!(
                 " {} ",
                 fit_parts(
@@ -194,7 +192,10 @@ fn draw_detail(frame: &mut Frame, area: Rect, state: &TrafficState, theme: &Them
                 )
             ),
             theme.title(),
-        ));
+        ),
+        false,
+        theme,
+    );
     let inner = block.inner(area);
     frame.render_widget(block, area);
     // A re-send waiting for `y`: the whole question, wrapped, where the record was (the status
