@@ -474,8 +474,9 @@ fn send_events(
 ) -> anyhow::Result<Observed> {
     let body = subst(r.events.as_deref().unwrap_or_default(), vars)?;
     let inspect = format!("{}/_inspect/events", run.target.analytics);
+    // The server's mark: the events of this batch come after it (`docs/server.md` rule R13).
     let before = if run.target.inspectable {
-        last_seq(run.sender, &inspect)?
+        block_on(crate::client::stream::mark(&run.target.analytics))?.map_err(|e| anyhow!(e))?
     } else {
         0
     };
@@ -489,15 +490,6 @@ fn send_events(
         seen.events = recorded_after(run.sender, &inspect, before)?;
     }
     Ok(seen)
-}
-
-/// The newest event record's sequence number on the server (0 for none).
-fn last_seq(sender: &Sender, url: &str) -> anyhow::Result<u64> {
-    Ok(records(sender, url)?
-        .iter()
-        .filter_map(|e| e.get("seq")?.as_u64())
-        .max()
-        .unwrap_or(0))
 }
 
 /// The events recorded after sequence number `seq`, each as the server stored it.
@@ -514,10 +506,7 @@ fn recorded_after(sender: &Sender, url: &str, seq: u64) -> anyhow::Result<Vec<se
 }
 
 fn records(sender: &Sender, url: &str) -> anyhow::Result<Vec<serde_json::Value>> {
-    let text = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?
-        .block_on(sender.get_text(url))?;
+    let text = block_on(sender.get_text(url))??;
     let v: serde_json::Value = serde_json::from_str(&text)
         .map_err(|e| anyhow!("the server's inspection answer from {url} is not JSON: {e}"))?;
     Ok(match v {
@@ -530,4 +519,12 @@ fn records(sender: &Sender, url: &str) -> anyhow::Result<Vec<serde_json::Value>>
         }
         _ => Vec::new(),
     })
+}
+
+/// `fut` run to its end on a runtime of its own (the suite runs blocking).
+fn block_on<F: std::future::Future>(fut: F) -> anyhow::Result<F::Output> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    Ok(runtime.block_on(fut))
 }
