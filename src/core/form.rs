@@ -33,7 +33,7 @@ pub enum SigningForm {
 }
 
 /// What PHP's `trim()` removes: space, tab, LF, CR, NUL and vertical tab.
-const PHP_TRIM: &[char] = &[' ', '\t', '\n', '\r', '\0', '\x0B'];
+pub(crate) const PHP_TRIM: &[char] = &[' ', '\t', '\n', '\r', '\0', '\x0B'];
 
 impl SigningForm {
     /// Every form, the standard one first.
@@ -73,13 +73,7 @@ impl SigningForm {
             SigningForm::Standard => Cow::Borrowed(query),
             // PHP's `$uri->getQuery() ? ... : ''`: "" and "0" are both false.
             SigningForm::PhpSdk if query.is_empty() || query == "0" => Cow::Borrowed(""),
-            SigningForm::PhpSdk => {
-                let t = query.trim_matches(PHP_TRIM);
-                let mut s = String::with_capacity(t.len() + 1);
-                s.push('?');
-                s.push_str(t);
-                Cow::Owned(s)
-            }
+            SigningForm::PhpSdk => Cow::Owned(format!("?{}", query.trim_matches(PHP_TRIM))),
         }
     }
 
@@ -167,11 +161,9 @@ impl SigningForm {
             return None;
         }
         Some(ReceivedRequest {
-            method: req.method.clone(),
             path: path.into_owned(),
             query: query.into_owned(),
-            headers: req.headers.clone(),
-            body: req.body.clone(),
+            ..req.clone()
         })
     }
 }

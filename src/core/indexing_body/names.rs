@@ -101,8 +101,7 @@ pub(crate) fn entries(v: &Value) -> Option<Vec<(String, Key<'_>, &Value)>> {
 
 /// PHP's `trim` of a string is empty.
 pub(crate) fn blank(s: &str) -> bool {
-    s.trim_matches([' ', '\t', '\n', '\r', '\0', '\x0B'])
-        .is_empty()
+    s.trim_matches(crate::core::form::PHP_TRIM).is_empty()
 }
 
 /// PHP's `$` also matches before one final newline.

@@ -97,7 +97,7 @@ fn judge_update(out: &mut Problems, op: &Value, at: &str) {
     let name = o
         .get("op")
         .and_then(Value::as_str)
-        .map(|s| s.trim_matches([' ', '\t', '\n', '\r', '\0', '\x0B']));
+        .map(|s| s.trim_matches(crate::core::form::PHP_TRIM));
     let found = match (name, o.get("op")) {
         (Some(n), _) if OPERATIONS.contains(&n) => None,
         (Some(""), _) | (None, None | Some(Value::Null)) => Some(Found {
