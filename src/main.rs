@@ -3,7 +3,12 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let args = signscope::cli::Cli::parse();
+    // No argument opens the workbench: the parser of every subcommand's flags is not built for
+    // it (a tenth of the first frame's time; `benches/README.md`, "Start-up and idle memory").
+    let args = match std::env::args_os().len() {
+        1 => signscope::cli::Cli::default(),
+        _ => signscope::cli::Cli::parse(),
+    };
     // Files other users could read (older versions wrote 0644) are made private, once.
     if let Ok(paths) = signscope::store::Paths::discover() {
         if let Some(notice) = signscope::store::private::tighten(&paths) {

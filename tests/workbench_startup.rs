@@ -35,3 +35,36 @@ fn the_profile_opened_is_remembered_as_the_last_used_one_after_the_first_frame()
     tui.wait_exit();
     tui.assert_restored();
 }
+
+/// The workbench draws its first frame before its in-process server is built: the session
+/// keeps the bound address (the first frame shows it) and serves on it just after. A request
+/// that reaches the address in between waits in the listener's backlog and is answered.
+#[test]
+fn a_request_to_the_reserved_address_is_answered_once_the_server_serves() {
+    use std::io::{Read, Write};
+    let dirs = tempfile::tempdir().unwrap();
+    let paths = signscope::store::Paths::new(dirs.path().join("config"), dirs.path().join("data"));
+    let opts = signscope::engine::ClientOptions::default();
+    let mut session = signscope::engine::Session::open_unmarked_in(paths, None, opts).unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    assert_eq!(session.reserve_embedded(listener), None);
+    // The demo's URLs say `embedded`: they resolve to the reserved address, no other server.
+    assert_eq!(session.indexing_url().unwrap(), format!("http://{addr}"));
+    assert_eq!(session.analytics_url().unwrap(), format!("http://{addr}"));
+    assert_eq!(session.running_embedded_url(), None, "not serving yet");
+    let mut conn = std::net::TcpStream::connect(addr).unwrap();
+    conn.set_read_timeout(Some(common::WAIT)).unwrap();
+    let ask = format!("GET /_inspect/health HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    conn.write_all(ask.as_bytes()).unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    session.serve_reserved(rt.handle()).unwrap();
+    assert_eq!(
+        session.running_embedded_url(),
+        Some(format!("http://{addr}"))
+    );
+    let mut answer = String::new();
+    conn.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains("\"status\":\"ok\""), "{answer}");
+}

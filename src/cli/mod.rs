@@ -29,7 +29,7 @@ pub mod watch;
 /// Exit code for unusable input (missing file, unreadable key, bad flag value).
 pub const EXIT_USAGE: u8 = 2;
 
-#[derive(Debug, Parser)]
+#[derive(Debug, Default, Parser)]
 #[command(
     name = "signscope",
     // "0.1.0 (commit)": build.rs, which says what is printed outside a git checkout.

@@ -22,6 +22,8 @@ pub struct Session {
     profile: Profile,
     /// The in-process local server, started the first time a profile names `embedded`.
     embedded: Option<Server>,
+    /// Its address, bound but not served yet ([`Session::reserve_embedded`]).
+    reserved: Option<std::net::TcpListener>,
     http: reqwest::Client,
     probe: ConnectProbe,
     opts: ClientOptions,
@@ -89,6 +91,7 @@ impl Session {
             store,
             profile,
             embedded: None,
+            reserved: None,
             http,
             probe,
             opts,
@@ -156,11 +159,18 @@ impl Session {
         if let Some(s) = &self.embedded {
             return Ok(s.url());
         }
+        let server_error = |e: std::io::Error| EngineError::Server {
+            reason: e.to_string(),
+        };
+        if let Some(listener) = &self.reserved {
+            return Ok(format!(
+                "http://{}",
+                listener.local_addr().map_err(server_error)?
+            ));
+        }
         let server = std::net::TcpListener::bind(("127.0.0.1", 0))
             .and_then(|listener| server::spawn(ServerConfig::demo(), listener))
-            .map_err(|e| EngineError::Server {
-                reason: e.to_string(),
-            })?;
+            .map_err(server_error)?;
         let url = server.url();
         self.embedded = Some(server);
         Ok(url)
@@ -188,6 +198,23 @@ impl Session {
         server.set_profile_prefix(Some(self.profile.header_prefix()));
         self.embedded = Some(server);
         Ok(note)
+    }
+
+    /// Keep `listener` as the in-process server's address without serving on it yet: its URL
+    /// resolves at once (the workbench shows it in its first frame, drawn before the server is
+    /// built), and connections wait in its backlog until [`Session::serve_reserved`]. Returns
+    /// why a forward URL of the profile cannot be used.
+    pub fn reserve_embedded(&mut self, listener: std::net::TcpListener) -> Option<String> {
+        self.reserved = Some(listener);
+        embedded_config(&self.profile).1
+    }
+
+    /// Serve on the reserved address as tasks of `runtime` (nothing when none is reserved).
+    pub fn serve_reserved(&mut self, runtime: &tokio::runtime::Handle) -> Result<(), EngineError> {
+        match self.reserved.take() {
+            Some(listener) => self.start_embedded(listener, Some(runtime)).map(drop),
+            None => Ok(()),
+        }
     }
 
     /// Point the in-process server's forwarding at the current profile's upstreams (none when

@@ -100,11 +100,10 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
     user_keys::load(&paths.config_dir).map_err(|e| anyhow::anyhow!(e))?;
     let log_warning = start_logging(&paths);
     let (mut session, mut note) = open_session(paths, profile)?;
-    // The in-process server: on --listen or a free loopback port, for the Traffic view and for
-    // profiles whose URLs say `embedded`.
-    let rt = runtime::build_runtime()?;
-    let forward_note = session.start_embedded(listener, Some(rt.handle()))?;
-    note = note.or(forward_note);
+    // The in-process server, on --listen or a free loopback port, for the Traffic view and for
+    // profiles whose URLs say `embedded`: its address is bound now, so the first frame shows it;
+    // it serves from just after that frame.
+    note = note.or(session.reserve_embedded(listener));
     // The body moves to the editor; the session keeps the profile without it.
     let (loaded, url_note) = runtime::open_current(&mut session);
     note = note.or(url_note);
@@ -121,8 +120,7 @@ pub fn run(opts: Options) -> anyhow::Result<u8> {
     }
     app.theme = theme::Theme::new(theme::Theme::no_color_from_env());
     let note = first_note(note, log_warning, listen, &session);
-    runtime::run_app_on(
-        rt,
+    runtime::run_app_with(
         app,
         Some(session),
         note,

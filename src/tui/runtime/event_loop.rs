@@ -48,29 +48,17 @@ pub fn run_app(
     run_app_with(app, session, server_note, startup, LoopHooks::default())
 }
 
-/// [`run_app`] with test doubles.
+/// [`run_app`] with test doubles. The first frame is drawn before anything else runs: the
+/// in-process server reserved in the session, the commands `update` asked for while the App
+/// was filled (`startup`) and remembering the profile as the last used one come right after it.
 pub fn run_app_with(
-    app: App,
-    session: Option<Session>,
-    server_note: Option<String>,
-    startup: Vec<Command>,
-    hooks: LoopHooks,
-) -> anyhow::Result<u8> {
-    run_app_on(build_runtime()?, app, session, server_note, startup, hooks)
-}
-
-/// [`run_app_with`] on a runtime the caller built (the one the in-process server already
-/// serves on). The first frame is drawn before anything else runs: the commands `update` asked
-/// for while the App was filled (`startup`) and remembering the profile as the last used one
-/// come right after it.
-pub fn run_app_on(
-    rt: tokio::runtime::Runtime,
     mut app: App,
     session: Option<Session>,
     server_note: Option<String>,
     startup: Vec<Command>,
     hooks: LoopHooks,
 ) -> anyhow::Result<u8> {
+    let rt = build_runtime()?;
     let (tx, rx) = unbounded_channel();
     if let Some(note) = server_note {
         app.say(note);
@@ -120,9 +108,9 @@ async fn event_loop(
         draw_at: None,
         hooks,
     };
-    // Everything `update` asked for while the App was filled (the first signature, the
-    // validation of a saved events batch, following the traffic...), run once the first frame
-    // is on screen.
+    // The in-process server (its address is already bound and shown), then everything
+    // `update` asked for while the App was filled (the first signature, the validation of a
+    // saved events batch, following the traffic...), once the first frame is on screen.
     let mut startup = Some(startup);
     loop {
         // Apply everything that is already waiting, then draw once.
@@ -135,6 +123,9 @@ async fn event_loop(
         }
         lp.draw_when_due(app, urgent, woke_with_messages)?;
         if let Some(startup) = startup.take() {
+            if let Some(session) = lp.fx.session.as_mut() {
+                session.serve_reserved(&tokio::runtime::Handle::current())?;
+            }
             for cmd in startup {
                 lp.fx.execute(cmd);
             }

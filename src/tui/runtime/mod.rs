@@ -14,7 +14,7 @@ pub mod perform;
 pub mod profile;
 mod send;
 
-pub use event_loop::{build_runtime, run_app, run_app_on, run_app_with, LoopHooks};
+pub use event_loop::{build_runtime, run_app, run_app_with, LoopHooks};
 pub use perform::Effects;
 pub use profile::{loaded_profile, open_current};
 #[cfg(test)]
