@@ -63,6 +63,21 @@ pub fn pointer_offset(text: &str, pointer: &str) -> Option<usize> {
     Some(at.get().as_ptr() as usize - text.as_ptr() as usize)
 }
 
+/// `base` + `/` + `token`, the token escaped as RFC 6901 says (`~` as `~0`, `/` as `~1`).
+pub fn pointer(base: &str, token: &str) -> String {
+    let mut out = String::with_capacity(base.len() + token.len() + 1);
+    out.push_str(base);
+    out.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// `[12]...` → `("12", "...")`.
 fn leading_index(s: &str) -> Option<(&str, &str)> {
     let inner = s.strip_prefix('[')?;
@@ -74,8 +89,7 @@ fn leading_index(s: &str) -> Option<(&str, &str)> {
 
 fn flush_name(out: &mut String, name: &mut String, in_name: &mut bool) {
     if *in_name {
-        out.push('/');
-        out.push_str(&name.replace('~', "~0").replace('/', "~1"));
+        *out = pointer(out, name);
         name.clear();
         *in_name = false;
     }

@@ -358,19 +358,15 @@ fn run_key_command(
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break status,
-            Ok(None) if cancel.load(Ordering::Relaxed) => {
+            Ok(None) if cancel.load(Ordering::Relaxed) || Instant::now() >= deadline => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(KeyError::CommandCancelled {
-                    program: program.clone(),
-                });
-            }
-            Ok(None) if Instant::now() >= deadline => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(KeyError::CommandTimeout {
-                    program: program.clone(),
-                    seconds: timeout.as_secs().max(1),
+                let program = program.clone();
+                return Err(if cancel.load(Ordering::Relaxed) {
+                    KeyError::CommandCancelled { program }
+                } else {
+                    let seconds = timeout.as_secs().max(1);
+                    KeyError::CommandTimeout { program, seconds }
                 });
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(10)),

@@ -19,6 +19,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub use crate::core::events::Level;
+pub use crate::core::json::pointer;
 use crate::core::visible::counted;
 
 /// Most problems a judgement lists; the rest are counted (`docs/indexing-bodies.md`).
@@ -237,21 +238,6 @@ fn short_json(v: &Value) -> String {
         end -= 1;
     }
     format!("{}…", &s[..end])
-}
-
-/// `base` + `/` + `token`, the token escaped as RFC 6901 says (`~` as `~0`, `/` as `~1`).
-pub fn pointer(base: &str, token: &str) -> String {
-    let mut out = String::with_capacity(base.len() + token.len() + 1);
-    out.push_str(base);
-    out.push('/');
-    for c in token.chars() {
-        match c {
-            '~' => out.push_str("~0"),
-            '/' => out.push_str("~1"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// The type of a JSON value in the SDK's words (PHP's `get_debug_type` of the decoded value).

@@ -110,7 +110,7 @@ fn expectations(a: &Answer, events: bool) -> String {
 
 /// One `json` expectation for a top-level member.
 fn member(key: &str, v: &Value) -> String {
-    let pointer = quoted(&format!("/{}", key.replace('~', "~0").replace('/', "~1")));
+    let pointer = quoted(&crate::core::json::pointer("", key));
     let changes = |s: &str| {
         let t = s.as_bytes();
         // A UUID, or a time: different on every send.
