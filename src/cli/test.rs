@@ -376,9 +376,7 @@ fn request_spec(
         Some(name) => run
             .session
             .profile()
-            .requests()
-            .iter()
-            .find(|s| &s.name == name)
+            .find_request(name)
             .map(|s| s.spec.clone())
             .ok_or_else(|| anyhow!("the profile {} has no saved request {name:?}; pass --profile with the one that has it", run.session.profile().name))?,
         None => RequestSpec::default(),

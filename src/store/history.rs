@@ -214,17 +214,9 @@ impl History {
         let _guard = Lock::acquire(&self.lock)?;
         let mut line = serde_json::to_string(e).expect("history entries serialize");
         line.push('\n');
-        let mut opts = OpenOptions::new();
-        opts.create(true).read(true).append(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            // A link put in its place is not followed: the entries (signed requests) would go
-            // wherever it points, and the 0600 mode would not apply there.
-            opts.mode(super::private::FILE_MODE)
-                .custom_flags(libc::O_NOFOLLOW);
-        }
-        let mut f = opts
+        let mut f = private_options()
+            .read(true)
+            .append(true)
             .open(&self.file)
             .map_err(|err| io("open the history file", &self.file, &err))?;
         // A process killed mid-append leaves a last line without its newline: start on a fresh
@@ -327,20 +319,29 @@ fn io(action: &'static str, path: &std::path::Path, e: &std::io::Error) -> Store
     }
 }
 
+/// Options that create a file private to the user (0600) and never follow a link put in its
+/// place: what is written (signed requests) would go wherever it points, and the mode would not
+/// apply there.
+fn private_options() -> OpenOptions {
+    let mut opts = OpenOptions::new();
+    opts.create(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.mode(super::private::FILE_MODE)
+            .custom_flags(libc::O_NOFOLLOW);
+    }
+    opts
+}
+
 /// An exclusive advisory lock (`File::lock`: `flock` on Unix) held until drop.
 pub(crate) struct Lock(File);
 
 impl Lock {
     pub(crate) fn acquire(path: &std::path::Path) -> Result<Lock, StoreError> {
-        let mut opts = OpenOptions::new();
-        opts.create(true).truncate(false).write(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            opts.mode(super::private::FILE_MODE)
-                .custom_flags(libc::O_NOFOLLOW);
-        }
-        let f = opts
+        let f = private_options()
+            .truncate(false)
+            .write(true)
             .open(path)
             .map_err(|e| io("open the lock file", path, &e))?;
         // The standard library's advisory lock (flock on Unix): released when the file closes.
