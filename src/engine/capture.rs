@@ -266,47 +266,33 @@ fn entry_work(opts: &CaptureOptions, e: &EntryView<'_>) -> Work {
     };
     let mut notes = Vec::new();
     let at = entry_time(opts, e, &mut notes);
-    // Bodies are decoded only for requests that are judged.
-    if !judged_host(url.host, &opts.hosts) || !judged_route(url.path) {
-        let req = ReceivedRequest {
-            method: e.method().to_string(),
-            path: url.path.to_string(),
-            ..ReceivedRequest::default()
-        };
-        let url_text = e.url().to_string();
-        return work(
-            opts,
-            e.index,
-            Some(url.host),
-            url_text,
-            req,
-            at,
-            None,
-            notes,
-        );
-    }
-    if e.not_answered() {
-        return not_judged(e, NotJudged::NotSent);
-    }
-    let body = match e.request_body() {
-        Ok(b) => b,
-        Err(why) => return bad(e.index, why.to_string()),
-    };
-    if let Some(how) = body.cut {
-        return not_judged(e, NotJudged::BodyNotKept(how));
-    }
-    notes.extend(body.notes);
-    let req = ReceivedRequest {
+    let mut req = ReceivedRequest {
         method: e.method().to_string(),
         path: url.path.to_string(),
-        query: url.query.to_string(),
-        headers: e
+        ..ReceivedRequest::default()
+    };
+    let mut captured = None;
+    // Bodies are decoded only for requests that are judged (`work` skips the others).
+    if judged_host(url.host, &opts.hosts) && judged_route(url.path) {
+        if e.not_answered() {
+            return not_judged(e, NotJudged::NotSent);
+        }
+        let body = match e.request_body() {
+            Ok(b) => b,
+            Err(why) => return bad(e.index, why.to_string()),
+        };
+        if let Some(how) = body.cut {
+            return not_judged(e, NotJudged::BodyNotKept(how));
+        }
+        notes.extend(body.notes);
+        req.query = url.query.to_string();
+        req.headers = e
             .request_headers()
             .map(|(n, v)| (n.to_string(), v.as_bytes().to_vec()))
-            .collect(),
-        body: body.bytes,
-    };
-    let captured = captured_of(e);
+            .collect();
+        req.body = body.bytes;
+        captured = captured_of(e);
+    }
     let url_text = e.url().to_string();
     work(
         opts,
