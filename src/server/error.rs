@@ -4,6 +4,7 @@
 //! (the sentence again), as GA4's `validationMessages` have them (`docs/verification.md`,
 //! "Error codes").
 
+use axum::extract::rejection::QueryRejection;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -107,6 +108,20 @@ impl ApiError {
 
     fn status_code(&self) -> StatusCode {
         StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+    }
+}
+
+/// A query string the handler's parameters do not take: 400 `INVALID_QUERY`.
+impl From<QueryRejection> for ApiError {
+    fn from(rejection: QueryRejection) -> Self {
+        ApiError::new(
+            400,
+            "INVALID_QUERY",
+            format!(
+                "The query string is not understood: {}.",
+                rejection.body_text()
+            ),
+        )
     }
 }
 

@@ -63,18 +63,6 @@ pub async fn health(State(st): State<AppState>) -> Response {
     .into_response()
 }
 
-fn bad_query(rejection: QueryRejection) -> Response {
-    ApiError::new(
-        400,
-        "INVALID_QUERY",
-        format!(
-            "The query string is not understood: {}.",
-            rejection.body_text()
-        ),
-    )
-    .into_response()
-}
-
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RequestsQuery {
@@ -102,27 +90,20 @@ pub struct RequestsQuery {
 pub async fn requests(
     State(st): State<AppState>,
     q: Result<Query<RequestsQuery>, QueryRejection>,
-) -> Response {
-    let Query(q) = match q {
-        Ok(q) => q,
-        Err(e) => return bad_query(e),
-    };
+) -> Result<Response, ApiError> {
+    let Query(q) = q?;
     let har = match q.format.as_deref() {
         None | Some("json") => false,
         Some("har") => true,
         Some(other) => {
-            return ApiError::new(
+            return Err(ApiError::new(
                 400,
                 "BAD_QUERY",
                 format!("format={other} is not known; use format=har or leave it out for JSON"),
-            )
-            .into_response()
+            ))
         }
     };
-    let after = match since(&st, q.since, q.after) {
-        Ok(a) => a,
-        Err(e) => return e.into_response(),
-    };
+    let after = since(&st, q.since, q.after)?;
     if q.all
         && (q.verdict.is_some()
             || q.code.is_some()
@@ -130,12 +111,11 @@ pub async fn requests(
             || q.before.is_some()
             || q.seq.is_some())
     {
-        return ApiError::new(
+        return Err(ApiError::new(
             400,
             "BAD_QUERY",
             "all=true takes only since, after, test and limit (every request the server received, oldest first); leave out verdict, code, path, before and seq",
-        )
-        .into_response();
+        ));
     }
     let filter = RequestFilter {
         verdict: q.verdict,
@@ -164,7 +144,7 @@ pub async fn requests(
     } else {
         st.store.request_slots(&filter)
     };
-    page::reply(&st, slots, kind)
+    Ok(page::reply(&st, slots, kind))
 }
 
 #[derive(Debug, Deserialize)]
@@ -213,20 +193,11 @@ fn match_object(text: Option<&str>) -> Result<Option<serde_json::Value>, ApiErro
 pub async fn events(
     State(st): State<AppState>,
     q: Result<Query<EventsQuery>, QueryRejection>,
-) -> Response {
-    let Query(q) = match q {
-        Ok(q) => q,
-        Err(e) => return bad_query(e),
-    };
+) -> Result<Response, ApiError> {
+    let Query(q) = q?;
     let full = q.seq.is_some();
-    let after = match since(&st, q.since, q.after) {
-        Ok(a) => a,
-        Err(e) => return e.into_response(),
-    };
-    let matching = match match_object(q.matching.as_deref()) {
-        Ok(m) => m,
-        Err(e) => return e.into_response(),
-    };
+    let after = since(&st, q.since, q.after)?;
+    let matching = match_object(q.matching.as_deref())?;
     let page = st.store.event_slots(&EventFilter {
         valid: q.valid,
         event: q.event,
@@ -242,7 +213,7 @@ pub async fn events(
             seq: q.seq,
         },
     });
-    page::reply(&st, page, page::Kind::Events { full })
+    Ok(page::reply(&st, page, page::Kind::Events { full }))
 }
 
 #[derive(Debug, Deserialize)]
@@ -259,30 +230,19 @@ pub struct SummaryQuery {
 pub async fn summary(
     State(st): State<AppState>,
     q: Result<Query<SummaryQuery>, QueryRejection>,
-) -> Response {
-    let Query(q) = match q {
-        Ok(q) => q,
-        Err(e) => return bad_query(e),
-    };
+) -> Result<Response, ApiError> {
+    let Query(q) = q?;
     if q.since.is_none() && q.test.is_none() {
-        return Json(st.store.summary()).into_response();
+        return Ok(Json(st.store.summary()).into_response());
     }
-    let after = match since(&st, q.since, None) {
-        Ok(a) => a,
-        Err(e) => return e.into_response(),
-    };
-    Json(st.store.scoped_summary(after, q.test.as_deref())).into_response()
+    let after = since(&st, q.since, None)?;
+    Ok(Json(st.store.scoped_summary(after, q.test.as_deref())).into_response())
 }
 
 /// `GET /_inspect/mark`: the newest sequence number given so far, for `since=SEQ`: a test
 /// takes a mark, drives its client, and asks only about what came after it.
 pub async fn mark(State(st): State<AppState>) -> Response {
-    Json(json!({"since": head(&st)})).into_response()
-}
-
-/// The newest sequence number given (0 before the first record).
-fn head(st: &AppState) -> u64 {
-    st.store.head_seq()
+    Json(json!({"since": st.store.head_seq()})).into_response()
 }
 
 /// `since=SEQ` as the page's `after` (the later of the two when both are given); a `since`
@@ -291,7 +251,7 @@ fn since(st: &AppState, since: Option<u64>, after: Option<u64>) -> Result<Option
     let Some(s) = since else {
         return Ok(after);
     };
-    let newest = head(st);
+    let newest = st.store.head_seq();
     if s > newest {
         return Err(ApiError::new(
             400,
@@ -319,11 +279,8 @@ pub struct WaitQuery {
 pub async fn wait(
     State(st): State<AppState>,
     q: Result<Query<WaitQuery>, QueryRejection>,
-) -> Response {
-    let Query(q) = match q {
-        Ok(q) => q,
-        Err(e) => return bad_query(e),
-    };
+) -> Result<Response, ApiError> {
+    let Query(q) = q?;
     let want_events = q.events.unwrap_or(0);
     let want_requests = q.requests.unwrap_or(0);
     let timeout = Duration::from_millis(q.timeout_ms.unwrap_or(DEFAULT_WAIT_MS).min(MAX_WAIT_MS));
@@ -338,9 +295,9 @@ pub async fn wait(
         )
         .await;
     if reached {
-        Json(json!({"reached": true, "summary": summary})).into_response()
+        Ok(Json(json!({"reached": true, "summary": summary})).into_response())
     } else {
-        ApiError::new(
+        Err(ApiError::new(
             408,
             "WAIT_TIMEOUT",
             format!(
@@ -350,7 +307,6 @@ pub async fn wait(
                 summary.events(),
                 summary.requests
             ),
-        )
-        .into_response()
+        ))
     }
 }
