@@ -45,7 +45,7 @@ pub fn redact_in_logs(secret: &Secret) {
         return;
     }
     let mut forms = vec![key.to_string()];
-    let encoded = percent_encoded(key);
+    let encoded = percent_encoding::utf8_percent_encode(key, UNRESERVED_KEPT).to_string();
     if encoded != key {
         forms.push(encoded);
     }
@@ -59,18 +59,12 @@ pub fn redact_in_logs(secret: &Secret) {
     list.sort_by_key(|k| std::cmp::Reverse(k.len()));
 }
 
-/// Every byte outside RFC 3986's unreserved set as `%XX`.
-fn percent_encoded(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
+/// Every byte outside RFC 3986's unreserved set is written `%XX`.
+const UNRESERVED_KEPT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
 
 /// `line` with every registered key replaced by `***`.
 pub fn redact_line(line: &str) -> std::borrow::Cow<'_, str> {

@@ -151,9 +151,7 @@ impl BodyPermit {
             None => self.0 = Some(p),
         }
     }
-}
 
-impl BodyPermit {
     /// Take `n` more bytes of `budget`, waiting at most `stall` for them to come free; false
     /// when they did not (the readers of other answers stopped reading).
     pub(super) async fn take_within(
@@ -253,24 +251,15 @@ pub async fn admit_body(
     (permit, read)
 }
 
-/// Read a body as [`admit_body`] does, for the forward proxy (its bytes taken from `budget`).
-pub async fn read_forwarded_body(
-    headers: &HeaderMap,
-    body: Body,
-    limit: usize,
-    pace: BodyPace,
-    budget: Option<(&BodyBudget, &mut BodyPermit)>,
-) -> Result<Bytes, BodyError> {
-    read_body_within(headers, body, limit, pace, budget).await
-}
-
 fn expects_continue(headers: &HeaderMap) -> bool {
     headers
         .get(header::EXPECT)
         .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"))
 }
 
-async fn read_body_within(
+/// Read a body within `limit` and `pace`, its bytes taken from `budget` as they arrive (the
+/// local handlers through [`admit_body`], the forward proxy directly).
+pub async fn read_body_within(
     headers: &HeaderMap,
     body: Body,
     limit: usize,

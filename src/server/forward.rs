@@ -30,7 +30,7 @@ use hyper_rustls::HttpsConnector;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 
-use super::body::{read_forwarded_body, BodyBudget, BodyFailed, BodyPace, BodyPermit, Budgeted};
+use super::body::{read_body_within, BodyBudget, BodyFailed, BodyPace, BodyPermit, Budgeted};
 use super::error::ApiError;
 use super::stream::{self, STREAM_BODY_PREVIEW};
 use crate::core::traffic::UpstreamSeen;
@@ -82,41 +82,16 @@ pub struct Upstream {
     answers: Option<(BodyBudget, Duration)>,
 }
 
-/// The upstreams a server forwards to now, one per kind of route; changed while it runs by
-/// [`super::AppState::set_forwarding`] (the workbench's per-profile forwarding).
+/// The upstreams a server forwards to now, one per kind of route (indexing, then collector);
+/// changed while it runs by [`super::AppState::set_forwarding`] (the workbench's per-profile
+/// forwarding).
 #[derive(Default)]
-pub struct Forwarding {
-    indexing: RwLock<Option<Arc<Upstream>>>,
-    analytics: RwLock<Option<Arc<Upstream>>>,
-}
+pub struct Forwarding(RwLock<[Option<Arc<Upstream>>; 2]>);
 
 impl Forwarding {
     /// Forward to these from the next request on.
     pub fn set(&self, indexing: Option<Arc<Upstream>>, analytics: Option<Arc<Upstream>>) {
-        *self
-            .indexing
-            .write()
-            .unwrap_or_else(PoisonError::into_inner) = indexing;
-        *self
-            .analytics
-            .write()
-            .unwrap_or_else(PoisonError::into_inner) = analytics;
-    }
-
-    /// The indexing upstream, if any.
-    pub fn indexing(&self) -> Option<Arc<Upstream>> {
-        self.indexing
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-    }
-
-    /// The collector's upstream, if any.
-    pub fn analytics(&self) -> Option<Arc<Upstream>> {
-        self.analytics
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+        *self.0.write().unwrap_or_else(PoisonError::into_inner) = [indexing, analytics];
     }
 }
 
@@ -144,11 +119,8 @@ impl Target {
     }
 
     fn upstream(&self) -> Option<Arc<Upstream>> {
-        if self.analytics {
-            self.forwarding.analytics()
-        } else {
-            self.forwarding.indexing()
-        }
+        let upstreams = self.forwarding.0.read();
+        upstreams.unwrap_or_else(PoisonError::into_inner)[usize::from(self.analytics)].clone()
     }
 }
 
@@ -357,7 +329,7 @@ pub async fn proxy(State(target): State<Target>, req: Request, next: Next) -> Re
     // Held until the upstream has answered (the body is alive until then).
     let mut permit = BodyPermit::default();
     let budget = up.budget.as_ref().map(|b| (b, &mut permit));
-    let read = read_forwarded_body(&parts.headers, body, up.max_body, up.pace, budget).await;
+    let read = read_body_within(&parts.headers, body, up.max_body, up.pace, budget).await;
     let bytes = match read {
         Ok(b) => b,
         // Too large, too slow or cut off: not forwarded, not even in part. The local handler

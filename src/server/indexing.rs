@@ -39,7 +39,6 @@ use crate::core::verify::{
     Rejection, VerifyOptions,
 };
 use crate::core::HeaderNames;
-use crate::core::SigningForm;
 
 use super::body::{admit_body, BodyError};
 use super::error::ApiError;
@@ -58,14 +57,10 @@ const MAX_STORED_HEADER: usize = 1024;
 
 /// At most `max` bytes of `text`, cut at a character boundary, marked with `…` when cut.
 fn cap(text: &str, max: usize) -> String {
-    if text.len() <= max {
-        return text.to_string();
+    match super::page::cut(text, max) {
+        (kept, true) => format!("{kept}…"),
+        (kept, false) => kept.to_string(),
     }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &text[..end])
 }
 
 /// Handler for every method and path under `/v2/`.
@@ -355,7 +350,7 @@ struct Takes {
 
 /// Verify in the documented form, then, when that signature does not match, in each extra form
 /// the server accepts: the request is rewritten so that its standard text is the form's text
-/// ([`SigningForm::as_standard`]) and verified again (so the other checks, the time window
+/// ([`crate::core::SigningForm::as_standard`]) and verified again (so the other checks, the time window
 /// included, still apply). Accepted that way, it carries a warning naming the form.
 fn verify_in_forms(
     st: &AppState,
@@ -374,7 +369,9 @@ fn verify_in_forms(
         };
         match verify_checks(st, &rewritten, now) {
             Ok(mut accepted) => {
-                accepted.warnings.push(form_warning(*form, r));
+                accepted
+                    .warnings
+                    .push(form.accepted_warning(&r.path, &r.query));
                 return Ok(accepted);
             }
             Err(failures) if mismatched(&failures) => {}
@@ -383,11 +380,6 @@ fn verify_in_forms(
         }
     }
     first
-}
-
-/// The warning on a request accepted in a signing form other than the documented one.
-fn form_warning(form: SigningForm, r: &ReceivedRequest) -> String {
-    form.accepted_warning(&r.path, &r.query)
 }
 
 /// [`decide`], on the blocking pool for large bodies: the hash and the JSON check are both

@@ -42,7 +42,7 @@ const LIST_WARNINGS: usize = 16;
 const CHUNK_BYTES: usize = 32 * 1024;
 
 /// `s` cut to at most `max` bytes at a character boundary, and whether it was cut.
-fn cut(s: &str, max: usize) -> (&str, bool) {
+pub(super) fn cut(s: &str, max: usize) -> (&str, bool) {
     if s.len() <= max {
         return (s, false);
     }
