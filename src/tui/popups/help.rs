@@ -14,6 +14,7 @@ use crate::tui::layout::View;
 use crate::tui::palette;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::prompt::{text_box, TextBox};
+use crate::tui::widgets::text::wrap_words;
 
 /// The help popup, scrolled down by `scroll` rows (a small terminal does not show it all).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -127,38 +128,14 @@ pub fn help_table(ctx: &Ctx<'_>) -> Vec<(String, String)> {
     let desc_w = inner.saturating_sub(key_w + 2).max(12);
     let mut rows = vec![];
     for (k, d) in b {
-        let keys = word_wrap(&k, key_w);
-        let descs = word_wrap(&d, desc_w);
+        let keys = wrap_words(&k, key_w);
+        let descs = wrap_words(&d, desc_w);
         for i in 0..keys.len().max(descs.len()) {
             let key = keys.get(i).map_or("", String::as_str);
             let piece = descs.get(i).cloned().unwrap_or_default();
             rows.push((format!("{key:<key_w$}  "), piece));
         }
     }
-    rows
-}
-
-/// Break `text` into rows of at most `width` chars at spaces (a longer word is split).
-fn word_wrap(text: &str, width: usize) -> Vec<String> {
-    let mut rows: Vec<String> = vec![];
-    let mut row = String::new();
-    for word in text.split(' ') {
-        let (n, w) = (row.chars().count(), word.chars().count());
-        if n > 0 && n + 1 + w > width {
-            rows.push(std::mem::take(&mut row));
-        }
-        if !row.is_empty() {
-            row.push(' ');
-        }
-        row.push_str(word);
-        while row.chars().count() > width {
-            let head: String = row.chars().take(width).collect();
-            let tail: String = row.chars().skip(width).collect();
-            rows.push(head);
-            row = tail;
-        }
-    }
-    rows.push(row);
     rows
 }
 
