@@ -29,8 +29,13 @@ impl<T> StallGuard<T> {
         }
     }
 
-    /// A write (or flush) came back pending: arm the timer, or fail once it has run out.
-    fn pending<R>(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<R>> {
+    /// What a write (or flush) came back with: progress disarms the timer; pending arms it, or
+    /// fails once it has run out.
+    fn after<R>(&mut self, cx: &mut Context<'_>, poll: Poll<io::Result<R>>) -> Poll<io::Result<R>> {
+        if poll.is_ready() {
+            self.since = None;
+            return poll;
+        }
         let stall = self.stall;
         let timer = self
             .since
@@ -63,13 +68,8 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for StallGuard<T> {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        match Pin::new(&mut self.io).poll_write(cx, buf) {
-            Poll::Pending => self.pending(cx),
-            done => {
-                self.since = None;
-                done
-            }
-        }
+        let poll = Pin::new(&mut self.io).poll_write(cx, buf);
+        self.after(cx, poll)
     }
 
     fn poll_write_vectored(
@@ -77,13 +77,8 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for StallGuard<T> {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        match Pin::new(&mut self.io).poll_write_vectored(cx, bufs) {
-            Poll::Pending => self.pending(cx),
-            done => {
-                self.since = None;
-                done
-            }
-        }
+        let poll = Pin::new(&mut self.io).poll_write_vectored(cx, bufs);
+        self.after(cx, poll)
     }
 
     fn is_write_vectored(&self) -> bool {
@@ -91,13 +86,8 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for StallGuard<T> {
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        match Pin::new(&mut self.io).poll_flush(cx) {
-            Poll::Pending => self.pending(cx),
-            done => {
-                self.since = None;
-                done
-            }
-        }
+        let poll = Pin::new(&mut self.io).poll_flush(cx);
+        self.after(cx, poll)
     }
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
