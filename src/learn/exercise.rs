@@ -296,13 +296,8 @@ impl Exercise {
 
     /// The timestamp the request was signed with.
     pub fn timestamp(&self) -> String {
-        let name = format!("X-{DEFAULT_HEADER_PREFIX}-TIMESTAMP");
         self.request
-            .headers
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| String::from_utf8_lossy(v).into_owned())
-            .unwrap_or_default()
+            .header_text(&format!("X-{DEFAULT_HEADER_PREFIX}-TIMESTAMP"))
     }
 
     /// What the local server answers to the request a client with these settings sends at

@@ -512,10 +512,7 @@ fn verify_options_for(st: &AppState, r: &ReceivedRequest) -> Result<VerifyOption
     let Some(found) = request_prefix(r).filter(|p| *p != own) else {
         return Ok((*st.verify_options).clone());
     };
-    let api_key = r
-        .header(&HeaderNames::for_prefix(&found).api_key)
-        .map(|v| String::from_utf8_lossy(v).into_owned())
-        .unwrap_or_default();
+    let api_key = r.header_text(&HeaderNames::for_prefix(&found).api_key);
     if st.answers_to(&api_key, &found) {
         return Ok(VerifyOptions {
             header_prefix: found,

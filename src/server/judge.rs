@@ -163,7 +163,7 @@ impl OfflineJudge {
         let http = to_http(req)?;
         let api_key = if Route::of(&req.path) == Route::Indexing {
             let name = format!("X-{}-APIKEY", prefix.to_ascii_uppercase());
-            String::from_utf8_lossy(req.header(&name).unwrap_or_default()).into_owned()
+            req.header_text(&name)
         } else {
             // The collector takes no key: one instance for every prefix.
             String::new()
