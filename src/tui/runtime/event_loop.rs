@@ -28,11 +28,13 @@ pub struct LoopHooks {
     pub after_draw: Option<Box<dyn FnMut()>>,
 }
 
-/// The workbench's tokio runtime: two worker threads shared by the sends, the traffic feed and
-/// the in-process server (which has no threads of its own: `server::start` serves on this runtime).
+/// The workbench's tokio runtime: one worker thread, beside the event loop, for the sends, the
+/// traffic feed and the in-process server (`server::start` serves on this runtime); a second
+/// only added wake-ups and a thread start before the first frame (`benches/README.md`,
+/// "Start-up and idle memory"). Signing and heavy work run on threads of their own.
 pub fn build_runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+        .worker_threads(1)
         .enable_all()
         .build()
         .context("could not start the async runtime")
@@ -91,10 +93,14 @@ async fn event_loop(
     let mut fx = Effects::new(tx.clone());
     fx.session = session;
     let size = term.size()?;
-    let mut pending: Vec<Message> = vec![
+    // The first frame is drawn for the terminal's size and the clock's time; what `update` asks
+    // for on the way (a signature for that time) runs after it, before `startup`.
+    let first = [
         Message::Resize(size.width, size.height),
         Message::Tick(Utc::now()),
     ];
+    let first: Vec<Command> = first.into_iter().flat_map(|m| update(app, m)).collect();
+    let mut pending = Vec::new();
     let mut lp = Loop {
         term,
         fx,
@@ -111,11 +117,11 @@ async fn event_loop(
     // The in-process server (its address is already bound and shown), then everything
     // `update` asked for while the App was filled (the first signature, the validation of a
     // saved events batch, following the traffic...), once the first frame is on screen.
-    let mut startup = Some(startup);
+    let mut startup = Some(first.into_iter().chain(startup));
     loop {
-        // Apply everything that is already waiting, then draw once.
+        // Apply everything that is already waiting, then draw once (the first turn: at once).
         let woke_with_messages = !pending.is_empty();
-        let urgent = lp.apply(app, &mut pending);
+        let urgent = lp.apply(app, &mut pending) || startup.is_some();
         lp.remember_selection(app);
         if app.quit {
             tracing::debug!("workbench quitting");
