@@ -104,15 +104,6 @@ impl Connections {
         self.open.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// How many are open.
-    pub fn len(&self) -> usize {
-        self.lock().len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// Make room for one more under `limit`: close the oldest idle connections until it fits.
     /// False when every connection is busy and there is no room.
     pub fn make_room(&self, limit: usize) -> bool {
@@ -173,6 +164,13 @@ impl Drop for InFlight {
 mod tests {
     use super::*;
 
+    impl Connections {
+        /// How many are open.
+        fn len(&self) -> usize {
+            self.lock().len()
+        }
+    }
+
     #[test]
     fn the_limit_keeps_the_reserve_below_the_open_files_limit() {
         assert_eq!(connection_limit(4096, Some(1024)), 960);
@@ -193,7 +191,7 @@ mod tests {
         assert!(!conns.make_room(1));
         drop(_busy);
         assert!(conns.make_room(1));
-        assert!(conns.is_empty());
+        assert_eq!(conns.len(), 0);
         drop((first, second));
     }
 }
