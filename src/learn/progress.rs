@@ -65,17 +65,13 @@ pub fn load(data_dir: &Path) -> anyhow::Result<Progress> {
     }
 }
 
-/// Write the progress atomically.
+/// Write the progress atomically, private to the user.
 pub fn save(data_dir: &Path, progress: &Progress) -> anyhow::Result<()> {
     // Private like every directory signscope creates (`store::private`).
     crate::store::private::create_private_dir(data_dir)
         .with_context(|| format!("cannot create the data directory {}", data_dir.display()))?;
-    let p = path(data_dir);
-    let mut tmp = tempfile::NamedTempFile::new_in(data_dir)
-        .with_context(|| format!("cannot write in {}", data_dir.display()))?;
-    serde_json::to_writer_pretty(&mut tmp, progress)?;
-    tmp.persist(&p)
-        .with_context(|| format!("cannot write {}", p.display()))?;
+    let json = serde_json::to_vec_pretty(progress)?;
+    crate::store::profile::write_atomic(&path(data_dir), &json, 0o600)?;
     Ok(())
 }
 
