@@ -30,9 +30,7 @@ use crate::core::diagnose::{DiagnoseOptions, SERVER_CLOCK_UNITS};
 use std::collections::BTreeSet;
 
 use crate::core::events::{check_json, json_error_reason};
-use crate::core::indexing_body::{
-    judge_bytes, shown_path, BodyKind, BodyProblem, Judgement, Level,
-};
+use crate::core::indexing_body::{judge_bytes, shown_path, BodyKind, Judgement, Level};
 use crate::core::time::format_timestamp;
 use crate::core::verify::{
     prefix_of_names, request_prefix, verify_all, Accepted, Checked, DiagnosisPlan, ReceivedRequest,
@@ -205,13 +203,12 @@ fn answer_verified(
         None => accepted.warnings.clone(),
     };
     let problems = judgement.map(|j| j.problems).filter(|p| !p.is_empty());
-    let answer = match not_json {
-        Some(e) => Err(not_json_error(&e, body)),
-        None if op.is_job() => {
-            let answer = JobAnswer { shown, problems };
-            return job_submitted(st, seen, accepted, answer, body);
-        }
-        None => operations::answer(
+    // A job's answer is `200 Job submitted successfully.` with a new job id.
+    let job_id = (op.is_job() && not_json.is_none()).then(new_job_id);
+    let answer = match (not_json, &job_id) {
+        (Some(e), _) => Err(not_json_error(&e, body)),
+        (None, Some(id)) => Ok(json!({"message": JOB_SUBMITTED, "jobId": id})),
+        (None, None) => operations::answer(
             op,
             &st.attributes,
             &accepted.api_key,
@@ -246,49 +243,7 @@ fn answer_verified(
     };
     let (verdict, warnings) = (Verdict::Accepted, accepted.warnings);
     let answer = Json(value).into_response();
-    record(st, seen, verdict, outcome, warnings, body, None, answer)
-}
-
-/// What a job's answer says besides its id: the verifier's and the body's warnings, and the
-/// body's problems.
-struct JobAnswer {
-    shown: Vec<String>,
-    problems: Option<Vec<BodyProblem>>,
-}
-
-/// `200 Job submitted successfully.` with a new job id, the verifier's and the body's warnings.
-fn job_submitted(
-    st: &AppState,
-    seen: Seen,
-    accepted: Accepted,
-    JobAnswer { shown, problems }: JobAnswer,
-    body: &[u8],
-) -> Response {
-    let job_id = new_job_id();
-    let mut answer = json!({"message": JOB_SUBMITTED, "jobId": job_id});
-    if !shown.is_empty() {
-        answer["warnings"] = json!(shown);
-    }
-    if let Some(p) = problems {
-        answer["problems"] = json!(p);
-    }
-    let outcome = Outcome {
-        status: 200,
-        code: None,
-        message: JOB_SUBMITTED.to_string(),
-    };
-    let (verdict, warnings) = (Verdict::Accepted, accepted.warnings);
-    let answer = Json(answer).into_response();
-    record(
-        st,
-        seen,
-        verdict,
-        outcome,
-        warnings,
-        body,
-        Some(job_id),
-        answer,
-    )
+    record(st, seen, verdict, outcome, warnings, body, job_id, answer)
 }
 
 /// The answer to a batch taken.
