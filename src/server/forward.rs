@@ -237,10 +237,6 @@ impl Upstream {
         self.answers = Some((budget, stall));
         self
     }
-
-    pub fn base(&self) -> &str {
-        &self.base
-    }
 }
 
 /// The forwarding client: HTTP/1.1 over TCP or TLS (the roots reqwest's own client trusts),
