@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::notes::{self, Note};
-use crate::core::visible::escape_visible;
+use crate::core::visible::{counted, escape_visible};
 use crate::core::{LineLabel, SignableRequest, Signed};
 
 /// Body lines shown before the rest is summarised.
@@ -23,10 +23,6 @@ fn step(out: &mut String, n: usize, note: &Note) {
         "  watch for: {}; {}",
         note.pitfalls[0], note.pitfalls[1]
     );
-}
-
-fn byte_count(n: usize) -> String {
-    crate::core::visible::counted(n, "byte")
 }
 
 /// The handout for one signed request (`signed` is `req` signed with the REST key).
@@ -49,13 +45,13 @@ pub fn explain(req: &SignableRequest<'_>, signed: &Signed) -> String {
             let _ = writeln!(
                 out,
                 "  adds {}: {}\\n",
-                byte_count(line.bytes.len() + 1),
+                counted(line.bytes.len() + 1, "byte"),
                 shown(line.bytes)
             );
         }
     }
     let total = canonical.len();
-    let _ = writeln!(out, "\nThe signing text ({}):", byte_count(total));
+    let _ = writeln!(out, "\nThe signing text ({}):", counted(total, "byte"));
     let bytes = canonical.to_bytes();
     let mut rest = &bytes[..];
     let mut shown_lines = 0;
@@ -100,7 +96,7 @@ fn explain_body(out: &mut String, body: &[u8]) {
     let _ = writeln!(
         out,
         "  adds {}, nothing after them:",
-        byte_count(body.len())
+        counted(body.len(), "byte")
     );
     let mut rest = body;
     let mut lines = 0;

@@ -161,17 +161,12 @@ impl OfflineJudge {
         at: DateTime<Utc>,
     ) -> Result<RequestSeen, JudgeError> {
         let http = to_http(req)?;
-        let api_key = if Route::of(&req.path) == Route::Indexing {
+        let (prefix, api_key) = if Route::of(&req.path) == Route::Indexing {
             let name = format!("X-{}-APIKEY", prefix.to_ascii_uppercase());
-            req.header_text(&name)
+            (prefix, req.header_text(&name))
         } else {
             // The collector takes no key: one instance for every prefix.
-            String::new()
-        };
-        let prefix = if api_key.is_empty() && Route::of(&req.path) != Route::Indexing {
-            crate::core::DEFAULT_HEADER_PREFIX
-        } else {
-            prefix
+            (crate::core::DEFAULT_HEADER_PREFIX, String::new())
         };
         let inst = self.instance(prefix, &api_key);
         inst.clock.set(at);
