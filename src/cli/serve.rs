@@ -207,13 +207,7 @@ pub fn config(
 
 pub fn run(args: ServeArgs) -> anyhow::Result<u8> {
     let cfg = config(&args, &|name| std::env::var(name).ok())?;
-    // One runtime thread for every two cores: the clients a local server answers run on the
-    // same machine, and on two cores a second thread only added wake-ups between the two, a
-    // quarter more CPU a request (`benches/README.md`, "The collector's throughput"). Heavy
-    // work (large bodies, diagnoses) runs on the blocking pool, whatever this count.
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads((cores / 2).max(1))
         .enable_all()
         .build()
         .context("could not start the async runtime")?;
