@@ -139,18 +139,32 @@ pub(super) const DATA_ONLY: [&str; 6] = [
 
 impl NestedEvent {
     /// The same event in the nested shape. Members the flat shape has no field for
-    /// (`spot_id`, ...) move from the flat event's unknown members into `event_data`.
+    /// (`spot_id`, ...) move from the flat event's unknown members into `event_data`; one whose
+    /// value its field cannot hold (an `action` that is a number) goes there as it is, among
+    /// `event_data`'s unknown members, so no value is lost (the validator then names it).
     pub fn from_flat(ev: &Event) -> NestedEvent {
         let mut extra = ev.extra.clone();
-        let mut take = |name: &str| extra.remove(name);
-        let string = |v: Option<Value>| v.and_then(|v| v.as_str().map(str::to_owned));
-        let action = string(take("action"));
-        let spot_id = string(take("spot_id"));
-        let spot_name = string(take("spot_name"));
-        let segment_id = string(take("segment_id"));
-        let segment_name = string(take("segment_name"));
-        let static_content = take("static_content").and_then(|v| serde_json::from_value(v).ok());
-        let event_version = string(take("event_version")).unwrap_or_else(|| EVENT_VERSION.into());
+        let mut data_extra = Map::new();
+        let mut typed = |name: &str, of: fn(&Value) -> bool| match extra.remove(name) {
+            Some(v) if of(&v) => Some(v),
+            Some(v) => {
+                data_extra.insert(name.to_owned(), v);
+                None
+            }
+            None => None,
+        };
+        let mut string =
+            |name| typed(name, Value::is_string).and_then(|v| v.as_str().map(str::to_owned));
+        let action = string("action");
+        let spot_id = string("spot_id");
+        let spot_name = string("spot_name");
+        let segment_id = string("segment_id");
+        let segment_name = string("segment_name");
+        let event_version = string("event_version").unwrap_or_else(|| EVENT_VERSION.into());
+        let static_content = typed("static_content", |v| {
+            serde_json::from_value::<Vec<StaticContent>>(v.clone()).is_ok()
+        })
+        .and_then(|v| serde_json::from_value(v).ok());
         NestedEvent {
             event: ev.event.clone(),
             event_version,
@@ -168,7 +182,7 @@ impl NestedEvent {
                 segment_name,
                 static_content,
                 items: Some(ev.items.clone()),
-                extra: Map::new(),
+                extra: data_extra,
             },
             extra,
         }
@@ -253,6 +267,27 @@ mod tests {
         assert_eq!(back, n);
         let orig: Value = serde_json::from_str(NESTED).unwrap();
         assert_eq!(serde_json::to_value(&back).unwrap(), orig);
+    }
+
+    /// A member whose value its nested field cannot hold (a number where a string goes, a
+    /// `static_content` that is not a list of banners) is kept in `event_data` as it is.
+    #[test]
+    fn a_value_the_nested_field_cannot_hold_is_kept_in_event_data() {
+        let flat: Batch = Batch::from_slice(
+            br#"[{"event":"view_recs_list","event_apikey":"k","event_list_id":"l","items":[],
+                 "action":5,"spot_id":"sp-1","segment_name":null,"static_content":"banner"}]"#,
+        )
+        .unwrap();
+        let v: Value = serde_json::from_str(&flat.to_json_pretty_in(Shape::Nested)).unwrap();
+        let data = &v[0]["event_data"];
+        assert_eq!(data["action"], 5, "{v}");
+        assert_eq!(data["spot_id"], "sp-1");
+        assert_eq!(data["segment_name"], Value::Null);
+        assert!(
+            data.as_object().unwrap().contains_key("segment_name"),
+            "{v}"
+        );
+        assert_eq!(data["static_content"], "banner");
     }
 
     #[test]
