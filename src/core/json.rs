@@ -67,6 +67,12 @@ pub fn pointer_offset(text: &str, pointer: &str) -> Option<usize> {
 pub fn pointer(base: &str, token: &str) -> String {
     let mut out = String::with_capacity(base.len() + token.len() + 1);
     out.push_str(base);
+    push_token(&mut out, token);
+    out
+}
+
+/// `/` + `token` escaped (as [`pointer`]) onto the end of `out`, in place.
+fn push_token(out: &mut String, token: &str) {
     out.push('/');
     for c in token.chars() {
         match c {
@@ -75,7 +81,6 @@ pub fn pointer(base: &str, token: &str) -> String {
             c => out.push(c),
         }
     }
-    out
 }
 
 /// `[12]...` → `("12", "...")`.
@@ -89,7 +94,7 @@ fn leading_index(s: &str) -> Option<(&str, &str)> {
 
 fn flush_name(out: &mut String, name: &mut String, in_name: &mut bool) {
     if *in_name {
-        *out = pointer(out, name);
+        push_token(out, name);
         name.clear();
         *in_name = false;
     }
