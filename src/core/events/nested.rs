@@ -145,26 +145,14 @@ impl NestedEvent {
     pub fn from_flat(ev: &Event) -> NestedEvent {
         let mut extra = ev.extra.clone();
         let mut data_extra = Map::new();
-        let mut typed = |name: &str, of: fn(&Value) -> bool| match extra.remove(name) {
-            Some(v) if of(&v) => Some(v),
-            Some(v) => {
-                data_extra.insert(name.to_owned(), v);
-                None
-            }
-            None => None,
-        };
-        let mut string =
-            |name| typed(name, Value::is_string).and_then(|v| v.as_str().map(str::to_owned));
-        let action = string("action");
-        let spot_id = string("spot_id");
-        let spot_name = string("spot_name");
-        let segment_id = string("segment_id");
-        let segment_name = string("segment_name");
-        let event_version = string("event_version").unwrap_or_else(|| EVENT_VERSION.into());
-        let static_content = typed("static_content", |v| {
-            serde_json::from_value::<Vec<StaticContent>>(v.clone()).is_ok()
-        })
-        .and_then(|v| serde_json::from_value(v).ok());
+        let mut take = |name: &str| take_as::<String>(&mut extra, &mut data_extra, name);
+        let action = take("action");
+        let spot_id = take("spot_id");
+        let spot_name = take("spot_name");
+        let segment_id = take("segment_id");
+        let segment_name = take("segment_name");
+        let event_version = take("event_version").unwrap_or_else(|| EVENT_VERSION.into());
+        let static_content = take_as(&mut extra, &mut data_extra, "static_content");
         NestedEvent {
             event: ev.event.clone(),
             event_version,
@@ -185,6 +173,23 @@ impl NestedEvent {
                 extra: data_extra,
             },
             extra,
+        }
+    }
+}
+
+/// Member `name` of `from` read as a `T`, removed; a value that is no `T` moves to `rest` as it
+/// is (nothing is dropped).
+fn take_as<T: serde::de::DeserializeOwned>(
+    from: &mut Map<String, Value>,
+    rest: &mut Map<String, Value>,
+    name: &str,
+) -> Option<T> {
+    let v = from.remove(name)?;
+    match T::deserialize(&v) {
+        Ok(t) => Some(t),
+        Err(_) => {
+            rest.insert(name.to_owned(), v);
+            None
         }
     }
 }
