@@ -174,17 +174,14 @@ impl Checker {
     /// `event_data` of event `i` is not an object; `holding` names what the object holds for
     /// this kind of event (docs/events.md).
     pub(super) fn event_data_not_object(&mut self, i: usize, v: &Value, holding: &str) {
-        let msg = format!(
-            "event_data must be an object holding {holding}, not {}.",
-            json_type(v)
-        );
-        self.push(
-            Level::Error,
-            ev_path(i, "event_data"),
-            codes::TYPE,
-            Some(v.clone()),
-            msg,
-        );
+        let what = format!("event_data must be an object holding {holding}");
+        self.wrong_type(ev_path(i, "event_data"), &what, v);
+    }
+
+    /// A value of the wrong JSON type: "`what`, not `v`'s type."
+    pub(super) fn wrong_type(&mut self, path: String, what: &str, v: &Value) {
+        let msg = format!("{what}, not {}.", json_type(v));
+        self.push(Level::Error, path, codes::TYPE, Some(v.clone()), msg);
     }
 
     pub(super) fn not_array(&mut self, what: &str, value: Option<Value>) {
@@ -211,13 +208,13 @@ impl Checker {
     ) -> Option<&'r str> {
         match raw {
             Some(Raw::Str(s)) => Some(s),
-            Some(Raw::Other(v)) => {
-                let msg = if name == "price" && v.is_number() {
-                    "price must be a decimal number written as a JSON string (e.g. \"19.99\"), not a JSON number.".to_owned()
-                } else {
-                    format!("{name} must be a JSON string, not {}.", json_type(v))
-                };
+            Some(Raw::Other(v)) if name == "price" && v.is_number() => {
+                let msg = "price must be a decimal number written as a JSON string (e.g. \"19.99\"), not a JSON number.".to_owned();
                 self.push(Level::Error, path(), codes::TYPE, Some(v.clone()), msg);
+                None
+            }
+            Some(Raw::Other(v)) => {
+                self.wrong_type(path(), &format!("{name} must be a JSON string"), v);
                 None
             }
             None if required => {
@@ -281,11 +278,8 @@ impl Checker {
         let ev = match ev {
             Shaped::Ok(ev) => ev,
             Shaped::Wrong(v) => {
-                let msg = format!(
-                    "Each element of the batch must be an event object, not {}.",
-                    json_type(&v)
-                );
-                self.push(Level::Error, format!("[{i}]"), codes::TYPE, Some(v), msg);
+                let what = "Each element of the batch must be an event object";
+                self.wrong_type(format!("[{i}]"), what, &v);
                 return;
             }
         };
@@ -428,8 +422,8 @@ impl Checker {
                 "event_tags is missing; it is expected in every flat-shape event (e.g. [\"recsPageType:HOME\"]).".to_owned(),
             ),
             Some(Shaped::Wrong(v)) => {
-                let msg = format!("{} must be an array of \"name:value\" strings, not {}.", field_name(shape, "tags"), json_type(v));
-                self.push(Level::Error, field_path(shape, i, "tags"), codes::TYPE, Some(v.clone()), msg);
+                let what = format!("{} must be an array of \"name:value\" strings", field_name(shape, "tags"));
+                self.wrong_type(field_path(shape, i, "tags"), &what, v);
             }
             Some(Shaped::Ok(tags)) => {
                 for (t, tag) in tags.iter().enumerate() {
@@ -529,18 +523,8 @@ impl Checker {
                 },
             ),
             Some(Shaped::Wrong(v)) => {
-                let msg = format!(
-                    "{} must be an array of item objects, not {}.",
-                    field_name(shape, "items"),
-                    json_type(v)
-                );
-                self.push(
-                    Level::Error,
-                    field_path(shape, i, "items"),
-                    codes::TYPE,
-                    Some(v.clone()),
-                    msg,
-                );
+                let what = format!("{} must be an array of item objects", field_name(shape, "items"));
+                self.wrong_type(field_path(shape, i, "items"), &what, v);
             }
             Some(Shaped::Ok(items)) => {
                 self.check_item_count(shape, i, kind, items.len());
@@ -664,30 +648,18 @@ impl Checker {
             // A nested event's null profile is an absent one (rule E17).
             Some(Shaped::Wrong(Value::Null)) if shape == Shape::Nested => {}
             Some(Shaped::Wrong(v)) => {
-                let msg = format!("user_profile must be an object, not {}.", json_type(v));
-                self.push(
-                    Level::Error,
+                self.wrong_type(
                     ev_path(i, "user_profile"),
-                    codes::TYPE,
-                    Some(v.clone()),
-                    msg,
+                    "user_profile must be an object",
+                    v,
                 );
             }
             Some(Shaped::Ok(p)) => {
                 self.check_dups(&p.dups, |n| format!("[{i}].user_profile.{n}"));
                 for (name, raw) in [("sessionId", &p.session), ("email", &p.email)] {
                     if let Some(Raw::Other(v)) = raw {
-                        let msg = format!(
-                            "user_profile.{name} must be a JSON string, not {}.",
-                            json_type(v)
-                        );
-                        self.push(
-                            Level::Error,
-                            format!("[{i}].user_profile.{name}"),
-                            codes::TYPE,
-                            Some(v.clone()),
-                            msg,
-                        );
+                        let what = format!("user_profile.{name} must be a JSON string");
+                        self.wrong_type(format!("[{i}].user_profile.{name}"), &what, v);
                     }
                 }
                 let path = || format!("[{i}].user_profile.ip_address");

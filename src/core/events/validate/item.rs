@@ -16,11 +16,8 @@ impl Checker {
         let s = match tag {
             Raw::Str(s) => s,
             Raw::Other(v) => {
-                let msg = format!(
-                    "Each entry of event_tags must be a \"name:value\" string, not {}.",
-                    json_type(v)
-                );
-                self.push(Level::Error, path(), codes::TYPE, Some(v.clone()), msg);
+                let what = "Each entry of event_tags must be a \"name:value\" string";
+                self.wrong_type(path(), what, v);
                 return;
             }
         };
@@ -55,17 +52,8 @@ impl Checker {
         let it = match item {
             Shaped::Ok(it) => it,
             Shaped::Wrong(v) => {
-                let msg = format!(
-                    "Each entry of items must be an item object, not {}.",
-                    json_type(v)
-                );
-                self.push(
-                    Level::Error,
-                    format!("[{i}].{}[{j}]", field_name(shape, "items")),
-                    codes::TYPE,
-                    Some(v.clone()),
-                    msg,
-                );
+                let path = format!("[{i}].{}[{j}]", field_name(shape, "items"));
+                self.wrong_type(path, "Each entry of items must be an item object", v);
                 return None;
             }
         };
@@ -86,21 +74,12 @@ impl Checker {
         j: usize,
         it: &'r ItemRec<'_>,
     ) -> Option<&'r str> {
-        let id = self.nonempty(
-            &it.item_id,
-            || item_path(shape, i, j, "item_id"),
-            "item_id",
-            "item",
-        );
-        let group = self.nonempty(
-            &it.group,
-            || item_path(shape, i, j, "item_group_id"),
-            "item_group_id",
-            "item",
-        );
+        let at = |f: &'static str| move || item_path(shape, i, j, f);
+        let id = self.nonempty(&it.item_id, at("item_id"), "item_id", "item");
+        let group = self.nonempty(&it.group, at("item_group_id"), "item_group_id", "item");
         let variant = self.nonempty(
             &it.variant,
-            || item_path(shape, i, j, "item_variant_id"),
+            at("item_variant_id"),
             "item_variant_id",
             "item",
         );
@@ -113,27 +92,17 @@ impl Checker {
     /// The optional texts of an item: `item_name`, `item_brand` and `item_category` (whose
     /// levels must not be empty).
     fn check_item_labels(&mut self, shape: Shape, i: usize, j: usize, it: &ItemRec<'_>) {
-        self.string(
-            &it.name,
-            || item_path(shape, i, j, "item_name"),
-            "item_name",
-            "item",
-            false,
-        );
-        self.string(
-            &it.brand,
-            || item_path(shape, i, j, "item_brand"),
-            "item_brand",
-            "item",
-            false,
-        );
-        if let Some(c) = self.string(
+        let at = |f: &'static str| move || item_path(shape, i, j, f);
+        self.string(&it.name, at("item_name"), "item_name", "item", false);
+        self.string(&it.brand, at("item_brand"), "item_brand", "item", false);
+        let category = self.string(
             &it.category,
-            || item_path(shape, i, j, "item_category"),
+            at("item_category"),
             "item_category",
             "item",
             false,
-        ) {
+        );
+        if let Some(c) = category {
             if has_empty_level(c) {
                 self.push(
                     Level::Warning,
@@ -148,13 +117,8 @@ impl Checker {
 
     /// `price` (a decimal written as text) and `currency`, both required.
     fn check_item_price(&mut self, shape: Shape, i: usize, j: usize, it: &ItemRec<'_>) {
-        if let Some(p) = self.string(
-            &it.price,
-            || item_path(shape, i, j, "price"),
-            "price",
-            "item",
-            true,
-        ) {
+        let at = |f: &'static str| move || item_path(shape, i, j, f);
+        if let Some(p) = self.string(&it.price, at("price"), "price", "item", true) {
             if !is_decimal(p) {
                 self.push(
                     Level::Error,
@@ -165,13 +129,7 @@ impl Checker {
                 );
             }
         }
-        if let Some(c) = self.string(
-            &it.currency,
-            || item_path(shape, i, j, "currency"),
-            "currency",
-            "item",
-            true,
-        ) {
+        if let Some(c) = self.string(&it.currency, at("currency"), "currency", "item", true) {
             self.check_currency(item_path(shape, i, j, "currency"), c);
         }
     }
@@ -235,29 +193,7 @@ impl Checker {
         raw: &Option<Raw<'_>>,
     ) -> Option<u64> {
         let path = || item_path(shape, i, j, "index");
-        let v = match raw {
-            None => {
-                self.push(
-                    Level::Error,
-                    path(),
-                    codes::REQUIRED,
-                    None,
-                    "index is required in every item.".to_owned(),
-                );
-                return None;
-            }
-            Some(Raw::Str(s)) => {
-                self.push(
-                    Level::Error,
-                    path(),
-                    codes::TYPE,
-                    Some(Value::from(&**s)),
-                    "index must be a JSON integer (e.g. 1), not a string.".to_owned(),
-                );
-                return None;
-            }
-            Some(Raw::Other(v)) => v,
-        };
+        let v = self.index_value(raw, path(), "item")?;
         let n = match v {
             Value::Number(n) if n.as_u64().is_some() => n.as_u64().unwrap_or(0),
             Value::Number(n) if n.as_i64().is_some() => 0,
@@ -296,6 +232,34 @@ impl Checker {
             );
         }
         Some(n)
+    }
+
+    /// An `index` member as its JSON value; a missing one (`REQUIRED`, in every `owner`) or a
+    /// string (`TYPE`) is reported here.
+    pub(super) fn index_value<'r>(
+        &mut self,
+        raw: &'r Option<Raw<'_>>,
+        path: String,
+        owner: &str,
+    ) -> Option<&'r Value> {
+        match raw {
+            None => self.push(
+                Level::Error,
+                path,
+                codes::REQUIRED,
+                None,
+                format!("index is required in every {owner}."),
+            ),
+            Some(Raw::Str(s)) => self.push(
+                Level::Error,
+                path,
+                codes::TYPE,
+                Some(Value::from(&**s)),
+                "index must be a JSON integer (e.g. 1), not a string.".to_owned(),
+            ),
+            Some(Raw::Other(v)) => return Some(v),
+        }
+        None
     }
 }
 

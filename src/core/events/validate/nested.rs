@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::check::{ev_path, json_type, Checker};
+use super::check::{ev_path, Checker};
 use super::read::{BannerRec, DataRec, EventRec, Raw, Shaped, DATA_STRINGS};
 use super::types::{codes, Level};
 use crate::core::events::nested::EVENT_VERSION;
@@ -42,8 +42,8 @@ impl Checker {
             }
             Some(Raw::Str(_)) => {}
             Some(Raw::Other(v)) => {
-                let msg = format!("event_version must be a JSON string such as \"{EVENT_VERSION}\", not {}.", json_type(v));
-                self.push(Level::Error, at, codes::TYPE, Some(v.clone()), msg);
+                let what = format!("event_version must be a JSON string such as \"{EVENT_VERSION}\"");
+                self.wrong_type(at, &what, v);
             }
         }
     }
@@ -72,33 +72,15 @@ impl Checker {
         self.check_dups(&d.dups, |n| format!("[{i}].event_data.{n}"));
         for (name, raw) in DATA_STRINGS.iter().zip(&d.strings) {
             if let Some(Raw::Other(v)) = raw {
-                let msg = format!(
-                    "event_data.{name} must be a JSON string, not {}.",
-                    json_type(v)
-                );
-                self.push(
-                    Level::Error,
-                    format!("[{i}].event_data.{name}"),
-                    codes::TYPE,
-                    Some(v.clone()),
-                    msg,
-                );
+                let what = format!("event_data.{name} must be a JSON string");
+                self.wrong_type(format!("[{i}].event_data.{name}"), &what, v);
             }
         }
         match &d.banners {
             None => {}
             Some(Shaped::Wrong(v)) => {
-                let msg = format!(
-                    "event_data.static_content must be an array of banner objects, not {}.",
-                    json_type(v)
-                );
-                self.push(
-                    Level::Error,
-                    format!("[{i}].event_data.static_content"),
-                    codes::TYPE,
-                    Some(v.clone()),
-                    msg,
-                );
+                let what = "event_data.static_content must be an array of banner objects";
+                self.wrong_type(format!("[{i}].event_data.static_content"), what, v);
             }
             Some(Shaped::Ok(banners)) => {
                 let mut seen = std::collections::HashMap::new();
@@ -107,17 +89,9 @@ impl Checker {
                     let b = match b {
                         Shaped::Ok(b) => b,
                         Shaped::Wrong(v) => {
-                            let msg = format!(
-                                "Each entry of static_content must be a banner object, not {}.",
-                                json_type(v)
-                            );
-                            self.push(
-                                Level::Error,
-                                format!("[{i}].event_data.static_content[{j}]"),
-                                codes::TYPE,
-                                Some(v.clone()),
-                                msg,
-                            );
+                            let what = "Each entry of static_content must be a banner object";
+                            let at = format!("[{i}].event_data.static_content[{j}]");
+                            self.wrong_type(at, what, v);
                             continue;
                         }
                     };
@@ -171,17 +145,8 @@ impl Checker {
             "banner",
         );
         if let Some(Raw::Other(v)) = &b.alt {
-            let msg = format!(
-                "banner_alt_tag must be a JSON string, not {}.",
-                json_type(v)
-            );
-            self.push(
-                Level::Error,
-                path("banner_alt_tag"),
-                codes::TYPE,
-                Some(v.clone()),
-                msg,
-            );
+            let what = "banner_alt_tag must be a JSON string";
+            self.wrong_type(path("banner_alt_tag"), what, v);
         }
         self.check_banner_index(b, path, j, seen);
     }
@@ -194,28 +159,8 @@ impl Checker {
         j: usize,
         seen: &mut std::collections::HashMap<u64, usize>,
     ) {
-        let index = match &b.index {
-            None => {
-                self.push(
-                    Level::Error,
-                    path("index"),
-                    codes::REQUIRED,
-                    None,
-                    "index is required in every banner.".to_owned(),
-                );
-                return;
-            }
-            Some(Raw::Str(s)) => {
-                self.push(
-                    Level::Error,
-                    path("index"),
-                    codes::TYPE,
-                    Some(Value::from(&**s)),
-                    "index must be a JSON integer (e.g. 1), not a string.".to_owned(),
-                );
-                return;
-            }
-            Some(Raw::Other(v)) => v,
+        let Some(index) = self.index_value(&b.index, path("index"), "banner") else {
+            return;
         };
         match index.as_u64() {
             Some(n) if n >= 1 => {

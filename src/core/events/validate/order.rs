@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::check::{ev_path, item_path, json_type, Checker};
+use super::check::{ev_path, item_path, Checker};
 use super::read::{EventRec, ItemRec, Raw, Shaped};
 use super::types::{codes, Level};
 use crate::core::events::nested::Shape;
@@ -42,11 +42,8 @@ impl Checker {
                     .to_owned(),
             ),
             Some(Shaped::Wrong(v)) => {
-                let msg = format!(
-                    "event_data.items must be an array of order lines, not {}.",
-                    json_type(v)
-                );
-                self.push(Level::Error, path(), codes::TYPE, Some(v.clone()), msg);
+                let what = "event_data.items must be an array of order lines";
+                self.wrong_type(path(), what, v);
             }
             Some(Shaped::Ok(items)) if items.is_empty() => self.push(
                 Level::Error,
@@ -69,17 +66,8 @@ impl Checker {
         let it = match item {
             Shaped::Ok(it) => it,
             Shaped::Wrong(v) => {
-                let msg = format!(
-                    "Each entry of items must be an order line object, not {}.",
-                    json_type(v)
-                );
-                self.push(
-                    Level::Error,
-                    format!("[{i}].event_data.items[{j}]"),
-                    codes::TYPE,
-                    Some(v.clone()),
-                    msg,
-                );
+                let what = "Each entry of items must be an order line object";
+                self.wrong_type(format!("[{i}].event_data.items[{j}]"), what, v);
                 return;
             }
         };
@@ -106,14 +94,8 @@ impl Checker {
         ] {
             if let Some(Raw::Other(v)) = raw {
                 if !v.is_null() {
-                    let msg = format!("{name} must be a JSON string, not {}.", json_type(v));
-                    self.push(
-                        Level::Error,
-                        item_path(shape, i, j, name),
-                        codes::TYPE,
-                        Some(v.clone()),
-                        msg,
-                    );
+                    let what = format!("{name} must be a JSON string");
+                    self.wrong_type(item_path(shape, i, j, name), &what, v);
                 }
             }
         }
@@ -150,19 +132,8 @@ impl Checker {
         name: &str,
         owner: &str,
     ) -> Option<&'r str> {
-        match raw {
-            None | Some(Raw::Other(Value::Null)) => {
-                self.push(
-                    Level::Error,
-                    path(),
-                    codes::REQUIRED,
-                    None,
-                    format!("{name} is required in every {owner}."),
-                );
-                None
-            }
-            _ => self.nonempty(raw, path, name, owner),
-        }
+        let null = matches!(raw, Some(Raw::Other(Value::Null)));
+        self.nonempty(if null { &None } else { raw }, path, name, owner)
     }
 
     /// `unit_price`: required; a JSON number or a numeric string, not negative.
@@ -170,13 +141,7 @@ impl Checker {
         let path = item_path(Shape::Nested, i, j, "unit_price");
         let (value, amount) = match raw {
             None | Some(Raw::Other(Value::Null)) => {
-                self.push(
-                    Level::Error,
-                    path,
-                    codes::REQUIRED,
-                    None,
-                    "unit_price is required in every order_purchase item.".to_owned(),
-                );
+                self.string(&None, || path, "unit_price", "order_purchase item", true);
                 return;
             }
             Some(Raw::Str(s)) if s.is_empty() => {
