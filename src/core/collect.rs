@@ -9,6 +9,7 @@
 //!   `dataTracking`; rule E21): their fields are read from the query or the form and judged by
 //!   what each endpoint documents (`older`).
 
+use memchr::memmem;
 use serde_json::{json, Map, Value};
 
 mod views;
@@ -562,9 +563,8 @@ pub fn multipart_fields(content_type: Option<&str>, body: &[u8]) -> Option<Vec<(
         }
     };
     let delimiter = format!("--{boundary}");
-    let text = body;
     let mut fields = Vec::new();
-    let mut parts = split(text, delimiter.as_bytes()).into_iter();
+    let mut parts = split(body, delimiter.as_bytes()).into_iter();
     parts.next()?; // the preamble
     for part in parts {
         if part.starts_with(b"--") {
@@ -572,7 +572,7 @@ pub fn multipart_fields(content_type: Option<&str>, body: &[u8]) -> Option<Vec<(
         }
         let part = part.strip_prefix(b"\r\n").unwrap_or(part);
         let part = part.strip_suffix(b"\r\n").unwrap_or(part);
-        let (head, value) = match find(part, b"\r\n\r\n") {
+        let (head, value) = match memmem::find(part, b"\r\n\r\n") {
             Some(at) => (&part[..at], &part[at + 4..]),
             None => (part, &b""[..]),
         };
@@ -596,13 +596,9 @@ pub fn multipart_fields(content_type: Option<&str>, body: &[u8]) -> Option<Vec<(
     (!fields.is_empty()).then_some(fields)
 }
 
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
-}
-
 fn split<'a>(mut hay: &'a [u8], delim: &[u8]) -> Vec<&'a [u8]> {
     let mut out = Vec::new();
-    while let Some(at) = find(hay, delim) {
+    while let Some(at) = memmem::find(hay, delim) {
         out.push(&hay[..at]);
         hay = &hay[at + delim.len()..];
     }

@@ -204,20 +204,10 @@ fn query_list(url: &str) -> Value {
         .next()
         .and_then(|u| u.split_once('?'))
         .map_or("", |(_, q)| q);
+    // HAR's queryString holds the decoded pairs; the URL keeps them as sent.
     Value::Array(
-        query
-            .split('&')
-            .filter(|p| !p.is_empty())
-            .map(|p| {
-                let (n, v) = p.split_once('=').unwrap_or((p, ""));
-                // HAR's queryString holds the decoded pairs; the URL keeps them as sent.
-                let dec = |s: &str| {
-                    percent_encoding::percent_decode_str(&s.replace('+', " "))
-                        .decode_utf8_lossy()
-                        .into_owned()
-                };
-                json!({"name": dec(n), "value": dec(v)})
-            })
+        form_urlencoded::parse(query.as_bytes())
+            .map(|(n, v)| json!({"name": n, "value": v}))
             .collect(),
     )
 }
@@ -434,6 +424,21 @@ mod tests {
             })
             .collect();
         to_har_string("0", exchanges)
+    }
+
+    #[test]
+    fn query_string_holds_the_decoded_pairs() {
+        let q = query_list("http://a/p?a=1&b=x%20y+z&&c&d==e&%E2%82%AC=%ff#f=g");
+        assert_eq!(
+            q,
+            json!([
+                {"name": "a", "value": "1"},
+                {"name": "b", "value": "x y z"},
+                {"name": "c", "value": ""},
+                {"name": "d", "value": "=e"},
+                {"name": "€", "value": "\u{FFFD}"},
+            ])
+        );
     }
 
     #[test]
