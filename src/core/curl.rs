@@ -7,7 +7,7 @@
 //! `-T/--upload-file`, and skips other common options. It is pure: a body given as `@file` is
 //! not read but reported in [`CurlCommand::body_file`].
 
-use super::http_text::split_target;
+use super::http_text::{split_target, trim_ows};
 use super::received::ReceivedRequest;
 use super::visible::{escape_visible, is_hidden};
 
@@ -360,13 +360,7 @@ impl State {
             },
         };
         let name = text(name).trim().to_string();
-        let mut v = val;
-        while let [b' ' | b'\t', rest @ ..] = v {
-            v = rest;
-        }
-        while let [rest @ .., b' ' | b'\t'] = v {
-            v = rest;
-        }
+        let v = trim_ows(val);
         if v.is_empty() && !value.ends_with(b";") {
             // `-H "Name:"` removes a header curl would add.
             self.headers.retain(|(n, _)| !n.eq_ignore_ascii_case(&name));

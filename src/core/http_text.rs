@@ -57,7 +57,7 @@ pub fn is_header_name(name: &str) -> bool {
     !name.is_empty() && name.bytes().all(is_token_char)
 }
 
-fn trim_ows(mut v: &[u8]) -> &[u8] {
+pub(crate) fn trim_ows(mut v: &[u8]) -> &[u8] {
     while let [b' ' | b'\t', rest @ ..] = v {
         v = rest;
     }

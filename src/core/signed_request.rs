@@ -6,6 +6,7 @@
 
 use super::canonical::{CanonicalText, LineLabel};
 use super::form::SigningForm;
+use super::http_text::target;
 use super::request::SignableRequest;
 use super::secret::Secret;
 use super::sign::{SignError, Signed, SignedHeaders};
@@ -27,14 +28,7 @@ pub struct SignedRequest {
 /// query when there is one. The one place a URL is put together from its parts.
 pub fn request_url(base_url: &str, path: &str, query: &str) -> String {
     let base = base_url.trim().trim_end_matches('/');
-    let mut url = String::with_capacity(base.len() + path.len() + query.len() + 1);
-    url.push_str(base);
-    url.push_str(path);
-    if !query.is_empty() {
-        url.push('?');
-        url.push_str(query);
-    }
-    url
+    format!("{base}{}", target(path, query))
 }
 
 impl SignedRequest {
