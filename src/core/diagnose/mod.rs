@@ -15,6 +15,8 @@ pub mod mistake;
 pub mod search;
 pub mod signing;
 
+use std::fmt::Write as _;
+
 use bytes::Bytes;
 
 pub use catalogue::{php_sdk_mistakes, CATALOGUE};
@@ -228,21 +230,15 @@ impl Diagnosis {
 
     fn details_with(&self, labelled: bool) -> String {
         let mut out = String::new();
-        out.push_str(&format!(
-            "expected signature: {}\n",
-            self.expected_signature
-        ));
-        out.push_str(&format!(
-            "provided signature: {}\n",
-            self.provided_signature
-        ));
+        let _ = writeln!(out, "expected signature: {}", self.expected_signature);
+        let _ = writeln!(out, "provided signature: {}", self.provided_signature);
         for m in &self.findings {
-            out.push_str(&format!("  {}: {}\n", m.code(), m.sentence()));
+            let _ = writeln!(out, "  {}: {}", m.code(), m.sentence());
         }
         let unexplained = self.findings.is_empty() && !self.signature_matches();
         if unexplained {
             for c in self.conclusion.iter().skip(1) {
-                out.push_str(&format!("note: {c}\n"));
+                let _ = writeln!(out, "note: {c}");
             }
         }
         if unexplained || labelled {
@@ -251,7 +247,7 @@ impl Diagnosis {
                 out.push_str("  ");
                 if labelled {
                     let label = LineLabel::ALL[i.min(LineLabel::ALL.len() - 1)];
-                    out.push_str(&format!("{:<13}", label.as_str()));
+                    let _ = write!(out, "{:<13}", label.as_str());
                 }
                 out.push_str(&line);
                 out.push('\n');
