@@ -192,22 +192,12 @@ pub(crate) fn judge_attribute_names(out: &mut Problems, attributes: &Value, at: 
         return;
     };
     for (token, key, _) in list {
-        if let Some((code, words)) = name_error(NameOf::Attribute, key) {
-            out.error(
-                pointer(at, &token),
-                Found {
-                    code,
-                    rule: format!("[{token}] {words}"),
-                    fix: name_fix(NameOf::Attribute, code),
-                    value: None,
-                },
-            );
-        }
+        judge_key_name(out, NameOf::Attribute, key, &token, at);
     }
 }
 
-/// Check one group's or channel's name (a key of `groups` or `channels`).
-pub(crate) fn judge_row_name(out: &mut Problems, of: NameOf, key: Key<'_>, token: &str, at: &str) {
+/// Check one name that is a key: of `attributes`, `groups` or `channels`.
+pub(crate) fn judge_key_name(out: &mut Problems, of: NameOf, key: Key<'_>, token: &str, at: &str) {
     if let Some((code, words)) = name_error(of, key) {
         out.error(
             pointer(at, token),
@@ -268,14 +258,10 @@ pub(crate) fn judge_attribute(out: &mut Problems, body: &Value) {
 }
 
 fn judge_datatype(out: &mut Problems, datatype: Option<&Value>) {
-    let (code, rule, fix) = match datatype {
+    let given = datatype.filter(|d| !d.is_null() && !d.as_str().is_some_and(blank));
+    let (code, rule, fix) = match given {
         Some(Value::String(d)) if CUSTOM_DATATYPES.contains(&d.as_str()) => return,
-        None | Some(Value::Null) => (
-            "DATATYPE_REQUIRED",
-            "Attribute datatype must not be empty".to_string(),
-            "Give a datatype: STRING, MULTIVALUE, NUMBER or MULTIVALUE_NUMBER.",
-        ),
-        Some(Value::String(d)) if blank(d) => (
+        None => (
             "DATATYPE_REQUIRED",
             "Attribute datatype must not be empty".to_string(),
             "Give a datatype: STRING, MULTIVALUE, NUMBER or MULTIVALUE_NUMBER.",

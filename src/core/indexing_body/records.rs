@@ -6,7 +6,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use serde_json::{Map, Value};
 
-use super::names::{blank, entries, judge_attribute_names, judge_row_name, NameOf};
+use super::names::{blank, entries, judge_attribute_names, judge_key_name, NameOf};
 use super::{php_type, pointer, Found, Problems};
 
 /// The attributes the vendor documents for every `KLEVU_PRODUCT` record.
@@ -186,7 +186,7 @@ fn judge_rows(out: &mut Problems, rows: &Value, of: NameOf, at: &str) {
         return;
     };
     for (token, key, data) in list {
-        judge_row_name(out, of, key, &token, at);
+        judge_key_name(out, of, key, &token, at);
         let row_at = pointer(at, &token);
         match data {
             Value::Array(_) | Value::Object(_) => {
