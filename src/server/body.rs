@@ -85,17 +85,6 @@ pub struct BodyPace {
     pub grace: Duration,
 }
 
-impl BodyPace {
-    /// Only a total deadline.
-    pub fn deadline(timeout: Duration) -> Self {
-        BodyPace {
-            timeout,
-            min_rate: 0,
-            grace: timeout,
-        }
-    }
-}
-
 /// The bytes budget shared by every body being read or handled.
 #[derive(Clone, Debug)]
 pub struct BodyBudget {
@@ -333,6 +322,17 @@ pub async fn read_body_within(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl BodyPace {
+        /// Only a total deadline.
+        fn deadline(timeout: Duration) -> Self {
+            BodyPace {
+                timeout,
+                min_rate: 0,
+                grace: timeout,
+            }
+        }
+    }
 
     fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
         let mut h = HeaderMap::new();

@@ -76,10 +76,10 @@ pub struct Upstream {
     pace: BodyPace,
     /// The server's bodies budget: a forwarded body's bytes are taken from it as they arrive
     /// and held until the upstream has answered (`docs/server.md`, rule L1).
-    budget: Option<BodyBudget>,
+    budget: BodyBudget,
     /// The answers' budget and write stall timeout: the upstream's answer is passed on a part
     /// at a time, each part holding its bytes of it until written (`docs/server.md` rule L5).
-    answers: Option<(BodyBudget, Duration)>,
+    answers: (BodyBudget, Duration),
 }
 
 /// The upstreams a server forwards to now, one per kind of route (indexing, then collector);
@@ -190,11 +190,14 @@ enum ForwardError {
 }
 
 impl Upstream {
-    /// An upstream at `url` (checked with [`check_url`]).
+    /// An upstream at `url` (checked with [`check_url`]) for a server of `config`: forwarded
+    /// bodies are read within its bounds and taken from its bodies `budget`, answers passed on
+    /// within its `answers` budget, waiting at most its write stall timeout for room.
     pub fn new(
         url: &str,
-        max_body: usize,
-        body_timeout: Duration,
+        config: &super::ServerConfig,
+        budget: BodyBudget,
+        answers: BodyBudget,
     ) -> Result<Upstream, UpstreamError> {
         let parsed = check_url(url)?;
         let failed = |reason: String| UpstreamError::Client {
@@ -212,30 +215,11 @@ impl Upstream {
             base_path: parsed.path().trim_end_matches('/').to_string(),
             host: HeaderValue::from_str(&host).map_err(|e| failed(e.to_string()))?,
             client: client().map_err(failed)?,
-            max_body,
-            pace: BodyPace::deadline(body_timeout),
-            budget: None,
-            answers: None,
+            max_body: config.max_body,
+            pace: config.body_pace(),
+            budget,
+            answers: (answers, config.write_stall_timeout),
         })
-    }
-
-    /// The same upstream, reading forwarded bodies within these bounds (the server's own).
-    pub fn with_pace(mut self, pace: BodyPace) -> Upstream {
-        self.pace = pace;
-        self
-    }
-
-    /// The same upstream, taking forwarded bodies from the server's bodies budget.
-    pub fn with_budget(mut self, budget: BodyBudget) -> Upstream {
-        self.budget = Some(budget);
-        self
-    }
-
-    /// The same upstream, its answers passed on within the server's answers budget, waiting
-    /// at most `stall` for room.
-    pub fn with_answers(mut self, budget: BodyBudget, stall: Duration) -> Upstream {
-        self.answers = Some((budget, stall));
-        self
     }
 }
 
@@ -324,7 +308,7 @@ pub async fn proxy(State(target): State<Target>, req: Request, next: Next) -> Re
     let (mut parts, body) = req.into_parts();
     // Held until the upstream has answered (the body is alive until then).
     let mut permit = BodyPermit::default();
-    let budget = up.budget.as_ref().map(|b| (b, &mut permit));
+    let budget = Some((&up.budget, &mut permit));
     let read = read_body_within(&parts.headers, body, up.max_body, up.pace, budget).await;
     let bytes = match read {
         Ok(b) => b,
@@ -575,7 +559,7 @@ fn upstream_seen(
 
 struct Answer {
     body: Incoming,
-    answers: Option<(BodyBudget, Duration)>,
+    answers: (BodyBudget, Duration),
     read: usize,
 }
 
@@ -583,10 +567,9 @@ impl Answer {
     /// The next part of the answer, its bytes held in the answers' budget; `None` at its end.
     async fn part(&mut self) -> Result<Option<(Bytes, BodyPermit)>, ForwardError> {
         let mut permit = BodyPermit::default();
-        if let Some((budget, stall)) = &self.answers {
-            if !permit.take_within(budget, READ_AHEAD, *stall).await {
-                return Err(ForwardError::NoRoom(stall.as_secs()));
-            }
+        let (budget, stall) = &self.answers;
+        if !permit.take_within(budget, READ_AHEAD, *stall).await {
+            return Err(ForwardError::NoRoom(stall.as_secs()));
         }
         let chunk = tokio::time::timeout(UPSTREAM_TIMEOUT, self.data())
             .await
@@ -599,15 +582,14 @@ impl Answer {
         if self.read > MAX_UPSTREAM_ANSWER {
             return Err(ForwardError::TooLarge);
         }
-        if let Some((budget, stall)) = &self.answers {
-            // A part larger than reserved takes the rest (it is already read: this is the
-            // only moment bytes are held outside the budget, one part per answer).
-            let more = chunk.len().saturating_sub(permit.bytes());
-            if !permit.take_within(budget, more, *stall).await {
-                return Err(ForwardError::NoRoom(stall.as_secs()));
-            }
-            permit.keep(chunk.len());
+        // A part larger than reserved takes the rest (it is already read: this is the only
+        // moment bytes are held outside the budget, one part per answer).
+        let (budget, stall) = &self.answers;
+        let more = chunk.len().saturating_sub(permit.bytes());
+        if !permit.take_within(budget, more, *stall).await {
+            return Err(ForwardError::NoRoom(stall.as_secs()));
         }
+        permit.keep(chunk.len());
         Ok(Some((chunk, permit)))
     }
 

@@ -192,14 +192,9 @@ impl AppState {
         let mut notes = Vec::new();
         let mut make = |url: Option<&str>| {
             let url = url?;
-            match forward::Upstream::new(url, self.config.max_body, self.config.body_timeout) {
-                Ok(up) => {
-                    let up = up
-                        .with_budget(self.body_budget.clone())
-                        .with_answers(self.answers.clone(), self.config.write_stall_timeout)
-                        .with_pace(self.config.body_pace());
-                    Some(Arc::new(up))
-                }
+            let (budget, answers) = (self.body_budget.clone(), self.answers.clone());
+            match forward::Upstream::new(url, &self.config, budget, answers) {
+                Ok(up) => Some(Arc::new(up)),
                 Err(why) => {
                     notes.push(why);
                     None

@@ -30,6 +30,7 @@ use serde_json::{Map, Value};
 use tokio::sync::{broadcast, watch};
 
 use super::error::ApiError;
+use super::page::cut;
 use super::store::{Answered, EventRecord, RequestRecord};
 use super::AppState;
 use crate::core::traffic::{
@@ -232,7 +233,7 @@ fn detail_mut(response: &mut Response) -> &mut Detail {
 
 /// Note an indexing request on its answer (called with the record as it is stored).
 pub fn note_request(response: &mut Response, r: &RequestRecord) {
-    let (body, cut) = cut_text(&r.body, STREAM_BODY_PREVIEW);
+    let (body, cut) = cut(&r.body, STREAM_BODY_PREVIEW);
     detail_mut(response).request = Some(RequestPart {
         record: r.seq,
         time: r.time.clone(),
@@ -242,7 +243,7 @@ pub fn note_request(response: &mut Response, r: &RequestRecord) {
         warnings: r.warnings.clone(),
         job_id: r.job_id.clone(),
         body_bytes: r.body_bytes,
-        body,
+        body: body.to_string(),
         body_truncated: cut || r.body_truncated,
         body_problems: r.body_problems.clone(),
     });
@@ -318,7 +319,7 @@ pub fn note_batch(
             false,
         ),
     };
-    let (body, cut) = cut_text(&preview, STREAM_BODY_PREVIEW);
+    let (body, cut) = cut(&preview, STREAM_BODY_PREVIEW);
     let cut = cut || cut_short;
     let d = detail_mut(response);
     d.batch = Some((first.batch, first.time.clone(), seen));
@@ -331,7 +332,7 @@ pub fn note_batch(
         warnings: Vec::new(),
         job_id: None,
         body_bytes: 0,
-        body,
+        body: body.to_string(),
         body_truncated: cut,
         body_problems: None,
     }));
@@ -366,18 +367,6 @@ pub fn note_forwarded(response: &mut Response, mut local: Detail, upstream: Upst
     response.extensions_mut().insert(local);
 }
 
-/// At most `max` bytes of `text`, cut at a character boundary; and whether it was cut.
-fn cut_text(text: &str, max: usize) -> (String, bool) {
-    if text.len() <= max {
-        return (text.to_string(), false);
-    }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    (text[..end].to_string(), true)
-}
-
 fn header_list(headers: &HeaderMap) -> Vec<(String, String)> {
     headers
         .iter()
@@ -386,7 +375,7 @@ fn header_list(headers: &HeaderMap) -> Vec<(String, String)> {
             let value = crate::core::visible::utf8_or_escaped(v.as_bytes());
             (
                 n.as_str().to_string(),
-                cut_text(&value, STREAM_MAX_HEADER_VALUE).0,
+                cut(&value, STREAM_MAX_HEADER_VALUE).0.to_string(),
             )
         })
         .collect()
@@ -628,14 +617,7 @@ pub async fn stream(
 ) -> Response {
     let Query(q) = match q {
         Ok(q) => q,
-        Err(e) => {
-            return ApiError::new(
-                400,
-                "INVALID_QUERY",
-                format!("The query string is not understood: {}.", e.body_text()),
-            )
-            .into_response()
-        }
+        Err(e) => return ApiError::from(e).into_response(),
     };
     let after = q.after.or_else(|| {
         headers
@@ -848,7 +830,7 @@ mod tests {
 
     #[test]
     fn cuts_keep_whole_characters() {
-        assert_eq!(cut_text("héllo", 2), ("h".to_string(), true));
-        assert_eq!(cut_text("hé", 3), ("hé".to_string(), false));
+        assert_eq!(cut("héllo", 2), ("h", true));
+        assert_eq!(cut("hé", 3), ("hé", false));
     }
 }
