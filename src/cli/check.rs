@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use serde_json::json;
 
 use crate::core::suite::judge::Check;
@@ -100,10 +100,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
         accept_forms: args.accept_forms.clone(),
         now,
     };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("could not start the async runtime")?;
+    let runtime = super::runtime()?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut problems: Vec<String> = Vec::new();
     let mut unverified = 0usize;

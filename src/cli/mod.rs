@@ -188,6 +188,15 @@ pub fn one_sentence(err: &anyhow::Error) -> String {
     format!("{err:#}")
 }
 
+/// A runtime on this thread for a command's async work.
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    use anyhow::Context;
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("could not start the async runtime")
+}
+
 /// The server time a `--now` flag names, else the clock (`verify` and `check` judge at it).
 fn now_from_flag(now: Option<&str>) -> anyhow::Result<chrono::DateTime<chrono::Utc>> {
     let Some(ts) = now else {

@@ -45,7 +45,7 @@ impl CiArgs {
     /// file that cannot be created, an idle time of 0. Checked before the socket is bound.
     pub fn open(&self) -> anyhow::Result<Option<Box<dyn Write + Send>>> {
         if let Some(path) = &self.ready_file {
-            let dir = folder_of(path);
+            let dir = crate::store::atomic::dir_of(path);
             if !dir.is_dir() {
                 bail!(
                     "the folder of --ready-file {} does not exist; create {} first or name a file in an existing folder",
@@ -72,29 +72,15 @@ impl CiArgs {
     }
 }
 
-fn folder_of(path: &Path) -> PathBuf {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
-}
-
 /// Write the ready file: the JSON whole in a temporary file beside it, then renamed over it.
 pub fn write_ready_file(path: &Path, server: &Server) -> anyhow::Result<()> {
     let text = serde_json::json!({
         "url": server.url(),
         "port": server.addr.port(),
         "pid": std::process::id(),
-    })
-    .to_string();
-    let dir = folder_of(path);
-    let mut tmp = tempfile::NamedTempFile::new_in(&dir)
-        .with_context(|| format!("could not write the ready file in {}", dir.display()))?;
-    tmp.write_all(text.as_bytes())?;
-    tmp.write_all(b"\n")?;
-    tmp.persist(path)
-        .with_context(|| format!("could not write the ready file {}", path.display()))?;
-    Ok(())
+    });
+    crate::store::profile::write_atomic(path, format!("{text}\n").as_bytes(), 0o600)
+        .with_context(|| format!("could not write the ready file {}", path.display()))
 }
 
 /// Follows the run from its first record: folds each into the verdict, writes it to the log,
@@ -239,10 +225,7 @@ pub struct WaitArgs {
 }
 
 pub fn wait(args: WaitArgs) -> anyhow::Result<u8> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("could not start the async runtime")?;
+    let runtime = super::runtime()?;
     let deadline = Instant::now() + Duration::from_secs(args.timeout);
     loop {
         let last_why;

@@ -521,8 +521,5 @@ fn records(sender: &Sender, url: &str) -> anyhow::Result<Vec<serde_json::Value>>
 
 /// `fut` run to its end on a runtime of its own (the suite runs blocking).
 fn block_on<F: std::future::Future>(fut: F) -> anyhow::Result<F::Output> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?;
-    Ok(runtime.block_on(fut))
+    Ok(super::runtime()?.block_on(fut))
 }

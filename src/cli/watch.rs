@@ -62,10 +62,7 @@ pub fn run(args: WatchArgs) -> anyhow::Result<u8> {
             "--only does not apply to --output har (the HAR holds every request the server received); leave --only out"
         );
     }
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("could not start the async runtime")?;
+    let runtime = super::runtime()?;
     runtime.block_on(async move {
         if args.output == Output::Har {
             return har(&base, url, &args).await;

@@ -3,7 +3,7 @@
 //!
 //! Everything here is blocking `std::fs`; async callers run it on a blocking thread.
 
-mod atomic;
+pub(crate) mod atomic;
 mod error;
 pub mod history;
 pub(crate) mod io;
