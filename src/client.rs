@@ -11,6 +11,7 @@
 mod early;
 pub mod stream;
 
+pub use crate::net::ConnectProbe;
 pub use early::EARLY_ANSWER_MIN_BODY;
 
 use std::time::{Duration, Instant};
@@ -87,72 +88,6 @@ fn build_client_with(
     more(builder).build().map_err(|e| ClientError::Other {
         detail: format!("the HTTP client could not be set up: {}", chain_text(&e)),
     })
-}
-
-/// Measures how long opening a connection (TCP, plus TLS for https) takes, for clients built
-/// with [`build_client_probed`]. A pooled connection that is reused takes no connect time, so
-/// the probe stays empty for that send. One probe per client: with concurrent sends on one
-/// client the figure may belong to another send, so the CLI uses one client per send.
-#[derive(Clone, Debug, Default)]
-pub struct ConnectProbe(std::sync::Arc<std::sync::Mutex<Option<Duration>>>);
-
-impl ConnectProbe {
-    fn reset(&self) {
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = None;
-    }
-    fn take(&self) -> Option<Duration> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
-    }
-}
-
-impl<S> tower::Layer<S> for ConnectProbe {
-    type Service = TimedConnect<S>;
-    fn layer(&self, inner: S) -> Self::Service {
-        TimedConnect {
-            inner,
-            probe: self.clone(),
-        }
-    }
-}
-
-/// The connector wrapped by a [`ConnectProbe`].
-#[derive(Clone, Debug)]
-pub struct TimedConnect<S> {
-    inner: S,
-    probe: ConnectProbe,
-}
-
-impl<S, R> tower::Service<R> for TimedConnect<S>
-where
-    S: tower::Service<R>,
-    S::Future: Send + 'static,
-    S::Response: Send + 'static,
-    S::Error: Send + 'static,
-{
-    type Response = S::Response;
-    type Error = S::Error;
-    type Future =
-        std::pin::Pin<Box<dyn std::future::Future<Output = Result<S::Response, S::Error>> + Send>>;
-
-    fn poll_ready(
-        &mut self,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Result<(), Self::Error>> {
-        self.inner.poll_ready(cx)
-    }
-
-    fn call(&mut self, req: R) -> Self::Future {
-        let started = Instant::now();
-        let fut = self.inner.call(req);
-        let probe = self.probe.clone();
-        Box::pin(async move {
-            let out = fut.await;
-            if out.is_ok() {
-                *probe.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(started.elapsed());
-            }
-            out
-        })
-    }
 }
 
 /// A client like [`build_client`] whose connection set-up time is measured by the probe.
@@ -389,7 +324,7 @@ async fn send_early(
         request,
         opts.connect_timeout,
         opts.total_timeout,
-        probe.map(|p| p.0.clone()),
+        probe.cloned(),
     )
     .await;
     let answer = sent.map_err(|f| match f {

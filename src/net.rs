@@ -22,9 +22,6 @@ use hyper::rt::{Read, ReadBufCursor, Write};
 use hyper::Uri;
 use hyper_util::client::legacy::connect::{Connected, Connection, HttpConnector};
 
-/// The time a connection took to open, for a caller that measures it.
-pub type ConnectSlot = Arc<Mutex<Option<Duration>>>;
-
 /// The first write failure of a connection, as text.
 #[derive(Clone, Debug, Default)]
 pub struct WriteFailure(Arc<Mutex<Option<String>>>);
@@ -132,31 +129,24 @@ impl<T: Connection> Connection for KeepReading<T> {
     }
 }
 
-/// hyper's TCP connector, its connections wrapped in [`KeepReading`] (and timed, when asked).
+/// hyper's TCP connector, its connections wrapped in [`KeepReading`].
 #[derive(Clone)]
 pub struct KeepReadingConnector {
     tcp: HttpConnector,
     /// The failure every connection shares (a client of one connection reads it after its
     /// send); `None`: each connection has its own (a pool of them).
     shared: Option<WriteFailure>,
-    probe: Option<ConnectSlot>,
 }
 
 impl KeepReadingConnector {
     /// Connections made with `tcp`, each with its own failure.
     pub fn new(tcp: HttpConnector) -> Self {
-        KeepReadingConnector {
-            tcp,
-            shared: None,
-            probe: None,
-        }
+        KeepReadingConnector { tcp, shared: None }
     }
 
-    /// The same, every connection reporting to `failed`, and the time each took to open
-    /// written to `probe` when given.
-    pub fn reporting(mut self, failed: &WriteFailure, probe: Option<ConnectSlot>) -> Self {
+    /// The same, every connection reporting to `failed`.
+    pub fn reporting(mut self, failed: &WriteFailure) -> Self {
         self.shared = Some(failed.clone());
-        self.probe = probe;
         self
     }
 }
@@ -174,16 +164,76 @@ impl tower::Service<Uri> for KeepReadingConnector {
     }
 
     fn call(&mut self, uri: Uri) -> Self::Future {
-        let started = Instant::now();
         let fut = self.tcp.call(uri);
         let failed = self.shared.clone().unwrap_or_default();
+        Box::pin(async move {
+            Ok(KeepReading {
+                inner: fut.await?,
+                failed,
+            })
+        })
+    }
+}
+
+/// Measures how long opening a connection (TCP, plus TLS for https) takes, for the connector
+/// it wraps (`client::build_client_probed`'s, `client::early`'s). A pooled connection that is
+/// reused takes no connect time, so the probe stays empty for that send. One probe per client:
+/// with concurrent sends on one client the figure may belong to another send, so the CLI uses
+/// one client per send.
+#[derive(Clone, Debug, Default)]
+pub struct ConnectProbe(Arc<Mutex<Option<Duration>>>);
+
+impl ConnectProbe {
+    pub fn reset(&self) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+    pub fn take(&self) -> Option<Duration> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+}
+
+impl<S> tower::Layer<S> for ConnectProbe {
+    type Service = TimedConnect<S>;
+    fn layer(&self, inner: S) -> Self::Service {
+        TimedConnect {
+            inner,
+            probe: self.clone(),
+        }
+    }
+}
+
+/// The connector wrapped by a [`ConnectProbe`].
+#[derive(Clone, Debug)]
+pub struct TimedConnect<S> {
+    inner: S,
+    probe: ConnectProbe,
+}
+
+impl<S, R> tower::Service<R> for TimedConnect<S>
+where
+    S: tower::Service<R>,
+    S::Future: Send + 'static,
+    S::Response: Send + 'static,
+    S::Error: Send + 'static,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<S::Response, S::Error>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, req: R) -> Self::Future {
+        let started = Instant::now();
+        let fut = self.inner.call(req);
         let probe = self.probe.clone();
         Box::pin(async move {
-            let inner = fut.await?;
-            if let Some(p) = probe {
-                *p.lock().unwrap_or_else(|e| e.into_inner()) = Some(started.elapsed());
+            let out = fut.await;
+            if out.is_ok() {
+                *probe.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(started.elapsed());
             }
-            Ok(KeepReading { inner, failed })
+            out
         })
     }
 }

@@ -16,8 +16,9 @@ use std::time::{Duration, Instant};
 
 use http_body_util::{BodyExt, Full};
 use hyper_util::client::legacy::connect::HttpConnector;
+use tower::Layer;
 
-use crate::net::{tls_config, ConnectSlot, KeepReadingConnector, WriteFailure};
+use crate::net::{tls_config, ConnectProbe, KeepReadingConnector, TimedConnect, WriteFailure};
 
 /// Bodies at least this long are sent by [`send`].
 pub const EARLY_ANSWER_MIN_BODY: usize = 256 * 1024;
@@ -70,11 +71,11 @@ impl Drop for AbortOnDrop {
 fn one_send_client(
     connect_timeout: Duration,
     failed: &WriteFailure,
-    probe: Option<ConnectSlot>,
+    probe: Option<ConnectProbe>,
     tasks: &OwnedTasks,
 ) -> Result<
     hyper_util::client::legacy::Client<
-        hyper_rustls::HttpsConnector<KeepReadingConnector>,
+        hyper_rustls::HttpsConnector<TimedConnect<KeepReadingConnector>>,
         Full<bytes::Bytes>,
     >,
     Failure,
@@ -89,7 +90,11 @@ fn one_send_client(
         )
         .https_or_http()
         .enable_http1()
-        .wrap_connector(KeepReadingConnector::new(tcp).reporting(failed, probe));
+        .wrap_connector(
+            probe
+                .unwrap_or_default()
+                .layer(KeepReadingConnector::new(tcp).reporting(failed)),
+        );
     Ok(hyper_util::client::legacy::Client::builder(tasks.clone())
         .pool_max_idle_per_host(0)
         .build(connector))
@@ -125,7 +130,7 @@ pub(super) async fn send(
     request: hyper::Request<Full<bytes::Bytes>>,
     connect_timeout: Duration,
     total_timeout: Duration,
-    probe: Option<ConnectSlot>,
+    probe: Option<ConnectProbe>,
 ) -> Result<Answer, Failure> {
     let failed = WriteFailure::default();
     let tasks = OwnedTasks::default();
