@@ -20,9 +20,6 @@ pub const API_KEY: &str = "exercise-public-key";
 /// Its REST key (the server knows it; the exercise's client made its mistakes with it).
 pub const REST_KEY: &str = "exercise-rest-key";
 
-/// The levels: how many mistakes the request carries.
-pub const LEVELS: [u8; 2] = [1, 2];
-
 /// One exercise.
 #[derive(Clone, Debug)]
 pub struct Exercise {
@@ -520,6 +517,9 @@ mod tests {
     use super::*;
     use crate::core::{verify, VerifyOptions};
     use std::collections::HashMap;
+
+    /// The levels: how many mistakes the request carries.
+    const LEVELS: [u8; 2] = [1, 2];
 
     fn now() -> DateTime<Utc> {
         "2026-11-22T10:00:00Z".parse().unwrap()
