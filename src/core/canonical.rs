@@ -244,32 +244,18 @@ impl<'a> CanonicalText<'a> {
     /// The exact signed bytes, copied into one buffer (for display and tests; signing does not
     /// need this).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut v = Vec::with_capacity(self.len());
-        v.extend_from_slice(self.head.as_bytes());
-        v.extend_from_slice(self.body);
-        v
+        self.parts().concat()
     }
 
     /// The eight labelled parts in signing order.
     pub fn lines(&self) -> [CanonicalLine<'_>; 8] {
-        let h = self.head.as_bytes();
-        let l = |i: usize| CanonicalLine {
+        std::array::from_fn(|i| CanonicalLine {
             label: LineLabel::ALL[i],
-            bytes: &h[self.layout.line(i)],
-        };
-        [
-            l(0),
-            l(1),
-            l(2),
-            l(3),
-            l(4),
-            l(5),
-            l(6),
-            CanonicalLine {
-                label: LineLabel::Body,
-                bytes: self.body,
+            bytes: match LineLabel::ALL[i] {
+                LineLabel::Body => self.body,
+                _ => &self.head.as_bytes()[self.layout.line(i)],
             },
-        ]
+        })
     }
 
     /// The part with a given label.

@@ -85,15 +85,10 @@ impl RequestSpec {
 
     /// The same request with another body (the other fields are cloned, the body is moved in).
     pub fn with_body(&self, body: Bytes) -> RequestSpec {
+        // Cloning the old body only counts one more holder of its buffer.
         RequestSpec {
-            method: self.method.clone(),
-            path: self.path.clone(),
-            query: self.query.clone(),
-            header_prefix: self.header_prefix.clone(),
-            api_key: self.api_key.clone(),
-            content_type: self.content_type.clone(),
-            auth_algo: self.auth_algo.clone(),
             body,
+            ..self.clone()
         }
     }
 }

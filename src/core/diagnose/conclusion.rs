@@ -4,6 +4,8 @@
 //! in hex.
 
 use crate::core::canonical::LineLabel;
+// The one rule of what hides what it is (C1 controls and bidirectional overrides too).
+use crate::core::visible::is_hidden;
 
 /// A byte for a sentence: hex, and the character when it is printable ASCII.
 fn byte(b: u8) -> String {
@@ -79,16 +81,11 @@ pub fn compare_texts(
             body.get(i - head.len()).copied()
         }
     };
-    // First difference, head first, then the body compared in chunks.
-    let mut first = None;
-    for (i, &c) in client.iter().enumerate().take(expected_len) {
-        if at(i) != Some(c) {
-            first = Some(i);
-            break;
-        }
-    }
-    let first =
-        first.or_else(|| (client.len() != expected_len).then(|| client.len().min(expected_len)));
+    // The first byte that differs, else the end of the shorter text.
+    let shorter = client.len().min(expected_len);
+    let first = (0..shorter)
+        .find(|&i| at(i) != Some(client[i]))
+        .or_else(|| (client.len() != expected_len).then_some(shorter));
     match first {
         None => {
             let mine = format!(
@@ -160,7 +157,7 @@ pub fn invisible_body_bytes(body: &[u8]) -> Vec<String> {
         let valid = chunk.valid();
         if !valid.is_ascii() {
             for (i, c) in valid.char_indices() {
-                if is_invisible(c) {
+                if is_hidden(c) {
                     count += 1;
                     if found.len() < 5 {
                         let mut buf = [0u8; 4];
@@ -193,10 +190,4 @@ pub fn invisible_body_bytes(body: &[u8]) -> Vec<String> {
         ));
     }
     notes
-}
-
-/// The one rule of what hides what it is (`core::visible`), which also names C1 controls and
-/// bidirectional overrides.
-fn is_invisible(c: char) -> bool {
-    crate::core::visible::is_hidden(c)
 }

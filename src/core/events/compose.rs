@@ -140,9 +140,7 @@ impl ListDraft {
             event_tags: Some(self.tags.clone()),
             event_list_name: Some(self.list_name.clone()),
             event_list_logic: Some(self.list_logic.clone()),
-            user_profile: None,
-            items: Vec::new(),
-            extra: Map::new(),
+            ..Event::default()
         }
     }
 
