@@ -52,9 +52,9 @@ fn is_token_char(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
 }
 
-/// Whether `name` is a header name HTTP allows (a non-empty token, RFC 9110 5.1).
-pub fn is_header_name(name: &str) -> bool {
-    !name.is_empty() && name.bytes().all(is_token_char)
+/// Whether `s` is a non-empty token (RFC 9110 5.6.2): what a header name and a method are.
+pub fn is_token(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(is_token_char)
 }
 
 pub(crate) fn trim_ows(mut v: &[u8]) -> &[u8] {

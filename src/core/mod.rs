@@ -40,11 +40,12 @@ pub mod verify;
 pub mod visible;
 
 pub use canonical::{CanonicalLine, CanonicalText, LineLabel};
+pub use collect::COLLECT_PATH;
 pub use diagnose::{diagnose, Diagnosis, Mistake};
 pub use form::SigningForm;
 pub use request::{
-    HeaderNames, SignableRequest, AUTH_ALGO, COLLECT_PATH, CONTENT_TYPE_JSON,
-    DEFAULT_HEADER_PREFIX, RESERVED_REQUEST_HEADERS,
+    HeaderNames, SignableRequest, AUTH_ALGO, CONTENT_TYPE_JSON, DEFAULT_HEADER_PREFIX,
+    RESERVED_REQUEST_HEADERS,
 };
 pub use secret::Secret;
 pub use sign::{sign, SignError, Signed};

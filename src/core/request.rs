@@ -9,8 +9,6 @@ pub const DEFAULT_HEADER_PREFIX: &str = "SVC";
 /// The only algorithm name the service accepts, exactly in this case.
 pub const AUTH_ALGO: &str = "HmacSHA384";
 /// The only content type the service accepts.
-/// The collector's path under an analytics base URL (`POST`, no signature).
-pub const COLLECT_PATH: &str = "/analytics/collect";
 pub const CONTENT_TYPE_JSON: &str = "application/json";
 /// The content-type header name, as written in the signing text.
 pub const CONTENT_TYPE_HEADER: &str = "Content-Type";

@@ -32,35 +32,21 @@ pub fn parse_timestamp(text: &str) -> Option<ParsedTimestamp> {
     let time = DateTime::parse_from_rfc3339(text).ok()?.with_timezone(&Utc);
     Some(ParsedTimestamp {
         time,
-        canonical_form: is_canonical_form(text),
-        php_sdk_form: is_php_sdk_form(text),
+        canonical_form: has_shape(text, b"dddd-dd-ddTdd:dd:dd.dddZ"),
+        // PHP's `date('c')`, which the vendor's PHP SDK signs with (`-hh:mm` too).
+        php_sdk_form: has_shape(text, b"dddd-dd-ddTdd:dd:dd+dd:dd"),
     })
 }
 
-/// Whether `text` has exactly the shape `YYYY-MM-DDThh:mm:ss+hh:mm` (or `-hh:mm`): PHP's
-/// `date('c')`, which the vendor's PHP SDK signs with.
-pub fn is_php_sdk_form(text: &str) -> bool {
+/// Whether `text` has exactly this shape: `d` a digit, `+` a sign, any other byte itself.
+fn has_shape(text: &str, shape: &[u8]) -> bool {
     let b = text.as_bytes();
-    const SHAPE: &[u8] = b"dddd-dd-ddTdd:dd:dd+dd:dd";
-    b.len() == SHAPE.len()
-        && b.iter().zip(SHAPE).all(|(c, s)| match s {
+    b.len() == shape.len()
+        && b.iter().zip(shape).all(|(c, s)| match s {
             b'd' => c.is_ascii_digit(),
             b'+' => *c == b'+' || *c == b'-',
             other => c == other,
         })
-        && DateTime::parse_from_rfc3339(text).is_ok()
-}
-
-/// Whether `text` has exactly the shape `YYYY-MM-DDThh:mm:ss.mmmZ`.
-pub fn is_canonical_form(text: &str) -> bool {
-    let b = text.as_bytes();
-    const SHAPE: &[u8] = b"dddd-dd-ddTdd:dd:dd.dddZ";
-    b.len() == SHAPE.len()
-        && b.iter().zip(SHAPE).all(|(c, s)| match s {
-            b'd' => c.is_ascii_digit(),
-            other => c == other,
-        })
-        && DateTime::parse_from_rfc3339(text).is_ok()
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use std::collections::{HashMap, VecDeque};
 use serde_json::Value;
 
 use crate::core::events::{codes, problem_value, Omitted, MAX_LISTED_PROBLEMS};
+use crate::core::events::{SELECT_RECS_LIST as SELECT, VIEW_RECS_LIST as VIEW};
 
 /// Clients remembered at most; the one seen longest ago is forgotten first.
 pub const MAX_CLIENTS: usize = 1_000;
@@ -23,9 +24,6 @@ pub const MAX_ITEMS: usize = 50_000;
 pub const MAX_LIST_ITEMS: usize = 1_000;
 /// Longest item or list id remembered; a longer one is not (nothing is judged against it).
 pub const MAX_ID_BYTES: usize = 128;
-
-const VIEW: &str = "view_recs_list";
-const SELECT: &str = "select_recs_list";
 
 /// What one client's events showed of one list: the items its views showed (with their first
 /// index) and the items of its last `select_recs_list` that carried more than one.

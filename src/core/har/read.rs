@@ -650,11 +650,7 @@ enum EntryError {
 /// What an entry must have to be judged: a method and an absolute URL.
 fn check(raw: &EntryRaw<'_>) -> Result<(), EntryError> {
     let m = raw.request.method.as_ref();
-    if m.is_empty()
-        || !m
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
-    {
+    if !crate::core::http_text::is_token(m) {
         return Err(EntryError::Method(crate::core::visible::escape_visible(
             m.as_bytes(),
         )));

@@ -222,7 +222,7 @@ fn check_request(r: &SuiteRequest, prefix: &str) -> Result<(), String> {
 /// that something else sets (the signature, `content_type`, the HTTP client), or a value with a
 /// control character or a space HTTP would drop.
 fn check_header(request: &str, name: &str, value: &str, prefix: &str) -> Result<(), String> {
-    if !crate::core::http_text::is_header_name(name) {
+    if !crate::core::http_text::is_token(name) {
         return Err(format!(
             "the header name {name:?} of request {request:?} is not one HTTP allows; use letters, digits and '-'"
         ));
