@@ -19,7 +19,7 @@ use super::effect::Command;
 use super::layout::View;
 use super::message::Message;
 use super::model::{EditorRequest, KeyInfo};
-use super::signing::Incremental;
+use super::signing::{Incremental, SignAnswer};
 use super::update::update;
 use crate::core::Secret;
 use crate::tui::component::KeyRead;
@@ -156,9 +156,9 @@ impl TestApp {
             match c {
                 Command::Sign(job) => {
                     let result = self.signer.sign(&job);
-                    queue.extend(
-                        self.update(Message::Request(RequestMsg::Signed { id: job.id, result })),
-                    );
+                    queue.extend(self.update(Message::Request(RequestMsg::Signing(
+                        SignAnswer::Signed { id: job.id, result },
+                    ))));
                 }
                 Command::ResolveKey(KeyRead { id, source }) => {
                     let result = source

@@ -13,7 +13,7 @@ use crate::tui::components::diagnose::DiagKey;
 use crate::tui::components::request::{Detail, Field, Prompt, TYPED_KEY};
 use crate::tui::message::LoadedProfile;
 use crate::tui::model::{EditorRequest, FormattedBody, MismatchView, ResponseView, SignedView};
-use crate::tui::signing::SignJob;
+use crate::tui::signing::{SignAnswer, SignJob};
 use crate::tui::test_util::{alt_key, ctrl_key, key, t0, TestApp};
 
 /// The demo workbench on an 80x24 screen (the one fixture, `test_util::TestApp`), signed as
@@ -156,18 +156,18 @@ fn signed_results_never_replace_a_newer_one() {
     let (new, old) = (signed_view(&a, "NEW"), signed_view(&a, "OLD"));
     update(
         &mut a,
-        Message::Request(RequestMsg::Signed {
+        Message::Request(RequestMsg::Signing(SignAnswer::Signed {
             id: second,
             result: Ok(new),
-        }),
+        })),
     );
     assert!(!a.request.sign.updating());
     update(
         &mut a,
-        Message::Request(RequestMsg::Signed {
+        Message::Request(RequestMsg::Signing(SignAnswer::Signed {
             id: first,
             result: Ok(old),
-        }),
+        })),
     );
     assert_eq!(
         a.request
@@ -185,10 +185,10 @@ fn signed_results_never_replace_a_newer_one() {
     let third = last_sign_job(&cmds).id;
     update(
         &mut a,
-        Message::Request(RequestMsg::Signed {
+        Message::Request(RequestMsg::Signing(SignAnswer::Signed {
             id: third,
             result: Err("the REST API key is empty".into()),
-        }),
+        })),
     );
     assert!(a.request.sign.result.as_ref().unwrap().is_err());
 }
@@ -199,18 +199,18 @@ fn json_check_of_the_current_revision_is_kept() {
     let rev = a.request.body_state.rev;
     update(
         &mut a,
-        Message::Request(RequestMsg::JsonChecked {
+        Message::Request(RequestMsg::Signing(SignAnswer::JsonChecked {
             rev,
             error: Some("not JSON".into()),
-        }),
+        })),
     );
     assert_eq!(a.request.body_state.json_error.as_deref(), Some("not JSON"));
     update(
         &mut a,
-        Message::Request(RequestMsg::JsonChecked {
+        Message::Request(RequestMsg::Signing(SignAnswer::JsonChecked {
             rev: rev - 1,
             error: None,
-        }),
+        })),
     );
     assert_eq!(a.request.body_state.json_error.as_deref(), Some("not JSON"));
 }
@@ -243,10 +243,10 @@ fn send_asks_for_a_send_of_the_target_url_and_done_shows_status_and_job() {
     let view = a.signer_sign(sign_job);
     let cmds = update(
         &mut a,
-        Message::Request(RequestMsg::Signed {
+        Message::Request(RequestMsg::Signing(SignAnswer::Signed {
             id: sign_job.id,
             result: Ok(view.clone()),
-        }),
+        })),
     );
     let Some(Command::Send(job)) = cmds.first() else {
         panic!("no send: {cmds:?}")
@@ -421,10 +421,10 @@ fn copy_needs_a_current_signature() {
     let sig = view.signature().to_string();
     update(
         &mut a,
-        Message::Request(RequestMsg::Signed {
+        Message::Request(RequestMsg::Signing(SignAnswer::Signed {
             id,
             result: Ok(view),
-        }),
+        })),
     );
     assert!(
         matches!(copy(&mut a, 's').as_slice(), [Command::Copy(Clip { text, what })] if *text == sig && what == "the signature")
@@ -459,10 +459,10 @@ fn copied_curl_sends_the_exact_body_even_with_quotes_or_a_leading_at() {
         let view = signed_view(&a, "SIG");
         update(
             &mut a,
-            Message::Request(RequestMsg::Signed {
+            Message::Request(RequestMsg::Signing(SignAnswer::Signed {
                 id,
                 result: Ok(view),
-            }),
+            })),
         );
         update(&mut a, alt_key('y'));
         let cmds = update(&mut a, key(KeyCode::Char('c')));
@@ -1029,10 +1029,10 @@ fn a_question_mark_typed_at_the_start_of_the_query_is_not_sent_and_the_field_say
         panic!("{cmds:?}")
     };
     let view = a.signer_sign(sign_job);
-    let cmds = a.update(Message::Request(RequestMsg::Signed {
+    let cmds = a.update(Message::Request(RequestMsg::Signing(SignAnswer::Signed {
         id: sign_job.id,
         result: Ok(view),
-    }));
+    })));
     let job = match cmds.as_slice() {
         [Command::Send(job)] => job,
         other => panic!("one send: {other:?}"),

@@ -562,7 +562,9 @@ fn no_block_title_is_cut_unmarked_in_any_view() {
         let error = crate::tui::signing::json_problem(body.as_bytes());
         assert!(error.is_some());
         a.update(Message::Request(
-            crate::tui::components::request::RequestMsg::JsonChecked { rev, error },
+            crate::tui::components::request::RequestMsg::Signing(
+                crate::tui::signing::SignAnswer::JsonChecked { rev, error },
+            ),
         ));
         states.push(("body not JSON".into(), a));
         // Long titles in the other views: a long filter (typed and kept) in History and

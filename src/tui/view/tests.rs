@@ -9,6 +9,7 @@ use crate::tui::components::request::RequestMsg;
 use crate::tui::components::request::{Detail, Field};
 use crate::tui::message::Message;
 use crate::tui::model::{MismatchView, ResponseView};
+use crate::tui::signing::SignAnswer;
 use crate::tui::test_util::{buffer_lines, TestApp};
 use crate::tui::update::update;
 
@@ -152,10 +153,10 @@ fn invalid_json_is_flagged_but_signed() {
     let rev = a.request.body_state.rev;
     update(
         &mut a,
-        Message::Request(RequestMsg::JsonChecked {
+        Message::Request(RequestMsg::Signing(SignAnswer::JsonChecked {
             rev,
             error: crate::tui::signing::json_problem(b"{oops"),
-        }),
+        })),
     );
     let screen = rows(&render(&mut a, 120, 40)).join("\n");
     assert!(screen.contains("not valid JSON at line 1"), "{screen}");

@@ -206,6 +206,14 @@ pub fn max_scroll(rows: usize, pane: Rect) -> u16 {
     rows.saturating_sub(inner).min(usize::from(u16::MAX)) as u16
 }
 
+/// Text in one style wrapped as [`wrap_words`] wraps it.
+pub fn styled_words(s: &str, width: usize, style: Style) -> Vec<Line<'static>> {
+    wrap_spans(
+        &[Span::styled(s, style)],
+        width.min(u16::MAX as usize) as u16,
+    )
+}
+
 /// Plain text wrapped as [`wrap_spans`] does (at spaces; long words between characters).
 pub fn wrap_words(s: &str, width: usize) -> Vec<String> {
     wrap_spans(&[Span::raw(s)], width.min(u16::MAX as usize) as u16)

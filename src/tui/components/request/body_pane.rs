@@ -239,13 +239,12 @@ mod tests {
         let rev = t.request.body_state.rev;
         let spec = t.request.spec();
         let judgement = body_judgement(&spec).map(Box::new);
-        t.update(Message::Request(RequestMsg::from(
+        t.update(Message::Request(RequestMsg::Signing(
             SignAnswer::JsonChecked { rev, error: None },
         )));
-        t.update(Message::Request(RequestMsg::from(SignAnswer::BodyJudged {
-            rev,
-            judgement,
-        })));
+        t.update(Message::Request(RequestMsg::Signing(
+            SignAnswer::BodyJudged { rev, judgement },
+        )));
     }
 
     /// A record the vendor's SDK would refuse: the Body's bottom border names the problem at

@@ -17,7 +17,7 @@ use crate::tui::model::SignedView;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::body_editor::floor_char;
 use crate::tui::widgets::pane;
-use crate::tui::widgets::text::{clip, fit_title, text_width, wrap_visible, wrap_words};
+use crate::tui::widgets::text::{clip, fit_title, styled_words, text_width, wrap_visible};
 
 /// Body lines longer than this are shown cut (with the count of hidden bytes): drawing never
 /// walks a whole megabyte line.
@@ -55,7 +55,8 @@ pub(super) fn draw_canonical(frame: &mut Frame, area: Rect, req: &RequestState, 
         return;
     }
     let Some(s) = signed else {
-        draw_unsigned(frame, inner, req, theme);
+        let lines = unsigned_lines(req, inner.width, theme);
+        frame.render_widget(Paragraph::new(lines), inner);
         return;
     };
     let highlighted = req.focus.canonical_lines();
@@ -186,18 +187,14 @@ fn canonical_block<'a>(
         .title_bottom(fit_title(bottom, area.width))
 }
 
-/// The canonical panel with no signature to show: why (the signing error), or that it is on its
-/// way.
-fn draw_unsigned(frame: &mut Frame, inner: Rect, req: &RequestState, theme: &Theme) {
+/// With no signature to show (the canonical panel, the Headers tab): why (the signing error),
+/// or that it is on its way.
+pub(super) fn unsigned_lines(req: &RequestState, width: u16, theme: &Theme) -> Vec<Line<'static>> {
     let why = match &req.sign.result {
         Some(Err(e)) => format!("not signed: {e}"),
         _ => "signing…".to_string(),
     };
-    let lines: Vec<Line> = wrap_words(&why, inner.width as usize)
-        .into_iter()
-        .map(|l| Line::from(Span::styled(l, theme.warn())))
-        .collect();
-    frame.render_widget(Paragraph::new(lines), inner);
+    styled_words(&why, usize::from(width), theme.warn())
 }
 
 /// Which logical line of the canonical panel comes first: while the body has focus, the latest

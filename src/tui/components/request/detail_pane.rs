@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
+use super::canonical_pane::unsigned_lines;
 use super::keys::{Action, KEYS};
 use super::labels::{form_title, visible_spans};
 use super::layout::RequestLayout;
@@ -16,7 +17,7 @@ use crate::core::visible::escape_visible;
 use crate::core::SigningForm;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::pane;
-use crate::tui::widgets::text::{fit_title, styled_line, wrap_chars, wrap_spans, wrap_words};
+use crate::tui::widgets::text::{fit_title, styled_line, styled_words, wrap_chars, wrap_spans};
 
 pub(super) fn draw_detail(frame: &mut Frame, area: Rect, req: &RequestState, theme: &Theme) {
     let mut title = vec![Span::raw(" ")];
@@ -81,9 +82,7 @@ fn pipeline_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'stat
             Some(Err(e)) => e.clone(),
             _ => "signing…".into(),
         };
-        for chunk in wrap_words(&why, w) {
-            out.push(Line::from(Span::styled(chunk, theme.warn())));
-        }
+        out.extend(styled_words(&why, w, theme.warn()));
         return out;
     };
     let canonical = s.canonical();
@@ -142,11 +141,8 @@ fn pipeline_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'stat
 }
 
 fn headers_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'static>> {
-    let mut out: Vec<Line<'static>> =
-        wrap_words("Exact headers to send (the body goes byte for byte):", w)
-            .into_iter()
-            .map(|l| Line::from(Span::styled(l, theme.dim())))
-            .collect();
+    let dim = |text: &str| styled_words(text, w, theme.dim());
+    let mut out = dim("Exact headers to send (the body goes byte for byte):");
     match signed_view(req) {
         Some(s) => {
             let own: Vec<(String, String)> = s
@@ -171,31 +167,15 @@ fn headers_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'stati
             // What the HTTP client adds on its own goes on the wire too: shown apart, as the
             // sending code computes it (`engine::added_headers`), marked as not signed.
             let added = crate::engine::added_headers(req.url.text(), &own, s.spec().body.len());
-            out.extend(
-                wrap_words("Added by the HTTP client, not signed:", w)
-                    .into_iter()
-                    .map(|l| Line::from(Span::styled(l, theme.dim()))),
-            );
+            out.extend(dim("Added by the HTTP client, not signed:"));
             for (n, v) in added {
                 for chunk in wrap_chars(&format!("{n}: {v}"), w) {
                     out.push(Line::from(Span::styled(chunk, theme.dim())));
                 }
             }
-            out.extend(
-                wrap_words(&copy_hint(), w)
-                    .into_iter()
-                    .map(|l| Line::from(Span::styled(l, theme.dim()))),
-            );
+            out.extend(dim(&copy_hint()));
         }
-        None => {
-            let why = match &req.sign.result {
-                Some(Err(e)) => format!("not signed: {e}"),
-                _ => "signing…".to_string(),
-            };
-            for chunk in wrap_words(&why, w) {
-                out.push(Line::from(Span::styled(chunk, theme.warn())));
-            }
-        }
+        None => out.extend(unsigned_lines(req, w as u16, theme)),
     }
     out
 }

@@ -2,32 +2,27 @@
 //! line by line, after a `SIGNATURE_MISMATCH` answer, with the conclusion first.
 
 use ratatui::style::Style;
-use ratatui::text::{Line, Span};
+use ratatui::text::Line;
 
 use super::state::RequestState;
 use crate::core::LineLabel;
 use crate::tui::theme::Theme;
-use crate::tui::widgets::text::{clip, styled_line, wrap_chars, wrap_words};
+use crate::tui::widgets::text::{clip, styled_line, styled_words, wrap_chars};
 
 /// Width of the label column (as in the canonical panel).
 const LABEL_W: usize = 13;
 
 pub(super) fn diff_lines(req: &RequestState, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     let Some(m) = req.response.as_ref().and_then(|r| r.mismatch.as_ref()) else {
-        return wrap_words(
+        return styled_words(
             "No mismatch to show. When the local server answers SIGNATURE_MISMATCH, what we \
              signed and what it signed appear here line by line.",
             w,
-        )
-        .into_iter()
-        .map(|chunk| Line::from(Span::styled(chunk, theme.dim())))
-        .collect();
+            theme.dim(),
+        );
     };
     // The conclusion first, in words; then the diff, each line labelled.
-    let mut out = Vec::new();
-    for chunk in wrap_words(&diff_conclusion(m), w) {
-        out.push(Line::from(Span::styled(chunk, theme.warn())));
-    }
+    let mut out = styled_words(&diff_conclusion(m), w, theme.warn());
     out.push(styled_line(vec![
         ("- we signed  ".into(), theme.removed()),
         ("+ server signed".into(), theme.added()),

@@ -11,7 +11,7 @@ use super::state::RequestsList;
 use crate::core::Secret;
 use crate::tui::component::{Clip, KeyRead};
 use crate::tui::effect::{ProfileSave, SendJob};
-use crate::tui::model::{EditorRequest, FormattedBody, ResponseView, SignedView};
+use crate::tui::model::{EditorRequest, FormattedBody, ResponseView};
 use crate::tui::signing::{SignAnswer, SignJob};
 
 /// Messages of the request view.
@@ -26,21 +26,8 @@ pub enum RequestMsg {
     Tick(chrono::DateTime<chrono::Utc>),
     /// Run an action of the view's table (from the copy menu or the command palette).
     Run(Action),
-    /// A signing job finished.
-    Signed {
-        id: u64,
-        result: Result<SignedView, String>,
-    },
-    /// The JSON check of body revision `rev`.
-    JsonChecked {
-        rev: u64,
-        error: Option<String>,
-    },
-    /// The indexing-body problems of body revision `rev` (`None`: none to judge).
-    BodyJudged {
-        rev: u64,
-        judgement: Option<Box<crate::core::indexing_body::Judgement>>,
-    },
+    /// What the signing worker answered: a signature, a JSON check, a body judgement.
+    Signing(SignAnswer),
     /// A send finished (the response or one sentence saying why not).
     SendDone {
         id: u64,
@@ -88,16 +75,6 @@ pub enum RequestMsg {
         path: &'static str,
         what: String,
     },
-}
-
-impl From<SignAnswer> for RequestMsg {
-    fn from(a: SignAnswer) -> Self {
-        match a {
-            SignAnswer::Signed { id, result } => RequestMsg::Signed { id, result },
-            SignAnswer::JsonChecked { rev, error } => RequestMsg::JsonChecked { rev, error },
-            SignAnswer::BodyJudged { rev, judgement } => RequestMsg::BodyJudged { rev, judgement },
-        }
-    }
 }
 
 /// The account values of the profile in use before and after a save from the profile manager.

@@ -20,7 +20,9 @@ use super::state::{PaneKey, PaneSearch, RequestState};
 use crate::tui::model::{FormattedBody, ResponseView};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::search::{Searchable, COUNT_LIMIT};
-use crate::tui::widgets::text::{clip, clip_marked, json_line, wrap_chars, wrap_spans, wrap_words};
+use crate::tui::widgets::text::{
+    clip, clip_marked, json_line, styled_words, wrap_chars, wrap_spans, wrap_words,
+};
 
 /// The scrolled text of the panel: `head` lines (each with the length of its `Name: ` label,
 /// 0 for none), then the body's lines.
@@ -294,10 +296,7 @@ fn top_rows(req: &RequestState, r: &ResponseView, w: usize, theme: &Theme) -> Ve
             Some(_) => format!("As sent for this {} · {toggle} the answer", r.status),
             None => format!("Not known what was sent · {toggle} the answer"),
         };
-        wrap_words(&what, w)
-            .into_iter()
-            .map(|l| Line::from(Span::styled(l, theme.dim())))
-            .collect()
+        styled_words(&what, w, theme.dim())
     } else {
         let mut lines = wrap_spans(
             &[

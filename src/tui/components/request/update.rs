@@ -15,6 +15,7 @@ use crate::core::time::format_timestamp;
 use crate::core::Secret;
 use crate::tui::component::KeyRead;
 use crate::tui::model::{CurrentProfile, EditorRequest};
+use crate::tui::signing::SignAnswer;
 
 /// Handle one message of the request view; pure (no I/O): what needs I/O comes back as
 /// effects. `profile` is the profile being edited (the App owns it: a save under another name
@@ -43,8 +44,8 @@ fn update_msg(
         RequestMsg::Paste(text) => on_paste(req, &text),
         RequestMsg::Tick(now) => on_tick(req, now),
         RequestMsg::Run(action) => run(req, profile, action),
-        RequestMsg::Signed { id, result } => on_signed(req, id, result),
-        RequestMsg::BodyJudged { rev, judgement } => {
+        RequestMsg::Signing(SignAnswer::Signed { id, result }) => on_signed(req, id, result),
+        RequestMsg::Signing(SignAnswer::BodyJudged { rev, judgement }) => {
             on_body_judged(req, rev, judgement);
             vec![]
         }
@@ -52,7 +53,7 @@ fn update_msg(
             go_to_problem(req, &p);
             vec![]
         }
-        RequestMsg::JsonChecked { rev, error } => {
+        RequestMsg::Signing(SignAnswer::JsonChecked { rev, error }) => {
             on_json_checked(req, rev, error);
             vec![]
         }

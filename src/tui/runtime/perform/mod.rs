@@ -56,7 +56,7 @@ impl Effects {
     pub fn new(tx: UnboundedSender<Message>) -> Self {
         let out = tx.clone();
         let signer = SignWorker::spawn(move |a| {
-            let _ = out.send(Message::Request(RequestMsg::from(a)));
+            let _ = out.send(Message::Request(RequestMsg::Signing(a)));
         });
         let out = tx.clone();
         let validator = ValidateWorker::spawn(move |v| {
