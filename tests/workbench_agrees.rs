@@ -26,10 +26,11 @@ use signscope::core::visible::escape_visible;
 use signscope::core::SigningForm;
 use signscope::server::{ServerConfig, DEMO_REST_KEY};
 use signscope::tui::component::Clip;
-use signscope::tui::components::request::{new_body_editor, Field};
+use signscope::tui::components::request::Field;
 use signscope::tui::effect::Command;
 use signscope::tui::message::Message;
 use signscope::tui::test_util::TestApp;
+use signscope::tui::widgets::body_editor::BodyEditor;
 
 /// One generated edit of the request.
 #[derive(Clone, Debug)]
@@ -177,7 +178,7 @@ fn run_case(e: &Edit, server_url: &str, dir: &std::path::Path) {
         e.query.to_string()
     };
     cmds.extend(type_into(&mut app, Field::Query, &typed_query));
-    app.request.body = new_body_editor(&e.body);
+    app.request.body = BodyEditor::new(&e.body);
     app.request.body_changed_at(0);
     if e.frozen {
         // A frozen timestamp the clock would not give (.123), typed.

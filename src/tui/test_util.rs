@@ -8,7 +8,7 @@
 use std::ops::{Deref, DerefMut};
 
 use chrono::{DateTime, TimeZone, Utc};
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::{Frame, Terminal};
@@ -16,7 +16,6 @@ use ratatui::{Frame, Terminal};
 use super::app::App;
 use super::components::request::{resign, RequestEffect};
 use super::effect::Command;
-use super::layout::View;
 use super::message::Message;
 use super::model::{EditorRequest, KeyInfo};
 use super::signing::{Incremental, SignAnswer};
@@ -136,17 +135,6 @@ impl TestApp {
         self.update(Message::Paste(text.to_string()))
     }
 
-    /// A left click on the cell (`x`, `y`).
-    pub fn click(&mut self, x: u16, y: u16) -> Vec<Command> {
-        self.update(Message::Mouse(click_at(x, y)))
-    }
-
-    /// A new terminal size (the screen and the App's idea of it).
-    pub fn resize(&mut self, w: u16, h: u16) -> Vec<Command> {
-        self.term.backend_mut().resize(w, h);
-        self.update(Message::Resize(w, h))
-    }
-
     /// Run the signing and the REST key reads the runtime would run for these commands,
     /// synchronously, and hand the results to `update` (and what they ask for in turn; a
     /// signing job whose answer is dropped leaves the view "updating").
@@ -208,11 +196,6 @@ impl TestApp {
     pub fn screen(&mut self) -> String {
         self.lines().join("\n")
     }
-
-    /// Draw and find `needle` on screen: (column, row) of its first character.
-    pub fn find(&mut self, needle: &str) -> Option<(u16, u16)> {
-        find_in(&self.lines(), needle)
-    }
 }
 
 /// A key press (no modifiers) as a Message.
@@ -242,32 +225,6 @@ pub fn buffer_lines(buf: &Buffer) -> Vec<String> {
         .collect()
 }
 
-/// Where `needle` starts in `rows`: (column in chars, row).
-pub fn find_in(rows: &[String], needle: &str) -> Option<(u16, u16)> {
-    rows.iter().enumerate().find_map(|(y, r)| {
-        r.find(needle)
-            .map(|bx| (r[..bx].chars().count() as u16, y as u16))
-    })
-}
-
-/// A `w`x`h` workbench showing `view`, drawn with `state` in the component's place (`slot`):
-/// the state is swapped in for the draw and back out. How a component's own tests draw it: in
-/// the area, and with the tabs and status line, the App gives it.
-pub fn component_buffer<S>(
-    w: u16,
-    h: u16,
-    view: View,
-    slot: fn(&mut App) -> &mut S,
-    state: &mut S,
-) -> Buffer {
-    let mut t = TestApp::new(w, h);
-    t.app.view = view;
-    std::mem::swap(slot(&mut t.app), state);
-    let buf = t.draw().clone();
-    std::mem::swap(slot(&mut t.app), state);
-    buf
-}
-
 /// Draw once into a `w`x`h` TestBackend and return the buffer (for style assertions).
 pub fn render_buffer(w: u16, h: u16, draw: impl FnOnce(&mut Frame)) -> Buffer {
     let mut term = match Terminal::new(TestBackend::new(w, h)) {
@@ -278,20 +235,6 @@ pub fn render_buffer(w: u16, h: u16, draw: impl FnOnce(&mut Frame)) -> Buffer {
         panic!("drawing into a TestBackend: {e}");
     }
     term.backend().buffer().clone()
-}
-
-fn mouse(kind: MouseEventKind, column: u16, row: u16) -> MouseEvent {
-    MouseEvent {
-        kind,
-        column,
-        row,
-        modifiers: KeyModifiers::NONE,
-    }
-}
-
-/// A left click on the cell (`x`, `y`).
-pub fn click_at(x: u16, y: u16) -> MouseEvent {
-    mouse(MouseEventKind::Down(MouseButton::Left), x, y)
 }
 
 /// The helpers only the crate's own unit tests use (not the benches or the integration tests).

@@ -191,7 +191,7 @@ fn a_paste_whose_line_ends_the_terminal_turned_into_cr_keeps_its_lines() {
     }
     let mut a = app();
     focus(&mut a, Field::Body);
-    a.request.body = crate::tui::components::request::new_body_editor("");
+    a.request.body = crate::tui::widgets::body_editor::BodyEditor::new("");
     a.request.body_changed_at(0);
     update(
         &mut a,
@@ -215,7 +215,7 @@ fn paste_line_ends_only_rewrites_pastes_without_any_lf() {
 fn an_invalid_search_pattern_says_why_in_one_line_and_does_not_search_with_the_old_one() {
     let mut a = app();
     focus(&mut a, Field::Body);
-    a.request.body = crate::tui::components::request::new_body_editor(
+    a.request.body = crate::tui::widgets::body_editor::BodyEditor::new(
         "[\"item 1\", \"item 2\", \"item 2x\", \"item 3\"]",
     );
     a.request.body_changed_at(0);

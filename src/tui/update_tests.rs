@@ -394,7 +394,7 @@ fn format_and_minify_change_the_body_invalid_json_is_kept() {
         &a.request.body.bytes()[..],
         br#"[{"id":"about-us","type":"KLEVU_CMS"}]"#
     );
-    a.request.body = crate::tui::components::request::new_body_editor("{oops");
+    a.request.body = crate::tui::widgets::body_editor::BodyEditor::new("{oops");
     a.request.body_changed_at(0);
     assert!(update(&mut a, alt_key('j')).is_empty());
     assert_eq!(&a.request.body.bytes()[..], b"{oops");
@@ -453,7 +453,7 @@ fn copy_needs_a_current_signature() {
 fn copied_curl_sends_the_exact_body_even_with_quotes_or_a_leading_at() {
     for body in ["it's", "@/etc/passwd", "[1]\n\ttab \u{1b}esc"] {
         let mut a = app();
-        a.request.body = crate::tui::components::request::new_body_editor(body);
+        a.request.body = crate::tui::widgets::body_editor::BodyEditor::new(body);
         a.request.body_changed_at(0);
         let id = last_sign_job(&a.resign()).id;
         let view = signed_view(&a, "SIG");
@@ -662,7 +662,7 @@ fn paste_goes_to_the_focused_field_as_one_line_or_into_the_body() {
     assert_eq!(a.request.query.text(), "a=1b=2");
     assert_eq!(last_sign_job(&cmds).spec.query, "a=1b=2");
     focus(&mut a, Field::Body);
-    a.request.body = crate::tui::components::request::new_body_editor("");
+    a.request.body = crate::tui::widgets::body_editor::BodyEditor::new("");
     a.request.body_changed_at(0);
     update(&mut a, Message::Paste("[\n1]".into()));
     assert_eq!(&a.request.body.bytes()[..], b"[\n1]");

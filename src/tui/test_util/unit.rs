@@ -8,8 +8,25 @@ use ratatui::style::Modifier;
 use ratatui::Frame;
 
 use super::*;
+use crate::tui::layout::View;
 
 impl TestApp {
+    /// A left click on the cell (`x`, `y`).
+    pub fn click(&mut self, x: u16, y: u16) -> Vec<Command> {
+        self.update(Message::Mouse(click_at(x, y)))
+    }
+
+    /// A new terminal size (the screen and the App's idea of it).
+    pub fn resize(&mut self, w: u16, h: u16) -> Vec<Command> {
+        self.term.backend_mut().resize(w, h);
+        self.update(Message::Resize(w, h))
+    }
+
+    /// Draw and find `needle` on screen: (column, row) of its first character.
+    pub fn find(&mut self, needle: &str) -> Option<(u16, u16)> {
+        find_in(&self.lines(), needle)
+    }
+
     /// The demo workbench with a keys file (`crate::tui::user_keys`) holding `text`; `Err` is
     /// the sentence the workbench would say at start.
     pub fn with_keys_file(w: u16, h: u16, text: &str) -> Result<TestApp, String> {
@@ -132,4 +149,61 @@ pub fn wheel_in(r: Rect, down: bool) -> MouseEvent {
 /// True when every cell of row `y` between `x0` and `x1` (exclusive) is drawn reversed.
 pub fn reversed(buf: &Buffer, y: u16, x0: u16, x1: u16) -> bool {
     (x0..x1).all(|x| buf[(x, y)].modifier.contains(Modifier::REVERSED))
+}
+
+/// Where `needle` starts in `rows`: (column in chars, row).
+pub fn find_in(rows: &[String], needle: &str) -> Option<(u16, u16)> {
+    rows.iter().enumerate().find_map(|(y, r)| {
+        r.find(needle)
+            .map(|bx| (r[..bx].chars().count() as u16, y as u16))
+    })
+}
+
+/// A `w`x`h` workbench showing `view`, drawn with `state` in the component's place (`slot`):
+/// the state is swapped in for the draw and back out. How a component's own tests draw it: in
+/// the area, and with the tabs and status line, the App gives it.
+pub fn component_buffer<S>(
+    w: u16,
+    h: u16,
+    view: View,
+    slot: fn(&mut App) -> &mut S,
+    state: &mut S,
+) -> Buffer {
+    let mut t = TestApp::new(w, h);
+    t.app.view = view;
+    std::mem::swap(slot(&mut t.app), state);
+    let buf = t.draw().clone();
+    std::mem::swap(slot(&mut t.app), state);
+    buf
+}
+
+fn mouse(kind: MouseEventKind, column: u16, row: u16) -> MouseEvent {
+    MouseEvent {
+        kind,
+        column,
+        row,
+        modifiers: KeyModifiers::NONE,
+    }
+}
+
+/// A left click on the cell (`x`, `y`).
+pub fn click_at(x: u16, y: u16) -> MouseEvent {
+    mouse(MouseEventKind::Down(MouseButton::Left), x, y)
+}
+
+impl crate::tui::components::request::RequestState {
+    /// The request as the signer sees it, borrowing the fields.
+    pub fn signable(&self) -> crate::core::SignableRequest<'_> {
+        crate::core::SignableRequest {
+            method: self.method.text(),
+            path: self.path.text(),
+            query: self.query_as_sent(),
+            header_prefix: self.prefix.text(),
+            timestamp: self.timestamp.text(),
+            api_key: self.api_key.text(),
+            auth_algo: self.auth_algo.text(),
+            content_type: self.content_type.text(),
+            body: self.body.bytes(),
+        }
+    }
 }

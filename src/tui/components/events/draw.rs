@@ -481,16 +481,26 @@ fn preview_inner(pane: Rect) -> (usize, usize) {
 /// lines wrap), at least one. The scroll counts lines of the batch; long lines wrap as drawn.
 pub(super) fn preview_page(state: &EventsState, pane: Rect) -> u16 {
     let (w, h) = preview_inner(pane);
+    let whole = lines_fitting(
+        state.preview.lines().skip(state.preview_scroll as usize),
+        w,
+        h,
+    );
+    u16::try_from(whole)
+        .unwrap_or(u16::MAX)
+        .saturating_sub(1)
+        .max(1)
+}
+
+/// How many of `lines`, wrapped to `w` columns, fit whole in `h` rows.
+fn lines_fitting<'a>(lines: impl Iterator<Item = &'a str>, w: usize, h: usize) -> usize {
     let mut rows = 0;
-    let mut whole = 0u16;
-    for l in state.preview.lines().skip(state.preview_scroll as usize) {
-        rows += wrap_text(l, w).len();
-        if rows > h {
-            break;
-        }
-        whole = whole.saturating_add(1);
-    }
-    whole.saturating_sub(1).max(1)
+    lines
+        .take_while(|l| {
+            rows += wrap_text(l, w).len();
+            rows <= h
+        })
+        .count()
 }
 
 /// The preview's scroll after PageUp in `pane`: the line on top now is the last one wholly on
@@ -499,15 +509,7 @@ pub(super) fn preview_page_up(state: &EventsState, pane: Rect) -> u16 {
     let (w, h) = preview_inner(pane);
     let top = usize::from(state.preview_scroll);
     let above: Vec<&str> = state.preview.lines().take(top + 1).collect();
-    let mut rows = 0;
-    let mut whole = 0usize;
-    for l in above.iter().rev() {
-        rows += wrap_text(l, w).len();
-        if rows > h {
-            break;
-        }
-        whole += 1;
-    }
+    let whole = lines_fitting(above.into_iter().rev(), w, h);
     top.saturating_sub(whole.saturating_sub(1).max(1)) as u16
 }
 
@@ -536,15 +538,7 @@ pub(super) fn preview_showing(state: &EventsState, pane: Rect, line: usize) -> u
 /// (from the end, only the lines that fit are wrapped).
 pub(super) fn preview_max_scroll(state: &EventsState, pane: Rect) -> u16 {
     let (w, h) = preview_inner(pane);
-    let mut rows = 0;
-    let mut fit = 0usize;
-    for l in state.preview.lines().rev() {
-        rows += wrap_text(l, w).len();
-        if rows > h {
-            break;
-        }
-        fit += 1;
-    }
+    let fit = lines_fitting(state.preview.lines().rev(), w, h);
     (state
         .preview_lines
         .saturating_sub(fit.max(1).min(state.preview_lines)))

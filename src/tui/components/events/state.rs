@@ -84,16 +84,10 @@ impl Column {
         }
     }
     pub(super) fn from_json_key(key: &str) -> Option<Column> {
-        Some(match key {
-            "item_group_id" | "item_id" | "index" => Column::GroupId,
-            "item_variant_id" => Column::VariantId,
-            "item_name" => Column::Name,
-            "price" => Column::Price,
-            "currency" => Column::Currency,
-            "item_brand" => Column::Brand,
-            "item_category" => Column::Category,
-            _ => return None,
-        })
+        match key {
+            "item_id" | "index" => Some(Column::GroupId),
+            _ => Column::ALL.into_iter().find(|c| c.member() == key),
+        }
     }
     /// The item member the column edits (as `core::events::model::Item` names it).
     pub(super) fn member(self) -> &'static str {

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use crate::core::spec::{query_as_sent, query_as_typed};
 use crate::core::time::format_timestamp;
 use crate::core::RequestSpec;
-use crate::core::{LineLabel, Secret, SignableRequest, SigningForm};
+use crate::core::{LineLabel, Secret, SigningForm};
 use crate::store::DEFAULT_REQUEST;
 use crate::tui::model::{EditorRequest, KeyInfo, ResponseView, SignedView};
 use crate::tui::widgets::body_editor::BodyEditor;
@@ -460,7 +460,7 @@ impl RequestState {
             timestamp: LineInput::new(format_timestamp(now)),
             ts_live: true,
             form: SigningForm::Standard,
-            body: new_body_editor(""),
+            body: BodyEditor::new(""),
             body_state: BodyState::default(),
             now,
             sign: SignState::default(),
@@ -498,7 +498,7 @@ impl RequestState {
         self.content_type.set(&spec.content_type);
         self.auth_algo.set(&spec.auth_algo);
         // A loaded body starts a fresh editor (no undo back into another profile's body).
-        self.body = new_body_editor(&spec.body_text());
+        self.body = BodyEditor::new(&spec.body_text());
         self.body_changed_at(0);
         self.dirty = false;
     }
@@ -566,21 +566,6 @@ impl RequestState {
         query_as_sent(self.query.text()).0
     }
 
-    /// The request as the signer sees it, borrowing the fields.
-    pub fn signable(&self) -> SignableRequest<'_> {
-        SignableRequest {
-            method: self.method.text(),
-            path: self.path.text(),
-            query: self.query_as_sent(),
-            header_prefix: self.prefix.text(),
-            timestamp: self.timestamp.text(),
-            api_key: self.api_key.text(),
-            auth_algo: self.auth_algo.text(),
-            content_type: self.content_type.text(),
-            body: self.body.bytes(),
-        }
-    }
-
     /// The single-line editor of a field (None for the body).
     pub fn line_edit(&self, f: Field) -> Option<&LineInput> {
         Some(match f {
@@ -635,11 +620,6 @@ impl RequestState {
     pub fn key(&self) -> Secret {
         Secret::new(self.rest_key.text())
     }
-}
-
-/// A body editor with the workbench's settings.
-pub fn new_body_editor(text: &str) -> BodyEditor {
-    BodyEditor::new(text)
 }
 
 /// The signed request shown, whether or not it is up to date with the fields.

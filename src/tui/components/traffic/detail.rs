@@ -9,7 +9,7 @@ use crate::core::traffic::Verdict;
 use crate::core::traffic::{BatchSeen, RequestSeen, Route};
 use crate::core::verify::ReceivedRequest;
 use crate::core::visible::{counted, escape_hidden, escape_visible, visible_lines};
-use crate::core::{CanonicalText, HeaderNames, SignableRequest};
+use crate::core::{CanonicalText, HeaderNames};
 use crate::tui::components::diagnose::capture::capture_fields;
 use crate::tui::model::EditorRequest;
 
@@ -305,21 +305,9 @@ fn expected(r: &RequestSeen) -> Option<(String, Vec<String>)> {
             vec![cut_note(r).unwrap_or_default()],
         ));
     }
-    let prefix = prefix_of(&r.headers);
-    let names = HeaderNames::for_prefix(&prefix);
-    let h = |n: &str| header(r, n).unwrap_or("");
-    let req = SignableRequest {
-        method: &r.method,
-        path: &r.path,
-        query: &r.query,
-        header_prefix: &prefix,
-        timestamp: h(&names.timestamp),
-        api_key: h(&names.api_key),
-        auth_algo: h(&names.auth_algo),
-        content_type: h("content-type"),
-        body: r.body.as_bytes(),
-    };
-    let text = CanonicalText::new(&req).to_bytes();
+    // The request as the editor would take it: its fields are what the server signs.
+    let (request, timestamp) = fields(r, "");
+    let text = CanonicalText::new(&request.spec.signable(&timestamp)).to_bytes();
     let title = if r.verdict == Some(Verdict::Accepted) {
         "Signing text (verified)"
     } else {
