@@ -19,6 +19,7 @@ pub mod text;
 
 pub use line_input::{Edit, LineInput};
 
+use crossterm::event::MouseEventKind;
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders};
 
@@ -30,6 +31,16 @@ pub fn cycle<T: Copy + PartialEq>(all: &[T], current: T, back: bool) -> T {
     let i = all.iter().position(|x| *x == current).unwrap_or(0);
     let n = all.len();
     all[if back { (i + n - 1) % n } else { (i + 1) % n }]
+}
+
+/// Where one notch of the wheel (`kind`) scrolls a pane that is at row `at`: three rows, no
+/// further than `max`; `at` for any other mouse event.
+pub fn wheel(at: u16, kind: MouseEventKind, max: u16) -> u16 {
+    match kind {
+        MouseEventKind::ScrollDown => at.saturating_add(3).min(max),
+        MouseEventKind::ScrollUp => at.saturating_sub(3),
+        _ => at,
+    }
 }
 
 /// A pane's box: all borders, the focused one marked, `title` at its top.

@@ -9,6 +9,7 @@ use super::keys::{Action, KEYS};
 use super::message::{DiagnoseEffect, DiagnoseMsg};
 use super::state::{DiagKey, DiagnoseState};
 use crate::tui::keymap;
+use crate::tui::widgets::wheel;
 
 /// Handle one message of the diagnose view; pure (no I/O).
 pub fn update(d: &mut DiagnoseState, msg: DiagnoseMsg) -> Vec<DiagnoseEffect> {
@@ -60,13 +61,7 @@ fn on_mouse(d: &mut DiagnoseState, m: MouseEvent, main: Rect) {
             d.normal_mode = false;
         }
         MouseEventKind::ScrollDown | MouseEventKind::ScrollUp if l.report.contains(pos) => {
-            d.report_scroll = if m.kind == MouseEventKind::ScrollDown {
-                d.report_scroll
-                    .saturating_add(3)
-                    .min(report_max_scroll(d, l.report))
-            } else {
-                d.report_scroll.saturating_sub(3)
-            };
+            d.report_scroll = wheel(d.report_scroll, m.kind, report_max_scroll(d, l.report));
         }
         MouseEventKind::ScrollDown | MouseEventKind::ScrollUp if l.input.contains(pos) => {
             let _ = d.shown_mut().input(ratatui_textarea::Input::from(m));

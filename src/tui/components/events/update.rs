@@ -17,7 +17,7 @@ use super::state::{completions, EventsState, Field, Focus, Mode, PromptKind};
 use crate::core::events::Level;
 use crate::core::visible::counted;
 use crate::tui::component::Clip;
-use crate::tui::widgets::LineInput;
+use crate::tui::widgets::{wheel, LineInput};
 
 /// The next suggestion for the field: the list logic as a whole, or the last tag.
 fn complete(field: Field, text: &str) -> Option<String> {
@@ -571,18 +571,11 @@ fn on_mouse(state: &mut EventsState, m: MouseEvent, area: Rect) {
             let down = m.kind == MouseEventKind::ScrollDown;
             let l = layout(area, state);
             keep_windows(state, &l);
-            let step = |v: u16, by: u16| {
-                if down {
-                    v.saturating_add(by)
-                } else {
-                    v.saturating_sub(by)
-                }
-            };
             if let Some(r) = l.preview.filter(|r| r.contains(pos)) {
-                state.preview_scroll = step(state.preview_scroll, 3)
-                    .min(preview_max_scroll(state, r).max(state.preview_scroll));
+                let max = preview_max_scroll(state, r).max(state.preview_scroll);
+                state.preview_scroll = wheel(state.preview_scroll, m.kind, max);
             } else if l.response.is_some_and(|r| r.contains(pos)) {
-                state.response_scroll = step(state.response_scroll, 3);
+                state.response_scroll = wheel(state.response_scroll, m.kind, u16::MAX);
             } else if l.problems.contains(pos) {
                 let last = state.problems.len().saturating_sub(1);
                 state.problem_sel = if down {

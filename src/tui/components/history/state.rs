@@ -123,26 +123,25 @@ impl From<&crate::store::HistoryEntry> for HistoryRow {
                 }
             }
         }
-        let mut request_body = e.request.body.clone();
-        if e.request.body_truncated {
-            request_body.push_str(&format!(
-                "{KEPT_NOTE}{} of {} bytes)",
-                e.request.body.len(),
-                e.request.body_len
-            ));
-        }
-        let (status, response_headers, response_body) = match &e.response {
-            Some(r) => {
-                let mut body = r.body.clone();
-                if r.body_truncated {
-                    body.push_str(&format!(
-                        "{KEPT_NOTE}{} of {} bytes)",
-                        r.body.len(),
-                        r.body_len
-                    ));
-                }
-                (Some(r.status), r.headers.clone(), body)
+        // A body the history keeps only the start of says so at its end.
+        let kept = |body: &str, truncated: bool, len: usize| {
+            if truncated {
+                format!("{body}{KEPT_NOTE}{} of {len} bytes)", body.len())
+            } else {
+                body.to_string()
             }
+        };
+        let request_body = kept(
+            &e.request.body,
+            e.request.body_truncated,
+            e.request.body_len,
+        );
+        let (status, response_headers, response_body) = match &e.response {
+            Some(r) => (
+                Some(r.status),
+                r.headers.clone(),
+                kept(&r.body, r.body_truncated, r.body_len),
+            ),
             None => (None, Vec::new(), String::new()),
         };
         HistoryRow {

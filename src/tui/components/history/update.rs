@@ -1,6 +1,6 @@
 //! The history view's update: keys, mouse, and the results of its effects.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, MouseEvent, MouseEventKind};
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, MouseEvent};
 use ratatui::layout::{Position, Rect};
 
 use super::draw::{detail_lines, layout};
@@ -10,6 +10,7 @@ use crate::tui::component::Clip;
 use crate::tui::keymap;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::list::Outcome;
+use crate::tui::widgets::wheel;
 
 /// Handle a message; pure.
 pub fn update(state: &mut HistoryState, msg: HistoryMsg) -> Vec<HistoryEffect> {
@@ -185,13 +186,9 @@ fn on_mouse(state: &mut HistoryState, m: MouseEvent, area: Rect) {
     let n = state.visible().len();
     match state.list.on_mouse(&m, l.list, &l.window, n) {
         Outcome::Moved => state.detail_scroll = 0,
-        Outcome::Ignored if l.detail.contains(Position::new(m.column, m.row)) => match m.kind {
-            MouseEventKind::ScrollDown => {
-                state.detail_scroll = state.detail_scroll.saturating_add(3)
-            }
-            MouseEventKind::ScrollUp => state.detail_scroll = state.detail_scroll.saturating_sub(3),
-            _ => {}
-        },
+        Outcome::Ignored if l.detail.contains(Position::new(m.column, m.row)) => {
+            state.detail_scroll = wheel(state.detail_scroll, m.kind, u16::MAX)
+        }
         _ => {}
     }
 }

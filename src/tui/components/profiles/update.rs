@@ -11,7 +11,7 @@ use super::state::*;
 use crate::store::profile::validate_name;
 use crate::store::Profile;
 use crate::tui::widgets::list::Outcome;
-use crate::tui::widgets::{cycle, LineInput};
+use crate::tui::widgets::{cycle, wheel, LineInput};
 use ratatui::widgets::{Block, Borders};
 
 /// Handle a message; pure. `current` names the profile in use (the App owns it): it is marked,
@@ -390,15 +390,7 @@ fn on_mouse(state: &mut ProfilesState, m: MouseEvent, area: Rect) {
         // The wheel over the detail pane scrolls it; elsewhere the list takes the mouse.
         Mode::Browse if l.detail.contains(pos) => {
             let max = detail_max_scroll(state, l.detail);
-            match m.kind {
-                MouseEventKind::ScrollDown => {
-                    state.detail_scroll = state.detail_scroll.saturating_add(3).min(max)
-                }
-                MouseEventKind::ScrollUp => {
-                    state.detail_scroll = state.detail_scroll.min(max).saturating_sub(3)
-                }
-                _ => {}
-            }
+            state.detail_scroll = wheel(state.detail_scroll.min(max), m.kind, max);
         }
         Mode::Browse if state.list.on_mouse(&m, l.list, &l.window, n) == Outcome::Moved => {
             state.detail_scroll = 0;

@@ -2,7 +2,7 @@
 //! the oldest dropped beyond the bound); the selected record's text is rebuilt only when the
 //! selection moves to another record.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind};
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent};
 use ratatui::layout::{Position, Rect};
 
 use super::detail;
@@ -15,6 +15,7 @@ use crate::core::visible::escape_visible;
 use crate::tui::component::Clip;
 use crate::tui::keymap;
 use crate::tui::widgets::list::Outcome;
+use crate::tui::widgets::wheel;
 
 /// Handle a message; pure.
 pub fn update(state: &mut TrafficState, msg: TrafficMsg) -> Vec<TrafficEffect> {
@@ -402,12 +403,6 @@ fn on_mouse(state: &mut TrafficState, m: MouseEvent, area: Rect) {
         return;
     }
     if l.detail.contains(Position::new(m.column, m.row)) {
-        match m.kind {
-            MouseEventKind::ScrollDown => {
-                state.detail_scroll = state.detail_scroll.saturating_add(3)
-            }
-            MouseEventKind::ScrollUp => state.detail_scroll = state.detail_scroll.saturating_sub(3),
-            _ => {}
-        }
+        state.detail_scroll = wheel(state.detail_scroll, m.kind, u16::MAX);
     }
 }
