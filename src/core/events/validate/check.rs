@@ -716,17 +716,16 @@ impl Checker {
             return;
         };
         let first = seen.first_event;
-        let mut found = Vec::new();
-        if let (Some(a), Some(b)) = (seen.list_name.as_deref(), name) {
-            if a != b {
-                found.push((field_name(shape, "list_name"), a.to_owned(), b.to_owned()));
-            }
-        }
-        if let (Some(a), Some(b)) = (seen.list_logic.as_deref(), logic) {
-            if a != b {
-                found.push((field_name(shape, "list_logic"), a.to_owned(), b.to_owned()));
-            }
-        }
+        let found: Vec<(String, String, &str)> = [
+            ("list_name", &seen.list_name, name),
+            ("list_logic", &seen.list_logic, logic),
+        ]
+        .into_iter()
+        .filter_map(|(member, a, b)| match (a.as_deref(), b) {
+            (Some(a), Some(b)) if a != b => Some((field_name(shape, member), a.to_owned(), b)),
+            _ => None,
+        })
+        .collect();
         for (field, a, b) in found {
             self.push(
                 Level::Warning,
@@ -739,12 +738,11 @@ impl Checker {
     }
 
     pub(super) fn finish(mut self) -> Report {
-        let selects = if self.unsure_views {
-            Vec::new()
-        } else {
-            std::mem::take(&mut self.selects)
-        };
-        for (i, shape, id) in selects {
+        if self.unsure_views {
+            self.selects.clear();
+            self.clicks.clear();
+        }
+        for (i, shape, id) in std::mem::take(&mut self.selects) {
             if !self.viewed.contains(&id) {
                 self.push(
                     Level::Warning,
@@ -755,12 +753,7 @@ impl Checker {
                 );
             }
         }
-        let clicks = if self.unsure_views {
-            Vec::new()
-        } else {
-            std::mem::take(&mut self.clicks)
-        };
-        for c in clicks {
+        for c in std::mem::take(&mut self.clicks) {
             if self.incomplete.contains(&c.list_id) {
                 continue;
             }
