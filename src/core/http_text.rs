@@ -8,6 +8,8 @@
 //! after it, such as the LF an editor adds, are dropped with a note); without one, the body is
 //! everything after the blank line.
 
+use std::io::Write as _;
+
 use super::received::ReceivedRequest;
 use super::request::SignableRequest;
 use super::sign::Signed;
@@ -261,19 +263,15 @@ pub fn target(path: &str, query: &str) -> String {
 /// Print a signed request as raw HTTP/1.1 (CRLF line ends): request line, `Host`, the signed
 /// headers in order, `Content-Length`, a blank line, and the exact body.
 pub fn to_raw_request(req: &SignableRequest<'_>, signed: &Signed, host: &str) -> Vec<u8> {
+    // Writing into a Vec cannot fail.
     let mut out = Vec::with_capacity(req.body.len() + 512);
-    out.extend_from_slice(
-        format!(
-            "{} {} HTTP/1.1\r\nHost: {host}\r\n",
-            req.method.to_ascii_uppercase(),
-            target(req.path, req.query)
-        )
-        .as_bytes(),
-    );
+    let method = req.method.to_ascii_uppercase();
+    let target = target(req.path, req.query);
+    let _ = write!(out, "{method} {target} HTTP/1.1\r\nHost: {host}\r\n");
     for (n, v) in &signed.headers {
-        out.extend_from_slice(format!("{n}: {v}\r\n").as_bytes());
+        let _ = write!(out, "{n}: {v}\r\n");
     }
-    out.extend_from_slice(format!("Content-Length: {}\r\n\r\n", req.body.len()).as_bytes());
+    let _ = write!(out, "Content-Length: {}\r\n\r\n", req.body.len());
     out.extend_from_slice(req.body);
     out
 }

@@ -134,14 +134,8 @@ pub fn json_visible(json: &str) -> String {
 /// Text from outside made visible line by line, its line breaks kept: each line through
 /// [`escape_visible`] (a CR shows as `\r`).
 pub fn escape_visible_lines(text: &[u8]) -> String {
-    let mut out = String::with_capacity(text.len() + 8);
-    for (i, line) in text.split(|&b| b == b'\n').enumerate() {
-        if i > 0 {
-            out.push('\n');
-        }
-        out.push_str(&escape_visible(line));
-    }
-    out
+    let lines: Vec<String> = text.split(|&b| b == b'\n').map(escape_visible).collect();
+    lines.join("\n")
 }
 
 /// Zero-width and format characters that render as nothing, C1 controls (U+009B is a
