@@ -241,7 +241,6 @@ fn undo(
     Ok(out)
 }
 
-/// Each CRLF as a LF.
 fn crlf_to_lf(b: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;

@@ -113,7 +113,6 @@ fn word_chars(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
-/// Whether a name string passes its format rule.
 pub(crate) fn name_format_ok(of: NameOf, name: &str) -> bool {
     let s = without_final_newline(name);
     match of {
@@ -154,7 +153,6 @@ pub(crate) fn name_error(of: NameOf, key: Key<'_>) -> Option<(&'static str, Stri
     Some((format, words.to_string()))
 }
 
-/// The fix for a name's error.
 fn name_fix(of: NameOf, code: &str) -> String {
     let what = match of {
         NameOf::Attribute => "an attribute name",
