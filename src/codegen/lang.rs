@@ -1,6 +1,7 @@
 //! The languages a program can be generated in.
 
-/// The languages a program can be generated in.
+/// The languages a program can be generated in, in the order the pickers list them (clap's
+/// `ValueEnum::value_variants`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Lang {
     Python,
@@ -14,18 +15,6 @@ pub enum Lang {
 }
 
 impl Lang {
-    /// Every language, in the order the pickers list them.
-    pub const ALL: [Lang; 8] = [
-        Lang::Python,
-        Lang::Node,
-        Lang::Php,
-        Lang::Ruby,
-        Lang::Go,
-        Lang::Java,
-        Lang::Csharp,
-        Lang::Shell,
-    ];
-
     /// The name used on the command line (`--lang`).
     pub fn name(self) -> &'static str {
         match self {

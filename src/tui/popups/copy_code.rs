@@ -1,4 +1,4 @@
-//! Copy as code (Alt-P): pick a language (`crate::codegen::Lang::ALL`); the program that signs
+//! Copy as code (Alt-P): pick a language (`crate::codegen::Lang`); the program that signs
 //! the request being edited is copied.
 
 use ratatui::layout::Rect;
@@ -10,6 +10,7 @@ use crate::tui::component::Clip;
 use crate::tui::component::Component;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::picker::{Picked, Picker, PickerText};
+use clap::ValueEnum;
 
 /// The language picker.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -25,7 +26,7 @@ const TEXT: PickerText<'static> = PickerText {
 };
 
 fn rows() -> Vec<String> {
-    Lang::ALL
+    Lang::value_variants()
         .iter()
         .map(|l| format!("{:<7} {}", l.name(), l.file_name()))
         .collect()
@@ -70,7 +71,7 @@ fn copy_code(ctx: &Ctx<'_>, lang: Lang) -> PopupEffect {
 
 impl CopyCode {
     fn answer(&self, picked: Picked, ctx: &Ctx<'_>) -> Vec<PopupEffect> {
-        on_pick(picked, |i| copy_code(ctx, Lang::ALL[i]))
+        on_pick(picked, |i| copy_code(ctx, Lang::value_variants()[i]))
     }
 }
 
