@@ -57,7 +57,7 @@ pub struct NewArgs {
     /// Event shape: `flat` (`event_list_id`, ..., `items` at the top level) or `nested`
     /// (`event_version` and `event_data`, as the vendor's current JavaScript SDK sends;
     /// docs/events.md rules E4-E5).
-    #[arg(long, value_name = "SHAPE", default_value = "flat", value_parser = parse_shape)]
+    #[arg(long, value_name = "SHAPE", default_value = "flat")]
     pub shape: Shape,
     /// What to print: `recs` (a view event and one select event per clicked item) or
     /// `order_purchase` (one order with a line per item, as the vendor's PHP SDK sends it;
@@ -74,10 +74,6 @@ pub enum Kind {
     /// An order's lines.
     #[value(name = "order_purchase")]
     OrderPurchase,
-}
-
-fn parse_shape(s: &str) -> Result<Shape, String> {
-    s.parse()
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

@@ -12,7 +12,7 @@ use bytes::Bytes;
 use super::request_flags::RequestFlags;
 use crate::core::spec::{RequestSpec, Timestamp};
 use crate::core::visible::{escape_visible, escape_visible_lines, json_visible};
-use crate::engine::{ClientOptions, OutgoingRequest, Response};
+use crate::engine::{ClientOptions, Response};
 use crate::engine::{Exchange, SendRequest, Session};
 use crate::store::Paths;
 
@@ -121,31 +121,16 @@ pub struct EventsSendArgs {
     pub timeouts: TimeoutArgs,
 }
 
-/// Run `signscope events send`.
+/// Run `signscope events send FILE`: post an event batch file to the profile's collector.
 pub fn run_events_send(args: EventsSendArgs) -> anyhow::Result<u8> {
-    send_events_file(
-        &args.file,
-        args.profile.as_deref(),
-        args.output,
-        &args.timeouts,
-    )
-}
-
-/// `signscope events send FILE`: post an event batch file to the profile's collector.
-pub fn send_events_file(
-    file: &std::path::Path,
-    profile: Option<&str>,
-    output: Output,
-    timeouts: &TimeoutArgs,
-) -> anyhow::Result<u8> {
-    let opts = timeouts.options()?;
-    let mut session = Session::open_in(Paths::discover()?, profile, opts)?;
-    let body = read_body_file(file)?;
+    let opts = args.timeouts.options()?;
+    let mut session = Session::open_in(Paths::discover()?, args.profile.as_deref(), opts)?;
+    let body = read_body_file(&args.file)?;
     let url = session.analytics_url()?;
     // The collector takes no key, but redact the profile's key anyway if it can be read.
     let key = session.key().ok();
     let exchange = session.sender().send_events_blocking(&url, body, key)?;
-    finish(exchange, output)
+    finish(exchange, args.output)
 }
 
 fn read_body_file(f: &std::path::Path) -> anyhow::Result<Bytes> {
@@ -173,7 +158,12 @@ fn finish(exchange: Exchange, output: Output) -> anyhow::Result<u8> {
     for w in &warnings {
         eprintln!("signscope: warning: {w}");
     }
-    let mut v = serde_json::json!({ "request": request_json(&req) });
+    let mut v = serde_json::json!({"request": {
+        "method": req.method,
+        "url": req.url,
+        "headers": req.headers,
+        "body_len": req.body.len(),
+    }});
     let code = match &outcome {
         Err(e) => {
             v["error"] = e.to_string().into();
@@ -214,15 +204,6 @@ fn print_out(text: &str) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())?;
     out.flush()
-}
-
-fn request_json(req: &OutgoingRequest) -> serde_json::Value {
-    serde_json::json!({
-        "method": req.method,
-        "url": req.url,
-        "headers": req.headers,
-        "body_len": req.body.len(),
-    })
 }
 
 /// The body as JSON when it parses, else as a string.
