@@ -176,20 +176,12 @@ fn take_record(
 ) {
     // The channel's records come whole; the backlog's (published before the follower
     // started) are read back from their text.
-    let parsed;
-    let msg = match &p.message {
-        Some(m) => m,
-        None => match serde_json::from_str::<StreamMessage>(&p.json) {
-            Ok(m) => {
-                parsed = m;
-                &parsed
-            }
-            Err(_) => return,
-        },
+    let Some(msg) = p.message() else {
+        return;
     };
     // The inspection API's own requests (a test's queries, `signscope wait`) are neither
     // traffic under test nor activity: they do not keep an idle server up.
-    if matches!(msg, StreamMessage::Request(r) if r.route == Route::Inspect) {
+    if matches!(&*msg, StreamMessage::Request(r) if r.route == Route::Inspect) {
         return;
     }
     *lock(last) = Instant::now();
@@ -204,7 +196,7 @@ fn take_record(
             *log = None;
         }
     }
-    lock(verdict).add(msg);
+    lock(verdict).add(&msg);
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

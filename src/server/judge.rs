@@ -106,11 +106,9 @@ impl OfflineJudge {
     /// another thread.
     pub fn sibling(&self) -> Self {
         OfflineJudge {
-            base: self.base.clone(),
-            keys: self.keys.clone(),
-            instances: HashMap::new(),
             attributes: self.attributes.clone(),
             views: self.views.clone(),
+            ..OfflineJudge::new(self.base.clone(), self.keys.clone())
         }
     }
 
@@ -186,13 +184,8 @@ impl OfflineJudge {
             }
         }
         let published = last.ok_or(JudgeError::NoRecord)?;
-        // The channel carries the record itself; its text is parsed back only if it did not.
-        let message = match &published.message {
-            Some(m) => Ok(m.clone()),
-            None => serde_json::from_str::<StreamMessage>(&published.json),
-        };
-        match message {
-            Ok(StreamMessage::Request(r)) => Ok(*r),
+        match published.message().map(std::borrow::Cow::into_owned) {
+            Some(StreamMessage::Request(r)) => Ok(*r),
             _ => Err(JudgeError::UnreadableRecord),
         }
     }

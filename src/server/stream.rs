@@ -63,6 +63,19 @@ pub struct Published {
     pub message: Option<StreamMessage>,
 }
 
+impl Published {
+    /// What the record says: the channel's carried whole, the ring's read back from its text
+    /// (`None` if that cannot be read).
+    pub fn message(&self) -> Option<std::borrow::Cow<'_, StreamMessage>> {
+        match &self.message {
+            Some(m) => Some(std::borrow::Cow::Borrowed(m)),
+            None => serde_json::from_str(&self.json)
+                .ok()
+                .map(std::borrow::Cow::Owned),
+        }
+    }
+}
+
 struct Ring {
     records: VecDeque<Arc<Published>>,
     bytes: usize,
