@@ -408,16 +408,8 @@ pub fn curl_body_file(
     }
     let shown = escape_visible(named.as_bytes());
     let named_path = PathBuf::from(named);
-    let capture_dir = (request_file.as_os_str() != "-")
-        .then(|| request_file.parent())
-        .flatten()
-        .map(|d| {
-            if d.as_os_str().is_empty() {
-                std::path::Path::new(".")
-            } else {
-                d
-            }
-        });
+    let capture_dir =
+        (request_file.as_os_str() != "-").then(|| crate::store::atomic::dir_of(request_file));
     let mut roots = Vec::new();
     if let Some(dir) = capture_dir {
         roots.extend(std::fs::canonicalize(dir).ok());
