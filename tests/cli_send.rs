@@ -171,7 +171,7 @@ fn signed_send_accepted_and_wrong_key_rejected_with_the_server_error() {
         err.contains("the leading '?' is not part of the query: signed and sent as \"test=1\""),
         "{err}"
     );
-    let seen = srv.store().requests(&Default::default()).items;
+    let seen = common::stored_requests(&srv.store());
     assert_eq!(seen.last().map(|r| r.query.as_str()), Some("test=1"));
 
     let (code, out, err) = env.run_with(
@@ -804,7 +804,7 @@ fn a_header_value_with_a_trailing_space_is_refused_before_sending() {
         "{err}"
     );
     assert!(err.trim_end().ends_with("remove the space"), "{err}");
-    let seen = srv.store().requests(&Default::default()).items;
+    let seen = common::stored_requests(&srv.store());
     assert!(seen.is_empty(), "nothing is sent: {seen:?}");
 
     let sign = |output: &str| {

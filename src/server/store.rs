@@ -677,33 +677,6 @@ impl Store {
             .collect()
     }
 
-    /// One page of the stored requests, in arrival order, whole (in-process callers; the
-    /// inspection API writes them as lists show them, `super::page`).
-    pub fn requests(&self, f: &RequestFilter) -> Page<RequestRecord> {
-        let slots = self.request_slots(f);
-        Page {
-            items: self
-                .requests_at(&slots.items)
-                .iter()
-                .map(|r| (**r).clone())
-                .collect(),
-            next: slots.next,
-        }
-    }
-
-    /// One page of the stored events, in arrival order, whole.
-    pub fn events(&self, f: &EventFilter) -> Page<EventRecord> {
-        let slots = self.event_slots(f);
-        Page {
-            items: self
-                .events_at(&slots.items)
-                .iter()
-                .map(|(_, e)| (**e).clone())
-                .collect(),
-            next: slots.next,
-        }
-    }
-
     /// Forget every record and zero the counters.
     pub fn reset(&self) {
         {
@@ -960,6 +933,35 @@ pub fn preview_n(body: &[u8], max: usize) -> (String, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl Store {
+        /// One page of the stored requests, in arrival order, whole (the inspection API writes
+        /// them as lists show them, `super::page`).
+        pub(crate) fn requests(&self, f: &RequestFilter) -> Page<RequestRecord> {
+            let slots = self.request_slots(f);
+            Page {
+                items: self
+                    .requests_at(&slots.items)
+                    .iter()
+                    .map(|r| (**r).clone())
+                    .collect(),
+                next: slots.next,
+            }
+        }
+
+        /// One page of the stored events, in arrival order, whole.
+        pub(crate) fn events(&self, f: &EventFilter) -> Page<EventRecord> {
+            let slots = self.event_slots(f);
+            Page {
+                items: self
+                    .events_at(&slots.items)
+                    .iter()
+                    .map(|(_, e)| (**e).clone())
+                    .collect(),
+                next: slots.next,
+            }
+        }
+    }
 
     fn req(seq: u64, verdict: Verdict, body: &str) -> RequestRecord {
         RequestRecord {

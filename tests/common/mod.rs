@@ -15,6 +15,13 @@ pub mod workbench;
 
 use portable_pty::{native_pty_system, Child, CommandBuilder, MasterPty, PtySize};
 
+/// The requests a server's inspection store holds (its first page), whole.
+pub fn stored_requests(store: &signscope::server::Store) -> Vec<signscope::server::RequestRecord> {
+    let slots = store.request_slots(&Default::default());
+    let held = store.requests_at(&slots.items);
+    held.iter().map(|r| (**r).clone()).collect()
+}
+
 /// Write a REST key file as a user should keep one: readable and writable by its owner only
 /// (mode 0600, given when the file is created, so it is never readable by others even for a
 /// moment; an existing file is set to it too). Every test that writes a key file writes it here.
