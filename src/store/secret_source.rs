@@ -342,18 +342,8 @@ fn run_key_command(
             reason: super::io::io_reason(&e),
         })?;
     // Drain both pipes on threads so a chatty command cannot block on a full pipe.
-    let mut out = child.stdout.take().expect("stdout is piped");
-    let mut err = child.stderr.take().expect("stderr is piped");
-    let out_thread = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = out.read_to_end(&mut buf);
-        buf
-    });
-    let err_thread = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = err.read_to_end(&mut buf);
-        buf
-    });
+    let out_thread = drain(child.stdout.take().expect("stdout is piped"));
+    let err_thread = drain(child.stderr.take().expect("stderr is piped"));
     let deadline = Instant::now() + timeout;
     let status = loop {
         match child.try_wait() {
@@ -405,6 +395,15 @@ fn run_key_command(
         program: program.clone(),
     })?;
     Ok(Secret::from_read_text(text))
+}
+
+/// All of `pipe`, read on a thread of its own.
+fn drain(mut pipe: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = pipe.read_to_end(&mut buf);
+        buf
+    })
 }
 
 /// A failing command's stderr, trimmed, with anything it also printed on stdout masked: a
