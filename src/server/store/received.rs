@@ -96,34 +96,34 @@ impl Store {
             q.after.is_none_or(|a| h.record.seq > a)
                 && test.is_none_or(|t| h.test.as_deref() == Some(t))
         };
-        let mut a = g
-            .requests
-            .iter()
-            .enumerate()
-            .filter(|(_, h)| keep(h))
-            .peekable();
-        let mut c = g
-            .collected
-            .held
-            .iter()
-            .enumerate()
-            .filter(|(_, h)| keep(h))
-            .peekable();
+        // Each list's kept records with their positions (one iterator type for both).
+        let inner: &Inner = &g;
+        let kept = move |collected: bool| {
+            let (list, base) = if collected {
+                (&inner.collected.held, inner.collected.base)
+            } else {
+                (&inner.requests, inner.requests_base)
+            };
+            let at = move |(i, h)| (base + i as u64, collected, h);
+            list.iter()
+                .enumerate()
+                .filter(move |(_, h)| keep(h))
+                .map(at)
+                .peekable()
+        };
+        let (mut a, mut c) = (kept(false), kept(true));
         let (n, mut bytes, mut items) = (q.size(), 0usize, Vec::new());
         let mut last = None;
         loop {
-            let take_collected = match (a.peek(), c.peek()) {
-                (Some((_, x)), Some((_, y))) => y.record.seq < x.record.seq,
-                (None, Some(_)) => true,
-                (Some(_), None) => false,
+            let next = match (a.peek(), c.peek()) {
+                (Some(x), Some(y)) if y.2.record.seq < x.2.record.seq => &mut c,
+                (None, Some(_)) => &mut c,
+                (Some(_), _) => &mut a,
                 (None, None) => break,
             };
-            let (next, base) = if take_collected {
-                (c.peek().copied(), g.collected.base)
-            } else {
-                (a.peek().copied(), g.requests_base)
+            let Some(&(pos, collected, h)) = next.peek() else {
+                break;
             };
-            let Some((i, h)) = next else { break };
             if items.len() >= n || (!items.is_empty() && bytes + h.list_bytes > MAX_PAGE_BYTES) {
                 return Page {
                     items,
@@ -133,15 +133,11 @@ impl Store {
             bytes += h.list_bytes;
             last = Some(h.record.seq);
             items.push(Slot {
-                pos: base + i as u64,
+                pos,
                 bytes: h.list_bytes,
-                collected: take_collected,
+                collected,
             });
-            if take_collected {
-                c.next();
-            } else {
-                a.next();
-            }
+            next.next();
         }
         Page { items, next: None }
     }
