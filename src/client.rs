@@ -70,32 +70,22 @@ pub fn added_headers(
 }
 
 /// A reqwest client with the given timeouts (rustls; no proxy from the environment, so a
-/// request to a loopback server never goes elsewhere).
-pub fn build_client(opts: &ClientOptions) -> Result<reqwest::Client, ClientError> {
-    build_client_with(opts, |b| b)
-}
-
-/// [`build_client`], its builder given to `more` before it is built.
-fn build_client_with(
-    opts: &ClientOptions,
-    more: impl FnOnce(reqwest::ClientBuilder) -> reqwest::ClientBuilder,
-) -> Result<reqwest::Client, ClientError> {
-    let builder = reqwest::Client::builder()
-        .connect_timeout(opts.connect_timeout)
-        .timeout(opts.total_timeout)
-        .no_proxy()
-        .user_agent(USER_AGENT);
-    more(builder).build().map_err(|e| ClientError::Other {
-        detail: format!("the HTTP client could not be set up: {}", chain_text(&e)),
-    })
-}
-
-/// A client like [`build_client`] whose connection set-up time is measured by the probe.
+/// request to a loopback server never goes elsewhere), whose connection set-up time is measured
+/// by the probe.
 pub fn build_client_probed(
     opts: &ClientOptions,
 ) -> Result<(reqwest::Client, ConnectProbe), ClientError> {
     let probe = ConnectProbe::default();
-    let client = build_client_with(opts, |b| b.connector_layer(probe.clone()))?;
+    let client = reqwest::Client::builder()
+        .connect_timeout(opts.connect_timeout)
+        .timeout(opts.total_timeout)
+        .no_proxy()
+        .user_agent(USER_AGENT)
+        .connector_layer(probe.clone())
+        .build()
+        .map_err(|e| ClientError::Other {
+            detail: format!("the HTTP client could not be set up: {}", chain_text(&e)),
+        })?;
     Ok((client, probe))
 }
 

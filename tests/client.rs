@@ -120,6 +120,11 @@ fn signed(
     signscope::engine::build_signed(base, &parts(body), &now, &Secret::new(key))
 }
 
+/// A client as the engine builds one (its probe left unread).
+fn build_client(opts: &ClientOptions) -> reqwest::Client {
+    client::build_client_probed(opts).unwrap().0
+}
+
 fn quick() -> ClientOptions {
     ClientOptions {
         connect_timeout: Duration::from_secs(2),
@@ -130,7 +135,7 @@ fn quick() -> ClientOptions {
 #[tokio::test]
 async fn signed_send_is_accepted_and_bytes_match() {
     let (base, seen) = verifying_fixture(None).await;
-    let http = client::build_client(&ClientOptions::default()).unwrap();
+    let http = build_client(&ClientOptions::default());
     // A body with bytes a re-serialiser would change (spacing, key order, non-ASCII, LF).
     let body = Bytes::from_static("[ {\"z\":1, \"a\" : \"é\"}\n]".as_bytes());
     let out = signed(&base, body.clone(), KEY).unwrap();
@@ -149,7 +154,7 @@ async fn signed_send_is_accepted_and_bytes_match() {
 #[tokio::test]
 async fn wrong_key_is_rejected_with_the_server_error() {
     let (base, _) = verifying_fixture(None).await;
-    let http = client::build_client(&ClientOptions::default()).unwrap();
+    let http = build_client(&ClientOptions::default());
     let out = signed(&base, Bytes::from_static(b"[]"), "wrong").unwrap();
     let resp = client::send(&http, &out).await.unwrap();
     assert_eq!(resp.status, 401);
@@ -159,7 +164,7 @@ async fn wrong_key_is_rejected_with_the_server_error() {
 #[tokio::test]
 async fn events_go_to_collect_as_json() {
     let (base, seen) = verifying_fixture(None).await;
-    let http = client::build_client(&ClientOptions::default()).unwrap();
+    let http = build_client(&ClientOptions::default());
     let resp = client::send(
         &http,
         &signscope::engine::events_request(&format!("{base}/"), Bytes::from_static(b"[{}]")),
@@ -182,7 +187,7 @@ async fn events_go_to_collect_as_json() {
 #[tokio::test]
 async fn server_clock_skew_is_warned() {
     let (base, _) = verifying_fixture(Some("Mon, 01 Jan 2001 00:00:00 GMT")).await;
-    let http = client::build_client(&ClientOptions::default()).unwrap();
+    let http = build_client(&ClientOptions::default());
     let resp = client::send(
         &http,
         &signscope::engine::events_request(&base, Bytes::from_static(b"[]")),
@@ -214,7 +219,7 @@ async fn a_server_that_never_answers_times_out() {
         }
     });
     let opts = quick();
-    let http = client::build_client(&opts).unwrap();
+    let http = build_client(&opts);
     let req =
         signscope::engine::events_request(&format!("http://{addr}"), Bytes::from_static(b"[]"));
     let err = client::send_with(&http, &req, &opts).await.unwrap_err();
@@ -231,7 +236,7 @@ async fn refused_connection_is_one_sentence() {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         l.local_addr().unwrap()
     }; // closed: nothing listens there now
-    let http = client::build_client(&ClientOptions::default()).unwrap();
+    let http = build_client(&ClientOptions::default());
     let req =
         signscope::engine::events_request(&format!("http://{addr}"), Bytes::from_static(b"[]"));
     let err = client::send(&http, &req).await.unwrap_err();
@@ -262,7 +267,7 @@ async fn https_to_a_plain_http_server_is_a_tls_error() {
     });
     // The default timeouts: a TLS handshake refused by a loaded machine can take longer than
     // the 0.4 s of `quick`, and would then be a timeout instead of the TLS error tested.
-    let http = client::build_client(&ClientOptions::default()).unwrap();
+    let http = build_client(&ClientOptions::default());
     let req =
         signscope::engine::events_request(&format!("https://{addr}"), Bytes::from_static(b"[]"));
     let err = client::send(&http, &req).await.unwrap_err();
@@ -283,7 +288,7 @@ async fn real_server_accepts_the_signed_bytes_and_rejects_a_wrong_key() {
     )
     .unwrap();
     let base = server.url();
-    let http = client::build_client(&ClientOptions::default()).unwrap();
+    let http = build_client(&ClientOptions::default());
     // Bytes a re-serialiser would change: spacing, key order, non-ASCII, a trailing LF.
     let body =
         Bytes::from_static("[ {\"z\":1, \"id\" : \"é\", \"type\":\"KLEVU_CMS\"}\n]\n".as_bytes());
@@ -312,7 +317,7 @@ async fn real_server_collects_good_events_and_rejects_bad_ones() {
         std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
     )
     .unwrap();
-    let http = client::build_client(&ClientOptions::default()).unwrap();
+    let http = build_client(&ClientOptions::default());
     let assets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/events");
     let good = Bytes::from(std::fs::read(assets.join("spec-batch.json")).unwrap());
     let resp = client::send(
@@ -365,7 +370,7 @@ async fn the_headers_the_client_adds_are_the_ones_the_server_received() {
     )
     .unwrap();
     let base = server.url();
-    let http = client::build_client(&ClientOptions::default()).unwrap();
+    let http = build_client(&ClientOptions::default());
     // A body this long goes on a connection of the client's own (one that reads an early
     // answer): it adds the same headers.
     let large: &'static [u8] = Box::leak(vec![b' '; client::EARLY_ANSWER_MIN_BODY].into());
@@ -437,7 +442,7 @@ async fn a_server_that_answers_before_reading_the_body_is_heard() {
         connect_timeout: Duration::from_secs(10),
         total_timeout: Duration::from_secs(60),
     };
-    let http = client::build_client(&opts).unwrap();
+    let http = build_client(&opts);
     // Past the bytes the local server reads and throws away before it answers.
     let body = Bytes::from(vec![b' '; 40 * 1024 * 1024]);
     for base in [refusing, server.url()] {
@@ -468,7 +473,7 @@ async fn a_server_that_closes_without_an_answer_is_one_sentence() {
         headers: vec![],
         body: Bytes::from(vec![b' '; 16 * 1024 * 1024]),
     };
-    let http = client::build_client(&ClientOptions::default()).unwrap();
+    let http = build_client(&ClientOptions::default());
     let err = client::send(&http, &req).await.unwrap_err();
     let text = err.to_string();
     assert!(!text.contains('\n'), "{text}");
