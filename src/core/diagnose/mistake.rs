@@ -95,6 +95,7 @@ impl Def {
 
 /// What the forms of a mistake can be made from: the request as received and what is known
 /// around it.
+#[derive(Clone, Copy)]
 pub struct Context<'a> {
     /// The expected head.
     pub base: &'a Head,

@@ -20,6 +20,7 @@ use std::fmt::Write as _;
 use bytes::Bytes;
 
 pub use catalogue::{php_sdk_mistakes, CATALOGUE};
+use mistake::Context;
 pub use mistake::{Arg, Def, Mistake, Part};
 pub use search::{DEFAULT_BUDGET, DEFAULT_CLOCK_BUDGET, SERVER_CLOCK_UNITS};
 pub use signing::{Encoding, How, Signing};
@@ -401,18 +402,21 @@ pub fn diagnose_with(
         .and_then(|h| std::str::from_utf8(h).ok())
         .map(str::trim);
     let problem = Problem {
-        base,
-        host,
-        sent_order: sent_order(req, header_prefix),
-        body,
+        ctx: Context {
+            base: &base,
+            body,
+            key: key.expose(),
+            others: &others,
+            host,
+            sent_order: sent_order(req, header_prefix),
+            clock_reach: 0,
+            curl_file: opts.curl_file.as_deref(),
+        },
         key: key_bytes,
-        key_text: key.expose(),
-        others: &others,
         provided,
         budget: opts.budget_bytes.unwrap_or(DEFAULT_BUDGET),
         clock_budget: opts.clock_budget_bytes.unwrap_or(DEFAULT_CLOCK_BUDGET),
         clock_units_max: opts.clock_units_max.map_or(i64::MAX, i64::from),
-        curl_file: opts.curl_file.as_deref(),
         threads: opts.threads.max(1),
     };
     let outcome = search(&problem);
@@ -422,7 +426,7 @@ pub fn diagnose_with(
     d.round_signatures = outcome.round_signatures;
     d.cut_short = outcome.cut_short;
     d.clock_reach_ms = outcome.clock_reach_ms;
-    d.clock_step_ms = head::clock_unit_ms(&problem.base.values[0]).unwrap_or(0);
+    d.clock_step_ms = head::clock_unit_ms(&base.values[0]).unwrap_or(0);
     if !d.findings.is_empty() {
         let php = php_part(&d.findings, &head_text);
         if !php.is_empty() && php.len() == d.findings.len() {

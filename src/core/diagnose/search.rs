@@ -16,7 +16,6 @@ use super::catalogue::{php_sdk_form, CATALOGUE};
 use super::head::{Change, Head};
 use super::mistake::{co_occur, Context, Form, Mistake};
 use super::signing::{Encoding, How};
-use crate::core::secret::Secret;
 
 /// Bytes hashed per diagnosis before the search stops (1 GiB: the full search of a 1 MB body,
 /// about 750 signatures, fits; a body of hundreds of MB gets the cheapest checks only).
@@ -217,26 +216,17 @@ pub struct Outcome {
     pub clock_reach_ms: i64,
 }
 
-/// Everything the search needs about one request.
+/// Everything the search needs about one request: the forms' context (its clock reach is the
+/// search's own) and the key, the signature and the budgets.
 pub struct Problem<'a> {
-    pub base: Head,
-    pub host: Option<&'a str>,
-    /// The order the four signed headers were sent in, when each came once.
-    pub sent_order: Option<[u8; 4]>,
-    pub body: &'a [u8],
+    pub ctx: Context<'a>,
     pub key: &'a [u8],
-    /// The REST key as text.
-    pub key_text: &'a str,
-    /// The other accounts known (API key, REST key).
-    pub others: &'a [(String, Secret)],
     pub provided: &'a str,
     pub budget: u64,
     /// Bytes the widening clock search may hash (docs/diagnosis.md D1).
     pub clock_budget: u64,
     /// Units the clock search reaches each way at most, whatever its budget allows.
     pub clock_units_max: i64,
-    /// The file a curl command read its body from with `-d @file`, as written.
-    pub curl_file: Option<&'a [u8]>,
     /// Threads that hash at once (1: all on the caller's thread).
     pub threads: usize,
 }
@@ -294,8 +284,8 @@ impl<'p> Planner<'p> {
     fn body_len(&self, body: &Option<Recipe>) -> u64 {
         match body {
             Some(r) if r.empty => 0,
-            Some(r) => self.p.body.len() as u64 + u64::from(r.trailing_lf),
-            None => self.p.body.len() as u64,
+            Some(r) => self.p.ctx.body.len() as u64 + u64::from(r.trailing_lf),
+            None => self.p.ctx.body.len() as u64,
         }
     }
 
@@ -359,14 +349,8 @@ struct Found {
 pub fn search(p: &Problem<'_>) -> Outcome {
     let reach = clock_reach(p);
     let ctx = Context {
-        base: &p.base,
-        body: p.body,
-        key: p.key_text,
-        others: p.others,
-        host: p.host,
-        sent_order: p.sent_order,
         clock_reach: reach.0,
-        curl_file: p.curl_file,
+        ..p.ctx
     };
     let forms = all_forms(&ctx);
     let targets = targets(p.provided, &encodings(&forms));
@@ -376,8 +360,8 @@ pub fn search(p: &Problem<'_>) -> Outcome {
         return out;
     }
     let variants = Variants {
-        mods: head_mods(&forms, &p.base),
-        php: php_sdk_mod(&p.base),
+        mods: head_mods(&forms, p.ctx.base),
+        php: php_sdk_mod(p.ctx.base),
         singles: body_forms(&forms, 1),
         pairs: body_forms(&forms, 2),
     };
@@ -392,7 +376,7 @@ pub fn search(p: &Problem<'_>) -> Outcome {
     let keys: Vec<PreparedKey> = std::iter::once(prepare(p.key))
         .chain(key_forms.iter().map(|k| prepare(&k.bytes)))
         .collect();
-    let per_task = (p.budget / 16 / (p.body.len() as u64 + 256)).max(1);
+    let per_task = (p.budget / 16 / (p.ctx.body.len() as u64 + 256)).max(1);
     let mut plan = Planner {
         p,
         keys: &key_forms,
@@ -403,7 +387,7 @@ pub fn search(p: &Problem<'_>) -> Outcome {
         hash_count: hashes.len() as u64,
     };
     // A body up to CACHE_MAX has each re-serialisation built once for every round.
-    let styled = (p.body.len() <= CACHE_MAX).then(Styled::default);
+    let styled = (p.ctx.body.len() <= CACHE_MAX).then(Styled::default);
     let mut found: Vec<(Vec<Mistake>, u64)> = Vec::new();
     out.clock_reach_ms = reach.1;
     for (i, round) in [Round::Exact, Round::Singles, Round::Pairs, Round::PhpAndOne]
@@ -486,10 +470,10 @@ fn simplest(mut found: Vec<(Vec<Mistake>, u64)>) -> Vec<Mistake> {
 /// milliseconds. Pure: the budget is bytes, not time, so the same request always gets the same
 /// search.
 pub fn clock_reach(p: &Problem<'_>) -> (i64, i64) {
-    let Some(unit_ms) = super::head::clock_unit_ms(&p.base.values[0]) else {
+    let Some(unit_ms) = super::head::clock_unit_ms(&p.ctx.base.values[0]) else {
         return (0, 0);
     };
-    let per_signature = p.body.len() as u64 + p.base.bytes().len() as u64 + 256;
+    let per_signature = p.ctx.body.len() as u64 + p.ctx.base.bytes().len() as u64 + 256;
     let most = MAX_CLOCK_MS / unit_ms;
     let by_budget = i64::try_from(p.clock_budget / per_signature / 2).unwrap_or(i64::MAX);
     let units = by_budget.min(p.clock_units_max).clamp(5.min(most), most);
@@ -526,9 +510,9 @@ enum Round {
 
 impl Round {
     fn tasks(self, plan: &mut Planner<'_>, v: &Variants, out: &mut Outcome) -> Vec<Task> {
-        let recipes = applicable(plan.p.body, v.singles.clone(), out);
+        let recipes = applicable(plan.p.ctx.body, v.singles.clone(), out);
         match self {
-            Round::Exact => plan.tasks(None, [(0, plan.p.base.bytes(), Vec::new())]),
+            Round::Exact => plan.tasks(None, [(0, plan.p.ctx.base.bytes(), Vec::new())]),
             Round::Singles => single_tasks(plan, v, &recipes),
             Round::Pairs => pair_tasks(plan, v, &recipes, out),
             Round::PhpAndOne => php_tasks(plan, v, &recipes),
@@ -547,14 +531,14 @@ impl Planner<'_> {
 /// the cheap checks first.
 fn single_tasks(plan: &mut Planner<'_>, v: &Variants, recipes: &[BodyForm]) -> Vec<Task> {
     let p = plan.p;
-    let base = p.base.bytes();
+    let base = p.ctx.base.bytes();
     let mut c: Vec<(usize, Vec<u8>, Vec<Mistake>)> = (1..=plan.keys.len())
         .map(|k| (k, base.clone(), vec![plan.key_mistake(k)]))
         .collect();
     c.extend(
         v.mods
             .iter()
-            .map(|m| (0, m.on(&p.base, None).bytes(), m.mistakes.clone())),
+            .map(|m| (0, m.on(p.ctx.base, None).bytes(), m.mistakes.clone())),
     );
     let mut tasks = plan.tasks(None, c);
     for r in recipes {
@@ -573,13 +557,13 @@ fn pair_tasks(
     out: &mut Outcome,
 ) -> Vec<Task> {
     let p = plan.p;
-    let base = p.base.bytes();
+    let base = p.ctx.base.bytes();
     let paired_keys: Vec<usize> = (1..=plan.keys.len()).collect();
     let pairable: Vec<(&HeadMod, Vec<u8>)> = v
         .mods
         .iter()
         .filter(|m| m.pairable)
-        .map(|m| (m, m.on(&p.base, None).bytes()))
+        .map(|m| (m, m.on(p.ctx.base, None).bytes()))
         .collect();
     // Two head mistakes that can co-occur; a head mistake and a key.
     let mut c = Vec::new();
@@ -587,7 +571,7 @@ fn pair_tasks(
         for (b, _) in &pairable[i + 1..] {
             if a.composes_with(b) {
                 let ms = [a.mistakes.clone(), b.mistakes.clone()].concat();
-                c.push((0, a.on(&p.base, Some(b)).bytes(), ms));
+                c.push((0, a.on(p.ctx.base, Some(b)).bytes(), ms));
             }
         }
     }
@@ -618,7 +602,7 @@ fn pair_tasks(
         tasks.extend(plan.tasks(Some(r.recipe), c));
     }
     // Two body mistakes.
-    for r in applicable(p.body, v.pairs.clone(), out) {
+    for r in applicable(p.ctx.body, v.pairs.clone(), out) {
         tasks.extend(plan.tasks(Some(r.recipe), [(0, base.clone(), r.mistakes)]));
     }
     tasks
@@ -631,14 +615,14 @@ fn php_tasks(plan: &mut Planner<'_>, v: &Variants, recipes: &[BodyForm]) -> Vec<
         return Vec::new();
     };
     let p = plan.p;
-    let php_bytes = php.on(&p.base, None).bytes();
+    let php_bytes = php.on(p.ctx.base, None).bytes();
     let mut c: Vec<_> = v
         .mods
         .iter()
         .filter(|m| (m.pairable || m.after_signing()) && php.composes_with(m))
         .map(|m| {
             let ms = [php.mistakes.clone(), m.mistakes.clone()].concat();
-            (0, php.on(&p.base, Some(m)).bytes(), ms)
+            (0, php.on(p.ctx.base, Some(m)).bytes(), ms)
         })
         .collect();
     c.extend((1..=plan.keys.len()).map(|k| {
@@ -774,7 +758,7 @@ fn run_task(
     styled: Option<&Styled>,
     f: &mut Found,
 ) {
-    let body = p.body;
+    let body = p.ctx.body;
     let built;
     let (main, lf): (&[u8], bool) = match &task.body {
         None => (body, false),
@@ -791,7 +775,7 @@ fn run_task(
             if plain {
                 (body, r.trailing_lf)
             } else {
-                match build(body, &base, styled, p.curl_file) {
+                match build(body, &base, styled, p.ctx.curl_file) {
                     Ok(b) => {
                         built = b;
                         (built.as_slice(), r.trailing_lf)
@@ -806,7 +790,7 @@ fn run_task(
         }
     };
     let tail: &[u8] = if lf { b"\n" } else { b"" };
-    let base_head = p.base.bytes();
+    let base_head = p.ctx.base.bytes();
     // The task's texts are distinct (one body; each key and head once), so once one reproduces
     // the signature no other can: the rest of the task is not hashed.
     let mut explained = false;
