@@ -187,15 +187,17 @@ fn header_value<'h>(headers: &'h [(String, String)], name: &str) -> Option<&'h s
         .map(|(_, v)| v.as_str())
 }
 
-/// A body as HAR text: UTF-8 as it is, anything else base64 with `encoding`.
-fn body_text(body: &[u8]) -> (String, Option<&'static str>) {
+/// A body as HAR text into `postData` or `content`: UTF-8 as it is, anything else base64 with
+/// `encoding`.
+fn put_body_text(into: &mut Map<String, Value>, body: &[u8]) {
     match std::str::from_utf8(body) {
-        Ok(t) => (t.to_string(), None),
-        Err(_) => (
-            base64::engine::general_purpose::STANDARD.encode(body),
-            Some("base64"),
-        ),
-    }
+        Ok(t) => into.insert("text".into(), json!(t)),
+        Err(_) => {
+            let text = base64::engine::general_purpose::STANDARD.encode(body);
+            into.insert("text".into(), json!(text));
+            into.insert("encoding".into(), json!("base64"))
+        }
+    };
 }
 
 fn query_list(url: &str) -> Value {
@@ -253,15 +255,11 @@ fn request_value(e: &Exchange<'_>) -> Value {
         ),
     );
     if !e.body.is_empty() || body_size > 0 {
-        let (text, encoding) = body_text(e.body);
         let mime = header_value(e.headers, "content-type").unwrap_or("");
         let mut post = Map::new();
         post.insert("mimeType".into(), json!(mime));
         post.insert("params".into(), json!([]));
-        post.insert("text".into(), json!(text));
-        if let Some(enc) = encoding {
-            post.insert("encoding".into(), json!(enc));
-        }
+        put_body_text(&mut post, e.body);
         if e.body.len() < body_size {
             post.insert(
                 "comment".into(),
@@ -286,11 +284,7 @@ fn response_value(response: Option<&ExchangeResponse<'_>>) -> Value {
             content.insert("size".into(), json!(r.body_size.unwrap_or(recorded)));
             content.insert("mimeType".into(), json!(mime));
             if let Some(body) = r.body {
-                let (text, encoding) = body_text(body);
-                content.insert("text".into(), json!(text));
-                if let Some(enc) = encoding {
-                    content.insert("encoding".into(), json!(enc));
-                }
+                put_body_text(&mut content, body);
                 if r.body_size.is_some_and(|n| n > recorded) {
                     content.insert(
                         "comment".into(),
