@@ -559,13 +559,10 @@ fn implied_headers(st: &mut State) -> Vec<String> {
     let mut notes = Vec::new();
     let has = |n: &str, h: &[(String, Vec<u8>)]| h.iter().any(|(x, _)| x.eq_ignore_ascii_case(n));
     if st.json {
-        if !has("Content-Type", &st.headers) {
-            st.headers
-                .push(("Content-Type".into(), b"application/json".to_vec()));
-        }
-        if !has("Accept", &st.headers) {
-            st.headers
-                .push(("Accept".into(), b"application/json".to_vec()));
+        for name in ["Content-Type", "Accept"] {
+            if !has(name, &st.headers) {
+                st.headers.push((name.into(), b"application/json".to_vec()));
+            }
         }
     } else if st.has_data && !st.upload && !has("Content-Type", &st.headers) {
         st.headers.push((
