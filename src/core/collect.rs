@@ -429,7 +429,7 @@ fn judge_older(req: &ReceivedRequest, name: &'static str) -> Judgement {
 /// The fields of the query, then of a multipart or URL-encoded form body, in order.
 fn older_fields(req: &ReceivedRequest) -> Vec<(String, String)> {
     let mut fields: Vec<(String, String)> = form_urlencoded::parse(req.query.as_bytes())
-        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .into_owned()
         .collect();
     let ct = content_type(req);
     if let Some(form) = multipart_fields(ct.as_deref(), &req.body) {
@@ -438,9 +438,7 @@ fn older_fields(req: &ReceivedRequest) -> Vec<(String, String)> {
         .as_deref()
         .is_some_and(|c| c.starts_with("application/x-www-form-urlencoded"))
     {
-        fields.extend(
-            form_urlencoded::parse(&req.body).map(|(k, v)| (k.into_owned(), v.into_owned())),
-        );
+        fields.extend(form_urlencoded::parse(&req.body).into_owned());
     }
     fields
 }
