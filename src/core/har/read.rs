@@ -59,18 +59,13 @@ pub enum HarError {
 }
 
 /// An element of `log.entries` that is valid JSON but not a usable entry.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("entry {index}: {why}")]
 pub struct BadEntry {
     /// Its position in `log.entries`, from 0.
     pub index: usize,
     /// Why, in one sentence.
     pub why: String,
-}
-
-impl fmt::Display for BadEntry {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "entry {}: {}", self.index, self.why)
-    }
 }
 
 /// A header or query pair of a HAR (`{"name": ..., "value": ...}`).
