@@ -297,7 +297,7 @@ async fn real_server_accepts_the_signed_bytes_and_rejects_a_wrong_key() {
     assert_eq!(resp.status, 200, "{}", String::from_utf8_lossy(&resp.body));
     let v: serde_json::Value = serde_json::from_slice(&resp.body).unwrap();
     assert_eq!(v["message"], "Job submitted successfully.");
-    assert!(resp.header("date").is_some());
+    assert!(resp.headers.iter().any(|(n, _)| n == "date"));
     assert_eq!(resp.clock_skew_warning, None);
 
     let out = signed(&base, body, "not-the-key").unwrap();

@@ -242,11 +242,6 @@ impl Session {
         (!notes.is_empty()).then(|| notes.join("; "))
     }
 
-    /// The in-process server when it runs (without starting it).
-    pub fn embedded(&self) -> Option<&Server> {
-        self.embedded.as_ref()
-    }
-
     /// The URL of the in-process server when it runs (without starting it).
     pub fn running_embedded_url(&self) -> Option<String> {
         self.embedded.as_ref().map(Server::url)
@@ -312,5 +307,17 @@ impl Session {
     /// Whether the current profile is the built-in demo.
     pub fn is_demo(&self) -> bool {
         self.profile.name == DEMO_PROFILE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    impl Session {
+        /// The in-process server when it runs (without starting it).
+        pub(crate) fn embedded(&self) -> Option<&Server> {
+            self.embedded.as_ref()
+        }
     }
 }

@@ -190,12 +190,6 @@ impl Hub {
         self.lock().next_seq
     }
 
-    /// Records and bytes currently held by the ring.
-    pub fn held(&self) -> (usize, usize) {
-        let g = self.lock();
-        (g.records.len(), g.bytes)
-    }
-
     /// End every open stream (the server is stopping).
     pub fn close(&self) {
         self.closed.send_replace(true);
@@ -728,6 +722,14 @@ fn skipped_event(n: u64) -> Event {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl Hub {
+        /// Records and bytes currently held by the ring.
+        fn held(&self) -> (usize, usize) {
+            let g = self.lock();
+            (g.records.len(), g.bytes)
+        }
+    }
 
     fn seen(path: &str) -> RequestSeen {
         RequestSeen {
