@@ -89,6 +89,37 @@ pub fn build_client_probed(
     Ok((client, probe))
 }
 
+/// A [`build_client_probed`] client set up on its first use, shared by every clone: setting one
+/// up (rustls' root store, the connector) takes most of a millisecond, and the workbench's first
+/// frame sends nothing. A client that cannot be set up is the error of the send that needed it.
+#[derive(Clone, Debug)]
+pub struct LazyClient {
+    opts: ClientOptions,
+    built: std::sync::Arc<std::sync::OnceLock<(reqwest::Client, ConnectProbe)>>,
+}
+
+impl LazyClient {
+    pub fn new(opts: ClientOptions) -> Self {
+        LazyClient {
+            opts,
+            built: Default::default(),
+        }
+    }
+
+    pub fn options(&self) -> ClientOptions {
+        self.opts
+    }
+
+    /// The client and its probe, set up now if this is their first use.
+    pub fn get(&self) -> Result<&(reqwest::Client, ConnectProbe), ClientError> {
+        if let Some(built) = self.built.get() {
+            return Ok(built);
+        }
+        let built = build_client_probed(&self.opts)?;
+        Ok(self.built.get_or_init(|| built))
+    }
+}
+
 /// Like [`send_with`], filling `timings.connect` from the client's probe when this send opened
 /// a new connection.
 pub async fn send_probed(

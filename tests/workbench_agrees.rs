@@ -275,9 +275,7 @@ fn run_case(e: &Edit, server_url: &str, dir: &std::path::Path) {
         panic!("Ctrl-G sends the signed request")
     };
     let sender = signscope::engine::Sender::new(
-        reqwest::Client::new(),
-        Default::default(),
-        Default::default(),
+        signscope::client::LazyClient::new(Default::default()),
         "agree".into(),
         None,
         None,

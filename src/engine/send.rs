@@ -3,7 +3,7 @@
 use bytes::Bytes;
 use chrono::Utc;
 
-use crate::client::{self, ClientOptions, ConnectProbe, OutgoingRequest};
+use crate::client::{self, ClientOptions, LazyClient, OutgoingRequest};
 use crate::core::spec::{RequestSpec, SigningParams};
 use crate::core::{Secret, SignedRequest};
 use crate::store::history::DEFAULT_BODY_CAP;
@@ -36,9 +36,7 @@ pub enum GetTextError {
 /// shared); `Send + 'static`, so a tokio task can own it.
 #[derive(Clone, Debug)]
 pub struct Sender {
-    http: reqwest::Client,
-    probe: ConnectProbe,
-    opts: ClientOptions,
+    http: LazyClient,
     profile: String,
     /// The name of the profile's saved request that signed sends come from (recorded in the
     /// history entry).
@@ -55,17 +53,13 @@ pub struct Sender {
 impl Sender {
     /// A sender; `history` None records nothing, `store` None marks no profile as last used.
     pub fn new(
-        http: reqwest::Client,
-        probe: ConnectProbe,
-        opts: ClientOptions,
+        http: LazyClient,
         profile: String,
         history: Option<History>,
         store: Option<ProfileStore>,
     ) -> Self {
         Sender {
             http,
-            probe,
-            opts,
             profile,
             request_name: None,
             history,
@@ -89,27 +83,29 @@ impl Sender {
     }
 
     /// A sender with a client of its own that records nothing and marks no profile (the
-    /// workbench's before a session is open). A client that cannot be set up with the default
-    /// options falls back to reqwest's defaults.
+    /// workbench's before a session is open).
     pub fn unrecorded() -> Self {
-        let opts = ClientOptions::default();
-        let (http, probe) = client::build_client_probed(&opts)
-            .unwrap_or_else(|_| (reqwest::Client::new(), ConnectProbe::default()));
-        Sender::new(http, probe, opts, String::new(), None, None)
+        Sender::new(
+            LazyClient::new(ClientOptions::default()),
+            String::new(),
+            None,
+            None,
+        )
     }
 
     /// `GET url` with this sender's client, and the answer's body as text (what a collector
     /// stored, for the events view). Nothing is recorded.
     pub async fn get_text(&self, url: &str) -> Result<String, GetTextError> {
-        let r = self
-            .http
+        let request = |reason: String| GetTextError::Request {
+            url: url.to_string(),
+            reason,
+        };
+        let (http, _) = self.http.get().map_err(|e| request(e.to_string()))?;
+        let r = http
             .get(url)
             .send()
             .await
-            .map_err(|e| GetTextError::Request {
-                url: url.to_string(),
-                reason: e.to_string(),
-            })?;
+            .map_err(|e| request(e.to_string()))?;
         r.text().await.map_err(|e| GetTextError::CutOff {
             url: url.to_string(),
             reason: e.to_string(),
@@ -220,7 +216,12 @@ impl Sender {
         sent_at: chrono::DateTime<Utc>,
     ) -> Result<Exchange, EngineError> {
         let out = with_extra_headers(out, &self.extra_headers)?;
-        let response = client::send_probed(&self.http, &self.probe, &out, &self.opts).await;
+        let response = match self.http.get() {
+            Ok((http, probe)) => {
+                client::send_probed(http, probe, &out, &self.http.options()).await
+            }
+            Err(e) => Err(e),
+        };
         let answer = match &response {
             Ok(r) => ServerAnswer::parse(&r.body),
             Err(_) => ServerAnswer::default(),

@@ -2,7 +2,7 @@
 //! server when that profile uses it. The one place that applies the last-used policy
 //! (`docs/architecture.md`, "Last used profile").
 
-use crate::client::{self, ClientOptions, ConnectProbe};
+use crate::client::{ClientOptions, LazyClient};
 use crate::core::spec::{SigningParams, Timestamp};
 use crate::core::Secret;
 use crate::server::{self, Server, ServerConfig};
@@ -24,9 +24,7 @@ pub struct Session {
     embedded: Option<Server>,
     /// Its address, bound but not served yet ([`Session::reserve_embedded`]).
     reserved: Option<std::net::TcpListener>,
-    http: reqwest::Client,
-    probe: ConnectProbe,
-    opts: ClientOptions,
+    http: LazyClient,
 }
 
 impl std::fmt::Debug for Session {
@@ -85,16 +83,13 @@ impl Session {
                 }
             },
         };
-        let (http, probe) = client::build_client_probed(&opts)?;
         let session = Session {
             history: History::open(&paths),
             store,
             profile,
             embedded: None,
             reserved: None,
-            http,
-            probe,
-            opts,
+            http: LazyClient::new(opts),
         };
         Ok(session)
     }
@@ -294,8 +289,6 @@ impl Session {
     pub fn sender(&self) -> Sender {
         Sender::new(
             self.http.clone(),
-            self.probe.clone(),
-            self.opts,
             self.profile.name.clone(),
             Some(self.history.clone()),
             Some(self.store.clone()),

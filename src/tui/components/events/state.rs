@@ -277,15 +277,24 @@ pub struct EventsState {
     pub(super) sent_rev: Option<u64>,
 }
 
+/// The workbench's view before a profile gives it a target: its starter batch is validated by
+/// the first message (the profile's target), after the first frame, which never shows this view.
 impl Default for EventsState {
     fn default() -> Self {
-        EventsState::new("http://127.0.0.1:8080", "")
+        EventsState::unvalidated("http://127.0.0.1:8080", "")
     }
 }
 
 impl EventsState {
     /// A view targeting `analytics_url`, with a starter list of one item.
     pub fn new(analytics_url: &str, api_key: &str) -> Self {
+        let mut state = EventsState::unvalidated(analytics_url, api_key);
+        state.ensure_current();
+        state
+    }
+
+    /// [`EventsState::new`] with the starter batch not validated yet.
+    fn unvalidated(analytics_url: &str, api_key: &str) -> Self {
         let draft = starter_draft(api_key);
         let mut state = EventsState {
             analytics_url: LineInput::new(analytics_url),
@@ -339,7 +348,6 @@ impl EventsState {
             sent_rev: None,
         };
         state.set_draft(draft, Unshown::default());
-        state.ensure_current();
         // The starter batch is no edit of any profile.
         state.mark_saved();
         state

@@ -60,18 +60,21 @@ fn complete(field: Field, text: &str) -> Option<String> {
 /// [`EventsEffect::Validate`] (the view says "validating…" until the answer for the current
 /// revision arrives; answers for older revisions are dropped).
 pub fn update(state: &mut EventsState, msg: EventsMsg) -> Vec<EventsEffect> {
+    // A profile's target is no edit of a field to follow, and it comes with the profile before
+    // the workbench's first frame: its validation waits for the worker, off that frame's path.
+    let from_profile = matches!(msg, EventsMsg::SetTarget { .. });
     let before = state.rev;
     let mut effects = update_msg(state, msg);
     if state.rev != state.requested && state.validating() {
         state.requested = state.rev;
-        if state.validate_inline() {
+        if state.validate_inline() && !from_profile {
             let v = state.validate_job().run();
             state.apply(v);
         } else {
             effects.push(EventsEffect::Validate(Box::new(state.validate_job())));
         }
     }
-    if state.rev != before && state.shown_rev == state.rev {
+    if state.rev != before && state.shown_rev == state.rev && !from_profile {
         follow_edit(state);
     }
     effects
