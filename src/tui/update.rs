@@ -307,10 +307,15 @@ fn profile_loaded(app: &mut App, p: crate::tui::message::LoadedProfile) -> Vec<C
     cmds
 }
 
-/// Switch to a view; the history and profile views re-read their files when opened.
+/// Switch to a view; the history and profile views re-read their files when opened, the Events
+/// view shows its batch validated (the worker may not have answered for the profile's target).
 fn switch_view(app: &mut App, v: View) -> Vec<Command> {
     app.view = v;
     match v {
+        View::Events => {
+            app.events.ensure_current();
+            vec![]
+        }
         View::History => vec![Command::ReloadHistory],
         View::Profiles => vec![Command::ReloadProfiles],
         View::Lesson => {

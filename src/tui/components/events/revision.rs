@@ -46,8 +46,8 @@ impl EventsState {
     }
 
     /// Validate now if what is shown is stale (before sending, copying or saving the text,
-    /// which must be the current batch).
-    pub(super) fn ensure_current(&mut self) {
+    /// which must be the current batch, and when the view is opened).
+    pub fn ensure_current(&mut self) {
         if self.validating() {
             let v = self.validate_job().run();
             self.requested = self.rev;
