@@ -203,7 +203,8 @@ fn load_capture(
 /// after.
 fn events_msg(app: &mut App, m: EventsMsg) -> Vec<Command> {
     let before = app.events.rev();
-    let effects = app.events.update(m, &app.popup.is_none());
+    let on_screen = app.view == View::Events && app.popup.is_none();
+    let effects = app.events.update(m, &on_screen);
     if app.events.rev() != before {
         app.edited();
     }

@@ -36,7 +36,7 @@ pub use keys::{Action, COPY_KEYS, KEYS};
 pub use message::{EventsEffect, EventsMsg, SendReport};
 pub use parts::EventsLayout;
 pub use state::*;
-pub use update::{run, update};
+pub use update::{run, update, update_on_screen};
 pub use validate::{ValidateJob, Validated, INLINE_VALIDATE_ITEMS};
 
 use ratatui::layout::Rect;
@@ -45,15 +45,16 @@ use ratatui::Frame;
 use crate::tui::component::Component;
 use crate::tui::theme::Theme;
 
-/// The Events view's protocol ([`update`], [`draw_with_cursor`]); it reads whether it shows
-/// the terminal cursor (no popup over it).
+/// The Events view's protocol ([`update_on_screen`], [`draw_with_cursor`]); it reads whether
+/// it is on screen with no popup over it (its update validates inline, its draw shows the
+/// terminal cursor).
 impl Component for EventsState {
     type Msg = EventsMsg;
     type Effect = EventsEffect;
     type Ctx<'a> = bool;
 
-    fn update(&mut self, msg: EventsMsg, _: &bool) -> Vec<EventsEffect> {
-        update(self, msg)
+    fn update(&mut self, msg: EventsMsg, on_screen: &bool) -> Vec<EventsEffect> {
+        update_on_screen(self, msg, *on_screen)
     }
 
     fn draw(&self, frame: &mut Frame, area: Rect, cursor: &bool, theme: &Theme) {

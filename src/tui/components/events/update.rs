@@ -60,21 +60,30 @@ fn complete(field: Field, text: &str) -> Option<String> {
 /// [`EventsEffect::Validate`] (the view says "validating…" until the answer for the current
 /// revision arrives; answers for older revisions are dropped).
 pub fn update(state: &mut EventsState, msg: EventsMsg) -> Vec<EventsEffect> {
-    // A profile's target is no edit of a field to follow, and it comes with the profile before
-    // the workbench's first frame: its validation waits for the worker, off that frame's path.
-    let from_profile = matches!(msg, EventsMsg::SetTarget { .. });
+    update_on_screen(state, msg, true)
+}
+
+/// [`update`] for the view on screen or not. Off screen (another view shown or a popup over it,
+/// as when a profile loads before the workbench's first frame) a changed batch is validated by
+/// the worker, off the draw path, and the preview follows no field; opening the view validates
+/// what the worker has not answered yet ([`EventsState::ensure_current`]).
+pub fn update_on_screen(
+    state: &mut EventsState,
+    msg: EventsMsg,
+    on_screen: bool,
+) -> Vec<EventsEffect> {
     let before = state.rev;
     let mut effects = update_msg(state, msg);
     if state.rev != state.requested && state.validating() {
         state.requested = state.rev;
-        if state.validate_inline() && !from_profile {
+        if state.validate_inline() && on_screen {
             let v = state.validate_job().run();
             state.apply(v);
         } else {
             effects.push(EventsEffect::Validate(Box::new(state.validate_job())));
         }
     }
-    if state.rev != before && state.shown_rev == state.rev && !from_profile {
+    if state.rev != before && state.shown_rev == state.rev && on_screen {
         follow_edit(state);
     }
     effects
