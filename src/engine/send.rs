@@ -217,9 +217,7 @@ impl Sender {
     ) -> Result<Exchange, EngineError> {
         let out = with_extra_headers(out, &self.extra_headers)?;
         let response = match self.http.get() {
-            Ok((http, probe)) => {
-                client::send_probed(http, probe, &out, &self.http.options()).await
-            }
+            Ok((http, probe)) => client::send_probed(http, probe, &out, &self.http.options()).await,
             Err(e) => Err(e),
         };
         let answer = match &response {

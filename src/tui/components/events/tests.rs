@@ -616,3 +616,31 @@ fn ctrl_b_switches_the_shape_keeping_every_value() {
     let fx = update(&mut s, ctrl('b'));
     assert!(said(&fx).contains("Ctrl-P back"), "{fx:?}");
 }
+
+/// Off screen (a profile's target arriving before the workbench's first frame) a changed batch
+/// goes to the worker instead of being validated inside `update`; opening the view validates it.
+#[test]
+fn off_screen_a_changed_batch_is_validated_by_the_worker_or_when_the_view_opens() {
+    let mut s = EventsState::new("http://127.0.0.1:9", "k");
+    let target = EventsMsg::SetTarget {
+        analytics_url: "http://127.0.0.1:4000/".into(),
+        api_key: "key-of-the-profile".into(),
+        local: true,
+    };
+    let effects = update_on_screen(&mut s, target, false);
+    assert!(s.validating(), "not validated inline");
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, EventsEffect::Validate(j) if j.rev == s.rev())),
+        "{effects:?}"
+    );
+    assert!(!s.batch_text().contains("key-of-the-profile"));
+    s.ensure_current();
+    assert!(!s.validating());
+    assert!(
+        s.batch_text().contains("\"key-of-the-profile\""),
+        "{}",
+        s.batch_text()
+    );
+}
