@@ -201,13 +201,10 @@ fn check_clock(p: &Profile, report: &mut Report) {
         report.note("clock: the profile's server runs inside signscope (same clock)".to_string());
         return;
     }
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match super::runtime() {
         Ok(r) => r,
         Err(e) => {
-            report.note(format!("clock: not checked ({e})"));
+            report.note(format!("clock: not checked ({})", e.root_cause()));
             return;
         }
     };

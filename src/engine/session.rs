@@ -83,15 +83,14 @@ impl Session {
                 }
             },
         };
-        let session = Session {
+        Ok(Session {
             history: History::open(&paths),
             store,
             profile,
             embedded: None,
             reserved: None,
             http: LazyClient::new(opts),
-        };
-        Ok(session)
+        })
     }
 
     /// Open another profile in the same directories; it becomes the last used one. On error the
