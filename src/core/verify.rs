@@ -253,34 +253,28 @@ pub fn is_refusal_code(code: &str) -> bool {
 impl Rejection {
     /// The stable error code (used in the server's error body and by scripts).
     pub fn code(&self) -> &'static str {
-        match self {
-            Rejection::MissingHeader { .. } => refusal_codes::MISSING_HEADER,
-            Rejection::DuplicateHeader { .. } => refusal_codes::DUPLICATE_HEADER,
-            Rejection::MalformedAuthorization { .. } => refusal_codes::MALFORMED_AUTHORIZATION,
-            Rejection::UnknownApiKey { .. } => refusal_codes::UNKNOWN_API_KEY,
-            Rejection::WrongAlgorithm { .. } => refusal_codes::INVALID_ALGORITHM,
-            Rejection::InvalidTimestamp { .. } => refusal_codes::INVALID_TIMESTAMP,
-            Rejection::TimestampOutOfWindow { .. } => refusal_codes::TIMESTAMP_OUT_OF_WINDOW,
-            Rejection::UnsupportedContentType { .. } => refusal_codes::UNSUPPORTED_CONTENT_TYPE,
-            Rejection::SignatureMismatch(_) => refusal_codes::SIGNATURE_MISMATCH,
-            Rejection::WrongPrefix { .. } => refusal_codes::WRONG_HEADER_PREFIX,
-        }
+        self.code_and_status().0
     }
 
     /// The HTTP status for this rejection: 400 for a missing or malformed header or timestamp,
     /// 401 for unknown key, bad algorithm, mismatch, or out-of-window, 415 for the content type.
     pub fn status(&self) -> u16 {
+        self.code_and_status().1
+    }
+
+    fn code_and_status(&self) -> (&'static str, u16) {
+        use refusal_codes::*;
         match self {
-            Rejection::MissingHeader { .. }
-            | Rejection::DuplicateHeader { .. }
-            | Rejection::MalformedAuthorization { .. }
-            | Rejection::InvalidTimestamp { .. }
-            | Rejection::WrongPrefix { .. } => 400,
-            Rejection::UnknownApiKey { .. }
-            | Rejection::WrongAlgorithm { .. }
-            | Rejection::TimestampOutOfWindow { .. }
-            | Rejection::SignatureMismatch(_) => 401,
-            Rejection::UnsupportedContentType { .. } => 415,
+            Rejection::MissingHeader { .. } => (MISSING_HEADER, 400),
+            Rejection::DuplicateHeader { .. } => (DUPLICATE_HEADER, 400),
+            Rejection::MalformedAuthorization { .. } => (MALFORMED_AUTHORIZATION, 400),
+            Rejection::UnknownApiKey { .. } => (UNKNOWN_API_KEY, 401),
+            Rejection::WrongAlgorithm { .. } => (INVALID_ALGORITHM, 401),
+            Rejection::InvalidTimestamp { .. } => (INVALID_TIMESTAMP, 400),
+            Rejection::TimestampOutOfWindow { .. } => (TIMESTAMP_OUT_OF_WINDOW, 401),
+            Rejection::UnsupportedContentType { .. } => (UNSUPPORTED_CONTENT_TYPE, 415),
+            Rejection::SignatureMismatch(_) => (SIGNATURE_MISMATCH, 401),
+            Rejection::WrongPrefix { .. } => (WRONG_HEADER_PREFIX, 400),
         }
     }
 
