@@ -27,6 +27,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::core::events::json_error_reason;
+use crate::core::time::parse_timestamp;
 
 /// What a HAR's `log` says of itself, and how many entries it had.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -339,9 +340,7 @@ impl<'a> EntryView<'a> {
 
     /// `startedDateTime` as a time (any RFC 3339 form); `None` when absent or not a time.
     pub fn started(&self) -> Option<DateTime<Utc>> {
-        DateTime::parse_from_rfc3339(self.raw.started.as_deref()?)
-            .ok()
-            .map(|t| t.with_timezone(&Utc))
+        parse_timestamp(self.raw.started.as_deref()?).map(|t| t.time)
     }
 
     pub fn method(&self) -> &str {
