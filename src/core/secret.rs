@@ -17,11 +17,8 @@ impl Secret {
     /// trailing LF or CRLF is removed (editors add one); any other whitespace is kept
     /// (`docs/signing.md` rule S10).
     pub fn from_read_text(mut value: String) -> Self {
-        if value.ends_with("\r\n") {
-            value.truncate(value.len() - 2);
-        } else if value.ends_with('\n') {
-            value.truncate(value.len() - 1);
-        }
+        let end = value.strip_suffix("\r\n").or(value.strip_suffix('\n'));
+        value.truncate(end.map_or(value.len(), str::len));
         Secret(value)
     }
 
