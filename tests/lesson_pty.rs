@@ -172,7 +172,10 @@ fn the_lesson_is_walked_in_the_editor_and_an_exercise_of_each_level_is_solved() 
     ed.pty
         .wait_for("the client's settings", |s| s.contains("fix them until"));
     for (i, knob) in ex.knobs().iter().enumerate() {
-        let right = &knob.values()[0];
+        // The value of its first option, the documented way.
+        let mut first = knob.clone();
+        first.chosen = 0;
+        let right = &first.value();
         let row = |s: &str| {
             s.lines()
                 .find(|l| l.contains(&format!("{:<13}", knob.name)))

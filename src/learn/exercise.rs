@@ -385,14 +385,6 @@ impl Knob {
         self.value_of(self.options.get(self.chosen).and_then(Option::as_ref))
     }
 
-    /// Every option's value, in order.
-    pub fn values(&self) -> Vec<String> {
-        self.options
-            .iter()
-            .map(|o| self.value_of(o.as_ref()))
-            .collect()
-    }
-
     /// What the client signs or sends in this setting's parts with mistake `m` made (or none):
     /// read off the signing the mistake gives, so no mistake is named here.
     fn value_of(&self, m: Option<&Mistake>) -> String {
@@ -520,6 +512,16 @@ mod tests {
 
     /// The levels: how many mistakes the request carries.
     const LEVELS: [u8; 2] = [1, 2];
+
+    impl Knob {
+        /// Every option's value, in order.
+        fn values(&self) -> Vec<String> {
+            self.options
+                .iter()
+                .map(|o| self.value_of(o.as_ref()))
+                .collect()
+        }
+    }
 
     fn now() -> DateTime<Utc> {
         "2026-11-22T10:00:00Z".parse().unwrap()
