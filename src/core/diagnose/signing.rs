@@ -41,13 +41,7 @@ impl Encoding {
                 .or_else(|_| URL_SAFE_NO_PAD.decode(provided))
                 .ok(),
             Encoding::UrlSafe => None,
-            Encoding::Hex
-                if provided.len().is_multiple_of(2)
-                    && provided.bytes().all(|b| b.is_ascii_hexdigit()) =>
-            {
-                hex::decode(provided).ok()
-            }
-            Encoding::Hex => None,
+            Encoding::Hex => hex::decode(provided).ok(),
         }
     }
 }
