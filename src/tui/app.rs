@@ -126,7 +126,7 @@ impl App {
     /// Whether the focused widget takes text (so `?` and `q` are typed, not shortcuts).
     pub fn text_input_focused(&self) -> bool {
         match self.view {
-            View::Request => self.request.text_input_focused(),
+            View::Request => !self.request.normal_mode,
             View::Diagnose => !self.diagnose.normal_mode,
             View::Events => self.events.is_text_input_focused(),
             View::History => self.history.is_text_input_focused(),

@@ -65,12 +65,7 @@ impl KeySpec {
             KeyCode::Char(c) if self.mods.is_empty() => c.to_string(),
             KeyCode::Char(c) => c.to_ascii_uppercase().to_string(),
             KeyCode::F(n) => format!("F{n}"),
-            KeyCode::PageDown => "PageDown".into(),
-            KeyCode::PageUp => "PageUp".into(),
-            KeyCode::Enter => "Enter".into(),
-            KeyCode::Esc => "Esc".into(),
-            KeyCode::Down => "Down".into(),
-            KeyCode::Up => "Up".into(),
+            // The name of the key: "PageDown", "Enter", "Esc", "Down".
             other => format!("{other:?}"),
         };
         let mut out = String::new();
@@ -294,11 +289,6 @@ impl<A: Copy + std::fmt::Debug> Table<A> {
     }
 }
 
-/// The action bound to `key` in `table`, if any.
-pub fn lookup<A: Copy + std::fmt::Debug>(table: &Table<A>, key: &KeyEvent) -> Option<A> {
-    table.lookup(key)
-}
-
 /// The user's bindings: (section, action name) -> keys.
 pub type UserKeys = HashMap<(String, String), Vec<KeySpec>>;
 
@@ -325,6 +315,15 @@ pub fn user_label(section: &str, action: &str) -> Option<String> {
 pub fn install(keys: UserKeys) {
     USER_KEYS.with(|u| *u.borrow_mut() = Rc::new(keys));
 }
+
+/// The keys a keys file can name besides characters, `Space` and F1-F12.
+const NAMED_KEYS: [KeyCode; 14] = {
+    use KeyCode::*;
+    [
+        PageDown, PageUp, Enter, Esc, Down, Up, Left, Right, Home, End, Tab, Backspace, Delete,
+        Insert,
+    ]
+};
 
 /// Parse a key as help writes it: "Ctrl-G", "Alt-Y", "Alt-PageDown", "F9", "Enter", "s"; the
 /// inverse of [`KeySpec::label`]. `None` when it is not one.
@@ -353,24 +352,19 @@ pub fn parse_key(text: &str) -> Option<KeySpec> {
                 c.to_ascii_lowercase()
             })
         }
-        _ => match rest.to_ascii_lowercase().as_str() {
-            "pagedown" => KeyCode::PageDown,
-            "pageup" => KeyCode::PageUp,
-            "enter" => KeyCode::Enter,
-            "esc" => KeyCode::Esc,
-            "down" => KeyCode::Down,
-            "up" => KeyCode::Up,
-            "left" => KeyCode::Left,
-            "right" => KeyCode::Right,
-            "home" => KeyCode::Home,
-            "end" => KeyCode::End,
-            "tab" => KeyCode::Tab,
-            "backspace" => KeyCode::Backspace,
-            "delete" => KeyCode::Delete,
-            "insert" => KeyCode::Insert,
-            "space" => KeyCode::Char(' '),
-            f => match f.strip_prefix('f').and_then(|n| n.parse::<u8>().ok()) {
-                Some(n @ 1..=12) => KeyCode::F(n),
+        _ if rest.eq_ignore_ascii_case("space") => KeyCode::Char(' '),
+        // A named key by the name its label writes ("PageDown", "Esc").
+        _ => match NAMED_KEYS
+            .into_iter()
+            .find(|k| format!("{k:?}").eq_ignore_ascii_case(rest))
+        {
+            Some(k) => k,
+            None => match rest
+                .to_ascii_lowercase()
+                .strip_prefix('f')
+                .map(str::parse::<u8>)
+            {
+                Some(Ok(n @ 1..=12)) => KeyCode::F(n),
                 _ => return None,
             },
         },
@@ -414,28 +408,28 @@ mod tests {
     fn keys_are_found_with_their_modifiers_and_labelled_as_help_writes_them() {
         let k = |code, mods| KeyEvent::new(code, mods);
         assert_eq!(
-            lookup(&TABLE, &k(KeyCode::Char('g'), KeyModifiers::CONTROL)),
+            TABLE.lookup(&k(KeyCode::Char('g'), KeyModifiers::CONTROL)),
             Some(A::Send)
         );
         assert_eq!(
-            lookup(&TABLE, &k(KeyCode::F(9), KeyModifiers::NONE)),
+            TABLE.lookup(&k(KeyCode::F(9), KeyModifiers::NONE)),
             Some(A::Send)
         );
         assert_eq!(
-            lookup(&TABLE, &k(KeyCode::Char('g'), KeyModifiers::NONE)),
+            TABLE.lookup(&k(KeyCode::Char('g'), KeyModifiers::NONE)),
             None
         );
         assert_eq!(
-            lookup(&TABLE, &k(KeyCode::Char('y'), KeyModifiers::ALT)),
+            TABLE.lookup(&k(KeyCode::Char('y'), KeyModifiers::ALT)),
             Some(A::Copy)
         );
         // Shift is in the character.
         assert_eq!(
-            lookup(&TABLE, &k(KeyCode::Char('H'), KeyModifiers::SHIFT)),
+            TABLE.lookup(&k(KeyCode::Char('H'), KeyModifiers::SHIFT)),
             Some(A::Copy)
         );
         assert_eq!(
-            lookup(&TABLE, &k(KeyCode::Char('H'), KeyModifiers::CONTROL)),
+            TABLE.lookup(&k(KeyCode::Char('H'), KeyModifiers::CONTROL)),
             None
         );
         assert_eq!(TABLE.label(&TABLE[0]), "Ctrl-G / F9");

@@ -12,9 +12,7 @@ use crate::tui::components::lesson::LessonMsg;
 use crate::tui::components::profiles::ProfilesMsg;
 use crate::tui::components::request::RequestMsg;
 use crate::tui::components::traffic::TrafficMsg;
-use crate::tui::model::EditorRequest;
-
-use crate::core::Secret;
+use crate::tui::model::{EditorRequest, LoadedProfile};
 
 /// Inputs to `update`.
 #[derive(Debug)]
@@ -58,25 +56,4 @@ pub enum Message {
     /// Messages of the traffic view (its records arrive from the runtime's stream feed).
     Traffic(TrafficMsg),
     Lesson(LessonMsg),
-}
-
-/// A profile loaded by the runtime.
-#[derive(Clone, Debug)]
-pub struct LoadedProfile {
-    pub name: String,
-    pub is_demo: bool,
-    /// The collector base URL (the embedded server's for the demo) and whether it is local.
-    pub analytics_url: String,
-    pub local: bool,
-    /// The last edited event batch.
-    pub events: Option<String>,
-    /// The profile itself (for the profile manager).
-    pub profile: Option<Box<crate::store::Profile>>,
-    /// The request to edit (the body moved from the profile, not copied).
-    pub request: EditorRequest,
-    pub key: Option<Secret>,
-    pub key_source: String,
-    /// The key source to read off the UI thread (an environment variable, a file, a command):
-    /// `key` is None until the runtime answers with `RequestMsg::KeyResolved`.
-    pub key_to_read: Option<crate::store::KeySource>,
 }

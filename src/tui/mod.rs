@@ -248,7 +248,7 @@ fn first_note(
 /// The workbench on a loaded profile: the App, and every command `update` asked for while
 /// filling it (signing the request, validating a saved events batch off the draw path, ...).
 /// The runtime runs them all before the first key.
-pub fn open_app(loaded: message::LoadedProfile, now: DateTime<Utc>) -> (App, Vec<effect::Command>) {
+pub fn open_app(loaded: model::LoadedProfile, now: DateTime<Utc>) -> (App, Vec<effect::Command>) {
     let key = KeyInfo {
         secret: loaded.key.clone().unwrap_or_else(|| Secret::new("")),
         source: loaded.key_source.clone(),

@@ -25,6 +25,27 @@ pub struct CurrentProfile {
     pub is_demo: bool,
 }
 
+/// A profile loaded by the runtime, as the router hands it to the views.
+#[derive(Clone, Debug)]
+pub struct LoadedProfile {
+    pub name: String,
+    pub is_demo: bool,
+    /// The collector base URL (the embedded server's for the demo) and whether it is local.
+    pub analytics_url: String,
+    pub local: bool,
+    /// The last edited event batch.
+    pub events: Option<String>,
+    /// The profile itself (for the profile manager).
+    pub profile: Option<Box<crate::store::Profile>>,
+    /// The request to edit (the body moved from the profile, not copied).
+    pub request: EditorRequest,
+    pub key: Option<Secret>,
+    pub key_source: String,
+    /// The key source to read off the UI thread (an environment variable, a file, a command):
+    /// `key` is None until the runtime answers with `RequestMsg::KeyResolved`.
+    pub key_to_read: Option<crate::store::KeySource>,
+}
+
 /// The request the editor is loaded with or holds: the one request model of the core
 /// ([`RequestSpec`], body shared, never copied) and what is not part of the request, the base
 /// URL it goes to. The REST key is apart ([`KeyInfo`]), as in the core's `SigningParams`.

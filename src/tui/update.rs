@@ -18,7 +18,6 @@ use super::components::profiles::{ProfilesEffect, ProfilesMsg};
 use super::components::request::{self, RequestEffect, RequestMsg};
 use super::components::traffic::{self, TrafficEffect, TrafficMsg};
 use super::effect::Command;
-use super::keymap;
 use super::layout::{frame_layout, tab_layout, View};
 use super::message::Message;
 use super::model::PendingLoad;
@@ -262,12 +261,7 @@ fn sent_again_done(
 
 /// A profile was loaded: the Events view gets its analytics target and batch, the profile
 /// manager its current profile, the request view its request, key and saved requests.
-fn profile_loaded(app: &mut App, p: crate::tui::message::LoadedProfile) -> Vec<Command> {
-    let requests = p
-        .profile
-        .as_deref()
-        .map(request::RequestsList::of_profile)
-        .unwrap_or_default();
+fn profile_loaded(app: &mut App, mut p: crate::tui::model::LoadedProfile) -> Vec<Command> {
     let mut cmds = update(
         app,
         Message::Events(EventsMsg::SetTarget {
@@ -276,7 +270,7 @@ fn profile_loaded(app: &mut App, p: crate::tui::message::LoadedProfile) -> Vec<C
             local: p.local,
         }),
     );
-    match p.events {
+    match p.events.take() {
         Some(batch) => cmds.extend(update(app, Message::Events(EventsMsg::LoadBatch(batch)))),
         // Loaded over unsaved edits of the batch, the user chose to discard them (a save
         // would have marked them saved): they are not carried into this profile.
@@ -292,18 +286,9 @@ fn profile_loaded(app: &mut App, p: crate::tui::message::LoadedProfile) -> Vec<C
         name: p.name.clone(),
         is_demo: p.is_demo,
     };
-    let load = request::ProfileLoad {
-        name: p.name,
-        is_demo: p.is_demo,
-        request: p.request,
-        key: p.key,
-        key_source: p.key_source,
-        requests,
-        key_to_read: p.key_to_read,
-    };
     cmds.extend(update(
         app,
-        Message::Request(RequestMsg::ProfileLoaded(Box::new(load))),
+        Message::Request(RequestMsg::ProfileLoaded(Box::new(p))),
     ));
     cmds
 }
@@ -373,7 +358,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
         return route_effects(app, effects);
     }
     // Global keys.
-    if let Some(action) = keymap::lookup(&GLOBAL_KEYS, &key) {
+    if let Some(action) = GLOBAL_KEYS.lookup(&key) {
         return run_global(app, action);
     }
     if !app.text_input_focused() {
@@ -430,11 +415,13 @@ fn sends_nothing(app: &App, key: &KeyEvent) -> Option<&'static str> {
         return None;
     }
     match app.view {
-        View::Lesson if keymap::lookup(&crate::tui::components::lesson::KEYS, key).is_none() => {
+        View::Lesson if crate::tui::components::lesson::KEYS.lookup(key).is_none() => {
             Some("the lesson")
         }
         View::Profiles
-            if keymap::lookup(&crate::tui::components::profiles::FORM_KEYS, key).is_none() =>
+            if crate::tui::components::profiles::FORM_KEYS
+                .lookup(key)
+                .is_none() =>
         {
             Some("the profile manager")
         }

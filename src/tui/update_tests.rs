@@ -11,7 +11,7 @@ use crate::core::Secret;
 use crate::tui::component::Clip;
 use crate::tui::components::diagnose::DiagKey;
 use crate::tui::components::request::{Detail, Field, Prompt, TYPED_KEY};
-use crate::tui::message::LoadedProfile;
+use crate::tui::model::LoadedProfile;
 use crate::tui::model::{EditorRequest, FormattedBody, MismatchView, ResponseView, SignedView};
 use crate::tui::signing::{SignAnswer, SignJob};
 use crate::tui::test_util::{alt_key, ctrl_key, key, t0, TestApp};

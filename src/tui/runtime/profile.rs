@@ -6,8 +6,7 @@ use bytes::Bytes;
 
 use crate::engine::Session;
 use crate::store::{KeySource, Profile, ProfileStore, DEMO_PROFILE, EMBEDDED_URL};
-use crate::tui::message::LoadedProfile;
-use crate::tui::model::EditorRequest;
+use crate::tui::model::{EditorRequest, LoadedProfile};
 
 /// A profile as the profile manager lists it: without its body (a save from the manager takes
 /// the stored one again, see [`stored_body`]).

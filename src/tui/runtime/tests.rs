@@ -13,7 +13,8 @@ use crate::store::{Paths, Profile};
 use crate::tui::app::App;
 use crate::tui::components::events::EventsEffect;
 use crate::tui::effect::Command;
-use crate::tui::message::{LoadedProfile, Message};
+use crate::tui::message::Message;
+use crate::tui::model::LoadedProfile;
 use crate::tui::update::update;
 
 /// The demo profile as the workbench opens it, its URLs pointing at `url`.

@@ -187,11 +187,7 @@ fn diagnose_items(d: &diagnose::DiagnoseState) -> Vec<(String, String)> {
 /// `…` and the palette's key (the palette lists them all).
 pub fn line(items: &[(String, String)], width: usize) -> String {
     const SEP: &str = "  ";
-    let palette = GLOBAL_KEYS
-        .iter()
-        .find(|b| b.action == GlobalAction::Palette)
-        .map(|b| format!("… {} all keys", GLOBAL_KEYS.label(b)))
-        .unwrap_or_default();
+    let palette = format!("… {} all keys", GLOBAL_KEYS.label_of(GlobalAction::Palette));
     let parts: Vec<String> = items
         .iter()
         .map(|(k, w)| format!("{k} {w}").trim_end().to_string())

@@ -116,7 +116,7 @@ fn on_key(d: &mut DiagnoseState, key: KeyEvent, main: Rect) -> Vec<DiagnoseEffec
             }
         }
     }
-    if let Some(action) = keymap::lookup(&KEYS, &key) {
+    if let Some(action) = KEYS.lookup(&key) {
         return run(d, action);
     }
     // Normal mode (the request view's model): the keys scroll the verdict; `i` or Enter goes

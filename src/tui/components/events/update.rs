@@ -342,7 +342,7 @@ fn on_key(state: &mut EventsState, key: KeyEvent) -> Vec<EventsEffect> {
     // Keys that work everywhere in the view (the workbench's one keymap: Ctrl-G / F9 send,
     // Ctrl-S saves, Ctrl-P switches what the pane shows, Ctrl-O opens; copies are in the copy
     // menu, Alt-Y).
-    if let Some(action) = crate::tui::keymap::lookup(&KEYS, &key) {
+    if let Some(action) = KEYS.lookup(&key) {
         return run(state, action);
     }
     if state.focus == Focus::Response && response_key(state, key) {

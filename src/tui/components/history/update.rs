@@ -7,7 +7,6 @@ use super::draw::{detail_lines, layout};
 use super::keys::{Action, KEYS};
 use super::state::{HistoryEffect, HistoryMsg, HistoryState, RowKind, KEPT_NOTE};
 use crate::tui::component::Clip;
-use crate::tui::keymap;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::list::Outcome;
 use crate::tui::widgets::wheel;
@@ -139,7 +138,7 @@ fn on_key(state: &mut HistoryState, key: KeyEvent) -> Vec<HistoryEffect> {
     if state.list.typing() && list_key(state, &key, n) {
         return Vec::new();
     }
-    if let Some(action) = keymap::lookup(&KEYS, &key) {
+    if let Some(action) = KEYS.lookup(&key) {
         return run(state, action);
     }
     if list_key(state, &key, n) {

@@ -14,7 +14,6 @@ use super::state::{
 use crate::learn::exercise;
 use crate::learn::lesson::{changed_lines, Draft, Progress as Goal, STEPS};
 use crate::learn::progress::Progress;
-use crate::tui::keymap;
 
 /// Handle one message of the lesson view.
 pub fn update(s: &mut LessonState, msg: LessonMsg) -> Vec<LessonEffect> {
@@ -49,7 +48,7 @@ pub fn update(s: &mut LessonState, msg: LessonMsg) -> Vec<LessonEffect> {
 }
 
 fn on_key(s: &mut LessonState, key: KeyEvent, now: DateTime<Utc>) -> Vec<LessonEffect> {
-    if let Some(action) = keymap::lookup(&KEYS, &key) {
+    if let Some(action) = KEYS.lookup(&key) {
         if key_works(s, action) {
             return run(s, action, now);
         }

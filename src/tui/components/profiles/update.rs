@@ -132,7 +132,7 @@ fn edit_key(
         state.mode = Mode::Edit(form);
         return said(kept);
     }
-    if let Some(action) = crate::tui::keymap::lookup(&FORM_KEYS, &key) {
+    if let Some(action) = FORM_KEYS.lookup(&key) {
         return run_form(state, form, action);
     }
     match key.code {

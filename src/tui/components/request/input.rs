@@ -21,7 +21,6 @@ use super::response_pane::PaneTarget;
 use super::send::{cancel_send, send};
 use super::sign::{resign_if, toggle_form, toggle_timestamp};
 use super::state::{Detail, Field, NameAction, Prompt, RequestState, SearchIn};
-use crate::tui::keymap;
 use crate::tui::model::CurrentProfile;
 use crate::tui::widgets::search;
 use crate::tui::widgets::LineInput;
@@ -128,7 +127,7 @@ fn request_key(
     profile: &CurrentProfile,
     key: KeyEvent,
 ) -> Vec<RequestEffect> {
-    if let Some(action) = keymap::lookup(&KEYS, &key) {
+    if let Some(action) = KEYS.lookup(&key) {
         return run(req, profile, action);
     }
     match key.code {
@@ -149,7 +148,7 @@ fn request_key(
         _ => {}
     }
     if req.normal_mode {
-        return match keymap::lookup(&NORMAL_KEYS, &key) {
+        return match NORMAL_KEYS.lookup(&key) {
             Some(action) => run(req, profile, action),
             None => vec![],
         };

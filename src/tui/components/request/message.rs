@@ -7,11 +7,10 @@ use crossterm::event::{KeyEvent, MouseEvent};
 use ratatui::layout::Rect;
 
 use super::keys::Action;
-use super::state::RequestsList;
 use crate::core::Secret;
 use crate::tui::component::{Clip, KeyRead};
 use crate::tui::effect::{ProfileSave, SendJob};
-use crate::tui::model::{EditorRequest, FormattedBody, ResponseView};
+use crate::tui::model::{EditorRequest, FormattedBody, LoadedProfile, ResponseView};
 use crate::tui::signing::{SignAnswer, SignJob};
 
 /// Messages of the request view.
@@ -47,7 +46,7 @@ pub enum RequestMsg {
         result: Result<Secret, String>,
     },
     /// A profile was loaded: its request, key and saved requests replace the editor's.
-    ProfileLoaded(Box<ProfileLoad>),
+    ProfileLoaded(Box<LoadedProfile>),
     /// A request from elsewhere, its timestamp frozen to `timestamp`; `what` names it in the
     /// status line, `note` says what of the original is not reproduced.
     LoadRequest {
@@ -97,20 +96,6 @@ impl AccountChange {
             || self.api_key.0 != self.api_key.1
             || self.key_source.is_some()
     }
-}
-
-/// A loaded profile, as the request view takes it.
-#[derive(Debug)]
-pub struct ProfileLoad {
-    pub name: String,
-    pub is_demo: bool,
-    pub request: EditorRequest,
-    pub key: Option<Secret>,
-    pub key_source: String,
-    /// The profile's saved requests (empty: the editor's request only).
-    pub requests: RequestsList,
-    /// A key source to read off the UI thread (the view says "resolving…" until it answers).
-    pub key_to_read: Option<crate::store::KeySource>,
 }
 
 /// What the request view asks the runtime for.

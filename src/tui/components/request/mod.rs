@@ -41,7 +41,7 @@ mod update;
 pub use clipboard::copy_selection_or_say;
 pub use draw::draw;
 pub use layout::{request_layout, RequestLayout};
-pub use message::{AccountChange, ProfileLoad, RequestEffect, RequestMsg};
+pub use message::{AccountChange, RequestEffect, RequestMsg};
 pub use response::{format_json, response_view_parsed, FORMAT_INLINE_LIMIT};
 pub use send::target_url;
 pub use sign::resign;

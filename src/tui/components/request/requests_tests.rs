@@ -9,8 +9,9 @@ use crate::core::Secret;
 use crate::store::{Profile, SavedRequest};
 use crate::tui::components::request::{Field, Prompt};
 use crate::tui::effect::Command;
-use crate::tui::message::{LoadedProfile, Message};
+use crate::tui::message::Message;
 use crate::tui::model::EditorRequest;
+use crate::tui::model::LoadedProfile;
 use crate::tui::test_util::TestApp;
 
 fn alt(code: KeyCode) -> Message {

@@ -599,11 +599,6 @@ impl RequestState {
         })
     }
 
-    /// Whether the focused widget takes text (so `?` and `q` are typed, not shortcuts).
-    pub fn text_input_focused(&self) -> bool {
-        !self.normal_mode
-    }
-
     /// The body changed from byte `at` on: a new revision, and the signer re-hashes from the
     /// earliest change since its last job.
     pub fn body_changed_at(&mut self, at: usize) {

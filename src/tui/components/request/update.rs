@@ -6,15 +6,15 @@ use super::body_pane::{go_to_problem, on_body_judged, on_editor_done, on_json_ch
 use super::input::{on_key, on_mouse, on_paste, run, save_current};
 use super::key_choice;
 use super::keys::{Action, KEYS};
-use super::message::{ProfileLoad, RequestEffect, RequestMsg};
+use super::message::{RequestEffect, RequestMsg};
 use super::requests;
 use super::send::{on_response_formatted, on_send_done};
 use super::sign::{on_signed, on_tick, resign, resign_if};
-use super::state::{KeyLabel, ProfileKey, RequestState};
+use super::state::{KeyLabel, ProfileKey, RequestState, RequestsList};
 use crate::core::time::format_timestamp;
 use crate::core::Secret;
 use crate::tui::component::KeyRead;
-use crate::tui::model::{CurrentProfile, EditorRequest};
+use crate::tui::model::{CurrentProfile, EditorRequest, LoadedProfile};
 use crate::tui::signing::SignAnswer;
 
 /// Handle one message of the request view; pure (no I/O): what needs I/O comes back as
@@ -114,9 +114,13 @@ fn update_msg(
 
 /// A profile was loaded: its fields, key and saved requests replace the editor's, and it is
 /// signed; a key source that may take long is read off the UI thread (Esc cancels).
-fn on_profile_loaded(req: &mut RequestState, p: ProfileLoad) -> Vec<RequestEffect> {
+fn on_profile_loaded(req: &mut RequestState, p: LoadedProfile) -> Vec<RequestEffect> {
     load_profile(req, &p.name, &p.request, p.key, p.key_source);
-    req.requests = p.requests;
+    req.requests = p
+        .profile
+        .as_deref()
+        .map(RequestsList::of_profile)
+        .unwrap_or_default();
     req.form = req.requests.selected_form();
     let mut effects = resign(req);
     match p.key_to_read {

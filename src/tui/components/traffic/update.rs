@@ -13,7 +13,6 @@ use super::state::{Entry, Feed, TrafficEffect, TrafficMsg, TrafficState};
 use crate::core::traffic::RequestSeen;
 use crate::core::visible::escape_visible;
 use crate::tui::component::Clip;
-use crate::tui::keymap;
 use crate::tui::widgets::list::Outcome;
 use crate::tui::widgets::wheel;
 
@@ -164,7 +163,7 @@ fn on_key(state: &mut TrafficState, key: KeyEvent) -> Vec<TrafficEffect> {
     if state.list.typing() && list_key(state, &key, n) {
         return vec![];
     }
-    if let Some(action) = keymap::lookup(&KEYS, &key) {
+    if let Some(action) = KEYS.lookup(&key) {
         return run(state, action);
     }
     if list_key(state, &key, n) {

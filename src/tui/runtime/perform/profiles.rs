@@ -13,7 +13,8 @@ use crate::tui::components::history::{HistoryMsg, HistoryRow};
 use crate::tui::components::profiles::{ProfilesEffect, ProfilesMsg};
 use crate::tui::components::request::{AccountChange, RequestMsg};
 use crate::tui::effect::ProfileSave;
-use crate::tui::message::{LoadedProfile, Message};
+use crate::tui::message::Message;
+use crate::tui::model::LoadedProfile;
 
 /// The forward URLs (indexing, analytics) a save of the profile in use changes to.
 type ForwardChange = (Option<String>, Option<String>);
