@@ -135,10 +135,6 @@ pub const GLOBAL_COPY_KEYS: Table<GlobalAction> = Table::new(
 /// The copy menu's key followed by `letter`, as help writes it ("Alt-Y c"): the copies a view's
 /// titles and hints name.
 pub fn copy_key(letter: &str) -> String {
-    let menu = GLOBAL_KEYS
-        .iter()
-        .find(|b| b.action == GlobalAction::CopyMenu)
-        .and_then(|b| GLOBAL_KEYS.keys(b).first().map(KeySpec::label))
-        .unwrap_or_default();
+    let menu = GLOBAL_KEYS.first_label_of(GlobalAction::CopyMenu);
     format!("{menu} {letter}")
 }

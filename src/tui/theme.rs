@@ -10,6 +10,10 @@ pub struct Theme {
     pub no_color: bool,
 }
 
+/// What only measures text (how many rows it takes wrapped) draws with: styles do not change
+/// how text wraps.
+pub const MEASURE: Theme = Theme { no_color: true };
+
 impl Theme {
     pub fn new(no_color: bool) -> Self {
         Theme { no_color }

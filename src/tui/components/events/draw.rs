@@ -12,7 +12,7 @@ use super::parts::{block, EventsLayout};
 use super::state::{completions, focused_style, EventsState, Field, Focus, Mode, PromptKind};
 use crate::core::events::{Level, Problem};
 use crate::core::visible::counted;
-use crate::tui::theme::Theme;
+use crate::tui::theme::{Theme, MEASURE};
 use crate::tui::widgets::text::{max_scroll, wrap_spans, wrap_words as wrap_text, wrapped_rows};
 
 /// The layout of the events view in `area`.
@@ -588,9 +588,6 @@ fn suggestion_line(cands: &[String], current: Option<usize>, width: u16) -> Line
     }
     Line::from(spans)
 }
-
-/// The theme the layout measures problems with: only their widths count there.
-const MEASURE: Theme = Theme { no_color: true };
 
 /// One problem as styled text: level, path, message.
 fn problem_spans<'a>(theme: &Theme, p: &'a Problem) -> Vec<Span<'a>> {

@@ -12,7 +12,7 @@ use super::state::{Action, ExerciseState, LessonState, Mode, KEYS, TUI_HINTS};
 use crate::core::LineLabel;
 use crate::learn::exercise::{short_label, API_KEY, REST_KEY};
 use crate::learn::lesson::{changed_lines, STEPS};
-use crate::tui::theme::Theme;
+use crate::tui::theme::{Theme, MEASURE};
 use crate::tui::widgets::text::{clip_marked, max_scroll, wrapped_rows};
 
 /// Draw the view in `area` (the main area of the frame).
@@ -141,9 +141,6 @@ pub(super) fn text_max_scroll(s: &LessonState, pane: Rect) -> u16 {
         pane,
     )
 }
-
-/// Styles do not change how text wraps: measuring uses this theme.
-const MEASURE: Theme = Theme { no_color: true };
 
 fn draw_lesson(frame: &mut Frame, area: Rect, s: &LessonState, theme: &Theme) {
     let Some((title, top, banner)) = lesson_parts(s, theme) else {

@@ -8,7 +8,7 @@ use ratatui::Frame;
 
 use super::state::*;
 use crate::store::KeySource;
-use crate::tui::theme::Theme;
+use crate::tui::theme::{Theme, MEASURE};
 use crate::tui::widgets::list::{self, ListView, Window};
 use crate::tui::widgets::text::{max_scroll, wrap_spans};
 
@@ -258,9 +258,6 @@ fn detail_rows(state: &ProfilesState, pane: Rect, theme: &Theme) -> Vec<Line<'st
         })
         .collect()
 }
-
-/// Styles do not change how text wraps: measuring uses this theme.
-const MEASURE: Theme = Theme { no_color: true };
 
 /// How far the detail pane in `pane` scrolls: its last row on the pane's last row.
 pub(super) fn detail_max_scroll(state: &ProfilesState, pane: Rect) -> u16 {

@@ -214,10 +214,8 @@ fn apply_name(req: &mut RequestState, action: NameAction, name: &str) -> Result<
             let entry = match action {
                 NameAction::Add => Entry {
                     name: name.to_string(),
-                    spec: RequestSpec::default(),
-                    body_file: None,
-                    form: Default::default(),
                     dirty: true,
+                    ..Entry::default()
                 },
                 _ => Entry {
                     name: name.to_string(),

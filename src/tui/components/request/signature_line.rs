@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-use super::state::RequestState;
+use super::state::{signed_view, RequestState};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::text::clip_marked;
 
@@ -68,10 +68,7 @@ pub(super) fn draw_signature(frame: &mut Frame, area: Rect, req: &RequestState, 
 /// The server's verdict on the last send (long, short, and whether it accepted), when the
 /// line shows the signature it judged.
 fn verdict_beside(req: &RequestState) -> Option<(String, String, bool)> {
-    let shown_signature = match &req.sign.result {
-        Some(Ok(s)) => Some(s.signature()),
-        _ => None,
-    };
+    let shown_signature = signed_view(req).map(|s| s.signature());
     req.response
         .as_ref()
         .filter(|r| {

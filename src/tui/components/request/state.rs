@@ -188,7 +188,7 @@ pub enum Prompt {
 }
 
 /// One request of the profile as the workbench holds it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Entry {
     pub name: String,
     /// Its values while another request is in the editor (the selected entry's are stale: the
