@@ -80,6 +80,12 @@ impl KeySpec {
     }
 }
 
+/// Whether `key` is pressed without Ctrl and Alt (Shift is part of the character).
+pub fn plain(key: &KeyEvent) -> bool {
+    !key.modifiers
+        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+}
+
 /// What kind of thing an action does. The same key does the same kind of thing in every view
 /// (a test over every table checks it), so Ctrl-S never sends and Ctrl-G never saves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -8,9 +8,6 @@ use super::model::SignedView;
 use super::widgets::body_editor::LineMarks;
 use super::worker::LatestOnly;
 
-/// Distance between saved MAC states in the body (the core's default chunk).
-pub const CHECKPOINT_EVERY: usize = crate::core::incremental::DEFAULT_CHUNK;
-
 /// One request to sign: the request model (its body a shared snapshot of the editor's buffer),
 /// the timestamp and the key.
 #[derive(Clone, Debug)]
@@ -201,6 +198,9 @@ impl SignWorker {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// Distance between saved MAC states in the body (the core's default chunk).
+    const CHECKPOINT_EVERY: usize = crate::core::incremental::DEFAULT_CHUNK;
     use std::sync::mpsc;
 
     fn job(body: Vec<u8>, changed_from: Option<usize>) -> SignJob {

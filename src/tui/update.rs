@@ -3,9 +3,7 @@
 //! the runtime's answers go to the component they belong to. Pure: no I/O, no clock (time
 //! arrives in `Message::Tick`), no terminal.
 
-use crossterm::event::{
-    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
-};
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
 use super::app::{App, GlobalAction, Popup, GLOBAL_KEYS};
@@ -407,10 +405,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Command> {
 /// The view's name when `key` is a send key of the views that send, pressed in one that sends
 /// nothing and does not bind the key itself.
 fn sends_nothing(app: &App, key: &KeyEvent) -> Option<&'static str> {
-    let typed = matches!(key.code, KeyCode::Char(_))
-        && !key
-            .modifiers
-            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+    let typed = matches!(key.code, KeyCode::Char(_)) && crate::tui::keymap::plain(key);
     if typed || !crate::tui::send_keys::is_send_key(key) {
         return None;
     }

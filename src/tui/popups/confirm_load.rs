@@ -54,7 +54,6 @@ impl KeyPopup for ConfirmLoad {
             height: 7,
             scroll: 0,
             hint: None,
-            cursor: None,
         };
         text_box(frame, area, b, theme);
     }

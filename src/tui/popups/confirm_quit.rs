@@ -63,7 +63,6 @@ impl KeyPopup for ConfirmQuit {
             height,
             scroll: 0,
             hint: None,
-            cursor: None,
         };
         text_box(frame, area, b, theme);
     }

@@ -82,7 +82,6 @@ impl KeyPopup for CopyMenu {
             height,
             scroll: 0,
             hint: None,
-            cursor: None,
         };
         text_box(frame, area, b, theme);
     }

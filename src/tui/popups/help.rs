@@ -183,7 +183,6 @@ impl KeyPopup for Help {
             height,
             scroll,
             hint: (max > 0).then(|| format!(" ↑↓ PgUp PgDn scroll ({scroll}/{max}) ")),
-            cursor: None,
         };
         text_box(frame, area, b, theme);
     }

@@ -94,7 +94,6 @@ impl KeyPopup for Messages {
             height,
             scroll,
             hint: Some(hint),
-            cursor: None,
         };
         text_box(frame, area, b, theme);
     }

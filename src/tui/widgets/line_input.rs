@@ -73,11 +73,6 @@ impl LineInput {
         &self.text
     }
 
-    /// The text, giving up the input.
-    pub fn into_text(self) -> String {
-        self.text
-    }
-
     /// The cursor position in chars from the start (the column to draw it at, for text without
     /// wide characters).
     pub fn cursor(&self) -> usize {

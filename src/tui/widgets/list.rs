@@ -9,7 +9,7 @@
 //! keeps it and gives the keys back to the list, Esc clears it. Esc on a list with a filter
 //! clears the filter too. Every word of the filter must appear (case-insensitive) in a row.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use crossterm::event::{KeyCode, KeyEvent, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Constraint, Position, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -141,9 +141,7 @@ impl ListState {
     /// to it; Up / Down (and `k` / `j` when the filter is closed) move the selection, Home / End
     /// go to the ends; Esc clears the filter.
     pub fn on_key(&mut self, key: &KeyEvent, len: usize) -> Outcome {
-        let plain = !key
-            .modifiers
-            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+        let plain = crate::tui::keymap::plain(key);
         let before = self.selected;
         let moved = |s: &mut ListState, i: usize| {
             s.select(i, len);
@@ -358,6 +356,7 @@ pub fn new_marker(state: &ListState, window: &Window, key: &str, theme: &Theme) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crossterm::event::KeyModifiers;
 
     fn k(code: KeyCode) -> KeyEvent {
         KeyEvent::new(code, KeyModifiers::NONE)

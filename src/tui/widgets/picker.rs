@@ -13,7 +13,7 @@
 //! row, always taking what is typed: letters and digits filter, Up / Down, PageUp / PageDown and
 //! Home / End move, Enter picks, Esc closes.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use crossterm::event::{KeyCode, KeyEvent, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Constraint, Margin, Position, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Cell, Clear, Paragraph, Row};
@@ -116,9 +116,7 @@ impl Picker {
         if self.search {
             return self.search_key(key, &shown);
         }
-        let plain = !key
-            .modifiers
-            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+        let plain = crate::tui::keymap::plain(key);
         if let (KeyCode::Char(c @ '1'..='9'), true, false) = (key.code, plain, self.list.typing()) {
             let n = c as usize - '1' as usize;
             return shown.get(n).map_or(Picked::Open, |i| Picked::Row(*i));

@@ -67,8 +67,7 @@ pub fn draw(
 }
 
 /// What [`text_box`] draws: a popup of lines in a `width` x `height` box (cut to the screen),
-/// its title, an optional hint on its bottom border, scrolled down `scroll` rows, and the
-/// terminal cursor at column `cursor` of its first row (a filter being typed) when given.
+/// its title, an optional hint on its bottom border, scrolled down `scroll` rows.
 pub struct TextBox<'a> {
     pub title: String,
     pub lines: Vec<Line<'a>>,
@@ -76,7 +75,6 @@ pub struct TextBox<'a> {
     pub height: u16,
     pub scroll: u16,
     pub hint: Option<String>,
-    pub cursor: Option<u16>,
 }
 
 /// Draw a popup of text over whatever is under it, centred in `area`.
@@ -95,12 +93,6 @@ pub fn text_box(frame: &mut Frame, area: Rect, b: TextBox<'_>, theme: &Theme) {
         Paragraph::new(b.lines).block(block).scroll((b.scroll, 0)),
         rect,
     );
-    if let (Some(col), 0) = (b.cursor, b.scroll) {
-        let x = rect.x + 1 + col;
-        if x + 1 < rect.x + rect.width && rect.height > 2 {
-            frame.set_cursor_position((x, rect.y + 1));
-        }
-    }
 }
 
 /// The file a typed path names: a relative path joined to the working directory (as the file

@@ -238,12 +238,8 @@ fn layout_problems(l: &mut EventsLayout, state: &EventsState) {
     }
 }
 
-/// Draw the events view into `area`.
-pub fn draw(frame: &mut Frame, area: Rect, state: &EventsState, theme: &Theme) {
-    draw_with_cursor(frame, area, state, theme, true)
-}
-
-/// [`draw`]; `cursor`: whether it may place the terminal cursor (not while a popup covers it).
+/// Draw the events view into `area`; `cursor`: whether it may place the terminal cursor (not
+/// while a popup covers it).
 pub fn draw_with_cursor(
     frame: &mut Frame,
     area: Rect,

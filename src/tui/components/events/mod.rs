@@ -31,7 +31,7 @@ mod state;
 mod update;
 mod validate;
 
-pub use draw::{draw, draw_with_cursor, layout};
+pub use draw::{draw_with_cursor, layout};
 pub use keys::{Action, COPY_KEYS, KEYS};
 pub use message::{EventsEffect, EventsMsg, SendReport};
 pub use parts::EventsLayout;

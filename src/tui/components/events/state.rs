@@ -451,11 +451,6 @@ impl EventsState {
         ]
     }
 
-    /// The batch JSON exactly as it would be sent.
-    pub fn batch_text(&self) -> &str {
-        &self.preview
-    }
-
     /// The URL a send goes to.
     pub fn collect_url(&self) -> String {
         crate::engine::collect_url(self.analytics_url.text().trim())

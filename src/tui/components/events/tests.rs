@@ -10,6 +10,13 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::Value;
 use std::path::PathBuf;
 
+impl EventsState {
+    /// The batch JSON exactly as it would be sent.
+    pub(crate) fn batch_text(&self) -> &str {
+        &self.preview
+    }
+}
+
 /// What `effects` say in the status line (every `Status`, joined).
 pub(super) fn said(effects: &[EventsEffect]) -> String {
     effects

@@ -396,10 +396,7 @@ fn prompt_key(
             }
         }
         _ => {
-            let typed = matches!(key.code, KeyCode::Char(_))
-                && !key
-                    .modifiers
-                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+            let typed = matches!(key.code, KeyCode::Char(_)) && crate::tui::keymap::plain(&key);
             if prefilled && typed {
                 input.set("");
             }

@@ -1,7 +1,5 @@
 //! The lesson view's state, messages and effects.
 
-use crossterm::event::KeyCode;
-
 use crate::core::LineLabel;
 use crate::learn::exercise::{Exercise, Knob};
 use crate::learn::lesson::Draft;
@@ -260,7 +258,3 @@ pub const TUI_HINTS: [&str; 10] = [
     "F2, Tab to Body, End of the body, type a space",
     "F2, Tab to Body, type é",
 ];
-
-pub(super) fn key_is(key: &crossterm::event::KeyEvent, code: KeyCode) -> bool {
-    key.code == code
-}

@@ -9,7 +9,7 @@ use super::draw::{
 };
 use super::hints::key_works;
 use super::state::{
-    key_is, Action, Done, ExerciseState, LessonEffect, LessonMsg, LessonState, Mode, Outcome, KEYS,
+    Action, Done, ExerciseState, LessonEffect, LessonMsg, LessonState, Mode, Outcome, KEYS,
 };
 use crate::learn::exercise;
 use crate::learn::lesson::{changed_lines, Draft, Progress as Goal, STEPS};
@@ -129,8 +129,8 @@ fn on_key(s: &mut LessonState, key: KeyEvent, now: DateTime<Utc>) -> Vec<LessonE
                 *p = !*p;
             }
         }
-        _ if key_is(&key, KeyCode::Enter) && ex.fixing => return send_fixed(s),
-        _ if key_is(&key, KeyCode::Enter) => return answer(s),
+        KeyCode::Enter if ex.fixing => return send_fixed(s),
+        KeyCode::Enter => return answer(s),
         _ => {}
     }
     vec![]

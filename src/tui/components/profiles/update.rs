@@ -1,8 +1,6 @@
 //! The profile manager's pure transition: keys, mouse, and the results of file work.
 
-use crossterm::event::{
-    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
-};
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
 use super::draw::{detail_max_scroll, layout};
@@ -115,9 +113,7 @@ fn edit_key(
     // (and does nothing else, so a key typed in a hurry is not a field edit either).
     if form.asking_discard {
         form.asking_discard = false;
-        let plain = !key
-            .modifiers
-            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+        let plain = crate::tui::keymap::plain(&key);
         if plain && matches!(key.code, KeyCode::Char('d') | KeyCode::Char('D')) {
             return said(format!(
                 "Changes to {} discarded; nothing saved.",

@@ -43,7 +43,6 @@ pub use draw::draw;
 pub use layout::{request_layout, RequestLayout};
 pub use message::{AccountChange, RequestEffect, RequestMsg};
 pub use response::{format_json, response_view_parsed, FORMAT_INLINE_LIMIT};
-pub use send::target_url;
 pub use sign::resign;
 pub use state::*;
 pub use update::update;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::keys::{Action, KEYS};
 use super::message::RequestEffect;
-use super::state::{signed_view, Detail, RequestState};
+use super::state::{Detail, RequestState};
 use crate::tui::effect::SendJob;
 use crate::tui::model::{FormattedBody, ResponseView};
 
@@ -36,18 +36,13 @@ pub(super) fn send(req: &mut RequestState) -> Vec<RequestEffect> {
         return vec![];
     }
     // The send sends the signed request shown: while it is being signed, it waits for it.
-    if req.sign.updating() {
-        req.send_when_signed = true;
-        req.status = "signing… the request is sent once it is signed".into();
-        return vec![];
-    }
     let signed = match &req.sign.result {
-        Some(Ok(s)) => s.request.clone(),
-        Some(Err(e)) => {
+        Some(Ok(s)) if !req.sign.updating() => s.request.clone(),
+        Some(Err(e)) if !req.sign.updating() => {
             req.status = format!("not sent: {e}");
             return vec![];
         }
-        None => {
+        _ => {
             req.send_when_signed = true;
             req.status = "signing… the request is sent once it is signed".into();
             return vec![];
@@ -142,12 +137,6 @@ pub(super) fn on_response_formatted(req: &mut RequestState, id: u64, body: Arc<F
             r.formatted = Some(body);
         }
     }
-}
-
-/// The full URL the request goes to: the base URL with the signed request's path and query
-/// (None until the request is signed).
-pub fn target_url(req: &RequestState) -> Option<String> {
-    signed_view(req).map(|s| s.url(req.url.text()))
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! the oldest dropped beyond the bound); the selected record's text is rebuilt only when the
 //! selection moves to another record.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent};
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, MouseEvent};
 use ratatui::layout::{Position, Rect};
 
 use super::detail;
@@ -150,9 +150,7 @@ fn refresh_detail(state: &mut TrafficState) {
 fn on_key(state: &mut TrafficState, key: KeyEvent) -> Vec<TrafficEffect> {
     // A re-send waiting for its confirmation: `y` sends, any other key drops it.
     if let Some((pending, _)) = state.confirm.take() {
-        let plain = !key
-            .modifiers
-            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+        let plain = crate::tui::keymap::plain(&key);
         if plain && matches!(key.code, KeyCode::Char('y') | KeyCode::Char('Y')) {
             return vec![pending];
         }
