@@ -222,7 +222,7 @@ mod tests {
             changed_from,
             check_json: false,
             form: SigningForm::Standard,
-            body_marks: LineMarks::of(b""),
+            body_marks: crate::tui::widgets::body_editor::BodyEditor::new("").line_marks(),
         }
     }
 

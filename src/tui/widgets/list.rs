@@ -59,9 +59,7 @@ impl ListState {
     /// Set the filter's text (closed: the keys stay the list's).
     pub fn set_filter(&mut self, text: &str) {
         self.filter.set(text);
-        self.selected = 0;
-        self.top = 0;
-        self.unseen = 0;
+        self.filtered();
     }
 
     /// True while the filter is open (typing goes to it): the view is a text input then.
@@ -163,8 +161,7 @@ impl ListState {
                     if self.filter.is_empty() {
                         return Outcome::Handled;
                     }
-                    self.filter.set("");
-                    self.filtered();
+                    self.set_filter("");
                     Outcome::Filtered
                 }
                 KeyCode::Enter => {
@@ -184,8 +181,7 @@ impl ListState {
                 Outcome::Handled
             }
             KeyCode::Esc if !self.filter.is_empty() => {
-                self.filter.set("");
-                self.filtered();
+                self.set_filter("");
                 Outcome::Filtered
             }
             KeyCode::Char('k') if plain => moved(self, self.selected.saturating_sub(1)),

@@ -224,12 +224,6 @@ pub struct HistoryState {
 }
 
 impl HistoryState {
-    pub fn new(rows: Vec<HistoryRow>) -> Self {
-        let mut s = HistoryState::default();
-        s.set_rows(rows);
-        s
-    }
-
     pub(super) fn set_rows(&mut self, mut rows: Vec<HistoryRow>) {
         // Newest first; equal times keep their recorded order, later ones first.
         rows.reverse();

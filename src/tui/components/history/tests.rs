@@ -8,6 +8,14 @@ use crate::tui::test_util::{buffer_lines, component_buffer};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 
+impl HistoryState {
+    pub(crate) fn new(rows: Vec<HistoryRow>) -> Self {
+        let mut s = HistoryState::default();
+        s.set_rows(rows);
+        s
+    }
+}
+
 pub(crate) fn row(time: &str, profile: &str, kind: RowKind, status: Option<u16>) -> HistoryRow {
     let (method, url, kinds, body) = match kind {
         RowKind::Request => (

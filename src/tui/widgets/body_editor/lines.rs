@@ -30,11 +30,6 @@ pub(super) fn lines_from<'t>(
 pub struct LineMarks(pub(super) LineIndex);
 
 impl LineMarks {
-    /// The index of `text`, built by scanning it.
-    pub fn of(text: &[u8]) -> Self {
-        LineMarks(LineIndex::build(text))
-    }
-
     /// The lines of `text`, the bytes this index was taken with, from line `first` on.
     pub fn lines_from<'t>(&self, text: &'t [u8], first: usize) -> impl Iterator<Item = &'t [u8]> {
         lines_from(&self.0, text, first)
