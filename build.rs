@@ -11,14 +11,6 @@ fn main() {
         "cargo:rustc-env=SIGNSCOPE_VERSION={}",
         version_text(&version, found.as_ref())
     );
-    // The binary's 39,000 relative relocations packed (DT_RELR, GNU ld 2.38 and glibc 2.36 on):
-    // the loader reads 11 KB of them at start instead of 950 KB, a quarter of a millisecond of
-    // the workbench's first frame (benches/README.md, "First frame").
-    if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux")
-        && std::env::var("CARGO_CFG_TARGET_ENV").as_deref() == Ok("gnu")
-    {
-        println!("cargo:rustc-link-arg-bins=-Wl,-z,pack-relative-relocs");
-    }
     // Re-run when the commit changes, not on every source edit.
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=build/commit.rs");
