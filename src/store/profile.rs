@@ -225,28 +225,6 @@ impl ProfileStore {
         })
     }
 
-    /// Write a profile to any file (e.g. "save elsewhere" when the config dir is not writable).
-    /// Atomic like [`ProfileStore::save`]; mode 0600 when the key is stored in it. A request's
-    /// relative `body_file` is written resolved (absolute, against the profiles directory), so
-    /// the exported file read from anywhere still finds its body (docs/profiles.md).
-    pub fn export(&self, p: &Profile, path: &Path) -> Result<(), StoreError> {
-        let dir = self.dir();
-        let dir = if dir.is_absolute() {
-            dir
-        } else {
-            std::env::current_dir()
-                .map_err(|e| StoreError::io("read the working directory of", &dir, &e))?
-                .join(dir)
-        };
-        let mut out = p.clone();
-        for r in out.requests_mut() {
-            if let Some(file) = &r.body_file {
-                r.body_file = Some(body_file_path(&dir, file));
-            }
-        }
-        write_atomic(path, to_toml(&out).as_bytes(), FILE_MODE)
-    }
-
     /// Delete a saved profile.
     pub fn delete(&self, name: &str) -> Result<PathBuf, StoreError> {
         if name == DEMO_PROFILE {
@@ -702,48 +680,6 @@ mod tests {
                 "{lost}"
             );
         }
-    }
-
-    #[test]
-    fn export_elsewhere_reads_back() {
-        let (d, s) = store();
-        let target = d.path().join("elsewhere.toml");
-        let p = sample("shop");
-        s.export(&p, &target).unwrap();
-        let text = fs::read_to_string(&target).unwrap();
-        let mut back = from_toml("shop", &target, &text).unwrap();
-        back.origin = None;
-        assert_eq!(back, p);
-    }
-
-    #[test]
-    fn export_writes_a_relative_body_file_resolved_so_the_copy_reads_its_body_from_anywhere() {
-        let (d, s) = store();
-        let mut p = sample("shop");
-        p.selected_request_mut().body_file = Some(PathBuf::from("upload.json"));
-        p.selected_request_mut().spec.body = bytes::Bytes::from_static(b"[{\"id\":1}]");
-        s.save(&p).unwrap();
-        let elsewhere = tempfile::tempdir().unwrap();
-        let target = elsewhere.path().join("shop.toml");
-        s.export(&p, &target).unwrap();
-        let text = fs::read_to_string(&target).unwrap();
-        let expected = s.dir().join("upload.json");
-        assert!(expected.is_absolute());
-        assert!(
-            text.contains(&format!("body_file = {:?}", expected.display().to_string())),
-            "{text}"
-        );
-        // Read back as another store would (its profiles directory is elsewhere): the body is
-        // still found.
-        let mut back = from_toml("shop", &target, &text).unwrap();
-        read_body_files(&mut back, elsewhere.path()).unwrap();
-        assert_eq!(&back.selected_request().spec.body[..], b"[{\"id\":1}]");
-        // The profile itself keeps its relative path.
-        assert_eq!(
-            p.selected_request().body_file.as_deref(),
-            Some(Path::new("upload.json"))
-        );
-        drop(d);
     }
 
     #[test]
