@@ -194,20 +194,25 @@ pub struct MismatchView {
     pub diagnosis: Option<String>,
 }
 
+/// A request from elsewhere (a past send, a captured request, a Traffic record) for the request
+/// editor, its timestamp frozen to `timestamp`; `what` names it (in the unsaved-edits question,
+/// then in the status line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RequestLoad {
+    pub request: Box<EditorRequest>,
+    pub timestamp: String,
+    pub what: String,
+    /// Said with the load, once it is done (what of the original is not reproduced).
+    pub note: Option<String>,
+}
+
 /// Something that replaces what the request editor holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PendingLoad {
     /// Switch to the profile of this name (the runtime reads it).
     Profile(String),
-    /// A request from elsewhere (a past send, a captured request, a Traffic record), its
-    /// timestamp frozen to `timestamp`; `what` names it in the question ("the history entry").
-    Request {
-        request: Box<EditorRequest>,
-        timestamp: String,
-        what: String,
-        /// Said with the load, once it is done (what of the original is not reproduced).
-        note: Option<String>,
-    },
+    /// A request from elsewhere.
+    Request(RequestLoad),
     /// A batch for the Events view (a file opened there, a history entry's batch): it
     /// replaces the batch being edited, so it asks while that one is unsaved.
     Batch {
@@ -223,7 +228,9 @@ impl PendingLoad {
     pub fn describe(&self) -> String {
         match self {
             PendingLoad::Profile(name) => format!("profile {name}"),
-            PendingLoad::Request { what, .. } | PendingLoad::Batch { what, .. } => what.clone(),
+            PendingLoad::Request(RequestLoad { what, .. }) | PendingLoad::Batch { what, .. } => {
+                what.clone()
+            }
         }
     }
 }

@@ -42,18 +42,8 @@ pub fn run_load(app: &mut App, load: PendingLoad) -> Vec<Command> {
     app.view = View::Request;
     match load {
         PendingLoad::Profile(name) => vec![Command::LoadProfile(name)],
-        PendingLoad::Request {
-            request: r,
-            timestamp,
-            what,
-            note,
-        } => {
-            app.send(Message::Request(RequestMsg::LoadRequest {
-                request: r,
-                timestamp,
-                what,
-                note,
-            }));
+        PendingLoad::Request(load) => {
+            app.send(Message::Request(RequestMsg::LoadRequest(load)));
             vec![]
         }
         PendingLoad::Batch { .. } => vec![],

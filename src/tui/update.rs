@@ -18,8 +18,8 @@ use super::components::traffic::{self, TrafficEffect, TrafficMsg};
 use super::effect::Command;
 use super::layout::{frame_layout, tab_layout, View};
 use super::message::Message;
-use super::model::PendingLoad;
 use super::model::{CurrentProfile, EditorRequest};
+use super::model::{PendingLoad, RequestLoad};
 use super::palette::PaletteAction;
 use super::popups::{self, PopupEffect, PopupInput};
 use super::unsaved;
@@ -186,12 +186,12 @@ fn load_capture(
     );
     unsaved::load_or_ask(
         app,
-        PendingLoad::Request {
+        PendingLoad::Request(RequestLoad {
             request,
             timestamp,
             what: "the captured request".into(),
             note: Some(note),
-        },
+        }),
     )
 }
 

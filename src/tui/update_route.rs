@@ -130,12 +130,12 @@ impl RoutedEffect for TrafficEffect {
                 note,
             } => unsaved::load_or_ask(
                 app,
-                PendingLoad::Request {
+                PendingLoad::Request(RequestLoad {
                     request,
                     timestamp,
                     what: "the Traffic request".into(),
                     note,
-                },
+                }),
             ),
             TrafficEffect::Diagnose { capture } => {
                 app.view = View::Diagnose;
@@ -175,12 +175,12 @@ impl RoutedEffect for HistoryEffect {
                 let (request, timestamp) = row_request(&row, app.request.prefix.text());
                 unsaved::load_or_ask(
                     app,
-                    PendingLoad::Request {
+                    PendingLoad::Request(RequestLoad {
                         request: Box::new(request),
                         timestamp,
                         what: "the history entry".into(),
                         note: None,
-                    },
+                    }),
                 )
             }
             HistoryEffect::Resend(row) => resend(app, &row),

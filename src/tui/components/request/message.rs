@@ -10,7 +10,7 @@ use super::keys::Action;
 use crate::core::Secret;
 use crate::tui::component::{Clip, KeyRead};
 use crate::tui::effect::{ProfileSave, SendJob};
-use crate::tui::model::{EditorRequest, FormattedBody, LoadedProfile, ResponseView};
+use crate::tui::model::{FormattedBody, LoadedProfile, RequestLoad, ResponseView};
 use crate::tui::signing::{SignAnswer, SignJob};
 
 /// Messages of the request view.
@@ -47,14 +47,8 @@ pub enum RequestMsg {
     },
     /// A profile was loaded: its request, key and saved requests replace the editor's.
     ProfileLoaded(Box<LoadedProfile>),
-    /// A request from elsewhere, its timestamp frozen to `timestamp`; `what` names it in the
-    /// status line, `note` says what of the original is not reproduced.
-    LoadRequest {
-        request: Box<EditorRequest>,
-        timestamp: String,
-        what: String,
-        note: Option<String>,
-    },
+    /// A request from elsewhere.
+    LoadRequest(RequestLoad),
     /// Save the profile under its name (the demo profile asks for one first).
     Save,
     /// The profile was saved under this name.

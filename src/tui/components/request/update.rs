@@ -71,14 +71,9 @@ fn update_msg(
             resign_if(req, changed)
         }
         RequestMsg::ProfileLoaded(p) => on_profile_loaded(req, *p),
-        RequestMsg::LoadRequest {
-            request,
-            timestamp,
-            what,
-            note,
-        } => {
-            let effects = load_request(req, &request, timestamp, &what);
-            if let Some(note) = note {
+        RequestMsg::LoadRequest(load) => {
+            let effects = load_request(req, &load.request, load.timestamp, &load.what);
+            if let Some(note) = load.note {
                 req.status.push_str(&format!(", but {note}"));
             }
             effects
