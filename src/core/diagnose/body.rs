@@ -346,35 +346,16 @@ fn restyle(body: &[u8], style: Style, cap: usize) -> Result<Vec<u8>, NotBuilt> {
 }
 
 fn sorted(body: &[u8], style: Style, cap: usize) -> Result<Vec<u8>, NotBuilt> {
-    let value: serde_json::Value =
+    let mut value: serde_json::Value =
         serde_json::from_slice(body).map_err(|_| NotBuilt::NotApplicable)?;
-    let value = sort_keys(value);
+    // Object keys sorted recursively by their UTF-8 bytes, as Python and PHP's ksort do.
+    value.sort_all_objects();
     let mut out = Vec::with_capacity(body.len().min(cap));
     let w = Capped { out: &mut out, cap };
     if write_styled(&value, style, w) {
         Ok(out)
     } else {
         Err(NotBuilt::TooLarge)
-    }
-}
-
-/// Object keys sorted recursively (by their UTF-8 bytes, as Python and PHP's ksort do).
-fn sort_keys(v: serde_json::Value) -> serde_json::Value {
-    match v {
-        serde_json::Value::Object(m) => {
-            let mut entries: Vec<(String, serde_json::Value)> = m.into_iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(&b.0));
-            serde_json::Value::Object(
-                entries
-                    .into_iter()
-                    .map(|(k, v)| (k, sort_keys(v)))
-                    .collect(),
-            )
-        }
-        serde_json::Value::Array(a) => {
-            serde_json::Value::Array(a.into_iter().map(sort_keys).collect())
-        }
-        other => other,
     }
 }
 

@@ -824,3 +824,26 @@ fn once_a_text_reproduces_the_signature_the_rest_of_its_task_is_not_hashed() {
         full.round_signatures[1]
     );
 }
+
+#[test]
+fn sorted_keys_go_by_their_utf8_bytes_at_every_depth() {
+    use super::body::{build, Recipe, Style};
+    let body = r#"{"z":1,"é":2,"Z":3,"a":{"b":[{"y":1,"x":2}],"A":2}}"#.as_bytes();
+    for (style, want) in [
+        (
+            Style::Compact,
+            r#"{"Z":3,"a":{"A":2,"b":[{"x":2,"y":1}]},"z":1,"é":2}"#,
+        ),
+        (
+            Style::Python,
+            r#"{"Z": 3, "a": {"A": 2, "b": [{"x": 2, "y": 1}]}, "z": 1, "é": 2}"#,
+        ),
+    ] {
+        let r = Recipe {
+            style: Some((style, true)),
+            ..Recipe::default()
+        };
+        let sorted = build(body, &r, None, None).unwrap();
+        assert_eq!(std::str::from_utf8(&sorted).unwrap(), want, "{style:?}");
+    }
+}
