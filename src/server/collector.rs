@@ -269,71 +269,32 @@ fn store_batch(
         "event batch answered"
     );
     let time = format_timestamp(st.config.now());
-    let mut records = Vec::new();
-    match parsed {
+    let at = BatchAt {
+        batch,
+        time,
+        status,
+    };
+    let records = match parsed {
         // An older endpoint's request: one record, named by its endpoint.
-        Some(fields) if older.is_some() => records.push((
-            body.len() + 256,
-            EventRecord {
-                seq: st.store.next_seq(),
-                batch,
-                time,
-                index: None,
-                valid: status == 200,
-                event: older.map(str::to_owned),
-                list_id: None,
-                status,
-                problems,
-                data: Some(fields),
-                raw: None,
-            },
-        )),
+        Some(fields) if older.is_some() => {
+            let whole = Whole::Data(older.map(str::to_owned), None, fields);
+            vec![(body.len() + 256, whole.record(st, at, problems))]
+        }
         Some(Value::Array(items)) if !items.is_empty() => {
             // A parsed event takes a few times its text in memory.
             let share = 3 * body.len() / items.len();
-            let at = BatchAt {
-                batch,
-                time,
-                status,
-            };
-            records = event_records(st, &at, items, share, problems, omitted_error_events);
+            event_records(st, &at, items, share, problems, omitted_error_events)
         }
-        Some(other) => records.push((
-            body.len(),
-            EventRecord {
-                seq: st.store.next_seq(),
-                batch,
-                time,
-                index: None,
-                valid: status == 200,
-                event: str_field(&other, "event"),
-                list_id: list_id_of(&other).map(str::to_owned),
-                status,
-                problems,
-                data: Some(other),
-                raw: None,
-            },
-        )),
+        Some(other) => {
+            let (event, list_id) = (str_field(&other, "event"), list_id_of(&other));
+            let whole = Whole::Data(event, list_id.map(str::to_owned), other);
+            vec![(body.len(), whole.record(st, at, problems))]
+        }
         None => {
             let (raw, _) = preview(body);
-            records.push((
-                raw.len(),
-                EventRecord {
-                    seq: st.store.next_seq(),
-                    batch,
-                    time,
-                    index: None,
-                    valid: false,
-                    event: None,
-                    list_id: None,
-                    status,
-                    problems,
-                    data: None,
-                    raw: Some(raw),
-                },
-            ));
+            vec![(raw.len(), Whole::Raw(raw).record(st, at, problems))]
         }
-    }
+    };
     stream::note_batch(answer, body, &records, older);
     // The request as received, numbered as its batch, kept before the batch is counted (a
     // test that waits for the count finds it).
@@ -351,6 +312,36 @@ struct BatchAt {
     batch: u64,
     time: String,
     status: u16,
+}
+
+/// What a record of a whole request holds: the body as JSON (no list of events: an older
+/// endpoint's fields with its name, or one value with its `event` and list id), or a preview
+/// of a body that is no JSON.
+enum Whole {
+    Data(Option<String>, Option<String>, Value),
+    Raw(String),
+}
+
+impl Whole {
+    fn record(self, st: &AppState, at: BatchAt, problems: Vec<Value>) -> EventRecord {
+        let (event, list_id, data, raw) = match self {
+            Whole::Data(event, list_id, data) => (event, list_id, Some(data), None),
+            Whole::Raw(raw) => (None, None, None, Some(raw)),
+        };
+        EventRecord {
+            seq: st.store.next_seq(),
+            batch: at.batch,
+            time: at.time,
+            index: None,
+            valid: at.status == 200 && raw.is_none(),
+            event,
+            list_id,
+            status: at.status,
+            problems,
+            data,
+            raw,
+        }
+    }
 }
 
 /// One record per event of a batch array, each with the batch's own problems and its own (an
