@@ -4,15 +4,18 @@ use super::keys::Action;
 use crate::tui::widgets::body_editor::BodyEditor;
 
 /// Which key source the diagnose view uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum DiagKey {
     /// The REST key of the current profile.
+    #[default]
     Profile,
     /// The demo account's key.
     Demo,
 }
 
-/// State of the diagnose view.
+/// State of the diagnose view. Its boxes start empty: their instructions are drawn by the view
+/// (`draw::placeholder`), wrapped and naming the keys the keymap has when it is drawn.
+#[derive(Default)]
 pub struct DiagnoseState {
     /// The capture, in the request body's editor: its bytes are kept exactly as pasted (CRs
     /// included), with the same undo, search-free editing and large-text window.
@@ -41,27 +44,6 @@ pub struct DiagnoseState {
     pub offer: Option<(String, Action)>,
     /// The body file being read (the runtime answers with [`on_body_file`]).
     pub reading: Option<(String, Action)>,
-}
-
-impl Default for DiagnoseState {
-    fn default() -> Self {
-        // The empty boxes' instructions are drawn by the view (`draw::placeholder`), wrapped
-        // and naming the keys the keymap has when it is drawn.
-        DiagnoseState {
-            input: BodyEditor::default(),
-            client_text: BodyEditor::default(),
-            on_client_text: false,
-            key: DiagKey::Profile,
-            own_time: false,
-            report: Vec::new(),
-            ok: None,
-            report_scroll: 0,
-            normal_mode: false,
-            body_file: None,
-            offer: None,
-            reading: None,
-        }
-    }
 }
 
 impl DiagnoseState {

@@ -8,8 +8,9 @@ use crate::tui::components::request::state::RequestState;
 use crate::tui::keymap::{bind, KeySpec, Table};
 
 /// What the view shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Mode {
+    #[default]
     Lesson,
     Exercise,
 }
@@ -52,6 +53,7 @@ pub struct ExerciseState {
 }
 
 /// All state of the lesson view.
+#[derive(Default)]
 pub struct LessonState {
     pub mode: Mode,
     /// `None` until the runtime has read the progress file.
@@ -69,23 +71,6 @@ pub struct LessonState {
     /// The view's area on screen (set by the router before each key), so PageDown scrolls the
     /// signing text by its pane's height and stops at its last row.
     pub area: ratatui::layout::Rect,
-}
-
-impl Default for LessonState {
-    fn default() -> Self {
-        LessonState {
-            mode: Mode::Lesson,
-            progress: None,
-            progress_error: None,
-            start: None,
-            seen: None,
-            done: None,
-            hint: false,
-            exercise: None,
-            text_scroll: 0,
-            area: ratatui::layout::Rect::default(),
-        }
-    }
 }
 
 impl LessonState {

@@ -215,10 +215,7 @@ impl Default for RequestsList {
         RequestsList {
             entries: vec![Entry {
                 name: DEFAULT_REQUEST.to_string(),
-                spec: RequestSpec::default(),
-                body_file: None,
-                form: SigningForm::Standard,
-                dirty: false,
+                ..Entry::default()
             }],
             selected: 0,
             changed: false,
