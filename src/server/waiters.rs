@@ -132,18 +132,19 @@ impl Waiters {
             woken,
         })
     }
-
-    /// Waiters queued now.
-    #[cfg(test)]
-    fn queued(&self) -> usize {
-        let q = self.lock();
-        q.by_requests.len() + q.by_events.len()
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl Waiters {
+        /// Waiters queued now.
+        fn queued(&self) -> usize {
+            let q = self.lock();
+            q.by_requests.len() + q.by_events.len()
+        }
+    }
 
     fn counts(events: u64, requests: u64) -> Counts {
         Counts { events, requests }
