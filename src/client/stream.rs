@@ -100,7 +100,7 @@ pub fn stream_url(base: &str, flag: &str) -> Result<reqwest::Url, FollowError> {
 /// `200` with `"status": "ok"`, else one sentence saying what came instead.
 pub async fn health(base: &str) -> Result<(), String> {
     let url = format!("{}/_inspect/health", base.trim_end_matches('/'));
-    let client = probe_client(Duration::from_secs(2))?;
+    let client = plain_client(2, 5)?;
     let resp = client.get(&url).send().await.map_err(|e| {
         if e.is_connect() {
             format!("nothing listens at {base}")
@@ -120,22 +120,23 @@ pub async fn health(base: &str) -> Result<(), String> {
     }
 }
 
-/// A client for one short look at a server (`wait`'s health, `doctor`'s clock): no proxy, at
-/// most 5 s in all.
-fn probe_client(connect: Duration) -> Result<reqwest::Client, String> {
+/// A client with no proxy: for one short look at a server (`wait`'s health, `doctor`'s clock: 5 s
+/// in all), for the inspection API's answers (`mark`, the HAR export: a minute an answer, a page
+/// being at most a few MiB from a server on this machine or nearby).
+fn plain_client(connect_secs: u64, total_secs: u64) -> Result<reqwest::Client, String> {
     reqwest::Client::builder()
-        .connect_timeout(connect)
-        .timeout(Duration::from_secs(5))
+        .connect_timeout(Duration::from_secs(connect_secs))
+        .timeout(Duration::from_secs(total_secs))
         .no_proxy()
         .build()
-        .map_err(|e| e.to_string())
+        .map_err(|e| format!("could not set up the HTTP client: {e}"))
 }
 
 /// The `Date` header a server at `url` answers a plain `GET` with (any status), for `doctor`'s
 /// clock check; one sentence when nothing answers or no date came. Nothing is signed or sent
 /// but the request line.
 pub async fn server_date(url: &str) -> Result<String, String> {
-    let client = probe_client(Duration::from_secs(3))?;
+    let client = plain_client(3, 5)?;
     let resp = client.get(url).send().await.map_err(|e| {
         if e.is_connect() {
             format!("nothing answers at {url}")
@@ -148,17 +149,6 @@ pub async fn server_date(url: &str) -> Result<String, String> {
         .and_then(|v| v.to_str().ok())
         .map(str::to_string)
         .ok_or_else(|| format!("{url} answered without a Date header"))
-}
-
-/// A client for the inspection API's answers (`mark`, the HAR export): no proxy, at most a
-/// minute an answer (a page is at most a few MiB from a server on this machine or nearby).
-fn inspect_client() -> Result<reqwest::Client, String> {
-    reqwest::Client::builder()
-        .connect_timeout(Duration::from_secs(5))
-        .timeout(Duration::from_secs(60))
-        .no_proxy()
-        .build()
-        .map_err(|e| format!("could not set up the HTTP client: {e}"))
 }
 
 /// `GET url` of a signscope server at `base`: its answer when it is a 200, else one sentence.
@@ -195,7 +185,7 @@ async fn inspect_get(
 pub async fn mark(base: &str) -> Result<u64, String> {
     let base = base.trim_end_matches('/');
     let url = format!("{base}/_inspect/mark");
-    let resp = inspect_get(&inspect_client()?, base, &url).await?;
+    let resp = inspect_get(&plain_client(5, 60)?, base, &url).await?;
     let bytes = resp
         .bytes()
         .await
@@ -213,7 +203,7 @@ pub async fn mark(base: &str) -> Result<u64, String> {
 /// (`docs/server.md` rule R15), following `X-Next-Cursor`.
 pub async fn received_har(base: &str, since: Option<u64>) -> Result<(String, usize), String> {
     let base = base.trim_end_matches('/');
-    let client = inspect_client()?;
+    let client = plain_client(5, 60)?;
     let first = match since {
         Some(s) => format!("{base}/_inspect/requests?format=har&all=true&limit=1000&since={s}"),
         None => format!("{base}/_inspect/requests?format=har&all=true&limit=1000"),
