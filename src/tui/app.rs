@@ -82,7 +82,7 @@ impl App {
             },
             request: RequestState::new(request, key, now),
             diagnose: DiagnoseState::default(),
-            events: Default::default(),
+            events: EventsState::starter(),
             history: Default::default(),
             profiles: Default::default(),
             traffic: Default::default(),

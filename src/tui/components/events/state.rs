@@ -51,8 +51,9 @@ impl Field {
 }
 
 /// The editable columns of the items table (item_id and index are derived, read-only).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Column {
+    #[default]
     GroupId,
     VariantId,
     Name,
@@ -143,9 +144,16 @@ pub enum Focus {
     Response,
 }
 
+impl Default for Focus {
+    fn default() -> Self {
+        Focus::Field(Field::ListId)
+    }
+}
+
 /// Form or raw JSON.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Mode {
+    #[default]
     Form,
     Raw,
 }
@@ -180,7 +188,9 @@ impl ItemsHistory {
     }
 }
 
-/// All state of the events view.
+/// All state of the events view (its `Default` is blank: the view starts from
+/// [`EventsState::new`] or [`EventsState::starter`]).
+#[derive(Default)]
 pub struct EventsState {
     pub analytics_url: LineInput,
     pub local: bool,
@@ -277,15 +287,14 @@ pub struct EventsState {
     pub(super) sent_rev: Option<u64>,
 }
 
-/// The workbench's view before a profile gives it a target: its starter batch is validated by
-/// the first message (the profile's target), after the first frame, which never shows this view.
-impl Default for EventsState {
-    fn default() -> Self {
+impl EventsState {
+    /// The workbench's view before a profile gives it a target: its starter batch is validated
+    /// by the first message (the profile's target), after the first frame, which never shows
+    /// this view.
+    pub(crate) fn starter() -> Self {
         EventsState::unvalidated("http://127.0.0.1:8080", "")
     }
-}
 
-impl EventsState {
     /// A view targeting `analytics_url`, with a starter list of one item.
     pub fn new(analytics_url: &str, api_key: &str) -> Self {
         let mut state = EventsState::unvalidated(analytics_url, api_key);
@@ -298,54 +307,10 @@ impl EventsState {
         let draft = starter_draft(api_key);
         let mut state = EventsState {
             analytics_url: LineInput::new(analytics_url),
-            local: false,
-            api_key: LineInput::default(),
-            list_id: LineInput::default(),
-            list_name: LineInput::default(),
-            list_logic: LineInput::default(),
-            tags: LineInput::default(),
-            user_ip: LineInput::default(),
-            extras: Unshown::default(),
-            draft: ListDraft::default(),
-            focus: Focus::Field(Field::ListId),
-            mode: Mode::Form,
-            order: false,
-            row: 0,
-            col: Column::GroupId,
-            editing: None,
-            raw: BodyEditor::default(),
-            preview: String::new(),
-            preview_events: 0,
-            problems: Vec::new(),
-            omitted: ev::Omitted::default(),
-            problem_sel: 0,
-            prompt: None,
-            last_path: None,
-            replace_ok: None,
-            sending: false,
-            sent_events: 0,
-            response: None,
-            stored: None,
-            raw_why: None,
-            preview_scroll: 0,
-            items_list: ListState::default(),
-            items_history: ItemsHistory::default(),
-            problems_top: 0,
-            preview_lines: 0,
-            response_scroll: 0,
             area: ratatui::layout::Rect::new(0, 1, 80, 21),
-            rev: 0,
-            requested: 0,
-            shown_rev: 0,
             inline_max_items: INLINE_VALIDATE_ITEMS,
-            exact: None,
-            saved_rev: 0,
-            saving_rev: None,
             saved_url: analytics_url.to_string(),
-            saving_url: None,
-            prompt_prefilled: false,
-            prompt_sent: None,
-            sent_rev: None,
+            ..EventsState::default()
         };
         state.set_draft(draft, Unshown::default());
         // The starter batch is no edit of any profile.
