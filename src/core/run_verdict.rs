@@ -82,7 +82,7 @@ impl RunVerdict {
         self.events_invalid += b.invalid as u64;
         let mut listed = false;
         for p in &b.problems {
-            if level(p) != "error" {
+            if text(p, "level").unwrap_or("error") != "error" {
                 self.warnings += 1;
                 continue;
             }
@@ -181,10 +181,6 @@ fn answer_code(r: &RequestSeen) -> String {
 
 fn text<'a>(p: &'a Value, name: &str) -> Option<&'a str> {
     p.get(name).and_then(Value::as_str)
-}
-
-fn level(p: &Value) -> &str {
-    text(p, "level").unwrap_or("error")
 }
 
 #[cfg(test)]

@@ -199,7 +199,6 @@ pub struct RequestSeen {
     pub conclusion: Option<String>,
     /// The server's signing text for a `SIGNATURE_MISMATCH` answer, as the answer gave it (its
     /// `canonical:` debug entry: `\n` markers on one line).
-    #[serde(default)]
     pub expected: Option<String>,
     /// Verifier warnings.
     #[serde(default)]

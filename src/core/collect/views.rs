@@ -295,11 +295,6 @@ impl ViewMemory {
             }
         }
     }
-
-    /// Clients and items remembered now.
-    pub fn held(&self) -> (usize, usize) {
-        (self.order.len(), self.items)
-    }
 }
 
 #[cfg(test)]
@@ -307,6 +302,13 @@ mod tests {
     use super::*;
     use crate::core::collect::{judge, judge_with_views, Judgement};
     use crate::core::received::ReceivedRequest;
+
+    impl ViewMemory {
+        /// Clients and items remembered now.
+        fn held(&self) -> (usize, usize) {
+            (self.order.len(), self.items)
+        }
+    }
 
     fn item(id: &str, index: u64) -> Value {
         serde_json::json!({"item_id": id, "item_group_id": id, "item_variant_id": id,

@@ -89,7 +89,6 @@ struct Body<'a> {
     encoding: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     params: Option<Vec<NameValue<'a>>>,
-    #[serde(default)]
     size: Option<f64>,
     /// A capture tool's mark that it cut the body (`true`, or the bytes left out).
     #[serde(default, rename = "_truncated")]
@@ -114,7 +113,6 @@ struct RequestRaw<'a> {
 
 #[derive(Debug, Deserialize)]
 struct ResponseRaw<'a> {
-    #[serde(default)]
     status: Option<f64>,
     /// Kept as raw text: decoded only when asked for ([`EntryView::response_body`]).
     #[serde(borrow, default)]

@@ -187,16 +187,17 @@ pub(crate) struct Problems {
     record: Option<usize>,
 }
 
-/// What a rule found: its code, its words, the fix.
-pub(crate) struct Found<'a> {
-    pub code: &'static str,
-    pub rule: String,
-    pub fix: String,
-    pub value: Option<&'a Value>,
-}
-
 impl Problems {
-    fn push(&mut self, level: Level, pointer: String, found: Found<'_>) {
+    /// A problem at `pointer`: its rule's code and words, the fix, the offending value.
+    pub(crate) fn push(
+        &mut self,
+        level: Level,
+        pointer: String,
+        code: &'static str,
+        rule: String,
+        fix: String,
+        value: Option<&Value>,
+    ) {
         if self.listed.len() >= MAX_LISTED {
             match level {
                 Level::Error => self.more_errors += 1,
@@ -206,21 +207,24 @@ impl Problems {
         }
         self.listed.push(BodyProblem {
             level,
-            code: found.code,
+            code,
             field_path: pointer,
-            description: found.fix,
+            description: fix,
             record: self.record,
-            rule: found.rule,
-            value: found.value.map(short_json),
+            rule,
+            value: value.map(short_json),
         });
     }
 
-    pub(crate) fn error(&mut self, pointer: String, found: Found<'_>) {
-        self.push(Level::Error, pointer, found);
-    }
-
-    pub(crate) fn warning(&mut self, pointer: String, found: Found<'_>) {
-        self.push(Level::Warning, pointer, found);
+    pub(crate) fn error(
+        &mut self,
+        pointer: String,
+        code: &'static str,
+        rule: String,
+        fix: String,
+        value: Option<&Value>,
+    ) {
+        self.push(Level::Error, pointer, code, rule, fix, value);
     }
 
     pub(crate) fn at_record(&mut self, record: Option<usize>) {

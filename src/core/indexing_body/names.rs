@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::{php_type, pointer, Found, Problems};
+use super::{php_type, pointer, Problems};
 
 /// Longest attribute name, in bytes.
 pub const ATTRIBUTE_NAME_MAXLENGTH: usize = 200;
@@ -104,17 +104,13 @@ pub(crate) fn blank(s: &str) -> bool {
     s.trim_matches(crate::core::form::PHP_TRIM).is_empty()
 }
 
-/// PHP's `$` also matches before one final newline.
-fn without_final_newline(s: &str) -> &str {
-    s.strip_suffix('\n').unwrap_or(s)
-}
-
 fn word_chars(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
 pub(crate) fn name_format_ok(of: NameOf, name: &str) -> bool {
-    let s = without_final_newline(name);
+    // PHP's `$` also matches before one final newline.
+    let s = name.strip_suffix('\n').unwrap_or(name);
     match of {
         NameOf::Attribute => word_chars(s) && !s.starts_with('_') && !s.ends_with('_'),
         NameOf::Group | NameOf::Channel => word_chars(s),
@@ -177,15 +173,13 @@ pub(crate) fn judge_attribute_names(out: &mut Problems, attributes: &Value, at: 
     let Some(list) = entries(attributes) else {
         out.error(
             at.to_string(),
-            Found {
-                code: "ATTRIBUTES_NOT_OBJECT",
-                rule: format!(
-                    "Attributes must be array, received {}",
-                    php_type(attributes)
-                ),
-                fix: "Send attributes as a JSON object from attribute name to value.".into(),
-                value: Some(attributes),
-            },
+            "ATTRIBUTES_NOT_OBJECT",
+            format!(
+                "Attributes must be array, received {}",
+                php_type(attributes)
+            ),
+            "Send attributes as a JSON object from attribute name to value.".into(),
+            Some(attributes),
         );
         return;
     };
@@ -199,12 +193,10 @@ pub(crate) fn judge_key_name(out: &mut Problems, of: NameOf, key: Key<'_>, token
     if let Some((code, words)) = name_error(of, key) {
         out.error(
             pointer(at, token),
-            Found {
-                code,
-                rule: format!("[{token}] {words}"),
-                fix: name_fix(of, code),
-                value: None,
-            },
+            code,
+            format!("[{token}] {words}"),
+            name_fix(of, code),
+            None,
         );
     }
 }
@@ -216,13 +208,10 @@ pub(crate) fn judge_attribute(out: &mut Problems, body: &Value) {
     let Some(o) = body.as_object() else {
         out.error(
             String::new(),
-            Found {
-                code: "BODY_NOT_OBJECT",
-                rule: format!("Attribute must be an object, received {}", php_type(body)),
-                fix: "Send the attribute as a JSON object (attributeName, datatype, label, ...)."
-                    .into(),
-                value: None,
-            },
+            "BODY_NOT_OBJECT",
+            format!("Attribute must be an object, received {}", php_type(body)),
+            "Send the attribute as a JSON object (attributeName, datatype, label, ...).".into(),
+            None,
         );
         return;
     };
@@ -241,12 +230,10 @@ pub(crate) fn judge_attribute(out: &mut Problems, body: &Value) {
     if let Some((code, rule)) = name {
         out.error(
             "/attributeName".into(),
-            Found {
-                code,
-                rule,
-                fix: name_fix(NameOf::Attribute, code),
-                value: o.get("attributeName"),
-            },
+            code,
+            rule,
+            name_fix(NameOf::Attribute, code),
+            o.get("attributeName"),
         );
     }
     if o.get("immutable") == Some(&Value::Bool(true)) {
@@ -283,13 +270,5 @@ fn judge_datatype(out: &mut Problems, datatype: Option<&Value>) {
             "Give datatype as a string: STRING, MULTIVALUE, NUMBER or MULTIVALUE_NUMBER.",
         ),
     };
-    out.error(
-        "/datatype".into(),
-        Found {
-            code,
-            rule,
-            fix: fix.into(),
-            value: datatype,
-        },
-    );
+    out.error("/datatype".into(), code, rule, fix.into(), datatype);
 }

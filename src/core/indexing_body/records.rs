@@ -7,7 +7,7 @@ use std::collections::{BTreeSet, HashMap};
 use serde_json::{Map, Value};
 
 use super::names::{blank, entries, judge_attribute_names, judge_key_name, NameOf};
-use super::{php_type, pointer, Found, Problems};
+use super::{php_type, pointer, Level, Problems};
 
 /// The attributes the vendor documents for every `KLEVU_PRODUCT` record.
 pub const PRODUCT_ATTRIBUTES: [&str; 5] = ["name", "sku", "url", "prices", "visibility"];
@@ -47,12 +47,10 @@ pub(crate) fn judge_records(
     let Some(records) = body.as_array() else {
         out.error(
             String::new(),
-            Found {
-                code: "BODY_NOT_ARRAY",
-                rule: format!("Records must be an array, received {}", php_type(body)),
-                fix: "Send the records as a JSON array of objects.".into(),
-                value: None,
-            },
+            "BODY_NOT_ARRAY",
+            format!("Records must be an array, received {}", php_type(body)),
+            "Send the records as a JSON array of objects.".into(),
+            None,
         );
         return 0;
     };
@@ -63,12 +61,10 @@ pub(crate) fn judge_records(
         let Some(o) = record.as_object() else {
             out.error(
                 at,
-                Found {
-                    code: "RECORD_NOT_OBJECT",
-                    rule: format!("Record must be an object, received {}", php_type(record)),
-                    fix: "Send each record as a JSON object (id, type, attributes, ...).".into(),
-                    value: Some(record),
-                },
+                "RECORD_NOT_OBJECT",
+                format!("Record must be an object, received {}", php_type(record)),
+                "Send each record as a JSON object (id, type, attributes, ...).".into(),
+                Some(record),
             );
             continue;
         };
@@ -93,12 +89,10 @@ fn judge_record(out: &mut Problems, o: &Map<String, Value>, at: &str) {
         None | Some(Value::Null | Value::Array(_) | Value::Object(_)) => {}
         Some(other) => out.error(
             pointer(at, "relations"),
-            Found {
-                code: "RELATIONS_NOT_OBJECT",
-                rule: format!("relations: Relations must be array|null, received {}", php_type(other)),
-                fix: "Send relations as a JSON object (e.g. {\"categories\": {\"values\": [...]}}) or leave it out.".into(),
-                value: Some(other),
-            },
+            "RELATIONS_NOT_OBJECT",
+            format!("relations: Relations must be array|null, received {}", php_type(other)),
+            "Send relations as a JSON object (e.g. {\"categories\": {\"values\": [...]}}) or leave it out.".into(),
+            Some(other),
         ),
     }
     if let Some(attributes) = o.get("attributes") {
@@ -143,15 +137,7 @@ pub(crate) fn judge_text(out: &mut Problems, v: Option<&Value>, at: &str, which:
             ),
         ),
     };
-    out.error(
-        at.to_string(),
-        Found {
-            code,
-            rule,
-            fix,
-            value: v,
-        },
-    );
+    out.error(at.to_string(), code, rule, fix, v);
 }
 
 /// A scalar as the text the user probably meant.
@@ -173,15 +159,13 @@ fn judge_rows(out: &mut Problems, rows: &Value, of: NameOf, at: &str) {
     let Some(list) = entries(rows) else {
         out.error(
             at.to_string(),
-            Found {
-                code: not_object,
-                rule: format!("{what} must be array or null, received {}", php_type(rows)),
-                fix: format!(
-                    "Send {} as a JSON object by name, or leave it out.",
-                    what.to_lowercase()
-                ),
-                value: Some(rows),
-            },
+            not_object,
+            format!("{what} must be array or null, received {}", php_type(rows)),
+            format!(
+                "Send {} as a JSON object by name, or leave it out.",
+                what.to_lowercase()
+            ),
+            Some(rows),
         );
         return;
     };
@@ -200,16 +184,14 @@ fn judge_rows(out: &mut Problems, rows: &Value, of: NameOf, at: &str) {
             }
             other => out.error(
                 row_at,
-                Found {
-                    code: row_not_object,
-                    rule: format!(
-                        "[{token}] {} data must be array, received {}",
-                        &what[..what.len() - 1],
-                        php_type(other)
-                    ),
-                    fix: "Send each row as a JSON object, e.g. {\"attributes\": {...}}.".into(),
-                    value: Some(other),
-                },
+                row_not_object,
+                format!(
+                    "[{token}] {} data must be array, received {}",
+                    &what[..what.len() - 1],
+                    php_type(other)
+                ),
+                "Send each row as a JSON object, e.g. {\"attributes\": {...}}.".into(),
+                Some(other),
             ),
         }
     }
@@ -229,17 +211,16 @@ fn judge_record_warnings(
             .filter(|a| attributes.is_none_or(|m| !m.contains_key(*a)))
             .collect();
         if !missing.is_empty() {
-            out.warning(
+            out.push(
+                Level::Warning,
                 pointer(at, "attributes"),
-                Found {
-                    code: "PRODUCT_ATTRIBUTE_MISSING",
-                    rule: format!(
-                        "A KLEVU_PRODUCT record carries the documented product attributes ({})",
-                        PRODUCT_ATTRIBUTES.join(", ")
-                    ),
-                    fix: format!("Add {} to the product's attributes.", missing.join(", ")),
-                    value: None,
-                },
+                "PRODUCT_ATTRIBUTE_MISSING",
+                format!(
+                    "A KLEVU_PRODUCT record carries the documented product attributes ({})",
+                    PRODUCT_ATTRIBUTES.join(", ")
+                ),
+                format!("Add {} to the product's attributes.", missing.join(", ")),
+                None,
             );
         }
     }
@@ -248,27 +229,27 @@ fn judge_record_warnings(
     };
     for name in attributes.keys() {
         if !CORE_ATTRIBUTES.contains(&name.as_str()) && !defined.contains(name) {
-            out.warning(
+            out.push(
+                Level::Warning,
                 pointer(&pointer(at, "attributes"), name),
-                Found {
-                    code: "ATTRIBUTE_UNDEFINED",
-                    rule: "A custom attribute is defined with PUT /v2/attributes/{name} before a record uses it".into(),
-                    fix: format!("Define {name} first with PUT /v2/attributes/{name}, or check its spelling."),
-                    value: None,
-                },
-            );
+                    "ATTRIBUTE_UNDEFINED",
+                "A custom attribute is defined with PUT /v2/attributes/{name} before a record uses it".into(),
+                format!("Define {name} first with PUT /v2/attributes/{name}, or check its spelling."),
+                None,
+        );
         }
     }
 }
 
 fn duplicate_id(out: &mut Problems, at: &str, first: usize, id: &Value) {
-    out.warning(
+    out.push(
+        Level::Warning,
         pointer(at, "id"),
-        Found {
-            code: "DUPLICATE_ID",
-            rule: "Record ids are unique across the whole index".into(),
-            fix: format!("Record {first} has the same id; send each record once, or give them different ids."),
-            value: Some(id),
-        },
+        "DUPLICATE_ID",
+        "Record ids are unique across the whole index".into(),
+        format!(
+            "Record {first} has the same id; send each record once, or give them different ids."
+        ),
+        Some(id),
     );
 }

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::names::blank;
 use super::records::{judge_text, Text};
-use super::{php_type, pointer, Found, Problems};
+use super::{php_type, pointer, Problems};
 
 /// The update operations (`UpdateOperations`).
 pub const OPERATIONS: [&str; 3] = ["add", "remove", "replace"];
@@ -44,13 +44,11 @@ pub(crate) fn judge_updates(out: &mut Problems, body: &Value) -> usize {
     }
     let Some(records) = body.as_object() else {
         out.error(
-            String::new(),
-            Found {
-                code: "BODY_NOT_OBJECT",
-                rule: format!("Updates must be an object by record id, received {}", php_type(body)),
-                fix: "Send updates as a JSON object from record id to a list of operations, e.g. {\"ID\": [{\"op\": \"replace\", \"path\": \"/attributes/name\", \"value\": ...}]}.".into(),
-                value: None,
-            },
+        String::new(),
+            "BODY_NOT_OBJECT",
+            format!("Updates must be an object by record id, received {}", php_type(body)),
+            "Send updates as a JSON object from record id to a list of operations, e.g. {\"ID\": [{\"op\": \"replace\", \"path\": \"/attributes/name\", \"value\": ...}]}.".into(),
+                None,
         );
         return 0;
     };
@@ -63,12 +61,10 @@ pub(crate) fn judge_updates(out: &mut Problems, body: &Value) -> usize {
         let Some(ops) = ops.as_array() else {
             out.error(
                 at,
-                Found {
-                    code: "UPDATES_NOT_ARRAY",
-                    rule: format!("Operations must be an array, received {}", php_type(ops)),
-                    fix: "Give each record id a JSON array of operations.".into(),
-                    value: Some(ops),
-                },
+                "UPDATES_NOT_ARRAY",
+                format!("Operations must be an array, received {}", php_type(ops)),
+                "Give each record id a JSON array of operations.".into(),
+                Some(ops),
             );
             continue;
         };
@@ -85,12 +81,10 @@ fn judge_update(out: &mut Problems, op: &Value, at: &str) {
     let Some(o) = op.as_object() else {
         out.error(
             at.to_string(),
-            Found {
-                code: "UPDATE_NOT_OBJECT",
-                rule: format!("Update must be an object, received {}", php_type(op)),
-                fix: "Send each operation as a JSON object with op, path and value.".into(),
-                value: Some(op),
-            },
+            "UPDATE_NOT_OBJECT",
+            format!("Update must be an object, received {}", php_type(op)),
+            "Send each operation as a JSON object with op, path and value.".into(),
+            Some(op),
         );
         return;
     };
@@ -98,44 +92,44 @@ fn judge_update(out: &mut Problems, op: &Value, at: &str) {
         .get("op")
         .and_then(Value::as_str)
         .map(|s| s.trim_matches(crate::core::form::PHP_TRIM));
-    let found = match (name, o.get("op")) {
-        (Some(n), _) if OPERATIONS.contains(&n) => None,
-        (Some(""), _) | (None, None | Some(Value::Null)) => Some(Found {
-            code: "UPDATE_OP_REQUIRED",
-            rule: "Update operation [op] is required".into(),
-            fix: "Give op: add, remove or replace.".into(),
-            value: None,
-        }),
-        (_, v) => Some(Found {
-            code: "UPDATE_OP_UNKNOWN",
-            rule: format!(
+    match (name, o.get("op")) {
+        (Some(n), _) if OPERATIONS.contains(&n) => {}
+        (Some(""), _) | (None, None | Some(Value::Null)) => out.error(
+            pointer(at, "op"),
+            "UPDATE_OP_REQUIRED",
+            "Update operation [op] is required".into(),
+            "Give op: add, remove or replace.".into(),
+            None,
+        ),
+        (_, v) => out.error(
+            pointer(at, "op"),
+            "UPDATE_OP_UNKNOWN",
+            format!(
                 "Unrecognised update operation [op] \"{}\", must be one of {}",
                 name.unwrap_or_default(),
                 OPERATIONS.join(", ")
             ),
-            fix: "Use op add, remove or replace (lower case).".into(),
-            value: v,
-        }),
-    };
-    if let Some(found) = found {
-        out.error(pointer(at, "op"), found);
+            "Use op add, remove or replace (lower case).".into(),
+            v,
+        ),
     }
-    let found = match o.get("path") {
-        None | Some(Value::Null) => Found {
-            code: "UPDATE_PATH_REQUIRED",
-            rule: "Path must be set".into(),
-            fix: "Give path, a JSON Pointer such as /attributes/name (\"\" is the whole record).".into(),
-            value: None,
-        },
-        Some(Value::String(p)) if is_sdk_pointer(p) => return,
-        Some(p) => Found {
-            code: "UPDATE_PATH_FORMAT",
-            rule: format!("Path \"{}\" is not a valid JSON Pointer value", p.as_str().map_or_else(|| p.to_string(), str::to_string)),
-            fix: "Write path as a JSON Pointer: /attributes/name, each part of letters, digits, -._~ or %XX.".into(),
-            value: Some(p),
-        },
-    };
-    out.error(pointer(at, "path"), found);
+    match o.get("path") {
+        None | Some(Value::Null) => out.error(
+            pointer(at, "path"),
+            "UPDATE_PATH_REQUIRED",
+            "Path must be set".into(),
+            "Give path, a JSON Pointer such as /attributes/name (\"\" is the whole record).".into(),
+            None,
+        ),
+        Some(Value::String(p)) if is_sdk_pointer(p) => {}
+        Some(p) => out.error(
+            pointer(at, "path"),
+            "UPDATE_PATH_FORMAT",
+            format!("Path \"{}\" is not a valid JSON Pointer value", p.as_str().map_or_else(|| p.to_string(), str::to_string)),
+            "Write path as a JSON Pointer: /attributes/name, each part of letters, digits, -._~ or %XX.".into(),
+            Some(p),
+        ),
+    }
 }
 
 /// `{"ids": ["ID", ...]}`: at least one id, each a non-empty string; gives how many.
@@ -151,12 +145,10 @@ pub(crate) fn judge_delete(out: &mut Problems, body: &Value) -> usize {
             } else {
                 String::new()
             },
-            Found {
-                code: "DELETE_IDS_REQUIRED",
-                rule: "Records to delete are named by id".into(),
-                fix: "Send {\"ids\": [\"ID\", ...]} with at least one record id.".into(),
-                value: body.get("ids"),
-            },
+            "DELETE_IDS_REQUIRED",
+            "Records to delete are named by id".into(),
+            "Send {\"ids\": [\"ID\", ...]} with at least one record id.".into(),
+            body.get("ids"),
         );
         return 0;
     };

@@ -57,9 +57,10 @@ fn shown(v: Option<&str>) -> String {
 pub fn judge(expect: &Expect, seen: &Observed) -> Vec<Check> {
     let mut checks = Vec::new();
     if let Some(s) = expect.status {
-        let actual = seen
-            .status
-            .map_or_else(|| no_answer(seen), |a| a.to_string());
+        let actual = seen.status.map_or_else(
+            || format!("no answer ({})", shown(seen.error.as_deref())),
+            |a| a.to_string(),
+        );
         checks.push(Check::new(
             "status",
             s.to_string(),
@@ -134,10 +135,6 @@ pub fn judge(expect: &Expect, seen: &Observed) -> Vec<Check> {
             .map(|want| event_check(want, &seen.events)),
     );
     checks
-}
-
-fn no_answer(seen: &Observed) -> String {
-    format!("no answer ({})", shown(seen.error.as_deref()))
 }
 
 fn json_checks(j: &JsonExpect, body: Option<&Value>) -> Vec<Check> {

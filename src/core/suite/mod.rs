@@ -33,9 +33,7 @@ pub struct Account {
     #[serde(default = "default_prefix")]
     pub header_prefix: String,
     /// `embedded` (default) or a base URL; `--server` and `--target real` override it.
-    #[serde(default)]
     pub indexing_url: Option<String>,
-    #[serde(default)]
     pub analytics_url: Option<String>,
 }
 
