@@ -81,8 +81,8 @@ fn every_collector_problem_code_has_a_row_in_docs_events() {
 
 #[test]
 fn every_indexing_refusal_and_server_answer_code_has_a_row_in_docs_verification() {
-    // The refusal codes are one list (`refusal_codes`): `Rejection::code` gives each variant
-    // one of its constants, and `ALL` (which `is_refusal_code` reads) holds every one.
+    // The refusal codes are one list (`refusal_codes`): `Rejection::code_and_status` gives each
+    // variant one of its constants, and `ALL` (which `is_refusal_code` reads) holds every one.
     let verify = read("src/core/verify.rs");
     let module = &verify[verify.find("pub mod refusal_codes {").unwrap()..];
     let module = &module[..module.find("\n}").unwrap()];
@@ -93,9 +93,9 @@ fn every_indexing_refusal_and_server_answer_code_has_a_row_in_docs_verification(
         refusals,
         "refusal_codes::ALL lists every refusal code"
     );
-    let code_fn = &verify[verify.find("pub fn code(&self)").unwrap()..];
+    let code_fn = &verify[verify.find("fn code_and_status(&self)").unwrap()..];
     let code_fn = &code_fn[..code_fn.find("\n    }\n").unwrap()];
-    let arms = captures(r"=> refusal_codes::([A-Z_]+),", code_fn);
+    let arms = captures(r"=> \(([A-Z_]+), \d+\),", code_fn);
     assert_eq!(arms, refusals, "one code per refusal");
     assert_eq!(
         code_fn.matches("Rejection::").count(),
