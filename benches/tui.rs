@@ -629,7 +629,8 @@ fn response_6mb(c: &mut Criterion) {
         app.request.pending_send = Some(id);
         app.request.sending = true;
         app.request.detail = Detail::Response;
-        let view = response_view(id, 200, vec![], &body, 12.0, false, vec![]);
+        let answer = signscope::engine::ServerAnswer::parse(&body);
+        let view = response_view(id, 200, vec![], &body, 12.0, false, answer, vec![]);
         app.update(Message::Request(RequestMsg::SendDone {
             id,
             result: Ok(view),

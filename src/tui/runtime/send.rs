@@ -12,7 +12,7 @@ use crate::store::KeySource;
 use crate::tui::components::events::SendReport;
 use crate::tui::components::history::{HistoryMsg, HistoryRow};
 use crate::tui::components::request::{
-    format_json, response_view_parsed, RequestMsg, FORMAT_INLINE_LIMIT,
+    format_json, response_view, RequestMsg, FORMAT_INLINE_LIMIT,
 };
 use crate::tui::effect::SendJob;
 use crate::tui::message::Message;
@@ -75,7 +75,7 @@ pub async fn send(
         let Ok(resp) = response else {
             return Err("the response went missing".to_string());
         };
-        let mut view = response_view_parsed(
+        let mut view = response_view(
             id,
             resp.status,
             resp.headers,

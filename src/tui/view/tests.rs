@@ -399,6 +399,7 @@ fn response_panel_lists_the_problems_of_a_refused_body_readable_at_80x24() {
         &body,
         4.2,
         true,
+        crate::engine::ServerAnswer::parse(&body),
         vec![],
     );
     a.request.response = Some(view);
@@ -436,6 +437,7 @@ fn response_panel_shows_status_job_and_highlighted_json() {
         body,
         4.2,
         true,
+        crate::engine::ServerAnswer::parse(body),
         vec![],
     );
     assert_eq!(view.job_id.as_deref(), Some("job-7"));

@@ -42,7 +42,7 @@ pub use clipboard::copy_selection_or_say;
 pub use draw::draw;
 pub use layout::{request_layout, RequestLayout};
 pub use message::{AccountChange, RequestEffect, RequestMsg};
-pub use response::{format_json, response_view_parsed, FORMAT_INLINE_LIMIT};
+pub use response::{format_json, response_view, FORMAT_INLINE_LIMIT};
 pub use sign::resign;
 pub use state::*;
 pub use update::update;

@@ -28,32 +28,10 @@ pub fn format_json(body: &[u8]) -> Option<FormattedBody> {
 }
 
 /// Build the view of a response: raw lines, formatted lines (when `format_now`), and what the
-/// error body says (code, message, job id, and the server's canonical text on a mismatch).
-pub fn response_view(
-    id: u64,
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: &[u8],
-    elapsed_ms: f64,
-    format_now: bool,
-    our_canonical: Vec<String>,
-) -> ResponseView {
-    let answer = ServerAnswer::parse(body);
-    response_view_parsed(
-        id,
-        status,
-        headers,
-        body,
-        elapsed_ms,
-        format_now,
-        answer,
-        our_canonical,
-    )
-}
-
-/// [`response_view`] with the server's answer already parsed (the engine's exchange carries it).
+/// error body says (code, message, job id, and the server's canonical text on a mismatch), from
+/// the server's answer already parsed (the engine's exchange carries it).
 #[allow(clippy::too_many_arguments)] // the parts of one response, each used once
-pub fn response_view_parsed(
+pub fn response_view(
     id: u64,
     status: u16,
     headers: Vec<(String, String)>,
@@ -131,7 +109,16 @@ mod tests {
         let bytes = serde_json::to_vec(&body).unwrap();
         let ours =
             crate::core::visible::visible_lines(b"PUT\n/v2/batch\n?a=1\nX-SVC-TIMESTAMP=t\n[]");
-        let v = response_view(3, 401, vec![], &bytes, 1.0, true, ours);
+        let v = response_view(
+            3,
+            401,
+            vec![],
+            &bytes,
+            1.0,
+            true,
+            ServerAnswer::parse(&bytes),
+            ours,
+        );
         assert_eq!(v.code.as_deref(), Some("SIGNATURE_MISMATCH"));
         let m = v.mismatch.expect("a diff");
         assert_eq!(
@@ -155,13 +142,31 @@ mod tests {
     #[test]
     fn accepted_batch_shows_the_job_id_and_big_bodies_wait_for_formatting() {
         let body = br#"{"message":"Job submitted successfully.","jobId":"j-1"}"#;
-        let v = response_view(1, 200, vec![], body, 1.0, true, vec![]);
+        let v = response_view(
+            1,
+            200,
+            vec![],
+            body,
+            1.0,
+            true,
+            ServerAnswer::parse(body),
+            vec![],
+        );
         assert_eq!(v.job_id.as_deref(), Some("j-1"));
         assert!(
             v.formatted.as_ref().unwrap().lines.len() > 1,
             "pretty-printed"
         );
-        let v = response_view(1, 200, vec![], body, 1.0, false, vec![]);
+        let v = response_view(
+            1,
+            200,
+            vec![],
+            body,
+            1.0,
+            false,
+            ServerAnswer::parse(body),
+            vec![],
+        );
         assert!(
             v.formatted.is_none() && v.raw.json,
             "raw first, formatting later"
