@@ -297,7 +297,7 @@ fn switch_view(app: &mut App, v: View) -> Vec<Command> {
     app.view = v;
     match v {
         View::Events => {
-            app.events.ensure_current();
+            app.events.opened();
             vec![]
         }
         View::History => vec![Command::ReloadHistory],

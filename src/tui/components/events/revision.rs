@@ -45,9 +45,18 @@ impl EventsState {
         true
     }
 
+    /// The view was opened: a batch small enough to validate inside `update` is validated now
+    /// if the worker has not answered for it yet; a larger one stays "validating…" until the
+    /// worker answers, as it does on screen (the draw path never validates it).
+    pub fn opened(&mut self) {
+        if self.validate_inline() {
+            self.ensure_current();
+        }
+    }
+
     /// Validate now if what is shown is stale (before sending, copying or saving the text,
-    /// which must be the current batch, and when the view is opened).
-    pub fn ensure_current(&mut self) {
+    /// which must be the current batch).
+    pub(super) fn ensure_current(&mut self) {
         if self.validating() {
             let v = self.validate_job().run();
             self.requested = self.rev;

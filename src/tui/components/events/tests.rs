@@ -643,11 +643,29 @@ fn off_screen_a_changed_batch_is_validated_by_the_worker_or_when_the_view_opens(
         "{effects:?}"
     );
     assert!(!s.batch_text().contains("key-of-the-profile"));
-    s.ensure_current();
+    s.opened();
     assert!(!s.validating());
     assert!(
         s.batch_text().contains("\"key-of-the-profile\""),
         "{}",
         s.batch_text()
     );
+}
+
+/// A batch too large to validate inside `update` is not validated when the view opens either:
+/// it stays "validating…" until the worker answers, so opening the view never runs the whole
+/// validation on the draw path.
+#[test]
+fn opening_the_view_leaves_a_large_batch_to_the_worker() {
+    let mut s = EventsState::new("http://127.0.0.1:9", "k");
+    s.inline_max_items = 0;
+    let target = EventsMsg::SetTarget {
+        analytics_url: "http://127.0.0.1:4000/".into(),
+        api_key: "key-of-the-profile".into(),
+        local: true,
+    };
+    update_on_screen(&mut s, target, false);
+    s.opened();
+    assert!(s.validating(), "left to the worker");
+    assert!(!s.batch_text().contains("key-of-the-profile"));
 }
